@@ -1,0 +1,170 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { countsFromItem } from '../../core/accounts/counts';
+import type { CompanyRecord, MembershipRecord, ProfileRecord, UsageRecord } from '../../core/accounts/types';
+import type { AccountsStore } from '../../core/ports';
+import { ddb } from './client';
+import { keys } from './keys';
+import { batchDelete, batchGet, queryAll, stripKeys, tableName } from './table-ops';
+
+const isConditionFailure = (error: unknown) =>
+  error instanceof Error &&
+  (error.name === 'ConditionalCheckFailedException' ||
+    (error.name === 'TransactionCanceledException' && /ConditionalCheckFailed/.test(error.message)));
+
+function membershipItem(m: MembershipRecord) {
+  return {
+    ...keys.membership(m.user_id, m.company_id),
+    ...keys.memberOfCompanyIndex(m.company_id, m.user_id),
+    type: 'MEMBERSHIP',
+    ...m,
+  };
+}
+
+function companyItem(c: CompanyRecord) {
+  return { ...keys.company(c.company_id), ...keys.companiesIndex(c.created_at, c.company_id), type: 'COMPANY', ...c };
+}
+
+function companyWrites(company: CompanyRecord, membership: MembershipRecord) {
+  return [
+    { Put: { TableName: tableName(), Item: companyItem(company), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName(), Item: membershipItem(membership), ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.emailIn(company.email), type: 'EMAILIN', company_id: company.company_id, address: company.email },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
+export const ddbAccountsStore: AccountsStore = {
+  async getProfile(userId) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.userProfile(userId) }));
+    return res.Item ? stripKeys<ProfileRecord & { type?: string }>(res.Item) : undefined;
+  },
+
+  async updateProfile(userId, changes) {
+    const entries = Object.entries(changes).filter(([k, v]) => v !== undefined && k !== 'id' && k !== 'email');
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets = entries.map(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:v${i}`] = v;
+      return `#f${i} = :v${i}`;
+    });
+    const res = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.userProfile(userId),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return stripKeys<ProfileRecord>(res.Attributes ?? {});
+  },
+
+  async getMembership(userId, companyId) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.membership(userId, companyId) }));
+    return res.Item ? stripKeys<MembershipRecord>(res.Item) : undefined;
+  },
+
+  async listMembershipsOfUser(userId) {
+    const k = keys.membershipsOfUser(userId);
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix },
+    });
+    return items.map((i) => stripKeys<MembershipRecord>(i));
+  },
+
+  async listMembersOfCompany(companyId) {
+    const items = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.memberOfCompanyIndex(companyId, '').gsi1pk },
+    });
+    return items.map((i) => stripKeys<MembershipRecord>(i));
+  },
+
+  async getCompanies(companyIds) {
+    const items = await batchGet(companyIds.map((id) => keys.company(id)));
+    return items.map((i) => stripKeys<CompanyRecord>(i));
+  },
+
+  async getCompanyStats(companyIds, month) {
+    const keyList = companyIds.flatMap((id) => [
+      keys.companyCounts(id, 'receipt'),
+      keys.companyCounts(id, 'invoice'),
+      keys.companyUsage(id, month),
+    ]);
+    const items = await batchGet(keyList);
+    const byKey = new Map(items.map((i) => [`${i.pk}|${i.sk}`, i]));
+    const at = (k: { pk: string; sk: string }) => byKey.get(`${k.pk}|${k.sk}`);
+    return new Map(
+      companyIds.map((id) => {
+        const usageItem = at(keys.companyUsage(id, month));
+        const usage: UsageRecord = {
+          used_documents: Number(usageItem?.used_documents ?? 0),
+          duplicated_documents: Number(usageItem?.duplicated_documents ?? 0),
+        };
+        return [
+          id,
+          {
+            counts: {
+              receipt: countsFromItem(at(keys.companyCounts(id, 'receipt'))),
+              invoice: countsFromItem(at(keys.companyCounts(id, 'invoice'))),
+            },
+            usage,
+          },
+        ];
+      }),
+    );
+  },
+
+  async provisionUser(profile, company) {
+    const membership: MembershipRecord = {
+      user_id: profile.id,
+      company_id: company.company_id,
+      role: 'admin',
+      joined_at: profile.created_at,
+    };
+    try {
+      await ddb().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...keys.userProfile(profile.id), ...keys.userByEmailIndex(profile.email), type: 'PROFILE', ...profile },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            ...companyWrites(company, membership),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  async createCompany(company, membership) {
+    await ddb().send(new TransactWriteCommand({ TransactItems: companyWrites(company, membership) }));
+  },
+
+  async deleteCompany(company, members) {
+    await batchDelete([
+      ...members.map((m) => keys.membership(m.user_id, m.company_id)),
+      keys.emailIn(company.email),
+      keys.companyCounts(company.company_id, 'receipt'),
+      keys.companyCounts(company.company_id, 'invoice'),
+      keys.company(company.company_id),
+    ]);
+  },
+};

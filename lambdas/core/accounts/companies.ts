@@ -1,0 +1,127 @@
+import { DEFAULT_AVAILABLE_DOCUMENTS, EMAIL_IN_DOMAIN } from '../../../shared/constants';
+import { AppError, conflict, forbidden, notFound } from '../../../shared/errors';
+import { INTEGRATION_FLAGS, type Company, type CreateCompanyInput } from '../../../shared/schemas/company';
+import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
+import { emptyCounts } from './counts';
+import type { CompanyRecord, ProfileRecord } from './types';
+
+export function monthOf(date: Date): string {
+  return date.toISOString().slice(0, 7);
+}
+
+export function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/g, '');
+  return slug || 'company';
+}
+
+export function newCompanyRecord(
+  input: { name: string; code: string },
+  owner: Pick<ProfileRecord, 'id' | 'name' | 'surname' | 'email'>,
+  ids: IdGenerator,
+  clock: Clock,
+): CompanyRecord {
+  const companyId = ids.newId();
+  const uniqueName = `${slugify(input.name)}-${companyId.slice(-6).toLowerCase()}`;
+  return {
+    company_id: companyId,
+    name: input.name.trim(),
+    code: input.code.trim(),
+    unique_name: uniqueName,
+    email: `${uniqueName}@${EMAIL_IN_DOMAIN}`,
+    created_at: clock.now().toISOString(),
+    owner: { user_id: owner.id, name: owner.name, surname: owner.surname, email: owner.email },
+    available_documents: DEFAULT_AVAILABLE_DOCUMENTS,
+    vat_account: '',
+    integrations: Object.fromEntries(INTEGRATION_FLAGS.map((flag) => [flag, false])) as CompanyRecord['integrations'],
+    google_selected_import_folder_name: null,
+    dropbox_selected_import_folder_name: null,
+  };
+}
+
+/** The API shape of a company as its member sees it. */
+export function toCompanyView(
+  record: CompanyRecord,
+  role: Company['role'],
+  stats: { counts: Company['counts']; usage: { used_documents: number; duplicated_documents: number } } | undefined,
+): Company {
+  const used = stats?.usage.used_documents ?? 0;
+  return {
+    company_id: record.company_id,
+    name: record.name,
+    code: record.code,
+    unique_name: record.unique_name,
+    role,
+    email: record.email,
+    created_at: record.created_at,
+    user: { name: record.owner.name, surname: record.owner.surname, email: record.owner.email },
+    used_documents: used,
+    available_documents: record.available_documents,
+    used_documents_per_month: used,
+    duplicated_documents_per_month: stats?.usage.duplicated_documents ?? 0,
+    vat_account: record.vat_account,
+    counts: stats?.counts ?? { receipt: emptyCounts(), invoice: emptyCounts() },
+    ...record.integrations,
+    google_selected_import_folder_name: record.google_selected_import_folder_name,
+    dropbox_selected_import_folder_name: record.dropbox_selected_import_folder_name,
+  };
+}
+
+export async function listCompaniesOfUser(store: AccountsStore, userId: string, clock: Clock): Promise<Company[]> {
+  const memberships = await store.listMembershipsOfUser(userId);
+  if (memberships.length === 0) return [];
+  const ids = memberships.map((m) => m.company_id);
+  const [companies, stats] = await Promise.all([store.getCompanies(ids), store.getCompanyStats(ids, monthOf(clock.now()))]);
+  const byId = new Map(companies.map((c) => [c.company_id, c]));
+  return memberships
+    .filter((m) => byId.has(m.company_id))
+    .map((m) => toCompanyView(byId.get(m.company_id)!, m.role, stats.get(m.company_id)))
+    .sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+export async function createCompany(
+  deps: { store: AccountsStore; ids: IdGenerator; clock: Clock; live: LiveEvents },
+  userId: string,
+  input: CreateCompanyInput,
+): Promise<Company> {
+  const profile = await deps.store.getProfile(userId);
+  if (!profile) throw new AppError('Forbidden', 'Your account is not set up yet');
+  const record = newCompanyRecord({ name: input.company_name, code: input.code }, profile, deps.ids, deps.clock);
+  await deps.store.createCompany(record, {
+    user_id: userId,
+    company_id: record.company_id,
+    role: 'admin',
+    joined_at: record.created_at,
+  });
+  const view = toCompanyView(record, 'admin', undefined);
+  await deps.live.publish(record.company_id, 'company', view);
+  return view;
+}
+
+/**
+ * Deletes a company the caller administers. The caller keeps at least one company:
+ * the dashboard offers deletion only on cards other than the active one.
+ */
+export async function deleteCompany(
+  deps: { store: AccountsStore; live: LiveEvents },
+  userId: string,
+  companyId: string,
+): Promise<{ deleted: true; company_id: string }> {
+  const membership = await deps.store.getMembership(userId, companyId);
+  if (!membership) throw notFound('Company not found');
+  if (membership.role !== 'admin') throw forbidden('Only a company administrator can delete the company');
+  const mine = await deps.store.listMembershipsOfUser(userId);
+  if (mine.length <= 1) throw conflict('You cannot delete your only company');
+  const [company] = await deps.store.getCompanies([companyId]);
+  if (!company) throw notFound('Company not found');
+  const members = await deps.store.listMembersOfCompany(companyId);
+  await deps.live.publish(companyId, 'company-delete', { company_id: companyId });
+  await deps.store.deleteCompany(company, members);
+  return { deleted: true, company_id: companyId };
+}

@@ -1,0 +1,118 @@
+import { notFound } from '../../../shared/errors';
+import type { Profile, UpdateProfileInput } from '../../../shared/schemas/user';
+import type { AccountsStore, Clock, IdGenerator } from '../ports';
+import { monthOf, newCompanyRecord } from './companies';
+import type { ProfileRecord } from './types';
+
+export interface RegistrationAttributes {
+  userId: string;
+  email: string;
+  name: string;
+  surname: string;
+  company: string;
+  company_code: string;
+  invitation_id?: string;
+}
+
+/**
+ * Runs once a sign-up is confirmed (Cognito PostConfirmation trigger in AWS, the local
+ * Cognito stand-in's hook locally): creates the profile, the first company with the user
+ * as admin, and the company's email-in address. Safe to run twice for the same user.
+ */
+export async function provisionConfirmedUser(
+  deps: { store: AccountsStore; ids: IdGenerator; clock: Clock; globalAdminEmails: string[] },
+  attrs: RegistrationAttributes,
+): Promise<{ created: boolean; profile: ProfileRecord }> {
+  const existing = await deps.store.getProfile(attrs.userId);
+  if (existing) return { created: false, profile: existing };
+  const email = attrs.email.trim().toLowerCase();
+  const profile: ProfileRecord = {
+    id: attrs.userId,
+    email,
+    name: attrs.name.trim(),
+    surname: attrs.surname.trim(),
+    phone: '',
+    address: '',
+    city: '',
+    country: '',
+    post_code: '',
+    is_admin: deps.globalAdminEmails.includes(email),
+    created_at: deps.clock.now().toISOString(),
+    last_login: null,
+  };
+  const companyName = attrs.company.trim() || `${profile.name} ${profile.surname}`.trim();
+  const companyCode = attrs.company_code.trim() || '-';
+  const company = newCompanyRecord({ name: companyName, code: companyCode }, profile, deps.ids, deps.clock);
+  const created = await deps.store.provisionUser(profile, company);
+  if (!created) {
+    const again = await deps.store.getProfile(attrs.userId);
+    if (again) return { created: false, profile: again };
+  }
+  return { created, profile };
+}
+
+export async function getOwnProfile(
+  deps: { store: AccountsStore; clock: Clock },
+  userId: string,
+): Promise<Profile> {
+  const profile = await deps.store.getProfile(userId);
+  if (!profile) throw notFound('Profile not found');
+  const memberships = await deps.store.listMembershipsOfUser(userId);
+  const stats = await deps.store.getCompanyStats(
+    memberships.map((m) => m.company_id),
+    monthOf(deps.clock.now()),
+  );
+  let totalReceipts = 0;
+  let waiting = 0;
+  let unassignedInvoices = 0;
+  let unassignedReceipts = 0;
+  for (const { counts } of stats.values()) {
+    for (const type of ['receipt', 'invoice'] as const) {
+      const c = counts[type];
+      totalReceipts += Object.values(c).reduce((a, b) => a + b, 0);
+      waiting += c.review;
+    }
+    unassignedInvoices += counts.invoice.unassigned;
+    unassignedReceipts += counts.receipt.unassigned;
+  }
+  return toProfileView(profile, {
+    total_receipts: totalReceipts,
+    waiting_for_approval: waiting,
+    total_unassigned_invoices: unassignedInvoices,
+    total_unassigned_receipts: unassignedReceipts,
+  });
+}
+
+export function toProfileView(
+  profile: ProfileRecord,
+  totals: Pick<Profile, 'total_receipts' | 'waiting_for_approval' | 'total_unassigned_invoices' | 'total_unassigned_receipts'>,
+): Profile {
+  return {
+    id: profile.id,
+    name: profile.name,
+    surname: profile.surname,
+    email: profile.email,
+    phone: profile.phone,
+    address: profile.address,
+    city: profile.city,
+    country: profile.country,
+    post_code: profile.post_code,
+    global_email: profile.email,
+    is_admin: profile.is_admin,
+    created_at: profile.created_at,
+    last_login: profile.last_login,
+    total_amount: 0,
+    ...totals,
+  };
+}
+
+export async function updateOwnProfile(
+  deps: { store: AccountsStore; clock: Clock },
+  userId: string,
+  changes: UpdateProfileInput,
+): Promise<Profile> {
+  const existing = await deps.store.getProfile(userId);
+  if (!existing) throw notFound('Profile not found');
+  if (Object.keys(changes).length > 0) await deps.store.updateProfile(userId, changes);
+  return getOwnProfile(deps, userId);
+}

@@ -1,0 +1,43 @@
+/**
+ * What core business rules need from the outside world. Adapters implement these;
+ * tests may pass fakes. Core never imports an adapter.
+ */
+import type {
+  CompanyRecord,
+  CountsByType,
+  MembershipRecord,
+  ProfileRecord,
+  UsageRecord,
+} from './accounts/types';
+
+export interface AccountsStore {
+  getProfile(userId: string): Promise<ProfileRecord | undefined>;
+  updateProfile(userId: string, changes: Partial<ProfileRecord>): Promise<ProfileRecord>;
+  getMembership(userId: string, companyId: string): Promise<MembershipRecord | undefined>;
+  listMembershipsOfUser(userId: string): Promise<MembershipRecord[]>;
+  listMembersOfCompany(companyId: string): Promise<MembershipRecord[]>;
+  getCompanies(companyIds: string[]): Promise<CompanyRecord[]>;
+  getCompanyStats(companyIds: string[], month: string): Promise<Map<string, { counts: CountsByType; usage: UsageRecord }>>;
+  /** Writes profile, company, admin membership and email-in claim in one transaction; false if the profile exists. */
+  provisionUser(profile: ProfileRecord, company: CompanyRecord): Promise<boolean>;
+  /** Writes company, admin membership and email-in claim in one transaction. */
+  createCompany(company: CompanyRecord, membership: MembershipRecord): Promise<void>;
+  deleteCompany(company: CompanyRecord, members: MembershipRecord[]): Promise<void>;
+}
+
+export type LiveEventName = 'receipt' | 'receipt-update' | 'receipt-delete' | 'company' | 'company-delete';
+
+export interface LiveEvents {
+  /** Sends an event to every open connection of the company's members. */
+  publish(companyId: string, event: LiveEventName, payload: unknown): Promise<void>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface IdGenerator {
+  newId(): string;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

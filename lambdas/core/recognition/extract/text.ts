@@ -1,0 +1,74 @@
+/** Small text helpers shared by the extractors. */
+
+export function collapseSpaces(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Removes diacritics (ą → a, š → s) for keyword comparison. */
+export function foldDiacritics(s: string): string {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+}
+
+/** Lower-case, no diacritics, letters and digits only, single spaces. */
+export function normaliseForCompare(s: string): string {
+  return collapseSpaces(
+    foldDiacritics(s)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' '),
+  );
+}
+
+export function levenshtein(a: string, b: string, max = Infinity): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Characters OCR commonly confuses with digits, for tokens that must be numeric. */
+const DIGIT_LOOKALIKES: Record<string, string> = {
+  O: '0',
+  o: '0',
+  D: '0',
+  Q: '0',
+  I: '1',
+  l: '1',
+  '|': '1',
+  i: '1',
+  '!': '1',
+  Z: '2',
+  z: '2',
+  S: '5',
+  s: '5',
+  B: '8',
+  G: '6',
+  b: '6',
+  g: '9',
+};
+
+/** Replaces letters that look like digits, only inside a token that is mostly digits already. */
+export function fixDigits(token: string): string {
+  const digits = (token.match(/\d/g) ?? []).length;
+  const letters = (token.match(/[A-Za-z|!]/g) ?? []).length;
+  if (digits === 0 || letters > digits) return token;
+  return token.replace(/[A-Za-z|!]/g, (c) => DIGIT_LOOKALIKES[c] ?? c);
+}
+
+/** Does the text look like a keyword (case, diacritics and up to `maxEdits` OCR slips ignored)? */
+export function fuzzyEquals(text: string, keyword: string, maxEdits?: number): boolean {
+  const a = normaliseForCompare(text).replace(/ /g, '');
+  const b = normaliseForCompare(keyword).replace(/ /g, '');
+  const allowed = maxEdits ?? (b.length >= 8 ? 2 : b.length >= 4 ? 1 : 0);
+  return levenshtein(a, b, allowed) <= allowed;
+}

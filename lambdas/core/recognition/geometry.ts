@@ -1,0 +1,110 @@
+import type { Box, OcrLine, OcrPage, OcrWord } from './types';
+
+export const EMPTY_BOX: Box = { left: 0, top: 0, width: 0, height: 0 };
+
+export function right(b: Box): number {
+  return b.left + b.width;
+}
+export function bottom(b: Box): number {
+  return b.top + b.height;
+}
+export function centerY(b: Box): number {
+  return b.top + b.height / 2;
+}
+export function centerX(b: Box): number {
+  return b.left + b.width / 2;
+}
+
+export function unionBoxes(boxes: readonly Box[]): Box {
+  if (boxes.length === 0) return { ...EMPTY_BOX };
+  let l = Infinity;
+  let t = Infinity;
+  let r = -Infinity;
+  let b = -Infinity;
+  for (const x of boxes) {
+    l = Math.min(l, x.left);
+    t = Math.min(t, x.top);
+    r = Math.max(r, right(x));
+    b = Math.max(b, bottom(x));
+  }
+  return { left: l, top: t, width: r - l, height: b - t };
+}
+
+/** Share of the smaller box's height that both boxes have in common vertically. */
+export function verticalOverlap(a: Box, b: Box): number {
+  const inter = Math.min(bottom(a), bottom(b)) - Math.max(a.top, b.top);
+  const h = Math.min(a.height, b.height);
+  return h > 0 ? Math.max(0, inter) / h : 0;
+}
+
+export function horizontalOverlap(a: Box, b: Box): number {
+  const inter = Math.min(right(a), right(b)) - Math.max(a.left, b.left);
+  const w = Math.min(a.width, b.width);
+  return w > 0 ? Math.max(0, inter) / w : 0;
+}
+
+export function roundBox(b: Box): Box {
+  const r = (n: number) => Math.round(n * 1e6) / 1e6;
+  return { left: r(b.left), top: r(b.top), width: r(b.width), height: r(b.height) };
+}
+
+export function pixelBox(x0: number, y0: number, x1: number, y1: number, pageW: number, pageH: number): Box {
+  return roundBox({ left: x0 / pageW, top: y0 / pageH, width: (x1 - x0) / pageW, height: (y1 - y0) / pageH });
+}
+
+export function lineFromWords(words: OcrWord[]): OcrLine {
+  const sorted = [...words].sort((a, b) => a.box.left - b.box.left);
+  const conf = sorted.length ? sorted.reduce((s, w) => s + w.confidence, 0) / sorted.length : 0;
+  return {
+    text: sorted.map((w) => w.text).join(' '),
+    words: sorted,
+    box: unionBoxes(sorted.map((w) => w.box)),
+    confidence: conf,
+    page: sorted[0]?.page ?? 1,
+  };
+}
+
+/**
+ * Groups words into lines by vertical overlap, left to right. Used for text that comes without line
+ * structure (PDF text items) and to rebuild rows of a receipt where the OCR split a label from its
+ * amount into separate blocks.
+ */
+export function groupWordsIntoLines(words: readonly OcrWord[], minOverlap = 0.5): OcrLine[] {
+  const sorted = [...words].sort((a, b) => centerY(a.box) - centerY(b.box) || a.box.left - b.box.left);
+  const rows: { words: OcrWord[]; box: Box }[] = [];
+  for (const w of sorted) {
+    let best: { words: OcrWord[]; box: Box } | undefined;
+    let bestOverlap = minOverlap;
+    // Only the last few rows can overlap a word that comes later in top-to-bottom order.
+    for (let i = Math.max(0, rows.length - 4); i < rows.length; i++) {
+      const row = rows[i]!;
+      const ov = verticalOverlap(row.box, w.box);
+      const collides = row.words.some((x) => horizontalOverlap(x.box, w.box) > 0.3);
+      if (ov >= bestOverlap && !collides) {
+        bestOverlap = ov;
+        best = row;
+      }
+    }
+    if (best) {
+      best.words.push(w);
+      // Keep the row's vertical span to its median word so that a skewed row does not swallow the next one.
+      const hs = best.words.map((x) => x.box);
+      const tops = hs.map((x) => x.top).sort((a, b) => a - b);
+      const bottoms = hs.map((x) => bottom(x)).sort((a, b) => a - b);
+      const mid = Math.floor(hs.length / 2);
+      best.box = { left: 0, top: tops[mid]!, width: 1, height: bottoms[mid]! - tops[mid]! };
+    } else {
+      rows.push({ words: [w], box: { left: 0, top: w.box.top, width: 1, height: w.box.height } });
+    }
+  }
+  return rows.map((r) => lineFromWords(r.words)).sort((a, b) => a.box.top - b.box.top);
+}
+
+/**
+ * Merges OCR lines of one page that sit on the same visual row (label on the left, amount on the
+ * right) into rows, keeping the words in reading order.
+ */
+export function pageRows(page: OcrPage): OcrLine[] {
+  const words = page.lines.flatMap((l) => l.words);
+  return groupWordsIntoLines(words, 0.45);
+}

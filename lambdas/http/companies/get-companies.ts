@@ -1,0 +1,10 @@
+import { listCompaniesOfUser } from '../../core/accounts/companies';
+import { httpHandler, requireCaller } from '../../runtime/http-handler';
+
+export const handler = httpHandler({
+  route: 'GET /companies',
+  async run({ caller, deps }) {
+    const items = await listCompaniesOfUser(deps.store, requireCaller(caller).userId, deps.clock);
+    return { items };
+  },
+});

@@ -1,0 +1,58 @@
+import { AppError, forbidden } from '../../shared/errors';
+import type { AuthLevel } from '../../shared/routes';
+import type { CompanyRole } from '../../shared/schemas';
+import type { AccountsStore } from '../core/ports';
+
+export interface Caller {
+  userId: string;
+  email: string;
+  /** The company the call is about (query company_id), when the caller is a member of it. */
+  companyId?: string;
+  role?: CompanyRole;
+  isGlobalAdmin: boolean;
+}
+
+export interface Claims {
+  sub?: string;
+  username?: string;
+  email?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Resolves who calls and checks the route's auth level. A company_id the caller is not a
+ * member of is answered 403 without saying whether the company exists.
+ */
+export async function resolveCaller(
+  store: AccountsStore,
+  auth: AuthLevel,
+  claims: Claims | undefined,
+  companyId: string | undefined,
+  globalAdminEmails: string[],
+): Promise<Caller | undefined> {
+  if (auth === 'public') return undefined;
+  const userId = claims?.sub;
+  if (!userId || typeof userId !== 'string') throw new AppError('Unauthorized', 'Not signed in');
+  const caller: Caller = {
+    userId,
+    email: String(claims?.email ?? claims?.username ?? ''),
+    isGlobalAdmin: false,
+  };
+  if (companyId && companyId !== 'NONE') {
+    const membership = await store.getMembership(userId, companyId);
+    if (!membership) throw forbidden('You are not a member of this company');
+    caller.companyId = companyId;
+    caller.role = membership.role;
+  }
+  if (auth === 'company-admin') {
+    if (!caller.companyId) throw forbidden('A company is required');
+    if (caller.role !== 'admin') throw forbidden('Only a company administrator can do this');
+  }
+  if (auth === 'global-admin') {
+    const profile = await store.getProfile(userId);
+    caller.email = profile?.email ?? caller.email;
+    caller.isGlobalAdmin = Boolean(profile?.is_admin) || globalAdminEmails.includes(caller.email.toLowerCase());
+    if (!caller.isGlobalAdmin) throw forbidden('Only a platform administrator can do this');
+  }
+  return caller;
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * Environment of every handler, the same names in AWS (set by CDK) and locally (set by scripts/local).
+ * AWS_ENDPOINT_URL_* are the SDK's own per-service endpoint variables; local mode points them at the stand-ins.
+ */
+export const ENV_NAMES = {
+  tableName: 'TABLE_NAME',
+  documentsBucket: 'DOCUMENTS_BUCKET',
+  userPoolId: 'USER_POOL_ID',
+  userPoolClientId: 'USER_POOL_CLIENT_ID',
+  wsCallbackUrl: 'WS_CALLBACK_URL',
+  stage: 'STAGE',
+  globalAdminEmails: 'GLOBAL_ADMIN_EMAILS',
+  recogniser: 'RECOGNISER',
+  cognitoIssuer: 'COGNITO_ISSUER',
+} as const;
+
+const envSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  DOCUMENTS_BUCKET: z.string().min(1).default('documents'),
+  USER_POOL_ID: z.string().default(''),
+  USER_POOL_CLIENT_ID: z.string().default(''),
+  WS_CALLBACK_URL: z.string().default(''),
+  STAGE: z.enum(['aws', 'local']).default('aws'),
+  GLOBAL_ADMIN_EMAILS: z.string().default(''),
+  RECOGNISER: z.enum(['textract', 'local']).default('textract'),
+  /** Issuer of the user pool's tokens; defaults to the AWS issuer of USER_POOL_ID in eu-west-1. */
+  COGNITO_ISSUER: z.string().default(''),
+});
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= envSchema.parse(process.env);
+  return cached;
+}
+/** Tests and local mode change process.env between runs; this drops the parsed copy. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,137 @@
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ZodError, type ZodType } from 'zod';
+import { AppError } from '../../shared/errors';
+import { routes, type AuthLevel } from '../../shared/routes';
+import { resolveCaller, type Caller, type Claims } from './caller';
+import { deps, type Deps } from './deps';
+import { env } from './env';
+import { createLogger, type Logger } from './logger';
+
+export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+export interface HandlerContext<B, Q, P> {
+  body: B;
+  query: Q;
+  path: P;
+  caller: Caller | undefined;
+  deps: Deps;
+  log: Logger;
+  requestId: string;
+}
+
+/** A handler may answer with a plain value (200 JSON) or a full response (status, headers, raw body). */
+export interface RawResponse {
+  raw: true;
+  statusCode: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+interface HandlerDefinition<B, Q, P> {
+  /** The route-table key, e.g. 'GET /companies': the auth level comes from the table. */
+  route: string;
+  body?: ZodType<B>;
+  query?: ZodType<Q>;
+  path?: ZodType<P>;
+  successStatus?: number;
+  run(ctx: HandlerContext<B, Q, P>): Promise<unknown>;
+}
+
+function authOf(routeKey: string): AuthLevel {
+  const found = routes.find((r) => `${r.method} ${r.path}` === routeKey);
+  if (!found) throw new Error(`Route ${routeKey} is not in shared/routes.ts`);
+  return found.auth;
+}
+
+function json(statusCode: number, body: unknown, requestId: string): HttpResult {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify(body),
+  };
+}
+
+function zodDetails(error: ZodError) {
+  return error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+}
+
+function parseBody(event: HttpEvent): unknown {
+  if (!event.body) return {};
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('BadRequest', 'Malformed JSON body');
+  }
+}
+
+function validate<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return value as T;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new AppError('ValidationFailed', `Invalid ${where}`, zodDetails(result.error));
+  }
+  return result.data;
+}
+
+export function errorResponse(error: unknown, requestId: string, log: Logger): HttpResult {
+  if (error instanceof AppError) {
+    if (error.statusCode >= 500) log.error('request failed', { error: error.message });
+    return json(error.statusCode, error.toBody(), requestId);
+  }
+  if (error instanceof ZodError) {
+    return json(422, { statusCode: 422, error: 'ValidationFailed', message: 'Invalid input', details: zodDetails(error) }, requestId);
+  }
+  const name = (error as { name?: string })?.name;
+  if (name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException') {
+    return json(409, { statusCode: 409, error: 'Conflict', message: 'The item was changed by someone else' }, requestId);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  log.error('unhandled error', { error: message, stack: error instanceof Error ? error.stack : undefined });
+  const body: Record<string, unknown> = { statusCode: 500, error: 'InternalError', message: 'Something went wrong' };
+  if (process.env.STAGE === 'local') body.details = message;
+  return json(500, body, requestId);
+}
+
+export function httpHandler<B = unknown, Q = unknown, P = unknown>(definition: HandlerDefinition<B, Q, P>) {
+  const auth = authOf(definition.route);
+  const handler = async (event: HttpEvent): Promise<HttpResult> => {
+    const requestId = event.requestContext?.requestId ?? 'unknown';
+    const log = createLogger({ requestId, route: definition.route });
+    try {
+      const d = deps();
+      const query = validate(definition.query, event.queryStringParameters ?? {}, 'query parameters');
+      const path = validate(definition.path, event.pathParameters ?? {}, 'path parameters');
+      const body = validate(definition.body, definition.body ? parseBody(event) : {}, 'body');
+      const claims = event.requestContext?.authorizer?.jwt?.claims as Claims | undefined;
+      const companyId = event.queryStringParameters?.company_id;
+      const caller = await resolveCaller(d.store, auth, claims, companyId, d.globalAdminEmails);
+      const result = await definition.run({ body, query, path, caller, deps: d, log, requestId });
+      if (result && typeof result === 'object' && (result as RawResponse).raw === true) {
+        const raw = result as RawResponse;
+        return { statusCode: raw.statusCode, headers: { 'x-request-id': requestId, ...raw.headers }, body: raw.body };
+      }
+      log.debug('ok');
+      return json(definition.successStatus ?? 200, result ?? {}, requestId);
+    } catch (error) {
+      return errorResponse(error, requestId, log);
+    }
+  };
+  return Object.assign(handler, { route: definition.route, auth });
+}
+
+/** For handlers: the caller is always present on non-public routes. */
+export function requireCaller(caller: Caller | undefined): Caller {
+  if (!caller) throw new AppError('Unauthorized', 'Not signed in');
+  return caller;
+}
+
+export function requireCompany(caller: Caller | undefined): Caller & { companyId: string } {
+  const c = requireCaller(caller);
+  if (!c.companyId) throw new AppError('BadRequest', 'company_id is required');
+  return c as Caller & { companyId: string };
+}
+
+export const isLocalStage = () => env().STAGE === 'local';

@@ -1,0 +1,26 @@
+import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
+import { provisionConfirmedUser } from '../core/accounts/users';
+import { deps } from '../runtime/deps';
+import { createLogger } from '../runtime/logger';
+
+/**
+ * Cognito PostConfirmation trigger: creates the user's profile, first company (admin role)
+ * and email-in address. Locally the Cognito stand-in calls this same handler.
+ */
+export async function handler(event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> {
+  const log = createLogger({ trigger: event.triggerSource, userName: event.userName });
+  if (event.triggerSource !== 'PostConfirmation_ConfirmSignUp') return event;
+  const a = event.request.userAttributes;
+  const result = await provisionConfirmedUser(deps(), {
+    userId: a.sub,
+    email: a.email,
+    name: a[COGNITO_ATTRIBUTES.name] ?? '',
+    surname: a[COGNITO_ATTRIBUTES.surname] ?? '',
+    company: a[COGNITO_ATTRIBUTES.company] ?? '',
+    company_code: a[COGNITO_ATTRIBUTES.companyCode] ?? '',
+    invitation_id: a[COGNITO_ATTRIBUTES.invitationId],
+  });
+  log.info('user provisioned', { created: result.created, userId: a.sub });
+  return event;
+}

@@ -1,0 +1,156 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
+import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
+import { resetEnvCache } from '../../lambdas/runtime/env';
+import { triggerHandlers } from '../../shared/routes';
+import { handleApiRequest, loadHandler } from './api-adapter';
+import { createLocalCognito, type LocalCognito } from './cognito';
+import { startLocalDynamo, type LocalDynamo } from './dynamo';
+import { startLocalS3, type LocalS3 } from './s3';
+import { serveStatic } from './static-files';
+import { ensureTable } from './table';
+import { LocalWebSocketGateway } from './ws-adapter';
+
+export const LOCAL_POOL_ID = 'eu-west-1_LocalPool';
+export const LOCAL_CLIENT_ID = 'local-web-client';
+export const TABLE_NAME = 'receipts-local';
+export const BUCKET = 'documents';
+
+export interface LocalStackOptions {
+  dataDir: string;
+  port?: number;
+  host?: string;
+  webRoot?: string;
+  globalAdminEmails?: string[];
+  onCode?: (info: { email: string; kind: string; code: string }) => void;
+}
+
+export interface LocalStack {
+  url: string;
+  apiUrl: string;
+  wsUrl: string;
+  cognitoEndpoint: string;
+  dynamo: LocalDynamo;
+  s3: LocalS3;
+  cognito: LocalCognito;
+  stop(): Promise<void>;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Starts local mode: DynamoDB, S3 and Cognito stand-ins, and one HTTP server that is the
+ * API Gateway (HTTP under /api, WebSocket at /ws, @connections under /_ws), the Cognito
+ * endpoint (/cognito) and the SPA host (everything else, with /config.json).
+ */
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const host = opts.host ?? '127.0.0.1';
+  const dynamo = await startLocalDynamo({ dataDir: path.join(opts.dataDir, 'dynamodb') });
+  const s3 = await startLocalS3({ dataDir: path.join(opts.dataDir, 's3'), bucket: BUCKET });
+
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host}:${port}`;
+  const cognitoEndpoint = `${url}/cognito`;
+
+  Object.assign(process.env, {
+    STAGE: 'local',
+    AWS_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_ENDPOINT_URL_S3: s3.endpoint,
+    AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognitoEndpoint,
+    TABLE_NAME,
+    DOCUMENTS_BUCKET: BUCKET,
+    USER_POOL_ID: LOCAL_POOL_ID,
+    USER_POOL_CLIENT_ID: LOCAL_CLIENT_ID,
+    COGNITO_ISSUER: `${cognitoEndpoint}/${LOCAL_POOL_ID}`,
+    WS_CALLBACK_URL: `${url}/_ws`,
+    GLOBAL_ADMIN_EMAILS: (opts.globalAdminEmails ?? []).join(','),
+    RECOGNISER: 'local',
+  });
+  resetEnvCache();
+  resetDdbClient();
+  resetLiveEventsClient();
+  await ensureTable(dynamo.endpoint, TABLE_NAME);
+
+  const cognito = await createLocalCognito({
+    dataDir: path.join(opts.dataDir, 'cognito'),
+    userPoolId: LOCAL_POOL_ID,
+    clientId: LOCAL_CLIENT_ID,
+    issuerBaseUrl: cognitoEndpoint,
+    onCode: opts.onCode as never,
+    postConfirmation: async (event: PostConfirmationTriggerEvent) => {
+      const handler = await loadHandler<(e: PostConfirmationTriggerEvent) => Promise<unknown>>(triggerHandlers.postConfirmation);
+      return handler(event);
+    },
+  });
+
+  const webRoot = opts.webRoot ?? path.join(ROOT, 'web', 'dist');
+  const gateway = new LocalWebSocketGateway();
+  const runtimeConfig = {
+    apiUrl: `${url}/api`,
+    wsUrl: `${url.replace(/^http/, 'ws')}/ws`,
+    region: 'eu-west-1',
+    userPoolId: LOCAL_POOL_ID,
+    userPoolClientId: LOCAL_CLIENT_ID,
+    userPoolEndpoint: cognitoEndpoint,
+  };
+
+  server.on('request', (req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0]!;
+    const fail = (error: unknown) => {
+      console.error('[local] request failed', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ statusCode: 500, error: 'InternalError', message: 'Something went wrong' }));
+    };
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      handleApiRequest(req, res, '/api').catch(fail);
+    } else if (pathname === '/cognito' || pathname.startsWith('/cognito/')) {
+      req.url = (req.url ?? '').slice('/cognito'.length) || '/';
+      cognito.handle(req, res);
+    } else if (pathname.startsWith('/_ws/')) {
+      gateway.handleManagement(req, res, '/_ws').catch(fail);
+    } else if (pathname === '/config.json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+      res.end(JSON.stringify(runtimeConfig));
+    } else if (pathname === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true }));
+    } else {
+      serveStatic(webRoot, req, res);
+    }
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if ((req.url ?? '').startsWith('/ws')) {
+      gateway.handleUpgrade(req, socket, head).catch(() => socket.destroy());
+    } else {
+      socket.destroy();
+    }
+  });
+
+  return {
+    url,
+    apiUrl: runtimeConfig.apiUrl,
+    wsUrl: runtimeConfig.wsUrl,
+    cognitoEndpoint,
+    dynamo,
+    s3,
+    cognito,
+    async stop() {
+      gateway.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await cognito.close();
+      await s3.close();
+      await dynamo.close();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { websocketRoutes } from '../../shared/routes';
+import type { WsEvent, WsResult } from '../../lambdas/ws/event';
+import { loadHandler } from './api-adapter';
+
+type WsHandler = (event: WsEvent) => Promise<WsResult>;
+
+function handlerFor(routeKey: '$connect' | '$disconnect' | '$default'): Promise<WsHandler> {
+  const route = websocketRoutes.find((r) => r.routeKey === routeKey)!;
+  return loadHandler<WsHandler>(route.handler);
+}
+
+/**
+ * The local API Gateway WebSocket API: calls the same $connect/$disconnect/$default handlers,
+ * and serves the @connections management API that @aws-sdk/client-apigatewaymanagementapi calls.
+ */
+export class LocalWebSocketGateway {
+  private readonly wss = new WebSocketServer({ noServer: true });
+  private readonly sockets = new Map<string, WebSocket>();
+
+  async handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const connectionId = randomBytes(12).toString('base64url');
+    const query = Object.fromEntries(url.searchParams);
+    const connect = await handlerFor('$connect');
+    const result = await connect({
+      requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT' },
+      queryStringParameters: query,
+    }).catch(() => ({ statusCode: 500 }));
+    if (result.statusCode !== 200) {
+      socket.write(`HTTP/1.1 ${result.statusCode} Refused\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.sockets.set(connectionId, ws);
+      ws.on('message', async (data) => {
+        const handler = await handlerFor('$default');
+        await handler({
+          requestContext: { connectionId, routeKey: '$default', eventType: 'MESSAGE' },
+          body: data.toString(),
+        }).catch((error: unknown) => console.error('[ws] $default failed', error));
+      });
+      ws.on('close', async () => {
+        this.sockets.delete(connectionId);
+        const handler = await handlerFor('$disconnect');
+        await handler({ requestContext: { connectionId, routeKey: '$disconnect', eventType: 'DISCONNECT' } }).catch(
+          (error: unknown) => console.error('[ws] $disconnect failed', error),
+        );
+      });
+    });
+  }
+
+  /** POST/GET/DELETE {prefix}/@connections/{id} */
+  async handleManagement(req: IncomingMessage, res: ServerResponse, prefix: string): Promise<void> {
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://local').pathname.slice(prefix.length));
+    const m = /^\/@connections\/(.+)$/.exec(pathname);
+    const ws = m ? this.sockets.get(m[1]!) : undefined;
+    if (!m || !ws) {
+      res.writeHead(410, { 'content-type': 'application/json', 'x-amzn-errortype': 'GoneException' });
+      res.end(JSON.stringify({ message: 'Gone' }));
+      return;
+    }
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      ws.send(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200).end();
+    } else if (req.method === 'DELETE') {
+      ws.close();
+      res.writeHead(204).end();
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ConnectedAt: new Date().toISOString() }));
+    }
+  }
+
+  close(): void {
+    for (const ws of this.sockets.values()) ws.terminate();
+    this.wss.close();
+  }
+}

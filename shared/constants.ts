@@ -1,0 +1,34 @@
+/** Business constants and limits from the specification (rules.md section 9). */
+export const LIST_PAGE_SIZE = 50;
+export const INFO_POPUP_MS = 3000;
+export const SEARCH_DEBOUNCE_MS = 1000;
+export const AUTOSAVE_MS = 2000;
+export const COMPANY_SELECT_REDIRECT_MS = 2500;
+export const WS_PING_MS = 300_000;
+export const BADGE_CAP = 999;
+export const LINE_SNAP_PX = 6;
+
+export const XLSX_MAX_BYTES = 10_485_760;
+export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+export const DOCUMENT_MAX_BYTES = 31_457_280;
+
+export const CUSTOM_MESSAGE_MAX = 1000;
+export const PASSWORD_MIN = 8;
+export const CONFIRMATION_CODE_MIN = 4;
+export const NAME_MIN = 2;
+export const EMAIL_PREFIX_MIN = 4;
+export const EMAIL_PREFIX_MAX = 40;
+export const COMPANY_NAME_MAX = 80;
+export const COMPANY_CODE_MAX = 80;
+export const COUNT_MAX_LENGTH = 5;
+export const VAT_ACCOUNT_MAX = 10;
+
+/** Monthly documents a new company may process until a platform admin changes it. */
+export const DEFAULT_AVAILABLE_DOCUMENTS = 500;
+
+export const STORAGE_KEYS = {
+  activeCompany: 'active_company',
+  allCompanies: 'active_all_companies',
+} as const;
+
+export const EMAIL_IN_DOMAIN = 'in.receipts.local';

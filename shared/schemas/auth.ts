@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { CONFIRMATION_CODE_MIN, PASSWORD_MIN } from '../constants';
+import { MSG } from './messages';
+
+const PASSWORD_CHARS = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).*$/;
+
+export const requiredString = () => z.string({ error: MSG.required }).trim().min(1, MSG.required);
+export const emailField = () => requiredString().pipe(z.email({ error: MSG.invalidEmail }));
+
+export const passwordField = (tooShort: string = MSG.passwordMin) =>
+  z
+    .string({ error: MSG.required })
+    .min(1, MSG.required)
+    .min(PASSWORD_MIN, tooShort)
+    .regex(PASSWORD_CHARS, MSG.passwordChars);
+
+export const signInSchema = z.object({
+  email: emailField(),
+  password: z.string({ error: MSG.required }).min(1, MSG.required),
+});
+
+export const signUpSchema = z
+  .object({
+    name: requiredString(),
+    surname: requiredString(),
+    company: requiredString(),
+    company_code: requiredString(),
+    email: emailField(),
+    password: passwordField(MSG.signUpPasswordMin),
+    passwordRepeat: z.string({ error: MSG.required }).min(1, MSG.required),
+    acceptTerms: z.boolean().refine((v) => v === true, MSG.acceptTerms),
+  })
+  .refine((v) => v.password === v.passwordRepeat, { path: ['passwordRepeat'], message: MSG.passwordsSame });
+
+export const confirmSignUpSchema = z.object({
+  email: emailField(),
+  code: requiredString().pipe(z.string().min(CONFIRMATION_CODE_MIN, MSG.codeMin)),
+});
+
+export const forgotPasswordEmailSchema = z.object({ email: emailField() });
+
+export const resetPasswordSchema = z
+  .object({
+    code: requiredString().pipe(z.string().min(CONFIRMATION_CODE_MIN, MSG.codeMin)),
+    new_password: passwordField(),
+    new_password_repeat: z.string({ error: MSG.required }).min(1, MSG.required),
+  })
+  .refine((v) => v.new_password === v.new_password_repeat, {
+    path: ['new_password_repeat'],
+    message: MSG.passwordsSame,
+  });
+
+export const changePasswordSchema = z
+  .object({
+    current_password: z.string({ error: MSG.required }).min(1, MSG.required),
+    new_password: passwordField(),
+    repeat_password: z.string({ error: MSG.required }).min(1, MSG.required),
+  })
+  .refine((v) => v.new_password === v.repeat_password, { path: ['repeat_password'], message: MSG.passwordsSame });
+
+export const invitePasswordSchema = z
+  .object({
+    password: passwordField(),
+    passwordRepeat: z.string({ error: MSG.required }).min(1, MSG.required),
+    acceptTerms: z.boolean().refine((v) => v === true, MSG.acceptTerms),
+  })
+  .refine((v) => v.password === v.passwordRepeat, { path: ['passwordRepeat'], message: MSG.passwordsSame });
+
+export type SignUpInput = z.infer<typeof signUpSchema>;
+export type SignInInput = z.infer<typeof signInSchema>;
+
+/** Cognito custom attributes carried from registration to the post-confirmation trigger. */
+export const COGNITO_ATTRIBUTES = {
+  name: 'custom:name',
+  surname: 'custom:surname',
+  company: 'custom:company',
+  companyCode: 'custom:company_code',
+  invitationId: 'custom:invitation_id',
+} as const;

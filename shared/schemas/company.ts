@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { COMPANY_CODE_MAX, COMPANY_NAME_MAX } from '../constants';
+import { MSG } from './messages';
+import { requiredString } from './auth';
+
+export const companyRoleSchema = z.enum(['admin', 'basic']);
+export type CompanyRole = z.infer<typeof companyRoleSchema>;
+
+export const statusCountsSchema = z.object({
+  processing: z.number(),
+  archive: z.number(),
+  error: z.number(),
+  review: z.number(),
+  ready: z.number(),
+  unassigned: z.number(),
+  converting: z.number(),
+  rejected: z.number(),
+  saving: z.number(),
+  failed: z.number(),
+});
+export type StatusCounts = z.infer<typeof statusCountsSchema>;
+
+export const INTEGRATION_FLAGS = [
+  'ftp_export',
+  'nsoft_export',
+  'sql_import',
+  'google_drive_import',
+  'dropbox_import',
+  'rivile_export',
+  'rivile_import',
+  'display_imported_stakeholders',
+  'display_imported_categories',
+] as const;
+export type IntegrationFlag = (typeof INTEGRATION_FLAGS)[number];
+
+export const companySchema = z.object({
+  company_id: z.string(),
+  name: z.string(),
+  code: z.string(),
+  unique_name: z.string(),
+  role: companyRoleSchema,
+  email: z.string(),
+  created_at: z.string(),
+  user: z.object({ name: z.string(), surname: z.string(), email: z.string() }),
+  used_documents: z.number(),
+  available_documents: z.number(),
+  used_documents_per_month: z.number(),
+  duplicated_documents_per_month: z.number(),
+  vat_account: z.string(),
+  counts: z.object({ receipt: statusCountsSchema, invoice: statusCountsSchema }),
+  ftp_export: z.boolean(),
+  nsoft_export: z.boolean(),
+  sql_import: z.boolean(),
+  google_drive_import: z.boolean(),
+  dropbox_import: z.boolean(),
+  rivile_export: z.boolean(),
+  rivile_import: z.boolean(),
+  display_imported_stakeholders: z.boolean(),
+  display_imported_categories: z.boolean(),
+  google_selected_import_folder_name: z.string().nullable(),
+  dropbox_selected_import_folder_name: z.string().nullable(),
+});
+export type Company = z.infer<typeof companySchema>;
+
+export const companiesResponseSchema = z.object({ items: z.array(companySchema) });
+
+export const createCompanySchema = z.object({
+  company_name: requiredString().pipe(z.string().max(COMPANY_NAME_MAX, `At most ${COMPANY_NAME_MAX} characters`)),
+  code: requiredString().pipe(z.string().max(COMPANY_CODE_MAX, `At most ${COMPANY_CODE_MAX} characters`)),
+});
+export type CreateCompanyInput = z.infer<typeof createCompanySchema>;
+
+/** company_id travels as a query parameter on every company-scoped call (rules.md section 7). */
+export const companyIdQuerySchema = z.object({ company_id: z.string().min(1, MSG.required) });

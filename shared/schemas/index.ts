@@ -1,0 +1,4 @@
+export * from './messages';
+export * from './auth';
+export * from './company';
+export * from './user';

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { NAME_MIN } from '../constants';
+import { MSG } from './messages';
+
+export const profileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  city: z.string(),
+  country: z.string(),
+  post_code: z.string(),
+  global_email: z.string(),
+  is_admin: z.boolean(),
+  created_at: z.string(),
+  last_login: z.string().nullable(),
+  total_amount: z.number(),
+  total_receipts: z.number(),
+  waiting_for_approval: z.number(),
+  total_unassigned_invoices: z.number(),
+  total_unassigned_receipts: z.number(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** Profile update: only changed fields are sent; email changes go through the identity provider. */
+export const updateProfileSchema = z
+  .object({
+    name: z.string().trim().min(NAME_MIN, MSG.nameMin),
+    surname: z.string().trim().min(NAME_MIN, MSG.nameMin),
+    phone: z.string().trim().max(40),
+    address: z.string().trim().max(200),
+    city: z.string().trim().max(100),
+    country: z.string().trim().max(100),
+    post_code: z.string().trim().max(20),
+  })
+  .partial()
+  .strict();
+export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;

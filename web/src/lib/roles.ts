@@ -1,0 +1,18 @@
+import type { Company } from '../../../shared/schemas/company';
+
+export const ROLE_LABELS = {
+  admin: 'Administrator',
+  owner: 'Account owner',
+  basic: 'Basic user',
+} as const;
+
+/**
+ * Role label of the current user in a company: the admin who owns the company (its `user`) is the
+ * Account owner, other admins are Administrators, everyone else a Basic user (rules.md 6).
+ */
+export function companyRoleLabel(company: Pick<Company, 'role' | 'user'>, userEmail: string | null | undefined): string {
+  if (company.role !== 'admin') return ROLE_LABELS.basic;
+  const owner = company.user?.email;
+  if (owner && userEmail && owner.toLowerCase() === userEmail.toLowerCase()) return ROLE_LABELS.owner;
+  return ROLE_LABELS.admin;
+}
