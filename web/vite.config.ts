@@ -15,6 +15,13 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      onwarn(warning, defaultHandler) {
+        // React Query ships "use client" directives; they mean nothing in an SPA bundle.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        defaultHandler(warning);
+      },
+    },
   },
   server: {
     // web/src imports ../shared (schemas, constants, errors).

@@ -37,8 +37,7 @@ export async function startLocalS3(opts: { dataDir: string; bucket: string; port
     vhostBuckets: false,
     configureBuckets: [{ name: opts.bucket, configs: [CORS_XML] }],
   });
-  const httpServer = (await server.run()) as unknown as { address(): AddressInfo };
-  const { port } = httpServer.address();
+  const { port } = (await server.run()) as AddressInfo;
   const listeners: ((r: S3EventRecord) => void)[] = [];
   server.on('event', (event: { Records: S3EventRecord[] }) => {
     for (const record of event.Records ?? []) {

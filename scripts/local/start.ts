@@ -29,7 +29,7 @@ async function buildWebIfStale(): Promise<void> {
 async function main() {
   const dataDir = path.resolve(process.env.LOCAL_DATA_DIR ?? path.join(ROOT, '.local'));
   const port = Number(process.env.PORT ?? 3000);
-  await buildWebIfStale();
+  if (process.env.SKIP_WEB_BUILD !== "1") await buildWebIfStale();
   const stack = await startLocalStack({
     dataDir,
     port,

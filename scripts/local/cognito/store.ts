@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type { JWK } from 'jose';
 
 export type UserStatus = 'UNCONFIRMED' | 'CONFIRMED' | 'FORCE_CHANGE_PASSWORD' | 'RESET_REQUIRED';
 
@@ -163,8 +164,8 @@ export class PoolStore {
 
 export interface StoredKeys {
   kid: string;
-  privateJwk: Record<string, unknown>;
-  publicJwk: Record<string, unknown>;
+  privateJwk: JWK;
+  publicJwk: JWK;
 }
 
 export async function loadKeys(dataDir: string): Promise<StoredKeys | undefined> {

@@ -45,9 +45,9 @@ export class SigningKeys {
   static async open(dataDir: string | undefined): Promise<SigningKeys> {
     const stored = dataDir ? await loadKeys(dataDir) : undefined;
     if (stored) {
-      const privateKey = (await importJWK(stored.privateJwk as JWK, 'RS256')) as CryptoKey;
-      const publicKey = (await importJWK(stored.publicJwk as JWK, 'RS256')) as CryptoKey;
-      return new SigningKeys(stored.kid, privateKey, publicKey, stored.publicJwk as JWK);
+      const privateKey = (await importJWK(stored.privateJwk, 'RS256')) as CryptoKey;
+      const publicKey = (await importJWK(stored.publicJwk, 'RS256')) as CryptoKey;
+      return new SigningKeys(stored.kid, privateKey, publicKey, stored.publicJwk);
     }
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
     const publicJwk = await exportJWK(publicKey);
@@ -55,8 +55,8 @@ export class SigningKeys {
     if (dataDir) {
       const keys: StoredKeys = {
         kid,
-        privateJwk: { ...(await exportJWK(privateKey)) },
-        publicJwk: { ...publicJwk },
+        privateJwk: await exportJWK(privateKey),
+        publicJwk,
       };
       await saveKeys(dataDir, keys);
     }

@@ -157,6 +157,8 @@ export const subDbPrefix = {
   tag: (tableName: string) => `tag-${tableName}~`,
   index: (indexType: string, tableName: string, indexName: string) =>
     `index-${indexType.toLowerCase()}~${tableName}~${indexName}~`,
+  /** common prefix of all indexes of one type of a table (table names cannot contain '~') */
+  indexesOf: (indexType: string, tableName: string) => `index-${indexType.toLowerCase()}~${tableName}~`,
 };
 
 /**

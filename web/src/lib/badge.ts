@@ -1,30 +1,21 @@
 import { BADGE_CAP } from '../../../shared/constants';
 import type { Company, StatusCounts } from '../../../shared/schemas/company';
+import { LIST_STATUSES, STATUS_TITLES, type ListStatus } from '../../../shared/status';
 
 /** Side-menu entries under Receipts, in menu order; inbox means no status filter. */
-export const MENU_STATUSES = [
-  'inbox',
-  'processing',
-  'review',
-  'ready',
-  'archive',
-  'unassigned',
-  'rejected',
-  'saving',
-  'failed',
-] as const;
-export type MenuStatus = (typeof MENU_STATUSES)[number];
+export const MENU_STATUSES = LIST_STATUSES;
+export type MenuStatus = ListStatus;
 
 export const MENU_STATUS_LABELS: Record<MenuStatus, string> = {
   inbox: 'Inbox',
-  processing: 'In Processing',
-  review: 'To Review',
-  ready: 'Ready',
-  archive: 'Archive',
-  unassigned: 'Unassigned',
-  rejected: 'Rejected',
-  saving: 'Saving',
-  failed: 'Failed',
+  processing: STATUS_TITLES.processing,
+  review: STATUS_TITLES.review,
+  ready: STATUS_TITLES.ready,
+  archive: STATUS_TITLES.archive,
+  unassigned: STATUS_TITLES.unassigned,
+  rejected: STATUS_TITLES.rejected,
+  saving: STATUS_TITLES.saving,
+  failed: STATUS_TITLES.failed,
 };
 
 export interface BadgeText {

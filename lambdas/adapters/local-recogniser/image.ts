@@ -1,0 +1,58 @@
+/**
+ * Image preparation before OCR (sharp): EXIF orientation applied, grayscale, contrast normalised,
+ * small images enlarged and very large scans reduced to a resolution where receipt text is still
+ * well above tesseract's useful size.
+ */
+import sharp from 'sharp';
+
+export interface PreparedImage {
+  png: Buffer;
+  width: number;
+  height: number;
+  /** Scale applied to the source (after EXIF rotation). */
+  scale: number;
+}
+
+export interface PrepareOptions {
+  /** Images narrower than this are enlarged to it (default 800 px). */
+  minWidth?: number;
+  /** Images wider than this are reduced to it (default 2500 px). */
+  maxWidth?: number;
+  /** Extra rotation (clockwise degrees) after the EXIF orientation. */
+  rotate?: 0 | 90 | 180 | 270;
+}
+
+export async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: number }> {
+  const m = await sharp(bytes).metadata();
+  const swap = (m.orientation ?? 1) >= 5;
+  return { width: (swap ? m.height : m.width) ?? 0, height: (swap ? m.width : m.height) ?? 0 };
+}
+
+export async function prepareImage(bytes: Uint8Array, opts: PrepareOptions = {}): Promise<PreparedImage> {
+  const { width: w0 } = await imageSize(bytes);
+  if (!w0) throw new Error('The image cannot be read');
+  const rotatedWidth = opts.rotate === 90 || opts.rotate === 270 ? (await imageSize(bytes)).height : w0;
+  const minWidth = opts.minWidth ?? 800;
+  const maxWidth = opts.maxWidth ?? 2500;
+  const scale = rotatedWidth < minWidth ? minWidth / rotatedWidth : rotatedWidth > maxWidth ? maxWidth / rotatedWidth : 1;
+  let img = sharp(bytes, { failOn: 'none' }).rotate(); // EXIF orientation
+  if (opts.rotate) img = sharp(await img.toBuffer(), { failOn: 'none' }).rotate(opts.rotate);
+  img = img.grayscale();
+  if (scale !== 1) img = img.resize({ width: Math.round(rotatedWidth * scale), kernel: scale > 1 ? 'cubic' : 'lanczos3' });
+  img = img.normalise({ lower: 1, upper: 99 });
+  const { data, info } = await img.png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+  return { png: data, width: info.width, height: info.height, scale };
+}
+
+/** A small copy for orientation tests. */
+export async function thumbnail(bytes: Uint8Array, rotate: 0 | 90 | 180 | 270, maxSide = 1000): Promise<PreparedImage> {
+  let img = sharp(bytes, { failOn: 'none' }).rotate();
+  if (rotate) img = sharp(await img.toBuffer(), { failOn: 'none' }).rotate(rotate);
+  const { data, info } = await img
+    .grayscale()
+    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+    .normalise()
+    .png({ compressionLevel: 1 })
+    .toBuffer({ resolveWithObject: true });
+  return { png: data, width: info.width, height: info.height, scale: 1 };
+}

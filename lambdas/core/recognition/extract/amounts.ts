@@ -1,0 +1,139 @@
+/** Money amounts as printed: 1,234.56 / 1.234,56 / 1 234,56 / RM8.60 / $8.20 / -0.02 / 15.56SR / (3.00). */
+
+export interface AmountMatch {
+  value: number;
+  raw: string;
+  index: number;
+  /** Number of decimals printed (2 for 9.00, 0 for 9). */
+  decimals: number;
+  /** Currency printed with the amount, ISO code. */
+  currency?: string;
+}
+
+const CURRENCY_SYMBOLS: Record<string, string> = {
+  '€': 'EUR',
+  $: 'USD',
+  '£': 'GBP',
+  zł: 'PLN',
+  RM: 'MYR',
+  EUR: 'EUR',
+  USD: 'USD',
+  GBP: 'GBP',
+  PLN: 'PLN',
+  MYR: 'MYR',
+  SEK: 'SEK',
+  NOK: 'NOK',
+  DKK: 'DKK',
+  CHF: 'CHF',
+  CZK: 'CZK',
+  HUF: 'HUF',
+  RON: 'RON',
+  BGN: 'BGN',
+  SGD: 'SGD',
+  Eur: 'EUR',
+  eur: 'EUR',
+};
+
+/**
+ * An amount token: optional sign / parenthesis, optional currency before, digits with thousands
+ * separators, a decimal part, optional currency or tax code after.
+ */
+const AMOUNT =
+  /(?<![\d.,])(\(?-?\s?)(€|\$|£|RM|EUR|USD|GBP|PLN|MYR|SEK|NOK|DKK|CHF|CZK|SGD|Eur)?\s?(-?)(\d{1,3}(?:[ ,.'\u00a0]\d{3})+|\d+)(?:([.,])(\d{1,4}))?(?![\d])(\s?(?:€|EUR|Eur|eur|USD|zł|PLN|RM)\b|\s?€)?(-?\)?)/g;
+
+function toNumber(intPart: string, decPart: string | undefined): number | undefined {
+  const intDigits = intPart.replace(/[ ,.'\u00a0]/g, '');
+  if (!/^\d+$/.test(intDigits)) return undefined;
+  const v = Number(decPart !== undefined ? `${intDigits}.${decPart}` : intDigits);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * Finds amounts in a text. With `requireDecimals` (the default) only amounts with a decimal part
+ * count, which leaves out quantities, codes and phone numbers.
+ */
+export function findAmounts(text: string, opts: { requireDecimals?: boolean } = {}): AmountMatch[] {
+  const requireDecimals = opts.requireDecimals ?? true;
+  const out: AmountMatch[] = [];
+  for (const m of text.matchAll(AMOUNT)) {
+    const [raw, pre, curBefore, minus, intPart, decSep, decPart, curAfter, post] = m;
+    let ip = intPart!;
+    let ds: string | undefined = decSep;
+    let dp: string | undefined = decPart;
+    let shift = 0;
+    // Spaces group thousands only with a decimal comma (1 234,56); "3 210.00" is a quantity and an amount.
+    if (/[ \u00a0]/.test(ip) && ds !== ',') {
+      const lastGroup = ip.split(/[ \u00a0]/).pop()!;
+      shift = raw.indexOf(ip) + ip.length - lastGroup.length;
+      ip = lastGroup;
+    }
+    // "1,234" without decimals: a thousands group; "12,50": a decimal comma.
+    if (ds && dp && dp.length === 3 && !/[ ,.'\u00a0]/.test(ip)) {
+      // 1,234 or 1.234 alone is ambiguous; outside amount search, "1,234" reads as thousands and
+      // "1.234" (or "0,125") as a decimal quantity.
+      if (requireDecimals) continue;
+      if (ds === ',' && ip !== '0') {
+        ip = `${ip}${dp}`;
+        ds = undefined;
+        dp = undefined;
+      }
+    }
+    // A grouping separator equal to the decimal separator (1.234.56) is not a valid amount.
+    if (ds && /[ ,.'\u00a0]/.test(ip) && ip.includes(ds)) continue;
+    if (requireDecimals && (dp === undefined || dp.length < 2)) continue;
+    const value = toNumber(ip, dp);
+    if (value === undefined) continue;
+    const negative = /-/.test(pre ?? '') || minus === '-' || /-/.test(post ?? '') || (/\(/.test(pre ?? '') && /\)/.test(post ?? ''));
+    const cur = (curBefore ?? curAfter ?? '').trim();
+    const currency = cur ? CURRENCY_SYMBOLS[cur] : undefined;
+    const shown = shift ? raw.slice(shift) : raw;
+    out.push({
+      value: negative && !shift ? -value : value,
+      raw: shown.trim(),
+      index: m.index + shift + (shown.length - shown.trimStart().length),
+      decimals: dp?.length ?? 0,
+      ...(currency ? { currency } : {}),
+    });
+  }
+  return out;
+}
+
+/** Reads a single amount from a text (the last one found, as amounts sit at the right of a label). */
+export function parseAmount(text: string, opts: { requireDecimals?: boolean } = {}): number | undefined {
+  const all = findAmounts(text, { requireDecimals: opts.requireDecimals ?? false });
+  return all.length ? all[all.length - 1]!.value : undefined;
+}
+
+/** "1234.5" → "1234.50"; more decimals kept when printed (unit prices). */
+export function formatAmount(v: number, minDecimals = 2): string {
+  const rounded = Math.round(v * 10000) / 10000;
+  const s = rounded.toFixed(4).replace(/0+$/, '');
+  const [i, d = ''] = s.split('.');
+  return `${i}.${d.padEnd(minDecimals, '0')}`;
+}
+
+export function amountsEqual(a: number, b: number, tolerance = 0.005): boolean {
+  return Math.abs(a - b) <= tolerance;
+}
+
+export function roundMoney(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+/** A percentage rate such as "21%", "21 %", "PVM 9%", "6.0%". */
+export function findRates(text: string): { value: number; raw: string; index: number }[] {
+  const out: { value: number; raw: string; index: number }[] = [];
+  for (const m of text.matchAll(/(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s?%/g)) {
+    const v = Number(m[1]!.replace(',', '.'));
+    if (v >= 0 && v <= 30) out.push({ value: v, raw: m[0], index: m.index });
+  }
+  return out;
+}
+
+export function currencyFromText(text: string): string | undefined {
+  const m = text.match(/(€|\bEUR\b|\bUSD\b|\bGBP\b|£|\bPLN\b|zł|\bMYR\b|\bRM\s?\d|\bSEK\b|\bNOK\b|\bDKK\b|\bCHF\b|\bCZK\b|\bSGD\b|\bEur\b|\bEurų\b|\beurų\b|\beur\b)/);
+  if (!m) return undefined;
+  const t = m[1]!.replace(/\s?\d$/, '');
+  if (/^eur/i.test(t)) return 'EUR';
+  return CURRENCY_SYMBOLS[t] ?? t.toUpperCase();
+}

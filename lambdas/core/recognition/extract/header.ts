@@ -1,0 +1,397 @@
+/**
+ * Labelled header fields: dates, document number, parties (seller / buyer blocks), company codes,
+ * VAT IDs, IBAN, BIC, currency. English, Lithuanian and Malay labels.
+ */
+import { unionBoxes } from '../geometry';
+import type { DateFormat, OcrWord } from '../types';
+import { currencyFromText, findAmounts } from './amounts';
+import { findDates, type DateMatch, type DateOrder } from './dates';
+import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
+import { cleanCompanyName, looksLikeAddress } from './supplier';
+import { buildRow, foundInRow, type Found, type Row } from './rows';
+import { collapseSpaces, fixDigits, foldDiacritics } from './text';
+
+// Labels are matched on text with diacritics folded (ą → a), case-insensitive.
+const DUE_LABEL =
+  /(due\s*date|payment\s*due|date\s*due|pay\s*by|payable\s*by|due\s*by|due|apmoketi\s*iki|mokejimo\s*terminas|apmokejimo\s*terminas|apmoketi\s*ne\s*veliau\s*kaip|terminas|tarikh\s*akhir|zahlbar\s*bis|echeance)/i;
+const ISSUE_LABEL =
+  /(invoice\s*date|date\s*of\s*(issue|invoice)|issue\s*date|issued(\s*on)?|receipt\s*date|bill\s*date|bizdate|doc(ument)?\s*date|tax\s*point|sask(aitos)?\s*(israsymo\s*)?data|israsymo\s*data|dokumento\s*data|tarikh|datum|\bdate\b|\bdata\b|\ble\b)/i;
+const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expir|exp\.?\b|from|to\b|birth|pristatymo|laikotarpis|galioja|printed)/i;
+
+const DOC_ID_LABEL =
+  /(invoice\s*(no|number|nr|num|#)|inv\.?\s*(no|#)|receipt\s*(no|number|#)|bill\s*(no|#)|cash\s*bill(\s*no)?|doc(ument)?\s*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|chk\s*#|sask(aitos)?\s*(nr|numeris)|saskaita\s*faktura\s*nr|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
+
+const SELLER_LABEL = /^(seller|supplier|vendor|from|issued\s*by|pardavejas|tiekejas|paslaugu\s*teikejas|pardavėjas|bill\s*from|penjual|verkaufer|lieferant)\b/i;
+const BUYER_LABEL =
+  /^(buyer|customer|client|bill\s*to|billed\s*to|sold\s*to|invoice\s*to|to|purchaser|recipient|pirkejas|pirkėjas|uzsakovas|gavejas|klientas|paslaugu\s*gavejas|pembeli|kunde|rechnungsempfanger)\b/i;
+
+const COMPANY_CODE_LABEL =
+  /(imones\s*kodas|im\.?\s*kodas|im\.\s*k\.|juridinio\s*asmens\s*kodas|company\s*(code|reg(istration)?\.?\s*(no|number|code)?|no|number|id)|reg(istration)?\.?\s*(code|no|number)|registro\s*kodas|co\.?\s*reg\.?\s*(no)?|roc\s*(no)?|\bkodas\b|handelsregister|kvk|registrikood)/i;
+const VAT_LABEL =
+  /(pvm\s*(moketojo\s*)?(kodas|k\.|nr)|pvm\s*mok\.?\s*k(odas)?|vat\s*(id|no|number|reg(istration)?(\s*no)?|code|nr)?|tax\s*id|ust-?id(nr)?|gst\s*(id|reg(istration)?\.?\s*(no|number)?|no|number|ref\s*no)|sst\s*(id|reg\s*no|no)|btw|tva\s*intracom|nip|mwst)/i;
+const IBAN_LABEL = /(iban|a\/s|a\.s\.|atsiskaitomoji\s*saskaita|account|acc\.?\s*no|bank\s*account|saskaita)/i;
+const BIC_LABEL = /(swift|bic|banko\s*kodas|bank\s*code)/i;
+const ADDRESS_LABEL = /^(address|adresas|addr\.?|buveines\s*adresas|registered\s*office|alamat)\s*:?/i;
+const NAME_LABEL = /^(name|pavadinimas|company|imone|company\s*name)\s*:?/i;
+
+function fold(s: string): string {
+  return foldDiacritics(s);
+}
+
+/** Text of a row after the label match, without separators. */
+function afterLabel(row: Row, labelEnd: number): { start: number; text: string } {
+  const rest = row.text.slice(labelEnd);
+  const skip = rest.match(/^[\s.:#\-–=)]*/)?.[0].length ?? 0;
+  return { start: labelEnd + skip, text: row.text.slice(labelEnd + skip) };
+}
+
+/** The row right under a label, overlapping it horizontally (value printed below its label). */
+function rowUnder(rows: Row[], row: Row, left: number, rightEdge: number): Row | undefined {
+  const next = rows.find((r) => r.page === row.page && r.index > row.index);
+  if (!next) return undefined;
+  if (next.box.top - (row.box.top + row.box.height) > row.box.height * 1.5) return undefined;
+  const words = next.words.filter((w) => w.box.left + w.box.width > left - 0.02 && w.box.left < rightEdge + 0.15);
+  if (!words.length) return undefined;
+  return buildRow(words, next.page, next.index);
+}
+
+export interface DateCandidate {
+  match: DateMatch;
+  row: Row;
+  label: string;
+  kind: 'issue' | 'due' | 'other' | 'none';
+}
+
+/** The order of numeric dates in this document, when one of its dates settles it (e.g. 25/12/2018). */
+export function documentDateOrder(rows: Row[]): DateOrder | undefined {
+  for (const r of rows) {
+    for (const d of findDates(r.text)) {
+      if (!d.ambiguous && d.order && d.order !== 'YMD' && !d.monthName) return d.order;
+    }
+  }
+  return undefined;
+}
+
+function dateFormatFromOrder(o: DateOrder | undefined): DateFormat | undefined {
+  return o === 'MDY' ? 'MM/DD/YYYY' : o === 'DMY' ? 'DD/MM/YYYY' : undefined;
+}
+
+/** Finds dates with a few OCR slips repaired (O for 0, l for 1) in date-shaped tokens. */
+function datesInText(text: string, format: DateFormat | undefined): DateMatch[] {
+  const direct = findDates(text, format ? { format } : {});
+  if (direct.length) return direct;
+  const repaired = text.replace(/[0-9OoIlSB|]{1,4}[/.\-][0-9OoIlSB|]{1,2}[/.\-][0-9OoIlSB|]{2,4}/g, (t) => fixDigits(t));
+  return repaired === text ? [] : findDates(repaired, format ? { format } : {});
+}
+
+export function dateCandidates(rows: Row[], format?: DateFormat): DateCandidate[] {
+  const fmt = format ?? dateFormatFromOrder(documentDateOrder(rows));
+  const out: DateCandidate[] = [];
+  rows.forEach((row, i) => {
+    for (const m of datesInText(row.text, fmt)) {
+      let label = row.text.slice(0, m.index).trim();
+      // Only the words just before the date (a row may hold several label/value pairs).
+      const prevDate = out.filter((o) => o.row === row).pop();
+      if (prevDate) label = row.text.slice(prevDate.match.index + prevDate.match.raw.length, m.index).trim();
+      if (!/\p{L}{2,}/u.test(label) && i > 0) {
+        const prev = rows[i - 1]!;
+        if (prev.page === row.page && row.box.top - (prev.box.top + prev.box.height) < row.box.height * 1.5 && !findDates(prev.text).length) {
+          label = prev.text;
+        }
+      }
+      const lf = fold(label).slice(-40);
+      const kind: DateCandidate['kind'] = DUE_LABEL.test(lf)
+        ? 'due'
+        : OTHER_DATE_LABEL.test(lf) && !ISSUE_LABEL.test(lf.slice(-12))
+          ? 'other'
+          : ISSUE_LABEL.test(lf)
+            ? 'issue'
+            : 'none';
+      out.push({ match: m, row, label, kind });
+    }
+  });
+  return out;
+}
+
+function dateFound(c: DateCandidate, factor: number): Found {
+  const f = foundInRow(c.row, c.match.index, c.match.index + c.match.raw.length, c.match.iso, c.match.ambiguous ? factor * 0.8 : factor);
+  if (c.label) f.label = { text: c.label, box: c.row.box, page: c.row.page };
+  return f;
+}
+
+export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found; due?: Found } {
+  const cands = dateCandidates(rows, format);
+  const full = (c: DateCandidate) => (c.match.fullYear || c.match.monthName ? 1 : 0);
+  const issue =
+    cands.filter((c) => c.kind === 'issue').sort((a, b) => full(b) - full(a))[0] ??
+    cands.filter((c) => c.kind === 'none').sort((a, b) => full(b) - full(a))[0] ??
+    cands.filter((c) => c.kind === 'other' && !/valid|expir|exp\b|birth/i.test(c.label))[0];
+  const due = cands.find((c) => c.kind === 'due' && c !== issue);
+  return {
+    ...(issue ? { issue: dateFound(issue, issue.kind === 'issue' ? 1 : 0.85) } : {}),
+    ...(due ? { due: dateFound(due, 1) } : {}),
+  };
+}
+
+/** The document number after a number label ("Invoice No: INV-001", "Serija AB Nr. 123"). */
+export function extractDocumentId(rows: Row[]): Found | undefined {
+  type C = { found: Found; score: number };
+  const cands: C[] = [];
+  for (const row of rows) {
+    const t = fold(row.text);
+    // "Serija AB Nr. 000123" (Lithuanian series and number)
+    const series = t.match(/\bserija\s*:?\s*([A-Z]{1,6})\s*,?\s*(nr\.?|numeris)\s*:?\s*([A-Z0-9][\w\-/]*\d[\w\-/]*)/i);
+    if (series) {
+      const start = series.index!;
+      const f = foundInRow(row, start + series[0].indexOf(series[1]!), start + series[0].length, `${series[1]}${series[3]}`);
+      f.label = { text: 'Serija Nr.', box: row.box, page: row.page };
+      cands.push({ found: f, score: 10 });
+      continue;
+    }
+    for (const m of t.matchAll(new RegExp(DOC_ID_LABEL.source, 'gi'))) {
+      const labelEnd = m.index + m[0].length;
+      const after = afterLabel(row, labelEnd);
+      const tok = after.text.match(/^([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*|\d[\w\-/]*)/i);
+      const label = m[0];
+      const strong = !/^(no|nr|#)$/i.test(label.trim());
+      if (tok && tok[1]!.length >= 3 && !findDates(tok[1]!).length && !/^\d{1,2}[:.]\d{2}$/.test(tok[1]!)) {
+        const value = tok[1]!.replace(/[.\-/]+$/, '');
+        const f = foundInRow(row, after.start, after.start + value.length, value, strong ? 1 : 0.8);
+        f.label = { text: label, box: row.box, page: row.page };
+        cands.push({ found: f, score: (strong ? 5 : 2) - row.index * 0.05 + (/invoice|saskait|receipt|bill|doc/i.test(label) ? 2 : 0) });
+        break;
+      }
+      if (!after.text.trim() && strong) {
+        const under = rowUnder(rows, row, row.box.left, row.box.left + row.box.width);
+        const ut = under?.text.match(/^([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*)/i);
+        if (under && ut && !findDates(ut[1]!).length && !findAmounts(ut[1]!).length) {
+          const f = foundInRow(under, 0, ut[1]!.length, ut[1]!, 0.85);
+          f.label = { text: label, box: row.box, page: row.page };
+          cands.push({ found: f, score: 4 - row.index * 0.05 });
+          break;
+        }
+      }
+    }
+  }
+  cands.sort((a, b) => b.score - a.score);
+  return cands[0]?.found;
+}
+
+export interface PartyBlock {
+  rows: Row[];
+  label?: Row;
+  /** The text after the label on its own row ("Seller: UAB Pavyzdys"). */
+  inline?: Row;
+}
+
+function subRow(row: Row, words: OcrWord[]): Row | undefined {
+  return words.length ? buildRow(words, row.page, row.index) : undefined;
+}
+
+/**
+ * Seller and buyer blocks: under a "Seller"/"Buyer" label, limited to the label's column when the
+ * two blocks stand side by side.
+ */
+export function partyBlocks(rows: Row[]): { supplier?: PartyBlock; customer?: PartyBlock } {
+  const labels: { kind: 'supplier' | 'customer'; row: Row; word: number }[] = [];
+  for (const row of rows) {
+    row.words.forEach((w, wi) => {
+      const rest = fold(row.words.slice(wi).map((x) => x.text).join(' '));
+      if (wi > 0 && !/[:\s]$/.test(row.words[wi - 1]!.text + ' ') && wi > 0) return;
+      const prevGap = wi > 0 ? w.box.left - (row.words[wi - 1]!.box.left + row.words[wi - 1]!.box.width) : 1;
+      if (wi > 0 && prevGap < w.box.height * 1.5) return;
+      if (SELLER_LABEL.test(rest) && /^[\p{L}\s]+:?$/u.test(rest.match(SELLER_LABEL)![0] + ':')) labels.push({ kind: 'supplier', row, word: wi });
+      else if (BUYER_LABEL.test(rest) && !/^to\b/i.test(rest)) labels.push({ kind: 'customer', row, word: wi });
+      else if (/^to\s*:/i.test(rest)) labels.push({ kind: 'customer', row, word: wi });
+    });
+  }
+  const out: { supplier?: PartyBlock; customer?: PartyBlock } = {};
+  for (const kind of ['supplier', 'customer'] as const) {
+    const lab = labels.find((l) => l.kind === kind);
+    if (!lab) continue;
+    const labelWord = lab.row.words[lab.word]!;
+    const left = labelWord.box.left - 0.01;
+    // The other label on the same row bounds this column on the right.
+    const neighbour = labels.find((l) => l !== lab && l.row.page === lab.row.page && Math.abs(l.row.box.top - lab.row.box.top) < lab.row.box.height && l.row.words[l.word]!.box.left > left);
+    const rightEdge = neighbour ? neighbour.row.words[neighbour.word]!.box.left - 0.005 : 1.01;
+    // Below: until the other label (stacked) or a gap / a table header.
+    const stacked = labels.find((l) => l !== lab && l.row.index > lab.row.index && l.row.words[l.word]!.box.left < rightEdge && l.row.words[l.word]!.box.left + 0.001 >= left - 0.05);
+    const inWords = lab.row.words.filter((w, wi) => wi > lab.word && w.box.left >= left && w.box.left < rightEdge);
+    const labelLen = fold(lab.row.words.slice(lab.word).map((x) => x.text).join(' ')).match(kind === 'supplier' ? SELLER_LABEL : BUYER_LABEL)![0].split(/\s+/).length;
+    const inline = subRow(lab.row, inWords.slice(Math.max(0, labelLen - 1)).filter((w) => !/^:$/.test(w.text)));
+    const blockRows: Row[] = [];
+    let last = lab.row;
+    for (const r of rows) {
+      if (r.page !== lab.row.page || r.index <= lab.row.index) continue;
+      if (stacked && r.index >= stacked.row.index) break;
+      const ws = r.words.filter((w) => w.box.left >= left && w.box.left < rightEdge);
+      if (!ws.length) continue;
+      if (ws[0]!.box.top - (last.box.top + last.box.height) > Math.max(ws[0]!.box.height, 0.008) * 2.2) break;
+      const sr = subRow(r, ws)!;
+      if (/^(no\.?|nr\.?|eil\.?\s*nr|description|aprasymas|pavadinimas\s+kiekis|item|qty)\b/i.test(fold(sr.text)) && blockRows.length > 2) break;
+      blockRows.push(sr);
+      last = sr;
+      if (blockRows.length >= 9) break;
+    }
+    const cleanInline = inline && inline.text.replace(/^[:\s]+/, '').trim() ? inline : undefined;
+    out[kind] = { rows: blockRows, label: lab.row, ...(cleanInline ? { inline: cleanInline } : {}) };
+  }
+  return out;
+}
+
+export interface PartyFields {
+  name?: Found;
+  code?: Found;
+  vatId?: Found;
+  address?: Found;
+  iban?: Found;
+  bic?: Found;
+}
+
+/** The value after a label in a row, or on the row below when the label stands alone. */
+function labelledValue(rows: Row[], label: RegExp, pick: (text: string) => { start: number; end: number; value: string } | undefined): Found | undefined {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const t = fold(row.text);
+    const m = t.match(label);
+    if (!m) continue;
+    const labelEnd = m.index! + m[0].length;
+    const after = afterLabel(row, labelEnd);
+    const p = pick(after.text);
+    if (p) {
+      const f = foundInRow(row, after.start + p.start, after.start + p.end, p.value);
+      f.label = { text: row.text.slice(m.index!, labelEnd), box: row.box, page: row.page };
+      return f;
+    }
+    if (!after.text.trim() && rows[i + 1]) {
+      const next = rows[i + 1]!;
+      const q = pick(next.text);
+      if (q) {
+        const f = foundInRow(next, q.start, q.end, q.value, 0.9);
+        f.label = { text: row.text.slice(m.index!, labelEnd), box: row.box, page: row.page };
+        return f;
+      }
+    }
+  }
+  return undefined;
+}
+
+const pickCode = (text: string) => {
+  const m = text.match(/^\(?([A-Z]{0,3}\d[\d\s-]{4,14}\d(-?[A-Z])?)\)?/i);
+  if (!m) return undefined;
+  const value = m[1]!.replace(/\s+/g, '');
+  return { start: m.index! + (m[0].startsWith('(') ? 1 : 0), end: m.index! + (m[0].startsWith('(') ? 1 : 0) + m[1]!.length, value };
+};
+const pickVat = (text: string) => {
+  const ids = findVatIds(text);
+  if (ids.length) return { start: ids[0]!.index, end: ids[0]!.index + ids[0]!.raw.length, value: ids[0]!.value };
+  // Tax numbers without a country prefix (GST IDs): 8 to 15 digits.
+  const m = text.match(/^\(?([A-Z]{0,2}[\d\s-]{8,16}\d)/i);
+  if (m && /^\d/.test(m[1]!.replace(/^[A-Z]+/i, ''))) {
+    const value = m[1]!.replace(/[\s-]/g, '');
+    return { start: m.index! + (m[0].startsWith('(') ? 1 : 0), end: m.index! + m[0].length, value };
+  }
+  return undefined;
+};
+const pickIban = (text: string) => {
+  const ib = findIbans(text);
+  return ib.length ? { start: ib[0]!.index, end: ib[0]!.index + ib[0]!.raw.length, value: ib[0]!.value } : undefined;
+};
+const pickBic = (text: string) => {
+  const b = findBics(text.toUpperCase(), true);
+  return b.length ? { start: b[0]!.index, end: b[0]!.index + b[0]!.value.length, value: b[0]!.value } : undefined;
+};
+
+/** Name, code, VAT ID, address, bank account of one party block. */
+export function extractParty(block: PartyBlock): PartyFields {
+  const out: PartyFields = {};
+  const rows = block.rows;
+  const nameRow =
+    block.inline ??
+    rows.find((r) => {
+      const t = fold(r.text);
+      return !COMPANY_CODE_LABEL.test(t) && !VAT_LABEL.test(t) && !ADDRESS_LABEL.test(t) && !IBAN_LABEL.test(t) && /\p{L}{3,}/u.test(r.text);
+    });
+  if (nameRow) {
+    const m = nameRow.text.match(NAME_LABEL);
+    const start = m ? m[0].length : 0;
+    const value = cleanCompanyName(nameRow.text.slice(start).trim());
+    if (value) out.name = foundInRow(nameRow, start + (nameRow.text.slice(start).length - nameRow.text.slice(start).trimStart().length), nameRow.text.length, value);
+  }
+  const code = labelledValue(rows, COMPANY_CODE_LABEL, pickCode);
+  if (code) out.code = code;
+  const vat = labelledValue(rows, VAT_LABEL, pickVat);
+  if (vat) out.vatId = vat;
+  const iban = labelledValue(rows, IBAN_LABEL, pickIban) ?? firstInRows(rows, pickIban);
+  if (iban) out.iban = iban;
+  const bic = labelledValue(rows, BIC_LABEL, pickBic);
+  if (bic) out.bic = bic;
+  // Address: after an address label, else the address-like rows of the block.
+  const addrLabelRow = rows.find((r) => ADDRESS_LABEL.test(fold(r.text)));
+  let addrRows: { row: Row; start: number }[] = [];
+  if (addrLabelRow) {
+    const m = fold(addrLabelRow.text).match(ADDRESS_LABEL)!;
+    addrRows.push({ row: addrLabelRow, start: afterLabel(addrLabelRow, m[0].length).start });
+  } else {
+    addrRows = rows
+      .filter((r) => r !== nameRow && looksLikeAddress(r.text) && !COMPANY_CODE_LABEL.test(fold(r.text)) && !VAT_LABEL.test(fold(r.text)) && !IBAN_LABEL.test(fold(r.text)) && !findIbans(r.text).length)
+      .slice(0, 3)
+      .map((row) => ({ row, start: 0 }));
+  }
+  const addrText = collapseSpaces(addrRows.map((a) => a.row.text.slice(a.start)).join(', '));
+  if (addrRows.length && addrText) {
+    const words = addrRows.flatMap((a) => a.row.words);
+    out.address = {
+      value: addrText,
+      raw: addrText,
+      page: addrRows[0]!.row.page,
+      box: unionBoxes(words.map((w) => w.box)),
+      confidence: Math.round(words.reduce((s, w) => s + w.confidence, 0) / Math.max(1, words.length)),
+    };
+  }
+  return out;
+}
+
+function firstInRows(rows: Row[], pick: (text: string) => { start: number; end: number; value: string } | undefined): Found | undefined {
+  for (const r of rows) {
+    const p = pick(r.text);
+    if (p) return foundInRow(r, p.start, p.end, p.value);
+  }
+  return undefined;
+}
+
+/** Labelled company code and VAT ID outside party blocks (receipts: "CO-REG: 860671-D", "GST ID: 0012..."). */
+export function extractLooseIds(rows: Row[]): PartyFields {
+  const out: PartyFields = {};
+  const code = labelledValue(rows.slice(0, 25), COMPANY_CODE_LABEL, pickCode);
+  if (code) out.code = code;
+  const vat = labelledValue(rows, VAT_LABEL, pickVat) ?? firstInRows(rows, (t) => {
+    const ids = findVatIds(t);
+    return ids.length ? { start: ids[0]!.index, end: ids[0]!.index + ids[0]!.raw.length, value: ids[0]!.value } : undefined;
+  });
+  if (vat) out.vatId = vat;
+  const iban = labelledValue(rows, IBAN_LABEL, pickIban) ?? firstInRows(rows, pickIban);
+  if (iban) out.iban = iban;
+  const bic =
+    labelledValue(rows, BIC_LABEL, pickBic) ??
+    firstInRows(rows, (t) => {
+      const b = findBics(t, false);
+      return b.length ? { start: b[0]!.index, end: b[0]!.index + b[0]!.value.length, value: b[0]!.value } : undefined;
+    });
+  if (bic) out.bic = bic;
+  return out;
+}
+
+export function extractCurrency(rows: Row[]): Found | undefined {
+  for (const row of rows) {
+    const c = currencyFromText(row.text);
+    if (c) {
+      const m = row.text.match(/(€|EUR|Eur|eur|USD|GBP|£|PLN|zł|MYR|RM|SEK|NOK|DKK|CHF|CZK|SGD|\$)/);
+      const start = m?.index ?? 0;
+      return foundInRow(row, start, start + (m?.[0].length ?? row.text.length), c, 0.9);
+    }
+  }
+  return undefined;
+}
+
+export { isValidIban };

@@ -1,0 +1,107 @@
+/**
+ * From positioned words to the product's fields. Plain functions, no I/O: the same code serves OCR
+ * output, PDF text layers and (through the Blocks of a response) Textract's words.
+ */
+import type { DateFormat, HeaderFieldId, OcrDocument, OcrWord } from '../types';
+import { formatAmount } from './amounts';
+import { extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields } from './header';
+import { extractLineItems, type LineItem } from './line-items';
+import { buildRow, documentRows, type Found, type Row } from './rows';
+import { extractSupplierHeader } from './supplier';
+import { extractTotals } from './totals';
+import { checkTotals, extractVatLines, type TotalsCheck, type VatLine } from './vat-lines';
+
+export interface Extraction {
+  fields: Partial<Record<HeaderFieldId, Found>>;
+  vatLines: VatLine[];
+  lineItems: LineItem[];
+  checks: TotalsCheck;
+  /** How the total was chosen. */
+  reasons: string[];
+}
+
+export interface ExtractOptions {
+  /** The supplier's known date format (from master data or a learnt layout). */
+  dateFormat?: DateFormat;
+}
+
+function assignParty(fields: Extraction['fields'], prefix: 'supplier' | 'customer', p: PartyFields) {
+  if (p.name) fields[`${prefix}_name`] = p.name;
+  if (p.code) fields[`${prefix}_code`] = p.code;
+  if (p.vatId) fields[`${prefix}_vat_id`] = p.vatId;
+  if (p.address && prefix === 'supplier') fields.supplier_address = p.address;
+  if (prefix === 'supplier') {
+    if (p.iban) fields.iban = p.iban;
+    if (p.bic) fields.bic_swift = p.bic;
+  }
+}
+
+export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction {
+  const fields: Extraction['fields'] = {};
+  const blocks = partyBlocks(rows);
+  const wordsOf = (b?: PartyBlock) => new Set<OcrWord>(b ? [...b.rows.flatMap((r) => r.words), ...(b.inline?.words ?? [])] : []);
+  const customerWords = wordsOf(blocks.customer);
+  const supplierWords = wordsOf(blocks.supplier);
+  const without = (exclude: Set<OcrWord>): Row[] =>
+    rows.flatMap((r) => {
+      const ws = r.words.filter((w) => !exclude.has(w));
+      if (ws.length === r.words.length) return [r];
+      return ws.length ? [buildRow(ws, r.page, r.index)] : [];
+    });
+
+  if (blocks.supplier) {
+    assignParty(fields, 'supplier', extractParty(blocks.supplier));
+  } else {
+    const header = extractSupplierHeader(without(customerWords));
+    if (header.name) fields.supplier_name = header.name;
+    if (header.address) fields.supplier_address = header.address;
+  }
+  if (blocks.customer) assignParty(fields, 'customer', extractParty(blocks.customer));
+  // Identifiers printed outside the blocks (receipts, footers with bank details).
+  const loose = extractLooseIds(without(new Set([...customerWords, ...supplierWords])));
+  if (!fields.supplier_code && loose.code && !blocks.supplier) fields.supplier_code = loose.code;
+  if (!fields.supplier_vat_id && loose.vatId && loose.vatId.value !== fields.customer_vat_id?.value) fields.supplier_vat_id = loose.vatId;
+  if (!fields.iban && loose.iban) fields.iban = loose.iban;
+  if (!fields.bic_swift && loose.bic) fields.bic_swift = loose.bic;
+
+  const docId = extractDocumentId(rows);
+  if (docId) fields.document_id = docId;
+  const dates = extractDates(rows, opts.dateFormat);
+  if (dates.issue) fields.issue_date = dates.issue;
+  if (dates.due) fields.due_date = dates.due;
+
+  const totals = extractTotals(rows);
+  if (totals.total) fields.amount_total = totals.total;
+  if (totals.subtotal) fields.amount_total_base = totals.subtotal;
+  if (totals.tax) fields.amount_tax = totals.tax;
+  const cur = extractCurrency(rows);
+  if (cur) fields.currency = cur;
+  else if (totals.currency && totals.total) fields.currency = { ...totals.total, value: totals.currency };
+
+  const num = (f?: Found) => (f ? Number(f.value) : undefined);
+  const vatLines = extractVatLines(rows, {
+    ...(fields.amount_total_base ? { subtotal: num(fields.amount_total_base)! } : {}),
+    ...(fields.amount_tax ? { tax: num(fields.amount_tax)! } : {}),
+    ...(fields.amount_total ? { total: num(fields.amount_total)! } : {}),
+  });
+  // With VAT lines and no explicit tax/base, their sums are the tax and the base.
+  if (vatLines.length && !fields.amount_tax) {
+    const sum = vatLines.reduce((s, l) => s + l.vat, 0);
+    const first = vatLines[0]!.found.vat;
+    fields.amount_tax = { ...first, value: formatAmount(sum), confidence: first.confidence * 0.9 };
+  }
+  const lineItems = extractLineItems(rows);
+  const checks = checkTotals({
+    ...(fields.amount_total ? { total: num(fields.amount_total)! } : {}),
+    ...(fields.amount_total_base ? { subtotal: num(fields.amount_total_base)! } : {}),
+    ...(fields.amount_tax ? { tax: num(fields.amount_tax)! } : {}),
+    vatLines,
+  });
+  return { fields, vatLines, lineItems, checks, reasons: totals.reasons };
+}
+
+export function extractDocument(doc: OcrDocument, opts: ExtractOptions = {}): Extraction {
+  return extractRows(documentRows(doc), opts);
+}
+
+export { documentRows };

@@ -1,0 +1,153 @@
+/** Legal-form suffixes and business words, shared by the supplier extractor and the matcher. */
+import { foldDiacritics, levenshtein } from './text';
+
+/**
+ * Legal forms, as word sequences (upper case, without dots). Longest first so that
+ * "SDN BHD" wins over "BHD".
+ */
+export const LEGAL_FORMS: string[][] = [
+  ['SDN', 'BHD'],
+  ['SENDIRIAN', 'BERHAD'],
+  ['S/B'],
+  ['BHD'],
+  ['BERHAD'],
+  ['PTE', 'LTD'],
+  ['PVT', 'LTD'],
+  ['CO', 'LTD'],
+  ['LTD'],
+  ['LIMITED'],
+  ['PLC'],
+  ['LLC'],
+  ['LLP'],
+  ['INC'],
+  ['CORP'],
+  ['CORPORATION'],
+  ['GMBH'],
+  ['AG'],
+  ['SA'],
+  ['SAS'],
+  ['SARL'],
+  ['SRL'],
+  ['SPA'],
+  ['BV'],
+  ['NV'],
+  ['OY'],
+  ['AS'],
+  ['ASA'],
+  ['APS'],
+  ['SP', 'Z', 'OO'],
+  ['UAB'],
+  ['AB'],
+  ['MB'],
+  ['IĮ'],
+  ['II'],
+  ['VŠĮ'],
+  ['VSI'],
+  ['AB'],
+  ['KB'],
+  ['TŪB'],
+  ['SIA'],
+  ['OÜ'],
+  ['OU'],
+  ['ENTERPRISE'],
+  ['ENTERPRISES'],
+  ['TRADING'],
+  ['TRADING', 'CO'],
+  ['COMPANY'],
+  ['CO'],
+  ['& CO'],
+];
+
+/** Words that make a line look like a business name even without a legal form. */
+export const BUSINESS_WORDS = new Set(
+  (
+    'RESTAURANT RESTAURANTS RESTORAN CAFE BISTRO BAKERY BAKERIES CONFECTIONERY HOUSE PIZZA KITCHEN KITCHENETTE FOOD FOODS ' +
+    'STATIONERY BOOK BOOKS BOOKSTORE HARDWARE ELECTRICAL ELECTRONICS MART MINIMART SUPERMARKET HYPERMARKET STORE STORES ' +
+    'SHOP KEDAI FARMASI PHARMACY MARKETING HOLDINGS INTERNATIONAL GROUP INDUSTRIES TRADING ENTERPRISE SYARIKAT PERNIAGAAN ' +
+    'DISTRIBUTOR DISTRIBUTORS ADVERTISING SERVICE SERVICES STATION PETROL MOTOR AUTO TRAVEL HOTEL NOODLE CAKE TEA COFFEE ' +
+    'BAR GRILL DELI MARKET FRESH COMPANY SOLUTIONS SYSTEMS TECHNOLOGY TECHNOLOGIES MEDICAL CLINIC KLINIK OPTICAL PRINTING ' +
+    'LOGISTICS CONSTRUCTION REALTY REALITI PARKING TRANSPORT'
+  ).split(' '),
+);
+
+export function cleanToken(t: string): string {
+  return foldDiacritics(t.toUpperCase()).replace(/[.,;:()[\]]/g, '');
+}
+
+const SINGLE_FORMS = new Set(LEGAL_FORMS.filter((f) => f.length === 1).map((f) => foldDiacritics(f[0]!)));
+
+/** Is the token a legal form (exact or, for long forms, with one OCR slip such as "8HD" for "BHD")? */
+export function isLegalFormToken(token: string, fuzzy = true): boolean {
+  const t = cleanToken(token);
+  if (!t) return false;
+  if (SINGLE_FORMS.has(t)) return true;
+  if (!fuzzy) return false;
+  for (const f of ['BHD', 'SDN', 'LTD', 'GMBH', 'UAB', 'ENTERPRISE', 'TRADING', 'BERHAD', 'SENDIRIAN']) {
+    if (t.length >= 3 && Math.abs(t.length - f.length) <= 1 && levenshtein(t, f, 1) <= 1) return true;
+  }
+  return false;
+}
+
+/**
+ * Index in `tokens` just past the last legal-form sequence ("SDN BHD", "S/B", "(M) SDN BHD"), or -1.
+ * Strong forms only (those that end a company name): the weak "CO"/"AS"/"AB" are accepted only at the end.
+ */
+export function legalFormEnd(tokens: string[]): number {
+  const up = tokens.map(cleanToken);
+  let end = -1;
+  for (let i = 0; i < up.length; i++) {
+    const t = up[i]!;
+    const next = up[i + 1] ?? '';
+    const fuzzyBhd = t.length >= 3 && levenshtein(t, 'BHD', 1) <= 1 && /[BH8]/.test(t);
+    if ((t === 'SDN' || levenshtein(t, 'SDN', 1) <= 1) && (next === 'BHD' || levenshtein(next, 'BHD', 1) <= 1)) {
+      end = i + 2;
+      i++;
+    } else if (t === 'S/B' || t === 'SB' && i === up.length - 1) end = i + 1;
+    else if (t === 'BHD' || t === 'BERHAD' || (fuzzyBhd && i > 0 && /^\(?M\)?$/.test(up[i - 1]!))) end = i + 1;
+    else if (['LTD', 'LIMITED', 'PLC', 'LLC', 'LLP', 'INC', 'CORP', 'CORPORATION', 'GMBH', 'SARL', 'SRL', 'ENTERPRISE', 'ENTERPRISES', 'TRADING'].includes(t)) end = i + 1;
+    else if (['CO', 'COMPANY', 'AG', 'SA', 'AS', 'AB', 'BV', 'NV', 'OY', 'SIA', 'OU', 'APS'].includes(t) && i === up.length - 1 && i > 0) end = i + 1;
+  }
+  return end;
+}
+
+/** Leading Lithuanian/other legal forms: "UAB Pavyzdys", "AB „Lietuvos paštas“", "MB Vilnis". */
+export function leadingLegalForm(tokens: string[]): boolean {
+  const t = cleanToken(tokens[0] ?? '');
+  return ['UAB', 'AB', 'MB', 'II', 'IĮ', 'VSI', 'VŠĮ', 'KB', 'TUB', 'SIA', 'AS', 'OU'].includes(foldDiacritics(t));
+}
+
+/** Fixes OCR slips in legal-form words ("SDN 8HD" → "SDN BHD", "SDN BND" → "SDN BHD"). */
+export function fixLegalForms(name: string): string {
+  const tokens = name.split(' ');
+  for (let i = 0; i < tokens.length; i++) {
+    const t = cleanToken(tokens[i]!);
+    const prev = cleanToken(tokens[i - 1] ?? '');
+    const trailingPunct = tokens[i]!.match(/[.,]*$/)?.[0] ?? '';
+    if (t !== 'BHD' && t.length === 3 && levenshtein(t, 'BHD', 1) <= 1 && (prev === 'SDN' || /^\(?M\)?$/.test(prev))) {
+      tokens[i] = `BHD${trailingPunct}`;
+    }
+    if (t !== 'SDN' && t.length === 3 && levenshtein(t, 'SDN', 1) <= 1 && levenshtein(cleanToken(tokens[i + 1] ?? ''), 'BHD', 1) <= 1) {
+      tokens[i] = `SDN${trailingPunct}`;
+    }
+  }
+  return tokens.join(' ');
+}
+
+/** A name without legal forms, punctuation and case: for matching names across documents. */
+export function normaliseCompanyName(name: string): string {
+  let s = foldDiacritics(name).toUpperCase();
+  s = s.replace(/["'„“”«»`]/g, '').replace(/\(M\)/g, ' ');
+  s = s.replace(/\bS\/B\b/g, ' ');
+  const tokens = s
+    .replace(/[^A-Z0-9&]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+  const forms = new Set([
+    'SDN', 'BHD', 'BERHAD', 'SENDIRIAN', 'PTE', 'PVT', 'LTD', 'LIMITED', 'PLC', 'LLC', 'LLP', 'INC', 'CORP', 'CORPORATION',
+    'GMBH', 'AG', 'SA', 'SAS', 'SARL', 'SRL', 'SPA', 'BV', 'NV', 'OY', 'AS', 'ASA', 'APS', 'UAB', 'AB', 'MB', 'II', 'VSI', 'KB',
+    'TUB', 'SIA', 'OU', 'CO', 'COMPANY', 'THE', 'M',
+  ]);
+  const kept = tokens.filter((t) => !forms.has(t));
+  return (kept.length ? kept : tokens).join(' ');
+}

@@ -1,0 +1,207 @@
+/**
+ * Line items. Invoices: a table under a header row ("No. | Code | Description | Qty | Unit | Price |
+ * VAT % | Amount"), cells assigned to the header's columns by position. Receipts without a header:
+ * rows between the top and the first total that end with an amount ("2 x 3.50  7.00").
+ */
+import { centerX, horizontalOverlap, unionBoxes } from '../geometry';
+import type { Box, LineItemFieldId } from '../types';
+import { findAmounts, findRates, formatAmount } from './amounts';
+import { classifyLabel } from './totals';
+import type { Cell, Found, Row } from './rows';
+import { foldDiacritics } from './text';
+
+export type LineItem = Partial<Record<LineItemFieldId, Found>> & { row?: Found };
+
+const COLUMN_WORDS: [LineItemFieldId, RegExp][] = [
+  ['item_number', /^(no\.?|nr\.?|eil\.?\s*nr\.?|#|pos\.?|line)$/i],
+  ['price_per_unit', /(kaina\s*su\s*pvm|price\s*incl|unit\s*price\s*incl|gross\s*price)/i],
+  ['unit_price_without_vat', /(unit\s*price|u\.?\s*price|price|kaina(\s*be\s*pvm)?|vnt\.?\s*kaina|rate|unit\s*cost|cost)/i],
+  ['vat_rate', /((vat|pvm|tax|gst)\s*(%|rate|tarifas)|%)/i],
+  ['vat', /^(vat|pvm|tax|gst)(\s*(amount|suma))?$/i],
+  ['total_price', /(amount|total|suma|sum|line\s*total|value|verte|net)/i],
+  ['product_code', /(code|kodas|sku|art(icle)?\.?(\s*no)?|ean|barcode|ref)/i],
+  ['quantity', /^(qty|quantity|kiekis|kiek\.?|q'?ty|units|pcs)$/i],
+  ['unit_of_measurement', /^(unit|um|uom|mato\s*vnt\.?|mat\.?\s*vnt\.?|mato\s*vienetas|vnt\.?|mat\.?\s*vien\.?)$/i],
+  ['description', /(description|item|items|product|pavadinimas|aprasymas|details|service|particulars|goods|prekes|paslaugos|designation)/i],
+];
+
+function columnOf(cellText: string): LineItemFieldId | undefined {
+  const t = foldDiacritics(cellText).trim().replace(/[:.]$/, '');
+  for (const [id, re] of COLUMN_WORDS) if (re.test(t)) return id;
+  return undefined;
+}
+
+interface Column {
+  id: LineItemFieldId;
+  box: Box;
+}
+
+/** Splits the header row into columns; a cell with several header words may be split into words. */
+function headerColumns(row: Row): Column[] | undefined {
+  const cols: Column[] = [];
+  const consider = (text: string, box: Box) => {
+    const id = columnOf(text);
+    if (id && !cols.some((c) => c.id === id)) cols.push({ id, box });
+    return !!id;
+  };
+  for (const cell of row.cells) {
+    if (consider(cell.text, cell.box)) continue;
+    for (const w of cell.words) consider(w.text, w.box);
+  }
+  const ids = new Set(cols.map((c) => c.id));
+  const hasAmount = ids.has('total_price') || ids.has('unit_price_without_vat');
+  if (cols.length >= 3 && hasAmount && (ids.has('description') || ids.has('quantity'))) return cols.sort((a, b) => a.box.left - b.box.left);
+  return undefined;
+}
+
+function nearestColumn(cols: Column[], cell: Cell): Column | undefined {
+  let best: Column | undefined;
+  let bestScore = -Infinity;
+  for (const c of cols) {
+    const ov = horizontalOverlap(c.box, cell.box);
+    const dist = Math.abs(centerX(c.box) - centerX(cell.box));
+    // Numbers are right-aligned under their header: compare right edges too.
+    const rightDist = Math.abs(c.box.left + c.box.width - (cell.box.left + cell.box.width));
+    const score = ov * 2 - Math.min(dist, rightDist) * 10;
+    if (score > bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  }
+  return best;
+}
+
+function cellFound(row: Row, cell: Cell, value: string): Found {
+  const conf = cell.words.reduce((s, w) => s + w.confidence, 0) / cell.words.length;
+  return { value, raw: cell.text, page: row.page, box: unionBoxes(cell.words.map((w) => w.box)), confidence: Math.round(conf * 10) / 10 };
+}
+
+function normaliseCell(id: LineItemFieldId, text: string): string | undefined {
+  switch (id) {
+    case 'quantity': {
+      const a = findAmounts(text, { requireDecimals: false });
+      return a.length ? formatQuantity(a[0]!.value) : undefined;
+    }
+    case 'unit_price_without_vat':
+    case 'price_per_unit':
+    case 'vat':
+    case 'total_price': {
+      const a = findAmounts(text, { requireDecimals: false });
+      return a.length ? formatAmount(a[a.length - 1]!.value) : undefined;
+    }
+    case 'vat_rate': {
+      const r = findRates(text);
+      if (r.length) return String(r[0]!.value);
+      const n = text.match(/^\s*(\d{1,2}(?:[.,]\d+)?)\s*$/);
+      return n ? String(Number(n[1]!.replace(',', '.'))) : undefined;
+    }
+    default:
+      return text.trim() || undefined;
+  }
+}
+
+function formatQuantity(v: number): string {
+  return Number.isInteger(v) ? String(v) : String(Math.round(v * 1000) / 1000);
+}
+
+function isTotalsRow(row: Row): boolean {
+  const label = row.text.replace(/[\d.,\s%:€$-]+$/g, '');
+  const k = classifyLabel(label).kind;
+  return ['total_final', 'total', 'subtotal', 'tax', 'rounding', 'paid', 'change'].includes(k) && /\p{L}{3,}/u.test(label) && !/^\d/.test(row.text.trim());
+}
+
+/** Items of a table under a recognised header row. */
+function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[] {
+  const items: LineItem[] = [];
+  const header = rows[headerIndex]!;
+  for (let i = headerIndex + 1; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row.page !== header.page) break;
+    if (isTotalsRow(row)) break;
+    const item: LineItem = {};
+    let numeric = 0;
+    for (const cell of row.cells) {
+      const col = nearestColumn(cols, cell);
+      if (!col) continue;
+      const value = normaliseCell(col.id, cell.text);
+      if (value === undefined) continue;
+      if (col.id !== 'description' && col.id !== 'product_code' && col.id !== 'unit_of_measurement' && col.id !== 'item_number') numeric++;
+      const prev = item[col.id];
+      if (prev && col.id === 'description') {
+        prev.value = `${prev.value} ${value}`;
+        prev.raw = `${prev.raw} ${cell.text}`;
+        prev.box = unionBoxes([prev.box, cell.box]);
+      } else if (!prev) item[col.id] = cellFound(row, cell, value);
+    }
+    if (numeric === 0) {
+      // A continuation of the previous item's description.
+      const last = items[items.length - 1];
+      const text = row.text.trim();
+      if (last?.description && text && row.box.top - (last.description.box.top + last.description.box.height) < row.box.height * 1.5) {
+        last.description.value = `${last.description.value} ${text}`;
+        last.description.box = unionBoxes([last.description.box, row.box]);
+        continue;
+      }
+      if (items.length) break;
+      continue;
+    }
+    item.row = { value: row.text, raw: row.text, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
+    items.push(item);
+  }
+  return items;
+}
+
+/** Receipt items: "DESCRIPTION 2 x 3.50 7.00" rows before the first total. */
+function receiptItems(rows: Row[]): LineItem[] {
+  const items: LineItem[] = [];
+  const firstTotal = rows.findIndex((r) => isTotalsRow(r) && findAmounts(r.text).length > 0);
+  const end = firstTotal >= 0 ? firstTotal : rows.length;
+  let pendingDescription: Row | undefined;
+  for (let i = 0; i < end; i++) {
+    const row = rows[i]!;
+    const amounts = findAmounts(row.text);
+    const text = row.text;
+    if (!amounts.length) {
+      pendingDescription = /\p{L}{3,}/u.test(text) && !/[:]/.test(text) ? row : undefined;
+      continue;
+    }
+    const last = amounts[amounts.length - 1]!;
+    const before = text.slice(0, amounts[0]!.index).trim();
+    // Header-like rows with dates, times and labels are not items.
+    if (/\b(date|time|tel|gst\s*(id|reg|no)|invoice|cashier|table|receipt)\b/i.test(text)) continue;
+    const desc = /\p{L}{2,}/u.test(before) ? before : pendingDescription?.text;
+    if (!desc) continue;
+    const item: LineItem = {};
+    const descRow = /\p{L}{2,}/u.test(before) ? row : pendingDescription!;
+    const dStart = /\p{L}{2,}/u.test(before) ? 0 : 0;
+    const dText = /\p{L}{2,}/u.test(before) ? before : desc;
+    item.description = {
+      value: dText.replace(/^\d+\s+(?=\p{L})/u, '').trim(),
+      raw: dText,
+      page: descRow.page,
+      box: descRow === row ? unionBoxes(row.words.filter((_, k) => row.spans[k]!.start >= dStart && row.spans[k]!.end <= before.length).map((w) => w.box)) : descRow.box,
+      confidence: Math.round(descRow.confidence * 10) / 10,
+    };
+    item.total_price = { value: formatAmount(last.value), raw: last.raw, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
+    const qx = text.match(/(\d+(?:[.,]\d+)?)\s*[xX@*]\s*(?:RM|\$|€)?\s*(\d+[.,]\d{2,4})/);
+    if (qx) {
+      item.quantity = { ...item.total_price, value: formatQuantity(Number(qx[1]!.replace(',', '.'))), raw: qx[1]! };
+      item.price_per_unit = { ...item.total_price, value: formatAmount(Number(qx[2]!.replace(',', '.'))), raw: qx[2]! };
+    }
+    item.row = { value: row.text, raw: row.text, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
+    items.push(item);
+    pendingDescription = undefined;
+  }
+  return items;
+}
+
+export function extractLineItems(rows: Row[]): LineItem[] {
+  for (let i = 0; i < rows.length; i++) {
+    const cols = headerColumns(rows[i]!);
+    if (cols) {
+      const items = tableItems(rows, i, cols);
+      if (items.length) return items;
+    }
+  }
+  return receiptItems(rows);
+}

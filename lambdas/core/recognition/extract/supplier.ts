@@ -1,0 +1,199 @@
+/**
+ * The seller's name and address at the top of a receipt or an invoice without a "Seller" label:
+ * name = the top line that reads like a business (legal form, business words, capitals), continued
+ * over a broken line; address = the lines after it until a phone / tax number / document line.
+ */
+import { unionBoxes } from '../geometry';
+import { BUSINESS_WORDS, cleanToken, fixLegalForms, leadingLegalForm, legalFormEnd } from './legal';
+import type { Found, Row } from './rows';
+import { collapseSpaces, foldDiacritics } from './text';
+
+/** Lines that are document furniture, never the seller's name. */
+const NOT_A_NAME =
+  /\b(tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|bill|order|table|cashier|date|time|tel|fax|phone|gst|vat|reg(istration)?\s*no|company\s*no|co[-\s]?reg|welcome|thank|official|customer|copy|member|counter|terminal|pvm|s[aą]skaita|kvitas|page|formerly)\b/i;
+
+const ADDRESS_WORDS =
+  /\b(jalan|jln|lot|no|taman|tmn|lorong|persiaran|bandar|seksyen|section|kawasan|wisma|plaza|kompleks|complex|block|blok|level|floor|flr|tingkat|unit|street|st|road|rd|avenue|ave|lane|suite|building|centre|center|mall|kampung|kg|batu|mukim|g\.?|g\/?f|gatv[eė]|g\.|pr\.|al\.|kel(ias)?|pl\.|km|box|po)\b/i;
+
+/** Lines that end the address: phone, fax, tax and registration numbers, e-mail, web, document titles. */
+const ADDRESS_STOP =
+  /(\b(tel|telefon|phone|ph|fax|h\/p|hp|mobile|mob|e-?mail|www|http|gst|sst|vat|pvm|reg\.?\s*no|registration|company\s*(no|reg)|co[-\s.]?reg|roc|tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|date|cashier|table|order|bill\s*no|doc(ument)?\s*no|counter|member|official)\b|@|\b\d{2,4}[-\s]?\d{3,4}[-\s]\d{3,4}\b)/i;
+
+const STATE_OR_COUNTRY =
+  /^(malaysia|johor|kedah|kelantan|melaka|malacca|negeri\s*sembilan|pahang|penang|pulau\s*pinang|perak|perlis|sabah|sarawak|selangor(\s*darul\s*ehsan)?|terengganu|kuala\s*lumpur|w\.?\s*p\.?(\s*kuala\s*lumpur)?|wilayah\s*persekutuan|lithuania|lietuva|lietuvos\s*respublika|latvia|estonia|poland|germany)[.,]?$/i;
+
+const REG_NUMBER_LINE = /^\(?\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?)?\s*[A-Z]{0,3}\d{4,12}[\s-]*[A-Z]?\s*\)?[.,]?$/i;
+
+function letters(s: string): number {
+  return (s.match(/\p{L}/gu) ?? []).length;
+}
+function digits(s: string): number {
+  return (s.match(/\d/g) ?? []).length;
+}
+
+function isUpperish(s: string): boolean {
+  const l = s.match(/\p{L}/gu) ?? [];
+  if (!l.length) return false;
+  return l.filter((c) => c === c.toUpperCase()).length / l.length >= 0.8;
+}
+
+export function looksLikeAddress(text: string): boolean {
+  return (ADDRESS_WORDS.test(text) && digits(text) > 0) || /\b\d{5}\b/.test(text) || /\b(LT|LV|EE|PL)-?\d{4,5}\b/.test(text);
+}
+
+function tokensOf(text: string): string[] {
+  return text.split(/\s+/).filter(Boolean);
+}
+
+interface Candidate {
+  row: Row;
+  score: number;
+  strong: boolean;
+}
+
+function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | undefined {
+  const text = row.text;
+  const toks = tokensOf(text);
+  const l = letters(text);
+  if (l < 3) return undefined;
+  if (digits(text) > l) return undefined;
+  const legalEnd = legalFormEnd(toks);
+  const strong = legalEnd > 0 || leadingLegalForm(toks);
+  if (!strong && NOT_A_NAME.test(text)) return undefined;
+  if (!strong && looksLikeAddress(text)) return undefined;
+  if (!strong && ADDRESS_STOP.test(text)) return undefined;
+  let score = 0;
+  if (strong) score += 6;
+  const business = toks.filter((t) => BUSINESS_WORDS.has(cleanToken(t))).length;
+  if (business) score += 3;
+  if (isUpperish(text)) score += 1;
+  if (toks.length >= 2) score += 1;
+  // Bigger print is usual for the name.
+  if (maxHeight > 0) score += (row.box.height / maxHeight) * 2;
+  // Earlier lines are likelier, and low-confidence lines are often logos or handwriting.
+  score -= pos * 0.35;
+  if (row.confidence < 60) score -= 1.5;
+  if (/[|{}[\]<>=~_*#]/.test(text)) score -= 1;
+  if (l < 5 && !strong) score -= 2;
+  return { row, score, strong };
+}
+
+/** Removes a registration number and stray characters around a name. */
+export function cleanCompanyName(text: string): string {
+  let s = collapseSpaces(text);
+  // Registration numbers printed after the name: "(126926-H)", "(1125830-V)", "1000131-K", "(139386 X)".
+  s = s.replace(/\s*[([]\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[A-Z]{0,2}\d[\d\s-]{3,}\s*-?\s*[A-Z]?\s*[)\]]?\s*$/i, '');
+  s = s.replace(/\s+\d{5,}-?[A-Z]\s*$/i, '');
+  s = s.replace(/^[^\p{L}\d("„'&]+/u, '').replace(/[^\p{L}\d).'"“”]+$/u, '');
+  return fixLegalForms(s);
+}
+
+export interface SupplierHeader {
+  name?: Found;
+  address?: Found;
+  /** Index of the last row used by the name. */
+  nameRows: Row[];
+  addressRows: Row[];
+}
+
+function found(rows: Row[], value: string, factor: number): Found {
+  const words = rows.flatMap((r) => r.words);
+  return {
+    value,
+    raw: rows.map((r) => r.text).join(' '),
+    page: rows[0]!.page,
+    box: unionBoxes(words.map((w) => w.box)),
+    confidence: Math.round((words.reduce((s, w) => s + w.confidence, 0) / Math.max(1, words.length)) * factor * 10) / 10,
+  };
+}
+
+/** Does the row continue a name broken over two lines? */
+function continuesName(prev: Row, row: Row): boolean {
+  const toks = tokensOf(row.text);
+  const pt = tokensOf(prev.text);
+  if (!pt.length || !toks.length) return false;
+  if (NOT_A_NAME.test(prev.text) || looksLikeAddress(prev.text) || ADDRESS_STOP.test(prev.text)) return false;
+  if (digits(prev.text) > 2 && digits(prev.text) > letters(prev.text) / 3) return false;
+  if (!isUpperish(prev.text) && isUpperish(row.text)) return false;
+  if (/[&\-,]$/.test(prev.text.trim()) || /^(&|and|\(|-)/i.test(row.text.trim())) return true;
+  // The row holds the legal form and at most one word of name: "OTTOGO ENTERPRISE", "CO. (M) SDN BHD".
+  const end = legalFormEnd(toks);
+  if (end > 0) {
+    const nameWords = toks.slice(0, end).filter((t) => {
+      const c = cleanToken(t);
+      return c.length > 1 && !['SDN', 'BHD', 'S/B', 'CO', 'M', 'ENTERPRISE', 'TRADING', 'LTD', 'SENDIRIAN', 'BERHAD'].includes(c);
+    });
+    return nameWords.length <= 1;
+  }
+  return false;
+}
+
+/**
+ * Finds the seller's name and address in the top part of the first page.
+ * `start`/`end` limit the rows considered (e.g. the block under a "Seller" label).
+ */
+export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = {}): SupplierHeader {
+  const page1 = rows.filter((r) => r.page === rows[0]?.page);
+  const top = page1.slice(0, opts.maxRows ?? 14);
+  if (!top.length) return { nameRows: [], addressRows: [] };
+  const maxHeight = Math.max(...top.map((r) => r.box.height));
+  const cands = top.map((r, i) => scoreNameRow(r, i, maxHeight)).filter((c): c is Candidate => !!c);
+  if (!cands.length) return { nameRows: [], addressRows: [] };
+  // A legal form is the best evidence; among rows with one, the earliest wins.
+  const strong = cands.filter((c) => c.strong);
+  const best = strong.length ? strong.reduce((a, b) => (b.score > a.score + 2 ? b : a)) : cands.reduce((a, b) => (b.score > a.score ? b : a));
+
+  let nameRows = [best.row];
+  let i = page1.indexOf(best.row);
+  // Upwards: the first part of a broken name.
+  while (i > 0 && nameRows.length < 3 && continuesName(page1[i - 1]!, page1[i]!)) {
+    nameRows = [page1[i - 1]!, ...nameRows];
+    i--;
+  }
+  // Downwards: "POPULAR BOOK" + "CO. (M) SDN BHD", "HOME MASTER HARDWARE &" + "ELECTRICAL".
+  let j = page1.indexOf(best.row);
+  while (j + 1 < page1.length && nameRows.length < 3) {
+    const next = page1[j + 1]!;
+    const cur = page1[j]!;
+    const curHasForm = legalFormEnd(tokensOf(cur.text)) === tokensOf(cur.text).length;
+    if (curHasForm && !/[&\-]$/.test(cur.text.trim())) break;
+    if (!continuesName(cur, next) && !(legalFormEnd(tokensOf(next.text)) > 0 && !best.strong && !looksLikeAddress(next.text) && !NOT_A_NAME.test(next.text) && tokensOf(next.text).length <= 4)) break;
+    nameRows.push(next);
+    j++;
+  }
+  const nameText = cleanCompanyName(nameRows.map((r) => r.text).join(' '));
+  const name = nameText ? found(nameRows, nameText, best.strong ? 1 : 0.8) : undefined;
+
+  // Address: after the name, skipping registration numbers and brand lines, until a stop line.
+  const after = page1.slice(page1.indexOf(nameRows[nameRows.length - 1]!) + 1);
+  const addressRows: Row[] = [];
+  let started = false;
+  let sawPostcode = false;
+  for (let k = 0; k < after.length && k < 10; k++) {
+    const r = after[k]!;
+    const t = collapseSpaces(r.text);
+    if (!started) {
+      if (REG_NUMBER_LINE.test(t) || /\b(co[-\s.]?reg|company\s*(no|reg)|roc)\b/i.test(t)) continue;
+      if (ADDRESS_STOP.test(t)) {
+        if (k < 3) continue;
+        break;
+      }
+      if (looksLikeAddress(t) || (k === 0 && after[1] && looksLikeAddress(after[1].text) && !tokensOf(t).some((x) => BUSINESS_WORDS.has(cleanToken(x))) && letters(t) > 3)) {
+        started = true;
+      } else if (k < 3) continue;
+      else break;
+    } else {
+      if (ADDRESS_STOP.test(t) || REG_NUMBER_LINE.test(t)) break;
+      if (sawPostcode && !STATE_OR_COUNTRY.test(foldDiacritics(t).replace(/[^A-Za-z.\s]/g, '').trim())) break;
+      // A line far below the previous one starts another block.
+      const prev = addressRows[addressRows.length - 1]!;
+      if (r.box.top - (prev.box.top + prev.box.height) > prev.box.height * 1.6) break;
+    }
+    addressRows.push(r);
+    if (/\b\d{5}\b/.test(t) && !/\b\d{6,}\b/.test(t)) sawPostcode = true;
+    if (addressRows.length >= 5) break;
+  }
+  const addrText = collapseSpaces(addressRows.map((r) => r.text).join(' ')).replace(/^[^\p{L}\d]+/u, '');
+  const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
+  return { name, address, nameRows, addressRows };
+}

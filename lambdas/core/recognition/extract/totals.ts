@@ -1,0 +1,234 @@
+/**
+ * Totals of a receipt or an invoice: labelled amounts (TOTAL, SUBTOTAL, TAX, ROUNDING, CASH, CHANGE...)
+ * are collected, then the total is the candidate best supported by its label and by arithmetic
+ * (cash − change = total, subtotal + tax + rounding = total, VAT lines add up).
+ */
+import { findAmounts, findRates, formatAmount, roundMoney, type AmountMatch } from './amounts';
+import { foundInRow, type Found, type Row } from './rows';
+import { foldDiacritics } from './text';
+
+export type AmountKind =
+  | 'total_final'
+  | 'total'
+  | 'subtotal'
+  | 'tax'
+  | 'rounding'
+  | 'paid'
+  | 'change'
+  | 'discount'
+  | 'ignore'
+  | 'none';
+
+export interface LabelledAmount {
+  kind: AmountKind;
+  /** Strength of the label for its kind (higher = more explicit). */
+  strength: number;
+  amount: AmountMatch;
+  row: Row;
+  /** Row holding the label, when the amount sits on the next row. */
+  labelRow: Row;
+  labelText: string;
+  /** Rate printed in the label ("GST 6%"), if any. */
+  rate?: number;
+  /** Position of the amount among the amounts of its row, from the right (0 = rightmost). */
+  fromRight: number;
+}
+
+const IGNORE =
+  /\b(total\s*(qty|quantity|items?|item\(s\)|pcs|units?|weight|points?|savings?|discounts?|disc)|tot\.?\s*qty|qty|quantity|item\s*count|no\.?\s*of\s*items?|items?|points?|kiekis|vnt|change\s*item|tips?|balance\s*point|pax)\b/i;
+const FINAL =
+  /(grand\s*total|nett\s*total|net\s*total|total\s*(amount\s*)?(payable|due|to\s*pay|collected)|amount\s*(payable|due|to\s*pay)|total\s*amt\s*(payable|rounded)|total\s*(after|incl\.?\s*round|rounded)|round(ed)?\s*(d\s*)?total|after\s*(rounding|adj)|final\s*total|total\s*(sales\s*)?(incl|inclusive|with\s*(gst|vat|tax))|incl\.?\s*(of\s*)?(gst|vat|tax)|balance\s*due|total\s*facture|mok[eė]tina\s*suma|i[sš]\s*viso\s*(mok[eė]ti|su\s*pvm)|suma\s*su\s*pvm|viso\s*su\s*pvm|bendra\s*suma|total\s*rm|total\s*\(rm\)|total\s*myr|total\s*:\s*myr|total\s*eur|amount\s*\(rm\)|jumlah|total\s*sales)/i;
+const SUBTOTAL =
+  /(sub[\s-]*total|total\s*(sales\s*)?\(?(excl|excluding|before|w\/o|without|net\s*of)|excl\.?\s*(of\s*)?(gst|vat|tax)|before\s*(gst|vat|tax|discount)|net\s*amount|amount\s*excl|taxable\s*amount|suma\s*be\s*pvm|be\s*pvm|tarpin[eė]\s*suma|apmokestinama\s*suma|i[sš]\s*viso\s*be|total\s*net|total\s*ht|amount\s*before)/i;
+const TAX = /\b(gst|vat|tax|pvm|sst|mwst|tva|iva|ppn)\b|\bgst\s*@|\btax\s*amount|\bsr\s*@/i;
+const ROUNDING = /(round(ing)?(\s*adj(ustment)?)?|rnd\s*adj|adj(ustment)?\b|apvalinimas)/i;
+const PAID =
+  /\b(cash|tunai|paid|payment|tender(ed)?|received|visa|master(card)?|amex|card|credit|debit|edc|e-?wallet|grab\s*pay|boost|touch\s*n\s*go|mok[eė]ta|grynais|kortele|sumok[eė]ta)\b/i;
+const CHANGE = /\b(change|baki|balance|gr[aą][zž]a|grąžinta)\b/i;
+const DISCOUNT = /\b(discount|disc|savings?|promo|voucher|coupon|nuolaida|less)\b/i;
+const TOTAL = /\b(total|tota1|totai|t0tal|amount|amt|sum|suma|i[sš]\s*viso|viso|jumlah|montant)\b/i;
+
+export function classifyLabel(label: string): { kind: AmountKind; strength: number; rate?: number } {
+  const l = foldDiacritics(label).replace(/\s+/g, ' ');
+  const lo = label.replace(/\s+/g, ' ');
+  const rate = findRates(lo)[0]?.value;
+  const withRate = rate !== undefined ? { rate } : {};
+  if (!l.trim()) return { kind: 'none', strength: 0 };
+  if (IGNORE.test(l) && !FINAL.test(l)) return { kind: 'ignore', strength: 1 };
+  if (CHANGE.test(l) && !/balance\s*due/i.test(l)) return { kind: 'change', strength: 2 };
+  if (SUBTOTAL.test(l) && !/(after|rounded|payable|due)/i.test(l)) return { kind: 'subtotal', strength: /sub/i.test(l) ? 3 : 2, ...withRate };
+  if (FINAL.test(l) || FINAL.test(lo)) return { kind: 'total_final', strength: /grand|nett|net\s*total|payable|due|rounded|round|after|final|mok[eė]tina/i.test(l) ? 4 : 3, ...withRate };
+  if (ROUNDING.test(l)) return { kind: 'rounding', strength: 2 };
+  if (DISCOUNT.test(l)) return { kind: 'discount', strength: 2 };
+  if (TAX.test(l) && !/\btotal\b/i.test(l)) return { kind: 'tax', strength: 2, ...withRate };
+  if (TAX.test(l) && /\btotal\s*(gst|vat|tax)\b/i.test(l)) return { kind: 'tax', strength: 3, ...withRate };
+  if (TOTAL.test(l)) return { kind: 'total', strength: /\btotal\b/i.test(l) ? 2 : 1, ...withRate };
+  if (PAID.test(l)) return { kind: 'paid', strength: 2 };
+  return { kind: 'none', strength: 0 };
+}
+
+/** The label of an amount: the words between the previous amount (or the row start) and it. */
+function labelBefore(text: string, from: number, to: number): string {
+  const seg = text.slice(from, to).trim();
+  // "Item Count 12 Change Amt" → "Change Amt": a bare number separates two labels.
+  const parts = seg.split(/\s\d+\s/);
+  return (parts.length > 1 ? parts[parts.length - 1]! : seg).trim();
+}
+
+/** Collects the amounts of all rows with the label printed before them (same row or the row above). */
+export function labelledAmounts(rows: Row[]): LabelledAmount[] {
+  const out: LabelledAmount[] = [];
+  rows.forEach((row, i) => {
+    const amounts = findAmounts(row.text);
+    if (!amounts.length) return;
+    let prevEnd = 0;
+    let inherited: { text: string; labelRow: Row } | undefined;
+    amounts.forEach((a, k) => {
+      let labelText = labelBefore(row.text, prevEnd, a.index);
+      prevEnd = a.index + a.raw.length;
+      let labelRow = row;
+      const hasWords = /\p{L}{2,}/u.test(labelText.replace(/\b(RM|MYR|EUR|USD|SR|ZR|S|Z)\b/g, ''));
+      if (!hasWords && inherited) {
+        labelText = inherited.text;
+        labelRow = inherited.labelRow;
+      } else if (!hasWords && k === 0 && i > 0) {
+        // Label on the row above ("TOTAL :" / "9.00"), when this row starts with an amount.
+        const prev = rows[i - 1]!;
+        const gap = row.box.top - (prev.box.top + prev.box.height);
+        if (prev.page === row.page && gap < row.box.height * 1.2 && !findAmounts(prev.text).length) {
+          labelText = prev.text.trim();
+          labelRow = prev;
+        }
+      }
+      inherited = { text: labelText, labelRow };
+      const { kind, strength, rate } = classifyLabel(labelText);
+      out.push({
+        kind,
+        strength,
+        amount: a,
+        row,
+        labelRow,
+        labelText,
+        ...(rate !== undefined ? { rate } : {}),
+        fromRight: amounts.length - 1 - k,
+      });
+    });
+  });
+  return out;
+}
+
+export interface TotalsResult {
+  total?: Found;
+  subtotal?: Found;
+  tax?: Found;
+  currency?: string;
+  /** Explanation of how the total was chosen (for tests and debugging). */
+  reasons: string[];
+}
+
+const eq = (a: number, b: number) => Math.abs(a - b) < 0.011;
+
+function toFound(la: LabelledAmount, factor: number): Found {
+  const f = foundInRow(la.row, la.amount.index, la.amount.index + la.amount.raw.length, formatAmount(la.amount.value), factor);
+  if (la.labelText) {
+    f.label = { text: la.labelText, box: la.labelRow === la.row ? la.row.box : la.labelRow.box, page: la.labelRow.page };
+    if (la.labelRow === la.row) {
+      const start = la.row.text.indexOf(la.labelText);
+      if (start >= 0) f.label.box = foundInRow(la.row, start, start + la.labelText.length, '').box;
+    }
+  }
+  return f;
+}
+
+/** Picks total, subtotal and tax among the labelled amounts. */
+export function extractTotals(rows: Row[]): TotalsResult {
+  const all = labelledAmounts(rows);
+  const reasons: string[] = [];
+  const of = (k: AmountKind) => all.filter((a) => a.kind === k);
+  const paid = of('paid').filter((a) => a.amount.value > 0);
+  const change = of('change').filter((a) => a.amount.value >= 0);
+  const subs = of('subtotal').filter((a) => a.amount.value > 0);
+  const taxes = of('tax').filter((a) => a.amount.value >= 0);
+  const roundings = of('rounding').filter((a) => Math.abs(a.amount.value) < 0.1);
+
+  const candidates = all.filter((a) => (a.kind === 'total_final' || a.kind === 'total') && a.amount.value > 0);
+  // Without any total label: amounts labelled as paid or unlabelled amounts near the bottom.
+  if (!candidates.length) {
+    candidates.push(...paid.map((p) => ({ ...p, strength: 0.5 })));
+    candidates.push(...subs.map((s) => ({ ...s, strength: 0.5 })));
+  }
+  if (!candidates.length) {
+    const unlabelled = all.filter((a) => a.kind === 'none' && a.amount.value > 0);
+    candidates.push(...unlabelled.map((u) => ({ ...u, strength: 0 })));
+  }
+
+  const maxLabelled = Math.max(0, ...all.filter((a) => a.kind !== 'ignore' && a.kind !== 'paid' && a.kind !== 'change').map((a) => a.amount.value));
+  let best: { c: LabelledAmount; score: number } | undefined;
+  for (const c of candidates) {
+    const v = c.amount.value;
+    let score = c.strength * 2;
+    const why: string[] = [`${c.kind}:${c.strength}`];
+    if (c.kind === 'total_final') score += 2;
+    if (c.fromRight === 0) score += 0.5;
+    else score -= 1;
+    if (paid.some((p) => change.some((ch) => eq(p.amount.value - ch.amount.value, v) && ch.amount.value > 0))) {
+      score += 5;
+      why.push('paid-change');
+    } else if (paid.some((p) => eq(p.amount.value, v) && p.row !== c.row)) {
+      score += 2.5;
+      why.push('paid');
+    }
+    if (
+      subs.some((s) => s.row !== c.row && taxes.some((t) => t.amount.value > 0 && eq(s.amount.value + t.amount.value, v)))
+    ) {
+      score += 3;
+      why.push('sub+tax');
+    }
+    if (subs.some((s) => s.row !== c.row && roundings.some((r) => r.amount.value !== 0 && eq(s.amount.value + r.amount.value, v)))) {
+      score += 3;
+      why.push('sub+rounding');
+    }
+    if (candidates.some((o) => o !== c && roundings.some((r) => r.amount.value !== 0 && eq(o.amount.value + r.amount.value, v)))) {
+      score += 3;
+      why.push('rounded');
+    }
+    if (v >= maxLabelled - 0.001) score += 1;
+    // Totals come after the items: prefer lower rows a little.
+    score += (c.row.index / Math.max(1, rows.length)) * 0.5;
+    if (c.amount.currency) score += 0.3;
+    if (!best || score > best.score) {
+      best = { c, score };
+      reasons.length = 0;
+      reasons.push(...why, `score=${score.toFixed(2)}`);
+    }
+  }
+  const result: TotalsResult = { reasons };
+  if (!best) return result;
+  const total = best.c;
+  result.total = toFound(total, Math.min(1, 0.6 + best.score / 20));
+  const currency = all.find((a) => a.amount.currency)?.amount.currency;
+  if (currency) result.currency = currency;
+
+  // Tax: an amount labelled as tax that, with a subtotal, makes the total; else the explicit total tax.
+  const T = total.amount.value;
+  let taxPick: LabelledAmount | undefined;
+  let subPick: LabelledAmount | undefined;
+  for (const t of taxes) {
+    for (const s of [...subs, ...candidates.filter((c) => c !== total)]) {
+      if (eq(s.amount.value + t.amount.value, T) || roundings.some((r) => eq(s.amount.value + t.amount.value + r.amount.value, T))) {
+        if (!taxPick || t.strength > taxPick.strength) {
+          taxPick = t;
+          subPick = s;
+        }
+      }
+    }
+  }
+  if (!taxPick) {
+    const explicit = taxes.filter((t) => t.strength >= 3 && t.amount.value < T);
+    taxPick = explicit[0] ?? taxes.find((t) => t.amount.value < T && t.amount.value > 0 && t.rate !== undefined && eq(roundMoney((T / (100 + t.rate)) * t.rate), t.amount.value));
+  }
+  if (!subPick) subPick = subs.find((s) => taxPick && eq(s.amount.value + taxPick.amount.value, T));
+  if (taxPick) result.tax = toFound(taxPick, 0.9);
+  if (subPick) result.subtotal = toFound(subPick, 0.9);
+  return result;
+}

@@ -1,0 +1,109 @@
+/**
+ * Recognition benchmark on a SROIE-style folder (images/, keys/, ocr/):
+ *   npx tsx scripts/bench/recognition.ts <folder> [--limit N] [--only 000,005] [--from-annotations] [--verbose]
+ * Runs the local recogniser (image → preprocessing → OCR → extraction → AnalyzeExpense shape →
+ * mapExpenseToFields) over every image and prints per-field accuracy and timing. Bare OCR (the same
+ * tesseract worker recognising the same file, no preprocessing, no extraction) is timed in the same run.
+ * --from-annotations reads the challenge's line annotations instead of OCR (extraction alone).
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { LocalRecogniser } from '../../lambdas/adapters/local-recogniser';
+import { extractDocument } from '../../lambdas/core/recognition/extract';
+import { toAnalyzeExpenseResult } from '../../lambdas/core/recognition/expense';
+import { mapExpenseToFields } from '../../lambdas/core/recognition/map-fields';
+import { annotationsDocument, isRight, listReceipts, predictedKeys, scorable, SCORED_FIELDS, type ScoredField } from './recognition/sroie';
+
+interface Args {
+  folder: string;
+  limit?: number;
+  only?: Set<string>;
+  fromAnnotations: boolean;
+  verbose: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { folder: '', fromAnnotations: false, verbose: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--limit') args.limit = Number(argv[++i]);
+    else if (a === '--only') args.only = new Set(argv[++i]!.split(','));
+    else if (a === '--from-annotations') args.fromAnnotations = true;
+    else if (a === '--verbose' || a === '-v') args.verbose = true;
+    else if (!a.startsWith('--')) args.folder = a;
+    else throw new Error(`Unknown option ${a}`);
+  }
+  if (!args.folder) throw new Error('Usage: recognition.ts <folder> [--limit N] [--only ids] [--from-annotations] [--verbose]');
+  return args;
+}
+
+function pct(right: number, scored: number): string {
+  return scored ? ((right / scored) * 100).toFixed(1) : '0.0';
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  let receipts = listReceipts(args.folder);
+  if (args.only) receipts = receipts.filter((r) => args.only!.has(r.id));
+  if (args.limit !== undefined) receipts = receipts.slice(0, args.limit);
+  if (!receipts.length) throw new Error(`No images in ${args.folder}/images`);
+
+  const right: Record<ScoredField, number> = { company: 0, date: 0, address: 0, total: 0 };
+  const scored: Record<ScoredField, number> = { company: 0, date: 0, address: 0, total: 0 };
+  let allFour = 0;
+  let pipelineMs = 0;
+  let bareMs = 0;
+  const recogniser = args.fromAnnotations ? undefined : new LocalRecogniser();
+  try {
+    if (recogniser) await recogniser.warmUp();
+    for (const r of receipts) {
+      let fields;
+      if (args.fromAnnotations) {
+        if (!r.annotations) throw new Error(`No annotations for ${r.id}`);
+        const doc = await annotationsDocument(r.annotations, r.image);
+        fields = mapExpenseToFields(toAnalyzeExpenseResult(doc, extractDocument(doc)));
+      } else {
+        const bytes = readFileSync(r.image);
+        // Bare OCR first, then the pipeline, alternating per receipt so both see the same machine load.
+        const t0 = performance.now();
+        await recogniser!.bareOcr(bytes);
+        const t1 = performance.now();
+        const result = await recogniser!.analyzeExpense({ bytes, mime: 'image/jpeg', fileName: r.image });
+        fields = mapExpenseToFields(result);
+        const t2 = performance.now();
+        bareMs += t1 - t0;
+        pipelineMs += t2 - t1;
+      }
+      const got = predictedKeys(fields);
+      let four = true;
+      const misses: string[] = [];
+      for (const f of SCORED_FIELDS) {
+        if (!scorable(r.keys, f)) continue;
+        scored[f]++;
+        if (isRight(f, r.keys[f]!, got[f])) right[f]++;
+        else {
+          four = false;
+          misses.push(`  ${f}: expected ${JSON.stringify(r.keys[f])} got ${JSON.stringify(got[f])}`);
+        }
+      }
+      if (four) allFour++;
+      if (args.verbose && misses.length) process.stderr.write(`${r.id}\n${misses.join('\n')}\n`);
+    }
+  } finally {
+    await recogniser?.close();
+  }
+  const n = receipts.length;
+  for (const f of SCORED_FIELDS) console.log(`${f}: ${pct(right[f], scored[f])} % (${right[f]}/${scored[f]})`);
+  console.log(`all four: ${pct(allFour, n)} %`);
+  if (args.fromAnnotations) console.log('seconds per receipt: pipeline n/a, bare OCR n/a, ratio n/a (from annotations)');
+  else {
+    const p = pipelineMs / 1000 / n;
+    const b = bareMs / 1000 / n;
+    console.log(`seconds per receipt: pipeline ${p.toFixed(2)}, bare OCR ${b.toFixed(2)}, ratio ${(p / b).toFixed(2)}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

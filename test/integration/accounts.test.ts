@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, openLiveChannel, registeredUser, startTestStack, type TestStack } from '../support/local-stack';
+
+type CompanyBody = { items: Record<string, unknown>[] };
+
+describe('accounts and companies through the local API', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('creates the first company with the user as admin on confirmation', async () => {
+    // Prepare / Act
+    const { api, user } = await registeredUser(t.stack, 'first');
+    const res = await api.get('/companies');
+    // Assess
+    expect(res.status).toBe(200);
+    const [company] = (res.body as CompanyBody).items;
+    expect(company).toMatchObject({
+      name: user.company,
+      code: user.company_code,
+      role: 'admin',
+      used_documents: 0,
+      available_documents: 500,
+      user: { name: user.name, surname: user.surname, email: user.email },
+    });
+    expect(String(company!.email)).toMatch(/@in\.receipts\.local$/);
+    expect(company!.counts).toMatchObject({ receipt: { review: 0, processing: 0 }, invoice: { archive: 0 } });
+  });
+
+  it('answers 401 without a token and with a forged one', async () => {
+    expect((await apiClient(t.stack.apiUrl).get('/companies')).status).toBe(401);
+    expect((await apiClient(t.stack.apiUrl, 'abc.def.ghi').get('/companies')).status).toBe(401);
+  });
+
+  it('adds a company, validates input and refuses malformed JSON', async () => {
+    const { api } = await registeredUser(t.stack, 'adder');
+    const created = await api.post('/company', { company_name: 'Second UAB', code: '123456789' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Second UAB', code: '123456789', role: 'admin' });
+    const list = (await api.get('/companies')).body as CompanyBody;
+    expect(list.items.map((c) => c.name)).toContain('Second UAB');
+
+    const tooLong = await api.post('/company', { company_name: 'x'.repeat(81), code: '' });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body).toMatchObject({ statusCode: 422, error: 'ValidationFailed' });
+    const details = (tooLong.body as { details: { path: string[]; message: string }[] }).details;
+    expect(details).toEqual(
+      expect.arrayContaining([
+        { path: ['company_name'], message: 'At most 80 characters' },
+        { path: ['code'], message: 'Required field' },
+      ]),
+    );
+    const malformed = await api.raw('POST', '/company', '{"company_name":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ statusCode: 400, message: 'Malformed JSON body' });
+  });
+
+  it('deletes a company but never the only one, and tells open screens', async () => {
+    const { api, token, companyId } = await registeredUser(t.stack, 'deleter');
+    const only = await api.delete(`/company?company_id=${companyId}`);
+    expect(only.status).toBe(409);
+
+    const second = (await api.post('/company', { company_name: 'Short lived', code: '42' })).body as { company_id: string };
+    const live = await openLiveChannel(t.stack.wsUrl, token, second.company_id);
+    const deleted = await api.delete(`/company?company_id=${second.company_id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ deleted: true, company_id: second.company_id });
+    const event = await live.waitFor('company-delete');
+    expect(event.payload).toEqual({ company_id: second.company_id });
+    live.close();
+    const left = (await api.get('/companies')).body as CompanyBody;
+    expect(left.items.map((c) => c.company_id)).toEqual([companyId]);
+  });
+
+  it('keeps tenants apart: another user learns nothing of my company', async () => {
+    const owner = await registeredUser(t.stack, 'owner');
+    const extra = (await owner.api.post('/company', { company_name: 'Owner extra', code: '7' })).body as { company_id: string };
+    const stranger = await registeredUser(t.stack, 'stranger');
+
+    const del = await stranger.api.delete(`/company?company_id=${extra.company_id}`);
+    expect(del.status).toBe(403);
+    const missing = await stranger.api.delete(`/company?company_id=01NOSUCHCOMPANY0000000000`);
+    expect(missing.status).toBe(403);
+    expect((del.body as { message: string }).message).toBe((missing.body as { message: string }).message);
+
+    const theirs = (await stranger.api.get('/companies')).body as CompanyBody;
+    expect(theirs.items.map((c) => c.company_id)).not.toContain(extra.company_id);
+    const still = (await owner.api.get('/companies')).body as CompanyBody;
+    expect(still.items.map((c) => c.company_id)).toContain(extra.company_id);
+
+    await expect(openLiveChannel(t.stack.wsUrl, stranger.token, owner.companyId)).rejects.toThrow(/403/);
+  });
+
+  it('reads the profile and saves only the changed fields', async () => {
+    const { api, user } = await registeredUser(t.stack, 'profile');
+    const before = await api.get('/user');
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ email: user.email, name: user.name, surname: user.surname, is_admin: false, phone: '' });
+
+    const saved = await api.post('/user', { phone: '+37060000000', city: 'Vilnius' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ phone: '+37060000000', city: 'Vilnius', name: user.name });
+
+    const bad = await api.post('/user', { name: 'A' });
+    expect(bad.status).toBe(422);
+    expect((bad.body as { details: unknown[] }).details).toEqual([{ path: ['name'], message: 'At least 2 characters' }]);
+    const unknownField = await api.post('/user', { is_admin: true });
+    expect(unknownField.status).toBe(422);
+    expect(((await api.get('/user')).body as { is_admin: boolean }).is_admin).toBe(false);
+  });
+});

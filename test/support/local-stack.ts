@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import WebSocket from 'ws';
+import { registerUser } from '../../scripts/local/seed';
+import { LOCAL_CLIENT_ID, startLocalStack, type LocalStack } from '../../scripts/local/stack';
+
+export interface TestUser {
+  email: string;
+  password: string;
+  name: string;
+  surname: string;
+  company: string;
+  company_code: string;
+}
+
+let counter = 0;
+export function newUser(prefix = 'user'): TestUser {
+  counter += 1;
+  const id = `${prefix}${counter}${Date.now().toString(36)}`;
+  return {
+    email: `${id}@example.com`,
+    password: 'Passw0rdOk',
+    name: 'Test',
+    surname: `User ${counter}`,
+    company: `${prefix} company ${counter}`,
+    company_code: `${100000 + counter}`,
+  };
+}
+
+export interface TestStack {
+  stack: LocalStack;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestStack(): Promise<TestStack> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-it-'));
+  const stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+  return {
+    stack,
+    dataDir,
+    async stop() {
+      await stack.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function signIn(stack: LocalStack, user: Pick<TestUser, 'email' | 'password'>): Promise<string> {
+  const client = new CognitoIdentityProviderClient({
+    endpoint: stack.cognitoEndpoint,
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const res = await client.send(
+    new InitiateAuthCommand({
+      ClientId: LOCAL_CLIENT_ID,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
+    }),
+  );
+  client.destroy();
+  const token = res.AuthenticationResult?.AccessToken;
+  if (!token) throw new Error('no access token');
+  return token;
+}
+
+/** Registers, confirms (trigger creates the first company) and signs in. */
+export async function registeredUser(stack: LocalStack, prefix = 'user') {
+  const user = newUser(prefix);
+  await registerUser(stack, user);
+  const token = await signIn(stack, user);
+  const api = apiClient(stack.apiUrl, token);
+  const companies = (await api.get('/companies')).body as { items: { company_id: string }[] };
+  return { user, token, api, companyId: companies.items[0]!.company_id };
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+export function apiClient(apiUrl: string, token?: string) {
+  const call = async (method: string, pathAndQuery: string, body?: unknown, raw?: string): Promise<ApiResponse> => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined || raw !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${apiUrl}${pathAndQuery}`, {
+      method,
+      headers,
+      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  return {
+    get: (p: string) => call('GET', p),
+    post: (p: string, body?: unknown) => call('POST', p, body),
+    put: (p: string, body?: unknown) => call('PUT', p, body),
+    delete: (p: string) => call('DELETE', p),
+    raw: (method: string, p: string, raw: string) => call(method, p, undefined, raw),
+  };
+}
+
+/** A WebSocket client that collects received messages. */
+export async function openLiveChannel(wsUrl: string, token: string, companyId: string) {
+  const ws = new WebSocket(`${wsUrl}?token=${encodeURIComponent(token)}&company_id=${encodeURIComponent(companyId)}`);
+  const messages: { event: string; payload: unknown }[] = [];
+  ws.on('message', (data) => messages.push(JSON.parse(data.toString())));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`refused with ${res.statusCode}`)));
+  });
+  return {
+    messages,
+    send: (message: unknown) => ws.send(JSON.stringify(message)),
+    async waitFor(event: string, timeoutMs = 3000) {
+      const start = Date.now();
+      while (Date.now() - start < timeoutMs) {
+        const found = messages.find((m) => m.event === event);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`no ${event} event within ${timeoutMs} ms; got ${JSON.stringify(messages)}`);
+    },
+    close: () => ws.close(),
+  };
+}

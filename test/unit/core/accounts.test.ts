@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { deleteCompany, listCompaniesOfUser, slugify } from '../../../lambdas/core/accounts/companies';
+import { emptyCounts } from '../../../lambdas/core/accounts/counts';
+import type { CompanyRecord, MembershipRecord, ProfileRecord } from '../../../lambdas/core/accounts/types';
+import { provisionConfirmedUser } from '../../../lambdas/core/accounts/users';
+import type { AccountsStore, LiveEvents } from '../../../lambdas/core/ports';
+
+/** An in-memory AccountsStore: enough to test the rules apart from DynamoDB. */
+function memoryStore() {
+  const profiles = new Map<string, ProfileRecord>();
+  const companies = new Map<string, CompanyRecord>();
+  const memberships: MembershipRecord[] = [];
+  const store: AccountsStore = {
+    getProfile: async (id) => profiles.get(id),
+    updateProfile: async (id, changes) => {
+      const next = { ...profiles.get(id)!, ...changes };
+      profiles.set(id, next);
+      return next;
+    },
+    getMembership: async (u, c) => memberships.find((m) => m.user_id === u && m.company_id === c),
+    listMembershipsOfUser: async (u) => memberships.filter((m) => m.user_id === u),
+    listMembersOfCompany: async (c) => memberships.filter((m) => m.company_id === c),
+    getCompanies: async (ids) => ids.flatMap((id) => (companies.has(id) ? [companies.get(id)!] : [])),
+    getCompanyStats: async (ids) =>
+      new Map(ids.map((id) => [id, { counts: { receipt: emptyCounts(), invoice: emptyCounts() }, usage: { used_documents: 3, duplicated_documents: 1 } }])),
+    provisionUser: async (profile, company) => {
+      if (profiles.has(profile.id)) return false;
+      profiles.set(profile.id, profile);
+      companies.set(company.company_id, company);
+      memberships.push({ user_id: profile.id, company_id: company.company_id, role: 'admin', joined_at: profile.created_at });
+      return true;
+    },
+    createCompany: async (company, membership) => {
+      companies.set(company.company_id, company);
+      memberships.push(membership);
+    },
+    deleteCompany: async (company) => {
+      companies.delete(company.company_id);
+      for (let i = memberships.length - 1; i >= 0; i--) if (memberships[i]!.company_id === company.company_id) memberships.splice(i, 1);
+    },
+  };
+  return { store, profiles, companies, memberships };
+}
+
+let seq = 0;
+const ids = { newId: () => `01ID${String(++seq).padStart(22, '0')}` };
+const clock = { now: () => new Date('2026-11-21T10:00:00Z') };
+const events: { companyId: string; event: string }[] = [];
+const live: LiveEvents = { publish: async (companyId, event) => void events.push({ companyId, event }) };
+
+const attrs = (userId: string, email = `${userId}@example.com`) => ({
+  userId,
+  email,
+  name: 'Ona',
+  surname: 'Onaitė',
+  company: 'Ąžuolas & Co UAB',
+  company_code: '304050607',
+});
+
+describe('provisionConfirmedUser', () => {
+  it('creates profile, first company as admin and an email-in address; a second run changes nothing', async () => {
+    const m = memoryStore();
+    const first = await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('u1'));
+    const second = await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('u1'));
+    expect(first.created).toBe(true);
+    expect(second.created).toBe(false);
+    expect(m.companies.size).toBe(1);
+    const [company] = [...m.companies.values()];
+    expect(company).toMatchObject({ name: 'Ąžuolas & Co UAB', code: '304050607', available_documents: 500 });
+    expect(company!.email).toMatch(/^azuolas-co-uab-[a-z0-9]{6}@in\.receipts\.local$/);
+    expect(m.memberships).toEqual([expect.objectContaining({ user_id: 'u1', role: 'admin' })]);
+  });
+
+  it('marks configured platform administrators', async () => {
+    const m = memoryStore();
+    const r = await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: ['boss@example.com'] }, attrs('u2', 'Boss@Example.com'));
+    expect(r.profile).toMatchObject({ email: 'boss@example.com', is_admin: true });
+  });
+});
+
+describe('companies', () => {
+  it('lists the companies of a user with role, usage and counts', async () => {
+    const m = memoryStore();
+    await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('u3'));
+    const list = await listCompaniesOfUser(m.store, 'u3', clock);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ role: 'admin', used_documents: 3, used_documents_per_month: 3, duplicated_documents_per_month: 1, ftp_export: false });
+  });
+
+  it('refuses to delete the only company and lets an admin delete another', async () => {
+    const m = memoryStore();
+    await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('u4'));
+    const [only] = await m.store.listMembershipsOfUser('u4');
+    await expect(deleteCompany({ store: m.store, live }, 'u4', only!.company_id)).rejects.toMatchObject({ kind: 'Conflict' });
+    m.companies.set('c2', { ...m.companies.get(only!.company_id)!, company_id: 'c2' });
+    m.memberships.push({ user_id: 'u4', company_id: 'c2', role: 'admin', joined_at: '' });
+    await expect(deleteCompany({ store: m.store, live }, 'u4', 'c2')).resolves.toEqual({ deleted: true, company_id: 'c2' });
+    expect(events).toContainEqual({ companyId: 'c2', event: 'company-delete' });
+    await expect(deleteCompany({ store: m.store, live }, 'u4', 'c2')).rejects.toMatchObject({ kind: 'NotFound' });
+  });
+
+  it('refuses a basic member', async () => {
+    const m = memoryStore();
+    m.memberships.push({ user_id: 'u5', company_id: 'c9', role: 'basic', joined_at: '' });
+    await expect(deleteCompany({ store: m.store, live }, 'u5', 'c9')).rejects.toMatchObject({ kind: 'Forbidden' });
+  });
+});
+
+describe('slugify', () => {
+  it.each([
+    ['Ąžuolas & Co UAB', 'azuolas-co-uab'],
+    ['  ', 'company'],
+    ['BOOK TA .K (TAMAN DAYA) SDN BHD', 'book-ta-k-taman-daya-sdn-bhd'],
+  ])('%s → %s', (input, expected) => expect(slugify(input)).toBe(expected));
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { changePasswordSchema, signInSchema, signUpSchema } from '../../../shared/schemas/auth';
+import { createCompanySchema } from '../../../shared/schemas/company';
+import { updateProfileSchema } from '../../../shared/schemas/user';
+import { changedFields, withMatch, zodValidator } from '../../../web/src/lib/validation';
+import { formatDate, fullName } from '../../../web/src/lib/format';
+import { companyRoleLabel } from '../../../web/src/lib/roles';
+
+describe('zodValidator', () => {
+  it('returns the first message per field with the spec texts', () => {
+    const r = zodValidator(signInSchema)({ email: 'nope', password: '' });
+    expect(r.ok).toBe(false);
+    expect(r.errors).toEqual({ email: 'Invalid email', password: 'Required field' });
+  });
+
+  it('returns the parsed data when valid', () => {
+    const r = zodValidator(signInSchema)({ email: ' a@b.lt ', password: 'x' });
+    expect(r).toEqual({ ok: true, data: { email: 'a@b.lt', password: 'x' }, errors: {} });
+  });
+
+  it('add company: both fields required', () => {
+    expect(zodValidator(createCompanySchema)({ company_name: '', code: '' }).errors).toEqual({
+      company_name: 'Required field',
+      code: 'Required field',
+    });
+  });
+});
+
+describe('withMatch', () => {
+  const base = {
+    name: '',
+    surname: '',
+    company: '',
+    company_code: '',
+    email: '',
+    password: 'abc',
+    passwordRepeat: 'abd',
+    acceptTerms: false,
+  };
+  type V = typeof base;
+
+  it('reports a password mismatch while other fields are still invalid', () => {
+    const validate = withMatch<V, unknown>(zodValidator(signUpSchema), 'passwordRepeat', 'password', 'Both passwords need to be the same');
+    const r = validate(base);
+    expect(r.errors.passwordRepeat).toBe('Both passwords need to be the same');
+    expect(r.errors.password).toBe('Password is too short - should be at least 8 chars');
+    expect(r.errors.acceptTerms).toBe('Accepting the rules is required');
+  });
+
+  it('stays quiet when the repeat field is empty or equal', () => {
+    const validate = withMatch<V, unknown>(zodValidator(signUpSchema), 'passwordRepeat', 'password', 'x');
+    expect(validate({ ...base, passwordRepeat: '' }).errors.passwordRepeat).toBe('Required field');
+    expect(validate({ ...base, passwordRepeat: 'abc' }).errors.passwordRepeat).toBeUndefined();
+  });
+
+  it('change password schema reports the mismatch too once valid', () => {
+    const r = zodValidator(changePasswordSchema)({ current_password: 'a', new_password: 'Secret123', repeat_password: 'Secret124' });
+    expect(r.errors).toEqual({ repeat_password: 'Both passwords need to be the same' });
+  });
+});
+
+describe('changedFields (profile: only changed fields are sent)', () => {
+  it('returns only the fields that differ, ignoring surrounding spaces', () => {
+    const initial = { name: 'Jonas', surname: 'J', phone: '', city: 'Vilnius' };
+    expect(changedFields(initial, { ...initial, phone: '+370', city: 'Vilnius ' })).toEqual({ phone: '+370' });
+    expect(changedFields(initial, initial)).toEqual({});
+  });
+
+  it('the changes pass the strict update schema', () => {
+    const r = updateProfileSchema.safeParse(changedFields({ name: 'Jonas', phone: '' }, { name: 'J', phone: '1' }));
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.message).toBe('At least 2 characters');
+  });
+});
+
+describe('display helpers', () => {
+  it("formats dates as 'DD MMM YY'", () => {
+    expect(formatDate('2024-03-05T12:00:00')).toBe('05 Mar 24');
+    expect(formatDate('not a date')).toBe('');
+    expect(formatDate(null)).toBe('');
+  });
+
+  it('joins the full name', () => {
+    expect(fullName({ name: 'Jonas', surname: 'Jonaitis' })).toBe('Jonas Jonaitis');
+    expect(fullName({ name: 'Jonas', surname: '' })).toBe('Jonas');
+    expect(fullName(undefined)).toBe('');
+  });
+
+  it('labels roles: Account owner, Administrator, Basic user', () => {
+    const owner = { email: 'me@x.lt', name: 'A', surname: 'B' };
+    expect(companyRoleLabel({ role: 'admin', user: owner }, 'ME@x.lt')).toBe('Account owner');
+    expect(companyRoleLabel({ role: 'admin', user: owner }, 'other@x.lt')).toBe('Administrator');
+    expect(companyRoleLabel({ role: 'basic', user: owner }, 'me@x.lt')).toBe('Basic user');
+  });
+});

@@ -1,0 +1,112 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { getCurrentUser, signOut as amplifySignOut } from 'aws-amplify/auth';
+import { Hub } from 'aws-amplify/utils';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSessionExpiry } from './session-expiry';
+
+export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
+
+export interface AuthUser {
+  userId: string;
+  username: string;
+}
+
+interface AuthContextValue {
+  status: AuthStatus;
+  user: AuthUser | null;
+  /** Re-read the current session (after sign-in or confirmation). */
+  refresh(): Promise<void>;
+  signOut(): Promise<void>;
+  /** A 401 or a missing token: raise the session-expired pop-up unless the user signed out on purpose. */
+  reportSessionExpired(): void;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function useAuth(): AuthContextValue {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth outside AuthProvider');
+  return ctx;
+}
+
+/** Token-refresh failures that mean the session is over (Amplify clears the tokens for these). */
+const SESSION_OVER_ERRORS = [
+  'NotAuthorizedException',
+  'TokenRevokedException',
+  'UserNotFoundException',
+  'PasswordResetRequiredException',
+  'UserNotConfirmedException',
+  'RefreshTokenReuseException',
+];
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<AuthStatus>('loading');
+  const [user, setUser] = useState<AuthUser | null>(null);
+  const queryClient = useQueryClient();
+  const { markExpired, clear: clearExpired } = useSessionExpiry();
+  const statusRef = useRef<AuthStatus>('loading');
+
+  const apply = useCallback(
+    (next: AuthStatus, nextUser: AuthUser | null) => {
+      if (statusRef.current !== 'signedOut' && next === 'signedOut') queryClient.clear();
+      if (next === 'signedIn') clearExpired();
+      statusRef.current = next;
+      setUser(nextUser);
+      setStatus(next);
+    },
+    [queryClient, clearExpired],
+  );
+
+  const reportSessionExpired = useCallback(() => {
+    if (statusRef.current !== 'signedOut') markExpired();
+  }, [markExpired]);
+
+  const refresh = useCallback(async () => {
+    try {
+      const current = await getCurrentUser();
+      apply('signedIn', { userId: current.userId, username: current.username });
+    } catch {
+      apply('signedOut', null);
+    }
+  }, [apply]);
+
+  const signOut = useCallback(async () => {
+    // Mark first: requests failing while signing out must not raise the session-expired pop-up.
+    statusRef.current = 'signedOut';
+    try {
+      await amplifySignOut();
+    } catch {
+      // a failed global revoke still clears the local session
+    }
+    queryClient.clear();
+    setUser(null);
+    setStatus('signedOut');
+  }, [queryClient]);
+
+  useEffect(() => {
+    void refresh();
+    return Hub.listen('auth', ({ payload }) => {
+      switch (payload.event) {
+        case 'signedIn':
+          void refresh();
+          break;
+        case 'signedOut':
+          apply('signedOut', null);
+          break;
+        case 'tokenRefresh_failure': {
+          const name = (payload.data as { error?: { name?: string } } | undefined)?.error?.name ?? '';
+          if (SESSION_OVER_ERRORS.some((n) => name.startsWith(n))) reportSessionExpired();
+          break;
+        }
+        default:
+          break;
+      }
+    });
+  }, [refresh, apply, reportSessionExpired]);
+
+  const value = useMemo(
+    () => ({ status, user, refresh, signOut, reportSessionExpired }),
+    [status, user, refresh, signOut, reportSessionExpired],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

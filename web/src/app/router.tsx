@@ -1,0 +1,80 @@
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
+import { LoadingBlock } from '../components/ui/Spinner';
+import { ConfirmSignUpPage } from '../features/auth/components/ConfirmSignUpPage';
+import { ForgotPasswordPage } from '../features/auth/components/ForgotPasswordPage';
+import { InvitePage } from '../features/auth/components/InvitePage';
+import { SignInPage, type AuthLocationState } from '../features/auth/components/SignInPage';
+import { SignUpPage } from '../features/auth/components/SignUpPage';
+import { DashboardPage } from '../features/companies/components/DashboardPage';
+import { MyProfilePage } from '../features/profile/components/MyProfilePage';
+import { AppShell } from '../features/shell/components/AppShell';
+import { SessionExpiredPopup } from '../features/shell/components/SessionExpiredPopup';
+import { useAuth } from './auth';
+
+function FullPageLoading() {
+  return (
+    <div className="full-page-center">
+      <LoadingBlock />
+    </div>
+  );
+}
+
+/** Signed-out screens; a signed-in user goes to where they came from, or the dashboard. */
+function PublicOnly() {
+  const { status } = useAuth();
+  const location = useLocation();
+  if (status === 'loading') return <FullPageLoading />;
+  if (status === 'signedIn') {
+    const from = (location.state as AuthLocationState | null)?.from;
+    return <Navigate to={from && from.startsWith('/') ? from : '/dashboard'} replace />;
+  }
+  return <Outlet />;
+}
+
+/** Signed-in screens; a signed-out user goes to /signin, keeping the path to come back to. */
+function RequireAuth() {
+  const { status } = useAuth();
+  const location = useLocation();
+  if (status === 'loading') return <FullPageLoading />;
+  if (status === 'signedOut') {
+    return <Navigate to="/signin" replace state={{ from: `${location.pathname}${location.search}` } satisfies AuthLocationState} />;
+  }
+  return <Outlet />;
+}
+
+/** Unknown paths: /dashboard when signed in, /signin otherwise. */
+function Fallback() {
+  const { status } = useAuth();
+  if (status === 'loading') return <FullPageLoading />;
+  return <Navigate to={status === 'signedIn' ? '/dashboard' : '/signin'} replace />;
+}
+
+/**
+ * Routes of the screens built so far. Receipts lists, edit/select-company, master data, settings,
+ * My Team, integration and admin are not built yet: their menu entries exist, their paths fall back
+ * to /dashboard until the screens land.
+ */
+export function AppRoutes() {
+  return (
+    <>
+      <Routes>
+        <Route element={<PublicOnly />}>
+          <Route path="/" element={<SignInPage />} />
+          <Route path="/signin" element={<SignInPage />} />
+          <Route path="/signup" element={<SignUpPage />} />
+          <Route path="/signup/confirm" element={<ConfirmSignUpPage />} />
+          <Route path="/forgot" element={<ForgotPasswordPage />} />
+        </Route>
+        <Route path="/signup/invite" element={<InvitePage />} />
+        <Route element={<RequireAuth />}>
+          <Route element={<AppShell />}>
+            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/my-profile" element={<MyProfilePage />} />
+          </Route>
+        </Route>
+        <Route path="*" element={<Fallback />} />
+      </Routes>
+      <SessionExpiredPopup />
+    </>
+  );
+}

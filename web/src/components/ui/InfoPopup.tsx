@@ -1,0 +1,65 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { INFO_POPUP_MS } from '../../../../shared/constants';
+import { Icon } from './Icon';
+
+export type InfoTone = 'info' | 'success' | 'error';
+
+interface InfoMessage {
+  id: number;
+  text: string;
+  tone: InfoTone;
+}
+
+interface InfoPopupApi {
+  show(text: string, tone?: InfoTone): void;
+}
+
+const InfoPopupContext = createContext<InfoPopupApi | null>(null);
+
+export function useInfoPopup(): InfoPopupApi {
+  const ctx = useContext(InfoPopupContext);
+  if (!ctx) throw new Error('useInfoPopup outside InfoPopupProvider');
+  return ctx;
+}
+
+function InfoPopupItem({ message, onDone }: { message: InfoMessage; onDone: (id: number) => void }) {
+  useEffect(() => {
+    const t = window.setTimeout(() => onDone(message.id), INFO_POPUP_MS);
+    return () => window.clearTimeout(t);
+  }, [message.id, onDone]);
+  return (
+    <div className={`info-popup info-${message.tone}`} role={message.tone === 'error' ? 'alert' : 'status'} data-testid="info-popup">
+      <Icon name={message.tone === 'success' ? 'check' : 'info'} size={18} />
+      <span>{message.text}</span>
+      <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => onDone(message.id)}>
+        <Icon name="close" size={16} />
+      </button>
+    </div>
+  );
+}
+
+/** Info pop-ups (toasts) that disappear after INFO_POPUP_MS (3 s). */
+export function InfoPopupProvider({ children }: { children: ReactNode }) {
+  const [messages, setMessages] = useState<InfoMessage[]>([]);
+  const nextId = useRef(1);
+  const remove = useCallback((id: number) => setMessages((prev) => prev.filter((m) => m.id !== id)), []);
+  const api = useMemo<InfoPopupApi>(
+    () => ({
+      show(text, tone = 'info') {
+        const id = nextId.current++;
+        setMessages((prev) => [...prev.filter((m) => m.text !== text), { id, text, tone }]);
+      },
+    }),
+    [],
+  );
+  return (
+    <InfoPopupContext.Provider value={api}>
+      {children}
+      <div className="info-popups" aria-live="polite">
+        {messages.map((m) => (
+          <InfoPopupItem key={m.id} message={m} onDone={remove} />
+        ))}
+      </div>
+    </InfoPopupContext.Provider>
+  );
+}

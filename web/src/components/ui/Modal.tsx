@@ -1,0 +1,68 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { Icon } from './Icon';
+
+export interface ModalProps {
+  title: string;
+  children: ReactNode;
+  footer?: ReactNode;
+  /** Omit to make the modal non-dismissible (no close button, Escape and backdrop do nothing). */
+  onClose?: () => void;
+  size?: 'sm' | 'md';
+  testId?: string;
+}
+
+export function Modal({ title, children, footer, onClose, size = 'md', testId }: ModalProps) {
+  const titleId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    const el = dialogRef.current;
+    const first = el?.querySelector<HTMLElement>('input, select, textarea, button:not([data-modal-close])');
+    (first ?? el)?.focus();
+    return () => previous?.focus?.();
+  }, []);
+
+  useEffect(() => {
+    if (!onClose) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  return createPortal(
+    <div
+      className="modal-backdrop"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose?.();
+      }}
+    >
+      <div
+        ref={dialogRef}
+        className={`modal modal-${size}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        data-testid={testId}
+      >
+        <div className="modal-header">
+          <h2 id={titleId} className="modal-title">
+            {title}
+          </h2>
+          {onClose && (
+            <button type="button" className="icon-btn" aria-label="Close" onClick={onClose} data-modal-close>
+              <Icon name="close" size={18} />
+            </button>
+          )}
+        </div>
+        <div className="modal-body">{children}</div>
+        {footer && <div className="modal-footer">{footer}</div>}
+      </div>
+    </div>,
+    document.body,
+  );
+}

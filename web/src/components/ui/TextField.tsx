@@ -1,0 +1,52 @@
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { Icon } from './Icon';
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name'> {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+}
+
+export function TextField({ name, label, error, hint, type = 'text', className, ...rest }: TextFieldProps) {
+  const id = useId();
+  const [reveal, setReveal] = useState(false);
+  const isPassword = type === 'password';
+  const errorId = `${id}-error`;
+  return (
+    <div className={['field', error ? 'has-error' : '', className ?? ''].filter(Boolean).join(' ')}>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <div className="field-control">
+        <input
+          id={id}
+          name={name}
+          type={isPassword && reveal ? 'text' : type}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="input"
+          {...rest}
+        />
+        {isPassword && (
+          <button
+            type="button"
+            className="field-reveal"
+            onClick={() => setReveal((v) => !v)}
+            aria-label={reveal ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+            tabIndex={-1}
+          >
+            <Icon name={reveal ? 'eyeOff' : 'eye'} size={18} />
+          </button>
+        )}
+      </div>
+      {error ? (
+        <p id={errorId} className="field-error" role="alert" data-testid={`error-${name}`}>
+          {error}
+        </p>
+      ) : (
+        hint && <p className="field-hint">{hint}</p>
+      )}
+    </div>
+  );
+}

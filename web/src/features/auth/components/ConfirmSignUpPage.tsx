@@ -1,0 +1,118 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { confirmSignUpSchema, emailField } from '../../../../../shared/schemas/auth';
+import { MSG } from '../../../../../shared/schemas/messages';
+import { useAuth } from '../../../app/auth';
+import { Button } from '../../../components/ui/Button';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { TextField } from '../../../components/ui/TextField';
+import { CONFIRM_FAILED } from '../../../lib/auth-errors';
+import { clearCredentials, peekCredentials } from '../../../lib/pending-credentials';
+import { useForm } from '../../../lib/use-form';
+import { zodValidator } from '../../../lib/validation';
+import { confirmRegistration, resendCode, signInWithEmail } from '../api/auth';
+import { AuthLayout } from './AuthLayout';
+import type { AuthLocationState } from './SignInPage';
+
+const validate = zodValidator(confirmSignUpSchema);
+const emailOnly = emailField();
+
+export const CODE_SENT = 'We have sent a new confirmation code to your email.';
+export const ACCOUNT_CONFIRMED = 'Your account has been confirmed. Please log in.';
+
+export function ConfirmSignUpPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const auth = useAuth();
+  const info = useInfoPopup();
+  const state = (location.state ?? null) as AuthLocationState | null;
+  const held = peekCredentials();
+  const knownEmail = held?.email ?? state?.email ?? params.get('email') ?? '';
+  const form = useForm({ email: knownEmail, code: '' }, validate);
+  const [resending, setResending] = useState(false);
+  const resentOnLoad = useRef(false);
+
+  const resend = async (email: string) => {
+    setResending(true);
+    try {
+      await resendCode(email);
+      info.show(CODE_SENT, 'success');
+    } catch {
+      info.show(MSG.somethingWrong, 'error');
+    } finally {
+      setResending(false);
+    }
+  };
+
+  // /signup/confirm?notconfirmed: the user tried to log in before confirming; send the code again.
+  useEffect(() => {
+    if (resentOnLoad.current || !params.has('notconfirmed') || !knownEmail) return;
+    resentOnLoad.current = true;
+    void resend(knownEmail);
+  }, [params, knownEmail]); // runs once: guarded by resentOnLoad
+
+  const onResend = () => {
+    const email = emailOnly.safeParse(form.values.email);
+    if (!email.success) {
+      form.setServerError('email', email.error.issues[0]?.message ?? MSG.invalidEmail);
+      return;
+    }
+    void resend(email.data);
+  };
+
+  const onSubmit = form.handleSubmit(async ({ email, code }) => {
+    try {
+      await confirmRegistration(email, code);
+    } catch {
+      form.setServerError('code', CONFIRM_FAILED);
+      return;
+    }
+    const credentials = peekCredentials();
+    if (credentials && credentials.email === email) {
+      try {
+        if ((await signInWithEmail(credentials.email, credentials.password)) === 'signedIn') {
+          clearCredentials();
+          await auth.refresh();
+          navigate(state?.from ?? '/dashboard', { replace: true });
+          return;
+        }
+      } catch {
+        // fall back to the log-in screen
+      }
+    }
+    info.show(ACCOUNT_CONFIRMED, 'success');
+    navigate('/signin', { state: { email, from: state?.from } satisfies AuthLocationState });
+  });
+
+  return (
+    <AuthLayout
+      title="Confirm your email"
+      subtitle={
+        knownEmail ? (
+          <>
+            We sent a confirmation code to <strong>{knownEmail}</strong>. Enter it below to activate your account.
+          </>
+        ) : (
+          'Enter the confirmation code we sent to your email.'
+        )
+      }
+      footer={
+        <>
+          Back to <Link to="/signin">Log in</Link>
+        </>
+      }
+    >
+      <form className="form" onSubmit={onSubmit} noValidate aria-busy={form.pending} data-testid="confirm-form">
+        <TextField label="Email" type="email" autoComplete="email" readOnly={Boolean(knownEmail)} {...form.text('email')} />
+        <TextField label="Confirmation code" inputMode="numeric" autoComplete="one-time-code" {...form.text('code')} />
+        <Button type="submit" block loading={form.pending}>
+          CONFIRM
+        </Button>
+        <Button variant="link" onClick={onResend} loading={resending}>
+          Send the code again
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

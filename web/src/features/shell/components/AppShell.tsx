@@ -1,0 +1,63 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { useActiveCompanyStore } from '../../../app/active-company';
+import { useAuth } from '../../../app/auth';
+import { pageTitle } from '../../../app/routes';
+import { menuCounts } from '../../../lib/badge';
+import { fullName } from '../../../lib/format';
+import { useActiveCompany } from '../../companies/api/companies';
+import { useProfile } from '../../profile/api/profile';
+import { Header, headerIdentity } from './Header';
+import { SideMenu } from './SideMenu';
+
+/** The signed-in frame: collapsible side menu, header with title, identity and Sign Out. */
+export function AppShell() {
+  const location = useLocation();
+  const auth = useAuth();
+  const store = useActiveCompanyStore();
+  const profile = useProfile();
+  const view = useActiveCompany();
+  const [collapsed, setCollapsed] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+
+  const companyIds = useMemo(() => view.companies.map((c) => c.company_id), [view.companies]);
+  useEffect(() => {
+    if (!view.isLoading && !view.isError) store.reconcile(companyIds);
+  }, [view.isLoading, view.isError, companyIds, store]);
+
+  const counts = useMemo(
+    () => menuCounts(view.allCompanies ? view.companies.map((c) => c.counts) : view.active ? [view.active.counts] : []),
+    [view.allCompanies, view.companies, view.active],
+  );
+
+  const title = pageTitle(location.pathname);
+  useEffect(() => {
+    document.title = `${title} · Receipts Capture`;
+  }, [title]);
+
+  const identity = headerIdentity(view.allCompanies ? 'All' : view.active?.name, fullName(profile.data));
+
+  const onSignOut = async () => {
+    setSigningOut(true);
+    await auth.signOut();
+  };
+
+  return (
+    <div className={`app-shell ${collapsed ? 'menu-collapsed' : ''}`}>
+      <SideMenu
+        counts={counts}
+        showTeam={view.isCompanyAdmin}
+        showIntegration={!view.allCompanies && view.active?.role === 'admin'}
+        showAdmin={profile.data?.is_admin === true}
+        collapsed={collapsed}
+        onToggleCollapsed={() => setCollapsed((v) => !v)}
+      />
+      <div className="app-main">
+        <Header title={title} identity={identity} onSignOut={() => void onSignOut()} signingOut={signingOut} />
+        <main className="page" id="main">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
