@@ -10,10 +10,12 @@ import type { Key } from './keys';
 
 export const tableName = () => env().TABLE_NAME;
 
+const KEY_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ttl']);
+
 /** Strips key and index attributes before an item leaves the data layer. */
 export function stripKeys<T>(item: Record<string, unknown>): T {
-  const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, ttl, ...rest } = item;
-  void pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, ttl;
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item)) if (!KEY_ATTRIBUTES.has(name)) rest[name] = value;
   return rest as T;
 }
 

@@ -7,7 +7,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { formatAmount } from './extract/amounts';
 import type { Extraction } from './extract';
 import type { LineItem } from './extract/line-items';
-import { documentRows, type Found, type Row } from './extract/rows';
+import { documentRows, type Found } from './extract/rows';
 import { collapseSpaces } from './extract/text';
 import type { VatLine } from './extract/vat-lines';
 import { EMPTY_BOX, unionBoxes } from './geometry';
@@ -416,4 +416,3 @@ export function eInvoiceToExtraction(inv: EInvoice, doc?: OcrDocument): Extracti
   return { fields, vatLines, lineItems, checks: { ok: true, problems: [] }, reasons: [`${inv.syntax} XML`] };
 }
 
-export type { Row };

@@ -67,19 +67,22 @@ export function lineFromWords(words: OcrWord[]): OcrLine {
 /**
  * Groups words into lines by vertical overlap, left to right. Used for text that comes without line
  * structure (PDF text items) and to rebuild rows of a receipt where the OCR split a label from its
- * amount into separate blocks.
+ * amount into separate blocks. `slope` (dy/dx of the text lines, in page fractions) undoes a skew:
+ * words are compared at the height they would have on a level page.
  */
-export function groupWordsIntoLines(words: readonly OcrWord[], minOverlap = 0.5): OcrLine[] {
-  const sorted = [...words].sort((a, b) => centerY(a.box) - centerY(b.box) || a.box.left - b.box.left);
-  const rows: { words: OcrWord[]; box: Box }[] = [];
-  for (const w of sorted) {
-    let best: { words: OcrWord[]; box: Box } | undefined;
+export function groupWordsIntoLines(words: readonly OcrWord[], minOverlap = 0.5, slope = 0): OcrLine[] {
+  const level = (w: OcrWord): Box => ({ ...w.box, top: w.box.top - slope * centerX(w.box) });
+  const items = words.map((w) => ({ w, b: level(w) }));
+  items.sort((a, b) => centerY(a.b) - centerY(b.b) || a.b.left - b.b.left);
+  const rows: { words: OcrWord[]; boxes: Box[]; box: Box }[] = [];
+  for (const { w, b } of items) {
+    let best: (typeof rows)[number] | undefined;
     let bestOverlap = minOverlap;
     // Only the last few rows can overlap a word that comes later in top-to-bottom order.
     for (let i = Math.max(0, rows.length - 4); i < rows.length; i++) {
       const row = rows[i]!;
-      const ov = verticalOverlap(row.box, w.box);
-      const collides = row.words.some((x) => horizontalOverlap(x.box, w.box) > 0.3);
+      const ov = verticalOverlap(row.box, b);
+      const collides = row.boxes.some((x) => horizontalOverlap(x, b) > 0.3);
       if (ov >= bestOverlap && !collides) {
         bestOverlap = ov;
         best = row;
@@ -87,24 +90,50 @@ export function groupWordsIntoLines(words: readonly OcrWord[], minOverlap = 0.5)
     }
     if (best) {
       best.words.push(w);
-      // Keep the row's vertical span to its median word so that a skewed row does not swallow the next one.
-      const hs = best.words.map((x) => x.box);
-      const tops = hs.map((x) => x.top).sort((a, b) => a - b);
-      const bottoms = hs.map((x) => bottom(x)).sort((a, b) => a - b);
-      const mid = Math.floor(hs.length / 2);
+      best.boxes.push(b);
+      // Keep the row's vertical span to its median word so that one tall word does not swallow the next row.
+      const tops = best.boxes.map((x) => x.top).sort((p, q) => p - q);
+      const bottoms = best.boxes.map((x) => bottom(x)).sort((p, q) => p - q);
+      const mid = Math.floor(best.boxes.length / 2);
       best.box = { left: 0, top: tops[mid]!, width: 1, height: bottoms[mid]! - tops[mid]! };
     } else {
-      rows.push({ words: [w], box: { left: 0, top: w.box.top, width: 1, height: w.box.height } });
+      rows.push({ words: [w], boxes: [b], box: { left: 0, top: b.top, width: 1, height: b.height } });
     }
   }
   return rows.map((r) => lineFromWords(r.words)).sort((a, b) => a.box.top - b.box.top);
 }
 
 /**
+ * The skew of a page's text: the median slope of its lines (dy/dx in page fractions), measured on
+ * lines long enough to tell. 0 when there are too few.
+ */
+export function estimateSlope(lines: readonly OcrLine[]): number {
+  const slopes: { s: number; w: number }[] = [];
+  for (const l of lines) {
+    if (l.words.length < 2) continue;
+    const first = l.words[0]!;
+    const last = l.words[l.words.length - 1]!;
+    const dx = centerX(last.box) - centerX(first.box);
+    if (dx < 0.15) continue;
+    slopes.push({ s: (centerY(last.box) - centerY(first.box)) / dx, w: dx });
+  }
+  if (slopes.length < 3) return 0;
+  slopes.sort((a, b) => a.s - b.s);
+  // Weighted median: long lines tell the slope best.
+  const total = slopes.reduce((t, x) => t + x.w, 0);
+  let acc = 0;
+  for (const x of slopes) {
+    acc += x.w;
+    if (acc >= total / 2) return Math.abs(x.s) < 0.2 ? x.s : 0;
+  }
+  return 0;
+}
+
+/**
  * Merges OCR lines of one page that sit on the same visual row (label on the left, amount on the
- * right) into rows, keeping the words in reading order.
+ * right) into rows, keeping the words in reading order; the page's skew is taken into account.
  */
 export function pageRows(page: OcrPage): OcrLine[] {
   const words = page.lines.flatMap((l) => l.words);
-  return groupWordsIntoLines(words, 0.45);
+  return groupWordsIntoLines(words, 0.45, estimateSlope(page.lines));
 }

@@ -89,14 +89,16 @@ export async function annotationsDocument(csvPath: string, imagePath: string): P
   for (const raw of readFileSync(csvPath, 'utf8').split(/\r?\n/)) {
     const parts = raw.split(',');
     if (parts.length < 9) continue;
-    const xs = [0, 2, 4, 6].map((i) => Number(parts[i]));
-    const ys = [1, 3, 5, 7].map((i) => Number(parts[i]));
+    const [x1, y1, x2, y2, x3, y3, x4, y4] = parts.slice(0, 8).map(Number) as [number, number, number, number, number, number, number, number];
     const text = parts.slice(8).join(',').trim();
-    if (!text || xs.some(Number.isNaN)) continue;
-    const x0 = Math.min(...xs);
-    const x1 = Math.max(...xs);
-    const y0 = Math.min(...ys);
-    const y1 = Math.max(...ys);
+    if (!text || [x1, y1, x2, y2, x3, y3, x4, y4].some(Number.isNaN)) continue;
+    // Words placed along the quad (top edge from corner 1 to 2, bottom edge from 4 to 3), so a skewed line stays skewed.
+    const at = (t: number) => ({
+      x0: x1 + (x2 - x1) * t,
+      yTop: y1 + (y2 - y1) * t,
+      yBottom: y4 + (y3 - y4) * t,
+      xb: x4 + (x3 - x4) * t,
+    });
     const tokens = text.split(/\s+/);
     const total = text.length;
     let cursor = 0;
@@ -104,11 +106,17 @@ export async function annotationsDocument(csvPath: string, imagePath: string): P
     for (const t of tokens) {
       const start = text.indexOf(t, cursor);
       cursor = start + t.length;
-      const wx0 = x0 + ((x1 - x0) * start) / total;
-      const wx1 = x0 + ((x1 - x0) * cursor) / total;
-      words.push({ text: t, box: pixelBox(wx0, y0, wx1, y1, W, H), confidence: 95, page: 1 });
+      const a = at(start / total);
+      const b = at(cursor / total);
+      const left = Math.min(a.x0, a.xb);
+      const right = Math.max(b.x0, b.xb);
+      const top = Math.min(a.yTop, b.yTop);
+      const bottom = Math.max(a.yBottom, b.yBottom);
+      words.push({ text: t, box: pixelBox(left, top, right, bottom, W, H), confidence: 95, page: 1 });
     }
-    lines.push({ text, words, box: pixelBox(x0, y0, x1, y1, W, H), confidence: 95, page: 1 });
+    const xs = [x1, x2, x3, x4];
+    const ys = [y1, y2, y3, y4];
+    lines.push({ text, words, box: pixelBox(Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys), W, H), confidence: 95, page: 1 });
   }
   return { source: 'ocr', pages: [{ page: 1, width: W, height: H, lines }] };
 }

@@ -95,7 +95,13 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
       ...(currency ? { currency } : {}),
     });
   }
-  return out;
+  // Amounts printed without the leading zero: "-.02", ".50".
+  for (const m of text.matchAll(/(?<![\d.,\p{L}])(-?)\.(\d{2})(?![\d.,])/gu)) {
+    if (out.some((o) => m.index >= o.index && m.index < o.index + o.raw.length)) continue;
+    const v = Number(`0.${m[2]}`);
+    out.push({ value: m[1] ? -v : v, raw: m[0], index: m.index, decimals: 2 });
+  }
+  return out.sort((a, b) => a.index - b.index);
 }
 
 /** Reads a single amount from a text (the last one found, as amounts sit at the right of a label). */

@@ -59,7 +59,7 @@ function fullYear(y: number, digits: number): number {
 }
 
 export function isValidDate(y: number, m: number, d: number): boolean {
-  if (y < 1970 || y > 2100 || m < 1 || m > 12 || d < 1) return false;
+  if (y < 1990 || y > 2100 || m < 1 || m > 12 || d < 1) return false;
   const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
   return d <= days;
 }
@@ -92,7 +92,7 @@ export function formatOfMatch(m: DateMatch): DateFormat | undefined {
 
 const MONTH_WORD = '([A-Za-zÀ-ž]{3,12})\\.?';
 // 25/12/2018, 25-12-18, 2018.12.25, 25 / 12 / 2018
-const NUMERIC = /(?<![\d.,/-])(\d{1,4})\s?([/.\-])\s?(\d{1,2})\s?\2\s?(\d{2,4})(?![\d/])/g;
+const NUMERIC = /(?<![\p{L}\d.,/-])(\d{1,4})(?:([/.\-])(\d{1,2})\2|\s?([/.])\s?(\d{1,2})\s?\4\s?)(\d{2,4})(?![\d/]|\p{L})/gu;
 // 25 Dec 2018, 25-DEC-18, 25th December, 2018, 05 MAR 2018
 const DAY_MONTH_YEAR = new RegExp(`(?<![\\d])(\\d{1,2})(?:st|nd|rd|th)?[\\s\\-/.]{0,3}${MONTH_WORD}[\\s\\-/.,']{0,3}(\\d{4}|\\d{2})(?![\\d])`, 'g');
 // Dec 25, 2018 / December 25 2018
@@ -110,7 +110,8 @@ export function findDates(text: string, opts: DateOptions = {}): DateMatch[] {
   const fallback: DateOrder = preferred ?? opts.defaultOrder ?? 'DMY';
 
   for (const m of text.matchAll(NUMERIC)) {
-    const [raw, a, , b, c] = m;
+    const [raw, a, , b1, , b2, c] = m;
+    const b = b1 ?? b2;
     const la = a!.length;
     const lc = c!.length;
     const na = Number(a);

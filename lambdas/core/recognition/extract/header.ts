@@ -8,7 +8,7 @@ import { currencyFromText, findAmounts } from './amounts';
 import { findDates, type DateMatch, type DateOrder } from './dates';
 import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
 import { cleanCompanyName, looksLikeAddress } from './supplier';
-import { buildRow, foundInRow, type Found, type Row } from './rows';
+import { buildRow, foundInRow, type Cell, type Found, type Row } from './rows';
 import { collapseSpaces, fixDigits, foldDiacritics } from './text';
 
 // Labels are matched on text with diacritics folded (ą → a), case-insensitive.
@@ -21,9 +21,11 @@ const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expi
 const DOC_ID_LABEL =
   /(invoice\s*(no|number|nr|num|#)|inv\.?\s*(no|#)|receipt\s*(no|number|#)|bill\s*(no|#)|cash\s*bill(\s*no)?|doc(ument)?\s*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|chk\s*#|sask(aitos)?\s*(nr|numeris)|saskaita\s*faktura\s*nr|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
 
-const SELLER_LABEL = /^(seller|supplier|vendor|from|issued\s*by|pardavejas|tiekejas|paslaugu\s*teikejas|pardavėjas|bill\s*from|penjual|verkaufer|lieferant)\b/i;
-const BUYER_LABEL =
-  /^(buyer|customer|client|bill\s*to|billed\s*to|sold\s*to|invoice\s*to|to|purchaser|recipient|pirkejas|pirkėjas|uzsakovas|gavejas|klientas|paslaugu\s*gavejas|pembeli|kunde|rechnungsempfanger)\b/i;
+/** Party labels. Strong ones stand alone; weak ones ("From:", "To:") only with a colon. */
+const SELLER_STRONG = /^(seller|supplier|pardavejas|tiekejas|paslaugu\s*teikejas|issued\s*by|bill\s*from|verkaufer|lieferant)\b/i;
+const SELLER_WEAK = /^(from|vendor|penjual)\s*:/i;
+const BUYER_STRONG = /^(buyer|bill\s*to|billed\s*to|sold\s*to|invoice\s*to|pirkejas|uzsakovas|paslaugu\s*gavejas|rechnungsempfanger)\b/i;
+const BUYER_WEAK = /^(to|customer|client|recipient|purchaser|klientas|gavejas|pembeli|kunde)\s*:/i;
 
 const COMPANY_CODE_LABEL =
   /(imones\s*kodas|im\.?\s*kodas|im\.\s*k\.|juridinio\s*asmens\s*kodas|company\s*(code|reg(istration)?\.?\s*(no|number|code)?|no|number|id)|reg(istration)?\.?\s*(code|no|number)|registro\s*kodas|co\.?\s*reg\.?\s*(no)?|roc\s*(no)?|\bkodas\b|handelsregister|kvk|registrikood)/i;
@@ -184,57 +186,65 @@ export interface PartyBlock {
   inline?: Row;
 }
 
-function subRow(row: Row, words: OcrWord[]): Row | undefined {
-  return words.length ? buildRow(words, row.page, row.index) : undefined;
-}
-
 /**
  * Seller and buyer blocks: under a "Seller"/"Buyer" label, limited to the label's column when the
  * two blocks stand side by side.
  */
 export function partyBlocks(rows: Row[]): { supplier?: PartyBlock; customer?: PartyBlock } {
-  const labels: { kind: 'supplier' | 'customer'; row: Row; word: number }[] = [];
+  interface Label {
+    kind: 'supplier' | 'customer';
+    row: Row;
+    cell: Cell;
+    /** Words of the cell after the label. */
+    rest: OcrWord[];
+  }
+  const labels: Label[] = [];
   for (const row of rows) {
-    row.words.forEach((w, wi) => {
-      const rest = fold(row.words.slice(wi).map((x) => x.text).join(' '));
-      if (wi > 0 && !/[:\s]$/.test(row.words[wi - 1]!.text + ' ') && wi > 0) return;
-      const prevGap = wi > 0 ? w.box.left - (row.words[wi - 1]!.box.left + row.words[wi - 1]!.box.width) : 1;
-      if (wi > 0 && prevGap < w.box.height * 1.5) return;
-      if (SELLER_LABEL.test(rest) && /^[\p{L}\s]+:?$/u.test(rest.match(SELLER_LABEL)![0] + ':')) labels.push({ kind: 'supplier', row, word: wi });
-      else if (BUYER_LABEL.test(rest) && !/^to\b/i.test(rest)) labels.push({ kind: 'customer', row, word: wi });
-      else if (/^to\s*:/i.test(rest)) labels.push({ kind: 'customer', row, word: wi });
-    });
+    for (const cell of row.cells) {
+      const t = fold(cell.text);
+      const m = t.match(SELLER_STRONG) ?? t.match(SELLER_WEAK);
+      const b = m ? undefined : (t.match(BUYER_STRONG) ?? t.match(BUYER_WEAK));
+      const hit = m ?? b;
+      if (!hit) continue;
+      // The label must end its word: "Seller:", "Seller", not "Sellers' terms".
+      const after = t.slice(hit[0].length);
+      if (after && !/^\s*:|^\s/.test(after)) continue;
+      if (labels.some((l) => l.kind === (m ? 'supplier' : 'customer'))) continue;
+      const labelWords = hit[0].trim().split(/\s+/).length;
+      const rest = cell.words.slice(labelWords).filter((w) => !/^:$/.test(w.text));
+      labels.push({ kind: m ? 'supplier' : 'customer', row, cell, rest });
+    }
   }
   const out: { supplier?: PartyBlock; customer?: PartyBlock } = {};
-  for (const kind of ['supplier', 'customer'] as const) {
-    const lab = labels.find((l) => l.kind === kind);
-    if (!lab) continue;
-    const labelWord = lab.row.words[lab.word]!;
-    const left = labelWord.box.left - 0.01;
+  for (const lab of labels) {
+    const left = lab.cell.box.left - 0.01;
     // The other label on the same row bounds this column on the right.
-    const neighbour = labels.find((l) => l !== lab && l.row.page === lab.row.page && Math.abs(l.row.box.top - lab.row.box.top) < lab.row.box.height && l.row.words[l.word]!.box.left > left);
-    const rightEdge = neighbour ? neighbour.row.words[neighbour.word]!.box.left - 0.005 : 1.01;
-    // Below: until the other label (stacked) or a gap / a table header.
-    const stacked = labels.find((l) => l !== lab && l.row.index > lab.row.index && l.row.words[l.word]!.box.left < rightEdge && l.row.words[l.word]!.box.left + 0.001 >= left - 0.05);
-    const inWords = lab.row.words.filter((w, wi) => wi > lab.word && w.box.left >= left && w.box.left < rightEdge);
-    const labelLen = fold(lab.row.words.slice(lab.word).map((x) => x.text).join(' ')).match(kind === 'supplier' ? SELLER_LABEL : BUYER_LABEL)![0].split(/\s+/).length;
-    const inline = subRow(lab.row, inWords.slice(Math.max(0, labelLen - 1)).filter((w) => !/^:$/.test(w.text)));
+    const neighbour = labels.find((l) => l !== lab && l.row === lab.row && l.cell.box.left > lab.cell.box.left);
+    const rightEdge = neighbour ? neighbour.cell.box.left - 0.005 : 1.01;
+    // Stacked blocks: the other label below, in the same column, ends this block.
+    const stacked = labels.find((l) => l !== lab && l.row.index > lab.row.index && l.cell.box.left < rightEdge && l.cell.box.left >= left - 0.05);
+    const inlineWords = [
+      ...lab.rest,
+      ...lab.row.cells.filter((c) => c !== lab.cell && c.box.left > lab.cell.box.left && c.box.left < rightEdge).flatMap((c) => c.words),
+    ];
+    const inline = inlineWords.length ? buildRow(inlineWords, lab.row.page, lab.row.index) : undefined;
     const blockRows: Row[] = [];
-    let last = lab.row;
+    let lastBottom = lab.row.box.top + lab.row.box.height;
     for (const r of rows) {
       if (r.page !== lab.row.page || r.index <= lab.row.index) continue;
       if (stacked && r.index >= stacked.row.index) break;
       const ws = r.words.filter((w) => w.box.left >= left && w.box.left < rightEdge);
       if (!ws.length) continue;
-      if (ws[0]!.box.top - (last.box.top + last.box.height) > Math.max(ws[0]!.box.height, 0.008) * 2.2) break;
-      const sr = subRow(r, ws)!;
-      if (/^(no\.?|nr\.?|eil\.?\s*nr|description|aprasymas|pavadinimas\s+kiekis|item|qty)\b/i.test(fold(sr.text)) && blockRows.length > 2) break;
+      const top = Math.min(...ws.map((w) => w.box.top));
+      const h = Math.max(...ws.map((w) => w.box.height));
+      if (top - lastBottom > Math.max(h, 0.008) * 2.2) break;
+      const sr = buildRow(ws, r.page, r.index);
+      if (blockRows.length > 2 && /^(no\.?|nr\.?|eil\.?\s*nr|description|aprasymas|item|qty)\b/i.test(fold(sr.text))) break;
       blockRows.push(sr);
-      last = sr;
+      lastBottom = top + h;
       if (blockRows.length >= 9) break;
     }
-    const cleanInline = inline && inline.text.replace(/^[:\s]+/, '').trim() ? inline : undefined;
-    out[kind] = { rows: blockRows, label: lab.row, ...(cleanInline ? { inline: cleanInline } : {}) };
+    out[lab.kind] = { rows: blockRows, label: lab.row, ...(inline ? { inline } : {}) };
   }
   return out;
 }

@@ -5,19 +5,20 @@
  */
 import { unionBoxes } from '../geometry';
 import { BUSINESS_WORDS, cleanToken, fixLegalForms, leadingLegalForm, legalFormEnd } from './legal';
+import { findAmounts } from './amounts';
 import type { Found, Row } from './rows';
 import { collapseSpaces, foldDiacritics } from './text';
 
 /** Lines that are document furniture, never the seller's name. */
 const NOT_A_NAME =
-  /\b(tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|bill|order|table|cashier|date|time|tel|fax|phone|gst|vat|reg(istration)?\s*no|company\s*no|co[-\s]?reg|welcome|thank|official|customer|copy|member|counter|terminal|pvm|s[aą]skaita|kvitas|page|formerly)\b/i;
+  /\b(tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|bill|order|table|cashier|date|time|tel|fax|phone|gst|vat|reg(istration)?\s*no|company\s*no|co[-\s.]*reg|welcome|thank|official|customer|copy|member|counter|terminal|pvm|s[aą]skaita|kvitas|page|formerly)\b/i;
 
 const ADDRESS_WORDS =
   /\b(jalan|jln|lot|no|taman|tmn|lorong|persiaran|bandar|seksyen|section|kawasan|wisma|plaza|kompleks|complex|block|blok|level|floor|flr|tingkat|unit|street|st|road|rd|avenue|ave|lane|suite|building|centre|center|mall|kampung|kg|batu|mukim|g\.?|g\/?f|gatv[eė]|g\.|pr\.|al\.|kel(ias)?|pl\.|km|box|po)\b/i;
 
 /** Lines that end the address: phone, fax, tax and registration numbers, e-mail, web, document titles. */
 const ADDRESS_STOP =
-  /(\b(tel|telefon|phone|ph|fax|h\/p|hp|mobile|mob|e-?mail|www|http|gst|sst|vat|pvm|reg\.?\s*no|registration|company\s*(no|reg)|co[-\s.]?reg|roc|tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|date|cashier|table|order|bill\s*no|doc(ument)?\s*no|counter|member|official)\b|@|\b\d{2,4}[-\s]?\d{3,4}[-\s]\d{3,4}\b)/i;
+  /(\b(tel|telefon|phone|ph|fax|h\/p|hp|mobile|mob|e-?mail|www|http|gst|sst|vat|pvm|reg\.?\s*no|registration|company\s*(no|reg)|co[-\s.]*reg|roc|tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|date|cashier|table|order|bill\s*no|doc(ument)?\s*no|counter|member|official)\b|@|\b\d{2,4}[-\s]?\d{3,4}[-\s]\d{3,4}\b)/i;
 
 const STATE_OR_COUNTRY =
   /^(malaysia|johor|kedah|kelantan|melaka|malacca|negeri\s*sembilan|pahang|penang|pulau\s*pinang|perak|perlis|sabah|sarawak|selangor(\s*darul\s*ehsan)?|terengganu|kuala\s*lumpur|w\.?\s*p\.?(\s*kuala\s*lumpur)?|wilayah\s*persekutuan|lithuania|lietuva|lietuvos\s*respublika|latvia|estonia|poland|germany)[.,]?$/i;
@@ -57,6 +58,7 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
   const l = letters(text);
   if (l < 3) return undefined;
   if (digits(text) > l) return undefined;
+  if (findAmounts(text).length) return undefined;
   const legalEnd = legalFormEnd(toks);
   const strong = legalEnd > 0 || leadingLegalForm(toks);
   if (!strong && NOT_A_NAME.test(text)) return undefined;
@@ -65,7 +67,7 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
   let score = 0;
   if (strong) score += 6;
   const business = toks.filter((t) => BUSINESS_WORDS.has(cleanToken(t))).length;
-  if (business) score += 3;
+  if (business) score += 1.5;
   if (isUpperish(text)) score += 1;
   if (toks.length >= 2) score += 1;
   // Bigger print is usual for the name.
@@ -81,6 +83,8 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
 /** Removes a registration number and stray characters around a name. */
 export function cleanCompanyName(text: string): string {
   let s = collapseSpaces(text);
+  // Registration and tax numbers printed on the same line: "(CO NO. 315481-T) GST NO. 0012...".
+  s = s.replace(/\s*[([]?\s*\b(co\.?\s*(no|reg)|company\s*(no|reg)|gst|sst|vat|reg(istration)?\.?\s*no|roc)\b.*$/i, '');
   // Registration numbers printed after the name: "(126926-H)", "(1125830-V)", "1000131-K", "(139386 X)".
   s = s.replace(/\s*[([]\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[A-Z]{0,2}\d[\d\s-]{3,}\s*-?\s*[A-Z]?\s*[)\]]?\s*$/i, '');
   s = s.replace(/\s+\d{5,}-?[A-Z]\s*$/i, '');
@@ -138,6 +142,12 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
   if (!top.length) return { nameRows: [], addressRows: [] };
   const maxHeight = Math.max(...top.map((r) => r.box.height));
   const cands = top.map((r, i) => scoreNameRow(r, i, maxHeight)).filter((c): c is Candidate => !!c);
+  // The name comes before the address: a candidate below the first address line is likely an owner
+  // ("OWNED BY ... SDN BHD") or a slogan.
+  const firstAddress = top.findIndex((r) => looksLikeAddress(r.text) && legalFormEnd(tokensOf(r.text)) < 0);
+  if (firstAddress >= 0) {
+    for (const c of cands) if (top.indexOf(c.row) > firstAddress) c.score -= 5;
+  }
   if (!cands.length) return { nameRows: [], addressRows: [] };
   // A legal form is the best evidence; among rows with one, the earliest wins.
   const strong = cands.filter((c) => c.strong);
@@ -173,7 +183,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
     const r = after[k]!;
     const t = collapseSpaces(r.text);
     if (!started) {
-      if (REG_NUMBER_LINE.test(t) || /\b(co[-\s.]?reg|company\s*(no|reg)|roc)\b/i.test(t)) continue;
+      if (REG_NUMBER_LINE.test(t) || /\b(co[-\s.]*reg|company\s*(no|reg)|roc)\b/i.test(t)) continue;
       if (ADDRESS_STOP.test(t)) {
         if (k < 3) continue;
         break;
@@ -183,15 +193,16 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
       } else if (k < 3) continue;
       else break;
     } else {
-      if (ADDRESS_STOP.test(t) || REG_NUMBER_LINE.test(t)) break;
-      if (sawPostcode && !STATE_OR_COUNTRY.test(foldDiacritics(t).replace(/[^A-Za-z.\s]/g, '').trim())) break;
+      if (ADDRESS_STOP.test(t) || REG_NUMBER_LINE.test(t) || findAmounts(t).length) break;
+      // After the postcode line only short place lines follow (state, country, branch).
+      if (sawPostcode && tokensOf(t).length > 5 && !STATE_OR_COUNTRY.test(foldDiacritics(t).replace(/[^A-Za-z.\s]/g, '').trim())) break;
       // A line far below the previous one starts another block.
       const prev = addressRows[addressRows.length - 1]!;
       if (r.box.top - (prev.box.top + prev.box.height) > prev.box.height * 1.6) break;
     }
     addressRows.push(r);
     if (/\b\d{5}\b/.test(t) && !/\b\d{6,}\b/.test(t)) sawPostcode = true;
-    if (addressRows.length >= 5) break;
+    if (addressRows.length >= 6) break;
   }
   const addrText = collapseSpaces(addressRows.map((r) => r.text).join(' ')).replace(/^[^\p{L}\d]+/u, '');
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;

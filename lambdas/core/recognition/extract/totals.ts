@@ -59,6 +59,7 @@ export function classifyLabel(label: string): { kind: AmountKind; strength: numb
   if (SUBTOTAL.test(l) && !/(after|rounded|payable|due)/i.test(l)) return { kind: 'subtotal', strength: /sub/i.test(l) ? 3 : 2, ...withRate };
   if (FINAL.test(l) || FINAL.test(lo)) return { kind: 'total_final', strength: /grand|nett|net\s*total|payable|due|rounded|round|after|final|mok[eė]tina/i.test(l) ? 4 : 3, ...withRate };
   if (ROUNDING.test(l)) return { kind: 'rounding', strength: 2 };
+  if (PAID.test(l) && !/\btotal\b/i.test(l)) return { kind: 'paid', strength: 2 };
   if (DISCOUNT.test(l)) return { kind: 'discount', strength: 2 };
   if (TAX.test(l) && !/\btotal\b/i.test(l)) return { kind: 'tax', strength: 2, ...withRate };
   if (TAX.test(l) && /\btotal\s*(gst|vat|tax)\b/i.test(l)) return { kind: 'tax', strength: 3, ...withRate };
@@ -150,6 +151,13 @@ export function extractTotals(rows: Row[]): TotalsResult {
   const subs = of('subtotal').filter((a) => a.amount.value > 0);
   const taxes = of('tax').filter((a) => a.amount.value >= 0);
   const roundings = of('rounding').filter((a) => Math.abs(a.amount.value) < 0.1);
+  // "ROUNDING 177.20": a big amount under a rounding label is the rounded total.
+  for (const a of of('rounding')) {
+    if (Math.abs(a.amount.value) >= 0.1) {
+      a.kind = 'total_final';
+      a.strength = 3;
+    }
+  }
 
   const candidates = all.filter((a) => (a.kind === 'total_final' || a.kind === 'total') && a.amount.value > 0);
   // Without any total label: amounts labelled as paid or unlabelled amounts near the bottom.
@@ -188,7 +196,8 @@ export function extractTotals(rows: Row[]): TotalsResult {
       score += 3;
       why.push('sub+rounding');
     }
-    if (candidates.some((o) => o !== c && roundings.some((r) => r.amount.value !== 0 && eq(o.amount.value + r.amount.value, v)))) {
+    // Rounded total: an amount above the rounding line plus the rounding, printed below it.
+    if (candidates.some((o) => o !== c && roundings.some((r) => r.amount.value !== 0 && o.row.index <= r.row.index && c.row.index >= r.row.index && eq(o.amount.value + r.amount.value, v)))) {
       score += 3;
       why.push('rounded');
     }

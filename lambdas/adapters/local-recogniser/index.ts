@@ -1,0 +1,141 @@
+/**
+ * The local recogniser: no cloud service. Images are prepared with sharp and read by tesseract.js;
+ * PDFs with a text layer are read exactly with pdfjs; scanned PDF pages are rendered and OCRed;
+ * UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML. The result has the shape of Textract's
+ * AnalyzeExpense response.
+ */
+import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
+import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
+import { extractDocument } from '../../core/recognition/extract';
+import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
+import { applyHintsToResult } from '../../core/recognition/learn';
+import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, RecogniserInput } from '../../core/recognition/types';
+import { prepareImage, thumbnail } from './image';
+import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
+import { openPdf, pageImage, pageTextWords, pdfAttachments } from './pdf';
+
+export interface LocalRecogniserOptions {
+  languages?: OcrLanguage[];
+  /** Mean word confidence under which the page is tried in other orientations (default 50). */
+  lowConfidence?: number;
+  /** A page with fewer text-layer characters than this is treated as scanned (default 20). */
+  minTextChars?: number;
+}
+
+type Rotation = 0 | 90 | 180 | 270;
+
+/** How well a quick OCR pass reads: confident words count, weighted by their length. */
+function readability(r: OcrResult): number {
+  let score = 0;
+  for (const l of r.page.lines) for (const w of l.words) if (w.confidence >= 60 && /[\p{L}\d]{2,}/u.test(w.text)) score += Math.min(w.text.length, 8);
+  return score;
+}
+
+export class LocalRecogniser implements Recogniser {
+  private readonly ocr: OcrEngine;
+  private readonly lowConfidence: number;
+  private readonly minTextChars: number;
+
+  constructor(opts: LocalRecogniserOptions = {}) {
+    this.ocr = new OcrEngine(opts.languages ? { languages: opts.languages } : {});
+    this.lowConfidence = opts.lowConfidence ?? 50;
+    this.minTextChars = opts.minTextChars ?? 20;
+  }
+
+  /** Starts the OCR worker ahead of the first document. */
+  warmUp(): Promise<void> {
+    return this.ocr.warmUp();
+  }
+
+  close(): Promise<void> {
+    return this.ocr.close();
+  }
+
+  /** Tesseract on the file as given (no preparation, no extraction), for timing comparisons. */
+  bareOcr(bytes: Uint8Array): Promise<string> {
+    return this.ocr.bare(Buffer.from(bytes));
+  }
+
+  async analyzeExpense(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
+    const kind = detectDocumentKind(input.bytes, input.mime, input.fileName);
+    let result: AnalyzeExpenseResult;
+    switch (kind) {
+      case 'image': {
+        const doc = await this.readImage(input.bytes);
+        result = toAnalyzeExpenseResult(doc, extractDocument(doc));
+        break;
+      }
+      case 'pdf':
+        result = await this.readPdf(input.bytes);
+        break;
+      case 'xml': {
+        const xml = new TextDecoder('utf-8').decode(input.bytes);
+        if (!eInvoiceSyntax(xml)) throw new UnsupportedDocumentError('XML that is neither UBL nor Cross Industry Invoice');
+        const inv = parseEInvoice(xml);
+        const doc: OcrDocument = { source: 'xml', pages: [{ page: 1, width: 1, height: 1, lines: [] }] };
+        result = toAnalyzeExpenseResult(doc, eInvoiceToExtraction(inv));
+        break;
+      }
+      case 'office':
+        throw new UnsupportedDocumentError('Office documents are stored but not recognised');
+      default:
+        throw new UnsupportedDocumentError(input.mime || input.fileName);
+    }
+    return applyHintsToResult(result, input.hints);
+  }
+
+  /** OCR of one image, turned upright first when it reads badly. */
+  async readImage(bytes: Uint8Array, pageNumber = 1): Promise<OcrDocument> {
+    const page = await this.ocrImage(bytes, pageNumber);
+    return { source: 'ocr', pages: [page] };
+  }
+
+  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<OcrPage> {
+    const prepared = await prepareImage(bytes);
+    const first = await this.ocr.recognize(prepared.png, prepared.width, prepared.height, pageNumber);
+    if (first.confidence >= this.lowConfidence && first.words >= 5) return first.page;
+    const rotation = await this.detectRotation(bytes);
+    if (rotation === 0) return first.page;
+    const turned = await prepareImage(bytes, { rotate: rotation });
+    const second = await this.ocr.recognize(turned.png, turned.width, turned.height, pageNumber);
+    return readability(second) > readability(first) ? second.page : first.page;
+  }
+
+  /** Tries the four orientations on a small copy and returns the clockwise turn that reads best. */
+  async detectRotation(bytes: Uint8Array): Promise<Rotation> {
+    let best: { rot: Rotation; score: number } = { rot: 0, score: -1 };
+    for (const rot of [0, 90, 180, 270] as Rotation[]) {
+      const t = await thumbnail(bytes, rot);
+      const r = await this.ocr.recognize(t.png, t.width, t.height);
+      const score = readability(r);
+      if (score > best.score * 1.2 || (best.score < 0 && score >= 0)) best = { rot, score };
+    }
+    return best.rot;
+  }
+
+  private async readPdf(bytes: Uint8Array): Promise<AnalyzeExpenseResult> {
+    const pdf = await openPdf(bytes);
+    try {
+      const pages: OcrPage[] = [];
+      for (let n = 1; n <= pdf.numPages; n++) {
+        const { page, chars } = await pageTextWords(pdf, n);
+        if (chars >= this.minTextChars) pages.push(page);
+        else {
+          const png = await pageImage(bytes, pdf, n);
+          pages.push(await this.ocrImage(png, n));
+        }
+      }
+      const doc: OcrDocument = { source: pages.every((p) => p.lines.every((l) => l.words.every((w) => w.confidence >= 99.9))) ? 'pdf-text' : 'ocr', pages };
+      // Factur-X / ZUGFeRD: the embedded XML is the invoice; the text layer only places the values.
+      for (const att of await pdfAttachments(pdf)) {
+        const xml = new TextDecoder('utf-8').decode(att.content);
+        if (/\.xml$/i.test(att.name) && eInvoiceSyntax(xml)) {
+          return toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml), doc));
+        }
+      }
+      return toAnalyzeExpenseResult(doc, extractDocument(doc));
+    } finally {
+      await pdf.destroy();
+    }
+  }
+}

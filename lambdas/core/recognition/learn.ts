@@ -1,0 +1,308 @@
+/**
+ * Learning from corrections. When a person confirms a document's fields, `learnLayout` records
+ * where each value sat, the words printed next to it and how dates were written. On the same
+ * supplier's next document `applyLayout` reads those fields from the same place (found again by
+ * their label words, else by position) and overrides what the general extractor found.
+ */
+import type { ExpenseField } from '@aws-sdk/client-textract';
+import { findAmounts, formatAmount } from './extract/amounts';
+import { findDates, formatOfMatch, type DateOrder } from './extract/dates';
+import { compactId, findIbans, isValidBic } from './extract/identifiers';
+import { normaliseCompanyName } from './extract/legal';
+import { buildRow, type Row } from './extract/rows';
+import { collapseSpaces, foldDiacritics, levenshtein } from './extract/text';
+import { blocksToDocument, geometry, HEADER_TYPE } from './expense';
+import { bottom, groupWordsIntoLines, right, unionBoxes } from './geometry';
+import { mapExpenseToFields } from './map-fields';
+import type {
+  AnalyzeExpenseResult,
+  Box,
+  DateFormat,
+  ExtractedFields,
+  FieldLayout,
+  FieldValue,
+  HeaderFieldId,
+  OcrWord,
+  SupplierLayoutHint,
+} from './types';
+
+export type ConfirmedFields = Partial<Record<HeaderFieldId, string>>;
+
+const KIND: Record<HeaderFieldId, FieldLayout['kind']> = {
+  supplier_name: 'text',
+  supplier_code: 'code',
+  supplier_vat_id: 'code',
+  supplier_address: 'text',
+  customer_name: 'text',
+  customer_code: 'code',
+  customer_vat_id: 'code',
+  document_id: 'code',
+  issue_date: 'date',
+  due_date: 'date',
+  currency: 'code',
+  amount_total: 'amount',
+  amount_total_base: 'amount',
+  amount_tax: 'amount',
+  iban: 'code',
+  bic_swift: 'code',
+};
+
+function rowsOf(words: OcrWord[]): Row[] {
+  const pages = [...new Set(words.map((w) => w.page))].sort((a, b) => a - b);
+  const rows: Row[] = [];
+  for (const p of pages) {
+    for (const line of groupWordsIntoLines(words.filter((w) => w.page === p))) rows.push(buildRow(line.words, p, rows.length));
+  }
+  return rows;
+}
+
+function wordKey(s: string): string {
+  return foldDiacritics(s).toLowerCase().replace(/[^a-z0-9#%]/g, '');
+}
+
+interface Span {
+  row: Row;
+  first: number;
+  last: number;
+  dateOrder?: DateOrder;
+  dateFormat?: DateFormat;
+}
+
+function wordIndexAt(row: Row, charIndex: number): number {
+  const i = row.spans.findIndex((s) => s.end > charIndex);
+  return i < 0 ? row.words.length - 1 : i;
+}
+
+/** Where a confirmed value is printed among the words. */
+function locateValue(rows: Row[], field: HeaderFieldId, value: string): Span | undefined {
+  const kind = KIND[field];
+  for (const row of rows) {
+    if (kind === 'date') {
+      for (const order of ['DMY', 'MDY'] as const) {
+        const m = findDates(row.text, { defaultOrder: order }).find((d) => d.iso === value);
+        if (m) {
+          const fmt = formatOfMatch(m);
+          return { row, first: wordIndexAt(row, m.index), last: wordIndexAt(row, m.index + m.raw.length - 1), ...(m.order ? { dateOrder: m.order } : {}), ...(fmt ? { dateFormat: fmt } : {}) };
+        }
+      }
+    } else if (kind === 'amount') {
+      const target = Number(value);
+      const m = findAmounts(row.text, { requireDecimals: false }).find((a) => Math.abs(a.value - target) < 0.001);
+      if (m) return { row, first: wordIndexAt(row, m.index), last: wordIndexAt(row, m.index + m.raw.length - 1) };
+    } else if (kind === 'code') {
+      const target = compactId(value);
+      for (let i = 0; i < row.words.length; i++) {
+        let acc = '';
+        for (let j = i; j < row.words.length && j < i + 6; j++) {
+          acc += compactId(row.words[j]!.text).replace(/^[:#(]+|[:)]+$/g, '');
+          if (acc === target) return { row, first: i, last: j };
+          if (!target.startsWith(acc)) break;
+        }
+      }
+    } else {
+      const target = wordKey(value);
+      const keys = row.words.map((w) => wordKey(w.text));
+      for (let i = 0; i < keys.length; i++) {
+        let acc = '';
+        for (let j = i; j < keys.length; j++) {
+          acc += keys[j];
+          if (acc === target || (acc.length >= 6 && target.startsWith(acc) && j === keys.length - 1)) return { row, first: i, last: j };
+          if (!target.startsWith(acc)) break;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The label of a value: the words before it in its cell row, else the row above over the value. */
+function labelOf(rows: Row[], span: Span): { words: string[]; box: Box } | undefined {
+  const { row, first } = span;
+  const before = row.words.slice(0, first);
+  // Words right before the value, up to a wide gap or four words.
+  const label: OcrWord[] = [];
+  for (let i = before.length - 1; i >= 0 && label.length < 4; i--) {
+    const w = before[i]!;
+    const nextLeft = (label[0] ?? row.words[first]!).box.left;
+    if (nextLeft - right(w.box) > w.box.height * 6) break;
+    label.unshift(w);
+  }
+  const keep = label.filter((w) => wordKey(w.text) && !/^\d[\d.,/-]*$/.test(w.text));
+  if (keep.length) return { words: keep.map((w) => wordKey(w.text)), box: unionBoxes(keep.map((w) => w.box)) };
+  const valueBox = unionBoxes(row.words.slice(span.first, span.last + 1).map((w) => w.box));
+  const above = rows.filter((r) => r.page === row.page && r.index < row.index && bottom(r.box) <= valueBox.top + 0.002).pop();
+  if (above && valueBox.top - bottom(above.box) < valueBox.height * 2) {
+    const ws = above.words.filter((w) => right(w.box) > valueBox.left - 0.02 && w.box.left < right(valueBox) + 0.02);
+    const k = ws.filter((w) => wordKey(w.text));
+    if (k.length) return { words: k.map((w) => wordKey(w.text)), box: unionBoxes(k.map((w) => w.box)) };
+  }
+  return undefined;
+}
+
+/**
+ * What a confirmed document teaches about its supplier's layout: for every confirmed field, the box
+ * of its value, the label words next to it and, for dates, the printed format.
+ */
+export function learnLayout(confirmed: ConfirmedFields, ocrWords: OcrWord[]): SupplierLayoutHint {
+  const rows = rowsOf(ocrWords);
+  const fields: FieldLayout[] = [];
+  let dateFormat: DateFormat | undefined;
+  for (const [id, value] of Object.entries(confirmed) as [HeaderFieldId, string][]) {
+    if (!value) continue;
+    const span = locateValue(rows, id, value);
+    if (!span) continue;
+    const box = unionBoxes(span.row.words.slice(span.first, span.last + 1).map((w) => w.box));
+    const label = labelOf(rows, span);
+    const layout: FieldLayout = { field: id, page: span.row.page, box, labelWords: label?.words ?? [], kind: KIND[id] };
+    if (label) layout.labelOffset = { dx: box.left - label.box.left, dy: box.top - label.box.top };
+    if (span.dateFormat) {
+      layout.dateFormat = span.dateFormat;
+      // Only formats with a numeric order settle ambiguity on the next documents.
+      if (span.dateOrder && span.dateOrder !== 'YMD') dateFormat ??= span.dateFormat;
+    }
+    fields.push(layout);
+  }
+  const supplier: SupplierLayoutHint['supplier'] = {};
+  if (confirmed.supplier_name) supplier.name = confirmed.supplier_name;
+  if (confirmed.supplier_code) supplier.code = confirmed.supplier_code;
+  if (confirmed.supplier_vat_id) supplier.vat_id = compactId(confirmed.supplier_vat_id);
+  return { supplier, ...(dateFormat ? { dateFormat } : {}), fields };
+}
+
+/** Finds the label words in a row (allowing one OCR slip per word); returns the index after them. */
+function findLabel(row: Row, label: string[]): { first: number; end: number } | undefined {
+  const keys = row.words.map((w) => wordKey(w.text));
+  for (let i = 0; i + label.length <= keys.length; i++) {
+    let ok = true;
+    for (let k = 0; k < label.length && ok; k++) {
+      const a = keys[i + k]!;
+      const b = label[k]!;
+      ok = a === b || (b.length >= 4 && levenshtein(a, b, 1) <= 1);
+    }
+    if (ok) return { first: i, end: i + label.length };
+  }
+  return undefined;
+}
+
+function parseAt(kind: FieldLayout['kind'], words: OcrWord[], layout: FieldLayout, hintFormat?: DateFormat): FieldValue | undefined {
+  if (!words.length) return undefined;
+  const row = buildRow(words, words[0]!.page, 0);
+  const conf = Math.round((words.reduce((s, w) => s + w.confidence, 0) / words.length) * 10) / 10;
+  const at = (first: number, last: number, value: string): FieldValue => ({
+    value,
+    page: row.page,
+    box: unionBoxes(row.words.slice(first, last + 1).map((w) => w.box)),
+    confidence: conf,
+  });
+  if (kind === 'date') {
+    const fmt = layout.dateFormat ?? hintFormat;
+    const m = findDates(row.text, fmt ? { format: fmt } : {})[0];
+    return m ? at(wordIndexAt(row, m.index), wordIndexAt(row, m.index + m.raw.length - 1), m.iso) : undefined;
+  }
+  if (kind === 'amount') {
+    const m = findAmounts(row.text, { requireDecimals: false })[0];
+    return m ? at(wordIndexAt(row, m.index), wordIndexAt(row, m.index + m.raw.length - 1), formatAmount(m.value)) : undefined;
+  }
+  if (kind === 'code') {
+    if (layout.field === 'iban') {
+      const ib = findIbans(row.text)[0];
+      return ib ? at(wordIndexAt(row, ib.index), wordIndexAt(row, ib.index + ib.raw.length - 1), ib.value) : undefined;
+    }
+    // As many words as the learnt value had, judged by its width.
+    let last = 0;
+    while (last + 1 < row.words.length && right(row.words[last + 1]!.box) <= row.words[0]!.box.left + layout.box.width * 1.3 + 0.005) last++;
+    const value = compactId(row.words.slice(0, last + 1).map((w) => w.text).join('')).replace(/^[:#(]+|[:),.]+$/g, '');
+    if (!value || (layout.field === 'bic_swift' && !isValidBic(value))) return undefined;
+    return at(0, last, value);
+  }
+  const value = collapseSpaces(words.map((w) => w.text).join(' '));
+  return value ? at(0, row.words.length - 1, value) : undefined;
+}
+
+/** Words of a page that start inside a region. */
+function wordsIn(words: OcrWord[], page: number, box: Box): OcrWord[] {
+  return words
+    .filter((w) => w.page === page && w.box.left >= box.left - 0.002 && w.box.left <= right(box) && w.box.top + w.box.height / 2 >= box.top && w.box.top + w.box.height / 2 <= bottom(box))
+    .sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+}
+
+/** Reads the hint's fields on a new document of the same supplier. */
+export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Partial<Record<HeaderFieldId, FieldValue>> {
+  const rows = rowsOf(ocrWords);
+  const out: Partial<Record<HeaderFieldId, FieldValue>> = {};
+  for (const layout of hint.fields) {
+    let value: FieldValue | undefined;
+    // 1. By the label: the value sits at the learnt offset from the label words.
+    if (layout.labelWords.length && layout.labelOffset) {
+      for (const row of rows) {
+        if (row.page !== layout.page && layout.kind !== 'amount') continue;
+        const hit = findLabel(row, layout.labelWords);
+        if (!hit) continue;
+        const labelBox = unionBoxes(row.words.slice(hit.first, hit.end).map((w) => w.box));
+        const expected: Box = {
+          left: labelBox.left + layout.labelOffset.dx - 0.01,
+          top: labelBox.top + layout.labelOffset.dy - layout.box.height * 0.6,
+          width: layout.kind === 'text' ? layout.box.width + 0.02 : Math.max(layout.box.width * 2, 0.15),
+          height: layout.box.height * (layout.kind === 'text' ? 1.2 : 2.2),
+        };
+        value = parseAt(layout.kind, wordsIn(ocrWords, row.page, expected), layout, hint.dateFormat);
+        if (value) break;
+      }
+    }
+    // 2. By position: the words where the value was.
+    if (!value) {
+      const b = layout.box;
+      const region: Box = { left: b.left - 0.01, top: b.top - b.height * 0.8, width: layout.kind === 'text' ? b.width + 0.02 : Math.max(b.width * 2, 0.1), height: b.height * 2.6 };
+      value = parseAt(layout.kind, wordsIn(ocrWords, layout.page, region), layout, hint.dateFormat);
+    }
+    if (value) out[layout.field] = value;
+  }
+  return out;
+}
+
+/** The hint whose supplier matches the document's (VAT ID, company code, then normalised name). */
+export function selectHint(hints: SupplierLayoutHint[] | undefined, fields: ExtractedFields, ocrWords: OcrWord[] = []): SupplierLayoutHint | undefined {
+  if (!hints?.length) return undefined;
+  const vat = fields.supplier_vat_id ? compactId(fields.supplier_vat_id.value) : undefined;
+  const code = fields.supplier_code ? compactId(fields.supplier_code.value) : undefined;
+  const name = fields.supplier_name ? normaliseCompanyName(fields.supplier_name.value) : undefined;
+  const byVat = vat && hints.find((h) => h.supplier.vat_id && compactId(h.supplier.vat_id) === vat);
+  if (byVat) return byVat;
+  const byCode = code && hints.find((h) => h.supplier.code && compactId(h.supplier.code) === code);
+  if (byCode) return byCode;
+  const byName = name && hints.find((h) => h.supplier.name && normaliseCompanyName(h.supplier.name) === name);
+  if (byName) return byName;
+  // The supplier's VAT ID or code printed anywhere on the page (the extractor may have missed it).
+  const all = compactId(ocrWords.map((w) => w.text).join(''));
+  return hints.find((h) => (h.supplier.vat_id && all.includes(compactId(h.supplier.vat_id))) || (h.supplier.code && h.supplier.code.length >= 7 && all.includes(compactId(h.supplier.code))));
+}
+
+/**
+ * Applies the matching hint to an AnalyzeExpense result (from either recogniser): the hint's fields
+ * replace the SummaryFields of the same type.
+ */
+export function applyHintsToResult(result: AnalyzeExpenseResult, hints: SupplierLayoutHint[] | undefined): AnalyzeExpenseResult {
+  if (!hints?.length || !result.ExpenseDocuments?.length) return result;
+  const doc = blocksToDocument(result);
+  const words = doc.pages.flatMap((p) => p.lines.flatMap((l) => l.words));
+  const hint = selectHint(hints, mapExpenseToFields(result), words);
+  if (!hint) return result;
+  const overrides = applyLayout(hint, words);
+  const [first, ...rest] = result.ExpenseDocuments;
+  const summary = [...(first!.SummaryFields ?? [])];
+  for (const [id, v] of Object.entries(overrides) as [HeaderFieldId, FieldValue][]) {
+    const type = HEADER_TYPE[id];
+    const replacement: ExpenseField = {
+      Type: { Text: type, Confidence: v.confidence },
+      ValueDetection: { Text: v.value, Geometry: geometry(v.box), Confidence: v.confidence },
+      PageNumber: v.page,
+    };
+    const i = summary.findIndex((f) => f.Type?.Text === type && !(f.GroupProperties ?? []).some((g) => g.Types?.includes('VAT_LINE')));
+    if (i >= 0) {
+      const currency = summary[i]!.Currency;
+      summary[i] = currency ? { ...replacement, Currency: currency } : replacement;
+    }
+    else summary.push(replacement);
+  }
+  return { ...result, ExpenseDocuments: [{ ...first!, SummaryFields: summary }, ...rest] };
+}

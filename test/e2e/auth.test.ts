@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot } from '../support/browser';
+
+describe('sign-up to dashboard in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-e2e-'));
+  const codes: Record<string, string> = {};
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: ({ email, code }) => (codes[email] = code) });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('signs up, confirms with the emailed code, signs in and sees the dashboard', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const email = `e2e${Date.now()}@example.com`;
+    const password = 'Browser123';
+
+    // Unknown signed-out paths go to /signin
+    await page.goto(`${stack.url}/no/such/page`);
+    await page.waitForURL(/\/signin$/);
+
+    // Sign-up form, first with the spec's validation messages
+    await page.goto(`${stack.url}/signup`);
+    await page.getByRole('button', { name: 'REGISTER' }).click();
+    await expect.poll(() => page.getByText('Required field').count()).toBeGreaterThan(3);
+    await page.locator('input[name="name"]').fill('Eglė');
+    await page.locator('input[name="surname"]').fill('Browser');
+    await page.locator('input[name="company"]').fill('Chromium UAB');
+    await page.locator('input[name="company_code"]').fill('301234567');
+    await page.locator('input[name="email"]').fill(email);
+    await page.locator('input[name="password"]').fill('short');
+    await page.locator('input[name="passwordRepeat"]').fill('different');
+    await page.locator('input[name="acceptTerms"]').check();
+    await page.getByRole('button', { name: 'REGISTER' }).click();
+    await expect.poll(() => page.getByText('Password is too short - should be at least 8 chars').count()).toBe(1);
+    await expect.poll(() => page.getByText('Both passwords need to be the same').count()).toBe(1);
+    await screenshot(page, 'e2e-signup-errors');
+    await page.locator('input[name="password"]').fill(password);
+    await page.locator('input[name="passwordRepeat"]').fill(password);
+    await page.getByRole('button', { name: 'REGISTER' }).click();
+
+    // Confirmation with the code the local Cognito printed
+    await page.waitForURL(/\/signup\/confirm/);
+    await expect.poll(() => codes[email]).toMatch(/^\d{6}$/);
+    await page.locator('input[name="code"]').fill('000');
+    await page.getByRole('button', { name: 'CONFIRM' }).click();
+    await expect.poll(() => page.getByText('Code must be at least 4 characters').count()).toBe(1);
+    await page.locator('input[name="code"]').fill('999999' === codes[email] ? '111111' : '999999');
+    await page.getByRole('button', { name: 'CONFIRM' }).click();
+    await expect.poll(() => page.getByText('Invalid code!').count()).toBe(1);
+    await screenshot(page, 'e2e-confirm-invalid');
+    await page.locator('input[name="code"]').fill(codes[email]!);
+    await page.getByRole('button', { name: 'CONFIRM' }).click();
+
+    // Signed in after confirmation: the dashboard with the company made by the trigger
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    const card = page.getByTestId('company-card');
+    await expect.poll(() => card.count()).toBe(1);
+    await expect.poll(() => card.first().innerText()).toContain('Chromium UAB');
+    await expect.poll(() => page.locator('header').innerText()).toContain('Chromium UAB - Eglė Browser');
+    await screenshot(page, 'e2e-dashboard');
+
+    // Sign out, then sign in again with the form
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(/\/signin/);
+    await page.locator('input[name="email"]').fill(email);
+    await page.locator('input[name="password"]').fill('WrongPass1');
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await expect.poll(() => page.getByText('Incorrect email or password').count()).toBe(1);
+    await page.locator('input[name="password"]').fill(password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await expect.poll(() => card.count()).toBe(1);
+
+    // Signed-in unknown paths go to the dashboard
+    await page.goto(`${stack.url}/unknown/path`);
+    await page.waitForURL(/\/dashboard$/);
+    await screenshot(page, 'e2e-dashboard-after-signin');
+    await page.close();
+  });
+});
