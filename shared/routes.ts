@@ -20,6 +20,39 @@ export const routes: RouteDef[] = [
   { method: 'DELETE', path: '/company', handler: 'http/companies/delete-company', auth: 'company-admin' },
   { method: 'GET', path: '/user', handler: 'http/user/get-user', auth: 'user' },
   { method: 'POST', path: '/user', handler: 'http/user/post-user', auth: 'user' },
+  // Documents (receipts and invoices)
+  { method: 'GET', path: '/upload/document', handler: 'http/upload/get-upload-document', auth: 'user' },
+  { method: 'GET', path: '/receipts', handler: 'http/receipts/get-receipts', auth: 'user' },
+  { method: 'GET', path: '/receipts/total-documents', handler: 'http/receipts/get-total-documents', auth: 'user' },
+  { method: 'POST', path: '/receipts/export-xml', handler: 'http/receipts/post-export-xml', auth: 'user' },
+  { method: 'POST', path: '/receipts/bulk', handler: 'http/receipts/post-bulk', auth: 'user' },
+  { method: 'GET', path: '/receipts/{id}', handler: 'http/receipts/get-receipt', auth: 'user' },
+  { method: 'GET', path: '/receipts/{id}/history', handler: 'http/receipts/get-history', auth: 'user' },
+  { method: 'GET', path: '/receipts/{id}/duplicates', handler: 'http/receipts/get-duplicates', auth: 'user' },
+  { method: 'POST', path: '/receipts/{id}/company', handler: 'http/receipts/post-company', auth: 'user' },
+  { method: 'POST', path: '/receipts/{id}/combine', handler: 'http/receipts/post-combine', auth: 'user' },
+  { method: 'POST', path: '/receipts/{id}/restart', handler: 'http/receipts/post-restart', auth: 'user' },
+  { method: 'POST', path: '/receipt/{id}/status', handler: 'http/receipt/post-status', auth: 'user' },
+  { method: 'POST', path: '/receipt/{id}/flag', handler: 'http/receipt/post-flag', auth: 'user' },
+  { method: 'POST', path: '/receipt/{id}/type', handler: 'http/receipt/post-type', auth: 'user' },
+  { method: 'DELETE', path: '/receipt/{id}', handler: 'http/receipt/delete-receipt', auth: 'user' },
+  // Review and export: content, boxes, grids, templates, validation, edit actions, exports, schema
+  { method: 'GET', path: '/receipts/{id}/content', handler: 'http/receipts/content-get', auth: 'user' },
+  { method: 'PUT', path: '/receipts/{id}/content', handler: 'http/receipts/content-put', auth: 'user' },
+  { method: 'POST', path: '/receipts/{id}/content/validate', handler: 'http/receipts/content-validate', auth: 'user' },
+  { method: 'PUT', path: '/receipts/{id}/content/move', handler: 'http/receipts/content-move', auth: 'user' },
+  { method: 'POST', path: '/receipts/{id}/content/{line}', handler: 'http/receipts/content-add-line', auth: 'user' },
+  { method: 'DELETE', path: '/receipts/{id}/content/{line}', handler: 'http/receipts/content-delete-line', auth: 'user' },
+  { method: 'POST', path: '/receipts/{id}/content/{line}/select', handler: 'http/receipts/content-select', auth: 'user' },
+  { method: 'GET', path: '/receipts/{id}/bboxes', handler: 'http/receipts/bboxes-get', auth: 'user' },
+  { method: 'POST', path: '/receipts/{id}/grid', handler: 'http/receipts/grid-apply', auth: 'user' },
+  { method: 'POST', path: '/receipts/{id}/template/grid', handler: 'http/receipts/template-grid-save', auth: 'user' },
+  { method: 'PUT', path: '/receipts/{id}/template/grid', handler: 'http/receipts/template-grid-use', auth: 'user' },
+  { method: 'GET', path: '/receipts/{id}/preview', handler: 'http/receipts/preview-get', auth: 'user' },
+  { method: 'GET', path: '/receipts/{id}/export', handler: 'http/receipts/export-get', auth: 'user' },
+  { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user' },
+  { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
+  { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
@@ -31,6 +64,11 @@ export const websocketRoutes = [
 
 export const triggerHandlers = {
   postConfirmation: 'triggers/post-confirmation',
+} as const;
+
+/** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/) → SQS → Lambda. */
+export const jobHandlers = {
+  processDocument: 'jobs/process-document',
 } as const;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

@@ -1,6 +1,9 @@
 import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
+import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
+import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
+import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
 import { env } from './env';
 
@@ -11,6 +14,10 @@ export interface Deps {
   clock: Clock;
   ids: IdGenerator;
   globalAdminEmails: string[];
+  /** Receipts and invoices (lambdas/core/documents). */
+  documents: DocumentsStore;
+  /** The documents bucket. */
+  files: FileStore;
 }
 
 export function deps(): Deps {
@@ -23,5 +30,7 @@ export function deps(): Deps {
       .GLOBAL_ADMIN_EMAILS.split(',')
       .map((e) => e.trim().toLowerCase())
       .filter(Boolean),
+    documents: ddbDocumentsStore,
+    files: s3Files,
   };
 }

@@ -5,11 +5,14 @@ import path from 'node:path';
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
 import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
+import { resetS3Client } from '../../lambdas/adapters/s3/files';
+import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
 import { resetEnvCache } from '../../lambdas/runtime/env';
-import { triggerHandlers } from '../../shared/routes';
+import { jobHandlers, triggerHandlers } from '../../shared/routes';
 import { handleApiRequest, loadHandler } from './api-adapter';
 import { createLocalCognito, type LocalCognito } from './cognito';
 import { startLocalDynamo, type LocalDynamo } from './dynamo';
+import { createLocalJobQueue, type LocalJobQueue } from './jobs';
 import { startLocalS3, type LocalS3 } from './s3';
 import { serveStatic } from './static-files';
 import { ensureTable } from './table';
@@ -37,6 +40,8 @@ export interface LocalStack {
   dynamo: LocalDynamo;
   s3: LocalS3;
   cognito: LocalCognito;
+  /** The processing job's queue (S3 object-created → SQS → job). */
+  jobs: LocalJobQueue;
   stop(): Promise<void>;
 }
 
@@ -79,7 +84,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   resetEnvCache();
   resetDdbClient();
   resetLiveEventsClient();
+  resetS3Client();
   await ensureTable(dynamo.endpoint, TABLE_NAME);
+
+  // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS.
+  const jobs = createLocalJobQueue(() => loadHandler(jobHandlers.processDocument));
+  s3.onObjectCreated((record) => jobs.deliver(record));
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),
@@ -144,7 +154,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     dynamo,
     s3,
     cognito,
+    jobs,
     async stop() {
+      await jobs.close();
+      await closeRecogniser();
       gateway.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

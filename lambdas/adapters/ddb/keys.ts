@@ -26,6 +26,34 @@ export const keys = {
     gsi1pk: `COMPANY#${companyId}#CONNS`,
     gsi1sk: `CONN#${connectionId}`,
   }),
+  /** Review and export: a company's overrides of the document schema (Fields configuration). */
+  contentSchema: (companyId: string) => ({ pk: `COMPANY#${companyId}`, sk: 'CONTENT_SCHEMA' }),
+  /** Review and export: a line-items grid template of a supplier/customer (key: code:<code> or name:<name>). */
+  gridTemplate: (companyId: string, templateKey: string) => ({ pk: `COMPANY#${companyId}`, sk: `GRID_TEMPLATE#${templateKey}` }),
+  // Documents (receipts and invoices); scope is `C#<companyId>` or `U#<userId>` (unassigned).
+  document: (receiptId: string) => ({ pk: `DOC#${receiptId}`, sk: 'META' }),
+  documentHistory: (receiptId: string, date: string, entryId: string) => ({ pk: `DOC#${receiptId}`, sk: `HIST#${date}#${entryId}` }),
+  documentHistoryOf: (receiptId: string) => ({ pk: `DOC#${receiptId}`, skPrefix: 'HIST#' }),
+  /** The three list partitions of a document, each sorted by `<created_at>#<receiptId>`. */
+  documentLists: (scope: string, receiptType: string, status: string, sortKey: string) => ({
+    gsi1pk: `DOCS#${scope}#${receiptType}#${status}`,
+    gsi1sk: sortKey,
+    gsi2pk: `DOCS#${scope}#${receiptType}`,
+    gsi2sk: sortKey,
+    gsi3pk: `DOCS#${scope}`,
+    gsi3sk: sortKey,
+  }),
+  documentsByTypeAndStatus: (scope: string, receiptType: string, status: string) => ({ index: 'gsi1', pk: `DOCS#${scope}#${receiptType}#${status}` }) as const,
+  documentsByType: (scope: string, receiptType: string) => ({ index: 'gsi2', pk: `DOCS#${scope}#${receiptType}` }) as const,
+  documentsOfScope: (scope: string) => ({ index: 'gsi3', pk: `DOCS#${scope}` }) as const,
+  /** Same-file (hash) and same-document (counterparty + number + total) look-ups. */
+  documentMarker: (kind: string, scope: string, value: string, receiptId: string) => ({ pk: `DOCMARK#${kind}#${scope}#${value}`, sk: `DOC#${receiptId}` }),
+  documentMarkersOf: (kind: string, scope: string, value: string) => ({ pk: `DOCMARK#${kind}#${scope}#${value}` }),
+  upload: (uploadId: string) => ({ pk: `UPLOAD#${uploadId}`, sk: 'META' }),
+  /** Pending uploads of a company by expiry, while they hold a quota reservation. */
+  pendingUploadIndex: (companyId: string, expiresAt: string, uploadId: string) => ({ gsi1pk: `UPLOADS#${companyId}`, gsi1sk: `${expiresAt}#${uploadId}` }),
+  /** Counts by status of a user's unassigned documents (all-companies uploads). */
+  userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),
 } as const;
 
 export type Key = { pk: string; sk: string };

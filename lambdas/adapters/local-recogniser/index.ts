@@ -12,7 +12,7 @@ import { applyHintsToResult } from '../../core/recognition/learn';
 import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, RecogniserInput } from '../../core/recognition/types';
 import { prepareImage, thumbnail } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
-import { openPdf, pageImage, pageTextWords, pdfAttachments } from './pdf';
+import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {
   languages?: OcrLanguage[];
@@ -116,23 +116,24 @@ export class LocalRecogniser implements Recogniser {
   private async readPdf(bytes: Uint8Array): Promise<AnalyzeExpenseResult> {
     const pdf = await openPdf(bytes);
     try {
-      const pages: OcrPage[] = [];
-      for (let n = 1; n <= pdf.numPages; n++) {
-        const { page, chars } = await pageTextWords(pdf, n);
-        if (chars >= this.minTextChars) pages.push(page);
-        else {
-          const png = await pageImage(bytes, pdf, n);
-          pages.push(await this.ocrImage(png, n));
-        }
-      }
-      const doc: OcrDocument = { source: pages.every((p) => p.lines.every((l) => l.words.every((w) => w.confidence >= 99.9))) ? 'pdf-text' : 'ocr', pages };
+      const textPages: { page: OcrPage; chars: number }[] = [];
+      for (let n = 1; n <= pdf.numPages; n++) textPages.push(await pageTextWords(pdf, n));
       // Factur-X / ZUGFeRD: the embedded XML is the invoice; the text layer only places the values.
-      for (const att of await pdfAttachments(pdf)) {
-        const xml = new TextDecoder('utf-8').decode(att.content);
-        if (/\.xml$/i.test(att.name) && eInvoiceSyntax(xml)) {
-          return toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml), doc));
+      const xml = await embeddedEInvoiceIn(pdf);
+      if (xml) {
+        const doc: OcrDocument = { source: 'pdf-text', pages: textPages.map((t) => t.page) };
+        return toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml), doc));
+      }
+      const pages: OcrPage[] = [];
+      let ocred = false;
+      for (const [i, t] of textPages.entries()) {
+        if (t.chars >= this.minTextChars) pages.push(t.page);
+        else {
+          ocred = true;
+          pages.push(await this.ocrImage(await pageImage(bytes, pdf, i + 1), i + 1));
         }
       }
+      const doc: OcrDocument = { source: ocred ? 'ocr' : 'pdf-text', pages };
       return toAnalyzeExpenseResult(doc, extractDocument(doc));
     } finally {
       await pdf.destroy();

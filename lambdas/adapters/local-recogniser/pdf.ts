@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { eInvoiceSyntax } from '../../core/recognition/einvoice';
 import { groupWordsIntoLines, roundBox } from '../../core/recognition/geometry';
 import type { OcrPage, OcrWord } from '../../core/recognition/types';
 
@@ -93,6 +94,25 @@ export async function pdfAttachments(pdf: PDFDocumentProxy): Promise<{ name: str
   const att = (await pdf.getAttachments()) as Record<string, { filename: string; content: Uint8Array }> | null;
   if (!att) return [];
   return Object.values(att).map((a) => ({ name: a.filename, content: a.content }));
+}
+
+/** The Factur-X / ZUGFeRD (or UBL) XML embedded in a PDF, if any. */
+export async function embeddedEInvoiceIn(pdf: PDFDocumentProxy): Promise<string | undefined> {
+  for (const att of await pdfAttachments(pdf)) {
+    if (!/\.xml$/i.test(att.name)) continue;
+    const xml = new TextDecoder('utf-8').decode(att.content);
+    if (eInvoiceSyntax(xml)) return xml;
+  }
+  return undefined;
+}
+
+export async function embeddedEInvoice(bytes: Uint8Array): Promise<string | undefined> {
+  const pdf = await openPdf(bytes);
+  try {
+    return await embeddedEInvoiceIn(pdf);
+  } finally {
+    await pdf.destroy();
+  }
 }
 
 let pdftoppmAvailable: boolean | undefined;

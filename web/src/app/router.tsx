@@ -7,6 +7,8 @@ import { SignInPage, type AuthLocationState } from '../features/auth/components/
 import { SignUpPage } from '../features/auth/components/SignUpPage';
 import { DashboardPage } from '../features/companies/components/DashboardPage';
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
+import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
+import { SelectCompanyPage } from '../features/select-company/components/SelectCompanyPage';
 import { AppShell } from '../features/shell/components/AppShell';
 import { SessionExpiredPopup } from '../features/shell/components/SessionExpiredPopup';
 import { useAuth } from './auth';
@@ -50,9 +52,9 @@ function Fallback() {
 }
 
 /**
- * Routes of the screens built so far. Receipts lists, edit/select-company, master data, settings,
- * My Team, integration and admin are not built yet: their menu entries exist, their paths fall back
- * to /dashboard until the screens land.
+ * Routes of the screens built so far. Edit-receipt, master data, settings, My Team, integration and
+ * admin are not built yet: their menu entries exist, their paths fall back to /dashboard until the
+ * screens land.
  */
 export function AppRoutes() {
   return (
@@ -70,6 +72,9 @@ export function AppRoutes() {
           <Route element={<AppShell />}>
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/my-profile" element={<MyProfilePage />} />
+            <Route path="/receipts" element={<Navigate to="/receipts/inbox" replace />} />
+            <Route path="/receipts/:status" element={<ReceiptsPage />} />
+            <Route path="/select-company/:id" element={<SelectCompanyPage />} />
           </Route>
         </Route>
         <Route path="*" element={<Fallback />} />

@@ -1,9 +1,16 @@
+import { MENU_STATUS_LABELS } from '../lib/badge';
+
 /** Titles of the signed-in screens that exist; the header shows them. */
 const PAGE_TITLES: Record<string, string> = {
   '/dashboard': 'Dashboard',
   '/my-profile': 'My Profile',
 };
 
+/** The header title: document lists take their status title (inbox → Inbox, review → To Review, …). */
 export function pageTitle(pathname: string): string {
-  return PAGE_TITLES[pathname.replace(/\/+$/, '') || '/'] ?? 'Dashboard';
+  const path = pathname.replace(/\/+$/, '') || '/';
+  const list = /^\/receipts\/([^/]+)$/.exec(path);
+  if (list) return (MENU_STATUS_LABELS as Record<string, string>)[list[1]!] ?? 'Inbox';
+  if (path.startsWith('/select-company/')) return 'Select company';
+  return PAGE_TITLES[path] ?? 'Dashboard';
 }

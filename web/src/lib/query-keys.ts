@@ -3,4 +3,15 @@ export const queryKeys = {
   companies: ['companies'] as const,
   profile: ['profile'] as const,
   invitation: (token: string) => ['invitation', token] as const,
+  /** Everything about documents: lists, single receipts, previews, totals. */
+  receipts: ['receipts'] as const,
+  /** Every document list (all statuses, filters and scopes). */
+  receiptLists: ['receipts', 'list'] as const,
+  /** One document list: `params` is the list's identity (scope, status, filters), see features/receipts/lib/list-params. */
+  receiptList: (params: Record<string, unknown>) => ['receipts', 'list', params] as const,
+  receipt: (receiptId: string, companyId?: string) => ['receipts', 'detail', receiptId, companyId ?? null] as const,
+  receiptPreview: (receiptId: string, companyId?: string) => ['receipts', 'preview', receiptId, companyId ?? null] as const,
+  totalDocuments: (scope: string) => ['receipts', 'total-documents', scope] as const,
+  companyUsers: (companyId: string) => ['company-users', companyId] as const,
+  email: (emailId: string, companyId?: string) => ['email', emailId, companyId ?? null] as const,
 };

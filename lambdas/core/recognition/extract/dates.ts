@@ -92,7 +92,7 @@ export function formatOfMatch(m: DateMatch): DateFormat | undefined {
 
 const MONTH_WORD = '([A-Za-zÀ-ž]{3,12})\\.?';
 // 25/12/2018, 25-12-18, 2018.12.25, 25 / 12 / 2018
-const NUMERIC = /(?<![\p{L}\d.,/-])(\d{1,4})(?:([/.\-])(\d{1,2})\2|\s?([/.])\s?(\d{1,2})\s?\4\s?)(\d{2,4})(?![\d/]|\p{L})/gu;
+const NUMERIC = /(?<![\p{L}\d.,/-])(\d{1,4})(?:([/.\-])(\d{1,2})\2|\s?([/.])\s?(\d{1,2})\s?\4\s?)(\d{2,4})(?![\d/])/gu;
 // 25 Dec 2018, 25-DEC-18, 25th December, 2018, 05 MAR 2018
 const DAY_MONTH_YEAR = new RegExp(`(?<![\\d])(\\d{1,2})(?:st|nd|rd|th)?[\\s\\-/.]{0,3}${MONTH_WORD}[\\s\\-/.,']{0,3}(\\d{4}|\\d{2})(?![\\d])`, 'g');
 // Dec 25, 2018 / December 25 2018
@@ -117,6 +117,9 @@ export function findDates(text: string, opts: DateOptions = {}): DateMatch[] {
     const na = Number(a);
     const nb = Number(b);
     const nc = Number(c);
+    // "21/05/2018TIME" is a date; "12/05/18PCS" is more likely a code.
+    const nextChar = text[m.index + raw.length] ?? '';
+    if (/\p{L}/u.test(nextChar) && c!.length !== 4) continue;
     let found: { y: number; mo: number; d: number; order: DateOrder; ambiguous: boolean } | undefined;
     if (la === 4 && lc <= 2) {
       if (isValidDate(na, nb, nc)) found = { y: na, mo: nb, d: nc, order: 'YMD', ambiguous: false };

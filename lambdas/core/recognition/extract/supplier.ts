@@ -73,7 +73,7 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
   // Bigger print is usual for the name.
   if (maxHeight > 0) score += (row.box.height / maxHeight) * 2;
   // Earlier lines are likelier, and low-confidence lines are often logos or handwriting.
-  score -= pos * 0.35;
+  score -= Math.min(pos, 4) * 0.6 + Math.max(0, pos - 4) * 0.2;
   if (row.confidence < 60) score -= 1.5;
   if (/[|{}[\]<>=~_*#]/.test(text)) score -= 1;
   if (l < 5 && !strong) score -= 2;
@@ -150,8 +150,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
   }
   if (!cands.length) return { nameRows: [], addressRows: [] };
   // A legal form is the best evidence; among rows with one, the earliest wins.
-  const strong = cands.filter((c) => c.strong);
-  const best = strong.length ? strong.reduce((a, b) => (b.score > a.score + 2 ? b : a)) : cands.reduce((a, b) => (b.score > a.score ? b : a));
+  const best = cands.reduce((a, b) => (b.score > a.score ? b : a));
 
   let nameRows = [best.row];
   let i = page1.indexOf(best.row);
@@ -171,7 +170,11 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
     nameRows.push(next);
     j++;
   }
-  const nameText = cleanCompanyName(nameRows.map((r) => r.text).join(' '));
+  let nameText = cleanCompanyName(nameRows.map((r) => r.text).join(' '));
+  // Words after the legal form are stamps or branch names ("YONG CEN ENTERPRISE POSTED").
+  const nameTokens = tokensOf(nameText);
+  const formEnd = legalFormEnd(nameTokens);
+  if (formEnd > 0 && nameTokens.length - formEnd <= 2 && !/^\(/.test(nameTokens[formEnd] ?? '')) nameText = nameTokens.slice(0, formEnd).join(' ');
   const name = nameText ? found(nameRows, nameText, best.strong ? 1 : 0.8) : undefined;
 
   // Address: after the name, skipping registration numbers and brand lines, until a stop line.

@@ -55,6 +55,8 @@ export function classifyLabel(label: string): { kind: AmountKind; strength: numb
   const withRate = rate !== undefined ? { rate } : {};
   if (!l.trim()) return { kind: 'none', strength: 0 };
   if (IGNORE.test(l) && !FINAL.test(l)) return { kind: 'ignore', strength: 1 };
+  // Tax summary tables repeat the amounts per rate; they are checked as VAT lines, not totals.
+  if (/\b(summary|analysis|ringkasan|breakdown|suvestine)\b/i.test(l)) return { kind: 'ignore', strength: 1, ...withRate };
   if (CHANGE.test(l) && !/balance\s*due/i.test(l)) return { kind: 'change', strength: 2 };
   if (SUBTOTAL.test(l) && !/(after|rounded|payable|due)/i.test(l)) return { kind: 'subtotal', strength: /sub/i.test(l) ? 3 : 2, ...withRate };
   if (FINAL.test(l) || FINAL.test(lo)) return { kind: 'total_final', strength: /grand|nett|net\s*total|payable|due|rounded|round|after|final|mok[eė]tina/i.test(l) ? 4 : 3, ...withRate };
@@ -127,7 +129,7 @@ export interface TotalsResult {
   reasons: string[];
 }
 
-const eq = (a: number, b: number) => Math.abs(a - b) < 0.011;
+const eq = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
 function toFound(la: LabelledAmount, factor: number): Found {
   const f = foundInRow(la.row, la.amount.index, la.amount.index + la.amount.raw.length, formatAmount(la.amount.value), factor);
@@ -146,7 +148,9 @@ export function extractTotals(rows: Row[]): TotalsResult {
   const all = labelledAmounts(rows);
   const reasons: string[] = [];
   const of = (k: AmountKind) => all.filter((a) => a.kind === k);
-  const paid = of('paid').filter((a) => a.amount.value > 0);
+  const paid = of('paid')
+    .filter((a) => a.amount.value !== 0)
+    .map((a) => (a.amount.value < 0 ? { ...a, amount: { ...a.amount, value: -a.amount.value } } : a));
   const change = of('change').filter((a) => a.amount.value >= 0);
   const subs = of('subtotal').filter((a) => a.amount.value > 0);
   const taxes = of('tax').filter((a) => a.amount.value >= 0);
@@ -179,7 +183,9 @@ export function extractTotals(rows: Row[]): TotalsResult {
     if (c.kind === 'total_final') score += 2;
     if (c.fromRight === 0) score += 0.5;
     else score -= 1;
-    if (paid.some((p) => change.some((ch) => eq(p.amount.value - ch.amount.value, v) && ch.amount.value > 0))) {
+    // Tendered − change = total; the tendered amount may carry any label ("CASH", "ACCEPTED TOTAL").
+    const tendered = [...paid, ...candidates.filter((o) => o !== c && o.amount.value > v)];
+    if (tendered.some((p) => change.some((ch) => ch.amount.value > 0 && eq(p.amount.value - ch.amount.value, v)))) {
       score += 5;
       why.push('paid-change');
     } else if (paid.some((p) => eq(p.amount.value, v) && p.row !== c.row)) {

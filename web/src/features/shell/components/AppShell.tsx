@@ -6,6 +6,7 @@ import { pageTitle } from '../../../app/routes';
 import { menuCounts } from '../../../lib/badge';
 import { fullName } from '../../../lib/format';
 import { useActiveCompany } from '../../companies/api/companies';
+import { LiveChannel } from '../../live/components/LiveChannel';
 import { useProfile } from '../../profile/api/profile';
 import { Header, headerIdentity } from './Header';
 import { SideMenu } from './SideMenu';
@@ -44,6 +45,7 @@ export function AppShell() {
 
   return (
     <div className={`app-shell ${collapsed ? 'menu-collapsed' : ''}`}>
+      <LiveChannel />
       <SideMenu
         counts={counts}
         showTeam={view.isCompanyAdmin}

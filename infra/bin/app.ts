@@ -1,0 +1,27 @@
+/**
+ * The CDK app (`npx cdk synth`, `npx cdk deploy --all [-c globalAdminEmails=a@b.c,d@e.f]`), region eu-west-1.
+ * Synthesis is offline: no lookups. Handlers are bundled first, in one esbuild run (infra/build/bundle-handlers.ts).
+ */
+import { App } from 'aws-cdk-lib';
+import { bundleHandlers } from '../build/bundle-handlers';
+import { allHandlers, handlerEntries } from '../build/handler-entries';
+import { WEB_DIST_DIR } from '../build/paths';
+import { createReceiptsStacks, globalAdminEmailsFrom } from '../stacks/receipts-stacks';
+import { hasWebBuild } from '../stacks/web-content-stack';
+
+const app = new App();
+const entries = handlerEntries();
+const bundle = await bundleHandlers({ handlers: allHandlers(entries) });
+
+if (!hasWebBuild(WEB_DIST_DIR)) {
+  console.warn('web/dist has no index.html: only /config.json is deployed to the SPA bucket (run `npm run build:web` first).');
+}
+
+createReceiptsStacks(app, {
+  bundle,
+  entries,
+  globalAdminEmails: globalAdminEmailsFrom(app.node.tryGetContext('globalAdminEmails')),
+  webDistDir: WEB_DIST_DIR,
+});
+
+app.synth();

@@ -1,0 +1,79 @@
+/**
+ * Every Lambda entry point of the product, derived from the exports of shared/routes.ts only.
+ * Nothing here lists routes: adding a route (or a job) to the route module is enough for CDK to
+ * bundle its handler, create its function and wire its event source.
+ */
+import * as routeModule from '../../shared/routes';
+import type { RouteDef } from '../../shared/routes';
+
+/**
+ * Background jobs CDK knows how to wire, keyed by the property name expected in an optional
+ * `export const jobHandlers = { processDocument: 'jobs/process-document' } as const` of shared/routes.ts.
+ */
+export const KNOWN_JOBS = {
+  processDocument: 'S3 ObjectCreated under uploads/ in the documents bucket → SQS uploads queue → Lambda',
+} as const;
+export type JobName = keyof typeof KNOWN_JOBS;
+
+export interface WebsocketEntry {
+  routeKey: string;
+  handler: string;
+}
+
+export interface HandlerEntries {
+  routes: readonly RouteDef[];
+  websocket: readonly WebsocketEntry[];
+  triggers: { postConfirmation: string };
+  jobs: Partial<Record<JobName, string>>;
+}
+
+function isJobName(name: string): name is JobName {
+  return Object.prototype.hasOwnProperty.call(KNOWN_JOBS, name);
+}
+
+/**
+ * Reads the optional `jobHandlers` export. Absent → no jobs (the queue is still created, without a consumer).
+ * A job CDK cannot wire is an error: silently not deploying it would be worse than a failing synth.
+ */
+export function jobHandlersOf(mod: Readonly<Record<string, unknown>>): Partial<Record<JobName, string>> {
+  const raw = mod.jobHandlers;
+  if (raw === undefined) return {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new Error('shared/routes.ts: `jobHandlers` must be an object like { processDocument: "jobs/process-document" }');
+  }
+  const jobs: Partial<Record<JobName, string>> = {};
+  for (const [name, handler] of Object.entries(raw)) {
+    if (!isJobName(name)) {
+      throw new Error(
+        `shared/routes.ts: jobHandlers.${name} has no event source in infra (known: ${Object.keys(KNOWN_JOBS).join(', ')}). ` +
+          'Wire it in infra/stacks/processing-stack.ts and add it to KNOWN_JOBS in infra/build/handler-entries.ts.',
+      );
+    }
+    if (typeof handler !== 'string' || handler.length === 0) {
+      throw new Error(`shared/routes.ts: jobHandlers.${name} must be a handler path under lambdas/ (without .ts)`);
+    }
+    jobs[name] = handler;
+  }
+  return jobs;
+}
+
+export function handlerEntries(mod: Readonly<Record<string, unknown>> = routeModule): HandlerEntries {
+  const routes = mod.routes as readonly RouteDef[] | undefined;
+  const websocket = mod.websocketRoutes as readonly WebsocketEntry[] | undefined;
+  const triggers = mod.triggerHandlers as { postConfirmation: string } | undefined;
+  if (!Array.isArray(routes) || !Array.isArray(websocket) || !triggers?.postConfirmation) {
+    throw new Error('shared/routes.ts must export routes, websocketRoutes and triggerHandlers.postConfirmation');
+  }
+  return { routes, websocket, triggers, jobs: jobHandlersOf(mod) };
+}
+
+/** Every distinct handler path (routes, WebSocket routes, triggers, jobs), sorted. */
+export function allHandlers(entries: HandlerEntries): string[] {
+  const set = new Set<string>([
+    ...entries.routes.map((r) => r.handler),
+    ...entries.websocket.map((w) => w.handler),
+    ...Object.values(entries.triggers),
+    ...Object.values(entries.jobs).filter((h): h is string => typeof h === 'string'),
+  ]);
+  return [...set].sort();
+}

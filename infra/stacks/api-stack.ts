@@ -1,0 +1,136 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  type HttpRoute,
+  WebSocketApi,
+  type WebSocketRouteOptions,
+  WebSocketStage,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { routeKey, type RouteDef } from '../../shared/routes';
+import type { HandlerBundle } from '../build/bundle-handlers';
+import type { HandlerEntries } from '../build/handler-entries';
+import { HandlerFunction, type HandlerResources } from '../constructs/handler-function';
+
+export interface ApiStackProps extends StackProps {
+  bundle: HandlerBundle;
+  entries: HandlerEntries;
+  table: ITable;
+  documentsBucket: IBucket;
+  userPool: IUserPool;
+  userPoolClient: IUserPoolClient;
+  /** The SPA's origin (https://…), the only origin allowed by CORS. */
+  siteOrigin: string;
+  globalAdminEmails: string;
+}
+
+/** The WebSocket API's stage; WS_CALLBACK_URL is https://{apiId}.execute-api.{region}.amazonaws.com/{stage}. */
+export const WS_STAGE_NAME = 'live';
+
+/** A readable construct id per route: 'GET /receipts/{id}' → 'GetReceiptsId'. */
+export function routeConstructId(route: Pick<RouteDef, 'method' | 'path'>): string {
+  const words = [route.method.toLowerCase(), ...route.path.split(/[^A-Za-z0-9]+/)].filter(Boolean);
+  return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+function wsConstructId(key: string): string {
+  const word = key.replace(/[^A-Za-z0-9]/g, '');
+  return `Ws${word[0]!.toUpperCase()}${word.slice(1)}`;
+}
+
+/**
+ * The HTTP API (one Lambda and one route per entry of the route table, JWT authorizer on every non-public
+ * route) and the WebSocket API (one Lambda per WebSocket route) in ONE stack: HTTP handlers need the
+ * WebSocket stage's callback URL and ManageConnections, and WebSocket handlers share their environment;
+ * two stacks would only add cross-stack exports without removing any dependency.
+ */
+export class ApiStack extends Stack {
+  readonly httpApi: HttpApi;
+  readonly webSocketApi: WebSocketApi;
+  readonly webSocketStage: WebSocketStage;
+  readonly routeFunctions = new Map<string, HandlerFunction>();
+  readonly httpRoutes = new Map<string, HttpRoute>();
+  readonly webSocketFunctions = new Map<string, HandlerFunction>();
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+
+    this.webSocketApi = new WebSocketApi(this, 'WebSocketApi', {
+      description: 'Receipts live events',
+    });
+    this.webSocketStage = new WebSocketStage(this, 'WebSocketStage', {
+      webSocketApi: this.webSocketApi,
+      stageName: WS_STAGE_NAME,
+      autoDeploy: true,
+    });
+
+    const resources: HandlerResources = {
+      table: props.table,
+      documentsBucket: props.documentsBucket,
+      userPool: props.userPool,
+      userPoolClient: props.userPoolClient,
+      webSocketStage: this.webSocketStage,
+      globalAdminEmails: props.globalAdminEmails,
+    };
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Receipts HTTP API (routes from shared/routes.ts)',
+      corsPreflight: {
+        allowOrigins: [props.siteOrigin],
+        allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.DELETE, CorsHttpMethod.OPTIONS],
+        allowHeaders: ['authorization', 'content-type', 'accept'],
+        exposeHeaders: ['x-request-id'],
+        maxAge: Duration.days(1),
+      },
+    });
+    const authorizer = new HttpJwtAuthorizer(
+      'CognitoJwt',
+      `https://cognito-idp.${this.region}.amazonaws.com/${props.userPool.userPoolId}`,
+      { jwtAudience: [props.userPoolClient.userPoolClientId], identitySource: ['$request.header.Authorization'] },
+    );
+
+    for (const route of props.entries.routes) {
+      const key = routeKey(route);
+      const id = routeConstructId(route);
+      if (this.node.tryFindChild(`${id}Fn`)) throw new Error(`Two routes map to the construct id ${id} (${key})`);
+      const fn = new HandlerFunction(this, `${id}Fn`, {
+        handler: route.handler,
+        bundle: props.bundle,
+        description: `${key} (${route.auth}) → lambdas/${route.handler}.ts`,
+        resources,
+      });
+      const [httpRoute] = this.httpApi.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${id}Integration`, fn),
+        authorizer: route.auth === 'public' ? undefined : authorizer,
+      });
+      this.routeFunctions.set(key, fn);
+      this.httpRoutes.set(key, httpRoute!);
+    }
+
+    for (const ws of props.entries.websocket) {
+      const id = wsConstructId(ws.routeKey);
+      const fn = new HandlerFunction(this, `${id}Fn`, {
+        handler: ws.handler,
+        bundle: props.bundle,
+        description: `WebSocket ${ws.routeKey} → lambdas/${ws.handler}.ts`,
+        resources,
+      });
+      const options: WebSocketRouteOptions = { integration: new WebSocketLambdaIntegration(`${id}Integration`, fn) };
+      this.webSocketApi.addRoute(ws.routeKey, options);
+      this.webSocketFunctions.set(ws.routeKey, fn);
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.apiEndpoint });
+    new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url });
+    new CfnOutput(this, 'WebSocketCallbackUrl', { value: this.webSocketStage.callbackUrl });
+  }
+}

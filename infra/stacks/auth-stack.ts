@@ -1,0 +1,94 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccountRecovery, StringAttribute, UserPool, UserPoolClient, UserPoolOperation, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
+import type { HandlerBundle } from '../build/bundle-handlers';
+import type { HandlerEntries } from '../build/handler-entries';
+import { USER_POOL_ADMIN_ACTIONS } from '../constructs/grants';
+import { HandlerFunction } from '../constructs/handler-function';
+
+export interface AuthStackProps extends StackProps {
+  bundle: HandlerBundle;
+  entries: HandlerEntries;
+  table: ITable;
+  documentsBucket: IBucket;
+  globalAdminEmails: string;
+}
+
+/** The custom attributes of the pool, from the names the code uses (shared/schemas/auth.ts). */
+export const CUSTOM_ATTRIBUTE_NAMES = Object.values(COGNITO_ATTRIBUTES).map((a) => a.replace(/^custom:/, ''));
+
+/**
+ * Cognito user pool (e-mail is the username, self sign-up, e-mail verification and recovery), the SPA's app
+ * client (USER_PASSWORD_AUTH + SRP, no secret) and the PostConfirmation trigger.
+ */
+export class AuthStack extends Stack {
+  readonly userPool: UserPool;
+  readonly userPoolClient: UserPoolClient;
+  readonly postConfirmation: HandlerFunction;
+
+  constructor(scope: Construct, id: string, props: AuthStackProps) {
+    super(scope, id, props);
+
+    // The trigger cannot see the pool's id or ARN through its environment or role policy: the pool refers to
+    // the function (LambdaConfig), so that would be a cycle. It gets them from the event (event.userPoolId);
+    // pool-admin calls, if it ever makes them, are granted by a separate Policy below (no cycle).
+    // It is deployed before the WebSocket API, so it publishes no live events (WS_CALLBACK_URL unset →
+    // LiveEvents.publish is a no-op); nothing is connected to a user who is only just confirming anyway.
+    this.postConfirmation = new HandlerFunction(this, 'PostConfirmationFn', {
+      handler: props.entries.triggers.postConfirmation,
+      bundle: props.bundle,
+      description: 'Cognito PostConfirmation trigger',
+      // Cognito waits 5 s for a trigger; a longer timeout lets a slow cold start finish its write.
+      timeout: Duration.seconds(10),
+      resources: { table: props.table, documentsBucket: props.documentsBucket, globalAdminEmails: props.globalAdminEmails },
+      withheld: {
+        webSocketManage: 'deployed before the WebSocket API; live events are a no-op without WS_CALLBACK_URL',
+        userPoolAdmin: 'granted on the pool by a separate Policy (a role-policy reference would be a cycle)',
+      },
+    });
+
+    this.userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: true,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      userVerification: { emailStyle: VerificationEmailStyle.CODE },
+      standardAttributes: { email: { required: true, mutable: true } },
+      customAttributes: Object.fromEntries(CUSTOM_ATTRIBUTE_NAMES.map((name) => [name, new StringAttribute({ mutable: true })])),
+      passwordPolicy: {
+        minLength: 8,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: false,
+      },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.userPool.addTrigger(UserPoolOperation.POST_CONFIRMATION, this.postConfirmation);
+
+    if (this.postConfirmation.awsNeeds.has('userPoolAdmin')) {
+      new Policy(this, 'PostConfirmationPoolAccess', {
+        roles: [this.postConfirmation.role!],
+        statements: [new PolicyStatement({ actions: USER_POOL_ADMIN_ACTIONS, resources: [this.userPool.userPoolArn] })],
+      });
+    }
+
+    this.userPoolClient = this.userPool.addClient('WebClient', {
+      authFlows: { userPassword: true, userSrp: true },
+      generateSecret: false,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+    });
+
+    new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.userPoolClient.userPoolClientId });
+  }
+}

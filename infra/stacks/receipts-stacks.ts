@@ -1,0 +1,103 @@
+import type { App, Environment } from 'aws-cdk-lib';
+import type { HandlerBundle } from '../build/bundle-handlers';
+import type { HandlerEntries } from '../build/handler-entries';
+import { ApiStack } from './api-stack';
+import { AuthStack } from './auth-stack';
+import { DataStack } from './data-stack';
+import { ProcessingStack } from './processing-stack';
+import { WebContentStack } from './web-content-stack';
+import { WebStack } from './web-stack';
+
+export const REGION = 'eu-west-1';
+const CROSS_STACK_REFERENCES = '@aws-cdk/core:defaultCrossStackReferences';
+
+export interface ReceiptsStacksOptions {
+  bundle: HandlerBundle;
+  entries: HandlerEntries;
+  /** Comma-separated e-mails of platform administrators (context `globalAdminEmails`). */
+  globalAdminEmails: string;
+  webDistDir: string;
+  /** Default: the CLI's account (may be undefined for offline synth) in eu-west-1. */
+  env?: Environment;
+  prefix?: string;
+}
+
+export interface ReceiptsStacks {
+  web: WebStack;
+  data: DataStack;
+  auth: AuthStack;
+  api: ApiStack;
+  processing: ProcessingStack;
+  webContent: WebContentStack;
+}
+
+/**
+ * The stacks and their order (each depends only on those before it):
+ * Web (bucket + CloudFront; its origin is needed for CORS) → Data (table, documents bucket) → Auth (pool,
+ * client, PostConfirmation) → Api (HTTP + WebSocket APIs, one Lambda per route) → Processing (uploads queue,
+ * job consumer) and WebContent (SPA files + /config.json).
+ */
+export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): ReceiptsStacks {
+  // New project: weak cross-stack references (Fn::GetStackOutput), as `cdk init` recommends; a producer's
+  // output can change without the "export in use" deadlock of Fn::ImportValue. Overridable with -c.
+  if (app.node.tryGetContext(CROSS_STACK_REFERENCES) === undefined) app.node.setContext(CROSS_STACK_REFERENCES, 'weak');
+  const env: Environment = options.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: REGION };
+  const prefix = options.prefix ?? 'Receipts';
+  const common = { env, bundle: options.bundle, entries: options.entries, globalAdminEmails: options.globalAdminEmails };
+
+  const web = new WebStack(app, `${prefix}Web`, { env, description: 'Receipts: SPA hosting (S3 + CloudFront)' });
+  const data = new DataStack(app, `${prefix}Data`, {
+    env,
+    description: 'Receipts: DynamoDB table and documents bucket',
+    siteOrigin: web.siteOrigin,
+  });
+  const auth = new AuthStack(app, `${prefix}Auth`, {
+    ...common,
+    description: 'Receipts: Cognito user pool',
+    table: data.table,
+    documentsBucket: data.documentsBucket,
+  });
+  const api = new ApiStack(app, `${prefix}Api`, {
+    ...common,
+    description: 'Receipts: HTTP and WebSocket APIs',
+    table: data.table,
+    documentsBucket: data.documentsBucket,
+    userPool: auth.userPool,
+    userPoolClient: auth.userPoolClient,
+    siteOrigin: web.siteOrigin,
+  });
+  const processing = new ProcessingStack(app, `${prefix}Processing`, {
+    ...common,
+    description: 'Receipts: document processing queue and job',
+    table: data.table,
+    documentsBucket: data.documentsBucket,
+    userPool: auth.userPool,
+    userPoolClient: auth.userPoolClient,
+    webSocketStage: api.webSocketStage,
+  });
+  const webContent = new WebContentStack(app, `${prefix}WebContent`, {
+    env,
+    description: 'Receipts: SPA files and /config.json',
+    siteBucket: web.siteBucket,
+    distribution: web.distribution,
+    webDistDir: options.webDistDir,
+    config: {
+      apiUrl: api.httpApi.apiEndpoint,
+      wsUrl: api.webSocketStage.url,
+      region: env.region ?? REGION,
+      userPoolId: auth.userPool.userPoolId,
+      userPoolClientId: auth.userPoolClient.userPoolClientId,
+    },
+  });
+  return { web, data, auth, api, processing, webContent };
+}
+
+/** Context `globalAdminEmails`: a comma-separated string or a JSON array of e-mails. */
+export function globalAdminEmailsFrom(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  return list
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean)
+    .join(',');
+}

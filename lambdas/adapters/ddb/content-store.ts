@@ -1,0 +1,43 @@
+/**
+ * Review and export settings in the single table: a company's schema overrides (C1) and its grid
+ * templates (C2). Document content itself is JSON in S3 referenced by the document record (content_key),
+ * written by the content service through the documents file store.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ContentSettings, GridTemplate } from '../../core/content/ports';
+import type { SchemaOverrides } from '../../core/content/schema';
+import { ddb } from './client';
+import { keys } from './keys';
+import { tableName } from './table-ops';
+
+export const ddbContentSettings: ContentSettings = {
+  async getSchemaOverrides(companyId) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.contentSchema(companyId) }));
+    return (res.Item?.overrides as SchemaOverrides | undefined) ?? {};
+  },
+
+  async putSchemaOverrides(companyId, overrides, meta) {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.contentSchema(companyId), type: 'CONTENT_SCHEMA', company_id: companyId, overrides, ...meta },
+      }),
+    );
+  },
+
+  async getGridTemplate(companyId, templateKey) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.gridTemplate(companyId, templateKey) }));
+    if (!res.Item) return undefined;
+    const { key, grid, updated_at, updated_by, source_receipt_id } = res.Item as GridTemplate;
+    return { key, grid, updated_at, updated_by, source_receipt_id };
+  },
+
+  async putGridTemplate(companyId, template) {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.gridTemplate(companyId, template.key), type: 'GRID_TEMPLATE', company_id: companyId, ...template },
+      }),
+    );
+  },
+};

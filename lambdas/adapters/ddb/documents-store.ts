@@ -1,0 +1,426 @@
+/**
+ * The documents store on the single table (docs/data-model.md, "Documents"). A DocumentChange is one
+ * TransactWriteItems: documents (conditional on not existing / on their version), status counts (ADD),
+ * the month's usage (ADD, conditional on the quota), the upload's state, markers and history.
+ */
+import {
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { countsFromItem } from '../../core/accounts/counts';
+import { sortKeyOf, type ListFilter, type StreamSpec } from '../../core/documents/list';
+import { CommitConflict, type ConflictReason, type DocumentsStore } from '../../core/documents/ports';
+import type {
+  CountDelta,
+  DocumentChange,
+  DocumentRecord,
+  HistoryRecord,
+  Marker,
+  ReceiptType,
+  ScopeKey,
+  UploadRecord,
+  UsageDelta,
+} from '../../core/documents/types';
+import { ddb } from './client';
+import { keys, type Key } from './keys';
+import { batchGet, queryAll, stripKeys, tableName } from './table-ops';
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** The stored item of a document: the record plus its key and its three list-index keys. */
+export function documentItem(doc: DocumentRecord): Item {
+  return {
+    ...keys.document(doc.receipt_id),
+    ...keys.documentLists(doc.scope, doc.receipt_type, doc.status, sortKeyOf(doc)),
+    type: 'DOCUMENT',
+    ...doc,
+  };
+}
+
+export function historyItem(h: HistoryRecord): Item {
+  return { ...keys.documentHistory(h.receipt_id, h.date, h.id), type: 'DOC_HISTORY', ...h };
+}
+
+function markerItem(m: Marker): Item {
+  return { ...keys.documentMarker(m.kind, m.scope, m.value, m.receipt_id), type: 'DOC_MARKER', receipt_id: m.receipt_id };
+}
+
+function uploadItem(u: UploadRecord): Item {
+  const pending = u.state === 'pending' && u.company_id ? keys.pendingUploadIndex(u.company_id, u.expires_at, u.upload_id) : {};
+  return { ...keys.upload(u.upload_id), ...pending, type: 'UPLOAD', ...u };
+}
+
+function countsKey(scope: ScopeKey, type: ReceiptType): Key {
+  return scope.startsWith('C#') ? keys.companyCounts(scope.slice(2), type) : keys.userDocumentCounts(scope.slice(2), type);
+}
+
+function countUpdates(deltas: CountDelta[]): TransactItem[] {
+  const byItem = new Map<string, { key: Key; adds: Map<string, number> }>();
+  for (const d of deltas) {
+    const key = countsKey(d.scope, d.receipt_type);
+    const id = `${key.pk}|${key.sk}`;
+    if (!byItem.has(id)) byItem.set(id, { key, adds: new Map() });
+    const adds = byItem.get(id)!.adds;
+    adds.set(d.status, (adds.get(d.status) ?? 0) + d.delta);
+  }
+  const out: TransactItem[] = [];
+  for (const { key, adds } of byItem.values()) {
+    const entries = [...adds.entries()].filter(([, v]) => v !== 0);
+    if (entries.length === 0) continue;
+    const names: Record<string, string> = {};
+    const values: Record<string, number> = {};
+    const parts = entries.map(([status, delta], i) => {
+      names[`#s${i}`] = status;
+      values[`:d${i}`] = delta;
+      return `#s${i} :d${i}`;
+    });
+    out.push({
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: `ADD ${parts.join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    });
+  }
+  return out;
+}
+
+/** ADD on the month's usage item; with a limit, conditional on quota_taken ≤ limit (missing counts as 0). */
+function usageUpdate(u: UsageDelta): TransactItem | undefined {
+  const fields: [string, number][] = (
+    [
+      ['quota_taken', u.quota_taken],
+      ['used_documents', u.used_documents],
+      ['reserved_documents', u.reserved_documents],
+      ['duplicated_documents', u.duplicated_documents],
+    ] as [string, number][]
+  ).filter(([, v]) => v !== 0);
+  if (fields.length === 0 && u.limit === undefined) return undefined;
+  if (fields.length === 0) fields.push(['quota_taken', 0]);
+  const values: Record<string, unknown> = Object.fromEntries(fields.map(([name, v]) => [`:${name}`, v]));
+  const update: TransactItem['Update'] = {
+    TableName: tableName(),
+    Key: keys.companyUsage(u.companyId, u.month),
+    UpdateExpression: `ADD ${fields.map(([name]) => `${name} :${name}`).join(', ')}`,
+    ExpressionAttributeValues: values,
+  };
+  if (u.limit !== undefined) {
+    update.ConditionExpression = 'attribute_not_exists(quota_taken) OR quota_taken <= :limit';
+    values[':limit'] = u.limit;
+  }
+  return { Update: update };
+}
+
+function reasonOf(error: unknown, labels: { reason: ConflictReason; receiptId?: string }[]): CommitConflict | undefined {
+  const e = error as { name?: string; CancellationReasons?: { Code?: string }[]; message?: string };
+  if (e?.name !== 'TransactionCanceledException') return undefined;
+  const reasons = e.CancellationReasons ?? [];
+  const index = reasons.findIndex((r) => r?.Code === 'ConditionalCheckFailed');
+  if (index < 0) return undefined;
+  const label = labels[index] ?? { reason: 'unknown' as const };
+  return new CommitConflict(label.reason, label.receiptId);
+}
+
+async function transact(items: TransactItem[], labels: { reason: ConflictReason; receiptId?: string }[]): Promise<void> {
+  if (items.length === 0) return;
+  if (items.length > 100) throw new Error(`A document change of ${items.length} items is over the transaction limit of 100`);
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    const conflict = reasonOf(error, labels);
+    if (conflict) throw conflict;
+    throw error;
+  }
+}
+
+const ATTR = { gsi1: 'gsi1sk', gsi2: 'gsi2sk', gsi3: 'gsi3sk' } as const;
+const PK = { gsi1: 'gsi1pk', gsi2: 'gsi2pk', gsi3: 'gsi3pk' } as const;
+
+function streamKey(stream: StreamSpec) {
+  switch (stream.by) {
+    case 'scope':
+      return keys.documentsOfScope(stream.scope);
+    case 'type':
+      return keys.documentsByType(stream.scope, stream.receipt_type);
+    default:
+      return keys.documentsByTypeAndStatus(stream.scope, stream.receipt_type, stream.status);
+  }
+}
+
+/** The list query of one stream: key condition on the sort key range, the filters as a FilterExpression. */
+export function listQueryInput(
+  stream: StreamSpec,
+  opts: { lower?: string; upper?: string; limit: number; filter: ListFilter | null; continuation?: unknown },
+): Omit<QueryCommandInput, 'TableName'> {
+  const { index, pk } = streamKey(stream);
+  const names: Record<string, string> = { '#pk': PK[index], '#sk': ATTR[index] };
+  const values: Record<string, unknown> = { ':pk': pk };
+  let condition = '#pk = :pk';
+  if (opts.lower !== undefined && opts.upper !== undefined) {
+    condition += ' AND #sk BETWEEN :lo AND :hi';
+    values[':lo'] = opts.lower;
+    values[':hi'] = opts.upper;
+  } else if (opts.upper !== undefined) {
+    condition += ' AND #sk <= :hi';
+    values[':hi'] = opts.upper;
+  } else if (opts.lower !== undefined) {
+    condition += ' AND #sk >= :lo';
+    values[':lo'] = opts.lower;
+  }
+  const filters: string[] = [];
+  const f = opts.filter;
+  if (f?.search) {
+    filters.push('contains(search_text, :q)');
+    values[':q'] = f.search;
+  }
+  if (f?.issueFrom) {
+    filters.push('issue_date >= :if');
+    values[':if'] = f.issueFrom;
+  }
+  if (f?.issueTo) {
+    filters.push('issue_date <= :it');
+    values[':it'] = f.issueTo;
+  }
+  if (f?.duplicatesOnly) {
+    filters.push('attribute_type(duplicate_id, :str)');
+    values[':str'] = 'S';
+  }
+  if (f?.duplicateOf) {
+    filters.push('(duplicate_id = :dup OR receipt_id = :dup)');
+    values[':dup'] = f.duplicateOf;
+  }
+  return {
+    IndexName: index,
+    KeyConditionExpression: condition,
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+    Limit: opts.limit,
+    ...(opts.continuation ? { ExclusiveStartKey: opts.continuation as Record<string, unknown> } : {}),
+  };
+}
+
+export const ddbDocumentsStore: DocumentsStore = {
+  async get(receiptId) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.document(receiptId), ConsistentRead: true }));
+    return res.Item ? stripKeys<DocumentRecord & { type?: string }>(res.Item) : undefined;
+  },
+
+  async getMany(receiptIds) {
+    if (receiptIds.length === 0) return [];
+    const items = await batchGet([...new Set(receiptIds)].map((id) => keys.document(id)));
+    return items.map((i) => stripKeys<DocumentRecord>(i));
+  },
+
+  async read(stream, opts) {
+    const input = listQueryInput(stream, opts);
+    const res = await ddb().send(new QueryCommand({ ...input, TableName: tableName() }));
+    const last = res.LastEvaluatedKey;
+    return {
+      items: (res.Items ?? []).map((i) => stripKeys<DocumentRecord>(i)),
+      continuation: last,
+      reachedKey: last ? String(last[ATTR[streamKey(stream).index]]) : undefined,
+    };
+  },
+
+  async commit(change: DocumentChange) {
+    const items: TransactItem[] = [];
+    const labels: { reason: ConflictReason; receiptId?: string }[] = [];
+    const add = (item: TransactItem, reason: ConflictReason, receiptId?: string) => {
+      items.push(item);
+      labels.push({ reason, receiptId });
+    };
+    for (const doc of change.puts) {
+      add({ Put: { TableName: tableName(), Item: documentItem(doc), ConditionExpression: 'attribute_not_exists(pk)' } }, 'exists', doc.receipt_id);
+    }
+    for (const { before, after } of change.updates) {
+      add(
+        {
+          Put: {
+            TableName: tableName(),
+            Item: documentItem(after),
+            ConditionExpression: 'version = :v',
+            ExpressionAttributeValues: { ':v': before.version },
+          },
+        },
+        'version',
+        before.receipt_id,
+      );
+    }
+    for (const doc of change.deletes) {
+      add(
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.document(doc.receipt_id),
+            ConditionExpression: 'version = :v',
+            ExpressionAttributeValues: { ':v': doc.version },
+          },
+        },
+        'version',
+        doc.receipt_id,
+      );
+    }
+    for (const item of countUpdates(change.counts)) add(item, 'unknown');
+    if (change.usage) {
+      if (change.usage.limit !== undefined && change.usage.limit < 0) throw new CommitConflict('quota');
+      const item = usageUpdate(change.usage);
+      if (item) add(item, 'quota');
+    }
+    if (change.upload) {
+      const { upload, to, document_ids } = change.upload;
+      add(
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.upload(upload.upload_id),
+            UpdateExpression: 'SET #state = :to, document_ids = :ids REMOVE gsi1pk, gsi1sk',
+            ConditionExpression: '#state = :from',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':to': to, ':from': upload.state, ':ids': document_ids ?? upload.document_ids },
+          },
+        },
+        'upload-state',
+      );
+    }
+    for (const m of change.markers.delete) add({ Delete: { TableName: tableName(), Key: keys.documentMarker(m.kind, m.scope, m.value, m.receipt_id) } }, 'unknown');
+    for (const m of change.markers.put) add({ Put: { TableName: tableName(), Item: markerItem(m) } }, 'unknown');
+    for (const h of change.history) add({ Put: { TableName: tableName(), Item: historyItem(h) } }, 'unknown');
+    await transact(items, labels);
+  },
+
+  async history(receiptId) {
+    const k = keys.documentHistoryOf(receiptId);
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix },
+    });
+    return items.map((i) => stripKeys<HistoryRecord>(i));
+  },
+
+  async deleteHistory(receiptId) {
+    const entries = await this.history(receiptId);
+    await batchWrite(entries.map((h) => ({ DeleteRequest: { Key: keys.documentHistory(h.receipt_id, h.date, h.id) } })));
+  },
+
+  async copyHistory(fromReceiptId, toReceiptId) {
+    const entries = await this.history(fromReceiptId);
+    await batchWrite(entries.map((h) => ({ PutRequest: { Item: historyItem({ ...h, receipt_id: toReceiptId }) } })));
+  },
+
+  async markers(kind, scope, value) {
+    const res = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.documentMarkersOf(kind, scope, value).pk },
+        Limit: 50,
+      }),
+    );
+    return (res.Items ?? []).map((i) => String(i.receipt_id));
+  },
+
+  async counts(scope) {
+    const [receipt, invoice] = await Promise.all(
+      (['receipt', 'invoice'] as const).map((t) => ddb().send(new GetCommand({ TableName: tableName(), Key: countsKey(scope, t) }))),
+    );
+    return { receipt: countsFromItem(receipt!.Item), invoice: countsFromItem(invoice!.Item) };
+  },
+
+  async putUpload(upload, reserve) {
+    const items: TransactItem[] = [{ Put: { TableName: tableName(), Item: uploadItem(upload), ConditionExpression: 'attribute_not_exists(pk)' } }];
+    const labels: { reason: ConflictReason }[] = [{ reason: 'exists' }];
+    if (reserve) {
+      if (reserve.limit !== undefined && reserve.limit < 0) throw new CommitConflict('quota');
+      const item = usageUpdate(reserve);
+      if (item) {
+        items.push(item);
+        labels.push({ reason: 'quota' });
+      }
+    }
+    await transact(items, labels);
+  },
+
+  async getUpload(uploadId) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.upload(uploadId), ConsistentRead: true }));
+    return res.Item ? stripKeys<UploadRecord>(res.Item) : undefined;
+  },
+
+  async expiredUploads(companyId, nowIso, limit) {
+    const res = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :now',
+        ExpressionAttributeValues: { ':pk': keys.pendingUploadIndex(companyId, '', '').gsi1pk, ':now': nowIso },
+        Limit: limit,
+      }),
+    );
+    return (res.Items ?? []).map((i) => stripKeys<UploadRecord>(i));
+  },
+
+  async releaseUpload(upload) {
+    if (upload.state !== 'pending') return false;
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.upload(upload.upload_id),
+          UpdateExpression: 'SET #state = :released REMOVE gsi1pk, gsi1sk',
+          ConditionExpression: '#state = :pending',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':released': 'released', ':pending': 'pending' },
+        },
+      },
+    ];
+    if (upload.company_id && upload.month) {
+      items.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.companyUsage(upload.company_id, upload.month),
+          UpdateExpression: 'ADD quota_taken :minus, reserved_documents :minus',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      });
+    }
+    try {
+      await transact(items, [{ reason: 'upload-state' }, { reason: 'unknown' }]);
+      return true;
+    } catch (error) {
+      if (error instanceof CommitConflict) return false;
+      throw error;
+    }
+  },
+
+  async usage(companyId, month) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.companyUsage(companyId, month), ConsistentRead: true }));
+    const item = res.Item ?? {};
+    return {
+      used_documents: Number(item.used_documents ?? 0),
+      reserved_documents: Number(item.reserved_documents ?? 0),
+      quota_taken: Number(item.quota_taken ?? 0),
+    };
+  },
+};
+
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Key } };
+
+/** BatchWriteItem in chunks of 25, retrying unprocessed items. */
+export async function batchWrite(requests: WriteRequest[]): Promise<void> {
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending = requests.slice(i, i + 25);
+    for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
+      const res = await ddb().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (res.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
+      if (pending.length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+    if (pending.length > 0) throw new Error(`${pending.length} writes were not processed`);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The documents bucket: presigned PUT/GET URLs, object reads and writes. The endpoint comes from the
+ * SDK's configuration (AWS_ENDPOINT_URL_S3 in local mode, where path-style addressing is used).
+ */
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { FileStore } from '../../core/documents/ports';
+import { env } from '../../runtime/env';
+
+let client: S3Client | undefined;
+export function s3(): S3Client {
+  // Checksums only where S3 requires them: a presigned PUT must not carry the checksum of an empty body.
+  client ??= new S3Client({ forcePathStyle: env().STAGE === 'local', requestChecksumCalculation: 'WHEN_REQUIRED' });
+  return client;
+}
+/** Local mode and tests change the endpoint between runs. */
+export function resetS3Client(): void {
+  client?.destroy();
+  client = undefined;
+}
+
+const bucket = () => env().DOCUMENTS_BUCKET;
+const unquote = (etag: string | undefined) => (etag ?? '').replace(/"/g, '');
+
+function isMissing(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+}
+
+export const s3Files: FileStore = {
+  bucket,
+
+  async get(key) {
+    const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+    const bytes = res.Body ? await res.Body.transformToByteArray() : new Uint8Array();
+    return { bytes, etag: unquote(res.ETag), size: bytes.length, contentType: res.ContentType };
+  },
+
+  async head(key) {
+    try {
+      const res = await s3().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+      return { etag: unquote(res.ETag), size: Number(res.ContentLength ?? 0) };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  },
+
+  async put(key, bytes, contentType) {
+    await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: bytes, ContentType: contentType }));
+  },
+
+  async getJson<T>(key: string): Promise<T | undefined> {
+    try {
+      const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+      const text = res.Body ? await res.Body.transformToString('utf-8') : '';
+      return text ? (JSON.parse(text) as T) : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  },
+
+  async putJson(key, value) {
+    await s3().send(
+      new PutObjectCommand({ Bucket: bucket(), Key: key, Body: JSON.stringify(value), ContentType: 'application/json' }),
+    );
+  },
+
+  async delete(keyList) {
+    const unique = [...new Set(keyList.filter(Boolean))];
+    for (let i = 0; i < unique.length; i += 1000) {
+      await s3().send(
+        new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: unique.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }),
+      );
+    }
+  },
+
+  async deletePrefix(prefix) {
+    let token: string | undefined;
+    do {
+      const res = await s3().send(new ListObjectsV2Command({ Bucket: bucket(), Prefix: prefix, ContinuationToken: token }));
+      const found = (res.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+      if (found.length) await this.delete(found);
+      token = res.IsTruncated ? res.NextContinuationToken : undefined;
+    } while (token);
+  },
+
+  presignPut(key, contentType, expiresInSeconds) {
+    return getSignedUrl(s3(), new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: contentType }), { expiresIn: expiresInSeconds });
+  },
+
+  presignGet(key, expiresInSeconds) {
+    return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: expiresInSeconds });
+  },
+};

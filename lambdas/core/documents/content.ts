@@ -1,0 +1,139 @@
+/**
+ * Recognised fields → the rule that decides whether a freshly recognised document is `ready` by
+ * itself or goes to `review` (docs/decisions.md), and the helpers the documents domain needs around
+ * the content tree (the content model itself is core/content's).
+ */
+import type { ContentItem } from '../../../shared/schemas/content';
+import type { ContentDocument } from '../content/tree';
+import type { ExtractedFields, FieldValue, HeaderFieldId } from '../recognition/types';
+import type { ReceiptType } from './types';
+
+export function emptyFields(): ExtractedFields {
+  return { vat_lines: [], line_items: [] };
+}
+
+/** The counterparty: the supplier of a cost receipt, the customer of a sales invoice. */
+export const counterpartyField = (type: ReceiptType): HeaderFieldId => (type === 'receipt' ? 'supplier_name' : 'customer_name');
+
+/**
+ * Converting receipt ⇄ invoice moves the counterparty's content between the supplier_* and the
+ * customer_* datapoints (values, positions and confidences swap places).
+ */
+export function swapCounterpartyContent(doc: ContentDocument): ContentDocument {
+  const byId = new Map<string, ContentItem>();
+  const visit = (items: ContentItem[]) => {
+    for (const i of items) {
+      if (i.category === 'datapoint') byId.set(i.schema_id, i);
+      visit(i.children);
+    }
+  };
+  const copy = structuredClone(doc);
+  visit(copy.items);
+  for (const [schemaId, item] of byId) {
+    if (!schemaId.startsWith('supplier_')) continue;
+    const other = byId.get(`customer_${schemaId.slice('supplier_'.length)}`);
+    if (!other) continue;
+    const [a, b] = [item.content, other.content];
+    item.content = b;
+    other.content = a;
+    const [fa, fb] = [item.file, other.file];
+    item.file = fb;
+    other.file = fa;
+  }
+  return copy;
+}
+
+/** Confidence (0..100) a required field needs for the document to be ready without review. */
+export const READY_CONFIDENCE = 90;
+/** Rounding tolerance of the arithmetic checks, per amount added. */
+const CENT = 0.01;
+
+export interface ReadyCheck {
+  ready: boolean;
+  /** Why not (empty when ready). */
+  reasons: string[];
+  /** The arithmetic checks that could be made and passed. */
+  checks: string[];
+}
+
+const num = (v: FieldValue | undefined) => (v && v.value !== '' && Number.isFinite(Number(v.value)) ? Number(v.value) : undefined);
+const close = (a: number, b: number, terms = 1) => Math.abs(a - b) <= CENT * Math.max(1, terms) + 1e-9;
+
+/**
+ * Ready rule: every required field (counterparty name, document number, issue date, total) is
+ * present with confidence ≥ READY_CONFIDENCE, the issue date is a real date not in the future, at
+ * least one arithmetic check can be made, and every check that can be made passes:
+ * base + tax = total; Σ VAT-line VAT = tax; Σ VAT-line gross = total; net + VAT = gross on each VAT
+ * line; Σ line-item totals = total or = base.
+ */
+export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: string): ReadyCheck {
+  const reasons: string[] = [];
+  const checks: string[] = [];
+  const required: [HeaderFieldId, string][] = [
+    [counterpartyField(type), type === 'receipt' ? 'supplier' : 'customer'],
+    ['document_id', 'document number'],
+    ['issue_date', 'issue date'],
+    ['amount_total', 'total'],
+  ];
+  for (const [id, label] of required) {
+    const v = fields[id];
+    if (!v || !v.value.trim()) reasons.push(`${label} missing`);
+    else if (v.confidence < READY_CONFIDENCE) reasons.push(`${label} read with low confidence (${v.confidence})`);
+  }
+  const issue = fields.issue_date?.value;
+  if (issue) {
+    const valid = /^\d{4}-\d{2}-\d{2}$/.test(issue) && !Number.isNaN(Date.parse(`${issue}T00:00:00Z`)) && new Date(`${issue}T00:00:00Z`).toISOString().slice(0, 10) === issue;
+    if (!valid) reasons.push('issue date is not a valid date');
+    else if (issue > today) reasons.push('issue date is in the future');
+  }
+  const total = num(fields.amount_total);
+  const base = num(fields.amount_total_base);
+  const tax = num(fields.amount_tax);
+  const fail = (what: string) => reasons.push(`${what} does not add up`);
+  if (total !== undefined && base !== undefined && tax !== undefined) {
+    if (close(base + tax, total, 2)) checks.push('base + tax = total');
+    else fail('base + tax = total');
+  }
+  const vatLines = fields.vat_lines;
+  const vats = vatLines.map((l) => num(l.amount_vat));
+  if (tax !== undefined && vats.length > 0 && vats.every((v) => v !== undefined)) {
+    const sum = vats.reduce<number>((s, v) => s + v!, 0);
+    if (close(sum, tax, vats.length)) checks.push('Σ VAT lines = tax');
+    else fail('Σ VAT lines = tax');
+  }
+  const grosses = vatLines.map((l) => num(l.amount_gross));
+  if (total !== undefined && grosses.length > 0 && grosses.every((v) => v !== undefined)) {
+    const sum = grosses.reduce<number>((s, v) => s + v!, 0);
+    if (close(sum, total, grosses.length)) checks.push('Σ VAT-line gross = total');
+    else fail('Σ VAT-line gross = total');
+  }
+  vatLines.forEach((l, i) => {
+    const net = num(l.amount_net);
+    const vat = num(l.amount_vat);
+    const gross = num(l.amount_gross);
+    if (net === undefined || vat === undefined || gross === undefined) return;
+    if (close(net + vat, gross, 2)) checks.push(`VAT line ${i + 1}: net + VAT = gross`);
+    else fail(`VAT line ${i + 1}: net + VAT = gross`);
+  });
+  const lineTotals = fields.line_items.map((li) => num(li.total_price));
+  if (total !== undefined && lineTotals.length > 0 && lineTotals.every((v) => v !== undefined)) {
+    const sum = lineTotals.reduce<number>((s, v) => s + v!, 0);
+    const terms = lineTotals.length;
+    if (close(sum, total, terms) || (base !== undefined && close(sum, base, terms))) checks.push('Σ line items = total');
+    else fail('Σ line items = total');
+  }
+  if (checks.length === 0 && !reasons.some((r) => r.includes('does not add up'))) reasons.push('no arithmetic check could be made');
+  return { ready: reasons.length === 0, reasons, checks };
+}
+
+/** A digest input for "same document" duplicates: counterparty + number + total, normalised. */
+export function documentKeyText(summary: { counterparty_name: string; document_number: string; total: string | null }): string | null {
+  const name = summary.counterparty_name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
+  const number = summary.document_number.toUpperCase().replace(/[^A-Z0-9]+/g, '');
+  if (!name || !number || !summary.total) return null;
+  return `${name}|${number}|${summary.total}`;
+}

@@ -1,0 +1,493 @@
+/**
+ * The processing job's rules: an uploaded object becomes one document (or one per page of a PDF in
+ * mode multiple), idempotently; each document is checked by content, rendered to page images,
+ * recognised and ends in ready, review, unassigned or failed — never left in processing.
+ */
+import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
+import { monthOf } from '../accounts/companies';
+import { contentFromRecognition, type PageBoxes } from '../content/build';
+import { companySchema } from '../content/schema';
+import { contentSummary, toStored } from '../content/service';
+import { emptyContent, type ContentDocument } from '../content/tree';
+import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
+import { mapExpenseToFields } from '../recognition/map-fields';
+import { UNSUPPORTED_MESSAGE } from '../recognition/file-type';
+import type { ExtractedFields, Recogniser } from '../recognition/types';
+import { documentKeyText, emptyFields, readyCheck } from './content';
+import {
+  checkContent,
+  digest,
+  documentIdFor,
+  documentKeys,
+  extensionOf,
+  EXTENSIONS,
+  parseProcessTicketKey,
+  parseUploadKey,
+  processTicketKey,
+  sha256Hex,
+} from './files';
+import { searchTextOf } from './list';
+import { CommitConflict, DocumentProblem, type DocumentsStore, type FileStore, type PageRenderer, type RenderedPage } from './ports';
+import { countMove, mergeCountDeltas } from './status-machine';
+import { emptyChange, type DocumentChange, type DocumentRecord, type PageRecord, type UploadRecord } from './types';
+import { historyRecord, keyMarker, publishDoc, quotaMessage, SYSTEM_ACTOR, type Actor } from './workflow';
+
+export interface ProcessingDeps {
+  documents: DocumentsStore;
+  files: FileStore;
+  store: AccountsStore;
+  live: LiveEvents;
+  clock: Clock;
+  ids: IdGenerator;
+  renderer: PageRenderer;
+  /** The recogniser (Textract or local), created on first use. */
+  recogniser(): Promise<Recogniser>;
+  log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
+}
+
+/** Pages a PDF may be split into (mode multiple). */
+export const MAX_SPLIT_PAGES = 200;
+/** Documents created per transaction: each is a put, a hash marker and a history entry (≤ 100 items). */
+export const DOCS_PER_TRANSACTION = 25;
+/** Shown when processing failed for a reason the user cannot fix (after the retries). */
+export const FAILED_MESSAGE = 'The document could not be processed. Try again.';
+export const TOO_MANY_PAGES_MESSAGE = `The PDF has more than ${MAX_SPLIT_PAGES} pages: upload it as one document per file`;
+
+export interface ObjectCreated {
+  /** Decoded object key. */
+  key: string;
+}
+
+export interface RunOptions {
+  /** The last delivery of this event: a failure now ends the document in `failed` instead of a retry. */
+  final: boolean;
+}
+
+export async function handleObjectCreated(deps: ProcessingDeps, event: ObjectCreated, opts: RunOptions): Promise<void> {
+  const ticket = parseProcessTicketKey(event.key);
+  if (ticket) {
+    const doc = await deps.documents.get(ticket.receiptId);
+    if (doc && doc.status === 'processing' && doc.processing_run === ticket.run) await processDocument(deps, doc, opts);
+    await deps.files.delete([event.key]);
+    return;
+  }
+  const upload = parseUploadKey(event.key);
+  if (upload) return handleUpload(deps, event.key, upload.uploadId, opts);
+  deps.log.info('object ignored', { key: event.key });
+}
+
+interface Part {
+  /** 1-based page of the upload for split PDFs, null for one document per file. */
+  page: number | null;
+  bytes?: Uint8Array;
+  problem?: string;
+}
+
+async function partsOf(deps: ProcessingDeps, upload: UploadRecord, bytes: Uint8Array): Promise<Part[]> {
+  if (upload.mode !== 'multiple') return [{ page: null }];
+  const check = await checkContent(bytes, upload.original_file_name, 'multiple');
+  if (!check.ok || check.kind !== 'pdf') return [{ page: null }];
+  try {
+    const pages = await deps.renderer.splitPdf(bytes, MAX_SPLIT_PAGES);
+    if (pages === null) return [{ page: null, problem: TOO_MANY_PAGES_MESSAGE }];
+    if (pages.length <= 1) return [{ page: null }];
+    return pages.map((b, i) => ({ page: i + 1, bytes: b }));
+  } catch (error) {
+    // A PDF that cannot be split is one document; its processing reports what is wrong with it.
+    if (error instanceof DocumentProblem) return [{ page: null }];
+    throw error;
+  }
+}
+
+async function handleUpload(deps: ProcessingDeps, key: string, uploadId: string, opts: RunOptions): Promise<void> {
+  let upload = await deps.documents.getUpload(uploadId);
+  if (!upload || upload.key !== key) {
+    deps.log.warn('object without a pending upload', { key });
+    return;
+  }
+  const obj = await deps.files.get(key).catch((error: unknown) => {
+    if ((error as { name?: string }).name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+    throw error;
+  });
+  if (!obj) {
+    deps.log.warn('uploaded object is gone', { key });
+    return;
+  }
+  const parts = await partsOf(deps, upload, obj.bytes);
+  const idOf = (p: Part) => documentIdFor(key, obj.etag, p.page);
+  let docs: DocumentRecord[] = [];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const ids = upload.state === 'consumed' ? upload.document_ids : parts.map(idOf);
+    const existing = await deps.documents.getMany(ids);
+    const have = new Set(existing.map((d) => d.receipt_id));
+    const missing = parts.filter((p) => ids.includes(idOf(p)) && !have.has(idOf(p)));
+    if (missing.length === 0) {
+      docs = ids.map((id) => existing.find((d) => d.receipt_id === id)).filter((d): d is DocumentRecord => !!d);
+      break;
+    }
+    try {
+      const created = await createDocuments(deps, upload, obj, missing, idOf, parts.length);
+      docs = [...existing, ...created];
+      break;
+    } catch (error) {
+      if (error instanceof CommitConflict && (error.reason === 'exists' || error.reason === 'upload-state') && attempt < 3) {
+        upload = (await deps.documents.getUpload(uploadId)) ?? upload;
+        continue;
+      }
+      throw error;
+    }
+  }
+  const pending = docs.filter((d) => d.status === 'processing');
+  if (pending.length === 1 && docs.length === 1) {
+    await processDocument(deps, pending[0]!, opts);
+    return;
+  }
+  // Pages of a split PDF: one job per page (each its own Lambda invocation in AWS).
+  try {
+    for (const d of pending) await deps.files.putJson(processTicketKey(d.receipt_id, d.processing_run), { receipt_id: d.receipt_id, run: d.processing_run });
+  } catch (error) {
+    if (!opts.final) throw error;
+    for (const d of pending) await failDocument(deps, d.receipt_id, d.processing_run, FAILED_MESSAGE);
+  }
+}
+
+function sourceKind(fileName: string): 'image' | 'pdf' | 'office' {
+  return EXTENSIONS[extensionOf(fileName)]?.kind ?? 'office';
+}
+
+/**
+ * Creates the missing documents of an upload. The first transaction also turns the upload's quota
+ * reservation into used documents (all documents of the upload at once) and marks the upload consumed,
+ * so a second delivery of the event finds them and creates nothing.
+ */
+async function createDocuments(
+  deps: ProcessingDeps,
+  upload: UploadRecord,
+  obj: { bytes: Uint8Array; etag: string },
+  parts: Part[],
+  idOf: (p: Part) => string,
+  totalParts: number,
+): Promise<DocumentRecord[]> {
+  const now = deps.clock.now();
+  const month = upload.state === 'pending' && upload.month ? upload.month : monthOf(now);
+  const sha = sha256Hex(obj.bytes);
+  const firstTime = upload.state !== 'consumed';
+  const company = upload.company_id ? (await deps.store.getCompanies([upload.company_id]))[0] : undefined;
+  const allIds = parts.map(idOf);
+  const actor: Actor = { userId: upload.created_by, name: upload.created_by_name };
+  const records: DocumentRecord[] = [];
+  let duplicates = 0;
+  for (const part of parts) {
+    const id = idOf(part);
+    const fileHash = part.page ? `${sha}#p${part.page}` : sha;
+    const same = (await deps.documents.markers('hash', upload.scope, fileHash)).filter((other) => !allIds.includes(other));
+    if (same.length > 0 && company) duplicates += 1;
+    if (part.bytes) await deps.files.put(documentKeys.pageSource(id), part.bytes, 'application/pdf');
+    // Newest first: page 1 of a split PDF is listed above page 2.
+    const createdAt = new Date(now.getTime() + (part.page ? totalParts - part.page : 0)).toISOString();
+    const fileName = upload.original_file_name;
+    const doc: DocumentRecord = {
+      receipt_id: id,
+      scope: upload.scope,
+      company_id: upload.company_id,
+      company_name: upload.company_name,
+      company_code: upload.company_code,
+      user_id: upload.owner_id,
+      user: upload.owner,
+      receipt_type: upload.receipt_type,
+      status: part.problem ? 'failed' : 'processing',
+      flag: false,
+      notes: upload.notes,
+      category: upload.category,
+      original_file_name: part.page ? fileName.replace(/(\.[^.]+)?$/, (ext) => ` (page ${part.page})${ext}`) : fileName,
+      email_id: null,
+      duplicate_id: same[0] ?? null,
+      stakeholder_id: null,
+      counterparty_name: '',
+      document_number: '',
+      issue_date: null,
+      total: null,
+      currency: null,
+      search_text: '',
+      key_digest: null,
+      can_be_restarted: Boolean(part.problem),
+      error_message: part.problem ?? null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      version: 1,
+      upload_id: upload.upload_id,
+      mode: upload.mode,
+      split_page: part.page,
+      upload_type: upload.upload_type,
+      process_rows: upload.process_rows,
+      source: {
+        key: part.bytes ? documentKeys.pageSource(id) : upload.key,
+        mime: part.bytes ? 'application/pdf' : upload.content_type,
+        size: part.bytes ? part.bytes.length : obj.bytes.length,
+        sha256: sha,
+        file_hash: fileHash,
+        etag: obj.etag,
+        kind: part.bytes ? 'pdf' : sourceKind(fileName),
+      },
+      pages: [],
+      content_key: null,
+      boxes_key: null,
+      related_documents: upload.receipt_id ? [{ receipt_id: upload.receipt_id, original_file_name: '' }] : [],
+      charged_month: company ? month : null,
+      processing_run: 1,
+    };
+    doc.search_text = searchTextOf(doc);
+    records.push(doc);
+  }
+
+  const chunks: DocumentRecord[][] = [];
+  for (let i = 0; i < records.length; i += DOCS_PER_TRANSACTION) chunks.push(records.slice(i, i + DOCS_PER_TRANSACTION));
+  for (const [index, chunk] of chunks.entries()) {
+    const change = creationChange(deps, chunk, actor);
+    if (index === 0 && firstTime) {
+      change.upload = { upload, to: 'consumed', document_ids: allIds };
+      if (company) change.usage = usageForUpload(upload, company.company_id, month, records.length, duplicates, company.available_documents);
+    }
+    try {
+      await deps.documents.commit(change);
+    } catch (error) {
+      if (error instanceof CommitConflict && error.reason === 'quota' && index === 0) {
+        return [await createQuotaFailure(deps, upload, obj, company?.available_documents ?? 0, actor)];
+      }
+      throw error;
+    }
+    for (const d of chunk) await publishDoc(deps.live, 'receipt', d);
+  }
+  return records;
+}
+
+function creationChange(deps: ProcessingDeps, docs: DocumentRecord[], actor: Actor): DocumentChange {
+  const change = emptyChange();
+  change.puts.push(...docs);
+  change.counts.push(...mergeCountDeltas(docs.flatMap((d) => countMove(null, d))));
+  for (const d of docs) {
+    change.markers.put.push({ kind: 'hash', scope: d.scope, value: d.source!.file_hash, receipt_id: d.receipt_id });
+    change.history.push(historyRecord(deps.ids, d.receipt_id, d.created_at, 'Uploaded', actor));
+  }
+  return change;
+}
+
+/**
+ * The upload held one reserved document (state pending) or none (released after it expired).
+ * Creating n documents takes n - reserved more, conditionally on the quota. Documents are counted in
+ * the month of their reservation (the month the upload was requested), else in the current month.
+ */
+function usageForUpload(upload: UploadRecord, companyId: string, month: string, n: number, duplicates: number, available: number) {
+  const reserved = upload.state === 'pending' ? 1 : 0;
+  const extra = n - reserved;
+  return {
+    companyId,
+    month,
+    quota_taken: extra,
+    reserved_documents: -reserved,
+    used_documents: n,
+    duplicated_documents: duplicates,
+    limit: extra > 0 ? available - extra : undefined,
+  };
+}
+
+/** Over the quota when the documents were to be created: one failed, uncharged document keeps the file. */
+async function createQuotaFailure(
+  deps: ProcessingDeps,
+  upload: UploadRecord,
+  obj: { bytes: Uint8Array; etag: string },
+  available: number,
+  actor: Actor,
+): Promise<DocumentRecord> {
+  const now = deps.clock.now().toISOString();
+  const id = documentIdFor(upload.key, obj.etag, null);
+  const sha = sha256Hex(obj.bytes);
+  const doc: DocumentRecord = {
+    receipt_id: id,
+    scope: upload.scope,
+    company_id: upload.company_id,
+    company_name: upload.company_name,
+    company_code: upload.company_code,
+    user_id: upload.owner_id,
+    user: upload.owner,
+    receipt_type: upload.receipt_type,
+    status: 'failed',
+    flag: false,
+    notes: upload.notes,
+    category: upload.category,
+    original_file_name: upload.original_file_name,
+    email_id: null,
+    duplicate_id: null,
+    stakeholder_id: null,
+    counterparty_name: '',
+    document_number: '',
+    issue_date: null,
+    total: null,
+    currency: null,
+    search_text: '',
+    key_digest: null,
+    can_be_restarted: true,
+    error_message: quotaMessage(available),
+    created_at: now,
+    updated_at: now,
+    version: 1,
+    upload_id: upload.upload_id,
+    mode: 'single',
+    split_page: null,
+    upload_type: upload.upload_type,
+    process_rows: upload.process_rows,
+    source: { key: upload.key, mime: upload.content_type, size: obj.bytes.length, sha256: sha, file_hash: sha, etag: obj.etag, kind: sourceKind(upload.original_file_name) },
+    pages: [],
+    content_key: null,
+    boxes_key: null,
+    related_documents: [],
+    charged_month: null,
+    processing_run: 1,
+  };
+  doc.search_text = searchTextOf(doc);
+  const change = creationChange(deps, [doc], actor);
+  change.upload = { upload, to: 'consumed', document_ids: [id] };
+  if (upload.state === 'pending' && upload.company_id && upload.month) {
+    // Give the reservation back: this document is not charged.
+    change.usage = { companyId: upload.company_id, month: upload.month, quota_taken: -1, reserved_documents: -1, used_documents: 0, duplicated_documents: 0 };
+  }
+  await deps.documents.commit(change);
+  await publishDoc(deps.live, 'receipt', doc);
+  return doc;
+}
+
+function isUnsupported(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'UnsupportedDocumentError';
+}
+
+/** Check, render, recognise, decide; ends in ready / review / unassigned, or failed with a message. */
+export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord, opts: RunOptions): Promise<void> {
+  const run = doc.processing_run;
+  try {
+    if (!doc.source) throw new DocumentProblem(UPLOAD_MSG.typeNotAllowed);
+    const obj = await deps.files.get(doc.source.key);
+    const check = await checkContent(obj.bytes, doc.original_file_name, doc.split_page ? 'single' : doc.mode);
+    if (!check.ok) throw new DocumentProblem(check.message);
+
+    let rendered: RenderedPage[] = [];
+    if (check.kind === 'image') rendered = [await deps.renderer.renderImage(obj.bytes)];
+    else if (check.kind === 'pdf') rendered = await deps.renderer.renderPdf(obj.bytes);
+    const pages: PageRecord[] = [];
+    for (const [i, page] of rendered.entries()) {
+      const imageKey = documentKeys.pageImage(doc.receipt_id, i + 1, run);
+      await deps.files.put(imageKey, page.jpeg, 'image/jpeg');
+      pages.push({ page: i + 1, document: doc.original_file_name, image_key: imageKey, status: 'processed', width: page.width, height: page.height });
+    }
+    if (pages.length === 0) pages.push({ page: 1, document: doc.original_file_name, image_key: null, status: 'not_processed', width: null, height: null });
+
+    let fields: ExtractedFields = emptyFields();
+    let content: ContentDocument = emptyContent(companySchema());
+    let boxes: PageBoxes[] | undefined;
+    let note: string | null = null;
+    if (check.kind === 'office') {
+      note = UNSUPPORTED_MESSAGE;
+    } else {
+      const recogniser = await deps.recogniser();
+      try {
+        const result = await recogniser.analyzeExpense({
+          bytes: obj.bytes,
+          mime: check.mime,
+          fileName: doc.original_file_name,
+          s3Object: { bucket: deps.files.bucket(), key: doc.source.key },
+        });
+        fields = mapExpenseToFields(result);
+        if (!doc.process_rows) fields = { ...fields, line_items: [] };
+        const built = contentFromRecognition(result, { fields, pageDocuments: pages.map((p) => p.document) });
+        content = built.content;
+        boxes = built.boxes;
+      } catch (error) {
+        if (isUnsupported(error)) note = error.message;
+        else throw error;
+      }
+    }
+    const summary = contentSummary(content, doc.receipt_type);
+    const today = deps.clock.now().toISOString().slice(0, 10);
+    const ready = readyCheck(fields, doc.receipt_type, today);
+    const status = doc.company_id ? (ready.ready && !note ? 'ready' : 'review') : 'unassigned';
+    const contentKey = documentKeys.content(doc.receipt_id, deps.ids.newId());
+    await deps.files.putJson(contentKey, toStored(content));
+    const boxesKey = boxes ? documentKeys.boxes(doc.receipt_id, run) : null;
+    if (boxesKey) await deps.files.putJson(boxesKey, boxes);
+    const keyText = documentKeyText(summary);
+    const now = deps.clock.now().toISOString();
+    const after: DocumentRecord = {
+      ...doc,
+      status,
+      pages,
+      content_key: contentKey,
+      boxes_key: boxesKey,
+      counterparty_name: summary.counterparty_name,
+      document_number: summary.document_number,
+      issue_date: summary.issue_date,
+      total: summary.total,
+      currency: summary.currency,
+      key_digest: keyText ? digest(keyText) : null,
+      can_be_restarted: false,
+      error_message: note,
+      version: doc.version + 1,
+      updated_at: now,
+    };
+    after.search_text = searchTextOf(after);
+    const change = emptyChange();
+    change.updates.push({ before: doc, after });
+    change.counts.push(...countMove(doc, after));
+    const oldKey = keyMarker(doc);
+    const newKey = keyMarker(after);
+    if (oldKey?.value !== newKey?.value) {
+      if (oldKey) change.markers.delete.push(oldKey);
+      if (newKey) change.markers.put.push(newKey);
+    }
+    const outcome = status === 'ready' ? 'Recognised: ready' : status === 'review' ? `Recognised: to review (${ready.reasons.join('; ') || note})` : 'Recognised';
+    change.history.push(historyRecord(deps.ids, doc.receipt_id, now, outcome, SYSTEM_ACTOR));
+    try {
+      await deps.documents.commit(change);
+    } catch (error) {
+      // Another delivery of the same event finished first.
+      if (error instanceof CommitConflict && error.reason === 'version') return;
+      throw error;
+    }
+    await publishDoc(deps.live, 'receipt-update', after);
+  } catch (error) {
+    if (error instanceof DocumentProblem) return failDocument(deps, doc.receipt_id, run, error.message);
+    if (opts.final) {
+      deps.log.warn('processing failed for good', { receipt_id: doc.receipt_id, error: error instanceof Error ? error.message : String(error) });
+      return failDocument(deps, doc.receipt_id, run, FAILED_MESSAGE);
+    }
+    throw error;
+  }
+}
+
+/** processing → failed with a readable message; the user may try again. */
+export async function failDocument(deps: Pick<ProcessingDeps, 'documents' | 'live' | 'clock' | 'ids'>, receiptId: string, run: number, message: string): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const doc = await deps.documents.get(receiptId);
+    if (!doc || doc.status !== 'processing' || doc.processing_run !== run) return;
+    const now = deps.clock.now().toISOString();
+    const after: DocumentRecord = {
+      ...doc,
+      status: 'failed',
+      can_be_restarted: true,
+      error_message: message,
+      pages: doc.pages.length ? doc.pages : [{ page: 1, document: doc.original_file_name, image_key: null, status: 'not_processed', width: null, height: null }],
+      version: doc.version + 1,
+      updated_at: now,
+    };
+    const change = emptyChange();
+    change.updates.push({ before: doc, after });
+    change.counts.push(...countMove(doc, after));
+    change.history.push(historyRecord(deps.ids, receiptId, now, `Processing failed: ${message}`, SYSTEM_ACTOR));
+    try {
+      await deps.documents.commit(change);
+    } catch (error) {
+      if (error instanceof CommitConflict && error.reason === 'version') continue;
+      throw error;
+    }
+    await publishDoc(deps.live, 'receipt-update', after);
+    return;
+  }
+}

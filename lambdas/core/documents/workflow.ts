@@ -1,0 +1,487 @@
+/**
+ * User actions on documents (product.md section 4): status changes, flag, type conversion, delete,
+ * choosing a company for an unassigned document, combine, restart, duplicates and history.
+ * Every write carries the document's version as a condition; counts, usage, markers and history
+ * change in the same transaction; live events go out after the commit.
+ */
+import { AppError, conflict, notFound } from '../../../shared/errors';
+import type { Receipt, ReceiptSummary, StatusAction, DuplicateInfo } from '../../../shared/schemas/receipts';
+import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
+import { monthOf } from '../accounts/companies';
+import type { AccountsStore, Clock, IdGenerator, LiveEventName, LiveEvents } from '../ports';
+import { contentSummary, parseStoredContent, toStored } from '../content/service';
+import { documentKeyText, swapCounterpartyContent } from './content';
+import { digest, documentKeys, processTicketKey } from './files';
+import { searchTextOf } from './list';
+import { CommitConflict, type DocumentsStore, type FileStore } from './ports';
+import {
+  ACTION_NAMES,
+  assertDeletable,
+  assertEditable,
+  assertRestartable,
+  countMove,
+  MESSAGES,
+  nextStatus,
+  toWorkflowAction,
+} from './status-machine';
+import {
+  companyScope,
+  emptyChange,
+  userScope,
+  type DocumentChange,
+  type DocumentRecord,
+  type HistoryRecord,
+  type Marker,
+  type PersonName,
+  type ReceiptType,
+} from './types';
+import { toDetail, toSummary } from './views';
+
+export interface DocumentDeps {
+  documents: DocumentsStore;
+  files: FileStore;
+  store: AccountsStore;
+  live: LiveEvents;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/** Who acts: the signed-in user and the company the call is about (query company_id). */
+export interface DocCaller {
+  userId: string;
+  companyId?: string;
+}
+
+export interface Actor {
+  userId: string | null;
+  name: PersonName;
+}
+
+export const SYSTEM_ACTOR: Actor = { userId: null, name: { name: 'System', surname: '' } };
+
+/** Presigned GET URLs of page images live this long. */
+export const PAGE_URL_SECONDS = 15 * 60;
+const MAX_ATTEMPTS = 3;
+
+export async function actorOf(store: AccountsStore, userId: string): Promise<Actor> {
+  const profile = await store.getProfile(userId);
+  return { userId, name: { name: profile?.name ?? '', surname: profile?.surname ?? '' } };
+}
+
+/**
+ * A document the caller may see: one of the company named by company_id, or one of the caller's own
+ * unassigned documents. Anything else, existing or not, is the same 404.
+ */
+export function canSee(doc: DocumentRecord | undefined, caller: DocCaller): doc is DocumentRecord {
+  if (!doc) return false;
+  if (doc.company_id) return caller.companyId === doc.company_id;
+  return doc.scope === userScope(caller.userId);
+}
+
+export async function loadVisible(documents: DocumentsStore, caller: DocCaller, receiptId: string): Promise<DocumentRecord> {
+  const doc = await documents.get(receiptId);
+  if (!canSee(doc, caller)) throw notFound('Document not found');
+  return doc;
+}
+
+export function historyRecord(ids: IdGenerator, receiptId: string, date: string, name: string, actor: Actor): HistoryRecord {
+  return { id: ids.newId(), receipt_id: receiptId, date, name, user_id: actor.userId, user: actor.name };
+}
+
+export function staleVersion(current: number): AppError {
+  return conflict(MESSAGES.stale, { version: current });
+}
+
+/** Live events go to the document's company; unassigned documents have no company channel. */
+export async function publishDoc(live: LiveEvents, event: LiveEventName, doc: DocumentRecord): Promise<void> {
+  if (!doc.company_id) return;
+  const payload = event === 'receipt-delete' ? { receipt_id: doc.receipt_id, company_id: doc.company_id, receipt_type: doc.receipt_type, status: doc.status } : toSummary(doc);
+  await live.publish(doc.company_id, event, payload);
+}
+
+export function hashMarker(doc: DocumentRecord): Marker | null {
+  return doc.source ? { kind: 'hash', scope: doc.scope, value: doc.source.file_hash, receipt_id: doc.receipt_id } : null;
+}
+export function keyMarker(doc: DocumentRecord): Marker | null {
+  return doc.key_digest ? { kind: 'key', scope: doc.scope, value: doc.key_digest, receipt_id: doc.receipt_id } : null;
+}
+const present = <T>(v: T | null): v is T => v !== null;
+
+interface Edit {
+  after: DocumentRecord;
+  history: string;
+  extra?: (change: DocumentChange) => void;
+}
+
+/**
+ * Read, check, write with the version as condition. With an expected version from the client a
+ * stale write is a 409 carrying the current version; without one the edit is re-applied to the
+ * fresh document (up to three times), so no update is lost.
+ */
+async function editDocument(
+  deps: DocumentDeps,
+  caller: DocCaller,
+  receiptId: string,
+  expectedVersion: number | undefined,
+  edit: (doc: DocumentRecord, now: string) => Promise<Edit> | Edit,
+  event: LiveEventName = 'receipt-update',
+): Promise<DocumentRecord> {
+  const actor = await actorOf(deps.store, caller.userId);
+  for (let attempt = 1; ; attempt++) {
+    const doc = await loadVisible(deps.documents, caller, receiptId);
+    if (expectedVersion !== undefined && doc.version !== expectedVersion) throw staleVersion(doc.version);
+    const now = deps.clock.now().toISOString();
+    const { after: edited, history, extra } = await edit(doc, now);
+    const after: DocumentRecord = { ...edited, version: doc.version + 1, updated_at: now };
+    const change = emptyChange();
+    change.updates.push({ before: doc, after });
+    change.counts.push(...countMove(doc, after));
+    change.history.push(historyRecord(deps.ids, doc.receipt_id, now, history, actor));
+    extra?.(change);
+    try {
+      await deps.documents.commit(change);
+    } catch (error) {
+      if (error instanceof CommitConflict && error.reason === 'version') {
+        if (expectedVersion !== undefined || attempt >= MAX_ATTEMPTS) {
+          const current = await deps.documents.get(receiptId);
+          throw staleVersion(current?.version ?? doc.version);
+        }
+        continue;
+      }
+      throw error;
+    }
+    await publishDoc(deps.live, event, after);
+    return after;
+  }
+}
+
+export async function changeStatus(
+  deps: DocumentDeps,
+  caller: DocCaller,
+  receiptId: string,
+  status: StatusAction,
+  version?: number,
+): Promise<ReceiptSummary> {
+  const after = await editDocument(deps, caller, receiptId, version, (doc) => {
+    let action = toWorkflowAction(status);
+    if (action === 'review' && doc.status === 'archive') action = 'unarchive';
+    const to = nextStatus(doc.status, action);
+    return { after: { ...doc, status: to }, history: ACTION_NAMES[action] };
+  });
+  return toSummary(after);
+}
+
+export async function setFlag(deps: DocumentDeps, caller: DocCaller, receiptId: string, flag: boolean, version?: number): Promise<ReceiptSummary> {
+  const after = await editDocument(deps, caller, receiptId, version, (doc) => {
+    assertEditable(doc);
+    return { after: { ...doc, flag }, history: flag ? 'Flagged' : 'Unflagged' };
+  });
+  return toSummary(after);
+}
+
+/** Receipt ⇄ invoice: the counts move between the types and the counterparty's fields move with it. */
+export async function convertType(
+  deps: DocumentDeps,
+  caller: DocCaller,
+  receiptId: string,
+  receiptType: ReceiptType,
+  version?: number,
+): Promise<ReceiptSummary> {
+  const after = await editDocument(deps, caller, receiptId, version, async (doc) => {
+    assertEditable(doc);
+    if (doc.receipt_type === receiptType) throw conflict(`The document is already of type ${receiptType}`);
+    const stored = doc.content_key ? parseStoredContent(await deps.files.getJson<unknown>(doc.content_key)) : undefined;
+    let contentKey = doc.content_key;
+    let summary = { counterparty_name: '', document_number: doc.document_number, total: doc.total };
+    if (stored) {
+      const swapped = swapCounterpartyContent(stored);
+      summary = contentSummary(swapped, receiptType);
+      contentKey = documentKeys.content(doc.receipt_id, deps.ids.newId());
+      await deps.files.putJson(contentKey, toStored(swapped));
+    }
+    const keyText = documentKeyText(summary);
+    const converted: DocumentRecord = {
+      ...doc,
+      receipt_type: receiptType,
+      counterparty_name: summary.counterparty_name,
+      content_key: contentKey,
+      key_digest: keyText ? digest(keyText) : null,
+    };
+    converted.search_text = searchTextOf(converted);
+    return {
+      after: converted,
+      history: receiptType === 'invoice' ? 'Converted to invoice' : 'Converted to receipt',
+      extra: (change) => {
+        const oldKey = keyMarker(doc);
+        const newKey = keyMarker(converted);
+        if (oldKey?.value !== newKey?.value) {
+          if (oldKey) change.markers.delete.push(oldKey);
+          if (newKey) change.markers.put.push(newKey);
+        }
+      },
+    };
+  });
+  return toSummary(after);
+}
+
+/** S3 objects that belong to a document alone. */
+function ownedObjects(doc: DocumentRecord): string[] {
+  const keys = doc.pages.map((p) => p.image_key).filter(present);
+  if (doc.content_key) keys.push(doc.content_key);
+  // The uploaded object (one document per file) or the page PDF split from it.
+  if (doc.source) keys.push(doc.source.key);
+  return keys;
+}
+
+export async function deleteDocument(
+  deps: DocumentDeps,
+  caller: DocCaller,
+  receiptId: string,
+  version?: number,
+): Promise<{ deleted: true; receipt_id: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const doc = await loadVisible(deps.documents, caller, receiptId);
+    if (version !== undefined && doc.version !== version) throw staleVersion(doc.version);
+    assertDeletable(doc);
+    const change = emptyChange();
+    change.deletes.push(doc);
+    change.counts.push(...countMove(doc, null));
+    change.markers.delete.push(...[hashMarker(doc), keyMarker(doc)].filter(present));
+    try {
+      await deps.documents.commit(change);
+    } catch (error) {
+      if (error instanceof CommitConflict && error.reason === 'version') {
+        if (version !== undefined || attempt >= MAX_ATTEMPTS) throw staleVersion((await deps.documents.get(receiptId))?.version ?? doc.version);
+        continue;
+      }
+      throw error;
+    }
+    await publishDoc(deps.live, 'receipt-delete', doc);
+    await deps.documents.deleteHistory(doc.receipt_id);
+    await deps.files.delete(ownedObjects(doc));
+    await deps.files.deletePrefix(documentKeys.prefix(doc.receipt_id));
+    return { deleted: true, receipt_id: doc.receipt_id };
+  }
+}
+
+/**
+ * An unassigned document gets a company: a new receipt id in the target company, status review,
+ * one document of the target company's monthly quota.
+ */
+export async function selectCompany(
+  deps: DocumentDeps,
+  caller: DocCaller,
+  receiptId: string,
+  targetCompanyId: string,
+  version?: number,
+): Promise<{ receipt_id: string; company_id: string; receipt: ReceiptSummary }> {
+  const doc = await deps.documents.get(receiptId);
+  if (!doc || doc.scope !== userScope(caller.userId)) throw notFound('Document not found');
+  if (version !== undefined && doc.version !== version) throw staleVersion(doc.version);
+  if (doc.status !== 'unassigned') throw conflict(doc.status === 'processing' ? MESSAGES.busy : 'Only unassigned documents can be given a company');
+  const membership = await deps.store.getMembership(caller.userId, targetCompanyId);
+  if (!membership) throw new AppError('Forbidden', 'You are not a member of this company');
+  const [company] = await deps.store.getCompanies([targetCompanyId]);
+  if (!company) throw new AppError('Forbidden', 'You are not a member of this company');
+  const actor = await actorOf(deps.store, caller.userId);
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const month = monthOf(now);
+  const scope = companyScope(targetCompanyId);
+  const newId = deps.ids.newId();
+  const duplicateOf = doc.source ? (await deps.documents.markers('hash', scope, doc.source.file_hash))[0] ?? null : null;
+  const moved: DocumentRecord = {
+    ...doc,
+    receipt_id: newId,
+    scope,
+    company_id: company.company_id,
+    company_name: company.name,
+    company_code: company.code,
+    status: 'review',
+    duplicate_id: duplicateOf,
+    created_at: nowIso,
+    updated_at: nowIso,
+    version: 1,
+    charged_month: month,
+    related_documents: doc.related_documents,
+  };
+  const change = emptyChange();
+  change.deletes.push(doc);
+  change.puts.push(moved);
+  change.counts.push(...countMove(doc, null), ...countMove(null, moved));
+  change.usage = {
+    companyId: company.company_id,
+    month,
+    quota_taken: 1,
+    used_documents: 1,
+    reserved_documents: 0,
+    duplicated_documents: duplicateOf ? 1 : 0,
+    limit: company.available_documents - 1,
+  };
+  change.markers.delete.push(...[hashMarker(doc), keyMarker(doc)].filter(present));
+  change.markers.put.push(...[hashMarker(moved), keyMarker(moved)].filter(present));
+  change.history.push(historyRecord(deps.ids, newId, nowIso, `Company selected: ${company.name}`, actor));
+  try {
+    await deps.documents.commit(change);
+  } catch (error) {
+    if (error instanceof CommitConflict) {
+      if (error.reason === 'quota') throw new AppError('QuotaExceeded', quotaMessage(company.available_documents));
+      if (error.reason === 'version') throw staleVersion((await deps.documents.get(receiptId))?.version ?? doc.version);
+    }
+    throw error;
+  }
+  await deps.documents.copyHistory(doc.receipt_id, newId);
+  await deps.documents.deleteHistory(doc.receipt_id);
+  await publishDoc(deps.live, 'receipt', moved);
+  return { receipt_id: newId, company_id: company.company_id, receipt: toSummary(moved) };
+}
+
+export function quotaMessage(available: number): string {
+  return `${UPLOAD_MSG.quotaExceeded} (${available} documents a month). Ask a platform administrator to raise it.`;
+}
+
+/** Merges another document's pages into this one; the other document is removed. */
+export async function combineDocuments(
+  deps: DocumentDeps,
+  caller: DocCaller,
+  receiptId: string,
+  otherId: string,
+  version?: number,
+): Promise<ReceiptSummary> {
+  if (receiptId === otherId) throw conflict('A document cannot be combined with itself');
+  const actor = await actorOf(deps.store, caller.userId);
+  for (let attempt = 1; ; attempt++) {
+    const doc = await loadVisible(deps.documents, caller, receiptId);
+    const other = await loadVisible(deps.documents, caller, otherId);
+    if (version !== undefined && doc.version !== version) throw staleVersion(doc.version);
+    if (other.scope !== doc.scope) throw notFound('Document not found');
+    assertEditable(doc);
+    assertEditable(other);
+    const now = deps.clock.now().toISOString();
+    const pages = [...doc.pages, ...other.pages].map((p, i) => ({ ...p, page: i + 1 }));
+    const after: DocumentRecord = {
+      ...doc,
+      pages,
+      related_documents: [...doc.related_documents, { receipt_id: other.receipt_id, original_file_name: other.original_file_name }],
+      version: doc.version + 1,
+      updated_at: now,
+    };
+    const change = emptyChange();
+    change.updates.push({ before: doc, after });
+    change.deletes.push(other);
+    change.counts.push(...countMove(other, null));
+    change.markers.delete.push(...[hashMarker(other), keyMarker(other)].filter(present));
+    change.history.push(historyRecord(deps.ids, doc.receipt_id, now, `Combined with ${other.original_file_name}`, actor));
+    try {
+      await deps.documents.commit(change);
+    } catch (error) {
+      if (error instanceof CommitConflict && error.reason === 'version') {
+        if (version !== undefined || attempt >= MAX_ATTEMPTS) throw staleVersion((await deps.documents.get(receiptId))?.version ?? doc.version);
+        continue;
+      }
+      throw error;
+    }
+    await publishDoc(deps.live, 'receipt-delete', other);
+    await publishDoc(deps.live, 'receipt-update', after);
+    await deps.documents.deleteHistory(other.receipt_id);
+    // The other document's pages now belong to this one; its source and content are no longer used.
+    const unused = [other.content_key].filter(present);
+    if (other.source) unused.push(other.source.key);
+    await deps.files.delete(unused);
+    return toSummary(after);
+  }
+}
+
+/**
+ * Try Again: back to processing with can_be_restarted false; the processing job is started by a
+ * small ticket object (jobs/process/<id>/<run>.json) whose object-created event reaches the job.
+ */
+export async function restartDocument(deps: DocumentDeps, caller: DocCaller, receiptId: string, version?: number): Promise<ReceiptSummary> {
+  let quotaLimit: number | undefined;
+  const after = await editDocument(deps, caller, receiptId, version, async (doc) => {
+    assertRestartable(doc);
+    if (!doc.source) throw conflict(MESSAGES.notRestartable);
+    const restarted: DocumentRecord = {
+      ...doc,
+      status: 'processing',
+      can_be_restarted: false,
+      error_message: null,
+      processing_run: doc.processing_run + 1,
+    };
+    let extra: Edit['extra'];
+    if (doc.company_id && !doc.charged_month) {
+      // Never charged (it failed for the quota): charging it now is part of the restart.
+      const [company] = await deps.store.getCompanies([doc.company_id]);
+      const month = monthOf(deps.clock.now());
+      quotaLimit = company?.available_documents ?? 0;
+      restarted.charged_month = month;
+      extra = (change) => {
+        change.usage = {
+          companyId: doc.company_id!,
+          month,
+          quota_taken: 1,
+          used_documents: 1,
+          reserved_documents: 0,
+          duplicated_documents: 0,
+          limit: (quotaLimit ?? 0) - 1,
+        };
+      };
+    }
+    return { after: restarted, history: 'Restarted', extra };
+  }).catch((error: unknown) => {
+    if (error instanceof CommitConflict && error.reason === 'quota') throw new AppError('QuotaExceeded', quotaMessage(quotaLimit ?? 0));
+    throw error;
+  });
+  try {
+    await deps.files.putJson(processTicketKey(after.receipt_id, after.processing_run), { receipt_id: after.receipt_id, run: after.processing_run });
+  } catch (error) {
+    // No job will come: put the document back as it was, so it is not left in processing.
+    const now = deps.clock.now().toISOString();
+    const back: DocumentRecord = { ...after, status: 'failed', can_be_restarted: true, error_message: 'The document could not be restarted. Try again.', version: after.version + 1, updated_at: now };
+    const change = emptyChange();
+    change.updates.push({ before: after, after: back });
+    change.counts.push(...countMove(after, back));
+    await deps.documents.commit(change).catch(() => undefined);
+    throw error;
+  }
+  return toSummary(after);
+}
+
+export async function getDocument(deps: DocumentDeps, caller: DocCaller, receiptId: string): Promise<Receipt> {
+  const doc = await loadVisible(deps.documents, caller, receiptId);
+  const [content, history, urls] = await Promise.all([
+    doc.content_key ? deps.files.getJson<unknown>(doc.content_key).then((raw) => parseStoredContent(raw)?.items) : Promise.resolve(undefined),
+    deps.documents.history(doc.receipt_id),
+    Promise.all(doc.pages.map((p) => (p.image_key ? deps.files.presignGet(p.image_key, PAGE_URL_SECONDS) : Promise.resolve(null)))),
+  ]);
+  return toDetail(doc, content, urls, history);
+}
+
+export async function getHistory(deps: DocumentDeps, caller: DocCaller, receiptId: string) {
+  const doc = await loadVisible(deps.documents, caller, receiptId);
+  const history = await deps.documents.history(doc.receipt_id);
+  return { items: history.map((h) => ({ id: h.id, date: h.date, name: h.name, user: h.user })) };
+}
+
+/** Same file (hash) in the same company, and same counterparty + document number + total. */
+export async function getDuplicates(deps: DocumentDeps, caller: DocCaller, receiptId: string): Promise<{ items: DuplicateInfo[] }> {
+  const doc = await loadVisible(deps.documents, caller, receiptId);
+  const sameFile = doc.source ? await deps.documents.markers('hash', doc.scope, doc.source.file_hash) : [];
+  const sameDoc = doc.key_digest ? await deps.documents.markers('key', doc.scope, doc.key_digest) : [];
+  const reasons = new Map<string, DuplicateInfo['reason']>();
+  for (const id of sameDoc) if (id !== doc.receipt_id) reasons.set(id, 'same_document');
+  for (const id of sameFile) if (id !== doc.receipt_id) reasons.set(id, 'same_file');
+  const docs = await deps.documents.getMany([...reasons.keys()]);
+  const items = docs
+    .filter((d) => d.scope === doc.scope)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at))
+    .map((d) => ({
+      receipt_id: d.receipt_id,
+      company_id: d.company_id,
+      original_file_name: d.original_file_name,
+      status: d.status,
+      disabled_for_editing: toSummary(d).disabled_for_editing,
+      reason: reasons.get(d.receipt_id)!,
+    }));
+  return { items };
+}

@@ -1,0 +1,17 @@
+/**
+ * CSV export (RFC 4180): a header row of the column titles upper-cased, one row per document. UTF-8 with
+ * a byte-order mark so spreadsheet programs read Lithuanian letters right; CRLF line ends.
+ */
+import { exportTable, type ExportColumn, type ExportDocument } from './fields';
+
+export function csvCell(value: string): string {
+  // Cells starting with = + - @ are formulas to spreadsheets; a leading quote keeps them text.
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) || safe !== safe.trim() ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function buildCsv(docs: ExportDocument[], columns: ExportColumn[]): string {
+  const header = columns.map((c) => csvCell(c.title.toUpperCase()));
+  const rows = exportTable(docs, columns).map((r) => r.map(csvCell).join(','));
+  return `\ufeff${[header.join(','), ...rows].join('\r\n')}\r\n`;
+}

@@ -1,0 +1,114 @@
+/**
+ * What an export row holds. The export field list (default order user, type, date, currency, status,
+ * total, tax, supplier, category, notes) can be reordered and renamed; any datapoint of the schema
+ * (document_id, due_date, ...) can be added by its id. CSV headers are the titles upper-cased, PDF
+ * column titles are the readable titles.
+ */
+import { EXPORT_FIELDS } from '../../../shared/schemas/content';
+import { STATUS_TITLES, type ReceiptStatus } from '../../../shared/status';
+import { stakeholderKind } from '../content/schema';
+import { rowsOf, valueOf, type ContentDocument } from '../content/tree';
+
+/** The document as exports see it: the receipt record's fields the export needs, and its content. */
+export interface ExportDocument {
+  receipt_id: string;
+  receipt_type: 'receipt' | 'invoice';
+  status: string;
+  created_at: string;
+  original_file_name?: string | null;
+  user?: { name?: string; surname?: string } | null;
+  category?: string | null;
+  notes?: string | null;
+  content: ContentDocument;
+}
+
+export interface ExportColumn {
+  key: string;
+  title: string;
+}
+
+const DEFAULT_TITLES: Record<string, string> = {
+  user: 'User',
+  type: 'Type',
+  date: 'Date',
+  currency: 'Currency',
+  status: 'Status',
+  total: 'Total',
+  tax: 'Tax',
+  supplier: 'Supplier',
+  category: 'Category',
+  notes: 'Notes',
+};
+
+function readable(key: string): string {
+  if (DEFAULT_TITLES[key]) return DEFAULT_TITLES[key]!;
+  const s = key.replace(/_/g, ' ').trim();
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * `fields` as sent by the export pop-up: `key` or `key:Title` items, comma-separated, in order. Blank keys
+ * are dropped (a new field is added only if non-blank); without fields, the ten defaults.
+ */
+export function parseExportFields(fields: string | undefined): ExportColumn[] {
+  const items = (fields ?? '')
+    .split(',')
+    .map((part) => {
+      const [rawKey = '', ...rest] = part.split(':');
+      const key = rawKey.trim();
+      const title = rest.join(':').trim();
+      return { key, title: title || readable(key) };
+    })
+    .filter((c) => c.key !== '');
+  return items.length ? items : EXPORT_FIELDS.map((key) => ({ key, title: readable(key) }));
+}
+
+/** Tax: the tax total, else the sum of the VAT lines. */
+function taxOf(doc: ExportDocument): string {
+  const tax = valueOf(doc.content, 'amount_tax');
+  if (tax) return tax;
+  const lines = rowsOf(doc.content, 'vat_lines').map((r) => Number(r.vat_line_tax)).filter((n) => Number.isFinite(n));
+  return lines.length ? lines.reduce((a, b) => a + b, 0).toFixed(2) : '';
+}
+
+export function exportValue(doc: ExportDocument, key: string): string {
+  switch (key) {
+    case 'user':
+      return [doc.user?.name, doc.user?.surname].filter(Boolean).join(' ');
+    case 'type':
+      return doc.receipt_type === 'invoice' ? 'Invoice' : 'Receipt';
+    case 'date':
+      return valueOf(doc.content, 'issue_date') || doc.created_at.slice(0, 10);
+    case 'currency':
+      return valueOf(doc.content, 'currency');
+    case 'status':
+      return STATUS_TITLES[doc.status as ReceiptStatus] ?? doc.status;
+    case 'total':
+      return valueOf(doc.content, 'amount_total');
+    case 'tax':
+      return taxOf(doc);
+    case 'supplier':
+      return valueOf(doc.content, `${stakeholderKind(doc.receipt_type)}_name`);
+    case 'category':
+      return doc.category ?? '';
+    case 'notes':
+      return doc.notes ?? '';
+    case 'file':
+    case 'original_file_name':
+      return doc.original_file_name ?? '';
+    case 'receipt_id':
+      return doc.receipt_id;
+    default:
+      return valueOf(doc.content, key);
+  }
+}
+
+export function exportTable(docs: ExportDocument[], columns: ExportColumn[]): string[][] {
+  return docs.map((d) => columns.map((c) => exportValue(d, c.key)));
+}
+
+/** report-YYYY-MM-DD, or the given name without characters a file system would refuse. */
+export function exportFileName(name: string | undefined, now: Date, extension: string): string {
+  const base = (name ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]/g, '').trim() || `report-${now.toISOString().slice(0, 10)}`;
+  return base.toLowerCase().endsWith(`.${extension}`) ? base : `${base}.${extension}`;
+}

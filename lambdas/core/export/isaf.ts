@@ -1,0 +1,222 @@
+/**
+ * i.SAF 1.2: the Lithuanian register of VAT invoices (VMI's "i.SAF duomenų rinkmenos XML struktūros
+ * aprašas", FileVersion iSAF1.2, namespace http://www.vmi.lt/cms/imas/isaf). Costs (receipts) go to
+ * PurchaseInvoices, sales invoices to SalesInvoices; each invoice's DocumentTotals has one DocumentTotal
+ * per VAT rate (TaxableValue, TaxCode, TaxPercentage, Amount).
+ *
+ * TaxCode comes from VMI's VAT classifier, chosen by the rate and the document (invoice) date:
+ * - PVM1: 21 % (standard rate, PVMĮ 19 str. 1 d.)
+ * - PVM2: 9 % (reduced rate; abolished on 2026-01-01, kept for documents dated before it and for 2026
+ *   documents that still show 9 %, e.g. advances paid in 2025)
+ * - PVM3: 5 % (reduced rate)
+ * - PVM49: 6 % (compensatory rate of farmers)
+ * - PVM58: 12 % (reduced rate in force since 2026-01-01; see docs/decisions.md for the source)
+ * A rate with no code for the date (12 % before 2026, 0 %, others) gets an empty TaxCode (xsi:nil), which
+ * the schema allows, so the bookkeeper chooses the code.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import { stakeholderKind } from '../content/schema';
+import { rowsOf, valueOf } from '../content/tree';
+import type { ExportDocument } from './fields';
+
+export const ISAF_NAMESPACE = 'http://www.vmi.lt/cms/imas/isaf';
+export const RATE_12_FROM = '2026-01-01';
+
+export function isafTaxCode(rate: number, date: string): string | null {
+  const r = Math.round(rate * 100) / 100;
+  const from2026 = date >= RATE_12_FROM;
+  if (r === 21) return 'PVM1';
+  if (r === 9) return 'PVM2';
+  if (r === 5) return 'PVM3';
+  if (r === 6) return 'PVM49';
+  if (r === 12) return from2026 ? 'PVM58' : null;
+  return null;
+}
+
+/** The rates in force on a date, to read a rate from tax / base when a document shows no VAT lines. */
+export function ratesOn(date: string): number[] {
+  return date >= RATE_12_FROM ? [21, 12, 5, 0] : [21, 9, 5, 0];
+}
+
+export interface IsafTotal {
+  taxableValue: string;
+  taxCode: string | null;
+  taxPercentage: string | null;
+  amount: string | null;
+}
+
+const money = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
+const num = (s: string) => {
+  const n = Number(s);
+  return s.trim() !== '' && Number.isFinite(n) ? n : undefined;
+};
+
+function percentage(rate: number): string {
+  return Number.isInteger(rate) ? String(rate) : rate.toFixed(2);
+}
+
+/** One DocumentTotal per VAT rate: from the VAT lines, else from the subtotal and the tax total. */
+export function documentTotals(doc: ExportDocument, date: string): IsafTotal[] {
+  const byRate = new Map<string, { base: number; tax: number; rate: number | undefined }>();
+  for (const line of rowsOf(doc.content, 'vat_lines')) {
+    const rate = num(line.vat_line_rate ?? '');
+    let base = num(line.vat_line_base ?? '');
+    const tax = num(line.vat_line_tax ?? '');
+    const gross = num(line.vat_line_total ?? '');
+    if (base === undefined && gross !== undefined && tax !== undefined) base = gross - tax;
+    if (base === undefined && tax !== undefined && rate) base = tax / (rate / 100);
+    if (base === undefined && tax === undefined) continue;
+    const key = rate === undefined ? '?' : String(rate);
+    const t = byRate.get(key) ?? { base: 0, tax: 0, rate };
+    t.base += base ?? 0;
+    t.tax += tax ?? (rate !== undefined && base !== undefined ? (base * rate) / 100 : 0);
+    byRate.set(key, t);
+  }
+  if (!byRate.size) {
+    const total = num(valueOf(doc.content, 'amount_total'));
+    const tax = num(valueOf(doc.content, 'amount_tax'));
+    let base = num(valueOf(doc.content, 'amount_total_base'));
+    if (base === undefined && total !== undefined) base = total - (tax ?? 0);
+    if (base !== undefined) {
+      let rate: number | undefined;
+      if (tax === 0) rate = 0;
+      else if (tax !== undefined && base > 0) {
+        const exact = (tax / base) * 100;
+        rate = ratesOn(date).find((r) => Math.abs(r - exact) < 0.6);
+      }
+      byRate.set(String(rate ?? '?'), { base, tax: tax ?? 0, rate });
+    }
+  }
+  return [...byRate.values()].map((t) => ({
+    taxableValue: money(t.base),
+    taxCode: t.rate === undefined ? null : isafTaxCode(t.rate, date),
+    taxPercentage: t.rate === undefined ? null : percentage(t.rate),
+    amount: money(t.tax),
+  }));
+}
+
+export interface IsafOptions {
+  /** The reporting company's registration (company) code: digits only, at most 11. */
+  registrationNumber: string;
+  createdAt: Date;
+  software: { company: string; name: string; version: string };
+  /** Defaults: the earliest and latest invoice date. */
+  period?: { start: string; end: string };
+}
+
+const nil = { '@_xsi:nil': 'true' };
+const orNil = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? nil : v);
+const nd = (v: string) => v.trim() || 'ND';
+
+function countryOf(vat: string, country: string): string | null {
+  const c = country.trim().toUpperCase();
+  if (/^[A-Z]{2}$/.test(c)) return c;
+  const fromVat = /^([A-Z]{2})[0-9A-Z]/.exec(vat.trim().toUpperCase())?.[1];
+  return fromVat && fromVat !== 'EL' ? fromVat : fromVat === 'EL' ? 'GR' : null;
+}
+
+function party(doc: ExportDocument) {
+  const kind = stakeholderKind(doc.receipt_type);
+  const vat = valueOf(doc.content, `${kind}_vat_id`).replace(/\s+/g, '');
+  const code = valueOf(doc.content, `${kind}_code`);
+  return {
+    id: code,
+    vat: nd(vat),
+    registration: code || (vat ? '' : 'ND'),
+    country: countryOf(vat, valueOf(doc.content, `${kind}_country`)),
+    name: nd(valueOf(doc.content, `${kind}_name`)),
+  };
+}
+
+function invoiceDate(doc: ExportDocument): string {
+  return valueOf(doc.content, 'issue_date') || doc.created_at.slice(0, 10);
+}
+
+function invoiceNode(doc: ExportDocument) {
+  const date = invoiceDate(doc);
+  const p = party(doc);
+  const sales = doc.receipt_type === 'invoice';
+  const info = {
+    [sales ? 'CustomerID' : 'SupplierID']: p.id,
+    VATRegistrationNumber: p.vat,
+    RegistrationNumber: p.registration,
+    Country: orNil(p.country),
+    Name: p.name,
+  };
+  const totals = documentTotals(doc, date).map((t) => {
+    const total: Record<string, unknown> = {
+      TaxableValue: t.taxableValue,
+      TaxCode: orNil(t.taxCode),
+      TaxPercentage: orNil(t.taxPercentage),
+      Amount: orNil(t.amount),
+    };
+    if (sales) total.VATPointDate2 = nil;
+    return total;
+  });
+  const invoice: Record<string, unknown> = {
+    InvoiceNo: nd(valueOf(doc.content, 'document_id')).slice(0, 70),
+    [sales ? 'CustomerInfo' : 'SupplierInfo']: info,
+    InvoiceDate: date,
+    InvoiceType: valueOf(doc.content, 'document_category') || 'SF',
+    SpecialTaxation: '',
+    References: '',
+    VATPointDate: nil,
+  };
+  if (!sales) invoice.RegistrationAccountDate = nil;
+  invoice.DocumentTotals = { DocumentTotal: totals };
+  return invoice;
+}
+
+/** The i.SAF XML of the documents: DataType P (only costs), S (only sales) or F (both). */
+export function buildIsaf(docs: ExportDocument[], opts: IsafOptions): string {
+  const purchases = docs.filter((d) => d.receipt_type !== 'invoice');
+  const sales = docs.filter((d) => d.receipt_type === 'invoice');
+  const dates = docs.map(invoiceDate).sort();
+  const start = opts.period?.start ?? dates[0] ?? opts.createdAt.toISOString().slice(0, 10);
+  const end = opts.period?.end ?? dates[dates.length - 1] ?? start;
+  const clampStart = start < '2016-07-01' ? '2016-07-01' : start;
+  const dataType = purchases.length && sales.length ? 'F' : sales.length ? 'S' : 'P';
+
+  const suppliers = new Map<string, Record<string, unknown>>();
+  const customers = new Map<string, Record<string, unknown>>();
+  for (const d of docs) {
+    const p = party(d);
+    if (!p.id) continue;
+    const entry = { VATRegistrationNumber: p.vat, RegistrationNumber: p.registration, Country: orNil(p.country), Name: p.name };
+    if (d.receipt_type === 'invoice') customers.set(p.id, { CustomerID: p.id, ...entry });
+    else suppliers.set(p.id, { SupplierID: p.id, ...entry });
+  }
+  const masterFiles: Record<string, unknown> = {};
+  if (customers.size) masterFiles.Customers = { Customer: [...customers.values()] };
+  if (suppliers.size) masterFiles.Suppliers = { Supplier: [...suppliers.values()] };
+
+  const sourceDocuments: Record<string, unknown> = {};
+  if (purchases.length) sourceDocuments.PurchaseInvoices = { Invoice: purchases.map(invoiceNode) };
+  if (sales.length) sourceDocuments.SalesInvoices = { Invoice: sales.map(invoiceNode) };
+
+  const tree = {
+    '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+    iSAFFile: {
+      '@_xmlns': ISAF_NAMESPACE,
+      '@_xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+      Header: {
+        FileDescription: {
+          FileVersion: 'iSAF1.2',
+          FileDateCreated: opts.createdAt.toISOString().slice(0, 19),
+          DataType: dataType,
+          SoftwareCompanyName: opts.software.company.slice(0, 256),
+          SoftwareName: opts.software.name.slice(0, 256),
+          SoftwareVersion: opts.software.version.slice(0, 24),
+          RegistrationNumber: opts.registrationNumber.replace(/\D/g, '').slice(0, 11),
+          NumberOfParts: '1',
+          PartNumber: '1',
+          SelectionCriteria: { SelectionStartDate: clampStart, SelectionEndDate: end < clampStart ? clampStart : end },
+        },
+      },
+      MasterFiles: masterFiles,
+      SourceDocuments: sourceDocuments,
+    },
+  };
+  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressBooleanAttributes: false, suppressEmptyNode: false });
+  return builder.build(tree) as string;
+}

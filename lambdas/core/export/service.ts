@@ -1,0 +1,62 @@
+/**
+ * GET receipts/{id}/export: one document, or it and the others named in receipt_ids, as a file
+ * {mime, base64, name}: CSV, PDF, the product's XML or an i.SAF 1.2 register.
+ */
+import type { ExportFile, ExportQuery } from '../../../shared/schemas/content';
+import { loadContent } from '../content/service';
+import type { ContentCaller, ContentPorts } from '../content/ports';
+import type { DocumentRecord } from '../documents/types';
+import { buildCsv } from './csv';
+import { exportFileName, parseExportFields, type ExportDocument } from './fields';
+import { buildIsaf } from './isaf';
+import { buildPdf } from './pdf';
+import { buildDocumentsXml } from './xml';
+
+export const SOFTWARE = { company: 'Receipts Capture', name: 'Receipts Capture', version: '0.1.0' };
+
+function toExportDocument(record: DocumentRecord, content: ExportDocument['content']): ExportDocument {
+  return {
+    receipt_id: record.receipt_id,
+    receipt_type: record.receipt_type,
+    status: record.status,
+    created_at: record.created_at,
+    original_file_name: record.original_file_name,
+    user: record.user,
+    category: record.category,
+    notes: record.notes,
+    content,
+  };
+}
+
+export async function exportReceipts(ports: ContentPorts, caller: ContentCaller, receiptId: string, query: ExportQuery): Promise<ExportFile> {
+  const first = await loadContent(ports, caller, receiptId);
+  const others = (query.receipt_ids ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s && s !== receiptId);
+  const more = others.length ? await ports.documents.loadMany(caller, [...new Set(others)]) : [];
+  const loaded = [first, ...(await Promise.all(more.map((r) => loadContent(ports, caller, r.receipt_id))))];
+  const docs = loaded.map((l) => toExportDocument(l.record, l.doc));
+  const now = ports.clock.now();
+  const columns = parseExportFields(query.fields);
+  switch (query.type) {
+    case 'pdf': {
+      const name = exportFileName(query.file_name, now, 'pdf');
+      const bytes = await buildPdf(docs, columns, { title: name.replace(/\.pdf$/i, ''), generatedAt: now, fonts: ports.fonts ? await ports.fonts() : undefined });
+      return { mime: 'application/pdf', base64: Buffer.from(bytes).toString('base64'), name };
+    }
+    case 'xml':
+      return {
+        mime: 'application/xml',
+        base64: Buffer.from(buildDocumentsXml(docs, first.schema, now), 'utf8').toString('base64'),
+        name: exportFileName(query.file_name, now, 'xml'),
+      };
+    case 'isaf': {
+      const xml = buildIsaf(docs, { registrationNumber: query.registration_number || first.record.company_code, createdAt: now, software: SOFTWARE });
+      const name = query.file_name ? exportFileName(query.file_name, now, 'xml') : `isaf-${now.toISOString().slice(0, 10)}.xml`;
+      return { mime: 'application/xml', base64: Buffer.from(xml, 'utf8').toString('base64'), name };
+    }
+    default:
+      return { mime: 'text/csv', base64: Buffer.from(buildCsv(docs, columns), 'utf8').toString('base64'), name: exportFileName(query.file_name, now, 'csv') };
+  }
+}

@@ -1,0 +1,11 @@
+import { getCompanySchema } from '../../core/content/service';
+import { httpHandler, requireCompany } from '../../runtime/http-handler';
+import { contentPorts } from '../receipts/content-ports';
+
+/** GET /schemas: the company's document schema (defaults with its Visible/Required settings). */
+export const handler = httpHandler({
+  route: 'GET /schemas',
+  async run({ caller, deps }) {
+    return getCompanySchema(contentPorts(deps), requireCompany(caller).companyId);
+  },
+});

@@ -1,0 +1,31 @@
+/**
+ * The recogniser the processing job uses, chosen by env RECOGNISER: `local` (tesseract.js / pdfjs,
+ * no cloud service) or `textract` (AWS Textract AnalyzeExpense). Created once per process.
+ */
+import type { Recogniser } from '../../core/recognition/types';
+import { env } from '../../runtime/env';
+
+let instance: Promise<Recogniser & { close?(): Promise<void> }> | undefined;
+
+export function recogniser(): Promise<Recogniser> {
+  instance ??= (async () => {
+    if (env().RECOGNISER === 'local') {
+      const { LocalRecogniser } = await import('../../adapters/local-recogniser/index');
+      return new LocalRecogniser();
+    }
+    throw new Error('RECOGNISER=textract: the Textract adapter (lambdas/adapters/textract) is not part of this build yet');
+  })();
+  instance.catch(() => {
+    instance = undefined;
+  });
+  return instance;
+}
+
+/** Stops the local recogniser's OCR worker (local mode shutdown, tests). */
+export async function closeRecogniser(): Promise<void> {
+  const current = instance;
+  instance = undefined;
+  if (!current) return;
+  const r = await current.catch(() => undefined);
+  await r?.close?.();
+}

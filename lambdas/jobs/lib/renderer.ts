@@ -1,0 +1,150 @@
+/**
+ * Page images for the viewer and PDF splitting: images with sharp (EXIF orientation applied, JPEG),
+ * PDFs rendered with pdfjs-dist on @napi-rs/canvas (prebuilt binary in the npm package, no download),
+ * PDFs split with pdf-lib. Files that cannot be read end as a DocumentProblem with a readable message.
+ */
+import { createCanvas } from '@napi-rs/canvas';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
+import { DocumentProblem, type PageRenderer, type RenderedPage } from '../../core/documents/ports';
+
+/** Decompression-bomb guard: images of more pixels than this are refused before they are decoded. */
+export const MAX_IMAGE_PIXELS = 100_000_000;
+/** Images with a side shorter than this cannot be read. */
+export const MIN_IMAGE_SIDE = 64;
+/** Longest side of a page image for the viewer. */
+export const PAGE_IMAGE_MAX_SIDE = 2000;
+/** Pages rendered per PDF; later pages are kept in the file but get no image. */
+export const MAX_RENDERED_PAGES = 100;
+
+export const RENDER_MSG = {
+  imageBroken: 'The image file is damaged and cannot be read',
+  imageTooLarge: `The image is too large to be processed (more than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels)`,
+  pdfBroken: 'The PDF file is damaged and cannot be read',
+  pdfProtected: 'The PDF file is protected with a password',
+  pdfEmpty: 'The PDF file has no pages',
+} as const;
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsPromise: Promise<PdfJs> | undefined;
+function pdfjs(): Promise<PdfJs> {
+  pdfjsPromise ??= (async () => {
+    // The worker's code runs in this thread (no worker file lookup; works when bundled).
+    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return import('pdfjs-dist/legacy/build/pdf.mjs');
+  })();
+  return pdfjsPromise;
+}
+
+async function renderImage(bytes: Uint8Array): Promise<RenderedPage> {
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new DocumentProblem(RENDER_MSG.imageBroken);
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (!width || !height) throw new DocumentProblem(RENDER_MSG.imageBroken);
+  // The header says how big the decoded image would be: refuse bombs before decoding anything.
+  if (width * height > MAX_IMAGE_PIXELS) throw new DocumentProblem(RENDER_MSG.imageTooLarge);
+  if (Math.min(width, height) < MIN_IMAGE_SIDE) throw new DocumentProblem(UPLOAD_MSG.resolutionTooLow);
+  try {
+    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize({ width: PAGE_IMAGE_MAX_SIDE, height: PAGE_IMAGE_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 82, mozjpeg: false })
+      .toBuffer({ resolveWithObject: true });
+    return { jpeg: new Uint8Array(data), width: info.width, height: info.height };
+  } catch (error) {
+    if (/pixel limit/i.test(String((error as Error).message))) throw new DocumentProblem(RENDER_MSG.imageTooLarge);
+    throw new DocumentProblem(RENDER_MSG.imageBroken);
+  }
+}
+
+async function openPdf(bytes: Uint8Array) {
+  const lib = await pdfjs();
+  try {
+    return await lib.getDocument({
+      data: new Uint8Array(bytes),
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      isOffscreenCanvasSupported: false,
+      isImageDecoderSupported: false,
+      stopAtErrors: false,
+      verbosity: 0,
+    }).promise;
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'PasswordException') throw new DocumentProblem(RENDER_MSG.pdfProtected);
+    throw new DocumentProblem(RENDER_MSG.pdfBroken);
+  }
+}
+
+async function renderPdf(bytes: Uint8Array): Promise<RenderedPage[]> {
+  const pdf = await openPdf(bytes);
+  try {
+    if (pdf.numPages < 1) throw new DocumentProblem(RENDER_MSG.pdfEmpty);
+    const out: RenderedPage[] = [];
+    for (let n = 1; n <= Math.min(pdf.numPages, MAX_RENDERED_PAGES); n++) {
+      let page;
+      try {
+        page = await pdf.getPage(n);
+      } catch {
+        throw new DocumentProblem(RENDER_MSG.pdfBroken);
+      }
+      const base = page.getViewport({ scale: 1 });
+      // About 144 dpi, never more than PAGE_IMAGE_MAX_SIDE pixels: page size cannot blow up the canvas.
+      const scale = Math.min(2, PAGE_IMAGE_MAX_SIDE / Math.max(base.width, base.height, 1));
+      const viewport = page.getViewport({ scale });
+      const width = Math.max(1, Math.round(viewport.width));
+      const height = Math.max(1, Math.round(viewport.height));
+      const canvas = createCanvas(width, height);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, width, height);
+      try {
+        await page.render({ canvasContext: ctx as unknown as CanvasRenderingContext2D, canvas: canvas as unknown as HTMLCanvasElement, viewport }).promise;
+      } catch {
+        throw new DocumentProblem(RENDER_MSG.pdfBroken);
+      }
+      const jpeg = await canvas.encode('jpeg', 82);
+      out.push({ jpeg: new Uint8Array(jpeg), width, height });
+      page.cleanup();
+    }
+    return out;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+async function splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array[] | null> {
+  let src: PDFDocument;
+  try {
+    src = await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (error) {
+    if ((error as Error).name === 'EncryptedPDFError' || /encrypted/i.test(String((error as Error).message))) throw new DocumentProblem(RENDER_MSG.pdfProtected);
+    throw new DocumentProblem(RENDER_MSG.pdfBroken);
+  }
+  const count = src.getPageCount();
+  if (count < 1) throw new DocumentProblem(RENDER_MSG.pdfEmpty);
+  if (count > maxPages) return null;
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    const one = await PDFDocument.create({ updateMetadata: false });
+    try {
+      const [page] = await one.copyPages(src, [i]);
+      one.addPage(page);
+    } catch {
+      throw new DocumentProblem(RENDER_MSG.pdfBroken);
+    }
+    out.push(await one.save());
+  }
+  return out;
+}
+
+export const pageRenderer: PageRenderer = { renderImage, renderPdf, splitPdf };

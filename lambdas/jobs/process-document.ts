@@ -1,0 +1,59 @@
+/**
+ * The processing job: SQS messages whose bodies are S3 object-created notifications (uploads and
+ * processing tickets). Partial batch failures are reported so SQS retries only the failed messages;
+ * on the last delivery (ApproximateReceiveCount ≥ MAX_RECEIVES, the queue's maxReceiveCount) a
+ * failure ends the document in `failed` instead of being retried.
+ */
+import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { decodeS3Key } from '../core/documents/files';
+import { handleObjectCreated, type ProcessingDeps } from '../core/documents/processing';
+import { deps } from '../runtime/deps';
+import { createLogger } from '../runtime/logger';
+import { recogniser } from './lib/recogniser';
+import { pageRenderer } from './lib/renderer';
+
+/** Deliveries of one message before it goes to the dead-letter queue (CDK: maxReceiveCount). */
+export const MAX_RECEIVES = 3;
+
+export function processingDeps(): ProcessingDeps {
+  const d = deps();
+  const log = createLogger({ job: 'process-document' });
+  return {
+    documents: d.documents,
+    files: d.files,
+    store: d.store,
+    live: d.live,
+    clock: d.clock,
+    ids: d.ids,
+    renderer: pageRenderer,
+    recogniser,
+    log,
+  };
+}
+
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const log = createLogger({ job: 'process-document' });
+  const p = processingDeps();
+  const failures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const message of event.Records ?? []) {
+    const receiveCount = Number(message.attributes?.ApproximateReceiveCount ?? '1');
+    const final = receiveCount >= MAX_RECEIVES;
+    try {
+      const notification = JSON.parse(message.body) as Partial<S3Event> & { Event?: string };
+      // S3 sends an s3:TestEvent when the notification is configured: nothing to do.
+      for (const record of notification.Records ?? []) {
+        if (!record.eventName?.startsWith('ObjectCreated')) continue;
+        await handleObjectCreated(p, { key: decodeS3Key(record.s3.object.key) }, { final });
+      }
+    } catch (error) {
+      log.error('message failed', {
+        messageId: message.messageId,
+        receiveCount,
+        error: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+      failures.push({ itemIdentifier: message.messageId });
+    }
+  }
+  return { batchItemFailures: failures };
+}

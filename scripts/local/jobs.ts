@@ -1,0 +1,123 @@
+/**
+ * Local stand-in for the S3 → SQS → Lambda path of the processing job: every object-created event of
+ * the local bucket becomes an SQS message whose body is the S3 notification JSON (key URL-encoded as S3
+ * does), handed to the real job handler. Failed messages (reported in batchItemFailures or thrown) are
+ * delivered again with ApproximateReceiveCount + 1, up to 3 deliveries (the queue's maxReceiveCount).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { S3EventRecord } from './s3';
+
+export const MAX_RECEIVES = 3;
+const CONCURRENCY = 2;
+
+type JobHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+
+/** S3 notifications carry the key URL-encoded, spaces as '+', slashes kept. */
+export function encodeS3EventKey(key: string): string {
+  return key
+    .split('/')
+    .map((part) => encodeURIComponent(part).replace(/%20/g, '+'))
+    .join('/');
+}
+
+export interface LocalJobQueue {
+  /** Sends one S3 record to the queue, as the bucket notification does. */
+  deliver(record: S3EventRecord): void;
+  /** Resolves when no message is queued, waiting for a retry or being handled. */
+  idle(timeoutMs?: number): Promise<void>;
+  /** Messages given up after MAX_RECEIVES deliveries (the dead-letter queue). */
+  deadLetters: SQSRecord[];
+  close(): Promise<void>;
+}
+
+export function createLocalJobQueue(loadHandler: () => Promise<JobHandler>, region = 'eu-west-1'): LocalJobQueue {
+  const queue: SQSRecord[] = [];
+  const deadLetters: SQSRecord[] = [];
+  let running = 0;
+  let waitingRetries = 0;
+  let closed = false;
+  const idleWaiters: (() => void)[] = [];
+
+  const checkIdle = () => {
+    if (queue.length === 0 && running === 0 && waitingRetries === 0) for (const w of idleWaiters.splice(0)) w();
+  };
+
+  const message = (body: string, receiveCount: number, messageId = randomUUID()): SQSRecord => ({
+    messageId,
+    receiptHandle: randomUUID(),
+    body,
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: String(Date.now()),
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: createHash('md5').update(body).digest('hex'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:${region}:000000000000:local-processing`,
+    awsRegion: region,
+  });
+
+  const pump = () => {
+    while (!closed && running < CONCURRENCY && queue.length > 0) {
+      const msg = queue.shift()!;
+      running += 1;
+      void handle(msg).finally(() => {
+        running -= 1;
+        pump();
+        checkIdle();
+      });
+    }
+  };
+
+  const handle = async (msg: SQSRecord) => {
+    let failed = false;
+    try {
+      const handler = await loadHandler();
+      const res = await handler({ Records: [msg] });
+      failed = Boolean(res && res.batchItemFailures.some((f) => f.itemIdentifier === msg.messageId));
+    } catch (error) {
+      console.error('[local] processing job threw', error);
+      failed = true;
+    }
+    if (!failed) return;
+    const count = Number(msg.attributes.ApproximateReceiveCount);
+    if (count >= MAX_RECEIVES) {
+      deadLetters.push(msg);
+      return;
+    }
+    // The visibility timeout: the message comes back a little later.
+    waitingRetries += 1;
+    setTimeout(() => {
+      waitingRetries -= 1;
+      if (!closed) queue.push(message(msg.body, count + 1, msg.messageId));
+      pump();
+      checkIdle();
+    }, 100 * count);
+  };
+
+  return {
+    deliver(record) {
+      const s3 = { ...record.s3, object: { ...record.s3.object, key: encodeS3EventKey(record.s3.object.key) } };
+      queue.push(message(JSON.stringify({ Records: [{ ...record, s3 }] }), 1));
+      pump();
+    },
+    idle(timeoutMs = 120_000) {
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('processing jobs still running')), timeoutMs);
+        idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        checkIdle();
+      });
+    },
+    deadLetters,
+    async close() {
+      await this.idle(30_000).catch(() => undefined);
+      closed = true;
+    },
+  };
+}

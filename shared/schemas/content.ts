@@ -1,0 +1,353 @@
+/**
+ * The content model of a document: its schema (sections, datapoints, multivalues, tuples), the content
+ * tree filled from recognition and corrected by people, line-item grids, and the requests of the content
+ * API. Field-value rules (amounts, dates, required) live here so the server and the web app apply the
+ * same ones; the server is the authority (POST receipts/{id}/content/validate).
+ */
+import { z } from 'zod';
+import { MSG } from './messages';
+
+// ---------------------------------------------------------------- geometry
+
+/** A box in fractions of the page image (0..1), top-left origin. */
+export const boxSchema = z.object({
+  left: z.number().min(0).max(1),
+  top: z.number().min(0).max(1),
+  width: z.number().min(0).max(1),
+  height: z.number().min(0).max(1),
+});
+export type Box = z.infer<typeof boxSchema>;
+
+// ---------------------------------------------------------------- schema
+
+export const SCHEMA_CATEGORIES = ['section', 'datapoint', 'multivalue', 'tuple'] as const;
+export type SchemaCategory = (typeof SCHEMA_CATEGORIES)[number];
+
+/** Value types of datapoints: how a value is validated and how a picked box is read. */
+export const DATAPOINT_TYPES = ['string', 'amount', 'date', 'enum', 'rate', 'quantity', 'code'] as const;
+export type DatapointType = (typeof DATAPOINT_TYPES)[number];
+
+export const schemaFieldSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  description: z.string(),
+  parent_schema_id: z.string().nullable(),
+  category: z.enum(SCHEMA_CATEGORIES),
+  type: z.enum(DATAPOINT_TYPES).optional(),
+  constraints: z.object({ required: z.boolean() }),
+  hidden: z.boolean(),
+  /** Where the field sits on the edit screen. */
+  tab: z.enum(['details', 'advanced']),
+  /** Shown on the Fields configuration screen (Visible / Required toggles). */
+  configurable: z.boolean(),
+  settings: z.object({
+    stakeholder: z.enum(['supplier', 'customer']).optional(),
+    country: z.boolean().optional(),
+    date_format: z.boolean().optional(),
+    category: z.boolean().optional(),
+    items: z.boolean().optional(),
+    item_word: z.boolean().optional(),
+    /** A multivalue whose rows can be read from a grid drawn on the page. */
+    grid: z.boolean().optional(),
+  }),
+  options: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
+});
+export type SchemaField = z.infer<typeof schemaFieldSchema>;
+
+export const schemaResponseSchema = z.object({ fields: z.array(schemaFieldSchema) });
+export type SchemaResponse = z.infer<typeof schemaResponseSchema>;
+
+/** PUT /schemas: only the changed datapoints, each with id, constraints.required and hidden. */
+export const updateSchemaSchema = z.object({
+  datapoints: z
+    .array(
+      z
+        .object({
+          id: z.string().min(1),
+          constraints: z.object({ required: z.boolean() }).optional(),
+          hidden: z.boolean().optional(),
+        })
+        .strict(),
+    )
+    .min(1)
+    .max(200),
+});
+export type UpdateSchemaInput = z.infer<typeof updateSchemaSchema>;
+
+/** The line-item columns, in the spec's order. */
+export const LINE_ITEM_COLUMNS = [
+  'item_number',
+  'product_code',
+  'description',
+  'quantity',
+  'unit_of_measurement',
+  'unit_price_without_vat',
+  'vat_rate',
+  'vat',
+  'price_per_unit',
+  'total_price',
+] as const;
+export type LineItemColumn = (typeof LINE_ITEM_COLUMNS)[number];
+
+// ---------------------------------------------------------------- content
+
+export const contentValueSchema = z.object({
+  value: z.string(),
+  /** Where the value is printed; null when typed by hand or unknown. */
+  position: boxSchema.nullable(),
+  /** 1-based page number of `position`. */
+  page: z.number().int().min(1).nullable(),
+  /** The OCR word/line block(s) the value was read from. */
+  block_id: z.string().nullable(),
+  /** Recognition confidence 0..100; null for values typed by a person. */
+  confidence: z.number().nullable(),
+});
+export type ContentValue = z.infer<typeof contentValueSchema>;
+
+export interface GridRow {
+  top_position: number;
+}
+export interface GridColumn {
+  schema_id: string | null;
+  left_position: number;
+}
+/** One part of a line-items grid: a box on one page, divided by row and column lines. */
+export interface GridPart {
+  /** The page's document id (receipt.pages[].document) or null; `page` is authoritative. */
+  document: string | null;
+  page: number;
+  box: Partial<Box>;
+  /** Row starts (the first row starts at the box's top). */
+  rows: GridRow[];
+  /** Column starts with the datapoint each column fills (the first column starts at the box's left). */
+  columns: GridColumn[];
+}
+export interface Grid {
+  parts: GridPart[];
+}
+
+export const gridPartSchema = z.object({
+  document: z.string().nullable().default(null),
+  page: z.number().int().min(1),
+  box: z.object({
+    left: z.number().min(0).max(1).optional(),
+    top: z.number().min(0).max(1).optional(),
+    width: z.number().min(0).max(1).optional(),
+    height: z.number().min(0).max(1).optional(),
+  }),
+  rows: z.array(z.object({ top_position: z.number().min(0).max(1) })).max(500),
+  columns: z.array(z.object({ schema_id: z.string().nullable(), left_position: z.number().min(0).max(1) })).max(50),
+});
+
+export interface ContentItem {
+  id: string;
+  schema_id: string;
+  category: SchemaCategory;
+  parent_content_id: string | null;
+  children: ContentItem[];
+  /** The page document the value was read from (datapoints). */
+  file: string | null;
+  /** Datapoints only. */
+  content: ContentValue | null;
+  /** A second value tied to this one (e.g. the label printed next to it); datapoints only. */
+  related_content: ContentValue | null;
+  /** Index among its siblings. */
+  position: number;
+  /** Grid multivalues only. */
+  grid: Grid | null;
+  error: { message: string } | null;
+}
+
+export const contentItemSchema: z.ZodType<ContentItem> = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    schema_id: z.string(),
+    category: z.enum(SCHEMA_CATEGORIES),
+    parent_content_id: z.string().nullable(),
+    children: z.array(contentItemSchema),
+    file: z.string().nullable(),
+    content: contentValueSchema.nullable(),
+    related_content: contentValueSchema.nullable(),
+    position: z.number().int(),
+    grid: z.object({ parts: z.array(gridPartSchema) }).nullable() as z.ZodType<Grid | null>,
+    error: z.object({ message: z.string() }).nullable(),
+  }),
+);
+
+export interface ContentError {
+  id: string;
+  message: string;
+}
+
+/** GET /receipts/{id}/content (and the answer of every content change). */
+export interface ContentResponse {
+  receipt_id: string;
+  version: number;
+  receipt_type: 'receipt' | 'invoice';
+  content: ContentItem[];
+  errors: ContentError[];
+  /** A grid template is saved for this document's supplier/customer. */
+  available_template: boolean;
+  /** True when the document cannot be edited (archived). */
+  read_only: boolean;
+}
+
+// ---------------------------------------------------------------- requests
+
+export const contentPathSchema = z.object({ id: z.string().trim().min(1).max(64) });
+export const contentLinePathSchema = z.object({ id: z.string().trim().min(1).max(64), line: z.string().trim().min(1).max(200) });
+
+const version = z.number({ error: 'version is required' }).int().min(0);
+
+export const valueChangeSchema = z.object({
+  id: z.string().min(1),
+  value: z.string().max(5000),
+  /** Omit to keep the stored position; null clears it (typed by hand). */
+  position: boxSchema.nullable().optional(),
+  page: z.number().int().min(1).nullable().optional(),
+});
+export type ValueChange = z.infer<typeof valueChangeSchema>;
+
+/** PUT /receipts/{id}/content: changed datapoint values, on top of `version`. */
+export const updateContentSchema = z.object({
+  version,
+  items: z.array(valueChangeSchema).min(1).max(2000),
+});
+export type UpdateContentInput = z.infer<typeof updateContentSchema>;
+
+/** POST /receipts/{id}/content/{line}: a new empty row in multivalue {line}, after `after` or at the end. */
+export const addLineSchema = z.object({ version, after: z.string().nullable().optional() });
+export type AddLineInput = z.infer<typeof addLineSchema>;
+
+/** DELETE /receipts/{id}/content/{line}?version= */
+export const deleteLineQuerySchema = z.object({ version: z.coerce.number().int().min(0) });
+
+/** POST /receipts/{id}/content/{line}/select: fill datapoint {line} from what is printed inside `position`. */
+export const selectBoxSchema = z.object({
+  version,
+  receipt_id: z.string().optional(),
+  content_id: z.string().optional(),
+  file: z.string().nullable().optional(),
+  page: z.number().int().min(1),
+  position: boxSchema,
+  is_related_content: z.boolean().default(false),
+});
+export type SelectBoxInput = z.infer<typeof selectBoxSchema>;
+
+/** PUT /receipts/{id}/content/move: move a row to index `position` of its multivalue. */
+export const moveContentSchema = z.object({ version, id: z.string().min(1), position: z.number().int().min(0) });
+export type MoveContentInput = z.infer<typeof moveContentSchema>;
+
+/** POST /receipts/{id}/content/validate: unsaved values may be sent to be checked with the stored ones. */
+export const validateContentSchema = z.object({ items: z.array(valueChangeSchema.pick({ id: true, value: true })).max(2000).default([]) });
+export type ValidateContentInput = z.infer<typeof validateContentSchema>;
+
+/** POST /receipts/{id}/grid */
+export const applyGridSchema = z.object({
+  version,
+  /** The multivalue the grid fills; default line_items. */
+  content_id: z.string().optional(),
+  parts: z.array(gridPartSchema).min(1).max(50),
+});
+export type ApplyGridInput = z.infer<typeof applyGridSchema>;
+
+/** POST /receipts/{id}/template/grid saves the current grid; PUT applies the saved one. */
+export const gridTemplateSchema = z.object({ version: version.optional(), content_id: z.string().optional() });
+export const useGridTemplateSchema = z.object({ version, content_id: z.string().optional() });
+
+/**
+ * POST /receipt/{id}: an edit action of the edit screen. Unsaved values may come along (they are saved first);
+ * the content is then validated and the document moves: with_send → archive (CONFIRM / REVIEW AND SEND),
+ * receipt_status rejected → rejected (REJECT), otherwise → review (Review, MOVE TO REVIEW).
+ */
+export const editReceiptSchema = z
+  .object({
+    version,
+    receipt_status: z.enum(['rejected', 'review']).optional(),
+    receipt_type: z.enum(['receipt', 'invoice']).optional(),
+    items: z.array(valueChangeSchema).max(2000).optional(),
+  })
+  .strict();
+export type EditReceiptInput = z.infer<typeof editReceiptSchema>;
+
+const flag = z
+  .union([z.boolean(), z.string()])
+  .optional()
+  .transform((v) => v === true || v === 'true' || v === '1');
+export const editReceiptQuerySchema = z.object({ with_send: flag, company_id: z.string().optional() });
+
+// ---------------------------------------------------------------- value rules
+
+/** Amounts: an integer with at most two decimals ('0.00'), optionally negative (credit notes). */
+export const AMOUNT_PATTERN = /^-?\d+(\.\d{1,2})?$/;
+/** Dates: strictly YYYY-MM-DD and a real calendar day. */
+export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+export const RATE_PATTERN = /^\d{1,2}(\.\d{1,2})?$/;
+export const QUANTITY_PATTERN = /^-?\d+(\.\d{1,4})?$/;
+
+export const CONTENT_MSG = {
+  required: MSG.required,
+  amount: 'Invalid amount format (0.00)',
+  date: 'Invalid date format (YYYY-MM-DD)',
+  rate: 'Invalid rate (0-99.99)',
+  quantity: 'Not a number',
+  option: 'Choose a value from the list',
+  saveFailed: 'Failed to update the receipt. Please check if all mandatory fields are filled.',
+  invalid: 'Some values are not valid',
+  companyCode: 'Company code matches customer/supplier code',
+} as const;
+
+export function isValidDate(value: string): boolean {
+  const m = DATE_PATTERN.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** The message for one value of a datapoint, or undefined when the value is fine. Empty values are only checked for `required`. */
+export function valueError(field: Pick<SchemaField, 'type' | 'options'>, value: string, required: boolean): string | undefined {
+  const v = value.trim();
+  if (!v) return required ? CONTENT_MSG.required : undefined;
+  switch (field.type) {
+    case 'amount':
+      return AMOUNT_PATTERN.test(v) ? undefined : CONTENT_MSG.amount;
+    case 'date':
+      return isValidDate(v) ? undefined : CONTENT_MSG.date;
+    case 'rate':
+      return RATE_PATTERN.test(v) ? undefined : CONTENT_MSG.rate;
+    case 'quantity':
+      return QUANTITY_PATTERN.test(v) ? undefined : CONTENT_MSG.quantity;
+    case 'enum':
+      return !field.options || field.options.some((o) => o.value === v) ? undefined : CONTENT_MSG.option;
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- export
+
+/** Export fields, default order (product.md "Export fields"). */
+export const EXPORT_FIELDS = ['user', 'type', 'date', 'currency', 'status', 'total', 'tax', 'supplier', 'category', 'notes'] as const;
+export type ExportField = (typeof EXPORT_FIELDS)[number];
+
+export const EXPORT_TYPES = ['csv', 'pdf', 'xml', 'isaf'] as const;
+export type ExportType = (typeof EXPORT_TYPES)[number];
+
+/** GET /receipts/{id}/export query. `fields` is `key` or `key:Title` items joined by commas. */
+export const exportQuerySchema = z.object({
+  type: z.enum(EXPORT_TYPES).default('csv'),
+  fields: z.string().max(2000).optional(),
+  file_name: z.string().trim().max(120).optional(),
+  /** More documents exported with {id}, comma-separated. */
+  receipt_ids: z.string().max(20_000).optional(),
+  /** i.SAF: the registration number of the reporting company (else the company code). */
+  registration_number: z.string().max(20).optional(),
+});
+export type ExportQuery = z.infer<typeof exportQuerySchema>;
+
+export interface ExportFile {
+  mime: string;
+  base64: string;
+  name: string;
+}

@@ -1,0 +1,238 @@
+/**
+ * Receipts (documents): the API's request and response shapes (product.md section 3, rules.md section 7).
+ * Query strings arrive as strings; the schemas coerce them.
+ */
+import { z } from 'zod';
+import { CUSTOM_MESSAGE_MAX, LIST_PAGE_SIZE } from '../constants';
+import { LIST_STATUSES, RECEIPT_STATUSES } from '../status';
+import { MSG } from './messages';
+import { statusCountsSchema } from './company';
+import type { ContentItem } from './content';
+
+export const RECEIPT_TYPES = ['receipt', 'invoice'] as const;
+export const receiptTypeSchema = z.enum(RECEIPT_TYPES);
+export type ReceiptType = z.infer<typeof receiptTypeSchema>;
+export const receiptStatusSchema = z.enum(RECEIPT_STATUSES);
+
+/** Upload-time messages shown on the upload cards (rules.md sections 5 and 8). */
+export const UPLOAD_MSG = {
+  typeNotAllowed: 'This file type is not allowed',
+  imageTooBig: 'Image size limits 10MB',
+  documentTooBig: 'File size limits 30MB',
+  multipleOnlyPdf: 'One document per page applies only to PDF files',
+  empty: 'The file is empty',
+  resolutionTooLow: 'Resolution of the image is too low to be processed',
+  quotaExceeded: 'The monthly document limit of this company is reached',
+} as const;
+
+/** Upload error codes (product.md section 4): 1 file format, 2 unknown. */
+export const UPLOAD_ERROR_CODE = { fileFormat: 1, unknown: 2 } as const;
+
+const flagString = z
+  .union([z.boolean(), z.string()])
+  .optional()
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
+
+const optionalText = (max = 500) =>
+  z
+    .string()
+    .max(max, `At most ${max} characters`)
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+/** GET /upload/document */
+export const uploadDocumentQuerySchema = z.object({
+  company_id: z.string().min(1, MSG.required),
+  receipt_type: receiptTypeSchema.default('receipt'),
+  /** One document per file (single) or one per page (multiple, PDF only). `mode` is accepted as a synonym. */
+  type: z.enum(['single', 'multiple']).optional(),
+  mode: z.enum(['single', 'multiple']).optional(),
+  upload_type: optionalText(50),
+  notes: optionalText(CUSTOM_MESSAGE_MAX),
+  receipt_id: optionalText(64),
+  category: optionalText(200),
+  original_file_name: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(255, 'At most 255 characters'),
+  /** Owner; empty means the caller. */
+  user_id: optionalText(128),
+  /** Read line items (default); `false`/`0` leaves them out. */
+  process_rows: z
+    .union([z.boolean(), z.string()])
+    .optional()
+    .transform((v) => !(v === false || v === 'false' || v === '0' || v === 'off')),
+  content_type: z.string().max(200).optional(),
+  size: z.coerce.number({ error: MSG.notANumber }).int(MSG.notANumber).min(0, MSG.notANumber),
+});
+export type UploadDocumentQuery = z.infer<typeof uploadDocumentQuerySchema>;
+
+export const uploadDocumentResponseSchema = z.object({
+  uploadURL: z.string(),
+  upload_id: z.string(),
+  key: z.string(),
+  /** Headers the PUT must carry (the content type is part of the signature). */
+  headers: z.record(z.string(), z.string()),
+});
+export type UploadDocumentResponse = z.infer<typeof uploadDocumentResponseSchema>;
+
+const dateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, 'Use YYYY-MM-DD')
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
+/** GET /receipts: list filter parameters (product.md section 3). */
+export const listReceiptsQuerySchema = z.object({
+  company_id: z.string().optional(),
+  selected: z.enum(['ALL']).optional(),
+  receipt_type: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v || v === 'all' || v === 'ALL') return undefined;
+      const parts = [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))];
+      for (const p of parts) {
+        if (!(RECEIPT_TYPES as readonly string[]).includes(p)) {
+          ctx.addIssue({ code: 'custom', message: 'receipt_type is receipt or invoice' });
+          return z.NEVER;
+        }
+      }
+      return parts.length === 1 ? (parts[0] as ReceiptType) : undefined;
+    }),
+  receipt_status: z.enum(LIST_STATUSES).default('inbox'),
+  search_value: z.string().trim().max(100, 'At most 100 characters').optional(),
+  selected_date: dateParam,
+  created_at_after: dateParam,
+  created_at_before: dateParam,
+  by_issue_date: flagString,
+  /** A receipt id: that document's duplicate group; `true`/`1`: only documents that are duplicates. */
+  duplicate_id: z.string().trim().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(LIST_PAGE_SIZE).default(LIST_PAGE_SIZE),
+  next: z.string().max(2000).optional(),
+  next_company: z.string().max(128).optional(),
+});
+export type ListReceiptsQuery = z.infer<typeof listReceiptsQuerySchema>;
+
+export const pageSchema = z.object({
+  page: z.number(),
+  /** The file the page belongs to (original file name). */
+  document: z.string(),
+  url: z.string().nullable(),
+  status: z.enum(['processed', 'not_processed', 'pending']),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+});
+export type ReceiptPage = z.infer<typeof pageSchema>;
+
+export const historyEntrySchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  name: z.string(),
+  user: z.object({ name: z.string(), surname: z.string() }),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+/** Content items are the content model's (shared/schemas/content.ts). */
+export type { ContentItem };
+
+export const receiptSummarySchema = z.object({
+  receipt_id: z.string(),
+  company_id: z.string().nullable(),
+  company_name: z.string(),
+  company_code: z.string(),
+  user_id: z.string(),
+  user: z.object({ name: z.string(), surname: z.string() }),
+  receipt_type: receiptTypeSchema,
+  status: receiptStatusSchema,
+  flag: z.boolean(),
+  notes: z.string(),
+  category: z.string().nullable(),
+  original_file_name: z.string(),
+  email_id: z.string().nullable(),
+  duplicate_id: z.string().nullable(),
+  stakeholder_id: z.string().nullable(),
+  stakeholder: z.object({ name: z.string() }).nullable(),
+  supplierCustomerName: z.string(),
+  document_number: z.string(),
+  issue_date: z.string().nullable(),
+  total: z.string().nullable(),
+  currency: z.string().nullable(),
+  stakeholder_date_format: z.string().nullable(),
+  can_be_restarted: z.boolean(),
+  disabled_for_editing: z.boolean(),
+  error: z.object({ message: z.string() }).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  version: z.number(),
+  page_count: z.number(),
+});
+export type ReceiptSummary = z.infer<typeof receiptSummarySchema>;
+
+export type Receipt = ReceiptSummary & {
+  content: ContentItem[];
+  pages: ReceiptPage[];
+  related_documents: { receipt_id: string; original_file_name: string }[];
+  available_template: boolean;
+  history: HistoryEntry[];
+};
+
+export const listReceiptsResponseSchema = z.object({
+  items: z.array(receiptSummarySchema),
+  next: z.string().nullable(),
+  next_company: z.string().nullable(),
+});
+export type ListReceiptsResponse = z.infer<typeof listReceiptsResponseSchema>;
+
+export const totalDocumentsResponseSchema = z.object({ receipt: statusCountsSchema, invoice: statusCountsSchema });
+
+/** Optional optimistic-concurrency version a client sends with an edit. */
+const versionField = z.coerce.number().int().min(0).optional();
+
+export const STATUS_ACTIONS = ['archive', 'unarchive', 'review', 'ready', 'rejected', 'reject'] as const;
+export const statusBodySchema = z.object({ status: z.enum(STATUS_ACTIONS), version: versionField });
+export type StatusAction = z.infer<typeof statusBodySchema>['status'];
+export const flagBodySchema = z.object({ flag: z.boolean(), version: versionField });
+export const typeBodySchema = z.object({ receipt_type: receiptTypeSchema, version: versionField });
+export const selectCompanyBodySchema = z.object({ company_id: z.string().trim().min(1, MSG.required), version: versionField });
+export const combineBodySchema = z.object({ receipt_id: z.string().trim().min(1, MSG.required), version: versionField });
+export const restartBodySchema = z.object({ version: versionField });
+export const exportXmlBodySchema = z.object({
+  receipt_ids: z.array(z.string().min(1)).min(1, MSG.required).max(100, 'At most 100 documents'),
+});
+
+export const BULK_ACTIONS = ['status', 'flag', 'type', 'delete'] as const;
+export const bulkBodySchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('status'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), status: z.enum(STATUS_ACTIONS) }),
+  z.object({ action: z.literal('flag'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), flag: z.boolean() }),
+  z.object({ action: z.literal('type'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), receipt_type: receiptTypeSchema }),
+  z.object({ action: z.literal('delete'), receipt_ids: z.array(z.string().min(1)).min(1).max(100) }),
+]);
+export type BulkBody = z.infer<typeof bulkBodySchema>;
+
+export const bulkResultSchema = z.object({
+  results: z.array(
+    z.object({
+      receipt_id: z.string(),
+      ok: z.boolean(),
+      status: z.number(),
+      message: z.string().optional(),
+      receipt: receiptSummarySchema.optional(),
+    }),
+  ),
+});
+
+export const duplicateInfoSchema = z.object({
+  receipt_id: z.string(),
+  company_id: z.string().nullable(),
+  original_file_name: z.string(),
+  status: receiptStatusSchema,
+  disabled_for_editing: z.boolean(),
+  reason: z.enum(['same_file', 'same_document']),
+});
+export type DuplicateInfo = z.infer<typeof duplicateInfoSchema>;
+
+export const receiptIdPathSchema = z.object({ id: z.string().trim().min(1).max(64) });
+export const deleteReceiptQuerySchema = z.object({
+  company_id: z.string().optional(),
+  unassigned: flagString,
+  version: versionField,
+});
+export const companyScopedQuerySchema = z.object({ company_id: z.string().optional() });

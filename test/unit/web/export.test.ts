@@ -1,0 +1,129 @@
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { buildCsv } from '../../../web/src/features/export/lib/csv';
+import {
+  DEFAULT_EXPORT_KEYS,
+  addField,
+  csvHeader,
+  defaultExportFields,
+  fieldKeyOf,
+  moveField,
+  pdfTitle,
+  removeField,
+  renameField,
+} from '../../../web/src/features/export/lib/fields';
+import { buildPdf } from '../../../web/src/features/export/lib/pdf';
+import { defaultReportName, exportFileName, exportTable, exportValue } from '../../../web/src/features/export/lib/table';
+import { receipt } from './receipt-fixture';
+
+describe('export field list', () => {
+  it('starts with the ten default fields in the spec order', () => {
+    expect(defaultExportFields().map((f) => f.key)).toEqual([
+      'user',
+      'type',
+      'date',
+      'currency',
+      'status',
+      'total',
+      'tax',
+      'supplier',
+      'category',
+      'notes',
+    ]);
+    expect(DEFAULT_EXPORT_KEYS).toHaveLength(10);
+  });
+
+  it('moves a field to where it was dropped', () => {
+    const moved = moveField(defaultExportFields(), 'notes', 'user');
+    expect(moved.map((f) => f.key).slice(0, 3)).toEqual(['notes', 'user', 'type']);
+    const down = moveField(defaultExportFields(), 'user', 'date');
+    expect(down.map((f) => f.key).slice(0, 4)).toEqual(['type', 'date', 'user', 'currency']);
+    expect(moveField(defaultExportFields(), 'user', 'nope').map((f) => f.key)).toEqual([...DEFAULT_EXPORT_KEYS]);
+  });
+
+  it('renames a field, ignoring a blank name', () => {
+    const renamed = renameField(defaultExportFields(), 'supplier', '  Vendor name ');
+    expect(renamed.find((f) => f.id === 'supplier')).toEqual({ id: 'supplier', key: 'supplier', label: 'Vendor name' });
+    expect(renameField(renamed, 'supplier', '   ').find((f) => f.id === 'supplier')!.label).toBe('Vendor name');
+  });
+
+  it('adds a new field only if its name is non-blank, once', () => {
+    const fields = defaultExportFields();
+    expect(addField(fields, '   ')).toHaveLength(10);
+    const added = addField(fields, 'Document ID');
+    expect(added).toHaveLength(11);
+    expect(added[10]).toEqual({ id: 'document_id', key: 'document_id', label: 'Document ID' });
+    expect(addField(added, 'document id')).toHaveLength(11);
+    expect(addField(fields, '!!!')).toHaveLength(10);
+    expect(fieldKeyOf(' Amount  total ')).toBe('amount_total');
+  });
+
+  it('removes a field', () => {
+    expect(removeField(defaultExportFields(), 'tax').map((f) => f.key)).not.toContain('tax');
+  });
+
+  it('upper-cases CSV headers and makes PDF titles readable', () => {
+    expect(csvHeader({ label: 'supplier' })).toBe('SUPPLIER');
+    expect(csvHeader({ label: 'Vendor name' })).toBe('VENDOR NAME');
+    expect(pdfTitle({ label: 'supplier' })).toBe('Supplier');
+    expect(pdfTitle({ label: 'amount_total_base' })).toBe('Amount total base');
+  });
+});
+
+describe('export values and files', () => {
+  const doc = {
+    ...receipt({ notes: 'lunch', category: 'Food', status: 'ready', receipt_type: 'invoice', supplierCustomerName: 'Client, "Big" UAB' }),
+    content: [
+      { id: 'amount_tax', schema_id: 'amount_tax', category: 'datapoint' as const, content: { value: '2.17', page: 1, position: null, confidence: 99 } },
+      { id: 'iban', schema_id: 'iban', category: 'datapoint' as const, content: { value: 'LT12 1000', page: 1, position: null, confidence: 99 } },
+    ],
+  };
+
+  it('takes each field from the document', () => {
+    expect(exportValue(doc, 'user')).toBe('Ona Onaitė');
+    expect(exportValue(doc, 'type')).toBe('Invoice');
+    expect(exportValue(doc, 'date')).toBe('2024-03-05');
+    expect(exportValue(doc, 'currency')).toBe('EUR');
+    expect(exportValue(doc, 'status')).toBe('Ready');
+    expect(exportValue(doc, 'total')).toBe('12.50');
+    expect(exportValue(doc, 'tax')).toBe('2.17');
+    expect(exportValue(doc, 'supplier')).toBe('Client, "Big" UAB');
+    expect(exportValue(doc, 'category')).toBe('Food');
+    expect(exportValue(doc, 'notes')).toBe('lunch');
+    expect(exportValue(doc, 'iban')).toBe('LT12 1000');
+    expect(exportValue(doc, 'original_file_name')).toBe('receipt.jpg');
+    expect(exportValue(doc, 'unknown_field')).toBe('');
+  });
+
+  it('builds a CSV with upper-cased headers in the chosen order, quoted where needed', () => {
+    const fields = moveField(renameField(defaultExportFields(), 'supplier', 'Customer'), 'supplier', 'user');
+    const csv = buildCsv(exportTable([doc, receipt({ receipt_id: 'r2', total: '-3.00', notes: '=HYPERLINK("x")' })], fields, 'csv'));
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe('CUSTOMER,USER,TYPE,DATE,CURRENCY,STATUS,TOTAL,TAX,CATEGORY,NOTES');
+    expect(lines[1]).toBe('"Client, ""Big"" UAB",Ona Onaitė,Invoice,2024-03-05,EUR,Ready,12.50,2.17,Food,lunch');
+    const parsed = Papa.parse<string[]>(csv).data;
+    expect(parsed[2]![6]).toBe('-3.00');
+    // a cell a spreadsheet would run as a formula is defused
+    expect(parsed[2]![9]!.startsWith("'=")).toBe(true);
+  });
+
+  it('uses readable titles for the PDF table', () => {
+    expect(exportTable([doc], defaultExportFields(), 'pdf').headers.slice(0, 3)).toEqual(['User', 'Type', 'Date']);
+  });
+
+  it('builds a PDF', async () => {
+    const blob = await buildPdf(exportTable([doc], defaultExportFields(), 'pdf'), { title: 'report-2024-06-10' });
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    expect(bytes.length).toBeGreaterThan(1000);
+  });
+
+  it("names the file 'report-' plus the current date, with the extension once", () => {
+    const now = new Date(2024, 5, 9);
+    expect(defaultReportName(now)).toBe('report-2024-06-09');
+    expect(exportFileName('', 'csv', now)).toBe('report-2024-06-09.csv');
+    expect(exportFileName('March costs', 'pdf', now)).toBe('March costs.pdf');
+    expect(exportFileName('a.csv', 'csv', now)).toBe('a.csv');
+    expect(exportFileName('x/y:z', 'xml', now)).toBe('x-y-z.xml');
+  });
+});

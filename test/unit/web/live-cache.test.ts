@@ -1,0 +1,172 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import type { Company } from '../../../shared/schemas/company';
+import { handleLiveMessage } from '../../../web/src/features/live/components/LiveChannel';
+import {
+  applyCompanyDelete,
+  applyCompanyEvent,
+  applyDeleteToList,
+  applyReceiptToList,
+  prependReceipt,
+  receiptIdOfPayload,
+  receiptMatchesList,
+  receiptOfPayload,
+  type ListData,
+} from '../../../web/src/features/live/lib/cache-updates';
+import { receiptCache } from '../../../web/src/features/live/use-receipt-cache';
+import { listKeyParams, EMPTY_FILTERS, type ListKeyParams } from '../../../web/src/features/receipts/lib/list-params';
+import { queryKeys } from '../../../web/src/lib/query-keys';
+import { receipt } from './receipt-fixture';
+
+const list = (status: ListKeyParams['status'], over: Partial<ListKeyParams> = {}): ListKeyParams => ({
+  ...listKeyParams(status, EMPTY_FILTERS, { kind: 'company', companyId: 'c1' }),
+  ...over,
+});
+const data = (...pages: Array<ReturnType<typeof receipt>[]>): ListData => ({
+  pages: pages.map((items, i) => ({ items, next: i < pages.length - 1 ? `n${i}` : null, next_company: null })),
+  pageParams: pages.map((_, i) => (i === 0 ? undefined : { next: `n${i - 1}` })),
+});
+const ids = (d: ListData | undefined) => d?.pages.flatMap((p) => p.items.map((r) => r.receipt_id));
+
+describe('which cached lists a document belongs to', () => {
+  it('checks company, status and type', () => {
+    expect(receiptMatchesList(receipt({ status: 'review' }), list('review'))).toBe(true);
+    expect(receiptMatchesList(receipt({ status: 'ready' }), list('review'))).toBe(false);
+    expect(receiptMatchesList(receipt({ company_id: 'c2' }), list('review'))).toBe(false);
+    expect(receiptMatchesList(receipt({ company_id: 'c2' }), list('review', { scope: 'ALL' }))).toBe(true);
+    expect(receiptMatchesList(receipt({ receipt_type: 'invoice' }), list('review', { receipt_type: 'receipt' }))).toBe(false);
+  });
+
+  it('the inbox has every status except unassigned', () => {
+    expect(receiptMatchesList(receipt({ status: 'processing' }), list('inbox'))).toBe(true);
+    expect(receiptMatchesList(receipt({ status: 'archive' }), list('inbox'))).toBe(true);
+    expect(receiptMatchesList(receipt({ status: 'unassigned' }), list('inbox'))).toBe(false);
+  });
+
+  it("leaves search, dates and duplicates to the server ('unknown')", () => {
+    expect(receiptMatchesList(receipt(), list('review', { search: 'max' }))).toBe('unknown');
+    expect(receiptMatchesList(receipt(), list('review', { from: '2024-01-01' }))).toBe('unknown');
+    expect(receiptMatchesList(receipt(), list('review', { duplicates: true }))).toBe('unknown');
+    // but a status that does not match is still known
+    expect(receiptMatchesList(receipt({ status: 'ready' }), list('review', { search: 'max' }))).toBe(false);
+  });
+});
+
+describe('receipt events on one list', () => {
+  it('adds a new matching document at the top (receipt)', () => {
+    const before = data([receipt({ receipt_id: 'a', status: 'processing' })], [receipt({ receipt_id: 'b', status: 'processing' })]);
+    const r = applyReceiptToList(before, list('processing'), receipt({ receipt_id: 'new', status: 'processing' }));
+    expect(r.kind).toBe('set');
+    expect(ids(r.kind === 'set' ? r.data : undefined)).toEqual(['new', 'a', 'b']);
+    expect(before.pages[0]!.items).toHaveLength(1);
+  });
+
+  it('an update of an unknown receipt adds it (receipt-update)', () => {
+    const r = applyReceiptToList(data([]), list('review'), receipt({ receipt_id: 'x', status: 'review' }));
+    expect(r.kind === 'set' && ids(r.data)).toEqual(['x']);
+  });
+
+  it('updates a known document in place', () => {
+    const before = data([receipt({ receipt_id: 'a' }), receipt({ receipt_id: 'b', total: '1.00' })]);
+    const r = applyReceiptToList(before, list('review'), receipt({ receipt_id: 'b', total: '9.99' }));
+    expect(r.kind === 'set' && r.data.pages[0]!.items[1]!.total).toBe('9.99');
+    expect(r.kind === 'set' && ids(r.data)).toEqual(['a', 'b']);
+  });
+
+  it('removes a document that moved to another status (processing → review)', () => {
+    const before = data([receipt({ receipt_id: 'a', status: 'processing' })]);
+    const r = applyReceiptToList(before, list('processing'), receipt({ receipt_id: 'a', status: 'review' }));
+    expect(r.kind === 'set' && ids(r.data)).toEqual([]);
+    expect(applyReceiptToList(data([]), list('processing'), receipt({ receipt_id: 'z', status: 'review' }))).toEqual({ kind: 'none' });
+  });
+
+  it('refetches a filtered list it cannot decide, and ignores lists not loaded', () => {
+    expect(applyReceiptToList(data([]), list('review', { search: 'x' }), receipt())).toEqual({ kind: 'invalidate' });
+    expect(applyReceiptToList(undefined, list('review'), receipt())).toEqual({ kind: 'none' });
+  });
+
+  it('receipt-delete removes the document from every page', () => {
+    const before = data([receipt({ receipt_id: 'a' })], [receipt({ receipt_id: 'b' })]);
+    const r = applyDeleteToList(before, 'b');
+    expect(r.kind === 'set' && ids(r.data)).toEqual(['a']);
+    expect(applyDeleteToList(before, 'zz')).toEqual({ kind: 'none' });
+  });
+
+  it('prepends into an empty cache', () => {
+    expect(ids(prependReceipt({ pages: [], pageParams: [] }, receipt({ receipt_id: 'q' })))).toEqual(['q']);
+  });
+});
+
+describe('event payloads', () => {
+  it('reads a document or its id', () => {
+    expect(receiptOfPayload(receipt())?.receipt_id).toBe('r1');
+    expect(receiptOfPayload({ receipt: receipt({ receipt_id: 'n' }) })?.receipt_id).toBe('n');
+    expect(receiptOfPayload({ receipt_id: 'x' })).toBeNull();
+    expect(receiptIdOfPayload({ receipt_id: 'x', company_id: 'c1' })).toBe('x');
+    expect(receiptIdOfPayload('y')).toBe('y');
+    expect(receiptIdOfPayload({})).toBeNull();
+  });
+});
+
+const company = (id: string, over: Partial<Company> = {}) => ({ company_id: id, name: id.toUpperCase(), role: 'admin', counts: {}, ...over }) as Company;
+
+describe('company events', () => {
+  it('merges a company update and adds a complete new company', () => {
+    const before = [company('c1'), company('c2')];
+    const r = applyCompanyEvent(before, { company_id: 'c2', name: 'Renamed' });
+    expect(r.kind === 'set' && r.data.map((c) => c.name)).toEqual(['C1', 'Renamed']);
+    const added = applyCompanyEvent(before, company('c3'));
+    expect(added.kind === 'set' && added.data.map((c) => c.company_id)).toEqual(['c1', 'c2', 'c3']);
+    expect(applyCompanyEvent(before, { company_id: 'c9' })).toEqual({ kind: 'invalidate' });
+  });
+
+  it('company-delete removes a company other than the active one', () => {
+    const before = [company('c1'), company('c2')];
+    const r = applyCompanyDelete(before, { company_id: 'c2' }, 'c1');
+    expect(r.kind === 'set' && r.data.map((c) => c.company_id)).toEqual(['c1']);
+    expect(applyCompanyDelete(before, { company_id: 'c1' }, 'c1')).toEqual({ kind: 'invalidate' });
+    expect(applyCompanyDelete(before, { company_id: 'zz' }, 'c1')).toEqual({ kind: 'none' });
+  });
+});
+
+describe('live events on the query cache', () => {
+  function setup() {
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const processing = list('processing');
+    const review = list('review');
+    const searched = list('review', { search: 'maxima' });
+    qc.setQueryData(queryKeys.receiptList(processing), data([receipt({ receipt_id: 'a', status: 'processing' })]));
+    qc.setQueryData(queryKeys.receiptList(review), data([receipt({ receipt_id: 'old', status: 'review' })]));
+    qc.setQueryData(queryKeys.receiptList(searched), data([]));
+    qc.setQueryData(queryKeys.companies, [company('c1'), company('c2')]);
+    return { qc, cache: receiptCache(qc), processing, review, searched };
+  }
+
+  it('a processed document leaves In Processing, enters To Review, filtered lists go stale', () => {
+    const { qc, cache, processing, review, searched } = setup();
+    handleLiveMessage({ event: 'receipt-update', payload: receipt({ receipt_id: 'a', status: 'review' }) }, cache, 'c1');
+    expect(ids(qc.getQueryData(queryKeys.receiptList(processing)))).toEqual([]);
+    expect(ids(qc.getQueryData(queryKeys.receiptList(review)))).toEqual(['a', 'old']);
+    expect(qc.getQueryState(queryKeys.receiptList(searched))?.isInvalidated).toBe(true);
+    expect(qc.getQueryState(queryKeys.receiptList(review))?.isInvalidated).toBe(false);
+  });
+
+  it('receipt-delete removes it everywhere', () => {
+    const { qc, cache, review } = setup();
+    handleLiveMessage({ event: 'receipt-delete', payload: { receipt_id: 'old', company_id: 'c1' } }, cache, 'c1');
+    expect(ids(qc.getQueryData(queryKeys.receiptList(review)))).toEqual([]);
+  });
+
+  it('company-delete of another company removes it from the companies', () => {
+    const { qc, cache } = setup();
+    handleLiveMessage({ event: 'company-delete', payload: { company_id: 'c2' } }, cache, 'c1');
+    expect(qc.getQueryData<Company[]>(queryKeys.companies)?.map((c) => c.company_id)).toEqual(['c1']);
+  });
+
+  it('ignores pong and unknown events', () => {
+    const { qc, cache, review } = setup();
+    const before = qc.getQueryData(queryKeys.receiptList(review));
+    handleLiveMessage({ event: 'pong', payload: undefined }, cache, 'c1');
+    expect(qc.getQueryData(queryKeys.receiptList(review))).toBe(before);
+  });
+});

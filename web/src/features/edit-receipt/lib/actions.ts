@@ -1,0 +1,55 @@
+/**
+ * The status actions of the edit screen (product.md section 4): REJECT (hidden when rejected), MOVE TO REVIEW
+ * (only when ready), Review, REVIEW AND SEND or CONFIRM, and the Archive toggle. They are enabled only when the
+ * form is valid and the company's code differs from the supplier's/customer's code. Archived documents are
+ * read-only: no action buttons. While processing the bar only says Processing.
+ */
+export type EditAction = 'reject' | 'moveToReview' | 'review' | 'confirm' | 'archive' | 'unarchive';
+
+export interface ActionButton {
+  action: EditAction;
+  label: string;
+  enabled: boolean;
+  primary?: boolean;
+}
+
+export interface ActionState {
+  mode: 'processing' | 'read-only' | 'actions';
+  buttons: ActionButton[];
+  /** The note shown when the codes match. */
+  codeNote: boolean;
+}
+
+export const COMPANY_CODE_NOTE = 'Company code matches customer/supplier code';
+
+const BUSY = ['processing', 'converting', 'saving'];
+
+export function sameCode(companyCode: string | null | undefined, stakeholderCode: string | null | undefined): boolean {
+  const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, '').toUpperCase();
+  return norm(companyCode) !== '' && norm(companyCode) === norm(stakeholderCode);
+}
+
+/**
+ * `sends`: the company exports to an accounting integration, so confirming also sends the document
+ * (REVIEW AND SEND); otherwise CONFIRM.
+ */
+export function actionState(input: { status: string; valid: boolean; companyCode: string; stakeholderCode: string; sends: boolean }): ActionState {
+  if (BUSY.includes(input.status)) return { mode: 'processing', buttons: [], codeNote: false };
+  if (input.status === 'archive') {
+    return { mode: 'read-only', buttons: [{ action: 'unarchive', label: 'Unarchive', enabled: true }], codeNote: false };
+  }
+  const codeNote = sameCode(input.companyCode, input.stakeholderCode);
+  const enabled = input.valid && !codeNote;
+  const buttons: ActionButton[] = [];
+  if (input.status !== 'rejected') buttons.push({ action: 'reject', label: 'REJECT', enabled });
+  if (input.status === 'ready') buttons.push({ action: 'moveToReview', label: 'MOVE TO REVIEW', enabled });
+  buttons.push({ action: 'review', label: 'Review', enabled });
+  buttons.push({ action: 'confirm', label: input.sends ? 'REVIEW AND SEND' : 'CONFIRM', enabled, primary: true });
+  buttons.push({ action: 'archive', label: 'Archive', enabled });
+  return { mode: 'actions', buttons, codeNote };
+}
+
+/** Rotation in 90° steps; after 360 it goes back to 90 (rules.md 9). */
+export function nextRotation(current: number): number {
+  return current >= 360 ? 90 : current + 90;
+}

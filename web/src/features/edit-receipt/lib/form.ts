@@ -1,0 +1,163 @@
+/**
+ * The edit form's model: which fields show on which tab, with their values, errors and boxes, built from the
+ * company's schema and the document's content. The stakeholder section that applies to the document (the
+ * supplier of a cost receipt, the customer of a sales invoice) shows on Item Details, the other on Advanced.
+ */
+import type { ContentError, ContentItem, ContentValue, SchemaField } from '../../../../../shared/schemas/content';
+import { valueError } from '../../../../../shared/schemas/content';
+
+export type Tab = 'details' | 'advanced';
+export type ReceiptKind = 'receipt' | 'invoice';
+
+export interface FormField {
+  id: string;
+  schemaId: string;
+  label: string;
+  type: SchemaField['type'];
+  options?: SchemaField['options'];
+  required: boolean;
+  value: string;
+  related: ContentValue | null;
+  content: ContentValue | null;
+  file: string | null;
+  settings: SchemaField['settings'];
+}
+
+export interface FormSection {
+  id: string;
+  label: string;
+  fields: FormField[];
+}
+
+export interface FormTable {
+  id: string;
+  schemaId: string;
+  label: string;
+  columns: SchemaField[];
+  rows: { id: string; cells: FormField[] }[];
+  grid: ContentItem['grid'];
+}
+
+export const stakeholderOf = (type: ReceiptKind): 'supplier' | 'customer' => (type === 'invoice' ? 'customer' : 'supplier');
+
+function fieldTab(field: SchemaField, sectionTab: Tab, type: ReceiptKind): Tab {
+  const s = field.settings.stakeholder;
+  if (s && s !== stakeholderOf(type)) return 'advanced';
+  return field.tab ?? sectionTab;
+}
+
+function toField(item: ContentItem, field: SchemaField, type: ReceiptKind): FormField {
+  const other = field.settings.stakeholder && field.settings.stakeholder !== stakeholderOf(type);
+  return {
+    id: item.id,
+    schemaId: item.schema_id,
+    label: field.label,
+    type: field.type,
+    options: field.options,
+    required: field.constraints.required && !field.hidden && !other,
+    value: item.content?.value ?? '',
+    related: item.related_content,
+    content: item.content,
+    file: item.file,
+    settings: field.settings,
+  };
+}
+
+/** Sections of datapoints on a tab (hidden fields left out). */
+export function formSections(schema: SchemaField[], content: ContentItem[], tab: Tab, type: ReceiptKind): FormSection[] {
+  const byId = new Map(schema.map((f) => [f.id, f]));
+  const out: FormSection[] = [];
+  for (const section of content) {
+    if (section.category !== 'section') continue;
+    const sf = byId.get(section.schema_id);
+    if (!sf) continue;
+    const fields = section.children
+      .filter((c) => c.category === 'datapoint')
+      .flatMap((c) => {
+        const f = byId.get(c.schema_id);
+        if (!f || f.hidden) return [];
+        return fieldTab(f, sf.tab, type) === tab ? [toField(c, f, type)] : [];
+      });
+    if (fields.length) out.push({ id: section.id, label: sf.label, fields });
+  }
+  // The applying stakeholder first after the document section.
+  const first = stakeholderOf(type);
+  return out.sort((a, b) => rank(a.id, first) - rank(b.id, first));
+}
+
+function rank(id: string, first: string): number {
+  if (id === 'document') return 0;
+  if (id === first) return 1;
+  return 2;
+}
+
+/** The tables (multivalues) shown on a tab. */
+export function formTables(schema: SchemaField[], content: ContentItem[], tab: Tab, type: ReceiptKind): FormTable[] {
+  const byId = new Map(schema.map((f) => [f.id, f]));
+  return content
+    .filter((i) => i.category === 'multivalue')
+    .flatMap((mv) => {
+      const f = byId.get(mv.schema_id);
+      if (!f || f.hidden || f.tab !== tab) return [];
+      const tuple = schema.find((s) => s.parent_schema_id === f.id && s.category === 'tuple');
+      const columns = schema.filter((s) => s.parent_schema_id === tuple?.id && !s.hidden);
+      return [
+        {
+          id: mv.id,
+          schemaId: mv.schema_id,
+          label: f.label,
+          columns,
+          grid: mv.grid,
+          rows: mv.children.map((row) => ({
+            id: row.id,
+            cells: columns.flatMap((col) => {
+              const cell = row.children.find((c) => c.schema_id === col.id);
+              return cell ? [toField(cell, col, type)] : [];
+            }),
+          })),
+        },
+      ];
+    });
+}
+
+/** Every datapoint of the content by id (to look values and boxes up). */
+export function datapoints(content: ContentItem[]): Map<string, ContentItem> {
+  const out = new Map<string, ContentItem>();
+  const walk = (items: ContentItem[]) => {
+    for (const i of items) {
+      if (i.category === 'datapoint') out.set(i.id, i);
+      walk(i.children);
+    }
+  };
+  walk(content);
+  return out;
+}
+
+export function valueById(content: ContentItem[], id: string): string {
+  return datapoints(content).get(id)?.content?.value ?? '';
+}
+
+/** Client-side format check of a typed value (the server's rules, shared), without `required`. */
+export function formatError(field: Pick<FormField, 'type' | 'options'>, value: string): string | undefined {
+  return valueError(field, value, false);
+}
+
+/**
+ * The form is valid for an edit action when the server reported no errors for the stored content and no unsaved
+ * value is missing or badly formatted.
+ */
+export function formErrors(
+  serverErrors: ContentError[],
+  drafts: Record<string, string>,
+  fields: Map<string, Pick<FormField, 'type' | 'options' | 'required'>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of serverErrors) if (!(e.id in drafts)) out[e.id] = e.message;
+  for (const [id, value] of Object.entries(drafts)) {
+    const f = fields.get(id);
+    if (!f) continue;
+    const m = valueError(f, value, f.required);
+    if (m) out[id] = m;
+  }
+  return out;
+}

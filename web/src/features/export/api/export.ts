@@ -1,0 +1,43 @@
+import { useApi } from '../../../app/api-context';
+import type { ApiClient } from '../../../lib/api-client';
+import { companyOf } from '../../receipts/api/receipts';
+import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
+import { mapLimited } from '../../receipts/lib/concurrency';
+import type { ReceiptLike } from '../../receipts/lib/summary';
+
+/** Documents that already carry their content (the edit screen's) are used as they are; list rows are read in full. */
+export async function loadForExport(api: ApiClient, receipts: ReadonlyArray<Receipt | ReceiptDetail>): Promise<ReceiptLike[]> {
+  const results = await mapLimited(receipts, 4, async (r) => {
+    if ('content' in r && Array.isArray(r.content)) return r as ReceiptLike;
+    return api.get<ReceiptDetail>(`/receipts/${encodeURIComponent(r.receipt_id)}`, { query: { company_id: companyOf(r) } });
+  });
+  const failed = results.find((x) => !x.ok);
+  if (failed && !failed.ok) throw failed.error;
+  return results.map((x) => (x.ok ? x.value : (undefined as never)));
+}
+
+/** Documents grouped by company (an export-xml call names one company). */
+export function byCompany<T extends Pick<Receipt, 'company_id'>>(receipts: ReadonlyArray<T>): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const r of receipts) {
+    const key = companyOf(r);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return groups;
+}
+
+/** POST /receipts/export-xml with the documents' ids; the answer is the XML text. */
+export async function exportXml(api: ApiClient, companyId: string, receiptIds: string[]): Promise<string> {
+  const answer = await api.post<unknown>('/receipts/export-xml', { receipt_ids: receiptIds }, { query: { company_id: companyId } });
+  if (typeof answer === 'string') return answer;
+  if (answer && typeof answer === 'object') {
+    const { xml, base64 } = answer as { xml?: unknown; base64?: unknown };
+    if (typeof xml === 'string') return xml;
+    if (typeof base64 === 'string') return new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+  }
+  throw new Error('Something went wrong');
+}
+
+export function useExportApi(): ApiClient {
+  return useApi();
+}

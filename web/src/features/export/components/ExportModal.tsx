@@ -1,0 +1,172 @@
+import fontBoldUrl from 'pdfjs-dist/standard_fonts/LiberationSans-Bold.ttf?url';
+import fontRegularUrl from 'pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf?url';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/Button';
+import { Checkbox } from '../../../components/ui/Checkbox';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { Modal } from '../../../components/ui/Modal';
+import { TextField } from '../../../components/ui/TextField';
+import { messageOf } from '../../../lib/api-error';
+import { formatDateTime } from '../../../lib/format';
+import { useActiveCompany } from '../../companies/api/companies';
+import { useReceiptActions } from '../../receipts/api/receipts';
+import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
+import { byCompany, exportXml, loadForExport, useExportApi } from '../api/export';
+import { buildCsv, csvBlob } from '../lib/csv';
+import { downloadBlob } from '../lib/download';
+import { csvHeader, defaultExportFields, pdfTitle, type ExportField } from '../lib/fields';
+import { buildPdf, type PdfFont } from '../lib/pdf';
+import { defaultReportName, exportFileName, exportTable } from '../lib/table';
+import { FieldList } from './FieldList';
+
+export const EXPORT_SUCCESS = 'Document successfully downloaded';
+
+type Tab = 'csv' | 'pdf' | 'xml';
+const TAB_LABELS: Record<Tab, string> = { csv: 'CSV', pdf: 'PDF', xml: 'XML' };
+
+let fontPromise: Promise<PdfFont | undefined> | null = null;
+/** The PDF font (Liberation Sans from pdfjs-dist: Latin with Lithuanian letters), fetched once. */
+function loadPdfFont(): Promise<PdfFont | undefined> {
+  fontPromise ??= Promise.all([fetch(fontRegularUrl), fetch(fontBoldUrl)])
+    .then(async ([r, b]) => (r.ok && b.ok ? { regular: await r.arrayBuffer(), bold: await b.arrayBuffer() } : undefined))
+    .catch(() => undefined);
+  return fontPromise;
+}
+
+/**
+ * The export pop-up of the selected documents (also used by the edit screen with one document): CSV and PDF
+ * built in the browser from a sortable, renamable field list; XML through the server. Optionally moves the
+ * documents to the archive afterwards.
+ */
+export function ExportModal({
+  receipts,
+  onClose,
+  onExported,
+}: {
+  receipts: ReadonlyArray<Receipt | ReceiptDetail>;
+  onClose(): void;
+  onExported?: () => void;
+}) {
+  const api = useExportApi();
+  const info = useInfoPopup();
+  const actions = useReceiptActions();
+  const view = useActiveCompany();
+  const [tab, setTab] = useState<Tab>('csv');
+  const [fields, setFields] = useState<ExportField[]>(defaultExportFields);
+  const [fileName, setFileName] = useState(() => defaultReportName());
+  const [archive, setArchive] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const headerOf = (f: ExportField) => (tab === 'pdf' ? pdfTitle(f) : csvHeader(f));
+
+  const onExport = async () => {
+    setError(null);
+    setPending(true);
+    try {
+      if (tab === 'xml') {
+        const groups = [...byCompany(receipts)];
+        for (const [companyId, group] of groups) {
+          const xml = await exportXml(
+            api,
+            companyId,
+            group.map((r) => r.receipt_id),
+          );
+          const suffix = groups.length > 1 ? `-${group[0]!.company_code || companyId}` : '';
+          downloadBlob(new Blob([xml], { type: 'application/xml' }), exportFileName(`${fileName.trim() || defaultReportName()}${suffix}`, 'xml'));
+        }
+      } else {
+        if (fields.length === 0) {
+          setError('Choose at least one field');
+          return;
+        }
+        const docs = await loadForExport(api, receipts);
+        const table = exportTable(docs, fields, tab);
+        if (tab === 'csv') {
+          downloadBlob(csvBlob(buildCsv(table)), exportFileName(fileName, 'csv'));
+        } else {
+          const company = view.allCompanies ? 'All companies' : (view.active?.name ?? '');
+          const title = fileName.trim() || defaultReportName();
+          const subtitle = [company, `${docs.length} ${docs.length === 1 ? 'document' : 'documents'}`, formatDateTime(new Date().toISOString())]
+            .filter(Boolean)
+            .join(' · ');
+          const blob = await buildPdf(table, { title, subtitle, font: await loadPdfFont() });
+          downloadBlob(blob, exportFileName(fileName, 'pdf'));
+        }
+      }
+      if (archive) {
+        const toArchive = receipts.filter((r) => r.status !== 'archive') as Receipt[];
+        const outcome = await actions.setStatus(toArchive, 'archive');
+        if (outcome.failed.length > 0) info.show(messageOf(outcome.failed[0]!.error), 'error');
+      }
+      info.show(EXPORT_SUCCESS, 'success');
+      onExported?.();
+      onClose();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const count = receipts.length;
+  return (
+    <Modal title="Export" onClose={pending ? undefined : onClose} testId="export-modal">
+      <div className="export-form">
+        <div className="tabs" role="tablist" aria-label="Export format">
+          {(Object.keys(TAB_LABELS) as Tab[]).map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              aria-selected={tab === t}
+              className={`tab ${tab === t ? 'is-active' : ''}`}
+              onClick={() => setTab(t)}
+              disabled={pending}
+            >
+              {TAB_LABELS[t]}
+            </button>
+          ))}
+        </div>
+        <p className="muted export-count">
+          {count} {count === 1 ? 'document' : 'documents'} selected
+        </p>
+
+        {tab === 'xml' ? (
+          <p className="notice">The XML file is made by the server from the documents&apos; recognised data.</p>
+        ) : (
+          <>
+            <div className="export-fields-head">
+              <span className="field-label">Fields</span>
+              <button type="button" className="btn btn-link btn-xs" onClick={() => setFields(defaultExportFields())}>
+                Reset
+              </button>
+            </div>
+            <FieldList fields={fields} onChange={setFields} headerOf={headerOf} />
+          </>
+        )}
+
+        <TextField name="file_name" label="File name" value={fileName} onChange={(e) => setFileName(e.target.value)} maxLength={120} />
+        <Checkbox
+          name="archive_after_export"
+          label="Move items to archive after export"
+          checked={archive}
+          onChange={(e) => setArchive(e.target.checked)}
+        />
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <Button variant="secondary" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button onClick={() => void onExport()} loading={pending} disabled={count === 0}>
+            EXPORT
+          </Button>
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,158 @@
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from '@dnd-kit/core';
+import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { useState } from 'react';
+import { Icon } from '../../../components/ui/Icon';
+import { DocIcon } from '../../receipts/components/DocIcon';
+import { addField, moveField, removeField, renameField, type ExportField } from '../lib/fields';
+
+function FieldRow({
+  field,
+  index,
+  header,
+  onRename,
+  onRemove,
+}: {
+  field: ExportField;
+  index: number;
+  header: string;
+  onRename(label: string): void;
+  onRemove(): void;
+}) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: field.id });
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(field.label);
+  const commit = () => {
+    onRename(draft);
+    setEditing(false);
+  };
+  return (
+    <li
+      ref={setNodeRef}
+      className={`field-item ${isDragging ? 'is-dragging' : ''}`}
+      style={{ transform: CSS.Transform.toString(transform), transition }}
+      data-testid="export-field"
+      data-key={field.key}
+    >
+      <button type="button" className="field-grip" aria-label={`Move ${field.label}`} {...attributes} {...listeners}>
+        <DocIcon name="grip" size={16} />
+      </button>
+      <span className="field-index">{index + 1}</span>
+      {editing ? (
+        <input
+          className="input input-sm field-rename"
+          aria-label={`Name of ${field.label}`}
+          value={draft}
+          autoFocus
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              commit();
+            }
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              setDraft(field.label);
+              setEditing(false);
+            }
+          }}
+        />
+      ) : (
+        <span className="field-name">
+          <span>{header}</span>
+          {field.label !== field.key && <small className="muted">{field.key}</small>}
+        </span>
+      )}
+      <button
+        type="button"
+        className="icon-btn icon-btn-sm"
+        aria-label={`Rename ${field.label}`}
+        title="Rename"
+        onClick={() => {
+          setDraft(field.label);
+          setEditing(true);
+        }}
+      >
+        <DocIcon name="pencil" size={15} />
+      </button>
+      <button type="button" className="icon-btn icon-btn-sm" aria-label={`Remove ${field.label}`} title="Remove" onClick={onRemove}>
+        <Icon name="close" size={15} />
+      </button>
+    </li>
+  );
+}
+
+/** The export's columns: drag to reorder (mouse or keyboard), rename, remove, add a field by name. */
+export function FieldList({
+  fields,
+  onChange,
+  headerOf,
+}: {
+  fields: ExportField[];
+  onChange(next: ExportField[]): void;
+  headerOf(field: ExportField): string;
+}) {
+  const [newName, setNewName] = useState('');
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const onDragEnd = (e: DragEndEvent) => {
+    if (e.over && e.active.id !== e.over.id) onChange(moveField(fields, String(e.active.id), String(e.over.id)));
+  };
+  const add = () => {
+    const next = addField(fields, newName);
+    if (next.length !== fields.length) {
+      onChange(next);
+      setNewName('');
+    }
+  };
+  return (
+    <div className="field-list-wrap">
+      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <SortableContext items={fields.map((f) => f.id)} strategy={verticalListSortingStrategy}>
+          <ol className="field-list" aria-label="Export fields">
+            {fields.map((f, i) => (
+              <FieldRow
+                key={f.id}
+                field={f}
+                index={i}
+                header={headerOf(f)}
+                onRename={(label) => onChange(renameField(fields, f.id, label))}
+                onRemove={() => onChange(removeField(fields, f.id))}
+              />
+            ))}
+          </ol>
+        </SortableContext>
+      </DndContext>
+      <div className="field-add">
+        <input
+          className="input input-sm"
+          name="new_field"
+          placeholder="New field"
+          aria-label="New field"
+          value={newName}
+          onChange={(e) => setNewName(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              add();
+            }
+          }}
+        />
+        <button type="button" className="btn btn-secondary btn-sm" onClick={add} disabled={!newName.trim()}>
+          Add
+        </button>
+      </div>
+    </div>
+  );
+}

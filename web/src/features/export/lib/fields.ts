@@ -1,0 +1,78 @@
+/** The export field list of the CSV and PDF tabs (product.md section 3, rules.md sections 5 and 9). */
+
+/** Default fields, in this order. */
+export const DEFAULT_EXPORT_KEYS = ['user', 'type', 'date', 'currency', 'status', 'total', 'tax', 'supplier', 'category', 'notes'] as const;
+export type DefaultExportKey = (typeof DEFAULT_EXPORT_KEYS)[number];
+
+export interface ExportField {
+  /** Stable id for drag and drop and React keys. */
+  id: string;
+  /** Where the value comes from: a default key, or a content field id (schema_id) for added fields. */
+  key: string;
+  /** The column name; renamable. CSV headers are this upper-cased, PDF titles this made readable. */
+  label: string;
+}
+
+export function defaultExportFields(): ExportField[] {
+  return DEFAULT_EXPORT_KEYS.map((key) => ({ id: key, key, label: key }));
+}
+
+/** Move the field `activeId` to where `overId` is (the drag-and-drop result). Unknown ids change nothing. */
+export function moveField(fields: ReadonlyArray<ExportField>, activeId: string, overId: string): ExportField[] {
+  const from = fields.findIndex((f) => f.id === activeId);
+  const to = fields.findIndex((f) => f.id === overId);
+  if (from < 0 || to < 0 || from === to) return [...fields];
+  const next = [...fields];
+  const [moved] = next.splice(from, 1);
+  next.splice(to, 0, moved!);
+  return next;
+}
+
+/** Rename a field; a blank name keeps the old one. */
+export function renameField(fields: ReadonlyArray<ExportField>, id: string, label: string): ExportField[] {
+  const clean = label.trim();
+  if (!clean) return [...fields];
+  return fields.map((f) => (f.id === id ? { ...f, label: clean } : f));
+}
+
+export function removeField(fields: ReadonlyArray<ExportField>, id: string): ExportField[] {
+  return fields.filter((f) => f.id !== id);
+}
+
+/** Normalise a typed field name to a content key: 'Amount total' → 'amount_total'. */
+export function fieldKeyOf(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/**
+ * Add a field at the end. A new field is added only if its name is non-blank (rules.md 5); a name that is
+ * already in the list (same key) is not added twice.
+ */
+export function addField(fields: ReadonlyArray<ExportField>, name: string): ExportField[] {
+  const label = name.trim();
+  const key = fieldKeyOf(label);
+  if (!label || !key) return [...fields];
+  if (fields.some((f) => f.key === key)) return [...fields];
+  let id = key;
+  for (let n = 2; fields.some((f) => f.id === id); n += 1) id = `${key}-${n}`;
+  return [...fields, { id, key, label }];
+}
+
+export function resetFields(): ExportField[] {
+  return defaultExportFields();
+}
+
+/** CSV headers are upper-cased. */
+export function csvHeader(field: Pick<ExportField, 'label'>): string {
+  return field.label.toUpperCase();
+}
+
+/** PDF titles are readable: 'supplier' → 'Supplier', 'amount_total' → 'Amount total'. */
+export function pdfTitle(field: Pick<ExportField, 'label'>): string {
+  const words = field.label.replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : '';
+}

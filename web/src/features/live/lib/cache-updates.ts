@@ -1,0 +1,147 @@
+import type { InfiniteData } from '@tanstack/react-query';
+import type { Company } from '../../../../../shared/schemas/company';
+import type { Receipt, ReceiptListPage } from '../../receipts/api/types';
+import type { ListCursor, ListKeyParams } from '../../receipts/lib/list-params';
+
+export type ListData = InfiniteData<ReceiptListPage, ListCursor | undefined>;
+
+/**
+ * Whether a document belongs in a cached list: true/false when the list's scope, status and type decide it;
+ * 'unknown' when a search, date range or the duplicates filter would need the server to tell.
+ */
+export function receiptMatchesList(receipt: Pick<Receipt, 'company_id' | 'status' | 'receipt_type'>, list: ListKeyParams): boolean | 'unknown' {
+  if (list.scope !== 'ALL' && receipt.company_id !== list.scope) {
+    // unassigned documents belong to no company; the server decides where they show
+    if (!receipt.company_id || receipt.company_id === 'NONE') return 'unknown';
+    return false;
+  }
+  if (list.status === 'inbox' ? receipt.status === 'unassigned' : receipt.status !== list.status) return false;
+  if (list.receipt_type && receipt.receipt_type !== list.receipt_type) return false;
+  if (list.search || list.from || list.to || list.duplicates) return 'unknown';
+  return true;
+}
+
+export function listContains(data: ListData | undefined, receiptId: string): boolean {
+  return Boolean(data?.pages.some((p) => p.items.some((r) => r.receipt_id === receiptId)));
+}
+
+function withPages(data: ListData, pages: ReceiptListPage[]): ListData {
+  return { ...data, pages };
+}
+
+/** Replace a document in place (merging the new fields into the row). Unchanged data when absent. */
+export function replaceReceipt(data: ListData, receipt: Partial<Receipt> & Pick<Receipt, 'receipt_id'>): ListData {
+  if (!listContains(data, receipt.receipt_id)) return data;
+  return withPages(
+    data,
+    data.pages.map((p) =>
+      p.items.some((r) => r.receipt_id === receipt.receipt_id)
+        ? { ...p, items: p.items.map((r) => (r.receipt_id === receipt.receipt_id ? ({ ...r, ...receipt } as Receipt) : r)) }
+        : p,
+    ),
+  );
+}
+
+/** Remove a document from every page. Unchanged data when absent. */
+export function removeReceipt(data: ListData, receiptId: string): ListData {
+  if (!listContains(data, receiptId)) return data;
+  return withPages(
+    data,
+    data.pages.map((p) => (p.items.some((r) => r.receipt_id === receiptId) ? { ...p, items: p.items.filter((r) => r.receipt_id !== receiptId) } : p)),
+  );
+}
+
+/** Put a new document at the top of the first page (lists are newest first). */
+export function prependReceipt(data: ListData, receipt: Receipt): ListData {
+  if (listContains(data, receipt.receipt_id)) return replaceReceipt(data, receipt);
+  if (data.pages.length === 0) return withPages(data, [{ items: [receipt], next: null, next_company: null }]);
+  const [first, ...rest] = data.pages;
+  return withPages(data, [{ ...first!, items: [receipt, ...first!.items] }, ...rest]);
+}
+
+export type ListUpdate = { kind: 'set'; data: ListData } | { kind: 'invalidate' } | { kind: 'none' };
+
+/**
+ * What a `receipt` / `receipt-update` event does to one cached list: a matching document is updated in
+ * place, or added at the top when the list does not have it yet (an update of an unknown receipt adds it);
+ * a document that no longer matches leaves the list; when the list's filters cannot be checked here the list
+ * is refetched.
+ */
+export function applyReceiptToList(data: ListData | undefined, list: ListKeyParams, receipt: Receipt): ListUpdate {
+  if (!data) return { kind: 'none' };
+  const match = receiptMatchesList(receipt, list);
+  const present = listContains(data, receipt.receipt_id);
+  if (match === true) return { kind: 'set', data: present ? replaceReceipt(data, receipt) : prependReceipt(data, receipt) };
+  if (match === false) return present ? { kind: 'set', data: removeReceipt(data, receipt.receipt_id) } : { kind: 'none' };
+  return { kind: 'invalidate' };
+}
+
+/** A `receipt-delete` event: the document leaves every list that has it. */
+export function applyDeleteToList(data: ListData | undefined, receiptId: string): ListUpdate {
+  if (!data || !listContains(data, receiptId)) return { kind: 'none' };
+  return { kind: 'set', data: removeReceipt(data, receiptId) };
+}
+
+/** A whole document in an event payload (a receipt summary), or null. */
+export function receiptOfPayload(payload: unknown): Receipt | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const candidate = (payload as { receipt?: unknown }).receipt ?? payload;
+  if (typeof candidate !== 'object' || candidate === null) return null;
+  const r = candidate as Partial<Receipt>;
+  if (typeof r.receipt_id !== 'string' || !r.receipt_id) return null;
+  if (typeof r.status !== 'string' || typeof r.receipt_type !== 'string') return null;
+  return r as Receipt;
+}
+
+/** The receipt id of a `receipt-delete` payload (`{ receipt_id }` or the document). */
+export function receiptIdOfPayload(payload: unknown): string | null {
+  if (typeof payload === 'string' && payload) return payload;
+  if (typeof payload !== 'object' || payload === null) return null;
+  const direct = (payload as { receipt_id?: unknown }).receipt_id;
+  if (typeof direct === 'string' && direct) return direct;
+  const nested = (payload as { receipt?: { receipt_id?: unknown } }).receipt?.receipt_id;
+  return typeof nested === 'string' && nested ? nested : null;
+}
+
+/** The company id of a `company` / `company-delete` payload. */
+export function companyIdOfPayload(payload: unknown): string | null {
+  if (typeof payload === 'string' && payload) return payload;
+  if (typeof payload !== 'object' || payload === null) return null;
+  const direct = (payload as { company_id?: unknown }).company_id;
+  if (typeof direct === 'string' && direct) return direct;
+  const nested = (payload as { company?: { company_id?: unknown } }).company?.company_id;
+  return typeof nested === 'string' && nested ? nested : null;
+}
+
+export type CompaniesUpdate = { kind: 'set'; data: Company[] } | { kind: 'invalidate' } | { kind: 'none' };
+
+/**
+ * A `company` event: the company's fields are merged into the cached list (a new complete company is added);
+ * anything the cache cannot take as it is (an unknown company without its fields) is refetched.
+ */
+export function applyCompanyEvent(companies: Company[] | undefined, payload: unknown): CompaniesUpdate {
+  const id = companyIdOfPayload(payload);
+  if (!id) return { kind: 'invalidate' };
+  if (!companies) return { kind: 'none' };
+  const fields = (typeof payload === 'object' && payload !== null ? ((payload as { company?: unknown }).company ?? payload) : {}) as Partial<Company>;
+  const index = companies.findIndex((c) => c.company_id === id);
+  if (index >= 0) {
+    const next = [...companies];
+    next[index] = { ...companies[index]!, ...fields, company_id: id };
+    return { kind: 'set', data: next };
+  }
+  const complete = typeof fields.name === 'string' && typeof fields.role === 'string' && typeof fields.counts === 'object';
+  return complete ? { kind: 'set', data: [...companies, fields as Company] } : { kind: 'invalidate' };
+}
+
+/**
+ * A `company-delete` event: a company other than the active one is removed from the list (product.md
+ * section 4); for the active one the list is refetched, and the active-company choice then moves on.
+ */
+export function applyCompanyDelete(companies: Company[] | undefined, payload: unknown, activeCompanyId: string | null): CompaniesUpdate {
+  const id = companyIdOfPayload(payload);
+  if (!id || !companies) return { kind: 'none' };
+  if (id === activeCompanyId) return { kind: 'invalidate' };
+  if (!companies.some((c) => c.company_id === id)) return { kind: 'none' };
+  return { kind: 'set', data: companies.filter((c) => c.company_id !== id) };
+}

@@ -1,0 +1,92 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { Company } from '../../../../shared/schemas/company';
+import { queryKeys } from '../../lib/query-keys';
+import type { Receipt } from '../receipts/api/types';
+import type { ListKeyParams } from '../receipts/lib/list-params';
+import {
+  applyCompanyDelete,
+  applyCompanyEvent,
+  applyDeleteToList,
+  applyReceiptToList,
+  type CompaniesUpdate,
+  type ListData,
+  type ListUpdate,
+} from './lib/cache-updates';
+
+export interface ReceiptCache {
+  /** A new or changed document: update every cached list (add, replace, remove, or refetch) and the counts. */
+  applyReceipt(receipt: Receipt): void;
+  /** A deleted document: out of every list; counts refetched. */
+  applyDelete(receiptId: string): void;
+  applyCompany(payload: unknown): void;
+  applyCompanyDelete(payload: unknown, activeCompanyId: string | null): void;
+  /** Refetch every list and the counts (after a reconnect, or an action whose answer has no document). */
+  refreshAll(): void;
+  /** Refetch the side-menu counts (GET /companies), coalesced. */
+  refreshCounts(): void;
+}
+
+const COUNTS_DEBOUNCE_MS = 250;
+const debounceTimers = new WeakMap<QueryClient, ReturnType<typeof setTimeout>>();
+
+function refreshCountsSoon(queryClient: QueryClient): void {
+  const pending = debounceTimers.get(queryClient);
+  if (pending) clearTimeout(pending);
+  debounceTimers.set(
+    queryClient,
+    setTimeout(() => {
+      debounceTimers.delete(queryClient);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
+      void queryClient.invalidateQueries({ queryKey: ['receipts', 'total-documents'] });
+    }, COUNTS_DEBOUNCE_MS),
+  );
+}
+
+function applyToLists(queryClient: QueryClient, update: (data: ListData | undefined, list: ListKeyParams) => ListUpdate): void {
+  for (const [key, data] of queryClient.getQueriesData<ListData>({ queryKey: queryKeys.receiptLists })) {
+    const list = key[2] as ListKeyParams | undefined;
+    if (!list) continue;
+    const result = update(data, list);
+    if (result.kind === 'set') queryClient.setQueryData(key, result.data);
+    else if (result.kind === 'invalidate') void queryClient.invalidateQueries({ queryKey: key, exact: true });
+  }
+}
+
+function applyCompanies(queryClient: QueryClient, result: CompaniesUpdate): void {
+  if (result.kind === 'set') queryClient.setQueryData<Company[]>(queryKeys.companies, result.data);
+  else if (result.kind === 'invalidate') void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
+}
+
+export function receiptCache(queryClient: QueryClient): ReceiptCache {
+  return {
+    applyReceipt(receipt) {
+      applyToLists(queryClient, (data, list) => applyReceiptToList(data, list, receipt));
+      void queryClient.invalidateQueries({ queryKey: ['receipts', 'detail', receipt.receipt_id] });
+      refreshCountsSoon(queryClient);
+    },
+    applyDelete(receiptId) {
+      applyToLists(queryClient, (data) => applyDeleteToList(data, receiptId));
+      queryClient.removeQueries({ queryKey: ['receipts', 'detail', receiptId] });
+      refreshCountsSoon(queryClient);
+    },
+    applyCompany(payload) {
+      applyCompanies(queryClient, applyCompanyEvent(queryClient.getQueryData<Company[]>(queryKeys.companies), payload));
+    },
+    applyCompanyDelete(payload, activeCompanyId) {
+      applyCompanies(queryClient, applyCompanyDelete(queryClient.getQueryData<Company[]>(queryKeys.companies), payload, activeCompanyId));
+    },
+    refreshAll() {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.receipts });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
+    },
+    refreshCounts() {
+      refreshCountsSoon(queryClient);
+    },
+  };
+}
+
+export function useReceiptCache(): ReceiptCache {
+  const queryClient = useQueryClient();
+  return useMemo(() => receiptCache(queryClient), [queryClient]);
+}

@@ -1,0 +1,34 @@
+import type {
+  ContentItem as SharedContentItem,
+  ListReceiptsResponse,
+  Receipt as ReceiptDetail,
+  ReceiptPage,
+  ReceiptSummary,
+  ReceiptType,
+} from '../../../../../shared/schemas/receipts';
+
+/** A list row (GET /receipts items); GET /receipts/{id} adds content, pages, history (ReceiptDetail). */
+export type Receipt = ReceiptSummary;
+export type { ReceiptDetail, ReceiptPage, ReceiptType };
+export type ReceiptListPage = ListReceiptsResponse;
+export type ContentItem = SharedContentItem;
+
+/** GET /emails/{id} (product.md section 3, Email record). */
+export interface EmailRecord {
+  subject?: string | null;
+  from?: string | null;
+  arrived_at?: string | null;
+  text?: string | null;
+  files?: Array<{ receipt_id: string; original_file_name?: string | null }>;
+}
+
+/** A member of the company for the upload's Owner dropdown (GET /company/users). */
+export interface CompanyUser {
+  user_id: string;
+  company_id?: string;
+  name?: string | null;
+  surname?: string | null;
+  role?: 'admin' | 'basic';
+  email?: string | null;
+  user?: { email?: string | null } | null;
+}

@@ -1,0 +1,137 @@
+import type { KeyboardEvent, MouseEvent } from 'react';
+import { Icon } from '../../../components/ui/Icon';
+import { Spinner } from '../../../components/ui/Spinner';
+import { formatDate } from '../../../lib/format';
+import type { Receipt } from '../api/types';
+import { formatDay } from '../lib/dates';
+import { rowRules } from '../lib/row-rules';
+import { statusLabel } from '../lib/status';
+import { formatTotal, receiptSummary } from '../lib/summary';
+import { DocIcon } from './DocIcon';
+
+export interface ReceiptRowProps {
+  receipt: Receipt;
+  selected: boolean;
+  showCompany: boolean;
+  busyAction: boolean;
+  onOpen(receipt: Receipt): void;
+  onToggleSelect(receipt: Receipt, on: boolean): void;
+  onToggleFlag(receipt: Receipt): void;
+  onPreview(receipt: Receipt): void;
+  onEmail(receipt: Receipt): void;
+  onRestart(receipt: Receipt): void;
+  onDelete(receipt: Receipt): void;
+}
+
+const stop = (e: MouseEvent | KeyboardEvent) => e.stopPropagation();
+
+/** One document of the list: status, supplier/customer, number, date, total, file, owner, flag and row actions. */
+export function ReceiptRow(props: ReceiptRowProps) {
+  const { receipt, selected, showCompany, busyAction } = props;
+  const rules = rowRules(receipt);
+  const s = receiptSummary(receipt);
+  const label = statusLabel(receipt.status);
+  const processing = receipt.status === 'processing' || receipt.status === 'converting';
+  const classes = ['doc-row', rules.canOpen ? 'is-clickable' : '', rules.greyed ? 'is-greyed' : '', selected ? 'is-selected' : '']
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <tr
+      className={classes}
+      data-testid="receipt-row"
+      data-receipt-id={receipt.receipt_id}
+      data-status={receipt.status}
+      aria-disabled={!rules.canOpen || undefined}
+      tabIndex={rules.canOpen ? 0 : -1}
+      onClick={rules.canOpen ? () => props.onOpen(receipt) : undefined}
+      onKeyDown={
+        rules.canOpen
+          ? (e) => {
+              if (e.key === 'Enter' && e.target === e.currentTarget) props.onOpen(receipt);
+            }
+          : undefined
+      }
+    >
+      <td className="col-select" onClick={stop}>
+        <label className="row-check">
+          <input
+            type="checkbox"
+            aria-label={`Select ${s.fileName || receipt.receipt_id}`}
+            checked={selected}
+            disabled={!rules.canSelect}
+            onChange={(e) => props.onToggleSelect(receipt, e.target.checked)}
+          />
+          <span className="checkbox-box" aria-hidden="true" />
+        </label>
+      </td>
+      <td className="col-status">
+        <span className={`status-pill status-${label.tone}`} data-testid="row-status">
+          {processing && <Spinner size="sm" label={label.text} />}
+          {label.text}
+        </span>
+      </td>
+      <td className="col-party">
+        <span className="cell-main">{s.counterparty || <span className="muted">—</span>}</span>
+        {showCompany && <span className="cell-sub">{receipt.company_name || 'Unassigned'}</span>}
+        {receipt.error?.message && (
+          <span className="cell-error" title={receipt.error.message}>
+            {receipt.error.message}
+          </span>
+        )}
+      </td>
+      <td className="col-number">{s.documentNumber}</td>
+      <td className="col-date">{s.date ? formatDay(s.date) : <span className="muted">{formatDate(receipt.created_at)}</span>}</td>
+      <td className="col-total">{formatTotal(s.total, s.currency)}</td>
+      <td className="col-file">
+        <span className="cell-file" title={s.fileName}>
+          <span className="cell-file-name">{s.fileName}</span>
+          <span className="cell-type">{receipt.receipt_type === 'invoice' ? 'Sales' : 'Cost'}</span>
+        </span>
+      </td>
+      <td className="col-owner">{s.owner}</td>
+      <td className="col-actions" onClick={stop}>
+        <span className="row-actions">
+          {rules.canRestart && (
+            <>
+              <button type="button" className="btn btn-link btn-xs" disabled={busyAction} onClick={() => props.onRestart(receipt)}>
+                <DocIcon name="retry" size={15} />
+                Try Again
+              </button>
+              <button type="button" className="btn btn-link btn-xs text-danger-btn" disabled={busyAction} onClick={() => props.onDelete(receipt)}>
+                Delete
+              </button>
+            </>
+          )}
+          {receipt.email_id && (
+            <button type="button" className="icon-btn icon-btn-sm" aria-label="Email details" title="Email details" onClick={() => props.onEmail(receipt)}>
+              <Icon name="mail" size={17} />
+            </button>
+          )}
+          <button
+            type="button"
+            className="icon-btn icon-btn-sm"
+            aria-label="Preview"
+            title="Preview"
+            disabled={!rules.canPreview}
+            onClick={() => props.onPreview(receipt)}
+          >
+            <Icon name="eye" size={17} />
+          </button>
+          <button
+            type="button"
+            className={`icon-btn icon-btn-sm flag-btn ${receipt.flag ? 'is-flagged' : ''}`}
+            aria-label={receipt.flag ? 'Unflag' : 'Flag'}
+            aria-pressed={Boolean(receipt.flag)}
+            title={receipt.flag ? 'Unflag' : 'Flag'}
+            disabled={!rules.canFlag || busyAction}
+            data-testid="row-flag"
+            onClick={() => props.onToggleFlag(receipt)}
+          >
+            <DocIcon name="flag" size={17} fill={receipt.flag ? 'currentColor' : 'none'} />
+          </button>
+        </span>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,289 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Button } from '../../../components/ui/Button';
+import { Icon } from '../../../components/ui/Icon';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { LoadingBlock, Spinner } from '../../../components/ui/Spinner';
+import { useActiveCompanyStore } from '../../../app/active-company';
+import { messageOf } from '../../../lib/api-error';
+import { useActiveCompany } from '../../companies/api/companies';
+import { ExportModal } from '../../export/components/ExportModal';
+import { UploadModal } from '../../upload/components/UploadModal';
+import { companyOf, useReceiptActions, useReceiptList, type ActionOutcome } from '../api/receipts';
+import type { Receipt } from '../api/types';
+import { EMPTY_FILTERS, hasActiveFilters, type ListFilters } from '../lib/list-params';
+import { archiveAction, companyToActivate, convertActions, flagActions, rowRules, rowTarget } from '../lib/row-rules';
+import { isListStatus, listTitle } from '../lib/status';
+import type { ListStatus } from '../../../../../shared/status';
+import { ConfirmDeleteModal } from './ConfirmDeleteModal';
+import { EmailPanel } from './EmailPanel';
+import { FilterBar } from './FilterBar';
+import { PreviewPanel } from './PreviewPanel';
+import { ReceiptRow } from './ReceiptRow';
+import { ToolsMenu, type MenuAction } from './ToolsMenu';
+
+/** /receipts/{status}: unknown statuses go to the inbox. Filters and selection start fresh on every status. */
+export function ReceiptsPage() {
+  const { status } = useParams();
+  if (!isListStatus(status)) return <Navigate to="/receipts/inbox" replace />;
+  return <ReceiptList key={status} status={status} />;
+}
+
+function useBottomReached(onReached: () => void, enabled: boolean) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [visible, setVisible] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new IntersectionObserver((entries) => setVisible(entries.some((e) => e.isIntersecting)), { rootMargin: '0px 0px 200px 0px' });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  useEffect(() => {
+    if (visible && enabled) onReached();
+  }, [visible, enabled, onReached]);
+  return ref;
+}
+
+function ReceiptList({ status }: { status: ListStatus }) {
+  const navigate = useNavigate();
+  const info = useInfoPopup();
+  const store = useActiveCompanyStore();
+  const view = useActiveCompany();
+  const actions = useReceiptActions();
+  const [filters, setFilters] = useState<ListFilters>(EMPTY_FILTERS);
+  const list = useReceiptList(status, filters);
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const [busy, setBusy] = useState(false);
+  const [modal, setModal] = useState<
+    | { kind: 'upload' }
+    | { kind: 'export'; receipts: Receipt[] }
+    | { kind: 'delete'; receipts: Receipt[] }
+    | { kind: 'preview'; receipt: Receipt }
+    | { kind: 'email'; receipt: Receipt }
+    | null
+  >(null);
+
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  const selectedRows = useMemo(() => rows.filter((r) => selected.has(r.receipt_id) && rowRules(r).canSelect), [rows, selected]);
+  const selectable = useMemo(() => rows.filter((r) => rowRules(r).canSelect), [rows]);
+  const allSelected = selectable.length > 0 && selectedRows.length === selectable.length;
+  const companyIds = useMemo(() => view.companies.map((c) => c.company_id), [view.companies]);
+
+  const changeFilters = useCallback((next: ListFilters) => {
+    setFilters(next);
+    setSelected(new Set());
+  }, []);
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const loadMore = useCallback(() => {
+    void fetchNextPage();
+  }, [fetchNextPage]);
+  const sentinel = useBottomReached(loadMore, Boolean(hasNextPage) && !isFetchingNextPage && !list.isPending);
+
+  const open = (receipt: Receipt) => {
+    const switchTo = companyToActivate(receipt, view.active?.company_id, companyIds);
+    if (switchTo) store.setCompany(switchTo);
+    const target = rowTarget(receipt, status);
+    navigate({ pathname: target.pathname, search: target.search }, { state: target.state });
+  };
+
+  const toggle = (receipt: Receipt, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(receipt.receipt_id);
+      else next.delete(receipt.receipt_id);
+      return next;
+    });
+
+  const report = (outcome: ActionOutcome, done: string) => {
+    if (outcome.failed.length > 0) info.show(messageOf(outcome.failed[0]!.error), 'error');
+    else if (outcome.done > 0) info.show(done, 'success');
+  };
+
+  const run = async (task: () => Promise<ActionOutcome>, done: string, clearSelection = true) => {
+    setBusy(true);
+    try {
+      report(await task(), done);
+      if (clearSelection) setSelected(new Set());
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const items = (n: number) => (n === 1 ? '1 document' : `${n} documents`);
+  const archive = archiveAction(selectedRows);
+  const toolActions: MenuAction[] = [
+    ...convertActions(selectedRows).map((c) => ({
+      label: c.label,
+      onSelect: () => void run(() => actions.convert(selectedRows, c.to), `${items(selectedRows.length)} converted`),
+    })),
+    {
+      label: archive.label,
+      onSelect: () =>
+        void run(
+          () => actions.setStatus(selectedRows, archive.action),
+          archive.action === 'archive' ? `${items(selectedRows.length)} moved to archive` : `${items(selectedRows.length)} unarchived`,
+        ),
+    },
+    ...flagActions(selectedRows).map((f) => ({
+      label: f.label,
+      onSelect: () => void run(() => actions.setFlag(selectedRows, f.flag), f.flag ? 'Flagged' : 'Unflagged', false),
+    })),
+  ];
+
+  const confirmDelete = async (receipts: Receipt[]) => {
+    setBusy(true);
+    try {
+      const outcome = await actions.remove(receipts);
+      report(outcome, receipts.length === 1 ? 'The document has been deleted.' : `${items(outcome.done)} deleted`);
+      setSelected(new Set());
+      setModal(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const title = listTitle(status);
+  const filtered = hasActiveFilters(filters);
+
+  return (
+    <div className="receipts-page" data-testid="receipts-page" data-status={status}>
+      <div className="list-head">
+        <FilterBar filters={filters} onChange={changeFilters} />
+        <div className="list-toolbar" role="toolbar" aria-label="Document actions">
+          {selectedRows.length > 0 && (
+            <>
+              <span className="selection-count" data-testid="selection-count">
+                {selectedRows.length} selected
+              </span>
+              <button
+                type="button"
+                className="icon-btn toolbar-btn"
+                aria-label="Export"
+                title="Export"
+                disabled={busy}
+                onClick={() => setModal({ kind: 'export', receipts: selectedRows })}
+              >
+                <Icon name="export" size={20} />
+              </button>
+              <ToolsMenu label="Tools" actions={toolActions} disabled={busy} />
+              <button
+                type="button"
+                className="icon-btn toolbar-btn toolbar-danger"
+                aria-label="Delete"
+                title="Delete"
+                disabled={busy}
+                onClick={() => setModal({ kind: 'delete', receipts: selectedRows })}
+              >
+                <Icon name="trash" size={20} />
+              </button>
+              <span className="toolbar-divider" aria-hidden="true" />
+            </>
+          )}
+          <Button icon={<Icon name="plus" size={18} />} onClick={() => setModal({ kind: 'upload' })}>
+            ADD
+          </Button>
+        </div>
+      </div>
+
+      <div className="card doc-card">
+        {list.isPending ? (
+          <LoadingBlock label={`Loading ${title}`} />
+        ) : list.isError ? (
+          <div className="list-error">
+            <p className="notice notice-error">{messageOf(list.error)}</p>
+            <Button variant="secondary" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : rows.length === 0 ? (
+          <div className="empty-state doc-empty" data-testid="receipts-empty">
+            <Icon name="inbox" size={36} />
+            <p>No documents found</p>
+            <span className="muted">{filtered ? 'Nothing matches the filters.' : 'Upload receipts and invoices with + ADD.'}</span>
+          </div>
+        ) : (
+          <div className="doc-table-wrap">
+            <table className="doc-table" data-testid="receipts-table">
+              <thead>
+                <tr>
+                  <th className="col-select">
+                    <label className="row-check">
+                      <input
+                        type="checkbox"
+                        aria-label="Select all"
+                        checked={allSelected}
+                        disabled={selectable.length === 0}
+                        onChange={(e) => setSelected(e.target.checked ? new Set(selectable.map((r) => r.receipt_id)) : new Set())}
+                      />
+                      <span className="checkbox-box" aria-hidden="true" />
+                    </label>
+                  </th>
+                  <th className="col-status">Status</th>
+                  <th className="col-party">Supplier / Customer</th>
+                  <th className="col-number">Number</th>
+                  <th className="col-date">Date</th>
+                  <th className="col-total">Total</th>
+                  <th className="col-file">File</th>
+                  <th className="col-owner">Owner</th>
+                  <th className="col-actions">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <ReceiptRow
+                    key={r.receipt_id}
+                    receipt={r}
+                    selected={selected.has(r.receipt_id)}
+                    showCompany={view.allCompanies}
+                    busyAction={busy}
+                    onOpen={open}
+                    onToggleSelect={toggle}
+                    onToggleFlag={(x) => void run(() => actions.setFlag([x], !x.flag), x.flag ? 'Unflagged' : 'Flagged', false)}
+                    onPreview={(x) => setModal({ kind: 'preview', receipt: x })}
+                    onEmail={(x) => setModal({ kind: 'email', receipt: x })}
+                    onRestart={(x) => void run(() => actions.restart(x), 'Processing started again', false)}
+                    onDelete={(x) => setModal({ kind: 'delete', receipts: [x] })}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <div ref={sentinel} className="list-sentinel" aria-hidden="true" />
+        {isFetchingNextPage && (
+          <div className="list-more">
+            <Spinner label="Loading more" />
+          </div>
+        )}
+      </div>
+
+      {modal?.kind === 'upload' && <UploadModal onClose={() => setModal(null)} />}
+      {modal?.kind === 'export' && (
+        <ExportModal
+          receipts={modal.receipts}
+          onClose={() => setModal(null)}
+          onExported={() => {
+            setSelected(new Set());
+            setModal(null);
+          }}
+        />
+      )}
+      {modal?.kind === 'delete' && (
+        <ConfirmDeleteModal
+          count={modal.receipts.length}
+          pending={busy}
+          onConfirm={() => void confirmDelete(modal.receipts)}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'preview' && <PreviewPanel receipt={modal.receipt} onClose={() => setModal(null)} />}
+      {modal?.kind === 'email' && modal.receipt.email_id && (
+        <EmailPanel emailId={modal.receipt.email_id} companyId={companyOf(modal.receipt)} onClose={() => setModal(null)} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import type { ListStatus } from '../../../../../shared/status';
+import type { Receipt } from '../api/types';
+
+export interface RowRules {
+  /** Row click opens the edit (or select-company) screen. */
+  canOpen: boolean;
+  /** The selection checkbox is enabled. */
+  canSelect: boolean;
+  canFlag: boolean;
+  /** The full-picture preview (page images) may be opened. */
+  canPreview: boolean;
+  /** Shown greyed out (saving). */
+  greyed: boolean;
+  /** Try Again (restart) and Delete are offered on the row. */
+  canRestart: boolean;
+}
+
+/** Documents still being recognised or converted: not opened, selected, flagged or previewed. */
+export function isBusy(receipt: Pick<Receipt, 'status'>): boolean {
+  return receipt.status === 'processing' || receipt.status === 'converting';
+}
+
+/**
+ * What a row allows (product.md section 2, Document list): processing/converting rows cannot be opened,
+ * selected, flagged or previewed; saving rows are greyed out and not clickable; rows with can_be_restarted
+ * show Try Again and Delete.
+ */
+export function rowRules(receipt: Pick<Receipt, 'status' | 'can_be_restarted'>): RowRules {
+  const busy = isBusy(receipt);
+  const saving = receipt.status === 'saving';
+  return {
+    canOpen: !busy && !saving,
+    canSelect: !busy && !saving,
+    canFlag: !busy && !saving,
+    canPreview: !busy,
+    greyed: saving,
+    canRestart: receipt.can_be_restarted === true,
+  };
+}
+
+/** The company id of documents that belong to no company yet (uploads of the all-companies view). */
+export const NO_COMPANY = 'NONE';
+
+export interface RowTarget {
+  pathname: string;
+  search: string;
+  state: { inbox: boolean };
+}
+
+/**
+ * Where a row click goes: /select-company/{id} for unassigned documents, /edit-receipt/{id} otherwise, with
+ * ?company_id and the inbox flag in the navigation state (the edit screen then walks the inbox, not one status).
+ */
+export function rowTarget(receipt: Pick<Receipt, 'receipt_id' | 'company_id' | 'status'>, listStatus: ListStatus): RowTarget {
+  const base = receipt.status === 'unassigned' ? '/select-company' : '/edit-receipt';
+  return {
+    pathname: `${base}/${encodeURIComponent(receipt.receipt_id)}`,
+    search: `?${new URLSearchParams({ company_id: receipt.company_id || NO_COMPANY }).toString()}`,
+    state: { inbox: listStatus === 'inbox' },
+  };
+}
+
+/**
+ * Choosing an item of another company first switches the active company (product.md section 4). Unassigned
+ * documents belong to no company yet (company_id NONE): they never switch it.
+ */
+export function companyToActivate(
+  receipt: Pick<Receipt, 'company_id'>,
+  activeCompanyId: string | null | undefined,
+  knownCompanyIds: ReadonlyArray<string>,
+): string | null {
+  const id = receipt.company_id;
+  if (!id || id === activeCompanyId || !knownCompanyIds.includes(id)) return null;
+  return id;
+}
+
+/** The ids of the selected rows that may still be selected (a row may have become busy through a live event). */
+export function selectableIds(receipts: ReadonlyArray<Receipt>, selected: ReadonlySet<string>): string[] {
+  return receipts.filter((r) => selected.has(r.receipt_id) && rowRules(r).canSelect).map((r) => r.receipt_id);
+}
+
+/** Archive toggle of the tools menu: all selected archived → Unarchive (back to review), otherwise Move to Archive. */
+export function archiveAction(selected: ReadonlyArray<Pick<Receipt, 'status'>>): { label: string; action: 'archive' | 'unarchive' } {
+  const allArchived = selected.length > 0 && selected.every((r) => r.status === 'archive');
+  return allArchived ? { label: 'Unarchive', action: 'unarchive' } : { label: 'Move to Archive', action: 'archive' };
+}
+
+/** Convert entries of the tools menu: to Invoice when receipts are selected, to Receipt when invoices are. */
+export function convertActions(selected: ReadonlyArray<Pick<Receipt, 'receipt_type'>>): Array<{ label: string; to: 'receipt' | 'invoice' }> {
+  const out: Array<{ label: string; to: 'receipt' | 'invoice' }> = [];
+  if (selected.some((r) => r.receipt_type === 'invoice')) out.push({ label: 'Convert to Receipt', to: 'receipt' });
+  if (selected.some((r) => r.receipt_type === 'receipt')) out.push({ label: 'Convert to Invoice', to: 'invoice' });
+  return out;
+}
+
+/** Flag / Unflag entries: Flag when any selected is not flagged, Unflag when any is. */
+export function flagActions(selected: ReadonlyArray<Pick<Receipt, 'flag'>>): Array<{ label: 'Flag' | 'Unflag'; flag: boolean }> {
+  const out: Array<{ label: 'Flag' | 'Unflag'; flag: boolean }> = [];
+  if (selected.some((r) => !r.flag)) out.push({ label: 'Flag', flag: true });
+  if (selected.some((r) => r.flag)) out.push({ label: 'Unflag', flag: false });
+  return out;
+}

@@ -1,0 +1,28 @@
+import { MSG } from '../../../../../shared/schemas/messages';
+
+/** The Company dropdown is required: a company id from the list (rules.md 5, select-company form). */
+export function companyChoiceError(choice: string, companyIds: ReadonlyArray<string>): string | undefined {
+  if (!choice) return MSG.required;
+  if (!companyIds.includes(choice)) return MSG.required;
+  return undefined;
+}
+
+/** The new id from POST /receipts/{id}/company (`{ receipt_id }`, the document, or a bare id). */
+export function newReceiptId(answer: unknown): string | null {
+  if (typeof answer === 'string' && answer.trim()) return answer.trim();
+  if (typeof answer !== 'object' || answer === null) return null;
+  const direct = (answer as { receipt_id?: unknown }).receipt_id;
+  if (typeof direct === 'string' && direct) return direct;
+  const nested = (answer as { receipt?: { receipt_id?: unknown } }).receipt?.receipt_id;
+  return typeof nested === 'string' && nested ? nested : null;
+}
+
+/** Where Back (and Delete) goes: the list the user came from. */
+export function backPath(state: unknown): string {
+  const inbox = typeof state === 'object' && state !== null && (state as { inbox?: unknown }).inbox === true;
+  return inbox ? '/receipts/inbox' : '/receipts/unassigned';
+}
+
+export function editReceiptPath(receiptId: string, companyId: string): string {
+  return `/edit-receipt/${encodeURIComponent(receiptId)}?${new URLSearchParams({ company_id: companyId }).toString()}`;
+}
