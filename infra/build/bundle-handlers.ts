@@ -1,33 +1,55 @@
 /**
  * Bundles every Lambda handler in ONE esbuild run (instead of one NodejsFunction/esbuild run per function,
- * and never Docker). Output: `<root>/b-<content hash>/<handler>/index.mjs` (+ `.map`), one folder per handler,
- * used as `lambda.Code.fromAsset(folder)` with handler `index.handler`.
+ * and never Docker). Output: `<root>/b-<content hash>/<handler>/index.mjs` (+ `chunks/`, `node_modules/`),
+ * one folder per handler, used as `lambda.Code.fromAsset(folder)` with handler `index.handler`.
  *
  * - ESM for Node 22 (`format: esm`, `.mjs`), with a banner that defines `require`, `__filename` and
  *   `__dirname` for the CommonJS dependencies that esbuild folds into the ES module.
+ * - Code splitting is on, so a dynamic `import()` stays lazy (the local recogniser and its tesseract.js are
+ *   only loaded with RECOGNISER=local). Each handler folder gets its entry (as index.mjs) plus exactly the
+ *   chunks it can reach (static and dynamic imports, from the esbuild metafile).
  * - The AWS SDK v3 is bundled (not taken from the runtime): the versions in package-lock.json are the ones
- *   tested, lib-dynamodb always matches client-dynamodb, and minified single files load fast.
- * - Heavy native/optional packages of the local recogniser are external (HEAVY_EXTERNALS) and are NOT shipped.
- *   A handler that imports one of them with a static `import` would fail at cold start, so that is a build
- *   error; load them with `await import()` behind the RECOGNISER=local switch.
+ *   tested, lib-dynamodb always matches client-dynamodb, and minified files load fast.
+ * - External packages (EXTERNALS) are native addons or read their own files. SHIPPED_EXTERNALS that a handler
+ *   imports are copied into its node_modules/ with their dependencies and the Linux binaries for its
+ *   architecture (runtime-packages.ts; arm64 unless only x64 binaries are installed). LOCAL_ONLY_EXTERNALS
+ *   (tesseract.js and its language data: the local recogniser) are never shipped; a static import of one
+ *   from a handler's eagerly loaded code is a build error, because the function would fail at cold start.
  * - Cache: a stamp per handler set records every input file (size + mtime); unchanged inputs → the previous
  *   build is reused. Builds are written to a temporary folder and renamed to their content hash, so parallel
  *   processes (vitest workers, `cdk synth`) never see a half-written folder.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { allHandlers, handlerEntries } from './handler-entries';
-import { HANDLER_BUILD_ROOT, REPO_ROOT, handlerSourcePath } from './paths';
+import { HANDLER_BUILD_ROOT, LAMBDAS_DIR, REPO_ROOT, handlerSourcePath } from './paths';
+import { ARCHITECTURE_PREFERENCE, packageNameOf, resolveRuntimePackages, type LambdaArchitecture } from './runtime-packages';
 
-/** Never bundled: native or very large optional dependencies of the local recogniser (see the file comment). */
-export const HEAVY_EXTERNALS = ['sharp', 'tesseract.js', '@tesseract.js-data/*', '@napi-rs/canvas', 'canvas', 'pdfjs-dist'];
+/** Loaded from node_modules at run time and copied into the handler's folder when it imports them. */
+export const SHIPPED_EXTERNALS = ['sharp', '@napi-rs/canvas', 'pdfjs-dist'];
+/** Only used by local mode (RECOGNISER=local); never shipped to Lambda. */
+export const LOCAL_ONLY_EXTERNALS = ['tesseract.js', '@tesseract.js-data/*'];
+export const EXTERNALS = [...SHIPPED_EXTERNALS, ...LOCAL_ONLY_EXTERNALS];
 
 /** Bumped when the options below change in a way the input stamp cannot see. */
-const BUILD_FORMAT = 3;
+const BUILD_FORMAT = 5;
+/** Lambda's limit for an unzipped deployment package. */
+const MAX_UNZIPPED_BYTES = 250 * 1024 * 1024;
 
 const BANNER = [
   "import { createRequire as __cjsCreateRequire } from 'node:module';",
@@ -38,17 +60,25 @@ const BANNER = [
   'const __dirname = __cjsDirname(__filename);',
 ].join('');
 
-const OUTPUT_FILE = 'index.mjs';
 /** The Lambda `handler` setting for every bundled function. */
 export const LAMBDA_HANDLER = 'index.handler';
+const ENTRY_FILE = 'index.mjs';
+const ESBUILD_DIR = 'esbuild';
 
 export interface BuiltHandler {
   handler: string;
   /** Folder to give to lambda.Code.fromAsset. */
   dir: string;
+  /** Bytes of the folder (code, chunks and shipped packages). */
   bytes: number;
   /** @aws-sdk/* packages that contribute code to the bundle (used to derive IAM grants). */
   awsSdkPackages: string[];
+  /** npm packages copied into the folder's node_modules/ (roots only). */
+  shippedPackages: string[];
+  /** arm64, or x86_64 when a shipped native package has only x64 Linux binaries installed. */
+  architecture: LambdaArchitecture;
+  /** SHA-256 of the folder's files (paths and contents): the asset hash, so CDK need not fingerprint it again. */
+  contentHash: string;
 }
 
 export interface HandlerBundle {
@@ -70,9 +100,13 @@ export interface BundleOptions {
   handlers?: readonly string[];
   /** Default infra/.build/handlers. */
   root?: string;
+  /** Where handler sources live; default lambdas/ (tests bundle fixtures from elsewhere). */
+  lambdasDir?: string;
   /** Rebuild even when the stamp says nothing changed. */
   force?: boolean;
 }
+
+type Output = esbuild.Metafile['outputs'][string];
 
 function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
@@ -152,20 +186,26 @@ function prune(root: string): void {
   }
 }
 
-function buildOptions(handlers: readonly string[], outdir: string): esbuild.BuildOptions & { metafile: true } {
+/** Entry names are flat so that an entry and its chunks can be copied side by side into one folder. */
+function entryName(handler: string): string {
+  return handler.split('/').join('__');
+}
+
+function buildOptions(handlers: readonly string[], lambdasDir: string, outdir: string): esbuild.BuildOptions & { metafile: true } {
   return {
     absWorkingDir: REPO_ROOT,
-    entryPoints: Object.fromEntries(handlers.map((h) => [`${h}/index`, handlerSourcePath(h)])),
+    entryPoints: Object.fromEntries(handlers.map((h) => [entryName(h), handlerSourcePath(h, lambdasDir)])),
     outdir,
     outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
-    splitting: false,
+    splitting: true,
     platform: 'node',
     target: 'node22',
     format: 'esm',
     mainFields: ['module', 'main'],
     banner: { js: BANNER },
-    external: HEAVY_EXTERNALS,
+    external: EXTERNALS,
     minify: true,
     keepNames: true,
     sourcemap: true,
@@ -176,103 +216,245 @@ function buildOptions(handlers: readonly string[], outdir: string): esbuild.Buil
   };
 }
 
-function sdkPackagesOf(output: esbuild.Metafile['outputs'][string]): string[] {
+function matchesPattern(name: string, patterns: readonly string[]): boolean {
+  return patterns.some((p) => (p.endsWith('/*') ? name.startsWith(p.slice(0, -1)) : name === p));
+}
+
+interface Reach {
+  /** Output paths (metafile keys) of the entry and every chunk it can load. */
+  files: string[];
+  /** Outputs loaded when the module is imported (entry + static chunk imports). */
+  eager: Set<string>;
+}
+
+function reachFrom(entry: string, outputs: esbuild.Metafile['outputs']): Reach {
+  const files: string[] = [];
+  const eager = new Set<string>([entry]);
+  const seen = new Set<string>([entry]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    files.push(current);
+    for (const imp of outputs[current]!.imports) {
+      if (imp.external || !outputs[imp.path]) continue;
+      if (imp.kind === 'import-statement' && eager.has(current)) eager.add(imp.path);
+      if (!seen.has(imp.path)) {
+        seen.add(imp.path);
+        queue.push(imp.path);
+      }
+    }
+  }
+  return { files, eager };
+}
+
+function externalPackages(output: Output): Array<{ name: string; kind: Output['imports'][number]['kind'] }> {
+  return output.imports
+    .filter((i) => i.external && !isBuiltin(i.path))
+    .map((i) => ({ name: packageNameOf(i.path), kind: i.kind }));
+}
+
+function sdkPackagesOf(outputs: Output[]): string[] {
   const packages = new Set<string>();
-  for (const [path, info] of Object.entries(output.inputs)) {
-    const match = /(?:^|\/)node_modules\/(@aws-sdk\/[^/]+)\//.exec(path);
-    if (match && info.bytesInOutput > 0) packages.add(match[1]);
+  for (const output of outputs) {
+    for (const [path, info] of Object.entries(output.inputs)) {
+      const match = /(?:^|\/)node_modules\/(@aws-sdk\/[^/]+)\//.exec(path);
+      if (match && info.bytesInOutput > 0) packages.add(match[1]!);
+    }
   }
   return [...packages].sort();
 }
 
-/** Static imports of packages that are not in the bundle and not built into Node: they would fail at cold start. */
-function unshippedStaticImports(output: esbuild.Metafile['outputs'][string]): string[] {
-  return output.imports
-    .filter((i) => i.external && i.kind === 'import-statement' && !isBuiltin(i.path))
-    .map((i) => i.path);
+function folderBytes(dir: string): number {
+  return filesUnder(dir).reduce((sum, file) => sum + statSync(file).size, 0);
+}
+
+function copyPackage(from: string, to: string): void {
+  cpSync(from, to, {
+    recursive: true,
+    dereference: true,
+    // Nested node_modules are resolved and copied on their own; maps and type declarations are not needed.
+    filter: (src) => {
+      const rel = toPosix(relative(from, src));
+      if (rel === 'node_modules' || rel.startsWith('node_modules/')) return false;
+      return !/\.(map|d\.ts|d\.mts|d\.cts)$/.test(src);
+    },
+  });
+}
+
+/** Lays out one handler's folder from the esbuild output; returns what the stamp records about it. */
+function folderHash(dir: string): string {
+  return sha256(
+    filesUnder(dir)
+      .map((file) => `${toPosix(relative(dir, file))}\0${sha256(readFileSync(file))}`)
+      .join('\n'),
+  );
+}
+
+function assembleHandler(handler: string, metafile: esbuild.Metafile, esbuildDir: string, target: string): Omit<BuiltHandler, 'dir'> {
+  const entryOut = toPosix(relative(REPO_ROOT, join(esbuildDir, `${entryName(handler)}.mjs`)));
+  if (!metafile.outputs[entryOut]) throw new Error(`esbuild wrote no ${entryOut} for ${handler}`);
+  const reach = reachFrom(entryOut, metafile.outputs);
+
+  // Externals: loaded from node_modules at run time. A chunk that statically imports a local-only package is
+  // the local recogniser's; what it imports is not shipped (it only loads with RECOGNISER=local).
+  const shipped = new Set<string>();
+  const problems: string[] = [];
+  for (const file of reach.files) {
+    const externals = externalPackages(metafile.outputs[file]!);
+    const localOnlyChunk = externals.some((e) => e.kind === 'import-statement' && matchesPattern(e.name, LOCAL_ONLY_EXTERNALS));
+    for (const { name, kind } of externals) {
+      if (matchesPattern(name, LOCAL_ONLY_EXTERNALS)) {
+        if (reach.eager.has(file) && kind === 'import-statement') {
+          problems.push(
+            `lambdas/${handler}.ts loads "${name}" eagerly (a static import reachable from the handler), but it is ` +
+              'local-only and not shipped to Lambda: import the module that uses it with `await import()` behind RECOGNISER=local.',
+          );
+        }
+      } else if (!localOnlyChunk) {
+        shipped.add(name);
+      }
+    }
+  }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+
+  mkdirSync(target, { recursive: true });
+  for (const file of reach.files) {
+    const rel = toPosix(relative(toPosix(relative(REPO_ROOT, esbuildDir)), file));
+    const dest = file === entryOut ? join(target, ENTRY_FILE) : join(target, ...rel.split('/'));
+    mkdirSync(dirname(dest), { recursive: true });
+    copyFileSync(join(REPO_ROOT, file), dest);
+    const map = join(REPO_ROOT, `${file}.map`);
+    // The sourceMappingURL comment keeps the original name, so the map keeps it too.
+    if (existsSync(map)) copyFileSync(map, join(dirname(dest), `${basename(file)}.map`));
+  }
+
+  const roots = [...shipped].sort();
+  let architecture: LambdaArchitecture = ARCHITECTURE_PREFERENCE[0]!;
+  if (roots.length > 0) {
+    const runtime = resolveRuntimePackages(handler, roots);
+    architecture = runtime.architecture;
+    for (const [from, rel] of runtime.folders) copyPackage(from, join(target, 'node_modules', ...rel.split('/')));
+  }
+
+  const bytes = folderBytes(target);
+  if (bytes > MAX_UNZIPPED_BYTES) {
+    throw new Error(`lambdas/${handler}.ts: ${(bytes / 1048576).toFixed(0)} MiB unzipped, over Lambda's 250 MiB limit (${roots.join(', ')})`);
+  }
+  return {
+    handler,
+    bytes,
+    awsSdkPackages: sdkPackagesOf(reach.files.map((f) => metafile.outputs[f]!)),
+    shippedPackages: roots,
+    architecture,
+    contentHash: folderHash(target),
+  };
 }
 
 export async function bundleHandlers(options: BundleOptions = {}): Promise<HandlerBundle> {
   const handlers = [...new Set(options.handlers ?? allHandlers(handlerEntries()))].sort();
   if (handlers.length === 0) throw new Error('No handlers to bundle');
-  const missing = handlers.filter((h) => !existsSync(handlerSourcePath(h)));
+  const lambdasDir = options.lambdasDir ?? LAMBDAS_DIR;
+  const missing = handlers.filter((h) => !existsSync(handlerSourcePath(h, lambdasDir)));
   if (missing.length > 0) {
-    throw new Error(`shared/routes.ts names handlers without a source file: ${missing.map((h) => `lambdas/${h}.ts`).join(', ')}`);
+    const names = missing.map((h) => toPosix(relative(REPO_ROOT, handlerSourcePath(h, lambdasDir)))).join(', ');
+    throw new Error(`shared/routes.ts names handlers without a source file: ${names}`);
   }
 
   const root = options.root ?? HANDLER_BUILD_ROOT;
   mkdirSync(root, { recursive: true });
-  const key = sha256(JSON.stringify({ BUILD_FORMAT, esbuild: esbuild.version, handlers, externals: HEAVY_EXTERNALS, banner: BANNER }));
+  const key = sha256(
+    JSON.stringify({ BUILD_FORMAT, esbuild: esbuild.version, handlers, lambdasDir, EXTERNALS, SHIPPED_EXTERNALS, BANNER }),
+  );
   const stampFile = join(root, `stamp-${key.slice(0, 16)}.json`);
 
-  const previous = readStamp(stampFile);
-  if (!options.force && previous && previous.key === key && stampIsFresh(previous, root)) {
-    return makeBundle(root, previous, true);
+  // One build at a time per build root: parallel test workers wait for the first and then reuse its build.
+  const release = await acquireLock(join(root, '.lock'));
+  try {
+    const previous = readStamp(stampFile);
+    if (!options.force && previous && previous.key === key && stampIsFresh(previous, root)) {
+      return makeBundle(root, previous, true);
+    }
+    return await build(handlers, lambdasDir, root, key, stampFile);
+  } finally {
+    release();
   }
+}
 
+/** A lock folder (mkdir is atomic); a lock older than LOCK_STALE_MS is left over from a killed process. */
+const LOCK_STALE_MS = 5 * 60_000;
+async function acquireLock(lockDir: string): Promise<() => void> {
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      return () => rmSync(lockDir, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const s = statOf(lockDir);
+      if (s && Date.now() - s[1] > LOCK_STALE_MS) rmSync(lockDir, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+async function build(handlers: string[], lambdasDir: string, root: string, key: string, stampFile: string): Promise<HandlerBundle> {
   const tmpName = `tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmpDir = join(root, tmpName);
-  let result: esbuild.BuildResult<{ metafile: true }>;
+  const esbuildDir = join(tmpDir, ESBUILD_DIR);
+  const startedAt = Date.now();
   try {
-    result = await esbuild.build(buildOptions(handlers, tmpDir));
-  } catch (error) {
-    rmSync(tmpDir, { recursive: true, force: true });
-    const failure = error as esbuild.BuildFailure;
-    if (Array.isArray(failure.errors) && failure.errors.length > 0) {
-      const text = await esbuild.formatMessages(failure.errors, { kind: 'error', color: false });
-      throw new Error(`Bundling the Lambda handlers failed:\n${text.join('\n')}`);
-    }
-    throw error;
-  }
-
-  const built: Stamp['handlers'] = {};
-  const problems: string[] = [];
-  for (const handler of handlers) {
-    const outPath = toPosix(relative(REPO_ROOT, join(tmpDir, ...handler.split('/'), OUTPUT_FILE)));
-    const output = result.metafile.outputs[outPath];
-    if (!output) throw new Error(`esbuild wrote no ${outPath} for ${handler}`);
-    for (const path of unshippedStaticImports(output)) {
-      problems.push(
-        `lambdas/${handler}.ts statically imports "${path}", which is not shipped to Lambda (HEAVY_EXTERNALS in ` +
-          'infra/build/bundle-handlers.ts). Load it with `await import()` only where it is used (RECOGNISER=local).',
-      );
-    }
-    built[handler] = { handler, bytes: output.bytes, awsSdkPackages: sdkPackagesOf(output) };
-  }
-  if (problems.length > 0) {
-    rmSync(tmpDir, { recursive: true, force: true });
-    throw new Error(problems.join('\n'));
-  }
-
-  const contentHash = sha256(
-    filesUnder(tmpDir)
-      .map((file) => `${toPosix(relative(tmpDir, file))}\0${sha256(readFileSync(file))}`)
-      .join('\n'),
-  );
-  const buildDir = `b-${contentHash.slice(0, 20)}`;
-  if (existsSync(join(root, buildDir))) {
-    rmSync(tmpDir, { recursive: true, force: true });
-  } else {
+    let result: esbuild.BuildResult<{ metafile: true }>;
     try {
-      renameSync(tmpDir, join(root, buildDir));
+      result = await esbuild.build(buildOptions(handlers, lambdasDir, esbuildDir));
     } catch (error) {
-      // Another process renamed an identical build into place first.
-      rmSync(tmpDir, { recursive: true, force: true });
-      if (!existsSync(join(root, buildDir))) throw error;
+      const failure = error as esbuild.BuildFailure;
+      if (Array.isArray(failure.errors) && failure.errors.length > 0) {
+        const text = await esbuild.formatMessages(failure.errors, { kind: 'error', color: false });
+        throw new Error(`Bundling the Lambda handlers failed:\n${text.join('\n')}`);
+      }
+      throw error;
     }
-  }
 
-  const inputs: Stamp['inputs'] = {};
-  for (const path of [...Object.keys(result.metafile.inputs), 'tsconfig.json', 'package-lock.json']) {
-    const s = statOf(join(REPO_ROOT, path));
-    if (s) inputs[path] = s;
+    const built: Stamp['handlers'] = {};
+    const problems: string[] = [];
+    for (const handler of handlers) {
+      try {
+        built[handler] = assembleHandler(handler, result.metafile, esbuildDir, join(tmpDir, ...handler.split('/')));
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+    if (problems.length > 0) throw new Error(problems.join('\n'));
+    rmSync(esbuildDir, { recursive: true, force: true });
+
+    const contentHash = sha256(handlers.map((h) => `${h}\0${built[h]!.contentHash}`).join('\n'));
+    const buildDir = `b-${contentHash.slice(0, 20)}`;
+    if (existsSync(join(root, buildDir))) {
+      rmSync(tmpDir, { recursive: true, force: true });
+    } else {
+      try {
+        renameSync(tmpDir, join(root, buildDir));
+      } catch (error) {
+        // Another process renamed an identical build into place first.
+        if (!existsSync(join(root, buildDir))) throw error;
+      }
+    }
+
+    const inputs: Stamp['inputs'] = {};
+    const shippedManifests = new Set(Object.values(built).flatMap((b) => b.shippedPackages.map((p) => `node_modules/${p}/package.json`)));
+    for (const path of [...Object.keys(result.metafile.inputs), ...shippedManifests, 'tsconfig.json', 'package-lock.json']) {
+      const s = statOf(join(REPO_ROOT, path));
+      // Changed while esbuild ran: the build may hold the old content, so the next call rebuilds.
+      if (s) inputs[path] = s[1] >= startedAt ? [s[0], -1] : s;
+    }
+    const stamp: Stamp = { key, buildDir, inputs, handlers: built };
+    const tmpStamp = `${stampFile}.${tmpName}`;
+    writeFileSync(tmpStamp, JSON.stringify(stamp));
+    renameSync(tmpStamp, stampFile);
+    prune(root);
+    return makeBundle(root, stamp, false);
+  } finally {
+    rmSync(tmpDir, { recursive: true, force: true });
   }
-  const stamp: Stamp = { key, buildDir, inputs, handlers: built };
-  const tmpStamp = `${stampFile}.${tmpName}`;
-  writeFileSync(tmpStamp, JSON.stringify(stamp));
-  renameSync(tmpStamp, stampFile);
-  prune(root);
-  return makeBundle(root, stamp, false);
 }
 
 // `npx tsx infra/build/bundle-handlers.ts [--force]`: bundle and print a summary.
@@ -280,7 +462,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const started = Date.now();
   const bundle = await bundleHandlers({ force: process.argv.includes('--force') });
   for (const h of Object.values(bundle.handlers)) {
-    console.log(`${h.handler.padEnd(40)} ${(h.bytes / 1024).toFixed(0).padStart(6)} KiB  ${h.awsSdkPackages.filter((p) => p.startsWith('@aws-sdk/client-') || p.startsWith('@aws-sdk/lib-')).join(' ')}`);
+    const clients = h.awsSdkPackages.filter((p) => p.startsWith('@aws-sdk/client-') || p.startsWith('@aws-sdk/lib-'));
+    console.log(
+      `${h.handler.padEnd(40)} ${(h.bytes / 1024).toFixed(0).padStart(7)} KiB ${h.architecture.padEnd(6)} ${[...clients, ...h.shippedPackages].join(' ')}`,
+    );
   }
   console.log(`${bundle.fromCache ? 'cached' : 'built'} ${bundle.buildDir} in ${Date.now() - started} ms`);
 }

@@ -10,6 +10,6 @@ export const HANDLER_BUILD_ROOT = join(REPO_ROOT, 'infra', '.build', 'handlers')
 /** The built SPA (`npm run build:web`). */
 export const WEB_DIST_DIR = join(REPO_ROOT, 'web', 'dist');
 
-export function handlerSourcePath(handler: string): string {
-  return join(LAMBDAS_DIR, `${handler}.ts`);
+export function handlerSourcePath(handler: string, lambdasDir: string = LAMBDAS_DIR): string {
+  return join(lambdasDir, `${handler}.ts`);
 }

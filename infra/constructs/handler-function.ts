@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AssetHashType, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -82,10 +82,11 @@ export class HandlerFunction extends LambdaFunction {
     });
     super(scope, id, {
       runtime: HANDLER_DEFAULTS.runtime,
-      architecture: HANDLER_DEFAULTS.architecture,
+      // arm64 unless the handler ships a native package whose only installed Linux binary is x64.
+      architecture: built.architecture === 'x86_64' ? Architecture.X86_64 : HANDLER_DEFAULTS.architecture,
       memorySize: props.memorySize ?? HANDLER_DEFAULTS.memorySize,
       timeout: props.timeout ?? HANDLER_DEFAULTS.timeout,
-      code: Code.fromAsset(built.dir),
+      code: Code.fromAsset(built.dir, { assetHashType: AssetHashType.CUSTOM, assetHash: built.contentHash }),
       handler: LAMBDA_HANDLER,
       description: props.description ?? `lambdas/${props.handler}.ts`,
       environment: handlerEnvironment(scope, props.resources),

@@ -22,16 +22,22 @@ export interface ProcessingStackProps extends StackProps {
   globalAdminEmails: string;
 }
 
-/** Uploaded originals land under this prefix; each ObjectCreated event becomes one message. */
-export const UPLOADS_PREFIX = 'uploads/';
+/**
+ * Object-created events under these prefixes of the documents bucket become queue messages (the S3 event
+ * notification JSON, `Records[].s3.object.key` URL-encoded): uploaded originals, and processing tickets the
+ * API writes to (re)start a document. Same values as UPLOAD_PREFIX / PROCESS_PREFIX in
+ * lambdas/core/documents/files.ts (infra may not import lambdas/core; test/infra checks they agree).
+ */
+export const PROCESSING_PREFIXES = ['uploads/', 'jobs/process/'] as const;
 /** Textract's asynchronous expense analysis of a multi-page PDF can take minutes. */
 export const PROCESS_DOCUMENT_TIMEOUT = Duration.minutes(5);
 /** AWS's advice for SQS-triggered functions: visibility ≥ 6 × the function timeout. */
 export const UPLOADS_VISIBILITY_TIMEOUT = Duration.minutes(30);
+/** Deliveries before a message goes to the DLQ; the job's MAX_RECEIVES (lambdas/jobs/process-document.ts) must match. */
 export const UPLOADS_MAX_RECEIVE_COUNT = 3;
 
 /**
- * Document processing: S3 ObjectCreated (uploads/…) → SQS queue (DLQ after 3 receives) → jobs Lambda.
+ * Document processing: S3 ObjectCreated (uploads/…, jobs/process/…) → SQS queue (DLQ after 3 receives) → job Lambda.
  *
  * The consumer comes from `jobHandlers.processDocument` of shared/routes.ts. While the route module has no such
  * export, the queue, its DLQ and the bucket notification are created and the messages wait in the queue (4 days)
@@ -67,16 +73,18 @@ export class ProcessingStack extends Stack {
       bucketArn: props.documentsBucket.bucketArn,
       bucketName: props.documentsBucket.bucketName,
     });
-    documents.addEventNotification(EventType.OBJECT_CREATED, new SqsDestination(this.uploadsQueue), { prefix: UPLOADS_PREFIX });
+    const destination = new SqsDestination(this.uploadsQueue);
+    for (const prefix of PROCESSING_PREFIXES) documents.addEventNotification(EventType.OBJECT_CREATED, destination, { prefix });
 
     const handler = props.entries.jobs.processDocument;
     if (handler) {
       this.processDocument = new HandlerFunction(this, 'ProcessDocumentFn', {
         handler,
         bundle: props.bundle,
-        description: `S3 ${UPLOADS_PREFIX}* → SQS → lambdas/${handler}.ts`,
+        description: `S3 ${PROCESSING_PREFIXES.join('*, ')}* → SQS → lambdas/${handler}.ts`,
         timeout: PROCESS_DOCUMENT_TIMEOUT,
-        memorySize: 1024,
+        // Page rendering (sharp, pdfjs on @napi-rs/canvas) is memory- and CPU-bound; Lambda CPU scales with memory.
+        memorySize: 2048,
         resources: {
           table: props.table,
           documentsBucket: props.documentsBucket,

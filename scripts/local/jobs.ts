@@ -43,7 +43,7 @@ export function createLocalJobQueue(loadHandler: () => Promise<JobHandler>, regi
     if (queue.length === 0 && running === 0 && waitingRetries === 0) for (const w of idleWaiters.splice(0)) w();
   };
 
-  const message = (body: string, receiveCount: number, messageId = randomUUID()): SQSRecord => ({
+  const message = (body: string, receiveCount: number, messageId: string = randomUUID()): SQSRecord => ({
     messageId,
     receiptHandle: randomUUID(),
     body,

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 
@@ -38,6 +39,11 @@ export async function startLocalS3(opts: { dataDir: string; bucket: string; port
     configureBuckets: [{ name: opts.bucket, configs: [CORS_XML] }],
   });
   const { port } = (await server.run()) as AddressInfo;
+  // s3rver only knows its own S3RVER key; local mode signs with the key 'local' (scripts/local/stack.ts), presigned URLs too.
+  const { DUMMY_ACCOUNT } = createRequire(import.meta.url)('s3rver/lib/models/account') as {
+    DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void };
+  };
+  DUMMY_ACCOUNT.createKeyPair('local', 'local');
   const listeners: ((r: S3EventRecord) => void)[] = [];
   server.on('event', (event: { Records: S3EventRecord[] }) => {
     for (const record of event.Records ?? []) {

@@ -6,6 +6,7 @@ import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
 import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
 import { resetS3Client } from '../../lambdas/adapters/s3/files';
+import { PROCESSING_PREFIXES } from '../../lambdas/core/documents/files';
 import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { jobHandlers, triggerHandlers } from '../../shared/routes';
@@ -89,7 +90,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
   // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS.
   const jobs = createLocalJobQueue(() => loadHandler(jobHandlers.processDocument));
-  s3.onObjectCreated((record) => jobs.deliver(record));
+  s3.onObjectCreated((record) => {
+    // The bucket notification's prefix filter (uploads/ and jobs/process/).
+    if (PROCESSING_PREFIXES.some((prefix) => record.s3.object.key.startsWith(prefix))) jobs.deliver(record);
+  });
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),

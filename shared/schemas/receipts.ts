@@ -163,6 +163,8 @@ export const receiptSummarySchema = z.object({
   updated_at: z.string(),
   version: z.number(),
   page_count: z.number(),
+  /** The upload the document came from (GET /upload/document's upload_id), to match it to its upload card. */
+  upload_id: z.string().nullable(),
 });
 export type ReceiptSummary = z.infer<typeof receiptSummarySchema>;
 

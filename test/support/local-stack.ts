@@ -139,3 +139,68 @@ export async function openLiveChannel(wsUrl: string, token: string, companyId: s
     close: () => ws.close(),
   };
 }
+
+// ---------------------------------------------------------------- documents
+
+/** Makes a user a member of a company directly in the table (the invitation flow is not part of these tests). */
+export async function addMembership(userId: string, companyId: string, role: 'admin' | 'basic') {
+  const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { ddb } = await import('../../lambdas/adapters/ddb/client');
+  const { keys } = await import('../../lambdas/adapters/ddb/keys');
+  await ddb().send(
+    new PutCommand({
+      TableName: process.env.TABLE_NAME,
+      Item: {
+        ...keys.membership(userId, companyId),
+        ...keys.memberOfCompanyIndex(companyId, userId),
+        type: 'MEMBERSHIP',
+        user_id: userId,
+        company_id: companyId,
+        role,
+        joined_at: new Date().toISOString(),
+      },
+    }),
+  );
+}
+
+/** Sets a company's monthly quota directly (the admin route belongs to another part). */
+export async function setAvailableDocuments(companyId: string, available: number) {
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { ddb } = await import('../../lambdas/adapters/ddb/client');
+  const { keys } = await import('../../lambdas/adapters/ddb/keys');
+  await ddb().send(
+    new UpdateCommand({
+      TableName: process.env.TABLE_NAME,
+      Key: keys.company(companyId),
+      UpdateExpression: 'SET available_documents = :a',
+      ExpressionAttributeValues: { ':a': available },
+    }),
+  );
+}
+
+/** The user id (Cognito sub) of an access token. */
+export function subOf(token: string): string {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).sub as string;
+}
+
+export interface UploadParams {
+  company_id: string;
+  original_file_name: string;
+  receipt_type?: 'receipt' | 'invoice';
+  type?: 'single' | 'multiple';
+  content_type?: string;
+  size?: number;
+  user_id?: string;
+  notes?: string;
+}
+
+/** GET /upload/document, then PUT of the bytes to the presigned URL, as the web app does. */
+export async function uploadDocument(api: ReturnType<typeof apiClient>, params: UploadParams, bytes: Uint8Array) {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries({ size: bytes.length || 1, ...params })) if (v !== undefined) query.set(k, String(v));
+  const res = await api.get(`/upload/document?${query}`);
+  if (res.status !== 200) return { request: res, put: undefined };
+  const body = res.body as { uploadURL: string; upload_id: string; key: string; headers: Record<string, string> };
+  const put = await fetch(body.uploadURL, { method: 'PUT', headers: body.headers, body: new Blob([new Uint8Array(bytes)]) });
+  return { request: res, put, upload: body };
+}

@@ -159,7 +159,8 @@ export function listQueryInput(
   opts: { lower?: string; upper?: string; limit: number; filter: ListFilter | null; continuation?: unknown },
 ): Omit<QueryCommandInput, 'TableName'> {
   const { index, pk } = streamKey(stream);
-  const names: Record<string, string> = { '#pk': PK[index], '#sk': ATTR[index] };
+  const names: Record<string, string> = { '#pk': PK[index] };
+  if (opts.lower !== undefined || opts.upper !== undefined) names['#sk'] = ATTR[index];
   const values: Record<string, unknown> = { ':pk': pk };
   let condition = '#pk = :pk';
   if (opts.lower !== undefined && opts.upper !== undefined) {

@@ -64,7 +64,8 @@ export class TextractRecogniser implements Recogniser {
         result = await this.analyzeImage(input);
         break;
       case 'pdf': {
-        const xml = await embeddedEInvoice(input.bytes);
+        // A PDF pdfjs cannot open may still be one Textract reads.
+        const xml = await embeddedEInvoice(input.bytes).catch(() => undefined);
         if (xml) {
           const doc: OcrDocument = { source: 'xml', pages: [{ page: 1, width: 1, height: 1, lines: [] }] };
           result = toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml)));

@@ -249,7 +249,7 @@ export async function selectBox(ports: ContentPorts, caller: ContentCaller, rece
   const read = readArea(page?.words ?? [], input.position, field, dateFormatOf(l.doc, l.record.receipt_type));
   const file = input.file ?? page?.file ?? l.record.pages.find((p) => p.page === input.page)?.document ?? null;
   const doc = setValues(l.doc, [
-    { id: contentId, value: read.value, position: read.position, page: input.page, file, block_id: read.block_id, related: input.is_related_content },
+    { id: contentId, value: read.value, position: read.position, page: input.page, file, block_id: read.block_id, confidence: read.confidence, related: input.is_related_content },
   ]);
   return commit(ports, caller, l, doc, `Read ${labelOf(l.schema, item.schema_id)} from the page`);
 }

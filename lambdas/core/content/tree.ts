@@ -97,6 +97,8 @@ export interface ValueUpdate {
   page?: number | null;
   file?: string | null;
   block_id?: string | null;
+  /** Confidence of a value read off the page; values typed by a person get none. */
+  confidence?: number | null;
   related?: boolean;
 }
 
@@ -115,7 +117,7 @@ export function setValues(doc: ContentDocument, updates: ValueUpdate[]): Content
       position: u.position === undefined ? current.position : u.position,
       page: u.page === undefined ? (u.position === null ? null : current.page) : u.page,
       block_id: u.block_id === undefined ? (u.position === undefined ? current.block_id : null) : u.block_id,
-      confidence: u.value === current.value && u.position === undefined ? current.confidence : null,
+      confidence: u.confidence !== undefined ? u.confidence : u.value === current.value && u.position === undefined ? current.confidence : null,
     };
     if (u.related) item.related_content = value;
     else item.content = value;

@@ -111,6 +111,8 @@ export function safeFileName(name: string): string {
 
 export const UPLOAD_PREFIX = 'uploads/';
 export const PROCESS_PREFIX = 'jobs/process/';
+/** The bucket notifies the processing queue of objects created under these prefixes only. */
+export const PROCESSING_PREFIXES = [UPLOAD_PREFIX, PROCESS_PREFIX] as const;
 /** companyId `NONE`: the all-companies view; the document stays with its owner until a company is chosen. */
 export function uploadKey(companyId: string | null, userId: string, uploadId: string, fileName: string): string {
   return `${UPLOAD_PREFIX}${companyId ?? 'NONE'}/${userId}/${uploadId}/${safeFileName(fileName)}`;

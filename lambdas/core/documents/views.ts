@@ -35,6 +35,7 @@ export function toSummary(doc: DocumentRecord): ReceiptSummary {
     updated_at: doc.updated_at,
     version: doc.version,
     page_count: doc.pages.length,
+    upload_id: doc.upload_id,
   };
 }
 

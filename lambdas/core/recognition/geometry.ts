@@ -131,9 +131,40 @@ export function estimateSlope(lines: readonly OcrLine[]): number {
 
 /**
  * Merges OCR lines of one page that sit on the same visual row (label on the left, amount on the
- * right) into rows, keeping the words in reading order; the page's skew is taken into account.
+ * right) into rows, keeping each line's words together and in reading order; the page's skew is
+ * taken into account. Lines are the unit, so a stray word cannot split a line the OCR read whole.
  */
-export function pageRows(page: OcrPage): OcrLine[] {
-  const words = page.lines.flatMap((l) => l.words);
-  return groupWordsIntoLines(words, 0.45, estimateSlope(page.lines));
+export function pageRows(page: OcrPage, minOverlap = 0.4): OcrLine[] {
+  const slope = estimateSlope(page.lines);
+  const level = (b: Box): Box => ({ ...b, top: b.top - slope * centerX(b) });
+  const lines = page.lines.filter((l) => l.words.length > 0).map((l) => ({ l, b: level(l.box) }));
+  lines.sort((a, b) => centerY(a.b) - centerY(b.b) || a.b.left - b.b.left);
+  const rows: { lines: OcrLine[]; boxes: Box[]; box: Box }[] = [];
+  for (const { l, b } of lines) {
+    let best: (typeof rows)[number] | undefined;
+    let bestOverlap = minOverlap;
+    for (let i = Math.max(0, rows.length - 4); i < rows.length; i++) {
+      const row = rows[i]!;
+      const ov = verticalOverlap(row.box, b);
+      const collides = row.boxes.some((x) => horizontalOverlap(x, b) > 0.15);
+      if (ov >= bestOverlap && !collides) {
+        bestOverlap = ov;
+        best = row;
+      }
+    }
+    if (best) {
+      best.lines.push(l);
+      best.boxes.push(b);
+      // The row keeps the span of its tallest line's neighbourhood: the median top and bottom.
+      const tops = best.boxes.map((x) => x.top).sort((p, q) => p - q);
+      const bottoms = best.boxes.map((x) => bottom(x)).sort((p, q) => p - q);
+      const mid = Math.floor(best.boxes.length / 2);
+      best.box = { left: 0, top: tops[mid]!, width: 1, height: bottoms[mid]! - tops[mid]! };
+    } else {
+      rows.push({ lines: [l], boxes: [b], box: { left: 0, top: b.top, width: 1, height: b.height } });
+    }
+  }
+  return rows
+    .map((r) => lineFromWords(r.lines.sort((a, b) => a.box.left - b.box.left).flatMap((x) => x.words)))
+    .sort((a, b) => a.box.top - b.box.top);
 }

@@ -211,7 +211,9 @@ function parseAt(kind: FieldLayout['kind'], words: OcrWord[], layout: FieldLayou
     // As many words as the learnt value had, judged by its width.
     let last = 0;
     while (last + 1 < row.words.length && right(row.words[last + 1]!.box) <= row.words[0]!.box.left + layout.box.width * 1.3 + 0.005) last++;
-    const value = compactId(row.words.slice(0, last + 1).map((w) => w.text).join('')).replace(/^[:#(]+|[:),.]+$/g, '');
+    const joined = row.words.slice(0, last + 1).map((w) => w.text).join('').replace(/^[:#(]+|[:),.;]+$/g, '');
+    // Tax and bank identifiers are compared compact and upper case; document numbers keep their dashes.
+    const value = /vat_id|bic|currency/.test(layout.field) ? compactId(joined) : joined;
     if (!value || (layout.field === 'bic_swift' && !isValidBic(value))) return undefined;
     return at(0, last, value);
   }

@@ -1,8 +1,6 @@
 import { contentPathSchema, editReceiptQuerySchema, editReceiptSchema } from '../../../shared/schemas/content';
 import { editReceipt } from '../../core/content/edit';
-import { changeStatus, convertType, type DocumentDeps } from '../../core/documents/workflow';
-import { ddbDocumentsStore } from '../../adapters/ddb/documents-store';
-import { s3Files } from '../../adapters/s3/files';
+import { changeStatus, convertType } from '../../core/documents/workflow';
 import { httpHandler, requireCaller } from '../../runtime/http-handler';
 import { contentPorts } from '../receipts/content-ports';
 
@@ -16,12 +14,11 @@ export const handler = httpHandler({
   query: editReceiptQuerySchema,
   body: editReceiptSchema,
   async run({ path, query, body, caller, deps }) {
-    const documents: DocumentDeps = { documents: ddbDocumentsStore, files: s3Files, store: deps.store, live: deps.live, clock: deps.clock, ids: deps.ids };
     return editReceipt(
       contentPorts(deps),
       {
-        changeStatus: (c, id, status, version) => changeStatus(documents, c, id, status, version),
-        convertType: (c, id, type, version) => convertType(documents, c, id, type, version),
+        changeStatus: (c, id, status, version) => changeStatus(deps, c, id, status, version),
+        convertType: (c, id, type, version) => convertType(deps, c, id, type, version),
       },
       requireCaller(caller),
       path.id,

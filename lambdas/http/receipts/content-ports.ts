@@ -15,8 +15,6 @@ import { emptyChange, type DocumentRecord } from '../../core/documents/types';
 import { actorOf, canSee, historyRecord, keyMarker, loadVisible, PAGE_URL_SECONDS, publishDoc, staleVersion } from '../../core/documents/workflow';
 import type { PageBoxes } from '../../core/content/build';
 import { ddbContentSettings } from '../../adapters/ddb/content-store';
-import { ddbDocumentsStore } from '../../adapters/ddb/documents-store';
-import { s3Files } from '../../adapters/s3/files';
 import type { Deps } from '../../runtime/deps';
 
 let fontCache: Promise<{ regular?: Uint8Array; bold?: Uint8Array }> | undefined;
@@ -39,7 +37,7 @@ function exportFonts() {
 }
 
 function documentsAccess(d: Deps): DocumentsAccess {
-  const documents = ddbDocumentsStore;
+  const { documents, files } = d;
   return {
     load: (caller, receiptId) => loadVisible(documents, caller, receiptId),
 
@@ -74,14 +72,14 @@ function documentsAccess(d: Deps): DocumentsAccess {
         await documents.commit(change);
       } catch (error) {
         // The losing write's content object is not referenced by anything.
-        await s3Files.delete([contentKey]).catch(() => undefined);
+        await files.delete([contentKey]).catch(() => undefined);
         if (error instanceof CommitConflict && error.reason === 'version') {
           const current = await documents.get(before.receipt_id);
           throw staleVersion(current?.version ?? before.version);
         }
         throw error;
       }
-      if (before.content_key && before.content_key !== contentKey) await s3Files.delete([before.content_key]).catch(() => undefined);
+      if (before.content_key && before.content_key !== contentKey) await files.delete([before.content_key]).catch(() => undefined);
       await publishDoc(d.live, 'receipt-update', after);
       return after;
     },
@@ -93,23 +91,24 @@ function documentsAccess(d: Deps): DocumentsAccess {
 
     async pageUrl(record, page) {
       const key = record.pages.find((p) => p.page === page)?.image_key;
-      return key ? s3Files.presignGet(key, PAGE_URL_SECONDS) : null;
+      return key ? files.presignGet(key, PAGE_URL_SECONDS) : null;
     },
   };
 }
 
 export function contentPorts(d: Deps): ContentPorts {
+  const { files } = d;
   return {
     documents: documentsAccess(d),
     blobs: {
-      readContent: (key) => s3Files.getJson<unknown>(key),
+      readContent: (key) => files.getJson<unknown>(key),
       async writeContent(record, content) {
         const key = documentKeys.content(record.receipt_id, d.ids.newId());
-        await s3Files.putJson(key, content);
+        await files.putJson(key, content);
         return key;
       },
-      readBoxes: (record) => (record.boxes_key ? s3Files.getJson<PageBoxes[]>(record.boxes_key) : Promise.resolve(undefined)),
-      writeBoxes: (record, boxes) => s3Files.putJson(record.boxes_key ?? documentKeys.boxes(record.receipt_id, record.processing_run), boxes),
+      readBoxes: (record) => (record.boxes_key ? files.getJson<PageBoxes[]>(record.boxes_key) : Promise.resolve(undefined)),
+      writeBoxes: (record, boxes) => files.putJson(record.boxes_key ?? documentKeys.boxes(record.receipt_id, record.processing_run), boxes),
     },
     settings: ddbContentSettings,
     clock: d.clock,

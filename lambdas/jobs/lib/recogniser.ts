@@ -13,7 +13,8 @@ export function recogniser(): Promise<Recogniser> {
       const { LocalRecogniser } = await import('../../adapters/local-recogniser/index');
       return new LocalRecogniser();
     }
-    throw new Error('RECOGNISER=textract: the Textract adapter (lambdas/adapters/textract) is not part of this build yet');
+    const { TextractRecogniser } = await import('../../adapters/textract/index');
+    return new TextractRecogniser();
   })();
   instance.catch(() => {
     instance = undefined;

@@ -43,6 +43,14 @@ describe('which cached lists a document belongs to', () => {
     expect(receiptMatchesList(receipt({ status: 'unassigned' }), list('inbox'))).toBe(false);
   });
 
+  it('Unassigned has the documents without a company, whatever their state; the others never do', () => {
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'unassigned' }), list('unassigned'))).toBe(true);
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'processing' }), list('unassigned'))).toBe(true);
+    expect(receiptMatchesList(receipt({ company_id: 'c1', status: 'review' }), list('unassigned'))).toBe(false);
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'processing' }), list('processing', { scope: 'ALL' }))).toBe(false);
+    expect(receiptMatchesList(receipt({ company_id: null }), list('unassigned', { search: 'x' }))).toBe('unknown');
+  });
+
   it("leaves search, dates and duplicates to the server ('unknown')", () => {
     expect(receiptMatchesList(receipt(), list('review', { search: 'max' }))).toBe('unknown');
     expect(receiptMatchesList(receipt(), list('review', { from: '2024-01-01' }))).toBe('unknown');

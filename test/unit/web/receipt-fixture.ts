@@ -32,6 +32,7 @@ export function receipt(over: Partial<ReceiptSummary> = {}): ReceiptSummary {
     updated_at: '2024-03-05T10:00:00.000Z',
     version: 1,
     page_count: 1,
+    upload_id: null,
     ...over,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MAX_BYTES, IMAGE_MAX_BYTES } from '../../../shared/constants';
-import { formatBytes, itemsForFiles, queueReducer, queueSummary } from '../../../web/src/features/upload/lib/queue';
+import { formatBytes, itemsForFiles, processingText, queueReducer, queueSummary } from '../../../web/src/features/upload/lib/queue';
 import { progressPercent, putHeaders, uploadQuery } from '../../../web/src/features/upload/lib/request';
 import { s3ErrorMessage } from '../../../web/src/features/upload/lib/put-file';
 import {
@@ -151,6 +151,27 @@ describe('upload queue', () => {
     items = queueReducer(items, { type: 'failed', id: b!.id, message: 'Error' });
     expect(queueSummary(items)).toEqual({ total: 3, failures: 2, successes: 1, active: 0, finished: true });
     expect(queueReducer(items, { type: 'clear' })).toEqual([]);
+  });
+
+  it('follows the documents made from an uploaded file through the live events', () => {
+    let items = queueReducer([], { type: 'add', items: itemsForFiles([file('scan.pdf'), file('photo.jpg')], 'single', id) });
+    const [pdf, photo] = items;
+    items = queueReducer(items, { type: 'done', id: pdf!.id, uploadId: 'up1' });
+    items = queueReducer(items, { type: 'done', id: photo!.id, uploadId: 'up2' });
+    expect(processingText(items[0]!)).toEqual({ text: 'Uploaded · processing', failed: false });
+    items = queueReducer(items, { type: 'document', report: { receipt_id: 'd1', upload_id: 'up1', status: 'processing' } });
+    items = queueReducer(items, { type: 'document', report: { receipt_id: 'd2', upload_id: 'up1', status: 'processing' } });
+    expect(processingText(items[0]!).text).toBe('2 documents: 2 In Processing');
+    items = queueReducer(items, { type: 'document', report: { receipt_id: 'd1', upload_id: 'up1', status: 'review' } });
+    expect(processingText(items[0]!).text).toBe('2 documents: 1 To Review, 1 In Processing');
+    // events of other uploads change nothing
+    expect(queueReducer(items, { type: 'document', report: { receipt_id: 'x', upload_id: 'other', status: 'review' } })).toBe(items);
+    items = queueReducer(items, {
+      type: 'document',
+      report: { receipt_id: 'd3', upload_id: 'up2', status: 'failed', error: { message: 'Image resolution is too low' } },
+    });
+    expect(processingText(items[1]!)).toEqual({ text: 'Failed', failed: true, error: 'Resolution of the image is too low to be processed' });
+    expect(queueSummary(items)).toEqual({ total: 2, failures: 1, successes: 1, active: 0, finished: true });
   });
 
   it('formats sizes', () => {

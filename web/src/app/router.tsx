@@ -6,6 +6,8 @@ import { InvitePage } from '../features/auth/components/InvitePage';
 import { SignInPage, type AuthLocationState } from '../features/auth/components/SignInPage';
 import { SignUpPage } from '../features/auth/components/SignUpPage';
 import { DashboardPage } from '../features/companies/components/DashboardPage';
+import { EditReceiptPage } from '../features/edit-receipt/components/EditReceiptPage';
+import { FieldsConfigPage } from '../features/fields-config/components/FieldsConfigPage';
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
 import { SelectCompanyPage } from '../features/select-company/components/SelectCompanyPage';
@@ -75,6 +77,8 @@ export function AppRoutes() {
             <Route path="/receipts" element={<Navigate to="/receipts/inbox" replace />} />
             <Route path="/receipts/:status" element={<ReceiptsPage />} />
             <Route path="/select-company/:id" element={<SelectCompanyPage />} />
+            <Route path="/edit-receipt/:id" element={<EditReceiptPage />} />
+            <Route path="/fields-configuration" element={<FieldsConfigPage />} />
           </Route>
         </Route>
         <Route path="*" element={<Fallback />} />

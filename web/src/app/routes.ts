@@ -12,5 +12,7 @@ export function pageTitle(pathname: string): string {
   const list = /^\/receipts\/([^/]+)$/.exec(path);
   if (list) return (MENU_STATUS_LABELS as Record<string, string>)[list[1]!] ?? 'Inbox';
   if (path.startsWith('/select-company/')) return 'Select company';
+  if (path.startsWith('/edit-receipt/')) return 'Edit document';
+  if (path === '/fields-configuration') return 'Fields configuration';
   return PAGE_TITLES[path] ?? 'Dashboard';
 }

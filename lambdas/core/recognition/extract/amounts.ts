@@ -39,7 +39,7 @@ const CURRENCY_SYMBOLS: Record<string, string> = {
  * separators, a decimal part, optional currency or tax code after.
  */
 const AMOUNT =
-  /(?<![\d.,])(\(?-?\s?)(€|\$|£|RM|EUR|USD|GBP|PLN|MYR|SEK|NOK|DKK|CHF|CZK|SGD|Eur)?\s?(-?)(\d{1,3}(?:[ ,.'\u00a0]\d{3})+|\d+)(?:([.,])(\d{1,4}))?(?![\d])(\s?(?:€|EUR|Eur|eur|USD|zł|PLN|RM)\b|\s?€)?(-?\)?)/g;
+  /(?<![\d.,])(\(?-?\s?)(€|\$|£|RM|EUR|USD|GBP|PLN|MYR|SEK|NOK|DKK|CHF|CZK|SGD|Eur)?\s?(-?)([1-9]\d{0,2}(?:[ ,.'\u00a0]\d{3})+|\d+)(?:([.,])(\d{1,4}))?(?![\d])(\s?(?:€|EUR|Eur|eur|USD|zł|PLN|RM)\b|\s?€)?(-?\)?)/g;
 
 function toNumber(intPart: string, decPart: string | undefined): number | undefined {
   const intDigits = intPart.replace(/[ ,.'\u00a0]/g, '');
@@ -94,6 +94,11 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
       decimals: dp?.length ?? 0,
       ...(currency ? { currency } : {}),
     });
+  }
+  // OCR puts a space after the decimal point: "RM20. 40" (only with a currency in front, to be sure).
+  for (const m of text.matchAll(/(?<![\p{L}\d])(RM|\$|€|EUR)\s?(\d{1,6})\.\s(\d{2})(?![\d.,])/gu)) {
+    if (out.some((o) => m.index >= o.index && m.index < o.index + o.raw.length + 3)) continue;
+    out.push({ value: Number(`${m[2]}.${m[3]}`), raw: m[0], index: m.index, decimals: 2, currency: CURRENCY_SYMBOLS[m[1]!]! });
   }
   // Amounts printed without the leading zero: "-.02", ".50".
   for (const m of text.matchAll(/(?<![\d.,\p{L}])(-?)\.(\d{2})(?![\d.,])/gu)) {

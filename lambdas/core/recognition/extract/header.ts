@@ -16,7 +16,7 @@ const DUE_LABEL =
   /(due\s*date|payment\s*due|date\s*due|pay\s*by|payable\s*by|due\s*by|due|apmoketi\s*iki|mokejimo\s*terminas|apmokejimo\s*terminas|apmoketi\s*ne\s*veliau\s*kaip|terminas|tarikh\s*akhir|zahlbar\s*bis|echeance)/i;
 const ISSUE_LABEL =
   /(invoice\s*date|date\s*of\s*(issue|invoice)|issue\s*date|issued(\s*on)?|receipt\s*date|bill\s*date|bizdate|doc(ument)?\s*date|tax\s*point|sask(aitos)?\s*(israsymo\s*)?data|israsymo\s*data|dokumento\s*data|tarikh|datum|\bdate\b|\bdata\b|\ble\b)/i;
-const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expir|exp\.?\b|from|to\b|birth|pristatymo|laikotarpis|galioja|printed)/i;
+const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expir|exp\.?\b|from|to\b|birth|pristatymo|laikotarpis|galioja|printed|time\s*:?\s*$|laikas)/i;
 
 const DOC_ID_LABEL =
   /(invoice\s*(no|number|nr|num|#)|inv\.?\s*(no|#)|receipt\s*(no|number|#)|bill\s*(no|#)|cash\s*bill(\s*no)?|doc(ument)?\s*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|chk\s*#|sask(aitos)?\s*(nr|numeris)|saskaita\s*faktura\s*nr|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
@@ -68,7 +68,7 @@ export interface DateCandidate {
 export function documentDateOrder(rows: Row[]): DateOrder | undefined {
   for (const r of rows) {
     for (const d of findDates(r.text)) {
-      if (!d.ambiguous && d.order && d.order !== 'YMD' && !d.monthName) return d.order;
+      if (!d.ambiguous && d.order && d.order !== 'YMD' && !d.monthName && d.fullYear) return d.order;
     }
   }
   return undefined;

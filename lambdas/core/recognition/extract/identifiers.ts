@@ -124,14 +124,19 @@ export function findIbans(text: string): { value: string; raw: string; index: nu
   const re = /\b([A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{1,4}){2,8})/g;
   for (const m of text.toUpperCase().matchAll(re)) {
     const raw = m[1]!;
-    const parts = raw.split(/[ -]/);
-    // The match may run into the next word; drop trailing groups until the checksum holds.
-    for (let n = parts.length; n >= 3; n--) {
-      const candidate = parts.slice(0, n).join('');
-      if (isValidIban(candidate)) {
-        out.push({ value: candidate, raw: parts.slice(0, n).join(' '), index: m.index });
-        break;
-      }
+    const len = IBAN_LENGTHS[raw.slice(0, 2)];
+    if (!len) continue;
+    // The match may run into the next word: the IBAN is the first `len` characters (separators aside).
+    let count = 0;
+    let end = 0;
+    while (end < raw.length && count < len) {
+      if (/[A-Z0-9]/.test(raw[end]!)) count++;
+      end++;
+    }
+    const candidate = raw.slice(0, end).replace(/[ -]/g, '');
+    // Printed in groups, the IBAN must end at a group boundary.
+    if (count === len && isValidIban(candidate) && (end === raw.length || /[ -]/.test(raw[end]!) || !/[ -]/.test(raw.slice(0, end)))) {
+      out.push({ value: candidate, raw: raw.slice(0, end), index: m.index });
     }
   }
   return out;

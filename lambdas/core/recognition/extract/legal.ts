@@ -102,7 +102,7 @@ export function legalFormEnd(tokens: string[]): number {
     if ((t === 'SDN' || levenshtein(t, 'SDN', 1) <= 1) && (next === 'BHD' || levenshtein(next, 'BHD', 1) <= 1)) {
       end = i + 2;
       i++;
-    } else if (t === 'S/B' || t === 'SB' && i === up.length - 1) end = i + 1;
+    } else if (t === 'S/B' || /^[5S$]\/[B8]$/.test(t) || (t === 'SB' && i === up.length - 1)) end = i + 1;
     else if (t === 'BHD' || t === 'BERHAD' || (fuzzyBhd && i > 0 && /^\(?M\)?$/.test(up[i - 1]!))) end = i + 1;
     else if (['LTD', 'LIMITED', 'PLC', 'LLC', 'LLP', 'INC', 'CORP', 'CORPORATION', 'GMBH', 'SARL', 'SRL', 'ENTERPRISE', 'ENTERPRISES', 'TRADING'].includes(t)) end = i + 1;
     else if (['CO', 'COMPANY', 'AG', 'SA', 'AS', 'AB', 'BV', 'NV', 'OY', 'SIA', 'OU', 'APS'].includes(t) && i === up.length - 1 && i > 0) end = i + 1;
@@ -126,6 +126,9 @@ export function fixLegalForms(name: string): string {
     if (t !== 'BHD' && t.length === 3 && levenshtein(t, 'BHD', 1) <= 1 && (prev === 'SDN' || /^\(?M\)?$/.test(prev))) {
       tokens[i] = `BHD${trailingPunct}`;
     }
+    // "5/B", "S/8" → "S/B"; "CO," before "(M)" → "CO."
+    if (/^[5S$]\/[B8]$/.test(tokens[i]!.replace(/[.,]+$/, '')) && tokens[i] !== 'S/B') tokens[i] = `S/B${trailingPunct}`;
+    if (/^CO,$/i.test(tokens[i]!) && /^[({]?M[)}]?$/i.test(tokens[i + 1] ?? '')) tokens[i] = 'CO.';
     if (t !== 'SDN' && t.length === 3 && levenshtein(t, 'SDN', 1) <= 1 && levenshtein(cleanToken(tokens[i + 1] ?? ''), 'BHD', 1) <= 1) {
       tokens[i] = `SDN${trailingPunct}`;
     }

@@ -18,8 +18,8 @@ const COLUMN_WORDS: [LineItemFieldId, RegExp][] = [
   ['unit_price_without_vat', /(unit\s*price|u\.?\s*price|price|kaina(\s*be\s*pvm)?|vnt\.?\s*kaina|rate|unit\s*cost|cost)/i],
   ['vat_rate', /((vat|pvm|tax|gst)\s*(%|rate|tarifas)|%)/i],
   ['vat', /^(vat|pvm|tax|gst)(\s*(amount|suma))?$/i],
-  ['total_price', /(amount|total|suma|sum|line\s*total|value|verte|net)/i],
-  ['product_code', /(code|kodas|sku|art(icle)?\.?(\s*no)?|ean|barcode|ref)/i],
+  ['total_price', /(suma\s*(be|su)\s*pvm|amount(\s*(excl|incl)\.?(\s*(vat|tax))?)?|net\s*amount|line\s*total|total|suma|sum|value|verte|net)/i],
+  ['product_code', /(prekes\s*kodas|item\s*code|product\s*code|code|kodas|sku|art(icle)?\.?(\s*no)?|ean|barcode|ref)/i],
   ['quantity', /^(qty|quantity|kiekis|kiek\.?|q'?ty|units|pcs)$/i],
   ['unit_of_measurement', /^(unit|um|uom|mato\s*vnt\.?|mat\.?\s*vnt\.?|mato\s*vienetas|vnt\.?|mat\.?\s*vien\.?)$/i],
   ['description', /(description|item|items|product|pavadinimas|aprasymas|details|service|particulars|goods|prekes|paslaugos|designation)/i],
@@ -36,17 +36,46 @@ interface Column {
   box: Box;
 }
 
-/** Splits the header row into columns; a cell with several header words may be split into words. */
+const ANCHORED: [LineItemFieldId, RegExp][] = COLUMN_WORDS.map(([id, re]) => [id, new RegExp(`^(?:${re.source.replace(/^\^|\$$/g, '')})$`, 'i')]);
+
+function anchoredColumn(text: string): LineItemFieldId | undefined {
+  const t = foldDiacritics(text).trim().replace(/:$/, '');
+  for (const [id, re] of ANCHORED) if (re.test(t)) return id;
+  return undefined;
+}
+
+/**
+ * Splits the header row into columns. A cell may hold several headers printed close together
+ * ("Eil. Nr. Prekės kodas"): its words are split greedily into the longest known header phrases.
+ */
 function headerColumns(row: Row): Column[] | undefined {
   const cols: Column[] = [];
-  const consider = (text: string, box: Box) => {
-    const id = columnOf(text);
-    if (id && !cols.some((c) => c.id === id)) cols.push({ id, box });
-    return !!id;
+  const add = (id: LineItemFieldId, box: Box) => {
+    if (!cols.some((c) => c.id === id)) cols.push({ id, box });
   };
   for (const cell of row.cells) {
-    if (consider(cell.text, cell.box)) continue;
-    for (const w of cell.words) consider(w.text, w.box);
+    const words = cell.words;
+    const found: Column[] = [];
+    let i = 0;
+    while (i < words.length) {
+      let matched = false;
+      for (let j = Math.min(words.length - 1, i + 3); j >= i; j--) {
+        const phrase = words.slice(i, j + 1);
+        const id = anchoredColumn(phrase.map((w) => w.text).join(' '));
+        if (id) {
+          found.push({ id, box: unionBoxes(phrase.map((w) => w.box)) });
+          i = j + 1;
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) i++;
+    }
+    if (found.length) found.forEach((c) => add(c.id, c.box));
+    else {
+      const id = columnOf(cell.text);
+      if (id) add(id, cell.box);
+    }
   }
   const ids = new Set(cols.map((c) => c.id));
   const hasAmount = ids.has('total_price') || ids.has('unit_price_without_vat');

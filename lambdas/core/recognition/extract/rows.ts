@@ -42,22 +42,22 @@ function median(xs: number[]): number {
 }
 
 export function buildRow(words: OcrWord[], page: number, index: number): Row {
-  let text = '';
-  const spans: { start: number; end: number }[] = [];
-  for (const w of words) {
-    if (text) text += ' ';
-    spans.push({ start: text.length, end: text.length + w.text.length });
-    text += w.text;
-  }
   // A gap wider than ~2 average character widths separates cells.
   const charW = median(words.map((w) => w.box.width / Math.max(1, w.text.length)));
   const heightMedian = median(words.map((w) => w.box.height));
   const gapLimit = Math.max(charW * 2.2, heightMedian * 1.1);
+  let text = '';
+  const spans: { start: number; end: number }[] = [];
   const cells: Cell[] = [];
   words.forEach((w, i) => {
     const prev = words[i - 1];
+    const sameCell = !!prev && w.box.left - (prev.box.left + prev.box.width) <= gapLimit;
+    // Cells are joined with two spaces so that "21  147,00" (two cells) does not read as 21 147,00.
+    if (text) text += sameCell ? ' ' : '  ';
+    spans.push({ start: text.length, end: text.length + w.text.length });
+    text += w.text;
     const last = cells[cells.length - 1];
-    if (prev && last && w.box.left - (prev.box.left + prev.box.width) <= gapLimit) {
+    if (sameCell && last) {
       last.words.push(w);
       last.text += ` ${w.text}`;
       last.box = unionBoxes(last.words.map((x) => x.box));
@@ -83,7 +83,8 @@ export function documentRows(doc: OcrDocument): Row[] {
   for (const page of doc.pages) {
     const lines = pageRows(page);
     for (const l of lines) {
-      const words = l.words.filter((w) => w.text.trim() !== '');
+      // OCR noise: lone symbols read with little confidence ("|", "~", "«").
+      const words = l.words.filter((w) => w.text.trim() !== '' && !(/^[^\p{L}\d]{1,2}$/u.test(w.text) && w.confidence < 50));
       if (words.length) rows.push(buildRow(words, page.page, rows.length));
     }
   }

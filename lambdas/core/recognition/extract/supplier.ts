@@ -6,7 +6,7 @@
 import { unionBoxes } from '../geometry';
 import { BUSINESS_WORDS, cleanToken, fixLegalForms, leadingLegalForm, legalFormEnd } from './legal';
 import { findAmounts } from './amounts';
-import type { Found, Row } from './rows';
+import { buildRow, type Found, type Row } from './rows';
 import { collapseSpaces, foldDiacritics } from './text';
 
 /** Lines that are document furniture, never the seller's name. */
@@ -86,7 +86,7 @@ export function cleanCompanyName(text: string): string {
   // Registration and tax numbers printed on the same line: "(CO NO. 315481-T) GST NO. 0012...".
   s = s.replace(/\s*[([]?\s*\b(co\.?\s*(no|reg)|company\s*(no|reg)|gst|sst|vat|reg(istration)?\.?\s*no|roc)\b.*$/i, '');
   // Registration numbers printed after the name: "(126926-H)", "(1125830-V)", "1000131-K", "(139386 X)".
-  s = s.replace(/\s*[([]\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[A-Z]{0,2}\d[\d\s-]{3,}\s*-?\s*[A-Z]?\s*[)\]]?\s*$/i, '');
+  s = s.replace(/\s*[([{]\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[A-Z]{0,2}\d[\d\s-]{3,}\s*-?\s*[A-Z]?\s*[)\]}]?(\s+\S{1,3})?\s*$/i, '');
   s = s.replace(/\s+\d{5,}-?[A-Z]\s*$/i, '');
   s = s.replace(/^[^\p{L}\d("„'&]+/u, '').replace(/[^\p{L}\d).'"“”]+$/u, '');
   return fixLegalForms(s);
@@ -133,11 +133,30 @@ function continuesName(prev: Row, row: Row): boolean {
 }
 
 /**
+ * The left part of a row whose cells stand far apart (two-column headers: the seller on the left,
+ * "Invoice No" on the right); the whole row otherwise.
+ */
+export function leadPart(row: Row): Row {
+  if (row.cells.length < 2) return row;
+  for (let i = 1; i < row.cells.length; i++) {
+    const prev = row.cells[i - 1]!;
+    const gap = row.cells[i]!.box.left - (prev.box.left + prev.box.width);
+    if (gap <= 0.05) continue;
+    const left = row.words.slice(0, row.cells[i]!.first);
+    const rightText = row.words.slice(row.cells[i]!.first).map((w) => w.text).join(' ');
+    // Only a label/value column on the right ("Invoice No: 1", "Date 01/02/2024", "FREIGHT INVOICE") is cut off.
+    const labelLike = /[:#]|\d{3,}/.test(rightText) || NOT_A_NAME.test(rightText);
+    if (letters(left.map((w) => w.text).join(' ')) >= 3 && labelLike) return buildRow(left, row.page, row.index);
+  }
+  return row;
+}
+
+/**
  * Finds the seller's name and address in the top part of the first page.
  * `start`/`end` limit the rows considered (e.g. the block under a "Seller" label).
  */
 export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = {}): SupplierHeader {
-  const page1 = rows.filter((r) => r.page === rows[0]?.page);
+  const page1 = rows.filter((r) => r.page === rows[0]?.page).map(leadPart);
   const top = page1.slice(0, opts.maxRows ?? 14);
   if (!top.length) return { nameRows: [], addressRows: [] };
   const maxHeight = Math.max(...top.map((r) => r.box.height));
@@ -182,9 +201,15 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
   const addressRows: Row[] = [];
   let started = false;
   let sawPostcode = false;
+  const nameBox = unionBoxes(nameRows.map((r) => r.box));
   for (let k = 0; k < after.length && k < 10; k++) {
     const r = after[k]!;
     const t = collapseSpaces(r.text);
+    // The address stands in the name's column.
+    if (r.box.left > nameBox.left + nameBox.width || r.box.left + r.box.width < nameBox.left) {
+      if (started) break;
+      continue;
+    }
     if (!started) {
       if (REG_NUMBER_LINE.test(t) || /\b(co[-\s.]*reg|company\s*(no|reg)|roc)\b/i.test(t)) continue;
       if (ADDRESS_STOP.test(t)) {

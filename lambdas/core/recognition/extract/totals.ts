@@ -5,7 +5,7 @@
  */
 import { findAmounts, findRates, formatAmount, roundMoney, type AmountMatch } from './amounts';
 import { foundInRow, type Found, type Row } from './rows';
-import { foldDiacritics } from './text';
+import { foldDiacritics, levenshtein } from './text';
 
 export type AmountKind =
   | 'total_final'
@@ -48,8 +48,21 @@ const CHANGE = /\b(change|baki|balance|gr[aą][zž]a|grąžinta)\b/i;
 const DISCOUNT = /\b(discount|disc|savings?|promo|voucher|coupon|nuolaida|less)\b/i;
 const TOTAL = /\b(total|tota1|totai|t0tal|amount|amt|sum|suma|i[sš]\s*viso|viso|jumlah|montant)\b/i;
 
+/** Label words OCR often gets one letter wrong ("CAGH", "T0TAL", "CHANCE"), put right before classifying. */
+const LABEL_WORDS = ['TOTAL', 'SUBTOTAL', 'CASH', 'CHANGE', 'ROUNDING', 'ROUNDED', 'AMOUNT', 'NETT', 'GRAND', 'PAYABLE', 'TENDER', 'TENDERED', 'PAYMENT', 'INCLUSIVE', 'EXCLUDING', 'INCL', 'EXCL', 'SALES', 'DISCOUNT', 'ADJUSTMENT', 'BALANCE', 'CREDIT', 'RECEIVED', 'SUMA', 'VISO', 'MOKETI'];
+
+export function repairLabel(label: string): string {
+  return label.replace(/[A-Za-z0-9|$]{4,}/g, (w) => {
+    const up = w.toUpperCase().replace(/0/g, 'O').replace(/[1|]/g, 'L').replace(/\$/g, 'S');
+    if (LABEL_WORDS.includes(up)) return up;
+    if (/\d{2,}/.test(w)) return w;
+    for (const k of LABEL_WORDS) if (k.length >= 5 && Math.abs(k.length - up.length) <= 1 && levenshtein(up, k, 1) <= 1) return k;
+    return w;
+  });
+}
+
 export function classifyLabel(label: string): { kind: AmountKind; strength: number; rate?: number } {
-  const l = foldDiacritics(label).replace(/\s+/g, ' ');
+  const l = repairLabel(foldDiacritics(label).replace(/\s+/g, ' '));
   const lo = label.replace(/\s+/g, ' ');
   const rate = findRates(lo)[0]?.value;
   const withRate = rate !== undefined ? { rate } : {};
@@ -64,7 +77,7 @@ export function classifyLabel(label: string): { kind: AmountKind; strength: numb
   if (PAID.test(l) && !/\btotal\b/i.test(l)) return { kind: 'paid', strength: 2 };
   if (DISCOUNT.test(l)) return { kind: 'discount', strength: 2 };
   if (TAX.test(l) && !/\btotal\b/i.test(l)) return { kind: 'tax', strength: 2, ...withRate };
-  if (TAX.test(l) && /\btotal\s*(gst|vat|tax)\b/i.test(l)) return { kind: 'tax', strength: 3, ...withRate };
+  if (TAX.test(l) && /\btotal\s*(gst|vat|tax|pvm)\b|\b(gst|vat|tax|pvm)\s*(total|amount|sum|suma)\b/i.test(l)) return { kind: 'tax', strength: 3, ...withRate };
   if (TOTAL.test(l)) return { kind: 'total', strength: /\btotal\b/i.test(l) ? 2 : 1, ...withRate };
   if (PAID.test(l)) return { kind: 'paid', strength: 2 };
   return { kind: 'none', strength: 0 };
@@ -74,7 +87,7 @@ export function classifyLabel(label: string): { kind: AmountKind; strength: numb
 function labelBefore(text: string, from: number, to: number): string {
   const seg = text.slice(from, to).trim();
   // "Item Count 12 Change Amt" → "Change Amt": a bare number separates two labels.
-  const parts = seg.split(/\s\d+\s/);
+  const parts = seg.split(/\s\d+\s(?!\s*%)/);
   return (parts.length > 1 ? parts[parts.length - 1]! : seg).trim();
 }
 
@@ -163,16 +176,19 @@ export function extractTotals(rows: Row[]): TotalsResult {
     }
   }
 
-  const candidates = all.filter((a) => (a.kind === 'total_final' || a.kind === 'total') && a.amount.value > 0);
-  // Without any total label: amounts labelled as paid or unlabelled amounts near the bottom.
-  if (!candidates.length) {
-    candidates.push(...paid.map((p) => ({ ...p, strength: 0.5 })));
-    candidates.push(...subs.map((s) => ({ ...s, strength: 0.5 })));
-  }
-  if (!candidates.length) {
-    const unlabelled = all.filter((a) => a.kind === 'none' && a.amount.value > 0);
-    candidates.push(...unlabelled.map((u) => ({ ...u, strength: 0 })));
-  }
+  // Candidates: amounts under a total label; amounts paid, subtotals and unlabelled amounts too, with
+  // little weight of their own, so that arithmetic can still find the total when its label is misread.
+  const candidates: LabelledAmount[] = all.filter((a) => (a.kind === 'total_final' || a.kind === 'total') && a.amount.value > 0);
+  const hasLabelledTotal = candidates.length > 0;
+  candidates.push(...paid.map((p) => ({ ...p, strength: 0.25 })));
+  candidates.push(...subs.map((x) => ({ ...x, strength: hasLabelledTotal ? 0.25 : 0.5 })));
+  const firstLabelled = all.find((a) => a.kind !== 'none' && a.kind !== 'ignore');
+  candidates.push(
+    ...all
+      .filter((a) => a.kind === 'none' && a.amount.value > 0 && (!firstLabelled || a.row.index >= firstLabelled.row.index - 1))
+      .map((u) => ({ ...u, strength: 0 })),
+  );
+  const bases = [...subs, ...candidates.filter((x) => x.kind === 'total' || x.kind === 'total_final')];
 
   const maxLabelled = Math.max(0, ...all.filter((a) => a.kind !== 'ignore' && a.kind !== 'paid' && a.kind !== 'change').map((a) => a.amount.value));
   let best: { c: LabelledAmount; score: number } | undefined;
@@ -193,7 +209,11 @@ export function extractTotals(rows: Row[]): TotalsResult {
       why.push('paid');
     }
     if (
-      subs.some((s) => s.row !== c.row && taxes.some((t) => t.amount.value > 0 && eq(s.amount.value + t.amount.value, v)))
+      bases.some(
+        (s) =>
+          s.row !== c.row &&
+          taxes.some((t) => t.amount.value > 0 && t.row !== c.row && (eq(s.amount.value + t.amount.value, v) || roundings.some((r) => eq(s.amount.value + t.amount.value + r.amount.value, v)))),
+      )
     ) {
       score += 3;
       why.push('sub+tax');
@@ -218,6 +238,22 @@ export function extractTotals(rows: Row[]): TotalsResult {
     }
   }
   const result: TotalsResult = { reasons };
+  // No arithmetic behind the pick, but tendered − change is printed: that difference is the total.
+  const supported = reasons.some((r) => /paid|sub\+|rounded/.test(r));
+  if (!supported) {
+    for (const p of paid) {
+      for (const ch of change) {
+        const diff = Math.round((p.amount.value - ch.amount.value) * 100) / 100;
+        if (ch.amount.value <= 0 || diff <= 0 || (best && eq(best.c.amount.value, diff))) continue;
+        const printed = all.filter((a) => a.amount.value > 0 && eq(a.amount.value, diff)).pop();
+        best = { c: printed ?? { ...p, amount: { ...p.amount, value: diff } }, score: 5 };
+        reasons.length = 0;
+        reasons.push(printed ? 'paid-change (printed)' : 'paid-change (derived)', 'score=5.00');
+        break;
+      }
+      if (reasons[0]?.startsWith('paid-change')) break;
+    }
+  }
   if (!best) return result;
   const total = best.c;
   result.total = toFound(total, Math.min(1, 0.6 + best.score / 20));

@@ -25,6 +25,58 @@ export interface ReceiptCache {
   refreshAll(): void;
   /** Refetch the side-menu counts (GET /companies), coalesced. */
   refreshCounts(): void;
+  /**
+   * Uploads of the all-companies view become documents without a company, which get no live events: reload
+   * the lists every few seconds until documents of these uploads are listed and processed (at most 2 min).
+   */
+  watchUploads(uploadIds: ReadonlyArray<string>): void;
+}
+
+export const UPLOAD_WATCH_MS = 3000;
+export const UPLOAD_WATCH_MAX_MS = 120_000;
+
+interface UploadWatch {
+  ids: Set<string>;
+  timer: ReturnType<typeof setTimeout> | null;
+  deadline: number;
+}
+const uploadWatches = new WeakMap<QueryClient, UploadWatch>();
+
+/** Upload ids whose documents are in a cached list and done processing. */
+export function settledUploads(lists: ReadonlyArray<ListData | undefined>, ids: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const data of lists) {
+    for (const page of data?.pages ?? []) {
+      for (const r of page.items) {
+        if (r.upload_id && ids.has(r.upload_id) && r.status !== 'processing' && r.status !== 'converting') out.add(r.upload_id);
+      }
+    }
+  }
+  return out;
+}
+
+function watchUploads(queryClient: QueryClient, uploadIds: ReadonlyArray<string>): void {
+  if (uploadIds.length === 0) return;
+  let watch = uploadWatches.get(queryClient);
+  if (!watch) {
+    watch = { ids: new Set(), timer: null, deadline: 0 };
+    uploadWatches.set(queryClient, watch);
+  }
+  for (const id of uploadIds) watch.ids.add(id);
+  watch.deadline = Date.now() + UPLOAD_WATCH_MAX_MS;
+  const w = watch;
+  const tick = () => {
+    w.timer = null;
+    const lists = queryClient.getQueriesData<ListData>({ queryKey: queryKeys.receiptLists }).map(([, data]) => data);
+    for (const id of settledUploads(lists, w.ids)) w.ids.delete(id);
+    if (w.ids.size === 0 || Date.now() > w.deadline) {
+      w.ids.clear();
+      return;
+    }
+    void queryClient.invalidateQueries({ queryKey: queryKeys.receipts });
+    w.timer = setTimeout(tick, UPLOAD_WATCH_MS);
+  };
+  if (!w.timer) w.timer = setTimeout(tick, UPLOAD_WATCH_MS);
 }
 
 const COUNTS_DEBOUNCE_MS = 250;
@@ -82,6 +134,9 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
     },
     refreshCounts() {
       refreshCountsSoon(queryClient);
+    },
+    watchUploads(uploadIds) {
+      watchUploads(queryClient, uploadIds);
     },
   };
 }

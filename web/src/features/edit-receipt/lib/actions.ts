@@ -4,7 +4,7 @@
  * form is valid and the company's code differs from the supplier's/customer's code. Archived documents are
  * read-only: no action buttons. While processing the bar only says Processing.
  */
-export type EditAction = 'reject' | 'moveToReview' | 'review' | 'confirm' | 'archive' | 'unarchive';
+export type EditAction = 'reject' | 'moveToReview' | 'review' | 'confirm' | 'archive';
 
 export interface ActionButton {
   action: EditAction;
@@ -35,9 +35,7 @@ export function sameCode(companyCode: string | null | undefined, stakeholderCode
  */
 export function actionState(input: { status: string; valid: boolean; companyCode: string; stakeholderCode: string; sends: boolean }): ActionState {
   if (BUSY.includes(input.status)) return { mode: 'processing', buttons: [], codeNote: false };
-  if (input.status === 'archive') {
-    return { mode: 'read-only', buttons: [{ action: 'unarchive', label: 'Unarchive', enabled: true }], codeNote: false };
-  }
+  if (input.status === 'archive') return { mode: 'read-only', buttons: [], codeNote: false };
   const codeNote = sameCode(input.companyCode, input.stakeholderCode);
   const enabled = input.valid && !codeNote;
   const buttons: ActionButton[] = [];

@@ -138,7 +138,7 @@ export function valueById(content: ContentItem[], id: string): string {
 }
 
 /** Client-side format check of a typed value (the server's rules, shared), without `required`. */
-export function formatError(field: Pick<FormField, 'type' | 'options'>, value: string): string | undefined {
+export function formatError(field: { type?: SchemaField['type']; options?: SchemaField['options'] }, value: string): string | undefined {
   return valueError(field, value, false);
 }
 
@@ -149,7 +149,7 @@ export function formatError(field: Pick<FormField, 'type' | 'options'>, value: s
 export function formErrors(
   serverErrors: ContentError[],
   drafts: Record<string, string>,
-  fields: Map<string, Pick<FormField, 'type' | 'options' | 'required'>>,
+  fields: Map<string, { type?: SchemaField['type']; options?: SchemaField['options']; required: boolean }>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of serverErrors) if (!(e.id in drafts)) out[e.id] = e.message;

@@ -4,6 +4,7 @@ import { useAuth } from '../../../app/auth';
 import { useConfig } from '../../../app/config-context';
 import { useActiveCompany } from '../../companies/api/companies';
 import { receiptIdOfPayload, receiptOfPayload } from '../lib/cache-updates';
+import { liveBus } from '../lib/live-bus';
 import { LiveClient, type LiveMessage, type LiveSocket, type LiveStatus } from '../lib/live-client';
 import { useReceiptCache, type ReceiptCache } from '../use-receipt-cache';
 
@@ -65,7 +66,10 @@ export function LiveChannel() {
       url: config.wsUrl,
       getToken: freshAccessToken,
       createSocket: (url) => new WebSocket(url) as unknown as LiveSocket,
-      onMessage: (message) => handleLiveMessage(message, cache, activeRef.current),
+      onMessage: (message) => {
+        handleLiveMessage(message, cache, activeRef.current);
+        liveBus.emit(message);
+      },
       // events sent while the connection was down are lost: reload what is cached
       onOpen: ({ reconnected }) => {
         if (reconnected) cache.refreshAll();

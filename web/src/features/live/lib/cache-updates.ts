@@ -10,15 +10,19 @@ export type ListData = InfiniteData<ReceiptListPage, ListCursor | undefined>;
  * 'unknown' when a search, date range or the duplicates filter would need the server to tell.
  */
 export function receiptMatchesList(receipt: Pick<Receipt, 'company_id' | 'status' | 'receipt_type'>, list: ListKeyParams): boolean | 'unknown' {
-  if (list.scope !== 'ALL' && receipt.company_id !== list.scope) {
-    // unassigned documents belong to no company; the server decides where they show
-    if (!receipt.company_id || receipt.company_id === 'NONE') return 'unknown';
-    return false;
+  const noCompany = !receipt.company_id || receipt.company_id === 'NONE';
+  const filtered = Boolean(list.search || list.from || list.to || list.duplicates);
+  // Unassigned lists the user's documents without a company, whatever their processing state
+  if (list.status === 'unassigned') {
+    if (!noCompany) return false;
+    if (list.receipt_type && receipt.receipt_type !== list.receipt_type) return false;
+    return filtered ? 'unknown' : true;
   }
+  if (noCompany) return false;
+  if (list.scope !== 'ALL' && receipt.company_id !== list.scope) return false;
   if (list.status === 'inbox' ? receipt.status === 'unassigned' : receipt.status !== list.status) return false;
   if (list.receipt_type && receipt.receipt_type !== list.receipt_type) return false;
-  if (list.search || list.from || list.to || list.duplicates) return 'unknown';
-  return true;
+  return filtered ? 'unknown' : true;
 }
 
 export function listContains(data: ListData | undefined, receiptId: string): boolean {

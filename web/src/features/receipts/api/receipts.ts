@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
+import type { Company } from '../../../../../shared/schemas/company';
 import type { ListStatus } from '../../../../../shared/status';
 import { useApi } from '../../../app/api-context';
 import type { ApiClient } from '../../../lib/api-client';
@@ -12,7 +13,7 @@ import { useReceiptCache } from '../../live/use-receipt-cache';
 import { mapLimited } from '../lib/concurrency';
 import { listKeyParams, listQuery, nextCursor, type ListCursor, type ListFilters, type ListScope } from '../lib/list-params';
 import { NO_COMPANY } from '../lib/row-rules';
-import type { EmailRecord, Receipt, ReceiptDetail, ReceiptListPage, ReceiptType } from './types';
+import type { EmailRecord, Receipt, ReceiptDetail, ReceiptListPage, ReceiptPreview, ReceiptType } from './types';
 
 /** One company, or every company of the user in the all-companies view; null while the companies load. */
 export function useListScope(): ListScope | null {
@@ -25,6 +26,13 @@ export function useListScope(): ListScope | null {
 /** The company a document's calls name: its own (rows of the all-companies view differ), NONE when unassigned. */
 export function companyOf(receipt: Pick<Receipt, 'company_id'>): string {
   return receipt.company_id || NO_COMPANY;
+}
+
+export const UNASSIGNED_POLL_MS = 4000;
+
+/** Some document of the pages belongs to no company and is still being processed. */
+export function hasUnassignedInProgress(pages: ReadonlyArray<ReceiptListPage> | undefined): boolean {
+  return Boolean(pages?.some((p) => p.items.some((r) => !r.company_id && (r.status === 'processing' || r.status === 'converting'))));
 }
 
 /** GET /receipts, page by page (next / next_company), 50 at a time. */
@@ -41,6 +49,28 @@ export function useReceiptList(status: ListStatus, filters: ListFilters) {
       return { items: page?.items ?? [], next: page?.next ?? null, next_company: page?.next_company ?? null };
     },
     getNextPageParam: (last) => nextCursor(last),
+    // documents without a company (uploads of the all-companies view) have no live channel: while one of
+    // them is being processed the list is reloaded every few seconds
+    refetchInterval: (query) => (hasUnassignedInProgress(query.state.data?.pages) ? UNASSIGNED_POLL_MS : false),
+  });
+}
+
+/**
+ * GET /receipts/total-documents for the side-menu badges: counts by status per type of the active company
+ * (or of every company, selected=ALL); `unassigned` counts the user's documents that have no company yet.
+ */
+export function useTotalDocuments() {
+  const api = useApi();
+  const scope = useListScope();
+  const key = scope ? (scope.kind === 'all' ? 'ALL' : scope.companyId) : '';
+  return useQuery({
+    queryKey: queryKeys.totalDocuments(key),
+    queryFn: ({ signal }) =>
+      api.get<Company['counts']>('/receipts/total-documents', {
+        query: scope?.kind === 'all' ? { selected: 'ALL' } : { company_id: key },
+        signal,
+      }),
+    enabled: scope !== null,
   });
 }
 
@@ -52,6 +82,16 @@ export function useReceiptDetail(receiptId: string | undefined, companyId: strin
     queryFn: ({ signal }) =>
       api.get<ReceiptDetail>(`/receipts/${encodeURIComponent(receiptId!)}`, { query: { company_id: companyId || undefined }, signal }),
     enabled: Boolean(receiptId),
+  });
+}
+
+/** GET /receipts/{id}/preview: the page images and the main values, for the full-picture preview. */
+export function useReceiptPreview(receiptId: string, companyId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.receiptPreview(receiptId, companyId),
+    queryFn: ({ signal }) =>
+      api.get<ReceiptPreview>(`/receipts/${encodeURIComponent(receiptId)}/preview`, { query: { company_id: companyId }, signal }),
   });
 }
 

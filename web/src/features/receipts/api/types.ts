@@ -13,6 +13,16 @@ export type { ReceiptDetail, ReceiptPage, ReceiptType };
 export type ReceiptListPage = ListReceiptsResponse;
 export type ContentItem = SharedContentItem;
 
+/** GET /receipts/{id}/preview: page images and the main values with their labels. */
+export interface ReceiptPreview {
+  receipt_id: string;
+  receipt_type: ReceiptType;
+  status: string;
+  original_file_name: string;
+  pages: Array<{ page: number; document: string; status: string; url: string | null }>;
+  fields: Array<{ id: string; label: string; value: string | null }>;
+}
+
 /** GET /emails/{id} (product.md section 3, Email record). */
 export interface EmailRecord {
   subject?: string | null;

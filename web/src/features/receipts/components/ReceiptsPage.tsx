@@ -152,35 +152,28 @@ function ReceiptList({ status }: { status: ListStatus }) {
       <div className="list-head">
         <FilterBar filters={filters} onChange={changeFilters} />
         <div className="list-toolbar" role="toolbar" aria-label="Document actions">
-          {selectedRows.length > 0 && (
-            <>
-              <span className="selection-count" data-testid="selection-count">
-                {selectedRows.length} selected
-              </span>
-              <button
-                type="button"
-                className="icon-btn toolbar-btn"
-                aria-label="Export"
-                title="Export"
-                disabled={busy}
-                onClick={() => setModal({ kind: 'export', receipts: selectedRows })}
-              >
-                <Icon name="export" size={20} />
-              </button>
-              <ToolsMenu label="Tools" actions={toolActions} disabled={busy} />
-              <button
-                type="button"
-                className="icon-btn toolbar-btn toolbar-danger"
-                aria-label="Delete"
-                title="Delete"
-                disabled={busy}
-                onClick={() => setModal({ kind: 'delete', receipts: selectedRows })}
-              >
-                <Icon name="trash" size={20} />
-              </button>
-              <span className="toolbar-divider" aria-hidden="true" />
-            </>
-          )}
+          <button
+            type="button"
+            className="icon-btn toolbar-btn"
+            aria-label="Export"
+            title="Export"
+            disabled={busy || selectedRows.length === 0}
+            onClick={() => setModal({ kind: 'export', receipts: selectedRows })}
+          >
+            <Icon name="export" size={20} />
+          </button>
+          <ToolsMenu label="Tools" actions={toolActions} disabled={busy || selectedRows.length === 0} />
+          <button
+            type="button"
+            className="icon-btn toolbar-btn toolbar-danger"
+            aria-label="Delete"
+            title="Delete"
+            disabled={busy || selectedRows.length === 0}
+            onClick={() => setModal({ kind: 'delete', receipts: selectedRows })}
+          >
+            <Icon name="trash" size={20} />
+          </button>
+          <span className="toolbar-divider" aria-hidden="true" />
           <Button icon={<Icon name="plus" size={18} />} onClick={() => setModal({ kind: 'upload' })}>
             ADD
           </Button>
@@ -220,7 +213,15 @@ function ReceiptList({ status }: { status: ListStatus }) {
                       <span className="checkbox-box" aria-hidden="true" />
                     </label>
                   </th>
-                  <th className="col-status">Status</th>
+                  <th className="col-status">
+                    {selectedRows.length > 0 ? (
+                      <span className="selection-count" data-testid="selection-count">
+                        {selectedRows.length} selected
+                      </span>
+                    ) : (
+                      'Status'
+                    )}
+                  </th>
                   <th className="col-party">Supplier / Customer</th>
                   <th className="col-number">Number</th>
                   <th className="col-date">Date</th>

@@ -1,5 +1,12 @@
 import { fullName } from '../../../lib/format';
-import type { ContentItem, Receipt } from '../api/types';
+import type { Receipt } from '../api/types';
+
+/** The part of a content item (shared/schemas/content) the summary reads. */
+export interface ContentNode {
+  schema_id: string;
+  content?: { value?: unknown } | null;
+  children?: ReadonlyArray<ContentNode> | null;
+}
 
 /** Content field ids of recognised header values, as fallbacks when a summary field is empty. */
 export const CONTENT_IDS = {
@@ -18,7 +25,7 @@ function text(value: unknown): string {
 }
 
 /** The first non-empty value of a content field (depth first), by schema_id. */
-export function contentValue(content: ReadonlyArray<ContentItem> | null | undefined, schemaId: string): string {
+export function contentValue(content: ReadonlyArray<ContentNode> | null | undefined, schemaId: string): string {
   if (!content) return '';
   for (const item of content) {
     if (item.schema_id === schemaId) {
@@ -32,7 +39,7 @@ export function contentValue(content: ReadonlyArray<ContentItem> | null | undefi
 }
 
 /** A list row, or a full document with its content. */
-export type ReceiptLike = Receipt & { content?: ReadonlyArray<ContentItem> | null };
+export type ReceiptLike = Receipt & { content?: ReadonlyArray<ContentNode> | null };
 
 function firstOf(receipt: ReceiptLike, direct: unknown, ids: ReadonlyArray<string>): string {
   const d = text(direct);

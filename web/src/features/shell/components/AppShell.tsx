@@ -7,6 +7,7 @@ import { menuCounts } from '../../../lib/badge';
 import { fullName } from '../../../lib/format';
 import { useActiveCompany } from '../../companies/api/companies';
 import { LiveChannel } from '../../live/components/LiveChannel';
+import { useTotalDocuments } from '../../receipts/api/receipts';
 import { useProfile } from '../../profile/api/profile';
 import { Header, headerIdentity } from './Header';
 import { SideMenu } from './SideMenu';
@@ -26,9 +27,14 @@ export function AppShell() {
     if (!view.isLoading && !view.isError) store.reconcile(companyIds);
   }, [view.isLoading, view.isError, companyIds, store]);
 
+  // GET /receipts/total-documents (kept current by the live channel); the companies' counts until it answers
+  const totals = useTotalDocuments();
   const counts = useMemo(
-    () => menuCounts(view.allCompanies ? view.companies.map((c) => c.counts) : view.active ? [view.active.counts] : []),
-    [view.allCompanies, view.companies, view.active],
+    () =>
+      menuCounts(
+        totals.data ? [totals.data] : view.allCompanies ? view.companies.map((c) => c.counts) : view.active ? [view.active.counts] : [],
+      ),
+    [totals.data, view.allCompanies, view.companies, view.active],
   );
 
   const title = pageTitle(location.pathname);

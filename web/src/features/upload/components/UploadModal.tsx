@@ -6,11 +6,13 @@ import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { fullName } from '../../../lib/format';
 import { useActiveCompany } from '../../companies/api/companies';
+import { receiptOfPayload } from '../../live/lib/cache-updates';
+import { liveBus } from '../../live/lib/live-bus';
 import { useReceiptCache } from '../../live/use-receipt-cache';
 import { useProfile } from '../../profile/api/profile';
 import { DocIcon } from '../../receipts/components/DocIcon';
 import { uploadFailureText, uploadOne, useCompanyUsers } from '../api/upload';
-import { formatBytes, itemsForFiles, queueReducer, queueSummary, type UploadItem } from '../lib/queue';
+import { formatBytes, itemsForFiles, processingText, queueReducer, queueSummary, type UploadItem } from '../lib/queue';
 import type { UploadContext, UploadSettings } from '../lib/request';
 import { ACCEPT_ATTRIBUTE, uploadSummary, type UploadMode, type UploadReceiptType } from '../lib/validate';
 
@@ -21,11 +23,12 @@ let nextItemId = 1;
 const newItemId = () => `upload-${nextItemId++}`;
 
 function ItemCard({ item }: { item: UploadItem }) {
-  const tone = item.state === 'failed' ? 'failed' : item.state === 'done' ? 'done' : 'active';
+  const processing = item.state === 'done' ? processingText(item) : null;
+  const tone = item.state === 'failed' || processing?.failed ? 'failed' : item.state === 'done' ? 'done' : 'active';
   return (
     <li className={`upload-item upload-${tone}`} data-testid="upload-item" data-state={item.state}>
       <span className="upload-item-icon" aria-hidden="true">
-        {item.state === 'done' ? <Icon name="check" size={18} /> : item.state === 'failed' ? <Icon name="info" size={18} /> : <DocIcon name="file" size={18} />}
+        {tone === 'done' ? <Icon name="check" size={18} /> : tone === 'failed' ? <Icon name="info" size={18} /> : <DocIcon name="file" size={18} />}
       </span>
       <span className="upload-item-body">
         <span className="upload-item-head">
@@ -38,8 +41,17 @@ function ItemCard({ item }: { item: UploadItem }) {
           <span className="upload-item-message" role="alert">
             {item.message}
           </span>
-        ) : item.state === 'done' ? (
-          <span className="upload-item-ok">Uploaded · processing</span>
+        ) : processing ? (
+          <>
+            <span className="upload-item-ok" data-testid="upload-item-status">
+              {processing.text}
+            </span>
+            {processing.error && (
+              <span className="upload-item-message" role="alert">
+                {processing.error}
+              </span>
+            )}
+          </>
         ) : (
           <span
             className="progress upload-progress"
@@ -109,13 +121,13 @@ export function UploadModal({ onClose }: { onClose(): void }) {
       dispatch({ type: 'start', id: item.id });
       uploadOne(api, file, settings, ctxRef.current, (p) => dispatch({ type: 'progress', id: item.id, progress: p }), abortRef.current.signal)
         .then(
-          () => null,
-          (error: unknown) => error,
+          (signed) => ({ signed, error: null }),
+          (error: unknown) => ({ signed: null, error }),
         )
-        .then((error) => {
+        .then(({ signed, error }) => {
           runningRef.current.delete(item.id);
           filesRef.current.delete(item.id);
-          if (error === null) dispatch({ type: 'done', id: item.id });
+          if (signed) dispatch({ type: 'done', id: item.id, uploadId: signed.upload_id });
           else if (!(error instanceof DOMException && error.name === 'AbortError')) {
             dispatch({ type: 'failed', id: item.id, message: uploadFailureText(error) });
           }
@@ -123,14 +135,33 @@ export function UploadModal({ onClose }: { onClose(): void }) {
     }
   }, [items, api]);
 
+  // the documents made from the files report their processing on the live channel
+  useEffect(
+    () =>
+      liveBus.subscribe((message) => {
+        if (message.event !== 'receipt' && message.event !== 'receipt-update') return;
+        const receipt = receiptOfPayload(message.payload);
+        if (receipt?.upload_id) dispatch({ type: 'document', report: receipt });
+      }),
+    [],
+  );
+
   const summary = queueSummary(items);
 
-  // when a batch has finished, the lists and counts are reloaded (unassigned uploads get no live event)
+  // when a batch has finished, the lists and counts are reloaded; uploads without a company get no live
+  // events, so their lists are watched until the documents are there
   const finished = summary.finished;
   const successes = summary.successes;
   useEffect(() => {
     if (finished && successes > 0) cache.refreshAll();
   }, [finished, successes, cache]);
+  const watched = useRef(new Set<string>());
+  useEffect(() => {
+    if (!allCompanies) return;
+    const fresh = items.filter((i) => i.state === 'done' && i.uploadId && !watched.current.has(i.uploadId)).map((i) => i.uploadId!);
+    for (const id of fresh) watched.current.add(id);
+    cache.watchUploads(fresh);
+  }, [items, allCompanies, cache]);
 
   // leaving the pop-up cancels uploads still running
   useEffect(() => {

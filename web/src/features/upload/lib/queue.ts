@@ -1,4 +1,5 @@
-import { validateUploadFile, type FileLike, type UploadMode } from './validate';
+import { STATUS_TITLES, type ReceiptStatus } from '../../../../../shared/status';
+import { uploadErrorMessage, validateUploadFile, type FileLike, type UploadMode } from './validate';
 
 export type UploadItemState = 'waiting' | 'uploading' | 'done' | 'failed';
 
@@ -11,13 +12,26 @@ export interface UploadItem {
   progress: number;
   /** The failure card's message. */
   message?: string;
+  /** GET /upload/document's upload_id: the documents made from this file carry it. */
+  uploadId?: string;
+  /** The documents made from the file, as live events report them (processing, then review/ready or failed). */
+  documents?: Record<string, { status: ReceiptStatus; error?: string }>;
+}
+
+/** A document event's fields the cards read. */
+export interface DocumentReport {
+  receipt_id: string;
+  upload_id?: string | null;
+  status: ReceiptStatus;
+  error?: { message?: string | null } | null;
 }
 
 export type QueueAction =
   | { type: 'add'; items: UploadItem[] }
   | { type: 'start'; id: string }
   | { type: 'progress'; id: string; progress: number }
-  | { type: 'done'; id: string }
+  | { type: 'done'; id: string; uploadId?: string }
+  | { type: 'document'; report: DocumentReport }
   | { type: 'failed'; id: string; message: string }
   | { type: 'clear' };
 
@@ -46,7 +60,22 @@ export function queueReducer(items: UploadItem[], action: QueueAction): UploadIt
     case 'progress':
       return patch(action.id, { progress: Math.max(0, Math.min(100, action.progress)) });
     case 'done':
-      return patch(action.id, { state: 'done', progress: 100, message: undefined });
+      return patch(action.id, { state: 'done', progress: 100, message: undefined, uploadId: action.uploadId });
+    case 'document': {
+      const r = action.report;
+      if (!r.upload_id || !items.some((i) => i.uploadId === r.upload_id)) return items;
+      return items.map((i) =>
+        i.uploadId === r.upload_id
+          ? {
+              ...i,
+              documents: {
+                ...i.documents,
+                [r.receipt_id]: { status: r.status, ...(r.error?.message ? { error: r.error.message } : {}) },
+              },
+            }
+          : i,
+      );
+    }
     case 'failed':
       return patch(action.id, { state: 'failed', message: action.message });
     case 'clear':
@@ -56,19 +85,44 @@ export function queueReducer(items: UploadItem[], action: QueueAction): UploadIt
   }
 }
 
+const FAILED_STATUSES: ReadonlyArray<ReceiptStatus> = ['failed', 'error'];
+
+/**
+ * What a successfully uploaded file has become: 'Uploaded · processing' until the first event, then the
+ * documents' statuses ('To Review', '3 documents: 2 To Review, 1 In Processing'); `failed` when every
+ * document of the file failed processing, with the first reason (a 'too low' resolution says so).
+ */
+export function processingText(item: Pick<UploadItem, 'documents'>): { text: string; failed: boolean; error?: string } {
+  const docs = Object.values(item.documents ?? {});
+  if (docs.length === 0) return { text: 'Uploaded · processing', failed: false };
+  const counts = new Map<ReceiptStatus, number>();
+  for (const d of docs) counts.set(d.status, (counts.get(d.status) ?? 0) + 1);
+  const parts = [...counts.entries()].map(([status, n]) => (docs.length === 1 ? STATUS_TITLES[status] : `${n} ${STATUS_TITLES[status]}`));
+  const text = docs.length === 1 ? parts[0]! : `${docs.length} documents: ${parts.join(', ')}`;
+  const failedDocs = docs.filter((d) => FAILED_STATUSES.includes(d.status));
+  const firstError = failedDocs.find((d) => d.error)?.error;
+  return {
+    text,
+    failed: failedDocs.length === docs.length,
+    ...(failedDocs.length > 0 ? { error: uploadErrorMessage({ message: firstError }) } : {}),
+  };
+}
+
 export interface QueueSummary {
   total: number;
   failures: number;
   successes: number;
   active: number;
-  /** Every item has its card (nothing waiting or uploading). */
+  /** Every item has its card (nothing waiting or uploading). Failures count upload failures and files whose documents all failed. */
   finished: boolean;
 }
 
 export function queueSummary(items: ReadonlyArray<UploadItem>): QueueSummary {
-  const failures = items.filter((i) => i.state === 'failed').length;
-  const successes = items.filter((i) => i.state === 'done').length;
-  const active = items.length - failures - successes;
+  const uploadFailures = items.filter((i) => i.state === 'failed').length;
+  const processingFailures = items.filter((i) => i.state === 'done' && processingText(i).failed).length;
+  const successes = items.filter((i) => i.state === 'done').length - processingFailures;
+  const failures = uploadFailures + processingFailures;
+  const active = items.length - uploadFailures - successes - processingFailures;
   return { total: items.length, failures, successes, active, finished: items.length > 0 && active === 0 };
 }
 

@@ -1,0 +1,147 @@
+/**
+ * Matching recognised parties and line items to the company's master data. Pure functions.
+ * Parties: VAT ID first, then company code, then the normalised name (case, punctuation, diacritics
+ * and legal forms such as UAB / SDN BHD / LTD ignored); otherwise the party is new.
+ * Items: product code first, then the words of the description.
+ */
+import { compactId } from './extract/identifiers';
+import { normaliseCompanyName } from './extract/legal';
+import { levenshtein, normaliseForCompare } from './extract/text';
+import type { ExtractedFields, Stakeholder } from './types';
+
+export type MatchResult =
+  | { isNew: false; stakeholder: Stakeholder; by: 'vat_id' | 'code' | 'name'; score: number }
+  | { isNew: true; name?: string; code?: string; vat_id?: string };
+
+export interface PartyKeys {
+  name?: string;
+  code?: string;
+  vat_id?: string;
+}
+
+/** The supplier's (or customer's) identifying fields from an extraction. */
+export function partyKeys(fields: ExtractedFields, role: 'supplier' | 'customer' = 'supplier'): PartyKeys {
+  const out: PartyKeys = {};
+  const name = fields[`${role}_name`]?.value;
+  const code = fields[`${role}_code`]?.value;
+  const vat = fields[`${role}_vat_id`]?.value;
+  if (name) out.name = name;
+  if (code) out.code = code;
+  if (vat) out.vat_id = vat;
+  return out;
+}
+
+function sameVat(a: string, b: string): boolean {
+  const x = compactId(a);
+  const y = compactId(b);
+  if (!x || !y) return false;
+  if (x === y) return true;
+  // One written without its country prefix: LT123456715 vs 123456715.
+  const strip = (s: string) => s.replace(/^[A-Z]{2}(?=\d)/, '');
+  return strip(x) === strip(y) && strip(x).length >= 6;
+}
+
+function sameCode(a: string, b: string): boolean {
+  const x = compactId(a).replace(/[^A-Z0-9]/g, '');
+  const y = compactId(b).replace(/[^A-Z0-9]/g, '');
+  return x.length >= 3 && x === y;
+}
+
+/** 1 for equal normalised names, less for OCR slips (edit distance relative to length). */
+export function nameSimilarity(a: string, b: string): number {
+  const x = normaliseCompanyName(a);
+  const y = normaliseCompanyName(b);
+  if (!x || !y) return 0;
+  if (x === y) return 1;
+  const max = Math.max(x.length, y.length);
+  const limit = Math.ceil(max * 0.2);
+  const d = levenshtein(x, y, limit);
+  return d > limit ? 0 : 1 - d / max;
+}
+
+/**
+ * The stakeholder the party is: by VAT ID, then company code, then name. A name matches when the
+ * normalised names are equal, or nearly equal (one OCR slip per ten letters) and no other stakeholder
+ * comes as close.
+ */
+export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholders: Stakeholder[], role: 'supplier' | 'customer' = 'supplier'): MatchResult {
+  const keys: PartyKeys = 'vat_lines' in party ? partyKeys(party, role) : party;
+  if (keys.vat_id) {
+    const s = stakeholders.find((x) => x.vat_id && sameVat(x.vat_id, keys.vat_id!));
+    if (s) return { isNew: false, stakeholder: s, by: 'vat_id', score: 1 };
+  }
+  if (keys.code) {
+    const s = stakeholders.find((x) => x.code && sameCode(x.code, keys.code!));
+    if (s) return { isNew: false, stakeholder: s, by: 'code', score: 1 };
+  }
+  if (keys.name) {
+    const scored = stakeholders
+      .map((s) => ({ s, score: nameSimilarity(s.name, keys.name!) }))
+      .sort((a, b) => b.score - a.score);
+    const best = scored[0];
+    const second = scored[1];
+    if (best && (best.score === 1 || (best.score >= 0.9 && (!second || second.score < best.score - 0.05)))) {
+      return { isNew: false, stakeholder: best.s, by: 'name', score: best.score };
+    }
+  }
+  return { isNew: true, ...keys };
+}
+
+export interface CatalogueItem {
+  id: string;
+  name: string;
+  code?: string;
+  category_id?: string;
+}
+
+export type ItemMatch = { isNew: false; item: CatalogueItem; by: 'code' | 'words'; score: number } | { isNew: true };
+
+const STOP_WORDS = new Set(['the', 'and', 'for', 'of', 'with', 'ir', 'su', 'be', 'x', 'pcs', 'vnt', 'kg', 'g', 'ml', 'l', 'm']);
+
+function words(s: string): Set<string> {
+  return new Set(
+    normaliseForCompare(s)
+      .split(' ')
+      .filter((w) => w.length > 1 && !STOP_WORDS.has(w)),
+  );
+}
+
+/** Share of words in common (Jaccard) between a description and a catalogue name. */
+export function wordOverlap(a: string, b: string): number {
+  const x = words(a);
+  const y = words(b);
+  if (!x.size || !y.size) return 0;
+  let common = 0;
+  for (const w of x) if (y.has(w)) common++;
+  return common / (x.size + y.size - common);
+}
+
+/** The catalogue item of a line: by product code, else by the words of its description (≥ half in common). */
+export function matchItem(line: { product_code?: string; description?: string }, catalogue: CatalogueItem[], minOverlap = 0.5): ItemMatch {
+  if (line.product_code) {
+    const byCode = catalogue.find((c) => c.code && sameCode(c.code, line.product_code!));
+    if (byCode) return { isNew: false, item: byCode, by: 'code', score: 1 };
+  }
+  if (line.description) {
+    let best: { item: CatalogueItem; score: number } | undefined;
+    for (const c of catalogue) {
+      const score = wordOverlap(line.description, c.name);
+      if (!best || score > best.score) best = { item: c, score };
+    }
+    if (best && best.score >= minOverlap) return { isNew: false, item: best.item, by: 'words', score: best.score };
+  }
+  return { isNew: true };
+}
+
+/** Every line item of an extraction matched to the catalogue. */
+export function matchLineItems(fields: ExtractedFields, catalogue: CatalogueItem[]): ItemMatch[] {
+  return fields.line_items.map((li) =>
+    matchItem(
+      {
+        ...(li.product_code ? { product_code: li.product_code.value } : {}),
+        ...(li.description ? { description: li.description.value } : {}),
+      },
+      catalogue,
+    ),
+  );
+}

@@ -1,0 +1,282 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+/** How long a screen may take to show what the server answered (handlers load on first use). */
+const WAIT = { timeout: 15_000 };
+
+const RECEIPT_PHOTO = '/work/shared/datasets/sroie-dev/images/000.jpg';
+
+/** A two-page PDF with a receipt-like text layer on each page. */
+async function twoPagePdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const pages = [
+    ['ACME SUPPLIES LTD', 'Invoice No: INV-1001', 'Date: 2024-03-05', 'Paper A4   2 x 4.50   9.00', 'VAT 21%   1.89', 'TOTAL EUR 10.89'],
+    ['NORTH TRADING UAB', 'Invoice No: NT-2002', 'Date: 2024-03-06', 'Toner   1 x 40.00   40.00', 'VAT 21%   8.40', 'TOTAL EUR 48.40'],
+  ];
+  for (const lines of pages) {
+    const page = pdf.addPage([595, 842]);
+    lines.forEach((line, i) => page.drawText(line, { x: 60, y: 760 - i * 28, size: 16, font }));
+  }
+  return Buffer.from(await pdf.save());
+}
+
+async function badge(page: Page, status: string): Promise<number> {
+  const text = await page.getByTestId(`badge-${status}`).innerText();
+  return Number(text.replace('+', ''));
+}
+
+describe('documents: upload, live processing, lists and export in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-docs-e2e-'));
+  const user = newUser('docs');
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('uploads a photo and a PDF split per page, sees them In Processing, then To Review without reloading', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const consoleErrors: string[] = [];
+    page.on('pageerror', (e) => consoleErrors.push(e.message));
+
+    // Sign in through the form
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+
+    // The inbox of a new company is empty; its title comes from the status
+    const menu = page.getByTestId('side-menu');
+    await menu.getByRole('link', { name: /^Inbox/ }).click();
+    await page.waitForURL(/\/receipts\/inbox$/);
+    await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('Inbox');
+    await expect.poll(() => page.getByTestId('receipts-empty').count(), WAIT).toBe(1);
+    await screenshot(page, 'documents-inbox-empty');
+
+    // The live channel is open (the list will change through its events)
+    await expect.poll(() => page.getByTestId('live-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('open');
+
+    // Open In Processing and remember this page load: nothing below may reload it
+    await menu.getByRole('link', { name: /^In Processing/ }).click();
+    await page.waitForURL(/\/receipts\/processing$/);
+    await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('In Processing');
+    await page.evaluate(() => ((window as unknown as { __sameLoad: boolean }).__sameLoad = true));
+
+    // Upload pop-up: a receipt photo as one document per file …
+    await page.getByRole('button', { name: 'ADD' }).click();
+    const modal = page.getByTestId('upload-modal');
+    await expect.poll(() => modal.count(), WAIT).toBe(1);
+    await expect.poll(() => modal.locator('select[name="owner"]').isDisabled(), WAIT).toBe(false);
+    await modal.getByText('Cost', { exact: true }).click();
+    await modal.locator('input[data-testid="upload-input"]').setInputFiles(RECEIPT_PHOTO);
+    // … a file type that is not allowed …
+    await modal
+      .locator('input[data-testid="upload-input"]')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a document') });
+    // … and a two-page PDF as one document per page
+    await modal.getByText('One document per page', { exact: true }).click();
+    await modal
+      .locator('input[data-testid="upload-input"]')
+      .setInputFiles({ name: 'two-invoices.pdf', mimeType: 'application/pdf', buffer: await twoPagePdf() });
+
+    await expect.poll(() => modal.getByTestId('upload-summary').innerText(), WAIT).toBe('Your uploaded items (3 files, 1 failure)');
+    await expect.poll(() => modal.getByText('This file type is not allowed').count(), WAIT).toBe(1);
+    await expect
+      .poll(() => modal.locator('[data-testid="upload-item"][data-state="done"]').count(), { timeout: 30_000 })
+      .toBe(2);
+    await screenshot(page, 'documents-upload-cards');
+
+    // The documents appear In Processing through the live channel (the photo's OCR takes a while)
+    const rows = page.getByTestId('receipt-row');
+    await expect.poll(() => page.locator('[data-testid="receipt-row"][data-status="processing"]').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await screenshot(page, 'documents-upload-processing');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => page.locator('[data-testid="receipt-row"][data-status="processing"]').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const photoRow = page.locator('[data-testid="receipt-row"]', { hasText: '000.jpg' });
+    await screenshot(page, 'documents-in-processing');
+
+    // Processing rows cannot be selected or opened
+    if ((await photoRow.count()) > 0 && (await photoRow.getAttribute('data-status')) === 'processing') {
+      expect(await photoRow.locator('input[type="checkbox"]').isDisabled()).toBe(true);
+      expect(await photoRow.getAttribute('aria-disabled')).toBe('true');
+    }
+
+    // When recognition is done they leave In Processing … (generous: the local OCR reads the photo)
+    await expect.poll(() => rows.count(), { timeout: 120_000, interval: 1000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('receipts-empty').count(), WAIT).toBe(1);
+    await expect.poll(() => badge(page, 'processing'), { timeout: 10_000 }).toBe(0);
+
+    // … and are To Review (or Ready, when recognition found every required field), with the side-menu
+    // counts right, all without a reload
+    await expect.poll(async () => (await badge(page, 'review')) + (await badge(page, 'ready')), WAIT).toBe(3);
+    await expect.poll(() => badge(page, 'inbox'), WAIT).toBe(3);
+    const inReview = await badge(page, 'review');
+    const inReady = await badge(page, 'ready');
+    expect(inReview).toBeGreaterThan(0);
+    await menu.getByRole('link', { name: /^To Review/ }).click();
+    await page.waitForURL(/\/receipts\/review$/);
+    await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('To Review');
+    await expect.poll(() => rows.count(), WAIT).toBe(inReview);
+    expect(new Set(await page.getByTestId('row-status').allInnerTexts())).toEqual(new Set(['To Review']));
+    await screenshot(page, 'documents-to-review');
+    if (inReady > 0) {
+      await menu.getByRole('link', { name: /^Ready/ }).click();
+      await page.waitForURL(/\/receipts\/ready$/);
+      await expect.poll(() => rows.count(), WAIT).toBe(inReady);
+      expect(new Set(await page.getByTestId('row-status').allInnerTexts())).toEqual(new Set(['Ready']));
+      await screenshot(page, 'documents-ready');
+    }
+    await menu.getByRole('link', { name: /^Inbox/ }).click();
+    await page.waitForURL(/\/receipts\/inbox$/);
+    await expect.poll(() => rows.count(), WAIT).toBe(3);
+    const files = await page.locator('.cell-file-name').allInnerTexts();
+    expect(files.sort()).toEqual(['000.jpg', 'two-invoices (page 1).pdf', 'two-invoices (page 2).pdf']);
+    expect(await page.evaluate(() => (window as unknown as { __sameLoad?: boolean }).__sameLoad)).toBe(true);
+    await screenshot(page, 'documents-inbox');
+
+    // The full-picture preview shows the page image
+    await photoRow.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByTestId('preview-panel');
+    await expect.poll(() => preview.locator('img').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => preview.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(100);
+    await screenshot(page, 'documents-preview');
+    await preview.getByRole('button', { name: 'Close' }).click();
+
+    // Search narrows the list on the server
+    await page.locator('input[name="search"]').fill('two-invoices');
+    await page.locator('input[name="search"]').press('Enter');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    await page.locator('input[name="search"]').fill('');
+    await page.locator('input[name="search"]').press('Enter');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
+
+    // Select all, export a CSV with the default fields and move the documents to the archive
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await expect.poll(() => page.getByTestId('selection-count').innerText(), WAIT).toBe('3 selected');
+    await page.getByRole('button', { name: 'Export' }).click();
+    const exportModal = page.getByTestId('export-modal');
+    await expect.poll(() => exportModal.getByTestId('export-field').count(), WAIT).toBe(10);
+    await expect.poll(() => exportModal.locator('input[name="file_name"]').inputValue(), WAIT).toMatch(/^report-\d{4}-\d{2}-\d{2}$/);
+    await exportModal.getByText('Move items to archive after export').click();
+    await screenshot(page, 'documents-export');
+    const [download] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync(await download.path()).toString('utf8').replace(/^\ufeff/, '');
+    const lines = csv.trim().split(/\r\n/);
+    expect(lines[0]).toBe('USER,TYPE,DATE,CURRENCY,STATUS,TOTAL,TAX,SUPPLIER,CATEGORY,NOTES');
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(1).every((l) => l.startsWith(`${user.name} ${user.surname},Receipt,`))).toBe(true);
+    await expect.poll(() => page.getByText('Document successfully downloaded').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('row-status').allInnerTexts(), WAIT).toEqual(['Archive', 'Archive', 'Archive']);
+    await expect.poll(() => badge(page, 'archive'), WAIT).toBe(3);
+    await expect.poll(() => badge(page, 'review'), WAIT).toBe(0);
+    await expect.poll(() => badge(page, 'ready'), WAIT).toBe(0);
+    await expect.poll(() => badge(page, 'inbox'), WAIT).toBe(3);
+    await screenshot(page, 'documents-exported');
+
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+  it('in the all-companies view uploads go to Unassigned, and Select company gives them a company', async () => {
+    // a second company makes the all-companies view available
+    const token = await signIn(stack, user);
+    const api = apiClient(stack.apiUrl, token);
+    const created = await api.post('/company', { company_name: 'Second Books UAB', code: '300200100' });
+    expect(created.status).toBeLessThan(300);
+    const secondId = (created.body as { company_id: string }).company_id;
+
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(frame.url());
+    });
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    await page.getByText('VIEW ALL COMPANIES').click();
+    await expect.poll(() => page.getByTestId('header-identity').innerText(), WAIT).toContain('All - ');
+
+    const menu = page.getByTestId('side-menu');
+    await menu.getByRole('link', { name: /^Unassigned/ }).click();
+    await page.waitForURL(/\/receipts\/unassigned$/);
+    await expect.poll(() => page.getByTestId('receipts-empty').count(), WAIT).toBe(1);
+
+    // the owner cannot be chosen for uploads without a company
+    await page.getByRole('button', { name: 'ADD' }).click();
+    const modal = page.getByTestId('upload-modal');
+    await expect.poll(() => modal.locator('select[name="owner"]').isDisabled(), WAIT).toBe(true);
+    await expect.poll(() => modal.getByText('In the all-companies view uploads go to Unassigned').count(), WAIT).toBe(1);
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    pdf.addPage([595, 842]).drawText('Unassigned invoice  TOTAL EUR 5.00', { x: 60, y: 760, size: 16, font });
+    await modal
+      .locator('input[data-testid="upload-input"]')
+      .setInputFiles({ name: 'no-company.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await pdf.save()) });
+    await expect.poll(() => modal.getByTestId('upload-summary').innerText(), WAIT).toBe('Your uploaded items (1 files, 0 failure)');
+    await expect.poll(() => modal.locator('[data-testid="upload-item"][data-state="done"]').count(), { timeout: 30_000 }).toBe(1);
+    await screenshot(page, 'documents-upload-all-companies');
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // it is listed under Unassigned once processed (no live events exist for documents without a company)
+    const row = page.locator('[data-testid="receipt-row"]', { hasText: 'no-company.pdf' });
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 60_000 }).toBe('unassigned');
+    await expect.poll(() => row.getByTestId('row-status').innerText(), WAIT).toBe('Unassigned');
+    await expect.poll(() => badge(page, 'unassigned'), WAIT).toBe(1);
+    // the inbox never counts unassigned documents
+    await expect.poll(() => badge(page, 'inbox'), WAIT).toBe(3);
+    await screenshot(page, 'documents-unassigned');
+
+    // the row opens Select company
+    await row.click();
+    await page.waitForURL(/\/select-company\/[^?]+\?company_id=NONE$/);
+    await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('Select company');
+    await expect.poll(() => page.locator('.select-company-pages img').count(), WAIT).toBe(1);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('error-company_id').innerText(), WAIT).toBe('Required field');
+    await screenshot(page, 'documents-select-company');
+    await page.locator('select[name="company_id"]').selectOption({ label: 'Second Books UAB' });
+    const savedAt = Date.now();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByText('The document has been moved to Second Books UAB.').count(), WAIT).toBe(1);
+    await screenshot(page, 'documents-select-company-saved');
+
+    // after 2.5 s the edited receipt opens (its new id, in the chosen company)
+    await expect
+      .poll(() => visited.find((u) => /\/edit-receipt\/[^?]+\?company_id=/.test(u)), { timeout: 10_000 })
+      .toContain(`company_id=${secondId}`);
+    const opened = visited.find((u) => u.includes('/edit-receipt/'))!;
+    expect(Date.now() - savedAt).toBeGreaterThanOrEqual(2500);
+    const newId = decodeURIComponent(new URL(opened).pathname.split('/')[2]!);
+
+    // the counts follow: nothing unassigned any more, one more To Review (all companies)
+    await expect.poll(() => badge(page, 'unassigned'), WAIT).toBe(0);
+    await expect.poll(() => badge(page, 'review'), WAIT).toBe(1);
+    await expect.poll(() => badge(page, 'inbox'), WAIT).toBe(4);
+
+    // the document now is the second company's, in To Review
+    const moved = await api.get(`/receipts/${newId}?company_id=${secondId}`);
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ company_id: secondId, status: 'review' });
+    await page.close();
+  });
+});

@@ -1,0 +1,262 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContentItem, ContentResponse } from '../../shared/schemas/content';
+import { CONTENT_MSG } from '../../shared/schemas/content';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { invoicePdf, SAMPLE_INVOICE, TABLE, uploadDocument } from '../integration/content-fixtures';
+import { launchBrowser, screenshot } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+function find(items: ContentItem[], id: string): ContentItem | undefined {
+  for (const i of items) {
+    if (i.id === id) return i;
+    const c = find(i.children, id);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/** A point of page 1 in screen pixels from fractions of the page. */
+async function pagePoint(page: Page, fx: number, fy: number) {
+  const rect = (await page.locator('[data-testid="page-1"] .er-page-inner').boundingBox())!;
+  return { x: rect.x + fx * rect.width, y: rect.y + fy * rect.height, rect };
+}
+
+describe('edit-receipt screen in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  let api: ReturnType<typeof apiClient>;
+  let companyId: string;
+  const ids: Record<string, string> = {};
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-edit-e2e-'));
+  const user = newUser('editor');
+  const q = () => `company_id=${companyId}`;
+  const content = async (id: string) => (await api.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse;
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    // Three recognised cost receipts through the real upload path and processing job.
+    for (const [key, number] of [
+      ['first', 'PP-00123'],
+      ['second', 'PP-00124'],
+      ['third', 'PP-00125'],
+    ] as const) {
+      ids[key] = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number }), `${key}.pdf`);
+    }
+    // The first document needs corrections: a wrong total and a wrong date.
+    const c = await content(ids.first!);
+    const put = await api.put(`/receipts/${ids.first}/content?${q()}`, {
+      version: c.version,
+      items: [
+        { id: 'amount_total', value: '999.00' },
+        { id: 'issue_date', value: '2025-03-05' },
+        { id: 'document_id', value: 'PP-00123' },
+        { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
+      ],
+    });
+    expect(put.status).toBe(200);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function signedInPage(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    return page;
+  }
+
+  it('corrects a recognised receipt (a box for the total, a date, a bad amount), confirms and lands on the next document', async () => {
+    const page = await signedInPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    // From the inbox list to the first document
+    await page.goto(`${stack.url}/receipts/inbox`);
+    const row = page.getByTestId('receipt-row').filter({ hasText: 'first.pdf' });
+    await row.click();
+    await page.waitForURL(new RegExp(`/edit-receipt/${ids.first}\\?company_id=`));
+    await expect.poll(() => page.getByTestId('field-form').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('extracted-note').innerText()).toContain('Data from documents is shown once extracted');
+    await expect.poll(() => page.getByTestId('pager-position').innerText()).toMatch(/^\d\/3$/);
+    await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
+    const total = page.getByTestId('field-amount_total');
+    await expect.poll(() => total.inputValue()).toBe('999.00');
+    await screenshot(page, 'edit-receipt-opened');
+
+    // The total: focus the field, click the printed total on the page
+    await total.click();
+    await page.locator(`[data-testid="ocr-box"][data-text="${SAMPLE_INVOICE.total}"]`).click();
+    await expect.poll(() => total.inputValue()).toBe('121.00');
+    await expect.poll(() => page.getByTestId('field-highlight').count()).toBe(1);
+    await screenshot(page, 'edit-receipt-total-picked');
+
+    // The date: typed, saved 2 s after typing stops
+    const date = page.getByTestId('field-issue_date');
+    await date.fill('2025-03-04');
+    // A bad amount: the server's message shows under the field and the actions are disabled
+    const subtotal = page.getByTestId('field-amount_total_base');
+    await subtotal.fill('12,5');
+    await expect.poll(() => page.getByTestId('error-amount_total_base').innerText(), { timeout: 8000 }).toBe(CONTENT_MSG.amount);
+    await expect.poll(() => page.getByRole('button', { name: 'CONFIRM' }).isDisabled()).toBe(true);
+    await screenshot(page, 'edit-receipt-bad-amount');
+    await expect.poll(async () => find((await content(ids.first!)).content, 'issue_date')!.content!.value, { timeout: 8000 }).toBe('2025-03-04');
+    await subtotal.fill('100.00');
+    await expect.poll(() => page.getByTestId('error-amount_total_base').count(), { timeout: 8000 }).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'CONFIRM' }).isEnabled(), { timeout: 8000 }).toBe(true);
+
+    // The help panel documents the keyboard
+    await page.getByTestId('tool-help').click();
+    await expect.poll(() => page.getByTestId('help-panel').innerText()).toContain('Alt+Enter');
+    await screenshot(page, 'edit-receipt-help');
+    await page.getByTestId('tool-help').click();
+
+    // Confirm: saved, archived, and on to the next document of the inbox
+    await page.getByRole('button', { name: 'CONFIRM' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/edit-receipt/') && !url.pathname.endsWith(ids.first!), { timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('ocr-box').count(), { timeout: 10_000 }).toBeGreaterThan(20);
+    await expect.poll(() => page.getByTestId('field-document_id').inputValue()).toMatch(/^PP-0012[45]$/);
+    // The inbox walks every status but processing and unassigned: the archived one still counts.
+    await expect.poll(() => page.getByTestId('pager-position').innerText()).toMatch(/^\d\/3$/);
+    await screenshot(page, 'edit-receipt-next-document');
+    const saved = await content(ids.first!);
+    expect(find(saved.content, 'amount_total')!.content!.value).toBe('121.00');
+    expect(find(saved.content, 'amount_total_base')!.content!.value).toBe('100.00');
+    expect(saved.read_only).toBe(true);
+
+    // The first document is archived: read-only, no actions; its history shows what was done
+    await page.goto(`${stack.url}/edit-receipt/${ids.first}?company_id=${companyId}`);
+    await expect.poll(() => page.getByTestId('field-amount_total').isDisabled()).toBe(true);
+    expect(await page.getByTestId('status-actions').getByRole('button').count()).toBe(0);
+    await page.getByTestId('tool-history').click();
+    await expect.poll(() => page.getByTestId('history-entry').count()).toBeGreaterThan(3);
+    const history = await page.getByTestId('history-panel').innerText();
+    expect(history).toContain('Read Total from the page');
+    expect(history).toContain('Edited Issue date');
+    expect(history).toContain('Edited Subtotal');
+    expect(history).toContain('Moved to archive');
+    await screenshot(page, 'edit-receipt-history');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('edits a line-items grid: draws it, adds row lines, assigns columns, applies', async () => {
+    const page = await signedInPage();
+    await page.goto(`${stack.url}/edit-receipt/${ids.third}?company_id=${companyId}`);
+    await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
+    // Between documents and fields without the mouse
+    await expect.poll(() => page.getByTestId('pager-position').innerText()).toBe('1/2');
+    await page.keyboard.press('Alt+ArrowRight');
+    await page.waitForURL(new RegExp(`/edit-receipt/${ids.second}`));
+    await expect.poll(() => page.getByTestId('pager-position').innerText()).toBe('2/2');
+    await page.keyboard.press('Alt+ArrowLeft');
+    await page.waitForURL(new RegExp(`/edit-receipt/${ids.third}`));
+    await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
+    await page.getByTestId('field-document_id').focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('issue_date');
+    await page.getByTestId('grid-edit').click();
+    await expect.poll(() => page.getByTestId('grid-tools').count()).toBe(1);
+
+    // Draw the table area
+    const from = await pagePoint(page, TABLE.left, TABLE.top - 0.004);
+    const to = await pagePoint(page, TABLE.right, TABLE.top + TABLE.rowHeight * 3 - 0.002);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+    await page.mouse.move(to.x, to.y, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('grid-box').count()).toBe(1);
+
+    // Row lines between the three printed rows (click the left ruler)
+    const ruler = (await page.getByTestId('grid-ruler-rows').boundingBox())!;
+    for (const i of [1, 2]) {
+      const p = await pagePoint(page, 0, TABLE.top + i * TABLE.rowHeight - 0.002);
+      await page.mouse.click(ruler.x + ruler.width / 2, p.y);
+    }
+    await expect.poll(() => page.getByTestId('grid-row-line').count()).toBe(2);
+    // A click within 6 px of a line removes it; a second click puts it back
+    const again = await pagePoint(page, 0, TABLE.top + 2 * TABLE.rowHeight - 0.002);
+    await page.mouse.click(ruler.x + ruler.width / 2, again.y + 3);
+    await expect.poll(() => page.getByTestId('grid-row-line').count()).toBe(1);
+    await page.mouse.click(ruler.x + ruler.width / 2, again.y);
+    await expect.poll(() => page.getByTestId('grid-row-line').count()).toBe(2);
+
+    // Column lines (click the top ruler) and the field of each column
+    const top = (await page.getByTestId('grid-ruler-columns').boundingBox())!;
+    for (const fx of [TABLE.columns.description, TABLE.columns.qty, TABLE.columns.price, TABLE.columns.total]) {
+      const p = await pagePoint(page, fx - 0.01, 0);
+      await page.mouse.click(p.x, top.y + top.height / 2);
+    }
+    await expect.poll(() => page.getByTestId('grid-column-line').count()).toBe(4);
+    const selects = page.getByTestId('grid-column-select');
+    await expect.poll(() => selects.count()).toBe(5);
+    const fields = ['item_number', 'description', 'quantity', 'unit_price_without_vat', 'total_price'];
+    for (const [i, f] of fields.entries()) await selects.nth(i).selectOption(f);
+    await screenshot(page, 'edit-receipt-grid-editing');
+
+    // Apply: the rows become line items
+    await page.getByTestId('grid-apply').click();
+    await expect.poll(() => page.getByTestId('grid-tools').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('table-line_items').getByTestId('table-row').count()).toBe(3);
+    const c = await content(ids.third!);
+    const rows = find(c.content, 'line_items')!.children.map((r) => Object.fromEntries(r.children.filter((x) => x.content?.value).map((x) => [x.schema_id, x.content!.value])));
+    expect(rows).toEqual(SAMPLE_INVOICE.lines.map((l, i) => ({ item_number: String(i + 1), description: l.description, quantity: l.qty, unit_price_without_vat: l.price, total_price: l.total })));
+    await page.getByTestId('open-line_items').click();
+    await expect.poll(() => page.getByTestId('popup-row').count()).toBe(3);
+    await screenshot(page, 'edit-receipt-line-items');
+    await page.keyboard.press('Escape');
+
+    // Rotation in 90° steps
+    for (let i = 0; i < 5; i++) await page.getByTestId('tool-rotate').click();
+    await expect.poll(() => page.getByTestId('tool-rotate').innerText()).toContain('90°');
+    await screenshot(page, 'edit-receipt-rotated');
+    await page.close();
+  });
+
+  it('configures the captured fields: Visible and Required, only changes are saved', async () => {
+    const page = await signedInPage();
+    await page.goto(`${stack.url}/fields-configuration`);
+    await expect.poll(() => page.getByTestId('config-iban').count()).toBe(1);
+    const save = page.getByRole('button', { name: 'SAVE' });
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByRole('switch', { name: 'IBAN visible' }).check({ force: true });
+    await page.getByRole('switch', { name: 'IBAN visible' }).uncheck({ force: true });
+    await page.getByRole('switch', { name: 'Currency required' }).check({ force: true });
+    await screenshot(page, 'fields-configuration');
+    await save.click();
+    await expect.poll(() => page.getByTestId('info-popup').first().innerText()).toContain('Fields saved');
+    const schema = (await api.get(`/schemas?${q()}`)).body as { fields: { id: string; hidden: boolean; constraints: { required: boolean } }[] };
+    expect(schema.fields.find((f) => f.id === 'iban')!.hidden).toBe(true);
+    expect(schema.fields.find((f) => f.id === 'currency')!.constraints.required).toBe(true);
+    // The edit screen follows: Currency gets its asterisk
+    await page.goto(`${stack.url}/edit-receipt/${ids.second}?company_id=${companyId}`);
+    await expect.poll(() => page.getByTestId('er-field-currency').innerText()).toContain('*');
+    // A page that could not be rendered shows the cover text (the answer is changed in the browser here)
+    await page.route(new RegExp(`/api/receipts/${ids.second}\\?`), async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { pages: { url: string | null; status: string }[] };
+      body.pages = body.pages.map((p) => ({ ...p, url: null, status: 'not_processed' }));
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('page-not-processed').innerText()).toBe('The page was not processed');
+    await screenshot(page, 'edit-receipt-page-not-processed');
+    await page.close();
+  });
+});
+

@@ -1,0 +1,206 @@
+/**
+ * The handler bundle: one esbuild run for every entry point, ES modules that load on Node 22 from their
+ * own folder (nothing resolved from the repository's node_modules), native packages shipped with a Linux
+ * binary for the function's architecture, local-only packages never shipped, and grants derived from the
+ * AWS SDK clients in each bundle.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { arch, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_ONLY_EXTERNALS, bundleHandlers, type HandlerBundle } from '../../infra/build/bundle-handlers';
+import { allHandlers, handlerEntries } from '../../infra/build/handler-entries';
+import { REPO_ROOT } from '../../infra/build/paths';
+import { packageNameOf } from '../../infra/build/runtime-packages';
+import { awsNeedsOf } from '../../infra/constructs/grants';
+import { SYNTH_TIMEOUT_MS, testBundle } from './synth';
+
+const HOST_ARCH = arch() === 'arm64' ? 'arm64' : arch() === 'x64' ? 'x86_64' : 'other';
+const FIXTURES = join(REPO_ROOT, 'test', 'infra', 'fixtures', 'lambdas');
+const HANDLER_ENV = {
+  TABLE_NAME: 'bundle-test-table',
+  DOCUMENTS_BUCKET: 'bundle-test-documents',
+  USER_POOL_ID: 'eu-west-1_Test',
+  USER_POOL_CLIENT_ID: 'test-client',
+  WS_CALLBACK_URL: 'https://example.execute-api.eu-west-1.amazonaws.com/live',
+  STAGE: 'aws',
+  RECOGNISER: 'textract',
+  AWS_REGION: 'eu-west-1',
+  LOG_LEVEL: 'error',
+};
+
+/** Copies handler folders out of the repository, so bare imports cannot fall back to its node_modules. */
+function isolatedCopies(bundle: HandlerBundle, handlers: readonly string[]): Record<string, string> {
+  const root = mkdtempSync(join(tmpdir(), 'receipts-lambda-'));
+  return Object.fromEntries(
+    handlers.map((h) => {
+      const dest = join(root, h.split('/').join('__'));
+      cpSync(bundle.get(h).dir, dest, { recursive: true });
+      return [h, join(dest, 'index.mjs')];
+    }),
+  );
+}
+
+/** Imports each module in a fresh `node` process (as the Lambda runtime does) and reports what it exports. */
+function loadInNode(files: Record<string, string>, call?: { handler: string; event: unknown }): Record<string, string> {
+  const script = `
+    const files = ${JSON.stringify(files)};
+    const call = ${JSON.stringify(call ?? null)};
+    const out = {};
+    for (const [name, file] of Object.entries(files)) {
+      try {
+        const mod = await import(file);
+        out[name] = typeof mod.handler;
+        if (call && call.handler === name) out['result:' + name] = JSON.stringify(await mod.handler(call.event));
+      } catch (error) {
+        out[name] = 'error: ' + (error && error.message);
+      }
+    }
+    process.stdout.write(JSON.stringify(out));
+  `;
+  const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...HANDLER_ENV },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as Record<string, string>;
+}
+
+describe('bundle of the product handlers', () => {
+  let bundle: HandlerBundle;
+  const handlers = allHandlers(handlerEntries());
+  beforeAll(async () => {
+    bundle = await testBundle();
+  }, SYNTH_TIMEOUT_MS);
+
+  it('bundles every entry point of shared/routes.ts into its own folder with index.mjs', () => {
+    expect(Object.keys(bundle.handlers).sort()).toEqual(handlers);
+    for (const h of handlers) expect(existsSync(join(bundle.get(h).dir, 'index.mjs')), h).toBe(true);
+  });
+
+  it('every handler loads as an ES module on Node from an isolated copy and exports a handler function', () => {
+    const loadable = handlers.filter((h) => bundle.get(h).architecture === HOST_ARCH || bundle.get(h).shippedPackages.length === 0);
+    expect(loadable.length).toBeGreaterThanOrEqual(handlers.length - 1);
+    const result = loadInNode(isolatedCopies(bundle, loadable));
+    expect(result).toEqual(Object.fromEntries(loadable.map((h) => [h, 'function'])));
+  });
+
+  it('ships native packages only with a Lambda (linux, glibc) binary for the function architecture', () => {
+    for (const built of Object.values(bundle.handlers)) {
+      const modules = join(built.dir, 'node_modules');
+      if (built.shippedPackages.length === 0) {
+        expect(existsSync(modules), built.handler).toBe(false);
+        expect(built.architecture).toBe('arm64');
+        continue;
+      }
+      for (const pkg of built.shippedPackages) expect(existsSync(join(modules, pkg, 'package.json')), `${built.handler}: ${pkg}`).toBe(true);
+      const cpu = built.architecture === 'arm64' ? 'arm64' : 'x64';
+      if (built.shippedPackages.includes('sharp')) {
+        expect(existsSync(join(modules, '@img', `sharp-linux-${cpu}`)), built.handler).toBe(true);
+        expect(existsSync(join(modules, '@img', `sharp-linuxmusl-${cpu}`)), built.handler).toBe(false);
+      }
+      if (built.shippedPackages.includes('@napi-rs/canvas')) {
+        expect(existsSync(join(modules, '@napi-rs', `canvas-linux-${cpu}-gnu`)), built.handler).toBe(true);
+      }
+    }
+  });
+
+  it('never ships the local-only OCR packages', () => {
+    for (const built of Object.values(bundle.handlers)) {
+      const modules = join(built.dir, 'node_modules');
+      for (const pattern of LOCAL_ONLY_EXTERNALS) {
+        const name = pattern.replace(/\/\*$/, '');
+        expect(existsSync(join(modules, name)), `${built.handler} ships ${name}`).toBe(false);
+      }
+    }
+  });
+
+  it('the processing job ships its page renderer packages (sharp, @napi-rs/canvas, pdfjs-dist)', () => {
+    const job = handlerEntries().jobs.processDocument;
+    expect(job).toBeDefined();
+    expect(bundle.get(job!).shippedPackages).toEqual(expect.arrayContaining(['sharp', '@napi-rs/canvas', 'pdfjs-dist']));
+  });
+
+  it('records the AWS SDK packages each handler bundles (the source of its grants)', () => {
+    for (const h of routeHandlers()) expect(bundle.get(h).awsSdkPackages, h).toContain('@aws-sdk/client-dynamodb');
+  });
+});
+
+function routeHandlers(): string[] {
+  return handlerEntries().routes.map((r) => r.handler);
+}
+
+describe('bundling rules (fixtures in test/infra/fixtures/lambdas)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'receipts-bundle-fixtures-'));
+
+  it('refuses a handler that loads a local-only package eagerly', async () => {
+    await expect(bundleHandlers({ handlers: ['bundling/eager-ocr'], lambdasDir: FIXTURES, root })).rejects.toThrow(
+      /bundling\/eager-ocr\.ts loads "tesseract\.js" eagerly/,
+    );
+    expect(readdirSync(root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+  });
+
+  it('keeps a dynamic import lazy: the chunk is shipped, tesseract.js is not, and the handler runs without it', async () => {
+    const bundle = await bundleHandlers({ handlers: ['bundling/lazy-ocr'], lambdasDir: FIXTURES, root });
+    const built = bundle.get('bundling/lazy-ocr');
+    expect(built.shippedPackages).toEqual([]);
+    expect(existsSync(join(built.dir, 'node_modules'))).toBe(false);
+    expect(readdirSync(join(built.dir, 'chunks')).some((f) => f.startsWith('lazy-ocr-impl-') && f.endsWith('.mjs'))).toBe(true);
+    const result = loadInNode(isolatedCopies(bundle, ['bundling/lazy-ocr']), { handler: 'bundling/lazy-ocr', event: {} });
+    expect(result).toEqual({ 'bundling/lazy-ocr': 'function', 'result:bundling/lazy-ocr': '"cloud"' });
+  });
+
+  it('ships a native package with its binary and runs it from the isolated folder', async () => {
+    const bundle = await bundleHandlers({ handlers: ['bundling/native-image'], lambdasDir: FIXTURES, root });
+    const built = bundle.get('bundling/native-image');
+    expect(built.shippedPackages).toEqual(['sharp']);
+    expect(existsSync(join(built.dir, 'node_modules', 'sharp', 'package.json'))).toBe(true);
+    if (built.architecture === HOST_ARCH) {
+      const result = loadInNode(isolatedCopies(bundle, ['bundling/native-image']), { handler: 'bundling/native-image', event: {} });
+      expect(result['result:bundling/native-image']).toBe(JSON.stringify({ format: 'png', width: 3 }));
+    } else {
+      const cpu = built.architecture === 'arm64' ? 'arm64' : 'x64';
+      expect(existsSync(join(built.dir, 'node_modules', '@img', `sharp-linux-${cpu}`))).toBe(true);
+    }
+  });
+
+  it('reuses an unchanged build (cache) and reports it', async () => {
+    const first = await bundleHandlers({ handlers: ['bundling/lazy-ocr'], lambdasDir: FIXTURES, root });
+    const second = await bundleHandlers({ handlers: ['bundling/lazy-ocr'], lambdasDir: FIXTURES, root });
+    expect(second.fromCache).toBe(true);
+    expect(second.buildDir).toBe(first.buildDir);
+    expect(second.get('bundling/lazy-ocr').contentHash).toBe(first.get('bundling/lazy-ocr').contentHash);
+  });
+
+  it('names missing handler files', async () => {
+    await expect(bundleHandlers({ handlers: ['bundling/not-there'], lambdasDir: FIXTURES, root })).rejects.toThrow(
+      /without a source file: test\/infra\/fixtures\/lambdas\/bundling\/not-there\.ts/,
+    );
+  });
+});
+
+describe('grants derived from bundled AWS SDK packages', () => {
+  it('maps SDK clients to needs', () => {
+    expect([...awsNeedsOf('h', ['@aws-sdk/lib-dynamodb', '@aws-sdk/client-dynamodb'])]).toEqual(['table']);
+    expect([...awsNeedsOf('h', ['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'])]).toEqual(['documentsBucket']);
+    expect([...awsNeedsOf('h', ['@aws-sdk/client-cognito-identity-provider'])]).toEqual(['userPoolAdmin']);
+    expect([...awsNeedsOf('h', ['@aws-sdk/client-apigatewaymanagementapi'])]).toEqual(['webSocketManage']);
+    expect([...awsNeedsOf('h', ['@aws-sdk/client-textract'])].sort()).toEqual(['documentsBucket', 'textract']);
+  });
+
+  it('ignores the SDK internals and its credential clients', () => {
+    expect(awsNeedsOf('h', ['@aws-sdk/core', '@aws-sdk/nested-clients', '@aws-sdk/client-sts', '@aws-sdk/credential-provider-node']).size).toBe(0);
+  });
+
+  it('refuses an SDK client infra cannot grant', () => {
+    expect(() => awsNeedsOf('jobs/x', ['@aws-sdk/client-sqs'])).toThrow(/lambdas\/jobs\/x\.ts uses @aws-sdk\/client-sqs/);
+  });
+
+  it('packageNameOf takes the package of a subpath import', () => {
+    expect(packageNameOf('pdfjs-dist/legacy/build/pdf.mjs')).toBe('pdfjs-dist');
+    expect(packageNameOf('@napi-rs/canvas')).toBe('@napi-rs/canvas');
+    expect(packageNameOf('@tesseract.js-data/eng/4.0.0')).toBe('@tesseract.js-data/eng');
+  });
+});

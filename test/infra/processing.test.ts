@@ -1,0 +1,110 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROCESS_PREFIX, UPLOAD_PREFIX } from '../../lambdas/core/documents/files';
+import { MAX_RECEIVES } from '../../lambdas/jobs/process-document';
+import { jobHandlers } from '../../shared/routes';
+import {
+  PROCESSING_PREFIXES,
+  PROCESS_DOCUMENT_TIMEOUT,
+  UPLOADS_MAX_RECEIVE_COUNT,
+  UPLOADS_VISIBILITY_TIMEOUT,
+} from '../../infra/stacks/processing-stack';
+import { createReceiptsStacks } from '../../infra/stacks/receipts-stacks';
+import { GLOBAL_ADMINS, SYNTH_TIMEOUT_MS, fakeWebDist, grantsOf, logicalIdOf, newApp, resourcesOf, synthReceipts, type Synth } from './synth';
+
+describe('ProcessingStack', () => {
+  let s: Synth;
+  let queueId: string;
+  let dlqId: string;
+  beforeAll(async () => {
+    s = await synthReceipts();
+    queueId = logicalIdOf(s.stacks.processing.uploadsQueue);
+    dlqId = logicalIdOf(s.stacks.processing.deadLetterQueue);
+  }, SYNTH_TIMEOUT_MS);
+
+  it('has the uploads queue with a dead-letter queue after the job’s number of receives', () => {
+    s.processing.resourceCountIs('AWS::SQS::Queue', 2);
+    s.processing.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: UPLOADS_MAX_RECEIVE_COUNT },
+      VisibilityTimeout: UPLOADS_VISIBILITY_TIMEOUT.toSeconds(),
+      SqsManagedSseEnabled: true,
+    });
+    expect(UPLOADS_MAX_RECEIVE_COUNT).toBe(MAX_RECEIVES);
+  });
+
+  it('makes the visibility timeout longer than the job function’s timeout', () => {
+    expect(UPLOADS_VISIBILITY_TIMEOUT.toSeconds()).toBeGreaterThan(PROCESS_DOCUMENT_TIMEOUT.toSeconds());
+    const fn = s.stacks.processing.processDocument!;
+    const props = resourcesOf(s.processing, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties;
+    expect(props.Timeout).toBe(PROCESS_DOCUMENT_TIMEOUT.toSeconds());
+    expect(UPLOADS_VISIBILITY_TIMEOUT.toSeconds()).toBeGreaterThan(props.Timeout as number);
+  });
+
+  it('receives object-created notifications of the documents bucket for the prefixes the code writes', () => {
+    expect([...PROCESSING_PREFIXES].sort()).toEqual([UPLOAD_PREFIX, PROCESS_PREFIX].sort());
+    const [notifications] = Object.values(resourcesOf(s.processing, 'Custom::S3BucketNotifications'));
+    const config = notifications!.Properties.NotificationConfiguration as {
+      QueueConfigurations: Array<{ Events: string[]; Filter: { Key: { FilterRules: Array<{ Name: string; Value: string }> } }; QueueArn: unknown }>;
+    };
+    expect(config.QueueConfigurations).toHaveLength(PROCESSING_PREFIXES.length);
+    for (const prefix of PROCESSING_PREFIXES) {
+      expect(config.QueueConfigurations).toContainEqual({
+        Events: ['s3:ObjectCreated:*'],
+        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: prefix }] } },
+        QueueArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      });
+    }
+    expect(JSON.stringify(notifications!.Properties.BucketName)).toMatch(/DocumentsBucket/);
+  });
+
+  it('lets S3 (this bucket only) send to the queue', () => {
+    s.processing.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 's3.amazonaws.com' },
+            Action: Match.arrayWith(['sqs:SendMessage']),
+            Condition: { ArnLike: { 'aws:SourceArn': Match.anyValue() } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('consumes the queue with jobHandlers.processDocument, one message at a time, reporting partial failures', () => {
+    expect(s.entries.jobs.processDocument).toBe(jobHandlers.processDocument);
+    const fn = s.stacks.processing.processDocument!;
+    expect(fn.handlerPath).toBe(jobHandlers.processDocument);
+    s.processing.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: logicalIdOf(fn) },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const actions = grantsOf(s.processing, fn).flatMap((g) => g.actions);
+    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:PutItem', 's3:GetObject*']));
+  });
+
+  it('runs the job on Node 22 with its bundle’s architecture', () => {
+    const fn = s.stacks.processing.processDocument!;
+    const props = resourcesOf(s.processing, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties;
+    expect(props.Runtime).toBe('nodejs22.x');
+    expect(props.Architectures).toEqual([s.bundle.get(fn.handlerPath).architecture]);
+  });
+
+  it('without a jobHandlers export: queue, DLQ and notifications only, no consumer', async () => {
+    const stacks = createReceiptsStacks(newApp(), {
+      bundle: s.bundle,
+      entries: { ...s.entries, jobs: {} },
+      globalAdminEmails: GLOBAL_ADMINS,
+      webDistDir: fakeWebDist(),
+    });
+    expect(stacks.processing.processDocument).toBeUndefined();
+    const template = Template.fromStack(stacks.processing);
+    template.resourceCountIs('AWS::SQS::Queue', 2);
+    template.resourceCountIs('Custom::S3BucketNotifications', 1);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * Upload → S3 object-created → processing job → final status, through the real local API, bucket,
+ * queue and job (local recogniser).
+ */
+import { readFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  openLiveChannel,
+  registeredUser,
+  setAvailableDocuments,
+  startTestStack,
+  uploadDocument,
+  type TestStack,
+} from '../support/local-stack';
+
+type Summary = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean; version: number; original_file_name: string; upload_id: string; duplicate_id: string | null; page_count: number; supplierCustomerName: string };
+type Counts = Record<'receipt' | 'invoice', Record<string, number>>;
+
+const PHOTO = '/work/shared/datasets/sroie-dev/images/000.jpg';
+
+async function textPdf(pages: string[][]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const lines of pages) {
+    const page = doc.addPage([595, 842]);
+    lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 24, size: 14, font }));
+  }
+  return doc.save();
+}
+
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const b of buf) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+/** A real decompression bomb: a ~100 KB PNG that decodes to 10240 × 10240 grayscale pixels (105 MP). */
+function pngBomb(side = 10240): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // grayscale
+  const raw = Buffer.alloc((side + 1) * side); // filter byte 0 + zero pixels per row
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+describe('documents: upload and processing', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  async function list(api: Awaited<ReturnType<typeof registeredUser>>['api'], query: string) {
+    const res = await api.get(`/receipts?${query}`);
+    expect(res.status).toBe(200);
+    return res.body as { items: Summary[]; next: string | null; next_company: string | null };
+  }
+  async function counts(api: Awaited<ReturnType<typeof registeredUser>>['api'], companyId: string) {
+    const res = await api.get(`/receipts/total-documents?company_id=${companyId}`);
+    expect(res.status).toBe(200);
+    return res.body as Counts;
+  }
+
+  it('recognises a receipt photo: processing → review, counts exact, live events on the channel', async () => {
+    const { api, token, companyId } = await registeredUser(t.stack, 'photo');
+    const live = await openLiveChannel(t.stack.wsUrl, token, companyId);
+    const bytes = new Uint8Array(readFileSync(PHOTO));
+    const { request, put, upload } = await uploadDocument(api, { company_id: companyId, original_file_name: '000.jpg', content_type: 'image/jpeg', notes: 'lunch' }, bytes);
+    expect(request.status).toBe(200);
+    expect(upload!.key).toMatch(new RegExp(`^uploads/${companyId}/[^/]+/${upload!.upload_id}/000\\.jpg$`));
+    expect(put!.status).toBe(200);
+
+    const created = await live.waitFor('receipt', 20_000);
+    expect(created.payload).toMatchObject({ status: 'processing', original_file_name: '000.jpg', upload_id: upload!.upload_id, notes: 'lunch' });
+    const id = (created.payload as Summary).receipt_id;
+    await t.stack.jobs.idle();
+    const updated = live.messages.filter((m) => m.event === 'receipt-update').map((m) => m.payload as Summary);
+    expect(updated.at(-1)).toMatchObject({ receipt_id: id, status: 'review' });
+    live.close();
+
+    const detail = (await api.get(`/receipts/${id}?company_id=${companyId}`)).body as Summary & {
+      pages: { url: string; status: string; width: number }[];
+      content: { schema_id: string; children: { schema_id: string; content: { value: string } | null }[] }[];
+      history: { name: string; user: { name: string } }[];
+    };
+    expect(detail.status).toBe('review');
+    expect(detail.supplierCustomerName).toMatch(/BOOK TA/);
+    expect(detail.pages).toHaveLength(1);
+    expect(detail.pages[0]!.status).toBe('processed');
+    const image = await fetch(detail.pages[0]!.url);
+    expect(image.status).toBe(200);
+    expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).format).toBe('jpeg');
+    const values = detail.content.flatMap((section) => section.children).filter((c) => c.content?.value).map((c) => c.schema_id);
+    expect(values).toEqual(expect.arrayContaining(['supplier_name', 'amount_total', 'issue_date']));
+    expect(detail.history.map((h) => h.name)).toEqual(['Uploaded', expect.stringMatching(/^Recognised: to review/)]);
+
+    const c = await counts(api, companyId);
+    expect(c.receipt).toMatchObject({ processing: 0, review: 1, ready: 0, failed: 0 });
+    const companies = (await api.get('/companies')).body as { items: { company_id: string; used_documents: number }[] };
+    expect(companies.items.find((x) => x.company_id === companyId)!.used_documents).toBe(1);
+  });
+
+  it('splits a multi-page PDF in mode multiple into one document per page', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'split');
+    const bytes = await textPdf([
+      ['ACME UAB', 'Invoice No. A-1', 'Date 2024-03-05', 'Total 10.00 EUR'],
+      ['BETA UAB', 'Invoice No. B-2', 'Date 2024-03-06', 'Total 20.00 EUR'],
+      ['GAMA UAB', 'Invoice No. C-3', 'Date 2024-03-07', 'Total 30.00 EUR'],
+    ]);
+    const { request } = await uploadDocument(api, { company_id: companyId, original_file_name: 'three pages.pdf', type: 'multiple', receipt_type: 'invoice' }, bytes);
+    expect(request.status).toBe(200);
+    await t.stack.jobs.idle();
+    const page = await list(api, `company_id=${companyId}`);
+    expect(page.items.map((d) => d.original_file_name)).toEqual(['three pages (page 1).pdf', 'three pages (page 2).pdf', 'three pages (page 3).pdf']);
+    expect(page.items.every((d) => d.status === 'review' && d.page_count === 1)).toBe(true);
+    const c = await counts(api, companyId);
+    expect(c.invoice).toMatchObject({ review: 3, processing: 0 });
+    const companies = (await api.get('/companies')).body as { items: { company_id: string; used_documents: number }[] };
+    expect(companies.items[0]!.used_documents).toBe(3);
+  });
+
+  it('creates one document when the same object-created event arrives twice', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'twice');
+    const bytes = await textPdf([['ACME UAB', 'Invoice No. T-1', 'Total 5.00 EUR']]);
+    const { upload } = await uploadDocument(api, { company_id: companyId, original_file_name: 'twice.pdf' }, bytes);
+    await t.stack.jobs.idle();
+    const record = {
+      eventName: 'ObjectCreated:Put',
+      s3: { bucket: { name: 'documents' }, object: { key: upload!.key, size: bytes.length } },
+    };
+    t.stack.jobs.deliver(record);
+    t.stack.jobs.deliver(record);
+    await t.stack.jobs.idle();
+    const page = await list(api, `company_id=${companyId}`);
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]!.version).toBe(2);
+    expect((await counts(api, companyId)).receipt).toMatchObject({ review: 1, processing: 0 });
+    const companies = (await api.get('/companies')).body as { items: { used_documents: number }[] };
+    expect(companies.items[0]!.used_documents).toBe(1);
+  });
+
+  it('ends broken, empty, bomb and tiny files in failed with a readable message', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'broken');
+    const tiny = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const corrupt = Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog'), Buffer.alloc(3000, 0x41)]);
+    const cases: [string, Uint8Array, string][] = [
+      ['corrupt.pdf', corrupt, 'The PDF file is damaged and cannot be read'],
+      ['empty.pdf', new Uint8Array(), 'The file is empty'],
+      ['bomb.png', pngBomb(), 'The image is too large to be processed (more than 100 megapixels)'],
+      ['tiny.png', tiny, 'Resolution of the image is too low to be processed'],
+      ['text-as.pdf', new TextEncoder().encode('this is not a pdf at all'), 'This file type is not allowed'],
+    ];
+    for (const [name, bytes, _message] of cases) {
+      const { request, put } = await uploadDocument(api, { company_id: companyId, original_file_name: name }, bytes);
+      expect(request.status, name).toBe(200);
+      expect(put!.status, name).toBe(200);
+    }
+    await t.stack.jobs.idle();
+    const page = await list(api, `company_id=${companyId}&receipt_status=failed`);
+    const byName = new Map(page.items.map((d) => [d.original_file_name, d]));
+    for (const [name, , message] of cases) {
+      expect(byName.get(name), name).toMatchObject({ status: 'failed', error: { message }, can_be_restarted: true });
+    }
+    const c = await counts(api, companyId);
+    expect(c.receipt).toMatchObject({ failed: cases.length, processing: 0 });
+    expect((await list(api, `company_id=${companyId}&receipt_status=processing`)).items).toEqual([]);
+  });
+
+  it('answers 429 over the monthly quota and loses nothing; an expired reservation is given back', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'quota');
+    await setAvailableDocuments(companyId, 2);
+    const a = await uploadDocument(api, { company_id: companyId, original_file_name: 'a.pdf' }, await textPdf([['A UAB', 'Total 1.00']]));
+    const b = await uploadDocument(api, { company_id: companyId, original_file_name: 'b.pdf' }, await textPdf([['B UAB', 'Total 2.00']]));
+    expect([a.request.status, b.request.status]).toEqual([200, 200]);
+    const over = await api.get(`/upload/document?company_id=${companyId}&original_file_name=c.pdf&size=100`);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ statusCode: 429, error: 'QuotaExceeded', message: expect.stringMatching(/monthly document limit.*\(2 documents a month\)/) });
+    await t.stack.jobs.idle();
+    const page = await list(api, `company_id=${companyId}`);
+    expect(page.items.map((d) => d.original_file_name).sort()).toEqual(['a.pdf', 'b.pdf']);
+    expect((await counts(api, companyId)).receipt).toMatchObject({ review: 2 });
+
+    // A reservation whose file never arrives is released once it expires.
+    await setAvailableDocuments(companyId, 3);
+    const pending = await api.get(`/upload/document?company_id=${companyId}&original_file_name=never.pdf&size=100`);
+    expect(pending.status).toBe(200);
+    expect((await api.get(`/upload/document?company_id=${companyId}&original_file_name=d.pdf&size=100`)).status).toBe(429);
+    await expireUpload((pending.body as { upload_id: string }).upload_id);
+    expect((await api.get(`/upload/document?company_id=${companyId}&original_file_name=d.pdf&size=100`)).status).toBe(200);
+  });
+
+  it('refuses wrong types, sizes and modes up front with the spec messages', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'upfront');
+    const ask = (q: string) => api.get(`/upload/document?company_id=${companyId}&${q}`);
+    expect((await ask('original_file_name=a.exe&size=10')).body).toMatchObject({ statusCode: 422, message: 'This file type is not allowed', details: { code: 1 } });
+    expect((await ask('original_file_name=a.png&size=10485761')).body).toMatchObject({ statusCode: 422, message: 'Image size limits 10MB' });
+    expect((await ask('original_file_name=a.pdf&size=31457281')).body).toMatchObject({ statusCode: 422, message: 'File size limits 30MB' });
+    expect((await ask('original_file_name=a.jpg&size=10&type=multiple')).body).toMatchObject({ statusCode: 422, message: 'One document per page applies only to PDF files' });
+    expect((await ask('original_file_name=a.pdf&size=31457280&type=multiple')).status).toBe(200);
+  });
+});
+
+/** Moves a pending upload's reservation expiry into the past (instead of waiting an hour). */
+async function expireUpload(uploadId: string) {
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { ddb } = await import('../../lambdas/adapters/ddb/client');
+  const { keys } = await import('../../lambdas/adapters/ddb/keys');
+  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const item = (await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.upload(uploadId) }))).Item!;
+  const past = new Date(Date.now() - 1000).toISOString();
+  await ddb().send(
+    new UpdateCommand({
+      TableName: process.env.TABLE_NAME,
+      Key: keys.upload(uploadId),
+      UpdateExpression: 'SET expires_at = :p, gsi1sk = :sk',
+      ExpressionAttributeValues: { ':p': past, ':sk': keys.pendingUploadIndex(String(item.company_id), past, uploadId).gsi1sk },
+    }),
+  );
+}

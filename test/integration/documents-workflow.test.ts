@@ -1,0 +1,399 @@
+/** The document list, counts and every workflow action through the real local API. */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchWrite, documentItem } from '../../lambdas/adapters/ddb/documents-store';
+import { searchTextOf } from '../../lambdas/core/documents/list';
+import type { DocumentRecord } from '../../lambdas/core/documents/types';
+import {
+  addMembership,
+  openLiveChannel,
+  registeredUser,
+  startTestStack,
+  subOf,
+  uploadDocument,
+  type TestStack,
+} from '../support/local-stack';
+
+type Summary = {
+  receipt_id: string;
+  company_id: string | null;
+  status: string;
+  receipt_type: string;
+  flag: boolean;
+  version: number;
+  user_id: string;
+  original_file_name: string;
+  duplicate_id: string | null;
+  can_be_restarted: boolean;
+  page_count: number;
+  created_at: string;
+  issue_date: string | null;
+  error: { message: string } | null;
+};
+type Page = { items: Summary[]; next: string | null; next_company: string | null };
+type Counts = Record<'receipt' | 'invoice', Record<string, number>>;
+type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
+
+async function textPdf(lines: string[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 24, size: 14, font }));
+  return doc.save();
+}
+
+function seedDoc(i: number, scope: string, over: Partial<DocumentRecord> = {}): DocumentRecord {
+  const companyId = scope.startsWith('C#') ? scope.slice(2) : null;
+  const created = new Date(Date.UTC(2024, 0, 1) + i * 12 * 3600_000).toISOString();
+  const doc: DocumentRecord = {
+    receipt_id: `SEED${scope.slice(-6).toUpperCase().replace(/[^0-9A-Z]/g, 'X')}${String(i).padStart(6, '0')}`,
+    scope: scope as DocumentRecord['scope'],
+    company_id: companyId,
+    company_name: 'Seeded',
+    company_code: '1',
+    user_id: 'seed',
+    user: { name: 'Seed', surname: 'User' },
+    receipt_type: i % 2 ? 'invoice' : 'receipt',
+    status: companyId ? (['review', 'ready', 'archive'] as const)[i % 3]! : 'unassigned',
+    flag: false,
+    notes: '',
+    category: null,
+    original_file_name: `file-${i}.pdf`,
+    email_id: null,
+    duplicate_id: i % 10 === 0 ? 'SEEDORIGINAL' : null,
+    stakeholder_id: null,
+    counterparty_name: i % 7 === 0 ? 'Maxima LT, UAB' : `Supplier ${i}`,
+    document_number: `INV-${i}`,
+    issue_date: new Date(Date.UTC(2023, 11, 1) + i * 24 * 3600_000).toISOString().slice(0, 10),
+    total: '10.00',
+    currency: 'EUR',
+    search_text: '',
+    key_digest: null,
+    can_be_restarted: false,
+    error_message: null,
+    created_at: created,
+    updated_at: created,
+    version: 1,
+    upload_id: null,
+    mode: 'single',
+    split_page: null,
+    upload_type: null,
+    process_rows: true,
+    source: null,
+    pages: [],
+    content_key: null,
+    boxes_key: null,
+    related_documents: [],
+    charged_month: null,
+    processing_run: 1,
+    ...over,
+  };
+  doc.search_text = searchTextOf(doc);
+  return doc;
+}
+
+async function pageAll(api: Api, query: string): Promise<{ items: Summary[]; pages: number }> {
+  const items: Summary[] = [];
+  let next: string | null = null;
+  let pages = 0;
+  do {
+    const res = await api.get(`/receipts?${query}${next ? `&next=${encodeURIComponent(next)}` : ''}`);
+    expect(res.status).toBe(200);
+    const body = res.body as Page;
+    expect(body.items.length).toBeLessThanOrEqual(50);
+    items.push(...body.items);
+    next = body.next;
+    pages += 1;
+  } while (next && pages < 50);
+  return { items, pages };
+}
+
+const newestFirst = (items: Summary[]) => items.every((d, i) => i === 0 || items[i - 1]!.created_at >= d.created_at);
+
+describe('documents: list, counts and workflow', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const counts = async (api: Api, companyId: string) => (await api.get(`/receipts/total-documents?company_id=${companyId}`)).body as Counts;
+
+  async function processed(api: Api, companyId: string, name: string, lines: string[], extra: Record<string, string> = {}) {
+    const { request } = await uploadDocument(api, { company_id: companyId, original_file_name: name, ...extra }, await textPdf(lines));
+    expect(request.status).toBe(200);
+    await t.stack.jobs.idle();
+    const page = (await api.get(`/receipts?company_id=${companyId}&search_value=${encodeURIComponent(name)}`)).body as Page;
+    const doc = page.items.find((d) => d.original_file_name === name);
+    expect(doc, name).toBeDefined();
+    return doc!;
+  }
+
+  it('lists with every filter, newest first, 50 a page with next', async () => {
+    const { api, companyId, token } = await registeredUser(t.stack, 'lister');
+    const scope = `C#${companyId}`;
+    const docs = Array.from({ length: 130 }, (_, i) => seedDoc(i, scope));
+    await batchWrite(docs.map((d) => ({ PutRequest: { Item: documentItem(d) } })));
+
+    const all = await pageAll(api, `company_id=${companyId}`);
+    expect(all.pages).toBe(3);
+    expect(all.items).toHaveLength(130);
+    expect(new Set(all.items.map((d) => d.receipt_id)).size).toBe(130);
+    expect(newestFirst(all.items)).toBe(true);
+
+    const invoices = await pageAll(api, `company_id=${companyId}&receipt_type=invoice`);
+    expect(invoices.items).toHaveLength(65);
+    expect(invoices.items.every((d) => d.receipt_type === 'invoice')).toBe(true);
+
+    const archived = await pageAll(api, `company_id=${companyId}&receipt_status=archive`);
+    expect(archived.items.map((d) => d.receipt_id)).toEqual(docs.filter((d) => d.status === 'archive').reverse().map((d) => d.receipt_id));
+    expect(newestFirst(archived.items)).toBe(true);
+
+    const readyInvoices = await pageAll(api, `company_id=${companyId}&receipt_status=ready&receipt_type=invoice`);
+    expect(readyInvoices.items.map((d) => d.receipt_id)).toEqual(docs.filter((d) => d.status === 'ready' && d.receipt_type === 'invoice').reverse().map((d) => d.receipt_id));
+
+    const january = await pageAll(api, `company_id=${companyId}&created_at_after=2024-01-10&created_at_before=2024-01-20`);
+    expect(january.items.map((d) => d.receipt_id)).toEqual(
+      docs.filter((d) => d.created_at >= '2024-01-10' && d.created_at < '2024-01-21').reverse().map((d) => d.receipt_id),
+    );
+    const byIssue = await pageAll(api, `company_id=${companyId}&created_at_after=2024-01-01&created_at_before=2024-01-31&by_issue_date=true`);
+    expect(byIssue.items.map((d) => d.receipt_id)).toEqual(
+      docs.filter((d) => d.issue_date! >= '2024-01-01' && d.issue_date! <= '2024-01-31').reverse().map((d) => d.receipt_id),
+    );
+
+    const maxima = await pageAll(api, `company_id=${companyId}&search_value=MAXIMA`);
+    expect(maxima.items.map((d) => d.receipt_id)).toEqual(docs.filter((d) => d.counterparty_name.startsWith('Maxima')).reverse().map((d) => d.receipt_id));
+    const byNumber = await pageAll(api, `company_id=${companyId}&search_value=inv-129`);
+    expect(byNumber.items.map((d) => d.original_file_name)).toEqual(['file-129.pdf']);
+    const byFile = await pageAll(api, `company_id=${companyId}&search_value=file-12&receipt_status=ready`);
+    expect(byFile.items.map((d) => d.receipt_id)).toEqual(
+      docs.filter((d) => d.search_text.includes('file-12') && d.status === 'ready').reverse().map((d) => d.receipt_id),
+    );
+    expect(byFile.items.length).toBeGreaterThan(0);
+
+    const dups = await pageAll(api, `company_id=${companyId}&duplicate_id=true`);
+    expect(dups.items).toHaveLength(13);
+    expect(dups.items.every((d) => d.duplicate_id === 'SEEDORIGINAL')).toBe(true);
+
+    const small = (await api.get(`/receipts?company_id=${companyId}&limit=7`)).body as Page;
+    expect(small.items).toHaveLength(7);
+    expect(small.next).toEqual(expect.any(String));
+    expect((await api.get(`/receipts?company_id=${companyId}&next=garbage`)).status).toBe(400);
+
+    // All companies: company after company, next_company says where the next page continues.
+    const second = (await api.post('/company', { company_name: 'Second list co', code: '22' })).body as { company_id: string };
+    await batchWrite(Array.from({ length: 20 }, (_, i) => seedDoc(i, `C#${second.company_id}`)).map((d) => ({ PutRequest: { Item: documentItem(d) } })));
+    const first = (await api.get('/receipts?selected=ALL&company_id=NONE')).body as Page;
+    expect(first.items).toHaveLength(50);
+    expect(first.next_company).toEqual(expect.any(String));
+    const everything = await pageAll(api, 'selected=ALL');
+    expect(everything.items).toHaveLength(150);
+    expect(new Set(everything.items.map((d) => d.company_id))).toEqual(new Set([companyId, second.company_id]));
+
+    // Unassigned: the caller's own documents without a company.
+    const me = subOf(token);
+    await batchWrite(Array.from({ length: 3 }, (_, i) => seedDoc(i, `U#${me}`)).map((d) => ({ PutRequest: { Item: documentItem(d) } })));
+    const unassigned = await pageAll(api, 'company_id=NONE&receipt_status=unassigned');
+    expect(unassigned.items).toHaveLength(3);
+    expect(unassigned.items.every((d) => d.status === 'unassigned' && d.company_id === null)).toBe(true);
+    // ... and they are not in any company's inbox.
+    expect((await pageAll(api, `company_id=${companyId}&search_value=file-0.pdf`)).items.every((d) => d.company_id === companyId)).toBe(true);
+  });
+
+  it('moves documents through every status with exact counts, live events and history', async () => {
+    const { api, companyId, token, user } = await registeredUser(t.stack, 'flow');
+    const a = await processed(api, companyId, 'a.pdf', ['ACME UAB', 'Invoice No. A-1', 'Total 10.00 EUR']);
+    const b = await processed(api, companyId, 'b.pdf', ['BETA UAB', 'Invoice No. B-1', 'Total 20.00 EUR']);
+    expect([a.status, b.status]).toEqual(['review', 'review']);
+    expect((await counts(api, companyId)).receipt).toMatchObject({ review: 2 });
+    const live = await openLiveChannel(t.stack.wsUrl, token, companyId);
+    const status = (id: string, s: string, version?: number) => api.post(`/receipt/${id}/status?company_id=${companyId}`, { status: s, version });
+
+    const archived = await status(a.receipt_id, 'archive');
+    expect(archived.status).toBe(200);
+    expect(archived.body).toMatchObject({ status: 'archive', disabled_for_editing: true, version: a.version + 1 });
+    expect((await counts(api, companyId)).receipt).toMatchObject({ review: 1, archive: 1 });
+    expect((await live.waitFor('receipt-update')).payload).toMatchObject({ receipt_id: a.receipt_id, status: 'archive' });
+
+    // Archived documents are read-only.
+    const readOnly = [
+      await api.post(`/receipt/${a.receipt_id}/flag?company_id=${companyId}`, { flag: true }),
+      await api.post(`/receipt/${a.receipt_id}/type?company_id=${companyId}`, { receipt_type: 'invoice' }),
+      await status(a.receipt_id, 'reject'),
+      await status(a.receipt_id, 'ready'),
+    ];
+    for (const res of readOnly) expect(res.body).toMatchObject({ statusCode: 409, message: 'Archived documents are read-only' });
+
+    expect((await status(a.receipt_id, 'unarchive')).body).toMatchObject({ status: 'review' });
+    expect((await status(a.receipt_id, 'ready')).body).toMatchObject({ status: 'ready' });
+    expect((await counts(api, companyId)).receipt).toMatchObject({ review: 1, ready: 1, archive: 0 });
+    expect((await status(a.receipt_id, 'review')).body).toMatchObject({ status: 'review' });
+    expect((await status(a.receipt_id, 'rejected')).body).toMatchObject({ status: 'rejected' });
+    expect((await status(a.receipt_id, 'reject')).status).toBe(409);
+    expect((await counts(api, companyId)).receipt).toMatchObject({ review: 1, rejected: 1 });
+
+    const flagged = await api.post(`/receipt/${a.receipt_id}/flag?company_id=${companyId}`, { flag: true });
+    expect(flagged.body).toMatchObject({ flag: true });
+    const converted = await api.post(`/receipt/${a.receipt_id}/type?company_id=${companyId}`, { receipt_type: 'invoice' });
+    // The supplier's content moves to the customer: an invoice's counterparty is its customer.
+    expect(converted.body).toMatchObject({ receipt_type: 'invoice', status: 'rejected', supplierCustomerName: 'ACME UAB' });
+    const content = (await api.get(`/receipts/${a.receipt_id}?company_id=${companyId}`)).body as { content: { children: { schema_id: string; content: { value: string } | null }[] }[] };
+    const valueOf = (id: string) => content.content.flatMap((s) => s.children).find((c) => c.schema_id === id)?.content?.value;
+    expect([valueOf('customer_name'), valueOf('supplier_name')]).toEqual(['ACME UAB', '']);
+    const c1 = await counts(api, companyId);
+    expect(c1.receipt).toMatchObject({ review: 1, rejected: 0 });
+    expect(c1.invoice).toMatchObject({ rejected: 1 });
+    const back = await api.post(`/receipt/${a.receipt_id}/type?company_id=${companyId}`, { receipt_type: 'receipt' });
+    expect(back.body).toMatchObject({ receipt_type: 'receipt', supplierCustomerName: 'ACME UAB' });
+
+    // A stale version is refused with the current version; nothing is written.
+    const current = (back.body as Summary).version;
+    const stale = await status(a.receipt_id, 'ready', current - 1);
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ statusCode: 409, details: { version: current } });
+    expect((await status(a.receipt_id, 'ready', current)).body).toMatchObject({ status: 'ready', version: current + 1 });
+
+    const history = (await api.get(`/receipts/${a.receipt_id}/history?company_id=${companyId}`)).body as { items: { name: string; user: { name: string; surname: string } }[] };
+    expect(history.items.map((h) => h.name)).toEqual([
+      'Uploaded',
+      expect.stringMatching(/^Recognised/),
+      'Moved to archive',
+      'Unarchived',
+      'Marked ready',
+      'Moved to review',
+      'Rejected',
+      'Flagged',
+      'Converted to invoice',
+      'Converted to receipt',
+      'Marked ready',
+    ]);
+    expect(history.items.at(-1)!.user).toEqual({ name: user.name, surname: user.surname });
+
+    const deleted = await api.delete(`/receipt/${b.receipt_id}?company_id=${companyId}`);
+    expect(deleted.body).toEqual({ deleted: true, receipt_id: b.receipt_id });
+    expect((await live.waitFor('receipt-delete')).payload).toMatchObject({ receipt_id: b.receipt_id });
+    expect((await api.get(`/receipts/${b.receipt_id}?company_id=${companyId}`)).status).toBe(404);
+    const c2 = await counts(api, companyId);
+    expect(c2.receipt).toMatchObject({ review: 0, ready: 1 });
+    live.close();
+  });
+
+  it('gives an unassigned document a company: new id, status review, the target company counts and quota', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'nocompany');
+    const { request } = await uploadDocument(api, { company_id: 'NONE', original_file_name: 'loose.pdf' }, await textPdf(['LOOSE UAB', 'Total 3.00']));
+    expect(request.status).toBe(200);
+    await t.stack.jobs.idle();
+    const unassigned = (await api.get('/receipts?company_id=NONE&receipt_status=unassigned')).body as Page;
+    expect(unassigned.items).toHaveLength(1);
+    const loose = unassigned.items[0]!;
+    expect(loose).toMatchObject({ status: 'unassigned', company_id: null });
+    expect((await counts(api, companyId)).receipt.unassigned).toBe(1);
+    expect((await api.get(`/receipts?company_id=${companyId}`)).body).toMatchObject({ items: [] });
+
+    const moved = await api.post(`/receipts/${loose.receipt_id}/company?company_id=NONE`, { company_id: companyId });
+    expect(moved.status).toBe(200);
+    const body = moved.body as { receipt_id: string; company_id: string; receipt: Summary };
+    expect(body.receipt_id).not.toBe(loose.receipt_id);
+    expect(body.receipt).toMatchObject({ status: 'review', company_id: companyId });
+    expect((await api.get(`/receipts/${loose.receipt_id}?company_id=NONE`)).status).toBe(404);
+    const c = await counts(api, companyId);
+    expect(c.receipt).toMatchObject({ review: 1, unassigned: 0 });
+    const history = (await api.get(`/receipts/${body.receipt_id}/history?company_id=${companyId}`)).body as { items: { name: string }[] };
+    expect(history.items.map((h) => h.name)).toEqual(['Uploaded', 'Recognised', expect.stringMatching(/^Company selected/)]);
+    const companies = (await api.get('/companies')).body as { items: { used_documents: number }[] };
+    expect(companies.items[0]!.used_documents).toBe(1);
+    // Not again, and not to a company the caller is not in.
+    expect((await api.post(`/receipts/${body.receipt_id}/company?company_id=${companyId}`, { company_id: companyId })).status).toBe(404);
+  });
+
+  it('finds duplicates, combines documents, restarts failed ones, exports XML and acts in bulk', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'tools');
+    const bytes = await textPdf(['DUO UAB', 'Invoice No. D-1', 'Total 7.00 EUR']);
+    await uploadDocument(api, { company_id: companyId, original_file_name: 'one.pdf' }, bytes);
+    await t.stack.jobs.idle();
+    await uploadDocument(api, { company_id: companyId, original_file_name: 'two.pdf' }, bytes);
+    await t.stack.jobs.idle();
+    const [two, one] = ((await api.get(`/receipts?company_id=${companyId}`)).body as Page).items;
+    expect(two!.duplicate_id).toBe(one!.receipt_id);
+    expect(one!.duplicate_id).toBeNull();
+    const dup = (await api.get(`/receipts/${two!.receipt_id}/duplicates?company_id=${companyId}`)).body as { items: { receipt_id: string; reason: string }[] };
+    expect(dup.items).toEqual([expect.objectContaining({ receipt_id: one!.receipt_id, reason: 'same_file', original_file_name: 'one.pdf' })]);
+    const companies = (await api.get('/companies')).body as { items: { duplicated_documents_per_month: number; used_documents: number }[] };
+    expect(companies.items[0]).toMatchObject({ duplicated_documents_per_month: 1, used_documents: 2 });
+    const group = (await api.get(`/receipts?company_id=${companyId}&duplicate_id=${one!.receipt_id}`)).body as Page;
+    expect(group.items.map((d) => d.receipt_id).sort()).toEqual([one!.receipt_id, two!.receipt_id].sort());
+
+    // Export XML of the selection.
+    const exported = await api.post(`/receipts/export-xml?company_id=${companyId}`, { receipt_ids: [one!.receipt_id, two!.receipt_id] });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toMatch(/application\/xml/);
+    const text = String(exported.body);
+    expect(text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
+    expect(text).toContain(`id="${one!.receipt_id}"`);
+    expect(text).toContain('DUO UAB');
+    expect((await api.post(`/receipts/export-xml?company_id=${companyId}`, { receipt_ids: [one!.receipt_id, 'NOPE'] })).status).toBe(404);
+
+    // Combine: two's pages join one, two is gone and no longer counted.
+    const combined = await api.post(`/receipts/${one!.receipt_id}/combine?company_id=${companyId}`, { receipt_id: two!.receipt_id });
+    expect(combined.body).toMatchObject({ receipt_id: one!.receipt_id, page_count: 2 });
+    expect((await api.get(`/receipts/${two!.receipt_id}?company_id=${companyId}`)).status).toBe(404);
+    expect((await counts(api, companyId)).receipt).toMatchObject({ review: 1 });
+    const detail = (await api.get(`/receipts/${one!.receipt_id}?company_id=${companyId}`)).body as { pages: { url: string }[]; related_documents: { receipt_id: string }[] };
+    expect(detail.pages).toHaveLength(2);
+    expect(detail.related_documents.map((r) => r.receipt_id)).toEqual([two!.receipt_id]);
+    expect((await fetch(detail.pages[1]!.url)).status).toBe(200);
+
+    // Restart: only failed documents; it goes to processing with can_be_restarted false.
+    expect((await api.post(`/receipts/${one!.receipt_id}/restart?company_id=${companyId}`, {})).status).toBe(409);
+    await uploadDocument(api, { company_id: companyId, original_file_name: 'bad.pdf' }, new TextEncoder().encode('%PDF-1.4 broken'));
+    await t.stack.jobs.idle();
+    const failed = ((await api.get(`/receipts?company_id=${companyId}&receipt_status=failed`)).body as Page).items[0]!;
+    expect(failed).toMatchObject({ can_be_restarted: true, error: { message: 'The PDF file is damaged and cannot be read' } });
+    const restarted = await api.post(`/receipts/${failed.receipt_id}/restart?company_id=${companyId}`, {});
+    expect(restarted.body).toMatchObject({ status: 'processing', can_be_restarted: false, error: null });
+    await t.stack.jobs.idle();
+    const again = (await api.get(`/receipts/${failed.receipt_id}?company_id=${companyId}`)).body as Summary;
+    expect(again).toMatchObject({ status: 'failed', can_be_restarted: true });
+    expect((await counts(api, companyId)).receipt).toMatchObject({ failed: 1, processing: 0 });
+
+    // Bulk: per-document results; another company's or a missing id is a 404 of its own.
+    const bulk = await api.post(`/receipts/bulk?company_id=${companyId}`, { action: 'status', status: 'archive', receipt_ids: [one!.receipt_id, failed.receipt_id, 'NOPE'] });
+    expect(bulk.body).toEqual({
+      results: [
+        expect.objectContaining({ receipt_id: one!.receipt_id, ok: true, status: 200 }),
+        expect.objectContaining({ receipt_id: failed.receipt_id, ok: true, status: 200 }),
+        { receipt_id: 'NOPE', ok: false, status: 404, message: 'Document not found' },
+      ],
+    });
+    expect((await counts(api, companyId)).receipt).toMatchObject({ archive: 2, review: 0, failed: 0 });
+    const bulkFlag = await api.post(`/receipts/bulk?company_id=${companyId}`, { action: 'flag', flag: true, receipt_ids: [one!.receipt_id] });
+    expect(bulkFlag.body).toMatchObject({ results: [{ ok: false, status: 409, message: 'Archived documents are read-only' }] });
+    const bulkDelete = await api.post(`/receipts/bulk?company_id=${companyId}`, { action: 'delete', receipt_ids: [one!.receipt_id, failed.receipt_id] });
+    expect((bulkDelete.body as { results: { ok: boolean }[] }).results.every((r) => r.ok)).toBe(true);
+    expect((await counts(api, companyId)).receipt).toMatchObject({ archive: 0 });
+  });
+
+  it('lets an admin choose another member as owner, but not a basic user', async () => {
+    const admin = await registeredUser(t.stack, 'owneradmin');
+    const member = await registeredUser(t.stack, 'ownermember');
+    const outsider = await registeredUser(t.stack, 'owneroutsider');
+    const memberId = subOf(member.token);
+    await addMembership(memberId, admin.companyId, 'basic');
+    const bytes = await textPdf(['OWNER UAB']);
+    const chosen = await uploadDocument(admin.api, { company_id: admin.companyId, original_file_name: 'o.pdf', user_id: memberId }, bytes);
+    expect(chosen.request.status).toBe(200);
+    expect(chosen.upload!.key).toContain(`/${memberId}/`);
+    await t.stack.jobs.idle();
+    const doc = ((await admin.api.get(`/receipts?company_id=${admin.companyId}`)).body as Page).items[0]!;
+    expect(doc.user_id).toBe(memberId);
+    const notMember = await admin.api.get(`/upload/document?company_id=${admin.companyId}&original_file_name=x.pdf&size=10&user_id=${subOf(outsider.token)}`);
+    expect(notMember.body).toMatchObject({ statusCode: 422, message: 'The owner must be a member of the company' });
+    const basic = await member.api.get(`/upload/document?company_id=${admin.companyId}&original_file_name=x.pdf&size=10&user_id=${subOf(admin.token)}`);
+    expect(basic.body).toMatchObject({ statusCode: 403, message: 'Only a company administrator can choose the owner' });
+    // A basic member uploads for themselves and sees the company's documents.
+    expect((await member.api.get(`/upload/document?company_id=${admin.companyId}&original_file_name=x.pdf&size=10`)).status).toBe(200);
+    expect(((await member.api.get(`/receipts?company_id=${admin.companyId}`)).body as Page).items).toHaveLength(1);
+  });
+});

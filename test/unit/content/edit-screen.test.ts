@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { companySchema } from '../../../lambdas/core/content/schema';
+import { addRow, emptyContent, setValues } from '../../../lambdas/core/content/tree';
+import { actionState, COMPANY_CODE_NOTE, nextRotation, sameCode } from '../../../web/src/features/edit-receipt/lib/actions';
+import { formErrors, formSections, formTables } from '../../../web/src/features/edit-receipt/lib/form';
+import {
+  canApply,
+  deleteAllColumns,
+  deleteAllRows,
+  editorPart,
+  moveBox,
+  moveRowLine,
+  newPart,
+  resizeBox,
+  setColumnField,
+  toggleColumnLine,
+  toggleRowLine,
+} from '../../../web/src/features/edit-receipt/lib/grid-editor';
+import { shortcutOf } from '../../../web/src/features/edit-receipt/lib/keyboard';
+import { inList, listPath, nextDocument, positionOf, previousDocument, followingDocument } from '../../../web/src/features/edit-receipt/lib/navigation';
+import { isNewStakeholder, matchStakeholder, NEW_STAKEHOLDER_NOTE } from '../../../web/src/features/edit-receipt/lib/stakeholder';
+import { CONTENT_MSG } from '../../../shared/schemas/content';
+
+describe('grid editor', () => {
+  const box = { left: 0.1, top: 0.2, width: 0.6, height: 0.3 };
+  const H = 1000; // page height in px: 6 px = 0.006
+  const W = 1000;
+
+  it('adds a row line, and a click within 6 px of it removes it', () => {
+    let p = newPart(1, 'a.pdf', box);
+    expect(p.rows).toEqual([{ top_position: 0.2 }]);
+    p = toggleRowLine(p, 0.3, H);
+    p = toggleRowLine(p, 0.4, H);
+    expect(p.rows.map((r) => r.top_position)).toEqual([0.2, 0.3, 0.4]);
+    expect(toggleRowLine(p, 0.305, H).rows.map((r) => r.top_position)).toEqual([0.2, 0.4]);
+    // 7 px away is a new line
+    expect(toggleRowLine(p, 0.307, H).rows).toHaveLength(4);
+    // Outside the box: nothing
+    expect(toggleRowLine(p, 0.6, H)).toBe(p);
+  });
+
+  it('adds column lines with no field, assigns fields, moves and resizes, deletes all', () => {
+    let p = newPart(1, null, box);
+    p = toggleColumnLine(p, 0.4, W);
+    p = setColumnField(p, 0, 'description');
+    p = setColumnField(p, 1, 'total_price');
+    expect(p.columns).toEqual([
+      { schema_id: 'description', left_position: 0.1 },
+      { schema_id: 'total_price', left_position: 0.4 },
+    ]);
+    expect(toggleColumnLine(p, 0.404, W).columns).toHaveLength(1);
+    expect(canApply([p])).toBe(true);
+    expect(canApply([newPart(1, null, box)])).toBe(false);
+    const moved = moveBox(p, 0.05, -0.5);
+    expect(moved.box).toEqual({ left: 0.15, top: 0, width: 0.6, height: 0.3 });
+    expect(moved.columns[1]!.left_position).toBe(0.45);
+    const narrowed = resizeBox(p, 'right', 0.35);
+    expect(narrowed.columns).toEqual([{ schema_id: 'description', left_position: 0.1 }]);
+    const lowered = resizeBox(toggleRowLine(p, 0.3, H), 'top', 0.32);
+    expect(lowered.rows).toEqual([{ top_position: 0.32 }]);
+    const withRows = toggleRowLine(toggleRowLine(p, 0.3, H), 0.35, H);
+    expect(moveRowLine(withRows, 1, 0.9).rows[1]!.top_position).toBeCloseTo(0.345, 5);
+    expect(deleteAllRows(withRows).rows).toEqual([{ top_position: 0.2 }]);
+    expect(deleteAllColumns(p).columns).toEqual([{ schema_id: 'description', left_position: 0.1 }]);
+    expect(editorPart({ document: null, page: 1, box: { left: 0.1 }, rows: [], columns: [] })).toBeNull();
+  });
+});
+
+describe('navigation, actions, keyboard, stakeholders', () => {
+  const items = [
+    { receipt_id: 'a', status: 'review' as const, receipt_type: 'receipt' as const },
+    { receipt_id: 'b', status: 'ready' as const, receipt_type: 'receipt' as const },
+    { receipt_id: 'c', status: 'processing' as const, receipt_type: 'receipt' as const },
+    { receipt_id: 'd', status: 'review' as const, receipt_type: 'invoice' as const },
+    { receipt_id: 'e', status: 'review' as const, receipt_type: 'receipt' as const },
+  ];
+
+  it('walks the inbox (any status but processing and unassigned) or one status, same type', () => {
+    const inbox = items.filter((i) => inList(i, { inbox: true, status: 'review', receiptType: 'receipt' }));
+    expect(inbox.map((i) => i.receipt_id)).toEqual(['a', 'b', 'e']);
+    const review = items.filter((i) => inList(i, { inbox: false, status: 'review', receiptType: 'receipt' }));
+    expect(review.map((i) => i.receipt_id)).toEqual(['a', 'e']);
+    expect(positionOf(inbox, 'b')).toEqual({ index: 2, total: 3 });
+    // After an action the document may have left the list: the next one is after its old place.
+    const after = inbox.filter((i) => i.receipt_id !== 'b');
+    expect(nextDocument(after, 'b', inbox)).toBe('e');
+    expect(nextDocument(after, 'e', inbox)).toBe('a');
+    expect(nextDocument([], 'a', inbox)).toBeNull();
+    expect(previousDocument(inbox, 'b')).toBe('a');
+    expect(followingDocument(inbox, 'e')).toBeNull();
+    expect(listPath({ inbox: true, status: 'review' })).toBe('/receipts/inbox');
+    expect(listPath({ inbox: false, status: 'ready' })).toBe('/receipts/ready');
+  });
+
+  it('shows the status actions by status, enabled only when valid and the codes differ', () => {
+    const labels = (s: ReturnType<typeof actionState>) => s.buttons.map((b) => b.label);
+    expect(labels(actionState({ status: 'review', valid: true, companyCode: '1', stakeholderCode: '2', sends: false }))).toEqual(['REJECT', 'Review', 'CONFIRM', 'Archive']);
+    expect(labels(actionState({ status: 'ready', valid: true, companyCode: '1', stakeholderCode: '2', sends: true }))).toEqual(['REJECT', 'MOVE TO REVIEW', 'Review', 'REVIEW AND SEND', 'Archive']);
+    expect(labels(actionState({ status: 'rejected', valid: true, companyCode: '1', stakeholderCode: '2', sends: false }))).not.toContain('REJECT');
+    expect(actionState({ status: 'archive', valid: true, companyCode: '1', stakeholderCode: '2', sends: false })).toMatchObject({ mode: 'read-only', buttons: [] });
+    expect(actionState({ status: 'processing', valid: true, companyCode: '1', stakeholderCode: '2', sends: false }).mode).toBe('processing');
+    const invalid = actionState({ status: 'review', valid: false, companyCode: '1', stakeholderCode: '2', sends: false });
+    expect(invalid.buttons.every((b) => !b.enabled)).toBe(true);
+    const same = actionState({ status: 'review', valid: true, companyCode: '302 222', stakeholderCode: '302222', sends: false });
+    expect(same.codeNote).toBe(true);
+    expect(same.buttons.every((b) => !b.enabled)).toBe(true);
+    expect(COMPANY_CODE_NOTE).toBe('Company code matches customer/supplier code');
+    expect(sameCode('', '')).toBe(false);
+    expect([0, 90, 180, 270, 360].map(nextRotation)).toEqual([90, 180, 270, 360, 90]);
+  });
+
+  it('maps keys to shortcuts without catching typing', () => {
+    const k = (key: string, extra: Partial<Parameters<typeof shortcutOf>[0]> = {}) => shortcutOf({ key, altKey: false, ctrlKey: false, metaKey: false, shiftKey: false, inField: false, ...extra });
+    expect(k('ArrowRight', { altKey: true })).toBe('nextDocument');
+    expect(k('Enter', { altKey: true })).toBe('confirm');
+    expect(k('®', { altKey: true, code: 'KeyR' })).toBe('reject');
+    expect(k('?')).toBe('help');
+    expect(k('?', { inField: true })).toBeNull();
+    expect(k('r')).toBeNull();
+    expect(k('Enter', { altKey: true, ctrlKey: true })).toBeNull();
+  });
+
+  it('matches a stakeholder by code or name, else marks it new', () => {
+    const list = [{ id: '1', name: 'UAB Ėglė', code: '302111' }];
+    expect(matchStakeholder(list, 'whatever', '302 111')?.id).toBe('1');
+    expect(matchStakeholder(list, 'uab egle', '')?.id).toBe('1');
+    expect(isNewStakeholder(list, 'Other', '9')).toBe(true);
+    expect(isNewStakeholder([], '', '')).toBe(false);
+    expect(NEW_STAKEHOLDER_NOTE).toBe('NOTE: new Supplier & Customer');
+  });
+});
+
+describe('edit form model', () => {
+  it('puts the applying stakeholder on Item Details and the other on Advanced, hides hidden fields', () => {
+    const schema = companySchema({ iban: { hidden: true } });
+    const doc = addRow(setValues(emptyContent(schema), [{ id: 'supplier_name', value: 'UAB X' }]), schema, 'vat_lines').doc;
+    const details = formSections(schema, doc.items, 'details', 'receipt');
+    expect(details.map((s) => s.id)).toEqual(['document', 'supplier', 'amounts']);
+    expect(details[1]!.fields.find((f) => f.id === 'supplier_name')).toMatchObject({ value: 'UAB X', required: true });
+    const advanced = formSections(schema, doc.items, 'advanced', 'receipt');
+    expect(advanced.map((s) => s.id)).toContain('customer');
+    expect(advanced.find((s) => s.id === 'customer')!.fields.find((f) => f.id === 'customer_name')!.required).toBe(false);
+    expect(advanced.flatMap((s) => s.fields).map((f) => f.id)).not.toContain('iban');
+    const sales = formSections(schema, doc.items, 'details', 'invoice');
+    expect(sales.map((s) => s.id)).toEqual(['document', 'customer', 'amounts']);
+    const tables = formTables(schema, doc.items, 'details', 'receipt');
+    expect(tables.map((t) => [t.schemaId, t.rows.length])).toEqual([
+      ['vat_lines', 1],
+      ['line_items', 0],
+    ]);
+    const errors = formErrors([{ id: 'document_id', message: CONTENT_MSG.required }], { amount_total: '1,5', document_id: 'X' }, new Map([['amount_total', { type: 'amount' as const, required: false }], ['document_id', { type: 'code' as const, required: true }]]));
+    expect(errors).toEqual({ amount_total: CONTENT_MSG.amount });
+  });
+});
+
+describe('fields configuration', () => {
+  it('sends only the changed datapoints; required keeps a field visible', async () => {
+    const { changedDatapoints, settingsOf, toggle } = await import('../../../web/src/features/fields-config/lib/changes');
+    const before = settingsOf(companySchema());
+    expect(before.map((s) => s.id)).toEqual(expect.arrayContaining(['document_id', 'iban', 'supplier_code', 'amount_total']));
+    expect(before.map((s) => s.id)).not.toContain('vat_line_rate');
+    let after = toggle(before, 'iban', 'visible');
+    after = toggle(after, 'issue_date', 'required');
+    after = toggle(toggle(after, 'currency', 'visible'), 'currency', 'required');
+    expect(after.find((s) => s.id === 'currency')).toMatchObject({ visible: true, required: true });
+    expect(toggle(after, 'currency', 'visible').find((s) => s.id === 'currency')).toMatchObject({ visible: false, required: false });
+    expect(changedDatapoints(before, after)).toEqual([
+      { id: 'issue_date', constraints: { required: true } },
+      { id: 'currency', constraints: { required: true } },
+      { id: 'iban', hidden: true },
+    ]);
+  });
+});

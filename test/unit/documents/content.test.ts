@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { documentKeyText, readyCheck, swapCounterpartyContent } from '../../../lambdas/core/documents/content';
+import { buildContentFromExtraction } from '../../../lambdas/core/content/build';
+import { valueOf } from '../../../lambdas/core/content/tree';
+import type { ExtractedFields, FieldValue } from '../../../lambdas/core/recognition/types';
+
+const v = (value: string, confidence = 99): FieldValue => ({ value, confidence, page: 1, box: { left: 0.1, top: 0.1, width: 0.1, height: 0.02 } });
+
+function complete(): ExtractedFields {
+  return {
+    supplier_name: v('ACME UAB'),
+    document_id: v('INV-7'),
+    issue_date: v('2024-03-05'),
+    amount_total: v('121.00'),
+    amount_total_base: v('100.00'),
+    amount_tax: v('21.00'),
+    vat_lines: [{ vat_rate: v('21'), amount_net: v('100.00'), amount_vat: v('21.00'), amount_gross: v('121.00') }],
+    line_items: [{ total_price: v('60.50') }, { total_price: v('60.50') }],
+  };
+}
+
+describe('ready rule', () => {
+  const today = '2024-06-01';
+  it('is ready when every required field is sure and every possible check adds up', () => {
+    const res = readyCheck(complete(), 'receipt', today);
+    expect(res.ready).toBe(true);
+    expect(res.reasons).toEqual([]);
+    expect(res.checks).toEqual(expect.arrayContaining(['base + tax = total', 'Σ VAT lines = tax', 'Σ VAT-line gross = total', 'Σ line items = total']));
+  });
+
+  it('goes to review for a missing or unsure field, a wrong sum, a future date or nothing to check', () => {
+    const low = { ...complete(), document_id: v('INV-7', 80) };
+    expect(readyCheck(low, 'receipt', today).reasons).toEqual(['document number read with low confidence (80)']);
+    const { supplier_name: _drop, ...noSupplier } = complete();
+    expect(readyCheck(noSupplier as ExtractedFields, 'receipt', today).reasons).toContain('supplier missing');
+    // An invoice needs the customer, not the supplier.
+    expect(readyCheck(complete(), 'invoice', today).reasons).toContain('customer missing');
+    const wrong = { ...complete(), amount_tax: v('20.00') };
+    expect(readyCheck(wrong, 'receipt', today).reasons).toEqual(expect.arrayContaining(['base + tax = total does not add up', 'Σ VAT lines = tax does not add up']));
+    expect(readyCheck({ ...complete(), issue_date: v('2024-07-01') }, 'receipt', today).reasons).toContain('issue date is in the future');
+    expect(readyCheck({ ...complete(), issue_date: v('2024-02-30') }, 'receipt', today).reasons).toContain('issue date is not a valid date');
+    const bare: ExtractedFields = { supplier_name: v('A'), document_id: v('1'), issue_date: v('2024-01-01'), amount_total: v('5.00'), vat_lines: [], line_items: [] };
+    expect(readyCheck(bare, 'receipt', today)).toMatchObject({ ready: false, reasons: ['no arithmetic check could be made'] });
+  });
+});
+
+describe('content helpers', () => {
+  it('moves the counterparty between supplier and customer when the type changes', () => {
+    const fields: ExtractedFields = { supplier_name: v('ACME UAB'), supplier_code: v('123456789'), customer_name: v('Buyer UAB'), vat_lines: [], line_items: [] };
+    const content = buildContentFromExtraction(fields);
+    const swapped = swapCounterpartyContent(content);
+    expect(valueOf(swapped, 'customer_name')).toBe('ACME UAB');
+    expect(valueOf(swapped, 'customer_code')).toBe('123456789');
+    expect(valueOf(swapped, 'supplier_name')).toBe('Buyer UAB');
+    expect(valueOf(swapped, 'supplier_code')).toBe('');
+    // The original is untouched, and swapping back restores it.
+    expect(valueOf(content, 'supplier_name')).toBe('ACME UAB');
+    expect(valueOf(swapCounterpartyContent(swapped), 'supplier_name')).toBe('ACME UAB');
+  });
+
+  it('makes a duplicate key only from counterparty, number and total', () => {
+    expect(documentKeyText({ counterparty_name: 'Ąžuolas, UAB', document_number: 'inv-7 ', total: '10.00' })).toBe('azuolasuab|INV7|10.00');
+    expect(documentKeyText({ counterparty_name: 'A', document_number: '', total: '10.00' })).toBeNull();
+  });
+});

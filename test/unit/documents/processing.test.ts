@@ -1,0 +1,130 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
+import { FAILED_MESSAGE, handleObjectCreated, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
+import { requestUpload } from '../../../lambdas/core/documents/upload';
+import { companyScope } from '../../../lambdas/core/documents/types';
+import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
+import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
+import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, scriptedRecogniser } from './fakes';
+
+const RESULT: AnalyzeExpenseResult = {
+  DocumentMetadata: { Pages: 1 },
+  ExpenseDocuments: [
+    {
+      SummaryFields: [
+        { Type: { Text: 'VENDOR_NAME', Confidence: 99 }, ValueDetection: { Text: 'ACME UAB', Confidence: 99 }, PageNumber: 1 },
+        { Type: { Text: 'INVOICE_RECEIPT_ID', Confidence: 99 }, ValueDetection: { Text: 'INV-7', Confidence: 99 }, PageNumber: 1 },
+        { Type: { Text: 'INVOICE_RECEIPT_DATE', Confidence: 99 }, ValueDetection: { Text: '2024-03-05', Confidence: 99 }, PageNumber: 1 },
+        { Type: { Text: 'SUBTOTAL', Confidence: 99 }, ValueDetection: { Text: '100.00', Confidence: 99 }, PageNumber: 1 },
+        { Type: { Text: 'TAX', Confidence: 99 }, ValueDetection: { Text: '21.00', Confidence: 99 }, PageNumber: 1 },
+        { Type: { Text: 'TOTAL', Confidence: 99 }, ValueDetection: { Text: '121.00', Confidence: 99 }, PageNumber: 1 },
+      ],
+    },
+  ],
+};
+
+async function pdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 0; i < pages; i++) doc.addPage().drawText(`Page ${i + 1}`, { x: 50, y: 700, size: 12, font });
+  return doc.save();
+}
+
+async function setup(opts: { failures?: number; available?: number } = {}) {
+  const clock = { now: () => new Date('2024-06-01T10:00:00Z') };
+  const ids = { newId: () => ulid() };
+  const company = { ...newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Test', surname: 'User', email: 'u@x' }, ids, clock), available_documents: opts.available ?? 10 };
+  const documents = new MemoryDocuments();
+  const files = new MemoryFiles();
+  const live = liveRecorder();
+  const store = memoryAccounts(company);
+  const rec = scriptedRecogniser(RESULT, opts.failures ?? 0);
+  const deps: ProcessingDeps = {
+    documents,
+    files,
+    store,
+    live,
+    clock,
+    ids,
+    renderer: fakeRenderer,
+    recogniser: async () => rec,
+    log: { info: () => undefined, warn: () => undefined },
+  };
+  const upload = async (name: string, bytes: Uint8Array, mode: 'single' | 'multiple' = 'single') => {
+    const query = uploadDocumentQuerySchema.parse({ company_id: company.company_id, original_file_name: name, size: String(bytes.length || 1), type: mode });
+    const res = await requestUpload({ documents, files, store, live, clock, ids }, { userId: 'u1', companyId: company.company_id, role: 'admin' }, query);
+    await files.put(res.key, bytes, 'application/pdf');
+    return res.key;
+  };
+  return { deps, documents, files, live, rec, company, upload, month: '2024-06' };
+}
+
+describe('processing job (core, with in-memory ports)', () => {
+  it('turns one object into one document even when the event comes twice, also at the same time', async () => {
+    const s = await setup();
+    const key = await s.upload('inv.pdf', await pdf(1));
+    await Promise.all([handleObjectCreated(s.deps, { key }, { final: false }), handleObjectCreated(s.deps, { key }, { final: false })]);
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const docs = [...s.documents.docs.values()];
+    expect(docs).toHaveLength(1);
+    expect(docs[0]).toMatchObject({ status: 'ready', counterparty_name: 'ACME UAB', document_number: 'INV-7', total: '121.00' });
+    const counts = await s.documents.counts(companyScope(s.company.company_id));
+    expect(counts.receipt).toMatchObject({ processing: 0, ready: 1 });
+    expect(await s.documents.usage(s.company.company_id, s.month)).toEqual({ used_documents: 1, reserved_documents: 0, quota_taken: 1 });
+    expect(s.live.events.filter((e) => e.event === 'receipt')).toHaveLength(1);
+  });
+
+  it('retries after a crash in the middle and then finishes', async () => {
+    const s = await setup({ failures: 1 });
+    const key = await s.upload('inv.pdf', await pdf(1));
+    await expect(handleObjectCreated(s.deps, { key }, { final: false })).rejects.toThrow(/recogniser crashed/);
+    const [stuck] = [...s.documents.docs.values()];
+    expect(stuck!.status).toBe('processing');
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    expect([...s.documents.docs.values()].map((d) => d.status)).toEqual(['ready']);
+    expect((await s.documents.counts(companyScope(s.company.company_id))).receipt).toMatchObject({ processing: 0, ready: 1 });
+  });
+
+  it('ends in failed on the last delivery when the crash does not go away', async () => {
+    const s = await setup({ failures: 99 });
+    const key = await s.upload('inv.pdf', await pdf(1));
+    await expect(handleObjectCreated(s.deps, { key }, { final: false })).rejects.toThrow();
+    await expect(handleObjectCreated(s.deps, { key }, { final: false })).rejects.toThrow();
+    await handleObjectCreated(s.deps, { key }, { final: true });
+    const [doc] = [...s.documents.docs.values()];
+    expect(doc).toMatchObject({ status: 'failed', error_message: FAILED_MESSAGE, can_be_restarted: true });
+    expect((await s.documents.counts(companyScope(s.company.company_id))).receipt).toMatchObject({ processing: 0, failed: 1 });
+  });
+
+  it('splits a PDF in mode multiple into one document per page, charged at once', async () => {
+    const s = await setup();
+    const key = await s.upload('pages.pdf', await pdf(3), 'multiple');
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const docs = [...s.documents.docs.values()].sort((a, b) => a.split_page! - b.split_page!);
+    expect(docs.map((d) => [d.split_page, d.status])).toEqual([
+      [1, 'processing'],
+      [2, 'processing'],
+      [3, 'processing'],
+    ]);
+    expect(await s.documents.usage(s.company.company_id, s.month)).toEqual({ used_documents: 3, reserved_documents: 0, quota_taken: 3 });
+    // Each page is processed by its own job, started by a ticket object.
+    const tickets = [...s.files.objects.keys()].filter((k) => k.startsWith('jobs/process/'));
+    expect(tickets).toHaveLength(3);
+    for (const t of tickets) await handleObjectCreated(s.deps, { key: t }, { final: false });
+    expect([...s.documents.docs.values()].map((d) => d.status)).toEqual(['ready', 'ready', 'ready']);
+  });
+
+  it('keeps the file as one failed, uncharged document when the pages do not fit in the quota', async () => {
+    const s = await setup({ available: 2 });
+    const key = await s.upload('pages.pdf', await pdf(3), 'multiple');
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const docs = [...s.documents.docs.values()];
+    expect(docs).toHaveLength(1);
+    expect(docs[0]).toMatchObject({ status: 'failed', can_be_restarted: true, charged_month: null });
+    expect(docs[0]!.error_message).toMatch(/monthly document limit/);
+    expect(await s.documents.usage(s.company.company_id, s.month)).toEqual({ used_documents: 0, reserved_documents: 0, quota_taken: 0 });
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { currencyFromText, findAmounts, findRates, formatAmount, parseAmount } from '../../../lambdas/core/recognition/extract/amounts';
+
+describe('amounts', () => {
+  it.each([
+    ['9.00', 9],
+    ['1,234.56', 1234.56],
+    ['1.234,56', 1234.56],
+    ['1 234,56', 1234.56],
+    ['1\u00a0234,56', 1234.56],
+    ["1'234.56", 1234.56],
+    ['RM8.60', 8.6],
+    ['RM 14.10', 14.1],
+    ['$8.20', 8.2],
+    ['€ 12,50', 12.5],
+    ['12,50 EUR', 12.5],
+    ['-0.02', -0.02],
+    ['-.02', -0.02],
+    ['0.02-', -0.02],
+    ['(3.00)', -3],
+    ['15.56SR', 15.56],
+    ['TOTAL : 1,007.50', 1007.5],
+    ['Suma be PVM: 348,60 EUR', 348.6],
+  ])('%s → %d', (text, value) => {
+    expect(parseAmount(text)).toBeCloseTo(value, 6);
+  });
+
+  it.each([['Tel 03-5121 3881'], ['TD01167104'], ['1.234.56'], ['ABC'], ['25/12/2018']])('finds no money amount in %s', (text) => {
+    expect(findAmounts(text)).toEqual([]);
+  });
+
+  it('does not join a quantity and an amount into thousands', () => {
+    expect(findAmounts('3 210.00').map((a) => a.value)).toEqual([210]);
+    // Cells joined by two spaces stay apart even with a decimal comma.
+    expect(findAmounts('21  147,00').map((a) => a.value)).toEqual([147]);
+  });
+
+  it('reads integers and thousands only when asked to', () => {
+    expect(findAmounts('Qty 3')).toEqual([]);
+    expect(findAmounts('Qty 3', { requireDecimals: false })[0]!.value).toBe(3);
+    expect(findAmounts('1,234', { requireDecimals: false })[0]!.value).toBe(1234);
+    expect(findAmounts('0,125', { requireDecimals: false })[0]!.value).toBe(0.125);
+  });
+
+  it('keeps the currency printed with an amount', () => {
+    expect(findAmounts('RM8.60')[0]!.currency).toBe('MYR');
+    expect(findAmounts('12,50 €')[0]!.currency).toBe('EUR');
+    expect(currencyFromText('Total due (EUR): 260.25')).toBe('EUR');
+    expect(currencyFromText('Iš viso: 10,00 Eur')).toBe('EUR');
+    expect(currencyFromText('TOTAL RM 9.00')).toBe('MYR');
+    expect(currencyFromText('TOTAL 9.00')).toBeUndefined();
+  });
+
+  it('formats amounts with two decimals, more when printed', () => {
+    expect(formatAmount(9)).toBe('9.00');
+    expect(formatAmount(1234.5)).toBe('1234.50');
+    expect(formatAmount(0.1234)).toBe('0.1234');
+    expect(formatAmount(-0.02)).toBe('-0.02');
+  });
+
+  it('finds VAT rates', () => {
+    expect(findRates('PVM 21 %: 73,21').map((r) => r.value)).toEqual([21]);
+    expect(findRates('GST @6%').map((r) => r.value)).toEqual([6]);
+    expect(findRates('SR @ 5,5 %').map((r) => r.value)).toEqual([5.5]);
+    expect(findRates('DISC 130%')).toEqual([]);
+  });
+});

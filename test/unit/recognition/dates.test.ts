@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { findDates, formatOfMatch, parseDate } from '../../../lambdas/core/recognition/extract/dates';
+
+describe('dates', () => {
+  it.each([
+    ['25/12/2018', '2018-12-25'],
+    ['25-12-18', '2018-12-25'],
+    ['25.12.2018', '2018-12-25'],
+    ['Dec 25, 2018', '2018-12-25'],
+    ['December 25 2018', '2018-12-25'],
+    ['2018.12.25', '2018-12-25'],
+    ['2018-12-25', '2018-12-25'],
+    ['2018/12/25', '2018-12-25'],
+    ['25 DEC 2018', '2018-12-25'],
+    ['25-Dec-18', '2018-12-25'],
+    ['25th December, 2018', '2018-12-25'],
+    ['05 MAR 2018 18:24', '2018-03-05'],
+    ['DATE: 13/03/2017 03:00:42PM', '2017-03-13'],
+    ['LE 30/03/2018 A 12:36', '2018-03-30'],
+    ['21/05/2018TIME: 10:00', '2018-05-21'],
+    ['25 / 12 / 2018', '2018-12-25'],
+    ['2018 m. gruodžio 25 d.', '2018-12-25'],
+    ['2024 m. lapkričio 5 d.', '2024-11-05'],
+    ['gruodžio 25, 2018', '2018-12-25'],
+    ['2024 m. kovo 1 d.', '2024-03-01'],
+    ['12 OGOS 2018', '2018-08-12'],
+    ['9 MEI 2019', '2019-05-09'],
+    ['12/31/2018', '2018-12-31'],
+  ])('%s → %s', (text, iso) => {
+    expect(parseDate(text)).toBe(iso);
+  });
+
+  it.each([
+    ['32/12/2018'],
+    ['29/02/2019'],
+    ['25/13/2018'],
+    ['HA06HD01-3 - 70'],
+    ['MC22-32 - 10/120'],
+    ['Total 12.50'],
+    ['Tel 03-5121 3881'],
+    ['31 FOO 2018'],
+    ['12:36:44'],
+  ])('finds no date in %s', (text) => {
+    expect(findDates(text)).toEqual([]);
+  });
+
+  it('accepts 29 February only in leap years', () => {
+    expect(parseDate('29/02/2020')).toBe('2020-02-29');
+    expect(parseDate('29/02/2021')).toBeUndefined();
+  });
+
+  it('reads ambiguous dates day first unless a format says otherwise', () => {
+    const [d] = findDates('03/04/2024');
+    expect(d).toMatchObject({ iso: '2024-04-03', ambiguous: true, order: 'DMY' });
+    expect(parseDate('03/04/2024', { format: 'MM/DD/YYYY' })).toBe('2024-03-04');
+    expect(parseDate('03/04/2024', { format: 'DD/MM/YYYY' })).toBe('2024-04-03');
+    expect(parseDate('03/04/2024', { defaultOrder: 'MDY' })).toBe('2024-03-04');
+    // An unambiguous date ignores the preference.
+    expect(parseDate('25/12/2018', { format: 'MM/DD/YYYY' })).toBe('2018-12-25');
+    expect(parseDate('12/25/2018', { format: 'DD/MM/YYYY' })).toBe('2018-12-25');
+  });
+
+  it('reads a year-first format with two-digit years only when told', () => {
+    expect(parseDate('18/12/25')).toBe('2025-12-18');
+    expect(parseDate('18/12/25', { format: 'YYYY/MM/DD' })).toBe('2025-12-18');
+    expect(parseDate('18.04.05', { format: 'YYYY-MM-DD' })).toBe('2005-04-18');
+  });
+
+  it('tells the printed format', () => {
+    expect(formatOfMatch(findDates('2024-03-04')[0]!)).toBe('YYYY-MM-DD');
+    expect(formatOfMatch(findDates('2024/03/04')[0]!)).toBe('YYYY/MM/DD');
+    expect(formatOfMatch(findDates('13/03/2024')[0]!)).toBe('DD/MM/YYYY');
+    expect(formatOfMatch(findDates('03/13/2024')[0]!)).toBe('MM/DD/YYYY');
+    expect(formatOfMatch(findDates('13 March 2024')[0]!)).toBeUndefined();
+  });
+
+  it('finds several dates in order with their positions', () => {
+    const ds = findDates('Issued 01.02.2024, due 2024-03-01');
+    expect(ds.map((d) => d.iso)).toEqual(['2024-02-01', '2024-03-01']);
+    expect(ds[0]!.raw).toBe('01.02.2024');
+    expect(ds[1]!.index).toBe('Issued 01.02.2024, due '.length);
+  });
+});

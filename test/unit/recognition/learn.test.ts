@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
+import { blocksToDocument } from '../../../lambdas/core/recognition/expense';
+import { applyLayout, learnLayout, selectHint } from '../../../lambdas/core/recognition/learn';
+import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
+import type { AnalyzeExpenseResult, OcrWord, SupplierLayoutHint } from '../../../lambdas/core/recognition/types';
+import { LAYOUT_DOCS, LAYOUT_SUPPLIER } from '../../fixtures/recognition/data';
+import { textDocument } from './helpers';
+
+const dir = join(import.meta.dirname, '../../fixtures/recognition');
+const recogniser = new LocalRecogniser();
+afterAll(() => recogniser.close());
+
+const [doc1, doc2] = LAYOUT_DOCS as [(typeof LAYOUT_DOCS)[0], (typeof LAYOUT_DOCS)[0]];
+const read = (file: string, hints?: SupplierLayoutHint[]) =>
+  recogniser.analyzeExpense({ bytes: readFileSync(join(dir, file)), mime: 'application/pdf', fileName: file, ...(hints ? { hints } : {}) });
+const wordsOf = (r: AnalyzeExpenseResult): OcrWord[] => blocksToDocument(r).pages.flatMap((p) => p.lines.flatMap((l) => l.words));
+
+describe('learning a supplier layout from a confirmed document', () => {
+  it('the plain extractor gets this layout wrong (the case the learner is for)', async () => {
+    const f = mapExpenseToFields(await read(doc2.file));
+    expect(f.document_id?.value).toBe(doc2.orderNo);
+    expect(f.issue_date?.value).not.toBe(doc2.issueDate);
+    expect(f.supplier_vat_id?.value).toBe(LAYOUT_SUPPLIER.vatId);
+  });
+
+  it('after one confirmed document, reads the next one of the same layout right', async () => {
+    const r1 = await read(doc1.file);
+    const plain1 = mapExpenseToFields(r1);
+    // The person corrects the number and the date and confirms the rest.
+    const confirmed = {
+      supplier_name: plain1.supplier_name!.value,
+      supplier_vat_id: plain1.supplier_vat_id!.value,
+      document_id: doc1.ref,
+      issue_date: doc1.issueDate,
+      amount_total: plain1.amount_total!.value,
+    };
+    expect(confirmed.amount_total).toBe(doc1.total.toFixed(2));
+    const hint = learnLayout(confirmed, wordsOf(r1));
+    expect(hint.supplier).toEqual({ name: LAYOUT_SUPPLIER.name, vat_id: LAYOUT_SUPPLIER.vatId });
+    expect(hint.dateFormat).toBe('MM/DD/YYYY');
+    const docId = hint.fields.find((f) => f.field === 'document_id')!;
+    expect(docId.labelWords).toEqual(['our', 'ref']);
+    expect(docId.kind).toBe('code');
+
+    // The layout alone, on the words of the next document.
+    const r2plain = await read(doc2.file);
+    const overrides = applyLayout(hint, wordsOf(r2plain));
+    expect(overrides.document_id?.value).toBe(doc2.ref);
+    expect(overrides.issue_date?.value).toBe(doc2.issueDate);
+    expect(overrides.amount_total?.value).toBe(doc2.total.toFixed(2));
+    expect(overrides.document_id!.box.top).toBeCloseTo(docId.box.top, 2);
+
+    // Through the recogniser: the supplier's hint is picked among others and applied.
+    const other: SupplierLayoutHint = { supplier: { vat_id: 'LT100001919017' }, fields: [{ field: 'document_id', page: 1, box: { left: 0.1, top: 0.1, width: 0.1, height: 0.01 }, labelWords: [], kind: 'code' }] };
+    const f2 = mapExpenseToFields(await read(doc2.file, [other, hint]));
+    expect([f2.document_id?.value, f2.issue_date?.value, f2.amount_total?.value]).toEqual([doc2.ref, doc2.issueDate, doc2.total.toFixed(2)]);
+    // Fields the hint does not cover keep the extractor's values.
+    expect(f2.supplier_vat_id?.value).toBe(LAYOUT_SUPPLIER.vatId);
+  });
+
+  it('does not apply another supplier\'s layout', async () => {
+    const hint: SupplierLayoutHint = {
+      supplier: { vat_id: 'LT100001919017', name: 'Someone Else UAB' },
+      fields: [{ field: 'document_id', page: 1, box: { left: 0.6, top: 0.07, width: 0.1, height: 0.012 }, labelWords: ['order', 'no'], labelOffset: { dx: 0.1, dy: 0 }, kind: 'code' }],
+    };
+    const plain = mapExpenseToFields(await read(doc2.file));
+    expect(selectHint([hint], plain)).toBeUndefined();
+    const f = mapExpenseToFields(await read(doc2.file, [hint]));
+    expect(f.document_id?.value).toBe(plain.document_id?.value);
+  });
+
+  it('falls back to the position when the label is gone', () => {
+    const first = textDocument(['ACME TRADING', '', 'Inv 4471-A          12.03.2024', '', 'TOTAL               99.10']);
+    const hint = learnLayout({ document_id: '4471-A', issue_date: '2024-03-12' }, first.pages[0]!.lines.flatMap((l) => l.words));
+    const next = textDocument(['ACME TRADING', '', '    5120-B          02.04.2024', '', 'TOTAL               15.00']);
+    const o = applyLayout(hint, next.pages[0]!.lines.flatMap((l) => l.words));
+    expect(o.document_id?.value).toBe('5120-B');
+    expect(o.issue_date?.value).toBe('2024-04-02');
+  });
+
+  it('selects a hint by VAT ID, company code or normalised name', () => {
+    const hints: SupplierLayoutHint[] = [
+      { supplier: { vat_id: 'LT119511515' }, fields: [] },
+      { supplier: { code: '304567891' }, fields: [] },
+      { supplier: { name: 'UAB "Šviesos Technika"' }, fields: [] },
+    ];
+    const f = (o: Record<string, string>) => ({ vat_lines: [], line_items: [], ...Object.fromEntries(Object.entries(o).map(([k, v]) => [k, { value: v, page: 1, box: { left: 0, top: 0, width: 0, height: 0 }, confidence: 90 }])) });
+    expect(selectHint(hints, f({ supplier_vat_id: 'LT 119511515' }))).toBe(hints[0]);
+    expect(selectHint(hints, f({ supplier_code: '304567891' }))).toBe(hints[1]);
+    expect(selectHint(hints, f({ supplier_name: 'Šviesos technika, UAB' }))).toBe(hints[2]);
+    expect(selectHint(hints, f({ supplier_name: 'Kita įmonė' }))).toBeUndefined();
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseCompanyName } from '../../../lambdas/core/recognition/extract/legal';
+import { matchItem, matchLineItems, matchStakeholder, nameSimilarity, wordOverlap } from '../../../lambdas/core/recognition/match';
+import type { ExtractedFields, FieldValue, Stakeholder } from '../../../lambdas/core/recognition/types';
+
+const stakeholders: Stakeholder[] = [
+  { id: 's1', name: 'UAB „Šviesos technika“', code: '302998877', vat_id: 'LT300123415', category_id: 'c-el' },
+  { id: 's2', name: 'BOOK TA .K (TAMAN DAYA) SDN BHD', category_id: 'c-books' },
+  { id: 's3', name: 'Northwind Office Supplies Ltd', code: '304567891', category_id: 'c-office' },
+  { id: 's4', name: 'Northwind Logistics Ltd', vat_id: 'LT119511515' },
+];
+
+const v = (value: string): FieldValue => ({ value, page: 1, box: { left: 0, top: 0, width: 0, height: 0 }, confidence: 90 });
+
+describe('matching the supplier to master data', () => {
+  it('matches by VAT ID first, even when the name differs', () => {
+    const m = matchStakeholder({ vat_id: 'LT 300123415', name: 'Other name' }, stakeholders);
+    expect(m).toMatchObject({ isNew: false, by: 'vat_id', stakeholder: { id: 's1' } });
+    expect(matchStakeholder({ vat_id: '119511515' }, stakeholders)).toMatchObject({ isNew: false, by: 'vat_id', stakeholder: { id: 's4' } });
+  });
+
+  it('then by company code', () => {
+    expect(matchStakeholder({ vat_id: 'LT999999999', code: '304 567 891', name: 'x' }, stakeholders)).toMatchObject({ isNew: false, by: 'code', stakeholder: { id: 's3' } });
+  });
+
+  it.each([
+    ['Šviesos technika, UAB', 's1'],
+    ['UAB SVIESOS TECHNIKA', 's1'],
+    ['Book Ta .K (Taman Daya) Sdn. Bhd.', 's2'],
+    ['BOOK TA.K (TAMAN DAYA)', 's2'],
+    ['NORTHWIND OFFICE SUPPLIES LIMITED', 's3'],
+    ['Northwind Offlce Supplies Ltd', 's3'],
+  ])('then by normalised name: %s', (name, id) => {
+    expect(matchStakeholder({ name }, stakeholders)).toMatchObject({ isNew: false, by: 'name', stakeholder: { id } });
+  });
+
+  it('reads the keys from extracted fields, for the supplier or the customer', () => {
+    const fields: ExtractedFields = { vat_lines: [], line_items: [], supplier_name: v('Northwind Office Supplies Ltd'), customer_vat_id: v('LT300123415') };
+    expect(matchStakeholder(fields, stakeholders)).toMatchObject({ stakeholder: { id: 's3' } });
+    expect(matchStakeholder(fields, stakeholders, 'customer')).toMatchObject({ stakeholder: { id: 's1' } });
+  });
+
+  it('says the party is new when nothing matches, with what was read', () => {
+    expect(matchStakeholder({ name: 'Northwind', vat_id: 'LT100001919017' }, stakeholders)).toEqual({ isNew: true, name: 'Northwind', vat_id: 'LT100001919017' });
+    expect(matchStakeholder({}, stakeholders)).toEqual({ isNew: true });
+    expect(matchStakeholder({ name: 'Northwind Ltd' }, [])).toEqual({ isNew: true, name: 'Northwind Ltd' });
+  });
+
+  it('normalises names: case, punctuation, diacritics and legal forms', () => {
+    expect(normaliseCompanyName('UAB „Šviesos technika“')).toBe('SVIESOS TECHNIKA');
+    expect(normaliseCompanyName('99 SPEED MART S/B')).toBe('99 SPEED MART');
+    expect(normaliseCompanyName('AEON CO. (M) BHD')).toBe('AEON');
+    expect(normaliseCompanyName('Acme GmbH')).toBe('ACME');
+    expect(nameSimilarity('ACME Ltd', 'Acme Limited')).toBe(1);
+    expect(nameSimilarity('ACME', 'ZETA')).toBeLessThan(0.5);
+  });
+});
+
+describe('matching line items to the catalogue', () => {
+  const catalogue = [
+    { id: 'i1', name: 'Copy paper A4 500 sheets', code: 'PAP-A4-500' },
+    { id: 'i2', name: 'Toner cartridge HP 26A' },
+    { id: 'i3', name: 'LED lemputė E27 9W' },
+  ];
+
+  it('by product code, then by the words of the description', () => {
+    expect(matchItem({ product_code: 'pap-a4-500', description: 'whatever' }, catalogue)).toMatchObject({ isNew: false, by: 'code', item: { id: 'i1' } });
+    expect(matchItem({ description: 'HP 26A toner cartridge (black)' }, catalogue)).toMatchObject({ isNew: false, by: 'words', item: { id: 'i2' } });
+    expect(matchItem({ description: 'LED lemputė 9 W E27' }, catalogue)).toMatchObject({ isNew: false, item: { id: 'i3' } });
+    expect(matchItem({ description: 'Coffee beans 1 kg' }, catalogue)).toEqual({ isNew: true });
+    expect(wordOverlap('Toner cartridge HP 26A', 'toner cartridge hp 26a')).toBe(1);
+  });
+
+  it('matches every line of an extraction', () => {
+    const fields: ExtractedFields = { vat_lines: [], line_items: [{ description: v('Copy paper A4, 500 sheets') }, { description: v('Stapler') }] };
+    expect(matchLineItems(fields, catalogue).map((m) => (m.isNew ? null : m.item.id))).toEqual(['i1', null]);
+  });
+});

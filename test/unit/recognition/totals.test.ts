@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { classifyLabel, extractTotals } from '../../../lambdas/core/recognition/extract/totals';
+import { checkTotals, extractVatLines, vatMatches } from '../../../lambdas/core/recognition/extract/vat-lines';
+import { textRows } from './helpers';
+
+describe('receipt totals', () => {
+  it.each([
+    ['TOTAL', 'total'],
+    ['NETT TOTAL', 'total_final'],
+    ['GRAND TOTAL', 'total_final'],
+    ['TOTAL SALES (INCLUSIVE OF GST)', 'total_final'],
+    ['TOTAL SALES (EXCLUDING GST)', 'subtotal'],
+    ['SUB-TOTAL', 'subtotal'],
+    ['Suma be PVM', 'subtotal'],
+    ['Iš viso su PVM', 'total_final'],
+    ['Mokėtina suma', 'total_final'],
+    ['ROUNDING ADJ', 'rounding'],
+    ['CASH', 'paid'],
+    ['CHANGE', 'change'],
+    ['TOTAL QTY', 'ignore'],
+    ['GST SUMMARY', 'ignore'],
+    ['GST 6%', 'tax'],
+    ['VAT total', 'tax'],
+    ['PVM 21 %', 'tax'],
+  ])('label %s is %s', (label, kind) => {
+    expect(classifyLabel(label).kind).toBe(kind);
+  });
+
+  it('takes the rounded total confirmed by cash − change over the unrounded one', () => {
+    const t = extractTotals(
+      textRows([
+        'Sub-total                  127.37',
+        'Total Sales Incl GST       127.37',
+        'Rounding Adj                -0.02',
+        'Total After Adj Incl GST   127.35',
+        'CASH                       150.00',
+        'Item Count 12   Change Amt  22.65',
+        'GST Summary     Amount      Tax',
+        'SR @ 0%         127.37      0.00',
+        'Total           127.37      0.00',
+      ]),
+    );
+    expect(t.total?.value).toBe('127.35');
+    expect(t.reasons).toContain('paid-change');
+  });
+
+  it('finds the total from arithmetic when its own label is unreadable', () => {
+    const t = extractTotals(
+      textRows([
+        'ITEM A                      10.00',
+        'ITEM B                       6.98',
+        'TOTAL TAX                    1.02',
+        'T0TA|                       18.00',
+        'CASH                        20.00',
+        'CHANGE                       2.00',
+      ]),
+    );
+    expect(t.total?.value).toBe('18.00');
+  });
+
+  it('uses any labelled amount as the tendered one (ACCEPTED TOTAL − CHANGE)', () => {
+    const t = extractTotals(textRows(['TOTAL AMOUNT        1.50', 'ACCEPTED TOTAL      2.00', 'CHANGE              0.50']));
+    expect(t.total?.value).toBe('1.50');
+  });
+
+  it('reads the label from the line above when the amount stands alone', () => {
+    const t = extractTotals(textRows(['TOTAL :', '9.00', 'PLEASE COME AGAIN']));
+    expect(t.total?.value).toBe('9.00');
+    expect(t.total?.label?.text).toBe('TOTAL :');
+  });
+
+  it('finds subtotal and tax that add up to the total', () => {
+    const t = extractTotals(textRows(['Total excl. VAT:     218.80', 'VAT total:            41.45', 'Total due (EUR):     260.25']));
+    expect([t.total?.value, t.subtotal?.value, t.tax?.value]).toEqual(['260.25', '218.80', '41.45']);
+  });
+
+  it('finds nothing in a text without amounts', () => {
+    const t = extractTotals(textRows(['THANK YOU', 'PLEASE COME AGAIN']));
+    expect(t.total).toBeUndefined();
+  });
+});
+
+describe('VAT lines', () => {
+  it('reads net, VAT and gross per rate and checks them', () => {
+    const lines = extractVatLines(textRows(['VAT rate      Net      VAT     Gross', '21%        181.30    38.07    219.37', '9%          37.50     3.38     40.88']));
+    expect(lines.map((l) => [l.rate, l.net, l.vat, l.gross])).toEqual([
+      [21, 181.3, 38.07, 219.37],
+      [9, 37.5, 3.38, 40.88],
+    ]);
+    expect(checkTotals({ total: 260.25, subtotal: 218.8, tax: 41.45, vatLines: lines })).toEqual({ ok: true, problems: [] });
+  });
+
+  it('reads a one-amount VAT line against the known base', () => {
+    const lines = extractVatLines(textRows(['PVM 21 %:        73,21 EUR']), { subtotal: 348.6, tax: 73.21 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ rate: 21, vat: 73.21, net: 348.6, gross: 421.81 });
+  });
+
+  it('rejects rows whose amounts do not fit the rate', () => {
+    expect(extractVatLines(textRows(['VAT 21%      100.00     25.00']))).toEqual([]);
+    expect(extractVatLines(textRows(['PVM 21 %:        70,00']), { subtotal: 348.6, tax: 73.21 })).toEqual([]);
+  });
+
+  it('checks VAT arithmetic and reports what does not add up', () => {
+    expect(vatMatches(100, 21, 21)).toBe(true);
+    expect(vatMatches(37.5, 9, 3.38)).toBe(true);
+    expect(vatMatches(100, 21, 21.5)).toBe(false);
+    const bad = checkTotals({
+      total: 130,
+      subtotal: 100,
+      tax: 21,
+      vatLines: [
+        { rate: 21, net: 100, vat: 21, gross: 120 },
+        { rate: 9, net: 10, vat: 2 },
+      ],
+    });
+    expect(bad.ok).toBe(false);
+    expect(bad.problems).toEqual([
+      'VAT 21%: 100 + 21 ≠ 120',
+      'VAT 9%: 10 × 9% ≠ 2',
+      'VAT lines add up to 23, tax is 21',
+      'VAT line bases add up to 110, base is 100',
+      '100 + 21 ≠ 130',
+    ]);
+  });
+});

@@ -1,0 +1,202 @@
+import { useCallback, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import type { Box } from '../../../../../shared/schemas/content';
+import type { PageBoxes } from '../api/content';
+import type { EditorPart } from '../lib/grid-editor';
+import { GridOverlay } from './GridOverlay';
+
+export interface ViewerPage {
+  page: number;
+  document: string;
+  url: string | null;
+  status: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface Highlight {
+  page: number;
+  box: Box;
+  tone: 'value' | 'key' | 'table';
+}
+
+type Point = { x: number; y: number };
+const pct = (n: number) => `${n * 100}%`;
+const PAD = 0.002;
+
+/** Client coordinates → fractions of the (unrotated) page, from the rotated element's bounding box. */
+function pagePoint(rect: DOMRect, rotation: number, clientX: number, clientY: number): Point {
+  const u = Math.min(1, Math.max(0, (clientX - rect.left) / rect.width));
+  const v = Math.min(1, Math.max(0, (clientY - rect.top) / rect.height));
+  switch (rotation % 360) {
+    case 90:
+      return { x: v, y: 1 - u };
+    case 180:
+      return { x: 1 - u, y: 1 - v };
+    case 270:
+      return { x: 1 - v, y: u };
+    default:
+      return { x: u, y: v };
+  }
+}
+
+function PageView({
+  page,
+  boxes,
+  rotation,
+  highlights,
+  pickable,
+  onPick,
+  grid,
+}: {
+  page: ViewerPage;
+  boxes: PageBoxes | undefined;
+  rotation: number;
+  highlights: Highlight[];
+  pickable: boolean;
+  onPick(page: number, box: Box, file: string | null): void;
+  grid: { part: EditorPart | null; columns: { id: string; label: string }[]; onChange(part: EditorPart | null): void } | null;
+}) {
+  const outer = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
+  const [natural, setNatural] = useState<{ w: number; h: number } | null>(page.width && page.height ? { w: page.width, h: page.height } : null);
+  const [lasso, setLasso] = useState<{ from: Point; to: Point } | null>(null);
+  const turned = rotation % 180 === 90;
+  const w = natural?.w ?? 1000;
+  const h = natural?.h ?? 1414;
+  const failed = page.status === 'not_processed' || !page.url;
+
+  const toPoint = useCallback((x: number, y: number) => pagePoint(outer.current!.getBoundingClientRect(), rotation, x, y), [rotation]);
+  const pageSize = useCallback(() => ({ width: inner.current?.offsetWidth ?? 1, height: inner.current?.offsetHeight ?? 1 }), []);
+
+  const file = boxes?.file ?? page.document;
+  const lassoBox = lasso
+    ? {
+        left: Math.min(lasso.from.x, lasso.to.x),
+        top: Math.min(lasso.from.y, lasso.to.y),
+        width: Math.abs(lasso.to.x - lasso.from.x),
+        height: Math.abs(lasso.to.y - lasso.from.y),
+      }
+    : null;
+
+  const down = (e: ReactPointerEvent) => {
+    if (!pickable || grid || e.button !== 0) return;
+    if ((e.target as HTMLElement).closest('.ocr-box')) return;
+    (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
+    const p = toPoint(e.clientX, e.clientY);
+    setLasso({ from: p, to: p });
+  };
+  const move = (e: ReactPointerEvent) => {
+    if (lasso) setLasso({ ...lasso, to: toPoint(e.clientX, e.clientY) });
+  };
+  const up = () => {
+    if (lassoBox && lassoBox.width > 0.005 && lassoBox.height > 0.004) onPick(page.page, lassoBox, file);
+    setLasso(null);
+  };
+
+  return (
+    <figure className="er-page" data-testid={`page-${page.page}`}>
+      <div
+        ref={outer}
+        className="er-page-frame"
+        style={{ aspectRatio: turned ? `${h} / ${w}` : `${w} / ${h}` }}
+      >
+        <div
+          ref={inner}
+          className={`er-page-inner ${pickable && !grid ? 'is-pickable' : ''}`}
+          style={{
+            width: turned ? `${(w / h) * 100}%` : '100%',
+            aspectRatio: `${w} / ${h}`,
+            transform: `translate(-50%, -50%) rotate(${rotation % 360}deg)`,
+          }}
+          onPointerDown={down}
+          onPointerMove={move}
+          onPointerUp={up}
+        >
+          {failed ? (
+            <div className="er-page-failed" data-testid="page-not-processed">
+              The page was not processed
+            </div>
+          ) : (
+            <img
+              src={page.url!}
+              alt={`Page ${page.page}`}
+              draggable={false}
+              onLoad={(e) => {
+                const img = e.currentTarget;
+                if (!page.width && img.naturalWidth) setNatural({ w: img.naturalWidth, h: img.naturalHeight });
+              }}
+            />
+          )}
+          {!failed &&
+            (boxes?.words ?? []).map((b) => (
+              <button
+                type="button"
+                key={b.id}
+                className="ocr-box"
+                data-testid="ocr-box"
+                data-text={b.text}
+                title={b.text}
+                tabIndex={-1}
+                disabled={!pickable || Boolean(grid)}
+                style={{ left: pct(b.left), top: pct(b.top), width: pct(b.width), height: pct(b.height) }}
+                onClick={() => onPick(page.page, { left: b.left - PAD, top: b.top - PAD, width: b.width + PAD * 2, height: b.height + PAD * 2 }, file)}
+              />
+            ))}
+          {highlights.map((hl, i) => (
+            <div key={i} className={`er-highlight er-highlight-${hl.tone}`} data-testid="field-highlight" style={{ left: pct(hl.box.left), top: pct(hl.box.top), width: pct(hl.box.width), height: pct(hl.box.height) }} />
+          ))}
+          {lassoBox && <div className="er-lasso" style={{ left: pct(lassoBox.left), top: pct(lassoBox.top), width: pct(lassoBox.width), height: pct(lassoBox.height) }} />}
+          {grid && <GridOverlay page={page.page} document={page.document} part={grid.part} columns={grid.columns} toPoint={toPoint} pageSize={pageSize} onChange={grid.onChange} />}
+        </div>
+      </div>
+      <figcaption className="er-page-no">
+        Page {page.page}
+      </figcaption>
+    </figure>
+  );
+}
+
+/** The document's pages with their word boxes; a click on a box (or a drawn area) fills the focused field. */
+export function DocumentViewer({
+  pages,
+  boxes,
+  rotation,
+  highlights,
+  pickable,
+  onPick,
+  grid,
+}: {
+  pages: ViewerPage[];
+  boxes: PageBoxes[];
+  rotation: number;
+  highlights: Highlight[];
+  pickable: boolean;
+  onPick(page: number, box: Box, file: string | null): void;
+  grid: { parts: EditorPart[]; columns: { id: string; label: string }[]; onChange(parts: EditorPart[]): void } | null;
+}) {
+  if (!pages.length) return <div className="er-viewer-empty muted">No pages yet</div>;
+  return (
+    <div className="er-viewer" data-testid="document-viewer">
+      {pages.map((p) => (
+        <PageView
+          key={p.page}
+          page={p}
+          boxes={boxes.find((b) => b.page === p.page)}
+          rotation={rotation}
+          highlights={highlights.filter((h) => h.page === p.page)}
+          pickable={pickable}
+          onPick={onPick}
+          grid={
+            grid
+              ? {
+                  part: grid.parts.find((g) => g.page === p.page) ?? null,
+                  columns: grid.columns,
+                  onChange: (part) => grid.onChange([...grid.parts.filter((g) => g.page !== p.page), ...(part ? [part] : [])].sort((a, b) => a.page - b.page)),
+                }
+              : null
+          }
+        />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,681 @@
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { AUTOSAVE_MS } from '../../../../../shared/constants';
+import type { Box, ContentResponse, SchemaField } from '../../../../../shared/schemas/content';
+import { CONTENT_MSG, LINE_ITEM_COLUMNS } from '../../../../../shared/schemas/content';
+import { STATUS_TITLES, type ReceiptStatus } from '../../../../../shared/status';
+import { useApi } from '../../../app/api-context';
+import { Button } from '../../../components/ui/Button';
+import { Icon } from '../../../components/ui/Icon';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { Modal } from '../../../components/ui/Modal';
+import { LoadingBlock } from '../../../components/ui/Spinner';
+import { ApiError, messageOf } from '../../../lib/api-error';
+import { queryKeys } from '../../../lib/query-keys';
+import { useActiveCompany } from '../../companies/api/companies';
+import { ExportModal } from '../../export/components/ExportModal';
+import { receiptOfPayload } from '../../live/lib/cache-updates';
+import { useReceiptCache } from '../../live/use-receipt-cache';
+import { useReceiptDetail } from '../../receipts/api/receipts';
+import type { Receipt } from '../../receipts/api/types';
+import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
+import { actionState, nextRotation, type EditAction } from '../lib/actions';
+import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
+import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
+import { shortcutOf } from '../lib/keyboard';
+import { followingDocument, inList, listPath, nextDocument, positionOf, previousDocument, type ListContext, type ListItem } from '../lib/navigation';
+import { isNewStakeholder, type StakeholderLike } from '../lib/stakeholder';
+import { DocumentViewer, type Highlight } from './DocumentViewer';
+import { EditIcon } from './EditIcons';
+import { FieldForm, type FieldEvents } from './FieldForm';
+import { DuplicatesPopup, HelpPanel, HistoryPanel, MergePanel } from './Panels';
+import { TablePopup } from './TablePopup';
+
+interface NavState {
+  inbox?: boolean;
+  listStatus?: ReceiptStatus;
+}
+
+type Popup = { kind: 'table'; id: string } | { kind: 'delete' } | { kind: 'duplicates' } | { kind: 'export' } | null;
+
+const isConflict = (e: unknown) => e instanceof ApiError && e.status === 409;
+
+/** /edit-receipt/{id}?company_id=: one document, its pages on the left and its fields on the right. */
+export function EditReceiptPage() {
+  const { id = '' } = useParams();
+  return <EditReceipt key={id} receiptId={id} />;
+}
+
+function EditReceipt({ receiptId }: { receiptId: string }) {
+  const [search] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const api = useApi();
+  const qc = useQueryClient();
+  const info = useInfoPopup();
+  const cache = useReceiptCache();
+  const view = useActiveCompany();
+  const companyId = search.get('company_id') || view.active?.company_id || 'NONE';
+  const nav = (location.state ?? {}) as NavState;
+
+  const receiptQ = useReceiptDetail(receiptId, companyId);
+  const contentQ = useContent(receiptId, companyId);
+  const schemaQ = useCompanySchema(companyId);
+  const boxesQ = useBoxes(receiptId, companyId);
+  const calls = useContentCalls(receiptId, companyId);
+  const receipt = receiptQ.data;
+  const content = contentQ.data;
+  const schema: SchemaField[] = schemaQ.data?.fields ?? [];
+
+  const [tab, setTab] = useState<Tab>('details');
+  const [showKeys, setShowKeys] = useState(false);
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  const [draftErrors, setDraftErrors] = useState<Record<string, string>>({});
+  const [rotation, setRotation] = useState(0);
+  const [panel, setPanel] = useState<'history' | 'help' | null>(null);
+  const [merge, setMerge] = useState(false);
+  const [popup, setPopup] = useState<Popup>(null);
+  const [grid, setGrid] = useState<EditorPart[] | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const base = useRef<Record<string, string>>({});
+  const saving = useRef<Promise<void> | null>(null);
+  const draftsRef = useRef(drafts);
+  draftsRef.current = drafts;
+
+  const version = () => qc.getQueryData<ContentResponse>(editKeys.content(receiptId, companyId))?.version ?? content?.version ?? 0;
+  const readOnly = Boolean(content?.read_only) || receipt?.status === 'archive';
+  const receiptType = content?.receipt_type ?? receipt?.receipt_type ?? 'receipt';
+  const status = (receipt?.status ?? 'review') as ReceiptStatus;
+
+  // ---- the list the user came from
+  const listStatus = useRef<ReceiptStatus | null>(nav.listStatus ?? null);
+  if (!listStatus.current && receipt) listStatus.current = receipt.status;
+  const ctx: ListContext | null = listStatus.current ? { inbox: Boolean(nav.inbox), status: listStatus.current, receiptType } : null;
+  const walkQ = useQuery({
+    queryKey: editKeys.walk(companyId, { ...(ctx ?? {}) }),
+    enabled: Boolean(ctx) && companyId !== 'NONE',
+    queryFn: async ({ signal }) => {
+      const page = await api.get<{ items: Receipt[] }>('/receipts', {
+        query: { company_id: companyId, receipt_status: ctx!.inbox ? undefined : ctx!.status, receipt_type: ctx!.receiptType, limit: 50 },
+        signal,
+      });
+      return (page?.items ?? []).filter((r) => inList(r as ListItem, ctx!));
+    },
+  });
+  const walk: ListItem[] = (walkQ.data as ListItem[] | undefined) ?? [];
+  const position = positionOf(walk, receiptId);
+
+  const goTo = useCallback(
+    (id: string) => navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(companyId)}`, { state: { inbox: nav.inbox, listStatus: listStatus.current ?? undefined } satisfies NavState }),
+    [navigate, companyId, nav.inbox],
+  );
+
+  // ---- fields
+  const fieldMap = useMemo(() => {
+    const byId = new Map(schema.map((f) => [f.id, f]));
+    const out = new Map<string, SchemaField & { required: boolean }>();
+    for (const [id, item] of datapoints(content?.content ?? [])) {
+      const f = byId.get(item.schema_id);
+      if (!f) continue;
+      const other = f.settings.stakeholder && f.settings.stakeholder !== stakeholderOf(receiptType);
+      out.set(id, { ...f, required: f.constraints.required && !f.hidden && !other });
+    }
+    return out;
+  }, [schema, content, receiptType]);
+  const items = useMemo(() => datapoints(content?.content ?? []), [content]);
+  const serverValue = (id: string) => items.get(id)?.content?.value ?? '';
+
+  const errors = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const e of content?.errors ?? []) if (!(e.id in drafts)) out[e.id] = e.message;
+    for (const [id, m] of Object.entries(draftErrors)) if (id in drafts) out[id] = m;
+    return out;
+  }, [content, drafts, draftErrors]);
+  const valid = Object.keys(errors).length === 0 && Object.keys(drafts).every((id) => {
+    const f = fieldMap.get(id);
+    return !f || !formatError(f, drafts[id]!);
+  });
+
+  // ---- autosave: 2 s after typing stops; values that fail the server's check stay unsaved with its message
+  const flush = useCallback(async (): Promise<void> => {
+    if (saving.current) {
+      await saving.current;
+      if (!Object.keys(draftsRef.current).length) return;
+    }
+    const pending = { ...draftsRef.current };
+    if (!Object.keys(pending).length) return;
+    const run = (async () => {
+      const checked = await calls.validate(Object.entries(pending).map(([id, value]) => ({ id, value }))).catch(() => null);
+      const serverErrors = Object.fromEntries((checked?.errors ?? []).filter((e) => e.id in pending).map((e) => [e.id, e.message]));
+      const sendable = Object.entries(pending).filter(([id, v]) => {
+        const f = fieldMap.get(id);
+        return !f || !formatError(f, v);
+      });
+      setDraftErrors((prev) => ({ ...Object.fromEntries(Object.entries(prev).filter(([k]) => !(k in pending))), ...serverErrors }));
+      if (!sendable.length) return;
+      const sent = Object.fromEntries(sendable);
+      try {
+        await calls.save(version(), sendable.map(([id, value]) => ({ id, value })));
+      } catch (e) {
+        if (isConflict(e)) {
+          // Someone else saved first: reload, keep our values only where they did not change the same field.
+          const fresh = await qc.fetchQuery({ queryKey: editKeys.content(receiptId, companyId), queryFn: () => api.get<ContentResponse>(`/receipts/${encodeURIComponent(receiptId)}/content`, { query: { company_id: companyId } }) });
+          const now = datapoints(fresh.content);
+          const lost = Object.keys(sent).filter((id) => (now.get(id)?.content?.value ?? '') !== (base.current[id] ?? ''));
+          if (lost.length) {
+            setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k]) => !lost.includes(k))));
+            for (const k of lost) delete base.current[k];
+            info.show('The document was changed by someone else; their values are shown.', 'error');
+          }
+          return;
+        }
+        if (e instanceof ApiError && e.status === 422) {
+          setDraftErrors((prev) => ({ ...prev, ...e.fieldErrors }));
+          return;
+        }
+        info.show(messageOf(e), 'error');
+        return;
+      }
+      setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k, v]) => !(k in sent && sent[k] === v))));
+      for (const k of Object.keys(sent)) if (draftsRef.current[k] === sent[k]) delete base.current[k];
+      void qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) });
+    })();
+    saving.current = run;
+    try {
+      await run;
+    } finally {
+      saving.current = null;
+    }
+  }, [calls, fieldMap, qc, receiptId, companyId, api, info]);
+
+  useEffect(() => {
+    if (!Object.keys(drafts).length) return;
+    const t = window.setTimeout(() => void flush(), AUTOSAVE_MS);
+    return () => window.clearTimeout(t);
+  }, [drafts, flush]);
+
+  const onChange = (id: string, value: string) => {
+    if (!(id in base.current)) base.current[id] = serverValue(id);
+    setDrafts((d) => ({ ...d, [id]: value }));
+  };
+
+  // ---- picking a box on the page fills the focused field
+  const onPick = async (page: number, box: Box, file: string | null) => {
+    if (!focusedId || readOnly || !items.has(focusedId)) return;
+    const target = focusedId;
+    await flush();
+    setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k]) => k !== target)));
+    try {
+      await calls.select(version(), target, { page, position: box, file, is_related_content: showKeys });
+    } catch (e) {
+      if (isConflict(e)) {
+        await calls.refresh();
+        await calls.select(version(), target, { page, position: box, file, is_related_content: showKeys }).catch((err: unknown) => info.show(messageOf(err), 'error'));
+      } else info.show(messageOf(e), 'error');
+    }
+    document.getElementById(`field-${target}`)?.focus();
+  };
+
+  // ---- table rows
+  const rowCall = async (fn: () => Promise<unknown>) => {
+    await flush();
+    try {
+      await fn();
+    } catch (e) {
+      if (isConflict(e)) await calls.refresh();
+      info.show(messageOf(e), 'error');
+    }
+  };
+
+  // ---- grid editing
+  const lineItems = content?.content.find((i) => i.id === 'line_items');
+  const startGrid = () => {
+    setGrid((lineItems?.grid?.parts ?? []).map(editorPart).filter((p): p is EditorPart => p !== null));
+    setMerge(false);
+  };
+  const applyGrid = async () => {
+    if (!grid || !canApply(grid)) {
+      info.show('Draw the grid and choose a field for at least one column', 'error');
+      return;
+    }
+    setBusy('grid');
+    await flush();
+    try {
+      await calls.applyGrid(version(), grid);
+      setGrid(null);
+      info.show('Line items updated', 'success');
+    } catch (e) {
+      if (isConflict(e)) await calls.refresh();
+      info.show(messageOf(e), 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+  const gridColumns = schema.filter((f) => (LINE_ITEM_COLUMNS as readonly string[]).includes(f.id)).map((f) => ({ id: f.id, label: f.label }));
+
+  // ---- stakeholders (matched by code or name; the list is empty while master data does not exist)
+  const stakeholderKind = stakeholderOf(receiptType);
+  const stakeholdersQ = useQuery({
+    queryKey: ['edit-receipt', 'stakeholders', companyId, stakeholderKind],
+    queryFn: ({ signal }) =>
+      api
+        .get<{ items?: StakeholderLike[] } | StakeholderLike[]>('/stakeholders', { query: { company_id: companyId, type: stakeholderKind }, signal })
+        .then((r) => (Array.isArray(r) ? r : (r?.items ?? [])))
+        .catch(() => [] as StakeholderLike[]),
+    enabled: companyId !== 'NONE',
+    retry: false,
+    staleTime: 60_000,
+  });
+  const shName = drafts[`${stakeholderKind}_name`] ?? serverValue(`${stakeholderKind}_name`);
+  const shCode = drafts[`${stakeholderKind}_code`] ?? serverValue(`${stakeholderKind}_code`);
+  const newStakeholder = isNewStakeholder(stakeholdersQ.data ?? [], shName, shCode);
+
+  // ---- status actions
+  const company = view.companies.find((c) => c.company_id === companyId);
+  const sends = Boolean(company && (company.ftp_export || company.nsoft_export || company.rivile_export));
+  const actions = actionState({ status, valid, companyCode: receipt?.company_code ?? company?.code ?? '', stakeholderCode: shCode, sends });
+
+  const afterAction = async (answer: unknown) => {
+    const updated = receiptOfPayload((answer as { receipt?: unknown })?.receipt ?? answer);
+    if (updated) cache.applyReceipt(updated);
+    const before = walk;
+    const fresh = ctx ? await qc.fetchQuery({ queryKey: editKeys.walk(companyId, { ...ctx, at: Date.now() }), queryFn: () => api.get<{ items: Receipt[] }>('/receipts', { query: { company_id: companyId, receipt_status: ctx.inbox ? undefined : ctx.status, receipt_type: ctx.receiptType, limit: 50 } }).then((p) => (p?.items ?? []).filter((r) => inList(r as ListItem, ctx))) }).catch(() => []) : [];
+    const next = nextDocument(fresh as ListItem[], receiptId, before);
+    if (next) goTo(next);
+    else navigate(listPath(ctx ?? { inbox: Boolean(nav.inbox), status }));
+  };
+
+  const act = async (action: EditAction) => {
+    const button = actions.buttons.find((b) => b.action === action);
+    if (!button?.enabled || busy) return;
+    setBusy(action);
+    try {
+      await flush();
+      const q = { company_id: companyId };
+      const id = encodeURIComponent(receiptId);
+      let answer: unknown;
+      if (action === 'archive') answer = await api.post(`/receipt/${id}/status`, { status: 'archive', version: version() }, { query: q });
+      else if (action === 'confirm') answer = await api.post(`/receipt/${id}`, { version: version() }, { query: { ...q, with_send: 1 } });
+      else if (action === 'reject') answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'rejected' }, { query: q });
+      else answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'review' }, { query: q });
+      info.show(action === 'confirm' ? 'Document confirmed' : action === 'reject' ? 'Document rejected' : action === 'archive' ? 'Moved to archive' : 'Document saved for review', 'success');
+      await afterAction(answer);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 422) {
+        setDraftErrors((prev) => ({ ...prev, ...e.fieldErrors }));
+        await calls.refresh();
+        info.show(CONTENT_MSG.saveFailed, 'error');
+      } else {
+        if (isConflict(e)) await calls.refresh();
+        info.show(messageOf(e), 'error');
+      }
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const toggleFlag = async () => {
+    if (!receipt || readOnly) return;
+    try {
+      const answer = await api.post(`/receipt/${encodeURIComponent(receiptId)}/flag`, { flag: !receipt.flag, version: version() }, { query: { company_id: companyId } });
+      const updated = receiptOfPayload(answer);
+      if (updated) cache.applyReceipt(updated);
+      await Promise.all([calls.refresh(), qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) })]);
+    } catch (e) {
+      info.show(messageOf(e), 'error');
+    }
+  };
+
+  const remove = async () => {
+    setBusy('delete');
+    try {
+      await api.del(`/receipt/${encodeURIComponent(receiptId)}`, { query: { company_id: companyId } });
+      cache.applyDelete(receiptId);
+      setPopup(null);
+      info.show('Document deleted', 'success');
+      await afterAction(null);
+    } catch (e) {
+      info.show(messageOf(e), 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const doMerge = async (otherId: string) => {
+    setBusy('merge');
+    try {
+      await api.post(`/receipts/${encodeURIComponent(receiptId)}/combine`, { receipt_id: otherId, version: version() }, { query: { company_id: companyId } });
+      cache.applyDelete(otherId);
+      setMerge(false);
+      await Promise.all([qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) }), calls.refresh(), qc.invalidateQueries({ queryKey: editKeys.boxes(receiptId, companyId) })]);
+      info.show('Documents merged', 'success');
+    } catch (e) {
+      info.show(messageOf(e), 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  // While the system works on the document, look again every few seconds (live events also update it).
+  const busyStatus = status === 'processing' || status === 'converting' || status === 'saving';
+  useEffect(() => {
+    if (!busyStatus) return;
+    const t = window.setInterval(() => {
+      void qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) });
+      void calls.refresh();
+    }, 3000);
+    return () => window.clearInterval(t);
+  }, [busyStatus, qc, receiptId, companyId, calls]);
+
+  // Merge candidates carry their first page's URL (GET receipts/{id}/preview), for the first ten.
+  const candidateIds = merge ? walk.filter((w) => w.receipt_id !== receiptId).map((w) => w.receipt_id).slice(0, 10) : [];
+  const previews = useQueries({
+    queries: candidateIds.map((cid) => ({
+      queryKey: ['edit-receipt', 'preview', cid, companyId],
+      queryFn: () => api.get<{ receipt_id: string; pages: { url: string | null }[] }>(`/receipts/${encodeURIComponent(cid)}/preview`, { query: { company_id: companyId } }),
+      staleTime: 5 * 60_000,
+    })),
+  });
+  const thumbnail = (cid: string) => previews.find((p) => p.data?.receipt_id === cid)?.data?.pages[0]?.url ?? null;
+
+  const historyQ = useHistory(receiptId, companyId, panel === 'history');
+  const duplicatesQ = useDuplicates(receiptId, companyId, popup?.kind === 'duplicates');
+
+  // ---- keyboard
+  const actRef = useRef(act);
+  actRef.current = act;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      const inField = Boolean(el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT'));
+      const s = shortcutOf({ key: e.key, code: e.code, altKey: e.altKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, shiftKey: e.shiftKey, inField });
+      if (!s) return;
+      const moveField = (step: number) => {
+        const inputs = [...document.querySelectorAll<HTMLElement>('[data-field-input]')].filter((x) => !(x as HTMLInputElement).disabled);
+        const at = inputs.findIndex((x) => x === document.activeElement);
+        inputs[Math.min(inputs.length - 1, Math.max(0, at + step))]?.focus();
+      };
+      switch (s) {
+        case 'nextField':
+          moveField(1);
+          break;
+        case 'previousField':
+          moveField(-1);
+          break;
+        case 'nextDocument': {
+          const n = followingDocument(walk, receiptId);
+          if (n) void flush().then(() => goTo(n));
+          break;
+        }
+        case 'previousDocument': {
+          const p = previousDocument(walk, receiptId);
+          if (p) void flush().then(() => goTo(p));
+          break;
+        }
+        case 'confirm':
+          void actRef.current('confirm');
+          break;
+        case 'review':
+          void actRef.current('review');
+          break;
+        case 'reject':
+          void actRef.current('reject');
+          break;
+        case 'saveNow':
+          void flush();
+          break;
+        case 'help':
+          setPanel((p) => (p === 'help' ? null : 'help'));
+          break;
+        case 'back':
+          if (grid) setGrid(null);
+          else if (panel) setPanel(null);
+          else return;
+          break;
+      }
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [walk, receiptId, flush, goTo, grid, panel]);
+
+  // Leaving the page saves what was typed.
+  const flushRef = useRef(flush);
+  flushRef.current = flush;
+  useEffect(() => () => void flushRef.current(), []);
+
+  // ---- rendering
+  if (receiptQ.isPending || contentQ.isPending) return <LoadingBlock label="Loading document" />;
+  if (receiptQ.isError || contentQ.isError || !receipt || !content) {
+    return (
+      <div className="page">
+        <p className="notice notice-error">{messageOf(receiptQ.error ?? contentQ.error)}</p>
+        <Button variant="secondary" onClick={() => navigate(-1)}>
+          Back
+        </Button>
+      </div>
+    );
+  }
+
+  const focused = focusedId ? items.get(focusedId) : undefined;
+  const highlights: Highlight[] = [];
+  const shown = showKeys ? focused?.related_content : focused?.content;
+  if (shown?.position && shown.page) highlights.push({ page: shown.page, box: shown.position, tone: showKeys ? 'key' : 'value' });
+  const events: FieldEvents = { drafts, errors, readOnly, showKeys, focusedId, onFocus: setFocusedId, onChange };
+  const pages = receipt.pages.map((p) => ({ ...p, url: p.url ?? null }));
+  const table = popup?.kind === 'table' ? popup.id : null;
+
+  return (
+    <div className="er" data-testid="edit-receipt">
+      <header className="er-topbar">
+        <button type="button" className="icon-btn" aria-label="Back" title="Back" onClick={() => void flush().then(() => navigate(listPath(ctx ?? { inbox: Boolean(nav.inbox), status })))}>
+          <Icon name="chevronLeft" />
+        </button>
+        <div className="er-pager" data-testid="pager">
+          <button type="button" className="icon-btn" aria-label="Previous document" disabled={!previousDocument(walk, receiptId)} onClick={() => void flush().then(() => goTo(previousDocument(walk, receiptId)!))}>
+            <Icon name="chevronLeft" size={18} />
+          </button>
+          <span data-testid="pager-position">{position.index > 0 ? `${position.index}/${position.total}` : `–/${position.total}`}</span>
+          <button type="button" className="icon-btn" aria-label="Next document" disabled={!followingDocument(walk, receiptId)} onClick={() => void flush().then(() => goTo(followingDocument(walk, receiptId)!))}>
+            <Icon name="chevronRight" size={18} />
+          </button>
+        </div>
+        <div className="er-title">
+          <strong title={receipt.original_file_name}>{receipt.original_file_name}</strong>
+          <span className={`pill pill-${status === 'ready' ? 'green' : status === 'review' || status === 'error' ? 'red' : 'orange'}`} data-testid="receipt-status">
+            {STATUS_TITLES[status] ?? status}
+          </span>
+          {Object.keys(drafts).length > 0 && <span className="muted er-saving">Unsaved changes…</span>}
+        </div>
+        <div className="er-topbar-tools">
+          <button type="button" className={`icon-btn ${receipt.flag ? 'is-on' : ''}`} aria-label={receipt.flag ? 'Unflag' : 'Flag'} title={receipt.flag ? 'Unflag' : 'Flag'} aria-pressed={receipt.flag} disabled={readOnly} onClick={() => void toggleFlag()} data-testid="flag">
+            <EditIcon name="flag" />
+          </button>
+          <button type="button" className="icon-btn" aria-label="Export" title="Export" onClick={() => void flush().then(() => setPopup({ kind: 'export' }))} data-testid="export">
+            <Icon name="export" />
+          </button>
+          <button type="button" className="icon-btn" aria-label="Delete" title="Delete" onClick={() => setPopup({ kind: 'delete' })} data-testid="delete">
+            <Icon name="trash" />
+          </button>
+          <button type="button" className={`icon-btn ${receipt.duplicate_id ? 'is-warn' : ''}`} aria-label="Duplicates" title="Duplicates" onClick={() => setPopup({ kind: 'duplicates' })} data-testid="duplicates">
+            <EditIcon name="copy" />
+          </button>
+        </div>
+        <div className="er-actions" data-testid="status-actions">
+          {actions.mode === 'processing' && <span className="er-processing">Processing</span>}
+          {actions.codeNote && (
+            <span className="er-code-note" data-testid="code-note">
+              {CONTENT_MSG.companyCode}
+            </span>
+          )}
+          {actions.buttons.map((b) => (
+            <Button key={b.action} variant={b.primary ? 'primary' : b.action === 'reject' ? 'danger' : 'secondary'} disabled={!b.enabled} loading={busy === b.action} onClick={() => void act(b.action)}>
+              {b.label}
+            </Button>
+          ))}
+        </div>
+      </header>
+
+      <div className="er-body">
+        <nav className="er-toolbar" aria-label="Document tools">
+          <button type="button" className={`er-tool ${merge ? 'is-on' : ''}`} title="Merge" aria-pressed={merge} disabled={readOnly} onClick={() => setMerge((m) => !m)} data-testid="tool-merge">
+            <EditIcon name="merge" />
+            <span>Merge</span>
+          </button>
+          <button type="button" className="er-tool" title="Rotate" onClick={() => setRotation((r) => nextRotation(r))} data-testid="tool-rotate">
+            <EditIcon name="rotate" />
+            <span>{rotation ? `${rotation}°` : 'Rotate'}</span>
+          </button>
+          {grid ? (
+            <>
+              <button type="button" className="er-tool" onClick={() => setGrid(null)} data-testid="grid-cancel">
+                <Icon name="close" size={18} />
+                <span>Cancel</span>
+              </button>
+              <button type="button" className="er-tool is-primary" disabled={busy === 'grid'} onClick={() => void applyGrid()} data-testid="grid-apply">
+                <Icon name="check" size={18} />
+                <span>Apply</span>
+              </button>
+            </>
+          ) : (
+            <button type="button" className="er-tool" disabled={readOnly} onClick={startGrid} data-testid="grid-edit">
+              <EditIcon name="grid" />
+              <span>Edit Grid</span>
+            </button>
+          )}
+          <button type="button" className="er-tool" onClick={() => lineItems && setPopup({ kind: 'table', id: lineItems.id })} data-testid="tool-line-items">
+            <EditIcon name="table" />
+            <span>Lines</span>
+          </button>
+          <button type="button" className={`er-tool ${panel === 'history' ? 'is-on' : ''}`} onClick={() => setPanel((p) => (p === 'history' ? null : 'history'))} data-testid="tool-history">
+            <EditIcon name="history" />
+            <span>History</span>
+          </button>
+          <button type="button" className={`er-tool ${panel === 'help' ? 'is-on' : ''}`} onClick={() => setPanel((p) => (p === 'help' ? null : 'help'))} data-testid="tool-help">
+            <EditIcon name="help" />
+            <span>Keys</span>
+          </button>
+        </nav>
+
+        <section className="er-left">
+          {grid && (
+            <div className="er-grid-tools" data-testid="grid-tools">
+              <span className="muted">{grid.length ? 'Click the rulers to add lines, choose each column’s field, then Apply.' : 'Draw the table area on the page.'}</span>
+              <button type="button" className="btn btn-link btn-sm" disabled={!grid.length} onClick={() => setGrid(grid.map(deleteAllRows))}>
+                Delete all rows
+              </button>
+              <button type="button" className="btn btn-link btn-sm" disabled={!grid.length} onClick={() => setGrid(grid.map(deleteAllColumns))}>
+                Delete all columns
+              </button>
+              <button type="button" className="btn btn-link btn-sm" disabled={!grid.length} onClick={() => setGrid([])}>
+                Delete grid
+              </button>
+              {content.available_template && (
+                <button
+                  type="button"
+                  className="btn btn-link btn-sm"
+                  onClick={() =>
+                    void rowCall(async () => {
+                      const res = await calls.useTemplate(version());
+                      const parts = res.content.find((i) => i.id === 'line_items')?.grid?.parts ?? [];
+                      setGrid(parts.map(editorPart).filter((p): p is EditorPart => p !== null));
+                    })
+                  }
+                  data-testid="grid-use-template"
+                >
+                  Use template
+                </button>
+              )}
+              {Boolean(lineItems?.grid?.parts.length) && (shName || shCode) && (
+                <button type="button" className="btn btn-link btn-sm" onClick={() => void rowCall(async () => { await calls.saveTemplate(); info.show('Template saved', 'success'); })} data-testid="grid-save-template">
+                  Save template
+                </button>
+              )}
+            </div>
+          )}
+          <DocumentViewer
+            pages={pages}
+            boxes={boxesQ.data?.pages ?? []}
+            rotation={rotation}
+            highlights={highlights}
+            pickable={Boolean(focusedId) && !readOnly}
+            onPick={(page, box, file) => void onPick(page, box, file)}
+            grid={grid ? { parts: grid, columns: gridColumns, onChange: setGrid } : null}
+          />
+        </section>
+
+        <section className="er-right">
+          {merge ? (
+            <MergePanel
+              candidates={walk
+                .filter((w) => w.receipt_id !== receiptId)
+                .map((w) => {
+                  const r = w as unknown as Receipt;
+                  return { receipt_id: r.receipt_id, original_file_name: r.original_file_name, created_at: r.created_at, url: thumbnail(r.receipt_id) };
+                })}
+              loading={walkQ.isPending}
+              busy={busy === 'merge'}
+              onMerge={(other) => void doMerge(other)}
+              onClose={() => setMerge(false)}
+            />
+          ) : (
+            <FieldForm
+              schema={schema}
+              content={content.content}
+              receiptType={receiptType}
+              tab={tab}
+              onTab={setTab}
+              onToggleKeys={() => setShowKeys((v) => !v)}
+              events={events}
+              receiptError={receipt.error?.message ?? null}
+              newStakeholder={newStakeholder}
+              onOpenTable={(tid) => setPopup({ kind: 'table', id: tid })}
+              onAddRow={(tid) => void rowCall(() => calls.addLine(version(), tid))}
+            />
+          )}
+        </section>
+        {panel === 'history' && <HistoryPanel items={historyQ.data?.items} loading={historyQ.isPending} error={historyQ.error} />}
+        {panel === 'help' && <HelpPanel onClose={() => setPanel(null)} />}
+      </div>
+
+      {table && (
+        <TablePopup
+          tableId={table}
+          schema={schema}
+          content={content.content}
+          receiptType={receiptType}
+          events={events}
+          onAdd={(after) => void rowCall(() => calls.addLine(version(), table, after))}
+          onDelete={(row) => void rowCall(() => calls.deleteLine(version(), row))}
+          onMove={(row, pos) => void rowCall(() => calls.moveLine(version(), row, pos))}
+          onClose={() => setPopup(null)}
+        />
+      )}
+      {popup?.kind === 'delete' && (
+        <Modal
+          title="Delete document"
+          onClose={() => setPopup(null)}
+          size="sm"
+          testId="delete-confirm"
+          footer={
+            <>
+              <Button variant="secondary" onClick={() => setPopup(null)}>
+                Cancel
+              </Button>
+              <Button variant="danger" loading={busy === 'delete'} onClick={() => void remove()}>
+                Delete
+              </Button>
+            </>
+          }
+        >
+          <p>Are you sure you want to delete {receipt.original_file_name}?</p>
+          <p className="text-danger">This actions is irreversible!</p>
+        </Modal>
+      )}
+      {popup?.kind === 'duplicates' && <DuplicatesPopup items={duplicatesQ.data?.items} loading={duplicatesQ.isPending} companyId={companyId} onClose={() => setPopup(null)} />}
+      {popup?.kind === 'export' && <ExportModal receipts={[receipt]} onClose={() => setPopup(null)} onExported={() => void calls.refresh()} />}
+    </div>
+  );
+}

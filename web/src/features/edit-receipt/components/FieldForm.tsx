@@ -1,0 +1,225 @@
+import type { ContentItem, SchemaField } from '../../../../../shared/schemas/content';
+import { Icon } from '../../../components/ui/Icon';
+import { formSections, formTables, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
+import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
+
+export const EXTRACTED_NOTE = 'Data from documents is shown once extracted';
+
+export interface FieldEvents {
+  drafts: Record<string, string>;
+  errors: Record<string, string>;
+  readOnly: boolean;
+  showKeys: boolean;
+  focusedId: string | null;
+  onFocus(id: string): void;
+  onChange(id: string, value: string): void;
+}
+
+function confidenceTone(c: number | null | undefined): string {
+  if (c === null || c === undefined) return 'none';
+  if (c >= 90) return 'high';
+  if (c >= 60) return 'mid';
+  return 'low';
+}
+
+export function FieldInput({ field, events, compact = false, newMarker = false }: { field: FormField; events: FieldEvents; compact?: boolean; newMarker?: boolean }) {
+  const value = field.id in events.drafts ? events.drafts[field.id]! : field.value;
+  const error = events.errors[field.id];
+  const focused = events.focusedId === field.id;
+  const common = {
+    id: `field-${field.id}`,
+    name: field.id,
+    'data-field-input': field.id,
+    'data-testid': `field-${field.id}`,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `error-${field.id}` : undefined,
+    disabled: events.readOnly,
+    onFocus: () => events.onFocus(field.id),
+    className: 'input er-input',
+  } as const;
+  const label = (
+    <label htmlFor={`field-${field.id}`} className="er-label">
+      {field.label}
+      {field.required && (
+        <span className="er-required" aria-label="required">
+          *
+        </span>
+      )}
+      {newMarker && (
+        <span className="er-new" data-testid="stakeholder-new">
+          new
+        </span>
+      )}
+    </label>
+  );
+  const input = events.showKeys ? (
+    <input {...common} value={field.related?.value ?? ''} readOnly placeholder="No key found" onChange={() => undefined} />
+  ) : field.type === 'enum' ? (
+    <select {...common} value={value} onChange={(e) => events.onChange(field.id, e.target.value)}>
+      <option value="">—</option>
+      {(field.options ?? []).map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  ) : (
+    <input
+      {...common}
+      value={value}
+      inputMode={field.type === 'amount' || field.type === 'quantity' || field.type === 'rate' ? 'decimal' : undefined}
+      placeholder={field.type === 'date' ? 'YYYY-MM-DD' : field.type === 'amount' ? '0.00' : undefined}
+      autoComplete="off"
+      onChange={(e) => events.onChange(field.id, e.target.value)}
+    />
+  );
+  if (compact) {
+    return (
+      <div className={`er-cell ${error ? 'has-error' : ''} ${focused ? 'is-focused' : ''}`}>
+        {input}
+        {error && (
+          <p className="field-error" id={`error-${field.id}`} data-testid={`error-${field.id}`}>
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div className={`er-field ${error ? 'has-error' : ''} ${focused ? 'is-focused' : ''}`} data-testid={`er-field-${field.id}`}>
+      {label}
+      <div className="er-control">
+        {input}
+        <span className={`er-confidence er-confidence-${confidenceTone(field.content?.confidence)}`} title={field.content?.confidence != null ? `Read with ${field.content.confidence}% confidence` : 'Typed or not found'} />
+      </div>
+      {error && (
+        <p className="field-error" id={`error-${field.id}`} data-testid={`error-${field.id}`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTable; onOpen(): void; onAdd(): void; readOnly: boolean }) {
+  const preview = table.rows.slice(0, 4);
+  const main = table.columns.filter((c) => ['description', 'total_price', 'quantity', 'vat_line_rate', 'vat_line_base', 'vat_line_tax'].includes(c.id)).slice(0, 3);
+  return (
+    <section className="er-section er-table-summary" data-testid={`table-${table.schemaId}`}>
+      <div className="er-section-head">
+        <h3>{table.label}</h3>
+        <span className="muted">
+          {table.rows.length} {table.rows.length === 1 ? 'row' : 'rows'}
+        </span>
+        <div className="er-section-tools">
+          {!readOnly && (
+            <button type="button" className="btn btn-link btn-sm" onClick={onAdd}>
+              <Icon name="plus" size={14} /> Row
+            </button>
+          )}
+          <button type="button" className="btn btn-link btn-sm" onClick={onOpen} data-testid={`open-${table.schemaId}`}>
+            Open
+          </button>
+        </div>
+      </div>
+      {preview.length > 0 ? (
+        <table className="er-mini-table">
+          <thead>
+            <tr>
+              {main.map((c) => (
+                <th key={c.id}>{c.label}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {preview.map((r) => (
+              <tr key={r.id} data-testid="table-row">
+                {main.map((c) => (
+                  <td key={c.id}>{r.cells.find((x) => x.schemaId === c.id)?.value || <span className="muted">—</span>}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted er-empty-table">No rows</p>
+      )}
+      {table.rows.length > preview.length && <p className="muted er-more">and {table.rows.length - preview.length} more</p>}
+    </section>
+  );
+}
+
+/** The right side: receipt error, the note, Item Details / Advanced tabs, SHOW KEYS / SHOW VALUES, fields and tables. */
+export function FieldForm({
+  schema,
+  content,
+  receiptType,
+  tab,
+  onTab,
+  onToggleKeys,
+  events,
+  receiptError,
+  newStakeholder,
+  onOpenTable,
+  onAddRow,
+}: {
+  schema: SchemaField[];
+  content: ContentItem[];
+  receiptType: ReceiptKind;
+  tab: Tab;
+  onTab(tab: Tab): void;
+  onToggleKeys(): void;
+  events: FieldEvents;
+  receiptError: string | null;
+  newStakeholder: boolean;
+  onOpenTable(tableId: string): void;
+  onAddRow(tableId: string): void;
+}) {
+  const sections = formSections(schema, content, tab, receiptType);
+  const tables = formTables(schema, content, tab, receiptType);
+  const stakeholderName = receiptType === 'invoice' ? 'customer_name' : 'supplier_name';
+  return (
+    <div className="er-form" data-testid="field-form">
+      {receiptError && (
+        <p className="notice notice-error" role="alert" data-testid="receipt-error">
+          {receiptError}
+        </p>
+      )}
+      <p className="er-note" data-testid="extracted-note">
+        <Icon name="info" size={15} /> {EXTRACTED_NOTE}
+      </p>
+      <div className="er-form-head">
+        <div className="tabs" role="tablist">
+          {(['details', 'advanced'] as Tab[]).map((t) => (
+            <button key={t} type="button" role="tab" aria-selected={tab === t} className={`tab ${tab === t ? 'is-active' : ''}`} onClick={() => onTab(t)}>
+              {t === 'details' ? 'Item Details' : 'Advanced'}
+            </button>
+          ))}
+        </div>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={onToggleKeys} data-testid="toggle-keys">
+          {events.showKeys ? 'SHOW VALUES' : 'SHOW KEYS'}
+        </button>
+      </div>
+      {sections.map((s) => (
+        <section key={s.id} className="er-section" data-testid={`section-${s.id}`}>
+          <h3>{s.label}</h3>
+          <div className="er-fields">
+            {s.fields.map((f) => (
+              <div key={f.id} className={f.id === 'supplier_name' || f.id === 'customer_name' ? 'er-span' : undefined}>
+                <FieldInput field={f} events={events} newMarker={f.id === stakeholderName && newStakeholder} />
+                {f.id === stakeholderName && newStakeholder && (
+                  <p className="er-stakeholder-note" data-testid="stakeholder-note">
+                    {NEW_STAKEHOLDER_NOTE}
+                  </p>
+                )}
+              </div>
+            ))}
+          </div>
+        </section>
+      ))}
+      {tables.map((t) => (
+        <TableSummary key={t.id} table={t} readOnly={events.readOnly} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
+      ))}
+    </div>
+  );
+}
