@@ -10,6 +10,7 @@ import { WebStack } from './web-stack';
 
 export const REGION = 'eu-west-1';
 const CROSS_STACK_REFERENCES = '@aws-cdk/core:defaultCrossStackReferences';
+const VALIDATE_AGAINST_DEFAULT_RULES = '@aws-cdk/core:validateAgainstDefaultRules';
 
 export interface ReceiptsStacksOptions {
   bundle: HandlerBundle;
@@ -41,6 +42,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
   // New project: weak cross-stack references (Fn::GetStackOutput), as `cdk init` recommends; a producer's
   // output can change without the "export in use" deadlock of Fn::ImportValue. Overridable with -c.
   if (app.node.tryGetContext(CROSS_STACK_REFERENCES) === undefined) app.node.setContext(CROSS_STACK_REFERENCES, 'weak');
+  // CloudFormation Validate findings (schema, common misconfigurations) fail the synth instead of warning.
+  if (app.node.tryGetContext(VALIDATE_AGAINST_DEFAULT_RULES) === undefined) app.node.setContext(VALIDATE_AGAINST_DEFAULT_RULES, true);
   const env: Environment = options.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: REGION };
   const prefix = options.prefix ?? 'Receipts';
   const common = { env, bundle: options.bundle, entries: options.entries, globalAdminEmails: options.globalAdminEmails };

@@ -225,6 +225,13 @@ describe('edit-receipt screen in Chromium', () => {
     for (let i = 0; i < 5; i++) await page.getByTestId('tool-rotate').click();
     await expect.poll(() => page.getByTestId('tool-rotate').innerText()).toContain('90°');
     await screenshot(page, 'edit-receipt-rotated');
+
+    // Merge: the panel replaces the form and offers the other documents of the list with their first page
+    await page.getByTestId('tool-merge').click();
+    await expect.poll(() => page.getByTestId('merge-candidate').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('merge-candidate').locator('img').count()).toBe(1);
+    expect(await page.getByTestId('field-form').count()).toBe(0);
+    await screenshot(page, 'edit-receipt-merge');
     await page.close();
   });
 
@@ -239,13 +246,15 @@ describe('edit-receipt screen in Chromium', () => {
     await page.getByRole('switch', { name: 'Currency required' }).check({ force: true });
     await screenshot(page, 'fields-configuration');
     await save.click();
-    await expect.poll(() => page.getByTestId('info-popup').first().innerText()).toContain('Fields saved');
-    const schema = (await api.get(`/schemas?${q()}`)).body as { fields: { id: string; hidden: boolean; constraints: { required: boolean } }[] };
-    expect(schema.fields.find((f) => f.id === 'iban')!.hidden).toBe(true);
+    type Schema = { fields: { id: string; hidden: boolean; constraints: { required: boolean } }[] };
+    await expect.poll(async () => ((await api.get(`/schemas?${q()}`)).body as Schema).fields.find((f) => f.id === 'iban')!.hidden, { timeout: 10_000 }).toBe(true);
+    const schema = (await api.get(`/schemas?${q()}`)).body as Schema;
     expect(schema.fields.find((f) => f.id === 'currency')!.constraints.required).toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     // The edit screen follows: Currency gets its asterisk
     await page.goto(`${stack.url}/edit-receipt/${ids.second}?company_id=${companyId}`);
-    await expect.poll(() => page.getByTestId('er-field-currency').innerText()).toContain('*');
+    await expect.poll(() => page.getByTestId('er-field-currency').count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.getByTestId('er-field-currency').innerText()).toContain('*');
     // A page that could not be rendered shows the cover text (the answer is changed in the browser here)
     await page.route(new RegExp(`/api/receipts/${ids.second}\\?`), async (route) => {
       const res = await route.fetch();
@@ -254,7 +263,8 @@ describe('edit-receipt screen in Chromium', () => {
       await route.fulfill({ response: res, json: body });
     });
     await page.reload();
-    await expect.poll(() => page.getByTestId('page-not-processed').innerText()).toBe('The page was not processed');
+    await expect.poll(() => page.getByTestId('page-not-processed').count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.getByTestId('page-not-processed').innerText()).toBe('The page was not processed');
     await screenshot(page, 'edit-receipt-page-not-processed');
     await page.close();
   });

@@ -160,15 +160,16 @@ describe('documents: upload and processing', () => {
     const { api, companyId } = await registeredUser(t.stack, 'broken');
     const tiny = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ffffff' } }).png().toBuffer();
     const corrupt = Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog'), Buffer.alloc(3000, 0x41)]);
-    const cases: [string, Uint8Array, string][] = [
+    const cases: [string, Uint8Array, string, ('single' | 'multiple')?][] = [
       ['corrupt.pdf', corrupt, 'The PDF file is damaged and cannot be read'],
+      ['corrupt-per-page.pdf', corrupt, 'The PDF file is damaged and cannot be read', 'multiple'],
       ['empty.pdf', new Uint8Array(), 'The file is empty'],
       ['bomb.png', pngBomb(), 'The image is too large to be processed (more than 100 megapixels)'],
       ['tiny.png', tiny, 'Resolution of the image is too low to be processed'],
       ['text-as.pdf', new TextEncoder().encode('this is not a pdf at all'), 'This file type is not allowed'],
     ];
-    for (const [name, bytes, _message] of cases) {
-      const { request, put } = await uploadDocument(api, { company_id: companyId, original_file_name: name }, bytes);
+    for (const [name, bytes, _message, type] of cases) {
+      const { request, put } = await uploadDocument(api, { company_id: companyId, original_file_name: name, type }, bytes);
       expect(request.status, name).toBe(200);
       expect(put!.status, name).toBe(200);
     }

@@ -49,9 +49,13 @@ function markerItem(m: Marker): Item {
   return { ...keys.documentMarker(m.kind, m.scope, m.value, m.receipt_id), type: 'DOC_MARKER', receipt_id: m.receipt_id };
 }
 
+/** Upload items outlive their reservation by SQS's longest retention, so a late duplicate event still finds them. */
+const UPLOAD_ITEM_LIFETIME_SECONDS = 14 * 24 * 3600;
+
 function uploadItem(u: UploadRecord): Item {
   const pending = u.state === 'pending' && u.company_id ? keys.pendingUploadIndex(u.company_id, u.expires_at, u.upload_id) : {};
-  return { ...keys.upload(u.upload_id), ...pending, type: 'UPLOAD', ...u };
+  const ttl = Math.floor(Date.parse(u.expires_at) / 1000) + UPLOAD_ITEM_LIFETIME_SECONDS;
+  return { ...keys.upload(u.upload_id), ...pending, type: 'UPLOAD', ...u, ttl };
 }
 
 function countsKey(scope: ScopeKey, type: ReceiptType): Key {

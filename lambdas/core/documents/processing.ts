@@ -94,8 +94,8 @@ async function partsOf(deps: ProcessingDeps, upload: UploadRecord, bytes: Uint8A
     return pages.map((b, i) => ({ page: i + 1, bytes: b }));
   } catch (error) {
     // A PDF that cannot be split is one document; its processing reports what is wrong with it.
-    if (error instanceof DocumentProblem) return [{ page: null }];
-    throw error;
+    if (!(error instanceof DocumentProblem)) deps.log.warn('split failed', { key: upload.key, error: error instanceof Error ? error.message : String(error) });
+    return [{ page: null }];
   }
 }
 

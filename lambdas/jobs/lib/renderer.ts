@@ -130,7 +130,13 @@ async function splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array
     if ((error as Error).name === 'EncryptedPDFError' || /encrypted/i.test(String((error as Error).message))) throw new DocumentProblem(RENDER_MSG.pdfProtected);
     throw new DocumentProblem(RENDER_MSG.pdfBroken);
   }
-  const count = src.getPageCount();
+  let count: number;
+  try {
+    count = src.getPageCount();
+  } catch {
+    // pdf-lib parses leniently and fails only when it walks the page tree.
+    throw new DocumentProblem(RENDER_MSG.pdfBroken);
+  }
   if (count < 1) throw new DocumentProblem(RENDER_MSG.pdfEmpty);
   if (count > maxPages) return null;
   const out: Uint8Array[] = [];

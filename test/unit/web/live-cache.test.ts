@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Company } from '../../../shared/schemas/company';
 import { handleLiveMessage } from '../../../web/src/features/live/components/LiveChannel';
 import {
@@ -13,7 +13,7 @@ import {
   receiptOfPayload,
   type ListData,
 } from '../../../web/src/features/live/lib/cache-updates';
-import { receiptCache } from '../../../web/src/features/live/use-receipt-cache';
+import { UPLOAD_WATCH_MS, receiptCache, settledUploads } from '../../../web/src/features/live/use-receipt-cache';
 import { listKeyParams, EMPTY_FILTERS, type ListKeyParams } from '../../../web/src/features/receipts/lib/list-params';
 import { queryKeys } from '../../../web/src/lib/query-keys';
 import { receipt } from './receipt-fixture';
@@ -176,5 +176,32 @@ describe('live events on the query cache', () => {
     const before = qc.getQueryData(queryKeys.receiptList(review));
     handleLiveMessage({ event: 'pong', payload: undefined }, cache, 'c1');
     expect(qc.getQueryData(queryKeys.receiptList(review))).toBe(before);
+  });
+});
+
+describe('watching uploads without a company (no live events)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('knows which uploads are listed and processed', () => {
+    const d = data([receipt({ receipt_id: 'a', upload_id: 'u1', status: 'unassigned' }), receipt({ receipt_id: 'b', upload_id: 'u2', status: 'processing' })]);
+    expect(settledUploads([d, undefined], new Set(['u1', 'u2', 'u3']))).toEqual(new Set(['u1']));
+  });
+
+  it('reloads the lists every few seconds until the documents are there', async () => {
+    vi.useFakeTimers();
+    const qc = new QueryClient();
+    const key = queryKeys.receiptList(list('unassigned', { scope: 'ALL' }));
+    qc.setQueryData(key, data([]));
+    const invalidate = vi.spyOn(qc, 'invalidateQueries');
+    receiptCache(qc).watchUploads(['u1']);
+    await vi.advanceTimersByTimeAsync(UPLOAD_WATCH_MS);
+    expect(invalidate).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(UPLOAD_WATCH_MS);
+    expect(invalidate).toHaveBeenCalledTimes(2);
+    qc.setQueryData(key, data([receipt({ receipt_id: 'a', company_id: null, upload_id: 'u1', status: 'unassigned' })]));
+    await vi.advanceTimersByTimeAsync(UPLOAD_WATCH_MS * 3);
+    expect(invalidate).toHaveBeenCalledTimes(2);
   });
 });

@@ -78,19 +78,64 @@ function dateFormatFromOrder(o: DateOrder | undefined): DateFormat | undefined {
   return o === 'MDY' ? 'MM/DD/YYYY' : o === 'DMY' ? 'DD/MM/YYYY' : undefined;
 }
 
-/** Finds dates with a few OCR slips repaired (O for 0, l for 1) in date-shaped tokens. */
-function datesInText(text: string, format: DateFormat | undefined): DateMatch[] {
-  const direct = findDates(text, format ? { format } : {});
+/** Digits a receipt printer's font makes OCR confuse. */
+const DIGIT_CONFUSIONS: Record<string, string[]> = { '8': ['0', '6', '3'], '0': ['8'], '3': ['8'], '6': ['8', '5'], '5': ['6'], '1': ['7'], '7': ['1'] };
+
+/** Variants of a date-shaped token with one or two confusable digits changed, fewest changes first. */
+function confusionVariants(token: string): string[] {
+  const positions = [...token].map((c, i) => (DIGIT_CONFUSIONS[c] ? i : -1)).filter((i) => i >= 0);
+  const out: string[] = [];
+  for (const i of positions) for (const r of DIGIT_CONFUSIONS[token[i]!]!) out.push(token.slice(0, i) + r + token.slice(i + 1));
+  for (const i of positions)
+    for (const j of positions)
+      if (j > i)
+        for (const a of DIGIT_CONFUSIONS[token[i]!]!)
+          for (const b of DIGIT_CONFUSIONS[token[j]!]!) out.push(token.slice(0, i) + a + token.slice(i + 1, j) + b + token.slice(j + 1));
+  return out;
+}
+
+/**
+ * Finds dates, repairing OCR slips when a row holds none: letters for digits (O for 0), "~" for "-",
+ * lost separators after a date label ("15062018"), and confusable digits ("17/83/2817") when exactly
+ * one plausible date comes out.
+ */
+function datesInText(text: string, format: DateFormat | undefined, labelled = false): DateMatch[] {
+  const opts = format ? { format } : {};
+  const direct = findDates(text, opts);
   if (direct.length) return direct;
-  const repaired = text.replace(/[0-9OoIlSB|]{1,4}[/.\-][0-9OoIlSB|]{1,2}[/.\-][0-9OoIlSB|]{2,4}/g, (t) => fixDigits(t));
-  return repaired === text ? [] : findDates(repaired, format ? { format } : {});
+  let repaired = text
+    .replace(/[0-9OoIlSB|]{1,4}[/.\-~][0-9OoIlSB|]{1,2}[/.\-~][0-9OoIlSB|]{2,4}/g, (t) => fixDigits(t))
+    .replace(/(\d{1,2})~(\d{1,2})([/.-])(\d{2,4})/g, '$1$3$2$3$4')
+    .replace(/(\d{1,2})([/.-])(\d{1,2})~(\d{2,4})/g, '$1$2$3$2$4');
+  if (labelled) {
+    // "Date: 15062018" → 15/06/2018
+    repaired = repaired.replace(/(?<!\d)(\d{2})(\d{2})(20\d{2})(?!\d)/g, '$1/$2/$3');
+  }
+  const fixed = repaired === text ? [] : findDates(repaired, opts);
+  if (fixed.length) return fixed;
+  const thisYear = new Date().getUTCFullYear();
+  for (const m of text.matchAll(/(?<![\d/.-])\d{1,2}([/.-])\d{2}\1(\d{2}|\d{4})(?![\d/])/g)) {
+    const found = new Set<string>();
+    let first: DateMatch | undefined;
+    for (const v of confusionVariants(m[0])) {
+      const d = findDates(v, opts)[0];
+      const y = d ? Number(d.iso.slice(0, 4)) : 0;
+      if (d && d.raw === v && y >= 2000 && y <= thisYear + 1) {
+        found.add(d.iso);
+        first ??= { ...d, raw: m[0], index: m.index };
+      }
+    }
+    if (found.size === 1 && first) return [first];
+  }
+  return [];
 }
 
 export function dateCandidates(rows: Row[], format?: DateFormat): DateCandidate[] {
   const fmt = format ?? dateFormatFromOrder(documentDateOrder(rows));
   const out: DateCandidate[] = [];
   rows.forEach((row, i) => {
-    for (const m of datesInText(row.text, fmt)) {
+    const labelled = /\b(date|tarikh|data|datum)\b/i.test(fold(row.text));
+    for (const m of datesInText(row.text, fmt, labelled)) {
       let label = row.text.slice(0, m.index).trim();
       // Only the words just before the date (a row may hold several label/value pairs).
       const prevDate = out.filter((o) => o.row === row).pop();

@@ -4,10 +4,11 @@
  * over a broken line; address = the lines after it until a phone / tax number / document line.
  */
 import { unionBoxes } from '../geometry';
-import { BUSINESS_WORDS, cleanToken, fixLegalForms, leadingLegalForm, legalFormEnd } from './legal';
+import { BUSINESS_WORDS, cleanToken, fixLegalForms, isLegalFormToken, leadingLegalForm, legalFormEnd } from './legal';
+import { findDates } from './dates';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
-import { collapseSpaces, foldDiacritics } from './text';
+import { collapseSpaces, foldDiacritics, levenshtein } from './text';
 
 /** Lines that are document furniture, never the seller's name. */
 const NOT_A_NAME =
@@ -43,7 +44,19 @@ export function looksLikeAddress(text: string): boolean {
 }
 
 function tokensOf(text: string): string[] {
-  return text.split(/\s+/).filter(Boolean);
+  // Tokens without OCR junk ("|", "-", "." standing alone).
+  return text.split(/\s+/).filter((t) => t && /[\p{L}\d&]/u.test(t));
+}
+
+const NOT_A_NAME_WORDS = ['INVOICE', 'RECEIPT', 'CASHIER', 'WELCOME', 'CUSTOMER', 'MEMBER', 'COUNTER', 'TERMINAL', 'SIMPLIFIED', 'OFFICIAL', 'ORDER'];
+
+/** NOT_A_NAME, also with one OCR slip in a long keyword ("TAX INVQICE"). */
+function notAName(text: string): boolean {
+  if (NOT_A_NAME.test(text)) return true;
+  return tokensOf(text).some((t) => {
+    const u = cleanToken(t);
+    return u.length >= 5 && NOT_A_NAME_WORDS.some((k) => Math.abs(k.length - u.length) <= 1 && levenshtein(u, k, 1) <= 1);
+  });
 }
 
 interface Candidate {
@@ -61,7 +74,8 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
   if (findAmounts(text).length) return undefined;
   const legalEnd = legalFormEnd(toks);
   const strong = legalEnd > 0 || leadingLegalForm(toks);
-  if (!strong && NOT_A_NAME.test(text)) return undefined;
+  if (!strong && notAName(text)) return undefined;
+  if (findDates(text).length) return undefined;
   if (!strong && looksLikeAddress(text)) return undefined;
   if (!strong && ADDRESS_STOP.test(text)) return undefined;
   let score = 0;
@@ -89,7 +103,19 @@ export function cleanCompanyName(text: string): string {
   s = s.replace(/\s*[([{]\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[A-Z]{0,2}\d[\d\s-]{3,}\s*-?\s*[A-Z]?\s*[)\]}]?(\s+\S{1,3})?\s*$/i, '');
   s = s.replace(/\s+\d{5,}-?[A-Z]\s*$/i, '');
   s = s.replace(/^[^\p{L}\d("„'&]+/u, '').replace(/[^\p{L}\d).'"“”]+$/u, '');
-  return fixLegalForms(s);
+  // Junk before the name: a stray lower-case letter or symbol from a logo ("i SWC ENTERPRISE").
+  s = s.replace(/^(?:[a-z]{1,2}|[^\p{L}\d\s]{1,2})\s+(?=[\p{Lu}\d])/u, '');
+  // Digits read for letters inside words: "D.1.Y." → "D.I.Y.", "AE0N" → "AEON".
+  s = s
+    .split(' ')
+    .map((t) => {
+      const letters = (t.match(/\p{L}/gu) ?? []).length;
+      const digitCount = (t.match(/\d/g) ?? []).length;
+      if (!digitCount || letters <= digitCount || /\d{2,}/.test(t)) return t;
+      return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!);
+    })
+    .join(' ');
+  return fixLegalForms(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ')));
 }
 
 export interface SupplierHeader {
@@ -116,16 +142,17 @@ function continuesName(prev: Row, row: Row): boolean {
   const toks = tokensOf(row.text);
   const pt = tokensOf(prev.text);
   if (!pt.length || !toks.length) return false;
-  if (NOT_A_NAME.test(prev.text) || looksLikeAddress(prev.text) || ADDRESS_STOP.test(prev.text)) return false;
+  if (notAName(prev.text) || looksLikeAddress(prev.text) || ADDRESS_STOP.test(prev.text)) return false;
+  if (notAName(row.text) || looksLikeAddress(row.text) || ADDRESS_STOP.test(row.text) || findDates(row.text).length || findAmounts(row.text).length) return false;
   if (digits(prev.text) > 2 && digits(prev.text) > letters(prev.text) / 3) return false;
   if (!isUpperish(prev.text) && isUpperish(row.text)) return false;
-  if (/[&\-,]$/.test(prev.text.trim()) || /^(&|and|\(|-)/i.test(row.text.trim())) return true;
+  if (/[&,]$/.test(pt.join(' ')) || /^(&|and|\()/i.test(toks.join(' '))) return true;
   // The row holds the legal form and at most one word of name: "OTTOGO ENTERPRISE", "CO. (M) SDN BHD".
   const end = legalFormEnd(toks);
   if (end > 0) {
     const nameWords = toks.slice(0, end).filter((t) => {
       const c = cleanToken(t);
-      return c.length > 1 && !['SDN', 'BHD', 'S/B', 'CO', 'M', 'ENTERPRISE', 'TRADING', 'LTD', 'SENDIRIAN', 'BERHAD'].includes(c);
+      return c.length > 1 && !isLegalFormToken(t) && !['S/B', 'CO', 'M'].includes(c);
     });
     return nameWords.length <= 1;
   }
@@ -191,7 +218,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
   }
   let nameText = cleanCompanyName(nameRows.map((r) => r.text).join(' '));
   // Words after the legal form are stamps or branch names ("YONG CEN ENTERPRISE POSTED").
-  const nameTokens = tokensOf(nameText);
+  const nameTokens = nameText.split(' ').filter(Boolean);
   const formEnd = legalFormEnd(nameTokens);
   if (formEnd > 0 && nameTokens.length - formEnd <= 2 && !/^\(/.test(nameTokens[formEnd] ?? '')) nameText = nameTokens.slice(0, formEnd).join(' ');
   const name = nameText ? found(nameRows, nameText, best.strong ? 1 : 0.8) : undefined;

@@ -49,14 +49,14 @@ const DISCOUNT = /\b(discount|disc|savings?|promo|voucher|coupon|nuolaida|less)\
 const TOTAL = /\b(total|tota1|totai|t0tal|amount|amt|sum|suma|i[sš]\s*viso|viso|jumlah|montant)\b/i;
 
 /** Label words OCR often gets one letter wrong ("CAGH", "T0TAL", "CHANCE"), put right before classifying. */
-const LABEL_WORDS = ['TOTAL', 'SUBTOTAL', 'CASH', 'CHANGE', 'ROUNDING', 'ROUNDED', 'AMOUNT', 'NETT', 'GRAND', 'PAYABLE', 'TENDER', 'TENDERED', 'PAYMENT', 'INCLUSIVE', 'EXCLUDING', 'INCL', 'EXCL', 'SALES', 'DISCOUNT', 'ADJUSTMENT', 'BALANCE', 'CREDIT', 'RECEIVED', 'SUMA', 'VISO', 'MOKETI'];
+const LABEL_WORDS = ['CHARGE', 'CHARGES', 'TOTAL', 'SUBTOTAL', 'CASH', 'CHANGE', 'ROUNDING', 'ROUNDED', 'AMOUNT', 'NETT', 'GRAND', 'PAYABLE', 'TENDER', 'TENDERED', 'PAYMENT', 'INCLUSIVE', 'EXCLUDING', 'INCL', 'EXCL', 'SALES', 'DISCOUNT', 'ADJUSTMENT', 'BALANCE', 'CREDIT', 'RECEIVED', 'SUMA', 'VISO', 'MOKETI'];
 
 export function repairLabel(label: string): string {
   return label.replace(/[A-Za-z0-9|$]{4,}/g, (w) => {
     const up = w.toUpperCase().replace(/0/g, 'O').replace(/[1|]/g, 'L').replace(/\$/g, 'S');
     if (LABEL_WORDS.includes(up)) return up;
     if (/\d{2,}/.test(w)) return w;
-    for (const k of LABEL_WORDS) if (k.length >= 5 && Math.abs(k.length - up.length) <= 1 && levenshtein(up, k, 1) <= 1) return k;
+    for (const k of LABEL_WORDS) if (k.length >= 5 && !k.startsWith('CHARGE') && Math.abs(k.length - up.length) <= 1 && levenshtein(up, k, 1) <= 1) return k;
     return w;
   });
 }
@@ -240,7 +240,8 @@ export function extractTotals(rows: Row[]): TotalsResult {
   const result: TotalsResult = { reasons };
   // No arithmetic behind the pick, but tendered − change is printed: that difference is the total.
   const supported = reasons.some((r) => /paid|sub\+|rounded/.test(r));
-  if (!supported) {
+  const labelledPick = best && (best.c.kind === 'total' || best.c.kind === 'total_final');
+  if (!supported && !labelledPick) {
     for (const p of paid) {
       for (const ch of change) {
         const diff = Math.round((p.amount.value - ch.amount.value) * 100) / 100;

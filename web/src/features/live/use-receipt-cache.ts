@@ -17,8 +17,8 @@ import {
 export interface ReceiptCache {
   /** A new or changed document: update every cached list (add, replace, remove, or refetch) and the counts. */
   applyReceipt(receipt: Receipt): void;
-  /** A deleted document: out of every list; counts refetched. */
-  applyDelete(receiptId: string): void;
+  /** A deleted document: out of every list (and its detail dropped unless `keepDetail`); counts refetched. */
+  applyDelete(receiptId: string, options?: { keepDetail?: boolean }): void;
   applyCompany(payload: unknown): void;
   applyCompanyDelete(payload: unknown, activeCompanyId: string | null): void;
   /** Refetch every list and the counts (after a reconnect, or an action whose answer has no document). */
@@ -117,9 +117,9 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
       void queryClient.invalidateQueries({ queryKey: ['receipts', 'detail', receipt.receipt_id] });
       refreshCountsSoon(queryClient);
     },
-    applyDelete(receiptId) {
+    applyDelete(receiptId, options) {
       applyToLists(queryClient, (data) => applyDeleteToList(data, receiptId));
-      queryClient.removeQueries({ queryKey: ['receipts', 'detail', receiptId] });
+      if (!options?.keepDetail) queryClient.removeQueries({ queryKey: ['receipts', 'detail', receiptId] });
       refreshCountsSoon(queryClient);
     },
     applyCompany(payload) {

@@ -69,7 +69,8 @@ export function SelectCompanyPage() {
       );
       const newId = newReceiptId(answer);
       if (!newId) throw new Error('Something went wrong');
-      cache.applyDelete(id);
+      // the old id leaves the lists; its pages stay on screen until the new document opens
+      cache.applyDelete(id, { keepDetail: true });
       const moved = receiptOfPayload((answer as { receipt?: unknown }).receipt);
       if (moved) cache.applyReceipt(moved);
       const name = view.companies.find((c) => c.company_id === choice)?.name ?? 'the company';
@@ -112,7 +113,7 @@ export function SelectCompanyPage() {
       </div>
       {detail.isPending ? (
         <LoadingBlock label="Loading document" />
-      ) : detail.isError ? (
+      ) : !detail.data ? (
         <p className="notice notice-error">{messageOf(detail.error)}</p>
       ) : (
         <div className="select-company-layout">
