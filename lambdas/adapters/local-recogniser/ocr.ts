@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, symlinkSync, copyFileSync, readdirSync } from 'n
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import Tesseract, { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { pixelBox } from '../../core/recognition/geometry';
 import type { OcrLine, OcrPage, OcrWord } from '../../core/recognition/types';
 
@@ -54,6 +54,8 @@ export interface OcrResult {
   /** Mean word confidence, 0..100. */
   confidence: number;
   words: number;
+  /** Median height in pixels of the words read with some confidence (0 when none). */
+  wordHeight: number;
 }
 
 export interface OcrEngineOptions {
@@ -92,7 +94,13 @@ export function parseTsv(tsv: string, width: number, height: number, pageNumber:
       page: pageNumber,
     });
   }
-  return { page: { page: pageNumber, width, height, lines: out }, confidence: count ? confSum / count : 0, words: count };
+  const heights = out
+    .flatMap((l) => l.words)
+    .filter((w) => w.confidence >= 50 && /[\p{L}\d]{2,}/u.test(w.text))
+    .map((w) => w.box.height * height)
+    .sort((a, b) => a - b);
+  const wordHeight = heights.length ? heights[Math.floor(heights.length / 2)]! : 0;
+  return { page: { page: pageNumber, width, height, lines: out }, confidence: count ? confSum / count : 0, words: count, wordHeight };
 }
 
 export class OcrEngine {
@@ -122,10 +130,13 @@ export class OcrEngine {
     await this.getWorker();
   }
 
-  /** Words and lines of one image (PNG/JPEG bytes). */
-  async recognize(image: Buffer, width: number, height: number, pageNumber = 1): Promise<OcrResult> {
+  /**
+   * Words and lines of one image (PNG/JPEG bytes). `params` are tesseract parameters for this call
+   * only (tesseract.js restores the worker's own afterwards).
+   */
+  async recognize(image: Buffer, width: number, height: number, pageNumber = 1, params: Record<string, string> = {}): Promise<OcrResult> {
     const worker = await this.getWorker();
-    const res = await worker.recognize(image, {}, { text: false, tsv: true });
+    const res = await worker.recognize(image, params as Partial<Tesseract.RecognizeOptions>, { text: false, tsv: true });
     return parseTsv(res.data.tsv ?? '', width, height, pageNumber);
   }
 
