@@ -16,17 +16,19 @@
  *   (tesseract.js and its language data: the local recogniser) are never shipped; a static import of one
  *   from a handler's eagerly loaded code is a build error, because the function would fail at cold start.
  * - Cache: a stamp per handler set records every input file (size + mtime); unchanged inputs → the previous
- *   build is reused. Builds are written to a temporary folder and renamed to their content hash, so parallel
- *   processes (vitest workers, `cdk synth`) never see a half-written folder.
+ *   build is reused. One build at a time per root (a lock folder); builds are written to a temporary folder and
+ *   renamed to their content hash, so parallel processes (vitest workers, `cdk synth`) never see a half-written
+ *   folder. Files are hard links where possible (chunks shared by handlers, packages from node_modules).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
   copyFileSync,
-  cpSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -47,7 +49,7 @@ export const LOCAL_ONLY_EXTERNALS = ['tesseract.js', '@tesseract.js-data/*'];
 export const EXTERNALS = [...SHIPPED_EXTERNALS, ...LOCAL_ONLY_EXTERNALS];
 
 /** Bumped when the options below change in a way the input stamp cannot see. */
-const BUILD_FORMAT = 5;
+const BUILD_FORMAT = 6;
 /** Lambda's limit for an unzipped deployment package. */
 const MAX_UNZIPPED_BYTES = 250 * 1024 * 1024;
 
@@ -169,20 +171,28 @@ function filesUnder(dir: string): string[] {
   return out.sort();
 }
 
-/** Removes builds no stamp refers to and abandoned temporary folders, once they are 15 minutes old. */
-function prune(root: string): void {
+/**
+ * Removes stamps of other handler sets not used for a day, then builds no stamp refers to and abandoned
+ * temporary folders once they are 15 minutes old (a parallel process may still be reading a recent one).
+ */
+function prune(root: string, currentStamp: string): void {
+  const now = Date.now();
   const referenced = new Set<string>();
   for (const name of readdirSync(root)) {
-    if (name.startsWith('stamp-') && name.endsWith('.json')) {
-      const stamp = readStamp(join(root, name));
-      if (stamp) referenced.add(stamp.buildDir);
+    if (!(name.startsWith('stamp-') && name.endsWith('.json'))) continue;
+    const file = join(root, name);
+    const s = statOf(file);
+    if (file !== currentStamp && s && now - s[1] > 24 * 3600_000) {
+      rmSync(file, { force: true });
+      continue;
     }
+    const stamp = readStamp(file);
+    if (stamp) referenced.add(stamp.buildDir);
   }
-  const cutoff = Date.now() - 15 * 60_000;
   for (const name of readdirSync(root)) {
     if (!(name.startsWith('b-') || name.startsWith('tmp-')) || referenced.has(name)) continue;
     const s = statOf(join(root, name));
-    if (s && s[1] < cutoff) rmSync(join(root, name), { recursive: true, force: true });
+    if (s && now - s[1] > 15 * 60_000) rmSync(join(root, name), { recursive: true, force: true });
   }
 }
 
@@ -268,17 +278,32 @@ function folderBytes(dir: string): number {
   return filesUnder(dir).reduce((sum, file) => sum + statSync(file).size, 0);
 }
 
+/** Hard link when possible (same file system): handler folders share chunks and packages without using disk. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
+}
+
+/** Copies (links) a package folder; nested node_modules are resolved and copied on their own. */
 function copyPackage(from: string, to: string): void {
-  cpSync(from, to, {
-    recursive: true,
-    dereference: true,
-    // Nested node_modules are resolved and copied on their own; maps and type declarations are not needed.
-    filter: (src) => {
-      const rel = toPosix(relative(from, src));
-      if (rel === 'node_modules' || rel.startsWith('node_modules/')) return false;
-      return !/\.(map|d\.ts|d\.mts|d\.cts)$/.test(src);
-    },
-  });
+  const walk = (dir: string, dest: string): void => {
+    mkdirSync(dest, { recursive: true });
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const src = join(dir, entry.name);
+      const target = join(dest, entry.name);
+      const isDir = entry.isDirectory() || (entry.isSymbolicLink() && statSync(src).isDirectory());
+      if (isDir) {
+        if (dir === from && entry.name === 'node_modules') continue;
+        walk(src, target);
+      } else if (!/\.(map|d\.ts|d\.mts|d\.cts)$/.test(entry.name)) {
+        linkOrCopy(realpathSync(src), target);
+      }
+    }
+  };
+  walk(from, to);
 }
 
 /** Lays out one handler's folder from the esbuild output; returns what the stamp records about it. */
@@ -322,10 +347,10 @@ function assembleHandler(handler: string, metafile: esbuild.Metafile, esbuildDir
     const rel = toPosix(relative(toPosix(relative(REPO_ROOT, esbuildDir)), file));
     const dest = file === entryOut ? join(target, ENTRY_FILE) : join(target, ...rel.split('/'));
     mkdirSync(dirname(dest), { recursive: true });
-    copyFileSync(join(REPO_ROOT, file), dest);
+    linkOrCopy(join(REPO_ROOT, file), dest);
     const map = join(REPO_ROOT, `${file}.map`);
     // The sourceMappingURL comment keeps the original name, so the map keeps it too.
-    if (existsSync(map)) copyFileSync(map, join(dirname(dest), `${basename(file)}.map`));
+    if (existsSync(map)) linkOrCopy(map, join(dirname(dest), `${basename(file)}.map`));
   }
 
   const roots = [...shipped].sort();
@@ -450,7 +475,7 @@ async function build(handlers: string[], lambdasDir: string, root: string, key: 
     const tmpStamp = `${stampFile}.${tmpName}`;
     writeFileSync(tmpStamp, JSON.stringify(stamp));
     renameSync(tmpStamp, stampFile);
-    prune(root);
+    prune(root, stampFile);
     return makeBundle(root, stamp, false);
   } finally {
     rmSync(tmpDir, { recursive: true, force: true });

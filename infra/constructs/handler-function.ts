@@ -2,11 +2,11 @@ import { AssetHashType, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { type IGrantable, type IRole, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { LAMBDA_HANDLER, type HandlerBundle } from '../build/bundle-handlers';
 import { TEXTRACT_ACTIONS, USER_POOL_ADMIN_ACTIONS, awsNeedsOf, type AwsNeed } from './grants';
@@ -45,6 +45,8 @@ export interface HandlerFunctionProps {
    * cycle and the stack grants it another way, or the code path is inactive without the resource).
    */
   withheld?: Partial<Record<AwsNeed, string>>;
+  /** Share one role per set of needs with the stack's other functions (see SharedHandlerRoles). */
+  roles?: SharedHandlerRoles;
 }
 
 /** Handler environment: the names of lambdas/runtime/env.ts, filled from the resources that are given. */
@@ -76,6 +78,9 @@ export class HandlerFunction extends LambdaFunction {
 
   constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
     const built = props.bundle.get(props.handler);
+    const withheld = props.withheld ?? {};
+    const needs = awsNeedsOf(props.handler, built.awsSdkPackages);
+    const granted = new Set([...needs].filter((n) => !withheld[n]));
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: HANDLER_DEFAULTS.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -91,43 +96,79 @@ export class HandlerFunction extends LambdaFunction {
       description: props.description ?? `lambdas/${props.handler}.ts`,
       environment: handlerEnvironment(scope, props.resources),
       logGroup,
+      role: props.roles?.roleFor(props.handler, granted),
     });
     this.handlerPath = props.handler;
-    this.awsNeeds = awsNeedsOf(props.handler, built.awsSdkPackages);
-    this.grantNeeds(props.resources, props.withheld ?? {});
+    this.awsNeeds = needs;
+    if (!props.roles) grantNeeds(this, props.handler, granted, props.resources);
+  }
+}
+
+/**
+ * Execution roles shared by the functions of one stack that need exactly the same grants: each function still
+ * has only what its own code calls, but a stack with one function per route stays far below CloudFormation's
+ * 500-resource limit (a role and its policy per function would be two of about seven resources per route).
+ */
+export class SharedHandlerRoles extends Construct {
+  private readonly roles = new Map<string, Role>();
+
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly resources: HandlerResources,
+  ) {
+    super(scope, id);
   }
 
-  private grantNeeds(r: HandlerResources, withheld: Partial<Record<AwsNeed, string>>): void {
-    const missing = (need: AwsNeed, what: string): never => {
-      throw new Error(
-        `lambdas/${this.handlerPath}.ts calls ${need} (from its bundled AWS SDK clients) but its stack gives it no ${what}; ` +
-          'pass the resource, or list the need in `withheld` with the reason.',
-      );
-    };
-    for (const need of this.awsNeeds) {
-      if (withheld[need]) continue;
-      switch (need) {
-        case 'table':
-          if (!r.table) missing(need, 'table');
-          r.table!.grantReadWriteData(this);
-          break;
-        case 'documentsBucket':
-          if (!r.documentsBucket) missing(need, 'documents bucket');
-          r.documentsBucket!.grantReadWrite(this);
-          break;
-        case 'userPoolAdmin':
-          if (!r.userPool) missing(need, 'user pool');
-          this.addToRolePolicy(new PolicyStatement({ actions: USER_POOL_ADMIN_ACTIONS, resources: [r.userPool!.userPoolArn] }));
-          break;
-        case 'webSocketManage':
-          if (!r.webSocketStage) missing(need, 'WebSocket stage');
-          r.webSocketStage!.grantManagementApiAccess(this);
-          break;
-        case 'textract':
-          // Textract's expense actions have no resource-level permissions.
-          this.addToRolePolicy(new PolicyStatement({ actions: TEXTRACT_ACTIONS, resources: ['*'] }));
-          break;
-      }
+  roleFor(handler: string, needs: ReadonlySet<AwsNeed>): IRole {
+    const sorted = [...needs].sort();
+    const key = sorted.join('+');
+    let role = this.roles.get(key);
+    if (!role) {
+      const name = sorted.map((n) => n[0]!.toUpperCase() + n.slice(1)).join('') || 'Basic';
+      role = new Role(this, name, {
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        description: `Handlers that call: ${sorted.join(', ') || 'no AWS service'}`,
+        managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+      });
+      grantNeeds(role, handler, needs, this.resources);
+      this.roles.set(key, role);
+    }
+    return role;
+  }
+}
+
+function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<AwsNeed>, r: HandlerResources): void {
+  const missing = (need: AwsNeed, what: string): never => {
+    throw new Error(
+      `lambdas/${handler}.ts calls ${need} (from its bundled AWS SDK clients) but its stack gives it no ${what}; ` +
+        'pass the resource, or list the need in `withheld` with the reason.',
+    );
+  };
+  const allow = (actions: string[], resources: string[]) =>
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources }));
+  for (const need of needs) {
+    switch (need) {
+      case 'table':
+        if (!r.table) missing(need, 'table');
+        r.table!.grantReadWriteData(grantee);
+        break;
+      case 'documentsBucket':
+        if (!r.documentsBucket) missing(need, 'documents bucket');
+        r.documentsBucket!.grantReadWrite(grantee);
+        break;
+      case 'userPoolAdmin':
+        if (!r.userPool) missing(need, 'user pool');
+        allow(USER_POOL_ADMIN_ACTIONS, [r.userPool!.userPoolArn]);
+        break;
+      case 'webSocketManage':
+        if (!r.webSocketStage) missing(need, 'WebSocket stage');
+        r.webSocketStage!.grantManagementApiAccess(grantee);
+        break;
+      case 'textract':
+        // Textract's expense actions have no resource-level permissions.
+        allow(TEXTRACT_ACTIONS, ['*']);
+        break;
     }
   }
 }

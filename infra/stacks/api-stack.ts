@@ -17,7 +17,7 @@ import type { Construct } from 'constructs';
 import { routeKey, type RouteDef } from '../../shared/routes';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
-import { HandlerFunction, type HandlerResources } from '../constructs/handler-function';
+import { HandlerFunction, SharedHandlerRoles, type HandlerResources } from '../constructs/handler-function';
 
 export interface ApiStackProps extends StackProps {
   bundle: HandlerBundle;
@@ -79,6 +79,7 @@ export class ApiStack extends Stack {
       webSocketStage: this.webSocketStage,
       globalAdminEmails: props.globalAdminEmails,
     };
+    const roles = new SharedHandlerRoles(this, 'HandlerRoles', resources);
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Receipts HTTP API (routes from shared/routes.ts)',
@@ -105,6 +106,7 @@ export class ApiStack extends Stack {
         bundle: props.bundle,
         description: `${key} (${route.auth}) → lambdas/${route.handler}.ts`,
         resources,
+        roles,
       });
       const [httpRoute] = this.httpApi.addRoutes({
         path: route.path,
@@ -123,6 +125,7 @@ export class ApiStack extends Stack {
         bundle: props.bundle,
         description: `WebSocket ${ws.routeKey} → lambdas/${ws.handler}.ts`,
         resources,
+        roles,
       });
       const options: WebSocketRouteOptions = { integration: new WebSocketLambdaIntegration(`${id}Integration`, fn) };
       this.webSocketApi.addRoute(ws.routeKey, options);

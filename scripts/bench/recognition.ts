@@ -73,6 +73,7 @@ async function main() {
         const t2 = performance.now();
         bareMs += t1 - t0;
         pipelineMs += t2 - t1;
+        if (args.verbose) process.stderr.write(`${r.id} time: pipeline ${((t2 - t1) / 1000).toFixed(2)} s, bare ${((t1 - t0) / 1000).toFixed(2)} s\n`);
       }
       const got = predictedKeys(fields);
       let four = true;

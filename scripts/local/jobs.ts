@@ -3,8 +3,12 @@
  * the local bucket becomes an SQS message whose body is the S3 notification JSON (key URL-encoded as S3
  * does), handed to the real job handler. Failed messages (reported in batchItemFailures or thrown) are
  * delivered again with ApproximateReceiveCount + 1, up to 3 deliveries (the queue's maxReceiveCount).
+ * With a folder, messages are kept on disk until handled, so a process killed mid-job picks them up on
+ * the next start, as SQS redelivers a message whose consumer died.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { S3EventRecord } from './s3';
 
@@ -31,7 +35,41 @@ export interface LocalJobQueue {
   close(): Promise<void>;
 }
 
-export function createLocalJobQueue(loadHandler: () => Promise<JobHandler>, region = 'eu-west-1'): LocalJobQueue {
+/** One JSON file per message in flight: written before delivery, removed once handled or dead-lettered. */
+function durableStore(dir: string | undefined) {
+  if (dir) mkdirSync(dir, { recursive: true });
+  const file = (id: string) => path.join(dir!, `${id}.json`);
+  return {
+    save(id: string, body: string, receiveCount: number) {
+      if (!dir) return;
+      const tmp = `${file(id)}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ id, body, receiveCount }));
+      renameSync(tmp, file(id));
+    },
+    remove(id: string) {
+      if (dir) rmSync(file(id), { force: true });
+    },
+    pending(): { id: string; body: string; receiveCount: number }[] {
+      if (!dir) return [];
+      return readdirSync(dir)
+        .filter((name) => name.endsWith('.json'))
+        .flatMap((name) => {
+          try {
+            return [JSON.parse(readFileSync(path.join(dir, name), 'utf8'))];
+          } catch {
+            return [];
+          }
+        });
+    },
+  };
+}
+
+export function createLocalJobQueue(
+  loadHandler: () => Promise<JobHandler>,
+  region = 'eu-west-1',
+  durableDir?: string,
+): LocalJobQueue {
+  const store = durableStore(durableDir);
   const queue: SQSRecord[] = [];
   const deadLetters: SQSRecord[] = [];
   let running = 0;
@@ -82,12 +120,17 @@ export function createLocalJobQueue(loadHandler: () => Promise<JobHandler>, regi
       console.error('[local] processing job threw', error);
       failed = true;
     }
-    if (!failed) return;
     const count = Number(msg.attributes.ApproximateReceiveCount);
+    if (!failed) {
+      store.remove(msg.messageId);
+      return;
+    }
     if (count >= MAX_RECEIVES) {
+      store.remove(msg.messageId);
       deadLetters.push(msg);
       return;
     }
+    store.save(msg.messageId, msg.body, count + 1);
     // The visibility timeout: the message comes back a little later.
     waitingRetries += 1;
     setTimeout(() => {
@@ -98,10 +141,20 @@ export function createLocalJobQueue(loadHandler: () => Promise<JobHandler>, regi
     }, 100 * count);
   };
 
+  // Messages left by a process that died mid-job come back first, one receive later.
+  for (const pending of store.pending()) {
+    const receiveCount = Math.min(pending.receiveCount + 1, MAX_RECEIVES);
+    store.save(pending.id, pending.body, receiveCount);
+    queue.push(message(pending.body, receiveCount, pending.id));
+  }
+  setImmediate(pump);
+
   return {
     deliver(record) {
       const s3 = { ...record.s3, object: { ...record.s3.object, key: encodeS3EventKey(record.s3.object.key) } };
-      queue.push(message(JSON.stringify({ Records: [{ ...record, s3 }] }), 1));
+      const msg = message(JSON.stringify({ Records: [{ ...record, s3 }] }), 1);
+      store.save(msg.messageId, msg.body, 1);
+      queue.push(msg);
       pump();
     },
     idle(timeoutMs = 120_000) {

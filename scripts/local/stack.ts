@@ -89,7 +89,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   await ensureTable(dynamo.endpoint, TABLE_NAME);
 
   // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS.
-  const jobs = createLocalJobQueue(() => loadHandler(jobHandlers.processDocument));
+  const jobs = createLocalJobQueue(() => loadHandler(jobHandlers.processDocument), 'eu-west-1', path.join(opts.dataDir, 'queue'));
   s3.onObjectCreated((record) => {
     // The bucket notification's prefix filter (uploads/ and jobs/process/).
     if (PROCESSING_PREFIXES.some((prefix) => record.s3.object.key.startsWith(prefix))) jobs.deliver(record);

@@ -29,6 +29,23 @@ async function twoPagePdf(): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
+/** Upload through the API as the SPA does: GET /upload/document, then PUT to the presigned URL. */
+async function apiUpload(api: ReturnType<typeof apiClient>, companyId: string, name: string, bytes: Buffer, mime: string): Promise<void> {
+  const q = new URLSearchParams({ company_id: companyId, original_file_name: name, content_type: mime, size: String(bytes.length) });
+  const res = await api.get(`/upload/document?${q.toString()}`);
+  expect(res.status).toBe(200);
+  const signed = res.body as { uploadURL: string; headers: Record<string, string> };
+  const put = await fetch(signed.uploadURL, { method: 'PUT', body: new Uint8Array(bytes), headers: signed.headers });
+  expect(put.status).toBe(200);
+}
+
+async function onePagePdf(text: string): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([595, 842]).drawText(text, { x: 50, y: 760, size: 14, font });
+  return Buffer.from(await pdf.save());
+}
+
 async function badge(page: Page, status: string): Promise<number> {
   const text = await page.getByTestId(`badge-${status}`).innerText();
   return Number(text.replace('+', ''));
@@ -190,8 +207,14 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => exportModal.getByTestId('export-field').count(), WAIT).toBe(10);
     await expect.poll(() => exportModal.locator('input[name="file_name"]').inputValue()).toMatch(/^report-\d{4}-\d{2}-\d{2}$/);
     await exportModal.getByRole('button', { name: 'Move notes', exact: true }).focus();
+    // dnd-kit's keyboard sensor: Space picks the field up, arrows move it, Space drops it; it measures the
+    // list between steps, so the keys are pressed at a human pace
     await page.keyboard.press('Space');
-    for (let i = 0; i < 9; i += 1) await page.keyboard.press('ArrowUp');
+    await page.waitForTimeout(250);
+    for (let i = 0; i < 9; i += 1) {
+      await page.keyboard.press('ArrowUp');
+      await page.waitForTimeout(150);
+    }
     await page.keyboard.press('Space');
     await expect.poll(() => exportModal.getByTestId('export-field').first().getAttribute('data-key'), WAIT).toBe('notes');
     await exportModal.getByRole('button', { name: 'Rename supplier' }).click();
@@ -301,6 +324,103 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     const moved = await api.get(`/receipts/${newId}?company_id=${secondId}`);
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ company_id: secondId, status: 'review' });
+    await page.close();
+  });
+  it('flags, converts, archives, restarts and deletes from the list', async () => {
+    const owner = newUser('bulk');
+    await registerUser(stack, owner);
+    const token = await signIn(stack, owner);
+    const api = apiClient(stack.apiUrl, token);
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    await apiUpload(api, companyId, 'alpha.pdf', await onePagePdf('ALPHA UAB  Invoice No: A-1  Date: 2024-02-01  TOTAL EUR 12.00'), 'application/pdf');
+    await apiUpload(api, companyId, 'beta.pdf', await onePagePdf('BETA UAB  Invoice No: B-2  Date: 2024-02-02  TOTAL EUR 20.00'), 'application/pdf');
+    await apiUpload(api, companyId, 'broken.pdf', Buffer.from('%PDF-1.4 this is not really a pdf'), 'application/pdf');
+    await stack.jobs.idle(60_000);
+
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(owner.email);
+    await page.locator('input[name="password"]').fill(owner.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
+    const rows = page.getByTestId('receipt-row');
+    await expect.poll(() => rows.count(), WAIT).toBe(3);
+    const row = (name: string) => page.locator('[data-testid="receipt-row"]', { hasText: name });
+
+    // a document that could not be processed offers Try Again and Delete
+    const broken = row('broken.pdf');
+    await expect.poll(() => broken.getByTestId('row-status').innerText(), WAIT).toBe('Failed');
+    await expect.poll(() => broken.getByRole('button', { name: 'Try Again' }).count(), WAIT).toBe(1);
+    await screenshot(page, 'documents-failed-row');
+    await broken.getByRole('button', { name: 'Try Again' }).click();
+    await expect.poll(() => page.getByText('Processing started again').count(), WAIT).toBe(1);
+    // processed again, it fails again (the file is damaged) and offers Try Again once more
+    try {
+      await expect.poll(() => broken.getAttribute('data-status'), { timeout: 90_000 }).toBe('failed');
+    } catch (e) {
+      const id = await broken.getAttribute('data-receipt-id');
+      const server = await api.get(`/receipts/${id}?company_id=${companyId}`);
+      console.log('DIAG', JSON.stringify({ status: (server.body as { status?: string }).status, history: (server.body as { history?: unknown }).history, dead: stack.jobs.deadLetters.length }));
+      throw e;
+    }
+    await expect.poll(() => broken.getByRole('button', { name: 'Try Again' }).count(), WAIT).toBe(1);
+    await broken.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByTestId('delete-receipts-modal');
+    await expect.poll(() => confirm.getByText('Are you sure you want to delete the selected items?').count(), WAIT).toBe(1);
+    await expect.poll(() => confirm.getByText('This actions is irreversible!').count(), WAIT).toBe(1);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => rows.count(), WAIT).toBe(2);
+
+    // flag one row
+    await row('alpha.pdf').getByTestId('row-flag').click();
+    await expect.poll(() => row('alpha.pdf').getByTestId('row-flag').getAttribute('aria-pressed'), WAIT).toBe('true');
+
+    // select both: convert to invoices, archive, unarchive
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Tools' }).click();
+    await expect.poll(() => page.getByRole('menuitem').allInnerTexts(), WAIT).toEqual(['Convert to Invoice', 'Move to Archive', 'Flag', 'Unflag']);
+    await screenshot(page, 'documents-tools-menu');
+    await page.getByRole('menuitem', { name: 'Convert to Invoice' }).click();
+    await expect.poll(() => page.locator('.cell-type').allInnerTexts(), WAIT).toEqual(['Sales', 'Sales']);
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Tools' }).click();
+    await page.getByRole('menuitem', { name: 'Move to Archive' }).click();
+    await expect.poll(() => page.getByTestId('row-status').allInnerTexts(), WAIT).toEqual(['Archive', 'Archive']);
+    await expect.poll(() => badge(page, 'archive'), WAIT).toBe(2);
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Tools' }).click();
+    await page.getByRole('menuitem', { name: 'Unarchive' }).click();
+    await expect.poll(() => page.getByTestId('row-status').allInnerTexts(), WAIT).toEqual(['To Review', 'To Review']);
+    await expect.poll(() => badge(page, 'review'), WAIT).toBe(2);
+    await expect.poll(() => badge(page, 'archive'), WAIT).toBe(0);
+
+    // the server has them as flagged invoices
+    const listed = (await api.get(`/receipts?company_id=${companyId}`)).body as { items: Array<{ original_file_name: string; receipt_type: string; flag: boolean }> };
+    expect(listed.items.map((r) => [r.original_file_name, r.receipt_type, r.flag]).sort()).toEqual([
+      ['alpha.pdf', 'invoice', true],
+      ['beta.pdf', 'invoice', false],
+    ]);
+
+    // XML through the server
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Export' }).click();
+    const exportModal = page.getByTestId('export-modal');
+    await exportModal.getByRole('tab', { name: 'XML' }).click();
+    const [xmlDownload] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
+    expect(xmlDownload.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.xml$/);
+    const xml = readFileSync(await xmlDownload.path(), 'utf8');
+    expect(xml.startsWith('<?xml')).toBe(true);
+    expect(xml).toContain('alpha.pdf');
+    await expect.poll(() => page.getByText('Document successfully downloaded').count(), WAIT).toBe(1);
+
+    // trash with confirmation
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Delete', exact: true }).first().click();
+    await page.getByTestId('delete-receipts-modal').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByTestId('receipts-empty').count(), WAIT).toBe(1);
+    await expect.poll(() => badge(page, 'inbox'), WAIT).toBe(0);
+    await screenshot(page, 'documents-deleted');
     await page.close();
   });
 });

@@ -1,11 +1,13 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes, websocketRoutes } from '../../shared/routes';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { TEXTRACT_ACTIONS } from '../../infra/constructs/grants';
 import { HANDLER_DEFAULTS, type HandlerFunction } from '../../infra/constructs/handler-function';
 import { WS_STAGE_NAME } from '../../infra/stacks/api-stack';
-import { GLOBAL_ADMINS, SYNTH_TIMEOUT_MS, grantsOf, logicalIdOf, resourcesOf, synthReceipts, type Synth } from './synth';
+import { GLOBAL_ADMINS, grantsOf, logicalIdOf, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
+
+afterAll(removeTempDirs);
 
 describe('ApiStack', () => {
   let s: Synth;
@@ -183,6 +185,19 @@ describe('ApiStack', () => {
           if (g.resources.includes('*')) expect(g.actions.every((a) => a.startsWith('textract:')), fn.handlerPath).toBe(true);
         }
       }
+    });
+
+    it('share one execution role per set of needs (same grants), never across different needs', () => {
+      const byRole = new Map<string, Set<string>>();
+      for (const fn of allFunctions(s)) {
+        const key = [...fn.awsNeeds].sort().join('+');
+        const roleId = logicalIdOf(fn.role!);
+        byRole.set(roleId, (byRole.get(roleId) ?? new Set()).add(key));
+      }
+      for (const keys of byRole.values()) expect(keys.size).toBe(1);
+      const distinctNeeds = new Set(allFunctions(s).map((fn) => [...fn.awsNeeds].sort().join('+')));
+      expect(byRole.size).toBe(distinctNeeds.size);
+      s.api.resourceCountIs('AWS::IAM::Role', distinctNeeds.size);
     });
 
     it('scope ManageConnections to the WebSocket stage', () => {

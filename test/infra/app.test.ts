@@ -2,22 +2,21 @@
  * The app as `cdk synth` builds it: all stacks in eu-west-1, their order, their outputs, Node 22+ everywhere,
  * and the CloudFormation Validate default rules (run at synthesis, findings are errors) passing.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { tmpdir } from 'node:os';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerEntries } from '../../infra/build/handler-entries';
 import { REGION, createReceiptsStacks, globalAdminEmailsFrom, type ReceiptsStacks } from '../../infra/stacks/receipts-stacks';
-import { GLOBAL_ADMINS, SYNTH_TIMEOUT_MS, fakeWebDist, resourcesOf, testBundle } from './synth';
+import { GLOBAL_ADMINS, SYNTH_TIMEOUT_MS, fakeWebDist, removeTempDirs, resourcesOf, tempDir, testBundle } from './synth';
 
 describe('Receipts CDK app', () => {
   let stacks: ReceiptsStacks;
   let outdir: string;
   let all: Stack[];
   beforeAll(async () => {
-    outdir = mkdtempSync(join(tmpdir(), 'receipts-cdk-validated-'));
+    outdir = tempDir('receipts-cdk-validated-');
     // Built-in validation on (the default), as in `cdk synth`.
     const app = new App({ outdir, context: { 'aws:cdk:disable-asset-staging': true } });
     stacks = createReceiptsStacks(app, {
@@ -29,6 +28,7 @@ describe('Receipts CDK app', () => {
     all = Object.values(stacks);
     app.synth();
   }, SYNTH_TIMEOUT_MS);
+  afterAll(removeTempDirs);
 
   it('passes the CloudFormation Validate default rules (findings are errors)', () => {
     expect(stacks.api.node.tryGetContext('@aws-cdk/core:validateAgainstDefaultRules')).toBe(true);
@@ -61,6 +61,27 @@ describe('Receipts CDK app', () => {
     Template.fromStack(stacks.web).hasOutput('DistributionDomainName', {});
   });
 
+  it('has no circular dependency between the resources of any stack', () => {
+    for (const stack of all) {
+      const resources = Template.fromStack(stack).toJSON().Resources as Record<string, { DependsOn?: string | string[] }>;
+      const edges = new Map<string, Set<string>>();
+      for (const [id, resource] of Object.entries(resources)) edges.set(id, referencedResources(resource, resources));
+      expect(findCycle(edges), stack.stackName).toBeUndefined();
+    }
+  });
+
+  it("keeps every stack within CloudFormation's 500-resource limit, with room for more routes", () => {
+    for (const stack of all) {
+      const count = Object.keys(Template.fromStack(stack).toJSON().Resources).length;
+      expect(count, stack.stackName).toBeLessThan(500);
+    }
+    // Resources per additional route in the API stack: function, log group, permission, integration, route.
+    const api = Object.keys(Template.fromStack(stacks.api).toJSON().Resources).length;
+    const perRoute = 5;
+    const headroom = Math.floor((500 - api) / perRoute);
+    expect(headroom, `the API stack has room for ${headroom} more routes`).toBeGreaterThanOrEqual(20);
+  });
+
   it('runs every Node.js Lambda function on nodejs22.x or newer', () => {
     let nodeFunctions = 0;
     for (const stack of all) {
@@ -75,6 +96,20 @@ describe('Receipts CDK app', () => {
   });
 });
 
+describe('cycle detection used above', () => {
+  it('finds a Ref/GetAtt cycle such as a user pool and a trigger that refer to each other', () => {
+    const resources = {
+      Pool: { Properties: { LambdaConfig: { PostConfirmation: { 'Fn::GetAtt': ['Trigger', 'Arn'] } } } },
+      Trigger: { Properties: { Environment: { Variables: { USER_POOL_ID: { Ref: 'Pool' } } } } },
+      Table: { Properties: {} },
+    };
+    const edges = new Map(Object.entries(resources).map(([id, r]) => [id, referencedResources(r, resources)]));
+    expect(findCycle(edges)).toEqual(['Pool', 'Trigger', 'Pool']);
+    edges.set('Trigger', new Set(['Table']));
+    expect(findCycle(edges)).toBeUndefined();
+  });
+});
+
 describe('context globalAdminEmails', () => {
   it('accepts a comma-separated string or a list, trimmed and lower-cased', () => {
     expect(globalAdminEmailsFrom(' Admin@Example.com, b@y.com ,')).toBe('admin@example.com,b@y.com');
@@ -82,3 +117,43 @@ describe('context globalAdminEmails', () => {
     expect(globalAdminEmailsFrom(undefined)).toBe('');
   });
 });
+
+/** Logical ids a resource refers to (Ref, Fn::GetAtt, DependsOn), within the same template. */
+function referencedResources(resource: unknown, resources: Record<string, unknown>): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'Ref' && typeof value === 'string' && value in resources) found.add(value);
+      else if (key === 'Fn::GetAtt' && Array.isArray(value) && typeof value[0] === 'string' && value[0] in resources) found.add(value[0]);
+      else if (key === 'DependsOn') [value].flat().forEach((d) => typeof d === 'string' && found.add(d));
+      else visit(value);
+    }
+  };
+  visit(resource);
+  return found;
+}
+
+function findCycle(edges: Map<string, Set<string>>): string[] | undefined {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const path: string[] = [];
+  const dfs = (id: string): string[] | undefined => {
+    if (state.get(id) === 'done') return undefined;
+    if (state.get(id) === 'visiting') return [...path.slice(path.indexOf(id)), id];
+    state.set(id, 'visiting');
+    path.push(id);
+    for (const next of edges.get(id) ?? []) {
+      const cycle = dfs(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const id of edges.keys()) {
+    const cycle = dfs(id);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}

@@ -1,8 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import { triggerHandlers } from '../../shared/routes';
-import { SYNTH_TIMEOUT_MS, resourcesOf, synthReceipts, type Synth } from './synth';
+import { removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
+
+afterAll(removeTempDirs);
 
 describe('AuthStack', () => {
   let s: Synth;

@@ -5,16 +5,18 @@
  * AWS SDK clients in each bundle.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { arch, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ONLY_EXTERNALS, bundleHandlers, type HandlerBundle } from '../../infra/build/bundle-handlers';
 import { allHandlers, handlerEntries } from '../../infra/build/handler-entries';
 import { REPO_ROOT } from '../../infra/build/paths';
 import { packageNameOf } from '../../infra/build/runtime-packages';
 import { awsNeedsOf } from '../../infra/constructs/grants';
-import { SYNTH_TIMEOUT_MS, testBundle } from './synth';
+import { SYNTH_TIMEOUT_MS, removeTempDirs, tempDir, testBundle } from './synth';
+
+afterAll(removeTempDirs);
 
 const HOST_ARCH = arch() === 'arm64' ? 'arm64' : arch() === 'x64' ? 'x86_64' : 'other';
 const FIXTURES = join(REPO_ROOT, 'test', 'infra', 'fixtures', 'lambdas');
@@ -32,7 +34,7 @@ const HANDLER_ENV = {
 
 /** Copies handler folders out of the repository, so bare imports cannot fall back to its node_modules. */
 function isolatedCopies(bundle: HandlerBundle, handlers: readonly string[]): Record<string, string> {
-  const root = mkdtempSync(join(tmpdir(), 'receipts-lambda-'));
+  const root = tempDir('receipts-lambda-');
   return Object.fromEntries(
     handlers.map((h) => {
       const dest = join(root, h.split('/').join('__'));
@@ -133,7 +135,7 @@ function routeHandlers(): string[] {
 }
 
 describe('bundling rules (fixtures in test/infra/fixtures/lambdas)', () => {
-  const root = mkdtempSync(join(tmpdir(), 'receipts-bundle-fixtures-'));
+  const root = tempDir('receipts-bundle-fixtures-');
 
   it('refuses a handler that loads a local-only package eagerly', async () => {
     await expect(bundleHandlers({ handlers: ['bundling/eager-ocr'], lambdasDir: FIXTURES, root })).rejects.toThrow(

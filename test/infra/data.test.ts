@@ -1,8 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
 import { TMP_PREFIX } from '../../infra/stacks/data-stack';
-import { SYNTH_TIMEOUT_MS, resourcesOf, synthReceipts, type Synth } from './synth';
+import { removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
+
+afterAll(removeTempDirs);
 
 describe('DataStack', () => {
   let s: Synth;

@@ -1,5 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROCESS_PREFIX, UPLOAD_PREFIX } from '../../lambdas/core/documents/files';
 import { MAX_RECEIVES } from '../../lambdas/jobs/process-document';
 import { jobHandlers } from '../../shared/routes';
@@ -10,7 +10,20 @@ import {
   UPLOADS_VISIBILITY_TIMEOUT,
 } from '../../infra/stacks/processing-stack';
 import { createReceiptsStacks } from '../../infra/stacks/receipts-stacks';
-import { GLOBAL_ADMINS, SYNTH_TIMEOUT_MS, fakeWebDist, grantsOf, logicalIdOf, newApp, resourcesOf, synthReceipts, type Synth } from './synth';
+import {
+  fakeWebDist,
+  GLOBAL_ADMINS,
+  grantsOf,
+  logicalIdOf,
+  newApp,
+  removeTempDirs,
+  resourcesOf,
+  SYNTH_TIMEOUT_MS,
+  synthReceipts,
+  type Synth,
+} from './synth';
+
+afterAll(removeTempDirs);
 
 describe('ProcessingStack', () => {
   let s: Synth;

@@ -3,7 +3,7 @@
  * handler bundle. The bundle is content-cached under infra/.build/handlers, so workers and `cdk synth` share
  * it; assets are fingerprinted in place (asset staging disabled) instead of being copied per synth.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
@@ -37,9 +37,20 @@ export function testBundle(): Promise<HandlerBundle> {
   return bundlePromise;
 }
 
+const tempDirs: string[] = [];
+/** A temporary folder removed by removeTempDirs() (call it in afterAll of every file that synthesises). */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 /** A built SPA as `npm run build:web` leaves it (fixture files, so the test does not depend on web/dist). */
 export function fakeWebDist(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'receipts-web-dist-'));
+  const dir = tempDir('receipts-web-dist-');
   writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/app-1a2b.js"></script>');
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'assets', 'app-1a2b.js'), 'console.log("app");');
@@ -48,7 +59,7 @@ export function fakeWebDist(): string {
 
 export function newApp(): App {
   return new App({
-    outdir: mkdtempSync(join(tmpdir(), 'receipts-cdk-')),
+    outdir: tempDir('receipts-cdk-'),
     context: { 'aws:cdk:disable-asset-staging': true },
     builtinCloudFormationValidation: false,
   });

@@ -1,10 +1,12 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGION } from '../../infra/stacks/receipts-stacks';
 import { WebContentStack } from '../../infra/stacks/web-content-stack';
 import { WebStack } from '../../infra/stacks/web-stack';
-import { SYNTH_TIMEOUT_MS, newApp, resourcesOf, synthReceipts, type Synth } from './synth';
+import { newApp, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
+
+afterAll(removeTempDirs);
 
 describe('WebStack', () => {
   let s: Synth;

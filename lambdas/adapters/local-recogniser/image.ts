@@ -14,12 +14,16 @@ export interface PreparedImage {
 }
 
 export interface PrepareOptions {
-  /** Images narrower than this are enlarged to it (default 800 px). */
+  /** Images narrower than this are enlarged to it (default: no enlargement). */
   minWidth?: number;
   /** Images wider than this are reduced to it (default 2500 px). */
   maxWidth?: number;
+  /** A scale to apply instead of the width limits. */
+  scale?: number;
   /** Extra rotation (clockwise degrees) after the EXIF orientation. */
   rotate?: 0 | 90 | 180 | 270;
+  /** Stretch the contrast (default true). */
+  normalise?: boolean;
 }
 
 export async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: number }> {
@@ -29,17 +33,17 @@ export async function imageSize(bytes: Uint8Array): Promise<{ width: number; hei
 }
 
 export async function prepareImage(bytes: Uint8Array, opts: PrepareOptions = {}): Promise<PreparedImage> {
-  const { width: w0 } = await imageSize(bytes);
-  if (!w0) throw new Error('The image cannot be read');
-  const rotatedWidth = opts.rotate === 90 || opts.rotate === 270 ? (await imageSize(bytes)).height : w0;
-  const minWidth = opts.minWidth ?? 800;
+  const size = await imageSize(bytes);
+  if (!size.width) throw new Error('The image cannot be read');
+  const width = opts.rotate === 90 || opts.rotate === 270 ? size.height : size.width;
+  const minWidth = opts.minWidth ?? 0;
   const maxWidth = opts.maxWidth ?? 2500;
-  const scale = rotatedWidth < minWidth ? minWidth / rotatedWidth : rotatedWidth > maxWidth ? maxWidth / rotatedWidth : 1;
+  const scale = opts.scale ?? (width < minWidth ? minWidth / width : width > maxWidth ? maxWidth / width : 1);
   let img = sharp(bytes, { failOn: 'none' }).rotate(); // EXIF orientation
   if (opts.rotate) img = sharp(await img.toBuffer(), { failOn: 'none' }).rotate(opts.rotate);
   img = img.grayscale();
-  if (scale !== 1) img = img.resize({ width: Math.round(rotatedWidth * scale), kernel: scale > 1 ? 'cubic' : 'lanczos3' });
-  img = img.normalise({ lower: 1, upper: 99 });
+  if (Math.abs(scale - 1) > 0.01) img = img.resize({ width: Math.round(width * scale), kernel: scale > 1 ? 'cubic' : 'lanczos3' });
+  if (opts.normalise ?? true) img = img.normalise({ lower: 1, upper: 99 });
   const { data, info } = await img.png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
   return { png: data, width: info.width, height: info.height, scale };
 }

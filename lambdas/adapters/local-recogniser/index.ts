@@ -24,6 +24,19 @@ export interface LocalRecogniserOptions {
 
 type Rotation = 0 | 90 | 180 | 270;
 
+/**
+ * Tesseract settings for receipts and invoices, per call: one uniform block of text (page
+ * segmentation mode 6) keeps a label and its amount on one line, which automatic segmentation
+ * often splits into two columns.
+ */
+const RECEIPT_PARAMS = { tessedit_pageseg_mode: '6' };
+const debug = (msg: string) => {
+  if (process.env.RECOGNITION_DEBUG) process.stderr.write(`[local-recogniser] ${msg}\n`);
+};
+
+/** Words lower than this (in pixels) are enlarged and read again. */
+const SMALL_TEXT_PX = 16;
+
 /** How well a quick OCR pass reads: confident words count, weighted by their length. */
 function readability(r: OcrResult): number {
   let score = 0;
@@ -92,13 +105,28 @@ export class LocalRecogniser implements Recogniser {
 
   private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<OcrPage> {
     const prepared = await prepareImage(bytes);
-    const first = await this.ocr.recognize(prepared.png, prepared.width, prepared.height, pageNumber);
-    if (first.confidence >= this.lowConfidence && first.words >= 5) return first.page;
+    let best = await this.ocr.recognize(prepared.png, prepared.width, prepared.height, pageNumber, RECEIPT_PARAMS);
+    const read = (p: { png: Buffer; width: number; height: number }, params = RECEIPT_PARAMS) => this.ocr.recognize(p.png, p.width, p.height, pageNumber, params);
+    const keepBetter = (r: OcrResult, why: string) => {
+      debug(`${why}: readability ${readability(r)} vs ${readability(best)}`);
+      if (readability(r) > readability(best)) best = r;
+    };
+    debug(`first pass ${prepared.width}x${prepared.height}: ${best.words} words, confidence ${best.confidence.toFixed(0)}, word height ${best.wordHeight.toFixed(0)}px`);
+    // Small print: enlarged so that words stand about 26 px high, then read again.
+    if (best.wordHeight > 0 && best.wordHeight < SMALL_TEXT_PX && best.words >= 5) {
+      const factor = Math.min(2.5, 26 / best.wordHeight);
+      keepBetter(await read(await prepareImage(bytes, { scale: prepared.scale * factor })), 'enlarged');
+    }
+    if (best.confidence >= this.lowConfidence && best.words >= 8) return best.page;
+    // Read badly: turned page? tiny print? a page tesseract's binarisation lost?
     const rotation = await this.detectRotation(bytes);
-    if (rotation === 0) return first.page;
-    const turned = await prepareImage(bytes, { rotate: rotation });
-    const second = await this.ocr.recognize(turned.png, turned.width, turned.height, pageNumber);
-    return readability(second) > readability(first) ? second.page : first.page;
+    if (rotation !== 0) {
+      keepBetter(await read(await prepareImage(bytes, { rotate: rotation })), `turned ${rotation}`);
+      return best.page;
+    }
+    if (prepared.width <= 1600) keepBetter(await read(await prepareImage(bytes, { scale: prepared.scale * 2 })), 'doubled');
+    if (readability(best) < 40) keepBetter(await read(await prepareImage(bytes, { normalise: false }), { tessedit_pageseg_mode: '3' }), 'plain');
+    return best.page;
   }
 
   /** Tries the four orientations on a small copy and returns the clockwise turn that reads best. */
@@ -106,7 +134,7 @@ export class LocalRecogniser implements Recogniser {
     let best: { rot: Rotation; score: number } = { rot: 0, score: -1 };
     for (const rot of [0, 90, 180, 270] as Rotation[]) {
       const t = await thumbnail(bytes, rot);
-      const r = await this.ocr.recognize(t.png, t.width, t.height);
+      const r = await this.ocr.recognize(t.png, t.width, t.height, 1, RECEIPT_PARAMS);
       const score = readability(r);
       if (score > best.score * 1.2 || (best.score < 0 && score >= 0)) best = { rot, score };
     }

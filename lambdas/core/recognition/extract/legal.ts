@@ -128,7 +128,7 @@ export function fixLegalForms(name: string): string {
     }
     // "5/B", "S/8" → "S/B"; "CO," before "(M)" → "CO."
     if (/^[5S$]\/[B8]$/.test(tokens[i]!.replace(/[.,]+$/, '')) && tokens[i] !== 'S/B') tokens[i] = `S/B${trailingPunct}`;
-    if (/^CO,$/i.test(tokens[i]!) && /^[({]?M[)}]?$/i.test(tokens[i + 1] ?? '')) tokens[i] = 'CO.';
+    if (/^[C€(][O0][.,]?$/i.test(tokens[i]!) && tokens[i] !== 'CO.' && /^[({]?M[)}]?$/i.test(tokens[i + 1] ?? '')) tokens[i] = 'CO.';
     if (t !== 'SDN' && t.length === 3 && levenshtein(t, 'SDN', 1) <= 1 && levenshtein(cleanToken(tokens[i + 1] ?? ''), 'BHD', 1) <= 1) {
       tokens[i] = `SDN${trailingPunct}`;
     }

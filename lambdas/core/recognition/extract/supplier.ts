@@ -19,7 +19,7 @@ const ADDRESS_WORDS =
 
 /** Lines that end the address: phone, fax, tax and registration numbers, e-mail, web, document titles. */
 const ADDRESS_STOP =
-  /(\b(tel|telefon|phone|ph|fax|h\/p|hp|mobile|mob|e-?mail|www|http|gst|sst|vat|pvm|reg\.?\s*no|registration|company\s*(no|reg)|co[-\s.]*reg|roc|tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|date|cashier|table|order|bill\s*no|doc(ument)?\s*no|counter|member|official)\b|@|\b\d{2,4}[-\s]?\d{3,4}[-\s]\d{3,4}\b)/i;
+  /(\b(tel|telefon|phone|ph|fax|h\/p|hp|mobile|mob|e-?mail|www|http|gst|sst|vat|pvm|reg\.?\s*no|registration|company\s*(no|reg)|co[-\s.]*reg|roc|tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|date|cashier|table|order|bill\s*no|doc(ument)?\s*no|counter|member|official)\b|@|\b\d{2,4}[-\s]?\d{3,4}[-\s]\d{3,4}\b|\b0\d{1,2}-\d{6,8}\b|\+\d{2,3}[\s-]?\d)/i;
 
 const STATE_OR_COUNTRY =
   /^(malaysia|johor|kedah|kelantan|melaka|malacca|negeri\s*sembilan|pahang|penang|pulau\s*pinang|perak|perlis|sabah|sarawak|selangor(\s*darul\s*ehsan)?|terengganu|kuala\s*lumpur|w\.?\s*p\.?(\s*kuala\s*lumpur)?|wilayah\s*persekutuan|lithuania|lietuva|lietuvos\s*respublika|latvia|estonia|poland|germany)[.,]?$/i;
@@ -159,6 +159,19 @@ function continuesName(prev: Row, row: Row): boolean {
   return false;
 }
 
+/** A row without the stray cells at its ends that hold no word ("7 | LIAN HING ... | |", "... SELANGOR |"). */
+export function trimJunkCells(row: Row): Row {
+  const alnum = (t: string) => (t.match(/[\p{L}\d]/gu) ?? []).length;
+  let first = 0;
+  let last = row.cells.length - 1;
+  const total = alnum(row.text);
+  while (first < last && alnum(row.cells[first]!.text) <= 1 && total - alnum(row.cells[first]!.text) >= 3) first++;
+  while (last > first && alnum(row.cells[last]!.text) <= 1 && total - alnum(row.cells[last]!.text) >= 3) last--;
+  if (first === 0 && last === row.cells.length - 1) return row;
+  const words = row.cells.slice(first, last + 1).flatMap((c) => c.words);
+  return buildRow(words, row.page, row.index);
+}
+
 /**
  * The left part of a row whose cells stand far apart (two-column headers: the seller on the left,
  * "Invoice No" on the right); the whole row otherwise.
@@ -183,7 +196,7 @@ export function leadPart(row: Row): Row {
  * `start`/`end` limit the rows considered (e.g. the block under a "Seller" label).
  */
 export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = {}): SupplierHeader {
-  const page1 = rows.filter((r) => r.page === rows[0]?.page).map(leadPart);
+  const page1 = rows.filter((r) => r.page === rows[0]?.page).map((r) => trimJunkCells(leadPart(r)));
   const top = page1.slice(0, opts.maxRows ?? 14);
   if (!top.length) return { nameRows: [], addressRows: [] };
   const maxHeight = Math.max(...top.map((r) => r.box.height));

@@ -1,4 +1,3 @@
-import { useApi } from '../../../app/api-context';
 import type { ApiClient } from '../../../lib/api-client';
 import { companyOf } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
@@ -36,8 +35,4 @@ export async function exportXml(api: ApiClient, companyId: string, receiptIds: s
     if (typeof base64 === 'string') return new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
   }
   throw new Error('Something went wrong');
-}
-
-export function useExportApi(): ApiClient {
-  return useApi();
 }

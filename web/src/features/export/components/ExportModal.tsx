@@ -1,6 +1,7 @@
 import fontBoldUrl from 'pdfjs-dist/standard_fonts/LiberationSans-Bold.ttf?url';
 import fontRegularUrl from 'pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf?url';
 import { useState } from 'react';
+import { useApi } from '../../../app/api-context';
 import { Button } from '../../../components/ui/Button';
 import { Checkbox } from '../../../components/ui/Checkbox';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
@@ -11,7 +12,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useReceiptActions } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
-import { byCompany, exportXml, loadForExport, useExportApi } from '../api/export';
+import { byCompany, exportXml, loadForExport } from '../api/export';
 import { buildCsv, csvBlob } from '../lib/csv';
 import { downloadBlob } from '../lib/download';
 import { csvHeader, defaultExportFields, pdfTitle, type ExportField } from '../lib/fields';
@@ -47,7 +48,7 @@ export function ExportModal({
   onClose(): void;
   onExported?: () => void;
 }) {
-  const api = useExportApi();
+  const api = useApi();
   const info = useInfoPopup();
   const actions = useReceiptActions();
   const view = useActiveCompany();

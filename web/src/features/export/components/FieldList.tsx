@@ -1,6 +1,7 @@
 import {
   DndContext,
   KeyboardSensor,
+  MeasuringStrategy,
   PointerSensor,
   closestCenter,
   useSensor,
@@ -118,7 +119,13 @@ export function FieldList({
   };
   return (
     <div className="field-list-wrap">
-      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+      {/* measured on every move: the list scrolls inside the pop-up while an item is moved with the keyboard */}
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
+        onDragEnd={onDragEnd}
+      >
         <SortableContext items={fields.map((f) => f.id)} strategy={verticalListSortingStrategy}>
           <ol className="field-list" aria-label="Export fields">
             {fields.map((f, i) => (
