@@ -3,13 +3,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], environment: 'node', testTimeout: 120_000 } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'warn' } } },
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'warn' }, testTimeout: 120_000 } },
       {
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          environment: 'node',
+          environment: 'node', env: { LOG_LEVEL: 'warn' },
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          environment: 'node',
+          environment: 'node', env: { LOG_LEVEL: 'warn' },
           testTimeout: 180_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -4,6 +4,9 @@ import {
   SignUpCommand,
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import type { LocalStack } from './stack';
 import { LOCAL_CLIENT_ID } from './stack';
@@ -54,7 +57,75 @@ export async function registerUser(stack: LocalStack, user: typeof DEMO_USER): P
   return true;
 }
 
+export interface UploadRequest {
+  company_id: string;
+  original_file_name: string;
+  receipt_type?: 'receipt' | 'invoice';
+  type?: 'single' | 'multiple';
+  content_type?: string;
+  size?: number;
+  user_id?: string;
+  notes?: string;
+}
+
+/** GET /upload/document, then PUT of the bytes to the presigned URL, as the web app does. */
+export async function uploadThroughApi(apiUrl: string, token: string, params: UploadRequest, bytes: Uint8Array) {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries({ size: bytes.length || 1, ...params })) if (v !== undefined) query.set(k, String(v));
+  const request = await fetch(`${apiUrl}/upload/document?${query}`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await request.text();
+  const body = text ? JSON.parse(text) : undefined;
+  if (request.status !== 200) return { status: request.status, body, put: undefined, upload: undefined };
+  const upload = body as { uploadURL: string; upload_id: string; key: string; headers: Record<string, string> };
+  const put = await fetch(upload.uploadURL, { method: 'PUT', headers: upload.headers, body: new Blob([new Uint8Array(bytes)]) });
+  return { status: request.status, body, put, upload };
+}
+
+const DEMO_DOCUMENTS = [
+  { file: 'office-supplies-invoice.pdf', content_type: 'application/pdf', receipt_type: 'receipt' as const },
+  { file: 'saskaita-faktura.pdf', content_type: 'application/pdf', receipt_type: 'receipt' as const },
+  { file: 'shop-receipt.jpg', content_type: 'image/jpeg', receipt_type: 'receipt' as const },
+];
+
+/** Signs in with the local Cognito and returns the access token. */
+export async function accessTokenOf(stack: LocalStack, user: Pick<typeof DEMO_USER, 'email' | 'password'>): Promise<string> {
+  const client = new CognitoIdentityProviderClient({
+    endpoint: stack.cognitoEndpoint,
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const res = await client.send(
+    new InitiateAuthCommand({
+      ClientId: LOCAL_CLIENT_ID,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
+    }),
+  );
+  client.destroy();
+  const token = res.AuthenticationResult?.AccessToken;
+  if (!token) throw new Error(`no access token for ${user.email}`);
+  return token;
+}
+
+/**
+ * First start: the demo account, its company, and a few sample documents uploaded through the
+ * real upload path, so they are recognised by the local recogniser like any upload.
+ */
 export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }> {
   const created = await registerUser(stack, DEMO_USER);
+  if (!created) return { created };
+  const token = await accessTokenOf(stack, DEMO_USER);
+  const companies = await fetch(`${stack.apiUrl}/companies`, { headers: { authorization: `Bearer ${token}` } });
+  const companyId = ((await companies.json()) as { items: { company_id: string }[] }).items[0]!.company_id;
+  for (const doc of DEMO_DOCUMENTS) {
+    const bytes = readFileSync(path.join(import.meta.dirname, 'demo', doc.file));
+    const result = await uploadThroughApi(
+      stack.apiUrl,
+      token,
+      { company_id: companyId, original_file_name: doc.file, content_type: doc.content_type, receipt_type: doc.receipt_type, type: 'single' },
+      bytes,
+    );
+    if (!result.put?.ok) console.warn(`[local] demo document ${doc.file} was not uploaded (${result.status})`);
+  }
   return { created };
 }

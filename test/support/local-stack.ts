@@ -6,7 +6,7 @@ import {
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import WebSocket from 'ws';
-import { registerUser } from '../../scripts/local/seed';
+import { registerUser, uploadThroughApi, type UploadRequest } from '../../scripts/local/seed';
 import { LOCAL_CLIENT_ID, startLocalStack, type LocalStack } from '../../scripts/local/stack';
 
 export interface TestUser {
@@ -106,6 +106,8 @@ export function apiClient(apiUrl: string, token?: string) {
     return { status: res.status, body: parsed, headers: res.headers };
   };
   return {
+    apiUrl,
+    token,
     get: (p: string) => call('GET', p),
     post: (p: string, body?: unknown) => call('POST', p, body),
     put: (p: string, body?: unknown) => call('PUT', p, body),
@@ -183,24 +185,12 @@ export function subOf(token: string): string {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).sub as string;
 }
 
-export interface UploadParams {
-  company_id: string;
-  original_file_name: string;
-  receipt_type?: 'receipt' | 'invoice';
-  type?: 'single' | 'multiple';
-  content_type?: string;
-  size?: number;
-  user_id?: string;
-  notes?: string;
-}
+export type UploadParams = UploadRequest;
 
 /** GET /upload/document, then PUT of the bytes to the presigned URL, as the web app does. */
 export async function uploadDocument(api: ReturnType<typeof apiClient>, params: UploadParams, bytes: Uint8Array) {
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries({ size: bytes.length || 1, ...params })) if (v !== undefined) query.set(k, String(v));
-  const res = await api.get(`/upload/document?${query}`);
-  if (res.status !== 200) return { request: res, put: undefined };
-  const body = res.body as { uploadURL: string; upload_id: string; key: string; headers: Record<string, string> };
-  const put = await fetch(body.uploadURL, { method: 'PUT', headers: body.headers, body: new Blob([new Uint8Array(bytes)]) });
-  return { request: res, put, upload: body };
+  const res = await uploadThroughApi(api.apiUrl, api.token ?? '', params, bytes);
+  const request = { status: res.status, body: res.body };
+  if (res.status !== 200) return { request, put: undefined };
+  return { request, put: res.put, upload: res.upload! };
 }

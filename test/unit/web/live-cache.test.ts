@@ -88,6 +88,16 @@ describe('receipt events on one list', () => {
     expect(applyReceiptToList(data([]), list('processing'), receipt({ receipt_id: 'z', status: 'review' }))).toEqual({ kind: 'none' });
   });
 
+  it('drops an older state that arrives after a newer one (an HTTP answer overtaken by a live event)', () => {
+    const before = data([receipt({ receipt_id: 'a', status: 'failed', version: 4, can_be_restarted: true })]);
+    expect(applyReceiptToList(before, list('inbox'), receipt({ receipt_id: 'a', status: 'processing', version: 3 }))).toEqual({ kind: 'none' });
+    const newer = applyReceiptToList(before, list('inbox'), receipt({ receipt_id: 'a', status: 'review', version: 5 }));
+    expect(newer.kind === 'set' && newer.data.pages[0]!.items[0]!.status).toBe('review');
+    // nor does a late answer take a document out of a list it has already moved into
+    const failedList = data([receipt({ receipt_id: 'a', status: 'failed', version: 4 })]);
+    expect(applyReceiptToList(failedList, list('failed'), receipt({ receipt_id: 'a', status: 'processing', version: 3 }))).toEqual({ kind: 'none' });
+  });
+
   it('refetches a filtered list it cannot decide, and ignores lists not loaded', () => {
     expect(applyReceiptToList(data([]), list('review', { search: 'x' }), receipt())).toEqual({ kind: 'invalidate' });
     expect(applyReceiptToList(undefined, list('review'), receipt())).toEqual({ kind: 'none' });
@@ -157,6 +167,15 @@ describe('live events on the query cache', () => {
     expect(ids(qc.getQueryData(queryKeys.receiptList(review)))).toEqual(['a', 'old']);
     expect(qc.getQueryState(queryKeys.receiptList(searched))?.isInvalidated).toBe(true);
     expect(qc.getQueryState(queryKeys.receiptList(review))?.isInvalidated).toBe(false);
+  });
+
+  it('a late older state of a document changes no list', () => {
+    const { qc, cache, processing, review } = setup();
+    handleLiveMessage({ event: 'receipt-update', payload: receipt({ receipt_id: 'a', status: 'review', version: 3 }) }, cache, 'c1');
+    // the answer of the call that started processing arrives after the live event
+    cache.applyReceipt(receipt({ receipt_id: 'a', status: 'processing', version: 2 }));
+    expect(ids(qc.getQueryData(queryKeys.receiptList(processing)))).toEqual([]);
+    expect(ids(qc.getQueryData(queryKeys.receiptList(review)))).toEqual(['a', 'old']);
   });
 
   it('receipt-delete removes it everywhere', () => {

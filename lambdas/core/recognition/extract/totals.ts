@@ -133,6 +133,12 @@ export function labelledAmounts(rows: Row[]): LabelledAmount[] {
   return out;
 }
 
+/** Do two printed amounts differ by one digit (replaced, added or dropped)? */
+export function oneDigitApart(a: string, b: string): boolean {
+  if (a === b) return false;
+  return levenshtein(a, b, 1) === 1;
+}
+
 export interface TotalsResult {
   total?: Found;
   subtotal?: Found;
@@ -256,6 +262,37 @@ export function extractTotals(rows: Row[]): TotalsResult {
     }
   }
   if (!best) return result;
+  // A labelled total that no arithmetic confirms, one misread digit away from what the other amounts
+  // add up to (cash − change, subtotal + tax + rounding): the OCR slipped on the total.
+  const repeated = all.filter((a) => (a.kind === 'total' || a.kind === 'total_final') && a.row !== best!.c.row && eq(a.amount.value, best!.c.amount.value)).length > 0;
+  if (
+    (best.c.kind === 'total' || best.c.kind === 'total_final') &&
+    !repeated &&
+    !reasons.some((r) => /paid|sub\+|rounded/.test(r))
+  ) {
+    const v = best.c.amount.value;
+    const shown = formatAmount(v);
+    const derived: { value: number; sameLength: boolean }[] = [];
+    for (const p of paid) for (const ch of change) if (ch.amount.value > 0 && p.amount.value > ch.amount.value) derived.push({ value: p.amount.value - ch.amount.value, sameLength: true });
+    for (const b of subs) {
+      // A subtotal alone only explains a total with an extra or a lost digit ("385.20" for "85.20").
+      derived.push({ value: b.amount.value, sameLength: false });
+      for (const t of taxes) if (t.amount.value > 0) derived.push({ value: b.amount.value + t.amount.value, sameLength: true });
+      for (const r of roundings) derived.push({ value: b.amount.value + r.amount.value, sameLength: true });
+    }
+    const fix = derived
+      .map((d) => ({ ...d, value: Math.round(d.value * 100) / 100 }))
+      .find((d) => {
+        if (d.value <= 0 || eq(d.value, v)) return false;
+        const f = formatAmount(d.value);
+        return oneDigitApart(f, shown) && (d.sameLength || f.length !== shown.length);
+      });
+    if (fix) {
+      const printed = all.filter((a) => eq(a.amount.value, fix.value) && a.row.index >= best!.c.row.index - 3).pop();
+      best = { c: printed ?? { ...best.c, amount: { ...best.c.amount, value: fix.value } }, score: best.score };
+      reasons.push(`corrected ${shown} → ${formatAmount(fix.value)}`);
+    }
+  }
   const total = best.c;
   result.total = toFound(total, Math.min(1, 0.6 + best.score / 20));
   const currency = all.find((a) => a.amount.currency)?.amount.currency;

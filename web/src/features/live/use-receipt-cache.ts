@@ -80,6 +80,7 @@ function watchUploads(queryClient: QueryClient, uploadIds: ReadonlyArray<string>
 }
 
 const COUNTS_DEBOUNCE_MS = 250;
+const latestVersions = new WeakMap<QueryClient, Map<string, number>>();
 const debounceTimers = new WeakMap<QueryClient, ReturnType<typeof setTimeout>>();
 
 function refreshCountsSoon(queryClient: QueryClient): void {
@@ -113,6 +114,15 @@ function applyCompanies(queryClient: QueryClient, result: CompaniesUpdate): void
 export function receiptCache(queryClient: QueryClient): ReceiptCache {
   return {
     applyReceipt(receipt) {
+      // the newest version seen of each document: a late older state (an HTTP answer overtaken by the live
+      // event of the next change) must not come back into any list
+      let seen = latestVersions.get(queryClient);
+      if (!seen) latestVersions.set(queryClient, (seen = new Map()));
+      const latest = seen.get(receipt.receipt_id);
+      if (typeof receipt.version === 'number') {
+        if (latest !== undefined && receipt.version < latest) return;
+        seen.set(receipt.receipt_id, receipt.version);
+      }
       applyToLists(queryClient, (data, list) => applyReceiptToList(data, list, receipt));
       void queryClient.invalidateQueries({ queryKey: ['receipts', 'detail', receipt.receipt_id] });
       refreshCountsSoon(queryClient);

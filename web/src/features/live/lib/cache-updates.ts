@@ -25,6 +25,19 @@ export function receiptMatchesList(receipt: Pick<Receipt, 'company_id' | 'status
   return filtered ? 'unknown' : true;
 }
 
+export function findReceipt(data: ListData | undefined, receiptId: string): Receipt | undefined {
+  for (const p of data?.pages ?? []) {
+    const found = p.items.find((r) => r.receipt_id === receiptId);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `incoming` is an older state of the document than `cached` (by its version, which every change raises). */
+export function isOlder(incoming: Partial<Pick<Receipt, 'version'>>, cached: Partial<Pick<Receipt, 'version'>>): boolean {
+  return typeof incoming.version === 'number' && typeof cached.version === 'number' && incoming.version < cached.version;
+}
+
 export function listContains(data: ListData | undefined, receiptId: string): boolean {
   return Boolean(data?.pages.some((p) => p.items.some((r) => r.receipt_id === receiptId)));
 }
@@ -73,8 +86,11 @@ export type ListUpdate = { kind: 'set'; data: ListData } | { kind: 'invalidate' 
  */
 export function applyReceiptToList(data: ListData | undefined, list: ListKeyParams, receipt: Receipt): ListUpdate {
   if (!data) return { kind: 'none' };
+  const cached = findReceipt(data, receipt.receipt_id);
+  // an older state arriving late (an HTTP answer overtaken by the live event of the next change) is dropped
+  if (cached && isOlder(receipt, cached)) return { kind: 'none' };
   const match = receiptMatchesList(receipt, list);
-  const present = listContains(data, receipt.receipt_id);
+  const present = cached !== undefined;
   if (match === true) return { kind: 'set', data: present ? replaceReceipt(data, receipt) : prependReceipt(data, receipt) };
   if (match === false) return present ? { kind: 'set', data: removeReceipt(data, receipt.receipt_id) } : { kind: 'none' };
   return { kind: 'invalidate' };
