@@ -1,13 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
 import WebSocket from 'ws';
-import { registerUser, uploadThroughApi, type UploadRequest } from '../../scripts/local/seed';
-import { LOCAL_CLIENT_ID, startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { accessTokenOf, registerUser, uploadThroughApi, type UploadRequest } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 
 export interface TestUser {
   email: string;
@@ -52,22 +48,7 @@ export async function startTestStack(): Promise<TestStack> {
 }
 
 export async function signIn(stack: LocalStack, user: Pick<TestUser, 'email' | 'password'>): Promise<string> {
-  const client = new CognitoIdentityProviderClient({
-    endpoint: stack.cognitoEndpoint,
-    region: 'eu-west-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const res = await client.send(
-    new InitiateAuthCommand({
-      ClientId: LOCAL_CLIENT_ID,
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
-    }),
-  );
-  client.destroy();
-  const token = res.AuthenticationResult?.AccessToken;
-  if (!token) throw new Error('no access token');
-  return token;
+  return accessTokenOf(stack, user);
 }
 
 /** Registers, confirms (trigger creates the first company) and signs in. */

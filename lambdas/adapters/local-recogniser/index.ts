@@ -29,13 +29,16 @@ type Rotation = 0 | 90 | 180 | 270;
  * segmentation mode 6) keeps a label and its amount on one line, which automatic segmentation
  * often splits into two columns.
  */
-const RECEIPT_PARAMS = { tessedit_pageseg_mode: '6' };
+const RECEIPT_PARAMS = { tessedit_pageseg_mode: '6', tessedit_do_invert: '0' };
+/** Larger scans are reduced to this width: receipt print stays 20+ px high and OCR takes half the time. */
+const MAX_WIDTH = 2000;
+/** Readability (confident letters) above which a page counts as read. */
+const GOOD_READABILITY = 150;
 const debug = (msg: string) => {
   if (process.env.RECOGNITION_DEBUG) process.stderr.write(`[local-recogniser] ${msg}\n`);
 };
 
-/** Words lower than this (in pixels) are enlarged and read again. */
-const SMALL_TEXT_PX = 16;
+
 
 /** How well a quick OCR pass reads: confident words count, weighted by their length. */
 function readability(r: OcrResult): number {
@@ -104,28 +107,21 @@ export class LocalRecogniser implements Recogniser {
   }
 
   private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<OcrPage> {
-    const prepared = await prepareImage(bytes);
-    let best = await this.ocr.recognize(prepared.png, prepared.width, prepared.height, pageNumber, RECEIPT_PARAMS);
-    const read = (p: { png: Buffer; width: number; height: number }, params = RECEIPT_PARAMS) => this.ocr.recognize(p.png, p.width, p.height, pageNumber, params);
+    const read = (p: { png: Buffer; width: number; height: number }) => this.ocr.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS);
+    const prepared = await prepareImage(bytes, { normalise: false, maxWidth: MAX_WIDTH });
+    let best = await read(prepared);
+    debug(`first pass ${prepared.width}x${prepared.height}: ${best.words} words, confidence ${best.confidence.toFixed(0)}, word height ${best.wordHeight.toFixed(0)}px`);
+    if (best.confidence >= this.lowConfidence && best.words >= 8) return best.page;
     const keepBetter = (r: OcrResult, why: string) => {
       debug(`${why}: readability ${readability(r)} vs ${readability(best)}`);
       if (readability(r) > readability(best)) best = r;
     };
-    debug(`first pass ${prepared.width}x${prepared.height}: ${best.words} words, confidence ${best.confidence.toFixed(0)}, word height ${best.wordHeight.toFixed(0)}px`);
-    // Small print: enlarged so that words stand about 26 px high, then read again.
-    if (best.wordHeight > 0 && best.wordHeight < SMALL_TEXT_PX && best.words >= 5) {
-      const factor = Math.min(2.5, 26 / best.wordHeight);
-      keepBetter(await read(await prepareImage(bytes, { scale: prepared.scale * factor })), 'enlarged');
-    }
-    if (best.confidence >= this.lowConfidence && best.words >= 8) return best.page;
-    // Read badly: turned page? tiny print? a page tesseract's binarisation lost?
+    // Read badly. A page whose contrast hides the text from tesseract's binarisation: stretched contrast.
+    keepBetter(await read(await prepareImage(bytes, { maxWidth: MAX_WIDTH })), 'contrast');
+    if (readability(best) >= GOOD_READABILITY) return best.page;
+    // Still nothing: a page turned sideways or upside down?
     const rotation = await this.detectRotation(bytes);
-    if (rotation !== 0) {
-      keepBetter(await read(await prepareImage(bytes, { rotate: rotation })), `turned ${rotation}`);
-      return best.page;
-    }
-    if (prepared.width <= 1600) keepBetter(await read(await prepareImage(bytes, { scale: prepared.scale * 2 })), 'doubled');
-    if (readability(best) < 40) keepBetter(await read(await prepareImage(bytes, { normalise: false }), { tessedit_pageseg_mode: '3' }), 'plain');
+    if (rotation !== 0) keepBetter(await read(await prepareImage(bytes, { rotate: rotation, normalise: false, maxWidth: MAX_WIDTH })), `turned ${rotation}`);
     return best.page;
   }
 
