@@ -111,7 +111,8 @@ export class LocalRecogniser implements Recogniser {
     const prepared = await prepareImage(bytes, { normalise: false, maxWidth: MAX_WIDTH });
     let best = await read(prepared);
     debug(`first pass ${prepared.width}x${prepared.height}: ${best.words} words, confidence ${best.confidence.toFixed(0)}, word height ${best.wordHeight.toFixed(0)}px`);
-    if (best.confidence >= this.lowConfidence && best.words >= 8) return best.page;
+    // Read well: most words confident. A page turned sideways gives many words, few of them confident.
+    if (best.confidence >= this.lowConfidence && best.words >= 8 && readability(best) >= best.words) return best.page;
     const keepBetter = (r: OcrResult, why: string) => {
       debug(`${why}: readability ${readability(r)} vs ${readability(best)}`);
       if (readability(r) > readability(best)) best = r;
