@@ -30,6 +30,8 @@ export type LiveEventName = 'receipt' | 'receipt-update' | 'receipt-delete' | 'c
 export interface LiveEvents {
   /** Sends an event to every open connection of the company's members. */
   publish(companyId: string, event: LiveEventName, payload: unknown): Promise<void>;
+  /** Sends an event to every open connection of one user (their unassigned documents). */
+  publishToUser(userId: string, event: LiveEventName, payload: unknown): Promise<void>;
 }
 
 export interface Clock {

@@ -27,6 +27,20 @@ export const ddbConnectionStore: ConnectionStore = {
         Item: { ...keys.connection(connectionId), type: 'CONNECTION', connection_id: connectionId, user_id: userId, ttl: expiresAt },
       }),
     );
+    // Every connection also follows its user's own channel (documents not yet in a company).
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.connectionUserSubscription(connectionId),
+          ...keys.connectionOfUserIndex(userId, connectionId),
+          type: 'CONNECTION_USER',
+          connection_id: connectionId,
+          user_id: userId,
+          ttl: expiresAt,
+        },
+      }),
+    );
     for (const companyId of companyIds) {
       await ddb().send(
         new PutCommand({

@@ -22,6 +22,11 @@ export const keys = {
     pk: `CONN#${connectionId}`,
     sk: `SUB#${companyId}`,
   }),
+  connectionUserSubscription: (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'SUBUSER' }),
+  connectionOfUserIndex: (userId: string, connectionId: string) => ({
+    gsi1pk: `USER#${userId}#CONNS`,
+    gsi1sk: `CONN#${connectionId}`,
+  }),
   connectionOfCompanyIndex: (companyId: string, connectionId: string) => ({
     gsi1pk: `COMPANY#${companyId}#CONNS`,
     gsi1sk: `CONN#${connectionId}`,

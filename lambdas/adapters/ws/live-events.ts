@@ -21,20 +21,20 @@ export function resetLiveEventsClient(): void {
   client = undefined;
 }
 
-/** Connections of a company: Query gsi1 where gsi1pk = COMPANY#<id>#CONNS. */
-export async function connectionsOfCompany(companyId: string): Promise<string[]> {
+/** Live connections of a channel: Query gsi1 where gsi1pk = COMPANY#<id>#CONNS or USER#<id>#CONNS. */
+async function connectionsOf(gsi1pk: string): Promise<string[]> {
   const items = await queryAll({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     FilterExpression: '#ttl > :now',
     ExpressionAttributeNames: { '#ttl': 'ttl' },
-    ExpressionAttributeValues: {
-      ':pk': keys.connectionOfCompanyIndex(companyId, '').gsi1pk,
-      ':now': Math.floor(Date.now() / 1000),
-    },
+    ExpressionAttributeValues: { ':pk': gsi1pk, ':now': Math.floor(Date.now() / 1000) },
   });
   return items.map((i) => String(i.connection_id));
 }
+
+export const connectionsOfCompany = (companyId: string) => connectionsOf(keys.connectionOfCompanyIndex(companyId, '').gsi1pk);
+export const connectionsOfUser = (userId: string) => connectionsOf(keys.connectionOfUserIndex(userId, '').gsi1pk);
 
 export async function sendToConnection(connectionId: string, message: unknown): Promise<boolean> {
   const api = managementClient();
@@ -53,10 +53,17 @@ export async function sendToConnection(connectionId: string, message: unknown): 
   }
 }
 
+async function broadcast(connections: string[], event: LiveEventName, payload: unknown) {
+  await Promise.all(connections.map((id) => sendToConnection(id, { event, payload })));
+}
+
 export const wsLiveEvents: LiveEvents = {
-  async publish(companyId: string, event: LiveEventName, payload: unknown) {
+  async publish(companyId, event, payload) {
     if (!managementClient()) return;
-    const connections = await connectionsOfCompany(companyId);
-    await Promise.all(connections.map((id) => sendToConnection(id, { event, payload })));
+    await broadcast(await connectionsOfCompany(companyId), event, payload);
+  },
+  async publishToUser(userId, event, payload) {
+    if (!managementClient()) return;
+    await broadcast(await connectionsOfUser(userId), event, payload);
   },
 };

@@ -92,11 +92,11 @@ export function staleVersion(current: number): AppError {
   return conflict(MESSAGES.stale, { version: current });
 }
 
-/** Live events go to the document's company; unassigned documents have no company channel. */
+/** Live events go to the document's company; unassigned documents go to their owner's own channel. */
 export async function publishDoc(live: LiveEvents, event: LiveEventName, doc: DocumentRecord): Promise<void> {
-  if (!doc.company_id) return;
   const payload = event === 'receipt-delete' ? { receipt_id: doc.receipt_id, company_id: doc.company_id, receipt_type: doc.receipt_type, status: doc.status } : toSummary(doc);
-  await live.publish(doc.company_id, event, payload);
+  if (doc.company_id) await live.publish(doc.company_id, event, payload);
+  else await live.publishToUser(doc.user_id, event, payload);
 }
 
 export function hashMarker(doc: DocumentRecord): Marker | null {

@@ -46,7 +46,10 @@ let seq = 0;
 const ids = { newId: () => `01ID${String(++seq).padStart(22, '0')}` };
 const clock = { now: () => new Date('2026-11-21T10:00:00Z') };
 const events: { companyId: string; event: string }[] = [];
-const live: LiveEvents = { publish: async (companyId, event) => void events.push({ companyId, event }) };
+const live: LiveEvents = {
+  publish: async (companyId, event) => void events.push({ companyId, event }),
+  publishToUser: async (userId, event) => void events.push({ companyId: `user:${userId}`, event }),
+};
 
 const attrs = (userId: string, email = `${userId}@example.com`) => ({
   userId,

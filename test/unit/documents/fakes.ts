@@ -162,7 +162,12 @@ export function memoryAccounts(company: CompanyRecord): AccountsStore {
 
 export function liveRecorder() {
   const events: { companyId: string; event: LiveEventName; payload: unknown }[] = [];
-  return { events, publish: async (companyId: string, event: LiveEventName, payload: unknown) => void events.push({ companyId, event, payload }) };
+  return {
+    events,
+    publish: async (companyId: string, event: LiveEventName, payload: unknown) => void events.push({ companyId, event, payload }),
+    publishToUser: async (userId: string, event: LiveEventName, payload: unknown) =>
+      void events.push({ companyId: `user:${userId}`, event, payload }),
+  };
 }
 
 /** A recogniser answering a fixed AnalyzeExpense result; `failures` first calls throw. */
