@@ -8,11 +8,12 @@ import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { launchBrowser, screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { datasetPath } from '../support/datasets';
 
 /** How long a screen may take to show what the server answered (handlers load on first use). */
 const WAIT = { timeout: 15_000 };
 
-const RECEIPT_PHOTO = '/work/shared/datasets/sroie-dev/images/000.jpg';
+const RECEIPT_PHOTO = datasetPath('sroie-dev', 'images', '000.jpg');
 
 /** A two-page PDF with a receipt-like text layer on each page. */
 async function twoPagePdf(): Promise<Buffer> {

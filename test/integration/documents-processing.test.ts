@@ -15,11 +15,12 @@ import {
   uploadDocument,
   type TestStack,
 } from '../support/local-stack';
+import { datasetPath } from '../support/datasets';
 
 type Summary = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean; version: number; original_file_name: string; upload_id: string; duplicate_id: string | null; page_count: number; supplierCustomerName: string };
 type Counts = Record<'receipt' | 'invoice', Record<string, number>>;
 
-const PHOTO = '/work/shared/datasets/sroie-dev/images/000.jpg';
+const PHOTO = datasetPath('sroie-dev', 'images', '000.jpg');
 
 async function textPdf(pages: string[][]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();

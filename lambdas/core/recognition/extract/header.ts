@@ -130,11 +130,11 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
   return [];
 }
 
-export function dateCandidates(rows: Row[], format?: DateFormat): DateCandidate[] {
+export function dateCandidates(rows: Row[], format?: DateFormat, repairAll = false): DateCandidate[] {
   const fmt = format ?? dateFormatFromOrder(documentDateOrder(rows));
   const out: DateCandidate[] = [];
   rows.forEach((row, i) => {
-    const labelled = /\b(date|tarikh|data|datum)\b/i.test(fold(row.text));
+    const labelled = repairAll || /\b(date|tarikh|data|datum)\b/i.test(fold(row.text));
     for (const m of datesInText(row.text, fmt, labelled)) {
       let label = row.text.slice(0, m.index).trim();
       // Only the words just before the date (a row may hold several label/value pairs).
@@ -167,7 +167,9 @@ function dateFound(c: DateCandidate, factor: number): Found {
 }
 
 export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found; due?: Found } {
-  const cands = dateCandidates(rows, format);
+  let cands = dateCandidates(rows, format);
+  // No date at all: the separators may have been lost everywhere ("30032018").
+  if (!cands.length) cands = dateCandidates(rows, format, true).map((c) => ({ ...c, match: { ...c.match, ambiguous: true } }));
   const full = (c: DateCandidate) => (c.match.fullYear || c.match.monthName ? 1 : 0);
   const issue =
     cands.filter((c) => c.kind === 'issue').sort((a, b) => full(b) - full(a))[0] ??

@@ -115,7 +115,7 @@ export function cleanCompanyName(text: string): string {
       return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!);
     })
     .join(' ');
-  return fixLegalForms(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ')));
+  return fixLegalForms(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' ')));
 }
 
 export interface SupplierHeader {
