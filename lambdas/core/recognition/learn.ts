@@ -23,6 +23,7 @@ import type {
   FieldValue,
   HeaderFieldId,
   OcrWord,
+  Stakeholder,
   SupplierLayoutHint,
 } from './types';
 
@@ -279,6 +280,31 @@ export function selectHint(hints: SupplierLayoutHint[] | undefined, fields: Extr
   return hints.find((h) => (h.supplier.vat_id && all.includes(compactId(h.supplier.vat_id))) || (h.supplier.code && h.supplier.code.length >= 7 && all.includes(compactId(h.supplier.code))));
 }
 
+/** A hint from master data alone: the stakeholder's identity and known date format, no learnt positions. */
+export function hintFromStakeholder(s: Stakeholder): SupplierLayoutHint {
+  const supplier: SupplierLayoutHint['supplier'] = { id: s.id, name: s.name };
+  if (s.code) supplier.code = s.code;
+  if (s.vat_id) supplier.vat_id = s.vat_id;
+  return { supplier, ...(s.date_format ? { dateFormat: s.date_format } : {}), fields: [] };
+}
+
+/** Dates of a result read again from their printed words with the supplier's date format. */
+function rereadDates(summary: ExpenseField[], words: OcrWord[], format: DateFormat): void {
+  for (const [i, f] of summary.entries()) {
+    if (f.Type?.Text !== HEADER_TYPE.issue_date && f.Type?.Text !== HEADER_TYPE.due_date) continue;
+    const bb = f.ValueDetection?.Geometry?.BoundingBox;
+    if (!bb) continue;
+    const box: Box = { left: bb.Left ?? 0, top: bb.Top ?? 0, width: bb.Width ?? 0, height: bb.Height ?? 0 };
+    const printed = words
+      .filter((w) => w.page === (f.PageNumber ?? 1) && w.box.left < right(box) + 0.002 && right(w.box) > box.left - 0.002 && w.box.top < bottom(box) && bottom(w.box) > box.top)
+      .sort((a, b) => a.box.left - b.box.left)
+      .map((w) => w.text)
+      .join(' ');
+    const d = findDates(printed, { format })[0] ?? findDates(f.ValueDetection?.Text ?? '', { format })[0];
+    if (d) summary[i] = { ...f, ValueDetection: { ...f.ValueDetection, Text: d.iso } };
+  }
+}
+
 /**
  * Applies the matching hint to an AnalyzeExpense result (from either recogniser): the hint's fields
  * replace the SummaryFields of the same type.
@@ -292,6 +318,7 @@ export function applyHintsToResult(result: AnalyzeExpenseResult, hints: Supplier
   const overrides = applyLayout(hint, words);
   const [first, ...rest] = result.ExpenseDocuments;
   const summary = [...(first!.SummaryFields ?? [])];
+  if (hint.dateFormat) rereadDates(summary, words, hint.dateFormat);
   for (const [id, v] of Object.entries(overrides) as [HeaderFieldId, FieldValue][]) {
     const type = HEADER_TYPE[id];
     const replacement: ExpenseField = {
