@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -222,6 +222,7 @@ describe('content API against the local stack', () => {
     const pdfFile = path.join(dir, 'export.pdf');
     writeFileSync(pdfFile, Buffer.from(pdfRes.base64, 'base64'));
     const out = path.resolve(import.meta.dirname, '../e2e/output/content-export-pdf');
+    mkdirSync(path.dirname(out), { recursive: true });
     execFileSync('pdftoppm', ['-png', '-r', '60', '-singlefile', pdfFile, out]);
     expect(readFileSync(`${out}.png`).length).toBeGreaterThan(5000);
 

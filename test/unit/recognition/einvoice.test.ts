@@ -46,7 +46,7 @@ function expectedLines(inv: InvoiceData) {
   return inv.lines.map((l) => [l.no, l.code, l.description, String(l.quantity), l.unitPrice.toFixed(2), String(l.vatRate), lineNet(l).toFixed(2)]);
 }
 
-describe('Factur-X / ZUGFeRD PDF', () => {
+describe('Factur-X / ZUGFeRD PDF', { timeout: 60_000 }, () => {
   it('reads the embedded XML exactly: header, VAT lines and line items', async () => {
     const bytes = readFileSync(join(dir, FACTURX.file));
     const fields = mapExpenseToFields(await recogniser.analyzeExpense({ bytes, mime: 'application/pdf' }));
@@ -68,7 +68,7 @@ describe('Factur-X / ZUGFeRD PDF', () => {
   });
 });
 
-describe('UBL / Peppol BIS invoice', () => {
+describe('UBL / Peppol BIS invoice', { timeout: 60_000 }, () => {
   it('reads an uploaded UBL XML exactly', async () => {
     const bytes = readFileSync(join(dir, UBL.file));
     const fields = mapExpenseToFields(await recogniser.analyzeExpense({ bytes, mime: 'application/xml', fileName: UBL.file }));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
 import { blocksToDocument } from '../../../lambdas/core/recognition/expense';
-import { applyLayout, learnLayout, selectHint } from '../../../lambdas/core/recognition/learn';
+import { applyLayout, hintFromStakeholder, learnLayout, selectHint } from '../../../lambdas/core/recognition/learn';
 import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
 import type { AnalyzeExpenseResult, OcrWord, SupplierLayoutHint } from '../../../lambdas/core/recognition/types';
 import { LAYOUT_DOCS, LAYOUT_SUPPLIER } from '../../fixtures/recognition/data';
@@ -18,7 +18,7 @@ const read = (file: string, hints?: SupplierLayoutHint[]) =>
   recogniser.analyzeExpense({ bytes: readFileSync(join(dir, file)), mime: 'application/pdf', fileName: file, ...(hints ? { hints } : {}) });
 const wordsOf = (r: AnalyzeExpenseResult): OcrWord[] => blocksToDocument(r).pages.flatMap((p) => p.lines.flatMap((l) => l.words));
 
-describe('learning a supplier layout from a confirmed document', () => {
+describe('learning a supplier layout from a confirmed document', { timeout: 60_000 }, () => {
   it('the plain extractor gets this layout wrong (the case the learner is for)', async () => {
     const f = mapExpenseToFields(await read(doc2.file));
     expect(f.document_id?.value).toBe(doc2.orderNo);
@@ -70,6 +70,14 @@ describe('learning a supplier layout from a confirmed document', () => {
     expect(selectHint([hint], plain)).toBeUndefined();
     const f = mapExpenseToFields(await read(doc2.file, [hint]));
     expect(f.document_id?.value).toBe(plain.document_id?.value);
+  });
+
+  it('reads ambiguous dates with the supplier\'s known date format from master data', async () => {
+    const hint = hintFromStakeholder({ id: 's9', name: 'Harbor Freight', vat_id: LAYOUT_SUPPLIER.vatId, date_format: 'MM/DD/YYYY' });
+    expect(hint).toEqual({ supplier: { id: 's9', name: 'Harbor Freight', vat_id: LAYOUT_SUPPLIER.vatId }, dateFormat: 'MM/DD/YYYY', fields: [] });
+    const f = mapExpenseToFields(await read(doc2.file, [hint]));
+    expect(f.issue_date?.value).toBe(doc2.issueDate);
+    expect(f.document_id?.value).toBe(doc2.orderNo);
   });
 
   it('falls back to the position when the label is gone', () => {

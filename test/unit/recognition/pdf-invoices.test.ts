@@ -37,7 +37,7 @@ function expectedHeader(inv: InvoiceData): Record<string, string> {
   };
 }
 
-describe.each([INVOICE_EN, INVOICE_LT])('born-digital PDF $file', (inv) => {
+describe.each([INVOICE_EN, INVOICE_LT])('born-digital PDF $file', { timeout: 60_000 }, (inv) => {
   it('reads every header field exactly from the text layer', async () => {
     const fields = await read(inv.file);
     const got = Object.fromEntries(Object.keys(expectedHeader(inv)).map((k) => [k, fields[k as keyof ExtractedFields] && (fields[k as keyof ExtractedFields] as { value: string }).value]));

@@ -20,7 +20,7 @@ const noSleep = async () => undefined;
 
 beforeEach(() => textract.reset());
 
-describe('Textract recogniser', () => {
+describe('Textract recogniser', { timeout: 60_000 }, () => {
   it('sends images to AnalyzeExpense as bytes and returns its response shape', async () => {
     textract.on(AnalyzeExpenseCommand).resolves({ ...recorded, $metadata: {} });
     const r = new TextractRecogniser({ client });
