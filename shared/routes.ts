@@ -18,6 +18,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/companies', handler: 'http/companies/get-companies', auth: 'user' },
   { method: 'POST', path: '/company', handler: 'http/companies/post-company', auth: 'user' },
   { method: 'DELETE', path: '/company', handler: 'http/companies/delete-company', auth: 'company-admin' },
+  { method: 'GET', path: '/company/users', handler: 'http/company/get-company-users', auth: 'company-admin' },
   { method: 'GET', path: '/user', handler: 'http/user/get-user', auth: 'user' },
   { method: 'POST', path: '/user', handler: 'http/user/post-user', auth: 'user' },
   // Documents (receipts and invoices)

@@ -12,6 +12,7 @@ import type {
 
 export interface AccountsStore {
   getProfile(userId: string): Promise<ProfileRecord | undefined>;
+  getProfiles(userIds: string[]): Promise<ProfileRecord[]>;
   updateProfile(userId: string, changes: Partial<ProfileRecord>): Promise<ProfileRecord>;
   getMembership(userId: string, companyId: string): Promise<MembershipRecord | undefined>;
   listMembershipsOfUser(userId: string): Promise<MembershipRecord[]>;

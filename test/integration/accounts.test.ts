@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, openLiveChannel, registeredUser, startTestStack, type TestStack } from '../support/local-stack';
+import { addMembership, apiClient, openLiveChannel, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';
 
 type CompanyBody = { items: Record<string, unknown>[] };
 
@@ -111,5 +111,42 @@ describe('accounts and companies through the local API', () => {
     const unknownField = await api.post('/user', { is_admin: true });
     expect(unknownField.status).toBe(422);
     expect(((await api.get('/user')).body as { is_admin: boolean }).is_admin).toBe(false);
+  });
+});
+
+describe('company users', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('lists the members to an administrator, and refuses basic members and strangers', async () => {
+    // Prepare: an admin, a basic member of the same company, a stranger
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const basic = await registeredUser(t.stack, 'teambasic');
+    await addMembership(subOf(basic.token), admin.companyId, 'basic');
+    const stranger = await registeredUser(t.stack, 'teamstranger');
+
+    // Act
+    const listed = await admin.api.get(`/company/users?company_id=${admin.companyId}`);
+    const byBasic = await basic.api.get(`/company/users?company_id=${admin.companyId}`);
+    const byStranger = await stranger.api.get(`/company/users?company_id=${admin.companyId}`);
+
+    // Assess
+    expect(listed.status).toBe(200);
+    const items = (listed.body as { items: Record<string, unknown>[] }).items;
+    expect(items).toHaveLength(2);
+    expect(items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ user_id: subOf(admin.token), role: 'admin', can_be_deleted: false, name: admin.user.name }),
+        expect.objectContaining({ user_id: subOf(basic.token), role: 'basic', can_be_deleted: true, surname: basic.user.surname }),
+      ]),
+    );
+    expect(items[0]!.user).toMatchObject({ email: expect.stringContaining('@example.com') });
+    expect(byBasic.status).toBe(403);
+    expect(byStranger.status).toBe(403);
   });
 });

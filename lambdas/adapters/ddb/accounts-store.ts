@@ -44,6 +44,11 @@ export const ddbAccountsStore: AccountsStore = {
     return res.Item ? stripKeys<ProfileRecord & { type?: string }>(res.Item) : undefined;
   },
 
+  async getProfiles(userIds) {
+    const items = await batchGet(userIds.map((id) => keys.userProfile(id)));
+    return items.map((i) => stripKeys<ProfileRecord>(i));
+  },
+
   async updateProfile(userId, changes) {
     const entries = Object.entries(changes).filter(([k, v]) => v !== undefined && k !== 'id' && k !== 'email');
     const names: Record<string, string> = {};

@@ -32,6 +32,8 @@ type Rotation = 0 | 90 | 180 | 270;
 const RECEIPT_PARAMS = { tessedit_pageseg_mode: '6', tessedit_do_invert: '0' };
 /** Larger scans are reduced to this width: receipt print stays 20+ px high and OCR takes half the time. */
 const MAX_WIDTH = 2000;
+/** Narrower images (small phone crops) are enlarged to this width: thin strokes survive binarisation. */
+const MIN_WIDTH = 600;
 /** Readability (confident letters) above which a page counts as read. */
 const GOOD_READABILITY = 150;
 const debug = (msg: string) => {
@@ -102,28 +104,32 @@ export class LocalRecogniser implements Recogniser {
 
   /** OCR of one image, turned upright first when it reads badly. */
   async readImage(bytes: Uint8Array, pageNumber = 1): Promise<OcrDocument> {
-    const page = await this.ocrImage(bytes, pageNumber);
+    const { page } = await this.ocrImage(bytes, pageNumber);
     return { source: 'ocr', pages: [page] };
   }
 
-  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<OcrPage> {
+  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: Rotation }> {
     const read = (p: { png: Buffer; width: number; height: number }) => this.ocr.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS);
-    const prepared = await prepareImage(bytes, { normalise: false, maxWidth: MAX_WIDTH });
+    const prepared = await prepareImage(bytes, { normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
     let best = await read(prepared);
     debug(`first pass ${prepared.width}x${prepared.height}: ${best.words} words, confidence ${best.confidence.toFixed(0)}, word height ${best.wordHeight.toFixed(0)}px`);
     // Read well: most words confident. A page turned sideways gives many words, few of them confident.
-    if (best.confidence >= this.lowConfidence && best.words >= 8 && readability(best) >= best.words) return best.page;
+    if (best.confidence >= this.lowConfidence && best.words >= 8 && readability(best) >= best.words) return { page: best.page, rotate: 0 };
     const keepBetter = (r: OcrResult, why: string) => {
       debug(`${why}: readability ${readability(r)} vs ${readability(best)}`);
       if (readability(r) > readability(best)) best = r;
     };
     // Read badly. A page whose contrast hides the text from tesseract's binarisation: stretched contrast.
-    keepBetter(await read(await prepareImage(bytes, { maxWidth: MAX_WIDTH })), 'contrast');
-    if (readability(best) >= GOOD_READABILITY) return best.page;
+    keepBetter(await read(await prepareImage(bytes, { maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH })), 'contrast');
+    if (readability(best) >= GOOD_READABILITY) return { page: best.page, rotate: 0 };
     // Still nothing: a page turned sideways or upside down?
     const rotation = await this.detectRotation(bytes);
-    if (rotation !== 0) keepBetter(await read(await prepareImage(bytes, { rotate: rotation, normalise: false, maxWidth: MAX_WIDTH })), `turned ${rotation}`);
-    return best.page;
+    if (rotation !== 0) {
+      const before = best;
+      keepBetter(await read(await prepareImage(bytes, { rotate: rotation, normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH })), `turned ${rotation}`);
+      if (best !== before) return { page: best.page, rotate: rotation };
+    }
+    return { page: best.page, rotate: 0 };
   }
 
   /** Tries the four orientations on a small copy and returns the clockwise turn that reads best. */
@@ -155,7 +161,7 @@ export class LocalRecogniser implements Recogniser {
         if (t.chars >= this.minTextChars) pages.push(t.page);
         else {
           ocred = true;
-          pages.push(await this.ocrImage(await pageImage(bytes, pdf, i + 1), i + 1));
+          pages.push((await this.ocrImage(await pageImage(bytes, pdf, i + 1), i + 1)).page);
         }
       }
       const doc: OcrDocument = { source: ocred ? 'ocr' : 'pdf-text', pages };

@@ -12,6 +12,7 @@ function memoryStore() {
   const memberships: MembershipRecord[] = [];
   const store: AccountsStore = {
     getProfile: async (id) => profiles.get(id),
+    getProfiles: async (ids) => ids.flatMap((id) => (profiles.has(id) ? [profiles.get(id)!] : [])),
     updateProfile: async (id, changes) => {
       const next = { ...profiles.get(id)!, ...changes };
       profiles.set(id, next);

@@ -144,8 +144,10 @@ export class MemoryFiles implements FileStore {
 }
 
 export function memoryAccounts(company: CompanyRecord): AccountsStore {
+  const profile = (id: string) => ({ id, email: `${id}@x`, name: 'Test', surname: 'User', phone: '', address: '', city: '', country: '', post_code: '', is_admin: false, created_at: '', last_login: null });
   return {
-    getProfile: async (id) => ({ id, email: `${id}@x`, name: 'Test', surname: 'User', phone: '', address: '', city: '', country: '', post_code: '', is_admin: false, created_at: '', last_login: null }),
+    getProfile: async (id) => profile(id),
+    getProfiles: async (ids) => ids.map(profile),
     updateProfile: async () => {
       throw new Error('not used');
     },

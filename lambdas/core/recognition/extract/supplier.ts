@@ -40,7 +40,13 @@ function isUpperish(s: string): boolean {
 }
 
 export function looksLikeAddress(text: string): boolean {
-  return (ADDRESS_WORDS.test(text) && digits(text) > 0) || /\b\d{5}\b/.test(text) || /\b(LT|LV|EE|PL)-?\d{4,5}\b/.test(text);
+  return (
+    (ADDRESS_WORDS.test(text) && digits(text) > 0) ||
+    /\b\d{5}\b/.test(text) ||
+    /\b(LT|LV|EE|PL)-?\d{4,5}\b/.test(text) ||
+    // Street names that start a line: "JALAN LAPANGAN TERBANG", "LORONG 3".
+    /^\s*(jalan|jln|lorong|persiaran|lebuh|lebuhraya|taman|tmn|kampung|kg)\b/i.test(text)
+  );
 }
 
 function tokensOf(text: string): string[] {
@@ -100,11 +106,15 @@ export function cleanCompanyName(text: string): string {
   // Registration and tax numbers printed on the same line: "(CO NO. 315481-T) GST NO. 0012...".
   s = s.replace(/\s*[([]?\s*\b(co\.?\s*(no|reg)|company\s*(no|reg)|gst|sst|vat|reg(istration)?\.?\s*no|roc)\b.*$/i, '');
   // Registration numbers printed after the name: "(126926-H)", "(1125830-V)", "1000131-K", "(139386 X)".
-  s = s.replace(/\s*[([{]\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[A-Z]{0,2}\d[\d\s-]{3,}\s*-?\s*[A-Z]?\s*[)\]}]?(\s+\S{1,3})?\s*$/i, '');
+  s = s.replace(/\s*[([{]\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[^)\]}\d\s]{0,3}\d[\d\s\-":.]{3,}\s*-?\s*[A-Z]?\s*["']?\s*[)\]}]?(\s+\S{1,3})?\s*$/i, '');
   s = s.replace(/\s+\d{5,}-?[A-Z]\s*$/i, '');
+  // A registration number run into the name's last word: "bakery o00965911.p".
+  s = s.replace(/\s+\S*\d{5,}\S*\s*$/, '');
   s = s.replace(/^[^\p{L}\d("„'&]+/u, '').replace(/[^\p{L}\d).'"“”]+$/u, '');
   // Junk before the name: a stray lower-case letter or symbol from a logo ("i SWC ENTERPRISE").
-  s = s.replace(/^(?:[a-z]{1,2}|[^\p{L}\d\s]{1,2})\s+(?=[\p{Lu}\d])/u, '');
+  s = s.replace(/^(?:[a-z]{1,2}|[^\p{L}\d\s]{1,2}|\p{Lu}[,;:.]|\p{L}{1,2}\.\s?\p{L}?\.)\s+(?=[\p{Lu}\d]{2})/u, '');
+  // A lone digit or letter after the name ("PERNIAGAAN RIANG RIA 4").
+  if (s.split(' ').length >= 3) s = s.replace(/\s+[\p{L}\d]$/u, '');
   // Digits read for letters inside words: "D.1.Y." → "D.I.Y.", "AE0N" → "AEON".
   s = s
     .split(' ')
