@@ -88,6 +88,14 @@ export class TextractRecogniser implements Recogniser {
   }
 
   private async analyzeImage(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
+    // Textract reads JPEG, PNG and TIFF; WebP, GIF and HEIC photos are converted to PNG first.
+    const b = input.bytes;
+    const native = (b[0] === 0xff && b[1] === 0xd8) || (b[0] === 0x89 && b[1] === 0x50) || (b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d);
+    if (!native) {
+      const { default: sharp } = await import('sharp');
+      input = { ...input, bytes: new Uint8Array(await sharp(b).rotate().png().toBuffer()), mime: 'image/png' };
+      delete input.s3Object;
+    }
     const useS3 = input.s3Object && input.bytes.byteLength > SYNC_MAX_BYTES;
     if (!useS3 && input.bytes.byteLength > SYNC_MAX_BYTES) {
       throw new Error(`Images over ${SYNC_MAX_BYTES} bytes must be passed to Textract as an S3 object`);

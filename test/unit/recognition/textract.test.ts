@@ -2,6 +2,7 @@ import { AnalyzeExpenseCommand, GetExpenseAnalysisCommand, StartExpenseAnalysisC
 import { mockClient } from 'aws-sdk-client-mock';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TextractJobError, TextractRecogniser } from '../../../lambdas/adapters/textract';
 import { UNSUPPORTED_MESSAGE } from '../../../lambdas/core/recognition/file-type';
@@ -30,6 +31,14 @@ describe('Textract recogniser', { timeout: 60_000 }, () => {
     expect(calls[0]!.args[0].input.Document?.Bytes).toEqual(JPEG);
     expect(result.DocumentMetadata).toEqual({ Pages: 1 });
     expect(result.ExpenseDocuments?.[0]?.SummaryFields).toHaveLength(recorded.ExpenseDocuments[0]!.SummaryFields!.length);
+  });
+
+  it('converts photo formats Textract does not read (WebP) to PNG', async () => {
+    textract.on(AnalyzeExpenseCommand).resolves({ ...recorded, $metadata: {} });
+    const webp = new Uint8Array(await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ffffff' } }).webp().toBuffer());
+    await new TextractRecogniser({ client }).analyzeExpense({ bytes: webp, mime: 'image/webp' });
+    const sent = textract.commandCalls(AnalyzeExpenseCommand)[0]!.args[0].input.Document!.Bytes!;
+    expect([...sent.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   });
 
   it('maps Textract fields to the product fields', async () => {

@@ -1,62 +1,12 @@
 /** Legal-form suffixes and business words, shared by the supplier extractor and the matcher. */
 import { foldDiacritics, levenshtein } from './text';
 
-/**
- * Legal forms, as word sequences (upper case, without dots). Longest first so that
- * "SDN BHD" wins over "BHD".
- */
-export const LEGAL_FORMS: string[][] = [
-  ['SDN', 'BHD'],
-  ['SENDIRIAN', 'BERHAD'],
-  ['S/B'],
-  ['BHD'],
-  ['BERHAD'],
-  ['PTE', 'LTD'],
-  ['PVT', 'LTD'],
-  ['CO', 'LTD'],
-  ['LTD'],
-  ['LIMITED'],
-  ['PLC'],
-  ['LLC'],
-  ['LLP'],
-  ['INC'],
-  ['CORP'],
-  ['CORPORATION'],
-  ['GMBH'],
-  ['AG'],
-  ['SA'],
-  ['SAS'],
-  ['SARL'],
-  ['SRL'],
-  ['SPA'],
-  ['BV'],
-  ['NV'],
-  ['OY'],
-  ['AS'],
-  ['ASA'],
-  ['APS'],
-  ['SP', 'Z', 'OO'],
-  ['UAB'],
-  ['AB'],
-  ['MB'],
-  ['IĮ'],
-  ['II'],
-  ['VŠĮ'],
-  ['VSI'],
-  ['AB'],
-  ['KB'],
-  ['TŪB'],
-  ['SIA'],
-  ['OÜ'],
-  ['OU'],
-  ['ENTERPRISE'],
-  ['ENTERPRISES'],
-  ['TRADING'],
-  ['TRADING', 'CO'],
-  ['COMPANY'],
-  ['CO'],
-  ['& CO'],
-];
+/** One-word legal forms (upper case, without dots); two-word ones (SDN BHD, PTE LTD) are handled in `legalFormEnd`. */
+const SINGLE_FORMS = new Set([
+  'S/B', 'BHD', 'BERHAD', 'LTD', 'LIMITED', 'PLC', 'LLC', 'LLP', 'INC', 'CORP', 'CORPORATION', 'GMBH', 'AG', 'SA', 'SAS',
+  'SARL', 'SRL', 'SPA', 'BV', 'NV', 'OY', 'AS', 'ASA', 'APS', 'UAB', 'AB', 'MB', 'II', 'VSI', 'KB', 'TUB', 'SIA', 'OU',
+  'ENTERPRISE', 'ENTERPRISES', 'TRADING', 'COMPANY', 'CO',
+]);
 
 /** Words that make a line look like a business name even without a legal form. */
 export const BUSINESS_WORDS = new Set(
@@ -73,8 +23,6 @@ export const BUSINESS_WORDS = new Set(
 export function cleanToken(t: string): string {
   return foldDiacritics(t.toUpperCase()).replace(/[.,;:()[\]]/g, '');
 }
-
-const SINGLE_FORMS = new Set(LEGAL_FORMS.filter((f) => f.length === 1).map((f) => foldDiacritics(f[0]!)));
 
 /** Is the token a legal form (exact or, for long forms, with one OCR slip such as "8HD" for "BHD")? */
 export function isLegalFormToken(token: string, fuzzy = true): boolean {
