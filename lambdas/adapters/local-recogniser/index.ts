@@ -6,7 +6,7 @@
  */
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
 import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
-import { extractDocument } from '../../core/recognition/extract';
+import { extractDocument, type Extraction } from '../../core/recognition/extract';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
 import { applyHintsToResult } from '../../core/recognition/learn';
 import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, RecogniserInput } from '../../core/recognition/types';
@@ -80,7 +80,7 @@ export class LocalRecogniser implements Recogniser {
     switch (kind) {
       case 'image': {
         const doc = await this.readImage(input.bytes);
-        result = toAnalyzeExpenseResult(doc, extractDocument(doc));
+        result = toAnalyzeExpenseResult(doc, await this.fillGaps(input.bytes, doc, extractDocument(doc)));
         break;
       }
       case 'pdf':
@@ -100,6 +100,25 @@ export class LocalRecogniser implements Recogniser {
         throw new UnsupportedDocumentError(input.mime || input.fileName);
     }
     return applyHintsToResult(result, input.hints);
+  }
+
+  /**
+   * No date or no total found: the page is read once more with stretched contrast (the line may have
+   * been too faint for the first reading), and only the missing fields are taken from that reading.
+   */
+  private async fillGaps(bytes: Uint8Array, doc: OcrDocument, ex: Extraction): Promise<Extraction> {
+    const missing = (['issue_date', 'amount_total'] as const).filter((f) => !ex.fields[f]);
+    if (!missing.length) return ex;
+    const p = await prepareImage(bytes, { maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
+    const second = await this.ocr.recognize(p.png, p.width, p.height, 1, RECEIPT_PARAMS);
+    const other = extractDocument({ source: 'ocr', pages: [second.page] });
+    const fields = { ...ex.fields };
+    for (const f of missing) {
+      const v = other.fields[f];
+      debug(`second reading for ${f}: ${v?.value ?? 'none'}`);
+      if (v) fields[f] = { ...v, confidence: Math.min(v.confidence, 60) };
+    }
+    return { ...ex, fields };
   }
 
   /** OCR of one image, turned upright first when it reads badly. */

@@ -3,7 +3,8 @@
  * @tesseract.js-data npm packages (nothing is downloaded): both packages' files are linked into one
  * folder under the temp dir because tesseract.js reads all languages from a single langPath.
  */
-import { existsSync, mkdirSync, symlinkSync, copyFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -32,20 +33,25 @@ export function languageDataDir(lang: OcrLanguage): string {
   return join(pkgDir, found);
 }
 
-/** One folder with the data of all requested languages (links to the package files). */
+/**
+ * One folder with the data of all requested languages (links to the package files). Its name comes
+ * from the source paths, so processes share it and a new install gets a new one.
+ */
 function languageFolder(langs: OcrLanguage[]): string {
-  const dir = join(tmpdir(), `tessdata-${langs.join('-')}-${process.pid}`);
+  const sources = langs.map((lang) => join(languageDataDir(lang), `${lang}.traineddata.gz`));
+  const id = createHash('sha1').update(sources.join('|')).digest('hex').slice(0, 12);
+  const dir = join(tmpdir(), `tessdata-${langs.join('-')}-${id}`);
   mkdirSync(dir, { recursive: true });
-  for (const lang of langs) {
+  langs.forEach((lang, i) => {
     const target = join(dir, `${lang}.traineddata.gz`);
-    if (existsSync(target)) continue;
-    const source = join(languageDataDir(lang), `${lang}.traineddata.gz`);
+    if (existsSync(target)) return;
     try {
-      symlinkSync(source, target);
+      symlinkSync(sources[i]!, target);
     } catch {
-      copyFileSync(source, target);
+      // Another process made it meanwhile, or links are not allowed here: copy.
+      if (!existsSync(target)) copyFileSync(sources[i]!, target);
     }
-  }
+  });
   return dir;
 }
 

@@ -74,6 +74,20 @@ describe('receipt totals', () => {
     expect([t.total?.value, t.subtotal?.value, t.tax?.value]).toEqual(['260.25', '218.80', '41.45']);
   });
 
+  it('prefers the total printed below the rounding line', () => {
+    const t = extractTotals(textRows(['Total RM Incl. of GST      31.47', 'Rounding Adj               -0.02', 'Total                      31.45']));
+    expect(t.total?.value).toBe('31.45');
+    expect(t.reasons).toContain('rounded');
+  });
+
+  it('corrects a total one misread digit away from what the other amounts add up to', () => {
+    const t = extractTotals(textRows(['SUB TOTAL      64.00', 'GST 6%          3.84', 'ROUNDING ADJ    0.01', 'NET TOTAL      67.95']));
+    expect(t.total?.value).toBe('67.85');
+    expect(t.reasons.at(-1)).toBe('corrected 67.95 → 67.85');
+    // Two digits apart is not a slip: the printed total stays.
+    expect(extractTotals(textRows(['SUB TOTAL      64.00', 'GST 6%          3.84', 'NET TOTAL      61.95'])).total?.value).toBe('61.95');
+  });
+
   it('finds nothing in a text without amounts', () => {
     const t = extractTotals(textRows(['THANK YOU', 'PLEASE COME AGAIN']));
     expect(t.total).toBeUndefined();

@@ -79,7 +79,7 @@ function dateFormatFromOrder(o: DateOrder | undefined): DateFormat | undefined {
 }
 
 /** Digits a receipt printer's font makes OCR confuse. */
-const DIGIT_CONFUSIONS: Record<string, string[]> = { '8': ['0', '6', '3'], '0': ['8'], '3': ['8'], '6': ['8', '5'], '5': ['6'], '1': ['7'], '7': ['1'] };
+const DIGIT_CONFUSIONS: Record<string, string[]> = { '8': ['0', '6', '3'], '0': ['8', '6'], '3': ['8'], '6': ['8', '5', '0'], '5': ['6'], '1': ['7'], '7': ['1'] };
 
 /** Variants of a date-shaped token with one or two confusable digits changed, fewest changes first. */
 function confusionVariants(token: string): string[] {
@@ -108,8 +108,11 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
     .replace(/(\d{1,2})~(\d{1,2})([/.-])(\d{2,4})/g, '$1$3$2$3$4')
     .replace(/(\d{1,2})([/.-])(\d{1,2})~(\d{2,4})/g, '$1$2$3$2$4');
   if (labelled) {
-    // "Date: 15062018" → 15/06/2018
-    repaired = repaired.replace(/(?<!\d)(\d{2})(\d{2})(20\d{2})(?!\d)/g, '$1/$2/$3');
+    // "Date: 15062018" → 15/06/2018; "1609/2017" → 16/09/2017; "16/09/:017" → 16/09/2017
+    repaired = repaired
+      .replace(/(?<!\d)(\d{2})(\d{2})(20\d{2})(?!\d)/g, '$1/$2/$3')
+      .replace(/(?<![\d/])(\d{2})(\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
+      .replace(/(?<!\d)(\d{1,2})([/.-])(\d{2})\2[:;](0\d\d)(?!\d)/g, '$1$2$3$2' + '2$4');
   }
   const fixed = repaired === text ? [] : findDates(repaired, opts);
   if (fixed.length) return fixed;

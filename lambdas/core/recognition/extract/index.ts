@@ -70,7 +70,10 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
   if (dates.issue) fields.issue_date = dates.issue;
   if (dates.due) fields.due_date = dates.due;
 
-  const totals = extractTotals(rows);
+  const lineItems = extractLineItems(rows);
+  const itemAmounts = lineItems.map((li) => (li.total_price ? Number(li.total_price.value) : NaN));
+  const itemsSum = itemAmounts.length && itemAmounts.every((n) => Number.isFinite(n)) ? Math.round(itemAmounts.reduce((a, b) => a + b, 0) * 100) / 100 : undefined;
+  const totals = extractTotals(rows, itemsSum !== undefined ? { itemsSum } : {});
   if (totals.total) fields.amount_total = totals.total;
   if (totals.subtotal) fields.amount_total_base = totals.subtotal;
   if (totals.tax) fields.amount_tax = totals.tax;
@@ -90,7 +93,6 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
     const first = vatLines[0]!.found.vat;
     fields.amount_tax = { ...first, value: formatAmount(sum), confidence: first.confidence * 0.9 };
   }
-  const lineItems = extractLineItems(rows);
   const checks = checkTotals({
     ...(fields.amount_total ? { total: num(fields.amount_total)! } : {}),
     ...(fields.amount_total_base ? { subtotal: num(fields.amount_total_base)! } : {}),

@@ -53,6 +53,8 @@ export function legalFormEnd(tokens: string[]): number {
     } else if (t === 'S/B' || /^[5S$]\/[B8]$/.test(t) || (t === 'SB' && i === up.length - 1)) end = i + 1;
     else if (t === 'BHD' || t === 'BERHAD' || (fuzzyBhd && i > 0 && /^\(?M\)?$/.test(up[i - 1]!))) end = i + 1;
     else if (['LTD', 'LIMITED', 'PLC', 'LLC', 'LLP', 'INC', 'CORP', 'CORPORATION', 'GMBH', 'SARL', 'SRL', 'ENTERPRISE', 'ENTERPRISES', 'TRADING'].includes(t)) end = i + 1;
+    // Long forms with one OCR slip: "ENTERFRISE", "TRADINC".
+    else if (t.length >= 7 && ['ENTERPRISE', 'ENTERPRISES', 'TRADING', 'LIMITED', 'CORPORATION'].some((f) => Math.abs(f.length - t.length) <= 1 && levenshtein(t, f, 1) <= 1)) end = i + 1;
     else if (['CO', 'COMPANY', 'AG', 'SA', 'AS', 'AB', 'BV', 'NV', 'OY', 'SIA', 'OU', 'APS'].includes(t) && i === up.length - 1 && i > 0) end = i + 1;
   }
   return end;
@@ -73,6 +75,11 @@ export function fixLegalForms(name: string): string {
     const trailingPunct = tokens[i]!.match(/[.,]*$/)?.[0] ?? '';
     if (t !== 'BHD' && t.length === 3 && levenshtein(t, 'BHD', 1) <= 1 && (prev === 'SDN' || /^\(?M\)?$/.test(prev))) {
       tokens[i] = `BHD${trailingPunct}`;
+    }
+    // "ENTERFRISE" → "ENTERPRISE": long legal-form words with one OCR slip.
+    if (t.length >= 7 && /^[A-Z]+$/.test(tokens[i]!.replace(/[.,]+$/, ''))) {
+      const canon = ['ENTERPRISE', 'ENTERPRISES', 'TRADING', 'LIMITED', 'BERHAD', 'SENDIRIAN', 'CORPORATION'].find((f) => f !== t && Math.abs(f.length - t.length) <= 1 && levenshtein(t, f, 1) <= 1);
+      if (canon && !['ENTERPRISE', 'ENTERPRISES'].includes(t)) tokens[i] = `${canon}${trailingPunct}`;
     }
     // "5/B", "S/8" → "S/B"; "CO," before "(M)" → "CO."
     if (/^[5S$]\/[B8]$/.test(tokens[i]!.replace(/[.,]+$/, '')) && tokens[i] !== 'S/B') tokens[i] = `S/B${trailingPunct}`;

@@ -52,8 +52,8 @@ const TOTAL = /\b(total|tota1|totai|t0tal|amount|amt|sum|suma|i[sš]\s*viso|viso
 const LABEL_WORDS = ['CHARGE', 'CHARGES', 'TOTAL', 'SUBTOTAL', 'CASH', 'CHANGE', 'ROUNDING', 'ROUNDED', 'AMOUNT', 'NETT', 'GRAND', 'PAYABLE', 'TENDER', 'TENDERED', 'PAYMENT', 'INCLUSIVE', 'EXCLUDING', 'INCL', 'EXCL', 'SALES', 'DISCOUNT', 'ADJUSTMENT', 'BALANCE', 'CREDIT', 'RECEIVED', 'SUMA', 'VISO', 'MOKETI'];
 
 export function repairLabel(label: string): string {
-  return label.replace(/[A-Za-z0-9|$]{4,}/g, (w) => {
-    const up = w.toUpperCase().replace(/0/g, 'O').replace(/[1|]/g, 'L').replace(/\$/g, 'S');
+  return label.replace(/[A-Za-z0-9|$](?:[A-Za-z0-9|$-]{2,})[A-Za-z0-9|$]/g, (w) => {
+    const up = w.toUpperCase().replace(/0/g, 'O').replace(/[1|]/g, 'L').replace(/\$/g, 'S').replace(/-/g, '');
     if (LABEL_WORDS.includes(up)) return up;
     if (/\d{2,}/.test(w)) return w;
     for (const k of LABEL_WORDS) if (k.length >= 5 && !k.startsWith('CHARGE') && Math.abs(k.length - up.length) <= 1 && levenshtein(up, k, 1) <= 1) return k;
@@ -163,7 +163,7 @@ function toFound(la: LabelledAmount, factor: number): Found {
 }
 
 /** Picks total, subtotal and tax among the labelled amounts. */
-export function extractTotals(rows: Row[]): TotalsResult {
+export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): TotalsResult {
   const all = labelledAmounts(rows);
   const reasons: string[] = [];
   const of = (k: AmountKind) => all.filter((a) => a.kind === k);
@@ -201,7 +201,7 @@ export function extractTotals(rows: Row[]): TotalsResult {
   for (const c of candidates) {
     const v = c.amount.value;
     let score = c.strength * 2;
-    const why: string[] = [`${c.kind}:${c.strength}`];
+    const why: string[] = [`label ${c.kind}:${c.strength}`];
     if (c.kind === 'total_final') score += 2;
     if (c.fromRight === 0) score += 0.5;
     else score -= 1;
@@ -230,8 +230,13 @@ export function extractTotals(rows: Row[]): TotalsResult {
     }
     // Rounded total: an amount above the rounding line plus the rounding, printed below it.
     if (candidates.some((o) => o !== c && roundings.some((r) => r.amount.value !== 0 && o.row.index <= r.row.index && c.row.index >= r.row.index && eq(o.amount.value + r.amount.value, v)))) {
-      score += 3;
+      score += 5;
       why.push('rounded');
+    }
+    // The items printed above add up to it.
+    if (opts.itemsSum !== undefined && eq(opts.itemsSum, v)) {
+      score += 2;
+      why.push('items');
     }
     if (v >= maxLabelled - 0.001) score += 1;
     // Totals come after the items: prefer lower rows a little.
@@ -245,7 +250,8 @@ export function extractTotals(rows: Row[]): TotalsResult {
   }
   const result: TotalsResult = { reasons };
   // No arithmetic behind the pick, but tendered − change is printed: that difference is the total.
-  const supported = reasons.some((r) => /paid|sub\+|rounded/.test(r));
+  const isSupport = (r: string) => /^(paid|paid-change|sub\+tax|sub\+rounding|rounded|items)$/.test(r);
+  const supported = reasons.some(isSupport);
   const labelledPick = best && (best.c.kind === 'total' || best.c.kind === 'total_final');
   if (!supported && !labelledPick) {
     for (const p of paid) {
@@ -264,20 +270,26 @@ export function extractTotals(rows: Row[]): TotalsResult {
   if (!best) return result;
   // A labelled total that no arithmetic confirms, one misread digit away from what the other amounts
   // add up to (cash − change, subtotal + tax + rounding): the OCR slipped on the total.
-  const repeated = all.filter((a) => (a.kind === 'total' || a.kind === 'total_final') && a.row !== best!.c.row && eq(a.amount.value, best!.c.amount.value)).length > 0;
+  const repeated = all.filter((a) => (a.kind === 'total' || a.kind === 'total_final' || a.kind === 'subtotal') && a.row !== best!.c.row && eq(a.amount.value, best!.c.amount.value)).length > 0;
   if (
     (best.c.kind === 'total' || best.c.kind === 'total_final') &&
     !repeated &&
-    !reasons.some((r) => /paid|sub\+|rounded/.test(r))
+    !reasons.some(isSupport)
   ) {
     const v = best.c.amount.value;
     const shown = formatAmount(v);
     const derived: { value: number; sameLength: boolean }[] = [];
     for (const p of paid) for (const ch of change) if (ch.amount.value > 0 && p.amount.value > ch.amount.value) derived.push({ value: p.amount.value - ch.amount.value, sameLength: true });
+    // Paid exactly (no change): the amount paid, when the total has a digit too many or too few.
+    for (const p of paid) if (change.some((ch) => ch.amount.value === 0)) derived.push({ value: p.amount.value, sameLength: false });
     for (const b of subs) {
       // A subtotal alone only explains a total with an extra or a lost digit ("385.20" for "85.20").
       derived.push({ value: b.amount.value, sameLength: false });
-      for (const t of taxes) if (t.amount.value > 0) derived.push({ value: b.amount.value + t.amount.value, sameLength: true });
+      for (const t of taxes) {
+        if (t.amount.value <= 0) continue;
+        derived.push({ value: b.amount.value + t.amount.value, sameLength: true });
+        for (const r of roundings) derived.push({ value: b.amount.value + t.amount.value + r.amount.value, sameLength: true });
+      }
       for (const r of roundings) derived.push({ value: b.amount.value + r.amount.value, sameLength: true });
     }
     const fix = derived
