@@ -25,6 +25,7 @@ export function processingDeps(): ProcessingDeps {
     live: d.live,
     clock: d.clock,
     ids: d.ids,
+    layouts: d.layouts,
     renderer: pageRenderer,
     recogniser,
     log,

@@ -1,10 +1,12 @@
 import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
+import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
 import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
+import type { SupplierLayouts } from '../core/recognition/ports';
 import { env } from './env';
 
 /** The adapters a handler hands to core functions. Built once per process. */
@@ -18,6 +20,8 @@ export interface Deps {
   documents: DocumentsStore;
   /** The documents bucket. */
   files: FileStore;
+  /** Supplier layouts learnt from confirmed documents, per company (lambdas/core/recognition). */
+  layouts: SupplierLayouts;
 }
 
 export function deps(): Deps {
@@ -32,5 +36,6 @@ export function deps(): Deps {
       .filter(Boolean),
     documents: ddbDocumentsStore,
     files: s3Files,
+    layouts: ddbSupplierLayouts,
   };
 }

@@ -35,6 +35,8 @@ export const keys = {
   contentSchema: (companyId: string) => ({ pk: `COMPANY#${companyId}`, sk: 'CONTENT_SCHEMA' }),
   /** Review and export: a line-items grid template of a supplier/customer (key: code:<code> or name:<name>). */
   gridTemplate: (companyId: string, templateKey: string) => ({ pk: `COMPANY#${companyId}`, sk: `GRID_TEMPLATE#${templateKey}` }),
+  /** Learning from corrections: a supplier layout learnt by a company, under one of its supplier keys (VAT / CODE / NAME). */
+  supplierLayout: (companyId: string, kind: 'VAT' | 'CODE' | 'NAME', value: string) => ({ pk: `COMPANY#${companyId}`, sk: `LAYOUT#${kind}#${value}` }),
   // Documents (receipts and invoices); scope is `C#<companyId>` or `U#<userId>` (unassigned).
   document: (receiptId: string) => ({ pk: `DOC#${receiptId}`, sk: 'META' }),
   documentHistory: (receiptId: string, date: string, entryId: string) => ({ pk: `DOC#${receiptId}`, sk: `HIST#${date}#${entryId}` }),

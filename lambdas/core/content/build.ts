@@ -12,7 +12,7 @@ import { companySchema, schemaById, type SchemaOverrides } from './schema';
 import { addRow, emptyContent, setValues, type ContentDocument, type ValueUpdate } from './tree';
 
 /** Header fields of the field map → datapoints of the schema. */
-const HEADER_TO_SCHEMA: Record<HeaderFieldId, string> = {
+export const HEADER_TO_SCHEMA: Readonly<Record<HeaderFieldId, string>> = {
   supplier_name: 'supplier_name',
   supplier_code: 'supplier_code',
   supplier_vat_id: 'supplier_vat_id',
@@ -30,6 +30,11 @@ const HEADER_TO_SCHEMA: Record<HeaderFieldId, string> = {
   iban: 'iban',
   bic_swift: 'bic_swift',
 };
+
+/** The reverse: a header datapoint of the schema → its field of the field map (the only place it is written). */
+export const SCHEMA_TO_HEADER: ReadonlyMap<string, HeaderFieldId> = new Map(
+  (Object.entries(HEADER_TO_SCHEMA) as [HeaderFieldId, string][]).map(([fieldId, schemaId]) => [schemaId, fieldId]),
+);
 
 const VAT_LINE_TO_SCHEMA: Record<VatLineFieldId, string> = {
   vat_rate: 'vat_line_rate',

@@ -1,11 +1,15 @@
 /**
  * The edit screen's actions (POST receipt/{id}): save the values sent along, validate the content on the
  * server (errors by content id block the action), check that the company's own code is not the
- * supplier's/customer's, then move the document with the documents domain's status change.
+ * supplier's/customer's, then move the document with the documents domain's status change. A confirm
+ * (with_send → archive) then learns the supplier's layout from the confirmed values (learn-layout.ts); a
+ * failure to learn is logged and never fails the confirm.
  */
 import { AppError } from '../../../shared/errors';
 import { CONTENT_MSG, type EditReceiptInput } from '../../../shared/schemas/content';
 import type { ReceiptSummary, StatusAction } from '../../../shared/schemas/receipts';
+import type { SupplierLayouts } from '../recognition/ports';
+import { learnFromConfirmed } from './learn-layout';
 import type { ContentCaller, ContentPorts } from './ports';
 import { stakeholderKind } from './schema';
 import { getContent, loadContent, updateContent } from './service';
@@ -17,6 +21,12 @@ export interface StatusChanger {
   convertType?(caller: ContentCaller, receiptId: string, receiptType: 'receipt' | 'invoice', version: number): Promise<ReceiptSummary>;
 }
 
+/** Where a confirm stores what it learns, and where it reports a failure to learn. */
+export interface ConfirmLearning {
+  layouts: SupplierLayouts;
+  log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
+}
+
 const norm = (s: string) => s.replace(/\s+/g, '').toUpperCase();
 
 export async function editReceipt(
@@ -26,6 +36,7 @@ export async function editReceipt(
   receiptId: string,
   input: EditReceiptInput,
   withSend: boolean,
+  learning: ConfirmLearning,
 ) {
   let version = input.version;
   if (input.items?.length) version = (await updateContent(ports, caller, receiptId, { version, items: input.items })).version;
@@ -48,5 +59,14 @@ export async function editReceipt(
   }
   const status: StatusAction = withSend ? 'archive' : rejecting ? 'rejected' : 'review';
   const receipt = await workflow.changeStatus(caller, receiptId, status, version);
+  if (status === 'archive') {
+    try {
+      const outcome = await learnFromConfirmed({ blobs: ports.blobs, layouts: learning.layouts, clock: ports.clock }, { record: l.record, content: l.doc, userId: caller.userId });
+      if (outcome.learnt) learning.log.info('supplier layout learnt', { receipt_id: receiptId, keys: outcome.keys.map((k) => k.kind), fields: outcome.fields });
+      else learning.log.info('supplier layout not learnt', { receipt_id: receiptId, reason: outcome.reason });
+    } catch (error) {
+      learning.log.warn('learning the supplier layout failed', { receipt_id: receiptId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
   return { receipt, content: await getContent(ports, caller, receiptId) };
 }

@@ -12,7 +12,10 @@ import { emptyContent, type ContentDocument } from '../content/tree';
 import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
 import { mapExpenseToFields } from '../recognition/map-fields';
 import { UNSUPPORTED_MESSAGE } from '../recognition/file-type';
-import type { ExtractedFields, Recogniser } from '../recognition/types';
+import { applyHintsToResult } from '../recognition/learn';
+import { lookupKeys, printedText } from '../recognition/layout-keys';
+import type { SupplierLayouts } from '../recognition/ports';
+import type { AnalyzeExpenseResult, ExtractedFields, Recogniser } from '../recognition/types';
 import { documentKeyText, emptyFields, readyCheck } from './content';
 import {
   checkContent,
@@ -40,6 +43,8 @@ export interface ProcessingDeps {
   clock: Clock;
   ids: IdGenerator;
   renderer: PageRenderer;
+  /** Supplier layouts learnt from confirmed documents (applied to the recogniser's answer). */
+  layouts: SupplierLayouts;
   /** The recogniser (Textract or local), created on first use. */
   recogniser(): Promise<Recogniser>;
   log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
@@ -360,6 +365,26 @@ function isUnsupported(error: unknown): error is Error {
   return error instanceof Error && error.name === 'UnsupportedDocumentError';
 }
 
+/**
+ * The recogniser's answer with the layouts the document's company learnt for its supplier applied
+ * (docs/recognition.md, "Matching and learning"): one BatchGet by the supplier's VAT ID, company code and
+ * normalised name and the VAT IDs printed on the page. Cost documents of a company only; a failed look-up
+ * leaves the answer as it was.
+ */
+async function withLearntLayouts(deps: ProcessingDeps, doc: DocumentRecord, result: AnalyzeExpenseResult): Promise<AnalyzeExpenseResult> {
+  if (!doc.company_id || doc.receipt_type !== 'receipt') return result;
+  try {
+    const keys = lookupKeys(mapExpenseToFields(result), printedText(result));
+    if (!keys.length) return result;
+    const layouts = await deps.layouts.find(doc.company_id, keys);
+    if (!layouts.length) return result;
+    return applyHintsToResult(result, layouts.map((l) => l.hint));
+  } catch (error) {
+    deps.log.warn('learnt layouts not applied', { receipt_id: doc.receipt_id, error: error instanceof Error ? error.message : String(error) });
+    return result;
+  }
+}
+
 /** Check, render, recognise, decide; ends in ready / review / unassigned, or failed with a message. */
 export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord, opts: RunOptions): Promise<void> {
   const run = doc.processing_run;
@@ -395,9 +420,10 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
           fileName: doc.original_file_name,
           s3Object: { bucket: deps.files.bucket(), key: doc.source.key },
         });
-        fields = mapExpenseToFields(result);
+        const learnt = await withLearntLayouts(deps, doc, result);
+        fields = mapExpenseToFields(learnt);
         if (!doc.process_rows) fields = { ...fields, line_items: [] };
-        const built = contentFromRecognition(result, { fields, pageDocuments: pages.map((p) => p.document) });
+        const built = contentFromRecognition(learnt, { fields, pageDocuments: pages.map((p) => p.document) });
         content = built.content;
         boxes = built.boxes;
       } catch (error) {

@@ -12,7 +12,7 @@ import { normaliseCompanyName } from './extract/legal';
 import { buildRow, type Row } from './extract/rows';
 import { collapseSpaces, foldDiacritics, levenshtein } from './extract/text';
 import { blocksToDocument, geometry, HEADER_TYPE } from './expense';
-import { bottom, groupWordsIntoLines, right, unionBoxes } from './geometry';
+import { bottom, centerY, groupWordsIntoLines, right, unionBoxes } from './geometry';
 import { mapExpenseToFields } from './map-fields';
 import type {
   AnalyzeExpenseResult,
@@ -134,7 +134,8 @@ function labelOf(rows: Row[], span: Span): { words: string[]; box: Box } | undef
   const above = rows.filter((r) => r.page === row.page && r.index < row.index && bottom(r.box) <= valueBox.top + 0.002).pop();
   if (above && valueBox.top - bottom(above.box) < valueBox.height * 2) {
     const ws = above.words.filter((w) => right(w.box) > valueBox.left - 0.02 && w.box.left < right(valueBox) + 0.02);
-    const k = ws.filter((w) => wordKey(w.text));
+    // Another value printed above (an amount, a date) is not a label.
+    const k = ws.filter((w) => wordKey(w.text) && !/^\d[\d.,/-]*$/.test(w.text));
     if (k.length) return { words: k.map((w) => wordKey(w.text)), box: unionBoxes(k.map((w) => w.box)) };
   }
   return undefined;
@@ -185,7 +186,17 @@ function findLabel(row: Row, label: string[]): { first: number; end: number } | 
   return undefined;
 }
 
-function parseAt(kind: FieldLayout['kind'], words: OcrWord[], layout: FieldLayout, hintFormat?: DateFormat): FieldValue | undefined {
+/**
+ * The value in the words found where it was expected. `anchorY` is where the value's middle is expected: a
+ * text value was learnt from one row, so it is read from the row nearest to it, never from two rows.
+ */
+function parseAt(kind: FieldLayout['kind'], found: OcrWord[], layout: FieldLayout, hintFormat: DateFormat | undefined, anchorY: number): FieldValue | undefined {
+  let words = found;
+  if (kind === 'text' && words.length) {
+    const lines = groupWordsIntoLines(words);
+    const nearest = lines.reduce((best, l) => (Math.abs(centerY(l.box) - anchorY) < Math.abs(centerY(best.box) - anchorY) ? l : best));
+    words = [...nearest.words].sort((a, b) => a.box.left - b.box.left);
+  }
   if (!words.length) return undefined;
   const row = buildRow(words, words[0]!.page, 0);
   const conf = Math.round((words.reduce((s, w) => s + w.confidence, 0) / words.length) * 10) / 10;
@@ -248,7 +259,7 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
           width: layout.kind === 'text' ? layout.box.width + 0.02 : Math.max(layout.box.width * 2, 0.15),
           height: layout.box.height * (layout.kind === 'text' ? 1.2 : 2.2),
         };
-        value = parseAt(layout.kind, wordsIn(ocrWords, row.page, expected), layout, hint.dateFormat);
+        value = parseAt(layout.kind, wordsIn(ocrWords, row.page, expected), layout, hint.dateFormat, labelBox.top + layout.labelOffset.dy + layout.box.height / 2);
         if (value) break;
       }
     }
@@ -256,7 +267,7 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
     if (!value) {
       const b = layout.box;
       const region: Box = { left: b.left - 0.01, top: b.top - b.height * 0.8, width: layout.kind === 'text' ? b.width + 0.02 : Math.max(b.width * 2, 0.1), height: b.height * 2.6 };
-      value = parseAt(layout.kind, wordsIn(ocrWords, layout.page, region), layout, hint.dateFormat);
+      value = parseAt(layout.kind, wordsIn(ocrWords, layout.page, region), layout, hint.dateFormat, b.top + b.height / 2);
     }
     if (value) out[layout.field] = value;
   }

@@ -6,14 +6,15 @@ import { contentPorts } from '../receipts/content-ports';
 
 /**
  * POST /receipt/{id}?with_send=: the edit screen's actions (CONFIRM / REVIEW AND SEND, Review, REJECT):
- * unsaved values are saved, the content is validated (422 with the errors by content id), then the status moves.
+ * unsaved values are saved, the content is validated (422 with the errors by content id), then the status moves;
+ * a confirm learns the supplier's layout (docs/recognition.md).
  */
 export const handler = httpHandler({
   route: 'POST /receipt/{id}',
   path: contentPathSchema,
   query: editReceiptQuerySchema,
   body: editReceiptSchema,
-  async run({ path, query, body, caller, deps }) {
+  async run({ path, query, body, caller, deps, log }) {
     return editReceipt(
       contentPorts(deps),
       {
@@ -24,6 +25,7 @@ export const handler = httpHandler({
       path.id,
       body,
       query.with_send,
+      { layouts: deps.layouts, log },
     );
   },
 });

@@ -6,6 +6,8 @@ import { sortKeyOf, type StreamSpec } from '../../../lambdas/core/documents/list
 import { CommitConflict, type DocumentsStore, type FileStore, type PageRenderer } from '../../../lambdas/core/documents/ports';
 import type { DocumentChange, DocumentRecord, HistoryRecord, UploadRecord, UsageDelta } from '../../../lambdas/core/documents/types';
 import type { AccountsStore, LiveEventName } from '../../../lambdas/core/ports';
+import type { SupplierKey } from '../../../lambdas/core/recognition/layout-keys';
+import type { StoredSupplierLayout, SupplierLayouts } from '../../../lambdas/core/recognition/ports';
 import type { AnalyzeExpenseResult, Recogniser } from '../../../lambdas/core/recognition/types';
 
 export class MemoryDocuments implements DocumentsStore {
@@ -207,3 +209,28 @@ export const fakeRenderer: PageRenderer = {
     return out;
   },
 };
+
+/** Learnt supplier layouts by company and key, with the look-ups made; `failing` makes every call throw. */
+export function memoryLayouts(opts: { failing?: boolean } = {}): SupplierLayouts & { items: Map<string, StoredSupplierLayout>; lookups: { companyId: string; keys: SupplierKey[] }[] } {
+  const items = new Map<string, StoredSupplierLayout>();
+  const lookups: { companyId: string; keys: SupplierKey[] }[] = [];
+  const id = (companyId: string, k: SupplierKey) => `${companyId}|${k.kind}#${k.value}`;
+  return {
+    items,
+    lookups,
+    async put(companyId, keys, layout) {
+      if (opts.failing) throw new Error('layout store is down');
+      for (const k of keys) items.set(id(companyId, k), structuredClone(layout));
+    },
+    async find(companyId, keys) {
+      lookups.push({ companyId, keys });
+      if (opts.failing) throw new Error('layout store is down');
+      const found = new Map<string, StoredSupplierLayout>();
+      for (const k of keys) {
+        const l = items.get(id(companyId, k));
+        if (l) found.set(`${l.source_receipt_id}|${l.learned_at}`, structuredClone(l));
+      }
+      return [...found.values()];
+    },
+  };
+}

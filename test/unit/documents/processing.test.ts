@@ -7,7 +7,7 @@ import { requestUpload } from '../../../lambdas/core/documents/upload';
 import { companyScope } from '../../../lambdas/core/documents/types';
 import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
 import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
-import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, scriptedRecogniser } from './fakes';
+import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, scriptedRecogniser } from './fakes';
 
 const RESULT: AnalyzeExpenseResult = {
   DocumentMetadata: { Pages: 1 },
@@ -48,6 +48,7 @@ async function setup(opts: { failures?: number; available?: number } = {}) {
     live,
     clock,
     ids,
+    layouts: memoryLayouts(),
     renderer: fakeRenderer,
     recogniser: async () => rec,
     log: { info: () => undefined, warn: () => undefined },

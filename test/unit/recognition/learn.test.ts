@@ -89,6 +89,22 @@ describe('learning a supplier layout from a confirmed document', { timeout: 60_0
     expect(o.issue_date?.value).toBe('2024-04-02');
   });
 
+  /** Words at (left, top) in page fractions, 1.2 % of the page high, about 1 % wide per character. */
+  const at = (text: string, left: number, top: number): OcrWord => ({ text, box: { left, top, width: text.length * 0.01, height: 0.012 }, confidence: 95, page: 1 });
+
+  it('reads a learnt name from its own row, not together with a tightly printed row under it', () => {
+    const page = (vat: string) => [at('ACME', 0.08, 0.05), at('TRADING', 0.13, 0.05), at('UAB', 0.21, 0.05), at('VAT', 0.08, 0.065), at('ID:', 0.12, 0.065), at(vat, 0.16, 0.065)];
+    const hint = learnLayout({ supplier_name: 'ACME TRADING UAB' }, page('LT119511515'));
+    expect(hint.fields.map((f) => [f.field, f.labelWords])).toEqual([['supplier_name', []]]);
+    expect(applyLayout(hint, page('LT100001919017')).supplier_name?.value).toBe('ACME TRADING UAB');
+  });
+
+  it('does not take a number printed above a value for its label', () => {
+    const words = [at('VAT', 0.08, 0.2), at('21%', 0.12, 0.2), at('217.01', 0.85, 0.2), at('Total', 0.08, 0.215), at('due:', 0.14, 0.215), at('1,250.40', 0.83, 0.215)];
+    const hint = learnLayout({ amount_total: '1250.40' }, words);
+    expect(hint.fields).toEqual([expect.objectContaining({ field: 'amount_total', labelWords: [], kind: 'amount' })]);
+  });
+
   it('selects a hint by VAT ID, company code or normalised name', () => {
     const hints: SupplierLayoutHint[] = [
       { supplier: { vat_id: 'LT119511515' }, fields: [] },
