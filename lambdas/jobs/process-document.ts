@@ -5,6 +5,7 @@
  * failure ends the document in `failed` instead of being retried.
  */
 import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { LibreOfficeConverter } from '../adapters/libreoffice';
 import { decodeS3Key } from '../core/documents/files';
 import { handleObjectCreated, type ProcessingDeps } from '../core/documents/processing';
 import { deps } from '../runtime/deps';
@@ -14,6 +15,9 @@ import { pageRenderer } from './lib/renderer';
 
 /** Deliveries of one message before it goes to the dead-letter queue (CDK: maxReceiveCount). */
 export const MAX_RECEIVES = 3;
+
+/** Page images of office files where LibreOffice is installed (SOFFICE_PATH, else soffice on PATH). */
+const office = new LibreOfficeConverter();
 
 export function processingDeps(): ProcessingDeps {
   const d = deps();
@@ -27,6 +31,7 @@ export function processingDeps(): ProcessingDeps {
     ids: d.ids,
     layouts: d.layouts,
     renderer: pageRenderer,
+    office,
     recogniser,
     log,
   };

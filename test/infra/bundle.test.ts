@@ -125,6 +125,29 @@ describe('bundle of the product handlers', () => {
     expect(bundle.get(job!).shippedPackages).toEqual(expect.arrayContaining(['sharp', '@napi-rs/canvas', 'pdfjs-dist']));
   });
 
+  it('the processing job reads office files with its bundled Textract recogniser, from an isolated copy, without calling Textract', () => {
+    const job = handlerEntries().jobs.processDocument!;
+    // The recogniser's chunk loads sharp (through the PDF helper): it runs where the shipped binary matches the host.
+    expect(bundle.get(job).architecture).toBe(HOST_ARCH);
+    const [dir] = Object.values(isolatedCopies(bundle, [job])).map((f) => join(f, '..'));
+    const chunk = readdirSync(join(dir!, 'chunks')).find((f) => /^textract-.*\.mjs$/.test(f));
+    expect(chunk).toBeDefined();
+    const fixtures = join(REPO_ROOT, 'test', 'fixtures', 'recognition');
+    const script = `
+      import { readFileSync } from 'node:fs';
+      const { TextractRecogniser } = await import(${JSON.stringify(join(dir!, 'chunks', chunk!))});
+      const r = new TextractRecogniser({ client: { send: async () => { throw new Error('Textract called'); } } });
+      const out = {};
+      for (const file of ['invoice-lt.docx', 'invoice-lt.xlsx', 'invoice-lt.odt', 'invoice-lt.rtf', 'invoice-en.doc']) {
+        const res = await r.analyzeExpense({ bytes: new Uint8Array(readFileSync(${JSON.stringify(fixtures)} + '/' + file)), mime: 'application/octet-stream', fileName: file });
+        out[file] = res.ExpenseDocuments[0].SummaryFields.find((f) => f.Type.Text === 'INVOICE_RECEIPT_ID')?.ValueDetection.Text;
+      }
+      process.stdout.write(JSON.stringify(out));
+    `;
+    const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...HANDLER_ENV }, encoding: 'utf8', timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual({ 'invoice-lt.docx': 'ST000731', 'invoice-lt.xlsx': 'ST000731', 'invoice-lt.odt': 'ST000731', 'invoice-lt.rtf': 'ST000731', 'invoice-en.doc': 'INV-2024-0042' });
+  });
+
   it('records the AWS SDK packages each handler bundles (the source of its grants)', () => {
     for (const h of routeHandlers()) expect(bundle.get(h).awsSdkPackages, h).toContain('@aws-sdk/client-dynamodb');
   });

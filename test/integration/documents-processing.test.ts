@@ -16,6 +16,7 @@ import {
   type TestStack,
 } from '../support/local-stack';
 import { datasetPath } from '../support/datasets';
+import { INVOICE_LT, officeFile, totals } from '../fixtures/recognition/data';
 
 type Summary = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean; version: number; original_file_name: string; upload_id: string; duplicate_id: string | null; page_count: number; supplierCustomerName: string };
 type Counts = Record<'receipt' | 'invoice', Record<string, number>>;
@@ -116,6 +117,41 @@ describe('documents: upload and processing', () => {
     expect(c.receipt).toMatchObject({ processing: 0, review: 1, ready: 0, failed: 0 });
     const companies = (await api.get('/companies')).body as { items: { company_id: string; used_documents: number }[] };
     expect(companies.items.find((x) => x.company_id === companyId)!.used_documents).toBe(1);
+  });
+
+  it('reads an uploaded docx: fields from its text; without LibreOffice no page image and the preview note', async () => {
+    // No LibreOffice, also where one is installed: SOFFICE_PATH alone is used when set.
+    const before = process.env.SOFFICE_PATH;
+    process.env.SOFFICE_PATH = '/nonexistent/libreoffice/program/soffice';
+    try {
+      const { api, companyId } = await registeredUser(t.stack, 'docx');
+      const file = officeFile(INVOICE_LT, 'docx');
+      const bytes = new Uint8Array(readFileSync(new URL(`../fixtures/recognition/${file}`, import.meta.url)));
+      const { request, put } = await uploadDocument(
+        api,
+        { company_id: companyId, original_file_name: file, content_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+        bytes,
+      );
+      expect([request.status, put!.status]).toEqual([200, 200]);
+      await t.stack.jobs.idle();
+      const [row] = (await list(api, `company_id=${companyId}`)).items;
+      const detail = (await api.get(`/receipts/${row!.receipt_id}?company_id=${companyId}`)).body as Summary & {
+        pages: { url: string | null; status: string }[];
+        content: { schema_id: string; children: { schema_id: string; content: { value: string } | null }[] }[];
+      };
+      expect(detail).toMatchObject({ status: 'review', error: { message: 'Preview cannot be made for this file type' }, supplierCustomerName: INVOICE_LT.supplier.name });
+      expect(detail.pages.map((pg) => pg.status)).toEqual(['not_processed']);
+      const values = Object.fromEntries(detail.content.flatMap((section) => section.children).filter((c) => c.content?.value).map((c) => [c.schema_id, c.content!.value]));
+      expect(values).toMatchObject({
+        supplier_vat_id: INVOICE_LT.supplier.vatId,
+        document_id: INVOICE_LT.documentId,
+        issue_date: INVOICE_LT.issueDate,
+        amount_total: totals(INVOICE_LT).total.toFixed(2),
+      });
+    } finally {
+      if (before === undefined) delete process.env.SOFFICE_PATH;
+      else process.env.SOFFICE_PATH = before;
+    }
   });
 
   it('splits a multi-page PDF in mode multiple into one document per page', async () => {

@@ -7,15 +7,23 @@
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
 import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
 import { extractDocument, type Extraction } from '../../core/recognition/extract';
+import { looksLithuanian } from '../../core/recognition/extract/language';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
 import { applyHintsToResult } from '../../core/recognition/learn';
 import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, RecogniserInput } from '../../core/recognition/types';
-import { prepareImage, thumbnail } from './image';
+import { prepareImage, thumbnail, type PreparedImage } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
+import { recogniseOffice } from './office';
 import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {
+  /** Languages of the first reading of every page (default English). */
   languages?: OcrLanguage[];
+  /**
+   * Languages added for a second reading when the first shows Lithuanian cues (default Lithuanian;
+   * empty: no second reading).
+   */
+  extraLanguages?: OcrLanguage[];
   /** Mean word confidence under which the page is tried in other orientations (default 50). */
   lowConfidence?: number;
   /** A page with fewer text-layer characters than this is treated as scanned (default 20). */
@@ -51,11 +59,16 @@ function readability(r: OcrResult): number {
 
 export class LocalRecogniser implements Recogniser {
   private readonly ocr: OcrEngine;
+  /** First-reading languages plus the extra ones (started on the first page that needs it). */
+  private readonly ocrMixed: OcrEngine | undefined;
   private readonly lowConfidence: number;
   private readonly minTextChars: number;
 
   constructor(opts: LocalRecogniserOptions = {}) {
-    this.ocr = new OcrEngine(opts.languages ? { languages: opts.languages } : {});
+    const languages = opts.languages ?? ['eng'];
+    const extra = (opts.extraLanguages ?? ['lit']).filter((l) => !languages.includes(l));
+    this.ocr = new OcrEngine({ languages });
+    this.ocrMixed = extra.length ? new OcrEngine({ languages: [...languages, ...extra] }) : undefined;
     this.lowConfidence = opts.lowConfidence ?? 50;
     this.minTextChars = opts.minTextChars ?? 20;
   }
@@ -65,11 +78,14 @@ export class LocalRecogniser implements Recogniser {
     return this.ocr.warmUp();
   }
 
-  close(): Promise<void> {
-    return this.ocr.close();
+  async close(): Promise<void> {
+    await Promise.all([this.ocr.close(), this.ocrMixed?.close()]);
   }
 
-  /** Tesseract on the file as given (no preparation, no extraction), for timing comparisons. */
+  /**
+   * Tesseract on the file as given (no preparation, no extraction, the first reading's languages), for
+   * timing comparisons.
+   */
   bareOcr(bytes: Uint8Array): Promise<string> {
     return this.ocr.bare(Buffer.from(bytes));
   }
@@ -95,7 +111,8 @@ export class LocalRecogniser implements Recogniser {
         break;
       }
       case 'office':
-        throw new UnsupportedDocumentError('Office documents are stored but not recognised');
+        result = await recogniseOffice(input);
+        break;
       default:
         throw new UnsupportedDocumentError(input.mime || input.fileName);
     }
@@ -128,27 +145,37 @@ export class LocalRecogniser implements Recogniser {
   }
 
   private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: Rotation }> {
-    const read = (p: { png: Buffer; width: number; height: number }) => this.ocr.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS);
+    type Prepared = PreparedImage;
+    const read = (p: Prepared, engine = this.ocr) => engine.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS);
     const prepared = await prepareImage(bytes, { normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
-    let best = await read(prepared);
-    debug(`first pass ${prepared.width}x${prepared.height}: ${best.words} words, confidence ${best.confidence.toFixed(0)}, word height ${best.wordHeight.toFixed(0)}px`);
-    // Read well: most words confident. A page turned sideways gives many words, few of them confident.
-    if (best.confidence >= this.lowConfidence && best.words >= 8 && readability(best) >= best.words) return { page: best.page, rotate: 0 };
-    const keepBetter = (r: OcrResult, why: string) => {
-      debug(`${why}: readability ${readability(r)} vs ${readability(best)}`);
-      if (readability(r) > readability(best)) best = r;
+    let best = { r: await read(prepared), input: prepared, rotate: 0 as Rotation };
+    debug(`first pass ${prepared.width}x${prepared.height}: ${best.r.words} words, confidence ${best.r.confidence.toFixed(0)}, word height ${best.r.wordHeight.toFixed(0)}px`);
+    const keepBetter = (r: OcrResult, input: Prepared, rotate: Rotation, why: string) => {
+      debug(`${why}: readability ${readability(r)} vs ${readability(best.r)}`);
+      if (readability(r) > readability(best.r)) best = { r, input, rotate };
     };
-    // Read badly. A page whose contrast hides the text from tesseract's binarisation: stretched contrast.
-    keepBetter(await read(await prepareImage(bytes, { maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH })), 'contrast');
-    if (readability(best) >= GOOD_READABILITY) return { page: best.page, rotate: 0 };
-    // Still nothing: a page turned sideways or upside down?
-    const rotation = await this.detectRotation(bytes);
-    if (rotation !== 0) {
-      const before = best;
-      keepBetter(await read(await prepareImage(bytes, { rotate: rotation, normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH })), `turned ${rotation}`);
-      if (best !== before) return { page: best.page, rotate: rotation };
+    // Read well: most words confident. A page turned sideways gives many words, few of them confident.
+    const readWell = best.r.confidence >= this.lowConfidence && best.r.words >= 8 && readability(best.r) >= best.r.words;
+    if (!readWell) {
+      // Read badly. A page whose contrast hides the text from tesseract's binarisation: stretched contrast.
+      const stretched = await prepareImage(bytes, { maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
+      keepBetter(await read(stretched), stretched, 0, 'contrast');
+      if (readability(best.r) < GOOD_READABILITY) {
+        // Still nothing: a page turned sideways or upside down?
+        const rotation = await this.detectRotation(bytes);
+        if (rotation !== 0) {
+          const turned = await prepareImage(bytes, { rotate: rotation, normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
+          keepBetter(await read(turned), turned, rotation, `turned ${rotation}`);
+        }
+      }
     }
-    return { page: best.page, rotate: 0 };
+    // A Lithuanian page: read again with the Lithuanian model as well, for its letters.
+    const text = best.r.page.lines.map((l) => l.text).join('\n');
+    if (this.ocrMixed && looksLithuanian(text)) {
+      debug('Lithuanian cues: reading again with the Lithuanian model');
+      best = { ...best, r: await read(best.input, this.ocrMixed) };
+    }
+    return { page: best.r.page, rotate: best.rotate };
   }
 
   /** Tries the four orientations on a small copy and returns the clockwise turn that reads best. */

@@ -66,6 +66,8 @@ export interface OcrResult {
 
 export interface OcrEngineOptions {
   languages?: OcrLanguage[];
+  /** Tesseract parameters that only apply when the engine starts (e.g. dictionaries). */
+  initConfig?: Record<string, string>;
 }
 
 /** Parses tesseract's TSV output into lines of words, boxes in fractions of the image. */
@@ -112,9 +114,11 @@ export function parseTsv(tsv: string, width: number, height: number, pageNumber:
 export class OcrEngine {
   private worker: Promise<Worker> | undefined;
   private readonly languages: OcrLanguage[];
+  private readonly initConfig: Record<string, string>;
 
   constructor(opts: OcrEngineOptions = {}) {
     this.languages = opts.languages ?? ['eng', 'lit'];
+    this.initConfig = opts.initConfig ?? {};
   }
 
   private getWorker(): Promise<Worker> {
@@ -125,7 +129,7 @@ export class OcrEngine {
         cacheMethod: 'none',
         gzip: true,
         errorHandler: () => undefined,
-      });
+      }, this.initConfig as Partial<Tesseract.InitOptions>);
       await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '0' });
       return worker;
     })();

@@ -1,7 +1,8 @@
 /**
  * AWS Textract as the recogniser: AnalyzeExpense for images (bytes, or the S3 object when given),
  * StartExpenseAnalysis + GetExpenseAnalysis polling for PDFs (Textract reads multi-page PDFs only
- * from S3). UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML without calling Textract.
+ * from S3). UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML, and office documents by the office
+ * text reader (or the text layer of their LibreOffice PDF), without calling Textract.
  */
 import {
   AnalyzeExpenseCommand,
@@ -16,6 +17,7 @@ import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
 import { applyHintsToResult } from '../../core/recognition/learn';
 import type { AnalyzeExpenseResult, OcrDocument, Recogniser, RecogniserInput } from '../../core/recognition/types';
+import { recogniseOffice } from '../local-recogniser/office';
 import { embeddedEInvoice } from '../local-recogniser/pdf';
 
 /** Largest document AnalyzeExpense accepts as bytes. */
@@ -80,7 +82,9 @@ export class TextractRecogniser implements Recogniser {
         break;
       }
       case 'office':
-        throw new UnsupportedDocumentError('Office documents are stored but not recognised');
+        // Textract reads images and PDFs only: office files are read by the local text reader.
+        result = await recogniseOffice(input);
+        break;
       default:
         throw new UnsupportedDocumentError(input.mime || input.fileName);
     }

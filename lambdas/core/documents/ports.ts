@@ -90,3 +90,15 @@ export interface PageRenderer {
   /** One single-page PDF per page; null when it has more than maxPages; DocumentProblem when the PDF cannot be read. */
   splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array[] | null>;
 }
+
+/** An office file as PDF, or why there is none (no converter installed, the conversion failed). */
+export type OfficeConversion = { pdf: Uint8Array } | { pdf: null; reason: string };
+
+/**
+ * Office files (docx, xlsx, odt, …) converted to PDF, for page images and exact word positions (LibreOffice
+ * where it is installed). Never throws for a file it cannot convert: the document is then recognised from
+ * its text and keeps the note that no preview could be made.
+ */
+export interface OfficeConverter {
+  toPdf(bytes: Uint8Array, fileName: string): Promise<OfficeConversion>;
+}

@@ -30,7 +30,7 @@ import {
   sha256Hex,
 } from './files';
 import { searchTextOf } from './list';
-import { CommitConflict, DocumentProblem, type DocumentsStore, type FileStore, type PageRenderer, type RenderedPage } from './ports';
+import { CommitConflict, DocumentProblem, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer, type RenderedPage } from './ports';
 import { countMove, mergeCountDeltas } from './status-machine';
 import { emptyChange, type DocumentChange, type DocumentRecord, type PageRecord, type UploadRecord } from './types';
 import { historyRecord, keyMarker, publishDoc, quotaMessage, SYSTEM_ACTOR, type Actor } from './workflow';
@@ -43,6 +43,8 @@ export interface ProcessingDeps {
   clock: Clock;
   ids: IdGenerator;
   renderer: PageRenderer;
+  /** Office files as PDF for their page images (LibreOffice where installed); none: no preview, the text is still read. */
+  office: OfficeConverter;
   /** Supplier layouts learnt from confirmed documents (applied to the recogniser's answer). */
   layouts: SupplierLayouts;
   /** The recogniser (Textract or local), created on first use. */
@@ -385,6 +387,32 @@ async function withLearntLayouts(deps: ProcessingDeps, doc: DocumentRecord, resu
   }
 }
 
+/**
+ * Page images of an office file: LibreOffice's PDF rendered like any PDF. No converter, a failed conversion
+ * or a PDF that cannot be rendered leaves the document without images (logged); it is still recognised.
+ */
+async function officePages(deps: ProcessingDeps, doc: DocumentRecord, bytes: Uint8Array): Promise<{ rendered: RenderedPage[]; pdf?: Uint8Array }> {
+  let pdf: Uint8Array;
+  try {
+    const converted = await deps.office.toPdf(bytes, doc.original_file_name);
+    if (!converted.pdf) {
+      deps.log.info('no office preview', { receipt_id: doc.receipt_id, reason: converted.reason });
+      return { rendered: [] };
+    }
+    pdf = converted.pdf;
+  } catch (error) {
+    deps.log.warn('office conversion failed', { receipt_id: doc.receipt_id, error: error instanceof Error ? error.message : String(error) });
+    return { rendered: [] };
+  }
+  try {
+    return { rendered: await deps.renderer.renderPdf(pdf), pdf };
+  } catch (error) {
+    if (!(error instanceof DocumentProblem)) throw error;
+    deps.log.warn('office preview not rendered', { receipt_id: doc.receipt_id, error: error.message });
+    return { rendered: [] };
+  }
+}
+
 /** Check, render, recognise, decide; ends in ready / review / unassigned, or failed with a message. */
 export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord, opts: RunOptions): Promise<void> {
   const run = doc.processing_run;
@@ -395,8 +423,10 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     if (!check.ok) throw new DocumentProblem(check.message);
 
     let rendered: RenderedPage[] = [];
+    let officePdf: Uint8Array | undefined;
     if (check.kind === 'image') rendered = [await deps.renderer.renderImage(obj.bytes)];
     else if (check.kind === 'pdf') rendered = await deps.renderer.renderPdf(obj.bytes);
+    else if (check.kind === 'office') ({ rendered, pdf: officePdf } = await officePages(deps, doc, obj.bytes));
     const pages: PageRecord[] = [];
     for (const [i, page] of rendered.entries()) {
       const imageKey = documentKeys.pageImage(doc.receipt_id, i + 1, run);
@@ -408,28 +438,28 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     let fields: ExtractedFields = emptyFields();
     let content: ContentDocument = emptyContent(companySchema());
     let boxes: PageBoxes[] | undefined;
-    let note: string | null = null;
-    if (check.kind === 'office') {
-      note = UNSUPPORTED_MESSAGE;
-    } else {
-      const recogniser = await deps.recogniser();
-      try {
-        const result = await recogniser.analyzeExpense({
-          bytes: obj.bytes,
-          mime: check.mime,
-          fileName: doc.original_file_name,
-          s3Object: { bucket: deps.files.bucket(), key: doc.source.key },
-        });
-        const learnt = await withLearntLayouts(deps, doc, result);
-        fields = mapExpenseToFields(learnt);
-        if (!doc.process_rows) fields = { ...fields, line_items: [] };
-        const built = contentFromRecognition(learnt, { fields, pageDocuments: pages.map((p) => p.document) });
-        content = built.content;
-        boxes = built.boxes;
-      } catch (error) {
-        if (isUnsupported(error)) note = error.message;
-        else throw error;
-      }
+    // An office file without page images (no LibreOffice) keeps this note; its fields still come from its text.
+    let note: string | null = check.kind === 'office' && rendered.length === 0 ? UNSUPPORTED_MESSAGE : null;
+    const recogniser = await deps.recogniser();
+    try {
+      const result = await recogniser.analyzeExpense({
+        bytes: obj.bytes,
+        mime: check.mime,
+        fileName: doc.original_file_name,
+        s3Object: { bucket: deps.files.bucket(), key: doc.source.key },
+        ...(officePdf ? { officePdf } : {}),
+      });
+      const learnt = await withLearntLayouts(deps, doc, result);
+      fields = mapExpenseToFields(learnt);
+      if (!doc.process_rows) fields = { ...fields, line_items: [] };
+      const built = contentFromRecognition(learnt, { fields, pageDocuments: pages.map((p) => p.document) });
+      content = built.content;
+      boxes = built.boxes;
+    } catch (error) {
+      if (!isUnsupported(error)) throw error;
+      note = error.message;
+      const detail = (error as { details?: { detail?: string } }).details?.detail;
+      deps.log.info('not recognised', { receipt_id: doc.receipt_id, ...(detail ? { detail } : {}) });
     }
     const summary = contentSummary(content, doc.receipt_type);
     const today = deps.clock.now().toISOString().slice(0, 10);

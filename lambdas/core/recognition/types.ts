@@ -27,6 +27,11 @@ export interface RecogniserInput {
   hints?: SupplierLayoutHint[];
   /** Where the same bytes lie in S3; Textract needs it for PDFs (asynchronous analysis). */
   s3Object?: { bucket: string; key: string; version?: string };
+  /**
+   * An office file converted to PDF (LibreOffice, where installed): its text layer places the words as on
+   * the page images made from it. Without it an office file's text is read from the file itself.
+   */
+  officePdf?: Uint8Array;
 }
 
 export interface Recogniser {
@@ -67,8 +72,8 @@ export interface OcrPage {
 
 export interface OcrDocument {
   pages: OcrPage[];
-  /** How the text was obtained: exact text layer / XML, or OCR. */
-  source: 'ocr' | 'pdf-text' | 'xml';
+  /** How the text was obtained: exact text layer / XML, OCR, or an office file's text on a synthetic layout. */
+  source: 'ocr' | 'pdf-text' | 'xml' | 'office';
 }
 
 /** One value of the product's field map. */

@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { countsFromItem } from '../../../lambdas/core/accounts/counts';
 import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
 import { sortKeyOf, type StreamSpec } from '../../../lambdas/core/documents/list';
-import { CommitConflict, type DocumentsStore, type FileStore, type PageRenderer } from '../../../lambdas/core/documents/ports';
+import { CommitConflict, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer } from '../../../lambdas/core/documents/ports';
 import type { DocumentChange, DocumentRecord, HistoryRecord, UploadRecord, UsageDelta } from '../../../lambdas/core/documents/types';
 import type { AccountsStore, LiveEventName } from '../../../lambdas/core/ports';
 import type { SupplierKey } from '../../../lambdas/core/recognition/layout-keys';
@@ -209,6 +209,25 @@ export const fakeRenderer: PageRenderer = {
     return out;
   },
 };
+
+/** No LibreOffice: office files get no page images. */
+export const noOfficeConverter: OfficeConverter = {
+  async toPdf() {
+    return { pdf: null, reason: 'LibreOffice (soffice) is not installed' };
+  },
+};
+
+/** A converter answering the given PDF for every office file, recording the files it was given. */
+export function pdfOfficeConverter(pdf: Uint8Array): OfficeConverter & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async toPdf(_bytes, fileName) {
+      calls.push(fileName);
+      return { pdf };
+    },
+  };
+}
 
 /** Learnt supplier layouts by company and key, with the look-ups made; `failing` makes every call throw. */
 export function memoryLayouts(opts: { failing?: boolean } = {}): SupplierLayouts & { items: Map<string, StoredSupplierLayout>; lookups: { companyId: string; keys: SupplierKey[] }[] } {

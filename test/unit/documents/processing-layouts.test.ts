@@ -12,7 +12,7 @@ import { supplierKeys } from '../../../lambdas/core/recognition/layout-keys';
 import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
 import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
 import { textDocument } from '../recognition/helpers';
-import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, scriptedRecogniser } from './fakes';
+import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, noOfficeConverter, scriptedRecogniser } from './fakes';
 
 /** A supplier that prints its number after "Our ref" and its dates month first. */
 const FIRST = ['ACME TRADING UAB', 'VAT ID: LT119511515', '', 'Order No.: PO-1        Date: 03/04/2024', 'Our ref: HF-100', '', 'TOTAL                  99.10'];
@@ -47,6 +47,7 @@ async function setup(opts: { failing?: boolean } = {}) {
     ids,
     layouts,
     renderer: fakeRenderer,
+    office: noOfficeConverter,
     recogniser: async () => scriptedRecogniser(answer(NEXT)),
     log: { info: () => undefined, warn: (msg) => void warnings.push(msg) },
   };

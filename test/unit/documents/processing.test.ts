@@ -1,13 +1,20 @@
+import type { TextractClient } from '@aws-sdk/client-textract';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
+import { TextractRecogniser } from '../../../lambdas/adapters/textract';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
+import type { OfficeConverter } from '../../../lambdas/core/documents/ports';
 import { FAILED_MESSAGE, handleObjectCreated, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
 import { requestUpload } from '../../../lambdas/core/documents/upload';
 import { companyScope } from '../../../lambdas/core/documents/types';
-import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
+import { UNSUPPORTED_MESSAGE } from '../../../lambdas/core/recognition/file-type';
+import type { AnalyzeExpenseResult, Recogniser, RecogniserInput } from '../../../lambdas/core/recognition/types';
 import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
-import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, scriptedRecogniser } from './fakes';
+import { INVOICE_EN, officeFile, totals } from '../../fixtures/recognition/data';
+import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, noOfficeConverter, pdfOfficeConverter, scriptedRecogniser } from './fakes';
 
 const RESULT: AnalyzeExpenseResult = {
   DocumentMetadata: { Pages: 1 },
@@ -32,7 +39,7 @@ async function pdf(pages: number): Promise<Uint8Array> {
   return doc.save();
 }
 
-async function setup(opts: { failures?: number; available?: number } = {}) {
+async function setup(opts: { failures?: number; available?: number; recogniser?: Recogniser; office?: OfficeConverter } = {}) {
   const clock = { now: () => new Date('2024-06-01T10:00:00Z') };
   const ids = { newId: () => ulid() };
   const company = { ...newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Test', surname: 'User', email: 'u@x' }, ids, clock), available_documents: opts.available ?? 10 };
@@ -50,7 +57,8 @@ async function setup(opts: { failures?: number; available?: number } = {}) {
     ids,
     layouts: memoryLayouts(),
     renderer: fakeRenderer,
-    recogniser: async () => rec,
+    office: opts.office ?? noOfficeConverter,
+    recogniser: async () => opts.recogniser ?? rec,
     log: { info: () => undefined, warn: () => undefined },
   };
   const upload = async (name: string, bytes: Uint8Array, mode: 'single' | 'multiple' = 'single') => {
@@ -127,5 +135,71 @@ describe('processing job (core, with in-memory ports)', () => {
     expect(docs[0]).toMatchObject({ status: 'failed', can_be_restarted: true, charged_month: null });
     expect(docs[0]!.error_message).toMatch(/monthly document limit/);
     expect(await s.documents.usage(s.company.company_id, s.month)).toEqual({ used_documents: 0, reserved_documents: 0, quota_taken: 0 });
+  });
+});
+
+const fixtures = join(import.meta.dirname, '../../fixtures/recognition');
+const DOCX = officeFile(INVOICE_EN, 'docx');
+
+/** The Textract recogniser with a client that must not be called: office files are read without Textract. */
+function officeRecogniser(): Recogniser & { inputs: RecogniserInput[] } {
+  const client = { send: async () => Promise.reject(new Error('Textract must not be called for office files')) } as unknown as TextractClient;
+  const textract = new TextractRecogniser({ client });
+  const inputs: RecogniserInput[] = [];
+  return {
+    inputs,
+    analyzeExpense: (input) => {
+      inputs.push(input);
+      return textract.analyzeExpense(input);
+    },
+  };
+}
+
+describe('processing office documents', () => {
+  const expected = { counterparty_name: INVOICE_EN.supplier.name, document_number: INVOICE_EN.documentId, issue_date: INVOICE_EN.issueDate, total: totals(INVOICE_EN).total.toFixed(2) };
+
+  it('recognises an uploaded docx from its text; without LibreOffice it has no page image and keeps the preview note', async () => {
+    const recogniser = officeRecogniser();
+    const s = await setup({ recogniser });
+    const key = await s.upload(DOCX, new Uint8Array(readFileSync(join(fixtures, DOCX))));
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const [doc] = [...s.documents.docs.values()];
+    expect(doc).toMatchObject({ status: 'review', error_message: UNSUPPORTED_MESSAGE, ...expected });
+    expect(doc!.pages).toEqual([{ page: 1, document: DOCX, image_key: null, status: 'not_processed', width: null, height: null }]);
+    expect(recogniser.inputs).toHaveLength(1);
+    expect(recogniser.inputs[0]!.officePdf).toBeUndefined();
+    const content = JSON.stringify(await s.files.getJson(doc!.content_key!));
+    expect(content).toContain(INVOICE_EN.supplier.vatId);
+    expect(await s.files.getJson(doc!.boxes_key!)).toBeTruthy();
+    expect(s.documents.historyItems.map((h) => h.name)).toContain(`Recognised: to review (${UNSUPPORTED_MESSAGE})`);
+  });
+
+  it('with LibreOffice: page images from its PDF, the words from that PDF, no note', async () => {
+    const recogniser = officeRecogniser();
+    const pdf = new Uint8Array(readFileSync(join(fixtures, INVOICE_EN.file)));
+    const office = pdfOfficeConverter(pdf);
+    const s = await setup({ recogniser, office });
+    const key = await s.upload(DOCX, new Uint8Array(readFileSync(join(fixtures, DOCX))));
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const [doc] = [...s.documents.docs.values()];
+    expect(office.calls).toEqual([DOCX]);
+    expect(doc).toMatchObject({ status: 'ready', error_message: null, ...expected });
+    expect(doc!.pages).toEqual([{ page: 1, document: DOCX, image_key: expect.stringMatching(/pages\/1-1\.jpg$/), status: 'processed', width: 100, height: 140 }]);
+    expect(recogniser.inputs[0]!.officePdf).toBe(pdf);
+  });
+
+  it('a conversion that fails leaves the document without images but with its fields', async () => {
+    const office: OfficeConverter = { toPdf: async () => Promise.reject(new Error('soffice crashed')) };
+    const s = await setup({ recogniser: officeRecogniser(), office });
+    const key = await s.upload(DOCX, new Uint8Array(readFileSync(join(fixtures, DOCX))));
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    expect([...s.documents.docs.values()][0]).toMatchObject({ status: 'review', error_message: UNSUPPORTED_MESSAGE, ...expected });
+  });
+
+  it('a damaged docx still becomes a document to review, with the note and no fields', async () => {
+    const s = await setup({ recogniser: officeRecogniser() });
+    const key = await s.upload('broken.docx', new Uint8Array(readFileSync(join(fixtures, DOCX))).subarray(0, 1200));
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    expect([...s.documents.docs.values()][0]).toMatchObject({ status: 'review', error_message: UNSUPPORTED_MESSAGE, document_number: '', total: null });
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findDates, formatOfMatch, parseDate } from '../../../lambdas/core/recognition/extract/dates';
+import { matchPrintedWeekday, weekdayOf } from '../../../lambdas/core/recognition/extract/header';
+import { looksLithuanian } from '../../../lambdas/core/recognition/extract/language';
 
 describe('dates', () => {
   it.each([
@@ -79,5 +81,56 @@ describe('dates', () => {
     expect(ds.map((d) => d.iso)).toEqual(['2024-02-01', '2024-03-01']);
     expect(ds[0]!.raw).toBe('01.02.2024');
     expect(ds[1]!.index).toBe('Issued 01.02.2024, due '.length);
+  });
+});
+
+describe('a printed weekday corrects a misread date', () => {
+  it.each([
+    ['Friday', 5],
+    ['FRI', 5],
+    ['Fridv,', 5],
+    ['sekmadienis', 0],
+    ['Šeštadienis', 6],
+    ['SABTU', 6],
+    ['WEDNESDAV', 3],
+    ['Fr', undefined],
+    ['MONTH', undefined],
+    ['Sunway', undefined],
+    ['', undefined],
+  ])('weekdayOf(%j) = %s', (word, day) => {
+    expect(weekdayOf(word)).toBe(day);
+  });
+
+  const first = (text: string) => matchPrintedWeekday(text, findDates(text)[0]!).iso;
+  it.each([
+    // 29-12-2017 was a Friday; "20" is the one confusable reading that is not.
+    ['Friday, 20-12-2017 Time : 20:17', '2017-12-29'],
+    ['Fridv, 20-12-2017', '2017-12-29'],
+    ['20/12/2017 FRI', '2017-12-29'],
+    // Already on its weekday: kept.
+    ['Friday, 29-12-2017', '2017-12-29'],
+    // No weekday next to the date: kept as read.
+    ['Friday offer! Date 20-12-2017 Time 10:00', '2017-12-20'],
+    // Several variants fit the weekday: left as read rather than guessed.
+    ['Thursday 11/11/2021', '2021-11-11'],
+    // Month names are not digits to confuse.
+    ['Monday 25 Dec 2018', '2018-12-25'],
+  ])('%s → %s', (text, iso) => {
+    expect(first(text)).toBe(iso);
+  });
+});
+
+describe('Lithuanian pages are recognised for a second OCR reading', () => {
+  it.each([
+    ['UAB "Maxima LT" PVM kodas LT123456715', true],
+    ['KVITAS Nr. 123 Suma 12,00 Moketi', true],
+    ['Iš viso: 12,00 EUR', true],
+    ['ąžuolas ir PVM', true],
+    ['SUMA 12.00', false],
+    ['DATA 2018-01-01 TOTAL 10.00', false],
+    ['GST ID: 001661886464 TOTAL 10.00 SDN BHD', false],
+    ['', false],
+  ])('%s → %s', (text, yes) => {
+    expect(looksLithuanian(text)).toBe(yes);
   });
 });

@@ -8,7 +8,7 @@ import { TextractJobError, TextractRecogniser } from '../../../lambdas/adapters/
 import { UNSUPPORTED_MESSAGE } from '../../../lambdas/core/recognition/file-type';
 import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
 import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
-import { FACTURX, UBL } from '../../fixtures/recognition/data';
+import { FACTURX, INVOICE_LT, officeFile, totals, UBL } from '../../fixtures/recognition/data';
 
 const dir = join(import.meta.dirname, '../../fixtures/recognition');
 const recorded = JSON.parse(readFileSync(join(dir, 'textract-analyze-expense.json'), 'utf8')) as Required<AnalyzeExpenseResult>;
@@ -130,7 +130,17 @@ describe('Textract recogniser', { timeout: 60_000 }, () => {
     expect(textract.calls()).toHaveLength(0);
   });
 
-  it('refuses office files with the product message', async () => {
+  it('reads office files with the office text reader, without calling Textract', async () => {
+    const r = new TextractRecogniser({ client });
+    for (const format of ['docx', 'xlsx', 'odt', 'rtf'] as const) {
+      const file = officeFile(INVOICE_LT, format);
+      const f = mapExpenseToFields(await r.analyzeExpense({ bytes: readFileSync(join(dir, file)), mime: 'application/octet-stream', fileName: file, s3Object: { bucket: 'b', key: `k/${file}` } }));
+      expect([f.document_id?.value, f.supplier_vat_id?.value, f.amount_total?.value], file).toEqual([INVOICE_LT.documentId, INVOICE_LT.supplier.vatId, totals(INVOICE_LT).total.toFixed(2)]);
+    }
+    expect(textract.calls()).toHaveLength(0);
+  });
+
+  it('refuses a damaged office file with the product message, without calling Textract', async () => {
     const r = new TextractRecogniser({ client });
     const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 20, 0, 0, 0]);
     await expect(r.analyzeExpense({ bytes: zip, mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', fileName: 'a.docx' })).rejects.toThrow(UNSUPPORTED_MESSAGE);

@@ -82,16 +82,70 @@ function dateFormatFromOrder(o: DateOrder | undefined): DateFormat | undefined {
 const DIGIT_CONFUSIONS: Record<string, string[]> = { '8': ['0', '6', '3'], '0': ['8', '6'], '3': ['8'], '6': ['8', '5', '0'], '5': ['6'], '1': ['7'], '7': ['1'] };
 
 /** Variants of a date-shaped token with one or two confusable digits changed, fewest changes first. */
-function confusionVariants(token: string): string[] {
-  const positions = [...token].map((c, i) => (DIGIT_CONFUSIONS[c] ? i : -1)).filter((i) => i >= 0);
+function confusionVariants(token: string, confusions: Record<string, string[]> = DIGIT_CONFUSIONS): string[] {
+  const positions = [...token].map((c, i) => (confusions[c] ? i : -1)).filter((i) => i >= 0);
   const out: string[] = [];
-  for (const i of positions) for (const r of DIGIT_CONFUSIONS[token[i]!]!) out.push(token.slice(0, i) + r + token.slice(i + 1));
+  for (const i of positions) for (const r of confusions[token[i]!]!) out.push(token.slice(0, i) + r + token.slice(i + 1));
   for (const i of positions)
     for (const j of positions)
       if (j > i)
-        for (const a of DIGIT_CONFUSIONS[token[i]!]!)
-          for (const b of DIGIT_CONFUSIONS[token[j]!]!) out.push(token.slice(0, i) + a + token.slice(i + 1, j) + b + token.slice(j + 1));
+        for (const a of confusions[token[i]!]!)
+          for (const b of confusions[token[j]!]!) out.push(token.slice(0, i) + a + token.slice(i + 1, j) + b + token.slice(j + 1));
   return out;
+}
+
+/** Weekday names (folded, upper case) by day of the week, Sunday = 0: English, Malay, Lithuanian. */
+const WEEKDAYS: string[][] = [
+  ['SUNDAY', 'SUN', 'AHAD', 'SEKMADIENIS'],
+  ['MONDAY', 'MON', 'ISNIN', 'PIRMADIENIS'],
+  ['TUESDAY', 'TUE', 'TUES', 'SELASA', 'ANTRADIENIS'],
+  ['WEDNESDAY', 'WED', 'RABU', 'TRECIADIENIS'],
+  ['THURSDAY', 'THU', 'THUR', 'THURS', 'KHAMIS', 'KETVIRTADIENIS'],
+  ['FRIDAY', 'FRI', 'JUMAAT', 'PENKTADIENIS'],
+  ['SATURDAY', 'SAT', 'SABTU', 'SESTADIENIS'],
+];
+
+/** The day of the week a word names: exactly, or a full English name read with its end garbled ("Fridv"). */
+export function weekdayOf(word: string): number | undefined {
+  const w = foldDiacritics(word).toUpperCase().replace(/[^A-Z]/g, '');
+  if (w.length < 3) return undefined;
+  const exact = WEEKDAYS.findIndex((names) => names.includes(w));
+  if (exact >= 0) return exact;
+  // "FRIDV", "WEDNESDAV": the first four letters and the length of an English name (±1).
+  const loose = WEEKDAYS.findIndex((names) => w.length >= 5 && w.startsWith(names[0]!.slice(0, 4)) && Math.abs(w.length - names[0]!.length) <= 1);
+  return loose >= 0 ? loose : undefined;
+}
+
+/** The weekday printed right before or after a date ("Friday, 29-12-2017", "29/12/2017 FRI"). */
+function weekdayNextTo(text: string, m: DateMatch): number | undefined {
+  const before = text.slice(0, m.index).trim().split(/\s+/).pop() ?? '';
+  const after = text.slice(m.index + m.raw.length).trim().split(/\s+/)[0] ?? '';
+  return weekdayOf(before) ?? weekdayOf(after);
+}
+
+/** Digits OCR confuses, for dates whose printed weekday says a digit was misread. */
+const WEEKDAY_CONFUSIONS: Record<string, string[]> = { ...DIGIT_CONFUSIONS, '0': ['8', '6', '9'], '9': ['0', '8'] };
+
+/**
+ * A date that falls on another day than the weekday printed next to it was misread: the one variant with
+ * confusable digits changed that falls on that weekday replaces it. Several such variants: left as read.
+ */
+export function matchPrintedWeekday(text: string, m: DateMatch, opts: { format?: DateFormat } = {}): DateMatch {
+  const weekday = weekdayNextTo(text, m);
+  if (weekday === undefined || m.monthName) return m;
+  const dayOf = (iso: string) => new Date(`${iso}T00:00:00Z`).getUTCDay();
+  if (dayOf(m.iso) === weekday) return m;
+  const thisYear = new Date().getUTCFullYear();
+  const fits = new Map<string, DateMatch>();
+  for (const v of confusionVariants(m.raw, WEEKDAY_CONFUSIONS)) {
+    const d = findDates(v, opts)[0];
+    if (!d || d.raw !== v) continue;
+    const y = Number(d.iso.slice(0, 4));
+    if (y >= 2000 && y <= thisYear + 1 && dayOf(d.iso) === weekday) fits.set(d.iso, d);
+  }
+  if (fits.size !== 1) return m;
+  const [d] = [...fits.values()];
+  return { ...m, iso: d!.iso };
 }
 
 /**
@@ -102,7 +156,7 @@ function confusionVariants(token: string): string[] {
 function datesInText(text: string, format: DateFormat | undefined, labelled = false): DateMatch[] {
   const opts = format ? { format } : {};
   const direct = findDates(text, opts);
-  if (direct.length) return direct;
+  if (direct.length) return direct.map((m) => matchPrintedWeekday(text, m, opts));
   let repaired = text
     .replace(/[0-9OoIlSB|]{1,4}[/.\-~][0-9OoIlSB|]{1,2}[/.\-~][0-9OoIlSB|]{2,4}/g, (t) => fixDigits(t))
     .replace(/(\d{1,2})~(\d{1,2})([/.-])(\d{2,4})/g, '$1$3$2$3$4')

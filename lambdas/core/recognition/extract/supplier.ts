@@ -147,8 +147,14 @@ function found(rows: Row[], value: string, factor: number): Found {
   };
 }
 
+/** A row with no word read with confidence: specks and torn edges ("2A, |", ". 5 Y."), not part of a name. */
+function garbled(row: Row): boolean {
+  return !row.words.some((w) => w.confidence >= 60 && /\p{L}{2,}/u.test(w.text));
+}
+
 /** Does the row continue a name broken over two lines? */
 function continuesName(prev: Row, row: Row): boolean {
+  if (garbled(prev) || garbled(row)) return false;
   const toks = tokensOf(row.text);
   const pt = tokensOf(prev.text);
   if (!pt.length || !toks.length) return false;
