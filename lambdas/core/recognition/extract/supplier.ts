@@ -59,6 +59,9 @@ const NOT_A_NAME_WORDS = ['INVOICE', 'RECEIPT', 'CASHIER', 'WELCOME', 'CUSTOMER'
 /** NOT_A_NAME, also with one OCR slip in a long keyword ("TAX INVQICE"). */
 function notAName(text: string): boolean {
   if (NOT_A_NAME.test(text)) return true;
+  // Words run together by the OCR ("SIMPLIFIEDTAXINVOICE") still name document furniture.
+  const compact = cleanToken(text.replace(/\s+/g, ''));
+  if (compact.length >= 10 && /(TAXINVOICE|INVOICE|RECEIPT|CASHBILL|CASHSALE|CASHIER|WELCOME|THANKYOU)/.test(compact)) return true;
   return tokensOf(text).some((t) => {
     const u = cleanToken(t);
     return u.length >= 5 && NOT_A_NAME_WORDS.some((k) => Math.abs(k.length - u.length) <= 1 && levenshtein(u, k, 1) <= 1);
@@ -125,7 +128,24 @@ export function cleanCompanyName(text: string): string {
       return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!);
     })
     .join(' ');
-  return fixLegalForms(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' ')));
+  return fixLegalForms(normalisePunctuationSpacing(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '))));
+}
+
+/**
+ * Spacing around punctuation as names are printed: none before a full stop, comma or closing bracket,
+ * none after an opening bracket, one before an opening and after a closing bracket ("BAKERIES(KL)SDN BHD"
+ * → "BAKERIES (KL) SDN BHD"), and legal forms run into the word before them split off ("GROUPSDN BHD").
+ */
+export function normalisePunctuationSpacing(name: string): string {
+  return collapseSpaces(
+    name
+      .replace(/\s+([.,)\]])/g, '$1')
+      .replace(/([([])\s+/g, '$1')
+      .replace(/(?<=[\p{L}\d.,])([([])/gu, ' $1')
+      .replace(/([)\]])(?=[\p{L}\d])/gu, '$1 ')
+      .replace(/(?<=\p{Lu}{2})(SDN\.?)\s*(BHD\.?)$/u, ' $1 $2')
+      .replace(/\b(SDN\.?)(BHD\.?)$/u, '$1 $2'),
+  );
 }
 
 export interface SupplierHeader {

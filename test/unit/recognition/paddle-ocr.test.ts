@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import {
+  boxesFromProbabilityMap,
+  ctcDecode,
+  inkGaps,
+  insertSpacesAtGaps,
+  lineWords,
+  loadCharacters,
+  type RgbImage,
+} from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+
+/** A probability map of `w`×`h` with the given rectangles set to `p`. */
+function map(w: number, h: number, rects: [number, number, number, number, number][]): Float32Array {
+  const m = new Float32Array(w * h);
+  for (const [x0, y0, x1, y1, p] of rects) for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) m[y * w + x] = p;
+  return m;
+}
+
+/** Softmax-like rows for CTC: one class per time step with probability `p`, the rest sharing what is left. */
+function ctcRows(classesPerStep: number[], classes: number, p = 0.9): Float32Array {
+  const out = new Float32Array(classesPerStep.length * classes).fill((1 - p) / (classes - 1));
+  classesPerStep.forEach((c, t) => {
+    out[t * classes + c] = p;
+  });
+  return out;
+}
+
+/** A white RGB image with black vertical bars (x ranges) across its full height. */
+function barsImage(width: number, height: number, bars: [number, number][]): RgbImage {
+  const data = Buffer.alloc(width * height * 3, 255);
+  for (const [x0, x1] of bars) for (let y = 2; y < height - 2; y++) for (let x = x0; x < x1; x++) data.fill(0, (y * width + x) * 3, (y * width + x) * 3 + 3);
+  return { data, width, height };
+}
+
+describe('PaddleOCR dictionary', () => {
+  it.each([
+    ['a\nb\nc\n', ['', 'a', 'b', 'c', ' ']],
+    ['a\r\nb', ['', 'a', 'b', ' ']],
+    ['（\n，\n：', ['', '(', ',', ':', ' ']],
+  ])('%j → blank, characters (full-width forms as ASCII), space', (text, expected) => {
+    expect(loadCharacters(text)).toEqual(expected);
+  });
+});
+
+describe('text-line boxes from the detector map', () => {
+  it('finds each connected region above the threshold, grown back to the text size', () => {
+    const m = map(100, 40, [
+      [10, 10, 60, 14, 0.9],
+      [70, 25, 90, 29, 0.8],
+    ]);
+    const boxes = boxesFromProbabilityMap(m, 100, 40);
+    expect(boxes).toHaveLength(2);
+    const [a, b] = boxes as [NonNullable<(typeof boxes)[0]>, NonNullable<(typeof boxes)[0]>];
+    expect(a.score).toBeCloseTo(0.9, 5);
+    // 50×4 region grown by area × 1.6 / perimeter = 50·4·1.6/108 ≈ 2.96 on each side.
+    expect(a.x0).toBeCloseTo(10 - 2.963, 2);
+    expect(a.x1).toBeCloseTo(60 + 2.963, 2);
+    expect(a.y0).toBeCloseTo(10 - 2.963, 2);
+    expect(b.x0).toBeLessThan(70);
+    expect(b.score).toBeCloseTo(0.8, 5);
+  });
+
+  it.each([
+    ['regions under the threshold', [[10, 10, 60, 14, 0.25]]],
+    ['regions whose mean score is too low', [[10, 10, 60, 14, 0.4]]],
+    ['specks', [[10, 10, 12, 12, 0.9]]],
+    ['one-pixel lines', [[10, 10, 60, 11, 0.9]]],
+  ] as [string, [number, number, number, number, number][]][])('drops %s', (_, rects) => {
+    expect(boxesFromProbabilityMap(map(100, 40, rects), 100, 40)).toEqual([]);
+  });
+});
+
+describe('CTC decoding', () => {
+  const chars = ['', 'A', 'B', '1', ' '];
+  it.each([
+    ['collapses repeats and drops blanks', [1, 1, 0, 2, 2, 0, 2], 'ABB', [0, 3, 6]],
+    ['keeps a letter repeated across a blank', [3, 0, 3], '11', [0, 2]],
+    ['reads spaces', [1, 4, 2], 'A B', [0, 1, 2]],
+    ['reads nothing from blanks only', [0, 0, 0], '', []],
+  ])('%s', (_, steps, text, positions) => {
+    const d = ctcDecode(ctcRows(steps, chars.length), 0, steps.length, chars.length, chars);
+    expect(d.text).toBe(text);
+    expect(d.positions).toEqual(positions);
+    expect(d.confidences.every((c) => Math.abs(c - 0.9) < 1e-6)).toBe(true);
+  });
+
+  it('reads the second line of a batch from its offset', () => {
+    const rows = new Float32Array([...ctcRows([1, 0], chars.length), ...ctcRows([2, 3], chars.length)]);
+    expect(ctcDecode(rows, 2 * chars.length, 2, chars.length, chars).text).toBe('B1');
+  });
+});
+
+describe('words of a recognised line', () => {
+  const page = { width: 1000, height: 500, number: 2 };
+  const box = { x0: 100, y0: 50, x1: 300, y1: 70 };
+
+  it('splits at spaces and places each word by its time steps', () => {
+    const words = lineWords({ text: 'TOTAL 9.00', confidences: [0.9, 0.9, 0.9, 0.9, 0.9, 0.5, 0.8, 0.8, 0.8, 0.8], positions: [0, 2, 4, 6, 8, 10, 14, 16, 18, 20] }, box, 8, page);
+    expect(words.map((w) => w.text)).toEqual(['TOTAL', '9.00']);
+    expect(words[0]!.box.left).toBeCloseTo(0.1, 5); // clamped to the line's start
+    expect(words[0]!.box.left + words[0]!.box.width).toBeCloseTo((100 + 9 * 8 + 4) / 1000, 5);
+    expect(words[1]!.box.left).toBeCloseTo((100 + 14 * 8 - 4) / 1000, 5);
+    expect(words[1]!.box.top).toBeCloseTo(0.1, 5);
+    expect(words[1]!.box.height).toBeCloseTo(0.04, 5);
+    expect(words[1]!.confidence).toBe(80);
+    expect(words.every((w) => w.page === 2)).toBe(true);
+  });
+
+  it('gives no word for a line of spaces', () => {
+    expect(lineWords({ text: '  ', confidences: [0.9, 0.9], positions: [0, 1] }, box, 8, page)).toEqual([]);
+  });
+});
+
+describe('spaces from blank gaps on the page', () => {
+  it('finds blank runs at least a third of the line height wide, not the narrow ones between letters', () => {
+    // 30 px high line: letters 10 px wide, 3 px apart; a 15 px gap between the words.
+    const img = barsImage(120, 30, [
+      [5, 15],
+      [18, 28],
+      [43, 53],
+      [56, 66],
+    ]);
+    expect(inkGaps(img, { x0: 0, y0: 0, x1: 120, y1: 30 })).toEqual([[28, 43]]);
+  });
+
+  it('finds nothing in a blank or empty box', () => {
+    expect(inkGaps(barsImage(50, 20, []), { x0: 0, y0: 0, x1: 50, y1: 20 })).toEqual([]);
+    expect(inkGaps(barsImage(50, 20, []), { x0: 10, y0: 0, x1: 10, y1: 20 })).toEqual([]);
+  });
+
+  it.each([
+    ['puts a space where a gap lies between two characters', 'AB12', [0, 2, 8, 10], [[20, 40]], 'AB 12'],
+    ['leaves words whose characters straddle no gap', 'AB12', [0, 2, 4, 6], [[100, 140]], 'AB12'],
+    ['does not double an existing space', 'AB 12', [0, 2, 5, 8, 10], [[20, 40]], 'AB 12'],
+    ['needs the whole gap between the characters', 'AB', [0, 2], [[5, 40]], 'AB'],
+  ] as [string, string, number[], [number, number][], string][])('%s', (_, text, positions, gaps, expected) => {
+    const out = insertSpacesAtGaps({ text, confidences: [...text].map(() => 0.9), positions }, gaps, 0, 5);
+    expect(out.text).toBe(expected);
+    expect(out.positions).toHaveLength([...expected].length);
+    expect(out.confidences).toHaveLength([...expected].length);
+  });
+});
