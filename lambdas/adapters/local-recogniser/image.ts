@@ -1,5 +1,5 @@
 /**
- * Image preparation before OCR (sharp): EXIF orientation applied, grayscale, contrast normalised,
+ * Image preparation before Tesseract (sharp): EXIF orientation applied, grayscale, contrast normalised,
  * small images enlarged and very large scans reduced to a resolution where receipt text is still
  * well above tesseract's useful size.
  */
@@ -46,17 +46,4 @@ export async function prepareImage(bytes: Uint8Array, opts: PrepareOptions = {})
   if (opts.normalise ?? true) img = img.normalise({ lower: 1, upper: 99 });
   const { data, info } = await img.png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
   return { png: data, width: info.width, height: info.height, scale };
-}
-
-/** A small copy for orientation tests. */
-export async function thumbnail(bytes: Uint8Array, rotate: 0 | 90 | 180 | 270, maxSide = 1000): Promise<PreparedImage> {
-  let img = sharp(bytes, { failOn: 'none' }).rotate();
-  if (rotate) img = sharp(await img.toBuffer(), { failOn: 'none' }).rotate(rotate);
-  const { data, info } = await img
-    .grayscale()
-    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-    .normalise()
-    .png({ compressionLevel: 1 })
-    .toBuffer({ resolveWithObject: true });
-  return { png: data, width: info.width, height: info.height, scale: 1 };
 }

@@ -1,6 +1,7 @@
 /**
- * The local recogniser: no cloud service. Images are prepared with sharp and read by tesseract.js;
- * PDFs with a text layer are read exactly with pdfjs; scanned PDF pages are rendered and OCRed;
+ * The local recogniser: no cloud service. Images are read by PaddleOCR on ONNX Runtime (pages with
+ * Lithuanian cues again by tesseract.js, for their letters); PDFs with a text layer are read exactly with
+ * pdfjs; scanned PDF pages are rendered and OCRed;
  * UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML. The result has the shape of Textract's
  * AnalyzeExpense response.
  */
@@ -44,8 +45,6 @@ const MIN_WIDTH = 600;
 const debug = (msg: string) => {
   if (process.env.RECOGNITION_DEBUG) process.stderr.write(`[local-recogniser] ${msg}\n`);
 };
-
-
 
 /** Read well: enough words, most of them confident. */
 function readsWell(r: OcrResult): boolean {

@@ -46,6 +46,8 @@ const DET_BOX_SCORE = 0.5;
 const DET_UNCLIP = 1.6;
 const REC_HEIGHT = 48;
 const REC_BATCH = 8;
+/** Each line box is widened by this share of its height on both sides (the detector can clip end letters). */
+const REC_PAD = 0.15;
 /** Longest line image the recogniser gets, as a width/height ratio (longer lines are squeezed). */
 const REC_MAX_RATIO = 40;
 
@@ -217,7 +219,7 @@ export function inkGaps(img: RgbImage, b: { x0: number; y0: number; x1: number; 
     }
   }
   const threshold = otsu(hist, w * h);
-  const minGap = Math.max(2, h / Number(process.env.SPACE_DIV ?? 3));
+  const minGap = Math.max(2, h / 3);
   const gaps: [number, number][] = [];
   let runStart = -1;
   for (let x = 0; x <= w; x++) {
@@ -259,7 +261,8 @@ function otsu(hist: number[], total: number): number {
 
 /**
  * The recogniser often runs words of small print together ("25/12/20188:13:39PM"); where the page shows a
- * blank gap between two characters, a space goes in.
+ * blank gap between two characters, a space goes in (not before a full stop, comma, colon or closing bracket,
+ * nor after an opening bracket: monospaced print leaves blank room around those).
  */
 export function insertSpacesAtGaps(
   decoded: { text: string; confidences: number[]; positions: number[] },
@@ -271,14 +274,11 @@ export function insertSpacesAtGaps(
   const chars = [...decoded.text];
   const out = { text: '', confidences: [] as number[], positions: [] as number[] };
   for (let i = 0; i < chars.length; i++) {
-    if (i > 0 && chars[i] !== ' ' && chars[i - 1] !== ' ') {
+    // Monospaced print leaves room around a full stop, a comma or a bracket: no space before ".,:;)" or after "(".
+    if (i > 0 && chars[i] !== ' ' && chars[i - 1] !== ' ' && !/[.,:;)\]]/.test(chars[i]!) && !/[([]/.test(chars[i - 1]!)) {
       const a = x0 + (decoded.positions[i - 1]! + 0.5) * stepWidth;
       const c = x0 + (decoded.positions[i]! + 0.5) * stepWidth;
-      const stepK = Number(process.env.STEP_K ?? 0);
-      const steps = decoded.positions.slice(1).map((p, k) => p - decoded.positions[k]!).sort((x, y) => x - y);
-      const med = steps[Math.floor(steps.length / 2)] ?? 0;
-      const stepOk = !stepK || decoded.positions[i]! - decoded.positions[i - 1]! >= med * stepK;
-      if (stepOk && gaps.some(([g0, g1]) => g0 >= a && g1 <= c)) {
+      if (gaps.some(([g0, g1]) => g0 >= a && g1 <= c)) {
         out.text += ' ';
         out.confidences.push(decoded.confidences[i]!);
         out.positions.push(decoded.positions[i]!);
@@ -365,11 +365,10 @@ export class PaddleOcr {
   /** Reads text-line boxes of a page: one OcrLine per box that yields text. */
   async recognizeBoxes(img: RgbImage, boxes: TextBox[], pageNumber: number): Promise<OcrLine[]> {
     const { ort, rec, chars } = await this.load();
-    const padX = Number(process.env.REC_PAD ?? 0);
     const order = boxes
       .map((box, i) => {
         // The detector's box can clip a line's first and last letters: widen it a little.
-        const pad = Math.round((box.y1 - box.y0) * padX);
+        const pad = Math.round((box.y1 - box.y0) * REC_PAD);
         const b = { ...box, x0: Math.max(0, box.x0 - pad), x1: Math.min(img.width, box.x1 + pad) };
         return { b, i, ratio: (b.x1 - b.x0) / (b.y1 - b.y0) };
       })

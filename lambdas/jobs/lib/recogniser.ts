@@ -1,5 +1,5 @@
 /**
- * The recogniser the processing job uses, chosen by env RECOGNISER: `local` (tesseract.js / pdfjs,
+ * The recogniser the processing job uses, chosen by env RECOGNISER: `local` (PaddleOCR on ONNX Runtime, tesseract.js, pdfjs;
  * no cloud service) or `textract` (AWS Textract AnalyzeExpense). Created once per process.
  */
 import type { Recogniser } from '../../core/recognition/types';

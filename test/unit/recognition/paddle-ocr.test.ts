@@ -130,6 +130,7 @@ describe('spaces from blank gaps on the page', () => {
 
   it.each([
     ['puts a space where a gap lies between two characters', 'AB12', [0, 2, 8, 10], [[20, 40]], 'AB 12'],
+    ['puts no space before a full stop or after an opening bracket', 'A.(B', [0, 8, 10, 18], [[5, 40], [55, 85]], 'A.(B'],
     ['leaves words whose characters straddle no gap', 'AB12', [0, 2, 4, 6], [[100, 140]], 'AB12'],
     ['does not double an existing space', 'AB 12', [0, 2, 5, 8, 10], [[20, 40]], 'AB 12'],
     ['needs the whole gap between the characters', 'AB', [0, 2], [[5, 40]], 'AB'],

@@ -45,7 +45,7 @@ const MONTH_BY_NAME = new Map<string, number>();
 for (const [n, names] of MONTHS) for (const name of names) MONTH_BY_NAME.set(name, n);
 
 export function monthFromName(word: string): number | undefined {
-  const w = foldDiacritics(word).toLowerCase().replace(/[^a-z]/g, '');
+  const w = foldDiacritics(word).toLowerCase().replace(/^0/, 'o').replace(/[^a-z]/g, '');
   return MONTH_BY_NAME.get(w);
 }
 
@@ -90,7 +90,8 @@ export function formatOfMatch(m: DateMatch): DateFormat | undefined {
   return undefined;
 }
 
-const MONTH_WORD = '([A-Za-zÀ-ž]{3,12})\\.?';
+// A month name; its first letter O may be read as a zero ("10 0CT 2017").
+const MONTH_WORD = '((?:[A-Za-zÀ-ž]|0(?=[A-Za-z]{2}))[A-Za-zÀ-ž]{2,11})\\.?';
 // 25/12/2018, 25-12-18, 2018.12.25, 25 / 12 / 2018; a four-digit year may run into the time (25/12/20188:13:39)
 const NUMERIC = /(?<![\p{L}\d.,/-])(\d{1,4})(?:([/.\-])(\d{1,2})\2|\s?([/.])\s?(\d{1,2})\s?\4\s?)(\d{4}(?=\d{1,2}[:.]\d\d(?!\d))|\d{2,4}(?![\d/]))/gu;
 // 25 Dec 2018, 25-DEC-18, 25th December, 2018, 05 MAR 2018, 05Mar 201818:24

@@ -16,9 +16,78 @@ export const BUSINESS_WORDS = new Set(
     'SHOP KEDAI FARMASI PHARMACY MARKETING HOLDINGS INTERNATIONAL GROUP INDUSTRIES TRADING ENTERPRISE SYARIKAT PERNIAGAAN ' +
     'DISTRIBUTOR DISTRIBUTORS ADVERTISING SERVICE SERVICES STATION PETROL MOTOR AUTO TRAVEL HOTEL NOODLE CAKE TEA COFFEE ' +
     'BAR GRILL DELI MARKET FRESH COMPANY SOLUTIONS SYSTEMS TECHNOLOGY TECHNOLOGIES MEDICAL CLINIC KLINIK OPTICAL PRINTING ' +
-    'LOGISTICS CONSTRUCTION REALTY REALITI PARKING TRANSPORT'
+    'LOGISTICS CONSTRUCTION REALTY REALITI PARKING TRANSPORT HANDICRAFT HANDICRAFTS BEAUTY HEALTH CENTRE CENTER ' +
+    'SEAFOOD ENGINEERING MANUFACTURING SUPPLY SUPPLIES PRODUCTS FURNITURE TEXTILE TEXTILES GARDEN NURSERY FLORIST ' +
+    'LAUNDRY SALON BOUTIQUE JEWELLERY FASHION TAILORING GENERAL MERCHANT MERCHANTS AGENCY AGENCIES BROTHERS ' +
+    'RESOURCES VENTURES CONCEPT PRINT COMPUTER MOBILE TELECOMMUNICATION ELECTRIC MACHINERY EQUIPMENT TRADERS ' +
+    'WHOLESALE RETAIL GROCERY PROVISION CATERING BAKERY BREAD BEVERAGE BEVERAGES CHICKEN NASI MAMAK CORNER ' +
+    'SQUARE CITY GLOBAL ASIA MALAYSIA DIGITAL GROCER'
   ).split(' '),
 );
+
+/** A letters-only word of the business vocabulary (case and diacritics ignored). */
+function vocabularyWord(token: string): boolean {
+  const known = (t: string) => BUSINESS_WORDS.has(t) || SINGLE_FORMS.has(t) || t === 'SDN';
+  // Plurals and singulars count as known: "TELECOMMUNICATIONS", "GROCER".
+  return known(token) || (token.endsWith('S') && known(token.slice(0, -1))) || known(`${token}S`) || known(`${token}Y`);
+}
+
+/**
+ * Business words the OCR misread by one letter ("CONFECTIUNERY", "HARDUARE", "Heauty") are put right, and
+ * business words it ran together are split ("STATIONERYSHOP", "SPEEDMART", "OGNGROUP"): a word of at least six
+ * letters one edit from exactly one vocabulary word, and a run whose
+ * parts after the first are all vocabulary words of at least four letters. Only such clear cases are changed,
+ * and the word keeps its case.
+ */
+export function correctBusinessWords(name: string): string {
+  const tokens = name.split(' ');
+  // A first letter split off a word: "B AKERIES".
+  for (let i = 0; i < tokens.length - 1; i++) {
+    if (/^\p{L}$/u.test(tokens[i]!) && vocabularyWord(foldDiacritics(`${tokens[i]}${tokens[i + 1]}`.toUpperCase()))) {
+      tokens.splice(i, 2, `${tokens[i]}${tokens[i + 1]}`);
+    }
+  }
+  return tokens
+    .map((token) => {
+      const m = /^([\p{L}]+)([.,]?)$/u.exec(token);
+      if (!m) return token;
+      const [, word, tail] = m as unknown as [string, string, string];
+      const up = foldDiacritics(word.toUpperCase());
+      if (vocabularyWord(up) || !/^[A-Z]+$/.test(up)) return token;
+      const lower = word === word.toLowerCase();
+      const title = !lower && word !== word.toUpperCase();
+      const recase = (w: string) => (lower ? w.toLowerCase() : title ? w[0] + w.slice(1).toLowerCase() : w);
+      if (up.length >= 6) {
+        const near = [...BUSINESS_WORDS].filter((v) => v.length >= 6 && Math.abs(v.length - up.length) <= 1 && levenshtein(up, v, 1) <= 1);
+        if (near.length === 1) return recase(near[0]!) + tail;
+      }
+      const split = splitCompound(up);
+      if (split) return split.map((part) => recase(part)).join(' ') + tail;
+      return token;
+    })
+    .join(' ');
+}
+
+/** "SANYUSTATIONERYSHOP" → ["SANYU", "STATIONERY", "SHOP"]: a head of three or more letters, then vocabulary words. */
+function splitCompound(up: string): string[] | undefined {
+  if (up.length < 7) return undefined;
+  const tail = (rest: string): string[] | undefined => {
+    if (!rest) return [];
+    for (let len = rest.length; len >= 4; len--) {
+      const w = rest.slice(0, len);
+      if (!vocabularyWord(w)) continue;
+      const more = tail(rest.slice(len));
+      if (more) return [w, ...more];
+    }
+    return undefined;
+  };
+  for (let head = 0; head <= up.length - 4; head++) {
+    if (head === 1 || head === 2) continue;
+    const rest = tail(up.slice(head));
+    if (rest && rest.length + (head ? 1 : 0) >= 2) return head ? [up.slice(0, head), ...rest] : rest;
+  }
+  return undefined;
+}
 
 export function cleanToken(t: string): string {
   return foldDiacritics(t.toUpperCase()).replace(/[.,;:()[\]]/g, '');

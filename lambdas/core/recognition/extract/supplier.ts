@@ -4,7 +4,7 @@
  * over a broken line; address = the lines after it until a phone / tax number / document line.
  */
 import { unionBoxes } from '../geometry';
-import { BUSINESS_WORDS, cleanToken, fixLegalForms, isLegalFormToken, leadingLegalForm, legalFormEnd } from './legal';
+import { BUSINESS_WORDS, cleanToken, correctBusinessWords, fixLegalForms, isLegalFormToken, leadingLegalForm, legalFormEnd } from './legal';
 import { findDates } from './dates';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
@@ -128,7 +128,10 @@ export function cleanCompanyName(text: string): string {
       return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!);
     })
     .join(' ');
-  return fixLegalForms(normalisePunctuationSpacing(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '))));
+  // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
+  const bracket = /\s*[([{]([^()[\]{}]*)[)\]}]?\s*$/.exec(s);
+  if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
+  return correctBusinessWords(fixLegalForms(normalisePunctuationSpacing(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' ')))));
 }
 
 /**
@@ -144,7 +147,8 @@ export function normalisePunctuationSpacing(name: string): string {
       .replace(/(?<=[\p{L}\d.,])([([])/gu, ' $1')
       .replace(/([)\]])(?=[\p{L}\d])/gu, '$1 ')
       .replace(/(?<=\p{Lu}{2})(SDN\.?)\s*(BHD\.?)$/u, ' $1 $2')
-      .replace(/\b(SDN\.?)(BHD\.?)$/u, '$1 $2'),
+      .replace(/\b(SDN\.?)(BHD\.?)$/u, '$1 $2')
+      .replace(/\b(SDN\.)(?=BHD)/giu, '$1 '),
   );
 }
 
