@@ -12,7 +12,19 @@ describe("the seller's name", () => {
     ['POPULAR BOOK CO. (M) SDN BHD', 'POPULAR BOOK CO. (M) SDN BHD'],
     ['SINNATHAMBY HOLDINGS SDN. BHD.', 'SINNATHAMBY HOLDINGS SDN. BHD.'],
     // Legal forms run into the words before them.
-    ['OGNGROUPSDN BHD', 'OGNGROUP SDN BHD'],
+    ['OGNGROUPSDN BHD', 'OGN GROUP SDN BHD'],
+    ['SANYUSTATIONERYSHOP', 'SANYU STATIONERY SHOP'],
+    ['Guardian Health And Heauty Sdn Bhd', 'Guardian Health And Beauty Sdn Bhd'],
+    ['SWC ENTERPRISE SDN L BHD', 'SWC ENTERPRISE SDN BHD'],
+    ['Timeless Kitchenette Sdn Bhnd', 'Timeless Kitchenette Sdn Bhd'],
+    ['MR.D. I.Y. (M) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
+    ['AIK HUAT HARDWARE ENTERPRISE ISETIA ALAM) SDN BHD', 'AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD'],
+    ['CT281- Tealive ShellKepong', 'CT281 - Tealive Shell Kepong'],
+    ['99 SPEED MART 5/D', '99 SPEED MART S/B'],
+    ['GARDENIA B AKERIES(KL)SDN BHD (1 B9386 X)', 'GARDENIA BAKERIES (KL) SDN BHD'],
+    // Known words are left alone.
+    ['SUPERMARKET GROCER', 'SUPERMARKET GROCER'],
+    ['PETRONAS', 'PETRONAS'],
     ['GARDENIA BAKERIES(KL)SDNBHD', 'GARDENIA BAKERIES (KL) SDN BHD'],
     ['UAB Pavyzdys', 'UAB Pavyzdys'],
   ])('%s → %s', (raw, expected) => {

@@ -151,10 +151,19 @@ export function fixLegalForms(name: string): string {
       if (canon && !['ENTERPRISE', 'ENTERPRISES'].includes(t)) tokens[i] = `${canon}${trailingPunct}`;
     }
     // "5/B", "S/8" → "S/B"; "CO," before "(M)" → "CO."
-    if (/^[5S$]\/[B8]$/.test(tokens[i]!.replace(/[.,]+$/, '')) && tokens[i] !== 'S/B') tokens[i] = `S/B${trailingPunct}`;
+    if (/^[5S$]\/[B8D]$/.test(tokens[i]!.replace(/[.,]+$/, '')) && tokens[i] !== 'S/B') tokens[i] = `S/B${trailingPunct}`;
     if (/^[C€(][O0][.,]?$/i.test(tokens[i]!) && tokens[i] !== 'CO.' && /^[({]?M[)}]?$/i.test(tokens[i + 1] ?? '')) tokens[i] = 'CO.';
     if (t !== 'SDN' && t.length === 3 && levenshtein(t, 'SDN', 1) <= 1 && levenshtein(cleanToken(tokens[i + 1] ?? ''), 'BHD', 1) <= 1) {
       tokens[i] = `SDN${trailingPunct}`;
+    }
+    // After SDN: a stray letter before BHD ("SDN L BHD"), BHD with a letter lost or added ("HD", "BHND").
+    if (prev === 'SDN' && /^\p{L}$/u.test(tokens[i]!) && cleanToken(tokens[i + 1] ?? '') === 'BHD') {
+      tokens.splice(i, 1);
+      i--;
+      continue;
+    }
+    if (prev === 'SDN' && t !== 'BHD' && t.length >= 2 && t.length <= 4 && /^[A-Z8]+$/.test(t) && levenshtein(t, 'BHD', 1) <= 1 && i === tokens.length - 1) {
+      tokens[i] = `${/[a-z]/.test(tokens[i]!) ? 'Bhd' : 'BHD'}${trailingPunct}`;
     }
   }
   return tokens.join(' ');

@@ -83,8 +83,8 @@ export function documentRows(doc: OcrDocument): Row[] {
   for (const page of doc.pages) {
     const lines = pageRows(page);
     for (const l of lines) {
-      // OCR noise: lone symbols read with little confidence ("|", "~", "«").
-      const words = l.words.filter((w) => w.text.trim() !== '' && !(/^[^\p{L}\d]{1,2}$/u.test(w.text) && w.confidence < 50));
+      // OCR noise: lone symbols read with little confidence ("|", "~", "«"); an ampersand is part of names.
+      const words = l.words.filter((w) => w.text.trim() !== '' && !(/^[^\p{L}\d&]{1,2}$/u.test(w.text) && w.confidence < 50));
       if (words.length) rows.push(buildRow(words, page.page, rows.length));
     }
   }

@@ -128,6 +128,8 @@ export function cleanCompanyName(text: string): string {
       return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!);
     })
     .join(' ');
+  // A closing bracket without an opening one: the opening one was read as a letter ("ISETIA ALAM)").
+  if (/\)/.test(s) && !/\(/.test(s)) s = s.replace(/(^|\s)[IlC1|[{](?=\p{Lu}{2,}(?:\s+\S+){0,2}\))/u, '$1(');
   // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
   const bracket = /\s*[([{]([^()[\]{}]*)[)\]}]?\s*$/.exec(s);
   if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
@@ -137,7 +139,8 @@ export function cleanCompanyName(text: string): string {
 /**
  * Spacing around punctuation as names are printed: none before a full stop, comma or closing bracket,
  * none after an opening bracket, one before an opening and after a closing bracket ("BAKERIES(KL)SDN BHD"
- * → "BAKERIES (KL) SDN BHD"), and legal forms run into the word before them split off ("GROUPSDN BHD").
+ * → "BAKERIES (KL) SDN BHD"), legal forms run into the word before them split off ("GROUPSDN BHD"), initials
+ * closed up and words split where the case changes.
  */
 export function normalisePunctuationSpacing(name: string): string {
   return collapseSpaces(
@@ -148,7 +151,14 @@ export function normalisePunctuationSpacing(name: string): string {
       .replace(/([)\]])(?=[\p{L}\d])/gu, '$1 ')
       .replace(/(?<=\p{Lu}{2})(SDN\.?)\s*(BHD\.?)$/u, ' $1 $2')
       .replace(/\b(SDN\.?)(BHD\.?)$/u, '$1 $2')
-      .replace(/\b(SDN\.)(?=BHD)/giu, '$1 '),
+      .replace(/\b(SDN\.)(?=BHD)/giu, '$1 ')
+      // Initials close up ("D. I.Y." → "D.I.Y."); a word's full stop is followed by a space ("MR.D." → "MR. D.").
+      .replace(/(?<=(?:^|[\s.(])\p{L})\.\s+(?=\p{L}\.)/gu, '.')
+      .replace(/(?<=(?:^|\s)\p{L}{2,})\.(?=\p{L})/gu, '. ')
+      // A dash spaced on one side only is spaced on both: "CT281- TEALIVE" → "CT281 - TEALIVE".
+      .replace(/(?<=\S)([-–])(?=\s)|(?<=\s)([-–])(?=\S)/gu, ' $1$2 ')
+      // Words run together where the case changes: "ShellKepong".
+      .replace(/(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll}{2})/gu, ' '),
   );
 }
 
