@@ -6,7 +6,8 @@
  * AnalyzeExpense response.
  */
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
-import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
+import { resultBeforeTurns, toAnalyzeExpenseResult } from '../../core/recognition/expense';
+import type { QuarterTurn } from '../../core/recognition/geometry';
 import { extractDocument } from '../../core/recognition/extract';
 import { looksLithuanian } from '../../core/recognition/extract/language';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
@@ -30,7 +31,7 @@ export interface LocalRecogniserOptions {
   minTextChars?: number;
 }
 
-type Rotation = 0 | 90 | 180 | 270;
+type Rotation = QuarterTurn;
 
 /**
  * Tesseract settings for receipts and invoices, per call: one uniform block of text (page
@@ -92,8 +93,9 @@ export class LocalRecogniser implements Recogniser {
     let result: AnalyzeExpenseResult;
     switch (kind) {
       case 'image': {
-        const doc = await this.readImage(input.bytes);
-        result = toAnalyzeExpenseResult(doc, extractDocument(doc));
+        const { page, rotate } = await this.ocrImage(input.bytes, 1);
+        const doc: OcrDocument = { source: 'ocr', pages: [page] };
+        result = resultBeforeTurns(toAnalyzeExpenseResult(doc, extractDocument(doc)), new Map([[1, rotate]]));
         break;
       }
       case 'pdf':
@@ -116,12 +118,7 @@ export class LocalRecogniser implements Recogniser {
     return applyHintsToResult(result, input.hints);
   }
 
-  /** OCR of one image, turned upright first when it reads badly. */
-  async readImage(bytes: Uint8Array, pageNumber = 1): Promise<OcrDocument> {
-    const { page } = await this.ocrImage(bytes, pageNumber);
-    return { source: 'ocr', pages: [page] };
-  }
-
+  /** OCR of one image, turned upright first when it reads badly; `rotate` is the clockwise turn it took. */
   private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: Rotation }> {
     const first = await this.paddle.recognize(await decodeRgb(bytes), pageNumber);
     let best = { r: first, rotate: 0 as Rotation };
@@ -168,16 +165,19 @@ export class LocalRecogniser implements Recogniser {
         return toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml), doc));
       }
       const pages: OcrPage[] = [];
+      const turns = new Map<number, QuarterTurn>();
       let ocred = false;
       for (const [i, t] of textPages.entries()) {
         if (t.chars >= this.minTextChars) pages.push(t.page);
         else {
           ocred = true;
-          pages.push((await this.ocrImage(await pageImage(bytes, pdf, i + 1), i + 1)).page);
+          const read = await this.ocrImage(await pageImage(bytes, pdf, i + 1), i + 1);
+          pages.push(read.page);
+          turns.set(i + 1, read.rotate);
         }
       }
       const doc: OcrDocument = { source: ocred ? 'ocr' : 'pdf-text', pages };
-      return toAnalyzeExpenseResult(doc, extractDocument(doc));
+      return resultBeforeTurns(toAnalyzeExpenseResult(doc, extractDocument(doc)), turns);
     } finally {
       await pdf.destroy();
     }

@@ -33,7 +33,7 @@ export interface TextBox {
 }
 
 export interface PaddleOcrOptions {
-  /** Threads ONNX Runtime uses inside one model run (default: the machine's cores, at most 4). */
+  /** Threads ONNX Runtime uses inside one model run (default: ONNX Runtime's own choice, one per physical core). */
   threads?: number;
   /** The detector sees the page with its longer side at most this long (default 1600 px). */
   maxDetectionSide?: number;
@@ -312,6 +312,10 @@ export class PaddleOcr {
       const [det, rec] = await Promise.all([ort.InferenceSession.create(files.det, opts), ort.InferenceSession.create(files.rec, opts)]);
       return { ort, det, rec, chars: loadCharacters(readFileSync(files.dict, 'utf8')) };
     })();
+    // A failed load (a missing package) is tried again on the next page rather than remembered.
+    this.models.catch(() => {
+      this.models = undefined;
+    });
     return this.models;
   }
 

@@ -9,7 +9,7 @@ import type { Extraction } from './extract';
 import type { Found } from './extract/rows';
 import type { LineItem } from './extract/line-items';
 import type { VatLine } from './extract/vat-lines';
-import { lineFromWords, roundBox } from './geometry';
+import { boxBeforeTurn, lineFromWords, pointBeforeTurn, roundBox, type QuarterTurn } from './geometry';
 import type { AnalyzeExpenseResult, Box, HeaderFieldId, LineItemFieldId, OcrDocument, OcrLine, OcrWord } from './types';
 
 /** Textract type names for header fields; types Textract lacks use the same style (VENDOR_COMPANY_CODE, IBAN...). */
@@ -194,4 +194,35 @@ export function toExpenseDocument(doc: OcrDocument, ex: Extraction, index = 1): 
 
 export function toAnalyzeExpenseResult(doc: OcrDocument, ex: Extraction): AnalyzeExpenseResult {
   return { DocumentMetadata: { Pages: doc.pages.length }, ExpenseDocuments: [toExpenseDocument(doc, ex)] };
+}
+
+/**
+ * A result whose pages were read after turning them clockwise (`turns`: page number → degrees), with every box
+ * and polygon put back on the page as stored (its page images are not turned), so the edit screen draws them
+ * over the text. A field or block belongs to the page its `PageNumber` / `Page` names (page 1 when none).
+ */
+export function resultBeforeTurns(result: AnalyzeExpenseResult, turns: ReadonlyMap<number, QuarterTurn>): AnalyzeExpenseResult {
+  if (![...turns.values()].some((t) => t !== 0)) return result;
+  const visit = (node: unknown, page: number): unknown => {
+    if (Array.isArray(node)) return node.map((n) => visit(n, page));
+    if (!node || typeof node !== 'object') return node;
+    const rec = node as Record<string, unknown>;
+    const own = typeof rec.PageNumber === 'number' ? rec.PageNumber : typeof rec.Page === 'number' ? rec.Page : page;
+    const turn = turns.get(own) ?? 0;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(rec)) {
+      if (k === 'Geometry' && turn && v && typeof v === 'object' && 'BoundingBox' in v) {
+        const g = v as { BoundingBox?: { Left?: number; Top?: number; Width?: number; Height?: number }; Polygon?: { X?: number; Y?: number }[] };
+        const bb = g.BoundingBox ?? {};
+        const box = boxBeforeTurn({ left: bb.Left ?? 0, top: bb.Top ?? 0, width: bb.Width ?? 0, height: bb.Height ?? 0 }, turn);
+        const polygon = g.Polygon?.map((p) => {
+          const q = pointBeforeTurn(p.X ?? 0, p.Y ?? 0, turn);
+          return { X: q.x, Y: q.y };
+        });
+        out[k] = { ...g, BoundingBox: { Left: box.left, Top: box.top, Width: box.width, Height: box.height }, ...(polygon ? { Polygon: polygon } : {}) };
+      } else out[k] = visit(v, own);
+    }
+    return out;
+  };
+  return visit(result, 1) as AnalyzeExpenseResult;
 }
