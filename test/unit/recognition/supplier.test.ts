@@ -43,9 +43,10 @@ describe("the seller's name", () => {
 
   it('skips a document title whose words the OCR ran together', () => {
     const header = extractSupplierHeader(
-      textRows(['SIMPLIFIEDTAXINVOICE', 'SIN THYE & COMPANY', 'NO 12 JALAN BESAR', '43000 KAJANG', 'TEL: 03-8736 1234']),
+      textRows(['SIMPLIFIEDTAXINVOICE', 'SIN THYE & COMPANY', 'NO 12 JALAN BESAR', '43000KAJANG', 'TEL: 03-8736 1234']),
     );
     expect(header.name?.value).toBe('SIN THYE & COMPANY');
+    // The postcode run into the town is set apart.
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG');
   });
 });

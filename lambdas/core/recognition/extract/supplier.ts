@@ -322,7 +322,10 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
     if (/\b\d{5}\b/.test(t) && !/\b\d{6,}\b/.test(t)) sawPostcode = true;
     if (addressRows.length >= 6) break;
   }
-  const addrText = collapseSpaces(addressRows.map((r) => r.text).join(' ')).replace(/^[^\p{L}\d]+/u, '');
+  // A postcode the OCR ran into the town ("81100JOHOR BAHRU") is set apart.
+  const addrText = collapseSpaces(addressRows.map((r) => r.text).join(' '))
+    .replace(/^[^\p{L}\d]+/u, '')
+    .replace(/(?<![\p{L}\d])(\d{5})(?=\p{L}{3})/gu, '$1 ');
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
   return { name, address, nameRows, addressRows };
 }
