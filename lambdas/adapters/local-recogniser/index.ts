@@ -7,7 +7,7 @@
  */
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
 import { resultBeforeTurns, toAnalyzeExpenseResult } from '../../core/recognition/expense';
-import type { QuarterTurn } from '../../core/recognition/geometry';
+import type { QuarterTurn } from '../../../shared/page-turns';
 import { extractDocument } from '../../core/recognition/extract';
 import { looksLithuanian } from '../../core/recognition/extract/language';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';

@@ -9,7 +9,8 @@ import type { Extraction } from './extract';
 import type { Found } from './extract/rows';
 import type { LineItem } from './extract/line-items';
 import type { VatLine } from './extract/vat-lines';
-import { boxBeforeTurn, lineFromWords, pointBeforeTurn, roundBox, type QuarterTurn } from './geometry';
+import { pointBeforeTurn, type QuarterTurn } from '../../../shared/page-turns';
+import { boxBeforeTurn, lineFromWords, roundBox } from './geometry';
 import type { AnalyzeExpenseResult, Box, HeaderFieldId, LineItemFieldId, OcrDocument, OcrLine, OcrWord } from './types';
 
 /** Textract type names for header fields; types Textract lacks use the same style (VENDOR_COMPANY_CODE, IBAN...). */

@@ -1,3 +1,4 @@
+import { pointBeforeTurn, type QuarterTurn } from '../../../shared/page-turns';
 import type { Box, OcrLine, OcrPage, OcrWord } from './types';
 
 export const EMPTY_BOX: Box = { left: 0, top: 0, width: 0, height: 0 };
@@ -167,26 +168,6 @@ export function pageRows(page: OcrPage, minOverlap = 0.4): OcrLine[] {
   return rows
     .map((r) => lineFromWords(r.lines.sort((a, b) => a.box.left - b.box.left).flatMap((x) => x.words)))
     .sort((a, b) => a.box.top - b.box.top);
-}
-
-/** A clockwise quarter turn that made a page upright. */
-export type QuarterTurn = 0 | 90 | 180 | 270;
-
-/**
- * A point of a page that was turned `turn` degrees clockwise to read it, back in the page as stored (both in
- * fractions of their page).
- */
-export function pointBeforeTurn(x: number, y: number, turn: QuarterTurn): { x: number; y: number } {
-  switch (turn) {
-    case 90:
-      return { x: y, y: 1 - x };
-    case 180:
-      return { x: 1 - x, y: 1 - y };
-    case 270:
-      return { x: 1 - y, y: x };
-    default:
-      return { x, y };
-  }
 }
 
 /** A box of a page that was turned `turn` degrees clockwise to read it, back in the page as stored. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultBeforeTurns } from '../../../lambdas/core/recognition/expense';
-import { boxBeforeTurn, pointBeforeTurn, type QuarterTurn } from '../../../lambdas/core/recognition/geometry';
+import { boxBeforeTurn } from '../../../lambdas/core/recognition/geometry';
+import { pointBeforeTurn, type QuarterTurn } from '../../../shared/page-turns';
 import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
 
 describe('boxes of a page read after turning it', () => {

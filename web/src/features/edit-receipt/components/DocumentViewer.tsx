@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { pointBeforeTurn, type QuarterTurn } from '../../../../../shared/page-turns';
 import type { Box } from '../../../../../shared/schemas/content';
 import type { PageBoxes } from '../api/content';
 import type { EditorPart } from '../lib/grid-editor';
@@ -27,16 +28,7 @@ const PAD = 0.002;
 function pagePoint(rect: DOMRect, rotation: number, clientX: number, clientY: number): Point {
   const u = Math.min(1, Math.max(0, (clientX - rect.left) / rect.width));
   const v = Math.min(1, Math.max(0, (clientY - rect.top) / rect.height));
-  switch (rotation % 360) {
-    case 90:
-      return { x: v, y: 1 - u };
-    case 180:
-      return { x: 1 - u, y: 1 - v };
-    case 270:
-      return { x: 1 - v, y: u };
-    default:
-      return { x: u, y: v };
-  }
+  return pointBeforeTurn(u, v, (rotation % 360) as QuarterTurn);
 }
 
 function PageView({
