@@ -30,6 +30,8 @@ export interface TextBox {
   x1: number;
   y1: number;
   score: number;
+  /** Slant of the line in radians (positive: falling to the right); 0 when unknown. */
+  angle?: number;
 }
 
 export interface PaddleOcrOptions {
@@ -103,12 +105,22 @@ export function boxesFromProbabilityMap(prob: Float32Array, w: number, h: number
     let y1 = -1;
     let sum = 0;
     let count = 0;
+    let sx = 0;
+    let sy = 0;
+    let sxx = 0;
+    let syy = 0;
+    let sxy = 0;
     while (top > 0) {
       const p = stack[--top]!;
       const x = p % w;
       const y = (p - x) / w;
       sum += prob[p]!;
       count++;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      syy += y * y;
+      sxy += x * y;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
@@ -130,7 +142,11 @@ export function boxesFromProbabilityMap(prob: Float32Array, w: number, h: number
     const score = sum / count;
     if (score < DET_BOX_SCORE) continue;
     const grow = (bw * bh * DET_UNCLIP) / (2 * (bw + bh));
-    boxes.push({ x0: x0 - grow, y0: y0 - grow, x1: x1 + 1 + grow, y1: y1 + 1 + grow, score });
+    // The region's main axis from its second moments: the slant of a text line.
+    const mx = sx / count;
+    const my = sy / count;
+    const angle = 0.5 * Math.atan2(2 * (sxy / count - mx * my), sxx / count - mx * mx - (syy / count - my * my));
+    boxes.push({ x0: x0 - grow, y0: y0 - grow, x1: x1 + 1 + grow, y1: y1 + 1 + grow, score, angle });
   }
   return boxes;
 }
@@ -291,6 +307,42 @@ export function insertSpacesAtGaps(
   return out;
 }
 
+/** Lines slanting less than this (radians, about 1°) are read as they are. */
+const DESKEW_MIN = 0.0175;
+
+/**
+ * The pixels of one text line: its box cut from the page; a line that slants (a receipt scanned askew) is turned
+ * level first and cut to the band it fills, so the recogniser sees it straight. A box holding a line of length L
+ * and height T at angle θ is L·cos θ + T·sin θ wide and L·sin θ + T·cos θ high.
+ */
+export async function lineImage(img: RgbImage, b: TextBox): Promise<RgbImage> {
+  const w = b.x1 - b.x0;
+  const h = b.y1 - b.y0;
+  const theta = b.angle ?? 0;
+  let pipeline = sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).extract({ left: b.x0, top: b.y0, width: w, height: h });
+  const cos = Math.cos(Math.abs(theta));
+  const sin = Math.sin(Math.abs(theta));
+  const det = cos * cos - sin * sin;
+  if (Math.abs(theta) >= DESKEW_MIN && w > 2 * h && det > 0.5) {
+    const length = Math.min(w, Math.max(w * 0.5, (w * cos - h * sin) / det));
+    const thickness = Math.min(h, Math.max(h * 0.4, (h * cos - w * sin) / det));
+    // Turned by -θ the canvas grows to w·cos + h·sin by w·sin + h·cos, the line level in its middle.
+    const turned = await pipeline.rotate((-theta * 180) / Math.PI, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    const tw = turned.info.width;
+    const th = turned.info.height;
+    const bw = Math.max(1, Math.min(tw, Math.round(length)));
+    const bh = Math.max(1, Math.min(th, Math.round(thickness)));
+    pipeline = sharp(turned.data, { raw: { width: tw, height: th, channels: 3 } }).extract({
+      left: Math.floor((tw - bw) / 2),
+      top: Math.floor((th - bh) / 2),
+      width: bw,
+      height: bh,
+    });
+  }
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
 export class PaddleOcr {
   private models: Promise<Models> | undefined;
   private readonly threads: number;
@@ -361,6 +413,8 @@ export class PaddleOcr {
         x1: Math.min(img.width, Math.ceil(b.x1 * sx)),
         y1: Math.min(img.height, Math.ceil(b.y1 * sy)),
         score: b.score,
+        // The map is scaled unevenly in x and y (both rounded to 32 px): the slant is measured on the page.
+        angle: Math.atan2(Math.sin(b.angle ?? 0) * sy, Math.cos(b.angle ?? 0) * sx),
       }))
       .filter((b) => b.x1 - b.x0 >= 4 && b.y1 - b.y0 >= 4)
       .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
@@ -369,14 +423,15 @@ export class PaddleOcr {
   /** Reads text-line boxes of a page: one OcrLine per box that yields text. */
   async recognizeBoxes(img: RgbImage, boxes: TextBox[], pageNumber: number): Promise<OcrLine[]> {
     const { ort, rec, chars } = await this.load();
-    const order = boxes
+    const kept = boxes
       .map((box, i) => {
         // The detector's box can clip a line's first and last letters: widen it a little.
         const pad = Math.round((box.y1 - box.y0) * REC_PAD);
-        const b = { ...box, x0: Math.max(0, box.x0 - pad), x1: Math.min(img.width, box.x1 + pad) };
-        return { b, i, ratio: (b.x1 - b.x0) / (b.y1 - b.y0) };
+        return { b: { ...box, x0: Math.max(0, box.x0 - pad), x1: Math.min(img.width, box.x1 + pad) }, i };
       })
-      .filter((x) => x.ratio >= 0.6) // upright text only; a tall narrow box is a vertical stroke or a sideways word
+      .filter(({ b }) => (b.x1 - b.x0) / (b.y1 - b.y0) >= 0.6); // upright text only; a tall narrow box is a vertical stroke or a sideways word
+    const order = (await Promise.all(kept.map(async (k) => ({ ...k, band: await lineImage(img, k.b) }))))
+      .map((k) => ({ ...k, ratio: k.band.width / k.band.height }))
       .sort((a, b) => a.ratio - b.ratio);
     const lines: (OcrLine | undefined)[] = new Array(boxes.length);
     const page = { width: img.width, height: img.height, number: pageNumber };
@@ -386,11 +441,10 @@ export class PaddleOcr {
       const width = Math.ceil(REC_HEIGHT * maxRatio);
       const input = new Float32Array(batch.length * 3 * REC_HEIGHT * width);
       const widths: number[] = [];
-      for (const [k, { b, ratio }] of batch.entries()) {
+      for (const [k, { band, ratio }] of batch.entries()) {
         const cw = Math.max(1, Math.min(width, Math.ceil(REC_HEIGHT * ratio)));
         widths.push(cw);
-        const { data } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
-          .extract({ left: b.x0, top: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0 })
+        const { data } = await sharp(band.data, { raw: { width: band.width, height: band.height, channels: 3 } })
           .resize(cw, REC_HEIGHT, { fit: 'fill', kernel: 'linear' })
           .raw()
           .toBuffer({ resolveWithObject: true });
@@ -407,12 +461,15 @@ export class PaddleOcr {
       const t = out[rec.outputNames[0]!] as OrtTensor;
       const [, steps, classes] = t.dims as [number, number, number];
       const probs = t.data as Float32Array;
-      for (const [k, { b, i }] of batch.entries()) {
+      for (const [k, { b, i, band }] of batch.entries()) {
         const raw = ctcDecode(probs, k * steps * classes, steps, classes, chars);
         if (!raw.text.trim()) continue;
         // One time step covers width/steps input pixels; the line image was widths[k] wide for the box.
         const stepWidth = ((width / steps) * (b.x1 - b.x0)) / widths[k]!;
-        const decoded = insertSpacesAtGaps(raw, inkGaps(img, b), b.x0, stepWidth);
+        // Gaps are measured on the line image (straightened when the line slants) and placed along the box.
+        const toPage = (b.x1 - b.x0) / band.width;
+        const gaps = inkGaps(band, { x0: 0, y0: 0, x1: band.width, y1: band.height }).map(([g0, g1]): [number, number] => [b.x0 + g0 * toPage, b.x0 + g1 * toPage]);
+        const decoded = insertSpacesAtGaps(raw, gaps, b.x0, stepWidth);
         const words = lineWords(decoded, b, stepWidth, page);
         if (!words.length) continue;
         const confidence = words.reduce((sum, w) => sum + w.confidence, 0) / words.length;

@@ -4,6 +4,7 @@ import {
   ctcDecode,
   inkGaps,
   insertSpacesAtGaps,
+  lineImage,
   lineWords,
   loadCharacters,
   type RgbImage,
@@ -58,6 +59,18 @@ describe('text-line boxes from the detector map', () => {
     expect(a.y0).toBeCloseTo(10 - 2.963, 2);
     expect(b.x0).toBeLessThan(70);
     expect(b.score).toBeCloseTo(0.8, 5);
+  });
+
+  it('measures the slant of a line from its region', () => {
+    const w = 200;
+    const h = 60;
+    const m = new Float32Array(w * h);
+    // A band 3 px thick falling 1 px every 10 px (about 5.7°).
+    for (let x = 20; x < 180; x++) for (let t = 0; t < 3; t++) m[(20 + Math.floor((x - 20) / 10) + t) * w + x] = 0.9;
+    const [box] = boxesFromProbabilityMap(m, w, h);
+    expect((box!.angle! * 180) / Math.PI).toBeCloseTo(5.7, 0);
+    const [level] = boxesFromProbabilityMap(map(100, 40, [[10, 10, 60, 14, 0.9]]), 100, 40);
+    expect(level!.angle).toBeCloseTo(0, 6);
   });
 
   it.each([
@@ -139,5 +152,40 @@ describe('spaces from blank gaps on the page', () => {
     expect(out.text).toBe(expected);
     expect(out.positions).toHaveLength([...expected].length);
     expect(out.confidences).toHaveLength([...expected].length);
+  });
+});
+
+describe('line images', () => {
+  /** Rows of an RGB image that hold dark pixels. */
+  function inkRows(img: RgbImage): number {
+    let rows = 0;
+    for (let y = 0; y < img.height; y++) {
+      let dark = false;
+      for (let x = 0; x < img.width && !dark; x++) dark = img.data[(y * img.width + x) * 3]! < 128;
+      if (dark) rows++;
+    }
+    return rows;
+  }
+
+  // A page with a black line 6 px thick, 300 px long, falling 30 px over its length (about 5.7°).
+  const page: RgbImage = { data: Buffer.alloc(400 * 120 * 3, 255), width: 400, height: 120 };
+  for (let x = 50; x < 350; x++) {
+    const y0 = 40 + Math.round(((x - 50) * 30) / 300);
+    for (let y = y0; y < y0 + 6; y++) page.data.fill(0, (y * 400 + x) * 3, (y * 400 + x) * 3 + 3);
+  }
+  const box = { x0: 45, y0: 35, x1: 355, y1: 81, score: 0.9 };
+
+  it('cuts a level line as it is', async () => {
+    const img = await lineImage(page, { ...box, angle: 0 });
+    expect([img.width, img.height]).toEqual([310, 46]);
+    expect(inkRows(img)).toBeGreaterThanOrEqual(36);
+  });
+
+  it('turns a slanting line level and cuts the band it fills', async () => {
+    const img = await lineImage(page, { ...box, angle: Math.atan2(30, 300) });
+    expect(img.width).toBeGreaterThan(280);
+    expect(img.height).toBeLessThan(30);
+    // The straightened line covers few rows (6 px plus the resampling's blur), not the 36 it slanted over.
+    expect(inkRows(img)).toBeLessThanOrEqual(12);
   });
 });

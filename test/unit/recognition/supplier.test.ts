@@ -20,6 +20,8 @@ describe("the seller's name", () => {
     ['MR.D. I.Y. (M) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
     ['AIK HUAT HARDWARE ENTERPRISE ISETIA ALAM) SDN BHD', 'AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD'],
     ['CT281- Tealive ShellKepong', 'CT281 - Tealive Shell Kepong'],
+    ['HOME MASTER HARDWARE& ELECTRICAL', 'HOME MASTER HARDWARE & ELECTRICAL'],
+    ['T PLUS F&B SDN. BHD.', 'T PLUS F&B SDN. BHD.'],
     ['99 SPEED MART 5/D', '99 SPEED MART S/B'],
     ['GARDENIA B AKERIES(KL)SDN BHD (1 B9386 X)', 'GARDENIA BAKERIES (KL) SDN BHD'],
     // Known words are left alone.

@@ -155,8 +155,8 @@ export function normalisePunctuationSpacing(name: string): string {
       // Initials close up ("D. I.Y." → "D.I.Y."); a word's full stop is followed by a space ("MR.D." → "MR. D.").
       .replace(/(?<=(?:^|[\s.(])\p{L})\.\s+(?=\p{L}\.)/gu, '.')
       .replace(/(?<=(?:^|\s)\p{L}{2,})\.(?=\p{L})/gu, '. ')
-      // A dash spaced on one side only is spaced on both: "CT281- TEALIVE" → "CT281 - TEALIVE".
-      .replace(/(?<=\S)([-–])(?=\s)|(?<=\s)([-–])(?=\S)/gu, ' $1$2 ')
+      // A dash or an ampersand spaced on one side only is spaced on both: "CT281- TEALIVE", "HARDWARE& ELECTRICAL".
+      .replace(/(?<=\S)([-–&])(?=\s)|(?<=\s)([-–&])(?=\S)/gu, ' $1$2 ')
       // Words run together where the case changes: "ShellKepong".
       .replace(/(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll}{2})/gu, ' '),
   );
