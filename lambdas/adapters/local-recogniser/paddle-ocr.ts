@@ -313,7 +313,8 @@ const DESKEW_MIN = 0.0175;
 /**
  * The pixels of one text line: its box cut from the page; a line that slants (a receipt scanned askew) is turned
  * level first and cut to the band it fills, so the recogniser sees it straight. A box holding a line of length L
- * and height T at angle θ is L·cos θ + T·sin θ wide and L·sin θ + T·cos θ high.
+ * and height T at angle θ is L·cos θ + T·sin θ wide and L·sin θ + T·cos θ high, so T = (h·cos θ − w·sin θ) /
+ * (cos²θ − sin²θ).
  */
 export async function lineImage(img: RgbImage, b: TextBox): Promise<RgbImage> {
   const w = b.x1 - b.x0;
@@ -324,13 +325,13 @@ export async function lineImage(img: RgbImage, b: TextBox): Promise<RgbImage> {
   const sin = Math.sin(Math.abs(theta));
   const det = cos * cos - sin * sin;
   if (Math.abs(theta) >= DESKEW_MIN && w > 2 * h && det > 0.5) {
-    const length = Math.min(w, Math.max(w * 0.5, (w * cos - h * sin) / det));
     const thickness = Math.min(h, Math.max(h * 0.4, (h * cos - w * sin) / det));
     // Turned by -θ the canvas grows to w·cos + h·sin by w·sin + h·cos, the line level in its middle.
     const turned = await pipeline.rotate((-theta * 180) / Math.PI, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
     const tw = turned.info.width;
     const th = turned.info.height;
-    const bw = Math.max(1, Math.min(tw, Math.round(length)));
+    // The band keeps the box's width (the line's length plus the margins the box had) and the line's height.
+    const bw = Math.max(1, Math.min(tw, w));
     const bh = Math.max(1, Math.min(th, Math.round(thickness)));
     pipeline = sharp(turned.data, { raw: { width: tw, height: th, channels: 3 } }).extract({
       left: Math.floor((tw - bw) / 2),
