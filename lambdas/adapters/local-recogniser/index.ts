@@ -31,8 +31,6 @@ export interface LocalRecogniserOptions {
   minTextChars?: number;
 }
 
-type Rotation = QuarterTurn;
-
 /**
  * Tesseract settings for receipts and invoices, per call: one uniform block of text (page
  * segmentation mode 6) keeps a label and its amount on one line, which automatic segmentation
@@ -119,19 +117,8 @@ export class LocalRecogniser implements Recogniser {
   }
 
   /** OCR of one image, turned upright first when it reads badly; `rotate` is the clockwise turn it took. */
-  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: Rotation }> {
-    const first = await this.paddle.recognize(await decodeRgb(bytes), pageNumber);
-    let best = { r: first, rotate: 0 as Rotation };
-    debug(`first pass: ${first.words} words, confidence ${first.confidence.toFixed(0)}, readability ${readability(first)}`);
-    if (!readsWell(first)) {
-      // A page turned sideways shows few upright lines; one upside down reads with little confidence.
-      for (const rotate of [90, 270, 180] as Rotation[]) {
-        const r = await this.paddle.recognize(await decodeRgb(bytes, rotate), pageNumber);
-        debug(`turned ${rotate}: readability ${readability(r)} vs ${readability(best.r)}`);
-        if (readability(r) > readability(best.r)) best = { r, rotate };
-        if (readsWell(best.r)) break;
-      }
-    }
+  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: QuarterTurn }> {
+    let best = await this.readUpright(bytes, pageNumber);
     // A Lithuanian page: read again with tesseract's English + Lithuanian models, for the letters the first
     // reading's character set lacks (ą, č, ę, ė, į, š, ų, ž).
     const text = best.r.page.lines.map((l) => l.text).join('\n');
@@ -143,14 +130,31 @@ export class LocalRecogniser implements Recogniser {
     return { page: best.r.page, rotate: best.rotate };
   }
 
-  /** Tries the four orientations and returns the clockwise turn that reads best. */
-  async detectRotation(bytes: Uint8Array): Promise<Rotation> {
-    let best: { rot: Rotation; score: number } = { rot: 0, score: -1 };
-    for (const rot of [0, 90, 180, 270] as Rotation[]) {
-      const score = readability(await this.paddle.recognize(await decodeRgb(bytes, rot)));
-      if (score > best.score) best = { rot, score };
+  /**
+   * The clockwise turn that makes an image upright: the turn `analyzeExpense` reads it with (a page that reads
+   * well as it is stays as it is).
+   */
+  async detectRotation(bytes: Uint8Array): Promise<QuarterTurn> {
+    return (await this.readUpright(bytes, 1)).rotate;
+  }
+
+  /**
+   * PaddleOCR's reading of an image; one that reads badly is read turned by 90°, 270° and 180° until one reads
+   * well, and the best reading is kept (a page turned sideways shows few upright lines; one upside down reads
+   * with little confidence).
+   */
+  private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult; rotate: QuarterTurn }> {
+    const first = await this.paddle.recognize(await decodeRgb(bytes), pageNumber);
+    let best = { r: first, rotate: 0 as QuarterTurn };
+    debug(`first pass: ${first.words} words, confidence ${first.confidence.toFixed(0)}, readability ${readability(first)}`);
+    if (readsWell(first)) return best;
+    for (const rotate of [90, 270, 180] as QuarterTurn[]) {
+      const r = await this.paddle.recognize(await decodeRgb(bytes, rotate), pageNumber);
+      debug(`turned ${rotate}: readability ${readability(r)} vs ${readability(best.r)}`);
+      if (readability(r) > readability(best.r)) best = { r, rotate };
+      if (readsWell(best.r)) break;
     }
-    return best.rot;
+    return best;
   }
 
   private async readPdf(bytes: Uint8Array): Promise<AnalyzeExpenseResult> {

@@ -41,6 +41,8 @@ export interface PaddleOcrOptions {
   maxDetectionSide?: number;
   /** …and its shorter side at least this long where the page allows (default 800 px). */
   minDetectionSide?: number;
+  /** Put spaces where the page shows blank gaps between characters (default true; off only to measure it). */
+  gapSpaces?: boolean;
 }
 
 const DET_THRESHOLD = 0.3;
@@ -349,11 +351,13 @@ export class PaddleOcr {
   private readonly threads: number;
   private readonly maxDetectionSide: number;
   private readonly minDetectionSide: number;
+  private readonly gapSpaces: boolean;
 
   constructor(opts: PaddleOcrOptions = {}) {
     this.threads = opts.threads ?? 0;
     this.maxDetectionSide = opts.maxDetectionSide ?? 1600;
     this.minDetectionSide = opts.minDetectionSide ?? 800;
+    this.gapSpaces = opts.gapSpaces ?? true;
   }
 
   private load(): Promise<Models> {
@@ -470,7 +474,7 @@ export class PaddleOcr {
         // Gaps are measured on the line image (straightened when the line slants) and placed along the box.
         const toPage = (b.x1 - b.x0) / band.width;
         const gaps = inkGaps(band, { x0: 0, y0: 0, x1: band.width, y1: band.height }).map(([g0, g1]): [number, number] => [b.x0 + g0 * toPage, b.x0 + g1 * toPage]);
-        const decoded = insertSpacesAtGaps(raw, gaps, b.x0, stepWidth);
+        const decoded = this.gapSpaces ? insertSpacesAtGaps(raw, gaps, b.x0, stepWidth) : raw;
         const words = lineWords(decoded, b, stepWidth, page);
         if (!words.length) continue;
         const confidence = words.reduce((sum, w) => sum + w.confidence, 0) / words.length;

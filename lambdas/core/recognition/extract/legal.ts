@@ -34,10 +34,10 @@ function vocabularyWord(token: string): boolean {
 
 /**
  * Business words the OCR misread by one letter ("CONFECTIUNERY", "HARDUARE", "Heauty") are put right, and
- * business words it ran together are split ("STATIONERYSHOP", "SPEEDMART", "OGNGROUP"): a word of at least six
- * letters one edit from exactly one vocabulary word, and a run whose
- * parts after the first are all vocabulary words of at least four letters. Only such clear cases are changed,
- * and the word keeps its case.
+ * business words it ran together are split ("STATIONERYSHOP", "SPEEDMART", "OGNGROUP"). Only clear cases change:
+ * a word of at least six letters one edit from exactly one vocabulary word, a run whose parts after a head of
+ * three or more letters are all vocabulary words of at least four letters, a first letter split off a
+ * vocabulary word ("B AKERIES"). Words keep their case.
  */
 export function correctBusinessWords(name: string): string {
   const tokens = name.split(' ');

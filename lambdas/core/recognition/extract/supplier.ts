@@ -61,7 +61,7 @@ function notAName(text: string): boolean {
   if (NOT_A_NAME.test(text)) return true;
   // Words run together by the OCR ("SIMPLIFIEDTAXINVOICE") still name document furniture.
   const compact = cleanToken(text.replace(/\s+/g, ''));
-  if (compact.length >= 10 && /(TAXINVOICE|INVOICE|RECEIPT|CASHBILL|CASHSALE|CASHIER|WELCOME|THANKYOU)/.test(compact)) return true;
+  if (compact.length >= 10 && /(INVOICE|RECEIPT|CASHBILL|CASHSALE|CASHIER|WELCOME|THANKYOU)/.test(compact)) return true;
   return tokensOf(text).some((t) => {
     const u = cleanToken(t);
     return u.length >= 5 && NOT_A_NAME_WORDS.some((k) => Math.abs(k.length - u.length) <= 1 && levenshtein(u, k, 1) <= 1);
