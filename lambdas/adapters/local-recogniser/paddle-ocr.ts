@@ -73,9 +73,11 @@ function modelFiles(): { det: string; rec: string; dict: string } {
 export function loadCharacters(dictText: string): string[] {
   const chars = dictText.split(/\r?\n/);
   if (chars[chars.length - 1] === '') chars.pop();
-  // Full-width forms ("（", "，", "：") read as their ASCII letters, so the extraction sees one kind.
+  // Full-width forms ("（", "，", "：") read as their ASCII letters, so the extraction sees one kind; so do the
+  // ideographic full stop and comma, which the recogniser reads for specks after Latin letters ("D.I.Y。").
+  const ideographic: Record<string, string> = { '。': '.', '、': ',' };
   const plain = chars.map((c) => {
-    const n = c.normalize('NFKC');
+    const n = ideographic[c] ?? c.normalize('NFKC');
     return [...n].length === 1 ? n : c;
   });
   return ['', ...plain, ' '];
@@ -219,8 +221,8 @@ export function lineWords(
 
 /**
  * Blank column runs inside a line box that are wide enough to be word spaces (at least a third of the
- * box height), in page pixels. Ink is what is darker than the middle of the box's darkest and lightest
- * tones (Otsu's threshold on the box).
+ * box height), in page pixels; blank in the rows of the box's own text line (`textBand`). Ink is what is
+ * darker than the middle of the box's darkest and lightest tones (Otsu's threshold on the box).
  */
 export function inkGaps(img: RgbImage, b: { x0: number; y0: number; x1: number; y1: number }): [number, number][] {
   const w = b.x1 - b.x0;
@@ -237,12 +239,13 @@ export function inkGaps(img: RgbImage, b: { x0: number; y0: number; x1: number; 
     }
   }
   const threshold = otsu(hist, w * h);
+  const [top, bottom] = textBand(lum, w, h, threshold);
   const minGap = Math.max(2, h / 3);
   const gaps: [number, number][] = [];
   let runStart = -1;
   for (let x = 0; x <= w; x++) {
     let ink = 0;
-    if (x < w) for (let y = 0; y < h; y++) if (lum[y * w + x]! < threshold) ink++;
+    if (x < w) for (let y = top; y < bottom; y++) if (lum[y * w + x]! < threshold) ink++;
     if (x < w && ink === 0) {
       if (runStart < 0) runStart = x;
     } else if (runStart >= 0) {
@@ -251,6 +254,35 @@ export function inkGaps(img: RgbImage, b: { x0: number; y0: number; x1: number; 
     }
   }
   return gaps;
+}
+
+/**
+ * The rows of a line box that hold its text: the run of inked rows with the most ink. The box often takes in
+ * the tops or tails of the lines above and below, which would fill the blank columns between words.
+ */
+function textBand(lum: Uint8Array, w: number, h: number, threshold: number): [number, number] {
+  let best: [number, number] = [0, h];
+  let bestInk = -1;
+  let start = -1;
+  let runInk = 0;
+  for (let y = 0; y <= h; y++) {
+    let ink = 0;
+    if (y < h) for (let x = 0; x < w; x++) if (lum[y * w + x]! < threshold) ink++;
+    if (y < h && ink > 0) {
+      if (start < 0) {
+        start = y;
+        runInk = 0;
+      }
+      runInk += ink;
+    } else if (start >= 0) {
+      if (runInk > bestInk) {
+        bestInk = runInk;
+        best = [start, y];
+      }
+      start = -1;
+    }
+  }
+  return best;
 }
 
 function otsu(hist: number[], total: number): number {

@@ -38,6 +38,7 @@ describe('PaddleOCR dictionary', () => {
     ['a\nb\nc\n', ['', 'a', 'b', 'c', ' ']],
     ['a\r\nb', ['', 'a', 'b', ' ']],
     ['（\n，\n：', ['', '(', ',', ':', ' ']],
+    ['。\n、\n中', ['', '.', ',', '中', ' ']],
   ])('%j → blank, characters (full-width forms as ASCII), space', (text, expected) => {
     expect(loadCharacters(text)).toEqual(expected);
   });
@@ -134,6 +135,21 @@ describe('spaces from blank gaps on the page', () => {
       [56, 66],
     ]);
     expect(inkGaps(img, { x0: 0, y0: 0, x1: 120, y1: 30 })).toEqual([[28, 43]]);
+  });
+
+  it('looks for gaps in the rows of the line only, not in the tops of the line below that the box takes in', () => {
+    // A 40 px box: letters in rows 2–27, and under a blank band the tops of the next line across the word gap.
+    const width = 120;
+    const img: RgbImage = { data: Buffer.alloc(width * 40 * 3, 255), width, height: 40 };
+    const ink = (x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y < y1; y++) img.data.fill(0, (y * width + x0) * 3, (y * width + x1) * 3);
+    };
+    for (const [x0, x1] of [[5, 15], [18, 28], [43, 53], [56, 66]] as const) ink(x0, x1, 2, 28);
+    ink(25, 50, 32, 40);
+    expect(inkGaps(img, { x0: 0, y0: 0, x1: width, y1: 40 })).toEqual([[28, 43]]);
+    // Touching the line (no blank row between), the strokes belong to it and fill the gap.
+    ink(25, 50, 28, 32);
+    expect(inkGaps(img, { x0: 0, y0: 0, x1: width, y1: 40 })).toEqual([]);
   });
 
   it('finds nothing in a blank or empty box', () => {

@@ -43,11 +43,29 @@ describe("the seller's name", () => {
     expect(normalisePunctuationSpacing(raw)).toBe(expected);
   });
 
+  it('takes a line of business words alone for a description of the name above it', () => {
+    const rows = (name: string[]) => textRows([...name, 'NO 5 JALAN SS 2/1', '47300 PETALING JAYA', 'TEL: 03-7877 1234']);
+    expect(extractSupplierHeader(rows(['GOLDEN LOTUS', 'BISTRO & CAFE'])).name?.value).toBe('GOLDEN LOTUS');
+    // Without another name, the description is the name.
+    expect(extractSupplierHeader(rows(['TAX INVOICE', 'BISTRO & CAFE'])).name?.value).toBe('BISTRO & CAFE');
+    // A line with a word of its own keeps the business-word bonus.
+    expect(extractSupplierHeader(rows(['WELCOME', 'LOTUS BISTRO & CAFE'])).name?.value).toBe('LOTUS BISTRO & CAFE');
+  });
+
+  it('drops a speck read as a full stop at the end of a broken name line', () => {
+    const rows = (name: string[]) => textRows([...name, '(Company No. 123456-A)', 'NO 5 JALAN SS 2/1', '47300 PETALING JAYA']);
+    expect(extractSupplierHeader(rows(['SUNRISE BOOK.', 'CO. (M) SDN BHD'])).name?.value).toBe('SUNRISE BOOK CO. (M) SDN BHD');
+    // Initials and abbreviations keep theirs.
+    expect(extractSupplierHeader(rows(['MR. D.I.Y.', '(M) SDN BHD'])).name?.value).toBe('MR. D.I.Y. (M) SDN BHD');
+  });
+
   it('skips a document title whose words the OCR ran together', () => {
     const header = extractSupplierHeader(
       textRows(['SIMPLIFIEDTAXINVOICE', 'SIN THYE & COMPANY', 'NO 12 JALAN BESAR', '43000KAJANG', 'TEL: 03-8736 1234']),
     );
     expect(header.name?.value).toBe('SIN THYE & COMPANY');
+    // Also with a letter of the title misread.
+    expect(extractSupplierHeader(textRows(['SIMPLIFIEDTAXINYOICE', 'SIN THYE & COMPANY', 'NO 12 JALAN BESAR'])).name?.value).toBe('SIN THYE & COMPANY');
     // The postcode run into the town is set apart.
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG');
   });

@@ -6,6 +6,7 @@
 import { unionBoxes } from '../geometry';
 import { BUSINESS_WORDS, cleanToken, correctBusinessWords, fixLegalForms, isLegalFormToken, leadingLegalForm, legalFormEnd } from './legal';
 import { findDates } from './dates';
+import { correctMisreadWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
 import { collapseSpaces, foldDiacritics, levenshtein } from './text';
@@ -61,7 +62,12 @@ function notAName(text: string): boolean {
   if (NOT_A_NAME.test(text)) return true;
   // Words run together by the OCR ("SIMPLIFIEDTAXINVOICE") still name document furniture.
   const compact = cleanToken(text.replace(/\s+/g, ''));
-  if (compact.length >= 10 && /(INVOICE|RECEIPT|CASHBILL|CASHSALE|CASHIER|WELCOME|THANKYOU)/.test(compact)) return true;
+  if (compact.length >= 10) {
+    // Also with one OCR slip in the keyword ("SIMPLIFIEDTAXINYOICE").
+    const keywords = ['INVOICE', 'RECEIPT', 'CASHBILL', 'CASHSALE', 'CASHIER', 'WELCOME', 'THANKYOU'];
+    const slipped = (k: string) => compact.includes(k) || [...Array(compact.length - k.length + 1).keys()].some((i) => levenshtein(compact.slice(i, i + k.length), k, 1) <= 1);
+    if (keywords.some(slipped)) return true;
+  }
   return tokensOf(text).some((t) => {
     const u = cleanToken(t);
     return u.length >= 5 && NOT_A_NAME_WORDS.some((k) => Math.abs(k.length - u.length) <= 1 && levenshtein(u, k, 1) <= 1);
@@ -90,7 +96,9 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
   let score = 0;
   if (strong) score += 6;
   const business = toks.filter((t) => BUSINESS_WORDS.has(cleanToken(t))).length;
-  if (business) score += 1.5;
+  // Business words make a name, but a line of nothing else ("BISTRO & CAFE") describes the name above it.
+  const generic = toks.every((t) => BUSINESS_WORDS.has(cleanToken(t)) || /^(&|and)$/i.test(t));
+  if (business && !generic) score += 1.5;
   if (isUpperish(text)) score += 1;
   if (toks.length >= 2) score += 1;
   // Bigger print is usual for the name.
@@ -133,7 +141,7 @@ export function cleanCompanyName(text: string): string {
   // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
   const bracket = /\s*[([{]([^()[\]{}]*)[)\]}]?\s*$/.exec(s);
   if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
-  return correctBusinessWords(fixLegalForms(normalisePunctuationSpacing(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' ')))));
+  return correctMisreadWords(correctBusinessWords(fixLegalForms(normalisePunctuationSpacing(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '))))));
 }
 
 /**
@@ -279,7 +287,8 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
     nameRows.push(next);
     j++;
   }
-  let nameText = cleanCompanyName(nameRows.map((r) => r.text).join(' '));
+  // A full stop after a whole word at the end of a broken line is a speck ("POPULAR BOOK." + "CO. (M) SDN BHD").
+  let nameText = cleanCompanyName(nameRows.map((r, k) => (k < nameRows.length - 1 ? r.text.replace(/(?<=\p{L}{4})\.\s*$/u, '') : r.text)).join(' '));
   // Words after the legal form are stamps or branch names ("YONG CEN ENTERPRISE POSTED").
   const nameTokens = nameText.split(' ').filter(Boolean);
   const formEnd = legalFormEnd(nameTokens);

