@@ -99,7 +99,7 @@ export function correctMisreadWords(name: string): string {
       if (!m) return token;
       const [, word, tail] = m as unknown as [string, string, string];
       const up = foldDiacritics(word).toUpperCase();
-      if (!/^[A-Z]+$/.test(up) || lexicon().known.has(up)) return token;
+      if (!/^[A-Z]+$/.test(up) || isEnglishWord(up)) return token;
       const lower = word === word.toLowerCase();
       const title = !lower && word !== word.toUpperCase();
       const recase = (w: string) => (lower ? w.toLowerCase() : title ? w[0] + w.slice(1).toLowerCase() : w);
