@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanCompanyName, extractSupplierHeader, normalisePunctuationSpacing } from '../../../lambdas/core/recognition/extract/supplier';
-import { textRows } from './helpers';
+import { extractDocument } from '../../../lambdas/core/recognition/extract';
+import { textDocument, textRows } from './helpers';
 
 describe("the seller's name", () => {
   it.each([
@@ -68,5 +69,18 @@ describe("the seller's name", () => {
     expect(extractSupplierHeader(textRows(['SIMPLIFIEDTAXINYOICE', 'SIN THYE & COMPANY', 'NO 12 JALAN BESAR'])).name?.value).toBe('SIN THYE & COMPANY');
     // The postcode run into the town is set apart.
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG');
+  });
+});
+
+describe('repairs of misread names', () => {
+  it("are made on OCR's readings only, not on a document's own text", () => {
+    const header = textDocument(['SFEED NART SDN BHD', 'NO 5 JALAN SS 2/1', '47300 PETALING JAYA']);
+    expect(extractDocument(header).fields.supplier_name?.value).toBe('SPEED MART SDN BHD');
+    expect(extractDocument({ ...header, source: 'pdf-text' }).fields.supplier_name?.value).toBe('SFEED NART SDN BHD');
+    expect(extractDocument({ ...header, source: 'office' }).fields.supplier_name?.value).toBe('SFEED NART SDN BHD');
+
+    const parties = textDocument(['INVOICE No. 12', 'Seller: AE0N NART UAB', 'Buyer: UAB Pirkejas']);
+    expect(extractDocument(parties).fields.supplier_name?.value).toBe('AEON MART UAB');
+    expect(extractDocument({ ...parties, source: 'pdf-text' }).fields.supplier_name?.value).toBe('AE0N NART UAB');
   });
 });

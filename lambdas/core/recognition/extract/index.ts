@@ -23,6 +23,11 @@ export interface Extraction {
 export interface ExtractOptions {
   /** The supplier's known date format (from master data or a learnt layout). */
   dateFormat?: DateFormat;
+  /**
+   * The words are the document's own text (a PDF's text layer, an office file), not a reading of its image:
+   * names are taken as written, without the repairs of OCR misreadings ("NART" stays "NART").
+   */
+  exactText?: boolean;
 }
 
 function assignParty(fields: Extraction['fields'], prefix: 'supplier' | 'customer', p: PartyFields) {
@@ -38,6 +43,7 @@ function assignParty(fields: Extraction['fields'], prefix: 'supplier' | 'custome
 
 export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction {
   const fields: Extraction['fields'] = {};
+  const names = { repairMisreadings: !opts.exactText };
   const blocks = partyBlocks(rows);
   const wordsOf = (b?: PartyBlock) => new Set<OcrWord>(b ? [...b.rows.flatMap((r) => r.words), ...(b.inline?.words ?? [])] : []);
   const customerWords = wordsOf(blocks.customer);
@@ -50,13 +56,13 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
     });
 
   if (blocks.supplier) {
-    assignParty(fields, 'supplier', extractParty(blocks.supplier));
+    assignParty(fields, 'supplier', extractParty(blocks.supplier, names));
   } else {
-    const header = extractSupplierHeader(without(customerWords));
+    const header = extractSupplierHeader(without(customerWords), names);
     if (header.name) fields.supplier_name = header.name;
     if (header.address) fields.supplier_address = header.address;
   }
-  if (blocks.customer) assignParty(fields, 'customer', extractParty(blocks.customer));
+  if (blocks.customer) assignParty(fields, 'customer', extractParty(blocks.customer, names));
   // Identifiers printed outside the blocks (receipts, footers with bank details).
   const loose = extractLooseIds(without(new Set([...customerWords, ...supplierWords])));
   if (!fields.supplier_code && loose.code && !blocks.supplier) fields.supplier_code = loose.code;
@@ -103,7 +109,7 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
 }
 
 export function extractDocument(doc: OcrDocument, opts: ExtractOptions = {}): Extraction {
-  return extractRows(documentRows(doc), opts);
+  return extractRows(documentRows(doc), { exactText: doc.source !== 'ocr', ...opts });
 }
 
 export { documentRows };

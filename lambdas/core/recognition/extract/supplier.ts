@@ -111,8 +111,30 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
   return { row, score, strong };
 }
 
+export interface NameOptions {
+  /**
+   * Put right what OCR misreads in names: digits for letters ("AE0N"), business and English words a letter off
+   * ("HARDUARE", "SFEED"). Default true; off for exact text (PDF text layers, office files).
+   */
+  repairMisreadings?: boolean;
+}
+
+/** Digits read for letters inside words: "D.1.Y." → "D.I.Y.", "AE0N" → "AEON". */
+function lettersForDigits(name: string): string {
+  return name
+    .split(' ')
+    .map((t) => {
+      const letters = (t.match(/\p{L}/gu) ?? []).length;
+      const digitCount = (t.match(/\d/g) ?? []).length;
+      if (!digitCount || letters <= digitCount || /\d{2,}/.test(t)) return t;
+      return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!);
+    })
+    .join(' ');
+}
+
 /** Removes a registration number and stray characters around a name. */
-export function cleanCompanyName(text: string): string {
+export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
+  const repair = opts.repairMisreadings ?? true;
   let s = collapseSpaces(text);
   // Registration and tax numbers printed on the same line: "(CO NO. 315481-T) GST NO. 0012...".
   s = s.replace(/\s*[([]?\s*\b(co\.?\s*(no|reg)|company\s*(no|reg)|gst|sst|vat|reg(istration)?\.?\s*no|roc)\b.*$/i, '');
@@ -126,22 +148,14 @@ export function cleanCompanyName(text: string): string {
   s = s.replace(/^(?:[a-z]{1,2}|[^\p{L}\d\s]{1,2}|\p{Lu}[,;:.]|\p{L}{1,2}\.\s?\p{L}?\.)\s+(?=[\p{Lu}\d]{2})/u, '');
   // A lone digit or letter after the name ("PERNIAGAAN RIANG RIA 4").
   if (s.split(' ').length >= 3) s = s.replace(/\s+[\p{L}\d]$/u, '');
-  // Digits read for letters inside words: "D.1.Y." → "D.I.Y.", "AE0N" → "AEON".
-  s = s
-    .split(' ')
-    .map((t) => {
-      const letters = (t.match(/\p{L}/gu) ?? []).length;
-      const digitCount = (t.match(/\d/g) ?? []).length;
-      if (!digitCount || letters <= digitCount || /\d{2,}/.test(t)) return t;
-      return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!);
-    })
-    .join(' ');
+  if (repair) s = lettersForDigits(s);
   // A closing bracket without an opening one: the opening one was read as a letter ("ISETIA ALAM)").
   if (/\)/.test(s) && !/\(/.test(s)) s = s.replace(/(^|\s)[IlC1|[{](?=\p{Lu}{2,}(?:\s+\S+){0,2}\))/u, '$1(');
   // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
   const bracket = /\s*[([{]([^()[\]{}]*)[)\]}]?\s*$/.exec(s);
   if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
-  return correctMisreadWords(correctBusinessWords(fixLegalForms(normalisePunctuationSpacing(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '))))));
+  const spaced = normalisePunctuationSpacing(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' ')));
+  return repair ? correctMisreadWords(correctBusinessWords(fixLegalForms(spaced))) : spaced;
 }
 
 /**
@@ -253,7 +267,7 @@ export function leadPart(row: Row): Row {
  * Finds the seller's name and address in the top part of the first page.
  * `start`/`end` limit the rows considered (e.g. the block under a "Seller" label).
  */
-export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = {}): SupplierHeader {
+export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & NameOptions = {}): SupplierHeader {
   const page1 = rows.filter((r) => r.page === rows[0]?.page).map((r) => trimJunkCells(leadPart(r)));
   const top = page1.slice(0, opts.maxRows ?? 14);
   if (!top.length) return { nameRows: [], addressRows: [] };
@@ -288,7 +302,8 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } = 
     j++;
   }
   // A full stop after a whole word at the end of a broken line is a speck ("POPULAR BOOK." + "CO. (M) SDN BHD").
-  let nameText = cleanCompanyName(nameRows.map((r, k) => (k < nameRows.length - 1 ? r.text.replace(/(?<=\p{L}{4})\.\s*$/u, '') : r.text)).join(' '));
+  const speck = (k: number) => opts.repairMisreadings !== false && k < nameRows.length - 1;
+  let nameText = cleanCompanyName(nameRows.map((r, k) => (speck(k) ? r.text.replace(/(?<=\p{L}{4})\.\s*$/u, '') : r.text)).join(' '), opts);
   // Words after the legal form are stamps or branch names ("YONG CEN ENTERPRISE POSTED").
   const nameTokens = nameText.split(' ').filter(Boolean);
   const formEnd = legalFormEnd(nameTokens);
