@@ -43,6 +43,11 @@ describe('words of a name the OCR misread', () => {
     expect(correctMisreadWords(name)).toBe(expected);
   });
 
+  it('leaves the words read with high confidence as they are', () => {
+    expect(correctMisreadWords('NIKE NART', new Set(['NIKE']))).toBe('NIKE MART');
+    expect(correctMisreadWords('Qerbang imeless', new Set(['QERBANG']))).toBe('Qerbang imeless');
+  });
+
   it('knows American and British spellings, in any case and with accents', () => {
     expect(isEnglishWord('centre')).toBe(true);
     expect(isEnglishWord('Center')).toBe(true);

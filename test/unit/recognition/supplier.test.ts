@@ -79,6 +79,10 @@ describe('repairs of misread names', () => {
     expect(extractDocument({ ...header, source: 'pdf-text' }).fields.supplier_name?.value).toBe('SFEED NART SDN BHD');
     expect(extractDocument({ ...header, source: 'office' }).fields.supplier_name?.value).toBe('SFEED NART SDN BHD');
 
+    // Words read with high confidence are what is printed.
+    const sure = { ...header, pages: header.pages.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, words: l.words.map((w) => ({ ...w, confidence: 99 })) })) })) };
+    expect(extractDocument(sure).fields.supplier_name?.value).toBe('SFEED NART SDN BHD');
+
     const parties = textDocument(['INVOICE No. 12', 'Seller: AE0N NART UAB', 'Buyer: UAB Pirkejas']);
     expect(extractDocument(parties).fields.supplier_name?.value).toBe('AEON MART UAB');
     expect(extractDocument({ ...parties, source: 'pdf-text' }).fields.supplier_name?.value).toBe('AE0N NART UAB');

@@ -7,7 +7,7 @@ import type { DateFormat, OcrWord } from '../types';
 import { currencyFromText, findAmounts } from './amounts';
 import { findDates, type DateMatch, type DateOrder } from './dates';
 import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
-import { cleanCompanyName, looksLikeAddress, type NameOptions } from './supplier';
+import { cleanCompanyName, looksLikeAddress, sureWords, type NameOptions } from './supplier';
 import { buildRow, foundInRow, type Cell, type Found, type Row } from './rows';
 import { collapseSpaces, fixDigits, foldDiacritics } from './text';
 
@@ -429,7 +429,7 @@ export function extractParty(block: PartyBlock, names: NameOptions = {}): PartyF
   if (nameRow) {
     const m = nameRow.text.match(NAME_LABEL);
     const start = m ? m[0].length : 0;
-    const value = cleanCompanyName(nameRow.text.slice(start).trim(), names);
+    const value = cleanCompanyName(nameRow.text.slice(start).trim(), { ...names, sureWords: sureWords([nameRow]) });
     if (value) out.name = foundInRow(nameRow, start + (nameRow.text.slice(start).length - nameRow.text.slice(start).trimStart().length), nameRow.text.length, value);
   }
   const code = labelledValue(rows, COMPANY_CODE_LABEL, pickCode);

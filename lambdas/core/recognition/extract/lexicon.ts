@@ -89,9 +89,11 @@ function withLostInitial(token: string): string | undefined {
  * Words of a name that the OCR misread in ways a dictionary can tell: one look-alike letter ("99 SFEED NART"
  * → "99 SPEED MART"); a capital lost at the start of a name printed in title case ("imeless Kitchenette" →
  * "Timeless Kitchenette"); a Q before E or I, which no English or Malay word has, read for a G ("Qerbang" →
- * "Gerbang"). Words that are known, or not letters only, stay as they are; words keep their case.
+ * "Gerbang"). Words that are known, or not letters only, stay as they are; so do the `sure` ones (upper case,
+ * letters only): words the reader read with high confidence are what is printed, however close to a word they
+ * are ("NIKE", "NEMO"). Words keep their case.
  */
-export function correctMisreadWords(name: string): string {
+export function correctMisreadWords(name: string, sure: ReadonlySet<string> = new Set()): string {
   const tokens = name.split(' ');
   return tokens
     .map((token, i) => {
@@ -99,7 +101,7 @@ export function correctMisreadWords(name: string): string {
       if (!m) return token;
       const [, word, tail] = m as unknown as [string, string, string];
       const up = foldDiacritics(word).toUpperCase();
-      if (!/^[A-Z]+$/.test(up) || isEnglishWord(up)) return token;
+      if (!/^[A-Z]+$/.test(up) || isEnglishWord(up) || sure.has(up)) return token;
       const lower = word === word.toLowerCase();
       const title = !lower && word !== word.toUpperCase();
       const recase = (w: string) => (lower ? w.toLowerCase() : title ? w[0] + w.slice(1).toLowerCase() : w);
