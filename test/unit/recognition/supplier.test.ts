@@ -60,6 +60,15 @@ describe("the seller's name", () => {
     expect(extractSupplierHeader(rows(['MR. D.I.Y.', '(M) SDN BHD'])).name?.value).toBe('MR. D.I.Y. (M) SDN BHD');
   });
 
+  it.each([['C0.REG:704427-T)'], ['Co-RE: 860671-D'], ['Co.No. 1 13825-W)'], ['Companyro;1174703-K'], ['(CO. REG NO. 123456-A)']])(
+    'skips the registration line %s before the address, however misread',
+    (reg) => {
+      const header = extractSupplierHeader(textRows(['SUNRISE MART SDN BHD', reg, 'LOT 5, JALAN SS 2/1', '47300 PETALING JAYA', 'TEL: 03-7877 1234']));
+      expect(header.name?.value).toBe('SUNRISE MART SDN BHD');
+      expect(header.address?.value).toBe('LOT 5, JALAN SS 2/1 47300 PETALING JAYA');
+    },
+  );
+
   it('skips a document title whose words the OCR ran together', () => {
     const header = extractSupplierHeader(
       textRows(['SIMPLIFIEDTAXINVOICE', 'SIN THYE & COMPANY', 'NO 12 JALAN BESAR', '43000KAJANG', 'TEL: 03-8736 1234']),

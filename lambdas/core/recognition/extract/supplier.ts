@@ -25,6 +25,14 @@ const ADDRESS_STOP =
 const STATE_OR_COUNTRY =
   /^(malaysia|johor|kedah|kelantan|melaka|malacca|negeri\s*sembilan|pahang|penang|pulau\s*pinang|perak|perlis|sabah|sarawak|selangor(\s*darul\s*ehsan)?|terengganu|kuala\s*lumpur|w\.?\s*p\.?(\s*kuala\s*lumpur)?|wilayah\s*persekutuan|lithuania|lietuva|lietuvos\s*respublika|latvia|estonia|poland|germany)[.,]?$/i;
 
+/**
+ * A company registration line, also as OCR misreads it ("C0.REG:704427-T)", "Co-RE: 860671-D", "Co.No. 1 13825-W)",
+ * "Companyro;1174703-K").
+ */
+function registrationLine(text: string): boolean {
+  return /\b(c[o0][-\s.]*reg|company\s*(no|reg)|roc)\b/i.test(text) || (/\b(c[o0][-\s.]*re\s*:|c[o0]\.\s*no\b|company\s*[nr]o\s*[;:.])/i.test(text) && digits(text) >= 5);
+}
+
 const REG_NUMBER_LINE = /^\(?\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?)?\s*[A-Z]{0,3}\d{4,12}[\s-]*[A-Z]?\s*\)?[.,]?$/i;
 
 function letters(s: string): number {
@@ -341,7 +349,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
       continue;
     }
     if (!started) {
-      if (REG_NUMBER_LINE.test(t) || /\b(co[-\s.]*reg|company\s*(no|reg)|roc)\b/i.test(t)) continue;
+      if (REG_NUMBER_LINE.test(t) || registrationLine(t)) continue;
       if (ADDRESS_STOP.test(t)) {
         if (k < 3) continue;
         break;
