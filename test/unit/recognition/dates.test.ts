@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findDates, formatOfMatch, parseDate } from '../../../lambdas/core/recognition/extract/dates';
-import { matchPrintedWeekday, weekdayOf } from '../../../lambdas/core/recognition/extract/header';
+import { extractDates, matchPrintedWeekday, weekdayOf } from '../../../lambdas/core/recognition/extract/header';
 import { looksLithuanian } from '../../../lambdas/core/recognition/extract/language';
+import { textRows } from './helpers';
 
 describe('dates', () => {
   it.each([
@@ -89,6 +90,28 @@ describe('dates', () => {
     expect(ds.map((d) => d.iso)).toEqual(['2024-02-01', '2024-03-01']);
     expect(ds[0]!.raw).toBe('01.02.2024');
     expect(ds[1]!.index).toBe('Issued 01.02.2024, due '.length);
+  });
+});
+
+describe('separators the OCR lost or misread', () => {
+  it.each([
+    // After a date label.
+    [['RECEIPT#: CS0397 DATE: 15062018'], '2018-06-15'],
+    [['DATE: 13707/2017'], '2017-07-13'],
+    [['DATE: 13107/2017'], '2017-07-13'],
+    [['Date 05 02-18'], '2018-02-05'],
+    // On a page with no other date, anywhere.
+    [['TOTAL 5.00', '01:34PM 568017 05 02-18'], '2018-02-05'],
+    // Wrong inputs: no date comes out of a number that is not one.
+    [['DATE: 13797/2017'], undefined],
+    [['DATE: 45 02-18'], undefined],
+    [['INVOICE 1234 5678-90'], undefined],
+  ])('%j → %s', (lines, iso) => {
+    expect(extractDates(textRows(lines)).issue?.value).toBe(iso);
+  });
+
+  it('leaves a page that has a date as it is', () => {
+    expect(extractDates(textRows(['05 02-18', 'DATE: 06/03/2018'])).issue?.value).toBe('2018-03-06');
   });
 });
 

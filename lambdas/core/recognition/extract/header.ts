@@ -150,8 +150,8 @@ export function matchPrintedWeekday(text: string, m: DateMatch, opts: { format?:
 
 /**
  * Finds dates, repairing OCR slips when a row holds none: letters for digits (O for 0), "~" for "-",
- * lost separators after a date label ("15062018"), and confusable digits ("17/83/2817") when exactly
- * one plausible date comes out.
+ * lost or misread separators after a date label ("15062018", "13707/2017", "05 02-18"), and confusable digits
+ * ("17/83/2817") when exactly one plausible date comes out.
  */
 function datesInText(text: string, format: DateFormat | undefined, labelled = false): DateMatch[] {
   const opts = format ? { format } : {};
@@ -162,10 +162,13 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
     .replace(/(\d{1,2})~(\d{1,2})([/.-])(\d{2,4})/g, '$1$3$2$3$4')
     .replace(/(\d{1,2})([/.-])(\d{1,2})~(\d{2,4})/g, '$1$2$3$2$4');
   if (labelled) {
-    // "Date: 15062018" → 15/06/2018; "1609/2017" → 16/09/2017; "16/09/:017" → 16/09/2017
+    // "Date: 15062018" → 15/06/2018; "1609/2017" → 16/09/2017; "16/09/:017" → 16/09/2017; a separator read as a
+    // 1 or a 7 ("13707/2017" → 13/07/2017) or as a space ("05 02-18" → 05-02-18)
     repaired = repaired
       .replace(/(?<!\d)(\d{2})(\d{2})(20\d{2})(?!\d)/g, '$1/$2/$3')
       .replace(/(?<![\d/])(\d{2})(\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
+      .replace(/(?<![\d/])(\d{2})[17](\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
+      .replace(/(?<![\d/.-])(\d{2}) (\d{2})([/.-])(\d{2}|20\d{2})(?![\d/.-])/g, '$1$3$2$3$4')
       .replace(/(?<!\d)(\d{1,2})([/.-])(\d{2})\2[:;](0\d\d)(?!\d)/g, '$1$2$3$2' + '2$4');
   }
   const fixed = repaired === text ? [] : findDates(repaired, opts);
