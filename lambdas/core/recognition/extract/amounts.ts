@@ -1,4 +1,4 @@
-/** Money amounts as printed: 1,234.56 / 1.234,56 / 1 234,56 / RM8.60 / $8.20 / -0.02 / 15.56SR / (3.00). */
+/** Money amounts as printed: 1,234.56 / 1.234,56 / 1 234,56 / RM8.60 / RM.8.60 / $8.20 / -0.02 / 15.56SR / (3.00). */
 
 export interface AmountMatch {
   value: number;
@@ -39,7 +39,7 @@ const CURRENCY_SYMBOLS: Record<string, string> = {
  * separators, a decimal part, optional currency or tax code after.
  */
 const AMOUNT =
-  /(?<![\d.,])(\(?-?\s?)(€|\$|£|RM|EUR|USD|GBP|PLN|MYR|SEK|NOK|DKK|CHF|CZK|SGD|Eur)?\s?(-?)([1-9]\d{0,2}(?:[ ,.'\u00a0]\d{3})+|\d+)(?:([.,])(\d{1,4}))?(?![\d])(\s?(?:€|EUR|Eur|eur|USD|zł|PLN|RM)\b|\s?€)?(-?\)?)/g;
+  /(?<![\d.,])(\(?-?\s?)(?:(€|\$|£|RM|EUR|USD|GBP|PLN|MYR|SEK|NOK|DKK|CHF|CZK|SGD|Eur)\.?)?\s?(-?)([1-9]\d{0,2}(?:[ ,.'\u00a0]\d{3})+|\d+)(?:([.,])(\d{1,4}))?(?![\d])(\s?(?:€|EUR|Eur|eur|USD|zł|PLN|RM)\b|\s?€)?(-?\)?)/g;
 
 function toNumber(intPart: string, decPart: string | undefined): number | undefined {
   const intDigits = intPart.replace(/[ ,.'\u00a0]/g, '');
