@@ -312,7 +312,7 @@ function otsu(hist: number[], total: number): number {
 /**
  * The recogniser often runs words of small print together ("25/12/20188:13:39PM"); where the page shows a
  * blank gap between two characters, a space goes in (not before a full stop, comma, colon or closing bracket,
- * nor after an opening bracket: monospaced print leaves blank room around those).
+ * nor after an opening bracket or a number's decimal point: monospaced print leaves blank room around those).
  */
 export function insertSpacesAtGaps(
   decoded: { text: string; confidences: number[]; positions: number[] },
@@ -324,8 +324,10 @@ export function insertSpacesAtGaps(
   const chars = [...decoded.text];
   const out = { text: '', confidences: [] as number[], positions: [] as number[] };
   for (let i = 0; i < chars.length; i++) {
-    // Monospaced print leaves room around a full stop, a comma or a bracket: no space before ".,:;)" or after "(".
-    if (i > 0 && chars[i] !== ' ' && chars[i - 1] !== ' ' && !/[.,:;)\]]/.test(chars[i]!) && !/[([]/.test(chars[i - 1]!)) {
+    // Monospaced print leaves room around a full stop, a comma or a bracket: no space before ".,:;)" or after "(",
+    // nor after the decimal point of a number ("75. 70").
+    const decimalPoint = chars[i - 1] === '.' && /\d/.test(chars[i - 2] ?? '') && /\d/.test(chars[i]!);
+    if (i > 0 && chars[i] !== ' ' && chars[i - 1] !== ' ' && !/[.,:;)\]]/.test(chars[i]!) && !/[([]/.test(chars[i - 1]!) && !decimalPoint) {
       const a = x0 + (decoded.positions[i - 1]! + 0.5) * stepWidth;
       const c = x0 + (decoded.positions[i]! + 0.5) * stepWidth;
       if (gaps.some(([g0, g1]) => g0 >= a && g1 <= c)) {

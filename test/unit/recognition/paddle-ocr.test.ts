@@ -160,6 +160,8 @@ describe('spaces from blank gaps on the page', () => {
   it.each([
     ['puts a space where a gap lies between two characters', 'AB12', [0, 2, 8, 10], [[20, 40]], 'AB 12'],
     ['puts no space before a full stop or after an opening bracket', 'A.(B', [0, 8, 10, 18], [[5, 40], [55, 85]], 'A.(B'],
+    ['puts no space after a decimal point', '75.70', [0, 2, 4, 8, 10], [[25, 40]], '75.70'],
+    ['puts a space after a full stop ending a word', 'NO.5', [0, 2, 4, 8], [[25, 40]], 'NO. 5'],
     ['leaves words whose characters straddle no gap', 'AB12', [0, 2, 4, 6], [[100, 140]], 'AB12'],
     ['does not double an existing space', 'AB 12', [0, 2, 5, 8, 10], [[20, 40]], 'AB 12'],
     ['needs the whole gap between the characters', 'AB', [0, 2], [[5, 40]], 'AB'],
