@@ -22,6 +22,14 @@ describe('receipt totals', () => {
     ['GST 6%', 'tax'],
     ['VAT total', 'tax'],
     ['PVM 21 %', 'tax'],
+    // OCR slips: one letter, or T read as I in thin print.
+    ['T0TAL', 'total'],
+    ['IUIAL', 'total'],
+    ['SUBIUIAL', 'subtotal'],
+    ['CHANCE', 'change'],
+    // Not label words however read.
+    ['VITAL', 'none'],
+    ['DIGITAL', 'none'],
   ])('label %s is %s', (label, kind) => {
     expect(classifyLabel(label).kind).toBe(kind);
   });

@@ -48,7 +48,7 @@ const CHANGE = /\b(change|baki|balance|gr[aą][zž]a|grąžinta)\b/i;
 const DISCOUNT = /\b(discount|disc|savings?|promo|voucher|coupon|nuolaida|less)\b/i;
 const TOTAL = /\b(total|tota1|totai|t0tal|amount|amt|sum|suma|i[sš]\s*viso|viso|jumlah|montant)\b/i;
 
-/** Label words OCR often gets one letter wrong ("CAGH", "T0TAL", "CHANCE"), put right before classifying. */
+/** Label words OCR often gets one letter wrong ("CAGH", "T0TAL", "CHANCE", "IUIAL"), put right before classifying. */
 const LABEL_WORDS = ['CHARGE', 'CHARGES', 'TOTAL', 'SUBTOTAL', 'CASH', 'CHANGE', 'ROUNDING', 'ROUNDED', 'AMOUNT', 'NETT', 'GRAND', 'PAYABLE', 'TENDER', 'TENDERED', 'PAYMENT', 'INCLUSIVE', 'EXCLUDING', 'INCL', 'EXCL', 'SALES', 'DISCOUNT', 'ADJUSTMENT', 'BALANCE', 'CREDIT', 'RECEIVED', 'SUMA', 'VISO', 'MOKETI'];
 
 export function repairLabel(label: string): string {
@@ -56,7 +56,10 @@ export function repairLabel(label: string): string {
     const up = w.toUpperCase().replace(/0/g, 'O').replace(/[1|]/g, 'L').replace(/\$/g, 'S').replace(/-/g, '');
     if (LABEL_WORDS.includes(up)) return up;
     if (/\d{2,}/.test(w)) return w;
-    for (const k of LABEL_WORDS) if (k.length >= 5 && !k.startsWith('CHARGE') && Math.abs(k.length - up.length) <= 1 && levenshtein(up, k, 1) <= 1) return k;
+    // Thin print reads T as I ("IUIAL", "SUBIUIAL"): also tried with every I a T.
+    for (const v of [up, up.replace(/I/g, 'T')]) {
+      for (const k of LABEL_WORDS) if (k.length >= 5 && !k.startsWith('CHARGE') && Math.abs(k.length - v.length) <= 1 && levenshtein(v, k, 1) <= 1) return k;
+    }
     return w;
   });
 }
