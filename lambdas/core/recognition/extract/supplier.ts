@@ -68,14 +68,10 @@ const NOT_A_NAME_WORDS = ['INVOICE', 'RECEIPT', 'CASHIER', 'WELCOME', 'CUSTOMER'
 /** NOT_A_NAME, also with one OCR slip in a long keyword ("TAX INVQICE"). */
 function notAName(text: string): boolean {
   if (NOT_A_NAME.test(text)) return true;
-  // Words run together by the OCR ("SIMPLIFIEDTAXINVOICE") still name document furniture.
+  // Words run together by the OCR still name document furniture, also with one slip ("SIMPLIFIEDTAXINYOICE").
   const compact = cleanToken(text.replace(/\s+/g, ''));
-  if (compact.length >= 10) {
-    // Also with one OCR slip in the keyword ("SIMPLIFIEDTAXINYOICE").
-    const keywords = ['INVOICE', 'RECEIPT', 'CASHBILL', 'CASHSALE', 'CASHIER', 'WELCOME', 'THANKYOU'];
-    const slipped = (k: string) => compact.includes(k) || [...Array(compact.length - k.length + 1).keys()].some((i) => levenshtein(compact.slice(i, i + k.length), k, 1) <= 1);
-    if (keywords.some(slipped)) return true;
-  }
+  const within = (k: string) => [...Array(Math.max(0, compact.length - k.length + 1)).keys()].some((i) => levenshtein(compact.slice(i, i + k.length), k, 1) <= 1);
+  if (compact.length >= 10 && ['INVOICE', 'RECEIPT', 'CASHBILL', 'CASHSALE', 'CASHIER', 'WELCOME', 'THANKYOU'].some(within)) return true;
   return tokensOf(text).some((t) => {
     const u = cleanToken(t);
     return u.length >= 5 && NOT_A_NAME_WORDS.some((k) => Math.abs(k.length - u.length) <= 1 && levenshtein(u, k, 1) <= 1);
@@ -121,8 +117,9 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
 
 export interface NameOptions {
   /**
-   * Put right what OCR misreads in names: digits for letters ("AE0N"), business and English words a letter off
-   * ("HARDUARE", "SFEED"). Default true; off for exact text (PDF text layers, office files).
+   * Put right what OCR misreads in names: digits for letters ("AE0N"), an opening bracket read as a letter, a speck
+   * read as a full stop, business and English words a letter off ("HARDUARE", "SFEED"). Default true; off for
+   * exact text (PDF text layers, office files).
    */
   repairMisreadings?: boolean;
   /** Words of the name (upper case, letters only) read with high confidence: left as read (`sureWords`). */
@@ -174,7 +171,7 @@ export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   if (s.split(' ').length >= 3) s = s.replace(/\s+[\p{L}\d]$/u, '');
   if (repair) s = lettersForDigits(s);
   // A closing bracket without an opening one: the opening one was read as a letter ("ISETIA ALAM)").
-  if (/\)/.test(s) && !/\(/.test(s)) s = s.replace(/(^|\s)[IlC1|[{](?=\p{Lu}{2,}(?:\s+\S+){0,2}\))/u, '$1(');
+  if (repair && /\)/.test(s) && !/\(/.test(s)) s = s.replace(/(^|\s)[IlC1|[{](?=\p{Lu}{2,}(?:\s+\S+){0,2}\))/u, '$1(');
   // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
   const bracket = /\s*[([{]([^()[\]{}]*)[)\]}]?\s*$/.exec(s);
   if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
