@@ -92,6 +92,11 @@ describe('repairs of misread names', () => {
     const sure = { ...header, pages: header.pages.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, words: l.words.map((w) => ({ ...w, confidence: 99 })) })) })) };
     expect(extractDocument(sure).fields.supplier_name?.value).toBe('SFEED NART SDN BHD');
 
+    // Spacing and legal forms too: "SDN 8HD" may be printed so.
+    const spaced = textDocument(['SFEED(KL)SDN 8HD', 'NO 5 JALAN SS 2/1', '47300 PETALING JAYA']);
+    expect(extractDocument(spaced).fields.supplier_name?.value).toBe('SPEED (KL) SDN BHD');
+    expect(extractDocument({ ...spaced, source: 'pdf-text' }).fields.supplier_name?.value).toBe('SFEED(KL)SDN 8HD');
+
     const parties = textDocument(['INVOICE No. 12', 'Seller: AE0N NART UAB', 'Buyer: UAB Pirkejas']);
     expect(extractDocument(parties).fields.supplier_name?.value).toBe('AEON MART UAB');
     expect(extractDocument({ ...parties, source: 'pdf-text' }).fields.supplier_name?.value).toBe('AE0N NART UAB');

@@ -118,8 +118,8 @@ function scoreNameRow(row: Row, pos: number, maxHeight: number): Candidate | und
 export interface NameOptions {
   /**
    * Put right what OCR misreads in names: digits for letters ("AE0N"), an opening bracket read as a letter, a speck
-   * read as a full stop, business and English words a letter off ("HARDUARE", "SFEED"). Default true; off for
-   * exact text (PDF text layers, office files).
+   * read as a full stop, spacing around punctuation, legal forms and business and English words a letter off
+   * ("8HD", "HARDUARE", "SFEED"). Default true; off for exact text (PDF text layers, office files).
    */
   repairMisreadings?: boolean;
   /** Words of the name (upper case, letters only) read with high confidence: left as read (`sureWords`). */
@@ -175,8 +175,9 @@ export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
   const bracket = /\s*[([{]([^()[\]{}]*)[)\]}]?\s*$/.exec(s);
   if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
-  const spaced = normalisePunctuationSpacing(collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' ')));
-  return repair ? correctMisreadWords(correctBusinessWords(fixLegalForms(spaced)), opts.sureWords) : spaced;
+  const plain = collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '));
+  if (!repair) return plain;
+  return correctMisreadWords(correctBusinessWords(fixLegalForms(normalisePunctuationSpacing(plain))), opts.sureWords);
 }
 
 /**
