@@ -52,8 +52,7 @@ export class CategoryResolver {
     let found = this.cache.get(key);
     if (!found) {
       found = (async () =>
-        (await this.store.findCategory(this.companyId, 'code', identifierKey(text))) ??
-        (await this.store.findCategory(this.companyId, 'name', nameKey(text))))();
+        (await this.store.findCategory(this.companyId, 'code', text)) ?? (await this.store.findCategory(this.companyId, 'name', text)))();
       this.cache.set(key, found);
     }
     return found;
@@ -108,7 +107,7 @@ async function applyStakeholder(
     categoryId = found.id;
   }
   for (let attempt = 1; ; attempt++) {
-    const existing = await deps.masterData.findStakeholder(companyId, stakeholderType, 'code', identifierKey(input.code));
+    const existing = await deps.masterData.findStakeholder(companyId, stakeholderType, 'code', input.code);
     const now = deps.clock.now().toISOString();
     try {
       if (existing) {
@@ -155,8 +154,8 @@ async function applyCategory(deps: ApplyDeps, companyId: string, row: number, in
   for (let attempt = 1; ; attempt++) {
     const existing =
       input.category_code !== ''
-        ? await deps.masterData.findCategory(companyId, 'code', identifierKey(input.category_code))
-        : await deps.masterData.findCategory(companyId, 'name', nameKey(input.name));
+        ? await deps.masterData.findCategory(companyId, 'code', input.category_code)
+        : await deps.masterData.findCategory(companyId, 'name', input.name);
     const now = deps.clock.now().toISOString();
     try {
       if (existing) {
@@ -239,13 +238,16 @@ export function applyRow(
   return applyItem(deps, companyId, parsed.row, parsed.input);
 }
 
+/** How the store compares codes: the compacted identifier, or the folded text when nothing is left of it. */
+const codeKey = (code: string) => identifierKey(code) || nameKey(code);
+
 /** The identities a row touches: rows sharing one are applied one after the other, in sheet order. */
 export function rowKeys(parsed: ParsedRow): string[] {
   if (!parsed.ok) return [];
-  if (parsed.kind === 'stakeholder') return [`code:${identifierKey(parsed.input.code)}`, `name:${nameKey(parsed.input.name)}`];
+  if (parsed.kind === 'stakeholder') return [`code:${codeKey(parsed.input.code)}`, `name:${nameKey(parsed.input.name)}`];
   if (parsed.kind === 'category') {
     const keys = [`name:${nameKey(parsed.input.name)}`];
-    if (parsed.input.category_code) keys.push(`code:${identifierKey(parsed.input.category_code)}`);
+    if (parsed.input.category_code) keys.push(`code:${codeKey(parsed.input.category_code)}`);
     return keys;
   }
   return [`name:${nameKey(parsed.input.name)}`];
