@@ -1,163 +1,168 @@
 /**
- * An in-memory MasterDataStore for unit tests of master-data rules: the port's uniqueness (code and name key
- * per company and type; a category's name and non-empty code; an item's name_id) and version conditions.
+ * In-memory MasterDataStore for core unit tests: the port's contract (uniqueness per company and type,
+ * version checks, lists sorted by folded name, word search, look-ups) without DynamoDB.
+ * `writes` counts the write calls, so tests can tell that nothing was stored.
  */
+import { badRequest } from '../../shared/errors';
 import type { StakeholderType } from '../../shared/schemas/master-data';
 import { identifierKey, matchNameKey, nameKey, searchWords } from '../../lambdas/core/master-data/keys';
 import { DuplicateKeyError, type MasterDataStore } from '../../lambdas/core/master-data/ports';
 import type { CategoryRecord, ItemRecord, ListRequest, Page, StakeholderRecord } from '../../lambdas/core/master-data/types';
 
-class StaleWrite extends Error {
+type AnyRecord = StakeholderRecord | CategoryRecord | ItemRecord;
+
+class StaleVersion extends Error {
   constructor() {
     super('The conditional request failed');
     this.name = 'ConditionalCheckFailedException';
   }
 }
 
-const byName = <T extends { name: string }>(a: T, b: T) => nameKey(a.name).localeCompare(nameKey(b.name)) || a.name.localeCompare(b.name);
+const codeKey = (code: string) => identifierKey(code) || nameKey(code);
+const idOf = (r: AnyRecord) => ('name_id' in r ? r.name_id : r.id);
+const sortKeyOf = (r: AnyRecord) => `${nameKey(r.name)}#${idOf(r)}`;
 
-function page<T extends { name: string; company_id: string; external: boolean }>(all: T[], request: ListRequest): Page<T> {
-  const words = request.search ? searchWords(request.search) : [];
+function matches(r: AnyRecord, search: string | undefined): boolean {
+  const wanted = searchWords(search ?? '');
+  const have = searchWords(r.name);
+  return wanted.every((w) => have.some((h) => h.startsWith(w)));
+}
+
+function page<T extends AnyRecord>(all: T[], request: ListRequest): Page<T> {
+  const source = request.source;
   const rows = all
     .filter((r) => r.company_id === request.companyId)
-    .filter((r) => request.source === 'all' || (request.source === 'external') === r.external)
-    .filter((r) => words.every((w) => searchWords(r.name).some((n) => n.startsWith(w))))
-    .sort(byName);
-  const start = request.cursor ? Number(request.cursor) : 0;
+    .filter((r) => source === 'all' || (source === 'external') === r.external)
+    .filter((r) => matches(r, request.search))
+    .sort((a, b) => (sortKeyOf(a) < sortKeyOf(b) ? -1 : sortKeyOf(a) > sortKeyOf(b) ? 1 : 0));
+  let start = 0;
+  if (request.cursor) {
+    let after: string;
+    try {
+      after = JSON.parse(Buffer.from(request.cursor, 'base64url').toString('utf8')).a;
+    } catch {
+      throw badRequest('Invalid next cursor');
+    }
+    if (typeof after !== 'string') throw badRequest('Invalid next cursor');
+    start = rows.findIndex((r) => sortKeyOf(r) > after);
+    if (start < 0) start = rows.length;
+  }
   const items = rows.slice(start, start + request.limit);
-  return { items, cursor: start + request.limit < rows.length ? String(start + request.limit) : null };
+  const more = start + request.limit < rows.length;
+  return { items: structuredClone(items), cursor: more ? Buffer.from(JSON.stringify({ a: sortKeyOf(items[items.length - 1]!) })).toString('base64url') : null };
 }
 
 export class FakeMasterDataStore implements MasterDataStore {
-  readonly stakeholders = new Map<string, StakeholderRecord>();
-  readonly categories = new Map<string, CategoryRecord>();
-  readonly items = new Map<string, ItemRecord>();
-  /** Writes done (puts and deletes), for tests that count them. */
+  stakeholders = new Map<string, StakeholderRecord>();
+  categories = new Map<string, CategoryRecord>();
+  items = new Map<string, ItemRecord>();
   writes = 0;
-  /** When set, called before every write (tests inject failures with it). */
-  beforeWrite?: () => void;
 
-  private write() {
-    this.beforeWrite?.();
-    this.writes += 1;
-  }
-
-  private checkVersion<T extends { version: number }>(stored: T | undefined, previous: T | undefined) {
-    if (previous ? stored?.version !== previous.version : stored !== undefined) throw new StaleWrite();
+  private checkVersion(stored: AnyRecord | undefined, previous: AnyRecord | undefined) {
+    if (previous && (!stored || stored.version !== previous.version)) throw new StaleVersion();
   }
 
   async putStakeholder(next: StakeholderRecord, previous?: StakeholderRecord) {
-    this.write();
-    const id = `${next.company_id}/${next.id}`;
-    this.checkVersion(this.stakeholders.get(id), previous);
+    this.writes += 1;
+    const key = `${next.company_id}|${next.id}`;
+    this.checkVersion(this.stakeholders.get(key), previous);
+    if (!previous && this.stakeholders.has(key)) throw new StaleVersion();
     for (const other of this.stakeholders.values()) {
-      if (other.company_id !== next.company_id || other.type !== next.type || other.id === next.id) continue;
-      if (identifierKey(other.code) === identifierKey(next.code)) throw new DuplicateKeyError('code');
+      if (other.id === next.id || other.company_id !== next.company_id || other.type !== next.type) continue;
       if (nameKey(other.name) === nameKey(next.name)) throw new DuplicateKeyError('name');
+      if (next.code && other.code && codeKey(other.code) === codeKey(next.code)) throw new DuplicateKeyError('code');
     }
-    this.stakeholders.set(id, structuredClone(next));
+    this.stakeholders.set(key, structuredClone(next));
   }
-
   async deleteStakeholder(record: StakeholderRecord) {
-    this.write();
-    const id = `${record.company_id}/${record.id}`;
-    this.checkVersion(this.stakeholders.get(id), record);
-    this.stakeholders.delete(id);
+    this.writes += 1;
+    const key = `${record.company_id}|${record.id}`;
+    this.checkVersion(this.stakeholders.get(key), record);
+    this.stakeholders.delete(key);
   }
-
   async getStakeholder(companyId: string, id: string) {
-    const found = this.stakeholders.get(`${companyId}/${id}`);
-    return found && structuredClone(found);
+    const r = this.stakeholders.get(`${companyId}|${id}`);
+    return r ? structuredClone(r) : undefined;
   }
-
   async listStakeholders(request: ListRequest & { type?: StakeholderType }) {
-    return page(
-      [...this.stakeholders.values()].filter((s) => !request.type || s.type === request.type).map((s) => structuredClone(s)),
-      request,
-    );
+    return page([...this.stakeholders.values()].filter((r) => !request.type || r.type === request.type), request);
   }
-
   async findStakeholder(companyId: string, type: StakeholderType, by: 'vat' | 'code' | 'name' | 'match_name', value: string) {
-    const key = (s: StakeholderRecord) =>
-      by === 'vat' ? identifierKey(s.vat_id) : by === 'code' ? identifierKey(s.code) : by === 'name' ? nameKey(s.name) : matchNameKey(s.name);
-    const wanted = by === 'vat' || by === 'code' ? identifierKey(value) : by === 'name' ? nameKey(value) : matchNameKey(value);
+    const key = (r: StakeholderRecord) =>
+      by === 'vat' ? identifierKey(r.vat_id) : by === 'code' ? codeKey(r.code) : by === 'name' ? nameKey(r.name) : matchNameKey(r.name);
+    const wanted = by === 'vat' ? identifierKey(value) : by === 'code' ? codeKey(value) : by === 'name' ? nameKey(value) : matchNameKey(value);
     if (!wanted) return undefined;
     const hits = [...this.stakeholders.values()]
-      .filter((s) => s.company_id === companyId && s.type === type && key(s) === wanted)
-      .sort((a, b) => a.created_at.localeCompare(b.created_at));
-    return hits[0] && structuredClone(hits[0]);
+      .filter((r) => r.company_id === companyId && r.type === type && key(r) === wanted)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+    return hits[0] ? structuredClone(hits[0]) : undefined;
   }
 
   async putCategory(next: CategoryRecord, previous?: CategoryRecord) {
-    this.write();
-    const id = `${next.company_id}/${next.id}`;
-    this.checkVersion(this.categories.get(id), previous);
+    this.writes += 1;
+    const key = `${next.company_id}|${next.id}`;
+    this.checkVersion(this.categories.get(key), previous);
     for (const other of this.categories.values()) {
-      if (other.company_id !== next.company_id || other.id === next.id) continue;
+      if (other.id === next.id || other.company_id !== next.company_id) continue;
       if (nameKey(other.name) === nameKey(next.name)) throw new DuplicateKeyError('name');
-      if (next.category_code && identifierKey(other.category_code) === identifierKey(next.category_code)) throw new DuplicateKeyError('code');
+      if (next.category_code && other.category_code && codeKey(other.category_code) === codeKey(next.category_code)) throw new DuplicateKeyError('code');
     }
-    this.categories.set(id, structuredClone(next));
+    this.categories.set(key, structuredClone(next));
   }
-
   async deleteCategory(record: CategoryRecord) {
-    this.write();
-    this.categories.delete(`${record.company_id}/${record.id}`);
+    this.writes += 1;
+    const key = `${record.company_id}|${record.id}`;
+    this.checkVersion(this.categories.get(key), record);
+    this.categories.delete(key);
   }
-
   async getCategory(companyId: string, id: string) {
-    const found = this.categories.get(`${companyId}/${id}`);
-    return found && structuredClone(found);
+    const r = this.categories.get(`${companyId}|${id}`);
+    return r ? structuredClone(r) : undefined;
   }
-
   async getCategories(companyId: string, ids: string[]) {
-    return ids.flatMap((id) => {
-      const found = this.categories.get(`${companyId}/${id}`);
-      return found ? [structuredClone(found)] : [];
+    return [...new Set(ids)].flatMap((id) => {
+      const r = this.categories.get(`${companyId}|${id}`);
+      return r ? [structuredClone(r)] : [];
     });
   }
-
   async listCategories(request: ListRequest) {
-    return page([...this.categories.values()].map((c) => structuredClone(c)), request);
+    return page([...this.categories.values()], request);
   }
-
   async findCategory(companyId: string, by: 'code' | 'name', value: string) {
-    const wanted = by === 'code' ? identifierKey(value) : nameKey(value);
+    const wanted = by === 'code' ? codeKey(value) : nameKey(value);
     if (!wanted) return undefined;
-    const found = [...this.categories.values()].find(
-      (c) => c.company_id === companyId && (by === 'code' ? identifierKey(c.category_code) : nameKey(c.name)) === wanted,
+    const hit = [...this.categories.values()].find(
+      (r) => r.company_id === companyId && (by === 'code' ? r.category_code !== '' && codeKey(r.category_code) === wanted : nameKey(r.name) === wanted),
     );
-    return found && structuredClone(found);
+    return hit ? structuredClone(hit) : undefined;
   }
 
   async putItem(next: ItemRecord, previous?: ItemRecord) {
-    this.write();
-    const id = `${next.company_id}/${next.name_id}`;
-    const stored = this.items.get(id);
-    if (!previous && stored) throw new DuplicateKeyError('name');
-    this.checkVersion(stored, previous);
-    this.items.set(id, structuredClone(next));
+    this.writes += 1;
+    const key = `${next.company_id}|${next.name_id}`;
+    if (previous) this.checkVersion(this.items.get(`${previous.company_id}|${previous.name_id}`), previous);
+    if (this.items.has(key) && (!previous || previous.name_id !== next.name_id)) throw new DuplicateKeyError('name');
+    if (previous) this.items.delete(`${previous.company_id}|${previous.name_id}`);
+    this.items.set(key, structuredClone(next));
   }
-
   async deleteItem(record: ItemRecord) {
-    this.write();
-    this.items.delete(`${record.company_id}/${record.name_id}`);
+    this.writes += 1;
+    const key = `${record.company_id}|${record.name_id}`;
+    this.checkVersion(this.items.get(key), record);
+    this.items.delete(key);
   }
-
   async getItem(companyId: string, nameId: string) {
-    const found = this.items.get(`${companyId}/${nameId}`);
-    return found && structuredClone(found);
+    const r = this.items.get(`${companyId}|${nameId}`);
+    return r ? structuredClone(r) : undefined;
   }
-
   async listItems(request: ListRequest) {
-    return page([...this.items.values()].map((i) => structuredClone(i)), request);
+    return page([...this.items.values()], { ...request, source: 'all' });
   }
-
   async findItemsByWords(companyId: string, words: string[], limit: number) {
-    const wanted = new Set(words.map(nameKey));
+    const wanted = new Set(words.map(nameKey).filter(Boolean));
     return [...this.items.values()]
-      .filter((i) => i.company_id === companyId && i.words.some((w) => wanted.has(nameKey(w))))
+      .filter((r) => r.company_id === companyId && r.words.some((w) => wanted.has(nameKey(w))))
       .slice(0, limit)
-      .map((i) => structuredClone(i));
+      .map((r) => structuredClone(r));
   }
 }
