@@ -54,6 +54,9 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user' },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
+  // Master data import (XLSX/XLS)
+  { method: 'GET', path: '/upload/import', handler: 'http/upload/get-upload-import', auth: 'user' },
+  { method: 'GET', path: '/upload/import/{id}', handler: 'http/upload/get-upload-import-result', auth: 'user' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
@@ -67,9 +70,11 @@ export const triggerHandlers = {
   postConfirmation: 'triggers/post-confirmation',
 } as const;
 
-/** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/) → SQS → Lambda. */
+/** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/; imports/) → SQS → Lambda. */
 export const jobHandlers = {
   processDocument: 'jobs/process-document',
+  /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
+  importMasterData: 'jobs/import-master-data',
 } as const;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

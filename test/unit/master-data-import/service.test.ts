@@ -17,13 +17,22 @@ import { workbookBytes, XLS_TYPE, XLSX_TYPE } from '../../support/workbooks';
 
 const COMPANY = 'company-a';
 
+/** The fake store with a hook before each write, to make a delivery fail half-way. */
+class FailingStore extends FakeMasterDataStore {
+  beforeWrite?: () => void;
+  override async putStakeholder(...args: Parameters<FakeMasterDataStore['putStakeholder']>) {
+    this.beforeWrite?.();
+    return super.putStakeholder(...args);
+  }
+}
+
 function setup() {
   let n = 0;
   const changed: string[] = [];
-  const deps: ImportJobDeps & { masterData: FakeMasterDataStore; imports: FakeImportsStore; files: FakeFileStore } = {
+  const deps: ImportJobDeps & { masterData: FailingStore; imports: FakeImportsStore; files: FakeFileStore } = {
     imports: new FakeImportsStore(),
     files: new FakeFileStore(),
-    masterData: new FakeMasterDataStore(),
+    masterData: new FailingStore(),
     clock: { now: () => new Date('2026-11-25T10:00:00Z') },
     ids: { newId: () => `ID${String(++n).padStart(6, '0')}` },
     onChanged: async (companyId, type) => void changed.push(`${companyId}:${type}`),

@@ -25,6 +25,8 @@ export const IMPORT_URL_SECONDS = 15 * 60;
 export const IMPORT_CHUNK_ROWS = 100;
 /** Rows written at the same time within a chunk. */
 export const IMPORT_ROW_CONCURRENCY = 8;
+/** Deliveries of one job message before it goes to the dead-letter queue (CDK maxReceiveCount, local queue). */
+export const IMPORT_MAX_RECEIVES = 5;
 /** A chunk is not started with less time than this left in the invocation: the retry resumes instead. */
 export const IMPORT_SAFETY_MS = 30_000;
 
@@ -44,7 +46,7 @@ export interface ImportDeps {
 export interface ImportJobDeps extends ImportDeps {
   masterData: MasterDataStore;
   /** Called once when an import of the company has changed its master data. */
-  onChanged?: (companyId: string, type: ImportType) => Promise<void>;
+  onChanged?: (companyId: string, type: ImportType, importId: string) => Promise<void>;
   log?: { info(message: string, data?: Record<string, unknown>): void };
 }
 
@@ -213,12 +215,12 @@ export async function runImport(deps: ImportJobDeps, key: string, options: RunOp
     await deps.imports.finish(importId, 'done', null, now());
     await deps.files.delete([key]);
     deps.log?.info('import done', { importId, rows: plan.rows.length });
-    if (changed || current.created + current.updated > 0) await deps.onChanged?.(record.company_id, record.upload_type);
+    if (changed || current.created + current.updated > 0) await deps.onChanged?.(record.company_id, record.upload_type, importId);
   } catch (error) {
     if (options.final) {
       const latest = (await deps.imports.get(importId)) ?? current;
       await deps.imports.finish(importId, 'failed', IMPORT_MSG.stopped(rowsDoneText(plan, latest?.next_row ?? 0)), now());
-      if (latest && latest.next_row > 0) await deps.onChanged?.(record.company_id, record.upload_type);
+      if (latest && latest.next_row > 0) await deps.onChanged?.(record.company_id, record.upload_type, importId);
       return;
     }
     throw error;
