@@ -27,7 +27,7 @@ describe('master data XLSX/XLS import through the local API and the import job',
     const signed = await api.get(`/upload/import?company_id=${companyId}&upload_type=${type}&content_type=${encodeURIComponent(contentType)}&original_file_name=list`);
     expect(signed.status).toBe(200);
     const body = signed.body as { uploadURL: string; import_id: string; headers: Record<string, string> };
-    const put = await fetch(body.uploadURL, { method: 'PUT', headers: body.headers, body: bytes });
+    const put = await fetch(body.uploadURL, { method: 'PUT', headers: body.headers, body: Buffer.from(bytes) });
     expect(put.status).toBe(200);
     return body.import_id;
   }
