@@ -1,5 +1,4 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
 import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
 import type {
   Category,
@@ -117,5 +116,5 @@ export function useMasterWrites() {
       api.del<{ deleted: boolean; id: string }>(writePath(kind), { query: { company_id: companyOfRecord(record), ...deleteQuery(kind, record) } }),
     onSuccess: invalidate,
   });
-  return useMemo(() => ({ create, update, remove }), [create, update, remove]);
+  return { create, update, remove };
 }

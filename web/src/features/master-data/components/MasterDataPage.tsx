@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useActiveCompanyStore } from '../../../app/active-company';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { Category, Item, Stakeholder } from '../../../../../shared/schemas/master-data';
@@ -10,6 +11,7 @@ import { messageOf } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
 import { useActiveCompany } from '../../companies/api/companies';
 import { liveBus } from '../../live/lib/live-bus';
+import { companyToActivate } from '../../receipts/lib/row-rules';
 import { recordKey, useMasterList, useMasterWrites, type MasterRecord } from '../api/master-data';
 import { emptyText, isStakeholderKind, screenOfPath, type MasterKind, type MasterScreen } from '../lib/screens';
 import '../master-data.css';
@@ -74,6 +76,7 @@ type ModalState = { kind: 'edit'; record: MasterRecord } | { kind: 'delete'; rec
 
 function MasterDataScreen({ screen }: { screen: MasterScreen }) {
   const view = useActiveCompany();
+  const store = useActiveCompanyStore();
   const info = useInfoPopup();
   const queryClient = useQueryClient();
   const writes = useMasterWrites();
@@ -102,6 +105,13 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
     companies: view.companies,
     activeCompanyId: view.active?.company_id,
     onUpload: (companyId: string) => setModal({ kind: 'import', companyId }),
+  };
+
+  // rules.md 6: a chosen record of another company (all-companies view) makes that company the active one first
+  const openEdit = (record: MasterRecord) => {
+    const switchTo = companyToActivate(record, view.active?.company_id, view.companies.map((c) => c.company_id));
+    if (switchTo) store.setCompany(switchTo);
+    setModal({ kind: 'edit', record });
   };
 
   const confirmDelete = async (record: MasterRecord) => {
@@ -151,7 +161,7 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
                 key={recordKey(record)}
                 kind={screen.kind}
                 record={record}
-                onOpen={() => setModal({ kind: 'edit', record })}
+                onOpen={() => openEdit(record)}
                 onDelete={() => setModal({ kind: 'delete', record })}
               />
             ))}
