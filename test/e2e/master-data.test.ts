@@ -239,4 +239,56 @@ describe('master-data screens in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('spans every company in the all-companies view: rows carry their company, new records ask for one', async () => {
+    const second = (await api.post('/company', { company_name: 'Second Branch UAB', code: '700800900' })).body as { company_id: string };
+    expect((await api.post(`/category?company_id=${companyId}`, { name: 'Alpha costs' })).status).toBe(201);
+    expect((await api.post(`/category?company_id=${second.company_id}`, { name: 'Beta costs' })).status).toBe(201);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 950 } });
+    await page.addInitScript(() => window.localStorage.setItem('active_all_companies', 'true'));
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+
+    // The list asks every company (selected=ALL) and each row names its company
+    const listed = page.waitForRequest((r) => new URL(r.url()).pathname.endsWith('/categories') && new URL(r.url()).searchParams.get('selected') === 'ALL');
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Categories' }).click();
+    await listed;
+    await until(() => row(page, 'Beta costs').count()).toBe(1);
+    expect(await row(page, 'Alpha costs').getByTestId('md-row-company').innerText()).toBe(user.company);
+    expect(await row(page, 'Beta costs').getByTestId('md-row-company').innerText()).toBe('Second Branch UAB');
+
+    // A new category needs a company; it is created in the chosen one
+    const form = addForm(page);
+    await form.getByLabel('Name', { exact: true }).fill('Gamma costs');
+    await form.getByRole('button', { name: 'ADD' }).click();
+    await until(() => form.getByTestId('error-company_id').innerText()).toBe('Required field');
+    await form.getByRole('combobox', { name: 'Company' }).click();
+    await page.getByRole('option').filter({ hasText: 'Second Branch UAB' }).click();
+    const created = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname.endsWith('/category'));
+    await form.getByRole('button', { name: 'ADD' }).click();
+    expect(new URL((await created).url()).searchParams.get('company_id')).toBe(second.company_id);
+    await until(() => row(page, 'Gamma costs').count()).toBe(1);
+    expect(await row(page, 'Gamma costs').getByTestId('md-row-company').innerText()).toBe('Second Branch UAB');
+    await screenshot(page, 'categories-all-companies');
+
+    // Suppliers: the category dropdown waits for a company (No items...), then offers that company's categories
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+    await page.waitForURL(/\/suppliers$/);
+    const suppliers = addForm(page);
+    await suppliers.getByRole('combobox', { name: 'Category' }).click();
+    await until(() => page.getByTestId('no-items').innerText()).toBe('No items...');
+    await suppliers.getByRole('combobox', { name: 'Company' }).click();
+    await page.getByRole('option').filter({ hasText: 'Second Branch UAB' }).click();
+    await suppliers.getByRole('combobox', { name: 'Category' }).click();
+    await until(() => page.getByRole('option').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('Beta costs')]));
+    expect(await page.getByRole('option').filter({ hasText: 'Alpha costs' }).count()).toBe(0);
+    await screenshot(page, 'suppliers-all-companies');
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
