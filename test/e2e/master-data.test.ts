@@ -130,6 +130,11 @@ describe('master-data screens in Chromium', () => {
     expect(itemBody.words).toEqual(['diesel']);
     await until(() => row(page, 'Diesel').innerText()).not.toContain('dyzelinas');
 
+    // Another member's write reaches the open list through the live channel, without a reload
+    await until(() => page.getByTestId('live-status').getAttribute('data-status')).toBe('open');
+    expect((await api.post(`/item?company_id=${companyId}`, { name: 'Petrol', words: ['benzinas'] })).status).toBe(201);
+    await until(() => row(page, 'Petrol').count()).toBe(1);
+
     expect(errors).toEqual([]);
     await page.close();
   });
