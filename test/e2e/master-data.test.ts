@@ -97,6 +97,21 @@ describe('master-data screens in Chromium', () => {
     await until(() => edit.count()).toBe(0);
     expect(puts).toEqual([]);
 
+    // Renaming to an existing name: the duplicate text under the name; a category deleted meanwhile by another
+    // member: 'Something went wrong' under the name
+    await row(page, 'Office supplies').getByRole('button', { name: 'Edit Office supplies' }).click();
+    await edit.getByLabel('Name', { exact: true }).fill('FUEL');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => edit.getByTestId('error-name').innerText()).toBe('This category already exists');
+    const office = ((await api.get(`/categories?company_id=${companyId}&search_name=office`)).body as { items: { id: string }[] }).items[0]!;
+    expect((await api.delete(`/category?company_id=${companyId}&id=${office.id}`)).status).toBe(200);
+    await edit.getByLabel('Name', { exact: true }).fill('Office things');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => edit.getByTestId('error-name').innerText()).toBe('Something went wrong');
+    await screenshot(page, 'categories-edit-failed');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await until(() => row(page, 'Office supplies').count()).toBe(0);
+
     // Items: a name and two words (a third, blank row is dropped)
     await page.getByTestId('side-menu').getByRole('link', { name: 'Items' }).click();
     await page.waitForURL(/\/items$/);
