@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiGatewayManagementApiClient, GetConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { SigningKeys } from '../../scripts/local/cognito/tokens';
 import { apiClient, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';
 
@@ -61,5 +62,23 @@ describe('hardening of the API gateway and the handler wrapper', () => {
     expect(res.status).toBe(413);
     const small = await apiClient(t.stack.apiUrl, token).post('/company', { company_name: 'Fits UAB', code: '1' });
     expect(small.status).toBe(201);
+  });
+
+  it('serves the WebSocket @connections API only to signed requests', async () => {
+    const push = await fetch(`${t.stack.url}/_ws/@connections/some-connection`, { method: 'POST', body: '{"event":"receipt","payload":{}}' });
+    expect(push.status).toBe(403);
+    const signed = new ApiGatewayManagementApiClient({ endpoint: `${t.stack.url}/_ws`, region: 'eu-west-1', maxAttempts: 1 });
+    // Signed with local mode's credentials: accepted, and an unknown connection is gone as in AWS.
+    const gone = await signed.send(new GetConnectionCommand({ ConnectionId: 'some-connection' })).catch((e: Error) => e.name);
+    expect(gone).toBe('GoneException');
+    const forged = new ApiGatewayManagementApiClient({
+      endpoint: `${t.stack.url}/_ws`,
+      region: 'eu-west-1',
+      maxAttempts: 1,
+      credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID!, secretAccessKey: 'local' },
+    });
+    expect(await forged.send(new GetConnectionCommand({ ConnectionId: 'some-connection' })).catch((e: Error) => e.name)).toBe('ForbiddenException');
+    signed.destroy();
+    forged.destroy();
   });
 });
