@@ -296,6 +296,9 @@ describe('master data through the local API', () => {
     const { rows, pages } = await walk(api, `/stakeholders${q}&type=supplier&search_name=alp&limit=1`);
     expect(rows.map((r) => r.name)).toEqual(['Alpha Alps', 'Nord Trading Alpha']);
     expect(pages.length).toBeGreaterThanOrEqual(2);
+    // A search cursor pointing outside its word's range is refused, not sent to the database.
+    const outside = Buffer.from(JSON.stringify({ a: 'alp\u00ff#x', w: 'alp' })).toString('base64url');
+    expect((await api.get(`/stakeholders${q}&type=supplier&search_name=alp&next=${outside}`)).status).toBe(400);
   });
 
   it('pages a list of more than 50 by next, sorted by name case-insensitively, and refuses a tampered cursor', async () => {
