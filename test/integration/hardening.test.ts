@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiGatewayManagementApiClient, GetConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { resetEnvCache } from '../../lambdas/runtime/env';
 import { SigningKeys } from '../../scripts/local/cognito/tokens';
 import { apiClient, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';
 
@@ -80,5 +81,44 @@ describe('hardening of the API gateway and the handler wrapper', () => {
     expect(await forged.send(new GetConnectionCommand({ ConnectionId: 'some-connection' })).catch((e: Error) => e.name)).toBe('ForbiddenException');
     signed.destroy();
     forged.destroy();
+  });
+
+  it('limits the companies one user creates (configurable), atomically even under concurrent requests', async () => {
+    process.env.MAX_COMPANIES_PER_USER = '3';
+    resetEnvCache();
+    try {
+      const { api } = await registeredUser(t.stack, 'founder');
+      // The first company came with the sign-up; five concurrent creates may add only two more.
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => api.post('/company', { company_name: `Branch ${i} UAB`, code: `${i}` })));
+      expect(results.map((r) => r.status).sort()).toEqual([201, 201, 429, 429, 429]);
+      const refused = results.find((r) => r.status === 429)!;
+      expect(refused.body).toMatchObject({ statusCode: 429, message: 'You can create at most 3 companies. Ask the platform administrator if you need more.' });
+      expect(((await api.get('/companies')).body as { items: unknown[] }).items).toHaveLength(3);
+    } finally {
+      delete process.env.MAX_COMPANIES_PER_USER;
+      resetEnvCache();
+    }
+  });
+
+  it('serves the local S3 store only to signed requests and unexpired, unaltered presigned URLs', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 's3sig');
+    const s3 = t.stack.s3.endpoint;
+    // No signature at all: nothing can be listed, read or written.
+    expect((await fetch(`${s3}/${process.env.DOCUMENTS_BUCKET}?list-type=2`)).status).toBe(403);
+    expect((await fetch(`${s3}/${process.env.DOCUMENTS_BUCKET}/uploads/x.pdf`, { method: 'PUT', body: 'x' })).status).toBe(403);
+    const asked = await api.get(`/upload/document?company_id=${companyId}&original_file_name=a.pdf&size=5`);
+    expect(asked.status).toBe(200);
+    const upload = asked.body as { uploadURL: string; key: string; headers: Record<string, string> };
+    // The URL edited to another key (another company's folder, an existing file) no longer matches its signature.
+    const edited = upload.uploadURL.replace(upload.key, upload.key.replace(/[^/]+$/, 'elsewhere.pdf'));
+    const refused = await fetch(edited, { method: 'PUT', headers: upload.headers, body: '%PDF-' });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('SignatureDoesNotMatch');
+    // An expired URL is refused; the URL as given works.
+    const url = new URL(upload.uploadURL);
+    const expired = new URL(url);
+    expired.searchParams.set('X-Amz-Date', '20200101T000000Z');
+    expect((await fetch(expired, { method: 'PUT', headers: upload.headers, body: '%PDF-' })).status).toBe(403);
+    expect((await fetch(upload.uploadURL, { method: 'PUT', headers: upload.headers, body: '%PDF-' })).status).toBe(200);
   });
 });
