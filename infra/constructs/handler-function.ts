@@ -55,6 +55,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.stage]: 'aws',
     [ENV_NAMES.recogniser]: 'textract',
     [ENV_NAMES.globalAdminEmails]: r.globalAdminEmails,
+    // companies one user may create: the default of lambdas/runtime/env.ts, written out so a deployment can change it
+    [ENV_NAMES.maxCompaniesPerUser]: '10',
     NODE_OPTIONS: '--enable-source-maps',
   };
   if (r.table) env[ENV_NAMES.tableName] = r.table.tableName;
