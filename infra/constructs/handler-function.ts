@@ -55,7 +55,7 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.stage]: 'aws',
     [ENV_NAMES.recogniser]: 'textract',
     [ENV_NAMES.globalAdminEmails]: r.globalAdminEmails,
-    // companies one user may create: the default of lambdas/runtime/env.ts, written out so a deployment can change it
+    // The handlers' own default (lambdas/runtime/env.ts), stated so that it can be changed per stage.
     [ENV_NAMES.maxCompaniesPerUser]: '10',
     NODE_OPTIONS: '--enable-source-maps',
   };
