@@ -1,158 +1,168 @@
 /**
- * An in-memory MasterDataStore for unit tests of rules that use master data (matching, confirm, type change).
- * Same comparisons as the port describes (keys.ts); counts every call so tests can check look-ups stay bounded.
+ * In-memory MasterDataStore for core unit tests: the port's contract (uniqueness per company and type,
+ * version checks, lists sorted by folded name, word search, look-ups) without DynamoDB.
+ * `writes` counts the write calls, so tests can tell that nothing was stored.
  */
+import { badRequest } from '../../shared/errors';
 import type { StakeholderType } from '../../shared/schemas/master-data';
 import { identifierKey, matchNameKey, nameKey, searchWords } from '../../lambdas/core/master-data/keys';
 import { DuplicateKeyError, type MasterDataStore } from '../../lambdas/core/master-data/ports';
 import type { CategoryRecord, ItemRecord, ListRequest, Page, StakeholderRecord } from '../../lambdas/core/master-data/types';
 
-const byName = <T extends { name: string }>(a: T, b: T) => nameKey(a.name).localeCompare(nameKey(b.name));
+type AnyRecord = StakeholderRecord | CategoryRecord | ItemRecord;
 
-function page<T extends { name: string }>(all: T[], req: ListRequest): Page<T> {
-  const words = req.search ? searchWords(req.search) : [];
-  const hits = all
-    .filter((r) => words.every((w) => searchWords(r.name).some((x) => x.startsWith(w))))
-    .filter((r) => req.source === 'all' || (req.source === 'external') === Boolean((r as { external?: boolean }).external))
-    .sort(byName);
-  const start = req.cursor ? Number(req.cursor) : 0;
-  const items = hits.slice(start, start + req.limit);
-  return { items, cursor: start + req.limit < hits.length ? String(start + req.limit) : null };
+class StaleVersion extends Error {
+  constructor() {
+    super('The conditional request failed');
+    this.name = 'ConditionalCheckFailedException';
+  }
+}
+
+const codeKey = (code: string) => identifierKey(code) || nameKey(code);
+const idOf = (r: AnyRecord) => ('name_id' in r ? r.name_id : r.id);
+const sortKeyOf = (r: AnyRecord) => `${nameKey(r.name)}#${idOf(r)}`;
+
+function matches(r: AnyRecord, search: string | undefined): boolean {
+  const wanted = searchWords(search ?? '');
+  const have = searchWords(r.name);
+  return wanted.every((w) => have.some((h) => h.startsWith(w)));
+}
+
+function page<T extends AnyRecord>(all: T[], request: ListRequest): Page<T> {
+  const source = request.source;
+  const rows = all
+    .filter((r) => r.company_id === request.companyId)
+    .filter((r) => source === 'all' || (source === 'external') === r.external)
+    .filter((r) => matches(r, request.search))
+    .sort((a, b) => (sortKeyOf(a) < sortKeyOf(b) ? -1 : sortKeyOf(a) > sortKeyOf(b) ? 1 : 0));
+  let start = 0;
+  if (request.cursor) {
+    let after: string;
+    try {
+      after = JSON.parse(Buffer.from(request.cursor, 'base64url').toString('utf8')).a;
+    } catch {
+      throw badRequest('Invalid next cursor');
+    }
+    if (typeof after !== 'string') throw badRequest('Invalid next cursor');
+    start = rows.findIndex((r) => sortKeyOf(r) > after);
+    if (start < 0) start = rows.length;
+  }
+  const items = rows.slice(start, start + request.limit);
+  const more = start + request.limit < rows.length;
+  return { items: structuredClone(items), cursor: more ? Buffer.from(JSON.stringify({ a: sortKeyOf(items[items.length - 1]!) })).toString('base64url') : null };
 }
 
 export class FakeMasterDataStore implements MasterDataStore {
   stakeholders = new Map<string, StakeholderRecord>();
   categories = new Map<string, CategoryRecord>();
   items = new Map<string, ItemRecord>();
-  /** Calls per method name. */
-  calls: Record<string, number> = {};
+  writes = 0;
 
-  private count(name: string) {
-    this.calls[name] = (this.calls[name] ?? 0) + 1;
-  }
-  totalCalls(): number {
-    return Object.values(this.calls).reduce((s, n) => s + n, 0);
+  private checkVersion(stored: AnyRecord | undefined, previous: AnyRecord | undefined) {
+    if (previous && (!stored || stored.version !== previous.version)) throw new StaleVersion();
   }
 
-  async putStakeholder(next: StakeholderRecord): Promise<void> {
-    this.count('putStakeholder');
-    for (const s of this.stakeholders.values()) {
-      if (s.id === next.id || s.company_id !== next.company_id || s.type !== next.type) continue;
-      if (identifierKey(s.code) === identifierKey(next.code)) throw new DuplicateKeyError('code');
-      if (nameKey(s.name) === nameKey(next.name)) throw new DuplicateKeyError('name');
+  async putStakeholder(next: StakeholderRecord, previous?: StakeholderRecord) {
+    this.writes += 1;
+    const key = `${next.company_id}|${next.id}`;
+    this.checkVersion(this.stakeholders.get(key), previous);
+    if (!previous && this.stakeholders.has(key)) throw new StaleVersion();
+    for (const other of this.stakeholders.values()) {
+      if (other.id === next.id || other.company_id !== next.company_id || other.type !== next.type) continue;
+      if (nameKey(other.name) === nameKey(next.name)) throw new DuplicateKeyError('name');
+      if (next.code && other.code && codeKey(other.code) === codeKey(next.code)) throw new DuplicateKeyError('code');
     }
-    this.stakeholders.set(next.id, structuredClone(next));
+    this.stakeholders.set(key, structuredClone(next));
   }
-  async deleteStakeholder(record: StakeholderRecord): Promise<void> {
-    this.count('deleteStakeholder');
-    this.stakeholders.delete(record.id);
+  async deleteStakeholder(record: StakeholderRecord) {
+    this.writes += 1;
+    const key = `${record.company_id}|${record.id}`;
+    this.checkVersion(this.stakeholders.get(key), record);
+    this.stakeholders.delete(key);
   }
   async getStakeholder(companyId: string, id: string) {
-    this.count('getStakeholder');
-    const s = this.stakeholders.get(id);
-    return s && s.company_id === companyId ? structuredClone(s) : undefined;
+    const r = this.stakeholders.get(`${companyId}|${id}`);
+    return r ? structuredClone(r) : undefined;
   }
-  async listStakeholders(req: ListRequest & { type?: StakeholderType }) {
-    this.count('listStakeholders');
-    return page([...this.stakeholders.values()].filter((s) => s.company_id === req.companyId && (!req.type || s.type === req.type)), req);
+  async listStakeholders(request: ListRequest & { type?: StakeholderType }) {
+    return page([...this.stakeholders.values()].filter((r) => !request.type || r.type === request.type), request);
   }
   async findStakeholder(companyId: string, type: StakeholderType, by: 'vat' | 'code' | 'name' | 'match_name', value: string) {
-    this.count('findStakeholder');
-    const key = (s: StakeholderRecord) =>
-      by === 'vat' ? identifierKey(s.vat_id) : by === 'code' ? identifierKey(s.code) : by === 'name' ? nameKey(s.name) : matchNameKey(s.name);
-    const want = by === 'vat' || by === 'code' ? identifierKey(value) : by === 'name' ? nameKey(value) : matchNameKey(value);
-    if (!want) return undefined;
+    const key = (r: StakeholderRecord) =>
+      by === 'vat' ? identifierKey(r.vat_id) : by === 'code' ? codeKey(r.code) : by === 'name' ? nameKey(r.name) : matchNameKey(r.name);
+    const wanted = by === 'vat' ? identifierKey(value) : by === 'code' ? codeKey(value) : by === 'name' ? nameKey(value) : matchNameKey(value);
+    if (!wanted) return undefined;
     const hits = [...this.stakeholders.values()]
-      .filter((s) => s.company_id === companyId && s.type === type && key(s) === want)
-      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+      .filter((r) => r.company_id === companyId && r.type === type && key(r) === wanted)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
     return hits[0] ? structuredClone(hits[0]) : undefined;
   }
 
-  async putCategory(next: CategoryRecord): Promise<void> {
-    this.count('putCategory');
-    for (const c of this.categories.values()) {
-      if (c.id !== next.id && c.company_id === next.company_id && nameKey(c.name) === nameKey(next.name)) throw new DuplicateKeyError('name');
+  async putCategory(next: CategoryRecord, previous?: CategoryRecord) {
+    this.writes += 1;
+    const key = `${next.company_id}|${next.id}`;
+    this.checkVersion(this.categories.get(key), previous);
+    for (const other of this.categories.values()) {
+      if (other.id === next.id || other.company_id !== next.company_id) continue;
+      if (nameKey(other.name) === nameKey(next.name)) throw new DuplicateKeyError('name');
+      if (next.category_code && other.category_code && codeKey(other.category_code) === codeKey(next.category_code)) throw new DuplicateKeyError('code');
     }
-    this.categories.set(next.id, structuredClone(next));
+    this.categories.set(key, structuredClone(next));
   }
-  async deleteCategory(record: CategoryRecord): Promise<void> {
-    this.count('deleteCategory');
-    this.categories.delete(record.id);
+  async deleteCategory(record: CategoryRecord) {
+    this.writes += 1;
+    const key = `${record.company_id}|${record.id}`;
+    this.checkVersion(this.categories.get(key), record);
+    this.categories.delete(key);
   }
   async getCategory(companyId: string, id: string) {
-    this.count('getCategory');
-    const c = this.categories.get(id);
-    return c && c.company_id === companyId ? structuredClone(c) : undefined;
+    const r = this.categories.get(`${companyId}|${id}`);
+    return r ? structuredClone(r) : undefined;
   }
   async getCategories(companyId: string, ids: string[]) {
-    this.count('getCategories');
-    return ids.map((id) => this.categories.get(id)).filter((c): c is CategoryRecord => !!c && c.company_id === companyId);
+    return [...new Set(ids)].flatMap((id) => {
+      const r = this.categories.get(`${companyId}|${id}`);
+      return r ? [structuredClone(r)] : [];
+    });
   }
-  async listCategories(req: ListRequest) {
-    this.count('listCategories');
-    return page([...this.categories.values()].filter((c) => c.company_id === req.companyId), req);
+  async listCategories(request: ListRequest) {
+    return page([...this.categories.values()], request);
   }
   async findCategory(companyId: string, by: 'code' | 'name', value: string) {
-    this.count('findCategory');
-    return [...this.categories.values()].find(
-      (c) => c.company_id === companyId && (by === 'code' ? c.category_code !== '' && identifierKey(c.category_code) === identifierKey(value) : nameKey(c.name) === nameKey(value)),
+    const wanted = by === 'code' ? codeKey(value) : nameKey(value);
+    if (!wanted) return undefined;
+    const hit = [...this.categories.values()].find(
+      (r) => r.company_id === companyId && (by === 'code' ? r.category_code !== '' && codeKey(r.category_code) === wanted : nameKey(r.name) === wanted),
     );
+    return hit ? structuredClone(hit) : undefined;
   }
 
-  async putItem(next: ItemRecord): Promise<void> {
-    this.count('putItem');
-    this.items.set(`${next.company_id}#${next.name_id}`, structuredClone(next));
+  async putItem(next: ItemRecord, previous?: ItemRecord) {
+    this.writes += 1;
+    const key = `${next.company_id}|${next.name_id}`;
+    if (previous) this.checkVersion(this.items.get(`${previous.company_id}|${previous.name_id}`), previous);
+    if (this.items.has(key) && (!previous || previous.name_id !== next.name_id)) throw new DuplicateKeyError('name');
+    if (previous) this.items.delete(`${previous.company_id}|${previous.name_id}`);
+    this.items.set(key, structuredClone(next));
   }
-  async deleteItem(record: ItemRecord): Promise<void> {
-    this.count('deleteItem');
-    this.items.delete(`${record.company_id}#${record.name_id}`);
+  async deleteItem(record: ItemRecord) {
+    this.writes += 1;
+    const key = `${record.company_id}|${record.name_id}`;
+    this.checkVersion(this.items.get(key), record);
+    this.items.delete(key);
   }
   async getItem(companyId: string, nameId: string) {
-    this.count('getItem');
-    return this.items.get(`${companyId}#${nameId}`);
+    const r = this.items.get(`${companyId}|${nameId}`);
+    return r ? structuredClone(r) : undefined;
   }
-  async listItems(req: ListRequest) {
-    this.count('listItems');
-    return page([...this.items.values()].filter((i) => i.company_id === req.companyId), req);
+  async listItems(request: ListRequest) {
+    return page([...this.items.values()], { ...request, source: 'all' });
   }
   async findItemsByWords(companyId: string, words: string[], limit: number) {
-    this.count('findItemsByWords');
-    const wanted = new Set(words.map(nameKey));
+    const wanted = new Set(words.map(nameKey).filter(Boolean));
     return [...this.items.values()]
-      .filter((i) => i.company_id === companyId && i.words.some((w) => wanted.has(nameKey(w)) || searchWords(w).some((x) => wanted.has(x))))
-      .slice(0, limit);
+      .filter((r) => r.company_id === companyId && r.words.some((w) => wanted.has(nameKey(w))))
+      .slice(0, limit)
+      .map((r) => structuredClone(r));
   }
-}
-
-const NOW = '2026-01-01T00:00:00.000Z';
-
-export function stakeholderRecord(companyId: string, partial: Partial<StakeholderRecord> & { id: string; name: string }): StakeholderRecord {
-  return {
-    company_id: companyId,
-    type: 'supplier',
-    code: '',
-    vat_id: '',
-    street: '',
-    city: '',
-    zipcode: '',
-    country: '',
-    email: '',
-    delivery: '',
-    category_id: null,
-    selected_date_format: null,
-    recognise_details: false,
-    external: false,
-    created_at: NOW,
-    updated_at: NOW,
-    version: 1,
-    ...partial,
-  };
-}
-
-export function categoryRecord(companyId: string, partial: Partial<CategoryRecord> & { id: string; name: string }): CategoryRecord {
-  return { company_id: companyId, category_code: '', external: false, created_at: NOW, updated_at: NOW, version: 1, ...partial };
-}
-
-export function itemRecord(companyId: string, name: string, words: string[]): ItemRecord {
-  return { company_id: companyId, name_id: nameKey(name), name, words, external: false, created_at: NOW, updated_at: NOW, version: 1 };
 }

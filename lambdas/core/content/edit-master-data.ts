@@ -11,7 +11,7 @@ import { matchParty, partyKeysOfContent, stakeholderTypeOf } from '../documents/
 import type { DocumentRecord } from '../documents/types';
 import type { MasterDataPatch } from '../documents/workflow';
 import type { MasterDataStore } from '../master-data/ports';
-import type { CategoryRecord } from '../master-data/types';
+import type { CategoryRecord, StakeholderRecord } from '../master-data/types';
 import type { ContentCaller } from './ports';
 import { valueOf, type ContentDocument } from './tree';
 
@@ -22,8 +22,12 @@ export interface EditMasterData {
   store: MasterDataStore;
   /** Sets the document's stakeholder and/or category (a versioned documents edit). */
   setMasterData(caller: ContentCaller, receiptId: string, patch: MasterDataPatch, history: string, version: number | undefined): Promise<ReceiptSummary>;
-  /** Creates a stakeholder with the register's rules (validation, uniqueness, live event); returns its id. */
-  createStakeholder(caller: ContentCaller, companyId: string, input: CreateStakeholderInput): Promise<{ id: string }>;
+  /**
+   * The register's stakeholder for a confirmed party, created when there is none (master data's
+   * ensureStakeholder: uniqueness guards, a concurrent creation answers the first); undefined when the
+   * party cannot be kept.
+   */
+  ensureStakeholder(companyId: string, type: StakeholderType, input: CreateStakeholderInput): Promise<{ stakeholder: StakeholderRecord; created: boolean } | undefined>;
 }
 
 /**
@@ -83,27 +87,20 @@ export type ConfirmOutcome =
   | { linked: 'none'; reason: string };
 
 /**
- * On confirm: the content's party is matched in the register (VAT ID, code, name); a party that is not
- * there is created from the content. A party created by someone else in the meantime (duplicate) is
- * matched again by name and code.
+ * On confirm: the content's party is matched in the register like recognition matches it (VAT ID, code,
+ * name, a bounded fuzzy step); a party that is not there is created from the content.
  */
-export async function confirmStakeholder(md: EditMasterData, caller: ContentCaller, record: DocumentRecord, content: ContentDocument): Promise<ConfirmOutcome> {
+export async function confirmStakeholder(md: EditMasterData, record: DocumentRecord, content: ContentDocument): Promise<ConfirmOutcome> {
   if (!record.company_id) return { linked: 'none', reason: 'unassigned' };
   const type = stakeholderTypeOf(record.receipt_type);
   const keys = partyKeysOfContent(content, type);
   if (!keys.name && !keys.code && !keys.vat_id) return { linked: 'none', reason: 'no party on the document' };
-  const patchOf = (id: string, dateFormat: string | null): MasterDataPatch => ({ stakeholder_id: id, stakeholder_date_format: dateFormat });
+  const patchOf = (s: StakeholderRecord): MasterDataPatch => ({ stakeholder_id: s.id, stakeholder_date_format: s.selected_date_format ?? null });
   const found = await matchParty(md.store, record.company_id, type, keys);
-  if (found) return { linked: 'matched', stakeholderId: found.stakeholder.id, patch: patchOf(found.stakeholder.id, found.stakeholder.selected_date_format) };
+  if (found) return { linked: 'matched', stakeholderId: found.stakeholder.id, patch: patchOf(found.stakeholder) };
   const input = stakeholderFromContent(content, type);
   if (!input) return { linked: 'none', reason: 'the party has no name of 2 characters or no code' };
-  try {
-    const created = await md.createStakeholder(caller, record.company_id, input);
-    return { linked: 'created', stakeholderId: created.id, patch: patchOf(created.id, input.selected_date_format ?? null) };
-  } catch (error) {
-    if (!(error instanceof AppError) || error.kind !== 'ValidationFailed') throw error;
-    const again = (await md.store.findStakeholder(record.company_id, type, 'code', input.code)) ?? (await md.store.findStakeholder(record.company_id, type, 'name', input.name));
-    if (again) return { linked: 'matched', stakeholderId: again.id, patch: patchOf(again.id, again.selected_date_format) };
-    return { linked: 'none', reason: error.message };
-  }
+  const ensured = await md.ensureStakeholder(record.company_id, type, input);
+  if (!ensured) return { linked: 'none', reason: 'the party cannot be kept' };
+  return { linked: ensured.created ? 'created' : 'matched', stakeholderId: ensured.stakeholder.id, patch: patchOf(ensured.stakeholder) };
 }

@@ -88,12 +88,12 @@ export async function editReceipt(
 async function linkStakeholder(
   md: EditMasterData,
   caller: ContentCaller,
-  record: Parameters<typeof confirmStakeholder>[2],
-  content: Parameters<typeof confirmStakeholder>[3],
+  record: Parameters<typeof confirmStakeholder>[1],
+  content: Parameters<typeof confirmStakeholder>[2],
   version: number,
   log: ConfirmLearning['log'],
 ): Promise<number> {
-  const outcome = await confirmStakeholder(md, caller, record, content);
+  const outcome = await confirmStakeholder(md, record, content);
   if (outcome.linked === 'none') {
     log.info('stakeholder not linked', { receipt_id: record.receipt_id, reason: outcome.reason });
     return version;

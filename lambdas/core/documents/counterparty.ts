@@ -15,10 +15,13 @@ import { lookupStakeholder, matchItem, NAME_CANDIDATES, partyKeys, type Catalogu
 import type { ExtractedFields, HeaderFieldId, Stakeholder } from '../recognition/types';
 import type { ReceiptType } from './types';
 
-/** Stakeholder look-ups (5) + the category (1) + the items (1). */
+/** Port calls per document: stakeholder look-ups (5), the category (1), the items (1). */
 export const MAX_LOOKUPS = 7;
-/** Words of the line descriptions sent to the item look-up. */
-export const ITEM_LOOKUP_WORDS = 40;
+/**
+ * Words of the line descriptions sent to the item look-up (the store reads one word-index partition per
+ * word: at most this many queries, FIND_WORDS_MAX of the DynamoDB adapter).
+ */
+export const ITEM_LOOKUP_WORDS = 20;
 /** Items read for one document's lines. */
 export const ITEM_LOOKUP_LIMIT = 50;
 

@@ -8,6 +8,7 @@ import { valueOf } from '../../../lambdas/core/content/tree';
 import { swapCounterpartyContent } from '../../../lambdas/core/documents/content';
 import {
   applyStakeholderToContent,
+  ITEM_LOOKUP_WORDS,
   lineWords,
   matchCounterparty,
   matchLineItemsToRegister,
@@ -23,7 +24,7 @@ import { containsPhrase, matchItem } from '../../../lambdas/core/recognition/mat
 import type { ExtractedFields, FieldValue } from '../../../lambdas/core/recognition/types';
 import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
 import type { StakeholderDateFormat } from '../../../shared/schemas/master-data';
-import { categoryRecord, FakeMasterDataStore, itemRecord, stakeholderRecord } from '../../support/fake-master-data-store';
+import { categoryRecord, countingStore, itemRecord, seed, stakeholderRecord, type CountingStore } from '../../support/master-data-records';
 import { textDocument } from '../recognition/helpers';
 import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, noOfficeConverter, scriptedRecogniser } from './fakes';
 
@@ -32,12 +33,12 @@ const fv = (value: string, confidence = 80): FieldValue => ({ value, page: 1, bo
 const fields = (f: Partial<ExtractedFields>): ExtractedFields => ({ vat_lines: [], line_items: [], ...f });
 
 function register() {
-  const store = new FakeMasterDataStore();
-  store.stakeholders.set('s-vat', stakeholderRecord(C, { id: 's-vat', name: 'Vatco UAB', code: '111111111', vat_id: 'LT100000001' }));
-  store.stakeholders.set('s-code', stakeholderRecord(C, { id: 's-code', name: 'Codeco UAB', code: '222222222', vat_id: '' }));
-  store.stakeholders.set('s-name', stakeholderRecord(C, { id: 's-name', name: 'Namesake Trading Sdn Bhd', code: 'N-1' }));
-  store.stakeholders.set('c-1', stakeholderRecord(C, { id: 'c-1', type: 'customer', name: 'Buyer Ltd', code: '333333333' }));
-  store.stakeholders.set('other', stakeholderRecord('company-2', { id: 'other', name: 'Vatco UAB', code: '111111111', vat_id: 'LT100000009' }));
+  const store = countingStore();
+  seed(store, { stakeholders: [stakeholderRecord(C, { id: 's-vat', name: 'Vatco UAB', code: '111111111', vat_id: 'LT100000001' })] });
+  seed(store, { stakeholders: [stakeholderRecord(C, { id: 's-code', name: 'Codeco UAB', code: '222222222', vat_id: '' })] });
+  seed(store, { stakeholders: [stakeholderRecord(C, { id: 's-name', name: 'Namesake Trading Sdn Bhd', code: 'N-1' })] });
+  seed(store, { stakeholders: [stakeholderRecord(C, { id: 'c-1', type: 'customer', name: 'Buyer Ltd', code: '333333333' })] });
+  seed(store, { stakeholders: [stakeholderRecord('company-2', { id: 'other', name: 'Vatco UAB', code: '111111111', vat_id: 'LT100000009' })] });
   return store;
 }
 
@@ -55,8 +56,8 @@ describe('matching the party against the register', () => {
   });
 
   it('matches a VAT ID printed without its country prefix', async () => {
-    const store = new FakeMasterDataStore();
-    store.stakeholders.set('s', stakeholderRecord(C, { id: 's', name: 'Prefixless', code: 'P-1', vat_id: '100000001' }));
+    const store = countingStore();
+    seed(store, { stakeholders: [stakeholderRecord(C, { id: 's', name: 'Prefixless', code: 'P-1', vat_id: '100000001' })] });
     expect(await matchCounterparty(store, C, 'receipt', fields({ supplier_vat_id: fv('LT100000001') }))).toMatchObject({ by: 'vat_id', stakeholder: { id: 's' } });
   });
 
@@ -75,7 +76,7 @@ describe('matching the party against the register', () => {
 
   it('stays within a fixed number of look-ups whatever the register holds', async () => {
     const store = register();
-    for (let i = 0; i < 500; i++) store.stakeholders.set(`x${i}`, stakeholderRecord(C, { id: `x${i}`, name: `Trading House ${i}`, code: `X${i}` }));
+    for (let i = 0; i < 500; i++) seed(store, { stakeholders: [stakeholderRecord(C, { id: `x${i}`, name: `Trading House ${i}`, code: `X${i}` })] });
     store.calls = {};
     const m = await matchCounterparty(store, C, 'receipt', fields({ supplier_vat_id: fv('LT123456789'), supplier_code: fv('999999999'), supplier_name: fv('Unknown Trading Company') }));
     expect(m).toBeUndefined();
@@ -106,7 +107,7 @@ describe('line items and the item register', () => {
   });
 
   it('sets a matched line\'s description to the item\'s name with one bounded look-up', async () => {
-    const store = new FakeMasterDataStore();
+    const store = countingStore();
     await store.putItem(itemRecord(C, 'Fuel', ['diesel']));
     await store.putItem(itemRecord(C, 'Coffee', ['kava', 'espresso']));
     await store.putItem(itemRecord('company-2', 'Other', ['bread']));
@@ -120,11 +121,12 @@ describe('line items and the item register', () => {
     expect(store.totalCalls()).toBe(1);
   });
 
-  it('sends at most 40 distinct words of the descriptions', () => {
+  it('sends at most 20 distinct words of the descriptions', () => {
     const many = fields({ line_items: Array.from({ length: 30 }, (_, i) => ({ description: fv(`word${i}a word${i}b 12`) })) });
     const words = lineWords(many);
-    expect(words).toHaveLength(40);
-    expect(new Set(words).size).toBe(40);
+    expect(words).toHaveLength(ITEM_LOOKUP_WORDS);
+    expect(ITEM_LOOKUP_WORDS).toBe(20);
+    expect(new Set(words).size).toBe(20);
     expect(words).not.toContain('12');
   });
 });
@@ -159,7 +161,7 @@ describe('content and the matched stakeholder', () => {
 /** A supplier that prints dates with numbers only; 03/04/2024 reads either way. */
 const SLIP = ['DATEFMT TRADING UAB', 'VAT ID: LT119511515', '', 'Invoice No.: DF-7        Date: 03/04/2024', '', 'TOTAL                  15.00'];
 
-async function processWith(store: FakeMasterDataStore, q: { company_id?: string; receipt_type?: 'receipt' | 'invoice' } = {}) {
+async function processWith(store: CountingStore, q: { company_id?: string; receipt_type?: 'receipt' | 'invoice' } = {}) {
   const clock = { now: () => new Date('2026-06-01T10:00:00Z') };
   const ids = { newId: () => ulid() };
   const company = { ...newCompanyRecord({ name: 'Mano', code: '300000001' }, { id: 'u1', name: 'Test', surname: 'User', email: 'u@x' }, ids, clock), company_id: C, available_documents: 10 };
@@ -205,9 +207,9 @@ describe('processing with the company\'s register', () => {
     ['MM/DD/YYYY', '2024-03-04'],
     ['DD/MM/YYYY', '2024-04-03'],
   ] as const)('a supplier matched by VAT ID sets stakeholder, category and its date format %s reads 03/04/2024 as %s', async (format, iso) => {
-    const store = new FakeMasterDataStore();
-    store.stakeholders.set('sup-1', supplier(C, format));
-    store.categories.set('cat-1', categoryRecord(C, { id: 'cat-1', name: 'Office supplies' }));
+    const store = countingStore();
+    seed(store, { stakeholders: [supplier(C, format)] });
+    seed(store, { categories: [categoryRecord(C, { id: 'cat-1', name: 'Office supplies' })] });
     const run = await processWith(store);
     expect(run.record).toMatchObject({
       stakeholder_id: 'sup-1',
@@ -224,13 +226,13 @@ describe('processing with the company\'s register', () => {
   });
 
   it('without a date format an ambiguous date is read day first, and no stakeholder is set', async () => {
-    const store = new FakeMasterDataStore();
+    const store = countingStore();
     const run = await processWith(store);
     expect(run.record).toMatchObject({ stakeholder_id: null, issue_date: '2024-04-03', stakeholder_date_format: null });
   });
 
   it('an unassigned document matches nothing', async () => {
-    const store = new FakeMasterDataStore();
+    const store = countingStore();
     const run = await processWith(store, { company_id: 'NONE' });
     expect(run.record).toMatchObject({ status: 'unassigned', stakeholder_id: null });
     expect(store.totalCalls()).toBe(0);
