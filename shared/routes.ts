@@ -54,6 +54,22 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user' },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
+  // Master data: suppliers and customers (stakeholders), categories, items
+  { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
+  { method: 'POST', path: '/category', handler: 'http/master-data/post-category', auth: 'user' },
+  { method: 'PUT', path: '/category', handler: 'http/master-data/put-category', auth: 'user' },
+  { method: 'DELETE', path: '/category', handler: 'http/master-data/delete-category', auth: 'user' },
+  { method: 'GET', path: '/stakeholders', handler: 'http/master-data/get-stakeholders', auth: 'user' },
+  { method: 'GET', path: '/stakeholders/{id}', handler: 'http/master-data/get-stakeholder', auth: 'user' },
+  { method: 'POST', path: '/stakeholder', handler: 'http/master-data/post-stakeholder', auth: 'user' },
+  { method: 'PUT', path: '/stakeholder', handler: 'http/master-data/put-stakeholder', auth: 'user' },
+  { method: 'DELETE', path: '/stakeholder', handler: 'http/master-data/delete-stakeholder', auth: 'user' },
+  { method: 'GET', path: '/isNewStakeholder', handler: 'http/master-data/get-is-new-stakeholder', auth: 'user' },
+  { method: 'GET', path: '/items', handler: 'http/master-data/get-items', auth: 'user' },
+  { method: 'POST', path: '/item', handler: 'http/master-data/post-item', auth: 'user' },
+  { method: 'POST', path: '/item/word', handler: 'http/master-data/post-item-word', auth: 'user' },
+  { method: 'PUT', path: '/item', handler: 'http/master-data/put-item', auth: 'user' },
+  { method: 'DELETE', path: '/item', handler: 'http/master-data/delete-item', auth: 'user' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
