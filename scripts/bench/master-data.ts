@@ -157,9 +157,9 @@ async function main() {
     for (const [label, query] of cases) {
       let next: string | null = null;
       for (let page = 1; page <= LATER_PAGE; page++) {
-        const q = `${query}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
+        const q: string = `${query}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
         const measured = page === 1 || page === LATER_PAGE;
-        const { result, calls } = await counted(() => get(q));
+        const { result, calls }: { result: { items: { name: string }[]; next: string | null }; calls: Recorded[] } = await counted(() => get(q));
         if (measured) {
           const byCommand = new Map<string, number>();
           for (const c of calls) byCommand.set(c.command, (byCommand.get(c.command) ?? 0) + 1);
