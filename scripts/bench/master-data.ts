@@ -118,10 +118,11 @@ async function main() {
     const user = { email: `bench-md-${Date.now()}@example.com`, password: 'Bench12345', name: 'Bench', surname: 'User', company: 'Bench Company', company_code: '300000098' };
     await registerUser(stack, user);
     const token = await accessTokenOf(stack, user);
-    const get = async (query: string) => {
+    type ListBody = { items: { name: string }[]; next: string | null };
+    const get = async (query: string): Promise<ListBody> => {
       const res = await fetch(`${stack.apiUrl}/stakeholders?${query}`, { headers: { authorization: `Bearer ${token}` } });
       if (res.status !== 200) throw new Error(`GET /stakeholders?${query} → ${res.status} ${await res.text()}`);
-      return (await res.json()) as { items: { name: string }[]; next: string | null };
+      return (await res.json()) as ListBody;
     };
     const companies = (await (await fetch(`${stack.apiUrl}/companies`, { headers: { authorization: `Bearer ${token}` } })).json()) as { items: { company_id: string }[] };
     const companyId = companies.items[0]!.company_id;
@@ -159,7 +160,7 @@ async function main() {
       for (let page = 1; page <= LATER_PAGE; page++) {
         const q: string = `${query}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
         const measured = page === 1 || page === LATER_PAGE;
-        const { result, calls }: { result: { items: { name: string }[]; next: string | null }; calls: Recorded[] } = await counted(() => get(q));
+        const { result, calls }: { result: ListBody; calls: Recorded[] } = await counted(() => get(q));
         if (measured) {
           const byCommand = new Map<string, number>();
           for (const c of calls) byCommand.set(c.command, (byCommand.get(c.command) ?? 0) + 1);

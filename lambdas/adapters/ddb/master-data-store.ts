@@ -219,7 +219,8 @@ export function decodeCursor(raw: string | undefined, word: string): Cursor | un
   const c = parsed as Partial<Cursor> | null;
   if (!c || typeof c !== 'object' || Array.isArray(c) || typeof c.a !== 'string' || typeof c.w !== 'string') throw invalid();
   if (Object.keys(c).length !== 2 || c.a.length === 0 || c.a.length > 1200 || c.w !== word) throw invalid();
-  if (word !== '' && !c.a.startsWith(word)) throw invalid();
+  // A search cursor is a search item's sort key of the same word range (`<word…>#…`, below `<word>~`).
+  if (word !== '' && (!c.a.startsWith(word) || !/^[a-z0-9&]+#/.test(c.a) || c.a >= `${word}~`)) throw invalid();
   return { a: c.a, w: c.w };
 }
 

@@ -201,6 +201,8 @@ describe('ddb master-data store (M1–M10)', () => {
       expect(() => decodeCursor(bad, ''), bad).toThrow(expect.objectContaining({ kind: 'BadRequest', message: 'Invalid next cursor' }));
     }
     expect(() => decodeCursor(encodeCursor({ a: 'zzz#1', w: 'ab' }), 'ab')).toThrow(expect.objectContaining({ kind: 'BadRequest' }));
+    expect(() => decodeCursor(encodeCursor({ a: 'ab\u00ff#1', w: 'ab' }), 'ab')).toThrow(expect.objectContaining({ kind: 'BadRequest' }));
+    expect(decodeCursor(encodeCursor({ a: 'abc#abc x#1', w: 'ab' }), 'ab')).toEqual({ a: 'abc#abc x#1', w: 'ab' });
   });
 
   it('M6/M7: finds a stakeholder by code and name through the guards, by VAT ID and recognition name through the look-ups', async () => {
