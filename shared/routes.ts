@@ -70,6 +70,9 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/item/word', handler: 'http/master-data/post-item-word', auth: 'user' },
   { method: 'PUT', path: '/item', handler: 'http/master-data/put-item', auth: 'user' },
   { method: 'DELETE', path: '/item', handler: 'http/master-data/delete-item', auth: 'user' },
+  // Master data import (XLSX/XLS)
+  { method: 'GET', path: '/upload/import', handler: 'http/upload/get-upload-import', auth: 'user' },
+  { method: 'GET', path: '/upload/import/{id}', handler: 'http/upload/get-upload-import-result', auth: 'user' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
@@ -83,9 +86,11 @@ export const triggerHandlers = {
   postConfirmation: 'triggers/post-confirmation',
 } as const;
 
-/** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/) → SQS → Lambda. */
+/** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/; imports/) → SQS → Lambda. */
 export const jobHandlers = {
   processDocument: 'jobs/process-document',
+  /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
+  importMasterData: 'jobs/import-master-data',
 } as const;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

@@ -94,6 +94,10 @@ export const keys = {
   /** Items by one of their (folded) words, for matching line items. */
   itemWord: (companyId: string, word: string, nameId: string) => ({ pk: `MDW#${companyId}#${word.slice(0, 200)}`, sk: nameId }),
   itemWordPartition: (companyId: string, word: string) => ({ pk: `MDW#${companyId}#${word.slice(0, 200)}` }),
+  // Master data import (XLSX/XLS): one record per GET /upload/import, and the rejected rows of each chunk.
+  masterImport: (importId: string) => ({ pk: `IMPORT#${importId}`, sk: 'META' }),
+  masterImportRejected: (importId: string, fromRow: number) => ({ pk: `IMPORT#${importId}`, sk: `REJECTED#${String(fromRow).padStart(7, '0')}` }),
+  masterImportRejectedOf: (importId: string) => ({ pk: `IMPORT#${importId}`, skPrefix: 'REJECTED#' }),
 } as const;
 
 /** Sort keys of master-data lists: the folded name (bounded, so that a key stays under 1024 bytes), then the id. */

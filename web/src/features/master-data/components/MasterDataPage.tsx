@@ -17,6 +17,7 @@ import { emptyText, isStakeholderKind, screenOfPath, type MasterKind, type Maste
 import '../master-data.css';
 import { CategoryAddForm, CategoryEditModal } from './CategoryForms';
 import { DeleteStakeholderModal } from './DeleteStakeholderModal';
+import { ImportXlsxPopup } from './ImportXlsxPopup';
 import { ItemAddForm, ItemEditModal } from './ItemForms';
 import { SearchBox } from './SearchBox';
 import { StakeholderAddForm, StakeholderEditModal } from './StakeholderForms';
@@ -183,6 +184,15 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
         ) : (
           <ItemEditModal item={modal.record as Item} onClose={() => setModal(null)} />
         ))}
+      {modal?.kind === 'import' && (
+        <ImportXlsxPopup
+          uploadType={screen.importType}
+          companyId={modal.companyId}
+          open
+          onClose={() => setModal(null)}
+          onImported={() => void queryClient.invalidateQueries({ queryKey: queryKeys.masterData })}
+        />
+      )}
       {modal?.kind === 'delete' && (
         <DeleteStakeholderModal
           name={modal.record.name}
