@@ -1,10 +1,12 @@
 import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
+import { ddbEmailStore } from '../adapters/ddb/email-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
 import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
+import type { EmailStore } from '../core/email-in/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
 import type { SupplierLayouts } from '../core/recognition/ports';
 import { env } from './env';
@@ -22,6 +24,8 @@ export interface Deps {
   files: FileStore;
   /** Supplier layouts learnt from confirmed documents, per company (lambdas/core/recognition). */
   layouts: SupplierLayouts;
+  /** Email-in: email-in address claims and email records (lambdas/core/email-in). */
+  emails: EmailStore;
 }
 
 export function deps(): Deps {
@@ -37,5 +41,6 @@ export function deps(): Deps {
     documents: ddbDocumentsStore,
     files: s3Files,
     layouts: ddbSupplierLayouts,
+    emails: ddbEmailStore,
   };
 }
