@@ -103,6 +103,7 @@ export function htmlToText(html: string): string {
     .replace(/&#39;|&apos;/gi, "'")
     .replace(/&amp;/gi, '&')
     .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n[ \t]+/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
