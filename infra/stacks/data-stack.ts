@@ -1,7 +1,9 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import { EMAIL_IN_PREFIX } from '../../shared/constants';
 import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
 
 export interface DataStackProps extends StackProps {
@@ -56,6 +58,17 @@ export class DataStack extends Stack {
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
+
+    // Email-in: SES's S3 action of this account (only) writes raw messages under inbound/ (EmailInStack).
+    this.documentsBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowSesEmailIn',
+        principals: [new ServicePrincipal('ses.amazonaws.com')],
+        actions: ['s3:PutObject'],
+        resources: [this.documentsBucket.arnForObjects(`${EMAIL_IN_PREFIX}*`)],
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    );
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.documentsBucket.bucketName });
