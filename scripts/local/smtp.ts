@@ -24,6 +24,8 @@ export interface LocalSmtpOptions {
   host?: string;
   /** 0: any free port. */
   port?: number;
+  /** When the port is taken, use any free one instead of failing (npm start without SMTP_PORT). */
+  anyPortIfTaken?: boolean;
   /** Domains accepted as recipients (default: EMAIL_IN_DOMAIN). */
   domains?: string[];
   /** Stores the raw message (the S3 PUT of SES's S3 action). */
@@ -91,13 +93,21 @@ export async function startLocalSmtp(opts: LocalSmtpOptions): Promise<LocalSmtp>
       });
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  try {
+    await listen(opts.port ?? 0);
+  } catch (error) {
+    if (!opts.anyPortIfTaken || (error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    console.warn(`[smtp] port ${opts.port} is taken: using a free port`);
+    await listen(0);
+  }
   server.on('error', (error) => console.error('[smtp] server error', error));
   const { port } = server.server.address() as AddressInfo;
   return {

@@ -35,6 +35,8 @@ export interface LocalStackOptions {
   onCode?: (info: { email: string; kind: string; code: string }) => void;
   /** Email-in: port of the local SMTP server (0 or absent: any free port). */
   smtpPort?: number;
+  /** Email-in: use a free port when smtpPort is taken. */
+  smtpAnyPortIfTaken?: boolean;
 }
 
 export interface LocalStack {
@@ -107,7 +109,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   s3.onObjectCreated((record) => {
     if (record.s3.object.key.startsWith(EMAIL_IN_PREFIX)) emailJobs.deliver(record);
   });
-  const smtp = await startLocalSmtp({ host: '127.0.0.1', port: opts.smtpPort ?? 0, store: (key, bytes) => s3Files.put(key, bytes, 'message/rfc822') });
+  const smtp = await startLocalSmtp({ host: '127.0.0.1', port: opts.smtpPort ?? 0, anyPortIfTaken: opts.smtpAnyPortIfTaken, store: (key, bytes) => s3Files.put(key, bytes, 'message/rfc822') });
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),

@@ -38,6 +38,7 @@ async function main() {
     globalAdminEmails: [DEMO_USER.email, ...(process.env.GLOBAL_ADMIN_EMAILS ?? '').split(',').filter(Boolean)],
     onCode: ({ email, kind, code }) => console.log(`[cognito] ${kind} code for ${email}: ${code}`),
     smtpPort: Number(process.env.SMTP_PORT ?? 2525),
+    smtpAnyPortIfTaken: process.env.SMTP_PORT === undefined,
   });
   const seeded = await seedDemo(stack);
   console.log('');
