@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import PostalMime, { type Address, type Attachment, type Email } from 'postal-mime';
 import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH, EMAIL_TEXT_MAX } from '../../../shared/constants';
-import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import type { EmailAuthView } from '../../../shared/schemas/emails';
 import { checkContent, EXTENSIONS, extensionOf, type FileKind } from '../documents/files';
 import { mailAuth, type MailHeader } from './auth';

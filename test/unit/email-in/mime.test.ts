@@ -108,7 +108,7 @@ describe('parseMail', () => {
     const mail = await parseMail(await compose({ attachments: [{ filename: 'big.jpg', content: big }] }));
     expect(mail.attachments).toEqual([]);
     expect(mail.rejected).toEqual([{ original_file_name: 'big.jpg', reason: UPLOAD_MSG.imageTooBig }]);
-  });
+  }, 60_000);
 
   it('gives the same content hash to the same mail and another to a different one', async () => {
     const options = { messageId: '<same@example.com>', attachments: [{ filename: 'a.pdf', content: PDF }] };
