@@ -16,6 +16,7 @@ export const ENV_NAMES = {
   cognitoIssuer: 'COGNITO_ISSUER',
   /** Email-in: the domain mail is received for in AWS (deploy-time context emailInDomain). */
   emailInDomain: 'EMAIL_IN_DOMAIN',
+  maxCompaniesPerUser: 'MAX_COMPANIES_PER_USER',
 } as const;
 
 const envSchema = z.object({
@@ -31,6 +32,8 @@ const envSchema = z.object({
   COGNITO_ISSUER: z.string().default(''),
   /** Email-in domain besides shared/constants EMAIL_IN_DOMAIN (empty: that one only). */
   EMAIL_IN_DOMAIN: z.string().max(253).default(''),
+  /** Companies one user may create (their first one included); the platform admin sees each owner's count. */
+  MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(10),
 });
 export type Env = z.infer<typeof envSchema>;
 
