@@ -11,6 +11,9 @@ export interface DataStackProps extends StackProps {
   siteOrigin: string;
 }
 
+/** Email-in: days a raw inbound message is kept in the bucket. */
+export const INBOUND_MAIL_DAYS = 90;
+
 /** Prefix of short-lived objects (expired after a day). */
 export const TMP_PREFIX = 'tmp/';
 
@@ -55,6 +58,8 @@ export class DataStack extends Stack {
       ],
       lifecycleRules: [
         { id: 'expire-tmp', prefix: TMP_PREFIX, expiration: Duration.days(1) },
+        // Email-in: raw messages are kept 90 days after their attachments became documents (support, audits).
+        { id: 'expire-inbound-mail', prefix: EMAIL_IN_PREFIX, expiration: Duration.days(INBOUND_MAIL_DAYS) },
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });

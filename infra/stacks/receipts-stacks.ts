@@ -94,7 +94,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     emailInDomain: options.emailInDomain ?? EMAIL_IN_DOMAIN,
   });
   // Both stacks merge notifications into the documents bucket's configuration: one after the other.
-  emailIn.addDependency(processing);
+  emailIn.addStackDependency(processing);
   const webContent = new WebContentStack(app, `${prefix}WebContent`, {
     env,
     description: 'Receipts: SPA files and /config.json',

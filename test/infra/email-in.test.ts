@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INBOUND_MAX_RECEIVE_COUNT, INBOUND_VISIBILITY_TIMEOUT, RECEIVE_EMAIL_TIMEOUT } from '../../infra/stacks/email-in-stack';
+import { INBOUND_MAIL_DAYS } from '../../infra/stacks/data-stack';
 import { createReceiptsStacks } from '../../infra/stacks/receipts-stacks';
 import { MAX_RECEIVES } from '../../lambdas/jobs/receive-email';
 import { EMAIL_IN_DOMAIN, EMAIL_IN_PREFIX } from '../../shared/constants';
@@ -67,6 +68,12 @@ describe('EmailInStack', () => {
           }),
         ]),
       },
+    });
+  });
+
+  it('keeps raw messages 90 days', () => {
+    s.data.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ Prefix: EMAIL_IN_PREFIX, ExpirationInDays: INBOUND_MAIL_DAYS, Status: 'Enabled' })]) },
     });
   });
 
