@@ -7,7 +7,7 @@ import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ENV_NAMES, MAX_COMPANIES_PER_USER_DEFAULT } from '../../lambdas/runtime/env';
+import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { LAMBDA_HANDLER, type HandlerBundle } from '../build/bundle-handlers';
 import { TEXTRACT_ACTIONS, USER_POOL_ADMIN_ACTIONS, awsNeedsOf, type AwsNeed } from './grants';
 
@@ -55,9 +55,10 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.stage]: 'aws',
     [ENV_NAMES.recogniser]: 'textract',
     [ENV_NAMES.globalAdminEmails]: r.globalAdminEmails,
+    // The handlers' own default (lambdas/runtime/env.ts), stated so that it can be changed per stage.
+    [ENV_NAMES.maxCompaniesPerUser]: '10',
     NODE_OPTIONS: '--enable-source-maps',
   };
-  env[ENV_NAMES.maxCompaniesPerUser] = String(MAX_COMPANIES_PER_USER_DEFAULT);
   // Email-in: the deployed receiving domain (EmailInStack sets it on the email-in job; others never read mail).
   env[ENV_NAMES.emailInDomain] = '';
   if (r.table) env[ENV_NAMES.tableName] = r.table.tableName;

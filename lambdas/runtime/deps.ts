@@ -3,11 +3,15 @@ import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
 import { ddbEmailStore } from '../adapters/ddb/email-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
+import { ddbMasterDataStore } from '../adapters/ddb/master-data-store';
+import { ddbImportsStore } from '../adapters/ddb/imports-store';
 import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import type { EmailStore } from '../core/email-in/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
+import type { MasterDataStore } from '../core/master-data/ports';
+import type { ImportsStore } from '../core/master-data/import/ports';
 import type { SupplierLayouts } from '../core/recognition/ports';
 import { env } from './env';
 
@@ -28,6 +32,10 @@ export interface Deps {
   layouts: SupplierLayouts;
   /** Email-in: email-in address claims and email records (lambdas/core/email-in). */
   emails: EmailStore;
+  /** Master data: suppliers, customers, categories, items (lambdas/core/master-data). */
+  masterData: MasterDataStore;
+  /** Master data XLSX/XLS imports (lambdas/core/master-data/import). */
+  imports: ImportsStore;
 }
 
 export function deps(): Deps {
@@ -45,5 +53,7 @@ export function deps(): Deps {
     files: s3Files,
     layouts: ddbSupplierLayouts,
     emails: ddbEmailStore,
+    masterData: ddbMasterDataStore,
+    imports: ddbImportsStore,
   };
 }

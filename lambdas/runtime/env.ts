@@ -19,9 +19,6 @@ export const ENV_NAMES = {
   maxCompaniesPerUser: 'MAX_COMPANIES_PER_USER',
 } as const;
 
-/** Companies one user may create unless MAX_COMPANIES_PER_USER says otherwise (CDK sets it on every function). */
-export const MAX_COMPANIES_PER_USER_DEFAULT = 10;
-
 const envSchema = z.object({
   TABLE_NAME: z.string().min(1),
   DOCUMENTS_BUCKET: z.string().min(1).default('documents'),
@@ -36,7 +33,7 @@ const envSchema = z.object({
   /** Email-in domain besides shared/constants EMAIL_IN_DOMAIN (empty: that one only). */
   EMAIL_IN_DOMAIN: z.string().max(253).default(''),
   /** Companies one user may create (their first one included); the platform admin sees each owner's count. */
-  MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(MAX_COMPANIES_PER_USER_DEFAULT),
+  MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(10),
 });
 export type Env = z.infer<typeof envSchema>;
 
