@@ -33,6 +33,17 @@ export const STORAGE_KEYS = {
 
 export const EMAIL_IN_DOMAIN = 'in.receipts.local';
 
+// Email-in (documents arriving by mail; docs/decisions.md "Email-in").
+/** Objects under this prefix of the documents bucket are raw inbound messages (SES's S3 action, the local SMTP server). */
+export const EMAIL_IN_PREFIX = 'inbound/';
+/** The largest message accepted (SES's own limit for receiving, headers and encoding included). */
+export const EMAIL_MAX_BYTES = 40 * 1024 * 1024;
+/** Attachments of one message that become documents; the rest are listed on the email as not taken. */
+export const EMAIL_MAX_ATTACHMENTS = 20;
+/** Forwarded messages (.eml inside a mail) are opened this many levels deep. */
+export const EMAIL_MAX_FORWARD_DEPTH = 3;
+/** Characters of the message text kept on the email record. */
+export const EMAIL_TEXT_MAX = 20_000;
 /** Master data (rules.md 9): date formats a supplier or customer prints, in the spec's order. */
 export const STAKEHOLDER_DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
 /** Longest free-text field of master data (names, streets, codes are shorter in practice). */

@@ -54,6 +54,8 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user' },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
+  // Email-in: the email a document arrived with
+  { method: 'GET', path: '/emails/{id}', handler: 'http/emails/get-email', auth: 'user' },
   // Master data: suppliers and customers (stakeholders), categories, items
   { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
   { method: 'POST', path: '/category', handler: 'http/master-data/post-category', auth: 'user' },
@@ -86,9 +88,13 @@ export const triggerHandlers = {
   postConfirmation: 'triggers/post-confirmation',
 } as const;
 
-/** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/; imports/) → SQS → Lambda. */
+/**
+ * Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/; imports/) → SQS → Lambda;
+ * email-in: inbound/ (raw messages stored by SES or the local SMTP server) → SQS → Lambda.
+ */
 export const jobHandlers = {
   processDocument: 'jobs/process-document',
+  receiveEmail: 'jobs/receive-email',
   /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
   importMasterData: 'jobs/import-master-data',
 } as const;

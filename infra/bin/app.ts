@@ -22,6 +22,7 @@ createReceiptsStacks(app, {
   entries,
   globalAdminEmails: globalAdminEmailsFrom(app.node.tryGetContext('globalAdminEmails')),
   webDistDir: WEB_DIST_DIR,
+  emailInDomain: app.node.tryGetContext('emailInDomain') as string | undefined,
 });
 
 app.synth();

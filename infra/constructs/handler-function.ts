@@ -59,6 +59,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.maxCompaniesPerUser]: '10',
     NODE_OPTIONS: '--enable-source-maps',
   };
+  // Email-in: the deployed receiving domain (EmailInStack sets it on the email-in job; others never read mail).
+  env[ENV_NAMES.emailInDomain] = '';
   if (r.table) env[ENV_NAMES.tableName] = r.table.tableName;
   if (r.documentsBucket) env[ENV_NAMES.documentsBucket] = r.documentsBucket.bucketName;
   if (r.userPool) {

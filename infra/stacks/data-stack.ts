@@ -1,13 +1,18 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import { EMAIL_IN_PREFIX } from '../../shared/constants';
 import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
 
 export interface DataStackProps extends StackProps {
   /** The SPA's origin (https://…): browsers PUT/GET documents with presigned URLs from there. */
   siteOrigin: string;
 }
+
+/** Email-in: days a raw inbound message is kept in the bucket. */
+export const INBOUND_MAIL_DAYS = 90;
 
 /** Prefix of short-lived objects (expired after a day). */
 export const TMP_PREFIX = 'tmp/';
@@ -53,9 +58,22 @@ export class DataStack extends Stack {
       ],
       lifecycleRules: [
         { id: 'expire-tmp', prefix: TMP_PREFIX, expiration: Duration.days(1) },
+        // Email-in: raw messages are kept 90 days after their attachments became documents (support, audits).
+        { id: 'expire-inbound-mail', prefix: EMAIL_IN_PREFIX, expiration: Duration.days(INBOUND_MAIL_DAYS) },
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
+
+    // Email-in: SES's S3 action of this account (only) writes raw messages under inbound/ (EmailInStack).
+    this.documentsBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowSesEmailIn',
+        principals: [new ServicePrincipal('ses.amazonaws.com')],
+        actions: ['s3:PutObject'],
+        resources: [this.documentsBucket.arnForObjects(`${EMAIL_IN_PREFIX}*`)],
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    );
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.documentsBucket.bucketName });

@@ -1,9 +1,11 @@
 import type { App, Environment } from 'aws-cdk-lib';
+import { EMAIL_IN_DOMAIN } from '../../shared/constants';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { ApiStack } from './api-stack';
 import { AuthStack } from './auth-stack';
 import { DataStack } from './data-stack';
+import { EmailInStack } from './email-in-stack';
 import { ProcessingStack } from './processing-stack';
 import { WebContentStack } from './web-content-stack';
 import { WebStack } from './web-stack';
@@ -21,6 +23,8 @@ export interface ReceiptsStacksOptions {
   /** Default: the CLI's account (may be undefined for offline synth) in eu-west-1. */
   env?: Environment;
   prefix?: string;
+  /** Email-in: the domain SES receives mail for (context `emailInDomain`; default shared/constants EMAIL_IN_DOMAIN). */
+  emailInDomain?: string;
 }
 
 export interface ReceiptsStacks {
@@ -30,6 +34,7 @@ export interface ReceiptsStacks {
   api: ApiStack;
   processing: ProcessingStack;
   webContent: WebContentStack;
+  emailIn: EmailInStack;
 }
 
 /**
@@ -78,6 +83,18 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     userPoolClient: auth.userPoolClient,
     webSocketStage: api.webSocketStage,
   });
+  const emailIn = new EmailInStack(app, `${prefix}EmailIn`, {
+    ...common,
+    description: 'Receipts: email-in (SES receiving → S3 → queue → job)',
+    table: data.table,
+    documentsBucket: data.documentsBucket,
+    userPool: auth.userPool,
+    userPoolClient: auth.userPoolClient,
+    webSocketStage: api.webSocketStage,
+    emailInDomain: options.emailInDomain ?? EMAIL_IN_DOMAIN,
+  });
+  // Both stacks merge notifications into the documents bucket's configuration: one after the other.
+  emailIn.addStackDependency(processing);
   const webContent = new WebContentStack(app, `${prefix}WebContent`, {
     env,
     description: 'Receipts: SPA files and /config.json',
@@ -92,7 +109,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
       userPoolClientId: auth.userPoolClient.userPoolClientId,
     },
   });
-  return { web, data, auth, api, processing, webContent };
+  return { web, data, auth, api, processing, webContent, emailIn };
 }
 
 /** Context `globalAdminEmails`: a comma-separated string or a JSON array of e-mails. */

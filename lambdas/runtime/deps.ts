@@ -1,12 +1,14 @@
 import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
+import { ddbEmailStore } from '../adapters/ddb/email-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
 import { ddbMasterDataStore } from '../adapters/ddb/master-data-store';
 import { ddbImportsStore } from '../adapters/ddb/imports-store';
 import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
+import type { EmailStore } from '../core/email-in/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
 import type { MasterDataStore } from '../core/master-data/ports';
 import type { ImportsStore } from '../core/master-data/import/ports';
@@ -28,6 +30,8 @@ export interface Deps {
   files: FileStore;
   /** Supplier layouts learnt from confirmed documents, per company (lambdas/core/recognition). */
   layouts: SupplierLayouts;
+  /** Email-in: email-in address claims and email records (lambdas/core/email-in). */
+  emails: EmailStore;
   /** Master data: suppliers, customers, categories, items (lambdas/core/master-data). */
   masterData: MasterDataStore;
   /** Master data XLSX/XLS imports (lambdas/core/master-data/import). */
@@ -48,6 +52,7 @@ export function deps(): Deps {
     documents: ddbDocumentsStore,
     files: s3Files,
     layouts: ddbSupplierLayouts,
+    emails: ddbEmailStore,
     masterData: ddbMasterDataStore,
     imports: ddbImportsStore,
   };

@@ -14,6 +14,8 @@ export const ENV_NAMES = {
   globalAdminEmails: 'GLOBAL_ADMIN_EMAILS',
   recogniser: 'RECOGNISER',
   cognitoIssuer: 'COGNITO_ISSUER',
+  /** Email-in: the domain mail is received for in AWS (deploy-time context emailInDomain). */
+  emailInDomain: 'EMAIL_IN_DOMAIN',
   maxCompaniesPerUser: 'MAX_COMPANIES_PER_USER',
 } as const;
 
@@ -28,6 +30,8 @@ const envSchema = z.object({
   RECOGNISER: z.enum(['textract', 'local']).default('textract'),
   /** Issuer of the user pool's tokens; defaults to the AWS issuer of USER_POOL_ID in eu-west-1. */
   COGNITO_ISSUER: z.string().default(''),
+  /** Email-in domain besides shared/constants EMAIL_IN_DOMAIN (empty: that one only). */
+  EMAIL_IN_DOMAIN: z.string().max(253).default(''),
   /** Companies one user may create (their first one included); the platform admin sees each owner's count. */
   MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(10),
 });

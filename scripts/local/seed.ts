@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
+import { sendDemoEmail } from './seed-email';
 import type { LocalStack } from './stack';
 import { LOCAL_CLIENT_ID } from './stack';
 
@@ -83,7 +84,6 @@ export async function uploadThroughApi(apiUrl: string, token: string, params: Up
 
 const DEMO_DOCUMENTS = [
   { file: 'office-supplies-invoice.pdf', content_type: 'application/pdf', receipt_type: 'receipt' as const },
-  { file: 'saskaita-faktura.pdf', content_type: 'application/pdf', receipt_type: 'receipt' as const },
   { file: 'shop-receipt.jpg', content_type: 'image/jpeg', receipt_type: 'receipt' as const },
 ];
 
@@ -116,7 +116,8 @@ export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }>
   if (!created) return { created };
   const token = await accessTokenOf(stack, DEMO_USER);
   const companies = await fetch(`${stack.apiUrl}/companies`, { headers: { authorization: `Bearer ${token}` } });
-  const companyId = ((await companies.json()) as { items: { company_id: string }[] }).items[0]!.company_id;
+  const company = ((await companies.json()) as { items: { company_id: string; email: string }[] }).items[0]!;
+  const companyId = company.company_id;
   await seedDemoMasterData(stack.apiUrl, token, companyId);
   for (const doc of DEMO_DOCUMENTS) {
     const bytes = readFileSync(path.join(import.meta.dirname, 'demo', doc.file));
@@ -128,6 +129,8 @@ export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }>
     );
     if (!result.put?.ok) console.warn(`[local] demo document ${doc.file} was not uploaded (${result.status})`);
   }
+  // Email-in: one invoice arrives by mail (saskaita-faktura.pdf) through the local SMTP server.
+  await sendDemoEmail(stack, company.email).catch((error: unknown) => console.warn('[local] demo email was not sent', error));
   return { created };
 }
 

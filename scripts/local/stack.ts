@@ -5,18 +5,20 @@ import path from 'node:path';
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
 import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
-import { resetS3Client } from '../../lambdas/adapters/s3/files';
+import { resetS3Client, s3Files } from '../../lambdas/adapters/s3/files';
 import { PROCESSING_PREFIXES } from '../../lambdas/core/documents/files';
 import { IMPORT_MAX_RECEIVES, IMPORT_PREFIX } from '../../lambdas/core/master-data/import/service';
 import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { jobHandlers, triggerHandlers } from '../../shared/routes';
+import { EMAIL_IN_PREFIX } from '../../shared/constants';
 import { handleApiRequest, loadHandler } from './api-adapter';
 import { localCredentials } from './credentials';
 import { createLocalCognito, type LocalCognito } from './cognito';
 import { startLocalDynamo, type LocalDynamo } from './dynamo';
 import { createLocalJobQueue, type LocalJobQueue } from './jobs';
 import { startLocalS3, type LocalS3 } from './s3';
+import { startLocalSmtp, type LocalSmtp } from './smtp';
 import { serveStatic } from './static-files';
 import { ensureTable } from './table';
 import { LocalWebSocketGateway } from './ws-adapter';
@@ -33,6 +35,10 @@ export interface LocalStackOptions {
   webRoot?: string;
   globalAdminEmails?: string[];
   onCode?: (info: { email: string; kind: string; code: string }) => void;
+  /** Email-in: port of the local SMTP server (0 or absent: any free port). */
+  smtpPort?: number;
+  /** Email-in: use a free port when smtpPort is taken. */
+  smtpAnyPortIfTaken?: boolean;
 }
 
 export interface LocalStack {
@@ -45,6 +51,9 @@ export interface LocalStack {
   cognito: LocalCognito;
   /** The processing job's queue (S3 object-created → SQS → job). */
   jobs: LocalJobQueue;
+  /** Email-in: the local SMTP server (SES receiving) and its job's queue (inbound/ → SQS → job). */
+  smtp: LocalSmtp;
+  emailJobs: LocalJobQueue;
   /** The master-data import job's queue (S3 imports/ → SQS → job). */
   importJobs: LocalJobQueue;
   stop(): Promise<void>;
@@ -109,6 +118,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   s3.onObjectCreated((record) => {
     if (record.s3.object.key.startsWith(IMPORT_PREFIX)) importJobs.deliver(record);
   });
+
+  // Email-in: inbound/ object-created → its own queue → the email-in job, as in AWS; a real SMTP server writes there.
+  const emailJobs = createLocalJobQueue(() => loadHandler(jobHandlers.receiveEmail), 'eu-west-1', path.join(opts.dataDir, 'queue-email'));
+  s3.onObjectCreated((record) => {
+    if (record.s3.object.key.startsWith(EMAIL_IN_PREFIX)) emailJobs.deliver(record);
+  });
+  const smtp = await startLocalSmtp({ host: '127.0.0.1', port: opts.smtpPort ?? 0, anyPortIfTaken: opts.smtpAnyPortIfTaken, store: (key, bytes) => s3Files.put(key, bytes, 'message/rfc822') });
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),
@@ -176,8 +192,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     s3,
     cognito,
     jobs,
+    smtp,
+    emailJobs,
     importJobs,
     async stop() {
+      await smtp.close();
+      await emailJobs.close();
       await jobs.close();
       await importJobs.close();
       await closeRecogniser();

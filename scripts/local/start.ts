@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { EMAIL_IN_DOMAIN } from '../../shared/constants';
 import { DEMO_USER, seedDemo } from './seed';
 import { startLocalStack } from './stack';
 
@@ -36,12 +37,15 @@ async function main() {
     host: process.env.HOST ?? '127.0.0.1',
     globalAdminEmails: [DEMO_USER.email, ...(process.env.GLOBAL_ADMIN_EMAILS ?? '').split(',').filter(Boolean)],
     onCode: ({ email, kind, code }) => console.log(`[cognito] ${kind} code for ${email}: ${code}`),
+    smtpPort: Number(process.env.SMTP_PORT ?? 2525),
+    smtpAnyPortIfTaken: process.env.SMTP_PORT === undefined,
   });
   const seeded = await seedDemo(stack);
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);
   console.log(`  Data folder: ${dataDir}${seeded.created ? ' (demo data created)' : ''}`);
   console.log(`  Demo account: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+  console.log(`  Email-in (SMTP): ${stack.smtp.host}:${stack.smtp.port} — mail to a company's address @${EMAIL_IN_DOMAIN}`);
   console.log('');
   const stop = async () => {
     await stack.stop().catch(() => undefined);

@@ -39,7 +39,7 @@ describe('Receipts CDK app', () => {
   });
 
   it('deploys every stack to eu-west-1', () => {
-    expect(all).toHaveLength(6);
+    expect(all).toHaveLength(7);
     for (const stack of all) expect(stack.region, stack.stackName).toBe(REGION);
   });
 
@@ -51,6 +51,8 @@ describe('Receipts CDK app', () => {
     expect(deps(stacks.api)).toEqual([stacks.auth.stackName, stacks.data.stackName, stacks.web.stackName].sort());
     expect(deps(stacks.processing)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName].sort());
     expect(deps(stacks.webContent)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.web.stackName].sort());
+    // Email-in after Processing: both merge notifications into the documents bucket, one after the other.
+    expect(deps(stacks.emailIn)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName, stacks.processing.stackName].sort());
   });
 
   it('outputs the API URL, WebSocket URL, user pool id, client id and distribution domain', () => {

@@ -29,6 +29,7 @@ export interface Synth {
   api: Template;
   processing: Template;
   webContent: Template;
+  emailIn: Template;
 }
 
 let bundlePromise: Promise<HandlerBundle> | undefined;
@@ -81,6 +82,7 @@ export function synthReceipts(): Promise<Synth> {
       api: Template.fromStack(stacks.api),
       processing: Template.fromStack(stacks.processing),
       webContent: Template.fromStack(stacks.webContent),
+      emailIn: Template.fromStack(stacks.emailIn),
     };
   })();
   return synthPromise;

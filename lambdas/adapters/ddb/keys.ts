@@ -61,6 +61,8 @@ export const keys = {
   pendingUploadIndex: (companyId: string, expiresAt: string, uploadId: string) => ({ gsi1pk: `UPLOADS#${companyId}`, gsi1sk: `${expiresAt}#${uploadId}` }),
   /** Counts by status of a user's unassigned documents (all-companies uploads). */
   userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),
+  // Email-in: one record per received message and company (id from Message-ID + content hash + company).
+  email: (emailId: string) => ({ pk: `EMAIL#${emailId}`, sk: 'META' }),
   // Master data (suppliers, customers, categories, items). `kind` is the list a record belongs to:
   // supplier | customer | category | item; `source` own | external (imported from an integration).
   /** The record itself; stakeholders and categories by id, items by name_id. */

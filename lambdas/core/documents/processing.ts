@@ -211,7 +211,7 @@ async function createDocuments(
       notes: upload.notes,
       category: upload.category,
       original_file_name: part.page ? fileName.replace(/(\.[^.]+)?$/, (ext) => ` (page ${part.page})${ext}`) : fileName,
-      email_id: null,
+      email_id: upload.email_id ?? null,
       duplicate_id: same[0] ?? null,
       stakeholder_id: null,
       counterparty_name: '',
@@ -278,7 +278,7 @@ function creationChange(deps: ProcessingDeps, docs: DocumentRecord[], actor: Act
   change.counts.push(...mergeCountDeltas(docs.flatMap((d) => countMove(null, d))));
   for (const d of docs) {
     change.markers.put.push({ kind: 'hash', scope: d.scope, value: d.source!.file_hash, receipt_id: d.receipt_id });
-    change.history.push(historyRecord(deps.ids, d.receipt_id, d.created_at, 'Uploaded', actor));
+    change.history.push(historyRecord(deps.ids, d.receipt_id, d.created_at, d.email_id ? 'Received by email' : 'Uploaded', actor));
   }
   return change;
 }
@@ -327,7 +327,7 @@ async function createQuotaFailure(
     notes: upload.notes,
     category: upload.category,
     original_file_name: upload.original_file_name,
-    email_id: null,
+    email_id: upload.email_id ?? null,
     duplicate_id: null,
     stakeholder_id: null,
     counterparty_name: '',

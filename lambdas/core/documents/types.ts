@@ -147,6 +147,8 @@ export interface UploadRecord {
   /** After this the reservation may be released (the presigned URL has expired long before). */
   expires_at: string;
   document_ids: string[];
+  /** Email-in: the email record the attachment came with (set on the documents it becomes). */
+  email_id?: string | null;
 }
 
 /** One change of a status-count item: ADD delta to the status's number. */

@@ -30,6 +30,11 @@ export interface EmailRecord {
   arrived_at?: string | null;
   text?: string | null;
   files?: Array<{ receipt_id: string; original_file_name?: string | null }>;
+  /** Email-in: the address it was taken from, parts that did not become documents, the mail server's sender checks. */
+  to?: string | null;
+  rejected_files?: Array<{ original_file_name: string; reason: string }>;
+  auth?: { spf: string; dkim: string; dmarc: string; spam: string; virus: string; warning: string | null } | null;
+  state?: 'receiving' | 'done';
 }
 
 /** A member of the company for the upload's Owner dropdown (GET /company/users). */

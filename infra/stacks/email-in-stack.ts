@@ -1,0 +1,112 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Bucket, EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import { EmailIdentity, Identity, ReceiptRuleSet, TlsPolicy, type IReceiptRuleAction } from 'aws-cdk-lib/aws-ses';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { ENV_NAMES } from '../../lambdas/runtime/env';
+import { EMAIL_IN_PREFIX } from '../../shared/constants';
+import type { HandlerBundle } from '../build/bundle-handlers';
+import type { HandlerEntries } from '../build/handler-entries';
+import { HandlerFunction } from '../constructs/handler-function';
+
+export interface EmailInStackProps extends StackProps {
+  bundle: HandlerBundle;
+  entries: HandlerEntries;
+  table: ITable;
+  documentsBucket: IBucket;
+  userPool: IUserPool;
+  userPoolClient: IUserPoolClient;
+  webSocketStage: WebSocketStage;
+  globalAdminEmails: string;
+  /** The domain mail is received for (context `emailInDomain`); its MX record points at SES. */
+  emailInDomain: string;
+}
+
+/** Parsing a 40 MB message and writing its attachments. */
+export const RECEIVE_EMAIL_TIMEOUT = Duration.minutes(2);
+/** AWS's advice for SQS-triggered functions: visibility ≥ 6 × the function timeout. */
+export const INBOUND_VISIBILITY_TIMEOUT = Duration.minutes(12);
+/** Deliveries before a message goes to the DLQ; the job's MAX_RECEIVES (lambdas/jobs/receive-email.ts) must match. */
+export const INBOUND_MAX_RECEIVE_COUNT = 3;
+
+/**
+ * Email-in (SES receiving, eu-west-1): a receipt rule set with one rule for the email-in domain whose S3 action
+ * stores each raw message in the documents bucket under inbound/ (the bucket policy letting SES write there is
+ * in DataStack, conditioned on this account), the bucket's object-created notification for inbound/ → SQS queue
+ * (DLQ after 3 receives) → the email-in job, which turns attachments into uploads for the processing job.
+ *
+ * SES allows one active rule set per account and region; CloudFormation cannot activate it: the deployer runs
+ * `aws ses set-active-receipt-rule-set --rule-set-name <output ReceiptRuleSetName>` once (README).
+ */
+export class EmailInStack extends Stack {
+  readonly inboundQueue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly ruleSet: ReceiptRuleSet;
+  readonly receiveEmail?: HandlerFunction;
+
+  constructor(scope: Construct, id: string, props: EmailInStackProps) {
+    super(scope, id, props);
+    const domain = props.emailInDomain.trim().toLowerCase();
+
+    this.deadLetterQueue = new Queue(this, 'InboundDeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.inboundQueue = new Queue(this, 'InboundQueue', {
+      visibilityTimeout: INBOUND_VISIBILITY_TIMEOUT,
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: INBOUND_MAX_RECEIVE_COUNT },
+    });
+
+    // Imported reference: a non-managed notification that merges with the processing stack's (see ProcessingStack).
+    const documents = Bucket.fromBucketAttributes(this, 'DocumentsBucketRef', {
+      bucketArn: props.documentsBucket.bucketArn,
+      bucketName: props.documentsBucket.bucketName,
+    });
+    documents.addEventNotification(EventType.OBJECT_CREATED, new SqsDestination(this.inboundQueue), { prefix: EMAIL_IN_PREFIX });
+
+    // The domain as an SES identity: SES receives only for verified domains (DKIM records are its verification).
+    new EmailIdentity(this, 'EmailInDomain', { identity: Identity.domain(domain) });
+
+    // The S3 action; the bucket policy for ses.amazonaws.com is the documents bucket's own (DataStack).
+    const storeRaw: IReceiptRuleAction = {
+      bind: () => ({ s3Action: { bucketName: props.documentsBucket.bucketName, objectKeyPrefix: EMAIL_IN_PREFIX } }),
+    };
+    this.ruleSet = new ReceiptRuleSet(this, 'ReceiptRuleSet', {
+      rules: [{ recipients: [domain], actions: [storeRaw], scanEnabled: true, tlsPolicy: TlsPolicy.OPTIONAL, enabled: true }],
+    });
+
+    const handler = props.entries.jobs.receiveEmail;
+    if (handler) {
+      this.receiveEmail = new HandlerFunction(this, 'ReceiveEmailFn', {
+        handler,
+        bundle: props.bundle,
+        description: `SES → S3 ${EMAIL_IN_PREFIX}* → SQS → lambdas/${handler}.ts`,
+        timeout: RECEIVE_EMAIL_TIMEOUT,
+        memorySize: 1024,
+        resources: {
+          table: props.table,
+          documentsBucket: props.documentsBucket,
+          userPool: props.userPool,
+          userPoolClient: props.userPoolClient,
+          webSocketStage: props.webSocketStage,
+          globalAdminEmails: props.globalAdminEmails,
+        },
+      });
+      this.receiveEmail.addEnvironment(ENV_NAMES.emailInDomain, domain);
+      this.receiveEmail.addEventSource(new SqsEventSource(this.inboundQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 5 }));
+    }
+
+    new CfnOutput(this, 'ReceiptRuleSetName', { value: this.ruleSet.receiptRuleSetName });
+    new CfnOutput(this, 'EmailInMxRecord', { value: `${domain} MX 10 inbound-smtp.${this.region}.amazonaws.com` });
+    new CfnOutput(this, 'InboundDeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl });
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * A raw message (RFC 5322 / MIME) as the email-in job sees it: who sent it, to whom, its text, and which of its
+ * parts become documents. Parsed with postal-mime (docs/decisions.md "Email-in"). Types are decided by the
+ * bytes, not by the name or the declared type; the upload limits of the spec apply (images 10 MB, others 30 MB).
+ */
+import { createHash } from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import PostalMime, { type Address, type Attachment, type Email } from 'postal-mime';
+import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH, EMAIL_TEXT_MAX } from '../../../shared/constants';
+import type { EmailAuthView } from '../../../shared/schemas/emails';
+import { checkContent, EXTENSIONS, extensionOf, type FileKind } from '../documents/files';
+import { mailAuth, type MailHeader } from './auth';
+
+/** Inline images smaller than this are signature logos and tracking pixels, not documents: left out silently. */
+export const INLINE_IMAGE_MIN_BYTES = 8 * 1024;
+export const WINMAIL_MESSAGE = 'winmail.dat (Outlook rich text) is not supported: ask the sender to send the files as ordinary attachments';
+export const TOO_MANY_MESSAGE = `Only the first ${EMAIL_MAX_ATTACHMENTS} attachments of a message become documents`;
+export const TOO_DEEP_MESSAGE = `A forwarded message nested more than ${EMAIL_MAX_FORWARD_DEPTH} levels deep is not opened`;
+export const UNREADABLE_MESSAGE = 'The forwarded message could not be read';
+
+export interface MailAttachment {
+  /** The name the document gets: the part's own, with the extension of what the bytes are, or a made-up one. */
+  original_file_name: string;
+  bytes: Uint8Array;
+  kind: FileKind;
+  content_type: string;
+  sha256: string;
+}
+
+export interface RejectedPart {
+  original_file_name: string;
+  reason: string;
+}
+
+export interface ParsedMail {
+  message_id: string | null;
+  subject: string;
+  /** `Name <address>` (or the address alone). */
+  from: string;
+  from_address: string;
+  /** Addresses the message names as recipients (To, Cc, Delivered-To, X-Original-To, the receiving server's headers), lower case. */
+  recipients: string[];
+  /** When the receiving server took the message (its Received header), else the Date header. */
+  received_at: string | null;
+  text: string;
+  attachments: MailAttachment[];
+  rejected: RejectedPart[];
+  auth: EmailAuthView;
+  /** sha256 of what the message says (subject, sender, text, attachments): with the Message-ID, what "the same mail" means. */
+  content_hash: string;
+}
+
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
+
+function mailbox(address: Address | undefined): { name: string; address: string } | undefined {
+  if (!address) return undefined;
+  if (address.group) return address.group[0];
+  return { name: address.name, address: address.address ?? '' };
+}
+
+function addresses(list: Address[] | undefined): string[] {
+  return (list ?? []).flatMap((a) => (a.group ? a.group.map((m) => m.address) : [a.address ?? ''])).filter(Boolean);
+}
+
+/** Addresses in headers the receiving server writes: `for <x@y>` of the topmost Received, X-Receipts-Envelope-To of the local server. */
+function envelopeHints(headers: MailHeader[]): string[] {
+  const out: string[] = [];
+  const received = headers.find((h) => h.key === 'received')?.value ?? '';
+  const forClause = /\bfor\s+<?([^\s<>;]+@[^\s<>;]+)>?/i.exec(received);
+  if (forClause) out.push(forClause[1]!);
+  const envelope = headers.find((h) => h.key === 'x-receipts-envelope-to')?.value;
+  if (envelope) out.push(...envelope.split(',').map((s) => s.trim()));
+  for (const key of ['delivered-to', 'x-original-to']) {
+    const h = headers.find((x) => x.key === key)?.value;
+    if (h) out.push(h.trim().replace(/^<|>$/g, ''));
+  }
+  return out;
+}
+
+function receivedAt(headers: MailHeader[], date: string | undefined): string | null {
+  const received = headers.find((h) => h.key === 'received')?.value;
+  const stamp = received?.split(';').pop()?.trim();
+  for (const candidate of [stamp, date]) {
+    if (!candidate) continue;
+    const t = Date.parse(candidate);
+    if (!Number.isNaN(t)) return new Date(t).toISOString();
+  }
+  return null;
+}
+
+/** Plain text of an HTML body (the panel shows text only; HTML is never rendered). */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(script|style|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|tr|li|h[1-6])\s*>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/gi, ' ')
+    .replace(/&lt;/gi, '<')
+    .replace(/&gt;/gi, '>')
+    .replace(/&quot;/gi, '"')
+    .replace(/&#39;|&apos;/gi, "'")
+    .replace(/&amp;/gi, '&')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n[ \t]+/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function bodyText(email: Email): string {
+  const text = email.text?.trim() ? email.text : email.html ? htmlToText(email.html) : '';
+  return text.replace(/\r\n/g, '\n').trim().slice(0, EMAIL_TEXT_MAX);
+}
+
+/** What file-type calls the bytes → the accepted extension, for PDFs and images (office files keep their own). */
+const DETECTED_EXT: Record<string, string> = { pdf: 'pdf', jpg: 'jpg', png: 'png' };
+
+function isWinmail(part: Attachment): boolean {
+  return part.mimeType === 'application/ms-tnef' || part.mimeType === 'application/vnd.ms-tnef' || /^winmail\.dat$/i.test(part.filename ?? '');
+}
+
+function isForwarded(part: Attachment): boolean {
+  return part.mimeType === 'message/rfc822' || /\.eml$/i.test(part.filename ?? '');
+}
+
+function cleanName(name: string | null): string {
+  // No folders, no control characters; several dots and non-ASCII letters stay as written.
+  return (name ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 200);
+}
+
+/**
+ * The name a part gets as a document: its own when its extension fits what the bytes are; with the right
+ * extension added when it has none or another (a PDF sent as `scan` or `invoice.dat`); `attachment-<n>.<ext>`
+ * when it has no name.
+ */
+export function documentName(name: string | null, detectedExt: string | undefined, n: number): string {
+  const clean = cleanName(name);
+  const target = detectedExt ? DETECTED_EXT[detectedExt] : undefined;
+  if (!clean) return `attachment-${n}.${target ?? 'bin'}`;
+  if (!target) return clean;
+  const ext = extensionOf(clean);
+  const rule = EXTENSIONS[ext];
+  if (rule && rule.detected.includes(detectedExt!)) return clean;
+  return `${clean}.${target}`;
+}
+
+interface Collected {
+  attachments: MailAttachment[];
+  rejected: RejectedPart[];
+  skipped: number;
+}
+
+async function parse(raw: Uint8Array | string): Promise<Email> {
+  return PostalMime.parse(raw, {
+    attachmentEncoding: 'arraybuffer',
+    // Every forwarded message is an attachment here; this module opens them itself, with its own depth bound.
+    forceRfc822Attachments: true,
+    maxRfc822NestingDepth: 0,
+    maxNestingDepth: 64,
+  });
+}
+
+async function collect(email: Email, depth: number, out: Collected, virus: boolean): Promise<void> {
+  for (const part of email.attachments) {
+    const bytes = new Uint8Array(part.content as ArrayBuffer);
+    const shownName = cleanName(part.filename) || (isForwarded(part) ? 'forwarded message.eml' : `attachment-${out.attachments.length + out.rejected.length + 1}`);
+    if (isForwarded(part)) {
+      if (depth >= EMAIL_MAX_FORWARD_DEPTH) {
+        out.rejected.push({ original_file_name: shownName, reason: TOO_DEEP_MESSAGE });
+        continue;
+      }
+      let inner: Email;
+      try {
+        inner = await parse(bytes);
+      } catch {
+        out.rejected.push({ original_file_name: shownName, reason: UNREADABLE_MESSAGE });
+        continue;
+      }
+      await collect(inner, depth + 1, out, virus);
+      continue;
+    }
+    if (isWinmail(part)) {
+      out.rejected.push({ original_file_name: shownName, reason: WINMAIL_MESSAGE });
+      continue;
+    }
+    const detected = bytes.length ? await fileTypeFromBuffer(bytes) : undefined;
+    const inline = part.disposition === 'inline' || part.related === true || (!part.disposition && !part.filename);
+    if (inline && detected && (detected.ext === 'jpg' || detected.ext === 'png' || detected.ext === 'gif') && bytes.length < INLINE_IMAGE_MIN_BYTES) {
+      out.skipped += 1;
+      continue;
+    }
+    const name = documentName(part.filename, detected?.ext, out.attachments.length + out.rejected.length + 1);
+    if (virus) {
+      out.rejected.push({ original_file_name: name, reason: 'Not taken: the mail server found a virus in this message' });
+      continue;
+    }
+    const check = await checkContent(bytes, name, 'single');
+    if (!check.ok) {
+      out.rejected.push({ original_file_name: name, reason: check.message });
+      continue;
+    }
+    if (out.attachments.length >= EMAIL_MAX_ATTACHMENTS) {
+      out.rejected.push({ original_file_name: name, reason: TOO_MANY_MESSAGE });
+      continue;
+    }
+    out.attachments.push({ original_file_name: name, bytes, kind: check.kind, content_type: check.mime, sha256: sha256(bytes) });
+  }
+}
+
+function contentHash(mail: Omit<ParsedMail, 'content_hash'>): string {
+  return sha256(
+    JSON.stringify([mail.subject, mail.from_address, mail.text, mail.attachments.map((a) => [a.original_file_name, a.sha256]), mail.rejected]),
+  );
+}
+
+function envelope(email: Email): Omit<ParsedMail, 'content_hash' | 'attachments' | 'rejected' | 'text'> {
+  const headers: MailHeader[] = email.headers.map((h) => ({ key: h.key, value: h.value }));
+  const from = mailbox(email.from);
+  const fromAddress = (from?.address ?? '').toLowerCase();
+  const recipients = [...addresses(email.to), ...addresses(email.cc), ...(email.deliveredTo ? [email.deliveredTo] : []), ...envelopeHints(headers)];
+  return {
+    message_id: email.messageId?.trim() || null,
+    subject: (email.subject ?? '').trim().slice(0, 1000),
+    from: (from?.name ? `${from.name} <${from.address}>` : (from?.address ?? '')).slice(0, 500),
+    from_address: fromAddress.slice(0, 320),
+    recipients: [...new Set(recipients.map((r) => r.trim().toLowerCase()).filter((r) => r.includes('@')))],
+    received_at: receivedAt(headers, email.date),
+    auth: mailAuth(headers),
+  };
+}
+
+/** The whole message: sender, recipients, text, the parts that become documents and those that do not (with why). */
+export async function parseMail(raw: Uint8Array | string): Promise<ParsedMail> {
+  const email = await parse(raw);
+  const head = envelope(email);
+  const out: Collected = { attachments: [], rejected: [], skipped: 0 };
+  await collect(email, 0, out, head.auth.virus === 'fail');
+  const mail = { ...head, text: bodyText(email), attachments: out.attachments, rejected: out.rejected };
+  return { ...mail, content_hash: contentHash(mail) };
+}
+
+/** A message over the size limit: only its header block is read; nothing of it becomes a document. */
+export async function parseMailHeaders(raw: Uint8Array, reason: string): Promise<ParsedMail> {
+  const window = Buffer.from(raw.subarray(0, 256 * 1024)).toString('utf8');
+  const end = window.search(/\r?\n\r?\n/);
+  const headerBlock = end >= 0 ? window.slice(0, end) : window;
+  const email = await parse(`${headerBlock}\r\n\r\n`);
+  const head = envelope(email);
+  const mail = { ...head, text: '', attachments: [], rejected: [{ original_file_name: 'message', reason }] };
+  return { ...mail, content_hash: sha256(raw) };
+}

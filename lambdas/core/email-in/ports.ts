@@ -1,0 +1,12 @@
+/** What email-in needs from the outside world; adapters implement it. */
+import type { EmailInClaim, EmailRecord } from './types';
+
+export interface EmailStore {
+  /** The claim of an email-in address (company or member), if any. */
+  claim(address: string): Promise<EmailInClaim | undefined>;
+  get(emailId: string): Promise<EmailRecord | undefined>;
+  /** Creates the record unless it exists (the marker that makes a redelivered message create nothing); false when it existed. */
+  create(record: EmailRecord): Promise<boolean>;
+  /** receiving → done with the documents made from the message. */
+  finish(emailId: string, files: EmailRecord['files']): Promise<void>;
+}

@@ -1,0 +1,220 @@
+/**
+ * The email-in job's rules. A raw message stored under inbound/ (by SES's S3 action, or the local SMTP server)
+ * is parsed, routed by its recipients to companies (and, for a member's personal address, to that member), and
+ * recorded once per company as an email record. Each accepted attachment becomes a pending upload — with the
+ * quota reservation of an upload (D11) — whose object is written where an upload's would be, so the documents
+ * are created and processed by the processing job exactly like uploads, with `email_id` set.
+ *
+ * Idempotent: the email id is derived from Message-ID + content hash + company, the record is created with a
+ * conditional put, and the upload ids from the email id and the attachment's position, so a redelivered or
+ * resent message creates nothing new; a run that died half way is finished by the next delivery.
+ */
+import { EMAIL_MAX_BYTES } from '../../../shared/constants';
+import { monthOf } from '../accounts/companies';
+import type { CompanyRecord } from '../accounts/types';
+import type { AccountsStore, Clock } from '../ports';
+import { digest, documentIdFor, uploadKey } from '../documents/files';
+import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
+import { RESERVATION_SECONDS, releaseExpiredReservations } from '../documents/upload';
+import { companyScope, type UploadRecord } from '../documents/types';
+import { parseMail, parseMailHeaders, type MailAttachment, type ParsedMail } from './mime';
+import type { EmailStore } from './ports';
+import { inAddresses, receiptTypeOf, type InAddress } from './routing';
+import type { EmailInClaim, EmailRecord } from './types';
+
+export interface EmailInDeps {
+  emails: EmailStore;
+  documents: DocumentsStore;
+  files: FileStore;
+  store: AccountsStore;
+  clock: Clock;
+  /** Domains mail is received for besides EMAIL_IN_DOMAIN (the deployed domain). */
+  domains: string[];
+  log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
+}
+
+export const TOO_LARGE_MESSAGE = `The message is larger than ${EMAIL_MAX_BYTES / 1024 / 1024} MB: nothing of it was taken`;
+/** Shown on the upload of an attachment: who and what it came from. */
+const EMAIL_UPLOAD_TYPE = 'email';
+
+interface Target {
+  claim: EmailInClaim;
+  recipient: InAddress;
+}
+
+function isMissing(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/** One target per company: a member's personal address wins over the company's address (the member owns the documents). */
+async function targetsOf(deps: EmailInDeps, mail: ParsedMail): Promise<{ targets: Target[]; unknown: string[] }> {
+  const byCompany = new Map<string, Target>();
+  const unknown: string[] = [];
+  for (const recipient of inAddresses(mail.recipients, deps.domains)) {
+    const claim = await deps.emails.claim(recipient.address);
+    if (!claim) {
+      unknown.push(recipient.address);
+      continue;
+    }
+    const known = byCompany.get(claim.company_id);
+    if (!known || (!known.claim.user_id && claim.user_id)) byCompany.set(claim.company_id, { claim, recipient });
+  }
+  return { targets: [...byCompany.values()], unknown };
+}
+
+export async function receiveInbound(deps: EmailInDeps, key: string): Promise<void> {
+  let raw: Uint8Array;
+  try {
+    raw = (await deps.files.get(key)).bytes;
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    deps.log.warn('inbound message is gone', { key });
+    return;
+  }
+  const mail = raw.length > EMAIL_MAX_BYTES ? await parseMailHeaders(raw, TOO_LARGE_MESSAGE) : await parseMail(raw);
+  const { targets, unknown } = await targetsOf(deps, mail);
+  if (unknown.length) deps.log.info('unknown email-in recipients dropped', { key, recipients: unknown, message_id: mail.message_id });
+  if (targets.length === 0) {
+    // Nothing is kept of a message for nobody: it is not stored under any company.
+    deps.log.info('inbound message for no known address deleted', { key, message_id: mail.message_id });
+    await deps.files.delete([key]);
+    return;
+  }
+  for (const target of targets) await receiveFor(deps, key, mail, target);
+}
+
+export function emailIdOf(mail: Pick<ParsedMail, 'message_id' | 'content_hash'>, companyId: string): string {
+  return digest(`${mail.message_id ?? ''}\n${mail.content_hash}\n${companyId}`);
+}
+
+async function ownerOf(deps: EmailInDeps, company: CompanyRecord, claim: EmailInClaim): Promise<string> {
+  if (claim.user_id && (await deps.store.getMembership(claim.user_id, company.company_id))) return claim.user_id;
+  return company.owner.user_id;
+}
+
+async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, target: Target): Promise<void> {
+  const companyId = target.claim.company_id;
+  const company = (await deps.store.getCompanies([companyId]))[0];
+  if (!company) {
+    deps.log.warn('email-in claim of a company that is gone', { address: target.recipient.address, company_id: companyId });
+    return;
+  }
+  const emailId = emailIdOf(mail, companyId);
+  let record = await deps.emails.get(emailId);
+  if (record?.state === 'done') {
+    deps.log.info('message already received', { email_id: emailId, key });
+    return;
+  }
+  const now = deps.clock.now().toISOString();
+  if (!record) {
+    const fresh: EmailRecord = {
+      email_id: emailId,
+      company_id: companyId,
+      owner_id: await ownerOf(deps, company, target.claim),
+      address: target.claim.address,
+      message_id: mail.message_id,
+      content_hash: mail.content_hash,
+      subject: mail.subject,
+      from: mail.from,
+      from_address: mail.from_address,
+      arrived_at: mail.received_at ?? now,
+      text: mail.text,
+      receipt_type: receiptTypeOf(target.recipient.tag, mail.subject),
+      files: [],
+      rejected_files: mail.rejected,
+      auth: mail.auth,
+      raw_key: key,
+      state: 'receiving',
+      created_at: now,
+    };
+    if (await deps.emails.create(fresh)) record = fresh;
+    else record = (await deps.emails.get(emailId))!;
+    if (record.state === 'done') return;
+  }
+  const [owner] = await deps.store.getProfiles([record.owner_id]);
+  const files: EmailRecord['files'] = [];
+  if (mail.attachments.length) await releaseExpiredReservations(deps, companyId);
+  for (const [index, attachment] of mail.attachments.entries()) {
+    const upload = await uploadOf(deps, record, company, owner ? { name: owner.name, surname: owner.surname } : { name: '', surname: '' }, attachment, index);
+    if (!(await deps.files.head(upload.key))) await deps.files.put(upload.key, attachment.bytes, attachment.content_type);
+    const stored = await deps.files.head(upload.key);
+    if (!stored) throw new Error(`the attachment object ${upload.key} was not stored`);
+    files.push({ receipt_id: documentIdFor(upload.key, stored.etag, null), original_file_name: attachment.original_file_name });
+  }
+  await deps.emails.finish(emailId, files);
+  deps.log.info('message received', { email_id: emailId, company_id: companyId, documents: files.length, not_taken: record.rejected_files.length });
+}
+
+/**
+ * The pending upload of one attachment, created once: with one document of the month reserved (D11); over the
+ * quota, without a reservation (state released), so the processing job keeps the file as a failed document with
+ * the quota message the user sees, as for an upload that ran over the quota.
+ */
+async function uploadOf(
+  deps: EmailInDeps,
+  email: EmailRecord,
+  company: CompanyRecord,
+  owner: { name: string; surname: string },
+  attachment: MailAttachment,
+  index: number,
+): Promise<UploadRecord> {
+  const uploadId = digest(`${email.email_id}#${index}`);
+  const existing = await deps.documents.getUpload(uploadId);
+  if (existing) return existing;
+  const now = deps.clock.now();
+  const month = monthOf(now);
+  const upload: UploadRecord = {
+    upload_id: uploadId,
+    key: uploadKey(company.company_id, email.owner_id, uploadId, attachment.original_file_name),
+    scope: companyScope(company.company_id),
+    company_id: company.company_id,
+    company_name: company.name,
+    company_code: company.code,
+    owner_id: email.owner_id,
+    owner,
+    created_by: email.owner_id,
+    created_by_name: owner,
+    receipt_type: email.receipt_type,
+    mode: 'single',
+    upload_type: EMAIL_UPLOAD_TYPE,
+    notes: '',
+    receipt_id: null,
+    category: null,
+    original_file_name: attachment.original_file_name,
+    content_type: attachment.content_type,
+    declared_size: attachment.bytes.length,
+    process_rows: true,
+    month,
+    state: 'pending',
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + RESERVATION_SECONDS * 1000).toISOString(),
+    document_ids: [],
+    email_id: email.email_id,
+  };
+  try {
+    await deps.documents.putUpload(upload, {
+      companyId: company.company_id,
+      month,
+      quota_taken: 1,
+      reserved_documents: 1,
+      used_documents: 0,
+      duplicated_documents: 0,
+      limit: company.available_documents - 1,
+    });
+    return upload;
+  } catch (error) {
+    if (!(error instanceof CommitConflict)) throw error;
+    if (error.reason === 'exists') return (await deps.documents.getUpload(uploadId))!;
+    if (error.reason !== 'quota') throw error;
+  }
+  const unreserved: UploadRecord = { ...upload, state: 'released', month: null };
+  try {
+    await deps.documents.putUpload(unreserved);
+    deps.log.info('email attachment over the monthly quota', { email_id: email.email_id, upload_id: uploadId });
+    return unreserved;
+  } catch (error) {
+    if (error instanceof CommitConflict && error.reason === 'exists') return (await deps.documents.getUpload(uploadId))!;
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+/** Records of email-in as the store keeps them. */
+import type { EmailAuthView } from '../../../shared/schemas/emails';
+import type { ReceiptType } from '../documents/types';
+
+/** An email-in address claim: the company's address, or a member's personal address (with user_id). */
+export interface EmailInClaim {
+  address: string;
+  company_id: string;
+  /** Set for a member's personal Email-in address: that member owns the documents. */
+  user_id?: string | null;
+}
+
+export interface EmailRecord {
+  email_id: string;
+  company_id: string;
+  /** Who owns the documents made from it. */
+  owner_id: string;
+  /** The email-in address it was taken from (as the claim writes it). */
+  address: string;
+  message_id: string | null;
+  content_hash: string;
+  subject: string;
+  from: string;
+  from_address: string;
+  arrived_at: string;
+  text: string;
+  receipt_type: ReceiptType;
+  files: { receipt_id: string; original_file_name: string }[];
+  rejected_files: { original_file_name: string; reason: string }[];
+  auth: EmailAuthView;
+  /** S3 key of the raw message. */
+  raw_key: string;
+  /** receiving: documents being created; done: every accepted attachment has its upload and document id. */
+  state: 'receiving' | 'done';
+  created_at: string;
+}

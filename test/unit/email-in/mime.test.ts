@@ -1,0 +1,153 @@
+/** MIME → documents: which parts of a real-world message become documents, with which names, and why others do not. */
+import sharp from 'sharp';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type Mail from 'nodemailer/lib/mailer';
+import { describe, expect, it } from 'vitest';
+import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH } from '../../../shared/constants';
+import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
+import { documentName, htmlToText, parseMail, parseMailHeaders, TOO_DEEP_MESSAGE, TOO_MANY_MESSAGE, WINMAIL_MESSAGE } from '../../../lambdas/core/email-in/mime';
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]), Buffer.alloc(20_000, 7)]);
+const LOGO = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#336699' } }).png().toBuffer();
+
+const compose = (options: Mail.Options) => new MailComposer({ from: 'Shop <shop@example.com>', to: 'acme@in.receipts.local', subject: 'S', text: 'T', ...options }).compile().build();
+
+describe('parseMail', () => {
+  it('takes PDFs and images by their bytes, leaves out small inline logos, and lists what is not a document', async () => {
+    const raw = await compose({
+      html: '<p>Hi</p><img src="cid:logo">',
+      attachments: [
+        { filename: 'invoice.pdf', content: PDF },
+        { filename: 'scan', content: PDF, contentType: 'application/octet-stream' },
+        { filename: 'photo.jpg', content: JPEG, contentDisposition: 'inline', cid: 'photo' },
+        { filename: 'logo.png', content: LOGO, cid: 'logo', contentDisposition: 'inline' },
+        { filename: 'notes.txt', content: 'hello' },
+        { filename: 'fake.pdf', content: 'not a pdf at all' },
+      ],
+    });
+    const mail = await parseMail(raw);
+    // Parts of a multipart/related body (the inline photo) come first.
+    expect(mail.attachments.map((a) => [a.original_file_name, a.kind])).toEqual([
+      ['photo.jpg', 'image'],
+      ['invoice.pdf', 'pdf'],
+      ['scan.pdf', 'pdf'],
+    ]);
+    expect(mail.rejected).toEqual([
+      { original_file_name: 'notes.txt', reason: UPLOAD_MSG.typeNotAllowed },
+      { original_file_name: 'fake.pdf', reason: UPLOAD_MSG.typeNotAllowed },
+    ]);
+    expect(mail.from).toBe('Shop <shop@example.com>');
+    expect(mail.recipients).toContain('acme@in.receipts.local');
+    expect(mail.text).toBe('T');
+  });
+
+  it('gives a PDF without a file name a name', async () => {
+    const raw = await compose({ attachments: [{ content: PDF, contentType: 'application/pdf' }] });
+    const mail = await parseMail(raw);
+    expect(mail.attachments.map((a) => a.original_file_name)).toEqual(['attachment-1.pdf']);
+  });
+
+  it('reads RFC 2231 file names with several dots and non-ASCII letters', async () => {
+    const raw = [
+      'From: a@example.com',
+      'To: acme@in.receipts.local',
+      'Subject: names',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/plain',
+      '',
+      'hello',
+      '--b1',
+      'Content-Type: application/pdf',
+      "Content-Disposition: attachment; filename*0*=utf-8''S%C4%85skaita%20fakt%C5%AB;",
+      ' filename*1*=ra%20Nr.%201.2.pdf',
+      'Content-Transfer-Encoding: base64',
+      '',
+      PDF.toString('base64'),
+      '--b1--',
+      '',
+    ].join('\r\n');
+    const mail = await parseMail(raw);
+    expect(mail.attachments.map((a) => a.original_file_name)).toEqual(['Sąskaita faktūra Nr. 1.2.pdf']);
+  });
+
+  it('records winmail.dat as not supported', async () => {
+    const raw = await compose({ attachments: [{ filename: 'winmail.dat', content: Buffer.from([0x78, 0x9f, 0x3e, 0x22, 0, 0]), contentType: 'application/ms-tnef' }] });
+    const mail = await parseMail(raw);
+    expect(mail.attachments).toEqual([]);
+    expect(mail.rejected).toEqual([{ original_file_name: 'winmail.dat', reason: WINMAIL_MESSAGE }]);
+  });
+
+  it('opens forwarded messages (.eml inside a mail) down to the depth limit, not further', async () => {
+    const D = EMAIL_MAX_FORWARD_DEPTH;
+    let inner = await compose({ subject: `level ${D + 2}`, attachments: [{ filename: `level-${D + 2}.pdf`, content: PDF }] });
+    for (let level = D + 1; level >= 1; level--) {
+      inner = await compose({ subject: `level ${level}`, attachments: [{ filename: `level-${level}.pdf`, content: PDF }, { filename: `fwd-${level}.eml`, content: inner, contentType: 'message/rfc822' }] });
+    }
+    // The mail itself (level 1) and D forwarded messages inside it are opened; the one D + 1 levels down is not.
+    const mail = await parseMail(inner);
+    expect(mail.attachments.map((a) => a.original_file_name)).toEqual(Array.from({ length: D + 1 }, (_, i) => `level-${i + 1}.pdf`));
+    expect(mail.rejected).toEqual([{ original_file_name: `fwd-${D + 1}.eml`, reason: TOO_DEEP_MESSAGE }]);
+  });
+
+  it('takes at most the attachment limit and lists the rest', async () => {
+    const attachments = Array.from({ length: EMAIL_MAX_ATTACHMENTS + 2 }, (_, i) => ({ filename: `r${i + 1}.pdf`, content: PDF }));
+    const mail = await parseMail(await compose({ attachments }));
+    expect(mail.attachments).toHaveLength(EMAIL_MAX_ATTACHMENTS);
+    expect(mail.rejected).toEqual([
+      { original_file_name: `r${EMAIL_MAX_ATTACHMENTS + 1}.pdf`, reason: TOO_MANY_MESSAGE },
+      { original_file_name: `r${EMAIL_MAX_ATTACHMENTS + 2}.pdf`, reason: TOO_MANY_MESSAGE },
+    ]);
+  });
+
+  it('applies the upload size limits: images 10 MB', async () => {
+    const big = Buffer.concat([JPEG.subarray(0, 11), Buffer.alloc(10 * 1024 * 1024 + 1)]);
+    const mail = await parseMail(await compose({ attachments: [{ filename: 'big.jpg', content: big }] }));
+    expect(mail.attachments).toEqual([]);
+    expect(mail.rejected).toEqual([{ original_file_name: 'big.jpg', reason: UPLOAD_MSG.imageTooBig }]);
+  }, 60_000);
+
+  it('gives the same content hash to the same mail and another to a different one', async () => {
+    const options = { messageId: '<same@example.com>', attachments: [{ filename: 'a.pdf', content: PDF }] };
+    const one = await parseMail(await compose(options));
+    const two = await parseMail(await compose(options));
+    const other = await parseMail(await compose({ ...options, attachments: [{ filename: 'b.pdf', content: PDF }] }));
+    expect(one.message_id).toBe('<same@example.com>');
+    expect(one.content_hash).toBe(two.content_hash);
+    expect(other.content_hash).not.toBe(one.content_hash);
+  });
+
+  it('refuses every attachment of a message the mail server found a virus in', async () => {
+    const raw = Buffer.concat([Buffer.from('X-SES-Virus-Verdict: FAIL\r\n'), await compose({ attachments: [{ filename: 'a.pdf', content: PDF }] })]);
+    const mail = await parseMail(raw);
+    expect(mail.attachments).toEqual([]);
+    expect(mail.rejected).toHaveLength(1);
+    expect(mail.auth.virus).toBe('fail');
+  });
+
+  it('reads only the header block of a message over the size limit', async () => {
+    const mail = await parseMailHeaders(await compose({ subject: 'Huge', attachments: [{ filename: 'a.pdf', content: PDF }] }), 'too large');
+    expect(mail.subject).toBe('Huge');
+    expect(mail.attachments).toEqual([]);
+    expect(mail.rejected).toEqual([{ original_file_name: 'message', reason: 'too large' }]);
+  });
+});
+
+describe('documentName', () => {
+  it('keeps names that fit their bytes and fixes or makes up the others', () => {
+    expect(documentName('Invoice 2026.03.01.PDF', 'pdf', 1)).toBe('Invoice 2026.03.01.PDF');
+    expect(documentName('invoice.dat', 'pdf', 1)).toBe('invoice.dat.pdf');
+    expect(documentName('../../etc/receipt.jpeg', 'jpg', 1)).toBe('receipt.jpeg');
+    expect(documentName(null, 'png', 3)).toBe('attachment-3.png');
+    expect(documentName('report.docx', 'zip', 1)).toBe('report.docx');
+  });
+});
+
+describe('htmlToText', () => {
+  it('keeps text and line breaks, drops tags, scripts and styles', () => {
+    expect(htmlToText('<style>p{}</style><p>Hello&nbsp;<b>you</b></p><script>alert(1)</script><p>a &lt;tag&gt;</p>')).toBe('Hello you\na <tag>');
+  });
+});
