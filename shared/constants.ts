@@ -32,3 +32,7 @@ export const STORAGE_KEYS = {
 } as const;
 
 export const EMAIL_IN_DOMAIN = 'in.receipts.local';
+
+// Team and invitations
+/** An invitation link can be used once, within this many days. */
+export const INVITATION_VALID_DAYS = 7;

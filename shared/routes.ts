@@ -54,6 +54,12 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user' },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
+  // Team and invitations
+  { method: 'POST', path: '/invitation', handler: 'http/invitation/post-invitation', auth: 'company-admin' },
+  { method: 'GET', path: '/invitation/{token}', handler: 'http/invitation/get-invitation', auth: 'public' },
+  { method: 'PUT', path: '/invitation/{token}', handler: 'http/invitation/put-invitation', auth: 'public' },
+  { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin' },
+  { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */

@@ -2,11 +2,13 @@ import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
+import { ddbTeamStore } from '../adapters/ddb/team-store';
 import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
 import type { SupplierLayouts } from '../core/recognition/ports';
+import type { TeamStore } from '../core/team/types';
 import { env } from './env';
 
 /** The adapters a handler hands to core functions. Built once per process. */
@@ -22,6 +24,10 @@ export interface Deps {
   files: FileStore;
   /** Supplier layouts learnt from confirmed documents, per company (lambdas/core/recognition). */
   layouts: SupplierLayouts;
+  // Team and invitations
+  team: TeamStore;
+  /** The web app's origin, for links in mail (the mailer is imported by the one handler that sends, so only it is granted SES). */
+  appUrl: string;
 }
 
 export function deps(): Deps {
@@ -37,5 +43,7 @@ export function deps(): Deps {
     documents: ddbDocumentsStore,
     files: s3Files,
     layouts: ddbSupplierLayouts,
+    team: ddbTeamStore,
+    appUrl: env().APP_URL,
   };
 }

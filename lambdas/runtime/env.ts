@@ -14,6 +14,9 @@ export const ENV_NAMES = {
   globalAdminEmails: 'GLOBAL_ADMIN_EMAILS',
   recogniser: 'RECOGNISER',
   cognitoIssuer: 'COGNITO_ISSUER',
+  // Team and invitations
+  mailFrom: 'MAIL_FROM',
+  appUrl: 'APP_URL',
 } as const;
 
 const envSchema = z.object({
@@ -27,6 +30,10 @@ const envSchema = z.object({
   RECOGNISER: z.enum(['textract', 'local']).default('textract'),
   /** Issuer of the user pool's tokens; defaults to the AWS issuer of USER_POOL_ID in eu-west-1. */
   COGNITO_ISSUER: z.string().default(''),
+  /** Sender of outgoing mail (invitations), e.g. `Receipts <no-reply@example.com>`; an SES-verified identity in AWS. */
+  MAIL_FROM: z.string().default(''),
+  /** The web app's origin; invitation links point at `<APP_URL>/signup/invite`. */
+  APP_URL: z.string().default(''),
 });
 export type Env = z.infer<typeof envSchema>;
 

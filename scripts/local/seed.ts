@@ -10,6 +10,7 @@ import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import type { LocalStack } from './stack';
 import { LOCAL_CLIENT_ID } from './stack';
+import { seedDemoColleague } from './seed-team';
 
 export const DEMO_USER = {
   email: 'demo@receipts.local',
@@ -127,5 +128,9 @@ export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }>
     );
     if (!result.put?.ok) console.warn(`[local] demo document ${doc.file} was not uploaded (${result.status})`);
   }
+  // Team and invitations: a second member, invited by the demo admin.
+  await seedDemoColleague(stack, token, companyId).catch((error: unknown) =>
+    console.warn(`[local] the demo colleague was not added: ${error instanceof Error ? error.message : String(error)}`),
+  );
   return { created };
 }

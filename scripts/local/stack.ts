@@ -15,6 +15,8 @@ import { createLocalCognito, type LocalCognito } from './cognito';
 import { startLocalDynamo, type LocalDynamo } from './dynamo';
 import { createLocalJobQueue, type LocalJobQueue } from './jobs';
 import { startLocalS3, type LocalS3 } from './s3';
+import { startLocalMail, type CaughtMail, type LocalMail } from './mail';
+import { resetMailClient } from '../../lambdas/adapters/mail/ses-mailer';
 import { serveStatic } from './static-files';
 import { ensureTable } from './table';
 import { LocalWebSocketGateway } from './ws-adapter';
@@ -31,6 +33,10 @@ export interface LocalStackOptions {
   webRoot?: string;
   globalAdminEmails?: string[];
   onCode?: (info: { email: string; kind: string; code: string }) => void;
+  /** Team and invitations: called for every message the local SMTP catcher receives. */
+  onMail?: (mail: CaughtMail) => void;
+  /** Port of the local SMTP catcher (0 or absent: a free one). */
+  smtpPort?: number;
 }
 
 export interface LocalStack {
@@ -43,6 +49,8 @@ export interface LocalStack {
   cognito: LocalCognito;
   /** The processing job's queue (S3 object-created → SQS → job). */
   jobs: LocalJobQueue;
+  /** Outgoing mail: the SES stand-in (/_ses) and the SMTP catcher, readable at /_mail. */
+  mail: LocalMail;
   stop(): Promise<void>;
 }
 
@@ -58,6 +66,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const host = opts.host ?? '127.0.0.1';
   const dynamo = await startLocalDynamo({ dataDir: path.join(opts.dataDir, 'dynamodb') });
   const s3 = await startLocalS3({ dataDir: path.join(opts.dataDir, 's3'), bucket: BUCKET });
+  const mail = await startLocalMail({ dataDir: path.join(opts.dataDir, 'mail'), smtpPort: opts.smtpPort, onMail: opts.onMail });
 
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
@@ -81,11 +90,16 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     WS_CALLBACK_URL: `${url}/_ws`,
     GLOBAL_ADMIN_EMAILS: (opts.globalAdminEmails ?? []).join(','),
     RECOGNISER: 'local',
+    // Team and invitations: SES v2 goes to the local stand-in, which delivers to the SMTP catcher.
+    AWS_ENDPOINT_URL_SESV2: `${url}/_ses`,
+    MAIL_FROM: 'Receipts <no-reply@receipts.local>',
+    APP_URL: url,
   });
   resetEnvCache();
   resetDdbClient();
   resetLiveEventsClient();
   resetS3Client();
+  resetMailClient();
   await ensureTable(dynamo.endpoint, TABLE_NAME);
 
   // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS.
@@ -132,6 +146,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       cognito.handle(req, res);
     } else if (pathname.startsWith('/_ws/')) {
       gateway.handleManagement(req, res, '/_ws').catch(fail);
+    } else if (pathname.startsWith('/_ses/')) {
+      mail.handleSes(req, res, '/_ses').catch(fail);
+    } else if (pathname === '/_mail' || pathname.startsWith('/_mail/')) {
+      mail.handlePage(req, res, '/_mail');
     } else if (pathname === '/config.json') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
       res.end(JSON.stringify(runtimeConfig));
@@ -159,6 +177,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     s3,
     cognito,
     jobs,
+    mail,
     async stop() {
       await jobs.close();
       await closeRecogniser();
@@ -166,6 +185,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await cognito.close();
+      await mail.close();
       await s3.close();
       await dynamo.close();
     },

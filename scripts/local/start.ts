@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_USER, seedDemo } from './seed';
+import { DEMO_COLLEAGUE } from './seed-team';
 import { startLocalStack } from './stack';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -36,12 +37,15 @@ async function main() {
     host: process.env.HOST ?? '127.0.0.1',
     globalAdminEmails: [DEMO_USER.email, ...(process.env.GLOBAL_ADMIN_EMAILS ?? '').split(',').filter(Boolean)],
     onCode: ({ email, kind, code }) => console.log(`[cognito] ${kind} code for ${email}: ${code}`),
+    onMail: (mail) => console.log(`[mail] to ${mail.to.join(', ')} : ${mail.links[0] ?? mail.subject}`),
+    smtpPort: process.env.SMTP_PORT ? Number(process.env.SMTP_PORT) : undefined,
   });
   const seeded = await seedDemo(stack);
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);
   console.log(`  Data folder: ${dataDir}${seeded.created ? ' (demo data created)' : ''}`);
-  console.log(`  Demo account: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+  console.log(`  Demo account: ${DEMO_USER.email} / ${DEMO_USER.password} (colleague: ${DEMO_COLLEAGUE.email} / ${DEMO_COLLEAGUE.password})`);
+  console.log(`  Outgoing mail: ${stack.url}/_mail (SMTP catcher on 127.0.0.1:${stack.mail.smtpPort})`);
   console.log('');
   const stop = async () => {
     await stack.stop().catch(() => undefined);

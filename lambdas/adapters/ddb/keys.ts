@@ -61,6 +61,14 @@ export const keys = {
   pendingUploadIndex: (companyId: string, expiresAt: string, uploadId: string) => ({ gsi1pk: `UPLOADS#${companyId}`, gsi1sk: `${expiresAt}#${uploadId}` }),
   /** Counts by status of a user's unassigned documents (all-companies uploads). */
   userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),
+  // Team and invitations
+  /** An invitation, keyed by the SHA-256 (hex) of its token. */
+  invitation: (invitationId: string) => ({ pk: `INVITATION#${invitationId}`, sk: 'META' }),
+  /** Invitations of a company, newest last (gsi1). */
+  invitationOfCompanyIndex: (companyId: string, createdAt: string, invitationId: string) => ({
+    gsi1pk: `COMPANY#${companyId}#INVITATIONS`,
+    gsi1sk: `${createdAt}#${invitationId}`,
+  }),
 } as const;
 
 export type Key = { pk: string; sk: string };
