@@ -11,6 +11,7 @@ import { FieldsConfigPage } from '../features/fields-config/components/FieldsCon
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
 import { SelectCompanyPage } from '../features/select-company/components/SelectCompanyPage';
+import { MyTeamPage, RequireCompanyAdmin } from '../features/team/components/MyTeamPage';
 import { AppShell } from '../features/shell/components/AppShell';
 import { SessionExpiredPopup } from '../features/shell/components/SessionExpiredPopup';
 import { useAuth } from './auth';
@@ -79,6 +80,8 @@ export function AppRoutes() {
             <Route path="/select-company/:id" element={<SelectCompanyPage />} />
             <Route path="/edit-receipt/:id" element={<EditReceiptPage />} />
             <Route path="/fields-configuration" element={<FieldsConfigPage />} />
+            {/* Team and invitations: company admins only */}
+            <Route path="/my-team" element={<RequireCompanyAdmin><MyTeamPage /></RequireCompanyAdmin>} />
           </Route>
         </Route>
         <Route path="*" element={<Fallback />} />

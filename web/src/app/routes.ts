@@ -4,6 +4,7 @@ import { MENU_STATUS_LABELS } from '../lib/badge';
 const PAGE_TITLES: Record<string, string> = {
   '/dashboard': 'Dashboard',
   '/my-profile': 'My Profile',
+  '/my-team': 'My Team',
 };
 
 /** The header title: document lists take their status title (inbox → Inbox, review → To Review, …). */
