@@ -17,7 +17,11 @@ export const emailPrefixField = () =>
   z.string({ error: MSG.emailPrefix }).trim().regex(EMAIL_PREFIX_PATTERN, MSG.emailPrefix);
 
 /** Invited role: admin or basic; anything else becomes basic (rules.md 5). */
-export const invitedRoleField = () => z.unknown().transform((v) => (v === 'admin' ? 'admin' : 'basic') as 'admin' | 'basic');
+export const invitedRoleField = () =>
+  z
+    .string({ error: MSG.required })
+    .max(40)
+    .transform((v) => (v.trim() === 'admin' ? 'admin' : 'basic') as 'admin' | 'basic');
 
 export const inviteSchema = z.object({
   name: personName(),
