@@ -33,6 +33,13 @@ export const STORAGE_KEYS = {
 
 export const EMAIL_IN_DOMAIN = 'in.receipts.local';
 
+/** Master data (rules.md 9): date formats a supplier or customer prints, in the spec's order. */
+export const STAKEHOLDER_DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
+/** Longest free-text field of master data (names, streets, codes are shorter in practice). */
+export const MASTER_TEXT_MAX = 255;
+/** Words of one item (used to match line items). */
+export const ITEM_WORDS_MAX = 50;
+
 // Team and invitations
 /** An invitation link can be used once, within this many days. */
 export const INVITATION_VALID_DAYS = 7;

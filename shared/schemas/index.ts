@@ -2,4 +2,5 @@ export * from './messages';
 export * from './auth';
 export * from './company';
 export * from './user';
+export * from './master-data';
 export * from './team';

@@ -317,6 +317,20 @@ describe('team and invitations through the local API', () => {
     expect(users.items).toHaveLength(2);
   });
 
+  it('the local SES stand-in refuses calls not signed with local mode credentials', async () => {
+    const res = await fetch(`${t.stack.url}/_ses/v2/email/outbound-emails`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        FromEmailAddress: 'x@example.com',
+        Destination: { ToAddresses: ['spoof@example.com'] },
+        Content: { Simple: { Subject: { Data: 'hi' }, Body: { Text: { Data: 'hi' } } } },
+      }),
+    });
+    expect(res.status).toBe(403);
+    expect(t.stack.mail.messages().some((m) => m.to.includes('spoof@example.com'))).toBe(false);
+  });
+
   it('registration without an invitation still creates a company of ones own', async () => {
     const { api } = await registeredUser(t.stack, newUser('plain').email.split('@')[0]);
     expect(((await api.get('/companies')).body as { items: unknown[] }).items).toHaveLength(1);

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
+import { verifySigV4, type LocalCredentials } from '../sigv4';
 
 /** A message the local SMTP catcher received. */
 export interface CaughtMail {
@@ -36,6 +37,8 @@ export interface LocalMail {
 
 export interface LocalMailOptions {
   dataDir: string;
+  /** SendEmail calls must be signed with local mode's credentials, as SES requires IAM. */
+  credentials: LocalCredentials;
   /** Port of the SMTP catcher; 0 picks a free one. */
   smtpPort?: number;
   onMail?: (mail: CaughtMail) => void;
@@ -138,9 +141,20 @@ export async function startLocalMail(opts: LocalMailOptions): Promise<LocalMail>
       if (req.method !== 'POST' || pathname !== '/v2/email/outbound-emails') {
         return sesError(res, 404, 'NotFoundException', 'The local SES stand-in supports SendEmail only');
       }
+      let raw: string;
+      try {
+        raw = await readBody(req);
+      } catch {
+        return sesError(res, 400, 'BadRequestException', 'Request body too large');
+      }
+      // The signature covers the path as the client sent it (with the /_ses prefix the SDK's endpoint carries).
+      const verdict = await verifySigV4(req, raw, opts.credentials);
+      if (!verdict.ok) {
+        return sesError(res, 403, verdict.error === 'MissingAuthenticationToken' ? 'MissingAuthenticationTokenException' : 'AccessDeniedException', verdict.message);
+      }
       let body: SesSendEmailBody;
       try {
-        body = JSON.parse(await readBody(req)) as SesSendEmailBody;
+        body = JSON.parse(raw) as SesSendEmailBody;
       } catch {
         return sesError(res, 400, 'BadRequestException', 'Malformed request body');
       }
