@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiGatewayManagementApiClient, GetConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { resetEnvCache } from '../../lambdas/runtime/env';
 import { SigningKeys } from '../../scripts/local/cognito/tokens';
 import { apiClient, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';
 
@@ -80,5 +81,22 @@ describe('hardening of the API gateway and the handler wrapper', () => {
     expect(await forged.send(new GetConnectionCommand({ ConnectionId: 'some-connection' })).catch((e: Error) => e.name)).toBe('ForbiddenException');
     signed.destroy();
     forged.destroy();
+  });
+
+  it('limits the companies one user creates (configurable), atomically even under concurrent requests', async () => {
+    process.env.MAX_COMPANIES_PER_USER = '3';
+    resetEnvCache();
+    try {
+      const { api } = await registeredUser(t.stack, 'founder');
+      // The first company came with the sign-up; five concurrent creates may add only two more.
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => api.post('/company', { company_name: `Branch ${i} UAB`, code: `${i}` })));
+      expect(results.map((r) => r.status).sort()).toEqual([201, 201, 429, 429, 429]);
+      const refused = results.find((r) => r.status === 429)!;
+      expect(refused.body).toMatchObject({ statusCode: 429, message: 'You can create at most 3 companies. Ask the platform administrator if you need more.' });
+      expect(((await api.get('/companies')).body as { items: unknown[] }).items).toHaveLength(3);
+    } finally {
+      delete process.env.MAX_COMPANIES_PER_USER;
+      resetEnvCache();
+    }
   });
 });
