@@ -7,7 +7,7 @@ import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { DEFAULT_MAX_COMPANIES_PER_USER, ENV_NAMES } from '../../lambdas/runtime/env';
+import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { LAMBDA_HANDLER, type HandlerBundle } from '../build/bundle-handlers';
 import { SES_SEND_ACTIONS, TEXTRACT_ACTIONS, USER_POOL_ADMIN_ACTIONS, awsNeedsOf, senderAddress, type AwsNeed } from './grants';
 
@@ -59,7 +59,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.stage]: 'aws',
     [ENV_NAMES.recogniser]: 'textract',
     [ENV_NAMES.globalAdminEmails]: r.globalAdminEmails,
-    [ENV_NAMES.maxCompaniesPerUser]: String(DEFAULT_MAX_COMPANIES_PER_USER),
+    // The handlers' own default (lambdas/runtime/env.ts), stated so that it can be changed per stage.
+    [ENV_NAMES.maxCompaniesPerUser]: '10',
     NODE_OPTIONS: '--enable-source-maps',
   };
   if (r.table) env[ENV_NAMES.tableName] = r.table.tableName;

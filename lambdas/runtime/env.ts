@@ -20,9 +20,6 @@ export const ENV_NAMES = {
   appUrl: 'APP_URL',
 } as const;
 
-/** Companies one user may create unless MAX_COMPANIES_PER_USER says otherwise. */
-export const DEFAULT_MAX_COMPANIES_PER_USER = 10;
-
 const envSchema = z.object({
   TABLE_NAME: z.string().min(1),
   DOCUMENTS_BUCKET: z.string().min(1).default('documents'),
@@ -35,7 +32,7 @@ const envSchema = z.object({
   /** Issuer of the user pool's tokens; defaults to the AWS issuer of USER_POOL_ID in eu-west-1. */
   COGNITO_ISSUER: z.string().default(''),
   /** Companies one user may create (their first one included); the platform admin sees each owner's count. */
-  MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(DEFAULT_MAX_COMPANIES_PER_USER),
+  MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(10),
   /** Sender of outgoing mail (invitations), e.g. `Receipts <no-reply@example.com>`; an SES-verified identity in AWS. */
   MAIL_FROM: z.string().default(''),
   /** The web app's origin; invitation links point at `<APP_URL>/signup/invite`. */
