@@ -50,3 +50,7 @@ export const STAKEHOLDER_DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'MM/DD/YYYY
 export const MASTER_TEXT_MAX = 255;
 /** Words of one item (used to match line items). */
 export const ITEM_WORDS_MAX = 50;
+
+// Team and invitations
+/** An invitation link can be used once, within this many days. */
+export const INVITATION_VALID_DAYS = 7;

@@ -75,6 +75,12 @@ export const routes: RouteDef[] = [
   // Master data import (XLSX/XLS)
   { method: 'GET', path: '/upload/import', handler: 'http/upload/get-upload-import', auth: 'user' },
   { method: 'GET', path: '/upload/import/{id}', handler: 'http/upload/get-upload-import-result', auth: 'user' },
+  // Team and invitations
+  { method: 'POST', path: '/invitation', handler: 'http/invitation/post-invitation', auth: 'company-admin' },
+  { method: 'GET', path: '/invitation/{token}', handler: 'http/invitation/get-invitation', auth: 'public' },
+  { method: 'PUT', path: '/invitation/{token}', handler: 'http/invitation/put-invitation', auth: 'public' },
+  { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin' },
+  { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */

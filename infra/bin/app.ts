@@ -1,5 +1,6 @@
 /**
- * The CDK app (`npx cdk synth`, `npx cdk deploy --all [-c globalAdminEmails=a@b.c,d@e.f]`), region eu-west-1.
+ * The CDK app (`npx cdk synth`, `npx cdk deploy --all [-c globalAdminEmails=a@b.c,d@e.f] [-c mailFrom=no-reply@your.domain]`),
+ * region eu-west-1.
  * Synthesis is offline: no lookups. Handlers are bundled first, in one esbuild run (infra/build/bundle-handlers.ts).
  */
 import { App } from 'aws-cdk-lib';
@@ -23,6 +24,11 @@ createReceiptsStacks(app, {
   globalAdminEmails: globalAdminEmailsFrom(app.node.tryGetContext('globalAdminEmails')),
   webDistDir: WEB_DIST_DIR,
   emailInDomain: app.node.tryGetContext('emailInDomain') as string | undefined,
+  mailFrom: String(app.node.tryGetContext('mailFrom') ?? '').trim(),
 });
+
+if (!app.node.tryGetContext('mailFrom')) {
+  console.warn('No -c mailFrom=<SES-verified sender>: invitation mail cannot be sent from this deployment.');
+}
 
 app.synth();

@@ -4,7 +4,7 @@
  * granted on this product's own resource only (its table, its documents bucket, its user pool, its
  * WebSocket stage); Textract has no resource-level permissions.
  */
-export type AwsNeed = 'table' | 'documentsBucket' | 'userPoolAdmin' | 'webSocketManage' | 'textract';
+export type AwsNeed = 'table' | 'documentsBucket' | 'userPoolAdmin' | 'webSocketManage' | 'textract' | 'sesSend';
 
 const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-dynamodb': ['table'],
@@ -17,12 +17,22 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-apigatewaymanagementapi': ['webSocketManage'],
   // Textract reads the S3 object itself with the caller's credentials, hence the bucket too.
   '@aws-sdk/client-textract': ['textract', 'documentsBucket'],
+  // Team and invitations: outgoing mail (SendEmail from the configured sender only).
+  '@aws-sdk/client-sesv2': ['sesSend'],
 };
 
 /** Clients the SDK uses internally to resolve credentials; they need no grant. */
 const CREDENTIAL_CLIENTS = new Set(['@aws-sdk/client-sso', '@aws-sdk/client-sso-oidc', '@aws-sdk/client-sts']);
 
 export const TEXTRACT_ACTIONS = ['textract:AnalyzeExpense', 'textract:StartExpenseAnalysis', 'textract:GetExpenseAnalysis'];
+export const SES_SEND_ACTIONS = ['ses:SendEmail'];
+
+/** The bare address of a sender such as `Receipts <no-reply@example.com>` (the ses:FromAddress condition key). */
+export function senderAddress(mailFrom: string): string {
+  const m = /<([^>]+)>/.exec(mailFrom);
+  return (m ? m[1]! : mailFrom).trim().toLowerCase();
+}
+
 export const USER_POOL_ADMIN_ACTIONS = ['cognito-idp:Admin*', 'cognito-idp:ListUsers', 'cognito-idp:DescribeUserPool'];
 
 /** The AWS needs of a handler from its bundled @aws-sdk packages; an SDK client infra cannot grant is an error. */

@@ -9,7 +9,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { LAMBDA_HANDLER, type HandlerBundle } from '../build/bundle-handlers';
-import { TEXTRACT_ACTIONS, USER_POOL_ADMIN_ACTIONS, awsNeedsOf, type AwsNeed } from './grants';
+import { SES_SEND_ACTIONS, TEXTRACT_ACTIONS, USER_POOL_ADMIN_ACTIONS, awsNeedsOf, senderAddress, type AwsNeed } from './grants';
 
 /** Defaults of every handler function. */
 export const HANDLER_DEFAULTS = {
@@ -30,6 +30,10 @@ export interface HandlerResources {
   webSocketStage?: WebSocketStage;
   /** Comma-separated platform administrators (context `globalAdminEmails`). */
   globalAdminEmails: string;
+  /** Sender of outgoing mail (context `mailFrom`), an SES-verified identity; sets MAIL_FROM. */
+  mailFrom?: string;
+  /** The web app's origin (invitation links); sets APP_URL. */
+  appUrl?: string;
 }
 
 export interface HandlerFunctionProps {
@@ -69,6 +73,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
   }
   if (r.userPoolClient) env[ENV_NAMES.userPoolClientId] = r.userPoolClient.userPoolClientId;
   if (r.webSocketStage) env[ENV_NAMES.wsCallbackUrl] = r.webSocketStage.callbackUrl;
+  if (r.mailFrom !== undefined) env[ENV_NAMES.mailFrom] = r.mailFrom;
+  if (r.appUrl !== undefined) env[ENV_NAMES.appUrl] = r.appUrl;
   return env;
 }
 
@@ -173,6 +179,21 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
         // Textract's expense actions have no resource-level permissions.
         allow(TEXTRACT_ACTIONS, ['*']);
         break;
+      case 'sesSend': {
+        // Without a sender (`cdk deploy -c mailFrom=...`) nothing may be sent: no grant, and the handler
+        // answers that the mail could not be sent.
+        if (!r.mailFrom) break;
+        // SendEmail on this account's SES identities, and only with the configured sender as From.
+        const stack = Stack.of(grantee as unknown as Construct);
+        grantee.grantPrincipal.addToPrincipalPolicy(
+          new PolicyStatement({
+            actions: SES_SEND_ACTIONS,
+            resources: [`arn:${stack.partition}:ses:${stack.region}:${stack.account}:identity/*`],
+            conditions: { StringEquals: { 'ses:FromAddress': senderAddress(r.mailFrom!) } },
+          }),
+        );
+        break;
+      }
     }
   }
 }

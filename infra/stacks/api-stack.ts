@@ -29,6 +29,8 @@ export interface ApiStackProps extends StackProps {
   /** The SPA's origin (https://…), the only origin allowed by CORS. */
   siteOrigin: string;
   globalAdminEmails: string;
+  /** Sender of invitation mail (context `mailFrom`); empty: mail cannot be sent. */
+  mailFrom?: string;
 }
 
 /** The WebSocket API's stage; WS_CALLBACK_URL is https://{apiId}.execute-api.{region}.amazonaws.com/{stage}. */
@@ -78,6 +80,9 @@ export class ApiStack extends Stack {
       userPoolClient: props.userPoolClient,
       webSocketStage: this.webSocketStage,
       globalAdminEmails: props.globalAdminEmails,
+      // Team and invitations: the sender of invitation mail and the origin of the links in it.
+      mailFrom: props.mailFrom ?? '',
+      appUrl: props.siteOrigin,
     };
     const roles = new SharedHandlerRoles(this, 'HandlerRoles', resources);
 

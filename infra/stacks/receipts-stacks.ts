@@ -19,6 +19,8 @@ export interface ReceiptsStacksOptions {
   entries: HandlerEntries;
   /** Comma-separated e-mails of platform administrators (context `globalAdminEmails`). */
   globalAdminEmails: string;
+  /** Sender of invitation mail, an SES-verified address or domain identity (context `mailFrom`). */
+  mailFrom?: string;
   webDistDir: string;
   /** Default: the CLI's account (may be undefined for offline synth) in eu-west-1. */
   env?: Environment;
@@ -73,6 +75,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     userPool: auth.userPool,
     userPoolClient: auth.userPoolClient,
     siteOrigin: web.siteOrigin,
+    mailFrom: options.mailFrom,
   });
   const processing = new ProcessingStack(app, `${prefix}Processing`, {
     ...common,

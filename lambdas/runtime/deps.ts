@@ -5,6 +5,7 @@ import { ddbEmailStore } from '../adapters/ddb/email-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
 import { ddbMasterDataStore } from '../adapters/ddb/master-data-store';
 import { ddbImportsStore } from '../adapters/ddb/imports-store';
+import { ddbTeamStore } from '../adapters/ddb/team-store';
 import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
@@ -13,6 +14,7 @@ import { systemClock, type AccountsStore, type Clock, type IdGenerator, type Liv
 import type { MasterDataStore } from '../core/master-data/ports';
 import type { ImportsStore } from '../core/master-data/import/ports';
 import type { SupplierLayouts } from '../core/recognition/ports';
+import type { TeamStore } from '../core/team/types';
 import { env } from './env';
 
 /** The adapters a handler hands to core functions. Built once per process. */
@@ -36,6 +38,10 @@ export interface Deps {
   masterData: MasterDataStore;
   /** Master data XLSX/XLS imports (lambdas/core/master-data/import). */
   imports: ImportsStore;
+  // Team and invitations
+  team: TeamStore;
+  /** The web app's origin, for links in mail (the mailer is imported by the one handler that sends, so only it is granted SES). */
+  appUrl: string;
 }
 
 export function deps(): Deps {
@@ -55,5 +61,7 @@ export function deps(): Deps {
     emails: ddbEmailStore,
     masterData: ddbMasterDataStore,
     imports: ddbImportsStore,
+    team: ddbTeamStore,
+    appUrl: env().APP_URL,
   };
 }

@@ -17,6 +17,9 @@ export const ENV_NAMES = {
   /** Email-in: the domain mail is received for in AWS (deploy-time context emailInDomain). */
   emailInDomain: 'EMAIL_IN_DOMAIN',
   maxCompaniesPerUser: 'MAX_COMPANIES_PER_USER',
+  // Team and invitations
+  mailFrom: 'MAIL_FROM',
+  appUrl: 'APP_URL',
 } as const;
 
 const envSchema = z.object({
@@ -34,6 +37,10 @@ const envSchema = z.object({
   EMAIL_IN_DOMAIN: z.string().max(253).default(''),
   /** Companies one user may create (their first one included); the platform admin sees each owner's count. */
   MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(10),
+  /** Sender of outgoing mail (invitations), e.g. `Receipts <no-reply@example.com>`; an SES-verified identity in AWS. */
+  MAIL_FROM: z.string().default(''),
+  /** The web app's origin; invitation links point at `<APP_URL>/signup/invite`. */
+  APP_URL: z.string().default(''),
 });
 export type Env = z.infer<typeof envSchema>;
 

@@ -11,6 +11,7 @@ import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import { sendDemoEmail } from './seed-email';
 import type { LocalStack } from './stack';
 import { LOCAL_CLIENT_ID } from './stack';
+import { seedDemoColleague } from './seed-team';
 
 export const DEMO_USER = {
   email: 'demo@receipts.local',
@@ -131,6 +132,10 @@ export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }>
   }
   // Email-in: one invoice arrives by mail (saskaita-faktura.pdf) through the local SMTP server.
   await sendDemoEmail(stack, company.email).catch((error: unknown) => console.warn('[local] demo email was not sent', error));
+  // Team and invitations: a second member, invited by the demo admin.
+  await seedDemoColleague(stack, token, companyId).catch((error: unknown) =>
+    console.warn(`[local] the demo colleague was not added: ${error instanceof Error ? error.message : String(error)}`),
+  );
   return { created };
 }
 

@@ -19,6 +19,8 @@ import { startLocalDynamo, type LocalDynamo } from './dynamo';
 import { createLocalJobQueue, type LocalJobQueue } from './jobs';
 import { startLocalS3, type LocalS3 } from './s3';
 import { startLocalSmtp, type LocalSmtp } from './smtp';
+import { startLocalMail, type CaughtMail, type LocalMail } from './mail';
+import { resetMailClient } from '../../lambdas/adapters/mail/ses-mailer';
 import { serveStatic } from './static-files';
 import { ensureTable } from './table';
 import { LocalWebSocketGateway } from './ws-adapter';
@@ -39,6 +41,10 @@ export interface LocalStackOptions {
   smtpPort?: number;
   /** Email-in: use a free port when smtpPort is taken. */
   smtpAnyPortIfTaken?: boolean;
+  /** Team and invitations: called for every message the local SMTP catcher receives. */
+  onMail?: (mail: CaughtMail) => void;
+  /** Team and invitations: port of the local SMTP catcher of outgoing mail (0 or absent: a free one). */
+  mailCatcherPort?: number;
 }
 
 export interface LocalStack {
@@ -56,6 +62,8 @@ export interface LocalStack {
   emailJobs: LocalJobQueue;
   /** The master-data import job's queue (S3 imports/ → SQS → job). */
   importJobs: LocalJobQueue;
+  /** Outgoing mail: the SES stand-in (/_ses) and the SMTP catcher, readable at /_mail. */
+  mail: LocalMail;
   stop(): Promise<void>;
 }
 
@@ -72,6 +80,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const dynamo = await startLocalDynamo({ dataDir: path.join(opts.dataDir, 'dynamodb') });
   const credentials = localCredentials(opts.dataDir);
   const s3 = await startLocalS3({ dataDir: path.join(opts.dataDir, 's3'), bucket: BUCKET, credentials });
+  const mail = await startLocalMail({ dataDir: path.join(opts.dataDir, 'mail'), credentials, smtpPort: opts.mailCatcherPort, onMail: opts.onMail });
 
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
@@ -95,11 +104,16 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     WS_CALLBACK_URL: `${url}/_ws`,
     GLOBAL_ADMIN_EMAILS: (opts.globalAdminEmails ?? []).join(','),
     RECOGNISER: 'local',
+    // Team and invitations: SES v2 goes to the local stand-in, which delivers to the SMTP catcher.
+    AWS_ENDPOINT_URL_SESV2: `${url}/_ses`,
+    MAIL_FROM: 'Receipts <no-reply@receipts.local>',
+    APP_URL: url,
   });
   resetEnvCache();
   resetDdbClient();
   resetLiveEventsClient();
   resetS3Client();
+  resetMailClient();
   await ensureTable(dynamo.endpoint, TABLE_NAME);
 
   // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS.
@@ -165,6 +179,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       cognito.handle(req, res);
     } else if (pathname.startsWith('/_ws/')) {
       gateway.handleManagement(req, res, '/_ws').catch(fail);
+    } else if (pathname.startsWith('/_ses/')) {
+      mail.handleSes(req, res, '/_ses').catch(fail);
+    } else if (pathname === '/_mail' || pathname.startsWith('/_mail/')) {
+      mail.handlePage(req, res, '/_mail');
     } else if (pathname === '/config.json') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
       res.end(JSON.stringify(runtimeConfig));
@@ -195,6 +213,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     smtp,
     emailJobs,
     importJobs,
+    mail,
     async stop() {
       await smtp.close();
       await emailJobs.close();
@@ -205,6 +224,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await cognito.close();
+      await mail.close();
       await s3.close();
       await dynamo.close();
     },

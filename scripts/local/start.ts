@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { EMAIL_IN_DOMAIN } from '../../shared/constants';
 import { DEMO_USER, seedDemo } from './seed';
+import { DEMO_COLLEAGUE } from './seed-team';
 import { startLocalStack } from './stack';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -39,13 +40,16 @@ async function main() {
     onCode: ({ email, kind, code }) => console.log(`[cognito] ${kind} code for ${email}: ${code}`),
     smtpPort: Number(process.env.SMTP_PORT ?? 2525),
     smtpAnyPortIfTaken: process.env.SMTP_PORT === undefined,
+    onMail: (mail) => console.log(`[mail] to ${mail.to.join(', ')} : ${mail.links[0] ?? mail.subject}`),
+    mailCatcherPort: process.env.MAIL_CATCHER_PORT ? Number(process.env.MAIL_CATCHER_PORT) : undefined,
   });
   const seeded = await seedDemo(stack);
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);
   console.log(`  Data folder: ${dataDir}${seeded.created ? ' (demo data created)' : ''}`);
-  console.log(`  Demo account: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+  console.log(`  Demo account: ${DEMO_USER.email} / ${DEMO_USER.password} (colleague: ${DEMO_COLLEAGUE.email} / ${DEMO_COLLEAGUE.password})`);
   console.log(`  Email-in (SMTP): ${stack.smtp.host}:${stack.smtp.port} — mail to a company's address @${EMAIL_IN_DOMAIN}`);
+  console.log(`  Outgoing mail: ${stack.url}/_mail (SMTP catcher on 127.0.0.1:${stack.mail.smtpPort})`);
   console.log('');
   const stop = async () => {
     await stack.stop().catch(() => undefined);

@@ -3,3 +3,4 @@ export * from './auth';
 export * from './company';
 export * from './user';
 export * from './master-data';
+export * from './team';

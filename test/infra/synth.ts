@@ -18,6 +18,8 @@ import { createReceiptsStacks, type ReceiptsStacks } from '../../infra/stacks/re
 export const SYNTH_TIMEOUT_MS = 180_000;
 
 export const GLOBAL_ADMINS = 'admin@example.com,owner@example.com';
+/** Team and invitations: the sender of invitation mail (context mailFrom). */
+export const MAIL_FROM = 'Receipts <no-reply@example.com>';
 
 export interface Synth {
   bundle: HandlerBundle;
@@ -71,7 +73,7 @@ export function synthReceipts(): Promise<Synth> {
   synthPromise ??= (async () => {
     const entries = handlerEntries();
     const bundle = await testBundle();
-    const stacks = createReceiptsStacks(newApp(), { bundle, entries, globalAdminEmails: GLOBAL_ADMINS, webDistDir: fakeWebDist() });
+    const stacks = createReceiptsStacks(newApp(), { bundle, entries, globalAdminEmails: GLOBAL_ADMINS, mailFrom: MAIL_FROM, webDistDir: fakeWebDist() });
     return {
       bundle,
       entries,

@@ -1,4 +1,5 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { EMAIL_IN_DOMAIN } from '../../../shared/constants';
 import { countsFromItem } from '../../core/accounts/counts';
 import type { CompanyRecord, MembershipRecord, ProfileRecord, UsageRecord } from '../../core/accounts/types';
 import { CompanyLimitReached, type AccountsStore } from '../../core/ports';
@@ -195,6 +196,11 @@ export const ddbAccountsStore: AccountsStore = {
   async deleteCompany(company, members) {
     await batchDelete([
       ...members.map((m) => keys.membership(m.user_id, m.company_id)),
+      // Team and invitations: the members' own Email-in addresses go with their memberships.
+      ...members.flatMap((m) => {
+        const prefix = (m as { email_prefix?: string }).email_prefix;
+        return prefix ? [keys.emailIn(`${prefix}@${EMAIL_IN_DOMAIN}`)] : [];
+      }),
       keys.emailIn(company.email),
       keys.companyCounts(company.company_id, 'receipt'),
       keys.companyCounts(company.company_id, 'invoice'),

@@ -100,6 +100,14 @@ export const keys = {
   masterImport: (importId: string) => ({ pk: `IMPORT#${importId}`, sk: 'META' }),
   masterImportRejected: (importId: string, fromRow: number) => ({ pk: `IMPORT#${importId}`, sk: `REJECTED#${String(fromRow).padStart(7, '0')}` }),
   masterImportRejectedOf: (importId: string) => ({ pk: `IMPORT#${importId}`, skPrefix: 'REJECTED#' }),
+  // Team and invitations
+  /** An invitation, keyed by the SHA-256 (hex) of its token. */
+  invitation: (invitationId: string) => ({ pk: `INVITATION#${invitationId}`, sk: 'META' }),
+  /** Invitations of a company, newest last (gsi1). */
+  invitationOfCompanyIndex: (companyId: string, createdAt: string, invitationId: string) => ({
+    gsi1pk: `COMPANY#${companyId}#INVITATIONS`,
+    gsi1sk: `${createdAt}#${invitationId}`,
+  }),
 } as const;
 
 /** Sort keys of master-data lists: the folded name (bounded, so that a key stays under 1024 bytes), then the id. */

@@ -1,5 +1,5 @@
 import { companyIdQuerySchema } from '../../../shared/schemas/company';
-import { listCompanyUsers } from '../../core/accounts/members';
+import { listCompanyUsers } from '../../core/team/members';
 import { httpHandler, requireCompany } from '../../runtime/http-handler';
 
 export const handler = httpHandler({
@@ -7,6 +7,6 @@ export const handler = httpHandler({
   query: companyIdQuerySchema,
   async run({ caller, deps }) {
     const c = requireCompany(caller);
-    return { items: await listCompanyUsers(deps.store, c.userId, c.companyId) };
+    return { items: await listCompanyUsers(deps, c.userId, c.companyId) };
   },
 });

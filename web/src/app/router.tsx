@@ -12,6 +12,7 @@ import { MasterDataPage } from '../features/master-data/components/MasterDataPag
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
 import { SelectCompanyPage } from '../features/select-company/components/SelectCompanyPage';
+import { MyTeamPage, RequireCompanyAdmin } from '../features/team/components/MyTeamPage';
 import { AppShell } from '../features/shell/components/AppShell';
 import { SessionExpiredPopup } from '../features/shell/components/SessionExpiredPopup';
 import { useAuth } from './auth';
@@ -85,6 +86,8 @@ export function AppRoutes() {
             <Route path="/suppliers" element={<MasterDataPage />} />
             <Route path="/categories" element={<MasterDataPage />} />
             <Route path="/items" element={<MasterDataPage />} />
+            {/* Team and invitations: company admins only */}
+            <Route path="/my-team" element={<RequireCompanyAdmin><MyTeamPage /></RequireCompanyAdmin>} />
           </Route>
         </Route>
         <Route path="*" element={<Fallback />} />

@@ -9,6 +9,7 @@ const PAGE_TITLES: Record<string, string> = {
   '/suppliers': 'Suppliers',
   '/categories': 'Categories',
   '/items': 'Items',
+  '/my-team': 'My Team',
 };
 
 /** The header title: document lists take their status title (inbox → Inbox, review → To Review, …). */

@@ -1,0 +1,195 @@
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { ProfileRecord } from '../../core/accounts/types';
+import type { InvitationRecord, MemberRecord, TeamStore, TeamWriteFailure } from '../../core/team/types';
+import { ddb } from './client';
+import { keys } from './keys';
+import { queryAll, stripKeys, tableName } from './table-ops';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** The failure of the first item whose condition failed, or undefined when the error is not a condition failure. */
+function failureOf(error: unknown, labels: TeamWriteFailure[]): TeamWriteFailure | undefined {
+  const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
+  if (e?.name === 'ConditionalCheckFailedException') return labels[0];
+  if (e?.name !== 'TransactionCanceledException') return undefined;
+  const index = (e.CancellationReasons ?? []).findIndex((r) => r?.Code === 'ConditionalCheckFailed');
+  return index >= 0 ? labels[index] : undefined;
+}
+
+async function transact(items: TransactItem[], labels: TeamWriteFailure[]): Promise<TeamWriteFailure | undefined> {
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+    return undefined;
+  } catch (error) {
+    const failure = failureOf(error, labels);
+    if (failure) return failure;
+    throw error;
+  }
+}
+
+function memberItem(m: MemberRecord) {
+  return { ...keys.membership(m.user_id, m.company_id), ...keys.memberOfCompanyIndex(m.company_id, m.user_id), type: 'MEMBERSHIP', ...m };
+}
+
+function claimItem(address: string, companyId: string, userId: string) {
+  return { ...keys.emailIn(address), type: 'EMAILIN', kind: 'member', company_id: companyId, user_id: userId, address };
+}
+
+function profileItem(p: ProfileRecord) {
+  return { ...keys.userProfile(p.id), ...keys.userByEmailIndex(p.email), type: 'PROFILE', ...p };
+}
+
+/** Invitations, members and their Email-in claims in the single table (docs/data-model.md, T1–T8). */
+export const ddbTeamStore: TeamStore = {
+  async putInvitation(invitation) {
+    const { used_at, used_by, ...rest } = invitation;
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.invitation(invitation.id),
+          ...keys.invitationOfCompanyIndex(invitation.company_id, invitation.created_at, invitation.id),
+          type: 'INVITATION',
+          ...rest,
+          ...(used_at ? { used_at, used_by } : {}),
+          // DynamoDB's TTL removes it some time after expiry; reads check expires_at themselves.
+          ttl: Math.floor(Date.parse(invitation.expires_at) / 1000),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  },
+
+  async getInvitation(id) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.invitation(id), ConsistentRead: true }));
+    if (!res.Item) return undefined;
+    const item = stripKeys<InvitationRecord & { type?: string }>(res.Item);
+    return { ...item, used_at: item.used_at ?? null, used_by: item.used_by ?? null };
+  },
+
+  async deleteInvitation(id) {
+    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.invitation(id) }));
+  },
+
+  async findProfileByEmail(email) {
+    const items = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': keys.userByEmailIndex(email).gsi1pk, ':sk': keys.userByEmailIndex(email).gsi1sk },
+    });
+    return items[0] ? stripKeys<ProfileRecord>(items[0]) : undefined;
+  },
+
+  async putProfile(profile) {
+    try {
+      await ddb().send(new PutCommand({ TableName: tableName(), Item: profileItem(profile), ConditionExpression: 'attribute_not_exists(pk)' }));
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  },
+
+  async listMembers(companyId) {
+    const items = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.memberOfCompanyIndex(companyId, '').gsi1pk },
+    });
+    return items.map((i) => stripKeys<MemberRecord>(i));
+  },
+
+  async getMember(companyId, userId) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.membership(userId, companyId) }));
+    return res.Item ? stripKeys<MemberRecord>(res.Item) : undefined;
+  },
+
+  async acceptInvitation(w) {
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.invitation(w.invitationId),
+          UpdateExpression: 'SET used_at = :now, used_by = :user',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(used_at) AND expires_at > :now',
+          ExpressionAttributeValues: { ':now': w.now, ':user': w.userId },
+        },
+      },
+      { Put: { TableName: tableName(), Item: memberItem(w.member), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: claimItem(w.emailInAddress, w.member.company_id, w.member.user_id),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ];
+    const labels: TeamWriteFailure[] = ['invitation', 'member', 'prefix'];
+    if (w.profile) {
+      items.push({ Put: { TableName: tableName(), Item: profileItem(w.profile), ConditionExpression: 'attribute_not_exists(pk)' } });
+      labels.push('profile');
+    }
+    return transact(items, labels);
+  },
+
+  async updateMember(companyId, userId, changes, claim) {
+    const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets = entries.map(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:v${i}`] = v;
+      return `#f${i} = :v${i}`;
+    });
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.membership(userId, companyId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+    ];
+    const labels: TeamWriteFailure[] = ['member'];
+    if (claim) {
+      items.push({
+        Put: { TableName: tableName(), Item: claimItem(claim.newAddress, companyId, userId), ConditionExpression: 'attribute_not_exists(pk)' },
+      });
+      labels.push('prefix');
+      if (claim.oldAddress) {
+        items.push({
+          Delete: {
+            TableName: tableName(),
+            Key: keys.emailIn(claim.oldAddress),
+            ConditionExpression: 'attribute_not_exists(pk) OR user_id = :user',
+            ExpressionAttributeValues: { ':user': userId },
+          },
+        });
+        labels.push('member');
+      }
+    }
+    return transact(items, labels);
+  },
+
+  async removeMember(companyId, userId, claimAddress) {
+    const items: TransactItem[] = [
+      { Delete: { TableName: tableName(), Key: keys.membership(userId, companyId), ConditionExpression: 'attribute_exists(pk)' } },
+    ];
+    const labels: TeamWriteFailure[] = ['member'];
+    if (claimAddress) {
+      items.push({
+        Delete: {
+          TableName: tableName(),
+          Key: keys.emailIn(claimAddress),
+          ConditionExpression: 'attribute_not_exists(pk) OR user_id = :user',
+          ExpressionAttributeValues: { ':user': userId },
+        },
+      });
+      labels.push('member');
+    }
+    return transact(items, labels);
+  },
+};

@@ -1,0 +1,237 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { INVITATION_VALID_DAYS } from '../../../shared/constants';
+import { AppError, badRequest, conflict, notFound } from '../../../shared/errors';
+import type { Invite, InvitationView } from '../../../shared/schemas/team';
+import type { ProfileRecord } from '../accounts/types';
+import type { AccountsStore, Clock } from '../ports';
+import { defaultEmailPrefix, memberEmailInAddress, prefixCandidate } from './email-prefix';
+import { invitationEmail } from './invitation-email';
+import type { InvitationRecord, Mailer, MemberRecord, TeamStore } from './types';
+
+export const ALREADY_MEMBER = 'This user is already a member of the company';
+export const INVITATION_NOT_FOUND = 'Invitation not found';
+export const INVITATION_USED = 'This invitation has already been used';
+export const INVITATION_EXPIRED = 'This invitation has expired';
+export const SIGN_UP_REQUIRED = 'Sign up to accept this invitation';
+export const MAIL_FAILED = 'The invitation email could not be sent';
+
+const PREFIX_ATTEMPTS = 6;
+const DAY_MS = 86_400_000;
+
+/** A new invitation token: 32 random bytes, base64url (43 characters). Only its hash is stored. */
+export function newInvitationToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The invitation id: SHA-256 of the token, hex. The item is keyed by it; the Cognito attribute carries it. */
+export function invitationIdOf(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function invitationLink(appUrl: string, token: string): string {
+  return `${appUrl.replace(/\/+$/, '')}/signup/invite?token=${encodeURIComponent(token)}`;
+}
+
+/** Why an invitation cannot be used now, if it cannot. */
+export function invitationProblem(invitation: InvitationRecord | undefined, now: Date): string | undefined {
+  if (!invitation) return INVITATION_NOT_FOUND;
+  if (invitation.used_at) return INVITATION_USED;
+  if (Date.parse(invitation.expires_at) <= now.getTime()) return INVITATION_EXPIRED;
+  return undefined;
+}
+
+function assertUsable(invitation: InvitationRecord | undefined, now: Date): asserts invitation is InvitationRecord {
+  const problem = invitationProblem(invitation, now);
+  if (problem === INVITATION_NOT_FOUND) throw notFound(problem);
+  if (problem) throw conflict(problem);
+}
+
+export interface InviteDeps {
+  store: AccountsStore;
+  team: TeamStore;
+  mailer: Mailer;
+  clock: Clock;
+  appUrl: string;
+}
+
+/**
+ * POST /invitation: stores the invitation (hash of a fresh token, role, expiry in INVITATION_VALID_DAYS days)
+ * and mails the link. A person who is already a member is refused.
+ */
+export async function inviteColleague(
+  deps: InviteDeps,
+  caller: { userId: string; companyId: string },
+  input: Invite,
+): Promise<Omit<InvitationView, 'company_name' | 'name' | 'surname'> & { name: string; surname: string }> {
+  if (input.company_id && input.company_id !== caller.companyId) throw badRequest('company_id of the body and the query differ');
+  const email = input.email.trim().toLowerCase();
+  const [[company], inviter, existing] = await Promise.all([
+    deps.store.getCompanies([caller.companyId]),
+    deps.store.getProfile(caller.userId),
+    deps.team.findProfileByEmail(email),
+  ]);
+  if (!company) throw notFound('Company not found');
+  if (existing && (await deps.team.getMember(caller.companyId, existing.id))) {
+    throw conflict(ALREADY_MEMBER, [{ path: ['email'], message: ALREADY_MEMBER }]);
+  }
+  const now = deps.clock.now();
+  const token = newInvitationToken();
+  const invitation: InvitationRecord = {
+    id: invitationIdOf(token),
+    company_id: caller.companyId,
+    email,
+    name: input.name,
+    surname: input.surname,
+    role: input.role,
+    message: input.message.trim(),
+    invited_by: caller.userId,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS).toISOString(),
+    used_at: null,
+    used_by: null,
+  };
+  await deps.team.putInvitation(invitation);
+  const mail = invitationEmail({
+    invitation,
+    companyName: company.name,
+    inviterName: inviter ? `${inviter.name} ${inviter.surname}`.trim() : '',
+    link: invitationLink(deps.appUrl, token),
+  });
+  try {
+    await deps.mailer.send(mail);
+  } catch (error) {
+    // No mail, no invitation: the admin sees the failure and can try again.
+    await deps.team.deleteInvitation(invitation.id);
+    throw new AppError('InternalError', MAIL_FAILED, { cause: error instanceof Error ? error.name : 'unknown' });
+  }
+  return {
+    id: invitation.id,
+    email,
+    company_id: invitation.company_id,
+    name: invitation.name,
+    surname: invitation.surname,
+    role: invitation.role,
+    expires_at: invitation.expires_at,
+    new_account_required: !existing,
+  };
+}
+
+/** GET /invitation/{token} (no sign-in: the token is the credential). */
+export async function readInvitation(
+  deps: { store: AccountsStore; team: TeamStore; clock: Clock },
+  token: string,
+): Promise<InvitationView> {
+  const invitation = await deps.team.getInvitation(invitationIdOf(token));
+  assertUsable(invitation, deps.clock.now());
+  const [[company], existing] = await Promise.all([
+    deps.store.getCompanies([invitation.company_id]),
+    deps.team.findProfileByEmail(invitation.email),
+  ]);
+  if (!company) throw notFound(INVITATION_NOT_FOUND);
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    company_id: invitation.company_id,
+    company_name: company.name,
+    name: invitation.name,
+    surname: invitation.surname,
+    role: invitation.role,
+    expires_at: invitation.expires_at,
+    new_account_required: !existing,
+  };
+}
+
+/**
+ * Adds the membership for an invitation with a fresh Email-in prefix (tried until one is free), marking the
+ * invitation used in the same transaction. `profile` is created with it for a new account.
+ */
+async function joinCompany(
+  team: TeamStore,
+  invitation: InvitationRecord,
+  user: { id: string; email: string },
+  now: Date,
+  profile?: ProfileRecord,
+): Promise<'joined' | 'member' | 'invitation' | 'profile'> {
+  const base = defaultEmailPrefix(invitation.name, invitation.surname, user.email);
+  for (let attempt = 0; attempt < PREFIX_ATTEMPTS; attempt++) {
+    const prefix = prefixCandidate(base, attempt);
+    const member: MemberRecord = {
+      user_id: user.id,
+      company_id: invitation.company_id,
+      role: invitation.role,
+      joined_at: now.toISOString(),
+      email_prefix: prefix,
+      name: invitation.name,
+      surname: invitation.surname,
+    };
+    const failure = await team.acceptInvitation({
+      invitationId: invitation.id,
+      userId: user.id,
+      now: now.toISOString(),
+      member,
+      emailInAddress: memberEmailInAddress(prefix),
+      profile,
+    });
+    if (!failure) return 'joined';
+    if (failure !== 'prefix') return failure;
+  }
+  throw conflict('No free Email-in address was found for the new member');
+}
+
+/** PUT /invitation/{token}: an invitee who already has an account joins the company. */
+export async function confirmInvitation(
+  deps: { store: AccountsStore; team: TeamStore; clock: Clock },
+  token: string,
+): Promise<{ accepted: true; company_id: string }> {
+  const now = deps.clock.now();
+  const invitation = await deps.team.getInvitation(invitationIdOf(token));
+  assertUsable(invitation, now);
+  const profile = await deps.team.findProfileByEmail(invitation.email);
+  if (!profile) throw conflict(SIGN_UP_REQUIRED);
+  const outcome = await joinCompany(deps.team, invitation, profile, now);
+  if (outcome === 'member') throw conflict(ALREADY_MEMBER);
+  if (outcome !== 'joined') {
+    const again = invitationProblem(await deps.team.getInvitation(invitation.id), deps.clock.now());
+    throw conflict(again ?? INVITATION_USED);
+  }
+  return { accepted: true, company_id: invitation.company_id };
+}
+
+/**
+ * Post-confirmation of an invited sign-up: re-checks the invitation on the server (id, same e-mail, unused,
+ * unexpired), then creates the profile and joins the inviting company with the invited role, without a
+ * company of their own. An invitation that no longer holds leaves a profile without companies (the user can
+ * add a company, or accept a new invitation). Safe to run twice.
+ */
+export async function provisionInvitedUser(
+  deps: { store: AccountsStore; team: TeamStore; clock: Clock; globalAdminEmails: string[] },
+  attrs: { userId: string; email: string; invitationId: string },
+): Promise<{ outcome: 'joined' | 'exists' | 'invitation-invalid'; profile?: ProfileRecord }> {
+  const existing = await deps.store.getProfile(attrs.userId);
+  if (existing) return { outcome: 'exists', profile: existing };
+  const now = deps.clock.now();
+  const email = attrs.email.trim().toLowerCase();
+  const invitation = /^[a-f0-9]{64}$/.test(attrs.invitationId) ? await deps.team.getInvitation(attrs.invitationId) : undefined;
+  const valid = invitation && !invitationProblem(invitation, now) && invitation.email === email;
+  const profile: ProfileRecord = {
+    id: attrs.userId,
+    email,
+    name: valid ? invitation.name : '',
+    surname: valid ? invitation.surname : '',
+    phone: '',
+    address: '',
+    city: '',
+    country: '',
+    post_code: '',
+    is_admin: deps.globalAdminEmails.includes(email),
+    created_at: now.toISOString(),
+    last_login: null,
+  };
+  if (valid) {
+    const outcome = await joinCompany(deps.team, invitation, { id: attrs.userId, email }, now, profile);
+    if (outcome === 'joined') return { outcome: 'joined', profile };
+    if (outcome === 'profile') return { outcome: 'exists', profile: await deps.store.getProfile(attrs.userId) };
+  }
+  const created = await deps.team.putProfile(profile);
+  return { outcome: created ? 'invitation-invalid' : 'exists', profile };
+}

@@ -1,0 +1,135 @@
+import { conflict, notFound } from '../../../shared/errors';
+import type { CompanyUser, UpdateCompanyUserInput } from '../../../shared/schemas/team';
+import type { AccountsStore } from '../ports';
+import type { CompanyRecord, ProfileRecord } from '../accounts/types';
+import { memberEmailInAddress } from './email-prefix';
+import type { MemberRecord, TeamStore } from './types';
+
+export const PREFIX_TAKEN = 'This Email-in address is already taken';
+export const LAST_ADMIN = 'A company needs at least one administrator';
+export const OWNER_STAYS_ADMIN = 'The account owner stays an administrator';
+export const CANNOT_DELETE = 'This user cannot be deleted';
+
+export interface TeamDeps {
+  store: AccountsStore;
+  team: TeamStore;
+}
+
+/**
+ * Whether a member may be deleted: never yourself, never the company's creator (the Account owner), never
+ * the last administrator.
+ */
+export function canBeDeleted(member: MemberRecord, company: CompanyRecord, callerId: string, adminCount: number): boolean {
+  if (member.user_id === callerId) return false;
+  if (member.user_id === company.owner.user_id) return false;
+  if (member.role === 'admin' && adminCount <= 1) return false;
+  return true;
+}
+
+/** The member's Email-in address: their own prefix, or the company's address while they have none (the creator). */
+export function emailInOf(member: MemberRecord, company: CompanyRecord): { email: string; email_prefix: string } {
+  if (member.email_prefix) return { email: memberEmailInAddress(member.email_prefix), email_prefix: member.email_prefix };
+  return { email: company.email, email_prefix: company.email.split('@')[0] ?? '' };
+}
+
+export function toCompanyUser(
+  member: MemberRecord,
+  profile: ProfileRecord,
+  company: CompanyRecord,
+  callerId: string,
+  adminCount: number,
+): CompanyUser {
+  return {
+    user_id: member.user_id,
+    company_id: company.company_id,
+    name: member.name ?? profile.name,
+    surname: member.surname ?? profile.surname,
+    role: member.role,
+    ...emailInOf(member, company),
+    is_owner: member.user_id === company.owner.user_id,
+    can_be_deleted: canBeDeleted(member, company, callerId, adminCount),
+    user: { created_at: profile.created_at, last_login: profile.last_login, email: profile.email },
+  };
+}
+
+async function companyOrNotFound(store: AccountsStore, companyId: string): Promise<CompanyRecord> {
+  const [company] = await store.getCompanies([companyId]);
+  if (!company) throw notFound('Company not found');
+  return company;
+}
+
+/** Members of a company for its administrators (My Team, the upload's Owner dropdown). */
+export async function listCompanyUsers(deps: TeamDeps, callerId: string, companyId: string): Promise<CompanyUser[]> {
+  const company = await companyOrNotFound(deps.store, companyId);
+  const members = await deps.team.listMembers(companyId);
+  const profiles = new Map((await deps.store.getProfiles(members.map((m) => m.user_id))).map((p) => [p.id, p]));
+  const adminCount = members.filter((m) => m.role === 'admin').length;
+  return members
+    .filter((m) => profiles.has(m.user_id))
+    .map((m) => toCompanyUser(m, profiles.get(m.user_id)!, company, callerId, adminCount))
+    .sort((a, b) => Number(b.is_owner) - Number(a.is_owner) || a.user.created_at.localeCompare(b.user.created_at));
+}
+
+async function memberOrNotFound(deps: TeamDeps, companyId: string, userId: string) {
+  const [company, members] = await Promise.all([companyOrNotFound(deps.store, companyId), deps.team.listMembers(companyId)]);
+  const member = members.find((m) => m.user_id === userId);
+  // A user of another company (or no user at all) is simply not found here.
+  if (!member) throw notFound('User not found');
+  return { company, member, adminCount: members.filter((m) => m.role === 'admin').length };
+}
+
+/** PUT /company/users/{id}: changes the company's name, surname, role or Email-in prefix of one member. */
+export async function updateCompanyUser(
+  deps: TeamDeps,
+  callerId: string,
+  companyId: string,
+  userId: string,
+  input: UpdateCompanyUserInput,
+): Promise<CompanyUser> {
+  const { company, member, adminCount } = await memberOrNotFound(deps, companyId, userId);
+  const changes: Partial<Pick<MemberRecord, 'role' | 'name' | 'surname' | 'email_prefix'>> = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.surname !== undefined) changes.surname = input.surname;
+  if (input.role !== undefined && input.role !== member.role) {
+    if (member.user_id === company.owner.user_id) throw conflict(OWNER_STAYS_ADMIN, [{ path: ['role'], message: OWNER_STAYS_ADMIN }]);
+    if (member.role === 'admin' && adminCount <= 1) throw conflict(LAST_ADMIN, [{ path: ['role'], message: LAST_ADMIN }]);
+    changes.role = input.role;
+  }
+  let claim: { oldAddress?: string; newAddress: string } | undefined;
+  if (input.email_prefix !== undefined) {
+    const prefix = input.email_prefix.toLowerCase();
+    const current = member.email_prefix?.toLowerCase();
+    if (prefix !== current) {
+      claim = { oldAddress: current ? memberEmailInAddress(current) : undefined, newAddress: memberEmailInAddress(prefix) };
+      changes.email_prefix = prefix;
+    }
+  }
+  if (Object.keys(changes).length > 0) {
+    const failure = await deps.team.updateMember(companyId, userId, changes, claim);
+    if (failure === 'prefix') throw conflict(PREFIX_TAKEN, [{ path: ['email_prefix'], message: PREFIX_TAKEN }]);
+    if (failure === 'member') throw notFound('User not found');
+  }
+  const [profile] = await deps.store.getProfiles([userId]);
+  if (!profile) throw notFound('User not found');
+  const updated: MemberRecord = { ...member, ...changes };
+  const admins = adminCount + (changes.role === 'admin' ? 1 : changes.role === 'basic' ? -1 : 0);
+  return toCompanyUser(updated, profile, company, callerId, admins);
+}
+
+/** DELETE /company/users/{id}: removes the membership and the member's Email-in claim; their documents stay with the company. */
+export async function deleteCompanyUser(
+  deps: TeamDeps,
+  callerId: string,
+  companyId: string,
+  userId: string,
+): Promise<{ deleted: true; user_id: string }> {
+  const { company, member, adminCount } = await memberOrNotFound(deps, companyId, userId);
+  if (!canBeDeleted(member, company, callerId, adminCount)) throw conflict(CANNOT_DELETE);
+  const failure = await deps.team.removeMember(
+    companyId,
+    userId,
+    member.email_prefix ? memberEmailInAddress(member.email_prefix) : undefined,
+  );
+  if (failure) throw notFound('User not found');
+  return { deleted: true, user_id: userId };
+}

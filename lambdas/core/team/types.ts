@@ -1,0 +1,74 @@
+import type { CompanyRole } from '../../../shared/schemas';
+import type { MembershipRecord, ProfileRecord } from '../accounts/types';
+
+/** A membership as the team area reads it: the company's own name for the member and their Email-in prefix. */
+export interface MemberRecord extends MembershipRecord {
+  /** The part before '@' of the member's personal Email-in address; absent for the company's creator until set. */
+  email_prefix?: string;
+  /** Name and surname as this company knows the member (edited on My Team); the profile's when absent. */
+  name?: string;
+  surname?: string;
+}
+
+/** An invitation; `id` is the SHA-256 (hex) of the token sent by mail. The token itself is never stored. */
+export interface InvitationRecord {
+  id: string;
+  company_id: string;
+  email: string;
+  name: string;
+  surname: string;
+  role: CompanyRole;
+  message: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+}
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Why an accept/update transaction did not commit. */
+export type TeamWriteFailure = 'invitation' | 'member' | 'prefix' | 'profile';
+
+export interface AcceptInvitationWrite {
+  invitationId: string;
+  userId: string;
+  now: string;
+  member: MemberRecord;
+  /** The member's Email-in address claimed with the membership. */
+  emailInAddress: string;
+  /** New accounts: the profile is created in the same transaction. */
+  profile?: ProfileRecord;
+}
+
+export interface TeamStore {
+  putInvitation(invitation: InvitationRecord): Promise<void>;
+  getInvitation(id: string): Promise<InvitationRecord | undefined>;
+  deleteInvitation(id: string): Promise<void>;
+  /** Access pattern A2: the profile of an e-mail address, if that person has an account. */
+  findProfileByEmail(email: string): Promise<ProfileRecord | undefined>;
+  putProfile(profile: ProfileRecord): Promise<boolean>;
+  listMembers(companyId: string): Promise<MemberRecord[]>;
+  getMember(companyId: string, userId: string): Promise<MemberRecord | undefined>;
+  /** Marks the invitation used (if unused and unexpired), adds the membership and its Email-in claim [and profile], atomically. */
+  acceptInvitation(write: AcceptInvitationWrite): Promise<TeamWriteFailure | undefined>;
+  /** Changes role/name/surname and, when given, moves the Email-in claim from `oldAddress` to `newAddress`, atomically. */
+  updateMember(
+    companyId: string,
+    userId: string,
+    changes: Partial<Pick<MemberRecord, 'role' | 'name' | 'surname' | 'email_prefix'>>,
+    claim?: { oldAddress?: string; newAddress: string },
+  ): Promise<TeamWriteFailure | undefined>;
+  /** Removes the membership and the member's Email-in claim; the profile and documents stay. */
+  removeMember(companyId: string, userId: string, claimAddress?: string): Promise<TeamWriteFailure | undefined>;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<{ messageId?: string }>;
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { CUSTOM_MESSAGE_MAX, EMAIL_PREFIX_MAX, EMAIL_PREFIX_MIN, NAME_MIN } from '../constants';
+import { emailField, requiredString } from './auth';
+import { companyRoleSchema } from './company';
+import { MSG } from './messages';
+
+/** Team and invitations (rules.md 5 "Users and invitations", 7 "Team and invitations"). */
+export const PERSON_NAME_MAX = 80;
+export const EMAIL_MAX = 254;
+
+const personName = () =>
+  requiredString().pipe(z.string().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`));
+
+/** The part of a member's Email-in address before '@': 4 to 40 letters, digits or dots. */
+export const EMAIL_PREFIX_PATTERN = new RegExp(`^[A-Za-z0-9.]{${EMAIL_PREFIX_MIN},${EMAIL_PREFIX_MAX}}$`);
+export const emailPrefixField = () =>
+  z.string({ error: MSG.emailPrefix }).trim().regex(EMAIL_PREFIX_PATTERN, MSG.emailPrefix);
+
+/** Invited role: admin or basic; anything else becomes basic (rules.md 5). */
+export const invitedRoleField = () =>
+  z
+    .string({ error: MSG.required })
+    .max(40)
+    .transform((v) => (v.trim() === 'admin' ? 'admin' : 'basic') as 'admin' | 'basic');
+
+export const inviteSchema = z.object({
+  name: personName(),
+  surname: personName(),
+  email: emailField().pipe(z.string().max(EMAIL_MAX, MSG.invalidEmail)),
+  role: invitedRoleField(),
+  /** Optional text added to the invitation email. */
+  message: z.string().max(CUSTOM_MESSAGE_MAX, MSG.customMessageMax).optional().default(''),
+  /** The company id also travels in the query (company_id) like every company-scoped call; when given here it must match. */
+  company_id: z.string().max(64).optional(),
+});
+export type InviteInput = z.input<typeof inviteSchema>;
+export type Invite = z.output<typeof inviteSchema>;
+
+/** PUT /company/users/{id}: only the changed fields among email_prefix, name, role, surname. */
+export const updateCompanyUserSchema = z
+  .object({
+    email_prefix: emailPrefixField().optional(),
+    name: personName().optional(),
+    surname: personName().optional(),
+    role: companyRoleSchema.optional(),
+  })
+  .strict();
+export type UpdateCompanyUserInput = z.infer<typeof updateCompanyUserSchema>;
+
+export const companyUserPathSchema = z.object({ id: z.string().min(1).max(128) });
+
+/** 32 random bytes in base64url are 43 characters. */
+export const invitationTokenPathSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid invitation') });
+
+export const companyUserSchema = z.object({
+  user_id: z.string(),
+  company_id: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  role: companyRoleSchema,
+  /** The member's Email-in address. */
+  email: z.string(),
+  email_prefix: z.string(),
+  /** Account owner: the member who created the company. */
+  is_owner: z.boolean(),
+  can_be_deleted: z.boolean(),
+  user: z.object({ created_at: z.string(), last_login: z.string().nullable(), email: z.string() }),
+});
+export type CompanyUser = z.infer<typeof companyUserSchema>;
+
+export const invitationViewSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  company_id: z.string(),
+  company_name: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  role: companyRoleSchema,
+  expires_at: z.string(),
+  new_account_required: z.boolean(),
+});
+export type InvitationView = z.infer<typeof invitationViewSchema>;

@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+/** How long a screen may take to show what the server answered (handlers load on first use). */
+const WAIT = { timeout: 20_000 };
+
+async function onePagePdf(text: string): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([595, 842]).drawText(text, { x: 50, y: 760, size: 14, font });
+  return Buffer.from(await pdf.save());
+}
+
+async function signInWithForm(page: Page, url: string, email: string, password: string) {
+  await page.goto(`${url}/signin`);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: 'LOG IN' }).click();
+  await page.waitForURL(/\/dashboard$/, WAIT);
+}
+
+describe('team: invite a colleague by mail, the colleague joins, the admin edits and deletes them', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-team-e2e-'));
+  const admin = newUser('teamadmin');
+  const codes: Record<string, string> = {};
+  const colleague = { email: `colleague${Date.now()}@example.com`, password: 'Colleague1', name: 'Rasa', surname: 'Kolegė' };
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: ({ email, code }) => (codes[email] = code) });
+    await registerUser(stack, admin);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs the whole invitation path in Chromium', async () => {
+    // one document of the admin's company, uploaded as the SPA does
+    const api = apiClient(stack.apiUrl, await signIn(stack, admin));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    const bytes = await onePagePdf('TEAM SUPPLIES UAB  Invoice No: T-1  TOTAL EUR 12.10');
+    const q = new URLSearchParams({ company_id: companyId, original_file_name: 'team-invoice.pdf', content_type: 'application/pdf', size: String(bytes.length) });
+    const signed = (await api.get(`/upload/document?${q.toString()}`)).body as { uploadURL: string; headers: Record<string, string> };
+    expect((await fetch(signed.uploadURL, { method: 'PUT', body: new Uint8Array(bytes), headers: signed.headers })).status).toBe(200);
+    await expect
+      .poll(async () => ((await api.get(`/receipts?company_id=${companyId}`)).body as { items?: unknown[] }).items?.length ?? 0, { timeout: 60_000 })
+      .toBe(1);
+    const adminPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors: string[] = [];
+    adminPage.on('pageerror', (e) => errors.push(e.message));
+
+    // The admin opens My Team from the dashboard's "Add a Company Employee" card: the pop-up opens at once
+    await signInWithForm(adminPage, stack.url, admin.email, admin.password);
+    await adminPage.getByTestId('add-employee-card').click();
+    await adminPage.waitForURL(/\/my-team$/);
+    const popup = adminPage.getByTestId('add-user-modal');
+    await expect.poll(() => popup.count(), WAIT).toBe(1);
+    await expect.poll(() => adminPage.locator('header').innerText()).toContain('My Team');
+
+    // Step 1: details, with the spec's messages
+    await popup.getByRole('button', { name: 'SEND INVITATION' }).click();
+    await expect.poll(() => popup.getByText('Required field').count()).toBeGreaterThan(1);
+    await popup.locator('input[name="name"]').fill(colleague.name);
+    await popup.locator('input[name="surname"]').fill(colleague.surname);
+    await popup.locator('input[name="email"]').fill(colleague.email);
+    await popup.locator('textarea[name="message"]').fill('x'.repeat(1001));
+    await popup.getByRole('button', { name: 'SEND INVITATION' }).click();
+    await expect.poll(() => popup.getByText('To much sumbols').count()).toBe(1);
+    await popup.locator('textarea[name="message"]').fill('Welcome to the team, Rasa!');
+    await screenshot(adminPage, 'invite-popup');
+    await popup.getByRole('button', { name: 'SEND INVITATION' }).click();
+
+    // Step 2
+    await expect.poll(() => popup.getByTestId('invite-sent').count(), WAIT).toBe(1);
+    expect(await popup.innerText()).toContain('Your invitation has been successfully sent.');
+    await screenshot(adminPage, 'invite-sent');
+    await popup.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => popup.count()).toBe(0);
+
+    // The invitation mail, picked up from the local mail path (SES stand-in → SMTP catcher)
+    const mail = await stack.mail.waitFor(colleague.email);
+    expect(mail.text).toContain('Welcome to the team, Rasa!');
+    const link = mail.links.find((l) => l.includes('/signup/invite?token='))!;
+    expect(link.startsWith(`${stack.url}/signup/invite?token=`)).toBe(true);
+    await adminPage.goto(`${stack.url}/_mail`);
+    await expect.poll(() => adminPage.getByTestId('mail').first().innerText()).toContain(colleague.email);
+    await screenshot(adminPage, 'local-mail');
+
+    // The colleague opens the link, sets a password, confirms with the code and is signed in
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(link);
+    await expect.poll(() => page.getByTestId('invite-form').count(), WAIT).toBe(1);
+    expect(await page.locator('input[name="email"]').inputValue()).toBe(colleague.email);
+    await page.locator('input[name="password"]').fill(colleague.password);
+    await page.locator('input[name="passwordRepeat"]').fill(colleague.password);
+    await page.locator('input[name="acceptTerms"]').check();
+    await screenshot(page, 'signup-invite');
+    await page.getByRole('button', { name: 'SET PASSWORD' }).click();
+    await page.waitForURL(/\/signup\/confirm/, WAIT);
+    await expect.poll(() => codes[colleague.email]).toMatch(/^\d{6}$/);
+    await page.locator('input[name="code"]').fill(codes[colleague.email]!);
+    await screenshot(page, 'signup-invite-confirm');
+    await page.getByRole('button', { name: 'CONFIRM' }).click();
+    await page.waitForURL(/\/dashboard$/, WAIT);
+
+    // A Basic user of the inviting company, and no company of their own
+    const cards = page.getByTestId('company-card');
+    await expect.poll(() => cards.count(), WAIT).toBe(1);
+    await expect.poll(() => cards.first().innerText()).toContain(admin.company);
+    expect(await cards.first().innerText()).toContain('Basic user');
+    const menu = page.getByTestId('side-menu');
+    expect(await menu.getByText('My Team').count()).toBe(0);
+    expect(await page.getByTestId('add-employee-card').count()).toBe(0);
+    await screenshot(page, 'colleague-dashboard');
+
+    // They see the company's documents, and the upload's owner cannot be chosen
+    await page.goto(`${stack.url}/receipts/inbox`);
+    await expect.poll(() => page.getByTestId('receipt-row').count(), WAIT).toBe(1);
+    expect(await page.getByTestId('receipt-row').first().innerText()).toContain('team-invoice.pdf');
+    await page.getByRole('button', { name: 'ADD' }).click();
+    const upload = page.getByTestId('upload-modal');
+    await expect.poll(() => upload.count()).toBe(1);
+    expect(await upload.locator('select[name="owner"]').isDisabled()).toBe(true);
+    await screenshot(page, 'colleague-documents-upload');
+    await page.keyboard.press('Escape');
+
+    // My Team is not for them
+    await page.goto(`${stack.url}/my-team`);
+    await page.waitForURL(/\/dashboard$/, WAIT);
+
+    // The admin sees two cards: Account owner and Basic user
+    await adminPage.goto(`${stack.url}/my-team`);
+    const userCards = adminPage.getByTestId('user-card');
+    await expect.poll(() => userCards.count(), WAIT).toBe(2);
+    const colleagueCard = userCards.filter({ hasText: colleague.email });
+    const ownerCard = userCards.filter({ hasText: admin.email });
+    expect(await ownerCard.getByTestId('role-label').innerText()).toBe('Account owner');
+    expect(await ownerCard.getByRole('button', { name: 'Delete User' }).count()).toBe(0);
+    expect(await colleagueCard.getByTestId('role-label').innerText()).toBe('Basic user');
+    expect(await colleagueCard.getByTestId('email-in').innerText()).toBe('rasa.kolege@in.receipts.local');
+    await screenshot(adminPage, 'my-team');
+
+    // Edit User Details: the prefix rule, then the role
+    await colleagueCard.getByRole('button', { name: 'Edit User Details' }).click();
+    const edit = adminPage.getByTestId('edit-user-modal');
+    await edit.locator('input[name="email_prefix"]').fill('ab');
+    await edit.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => edit.getByText('Imvalid email').count()).toBe(1);
+    await edit.locator('input[name="email_prefix"]').fill('rasa.team');
+    await edit.locator('select[name="role"]').selectOption('admin');
+    await screenshot(adminPage, 'edit-user');
+    await edit.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => edit.count(), WAIT).toBe(0);
+    await expect.poll(() => colleagueCard.getByTestId('role-label').innerText(), WAIT).toBe('Administrator');
+    expect(await colleagueCard.getByTestId('email-in').innerText()).toBe('rasa.team@in.receipts.local');
+
+    // Delete User, with the confirmation
+    await colleagueCard.getByRole('button', { name: 'Delete User' }).click();
+    const confirm = adminPage.getByTestId('delete-user-modal');
+    expect(await confirm.innerText()).toContain('Are you sure you want to delete the selected items?');
+    await screenshot(adminPage, 'delete-user');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => userCards.count(), WAIT).toBe(1);
+    await screenshot(adminPage, 'my-team-after-delete');
+
+    expect(errors).toEqual([]);
+    await context.close();
+    await adminPage.close();
+  });
+});

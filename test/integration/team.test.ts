@@ -1,0 +1,338 @@
+import {
+  CognitoIdentityProviderClient,
+  ConfirmSignUpCommand,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ddb } from '../../lambdas/adapters/ddb/client';
+import { keys } from '../../lambdas/adapters/ddb/keys';
+import { invitationIdOf } from '../../lambdas/core/team/invitations';
+import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
+import { LOCAL_CLIENT_ID } from '../../scripts/local/stack';
+import { apiClient, newUser, registeredUser, signIn, startTestStack, subOf, type TestStack } from '../support/local-stack';
+
+type Users = { items: Array<Record<string, unknown> & { user_id: string; email: string; can_be_deleted: boolean; role: string }> };
+
+describe('team and invitations through the local API', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const cognito = () =>
+    new CognitoIdentityProviderClient({
+      endpoint: t.stack.cognitoEndpoint,
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+
+  /** POST /invitation, then the token from the link in the caught mail. */
+  async function invite(
+    admin: Awaited<ReturnType<typeof registeredUser>>,
+    who: { email: string; name?: string; surname?: string; role?: unknown; message?: string },
+  ) {
+    const before = t.stack.mail.messages().length;
+    const res = await admin.api.post(`/invitation?company_id=${admin.companyId}`, {
+      name: who.name ?? 'Ona',
+      surname: who.surname ?? 'Onaitė',
+      email: who.email,
+      role: who.role ?? 'basic',
+      message: who.message,
+    });
+    expect(res.status).toBe(201);
+    const mail = await t.stack.mail.waitFor(who.email, { after: before });
+    const link = mail.links.find((l) => l.includes('/signup/invite?token='))!;
+    const token = new URL(link).searchParams.get('token')!;
+    return { res, mail, link, token };
+  }
+
+  async function signUpInvited(email: string, password: string, invitationId: string) {
+    const client = cognito();
+    await client.send(
+      new SignUpCommand({
+        ClientId: LOCAL_CLIENT_ID,
+        Username: email,
+        Password: password,
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: COGNITO_ATTRIBUTES.invitationId, Value: invitationId },
+        ],
+      }),
+    );
+    await client.send(
+      new ConfirmSignUpCommand({ ClientId: LOCAL_CLIENT_ID, Username: email, ConfirmationCode: t.stack.cognito.lastCode(email)! }),
+    );
+    client.destroy();
+    const token = await signIn(t.stack, { email, password });
+    return { token, api: apiClient(t.stack.apiUrl, token) };
+  }
+
+  it('invites a new person by mail; after sign-up they belong to the inviting company only, with the invited role', async () => {
+    // Prepare
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const email = `new${Date.now()}@example.com`;
+    // Act
+    const { res, mail, link, token } = await invite(admin, { email, name: 'Jonas', surname: 'Jonaitis', message: 'Welcome aboard' });
+    // Assess: the answer never carries the token; the mail does, as a link to the web app
+    expect(JSON.stringify(res.body)).not.toContain(token);
+    expect(res.body).toMatchObject({ email, company_id: admin.companyId, role: 'basic', new_account_required: true });
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(link.startsWith(`${t.stack.url}/signup/invite?token=`)).toBe(true);
+    expect(mail.text).toContain('Welcome aboard');
+    expect(mail.subject).toContain(admin.user.company);
+    // only the hash is stored
+    const stored = await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.invitation(invitationIdOf(token)) }));
+    expect(stored.Item).toBeDefined();
+    expect(JSON.stringify(stored.Item)).not.toContain(token);
+    expect(Number(stored.Item!.ttl) * 1000).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
+
+    const lookup = await apiClient(t.stack.apiUrl).get(`/invitation/${token}`);
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).toMatchObject({ id: invitationIdOf(token), email, company_id: admin.companyId, new_account_required: true });
+    // a new account cannot be confirmed with PUT: it signs up
+    expect((await apiClient(t.stack.apiUrl).put(`/invitation/${token}`)).status).toBe(409);
+
+    const invited = await signUpInvited(email, 'Passw0rdOk', (lookup.body as { id: string }).id);
+    const companies = (await invited.api.get('/companies')).body as { items: { company_id: string; role: string }[] };
+    expect(companies.items).toEqual([expect.objectContaining({ company_id: admin.companyId, role: 'basic' })]);
+    const profile = (await invited.api.get('/user')).body as { name: string; surname: string };
+    expect(profile).toMatchObject({ name: 'Jonas', surname: 'Jonaitis' });
+
+    // used: the link is refused from now on
+    expect((await apiClient(t.stack.apiUrl).get(`/invitation/${token}`)).status).toBe(409);
+    expect((await apiClient(t.stack.apiUrl).put(`/invitation/${token}`)).status).toBe(409);
+
+    // the team lists both, with the member's own Email-in address
+    const users = (await admin.api.get(`/company/users?company_id=${admin.companyId}`)).body as Users;
+    expect(users.items).toHaveLength(2);
+    const member = users.items.find((u) => u.user_id === subOf(invited.token))!;
+    expect(member).toMatchObject({ name: 'Jonas', surname: 'Jonaitis', role: 'basic', is_owner: false, can_be_deleted: true, email: 'jonas.jonaitis@in.receipts.local' });
+    const owner = users.items.find((u) => u.user_id === subOf(admin.token))!;
+    expect(owner).toMatchObject({ is_owner: true, can_be_deleted: false, role: 'admin' });
+  });
+
+  it('adds an existing account once the invitee confirms, and gives a free Email-in prefix', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const existing = await registeredUser(t.stack, 'existing');
+    // a second person with the same name takes the next free prefix
+    const first = await invite(admin, { email: existing.user.email, name: 'Petras', surname: 'Petraitis', role: 'admin' });
+    expect(first.res.body).toMatchObject({ new_account_required: false, role: 'admin' });
+    const lookup = await apiClient(t.stack.apiUrl).get(`/invitation/${first.token}`);
+    expect(lookup.body).toMatchObject({ new_account_required: false });
+    const put = await apiClient(t.stack.apiUrl).put(`/invitation/${first.token}`);
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ accepted: true, company_id: admin.companyId });
+    // single use
+    expect((await apiClient(t.stack.apiUrl).put(`/invitation/${first.token}`)).status).toBe(409);
+    const companies = (await existing.api.get('/companies')).body as { items: { company_id: string; role: string }[] };
+    expect(companies.items.map((c) => [c.company_id, c.role])).toEqual(
+      expect.arrayContaining([
+        [existing.companyId, 'admin'],
+        [admin.companyId, 'admin'],
+      ]),
+    );
+    // inviting a member again is refused under the email field
+    const again = await admin.api.post(`/invitation?company_id=${admin.companyId}`, {
+      name: 'Petras',
+      surname: 'Petraitis',
+      email: existing.user.email,
+      role: 'basic',
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ details: [{ path: ['email'] }] });
+
+    const admin2 = await registeredUser(t.stack, 'teamadmin');
+    const other = await registeredUser(t.stack, 'existing');
+    const second = await invite(admin2, { email: other.user.email, name: 'Petras', surname: 'Petraitis' });
+    expect((await apiClient(t.stack.apiUrl).put(`/invitation/${second.token}`)).status).toBe(200);
+    const users = (await admin2.api.get(`/company/users?company_id=${admin2.companyId}`)).body as Users;
+    const emails = users.items.map((u) => u.email);
+    expect(emails).toContain('petras.petraitis2@in.receipts.local');
+  });
+
+  it('validates the invitation: role falls back to basic, custom message at most 1000 characters', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const { res } = await invite(admin, { email: `odd${Date.now()}@example.com`, role: 'superuser' });
+    expect(res.body).toMatchObject({ role: 'basic' });
+    const long = await admin.api.post(`/invitation?company_id=${admin.companyId}`, {
+      name: 'Ona',
+      surname: 'Onaitė',
+      email: 'long@example.com',
+      role: 'basic',
+      message: 'x'.repeat(1001),
+    });
+    expect(long.status).toBe(422);
+    expect(long.body).toMatchObject({ details: [{ path: ['message'], message: 'To much sumbols' }] });
+    const missing = await admin.api.post(`/invitation?company_id=${admin.companyId}`, { email: 'not-an-email' });
+    expect(missing.status).toBe(422);
+    const paths = (missing.body as { details: { path: string[] }[] }).details.map((d) => d.path[0]);
+    expect(paths).toEqual(expect.arrayContaining(['name', 'surname', 'email']));
+  });
+
+  it('refuses an expired or unknown token', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const email = `late${Date.now()}@example.com`;
+    const { token } = await invite(admin, { email });
+    await ddb().send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: keys.invitation(invitationIdOf(token)),
+        UpdateExpression: 'SET expires_at = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    const anonymous = apiClient(t.stack.apiUrl);
+    const expired = await anonymous.get(`/invitation/${token}`);
+    expect(expired.status).toBe(409);
+    expect(expired.body).toMatchObject({ message: 'This invitation has expired' });
+    expect((await anonymous.put(`/invitation/${token}`)).status).toBe(409);
+    // signing up with the expired invitation's id gives an account without any company, not a company of one's own
+    const late = await signUpInvited(email, 'Passw0rdOk', invitationIdOf(token));
+    expect(((await late.api.get('/companies')).body as { items: unknown[] }).items).toEqual([]);
+
+    const unknown = 'A'.repeat(43);
+    expect((await anonymous.get(`/invitation/${unknown}`)).status).toBe(404);
+    expect((await anonymous.put(`/invitation/${unknown}`)).status).toBe(404);
+    expect((await anonymous.get('/invitation/short')).status).toBe(422);
+  });
+
+  it('an invitation id for another e-mail does not let a sign-up join the company', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const { token } = await invite(admin, { email: `meant${Date.now()}@example.com` });
+    const intruder = await signUpInvited(`intruder${Date.now()}@example.com`, 'Passw0rdOk', invitationIdOf(token));
+    expect(((await intruder.api.get('/companies')).body as { items: unknown[] }).items).toEqual([]);
+    // the invitation is still usable by the right person
+    expect((await apiClient(t.stack.apiUrl).get(`/invitation/${token}`)).status).toBe(200);
+  });
+
+  it('edits a member: name, surname, role and Email-in prefix; the prefix is unique and validated', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const email = `edit${Date.now()}@example.com`;
+    const { token } = await invite(admin, { email, name: 'Rasa', surname: 'Rasaitė' });
+    const member = await signUpInvited(email, 'Passw0rdOk', invitationIdOf(token));
+    const id = subOf(member.token);
+    const q = `?company_id=${admin.companyId}`;
+
+    const bad = await admin.api.put(`/company/users/${id}${q}`, { email_prefix: 'a@b' });
+    expect(bad.status).toBe(422);
+    expect(bad.body).toMatchObject({ details: [{ path: ['email_prefix'], message: 'Imvalid email' }] });
+    expect((await admin.api.put(`/company/users/${id}${q}`, { email_prefix: 'abc' })).status).toBe(422);
+    expect((await admin.api.put(`/company/users/${id}${q}`, { email: 'x@y.z' })).status).toBe(422);
+
+    const changed = await admin.api.put(`/company/users/${id}${q}`, { name: 'Rasa', surname: 'Naujoji', role: 'admin', email_prefix: `rasa.${Date.now()}` });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ surname: 'Naujoji', role: 'admin', can_be_deleted: true });
+    const newAddress = (changed.body as { email: string }).email;
+    // the old address is free again, the new one is claimed for this member
+    const oldClaim = await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.emailIn('rasa.rasaite@in.receipts.local') }));
+    expect(oldClaim.Item).toBeUndefined();
+    const claim = await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.emailIn(newAddress) }));
+    expect(claim.Item).toMatchObject({ company_id: admin.companyId, user_id: id });
+    // the member now administers the company
+    expect((await member.api.get(`/company/users${q}`)).status).toBe(200);
+
+    // another member cannot take the same prefix
+    const email2 = `edit2${Date.now()}@example.com`;
+    const second = await invite(admin, { email: email2, name: 'Tomas', surname: 'Tomaitis' });
+    const member2 = await signUpInvited(email2, 'Passw0rdOk', invitationIdOf(second.token));
+    const taken = await admin.api.put(`/company/users/${subOf(member2.token)}${q}`, { email_prefix: newAddress.split('@')[0] });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({ details: [{ path: ['email_prefix'], message: 'This Email-in address is already taken' }] });
+  });
+
+  it('keeps the last admin and yourself: can_be_deleted false, demotion refused, deletion refused', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const self = subOf(admin.token);
+    const q = `?company_id=${admin.companyId}`;
+    expect((await admin.api.put(`/company/users/${self}${q}`, { role: 'basic' })).status).toBe(409);
+    expect((await admin.api.delete(`/company/users/${self}${q}`)).status).toBe(409);
+    const users = (await admin.api.get(`/company/users${q}`)).body as Users;
+    expect(users.items).toEqual([expect.objectContaining({ user_id: self, can_be_deleted: false, role: 'admin' })]);
+  });
+
+  it('deletes a member: the membership and their Email-in claim go, their account stays', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const email = `gone${Date.now()}@example.com`;
+    const { token } = await invite(admin, { email, name: 'Laura', surname: 'Laukaitė' });
+    const member = await signUpInvited(email, 'Passw0rdOk', invitationIdOf(token));
+    const id = subOf(member.token);
+    const q = `?company_id=${admin.companyId}`;
+    const before = (await admin.api.get(`/company/users${q}`)).body as Users;
+    const address = before.items.find((u) => u.user_id === id)!.email;
+
+    const deleted = await admin.api.delete(`/company/users/${id}${q}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ deleted: true, user_id: id });
+    const after = (await admin.api.get(`/company/users${q}`)).body as Users;
+    expect(after.items.map((u) => u.user_id)).toEqual([subOf(admin.token)]);
+    const claim = await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.emailIn(address) }));
+    expect(claim.Item).toBeUndefined();
+    // the former member keeps their account but no longer reaches the company
+    expect((await member.api.get('/user')).status).toBe(200);
+    expect((await member.api.get(`/receipts${q}`)).status).toBe(403);
+    expect((await admin.api.delete(`/company/users/${id}${q}`)).status).toBe(404);
+  });
+
+  it('keeps tenants apart: basic members get 403, other companies 403/404, anonymous callers 401', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const outsider = await registeredUser(t.stack, 'outsider');
+    const email = `basic${Date.now()}@example.com`;
+    const { token } = await invite(admin, { email });
+    const basic = await signUpInvited(email, 'Passw0rdOk', invitationIdOf(token));
+    const basicId = subOf(basic.token);
+    const q = `?company_id=${admin.companyId}`;
+    const invitation = { name: 'Ona', surname: 'Onaitė', email: 'someone@example.com', role: 'basic' };
+
+    // a basic member of the company
+    expect((await basic.api.get(`/company/users${q}`)).status).toBe(403);
+    expect((await basic.api.post(`/invitation${q}`, invitation)).status).toBe(403);
+    expect((await basic.api.put(`/company/users/${subOf(admin.token)}${q}`, { name: 'Hacked' })).status).toBe(403);
+    expect((await basic.api.delete(`/company/users/${subOf(admin.token)}${q}`)).status).toBe(403);
+
+    // an admin of another company: with the victim's company id 403, with their own company 404 for the victim's users
+    expect((await outsider.api.get(`/company/users${q}`)).status).toBe(403);
+    expect((await outsider.api.post(`/invitation${q}`, invitation)).status).toBe(403);
+    expect((await outsider.api.put(`/company/users/${basicId}${q}`, { name: 'Hacked' })).status).toBe(403);
+    expect((await outsider.api.delete(`/company/users/${basicId}${q}`)).status).toBe(403);
+    const own = `?company_id=${outsider.companyId}`;
+    expect((await outsider.api.put(`/company/users/${basicId}${own}`, { name: 'Hacked' })).status).toBe(404);
+    expect((await outsider.api.delete(`/company/users/${basicId}${own}`)).status).toBe(404);
+    const body = (await outsider.api.post(`/invitation${own}`, { ...invitation, company_id: admin.companyId })).status;
+    expect(body).toBe(400);
+
+    // anonymous: 401 on every team call
+    const anonymous = apiClient(t.stack.apiUrl);
+    expect((await anonymous.get(`/company/users${q}`)).status).toBe(401);
+    expect((await anonymous.post(`/invitation${q}`, invitation)).status).toBe(401);
+    expect((await anonymous.put(`/company/users/${basicId}${q}`, { name: 'Hacked' })).status).toBe(401);
+    expect((await anonymous.delete(`/company/users/${basicId}${q}`)).status).toBe(401);
+
+    // nothing changed
+    const users = (await admin.api.get(`/company/users${q}`)).body as Users;
+    expect(users.items.map((u) => u.name)).not.toContain('Hacked');
+    expect(users.items).toHaveLength(2);
+  });
+
+  it('the local SES stand-in refuses calls not signed with local mode credentials', async () => {
+    const res = await fetch(`${t.stack.url}/_ses/v2/email/outbound-emails`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        FromEmailAddress: 'x@example.com',
+        Destination: { ToAddresses: ['spoof@example.com'] },
+        Content: { Simple: { Subject: { Data: 'hi' }, Body: { Text: { Data: 'hi' } } } },
+      }),
+    });
+    expect(res.status).toBe(403);
+    expect(t.stack.mail.messages().some((m) => m.to.includes('spoof@example.com'))).toBe(false);
+  });
+
+  it('registration without an invitation still creates a company of ones own', async () => {
+    const { api } = await registeredUser(t.stack, newUser('plain').email.split('@')[0]);
+    expect(((await api.get('/companies')).body as { items: unknown[] }).items).toHaveLength(1);
+  });
+});

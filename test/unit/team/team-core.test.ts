@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import type { CompanyRecord, ProfileRecord } from '../../../lambdas/core/accounts/types';
+import type { AccountsStore } from '../../../lambdas/core/ports';
+import { defaultEmailPrefix, memberEmailInAddress, prefixCandidate } from '../../../lambdas/core/team/email-prefix';
+import {
+  INVITATION_EXPIRED,
+  INVITATION_USED,
+  MAIL_FAILED,
+  invitationIdOf,
+  invitationProblem,
+  inviteColleague,
+  newInvitationToken,
+  provisionInvitedUser,
+} from '../../../lambdas/core/team/invitations';
+import { canBeDeleted } from '../../../lambdas/core/team/members';
+import type { InvitationRecord, MemberRecord, OutgoingMail, TeamStore } from '../../../lambdas/core/team/types';
+import { inviteSchema, updateCompanyUserSchema } from '../../../shared/schemas/team';
+import { memberRoleLabel } from '../../../web/src/features/team/lib/labels';
+
+const NOW = new Date('2026-11-25T10:00:00Z');
+const clock = { now: () => NOW };
+
+const company: CompanyRecord = {
+  company_id: 'C1',
+  name: 'Ąžuolas UAB',
+  code: '300',
+  unique_name: 'azuolas-uab-abc123',
+  email: 'azuolas-uab-abc123@in.receipts.local',
+  created_at: NOW.toISOString(),
+  owner: { user_id: 'owner', name: 'Ona', surname: 'Onaitė', email: 'ona@example.com' },
+  available_documents: 500,
+  vat_account: '',
+  integrations: {} as CompanyRecord['integrations'],
+  google_selected_import_folder_name: null,
+  dropbox_selected_import_folder_name: null,
+};
+
+const profile = (id: string, email: string): ProfileRecord => ({
+  id,
+  email,
+  name: 'P',
+  surname: 'S',
+  phone: '',
+  address: '',
+  city: '',
+  country: '',
+  post_code: '',
+  is_admin: false,
+  created_at: NOW.toISOString(),
+  last_login: null,
+});
+
+/** In-memory team store with the same conditions as the DynamoDB one (claims unique, invitations single use). */
+function memoryTeam() {
+  const invitations = new Map<string, InvitationRecord>();
+  const members: MemberRecord[] = [];
+  const claims = new Map<string, string>();
+  const profiles = new Map<string, ProfileRecord>();
+  const team: TeamStore = {
+    putInvitation: async (i) => void invitations.set(i.id, { ...i }),
+    getInvitation: async (id) => invitations.get(id),
+    deleteInvitation: async (id) => void invitations.delete(id),
+    findProfileByEmail: async (email) => [...profiles.values()].find((p) => p.email === email),
+    putProfile: async (p) => (profiles.has(p.id) ? false : (profiles.set(p.id, p), true)),
+    listMembers: async (c) => members.filter((m) => m.company_id === c),
+    getMember: async (c, u) => members.find((m) => m.company_id === c && m.user_id === u),
+    acceptInvitation: async (w) => {
+      const inv = invitations.get(w.invitationId);
+      if (!inv || inv.used_at || inv.expires_at <= w.now) return 'invitation';
+      if (members.some((m) => m.company_id === w.member.company_id && m.user_id === w.member.user_id)) return 'member';
+      if (claims.has(w.emailInAddress)) return 'prefix';
+      if (w.profile && profiles.has(w.profile.id)) return 'profile';
+      inv.used_at = w.now;
+      inv.used_by = w.userId;
+      members.push(w.member);
+      claims.set(w.emailInAddress, w.userId);
+      if (w.profile) profiles.set(w.profile.id, w.profile);
+      return undefined;
+    },
+    updateMember: async () => undefined,
+    removeMember: async () => undefined,
+  };
+  return { team, invitations, members, claims, profiles };
+}
+
+const store = {
+  getCompanies: async (ids: string[]) => (ids.includes('C1') ? [company] : []),
+  getProfile: async (id: string) => (id === 'owner' ? profile('owner', 'ona@example.com') : undefined),
+} as unknown as AccountsStore;
+
+describe('Email-in prefix of a member', () => {
+  it('is name.surname without accents, else the e-mail local part, at least 4 characters', () => {
+    expect(defaultEmailPrefix('Rasa', 'Kolegė', 'r@example.com')).toBe('rasa.kolege');
+    expect(defaultEmailPrefix('Žaneta', 'Šaulė-Ūsė', 'z@example.com')).toBe('zaneta.saule.use');
+    expect(defaultEmailPrefix('', '', 'jo@example.com')).toBe('jo.user');
+    expect(defaultEmailPrefix('A', '', 'anna.k@example.com')).toBe('anna.k');
+    expect(defaultEmailPrefix('x'.repeat(60), 'y', 'a@b.c').length).toBeLessThanOrEqual(35);
+    expect(memberEmailInAddress('Rasa.Team')).toBe('rasa.team@in.receipts.local');
+  });
+
+  it('tries base, base2, base3, base4, then a random suffix', () => {
+    expect([0, 1, 2, 3].map((n) => prefixCandidate('ona.o', n))).toEqual(['ona.o', 'ona.o2', 'ona.o3', 'ona.o4']);
+    expect(prefixCandidate('ona.o', 4, () => 0.5)).toBe('ona.o.5500');
+  });
+
+  it('every default candidate passes the edit rule (4 to 40 letters, digits or dots)', () => {
+    const base = defaultEmailPrefix('Jonas', 'Jonaitis'.repeat(6), 'j@example.com');
+    for (let n = 0; n < 6; n++) expect(updateCompanyUserSchema.safeParse({ email_prefix: prefixCandidate(base, n) }).success).toBe(true);
+  });
+});
+
+describe('invitation rules', () => {
+  const invitation = (over: Partial<InvitationRecord> = {}): InvitationRecord => ({
+    id: 'x',
+    company_id: 'C1',
+    email: 'new@example.com',
+    name: 'Rasa',
+    surname: 'Kolegė',
+    role: 'basic',
+    message: '',
+    invited_by: 'owner',
+    created_at: NOW.toISOString(),
+    expires_at: new Date(NOW.getTime() + 1000).toISOString(),
+    used_at: null,
+    used_by: null,
+    ...over,
+  });
+
+  it('tokens are 32 random bytes in base64url; the id is their SHA-256', () => {
+    const token = newInvitationToken();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(newInvitationToken()).not.toBe(token);
+    expect(invitationIdOf(token)).toMatch(/^[a-f0-9]{64}$/);
+    expect(invitationIdOf(token)).toBe(invitationIdOf(token));
+  });
+
+  it('an invitation is unusable once used or expired', () => {
+    expect(invitationProblem(invitation(), NOW)).toBeUndefined();
+    expect(invitationProblem(invitation({ used_at: NOW.toISOString() }), NOW)).toBe(INVITATION_USED);
+    expect(invitationProblem(invitation({ expires_at: NOW.toISOString() }), NOW)).toBe(INVITATION_EXPIRED);
+  });
+
+  it('the invited role is admin or basic, anything else basic; the message at most 1000 characters', () => {
+    const base = { name: 'Ona', surname: 'Onaitė', email: 'ona@example.com' };
+    expect(inviteSchema.parse({ ...base, role: 'admin' }).role).toBe('admin');
+    expect(inviteSchema.parse({ ...base, role: 'owner' }).role).toBe('basic');
+    expect(inviteSchema.safeParse({ ...base }).error?.issues.map((i) => [i.path[0], i.message])).toEqual([['role', 'Required field']]);
+    const long = inviteSchema.safeParse({ ...base, role: 'basic', message: 'x'.repeat(1001) });
+    expect(long.success ? [] : long.error.issues.map((i) => i.message)).toEqual(['To much sumbols']);
+  });
+
+  it('no mail, no invitation: a failed send removes the stored invitation', async () => {
+    const t = memoryTeam();
+    const mailer = { send: async () => Promise.reject(new Error('SES down')) };
+    await expect(
+      inviteColleague({ store, team: t.team, mailer, clock, appUrl: 'https://app' }, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' })),
+    ).rejects.toThrow(MAIL_FAILED);
+    expect(t.invitations.size).toBe(0);
+  });
+
+  it('mails a link with the token; stores only its hash, expiring in 7 days', async () => {
+    const t = memoryTeam();
+    const sent: OutgoingMail[] = [];
+    const result = await inviteColleague(
+      { store, team: t.team, mailer: { send: async (m) => (sent.push(m), {}) }, clock, appUrl: 'https://app.example/' },
+      { userId: 'owner', companyId: 'C1' },
+      inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'R@Example.com', role: 'admin', message: 'Hi <b>' }),
+    );
+    const token = /token=([A-Za-z0-9_-]{43})/.exec(sent[0]!.text)![1]!;
+    expect(sent[0]!.to).toBe('r@example.com');
+    expect(sent[0]!.html).toContain('Hi &lt;b&gt;');
+    expect(result.id).toBe(invitationIdOf(token));
+    const stored = t.invitations.get(result.id)!;
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(stored.expires_at).toBe('2026-12-02T10:00:00.000Z');
+    expect(result).toMatchObject({ role: 'admin', new_account_required: true });
+  });
+
+  it('an invited sign-up joins with the next free prefix; another e-mail gets a profile without a company', async () => {
+    const t = memoryTeam();
+    t.claims.set('rasa.kolege@in.receipts.local', 'someone');
+    const inv = invitation({ id: 'a'.repeat(64), expires_at: '2026-12-01T00:00:00.000Z' });
+    t.invitations.set(inv.id, inv);
+    const deps = { store, team: t.team, clock, globalAdminEmails: [] };
+    const wrong = await provisionInvitedUser(deps, { userId: 'u0', email: 'other@example.com', invitationId: inv.id });
+    expect(wrong.outcome).toBe('invitation-invalid');
+    expect(t.members).toHaveLength(0);
+    const joined = await provisionInvitedUser(deps, { userId: 'u1', email: 'New@example.com', invitationId: inv.id });
+    expect(joined.outcome).toBe('joined');
+    expect(t.members).toEqual([expect.objectContaining({ user_id: 'u1', company_id: 'C1', role: 'basic', email_prefix: 'rasa.kolege2' })]);
+    expect(t.invitations.get(inv.id)!.used_by).toBe('u1');
+    const again = await provisionInvitedUser(deps, { userId: 'u2', email: 'new@example.com', invitationId: inv.id });
+    expect(again.outcome).toBe('invitation-invalid');
+  });
+});
+
+describe('members', () => {
+  const member = (user_id: string, role: 'admin' | 'basic'): MemberRecord => ({ user_id, company_id: 'C1', role, joined_at: '' });
+
+  it('can_be_deleted: never yourself, the account owner or the last admin', () => {
+    expect(canBeDeleted(member('b', 'basic'), company, 'owner', 1)).toBe(true);
+    expect(canBeDeleted(member('b', 'basic'), company, 'b', 1)).toBe(false);
+    expect(canBeDeleted(member('owner', 'admin'), company, 'a2', 2)).toBe(false);
+    expect(canBeDeleted(member('a2', 'admin'), company, 'owner', 2)).toBe(true);
+    expect(canBeDeleted(member('a2', 'admin'), company, 'x', 1)).toBe(false);
+  });
+
+  it('role labels: Account owner, Administrator, Basic user', () => {
+    expect(memberRoleLabel({ role: 'admin', is_owner: true })).toBe('Account owner');
+    expect(memberRoleLabel({ role: 'admin', is_owner: false })).toBe('Administrator');
+    expect(memberRoleLabel({ role: 'basic', is_owner: false })).toBe('Basic user');
+  });
+
+  it('the Email-in prefix rule answers Imvalid email', () => {
+    for (const bad of ['abc', 'a'.repeat(41), 'with space', 'a@b.cd', 'dash-ed'])
+      expect(updateCompanyUserSchema.safeParse({ email_prefix: bad }).error?.issues[0]?.message).toBe('Imvalid email');
+    expect(updateCompanyUserSchema.safeParse({ email_prefix: 'Rasa.Team2' }).success).toBe(true);
+  });
+});

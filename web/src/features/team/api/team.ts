@@ -1,0 +1,57 @@
+import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import type { CompanyUser, InviteInput, UpdateCompanyUserInput } from '../../../../../shared/schemas/team';
+import { useApi } from '../../../app/api-context';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** GET /company/users of each given company (company admins only), in the order given. */
+export function useTeams(companyIds: string[]) {
+  const api = useApi();
+  return useQueries({
+    queries: companyIds.map((companyId) => ({
+      queryKey: queryKeys.companyUsers(companyId),
+      queryFn: async ({ signal }: { signal: AbortSignal }) => {
+        const res = await api.get<{ items?: CompanyUser[] }>('/company/users', { query: { company_id: companyId }, signal });
+        return res?.items ?? [];
+      },
+      retry: false,
+    })),
+  });
+}
+
+/** POST /invitation?company_id=…: the invitation e-mail is sent by the server. */
+export function useInvite() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: ({ companyId, input }: { companyId: string; input: InviteInput }) =>
+      api.post<{ id: string; email: string; new_account_required: boolean }>('/invitation', { ...input, company_id: companyId }, {
+        query: { company_id: companyId },
+      }),
+  });
+}
+
+/** PUT /company/users/{id}?company_id=…: only the changed fields. */
+export function useUpdateCompanyUser() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ companyId, userId, changes }: { companyId: string; userId: string; changes: UpdateCompanyUserInput }) =>
+      api.put<CompanyUser>(`/company/users/${encodeURIComponent(userId)}`, changes, { query: { company_id: companyId } }),
+    onSuccess: (_user, { companyId }) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.companyUsers(companyId) });
+    },
+  });
+}
+
+/** DELETE /company/users/{id}?company_id=…: removes the membership only. */
+export function useDeleteCompanyUser() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ companyId, userId }: { companyId: string; userId: string }) =>
+      api.del<{ deleted: true }>(`/company/users/${encodeURIComponent(userId)}`, { query: { company_id: companyId } }),
+    onSuccess: (_res, { companyId, userId }) => {
+      queryClient.setQueryData<CompanyUser[]>(queryKeys.companyUsers(companyId), (old) => old?.filter((u) => u.user_id !== userId));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.companyUsers(companyId) });
+    },
+  });
+}

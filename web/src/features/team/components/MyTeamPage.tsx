@@ -1,0 +1,90 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import type { CompanyUser } from '../../../../../shared/schemas/team';
+import { Button } from '../../../components/ui/Button';
+import { Icon } from '../../../components/ui/Icon';
+import { LoadingBlock } from '../../../components/ui/Spinner';
+import { useActiveCompany } from '../../companies/api/companies';
+import { useTeams } from '../api/team';
+import { AddUserModal } from './AddUserModal';
+import { DeleteUserModal } from './DeleteUserModal';
+import { EditUserModal } from './EditUserModal';
+import { UserCard } from './UserCard';
+
+/** /my-team is for company admins only: others (and unknown roles) go to the dashboard. */
+export function RequireCompanyAdmin({ children }: { children: React.ReactNode }) {
+  const view = useActiveCompany();
+  if (view.isLoading) return <LoadingBlock label="Loading" />;
+  if (!view.isCompanyAdmin) return <Navigate to="/dashboard" replace />;
+  return <>{children}</>;
+}
+
+/**
+ * My Team: ADD A USER and a card per member. In the all-companies view the members of every company the user
+ * administers are grouped under the company's name. Navigation state `addUser` opens the add-user pop-up.
+ */
+export function MyTeamPage() {
+  const view = useActiveCompany();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const companies = useMemo(
+    () => (view.allCompanies ? view.companies.filter((c) => c.role === 'admin') : view.active?.role === 'admin' ? [view.active] : []),
+    [view.allCompanies, view.companies, view.active],
+  );
+  const teams = useTeams(companies.map((c) => c.company_id));
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<CompanyUser | null>(null);
+  const [deleting, setDeleting] = useState<CompanyUser | null>(null);
+
+  // The dashboard's "Add a Company Employee" card: open the pop-up at once, then drop the state (no reopen on reload).
+  useEffect(() => {
+    if ((location.state as { addUser?: boolean } | null)?.addUser) {
+      setAdding(true);
+      navigate(location.pathname, { replace: true, state: null });
+    }
+  }, [location.state, location.pathname, navigate]);
+
+  const grouped = view.allCompanies;
+  return (
+    <div className="team-page">
+      <section className="section" aria-labelledby="team-heading">
+        <div className="section-head">
+          <h2 id="team-heading">Users</h2>
+          <div className="section-actions">
+            <Button icon={<Icon name="userPlus" size={18} />} onClick={() => setAdding(true)} disabled={companies.length === 0}>
+              ADD A USER
+            </Button>
+          </div>
+        </div>
+        {companies.map((company, i) => {
+          const team = teams[i];
+          return (
+            <div key={company.company_id} className="team-group" data-testid="team-group">
+              {grouped && <h3 className="team-group-title">{company.name}</h3>}
+              {!team || team.isPending ? (
+                <LoadingBlock label="Loading users" />
+              ) : team.isError ? (
+                <p className="notice notice-error">Something went wrong</p>
+              ) : (
+                <div className="card-grid">
+                  {(team.data ?? []).map((user) => (
+                    <UserCard key={user.user_id} user={user} onEdit={() => setEditing(user)} onDelete={() => setDeleting(user)} />
+                  ))}
+                </div>
+              )}
+            </div>
+          );
+        })}
+      </section>
+      {adding && companies.length > 0 && (
+        <AddUserModal
+          companies={companies}
+          defaultCompanyId={view.active && companies.some((c) => c.company_id === view.active!.company_id) ? view.active.company_id : companies[0]!.company_id}
+          onClose={() => setAdding(false)}
+        />
+      )}
+      {editing && <EditUserModal user={editing} onClose={() => setEditing(null)} />}
+      {deleting && <DeleteUserModal user={deleting} onClose={() => setDeleting(null)} />}
+    </div>
+  );
+}
