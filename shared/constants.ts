@@ -32,3 +32,6 @@ export const STORAGE_KEYS = {
 } as const;
 
 export const EMAIL_IN_DOMAIN = 'in.receipts.local';
+
+/** Platform admin: the Cognito group whose members are global admins (AWS; the `cognito:groups` claim). */
+export const GLOBAL_ADMIN_GROUP = 'global-admins';

@@ -54,6 +54,13 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user' },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
+  // Platform admin (global admins) and company settings
+  { method: 'PUT', path: '/company', handler: 'http/companies/put-company', auth: 'company-admin' },
+  { method: 'GET', path: '/admin/statistics', handler: 'http/admin/get-statistics', auth: 'global-admin' },
+  { method: 'GET', path: '/admin/companies', handler: 'http/admin/get-companies', auth: 'global-admin' },
+  { method: 'GET', path: '/admin/companies/{id}', handler: 'http/admin/get-company', auth: 'global-admin' },
+  { method: 'POST', path: '/admin/companies/{id}/updateAvailableDocuments', handler: 'http/admin/post-available-documents', auth: 'global-admin' },
+  { method: 'POST', path: '/admin/companies/{id}/updateVATAccount', handler: 'http/admin/post-vat-account', auth: 'global-admin' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */

@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
+import { ddbCompanyAdminStore } from '../adapters/ddb/company-admin-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
 import { s3Files } from '../adapters/s3/files';
@@ -7,6 +8,7 @@ import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
 import type { SupplierLayouts } from '../core/recognition/ports';
+import type { CompanyAdminStore } from '../core/admin/ports';
 import { env } from './env';
 
 /** The adapters a handler hands to core functions. Built once per process. */
@@ -22,6 +24,8 @@ export interface Deps {
   files: FileStore;
   /** Supplier layouts learnt from confirmed documents, per company (lambdas/core/recognition). */
   layouts: SupplierLayouts;
+  /** Platform admin and company settings: companies index, quota, VAT account, name and code (lambdas/core/admin). */
+  admin: CompanyAdminStore;
 }
 
 export function deps(): Deps {
@@ -37,5 +41,6 @@ export function deps(): Deps {
     documents: ddbDocumentsStore,
     files: s3Files,
     layouts: ddbSupplierLayouts,
+    admin: ddbCompanyAdminStore,
   };
 }
