@@ -81,7 +81,9 @@ export function AdminPage() {
                   >
                     <td className="col-date">{formatDate(c.created_at)}</td>
                     <td>{ownerName(c)}</td>
-                    <td className="cell-main">{c.name}</td>
+                    <td>
+                      <strong>{c.name}</strong>
+                    </td>
                     <td>{c.user.email}</td>
                     <td className="col-number" data-testid="admin-usage">
                       {usageCell(c)}

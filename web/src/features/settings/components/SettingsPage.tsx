@@ -140,7 +140,7 @@ export function SettingsPage() {
             <label className="field-label" htmlFor="settings-company">
               Company
             </label>
-            <select id="settings-company" className="select" value={company.company_id} onChange={(e) => setChosen(e.target.value)}>
+            <select id="settings-company" className="input select" value={company.company_id} onChange={(e) => setChosen(e.target.value)}>
               {view.companies.map((c) => (
                 <option key={c.company_id} value={c.company_id}>
                   {c.name}
