@@ -35,3 +35,10 @@ export const EMAIL_IN_DOMAIN = 'in.receipts.local';
 
 /** Platform admin: the Cognito group whose members are global admins (AWS; the `cognito:groups` claim). */
 export const GLOBAL_ADMIN_GROUP = 'global-admins';
+
+/** Master data (rules.md 9): date formats a supplier or customer prints, in the spec's order. */
+export const STAKEHOLDER_DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
+/** Longest free-text field of master data (names, streets, codes are shorter in practice). */
+export const MASTER_TEXT_MAX = 255;
+/** Words of one item (used to match line items). */
+export const ITEM_WORDS_MAX = 50;

@@ -14,3 +14,10 @@ export const MSG = {
   notANumber: 'Not a number',
   somethingWrong: 'Something went wrong',
 } as const;
+
+/** Master data duplicates (rules.md 8: shown under the name field). */
+export const DUPLICATE_MSG = {
+  category: 'This category already exists',
+  supplier: 'This supplier already exists',
+  customer: 'This customer already exists',
+} as const;

@@ -1,0 +1,34 @@
+/**
+ * How master data is compared: the one definition used by uniqueness, look-ups, matching and imports.
+ */
+import { compactId } from '../recognition/extract/identifiers';
+import { normaliseCompanyName } from '../recognition/extract/legal';
+
+/** Case, diacritics and spacing folded: "  Ąžuolas   UAB " → "azuolas uab". Uniqueness of names and item name_id. */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Codes and VAT IDs: upper case without spaces, dots, dashes or slashes ("lt 1234-56" → "LT123456"). */
+export function identifierKey(value: string): string {
+  return compactId(value.trim());
+}
+
+/** The recognition's normalised company name (legal forms such as UAB, SDN BHD, LTD dropped). */
+export function matchNameKey(name: string): string {
+  return normaliseCompanyName(name);
+}
+
+/** Search words of a name: the folded words, each at most 40 characters, without repeats. */
+export function searchWords(name: string): string[] {
+  const words = nameKey(name)
+    .split(/[^a-z0-9&]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.slice(0, 40));
+  return [...new Set(words)];
+}
