@@ -14,6 +14,7 @@ export const ENV_NAMES = {
   globalAdminEmails: 'GLOBAL_ADMIN_EMAILS',
   recogniser: 'RECOGNISER',
   cognitoIssuer: 'COGNITO_ISSUER',
+  maxCompaniesPerUser: 'MAX_COMPANIES_PER_USER',
 } as const;
 
 const envSchema = z.object({
@@ -27,6 +28,8 @@ const envSchema = z.object({
   RECOGNISER: z.enum(['textract', 'local']).default('textract'),
   /** Issuer of the user pool's tokens; defaults to the AWS issuer of USER_POOL_ID in eu-west-1. */
   COGNITO_ISSUER: z.string().default(''),
+  /** Companies one user may create (their first one included); the platform admin sees each owner's count. */
+  MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(10),
 });
 export type Env = z.infer<typeof envSchema>;
 

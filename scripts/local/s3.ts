@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { LocalCredentials } from './sigv4';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
@@ -28,7 +29,7 @@ const CORS_XML = `<CORSConfiguration>
 </CORSConfiguration>`;
 
 /** s3rver on loopback: presigned PUT/GET from the browser, CORS, and object-created events. */
-export async function startLocalS3(opts: { dataDir: string; bucket: string; port?: number }): Promise<LocalS3> {
+export async function startLocalS3(opts: { dataDir: string; bucket: string; port?: number; credentials: LocalCredentials }): Promise<LocalS3> {
   mkdirSync(opts.dataDir, { recursive: true });
   const server = new S3rver({
     address: '127.0.0.1',
@@ -39,11 +40,11 @@ export async function startLocalS3(opts: { dataDir: string; bucket: string; port
     configureBuckets: [{ name: opts.bucket, configs: [CORS_XML] }],
   });
   const { port } = (await server.run()) as AddressInfo;
-  // s3rver only knows its own S3RVER key; local mode signs with the key 'local' (scripts/local/stack.ts), presigned URLs too.
+  // s3rver only knows its own S3RVER key; local mode signs with its own key (scripts/local/credentials.ts), presigned URLs too.
   const { DUMMY_ACCOUNT } = createRequire(import.meta.url)('s3rver/lib/models/account') as {
     DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void };
   };
-  DUMMY_ACCOUNT.createKeyPair('local', 'local');
+  DUMMY_ACCOUNT.createKeyPair(opts.credentials.accessKeyId, opts.credentials.secretAccessKey);
   const listeners: ((r: S3EventRecord) => void)[] = [];
   server.on('event', (event: { Records: S3EventRecord[] }) => {
     for (const record of event.Records ?? []) {

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiGatewayManagementApiClient, GetConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { resetEnvCache } from '../../lambdas/runtime/env';
 import { SigningKeys } from '../../scripts/local/cognito/tokens';
 import { apiClient, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';
 
@@ -61,5 +63,40 @@ describe('hardening of the API gateway and the handler wrapper', () => {
     expect(res.status).toBe(413);
     const small = await apiClient(t.stack.apiUrl, token).post('/company', { company_name: 'Fits UAB', code: '1' });
     expect(small.status).toBe(201);
+  });
+
+  it('serves the WebSocket @connections API only to signed requests', async () => {
+    const push = await fetch(`${t.stack.url}/_ws/@connections/some-connection`, { method: 'POST', body: '{"event":"receipt","payload":{}}' });
+    expect(push.status).toBe(403);
+    const signed = new ApiGatewayManagementApiClient({ endpoint: `${t.stack.url}/_ws`, region: 'eu-west-1', maxAttempts: 1 });
+    // Signed with local mode's credentials: accepted, and an unknown connection is gone as in AWS.
+    const gone = await signed.send(new GetConnectionCommand({ ConnectionId: 'some-connection' })).catch((e: Error) => e.name);
+    expect(gone).toBe('GoneException');
+    const forged = new ApiGatewayManagementApiClient({
+      endpoint: `${t.stack.url}/_ws`,
+      region: 'eu-west-1',
+      maxAttempts: 1,
+      credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID!, secretAccessKey: 'local' },
+    });
+    expect(await forged.send(new GetConnectionCommand({ ConnectionId: 'some-connection' })).catch((e: Error) => e.name)).toBe('ForbiddenException');
+    signed.destroy();
+    forged.destroy();
+  });
+
+  it('limits the companies one user creates (configurable), atomically even under concurrent requests', async () => {
+    process.env.MAX_COMPANIES_PER_USER = '3';
+    resetEnvCache();
+    try {
+      const { api } = await registeredUser(t.stack, 'founder');
+      // The first company came with the sign-up; five concurrent creates may add only two more.
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => api.post('/company', { company_name: `Branch ${i} UAB`, code: `${i}` })));
+      expect(results.map((r) => r.status).sort()).toEqual([201, 201, 429, 429, 429]);
+      const refused = results.find((r) => r.status === 429)!;
+      expect(refused.body).toMatchObject({ statusCode: 429, message: 'You can create at most 3 companies. Ask the platform administrator if you need more.' });
+      expect(((await api.get('/companies')).body as { items: unknown[] }).items).toHaveLength(3);
+    } finally {
+      delete process.env.MAX_COMPANIES_PER_USER;
+      resetEnvCache();
+    }
   });
 });
