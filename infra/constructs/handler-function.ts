@@ -55,6 +55,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.stage]: 'aws',
     [ENV_NAMES.recogniser]: 'textract',
     [ENV_NAMES.globalAdminEmails]: r.globalAdminEmails,
+    // The handlers' own default (lambdas/runtime/env.ts), stated so that it can be changed per stage.
+    [ENV_NAMES.maxCompaniesPerUser]: '10',
     NODE_OPTIONS: '--enable-source-maps',
   };
   if (r.table) env[ENV_NAMES.tableName] = r.table.tableName;

@@ -99,4 +99,26 @@ describe('hardening of the API gateway and the handler wrapper', () => {
       resetEnvCache();
     }
   });
+
+  it('serves the local S3 store only to signed requests and unexpired, unaltered presigned URLs', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 's3sig');
+    const s3 = t.stack.s3.endpoint;
+    // No signature at all: nothing can be listed, read or written.
+    expect((await fetch(`${s3}/${process.env.DOCUMENTS_BUCKET}?list-type=2`)).status).toBe(403);
+    expect((await fetch(`${s3}/${process.env.DOCUMENTS_BUCKET}/uploads/x.pdf`, { method: 'PUT', body: 'x' })).status).toBe(403);
+    const asked = await api.get(`/upload/document?company_id=${companyId}&original_file_name=a.pdf&size=5`);
+    expect(asked.status).toBe(200);
+    const upload = asked.body as { uploadURL: string; key: string; headers: Record<string, string> };
+    // The URL edited to another key (another company's folder, an existing file) no longer matches its signature.
+    const edited = upload.uploadURL.replace(upload.key, upload.key.replace(/[^/]+$/, 'elsewhere.pdf'));
+    const refused = await fetch(edited, { method: 'PUT', headers: upload.headers, body: '%PDF-' });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('SignatureDoesNotMatch');
+    // An expired URL is refused; the URL as given works.
+    const url = new URL(upload.uploadURL);
+    const expired = new URL(url);
+    expired.searchParams.set('X-Amz-Date', '20200101T000000Z');
+    expect((await fetch(expired, { method: 'PUT', headers: upload.headers, body: '%PDF-' })).status).toBe(403);
+    expect((await fetch(upload.uploadURL, { method: 'PUT', headers: upload.headers, body: '%PDF-' })).status).toBe(200);
+  });
 });
