@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
+import { ImportJob } from '../constructs/import-job';
 
 export interface ProcessingStackProps extends StackProps {
   bundle: HandlerBundle;
@@ -52,6 +53,8 @@ export class ProcessingStack extends Stack {
   readonly uploadsQueue: Queue;
   readonly deadLetterQueue: Queue;
   readonly processDocument?: HandlerFunction;
+  /** Master-data imports: their own queue, DLQ and job (infra/constructs/import-job.ts). */
+  readonly importJob: ImportJob;
 
   constructor(scope: Construct, id: string, props: ProcessingStackProps) {
     super(scope, id, props);
@@ -100,6 +103,20 @@ export class ProcessingStack extends Stack {
         new SqsEventSource(this.uploadsQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 5 }),
       );
     }
+
+    this.importJob = new ImportJob(this, 'MasterDataImport', {
+      bucket: documents,
+      bundle: props.bundle,
+      handler: props.entries.jobs.importMasterData,
+      resources: {
+        table: props.table,
+        documentsBucket: props.documentsBucket,
+        userPool: props.userPool,
+        userPoolClient: props.userPoolClient,
+        webSocketStage: props.webSocketStage,
+        globalAdminEmails: props.globalAdminEmails,
+      },
+    });
 
     new CfnOutput(this, 'UploadsQueueUrl', { value: this.uploadsQueue.queueUrl });
     new CfnOutput(this, 'UploadsDeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl });

@@ -30,6 +30,7 @@ export function processingDeps(): ProcessingDeps {
     clock: d.clock,
     ids: d.ids,
     layouts: d.layouts,
+    masterData: d.masterData,
     renderer: pageRenderer,
     office,
     recogniser,

@@ -3,10 +3,14 @@ import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
 import { ddbCompanyAdminStore } from '../adapters/ddb/company-admin-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
+import { ddbMasterDataStore } from '../adapters/ddb/master-data-store';
+import { ddbImportsStore } from '../adapters/ddb/imports-store';
 import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
+import type { MasterDataStore } from '../core/master-data/ports';
+import type { ImportsStore } from '../core/master-data/import/ports';
 import type { SupplierLayouts } from '../core/recognition/ports';
 import type { CompanyAdminStore } from '../core/admin/ports';
 import { env } from './env';
@@ -28,6 +32,10 @@ export interface Deps {
   layouts: SupplierLayouts;
   /** Platform admin and company settings: companies index, quota, VAT account, name and code (lambdas/core/admin). */
   admin: CompanyAdminStore;
+  /** Master data: suppliers, customers, categories, items (lambdas/core/master-data). */
+  masterData: MasterDataStore;
+  /** Master data XLSX/XLS imports (lambdas/core/master-data/import). */
+  imports: ImportsStore;
 }
 
 export function deps(): Deps {
@@ -45,5 +53,7 @@ export function deps(): Deps {
     files: s3Files,
     layouts: ddbSupplierLayouts,
     admin: ddbCompanyAdminStore,
+    masterData: ddbMasterDataStore,
+    imports: ddbImportsStore,
   };
 }

@@ -7,6 +7,7 @@ import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
 import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
 import { resetS3Client } from '../../lambdas/adapters/s3/files';
 import { PROCESSING_PREFIXES } from '../../lambdas/core/documents/files';
+import { IMPORT_MAX_RECEIVES, IMPORT_PREFIX } from '../../lambdas/core/master-data/import/service';
 import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { jobHandlers, triggerHandlers } from '../../shared/routes';
@@ -44,6 +45,8 @@ export interface LocalStack {
   cognito: LocalCognito;
   /** The processing job's queue (S3 object-created → SQS → job). */
   jobs: LocalJobQueue;
+  /** The master-data import job's queue (S3 imports/ → SQS → job). */
+  importJobs: LocalJobQueue;
   stop(): Promise<void>;
 }
 
@@ -95,6 +98,16 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   s3.onObjectCreated((record) => {
     // The bucket notification's prefix filter (uploads/ and jobs/process/).
     if (PROCESSING_PREFIXES.some((prefix) => record.s3.object.key.startsWith(prefix))) jobs.deliver(record);
+  });
+  // Master data imports: the notification of the imports/ prefix goes to its own queue and job.
+  const importJobs = createLocalJobQueue(
+    () => loadHandler(jobHandlers.importMasterData),
+    'eu-west-1',
+    path.join(opts.dataDir, 'import-queue'),
+    IMPORT_MAX_RECEIVES,
+  );
+  s3.onObjectCreated((record) => {
+    if (record.s3.object.key.startsWith(IMPORT_PREFIX)) importJobs.deliver(record);
   });
 
   const cognito = await createLocalCognito({
@@ -163,8 +176,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     s3,
     cognito,
     jobs,
+    importJobs,
     async stop() {
       await jobs.close();
+      await importJobs.close();
       await closeRecogniser();
       gateway.close();
       server.closeAllConnections();

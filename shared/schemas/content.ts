@@ -279,6 +279,9 @@ export const editReceiptSchema = z
     receipt_status: z.enum(['rejected', 'review']).optional(),
     receipt_type: z.enum(['receipt', 'invoice']).optional(),
     items: z.array(valueChangeSchema).max(2000).optional(),
+    /** Master data: the document's category (null removes it), or the category by its id in an integration. */
+    category_id: z.string().trim().min(1).max(128, 'At most 128 characters').nullable().optional(),
+    external_category_id: z.string().trim().min(1).max(128, 'At most 128 characters').nullable().optional(),
   })
   .strict();
 export type EditReceiptInput = z.infer<typeof editReceiptSchema>;

@@ -145,6 +145,9 @@ export const receiptSummarySchema = z.object({
   flag: z.boolean(),
   notes: z.string(),
   category: z.string().nullable(),
+  /** Master data: the document's category (its name is `category`) and the category's id in an integration. */
+  category_id: z.string().nullable().optional(),
+  external_category_id: z.string().nullable().optional(),
   original_file_name: z.string(),
   email_id: z.string().nullable(),
   duplicate_id: z.string().nullable(),

@@ -4,11 +4,15 @@
  * supplier's/customer's, then move the document with the documents domain's status change. A confirm
  * (with_send → archive) then learns the supplier's layout from the confirmed values (learn-layout.ts); a
  * failure to learn is logged and never fails the confirm.
+ * Master data (edit-master-data.ts): `category_id` / `external_category_id` set the document's category
+ * (checked before anything is saved); a confirm links the supplier/customer to the register, creating it
+ * when it is new.
  */
 import { AppError } from '../../../shared/errors';
 import { CONTENT_MSG, type EditReceiptInput } from '../../../shared/schemas/content';
 import type { ReceiptSummary, StatusAction } from '../../../shared/schemas/receipts';
 import type { SupplierLayouts } from '../recognition/ports';
+import { categoryPatch, confirmStakeholder, type EditMasterData } from './edit-master-data';
 import { learnFromConfirmed } from './learn-layout';
 import type { ContentCaller, ContentPorts } from './ports';
 import { stakeholderKind } from './schema';
@@ -37,8 +41,12 @@ export async function editReceipt(
   input: EditReceiptInput,
   withSend: boolean,
   learning: ConfirmLearning,
+  masterData?: EditMasterData,
 ) {
   let version = input.version;
+  const touchesCategory = input.category_id !== undefined || input.external_category_id !== undefined;
+  if (touchesCategory && !masterData) throw new AppError('BadRequest', 'Categories are not available');
+  const category = touchesCategory && masterData ? await categoryPatch(masterData.store, (await loadContent(ports, caller, receiptId)).record, input) : undefined;
   if (input.items?.length) version = (await updateContent(ports, caller, receiptId, { version, items: input.items })).version;
   if (input.receipt_type) {
     const current = await loadContent(ports, caller, receiptId);
@@ -47,6 +55,7 @@ export async function editReceipt(
       version = (await workflow.convertType(caller, receiptId, input.receipt_type, version)).version;
     }
   }
+  if (category && masterData) version = (await masterData.setMasterData(caller, receiptId, category, category.category ? `Category: ${category.category}` : 'Category removed', version)).version;
   const l = await loadContent(ports, caller, receiptId);
   const rejecting = input.receipt_status === 'rejected' && !withSend;
   if (!rejecting) {
@@ -58,6 +67,7 @@ export async function editReceipt(
     }
   }
   const status: StatusAction = withSend ? 'archive' : rejecting ? 'rejected' : 'review';
+  if (status === 'archive' && masterData) version = await linkStakeholder(masterData, caller, l.record, l.doc, version, learning.log);
   const receipt = await workflow.changeStatus(caller, receiptId, status, version);
   if (status === 'archive') {
     try {
@@ -69,4 +79,26 @@ export async function editReceipt(
     }
   }
   return { receipt, content: await getContent(ports, caller, receiptId) };
+}
+
+/**
+ * A confirmed document's supplier/customer linked to the register (created when new). A party that cannot
+ * be kept (no name or code) is logged and the confirm goes on; returns the document's version after it.
+ */
+async function linkStakeholder(
+  md: EditMasterData,
+  caller: ContentCaller,
+  record: Parameters<typeof confirmStakeholder>[1],
+  content: Parameters<typeof confirmStakeholder>[2],
+  version: number,
+  log: ConfirmLearning['log'],
+): Promise<number> {
+  const outcome = await confirmStakeholder(md, record, content);
+  if (outcome.linked === 'none') {
+    log.info('stakeholder not linked', { receipt_id: record.receipt_id, reason: outcome.reason });
+    return version;
+  }
+  log.info('stakeholder linked', { receipt_id: record.receipt_id, stakeholder_id: outcome.stakeholderId, how: outcome.linked });
+  const history = outcome.linked === 'created' ? 'New stakeholder saved' : 'Stakeholder matched';
+  return (await md.setMasterData(caller, record.receipt_id, outcome.patch, history, version)).version;
 }

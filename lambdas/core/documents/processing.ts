@@ -12,11 +12,13 @@ import { emptyContent, type ContentDocument } from '../content/tree';
 import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
 import { mapExpenseToFields } from '../recognition/map-fields';
 import { UNSUPPORTED_MESSAGE } from '../recognition/file-type';
-import { applyHintsToResult } from '../recognition/learn';
+import { applyDateFormat, applyHintsToResult } from '../recognition/learn';
+import type { MasterDataStore } from '../master-data/ports';
 import { lookupKeys, printedText } from '../recognition/layout-keys';
 import type { SupplierLayouts } from '../recognition/ports';
 import type { AnalyzeExpenseResult, ExtractedFields, Recogniser } from '../recognition/types';
 import { documentKeyText, emptyFields, readyCheck } from './content';
+import { applyStakeholderToContent, counterpartyFacts, matchCounterparty, matchLineItemsToRegister, withStakeholderFields, type CounterpartyFacts, type CounterpartyMatch } from './counterparty';
 import {
   checkContent,
   digest,
@@ -47,6 +49,8 @@ export interface ProcessingDeps {
   office: OfficeConverter;
   /** Supplier layouts learnt from confirmed documents (applied to the recogniser's answer). */
   layouts: SupplierLayouts;
+  /** The company's suppliers, customers, categories and items (matched to what is recognised). */
+  masterData: MasterDataStore;
   /** The recogniser (Textract or local), created on first use. */
   recogniser(): Promise<Recogniser>;
   log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
@@ -388,6 +392,41 @@ async function withLearntLayouts(deps: ProcessingDeps, doc: DocumentRecord, resu
 }
 
 /**
+ * The document's supplier (cost) or customer (sales) looked up in its company's register
+ * (counterparty.ts: at most five exact or bounded look-ups). Unassigned documents match nothing; a failed
+ * look-up is logged and leaves the party new.
+ */
+async function matchedCounterparty(deps: ProcessingDeps, doc: DocumentRecord, fields: ExtractedFields): Promise<CounterpartyMatch | undefined> {
+  if (!doc.company_id) return undefined;
+  try {
+    return await matchCounterparty(deps.masterData, doc.company_id, doc.receipt_type, fields);
+  } catch (error) {
+    deps.log.warn('stakeholder not matched', { receipt_id: doc.receipt_id, error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+}
+
+/** Line items matched to the company's items; a failed look-up leaves the lines as read. */
+async function registerItems(deps: ProcessingDeps, doc: DocumentRecord, companyId: string, fields: ExtractedFields): Promise<ExtractedFields> {
+  try {
+    return (await matchLineItemsToRegister(deps.masterData, companyId, fields)).fields;
+  } catch (error) {
+    deps.log.warn('items not matched', { receipt_id: doc.receipt_id, error: error instanceof Error ? error.message : String(error) });
+    return fields;
+  }
+}
+
+/** What the matched stakeholder sets on the document; a failed category look-up sets it without the category. */
+async function registerFacts(deps: ProcessingDeps, doc: DocumentRecord, companyId: string, matched: CounterpartyMatch): Promise<CounterpartyFacts> {
+  try {
+    return await counterpartyFacts(deps.masterData, companyId, matched.stakeholder);
+  } catch (error) {
+    deps.log.warn('stakeholder category not read', { receipt_id: doc.receipt_id, error: error instanceof Error ? error.message : String(error) });
+    return { stakeholder_id: matched.stakeholder.id, category_id: null, category: null, stakeholder_date_format: matched.stakeholder.selected_date_format ?? null };
+  }
+}
+
+/**
  * Page images of an office file: LibreOffice's PDF rendered like any PDF. No converter, a failed conversion
  * or a PDF that cannot be rendered leaves the document without images (logged); it is still recognised.
  */
@@ -438,6 +477,8 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     let fields: ExtractedFields = emptyFields();
     let content: ContentDocument = emptyContent(companySchema());
     let boxes: PageBoxes[] | undefined;
+    let matched: CounterpartyMatch | undefined;
+    let facts: CounterpartyFacts | undefined;
     // An office file without page images (no LibreOffice) keeps this note; its fields still come from its text.
     let note: string | null = check.kind === 'office' && rendered.length === 0 ? UNSUPPORTED_MESSAGE : null;
     const recogniser = await deps.recogniser();
@@ -449,12 +490,22 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
         s3Object: { bucket: deps.files.bucket(), key: doc.source.key },
         ...(officePdf ? { officePdf } : {}),
       });
-      const learnt = await withLearntLayouts(deps, doc, result);
+      let learnt = await withLearntLayouts(deps, doc, result);
       fields = mapExpenseToFields(learnt);
+      matched = await matchedCounterparty(deps, doc, fields);
+      // The stakeholder's date format decides ambiguous dates such as 01/02/2024.
+      const dateFormat = matched?.stakeholder.selected_date_format ?? undefined;
+      if (dateFormat) {
+        learnt = applyDateFormat(learnt, dateFormat);
+        fields = mapExpenseToFields(learnt, { dateFormat });
+      }
+      if (matched) fields = withStakeholderFields(fields, matched.stakeholder);
       if (!doc.process_rows) fields = { ...fields, line_items: [] };
+      else if (doc.company_id && fields.line_items.length) fields = await registerItems(deps, doc, doc.company_id, fields);
       const built = contentFromRecognition(learnt, { fields, pageDocuments: pages.map((p) => p.document) });
-      content = built.content;
+      content = matched ? applyStakeholderToContent(built.content, matched.stakeholder) : built.content;
       boxes = built.boxes;
+      if (matched && doc.company_id) facts = await registerFacts(deps, doc, doc.company_id, matched);
     } catch (error) {
       if (!isUnsupported(error)) throw error;
       note = error.message;
@@ -478,6 +529,10 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       content_key: contentKey,
       boxes_key: boxesKey,
       counterparty_name: summary.counterparty_name,
+      stakeholder_id: facts?.stakeholder_id ?? null,
+      stakeholder_date_format: facts?.stakeholder_date_format ?? null,
+      // The stakeholder's category; without one the category given at upload stays.
+      ...(facts?.category_id ? { category_id: facts.category_id, category: facts.category } : {}),
       document_number: summary.document_number,
       issue_date: summary.issue_date,
       total: summary.total,

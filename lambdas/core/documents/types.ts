@@ -69,6 +69,11 @@ export interface DocumentRecord {
   /** The first document of the company with the same file (sha256), when this one is a copy. */
   duplicate_id: string | null;
   stakeholder_id: string | null;
+  // Master data: the category chosen on the edit screen or taken from the matched stakeholder (its name is
+  // in `category`), its id in the integration it was imported from, and the stakeholder's date format.
+  category_id?: string | null;
+  external_category_id?: string | null;
+  stakeholder_date_format?: string | null;
   /** Supplier (receipt) or customer (invoice) name as recognised or edited. */
   counterparty_name: string;
   document_number: string;

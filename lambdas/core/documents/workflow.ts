@@ -11,6 +11,8 @@ import { monthOf } from '../accounts/companies';
 import type { AccountsStore, Clock, IdGenerator, LiveEventName, LiveEvents } from '../ports';
 import { contentSummary, parseStoredContent, toStored } from '../content/service';
 import { documentKeyText, swapCounterpartyContent } from './content';
+import type { MasterDataStore } from '../master-data/ports';
+import { applyStakeholderToContent, counterpartyFacts, matchParty, partyKeysOfContent, stakeholderTypeOf } from './counterparty';
 import { digest, documentKeys, processTicketKey } from './files';
 import { searchTextOf } from './list';
 import { CommitConflict, type DocumentsStore, type FileStore } from './ports';
@@ -44,6 +46,8 @@ export interface DocumentDeps {
   live: LiveEvents;
   clock: Clock;
   ids: IdGenerator;
+  /** The company's suppliers and customers: a converted document is matched against the other register. */
+  masterData?: MasterDataStore;
 }
 
 /** Who acts: the signed-in user and the company the call is about (query company_id). */
@@ -193,8 +197,18 @@ export async function convertType(
     const stored = doc.content_key ? parseStoredContent(await deps.files.getJson<unknown>(doc.content_key)) : undefined;
     let contentKey = doc.content_key;
     let summary = { counterparty_name: '', document_number: doc.document_number, total: doc.total };
+    let party: MasterDataPatch = { stakeholder_id: null, stakeholder_date_format: null };
     if (stored) {
-      const swapped = swapCounterpartyContent(stored);
+      let swapped = swapCounterpartyContent(stored);
+      // The moved party is looked up in the other register (suppliers ⇄ customers).
+      if (doc.company_id && deps.masterData) {
+        const m = await matchParty(deps.masterData, doc.company_id, stakeholderTypeOf(receiptType), partyKeysOfContent(swapped, stakeholderTypeOf(receiptType)));
+        if (m) {
+          swapped = applyStakeholderToContent(swapped, m.stakeholder);
+          const facts = await counterpartyFacts(deps.masterData, doc.company_id, m.stakeholder);
+          party = { stakeholder_id: facts.stakeholder_id, stakeholder_date_format: facts.stakeholder_date_format, ...(facts.category_id ? { category_id: facts.category_id, category: facts.category } : {}) };
+        }
+      }
       summary = contentSummary(swapped, receiptType);
       contentKey = documentKeys.content(doc.receipt_id, deps.ids.newId());
       await deps.files.putJson(contentKey, toStored(swapped));
@@ -202,6 +216,7 @@ export async function convertType(
     const keyText = documentKeyText(summary);
     const converted: DocumentRecord = {
       ...doc,
+      ...party,
       receipt_type: receiptType,
       counterparty_name: summary.counterparty_name,
       content_key: contentKey,
@@ -484,4 +499,40 @@ export async function getDuplicates(deps: DocumentDeps, caller: DocCaller, recei
       reason: reasons.get(d.receipt_id)!,
     }));
   return { items };
+}
+
+// ---------------------------------------------------------------- master data
+
+/** What master data sets on a document: its stakeholder, the stakeholder's date format, its category. */
+export interface MasterDataPatch {
+  stakeholder_id?: string | null;
+  stakeholder_date_format?: string | null;
+  category_id?: string | null;
+  /** The category's name, shown in lists and exports. */
+  category?: string | null;
+  external_category_id?: string | null;
+}
+
+/**
+ * Sets a document's stakeholder and/or category (edit screen, confirm, type change), with the version as
+ * condition like every other edit; a patch that changes nothing writes nothing.
+ */
+export async function setDocumentMasterData(
+  deps: DocumentDeps,
+  caller: DocCaller,
+  receiptId: string,
+  patch: MasterDataPatch,
+  history: string,
+  version?: number,
+): Promise<ReceiptSummary> {
+  const current = await loadVisible(deps.documents, caller, receiptId);
+  const changes = (Object.keys(patch) as (keyof MasterDataPatch)[]).filter((k) => patch[k] !== undefined && (current[k] ?? null) !== patch[k]);
+  if (changes.length === 0 && (version === undefined || version === current.version)) return toSummary(current);
+  const after = await editDocument(deps, caller, receiptId, version, (doc) => {
+    const next: DocumentRecord = { ...doc };
+    for (const k of Object.keys(patch) as (keyof MasterDataPatch)[]) if (patch[k] !== undefined) next[k] = patch[k] ?? null;
+    next.search_text = searchTextOf(next);
+    return { after: next, history };
+  });
+  return toSummary(after);
 }

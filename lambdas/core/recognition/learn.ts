@@ -317,6 +317,21 @@ function rereadDates(summary: ExpenseField[], words: OcrWord[], format: DateForm
 }
 
 /**
+ * The issue and due dates of a result read again with a known date format (the matched stakeholder's
+ * selected_date_format): an ambiguous date such as 01/02/2024 is then read in that order. Unambiguous
+ * dates and dates with a month name read the same in any format.
+ */
+export function applyDateFormat(result: AnalyzeExpenseResult, format: DateFormat): AnalyzeExpenseResult {
+  if (!result.ExpenseDocuments?.length) return result;
+  const doc = blocksToDocument(result);
+  const words = doc.pages.flatMap((p) => p.lines.flatMap((l) => l.words));
+  const [first, ...rest] = result.ExpenseDocuments;
+  const summary = [...(first!.SummaryFields ?? [])];
+  rereadDates(summary, words, format);
+  return { ...result, ExpenseDocuments: [{ ...first!, SummaryFields: summary }, ...rest] };
+}
+
+/**
  * Applies the matching hint to an AnalyzeExpense result (from either recogniser): the hint's fields
  * replace the SummaryFields of the same type.
  */

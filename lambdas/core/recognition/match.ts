@@ -2,7 +2,10 @@
  * Matching recognised parties and line items to the company's master data. Pure functions.
  * Parties: VAT ID first, then company code, then the normalised name (case, punctuation, diacritics
  * and legal forms such as UAB / SDN BHD / LTD ignored); otherwise the party is new.
- * Items: product code first, then the words of the description.
+ * Items: product code first, then the item's own words found in the description, then the words of its name.
+ *
+ * `lookupStakeholder` is the same order against a register too large to load: one exact look-up per key
+ * (VAT ID, code, normalised name), then the name rule above over a bounded page of candidates.
  */
 import { compactId } from './extract/identifiers';
 import { normaliseCompanyName } from './extract/legal';
@@ -87,14 +90,77 @@ export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholder
   return { isNew: true, ...keys };
 }
 
+/**
+ * Exact look-ups in a company's register of one type (suppliers or customers), and a bounded page of
+ * stakeholders whose names share a word with a name (for names read with an OCR slip).
+ */
+export interface StakeholderLookup {
+  byVat(compactVat: string): Promise<Stakeholder | undefined>;
+  byCode(compactCode: string): Promise<Stakeholder | undefined>;
+  byName(normalisedName: string): Promise<Stakeholder | undefined>;
+  /** At most NAME_CANDIDATES stakeholders found by one word of the name. */
+  nameCandidates(word: string): Promise<Stakeholder[]>;
+}
+
+/** Stakeholders compared by name similarity when no key matched exactly. */
+export const NAME_CANDIDATES = 20;
+
+/**
+ * What a fuzzy name search starts from: the first four letters of the longest word of the normalised name
+ * (a slip later in the word still finds it; the store's name search matches word starts).
+ */
+export function candidateWord(name: string): string | undefined {
+  const words = normaliseCompanyName(name).toLowerCase().split(' ').filter((w) => w.length >= 4);
+  return words.sort((a, b) => b.length - a.length)[0]?.slice(0, 4);
+}
+
+/**
+ * The stakeholder of a party in a register, in matchStakeholder's order, with at most five look-ups:
+ * VAT ID (as printed, and without its country prefix), company code, normalised name, then one page of
+ * name candidates judged by `nameSimilarity` like matchStakeholder does.
+ */
+export async function lookupStakeholder(keys: PartyKeys, lookup: StakeholderLookup): Promise<MatchResult> {
+  if (keys.vat_id) {
+    const vat = compactId(keys.vat_id);
+    const bare = vat.replace(/^[A-Z]{2}(?=\d)/, '');
+    if (vat.length >= 6) {
+      const s = (await lookup.byVat(vat)) ?? (bare !== vat && bare.length >= 6 ? await lookup.byVat(bare) : undefined);
+      if (s) return { isNew: false, stakeholder: s, by: 'vat_id', score: 1 };
+    }
+  }
+  if (keys.code) {
+    const code = compactId(keys.code);
+    if (code.replace(/[^A-Z0-9]/g, '').length >= 3) {
+      const s = await lookup.byCode(code);
+      if (s) return { isNew: false, stakeholder: s, by: 'code', score: 1 };
+    }
+  }
+  if (keys.name) {
+    const normalised = normaliseCompanyName(keys.name);
+    if (normalised) {
+      const s = await lookup.byName(normalised);
+      if (s) return { isNew: false, stakeholder: s, by: 'name', score: 1 };
+      const word = candidateWord(keys.name);
+      if (word) {
+        const candidates = (await lookup.nameCandidates(word)).slice(0, NAME_CANDIDATES);
+        const m = matchStakeholder({ name: keys.name }, candidates);
+        if (!m.isNew) return m;
+      }
+    }
+  }
+  return { isNew: true, ...keys };
+}
+
 export interface CatalogueItem {
   id: string;
   name: string;
   code?: string;
   category_id?: string;
+  /** Words (or phrases) that name the item on documents, as kept in the item register. */
+  words?: string[];
 }
 
-export type ItemMatch = { isNew: false; item: CatalogueItem; by: 'code' | 'words'; score: number } | { isNew: true };
+export type ItemMatch = { isNew: false; item: CatalogueItem; by: 'code' | 'item_word' | 'words'; score: number } | { isNew: true };
 
 const STOP_WORDS = new Set(['the', 'and', 'for', 'of', 'with', 'ir', 'su', 'be', 'x', 'pcs', 'vnt', 'kg', 'g', 'ml', 'l', 'm']);
 
@@ -116,11 +182,32 @@ export function wordOverlap(a: string, b: string): number {
   return common / (x.size + y.size - common);
 }
 
-/** The catalogue item of a line: by product code, else by the words of its description (≥ half in common). */
+/** True when the phrase's words appear in the text, in order and whole (case, accents and punctuation ignored). */
+export function containsPhrase(text: string, phrase: string): boolean {
+  const t = normaliseForCompare(text);
+  const p = normaliseForCompare(phrase);
+  if (!t || !p) return false;
+  return ` ${t} `.includes(` ${p} `);
+}
+
+/**
+ * The catalogue item of a line: by product code, else by one of the item's words found in the description
+ * (the longest such word wins; equal lengths: the first item), else by the words of its name (≥ half in common).
+ */
 export function matchItem(line: { product_code?: string; description?: string }, catalogue: CatalogueItem[], minOverlap = 0.5): ItemMatch {
   if (line.product_code) {
     const byCode = catalogue.find((c) => c.code && sameCode(c.code, line.product_code!));
     if (byCode) return { isNew: false, item: byCode, by: 'code', score: 1 };
+  }
+  if (line.description) {
+    let byWord: { item: CatalogueItem; length: number } | undefined;
+    for (const c of catalogue) {
+      for (const w of c.words ?? []) {
+        const length = normaliseForCompare(w).length;
+        if (length >= 2 && containsPhrase(line.description, w) && (!byWord || length > byWord.length)) byWord = { item: c, length };
+      }
+    }
+    if (byWord) return { isNew: false, item: byWord.item, by: 'item_word', score: 1 };
   }
   if (line.description) {
     let best: { item: CatalogueItem; score: number } | undefined;

@@ -18,7 +18,7 @@ import {
 } from '../../../web/src/features/edit-receipt/lib/grid-editor';
 import { shortcutOf } from '../../../web/src/features/edit-receipt/lib/keyboard';
 import { inList, listPath, nextDocument, positionOf, previousDocument, followingDocument } from '../../../web/src/features/edit-receipt/lib/navigation';
-import { isNewStakeholder, matchStakeholder, NEW_STAKEHOLDER_NOTE } from '../../../web/src/features/edit-receipt/lib/stakeholder';
+import { NEW_STAKEHOLDER_NOTE, showNewMarker, stakeholderValues } from '../../../web/src/features/edit-receipt/lib/stakeholder';
 import { CONTENT_MSG } from '../../../shared/schemas/content';
 
 describe('grid editor', () => {
@@ -120,13 +120,29 @@ describe('navigation, actions, keyboard, stakeholders', () => {
     expect(k('Enter', { altKey: true, ctrlKey: true })).toBeNull();
   });
 
-  it('matches a stakeholder by code or name, else marks it new', () => {
-    const list = [{ id: '1', name: 'UAB Ėglė', code: '302111' }];
-    expect(matchStakeholder(list, 'whatever', '302 111')?.id).toBe('1');
-    expect(matchStakeholder(list, 'uab egle', '')?.id).toBe('1');
-    expect(isNewStakeholder(list, 'Other', '9')).toBe(true);
-    expect(isNewStakeholder([], '', '')).toBe(false);
+  it('shows the new marker only on the server\'s answer for the name and code the form holds', () => {
+    expect(showNewMarker({ name: 'Other', code: '9', isNewStakeholder: true }, 'Other', '9')).toBe(true);
+    expect(showNewMarker({ name: 'UAB Egle', code: '', isNewStakeholder: false }, 'UAB Egle', '')).toBe(false);
+    // An answer for what the form held before, or none yet: no marker until the server answers.
+    expect(showNewMarker({ name: 'Othe', code: '9', isNewStakeholder: true }, 'Other', '9')).toBe(false);
+    expect(showNewMarker(undefined, 'Other', '9')).toBe(false);
+    expect(showNewMarker({ name: '', code: '', isNewStakeholder: true }, '', '')).toBe(false);
     expect(NEW_STAKEHOLDER_NOTE).toBe('NOTE: new Supplier & Customer');
+  });
+
+  it('a chosen stakeholder fills name, code, VAT ID, address and date format of the applying side', () => {
+    const s = { name: 'UAB Ėglė', code: '302111', vat_id: 'LT302111', street: 'Gatvė 1', city: 'Vilnius', zipcode: '01100', country: 'LT', selected_date_format: 'DD/MM/YYYY' as const };
+    expect(stakeholderValues(s, 'customer')).toEqual({
+      customer_name: 'UAB Ėglė',
+      customer_code: '302111',
+      customer_vat_id: 'LT302111',
+      customer_street: 'Gatvė 1',
+      customer_city: 'Vilnius',
+      customer_zipcode: '01100',
+      customer_country: 'LT',
+      customer_date_format: 'DD/MM/YYYY',
+    });
+    expect(stakeholderValues({ ...s, selected_date_format: null }, 'supplier')).not.toHaveProperty('supplier_date_format');
   });
 });
 

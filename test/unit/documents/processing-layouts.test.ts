@@ -13,6 +13,7 @@ import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/typ
 import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
 import { textDocument } from '../recognition/helpers';
 import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, noOfficeConverter, scriptedRecogniser } from './fakes';
+import { FakeMasterDataStore } from '../../support/fake-master-data-store';
 
 /** A supplier that prints its number after "Our ref" and its dates month first. */
 const FIRST = ['ACME TRADING UAB', 'VAT ID: LT119511515', '', 'Order No.: PO-1        Date: 03/04/2024', 'Our ref: HF-100', '', 'TOTAL                  99.10'];
@@ -46,6 +47,7 @@ async function setup(opts: { failing?: boolean } = {}) {
     clock,
     ids,
     layouts,
+    masterData: new FakeMasterDataStore(),
     renderer: fakeRenderer,
     office: noOfficeConverter,
     recogniser: async () => scriptedRecogniser(answer(NEXT)),

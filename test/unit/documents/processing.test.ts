@@ -15,6 +15,7 @@ import type { AnalyzeExpenseResult, Recogniser, RecogniserInput } from '../../..
 import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
 import { INVOICE_EN, officeFile, totals } from '../../fixtures/recognition/data';
 import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, noOfficeConverter, pdfOfficeConverter, scriptedRecogniser } from './fakes';
+import { FakeMasterDataStore } from '../../support/fake-master-data-store';
 
 const RESULT: AnalyzeExpenseResult = {
   DocumentMetadata: { Pages: 1 },
@@ -56,6 +57,7 @@ async function setup(opts: { failures?: number; available?: number; recogniser?:
     clock,
     ids,
     layouts: memoryLayouts(),
+    masterData: new FakeMasterDataStore(),
     renderer: fakeRenderer,
     office: opts.office ?? noOfficeConverter,
     recogniser: async () => opts.recogniser ?? rec,

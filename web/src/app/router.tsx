@@ -8,6 +8,7 @@ import { SignUpPage } from '../features/auth/components/SignUpPage';
 import { DashboardPage } from '../features/companies/components/DashboardPage';
 import { EditReceiptPage } from '../features/edit-receipt/components/EditReceiptPage';
 import { FieldsConfigPage } from '../features/fields-config/components/FieldsConfigPage';
+import { MasterDataPage } from '../features/master-data/components/MasterDataPage';
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
 import { SelectCompanyPage } from '../features/select-company/components/SelectCompanyPage';
@@ -58,8 +59,8 @@ function Fallback() {
 }
 
 /**
- * Routes of the screens built so far. Master data, My Team and integration are not built yet: their
- * menu entries exist, their paths fall back to /dashboard until the screens land.
+ * Routes of the screens built so far. My Team and integration are not built yet: their menu entries
+ * exist, their paths fall back to /dashboard until the screens land.
  */
 export function AppRoutes() {
   return (
@@ -88,6 +89,11 @@ export function AppRoutes() {
               <Route path="/admin/:companyId" element={<AdminCompanyPage />} />
             </Route>
             <Route path="/settings" element={<SettingsPage />} />
+            {/* Master data: the path decides the type */}
+            <Route path="/customers" element={<MasterDataPage />} />
+            <Route path="/suppliers" element={<MasterDataPage />} />
+            <Route path="/categories" element={<MasterDataPage />} />
+            <Route path="/items" element={<MasterDataPage />} />
           </Route>
         </Route>
         <Route path="*" element={<Fallback />} />

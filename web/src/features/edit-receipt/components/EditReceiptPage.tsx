@@ -25,7 +25,9 @@ import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
 import { followingDocument, inList, listPath, nextDocument, positionOf, previousDocument, type ListContext, type ListItem } from '../lib/navigation';
-import { isNewStakeholder, type StakeholderLike } from '../lib/stakeholder';
+import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
+import { useCategories, useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
+import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { DocumentViewer, type Highlight } from './DocumentViewer';
 import { EditIcon } from './EditIcons';
 import { FieldForm, type FieldEvents } from './FieldForm';
@@ -255,22 +257,31 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   };
   const gridColumns = schema.filter((f) => (LINE_ITEM_COLUMNS as readonly string[]).includes(f.id)).map((f) => ({ id: f.id, label: f.label }));
 
-  // ---- stakeholders (matched by code or name; the list is empty while master data does not exist)
+  // ---- stakeholders: the server says whether the party is new; typing a name offers the company's stakeholders
   const stakeholderKind = stakeholderOf(receiptType);
-  const stakeholdersQ = useQuery({
-    queryKey: ['edit-receipt', 'stakeholders', companyId, stakeholderKind],
-    queryFn: ({ signal }) =>
-      api
-        .get<{ items?: StakeholderLike[] } | StakeholderLike[]>('/stakeholders', { query: { company_id: companyId, type: stakeholderKind }, signal })
-        .then((r) => (Array.isArray(r) ? r : (r?.items ?? [])))
-        .catch(() => [] as StakeholderLike[]),
-    enabled: companyId !== 'NONE',
-    retry: false,
-    staleTime: 60_000,
-  });
-  const shName = drafts[`${stakeholderKind}_name`] ?? serverValue(`${stakeholderKind}_name`);
+  const nameId = `${stakeholderKind}_name`;
+  const shName = drafts[nameId] ?? serverValue(nameId);
   const shCode = drafts[`${stakeholderKind}_code`] ?? serverValue(`${stakeholderKind}_code`);
-  const newStakeholder = isNewStakeholder(stakeholdersQ.data ?? [], shName, shCode);
+  const isNewQ = useIsNewStakeholder(companyId, stakeholderKind, shName, shCode);
+  const newStakeholder = showNewMarker(isNewQ.data, shName, shCode);
+  const [chosenName, setChosenName] = useState<string | null>(null);
+  const typingName = focusedId === nameId && nameId in drafts && drafts[nameId] !== chosenName && !readOnly;
+  const suggestionsQ = useStakeholderSuggestions(companyId, stakeholderKind, drafts[nameId] ?? '', typingName);
+  const suggestions = typingName ? (suggestionsQ.data ?? []) : [];
+  const chooseStakeholder = (sh: Stakeholder) => {
+    const values = Object.fromEntries(Object.entries(stakeholderValues(sh, stakeholderKind)).filter(([id]) => items.has(id)));
+    for (const id of Object.keys(values)) if (!(id in base.current)) base.current[id] = serverValue(id);
+    setChosenName(sh.name);
+    setDrafts((d) => ({ ...d, ...values }));
+  };
+
+  // ---- the document's category: sent with the next action
+  const categoriesQ = useCategories(companyId);
+  const [categoryDraft, setCategoryDraft] = useState<string | undefined>(undefined);
+  const currentCategory = receipt?.category_id ? { id: receipt.category_id, name: receipt.category ?? '' } : null;
+  const categoryOptions = [...(categoriesQ.data ?? []).map((c) => ({ id: c.id, name: c.name }))];
+  if (currentCategory && !categoryOptions.some((c) => c.id === currentCategory.id)) categoryOptions.unshift(currentCategory);
+  const categoryBody = categoryDraft === undefined ? {} : { category_id: categoryDraft === '' ? null : categoryDraft };
 
   // ---- status actions
   const company = view.companies.find((c) => c.company_id === companyId);
@@ -297,9 +308,10 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       const id = encodeURIComponent(receiptId);
       let answer: unknown;
       if (action === 'archive') answer = await api.post(`/receipt/${id}/status`, { status: 'archive', version: version() }, { query: q });
-      else if (action === 'confirm') answer = await api.post(`/receipt/${id}`, { version: version() }, { query: { ...q, with_send: 1 } });
-      else if (action === 'reject') answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'rejected' }, { query: q });
-      else answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'review' }, { query: q });
+      else if (action === 'confirm') answer = await api.post(`/receipt/${id}`, { version: version(), ...categoryBody }, { query: { ...q, with_send: 1 } });
+      else if (action === 'reject') answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'rejected', ...categoryBody }, { query: q });
+      else answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'review', ...categoryBody }, { query: q });
+      setCategoryDraft(undefined);
       info.show(action === 'confirm' ? 'Document confirmed' : action === 'reject' ? 'Document rejected' : action === 'archive' ? 'Moved to archive' : 'Document saved for review', 'success');
       await afterAction(answer);
     } catch (e) {
@@ -631,6 +643,9 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
               events={events}
               receiptError={receipt.error?.message ?? null}
               newStakeholder={newStakeholder}
+              suggestions={suggestions}
+              onChooseStakeholder={chooseStakeholder}
+              category={companyId !== 'NONE' ? { value: categoryDraft ?? receipt.category_id ?? '', options: categoryOptions, onChange: setCategoryDraft } : undefined}
               onOpenTable={(tid) => setPopup({ kind: 'table', id: tid })}
               onAddRow={(tid) => void rowCall(() => calls.addLine(version(), tid))}
             />

@@ -1,4 +1,5 @@
 import type { ContentItem, SchemaField } from '../../../../../shared/schemas/content';
+import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { Icon } from '../../../components/ui/Icon';
 import { formSections, formTables, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
@@ -160,6 +161,9 @@ export function FieldForm({
   events,
   receiptError,
   newStakeholder,
+  suggestions = [],
+  onChooseStakeholder,
+  category,
   onOpenTable,
   onAddRow,
 }: {
@@ -172,6 +176,11 @@ export function FieldForm({
   events: FieldEvents;
   receiptError: string | null;
   newStakeholder: boolean;
+  /** The company's stakeholders whose names start like the one typed (shown under the name field). */
+  suggestions?: Stakeholder[];
+  onChooseStakeholder?(s: Stakeholder): void;
+  /** The document's category: a dropdown of the company's categories (documents of a company only). */
+  category?: CategoryChoice;
   onOpenTable(tableId: string): void;
   onAddRow(tableId: string): void;
 }) {
@@ -207,6 +216,27 @@ export function FieldForm({
             {s.fields.map((f) => (
               <div key={f.id} className={f.id === 'supplier_name' || f.id === 'customer_name' ? 'er-span' : undefined}>
                 <FieldInput field={f} events={events} newMarker={f.id === stakeholderName && newStakeholder} />
+                {f.id === stakeholderName && suggestions.length > 0 && onChooseStakeholder && (
+                  <ul className="er-suggestions" role="listbox" aria-label="Suggestions" data-testid="stakeholder-suggestions">
+                    {suggestions.map((sh) => (
+                      <li key={sh.id} role="option" aria-selected={false}>
+                        <button
+                          type="button"
+                          className="er-suggestion"
+                          data-testid="stakeholder-suggestion"
+                          // Chosen before the input loses focus.
+                          onMouseDown={(e) => {
+                            e.preventDefault();
+                            onChooseStakeholder(sh);
+                          }}
+                        >
+                          <span>{sh.name}</span>
+                          {sh.code && <span className="er-suggestion-code">{sh.code}</span>}
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                )}
                 {f.id === stakeholderName && newStakeholder && (
                   <p className="er-stakeholder-note" data-testid="stakeholder-note">
                     {NEW_STAKEHOLDER_NOTE}
@@ -217,9 +247,40 @@ export function FieldForm({
           </div>
         </section>
       ))}
+      {category && tab === 'details' && <CategoryField category={category} readOnly={events.readOnly} />}
       {tables.map((t) => (
         <TableSummary key={t.id} table={t} readOnly={events.readOnly} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
       ))}
     </div>
+  );
+}
+
+export interface CategoryChoice {
+  /** The chosen category's id; '' for none. */
+  value: string;
+  options: { id: string; name: string }[];
+  onChange(id: string): void;
+}
+
+/** The document's category, one of the company's categories; sent with the next action (Review, CONFIRM, REJECT). */
+function CategoryField({ category, readOnly }: { category: CategoryChoice; readOnly: boolean }) {
+  return (
+    <section className="er-section" data-testid="section-category">
+      <div className="er-fields">
+        <div className="er-span er-field">
+          <label htmlFor="field-category" className="er-label">
+            Category
+          </label>
+          <select id="field-category" className="input er-input" data-testid="field-category" value={category.value} disabled={readOnly} onChange={(e) => category.onChange(e.target.value)}>
+            <option value="">{category.options.length ? '—' : 'No items...'}</option>
+            {category.options.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+    </section>
   );
 }

@@ -1,36 +1,31 @@
 /**
- * Supplier/customer matching (rules.md 5): a name or code that matches an existing stakeholder selects it;
- * otherwise the field shows the "new" marker and the note NOTE: new Supplier & Customer.
+ * Supplier/customer on the edit screen (rules.md 5): a name or code that matches an existing stakeholder
+ * selects it; otherwise the field shows the "new" marker and the note NOTE: new Supplier & Customer. Whether
+ * it matches is the server's answer (GET /isNewStakeholder): one definition of matching, on the server.
  */
+import type { Stakeholder } from '../../../../../shared/schemas/master-data';
+
 export const NEW_STAKEHOLDER_NOTE = 'NOTE: new Supplier & Customer';
 
-export interface StakeholderLike {
-  id: string;
-  name: string;
-  code?: string | null;
-  type?: string;
+/** The fields of the form that a stakeholder chosen from the suggestions fills (content ids of the header). */
+export function stakeholderValues(s: Pick<Stakeholder, 'name' | 'code' | 'vat_id' | 'street' | 'city' | 'zipcode' | 'country' | 'selected_date_format'>, kind: 'supplier' | 'customer'): Record<string, string> {
+  return {
+    [`${kind}_name`]: s.name,
+    [`${kind}_code`]: s.code,
+    [`${kind}_vat_id`]: s.vat_id,
+    [`${kind}_street`]: s.street,
+    [`${kind}_city`]: s.city,
+    [`${kind}_zipcode`]: s.zipcode,
+    [`${kind}_country`]: s.country,
+    ...(s.selected_date_format ? { [`${kind}_date_format`]: s.selected_date_format } : {}),
+  };
 }
 
-const fold = (s: string | null | undefined) =>
-  (s ?? '')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
-
-export function matchStakeholder(list: StakeholderLike[], name: string, code: string): StakeholderLike | null {
-  const c = fold(code);
-  if (c) {
-    const byCode = list.find((s) => fold(s.code) === c);
-    if (byCode) return byCode;
-  }
-  const n = fold(name);
-  if (!n) return null;
-  return list.find((s) => fold(s.name) === n) ?? null;
-}
-
-/** The marker shows when something was captured and nothing matched. */
-export function isNewStakeholder(list: StakeholderLike[], name: string, code: string): boolean {
+/**
+ * The marker shows when something was captured and the server said that it matches no stakeholder for the
+ * name and code the form holds now (an answer for other values, or none yet, shows nothing).
+ */
+export function showNewMarker(answer: { name: string; code: string; isNewStakeholder: boolean } | undefined, name: string, code: string): boolean {
   if (!name.trim() && !code.trim()) return false;
-  return matchStakeholder(list, name, code) === null;
+  return Boolean(answer && answer.name === name.trim() && answer.code === code.trim() && answer.isNewStakeholder);
 }

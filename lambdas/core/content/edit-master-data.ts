@@ -1,0 +1,106 @@
+/**
+ * The edit screen and master data (docs/recognition.md, "Master data"): the document's category chosen by
+ * id (or by its id in an integration), and on confirm the supplier/customer of the content linked to the
+ * register — matched like recognition matches it, or created when it is new, so that the next document of
+ * the same party matches.
+ */
+import { AppError } from '../../../shared/errors';
+import type { ReceiptSummary } from '../../../shared/schemas/receipts';
+import { createStakeholderSchema, type CreateStakeholderInput, type StakeholderType } from '../../../shared/schemas/master-data';
+import { matchParty, partyKeysOfContent, stakeholderTypeOf } from '../documents/counterparty';
+import type { DocumentRecord } from '../documents/types';
+import type { MasterDataPatch } from '../documents/workflow';
+import type { MasterDataStore } from '../master-data/ports';
+import type { CategoryRecord, StakeholderRecord } from '../master-data/types';
+import type { ContentCaller } from './ports';
+import { valueOf, type ContentDocument } from './tree';
+
+export const CATEGORY_NOT_FOUND = 'Choose a category from the list';
+
+/** What the edit actions need from master data and the documents domain. */
+export interface EditMasterData {
+  store: MasterDataStore;
+  /** Sets the document's stakeholder and/or category (a versioned documents edit). */
+  setMasterData(caller: ContentCaller, receiptId: string, patch: MasterDataPatch, history: string, version: number | undefined): Promise<ReceiptSummary>;
+  /**
+   * The register's stakeholder for a confirmed party, created when there is none (master data's
+   * ensureStakeholder: uniqueness guards, a concurrent creation answers the first); undefined when the
+   * party cannot be kept.
+   */
+  ensureStakeholder(companyId: string, type: StakeholderType, input: CreateStakeholderInput): Promise<{ stakeholder: StakeholderRecord; created: boolean } | undefined>;
+}
+
+/**
+ * The category patch of an edit: `category_id` must be a category of the document's company (another
+ * company's or an unknown id is a field error, 422), null removes it; `external_category_id` names the
+ * category by its code, which is the category's id in the accounting system it was imported from.
+ * Returns undefined when the edit does not touch the category.
+ */
+export async function categoryPatch(
+  store: MasterDataStore,
+  record: DocumentRecord,
+  input: { category_id?: string | null; external_category_id?: string | null },
+): Promise<MasterDataPatch | undefined> {
+  if (input.category_id === undefined && input.external_category_id === undefined) return undefined;
+  const field = input.category_id !== undefined ? 'category_id' : 'external_category_id';
+  const refuse = () => new AppError('ValidationFailed', CATEGORY_NOT_FOUND, [{ path: [field], message: CATEGORY_NOT_FOUND }]);
+  if (input.category_id === null || (input.category_id === undefined && input.external_category_id === null)) {
+    return { category_id: null, category: null, external_category_id: null };
+  }
+  if (!record.company_id) throw refuse();
+  let category: CategoryRecord | undefined;
+  if (input.category_id) category = await store.getCategory(record.company_id, input.category_id);
+  else if (input.external_category_id) category = await store.findCategory(record.company_id, 'code', input.external_category_id);
+  if (!category) throw refuse();
+  return {
+    category_id: category.id,
+    category: category.name,
+    external_category_id: input.external_category_id ?? (category.external ? (category.external_ref ?? category.category_code) || null : null),
+  };
+}
+
+/** A new stakeholder from the content's party fields; undefined when they do not make a valid one (no name or no code). */
+export function stakeholderFromContent(content: ContentDocument, type: StakeholderType): CreateStakeholderInput | undefined {
+  const v = (field: string) => valueOf(content, `${type}_${field}`).trim();
+  const vat = v('vat_id');
+  const dateFormat = v('date_format');
+  const parsed = createStakeholderSchema.safeParse({
+    type,
+    name: v('name'),
+    // The register needs a code: a party printed without one is kept under its VAT ID.
+    code: v('code') || vat,
+    vat_id: vat,
+    street: v('street'),
+    city: v('city'),
+    zipcode: v('zipcode'),
+    ...(v('country') ? { country: v('country') } : {}),
+    ...(dateFormat ? { selected_date_format: dateFormat } : {}),
+  });
+  if (parsed.success) return parsed.data;
+  // A country or date format that is not on the list is left out rather than losing the party.
+  const retry = createStakeholderSchema.safeParse({ type, name: v('name'), code: v('code') || vat, vat_id: vat, street: v('street'), city: v('city'), zipcode: v('zipcode') });
+  return retry.success ? retry.data : undefined;
+}
+
+export type ConfirmOutcome =
+  | { linked: 'matched' | 'created'; stakeholderId: string; patch: MasterDataPatch }
+  | { linked: 'none'; reason: string };
+
+/**
+ * On confirm: the content's party is matched in the register like recognition matches it (VAT ID, code,
+ * name, a bounded fuzzy step); a party that is not there is created from the content.
+ */
+export async function confirmStakeholder(md: EditMasterData, record: DocumentRecord, content: ContentDocument): Promise<ConfirmOutcome> {
+  if (!record.company_id) return { linked: 'none', reason: 'unassigned' };
+  const type = stakeholderTypeOf(record.receipt_type);
+  const keys = partyKeysOfContent(content, type);
+  if (!keys.name && !keys.code && !keys.vat_id) return { linked: 'none', reason: 'no party on the document' };
+  const patchOf = (s: StakeholderRecord): MasterDataPatch => ({ stakeholder_id: s.id, stakeholder_date_format: s.selected_date_format ?? null });
+  const found = await matchParty(md.store, record.company_id, type, keys);
+  if (found) return { linked: 'matched', stakeholderId: found.stakeholder.id, patch: patchOf(found.stakeholder) };
+  const input = stakeholderFromContent(content, type);
+  if (!input) return { linked: 'none', reason: 'the party has no name of 2 characters or no code' };
+  const ensured = await md.ensureStakeholder(record.company_id, type, input);
+  if (!ensured) return { linked: 'none', reason: 'the party cannot be kept' };
+  return { linked: ensured.created ? 'created' : 'matched', stakeholderId: ensured.stakeholder.id, patch: patchOf(ensured.stakeholder) };
+}

@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
+import { launchBrowser, screenshot } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
+/**
+ * Master data on the edit screen, in Chromium: a receipt of a known supplier opens matched (no "new" marker)
+ * with the supplier's category and its date format applied; the name field offers the company's suppliers;
+ * confirming a receipt of a new supplier puts it on the Suppliers screen.
+ */
+describe('master data on documents in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  let api: ReturnType<typeof apiClient>;
+  let companyId: string;
+  let categoryId: string;
+  const ids: Record<string, string> = {};
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-md-docs-e2e-'));
+  const user = newUser('mddocs');
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    const q = `?company_id=${companyId}`;
+    const category = await api.post(`/category${q}`, { name: 'Office supplies', category_code: 'OS' });
+    expect(category.status).toBe(201);
+    categoryId = (category.body as { id: string }).id;
+    await api.post(`/category${q}`, { name: 'Travel' });
+    const supplier = await api.post(`/stakeholder${q}`, { type: 'supplier', name: 'Known Trading', code: '304050607', city: 'Kaunas', category_id: categoryId, selected_date_format: 'MM/DD/YYYY' });
+    expect(supplier.status).toBe(201);
+    // 03/04/2025 is March 4th for this supplier (month first), April 3rd for anyone else.
+    ids.known = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB KNOWN TRADING', supplierCode: '304050607', number: 'KT-1', date: '03/04/2025' }), 'known.pdf');
+    ids.fresh = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Brand New Supplier', supplierCode: '308888888', number: 'BN-1' }), 'fresh.pdf');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function signedInPage(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    return page;
+  }
+
+  /** Opens a document and waits for the server's answer on whether its supplier is new. */
+  async function openDocument(page: Page, id: string) {
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/isNewStakeholder') && r.status() === 200, { timeout: 20_000 });
+    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await until(() => page.getByTestId('field-form').count()).toBe(1);
+    return (await (await answered).json()) as { isNewStakeholder: boolean };
+  }
+
+  it('a receipt of a known supplier: matched, no "new" marker, its category and its date format; the name field offers suppliers', async () => {
+    const page = await signedInPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    const answer = await openDocument(page, ids.known!);
+    expect(answer.isNewStakeholder).toBe(false);
+    const name = page.getByTestId('field-supplier_name');
+    await until(() => name.inputValue()).toBe('Known Trading');
+    expect(await page.getByTestId('stakeholder-new').count()).toBe(0);
+    expect(await page.getByTestId('stakeholder-note').count()).toBe(0);
+    // The supplier's category is the document's, chosen in the dropdown of the company's categories.
+    const category = page.getByTestId('field-category');
+    await until(() => category.inputValue()).toBe(categoryId);
+    expect(await category.locator('option:checked').innerText()).toBe('Office supplies');
+    expect(await category.locator('option').allInnerTexts()).toEqual(['—', 'Office supplies', 'Travel']);
+    // The ambiguous date read month first, as the supplier writes dates.
+    expect(await page.getByTestId('field-issue_date').inputValue()).toBe('2025-03-04');
+    expect(await page.getByTestId('field-supplier_code').inputValue()).toBe('304050607');
+    await screenshot(page, 'edit-matched-supplier');
+
+    // Typing a name offers the company's suppliers; choosing one fills the name, code and address.
+    await name.fill('know');
+    const suggestions = page.getByTestId('stakeholder-suggestion');
+    await until(() => suggestions.allInnerTexts()).toEqual([expect.stringContaining('Known Trading')]);
+    await screenshot(page, 'edit-supplier-suggestions');
+    await suggestions.first().click();
+    await until(() => name.inputValue()).toBe('Known Trading');
+    expect(await page.getByTestId('field-supplier_code').inputValue()).toBe('304050607');
+    await until(() => page.getByTestId('stakeholder-suggestions').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a receipt of a new supplier shows the marker and the note; confirmed, the supplier appears in /suppliers', async () => {
+    const page = await signedInPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    const answer = await openDocument(page, ids.fresh!);
+    expect(answer.isNewStakeholder).toBe(true);
+    await until(() => page.getByTestId('stakeholder-new').textContent()).toBe('new');
+    expect(await page.getByTestId('stakeholder-note').innerText()).toBe('NOTE: new Supplier & Customer');
+    expect(await page.getByTestId('field-supplier_name').inputValue()).toBe('UAB Brand New Supplier');
+    // A category chosen here is sent with the confirm.
+    await page.getByTestId('field-category').selectOption({ label: 'Travel' });
+    await screenshot(page, 'edit-new-supplier');
+
+    const confirmed = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith(`/receipt/${ids.fresh}`));
+    await page.getByRole('button', { name: 'CONFIRM', exact: true }).click();
+    const res = await confirmed;
+    expect(res.status()).toBe(200);
+    expect(res.request().postDataJSON()).toMatchObject({ category_id: expect.any(String) });
+    expect(((await res.json()) as { receipt: { status: string; category: string } }).receipt).toMatchObject({ status: 'archive', category: 'Travel' });
+
+    // The Suppliers screen lists it next to the known one.
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+    await page.waitForURL(/\/suppliers$/);
+    const row = page.locator('[data-testid="md-row"][data-name="UAB Brand New Supplier"]');
+    await until(() => row.count()).toBe(1);
+    await until(() => page.locator('[data-testid="md-row"][data-name="Known Trading"]').count()).toBe(1);
+    await screenshot(page, 'suppliers-after-confirm');
+    const receipt = (await api.get(`/receipts/${ids.fresh}?company_id=${companyId}`)).body as { stakeholder_id: string | null };
+    expect(receipt.stakeholder_id).toEqual(expect.any(String));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * Documents and master data through the local API (real handlers, real processing job, local stand-ins):
+ * a supplier created with a category and a date format is matched on its next document (stakeholder,
+ * category, the ambiguous date read in its format, line items named by the item register); confirming a
+ * document of a new supplier creates it; category_id on edits; a type change moves the party to the other
+ * side and matches it against the other register.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContentItem, ContentResponse } from '../../shared/schemas/content';
+import { apiClient, registeredUser, startTestStack, type TestStack } from '../support/local-stack';
+import { invoicePdf, SAMPLE_INVOICE, uploadDocument, type InvoiceSpec } from './content-fixtures';
+
+type User = Awaited<ReturnType<typeof registeredUser>>;
+type Api = ReturnType<typeof apiClient>;
+type ReceiptBody = {
+  receipt_id: string;
+  status: string;
+  receipt_type: string;
+  stakeholder_id: string | null;
+  stakeholder: { name: string } | null;
+  category: string | null;
+  category_id?: string | null;
+  external_category_id?: string | null;
+  stakeholder_date_format: string | null;
+  issue_date: string | null;
+  version: number;
+};
+
+function find(items: ContentItem[], id: string): ContentItem | undefined {
+  for (const i of items) {
+    if (i.id === id) return i;
+    const c = find(i.children, id);
+    if (c) return c;
+  }
+  return undefined;
+}
+const valueOf = (c: ContentResponse, id: string) => find(c.content, id)?.content?.value ?? '';
+const lineDescriptions = (c: ContentResponse) => (find(c.content, 'line_items')?.children ?? []).map((row) => row.children.find((x) => x.schema_id === 'description')?.content?.value);
+
+async function receiptOf(u: User, id: string): Promise<ReceiptBody> {
+  const res = await u.api.get(`/receipts/${id}?company_id=${u.companyId}`);
+  expect(res.status).toBe(200);
+  return res.body as ReceiptBody;
+}
+async function contentOf(u: User, id: string): Promise<ContentResponse> {
+  const res = await u.api.get(`/receipts/${id}/content?company_id=${u.companyId}`);
+  expect(res.status).toBe(200);
+  return res.body as ContentResponse;
+}
+async function create(api: Api, path: string, body: unknown): Promise<{ id: string }> {
+  const res = await api.post(path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string };
+}
+
+/** An invoice of `supplier` dated 03/04/2025 (April 3rd day first, March 4th month first). */
+const spec = (supplier: string, code: string, number: string): InvoiceSpec => ({ ...SAMPLE_INVOICE, supplier, supplierCode: code, number, date: '03/04/2025' });
+
+describe('documents and master data (whole product)', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it.each([
+    ['MM/DD/YYYY', '2025-03-04'],
+    ['DD/MM/YYYY', '2025-04-03'],
+  ] as const)('a known supplier with date format %s: stakeholder, category, items and the date %s', { timeout: 180_000 }, async (format, iso) => {
+    const u = await registeredUser(t.stack, 'mdmatch');
+    const q = `?company_id=${u.companyId}`;
+    const category = await create(u.api, `/category${q}`, { name: 'Office supplies', category_code: 'OS' });
+    const supplier = await create(u.api, `/stakeholder${q}`, {
+      type: 'supplier',
+      name: 'Datefmt Trading',
+      code: '304050607',
+      street: 'Register g. 5',
+      city: 'Kaunas',
+      country: 'LT',
+      category_id: category.id,
+      selected_date_format: format,
+    });
+    await create(u.api, `/item${q}`, { name: 'Office paper', words: ['paper', 'popierius'] });
+
+    // Printed as "UAB DATEFMT TRADING": the code matches (and the name would, legal form dropped).
+    const id = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('UAB DATEFMT TRADING', '304050607', `DF-${format.slice(0, 2)}`)), `datefmt-${format.slice(0, 2)}.pdf`);
+    const r = await receiptOf(u, id);
+    expect(r).toMatchObject({
+      stakeholder_id: supplier.id,
+      stakeholder: { name: 'Datefmt Trading' },
+      category_id: category.id,
+      category: 'Office supplies',
+      stakeholder_date_format: format,
+      issue_date: iso,
+    });
+    const c = await contentOf(u, id);
+    expect(valueOf(c, 'issue_date')).toBe(iso);
+    expect(valueOf(c, 'supplier_name')).toBe('Datefmt Trading');
+    expect(valueOf(c, 'supplier_code')).toBe('304050607');
+    expect(valueOf(c, 'supplier_date_format')).toBe(format);
+    // Address fields the document did not have come from the register.
+    expect(valueOf(c, 'supplier_city')).toBe('Kaunas');
+    // "Paper A4" has the item word "paper": the line is named as the register names the item.
+    const lines = lineDescriptions(c);
+    expect(lines[0]).toBe('Office paper');
+    expect(lines.slice(1).join(' | ')).toMatch(/Pens blue \| .*Stapler/);
+    // The server answers the edit screen: this supplier is not new.
+    const isNew = await u.api.get(`/isNewStakeholder${q}&type=supplier&name=${encodeURIComponent(valueOf(c, 'supplier_name'))}&code=304050607`);
+    expect(isNew.body).toMatchObject({ isNewStakeholder: false });
+  });
+
+  it('a supplier of another company is not matched', { timeout: 120_000 }, async () => {
+    const a = await registeredUser(t.stack, 'mdown');
+    const b = await registeredUser(t.stack, 'mdforeign');
+    await create(b.api, `/stakeholder?company_id=${b.companyId}`, { type: 'supplier', name: 'Foreign Trading', code: '309999999', selected_date_format: 'MM/DD/YYYY' });
+    const id = await uploadDocument(t.stack, a.api, a.companyId, await invoicePdf(spec('Foreign Trading', '309999999', 'FX-1')), 'foreign.pdf');
+    expect(await receiptOf(a, id)).toMatchObject({ stakeholder_id: null, stakeholder_date_format: null, issue_date: '2025-04-03' });
+  });
+
+  it('confirming a document of a new supplier creates it, and the next document of that supplier matches it', { timeout: 180_000 }, async () => {
+    const u = await registeredUser(t.stack, 'mdnew');
+    const q = `?company_id=${u.companyId}`;
+    const first = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('UAB Naujas Tiekejas', '305555555', 'NT-1')), 'new-1.pdf');
+    let r = await receiptOf(u, first);
+    expect(r.stakeholder_id).toBeNull();
+    const c = await contentOf(u, first);
+    expect((await u.api.get(`/isNewStakeholder${q}&type=supplier&name=${encodeURIComponent(valueOf(c, 'supplier_name'))}&code=305555555`)).body).toMatchObject({ isNewStakeholder: true });
+
+    const confirmed = await u.api.post(`/receipt/${first}${q}&with_send=1`, { version: c.version });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body).toMatchObject({ receipt: { status: 'archive' } });
+    r = await receiptOf(u, first);
+    expect(r.stakeholder_id).toEqual(expect.any(String));
+
+    // It is in the register, with the name, code and VAT ID of the document.
+    const list = (await u.api.get(`/stakeholders${q}&type=supplier&with_external_data=1`)).body as { items: { id: string; name: string; code: string; vat_id: string }[] };
+    expect(list.items).toEqual([expect.objectContaining({ id: r.stakeholder_id, name: 'UAB Naujas Tiekejas', code: '305555555', vat_id: 'LT100002222222' })]);
+
+    // The next document of the same supplier matches it.
+    const second = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('UAB Naujas Tiekejas', '305555555', 'NT-2')), 'new-2.pdf');
+    expect((await receiptOf(u, second)).stakeholder_id).toBe(r.stakeholder_id);
+    // Confirming it creates nothing more.
+    const c2 = await contentOf(u, second);
+    expect((await u.api.post(`/receipt/${second}${q}&with_send=1`, { version: c2.version })).status).toBe(200);
+    expect(((await u.api.get(`/stakeholders${q}&type=supplier`)).body as { items: unknown[] }).items).toHaveLength(1);
+  });
+
+  it('category_id on an edit: a category of the company is stored and shown; another company\'s or an unknown one is refused', { timeout: 120_000 }, async () => {
+    const u = await registeredUser(t.stack, 'mdcat');
+    const other = await registeredUser(t.stack, 'mdcatother');
+    const q = `?company_id=${u.companyId}`;
+    const mine = await create(u.api, `/category${q}`, { name: 'Travel', category_code: 'TR-9' });
+    const theirs = await create(other.api, `/category?company_id=${other.companyId}`, { name: 'Theirs' });
+    const id = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Cat Supplier', '306666666', 'CT-1')), 'cat.pdf');
+
+    let c = await contentOf(u, id);
+    const foreign = await u.api.post(`/receipt/${id}${q}`, { version: c.version, receipt_status: 'review', category_id: theirs.id });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body).toMatchObject({ details: [{ path: ['category_id'], message: 'Choose a category from the list' }] });
+    const unknown = await u.api.post(`/receipt/${id}${q}`, { version: c.version, receipt_status: 'review', category_id: 'no-such-category' });
+    expect(unknown.status).toBe(422);
+    expect((await receiptOf(u, id)).category_id ?? null).toBeNull();
+
+    const ok = await u.api.post(`/receipt/${id}${q}`, { version: c.version, receipt_status: 'review', category_id: mine.id });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ receipt: { category_id: mine.id, category: 'Travel' } });
+    expect(await receiptOf(u, id)).toMatchObject({ category_id: mine.id, category: 'Travel' });
+    // Shown in the list too.
+    const rows = (await u.api.get(`/receipts${q}&limit=50`)).body as { items: ReceiptBody[] };
+    expect(rows.items.find((x) => x.receipt_id === id)).toMatchObject({ category: 'Travel' });
+
+    // By the category's id in the accounting system (its code); null removes it.
+    c = await contentOf(u, id);
+    const byExternal = await u.api.post(`/receipt/${id}${q}`, { version: c.version, receipt_status: 'review', external_category_id: 'TR-9' });
+    expect(byExternal.status, JSON.stringify(byExternal.body)).toBe(200);
+    expect(byExternal.body).toMatchObject({ receipt: { category_id: mine.id, external_category_id: 'TR-9' } });
+    c = await contentOf(u, id);
+    const removed = await u.api.post(`/receipt/${id}${q}`, { version: c.version, receipt_status: 'review', category_id: null });
+    expect(removed.body).toMatchObject({ receipt: { category_id: null, category: null } });
+
+    // Another company's member cannot touch the document; an anonymous caller is refused.
+    const stranger = await other.api.post(`/receipt/${id}?company_id=${other.companyId}`, { version: c.version, category_id: theirs.id });
+    expect([403, 404]).toContain(stranger.status);
+    const anonymous = await apiClient(t.stack.apiUrl).post(`/receipt/${id}${q}`, { version: c.version, category_id: mine.id });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('a type change moves the supplier to the customer side and matches it against the customers', { timeout: 120_000 }, async () => {
+    const u = await registeredUser(t.stack, 'mdtype');
+    const q = `?company_id=${u.companyId}`;
+    const customer = await create(u.api, `/stakeholder${q}`, { type: 'customer', name: 'Moved Party', code: '307777777', selected_date_format: 'DD/MM/YYYY' });
+    const id = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Moved Party', '307777777', 'MV-1')), 'moved.pdf');
+    let r = await receiptOf(u, id);
+    expect(r.stakeholder_id).toBeNull();
+
+    const converted = await u.api.post(`/receipt/${id}/type${q}`, { receipt_type: 'invoice', version: r.version });
+    expect(converted.status, JSON.stringify(converted.body)).toBe(200);
+    r = await receiptOf(u, id);
+    expect(r).toMatchObject({ receipt_type: 'invoice', stakeholder_id: customer.id, stakeholder_date_format: 'DD/MM/YYYY' });
+    let c = await contentOf(u, id);
+    expect(valueOf(c, 'customer_name')).toBe('Moved Party');
+    expect(valueOf(c, 'customer_code')).toBe('307777777');
+    expect(valueOf(c, 'supplier_code')).toBe('');
+
+    // And back: the party returns to the supplier side, where it is not a supplier.
+    const back = await u.api.post(`/receipt/${id}/type${q}`, { receipt_type: 'receipt', version: r.version });
+    expect(back.status).toBe(200);
+    expect(await receiptOf(u, id)).toMatchObject({ receipt_type: 'receipt', stakeholder_id: null });
+    c = await contentOf(u, id);
+    expect(valueOf(c, 'supplier_name')).toBe('Moved Party');
+    expect(valueOf(c, 'customer_name')).not.toBe('Moved Party');
+  });
+});

@@ -1,0 +1,89 @@
+/** The edit actions and master data: the document's category, and the party linked to the register on confirm. */
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors';
+import { buildContentFromExtraction } from '../../../lambdas/core/content/build';
+import { categoryPatch, confirmStakeholder, stakeholderFromContent, type EditMasterData } from '../../../lambdas/core/content/edit-master-data';
+import { setValues } from '../../../lambdas/core/content/tree';
+import type { DocumentRecord } from '../../../lambdas/core/documents/types';
+import type { FieldValue } from '../../../lambdas/core/recognition/types';
+import type { CreateStakeholderInput } from '../../../shared/schemas/master-data';
+import { categoryRecord, countingStore, seed, stakeholderRecord } from '../../support/master-data-records';
+
+const C = 'company-1';
+const fv = (value: string): FieldValue => ({ value, page: 1, box: { left: 0.1, top: 0.1, width: 0.2, height: 0.02 }, confidence: 95 });
+const record = (partial: Partial<DocumentRecord> = {}) => ({ receipt_id: 'r1', company_id: C, receipt_type: 'receipt', ...partial }) as DocumentRecord;
+
+function md() {
+  const store = countingStore();
+  const created: CreateStakeholderInput[] = [];
+  const ports: EditMasterData = {
+    store,
+    setMasterData: async () => {
+      throw new Error('not used here');
+    },
+    ensureStakeholder: async (companyId, type, input) => {
+      created.push(input);
+      const s = stakeholderRecord(companyId, { id: `new-${created.length}`, type, name: input.name, code: input.code, vat_id: input.vat_id ?? '', selected_date_format: input.selected_date_format ?? null });
+      await store.putStakeholder(s);
+      return { stakeholder: s, created: true };
+    },
+  };
+  return { store, created, ports };
+}
+
+describe('the document\'s category on an edit', () => {
+  it('takes a category of the document\'s company, by id or by its code; null removes it; nothing given changes nothing', async () => {
+    const { store } = md();
+    seed(store, { categories: [categoryRecord(C, { id: 'cat-1', name: 'Travel', category_code: 'TR-9' }), categoryRecord('company-2', { id: 'cat-2', name: 'Theirs' })] });
+    expect(await categoryPatch(store, record(), { category_id: 'cat-1' })).toEqual({ category_id: 'cat-1', category: 'Travel', external_category_id: null });
+    expect(await categoryPatch(store, record(), { external_category_id: 'tr 9' })).toEqual({ category_id: 'cat-1', category: 'Travel', external_category_id: 'tr 9' });
+    expect(await categoryPatch(store, record(), { category_id: null })).toEqual({ category_id: null, category: null, external_category_id: null });
+    expect(await categoryPatch(store, record(), {})).toBeUndefined();
+  });
+
+  it.each([
+    ['another company\'s category', { category_id: 'cat-2' }, record()],
+    ['an unknown id', { category_id: 'nope' }, record()],
+    ['an unknown code', { external_category_id: 'XX' }, record()],
+    ['an unassigned document', { category_id: 'cat-1' }, record({ company_id: null })],
+  ])('refuses %s with a field error (422)', async (_name, input, doc) => {
+    const { store } = md();
+    seed(store, { categories: [categoryRecord(C, { id: 'cat-1', name: 'Travel' }), categoryRecord('company-2', { id: 'cat-2', name: 'Theirs' })] });
+    const error = await categoryPatch(store, doc, input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ kind: 'ValidationFailed', details: [{ path: [Object.keys(input)[0]], message: 'Choose a category from the list' }] });
+  });
+});
+
+describe('the party on confirm', () => {
+  const content = (f: Record<string, string>) => buildContentFromExtraction({ vat_lines: [], line_items: [], ...Object.fromEntries(Object.entries(f).map(([k, v]) => [k, fv(v)])) });
+
+  it('links a party the register knows (by code), creating nothing', async () => {
+    const { store, created, ports } = md();
+    seed(store, { stakeholders: [stakeholderRecord(C, { id: 's1', name: 'Known UAB', code: '304050607', selected_date_format: 'DD/MM/YYYY' })] });
+    const out = await confirmStakeholder(ports, record(), content({ supplier_name: 'Some other spelling', supplier_code: '304 050 607' }));
+    expect(out).toEqual({ linked: 'matched', stakeholderId: 's1', patch: { stakeholder_id: 's1', stakeholder_date_format: 'DD/MM/YYYY' } });
+    expect(created).toEqual([]);
+  });
+
+  it('creates a new party from the content, the VAT ID standing in for a missing code; a sales document creates a customer', async () => {
+    const { created, ports } = md();
+    const withDate = setValues(content({ supplier_name: 'Brand New UAB', supplier_vat_id: 'LT100002222222', supplier_address: 'Gedimino pr. 1' }), [{ id: 'supplier_date_format', value: 'MM/DD/YYYY' }]);
+    const out = await confirmStakeholder(ports, record(), withDate);
+    expect(out).toMatchObject({ linked: 'created', patch: { stakeholder_id: 'new-1', stakeholder_date_format: 'MM/DD/YYYY' } });
+    expect(created[0]).toMatchObject({ type: 'supplier', name: 'Brand New UAB', code: 'LT100002222222', vat_id: 'LT100002222222', street: 'Gedimino pr. 1', selected_date_format: 'MM/DD/YYYY' });
+    const sale = await confirmStakeholder(ports, record({ receipt_type: 'invoice' }), content({ customer_name: 'Buyer Ltd', customer_code: '999' }));
+    expect(sale).toMatchObject({ linked: 'created' });
+    expect(created[1]).toMatchObject({ type: 'customer', name: 'Buyer Ltd', code: '999' });
+  });
+
+  it('creates nothing for a party without a code or VAT ID, a one-letter name, or an unassigned document', async () => {
+    const { created, ports } = md();
+    expect(await confirmStakeholder(ports, record(), content({ supplier_name: 'No Code Shop' }))).toMatchObject({ linked: 'none' });
+    expect(await confirmStakeholder(ports, record(), content({ supplier_name: 'X', supplier_code: '123' }))).toMatchObject({ linked: 'none' });
+    expect(await confirmStakeholder(ports, record({ company_id: null }), content({ supplier_name: 'Any UAB', supplier_code: '123' }))).toMatchObject({ linked: 'none', reason: 'unassigned' });
+    expect(created).toEqual([]);
+    // A country that is not on the list is left out rather than losing the party.
+    expect(stakeholderFromContent(setValues(content({ supplier_name: 'Far Away', supplier_code: 'FA-1' }), [{ id: 'supplier_country', value: 'ZZ' }]), 'supplier')).toMatchObject({ name: 'Far Away', code: 'FA-1' });
+  });
+});
