@@ -44,6 +44,9 @@ export const EMAIL_MAX_ATTACHMENTS = 20;
 export const EMAIL_MAX_FORWARD_DEPTH = 3;
 /** Characters of the message text kept on the email record. */
 export const EMAIL_TEXT_MAX = 20_000;
+/** Platform admin: the Cognito group whose members are global admins (AWS; the `cognito:groups` claim). */
+export const GLOBAL_ADMIN_GROUP = 'global-admins';
+
 /** Master data (rules.md 9): date formats a supplier or customer prints, in the spec's order. */
 export const STAKEHOLDER_DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
 /** Longest free-text field of master data (names, streets, codes are shorter in practice). */

@@ -56,6 +56,13 @@ export const routes: RouteDef[] = [
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
   // Email-in: the email a document arrived with
   { method: 'GET', path: '/emails/{id}', handler: 'http/emails/get-email', auth: 'user' },
+  // Platform admin (global admins) and company settings
+  { method: 'PUT', path: '/company', handler: 'http/companies/put-company', auth: 'company-admin' },
+  { method: 'GET', path: '/admin/statistics', handler: 'http/admin/get-statistics', auth: 'global-admin' },
+  { method: 'GET', path: '/admin/companies', handler: 'http/admin/get-companies', auth: 'global-admin' },
+  { method: 'GET', path: '/admin/companies/{id}', handler: 'http/admin/get-company', auth: 'global-admin' },
+  { method: 'POST', path: '/admin/companies/{id}/updateAvailableDocuments', handler: 'http/admin/post-available-documents', auth: 'global-admin' },
+  { method: 'POST', path: '/admin/companies/{id}/updateVATAccount', handler: 'http/admin/post-vat-account', auth: 'global-admin' },
   // Master data: suppliers and customers (stakeholders), categories, items
   { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
   { method: 'POST', path: '/category', handler: 'http/master-data/post-category', auth: 'user' },

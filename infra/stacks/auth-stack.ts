@@ -1,9 +1,12 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AccountRecovery, StringAttribute, UserPool, UserPoolClient, UserPoolOperation, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
+import { createHash } from 'node:crypto';
+import { AccountRecovery, CfnUserPoolGroup, StringAttribute, UserPool, UserPoolClient, UserPoolOperation, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { GLOBAL_ADMIN_GROUP } from '../../shared/constants';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
@@ -29,6 +32,8 @@ export class AuthStack extends Stack {
   readonly userPool: UserPool;
   readonly userPoolClient: UserPoolClient;
   readonly postConfirmation: HandlerFunction;
+  /** Platform admin: the Cognito group `global-admins` (its members carry it in `cognito:groups`). */
+  readonly globalAdmins: CfnUserPoolGroup;
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
     super(scope, id, props);
@@ -88,7 +93,44 @@ export class AuthStack extends Stack {
       refreshTokenValidity: Duration.days(30),
     });
 
+    this.globalAdmins = this.addGlobalAdmins(props.globalAdminEmails);
+
     new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.userPoolClient.userPoolClientId });
+  }
+
+  /**
+   * The group `global-admins` and, for each e-mail of context `globalAdminEmails`, a deploy-time call that adds
+   * that user to it (AdminAddUserToGroup; a user who has not signed up yet is skipped — the same list reaches
+   * the handlers as GLOBAL_ADMIN_EMAILS, so they are platform admins anyway, and the next deploy adds them).
+   * One resource per e-mail, named by a hash of it, so reordering the list changes nothing and removing an
+   * e-mail removes that user from the group.
+   */
+  private addGlobalAdmins(globalAdminEmails: string): CfnUserPoolGroup {
+    const group = new CfnUserPoolGroup(this, 'GlobalAdminsGroup', {
+      userPoolId: this.userPool.userPoolId,
+      groupName: GLOBAL_ADMIN_GROUP,
+      description: 'Platform administrators: the admin area with statistics and per-company quotas',
+    });
+    const emails = [...new Set(globalAdminEmails.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))];
+    for (const email of emails) {
+      const call = (action: 'adminAddUserToGroup' | 'adminRemoveUserFromGroup') => ({
+        service: 'CognitoIdentityServiceProvider',
+        action,
+        parameters: { UserPoolId: this.userPool.userPoolId, Username: email, GroupName: GLOBAL_ADMIN_GROUP },
+        physicalResourceId: PhysicalResourceId.of(`${GLOBAL_ADMIN_GROUP}:${email}`),
+        ignoreErrorCodesMatching: 'UserNotFoundException|ResourceNotFoundException',
+      });
+      const id = createHash('sha256').update(email).digest('hex').slice(0, 12);
+      const member = new AwsCustomResource(this, `GlobalAdmin${id}`, {
+        onCreate: call('adminAddUserToGroup'),
+        onUpdate: call('adminAddUserToGroup'),
+        onDelete: call('adminRemoveUserFromGroup'),
+        policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: [this.userPool.userPoolArn] }),
+        installLatestAwsSdk: false,
+      });
+      member.node.addDependency(group);
+    }
+    return group;
   }
 }

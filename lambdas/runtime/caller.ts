@@ -1,6 +1,7 @@
 import { AppError, forbidden } from '../../shared/errors';
 import type { AuthLevel } from '../../shared/routes';
 import type { CompanyRole } from '../../shared/schemas';
+import { groupsOfClaim, isGlobalAdmin } from '../core/admin/global-admin';
 import type { AccountsStore } from '../core/ports';
 
 export interface Caller {
@@ -10,6 +11,8 @@ export interface Caller {
   companyId?: string;
   role?: CompanyRole;
   isGlobalAdmin: boolean;
+  /** Cognito groups of the token (`cognito:groups`); `global-admins` makes a platform admin. */
+  groups?: string[];
 }
 
 export interface Claims {
@@ -36,8 +39,10 @@ export async function resolveCaller(
   const caller: Caller = {
     userId,
     email: String(claims?.email ?? claims?.username ?? ''),
+    groups: groupsOfClaim(claims?.['cognito:groups']),
     isGlobalAdmin: false,
   };
+  caller.isGlobalAdmin = isGlobalAdmin({ groups: caller.groups }, []);
   if (companyId && companyId !== 'NONE') {
     const membership = await store.getMembership(userId, companyId);
     if (!membership) throw forbidden('You are not a member of this company');
@@ -51,7 +56,7 @@ export async function resolveCaller(
   if (auth === 'global-admin') {
     const profile = await store.getProfile(userId);
     caller.email = profile?.email ?? caller.email;
-    caller.isGlobalAdmin = Boolean(profile?.is_admin) || globalAdminEmails.includes(caller.email.toLowerCase());
+    caller.isGlobalAdmin = isGlobalAdmin({ profileIsAdmin: profile?.is_admin, email: caller.email, groups: caller.groups }, globalAdminEmails);
     if (!caller.isGlobalAdmin) throw forbidden('Only a platform administrator can do this');
   }
   return caller;

@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
+import { ddbCompanyAdminStore } from '../adapters/ddb/company-admin-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
 import { ddbEmailStore } from '../adapters/ddb/email-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
@@ -15,6 +16,7 @@ import type { MasterDataStore } from '../core/master-data/ports';
 import type { ImportsStore } from '../core/master-data/import/ports';
 import type { SupplierLayouts } from '../core/recognition/ports';
 import type { TeamStore } from '../core/team/types';
+import type { CompanyAdminStore } from '../core/admin/ports';
 import { env } from './env';
 
 /** The adapters a handler hands to core functions. Built once per process. */
@@ -34,6 +36,8 @@ export interface Deps {
   layouts: SupplierLayouts;
   /** Email-in: email-in address claims and email records (lambdas/core/email-in). */
   emails: EmailStore;
+  /** Platform admin and company settings: companies index, quota, VAT account, name and code (lambdas/core/admin). */
+  admin: CompanyAdminStore;
   /** Master data: suppliers, customers, categories, items (lambdas/core/master-data). */
   masterData: MasterDataStore;
   /** Master data XLSX/XLS imports (lambdas/core/master-data/import). */
@@ -59,6 +63,7 @@ export function deps(): Deps {
     files: s3Files,
     layouts: ddbSupplierLayouts,
     emails: ddbEmailStore,
+    admin: ddbCompanyAdminStore,
     masterData: ddbMasterDataStore,
     imports: ddbImportsStore,
     team: ddbTeamStore,

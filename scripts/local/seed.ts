@@ -115,6 +115,8 @@ export async function accessTokenOf(stack: LocalStack, user: Pick<typeof DEMO_US
 export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }> {
   const created = await registerUser(stack, DEMO_USER);
   if (!created) return { created };
+  // Platform admin demo: more customers for /admin (the demo account is a platform admin locally).
+  await (await import('./seed-admin')).seedAdminDemo(stack);
   const token = await accessTokenOf(stack, DEMO_USER);
   const companies = await fetch(`${stack.apiUrl}/companies`, { headers: { authorization: `Bearer ${token}` } });
   const company = ((await companies.json()) as { items: { company_id: string; email: string }[] }).items[0]!;

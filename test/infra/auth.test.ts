@@ -2,7 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import { triggerHandlers } from '../../shared/routes';
-import { removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
+import { GLOBAL_ADMIN_GROUP } from '../../shared/constants';
+import { GLOBAL_ADMINS, logicalIdOf, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
 
 afterAll(removeTempDirs);
 
@@ -81,6 +82,34 @@ describe('AuthStack', () => {
       ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
       GenerateSecret: false,
       PreventUserExistenceErrors: 'ENABLED',
+    });
+  });
+
+  it('has the global-admins group and adds each globalAdminEmails user to it at deploy time', () => {
+    const poolRef = { Ref: logicalIdOf(s.stacks.auth.userPool) };
+    s.auth.hasResourceProperties('AWS::Cognito::UserPoolGroup', { GroupName: GLOBAL_ADMIN_GROUP, UserPoolId: poolRef });
+    const members = Object.values(s.auth.findResources('Custom::AWS'));
+    const emails = GLOBAL_ADMINS.split(',');
+    expect(members).toHaveLength(emails.length);
+    const created = members.map((m) => JSON.stringify(m.Properties.Create));
+    for (const email of emails) {
+      const call = created.find((c) => c.includes(email));
+      expect(call, email).toBeDefined();
+      expect(call).toContain('adminAddUserToGroup');
+      expect(call).toContain(GLOBAL_ADMIN_GROUP);
+      expect(call).toContain('UserNotFoundException');
+    }
+    for (const m of members) {
+      expect(JSON.stringify(m.Properties.Delete)).toContain('adminRemoveUserFromGroup');
+      expect(m.DependsOn).toEqual(expect.arrayContaining([logicalIdOf(s.stacks.auth.globalAdmins)]));
+    }
+    // The calls may touch this pool only.
+    s.auth.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: 'cognito-idp:AdminAddUserToGroup', Resource: { 'Fn::GetAtt': [logicalIdOf(s.stacks.auth.userPool), 'Arn'] } }),
+        ]),
+      },
     });
   });
 

@@ -34,9 +34,9 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(): Promise<TestStack> {
+export async function startTestStack(options: { globalAdminEmails?: string[] } = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-it-'));
-  const stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+  const stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined, globalAdminEmails: options.globalAdminEmails });
   return {
     stack,
     dataDir,

@@ -13,6 +13,10 @@ import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
 import { SelectCompanyPage } from '../features/select-company/components/SelectCompanyPage';
 import { MyTeamPage, RequireCompanyAdmin } from '../features/team/components/MyTeamPage';
+import { AdminCompanyPage } from '../features/admin/components/AdminCompanyPage';
+import { AdminPage } from '../features/admin/components/AdminPage';
+import { RequireGlobalAdmin } from '../features/admin/components/RequireGlobalAdmin';
+import { SettingsPage } from '../features/settings/components/SettingsPage';
 import { AppShell } from '../features/shell/components/AppShell';
 import { SessionExpiredPopup } from '../features/shell/components/SessionExpiredPopup';
 import { useAuth } from './auth';
@@ -56,9 +60,8 @@ function Fallback() {
 }
 
 /**
- * Routes of the screens built so far. Settings, My Team, integration and
- * admin are not built yet: their menu entries exist, their paths fall back to /dashboard until the
- * screens land.
+ * Routes of the screens built so far. My Team and integration are not built yet: their menu entries
+ * exist, their paths fall back to /dashboard until the screens land.
  */
 export function AppRoutes() {
   return (
@@ -81,6 +84,12 @@ export function AppRoutes() {
             <Route path="/select-company/:id" element={<SelectCompanyPage />} />
             <Route path="/edit-receipt/:id" element={<EditReceiptPage />} />
             <Route path="/fields-configuration" element={<FieldsConfigPage />} />
+            {/* Platform admin (global admins only) and Settings */}
+            <Route element={<RequireGlobalAdmin />}>
+              <Route path="/admin" element={<AdminPage />} />
+              <Route path="/admin/:companyId" element={<AdminCompanyPage />} />
+            </Route>
+            <Route path="/settings" element={<SettingsPage />} />
             {/* Master data: the path decides the type */}
             <Route path="/customers" element={<MasterDataPage />} />
             <Route path="/suppliers" element={<MasterDataPage />} />

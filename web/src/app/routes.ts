@@ -20,5 +20,8 @@ export function pageTitle(pathname: string): string {
   if (path.startsWith('/select-company/')) return 'Select company';
   if (path.startsWith('/edit-receipt/')) return 'Edit document';
   if (path === '/fields-configuration') return 'Fields configuration';
+  // Platform admin and Settings
+  if (path === '/admin' || path.startsWith('/admin/')) return 'Admin';
+  if (path === '/settings') return 'Settings';
   return PAGE_TITLES[path] ?? 'Dashboard';
 }

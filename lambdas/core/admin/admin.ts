@@ -1,0 +1,140 @@
+/**
+ * The platform admin area (global admins): usage statistics, the companies with their monthly usage,
+ * and the per-company quota and VAT account. The caller's global-admin right is checked by the route's
+ * auth level ('global-admin') before any of these run.
+ */
+import { notFound } from '../../../shared/errors';
+import {
+  ADMIN_COMPANIES_PAGE,
+  type AdminCompaniesResponse,
+  type AdminCompany,
+  type AdminStatistics,
+} from '../../../shared/schemas/admin';
+import { monthOf } from '../accounts/companies';
+import type { CompanyRecord, CountsByType, UsageRecord } from '../accounts/types';
+import type { AccountsStore, Clock, LiveEvents } from '../ports';
+import type { CompanyAdminStore } from './ports';
+
+export interface AdminDeps {
+  store: AccountsStore;
+  admin: CompanyAdminStore;
+  clock: Clock;
+  live: LiveEvents;
+}
+
+/** Companies read per step while statistics add up the documents (A7 pages, then A6 batches). */
+export const STATISTICS_PAGE = 100;
+
+export function toAdminCompany(record: CompanyRecord, usage: UsageRecord | undefined): AdminCompany {
+  return {
+    company_id: record.company_id,
+    name: record.name,
+    code: record.code,
+    email: record.email,
+    created_at: record.created_at,
+    user: { name: record.owner.name, surname: record.owner.surname, email: record.owner.email },
+    used_documents: usage?.used_documents ?? 0,
+    available_documents: record.available_documents,
+    vat_account: record.vat_account ?? '',
+  };
+}
+
+/** Every document a company holds, in any status, of both types. */
+export function totalDocuments(counts: CountsByType): number {
+  let total = 0;
+  for (const type of ['receipt', 'invoice'] as const) {
+    for (const value of Object.values(counts[type])) total += value;
+  }
+  return total;
+}
+
+/**
+ * customers = number of companies; documents = the documents they hold. Both are summed over the
+ * companies index page by page (A7) with each page's count items (A6): exact, with no counter to keep
+ * in step; the cost grows with the number of companies (docs/data-model.md, A13).
+ */
+export async function platformStatistics(deps: Pick<AdminDeps, 'store' | 'admin' | 'clock'>): Promise<AdminStatistics> {
+  const month = monthOf(deps.clock.now());
+  let customers = 0;
+  let documents = 0;
+  let next: string | undefined;
+  do {
+    const page = await deps.admin.listCompanies(STATISTICS_PAGE, next);
+    customers += page.items.length;
+    if (page.items.length > 0) {
+      const stats = await deps.store.getCompanyStats(
+        page.items.map((c) => c.company_id),
+        month,
+      );
+      for (const s of stats.values()) documents += totalDocuments(s.counts);
+    }
+    next = page.next ?? undefined;
+  } while (next);
+  return { customers, documents };
+}
+
+/** One page of companies, newest first, each with this month's usage. */
+export async function listAdminCompanies(
+  deps: Pick<AdminDeps, 'store' | 'admin' | 'clock'>,
+  next: string | undefined,
+): Promise<AdminCompaniesResponse> {
+  const page = await deps.admin.listCompanies(ADMIN_COMPANIES_PAGE, next);
+  const stats = page.items.length
+    ? await deps.store.getCompanyStats(
+        page.items.map((c) => c.company_id),
+        monthOf(deps.clock.now()),
+      )
+    : new Map();
+  return {
+    items: page.items.map((c) => toAdminCompany(c, stats.get(c.company_id)?.usage)),
+    next: page.next,
+  };
+}
+
+async function adminView(deps: Pick<AdminDeps, 'store' | 'clock'>, record: CompanyRecord): Promise<AdminCompany> {
+  const stats = await deps.store.getCompanyStats([record.company_id], monthOf(deps.clock.now()));
+  return toAdminCompany(record, stats.get(record.company_id)?.usage);
+}
+
+export async function getAdminCompany(deps: Pick<AdminDeps, 'store' | 'clock'>, companyId: string): Promise<AdminCompany> {
+  const [record] = await deps.store.getCompanies([companyId]);
+  if (!record) throw notFound('Company not found');
+  return adminView(deps, record);
+}
+
+/** Tells the company's open screens (menu counts, dashboard cards) about the new usage figures. */
+async function publishUsage(live: LiveEvents, view: AdminCompany): Promise<void> {
+  await live.publish(view.company_id, 'company', {
+    company_id: view.company_id,
+    available_documents: view.available_documents,
+    used_documents: view.used_documents,
+    used_documents_per_month: view.used_documents,
+    vat_account: view.vat_account,
+  });
+}
+
+/**
+ * Sets the company's monthly quota; the very next upload reservation compares against it (D11).
+ * With `reset`, this month's usage starts again from zero (uploads in flight keep their reservation).
+ */
+export async function updateAvailableDocuments(
+  deps: AdminDeps,
+  companyId: string,
+  available: number,
+  reset: boolean,
+): Promise<AdminCompany> {
+  const record = await deps.admin.setAvailableDocuments(companyId, available);
+  if (!record) throw notFound('Company not found');
+  if (reset) await deps.admin.resetMonthUsage(companyId, monthOf(deps.clock.now()));
+  const view = await adminView(deps, record);
+  await publishUsage(deps.live, view);
+  return view;
+}
+
+export async function updateVatAccount(deps: AdminDeps, companyId: string, vatAccount: string): Promise<AdminCompany> {
+  const record = await deps.admin.setVatAccount(companyId, vatAccount);
+  if (!record) throw notFound('Company not found');
+  const view = await adminView(deps, record);
+  await publishUsage(deps.live, view);
+  return view;
+}

@@ -1,0 +1,17 @@
+import {
+  adminCompanyPathSchema,
+  updateAvailableDocumentsQuerySchema,
+  updateAvailableDocumentsSchema,
+} from '../../../shared/schemas/admin';
+import { updateAvailableDocuments } from '../../core/admin/admin';
+import { httpHandler } from '../../runtime/http-handler';
+
+export const handler = httpHandler({
+  route: 'POST /admin/companies/{id}/updateAvailableDocuments',
+  path: adminCompanyPathSchema,
+  query: updateAvailableDocumentsQuerySchema,
+  body: updateAvailableDocumentsSchema,
+  async run({ path, query, body, deps }) {
+    return updateAvailableDocuments(deps, path.id, body.available_documents, query.reset === '1');
+  },
+});

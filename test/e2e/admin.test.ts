@@ -1,0 +1,209 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot } from '../support/browser';
+import { addMembership, apiClient, newUser, signIn, subOf, uploadDocument } from '../support/local-stack';
+
+/** How long a screen may take to show what the server answered (handlers load on first use). */
+const WAIT = { timeout: 15_000 };
+
+async function onePagePdf(lines: string[]): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([595, 842]);
+  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 760 - i * 26, size: 14, font }));
+  return Buffer.from(await pdf.save());
+}
+
+describe('platform admin and settings in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-admin-e2e-'));
+  const platformAdmin = { ...newUser('platform'), email: 'platform-admin@example.com', name: 'Paula', surname: 'Admin' };
+  const customer = { ...newUser('customer'), name: 'Rasa', surname: 'Petraitė', company: 'Baltic Foods UAB', company_code: '304112233' };
+  const colleague = { ...newUser('colleague'), name: 'Basic', surname: 'Colleague' };
+  let customerCompanyId = '';
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined, globalAdminEmails: [platformAdmin.email] });
+    await registerUser(stack, platformAdmin);
+    await registerUser(stack, customer);
+    await registerUser(stack, colleague);
+    const customerToken = await signIn(stack, customer);
+    const api = apiClient(stack.apiUrl, customerToken);
+    customerCompanyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    await addMembership(subOf(await signIn(stack, colleague)), customerCompanyId, 'basic');
+    // The customer has one document this month already.
+    const up = await uploadDocument(api, { company_id: customerCompanyId, original_file_name: 'first.pdf' }, await onePagePdf(['FIRST UAB', 'Total 5.00']));
+    expect(up.request.status).toBe(200);
+    await stack.jobs.idle();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function signedInPage(user: { email: string; password: string }): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    return page;
+  }
+
+  it('the platform admin lowers a company’s quota on /admin/{company_id} and the next upload of that company gets the over-quota message', async () => {
+    const page = await signedInPage(platformAdmin);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    // Admin menu entry → /admin: counters and the companies table
+    const menu = page.getByTestId('side-menu');
+    await expect.poll(() => menu.getByRole('link', { name: 'Admin' }).count(), WAIT).toBe(1);
+    await menu.getByRole('link', { name: 'Admin' }).click();
+    await page.waitForURL(/\/admin$/);
+    await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('Admin');
+    const customers = page.getByTestId('admin-customers');
+    const invoices = page.getByTestId('admin-invoices');
+    await expect.poll(() => customers.locator('.admin-counter-value').innerText(), WAIT).toBe('3');
+    expect(await invoices.locator('.admin-counter-value').innerText()).toBe('1');
+    expect(await customers.locator('.admin-counter-label').textContent()).toBe('Customers');
+    expect(await invoices.locator('.admin-counter-label').textContent()).toBe('Invoices');
+    const headers = await page.locator('.admin-table thead th').allTextContents();
+    expect(headers.slice(0, 5)).toEqual(['Date', 'User', 'Company', 'Email', 'Invoices per/mounth']);
+    const row = page.locator(`[data-testid="admin-company-row"][data-company-id="${customerCompanyId}"]`);
+    await expect.poll(() => row.count(), WAIT).toBe(1);
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells[0]).toMatch(/^\d{2} [A-Z][a-z]{2} \d{2}$/);
+    expect(cells.slice(1, 5)).toEqual(['Rasa Petraitė', 'Baltic Foods UAB', customer.email, '1 / 500']);
+    expect(await page.getByTestId('admin-company-row').count()).toBe(3);
+    await screenshot(page, 'admin');
+
+    // The company page: facts, then the count form with the spec's message, then a lower quota
+    await row.click();
+    await page.waitForURL(new RegExp(`/admin/${customerCompanyId}$`));
+    const facts = page.getByTestId('admin-company-facts');
+    await expect.poll(() => facts.count(), WAIT).toBe(1);
+    for (const label of ['Date', 'Company', 'User', 'Email', 'Documents used', 'Documents available']) {
+      expect(await facts.locator('dt', { hasText: new RegExp(`^${label}$`) }).count(), label).toBe(1);
+    }
+    expect(await page.getByTestId('admin-documents-used').innerText()).toBe('1');
+    expect(await page.getByTestId('admin-documents-available').innerText()).toBe('500');
+    const countForm = page.getByTestId('admin-count-form');
+    const countInput = countForm.locator('input[name="available_documents"]');
+    await countInput.fill('12a');
+    await countForm.getByRole('button', { name: 'UPDATE' }).click();
+    await expect.poll(() => countForm.getByTestId('error-available_documents').innerText(), WAIT).toBe('Not a number');
+    await countInput.fill('1');
+    await countForm.getByRole('button', { name: 'UPDATE' }).click();
+    await expect.poll(() => page.getByTestId('admin-documents-available').innerText(), WAIT).toBe('1');
+
+    const vatForm = page.getByTestId('admin-vat-form');
+    await vatForm.locator('input[name="vat_account"]').fill('2441');
+    const vatSaved = page.waitForResponse((r) => r.url().includes('/updateVATAccount'), WAIT);
+    await vatForm.getByRole('button', { name: 'UPDATE' }).click();
+    expect((await vatSaved).status()).toBe(200);
+    await expect.poll(() => page.getByTestId('admin-vat-form').getAttribute('aria-busy'), WAIT).toBe('false');
+    expect(await vatForm.locator('input[name="vat_account"]').inputValue()).toBe('2441');
+    await screenshot(page, 'admin-company');
+
+    // Back on /admin the row shows the new quota
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.waitForURL(/\/admin$/);
+    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toBe('1 / 1');
+
+    // An unknown company goes back to /admin
+    await page.goto(`${stack.url}/admin/01UNKNOWNCOMPANY0000000000`);
+    await page.waitForURL(/\/admin$/, WAIT);
+    expect(errors).toEqual([]);
+    await page.close();
+
+    // The customer's very next upload gets the over-quota message
+    const customerPage = await signedInPage(customer);
+    await customerPage.goto(`${stack.url}/receipts/inbox`);
+    await customerPage.getByRole('button', { name: 'ADD' }).click();
+    const modal = customerPage.getByTestId('upload-modal');
+    await expect.poll(() => modal.count(), WAIT).toBe(1);
+    await modal.getByText('Cost', { exact: true }).click();
+    await modal
+      .locator('input[data-testid="upload-input"]')
+      .setInputFiles({ name: 'second.pdf', mimeType: 'application/pdf', buffer: await onePagePdf(['SECOND UAB', 'Total 6.00']) });
+    const failed = modal.locator('[data-testid="upload-item"]', { hasText: 'second.pdf' });
+    await expect.poll(() => failed.getAttribute('data-state'), WAIT).toBe('failed');
+    expect(await failed.innerText()).toContain('The monthly document limit of this company is reached (1 documents a month)');
+    await screenshot(customerPage, 'admin-over-quota-upload');
+    await customerPage.close();
+  });
+
+  it('a user who is not a platform admin has no Admin entry and /admin goes to the dashboard', async () => {
+    const page = await signedInPage(customer);
+    const menu = page.getByTestId('side-menu');
+    await expect.poll(() => menu.getByRole('link', { name: 'Settings' }).count(), WAIT).toBe(1);
+    expect(await menu.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    await page.goto(`${stack.url}/admin`);
+    await page.waitForURL(/\/dashboard$/, WAIT);
+    await page.goto(`${stack.url}/admin/${customerCompanyId}`);
+    await page.waitForURL(/\/dashboard$/, WAIT);
+    await page.close();
+  });
+
+  it('settings: the company admin renames the company and sees the Email-in address and admin links; a basic member sees it read-only', async () => {
+    const page = await signedInPage(customer);
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL(/\/settings$/);
+    await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('Settings');
+    const form = page.getByTestId('settings-company-form');
+    await expect.poll(() => form.locator('input[name="name"]').inputValue(), WAIT).toBe('Baltic Foods UAB');
+    expect(await form.locator('input[name="code"]').inputValue()).toBe('304112233');
+    expect(await page.getByTestId('settings-email-in').inputValue()).toMatch(/^baltic-foods-uab-[a-z0-9]{6}@in\.receipts\.local$/);
+    expect(await page.getByTestId('settings-global-email').inputValue()).toBe(customer.email);
+    expect(await page.getByTestId('settings-role').innerText()).toBe('Account owner');
+    const links = page.getByTestId('settings-links');
+    expect(await links.getByRole('link').allInnerTexts()).toEqual([
+      expect.stringContaining('Fields configuration'),
+      expect.stringContaining('My Team'),
+      expect.stringContaining('Integration'),
+    ]);
+
+    // Validation, then a rename that reaches the header at once
+    await form.locator('input[name="code"]').fill('');
+    await form.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => form.getByTestId('error-code').innerText(), WAIT).toBe('Required field');
+    await form.locator('input[name="name"]').fill('Baltic Foods Group UAB');
+    await form.locator('input[name="code"]').fill('304112299');
+    await form.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => page.getByText('Company details saved.').count(), WAIT).toBe(1);
+    await expect.poll(() => page.locator('.topbar-identity').innerText(), WAIT).toContain('Baltic Foods Group UAB');
+    await page.getByRole('button', { name: 'Copy email-in address' }).click();
+    await expect.poll(() => page.getByText('Copied', { exact: true }).count(), WAIT).toBe(1);
+    await screenshot(page, 'settings');
+
+    await page.getByRole('link', { name: /Fields configuration/ }).click();
+    await page.waitForURL(/\/fields-configuration$/);
+    await page.close();
+
+    // A basic member: the same facts, read-only, no save and no admin links
+    const basic = await signedInPage(colleague);
+    await basic.goto(`${stack.url}/settings`);
+    const select = basic.locator('#settings-company');
+    await expect.poll(() => select.count(), WAIT).toBe(1);
+    await select.selectOption(customerCompanyId);
+    const basicForm = basic.getByTestId('settings-company-form');
+    await expect.poll(() => basicForm.locator('input[name="name"]').inputValue(), WAIT).toBe('Baltic Foods Group UAB');
+    expect(await basicForm.locator('input[name="name"]').getAttribute('readonly')).not.toBeNull();
+    expect(await basicForm.locator('input[name="code"]').getAttribute('readonly')).not.toBeNull();
+    expect(await basicForm.getByText('Read only').count()).toBe(1);
+    expect(await basic.getByTestId('settings-links').count()).toBe(0);
+    expect(await basic.getByTestId('settings-role').innerText()).toBe('Basic user');
+    await screenshot(basic, 'settings-basic');
+    await basic.close();
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * Platform admin (global admin) and company settings through the real local API: statistics, the
+ * companies list, one company, quota and VAT account updates, PUT /company, and who may call them.
+ */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import {
+  addMembership,
+  apiClient,
+  newUser,
+  openLiveChannel,
+  registeredUser,
+  signIn,
+  startTestStack,
+  subOf,
+  uploadDocument,
+  type TestStack,
+} from '../support/local-stack';
+
+const PLATFORM_ADMIN_EMAIL = 'platform-admin@example.com';
+
+type AdminCompany = {
+  company_id: string;
+  name: string;
+  code: string;
+  email: string;
+  created_at: string;
+  user: { name: string; surname: string; email: string };
+  used_documents: number;
+  available_documents: number;
+  vat_account: string;
+};
+type Page = { items: AdminCompany[]; next: string | null };
+type Api = ReturnType<typeof apiClient>;
+
+async function textPdf(lines: string[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 24, size: 14, font }));
+  return doc.save();
+}
+
+/** Every admin call, with input that passes validation (so only the caller decides the answer). */
+function adminCalls(companyId: string): [string, (api: Api) => ReturnType<Api['get']>][] {
+  return [
+    ['GET /admin/statistics', (api) => api.get('/admin/statistics')],
+    ['GET /admin/companies', (api) => api.get('/admin/companies')],
+    ['GET /admin/companies/{id}', (api) => api.get(`/admin/companies/${companyId}`)],
+    [
+      'POST /admin/companies/{id}/updateAvailableDocuments',
+      (api) => api.post(`/admin/companies/${companyId}/updateAvailableDocuments?reset=1`, { available_documents: '1' }),
+    ],
+    ['POST /admin/companies/{id}/updateVATAccount', (api) => api.post(`/admin/companies/${companyId}/updateVATAccount`, { vat_account: 'HACK' })],
+  ];
+}
+
+describe('platform admin and company settings through the local API', () => {
+  let t: TestStack;
+  let admin: Api;
+  beforeAll(async () => {
+    t = await startTestStack({ globalAdminEmails: [PLATFORM_ADMIN_EMAIL] });
+    const user = { ...newUser('platform'), email: PLATFORM_ADMIN_EMAIL };
+    await registerUser(t.stack, user);
+    admin = apiClient(t.stack.apiUrl, await signIn(t.stack, user));
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('GET /user says is_admin only for a platform admin', async () => {
+    const other = await registeredUser(t.stack, 'plain');
+    expect((await admin.get('/user')).body).toMatchObject({ email: PLATFORM_ADMIN_EMAIL, is_admin: true });
+    expect((await other.api.get('/user')).body).toMatchObject({ is_admin: false });
+  });
+
+  it('lists companies newest first with owner and this month’s usage, paged with next', async () => {
+    const owner = await registeredUser(t.stack, 'listed');
+    const first = (await admin.get('/admin/companies')).body as Page;
+    expect(first.items[0]).toEqual({
+      company_id: owner.companyId,
+      name: owner.user.company,
+      code: owner.user.company_code,
+      email: expect.stringMatching(/@in\.receipts\.local$/),
+      created_at: expect.any(String),
+      user: { name: owner.user.name, surname: owner.user.surname, email: owner.user.email },
+      used_documents: 0,
+      available_documents: 500,
+      vat_account: '',
+    });
+    const dates = first.items.map((c) => c.created_at);
+    expect([...dates].sort().reverse()).toEqual(dates);
+
+    // More than one page: 52 companies in all, 50 a page, the second page continues where the first stopped.
+    // (Several owners: one user may create only a few companies.)
+    let existing = ((await admin.get('/admin/statistics')).body as { customers: number }).customers;
+    while (existing < 52) {
+      const extra = await registeredUser(t.stack, 'pager');
+      existing += 1;
+      for (let i = 0; i < 5 && existing < 52; i++, existing++) {
+        expect((await extra.api.post('/company', { company_name: `Pager ${existing}`, code: `${existing}` })).status).toBe(201);
+      }
+    }
+    const p1 = (await admin.get('/admin/companies')).body as Page;
+    expect(p1.items).toHaveLength(50);
+    expect(p1.next).toEqual(expect.any(String));
+    const p2 = (await admin.get(`/admin/companies?next=${encodeURIComponent(p1.next!)}`)).body as Page;
+    expect(p2.items.length).toBeGreaterThanOrEqual(2);
+    const ids = [...p1.items, ...p2.items].map((c) => c.company_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain(owner.companyId);
+
+    const forged = await admin.get(`/admin/companies?next=${Buffer.from('{"pk":"USER#x","sk":"PROFILE"}').toString('base64url')}`);
+    expect(forged.status).toBe(400);
+    expect(forged.body).toMatchObject({ statusCode: 400, message: 'Invalid cursor' });
+  });
+
+  it('counts customers (companies) and documents across the platform', async () => {
+    const before = (await admin.get('/admin/statistics')).body as { customers: number; documents: number };
+    const { api, companyId } = await registeredUser(t.stack, 'counted');
+    const afterCompany = (await admin.get('/admin/statistics')).body as { customers: number; documents: number };
+    expect(afterCompany).toEqual({ customers: before.customers + 1, documents: before.documents });
+
+    const up = await uploadDocument(api, { company_id: companyId, original_file_name: 'count.pdf' }, await textPdf(['COUNT UAB', 'Total 3.00']));
+    expect(up.request.status).toBe(200);
+    await t.stack.jobs.idle();
+    expect((await admin.get('/admin/statistics')).body).toEqual({ customers: before.customers + 1, documents: before.documents + 1 });
+    const row = (await admin.get(`/admin/companies/${companyId}`)).body as AdminCompany;
+    expect(row).toMatchObject({ company_id: companyId, used_documents: 1, available_documents: 500 });
+  });
+
+  it('lowers the quota: the very next upload is refused; reset=1 starts the month again', async () => {
+    const { api, companyId, token } = await registeredUser(t.stack, 'quota');
+    const upload = (name: string) => api.get(`/upload/document?company_id=${companyId}&original_file_name=${name}&size=100`);
+    const first = await uploadDocument(api, { company_id: companyId, original_file_name: 'one.pdf' }, await textPdf(['ONE UAB', 'Total 1.00']));
+    expect(first.request.status).toBe(200);
+    await t.stack.jobs.idle();
+
+    const live = await openLiveChannel(t.stack.wsUrl, token, companyId);
+    const lowered = await admin.post(`/admin/companies/${companyId}/updateAvailableDocuments`, { available_documents: '1' });
+    expect(lowered.status).toBe(200);
+    expect(lowered.body).toMatchObject({ company_id: companyId, available_documents: 1, used_documents: 1 });
+    const event = await live.waitFor('company');
+    expect(event.payload).toMatchObject({ company_id: companyId, available_documents: 1, used_documents: 1 });
+    live.close();
+    expect((await api.get('/companies')).body).toMatchObject({ items: [{ company_id: companyId, available_documents: 1 }] });
+
+    const over = await upload('two.pdf');
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ error: 'QuotaExceeded', message: expect.stringContaining('(1 documents a month)') });
+
+    // A pending reservation survives a reset: quota_taken = the reservations still held.
+    await admin.post(`/admin/companies/${companyId}/updateAvailableDocuments`, { available_documents: 2 });
+    const held = await upload('held.pdf');
+    expect(held.status).toBe(200);
+    expect((await upload('three.pdf')).status).toBe(429);
+    const reset = await admin.post(`/admin/companies/${companyId}/updateAvailableDocuments?reset=1`, { available_documents: '2' });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ used_documents: 0, available_documents: 2 });
+    expect((await upload('four.pdf')).status).toBe(200);
+    expect((await upload('five.pdf')).status).toBe(429);
+  });
+
+  it('validates the count and the VAT account with the spec messages; unknown companies are 404', async () => {
+    const { companyId } = await registeredUser(t.stack, 'valid');
+    const count = (body: unknown, q = '') => admin.post(`/admin/companies/${companyId}/updateAvailableDocuments${q}`, body);
+    for (const bad of ['12a', '-1', '1.5', 'abc']) {
+      const res = await count({ available_documents: bad });
+      expect(res.status, bad).toBe(422);
+      expect(res.body).toMatchObject({ details: [{ path: ['available_documents'], message: 'Not a number' }] });
+    }
+    expect((await count({ available_documents: '123456' })).body).toMatchObject({
+      statusCode: 422,
+      details: [{ path: ['available_documents'], message: 'At most 5 characters' }],
+    });
+    expect((await count({})).status).toBe(422);
+    expect((await count({ available_documents: '5' }, '?reset=yes')).status).toBe(422);
+    expect((await count({ available_documents: '99999' })).body).toMatchObject({ available_documents: 99999 });
+
+    const vat = (body: unknown) => admin.post(`/admin/companies/${companyId}/updateVATAccount`, body);
+    expect((await vat({ vat_account: '12345678901' })).body).toMatchObject({
+      statusCode: 422,
+      details: [{ path: ['vat_account'], message: 'At most 10 characters' }],
+    });
+    const saved = await vat({ vat_account: ' 2441 ' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ vat_account: '2441' });
+    expect((await admin.get(`/admin/companies/${companyId}`)).body).toMatchObject({ vat_account: '2441', available_documents: 99999 });
+
+    for (const [name, call] of adminCalls('01UNKNOWNCOMPANY0000000000').slice(2)) {
+      const res = await call(admin);
+      expect(res.status, name).toBe(404);
+    }
+    expect((await admin.get(`/admin/companies/${'x'.repeat(65)}`)).status).toBe(422);
+  });
+
+  it('refuses every admin call to a company admin, a basic member, a member of another company (403) and anyone anonymous (401)', async () => {
+    const owner = await registeredUser(t.stack, 'tenant');
+    const basic = await registeredUser(t.stack, 'basicm');
+    await addMembership(subOf(basic.token), owner.companyId, 'basic');
+    const stranger = await registeredUser(t.stack, 'stranger');
+    const anonymous = apiClient(t.stack.apiUrl);
+
+    for (const [name, call] of adminCalls(owner.companyId)) {
+      for (const [who, api] of [
+        ['company admin', owner.api],
+        ['basic member', basic.api],
+        ['member of another company', stranger.api],
+      ] as const) {
+        const res = await call(api);
+        expect(res.status, `${who}: ${name}`).toBe(403);
+        expect(res.body).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+      }
+      expect((await call(anonymous)).status, `anonymous: ${name}`).toBe(401);
+    }
+    // Nothing was changed by the refused calls.
+    expect((await admin.get(`/admin/companies/${owner.companyId}`)).body).toMatchObject({ available_documents: 500, vat_account: '' });
+  });
+
+  it('PUT /company: a company admin renames the company and changes its code; others cannot', async () => {
+    const owner = await registeredUser(t.stack, 'rename');
+    const basic = await registeredUser(t.stack, 'renameb');
+    await addMembership(subOf(basic.token), owner.companyId, 'basic');
+    const stranger = await registeredUser(t.stack, 'renames');
+    const put = (api: Api, body: unknown, companyId = owner.companyId) => api.put(`/company?company_id=${companyId}`, body);
+
+    const live = await openLiveChannel(t.stack.wsUrl, basic.token, owner.companyId);
+    const saved = await put(owner.api, { name: '  Renamed UAB ', code: '111222333' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ company_id: owner.companyId, name: 'Renamed UAB', code: '111222333', role: 'admin' });
+    const event = await live.waitFor('company');
+    expect(event.payload).toEqual({ company_id: owner.companyId, name: 'Renamed UAB', code: '111222333' });
+    live.close();
+    expect((await basic.api.get('/companies')).body).toMatchObject({
+      items: expect.arrayContaining([expect.objectContaining({ company_id: owner.companyId, name: 'Renamed UAB', role: 'basic' })]),
+    });
+
+    const invalid = await put(owner.api, { name: 'x'.repeat(81), code: ' ' });
+    expect(invalid.status).toBe(422);
+    expect((invalid.body as { details: unknown }).details).toEqual(
+      expect.arrayContaining([
+        { path: ['name'], message: 'At most 80 characters' },
+        { path: ['code'], message: 'Required field' },
+      ]),
+    );
+    expect((await put(basic.api, { name: 'Basic tries', code: '1' })).status).toBe(403);
+    expect((await put(stranger.api, { name: 'Stranger tries', code: '1' })).status).toBe(403);
+    expect((await put(apiClient(t.stack.apiUrl), { name: 'Anonymous', code: '1' })).status).toBe(401);
+    expect((await put(owner.api, { name: 'No company', code: '1' }, '')).status).toBe(422);
+    expect((await owner.api.get('/companies')).body).toMatchObject({ items: [{ name: 'Renamed UAB', code: '111222333' }] });
+  });
+});

@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCompaniesCursor, encodeCompaniesCursor } from '../../../lambdas/adapters/ddb/company-admin-store';
+import { emptyCounts } from '../../../lambdas/core/accounts/counts';
+import type { CompanyRecord, CountsByType } from '../../../lambdas/core/accounts/types';
+import {
+  getAdminCompany,
+  listAdminCompanies,
+  platformStatistics,
+  totalDocuments,
+  updateAvailableDocuments,
+  updateVatAccount,
+} from '../../../lambdas/core/admin/admin';
+import { groupsOfClaim, isGlobalAdmin, withGlobalAdminFlag } from '../../../lambdas/core/admin/global-admin';
+import type { CompanyAdminStore } from '../../../lambdas/core/admin/ports';
+import { updateCompanyDetails } from '../../../lambdas/core/settings/company-settings';
+import type { AccountsStore, LiveEvents } from '../../../lambdas/core/ports';
+import { resolveCaller } from '../../../lambdas/runtime/caller';
+import { updateAvailableDocumentsSchema, updateVatAccountSchema } from '../../../shared/schemas/admin';
+
+const clock = { now: () => new Date('2026-11-21T10:00:00Z') };
+
+function company(id: string, createdAt: string): CompanyRecord {
+  return {
+    company_id: id,
+    name: `Company ${id}`,
+    code: id,
+    unique_name: `company-${id}`,
+    email: `company-${id}@in.receipts.local`,
+    created_at: createdAt,
+    owner: { user_id: `u-${id}`, name: 'Ona', surname: 'Onaitė', email: `${id}@example.com` },
+    available_documents: 500,
+    vat_account: '',
+    integrations: {} as CompanyRecord['integrations'],
+    google_selected_import_folder_name: null,
+    dropbox_selected_import_folder_name: null,
+  };
+}
+
+function counts(review: number, archive: number): CountsByType {
+  return { receipt: { ...emptyCounts(), review }, invoice: { ...emptyCounts(), archive } };
+}
+
+/** In-memory companies (newest first by created_at), their counts and this month's usage. */
+function fakes(n: number) {
+  const companies = new Map<string, CompanyRecord>();
+  for (let i = 0; i < n; i++) {
+    const id = `c${String(i).padStart(3, '0')}`;
+    companies.set(id, company(id, `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(3, '0')}Z`));
+  }
+  const usage = new Map<string, number>();
+  const resets: string[] = [];
+  const events: { companyId: string; event: string; payload: unknown }[] = [];
+  const statsRequests: string[][] = [];
+  const store = {
+    getCompanies: async (ids: string[]) => ids.flatMap((id) => (companies.has(id) ? [companies.get(id)!] : [])),
+    getCompanyStats: async (ids: string[], month: string) => {
+      statsRequests.push([month, ...ids]);
+      return new Map(
+        ids.map((id) => [id, { counts: counts(1, 2), usage: { used_documents: usage.get(id) ?? 0, duplicated_documents: 0 } }]),
+      );
+    },
+  } as unknown as AccountsStore;
+  const sorted = () => [...companies.values()].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const set = async (id: string, changes: Partial<CompanyRecord>) => {
+    const c = companies.get(id);
+    if (!c) return undefined;
+    const next = { ...c, ...changes };
+    companies.set(id, next);
+    return next;
+  };
+  const admin: CompanyAdminStore = {
+    listCompanies: async (limit, next) => {
+      const all = sorted();
+      const start = next ? all.findIndex((c) => c.company_id === next) + 1 : 0;
+      const items = all.slice(start, start + limit);
+      return { items, next: start + limit < all.length ? items[items.length - 1]!.company_id : null };
+    },
+    setAvailableDocuments: (id, available) => set(id, { available_documents: available }),
+    setVatAccount: (id, vat) => set(id, { vat_account: vat }),
+    setNameAndCode: (id, name, code) => set(id, { name, code }),
+    resetMonthUsage: async (id, month) => {
+      resets.push(`${id}@${month}`);
+      usage.set(id, 0);
+    },
+  };
+  const live: LiveEvents = {
+    publish: async (companyId, event, payload) => void events.push({ companyId, event, payload }),
+    publishToUser: async () => undefined,
+  };
+  return { deps: { store, admin, clock, live }, companies, usage, resets, events, statsRequests };
+}
+
+describe('platform admin core', () => {
+  it('statistics: customers = companies, documents = every status of both types, over all pages', async () => {
+    // Prepare: 230 companies, each with 1 receipt in review and 2 invoices in archive
+    const f = fakes(230);
+    // Act
+    const stats = await platformStatistics(f.deps);
+    // Assess: three pages of at most 100 companies, each page's counts read once for this month
+    expect(stats).toEqual({ customers: 230, documents: 690 });
+    expect(f.statsRequests.map((r) => r.length - 1)).toEqual([100, 100, 30]);
+    expect(f.statsRequests.every((r) => r[0] === '2026-11')).toBe(true);
+  });
+
+  it('statistics of an empty platform are zero', async () => {
+    expect(await platformStatistics(fakes(0).deps)).toEqual({ customers: 0, documents: 0 });
+  });
+
+  it('totalDocuments adds every status of receipts and invoices', () => {
+    expect(totalDocuments(counts(4, 5))).toBe(9);
+  });
+
+  it('lists 50 companies a page, newest first, with owner and usage; next continues', async () => {
+    const f = fakes(60);
+    f.usage.set('c059', 7);
+    const first = await listAdminCompanies(f.deps, undefined);
+    expect(first.items).toHaveLength(50);
+    expect(first.items[0]).toEqual({
+      company_id: 'c059',
+      name: 'Company c059',
+      code: 'c059',
+      email: 'company-c059@in.receipts.local',
+      created_at: f.companies.get('c059')!.created_at,
+      user: { name: 'Ona', surname: 'Onaitė', email: 'c059@example.com' },
+      used_documents: 7,
+      available_documents: 500,
+      vat_account: '',
+    });
+    const second = await listAdminCompanies(f.deps, first.next!);
+    expect(second.items.map((c) => c.company_id)).toEqual(['c009', 'c008', 'c007', 'c006', 'c005', 'c004', 'c003', 'c002', 'c001', 'c000']);
+    expect(second.next).toBeNull();
+  });
+
+  it('a single company, or 404', async () => {
+    const f = fakes(2);
+    expect(await getAdminCompany(f.deps, 'c001')).toMatchObject({ company_id: 'c001', used_documents: 0 });
+    await expect(getAdminCompany(f.deps, 'nope')).rejects.toMatchObject({ kind: 'NotFound' });
+  });
+
+  it('sets the quota, resets this month only when asked, and tells the company’s screens', async () => {
+    const f = fakes(1);
+    f.usage.set('c000', 12);
+    const kept = await updateAvailableDocuments(f.deps, 'c000', 40, false);
+    expect(kept).toMatchObject({ available_documents: 40, used_documents: 12 });
+    expect(f.resets).toEqual([]);
+    const reset = await updateAvailableDocuments(f.deps, 'c000', 40, true);
+    expect(reset).toMatchObject({ available_documents: 40, used_documents: 0 });
+    expect(f.resets).toEqual(['c000@2026-11']);
+    expect(f.events.at(-1)).toEqual({
+      companyId: 'c000',
+      event: 'company',
+      payload: { company_id: 'c000', available_documents: 40, used_documents: 0, used_documents_per_month: 0, vat_account: '' },
+    });
+    await expect(updateAvailableDocuments(f.deps, 'nope', 1, true)).rejects.toMatchObject({ kind: 'NotFound' });
+    expect(f.resets).toEqual(['c000@2026-11']);
+  });
+
+  it('sets the VAT account, or 404', async () => {
+    const f = fakes(1);
+    expect(await updateVatAccount(f.deps, 'c000', '2441')).toMatchObject({ vat_account: '2441' });
+    await expect(updateVatAccount(f.deps, 'nope', '1')).rejects.toMatchObject({ kind: 'NotFound' });
+  });
+
+  it('settings: renames the company, answers it with the caller’s role, publishes only name and code', async () => {
+    const f = fakes(1);
+    const view = await updateCompanyDetails(f.deps, { companyId: 'c000', role: 'admin' }, { name: ' New UAB ', code: ' 42 ' });
+    expect(view).toMatchObject({ company_id: 'c000', name: 'New UAB', code: '42', role: 'admin' });
+    expect(f.events).toEqual([{ companyId: 'c000', event: 'company', payload: { company_id: 'c000', name: 'New UAB', code: '42' } }]);
+    await expect(updateCompanyDetails(f.deps, { companyId: 'nope', role: 'admin' }, { name: 'A', code: 'B' })).rejects.toMatchObject({
+      kind: 'NotFound',
+    });
+  });
+});
+
+describe('admin input schemas', () => {
+  it('count: digits only, at most 5 characters, string or number', () => {
+    expect(updateAvailableDocumentsSchema.parse({ available_documents: '00120' })).toEqual({ available_documents: 120 });
+    expect(updateAvailableDocumentsSchema.parse({ available_documents: 7 })).toEqual({ available_documents: 7 });
+    for (const bad of ['1e3', '-5', ' 1 2', 'abc', 1.5]) {
+      const r = updateAvailableDocumentsSchema.safeParse({ available_documents: bad });
+      expect(r.success, String(bad)).toBe(false);
+      expect(r.error!.issues.map((i) => i.message)).toContain('Not a number');
+    }
+    expect(updateAvailableDocumentsSchema.safeParse({ available_documents: '123456' }).error!.issues[0]!.message).toBe('At most 5 characters');
+  });
+
+  it('VAT account: at most 10 characters, trimmed, may be cleared', () => {
+    expect(updateVatAccountSchema.parse({ vat_account: ' 2441 ' })).toEqual({ vat_account: '2441' });
+    expect(updateVatAccountSchema.parse({ vat_account: '' })).toEqual({ vat_account: '' });
+    expect(updateVatAccountSchema.safeParse({ vat_account: '12345678901' }).error!.issues[0]!.message).toBe('At most 10 characters');
+  });
+});
+
+describe('who is a platform admin', () => {
+  it('reads cognito:groups as API Gateway, the local adapter and a raw token give it', () => {
+    expect(groupsOfClaim('[global-admins other]')).toEqual(['global-admins', 'other']);
+    expect(groupsOfClaim('["global-admins"]')).toEqual(['global-admins']);
+    expect(groupsOfClaim(['a', 'global-admins'])).toEqual(['a', 'global-admins']);
+    expect(groupsOfClaim(undefined)).toEqual([]);
+    expect(groupsOfClaim('')).toEqual([]);
+  });
+
+  it('the profile flag, the Cognito group or the deployment’s list makes one', () => {
+    expect(isGlobalAdmin({ profileIsAdmin: true }, [])).toBe(true);
+    expect(isGlobalAdmin({ groups: ['global-admins'] }, [])).toBe(true);
+    expect(isGlobalAdmin({ email: ' Boss@Example.com ' }, ['boss@example.com'])).toBe(true);
+    expect(isGlobalAdmin({ profileIsAdmin: false, groups: ['admins'], email: 'x@example.com' }, ['boss@example.com'])).toBe(false);
+    expect(withGlobalAdminFlag({ is_admin: false, email: 'x@example.com' }, ['global-admins'], [])).toEqual({ is_admin: true, email: 'x@example.com' });
+  });
+
+  it('resolveCaller lets a member of global-admins through without the profile flag, and refuses others', async () => {
+    const store = { getProfile: async () => ({ is_admin: false, email: 'x@example.com' }) } as unknown as AccountsStore;
+    const viaGroup = await resolveCaller(store, 'global-admin', { sub: 'u1', 'cognito:groups': '[global-admins]' }, undefined, []);
+    expect(viaGroup).toMatchObject({ userId: 'u1', isGlobalAdmin: true, groups: ['global-admins'] });
+    await expect(resolveCaller(store, 'global-admin', { sub: 'u1', 'cognito:groups': '[readers]' }, undefined, [])).rejects.toMatchObject({
+      kind: 'Forbidden',
+    });
+    await expect(resolveCaller(store, 'global-admin', undefined, undefined, [])).rejects.toMatchObject({ kind: 'Unauthorized' });
+  });
+});
+
+describe('companies cursor (A7)', () => {
+  it('round-trips the last key and refuses anything it did not issue', () => {
+    const last = { pk: 'COMPANY#c1', sk: 'META', gsi2pk: 'COMPANIES', gsi2sk: '2026-01-01T00:00:00.000Z#c1' };
+    const cursor = encodeCompaniesCursor(last)!;
+    expect(decodeCompaniesCursor(cursor)).toEqual(last);
+    expect(encodeCompaniesCursor(undefined)).toBeNull();
+    for (const bad of ['not-base64-json', Buffer.from('{"pk":"USER#1","sk":"PROFILE","gsi2sk":"x"}').toString('base64url'), Buffer.from('[]').toString('base64url')]) {
+      expect(() => decodeCompaniesCursor(bad)).toThrow('Invalid cursor');
+    }
+  });
+});

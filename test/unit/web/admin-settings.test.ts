@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { pageTitle } from '../../../web/src/app/routes';
+import { countValidator, vatValidator } from '../../../web/src/features/admin/components/AdminCompanyPage';
+import { ownerName, usageCell } from '../../../web/src/features/admin/lib/admin-format';
+import { companyValidator } from '../../../web/src/features/settings/components/SettingsPage';
+
+describe('admin and settings screens: pure parts', () => {
+  it('the Invoices per/mounth cell is used over available; owners by full name', () => {
+    expect(usageCell({ used_documents: 12, available_documents: 500 })).toBe('12 / 500');
+    expect(ownerName({ user: { name: 'Rasa', surname: 'Petraitė', email: 'r@example.com' } })).toBe('Rasa Petraitė');
+    expect(ownerName({ user: { name: '', surname: '', email: 'r@example.com' } })).toBe('—');
+  });
+
+  it('the count form says Not a number and at most 5 characters, as the server does', () => {
+    expect(countValidator({ available_documents: '250', reset: true })).toEqual({ ok: true, data: { available_documents: '250', reset: true }, errors: {} });
+    expect(countValidator({ available_documents: '25o', reset: false }).errors).toEqual({ available_documents: 'Not a number' });
+    expect(countValidator({ available_documents: '123456', reset: false }).errors).toEqual({ available_documents: 'At most 5 characters' });
+    expect(countValidator({ available_documents: '', reset: false }).errors).toEqual({ available_documents: 'Required field' });
+  });
+
+  it('VAT account at most 10 characters; company name and code required, at most 80', () => {
+    expect(vatValidator({ vat_account: '12345678901' }).errors).toEqual({ vat_account: 'At most 10 characters' });
+    expect(vatValidator({ vat_account: '' }).ok).toBe(true);
+    expect(companyValidator({ name: 'x'.repeat(81), code: ' ' }).errors).toEqual({ name: 'At most 80 characters', code: 'Required field' });
+    expect(companyValidator({ name: ' A UAB ', code: '1' })).toMatchObject({ ok: true, data: { name: 'A UAB', code: '1' } });
+  });
+
+  it('titles: Admin for /admin and a company page, Settings', () => {
+    expect(pageTitle('/admin')).toBe('Admin');
+    expect(pageTitle('/admin/01ABC')).toBe('Admin');
+    expect(pageTitle('/settings')).toBe('Settings');
+  });
+});

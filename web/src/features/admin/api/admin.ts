@@ -1,0 +1,79 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminCompaniesResponse, AdminCompany, AdminStatistics } from '../../../../../shared/schemas/admin';
+import { useApi } from '../../../app/api-context';
+import { useAuth } from '../../../app/auth';
+
+/** Query keys of the platform admin area (not company-scoped: no company_id is sent). */
+export const adminKeys = {
+  all: ['admin'] as const,
+  statistics: ['admin', 'statistics'] as const,
+  companies: ['admin', 'companies'] as const,
+  company: (companyId: string) => ['admin', 'company', companyId] as const,
+};
+
+const GLOBAL = { companyScoped: false } as const;
+
+export function useAdminStatistics() {
+  const api = useApi();
+  const { status } = useAuth();
+  return useQuery({
+    queryKey: adminKeys.statistics,
+    queryFn: () => api.get<AdminStatistics>('/admin/statistics', GLOBAL),
+    enabled: status === 'signedIn',
+  });
+}
+
+/** GET /admin/companies, 50 a page, newest first; the next page with `next`. */
+export function useAdminCompanies() {
+  const api = useApi();
+  const { status } = useAuth();
+  return useInfiniteQuery({
+    queryKey: adminKeys.companies,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      api.get<AdminCompaniesResponse>('/admin/companies', { ...GLOBAL, query: { next: pageParam ?? undefined } }),
+    getNextPageParam: (last) => last.next ?? undefined,
+    enabled: status === 'signedIn',
+  });
+}
+
+export function useAdminCompany(companyId: string) {
+  const api = useApi();
+  const { status } = useAuth();
+  return useQuery({
+    queryKey: adminKeys.company(companyId),
+    queryFn: () => api.get<AdminCompany>(`/admin/companies/${encodeURIComponent(companyId)}`, GLOBAL),
+    enabled: status === 'signedIn' && companyId !== '',
+    retry: false,
+  });
+}
+
+function useCompanyUpdate<I>(companyId: string, send: (input: I) => Promise<AdminCompany>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: (company) => {
+      queryClient.setQueryData(adminKeys.company(companyId), company);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.companies });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.statistics });
+    },
+  });
+}
+
+export function useUpdateAvailableDocuments(companyId: string) {
+  const api = useApi();
+  return useCompanyUpdate(companyId, (input: { available_documents: string; reset: boolean }) =>
+    api.post<AdminCompany>(
+      `/admin/companies/${encodeURIComponent(companyId)}/updateAvailableDocuments`,
+      { available_documents: input.available_documents },
+      { ...GLOBAL, query: { reset: input.reset ? '1' : undefined } },
+    ),
+  );
+}
+
+export function useUpdateVatAccount(companyId: string) {
+  const api = useApi();
+  return useCompanyUpdate(companyId, (input: { vat_account: string }) =>
+    api.post<AdminCompany>(`/admin/companies/${encodeURIComponent(companyId)}/updateVATAccount`, input, GLOBAL),
+  );
+}

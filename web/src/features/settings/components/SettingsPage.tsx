@@ -1,0 +1,192 @@
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { updateCompanySchema, type UpdateCompanyInput } from '../../../../../shared/schemas/admin';
+import type { Company } from '../../../../../shared/schemas/company';
+import { Button } from '../../../components/ui/Button';
+import { Icon, type IconName } from '../../../components/ui/Icon';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { LoadingBlock } from '../../../components/ui/Spinner';
+import { TextField } from '../../../components/ui/TextField';
+import { ApiError, messageOf } from '../../../lib/api-error';
+import { formatDate } from '../../../lib/format';
+import { companyRoleLabel } from '../../../lib/roles';
+import { useForm } from '../../../lib/use-form';
+import { changedFields, issuesToFieldErrors, type Validator } from '../../../lib/validation';
+import { useActiveCompany } from '../../companies/api/companies';
+import { useProfile } from '../../profile/api/profile';
+import { useUpdateCompany } from '../api/settings';
+
+export const COMPANY_SAVED = 'Company details saved.';
+export const COPIED = 'Copied';
+
+type CompanyValues = { name: string; code: string };
+
+export const companyValidator: Validator<CompanyValues, UpdateCompanyInput> = (values) => {
+  const r = updateCompanySchema.safeParse(values);
+  return r.success ? { ok: true, data: r.data, errors: {} } : { ok: false, errors: issuesToFieldErrors(r.error.issues) };
+};
+
+/** Copies a text to the clipboard (the selection fallback where the Clipboard API is not allowed). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  }
+}
+
+function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const info = useInfoPopup();
+  return (
+    <div className="settings-copy">
+      <TextField label={label} name={testId} value={value} readOnly data-testid={testId} />
+      <Button
+        variant="secondary"
+        icon={<Icon name="copy" size={16} />}
+        aria-label={`Copy ${label.toLowerCase()}`}
+        onClick={() => void copyText(value).then((ok) => info.show(ok ? COPIED : messageOf(null), ok ? 'success' : 'error'))}
+      >
+        Copy
+      </Button>
+    </div>
+  );
+}
+
+function CompanyForm({ company }: { company: Company }) {
+  const initial = useMemo(() => ({ name: company.name, code: company.code }), [company.name, company.code]);
+  const form = useForm<CompanyValues, UpdateCompanyInput>(initial, companyValidator);
+  const update = useUpdateCompany(company.company_id);
+  const info = useInfoPopup();
+  const editable = company.role === 'admin';
+  const dirty = Object.keys(changedFields(initial, form.values)).length > 0;
+  const onSubmit = form.handleSubmit(async (input) => {
+    try {
+      const saved = await update.mutateAsync(input);
+      form.reset({ name: saved.name, code: saved.code });
+      info.show(COMPANY_SAVED, 'success');
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fieldErrors).length > 0) form.setServerErrors(err.fieldErrors);
+      else info.show(messageOf(err), 'error');
+    }
+  });
+  return (
+    <form className="card form" onSubmit={onSubmit} noValidate aria-busy={form.pending} data-testid="settings-company-form">
+      <div className="card-head">
+        <h2>
+          <Icon name="building" size={18} /> Company
+        </h2>
+        {!editable && <span className="pill pill-neutral">Read only</span>}
+      </div>
+      <div className="form-grid">
+        <TextField label="Company name" maxLength={80} readOnly={!editable} {...form.text('name')} />
+        <TextField label="Company code" maxLength={80} readOnly={!editable} {...form.text('code')} />
+      </div>
+      <CopyField label="Email-in address" value={company.email} testId="settings-email-in" />
+      <p className="muted settings-hint">Documents e-mailed to this address are added to the company's inbox.</p>
+      {editable && dirty && (
+        <div className="form-actions">
+          <Button variant="secondary" onClick={() => form.reset(initial)} disabled={form.pending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.pending}>
+            SAVE
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}
+
+function SettingsLink({ to, icon, label, text }: { to: string; icon: IconName; label: string; text: string }) {
+  return (
+    <li>
+      <Link to={to} className="settings-link">
+        <Icon name={icon} />
+        <span>
+          <strong>{label}</strong>
+          <span className="muted">{text}</span>
+        </span>
+        <Icon name="chevronRight" size={18} />
+      </Link>
+    </li>
+  );
+}
+
+/**
+ * /settings: the company's name and code (company admins edit them), its Email-in address, links to the
+ * admin screens, and the user's own global email. A basic user sees the same, read-only and without links.
+ */
+export function SettingsPage() {
+  const view = useActiveCompany();
+  const profile = useProfile();
+  const [chosen, setChosen] = useState<string | null>(null);
+  if (view.isLoading || profile.isPending) return <LoadingBlock />;
+  const company = view.companies.find((c) => c.company_id === chosen) ?? view.active;
+  if (!company) return <p className="notice">No companies yet</p>;
+  const isAdmin = company.role === 'admin';
+
+  return (
+    <div className="settings-page" data-testid="settings-page">
+      <div className="settings-main">
+        {view.companies.length > 1 && (
+          <div className="field settings-company-select">
+            <label className="field-label" htmlFor="settings-company">
+              Company
+            </label>
+            <select id="settings-company" className="input select" value={company.company_id} onChange={(e) => setChosen(e.target.value)}>
+              {view.companies.map((c) => (
+                <option key={c.company_id} value={c.company_id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <CompanyForm key={`${company.company_id}:${company.name}:${company.code}`} company={company} />
+        {isAdmin && (
+          <section className="card" data-testid="settings-links">
+            <div className="card-head">
+              <h2>
+                <Icon name="settings" size={18} /> Administration
+              </h2>
+            </div>
+            <ul className="settings-links">
+              <SettingsLink to="/fields-configuration" icon="categories" label="Fields configuration" text="Fields captured per document" />
+              <SettingsLink to="/my-team" icon="team" label="My Team" text="Invite colleagues, roles" />
+              {!view.allCompanies && (
+                <SettingsLink to="/integration" icon="integration" label="Integration" text="Exports and imports" />
+              )}
+            </ul>
+          </section>
+        )}
+      </div>
+      <aside className="settings-side">
+        <section className="card" data-testid="settings-account">
+          <div className="card-head">
+            <h2>
+              <Icon name="profile" size={18} /> Your account
+            </h2>
+          </div>
+          {profile.data && <CopyField label="Global email" value={profile.data.global_email} testId="settings-global-email" />}
+          <dl className="facts">
+            <dt>Role</dt>
+            <dd data-testid="settings-role">{companyRoleLabel(company, profile.data?.email)}</dd>
+            <dt>Company created</dt>
+            <dd>{formatDate(company.created_at) || '—'}</dd>
+            <dt>Documents this month</dt>
+            <dd>
+              {company.used_documents_per_month} / {company.available_documents}
+            </dd>
+          </dl>
+        </section>
+      </aside>
+    </div>
+  );
+}
