@@ -54,6 +54,8 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user' },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
+  // Integrations
+  { method: 'POST', path: '/company/service', handler: 'http/company/post-service', auth: 'company-admin' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
@@ -70,6 +72,8 @@ export const triggerHandlers = {
 /** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/) → SQS → Lambda. */
 export const jobHandlers = {
   processDocument: 'jobs/process-document',
+  /** Integrations: export queue (SQS) → delivery of one document to one export target. */
+  exportDocument: 'jobs/export-document',
 } as const;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

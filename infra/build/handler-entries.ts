@@ -12,6 +12,7 @@ import type { RouteDef } from '../../shared/routes';
  */
 export const KNOWN_JOBS = {
   processDocument: 'S3 ObjectCreated under uploads/ in the documents bucket → SQS uploads queue → Lambda',
+  exportDocument: 'Confirm with send / bulk send → SQS export queue → Lambda',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;
 

@@ -14,6 +14,13 @@ export const ENV_NAMES = {
   globalAdminEmails: 'GLOBAL_ADMIN_EMAILS',
   recogniser: 'RECOGNISER',
   cognitoIssuer: 'COGNITO_ISSUER',
+  // Integrations
+  secretsKeyId: 'SECRETS_KEY_ID',
+  localSecretsKeyFile: 'LOCAL_SECRETS_KEY_FILE',
+  exportQueueUrl: 'EXPORT_QUEUE_URL',
+  rivileApiUrl: 'RIVILE_API_URL',
+  exportRetryBaseSeconds: 'EXPORT_RETRY_BASE_SECONDS',
+  exportMaxAttempts: 'EXPORT_MAX_ATTEMPTS',
 } as const;
 
 const envSchema = z.object({
@@ -27,6 +34,14 @@ const envSchema = z.object({
   RECOGNISER: z.enum(['textract', 'local']).default('textract'),
   /** Issuer of the user pool's tokens; defaults to the AWS issuer of USER_POOL_ID in eu-west-1. */
   COGNITO_ISSUER: z.string().default(''),
+  // Integrations: the KMS key sealing credentials (AWS), the key file doing it in local mode, the export queue,
+  // Rivile GAMA's API (local mode and tests point it at scripts/local/rivile-server.ts) and the retry policy.
+  SECRETS_KEY_ID: z.string().default(''),
+  LOCAL_SECRETS_KEY_FILE: z.string().default(''),
+  EXPORT_QUEUE_URL: z.string().default(''),
+  RIVILE_API_URL: z.string().default('https://api.manorivile.lt/client/v2'),
+  EXPORT_RETRY_BASE_SECONDS: z.coerce.number().min(0).max(900).default(30),
+  EXPORT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
 });
 export type Env = z.infer<typeof envSchema>;
 

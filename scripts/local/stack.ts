@@ -18,6 +18,13 @@ import { startLocalS3, type LocalS3 } from './s3';
 import { serveStatic } from './static-files';
 import { ensureTable } from './table';
 import { LocalWebSocketGateway } from './ws-adapter';
+// Integrations
+import { resetSecretBox } from '../../lambdas/adapters/secrets';
+import { resetSqsClient } from '../../lambdas/adapters/sqs/export-queue';
+import { createRivileStandIn, type RivileStandIn } from './rivile-server';
+import { localSqs } from './sqs';
+
+export const EXPORT_QUEUE_NAME = 'local-exports';
 
 export const LOCAL_POOL_ID = 'eu-west-1_LocalPool';
 export const LOCAL_CLIENT_ID = 'local-web-client';
@@ -31,6 +38,10 @@ export interface LocalStackOptions {
   webRoot?: string;
   globalAdminEmails?: string[];
   onCode?: (info: { email: string; kind: string; code: string }) => void;
+  /** Integrations: the export job's retry delays (tests shorten them; default 30 s, then ×4). */
+  exportRetry?: { baseSeconds?: number; msPerDelaySecond?: number; maxAttempts?: number };
+  /** Integrations: API keys the local Rivile stand-in accepts (/_rivile). */
+  rivileKeys?: string[];
 }
 
 export interface LocalStack {
@@ -43,6 +54,9 @@ export interface LocalStack {
   cognito: LocalCognito;
   /** The processing job's queue (S3 object-created → SQS → job). */
   jobs: LocalJobQueue;
+  /** Integrations: the export queue (SQS stand-in at /_sqs) and the Rivile stand-in at /_rivile. */
+  exportJobs: LocalJobQueue;
+  rivile: RivileStandIn;
   stop(): Promise<void>;
 }
 
@@ -81,11 +95,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     WS_CALLBACK_URL: `${url}/_ws`,
     GLOBAL_ADMIN_EMAILS: (opts.globalAdminEmails ?? []).join(','),
     RECOGNISER: 'local',
+    // Integrations
+    AWS_ENDPOINT_URL_SQS: `${url}/_sqs`,
+    EXPORT_QUEUE_URL: `${url}/_sqs/${EXPORT_QUEUE_NAME}`,
+    LOCAL_SECRETS_KEY_FILE: path.join(opts.dataDir, 'secrets', 'integrations.key'),
+    RIVILE_API_URL: process.env.LOCAL_RIVILE_API_URL || `${url}/_rivile/client/v2`,
+    EXPORT_RETRY_BASE_SECONDS: String(opts.exportRetry?.baseSeconds ?? 30),
+    EXPORT_MAX_ATTEMPTS: String(opts.exportRetry?.maxAttempts ?? 5),
   });
   resetEnvCache();
   resetDdbClient();
   resetLiveEventsClient();
   resetS3Client();
+  resetSqsClient();
+  resetSecretBox();
   await ensureTable(dynamo.endpoint, TABLE_NAME);
 
   // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS.
@@ -94,6 +117,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     // The bucket notification's prefix filter (uploads/ and jobs/process/).
     if (PROCESSING_PREFIXES.some((prefix) => record.s3.object.key.startsWith(prefix))) jobs.deliver(record);
   });
+
+  // Integrations: confirm with send → SQS export queue → export job; Rivile GAMA's stand-in.
+  const exportJobs = createLocalJobQueue(() => loadHandler(jobHandlers.exportDocument), 'eu-west-1', path.join(opts.dataDir, 'export-queue'), {
+    queueName: EXPORT_QUEUE_NAME,
+    msPerDelaySecond: opts.exportRetry?.msPerDelaySecond ?? 1000,
+  });
+  const sqs = localSqs({ [EXPORT_QUEUE_NAME]: exportJobs });
+  const rivile = createRivileStandIn({ keys: opts.rivileKeys ?? [], file: path.join(opts.dataDir, 'rivile.json') });
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),
@@ -130,6 +161,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     } else if (pathname === '/cognito' || pathname.startsWith('/cognito/')) {
       req.url = (req.url ?? '').slice('/cognito'.length) || '/';
       cognito.handle(req, res);
+    } else if (pathname === '/_sqs' || pathname.startsWith('/_sqs/')) {
+      sqs(req, res).catch(fail);
+    } else if (pathname.startsWith('/_rivile/')) {
+      rivile.handle(req, res).catch(fail);
     } else if (pathname.startsWith('/_ws/')) {
       gateway.handleManagement(req, res, '/_ws').catch(fail);
     } else if (pathname === '/config.json') {
@@ -159,8 +194,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     s3,
     cognito,
     jobs,
+    exportJobs,
+    rivile,
     async stop() {
       await jobs.close();
+      await exportJobs.close();
       await closeRecogniser();
       gateway.close();
       server.closeAllConnections();

@@ -61,6 +61,10 @@ export const keys = {
   pendingUploadIndex: (companyId: string, expiresAt: string, uploadId: string) => ({ gsi1pk: `UPLOADS#${companyId}`, gsi1sk: `${expiresAt}#${uploadId}` }),
   /** Counts by status of a user's unassigned documents (all-companies uploads). */
   userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),
+  // Integrations: sealed credentials of one integration of a company (never on the company META item).
+  integrationCredentials: (companyId: string, type: string) => ({ pk: `COMPANY#${companyId}`, sk: `INTEGRATION#${type}` }),
+  /** Integrations: a document delivered to one export target (the idempotency key of the export). */
+  exportMarker: (receiptId: string, target: string) => ({ pk: `DOC#${receiptId}`, sk: `EXPORT#${target}` }),
 } as const;
 
 export type Key = { pk: string; sk: string };

@@ -1,13 +1,16 @@
 import { contentPathSchema, editReceiptQuerySchema, editReceiptSchema } from '../../../shared/schemas/content';
+import { sqsExportQueue } from '../../adapters/sqs/export-queue';
 import { editReceipt } from '../../core/content/edit';
 import { changeStatus, convertType } from '../../core/documents/workflow';
+import { enqueueExports } from '../../core/integrations/export';
 import { httpHandler, requireCaller } from '../../runtime/http-handler';
 import { contentPorts } from '../receipts/content-ports';
 
 /**
  * POST /receipt/{id}?with_send=: the edit screen's actions (CONFIRM / REVIEW AND SEND, Review, REJECT):
  * unsaved values are saved, the content is validated (422 with the errors by content id), then the status moves;
- * a confirm learns the supplier's layout (docs/recognition.md).
+ * a confirm learns the supplier's layout (docs/recognition.md) and is queued for the company's export targets
+ * (lambdas/core/integrations/export.ts).
  */
 export const handler = httpHandler({
   route: 'POST /receipt/{id}',
@@ -15,17 +18,20 @@ export const handler = httpHandler({
   query: editReceiptQuerySchema,
   body: editReceiptSchema,
   async run({ path, query, body, caller, deps, log }) {
-    return editReceipt(
+    const c = requireCaller(caller);
+    const result = await editReceipt(
       contentPorts(deps),
       {
-        changeStatus: (c, id, status, version) => changeStatus(deps, c, id, status, version),
-        convertType: (c, id, type, version) => convertType(deps, c, id, type, version),
+        changeStatus: (cc, id, status, version) => changeStatus(deps, cc, id, status, version),
+        convertType: (cc, id, type, version) => convertType(deps, cc, id, type, version),
       },
-      requireCaller(caller),
+      c,
       path.id,
       body,
       query.with_send,
       { layouts: deps.layouts, log },
     );
+    if (query.with_send && result.receipt.status === 'archive') await enqueueExports({ store: deps.store, queue: sqsExportQueue, clock: deps.clock }, c, [path.id]);
+    return result;
   },
 });
