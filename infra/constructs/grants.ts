@@ -4,7 +4,7 @@
  * granted on this product's own resource only (its table, its documents bucket, its user pool, its
  * WebSocket stage); Textract has no resource-level permissions.
  */
-export type AwsNeed = 'table' | 'documentsBucket' | 'userPoolAdmin' | 'webSocketManage' | 'textract';
+export type AwsNeed = 'table' | 'documentsBucket' | 'userPoolAdmin' | 'webSocketManage' | 'textract' | 'secretsKey' | 'exportQueue';
 
 const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-dynamodb': ['table'],
@@ -17,6 +17,9 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-apigatewaymanagementapi': ['webSocketManage'],
   // Textract reads the S3 object itself with the caller's credentials, hence the bucket too.
   '@aws-sdk/client-textract': ['textract', 'documentsBucket'],
+  // Integrations: sealing/opening credentials, and queueing exports.
+  '@aws-sdk/client-kms': ['secretsKey'],
+  '@aws-sdk/client-sqs': ['exportQueue'],
 };
 
 /** Clients the SDK uses internally to resolve credentials; they need no grant. */

@@ -13,6 +13,8 @@ import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/a
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { routeKey, type RouteDef } from '../../shared/routes';
 import type { HandlerBundle } from '../build/bundle-handlers';
@@ -29,6 +31,9 @@ export interface ApiStackProps extends StackProps {
   /** The SPA's origin (https://…), the only origin allowed by CORS. */
   siteOrigin: string;
   globalAdminEmails: string;
+  /** Integrations (IntegrationsStack). */
+  secretsKey?: IKey;
+  exportQueue?: IQueue;
 }
 
 /** The WebSocket API's stage; WS_CALLBACK_URL is https://{apiId}.execute-api.{region}.amazonaws.com/{stage}. */
@@ -78,6 +83,8 @@ export class ApiStack extends Stack {
       userPoolClient: props.userPoolClient,
       webSocketStage: this.webSocketStage,
       globalAdminEmails: props.globalAdminEmails,
+      secretsKey: props.secretsKey,
+      exportQueue: props.exportQueue,
     };
     const roles = new SharedHandlerRoles(this, 'HandlerRoles', resources);
 

@@ -4,6 +4,7 @@ import type { HandlerEntries } from '../build/handler-entries';
 import { ApiStack } from './api-stack';
 import { AuthStack } from './auth-stack';
 import { DataStack } from './data-stack';
+import { IntegrationsStack } from './integrations-stack';
 import { ProcessingStack } from './processing-stack';
 import { WebContentStack } from './web-content-stack';
 import { WebStack } from './web-stack';
@@ -30,6 +31,7 @@ export interface ReceiptsStacks {
   api: ApiStack;
   processing: ProcessingStack;
   webContent: WebContentStack;
+  integrations: IntegrationsStack;
 }
 
 /**
@@ -60,6 +62,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     table: data.table,
     documentsBucket: data.documentsBucket,
   });
+  // Integrations: credentials key and export queue, before the API and the processing stack that use them.
+  const integrations = new IntegrationsStack(app, `${prefix}Integrations`, { env, description: 'Receipts: integration credentials key and export queue' });
   const api = new ApiStack(app, `${prefix}Api`, {
     ...common,
     description: 'Receipts: HTTP and WebSocket APIs',
@@ -68,6 +72,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     userPool: auth.userPool,
     userPoolClient: auth.userPoolClient,
     siteOrigin: web.siteOrigin,
+    secretsKey: integrations.secretsKey,
+    exportQueue: integrations.exportQueue,
   });
   const processing = new ProcessingStack(app, `${prefix}Processing`, {
     ...common,
@@ -77,6 +83,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     userPool: auth.userPool,
     userPoolClient: auth.userPoolClient,
     webSocketStage: api.webSocketStage,
+    secretsKey: integrations.secretsKey,
+    exportQueue: integrations.exportQueue,
   });
   const webContent = new WebContentStack(app, `${prefix}WebContent`, {
     env,
@@ -92,7 +100,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
       userPoolClientId: auth.userPoolClient.userPoolClientId,
     },
   });
-  return { web, data, auth, api, processing, webContent };
+  return { web, data, auth, api, processing, webContent, integrations };
 }
 
 /** Context `globalAdminEmails`: a comma-separated string or a JSON array of e-mails. */

@@ -14,13 +14,10 @@ export const ENV_NAMES = {
   globalAdminEmails: 'GLOBAL_ADMIN_EMAILS',
   recogniser: 'RECOGNISER',
   cognitoIssuer: 'COGNITO_ISSUER',
-  // Integrations
+  // Integrations (set by CDK; RIVILE_API_URL and the retry policy keep their defaults in AWS,
+  // LOCAL_SECRETS_KEY_FILE is local mode's only).
   secretsKeyId: 'SECRETS_KEY_ID',
-  localSecretsKeyFile: 'LOCAL_SECRETS_KEY_FILE',
   exportQueueUrl: 'EXPORT_QUEUE_URL',
-  rivileApiUrl: 'RIVILE_API_URL',
-  exportRetryBaseSeconds: 'EXPORT_RETRY_BASE_SECONDS',
-  exportMaxAttempts: 'EXPORT_MAX_ATTEMPTS',
 } as const;
 
 const envSchema = z.object({

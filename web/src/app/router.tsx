@@ -8,6 +8,7 @@ import { SignUpPage } from '../features/auth/components/SignUpPage';
 import { DashboardPage } from '../features/companies/components/DashboardPage';
 import { EditReceiptPage } from '../features/edit-receipt/components/EditReceiptPage';
 import { FieldsConfigPage } from '../features/fields-config/components/FieldsConfigPage';
+import { IntegrationPage } from '../features/integration/components/IntegrationPage';
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
 import { SelectCompanyPage } from '../features/select-company/components/SelectCompanyPage';
@@ -78,6 +79,8 @@ export function AppRoutes() {
             <Route path="/receipts/:status" element={<ReceiptsPage />} />
             <Route path="/select-company/:id" element={<SelectCompanyPage />} />
             <Route path="/edit-receipt/:id" element={<EditReceiptPage />} />
+            {/* Integrations */}
+            <Route path="/integration" element={<IntegrationPage />} />
             <Route path="/fields-configuration" element={<FieldsConfigPage />} />
           </Route>
         </Route>

@@ -14,5 +14,6 @@ export function pageTitle(pathname: string): string {
   if (path.startsWith('/select-company/')) return 'Select company';
   if (path.startsWith('/edit-receipt/')) return 'Edit document';
   if (path === '/fields-configuration') return 'Fields configuration';
+  if (path === '/integration') return 'Integration';
   return PAGE_TITLES[path] ?? 'Dashboard';
 }
