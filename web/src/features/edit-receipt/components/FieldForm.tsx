@@ -162,6 +162,7 @@ export function FieldForm({
   newStakeholder,
   onOpenTable,
   onAddRow,
+  onSendAgain,
 }: {
   schema: SchemaField[];
   content: ContentItem[];
@@ -174,6 +175,8 @@ export function FieldForm({
   newStakeholder: boolean;
   onOpenTable(tableId: string): void;
   onAddRow(tableId: string): void;
+  /** Integrations: a failed export can be sent again from its error. */
+  onSendAgain?: () => void;
 }) {
   const sections = formSections(schema, content, tab, receiptType);
   const tables = formTables(schema, content, tab, receiptType);
@@ -183,6 +186,14 @@ export function FieldForm({
       {receiptError && (
         <p className="notice notice-error" role="alert" data-testid="receipt-error">
           {receiptError}
+          {onSendAgain && (
+            <>
+              {' '}
+              <button type="button" className="link-btn" onClick={onSendAgain} data-testid="send-again">
+                Send again
+              </button>
+            </>
+          )}
         </p>
       )}
       <p className="er-note" data-testid="extracted-note">
