@@ -56,6 +56,7 @@ export const routes: RouteDef[] = [
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin' },
   // Integrations
   { method: 'POST', path: '/company/service', handler: 'http/company/post-service', auth: 'company-admin' },
+  { method: 'POST', path: '/receipts/export-rivile', handler: 'http/receipts/post-export-rivile', auth: 'user' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */

@@ -186,6 +186,16 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     expect(t.stack.rivile.tables.I06).toHaveLength(1);
     expect(t.stack.rivile.tables.N08).toHaveLength(1);
     expect(t.stack.rivile.calls.length).toBe(callsBefore);
+    // The EIP import file of the same document, for users without API access; no one else's documents.
+    const eip = await admin.post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] });
+    expect(eip.status).toBe(200);
+    expect(eip.headers.get('content-disposition')).toMatch(/rivile-eip-.*\.xml/);
+    expect(String(eip.body)).toContain(`<I06_DOK_NR>${SAMPLE_INVOICE.number}-rivile-1.pdf</I06_DOK_NR>`);
+    expect(String(eip.body)).toContain('<I06_OP_DATA>2025.03.04</I06_OP_DATA>');
+    const stranger = await registeredUser(t.stack, 'eip');
+    expect((await stranger.api.post(`/receipts/export-rivile?company_id=${stranger.companyId}`, { receipt_ids: [id] })).status).toBe(404);
+    expect((await stranger.api.post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] })).status).toBe(403);
+    expect((await apiClient(t.stack.apiUrl).post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] })).status).toBe(401);
   }, 120_000);
 
   it('a target that is down: retried, then a visible error on the document; sending again delivers it', async () => {
@@ -207,6 +217,18 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     const after = (await admin.get(`/receipts/${id}?${q()}`)).body as { error: { message: string } | null };
     expect(after.error).toBeNull();
     expect(await historyNames(id)).toContain('Exported to FTP');
+  }, 120_000);
+
+  it('exports to NSOFT: the original and the NSOFT import file in the NSOFT server folder', async () => {
+    await service({ type: 'ftp_export', enabled: false });
+    expect((await service({ type: 'nsoft_export', enabled: true, credential: ftpCreds() })).body).toMatchObject({ nsoft_export: true, ftp_export: false });
+    const id = await confirmedDocument('nsoft-1.pdf');
+    const folder = `${company.code}/${SAMPLE_INVOICE.date.slice(0, 7)}`;
+    expect(filesUnder(ftp.root)).toEqual(expect.arrayContaining([`${folder}/${id}.nsoft.csv`, `${folder}/${id}_nsoft-1.pdf`]));
+    expect(filesUnder(ftp.root)).not.toContain(`${folder}/${id}.xml`);
+    const csv = readFileSync(path.join(ftp.root, folder, `${id}.nsoft.csv`), 'utf8');
+    expect(csv).toContain(`PIRK;${SAMPLE_INVOICE.number}-nsoft-1.pdf;2025-03-04`);
+    expect(await historyNames(id)).toContain('Exported to NSOFT');
   }, 120_000);
 
   it('never returns or stores the secrets in clear: every GET answer and the raw table are searched', async () => {
