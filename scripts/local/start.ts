@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_USER, seedDemo } from './seed';
+import { accessTokenOf, DEMO_USER, seedDemo } from './seed';
+import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-server';
 import { startLocalStack } from './stack';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -26,6 +27,25 @@ async function buildWebIfStale(): Promise<void> {
   await build({ configFile: path.join(ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
 }
 
+/** Integrations: the local demo's export targets. */
+const DEMO_FTP_PASSWORD = 'demo-ftp';
+const DEMO_RIVILE_KEY = 'DEMO001-local-rivile-key';
+
+/** First start: the demo company exports to the local FTP server (through the real POST /company/service). */
+async function switchDemoFtpOn(stack: Awaited<ReturnType<typeof startLocalStack>>, ftp: LocalFtpServer): Promise<void> {
+  const token = await accessTokenOf(stack, DEMO_USER);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const companies = (await (await fetch(`${stack.apiUrl}/companies`, { headers })).json()) as { items: { company_id: string }[] };
+  const companyId = companies.items[0]?.company_id;
+  if (!companyId) return;
+  const res = await fetch(`${stack.apiUrl}/company/service?company_id=${encodeURIComponent(companyId)}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ type: 'ftp_export', enabled: true, credential: { host: ftp.host, user: ftp.user, password: ftp.password, port: ftp.port } }),
+  });
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+}
+
 async function main() {
   const dataDir = path.resolve(process.env.LOCAL_DATA_DIR ?? path.join(ROOT, '.local'));
   const port = Number(process.env.PORT ?? 3000);
@@ -36,14 +56,27 @@ async function main() {
     host: process.env.HOST ?? '127.0.0.1',
     globalAdminEmails: [DEMO_USER.email, ...(process.env.GLOBAL_ADMIN_EMAILS ?? '').split(',').filter(Boolean)],
     onCode: ({ email, kind, code }) => console.log(`[cognito] ${kind} code for ${email}: ${code}`),
+    rivileKeys: [DEMO_RIVILE_KEY],
   });
   const seeded = await seedDemo(stack);
+  // Integrations: a real FTP server for the demo company's FTP export (pyftpdlib, when installed).
+  let ftp: LocalFtpServer | undefined;
+  if (process.env.LOCAL_FTP !== '0' && ftpPython()) {
+    ftp = await startLocalFtpServer({ root: path.join(dataDir, 'ftp'), user: 'demo', password: DEMO_FTP_PASSWORD, port: Number(process.env.LOCAL_FTP_PORT ?? 2121) }).catch((error: unknown) => {
+      console.warn(`[local] FTP server not started: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+    if (ftp && seeded.created) await switchDemoFtpOn(stack, ftp).catch((error: unknown) => console.warn(`[local] demo FTP export not switched on: ${String(error)}`));
+  }
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);
   console.log(`  Data folder: ${dataDir}${seeded.created ? ' (demo data created)' : ''}`);
   console.log(`  Demo account: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+  if (ftp) console.log(`  FTP server (exports): ${ftp.host} port ${ftp.port}, user demo / ${DEMO_FTP_PASSWORD}, files in ${ftp.root}`);
+  console.log(`  Rivile stand-in: ${process.env.RIVILE_API_URL}, API key ${DEMO_RIVILE_KEY}`);
   console.log('');
   const stop = async () => {
+    await ftp?.stop().catch(() => undefined);
     await stack.stop().catch(() => undefined);
     process.exit(0);
   };
