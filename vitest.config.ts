@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'warn' } } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'warn' }, testTimeout: 30_000 } },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'warn' }, testTimeout: 120_000 } },
       {
         test: {

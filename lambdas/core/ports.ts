@@ -21,9 +21,20 @@ export interface AccountsStore {
   getCompanyStats(companyIds: string[], month: string): Promise<Map<string, { counts: CountsByType; usage: UsageRecord }>>;
   /** Writes profile, company, admin membership and email-in claim in one transaction; false if the profile exists. */
   provisionUser(profile: ProfileRecord, company: CompanyRecord): Promise<boolean>;
-  /** Writes company, admin membership and email-in claim in one transaction. */
-  createCompany(company: CompanyRecord, membership: MembershipRecord): Promise<void>;
+  /**
+   * Writes company, admin membership and email-in claim in one transaction, with the creator's count of
+   * created companies (`companies_created` on the profile) raised in it only while below `maxCreated`;
+   * at the limit it rejects with CompanyLimitReached.
+   */
+  createCompany(company: CompanyRecord, membership: MembershipRecord, maxCreated: number): Promise<void>;
   deleteCompany(company: CompanyRecord, members: MembershipRecord[]): Promise<void>;
+}
+
+export class CompanyLimitReached extends Error {
+  constructor(readonly limit: number) {
+    super(`company limit ${limit} reached`);
+    this.name = 'CompanyLimitReached';
+  }
 }
 
 export type LiveEventName = 'receipt' | 'receipt-update' | 'receipt-delete' | 'company' | 'company-delete';

@@ -16,6 +16,8 @@ export interface Deps {
   clock: Clock;
   ids: IdGenerator;
   globalAdminEmails: string[];
+  /** Companies one user may create (MAX_COMPANIES_PER_USER). */
+  maxCompaniesPerUser: number;
   /** Receipts and invoices (lambdas/core/documents). */
   documents: DocumentsStore;
   /** The documents bucket. */
@@ -34,6 +36,7 @@ export function deps(): Deps {
       .GLOBAL_ADMIN_EMAILS.split(',')
       .map((e) => e.trim().toLowerCase())
       .filter(Boolean),
+    maxCompaniesPerUser: env().MAX_COMPANIES_PER_USER,
     documents: ddbDocumentsStore,
     files: s3Files,
     layouts: ddbSupplierLayouts,

@@ -14,6 +14,7 @@ export const ENV_NAMES = {
   globalAdminEmails: 'GLOBAL_ADMIN_EMAILS',
   recogniser: 'RECOGNISER',
   cognitoIssuer: 'COGNITO_ISSUER',
+  maxCompaniesPerUser: 'MAX_COMPANIES_PER_USER',
   // Integrations (set by CDK; RIVILE_API_URL and the retry policy keep their defaults in AWS,
   // LOCAL_SECRETS_KEY_FILE is local mode's only).
   secretsKeyId: 'SECRETS_KEY_ID',
@@ -31,6 +32,8 @@ const envSchema = z.object({
   RECOGNISER: z.enum(['textract', 'local']).default('textract'),
   /** Issuer of the user pool's tokens; defaults to the AWS issuer of USER_POOL_ID in eu-west-1. */
   COGNITO_ISSUER: z.string().default(''),
+  /** Companies one user may create (their first one included); the platform admin sees each owner's count. */
+  MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(10),
   // Integrations: the KMS key sealing credentials (AWS), the key file doing it in local mode, the export queue,
   // Rivile GAMA's API (local mode and tests point it at scripts/local/rivile-server.ts) and the retry policy.
   SECRETS_KEY_ID: z.string().default(''),

@@ -76,6 +76,22 @@ function validate<T>(schema: ZodType<T> | undefined, value: unknown, where: stri
   return result.data;
 }
 
+/** Bounds every request parameter before any schema or store sees it (no id can overflow a table key). */
+export const PARAMETER_LIMITS = { companyId: 128, path: 256, query: 2048 } as const;
+
+function checkParameterLengths(event: HttpEvent): void {
+  const companyId = event.queryStringParameters?.company_id;
+  if (companyId !== undefined && companyId.length > PARAMETER_LIMITS.companyId) {
+    throw new AppError('BadRequest', 'Invalid company_id');
+  }
+  for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
+    if ((value ?? '').length > PARAMETER_LIMITS.path) throw new AppError('BadRequest', `Invalid ${name}`);
+  }
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
+    if ((value ?? '').length > PARAMETER_LIMITS.query) throw new AppError('BadRequest', `Invalid ${name.slice(0, 64)}`);
+  }
+}
+
 export function errorResponse(error: unknown, requestId: string, log: Logger): HttpResult {
   if (error instanceof AppError) {
     if (error.statusCode >= 500) log.error('request failed', { error: error.message });
@@ -102,6 +118,7 @@ export function httpHandler<B = unknown, Q = unknown, P = unknown>(definition: H
     const log = createLogger({ requestId, route: definition.route });
     try {
       const d = deps();
+      checkParameterLengths(event);
       const query = validate(definition.query, event.queryStringParameters ?? {}, 'query parameters');
       const path = validate(definition.path, event.pathParameters ?? {}, 'path parameters');
       const body = validate(definition.body, definition.body ? parseBody(event) : {}, 'body');

@@ -38,7 +38,12 @@ export function matchRoute(method: string, pathname: string) {
     if (c.route.method !== method) continue;
     const m = c.pattern.exec(pathname);
     if (!m) continue;
-    const pathParameters = Object.fromEntries(c.params.map((p, i) => [p, decodeURIComponent(m[i + 1]!)]));
+    const pathParameters: Record<string, string> = {};
+    for (const [i, p] of c.params.entries()) {
+      const value = decodePathSegment(m[i + 1]!);
+      if (value === undefined) return { route: c.route, pathParameters, badEncoding: true as const };
+      pathParameters[p] = value;
+    }
     return { route: c.route, pathParameters };
   }
   return undefined;
@@ -56,9 +61,30 @@ export function loadHandler<T = LambdaHandler>(handlerPath: string): Promise<T> 
   return p as Promise<T>;
 }
 
+/** A path segment as API Gateway decodes it; undefined for a malformed percent-encoding (answered 400). */
+function decodePathSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** API Gateway's HTTP API refuses request bodies over 10 MB with 413; the local gateway does the same. */
+export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_REQUEST_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
 }
 
@@ -79,6 +105,7 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
   const method = (req.method ?? 'GET').toUpperCase();
   const match = matchRoute(method, pathname);
   if (!match) return send(res, 404, { statusCode: 404, error: 'NotFound', message: 'Not Found' });
+  if (match.badEncoding) return send(res, 400, { statusCode: 400, error: 'BadRequest', message: 'Malformed path' });
 
   let claims: Record<string, unknown> | undefined;
   if (match.route.auth !== 'public') {
@@ -92,7 +119,14 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
     }
   }
 
-  const raw = await readBody(req);
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
+    res.setHeader('connection', 'close');
+    return send(res, 413, { statusCode: 413, error: 'PayloadTooLarge', message: 'Request Entity Too Large' });
+  }
   const contentType = String(req.headers['content-type'] ?? '');
   const isText = raw.length === 0 || TEXT_TYPES.test(contentType);
   const query: Record<string, string> = {};

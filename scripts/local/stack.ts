@@ -11,6 +11,7 @@ import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { jobHandlers, triggerHandlers } from '../../shared/routes';
 import { handleApiRequest, loadHandler } from './api-adapter';
+import { localCredentials } from './credentials';
 import { createLocalCognito, type LocalCognito } from './cognito';
 import { startLocalDynamo, type LocalDynamo } from './dynamo';
 import { createLocalJobQueue, type LocalJobQueue } from './jobs';
@@ -71,7 +72,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   mkdirSync(opts.dataDir, { recursive: true });
   const host = opts.host ?? '127.0.0.1';
   const dynamo = await startLocalDynamo({ dataDir: path.join(opts.dataDir, 'dynamodb') });
-  const s3 = await startLocalS3({ dataDir: path.join(opts.dataDir, 's3'), bucket: BUCKET });
+  const credentials = localCredentials(opts.dataDir);
+  const s3 = await startLocalS3({ dataDir: path.join(opts.dataDir, 's3'), bucket: BUCKET, credentials });
 
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
@@ -82,8 +84,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   Object.assign(process.env, {
     STAGE: 'local',
     AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognitoEndpoint,
@@ -131,6 +133,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     userPoolId: LOCAL_POOL_ID,
     clientId: LOCAL_CLIENT_ID,
     issuerBaseUrl: cognitoEndpoint,
+    iamCredentials: credentials,
+    allowedOrigins: [url],
     onCode: opts.onCode as never,
     postConfirmation: async (event: PostConfirmationTriggerEvent) => {
       const handler = await loadHandler<(e: PostConfirmationTriggerEvent) => Promise<unknown>>(triggerHandlers.postConfirmation);
@@ -139,7 +143,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   });
 
   const webRoot = opts.webRoot ?? path.join(ROOT, 'web', 'dist');
-  const gateway = new LocalWebSocketGateway();
+  const gateway = new LocalWebSocketGateway(credentials);
   const runtimeConfig = {
     apiUrl: `${url}/api`,
     wsUrl: `${url.replace(/^http/, 'ws')}/ws`,

@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { websocketRoutes } from '../../shared/routes';
 import type { WsEvent, WsResult } from '../../lambdas/ws/event';
 import { loadHandler } from './api-adapter';
+import { verifySigV4, type LocalCredentials } from './sigv4';
 
 type WsHandler = (event: WsEvent) => Promise<WsResult>;
 
@@ -20,6 +21,9 @@ function handlerFor(routeKey: '$connect' | '$disconnect' | '$default'): Promise<
 export class LocalWebSocketGateway {
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly sockets = new Map<string, WebSocket>();
+
+  /** @connections calls must be signed with local mode's credentials, as the real management API requires IAM. */
+  constructor(private readonly credentials: LocalCredentials) {}
 
   async handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
@@ -56,7 +60,23 @@ export class LocalWebSocketGateway {
 
   /** POST/GET/DELETE {prefix}/@connections/{id} */
   async handleManagement(req: IncomingMessage, res: ServerResponse, prefix: string): Promise<void> {
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://local').pathname.slice(prefix.length));
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    // The signature covers the path as the client sent it (with the /_ws prefix the SDK's endpoint carries).
+    const verdict = await verifySigV4(req, body, this.credentials);
+    if (!verdict.ok) {
+      res.writeHead(403, { 'content-type': 'application/json', 'x-amzn-errortype': verdict.error === 'MissingAuthenticationToken' ? 'MissingAuthenticationTokenException' : 'ForbiddenException' });
+      res.end(JSON.stringify({ message: verdict.message }));
+      return;
+    }
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://local').pathname.slice(prefix.length));
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Malformed path' }));
+      return;
+    }
     const m = /^\/@connections\/(.+)$/.exec(pathname);
     const ws = m ? this.sockets.get(m[1]!) : undefined;
     if (!m || !ws) {
@@ -65,9 +85,7 @@ export class LocalWebSocketGateway {
       return;
     }
     if (req.method === 'POST') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      ws.send(Buffer.concat(chunks).toString('utf8'));
+      ws.send(body.toString('utf8'));
       res.writeHead(200).end();
     } else if (req.method === 'DELETE') {
       ws.close();

@@ -136,8 +136,21 @@ export const gridPartSchema = z.object({
     height: z.number().min(0).max(1).optional(),
   }),
   rows: z.array(z.object({ top_position: z.number().min(0).max(1) })).max(500),
-  columns: z.array(z.object({ schema_id: z.string().nullable(), left_position: z.number().min(0).max(1) })).max(50),
+  columns: z.array(z.object({ schema_id: z.string().max(64).nullable(), left_position: z.number().min(0).max(1) })).max(50),
 });
+
+/**
+ * What one grid may hold in all, so that it can be stored as a supplier's template (one DynamoDB item,
+ * 400 KB at most): a grid within these bounds serialises to well under 150 KB.
+ */
+export const GRID_LIMITS = { rows: 2000, columns: 200 } as const;
+export const GRID_TOO_LARGE = `The grid is too large: at most ${GRID_LIMITS.rows} rows and ${GRID_LIMITS.columns} columns in all its parts`;
+
+export function gridWithinLimits(parts: readonly { rows: readonly unknown[]; columns: readonly unknown[] }[]): boolean {
+  const rows = parts.reduce((n, p) => n + p.rows.length, 0);
+  const columns = parts.reduce((n, p) => n + p.columns.length, 0);
+  return rows <= GRID_LIMITS.rows && columns <= GRID_LIMITS.columns;
+}
 
 export interface ContentItem {
   id: string;
@@ -246,8 +259,8 @@ export type ValidateContentInput = z.infer<typeof validateContentSchema>;
 export const applyGridSchema = z.object({
   version,
   /** The multivalue the grid fills; default line_items. */
-  content_id: z.string().optional(),
-  parts: z.array(gridPartSchema).min(1).max(50),
+  content_id: z.string().max(64).optional(),
+  parts: z.array(gridPartSchema).min(1).max(50).refine(gridWithinLimits, GRID_TOO_LARGE),
 });
 export type ApplyGridInput = z.infer<typeof applyGridSchema>;
 

@@ -24,7 +24,9 @@ export async function verifyAccessToken(token: string): Promise<JWTPayload & { s
     jwksByIssuer.set(issuer, jwks);
   }
   try {
-    const { payload } = await jwtVerify(token, jwks, { issuer });
+    // Cognito's access tokens always carry exp, token_use and client_id: a token without them is refused,
+    // as aws-jwt-verify (Cognito's own verifier) and API Gateway's JWT authorizer refuse it.
+    const { payload } = await jwtVerify(token, jwks, { issuer, algorithms: ['RS256'], requiredClaims: ['exp', 'iat', 'sub', 'token_use', 'client_id'] });
     const clientId = env().USER_POOL_CLIENT_ID;
     if (payload.token_use !== 'access') throw new Error('not an access token');
     if (clientId && payload.client_id !== clientId) throw new Error('token of another app client');

@@ -1,10 +1,17 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { countsFromItem } from '../../core/accounts/counts';
 import type { CompanyRecord, MembershipRecord, ProfileRecord, UsageRecord } from '../../core/accounts/types';
-import type { AccountsStore } from '../../core/ports';
+import { CompanyLimitReached, type AccountsStore } from '../../core/ports';
 import { ddb } from './client';
 import { keys } from './keys';
 import { batchDelete, batchGet, queryAll, stripKeys, tableName } from './table-ops';
+
+/** True when a cancelled transaction failed on the condition of its item at `index`. */
+function cancelledAt(error: unknown, index: number): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return reasons?.[index]?.Code === 'ConditionalCheckFailed';
+}
 
 const isConditionFailure = (error: unknown) =>
   error instanceof Error &&
@@ -144,7 +151,8 @@ export const ddbAccountsStore: AccountsStore = {
             {
               Put: {
                 TableName: tableName(),
-                Item: { ...keys.userProfile(profile.id), ...keys.userByEmailIndex(profile.email), type: 'PROFILE', ...profile },
+                // The first company counts towards the user's limit of created companies.
+                Item: { ...keys.userProfile(profile.id), ...keys.userByEmailIndex(profile.email), type: 'PROFILE', ...profile, companies_created: 1 },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -159,8 +167,29 @@ export const ddbAccountsStore: AccountsStore = {
     }
   },
 
-  async createCompany(company, membership) {
-    await ddb().send(new TransactWriteCommand({ TransactItems: companyWrites(company, membership) }));
+  async createCompany(company, membership, maxCreated) {
+    const writes = companyWrites(company, membership);
+    try {
+      await ddb().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...writes,
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.userProfile(membership.user_id),
+                UpdateExpression: 'ADD companies_created :one',
+                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(companies_created) OR companies_created < :max)',
+                ExpressionAttributeValues: { ':one': 1, ':max': maxCreated },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (cancelledAt(error, writes.length)) throw new CompanyLimitReached(maxCreated);
+      throw error;
+    }
   },
 
   async deleteCompany(company, members) {

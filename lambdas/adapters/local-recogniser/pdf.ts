@@ -40,6 +40,8 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     useSystemFonts: false,
     isOffscreenCanvasSupported: false,
     isImageDecoderSupported: false,
+    // Images over this many pixels are never decoded (the processing job refuses such PDFs before recognition).
+    maxImageSize: MAX_PDF_IMAGE_PIXELS,
     verbosity: 0,
   }).promise;
 }
@@ -126,6 +128,17 @@ export async function hasPdftoppm(): Promise<boolean> {
   return pdftoppmAvailable;
 }
 
+/** Decoded images larger than this are never made (the same bound as images: lambdas/jobs/lib/renderer.ts). */
+export const MAX_PDF_IMAGE_PIXELS = 100_000_000;
+/** Longest side of a page rendered for OCR: a huge page is rendered at a lower resolution, never bigger. */
+export const MAX_OCR_PAGE_SIDE = 6000;
+
+/** The resolution for OCR: 200 dpi, lowered so that the page's longest side stays within MAX_OCR_PAGE_SIDE pixels. */
+export function ocrDpi(pageWidthPt: number, pageHeightPt: number): number {
+  const longest = Math.max(pageWidthPt, pageHeightPt, 1);
+  return Math.max(1, Math.min(200, Math.floor((MAX_OCR_PAGE_SIDE * 72) / longest)));
+}
+
 /** Renders one page to a grayscale PNG with pdftoppm (200 dpi: print of 8 pt and more stays legible for OCR). */
 export async function renderWithPdftoppm(bytes: Uint8Array, pageNumber: number, dpi = 200): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'pdfpage-'));
@@ -189,7 +202,10 @@ export async function largestPageImage(pdf: PDFDocumentProxy, pageNumber: number
 
 /** A page as an image for OCR: pdftoppm if installed, else the page's own image; a clear error otherwise. */
 export async function pageImage(bytes: Uint8Array, pdf: PDFDocumentProxy, pageNumber: number): Promise<Buffer> {
-  if (await hasPdftoppm()) return renderWithPdftoppm(bytes, pageNumber);
+  if (await hasPdftoppm()) {
+    const viewport = (await pdf.getPage(pageNumber)).getViewport({ scale: 1 });
+    return renderWithPdftoppm(bytes, pageNumber, ocrDpi(viewport.width, viewport.height));
+  }
   const img = await largestPageImage(pdf, pageNumber);
   if (img) return img;
   throw new Error(

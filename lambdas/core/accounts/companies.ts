@@ -1,7 +1,7 @@
 import { DEFAULT_AVAILABLE_DOCUMENTS, EMAIL_IN_DOMAIN } from '../../../shared/constants';
 import { AppError, conflict, forbidden, notFound } from '../../../shared/errors';
 import { INTEGRATION_FLAGS, type Company, type CreateCompanyInput } from '../../../shared/schemas/company';
-import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
+import { CompanyLimitReached, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../ports';
 import { emptyCounts } from './counts';
 import type { CompanyRecord, ProfileRecord } from './types';
 
@@ -85,20 +85,28 @@ export async function listCompaniesOfUser(store: AccountsStore, userId: string, 
     .sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 
+/** The answer when a user has created as many companies as they may (POST /company). */
+export const companyLimitMessage = (limit: number) =>
+  `You can create at most ${limit} companies. Ask the platform administrator if you need more.`;
+
 export async function createCompany(
-  deps: { store: AccountsStore; ids: IdGenerator; clock: Clock; live: LiveEvents },
+  deps: { store: AccountsStore; ids: IdGenerator; clock: Clock; live: LiveEvents; maxCompaniesPerUser: number },
   userId: string,
   input: CreateCompanyInput,
 ): Promise<Company> {
   const profile = await deps.store.getProfile(userId);
   if (!profile) throw new AppError('Forbidden', 'Your account is not set up yet');
   const record = newCompanyRecord({ name: input.company_name, code: input.code }, profile, deps.ids, deps.clock);
-  await deps.store.createCompany(record, {
-    user_id: userId,
-    company_id: record.company_id,
-    role: 'admin',
-    joined_at: record.created_at,
-  });
+  try {
+    await deps.store.createCompany(
+      record,
+      { user_id: userId, company_id: record.company_id, role: 'admin', joined_at: record.created_at },
+      deps.maxCompaniesPerUser,
+    );
+  } catch (error) {
+    if (error instanceof CompanyLimitReached) throw new AppError('QuotaExceeded', companyLimitMessage(error.limit));
+    throw error;
+  }
   const view = toCompanyView(record, 'admin', undefined);
   await deps.live.publish(record.company_id, 'company', view);
   return view;

@@ -18,7 +18,7 @@ import type {
   UpdateSchemaInput,
   ValidateContentInput,
 } from '../../../shared/schemas/content';
-import { CONTENT_MSG, valueError } from '../../../shared/schemas/content';
+import { CONTENT_MSG, GRID_TOO_LARGE, gridWithinLimits, valueError } from '../../../shared/schemas/content';
 import { assertEditable, disabledForEditing, MESSAGES } from '../documents/status-machine';
 import type { DocumentRecord } from '../documents/types';
 import type { DateFormat } from '../recognition/types';
@@ -313,6 +313,8 @@ export async function saveGridTemplate(ports: ContentPorts, caller: ContentCalle
   const key = requireTemplateKey(l);
   const grid = gridOf(l.doc, multivalueId);
   if (!grid?.parts.length) throw new AppError('ValidationFailed', 'Apply a grid first', [{ path: ['grid'], message: 'Apply a grid first' }]);
+  // Grids applied before the size bound existed may be larger than a template can hold.
+  if (!gridWithinLimits(grid.parts)) throw new AppError('ValidationFailed', GRID_TOO_LARGE, [{ path: ['grid'], message: GRID_TOO_LARGE }]);
   await ports.settings.putGridTemplate(l.record.company_id!, {
     key,
     grid,

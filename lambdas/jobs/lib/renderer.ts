@@ -4,7 +4,7 @@
  * PDFs split with pdf-lib. Files that cannot be read end as a DocumentProblem with a readable message.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { DocumentProblem, type PageRenderer, type RenderedPage } from '../../core/documents/ports';
@@ -75,6 +75,8 @@ async function openPdf(bytes: Uint8Array) {
       useSystemFonts: false,
       isOffscreenCanvasSupported: false,
       isImageDecoderSupported: false,
+      // Second line of defence (inline images, objects pdf-lib could not read): pdfjs skips larger images.
+      maxImageSize: MAX_IMAGE_PIXELS,
       stopAtErrors: false,
       verbosity: 0,
     }).promise;
@@ -85,7 +87,32 @@ async function openPdf(bytes: Uint8Array) {
   }
 }
 
+/**
+ * Decompression-bomb guard for PDFs: the largest image XObject the file declares (Width × Height from its
+ * dictionary; nothing is decoded). pdf-lib parses objects without decoding their streams.
+ */
+export async function largestDeclaredPdfImage(bytes: Uint8Array): Promise<number> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true, throwOnInvalidObject: false });
+  } catch {
+    return 0; // not parseable by pdf-lib: pdfjs decides (and its own maxImageSize still bounds decoding)
+  }
+  let largest = 0;
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream)) continue;
+    const dict = object.dict;
+    if (dict.get(PDFName.of('Subtype')) !== PDFName.of('Image')) continue;
+    const width = dict.lookupMaybe(PDFName.of('Width'), PDFNumber)?.asNumber() ?? 0;
+    const height = dict.lookupMaybe(PDFName.of('Height'), PDFNumber)?.asNumber() ?? 0;
+    largest = Math.max(largest, Math.abs(width) * Math.abs(height));
+  }
+  return largest;
+}
+
 async function renderPdf(bytes: Uint8Array): Promise<RenderedPage[]> {
+  // A small file may paint an enormous image: refuse it as "too large" before anything decodes it.
+  if ((await largestDeclaredPdfImage(bytes)) > MAX_IMAGE_PIXELS) throw new DocumentProblem(RENDER_MSG.imageTooLarge);
   const pdf = await openPdf(bytes);
   try {
     if (pdf.numPages < 1) throw new DocumentProblem(RENDER_MSG.pdfEmpty);

@@ -16,6 +16,7 @@ import { CognitoError } from './errors';
 import { CognitoService, type CodeKind } from './service';
 import { PoolStore } from './store';
 import { SigningKeys } from './tokens';
+import { verifySigV4, type LocalCredentials } from '../sigv4';
 
 export type { CodeKind } from './service';
 
@@ -35,6 +36,13 @@ export interface LocalCognitoOptions {
   customAttributes?: readonly string[];
   /** Clock in epoch ms (tests use it to expire codes and tokens). Default Date.now. */
   now?: () => number;
+  /**
+   * The credentials IAM-authorised operations (Admin*, ListUsers…) must be signed with (SigV4), as Cognito
+   * requires IAM credentials for them. Unsigned or wrongly signed calls are refused.
+   */
+  iamCredentials: LocalCredentials;
+  /** Browser origins allowed by CORS (the app's own); other origins get no CORS headers. */
+  allowedOrigins?: readonly string[];
 }
 
 export interface LocalCognito {
@@ -84,15 +92,18 @@ function defaultOnCode(info: { email: string; kind: CodeKind; code: string }): v
   console.log(`[cognito] ${CODE_LABELS[info.kind]} for ${info.email}: ${info.code}`);
 }
 
-function setCors(req: IncomingMessage, res: ServerResponse): void {
+/** Operations that Cognito authorises with IAM credentials (everything else is a public, client-side call). */
+export function requiresIam(operation: string): boolean {
+  return operation.startsWith('Admin') || /^(List|Describe|Create|Delete|Update)(Users|UsersInGroup|Groups|Group|UserPool|UserPoolClient)$/.test(operation) || operation === 'GetGroup';
+}
+
+function setCors(req: IncomingMessage, res: ServerResponse, allowedOrigins: readonly string[] | undefined): void {
   const origin = req.headers.origin;
-  if (origin) {
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Access-Control-Allow-Credentials', 'true');
-    res.setHeader('Vary', 'Origin');
-  } else {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-  }
+  res.setHeader('Vary', 'Origin');
+  if (!origin) return;
+  if (allowedOrigins && !allowedOrigins.includes(origin)) return;
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Allow-Credentials', 'true');
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
   const requested = req.headers['access-control-request-headers'];
   res.setHeader('Access-Control-Allow-Headers', requested ? String(requested) : DEFAULT_ALLOWED_HEADERS);
@@ -181,7 +192,7 @@ export async function createLocalCognito(opts: LocalCognitoOptions): Promise<Loc
   let closed = false;
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    setCors(req, res);
+    setCors(req, res, opts.allowedOrigins);
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'OPTIONS') {
       res.writeHead(204, { 'content-length': 0 });
@@ -212,6 +223,14 @@ export async function createLocalCognito(opts: LocalCognitoOptions): Promise<Loc
       );
     }
     const body = await readBody(req);
+    const operation = target.slice(TARGET_PREFIX.length);
+    if (requiresIam(operation)) {
+      const verdict = await verifySigV4(req, body, opts.iamCredentials, (opts.now ?? Date.now)());
+      if (!verdict.ok) {
+        const type = verdict.error === 'MissingAuthenticationToken' ? 'MissingAuthenticationTokenException' : verdict.error === 'UnrecognizedClient' ? 'UnrecognizedClientException' : 'InvalidSignatureException';
+        throw new CognitoError(type, verdict.message, 403);
+      }
+    }
     let input: unknown;
     try {
       input = body.trim() ? JSON.parse(body) : {};
@@ -221,7 +240,7 @@ export async function createLocalCognito(opts: LocalCognitoOptions): Promise<Loc
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw new CognitoError('SerializationException', 'Request body must be a JSON object');
     }
-    const output = await service.dispatch(target.slice(TARGET_PREFIX.length), input as Record<string, unknown>);
+    const output = await service.dispatch(operation, input as Record<string, unknown>);
     sendJson(res, 200, output);
   }
 

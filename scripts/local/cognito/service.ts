@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import { AttemptLimiter } from './attempts';
 import { CognitoError, INCORRECT_CREDENTIALS, invalidParameter, notAuthorized, userNotFound } from './errors';
 import { assertPasswordPolicy, hashPassword, newCode, newTemporaryPassword, verifyPassword } from './passwords';
 import type { PoolStore, StoredCode, StoredSession, StoredUser, UserStatus } from './store';
@@ -141,6 +142,10 @@ function codeMismatch(): CognitoError {
   return new CognitoError('CodeMismatchException', 'Invalid verification code provided, please try again.');
 }
 
+function attemptLimitExceeded(): CognitoError {
+  return new CognitoError('LimitExceededException', 'Attempt limit exceeded, please try after some time.');
+}
+
 // ---------------------------------------------------------------- the service
 
 /** Cognito user-pool operations over the JSON 1.1 input/output shapes. */
@@ -176,11 +181,22 @@ export class CognitoService {
     ListUsers: (i) => this.listUsers(i),
   };
 
+  private readonly attempts: AttemptLimiter;
+
   constructor(
     private readonly cfg: ServiceConfig,
     private readonly store: PoolStore,
     private readonly keys: SigningKeys,
-  ) {}
+  ) {
+    this.attempts = new AttemptLimiter(() => this.now());
+  }
+
+  /** A code for a user name that does not exist: the same answers (and lockout) as a wrong code. */
+  private unknownUserCode(username: string): CognitoError {
+    if (this.attempts.isLocked('code', username)) return attemptLimitExceeded();
+    this.attempts.failed('code', username);
+    return codeMismatch();
+  }
 
   get supportedOperations(): string[] {
     return Object.keys(this.operations);
@@ -286,8 +302,14 @@ export class CognitoService {
     return out;
   }
 
-  private checkCode(stored: StoredCode | undefined, code: string): void {
-    if (!stored || stored.code !== code.trim()) throw codeMismatch();
+  /** Checks a code of the user `username`; wrong codes count towards the lockout (attempts.ts). */
+  private checkCode(username: string, stored: StoredCode | undefined, code: string): void {
+    if (this.attempts.isLocked('code', username)) throw attemptLimitExceeded();
+    if (!stored || stored.code !== code.trim()) {
+      this.attempts.failed('code', username);
+      throw codeMismatch();
+    }
+    this.attempts.succeeded('code', username);
     if (this.now() > stored.expiresAt) {
       throw new CognitoError('ExpiredCodeException', 'Invalid code provided, please request a code again.');
     }
@@ -485,14 +507,14 @@ export class CognitoService {
     const code = reqString(input, 'ConfirmationCode');
     const clientMetadata = optStringMap(input, 'ClientMetadata');
     const found = this.findUser(name);
-    if (!found) throw codeMismatch(); // no user-existence disclosure
+    if (!found) throw this.unknownUserCode(name); // no user-existence disclosure
     await this.withUserLock(found.sub, async () => {
       const user = this.byId(found.sub);
       if (!user) throw codeMismatch();
       if (user.status !== 'UNCONFIRMED') {
         throw notAuthorized(`User cannot be confirmed. Current status is ${user.status}`);
       }
-      this.checkCode(user.signUpCode, code);
+      this.checkCode(name, user.signUpCode, code);
       await this.confirmUser(user, { clientId, clientMetadata, verifyEmail: true });
     });
     return {};
@@ -537,8 +559,13 @@ export class CognitoService {
   private async passwordAuth(username: string | undefined, password: string | undefined, clientId: string) {
     if (!username) throw invalidParameter('Missing required parameter USERNAME');
     if (!password) throw invalidParameter('Missing required parameter PASSWORD');
+    if (this.attempts.isLocked('sign-in', username)) throw notAuthorized('Password attempts exceeded');
     const user = this.findUser(username);
-    if (!user || !(await verifyPassword(password, user.passwordHash))) throw notAuthorized(INCORRECT_CREDENTIALS);
+    if (!user || !(await verifyPassword(password, user.passwordHash))) {
+      this.attempts.failed('sign-in', username);
+      throw notAuthorized(INCORRECT_CREDENTIALS);
+    }
+    this.attempts.succeeded('sign-in', username);
     if (!user.enabled) throw notAuthorized('User is disabled.');
     if (user.status === 'UNCONFIRMED') throw new CognitoError('UserNotConfirmedException', 'User is not confirmed.');
     if (user.status === 'RESET_REQUIRED') {
@@ -660,12 +687,12 @@ export class CognitoService {
     const password = reqString(input, 'Password');
     const clientMetadata = optStringMap(input, 'ClientMetadata');
     const found = this.findUser(name);
-    if (!found) throw codeMismatch();
+    if (!found) throw this.unknownUserCode(name);
     assertPasswordPolicy(password);
     await this.withUserLock(found.sub, async () => {
       const user = this.byId(found.sub);
       if (!user) throw codeMismatch();
-      this.checkCode(user.forgotCode, code);
+      this.checkCode(name, user.forgotCode, code);
       const passwordHash = await hashPassword(password);
       await this.runPostConfirmation(
         'PostConfirmation_ConfirmForgotPassword',

@@ -1,9 +1,10 @@
 import { crc32 } from 'node:zlib';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DocumentProblem } from '../../../lambdas/core/documents/ports';
-import { pageRenderer } from '../../../lambdas/jobs/lib/renderer';
+import { MAX_OCR_PAGE_SIDE, ocrDpi } from '../../../lambdas/adapters/local-recogniser/pdf';
+import { RENDER_MSG, largestDeclaredPdfImage, pageRenderer } from '../../../lambdas/jobs/lib/renderer';
 
 async function twoPagePdf() {
   const doc = await PDFDocument.create();
@@ -61,5 +62,46 @@ describe('page renderer (sharp, pdfjs on @napi-rs/canvas, pdf-lib)', () => {
     const broken = new TextEncoder().encode('%PDF-1.7\n% nothing else here');
     expect(await problem(pageRenderer.renderPdf(broken))).toBe('The PDF file is damaged and cannot be read');
     expect(await problem(pageRenderer.splitPdf(broken, 200))).toBe('The PDF file is damaged and cannot be read');
+  });
+});
+
+describe('PDF image bombs', () => {
+  /** A small PDF whose one page paints an image declared 30000 × 30000 pixels (900 megapixels). */
+  async function imageBombPdf() {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const image = doc.context.flateStream(new Uint8Array(64), {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: 30000,
+      Height: 30000,
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 8,
+    });
+    const ref = doc.context.register(image);
+    page.node.setXObject(PDFName.of('Im0'), ref);
+    const content = doc.context.flateStream(new TextEncoder().encode('q 595 0 0 842 0 0 cm /Im0 Do Q'));
+    page.node.addContentStream(doc.context.register(content));
+    return doc.save();
+  }
+
+  it('refuses a PDF that paints an enormous image as too large, before decoding it', async () => {
+    const bytes = await imageBombPdf();
+    expect(bytes.length).toBeLessThan(10_000);
+    expect(await largestDeclaredPdfImage(bytes)).toBe(900_000_000);
+    expect(await problem(pageRenderer.renderPdf(bytes))).toBe(RENDER_MSG.imageTooLarge);
+  });
+
+  it('still renders PDFs whose images are within the bound', async () => {
+    expect(await largestDeclaredPdfImage(await twoPagePdf())).toBe(0);
+  });
+});
+
+describe('OCR resolution of PDF pages', () => {
+  it('is 200 dpi for ordinary pages and lower for huge ones, never above 6000 pixels a side', () => {
+    expect(ocrDpi(595, 842)).toBe(200);
+    const huge = ocrDpi(14400, 14400);
+    expect(huge).toBeLessThan(200);
+    expect((14400 * huge) / 72).toBeLessThanOrEqual(MAX_OCR_PAGE_SIDE);
   });
 });

@@ -62,6 +62,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     userPoolId: USER_POOL_ID,
     clientId: CLIENT_ID,
     issuerBaseUrl: url,
+    iamCredentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     postConfirmation: (event) => {
       hookEvents.push(structuredClone(event));
       return Promise.resolve(event);

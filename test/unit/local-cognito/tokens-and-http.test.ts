@@ -153,7 +153,7 @@ describe('wire protocol', () => {
       expect(allowed).toContain(name);
     }
     // without a request list, the default list still covers Amplify's headers
-    const bare = await fetch(h.url, { method: 'OPTIONS' });
+    const bare = await fetch(h.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173' } });
     const defaults = (bare.headers.get('access-control-allow-headers') ?? '').toLowerCase();
     for (const name of ['cache-control', 'content-type', 'x-amz-target', 'x-amz-user-agent']) {
       expect(defaults).toContain(name);
