@@ -171,7 +171,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     const { N08, N17, I06 } = t.stack.rivile.tables;
     expect(N08).toEqual([expect.objectContaining({ N08_KODAS_KS: SAMPLE_INVOICE.supplierCode, N08_PAV: SAMPLE_INVOICE.supplier, _creator: 'RIVUSR1' })]);
     expect(I06).toHaveLength(1);
-    const doc = I06[0]! as Record<string, unknown> & { I07: Record<string, string>[] };
+    const doc = I06[0]! as unknown as Record<string, unknown> & { I07: Record<string, string>[] };
     expect(doc).toMatchObject({ I06_OP_TIP: '1', I06_DOK_NR: `${SAMPLE_INVOICE.number}-rivile-1.pdf`, I06_KODAS_KS: SAMPLE_INVOICE.supplierCode, I06_OP_DATA: '2025.03.04' });
     expect(doc.I07.length).toBeGreaterThan(0);
     const net = doc.I07.reduce((s, l) => s + Number(l.I07_SUMA), 0);
