@@ -60,6 +60,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.stage]: 'aws',
     [ENV_NAMES.recogniser]: 'textract',
     [ENV_NAMES.globalAdminEmails]: r.globalAdminEmails,
+    // The companies one user may create (lambdas/runtime/env.ts has the same default).
+    [ENV_NAMES.maxCompaniesPerUser]: '10',
     NODE_OPTIONS: '--enable-source-maps',
   };
   if (r.table) env[ENV_NAMES.tableName] = r.table.tableName;

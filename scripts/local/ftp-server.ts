@@ -8,11 +8,19 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 const SERVER_PY = `
-import logging, os, sys
+import logging, os, sys, threading, time
 from pyftpdlib.authorizers import DummyAuthorizer
 from pyftpdlib.handlers import FTPHandler
 from pyftpdlib.servers import FTPServer
 home, port = sys.argv[1], int(sys.argv[2])
+parent = os.getppid()
+def watch_parent():
+    # Stops with the Node process that started it, even when that one is killed (SIGKILL leaves no handler).
+    while True:
+        time.sleep(1)
+        if os.getppid() != parent:
+            os._exit(0)
+threading.Thread(target=watch_parent, daemon=True).start()
 auth = DummyAuthorizer()
 auth.add_user(os.environ["FTP_USER"], os.environ["FTP_PASSWORD"], home, perm="elradfmwMT")
 handler = FTPHandler

@@ -62,11 +62,12 @@ async function main() {
   // Integrations: a real FTP server for the demo company's FTP export (pyftpdlib, when installed).
   let ftp: LocalFtpServer | undefined;
   if (process.env.LOCAL_FTP !== '0' && ftpPython()) {
-    ftp = await startLocalFtpServer({ root: path.join(dataDir, 'ftp'), user: 'demo', password: DEMO_FTP_PASSWORD, port: Number(process.env.LOCAL_FTP_PORT ?? 2121) }).catch((error: unknown) => {
+    ftp = await startLocalFtpServer({ root: path.join(dataDir, 'ftp'), user: 'demo', password: DEMO_FTP_PASSWORD, port: Number(process.env.LOCAL_FTP_PORT ?? (port === 0 ? 0 : 2121)) }).catch((error: unknown) => {
       console.warn(`[local] FTP server not started: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     });
-    if (ftp && seeded.created) await switchDemoFtpOn(stack, ftp).catch((error: unknown) => console.warn(`[local] demo FTP export not switched on: ${String(error)}`));
+    // In the background: the banner does not wait for a sign-in and a connection test.
+    if (ftp && seeded.created) void switchDemoFtpOn(stack, ftp).catch((error: unknown) => console.warn(`[local] demo FTP export not switched on: ${String(error)}`));
   }
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);

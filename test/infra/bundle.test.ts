@@ -16,7 +16,8 @@ import { packageNameOf } from '../../infra/build/runtime-packages';
 import { awsNeedsOf } from '../../infra/constructs/grants';
 import { SYNTH_TIMEOUT_MS, removeTempDirs, tempDir, testBundle } from './synth';
 
-afterAll(removeTempDirs);
+// Removing the isolated copies of every handler takes a while on a busy machine.
+afterAll(removeTempDirs, 60_000);
 
 const HOST_ARCH = arch() === 'arm64' ? 'arm64' : arch() === 'x64' ? 'x86_64' : 'other';
 const FIXTURES = join(REPO_ROOT, 'test', 'infra', 'fixtures', 'lambdas');
