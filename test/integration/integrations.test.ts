@@ -254,7 +254,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
       start = page.LastEvaluatedKey;
     } while (start);
     const raw = JSON.stringify(items);
-    expect(raw).toContain('INTEGRATION#ftp_export');
+    expect(raw).toContain('INTEGRATION#nsoft_export');
     expect(raw).not.toContain(FTP_PASSWORD);
     expect(raw).not.toContain(RIVILE_KEY);
   });
