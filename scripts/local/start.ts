@@ -59,23 +59,24 @@ async function main() {
     rivileKeys: [DEMO_RIVILE_KEY],
   });
   const seeded = await seedDemo(stack);
-  // Integrations: a real FTP server for the demo company's FTP export (pyftpdlib, when installed).
   let ftp: LocalFtpServer | undefined;
-  if (process.env.LOCAL_FTP !== '0' && ftpPython()) {
-    ftp = await startLocalFtpServer({ root: path.join(dataDir, 'ftp'), user: 'demo', password: DEMO_FTP_PASSWORD, port: Number(process.env.LOCAL_FTP_PORT ?? (port === 0 ? 0 : 2121)) }).catch((error: unknown) => {
-      console.warn(`[local] FTP server not started: ${error instanceof Error ? error.message : String(error)}`);
-      return undefined;
-    });
-    // In the background: the banner does not wait for a sign-in and a connection test.
-    if (ftp && seeded.created) void switchDemoFtpOn(stack, ftp).catch((error: unknown) => console.warn(`[local] demo FTP export not switched on: ${String(error)}`));
-  }
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);
   console.log(`  Data folder: ${dataDir}${seeded.created ? ' (demo data created)' : ''}`);
   console.log(`  Demo account: ${DEMO_USER.email} / ${DEMO_USER.password}`);
-  if (ftp) console.log(`  FTP server (exports): ${ftp.host} port ${ftp.port}, user demo / ${DEMO_FTP_PASSWORD}, files in ${ftp.root}`);
   console.log(`  Rivile stand-in: ${process.env.RIVILE_API_URL}, API key ${DEMO_RIVILE_KEY}`);
   console.log('');
+  // Integrations, after the banner (startup does not wait for Python): a real FTP server for the demo company's
+  // FTP export (Debian's python3-pyftpdlib, when installed); on the first start the export is switched on.
+  if (process.env.LOCAL_FTP !== '0' && ftpPython()) {
+    void startLocalFtpServer({ root: path.join(dataDir, 'ftp'), user: 'demo', password: DEMO_FTP_PASSWORD, port: Number(process.env.LOCAL_FTP_PORT ?? (port === 0 ? 0 : 2121)) })
+      .then(async (server) => {
+        ftp = server;
+        console.log(`  FTP server (exports): ${server.host} port ${server.port}, user demo / ${DEMO_FTP_PASSWORD}, files in ${server.root}`);
+        if (seeded.created) await switchDemoFtpOn(stack, server).catch((error: unknown) => console.warn(`[local] demo FTP export not switched on: ${String(error)}`));
+      })
+      .catch((error: unknown) => console.warn(`[local] FTP server not started: ${error instanceof Error ? error.message : String(error)}`));
+  }
   const stop = async () => {
     await ftp?.stop().catch(() => undefined);
     await stack.stop().catch(() => undefined);
