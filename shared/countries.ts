@@ -2,7 +2,8 @@
  * The country list of stakeholder forms (rules.md 9: about 250 entries with two-letter codes),
  * from the maintained i18n-iso-countries data (ISO 3166-1 alpha-2, English names).
  */
-import countries from 'i18n-iso-countries';
+// The library without its 100 bundled locales (the package's Node entry registers them all): English only.
+import countries from 'i18n-iso-countries/index.js';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 
 countries.registerLocale(en);

@@ -57,6 +57,25 @@ export const routes: RouteDef[] = [
   // Integrations
   { method: 'POST', path: '/company/service', handler: 'http/company/post-service', auth: 'company-admin' },
   { method: 'POST', path: '/receipts/export-rivile', handler: 'http/receipts/post-export-rivile', auth: 'user' },
+  // Master data: suppliers and customers (stakeholders), categories, items
+  { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
+  { method: 'POST', path: '/category', handler: 'http/master-data/post-category', auth: 'user' },
+  { method: 'PUT', path: '/category', handler: 'http/master-data/put-category', auth: 'user' },
+  { method: 'DELETE', path: '/category', handler: 'http/master-data/delete-category', auth: 'user' },
+  { method: 'GET', path: '/stakeholders', handler: 'http/master-data/get-stakeholders', auth: 'user' },
+  { method: 'GET', path: '/stakeholders/{id}', handler: 'http/master-data/get-stakeholder', auth: 'user' },
+  { method: 'POST', path: '/stakeholder', handler: 'http/master-data/post-stakeholder', auth: 'user' },
+  { method: 'PUT', path: '/stakeholder', handler: 'http/master-data/put-stakeholder', auth: 'user' },
+  { method: 'DELETE', path: '/stakeholder', handler: 'http/master-data/delete-stakeholder', auth: 'user' },
+  { method: 'GET', path: '/isNewStakeholder', handler: 'http/master-data/get-is-new-stakeholder', auth: 'user' },
+  { method: 'GET', path: '/items', handler: 'http/master-data/get-items', auth: 'user' },
+  { method: 'POST', path: '/item', handler: 'http/master-data/post-item', auth: 'user' },
+  { method: 'POST', path: '/item/word', handler: 'http/master-data/post-item-word', auth: 'user' },
+  { method: 'PUT', path: '/item', handler: 'http/master-data/put-item', auth: 'user' },
+  { method: 'DELETE', path: '/item', handler: 'http/master-data/delete-item', auth: 'user' },
+  // Master data import (XLSX/XLS)
+  { method: 'GET', path: '/upload/import', handler: 'http/upload/get-upload-import', auth: 'user' },
+  { method: 'GET', path: '/upload/import/{id}', handler: 'http/upload/get-upload-import-result', auth: 'user' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
@@ -70,11 +89,13 @@ export const triggerHandlers = {
   postConfirmation: 'triggers/post-confirmation',
 } as const;
 
-/** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/) → SQS → Lambda. */
+/** Queue-driven jobs: S3 object-created notifications (prefixes uploads/ and jobs/process/; imports/) → SQS → Lambda. */
 export const jobHandlers = {
   processDocument: 'jobs/process-document',
   /** Integrations: export queue (SQS) → delivery of one document to one export target. */
   exportDocument: 'jobs/export-document',
+  /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
+  importMasterData: 'jobs/import-master-data',
 } as const;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

@@ -60,7 +60,7 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.stage]: 'aws',
     [ENV_NAMES.recogniser]: 'textract',
     [ENV_NAMES.globalAdminEmails]: r.globalAdminEmails,
-    // The companies one user may create (lambdas/runtime/env.ts has the same default).
+    // The handlers' own default (lambdas/runtime/env.ts), stated so that it can be changed per stage.
     [ENV_NAMES.maxCompaniesPerUser]: '10',
     NODE_OPTIONS: '--enable-source-maps',
   };

@@ -13,6 +13,7 @@ import { EXPORT_DOCUMENT_TIMEOUT } from './integrations-stack';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
+import { ImportJob } from '../constructs/import-job';
 
 export interface ProcessingStackProps extends StackProps {
   bundle: HandlerBundle;
@@ -59,6 +60,8 @@ export class ProcessingStack extends Stack {
   readonly deadLetterQueue: Queue;
   readonly processDocument?: HandlerFunction;
   readonly exportDocument?: HandlerFunction;
+  /** Master-data imports: their own queue, DLQ and job (infra/constructs/import-job.ts). */
+  readonly importJob: ImportJob;
 
   constructor(scope: Construct, id: string, props: ProcessingStackProps) {
     super(scope, id, props);
@@ -129,6 +132,19 @@ export class ProcessingStack extends Stack {
       });
       this.exportDocument.addEventSource(new SqsEventSource(props.exportQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 5 }));
     }
+    this.importJob = new ImportJob(this, 'MasterDataImport', {
+      bucket: documents,
+      bundle: props.bundle,
+      handler: props.entries.jobs.importMasterData,
+      resources: {
+        table: props.table,
+        documentsBucket: props.documentsBucket,
+        userPool: props.userPool,
+        userPoolClient: props.userPoolClient,
+        webSocketStage: props.webSocketStage,
+        globalAdminEmails: props.globalAdminEmails,
+      },
+    });
 
     new CfnOutput(this, 'UploadsQueueUrl', { value: this.uploadsQueue.queueUrl });
     new CfnOutput(this, 'UploadsDeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl });

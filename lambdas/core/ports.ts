@@ -37,7 +37,14 @@ export class CompanyLimitReached extends Error {
   }
 }
 
-export type LiveEventName = 'receipt' | 'receipt-update' | 'receipt-delete' | 'company' | 'company-delete';
+export type LiveEventName =
+  | 'receipt'
+  | 'receipt-update'
+  | 'receipt-delete'
+  | 'company'
+  | 'company-delete'
+  // Master data: payload {kind: 'stakeholder' | 'category' | 'item', type?, id}
+  | 'master-data';
 
 export interface LiveEvents {
   /** Sends an event to every open connection of the company's members. */

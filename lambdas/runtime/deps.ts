@@ -2,10 +2,14 @@ import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
 import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
+import { ddbMasterDataStore } from '../adapters/ddb/master-data-store';
+import { ddbImportsStore } from '../adapters/ddb/imports-store';
 import { s3Files } from '../adapters/s3/files';
 import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
+import type { MasterDataStore } from '../core/master-data/ports';
+import type { ImportsStore } from '../core/master-data/import/ports';
 import type { SupplierLayouts } from '../core/recognition/ports';
 import { env } from './env';
 
@@ -24,6 +28,10 @@ export interface Deps {
   files: FileStore;
   /** Supplier layouts learnt from confirmed documents, per company (lambdas/core/recognition). */
   layouts: SupplierLayouts;
+  /** Master data: suppliers, customers, categories, items (lambdas/core/master-data). */
+  masterData: MasterDataStore;
+  /** Master data XLSX/XLS imports (lambdas/core/master-data/import). */
+  imports: ImportsStore;
 }
 
 export function deps(): Deps {
@@ -40,5 +48,7 @@ export function deps(): Deps {
     documents: ddbDocumentsStore,
     files: s3Files,
     layouts: ddbSupplierLayouts,
+    masterData: ddbMasterDataStore,
+    imports: ddbImportsStore,
   };
 }

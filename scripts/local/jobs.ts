@@ -70,6 +70,8 @@ export function createLocalJobQueue(
   loadHandler: () => Promise<JobHandler>,
   region = 'eu-west-1',
   durableDir?: string,
+  /** The queue's maxReceiveCount (the job's own constant). */
+  maxReceives = MAX_RECEIVES,
   /** Integrations: the export queue's name and how long a DelaySeconds second lasts here (tests shorten it). */
   opts: { queueName?: string; msPerDelaySecond?: number } = {},
 ): LocalJobQueue {
@@ -129,7 +131,7 @@ export function createLocalJobQueue(
       store.remove(msg.messageId);
       return;
     }
-    if (count >= MAX_RECEIVES) {
+    if (count >= maxReceives) {
       store.remove(msg.messageId);
       deadLetters.push(msg);
       return;
@@ -147,7 +149,7 @@ export function createLocalJobQueue(
 
   // Messages left by a process that died mid-job come back first, one receive later.
   for (const pending of store.pending()) {
-    const receiveCount = Math.min(pending.receiveCount + 1, MAX_RECEIVES);
+    const receiveCount = Math.min(pending.receiveCount + 1, maxReceives);
     store.save(pending.id, pending.body, receiveCount);
     queue.push(message(pending.body, receiveCount, pending.id));
   }

@@ -117,6 +117,7 @@ export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }>
   const token = await accessTokenOf(stack, DEMO_USER);
   const companies = await fetch(`${stack.apiUrl}/companies`, { headers: { authorization: `Bearer ${token}` } });
   const companyId = ((await companies.json()) as { items: { company_id: string }[] }).items[0]!.company_id;
+  await seedDemoMasterData(stack.apiUrl, token, companyId);
   for (const doc of DEMO_DOCUMENTS) {
     const bytes = readFileSync(path.join(import.meta.dirname, 'demo', doc.file));
     const result = await uploadThroughApi(
@@ -128,4 +129,51 @@ export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }>
     if (!result.put?.ok) console.warn(`[local] demo document ${doc.file} was not uploaded (${result.status})`);
   }
   return { created };
+}
+
+// Master data: the demo company's categories, suppliers, customers and items (through the API, as a user keeps them).
+const DEMO_CATEGORIES = [
+  { name: 'Office supplies', category_code: '6110' },
+  { name: 'Electricity', category_code: '6310' },
+  { name: 'Fuel', category_code: '6420' },
+  { name: 'Meals and entertainment', category_code: '6510' },
+  { name: 'Software', category_code: '6130' },
+];
+/** The first supplier is the seller of the demo invoice office-supplies-invoice.pdf; the other demo sellers are new. */
+const DEMO_SUPPLIERS = [
+  { name: 'Northwind Office Supplies Ltd', code: '304567891', vat_id: 'LT123456715', street: '12 Harbour Street', city: 'Klaipeda', zipcode: 'LT-91234', country: 'LT', category: 'Office supplies', selected_date_format: 'DD/MM/YYYY' },
+  { name: 'Ignitis UAB', code: '303383884', vat_id: 'LT100008860716', street: 'Laisvės pr. 10', city: 'Vilnius', zipcode: 'LT-04215', country: 'LT', category: 'Electricity' },
+  { name: 'Circle K Lietuva UAB', code: '110019544', vat_id: 'LT100195417', city: 'Vilnius', country: 'LT', category: 'Fuel' },
+  { name: 'Atlassian Pty Ltd', code: 'ATL-001', country: 'AU', category: 'Software', selected_date_format: 'YYYY-MM-DD' },
+];
+const DEMO_CUSTOMERS = [
+  { name: 'Baltic Bytes UAB', code: '305112233', vat_id: 'LT100001919017', street: 'Gedimino pr. 9', city: 'Vilnius', zipcode: 'LT-01103', country: 'LT' },
+  { name: 'Kauno Baldai UAB', code: '302445566', city: 'Kaunas', country: 'LT' },
+  { name: 'Riga Print SIA', code: '40003123456', vat_id: 'LV40003123456', city: 'Riga', country: 'LV' },
+];
+const DEMO_ITEMS = [
+  { name: 'Printer paper A4', words: ['paper', 'A4', 'popierius'] },
+  { name: 'Toner cartridge', words: ['toner', 'cartridge', 'kasetė'] },
+  { name: 'Coffee beans', words: ['coffee', 'kava'] },
+  { name: 'Diesel', words: ['diesel', 'dyzelinas'] },
+];
+
+async function seedDemoMasterData(apiUrl: string, token: string, companyId: string): Promise<void> {
+  const post = async (route: string, body: unknown) => {
+    const res = await fetch(`${apiUrl}${route}?company_id=${encodeURIComponent(companyId)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 201) console.warn(`[local] demo ${route} was not created (${res.status})`);
+    return res.status === 201 ? ((await res.json()) as { id?: string; name: string }) : undefined;
+  };
+  const categoryIds = new Map<string, string>();
+  for (const c of DEMO_CATEGORIES) {
+    const created = await post('/category', c);
+    if (created?.id) categoryIds.set(c.name, created.id);
+  }
+  for (const { category, ...s } of DEMO_SUPPLIERS) await post('/stakeholder', { type: 'supplier', ...s, category_id: categoryIds.get(category) ?? null });
+  for (const c of DEMO_CUSTOMERS) await post('/stakeholder', { type: 'customer', ...c });
+  for (const item of DEMO_ITEMS) await post('/item', item);
 }

@@ -7,6 +7,7 @@ import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
 import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
 import { resetS3Client } from '../../lambdas/adapters/s3/files';
 import { PROCESSING_PREFIXES } from '../../lambdas/core/documents/files';
+import { IMPORT_MAX_RECEIVES, IMPORT_PREFIX } from '../../lambdas/core/master-data/import/service';
 import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { jobHandlers, triggerHandlers } from '../../shared/routes';
@@ -14,7 +15,7 @@ import { handleApiRequest, loadHandler } from './api-adapter';
 import { localCredentials } from './credentials';
 import { createLocalCognito, type LocalCognito } from './cognito';
 import { startLocalDynamo, type LocalDynamo } from './dynamo';
-import { createLocalJobQueue, type LocalJobQueue } from './jobs';
+import { createLocalJobQueue, MAX_RECEIVES, type LocalJobQueue } from './jobs';
 import { startLocalS3, type LocalS3 } from './s3';
 import { serveStatic } from './static-files';
 import { ensureTable } from './table';
@@ -58,6 +59,8 @@ export interface LocalStack {
   /** Integrations: the export queue (SQS stand-in at /_sqs) and the Rivile stand-in at /_rivile. */
   exportJobs: LocalJobQueue;
   rivile: RivileStandIn;
+  /** The master-data import job's queue (S3 imports/ → SQS → job). */
+  importJobs: LocalJobQueue;
   stop(): Promise<void>;
 }
 
@@ -119,9 +122,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     // The bucket notification's prefix filter (uploads/ and jobs/process/).
     if (PROCESSING_PREFIXES.some((prefix) => record.s3.object.key.startsWith(prefix))) jobs.deliver(record);
   });
+  // Master data imports: the notification of the imports/ prefix goes to its own queue and job.
+  const importJobs = createLocalJobQueue(
+    () => loadHandler(jobHandlers.importMasterData),
+    'eu-west-1',
+    path.join(opts.dataDir, 'import-queue'),
+    IMPORT_MAX_RECEIVES,
+  );
+  s3.onObjectCreated((record) => {
+    if (record.s3.object.key.startsWith(IMPORT_PREFIX)) importJobs.deliver(record);
+  });
 
   // Integrations: confirm with send → SQS export queue → export job; Rivile GAMA's stand-in.
-  const exportJobs = createLocalJobQueue(() => loadHandler(jobHandlers.exportDocument), 'eu-west-1', path.join(opts.dataDir, 'export-queue'), {
+  const exportJobs = createLocalJobQueue(() => loadHandler(jobHandlers.exportDocument), 'eu-west-1', path.join(opts.dataDir, 'export-queue'), MAX_RECEIVES, {
     queueName: EXPORT_QUEUE_NAME,
     msPerDelaySecond: opts.exportRetry?.msPerDelaySecond ?? 1000,
   });
@@ -200,9 +213,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     jobs,
     exportJobs,
     rivile,
+    importJobs,
     async stop() {
       await jobs.close();
       await exportJobs.close();
+      await importJobs.close();
       await closeRecogniser();
       gateway.close();
       server.closeAllConnections();

@@ -16,8 +16,8 @@ import { packageNameOf } from '../../infra/build/runtime-packages';
 import { awsNeedsOf } from '../../infra/constructs/grants';
 import { SYNTH_TIMEOUT_MS, removeTempDirs, tempDir, testBundle } from './synth';
 
-// Removing the isolated copies of every handler takes a while on a busy machine.
-afterAll(removeTempDirs, 60_000);
+// The isolated copies of every bundle take a while to remove.
+afterAll(removeTempDirs, 120_000);
 
 const HOST_ARCH = arch() === 'arm64' ? 'arm64' : arch() === 'x64' ? 'x86_64' : 'other';
 const FIXTURES = join(REPO_ROOT, 'test', 'infra', 'fixtures', 'lambdas');
@@ -66,7 +66,8 @@ function loadInNode(files: Record<string, string>, call?: { handler: string; eve
     cwd: tmpdir(),
     env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...HANDLER_ENV },
     encoding: 'utf8',
-    timeout: 60_000,
+    // About 60 handlers, each importing its own bundle (about 1 s each on a busy 2-core machine).
+    timeout: 200_000,
   });
   return JSON.parse(stdout) as Record<string, string>;
 }
@@ -88,7 +89,7 @@ describe('bundle of the product handlers', () => {
     expect(loadable.length).toBeGreaterThanOrEqual(handlers.length - 1);
     const result = loadInNode(isolatedCopies(bundle, loadable));
     expect(result).toEqual(Object.fromEntries(loadable.map((h) => [h, 'function'])));
-  });
+  }, 240_000);
 
   it('ships native packages only with a Lambda (linux, glibc) binary for the function architecture', () => {
     for (const built of Object.values(bundle.handlers)) {

@@ -10,6 +10,7 @@ import {
   UPLOADS_VISIBILITY_TIMEOUT,
 } from '../../infra/stacks/processing-stack';
 import { createReceiptsStacks } from '../../infra/stacks/receipts-stacks';
+import { IMPORT_PREFIXES } from '../../infra/constructs/import-job';
 import {
   fakeWebDist,
   GLOBAL_ADMINS,
@@ -36,7 +37,8 @@ describe('ProcessingStack', () => {
   }, SYNTH_TIMEOUT_MS);
 
   it('has the uploads queue with a dead-letter queue after the job’s number of receives', () => {
-    s.processing.resourceCountIs('AWS::SQS::Queue', 2);
+    // Two of their own, two of the master-data import (test/infra/import-job.test.ts).
+    s.processing.resourceCountIs('AWS::SQS::Queue', 4);
     s.processing.hasResourceProperties('AWS::SQS::Queue', {
       RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: UPLOADS_MAX_RECEIVE_COUNT },
       VisibilityTimeout: UPLOADS_VISIBILITY_TIMEOUT.toSeconds(),
@@ -59,7 +61,8 @@ describe('ProcessingStack', () => {
     const config = notifications!.Properties.NotificationConfiguration as {
       QueueConfigurations: Array<{ Events: string[]; Filter: { Key: { FilterRules: Array<{ Name: string; Value: string }> } }; QueueArn: unknown }>;
     };
-    expect(config.QueueConfigurations).toHaveLength(PROCESSING_PREFIXES.length);
+    // Plus the imports/ prefix of the master-data import (test/infra/import-job.test.ts).
+    expect(config.QueueConfigurations).toHaveLength(PROCESSING_PREFIXES.length + IMPORT_PREFIXES.length);
     for (const prefix of PROCESSING_PREFIXES) {
       expect(config.QueueConfigurations).toContainEqual({
         Events: ['s3:ObjectCreated:*'],
@@ -116,7 +119,7 @@ describe('ProcessingStack', () => {
     });
     expect(stacks.processing.processDocument).toBeUndefined();
     const template = Template.fromStack(stacks.processing);
-    template.resourceCountIs('AWS::SQS::Queue', 2);
+    template.resourceCountIs('AWS::SQS::Queue', 4);
     template.resourceCountIs('Custom::S3BucketNotifications', 1);
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
   });

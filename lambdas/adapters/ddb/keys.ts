@@ -65,6 +65,48 @@ export const keys = {
   integrationCredentials: (companyId: string, type: string) => ({ pk: `COMPANY#${companyId}`, sk: `INTEGRATION#${type}` }),
   /** Integrations: a document delivered to one export target (the idempotency key of the export). */
   exportMarker: (receiptId: string, target: string) => ({ pk: `DOC#${receiptId}`, sk: `EXPORT#${target}` }),
+  // Master data (suppliers, customers, categories, items). `kind` is the list a record belongs to:
+  // supplier | customer | category | item; `source` own | external (imported from an integration).
+  /** The record itself; stakeholders and categories by id, items by name_id. */
+  masterRecord: (companyId: string, entity: 'STAKEHOLDER' | 'CATEGORY' | 'ITEM', id: string) => ({ pk: `MD#${companyId}#${entity}#${id}`, sk: 'META' }),
+  /** A record's two list partitions (every record / own or external only), sorted by folded name then id. */
+  masterLists: (companyId: string, kind: string, source: 'own' | 'external', nameKey: string, id: string) => {
+    const sortKey = masterSortKey(nameKey, id);
+    return { gsi1pk: `MDL#${companyId}#${kind}#all`, gsi1sk: sortKey, gsi2pk: `MDL#${companyId}#${kind}#${source}`, gsi2sk: sortKey };
+  },
+  masterList: (companyId: string, kind: string, source: 'all' | 'own' | 'external') =>
+    source === 'all'
+      ? ({ index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: `MDL#${companyId}#${kind}#all` } as const)
+      : ({ index: 'gsi2', pkName: 'gsi2pk', skName: 'gsi2sk', pk: `MDL#${companyId}#${kind}#${source}` } as const),
+  /** One search-word item per word of a record's name: sort key `<word>#<folded name>#<id>`. */
+  masterSearch: (companyId: string, kind: string, source: 'own' | 'external', word: string, nameKey: string, id: string) => {
+    const sortKey = `${word}#${masterSortKey(nameKey, id)}`;
+    return { pk: `MDS#${companyId}#${kind}#all`, sk: sortKey, gsi1pk: `MDS#${companyId}#${kind}#${source}`, gsi1sk: sortKey };
+  },
+  masterSearchPartition: (companyId: string, kind: string, source: 'all' | 'own' | 'external') =>
+    source === 'all'
+      ? ({ index: undefined, pkName: 'pk', skName: 'sk', pk: `MDS#${companyId}#${kind}#all` } as const)
+      : ({ index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: `MDS#${companyId}#${kind}#${source}` } as const),
+  /** Uniqueness guard of a name key or code within a company and kind; holds the owner's id (`rid`). */
+  masterGuard: (companyId: string, kind: string, field: 'name' | 'code', value: string) => ({ pk: `MDU#${companyId}#${kind}#${field}#${value}`, sk: 'UNIQUE' }),
+  /** Non-unique look-ups of stakeholders (VAT ID, recognition name), oldest first. */
+  masterLookup: (companyId: string, kind: string, by: 'vat' | 'match_name', value: string, createdAt: string, id: string) => ({
+    pk: `MDF#${companyId}#${kind}#${by}#${value}`,
+    sk: `${createdAt}#${id}`,
+  }),
+  masterLookupPartition: (companyId: string, kind: string, by: 'vat' | 'match_name', value: string) => ({ pk: `MDF#${companyId}#${kind}#${by}#${value}` }),
+  /** Items by one of their (folded) words, for matching line items. */
+  itemWord: (companyId: string, word: string, nameId: string) => ({ pk: `MDW#${companyId}#${word.slice(0, 200)}`, sk: nameId }),
+  itemWordPartition: (companyId: string, word: string) => ({ pk: `MDW#${companyId}#${word.slice(0, 200)}` }),
+  // Master data import (XLSX/XLS): one record per GET /upload/import, and the rejected rows of each chunk.
+  masterImport: (importId: string) => ({ pk: `IMPORT#${importId}`, sk: 'META' }),
+  masterImportRejected: (importId: string, fromRow: number) => ({ pk: `IMPORT#${importId}`, sk: `REJECTED#${String(fromRow).padStart(7, '0')}` }),
+  masterImportRejectedOf: (importId: string) => ({ pk: `IMPORT#${importId}`, skPrefix: 'REJECTED#' }),
 } as const;
+
+/** Sort keys of master-data lists: the folded name (bounded, so that a key stays under 1024 bytes), then the id. */
+function masterSortKey(nameKey: string, id: string): string {
+  return `${nameKey.slice(0, 200)}#${id}`;
+}
 
 export type Key = { pk: string; sk: string };

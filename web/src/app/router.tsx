@@ -9,6 +9,7 @@ import { DashboardPage } from '../features/companies/components/DashboardPage';
 import { EditReceiptPage } from '../features/edit-receipt/components/EditReceiptPage';
 import { FieldsConfigPage } from '../features/fields-config/components/FieldsConfigPage';
 import { IntegrationPage } from '../features/integration/components/IntegrationPage';
+import { MasterDataPage } from '../features/master-data/components/MasterDataPage';
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
 import { SelectCompanyPage } from '../features/select-company/components/SelectCompanyPage';
@@ -55,7 +56,7 @@ function Fallback() {
 }
 
 /**
- * Routes of the screens built so far. Edit-receipt, master data, settings, My Team, integration and
+ * Routes of the screens built so far. Settings, My Team, integration and
  * admin are not built yet: their menu entries exist, their paths fall back to /dashboard until the
  * screens land.
  */
@@ -82,6 +83,11 @@ export function AppRoutes() {
             {/* Integrations */}
             <Route path="/integration" element={<IntegrationPage />} />
             <Route path="/fields-configuration" element={<FieldsConfigPage />} />
+            {/* Master data: the path decides the type */}
+            <Route path="/customers" element={<MasterDataPage />} />
+            <Route path="/suppliers" element={<MasterDataPage />} />
+            <Route path="/categories" element={<MasterDataPage />} />
+            <Route path="/items" element={<MasterDataPage />} />
           </Route>
         </Route>
         <Route path="*" element={<Fallback />} />

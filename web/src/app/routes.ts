@@ -4,6 +4,11 @@ import { MENU_STATUS_LABELS } from '../lib/badge';
 const PAGE_TITLES: Record<string, string> = {
   '/dashboard': 'Dashboard',
   '/my-profile': 'My Profile',
+  // Master data
+  '/customers': 'Customers',
+  '/suppliers': 'Suppliers',
+  '/categories': 'Categories',
+  '/items': 'Items',
 };
 
 /** The header title: document lists take their status title (inbox → Inbox, review → To Review, …). */

@@ -14,4 +14,11 @@ export const queryKeys = {
   totalDocuments: (scope: string) => ['receipts', 'total-documents', scope] as const,
   companyUsers: (companyId: string) => ['company-users', companyId] as const,
   email: (emailId: string, companyId?: string) => ['email', emailId, companyId ?? null] as const,
+  // Master data: suppliers, customers, categories, items
+  /** Everything about master data: the four lists and the category choices. */
+  masterData: ['master-data'] as const,
+  /** One master-data list: `params` is its identity (kind, search, scope), see features/master-data/lib/screens. */
+  masterDataList: (params: Record<string, unknown>) => ['master-data', 'list', params] as const,
+  /** The categories a dropdown offers for one company and search text. */
+  categoryOptions: (companyId: string, search: string) => ['master-data', 'category-options', companyId, search] as const,
 };

@@ -8,7 +8,7 @@ export interface ModalProps {
   footer?: ReactNode;
   /** Omit to make the modal non-dismissible (no close button, Escape and backdrop do nothing). */
   onClose?: () => void;
-  size?: 'sm' | 'md';
+  size?: 'sm' | 'md' | 'lg';
   testId?: string;
 }
 

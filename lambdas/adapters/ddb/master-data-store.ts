@@ -1,0 +1,432 @@
+/**
+ * Master data in the single table (docs/data-model.md, items "master-data …", patterns M1–M11).
+ *
+ * A record lives in its own item (M1) and in two list partitions through gsi1/gsi2 (every record / own or
+ * external only). Derived items written in the SAME transaction as the record: uniqueness guards (name key,
+ * code), stakeholder look-ups (VAT ID, recognition name), one search-word item per word of the name and, for
+ * items, one item per matching word. Every derived item carries a copy of the record, so a list page, a
+ * search page or a look-up is one request.
+ */
+import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { badRequest } from '../../../shared/errors';
+import type { StakeholderType } from '../../../shared/schemas/master-data';
+import { identifierKey, matchNameKey, nameKey, searchWords } from '../../core/master-data/keys';
+import { DuplicateKeyError, type MasterDataStore } from '../../core/master-data/ports';
+import type { CategoryRecord, ItemRecord, ListRequest, Page, RecordSource, StakeholderRecord } from '../../core/master-data/types';
+import { ddb } from './client';
+import { keys } from './keys';
+import { batchGet, tableName } from './table-ops';
+
+/** Words of a name that get a search item (a transaction holds at most 100 items). */
+export const SEARCH_WORDS_MAX = 8;
+/** Words of an item indexed for matching line items. */
+export const ITEM_MATCH_WORDS_MAX = 40;
+/** Distinct words one findItemsByWords call looks up (one query each). */
+export const FIND_WORDS_MAX = 20;
+/** Queries one list or search page may send. */
+export const MAX_QUERIES_PER_PAGE = 4;
+
+type Kind = StakeholderType | 'category' | 'item';
+type Entity = 'STAKEHOLDER' | 'CATEGORY' | 'ITEM';
+type AnyRecord = StakeholderRecord | CategoryRecord | ItemRecord;
+type Item = Record<string, unknown>;
+
+/** Attributes of an item that are not part of the record. */
+const NON_RECORD = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ttl', 'entity', 'rid', 'sw', 'md']);
+
+function recordOf<T>(item: Item): T {
+  const out: Item = {};
+  for (const [k, v] of Object.entries(item)) if (!NON_RECORD.has(k)) out[k] = v;
+  return out as T;
+}
+
+const sourceOf = (r: AnyRecord): 'own' | 'external' => (r.external ? 'external' : 'own');
+const idOf = (r: AnyRecord): string => ('name_id' in r ? r.name_id : r.id);
+/** Items are identified by their folded name: their list sort key needs no id. */
+const sortIdOf = (r: AnyRecord): string => ('name_id' in r ? '' : r.id);
+const sortNameOf = (r: AnyRecord): string => ('name_id' in r ? r.name_id : nameKey(r.name));
+
+/** The key used to compare codes: compacted identifier, or the folded text when nothing is left of it. */
+export function codeKey(code: string): string {
+  return identifierKey(code) || nameKey(code);
+}
+
+// ------------------------------------------------------------------ item builders (also used by the bench)
+
+interface Derived {
+  item: Item;
+  /** Set on uniqueness guards: which field a failed condition means. */
+  guard?: 'name' | 'code';
+}
+
+function kindOf(r: AnyRecord): Kind {
+  if ('name_id' in r) return 'item';
+  if ('type' in r) return r.type;
+  return 'category';
+}
+
+function entityOf(kind: Kind): Entity {
+  return kind === 'item' ? 'ITEM' : kind === 'category' ? 'CATEGORY' : 'STAKEHOLDER';
+}
+
+/** The record's own item (M1 + M2 list keys). */
+export function masterRecordItem(r: AnyRecord): Item {
+  const kind = kindOf(r);
+  return {
+    ...keys.masterRecord(r.company_id, entityOf(kind), idOf(r)),
+    ...keys.masterLists(r.company_id, kind, sourceOf(r), sortNameOf(r), sortIdOf(r)),
+    entity: `MD_${entityOf(kind)}`,
+    ...r,
+  };
+}
+
+/** Every derived item of a record: guards, look-ups, search words, item words. */
+export function masterDerivedItems(r: AnyRecord): Derived[] {
+  const kind = kindOf(r);
+  const id = idOf(r);
+  const copy = { ...r, rid: id, entity: 'MD_INDEX' };
+  const out: Derived[] = [];
+  const sw = searchWords(r.name).slice(0, SEARCH_WORDS_MAX);
+  for (const word of sw) {
+    out.push({ item: { ...keys.masterSearch(r.company_id, kind, sourceOf(r), word, sortNameOf(r), sortIdOf(r)), ...copy, sw } });
+  }
+  if (kind === 'item') {
+    const words = [...new Set((r as ItemRecord).words.map(nameKey).filter((w) => w !== ''))].slice(0, ITEM_MATCH_WORDS_MAX);
+    for (const word of words) out.push({ item: { ...keys.itemWord(r.company_id, word, id), ...copy } });
+    return out;
+  }
+  const nk = nameKey(r.name);
+  if (nk) out.push({ item: { ...keys.masterGuard(r.company_id, kind, 'name', nk), ...copy }, guard: 'name' });
+  const code = kind === 'category' ? (r as CategoryRecord).category_code : (r as StakeholderRecord).code;
+  const ck = code ? codeKey(code) : '';
+  if (ck) out.push({ item: { ...keys.masterGuard(r.company_id, kind, 'code', ck), ...copy }, guard: 'code' });
+  if (kind !== 'category') {
+    const s = r as StakeholderRecord;
+    const vat = s.vat_id ? identifierKey(s.vat_id) : '';
+    if (vat) out.push({ item: { ...keys.masterLookup(s.company_id, kind, 'vat', vat, s.created_at, s.id), ...copy } });
+    const mn = matchNameKey(s.name);
+    if (mn) out.push({ item: { ...keys.masterLookup(s.company_id, kind, 'match_name', mn.slice(0, 400), s.created_at, s.id), ...copy } });
+  }
+  return out;
+}
+
+/** Every item a record is stored as (what a bulk load writes). */
+export function masterItems(r: AnyRecord): Item[] {
+  return [masterRecordItem(r), ...masterDerivedItems(r).map((d) => d.item)];
+}
+
+// ------------------------------------------------------------------ writes
+
+interface Op {
+  op: Record<string, unknown>;
+  /** What a failed condition of this op means. */
+  meaning: 'version' | 'name' | 'code';
+}
+
+const keyString = (i: Item) => `${i.pk as string}\u0000${i.sk as string}`;
+
+/** The transaction that turns `previous` into `next` (either may be absent: create / delete). */
+export function masterTransaction(next: AnyRecord | undefined, previous: AnyRecord | undefined): Op[] {
+  const TableName = tableName();
+  const ops: Op[] = [];
+  const nextRecord = next ? masterRecordItem(next) : undefined;
+  const prevRecord = previous ? masterRecordItem(previous) : undefined;
+  const sameRecordKey = nextRecord && prevRecord && keyString(nextRecord) === keyString(prevRecord);
+  if (prevRecord && !sameRecordKey) {
+    ops.push({
+      op: { Delete: { TableName, Key: { pk: prevRecord.pk, sk: prevRecord.sk }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous!.version } } },
+      meaning: 'version',
+    });
+  }
+  if (nextRecord) {
+    if (sameRecordKey) {
+      ops.push({ op: { Put: { TableName, Item: nextRecord, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous!.version } } }, meaning: 'version' });
+    } else {
+      // A new record key: the record is created, or an item is renamed (its name_id is its key).
+      ops.push({ op: { Put: { TableName, Item: nextRecord, ConditionExpression: 'attribute_not_exists(pk)' } }, meaning: kindOf(next!) === 'item' ? 'name' : 'version' });
+    }
+  }
+  const nextDerived = next ? masterDerivedItems(next) : [];
+  const kept = new Set(nextDerived.map((d) => keyString(d.item)));
+  for (const d of previous ? masterDerivedItems(previous) : []) {
+    if (!kept.has(keyString(d.item))) ops.push({ op: { Delete: { TableName, Key: { pk: d.item.pk, sk: d.item.sk } } }, meaning: 'version' });
+  }
+  for (const d of nextDerived) {
+    if (d.guard) {
+      ops.push({
+        op: { Put: { TableName, Item: d.item, ConditionExpression: 'attribute_not_exists(pk) OR rid = :rid', ExpressionAttributeValues: { ':rid': d.item.rid } } },
+        meaning: d.guard,
+      });
+    } else {
+      ops.push({ op: { Put: { TableName, Item: d.item } }, meaning: 'version' });
+    }
+  }
+  return ops;
+}
+
+interface CancellationReason {
+  Code?: string;
+}
+
+async function runTransaction(ops: Op[]): Promise<void> {
+  if (ops.length > 100) throw new Error(`master-data transaction of ${ops.length} items`);
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: ops.map((o) => o.op) }));
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons;
+    if ((error as Error)?.name === 'TransactionCanceledException' && Array.isArray(reasons)) {
+      const failed = reasons.flatMap((r, i) => (r?.Code === 'ConditionalCheckFailed' ? [ops[i]?.meaning] : []));
+      const field = failed.find((m) => m === 'name') ?? failed.find((m) => m === 'code');
+      if (field === 'name' || field === 'code') throw new DuplicateKeyError(field);
+    }
+    throw error;
+  }
+}
+
+const put = (next: AnyRecord, previous?: AnyRecord) => runTransaction(masterTransaction(next, previous));
+const remove = (record: AnyRecord) => runTransaction(masterTransaction(undefined, record));
+
+// ------------------------------------------------------------------ reads
+
+async function getByKey<T>(key: { pk: string; sk: string }): Promise<T | undefined> {
+  const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return res.Item ? recordOf<T>(res.Item) : undefined;
+}
+
+/** The opaque `next` of a list or search page: where the previous page stopped, and for which search. */
+interface Cursor {
+  /** Sort key of the last item the previous page processed. */
+  a: string;
+  /** The search word the page was queried with ('' for a plain list). */
+  w: string;
+}
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
+}
+
+/** A cursor that is not one of ours (tampered, or of another search) is a 400, never a 500. */
+export function decodeCursor(raw: string | undefined, word: string): Cursor | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const invalid = () => badRequest('Invalid next cursor');
+  if (raw.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(raw)) throw invalid();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const c = parsed as Partial<Cursor> | null;
+  if (!c || typeof c !== 'object' || Array.isArray(c) || typeof c.a !== 'string' || typeof c.w !== 'string') throw invalid();
+  if (Object.keys(c).length !== 2 || c.a.length === 0 || c.a.length > 1200 || c.w !== word) throw invalid();
+  // A search cursor is a search item's sort key of the same word range (`<word…>#…`, below `<word>~`).
+  if (word !== '' && (!c.a.startsWith(word) || !/^[a-z0-9&]+#/.test(c.a) || c.a >= `${word}~`)) throw invalid();
+  return { a: c.a, w: c.w };
+}
+
+interface Stream {
+  index: string | undefined;
+  pkName: string;
+  skName: string;
+  pk: string;
+}
+
+interface StreamState extends Stream {
+  buffer: Item[];
+  startKey: Item | undefined;
+  exhausted: boolean;
+}
+
+interface ReadOptions {
+  limit: number;
+  /** Search: the prefix all sort keys start with. */
+  prefix?: string;
+  after?: string;
+  /** Items per query. */
+  queryLimit: number;
+  accept(item: Item): boolean;
+}
+
+/** Counted reads of one page (for the bench and tests). */
+export interface PageStats {
+  queries: number;
+  scanned: number;
+}
+export let lastPageStats: PageStats = { queries: 0, scanned: 0 };
+
+async function fill(s: StreamState, o: ReadOptions, stats: PageStats): Promise<void> {
+  const values: Record<string, unknown> = { ':pk': s.pk };
+  let condition = `${s.pkName} = :pk`;
+  if (o.prefix !== undefined) {
+    if (o.after !== undefined && !s.startKey) {
+      condition += ` AND ${s.skName} BETWEEN :lo AND :hi`;
+      values[':lo'] = o.after;
+      values[':hi'] = `${o.prefix}~`;
+    } else {
+      condition += ` AND begins_with(${s.skName}, :prefix)`;
+      values[':prefix'] = o.prefix;
+    }
+  } else if (o.after !== undefined) {
+    condition += ` AND ${s.skName} > :after`;
+    values[':after'] = o.after;
+  }
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    IndexName: s.index,
+    KeyConditionExpression: condition,
+    ExpressionAttributeValues: values,
+    Limit: o.queryLimit,
+    ExclusiveStartKey: s.startKey,
+  };
+  const res = await ddb().send(new QueryCommand(input));
+  stats.queries += 1;
+  stats.scanned += res.ScannedCount ?? res.Items?.length ?? 0;
+  let items = res.Items ?? [];
+  // A later page starts BETWEEN the previous page's last key (inclusive) and the prefix's end.
+  if (o.after !== undefined) items = items.filter((i) => (i[s.skName] as string) > o.after!);
+  s.buffer.push(...items);
+  s.startKey = res.LastEvaluatedKey;
+  s.exhausted = !res.LastEvaluatedKey;
+}
+
+/**
+ * Reads one page from one or more partitions sorted by the same sort key, merged in order: every
+ * stream is read before its items are compared, at most MAX_QUERIES_PER_PAGE queries; the cursor is
+ * the last sort key processed, so a page cut short by the query budget continues where it stopped.
+ */
+async function readPage(streams: Stream[], o: ReadOptions): Promise<{ items: Item[]; cursor: string | undefined }> {
+  const stats: PageStats = { queries: 0, scanned: 0 };
+  const states: StreamState[] = streams.map((s) => ({ ...s, buffer: [], startKey: undefined, exhausted: false }));
+  const out: Item[] = [];
+  let last: string | undefined;
+  try {
+    while (out.length < o.limit) {
+      for (const s of states) {
+        if (s.buffer.length > 0 || s.exhausted) continue;
+        if (stats.queries >= MAX_QUERIES_PER_PAGE) return { items: out, cursor: last ?? o.after };
+        await fill(s, o, stats);
+      }
+      // A stream emptied by its own filter and still open is read again before anything is compared.
+      if (states.some((s) => s.buffer.length === 0 && !s.exhausted)) continue;
+      let head: StreamState | undefined;
+      for (const s of states) {
+        if (s.buffer.length === 0) continue;
+        if (!head || (s.buffer[0]![s.skName] as string) < (head.buffer[0]![head.skName] as string)) head = s;
+      }
+      if (!head) return { items: out, cursor: undefined };
+      const item = head.buffer.shift()!;
+      last = item[head.skName] as string;
+      if (o.accept(item)) out.push(item);
+    }
+    const more = states.some((s) => s.buffer.length > 0 || !s.exhausted);
+    return { items: out, cursor: more ? last : undefined };
+  } finally {
+    lastPageStats = stats;
+  }
+}
+
+/** Search words of the query: the longest one is queried, every other one must start a word of the name. */
+function searchPlan(search: string | undefined): { word: string; others: string[] } | undefined {
+  const words = searchWords(search ?? '').slice(0, SEARCH_WORDS_MAX);
+  if (words.length === 0) return undefined;
+  const word = [...words].sort((a, b) => b.length - a.length || a.localeCompare(b))[0]!;
+  return { word, others: words.filter((w) => w !== word) };
+}
+
+async function listRecords<T>(companyId: string, kinds: Kind[], request: ListRequest): Promise<Page<T>> {
+  const source: RecordSource = kinds.includes('item') ? 'all' : request.source;
+  const limit = Math.max(1, Math.min(request.limit, 100));
+  const plan = searchPlan(request.search);
+  const cursor = decodeCursor(request.cursor, plan?.word ?? '');
+  let page: { items: Item[]; cursor: string | undefined };
+  if (!plan) {
+    const streams = kinds.map((k) => keys.masterList(companyId, k, source));
+    page = await readPage(streams, { limit, after: cursor?.a, queryLimit: limit + 1, accept: () => true });
+  } else {
+    const streams = kinds.map((k) => keys.masterSearchPartition(companyId, k, source));
+    page = await readPage(streams, {
+      limit,
+      prefix: plan.word,
+      after: cursor?.a,
+      queryLimit: plan.others.length > 0 ? 200 : limit + 1,
+      accept: (item) => {
+        const sw = (item.sw as string[] | undefined) ?? [];
+        const sk = (item.sk as string).slice(0, (item.sk as string).indexOf('#'));
+        // Kept once: under the first word of the name that the search word starts.
+        if (sw.filter((w) => w.startsWith(plan.word)).sort()[0] !== sk) return false;
+        return plan.others.every((o) => sw.some((w) => w.startsWith(o)));
+      },
+    });
+  }
+  return {
+    items: page.items.map((i) => recordOf<T>(i)),
+    cursor: page.cursor === undefined ? null : encodeCursor({ a: page.cursor, w: plan?.word ?? '' }),
+  };
+}
+
+async function queryFirst<T>(pk: string): Promise<T | undefined> {
+  const res = await ddb().send(
+    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: 1 }),
+  );
+  const item = res.Items?.[0];
+  return item ? recordOf<T>(item) : undefined;
+}
+
+export const ddbMasterDataStore: MasterDataStore = {
+  // ---- stakeholders
+  putStakeholder: put,
+  deleteStakeholder: remove,
+  getStakeholder: (companyId, id) => getByKey<StakeholderRecord>(keys.masterRecord(companyId, 'STAKEHOLDER', id)),
+  listStakeholders: (request) => listRecords<StakeholderRecord>(request.companyId, request.type ? [request.type] : ['supplier', 'customer'], request),
+  async findStakeholder(companyId, type, by, value) {
+    if (by === 'code' || by === 'name') {
+      const v = by === 'code' ? codeKey(value) : nameKey(value);
+      return v ? getByKey<StakeholderRecord>(keys.masterGuard(companyId, type, by, v)) : undefined;
+    }
+    const v = by === 'vat' ? identifierKey(value) : matchNameKey(value).slice(0, 400);
+    return v ? queryFirst<StakeholderRecord>(keys.masterLookupPartition(companyId, type, by, v).pk) : undefined;
+  },
+
+  // ---- categories
+  putCategory: put,
+  deleteCategory: remove,
+  getCategory: (companyId, id) => getByKey<CategoryRecord>(keys.masterRecord(companyId, 'CATEGORY', id)),
+  async getCategories(companyId, ids) {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const items = await batchGet(unique.map((id) => keys.masterRecord(companyId, 'CATEGORY', id)));
+    return items.map((i) => recordOf<CategoryRecord>(i));
+  },
+  listCategories: (request) => listRecords<CategoryRecord>(request.companyId, ['category'], request),
+  async findCategory(companyId, by, value) {
+    const v = by === 'code' ? codeKey(value) : nameKey(value);
+    return v ? getByKey<CategoryRecord>(keys.masterGuard(companyId, 'category', by, v)) : undefined;
+  },
+
+  // ---- items
+  putItem: put,
+  deleteItem: remove,
+  getItem: (companyId, nameId) => getByKey<ItemRecord>(keys.masterRecord(companyId, 'ITEM', nameId)),
+  listItems: (request) => listRecords<ItemRecord>(request.companyId, ['item'], request),
+  async findItemsByWords(companyId, words, limit) {
+    const distinct = [...new Set(words.map(nameKey).filter((w) => w !== ''))].slice(0, FIND_WORDS_MAX);
+    const max = Math.max(1, Math.min(limit, 100));
+    const found = new Map<string, ItemRecord>();
+    for (const word of distinct) {
+      if (found.size >= max) break;
+      const res = await ddb().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.itemWordPartition(companyId, word).pk },
+          Limit: max,
+        }),
+      );
+      for (const i of res.Items ?? []) {
+        const r = recordOf<ItemRecord>(i);
+        if (found.size < max && !found.has(r.name_id)) found.set(r.name_id, r);
+      }
+    }
+    return [...found.values()];
+  },
+};

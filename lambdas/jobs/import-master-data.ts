@@ -1,0 +1,63 @@
+/**
+ * The master-data import job: SQS messages whose bodies are S3 object-created notifications of imports/…
+ * (workbooks uploaded through GET /upload/import). Failed messages are reported as partial batch failures
+ * and retried; the import resumes after its last stored chunk. On the last delivery (ApproximateReceiveCount
+ * ≥ IMPORT_MAX_RECEIVES, the queue's maxReceiveCount) a failure ends the import with a message instead.
+ */
+import type { Context, S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { decodeS3Key } from '../core/documents/files';
+import { IMPORT_MAX_RECEIVES, runImport, type ImportJobDeps } from '../core/master-data/import/service';
+import { deps } from '../runtime/deps';
+import { createLogger } from '../runtime/logger';
+
+export { IMPORT_MAX_RECEIVES };
+
+export function importJobDeps(): ImportJobDeps {
+  const d = deps();
+  const log = createLogger({ job: 'import-master-data' });
+  return {
+    imports: d.imports,
+    masterData: d.masterData,
+    files: d.files,
+    clock: d.clock,
+    ids: d.ids,
+    log,
+    // The lists of the company reload once the import has changed them.
+    onChanged: async (companyId, type, importId) => {
+      const kind = type === 'categories' ? 'category' : type === 'items' ? 'item' : 'stakeholder';
+      const payload = kind === 'stakeholder' ? { kind, type: type === 'suppliers' ? 'supplier' : 'customer', id: importId } : { kind, id: importId };
+      await d.live.publish(companyId, 'master-data', payload).catch((error: unknown) =>
+        log.warn('live event failed', { error: error instanceof Error ? error.message : String(error) }),
+      );
+    },
+  };
+}
+
+export async function handler(event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<SQSBatchResponse> {
+  const log = createLogger({ job: 'import-master-data' });
+  const d = importJobDeps();
+  const failures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const message of event.Records ?? []) {
+    const receiveCount = Number(message.attributes?.ApproximateReceiveCount ?? '1');
+    const final = receiveCount >= IMPORT_MAX_RECEIVES;
+    try {
+      const notification = JSON.parse(message.body) as Partial<S3Event>;
+      // S3 sends an s3:TestEvent when the notification is configured: nothing to do.
+      for (const record of notification.Records ?? []) {
+        if (!record.eventName?.startsWith('ObjectCreated')) continue;
+        await runImport(d, decodeS3Key(record.s3.object.key), {
+          final,
+          remainingMs: context?.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined,
+        });
+      }
+    } catch (error) {
+      log.error('message failed', {
+        messageId: message.messageId,
+        receiveCount,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      failures.push({ itemIdentifier: message.messageId });
+    }
+  }
+  return { batchItemFailures: failures };
+}

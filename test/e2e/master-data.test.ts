@@ -1,0 +1,314 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+/** Polls until the value matches: the list reloads after a 1 s debounce and a request on a busy machine. */
+const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
+/** Master-data screens: suppliers, customers, categories and items, as a user works with them in Chromium. */
+describe('master-data screens in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  let api: ReturnType<typeof apiClient>;
+  let companyId: string;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-md-e2e-'));
+  const user = newUser('masterdata');
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    // More suppliers than one page holds, so that the list has to load a second page while scrolling.
+    for (let i = 1; i <= 55; i++) {
+      const res = await api.post(`/stakeholder?company_id=${companyId}`, { type: 'supplier', name: `Bulk supplier ${String(i).padStart(2, '0')}`, code: `B${i}` });
+      expect(res.status).toBe(201);
+    }
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function signedInPage(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 950 } });
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    return page;
+  }
+
+  const addForm = (page: Page) => page.getByTestId('md-add-form');
+  const rows = (page: Page) => page.getByTestId('md-row');
+  const row = (page: Page, name: string) => page.locator(`[data-testid="md-row"][data-name="${name}"]`);
+
+  it('adds a category and an item with two words', async () => {
+    const page = await signedInPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    // The side menu opens the screen; an empty list says so
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Categories' }).click();
+    await page.waitForURL(/\/categories$/);
+    await until(() => page.getByTestId('md-empty').innerText()).toBe('No Categories found');
+    expect(await page.locator('.topbar-title').innerText()).toBe('Categories');
+
+    // Validation with the spec's texts, then a category
+    const form = addForm(page);
+    await form.getByLabel('Name', { exact: true }).fill('F');
+    await form.getByRole('button', { name: 'ADD' }).click();
+    await until(() => form.getByTestId('error-name').innerText()).toBe('At least 2 characters');
+    await form.getByLabel('Name', { exact: true }).fill('Fuel');
+    await form.getByLabel('Code', { exact: true }).fill('F-100');
+    await form.getByRole('button', { name: 'ADD' }).click();
+    await until(() => row(page, 'Fuel').count()).toBe(1);
+    expect(await row(page, 'Fuel').innerText()).toContain('F-100');
+    expect(await row(page, 'Fuel').getByTestId('md-row-company').innerText()).toBe(user.company);
+    // The same name again: the server's duplicate text under the name
+    await form.getByLabel('Name', { exact: true }).fill('fuel');
+    await form.getByRole('button', { name: 'ADD' }).click();
+    await until(() => form.getByTestId('error-name').innerText()).toBe('This category already exists');
+    await form.getByLabel('Name', { exact: true }).fill('Office supplies');
+    await form.getByLabel('Code', { exact: true }).fill('');
+    await form.getByRole('button', { name: 'ADD' }).click();
+    await until(() => rows(page).count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Upload XLSX' }).count()).toBe(1);
+    await screenshot(page, 'categories');
+
+    // An unchanged category edit sends nothing
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT') puts.push(r.url());
+    });
+    await row(page, 'Fuel').getByRole('button', { name: 'Edit Fuel' }).click();
+    const edit = page.getByTestId('md-edit-modal');
+    await until(() => edit.getByLabel('Name', { exact: true }).inputValue()).toBe('Fuel');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => edit.count()).toBe(0);
+    expect(puts).toEqual([]);
+
+    // Renaming to an existing name: the duplicate text under the name; a category deleted meanwhile by another
+    // member: 'Something went wrong' under the name
+    await row(page, 'Office supplies').getByRole('button', { name: 'Edit Office supplies' }).click();
+    await edit.getByLabel('Name', { exact: true }).fill('FUEL');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => edit.getByTestId('error-name').innerText()).toBe('This category already exists');
+    const office = ((await api.get(`/categories?company_id=${companyId}&search_name=office`)).body as { items: { id: string }[] }).items[0]!;
+    expect((await api.delete(`/category?company_id=${companyId}&id=${office.id}`)).status).toBe(200);
+    await edit.getByLabel('Name', { exact: true }).fill('Office things');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => edit.getByTestId('error-name').innerText()).toBe('Something went wrong');
+    await screenshot(page, 'categories-edit-failed');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await until(() => row(page, 'Office supplies').count()).toBe(0);
+
+    // Items: a name and two words (a third, blank row is dropped)
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Items' }).click();
+    await page.waitForURL(/\/items$/);
+    await until(() => page.getByTestId('md-empty').innerText()).toBe('No Items found');
+    const itemForm = addForm(page);
+    await itemForm.getByLabel('Name', { exact: true }).fill('Diesel');
+    await itemForm.getByLabel('Word 1', { exact: true }).fill('diesel');
+    await itemForm.getByRole('button', { name: 'New Word' }).click();
+    await itemForm.getByLabel('Word 2', { exact: true }).fill('dyzelinas');
+    await itemForm.getByRole('button', { name: 'New Word' }).click();
+    await until(() => itemForm.getByLabel('Word 3', { exact: true }).count()).toBe(1);
+    const created = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname.endsWith('/item'));
+    await itemForm.getByRole('button', { name: 'ADD' }).click();
+    expect((await created).postDataJSON()).toEqual({ name: 'Diesel', words: ['diesel', 'dyzelinas'] });
+    await until(() => row(page, 'Diesel').count()).toBe(1);
+    expect(await row(page, 'Diesel').innerText()).toContain('diesel, dyzelinas');
+    // The form is ready for the next item: one empty word row
+    await until(() => itemForm.getByLabel('Word 2', { exact: true }).count()).toBe(0);
+    await screenshot(page, 'items');
+
+    // Edit the item: remove a word
+    await row(page, 'Diesel').getByRole('button', { name: 'Edit Diesel' }).click();
+    const itemEdit = page.getByTestId('md-edit-modal');
+    await until(() => itemEdit.getByLabel('Word 2', { exact: true }).inputValue()).toBe('dyzelinas');
+    await screenshot(page, 'items-edit');
+    await itemEdit.getByRole('button', { name: 'Remove word 2' }).click();
+    const itemPut = page.waitForRequest((r) => r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/item'));
+    await itemEdit.getByRole('button', { name: 'Save' }).click();
+    const itemBody = (await itemPut).postDataJSON() as Record<string, unknown>;
+    expect(Object.keys(itemBody).sort()).toEqual(['name_id', 'words']);
+    expect(itemBody.words).toEqual(['diesel']);
+    await until(() => row(page, 'Diesel').innerText()).not.toContain('dyzelinas');
+
+    // Another member's write reaches the open list through the live channel, without a reload
+    await until(() => page.getByTestId('live-status').getAttribute('data-status')).toBe('open');
+    expect((await api.post(`/item?company_id=${companyId}`, { name: 'Petrol', words: ['benzinas'] })).status).toBe(201);
+    await until(() => row(page, 'Petrol').count()).toBe(1);
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('creates a supplier, finds it by search, edits only what changed and deletes one', async () => {
+    const page = await signedInPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    // A category of the company for the supplier's dropdown
+    expect((await api.post(`/category?company_id=${companyId}`, { name: 'Transport', category_code: 'T-1' })).status).toBe(201);
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+    await page.waitForURL(/\/suppliers$/);
+    // The first page holds 50 rows; scrolling to the end loads the rest
+    await until(() => rows(page).count()).toBe(50);
+    await page.getByTestId('md-list').locator('li').last().scrollIntoViewIfNeeded();
+    await until(() => rows(page).count()).toBe(55);
+
+    // Required fields with the spec's texts
+    const form = addForm(page);
+    await form.getByRole('button', { name: 'ADD' }).click();
+    await until(() => form.getByTestId('error-name').innerText()).toBe('At least 2 characters');
+    expect(await form.getByTestId('error-code').innerText()).toBe('Required field');
+
+    // A new supplier with a country searched by name and a category from the dropdown
+    await form.getByLabel('Name', { exact: true }).fill('Baltic Fuel UAB');
+    await form.getByLabel('Code', { exact: true }).fill('304050607');
+    await form.getByLabel('VAT ID', { exact: true }).fill('LT304050607');
+    await form.getByLabel('Street', { exact: true }).fill('Gedimino pr. 1');
+    await form.getByLabel('City', { exact: true }).fill('Vilnius');
+    await form.getByRole('combobox', { name: 'Country' }).fill('lithu');
+    await page.getByRole('option').filter({ hasText: 'Lithuania' }).first().click();
+    await form.getByLabel('Zip code', { exact: true }).fill('01103');
+    await form.getByRole('combobox', { name: 'Category' }).click();
+    await form.getByRole('combobox', { name: 'Category' }).fill('trans');
+    await until(() => page.getByRole('option').allInnerTexts()).toEqual([expect.stringContaining('Transport')]);
+    await page.getByRole('option').filter({ hasText: 'Transport' }).click();
+    expect(await form.getByRole('combobox', { name: 'Category' }).inputValue()).toBe('Transport');
+    const created = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname.endsWith('/stakeholder'));
+    await form.getByRole('button', { name: 'ADD' }).click();
+    const body = (await created).postDataJSON() as Record<string, unknown>;
+    expect(body).toMatchObject({ type: 'supplier', name: 'Baltic Fuel UAB', code: '304050607', vat_id: 'LT304050607', country: 'LT', city: 'Vilnius' });
+    expect(typeof body.category_id).toBe('string');
+    await until(() => form.getByLabel('Name', { exact: true }).inputValue()).toBe('');
+    // The same name again: the duplicate text under the name
+    await form.getByLabel('Name', { exact: true }).fill('Baltic Fuel UAB');
+    await form.getByLabel('Code', { exact: true }).fill('999');
+    await form.getByRole('button', { name: 'ADD' }).click();
+    await until(() => form.getByTestId('error-name').innerText()).toBe('This supplier already exists');
+
+    // Search: the list reloads after typing stops, with search_name
+    const searched = page.waitForRequest((r) => r.method() === 'GET' && new URL(r.url()).searchParams.get('search_name') === 'baltic');
+    await page.getByRole('searchbox', { name: 'Search suppliers' }).fill('baltic');
+    await searched;
+    await until(() => rows(page).count()).toBe(1);
+    expect(await rows(page).first().innerText()).toContain('Baltic Fuel UAB');
+    expect(await rows(page).first().innerText()).toContain('LT304050607 · Transport');
+    await screenshot(page, 'suppliers');
+
+    // Edit: two columns; only the changed fields are sent
+    await row(page, 'Baltic Fuel UAB').getByRole('button', { name: 'Edit Baltic Fuel UAB' }).click();
+    const edit = page.getByTestId('md-edit-modal');
+    await until(() => edit.getByLabel('City', { exact: true }).inputValue()).toBe('Vilnius');
+    expect(await edit.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('Lithuania');
+    expect(await edit.getByRole('combobox', { name: 'Category' }).inputValue()).toBe('Transport');
+    await edit.getByLabel('City', { exact: true }).fill('Kaunas');
+    await edit.getByLabel('Date format').selectOption('DD/MM/YYYY');
+    await screenshot(page, 'suppliers-edit');
+    const put = page.waitForRequest((r) => r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/stakeholder'));
+    await edit.getByRole('button', { name: 'Save' }).click();
+    const sent = (await put).postDataJSON() as Record<string, unknown>;
+    expect(sent).toEqual({ id: sent.id, city: 'Kaunas', selected_date_format: 'DD/MM/YYYY' });
+    await until(() => edit.count()).toBe(0);
+    const saved = (await api.get(`/stakeholders/${String(sent.id)}?company_id=${companyId}`)).body as Record<string, unknown>;
+    expect(saved).toMatchObject({ name: 'Baltic Fuel UAB', city: 'Kaunas', street: 'Gedimino pr. 1', selected_date_format: 'DD/MM/YYYY' });
+
+    // Delete another supplier through the Delete stakeholder pop-up
+    await page.getByRole('searchbox', { name: 'Search suppliers' }).fill('Bulk supplier 07');
+    await until(() => rows(page).count()).toBe(1);
+    await row(page, 'Bulk supplier 07').getByRole('button', { name: 'Delete Bulk supplier 07' }).click();
+    const dialog = page.getByTestId('md-delete-modal');
+    await until(() => dialog.innerText()).toContain('Are you sure to delete Bulk supplier 07?');
+    expect(await dialog.innerText()).toContain('This actions is irreversible!');
+    expect(await dialog.getByRole('heading').innerText()).toBe('Delete stakeholder');
+    await screenshot(page, 'suppliers-delete');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await until(() => page.getByTestId('md-empty').innerText()).toBe('No Suppliers found');
+
+    // Changing route clears the search
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Customers' }).click();
+    await page.waitForURL(/\/customers$/);
+    expect(await page.getByRole('searchbox', { name: 'Search customers' }).inputValue()).toBe('');
+    await until(() => page.getByTestId('md-empty').innerText()).toBe('No Customers found');
+    const customers = addForm(page);
+    await customers.getByLabel('Name', { exact: true }).fill('Rimi Lietuva');
+    await customers.getByLabel('Code', { exact: true }).fill('123456789');
+    await customers.getByLabel('City', { exact: true }).fill('Riga');
+    await customers.getByRole('button', { name: 'ADD' }).click();
+    await until(() => row(page, 'Rimi Lietuva').count()).toBe(1);
+    await screenshot(page, 'customers');
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+    await page.waitForURL(/\/suppliers$/);
+    expect(await page.getByRole('searchbox', { name: 'Search suppliers' }).inputValue()).toBe('');
+    await until(() => row(page, 'Bulk supplier 01').count()).toBe(1);
+    expect(await row(page, 'Baltic Fuel UAB').count()).toBe(1);
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+  it('spans every company in the all-companies view: rows carry their company, new records ask for one', async () => {
+    const second = (await api.post('/company', { company_name: 'Second Branch UAB', code: '700800900' })).body as { company_id: string };
+    expect((await api.post(`/category?company_id=${companyId}`, { name: 'Alpha costs' })).status).toBe(201);
+    expect((await api.post(`/category?company_id=${second.company_id}`, { name: 'Beta costs' })).status).toBe(201);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 950 } });
+    await page.addInitScript(() => window.localStorage.setItem('active_all_companies', 'true'));
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+
+    // The list asks every company (selected=ALL) and each row names its company
+    const listed = page.waitForRequest((r) => new URL(r.url()).pathname.endsWith('/categories') && new URL(r.url()).searchParams.get('selected') === 'ALL');
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Categories' }).click();
+    await listed;
+    await until(() => row(page, 'Beta costs').count()).toBe(1);
+    expect(await row(page, 'Alpha costs').getByTestId('md-row-company').innerText()).toBe(user.company);
+    expect(await row(page, 'Beta costs').getByTestId('md-row-company').innerText()).toBe('Second Branch UAB');
+
+    // A new category needs a company; it is created in the chosen one
+    const form = addForm(page);
+    await form.getByLabel('Name', { exact: true }).fill('Gamma costs');
+    await form.getByRole('button', { name: 'ADD' }).click();
+    await until(() => form.getByTestId('error-company_id').innerText()).toBe('Required field');
+    await form.getByRole('combobox', { name: 'Company' }).click();
+    await page.getByRole('option').filter({ hasText: 'Second Branch UAB' }).click();
+    const created = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname.endsWith('/category'));
+    await form.getByRole('button', { name: 'ADD' }).click();
+    expect(new URL((await created).url()).searchParams.get('company_id')).toBe(second.company_id);
+    await until(() => row(page, 'Gamma costs').count()).toBe(1);
+    expect(await row(page, 'Gamma costs').getByTestId('md-row-company').innerText()).toBe('Second Branch UAB');
+    await screenshot(page, 'categories-all-companies');
+
+    // Suppliers: the category dropdown waits for a company (No items...), then offers that company's categories
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+    await page.waitForURL(/\/suppliers$/);
+    const suppliers = addForm(page);
+    await suppliers.getByRole('combobox', { name: 'Category' }).click();
+    await until(() => page.getByTestId('no-items').innerText()).toBe('No items...');
+    await suppliers.getByRole('combobox', { name: 'Company' }).click();
+    await page.getByRole('option').filter({ hasText: 'Second Branch UAB' }).click();
+    await suppliers.getByRole('combobox', { name: 'Category' }).click();
+    await until(() => page.getByRole('option').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('Beta costs')]));
+    expect(await page.getByRole('option').filter({ hasText: 'Alpha costs' }).count()).toBe(0);
+    await screenshot(page, 'suppliers-all-companies');
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

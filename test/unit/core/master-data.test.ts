@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
+import { createCategory, updateCategory } from '../../../lambdas/core/master-data/categories';
+import { addItemWord, cleanWords, createItem, updateItem } from '../../../lambdas/core/master-data/items';
+import type { MasterDataDeps } from '../../../lambdas/core/master-data/lists';
+import { DuplicateKeyError } from '../../../lambdas/core/master-data/ports';
+import {
+  createStakeholder,
+  ensureStakeholder,
+  isNewStakeholder,
+  listStakeholders,
+  stakeholderChanges,
+  updateStakeholder,
+} from '../../../lambdas/core/master-data/stakeholders';
+import type { AccountsStore, LiveEventName } from '../../../lambdas/core/ports';
+import { FakeMasterDataStore } from '../../support/fake-master-data-store';
+
+function company(id: string, name: string, flags: Partial<CompanyRecord['integrations']> = {}): CompanyRecord {
+  return { company_id: id, name, integrations: { display_imported_stakeholders: false, display_imported_categories: false, ...flags } } as CompanyRecord;
+}
+
+function setup(companies: CompanyRecord[] = [company('c1', 'First UAB'), company('c2', 'Second UAB')]) {
+  const md = new FakeMasterDataStore();
+  const events: { companyId: string; event: LiveEventName; payload: unknown }[] = [];
+  let n = 0;
+  let t = Date.UTC(2026, 0, 1);
+  const store = {
+    getCompanies: async (ids: string[]) => companies.filter((c) => ids.includes(c.company_id)),
+    listMembershipsOfUser: async () => companies.map((c) => ({ user_id: 'u1', company_id: c.company_id, role: 'basic' as const, joined_at: '' })),
+  } as unknown as AccountsStore;
+  const deps: MasterDataDeps = {
+    masterData: md,
+    store,
+    clock: { now: () => new Date((t += 1000)) },
+    ids: { newId: () => `ID${String(++n).padStart(3, '0')}` },
+    live: {
+      publish: async (companyId, event, payload) => void events.push({ companyId, event, payload }),
+      publishToUser: async () => undefined,
+    },
+  };
+  return { md, deps, events, caller: { userId: 'u1', companyId: 'c1' } };
+}
+
+const supplierInput = (name: string, code: string) => ({ type: 'supplier' as const, name, code });
+
+describe('master data rules: stakeholders', () => {
+  it('creates with defaults, publishes the change and answers the view with company name and category', async () => {
+    const { deps, caller, events } = setup();
+    const cat = await createCategory(deps, caller, 'c1', { name: 'Fuel', category_code: '' });
+    const s = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Shell LT', 'S1'), category_id: cat.id });
+    expect(s).toMatchObject({ name: 'Shell LT', code: 'S1', vat_id: '', company_name: 'First UAB', category: { id: cat.id, name: 'Fuel' }, recognise_details: false, external: false });
+    expect(events.at(-1)).toEqual({ companyId: 'c1', event: 'master-data', payload: { kind: 'stakeholder', type: 'supplier', id: s.id } });
+  });
+
+  it('refuses a category of another company under category_id', async () => {
+    const { deps, caller } = setup();
+    const foreign = await createCategory(deps, { userId: 'u1', companyId: 'c2' }, 'c2', { name: 'Theirs', category_code: '' });
+    await expect(createStakeholder(deps, caller, 'c1', { ...supplierInput('Shell LT', 'S1'), category_id: foreign.id })).rejects.toMatchObject({
+      kind: 'ValidationFailed',
+      details: [{ path: ['category_id'], message: 'Choose a category of this company' }],
+    });
+  });
+
+  it('turns duplicates into the spec texts under the field', async () => {
+    const { deps, caller } = setup();
+    await createStakeholder(deps, caller, 'c1', supplierInput('Shell LT', 'S-1'));
+    await expect(createStakeholder(deps, caller, 'c1', supplierInput('SHELL lt', 'S2'))).rejects.toMatchObject({
+      kind: 'ValidationFailed',
+      message: 'This supplier already exists',
+      details: [{ path: ['name'], message: 'This supplier already exists' }],
+    });
+    await expect(createStakeholder(deps, caller, 'c1', { type: 'customer', name: 'Other', code: 'C' })).resolves.toBeDefined();
+    await expect(createStakeholder(deps, caller, 'c1', { type: 'customer', name: 'Another', code: 'c' })).rejects.toMatchObject({
+      details: [{ path: ['code'], message: 'This customer already exists' }],
+    });
+  });
+
+  it('stores only changed fields, and writes nothing when nothing changed', async () => {
+    const { deps, caller, md } = setup();
+    const s = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Shell LT', 'S1'), city: 'Vilnius' });
+    const writes = md.writes;
+    const same = await updateStakeholder(deps, caller, 'c1', { id: s.id, city: ' Vilnius ', name: 'Shell LT' });
+    expect(md.writes).toBe(writes);
+    expect(same).toEqual(s);
+    const changed = await updateStakeholder(deps, caller, 'c1', { id: s.id, street: 'Laisvės 1' });
+    expect(changed).toMatchObject({ street: 'Laisvės 1', city: 'Vilnius', name: 'Shell LT' });
+    expect(md.stakeholders.get(`c1|${s.id}`)!.version).toBe(2);
+    const record = md.stakeholders.get(`c1|${s.id}`)!;
+    expect(stakeholderChanges(record, { city: 'Kaunas', code: 'S1', category_id: null })).toEqual({ city: 'Kaunas' });
+    await expect(updateStakeholder(deps, caller, 'c1', { id: 'nope', city: 'x' })).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(updateStakeholder(deps, { userId: 'u1', companyId: 'c2' }, 'c2', { id: s.id, city: 'x' })).rejects.toMatchObject({ kind: 'NotFound' });
+  });
+
+  it('isNewStakeholder: code first, then name key, then the name without legal form; empty asks nothing', async () => {
+    const { deps, caller } = setup();
+    const a = await createStakeholder(deps, caller, 'c1', supplierInput('Alpha UAB', '111'));
+    const b = await createStakeholder(deps, caller, 'c1', supplierInput('Beta UAB', '222'));
+    expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'Alpha UAB', code: '222' })).toMatchObject({ isNewStakeholder: false, stakeholder: { id: b.id } });
+    expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'ALPHA uab', code: '' })).toMatchObject({ isNewStakeholder: false, stakeholder: { id: a.id } });
+    expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'Alpha', code: '999' })).toMatchObject({ isNewStakeholder: false, stakeholder: { id: a.id } });
+    expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'Gamma', code: '' })).toEqual({ isNewStakeholder: true, stakeholder: null });
+    expect(await isNewStakeholder(deps, caller, { type: 'customer', name: 'Alpha UAB', code: '' })).toEqual({ isNewStakeholder: true, stakeholder: null });
+    expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: ' ', code: '' })).toEqual({ isNewStakeholder: false, stakeholder: null });
+  });
+
+  it('ensureStakeholder answers the existing one, creates a new one, and survives a concurrent creation', async () => {
+    const { deps, caller, md } = setup();
+    const a = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Alpha UAB', '111'), vat_id: 'LT100' });
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Something else', vat_id: 'lt 100' })).toMatchObject({ created: false, stakeholder: { id: a.id } });
+    const made = await ensureStakeholder(deps, 'c1', 'supplier', { name: 'New Supplier', code: '', vat_id: 'LT200', category_id: 'missing' });
+    expect(made).toMatchObject({ created: true, stakeholder: { name: 'New Supplier', vat_id: 'LT200', category_id: null, code: '' } });
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'x' })).toBeUndefined();
+
+    // Another writer creates the same supplier between the look-up and the write.
+    const racing = md.putStakeholder.bind(md);
+    let first = true;
+    md.putStakeholder = async (next, previous) => {
+      if (first) {
+        first = false;
+        await racing({ ...next, id: 'RACER' });
+        throw new DuplicateKeyError('name');
+      }
+      return racing(next, previous);
+    };
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Raced UAB' })).toMatchObject({ created: false, stakeholder: { id: 'RACER' } });
+  });
+
+  it('lists all companies in id order with next_company, and the imported-only flag per company', async () => {
+    const { deps, caller, md } = setup([company('c2', 'Second UAB', { display_imported_stakeholders: true }), company('c1', 'First UAB')]);
+    for (const name of ['Aa', 'Bb', 'Cc']) await createStakeholder(deps, caller, 'c1', supplierInput(name, name));
+    await createStakeholder(deps, { userId: 'u1', companyId: 'c2' }, 'c2', supplierInput('Own of second', 'X'));
+    const imported = await createStakeholder(deps, { userId: 'u1', companyId: 'c2' }, 'c2', supplierInput('Imported of second', 'Y'));
+    md.stakeholders.get(`c2|${imported.id}`)!.external = true;
+
+    const all = { selected: 'ALL' as const, type: 'supplier' as const, with_external_data: true, limit: 2 };
+    const p1 = await listStakeholders(deps, { userId: 'u1' }, all);
+    expect(p1.items.map((s) => [s.name, s.company_name])).toEqual([
+      ['Aa', 'First UAB'],
+      ['Bb', 'First UAB'],
+    ]);
+    expect(p1.next_company).toBe('c1');
+    const p2 = await listStakeholders(deps, { userId: 'u1' }, { ...all, next: p1.next! });
+    expect(p2.items.map((s) => s.name)).toEqual(['Cc', 'Imported of second']);
+    expect(p2).toMatchObject({ next: null, next_company: null });
+    await expect(listStakeholders(deps, { userId: 'u1' }, { ...all, next: 'bogus' })).rejects.toMatchObject({ kind: 'BadRequest' });
+    await expect(listStakeholders(deps, { userId: 'u1' }, { type: 'supplier', with_external_data: true })).rejects.toMatchObject({ kind: 'BadRequest' });
+  });
+});
+
+describe('master data rules: categories and items', () => {
+  it('a category edit with no change does nothing', async () => {
+    const { deps, caller, md } = setup();
+    const c = await createCategory(deps, caller, 'c1', { name: 'Fuel', category_code: 'F' });
+    const writes = md.writes;
+    expect(await updateCategory(deps, caller, 'c1', { id: c.id, name: 'Fuel ', category_code: 'F' })).toEqual(c);
+    expect(md.writes).toBe(writes);
+    await expect(createCategory(deps, caller, 'c1', { name: 'Other', category_code: 'f' })).rejects.toMatchObject({
+      details: [{ path: ['category_code'], message: 'This category already exists' }],
+    });
+  });
+
+  it('drops blank and repeated words, renames to a new name_id, caps words', async () => {
+    const { deps, caller } = setup();
+    expect(cleanWords([' kava', '', 'KAVA', 'Kavà', 'coffee '])).toEqual(['kava', 'coffee']);
+    const item = await createItem(deps, caller, 'c1', { name: 'Coffee Beans', words: ['kava', ' '] });
+    expect(item).toMatchObject({ name_id: 'coffee beans', words: ['kava'], company_name: 'First UAB' });
+    const renamed = await updateItem(deps, caller, 'c1', { name_id: 'coffee beans', name: 'Coffee Grains' });
+    expect(renamed.name_id).toBe('coffee grains');
+    await createItem(deps, caller, 'c1', { name: 'Tea', words: [] });
+    await expect(updateItem(deps, caller, 'c1', { name_id: 'tea', name: 'COFFEE grains' })).rejects.toMatchObject({ message: 'This item already exists' });
+    const full = await createItem(deps, caller, 'c1', { name: 'Many', words: Array.from({ length: 50 }, (_, i) => `w${i}`) });
+    await expect(addItemWord(deps, caller, 'c1', { key: full.name_id, value: 'one more' })).rejects.toMatchObject({ details: [{ path: ['value'], message: 'At most 50 words' }] });
+    expect((await addItemWord(deps, caller, 'c1', { key: full.name_id, value: 'W1' })).words).toHaveLength(50);
+  });
+});

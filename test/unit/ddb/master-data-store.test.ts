@@ -1,0 +1,231 @@
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { ddbMasterDataStore, decodeCursor, encodeCursor, masterItems } from '../../../lambdas/adapters/ddb/master-data-store';
+import { DuplicateKeyError } from '../../../lambdas/core/master-data/ports';
+import type { CategoryRecord, ItemRecord, StakeholderRecord } from '../../../lambdas/core/master-data/types';
+import { resetEnvCache } from '../../../lambdas/runtime/env';
+
+const ddbMock = mockClient(DynamoDBDocumentClient);
+const T = 'unit-table';
+
+const supplier = (over: Partial<StakeholderRecord> = {}): StakeholderRecord => ({
+  id: 'S1',
+  company_id: 'c1',
+  type: 'supplier',
+  name: 'Ąžuolas Trade UAB',
+  code: 'K-1',
+  vat_id: 'LT 100',
+  street: '',
+  city: '',
+  zipcode: '',
+  country: '',
+  email: '',
+  delivery: '',
+  category_id: null,
+  selected_date_format: null,
+  recognise_details: false,
+  external: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  version: 1,
+  ...over,
+});
+
+type TxItem = { Put?: { Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> }; Delete?: { Key: Record<string, unknown>; ConditionExpression?: string } };
+const txItems = (): TxItem[] => ddbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems as TxItem[];
+const keyOf = (t: TxItem) => (t.Put ? `Put ${t.Put.Item.pk} ${t.Put.Item.sk}` : `Delete ${t.Delete!.Key.pk} ${t.Delete!.Key.sk}`);
+
+function canceled(codes: string[]) {
+  return new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+}
+
+describe('ddb master-data store (M1–M10)', () => {
+  beforeEach(() => {
+    process.env.TABLE_NAME = T;
+    resetEnvCache();
+    resetDdbClient();
+    ddbMock.reset();
+  });
+  afterEach(() => ddbMock.reset());
+
+  it('M4: creates a supplier with its list keys, guards, look-ups and search words in one transaction', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    await ddbMasterDataStore.putStakeholder(supplier());
+    const items = txItems();
+    expect(items.map(keyOf)).toEqual([
+      'Put MD#c1#STAKEHOLDER#S1 META',
+      'Put MDS#c1#supplier#all azuolas#azuolas trade uab#S1',
+      'Put MDS#c1#supplier#all trade#azuolas trade uab#S1',
+      'Put MDS#c1#supplier#all uab#azuolas trade uab#S1',
+      'Put MDU#c1#supplier#name#azuolas trade uab UNIQUE',
+      'Put MDU#c1#supplier#code#K1 UNIQUE',
+      'Put MDF#c1#supplier#vat#LT100 2026-01-01T00:00:00.000Z#S1',
+      'Put MDF#c1#supplier#match_name#AZUOLAS TRADE 2026-01-01T00:00:00.000Z#S1',
+    ]);
+    const record = items[0]!.Put!;
+    expect(record.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(record.Item).toMatchObject({
+      gsi1pk: 'MDL#c1#supplier#all',
+      gsi1sk: 'azuolas trade uab#S1',
+      gsi2pk: 'MDL#c1#supplier#own',
+      gsi2sk: 'azuolas trade uab#S1',
+      name: 'Ąžuolas Trade UAB',
+      version: 1,
+    });
+    const search = items[1]!.Put!.Item;
+    expect(search).toMatchObject({ gsi1pk: 'MDS#c1#supplier#own', gsi1sk: 'azuolas#azuolas trade uab#S1', rid: 'S1', sw: ['azuolas', 'trade', 'uab'], name: 'Ąžuolas Trade UAB' });
+    for (const guard of items.filter((i) => i.Put?.Item.sk === 'UNIQUE')) {
+      expect(guard.Put!.ConditionExpression).toBe('attribute_not_exists(pk) OR rid = :rid');
+      expect(guard.Put!.ExpressionAttributeValues).toEqual({ ':rid': 'S1' });
+    }
+  });
+
+  it('M4: an update moves only what changed, conditioned on the version; kept keys are rewritten, not deleted', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    const before = supplier();
+    await ddbMasterDataStore.putStakeholder({ ...before, name: 'Ąžuolas Wood UAB', vat_id: '', version: 2 }, before);
+    const items = txItems();
+    expect(items[0]!.Put!.ConditionExpression).toBe('version = :v');
+    expect(items[0]!.Put!.ExpressionAttributeValues).toEqual({ ':v': 1 });
+    const deleted = items.filter((i) => i.Delete).map(keyOf);
+    expect(deleted).toEqual([
+      'Delete MDS#c1#supplier#all azuolas#azuolas trade uab#S1',
+      'Delete MDS#c1#supplier#all trade#azuolas trade uab#S1',
+      'Delete MDS#c1#supplier#all uab#azuolas trade uab#S1',
+      'Delete MDU#c1#supplier#name#azuolas trade uab UNIQUE',
+      'Delete MDF#c1#supplier#vat#LT100 2026-01-01T00:00:00.000Z#S1',
+      'Delete MDF#c1#supplier#match_name#AZUOLAS TRADE 2026-01-01T00:00:00.000Z#S1',
+    ]);
+    // The code guard is kept (rewritten with the new copy), so it is not also deleted.
+    expect(items.filter((i) => i.Put).map(keyOf)).toContain('Put MDU#c1#supplier#code#K1 UNIQUE');
+    const all = items.map(keyOf).map((k) => k.slice(k.indexOf(' ') + 1));
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('M4: a cancelled transaction whose reason is a guard is a DuplicateKeyError naming the field', async () => {
+    // record, 3 search words, name guard, code guard, vat, match_name
+    ddbMock
+      .on(TransactWriteCommand)
+      .rejectsOnce(canceled(['None', 'None', 'None', 'None', 'None', 'ConditionalCheckFailed', 'None', 'None']))
+      .rejectsOnce(canceled(['None', 'None', 'None', 'None', 'ConditionalCheckFailed', 'None', 'None', 'None']));
+    await expect(ddbMasterDataStore.putStakeholder(supplier())).rejects.toEqual(new DuplicateKeyError('code'));
+    await expect(ddbMasterDataStore.putStakeholder(supplier())).rejects.toMatchObject({ name: 'DuplicateKeyError', field: 'name' });
+  });
+
+  it('M4: a stale version stays a conflict (not a duplicate)', async () => {
+    ddbMock.on(TransactWriteCommand).rejects(canceled(['ConditionalCheckFailed', 'None', 'None', 'None', 'None', 'None', 'None', 'None']));
+    const before = supplier();
+    const error = await ddbMasterDataStore.putStakeholder({ ...before, city: 'Vilnius', version: 2 }, before).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransactionCanceledException);
+  });
+
+  it('M4: a delete removes the record (conditioned on its version) and every derived item', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    await ddbMasterDataStore.deleteStakeholder(supplier({ version: 3 }));
+    const items = txItems();
+    expect(items).toHaveLength(8);
+    expect(items.every((i) => i.Delete)).toBe(true);
+    expect(items[0]!.Delete).toMatchObject({ Key: { pk: 'MD#c1#STAKEHOLDER#S1', sk: 'META' }, ConditionExpression: 'version = :v' });
+  });
+
+  it('M4: a category without code has no code guard', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    const cat: CategoryRecord = { id: 'K1', company_id: 'c1', name: 'Fuel', category_code: '', external: true, created_at: 'x', updated_at: 'x', version: 1 };
+    await ddbMasterDataStore.putCategory(cat);
+    expect(txItems().map(keyOf)).toEqual(['Put MD#c1#CATEGORY#K1 META', 'Put MDS#c1#category#all fuel#fuel#K1', 'Put MDU#c1#category#name#fuel UNIQUE']);
+    expect(txItems()[0]!.Put!.Item).toMatchObject({ gsi2pk: 'MDL#c1#category#external' });
+  });
+
+  it('M5: renaming an item moves its record; the new record key failing is the duplicate; ≤ 100 items even at the word limit', async () => {
+    const words = Array.from({ length: 50 }, (_, i) => `word${i}`);
+    const before: ItemRecord = { name_id: 'a b c d e f g h i j', company_id: 'c1', name: 'A B C D E F G H I J', words, external: false, created_at: 'x', updated_at: 'x', version: 1 };
+    const after: ItemRecord = { ...before, name_id: 'k l m n o p q r s t', name: 'K L M N O P Q R S T', words: words.map((w) => `${w}x`), version: 2 };
+    ddbMock.on(TransactWriteCommand).resolves({});
+    await ddbMasterDataStore.putItem(after, before);
+    const items = txItems();
+    expect(items.length).toBeLessThanOrEqual(100);
+    expect(keyOf(items[0]!)).toBe('Delete MD#c1#ITEM#a b c d e f g h i j META');
+    expect(items[1]!.Put).toMatchObject({ Item: { pk: 'MD#c1#ITEM#k l m n o p q r s t' }, ConditionExpression: 'attribute_not_exists(pk)' });
+
+    ddbMock.reset();
+    ddbMock.on(TransactWriteCommand).rejects(canceled(['None', 'ConditionalCheckFailed', ...Array(90).fill('None')]));
+    await expect(ddbMasterDataStore.putItem(after, before)).rejects.toEqual(new DuplicateKeyError('name'));
+  });
+
+  it('M2: a list page is one query of limit + 1 on the list partition; the cursor continues after the last row', async () => {
+    const rows = ['a', 'b', 'c'].map((n, i) => masterItems(supplier({ id: `S${i}`, name: n, code: n }))[0]!);
+    ddbMock.on(QueryCommand).resolves({ Items: rows, Count: 3, ScannedCount: 3, LastEvaluatedKey: { pk: 'x' } });
+    const page = await ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'own', limit: 2 });
+    const calls = ddbMock.commandCalls(QueryCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.args[0].input).toMatchObject({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': 'MDL#c1#supplier#own' }, Limit: 3 });
+    expect(page.items.map((r) => r.name)).toEqual(['a', 'b']);
+    expect(page.items[0]).not.toHaveProperty('pk');
+    expect(page.items[0]).not.toHaveProperty('entity');
+    expect(decodeCursor(page.cursor!, '')).toEqual({ a: 'b#S1', w: '' });
+
+    ddbMock.reset();
+    ddbMock.on(QueryCommand).resolves({ Items: [rows[2]], Count: 1, ScannedCount: 1 });
+    const second = await ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 2, cursor: page.cursor! });
+    expect(ddbMock.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk > :after',
+      ExpressionAttributeValues: { ':pk': 'MDL#c1#supplier#all', ':after': 'b#S1' },
+    });
+    expect(second).toMatchObject({ cursor: null });
+  });
+
+  it('M3: a search page is one begins_with query on the search partition of the longest word', async () => {
+    const hit = masterItems(supplier())[2]!; // the "trade" search item
+    ddbMock.on(QueryCommand).resolves({ Items: [hit], Count: 1, ScannedCount: 1 });
+    const page = await ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 50, search: 'tra az' });
+    const calls = ddbMock.commandCalls(QueryCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.args[0].input).toMatchObject({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': 'MDS#c1#supplier#all', ':prefix': 'tra' } });
+    expect(calls[0]!.args[0].input.IndexName).toBeUndefined();
+    expect(page.items.map((r) => r.id)).toEqual(['S1']);
+    expect(page.cursor).toBeNull();
+  });
+
+  it('refuses tampered cursors with a 400', () => {
+    const good = encodeCursor({ a: 'b#S1', w: '' });
+    expect(decodeCursor(good, '')).toEqual({ a: 'b#S1', w: '' });
+    for (const bad of ['***', 'e30', encodeCursor({ a: 'b', w: 'x' }), Buffer.from('{"a":"x","w":"","z":1}').toString('base64url'), Buffer.from('null').toString('base64url')]) {
+      expect(() => decodeCursor(bad, ''), bad).toThrow(expect.objectContaining({ kind: 'BadRequest', message: 'Invalid next cursor' }));
+    }
+    expect(() => decodeCursor(encodeCursor({ a: 'zzz#1', w: 'ab' }), 'ab')).toThrow(expect.objectContaining({ kind: 'BadRequest' }));
+    expect(() => decodeCursor(encodeCursor({ a: 'ab\u00ff#1', w: 'ab' }), 'ab')).toThrow(expect.objectContaining({ kind: 'BadRequest' }));
+    expect(decodeCursor(encodeCursor({ a: 'abc#abc x#1', w: 'ab' }), 'ab')).toEqual({ a: 'abc#abc x#1', w: 'ab' });
+  });
+
+  it('M6/M7: finds a stakeholder by code and name through the guards, by VAT ID and recognition name through the look-ups', async () => {
+    const copy = masterItems(supplier())[4]!;
+    ddbMock.on(GetCommand).resolves({ Item: copy });
+    ddbMock.on(QueryCommand).resolves({ Items: [copy] });
+    expect((await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'code', 'k 1'))?.id).toBe('S1');
+    expect(ddbMock.commandCalls(GetCommand)[0]!.args[0].input.Key).toEqual({ pk: 'MDU#c1#supplier#code#K1', sk: 'UNIQUE' });
+    expect((await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'name', 'AZUOLAS trade uab'))?.name).toBe('Ąžuolas Trade UAB');
+    expect(ddbMock.commandCalls(GetCommand)[1]!.args[0].input.Key).toEqual({ pk: 'MDU#c1#supplier#name#azuolas trade uab', sk: 'UNIQUE' });
+    await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'vat', 'lt-100');
+    expect(ddbMock.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({ ExpressionAttributeValues: { ':pk': 'MDF#c1#supplier#vat#LT100' }, Limit: 1 });
+    const found = await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'match_name', 'Azuolas Trade, UAB');
+    expect(found).not.toHaveProperty('rid');
+    expect(await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'code', ' ')).toBeUndefined();
+  });
+
+  it('M10: finds items by their words, one query per distinct word, each item once', async () => {
+    const item: ItemRecord = { name_id: 'coffee', company_id: 'c1', name: 'Coffee', words: ['kava', 'Coffee'], external: false, created_at: 'x', updated_at: 'x', version: 1 };
+    const wordItem = masterItems(item).find((i) => String(i.pk).startsWith('MDW#'))!;
+    ddbMock.on(QueryCommand).resolves({ Items: [wordItem] });
+    const found = await ddbMasterDataStore.findItemsByWords('c1', ['KAVA', 'kava', 'coffee', ' '], 5);
+    expect(ddbMock.commandCalls(QueryCommand).map((c) => c.args[0].input.ExpressionAttributeValues![':pk'])).toEqual(['MDW#c1#kava', 'MDW#c1#coffee']);
+    expect(found).toEqual([item]);
+  });
+});

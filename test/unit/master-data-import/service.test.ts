@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import { XLSX_MAX_BYTES } from '../../../shared/constants';
+import {
+  getImportResult,
+  IMPORT_CHUNK_ROWS,
+  IMPORT_MSG,
+  IMPORT_ROW_CONCURRENCY,
+  requestImportUpload,
+  runImport,
+  type ImportJobDeps,
+} from '../../../lambdas/core/master-data/import/service';
+import { WORKBOOK_MSG } from '../../../lambdas/core/master-data/import/workbook';
+import type { ImportType } from '../../../shared/schemas/master-data';
+import { FakeMasterDataStore } from '../../support/fake-master-data-store';
+import { FakeFileStore, FakeImportsStore } from '../../support/fake-imports-store';
+import { workbookBytes, XLS_TYPE, XLSX_TYPE } from '../../support/workbooks';
+
+const COMPANY = 'company-a';
+
+/** The fake store with a hook before each write, to make a delivery fail half-way. */
+class FailingStore extends FakeMasterDataStore {
+  beforeWrite?: () => void;
+  override async putStakeholder(...args: Parameters<FakeMasterDataStore['putStakeholder']>) {
+    this.beforeWrite?.();
+    return super.putStakeholder(...args);
+  }
+}
+
+function setup() {
+  let n = 0;
+  const changed: string[] = [];
+  const deps: ImportJobDeps & { masterData: FailingStore; imports: FakeImportsStore; files: FakeFileStore } = {
+    imports: new FakeImportsStore(),
+    files: new FakeFileStore(),
+    masterData: new FailingStore(),
+    clock: { now: () => new Date('2026-11-25T10:00:00Z') },
+    ids: { newId: () => `ID${String(++n).padStart(6, '0')}` },
+    onChanged: async (companyId, type) => void changed.push(`${companyId}:${type}`),
+  };
+  /** GET /upload/import, then the PUT of the bytes. */
+  const upload = async (type: ImportType, bytes: Uint8Array, contentType = XLSX_TYPE, companyId = COMPANY) => {
+    const res = await requestImportUpload(deps, { userId: 'user-1', companyId }, { upload_type: type, content_type: contentType, original_file_name: 'list.xlsx' });
+    const key = deps.files.signed.at(-1)!.key;
+    await deps.files.put(key, bytes, contentType);
+    return { importId: res.import_id, key };
+  };
+  const result = (importId: string, companyId = COMPANY) => getImportResult(deps, { companyId }, importId);
+  return { deps, upload, result, changed };
+}
+
+describe('XLSX/XLS import of master data', () => {
+  it('records a pending import and signs a PUT under imports/ for the caller’s company', async () => {
+    const { deps, result } = setup();
+    const res = await requestImportUpload(deps, { userId: 'user-1', companyId: COMPANY }, { upload_type: 'items', content_type: XLS_TYPE });
+    expect(res).toEqual({ uploadURL: `https://upload.test/imports/${res.import_id}`, import_id: res.import_id, headers: { 'content-type': XLS_TYPE } });
+    expect(await result(res.import_id)).toMatchObject({ status: 'pending', upload_type: 'items', created: 0, rejected: [], finished_at: null });
+    await expect(requestImportUpload(deps, { userId: 'user-1' }, { upload_type: 'items', content_type: XLS_TYPE })).rejects.toMatchObject({ kind: 'Forbidden' });
+  });
+
+  it('answers another company’s import as not found', async () => {
+    const { deps, upload, result } = setup();
+    const { importId } = await upload('items', workbookBytes([['Name'], ['Milk']]));
+    await expect(result(importId, 'company-b')).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(getImportResult(deps, {}, importId)).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(result('nope')).rejects.toMatchObject({ kind: 'NotFound' });
+  });
+
+  it('imports suppliers with Lithuanian headers from an .xlsx: created, updated by code, rejected rows with reasons', async () => {
+    const { deps, upload, result, changed } = setup();
+    await deps.masterData.putCategory({
+      id: 'cat-1', name: 'Kuras', category_code: 'K1', company_id: COMPANY, external: false, created_at: '', updated_at: '', version: 1,
+    });
+    const rows = [
+      ['Tiekėjų sąrašas'],
+      [],
+      ['Pavadinimas', 'Įmonės kodas', 'PVM mokėtojo kodas', 'Adresas', 'Miestas', 'Šalis', 'Kategorija', 'Datos formatas'],
+      ['Alfa UAB', '300100', 'LT100', 'Gedimino 1', 'Vilnius', 'Lietuva', 'K1', 'YYYY-MM-DD'],
+      ['Beta UAB', '300200', '', '', '', 'LV', 'Kuras', ''],
+      ['Gama', '', '', '', '', '', '', ''],
+      ['Delta', '300400', '', '', '', 'Atlantis', '', ''],
+      ['Alfa uab', '300500', '', '', '', '', '', ''],
+      ['Epsilon', '300600', '', '', '', '', 'Nėra', ''],
+      ['Alfa UAB', '300100', '', '', 'Kaunas', '', '', ''],
+    ];
+    const { importId, key } = await upload('suppliers', workbookBytes(rows));
+    await runImport(deps, key);
+    const res = await result(importId);
+    expect(res).toMatchObject({ status: 'done', message: null, total_rows: 7, created: 2, updated: 1 });
+    expect(res.finished_at).toBe('2026-11-25T10:00:00.000Z');
+    expect(res.rejected).toEqual([
+      { row: 6, reason: 'Code: Required field' },
+      { row: 7, reason: 'Country: unknown country "Atlantis"' },
+      { row: 8, reason: 'Name: This supplier already exists' },
+      { row: 9, reason: 'Category: no category "Nėra" in this company' },
+    ]);
+    const alfa = await deps.masterData.findStakeholder(COMPANY, 'supplier', 'code', '300100');
+    expect(alfa).toMatchObject({ name: 'Alfa UAB', vat_id: 'LT100', street: 'Gedimino 1', city: 'Kaunas', country: 'LT', category_id: 'cat-1', selected_date_format: 'YYYY-MM-DD', version: 2 });
+    expect(await deps.masterData.findStakeholder(COMPANY, 'supplier', 'code', '300200')).toMatchObject({ country: 'LV', category_id: 'cat-1' });
+    expect(await deps.masterData.findStakeholder(COMPANY, 'customer', 'code', '300100')).toBeUndefined();
+    expect(deps.files.objects.has(key)).toBe(false);
+    expect(changed).toEqual([`${COMPANY}:suppliers`]);
+  });
+
+  it('imports items from a legacy .xls with Words and Word N columns, updating by name', async () => {
+    const { deps, upload, result } = setup();
+    const first = await upload('items', workbookBytes([['Prekė', 'Žodžiai', 'Word 1'], ['Pienas', 'milk; pieno', 'dairy'], ['Duona', '', '']], 'xls'), XLS_TYPE);
+    await runImport(deps, first.key);
+    expect(await result(first.importId)).toMatchObject({ status: 'done', created: 2, updated: 0, rejected: [] });
+    expect(await deps.masterData.getItem(COMPANY, 'pienas')).toMatchObject({ name: 'Pienas', words: ['milk', 'pieno', 'dairy'] });
+    const second = await upload('items', workbookBytes([['Name', 'Words'], ['PIENAS', 'milk'], ['Duona', '']], 'xls'), XLS_TYPE);
+    await runImport(deps, second.key);
+    expect(await result(second.importId)).toMatchObject({ status: 'done', created: 0, updated: 2 });
+    expect(await deps.masterData.getItem(COMPANY, 'pienas')).toMatchObject({ name: 'PIENAS', words: ['milk'] });
+    expect(deps.masterData.items.size).toBe(2);
+  });
+
+  it('imports categories by code, or by name when the row has none', async () => {
+    const { deps, upload, result } = setup();
+    const { importId, key } = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Kuras', 'K1'], ['Maistas', ''], ['Degalai', 'K1'], ['maistas', '']]));
+    await runImport(deps, key);
+    expect(await result(importId)).toMatchObject({ status: 'done', created: 2, updated: 2, rejected: [] });
+    expect([...deps.masterData.categories.values()].map((c) => [c.name, c.category_code]).sort()).toEqual([
+      ['Degalai', 'K1'],
+      ['maistas', ''],
+    ]);
+  });
+
+  it('refuses a file that is not a workbook, a file without the header and an oversized file, changing nothing', async () => {
+    const { deps, upload, result } = setup();
+    const png = await upload('suppliers', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]));
+    await runImport(deps, png.key);
+    expect(await result(png.importId)).toMatchObject({ status: 'failed', message: WORKBOOK_MSG.notWorkbook, created: 0, total_rows: 0 });
+
+    const noHeader = await upload('suppliers', workbookBytes([['Vardas', 'Miestas'], ['Alfa', 'Vilnius']]));
+    await runImport(deps, noHeader.key);
+    expect(await result(noHeader.importId)).toMatchObject({
+      status: 'failed',
+      message: 'No header row found in the first 10 rows: the sheet needs the columns Name (Pavadinimas) and Code (Kodas)',
+    });
+
+    const big = await upload('items', new Uint8Array(XLSX_MAX_BYTES + 1));
+    await runImport(deps, big.key);
+    expect(await result(big.importId)).toMatchObject({ status: 'failed', message: IMPORT_MSG.tooLarge });
+
+    const empty = await upload('items', workbookBytes([['Name']]));
+    await runImport(deps, empty.key);
+    expect(await result(empty.importId)).toMatchObject({ status: 'failed', message: IMPORT_MSG.noRows });
+    expect(deps.masterData.writes).toBe(0);
+  });
+
+  it('resumes a retried import after the last stored chunk: nothing is created twice or counted twice', async () => {
+    const { deps, upload, result } = setup();
+    const total = IMPORT_CHUNK_ROWS * 2 + 30;
+    const rows = [['Name', 'Code'], ...Array.from({ length: total }, (_, i) => [`Supplier ${i}`, `C${i}`])];
+    const { importId, key } = await upload('suppliers', workbookBytes(rows));
+    // The first delivery dies in the middle of the second chunk.
+    let writes = 0;
+    deps.masterData.beforeWrite = () => {
+      if (++writes === IMPORT_CHUNK_ROWS + 40) throw new Error('Lambda timed out');
+    };
+    await expect(runImport(deps, key)).rejects.toThrow('Lambda timed out');
+    expect(await result(importId)).toMatchObject({ status: 'processing', created: IMPORT_CHUNK_ROWS });
+    deps.masterData.beforeWrite = undefined;
+    // The retry resumes at the second chunk; its rows written before the failure (39, and those of the other
+    // writers that were under way) are already there and count as updated.
+    await runImport(deps, key);
+    const res = await result(importId);
+    expect(res).toMatchObject({ status: 'done', total_rows: total, rejected: [] });
+    expect(res.created + res.updated).toBe(total);
+    expect(res.updated).toBeGreaterThanOrEqual(39);
+    expect(res.updated).toBeLessThan(39 + IMPORT_ROW_CONCURRENCY);
+    expect(deps.masterData.stakeholders.size).toBe(total);
+    // A third delivery of the same notification finds the import done and changes nothing.
+    deps.files.objects.set(key, { bytes: workbookBytes(rows), contentType: XLSX_TYPE });
+    const before = deps.masterData.writes;
+    await runImport(deps, key);
+    expect(deps.masterData.writes).toBe(before);
+    expect(await result(importId)).toEqual(res);
+  });
+
+  it('on the last delivery, a failure ends the import with what was done', async () => {
+    const { deps, upload, result } = setup();
+    const rows = [['Name', 'Code'], ...Array.from({ length: IMPORT_CHUNK_ROWS + 5 }, (_, i) => [`Supplier ${i}`, `C${i}`])];
+    const { importId, key } = await upload('suppliers', workbookBytes(rows));
+    let writes = 0;
+    deps.masterData.beforeWrite = () => {
+      if (++writes > IMPORT_CHUNK_ROWS) throw new Error('throttled');
+    };
+    await runImport(deps, key, { final: true });
+    expect(await result(importId)).toMatchObject({
+      status: 'failed',
+      created: IMPORT_CHUNK_ROWS,
+      message: `The import stopped before it finished; rows up to sheet row ${IMPORT_CHUNK_ROWS + 1} were imported. Import the file again to finish it.`,
+    });
+  });
+
+  it('stops before a chunk when the invocation is nearly out of time, to resume on the retry', async () => {
+    const { deps, upload, result } = setup();
+    const { importId, key } = await upload('items', workbookBytes([['Name'], ['Milk'], ['Bread']]));
+    await expect(runImport(deps, key, { remainingMs: () => 1000 })).rejects.toMatchObject({ name: 'ImportPaused' });
+    expect(await result(importId)).toMatchObject({ status: 'processing', created: 0 });
+    await runImport(deps, key, { remainingMs: () => 600_000 });
+    expect(await result(importId)).toMatchObject({ status: 'done', created: 2 });
+  });
+});

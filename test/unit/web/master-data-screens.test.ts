@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import type { Stakeholder } from '../../../shared/schemas/master-data';
+import { pageTitle } from '../../../web/src/app/routes';
+import { ApiError } from '../../../web/src/lib/api-error';
+import {
+  categoryAddValidator,
+  categoryEditValidator,
+  EMPTY_STAKEHOLDER,
+  itemAddValidator,
+  itemEditValidator,
+  keptWords,
+  serverFieldErrors,
+  stakeholderAddValidator,
+  stakeholderEditValidator,
+  stakeholderEditValues,
+  wordRows,
+} from '../../../web/src/features/master-data/lib/forms';
+import { deleteQuery, recordKey } from '../../../web/src/features/master-data/api/master-data';
+import { emptyText, MASTER_SCREENS, masterListQuery, nextMasterCursor, screenOfPath } from '../../../web/src/features/master-data/lib/screens';
+
+const supplier: Stakeholder = {
+  id: 'st-1',
+  type: 'supplier',
+  name: 'Maxima LT',
+  code: '111',
+  vat_id: 'LT111',
+  street: 'Gedimino 1',
+  city: 'Vilnius',
+  zipcode: '01103',
+  country: 'LT',
+  email: '',
+  delivery: '',
+  category: { id: 'cat-1', name: 'Food' },
+  category_id: 'cat-1',
+  company_id: 'co-1',
+  company_name: 'Acme',
+  selected_date_format: null,
+  list_date_formats: [],
+  recognise_details: false,
+  external: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+describe('master-data screens by path', () => {
+  it('maps the four paths to their type, title and empty state', () => {
+    expect(screenOfPath('/suppliers')?.kind).toBe('supplier');
+    expect(screenOfPath('/customers/')?.kind).toBe('customer');
+    expect(screenOfPath('/categories')?.listPath).toBe('/categories');
+    expect(screenOfPath('/items')?.importType).toBe('items');
+    expect(screenOfPath('/dashboard')).toBeUndefined();
+    expect(emptyText(MASTER_SCREENS.supplier)).toBe('No Suppliers found');
+    expect(emptyText(MASTER_SCREENS.item)).toBe('No Items found');
+    expect(pageTitle('/categories')).toBe('Categories');
+    expect(pageTitle('/customers')).toBe('Customers');
+  });
+});
+
+describe('masterListQuery', () => {
+  it('asks one company for stakeholders of the type with external data, 50 a page, searched by name', () => {
+    expect(masterListQuery('supplier', '  max ', { kind: 'company', companyId: 'co-1' })).toEqual({
+      limit: 50,
+      type: 'supplier',
+      with_external_data: 1,
+      search_name: 'max',
+      company_id: 'co-1',
+    });
+  });
+
+  it('asks every company with selected=ALL and carries both cursors', () => {
+    expect(masterListQuery('item', '', { kind: 'all' }, { next: 'n1', next_company: 'co-2' })).toEqual({
+      limit: 50,
+      selected: 'ALL',
+      next: 'n1',
+      next_company: 'co-2',
+    });
+  });
+
+  it('stops paging when neither cursor is set', () => {
+    expect(nextMasterCursor({ next: null, next_company: null })).toBeUndefined();
+    expect(nextMasterCursor({ next: null, next_company: 'co-2' })).toEqual({ next: null, next_company: 'co-2' });
+  });
+});
+
+describe('stakeholder forms', () => {
+  it('add: name and code required with the spec texts; company required in the all-companies view', () => {
+    const r = stakeholderAddValidator('supplier', true)({ ...EMPTY_STAKEHOLDER, name: 'A' });
+    expect(r.ok).toBe(false);
+    expect(r.errors).toEqual({ name: 'At least 2 characters', code: 'Required field', company_id: 'Required field' });
+  });
+
+  it('add: sends the filled fields only, the chosen company beside them', () => {
+    const r = stakeholderAddValidator('customer', true)({ ...EMPTY_STAKEHOLDER, name: ' Rimi ', code: 'R1', country: 'lt', company_id: 'co-2' });
+    expect(r).toEqual({
+      ok: true,
+      errors: {},
+      data: { companyId: 'co-2', input: { type: 'customer', name: 'Rimi', code: 'R1', country: 'LT' } },
+    });
+  });
+
+  it('add: a country outside the list is refused', () => {
+    const r = stakeholderAddValidator('supplier', false)({ ...EMPTY_STAKEHOLDER, name: 'Rimi', code: 'R1', country: 'XX' });
+    expect(r.errors.country).toBe('Choose a country from the list');
+  });
+
+  it('edit: only the changed fields are sent; an unchanged edit sends nothing', () => {
+    const initial = stakeholderEditValues(supplier);
+    const validate = stakeholderEditValidator(initial, supplier.id);
+    expect(validate(initial)).toEqual({ ok: true, errors: {}, data: { changed: false, input: { id: 'st-1' } } });
+    const r = validate({ ...initial, city: 'Kaunas', selected_date_format: 'DD/MM/YYYY' });
+    expect(r).toEqual({ ok: true, errors: {}, data: { changed: true, input: { id: 'st-1', city: 'Kaunas', selected_date_format: 'DD/MM/YYYY' } } });
+  });
+
+  it('edit: a removed category is sent as null; a blanked name or code is refused', () => {
+    const initial = stakeholderEditValues(supplier);
+    const validate = stakeholderEditValidator(initial, supplier.id);
+    expect(validate({ ...initial, category_id: '' })).toMatchObject({ ok: true, data: { input: { id: 'st-1', category_id: null } } });
+    expect(validate({ ...initial, name: '', code: ' ' }).errors).toEqual({ name: 'At least 2 characters', code: 'Required field' });
+  });
+});
+
+describe('category forms', () => {
+  it('add: name at least 2 characters, code optional', () => {
+    expect(categoryAddValidator(false)({ name: 'x', category_code: '', company_id: '' }).errors).toEqual({ name: 'At least 2 characters' });
+    expect(categoryAddValidator(false)({ name: 'Fuel', category_code: '', company_id: '' })).toMatchObject({
+      ok: true,
+      data: { companyId: undefined, input: { name: 'Fuel', category_code: '' } },
+    });
+  });
+
+  it('edit: unchanged does nothing, a changed code alone is sent alone', () => {
+    const initial = { name: 'Fuel', category_code: 'F1' };
+    const validate = categoryEditValidator(initial, 'cat-1');
+    expect(validate(initial)).toMatchObject({ ok: true, data: { changed: false } });
+    expect(validate({ ...initial, category_code: 'F2' })).toMatchObject({ ok: true, data: { changed: true, input: { id: 'cat-1', category_code: 'F2' } } });
+    expect(validate({ ...initial, name: '' }).errors).toEqual({ name: 'At least 2 characters' });
+  });
+});
+
+describe('item forms', () => {
+  it('add: blank word rows are dropped, words trimmed', () => {
+    const r = itemAddValidator(false)({ name: 'Diesel', words: wordRows([' diesel ', '', '  ', 'dyzelinas']), company_id: '' });
+    expect(r).toMatchObject({ ok: true, data: { input: { name: 'Diesel', words: ['diesel', 'dyzelinas'] } } });
+  });
+
+  it('add: a company is required in the all-companies view', () => {
+    expect(itemAddValidator(true)({ name: 'Diesel', words: [], company_id: '' }).errors).toEqual({ company_id: 'Required field' });
+  });
+
+  it('edit: sends the words only when the kept words differ', () => {
+    const item = { name_id: 'diesel', name: 'Diesel', words: ['diesel', 'dyzelinas'] };
+    const validate = itemEditValidator(item);
+    expect(validate({ name: 'Diesel', words: wordRows(['diesel', 'dyzelinas', '']), company_id: 'co-1' })).toMatchObject({ data: { changed: false } });
+    expect(validate({ name: 'Diesel', words: wordRows(['diesel']), company_id: 'co-1' })).toMatchObject({
+      data: { changed: true, input: { name_id: 'diesel', words: ['diesel'] } },
+    });
+    expect(validate({ name: 'Diesel fuel', words: wordRows(['diesel', 'dyzelinas']), company_id: 'co-1' })).toMatchObject({
+      data: { changed: true, input: { name_id: 'diesel', name: 'Diesel fuel' } },
+    });
+    expect(keptWords(wordRows(['a', ' ', 'b ']))).toEqual(['a', 'b']);
+  });
+});
+
+describe('server answers', () => {
+  it('a duplicate shows under its field; a duplicate category code under category_code', () => {
+    const dup = new ApiError(422, 'ValidationFailed', 'Validation failed', [{ path: ['name'], message: 'This supplier already exists' }]);
+    expect(serverFieldErrors('supplier', dup)).toEqual({ name: 'This supplier already exists' });
+    const code = new ApiError(422, 'ValidationFailed', 'Validation failed', [{ path: ['code'], message: 'This category already exists' }]);
+    expect(serverFieldErrors('category', code)).toEqual({ category_code: 'This category already exists' });
+    expect(serverFieldErrors('category', new Error('x'))).toEqual({});
+  });
+
+  it('deletes name the id, or the item name_id', () => {
+    expect(deleteQuery('supplier', supplier)).toEqual({ id: 'st-1' });
+    const item = { name_id: 'diesel', name: 'Diesel', words: [], company_id: 'co-1', company_name: 'Acme', created_at: '', updated_at: '' };
+    expect(deleteQuery('item', item)).toEqual({ name: 'diesel' });
+    expect(recordKey(item)).toBe('co-1:diesel');
+    expect(recordKey(supplier)).toBe('co-1:st-1');
+  });
+});

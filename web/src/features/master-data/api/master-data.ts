@@ -1,0 +1,120 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
+import type {
+  Category,
+  CreateCategoryInput,
+  CreateItemInput,
+  CreateStakeholderInput,
+  Item,
+  ListPage,
+  Stakeholder,
+  UpdateCategoryInput,
+  UpdateItemInput,
+  UpdateStakeholderInput,
+} from '../../../../../shared/schemas/master-data';
+import { useApi } from '../../../app/api-context';
+import { queryKeys } from '../../../lib/query-keys';
+import { useActiveCompany } from '../../companies/api/companies';
+import { masterListKey, masterListQuery, nextMasterCursor, type MasterCursor, type MasterKind, type MasterScope, type MasterScreen } from '../lib/screens';
+
+/** A row of one of the four lists. */
+export type MasterRecord = Stakeholder | Category | Item;
+
+/** One company, or every company of the user in the all-companies view; null while the companies load. */
+export function useMasterScope(): MasterScope | null {
+  const view = useActiveCompany();
+  if (view.isLoading) return null;
+  if (view.allCompanies) return { kind: 'all' };
+  return view.active ? { kind: 'company', companyId: view.active.company_id } : null;
+}
+
+/** GET /stakeholders, /categories or /items, 50 a page (next / next_company), sorted by name by the server. */
+export function useMasterList(screen: MasterScreen, search: string) {
+  const api = useApi();
+  const scope = useMasterScope();
+  return useInfiniteQuery({
+    queryKey: queryKeys.masterDataList(scope ? masterListKey(screen.kind, search, scope) : { kind: screen.kind, scope: null }),
+    enabled: scope !== null,
+    initialPageParam: undefined as MasterCursor | undefined,
+    queryFn: async ({ pageParam, signal }): Promise<ListPage<MasterRecord>> => {
+      const page = await api.get<ListPage<MasterRecord>>(screen.listPath, { query: masterListQuery(screen.kind, search, scope!, pageParam), signal });
+      return { items: page?.items ?? [], next: page?.next ?? null, next_company: page?.next_company ?? null };
+    },
+    getNextPageParam: (last) => nextMasterCursor(last),
+  });
+}
+
+/** The categories of one company a dropdown offers, searched by name on the server (first 50). */
+export function useCategoryOptions(companyId: string | undefined, search: string) {
+  const api = useApi();
+  const name = search.trim();
+  return useQuery({
+    queryKey: queryKeys.categoryOptions(companyId ?? '', name),
+    enabled: Boolean(companyId),
+    queryFn: async ({ signal }) => {
+      const page = await api.get<ListPage<Category>>('/categories', {
+        query: { company_id: companyId, with_external_data: 1, limit: LIST_PAGE_SIZE, search_name: name || undefined },
+        signal,
+      });
+      return page?.items ?? [];
+    },
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** The company of a record's calls: its own (rows of the all-companies view differ). */
+export function companyOfRecord(record: { company_id: string }): string {
+  return record.company_id;
+}
+
+export type CreateInput =
+  | { kind: 'supplier' | 'customer'; input: CreateStakeholderInput }
+  | { kind: 'category'; input: CreateCategoryInput }
+  | { kind: 'item'; input: CreateItemInput };
+
+export type UpdateInput =
+  | { kind: 'supplier' | 'customer'; input: UpdateStakeholderInput }
+  | { kind: 'category'; input: UpdateCategoryInput }
+  | { kind: 'item'; input: UpdateItemInput };
+
+function writePath(kind: MasterKind): '/stakeholder' | '/category' | '/item' {
+  return kind === 'category' ? '/category' : kind === 'item' ? '/item' : '/stakeholder';
+}
+
+/** The key a DELETE names: `?id=` for stakeholders and categories, `?name=` (the name_id) for items. */
+export function deleteQuery(kind: MasterKind, record: MasterRecord): Record<string, string> {
+  if (kind === 'item') return { name: (record as Item).name_id };
+  return { id: (record as Stakeholder | Category).id };
+}
+
+/** The key of a row in its list. */
+export function recordKey(record: MasterRecord): string {
+  return 'name_id' in record ? `${record.company_id}:${record.name_id}` : `${record.company_id}:${record.id}`;
+}
+
+/**
+ * POST / PUT / DELETE of the master-data routes with the record's company (or the chosen company when
+ * adding in the all-companies view); every success reloads the master-data lists.
+ */
+export function useMasterWrites() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: queryKeys.masterData });
+
+  const create = useMutation({
+    mutationFn: ({ companyId, body }: { companyId: string | undefined; body: CreateInput }) =>
+      api.post<MasterRecord>(writePath(body.kind), body.input, { query: { company_id: companyId } }),
+    onSuccess: invalidate,
+  });
+  const update = useMutation({
+    mutationFn: ({ companyId, body }: { companyId: string; body: UpdateInput }) =>
+      api.put<MasterRecord>(writePath(body.kind), body.input, { query: { company_id: companyId } }),
+    onSuccess: invalidate,
+  });
+  const remove = useMutation({
+    mutationFn: ({ kind, record }: { kind: MasterKind; record: MasterRecord }) =>
+      api.del<{ deleted: boolean; id: string }>(writePath(kind), { query: { company_id: companyOfRecord(record), ...deleteQuery(kind, record) } }),
+    onSuccess: invalidate,
+  });
+  return { create, update, remove };
+}

@@ -1,0 +1,207 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useActiveCompanyStore } from '../../../app/active-company';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import type { Category, Item, Stakeholder } from '../../../../../shared/schemas/master-data';
+import { Button } from '../../../components/ui/Button';
+import { Icon, type IconName } from '../../../components/ui/Icon';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { LoadingBlock, Spinner } from '../../../components/ui/Spinner';
+import { messageOf } from '../../../lib/api-error';
+import { queryKeys } from '../../../lib/query-keys';
+import { useActiveCompany } from '../../companies/api/companies';
+import { liveBus } from '../../live/lib/live-bus';
+import { companyToActivate } from '../../receipts/lib/row-rules';
+import { recordKey, useMasterList, useMasterWrites, type MasterRecord } from '../api/master-data';
+import { emptyText, isStakeholderKind, screenOfPath, type MasterKind, type MasterScreen } from '../lib/screens';
+import '../master-data.css';
+import { CategoryAddForm, CategoryEditModal } from './CategoryForms';
+import { DeleteStakeholderModal } from './DeleteStakeholderModal';
+import { ImportXlsxPopup } from './ImportXlsxPopup';
+import { ItemAddForm, ItemEditModal } from './ItemForms';
+import { SearchBox } from './SearchBox';
+import { StakeholderAddForm, StakeholderEditModal } from './StakeholderForms';
+import { useBottomReached } from './use-bottom-reached';
+
+/** The live event of master-data writes; any of them reloads the lists on screen. */
+export const MASTER_DATA_EVENT = 'master-data';
+
+const EMPTY_ICONS: Record<MasterKind, IconName> = { supplier: 'suppliers', customer: 'customers', category: 'categories', item: 'items' };
+const DELETED: Record<MasterKind, string> = { supplier: 'Supplier deleted', customer: 'Customer deleted', category: 'Category deleted', item: 'Item deleted' };
+
+/** /suppliers, /customers, /categories, /items: the path decides the type; the search starts empty on every route. */
+export function MasterDataPage() {
+  const location = useLocation();
+  const screen = screenOfPath(location.pathname);
+  if (!screen) return <Navigate to="/dashboard" replace />;
+  return <MasterDataScreen key={screen.kind} screen={screen} />;
+}
+
+/** The muted line under a row's name. */
+function rowDetails(kind: MasterKind, record: MasterRecord): string {
+  if (isStakeholderKind(kind)) {
+    const s = record as Stakeholder;
+    return [s.code, s.vat_id, s.category?.name].filter(Boolean).join(' · ');
+  }
+  if (kind === 'category') return (record as Category).category_code;
+  return (record as Item).words.join(', ');
+}
+
+function MasterRow({ kind, record, onOpen, onDelete }: { kind: MasterKind; record: MasterRecord; onOpen(): void; onDelete(): void }) {
+  const details = rowDetails(kind, record);
+  const external = 'external' in record && record.external;
+  return (
+    <li className="md-row" data-testid="md-row" data-name={record.name}>
+      <button type="button" className="md-row-main" onClick={onOpen} aria-label={`Edit ${record.name}`}>
+        <span className="md-row-name">
+          <span className="cell-main">{record.name}</span>
+          {external && (
+            <span className="pill pill-blue" title="Imported from an integration">
+              DB
+            </span>
+          )}
+          {details && <span className="cell-sub">{details}</span>}
+        </span>
+        <span className="md-row-company" data-testid="md-row-company">
+          {record.company_name}
+        </span>
+      </button>
+      <button type="button" className="icon-btn text-danger-btn md-row-delete" aria-label={`Delete ${record.name}`} title="Delete" onClick={onDelete}>
+        <Icon name="trash" size={18} />
+      </button>
+    </li>
+  );
+}
+
+type ModalState = { kind: 'edit'; record: MasterRecord } | { kind: 'delete'; record: MasterRecord } | { kind: 'import'; companyId: string } | null;
+
+function MasterDataScreen({ screen }: { screen: MasterScreen }) {
+  const view = useActiveCompany();
+  const store = useActiveCompanyStore();
+  const info = useInfoPopup();
+  const queryClient = useQueryClient();
+  const writes = useMasterWrites();
+  const [search, setSearch] = useState('');
+  const list = useMasterList(screen, search);
+  const [modal, setModal] = useState<ModalState>(null);
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+
+  // another member's write (or an import finishing) reloads what is on screen
+  useEffect(
+    () =>
+      liveBus.subscribe((message) => {
+        if (message.event === MASTER_DATA_EVENT) void queryClient.invalidateQueries({ queryKey: queryKeys.masterData });
+      }),
+    [queryClient],
+  );
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const loadMore = useCallback(() => {
+    void fetchNextPage();
+  }, [fetchNextPage]);
+  const sentinel = useBottomReached(loadMore, Boolean(hasNextPage) && !isFetchingNextPage && !list.isPending);
+
+  const formProps = {
+    allCompanies: view.allCompanies,
+    companies: view.companies,
+    activeCompanyId: view.active?.company_id,
+    onUpload: (companyId: string) => setModal({ kind: 'import', companyId }),
+  };
+
+  // rules.md 6: a chosen record of another company (all-companies view) makes that company the active one first
+  const openEdit = (record: MasterRecord) => {
+    const switchTo = companyToActivate(record, view.active?.company_id, view.companies.map((c) => c.company_id));
+    if (switchTo) store.setCompany(switchTo);
+    setModal({ kind: 'edit', record });
+  };
+
+  const confirmDelete = async (record: MasterRecord) => {
+    try {
+      await writes.remove.mutateAsync({ kind: screen.kind, record });
+      info.show(DELETED[screen.kind], 'success');
+      setModal(null);
+    } catch (err) {
+      info.show(messageOf(err), 'error');
+    }
+  };
+
+  return (
+    <div className="md-page" data-testid="md-page" data-kind={screen.kind}>
+      {isStakeholderKind(screen.kind) ? (
+        <StakeholderAddForm type={screen.kind} {...formProps} />
+      ) : screen.kind === 'category' ? (
+        <CategoryAddForm {...formProps} />
+      ) : (
+        <ItemAddForm {...formProps} />
+      )}
+
+      <div className="list-head">
+        <h2 className="md-list-title">{screen.title}</h2>
+        <SearchBox title={screen.title} applied={search} onSearch={setSearch} busy={list.isFetching && !list.isPending && !isFetchingNextPage} />
+      </div>
+
+      <div className="card doc-card md-list-card">
+        {list.isPending ? (
+          <LoadingBlock label={`Loading ${screen.title}`} />
+        ) : list.isError ? (
+          <div className="list-error">
+            <p className="notice notice-error">{messageOf(list.error)}</p>
+            <Button variant="secondary" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : rows.length === 0 ? (
+          <div className="empty-state md-empty" data-testid="md-empty">
+            <Icon name={EMPTY_ICONS[screen.kind]} size={36} />
+            <p>{emptyText(screen)}</p>
+          </div>
+        ) : (
+          <ul className="md-list" data-testid="md-list">
+            {rows.map((record) => (
+              <MasterRow
+                key={recordKey(record)}
+                kind={screen.kind}
+                record={record}
+                onOpen={() => openEdit(record)}
+                onDelete={() => setModal({ kind: 'delete', record })}
+              />
+            ))}
+          </ul>
+        )}
+        <div ref={sentinel} className="list-sentinel" aria-hidden="true" />
+        {isFetchingNextPage && (
+          <div className="list-more">
+            <Spinner label="Loading more" />
+          </div>
+        )}
+      </div>
+
+      {modal?.kind === 'edit' &&
+        (isStakeholderKind(screen.kind) ? (
+          <StakeholderEditModal stakeholder={modal.record as Stakeholder} onClose={() => setModal(null)} />
+        ) : screen.kind === 'category' ? (
+          <CategoryEditModal category={modal.record as Category} onClose={() => setModal(null)} />
+        ) : (
+          <ItemEditModal item={modal.record as Item} onClose={() => setModal(null)} />
+        ))}
+      {modal?.kind === 'import' && (
+        <ImportXlsxPopup
+          uploadType={screen.importType}
+          companyId={modal.companyId}
+          open
+          onClose={() => setModal(null)}
+          onImported={() => void queryClient.invalidateQueries({ queryKey: queryKeys.masterData })}
+        />
+      )}
+      {modal?.kind === 'delete' && (
+        <DeleteStakeholderModal
+          name={modal.record.name}
+          pending={writes.remove.isPending}
+          onConfirm={() => void confirmDelete(modal.record)}
+          onClose={() => setModal(null)}
+        />
+      )}
+    </div>
+  );
+}
+

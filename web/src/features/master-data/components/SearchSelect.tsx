@@ -1,0 +1,192 @@
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Icon } from '../../../components/ui/Icon';
+import { Spinner } from '../../../components/ui/Spinner';
+
+export interface SelectOption {
+  value: string;
+  label: string;
+  /** Shown after the label, muted (a code). */
+  hint?: string;
+}
+
+/** Empty dropdown text (rules.md 8). */
+export const NO_ITEMS = 'No items...';
+
+export interface SearchSelectProps {
+  name: string;
+  label: string;
+  value: string;
+  options: ReadonlyArray<SelectOption>;
+  onChange(value: string, option: SelectOption | null): void;
+  /** The label of the current value when it is not among `options` (a server-searched list). */
+  valueLabel?: string;
+  /** Searching on the server: called with the typed text; the options are then shown as given. */
+  onQueryChange?(query: string): void;
+  loading?: boolean;
+  /** Offer a clear button when a value is chosen. */
+  clearable?: boolean;
+  placeholder?: string;
+  error?: string;
+  disabled?: boolean;
+  onBlur?(): void;
+}
+
+function matches(option: SelectOption, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  return option.label.toLowerCase().includes(q) || option.value.toLowerCase() === q || Boolean(option.hint?.toLowerCase().includes(q));
+}
+
+/**
+ * A searchable dropdown (combobox): type to narrow the list, arrows and Enter to choose, Escape to close.
+ * At most 222 px high (rules.md 9); an empty list says No items...
+ */
+export function SearchSelect({
+  name,
+  label,
+  value,
+  options,
+  onChange,
+  valueLabel,
+  onQueryChange,
+  loading = false,
+  clearable = false,
+  placeholder,
+  error,
+  disabled = false,
+  onBlur,
+}: SearchSelectProps) {
+  const id = useId();
+  const listId = `${id}-list`;
+  const errorId = `${id}-error`;
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+
+  const shown = useMemo(() => (onQueryChange ? options : options.filter((o) => matches(o, query))), [options, onQueryChange, query]);
+  const current = options.find((o) => o.value === value);
+  const display = value ? (current?.label ?? valueLabel ?? value) : '';
+
+  const setTyped = (q: string) => {
+    setQuery(q);
+    setActive(0);
+    setOpen(true);
+    onQueryChange?.(q);
+  };
+
+  const close = () => {
+    setOpen(false);
+    if (query) {
+      setQuery('');
+      onQueryChange?.('');
+    }
+  };
+
+  const choose = (option: SelectOption) => {
+    onChange(option.value, option);
+    setQuery('');
+    onQueryChange?.('');
+    setOpen(false);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      if (!open) setOpen(true);
+      else setActive((i) => Math.min(i + 1, shown.length - 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((i) => Math.max(i - 1, 0));
+    } else if (e.key === 'Enter') {
+      if (open && shown[active]) {
+        e.preventDefault();
+        choose(shown[active]);
+      }
+    } else if (e.key === 'Escape' && open) {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+    }
+  };
+
+  return (
+    <div className={['field', 'search-select', error ? 'has-error' : ''].filter(Boolean).join(' ')} data-testid={`select-${name}`}>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <div className="field-control">
+        <input
+          ref={inputRef}
+          id={id}
+          name={name}
+          className="input select"
+          role="combobox"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={open && shown[active] ? `${id}-opt-${active}` : undefined}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          autoComplete="off"
+          placeholder={open && display ? display : placeholder}
+          value={open ? query : display}
+          disabled={disabled}
+          onFocus={() => setOpen(true)}
+          onClick={() => setOpen(true)}
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={onKeyDown}
+          onBlur={() => {
+            close();
+            onBlur?.();
+          }}
+        />
+        {clearable && value && !disabled && (
+          <button
+            type="button"
+            className="search-select-clear"
+            aria-label={`Clear ${label.toLowerCase()}`}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => onChange('', null)}
+          >
+            <Icon name="close" size={14} />
+          </button>
+        )}
+        {open && (
+          <ul className="search-select-list" id={listId} role="listbox" aria-label={label}>
+            {loading && shown.length === 0 ? (
+              <li className="search-select-empty">
+                <Spinner size="sm" />
+              </li>
+            ) : shown.length === 0 ? (
+              <li className="search-select-empty" data-testid="no-items">
+                {NO_ITEMS}
+              </li>
+            ) : (
+              shown.map((o, i) => (
+                <li
+                  key={o.value}
+                  id={`${id}-opt-${i}`}
+                  role="option"
+                  aria-selected={o.value === value}
+                  className={['search-select-option', i === active ? 'is-active' : '', o.value === value ? 'is-selected' : ''].filter(Boolean).join(' ')}
+                  onMouseDown={(e) => e.preventDefault()}
+                  onMouseEnter={() => setActive(i)}
+                  onClick={() => choose(o)}
+                >
+                  <span>{o.label}</span>
+                  {o.hint && <span className="muted search-select-hint">{o.hint}</span>}
+                </li>
+              ))
+            )}
+          </ul>
+        )}
+      </div>
+      {error && (
+        <p id={errorId} className="field-error" role="alert" data-testid={`error-${name}`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

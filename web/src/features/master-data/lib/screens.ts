@@ -1,0 +1,79 @@
+import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
+import type { ImportType, StakeholderType } from '../../../../../shared/schemas/master-data';
+import type { Query } from '../../../lib/api-client';
+
+/** The four master-data screens; the path decides which (product.md section 2). */
+export type MasterKind = 'supplier' | 'customer' | 'category' | 'item';
+
+export interface MasterScreen {
+  kind: MasterKind;
+  path: string;
+  /** The page title (header, side menu) and the {title} of the empty state. */
+  title: string;
+  /** The list route. */
+  listPath: '/stakeholders' | '/categories' | '/items';
+  /** The import's upload_type (GET upload/import). */
+  importType: ImportType;
+}
+
+export const MASTER_SCREENS: Record<MasterKind, MasterScreen> = {
+  customer: { kind: 'customer', path: '/customers', title: 'Customers', listPath: '/stakeholders', importType: 'customers' },
+  supplier: { kind: 'supplier', path: '/suppliers', title: 'Suppliers', listPath: '/stakeholders', importType: 'suppliers' },
+  category: { kind: 'category', path: '/categories', title: 'Categories', listPath: '/categories', importType: 'categories' },
+  item: { kind: 'item', path: '/items', title: 'Items', listPath: '/items', importType: 'items' },
+};
+
+/** The screen of a path (/suppliers, /customers/, …), or undefined for any other path. */
+export function screenOfPath(pathname: string): MasterScreen | undefined {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return Object.values(MASTER_SCREENS).find((s) => s.path === path);
+}
+
+export function isStakeholderKind(kind: MasterKind): kind is StakeholderType {
+  return kind === 'supplier' || kind === 'customer';
+}
+
+/** Empty state (rules.md 8): 'No {title} found'. */
+export function emptyText(screen: MasterScreen): string {
+  return `No ${screen.title} found`;
+}
+
+/** Whose master data a list shows: one company, or every company of the user (selected=ALL). */
+export type MasterScope = { kind: 'company'; companyId: string } | { kind: 'all' };
+
+export interface MasterCursor {
+  next?: string | null;
+  next_company?: string | null;
+}
+
+/**
+ * The query of a master-data list (rules.md 7): type for stakeholders, search_name, with_external_data=1
+ * (stakeholders and categories), limit 50, the paging cursors; selected=ALL in the all-companies view,
+ * otherwise the company_id.
+ */
+export function masterListQuery(kind: MasterKind, search: string, scope: MasterScope, cursor?: MasterCursor): Query {
+  const name = search.trim();
+  const query: Query = { limit: LIST_PAGE_SIZE };
+  if (isStakeholderKind(kind)) query.type = kind;
+  if (kind !== 'item') query.with_external_data = 1;
+  if (name) query.search_name = name;
+  if (scope.kind === 'all') query.selected = 'ALL';
+  else query.company_id = scope.companyId;
+  if (cursor?.next) query.next = cursor.next;
+  if (cursor?.next_company) query.next_company = cursor.next_company;
+  return query;
+}
+
+/** The cursor of the page after `page`, or undefined when it was the last one. */
+export function nextMasterCursor(page: { next?: string | null; next_company?: string | null } | undefined): MasterCursor | undefined {
+  if (!page) return undefined;
+  const next = page.next || null;
+  const nextCompany = page.next_company || null;
+  if (!next && !nextCompany) return undefined;
+  return { next, next_company: nextCompany };
+}
+
+/** The identity of a list in the query cache (cursors are not part of it). */
+export function masterListKey(kind: MasterKind, search: string, scope: MasterScope) {
+  return { kind, search: search.trim(), scope: scope.kind === 'all' ? 'ALL' : scope.companyId };
+}
