@@ -63,6 +63,9 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/admin/companies/{id}', handler: 'http/admin/get-company', auth: 'global-admin' },
   { method: 'POST', path: '/admin/companies/{id}/updateAvailableDocuments', handler: 'http/admin/post-available-documents', auth: 'global-admin' },
   { method: 'POST', path: '/admin/companies/{id}/updateVATAccount', handler: 'http/admin/post-vat-account', auth: 'global-admin' },
+  // Integrations
+  { method: 'POST', path: '/company/service', handler: 'http/company/post-service', auth: 'company-admin' },
+  { method: 'POST', path: '/receipts/export-rivile', handler: 'http/receipts/post-export-rivile', auth: 'user' },
   // Master data: suppliers and customers (stakeholders), categories, items
   { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
   { method: 'POST', path: '/category', handler: 'http/master-data/post-category', auth: 'user' },
@@ -108,6 +111,8 @@ export const triggerHandlers = {
 export const jobHandlers = {
   processDocument: 'jobs/process-document',
   receiveEmail: 'jobs/receive-email',
+  /** Integrations: export queue (SQS) → delivery of one document to one export target. */
+  exportDocument: 'jobs/export-document',
   /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
   importMasterData: 'jobs/import-master-data',
 } as const;

@@ -13,6 +13,7 @@ import type { RouteDef } from '../../shared/routes';
 export const KNOWN_JOBS = {
   processDocument: 'S3 ObjectCreated under uploads/ in the documents bucket → SQS uploads queue → Lambda',
   receiveEmail: 'SES receipt rule → S3 inbound/ in the documents bucket → SQS inbound queue → Lambda (EmailInStack)',
+  exportDocument: 'Confirm with send / bulk send → SQS export queue → Lambda',
   importMasterData: 'S3 ObjectCreated under imports/ in the documents bucket → SQS imports queue → Lambda',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;

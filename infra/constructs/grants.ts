@@ -4,7 +4,7 @@
  * granted on this product's own resource only (its table, its documents bucket, its user pool, its
  * WebSocket stage); Textract has no resource-level permissions.
  */
-export type AwsNeed = 'table' | 'documentsBucket' | 'userPoolAdmin' | 'webSocketManage' | 'textract' | 'sesSend';
+export type AwsNeed = 'table' | 'documentsBucket' | 'userPoolAdmin' | 'webSocketManage' | 'textract' | 'sesSend' | 'secretsKey' | 'exportQueue';
 
 const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-dynamodb': ['table'],
@@ -19,6 +19,9 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-textract': ['textract', 'documentsBucket'],
   // Team and invitations: outgoing mail (SendEmail from the configured sender only).
   '@aws-sdk/client-sesv2': ['sesSend'],
+  // Integrations: sealing/opening credentials, and queueing exports.
+  '@aws-sdk/client-kms': ['secretsKey'],
+  '@aws-sdk/client-sqs': ['exportQueue'],
 };
 
 /** Clients the SDK uses internally to resolve credentials; they need no grant. */

@@ -6,6 +6,8 @@ import { type IGrantable, type IRole, ManagedPolicy, PolicyStatement, Role, Serv
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { LAMBDA_HANDLER, type HandlerBundle } from '../build/bundle-handlers';
@@ -28,6 +30,9 @@ export interface HandlerResources {
   userPool?: IUserPool;
   userPoolClient?: IUserPoolClient;
   webSocketStage?: WebSocketStage;
+  /** Integrations: the KMS key sealing credentials, and the export queue. */
+  secretsKey?: IKey;
+  exportQueue?: IQueue;
   /** Comma-separated platform administrators (context `globalAdminEmails`). */
   globalAdminEmails: string;
   /** Sender of outgoing mail (context `mailFrom`), an SES-verified identity; sets MAIL_FROM. */
@@ -75,6 +80,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
   if (r.webSocketStage) env[ENV_NAMES.wsCallbackUrl] = r.webSocketStage.callbackUrl;
   if (r.mailFrom !== undefined) env[ENV_NAMES.mailFrom] = r.mailFrom;
   if (r.appUrl !== undefined) env[ENV_NAMES.appUrl] = r.appUrl;
+  if (r.secretsKey) env[ENV_NAMES.secretsKeyId] = r.secretsKey.keyArn;
+  if (r.exportQueue) env[ENV_NAMES.exportQueueUrl] = r.exportQueue.queueUrl;
   return env;
 }
 
@@ -174,6 +181,14 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
       case 'webSocketManage':
         if (!r.webSocketStage) missing(need, 'WebSocket stage');
         r.webSocketStage!.grantManagementApiAccess(grantee);
+        break;
+      case 'secretsKey':
+        if (!r.secretsKey) missing(need, 'secrets key');
+        r.secretsKey!.grantEncryptDecrypt(grantee);
+        break;
+      case 'exportQueue':
+        if (!r.exportQueue) missing(need, 'export queue');
+        r.exportQueue!.grantSendMessages(grantee);
         break;
       case 'textract':
         // Textract's expense actions have no resource-level permissions.

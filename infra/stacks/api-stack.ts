@@ -13,6 +13,8 @@ import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/a
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { routeKey, type RouteDef } from '../../shared/routes';
 import type { HandlerBundle } from '../build/bundle-handlers';
@@ -31,6 +33,9 @@ export interface ApiStackProps extends StackProps {
   globalAdminEmails: string;
   /** Sender of invitation mail (context `mailFrom`); empty: mail cannot be sent. */
   mailFrom?: string;
+  /** Integrations (IntegrationsStack). */
+  secretsKey?: IKey;
+  exportQueue?: IQueue;
 }
 
 /** The WebSocket API's stage; WS_CALLBACK_URL is https://{apiId}.execute-api.{region}.amazonaws.com/{stage}. */
@@ -83,6 +88,8 @@ export class ApiStack extends Stack {
       // Team and invitations: the sender of invitation mail and the origin of the links in it.
       mailFrom: props.mailFrom ?? '',
       appUrl: props.siteOrigin,
+      secretsKey: props.secretsKey,
+      exportQueue: props.exportQueue,
     };
     const roles = new SharedHandlerRoles(this, 'HandlerRoles', resources);
 

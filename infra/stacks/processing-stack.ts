@@ -7,6 +7,9 @@ import { Bucket, EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { EXPORT_DOCUMENT_TIMEOUT } from './integrations-stack';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
@@ -21,6 +24,9 @@ export interface ProcessingStackProps extends StackProps {
   userPoolClient: IUserPoolClient;
   webSocketStage: WebSocketStage;
   globalAdminEmails: string;
+  /** Integrations (IntegrationsStack): the export job consumes this queue and opens credentials with this key. */
+  secretsKey?: IKey;
+  exportQueue?: IQueue;
 }
 
 /**
@@ -53,6 +59,7 @@ export class ProcessingStack extends Stack {
   readonly uploadsQueue: Queue;
   readonly deadLetterQueue: Queue;
   readonly processDocument?: HandlerFunction;
+  readonly exportDocument?: HandlerFunction;
   /** Master-data imports: their own queue, DLQ and job (infra/constructs/import-job.ts). */
   readonly importJob: ImportJob;
 
@@ -104,6 +111,27 @@ export class ProcessingStack extends Stack {
       );
     }
 
+    // Integrations: export queue → export job (one message at a time; partial batch failures honoured).
+    const exportHandler = props.entries.jobs.exportDocument;
+    if (exportHandler && props.exportQueue && props.secretsKey) {
+      this.exportDocument = new HandlerFunction(this, 'ExportDocumentFn', {
+        handler: exportHandler,
+        bundle: props.bundle,
+        description: `SQS export queue → lambdas/${exportHandler}.ts`,
+        timeout: EXPORT_DOCUMENT_TIMEOUT,
+        resources: {
+          table: props.table,
+          documentsBucket: props.documentsBucket,
+          userPool: props.userPool,
+          userPoolClient: props.userPoolClient,
+          webSocketStage: props.webSocketStage,
+          globalAdminEmails: props.globalAdminEmails,
+          secretsKey: props.secretsKey,
+          exportQueue: props.exportQueue,
+        },
+      });
+      this.exportDocument.addEventSource(new SqsEventSource(props.exportQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 5 }));
+    }
     this.importJob = new ImportJob(this, 'MasterDataImport', {
       bucket: documents,
       bundle: props.bundle,

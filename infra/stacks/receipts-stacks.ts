@@ -6,6 +6,7 @@ import { ApiStack } from './api-stack';
 import { AuthStack } from './auth-stack';
 import { DataStack } from './data-stack';
 import { EmailInStack } from './email-in-stack';
+import { IntegrationsStack } from './integrations-stack';
 import { ProcessingStack } from './processing-stack';
 import { WebContentStack } from './web-content-stack';
 import { WebStack } from './web-stack';
@@ -37,6 +38,7 @@ export interface ReceiptsStacks {
   processing: ProcessingStack;
   webContent: WebContentStack;
   emailIn: EmailInStack;
+  integrations: IntegrationsStack;
 }
 
 /**
@@ -67,6 +69,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     table: data.table,
     documentsBucket: data.documentsBucket,
   });
+  // Integrations: credentials key and export queue, before the API and the processing stack that use them.
+  const integrations = new IntegrationsStack(app, `${prefix}Integrations`, { env, description: 'Receipts: integration credentials key and export queue' });
   const api = new ApiStack(app, `${prefix}Api`, {
     ...common,
     description: 'Receipts: HTTP and WebSocket APIs',
@@ -76,6 +80,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     userPoolClient: auth.userPoolClient,
     siteOrigin: web.siteOrigin,
     mailFrom: options.mailFrom,
+    secretsKey: integrations.secretsKey,
+    exportQueue: integrations.exportQueue,
   });
   const processing = new ProcessingStack(app, `${prefix}Processing`, {
     ...common,
@@ -85,6 +91,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     userPool: auth.userPool,
     userPoolClient: auth.userPoolClient,
     webSocketStage: api.webSocketStage,
+    secretsKey: integrations.secretsKey,
+    exportQueue: integrations.exportQueue,
   });
   const emailIn = new EmailInStack(app, `${prefix}EmailIn`, {
     ...common,
@@ -112,7 +120,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
       userPoolClientId: auth.userPoolClient.userPoolClientId,
     },
   });
-  return { web, data, auth, api, processing, webContent, emailIn };
+  return { web, data, auth, api, processing, webContent, emailIn, integrations };
 }
 
 /** Context `globalAdminEmails`: a comma-separated string or a JSON array of e-mails. */

@@ -20,6 +20,10 @@ export const ENV_NAMES = {
   // Team and invitations
   mailFrom: 'MAIL_FROM',
   appUrl: 'APP_URL',
+  // Integrations (set by CDK; RIVILE_API_URL and the retry policy keep their defaults in AWS,
+  // LOCAL_SECRETS_KEY_FILE is local mode's only).
+  secretsKeyId: 'SECRETS_KEY_ID',
+  exportQueueUrl: 'EXPORT_QUEUE_URL',
 } as const;
 
 const envSchema = z.object({
@@ -41,6 +45,14 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default(''),
   /** The web app's origin; invitation links point at `<APP_URL>/signup/invite`. */
   APP_URL: z.string().default(''),
+  // Integrations: the KMS key sealing credentials (AWS), the key file doing it in local mode, the export queue,
+  // Rivile GAMA's API (local mode and tests point it at scripts/local/rivile-server.ts) and the retry policy.
+  SECRETS_KEY_ID: z.string().default(''),
+  LOCAL_SECRETS_KEY_FILE: z.string().default(''),
+  EXPORT_QUEUE_URL: z.string().default(''),
+  RIVILE_API_URL: z.string().default('https://api.manorivile.lt/client/v2'),
+  EXPORT_RETRY_BASE_SECONDS: z.coerce.number().min(0).max(900).default(30),
+  EXPORT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
 });
 export type Env = z.infer<typeof envSchema>;
 

@@ -28,6 +28,8 @@ export function encodeS3EventKey(key: string): string {
 export interface LocalJobQueue {
   /** Sends one S3 record to the queue, as the bucket notification does. */
   deliver(record: S3EventRecord): void;
+  /** Sends a plain message body (SQS SendMessage), visible after the delay (DelaySeconds). */
+  send(body: string, delaySeconds?: number): void;
   /** Resolves when no message is queued, waiting for a retry or being handled. */
   idle(timeoutMs?: number): Promise<void>;
   /** Messages given up after MAX_RECEIVES deliveries (the dead-letter queue). */
@@ -70,6 +72,8 @@ export function createLocalJobQueue(
   durableDir?: string,
   /** The queue's maxReceiveCount (the job's own constant). */
   maxReceives = MAX_RECEIVES,
+  /** Integrations: the export queue's name and how long a DelaySeconds second lasts here (tests shorten it). */
+  opts: { queueName?: string; msPerDelaySecond?: number } = {},
 ): LocalJobQueue {
   const store = durableStore(durableDir);
   const queue: SQSRecord[] = [];
@@ -96,7 +100,7 @@ export function createLocalJobQueue(
     messageAttributes: {},
     md5OfBody: createHash('md5').update(body).digest('hex'),
     eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:${region}:000000000000:local-processing`,
+    eventSourceARN: `arn:aws:sqs:${region}:000000000000:${opts.queueName ?? 'local-processing'}`,
     awsRegion: region,
   });
 
@@ -158,6 +162,22 @@ export function createLocalJobQueue(
       store.save(msg.messageId, msg.body, 1);
       queue.push(msg);
       pump();
+    },
+    send(body, delaySeconds = 0) {
+      const msg = message(body, 1);
+      store.save(msg.messageId, msg.body, 1);
+      if (delaySeconds <= 0) {
+        queue.push(msg);
+        pump();
+        return;
+      }
+      waitingRetries += 1;
+      setTimeout(() => {
+        waitingRetries -= 1;
+        if (!closed) queue.push(msg);
+        pump();
+        checkIdle();
+      }, delaySeconds * (opts.msPerDelaySecond ?? 1000));
     },
     idle(timeoutMs = 120_000) {
       return new Promise<void>((resolve, reject) => {

@@ -16,7 +16,7 @@ import { handleApiRequest, loadHandler } from './api-adapter';
 import { localCredentials } from './credentials';
 import { createLocalCognito, type LocalCognito } from './cognito';
 import { startLocalDynamo, type LocalDynamo } from './dynamo';
-import { createLocalJobQueue, type LocalJobQueue } from './jobs';
+import { createLocalJobQueue, MAX_RECEIVES, type LocalJobQueue } from './jobs';
 import { startLocalS3, type LocalS3 } from './s3';
 import { startLocalSmtp, type LocalSmtp } from './smtp';
 import { startLocalMail, type CaughtMail, type LocalMail } from './mail';
@@ -24,6 +24,13 @@ import { resetMailClient } from '../../lambdas/adapters/mail/ses-mailer';
 import { serveStatic } from './static-files';
 import { ensureTable } from './table';
 import { LocalWebSocketGateway } from './ws-adapter';
+// Integrations
+import { resetSecretBox } from '../../lambdas/adapters/secrets';
+import { resetSqsClient } from '../../lambdas/adapters/sqs/export-queue';
+import { createRivileStandIn, type RivileStandIn } from './rivile-server';
+import { localSqs } from './sqs';
+
+export const EXPORT_QUEUE_NAME = 'local-exports';
 
 export const LOCAL_POOL_ID = 'eu-west-1_LocalPool';
 export const LOCAL_CLIENT_ID = 'local-web-client';
@@ -45,6 +52,10 @@ export interface LocalStackOptions {
   onMail?: (mail: CaughtMail) => void;
   /** Team and invitations: port of the local SMTP catcher of outgoing mail (0 or absent: a free one). */
   mailCatcherPort?: number;
+  /** Integrations: the export job's retry delays (tests shorten them; default 30 s, then ×4). */
+  exportRetry?: { baseSeconds?: number; msPerDelaySecond?: number; maxAttempts?: number };
+  /** Integrations: API keys the local Rivile stand-in accepts (/_rivile). */
+  rivileKeys?: string[];
 }
 
 export interface LocalStack {
@@ -60,6 +71,9 @@ export interface LocalStack {
   /** Email-in: the local SMTP server (SES receiving) and its job's queue (inbound/ → SQS → job). */
   smtp: LocalSmtp;
   emailJobs: LocalJobQueue;
+  /** Integrations: the export queue (SQS stand-in at /_sqs) and the Rivile stand-in at /_rivile. */
+  exportJobs: LocalJobQueue;
+  rivile: RivileStandIn;
   /** The master-data import job's queue (S3 imports/ → SQS → job). */
   importJobs: LocalJobQueue;
   /** Outgoing mail: the SES stand-in (/_ses) and the SMTP catcher, readable at /_mail. */
@@ -108,12 +122,21 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     AWS_ENDPOINT_URL_SESV2: `${url}/_ses`,
     MAIL_FROM: 'Receipts <no-reply@receipts.local>',
     APP_URL: url,
+    // Integrations
+    AWS_ENDPOINT_URL_SQS: `${url}/_sqs`,
+    EXPORT_QUEUE_URL: `${url}/_sqs/${EXPORT_QUEUE_NAME}`,
+    LOCAL_SECRETS_KEY_FILE: path.join(opts.dataDir, 'secrets', 'integrations.key'),
+    RIVILE_API_URL: process.env.LOCAL_RIVILE_API_URL || `${url}/_rivile/client/v2`,
+    EXPORT_RETRY_BASE_SECONDS: String(opts.exportRetry?.baseSeconds ?? 30),
+    EXPORT_MAX_ATTEMPTS: String(opts.exportRetry?.maxAttempts ?? 5),
   });
   resetEnvCache();
   resetDdbClient();
   resetLiveEventsClient();
   resetS3Client();
   resetMailClient();
+  resetSqsClient();
+  resetSecretBox();
   await ensureTable(dynamo.endpoint, TABLE_NAME);
 
   // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS.
@@ -139,6 +162,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (record.s3.object.key.startsWith(EMAIL_IN_PREFIX)) emailJobs.deliver(record);
   });
   const smtp = await startLocalSmtp({ host: '127.0.0.1', port: opts.smtpPort ?? 0, anyPortIfTaken: opts.smtpAnyPortIfTaken, store: (key, bytes) => s3Files.put(key, bytes, 'message/rfc822') });
+  // Integrations: confirm with send → SQS export queue → export job; Rivile GAMA's stand-in.
+  const exportJobs = createLocalJobQueue(() => loadHandler(jobHandlers.exportDocument), 'eu-west-1', path.join(opts.dataDir, 'export-queue'), MAX_RECEIVES, {
+    queueName: EXPORT_QUEUE_NAME,
+    msPerDelaySecond: opts.exportRetry?.msPerDelaySecond ?? 1000,
+  });
+  const sqs = localSqs({ [EXPORT_QUEUE_NAME]: exportJobs });
+  const rivile = createRivileStandIn({ keys: opts.rivileKeys ?? [], file: path.join(opts.dataDir, 'rivile.json') });
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),
@@ -177,6 +207,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     } else if (pathname === '/cognito' || pathname.startsWith('/cognito/')) {
       req.url = (req.url ?? '').slice('/cognito'.length) || '/';
       cognito.handle(req, res);
+    } else if (pathname === '/_sqs' || pathname.startsWith('/_sqs/')) {
+      sqs(req, res).catch(fail);
+    } else if (pathname.startsWith('/_rivile/')) {
+      rivile.handle(req, res).catch(fail);
     } else if (pathname.startsWith('/_ws/')) {
       gateway.handleManagement(req, res, '/_ws').catch(fail);
     } else if (pathname.startsWith('/_ses/')) {
@@ -212,12 +246,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     jobs,
     smtp,
     emailJobs,
+    exportJobs,
+    rivile,
     importJobs,
     mail,
     async stop() {
       await smtp.close();
       await emailJobs.close();
       await jobs.close();
+      await exportJobs.close();
       await importJobs.close();
       await closeRecogniser();
       gateway.close();

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { EMAIL_IN_DOMAIN } from '../../shared/constants';
-import { DEMO_USER, seedDemo } from './seed';
 import { DEMO_COLLEAGUE } from './seed-team';
+import { accessTokenOf, DEMO_USER, seedDemo } from './seed';
+import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-server';
 import { startLocalStack } from './stack';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -28,6 +29,25 @@ async function buildWebIfStale(): Promise<void> {
   await build({ configFile: path.join(ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
 }
 
+/** Integrations: the local demo's export targets. */
+const DEMO_FTP_PASSWORD = 'demo-ftp';
+const DEMO_RIVILE_KEY = 'DEMO001-local-rivile-key';
+
+/** First start: the demo company exports to the local FTP server (through the real POST /company/service). */
+async function switchDemoFtpOn(stack: Awaited<ReturnType<typeof startLocalStack>>, ftp: LocalFtpServer): Promise<void> {
+  const token = await accessTokenOf(stack, DEMO_USER);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const companies = (await (await fetch(`${stack.apiUrl}/companies`, { headers })).json()) as { items: { company_id: string }[] };
+  const companyId = companies.items[0]?.company_id;
+  if (!companyId) return;
+  const res = await fetch(`${stack.apiUrl}/company/service?company_id=${encodeURIComponent(companyId)}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ type: 'ftp_export', enabled: true, credential: { host: ftp.host, user: ftp.user, password: ftp.password, port: ftp.port } }),
+  });
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+}
+
 async function main() {
   const dataDir = path.resolve(process.env.LOCAL_DATA_DIR ?? path.join(ROOT, '.local'));
   const port = Number(process.env.PORT ?? 3000);
@@ -42,16 +62,31 @@ async function main() {
     smtpAnyPortIfTaken: process.env.SMTP_PORT === undefined,
     onMail: (mail) => console.log(`[mail] to ${mail.to.join(', ')} : ${mail.links[0] ?? mail.subject}`),
     mailCatcherPort: process.env.MAIL_CATCHER_PORT ? Number(process.env.MAIL_CATCHER_PORT) : undefined,
+    rivileKeys: [DEMO_RIVILE_KEY],
   });
   const seeded = await seedDemo(stack);
+  let ftp: LocalFtpServer | undefined;
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);
   console.log(`  Data folder: ${dataDir}${seeded.created ? ' (demo data created)' : ''}`);
   console.log(`  Demo account: ${DEMO_USER.email} / ${DEMO_USER.password} (colleague: ${DEMO_COLLEAGUE.email} / ${DEMO_COLLEAGUE.password})`);
   console.log(`  Email-in (SMTP): ${stack.smtp.host}:${stack.smtp.port} — mail to a company's address @${EMAIL_IN_DOMAIN}`);
   console.log(`  Outgoing mail: ${stack.url}/_mail (SMTP catcher on 127.0.0.1:${stack.mail.smtpPort})`);
+  console.log(`  Rivile stand-in: ${process.env.RIVILE_API_URL}, API key ${DEMO_RIVILE_KEY}`);
   console.log('');
+  // Integrations, after the banner (startup does not wait for Python): a real FTP server for the demo company's
+  // FTP export (Debian's python3-pyftpdlib, when installed); on the first start the export is switched on.
+  if (process.env.LOCAL_FTP !== '0' && ftpPython()) {
+    void startLocalFtpServer({ root: path.join(dataDir, 'ftp'), user: 'demo', password: DEMO_FTP_PASSWORD, port: Number(process.env.LOCAL_FTP_PORT ?? (port === 0 ? 0 : 2121)) })
+      .then(async (server) => {
+        ftp = server;
+        console.log(`  FTP server (exports): ${server.host} port ${server.port}, user demo / ${DEMO_FTP_PASSWORD}, files in ${server.root}`);
+        if (seeded.created) await switchDemoFtpOn(stack, server).catch((error: unknown) => console.warn(`[local] demo FTP export not switched on: ${String(error)}`));
+      })
+      .catch((error: unknown) => console.warn(`[local] FTP server not started: ${error instanceof Error ? error.message : String(error)}`));
+  }
   const stop = async () => {
+    await ftp?.stop().catch(() => undefined);
     await stack.stop().catch(() => undefined);
     process.exit(0);
   };

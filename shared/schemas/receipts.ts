@@ -203,12 +203,14 @@ export const exportXmlBodySchema = z.object({
   receipt_ids: z.array(z.string().min(1)).min(1, MSG.required).max(100, 'At most 100 documents'),
 });
 
-export const BULK_ACTIONS = ['status', 'flag', 'type', 'delete'] as const;
+export const BULK_ACTIONS = ['status', 'flag', 'type', 'delete', 'send'] as const;
 export const bulkBodySchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('status'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), status: z.enum(STATUS_ACTIONS) }),
   z.object({ action: z.literal('flag'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), flag: z.boolean() }),
   z.object({ action: z.literal('type'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), receipt_type: receiptTypeSchema }),
   z.object({ action: z.literal('delete'), receipt_ids: z.array(z.string().min(1)).min(1).max(100) }),
+  // Integrations: confirm and queue for the company's export targets (also: send again after a failure).
+  z.object({ action: z.literal('send'), receipt_ids: z.array(z.string().min(1)).min(1).max(100) }),
 ]);
 export type BulkBody = z.infer<typeof bulkBodySchema>;
 

@@ -39,17 +39,18 @@ describe('Receipts CDK app', () => {
   });
 
   it('deploys every stack to eu-west-1', () => {
-    expect(all).toHaveLength(7);
+    expect(all).toHaveLength(8);
     for (const stack of all) expect(stack.region, stack.stackName).toBe(REGION);
   });
 
-  it('orders the stacks Web → Data → Auth → Api → Processing / WebContent (no cycles)', () => {
+  it('orders the stacks Web → Data → Auth → (Integrations) → Api → Processing / WebContent (no cycles)', () => {
     const deps = (s: Stack) => s.dependencies.map((d) => d.stackName).sort();
     expect(deps(stacks.web)).toEqual([]);
     expect(deps(stacks.data)).toEqual([stacks.web.stackName]);
     expect(deps(stacks.auth)).toEqual([stacks.data.stackName]);
-    expect(deps(stacks.api)).toEqual([stacks.auth.stackName, stacks.data.stackName, stacks.web.stackName].sort());
-    expect(deps(stacks.processing)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName].sort());
+    expect(deps(stacks.integrations)).toEqual([]);
+    expect(deps(stacks.api)).toEqual([stacks.auth.stackName, stacks.data.stackName, stacks.integrations.stackName, stacks.web.stackName].sort());
+    expect(deps(stacks.processing)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName, stacks.integrations.stackName].sort());
     expect(deps(stacks.webContent)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.web.stackName].sort());
     // Email-in after Processing: both merge notifications into the documents bucket, one after the other.
     expect(deps(stacks.emailIn)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName, stacks.processing.stackName].sort());

@@ -222,7 +222,7 @@ describe('grants derived from bundled AWS SDK packages', () => {
   });
 
   it('refuses an SDK client infra cannot grant', () => {
-    expect(() => awsNeedsOf('jobs/x', ['@aws-sdk/client-sqs'])).toThrow(/lambdas\/jobs\/x\.ts uses @aws-sdk\/client-sqs/);
+    expect(() => awsNeedsOf('jobs/x', ['@aws-sdk/client-sns'])).toThrow(/lambdas\/jobs\/x\.ts uses @aws-sdk\/client-sns/);
   });
 
   it('packageNameOf takes the package of a subpath import', () => {

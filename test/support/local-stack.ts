@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { accessTokenOf, registerUser, uploadThroughApi, type UploadRequest } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../scripts/local/stack';
 
 export interface TestUser {
   email: string;
@@ -34,9 +34,9 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(options: { globalAdminEmails?: string[] } = {}): Promise<TestStack> {
+export async function startTestStack(extra: Partial<LocalStackOptions> = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-it-'));
-  const stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined, globalAdminEmails: options.globalAdminEmails });
+  const stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined, ...extra });
   return {
     stack,
     dataDir,

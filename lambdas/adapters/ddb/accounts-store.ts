@@ -205,6 +205,8 @@ export const ddbAccountsStore: AccountsStore = {
       keys.companyCounts(company.company_id, 'receipt'),
       keys.companyCounts(company.company_id, 'invoice'),
       keys.company(company.company_id),
+      // Integrations: the company's sealed credentials go with it.
+      ...['ftp_export', 'nsoft_export', 'rivile_export'].map((t) => keys.integrationCredentials(company.company_id, t)),
     ]);
   },
 };

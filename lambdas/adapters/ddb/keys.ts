@@ -63,6 +63,10 @@ export const keys = {
   userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),
   // Email-in: one record per received message and company (id from Message-ID + content hash + company).
   email: (emailId: string) => ({ pk: `EMAIL#${emailId}`, sk: 'META' }),
+  // Integrations: sealed credentials of one integration of a company (never on the company META item).
+  integrationCredentials: (companyId: string, type: string) => ({ pk: `COMPANY#${companyId}`, sk: `INTEGRATION#${type}` }),
+  /** Integrations: a document delivered to one export target (the idempotency key of the export). */
+  exportMarker: (receiptId: string, target: string) => ({ pk: `DOC#${receiptId}`, sk: `EXPORT#${target}` }),
   // Master data (suppliers, customers, categories, items). `kind` is the list a record belongs to:
   // supplier | customer | category | item; `source` own | external (imported from an integration).
   /** The record itself; stakeholders and categories by id, items by name_id. */

@@ -1,6 +1,8 @@
 import { contentPathSchema, editReceiptQuerySchema, editReceiptSchema } from '../../../shared/schemas/content';
+import { sqsExportQueue } from '../../adapters/sqs/export-queue';
 import { editReceipt } from '../../core/content/edit';
 import { changeStatus, convertType, setDocumentMasterData } from '../../core/documents/workflow';
+import { enqueueExports } from '../../core/integrations/export';
 import { ensureStakeholder } from '../../core/master-data/stakeholders';
 import { httpHandler, requireCaller } from '../../runtime/http-handler';
 import { contentPorts } from '../receipts/content-ports';
@@ -8,8 +10,9 @@ import { contentPorts } from '../receipts/content-ports';
 /**
  * POST /receipt/{id}?with_send=: the edit screen's actions (CONFIRM / REVIEW AND SEND, Review, REJECT):
  * unsaved values are saved, the content is validated (422 with the errors by content id), then the status moves;
- * a confirm learns the supplier's layout (docs/recognition.md) and links the supplier/customer to the register
- * (created when new); category_id / external_category_id set the document's category.
+ * a confirm learns the supplier's layout (docs/recognition.md), links the supplier/customer to the register
+ * (created when new) and is queued for the company's export targets (lambdas/core/integrations/export.ts);
+ * category_id / external_category_id set the document's category.
  */
 export const handler = httpHandler({
   route: 'POST /receipt/{id}',
@@ -17,13 +20,14 @@ export const handler = httpHandler({
   query: editReceiptQuerySchema,
   body: editReceiptSchema,
   async run({ path, query, body, caller, deps, log }) {
-    return editReceipt(
+    const c = requireCaller(caller);
+    const result = await editReceipt(
       contentPorts(deps),
       {
-        changeStatus: (c, id, status, version) => changeStatus(deps, c, id, status, version),
-        convertType: (c, id, type, version) => convertType(deps, c, id, type, version),
+        changeStatus: (cc, id, status, version) => changeStatus(deps, cc, id, status, version),
+        convertType: (cc, id, type, version) => convertType(deps, cc, id, type, version),
       },
-      requireCaller(caller),
+      c,
       path.id,
       body,
       query.with_send,
@@ -34,5 +38,7 @@ export const handler = httpHandler({
         ensureStakeholder: (companyId, type, input) => ensureStakeholder(deps, companyId, type, input),
       },
     );
+    if (query.with_send && result.receipt.status === 'archive') await enqueueExports({ store: deps.store, queue: sqsExportQueue, clock: deps.clock }, c, [path.id]);
+    return result;
   },
 });

@@ -1,13 +1,19 @@
 import { bulkBodySchema, companyScopedQuerySchema } from '../../../shared/schemas/receipts';
+import { sqsExportQueue } from '../../adapters/sqs/export-queue';
 import { bulkAction } from '../../core/documents/bulk';
+import { sendDocuments } from '../../core/integrations/export';
 import { httpHandler, requireCaller } from '../../runtime/http-handler';
 
-/** POST /receipts/bulk: status, flag, type or delete on receipt_ids; answers per document. */
+/**
+ * POST /receipts/bulk: status, flag, type or delete on receipt_ids; answers per document. `send` confirms the
+ * documents (archive) and queues them for the company's export targets, also to send again after a failure.
+ */
 export const handler = httpHandler({
   route: 'POST /receipts/bulk',
   query: companyScopedQuerySchema,
   body: bulkBodySchema,
   async run({ body, caller, deps }) {
+    if (body.action === 'send') return sendDocuments({ ...deps, queue: sqsExportQueue }, requireCaller(caller), body.receipt_ids);
     return bulkAction(deps, requireCaller(caller), body);
   },
 });

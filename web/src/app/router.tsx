@@ -8,6 +8,7 @@ import { SignUpPage } from '../features/auth/components/SignUpPage';
 import { DashboardPage } from '../features/companies/components/DashboardPage';
 import { EditReceiptPage } from '../features/edit-receipt/components/EditReceiptPage';
 import { FieldsConfigPage } from '../features/fields-config/components/FieldsConfigPage';
+import { IntegrationPage } from '../features/integration/components/IntegrationPage';
 import { MasterDataPage } from '../features/master-data/components/MasterDataPage';
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
@@ -83,6 +84,8 @@ export function AppRoutes() {
             <Route path="/receipts/:status" element={<ReceiptsPage />} />
             <Route path="/select-company/:id" element={<SelectCompanyPage />} />
             <Route path="/edit-receipt/:id" element={<EditReceiptPage />} />
+            {/* Integrations */}
+            <Route path="/integration" element={<IntegrationPage />} />
             <Route path="/fields-configuration" element={<FieldsConfigPage />} />
             {/* Platform admin (global admins only) and Settings */}
             <Route element={<RequireGlobalAdmin />}>

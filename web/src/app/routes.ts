@@ -23,5 +23,6 @@ export function pageTitle(pathname: string): string {
   // Platform admin and Settings
   if (path === '/admin' || path.startsWith('/admin/')) return 'Admin';
   if (path === '/settings') return 'Settings';
+  if (path === '/integration') return 'Integration';
   return PAGE_TITLES[path] ?? 'Dashboard';
 }

@@ -328,6 +328,16 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     }
   };
 
+  /** Integrations: queue the archived document again for the company's export targets (bulk send). */
+  const sendAgain = async () => {
+    try {
+      await api.post('/receipts/bulk', { action: 'send', receipt_ids: [receiptId] }, { query: { company_id: companyId } });
+      info.show('The document was sent again', 'success');
+    } catch (e) {
+      info.show(messageOf(e), 'error');
+    }
+  };
+
   const toggleFlag = async () => {
     if (!receipt || readOnly) return;
     try {
@@ -642,6 +652,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
               onToggleKeys={() => setShowKeys((v) => !v)}
               events={events}
               receiptError={receipt.error?.message ?? null}
+              onSendAgain={receipt.status === 'archive' && receipt.error?.message?.startsWith('Export to ') ? () => void sendAgain() : undefined}
               newStakeholder={newStakeholder}
               suggestions={suggestions}
               onChooseStakeholder={chooseStakeholder}

@@ -166,6 +166,7 @@ export function FieldForm({
   category,
   onOpenTable,
   onAddRow,
+  onSendAgain,
 }: {
   schema: SchemaField[];
   content: ContentItem[];
@@ -183,6 +184,8 @@ export function FieldForm({
   category?: CategoryChoice;
   onOpenTable(tableId: string): void;
   onAddRow(tableId: string): void;
+  /** Integrations: a failed export can be sent again from its error. */
+  onSendAgain?: () => void;
 }) {
   const sections = formSections(schema, content, tab, receiptType);
   const tables = formTables(schema, content, tab, receiptType);
@@ -192,6 +195,14 @@ export function FieldForm({
       {receiptError && (
         <p className="notice notice-error" role="alert" data-testid="receipt-error">
           {receiptError}
+          {onSendAgain && (
+            <>
+              {' '}
+              <button type="button" className="link-btn" onClick={onSendAgain} data-testid="send-again">
+                Send again
+              </button>
+            </>
+          )}
         </p>
       )}
       <p className="er-note" data-testid="extracted-note">

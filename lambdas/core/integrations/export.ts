@@ -1,0 +1,238 @@
+/**
+ * Exports of confirmed documents to the company's integrations (docs/integrations.md).
+ *
+ * A confirm with the send flag (POST /receipt/{id}?with_send=1) and the list's bulk "send" queue one message per
+ * switched-on export target. The export job (lambdas/jobs/export-document.ts) delivers each message:
+ * - an export marker per document and target (written after a delivery) makes a second send a no-op;
+ * - transient failures (network, timeouts, the target busy or down) are retried as new messages with a growing
+ *   delay, up to `maxAttempts`;
+ * - a permanent failure, or the last attempt, writes "Export to <target> failed: <reason>" into the history and
+ *   the document's error, where the user sees it and may send again (bulk "send"); a later success clears it.
+ */
+import { AppError } from '../../../shared/errors';
+import { EXPORT_TARGETS, TARGET_LABEL, type ExportTarget } from '../../../shared/schemas/integrations';
+import type { ReceiptSummary } from '../../../shared/schemas/receipts';
+import type { CompanyRecord } from '../accounts/types';
+import { companySchema } from '../content/schema';
+import { parseStoredContent } from '../content/service';
+import { emptyContent } from '../content/tree';
+import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
+import { emptyChange, type DocumentRecord } from '../documents/types';
+import { changeStatus, historyRecord, loadVisible, publishDoc, SYSTEM_ACTOR, type DocCaller, type DocumentDeps } from '../documents/workflow';
+import { toSummary } from '../documents/views';
+import type { ExportDocument } from '../export/fields';
+import { buildDocumentsXml } from '../export/xml';
+import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
+import { buildNsoftCsv } from './nsoft';
+import { TargetError, type ExportMessage, type ExportQueue, type FileDrop, type IntegrationStore, type OutgoingFile, type RivileApi, type SecretBox } from './ports';
+import { exportToRivile } from './rivile';
+import { openCredentials } from './service';
+
+export const EXPORT_ERROR_PREFIX = 'Export to ';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  /** Delay before the 2nd attempt; each later one waits 4 times longer (at most SQS's 900 s). */
+  baseSeconds: number;
+}
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseSeconds: 30 };
+
+export function backoffSeconds(attempt: number, policy: RetryPolicy): number {
+  return Math.min(900, Math.round(policy.baseSeconds * 4 ** Math.max(0, attempt - 1)));
+}
+
+export interface ExportDeps {
+  documents: DocumentsStore;
+  files: FileStore;
+  store: AccountsStore;
+  live: LiveEvents;
+  clock: Clock;
+  ids: IdGenerator;
+  integrations: IntegrationStore;
+  secrets: SecretBox;
+  fileDrop: FileDrop;
+  rivile: RivileApi;
+  queue: ExportQueue;
+  retry: RetryPolicy;
+}
+
+/** The export targets a company has switched on. */
+export function enabledTargets(company: Pick<CompanyRecord, 'integrations'>): ExportTarget[] {
+  return EXPORT_TARGETS.filter((t) => company.integrations?.[t]);
+}
+
+/** Queues one message per document and switched-on target; answers the targets. */
+export async function enqueueExports(
+  deps: { store: AccountsStore; queue: ExportQueue; clock: Clock },
+  caller: DocCaller,
+  receiptIds: string[],
+): Promise<ExportTarget[]> {
+  if (!caller.companyId || receiptIds.length === 0) return [];
+  const [company] = await deps.store.getCompanies([caller.companyId]);
+  if (!company) return [];
+  const targets = enabledTargets(company);
+  if (!targets.length) return [];
+  const now = deps.clock.now().toISOString();
+  const messages: ExportMessage[] = receiptIds.flatMap((id) =>
+    targets.map((target) => ({ receipt_id: id, company_id: company.company_id, target, attempt: 1, requested_by: caller.userId, requested_at: now })),
+  );
+  await deps.queue.send(messages);
+  return targets;
+}
+
+/**
+ * Bulk "send" from the list: each document is confirmed (moved to the archive) when it is not yet, then queued
+ * for the company's export targets. An archived document is only queued again: the way to send after a failure.
+ */
+export async function sendDocuments(
+  deps: DocumentDeps & { queue: ExportQueue },
+  caller: DocCaller,
+  receiptIds: string[],
+): Promise<{ results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] }> {
+  if (!caller.companyId) throw new AppError('BadRequest', 'company_id is required');
+  const results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] = [];
+  const queued: string[] = [];
+  for (const id of [...new Set(receiptIds)]) {
+    try {
+      const doc = await loadVisible(deps.documents, caller, id);
+      const receipt = doc.status === 'archive' ? toSummary(doc) : await changeStatus(deps, caller, id, 'archive');
+      queued.push(id);
+      results.push({ receipt_id: id, ok: true, status: 200, receipt });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      results.push({ receipt_id: id, ok: false, status: error.statusCode, message: error.message });
+    }
+  }
+  await enqueueExports(deps, caller, queued);
+  return { results };
+}
+
+/** The document as exports see it (content from storage). */
+export async function exportDocumentOf(files: FileStore, doc: DocumentRecord): Promise<ExportDocument> {
+  const raw = doc.content_key ? await files.getJson<unknown>(doc.content_key) : undefined;
+  return {
+    receipt_id: doc.receipt_id,
+    receipt_type: doc.receipt_type,
+    status: doc.status,
+    created_at: doc.created_at,
+    original_file_name: doc.original_file_name,
+    user: doc.user,
+    category: doc.category,
+    notes: doc.notes,
+    content: parseStoredContent(raw) ?? emptyContent(companySchema()),
+  };
+}
+
+const safePart = (s: string, fallback: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 80) || fallback;
+
+/** `/<company code or unique name>/<YYYY-MM>` of the document's issue date (else its upload date). */
+export function exportFolder(company: Pick<CompanyRecord, 'code' | 'unique_name'>, doc: ExportDocument, issueDate: string | null): string {
+  const month = (issueDate && /^\d{4}-\d{2}/.test(issueDate) ? issueDate : doc.created_at).slice(0, 7);
+  return `/${safePart(company.code || company.unique_name, 'company')}/${month}`;
+}
+
+/** Names carry the document id, so two documents never overwrite each other and a re-send overwrites itself. */
+export function exportFileNames(doc: Pick<ExportDocument, 'receipt_id' | 'original_file_name'>) {
+  return {
+    original: `${doc.receipt_id}_${safePart(doc.original_file_name ?? '', 'original')}`,
+    xml: `${doc.receipt_id}.xml`,
+    nsoft: `${doc.receipt_id}.nsoft.csv`,
+  };
+}
+
+async function originalFile(files: FileStore, doc: DocumentRecord, name: string): Promise<OutgoingFile[]> {
+  if (!doc.source) return [];
+  const obj = await files.get(doc.source.key);
+  return [{ name, bytes: obj.bytes }];
+}
+
+async function deliver(deps: ExportDeps, company: CompanyRecord, doc: DocumentRecord, target: ExportTarget): Promise<string> {
+  const creds = await openCredentials(deps, company.company_id, target);
+  if (!creds) throw new TargetError('No credentials are stored for this integration; switch it on again', false);
+  const exportDoc = await exportDocumentOf(deps.files, doc);
+  const names = exportFileNames(exportDoc);
+  if (target === 'rivile_export') {
+    if (creds.kind !== 'api_key') throw new TargetError('The stored credentials do not fit this integration', false);
+    return exportToRivile(deps.rivile, creds.api_key, exportDoc);
+  }
+  if (creds.kind !== 'server') throw new TargetError('The stored credentials do not fit this integration', false);
+  const folder = exportFolder(company, exportDoc, doc.issue_date);
+  const structured: OutgoingFile =
+    target === 'ftp_export'
+      ? { name: names.xml, bytes: new TextEncoder().encode(buildDocumentsXml([exportDoc], companySchema(), deps.clock.now())) }
+      : { name: names.nsoft, bytes: new TextEncoder().encode(buildNsoftCsv(exportDoc)) };
+  const files = [...(await originalFile(deps.files, doc, names.original)), structured];
+  await deps.fileDrop.upload(creds.login, folder, files);
+  return files.map((f) => `${folder}/${f.name}`).join(', ');
+}
+
+/** Writes the outcome into the document's history (and its error), then tells the screens. */
+async function recordOutcome(deps: ExportDeps, receiptId: string, name: string, error: string | null): Promise<void> {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const doc = await deps.documents.get(receiptId);
+    if (!doc) return;
+    const now = deps.clock.now().toISOString();
+    // A success clears an earlier export error; other errors (recognition) stay.
+    const nextError = error ?? (doc.error_message?.startsWith(EXPORT_ERROR_PREFIX) ? null : doc.error_message);
+    const after: DocumentRecord = { ...doc, error_message: nextError, version: doc.version + 1, updated_at: now };
+    const change = emptyChange();
+    change.updates.push({ before: doc, after });
+    change.history.push(historyRecord(deps.ids, receiptId, now, name, SYSTEM_ACTOR));
+    try {
+      await deps.documents.commit(change);
+      await publishDoc(deps.live, 'receipt-update', after);
+      return;
+    } catch (e) {
+      if (e instanceof CommitConflict && e.reason === 'version') continue;
+      throw e;
+    }
+  }
+  throw new Error(`could not record the export outcome of ${receiptId}`);
+}
+
+export type ExportOutcome = 'done' | 'already-done' | 'skipped' | 'retry' | 'failed';
+
+export async function runExport(
+  deps: ExportDeps,
+  msg: ExportMessage,
+  log: { info(m: string, d?: Record<string, unknown>): void; warn(m: string, d?: Record<string, unknown>): void },
+): Promise<ExportOutcome> {
+  const label = TARGET_LABEL[msg.target];
+  const ctx = { receipt_id: msg.receipt_id, target: msg.target, attempt: msg.attempt };
+  const doc = await deps.documents.get(msg.receipt_id);
+  if (!doc || doc.company_id !== msg.company_id) {
+    log.info('export skipped: the document is gone or moved', ctx);
+    return 'skipped';
+  }
+  if (await deps.integrations.getExportMarker(doc.receipt_id, msg.target)) {
+    log.info('export skipped: already exported', ctx);
+    return 'already-done';
+  }
+  const [company] = await deps.store.getCompanies([msg.company_id]);
+  let failure: TargetError;
+  try {
+    if (!company) return 'skipped';
+    if (!company.integrations?.[msg.target]) throw new TargetError(`the ${label} integration is switched off`, false);
+    const reference = await deliver(deps, company, doc, msg.target);
+    await deps.integrations.putExportMarker({ receipt_id: doc.receipt_id, target: msg.target, state: 'done', exported_at: deps.clock.now().toISOString(), reference });
+    await recordOutcome(deps, doc.receipt_id, `Exported to ${label}`, null);
+    log.info('exported', ctx);
+    return 'done';
+  } catch (error) {
+    failure = error instanceof TargetError ? error : new TargetError('an unexpected error happened', true);
+    log.warn('export attempt failed', { ...ctx, transient: failure.transient, error: failure.message, cause: error instanceof TargetError ? undefined : String(error instanceof Error ? error.name : error) });
+  }
+  if (failure.transient && msg.attempt < deps.retry.maxAttempts) {
+    await deps.queue.send([{ ...msg, attempt: msg.attempt + 1 }], backoffSeconds(msg.attempt, deps.retry));
+    return 'retry';
+  }
+  const message = `${EXPORT_ERROR_PREFIX}${label} failed: ${failure.message}`;
+  await recordOutcome(deps, doc.receipt_id, message.slice(0, 500), message.slice(0, 500));
+  return 'failed';
+}

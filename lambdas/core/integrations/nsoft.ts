@@ -1,0 +1,82 @@
+/**
+ * NSOFT import file. No public description of NSOFT's import format or API exists (docs/integrations.md), so
+ * this is the product's documented "NSOFT CSV import profile" v1, delivered to the NSOFT server's FTP folder
+ * next to the original file; a real format drops in behind the same target (build a different file here).
+ *
+ * UTF-8 with BOM, ';' separated, '"' quoted, CRLF, a header row, one row per line item (or per VAT rate when
+ * the document has no line items). Amounts with '.' and two decimals; dates YYYY-MM-DD.
+ */
+import { valueOf } from '../content/tree';
+import { stakeholderKind } from '../content/schema';
+import type { ExportDocument } from '../export/fields';
+import { accountingLines, money, num } from './lines';
+
+export const NSOFT_COLUMNS = [
+  'DOC_KIND',
+  'DOC_NO',
+  'DOC_DATE',
+  'DUE_DATE',
+  'PARTNER_CODE',
+  'PARTNER_VAT',
+  'PARTNER_NAME',
+  'PARTNER_COUNTRY',
+  'CURRENCY',
+  'LINE_NO',
+  'ITEM_CODE',
+  'ITEM_NAME',
+  'QUANTITY',
+  'UNIT',
+  'NET_AMOUNT',
+  'VAT_RATE',
+  'VAT_CODE',
+  'VAT_AMOUNT',
+  'GROSS_AMOUNT',
+  'DOC_TOTAL',
+  'EXTERNAL_ID',
+] as const;
+
+
+function csvCell(value: string): string {
+  // Cells starting with = + - @ are prefixed with ' so spreadsheets do not run them as formulas.
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
+  return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function nsoftRows(doc: ExportDocument): Record<(typeof NSOFT_COLUMNS)[number], string>[] {
+  const kind = stakeholderKind(doc.receipt_type);
+  const v = (id: string) => valueOf(doc.content, id);
+  const date = v('issue_date') || doc.created_at.slice(0, 10);
+  const head = {
+    // PIRK: purchase (a receipt: the supplier's document); PARD: sales (an invoice to a customer).
+    DOC_KIND: doc.receipt_type === 'receipt' ? 'PIRK' : 'PARD',
+    DOC_NO: v('document_id'),
+    DOC_DATE: date,
+    DUE_DATE: v('due_date'),
+    PARTNER_CODE: v(`${kind}_code`),
+    PARTNER_VAT: v(`${kind}_vat_id`).replace(/\s+/g, ''),
+    PARTNER_NAME: v(`${kind}_name`),
+    PARTNER_COUNTRY: v(`${kind}_country`).toUpperCase(),
+    CURRENCY: (v('currency') || 'EUR').toUpperCase(),
+    DOC_TOTAL: num(v('amount_total')) !== undefined ? money(num(v('amount_total'))!) : '',
+    EXTERNAL_ID: doc.receipt_id,
+  };
+  return accountingLines(doc, date).map((l, i) => ({
+    ...head,
+    LINE_NO: String(i + 1),
+    ITEM_CODE: l.code,
+    ITEM_NAME: l.description || (l.fromTotals ? v('document_category') || doc.category || '' : ''),
+    QUANTITY: String(l.quantity),
+    UNIT: l.unit,
+    NET_AMOUNT: money(l.net),
+    VAT_RATE: l.rate === null ? '' : String(l.rate),
+    VAT_CODE: l.taxCode ?? '',
+    VAT_AMOUNT: money(l.tax),
+    GROSS_AMOUNT: money(l.net + l.tax),
+  }));
+}
+
+export function buildNsoftCsv(doc: ExportDocument): string {
+  const rows = nsoftRows(doc);
+  const lines = [NSOFT_COLUMNS.join(';'), ...rows.map((r) => NSOFT_COLUMNS.map((c) => csvCell(r[c])).join(';'))];
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,44 @@
+/**
+ * Rivile GAMA's EIP import file, for users without API access (docs/integrations.md): XML fragments without a
+ * root element, one <N08> per client, one <N17> per item, then one <I06> per document with its <I07> lines,
+ * dates as YYYY.MM.DD. The records are the very ones the API export sends (rivile.ts).
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import { notFound } from '../../../shared/errors';
+import type { FileStore } from '../documents/ports';
+import type { DocumentRecord } from '../documents/types';
+import { canSee, type DocCaller } from '../documents/workflow';
+import { exportDocumentOf } from './export';
+import { rivileRecords } from './rivile';
+
+export function buildRivileEip(docs: Parameters<typeof rivileRecords>[0][]): string {
+  const builder = new XMLBuilder({ format: true, suppressEmptyNode: false });
+  const clients = new Map<string, Record<string, string>>();
+  const items = new Map<string, Record<string, string>>();
+  const headers: Record<string, unknown>[] = [];
+  for (const doc of docs) {
+    const r = rivileRecords(doc);
+    clients.set(r.n08.N08_KODAS_KS!, r.n08);
+    for (const i of r.n17) items.set(i.N17_KODAS_PS!, i);
+    headers.push(r.i06);
+  }
+  const parts = [
+    ...[...clients.values()].map((n08) => builder.build({ N08: n08 }) as string),
+    ...[...items.values()].map((n17) => builder.build({ N17: n17 }) as string),
+    ...headers.map((i06) => builder.build({ I06: i06 }) as string),
+  ];
+  return parts.map((p) => p.trim()).join('\n') + '\n';
+}
+
+/** The EIP file of the selected documents the caller may see (same 404 for another company's). */
+export async function rivileEipOf(
+  deps: { documents: { getMany(ids: string[]): Promise<DocumentRecord[]> }; files: FileStore },
+  caller: DocCaller,
+  receiptIds: string[],
+): Promise<string> {
+  const ids = [...new Set(receiptIds)];
+  const docs = (await deps.documents.getMany(ids)).filter((d) => canSee(d, caller));
+  if (docs.length !== ids.length) throw notFound('Document not found');
+  const byId = new Map(docs.map((d) => [d.receipt_id, d]));
+  return buildRivileEip(await Promise.all(ids.map((id) => exportDocumentOf(deps.files, byId.get(id)!))));
+}

@@ -1,0 +1,121 @@
+/**
+ * Rivile GAMA (REST API v2, docs/integrations.md): a confirmed document becomes
+ *   N08  the supplier (purchase) or customer (sales),
+ *   N17  the goods/services its lines use (a line item's product code, else one service per VAT code),
+ *   I06  the document header (I06_OP_TIP 1 purchase, 51 sales) with its I07 lines.
+ * One record per EDIT call, in that order (a line needs its item, a document its client). An "already exists"
+ * answer to a create counts as success, so a re-send after a crash half-way creates nothing twice.
+ * VAT codes by rate and document date as in the i.SAF export (PVM1 21 %, PVM2 9 % before 2026, PVM58 12 % …).
+ */
+import { valueOf } from '../content/tree';
+import { stakeholderKind } from '../content/schema';
+import type { ExportDocument } from '../export/fields';
+import { accountingLines, money } from './lines';
+import { TargetError, type RivileApi } from './ports';
+
+export const RIVILE_OP_PURCHASE = 1;
+export const RIVILE_OP_SALES = 51;
+/** The code length GAMA allows for N08_KODAS_KS and N17_KODAS_PS. */
+const CODE_MAX = 12;
+
+export interface RivileRecords {
+  n08: Record<string, string>;
+  n17: Record<string, string>[];
+  i06: Record<string, unknown> & { I07: Record<string, string>[] };
+}
+
+/** GAMA dates: YYYY.MM.DD. */
+export const gamaDate = (iso: string) => iso.slice(0, 10).replace(/-/g, '.');
+const clip = (s: string, max: number) => s.trim().slice(0, max);
+
+/** The client's code: company code, else VAT id, else a code from the name (stable for the same name). */
+export function clientCode(code: string, vat: string, name: string): string {
+  const clean = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+  if (clean(code)) return clean(code).slice(0, CODE_MAX);
+  if (clean(vat)) return clean(vat).slice(0, CODE_MAX);
+  let h = 0;
+  for (const ch of name.trim().toUpperCase()) h = (Math.imul(h, 31) + ch.codePointAt(0)!) >>> 0;
+  return `K${h.toString(36).toUpperCase()}`.slice(0, CODE_MAX);
+}
+
+/** The records of one document, in the order they are sent. */
+export function rivileRecords(doc: ExportDocument): RivileRecords {
+  const kind = stakeholderKind(doc.receipt_type);
+  const v = (id: string) => valueOf(doc.content, id);
+  const date = v('issue_date') || doc.created_at.slice(0, 10);
+  const name = v(`${kind}_name`);
+  const code = clientCode(v(`${kind}_code`), v(`${kind}_vat_id`), name);
+  const address = [v(`${kind}_street`), v(`${kind}_city`), v(`${kind}_zipcode`)].filter(Boolean).join(', ');
+  const n08: Record<string, string> = {
+    N08_KODAS_KS: code,
+    N08_PAV: clip(name, 100),
+    N08_IM_KODAS: clip(v(`${kind}_code`), 20),
+    N08_PVM_KODAS: clip(v(`${kind}_vat_id`).replace(/\s+/g, ''), 20),
+    N08_ADR: clip(address, 100),
+    N08_SALIS_K: clip(v(`${kind}_country`).toUpperCase(), 2),
+    // 1: supplier, 2: buyer.
+    N08_RUSIS: doc.receipt_type === 'receipt' ? '1' : '2',
+  };
+
+  const items = new Map<string, Record<string, string>>();
+  const lines: Record<string, string>[] = accountingLines(doc, date).map((l) => {
+    const taxCode = l.taxCode ?? 'PVM1';
+    const own = clip(l.code.replace(/[^0-9A-Za-z._-]/g, '').toUpperCase(), CODE_MAX);
+    const itemCode = own || `RC-${taxCode}`;
+    const name = l.description || (l.fromTotals ? v('document_category') || doc.category || 'Services' : itemCode);
+    if (!items.has(itemCode)) {
+      items.set(itemCode, { N17_KODAS_PS: itemCode, N17_PAV: clip(own ? name : `Services ${l.rate ?? ''}% VAT`, 100), N17_TIPAS: own ? '1' : '2', N17_KODAS_US: clip(l.unit || 'VNT', 10) });
+    }
+    return {
+      I07_KODAS: itemCode,
+      I07_PAV: clip(name, 100),
+      I07_KIEKIS: String(l.quantity),
+      I07_KAINA_BE: money(l.quantity ? l.net / l.quantity : l.net),
+      I07_SUMA: money(l.net),
+      I07_PVM: money(l.tax),
+      I07_PVM_PROC: l.rate === null ? '' : String(l.rate),
+      I07_MOKESTIS: taxCode,
+    };
+  });
+  const number = clip(v('document_id') || doc.receipt_id, 40);
+  const i06 = {
+    I06_OP_TIP: String(doc.receipt_type === 'receipt' ? RIVILE_OP_PURCHASE : RIVILE_OP_SALES),
+    I06_DOK_NR: number,
+    I06_OP_DATA: gamaDate(date),
+    I06_DOK_DATA: gamaDate(date),
+    I06_MOK_DATA: gamaDate(v('due_date') || date),
+    I06_KODAS_KS: code,
+    I06_VAL_KODAS: clip(v('currency') || 'EUR', 3).toUpperCase(),
+    I06_PAV: clip(name, 100),
+    // The product's id travels in the description: the record can be traced back to the document.
+    I06_APRASYMAS: clip(`Receipts ${doc.receipt_id}${doc.notes ? ` ${doc.notes}` : ''}`, 200),
+    I07: lines,
+  };
+  return { n08, n17: [...items.values()], i06 };
+}
+
+const ALREADY_EXISTS = /already exists|jau egzistuoja/i;
+
+async function create(api: RivileApi, apiKey: string, method: string, table: string, record: Record<string, unknown>): Promise<'created' | 'existed'> {
+  try {
+    await api.call(apiKey, method, { oper: 'I' }, { [table]: record });
+    return 'created';
+  } catch (error) {
+    if (error instanceof TargetError && ALREADY_EXISTS.test(error.message)) return 'existed';
+    throw error;
+  }
+}
+
+/** Sends one document: N08, each N17, then I06 with its I07 lines. Returns a reference for the export marker. */
+export async function exportToRivile(api: RivileApi, apiKey: string, doc: ExportDocument): Promise<string> {
+  const records = rivileRecords(doc);
+  await create(api, apiKey, 'EDIT_N08', 'N08', records.n08);
+  for (const item of records.n17) await create(api, apiKey, 'EDIT_N17', 'N17', item);
+  const outcome = await create(api, apiKey, 'EDIT_I06', 'I06', records.i06);
+  return `I06 ${records.i06.I06_OP_TIP}/${records.i06.I06_KODAS_KS}/${records.i06.I06_DOK_NR} (${outcome})`;
+}
+
+/** The connection test: one list call that any valid key may make. */
+export async function testRivile(api: RivileApi, apiKey: string): Promise<void> {
+  await api.call(apiKey, 'GET_N08_LIST', { pagenumber: 1, fil: "N08_KODAS_KS='-'" });
+}

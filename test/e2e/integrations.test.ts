@@ -1,0 +1,112 @@
+/** The Integration screen in Chromium: FTP switched on through the credentials pop-up, then REVIEW AND SEND. */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContentResponse } from '../../shared/schemas/content';
+import { startLocalFtpServer, type LocalFtpServer } from '../../scripts/local/ftp-server';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
+import { launchBrowser, screenshot } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+const FTP_PASSWORD = 'Browser-Ftp-Pass-42';
+
+describe('Integration screen in Chromium', () => {
+  let stack: LocalStack;
+  let ftp: LocalFtpServer;
+  let browser: Browser;
+  let api: ReturnType<typeof apiClient>;
+  let companyId: string;
+  let receiptId: string;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-integrations-e2e-'));
+  const user = newUser('integrator');
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    ftp = await startLocalFtpServer({ root: path.join(dataDir, 'ftp-home'), user: 'acme', password: FTP_PASSWORD });
+    await registerUser(stack, user);
+    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    receiptId = await uploadDocument(stack, api, companyId, await invoicePdf(), 'to-send.pdf');
+    const c = (await api.get(`/receipts/${receiptId}/content?company_id=${companyId}`)).body as ContentResponse;
+    const put = await api.put(`/receipts/${receiptId}/content?company_id=${companyId}`, {
+      version: c.version,
+      items: [
+        { id: 'document_id', value: SAMPLE_INVOICE.number },
+        { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
+        { id: 'supplier_code', value: SAMPLE_INVOICE.supplierCode },
+        { id: 'issue_date', value: SAMPLE_INVOICE.date },
+      ],
+    });
+    expect(put.status).toBe(200);
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await ftp?.stop();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function signedInPage(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${stack.url}/signin`);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    return page;
+  }
+
+  it('switches FTP on through the pop-up, sends a document with REVIEW AND SEND and shows "Exported" in its history', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Integration' }).click();
+    await page.waitForURL(/\/integration$/);
+    await page.getByTestId('integration-page').waitFor();
+    await screenshot(page, 'integration');
+
+    // Switching FTP on opens the credentials pop-up; errors show once a field is touched.
+    await page.getByTestId('toggle-ftp_export').click({ force: true });
+    const popup = page.getByTestId('credentials-popup');
+    await popup.waitFor();
+    await popup.locator('input[name="host"]').focus();
+    await popup.locator('input[name="user"]').focus();
+    expect(await popup.getByTestId('error-host').innerText()).toBe('Required field');
+    // A wrong password: the server's answer on the Host field, the toggle stays off.
+    await popup.locator('input[name="host"]').fill(ftp.host);
+    await popup.locator('input[name="user"]').fill('acme');
+    await popup.locator('input[name="password"]').fill('not-the-password');
+    await popup.locator('input[name="port"]').fill(String(ftp.port));
+    await popup.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => popup.getByTestId('error-host').innerText(), { timeout: 20_000 }).toMatch(/530/);
+    await screenshot(page, 'credentials-popup');
+    expect(await page.getByTestId('toggle-ftp_export').isChecked()).toBe(false);
+
+    await popup.locator('input[name="password"]').fill(FTP_PASSWORD);
+    await popup.getByRole('button', { name: 'SAVE' }).click();
+    await popup.waitFor({ state: 'detached', timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('toggle-ftp_export').isChecked()).toBe(true);
+
+    // The edit screen now offers REVIEW AND SEND.
+    await page.goto(`${stack.url}/edit-receipt/${receiptId}?company_id=${companyId}`);
+    const send = page.getByRole('button', { name: 'REVIEW AND SEND' });
+    await send.waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('button', { name: 'CONFIRM' }).count()).toBe(0);
+    await expect.poll(() => send.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await send.click();
+    await page.waitForURL((u) => !u.pathname.includes(receiptId), { timeout: 20_000 });
+    await stack.exportJobs.idle(60_000);
+
+    // The files are on the FTP server, and the document's history says so.
+    const month = path.join(ftp.root, readdirSync(ftp.root)[0]!, SAMPLE_INVOICE.date.slice(0, 7));
+    expect(readdirSync(month).sort()).toEqual([`${receiptId}.xml`, `${receiptId}_to-send.pdf`]);
+    await page.goto(`${stack.url}/edit-receipt/${receiptId}?company_id=${companyId}`);
+    await page.getByTestId('tool-history').click();
+    await expect.poll(() => page.getByTestId('history-panel').innerText(), { timeout: 20_000 }).toContain('Exported to FTP');
+    await screenshot(page, 'exported-history');
+    await page.close();
+  }, 180_000);
+});

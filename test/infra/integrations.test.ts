@@ -1,0 +1,78 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPORT_DOCUMENT_TIMEOUT, EXPORT_MAX_RECEIVE_COUNT, EXPORT_VISIBILITY_TIMEOUT } from '../../infra/stacks/integrations-stack';
+import { grantsOf, logicalIdOf, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
+
+afterAll(removeTempDirs);
+
+const actionsOf = (template: Template, fn: LambdaFunction) => grantsOf(template, fn).flatMap((g) => g.actions);
+
+describe('IntegrationsStack: credentials key and export queue', () => {
+  let s: Synth;
+  let integrations: Template;
+  /** Every function of the app with the template it lives in. */
+  let functions: { name: string; fn: LambdaFunction; template: Template }[];
+  beforeAll(async () => {
+    s = await synthReceipts();
+    integrations = Template.fromStack(s.stacks.integrations);
+    functions = [
+      ...[...s.stacks.api.routeFunctions.entries()].map(([name, fn]) => ({ name, fn, template: s.api })),
+      ...[...s.stacks.api.webSocketFunctions.entries()].map(([name, fn]) => ({ name: `ws ${name}`, fn, template: s.api })),
+      ...(s.stacks.processing.processDocument ? [{ name: 'job processDocument', fn: s.stacks.processing.processDocument, template: s.processing }] : []),
+      ...(s.stacks.processing.exportDocument ? [{ name: 'job exportDocument', fn: s.stacks.processing.exportDocument, template: s.processing }] : []),
+    ];
+  }, SYNTH_TIMEOUT_MS);
+
+  it('has a rotating KMS key whose policy names only the account (no function in the key policy)', () => {
+    integrations.resourceCountIs('AWS::KMS::Key', 1);
+    const [key] = Object.values(resourcesOf(integrations, 'AWS::KMS::Key'));
+    expect(key!.Properties.EnableKeyRotation).toBe(true);
+    const statements = (key!.Properties.KeyPolicy as { Statement: { Principal: unknown }[] }).Statement;
+    for (const st of statements) expect(JSON.stringify(st.Principal)).toMatch(/:root/);
+  });
+
+  it('lets only POST /company/service and the export job decrypt credentials', () => {
+    const decrypting = functions.filter((f) => actionsOf(f.template, f.fn).some((a) => a === 'kms:Decrypt' || a === 'kms:*')).map((f) => f.name);
+    expect(decrypting.sort()).toEqual(['POST /company/service', 'job exportDocument']);
+    // Their grant is on this key only.
+    const keyArn = { 'Fn::GetAtt': [logicalIdOf(s.stacks.integrations.secretsKey), 'Arn'] };
+    for (const f of functions.filter((x) => decrypting.includes(x.name))) {
+      const grant = grantsOf(f.template, f.fn).find((g) => g.actions.includes('kms:Decrypt'))!;
+      expect(JSON.stringify(grant.resources)).toContain(s.stacks.integrations.stackName);
+      expect(JSON.stringify(grant.resources)).not.toBe(JSON.stringify(['*']));
+      expect(keyArn['Fn::GetAtt'][0]).toBeTruthy();
+    }
+  });
+
+  it('has the export queue with a dead-letter queue and a visibility longer than the job', () => {
+    integrations.resourceCountIs('AWS::SQS::Queue', 2);
+    integrations.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: EXPORT_VISIBILITY_TIMEOUT.toSeconds(),
+      RedrivePolicy: { maxReceiveCount: EXPORT_MAX_RECEIVE_COUNT },
+      SqsManagedSseEnabled: true,
+    });
+    expect(EXPORT_VISIBILITY_TIMEOUT.toSeconds()).toBeGreaterThanOrEqual(6 * EXPORT_DOCUMENT_TIMEOUT.toSeconds());
+  });
+
+  it('wires the export job to the export queue with partial batch failures', () => {
+    const job = s.stacks.processing.exportDocument!;
+    expect(job).toBeDefined();
+    s.processing.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(job) },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const env = (resourcesOf(s.processing, 'AWS::Lambda::Function')[logicalIdOf(job)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['SECRETS_KEY_ID', 'EXPORT_QUEUE_URL', 'TABLE_NAME']));
+  });
+
+  it('lets the confirm and bulk handlers queue exports without any key access', () => {
+    for (const key of ['POST /receipt/{id}', 'POST /receipts/bulk']) {
+      const fn = s.stacks.api.routeFunctions.get(key)!;
+      const actions = actionsOf(s.api, fn);
+      expect(actions, key).toContain('sqs:SendMessage');
+      expect(actions.some((a) => a.startsWith('kms:')), key).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,261 @@
+/**
+ * Integrations through the real local API: POST /company/service with real connection tests against a real FTP
+ * server (pyftpdlib) and the Rivile stand-in, then confirms with the send flag delivered by the real export job.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ddb } from '../../lambdas/adapters/ddb/client';
+import { startLocalFtpServer, type LocalFtpServer } from '../../scripts/local/ftp-server';
+import { addMembership, apiClient, registeredUser, signIn, startTestStack, subOf, newUser, type TestStack } from '../support/local-stack';
+import { registerUser } from '../../scripts/local/seed';
+import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from './content-fixtures';
+
+type Api = ReturnType<typeof apiClient>;
+type Company = Record<string, unknown> & { company_id: string; code: string };
+
+const FTP_PASSWORD = 'Ftp-Secret-Pass-7781';
+const RIVILE_KEY = 'RIVUSR1-0f3c9a7e5b2d4c1a';
+
+/** Every file under a folder, relative paths. */
+function filesUnder(root: string): string[] {
+  if (!existsSync(root)) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(path.relative(root, p));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+describe('integrations: credentials, FTP and Rivile exports', () => {
+  let t: TestStack;
+  let ftp: LocalFtpServer;
+  let admin: Api;
+  let companyId: string;
+  let company: Company;
+  const q = () => `company_id=${companyId}`;
+  /** Every response body seen in this file, searched for the secrets at the end. */
+  const seen: string[] = [];
+  const record = <T extends { body: unknown }>(r: T) => {
+    seen.push(JSON.stringify(r.body));
+    return r;
+  };
+  const service = async (body: unknown, api: Api = admin, companyQuery = q()) => record(await api.post(`/company/service?${companyQuery}`, body));
+  const ftpCreds = (password = FTP_PASSWORD) => ({ host: ftp.host, user: 'acme', password, port: ftp.port });
+  const companyNow = async () => ((await admin.get('/companies')).body as { items: Company[] }).items.find((c) => c.company_id === companyId)!;
+
+  async function confirmedDocument(name: string): Promise<string> {
+    const id = await uploadDocument(t.stack, admin, companyId, await invoicePdf(), name);
+    const c = (await admin.get(`/receipts/${id}/content?${q()}`)).body as { version: number };
+    const res = await admin.post(`/receipt/${id}?${q()}&with_send=1`, {
+      version: c.version,
+      items: [
+        { id: 'document_id', value: `${SAMPLE_INVOICE.number}-${name}` },
+        { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
+        { id: 'supplier_code', value: SAMPLE_INVOICE.supplierCode },
+        { id: 'issue_date', value: SAMPLE_INVOICE.date },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ receipt: { status: 'archive' } });
+    await t.stack.exportJobs.idle(60_000);
+    return id;
+  }
+  const historyOf = async (id: string) => ((await admin.get(`/receipts/${id}/history?${q()}`)).body as { items?: { name: string }[] } | { name: string }[]);
+  const historyNames = async (id: string) => {
+    const h = await historyOf(id);
+    return (Array.isArray(h) ? h : (h.items ?? [])).map((e) => e.name);
+  };
+
+  beforeAll(async () => {
+    t = await startTestStack({ exportRetry: { baseSeconds: 1, msPerDelaySecond: 20, maxAttempts: 3 }, rivileKeys: [RIVILE_KEY] });
+    ftp = await startLocalFtpServer({ root: path.join(t.dataDir, 'ftp-home'), user: 'acme', password: FTP_PASSWORD });
+    const u = await registeredUser(t.stack, 'integr');
+    admin = u.api;
+    companyId = u.companyId;
+    company = await companyNow();
+  }, 120_000);
+  afterAll(async () => {
+    await ftp?.stop();
+    await t?.stop();
+  });
+
+  it('refuses a wrong FTP password with the server message on the host field; the flag stays off', async () => {
+    const res = await service({ type: 'ftp_export', enabled: true, credential: ftpCreds('wrong-password') });
+    expect(res.status).toBe(422);
+    const body = res.body as { message: string; details: { path: string[]; message: string }[] };
+    expect(body.message).toMatch(/530/);
+    expect(body.details).toEqual([{ path: ['host'], message: body.message }]);
+    expect((await companyNow()).ftp_export).toBe(false);
+    // Missing fields: the pop-up's messages.
+    const missing = await service({ type: 'ftp_export', enabled: true, credential: { host: ftp.host } });
+    expect(missing.status).toBe(422);
+    expect((missing.body as { details: { path: string[]; message: string }[] }).details).toEqual(
+      expect.arrayContaining([
+        { path: ['user'], message: 'Required field' },
+        { path: ['password'], message: 'Required field' },
+      ]),
+    );
+    // Nothing stored: switching on without credentials is refused.
+    const none = await service({ type: 'ftp_export', enabled: true });
+    expect(none.status).toBe(422);
+    expect((await companyNow()).ftp_export).toBe(false);
+  });
+
+  it('lets only the company admin change integrations: anonymous 401, basic member and another company 403', async () => {
+    const anon = apiClient(t.stack.apiUrl);
+    expect((await anon.post(`/company/service?${q()}`, { type: 'display_imported_categories', enabled: true })).status).toBe(401);
+    const other = await registeredUser(t.stack, 'stranger');
+    expect((await service({ type: 'display_imported_categories', enabled: true }, other.api)).status).toBe(403);
+    const basicUser = newUser('basic');
+    await registerUser(t.stack, basicUser);
+    const basicToken = await signIn(t.stack, basicUser);
+    await addMembership(subOf(basicToken), companyId, 'basic');
+    const basic = apiClient(t.stack.apiUrl, basicToken);
+    expect((await service({ type: 'ftp_export', enabled: true, credential: ftpCreds() }, basic)).status).toBe(403);
+    expect((await service({ type: 'display_imported_categories', enabled: true }, basic)).status).toBe(403);
+    expect((await companyNow()).display_imported_categories).toBe(false);
+  });
+
+  it('sets the display-only-imported flags and refuses imports that are not wired yet', async () => {
+    const on = await service({ type: 'display_imported_stakeholders', enabled: true });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ company_id: companyId, display_imported_stakeholders: true, display_imported_categories: false });
+    const off = await service({ type: 'display_imported_stakeholders', enabled: false });
+    expect(off.body).toMatchObject({ display_imported_stakeholders: false });
+    const sql = await service({ type: 'sql_import', enabled: true });
+    expect(sql.status).toBe(422);
+    expect((await companyNow()).sql_import).toBe(false);
+  });
+
+  it('switches FTP on after a real login, exports original and XML on confirm, and a second send adds nothing', async () => {
+    const res = await service({ type: 'ftp_export', enabled: true, credential: ftpCreds() });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ ftp_export: true, nsoft_export: false });
+    const id = await confirmedDocument('ftp-1.pdf');
+    const folder = `${company.code}/${SAMPLE_INVOICE.date.slice(0, 7)}`;
+    const files = filesUnder(ftp.root);
+    expect(files).toEqual([`${folder}/${id}.xml`, `${folder}/${id}_ftp-1.pdf`]);
+    const xml = readFileSync(path.join(ftp.root, folder, `${id}.xml`), 'utf8');
+    expect(xml).toContain(`<Document id="${id}"`);
+    expect(xml).toContain(`${SAMPLE_INVOICE.number}-ftp-1.pdf`);
+    expect(readFileSync(path.join(ftp.root, folder, `${id}_ftp-1.pdf`)).subarray(0, 4).toString()).toBe('%PDF');
+    expect(await historyNames(id)).toContain('Exported to FTP');
+    // The same document sent again (bulk send): no new file, no second history entry.
+    const again = record(await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [id] }));
+    expect(again.body).toMatchObject({ results: [{ receipt_id: id, ok: true }] });
+    await t.stack.exportJobs.idle(60_000);
+    expect(filesUnder(ftp.root)).toEqual(files);
+    expect((await historyNames(id)).filter((n) => n === 'Exported to FTP')).toHaveLength(1);
+    // Off and on again: without credentials the stored ones are gone (switching off keeps nothing).
+    expect((await service({ type: 'ftp_export', enabled: false })).body).toMatchObject({ ftp_export: false });
+    expect((await service({ type: 'ftp_export', enabled: true })).status).toBe(422);
+    // Kept on request: re-tested with the stored ones.
+    expect((await service({ type: 'ftp_export', enabled: true, credential: ftpCreds() })).status).toBe(200);
+    expect((await service({ type: 'ftp_export', enabled: false, keep_credentials: true })).status).toBe(200);
+    expect((await service({ type: 'ftp_export', enabled: true })).body).toMatchObject({ ftp_export: true });
+  }, 120_000);
+
+  it('exports to Rivile: N08 client, N17 item and I06 with its I07 lines; a second send creates nothing new', async () => {
+    const bad = await service({ type: 'rivile_export', enabled: true, credential: { api_key: 'RIVUSR1-wrong-key' } });
+    expect(bad.status).toBe(422);
+    expect((bad.body as { details: unknown }).details).toEqual([{ path: ['api_key'], message: 'Invalid API key' }]);
+    expect((await service({ type: 'rivile_export', enabled: true, credential: { api_key: RIVILE_KEY } })).body).toMatchObject({ rivile_export: true });
+    const id = await confirmedDocument('rivile-1.pdf');
+    const { N08, N17, I06 } = t.stack.rivile.tables;
+    expect(N08).toEqual([expect.objectContaining({ N08_KODAS_KS: SAMPLE_INVOICE.supplierCode, N08_PAV: SAMPLE_INVOICE.supplier, _creator: 'RIVUSR1' })]);
+    expect(I06).toHaveLength(1);
+    const doc = I06[0]! as unknown as Record<string, unknown> & { I07: Record<string, string>[] };
+    expect(doc).toMatchObject({ I06_OP_TIP: '1', I06_DOK_NR: `${SAMPLE_INVOICE.number}-rivile-1.pdf`, I06_KODAS_KS: SAMPLE_INVOICE.supplierCode, I06_OP_DATA: '2025.03.04' });
+    expect(doc.I07.length).toBeGreaterThan(0);
+    const net = doc.I07.reduce((s, l) => s + Number(l.I07_SUMA), 0);
+    const vat = doc.I07.reduce((s, l) => s + Number(l.I07_PVM), 0);
+    expect(net).toBeCloseTo(100, 2);
+    expect(vat).toBeCloseTo(21, 2);
+    expect(doc.I07.every((l) => N17.some((i) => i.N17_KODAS_PS === l.I07_KODAS))).toBe(true);
+    expect(await historyNames(id)).toEqual(expect.arrayContaining(['Exported to FTP', 'Exported to Rivile']));
+    const callsBefore = t.stack.rivile.calls.length;
+    await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [id] });
+    await t.stack.exportJobs.idle(60_000);
+    expect(t.stack.rivile.tables.I06).toHaveLength(1);
+    expect(t.stack.rivile.tables.N08).toHaveLength(1);
+    expect(t.stack.rivile.calls.length).toBe(callsBefore);
+    // The EIP import file of the same document, for users without API access; no one else's documents.
+    const eip = await admin.post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] });
+    expect(eip.status).toBe(200);
+    expect(eip.headers.get('content-disposition')).toMatch(/rivile-eip-.*\.xml/);
+    expect(String(eip.body)).toContain(`<I06_DOK_NR>${SAMPLE_INVOICE.number}-rivile-1.pdf</I06_DOK_NR>`);
+    expect(String(eip.body)).toContain('<I06_OP_DATA>2025.03.04</I06_OP_DATA>');
+    const stranger = await registeredUser(t.stack, 'eip');
+    expect((await stranger.api.post(`/receipts/export-rivile?company_id=${stranger.companyId}`, { receipt_ids: [id] })).status).toBe(404);
+    expect((await stranger.api.post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] })).status).toBe(403);
+    expect((await apiClient(t.stack.apiUrl).post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] })).status).toBe(401);
+  }, 120_000);
+
+  it('a target that is down: retried, then a visible error on the document; sending again delivers it', async () => {
+    await service({ type: 'rivile_export', enabled: false });
+    const port = ftp.port;
+    await ftp.stop();
+    const id = await confirmedDocument('down-1.pdf');
+    const receipt = (await admin.get(`/receipts/${id}?${q()}`)).body as { error: { message: string } | null; status: string };
+    expect(receipt.status).toBe('archive');
+    expect(receipt.error?.message).toMatch(/^Export to FTP failed: Connection refused/);
+    const names = await historyNames(id);
+    expect(names.some((n) => n.startsWith('Export to FTP failed'))).toBe(true);
+    expect(names).not.toContain('Exported to FTP');
+    ftp = await startLocalFtpServer({ root: ftp.root, user: 'acme', password: FTP_PASSWORD, port });
+    const again = await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [id] });
+    expect(again.status).toBe(200);
+    await t.stack.exportJobs.idle(60_000);
+    expect(filesUnder(ftp.root)).toContain(`${company.code}/${SAMPLE_INVOICE.date.slice(0, 7)}/${id}.xml`);
+    const after = (await admin.get(`/receipts/${id}?${q()}`)).body as { error: { message: string } | null };
+    expect(after.error).toBeNull();
+    expect(await historyNames(id)).toContain('Exported to FTP');
+  }, 120_000);
+
+  it('exports to NSOFT: the original and the NSOFT import file in the NSOFT server folder', async () => {
+    await service({ type: 'ftp_export', enabled: false });
+    expect((await service({ type: 'nsoft_export', enabled: true, credential: ftpCreds() })).body).toMatchObject({ nsoft_export: true, ftp_export: false });
+    const id = await confirmedDocument('nsoft-1.pdf');
+    const folder = `${company.code}/${SAMPLE_INVOICE.date.slice(0, 7)}`;
+    expect(filesUnder(ftp.root)).toEqual(expect.arrayContaining([`${folder}/${id}.nsoft.csv`, `${folder}/${id}_nsoft-1.pdf`]));
+    expect(filesUnder(ftp.root)).not.toContain(`${folder}/${id}.xml`);
+    const csv = readFileSync(path.join(ftp.root, folder, `${id}.nsoft.csv`), 'utf8');
+    expect(csv).toContain(`PIRK;${SAMPLE_INVOICE.number}-nsoft-1.pdf;2025-03-04`);
+    expect(await historyNames(id)).toContain('Exported to NSOFT');
+  }, 120_000);
+
+  it('never returns or stores the secrets in clear: every GET answer and the raw table are searched', async () => {
+    const list = (await admin.get(`/receipts?${q()}&limit=50`)).body as { items: { receipt_id: string }[] };
+    const ids = list.items.map((i) => i.receipt_id);
+    const paths = ['/companies', '/user', `/company/users?${q()}`, `/receipts?${q()}`, `/receipts/total-documents?${q()}`, `/schemas?${q()}`];
+    for (const id of ids) paths.push(`/receipts/${id}?${q()}`, `/receipts/${id}/history?${q()}`, `/receipts/${id}/content?${q()}`, `/receipts/${id}/preview?${q()}`, `/receipts/${id}/duplicates?${q()}`);
+    for (const p of paths) {
+      const res = await admin.get(p);
+      expect(res.status, p).toBeLessThan(500);
+      record(res);
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(paths.length);
+    for (const body of seen) {
+      expect(body).not.toContain(FTP_PASSWORD);
+      expect(body).not.toContain(RIVILE_KEY);
+    }
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await ddb().send(new ScanCommand({ TableName: process.env.TABLE_NAME, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    const raw = JSON.stringify(items);
+    expect(raw).toContain('INTEGRATION#nsoft_export');
+    expect(raw).not.toContain(FTP_PASSWORD);
+    expect(raw).not.toContain(RIVILE_KEY);
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { buildNsoftCsv, NSOFT_COLUMNS } from '../../../lambdas/core/integrations/nsoft';
+import { exportDoc } from './fixtures';
+
+const parse = (csv: string) => csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n').map((l) => l.split(';'));
+
+describe('NSOFT CSV import profile v1', () => {
+  it('has a BOM, the documented header and one row per line item with net, VAT and gross', () => {
+    const csv = buildNsoftCsv(
+      exportDoc({
+        fields: { document_id: 'PP-1', issue_date: '2025-03-04', supplier_name: 'UAB Popierius', supplier_code: '302222222', amount_total_base: '100.00', amount_tax: '21.00', amount_total: '121.00' },
+        lineItems: [
+          { description: 'Paper', quantity: '2', total_price: '10.00', vat_rate: '21' },
+          { description: 'Desk', quantity: '1', total_price: '90.00', vat_rate: '21' },
+        ],
+      }),
+    );
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const [header, ...rows] = parse(csv);
+    expect(header).toEqual([...NSOFT_COLUMNS]);
+    expect(rows).toHaveLength(2);
+    const row = Object.fromEntries(header!.map((h, i) => [h, rows[0]![i]]));
+    expect(row).toMatchObject({ DOC_KIND: 'PIRK', DOC_NO: 'PP-1', DOC_DATE: '2025-03-04', PARTNER_CODE: '302222222', LINE_NO: '1', QUANTITY: '2', NET_AMOUNT: '10.00', VAT_RATE: '21', VAT_CODE: 'PVM1', VAT_AMOUNT: '2.10', GROSS_AMOUNT: '12.10', DOC_TOTAL: '121.00', EXTERNAL_ID: '01JRECEIPT0000000000000001' });
+  });
+
+  it('makes one row per VAT rate without line items, quotes separators and defuses formulas', () => {
+    const csv = buildNsoftCsv(exportDoc({ type: 'invoice', fields: { document_id: 'S;1', issue_date: '2025-05-01', customer_name: '=HYPERLINK("x")', amount_total: '109.00', amount_tax: '9.00', amount_total_base: '100.00' } }));
+    const lines = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('PARD;"S;1";2025-05-01');
+    expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(lines[1]).toContain(';100.00;9;PVM2;9.00;109.00;');
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
+import { clientCode, exportToRivile, gamaDate, rivileRecords } from '../../../lambdas/core/integrations/rivile';
+import { buildRivileEip } from '../../../lambdas/core/integrations/rivile-eip';
+import { exportDoc } from './fixtures';
+
+describe('Rivile mapping', () => {
+  it('maps a purchase with line items to N08, N17 and I06 with I07 lines (net totals, the document’s VAT rate)', () => {
+    const doc = exportDoc({
+      fields: { document_id: 'PP-1', issue_date: '2025-03-04', supplier_name: 'UAB Popierius', supplier_code: '302222222', supplier_vat_id: 'LT 100002222222', amount_total_base: '100.00', amount_tax: '21.00', amount_total: '121.00', currency: 'eur' },
+      lineItems: [
+        { description: 'Paper A4', quantity: '2', total_price: '10.00' },
+        { description: 'Stapler', product_code: 'st-01', quantity: '1', total_price: '90.00' },
+      ],
+      vatLines: [{ vat_line_rate: '21', vat_line_base: '100.00', vat_line_tax: '21.00' }],
+    });
+    const r = rivileRecords(doc);
+    expect(r.n08).toMatchObject({ N08_KODAS_KS: '302222222', N08_PAV: 'UAB Popierius', N08_PVM_KODAS: 'LT100002222222', N08_RUSIS: '1' });
+    expect(r.i06).toMatchObject({ I06_OP_TIP: '1', I06_DOK_NR: 'PP-1', I06_OP_DATA: '2025.03.04', I06_KODAS_KS: '302222222', I06_VAL_KODAS: 'EUR' });
+    expect(r.i06.I07).toEqual([
+      expect.objectContaining({ I07_KODAS: 'RC-PVM1', I07_KIEKIS: '2', I07_KAINA_BE: '5.00', I07_SUMA: '10.00', I07_PVM: '2.10', I07_MOKESTIS: 'PVM1' }),
+      expect.objectContaining({ I07_KODAS: 'ST-01', I07_SUMA: '90.00', I07_PVM: '18.90', I07_MOKESTIS: 'PVM1' }),
+    ]);
+    expect(r.n17.map((n) => n.N17_KODAS_PS)).toEqual(['RC-PVM1', 'ST-01']);
+  });
+
+  it('uses one line per VAT rate without line items; sales are I06_OP_TIP 51; 12 % is PVM58 from 2026', () => {
+    const doc = exportDoc({
+      type: 'invoice',
+      fields: { document_id: 'S-9', issue_date: '2026-02-01', customer_name: 'Pirkėjas UAB', amount_total: '112.00', amount_tax: '12.00', amount_total_base: '100.00' },
+    });
+    const r = rivileRecords(doc);
+    expect(r.i06.I06_OP_TIP).toBe('51');
+    expect(r.n08.N08_RUSIS).toBe('2');
+    expect(r.i06.I07).toEqual([expect.objectContaining({ I07_KODAS: 'RC-PVM58', I07_SUMA: '100.00', I07_PVM: '12.00', I07_PVM_PROC: '12' })]);
+    // No code and no VAT id: a stable code from the name.
+    expect(r.n08.N08_KODAS_KS).toBe(clientCode('', '', 'Pirkėjas UAB'));
+    expect(clientCode('', '', 'Pirkėjas UAB')).toMatch(/^K[0-9A-Z]{1,11}$/);
+  });
+
+  it('writes GAMA dates as YYYY.MM.DD', () => {
+    expect(gamaDate('2025-12-31')).toBe('2025.12.31');
+  });
+
+  it('sends one record per call in order and treats "already exists" as success; other errors stop it', async () => {
+    const calls: { method: string; data: unknown }[] = [];
+    const api: RivileApi = {
+      async call(_key, method, _params, data) {
+        calls.push({ method, data });
+        if (method === 'EDIT_N08') throw new TargetError('Record 302222222 already exists', false);
+        return {};
+      },
+    };
+    const doc = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', supplier_name: 'UAB Popierius', supplier_code: '302222222', amount_total: '121.00', amount_tax: '21.00' } });
+    await expect(exportToRivile(api, 'KEY0001xyz', doc)).resolves.toMatch(/^I06 1\/302222222\/PP-1/);
+    expect(calls.map((c) => c.method)).toEqual(['EDIT_N08', 'EDIT_N17', 'EDIT_I06']);
+    for (const c of calls) expect(Array.isArray(Object.values(c.data as object)[0])).toBe(false);
+    const failing: RivileApi = { call: async () => Promise.reject(new TargetError('Invalid API key', false)) };
+    await expect(exportToRivile(failing, 'bad', doc)).rejects.toThrow('Invalid API key');
+  });
+
+  it('builds the EIP file: root-less fragments with dates YYYY.MM.DD', () => {
+    const doc = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', supplier_name: 'A & B', supplier_code: '1', amount_total: '121.00', amount_tax: '21.00' } });
+    const xml = buildRivileEip([doc, doc]);
+    expect(xml.startsWith('<N08>')).toBe(true);
+    expect(xml.match(/<N08>/g)).toHaveLength(1);
+    expect(xml.match(/<I06>/g)).toHaveLength(2);
+    expect(xml).toContain('<I06_OP_DATA>2025.03.04</I06_OP_DATA>');
+    expect(xml).toContain('A &amp; B');
+    expect(xml).not.toContain('<?xml');
+  });
+});

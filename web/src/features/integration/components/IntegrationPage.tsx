@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import { Navigate } from 'react-router-dom';
+import type { Company } from '../../../../../shared/schemas/company';
+import { CREDENTIAL_KIND, type ServiceType } from '../../../../../shared/schemas/integrations';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { LoadingBlock } from '../../../components/ui/Spinner';
+import { messageOf } from '../../../lib/api-error';
+import { useActiveCompany } from '../../companies/api/companies';
+import { useChangeService } from '../api/integration';
+import { CredentialsModal } from './CredentialsModal';
+
+type Flag = keyof Company & string;
+
+interface Row {
+  flag: Flag;
+  label: string;
+  /** The kind sent to POST /company/service; absent: not switchable here yet. */
+  type?: ServiceType;
+  note?: string;
+}
+
+const EXPORTS: Row[] = [
+  { flag: 'ftp_export', type: 'ftp_export', label: 'FTP', note: 'Each sent document and its XML go to a folder per month on your FTP or FTPS server.' },
+  { flag: 'nsoft_export', type: 'nsoft_export', label: 'NSOFT', note: 'Each sent document and its NSOFT import file go to your NSOFT server’s FTP folder.' },
+  { flag: 'rivile_export', type: 'rivile_export', label: 'Rivile', note: 'Each sent document becomes a purchase or sales document in Rivile GAMA.' },
+];
+const IMPORT_NOTE = 'Imports are not available yet.';
+const IMPORTS: Row[] = [
+  { flag: 'sql_import', label: 'SQL', note: IMPORT_NOTE },
+  { flag: 'google_drive_import', label: 'Google', note: IMPORT_NOTE },
+  { flag: 'dropbox_import', label: 'Dropbox', note: IMPORT_NOTE },
+  { flag: 'rivile_import', label: 'Rivile', note: IMPORT_NOTE },
+];
+const DISPLAY: Row[] = [
+  { flag: 'display_imported_stakeholders', type: 'display_imported_stakeholders', label: 'Display only imported suppliers and customers' },
+  { flag: 'display_imported_categories', type: 'display_imported_categories', label: 'Display only imported categories' },
+];
+
+const POPUP_TITLE: Partial<Record<ServiceType, string>> = {
+  ftp_export: 'FTP credentials',
+  nsoft_export: 'NSOFT credentials',
+  rivile_export: 'Rivile API key',
+};
+
+/** /integration: company admin only, not in the all-companies view. */
+export function IntegrationPage() {
+  const view = useActiveCompany();
+  const info = useInfoPopup();
+  const company = view.active;
+  const change = useChangeService(company?.company_id ?? '');
+  const [popup, setPopup] = useState<ServiceType | null>(null);
+  const [busy, setBusy] = useState<ServiceType | null>(null);
+
+  if (view.isLoading) return <LoadingBlock />;
+  if (!company || view.allCompanies || company.role !== 'admin') return <Navigate to="/dashboard" replace />;
+
+  const toggle = async (row: Row, on: boolean) => {
+    if (!row.type) return;
+    if (on && CREDENTIAL_KIND[row.type]) {
+      setPopup(row.type);
+      return;
+    }
+    setBusy(row.type);
+    try {
+      await change.mutateAsync({ type: row.type, enabled: on });
+    } catch (error) {
+      info.show(messageOf(error), 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const section = (title: string, rows: Row[], testId: string) => (
+    <section className="card integration-section" data-testid={testId}>
+      <h3>{title}</h3>
+      <ul className="integration-list">
+        {rows.map((row) => {
+          const checked = Boolean(company[row.flag]);
+          return (
+            <li key={`${testId}-${row.flag}`} className="integration-row">
+              <div>
+                <div className="integration-label">{row.label}</div>
+                {row.note && <div className="muted integration-note">{row.note}</div>}
+              </div>
+              <label className="switch">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  aria-label={`${title} ${row.label}`}
+                  data-testid={`toggle-${row.flag}`}
+                  checked={checked}
+                  disabled={!row.type || busy === row.type}
+                  onChange={(e) => void toggle(row, e.target.checked)}
+                />
+                <span className="switch-track" aria-hidden="true" />
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+
+  return (
+    <div className="integration-page" data-testid="integration-page">
+      <div className="fields-config-head">
+        <h2>Integration</h2>
+        <span className="muted">{company.name}</span>
+      </div>
+      {section('Export', EXPORTS, 'integration-export')}
+      {section('Import', IMPORTS, 'integration-import')}
+      {section('Display', DISPLAY, 'integration-display')}
+      {popup && (
+        <CredentialsModal
+          kind={CREDENTIAL_KIND[popup]!}
+          title={POPUP_TITLE[popup] ?? 'Credentials'}
+          onClose={() => setPopup(null)}
+          onSubmit={async (credential) => {
+            await change.mutateAsync({ type: popup, enabled: true, credential });
+            setPopup(null);
+            info.show(`${POPUP_TITLE[popup]?.replace(/ (credentials|API key)$/, '')} export switched on`, 'success');
+          }}
+        />
+      )}
+    </div>
+  );
+}
