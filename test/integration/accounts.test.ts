@@ -112,6 +112,18 @@ describe('accounts and companies through the local API', () => {
     expect(unknownField.status).toBe(422);
     expect(((await api.get('/user')).body as { is_admin: boolean }).is_admin).toBe(false);
   });
+
+  it('notes the start of a session as the last login, shown to the company admin on My Team', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'lastlogin');
+    const started = Date.now();
+    const opened = (await api.get('/user')).body as { last_login: string | null };
+    expect(opened.last_login).not.toBeNull();
+    expect(Date.parse(opened.last_login!)).toBeGreaterThanOrEqual(started - 1000);
+    // Reloads within the quarter of an hour keep the same note.
+    expect(((await api.get('/user')).body as { last_login: string }).last_login).toBe(opened.last_login);
+    const team = (await api.get(`/company/users?company_id=${companyId}`)).body as { items: { user: { last_login: string | null } }[] };
+    expect(team.items[0]!.user.last_login).toBe(opened.last_login);
+  });
 });
 
 describe('company users', () => {

@@ -83,6 +83,19 @@ export async function getOwnProfile(
   });
 }
 
+/** The last login of a member (My Team): GET /user opens every session of the web app; recorded at most this often. */
+export const LAST_LOGIN_EVERY_MS = 15 * 60 * 1000;
+
+/** GET /user: the caller's profile, noting the session's start as their last login when the last note is older. */
+export async function openOwnProfile(deps: { store: AccountsStore; clock: Clock }, userId: string): Promise<Profile> {
+  const profile = await getOwnProfile(deps, userId);
+  const now = deps.clock.now();
+  if (profile.last_login && now.getTime() - Date.parse(profile.last_login) < LAST_LOGIN_EVERY_MS) return profile;
+  const lastLogin = now.toISOString();
+  await deps.store.updateProfile(userId, { last_login: lastLogin });
+  return { ...profile, last_login: lastLogin };
+}
+
 export function toProfileView(
   profile: ProfileRecord,
   totals: Pick<Profile, 'total_receipts' | 'waiting_for_approval' | 'total_unassigned_invoices' | 'total_unassigned_receipts'>,
