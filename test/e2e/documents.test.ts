@@ -408,6 +408,14 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     expect(xml).toContain('alpha.pdf');
     await expect.poll(() => page.getByText('Document successfully downloaded').count(), WAIT).toBe(1);
 
+    // Rivile GAMA's EIP import file, for users without Rivile's API
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Export' }).click();
+    await exportModal.getByRole('tab', { name: 'Rivile EIP' }).click();
+    const [eipDownload] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
+    expect(eipDownload.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.xml$/);
+    expect(readFileSync(await eipDownload.path(), 'utf8')).toContain('<I06>');
+
     // trash with confirmation
     await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
     await page.getByRole('button', { name: 'Delete', exact: true }).first().click();

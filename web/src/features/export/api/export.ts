@@ -25,9 +25,12 @@ export function byCompany<T extends Pick<Receipt, 'company_id'>>(receipts: Reado
   return groups;
 }
 
-/** POST /receipts/export-xml with the documents' ids; the answer is the XML text. */
-export async function exportXml(api: ApiClient, companyId: string, receiptIds: string[]): Promise<string> {
-  const answer = await api.post<unknown>('/receipts/export-xml', { receipt_ids: receiptIds }, { query: { company_id: companyId } });
+/** The XML files the server makes: the product's XML, and Rivile GAMA's EIP import file (for users without its API). */
+export const XML_EXPORTS = { xml: '/receipts/export-xml', rivile: '/receipts/export-rivile' } as const;
+
+/** POST /receipts/export-xml (or export-rivile) with the documents' ids; the answer is the XML text. */
+export async function exportXml(api: ApiClient, companyId: string, receiptIds: string[], kind: keyof typeof XML_EXPORTS = 'xml'): Promise<string> {
+  const answer = await api.post<unknown>(XML_EXPORTS[kind], { receipt_ids: receiptIds }, { query: { company_id: companyId } });
   if (typeof answer === 'string') return answer;
   if (answer && typeof answer === 'object') {
     const { xml, base64 } = answer as { xml?: unknown; base64?: unknown };

@@ -22,8 +22,8 @@ import { FieldList } from './FieldList';
 
 export const EXPORT_SUCCESS = 'Document successfully downloaded';
 
-type Tab = 'csv' | 'pdf' | 'xml';
-const TAB_LABELS: Record<Tab, string> = { csv: 'CSV', pdf: 'PDF', xml: 'XML' };
+type Tab = 'csv' | 'pdf' | 'xml' | 'rivile';
+const TAB_LABELS: Record<Tab, string> = { csv: 'CSV', pdf: 'PDF', xml: 'XML', rivile: 'Rivile EIP' };
 
 let fontPromise: Promise<PdfFont | undefined> | null = null;
 /** The PDF font (Liberation Sans from pdfjs-dist: Latin with Lithuanian letters), fetched once. */
@@ -65,13 +65,14 @@ export function ExportModal({
     setError(null);
     setPending(true);
     try {
-      if (tab === 'xml') {
+      if (tab === 'xml' || tab === 'rivile') {
         const groups = [...byCompany(receipts)];
         for (const [companyId, group] of groups) {
           const xml = await exportXml(
             api,
             companyId,
             group.map((r) => r.receipt_id),
+            tab,
           );
           const suffix = groups.length > 1 ? `-${group[0]!.company_code || companyId}` : '';
           downloadBlob(new Blob([xml], { type: 'application/xml' }), exportFileName(`${fileName.trim() || defaultReportName()}${suffix}`, 'xml'));
@@ -135,6 +136,8 @@ export function ExportModal({
 
         {tab === 'xml' ? (
           <p className="notice">The XML file is made by the server from the documents&apos; recognised data.</p>
+        ) : tab === 'rivile' ? (
+          <p className="notice">Rivile GAMA&apos;s EIP import file, for importing into Rivile without its API, is made by the server from the documents&apos; recognised data.</p>
         ) : (
           <>
             <div className="export-fields-head">
