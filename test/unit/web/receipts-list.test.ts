@@ -261,3 +261,15 @@ describe('mapLimited', () => {
     expect(out.map((r) => (r.ok ? r.value : (r.error as Error).message))).toEqual([10, 20, 'three', 40, 50]);
   });
 });
+
+describe('sending to integrations', () => {
+  it('is offered only when an export target of the company is switched on', async () => {
+    const { sendsToIntegrations } = await import('../../../web/src/features/receipts/lib/row-rules');
+    const off = { ftp_export: false, nsoft_export: false, rivile_export: false };
+    expect(sendsToIntegrations(off)).toBe(false);
+    expect(sendsToIntegrations(undefined)).toBe(false);
+    expect(sendsToIntegrations({ ...off, ftp_export: true })).toBe(true);
+    expect(sendsToIntegrations({ ...off, nsoft_export: true })).toBe(true);
+    expect(sendsToIntegrations({ ...off, rivile_export: true })).toBe(true);
+  });
+});

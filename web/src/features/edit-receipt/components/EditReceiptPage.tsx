@@ -1,3 +1,4 @@
+import { sendsToIntegrations } from '../../receipts/lib/row-rules';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -285,7 +286,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
 
   // ---- status actions
   const company = view.companies.find((c) => c.company_id === companyId);
-  const sends = Boolean(company && (company.ftp_export || company.nsoft_export || company.rivile_export));
+  const sends = sendsToIntegrations(company);
   const actions = actionState({ status, valid, companyCode: receipt?.company_code ?? company?.code ?? '', stakeholderCode: shCode, sends });
 
   const afterAction = async (answer: unknown) => {

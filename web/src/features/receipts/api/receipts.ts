@@ -131,6 +131,7 @@ type BulkAction =
   | { action: 'status'; status: 'archive' | 'unarchive' }
   | { action: 'flag'; flag: boolean }
   | { action: 'type'; receipt_type: ReceiptType }
+  | { action: 'send' }
   | { action: 'delete' };
 
 interface BulkAnswer {
@@ -201,6 +202,9 @@ export function useReceiptActions() {
         bulk(api, receipts, { action: 'status', status }, (r, answer) =>
           afterChange(r, answer, { status: status === 'archive' ? 'archive' : 'review' }),
         ),
+      /** Integrations: confirm and queue for the company's export targets (the list's Send, and Send again). */
+      send: (receipts: ReadonlyArray<Receipt>) =>
+        bulk(api, receipts, { action: 'send' }, (r, answer) => afterChange(r, answer, { status: 'archive' })),
       setFlag: (receipts: ReadonlyArray<Receipt>, flag: boolean) =>
         bulk(api, receipts, { action: 'flag', flag }, (r, answer) => afterChange(r, answer, { flag })),
       convert: (receipts: ReadonlyArray<Receipt>, receiptType: ReceiptType) =>

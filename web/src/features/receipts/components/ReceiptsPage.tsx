@@ -12,7 +12,7 @@ import { UploadModal } from '../../upload/components/UploadModal';
 import { companyOf, useReceiptActions, useReceiptList, type ActionOutcome } from '../api/receipts';
 import type { Receipt } from '../api/types';
 import { EMPTY_FILTERS, hasActiveFilters, type ListFilters } from '../lib/list-params';
-import { archiveAction, companyToActivate, convertActions, flagActions, rowRules, rowTarget } from '../lib/row-rules';
+import { archiveAction, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
 import { isListStatus, listTitle } from '../lib/status';
 import type { ListStatus } from '../../../../../shared/status';
 import { ConfirmDeleteModal } from './ConfirmDeleteModal';
@@ -130,6 +130,10 @@ function ReceiptList({ status }: { status: ListStatus }) {
       label: f.label,
       onSelect: () => void run(() => actions.setFlag(selectedRows, f.flag), f.flag ? 'Flagged' : 'Unflagged', false),
     })),
+    // Integrations: with an export target switched on, selected documents can be confirmed and sent from the list.
+    ...(sendsToIntegrations(view.active) && !view.allCompanies && selectedRows.every((r) => r.status !== 'archive')
+      ? [{ label: 'Send', onSelect: () => void run(() => actions.send(selectedRows), `${items(selectedRows.length)} sent`) }]
+      : []),
   ];
 
   const confirmDelete = async (receipts: Receipt[]) => {

@@ -100,3 +100,8 @@ export function flagActions(selected: ReadonlyArray<Pick<Receipt, 'flag'>>): Arr
   if (selected.some((r) => r.flag)) out.push({ label: 'Unflag', flag: false });
   return out;
 }
+
+/** A company with an export target switched on: confirming sends (REVIEW AND SEND, the list's Send). */
+export function sendsToIntegrations(company: { ftp_export: boolean; nsoft_export: boolean; rivile_export: boolean } | null | undefined): boolean {
+  return Boolean(company && (company.ftp_export || company.nsoft_export || company.rivile_export));
+}
