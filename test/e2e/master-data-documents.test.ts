@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot } from '../support/browser';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
@@ -49,15 +49,7 @@ describe('master data on documents in Chromium', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function signedInPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
-    await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(user.email);
-    await page.locator('input[name="password"]').fill(user.password);
-    await page.getByRole('button', { name: 'LOG IN' }).click();
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    return page;
-  }
+  const signedInPage = (): Promise<Page> => signInPage(browser, stack.url, user, { width: 1500, height: 950 });
 
   /** Opens a document and waits for the server's answer on whether its supplier is new. */
   async function openDocument(page: Page, id: string) {

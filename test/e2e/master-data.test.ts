@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot } from '../support/browser';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 
 /** Polls until the value matches: the list reloads after a 1 s debounce and a request on a busy machine. */
@@ -38,15 +38,7 @@ describe('master-data screens in Chromium', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function signedInPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 950 } });
-    await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(user.email);
-    await page.locator('input[name="password"]').fill(user.password);
-    await page.getByRole('button', { name: 'LOG IN' }).click();
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    return page;
-  }
+  const signedInPage = (): Promise<Page> => signInPage(browser, stack.url, user);
 
   const addForm = (page: Page) => page.getByTestId('md-add-form');
   const rows = (page: Page) => page.getByTestId('md-row');

@@ -26,3 +26,19 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/** A new page signed in through the sign-in screen, on the dashboard. */
+export async function signInPage(
+  browser: Browser,
+  appUrl: string,
+  user: { email: string; password: string },
+  viewport = { width: 1440, height: 950 },
+): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto(`${appUrl}/signin`);
+  await page.locator('input[name="email"]').fill(user.email);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.getByRole('button', { name: 'LOG IN' }).click();
+  await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+  return page;
+}
