@@ -12,6 +12,7 @@ import {
   type ExpenseDocument,
   type GetExpenseAnalysisCommandOutput,
 } from '@aws-sdk/client-textract';
+import { PROCESSING_LIMITS } from '../../../shared/processing-limits';
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
 import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
@@ -27,7 +28,7 @@ export interface TextractRecogniserOptions {
   client?: TextractClient;
   /** Wait between GetExpenseAnalysis polls (default 2 s). */
   pollIntervalMs?: number;
-  /** Give up on an asynchronous job after this long (default 10 min). */
+  /** Give up on an asynchronous job after this long (default PROCESSING_LIMITS.textractMaxWaitSeconds, within the job's timeout). */
   maxWaitMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -54,7 +55,7 @@ export class TextractRecogniser implements Recogniser {
   constructor(opts: TextractRecogniserOptions = {}) {
     this.client = opts.client ?? new TextractClient({});
     this.pollIntervalMs = opts.pollIntervalMs ?? 2000;
-    this.maxWaitMs = opts.maxWaitMs ?? 10 * 60 * 1000;
+    this.maxWaitMs = opts.maxWaitMs ?? PROCESSING_LIMITS.textractMaxWaitSeconds * 1000;
     this.sleep = opts.sleep ?? defaultSleep;
   }
 
