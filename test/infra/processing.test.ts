@@ -110,6 +110,8 @@ describe('ProcessingStack', () => {
     const props = resourcesOf(s.processing, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties;
     expect(props.Runtime).toBe('nodejs22.x');
     expect(props.Architectures).toEqual([s.bundle.get(fn.handlerPath).architecture]);
+    // Fixed: the same from any deploying machine (its native binaries are fetched for it).
+    expect(props.Architectures).toEqual(['arm64']);
   });
 
   it('waits for Textract within the job’s timeout, with room for rendering and saving', () => {
