@@ -12,7 +12,7 @@ import type { CompaniesPage } from '../admin/ports';
 import { parseProcessTicketKey, parseUploadKey } from './files';
 import { failDocument, FAILED_MESSAGE, type ProcessingDeps } from './processing';
 import type { DocumentsStore } from './ports';
-import { companyScope, type DocumentRecord, type ReceiptType } from './types';
+import { companyScope, type DocumentRecord, type ReceiptType, type ScopeKey } from './types';
 
 export type StuckDeps = Pick<ProcessingDeps, 'documents' | 'live' | 'clock' | 'ids'> & {
   log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
@@ -57,7 +57,7 @@ const TYPES: ReceiptType[] = ['receipt', 'invoice'];
 const PAGE = 100;
 
 /** The processing documents of one scope and type created before `before` (D4 with an upper bound). */
-async function processingBefore(documents: DocumentsStore, scope: `C#${string}`, type: ReceiptType, before: string): Promise<DocumentRecord[]> {
+async function processingBefore(documents: DocumentsStore, scope: ScopeKey, type: ReceiptType, before: string): Promise<DocumentRecord[]> {
   const out: DocumentRecord[] = [];
   let continuation: unknown;
   do {
