@@ -18,6 +18,7 @@ import type { CompanyAdminStore } from '../core/admin/ports';
 import { env } from './env';
 import { guardedFiles, guardedLive, type NeedsCheck } from './lazy-adapters';
 import type { AwsNeed } from '../../shared/needs';
+import { handlerNeeds } from '../../shared/routes';
 
 /** The adapters a handler hands to core functions. Built once per process. */
 export interface Deps {
@@ -76,4 +77,9 @@ export function deps(needs?: readonly AwsNeed[], who = 'this handler'): Deps {
     team: ddbTeamStore,
     appUrl: env().APP_URL,
   };
+}
+
+/** The adapters of a job or trigger, bounded by its `handlerNeeds` in shared/routes.ts (unbounded when it has none). */
+export function depsFor(handler: string): Deps {
+  return deps(handlerNeeds[handler], handler);
 }
