@@ -155,7 +155,8 @@ describe('ApiStack', () => {
         });
       }
       const retentions = Object.values(resourcesOf(s.api, 'AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays);
-      expect(retentions).toHaveLength(allFunctions(s).length);
+      // One per function, plus the HTTP and WebSocket access logs (infra/constructs/api-protection.ts).
+      expect(retentions).toHaveLength(allFunctions(s).length + 2);
       expect(new Set(retentions)).toEqual(new Set([30]));
     });
 
