@@ -42,6 +42,9 @@ import * as esbuild from 'esbuild';
 import { allHandlers, handlerEntries } from './handler-entries';
 import { HANDLER_BUILD_ROOT, LAMBDAS_DIR, REPO_ROOT, handlerSourcePath } from './paths';
 import { LAMBDA_ARCHITECTURE, packageNameOf, resolveRuntimePackages, type LambdaArchitecture } from './runtime-packages';
+import { LAZY_ADAPTER_MODULES } from '../../lambdas/runtime/lazy-adapters';
+import type { AwsNeed } from '../../shared/needs';
+import { declaredNeeds } from './handler-entries';
 
 /** Loaded from node_modules at run time and copied into the handler's folder when it imports them. */
 export const SHIPPED_EXTERNALS = ['sharp', '@napi-rs/canvas', 'pdfjs-dist'];
@@ -74,8 +77,12 @@ export interface BuiltHandler {
   dir: string;
   /** Bytes of the folder (code, chunks and shipped packages). */
   bytes: number;
-  /** @aws-sdk/* packages that contribute code to the bundle (used to derive IAM grants). */
+  /** @aws-sdk/* packages that contribute code to the bundle (checked against the declared needs). */
   awsSdkPackages: string[];
+  /** The needs declared in shared/routes.ts (undefined: none declared; grants are then derived from awsSdkPackages). */
+  declaredNeeds?: AwsNeed[];
+  /** Lazily loaded adapters left out because their needs are not declared (lambdas/runtime/lazy-adapters.ts). */
+  leftOut?: string[];
   /** npm packages copied into the folder's node_modules/ (roots only). */
   shippedPackages: string[];
   /** The architecture its native packages are for (the bundle's, LAMBDA_ARCHITECTURE unless asked otherwise). */
@@ -109,6 +116,8 @@ export interface BundleOptions {
   force?: boolean;
   /** The Lambda architecture the native packages are for; default LAMBDA_ARCHITECTURE (tests build the host's to run them). */
   architecture?: LambdaArchitecture;
+  /** Declared needs per handler; default: those of shared/routes.ts (infra/build/handler-entries.ts declaredNeeds). */
+  needs?: Readonly<Record<string, readonly AwsNeed[]>>;
 }
 
 type Output = esbuild.Metafile['outputs'][string];
@@ -240,7 +249,7 @@ interface Reach {
   eager: Set<string>;
 }
 
-function reachFrom(entry: string, outputs: esbuild.Metafile['outputs']): Reach {
+function reachFrom(entry: string, outputs: esbuild.Metafile['outputs'], skip: ReadonlySet<string> = new Set()): Reach {
   const files: string[] = [];
   const eager = new Set<string>([entry]);
   const seen = new Set<string>([entry]);
@@ -249,7 +258,7 @@ function reachFrom(entry: string, outputs: esbuild.Metafile['outputs']): Reach {
     const current = queue.shift()!;
     files.push(current);
     for (const imp of outputs[current]!.imports) {
-      if (imp.external || !outputs[imp.path]) continue;
+      if (imp.external || !outputs[imp.path] || skip.has(imp.path)) continue;
       if (imp.kind === 'import-statement' && eager.has(current)) eager.add(imp.path);
       if (!seen.has(imp.path)) {
         seen.add(imp.path);
@@ -318,16 +327,35 @@ function folderHash(dir: string): string {
   );
 }
 
+/**
+ * Outputs of lazily loaded adapters (dynamic-import chunks, lambdas/runtime/lazy-adapters.ts) whose needs the handler
+ * does not declare: left out of its folder, with what only they reach.
+ */
+function undeclaredLazyChunks(metafile: esbuild.Metafile, needs: readonly AwsNeed[] | undefined): Map<string, string> {
+  const skip = new Map<string, string>();
+  if (!needs) return skip;
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    const lazy = LAZY_ADAPTER_MODULES.find((m) => m.module === output.entryPoint);
+    if (lazy && !lazy.needs.some((n) => needs.includes(n))) skip.set(path, lazy.module);
+  }
+  return skip;
+}
+
 function assembleHandler(
   handler: string,
   metafile: esbuild.Metafile,
   esbuildDir: string,
   target: string,
   architecture: LambdaArchitecture,
+  needs: readonly AwsNeed[] | undefined,
 ): Omit<BuiltHandler, 'dir'> {
   const entryOut = toPosix(relative(REPO_ROOT, join(esbuildDir, `${entryName(handler)}.mjs`)));
   if (!metafile.outputs[entryOut]) throw new Error(`esbuild wrote no ${entryOut} for ${handler}`);
-  const reach = reachFrom(entryOut, metafile.outputs);
+  const skip = undeclaredLazyChunks(metafile, needs);
+  if (skip.has(entryOut)) throw new Error(`lambdas/${handler}.ts is itself a lazily loaded adapter`);
+  const reach = reachFrom(entryOut, metafile.outputs, new Set(skip.keys()));
+  const wouldReach = new Set(reachFrom(entryOut, metafile.outputs).files);
+  const leftOut = [...new Set([...skip].filter(([path]) => wouldReach.has(path)).map(([, module]) => module))].sort();
 
   // Externals: loaded from node_modules at run time. A chunk that statically imports a local-only package is
   // the local recogniser's; what it imports is not shipped (it only loads with RECOGNISER=local).
@@ -376,6 +404,7 @@ function assembleHandler(
     handler,
     bytes,
     awsSdkPackages: sdkPackagesOf(reach.files.map((f) => metafile.outputs[f]!)),
+    ...(needs ? { declaredNeeds: [...needs].sort(), leftOut } : {}),
     shippedPackages: roots,
     architecture,
     contentHash: folderHash(target),
@@ -395,8 +424,10 @@ export async function bundleHandlers(options: BundleOptions = {}): Promise<Handl
   const root = options.root ?? HANDLER_BUILD_ROOT;
   const architecture = options.architecture ?? LAMBDA_ARCHITECTURE;
   mkdirSync(root, { recursive: true });
+  const declared = options.needs ?? declaredNeeds(handlerEntries());
+  const needs = Object.fromEntries(handlers.filter((h) => declared[h]).map((h) => [h, [...declared[h]!].sort()]));
   const key = sha256(
-    JSON.stringify({ BUILD_FORMAT, esbuild: esbuild.version, handlers, lambdasDir, EXTERNALS, SHIPPED_EXTERNALS, BANNER, architecture }),
+    JSON.stringify({ BUILD_FORMAT, esbuild: esbuild.version, handlers, lambdasDir, EXTERNALS, SHIPPED_EXTERNALS, BANNER, architecture, needs, LAZY_ADAPTER_MODULES }),
   );
   const stampFile = join(root, `stamp-${key.slice(0, 16)}.json`);
 
@@ -407,7 +438,7 @@ export async function bundleHandlers(options: BundleOptions = {}): Promise<Handl
     if (!options.force && previous && previous.key === key && stampIsFresh(previous, root)) {
       return makeBundle(root, previous, true);
     }
-    return await build(handlers, lambdasDir, root, key, stampFile, architecture);
+    return await build(handlers, lambdasDir, root, key, stampFile, architecture, needs);
   } finally {
     release();
   }
@@ -436,6 +467,7 @@ async function build(
   key: string,
   stampFile: string,
   architecture: LambdaArchitecture,
+  needs: Readonly<Record<string, readonly AwsNeed[]>>,
 ): Promise<HandlerBundle> {
   const tmpName = `tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmpDir = join(root, tmpName);
@@ -458,7 +490,7 @@ async function build(
     const problems: string[] = [];
     for (const handler of handlers) {
       try {
-        built[handler] = assembleHandler(handler, result.metafile, esbuildDir, join(tmpDir, ...handler.split('/')), architecture);
+        built[handler] = assembleHandler(handler, result.metafile, esbuildDir, join(tmpDir, ...handler.split('/')), architecture, needs[handler]);
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
       }

@@ -7,12 +7,12 @@
 import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { decodeS3Key } from '../core/documents/files';
 import { failDeadLettered } from '../core/documents/stuck';
-import { deps } from '../runtime/deps';
+import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const log = createLogger({ job: 'process-document-dead-letter' });
-  const d = deps();
+  const d = depsFor('jobs/process-document-dead-letter');
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const message of event.Records ?? []) {
     try {

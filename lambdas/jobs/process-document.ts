@@ -9,7 +9,7 @@ import { PROCESSING_LIMITS } from '../../shared/processing-limits';
 import { LibreOfficeConverter } from '../adapters/libreoffice';
 import { decodeS3Key } from '../core/documents/files';
 import { handleObjectCreated, type ProcessingDeps } from '../core/documents/processing';
-import { deps } from '../runtime/deps';
+import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
 import { recogniser } from './lib/recogniser';
 import { pageRenderer } from './lib/renderer';
@@ -21,7 +21,7 @@ export const MAX_RECEIVES = PROCESSING_LIMITS.maxReceiveCount;
 const office = new LibreOfficeConverter();
 
 export function processingDeps(): ProcessingDeps {
-  const d = deps();
+  const d = depsFor('jobs/process-document');
   const log = createLogger({ job: 'process-document' });
   return {
     documents: d.documents,

@@ -4,12 +4,12 @@
  */
 import { STUCK_PROCESSING_AFTER_MS } from '../../shared/processing-limits';
 import { sweepStuckDocuments } from '../core/documents/stuck';
-import { deps } from '../runtime/deps';
+import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
 
 export async function handler(): Promise<{ failed: string[] }> {
   const log = createLogger({ job: 'sweep-processing' });
-  const d = deps();
+  const d = depsFor('jobs/sweep-processing');
   const failed = await sweepStuckDocuments(
     {
       documents: d.documents,

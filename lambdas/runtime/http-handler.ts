@@ -2,7 +2,8 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructured
 import { ZodError, type ZodType } from 'zod';
 import { AppError } from '../../shared/errors';
 import { isTransactionConflict } from '../adapters/ddb/transaction-retry';
-import { routes, type AuthLevel } from '../../shared/routes';
+import { routes, type AuthLevel, type RouteDef } from '../../shared/routes';
+import { DEFAULT_NEEDS } from '../../shared/needs';
 import { resolveCaller, type Caller, type Claims } from './caller';
 import { deps, type Deps } from './deps';
 import { env } from './env';
@@ -39,10 +40,10 @@ interface HandlerDefinition<B, Q, P> {
   run(ctx: HandlerContext<B, Q, P>): Promise<unknown>;
 }
 
-function authOf(routeKey: string): AuthLevel {
+function routeOf(routeKey: string): RouteDef {
   const found = routes.find((r) => `${r.method} ${r.path}` === routeKey);
   if (!found) throw new Error(`Route ${routeKey} is not in shared/routes.ts`);
-  return found.auth;
+  return found;
 }
 
 function json(statusCode: number, body: unknown, requestId: string): HttpResult {
@@ -119,12 +120,15 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): H
 }
 
 export function httpHandler<B = unknown, Q = unknown, P = unknown>(definition: HandlerDefinition<B, Q, P>) {
-  const auth = authOf(definition.route);
+  const routeDef = routeOf(definition.route);
+  const auth: AuthLevel = routeDef.auth;
+  // Least privilege: the adapters refuse what the route does not declare (shared/routes.ts `needs`).
+  const needs = routeDef.needs ?? DEFAULT_NEEDS;
   const handler = async (event: HttpEvent): Promise<HttpResult> => {
     const requestId = event.requestContext?.requestId ?? 'unknown';
     const log = createLogger({ requestId, route: definition.route });
     try {
-      const d = deps();
+      const d = deps(needs, definition.route);
       checkParameterLengths(event);
       const query = validate(definition.query, event.queryStringParameters ?? {}, 'query parameters');
       const path = validate(definition.path, event.pathParameters ?? {}, 'path parameters');

@@ -102,7 +102,7 @@ describe('ProcessingStack', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     const actions = grantsOf(s.processing, fn).flatMap((g) => g.actions);
-    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:PutItem', 's3:GetObject*']));
+    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:PutItem', 's3:GetObject', 's3:PutObject']));
   });
 
   it('runs the job on Node 22 with its bundle’s architecture', () => {
