@@ -66,6 +66,12 @@ export const routes: RouteDef[] = [
   // Integrations
   { method: 'POST', path: '/company/service', handler: 'http/company/post-service', auth: 'company-admin' },
   { method: 'POST', path: '/receipts/export-rivile', handler: 'http/receipts/post-export-rivile', auth: 'user' },
+  // Google Drive and Dropbox imports: connect (OAuth 2), the provider's return, folder list and choice, status
+  { method: 'GET', path: '/company/service/drive/switch', handler: 'http/company/get-drive-switch', auth: 'company-admin' },
+  { method: 'POST', path: '/company/service/drive/authorize', handler: 'http/company/post-drive-authorize', auth: 'company-admin' },
+  { method: 'GET', path: '/company/service/drive/folders', handler: 'http/company/get-drive-folders', auth: 'company-admin' },
+  { method: 'POST', path: '/company/service/drive/folders', handler: 'http/company/post-drive-folder', auth: 'company-admin' },
+  { method: 'GET', path: '/company/service/drive/status', handler: 'http/company/get-drive-status', auth: 'company-admin' },
   // Master data: suppliers and customers (stakeholders), categories, items
   { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
   { method: 'POST', path: '/category', handler: 'http/master-data/post-category', auth: 'user' },
@@ -115,6 +121,8 @@ export const jobHandlers = {
   exportDocument: 'jobs/export-document',
   /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
   importMasterData: 'jobs/import-master-data',
+  /** Google Drive and Dropbox imports: a schedule (EventBridge; a timer in local mode) → new files become documents. */
+  importDriveFiles: 'jobs/import-drive-files',
 } as const;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {
