@@ -27,6 +27,7 @@ const HOST_PATHS: Record<string, string> = {
   'content.dropboxapi.com': 'content',
   'notify.dropboxapi.com': 'notify',
   'www.dropbox.com': 'www',
+  'dropbox.com': 'www',
 };
 
 /** A fetch that sends Dropbox's hosts to the stand-in (`<base>/api/…`, `<base>/content/…`, `<base>/www/…`). */

@@ -31,6 +31,8 @@ function oauthClient(config: GoogleConfig, redirectUri?: string): OAuth2Client {
     clientId: config.clientId,
     clientSecret: config.clientSecret,
     redirectUri,
+    // A 401 with an access token that should still be good (withdrawn early, clock skew) refreshes once and retries.
+    forceRefreshOnFailure: true,
     ...(base
       ? { endpoints: { oauth2AuthBaseUrl: `${base}/o/oauth2/v2/auth`, oauth2TokenUrl: `${base}/token`, oauth2RevokeUrl: `${base}/revoke`, tokenInfoUrl: `${base}/tokeninfo` } }
       : {}),
