@@ -25,6 +25,12 @@ createReceiptsStacks(app, {
   webDistDir: WEB_DIST_DIR,
   emailInDomain: app.node.tryGetContext('emailInDomain') as string | undefined,
   mailFrom: String(app.node.tryGetContext('mailFrom') ?? '').trim(),
+  // Google Drive and Dropbox imports (docs/integrations.md): without them the imports answer 'Connection error!'.
+  driveClients: {
+    googleClientId: String(app.node.tryGetContext('googleClientId') ?? '').trim(),
+    googleClientSecret: String(app.node.tryGetContext('googleClientSecret') ?? '').trim(),
+    dropboxAppKey: String(app.node.tryGetContext('dropboxAppKey') ?? '').trim(),
+  },
 });
 
 if (!app.node.tryGetContext('mailFrom')) {

@@ -10,6 +10,7 @@ import { IntegrationsStack } from './integrations-stack';
 import { ProcessingStack } from './processing-stack';
 import { WebContentStack } from './web-content-stack';
 import { WebStack } from './web-stack';
+import type { DriveClients } from '../constructs/handler-function';
 
 export const REGION = 'eu-west-1';
 const CROSS_STACK_REFERENCES = '@aws-cdk/core:defaultCrossStackReferences';
@@ -28,6 +29,8 @@ export interface ReceiptsStacksOptions {
   prefix?: string;
   /** Email-in: the domain SES receives mail for (context `emailInDomain`; default shared/constants EMAIL_IN_DOMAIN). */
   emailInDomain?: string;
+  /** Google Drive and Dropbox imports: OAuth clients (context googleClientId, googleClientSecret, dropboxAppKey). */
+  driveClients?: DriveClients;
 }
 
 export interface ReceiptsStacks {
@@ -82,6 +85,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     mailFrom: options.mailFrom,
     secretsKey: integrations.secretsKey,
     exportQueue: integrations.exportQueue,
+    driveClients: options.driveClients,
   });
   const processing = new ProcessingStack(app, `${prefix}Processing`, {
     ...common,
@@ -93,6 +97,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     webSocketStage: api.webSocketStage,
     secretsKey: integrations.secretsKey,
     exportQueue: integrations.exportQueue,
+    driveClients: options.driveClients,
+    siteOrigin: web.siteOrigin,
   });
   const emailIn = new EmailInStack(app, `${prefix}EmailIn`, {
     ...common,
