@@ -37,7 +37,9 @@ export function FolderListModal({
           {items.map((f) => (
             <li key={f.id}>
               <button type="button" className={`drive-folder ${f.name === selected ? 'is-selected' : ''}`} disabled={busy} onClick={() => onPick(f)} data-testid="folder-item">
-                <span aria-hidden="true" className="drive-folder-icon">📁</span>
+                <svg className="drive-folder-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+                  <path d="M3 6h6l2 2h10v11H3z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+                </svg>
                 {f.name}
               </button>
             </li>
