@@ -10,7 +10,7 @@
  * scripts/local/dropbox-server.ts (DROPBOX_URL). In AWS the SDK's own fetch is used unchanged.
  */
 import { Dropbox, DropboxAuth, DropboxResponseError, type files } from 'dropbox';
-import { DriveAuthError, DriveCallError, type DriveFile, type DriveProvider, type DriveSession, type DriveTokens } from '../../core/drive-import/ports';
+import { DriveAuthError, DriveCallError, type DriveFile, type DriveProvider, type DriveSession } from '../../core/drive-import/ports';
 
 export interface DropboxConfig {
   appKey: string;
