@@ -4,6 +4,7 @@ import { DRIVE_LABEL, DRIVE_MSG, isDriveService } from '../../../../../shared/sc
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useDriveAuthorize } from '../api/drive';
+import '../drive.css';
 
 /**
  * /integration/{service_type}/authcallback: the provider sends the browser back here with `code` and `state`
@@ -40,7 +41,7 @@ export function DriveCallbackPage() {
           <h2>Integration {DRIVE_LABEL[service]}</h2>
         </div>
         <section className="card drive-card">
-          <p className="form-error" role="alert" data-testid="drive-connection-error">
+          <p className="form-error integration-error" role="alert" data-testid="drive-connection-error">
             {DRIVE_MSG.connectionError}
           </p>
           <Link to="/integration">Back to Integration</Link>

@@ -27,7 +27,7 @@ export function FolderListModal({
       {folders.isPending ? (
         <Spinner label="Loading folders" />
       ) : folders.isError ? (
-        <p className="form-error" role="alert">
+        <p className="form-error integration-error" role="alert">
           {DRIVE_MSG.connectionError}
         </p>
       ) : items.length === 0 ? (
