@@ -73,6 +73,12 @@ export const routes: RouteDef[] = [
   // Integrations
   { method: 'POST', path: '/company/service', handler: 'http/company/post-service', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
   { method: 'POST', path: '/receipts/export-rivile', handler: 'http/receipts/post-export-rivile', auth: 'user', needs: ['table', 'documentsRead'] },
+  // Google Drive and Dropbox imports: connect (OAuth 2), the provider's return, folder list and choice, status
+  { method: 'GET', path: '/company/service/drive/switch', handler: 'http/company/get-drive-switch', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
+  { method: 'POST', path: '/company/service/drive/authorize', handler: 'http/company/post-drive-authorize', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
+  { method: 'GET', path: '/company/service/drive/folders', handler: 'http/company/get-drive-folders', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
+  { method: 'POST', path: '/company/service/drive/folders', handler: 'http/company/post-drive-folder', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
+  { method: 'GET', path: '/company/service/drive/status', handler: 'http/company/get-drive-status', auth: 'company-admin', needs: ['table'] },
   // Master data: suppliers and customers (stakeholders), categories, items
   { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
   { method: 'POST', path: '/category', handler: 'http/master-data/post-category', auth: 'user', needs: ['table', 'webSocketManage'] },
@@ -126,6 +132,8 @@ export const jobHandlers = {
   // Processing that never finished: the dead-letter queue's consumer and the scheduled sweeper.
   processDocumentDeadLetter: 'jobs/process-document-dead-letter',
   sweepProcessing: 'jobs/sweep-processing',
+  /** Google Drive and Dropbox imports: a schedule (EventBridge; a timer in local mode) → new files become documents. */
+  importDriveFiles: 'jobs/import-drive-files',
 } as const;
 
 /**
@@ -146,6 +154,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   // Marks documents whose processing died (dead letters, stuck past the bound) failed and tells the screens.
   [jobHandlers.processDocumentDeadLetter]: ['table', 'webSocketManage'],
   [jobHandlers.sweepProcessing]: ['table', 'webSocketManage'],
+  // Opens the Google Drive / Dropbox grant, downloads new files of the folder and stores them as uploads.
+  [jobHandlers.importDriveFiles]: ['table', 'documentsBucket', 'webSocketManage', 'secretsKey'],
 };
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

@@ -30,6 +30,12 @@ createReceiptsStacks(app, {
   // Operations: alarm e-mail and the optional WAF web ACL.
   alarmEmail: String(app.node.tryGetContext('alarmEmail') ?? '').trim() || undefined,
   waf: ['true', '1', 'yes'].includes(String(app.node.tryGetContext('waf') ?? '').toLowerCase()),
+  // Google Drive and Dropbox imports (docs/integrations.md): without them the imports answer 'Connection error!'.
+  driveClients: {
+    googleClientId: String(app.node.tryGetContext('googleClientId') ?? '').trim(),
+    googleClientSecret: String(app.node.tryGetContext('googleClientSecret') ?? '').trim(),
+    dropboxAppKey: String(app.node.tryGetContext('dropboxAppKey') ?? '').trim(),
+  },
 });
 
 if (!app.node.tryGetContext('mailFrom')) {

@@ -18,6 +18,7 @@ export const KNOWN_JOBS = {
   importMasterData: 'S3 ObjectCreated under imports/ in the documents bucket → SQS imports queue → Lambda',
   processDocumentDeadLetter: 'Dead-letter queue of the uploads queue → Lambda (documents whose job died end failed)',
   sweepProcessing: 'EventBridge schedule → Lambda (documents stuck in processing end failed)',
+  importDriveFiles: 'EventBridge schedule → Google Drive and Dropbox import job Lambda (DriveImportSchedule)',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;
 

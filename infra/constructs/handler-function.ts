@@ -54,6 +54,14 @@ export interface HandlerResources {
   mailFrom?: string;
   /** The web app's origin (invitation links); sets APP_URL. */
   appUrl?: string;
+  /** Google Drive and Dropbox imports: the OAuth clients (context googleClientId, googleClientSecret, dropboxAppKey). */
+  driveClients?: DriveClients;
+}
+
+export interface DriveClients {
+  googleClientId: string;
+  googleClientSecret: string;
+  dropboxAppKey: string;
 }
 
 export interface HandlerFunctionProps {
@@ -97,6 +105,11 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
   if (r.appUrl !== undefined) env[ENV_NAMES.appUrl] = r.appUrl;
   if (r.secretsKey) env[ENV_NAMES.secretsKeyId] = r.secretsKey.keyArn;
   if (r.exportQueue) env[ENV_NAMES.exportQueueUrl] = r.exportQueue.queueUrl;
+  if (r.driveClients) {
+    env[ENV_NAMES.googleClientId] = r.driveClients.googleClientId;
+    env[ENV_NAMES.googleClientSecret] = r.driveClients.googleClientSecret;
+    env[ENV_NAMES.dropboxAppKey] = r.driveClients.dropboxAppKey;
+  }
   return env;
 }
 

@@ -19,7 +19,7 @@ import type { Construct } from 'constructs';
 import { routeKey, type RouteDef } from '../../shared/routes';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
-import { HandlerFunction, SharedHandlerRoles, type HandlerResources } from '../constructs/handler-function';
+import { HandlerFunction, SharedHandlerRoles, type DriveClients, type HandlerResources } from '../constructs/handler-function';
 import { ApiProtection } from '../constructs/api-protection';
 
 export interface ApiStackProps extends StackProps {
@@ -37,6 +37,8 @@ export interface ApiStackProps extends StackProps {
   /** Integrations (IntegrationsStack). */
   secretsKey?: IKey;
   exportQueue?: IQueue;
+  /** Google Drive and Dropbox imports: the OAuth clients (drive/switch, drive/authorize, drive/folders). */
+  driveClients?: DriveClients;
 }
 
 /** The WebSocket API's stage; WS_CALLBACK_URL is https://{apiId}.execute-api.{region}.amazonaws.com/{stage}. */
@@ -93,6 +95,7 @@ export class ApiStack extends Stack {
       appUrl: props.siteOrigin,
       secretsKey: props.secretsKey,
       exportQueue: props.exportQueue,
+      driveClients: props.driveClients,
     };
     const roles = new SharedHandlerRoles(this, 'HandlerRoles', resources);
 

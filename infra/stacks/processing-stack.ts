@@ -17,6 +17,8 @@ import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
 import { ImportJob } from '../constructs/import-job';
+import { DriveImportSchedule } from '../constructs/drive-import-schedule';
+import type { DriveClients } from '../constructs/handler-function';
 
 export interface ProcessingStackProps extends StackProps {
   bundle: HandlerBundle;
@@ -30,6 +32,9 @@ export interface ProcessingStackProps extends StackProps {
   /** Integrations (IntegrationsStack): the export job consumes this queue and opens credentials with this key. */
   secretsKey?: IKey;
   exportQueue?: IQueue;
+  /** Google Drive and Dropbox imports: the OAuth clients and the web app's origin (redirect URIs). */
+  driveClients?: DriveClients;
+  siteOrigin?: string;
 }
 
 /**
@@ -71,6 +76,8 @@ export class ProcessingStack extends Stack {
   readonly sweepProcessing?: HandlerFunction;
   /** Master-data imports: their own queue, DLQ and job (infra/constructs/import-job.ts). */
   readonly importJob: ImportJob;
+  /** Google Drive and Dropbox imports: the schedule and its job (infra/constructs/drive-import-schedule.ts). */
+  readonly driveImport?: DriveImportSchedule;
 
   constructor(scope: Construct, id: string, props: ProcessingStackProps) {
     super(scope, id, props);
@@ -190,6 +197,25 @@ export class ProcessingStack extends Stack {
         globalAdminEmails: props.globalAdminEmails,
       },
     });
+
+    const driveHandler = props.entries.jobs.importDriveFiles;
+    if (driveHandler && props.secretsKey) {
+      this.driveImport = new DriveImportSchedule(this, 'DriveImport', {
+        bundle: props.bundle,
+        handler: driveHandler,
+        resources: {
+          table: props.table,
+          documentsBucket: props.documentsBucket,
+          userPool: props.userPool,
+          userPoolClient: props.userPoolClient,
+          webSocketStage: props.webSocketStage,
+          globalAdminEmails: props.globalAdminEmails,
+          secretsKey: props.secretsKey,
+          appUrl: props.siteOrigin,
+          driveClients: props.driveClients,
+        },
+      });
+    }
 
     new CfnOutput(this, 'UploadsQueueUrl', { value: this.uploadsQueue.queueUrl });
     new CfnOutput(this, 'UploadsDeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl });

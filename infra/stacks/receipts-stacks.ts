@@ -13,6 +13,7 @@ import { WebStack } from './web-stack';
 import { OperationsStack } from './operations-stack';
 import { AuthWaf } from '../constructs/waf';
 import { acknowledgeNagFindings } from '../nag';
+import type { DriveClients } from '../constructs/handler-function';
 
 export const REGION = 'eu-west-1';
 const CROSS_STACK_REFERENCES = '@aws-cdk/core:defaultCrossStackReferences';
@@ -37,6 +38,8 @@ export interface ReceiptsStacksOptions {
   alarmEmail?: string;
   /** Operations: a WAF web ACL with a rate-based rule on the user pool (context `waf=true`). */
   waf?: boolean;
+  /** Google Drive and Dropbox imports: OAuth clients (context googleClientId, googleClientSecret, dropboxAppKey). */
+  driveClients?: DriveClients;
 }
 
 export interface ReceiptsStacks {
@@ -95,6 +98,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     mailFrom: options.mailFrom,
     secretsKey: integrations.secretsKey,
     exportQueue: integrations.exportQueue,
+    driveClients: options.driveClients,
   });
   const processing = new ProcessingStack(app, `${prefix}Processing`, {
     ...common,
@@ -106,6 +110,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     webSocketStage: api.webSocketStage,
     secretsKey: integrations.secretsKey,
     exportQueue: integrations.exportQueue,
+    driveClients: options.driveClients,
+    siteOrigin: web.siteOrigin,
   });
   const emailIn = new EmailInStack(app, `${prefix}EmailIn`, {
     ...common,

@@ -30,6 +30,10 @@ import { resetSecretBox } from '../../lambdas/adapters/secrets';
 import { resetSqsClient } from '../../lambdas/adapters/sqs/export-queue';
 import { createRivileStandIn, type RivileStandIn } from './rivile-server';
 import { localSqs } from './sqs';
+// Google Drive and Dropbox imports
+import { createDropboxStandIn, DROPBOX_LOCAL_APP_KEY, type DropboxStandIn } from './dropbox-server';
+import { createGoogleDriveStandIn, GOOGLE_LOCAL_CLIENT, type GoogleDriveStandIn } from './google-drive-server';
+import { startDriveSchedule, type DriveSchedule } from './drive-schedule';
 
 export const EXPORT_QUEUE_NAME = 'local-exports';
 
@@ -59,6 +63,10 @@ export interface LocalStackOptions {
   rivileKeys?: string[];
   /** The processing job's timeout (default the function's, shared/processing-limits.ts; tests shorten it). */
   processingTimeoutMs?: number;
+  /** Google Drive and Dropbox imports: seconds between runs of the import schedule (0 or absent: no timer; tests tick by hand). */
+  drivePollSeconds?: number;
+  /** Google Drive and Dropbox imports: port of the Google stand-in (0 or absent: a free one). */
+  googlePort?: number;
 }
 
 export interface LocalStack {
@@ -81,6 +89,11 @@ export interface LocalStack {
   importJobs: LocalJobQueue;
   /** Outgoing mail: the SES stand-in (/_ses) and the SMTP catcher, readable at /_mail. */
   mail: LocalMail;
+  /** Google Drive and Dropbox imports: the stand-ins (Google on its own port at googleUrl, Dropbox at /_dropbox) and the schedule (tick runs the job once). */
+  google: GoogleDriveStandIn;
+  googleUrl: string;
+  dropbox: DropboxStandIn;
+  driveSchedule: DriveSchedule;
   stop(): Promise<void>;
 }
 
@@ -104,6 +117,17 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
   const cognitoEndpoint = `${url}/cognito`;
+  // Google Drive's stand-in on its own port: the Drive SDK keeps only the origin of its root URL.
+  const google = createGoogleDriveStandIn({ file: path.join(opts.dataDir, 'google-drive.json') });
+  const googleServer: Server = createServer((req, res) =>
+    google.handle(req, res, '').catch((error: unknown) => {
+      console.error('[google] request failed', error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    }),
+  );
+  await new Promise<void>((resolve) => googleServer.listen(opts.googlePort ?? 0, host, resolve));
+  const googleUrl = `http://${host}:${(googleServer.address() as AddressInfo).port}`;
 
   Object.assign(process.env, {
     STAGE: 'local',
@@ -132,6 +156,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     RIVILE_API_URL: process.env.LOCAL_RIVILE_API_URL || `${url}/_rivile/client/v2`,
     EXPORT_RETRY_BASE_SECONDS: String(opts.exportRetry?.baseSeconds ?? 30),
     EXPORT_MAX_ATTEMPTS: String(opts.exportRetry?.maxAttempts ?? 5),
+    // Google Drive and Dropbox imports: the official SDKs, pointed at the stand-ins below.
+    GOOGLE_CLIENT_ID: GOOGLE_LOCAL_CLIENT.clientId,
+    GOOGLE_CLIENT_SECRET: GOOGLE_LOCAL_CLIENT.clientSecret,
+    GOOGLE_OAUTH_URL: googleUrl,
+    GOOGLE_API_URL: `${googleUrl}/`,
+    DROPBOX_APP_KEY: DROPBOX_LOCAL_APP_KEY,
+    DROPBOX_URL: `${url}/_dropbox`,
   });
   resetEnvCache();
   resetDdbClient();
@@ -185,6 +216,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   });
   const sqs = localSqs({ [EXPORT_QUEUE_NAME]: exportJobs });
   const rivile = createRivileStandIn({ keys: opts.rivileKeys ?? [], file: path.join(opts.dataDir, 'rivile.json') });
+  const dropbox = createDropboxStandIn({ file: path.join(opts.dataDir, 'dropbox.json') });
+  const driveSchedule = startDriveSchedule(opts.drivePollSeconds ?? 0);
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),
@@ -227,6 +260,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       sqs(req, res).catch(fail);
     } else if (pathname.startsWith('/_rivile/')) {
       rivile.handle(req, res).catch(fail);
+    } else if (pathname.startsWith('/_dropbox/')) {
+      dropbox.handle(req, res, '/_dropbox').catch(fail);
     } else if (pathname.startsWith('/_ws/')) {
       gateway.handleManagement(req, res, '/_ws').catch(fail);
     } else if (pathname.startsWith('/_ses/')) {
@@ -266,8 +301,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     rivile,
     importJobs,
     mail,
+    google,
+    googleUrl,
+    dropbox,
+    driveSchedule,
     async stop() {
       clearInterval(sweeper);
+      driveSchedule.stop();
+      googleServer.closeAllConnections();
+      await new Promise<void>((resolve) => googleServer.close(() => resolve()));
       await smtp.close();
       await emailJobs.close();
       await jobs.close();

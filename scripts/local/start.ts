@@ -5,6 +5,7 @@ import { DEMO_COLLEAGUE } from './seed-team';
 import { accessTokenOf, DEMO_USER, seedDemo } from './seed';
 import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-server';
 import { startLocalStack } from './stack';
+import { connectDemoDropbox, DEMO_DROPBOX_FOLDER } from './seed-drive';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -63,8 +64,12 @@ async function main() {
     onMail: (mail) => console.log(`[mail] to ${mail.to.join(', ')} : ${mail.links[0] ?? mail.subject}`),
     mailCatcherPort: process.env.MAIL_CATCHER_PORT ? Number(process.env.MAIL_CATCHER_PORT) : undefined,
     rivileKeys: [DEMO_RIVILE_KEY],
+    // Google Drive and Dropbox imports: the schedule's timer (EventBridge in AWS), and the Google stand-in's port.
+    drivePollSeconds: Number(process.env.LOCAL_DRIVE_POLL_SECONDS ?? 60),
+    googlePort: process.env.LOCAL_GOOGLE_PORT ? Number(process.env.LOCAL_GOOGLE_PORT) : undefined,
   });
   const seeded = await seedDemo(stack);
+  if (seeded.created) await connectDemoDropbox(stack).catch((error: unknown) => console.warn(`[local] demo Dropbox import not connected: ${String(error)}`));
   let ftp: LocalFtpServer | undefined;
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);
@@ -73,6 +78,8 @@ async function main() {
   console.log(`  Email-in (SMTP): ${stack.smtp.host}:${stack.smtp.port} — mail to a company's address @${EMAIL_IN_DOMAIN}`);
   console.log(`  Outgoing mail: ${stack.url}/_mail (SMTP catcher on 127.0.0.1:${stack.mail.smtpPort})`);
   console.log(`  Rivile stand-in: ${process.env.RIVILE_API_URL}, API key ${DEMO_RIVILE_KEY}`);
+  console.log(`  Google Drive stand-in: ${stack.googleUrl}; Dropbox stand-in: ${stack.url}/_dropbox (imports read every ${process.env.LOCAL_DRIVE_POLL_SECONDS ?? 60} s)`);
+  console.log(`    drop a file: curl -T scan.pdf '${stack.url}/_dropbox/_drop?folder=${encodeURIComponent(DEMO_DROPBOX_FOLDER)}&name=scan.pdf'`);
   console.log('');
   // Integrations, after the banner (startup does not wait for Python): a real FTP server for the demo company's
   // FTP export (Debian's python3-pyftpdlib, when installed); on the first start the export is switched on.

@@ -50,7 +50,8 @@ describe('Receipts CDK app', () => {
     expect(deps(stacks.auth)).toEqual([stacks.data.stackName]);
     expect(deps(stacks.integrations)).toEqual([]);
     expect(deps(stacks.api)).toEqual([stacks.auth.stackName, stacks.data.stackName, stacks.integrations.stackName, stacks.web.stackName].sort());
-    expect(deps(stacks.processing)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName, stacks.integrations.stackName].sort());
+    // Web too: the Google Drive and Dropbox import job needs the site origin (its OAuth redirect URIs).
+    expect(deps(stacks.processing)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName, stacks.integrations.stackName, stacks.web.stackName].sort());
     expect(deps(stacks.webContent)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.web.stackName].sort());
     // Email-in after Processing: both merge notifications into the documents bucket, one after the other.
     expect(deps(stacks.emailIn)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName, stacks.processing.stackName].sort());

@@ -32,9 +32,19 @@ describe('IntegrationsStack: credentials key and export queue', () => {
     for (const st of statements) expect(JSON.stringify(st.Principal)).toMatch(/:root/);
   });
 
-  it('lets only POST /company/service and the export job decrypt credentials', () => {
+  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes and the export job decrypt credentials', () => {
     const decrypting = functions.filter((f) => actionsOf(f.template, f.fn).some((a) => a === 'kms:Decrypt' || a === 'kms:*')).map((f) => f.name);
-    expect(decrypting.sort()).toEqual(['POST /company/service', 'job exportDocument']);
+    expect(decrypting.sort()).toEqual(
+      [
+        'POST /company/service',
+        'job exportDocument',
+        // Google Drive and Dropbox imports: seal the OAuth state's verifier and the grant, open them to call the provider.
+        'GET /company/service/drive/switch',
+        'POST /company/service/drive/authorize',
+        'GET /company/service/drive/folders',
+        'POST /company/service/drive/folders',
+      ].sort(),
+    );
     // Their grant is on this key only.
     const keyArn = { 'Fn::GetAtt': [logicalIdOf(s.stacks.integrations.secretsKey), 'Arn'] };
     for (const f of functions.filter((x) => decrypting.includes(x.name))) {

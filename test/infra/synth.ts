@@ -20,6 +20,8 @@ export const SYNTH_TIMEOUT_MS = 300_000;
 export const GLOBAL_ADMINS = 'admin@example.com,owner@example.com';
 /** Team and invitations: the sender of invitation mail (context mailFrom). */
 export const MAIL_FROM = 'Receipts <no-reply@example.com>';
+/** Google Drive and Dropbox imports: the OAuth clients (context googleClientId, googleClientSecret, dropboxAppKey). */
+export const DRIVE_CLIENTS = { googleClientId: 'id.apps.googleusercontent.com', googleClientSecret: 'google-secret', dropboxAppKey: 'dropbox-app-key' };
 
 export interface Synth {
   bundle: HandlerBundle;
@@ -73,7 +75,7 @@ export function synthReceipts(): Promise<Synth> {
   synthPromise ??= (async () => {
     const entries = handlerEntries();
     const bundle = await testBundle();
-    const stacks = createReceiptsStacks(newApp(), { bundle, entries, globalAdminEmails: GLOBAL_ADMINS, mailFrom: MAIL_FROM, webDistDir: fakeWebDist() });
+    const stacks = createReceiptsStacks(newApp(), { bundle, entries, globalAdminEmails: GLOBAL_ADMINS, mailFrom: MAIL_FROM, webDistDir: fakeWebDist(), driveClients: DRIVE_CLIENTS });
     return {
       bundle,
       entries,

@@ -207,6 +207,9 @@ export const ddbAccountsStore: AccountsStore = {
       keys.company(company.company_id),
       // Integrations: the company's sealed credentials go with it.
       ...['ftp_export', 'nsoft_export', 'rivile_export'].map((t) => keys.integrationCredentials(company.company_id, t)),
+      // Google Drive and Dropbox imports: the grants and the import records (which the schedule lists) go too.
+      ...['google_drive_import', 'dropbox_import'].map((t) => keys.integrationCredentials(company.company_id, t)),
+      ...['google', 'dropbox'].map((service) => keys.driveImport(company.company_id, service)),
     ]);
   },
 };

@@ -112,6 +112,12 @@ export const keys = {
     gsi1pk: `COMPANY#${companyId}#INVITATIONS`,
     gsi1sk: `${createdAt}#${invitationId}`,
   }),
+  // Google Drive and Dropbox imports: OAuth states (by SHA-256 of the state, TTL), one import per company and
+  // service, listed for the schedule in gsi1 while it has a folder.
+  oauthState: (stateHash: string) => ({ pk: `OAUTHSTATE#${stateHash}`, sk: 'META' }),
+  driveImport: (companyId: string, service: string) => ({ pk: `COMPANY#${companyId}`, sk: `DRIVEIMPORT#${service}` }),
+  driveImportActiveIndex: (companyId: string, service: string) => ({ gsi1pk: 'DRIVEIMPORTS#ACTIVE', gsi1sk: `${service}#${companyId}` }),
+  driveImportActivePartition: () => ({ gsi1pk: 'DRIVEIMPORTS#ACTIVE' }),
 } as const;
 
 /** Sort keys of master-data lists: the folded name (bounded, so that a key stays under 1024 bytes), then the id. */

@@ -3,6 +3,10 @@
  * rivile). Core never imports an adapter.
  */
 import type { ExportTarget, ServiceType } from '../../../shared/schemas/integrations';
+import type { DriveFlag } from '../../../shared/schemas/drive';
+
+/** Kinds whose credentials are stored: the switchable ones, and the Google Drive / Dropbox grants. */
+export type CredentialType = ServiceType | DriveFlag;
 
 /** A secret as stored: ciphertext only; what it needs to be opened again is named, never included. */
 export interface SealedSecret {
@@ -28,7 +32,7 @@ export interface SecretBox {
 
 export interface StoredCredentials {
   company_id: string;
-  type: ServiceType;
+  type: CredentialType;
   sealed: SealedSecret;
   updated_at: string;
 }
@@ -44,9 +48,9 @@ export interface ExportMarker {
 }
 
 export interface IntegrationStore {
-  getCredentials(companyId: string, type: ServiceType): Promise<StoredCredentials | undefined>;
+  getCredentials(companyId: string, type: CredentialType): Promise<StoredCredentials | undefined>;
   putCredentials(record: StoredCredentials): Promise<void>;
-  deleteCredentials(companyId: string, type: ServiceType): Promise<void>;
+  deleteCredentials(companyId: string, type: CredentialType): Promise<void>;
   /** Sets one integration flag on the company record (attribute `integrations.<flag>`). */
   setFlag(companyId: string, flag: ServiceType, enabled: boolean): Promise<void>;
   getExportMarker(receiptId: string, target: ExportTarget): Promise<ExportMarker | undefined>;

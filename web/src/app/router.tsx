@@ -9,6 +9,8 @@ import { DashboardPage } from '../features/companies/components/DashboardPage';
 import { EditReceiptPage } from '../features/edit-receipt/components/EditReceiptPage';
 import { FieldsConfigPage } from '../features/fields-config/components/FieldsConfigPage';
 import { IntegrationPage } from '../features/integration/components/IntegrationPage';
+import { DriveCallbackPage } from '../features/drive-import/components/DriveCallbackPage';
+import { DriveFolderPage } from '../features/drive-import/components/DriveFolderPage';
 import { MasterDataPage } from '../features/master-data/components/MasterDataPage';
 import { MyProfilePage } from '../features/profile/components/MyProfilePage';
 import { ReceiptsPage } from '../features/receipts/components/ReceiptsPage';
@@ -86,6 +88,9 @@ export function AppRoutes() {
             <Route path="/edit-receipt/:id" element={<EditReceiptPage />} />
             {/* Integrations */}
             <Route path="/integration" element={<IntegrationPage />} />
+            {/* Google Drive and Dropbox imports: the provider's return, then the folder screen */}
+            <Route path="/integration/:service/authcallback" element={<DriveCallbackPage />} />
+            <Route path="/integration/:service" element={<DriveFolderPage />} />
             <Route path="/fields-configuration" element={<FieldsConfigPage />} />
             {/* Platform admin (global admins only) and Settings */}
             <Route element={<RequireGlobalAdmin />}>

@@ -24,5 +24,7 @@ export function pageTitle(pathname: string): string {
   if (path === '/admin' || path.startsWith('/admin/')) return 'Admin';
   if (path === '/settings') return 'Settings';
   if (path === '/integration') return 'Integration';
+  // Google Drive and Dropbox imports: the folder screen and the authorisation return
+  if (path.startsWith('/integration/')) return 'Integration';
   return PAGE_TITLES[path] ?? 'Dashboard';
 }

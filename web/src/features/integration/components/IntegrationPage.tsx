@@ -8,6 +8,10 @@ import { messageOf } from '../../../lib/api-error';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useChangeService } from '../api/integration';
 import { CredentialsModal } from './CredentialsModal';
+// Google Drive and Dropbox imports
+import type { DriveService } from '../../../../../shared/schemas/drive';
+import { useDriveSwitch } from '../../drive-import/api/drive';
+import { DriveImportNote } from '../../drive-import/components/DriveImportNote';
 
 type Flag = keyof Company & string;
 
@@ -17,6 +21,8 @@ interface Row {
   /** The kind sent to POST /company/service; absent: not switchable here yet. */
   type?: ServiceType;
   note?: string;
+  /** Google Drive and Dropbox: switched through drive/switch (an authorisation redirect to connect). */
+  drive?: DriveService;
 }
 
 const EXPORTS: Row[] = [
@@ -27,8 +33,8 @@ const EXPORTS: Row[] = [
 const IMPORT_NOTE = 'Imports are not available yet.';
 const IMPORTS: Row[] = [
   { flag: 'sql_import', label: 'SQL', note: IMPORT_NOTE },
-  { flag: 'google_drive_import', label: 'Google', note: IMPORT_NOTE },
-  { flag: 'dropbox_import', label: 'Dropbox', note: IMPORT_NOTE },
+  { flag: 'google_drive_import', label: 'Google', drive: 'google' },
+  { flag: 'dropbox_import', label: 'Dropbox', drive: 'dropbox' },
   { flag: 'rivile_import', label: 'Rivile', note: IMPORT_NOTE },
 ];
 const DISPLAY: Row[] = [
@@ -49,12 +55,26 @@ export function IntegrationPage() {
   const company = view.active;
   const change = useChangeService(company?.company_id ?? '');
   const [popup, setPopup] = useState<ServiceType | null>(null);
-  const [busy, setBusy] = useState<ServiceType | null>(null);
+  const [busy, setBusy] = useState<ServiceType | DriveService | null>(null);
+  const driveSwitch = useDriveSwitch(company?.company_id ?? '');
 
   if (view.isLoading) return <LoadingBlock />;
   if (!company || view.allCompanies || company.role !== 'admin') return <Navigate to="/dashboard" replace />;
 
   const toggle = async (row: Row, on: boolean) => {
+    if (row.drive) {
+      // On: to the provider's authorisation page (it comes back to /integration/{service}/authcallback). Off: revoke and clear.
+      setBusy(row.drive);
+      try {
+        const res = await driveSwitch.mutateAsync({ service: row.drive, disconnect: !on });
+        if (on && res.url) window.location.assign(res.url);
+      } catch (error) {
+        info.show(messageOf(error), 'error');
+      } finally {
+        setBusy(null);
+      }
+      return;
+    }
     if (!row.type) return;
     if (on && CREDENTIAL_KIND[row.type]) {
       setPopup(row.type);
@@ -81,6 +101,9 @@ export function IntegrationPage() {
               <div>
                 <div className="integration-label">{row.label}</div>
                 {row.note && <div className="muted integration-note">{row.note}</div>}
+                {row.drive && (
+                  <DriveImportNote companyId={company.company_id} service={row.drive} on={checked} folder={row.drive === 'google' ? company.google_selected_import_folder_name : company.dropbox_selected_import_folder_name} />
+                )}
               </div>
               <label className="switch">
                 <input
@@ -89,7 +112,7 @@ export function IntegrationPage() {
                   aria-label={`${title} ${row.label}`}
                   data-testid={`toggle-${row.flag}`}
                   checked={checked}
-                  disabled={!row.type || busy === row.type}
+                  disabled={(!row.type && !row.drive) || busy === (row.type ?? row.drive)}
                   onChange={(e) => void toggle(row, e.target.checked)}
                 />
                 <span className="switch-track" aria-hidden="true" />

@@ -1,0 +1,231 @@
+/**
+ * The scheduled run of the Google Drive and Dropbox imports (EventBridge in AWS, a timer in local mode): for each
+ * import with a folder, the provider's change cursor (Drive changes.list, Dropbox list_folder/continue) gives the
+ * files that appeared since the last run; each one becomes a pending upload whose object is written where an
+ * upload's would be, so the processing job creates and recognises the document exactly like an upload.
+ *
+ * Exactly once per file and revision:
+ * - the upload id is derived from company, service, file id and content revision, and the upload is created with a
+ *   conditional put (with the quota reservation of an upload), so a second run — concurrent, or after a crash —
+ *   finds it and writes nothing new; the object key is the upload's, so a second put of the same bytes names the
+ *   same document (document ids come from key + ETag);
+ * - a lease on the import record (conditional update) keeps two runs from reading the same changes at once;
+ * - the cursor moves forward only after every file of a page is stored, and only while the lease is this run's:
+ *   a run that dies half way leaves the cursor where it was, and the next run redoes the page without duplicates.
+ *
+ * A grant the provider refuses switches the import off with a message (shown on the Integration screen).
+ */
+import { randomUUID } from 'node:crypto';
+import { DRIVE_MSG, DRIVE_PRODUCT, type DriveService } from '../../../shared/schemas/drive';
+import { monthOf, toCompanyView } from '../accounts/companies';
+import type { CompanyRecord } from '../accounts/types';
+import { digest, documentIdFor, EXTENSIONS, extensionOf, maxBytesFor, uploadKey } from '../documents/files';
+import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
+import { RESERVATION_SECONDS, releaseExpiredReservations } from '../documents/upload';
+import { companyScope, type UploadRecord } from '../documents/types';
+import type { LiveEvents } from '../ports';
+import { DriveAuthError, type DriveFile, type DriveImportRecord } from './ports';
+import { keepRenewedTokens, openTokens, switchOff, type DriveDeps } from './service';
+
+export interface DriveRunDeps extends DriveDeps {
+  documents: DocumentsStore;
+  files: FileStore;
+  live: LiveEvents;
+  log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
+}
+
+/** How long one run may hold an import; a run that died frees it after this. */
+export const LEASE_SECONDS = 5 * 60;
+/** Change pages read per import and run (bounded work; the rest waits for the next run). */
+export const MAX_PAGES_PER_RUN = 20;
+/** Imports listed per page of the schedule's query. */
+const ACTIVE_PAGE = 100;
+/** Shown as the upload's type: where the document came from. */
+export const DRIVE_UPLOAD_TYPE: Record<DriveService, string> = { google: 'google_drive', dropbox: 'dropbox' };
+
+export interface RunOutcome {
+  company_id: string;
+  service: DriveService;
+  imported: number;
+  skipped: number;
+  state: 'done' | 'busy' | 'off' | 'failed' | 'no-folder';
+  error?: string;
+}
+
+/** One schedule tick: every import with a folder, one after the other. */
+export async function runDriveImports(deps: DriveRunDeps): Promise<RunOutcome[]> {
+  const outcomes: RunOutcome[] = [];
+  let next: string | undefined;
+  do {
+    const page = await deps.drive.listActive(ACTIVE_PAGE, next);
+    for (const item of page.items) outcomes.push(await importFolder(deps, item.company_id, item.service));
+    next = page.next;
+  } while (next);
+  return outcomes;
+}
+
+export const uploadIdOf = (companyId: string, service: DriveService, file: Pick<DriveFile, 'id' | 'revision'>) => digest(`drive#${service}#${companyId}#${file.id}#${file.revision}`);
+
+/** Files the upload rules take (type by extension, size within the limit); the rest are left in the folder. */
+export function acceptable(file: DriveFile): boolean {
+  const rule = EXTENSIONS[extensionOf(file.name)];
+  return Boolean(rule) && file.size > 0 && file.size <= maxBytesFor(rule!.kind);
+}
+
+/** One import of one company: reads the changes after its cursor and turns new files into documents. */
+export async function importFolder(deps: DriveRunDeps, companyId: string, service: DriveService): Promise<RunOutcome> {
+  const base = { company_id: companyId, service, imported: 0, skipped: 0 };
+  const record = await deps.drive.getImport(companyId, service);
+  if (!record?.folder_id || !record.cursor) return { ...base, state: 'no-folder' };
+  const now = deps.clock.now();
+  const leaseId = randomUUID();
+  if (!(await deps.drive.takeLease(companyId, service, leaseId, now.toISOString(), new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString()))) {
+    return { ...base, state: 'busy' };
+  }
+  let imported = 0;
+  let skipped = 0;
+  try {
+    const tokens = await openTokens(deps, companyId, service);
+    if (!tokens) throw new DriveAuthError('no stored grant');
+    const session = deps.providers[service].session(tokens);
+    const company = (await deps.store.getCompanies([companyId]))[0];
+    if (!company) return { ...base, state: 'off' };
+    const owner = await ownerOf(deps, company, record);
+    let cursor = record.cursor;
+    try {
+      for (let page = 0; page < MAX_PAGES_PER_RUN; page += 1) {
+        const changes = await session.changes(record.folder_id, cursor);
+        let pageImported = 0;
+        if (changes.files.length) await releaseExpiredReservations(deps, companyId);
+        for (const file of changes.files) {
+          if (!acceptable(file)) {
+            skipped += 1;
+            continue;
+          }
+          if (await ingest(deps, session, company, owner, service, file)) pageImported += 1;
+        }
+        imported += pageImported;
+        if (!(await deps.drive.saveProgress(companyId, service, leaseId, changes.cursor, pageImported))) {
+          return { ...base, imported, skipped, state: 'busy' };
+        }
+        cursor = changes.cursor;
+        if (!changes.more) break;
+      }
+    } finally {
+      await keepRenewedTokens(deps, companyId, service, tokens, session).catch(() => undefined);
+    }
+    await deps.drive.finishRun(companyId, service, leaseId, { at: deps.clock.now().toISOString(), imported, error: null });
+    if (imported) deps.log.info('drive import', { company_id: companyId, service, imported, skipped });
+    return { ...base, imported, skipped, state: 'done' };
+  } catch (error) {
+    if (error instanceof DriveAuthError) {
+      deps.log.warn('drive grant refused: import switched off', { company_id: companyId, service, error: error.message });
+      await switchOff(deps, companyId, service, DRIVE_MSG.revoked(service));
+      await publishCompanyChange(deps, companyId);
+      return { ...base, imported, skipped, state: 'off', error: error.message };
+    }
+    const message = `${DRIVE_PRODUCT[service]}: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
+    deps.log.warn('drive import failed', { company_id: companyId, service, error: message });
+    await deps.drive.finishRun(companyId, service, leaseId, { at: deps.clock.now().toISOString(), imported, error: message });
+    return { ...base, imported, skipped, state: 'failed', error: message };
+  }
+}
+
+async function publishCompanyChange(deps: DriveRunDeps, companyId: string) {
+  const [record] = await deps.store.getCompanies([companyId]);
+  if (!record) return;
+  // The live channel carries the company as its members see it; the role is an admin's (the screen is theirs).
+  const stats = await deps.store.getCompanyStats([companyId], monthOf(deps.clock.now()));
+  await deps.live.publish(companyId, 'company', toCompanyView(record, 'admin', stats.get(companyId)));
+}
+
+interface Owner {
+  user_id: string;
+  name: { name: string; surname: string };
+}
+
+async function ownerOf(deps: DriveRunDeps, company: CompanyRecord, record: DriveImportRecord): Promise<Owner> {
+  const userId = (await deps.store.getMembership(record.user_id, company.company_id)) ? record.user_id : company.owner.user_id;
+  const [profile] = await deps.store.getProfiles([userId]);
+  return { user_id: userId, name: profile ? { name: profile.name, surname: profile.surname } : { name: '', surname: '' } };
+}
+
+/** One file: the upload (created once), then the object; true when this call created the upload. */
+async function ingest(deps: DriveRunDeps, session: { download(file: DriveFile): Promise<Uint8Array> }, company: CompanyRecord, owner: Owner, service: DriveService, file: DriveFile): Promise<boolean> {
+  const uploadId = uploadIdOf(company.company_id, service, file);
+  const existing = await deps.documents.getUpload(uploadId);
+  if (existing && (await deps.files.head(existing.key))) return false;
+  const bytes = await session.download(file);
+  const { upload, created } = existing ? { upload: existing, created: false } : await createUpload(deps, company, owner, service, file, uploadId, bytes.length);
+  if (!(await deps.files.head(upload.key))) await deps.files.put(upload.key, bytes, upload.content_type);
+  const stored = await deps.files.head(upload.key);
+  if (!stored) throw new Error(`the object ${upload.key} was not stored`);
+  deps.log.info('drive file taken', { company_id: company.company_id, service, upload_id: uploadId, receipt_id: documentIdFor(upload.key, stored.etag, null) });
+  return created;
+}
+
+async function createUpload(
+  deps: DriveRunDeps,
+  company: CompanyRecord,
+  owner: Owner,
+  service: DriveService,
+  file: DriveFile,
+  uploadId: string,
+  size: number,
+): Promise<{ upload: UploadRecord; created: boolean }> {
+  const now = deps.clock.now();
+  const month = monthOf(now);
+  const rule = EXTENSIONS[extensionOf(file.name)]!;
+  const upload: UploadRecord = {
+    upload_id: uploadId,
+    key: uploadKey(company.company_id, owner.user_id, uploadId, file.name),
+    scope: companyScope(company.company_id),
+    company_id: company.company_id,
+    company_name: company.name,
+    company_code: company.code,
+    owner_id: owner.user_id,
+    owner: owner.name,
+    created_by: owner.user_id,
+    created_by_name: owner.name,
+    receipt_type: 'receipt',
+    mode: 'single',
+    upload_type: DRIVE_UPLOAD_TYPE[service],
+    notes: '',
+    receipt_id: null,
+    category: null,
+    original_file_name: file.name.slice(0, 255),
+    content_type: rule.mime,
+    declared_size: size,
+    process_rows: true,
+    month,
+    state: 'pending',
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + RESERVATION_SECONDS * 1000).toISOString(),
+    document_ids: [],
+  };
+  try {
+    await deps.documents.putUpload(upload, {
+      companyId: company.company_id,
+      month,
+      quota_taken: 1,
+      reserved_documents: 1,
+      used_documents: 0,
+      duplicated_documents: 0,
+      limit: company.available_documents - 1,
+    });
+    return { upload, created: true };
+  } catch (error) {
+    if (!(error instanceof CommitConflict)) throw error;
+    if (error.reason === 'exists') return { upload: (await deps.documents.getUpload(uploadId))!, created: false };
+    if (error.reason !== 'quota') throw error;
+  }
+  // Over the monthly quota: no reservation; the processing job keeps the file as a failed document with the quota message.
+  const unreserved: UploadRecord = { ...upload, state: 'released', month: null };
+  try {
+    await deps.documents.putUpload(unreserved);
+    return { upload: unreserved, created: true };
+  } catch (error) {
+    if (error instanceof CommitConflict && error.reason === 'exists') return { upload: (await deps.documents.getUpload(uploadId))!, created: false };
+    throw error;
+  }
+}

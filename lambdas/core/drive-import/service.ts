@@ -1,0 +1,242 @@
+/**
+ * Google Drive and Dropbox imports (product.md "Integration screens", "Integrations" transitions; rules.md
+ * drive/switch, drive/folders): connecting through OAuth 2, the folder choice, switching off.
+ *
+ * - `drive/switch` hands out the provider's authorisation URL with a `state` of 32 random bytes: only its SHA-256
+ *   is stored, with the company, the user, the service, the PKCE verifier (sealed) and an expiry of 10 minutes
+ *   (TTL). The callback takes the state with a conditional delete, so a forged, expired, replayed or foreign
+ *   state (another user, company or service) is refused with 'Connection error!'.
+ * - The grant (access and refresh token) is sealed in the credentials store with the company and kind as
+ *   context, as export credentials are; no answer and no log line carries it.
+ * - Switching off revokes the grant at the provider (best effort), deletes it, and clears the folder and flag.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { AppError, notFound } from '../../../shared/errors';
+import type { Company } from '../../../shared/schemas/company';
+import {
+  DRIVE_FLAG,
+  DRIVE_MSG,
+  type DriveAuthorizeBody,
+  type DriveFolderBody,
+  type DriveFolderPage,
+  type DriveImportStatus,
+  type DriveService,
+} from '../../../shared/schemas/drive';
+import { monthOf, toCompanyView } from '../accounts/companies';
+import type { IntegrationStore, SecretBox } from '../integrations/ports';
+import type { AccountsStore, Clock, LiveEvents } from '../ports';
+import { DriveAuthError, type DriveImportRecord, type DriveProviders, type DriveSession, type DriveStore, type DriveTokens } from './ports';
+
+export const STATE_SECONDS = 10 * 60;
+
+export interface DriveDeps {
+  store: AccountsStore;
+  drive: DriveStore;
+  integrations: IntegrationStore;
+  secrets: SecretBox;
+  providers: DriveProviders;
+  clock: Clock;
+  live: LiveEvents;
+  /** The web app's origin: the provider sends the browser back to <appUrl>/integration/<service>/authcallback. */
+  appUrl: string;
+  log?: { warn(msg: string, data?: Record<string, unknown>): void; info?(msg: string, data?: Record<string, unknown>): void };
+}
+
+export interface DriveCaller {
+  userId: string;
+  companyId: string;
+}
+
+export const redirectUriOf = (appUrl: string, service: DriveService) => `${appUrl.replace(/\/+$/, '')}/integration/${service}/authcallback`;
+export const stateHashOf = (state: string) => createHash('sha256').update(state).digest('hex');
+const tokenContext = (companyId: string, service: DriveService) => ({ company_id: companyId, integration: DRIVE_FLAG[service] });
+const stateContext = (stateHash: string) => ({ oauth_state: stateHash });
+
+const connectionError = (reason: string, field = 'state') =>
+  new AppError('ValidationFailed', DRIVE_MSG.connectionError, [{ path: [field], message: DRIVE_MSG.connectionError, reason }]);
+
+async function companyView(deps: Pick<DriveDeps, 'store' | 'clock'>, caller: DriveCaller): Promise<Company> {
+  const [membership, [record], stats] = await Promise.all([
+    deps.store.getMembership(caller.userId, caller.companyId),
+    deps.store.getCompanies([caller.companyId]),
+    deps.store.getCompanyStats([caller.companyId], monthOf(deps.clock.now())),
+  ]);
+  if (!membership || !record) throw notFound('Company not found');
+  return toCompanyView(record, membership.role, stats.get(caller.companyId));
+}
+
+async function publishCompany(deps: DriveDeps, caller: DriveCaller): Promise<Company> {
+  const view = await companyView(deps, caller);
+  await deps.live.publish(caller.companyId, 'company', view);
+  return view;
+}
+
+/** The stored grant, opened; undefined when the service is not connected. */
+export async function openTokens(deps: Pick<DriveDeps, 'integrations' | 'secrets'>, companyId: string, service: DriveService): Promise<DriveTokens | undefined> {
+  const stored = await deps.integrations.getCredentials(companyId, DRIVE_FLAG[service]);
+  if (!stored) return undefined;
+  return JSON.parse(await deps.secrets.open(stored.sealed, tokenContext(companyId, service))) as DriveTokens;
+}
+
+export async function saveTokens(deps: Pick<DriveDeps, 'integrations' | 'secrets' | 'clock'>, companyId: string, service: DriveService, tokens: DriveTokens) {
+  const sealed = await deps.secrets.seal(JSON.stringify(tokens), tokenContext(companyId, service));
+  await deps.integrations.putCredentials({ company_id: companyId, type: DRIVE_FLAG[service], sealed, updated_at: deps.clock.now().toISOString() });
+}
+
+/** Keeps tokens the session renewed (a refreshed access token, or a rotated refresh token). */
+export async function keepRenewedTokens(deps: Pick<DriveDeps, 'integrations' | 'secrets' | 'clock'>, companyId: string, service: DriveService, before: DriveTokens, session: DriveSession) {
+  const now = session.tokens();
+  if (now.access_token !== before.access_token || now.refresh_token !== before.refresh_token) await saveTokens(deps, companyId, service, now);
+}
+
+/**
+ * Switches the import off: the grant is revoked at the provider (a failure there does not keep it on), the
+ * stored grant, the import record, the folder and the flag are cleared. `reason` keeps a message for the screen.
+ */
+export async function switchOff(deps: DriveDeps, companyId: string, service: DriveService, reason?: string): Promise<void> {
+  const tokens = await openTokens(deps, companyId, service).catch(() => undefined);
+  if (tokens && !reason) {
+    try {
+      await deps.providers[service].session(tokens).revoke();
+    } catch (error) {
+      deps.log?.warn('revoking the grant failed', { company_id: companyId, service, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  await deps.integrations.deleteCredentials(companyId, DRIVE_FLAG[service]);
+  const record = await deps.drive.getImport(companyId, service);
+  if (reason && record) {
+    await deps.drive.putImport({ ...record, folder_id: null, folder_name: null, cursor: null, last_error: reason, lease_until: null, lease_id: null });
+  } else {
+    await deps.drive.deleteImport(companyId, service);
+  }
+  await deps.drive.setCompanyDrive(companyId, service, false, null);
+}
+
+/** GET /company/service/drive/switch: the authorisation URL to connect, or switching off with `disconnect`. */
+export async function switchDrive(deps: DriveDeps, caller: DriveCaller, input: { service_type: DriveService; disconnect: boolean }): Promise<{ url: string | null; company: Company }> {
+  const service = input.service_type;
+  if (input.disconnect) {
+    await switchOff(deps, caller.companyId, service);
+    return { url: null, company: await publishCompany(deps, caller) };
+  }
+  const state = randomBytes(32).toString('base64url');
+  const stateHash = stateHashOf(state);
+  let authorization: { url: string; codeVerifier: string };
+  try {
+    authorization = await deps.providers[service].authorizationUrl({ redirectUri: redirectUriOf(deps.appUrl, service), state });
+  } catch (error) {
+    deps.log?.warn('no authorisation URL', { company_id: caller.companyId, service, error: error instanceof Error ? error.message : String(error) });
+    throw connectionError('the service is not configured', 'service_type');
+  }
+  const { url, codeVerifier } = authorization;
+  const now = deps.clock.now();
+  await deps.drive.putState({
+    state_hash: stateHash,
+    company_id: caller.companyId,
+    user_id: caller.userId,
+    service,
+    verifier: await deps.secrets.seal(codeVerifier, stateContext(stateHash)),
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + STATE_SECONDS * 1000).toISOString(),
+  });
+  return { url, company: await companyView(deps, caller) };
+}
+
+/** POST /company/service/drive/authorize: exchanges the code the provider sent back; the import is on, no folder yet. */
+export async function completeAuthorization(deps: DriveDeps, caller: DriveCaller, input: DriveAuthorizeBody): Promise<Company> {
+  const service = input.service_type;
+  const stateHash = stateHashOf(input.state);
+  const record = await deps.drive.takeState(stateHash);
+  if (!record) throw connectionError('unknown or already used state');
+  if (record.expires_at <= deps.clock.now().toISOString()) throw connectionError('expired state');
+  if (record.user_id !== caller.userId || record.company_id !== caller.companyId || record.service !== service) throw connectionError('state of another authorisation');
+  const codeVerifier = await deps.secrets.open(record.verifier, stateContext(stateHash));
+  let tokens: DriveTokens;
+  try {
+    tokens = await deps.providers[service].exchangeCode({ code: input.code, redirectUri: redirectUriOf(deps.appUrl, service), codeVerifier });
+  } catch (error) {
+    deps.log?.warn('code exchange failed', { company_id: caller.companyId, service, error: error instanceof Error ? error.message : String(error) });
+    throw connectionError('the provider refused the code', 'code');
+  }
+  await saveTokens(deps, caller.companyId, service, tokens);
+  const now = deps.clock.now().toISOString();
+  await deps.drive.putImport({
+    company_id: caller.companyId,
+    service,
+    user_id: caller.userId,
+    connected_at: now,
+    folder_id: null,
+    folder_name: null,
+    cursor: null,
+    last_run_at: null,
+    last_imported: 0,
+    total_imported: 0,
+    last_error: null,
+    lease_until: null,
+    lease_id: null,
+  });
+  await deps.drive.setCompanyDrive(caller.companyId, service, true, null);
+  return publishCompany(deps, caller);
+}
+
+/** Runs `fn` with the company's session; keeps renewed tokens; a refused grant switches the import off (422). */
+async function withSession<T>(deps: DriveDeps, caller: DriveCaller, service: DriveService, fn: (session: DriveSession) => Promise<T>): Promise<T> {
+  const tokens = await openTokens(deps, caller.companyId, service);
+  if (!tokens) throw new AppError('ValidationFailed', DRIVE_MSG.notConnected, [{ path: ['service_type'], message: DRIVE_MSG.notConnected }]);
+  const session = deps.providers[service].session(tokens);
+  try {
+    const result = await fn(session);
+    await keepRenewedTokens(deps, caller.companyId, service, tokens, session);
+    return result;
+  } catch (error) {
+    if (error instanceof DriveAuthError) {
+      await switchOff(deps, caller.companyId, service, DRIVE_MSG.revoked(service));
+      await publishCompany(deps, caller);
+      throw connectionError(error.message, 'service_type');
+    }
+    throw error;
+  }
+}
+
+/** GET /company/service/drive/folders: one page of the account's folders. */
+export async function listDriveFolders(deps: DriveDeps, caller: DriveCaller, input: { service_type: DriveService; next?: string }): Promise<DriveFolderPage> {
+  return withSession(deps, caller, input.service_type, (s) => s.listFolders(input.next));
+}
+
+/** POST /company/service/drive/folders: watches the folder from now on (files already in it are not imported). */
+export async function chooseDriveFolder(deps: DriveDeps, caller: DriveCaller, input: DriveFolderBody): Promise<Company> {
+  const service = input.service_type;
+  const record = await deps.drive.getImport(caller.companyId, service);
+  if (!record) throw new AppError('ValidationFailed', DRIVE_MSG.notConnected, [{ path: ['service_type'], message: DRIVE_MSG.notConnected }]);
+  const { folder, cursor } = await withSession(deps, caller, service, async (s) => {
+    const found = await s.folder(input.folder_id);
+    if (!found) throw new AppError('NotFound', DRIVE_MSG.folderNotFound);
+    return { folder: found, cursor: await s.startCursor(found.id) };
+  });
+  await deps.drive.putImport({ ...record, folder_id: folder.id, folder_name: folder.name, cursor, last_error: null, lease_until: null, lease_id: null });
+  await deps.drive.setCompanyDrive(caller.companyId, service, true, folder.name);
+  return publishCompany(deps, caller);
+}
+
+export function statusOf(service: DriveService, record: DriveImportRecord | undefined, connected: boolean): DriveImportStatus {
+  return {
+    service_type: service,
+    connected,
+    folder_name: record?.folder_name ?? null,
+    last_run_at: record?.last_run_at ?? null,
+    last_imported: record?.last_imported ?? 0,
+    total_imported: record?.total_imported ?? 0,
+    last_error: record?.last_error ?? null,
+  };
+}
+
+/** GET /company/service/drive/status: per service, whether it is connected and what its last run did. */
+export async function driveStatus(deps: Pick<DriveDeps, 'drive' | 'integrations'>, caller: DriveCaller): Promise<{ items: DriveImportStatus[] }> {
+  const items = await Promise.all(
+    (['google', 'dropbox'] as const).map(async (service) => {
+      const [record, creds] = await Promise.all([deps.drive.getImport(caller.companyId, service), deps.integrations.getCredentials(caller.companyId, DRIVE_FLAG[service])]);
+      return statusOf(service, record, Boolean(creds));
+    }),
+  );
+  return { items };
+}

@@ -1,0 +1,99 @@
+/**
+ * Dropbox import in Chromium against the local Dropbox stand-in: the Integration screen's Dropbox toggle → the
+ * stand-in's authorisation page (Allow) → back to /integration/dropbox/authcallback → the folder screen → the
+ * folder list pop-up → a folder chosen → a file dropped into it becomes a document on the next schedule run.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+describe('Dropbox import in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-drive-e2e-'));
+  const user = newUser('dropboxer');
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    stack.dropbox.addFolder('/Receipts inbox');
+    stack.dropbox.addFolder('/Receipts inbox/2026');
+    stack.dropbox.addFolder('/Photos');
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('connects Dropbox, picks a folder, and a new file in it becomes a document', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    await page.getByRole('link', { name: 'Integration' }).click();
+    await page.getByTestId('integration-page').waitFor();
+    const toggle = page.getByTestId('toggle-dropbox_import');
+    expect(await toggle.isDisabled()).toBe(false);
+    expect(await toggle.isChecked()).toBe(false);
+
+    // On: the browser goes to the provider's authorisation page (the stand-in's).
+    await toggle.click({ force: true });
+    await page.waitForURL(/\/_dropbox\/www\/oauth2\/authorize\?/);
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    await screenshot(page, 'drive-dropbox-authorize');
+    await page.getByRole('button', { name: 'Allow' }).click();
+
+    // Back through /integration/dropbox/authcallback to the folder screen.
+    await page.waitForURL(/\/integration\/dropbox$/, { timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Integration Dropbox' }).waitFor();
+    await page.getByTestId('drive-folder-prompt').waitFor();
+    await screenshot(page, 'drive-dropbox-folder-screen');
+
+    await page.getByTestId('drive-select-folder').click();
+    await page.getByTestId('folder-list-popup').waitFor();
+    await page.getByTestId('folder-item').first().waitFor();
+    const names = await page.getByTestId('folder-item').allTextContents();
+    expect(names.map((n) => n.trim())).toEqual(expect.arrayContaining(['/Receipts inbox', '/Receipts inbox/2026', '/Photos']));
+    await screenshot(page, 'drive-dropbox-folder-list');
+    await page.getByTestId('folder-item').filter({ hasText: /^\/Receipts inbox$/ }).click();
+    await page.getByTestId('folder-list-popup').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('drive-selected-folder').textContent()).toContain('/Receipts inbox');
+    await screenshot(page, 'drive-dropbox-folder-selected');
+
+    await page.getByTestId('drive-ok').click();
+    await page.waitForURL(/\/integration$/);
+    expect(await page.getByTestId('toggle-dropbox_import').isChecked()).toBe(true);
+    await page.getByTestId('drive-edit-folder-dropbox').waitFor();
+    expect(await page.getByTestId('drive-note-dropbox').textContent()).toContain('Folder /Receipts inbox');
+
+    // A scan dropped into the folder becomes a document on the next run of the schedule.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.addPage([595, 842]).drawText('Office supplies  Total 19.90 EUR', { x: 50, y: 780, size: 14, font });
+    stack.dropbox.dropFile('/Receipts inbox', 'office-supplies.pdf', await doc.save());
+    await stack.driveSchedule.tick();
+    await stack.jobs.idle();
+    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    const docs = (await api.get(`/receipts?company_id=${companyId}`)).body as { items: { original_file_name: string }[] };
+    expect(docs.items.map((d) => d.original_file_name)).toEqual(['office-supplies.pdf']);
+    await page.reload();
+    await page.getByTestId('integration-page').waitFor();
+    await expect.poll(() => page.getByTestId('drive-note-dropbox').textContent()).toContain('1 imported');
+    await screenshot(page, 'drive-integration-screen');
+  });
+
+  it('shows Connection error! when the user cancels on the provider’s page', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    await page.goto(`${stack.url}/integration/google/authcallback?error=access_denied&state=x`);
+    await page.getByTestId('drive-connection-error').waitFor();
+    expect(await page.getByTestId('drive-connection-error').textContent()).toBe('Connection error!');
+    await screenshot(page, 'drive-connection-error');
+  });
+});

@@ -1,0 +1,34 @@
+import { Link } from 'react-router-dom';
+import type { DriveService } from '../../../../../shared/schemas/drive';
+import { useDriveStatus } from '../api/drive';
+import '../drive.css';
+
+/**
+ * Under the Google and Dropbox toggles of the Integration screen: the Edit Folder link while the import is on,
+ * the folder and the last run, and the last error (e.g. a withdrawn grant that switched the import off).
+ */
+export function DriveImportNote({ companyId, service, on, folder }: { companyId: string; service: DriveService; on: boolean; folder: string | null }) {
+  const status = useDriveStatus(companyId).data?.items.find((s) => s.service_type === service);
+  return (
+    <div className="muted integration-note" data-testid={`drive-note-${service}`}>
+      {on ? (
+        <>
+          {folder ? `Folder ${folder}: new files become documents.` : 'No folder selected yet.'}
+          {status?.last_run_at && ` Last run ${new Date(status.last_run_at).toLocaleString()}: ${status.last_imported} imported (${status.total_imported} in all).`}
+          <div>
+            <Link className="integration-link" to={`/integration/${service}`} data-testid={`drive-edit-folder-${service}`}>
+              Edit Folder
+            </Link>
+          </div>
+        </>
+      ) : (
+        'New files in a chosen folder become documents.'
+      )}
+      {status?.last_error && (
+        <div className="integration-error" role="alert" data-testid={`drive-error-${service}`}>
+          {status.last_error}
+        </div>
+      )}
+    </div>
+  );
+}
