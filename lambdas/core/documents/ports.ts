@@ -13,7 +13,7 @@ import type {
 } from './types';
 
 /** Why an atomic commit was refused. */
-export type ConflictReason = 'version' | 'exists' | 'quota' | 'upload-state' | 'unknown';
+export type ConflictReason = 'version' | 'exists' | 'quota' | 'upload-state' | 'held' | 'unknown';
 
 export class CommitConflict extends Error {
   constructor(
@@ -38,8 +38,13 @@ export interface DocumentsStore extends StreamReader {
   markers(kind: MarkerKind, scope: ScopeKey, value: string): Promise<string[]>;
   counts(scope: ScopeKey): Promise<Record<ReceiptType, StatusCounts>>;
 
-  /** Stores a pending upload; with `reserve`, takes one document of the month's quota in the same transaction. */
-  putUpload(upload: UploadRecord, reserve?: UsageDelta): Promise<void>;
+  /**
+   * Stores a pending upload; with `reserve`, takes one document of the month's quota in the same transaction;
+   * with `hold` (and `upload.held_by`), also raises that user's count of outstanding reservations in the company,
+   * conditionally on `maxOutstanding` (CommitConflict 'held' when over it). The count falls again when the upload
+   * leaves `pending` (commit with `change.upload`, releaseUpload).
+   */
+  putUpload(upload: UploadRecord, reserve?: UsageDelta, hold?: { maxOutstanding: number }): Promise<void>;
   getUpload(uploadId: string): Promise<UploadRecord | undefined>;
   /** Pending uploads of the company whose reservation has expired (bounded). */
   expiredUploads(companyId: string, nowIso: string, limit: number): Promise<UploadRecord[]>;
