@@ -131,6 +131,10 @@ export async function requestUpload(
   } else {
     await deps.documents.putUpload(upload);
   }
-  const uploadURL = await deps.files.presignPut(key, accepted.contentType, Math.min(UPLOAD_URL_SECONDS, limits.reservationMinutes * 60));
-  return { uploadURL, upload_id: uploadId, key, headers: { 'content-type': accepted.contentType } };
+  // The URL writes once and exactly the declared length; the client sends the returned headers with the PUT.
+  const uploadURL = await deps.files.presignPut(key, accepted.contentType, Math.min(UPLOAD_URL_SECONDS, limits.reservationMinutes * 60), {
+    contentLength: query.size,
+    writeOnce: true,
+  });
+  return { uploadURL, upload_id: uploadId, key, headers: { 'content-type': accepted.contentType, 'if-none-match': '*' } };
 }
