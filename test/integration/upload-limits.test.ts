@@ -6,6 +6,9 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../lambdas/adapters/ddb/client';
+import { s3Files } from '../../lambdas/adapters/s3/files';
+import { ObjectChanged, ObjectTooLarge } from '../../lambdas/core/documents/ports';
+import { READ_MAX_BYTES } from '../../lambdas/core/documents/processing';
 import { keys } from '../../lambdas/adapters/ddb/keys';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { addMembership, registeredUser, setAvailableDocuments, startTestStack, subOf, uploadDocument, type TestStack } from '../support/local-stack';
@@ -51,7 +54,7 @@ describe('upload reservations, write-once and size-bound upload URLs', () => {
     delete process.env.MAX_PENDING_UPLOADS_PER_USER;
     delete process.env.UPLOAD_RESERVATION_MINUTES;
     resetEnvCache();
-  });
+  }, 120_000);
 
   it('caps the reservations one user holds, with a message saying why; others keep uploading; used or expired ones count no more', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'hoarder');
@@ -97,5 +100,60 @@ describe('upload reservations, write-once and size-bound upload URLs', () => {
       message:
         'The monthly document limit of this company is reached (1 documents a month). Ask a platform administrator to raise it. 1 of them are reserved by uploads in progress; reservations that are not used are released after 5 minutes.',
     });
+  });
+
+  it('an upload URL writes once: a second PUT never replaces the file of a processed document', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'writeonce');
+    const bytes = await textPdf(['First UAB', 'Total 5.00']);
+    const first = await uploadDocument(api, { company_id: companyId, original_file_name: 'once.pdf' }, bytes);
+    expect(first.put!.status).toBe(200);
+    const signed = first.request.body as Signed;
+    expect(signed.headers).toMatchObject({ 'if-none-match': '*' });
+    await t.stack.jobs.idle();
+    const before = await s3Files.head(signed.key);
+
+    const other = await textPdf(['Other UAB', 'Total 9.00']);
+    const padded = new Uint8Array(bytes.length);
+    padded.set(other.slice(0, bytes.length));
+    // The same URL and headers again: S3's conditional write refuses it.
+    const again = await fetch(signed.uploadURL, { method: 'PUT', headers: signed.headers, body: padded });
+    expect(again.status).toBe(412);
+    expect(await again.text()).toContain('PreconditionFailed');
+    // Without the signed If-None-Match header the signature no longer matches.
+    const { 'if-none-match': _dropped, ...unconditional } = signed.headers;
+    expect((await fetch(signed.uploadURL, { method: 'PUT', headers: unconditional, body: padded })).status).toBe(403);
+    expect(await s3Files.head(signed.key)).toEqual(before);
+  });
+
+  it('binds the declared size into the URL: another length is refused by the store', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'sizebound');
+    const asked = await api.get(`/upload/document?company_id=${companyId}&original_file_name=small.pdf&size=100`);
+    const signed = asked.body as Signed;
+    expect(new URL(signed.uploadURL).searchParams.get('X-Amz-SignedHeaders')).toContain('content-length');
+    const larger = await fetch(signed.uploadURL, { method: 'PUT', headers: signed.headers, body: new Uint8Array(300_000) });
+    expect(larger.status).toBe(403);
+    expect(await larger.text()).toContain('SignatureDoesNotMatch');
+    expect(await s3Files.head(signed.key)).toBeUndefined();
+    const exact = await fetch(signed.uploadURL, { method: 'PUT', headers: signed.headers, body: new Uint8Array(100) });
+    expect(exact.status).toBe(200);
+  });
+
+  it('the job refuses an object over the largest upload from its metadata, and reads with a cap and a version', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'oversize');
+    const asked = await api.get(`/upload/document?company_id=${companyId}&original_file_name=huge.pdf&size=100`);
+    const signed = asked.body as Signed;
+    // An object larger than any upload arrives under the key (written with the product's own credentials).
+    const huge = new Uint8Array(READ_MAX_BYTES + 1024);
+    huge.set(new TextEncoder().encode('%PDF-1.4\n'));
+    await s3Files.put(signed.key, huge, 'application/pdf');
+    await t.stack.jobs.idle();
+    const list = (await api.get(`/receipts?company_id=${companyId}`)).body as { items: { status: string; error: { message: string } | null }[] };
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({ status: 'failed', error: { message: 'File size limits 30MB' } });
+
+    const head = (await s3Files.head(signed.key))!;
+    await expect(s3Files.get(signed.key, { maxBytes: 1024 })).rejects.toBeInstanceOf(ObjectTooLarge);
+    await expect(s3Files.get(signed.key, { ifMatch: 'not-its-etag' })).rejects.toBeInstanceOf(ObjectChanged);
+    expect((await s3Files.get(signed.key, { ifMatch: head.etag })).size).toBe(huge.length);
   });
 });
