@@ -51,7 +51,7 @@ function signatureGateway(credentials: LocalCredentials, inner: { host: string; 
   const writing = new Set<string>();
   const exists = (path: string) =>
     new Promise<boolean>((resolve, reject) => {
-      const head = httpRequest({ host: inner.host, port: inner.port, method: 'HEAD', path, headers: { host: `${inner.host}:${inner.port}` } }, (answer) => {
+      const head = httpRequest({ host: inner.host, port: inner.port, method: 'HEAD', path, agent: false, headers: { host: `${inner.host}:${inner.port}` } }, (answer) => {
         answer.resume();
         resolve(answer.statusCode === 200);
       });

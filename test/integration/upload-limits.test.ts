@@ -41,7 +41,7 @@ async function expireUpload(uploadId: string) {
 
 type Signed = { uploadURL: string; upload_id: string; key: string; headers: Record<string, string> };
 
-describe('upload reservations, write-once and size-bound upload URLs', () => {
+describe('upload reservations, write-once and size-bound upload URLs', { timeout: 150_000 }, () => {
   let t: TestStack;
   beforeAll(async () => {
     process.env.MAX_PENDING_UPLOADS_PER_USER = '3';
@@ -54,7 +54,7 @@ describe('upload reservations, write-once and size-bound upload URLs', () => {
     delete process.env.MAX_PENDING_UPLOADS_PER_USER;
     delete process.env.UPLOAD_RESERVATION_MINUTES;
     resetEnvCache();
-  }, 120_000);
+  }, 240_000);
 
   it('caps the reservations one user holds, with a message saying why; others keep uploading; used or expired ones count no more', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'hoarder');
