@@ -64,6 +64,11 @@ function signatureGateway(credentials: LocalCredentials, inner: { host: string; 
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       });
+      // A client that stops reading (a capped or aborted download) ends the upstream request too, so no
+      // half-read answer keeps a connection to s3rver open.
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
       upstream.on('error', () => (res.headersSent ? res.destroy() : s3Error(res, 502, 'InternalError', 'The local S3 store is not reachable')));
       req.pipe(upstream);
     };
