@@ -57,3 +57,6 @@ export const ITEM_WORDS_MAX = 50;
 // Team and invitations
 /** An invitation link can be used once, within this many days. */
 export const INVITATION_VALID_DAYS = 7;
+
+// Hardening: ids the API accepts in bodies and query lists are bounded (document ids are 26 characters).
+export const DOCUMENT_ID_MAX = 64;

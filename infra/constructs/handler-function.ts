@@ -89,6 +89,9 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.globalAdminEmails]: r.globalAdminEmails,
     // The handlers' own default (lambdas/runtime/env.ts), stated so that it can be changed per stage.
     [ENV_NAMES.maxCompaniesPerUser]: '10',
+    // Hardening: upload reservations (the handlers' defaults, stated so that they can be changed per stage).
+    [ENV_NAMES.uploadReservationMinutes]: '20',
+    [ENV_NAMES.maxPendingUploadsPerUser]: '50',
     NODE_OPTIONS: '--enable-source-maps',
   };
   // Email-in: the deployed receiving domain (EmailInStack sets it on the email-in job; others never read mail).

@@ -29,6 +29,8 @@ export interface Deps {
   globalAdminEmails: string[];
   /** Companies one user may create (MAX_COMPANIES_PER_USER). */
   maxCompaniesPerUser: number;
+  /** Upload reservations: how long one holds the quota, how many one user may hold (UPLOAD_RESERVATION_MINUTES, MAX_PENDING_UPLOADS_PER_USER). */
+  uploadLimits: { reservationMinutes: number; maxPendingPerUser: number };
   /** Receipts and invoices (lambdas/core/documents). */
   documents: DocumentsStore;
   /** The documents bucket. */
@@ -67,6 +69,7 @@ export function deps(needs?: readonly AwsNeed[], who = 'this handler'): Deps {
       .map((e) => e.trim().toLowerCase())
       .filter(Boolean),
     maxCompaniesPerUser: env().MAX_COMPANIES_PER_USER,
+    uploadLimits: { reservationMinutes: env().UPLOAD_RESERVATION_MINUTES, maxPendingPerUser: env().MAX_PENDING_UPLOADS_PER_USER },
     documents: ddbDocumentsStore,
     files: guardedFiles(check),
     layouts: ddbSupplierLayouts,

@@ -17,6 +17,9 @@ export const ENV_NAMES = {
   /** Email-in: the domain mail is received for in AWS (deploy-time context emailInDomain). */
   emailInDomain: 'EMAIL_IN_DOMAIN',
   maxCompaniesPerUser: 'MAX_COMPANIES_PER_USER',
+  // Hardening: upload reservations (lambdas/core/documents/upload.ts).
+  uploadReservationMinutes: 'UPLOAD_RESERVATION_MINUTES',
+  maxPendingUploadsPerUser: 'MAX_PENDING_UPLOADS_PER_USER',
   // Team and invitations
   mailFrom: 'MAIL_FROM',
   appUrl: 'APP_URL',
@@ -45,6 +48,10 @@ const envSchema = z.object({
   EMAIL_IN_DOMAIN: z.string().max(253).default(''),
   /** Companies one user may create (their first one included); the platform admin sees each owner's count. */
   MAX_COMPANIES_PER_USER: z.coerce.number().int().min(1).default(10),
+  /** Minutes an upload reservation holds a document of the quota while its file has not arrived. */
+  UPLOAD_RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(20),
+  /** Upload reservations one user may hold at once in a company (files requested and not yet arrived). */
+  MAX_PENDING_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(50),
   /** Sender of outgoing mail (invitations), e.g. `Receipts <no-reply@example.com>`; an SES-verified identity in AWS. */
   MAIL_FROM: z.string().default(''),
   /** The web app's origin; invitation links point at `<APP_URL>/signup/invite`. */

@@ -147,7 +147,8 @@ export function httpHandler<B = unknown, Q = unknown, P = unknown>(definition: H
       return errorResponse(error, requestId, log);
     }
   };
-  return Object.assign(handler, { route: definition.route, auth });
+  // The schemas travel with the handler so that tests can generate input for every route (test/integration/fuzz.test.ts).
+  return Object.assign(handler, { route: definition.route, auth, schemas: { body: definition.body, query: definition.query, path: definition.path } });
 }
 
 /** For handlers: the caller is always present on non-public routes. */

@@ -14,6 +14,22 @@ import type { S3EventRecord } from './s3';
 
 export const MAX_RECEIVES = 3;
 const CONCURRENCY = 2;
+/**
+ * Big files (a long scanned PDF) take minutes: they run in a lane of their own with CONCURRENCY - 1 slots, so
+ * at least one slot always serves the others and small documents keep flowing past big ones.
+ */
+export const BIG_OBJECT_BYTES = 5 * 1024 * 1024;
+const BIG_SLOTS = Math.max(1, CONCURRENCY - 1);
+
+/** A message whose S3 object is at least `threshold` bytes (its notification carries the size). */
+function isBigMessage(body: string, threshold: number): boolean {
+  try {
+    const records = (JSON.parse(body) as { Records?: { s3?: { object?: { size?: number } } }[] }).Records ?? [];
+    return records.some((r) => Number(r?.s3?.object?.size ?? 0) >= threshold);
+  } catch {
+    return false;
+  }
+}
 
 type JobHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -76,6 +92,8 @@ export function createLocalJobQueue(
   opts: {
     queueName?: string;
     msPerDelaySecond?: number;
+    /** Objects of this size or more run in one job slot only, so small documents keep flowing past big ones. */
+    bigObjectBytes?: number;
     /**
      * The function's timeout: a delivery still running after it counts as failed, as when Lambda kills the
      * function (locally the call cannot be stopped; whatever it does later is what a killed function never does).
@@ -89,6 +107,12 @@ export function createLocalJobQueue(
   const queue: SQSRecord[] = [];
   const deadLetters: SQSRecord[] = [];
   let running = 0;
+  let runningBig = 0;
+  const big = new WeakMap<SQSRecord, boolean>();
+  const bigOf = (msg: SQSRecord) => {
+    if (!big.has(msg)) big.set(msg, isBigMessage(msg.body, opts.bigObjectBytes ?? BIG_OBJECT_BYTES));
+    return big.get(msg)!;
+  };
   let waitingRetries = 0;
   let closed = false;
   const idleWaiters: (() => void)[] = [];
@@ -116,10 +140,16 @@ export function createLocalJobQueue(
 
   const pump = () => {
     while (!closed && running < CONCURRENCY && queue.length > 0) {
-      const msg = queue.shift()!;
+      // The oldest message that may run now: a big one only while the big lane has a free slot.
+      const index = queue.findIndex((m) => !bigOf(m) || runningBig < BIG_SLOTS);
+      if (index < 0) break;
+      const msg = queue.splice(index, 1)[0]!;
+      const isBig = bigOf(msg);
       running += 1;
+      if (isBig) runningBig += 1;
       void handle(msg).finally(() => {
         running -= 1;
+        if (isBig) runningBig -= 1;
         pump();
         checkIdle();
       });

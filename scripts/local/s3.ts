@@ -47,11 +47,27 @@ const S3_ERROR_CODES = {
  * checks no V4 signatures, so it is never reached directly. CORS preflights pass unsigned, as in S3.
  */
 function signatureGateway(credentials: LocalCredentials, inner: { host: string; port: number }): Server {
+  /** Keys with a conditional PUT in flight: S3 lets one of two concurrent conditional writes through. */
+  const writing = new Set<string>();
+  const exists = (path: string) =>
+    new Promise<boolean>((resolve, reject) => {
+      const head = httpRequest({ host: inner.host, port: inner.port, method: 'HEAD', path, agent: false, headers: { host: `${inner.host}:${inner.port}` } }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode === 200);
+      });
+      head.on('error', reject);
+      head.end();
+    });
   return createServer((req, res) => {
     const forward = () => {
       const upstream = httpRequest({ host: inner.host, port: inner.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
+      });
+      // A client that stops reading (a capped or aborted download) ends the upstream request too, so no
+      // half-read answer keeps a connection to s3rver open.
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
       });
       upstream.on('error', () => (res.headersSent ? res.destroy() : s3Error(res, 502, 'InternalError', 'The local S3 store is not reachable')));
       req.pipe(upstream);
@@ -60,8 +76,28 @@ function signatureGateway(credentials: LocalCredentials, inner: { host: string; 
     const presigned = new URL(req.url ?? '/', 'http://local').searchParams.has('X-Amz-Signature');
     // S3 clients send the payload hash in x-amz-content-sha256, which the signature covers: the body is not needed.
     const verdict = presigned ? verifyPresignedUrl(req, credentials) : verifySigV4(req, undefined, credentials);
+    // A PUT with If-None-Match: * writes only where no object is (S3's conditional write): 412 otherwise.
+    const writeOnce = async () => {
+      const path = new URL(req.url ?? '/', 'http://local').pathname;
+      if (writing.has(path)) {
+        req.resume();
+        return s3Error(res, 409, 'ConditionalRequestConflict', 'A conflicting conditional operation is currently in progress against this resource.');
+      }
+      writing.add(path);
+      res.on('close', () => writing.delete(path));
+      if (await exists(path)) {
+        req.resume();
+        return s3Error(res, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
+      }
+      forward();
+    };
+    const conditional = req.method === 'PUT' && String(req.headers['if-none-match'] ?? '').trim() === '*';
     verdict.then(
-      (v) => (v.ok ? forward() : (req.resume(), s3Error(res, 403, S3_ERROR_CODES[v.error], v.message))),
+      (v) => {
+        if (!v.ok) return (req.resume(), s3Error(res, 403, S3_ERROR_CODES[v.error], v.message));
+        if (!conditional) return forward();
+        writeOnce().catch(() => (res.headersSent ? res.destroy() : s3Error(res, 502, 'InternalError', 'The local S3 store is not reachable')));
+      },
       () => s3Error(res, 500, 'InternalError', 'Signature check failed'),
     );
   });

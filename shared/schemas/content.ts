@@ -5,6 +5,7 @@
  * same ones; the server is the authority (POST receipts/{id}/content/validate).
  */
 import { z } from 'zod';
+import { DOCUMENT_ID_MAX } from '../constants';
 import { MSG } from './messages';
 
 // ---------------------------------------------------------------- geometry
@@ -238,9 +239,9 @@ export const deleteLineQuerySchema = z.object({ version: z.coerce.number().int()
 /** POST /receipts/{id}/content/{line}/select: fill datapoint {line} from what is printed inside `position`. */
 export const selectBoxSchema = z.object({
   version,
-  receipt_id: z.string().optional(),
-  content_id: z.string().optional(),
-  file: z.string().nullable().optional(),
+  receipt_id: z.string().max(DOCUMENT_ID_MAX).optional(),
+  content_id: z.string().max(DOCUMENT_ID_MAX).optional(),
+  file: z.string().max(1000).nullable().optional(),
   page: z.number().int().min(1),
   position: boxSchema,
   is_related_content: z.boolean().default(false),
@@ -356,7 +357,11 @@ export const exportQuerySchema = z.object({
   fields: z.string().max(2000).optional(),
   file_name: z.string().trim().max(120).optional(),
   /** More documents exported with {id}, comma-separated. */
-  receipt_ids: z.string().max(20_000).optional(),
+  receipt_ids: z
+    .string()
+    .max(20_000)
+    .refine((v) => v.split(',').every((id) => id.trim().length <= DOCUMENT_ID_MAX), 'Unknown document')
+    .optional(),
   /** i.SAF: the registration number of the reporting company (else the company code). */
   registration_number: z.string().max(20).optional(),
 });

@@ -3,7 +3,7 @@
  * Query strings arrive as strings; the schemas coerce them.
  */
 import { z } from 'zod';
-import { CUSTOM_MESSAGE_MAX, LIST_PAGE_SIZE } from '../constants';
+import { CUSTOM_MESSAGE_MAX, DOCUMENT_ID_MAX, LIST_PAGE_SIZE } from '../constants';
 import { LIST_STATUSES, RECEIPT_STATUSES } from '../status';
 import { MSG } from './messages';
 import { statusCountsSchema } from './company';
@@ -13,6 +13,12 @@ export const RECEIPT_TYPES = ['receipt', 'invoice'] as const;
 export const receiptTypeSchema = z.enum(RECEIPT_TYPES);
 export type ReceiptType = z.infer<typeof receiptTypeSchema>;
 export const receiptStatusSchema = z.enum(RECEIPT_STATUSES);
+
+/** A document id as the API accepts it anywhere (path, body, query lists): bounded, so no id can overflow a table key. */
+export const documentIdSchema = z.string().trim().min(1, MSG.required).max(DOCUMENT_ID_MAX, 'Unknown document');
+/** A company id in a body (the company_id query parameter is bounded alike by the handler wrapper). */
+export const COMPANY_ID_MAX = 128;
+export const companyIdSchema = z.string().trim().min(1, MSG.required).max(COMPANY_ID_MAX, 'Unknown company');
 
 /** Upload-time messages shown on the upload cards (rules.md sections 5 and 8). */
 export const UPLOAD_MSG = {
@@ -196,21 +202,21 @@ export const statusBodySchema = z.object({ status: z.enum(STATUS_ACTIONS), versi
 export type StatusAction = z.infer<typeof statusBodySchema>['status'];
 export const flagBodySchema = z.object({ flag: z.boolean(), version: versionField });
 export const typeBodySchema = z.object({ receipt_type: receiptTypeSchema, version: versionField });
-export const selectCompanyBodySchema = z.object({ company_id: z.string().trim().min(1, MSG.required), version: versionField });
-export const combineBodySchema = z.object({ receipt_id: z.string().trim().min(1, MSG.required), version: versionField });
+export const selectCompanyBodySchema = z.object({ company_id: companyIdSchema, version: versionField });
+export const combineBodySchema = z.object({ receipt_id: documentIdSchema, version: versionField });
 export const restartBodySchema = z.object({ version: versionField });
 export const exportXmlBodySchema = z.object({
-  receipt_ids: z.array(z.string().min(1)).min(1, MSG.required).max(100, 'At most 100 documents'),
+  receipt_ids: z.array(documentIdSchema).min(1, MSG.required).max(100, 'At most 100 documents'),
 });
 
 export const BULK_ACTIONS = ['status', 'flag', 'type', 'delete', 'send'] as const;
 export const bulkBodySchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('status'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), status: z.enum(STATUS_ACTIONS) }),
-  z.object({ action: z.literal('flag'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), flag: z.boolean() }),
-  z.object({ action: z.literal('type'), receipt_ids: z.array(z.string().min(1)).min(1).max(100), receipt_type: receiptTypeSchema }),
-  z.object({ action: z.literal('delete'), receipt_ids: z.array(z.string().min(1)).min(1).max(100) }),
+  z.object({ action: z.literal('status'), receipt_ids: z.array(documentIdSchema).min(1).max(100), status: z.enum(STATUS_ACTIONS) }),
+  z.object({ action: z.literal('flag'), receipt_ids: z.array(documentIdSchema).min(1).max(100), flag: z.boolean() }),
+  z.object({ action: z.literal('type'), receipt_ids: z.array(documentIdSchema).min(1).max(100), receipt_type: receiptTypeSchema }),
+  z.object({ action: z.literal('delete'), receipt_ids: z.array(documentIdSchema).min(1).max(100) }),
   // Integrations: confirm and queue for the company's export targets (also: send again after a failure).
-  z.object({ action: z.literal('send'), receipt_ids: z.array(z.string().min(1)).min(1).max(100) }),
+  z.object({ action: z.literal('send'), receipt_ids: z.array(documentIdSchema).min(1).max(100) }),
 ]);
 export type BulkBody = z.infer<typeof bulkBodySchema>;
 

@@ -58,6 +58,19 @@ function uploadItem(u: UploadRecord): Item {
   return { ...keys.upload(u.upload_id), ...pending, type: 'UPLOAD', ...u, ttl };
 }
 
+/** Gives back the user's outstanding-reservation count held by a pending upload that leaves `pending`. */
+function holdRelease(upload: UploadRecord): TransactItem | undefined {
+  if (upload.state !== 'pending' || !upload.held_by || !upload.company_id) return undefined;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.uploadHolds(upload.company_id, upload.held_by),
+      UpdateExpression: 'ADD outstanding :minus',
+      ExpressionAttributeValues: { ':minus': -1 },
+    },
+  };
+}
+
 function countsKey(scope: ScopeKey, type: ReceiptType): Key {
   return scope.startsWith('C#') ? keys.companyCounts(scope.slice(2), type) : keys.userDocumentCounts(scope.slice(2), type);
 }
@@ -294,6 +307,8 @@ export const ddbDocumentsStore: DocumentsStore = {
         },
         'upload-state',
       );
+      const held = to !== 'pending' ? holdRelease(upload) : undefined;
+      if (held) add(held, 'unknown');
     }
     for (const m of change.markers.delete) add({ Delete: { TableName: tableName(), Key: keys.documentMarker(m.kind, m.scope, m.value, m.receipt_id) } }, 'unknown');
     for (const m of change.markers.put) add({ Put: { TableName: tableName(), Item: markerItem(m) } }, 'unknown');
@@ -339,7 +354,7 @@ export const ddbDocumentsStore: DocumentsStore = {
     return { receipt: countsFromItem(receipt!.Item), invoice: countsFromItem(invoice!.Item) };
   },
 
-  async putUpload(upload, reserve) {
+  async putUpload(upload, reserve, hold) {
     const items: TransactItem[] = [{ Put: { TableName: tableName(), Item: uploadItem(upload), ConditionExpression: 'attribute_not_exists(pk)' } }];
     const labels: { reason: ConflictReason }[] = [{ reason: 'exists' }];
     if (reserve) {
@@ -349,6 +364,18 @@ export const ddbDocumentsStore: DocumentsStore = {
         items.push(item);
         labels.push({ reason: 'quota' });
       }
+    }
+    if (hold && upload.held_by && upload.company_id) {
+      items.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.uploadHolds(upload.company_id, upload.held_by),
+          UpdateExpression: 'ADD outstanding :one',
+          ConditionExpression: 'attribute_not_exists(outstanding) OR outstanding < :max',
+          ExpressionAttributeValues: { ':one': 1, ':max': hold.maxOutstanding },
+        },
+      });
+      labels.push({ reason: 'held' });
     }
     await transact(items, labels);
   },
@@ -395,8 +422,10 @@ export const ddbDocumentsStore: DocumentsStore = {
         },
       });
     }
+    const held = holdRelease(upload);
+    if (held) items.push(held);
     try {
-      await transact(items, [{ reason: 'upload-state' }, { reason: 'unknown' }]);
+      await transact(items, [{ reason: 'upload-state' }, { reason: 'unknown' }, { reason: 'unknown' }]);
       return true;
     } catch (error) {
       if (error instanceof CommitConflict) return false;

@@ -58,6 +58,8 @@ export const keys = {
   documentMarkersOf: (kind: string, scope: string, value: string) => ({ pk: `DOCMARK#${kind}#${scope}#${value}` }),
   upload: (uploadId: string) => ({ pk: `UPLOAD#${uploadId}`, sk: 'META' }),
   /** Pending uploads of a company by expiry, while they hold a quota reservation. */
+  /** Hardening: one user's count of outstanding (pending) upload reservations in a company. */
+  uploadHolds: (companyId: string, userId: string) => ({ pk: `COMPANY#${companyId}`, sk: `HOLDS#${userId}` }),
   pendingUploadIndex: (companyId: string, expiresAt: string, uploadId: string) => ({ gsi1pk: `UPLOADS#${companyId}`, gsi1sk: `${expiresAt}#${uploadId}` }),
   /** Counts by status of a user's unassigned documents (all-companies uploads). */
   userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),

@@ -11,7 +11,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { FileStore } from '../../core/documents/ports';
+import { ObjectChanged, ObjectTooLarge, type FileStore } from '../../core/documents/ports';
 import { env } from '../../runtime/env';
 
 let client: S3Client | undefined;
@@ -37,9 +37,42 @@ function isMissing(error: unknown): boolean {
 export const s3Files: FileStore = {
   bucket,
 
-  async get(key) {
-    const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
-    const bytes = res.Body ? await res.Body.transformToByteArray() : new Uint8Array();
+  async get(key, opts = {}) {
+    let res;
+    try {
+      res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key, ...(opts.ifMatch ? { IfMatch: `"${opts.ifMatch}"` } : {}) }));
+    } catch (error) {
+      const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (opts.ifMatch && (e.name === 'PreconditionFailed' || e.$metadata?.httpStatusCode === 412)) throw new ObjectChanged(key);
+      throw error;
+    }
+    const body = res.Body as (AsyncIterable<Uint8Array> & { destroy?: () => void }) | undefined;
+    if (opts.ifMatch && unquote(res.ETag) !== opts.ifMatch) {
+      body?.destroy?.();
+      throw new ObjectChanged(key);
+    }
+    const max = opts.maxBytes ?? Number.POSITIVE_INFINITY;
+    if (Number(res.ContentLength ?? 0) > max) {
+      body?.destroy?.();
+      throw new ObjectTooLarge(key);
+    }
+    // Streamed with a cap: a body longer than announced is never read whole.
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    for await (const chunk of body ?? []) {
+      length += chunk.length;
+      if (length > max) {
+        body?.destroy?.();
+        throw new ObjectTooLarge(key);
+      }
+      chunks.push(chunk);
+    }
+    const bytes = new Uint8Array(length);
+    let offset = 0;
+    for (const c of chunks) {
+      bytes.set(c, offset);
+      offset += c.length;
+    }
     return { bytes, etag: unquote(res.ETag), size: bytes.length, contentType: res.ContentType };
   },
 
@@ -93,8 +126,16 @@ export const s3Files: FileStore = {
     } while (token);
   },
 
-  presignPut(key, contentType, expiresInSeconds) {
-    return getSignedUrl(s3(), new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: contentType }), { expiresIn: expiresInSeconds });
+  presignPut(key, contentType, expiresInSeconds, bind = {}) {
+    // Length and If-None-Match become signed headers of the URL: S3 refuses another length or an existing object.
+    const command = new PutObjectCommand({
+      Bucket: bucket(),
+      Key: key,
+      ContentType: contentType,
+      ...(bind.contentLength !== undefined ? { ContentLength: bind.contentLength } : {}),
+      ...(bind.writeOnce ? { IfNoneMatch: '*' } : {}),
+    });
+    return getSignedUrl(s3(), command, { expiresIn: expiresInSeconds });
   },
 
   presignGet(key, expiresInSeconds) {

@@ -127,6 +127,8 @@ export function parseUploadKey(key: string): { companyId: string | null; userId:
 /** S3 keys of what the processing makes of a document. */
 export const documentKeys = {
   pageSource: (receiptId: string) => `documents/${receiptId}/source.pdf`,
+  /** The first MAX_RECOGNISED_PAGES pages of a longer PDF: what is rendered and recognised. */
+  firstPages: (receiptId: string, run: number) => `documents/${receiptId}/first-pages/${run}.pdf`,
   pageImage: (receiptId: string, page: number, run: number) => `documents/${receiptId}/pages/${run}-${page}.jpg`,
   /** `unique` (a new id per write) keeps a losing concurrent write from overwriting the winner's content. */
   content: (receiptId: string, unique: string) => `documents/${receiptId}/content/${unique}.json`,

@@ -13,7 +13,7 @@ import type {
 } from './types';
 
 /** Why an atomic commit was refused. */
-export type ConflictReason = 'version' | 'exists' | 'quota' | 'upload-state' | 'unknown';
+export type ConflictReason = 'version' | 'exists' | 'quota' | 'upload-state' | 'held' | 'unknown';
 
 export class CommitConflict extends Error {
   constructor(
@@ -38,8 +38,13 @@ export interface DocumentsStore extends StreamReader {
   markers(kind: MarkerKind, scope: ScopeKey, value: string): Promise<string[]>;
   counts(scope: ScopeKey): Promise<Record<ReceiptType, StatusCounts>>;
 
-  /** Stores a pending upload; with `reserve`, takes one document of the month's quota in the same transaction. */
-  putUpload(upload: UploadRecord, reserve?: UsageDelta): Promise<void>;
+  /**
+   * Stores a pending upload; with `reserve`, takes one document of the month's quota in the same transaction;
+   * with `hold` (and `upload.held_by`), also raises that user's count of outstanding reservations in the company,
+   * conditionally on `maxOutstanding` (CommitConflict 'held' when over it). The count falls again when the upload
+   * leaves `pending` (commit with `change.upload`, releaseUpload).
+   */
+  putUpload(upload: UploadRecord, reserve?: UsageDelta, hold?: { maxOutstanding: number }): Promise<void>;
   getUpload(uploadId: string): Promise<UploadRecord | undefined>;
   /** Pending uploads of the company whose reservation has expired (bounded). */
   expiredUploads(companyId: string, nowIso: string, limit: number): Promise<UploadRecord[]>;
@@ -55,15 +60,46 @@ export interface StoredObject {
   contentType?: string;
 }
 
+/** What an upload URL binds besides its key: the exact length, and that it writes only where nothing is. */
+export interface PutBinding {
+  /** Signed into the URL (content-length): S3 refuses a body of another length. */
+  contentLength?: number;
+  /** Signed `If-None-Match: *`: the URL cannot replace an object (S3 answers 412). */
+  writeOnce?: boolean;
+}
+
+export interface GetOptions {
+  /** Read at most this many bytes (streamed); more → ObjectTooLarge, without reading the rest. */
+  maxBytes?: number;
+  /** Only this version of the object (its ETag); another → ObjectChanged. */
+  ifMatch?: string;
+}
+
+/** The object is larger than the reader's cap. */
+export class ObjectTooLarge extends Error {
+  constructor(readonly key: string) {
+    super(`Object ${key} is larger than allowed`);
+    this.name = 'ObjectTooLarge';
+  }
+}
+
+/** The object is not the version the caller recorded (it was replaced). */
+export class ObjectChanged extends Error {
+  constructor(readonly key: string) {
+    super(`Object ${key} was replaced`);
+    this.name = 'ObjectChanged';
+  }
+}
+
 export interface FileStore {
-  get(key: string): Promise<StoredObject>;
+  get(key: string, opts?: GetOptions): Promise<StoredObject>;
   head(key: string): Promise<{ etag: string; size: number } | undefined>;
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   getJson<T>(key: string): Promise<T | undefined>;
   putJson(key: string, value: unknown): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
   delete(keys: string[]): Promise<void>;
-  presignPut(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
+  presignPut(key: string, contentType: string, expiresInSeconds: number, bind?: PutBinding): Promise<string>;
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
   bucket(): string;
 }
@@ -85,8 +121,13 @@ export interface RenderedPage {
 export interface PageRenderer {
   /** The image upright (EXIF orientation applied) as a JPEG; DocumentProblem for bombs, tiny or broken images. */
   renderImage(bytes: Uint8Array): Promise<RenderedPage>;
-  /** Every page of a PDF as a JPEG; DocumentProblem for broken, protected or oversized PDFs. */
-  renderPdf(bytes: Uint8Array): Promise<RenderedPage[]>;
+  /**
+   * Every page of a PDF as a JPEG; DocumentProblem for broken, protected or oversized PDFs. With `onPage`, each
+   * page is handed over as soon as it is rendered and not kept (the result is then empty): one page in memory at a time.
+   */
+  renderPdf(bytes: Uint8Array, onPage?: (page: RenderedPage, index: number) => Promise<void>): Promise<RenderedPage[]>;
+  /** The first `maxPages` pages of a PDF as a PDF of their own, and how many pages it had (the same bytes when it fits). */
+  firstPages(bytes: Uint8Array, maxPages: number): Promise<{ bytes: Uint8Array; total: number }>;
   /** One single-page PDF per page; null when it has more than maxPages; DocumentProblem when the PDF cannot be read. */
   splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array[] | null>;
 }

@@ -32,7 +32,8 @@ import {
   sha256Hex,
 } from './files';
 import { searchTextOf } from './list';
-import { CommitConflict, DocumentProblem, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer, type RenderedPage } from './ports';
+import { DOCUMENT_MAX_BYTES, IMAGE_MAX_BYTES } from '../../../shared/constants';
+import { CommitConflict, DocumentProblem, ObjectChanged, ObjectTooLarge, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer, type RenderedPage } from './ports';
 import { countMove, mergeCountDeltas } from './status-machine';
 import { emptyChange, type DocumentChange, type DocumentRecord, type PageRecord, type UploadRecord } from './types';
 import { historyRecord, keyMarker, publishDoc, quotaMessage, SYSTEM_ACTOR, type Actor } from './workflow';
@@ -63,6 +64,28 @@ export const DOCS_PER_TRANSACTION = 25;
 /** Shown when processing failed for a reason the user cannot fix (after the retries). */
 export const FAILED_MESSAGE = 'The document could not be processed. Try again.';
 export const TOO_MANY_PAGES_MESSAGE = `The PDF has more than ${MAX_SPLIT_PAGES} pages: upload it as one document per file`;
+/** Pages of one PDF document that are rendered and recognised; the rest are kept in the file but not read. */
+export const MAX_RECOGNISED_PAGES = 50;
+export const pagesCappedMessage = (total: number) => `Only the first ${MAX_RECOGNISED_PAGES} of ${total} pages were recognised`;
+/** The stored file is no longer the one the document was made from (a second write to its key). */
+export const REPLACED_MESSAGE = 'The file was replaced after it was uploaded. Upload it again as a new document.';
+/** The most bytes the job reads of any uploaded file (the largest upload allowed); larger objects are refused unread. */
+export const READ_MAX_BYTES = Math.max(DOCUMENT_MAX_BYTES, IMAGE_MAX_BYTES);
+
+function tooBigMessage(fileName: string): string {
+  return sourceKind(fileName) === 'image' ? UPLOAD_MSG.imageTooBig : UPLOAD_MSG.documentTooBig;
+}
+
+/** Reads a stored file with the read cap, only in the version the caller recorded; problems the user can read. */
+async function readSource(deps: ProcessingDeps, key: string, fileName: string, etag?: string): Promise<{ bytes: Uint8Array; etag: string }> {
+  try {
+    return await deps.files.get(key, { maxBytes: READ_MAX_BYTES, ...(etag ? { ifMatch: etag } : {}) });
+  } catch (error) {
+    if (error instanceof ObjectTooLarge) throw new DocumentProblem(tooBigMessage(fileName));
+    if (error instanceof ObjectChanged) throw new DocumentProblem(REPLACED_MESSAGE);
+    throw error;
+  }
+}
 
 export interface ObjectCreated {
   /** Decoded object key. */
@@ -116,15 +139,29 @@ async function handleUpload(deps: ProcessingDeps, key: string, uploadId: string,
     deps.log.warn('object without a pending upload', { key });
     return;
   }
-  const obj = await deps.files.get(key).catch((error: unknown) => {
-    if ((error as { name?: string }).name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
-    throw error;
-  });
-  if (!obj) {
+  // Size from the object's metadata first: a file over the largest upload allowed is refused without reading it.
+  const head = await deps.files.head(key);
+  if (!head) {
     deps.log.warn('uploaded object is gone', { key });
     return;
   }
-  const parts = await partsOf(deps, upload, obj.bytes);
+  const known = upload.state === 'consumed' ? (await deps.documents.getMany(upload.document_ids.slice(0, 1)))[0] : undefined;
+  if (known?.source && !known.split_page && known.source.key === key && known.source.etag !== head.etag) {
+    // A second object under an upload's key never silently becomes its document's file (write-once URLs prevent it).
+    deps.log.warn('upload object replaced after its documents were made', { key, receipt_id: known.receipt_id });
+  }
+  let obj: { bytes: Uint8Array; etag: string; size?: number; sha256?: string };
+  let parts: Part[];
+  try {
+    if (head.size > READ_MAX_BYTES) throw new DocumentProblem(tooBigMessage(upload.original_file_name));
+    obj = await readSource(deps, key, upload.original_file_name, head.etag);
+    parts = await partsOf(deps, upload, obj.bytes);
+  } catch (error) {
+    if (!(error instanceof DocumentProblem)) throw error;
+    // One failed document keeps the upload's record; its digest names this object, not its (unread) content.
+    obj = { bytes: new Uint8Array(), etag: head.etag, size: head.size, sha256: sha256Hex(new TextEncoder().encode(`${key}\n${head.etag}`)) };
+    parts = [{ page: null, problem: error.message }];
+  }
   const idOf = (p: Part) => documentIdFor(key, obj.etag, p.page);
   let docs: DocumentRecord[] = [];
   for (let attempt = 1; attempt <= 3; attempt++) {
@@ -174,14 +211,14 @@ function sourceKind(fileName: string): 'image' | 'pdf' | 'office' {
 async function createDocuments(
   deps: ProcessingDeps,
   upload: UploadRecord,
-  obj: { bytes: Uint8Array; etag: string },
+  obj: { bytes: Uint8Array; etag: string; size?: number; sha256?: string },
   parts: Part[],
   idOf: (p: Part) => string,
   totalParts: number,
 ): Promise<DocumentRecord[]> {
   const now = deps.clock.now();
   const month = upload.state === 'pending' && upload.month ? upload.month : monthOf(now);
-  const sha = sha256Hex(obj.bytes);
+  const sha = obj.sha256 ?? sha256Hex(obj.bytes);
   const firstTime = upload.state !== 'consumed';
   const company = upload.company_id ? (await deps.store.getCompanies([upload.company_id]))[0] : undefined;
   const allIds = parts.map(idOf);
@@ -234,7 +271,7 @@ async function createDocuments(
       source: {
         key: part.bytes ? documentKeys.pageSource(id) : upload.key,
         mime: part.bytes ? 'application/pdf' : upload.content_type,
-        size: part.bytes ? part.bytes.length : obj.bytes.length,
+        size: part.bytes ? part.bytes.length : (obj.size ?? obj.bytes.length),
         sha256: sha,
         file_hash: fileHash,
         etag: obj.etag,
@@ -306,13 +343,13 @@ function usageForUpload(upload: UploadRecord, companyId: string, month: string, 
 async function createQuotaFailure(
   deps: ProcessingDeps,
   upload: UploadRecord,
-  obj: { bytes: Uint8Array; etag: string },
+  obj: { bytes: Uint8Array; etag: string; size?: number; sha256?: string },
   available: number,
   actor: Actor,
 ): Promise<DocumentRecord> {
   const now = deps.clock.now().toISOString();
   const id = documentIdFor(upload.key, obj.etag, null);
-  const sha = sha256Hex(obj.bytes);
+  const sha = obj.sha256 ?? sha256Hex(obj.bytes);
   const doc: DocumentRecord = {
     receipt_id: id,
     scope: upload.scope,
@@ -347,7 +384,7 @@ async function createQuotaFailure(
     split_page: null,
     upload_type: upload.upload_type,
     process_rows: upload.process_rows,
-    source: { key: upload.key, mime: upload.content_type, size: obj.bytes.length, sha256: sha, file_hash: sha, etag: obj.etag, kind: sourceKind(upload.original_file_name) },
+    source: { key: upload.key, mime: upload.content_type, size: obj.size ?? obj.bytes.length, sha256: sha, file_hash: sha, etag: obj.etag, kind: sourceKind(upload.original_file_name) },
     pages: [],
     content_key: null,
     boxes_key: null,
@@ -457,21 +494,38 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
   const run = doc.processing_run;
   try {
     if (!doc.source) throw new DocumentProblem(UPLOAD_MSG.typeNotAllowed);
-    const obj = await deps.files.get(doc.source.key);
+    // Only the object the document was made from (its ETag; split pages are the job's own copies), read with the cap.
+    const obj = await readSource(deps, doc.source.key, doc.original_file_name, doc.split_page ? undefined : doc.source.etag);
     const check = await checkContent(obj.bytes, doc.original_file_name, doc.split_page ? 'single' : doc.mode);
     if (!check.ok) throw new DocumentProblem(check.message);
 
     let rendered: RenderedPage[] = [];
     let officePdf: Uint8Array | undefined;
-    if (check.kind === 'image') rendered = [await deps.renderer.renderImage(obj.bytes)];
-    else if (check.kind === 'pdf') rendered = await deps.renderer.renderPdf(obj.bytes);
-    else if (check.kind === 'office') ({ rendered, pdf: officePdf } = await officePages(deps, doc, obj.bytes));
     const pages: PageRecord[] = [];
-    for (const [i, page] of rendered.entries()) {
+    const storePage = async (page: RenderedPage, i: number) => {
       const imageKey = documentKeys.pageImage(doc.receipt_id, i + 1, run);
       await deps.files.put(imageKey, page.jpeg, 'image/jpeg');
       pages.push({ page: i + 1, document: doc.original_file_name, image_key: imageKey, status: 'processed', width: page.width, height: page.height });
+    };
+    // A long PDF: only its first pages are rendered and recognised (from a copy of them, Textract included).
+    let source = { bytes: obj.bytes, key: doc.source.key };
+    let cappedFrom: number | null = null;
+    if (check.kind === 'pdf') {
+      const first = await deps.renderer.firstPages(obj.bytes, MAX_RECOGNISED_PAGES).catch((error: unknown) => {
+        if (error instanceof DocumentProblem) return undefined; // renderPdf says what is wrong with it
+        throw error;
+      });
+      if (first && first.total > MAX_RECOGNISED_PAGES) {
+        source = { bytes: first.bytes, key: documentKeys.firstPages(doc.receipt_id, run) };
+        await deps.files.put(source.key, source.bytes, 'application/pdf');
+        cappedFrom = first.total;
+      }
     }
+    if (check.kind === 'image') rendered = [await deps.renderer.renderImage(obj.bytes)];
+    // Page by page: each image is stored as soon as it is rendered.
+    else if (check.kind === 'pdf') await deps.renderer.renderPdf(source.bytes, storePage);
+    else if (check.kind === 'office') ({ rendered, pdf: officePdf } = await officePages(deps, doc, obj.bytes));
+    for (const [i, page] of rendered.entries()) await storePage(page, i);
     if (pages.length === 0) pages.push({ page: 1, document: doc.original_file_name, image_key: null, status: 'not_processed', width: null, height: null });
 
     let fields: ExtractedFields = emptyFields();
@@ -484,10 +538,10 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     const recogniser = await deps.recogniser();
     try {
       const result = await recogniser.analyzeExpense({
-        bytes: obj.bytes,
+        bytes: source.bytes,
         mime: check.mime,
         fileName: doc.original_file_name,
-        s3Object: { bucket: deps.files.bucket(), key: doc.source.key },
+        s3Object: { bucket: deps.files.bucket(), key: source.key },
         ...(officePdf ? { officePdf } : {}),
         idempotencyKey: `${doc.receipt_id}.${run}`,
         ...(check.kind === 'pdf' && rendered.length > 0 ? { pageCount: rendered.length } : {}),
@@ -557,6 +611,7 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     }
     const outcome = status === 'ready' ? 'Recognised: ready' : status === 'review' ? `Recognised: to review (${ready.reasons.join('; ') || note})` : 'Recognised';
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, outcome, SYSTEM_ACTOR));
+    if (cappedFrom !== null) change.history.push(historyRecord(deps.ids, doc.receipt_id, now, pagesCappedMessage(cappedFrom), SYSTEM_ACTOR));
     try {
       await deps.documents.commit(change);
     } catch (error) {

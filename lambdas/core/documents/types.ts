@@ -149,6 +149,11 @@ export interface UploadRecord {
   document_ids: string[];
   /** Email-in: the email record the attachment came with (set on the documents it becomes). */
   email_id?: string | null;
+  /**
+   * The user whose count of outstanding reservations this pending upload holds (GET /upload/document in a
+   * company); the count is given back when the upload leaves `pending` (consumed or released).
+   */
+  held_by?: string | null;
 }
 
 /** One change of a status-count item: ADD delta to the status's number. */

@@ -12,12 +12,31 @@ import { assertEditable } from './status-machine';
 import { companyScope, userScope, type UploadRecord } from './types';
 import { loadVisible, quotaMessage, type DocCaller, type DocumentDeps } from './workflow';
 
-/** The presigned PUT URL is valid this long. */
+/** The presigned PUT URL is valid this long (and never longer than the reservation). */
 export const UPLOAD_URL_SECONDS = 15 * 60;
-/** A reservation whose object has not arrived after this long is given back. */
+/** Upload reservations: a reservation whose object has not arrived after `reservationMinutes` is given back. */
+export interface UploadLimits {
+  reservationMinutes: number;
+  /** Reservations one user may hold at once in one company. */
+  maxPendingPerUser: number;
+}
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { reservationMinutes: 20, maxPendingPerUser: 50 };
+/** Reservations of email attachments (their files are stored already; the job uses them within seconds). */
 export const RESERVATION_SECONDS = 60 * 60;
 /** Expired reservations given back per upload request (bounded work). */
 const RELEASE_BATCH = 25;
+
+/** 429 when one user holds too many reservations: says what is happening and when it clears. */
+export function pendingUploadsMessage(limits: UploadLimits): string {
+  return `You have ${limits.maxPendingPerUser} uploads waiting for their files. Upload reservations that are not used expire after ${limits.reservationMinutes} minutes; try again when your uploads have finished.`;
+}
+
+/** The quota message, saying how much of the quota uploads in progress hold and when unused reservations return. */
+async function quotaRefusal(deps: DocumentDeps, companyId: string, month: string, available: number, limits: UploadLimits): Promise<AppError> {
+  const { reserved_documents: reserved } = await deps.documents.usage(companyId, month);
+  const held = reserved > 0 ? ` ${reserved} of them are reserved by uploads in progress; reservations that are not used are released after ${limits.reservationMinutes} minutes.` : '';
+  return new AppError('QuotaExceeded', `${quotaMessage(available)}${held}`);
+}
 
 export async function releaseExpiredReservations(deps: Pick<DocumentDeps, 'documents' | 'clock'>, companyId: string): Promise<number> {
   const expired = await deps.documents.expiredUploads(companyId, deps.clock.now().toISOString(), RELEASE_BATCH);
@@ -27,7 +46,7 @@ export async function releaseExpiredReservations(deps: Pick<DocumentDeps, 'docum
 }
 
 export async function requestUpload(
-  deps: DocumentDeps,
+  deps: DocumentDeps & { uploadLimits?: UploadLimits },
   caller: DocCaller & { role?: CompanyRole },
   query: UploadDocumentQuery,
 ): Promise<UploadDocumentResponse> {
@@ -57,6 +76,7 @@ export async function requestUpload(
   if (companyId && !company) throw forbidden('You are not a member of this company');
   if (query.receipt_id) assertEditable(await loadVisible(deps.documents, caller, query.receipt_id));
 
+  const limits = deps.uploadLimits ?? DEFAULT_UPLOAD_LIMITS;
   const now = deps.clock.now();
   const uploadId = deps.ids.newId();
   const key = uploadKey(companyId, ownerId, uploadId, query.original_file_name);
@@ -85,28 +105,36 @@ export async function requestUpload(
     month,
     state: 'pending',
     created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + RESERVATION_SECONDS * 1000).toISOString(),
+    expires_at: new Date(now.getTime() + limits.reservationMinutes * 60_000).toISOString(),
     document_ids: [],
+    held_by: companyId ? caller.userId : null,
   };
   if (company) {
     await releaseExpiredReservations(deps, company.company_id);
+    const reserve = {
+      companyId: company.company_id,
+      month: month!,
+      quota_taken: 1,
+      reserved_documents: 1,
+      used_documents: 0,
+      duplicated_documents: 0,
+      limit: company.available_documents - 1,
+    };
     try {
-      await deps.documents.putUpload(upload, {
-        companyId: company.company_id,
-        month: month!,
-        quota_taken: 1,
-        reserved_documents: 1,
-        used_documents: 0,
-        duplicated_documents: 0,
-        limit: company.available_documents - 1,
-      });
+      await deps.documents.putUpload(upload, reserve, { maxOutstanding: limits.maxPendingPerUser });
     } catch (error) {
-      if (error instanceof CommitConflict && error.reason === 'quota') throw new AppError('QuotaExceeded', quotaMessage(company.available_documents));
+      if (!(error instanceof CommitConflict)) throw error;
+      if (error.reason === 'quota') throw await quotaRefusal(deps, company.company_id, month!, company.available_documents, limits);
+      if (error.reason === 'held') throw new AppError('QuotaExceeded', pendingUploadsMessage(limits));
       throw error;
     }
   } else {
     await deps.documents.putUpload(upload);
   }
-  const uploadURL = await deps.files.presignPut(key, accepted.contentType, UPLOAD_URL_SECONDS);
-  return { uploadURL, upload_id: uploadId, key, headers: { 'content-type': accepted.contentType } };
+  // The URL writes once and exactly the declared length; the client sends the returned headers with the PUT.
+  const uploadURL = await deps.files.presignPut(key, accepted.contentType, Math.min(UPLOAD_URL_SECONDS, limits.reservationMinutes * 60), {
+    contentLength: query.size,
+    writeOnce: true,
+  });
+  return { uploadURL, upload_id: uploadId, key, headers: { 'content-type': accepted.contentType, 'if-none-match': '*' } };
 }

@@ -110,7 +110,7 @@ export async function largestDeclaredPdfImage(bytes: Uint8Array): Promise<number
   return largest;
 }
 
-async function renderPdf(bytes: Uint8Array): Promise<RenderedPage[]> {
+async function renderPdf(bytes: Uint8Array, onPage?: (page: RenderedPage, index: number) => Promise<void>): Promise<RenderedPage[]> {
   // A small file may paint an enormous image: refuse it as "too large" before anything decodes it.
   if ((await largestDeclaredPdfImage(bytes)) > MAX_IMAGE_PIXELS) throw new DocumentProblem(RENDER_MSG.imageTooLarge);
   const pdf = await openPdf(bytes);
@@ -140,8 +140,12 @@ async function renderPdf(bytes: Uint8Array): Promise<RenderedPage[]> {
         throw new DocumentProblem(RENDER_MSG.pdfBroken);
       }
       const jpeg = await canvas.encode('jpeg', 82);
-      out.push({ jpeg: new Uint8Array(jpeg), width, height });
       page.cleanup();
+      const rendered = { jpeg: new Uint8Array(jpeg), width, height };
+      if (onPage) await onPage(rendered, n - 1);
+      else out.push(rendered);
+      // Between pages the event loop runs: other work of the process (local mode's API) is not held up by a long PDF.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return out;
   } finally {
@@ -180,4 +184,30 @@ async function splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array
   return out;
 }
 
-export const pageRenderer: PageRenderer = { renderImage, renderPdf, splitPdf };
+/** The first pages of a PDF as their own PDF (pdf-lib copies the pages; nothing is rendered). */
+async function firstPages(bytes: Uint8Array, maxPages: number): Promise<{ bytes: Uint8Array; total: number }> {
+  let src: PDFDocument;
+  try {
+    src = await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (error) {
+    if ((error as Error).name === 'EncryptedPDFError' || /encrypted/i.test(String((error as Error).message))) throw new DocumentProblem(RENDER_MSG.pdfProtected);
+    throw new DocumentProblem(RENDER_MSG.pdfBroken);
+  }
+  let total: number;
+  try {
+    total = src.getPageCount();
+  } catch {
+    throw new DocumentProblem(RENDER_MSG.pdfBroken);
+  }
+  if (total <= maxPages) return { bytes, total };
+  const out = await PDFDocument.create({ updateMetadata: false });
+  try {
+    const pages = await out.copyPages(src, Array.from({ length: maxPages }, (_, i) => i));
+    for (const p of pages) out.addPage(p);
+  } catch {
+    throw new DocumentProblem(RENDER_MSG.pdfBroken);
+  }
+  return { bytes: await out.save(), total };
+}
+
+export const pageRenderer: PageRenderer = { renderImage, renderPdf, splitPdf, firstPages };

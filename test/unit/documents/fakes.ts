@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { countsFromItem } from '../../../lambdas/core/accounts/counts';
 import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
 import { sortKeyOf, type StreamSpec } from '../../../lambdas/core/documents/list';
-import { CommitConflict, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer } from '../../../lambdas/core/documents/ports';
+import { CommitConflict, ObjectChanged, ObjectTooLarge, type DocumentsStore, type FileStore, type GetOptions, type OfficeConverter, type PageRenderer } from '../../../lambdas/core/documents/ports';
 import type { DocumentChange, DocumentRecord, HistoryRecord, UploadRecord, UsageDelta } from '../../../lambdas/core/documents/types';
 import type { AccountsStore, LiveEventName } from '../../../lambdas/core/ports';
 import type { SupplierKey } from '../../../lambdas/core/recognition/layout-keys';
@@ -112,9 +112,11 @@ export class MemoryDocuments implements DocumentsStore {
 export class MemoryFiles implements FileStore {
   objects = new Map<string, { bytes: Uint8Array; etag: string }>();
   bucket = () => 'documents';
-  async get(key: string) {
+  async get(key: string, opts: GetOptions = {}) {
     const o = this.objects.get(key);
     if (!o) throw Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey' });
+    if (opts.ifMatch && opts.ifMatch !== o.etag) throw new ObjectChanged(key);
+    if (opts.maxBytes !== undefined && o.bytes.length > opts.maxBytes) throw new ObjectTooLarge(key);
     return { bytes: o.bytes, etag: o.etag, size: o.bytes.length };
   }
   async head(key: string) {
@@ -192,9 +194,20 @@ export const fakeRenderer: PageRenderer = {
   async renderImage() {
     return { jpeg: new Uint8Array([0xff, 0xd8, 0xff]), width: 100, height: 100 };
   },
-  async renderPdf(bytes) {
+  async renderPdf(bytes, onPage) {
     const pdf = await PDFDocument.load(bytes);
-    return pdf.getPages().map(() => ({ jpeg: new Uint8Array([0xff, 0xd8, 0xff]), width: 100, height: 140 }));
+    const pages = pdf.getPages().map(() => ({ jpeg: new Uint8Array([0xff, 0xd8, 0xff]), width: 100, height: 140 }));
+    if (!onPage) return pages;
+    for (const [i, p] of pages.entries()) await onPage(p, i);
+    return [];
+  },
+  async firstPages(bytes, maxPages) {
+    const src = await PDFDocument.load(bytes);
+    const total = src.getPageCount();
+    if (total <= maxPages) return { bytes, total };
+    const out = await PDFDocument.create();
+    for (const p of await out.copyPages(src, Array.from({ length: maxPages }, (_, i) => i))) out.addPage(p);
+    return { bytes: await out.save(), total };
   },
   async splitPdf(bytes, maxPages) {
     const src = await PDFDocument.load(bytes);

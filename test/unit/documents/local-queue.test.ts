@@ -36,6 +36,45 @@ describe('local S3 → SQS → job stand-in', () => {
     await queue.close();
   });
 
+  it('keeps small documents flowing while big ones wait for their own lane', async () => {
+    const sized = (key: string, size: number) => ({ eventName: 'ObjectCreated:Put', s3: { bucket: { name: 'documents' }, object: { key, size, eTag: 'abc' } } });
+    const started: string[] = [];
+    const finish = new Map<string, () => void>();
+    const smallDone = new Promise<void>((resolve) => finish.set('done-signal', resolve));
+    const queue = createLocalJobQueue(
+      async () => async (event: SQSEvent) => {
+        const key = (JSON.parse(event.Records[0]!.body) as { Records: { s3: { object: { key: string } } }[] }).Records[0]!.s3.object.key;
+        started.push(key);
+        if (key.startsWith('small')) {
+          finish.get('done-signal')!();
+          return { batchItemFailures: [] };
+        }
+        // A big document runs until the test lets it finish.
+        await new Promise<void>((resolve) => finish.set(key, resolve));
+        return { batchItemFailures: [] };
+      },
+      'eu-west-1',
+      undefined,
+      3,
+      { bigObjectBytes: 1000 },
+    );
+    queue.deliver(sized('big-1.pdf', 50_000));
+    queue.deliver(sized('big-2.pdf', 50_000));
+    queue.deliver(sized('small.pdf', 10));
+    // Two big files were queued first, yet the small one runs while the first big one is still running.
+    await smallDone;
+    expect(started).toEqual(['big-1.pdf', 'small.pdf']);
+    finish.get('big-1.pdf')!();
+    await new Promise<void>((resolve) => {
+      const check = () => (finish.has('big-2.pdf') ? resolve() : setImmediate(check));
+      check();
+    });
+    expect(started).toEqual(['big-1.pdf', 'small.pdf', 'big-2.pdf']);
+    finish.get('big-2.pdf')!();
+    await queue.idle(5000);
+    await queue.close();
+  });
+
   it('encodes keys as S3 notifications do', () => {
     expect(encodeS3EventKey('uploads/a b/c+d/ž.pdf')).toBe('uploads/a+b/c%2Bd/%C5%BE.pdf');
   });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { TextractRecogniser, TEXTRACT_PROBLEM_MSG } from '../../../lambdas/adapters/textract';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { OfficeConverter } from '../../../lambdas/core/documents/ports';
-import { FAILED_MESSAGE, handleObjectCreated, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
+import { FAILED_MESSAGE, handleObjectCreated, MAX_RECOGNISED_PAGES, pagesCappedMessage, READ_MAX_BYTES, REPLACED_MESSAGE, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
 import { requestUpload } from '../../../lambdas/core/documents/upload';
 import { companyScope } from '../../../lambdas/core/documents/types';
 import { UNSUPPORTED_MESSAGE } from '../../../lambdas/core/recognition/file-type';
@@ -238,5 +238,67 @@ describe('permanent Textract errors', () => {
     const key = await s.upload('inv.pdf', await pdf(1));
     await expect(handleObjectCreated(s.deps, { key }, { final: false })).rejects.toThrow(/ThrottlingException/);
     expect([...s.documents.docs.values()][0]!.status).toBe('processing');
+  });
+});
+
+describe('processing job limits: replaced files, oversized objects, long PDFs', () => {
+  it('refuses to process an object that is not the one its document was made from', async () => {
+    const s = await setup({ failures: 1 });
+    const key = await s.upload('inv.pdf', await pdf(1));
+    await expect(handleObjectCreated(s.deps, { key }, { final: false })).rejects.toThrow(/recogniser crashed/);
+    // The file under the upload's key is replaced before the retry.
+    await s.files.put(key, await pdf(2), 'application/pdf');
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const docs = [...s.documents.docs.values()];
+    expect(docs).toHaveLength(1);
+    expect(docs[0]).toMatchObject({ status: 'failed', error_message: REPLACED_MESSAGE, counterparty_name: '' });
+  });
+
+  it('refuses an object over the largest upload from its size alone, without reading it', async () => {
+    const s = await setup();
+    const key = await s.upload('big.pdf', await pdf(1));
+    const reads: string[] = [];
+    const get = s.files.get.bind(s.files);
+    s.files.get = async (k, opts) => (reads.push(k), get(k, opts));
+    s.files.head = async () => ({ etag: 'huge', size: READ_MAX_BYTES + 1 });
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const docs = [...s.documents.docs.values()];
+    expect(docs).toHaveLength(1);
+    expect(docs[0]).toMatchObject({ status: 'failed', error_message: 'File size limits 30MB', can_be_restarted: true });
+    expect(reads).not.toContain(key);
+  });
+
+  it(`recognises only the first ${MAX_RECOGNISED_PAGES} pages of a long PDF and says so in the history`, async () => {
+    const seen: RecogniserInput[] = [];
+    const recogniser: Recogniser = {
+      async analyzeExpense(input) {
+        seen.push(input);
+        return RESULT;
+      },
+    };
+    const s = await setup({ recogniser });
+    const key = await s.upload('long.pdf', await pdf(MAX_RECOGNISED_PAGES + 7));
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const [doc] = [...s.documents.docs.values()];
+    expect(doc!.status).toBe('ready');
+    expect(doc!.pages).toHaveLength(MAX_RECOGNISED_PAGES);
+    expect((await PDFDocument.load(seen[0]!.bytes)).getPageCount()).toBe(MAX_RECOGNISED_PAGES);
+    // Textract reads the copy of the first pages from S3, not the whole file.
+    expect(seen[0]!.s3Object!.key).not.toBe(key);
+    expect((await PDFDocument.load((await s.files.get(seen[0]!.s3Object!.key)).bytes)).getPageCount()).toBe(MAX_RECOGNISED_PAGES);
+    const history = (await s.documents.history(doc!.receipt_id)).map((h) => h.name);
+    expect(history).toContain(pagesCappedMessage(MAX_RECOGNISED_PAGES + 7));
+    expect(pagesCappedMessage(57)).toBe('Only the first 50 of 57 pages were recognised');
+  });
+
+  it('recognises a PDF within the cap whole, with no note', async () => {
+    const seen: RecogniserInput[] = [];
+    const s = await setup({ recogniser: { analyzeExpense: async (input) => (seen.push(input), RESULT) } });
+    const key = await s.upload('short.pdf', await pdf(3));
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const [doc] = [...s.documents.docs.values()];
+    expect(doc!.pages).toHaveLength(3);
+    expect(seen[0]!.s3Object!.key).toBe(key);
+    expect((await s.documents.history(doc!.receipt_id)).map((h) => h.name).join('\n')).not.toMatch(/Only the first/);
   });
 });

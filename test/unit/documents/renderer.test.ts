@@ -105,3 +105,32 @@ describe('OCR resolution of PDF pages', () => {
     expect((14400 * huge) / 72).toBeLessThanOrEqual(MAX_OCR_PAGE_SIDE);
   });
 });
+
+describe('long PDFs: the first pages only, one page in memory at a time', () => {
+  async function pages(n: number) {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let i = 0; i < n; i++) doc.addPage([300, 400]).drawText(`Page ${i + 1}`, { x: 20, y: 350, size: 12, font });
+    return doc.save();
+  }
+
+  it('copies the first pages into a PDF of their own and counts them all', async () => {
+    const long = await pages(5);
+    const first = await pageRenderer.firstPages(long, 2);
+    expect(first.total).toBe(5);
+    expect((await PDFDocument.load(first.bytes)).getPageCount()).toBe(2);
+    const short = await pageRenderer.firstPages(long, 5);
+    expect(short).toEqual({ bytes: long, total: 5 });
+    expect(await problem(pageRenderer.firstPages(new TextEncoder().encode('%PDF-1.4 broken'), 2))).toBe(RENDER_MSG.pdfBroken);
+  });
+
+  it('hands each rendered page over in order and keeps none', async () => {
+    const seen: number[] = [];
+    const kept = await pageRenderer.renderPdf(await pages(3), async (page, index) => {
+      expect(page.jpeg[0]).toBe(0xff);
+      seen.push(index);
+    });
+    expect(seen).toEqual([0, 1, 2]);
+    expect(kept).toEqual([]);
+  });
+});
