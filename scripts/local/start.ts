@@ -5,6 +5,7 @@ import { DEMO_COLLEAGUE } from './seed-team';
 import { accessTokenOf, DEMO_USER, seedDemo } from './seed';
 import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-server';
 import { startLocalStack } from './stack';
+import { backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -65,6 +66,9 @@ async function main() {
     rivileKeys: [DEMO_RIVILE_KEY],
   });
   const seeded = await seedDemo(stack);
+  // Search: documents of a data folder from before the search index get indexed (search:backfill).
+  const backfill = await backfillSearchIndex();
+  if (backfill.indexed + backfill.removed > 0) console.log(`[local] search index: ${backfill.indexed} documents indexed, ${backfill.removed} old items removed`);
   let ftp: LocalFtpServer | undefined;
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);
