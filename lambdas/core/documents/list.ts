@@ -238,11 +238,16 @@ export async function mergeStreams(
     }
     if (!head) {
       if (blockers.length === 0) return { items: out, reads };
-      // Every stream with items left is waiting for reads we may not make: continue next page.
+      // Every stream with items left is waiting for a read: read on while the budget lasts (a read
+      // that matched nothing does not end the page), else continue on the next page.
+      if (reads < opts.maxReads) continue;
       return { items: out, next: bound, reads };
     }
     const headKey = sortKeyOf(head.buffer[0]!);
-    if (bound !== undefined && headKey <= bound) return { items: out, next: bound, reads };
+    if (bound !== undefined && headKey <= bound) {
+      if (reads < opts.maxReads) continue;
+      return { items: out, next: bound, reads };
+    }
     out.push(head.buffer.shift()!);
   }
   const done = states.every((s) => s.exhausted && s.buffer.length === 0);
@@ -251,15 +256,13 @@ export async function mergeStreams(
 
 /**
  * Items one read asks for. A filtered partition is read in windows. A search bucket nearly only
- * holds matches, so it asks for what the page still needs plus one (which tells whether more
- * follow, so a page never says `next` in front of an empty page); with further filters (issue
- * dates, duplicates) each following read of the page asks for twice as many, up to a window.
+ * holds matches, so its first read asks for what the page still needs plus one (which tells
+ * whether more follow, so a page never says `next` in front of an empty page); when words of the
+ * term or other filters (issue dates, duplicates) leave out items, each following read of the page
+ * asks for twice as many, up to a window.
  */
 function readLimit(spec: StreamSpec, filter: ListFilter | null, remaining: number, readsSoFar: number): number {
-  if (spec.by === 'search') {
-    const more = filter && (filter.issueFrom || filter.issueTo || filter.duplicatesOnly || filter.duplicateOf);
-    return more ? Math.min(FILTER_WINDOW, (remaining + 1) * 2 ** readsSoFar) : remaining + 1;
-  }
+  if (spec.by === 'search') return Math.min(FILTER_WINDOW, (remaining + 1) * 2 ** readsSoFar);
   return filter ? FILTER_WINDOW : remaining;
 }
 

@@ -202,6 +202,11 @@ describe('bounded newest-first merge', () => {
     expect(page.next).not.toBeNull();
     const { seen } = await pageAll(fakeReader(docs), { ...baseQuery, search_value: 'ee' }, ['C#c1']);
     expect(seen.map((d) => d.receipt_id)).toEqual(['D000010']);
+    // A window that matched nothing does not end the page while reads are left: a needle three
+    // windows down is on the first page.
+    const near = Array.from({ length: 5000 }, (_, i) => doc(i, { search_text: i === 4400 ? 'needle' : 'hay' }));
+    const found = await runList(fakeReader(near), planList({ ...baseQuery, search_value: 'ee' }, ['C#c1']), undefined);
+    expect(found.items.map((d) => d.receipt_id)).toEqual(['D004400']);
   });
 
   it('answers a rare term from its bucket in one read, and a common one with one item read per item returned', async () => {
