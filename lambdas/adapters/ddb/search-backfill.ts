@@ -1,5 +1,5 @@
 /**
- * Backfill of the document search index (docs/data-model.md, D9): documents written before the index
+ * Backfill of the document search index (docs/data-model.md, S3): documents written before the index
  * (or under an older SEARCH_INDEX_VERSION) get their search items; search items of an older version
  * are removed. Idempotent and safe next to live writes: a document is indexed in one transaction
  * conditioned on its version (a document changed meanwhile was indexed by that change), and an old

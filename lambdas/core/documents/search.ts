@@ -1,5 +1,5 @@
 /**
- * Document search by word prefix (docs/data-model.md, "Document search index", D7/D8). Pure.
+ * Document search by word prefix (docs/data-model.md, "Document search index", S1–S3). Pure.
  *
  * The indexed text of a document is its supplier/customer name, its document number and its file
  * name. It is cut into words (letters and digits; accents removed, lower case). Every word belongs
