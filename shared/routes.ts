@@ -115,6 +115,9 @@ export const jobHandlers = {
   exportDocument: 'jobs/export-document',
   /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
   importMasterData: 'jobs/import-master-data',
+  // Processing that never finished: the dead-letter queue's consumer and the scheduled sweeper.
+  processDocumentDeadLetter: 'jobs/process-document-dead-letter',
+  sweepProcessing: 'jobs/sweep-processing',
 } as const;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

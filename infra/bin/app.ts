@@ -25,10 +25,14 @@ createReceiptsStacks(app, {
   webDistDir: WEB_DIST_DIR,
   emailInDomain: app.node.tryGetContext('emailInDomain') as string | undefined,
   mailFrom: String(app.node.tryGetContext('mailFrom') ?? '').trim(),
+  sesIdentity: String(app.node.tryGetContext('sesIdentity') ?? '').trim() || undefined,
 });
 
 if (!app.node.tryGetContext('mailFrom')) {
-  console.warn('No -c mailFrom=<SES-verified sender>: invitation mail cannot be sent from this deployment.');
+  console.warn(
+    'No -c mailFrom=<SES-verified sender>: invitation mail cannot be sent from this deployment, and sign-up codes ' +
+      "and password resets use Cognito's own sender (about 50 messages a day).",
+  );
 }
 
 app.synth();

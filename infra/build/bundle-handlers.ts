@@ -11,8 +11,9 @@
  * - The AWS SDK v3 is bundled (not taken from the runtime): the versions in package-lock.json are the ones
  *   tested, lib-dynamodb always matches client-dynamodb, and minified files load fast.
  * - External packages (EXTERNALS) are native addons or read their own files. SHIPPED_EXTERNALS that a handler
- *   imports are copied into its node_modules/ with their dependencies and the Linux binaries for its
- *   architecture (runtime-packages.ts; arm64 unless only x64 binaries are installed). LOCAL_ONLY_EXTERNALS
+ *   imports are copied into its node_modules/ with their dependencies and the Linux binaries for the functions'
+ *   architecture (LAMBDA_ARCHITECTURE, arm64, whatever the host is; runtime-packages.ts fetches the binaries the
+ *   host's node_modules lacks into a folder of their own). LOCAL_ONLY_EXTERNALS
  *   (the local recogniser's OCR: ONNX Runtime with the PaddleOCR models, tesseract.js and its language data) are never shipped; a static import of one
  *   from a handler's eagerly loaded code is a build error, because the function would fail at cold start.
  * - Cache: a stamp per handler set records every input file (size + mtime); unchanged inputs → the previous
@@ -40,7 +41,7 @@ import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { allHandlers, handlerEntries } from './handler-entries';
 import { HANDLER_BUILD_ROOT, LAMBDAS_DIR, REPO_ROOT, handlerSourcePath } from './paths';
-import { ARCHITECTURE_PREFERENCE, packageNameOf, resolveRuntimePackages, type LambdaArchitecture } from './runtime-packages';
+import { LAMBDA_ARCHITECTURE, packageNameOf, resolveRuntimePackages, type LambdaArchitecture } from './runtime-packages';
 
 /** Loaded from node_modules at run time and copied into the handler's folder when it imports them. */
 export const SHIPPED_EXTERNALS = ['sharp', '@napi-rs/canvas', 'pdfjs-dist'];
@@ -49,7 +50,7 @@ export const LOCAL_ONLY_EXTERNALS = ['tesseract.js', '@tesseract.js-data/*', 'on
 export const EXTERNALS = [...SHIPPED_EXTERNALS, ...LOCAL_ONLY_EXTERNALS];
 
 /** Bumped when the options below change in a way the input stamp cannot see. */
-const BUILD_FORMAT = 6;
+const BUILD_FORMAT = 7;
 /** Lambda's limit for an unzipped deployment package. */
 const MAX_UNZIPPED_BYTES = 250 * 1024 * 1024;
 
@@ -77,7 +78,7 @@ export interface BuiltHandler {
   awsSdkPackages: string[];
   /** npm packages copied into the folder's node_modules/ (roots only). */
   shippedPackages: string[];
-  /** arm64, or x86_64 when a shipped native package has only x64 Linux binaries installed. */
+  /** The architecture its native packages are for (the bundle's, LAMBDA_ARCHITECTURE unless asked otherwise). */
   architecture: LambdaArchitecture;
   /** SHA-256 of the folder's files (paths and contents): the asset hash, so CDK need not fingerprint it again. */
   contentHash: string;
@@ -106,6 +107,8 @@ export interface BundleOptions {
   lambdasDir?: string;
   /** Rebuild even when the stamp says nothing changed. */
   force?: boolean;
+  /** The Lambda architecture the native packages are for; default LAMBDA_ARCHITECTURE (tests build the host's to run them). */
+  architecture?: LambdaArchitecture;
 }
 
 type Output = esbuild.Metafile['outputs'][string];
@@ -315,7 +318,13 @@ function folderHash(dir: string): string {
   );
 }
 
-function assembleHandler(handler: string, metafile: esbuild.Metafile, esbuildDir: string, target: string): Omit<BuiltHandler, 'dir'> {
+function assembleHandler(
+  handler: string,
+  metafile: esbuild.Metafile,
+  esbuildDir: string,
+  target: string,
+  architecture: LambdaArchitecture,
+): Omit<BuiltHandler, 'dir'> {
   const entryOut = toPosix(relative(REPO_ROOT, join(esbuildDir, `${entryName(handler)}.mjs`)));
   if (!metafile.outputs[entryOut]) throw new Error(`esbuild wrote no ${entryOut} for ${handler}`);
   const reach = reachFrom(entryOut, metafile.outputs);
@@ -354,10 +363,8 @@ function assembleHandler(handler: string, metafile: esbuild.Metafile, esbuildDir
   }
 
   const roots = [...shipped].sort();
-  let architecture: LambdaArchitecture = ARCHITECTURE_PREFERENCE[0]!;
   if (roots.length > 0) {
-    const runtime = resolveRuntimePackages(handler, roots);
-    architecture = runtime.architecture;
+    const runtime = resolveRuntimePackages(handler, roots, architecture);
     for (const [from, rel] of runtime.folders) copyPackage(from, join(target, 'node_modules', ...rel.split('/')));
   }
 
@@ -386,9 +393,10 @@ export async function bundleHandlers(options: BundleOptions = {}): Promise<Handl
   }
 
   const root = options.root ?? HANDLER_BUILD_ROOT;
+  const architecture = options.architecture ?? LAMBDA_ARCHITECTURE;
   mkdirSync(root, { recursive: true });
   const key = sha256(
-    JSON.stringify({ BUILD_FORMAT, esbuild: esbuild.version, handlers, lambdasDir, EXTERNALS, SHIPPED_EXTERNALS, BANNER }),
+    JSON.stringify({ BUILD_FORMAT, esbuild: esbuild.version, handlers, lambdasDir, EXTERNALS, SHIPPED_EXTERNALS, BANNER, architecture }),
   );
   const stampFile = join(root, `stamp-${key.slice(0, 16)}.json`);
 
@@ -399,7 +407,7 @@ export async function bundleHandlers(options: BundleOptions = {}): Promise<Handl
     if (!options.force && previous && previous.key === key && stampIsFresh(previous, root)) {
       return makeBundle(root, previous, true);
     }
-    return await build(handlers, lambdasDir, root, key, stampFile);
+    return await build(handlers, lambdasDir, root, key, stampFile, architecture);
   } finally {
     release();
   }
@@ -421,7 +429,14 @@ async function acquireLock(lockDir: string): Promise<() => void> {
   }
 }
 
-async function build(handlers: string[], lambdasDir: string, root: string, key: string, stampFile: string): Promise<HandlerBundle> {
+async function build(
+  handlers: string[],
+  lambdasDir: string,
+  root: string,
+  key: string,
+  stampFile: string,
+  architecture: LambdaArchitecture,
+): Promise<HandlerBundle> {
   const tmpName = `tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmpDir = join(root, tmpName);
   const esbuildDir = join(tmpDir, ESBUILD_DIR);
@@ -443,7 +458,7 @@ async function build(handlers: string[], lambdasDir: string, root: string, key: 
     const problems: string[] = [];
     for (const handler of handlers) {
       try {
-        built[handler] = assembleHandler(handler, result.metafile, esbuildDir, join(tmpDir, ...handler.split('/')));
+        built[handler] = assembleHandler(handler, result.metafile, esbuildDir, join(tmpDir, ...handler.split('/')), architecture);
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
       }

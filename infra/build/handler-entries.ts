@@ -15,6 +15,8 @@ export const KNOWN_JOBS = {
   receiveEmail: 'SES receipt rule → S3 inbound/ in the documents bucket → SQS inbound queue → Lambda (EmailInStack)',
   exportDocument: 'Confirm with send / bulk send → SQS export queue → Lambda',
   importMasterData: 'S3 ObjectCreated under imports/ in the documents bucket → SQS imports queue → Lambda',
+  processDocumentDeadLetter: 'Dead-letter queue of the uploads queue → Lambda (documents whose job died end failed)',
+  sweepProcessing: 'EventBridge schedule → Lambda (documents stuck in processing end failed)',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;
 

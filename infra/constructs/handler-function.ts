@@ -104,8 +104,8 @@ export class HandlerFunction extends LambdaFunction {
     });
     super(scope, id, {
       runtime: HANDLER_DEFAULTS.runtime,
-      // arm64 unless the handler ships a native package whose only installed Linux binary is x64.
-      architecture: built.architecture === 'x86_64' ? Architecture.X86_64 : HANDLER_DEFAULTS.architecture,
+      // The bundle's architecture (LAMBDA_ARCHITECTURE, arm64, from any deploying machine): its native binaries are for it.
+      architecture: built.architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: props.memorySize ?? HANDLER_DEFAULTS.memorySize,
       timeout: props.timeout ?? HANDLER_DEFAULTS.timeout,
       code: Code.fromAsset(built.dir, { assetHashType: AssetHashType.CUSTOM, assetHash: built.contentHash }),

@@ -22,6 +22,8 @@ export interface ReceiptsStacksOptions {
   globalAdminEmails: string;
   /** Sender of invitation mail, an SES-verified address or domain identity (context `mailFrom`). */
   mailFrom?: string;
+  /** The SES domain identity that verifies mailFrom (context `sesIdentity`); absent: the address itself. */
+  sesIdentity?: string;
   webDistDir: string;
   /** Default: the CLI's account (may be undefined for offline synth) in eu-west-1. */
   env?: Environment;
@@ -68,6 +70,9 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     description: 'Receipts: Cognito user pool',
     table: data.table,
     documentsBucket: data.documentsBucket,
+    // Sign-up codes and password resets through SES (context mailFrom / sesIdentity).
+    mailFrom: options.mailFrom,
+    sesIdentity: options.sesIdentity,
   });
   // Integrations: credentials key and export queue, before the API and the processing stack that use them.
   const integrations = new IntegrationsStack(app, `${prefix}Integrations`, { env, description: 'Receipts: integration credentials key and export queue' });

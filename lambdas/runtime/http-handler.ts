@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ZodError, type ZodType } from 'zod';
 import { AppError } from '../../shared/errors';
+import { isTransactionConflict } from '../adapters/ddb/transaction-retry';
 import { routes, type AuthLevel } from '../../shared/routes';
 import { resolveCaller, type Caller, type Claims } from './caller';
 import { deps, type Deps } from './deps';
@@ -99,6 +100,12 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): H
   }
   if (error instanceof ZodError) {
     return json(422, { statusCode: 422, error: 'ValidationFailed', message: 'Invalid input', details: zodDetails(error) }, requestId);
+  }
+  // Concurrent transactions on the same items that still collide after the retries (transaction-retry.ts):
+  // nothing was changed and nothing conflicts with the caller's data, so it is not the version-check 409.
+  if (isTransactionConflict(error)) {
+    log.warn('transaction conflict after retries');
+    return json(503, { statusCode: 503, error: 'ServiceUnavailable', message: 'Too many changes at once. Try again.' }, requestId);
   }
   const name = (error as { name?: string })?.name;
   if (name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException') {
