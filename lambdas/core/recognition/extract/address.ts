@@ -1,11 +1,10 @@
 /**
  * The seller's address lines joined as printed. The text recogniser, reading small print, reads commas as
- * full stops and runs words together ("JALANHARMONI", "JohorBahru", "Seksyen25"). On OCR readings (never on
+ * full stops and runs words together ("JALANHARMONI", "Seksyen25"). On OCR readings (never on
  * a document's own text) those are undone:
  * - a full stop right after a number and before the next word or number is a comma ("NO 290. JALAN",
  *   "BATU 5.51200"), and so is one after a word before the next word or the postcode ("TAMAN SERDANG RAYA.
  *   43300"): addresses separate their parts with commas, and a comma's tail is what thin print loses;
- * - a space between a lower-case letter and a capital that starts a word ("JohorBahru");
  * - a space between an address word that takes a number and that number ("Seksyen25", "Lot6", "Batu5");
  * - a run-together word split where it starts with a common address word and the rest is a word of its own
  *   ("JALANHARMONI", "BANDARSETIA", "DARULEHSAN").
@@ -73,7 +72,6 @@ export function joinAddressLines(lines: string[], exact = false): string {
     // A full stop after a house or postcode number before the next part is a comma read as a full stop.
     .replace(/(?<=\d)\.\s*(?=\p{L}|\d{5}\b)|(?<=\d)\.\s+(?=\d)/gu, ', ')
     .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
-    .replace(/(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll})/gu, ' ')
     .replace(NUMBERED_WORDS, '$1 ');
   return collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord));
 }
