@@ -3,12 +3,13 @@
  * region eu-west-1.
  * Synthesis is offline: no lookups. Handlers are bundled first, in one esbuild run (infra/build/bundle-handlers.ts).
  */
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { bundleHandlers } from '../build/bundle-handlers';
 import { allHandlers, handlerEntries } from '../build/handler-entries';
 import { WEB_DIST_DIR } from '../build/paths';
 import { createReceiptsStacks, globalAdminEmailsFrom } from '../stacks/receipts-stacks';
 import { hasWebBuild } from '../stacks/web-content-stack';
+import { ReceiptsNagChecks } from '../nag';
 
 const app = new App();
 const entries = handlerEntries();
@@ -25,10 +26,26 @@ createReceiptsStacks(app, {
   webDistDir: WEB_DIST_DIR,
   emailInDomain: app.node.tryGetContext('emailInDomain') as string | undefined,
   mailFrom: String(app.node.tryGetContext('mailFrom') ?? '').trim(),
+  sesIdentity: String(app.node.tryGetContext('sesIdentity') ?? '').trim() || undefined,
+  // Operations: alarm e-mail and the optional WAF web ACL.
+  alarmEmail: String(app.node.tryGetContext('alarmEmail') ?? '').trim() || undefined,
+  waf: ['true', '1', 'yes'].includes(String(app.node.tryGetContext('waf') ?? '').toLowerCase()),
 });
 
 if (!app.node.tryGetContext('mailFrom')) {
-  console.warn('No -c mailFrom=<SES-verified sender>: invitation mail cannot be sent from this deployment.');
+  console.warn(
+    'No -c mailFrom=<SES-verified sender>: invitation mail cannot be sent from this deployment, and sign-up codes ' +
+      "and password resets use Cognito's own sender (about 50 messages a day).",
+  );
+}
+
+// cdk-nag's AwsSolutions pack at synthesis (`-c nag=true`; the infra tests always run it).
+if (['true', '1', 'yes'].includes(String(app.node.tryGetContext('nag') ?? '').toLowerCase())) {
+  Validations.of(app).addPlugins(new ReceiptsNagChecks(app));
+}
+
+if (!app.node.tryGetContext('alarmEmail')) {
+  console.warn('No -c alarmEmail=<operator e-mail>: alarms go to the SNS topic without a subscriber.');
 }
 
 app.synth();

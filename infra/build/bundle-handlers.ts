@@ -11,8 +11,9 @@
  * - The AWS SDK v3 is bundled (not taken from the runtime): the versions in package-lock.json are the ones
  *   tested, lib-dynamodb always matches client-dynamodb, and minified files load fast.
  * - External packages (EXTERNALS) are native addons or read their own files. SHIPPED_EXTERNALS that a handler
- *   imports are copied into its node_modules/ with their dependencies and the Linux binaries for its
- *   architecture (runtime-packages.ts; arm64 unless only x64 binaries are installed). LOCAL_ONLY_EXTERNALS
+ *   imports are copied into its node_modules/ with their dependencies and the Linux binaries for the functions'
+ *   architecture (LAMBDA_ARCHITECTURE, arm64, whatever the host is; runtime-packages.ts fetches the binaries the
+ *   host's node_modules lacks into a folder of their own). LOCAL_ONLY_EXTERNALS
  *   (the local recogniser's OCR: ONNX Runtime with the PaddleOCR models, tesseract.js and its language data) are never shipped; a static import of one
  *   from a handler's eagerly loaded code is a build error, because the function would fail at cold start.
  * - Cache: a stamp per handler set records every input file (size + mtime); unchanged inputs → the previous
@@ -40,7 +41,10 @@ import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { allHandlers, handlerEntries } from './handler-entries';
 import { HANDLER_BUILD_ROOT, LAMBDAS_DIR, REPO_ROOT, handlerSourcePath } from './paths';
-import { ARCHITECTURE_PREFERENCE, packageNameOf, resolveRuntimePackages, type LambdaArchitecture } from './runtime-packages';
+import { LAMBDA_ARCHITECTURE, packageNameOf, resolveRuntimePackages, type LambdaArchitecture } from './runtime-packages';
+import { LAZY_ADAPTER_MODULES } from '../../lambdas/runtime/lazy-adapters';
+import type { AwsNeed } from '../../shared/needs';
+import { declaredNeeds } from './handler-entries';
 
 /** Loaded from node_modules at run time and copied into the handler's folder when it imports them. */
 export const SHIPPED_EXTERNALS = ['sharp', '@napi-rs/canvas', 'pdfjs-dist'];
@@ -49,7 +53,7 @@ export const LOCAL_ONLY_EXTERNALS = ['tesseract.js', '@tesseract.js-data/*', 'on
 export const EXTERNALS = [...SHIPPED_EXTERNALS, ...LOCAL_ONLY_EXTERNALS];
 
 /** Bumped when the options below change in a way the input stamp cannot see. */
-const BUILD_FORMAT = 6;
+const BUILD_FORMAT = 7;
 /** Lambda's limit for an unzipped deployment package. */
 const MAX_UNZIPPED_BYTES = 250 * 1024 * 1024;
 
@@ -73,11 +77,15 @@ export interface BuiltHandler {
   dir: string;
   /** Bytes of the folder (code, chunks and shipped packages). */
   bytes: number;
-  /** @aws-sdk/* packages that contribute code to the bundle (used to derive IAM grants). */
+  /** @aws-sdk/* packages that contribute code to the bundle (checked against the declared needs). */
   awsSdkPackages: string[];
+  /** The needs declared in shared/routes.ts (undefined: none declared; grants are then derived from awsSdkPackages). */
+  declaredNeeds?: AwsNeed[];
+  /** Lazily loaded adapters left out because their needs are not declared (lambdas/runtime/lazy-adapters.ts). */
+  leftOut?: string[];
   /** npm packages copied into the folder's node_modules/ (roots only). */
   shippedPackages: string[];
-  /** arm64, or x86_64 when a shipped native package has only x64 Linux binaries installed. */
+  /** The architecture its native packages are for (the bundle's, LAMBDA_ARCHITECTURE unless asked otherwise). */
   architecture: LambdaArchitecture;
   /** SHA-256 of the folder's files (paths and contents): the asset hash, so CDK need not fingerprint it again. */
   contentHash: string;
@@ -106,6 +114,10 @@ export interface BundleOptions {
   lambdasDir?: string;
   /** Rebuild even when the stamp says nothing changed. */
   force?: boolean;
+  /** The Lambda architecture the native packages are for; default LAMBDA_ARCHITECTURE (tests build the host's to run them). */
+  architecture?: LambdaArchitecture;
+  /** Declared needs per handler; default: those of shared/routes.ts (infra/build/handler-entries.ts declaredNeeds). */
+  needs?: Readonly<Record<string, readonly AwsNeed[]>>;
 }
 
 type Output = esbuild.Metafile['outputs'][string];
@@ -237,7 +249,7 @@ interface Reach {
   eager: Set<string>;
 }
 
-function reachFrom(entry: string, outputs: esbuild.Metafile['outputs']): Reach {
+function reachFrom(entry: string, outputs: esbuild.Metafile['outputs'], skip: ReadonlySet<string> = new Set()): Reach {
   const files: string[] = [];
   const eager = new Set<string>([entry]);
   const seen = new Set<string>([entry]);
@@ -246,7 +258,7 @@ function reachFrom(entry: string, outputs: esbuild.Metafile['outputs']): Reach {
     const current = queue.shift()!;
     files.push(current);
     for (const imp of outputs[current]!.imports) {
-      if (imp.external || !outputs[imp.path]) continue;
+      if (imp.external || !outputs[imp.path] || skip.has(imp.path)) continue;
       if (imp.kind === 'import-statement' && eager.has(current)) eager.add(imp.path);
       if (!seen.has(imp.path)) {
         seen.add(imp.path);
@@ -315,10 +327,35 @@ function folderHash(dir: string): string {
   );
 }
 
-function assembleHandler(handler: string, metafile: esbuild.Metafile, esbuildDir: string, target: string): Omit<BuiltHandler, 'dir'> {
+/**
+ * Outputs of lazily loaded adapters (dynamic-import chunks, lambdas/runtime/lazy-adapters.ts) whose needs the handler
+ * does not declare: left out of its folder, with what only they reach.
+ */
+function undeclaredLazyChunks(metafile: esbuild.Metafile, needs: readonly AwsNeed[] | undefined): Map<string, string> {
+  const skip = new Map<string, string>();
+  if (!needs) return skip;
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    const lazy = LAZY_ADAPTER_MODULES.find((m) => m.module === output.entryPoint);
+    if (lazy && !lazy.needs.some((n) => needs.includes(n))) skip.set(path, lazy.module);
+  }
+  return skip;
+}
+
+function assembleHandler(
+  handler: string,
+  metafile: esbuild.Metafile,
+  esbuildDir: string,
+  target: string,
+  architecture: LambdaArchitecture,
+  needs: readonly AwsNeed[] | undefined,
+): Omit<BuiltHandler, 'dir'> {
   const entryOut = toPosix(relative(REPO_ROOT, join(esbuildDir, `${entryName(handler)}.mjs`)));
   if (!metafile.outputs[entryOut]) throw new Error(`esbuild wrote no ${entryOut} for ${handler}`);
-  const reach = reachFrom(entryOut, metafile.outputs);
+  const skip = undeclaredLazyChunks(metafile, needs);
+  if (skip.has(entryOut)) throw new Error(`lambdas/${handler}.ts is itself a lazily loaded adapter`);
+  const reach = reachFrom(entryOut, metafile.outputs, new Set(skip.keys()));
+  const wouldReach = new Set(reachFrom(entryOut, metafile.outputs).files);
+  const leftOut = [...new Set([...skip].filter(([path]) => wouldReach.has(path)).map(([, module]) => module))].sort();
 
   // Externals: loaded from node_modules at run time. A chunk that statically imports a local-only package is
   // the local recogniser's; what it imports is not shipped (it only loads with RECOGNISER=local).
@@ -354,10 +391,8 @@ function assembleHandler(handler: string, metafile: esbuild.Metafile, esbuildDir
   }
 
   const roots = [...shipped].sort();
-  let architecture: LambdaArchitecture = ARCHITECTURE_PREFERENCE[0]!;
   if (roots.length > 0) {
-    const runtime = resolveRuntimePackages(handler, roots);
-    architecture = runtime.architecture;
+    const runtime = resolveRuntimePackages(handler, roots, architecture);
     for (const [from, rel] of runtime.folders) copyPackage(from, join(target, 'node_modules', ...rel.split('/')));
   }
 
@@ -369,6 +404,7 @@ function assembleHandler(handler: string, metafile: esbuild.Metafile, esbuildDir
     handler,
     bytes,
     awsSdkPackages: sdkPackagesOf(reach.files.map((f) => metafile.outputs[f]!)),
+    ...(needs ? { declaredNeeds: [...needs].sort(), leftOut } : {}),
     shippedPackages: roots,
     architecture,
     contentHash: folderHash(target),
@@ -386,9 +422,12 @@ export async function bundleHandlers(options: BundleOptions = {}): Promise<Handl
   }
 
   const root = options.root ?? HANDLER_BUILD_ROOT;
+  const architecture = options.architecture ?? LAMBDA_ARCHITECTURE;
   mkdirSync(root, { recursive: true });
+  const declared = options.needs ?? declaredNeeds(handlerEntries());
+  const needs = Object.fromEntries(handlers.filter((h) => declared[h]).map((h) => [h, [...declared[h]!].sort()]));
   const key = sha256(
-    JSON.stringify({ BUILD_FORMAT, esbuild: esbuild.version, handlers, lambdasDir, EXTERNALS, SHIPPED_EXTERNALS, BANNER }),
+    JSON.stringify({ BUILD_FORMAT, esbuild: esbuild.version, handlers, lambdasDir, EXTERNALS, SHIPPED_EXTERNALS, BANNER, architecture, needs, LAZY_ADAPTER_MODULES }),
   );
   const stampFile = join(root, `stamp-${key.slice(0, 16)}.json`);
 
@@ -399,7 +438,7 @@ export async function bundleHandlers(options: BundleOptions = {}): Promise<Handl
     if (!options.force && previous && previous.key === key && stampIsFresh(previous, root)) {
       return makeBundle(root, previous, true);
     }
-    return await build(handlers, lambdasDir, root, key, stampFile);
+    return await build(handlers, lambdasDir, root, key, stampFile, architecture, needs);
   } finally {
     release();
   }
@@ -421,7 +460,15 @@ async function acquireLock(lockDir: string): Promise<() => void> {
   }
 }
 
-async function build(handlers: string[], lambdasDir: string, root: string, key: string, stampFile: string): Promise<HandlerBundle> {
+async function build(
+  handlers: string[],
+  lambdasDir: string,
+  root: string,
+  key: string,
+  stampFile: string,
+  architecture: LambdaArchitecture,
+  needs: Readonly<Record<string, readonly AwsNeed[]>>,
+): Promise<HandlerBundle> {
   const tmpName = `tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmpDir = join(root, tmpName);
   const esbuildDir = join(tmpDir, ESBUILD_DIR);
@@ -443,7 +490,7 @@ async function build(handlers: string[], lambdasDir: string, root: string, key: 
     const problems: string[] = [];
     for (const handler of handlers) {
       try {
-        built[handler] = assembleHandler(handler, result.metafile, esbuildDir, join(tmpDir, ...handler.split('/')));
+        built[handler] = assembleHandler(handler, result.metafile, esbuildDir, join(tmpDir, ...handler.split('/')), architecture, needs[handler]);
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
       }

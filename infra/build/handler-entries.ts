@@ -5,6 +5,7 @@
  */
 import * as routeModule from '../../shared/routes';
 import type { RouteDef } from '../../shared/routes';
+import { DEFAULT_NEEDS, type AwsNeed } from '../../shared/needs';
 
 /**
  * Background jobs CDK knows how to wire, keyed by the property name expected in an optional
@@ -15,12 +16,15 @@ export const KNOWN_JOBS = {
   receiveEmail: 'SES receipt rule → S3 inbound/ in the documents bucket → SQS inbound queue → Lambda (EmailInStack)',
   exportDocument: 'Confirm with send / bulk send → SQS export queue → Lambda',
   importMasterData: 'S3 ObjectCreated under imports/ in the documents bucket → SQS imports queue → Lambda',
+  processDocumentDeadLetter: 'Dead-letter queue of the uploads queue → Lambda (documents whose job died end failed)',
+  sweepProcessing: 'EventBridge schedule → Lambda (documents stuck in processing end failed)',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;
 
 export interface WebsocketEntry {
   routeKey: string;
   handler: string;
+  needs?: readonly AwsNeed[];
 }
 
 export interface HandlerEntries {
@@ -28,6 +32,8 @@ export interface HandlerEntries {
   websocket: readonly WebsocketEntry[];
   triggers: { postConfirmation: string };
   jobs: Partial<Record<JobName, string>>;
+  /** Declared needs of jobs and triggers by handler path (`handlerNeeds` of shared/routes.ts). */
+  handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>>;
 }
 
 function isJobName(name: string): name is JobName {
@@ -67,7 +73,27 @@ export function handlerEntries(mod: Readonly<Record<string, unknown>> = routeMod
   if (!Array.isArray(routes) || !Array.isArray(websocket) || !triggers?.postConfirmation) {
     throw new Error('shared/routes.ts must export routes, websocketRoutes and triggerHandlers.postConfirmation');
   }
-  return { routes, websocket, triggers, jobs: jobHandlersOf(mod) };
+  const handlerNeeds = (mod.handlerNeeds ?? {}) as Readonly<Record<string, readonly AwsNeed[]>>;
+  return { routes, websocket, triggers, jobs: jobHandlersOf(mod), handlerNeeds };
+}
+
+/**
+ * The declared needs of every handler (least privilege, shared/needs.ts): routes and WebSocket routes (default
+ * ['table']), jobs and triggers from `handlerNeeds`. A handler missing here has no declaration.
+ */
+export function declaredNeeds(entries: HandlerEntries): Record<string, readonly AwsNeed[]> {
+  const out: Record<string, readonly AwsNeed[]> = {};
+  const declare = (handler: string, needs: readonly AwsNeed[], where: string) => {
+    const previous = out[handler];
+    if (previous && [...previous].sort().join() !== [...needs].sort().join()) {
+      throw new Error(`lambdas/${handler}.ts serves ${where} with other needs than its other entry; give each its own handler file`);
+    }
+    out[handler] = needs;
+  };
+  for (const r of entries.routes) declare(r.handler, r.needs ?? DEFAULT_NEEDS, `${r.method} ${r.path}`);
+  for (const w of entries.websocket) declare(w.handler, w.needs ?? DEFAULT_NEEDS, `WebSocket ${w.routeKey}`);
+  for (const [handler, needs] of Object.entries(entries.handlerNeeds)) declare(handler, needs, 'handlerNeeds');
+  return out;
 }
 
 /** Every distinct handler path (routes, WebSocket routes, triggers, jobs), sorted. */

@@ -1,22 +1,25 @@
 /**
- * Least-privilege grants derived from the code: the @aws-sdk/* packages that end up in a handler's bundle
- * (esbuild metafile, see infra/build/bundle-handlers.ts) say which AWS services it calls. Each need is then
- * granted on this product's own resource only (its table, its documents bucket, its user pool, its
- * WebSocket stage); Textract has no resource-level permissions.
+ * Least-privilege grants. A handler's needs are declared next to its entry in shared/routes.ts (shared/needs.ts);
+ * the @aws-sdk/* packages that end up in its bundle (esbuild metafile, see infra/build/bundle-handlers.ts) must be
+ * covered by them (checkDeclaredNeeds), and a handler without a declaration is granted what its bundle calls
+ * (awsNeedsOf). Each need is granted as the actions the adapters call, on this product's own resource only (its
+ * table, its documents bucket, its user pool, its WebSocket stage); Textract has no resource-level permissions.
  */
-export type AwsNeed = 'table' | 'documentsBucket' | 'userPoolAdmin' | 'webSocketManage' | 'textract' | 'sesSend' | 'secretsKey' | 'exportQueue';
+import type { AwsNeed } from '../../shared/needs';
+export type { AwsNeed } from '../../shared/needs';
 
+/** Per SDK package, the needs that allow its calls (any one of them); the first is the one derived for undeclared handlers. */
 const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-dynamodb': ['table'],
   '@aws-sdk/lib-dynamodb': ['table'],
-  '@aws-sdk/client-s3': ['documentsBucket'],
-  '@aws-sdk/s3-request-presigner': ['documentsBucket'],
+  '@aws-sdk/client-s3': ['documentsBucket', 'documentsRead'],
+  '@aws-sdk/s3-request-presigner': ['documentsBucket', 'documentsRead'],
   '@aws-sdk/s3-presigned-post': ['documentsBucket'],
   '@aws-sdk/lib-storage': ['documentsBucket'],
   '@aws-sdk/client-cognito-identity-provider': ['userPoolAdmin'],
   '@aws-sdk/client-apigatewaymanagementapi': ['webSocketManage'],
-  // Textract reads the S3 object itself with the caller's credentials, hence the bucket too.
-  '@aws-sdk/client-textract': ['textract', 'documentsBucket'],
+  // Textract reads the S3 object itself with the caller's credentials (its grant includes s3:GetObject).
+  '@aws-sdk/client-textract': ['textract'],
   // Team and invitations: outgoing mail (SendEmail from the configured sender only).
   '@aws-sdk/client-sesv2': ['sesSend'],
   // Integrations: sealing/opening credentials, and queueing exports.
@@ -28,6 +31,25 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
 const CREDENTIAL_CLIENTS = new Set(['@aws-sdk/client-sso', '@aws-sdk/client-sso-oidc', '@aws-sdk/client-sts']);
 
 export const TEXTRACT_ACTIONS = ['textract:AnalyzeExpense', 'textract:StartExpenseAnalysis', 'textract:GetExpenseAnalysis'];
+/** DynamoDB item actions the adapters use (TransactWriteItems and TransactGetItems are authorised per item action). */
+export const TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+/** Objects of the documents bucket: reading (presigned GET included) and, for documentsBucket, writing. */
+export const DOCUMENTS_READ_ACTIONS = ['s3:GetObject'];
+export const DOCUMENTS_WRITE_ACTIONS = ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
+/** The bucket itself: listing (deleting a prefix, a document's pages). */
+export const DOCUMENTS_LIST_ACTIONS = ['s3:ListBucket'];
+/** What Textract reads with the caller's credentials: the upload, by key or by version. */
+export const TEXTRACT_S3_ACTIONS = ['s3:GetObject', 's3:GetObjectVersion'];
+export const KMS_ACTIONS = ['kms:Encrypt', 'kms:Decrypt'];
 export const SES_SEND_ACTIONS = ['ses:SendEmail'];
 
 /** The bare address of a sender such as `Receipts <no-reply@example.com>` (the ses:FromAddress condition key). */
@@ -38,13 +60,32 @@ export function senderAddress(mailFrom: string): string {
 
 export const USER_POOL_ADMIN_ACTIONS = ['cognito-idp:Admin*', 'cognito-idp:ListUsers', 'cognito-idp:DescribeUserPool'];
 
+/**
+ * The declared needs, checked against the handler's bundle: every @aws-sdk client its (kept) code contains must be
+ * allowed by one of them, or the function would fail with AccessDenied in AWS.
+ */
+export function checkDeclaredNeeds(handler: string, sdkPackages: readonly string[], declared: readonly AwsNeed[]): Set<AwsNeed> {
+  const needs = new Set<AwsNeed>(declared);
+  for (const pkg of sdkPackages) {
+    const allowedBy = SDK_PACKAGE_NEEDS[pkg];
+    if (allowedBy && !allowedBy.some((n) => needs.has(n))) {
+      throw new Error(
+        `lambdas/${handler}.ts bundles ${pkg}, which its declared needs [${declared.join(', ')}] do not allow. ` +
+          `Declare '${allowedBy[0]}' for it in shared/routes.ts (needs of its route, or handlerNeeds), or load it lazily.`,
+      );
+    }
+  }
+  awsNeedsOf(handler, sdkPackages);
+  return needs;
+}
+
 /** The AWS needs of a handler from its bundled @aws-sdk packages; an SDK client infra cannot grant is an error. */
 export function awsNeedsOf(handler: string, sdkPackages: readonly string[]): Set<AwsNeed> {
   const needs = new Set<AwsNeed>();
   for (const pkg of sdkPackages) {
     const mapped = SDK_PACKAGE_NEEDS[pkg];
     if (mapped) {
-      mapped.forEach((n) => needs.add(n));
+      needs.add(mapped[0]!);
     } else if (pkg.startsWith('@aws-sdk/client-') && !CREDENTIAL_CLIENTS.has(pkg)) {
       throw new Error(
         `lambdas/${handler}.ts uses ${pkg}, for which infra has no grant. ` +

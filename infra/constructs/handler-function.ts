@@ -3,15 +3,30 @@ import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, type IRole, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
+import { GLOBAL_INDEXES } from '../../shared/table';
 import { LAMBDA_HANDLER, type HandlerBundle } from '../build/bundle-handlers';
-import { SES_SEND_ACTIONS, TEXTRACT_ACTIONS, USER_POOL_ADMIN_ACTIONS, awsNeedsOf, senderAddress, type AwsNeed } from './grants';
+import {
+  DOCUMENTS_LIST_ACTIONS,
+  DOCUMENTS_READ_ACTIONS,
+  DOCUMENTS_WRITE_ACTIONS,
+  KMS_ACTIONS,
+  SES_SEND_ACTIONS,
+  TABLE_ACTIONS,
+  TEXTRACT_ACTIONS,
+  TEXTRACT_S3_ACTIONS,
+  USER_POOL_ADMIN_ACTIONS,
+  awsNeedsOf,
+  checkDeclaredNeeds,
+  senderAddress,
+  type AwsNeed,
+} from './grants';
 
 /** Defaults of every handler function. */
 export const HANDLER_DEFAULTS = {
@@ -96,7 +111,10 @@ export class HandlerFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
     const built = props.bundle.get(props.handler);
     const withheld = props.withheld ?? {};
-    const needs = awsNeedsOf(props.handler, built.awsSdkPackages);
+    // Least privilege: the needs declared in shared/routes.ts (checked against the bundle), else those of the bundle.
+    const needs = built.declaredNeeds
+      ? checkDeclaredNeeds(props.handler, built.awsSdkPackages, built.declaredNeeds)
+      : awsNeedsOf(props.handler, built.awsSdkPackages);
     const granted = new Set([...needs].filter((n) => !withheld[n]));
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: HANDLER_DEFAULTS.logRetention,
@@ -104,8 +122,8 @@ export class HandlerFunction extends LambdaFunction {
     });
     super(scope, id, {
       runtime: HANDLER_DEFAULTS.runtime,
-      // arm64 unless the handler ships a native package whose only installed Linux binary is x64.
-      architecture: built.architecture === 'x86_64' ? Architecture.X86_64 : HANDLER_DEFAULTS.architecture,
+      // The bundle's architecture (LAMBDA_ARCHITECTURE, arm64, from any deploying machine): its native binaries are for it.
+      architecture: built.architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: props.memorySize ?? HANDLER_DEFAULTS.memorySize,
       timeout: props.timeout ?? HANDLER_DEFAULTS.timeout,
       code: Code.fromAsset(built.dir, { assetHashType: AssetHashType.CUSTOM, assetHash: built.contentHash }),
@@ -113,6 +131,8 @@ export class HandlerFunction extends LambdaFunction {
       description: props.description ?? `lambdas/${props.handler}.ts`,
       environment: handlerEnvironment(scope, props.resources),
       logGroup,
+      // Operations: X-Ray traces of every invocation (the dashboard and the service map in the X-Ray console).
+      tracing: Tracing.ACTIVE,
       role: props.roles?.roleFor(props.handler, granted),
     });
     this.handlerPath = props.handler;
@@ -168,11 +188,18 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
     switch (need) {
       case 'table':
         if (!r.table) missing(need, 'table');
-        r.table!.grantReadWriteData(grantee);
+        // The table and its global secondary indexes by name (shared/table.ts), no wildcard.
+        allow(TABLE_ACTIONS, [r.table!.tableArn, ...GLOBAL_INDEXES.map((i) => `${r.table!.tableArn}/index/${i.indexName}`)]);
+        break;
+      case 'documentsRead':
+        if (!r.documentsBucket) missing(need, 'documents bucket');
+        allow(DOCUMENTS_READ_ACTIONS, [r.documentsBucket!.arnForObjects('*')]);
+        allow(DOCUMENTS_LIST_ACTIONS, [r.documentsBucket!.bucketArn]);
         break;
       case 'documentsBucket':
         if (!r.documentsBucket) missing(need, 'documents bucket');
-        r.documentsBucket!.grantReadWrite(grantee);
+        allow([...DOCUMENTS_READ_ACTIONS, ...DOCUMENTS_WRITE_ACTIONS], [r.documentsBucket!.arnForObjects('*')]);
+        allow(DOCUMENTS_LIST_ACTIONS, [r.documentsBucket!.bucketArn]);
         break;
       case 'userPoolAdmin':
         if (!r.userPool) missing(need, 'user pool');
@@ -184,15 +211,16 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
         break;
       case 'secretsKey':
         if (!r.secretsKey) missing(need, 'secrets key');
-        r.secretsKey!.grantEncryptDecrypt(grantee);
+        allow(KMS_ACTIONS, [r.secretsKey!.keyArn]);
         break;
       case 'exportQueue':
         if (!r.exportQueue) missing(need, 'export queue');
         r.exportQueue!.grantSendMessages(grantee);
         break;
       case 'textract':
-        // Textract's expense actions have no resource-level permissions.
+        // Textract's expense actions have no resource-level permissions; it reads the upload with the caller's credentials.
         allow(TEXTRACT_ACTIONS, ['*']);
+        if (r.documentsBucket) allow(TEXTRACT_S3_ACTIONS, [r.documentsBucket.arnForObjects('*')]);
         break;
       case 'sesSend': {
         // Without a sender (`cdk deploy -c mailFrom=...`) nothing may be sent: no grant, and the handler

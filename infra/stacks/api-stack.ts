@@ -20,6 +20,7 @@ import { routeKey, type RouteDef } from '../../shared/routes';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction, SharedHandlerRoles, type HandlerResources } from '../constructs/handler-function';
+import { ApiProtection } from '../constructs/api-protection';
 
 export interface ApiStackProps extends StackProps {
   bundle: HandlerBundle;
@@ -65,6 +66,8 @@ export class ApiStack extends Stack {
   readonly routeFunctions = new Map<string, HandlerFunction>();
   readonly httpRoutes = new Map<string, HttpRoute>();
   readonly webSocketFunctions = new Map<string, HandlerFunction>();
+  /** Operations: stage throttling and access logs of both APIs. */
+  readonly protection: ApiProtection;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -143,6 +146,12 @@ export class ApiStack extends Stack {
       this.webSocketApi.addRoute(ws.routeKey, options);
       this.webSocketFunctions.set(ws.routeKey, fn);
     }
+
+    this.protection = new ApiProtection(this, 'Protection', {
+      httpApi: this.httpApi,
+      httpRoutes: this.httpRoutes,
+      webSocketStage: this.webSocketStage,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.apiEndpoint });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url });

@@ -1,6 +1,6 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { createHash } from 'node:crypto';
-import { AccountRecovery, CfnUserPoolGroup, StringAttribute, UserPool, UserPoolClient, UserPoolOperation, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, CfnUserPoolGroup, StringAttribute, UserPool, UserPoolClient, UserPoolEmail, UserPoolOperation, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -10,7 +10,7 @@ import { GLOBAL_ADMIN_GROUP } from '../../shared/constants';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
-import { USER_POOL_ADMIN_ACTIONS } from '../constructs/grants';
+import { senderAddress, USER_POOL_ADMIN_ACTIONS } from '../constructs/grants';
 import { HandlerFunction } from '../constructs/handler-function';
 
 export interface AuthStackProps extends StackProps {
@@ -19,6 +19,27 @@ export interface AuthStackProps extends StackProps {
   table: ITable;
   documentsBucket: IBucket;
   globalAdminEmails: string;
+  /**
+   * Sender of the pool's mail (sign-up codes, password resets) through SES (context `mailFrom`, the same sender
+   * as invitations, e.g. `Receipts <no-reply@example.com>`). Without it the pool uses Cognito's own sender,
+   * which sends about 50 messages a day.
+   */
+  mailFrom?: string;
+  /** The SES identity that verifies the sender, when it is a domain (context `sesIdentity`, e.g. `example.com`). */
+  sesIdentity?: string;
+}
+
+/** The pool's e-mail settings: SES with the sender and identity from context, or Cognito's default sender. */
+export function userPoolEmail(mailFrom: string | undefined, sesIdentity: string | undefined, region: string): UserPoolEmail | undefined {
+  if (!mailFrom?.trim()) return undefined;
+  const fromEmail = senderAddress(mailFrom);
+  const name = /^\s*"?([^"<]+?)"?\s*</.exec(mailFrom)?.[1]?.trim();
+  return UserPoolEmail.withSES({
+    fromEmail,
+    ...(name ? { fromName: name } : {}),
+    sesRegion: region,
+    ...(sesIdentity?.trim() ? { sesVerifiedDomain: sesIdentity.trim().toLowerCase() } : {}),
+  });
 }
 
 /** The custom attributes of the pool, from the names the code uses (shared/schemas/auth.ts). */
@@ -72,6 +93,7 @@ export class AuthStack extends Stack {
         requireSymbols: false,
       },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
+      email: userPoolEmail(props.mailFrom, props.sesIdentity, this.region),
       removalPolicy: RemovalPolicy.RETAIN,
     });
     this.userPool.addTrigger(UserPoolOperation.POST_CONFIRMATION, this.postConfirmation);

@@ -14,6 +14,9 @@ export interface DataStackProps extends StackProps {
 /** Email-in: days a raw inbound message is kept in the bucket. */
 export const INBOUND_MAIL_DAYS = 90;
 
+/** Operations: days a replaced or deleted object of the documents bucket stays recoverable (noncurrent version). */
+export const NONCURRENT_VERSION_DAYS = 30;
+
 /** Prefix of short-lived objects (expired after a day). */
 export const TMP_PREFIX = 'tmp/';
 
@@ -32,6 +35,8 @@ export class DataStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TTL_ATTRIBUTE,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Operations: a stack deletion or a stray `aws dynamodb delete-table` cannot drop the product's data.
+      deletionProtection: true,
     });
     for (const index of GLOBAL_INDEXES) {
       this.table.addGlobalSecondaryIndex({
@@ -47,6 +52,8 @@ export class DataStack extends Stack {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Operations: a replaced or deleted object stays recoverable as a noncurrent version for NONCURRENT_VERSION_DAYS.
+      versioned: true,
       cors: [
         {
           allowedOrigins: [props.siteOrigin],
@@ -61,6 +68,13 @@ export class DataStack extends Stack {
         // Email-in: raw messages are kept 90 days after their attachments became documents (support, audits).
         { id: 'expire-inbound-mail', prefix: EMAIL_IN_PREFIX, expiration: Duration.days(INBOUND_MAIL_DAYS) },
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Operations: old versions (replaced or deleted objects) are kept for recovery, then expire; delete markers
+        // left without versions are removed.
+        {
+          id: 'expire-noncurrent-versions',
+          noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
       ],
     });
 

@@ -10,6 +10,9 @@ import type { Construct } from 'constructs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { EXPORT_DOCUMENT_TIMEOUT } from './integrations-stack';
+import { PROCESSING_LIMITS } from '../../shared/processing-limits';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
@@ -36,12 +39,15 @@ export interface ProcessingStackProps extends StackProps {
  * lambdas/core/documents/files.ts (infra may not import lambdas/core; test/infra checks they agree).
  */
 export const PROCESSING_PREFIXES = ['uploads/', 'jobs/process/'] as const;
-/** Textract's asynchronous expense analysis of a multi-page PDF can take minutes. */
-export const PROCESS_DOCUMENT_TIMEOUT = Duration.minutes(5);
+/**
+ * Textract's asynchronous expense analysis of a multi-page PDF can take minutes: the job waits at most
+ * PROCESSING_LIMITS.textractMaxWaitSeconds, within this timeout (shared/processing-limits.ts).
+ */
+export const PROCESS_DOCUMENT_TIMEOUT = Duration.seconds(PROCESSING_LIMITS.functionTimeoutSeconds);
 /** AWS's advice for SQS-triggered functions: visibility ≥ 6 × the function timeout. */
-export const UPLOADS_VISIBILITY_TIMEOUT = Duration.minutes(30);
+export const UPLOADS_VISIBILITY_TIMEOUT = Duration.seconds(PROCESSING_LIMITS.visibilityTimeoutSeconds);
 /** Deliveries before a message goes to the DLQ; the job's MAX_RECEIVES (lambdas/jobs/process-document.ts) must match. */
-export const UPLOADS_MAX_RECEIVE_COUNT = 3;
+export const UPLOADS_MAX_RECEIVE_COUNT = PROCESSING_LIMITS.maxReceiveCount;
 
 /**
  * Document processing: S3 ObjectCreated (uploads/…, jobs/process/…) → SQS queue (DLQ after 3 receives) → job Lambda.
@@ -60,6 +66,9 @@ export class ProcessingStack extends Stack {
   readonly deadLetterQueue: Queue;
   readonly processDocument?: HandlerFunction;
   readonly exportDocument?: HandlerFunction;
+  /** Documents whose job died (timeout, out of memory): the dead-letter queue's consumer and the sweeper. */
+  readonly processDocumentDeadLetter?: HandlerFunction;
+  readonly sweepProcessing?: HandlerFunction;
   /** Master-data imports: their own queue, DLQ and job (infra/constructs/import-job.ts). */
   readonly importJob: ImportJob;
 
@@ -109,6 +118,42 @@ export class ProcessingStack extends Stack {
       this.processDocument.addEventSource(
         new SqsEventSource(this.uploadsQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 5 }),
       );
+    }
+
+    // Processing that never finished: dead letters → consumer that fails their documents; a scheduled sweeper.
+    const stuckResources = {
+      table: props.table,
+      documentsBucket: props.documentsBucket,
+      userPool: props.userPool,
+      userPoolClient: props.userPoolClient,
+      webSocketStage: props.webSocketStage,
+      globalAdminEmails: props.globalAdminEmails,
+    };
+    const deadLetterHandler = props.entries.jobs.processDocumentDeadLetter;
+    if (deadLetterHandler) {
+      this.processDocumentDeadLetter = new HandlerFunction(this, 'ProcessDocumentDeadLetterFn', {
+        handler: deadLetterHandler,
+        bundle: props.bundle,
+        description: `Uploads dead-letter queue → lambdas/${deadLetterHandler}.ts`,
+        timeout: Duration.seconds(60),
+        resources: stuckResources,
+      });
+      this.processDocumentDeadLetter.addEventSource(new SqsEventSource(this.deadLetterQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    }
+    const sweepHandler = props.entries.jobs.sweepProcessing;
+    if (sweepHandler) {
+      this.sweepProcessing = new HandlerFunction(this, 'SweepProcessingFn', {
+        handler: sweepHandler,
+        bundle: props.bundle,
+        description: `Every ${PROCESSING_LIMITS.sweepEveryMinutes} min → lambdas/${sweepHandler}.ts`,
+        timeout: Duration.minutes(5),
+        resources: stuckResources,
+      });
+      new Rule(this, 'SweepProcessingSchedule', {
+        description: 'Documents stuck in processing end failed',
+        schedule: Schedule.rate(Duration.minutes(PROCESSING_LIMITS.sweepEveryMinutes)),
+        targets: [new LambdaTarget(this.sweepProcessing, { retryAttempts: 2 })],
+      });
     }
 
     // Integrations: export queue → export job (one message at a time; partial batch failures honoured).

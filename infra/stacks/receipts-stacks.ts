@@ -10,6 +10,9 @@ import { IntegrationsStack } from './integrations-stack';
 import { ProcessingStack } from './processing-stack';
 import { WebContentStack } from './web-content-stack';
 import { WebStack } from './web-stack';
+import { OperationsStack } from './operations-stack';
+import { AuthWaf } from '../constructs/waf';
+import { acknowledgeNagFindings } from '../nag';
 
 export const REGION = 'eu-west-1';
 const CROSS_STACK_REFERENCES = '@aws-cdk/core:defaultCrossStackReferences';
@@ -22,12 +25,18 @@ export interface ReceiptsStacksOptions {
   globalAdminEmails: string;
   /** Sender of invitation mail, an SES-verified address or domain identity (context `mailFrom`). */
   mailFrom?: string;
+  /** The SES domain identity that verifies mailFrom (context `sesIdentity`); absent: the address itself. */
+  sesIdentity?: string;
   webDistDir: string;
   /** Default: the CLI's account (may be undefined for offline synth) in eu-west-1. */
   env?: Environment;
   prefix?: string;
   /** Email-in: the domain SES receives mail for (context `emailInDomain`; default shared/constants EMAIL_IN_DOMAIN). */
   emailInDomain?: string;
+  /** Operations: where alarms are e-mailed (context `alarmEmail`). */
+  alarmEmail?: string;
+  /** Operations: a WAF web ACL with a rate-based rule on the user pool (context `waf=true`). */
+  waf?: boolean;
 }
 
 export interface ReceiptsStacks {
@@ -39,6 +48,7 @@ export interface ReceiptsStacks {
   webContent: WebContentStack;
   emailIn: EmailInStack;
   integrations: IntegrationsStack;
+  operations: OperationsStack;
 }
 
 /**
@@ -68,6 +78,9 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     description: 'Receipts: Cognito user pool',
     table: data.table,
     documentsBucket: data.documentsBucket,
+    // Sign-up codes and password resets through SES (context mailFrom / sesIdentity).
+    mailFrom: options.mailFrom,
+    sesIdentity: options.sesIdentity,
   });
   // Integrations: credentials key and export queue, before the API and the processing stack that use them.
   const integrations = new IntegrationsStack(app, `${prefix}Integrations`, { env, description: 'Receipts: integration credentials key and export queue' });
@@ -120,7 +133,20 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
       userPoolClientId: auth.userPoolClient.userPoolClientId,
     },
   });
-  return { web, data, auth, api, processing, webContent, emailIn, integrations };
+  // Operations: optional WAF on the user pool, then the alarms and dashboard over every stack's functions and queues.
+  if (options.waf) new AuthWaf(auth, 'AuthWaf', { userPool: auth.userPool });
+  const operations = new OperationsStack(app, `${prefix}Operations`, {
+    env,
+    description: 'Receipts: alarms, alarm topic and dashboard',
+    watched: [auth, api, processing, emailIn, integrations],
+    httpApi: api.httpApi,
+    table: data.table,
+    alarmEmail: options.alarmEmail,
+  });
+  const stacks = { web, data, auth, api, processing, webContent, emailIn, integrations, operations };
+  // cdk-nag (AwsSolutions): the findings accepted, each with its reason (infra/nag.ts).
+  acknowledgeNagFindings(stacks);
+  return stacks;
 }
 
 /** Context `globalAdminEmails`: a comma-separated string or a JSON array of e-mails. */

@@ -13,7 +13,7 @@ import { sqsExportQueue } from '../adapters/sqs/export-queue';
 import { runExport } from '../core/integrations/export';
 import type { ExportMessage } from '../core/integrations/ports';
 import { isExportTarget } from '../../shared/schemas/integrations';
-import { deps } from '../runtime/deps';
+import { depsFor } from '../runtime/deps';
 import { env } from '../runtime/env';
 import { createLogger } from '../runtime/logger';
 
@@ -30,7 +30,7 @@ function parse(body: string): ExportMessage | undefined {
 }
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const d = deps();
+  const d = depsFor('jobs/export-document');
   const e = env();
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {

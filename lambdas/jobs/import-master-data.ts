@@ -7,13 +7,13 @@
 import type { Context, S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { decodeS3Key } from '../core/documents/files';
 import { IMPORT_MAX_RECEIVES, runImport, type ImportJobDeps } from '../core/master-data/import/service';
-import { deps } from '../runtime/deps';
+import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
 
 export { IMPORT_MAX_RECEIVES };
 
 export function importJobDeps(): ImportJobDeps {
-  const d = deps();
+  const d = depsFor('jobs/import-master-data');
   const log = createLogger({ job: 'import-master-data' });
   return {
     imports: d.imports,

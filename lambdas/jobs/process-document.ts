@@ -5,22 +5,23 @@
  * failure ends the document in `failed` instead of being retried.
  */
 import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { PROCESSING_LIMITS } from '../../shared/processing-limits';
 import { LibreOfficeConverter } from '../adapters/libreoffice';
 import { decodeS3Key } from '../core/documents/files';
 import { handleObjectCreated, type ProcessingDeps } from '../core/documents/processing';
-import { deps } from '../runtime/deps';
+import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
 import { recogniser } from './lib/recogniser';
 import { pageRenderer } from './lib/renderer';
 
 /** Deliveries of one message before it goes to the dead-letter queue (CDK: maxReceiveCount). */
-export const MAX_RECEIVES = 3;
+export const MAX_RECEIVES = PROCESSING_LIMITS.maxReceiveCount;
 
 /** Page images of office files where LibreOffice is installed (SOFFICE_PATH, else soffice on PATH). */
 const office = new LibreOfficeConverter();
 
 export function processingDeps(): ProcessingDeps {
-  const d = deps();
+  const d = depsFor('jobs/process-document');
   const log = createLogger({ job: 'process-document' });
   return {
     documents: d.documents,

@@ -9,7 +9,7 @@ import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { EMAIL_IN_PREFIX } from '../../shared/constants';
 import { decodeS3Key } from '../core/documents/files';
 import { receiveInbound, type EmailInDeps } from '../core/email-in/receive';
-import { deps } from '../runtime/deps';
+import { depsFor } from '../runtime/deps';
 import { env } from '../runtime/env';
 import { createLogger } from '../runtime/logger';
 
@@ -17,7 +17,7 @@ import { createLogger } from '../runtime/logger';
 export const MAX_RECEIVES = 3;
 
 export function emailInDeps(): EmailInDeps {
-  const d = deps();
+  const d = depsFor('jobs/receive-email');
   return {
     emails: d.emails,
     documents: d.documents,

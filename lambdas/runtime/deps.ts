@@ -7,8 +7,6 @@ import { ddbSupplierLayouts } from '../adapters/ddb/layout-store';
 import { ddbMasterDataStore } from '../adapters/ddb/master-data-store';
 import { ddbImportsStore } from '../adapters/ddb/imports-store';
 import { ddbTeamStore } from '../adapters/ddb/team-store';
-import { s3Files } from '../adapters/s3/files';
-import { wsLiveEvents } from '../adapters/ws/live-events';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import type { EmailStore } from '../core/email-in/ports';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
@@ -18,6 +16,9 @@ import type { SupplierLayouts } from '../core/recognition/ports';
 import type { TeamStore } from '../core/team/types';
 import type { CompanyAdminStore } from '../core/admin/ports';
 import { env } from './env';
+import { guardedFiles, guardedLive, type NeedsCheck } from './lazy-adapters';
+import type { AwsNeed } from '../../shared/needs';
+import { handlerNeeds } from '../../shared/routes';
 
 /** The adapters a handler hands to core functions. Built once per process. */
 export interface Deps {
@@ -48,10 +49,17 @@ export interface Deps {
   appUrl: string;
 }
 
-export function deps(): Deps {
+/**
+ * The adapters for one handler. `needs` (from its declaration in shared/routes.ts) bound what it may call: the
+ * documents bucket and live events are loaded on first use (so a handler that never calls them does not load the
+ * S3 or API Gateway clients, and its bundle leaves them out) and refuse calls outside the needs. Without `needs`
+ * (jobs and triggers, bounded by their role only) every adapter is available, still loaded lazily.
+ */
+export function deps(needs?: readonly AwsNeed[], who = 'this handler'): Deps {
+  const check: NeedsCheck | undefined = needs ? { needs: new Set(needs), who } : undefined;
   return {
     store: ddbAccountsStore,
-    live: wsLiveEvents,
+    live: guardedLive(check),
     clock: systemClock,
     ids: { newId: () => ulid() },
     globalAdminEmails: env()
@@ -60,7 +68,7 @@ export function deps(): Deps {
       .filter(Boolean),
     maxCompaniesPerUser: env().MAX_COMPANIES_PER_USER,
     documents: ddbDocumentsStore,
-    files: s3Files,
+    files: guardedFiles(check),
     layouts: ddbSupplierLayouts,
     emails: ddbEmailStore,
     admin: ddbCompanyAdminStore,
@@ -69,4 +77,9 @@ export function deps(): Deps {
     team: ddbTeamStore,
     appUrl: env().APP_URL,
   };
+}
+
+/** The adapters of a job or trigger, bounded by its `handlerNeeds` in shared/routes.ts (unbounded when it has none). */
+export function depsFor(handler: string): Deps {
+  return deps(handlerNeeds[handler], handler);
 }

@@ -1,7 +1,9 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ZodError, type ZodType } from 'zod';
 import { AppError } from '../../shared/errors';
-import { routes, type AuthLevel } from '../../shared/routes';
+import { isTransactionConflict } from '../adapters/ddb/transaction-retry';
+import { routes, type AuthLevel, type RouteDef } from '../../shared/routes';
+import { DEFAULT_NEEDS } from '../../shared/needs';
 import { resolveCaller, type Caller, type Claims } from './caller';
 import { deps, type Deps } from './deps';
 import { env } from './env';
@@ -38,10 +40,10 @@ interface HandlerDefinition<B, Q, P> {
   run(ctx: HandlerContext<B, Q, P>): Promise<unknown>;
 }
 
-function authOf(routeKey: string): AuthLevel {
+function routeOf(routeKey: string): RouteDef {
   const found = routes.find((r) => `${r.method} ${r.path}` === routeKey);
   if (!found) throw new Error(`Route ${routeKey} is not in shared/routes.ts`);
-  return found.auth;
+  return found;
 }
 
 function json(statusCode: number, body: unknown, requestId: string): HttpResult {
@@ -100,6 +102,12 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): H
   if (error instanceof ZodError) {
     return json(422, { statusCode: 422, error: 'ValidationFailed', message: 'Invalid input', details: zodDetails(error) }, requestId);
   }
+  // Concurrent transactions on the same items that still collide after the retries (transaction-retry.ts):
+  // nothing was changed and nothing conflicts with the caller's data, so it is not the version-check 409.
+  if (isTransactionConflict(error)) {
+    log.warn('transaction conflict after retries');
+    return json(503, { statusCode: 503, error: 'ServiceUnavailable', message: 'Too many changes at once. Try again.' }, requestId);
+  }
   const name = (error as { name?: string })?.name;
   if (name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException') {
     return json(409, { statusCode: 409, error: 'Conflict', message: 'The item was changed by someone else' }, requestId);
@@ -112,12 +120,15 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): H
 }
 
 export function httpHandler<B = unknown, Q = unknown, P = unknown>(definition: HandlerDefinition<B, Q, P>) {
-  const auth = authOf(definition.route);
+  const routeDef = routeOf(definition.route);
+  const auth: AuthLevel = routeDef.auth;
+  // Least privilege: the adapters refuse what the route does not declare (shared/routes.ts `needs`).
+  const needs = routeDef.needs ?? DEFAULT_NEEDS;
   const handler = async (event: HttpEvent): Promise<HttpResult> => {
     const requestId = event.requestContext?.requestId ?? 'unknown';
     const log = createLogger({ requestId, route: definition.route });
     try {
-      const d = deps();
+      const d = deps(needs, definition.route);
       checkParameterLengths(event);
       const query = validate(definition.query, event.queryStringParameters ?? {}, 'query parameters');
       const path = validate(definition.path, event.pathParameters ?? {}, 'path parameters');

@@ -2,7 +2,7 @@ import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import { provisionConfirmedUser } from '../core/accounts/users';
 import { provisionInvitedUser } from '../core/team/invitations';
-import { deps } from '../runtime/deps';
+import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
 
 /**
@@ -17,12 +17,12 @@ export async function handler(event: PostConfirmationTriggerEvent): Promise<Post
   const a = event.request.userAttributes;
   const invitationId = a[COGNITO_ATTRIBUTES.invitationId];
   if (invitationId) {
-    const invited = await provisionInvitedUser(deps(), { userId: a.sub, email: a.email, invitationId });
+    const invited = await provisionInvitedUser(depsFor('triggers/post-confirmation'), { userId: a.sub, email: a.email, invitationId });
     if (invited.outcome === 'invitation-invalid') log.warn('invitation no longer valid: profile created without a company', { userId: a.sub });
     else log.info('invited user provisioned', { outcome: invited.outcome, userId: a.sub });
     return event;
   }
-  const result = await provisionConfirmedUser(deps(), {
+  const result = await provisionConfirmedUser(depsFor('triggers/post-confirmation'), {
     userId: a.sub,
     email: a.email,
     name: a[COGNITO_ATTRIBUTES.name] ?? '',

@@ -73,7 +73,17 @@ export function createLocalJobQueue(
   /** The queue's maxReceiveCount (the job's own constant). */
   maxReceives = MAX_RECEIVES,
   /** Integrations: the export queue's name and how long a DelaySeconds second lasts here (tests shorten it). */
-  opts: { queueName?: string; msPerDelaySecond?: number } = {},
+  opts: {
+    queueName?: string;
+    msPerDelaySecond?: number;
+    /**
+     * The function's timeout: a delivery still running after it counts as failed, as when Lambda kills the
+     * function (locally the call cannot be stopped; whatever it does later is what a killed function never does).
+     */
+    timeoutMs?: number;
+    /** The dead-letter queue's consumer: gets each message given up after the last delivery. */
+    onDeadLetter?: (message: SQSRecord) => Promise<void>;
+  } = {},
 ): LocalJobQueue {
   const store = durableStore(durableDir);
   const queue: SQSRecord[] = [];
@@ -120,8 +130,21 @@ export function createLocalJobQueue(
     let failed = false;
     try {
       const handler = await loadHandler();
-      const res = await handler({ Records: [msg] });
-      failed = Boolean(res && res.batchItemFailures.some((f) => f.itemIdentifier === msg.messageId));
+      const run = handler({ Records: [msg] });
+      let timer: NodeJS.Timeout | undefined;
+      const killed = opts.timeoutMs
+        ? new Promise<'timeout'>((resolve) => {
+            timer = setTimeout(() => resolve('timeout'), opts.timeoutMs);
+          })
+        : undefined;
+      const res = await (killed ? Promise.race([run, killed]) : run).finally(() => clearTimeout(timer));
+      if (res === 'timeout') {
+        console.error(`[local] job timed out after ${opts.timeoutMs} ms (message ${msg.messageId})`);
+        run.catch(() => undefined);
+        failed = true;
+      } else {
+        failed = Boolean(res && res.batchItemFailures.some((f) => f.itemIdentifier === msg.messageId));
+      }
     } catch (error) {
       console.error('[local] processing job threw', error);
       failed = true;
@@ -134,6 +157,9 @@ export function createLocalJobQueue(
     if (count >= maxReceives) {
       store.remove(msg.messageId);
       deadLetters.push(msg);
+      if (opts.onDeadLetter) {
+        await opts.onDeadLetter(msg).catch((error: unknown) => console.error('[local] dead-letter consumer failed', error));
+      }
       return;
     }
     store.save(msg.messageId, msg.body, count + 1);

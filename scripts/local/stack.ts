@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import type { PostConfirmationTriggerEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { PROCESSING_LIMITS } from '../../shared/processing-limits';
 import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
 import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
 import { resetS3Client, s3Files } from '../../lambdas/adapters/s3/files';
@@ -56,6 +57,8 @@ export interface LocalStackOptions {
   exportRetry?: { baseSeconds?: number; msPerDelaySecond?: number; maxAttempts?: number };
   /** Integrations: API keys the local Rivile stand-in accepts (/_rivile). */
   rivileKeys?: string[];
+  /** The processing job's timeout (default the function's, shared/processing-limits.ts; tests shorten it). */
+  processingTimeoutMs?: number;
 }
 
 export interface LocalStack {
@@ -139,8 +142,21 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   resetSecretBox();
   await ensureTable(dynamo.endpoint, TABLE_NAME);
 
-  // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS.
-  const jobs = createLocalJobQueue(() => loadHandler(jobHandlers.processDocument), 'eu-west-1', path.join(opts.dataDir, 'queue'));
+  // S3 object-created → SQS message with the S3 notification as body → processing job, as in AWS, with the
+  // function's timeout; messages given up go to the dead-letter consumer, and a timer runs the sweeper.
+  const jobs = createLocalJobQueue(() => loadHandler(jobHandlers.processDocument), 'eu-west-1', path.join(opts.dataDir, 'queue'), MAX_RECEIVES, {
+    timeoutMs: opts.processingTimeoutMs ?? PROCESSING_LIMITS.functionTimeoutSeconds * 1000,
+    onDeadLetter: async (message) => {
+      const consume = await loadHandler<(e: SQSEvent) => Promise<SQSBatchResponse>>(jobHandlers.processDocumentDeadLetter);
+      await consume({ Records: [message] });
+    },
+  });
+  const sweeper = setInterval(() => {
+    void loadHandler<() => Promise<unknown>>(jobHandlers.sweepProcessing)
+      .then((sweep) => sweep())
+      .catch((error: unknown) => console.error('[local] sweeper failed', error));
+  }, PROCESSING_LIMITS.sweepEveryMinutes * 60_000);
+  sweeper.unref();
   s3.onObjectCreated((record) => {
     // The bucket notification's prefix filter (uploads/ and jobs/process/).
     if (PROCESSING_PREFIXES.some((prefix) => record.s3.object.key.startsWith(prefix))) jobs.deliver(record);
@@ -251,6 +267,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     importJobs,
     mail,
     async stop() {
+      clearInterval(sweeper);
       await smtp.close();
       await emailJobs.close();
       await jobs.close();

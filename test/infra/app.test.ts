@@ -39,7 +39,7 @@ describe('Receipts CDK app', () => {
   });
 
   it('deploys every stack to eu-west-1', () => {
-    expect(all).toHaveLength(8);
+    expect(all).toHaveLength(9);
     for (const stack of all) expect(stack.region, stack.stackName).toBe(REGION);
   });
 
@@ -54,6 +54,10 @@ describe('Receipts CDK app', () => {
     expect(deps(stacks.webContent)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.web.stackName].sort());
     // Email-in after Processing: both merge notifications into the documents bucket, one after the other.
     expect(deps(stacks.emailIn)).toEqual([stacks.api.stackName, stacks.auth.stackName, stacks.data.stackName, stacks.processing.stackName].sort());
+    // Operations last: it watches the functions, queues, API and table of the others.
+    expect(deps(stacks.operations)).toEqual(
+      [stacks.api, stacks.auth, stacks.data, stacks.emailIn, stacks.integrations, stacks.processing].map((x) => x.stackName).sort(),
+    );
   });
 
   it('outputs the API URL, WebSocket URL, user pool id, client id and distribution domain', () => {

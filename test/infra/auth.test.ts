@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import { triggerHandlers } from '../../shared/routes';
 import { GLOBAL_ADMIN_GROUP } from '../../shared/constants';
-import { GLOBAL_ADMINS, logicalIdOf, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { UserPool } from 'aws-cdk-lib/aws-cognito';
+import { userPoolEmail } from '../../infra/stacks/auth-stack';
+import { GLOBAL_ADMINS, MAIL_FROM, newApp, logicalIdOf, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
 
 afterAll(removeTempDirs);
 
@@ -12,6 +16,30 @@ describe('AuthStack', () => {
   beforeAll(async () => {
     s = await synthReceipts();
   }, SYNTH_TIMEOUT_MS);
+
+  it('sends sign-up codes and password resets through SES, from the context sender (mailFrom)', () => {
+    s.auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: {
+        EmailSendingAccount: 'DEVELOPER',
+        From: MAIL_FROM,
+        SourceArn: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':ses:eu-west-1:'), ':identity/no-reply@example.com'])] },
+      },
+    });
+  });
+
+  it('verifies the SES sender by its domain identity when context sesIdentity names one', () => {
+    const email = userPoolEmail(MAIL_FROM, 'example.com', 'eu-west-1')!;
+    const stack = new Stack(newApp(), 'PoolMail', { env: { region: 'eu-west-1', account: '123456789012' } });
+    new UserPool(stack, 'Pool', { email });
+    Template.fromStack(stack).hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: {
+        EmailSendingAccount: 'DEVELOPER',
+        From: 'Receipts <no-reply@example.com>',
+        SourceArn: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-1:123456789012:identity/example.com']] },
+      },
+    });
+    expect(userPoolEmail('', undefined, 'eu-west-1')).toBeUndefined();
+  });
 
   it('is in eu-west-1', () => {
     expect(s.stacks.auth.region).toBe('eu-west-1');

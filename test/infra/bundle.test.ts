@@ -5,14 +5,14 @@
  * AWS SDK clients in each bundle.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, openSync, readdirSync, readSync, closeSync } from 'node:fs';
 import { arch, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ONLY_EXTERNALS, bundleHandlers, type HandlerBundle } from '../../infra/build/bundle-handlers';
 import { allHandlers, handlerEntries } from '../../infra/build/handler-entries';
 import { REPO_ROOT } from '../../infra/build/paths';
-import { packageNameOf } from '../../infra/build/runtime-packages';
+import { LAMBDA_ARCHITECTURE, packageNameOf, PLATFORM_PACKAGES_DIR, type LambdaArchitecture } from '../../infra/build/runtime-packages';
 import { awsNeedsOf } from '../../infra/constructs/grants';
 import { SYNTH_TIMEOUT_MS, removeTempDirs, tempDir, testBundle } from './synth';
 
@@ -20,6 +20,33 @@ import { SYNTH_TIMEOUT_MS, removeTempDirs, tempDir, testBundle } from './synth';
 afterAll(removeTempDirs, 120_000);
 
 const HOST_ARCH = arch() === 'arm64' ? 'arm64' : arch() === 'x64' ? 'x86_64' : 'other';
+/** The Lambda architecture that is not this machine's. */
+const OTHER_ARCH: LambdaArchitecture = HOST_ARCH === 'arm64' ? 'x86_64' : 'arm64';
+
+/** The CPU an ELF shared object (a .node addon, a .so) is built for, from its header's e_machine. */
+function elfMachine(file: string): 'arm64' | 'x86_64' | 'other' {
+  const header = Buffer.alloc(20);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, 20, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (header.readUInt32BE(0) !== 0x7f454c46) return 'other';
+  const machine = header.readUInt16LE(18);
+  return machine === 183 ? 'arm64' : machine === 62 ? 'x86_64' : 'other';
+}
+
+/** Files under a folder whose name matches. */
+function filesMatching(dir: string, pattern: RegExp): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesMatching(full, pattern));
+    else if (pattern.test(entry.name)) out.push(full);
+  }
+  return out;
+}
 const FIXTURES = join(REPO_ROOT, 'test', 'infra', 'fixtures', 'lambdas');
 const HANDLER_ENV = {
   TABLE_NAME: 'bundle-test-table',
@@ -74,9 +101,13 @@ function loadInNode(files: Record<string, string>, call?: { handler: string; eve
 
 describe('bundle of the product handlers', () => {
   let bundle: HandlerBundle;
+  /** The handlers that ship native packages, bundled for this machine so that they can run here. */
+  let hostBundle: HandlerBundle;
   const handlers = allHandlers(handlerEntries());
   beforeAll(async () => {
     bundle = await testBundle();
+    const natives = handlers.filter((h) => bundle.get(h).shippedPackages.length > 0);
+    hostBundle = await bundleHandlers({ handlers: natives, architecture: HOST_ARCH === 'other' ? LAMBDA_ARCHITECTURE : HOST_ARCH });
   }, SYNTH_TIMEOUT_MS);
 
   it('bundles every entry point of shared/routes.ts into its own folder with index.mjs', () => {
@@ -85,18 +116,20 @@ describe('bundle of the product handlers', () => {
   });
 
   it('every handler loads as an ES module on Node from an isolated copy and exports a handler function', () => {
-    const loadable = handlers.filter((h) => bundle.get(h).architecture === HOST_ARCH || bundle.get(h).shippedPackages.length === 0);
-    expect(loadable.length).toBeGreaterThanOrEqual(handlers.length - 1);
-    const result = loadInNode(isolatedCopies(bundle, loadable));
-    expect(result).toEqual(Object.fromEntries(loadable.map((h) => [h, 'function'])));
+    const plain = handlers.filter((h) => bundle.get(h).shippedPackages.length === 0);
+    const natives = Object.keys(hostBundle.handlers);
+    const result = { ...loadInNode(isolatedCopies(bundle, plain)), ...(HOST_ARCH === 'other' ? {} : loadInNode(isolatedCopies(hostBundle, natives))) };
+    const loaded = HOST_ARCH === 'other' ? plain : handlers;
+    expect(result).toEqual(Object.fromEntries(loaded.map((h) => [h, 'function'])));
   }, 240_000);
 
   it('ships native packages only with a Lambda (linux, glibc) binary for the function architecture', () => {
     for (const built of Object.values(bundle.handlers)) {
       const modules = join(built.dir, 'node_modules');
+      // One architecture for every function, whatever machine bundles them.
+      expect(built.architecture, built.handler).toBe(LAMBDA_ARCHITECTURE);
       if (built.shippedPackages.length === 0) {
         expect(existsSync(modules), built.handler).toBe(false);
-        expect(built.architecture).toBe('arm64');
         continue;
       }
       for (const pkg of built.shippedPackages) expect(existsSync(join(modules, pkg, 'package.json')), `${built.handler}: ${pkg}`).toBe(true);
@@ -127,11 +160,32 @@ describe('bundle of the product handlers', () => {
     expect(bundle.get(job!).shippedPackages).toEqual(expect.arrayContaining(['sharp', '@napi-rs/canvas', 'pdfjs-dist']));
   });
 
+  it('bundles the processing job for the other CPU architecture than this machine’s, with that architecture’s sharp and canvas binaries', async () => {
+    const job = handlerEntries().jobs.processDocument!;
+    const other = await bundleHandlers({ handlers: [job], architecture: OTHER_ARCH, root: tempDir('receipts-other-arch-') });
+    const built = other.get(job);
+    expect(built.architecture).toBe(OTHER_ARCH);
+    const modules = join(built.dir, 'node_modules');
+    const cpu = OTHER_ARCH === 'arm64' ? 'arm64' : 'x64';
+    const sharpAddon = filesMatching(join(modules, '@img', `sharp-linux-${cpu}`, 'lib'), /^sharp-linux-.*\.node$/)[0] ?? 'none';
+    const libvips = filesMatching(join(modules, '@img', `sharp-libvips-linux-${cpu}`, 'lib'), /^libvips-cpp\.so/);
+    const canvasAddon = filesMatching(join(modules, '@napi-rs', `canvas-linux-${cpu}-gnu`), /\.node$/);
+    expect(existsSync(sharpAddon)).toBe(true);
+    expect(libvips.length).toBeGreaterThan(0);
+    expect(canvasAddon.length).toBeGreaterThan(0);
+    for (const file of [sharpAddon, ...libvips, ...canvasAddon]) expect(elfMachine(file), file).toBe(OTHER_ARCH);
+    // No binary of this machine's architecture is shipped with it …
+    expect(filesMatching(modules, /\.node$/).filter((f) => elfMachine(f) !== OTHER_ARCH)).toEqual([]);
+    // … and the project's own node_modules was not touched: the other platform's packages live in their own folder.
+    expect(existsSync(join(REPO_ROOT, 'node_modules', '@img', `sharp-linux-${cpu}`))).toBe(false);
+    expect(existsSync(join(PLATFORM_PACKAGES_DIR))).toBe(true);
+  }, SYNTH_TIMEOUT_MS);
+
   it('the processing job reads office files with its bundled Textract recogniser, from an isolated copy, without calling Textract', () => {
     const job = handlerEntries().jobs.processDocument!;
-    // The recogniser's chunk loads sharp (through the PDF helper): it runs where the shipped binary matches the host.
-    expect(bundle.get(job).architecture).toBe(HOST_ARCH);
-    const [dir] = Object.values(isolatedCopies(bundle, [job])).map((f) => join(f, '..'));
+    // The recogniser's chunk loads sharp (through the PDF helper): it runs from the bundle for this machine.
+    expect(hostBundle.get(job).architecture).toBe(HOST_ARCH);
+    const [dir] = Object.values(isolatedCopies(hostBundle, [job])).map((f) => join(f, '..'));
     const chunk = readdirSync(join(dir!, 'chunks')).find((f) => /^textract-.*\.mjs$/.test(f));
     expect(chunk).toBeDefined();
     const fixtures = join(REPO_ROOT, 'test', 'fixtures', 'recognition');
@@ -180,7 +234,12 @@ describe('bundling rules (fixtures in test/infra/fixtures/lambdas)', () => {
   });
 
   it('ships a native package with its binary and runs it from the isolated folder', async () => {
-    const bundle = await bundleHandlers({ handlers: ['bundling/native-image'], lambdasDir: FIXTURES, root });
+    const bundle = await bundleHandlers({
+      handlers: ['bundling/native-image'],
+      lambdasDir: FIXTURES,
+      root,
+      ...(HOST_ARCH === 'other' ? {} : { architecture: HOST_ARCH }),
+    });
     const built = bundle.get('bundling/native-image');
     expect(built.shippedPackages).toEqual(['sharp']);
     expect(existsSync(join(built.dir, 'node_modules', 'sharp', 'package.json'))).toBe(true);
@@ -214,7 +273,8 @@ describe('grants derived from bundled AWS SDK packages', () => {
     expect([...awsNeedsOf('h', ['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'])]).toEqual(['documentsBucket']);
     expect([...awsNeedsOf('h', ['@aws-sdk/client-cognito-identity-provider'])]).toEqual(['userPoolAdmin']);
     expect([...awsNeedsOf('h', ['@aws-sdk/client-apigatewaymanagementapi'])]).toEqual(['webSocketManage']);
-    expect([...awsNeedsOf('h', ['@aws-sdk/client-textract'])].sort()).toEqual(['documentsBucket', 'textract']);
+    // Textract's grant includes reading the upload (infra/constructs/handler-function.ts).
+    expect([...awsNeedsOf('h', ['@aws-sdk/client-textract'])].sort()).toEqual(['textract']);
   });
 
   it('ignores the SDK internals and its credential clients', () => {

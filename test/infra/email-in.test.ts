@@ -111,6 +111,6 @@ describe('EmailInStack', () => {
     const props = resourcesOf(s.emailIn, 'AWS::Lambda::Function')[fnId]!.Properties;
     expect(props.Timeout).toBe(RECEIVE_EMAIL_TIMEOUT.toSeconds());
     const actions = grantsOf(s.emailIn, fn).flatMap((g) => g.actions);
-    expect(actions).toEqual(expect.arrayContaining(['s3:GetObject*', 'dynamodb:PutItem', 'dynamodb:GetItem']));
+    expect(actions).toEqual(expect.arrayContaining(['s3:GetObject', 's3:PutObject', 'dynamodb:PutItem', 'dynamodb:GetItem']));
   });
 });

@@ -10,6 +10,8 @@ import {
   UPLOADS_VISIBILITY_TIMEOUT,
 } from '../../infra/stacks/processing-stack';
 import { createReceiptsStacks } from '../../infra/stacks/receipts-stacks';
+import { PROCESSING_LIMITS, STUCK_PROCESSING_AFTER_MS } from '../../shared/processing-limits';
+import { TextractRecogniser } from '../../lambdas/adapters/textract/index';
 import { IMPORT_PREFIXES } from '../../infra/constructs/import-job';
 import {
   fakeWebDist,
@@ -100,7 +102,7 @@ describe('ProcessingStack', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     const actions = grantsOf(s.processing, fn).flatMap((g) => g.actions);
-    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:PutItem', 's3:GetObject*']));
+    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:PutItem', 's3:GetObject', 's3:PutObject']));
   });
 
   it('runs the job on Node 22 with its bundle’s architecture', () => {
@@ -108,6 +110,44 @@ describe('ProcessingStack', () => {
     const props = resourcesOf(s.processing, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties;
     expect(props.Runtime).toBe('nodejs22.x');
     expect(props.Architectures).toEqual([s.bundle.get(fn.handlerPath).architecture]);
+    // Fixed: the same from any deploying machine (its native binaries are fetched for it).
+    expect(props.Architectures).toEqual(['arm64']);
+  });
+
+  it('waits for Textract within the job’s timeout, with room for rendering and saving', () => {
+    expect(PROCESS_DOCUMENT_TIMEOUT.toSeconds()).toBe(PROCESSING_LIMITS.functionTimeoutSeconds);
+    expect(PROCESSING_LIMITS.textractMaxWaitSeconds + 120).toBeLessThanOrEqual(PROCESS_DOCUMENT_TIMEOUT.toSeconds());
+    expect(new TextractRecogniser({ client: {} as never })['maxWaitMs']).toBe(PROCESSING_LIMITS.textractMaxWaitSeconds * 1000);
+    expect(UPLOADS_VISIBILITY_TIMEOUT.toSeconds()).toBeGreaterThanOrEqual(6 * PROCESS_DOCUMENT_TIMEOUT.toSeconds());
+    // The sweeper waits until every delivery has had its visibility timeout.
+    expect(STUCK_PROCESSING_AFTER_MS).toBeGreaterThan(UPLOADS_MAX_RECEIVE_COUNT * UPLOADS_VISIBILITY_TIMEOUT.toMilliseconds());
+  });
+
+  it('consumes the dead-letter queue with jobHandlers.processDocumentDeadLetter', () => {
+    const fn = s.stacks.processing.processDocumentDeadLetter!;
+    expect(fn.handlerPath).toBe(jobHandlers.processDocumentDeadLetter);
+    s.processing.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      FunctionName: { Ref: logicalIdOf(fn) },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const actions = grantsOf(s.processing, fn).flatMap((g) => g.actions);
+    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:PutItem']));
+  });
+
+  it('runs the sweeper of documents stuck in processing on a schedule', () => {
+    const fn = s.stacks.processing.sweepProcessing!;
+    expect(fn.handlerPath).toBe(jobHandlers.sweepProcessing);
+    s.processing.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: `rate(${PROCESSING_LIMITS.sweepEveryMinutes} minutes)`,
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(fn), 'Arn'] } })],
+    });
+    s.processing.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [logicalIdOf(fn), 'Arn'] },
+    });
   });
 
   it('without a jobHandlers export: queue, DLQ and notifications only, no consumer', async () => {

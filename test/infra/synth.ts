@@ -14,8 +14,8 @@ import { bundleHandlers, type HandlerBundle } from '../../infra/build/bundle-han
 import { allHandlers, handlerEntries, type HandlerEntries } from '../../infra/build/handler-entries';
 import { createReceiptsStacks, type ReceiptsStacks } from '../../infra/stacks/receipts-stacks';
 
-/** Bundling (when sources changed) plus synthesis, on a busy 2-core machine. */
-export const SYNTH_TIMEOUT_MS = 180_000;
+/** Bundling (when sources changed) plus synthesis of the nine stacks (the alarms included), on a busy 2-core machine. */
+export const SYNTH_TIMEOUT_MS = 300_000;
 
 export const GLOBAL_ADMINS = 'admin@example.com,owner@example.com';
 /** Team and invitations: the sender of invitation mail (context mailFrom). */

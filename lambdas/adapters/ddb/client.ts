@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { retryTransactionConflicts } from './transaction-retry';
 
 /**
  * One document client per process. The endpoint comes from the SDK's own configuration
@@ -7,9 +8,14 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  */
 let client: DynamoDBDocumentClient | undefined;
 export function ddb(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
+  if (!client) {
+    const base = new DynamoDBClient({});
+    // Transactions cancelled by concurrent ones (TransactionConflict) are sent again (transaction-retry.ts).
+    retryTransactionConflicts(base);
+    client = DynamoDBDocumentClient.from(base, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    });
+  }
   return client;
 }
 /** Local mode and tests change the endpoint between runs. */

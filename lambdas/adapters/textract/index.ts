@@ -1,7 +1,13 @@
 /**
- * AWS Textract as the recogniser: AnalyzeExpense for images (bytes, or the S3 object when given),
- * StartExpenseAnalysis + GetExpenseAnalysis polling for PDFs (Textract reads multi-page PDFs only
- * from S3). UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML, and office documents by the office
+ * AWS Textract as the recogniser: AnalyzeExpense for images (bytes, or the S3 object when given) and
+ * one-page PDFs within its limits, StartExpenseAnalysis + GetExpenseAnalysis polling for other PDFs
+ * (Textract reads multi-page PDFs only from S3), with a ClientRequestToken per document and processing run
+ * so that a redelivery resumes the same Textract job instead of starting (and paying for) another.
+ * Textract's answers that no retry can change (unsupported or bad document, too large) become a
+ * DocumentProblem: the document fails at once with a readable message; everything else is thrown as it is
+ * and retried by the queue.
+ * Photos are sent upright (their EXIF orientation applied, as the page images are rendered), so that
+ * Textract's boxes fit the image the viewer shows. UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML, and office documents by the office
  * text reader (or the text layer of their LibreOffice PDF), without calling Textract.
  */
 import {
@@ -12,6 +18,9 @@ import {
   type ExpenseDocument,
   type GetExpenseAnalysisCommandOutput,
 } from '@aws-sdk/client-textract';
+import { PROCESSING_LIMITS } from '../../../shared/processing-limits';
+import { createHash } from 'node:crypto';
+import { DocumentProblem } from '../../core/documents/ports';
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
 import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
@@ -22,12 +31,50 @@ import { embeddedEInvoice } from '../local-recogniser/pdf';
 
 /** Largest document AnalyzeExpense accepts as bytes. */
 export const SYNC_MAX_BYTES = 10 * 1024 * 1024;
+/** Longest side of an image Textract accepts (pixels); larger photos are scaled down before they are sent. */
+export const MAX_IMAGE_SIDE = 10_000;
+
+/** Messages of documents Textract cannot read, whatever the number of tries. */
+export const TEXTRACT_PROBLEM_MSG = {
+  unsupported: 'This file type is not allowed',
+  tooLarge: 'The document is too large to be processed',
+  bad: 'The document could not be read. Check the file and upload it again.',
+} as const;
+
+/** Textract's error names that no retry changes, with the message the user sees. */
+const PERMANENT_ERRORS: Record<string, string> = {
+  UnsupportedDocumentException: TEXTRACT_PROBLEM_MSG.unsupported,
+  DocumentTooLargeException: TEXTRACT_PROBLEM_MSG.tooLarge,
+  BadDocumentException: TEXTRACT_PROBLEM_MSG.bad,
+  InvalidParameterException: TEXTRACT_PROBLEM_MSG.bad,
+};
+
+/** StatusMessage of a FAILED asynchronous job that no retry changes (e.g. UNSUPPORTED_DOCUMENT_FORMAT). */
+function permanentJobFailure(statusMessage: string | undefined): string | undefined {
+  const m = (statusMessage ?? '').toUpperCase();
+  if (/UNSUPPORTED/.test(m)) return TEXTRACT_PROBLEM_MSG.unsupported;
+  if (/TOO_LARGE|TOO LARGE|PAGE_SIZE|EXCEEDS/.test(m)) return TEXTRACT_PROBLEM_MSG.tooLarge;
+  if (/BAD_DOCUMENT|INVALID_(DOCUMENT|IMAGE|PDF)|CORRUPT|DAMAGED|PASSWORD/.test(m)) return TEXTRACT_PROBLEM_MSG.bad;
+  return undefined;
+}
+
+/** A permanent Textract error as a DocumentProblem (the document fails now); anything else unchanged. */
+export function classifyTextractError(error: unknown): unknown {
+  const name = (error as { name?: string } | undefined)?.name ?? '';
+  const message = PERMANENT_ERRORS[name];
+  return message ? new DocumentProblem(message) : error;
+}
+
+/** ClientRequestToken (1–64 of [A-Za-z0-9-_]) for one document run and the object it reads. */
+export function clientRequestToken(idempotencyKey: string, s3Object: { bucket: string; key: string; version?: string }): string {
+  return createHash('sha256').update(`${idempotencyKey}\n${s3Object.bucket}\n${s3Object.key}\n${s3Object.version ?? ''}`).digest('hex');
+}
 
 export interface TextractRecogniserOptions {
   client?: TextractClient;
   /** Wait between GetExpenseAnalysis polls (default 2 s). */
   pollIntervalMs?: number;
-  /** Give up on an asynchronous job after this long (default 10 min). */
+  /** Give up on an asynchronous job after this long (default PROCESSING_LIMITS.textractMaxWaitSeconds, within the job's timeout). */
   maxWaitMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -54,11 +101,19 @@ export class TextractRecogniser implements Recogniser {
   constructor(opts: TextractRecogniserOptions = {}) {
     this.client = opts.client ?? new TextractClient({});
     this.pollIntervalMs = opts.pollIntervalMs ?? 2000;
-    this.maxWaitMs = opts.maxWaitMs ?? 10 * 60 * 1000;
+    this.maxWaitMs = opts.maxWaitMs ?? PROCESSING_LIMITS.textractMaxWaitSeconds * 1000;
     this.sleep = opts.sleep ?? defaultSleep;
   }
 
   async analyzeExpense(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
+    try {
+      return await this.analyze(input);
+    } catch (error) {
+      throw classifyTextractError(error);
+    }
+  }
+
+  private async analyze(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
     const kind = detectDocumentKind(input.bytes, input.mime, input.fileName);
     let result: AnalyzeExpenseResult;
     switch (kind) {
@@ -92,22 +147,50 @@ export class TextractRecogniser implements Recogniser {
   }
 
   private async analyzeImage(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
-    // Textract reads JPEG, PNG and TIFF; WebP, GIF and HEIC photos are converted to PNG first.
-    const b = input.bytes;
-    const native = (b[0] === 0xff && b[1] === 0xd8) || (b[0] === 0x89 && b[1] === 0x50) || (b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d);
-    if (!native) {
-      const { default: sharp } = await import('sharp');
-      input = { ...input, bytes: new Uint8Array(await sharp(b).rotate().png().toBuffer()), mime: 'image/png' };
-      delete input.s3Object;
-    }
+    input = await this.uprightImage(input);
     const useS3 = input.s3Object && input.bytes.byteLength > SYNC_MAX_BYTES;
     if (!useS3 && input.bytes.byteLength > SYNC_MAX_BYTES) {
       throw new Error(`Images over ${SYNC_MAX_BYTES} bytes must be passed to Textract as an S3 object`);
     }
+    return this.analyzeSync(useS3 ? { ...input, bytes: new Uint8Array() } : { ...input, s3Object: undefined });
+  }
+
+  /**
+   * Textract reads JPEG, PNG and TIFF; WebP, GIF and HEIC photos are converted to PNG first. A photo whose
+   * EXIF orientation turns it (phones store portrait photos landscape) or whose side is over MAX_IMAGE_SIDE is
+   * sent as the upright, fitting JPEG the page image is made from: Textract's boxes are fractions of the image
+   * it analysed, and the viewer shows the upright one.
+   */
+  private async uprightImage(input: RecogniserInput): Promise<RecogniserInput> {
+    const b = input.bytes;
+    const jpeg = b[0] === 0xff && b[1] === 0xd8;
+    const native = jpeg || (b[0] === 0x89 && b[1] === 0x50) || (b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d);
+    const { default: sharp } = await import('sharp');
+    if (!native) {
+      return { ...input, bytes: new Uint8Array(await sharp(b).rotate().resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: 'inside', withoutEnlargement: true }).png().toBuffer()), mime: 'image/png', s3Object: undefined };
+    }
+    // A photo sharp cannot read is sent as it is: Textract's answer decides.
+    const meta = await sharp(b, { limitInputPixels: false })
+      .metadata()
+      .catch(() => undefined);
+    if (!meta) return input;
+    const turned = (meta.orientation ?? 1) > 1;
+    const oversized = Math.max(meta.width ?? 0, meta.height ?? 0) > MAX_IMAGE_SIDE;
+    if (!turned && !oversized) return input;
+    const upright = sharp(b, { limitInputPixels: false })
+      .rotate()
+      .resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: 'inside', withoutEnlargement: true });
+    const bytes = jpeg || meta.format === 'jpeg' ? await upright.jpeg({ quality: 92 }).toBuffer() : await upright.png().toBuffer();
+    return { ...input, bytes: new Uint8Array(bytes), mime: jpeg ? 'image/jpeg' : 'image/png', s3Object: undefined };
+  }
+
+  /** AnalyzeExpense of the bytes, or of the S3 object when no bytes are given. */
+  private async analyzeSync(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
+    const s3 = input.bytes.byteLength === 0 ? input.s3Object : undefined;
     const out = await this.client.send(
       new AnalyzeExpenseCommand({
-        Document: useS3
-          ? { S3Object: { Bucket: input.s3Object!.bucket, Name: input.s3Object!.key, ...(input.s3Object!.version ? { Version: input.s3Object!.version } : {}) } }
+        Document: s3
+          ? { S3Object: { Bucket: s3.bucket, Name: s3.key, ...(s3.version ? { Version: s3.version } : {}) } }
           : { Bytes: input.bytes },
       }),
     );
@@ -115,11 +198,22 @@ export class TextractRecogniser implements Recogniser {
   }
 
   private async analyzePdf(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
+    // One page within AnalyzeExpense's limits: the synchronous call (seconds, not a job to wait for). A PDF
+    // the synchronous call refuses is tried asynchronously, which reads more kinds of PDF.
+    if (input.pageCount === 1 && input.bytes.byteLength <= SYNC_MAX_BYTES) {
+      try {
+        return await this.analyzeSync({ ...input, s3Object: undefined });
+      } catch (error) {
+        if (!input.s3Object || !(error instanceof Error && error.name === 'UnsupportedDocumentException')) throw error;
+      }
+    }
     if (!input.s3Object) throw new Error('Textract reads PDFs from S3: pass the document\'s s3Object');
     const { bucket, key, version } = input.s3Object;
     const started = await this.client.send(
       new StartExpenseAnalysisCommand({
         DocumentLocation: { S3Object: { Bucket: bucket, Name: key, ...(version ? { Version: version } : {}) } },
+        // The same run's deliveries get the same job back (Textract keeps the token for 7 days).
+        ...(input.idempotencyKey ? { ClientRequestToken: clientRequestToken(input.idempotencyKey, input.s3Object) } : {}),
       }),
     );
     const jobId = started.JobId;
@@ -133,6 +227,8 @@ export class TextractRecogniser implements Recogniser {
       await this.sleep(this.pollIntervalMs);
     }
     if (first.JobStatus === 'FAILED') {
+      const permanent = permanentJobFailure(first.StatusMessage);
+      if (permanent) throw new DocumentProblem(permanent);
       throw new TextractJobError(jobId, 'FAILED', `Textract job ${jobId} failed: ${first.StatusMessage ?? 'no reason given'}`);
     }
     // SUCCEEDED or PARTIAL_SUCCESS: the results come in pages joined by NextToken.

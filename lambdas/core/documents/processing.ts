@@ -489,6 +489,8 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
         fileName: doc.original_file_name,
         s3Object: { bucket: deps.files.bucket(), key: doc.source.key },
         ...(officePdf ? { officePdf } : {}),
+        idempotencyKey: `${doc.receipt_id}.${run}`,
+        ...(check.kind === 'pdf' && rendered.length > 0 ? { pageCount: rendered.length } : {}),
       });
       let learnt = await withLearntLayouts(deps, doc, result);
       fields = mapExpenseToFields(learnt);

@@ -32,6 +32,13 @@ export interface RecogniserInput {
    * the page images made from it. Without it an office file's text is read from the file itself.
    */
   officePdf?: Uint8Array;
+  /**
+   * Names this document and processing run (and so its page set): deliveries of the same run pass the same
+   * key, so a recogniser that starts paid jobs (Textract) starts one per run, not one per delivery.
+   */
+  idempotencyKey?: string;
+  /** Pages of a PDF, when the caller knows them (a one-page PDF may be analysed synchronously). */
+  pageCount?: number;
 }
 
 export interface Recogniser {

@@ -4,6 +4,7 @@
  */
 import type { Recogniser } from '../../core/recognition/types';
 import { env } from '../../runtime/env';
+import { countingFailures, METRIC_NAMES } from '../../runtime/metrics';
 
 let instance: Promise<Recogniser & { close?(): Promise<void> }> | undefined;
 
@@ -14,7 +15,8 @@ export function recogniser(): Promise<Recogniser> {
       return new LocalRecogniser();
     }
     const { TextractRecogniser } = await import('../../adapters/textract/index');
-    return new TextractRecogniser();
+    // Operations: failed Textract analyses are counted (metric TextractFailures, alarmed in infra/constructs/operations.ts).
+    return countingFailures(new TextractRecogniser(), METRIC_NAMES.textractFailures);
   })();
   instance.catch(() => {
     instance = undefined;

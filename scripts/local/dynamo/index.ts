@@ -12,10 +12,18 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { createDynaliteWithStore, subDbPrefix, type BatchOp, type DynaliteError, type Store, type TableDescription } from './dynalite-internals';
-import { createTransactionHandlers, type TransactionHandlers } from './transactions';
+import {
+  conflictSimulationFromEnv,
+  createTransactionHandlers,
+  type TransactionConflictControl,
+  type TransactionConflictSimulation,
+  type TransactionHandlers,
+} from './transactions';
 
 export interface LocalDynamo {
   endpoint: string;
+  /** TransactionConflict cancellations as real DynamoDB answers them (transactions.ts). */
+  conflicts: TransactionConflictControl;
   close(): Promise<void>;
 }
 
@@ -24,6 +32,8 @@ export interface StartLocalDynamoOptions {
   port?: number;
   /** undefined: in memory; otherwise a LevelDB directory that survives restarts (and SIGKILL). */
   dataDir?: string;
+  /** Default: from LOCAL_DYNAMO_TRANSACTION_CONFLICTS (none when unset). */
+  transactionConflicts?: TransactionConflictSimulation;
 }
 
 const TARGET_PREFIX = 'DynamoDB_20120810.';
@@ -48,7 +58,11 @@ export async function startLocalDynamo(opts: StartLocalDynamoOptions = {}): Prom
   }
   if (opts.dataDir) await recoverInterruptedTableStates(store);
 
-  interceptTransactions(server, createTransactionHandlers(store));
+  const transactions = createTransactionHandlers(
+    store,
+    opts.transactionConflicts ?? conflictSimulationFromEnv(process.env.LOCAL_DYNAMO_TRANSACTION_CONFLICTS),
+  );
+  interceptTransactions(server, transactions);
   settleTableStatesBeforeAnswering(server, store);
 
   await new Promise<void>((resolve, reject) => {
@@ -63,6 +77,7 @@ export async function startLocalDynamo(opts: StartLocalDynamoOptions = {}): Prom
   let closing: Promise<void> | undefined;
   return {
     endpoint: `http://${HOST}:${port}`,
+    conflicts: transactions.conflicts,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         // dynalite's close: stop listening, wait for pending LevelDB operations, close the db.

@@ -297,8 +297,66 @@ export interface TransactionHandlers {
   transactGetItems(body: unknown): Promise<Record<string, unknown>>;
 }
 
-export function createTransactionHandlers(store: Store): TransactionHandlers {
+/**
+ * Real DynamoDB cancels a transaction that meets another one on an item (TransactionCanceledException,
+ * reason `TransactionConflict`); the stand-in serialises them on locks instead, unless told otherwise:
+ * - `overlap`: a TransactWriteItems whose items are in an unfinished transaction is cancelled the way
+ *   DynamoDB does it (those items `TransactionConflict`, the others `None`), instead of waiting;
+ * - `rate`: each TransactWriteItems is cancelled with that probability (0..1), as if it had met another one;
+ * - `injectConflicts(n)`: the next n TransactWriteItems are cancelled (deterministic, for tests).
+ * LOCAL_DYNAMO_TRANSACTION_CONFLICTS=overlap or =<rate> sets the first two for local mode.
+ */
+export interface TransactionConflictSimulation {
+  overlap?: boolean;
+  rate?: number;
+}
+
+export interface TransactionConflictControl {
+  /** The next `count` TransactWriteItems answer TransactionCanceledException with a TransactionConflict reason. */
+  injectConflicts(count: number): void;
+  /** Transactions cancelled with TransactionConflict so far. */
+  readonly conflictsAnswered: number;
+  simulation: TransactionConflictSimulation;
+}
+
+/** LOCAL_DYNAMO_TRANSACTION_CONFLICTS: `overlap`, a rate such as `0.2`, or both (`overlap,0.2`). */
+export function conflictSimulationFromEnv(value: string | undefined): TransactionConflictSimulation {
+  const out: TransactionConflictSimulation = {};
+  for (const part of (value ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    if (part === 'overlap') out.overlap = true;
+    else if (Number.isFinite(Number(part)) && Number(part) >= 0 && Number(part) <= 1) out.rate = Number(part);
+    else throw new Error(`LOCAL_DYNAMO_TRANSACTION_CONFLICTS: "${part}" is neither overlap nor a rate between 0 and 1`);
+  }
+  return out;
+}
+
+const CONFLICT_MESSAGE = 'Transaction is ongoing for the item';
+
+export function createTransactionHandlers(
+  store: Store,
+  simulation: TransactionConflictSimulation = {},
+): TransactionHandlers & { conflicts: TransactionConflictControl } {
   const idempotency = new Map<string, IdempotencyEntry>();
+  /** Items (table + key) of TransactWriteItems not finished yet, for `overlap`. */
+  const inFlight = new Map<string, number>();
+  let injected = 0;
+  let answered = 0;
+  const conflicts: TransactionConflictControl = {
+    injectConflicts(count: number) {
+      injected += Math.max(0, Math.floor(count));
+    },
+    get conflictsAnswered() {
+      return answered;
+    },
+    simulation,
+  };
+
+  /** Cancels with TransactionConflict: `conflicting` marks the items in conflict (all false: the first one). */
+  function conflict(conflicting: boolean[]): DynaliteError {
+    answered += 1;
+    const marks = conflicting.some(Boolean) ? conflicting : conflicting.map((_, i) => i === 0);
+    return transactionCanceled(marks.map((c) => (c ? { Code: 'TransactionConflict', Message: CONFLICT_MESSAGE } : { Code: 'None' })));
+  }
 
   async function transactWriteItems(body: unknown): Promise<Record<string, unknown>> {
     const fingerprint = JSON.stringify((body as { TransactItems?: unknown } | null)?.TransactItems ?? null);
@@ -330,6 +388,35 @@ export function createTransactionHandlers(store: Store): TransactionHandlers {
       keysByTable.set(op.tableName, keys);
     }
 
+    if (injected > 0) {
+      injected -= 1;
+      throw conflict(ops.map(() => false));
+    }
+    if (simulation.rate && Math.random() < simulation.rate) throw conflict(ops.map(() => false));
+    const ids = ops.map((op) => itemId(op.tableName, op.key));
+    if (simulation.overlap) {
+      const busy = ids.map((id) => inFlight.has(id));
+      if (busy.some(Boolean)) throw conflict(busy);
+    }
+    for (const id of ids) inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
+    try {
+      return await writeUnderLocks(data, ops, keysByTable, token, fingerprint);
+    } finally {
+      for (const id of ids) {
+        const n = (inFlight.get(id) ?? 1) - 1;
+        if (n > 0) inFlight.set(id, n);
+        else inFlight.delete(id);
+      }
+    }
+  }
+
+  async function writeUnderLocks(
+    data: OpData,
+    ops: WriteOp[],
+    keysByTable: Map<string, Set<string>>,
+    token: string | undefined,
+    fingerprint: string,
+  ): Promise<Record<string, unknown>> {
     const response = await withItemLocks(store, keysByTable, async () => {
       const snapshot = new Map<string, Item | undefined>();
       for (const op of ops) snapshot.set(itemId(op.tableName, op.key), await getItem(store, op.tableName, op.key));
@@ -479,7 +566,7 @@ export function createTransactionHandlers(store: Store): TransactionHandlers {
     return undefined;
   }
 
-  return { transactWriteItems, transactGetItems };
+  return { transactWriteItems, transactGetItems, conflicts };
 }
 
 function writeKindOf(element: Record<string, OpData | undefined>): WriteKind {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
-import { TextractRecogniser } from '../../../lambdas/adapters/textract';
+import { TextractRecogniser, TEXTRACT_PROBLEM_MSG } from '../../../lambdas/adapters/textract';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { OfficeConverter } from '../../../lambdas/core/documents/ports';
 import { FAILED_MESSAGE, handleObjectCreated, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
@@ -203,5 +203,40 @@ describe('processing office documents', () => {
     const key = await s.upload('broken.docx', new Uint8Array(readFileSync(join(fixtures, DOCX))).subarray(0, 1200));
     await handleObjectCreated(s.deps, { key }, { final: false });
     expect([...s.documents.docs.values()][0]).toMatchObject({ status: 'review', error_message: UNSUPPORTED_MESSAGE, document_number: '', total: null });
+  });
+});
+
+describe('permanent Textract errors', () => {
+  /** The Textract recogniser whose client answers every call with the given AWS error. */
+  function failingTextract(name: string): Recogniser & { calls: number } {
+    const state = { calls: 0 };
+    const client = {
+      send: async () => {
+        state.calls += 1;
+        const e = new Error(`${name} from Textract`);
+        e.name = name;
+        throw e;
+      },
+    } as unknown as TextractClient;
+    const textract = new TextractRecogniser({ client });
+    return Object.assign(state, { analyzeExpense: (input: RecogniserInput) => textract.analyzeExpense(input) });
+  }
+
+  it('fail the document on the first delivery with a readable message, without a retry', async () => {
+    const recogniser = failingTextract('UnsupportedDocumentException');
+    const s = await setup({ recogniser });
+    const key = await s.upload('inv.pdf', await pdf(1));
+    await handleObjectCreated(s.deps, { key }, { final: false });
+    const [doc] = [...s.documents.docs.values()];
+    expect(doc).toMatchObject({ status: 'failed', error_message: TEXTRACT_PROBLEM_MSG.unsupported, can_be_restarted: true });
+    // One delivery: the synchronous call of the one-page PDF, then the asynchronous one (it reads more kinds of PDF).
+    expect(recogniser.calls).toBe(2);
+  });
+
+  it('transient ones are thrown for the queue to deliver again', async () => {
+    const s = await setup({ recogniser: failingTextract('ThrottlingException') });
+    const key = await s.upload('inv.pdf', await pdf(1));
+    await expect(handleObjectCreated(s.deps, { key }, { final: false })).rejects.toThrow(/ThrottlingException/);
+    expect([...s.documents.docs.values()][0]!.status).toBe('processing');
   });
 });

@@ -36,7 +36,7 @@ async function start(dataDir: string): Promise<{ local: LocalDynamo; client: Dyn
     await local.close();
   };
   cleanups.push(stop);
-  return { local: { endpoint: local.endpoint, close: stop }, client };
+  return { local: { ...local, endpoint: local.endpoint, close: stop }, client };
 }
 
 /** the writes that must survive: plain, batched and transactional, touching the GSI */

@@ -98,11 +98,11 @@ describe('Textract recogniser', { timeout: 60_000 }, () => {
 
   it('reports a failed job with its status message', async () => {
     textract.on(StartExpenseAnalysisCommand).resolves({ JobId: 'job-2' });
-    textract.on(GetExpenseAnalysisCommand).resolves({ JobStatus: 'FAILED', StatusMessage: 'UNSUPPORTED_DOCUMENT' });
+    textract.on(GetExpenseAnalysisCommand).resolves({ JobStatus: 'FAILED', StatusMessage: 'INTERNAL_ERROR' });
     const r = new TextractRecogniser({ client, sleep: noSleep });
     const err = await r.analyzeExpense({ bytes: PDF, mime: 'application/pdf', s3Object: { bucket: 'docs', key: 'x.pdf' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TextractJobError);
-    expect((err as Error).message).toBe('Textract job job-2 failed: UNSUPPORTED_DOCUMENT');
+    expect((err as Error).message).toBe('Textract job job-2 failed: INTERNAL_ERROR');
   });
 
   it('gives up on a job that does not finish in time', async () => {

@@ -1,0 +1,87 @@
+/**
+ * Adapters loaded on first use (dynamic import: their AWS SDK clients are not loaded, and not bundled, for a handler
+ * that does not declare their need), guarded by the handler's declared needs (shared/needs.ts).
+ */
+import { appendFileSync } from 'node:fs';
+import type { FileStore } from '../core/documents/ports';
+import type { LiveEvents } from '../core/ports';
+import { AWS_NEEDS, type AwsNeed } from '../../shared/needs';
+import { env } from './env';
+
+/**
+ * The modules loaded lazily, per need: infra/build/bundle-handlers.ts leaves them (and what only they import) out
+ * of the bundle of a handler whose declaration lacks all of the listed needs.
+ */
+export const LAZY_ADAPTER_MODULES: ReadonlyArray<{ module: string; needs: readonly AwsNeed[] }> = [
+  { module: 'lambdas/adapters/s3/files.ts', needs: ['documentsRead', 'documentsBucket'] },
+  { module: 'lambdas/adapters/ws/live-events.ts', needs: ['webSocketManage'] },
+];
+
+export interface NeedsCheck {
+  needs: ReadonlySet<AwsNeed>;
+  /** The route key or handler, for the error message. */
+  who: string;
+}
+
+/**
+ * Refuses a call outside the declared needs. With NEEDS_AUDIT_FILE set (an audit of the declarations), the call is
+ * recorded there (`<who>\t<need>` per line) and allowed.
+ */
+export function requireNeed(check: NeedsCheck | undefined, anyOf: readonly AwsNeed[], what: string): void {
+  if (!check || anyOf.some((n) => check.needs.has(n))) return;
+  const audit = process.env.NEEDS_AUDIT_FILE;
+  if (audit) {
+    appendFileSync(audit, `${check.who}\t${anyOf[0]}\n`);
+    return;
+  }
+  throw new Error(
+    `${check.who} calls ${what} (${AWS_NEEDS[anyOf[0]!]}) without declaring the need ` +
+      `'${anyOf[0]}' in shared/routes.ts; its Lambda role would not allow it.`,
+  );
+}
+
+let filesModule: Promise<FileStore> | undefined;
+const loadFiles = () => (filesModule ??= import('../adapters/s3/files').then((m) => m.s3Files));
+
+const READ: readonly AwsNeed[] = ['documentsRead', 'documentsBucket'];
+const WRITE: readonly AwsNeed[] = ['documentsBucket'];
+
+/** The documents bucket, loaded on first call; reads need documentsRead or documentsBucket, writes documentsBucket. */
+export function guardedFiles(check: NeedsCheck | undefined): FileStore {
+  const call =
+    <A extends unknown[], R>(anyOf: readonly AwsNeed[], name: string, pick: (f: FileStore) => (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      requireNeed(check, anyOf, `files.${name}`);
+      const files = await loadFiles();
+      return pick(files).apply(files, args);
+    };
+  return {
+    bucket: () => env().DOCUMENTS_BUCKET,
+    get: call(READ, 'get', (f) => f.get),
+    head: call(READ, 'head', (f) => f.head),
+    getJson: <T>(key: string) => call(READ, 'getJson', (f) => f.getJson<T>)(key),
+    presignGet: call(READ, 'presignGet', (f) => f.presignGet),
+    put: call(WRITE, 'put', (f) => f.put),
+    putJson: call(WRITE, 'putJson', (f) => f.putJson),
+    delete: call(WRITE, 'delete', (f) => f.delete),
+    deletePrefix: call(WRITE, 'deletePrefix', (f) => f.deletePrefix),
+    presignPut: call(WRITE, 'presignPut', (f) => f.presignPut),
+  };
+}
+
+let liveModule: Promise<LiveEvents> | undefined;
+const loadLive = () => (liveModule ??= import('../adapters/ws/live-events').then((m) => m.wsLiveEvents));
+
+/** Live events, loaded on first publish; they need webSocketManage. */
+export function guardedLive(check: NeedsCheck | undefined): LiveEvents {
+  return {
+    async publish(companyId, event, payload) {
+      requireNeed(check, ['webSocketManage'], 'live.publish');
+      return (await loadLive()).publish(companyId, event, payload);
+    },
+    async publishToUser(userId, event, payload) {
+      requireNeed(check, ['webSocketManage'], 'live.publishToUser');
+      return (await loadLive()).publishToUser(userId, event, payload);
+    },
+  };
+}

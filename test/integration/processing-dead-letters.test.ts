@@ -1,0 +1,107 @@
+/**
+ * Documents never stay in processing: a job killed by its timeout (here: Textract never answers, and the
+ * local queue gives up on the delivery as Lambda would) is delivered again, then dead-lettered, and the
+ * dead-letter consumer ends the document failed; the sweeper fails documents left in processing too long.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
+import { resetEnvCache } from '../../lambdas/runtime/env';
+import { deps } from '../../lambdas/runtime/deps';
+import { sweepStuckDocuments } from '../../lambdas/core/documents/stuck';
+import { STUCK_PROCESSING_AFTER_MS } from '../../shared/processing-limits';
+import { registeredUser, startTestStack, uploadDocument, type TestStack } from '../support/local-stack';
+
+type Detail = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean };
+
+/** A Textract endpoint that accepts every request and never answers. */
+async function silentTextract(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server: Server = createServer((req) => {
+    requests.push(String(req.headers['x-amz-target'] ?? ''));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function photo(): Promise<Uint8Array> {
+  return new Uint8Array(await sharp({ create: { width: 600, height: 800, channels: 3, background: '#ffffff' } }).jpeg().toBuffer());
+}
+
+describe('documents whose job died', () => {
+  let t: TestStack;
+  let textract: Awaited<ReturnType<typeof silentTextract>>;
+  const saved = { recogniser: process.env.RECOGNISER, endpoint: process.env.AWS_ENDPOINT_URL_TEXTRACT };
+
+  beforeAll(async () => {
+    t = await startTestStack({ processingTimeoutMs: 1500 });
+    textract = await silentTextract();
+    process.env.RECOGNISER = 'textract';
+    process.env.AWS_ENDPOINT_URL_TEXTRACT = textract.url;
+    resetEnvCache();
+    await closeRecogniser();
+  });
+  afterAll(async () => {
+    process.env.RECOGNISER = saved.recogniser ?? 'local';
+    if (saved.endpoint === undefined) delete process.env.AWS_ENDPOINT_URL_TEXTRACT;
+    else process.env.AWS_ENDPOINT_URL_TEXTRACT = saved.endpoint;
+    resetEnvCache();
+    await textract?.close();
+    await closeRecogniser();
+    await t?.stop();
+  });
+
+  it('a job killed by its timeout on every delivery ends failed through the dead-letter consumer', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'killed');
+    const { request, put } = await uploadDocument(api, { company_id: companyId, original_file_name: 'photo.jpg', content_type: 'image/jpeg' }, await photo());
+    expect([request.status, put!.status]).toEqual([200, 200]);
+    await t.stack.jobs.idle();
+
+    // Every delivery reached Textract and was killed there; the message went to the dead-letter queue.
+    expect(textract.requests.filter((r) => r.endsWith('AnalyzeExpense'))).toHaveLength(3);
+    expect(t.stack.jobs.deadLetters).toHaveLength(1);
+    const rows = ((await api.get(`/receipts?company_id=${companyId}`)).body as { items: Detail[] }).items;
+    expect(rows).toHaveLength(1);
+    const detail = (await api.get(`/receipts/${rows[0]!.receipt_id}?company_id=${companyId}`)).body as Detail;
+    expect(detail).toMatchObject({ status: 'failed', can_be_restarted: true, error: { message: 'The document could not be processed. Try again.' } });
+    const counts = (await api.get(`/receipts/total-documents?company_id=${companyId}`)).body as Record<'receipt', Record<string, number>>;
+    expect(counts.receipt).toMatchObject({ processing: 0, failed: 1 });
+  });
+
+  it('the sweeper fails documents in processing for longer than the bound, and leaves recent ones', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'stuck');
+    // The job waits on Textract: the document is in processing meanwhile.
+    const { request } = await uploadDocument(api, { company_id: companyId, original_file_name: 'stuck.jpg', content_type: 'image/jpeg' }, await photo());
+    expect(request.status).toBe(200);
+    let rows: Detail[] = [];
+    for (let i = 0; i < 200 && rows.length === 0; i++) {
+      rows = ((await api.get(`/receipts?company_id=${companyId}`)).body as { items: Detail[] }).items;
+      if (rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(rows.map((r) => r.status)).toEqual(['processing']);
+    const id = rows[0]!.receipt_id;
+
+    const d = deps();
+    const log = { info: () => undefined, warn: () => undefined };
+    const sweep = (at: Date) =>
+      sweepStuckDocuments({ documents: d.documents, live: d.live, ids: d.ids, clock: { now: () => at }, log, listCompanies: (l, n) => d.admin.listCompanies(l, n) }, STUCK_PROCESSING_AFTER_MS);
+    // Now: nothing is old enough.
+    expect(await sweep(new Date())).not.toContain(id);
+    expect(((await api.get(`/receipts/${id}?company_id=${companyId}`)).body as Detail).status).toBe('processing');
+    // Past the bound: failed and restartable.
+    expect(await sweep(new Date(Date.now() + STUCK_PROCESSING_AFTER_MS + 60_000))).toContain(id);
+    const detail = (await api.get(`/receipts/${id}?company_id=${companyId}`)).body as Detail;
+    expect(detail).toMatchObject({ status: 'failed', can_be_restarted: true, error: { message: 'The document could not be processed. Try again.' } });
+    await t.stack.jobs.idle();
+  });
+});
