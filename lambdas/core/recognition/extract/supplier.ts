@@ -10,6 +10,7 @@ import { correctMisreadWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
 import { collapseSpaces, foldDiacritics, levenshtein } from './text';
+import { joinAddressLines } from './address';
 
 /** Lines that are document furniture, never the seller's name. */
 const NOT_A_NAME =
@@ -285,6 +286,29 @@ export function leadPart(row: Row): Row {
   return row;
 }
 
+/** How much less sure a name is for each doubt about it (its confidence is multiplied by this). */
+const NAME_DOUBT = 0.9;
+
+/**
+ * Doubts about a found name that its letters' confidence does not show, each lowering the name's confidence (so
+ * the ready rule sends the document to review unless master data or a learnt layout confirms the supplier):
+ * - text stands above it (a logo's words, a brand, a branch, a handwritten note): which of them is the seller
+ *   as the books know it is a choice, and logos are what the recogniser reads worst;
+ * - the name is not as read: the misreading repairs changed its letters or its spacing (a repair is a likely
+ *   reading, not a certain one).
+ */
+function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
+  let factor = 1;
+  const first = page1.indexOf(nameRows[0]!);
+  if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r))) factor *= NAME_DOUBT;
+  if (opts.repairMisreadings !== false) {
+    const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
+    // Words after the legal form left out (stamps, branches) are not a repair.
+    if (!collapseSpaces(asRead).toUpperCase().startsWith(collapseSpaces(nameText).toUpperCase())) factor *= NAME_DOUBT;
+  }
+  return factor;
+}
+
 /**
  * Finds the seller's name and address in the top part of the first page.
  * `start`/`end` limit the rows considered (e.g. the block under a "Seller" label).
@@ -330,7 +354,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   const nameTokens = nameText.split(' ').filter(Boolean);
   const formEnd = legalFormEnd(nameTokens);
   if (formEnd > 0 && nameTokens.length - formEnd <= 2 && !/^\(/.test(nameTokens[formEnd] ?? '')) nameText = nameTokens.slice(0, formEnd).join(' ');
-  const name = nameText ? found(nameRows, nameText, best.strong ? 1 : 0.8) : undefined;
+  const name = nameText ? found(nameRows, nameText, (best.strong ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
 
   // Address: after the name, skipping registration numbers and brand lines, until a stop line.
   const after = page1.slice(page1.indexOf(nameRows[nameRows.length - 1]!) + 1);
@@ -368,10 +392,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
     if (/\b\d{5}\b/.test(t) && !/\b\d{6,}\b/.test(t)) sawPostcode = true;
     if (addressRows.length >= 6) break;
   }
-  // A postcode the OCR ran into the town ("81100JOHOR BAHRU") is set apart.
-  const addrText = collapseSpaces(addressRows.map((r) => r.text).join(' '))
-    .replace(/^[^\p{L}\d]+/u, '')
-    .replace(/(?<![\p{L}\d])(\d{5})(?=\p{L}{3})/gu, '$1 ');
+  const addrText = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
   return { name, address, nameRows, addressRows };
 }

@@ -1,0 +1,77 @@
+/**
+ * The seller's address lines joined as printed. The text recogniser, reading small print, reads commas as
+ * full stops and runs words together ("JALANHARMONI", "Seksyen25"). On OCR readings (never on
+ * a document's own text) those are undone:
+ * - a full stop right after a number and before the next word or number is a comma ("NO 290. JALAN",
+ *   "BATU 5.51200"), and so is one after a word before the next word or the postcode ("TAMAN SERDANG RAYA.
+ *   43300"): addresses separate their parts with commas, and a comma's tail is what thin print loses;
+ * - a space between an address word that takes a number and that number ("Seksyen25", "Lot6", "Batu5");
+ * - a run-together word split where it starts with a common address word and the rest is a word of its own
+ *   ("JALANHARMONI", "BANDARSETIA", "DARULEHSAN").
+ * Commas are left spaced as read: addresses print both "7/4,KAWASAN" and "290, JALAN", and putting a space after
+ * every comma lost more addresses read right than it won (docs/recognition.md).
+ */
+import { collapseSpaces } from './text';
+
+/** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
+const LEADING_WORDS = [
+  'JALAN',
+  'TAMAN',
+  'BANDAR',
+  'DESA',
+  'KAWASAN',
+  'PERINDUSTRIAN',
+  'PERSIARAN',
+  'LORONG',
+  'LEBUH',
+  'LEBUHRAYA',
+  'KAMPUNG',
+  'SEKSYEN',
+  'BUKIT',
+  'PUSAT',
+  'PLAZA',
+  'WISMA',
+  'KOMPLEKS',
+  'BANGUNAN',
+  'DARUL',
+  'KUALA',
+  'JOHOR',
+  'PETALING',
+  'SHAH',
+  'SERI',
+  'NEGERI',
+  'PULAU',
+  'SUNGAI',
+  'SIMPANG',
+  'MEDAN',
+  'ANGKASA',
+  'INDUSTRI',
+];
+
+/** Address words that take a number right after them ("SEKSYEN 25", "LOT 6", "BATU 5"). */
+const NUMBERED_WORDS = /\b(SEKSYEN|SECTION|LOT|BATU|JALAN|JLN|LORONG|BLOK|BLOCK|LEVEL|TINGKAT|FLOOR|PERSIARAN|LEBUH|KM)(?=\d)/gi;
+
+/** Splits a run-together word that starts with an address word and goes on with a word of at least 4 letters. */
+function splitLeadingWord(token: string): string {
+  const upper = token.toUpperCase();
+  if (!/^[A-Z]+$/i.test(token)) return token;
+  for (const w of LEADING_WORDS) {
+    if (upper.startsWith(w) && upper.length - w.length >= 4 && /^[A-Z]{4,}/.test(upper.slice(w.length))) {
+      return `${token.slice(0, w.length)} ${token.slice(w.length)}`;
+    }
+  }
+  return token;
+}
+
+/** One address text from its printed lines (`exact`: the document's own text, taken as written). */
+export function joinAddressLines(lines: string[], exact = false): string {
+  // A postcode run into the town ("81100JOHOR BAHRU") is set apart.
+  let text = collapseSpaces(lines.join(' ')).replace(/(?<![\p{L}\d])(\d{5})(?=\p{L}{3})/gu, '$1 ');
+  if (exact) return text;
+  text = text
+    // A full stop after a house or postcode number before the next part is a comma read as a full stop.
+    .replace(/(?<=\d)\.\s*(?=\p{L}|\d{5}\b)|(?<=\d)\.\s+(?=\d)/gu, ', ')
+    .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
+    .replace(NUMBERED_WORDS, '$1 ');
+  return collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord));
+}

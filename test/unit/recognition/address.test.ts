@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { joinAddressLines } from '../../../lambdas/core/recognition/extract/address';
+
+describe('joinAddressLines', () => {
+  it('joins the printed lines with single spaces', () => {
+    expect(joinAddressLines(['NO 8, JALAN 7/118B,', '  DESA TUN RAZAK', '56000 KUALA LUMPUR'])).toBe('NO 8, JALAN 7/118B, DESA TUN RAZAK 56000 KUALA LUMPUR');
+  });
+
+  it('keeps commas spaced as read (addresses print both "7/4,KAWASAN" and "290, JALAN")', () => {
+    expect(joinAddressLines(['5-7,JALAN MAHAGONI 7/1', 'SHAH ALAM, 40150'])).toBe('5-7,JALAN MAHAGONI 7/1 SHAH ALAM, 40150');
+  });
+
+  it('reads a full stop between the parts of an address as the comma it is printed as', () => {
+    expect(joinAddressLines(['NO 290. JALAN AIR PANAS', 'BATU 5.51200 KUALA LUMPUR'])).toBe('NO 290, JALAN AIR PANAS BATU 5, 51200 KUALA LUMPUR');
+    expect(joinAddressLines(['TAMAN SERDANG RAYA. 43300 SERI KEMBANGAN.'])).toBe('TAMAN SERDANG RAYA, 43300 SERI KEMBANGAN.');
+    // Initials and a final full stop stay.
+    expect(joinAddressLines(['TAMAN P. RAMLEE', 'KUALA LUMPUR.'])).toBe('TAMAN P. RAMLEE KUALA LUMPUR.');
+  });
+
+  it('sets apart words and numbers the reading ran together', () => {
+    expect(joinAddressLines(['No.2&4,JALANHARMONI 3/2, TAMAN DESAHARMONI'])).toBe("No.2&4,JALAN HARMONI 3/2, TAMAN DESA HARMONI");
+    expect(joinAddressLines(['Taman Sri Muda Seksyen25, Lot6', 'Batu5'])).toBe('Taman Sri Muda Seksyen 25, Lot 6 Batu 5');
+    expect(joinAddressLines(['43300SERI KEMBANGAN', 'SELANGOR DARULEHSAN'])).toBe('43300 SERI KEMBANGAN SELANGOR DARUL EHSAN');
+    // A word that only starts like an address word stays whole.
+    expect(joinAddressLines(['JALAN BANDARAYA', 'LOTUS PLAZA'])).toBe('JALAN BANDARAYA LOTUS PLAZA');
+  });
+
+  it("takes a document's own text as written", () => {
+    expect(joinAddressLines(['5-7,JALAN MAHAGONI', 'NO 290. JALAN'], true)).toBe('5-7,JALAN MAHAGONI NO 290. JALAN');
+  });
+});
