@@ -91,6 +91,10 @@ export const routes: RouteDef[] = [
   { method: 'PUT', path: '/invitation/{token}', handler: 'http/invitation/put-invitation', auth: 'public' },
   { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin' },
   { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin' },
+  // Master-data imports (SQL database, Rivile GAMA): status, SQL mapping, sync now
+  { method: 'GET', path: '/company/service/imports', handler: 'http/company/get-imports', auth: 'company-admin' },
+  { method: 'PUT', path: '/company/service/sql/mapping', handler: 'http/company/put-sql-mapping', auth: 'company-admin' },
+  { method: 'POST', path: '/company/service/imports/sync', handler: 'http/company/post-import-sync', auth: 'company-admin' },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
@@ -115,6 +119,8 @@ export const jobHandlers = {
   exportDocument: 'jobs/export-document',
   /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
   importMasterData: 'jobs/import-master-data',
+  /** Master-data imports (SQL, Rivile): EventBridge schedule → Lambda (a timer in local mode). */
+  syncMasterData: 'jobs/sync-master-data',
 } as const;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

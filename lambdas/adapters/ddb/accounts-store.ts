@@ -207,6 +207,8 @@ export const ddbAccountsStore: AccountsStore = {
       keys.company(company.company_id),
       // Integrations: the company's sealed credentials go with it.
       ...['ftp_export', 'nsoft_export', 'rivile_export'].map((t) => keys.integrationCredentials(company.company_id, t)),
+      // Master-data imports: their credentials and state.
+      ...['sql_import', 'rivile_import'].flatMap((t) => [keys.integrationCredentials(company.company_id, t), keys.syncState(company.company_id, t)]),
     ]);
   },
 };
