@@ -15,6 +15,7 @@ export const KNOWN_JOBS = {
   receiveEmail: 'SES receipt rule → S3 inbound/ in the documents bucket → SQS inbound queue → Lambda (EmailInStack)',
   exportDocument: 'Confirm with send / bulk send → SQS export queue → Lambda',
   importMasterData: 'S3 ObjectCreated under imports/ in the documents bucket → SQS imports queue → Lambda',
+  syncMasterData: 'EventBridge schedule (every 15 minutes) → Lambda (master-data imports from SQL and Rivile)',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;
 

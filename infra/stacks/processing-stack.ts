@@ -13,6 +13,7 @@ import { EXPORT_DOCUMENT_TIMEOUT } from './integrations-stack';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
+import { MasterDataSync } from '../constructs/master-data-sync';
 import { ImportJob } from '../constructs/import-job';
 
 export interface ProcessingStackProps extends StackProps {
@@ -60,6 +61,8 @@ export class ProcessingStack extends Stack {
   readonly deadLetterQueue: Queue;
   readonly processDocument?: HandlerFunction;
   readonly exportDocument?: HandlerFunction;
+  /** Master-data imports (SQL, Rivile): the schedule and its job. */
+  readonly masterDataSync?: MasterDataSync;
   /** Master-data imports: their own queue, DLQ and job (infra/constructs/import-job.ts). */
   readonly importJob: ImportJob;
 
@@ -145,6 +148,24 @@ export class ProcessingStack extends Stack {
         globalAdminEmails: props.globalAdminEmails,
       },
     });
+
+    // Master-data imports (SQL, Rivile): EventBridge schedule → sync job (opens the imports' credentials).
+    const syncHandler = props.entries.jobs.syncMasterData;
+    if (syncHandler && props.secretsKey) {
+      this.masterDataSync = new MasterDataSync(this, 'MasterDataSync', {
+        bundle: props.bundle,
+        handler: syncHandler,
+        resources: {
+          table: props.table,
+          documentsBucket: props.documentsBucket,
+          userPool: props.userPool,
+          userPoolClient: props.userPoolClient,
+          webSocketStage: props.webSocketStage,
+          globalAdminEmails: props.globalAdminEmails,
+          secretsKey: props.secretsKey,
+        },
+      });
+    }
 
     new CfnOutput(this, 'UploadsQueueUrl', { value: this.uploadsQueue.queueUrl });
     new CfnOutput(this, 'UploadsDeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl });
