@@ -56,6 +56,8 @@ export interface LocalStackOptions {
   exportRetry?: { baseSeconds?: number; msPerDelaySecond?: number; maxAttempts?: number };
   /** Integrations: API keys the local Rivile stand-in accepts (/_rivile). */
   rivileKeys?: string[];
+  /** Master-data imports (SQL, Rivile): how often the local timer runs the schedule's job (absent or 0: never). */
+  syncScheduleMs?: number;
 }
 
 export interface LocalStack {
@@ -169,6 +171,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   });
   const sqs = localSqs({ [EXPORT_QUEUE_NAME]: exportJobs });
   const rivile = createRivileStandIn({ keys: opts.rivileKeys ?? [], file: path.join(opts.dataDir, 'rivile.json') });
+  // Master-data imports: local mode's stand-in for the EventBridge schedule (one run at a time).
+  let syncRunning = false;
+  const syncTimer = opts.syncScheduleMs
+    ? setInterval(() => {
+        if (syncRunning) return;
+        syncRunning = true;
+        loadHandler<() => Promise<unknown>>(jobHandlers.syncMasterData)
+          .then((job) => job())
+          .catch((error: unknown) => console.error('[local] master-data sync failed', error))
+          .finally(() => {
+            syncRunning = false;
+          });
+      }, opts.syncScheduleMs)
+    : undefined;
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),
@@ -251,6 +267,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     importJobs,
     mail,
     async stop() {
+      if (syncTimer) clearInterval(syncTimer);
       await smtp.close();
       await emailJobs.close();
       await jobs.close();
