@@ -34,6 +34,7 @@ describe('SQL import on the Integration screen in Chromium', () => {
     await c.query(`INSERT INTO categories VALUES ('FUEL', 'Fuel')`);
     await c.query(`CREATE TABLE items (code text PRIMARY KEY, name text)`);
     await c.query(`INSERT INTO items VALUES ('DYZ', 'Dyzelinas')`);
+    await c.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO shop');
     await c.end();
     stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
     await registerUser(stack, user);
