@@ -269,6 +269,11 @@ describe('master-data imports: SQL (PostgreSQL) and Rivile', () => {
     // Another company's admin syncing their own company touches nothing here.
     const theirs = await other.api.post(`/company/service/imports/sync?company_id=${other.companyId}`, { type: 'sql_import' });
     expect(theirs.status).toBe(422);
+    const theirStatus = (await other.api.get(`/company/service/imports?company_id=${other.companyId}`)).body as { items: ImportStatusView[] };
+    expect(theirStatus.items.map((i) => [i.type, i.enabled, i.last_run])).toEqual([
+      ['sql_import', false, null],
+      ['rivile_import', false, null],
+    ]);
     expect((await status('sql_import')).enabled).toBe(true);
     // Bad input: 4xx, never 500.
     expect((await admin.post(`/company/service/imports/sync?${q()}`, { type: 'ftp_export' })).status).toBe(422);

@@ -57,7 +57,7 @@ export interface SyncStateStore {
     companyId: string,
     type: SyncImport,
     runId: string,
-    patch: { run: SyncRunView; position: SyncPosition | null; last_error: SyncState['last_error'] },
+    patch: { run: SyncRunView | null; position: SyncPosition | null; last_error: SyncState['last_error'] },
     release: boolean,
     nowIso: string,
   ): Promise<boolean>;

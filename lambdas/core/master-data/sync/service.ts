@@ -97,7 +97,7 @@ export async function runSync(deps: SyncDeps, companyId: string, type: SyncImpor
     await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, true, deps.clock.now().toISOString());
   };
   if (!state.enabled) {
-    await deps.syncState.saveRun(companyId, type, runId, { run: state.run ?? emptyRun(trigger, started), position: state.position, last_error: state.last_error }, true, started.toISOString());
+    await deps.syncState.saveRun(companyId, type, runId, { run: state.run, position: state.position, last_error: state.last_error }, true, started.toISOString());
     return { status: 'off' };
   }
   const continuing = state.position && state.run && (state.run.outcome === 'partial' || state.run.outcome === 'failed');
