@@ -49,9 +49,10 @@ export const LOCAL_ONLY_EXTERNALS = ['tesseract.js', '@tesseract.js-data/*', 'on
 export const EXTERNALS = [...SHIPPED_EXTERNALS, ...LOCAL_ONLY_EXTERNALS];
 /**
  * Packages a bundled library only tries to `require` inside try/catch, as an optional extra it runs without; never
- * shipped. Master-data imports: mysql2 tries `cardinal` (colours in its debug output).
+ * shipped. Master-data imports: mysql2 tries `cardinal` (colours in its debug output), pg `pg-native` (only when
+ * `pg.native` is asked for, which the product never does).
  */
-export const OPTIONAL_REQUIRES = ['cardinal'];
+export const OPTIONAL_REQUIRES = ['cardinal', 'pg-native'];
 
 /** Bumped when the options below change in a way the input stamp cannot see. */
 const BUILD_FORMAT = 7;
