@@ -104,6 +104,10 @@ export const routes: RouteDef[] = [
   { method: 'PUT', path: '/invitation/{token}', handler: 'http/invitation/put-invitation', auth: 'public', needs: ['table', 'webSocketManage'] },
   { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
   { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
+  // Master-data imports (SQL database, Rivile GAMA): status, SQL mapping, sync now
+  { method: 'GET', path: '/company/service/imports', handler: 'http/company/get-imports', auth: 'company-admin', needs: ['table'] },
+  { method: 'PUT', path: '/company/service/sql/mapping', handler: 'http/company/put-sql-mapping', auth: 'company-admin', needs: ['table'] },
+  { method: 'POST', path: '/company/service/imports/sync', handler: 'http/company/post-import-sync', auth: 'company-admin', needs: ['table', 'secretsKey'] },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
@@ -134,6 +138,8 @@ export const jobHandlers = {
   sweepProcessing: 'jobs/sweep-processing',
   /** Google Drive and Dropbox imports: a schedule (EventBridge; a timer in local mode) → new files become documents. */
   importDriveFiles: 'jobs/import-drive-files',
+  /** Master-data imports (SQL, Rivile): EventBridge schedule → Lambda (a timer in local mode). */
+  syncMasterData: 'jobs/sync-master-data',
 } as const;
 
 /**
@@ -156,6 +162,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [jobHandlers.sweepProcessing]: ['table', 'webSocketManage'],
   // Opens the Google Drive / Dropbox grant, downloads new files of the folder and stores them as uploads.
   [jobHandlers.importDriveFiles]: ['table', 'documentsBucket', 'webSocketManage', 'secretsKey'],
+  // Opens the SQL / Rivile import credentials and upserts master data.
+  [jobHandlers.syncMasterData]: ['table', 'secretsKey'],
 };
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

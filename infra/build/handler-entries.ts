@@ -19,6 +19,7 @@ export const KNOWN_JOBS = {
   processDocumentDeadLetter: 'Dead-letter queue of the uploads queue → Lambda (documents whose job died end failed)',
   sweepProcessing: 'EventBridge schedule → Lambda (documents stuck in processing end failed)',
   importDriveFiles: 'EventBridge schedule → Google Drive and Dropbox import job Lambda (DriveImportSchedule)',
+  syncMasterData: 'EventBridge schedule (every 15 minutes) → Lambda (master-data imports from SQL and Rivile)',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;
 

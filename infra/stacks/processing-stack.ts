@@ -16,6 +16,7 @@ import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
+import { MasterDataSync } from '../constructs/master-data-sync';
 import { ImportJob } from '../constructs/import-job';
 import { DriveImportSchedule } from '../constructs/drive-import-schedule';
 import type { DriveClients } from '../constructs/handler-function';
@@ -74,6 +75,8 @@ export class ProcessingStack extends Stack {
   /** Documents whose job died (timeout, out of memory): the dead-letter queue's consumer and the sweeper. */
   readonly processDocumentDeadLetter?: HandlerFunction;
   readonly sweepProcessing?: HandlerFunction;
+  /** Master-data imports (SQL, Rivile): the schedule and its job. */
+  readonly masterDataSync?: MasterDataSync;
   /** Master-data imports: their own queue, DLQ and job (infra/constructs/import-job.ts). */
   readonly importJob: ImportJob;
   /** Google Drive and Dropbox imports: the schedule and its job (infra/constructs/drive-import-schedule.ts). */
@@ -213,6 +216,24 @@ export class ProcessingStack extends Stack {
           secretsKey: props.secretsKey,
           appUrl: props.siteOrigin,
           driveClients: props.driveClients,
+        },
+      });
+    }
+
+    // Master-data imports (SQL, Rivile): EventBridge schedule → sync job (opens the imports' credentials).
+    const syncHandler = props.entries.jobs.syncMasterData;
+    if (syncHandler && props.secretsKey) {
+      this.masterDataSync = new MasterDataSync(this, 'MasterDataSync', {
+        bundle: props.bundle,
+        handler: syncHandler,
+        resources: {
+          table: props.table,
+          documentsBucket: props.documentsBucket,
+          userPool: props.userPool,
+          userPoolClient: props.userPoolClient,
+          webSocketStage: props.webSocketStage,
+          globalAdminEmails: props.globalAdminEmails,
+          secretsKey: props.secretsKey,
         },
       });
     }

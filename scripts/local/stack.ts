@@ -67,6 +67,8 @@ export interface LocalStackOptions {
   drivePollSeconds?: number;
   /** Google Drive and Dropbox imports: port of the Google stand-in (0 or absent: a free one). */
   googlePort?: number;
+  /** Master-data imports (SQL, Rivile): how often the local timer runs the schedule's job (absent or 0: never). */
+  syncScheduleMs?: number;
 }
 
 export interface LocalStack {
@@ -218,6 +220,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const rivile = createRivileStandIn({ keys: opts.rivileKeys ?? [], file: path.join(opts.dataDir, 'rivile.json') });
   const dropbox = createDropboxStandIn({ file: path.join(opts.dataDir, 'dropbox.json') });
   const driveSchedule = startDriveSchedule(opts.drivePollSeconds ?? 0);
+  // Master-data imports: local mode's stand-in for the EventBridge schedule (one run at a time).
+  let syncRunning = false;
+  const syncTimer = opts.syncScheduleMs
+    ? setInterval(() => {
+        if (syncRunning) return;
+        syncRunning = true;
+        loadHandler<() => Promise<unknown>>(jobHandlers.syncMasterData)
+          .then((job) => job())
+          .catch((error: unknown) => console.error('[local] master-data sync failed', error))
+          .finally(() => {
+            syncRunning = false;
+          });
+      }, opts.syncScheduleMs)
+    : undefined;
 
   const cognito = await createLocalCognito({
     dataDir: path.join(opts.dataDir, 'cognito'),
@@ -310,6 +326,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       driveSchedule.stop();
       googleServer.closeAllConnections();
       await new Promise<void>((resolve) => googleServer.close(() => resolve()));
+      if (syncTimer) clearInterval(syncTimer);
       await smtp.close();
       await emailJobs.close();
       await jobs.close();

@@ -50,6 +50,21 @@ async function switchDemoFtpOn(stack: Awaited<ReturnType<typeof startLocalStack>
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
 }
 
+/** Master-data imports: a few clients and goods in the Rivile stand-in, for the Rivile import (same key as the export). */
+function seedDemoRivileRegisters(tables: { N08: Record<string, unknown>[]; N17: Record<string, unknown>[] }): void {
+  const clients = [
+    { N08_KODAS_KS: 'DEMO-T1', N08_PAV: 'Baltijos Prekyba UAB', N08_PVM_KODAS: 'LT100001234567', N08_ADR: 'Konstitucijos pr. 7', N08_MIESTAS: 'Vilnius', N08_SALIS_K: 'LT', N08_RUSIS: '1' },
+    { N08_KODAS_KS: 'DEMO-T2', N08_PAV: 'Kuro Tiekimas UAB', N08_PVM_KODAS: 'LT100009876543', N08_MIESTAS: 'Kaunas', N08_SALIS_K: 'LT', N08_RUSIS: '1' },
+    { N08_KODAS_KS: 'DEMO-P1', N08_PAV: 'Nemuno Statyba AB', N08_PVM_KODAS: 'LT100005555555', N08_MIESTAS: 'Klaipėda', N08_SALIS_K: 'LT', N08_RUSIS: '2' },
+  ];
+  const goods = [
+    { N17_KODAS_PS: 'DEMO-KAVA', N17_PAV: 'Kava pupelėmis 1 kg' },
+    { N17_KODAS_PS: 'DEMO-DYZ', N17_PAV: 'Dyzelinas' },
+  ];
+  for (const c of clients) if (!tables.N08.some((r) => r.N08_KODAS_KS === c.N08_KODAS_KS)) tables.N08.push({ ...c, _creator: 'DEMO001' });
+  for (const g of goods) if (!tables.N17.some((r) => r.N17_KODAS_PS === g.N17_KODAS_PS)) tables.N17.push({ ...g, _creator: 'DEMO001' });
+}
+
 async function main() {
   const dataDir = path.resolve(process.env.LOCAL_DATA_DIR ?? path.join(ROOT, '.local'));
   const port = Number(process.env.PORT ?? 3000);
@@ -68,7 +83,10 @@ async function main() {
     // Google Drive and Dropbox imports: the schedule's timer (EventBridge in AWS), and the Google stand-in's port.
     drivePollSeconds: Number(process.env.LOCAL_DRIVE_POLL_SECONDS ?? 60),
     googlePort: process.env.LOCAL_GOOGLE_PORT ? Number(process.env.LOCAL_GOOGLE_PORT) : undefined,
+    // Master-data imports: the schedule's job every minute (EventBridge runs it every 15 minutes in AWS).
+    syncScheduleMs: 60_000,
   });
+  seedDemoRivileRegisters(stack.rivile.tables);
   const seeded = await seedDemo(stack);
   if (seeded.created) await connectDemoDropbox(stack).catch((error: unknown) => console.warn(`[local] demo Dropbox import not connected: ${String(error)}`));
   // Search: documents of a data folder from before the search index get indexed (search:backfill).

@@ -28,10 +28,13 @@ export const CREDENTIAL_KIND: Partial<Record<ServiceType, 'server' | 'api_key'>>
   ftp_export: 'server',
   nsoft_export: 'server',
   rivile_export: 'api_key',
+  // Master-data imports: Rivile's import uses its own API key; the SQL import's form is sqlCredentialsSchema
+  // (shared/schemas/master-data-sync.ts).
+  rivile_import: 'api_key',
 };
 
-/** Imports are wired by the import work; until then the server refuses to switch them on. */
-export const IMPORTS_NOT_AVAILABLE: readonly ServiceType[] = ['sql_import', 'rivile_import'];
+/** Kinds the server refuses to switch on (none since the SQL and Rivile imports are wired). */
+export const IMPORTS_NOT_AVAILABLE: readonly ServiceType[] = [];
 export const INTEGRATION_MSG = {
   importNotAvailable: 'This import is not available yet',
   credentialsRequired: 'Credentials are required to switch this integration on',
@@ -85,6 +88,9 @@ export const credentialInputSchema = z
     password: z.string().max(SECRET_MAX).optional(),
     port: z.union([z.number(), z.string().max(5)]).optional().nullable(),
     api_key: z.string().max(SECRET_MAX).optional(),
+    // SQL import: the database name and the engine (shared/schemas/master-data-sync.ts).
+    database: z.string().max(128).optional(),
+    engine: z.string().max(16).optional(),
   })
   .strict();
 

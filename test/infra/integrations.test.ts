@@ -21,6 +21,8 @@ describe('IntegrationsStack: credentials key and export queue', () => {
       ...[...s.stacks.api.webSocketFunctions.entries()].map(([name, fn]) => ({ name: `ws ${name}`, fn, template: s.api })),
       ...(s.stacks.processing.processDocument ? [{ name: 'job processDocument', fn: s.stacks.processing.processDocument, template: s.processing }] : []),
       ...(s.stacks.processing.exportDocument ? [{ name: 'job exportDocument', fn: s.stacks.processing.exportDocument, template: s.processing }] : []),
+      // Master-data imports: the schedule's job.
+      ...(s.stacks.processing.masterDataSync ? [{ name: 'job syncMasterData', fn: s.stacks.processing.masterDataSync.fn, template: s.processing }] : []),
     ];
   }, SYNTH_TIMEOUT_MS);
 
@@ -32,12 +34,16 @@ describe('IntegrationsStack: credentials key and export queue', () => {
     for (const st of statements) expect(JSON.stringify(st.Principal)).toMatch(/:root/);
   });
 
-  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes and the export job decrypt credentials', () => {
+  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, sync now and the export and import jobs decrypt credentials', () => {
     const decrypting = functions.filter((f) => actionsOf(f.template, f.fn).some((a) => a === 'kms:Decrypt' || a === 'kms:*')).map((f) => f.name);
     expect(decrypting.sort()).toEqual(
       [
         'POST /company/service',
         'job exportDocument',
+        'job importDriveFiles',
+        // Master-data imports: sync now and the schedule's job open the SQL / Rivile credentials.
+        'POST /company/service/imports/sync',
+        'job syncMasterData',
         // Google Drive and Dropbox imports: seal the OAuth state's verifier and the grant, open them to call the provider.
         'GET /company/service/drive/switch',
         'POST /company/service/drive/authorize',

@@ -123,7 +123,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     expect((await companyNow()).display_imported_categories).toBe(false);
   });
 
-  it('sets the display-only-imported flags and refuses imports that are not wired yet', async () => {
+  it('sets the display-only-imported flags and refuses an import without credentials', async () => {
     const on = await service({ type: 'display_imported_stakeholders', enabled: true });
     expect(on.status).toBe(200);
     expect(on.body).toMatchObject({ company_id: companyId, display_imported_stakeholders: true, display_imported_categories: false });

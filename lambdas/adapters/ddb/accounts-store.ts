@@ -210,6 +210,8 @@ export const ddbAccountsStore: AccountsStore = {
       // Google Drive and Dropbox imports: the grants and the import records (which the schedule lists) go too.
       ...['google_drive_import', 'dropbox_import'].map((t) => keys.integrationCredentials(company.company_id, t)),
       ...['google', 'dropbox'].map((service) => keys.driveImport(company.company_id, service)),
+      // Master-data imports: their credentials and state.
+      ...['sql_import', 'rivile_import'].flatMap((t) => [keys.integrationCredentials(company.company_id, t), keys.syncState(company.company_id, t)]),
     ]);
   },
 };

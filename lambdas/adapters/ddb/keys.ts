@@ -141,6 +141,11 @@ export const keys = {
   driveImport: (companyId: string, service: string) => ({ pk: `COMPANY#${companyId}`, sk: `DRIVEIMPORT#${service}` }),
   driveImportActiveIndex: (companyId: string, service: string) => ({ gsi1pk: 'DRIVEIMPORTS#ACTIVE', gsi1sk: `${service}#${companyId}` }),
   driveImportActivePartition: () => ({ gsi1pk: 'DRIVEIMPORTS#ACTIVE' }),
+  // Master-data imports (SQL, Rivile): the state of one import of a company (mapping, last run, lease, position);
+  // while the import is on, gsi1 lists it for the schedule.
+  syncState: (companyId: string, type: string) => ({ pk: `COMPANY#${companyId}`, sk: `MDSYNC#${type}` }),
+  syncEnabledIndex: (type: string, companyId: string) => ({ gsi1pk: 'MDSYNC#ENABLED', gsi1sk: `${type}#${companyId}` }),
+  syncEnabledPartition: () => ({ index: 'gsi1', pk: 'MDSYNC#ENABLED' }) as const,
 } as const;
 
 /** Sort keys of master-data lists: the folded name (bounded, so that a key stays under 1024 bytes), then the id. */

@@ -26,6 +26,9 @@ import { monthOf, toCompanyView } from '../accounts/companies';
 import type { AccountsStore, Clock, LiveEvents } from '../ports';
 import { TargetError, type FileDrop, type IntegrationStore, type RivileApi, type SecretBox, type ServerLogin } from './ports';
 import { testRivile } from './rivile';
+// Master-data imports (SQL, Rivile)
+import type { SqlConnector, SyncStateStore } from '../master-data/sync/ports';
+import { isSyncImport, switchSqlImport } from '../master-data/sync/switch';
 
 export interface ServiceDeps {
   store: AccountsStore;
@@ -35,6 +38,9 @@ export interface ServiceDeps {
   rivile: RivileApi;
   clock: Clock;
   live: LiveEvents;
+  /** Master-data imports: the import's state (schedule list) and the SQL sessions of the connection test. */
+  syncState?: SyncStateStore;
+  sql?: SqlConnector;
 }
 
 export type Credentials = { kind: 'server'; login: ServerLogin } | { kind: 'api_key'; api_key: string };
@@ -102,7 +108,10 @@ export async function changeService(
     throw new AppError('ValidationFailed', INTEGRATION_MSG.importNotAvailable, [{ path: ['type'], message: INTEGRATION_MSG.importNotAvailable }]);
   }
   const kind = CREDENTIAL_KIND[type];
-  if (kind && input.enabled) {
+  if (isSyncImport(type) && (!deps.syncState || !deps.sql)) throw new Error('the import switch needs syncState and sql');
+  if (type === 'sql_import') {
+    await switchSqlImport({ ...deps, syncState: deps.syncState!, sql: deps.sql! }, companyId, input);
+  } else if (kind && input.enabled) {
     let creds: Credentials;
     let fresh = false;
     if (input.credential && Object.values(input.credential).some((v) => v !== undefined && v !== null && v !== '')) {
@@ -126,6 +135,7 @@ export async function changeService(
     await deps.integrations.setFlag(companyId, type, input.enabled);
     if (kind && !input.enabled && !input.keep_credentials) await deps.integrations.deleteCredentials(companyId, type);
   }
+  if (type === 'rivile_import') await deps.syncState!.setEnabled(companyId, type, input.enabled, deps.clock.now().toISOString());
   const view = await companyViewFor(deps, caller.userId, companyId);
   await deps.live.publish(companyId, 'company', view);
   return view;

@@ -5,6 +5,8 @@ import { ddbIntegrationStore } from '../../adapters/ddb/integrations-store';
 import { rivileClient } from '../../adapters/rivile/client';
 import { secretBox } from '../../adapters/secrets';
 import { changeService } from '../../core/integrations/service';
+import { ddbSyncStateStore } from '../../adapters/ddb/sync-store';
+import { sqlConnector } from '../../adapters/sql/connector';
 import { httpHandler, requireCompany } from '../../runtime/http-handler';
 
 const rivile = rivileClient();
@@ -20,7 +22,7 @@ export const handler = httpHandler({
   async run({ body, caller, deps }) {
     const c = requireCompany(caller);
     return changeService(
-      { store: deps.store, live: deps.live, clock: deps.clock, integrations: ddbIntegrationStore, secrets: secretBox(), fileDrop: ftpFileDrop, rivile },
+      { store: deps.store, live: deps.live, clock: deps.clock, integrations: ddbIntegrationStore, secrets: secretBox(), fileDrop: ftpFileDrop, rivile, syncState: ddbSyncStateStore, sql: sqlConnector },
       { userId: c.userId, companyId: c.companyId },
       body,
     );

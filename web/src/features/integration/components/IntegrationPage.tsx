@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import type { Company } from '../../../../../shared/schemas/company';
 import { CREDENTIAL_KIND, type ServiceType } from '../../../../../shared/schemas/integrations';
+import { Button } from '../../../components/ui/Button';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
@@ -12,6 +13,10 @@ import { CredentialsModal } from './CredentialsModal';
 import type { DriveService } from '../../../../../shared/schemas/drive';
 import { useDriveSwitch } from '../../drive-import/api/drive';
 import { DriveImportNote } from '../../drive-import/components/DriveImportNote';
+// Master-data imports (SQL, Rivile): credentials, mapping, status and sync now
+import { useImportStatuses, useSaveSqlMapping, useSyncNow } from '../api/imports';
+import { ImportStatusPanel } from './ImportStatusPanel';
+import { SqlCredentialsModal, SqlMappingEditor } from './SqlImportForms';
 
 type Flag = keyof Company & string;
 
@@ -30,12 +35,11 @@ const EXPORTS: Row[] = [
   { flag: 'nsoft_export', type: 'nsoft_export', label: 'NSOFT', note: 'Each sent document and its NSOFT import file go to your NSOFT server’s FTP folder.' },
   { flag: 'rivile_export', type: 'rivile_export', label: 'Rivile', note: 'Each sent document becomes a purchase or sales document in Rivile GAMA.' },
 ];
-const IMPORT_NOTE = 'Imports are not available yet.';
 const IMPORTS: Row[] = [
-  { flag: 'sql_import', label: 'SQL', note: IMPORT_NOTE },
+  { flag: 'sql_import', type: 'sql_import', label: 'SQL', note: 'Suppliers, customers, categories and items from your accounting database (PostgreSQL, MySQL/MariaDB or SQL Server), hourly and on Sync now.' },
   { flag: 'google_drive_import', label: 'Google', drive: 'google' },
   { flag: 'dropbox_import', label: 'Dropbox', drive: 'dropbox' },
-  { flag: 'rivile_import', label: 'Rivile', note: IMPORT_NOTE },
+  { flag: 'rivile_import', type: 'rivile_import', label: 'Rivile', note: 'Clients and goods from Rivile GAMA become suppliers, customers and items, hourly and on Sync now.' },
 ];
 const DISPLAY: Row[] = [
   { flag: 'display_imported_stakeholders', type: 'display_imported_stakeholders', label: 'Display only imported suppliers and customers' },
@@ -46,6 +50,14 @@ const POPUP_TITLE: Partial<Record<ServiceType, string>> = {
   ftp_export: 'FTP credentials',
   nsoft_export: 'NSOFT credentials',
   rivile_export: 'Rivile API key',
+  rivile_import: 'Rivile import API key',
+};
+const SWITCHED_ON: Partial<Record<ServiceType, string>> = {
+  ftp_export: 'FTP export switched on',
+  nsoft_export: 'NSOFT export switched on',
+  rivile_export: 'Rivile export switched on',
+  rivile_import: 'Rivile import switched on',
+  sql_import: 'SQL import switched on',
 };
 
 /** /integration: company admin only, not in the all-companies view. */
@@ -57,6 +69,10 @@ export function IntegrationPage() {
   const [popup, setPopup] = useState<ServiceType | null>(null);
   const [busy, setBusy] = useState<ServiceType | DriveService | null>(null);
   const driveSwitch = useDriveSwitch(company?.company_id ?? '');
+  const imports = useImportStatuses(company?.company_id ?? '', Boolean(company && company.role === 'admin' && !view.allCompanies));
+  const syncNow = useSyncNow(company?.company_id ?? '');
+  const saveMapping = useSaveSqlMapping(company?.company_id ?? '');
+  const [showMapping, setShowMapping] = useState(false);
 
   if (view.isLoading) return <LoadingBlock />;
   if (!company || view.allCompanies || company.role !== 'admin') return <Navigate to="/dashboard" replace />;
@@ -76,13 +92,14 @@ export function IntegrationPage() {
       return;
     }
     if (!row.type) return;
-    if (on && CREDENTIAL_KIND[row.type]) {
+    if (on && (CREDENTIAL_KIND[row.type] || row.type === 'sql_import')) {
       setPopup(row.type);
       return;
     }
     setBusy(row.type);
     try {
       await change.mutateAsync({ type: row.type, enabled: on });
+      if (row.type === 'sql_import' || row.type === 'rivile_import') void imports.refetch();
     } catch (error) {
       info.show(messageOf(error), 'error');
     } finally {
@@ -132,8 +149,55 @@ export function IntegrationPage() {
       </div>
       {section('Export', EXPORTS, 'integration-export')}
       {section('Import', IMPORTS, 'integration-import')}
+      {(company.sql_import || company.rivile_import || imports.data?.items.some((i) => i.last_run)) && (
+        <section className="card integration-section" data-testid="integration-import-status">
+          <h3>Import status</h3>
+          {imports.isLoading && <LoadingBlock />}
+          {imports.data?.items
+            .filter((s) => s.enabled || s.last_run)
+            .map((s) => (
+              <div key={s.type}>
+                <ImportStatusPanel
+                  label={s.type === 'sql_import' ? 'SQL' : 'Rivile'}
+                  status={s}
+                  syncing={syncNow.isPending && syncNow.variables === s.type}
+                  onSyncNow={() =>
+                    syncNow.mutate(s.type, {
+                      onSuccess: (run) => info.show(run.outcome === 'failed' ? `Sync failed: ${run.error ?? ''}` : 'Sync finished', run.outcome === 'failed' ? 'error' : 'success'),
+                      onError: (error) => info.show(messageOf(error), 'error'),
+                    })
+                  }
+                />
+                {s.type === 'sql_import' && s.connection && (
+                  <p className="muted" data-testid="sql-connection">
+                    {`${s.connection.engine} · ${s.connection.host} · ${s.connection.database}`}
+                  </p>
+                )}
+                {s.type === 'sql_import' && s.mapping && (
+                  <>
+                    <Button variant="secondary" onClick={() => setShowMapping((v) => !v)} data-testid="toggle-sql-mapping">
+                      {showMapping ? 'Hide mapping' : 'Edit mapping'}
+                    </Button>
+                    {showMapping && <SqlMappingEditor mapping={s.mapping} saving={saveMapping.isPending} onSave={async (m) => void (await saveMapping.mutateAsync(m))} />}
+                  </>
+                )}
+              </div>
+            ))}
+        </section>
+      )}
       {section('Display', DISPLAY, 'integration-display')}
-      {popup && (
+      {popup === 'sql_import' && (
+        <SqlCredentialsModal
+          onClose={() => setPopup(null)}
+          onSubmit={async (credential) => {
+            await change.mutateAsync({ type: 'sql_import', enabled: true, credential });
+            setPopup(null);
+            void imports.refetch();
+            info.show(SWITCHED_ON.sql_import!, 'success');
+          }}
+        />
+      )}
+      {popup && popup !== 'sql_import' && (
         <CredentialsModal
           kind={CREDENTIAL_KIND[popup]!}
           title={POPUP_TITLE[popup] ?? 'Credentials'}
@@ -141,7 +205,8 @@ export function IntegrationPage() {
           onSubmit={async (credential) => {
             await change.mutateAsync({ type: popup, enabled: true, credential });
             setPopup(null);
-            info.show(`${POPUP_TITLE[popup]?.replace(/ (credentials|API key)$/, '')} export switched on`, 'success');
+            if (popup === 'rivile_import') void imports.refetch();
+            info.show(SWITCHED_ON[popup] ?? 'Switched on', 'success');
           }}
         />
       )}

@@ -1,0 +1,68 @@
+/**
+ * What the master-data imports (SQL database, Rivile GAMA) need from the outside world. Adapters:
+ * lambdas/adapters/sql (the database drivers) and lambdas/adapters/ddb/sync-store.ts (the import's state item).
+ */
+import type { SqlCredentials, SqlEngine, SqlMapping, SyncImport, SyncRunView } from '../../../../shared/schemas/master-data-sync';
+
+/** One open, read-only session of a source database. */
+export interface SqlSession {
+  /** Runs one SELECT with positional parameters (placeholders as the engine writes them). */
+  query(sql: string, params: unknown[]): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens read-only sessions with connect and statement timeouts. A failure to connect or log in rejects with a
+ * TargetError carrying the server's message (shown on the Host field).
+ */
+export interface SqlConnector {
+  open(credentials: SqlCredentials): Promise<SqlSession>;
+}
+
+/** Where an unfinished run continues: the step (kind of record) and the last key (SQL) or page (Rivile) done. */
+export interface SyncPosition {
+  step: number;
+  after: string | number | null;
+}
+
+/** The state of one import of one company (one item, docs/data-model.md "Master-data imports"). */
+export interface SyncState {
+  company_id: string;
+  type: SyncImport;
+  enabled: boolean;
+  /** SQL only: the mapping (defaults until the admin saves one). */
+  mapping: SqlMapping | null;
+  /** The run in progress or the last one. */
+  run: SyncRunView | null;
+  /** Set while a run is partial (or failed half-way): the next run continues there. */
+  position: SyncPosition | null;
+  last_error: { at: string; message: string } | null;
+  /** SQL only: what the Integration screen shows of the stored connection (the credentials stay sealed). */
+  connection: { engine: SqlEngine; host: string; database: string } | null;
+  /** The run holding the state; a run is refused while another one's lease lasts. */
+  lease_run_id: string | null;
+  lease_until: string | null;
+  updated_at: string;
+}
+
+export interface SyncStateStore {
+  get(companyId: string, type: SyncImport): Promise<SyncState | undefined>;
+  /** Switches the import on or off in the schedule's list (the company flag itself is the integration store's). */
+  setEnabled(companyId: string, type: SyncImport, enabled: boolean, nowIso: string, connection?: SyncState['connection']): Promise<void>;
+  putMapping(companyId: string, mapping: SqlMapping, nowIso: string): Promise<void>;
+  /** Takes the lease for `runId` until `untilIso` unless another lease lasts past `nowIso`; the state, or undefined when busy. */
+  acquire(companyId: string, type: SyncImport, runId: string, nowIso: string, untilIso: string): Promise<SyncState | undefined>;
+  /** Saves the run's progress while it holds the lease (false when it lost it); `release` ends the lease. */
+  saveRun(
+    companyId: string,
+    type: SyncImport,
+    runId: string,
+    patch: { run: SyncRunView | null; position: SyncPosition | null; last_error: SyncState['last_error'] },
+    release: boolean,
+    nowIso: string,
+  ): Promise<boolean>;
+  /** Switched-on imports of every company, for the schedule (one page; `cursor` continues). */
+  listEnabled(cursor?: string): Promise<{ items: { company_id: string; type: SyncImport }[]; cursor: string | null }>;
+}
+
+export type { SqlEngine };

@@ -1,0 +1,219 @@
+/**
+ * Master-data imports (SQL database, Rivile GAMA): one run reads the source page by page and upserts each row
+ * (./upsert.ts), saving its position and counts after every page. A run holds a lease on the import's state, so
+ * the schedule and "sync now" never run the same import twice at once; a run that reaches its time budget stops
+ * between pages ("partial") and the next run continues from the saved position; a failure is kept as the last
+ * error, visible on the Integration screen.
+ */
+import { AppError } from '../../../../shared/errors';
+import { SQL_MAPPING_DEFAULTS, type ImportStatusView, type SqlCredentials, type SqlMapping, type SyncCounts, type SyncImport, type SyncKind, type SyncRunView } from '../../../../shared/schemas/master-data-sync';
+import { TargetError, type IntegrationStore, type RivileApi, type SecretBox } from '../../integrations/ports';
+import type { Clock, IdGenerator } from '../../ports';
+import type { MasterDataStore } from '../ports';
+import type { SqlConnector, SyncPosition, SyncState, SyncStateStore } from './ports';
+import { rivileSource, sqlSource, type SourceRow, type SyncSource } from './sources';
+import { upsertCategory, upsertItem, upsertStakeholder, type UpsertOutcome } from './upsert';
+
+export interface SyncDeps {
+  masterData: MasterDataStore;
+  clock: Clock;
+  ids: IdGenerator;
+  syncState: SyncStateStore;
+  integrations: IntegrationStore;
+  secrets: SecretBox;
+  sql: SqlConnector;
+  rivile: RivileApi;
+}
+
+/** Rows written at the same time within a page. */
+export const UPSERT_CONCURRENCY = 8;
+/** Rejected rows kept on the run for the user. */
+export const REJECTED_EXAMPLES_MAX = 5;
+/** A lease outlives the run's budget by this much (a crashed run frees the import after it). */
+export const LEASE_GRACE_MS = 60_000;
+/** The schedule syncs an import again this long after its last complete run. */
+export const SYNC_INTERVAL_MS = 60 * 60_000;
+export const SYNC_BUSY_MSG = 'A sync of this import is already running';
+export const SYNC_OFF_MSG = 'Switch the import on first';
+
+const secretContext = (companyId: string, type: SyncImport) => ({ company_id: companyId, integration: type });
+
+/** The stored credentials of an import, opened (never logged, never answered). */
+export async function openImportCredentials<T>(deps: Pick<SyncDeps, 'integrations' | 'secrets'>, companyId: string, type: SyncImport): Promise<T | undefined> {
+  const stored = await deps.integrations.getCredentials(companyId, type);
+  if (!stored) return undefined;
+  return JSON.parse(await deps.secrets.open(stored.sealed, secretContext(companyId, type))) as T;
+}
+
+export const mappingOf = (state: SyncState | undefined): SqlMapping => state?.mapping ?? SQL_MAPPING_DEFAULTS;
+
+async function openSource(deps: SyncDeps, state: SyncState): Promise<SyncSource> {
+  if (state.type === 'sql_import') {
+    const creds = await openImportCredentials<{ kind: 'sql'; sql: SqlCredentials }>(deps, state.company_id, 'sql_import');
+    if (!creds) throw new TargetError('No stored credentials; switch the import off and on again', false);
+    return sqlSource(await deps.sql.open(creds.sql), creds.sql, mappingOf(state));
+  }
+  const creds = await openImportCredentials<{ kind: 'api_key'; api_key: string }>(deps, state.company_id, 'rivile_import');
+  if (!creds) throw new TargetError('No stored API key; switch the import off and on again', false);
+  return rivileSource(deps.rivile, creds.api_key);
+}
+
+const zero = (): SyncCounts => ({ created: 0, updated: 0, unchanged: 0, rejected: 0 });
+
+function upsert(deps: SyncDeps, companyId: string, r: SourceRow): Promise<UpsertOutcome> {
+  if (r.kind === 'suppliers' || r.kind === 'customers') return upsertStakeholder(deps, companyId, r.type, r.row);
+  if (r.kind === 'categories') return upsertCategory(deps, companyId, r.row);
+  return upsertItem(deps, companyId, r.row);
+}
+
+/** Runs `task` over the items, at most `limit` at a time. */
+async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** A failure as the user may read it: a source's own message, else a generic one (details go to the log). */
+function errorMessage(error: unknown): string {
+  if (error instanceof TargetError) return error.message.slice(0, 500);
+  return 'The sync stopped on an unexpected error';
+}
+
+export type SyncResult = { status: 'ran'; run: SyncRunView } | { status: 'busy' } | { status: 'off' };
+
+/**
+ * One run of an import of a company, for at most `budgetMs` (checked between pages). A run continues a partial
+ * one (same counts); otherwise it starts from the first page.
+ */
+export async function runSync(deps: SyncDeps, companyId: string, type: SyncImport, trigger: SyncRunView['trigger'], budgetMs: number): Promise<SyncResult> {
+  const started = deps.clock.now();
+  const deadline = started.getTime() + budgetMs;
+  const runId = deps.ids.newId();
+  const state = await deps.syncState.acquire(companyId, type, runId, started.toISOString(), new Date(deadline + LEASE_GRACE_MS).toISOString());
+  if (!state) return { status: 'busy' };
+  const release = async (run: SyncRunView, position: SyncPosition | null, lastError: SyncState['last_error']) => {
+    await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, true, deps.clock.now().toISOString());
+  };
+  if (!state.enabled) {
+    await deps.syncState.saveRun(companyId, type, runId, { run: state.run, position: state.position, last_error: state.last_error }, true, started.toISOString());
+    return { status: 'off' };
+  }
+  const continuing = state.position && state.run && (state.run.outcome === 'partial' || state.run.outcome === 'failed');
+  const run: SyncRunView = continuing
+    ? { ...state.run!, outcome: 'running', finished_at: null, error: null }
+    : emptyRun(trigger, started);
+  let position: SyncPosition = continuing ? state.position! : { step: 0, after: null };
+  let lastError = state.last_error;
+  let source: SyncSource | undefined;
+  try {
+    await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, started.toISOString());
+    source = await openSource(deps, state);
+    while (position.step < source.steps) {
+      if (deps.clock.now().getTime() >= deadline) {
+        run.outcome = 'partial';
+        run.finished_at = deps.clock.now().toISOString();
+        await release(run, position, lastError);
+        return { status: 'ran', run };
+      }
+      const page = await source.readPage(position.step, position.after);
+      await inParallel(page.rows, UPSERT_CONCURRENCY, async (r) => {
+        const outcome = await upsert(deps, companyId, r);
+        const counts = (run.counts[r.kind as SyncKind] ??= zero());
+        counts[outcome.outcome] += 1;
+        if (outcome.outcome === 'rejected' && run.rejected_examples.length < REJECTED_EXAMPLES_MAX) run.rejected_examples.push(`${r.kind}: ${outcome.reason}`);
+      });
+      position = page.next === null ? { step: position.step + 1, after: null } : { step: position.step, after: page.next };
+      const kept = await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, deps.clock.now().toISOString());
+      if (!kept) throw new Error('the sync lost its lease');
+    }
+    run.outcome = 'done';
+    run.finished_at = deps.clock.now().toISOString();
+    await release(run, null, lastError);
+    return { status: 'ran', run };
+  } catch (error) {
+    if (!(error instanceof TargetError)) console.error('[master-data sync] run failed', { companyId, type, error: (error as Error)?.message });
+    run.outcome = 'failed';
+    run.finished_at = deps.clock.now().toISOString();
+    run.error = errorMessage(error);
+    lastError = { at: run.finished_at, message: run.error };
+    await release(run, position, lastError);
+    return { status: 'ran', run };
+  } finally {
+    await source?.close().catch(() => undefined);
+  }
+}
+
+function emptyRun(trigger: SyncRunView['trigger'], started: Date): SyncRunView {
+  return { trigger, started_at: started.toISOString(), finished_at: null, outcome: 'running', counts: {}, rejected_examples: [], error: null };
+}
+
+/** "Sync now" (POST /company/service/imports/sync): the run's result, 409 while another run holds the import. */
+export async function syncNow(deps: SyncDeps, companyId: string, type: SyncImport, budgetMs: number): Promise<SyncRunView> {
+  const result = await runSync(deps, companyId, type, 'manual', budgetMs);
+  if (result.status === 'busy') throw new AppError('Conflict', SYNC_BUSY_MSG);
+  if (result.status === 'off') throw new AppError('ValidationFailed', SYNC_OFF_MSG, [{ path: ['type'], message: SYNC_OFF_MSG }]);
+  return result.run;
+}
+
+/** Whether the schedule should run an import now: a partial or failed run continues, a done one waits the interval. */
+export function isDue(state: SyncState | undefined, now: Date): boolean {
+  if (!state?.enabled) return false;
+  if (state.lease_until && state.lease_until > now.toISOString()) return false;
+  const run = state.run;
+  if (!run || run.outcome === 'partial' || run.outcome === 'running') return true;
+  const finished = Date.parse(run.finished_at ?? run.started_at);
+  return Number.isNaN(finished) || now.getTime() - finished >= SYNC_INTERVAL_MS || (run.outcome === 'failed' && now.getTime() - finished >= SYNC_INTERVAL_MS / 4);
+}
+
+/** The schedule: every switched-on import that is due, one after the other, within the invocation's budget. */
+export async function runSchedule(deps: SyncDeps, budgetMs: number): Promise<{ ran: number }> {
+  const deadline = deps.clock.now().getTime() + budgetMs;
+  let ran = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await deps.syncState.listEnabled(cursor);
+    for (const { company_id, type } of page.items) {
+      const left = deadline - deps.clock.now().getTime();
+      if (left <= 5_000) return { ran };
+      if (!isDue(await deps.syncState.get(company_id, type), deps.clock.now())) continue;
+      const result = await runSync(deps, company_id, type, 'schedule', left - 5_000);
+      if (result.status === 'ran') ran += 1;
+    }
+    cursor = page.cursor ?? undefined;
+  } while (cursor);
+  return { ran };
+}
+
+/** GET /company/service/imports: each import's state (no credentials; the SQL connection's engine, host, database). */
+export async function importStatuses(deps: Pick<SyncDeps, 'syncState'>, companyId: string, flags: Record<SyncImport, boolean>): Promise<ImportStatusView[]> {
+  const [sql, rivile] = await Promise.all([deps.syncState.get(companyId, 'sql_import'), deps.syncState.get(companyId, 'rivile_import')]);
+  const view = (type: SyncImport, s: SyncState | undefined): ImportStatusView => ({
+    type,
+    enabled: flags[type],
+    last_run: s?.run ?? null,
+    last_error: s?.last_error ?? null,
+  });
+  return [{ ...view('sql_import', sql), mapping: mappingOf(sql), connection: sql?.connection ?? null }, view('rivile_import', rivile)];
+}
+
+/** What "sync now" may spend inside an API call (API Gateway gives up after 30 s); the schedule continues the rest. */
+export const SYNC_NOW_BUDGET_MS = 20_000;
+
+/** GET /company/service/imports for the caller's company (company admin; the route checks the role). */
+export async function importStatusesOf(
+  deps: Pick<SyncDeps, 'syncState'> & { store: { getCompanies(ids: string[]): Promise<{ integrations?: Partial<Record<string, boolean>> }[]> } },
+  companyId: string,
+): Promise<{ items: ImportStatusView[] }> {
+  const [company] = await deps.store.getCompanies([companyId]);
+  if (!company) throw new AppError('NotFound', 'Company not found');
+  const flags = { sql_import: Boolean(company.integrations?.sql_import), rivile_import: Boolean(company.integrations?.rivile_import) };
+  return { items: await importStatuses(deps, companyId, flags) };
+}
+
+/** PUT /company/service/sql/mapping: the mapping the next run reads with. */
+export async function saveSqlMapping(deps: Pick<SyncDeps, 'syncState' | 'clock'>, companyId: string, mapping: SqlMapping): Promise<{ mapping: SqlMapping }> {
+  await deps.syncState.putMapping(companyId, mapping, deps.clock.now().toISOString());
+  return { mapping };
+}

@@ -1,0 +1,106 @@
+/** The Integration screen in Chromium: SQL import switched on against a real PostgreSQL, Sync now, status shown. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalPostgres, type LocalPostgres } from '../../scripts/local/postgres';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { newUser } from '../support/local-stack';
+
+const DB_PASSWORD = 'Browser-Db-Pass-77';
+
+describe('SQL import on the Integration screen in Chromium', () => {
+  let stack: LocalStack;
+  let db: LocalPostgres;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-sql-e2e-'));
+  const user = newUser('sqlimporter');
+
+  beforeAll(async () => {
+    db = await startLocalPostgres({ portRange: [48100, 48900] });
+    const root = await db.admin();
+    await root.query(`CREATE ROLE shop LOGIN PASSWORD '${DB_PASSWORD}'`);
+    await root.query('CREATE DATABASE shop OWNER shop');
+    await root.end();
+    const c = await db.admin('shop');
+    await c.query(`CREATE TABLE suppliers (code text PRIMARY KEY, name text, vat_code text, address text, city text, postcode text, country text, email text)`);
+    await c.query(`INSERT INTO suppliers VALUES ('T1', 'Baltijos Prekyba UAB', 'LT100001234567', 'Konstitucijos pr. 7', 'Vilnius', '09308', 'LT', 'info@baltprek.lt'), ('T2', 'Kuro Tiekimas UAB', NULL, NULL, 'Kaunas', NULL, 'LT', NULL)`);
+    await c.query(`CREATE TABLE customers (LIKE suppliers)`);
+    await c.query(`INSERT INTO customers VALUES ('P1', 'Nemuno Statyba AB', 'LT100005555555', NULL, 'Klaipėda', NULL, 'LT', NULL)`);
+    await c.query(`CREATE TABLE categories (code text PRIMARY KEY, name text)`);
+    await c.query(`INSERT INTO categories VALUES ('FUEL', 'Fuel')`);
+    await c.query(`CREATE TABLE items (code text PRIMARY KEY, name text)`);
+    await c.query(`INSERT INTO items VALUES ('DYZ', 'Dyzelinas')`);
+    await c.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO shop');
+    await c.end();
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await db?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('switches SQL on through its pop-up (a wrong password stays off), syncs now and shows what it imported', async () => {
+    const page = await signInPage(browser, stack.url, user, { width: 1400, height: 1000 });
+    await page.getByRole('link', { name: 'Integration' }).click();
+    await page.getByTestId('integration-page').waitFor();
+
+    await page.getByTestId('toggle-sql_import').click({ force: true });
+    const popup = page.getByTestId('sql-credentials-popup');
+    await popup.waitFor();
+    await popup.locator('input[name="host"]').fill(db.host);
+    await popup.locator('input[name="user"]').fill('shop');
+    await popup.locator('input[name="password"]').fill('not-the-password');
+    await popup.locator('input[name="port"]').fill(String(db.port));
+    await popup.locator('input[name="database"]').fill('shop');
+    await popup.getByRole('button', { name: 'SAVE' }).click();
+    const hostError = popup.getByTestId('error-host');
+    await hostError.waitFor();
+    expect(await hostError.innerText()).toMatch(/password authentication failed/);
+    await screenshot(page, 'sql-import-wrong-password');
+    expect(await page.getByTestId('toggle-sql_import').isChecked()).toBe(false);
+
+    await popup.locator('input[name="password"]').fill(DB_PASSWORD);
+    await popup.getByRole('button', { name: 'SAVE' }).click();
+    await popup.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('toggle-sql_import').isChecked()).toBe(true);
+    const panel = page.getByTestId('import-status-sql_import');
+    await panel.waitFor();
+    expect(await page.getByTestId('sql-connection').innerText()).toContain(`postgres · ${db.host} · shop`);
+
+    await page.getByTestId('sync-now-sql_import').click();
+    const counts = page.getByTestId('import-counts-sql_import');
+    await counts.waitFor();
+    await page
+      .getByTestId('import-last-run-sql_import')
+      .getByText('Done')
+      .waitFor()
+      .catch(async (error: unknown) => {
+        await screenshot(page, 'sql-import-status-failed');
+        throw error;
+      });
+    await screenshot(page, 'sql-import-status');
+    expect(await counts.innerText()).toContain('Suppliers: 2 new, 0 updated, 0 unchanged');
+    expect(await counts.innerText()).toContain('Customers: 1 new');
+    expect(await page.getByTestId('import-last-run-sql_import').innerText()).toMatch(/sync now\) — Done/);
+
+    await page.getByTestId('toggle-sql-mapping').click();
+    await page.getByTestId('sql-mapping').waitFor();
+    expect(await page.getByTestId('mapping-suppliers-table').inputValue()).toBe('suppliers');
+    await page.getByTestId('mapping-items-enabled').uncheck();
+    await page.getByTestId('save-sql-mapping').click();
+    await page.getByText('Mapping saved; the next sync reads with it.').waitFor();
+    await screenshot(page, 'sql-import-mapping');
+
+    await page.getByRole('link', { name: 'Suppliers' }).click();
+    await page.getByText('Baltijos Prekyba UAB').waitFor();
+    await screenshot(page, 'sql-import-suppliers');
+  }, 120_000);
+});

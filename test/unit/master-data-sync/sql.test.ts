@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { pageQuery, quoteIdentifier, SQL_PAGE_SIZE } from '../../../lambdas/core/master-data/sync/sql';
+import { isDue, SYNC_INTERVAL_MS } from '../../../lambdas/core/master-data/sync/service';
+import { rivileSource, sqlSource } from '../../../lambdas/core/master-data/sync/sources';
+import type { SyncState } from '../../../lambdas/core/master-data/sync/ports';
+import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
+import { SQL_MAPPING_DEFAULTS, sqlMappingSchema } from '../../../shared/schemas/master-data-sync';
+
+const cols = { code: 'Kodas', name: 'Pavadinimas', vat_id: '' };
+
+describe('SQL import: the SELECTs per engine', () => {
+  it('PostgreSQL: double-quoted names, $1, LIMIT', () => {
+    expect(pageQuery('postgres', 'public.Tiekejai', cols, 'Kodas', null)).toEqual({
+      sql: `SELECT "Kodas" AS code, "Pavadinimas" AS name FROM "public"."Tiekejai" WHERE "Kodas" IS NOT NULL ORDER BY "Kodas" LIMIT ${SQL_PAGE_SIZE}`,
+      params: [],
+    });
+    expect(pageQuery('postgres', 'suppliers', cols, 'Kodas', 'S00500', 10)).toEqual({
+      sql: 'SELECT "Kodas" AS code, "Pavadinimas" AS name FROM "suppliers" WHERE "Kodas" IS NOT NULL AND "Kodas" > $1 ORDER BY "Kodas" LIMIT 10',
+      params: ['S00500'],
+    });
+  });
+
+  it('MySQL/MariaDB: backticks, ?, LIMIT', () => {
+    expect(pageQuery('mysql', 'acc.clients', cols, 'Kodas', 42)).toEqual({
+      sql: `SELECT \`Kodas\` AS code, \`Pavadinimas\` AS name FROM \`acc\`.\`clients\` WHERE \`Kodas\` IS NOT NULL AND \`Kodas\` > ? ORDER BY \`Kodas\` LIMIT ${SQL_PAGE_SIZE}`,
+      params: [42],
+    });
+  });
+
+  it('SQL Server: brackets, @p1, TOP', () => {
+    expect(pageQuery('mssql', 'dbo.N08', cols, 'Kodas', 'K1', 100)).toEqual({
+      sql: 'SELECT TOP (100) [Kodas] AS code, [Pavadinimas] AS name FROM [dbo].[N08] WHERE [Kodas] IS NOT NULL AND [Kodas] > @p1 ORDER BY [Kodas]',
+      params: ['K1'],
+    });
+  });
+
+  it('bounds the page size and refuses anything that is not a plain identifier', () => {
+    expect(pageQuery('postgres', 't', cols, 'Kodas', null, 1_000_000).sql).toMatch(new RegExp(`LIMIT ${SQL_PAGE_SIZE}$`));
+    for (const bad of ['t; DROP TABLE t', 'a"b', 'a.b.c', '1abc', 'x y', '']) {
+      expect(() => quoteIdentifier('postgres', bad), bad).toThrow();
+    }
+    expect(() => pageQuery('mysql', 'ok', { code: 'x`y' }, 'x', null)).toThrow();
+  });
+
+  it('the mapping schema refuses injected names and keeps the documented defaults valid', () => {
+    expect(sqlMappingSchema.safeParse(SQL_MAPPING_DEFAULTS).success).toBe(true);
+    const bad = { ...SQL_MAPPING_DEFAULTS, items: { ...SQL_MAPPING_DEFAULTS.items, name: 'name) FROM x --' } };
+    expect(sqlMappingSchema.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe('SQL import: reading pages', () => {
+  it('reads the enabled tables in order, continues after the last key, and stops on a short page', async () => {
+    const sent: { sql: string; params: unknown[] }[] = [];
+    const full = Array.from({ length: SQL_PAGE_SIZE }, (_, i) => ({ code: i + 1, name: ` Supplier  ${i + 1} `, vat_id: null }));
+    const session = {
+      query: async (sql: string, params: unknown[]) => {
+        sent.push({ sql, params });
+        return params.length === 0 ? full : [{ code: 9999, name: 'Last One', vat_id: 'LT1' }];
+      },
+      close: async () => undefined,
+    };
+    const mapping = { ...SQL_MAPPING_DEFAULTS, categories: { ...SQL_MAPPING_DEFAULTS.categories, enabled: false }, customers: { ...SQL_MAPPING_DEFAULTS.customers, enabled: false } };
+    const source = sqlSource(session, { engine: 'postgres' }, mapping);
+    expect(source.steps).toBe(2);
+    const first = await source.readPage(0, null);
+    expect(first.next).toBe(SQL_PAGE_SIZE);
+    expect(first.rows[0]).toEqual({ kind: 'suppliers', type: 'supplier', row: { code: '1', name: 'Supplier 1', vat_id: '' } });
+    const second = await source.readPage(0, first.next);
+    expect(second.next).toBeNull();
+    expect(sent[1]!.params).toEqual([SQL_PAGE_SIZE]);
+    expect(sent[0]!.sql).toContain('FROM "suppliers"');
+  });
+});
+
+describe('Rivile import: list calls', () => {
+  it('pages GET_N08_LIST by 100 and splits clients by N08_RUSIS; GET_N17_LIST gives items', async () => {
+    const calls: [string, Record<string, unknown>][] = [];
+    const api: RivileApi = {
+      async call(_key, method, params) {
+        calls.push([method, params]);
+        if (method === 'GET_N17_LIST') return { N17: [{ N17_KODAS_PS: 'P1', N17_PAV: 'Coffee' }] };
+        const page = params.pagenumber as number;
+        const n = page === 1 ? 100 : 3;
+        return { N08: Array.from({ length: n }, (_, i) => ({ N08_KODAS_KS: `K${page}-${i}`, N08_PAV: `Client ${i}`, N08_RUSIS: i === 0 ? '3' : i % 2 ? '1' : '2' })) };
+      },
+    };
+    const source = rivileSource(api, 'KEY1234-x');
+    const p1 = await source.readPage(0, null);
+    expect(p1.next).toBe(1);
+    expect(p1.rows.filter((r) => r.row.code === 'K1-0').map((r) => r.kind)).toEqual(['suppliers', 'customers']);
+    expect(p1.rows.find((r) => r.row.code === 'K1-1')!.kind).toBe('suppliers');
+    expect(p1.rows.find((r) => r.row.code === 'K1-2')!.kind).toBe('customers');
+    const p2 = await source.readPage(0, p1.next);
+    expect(p2.next).toBeNull();
+    const items = await source.readPage(1, null);
+    expect(items.rows).toEqual([{ kind: 'items', row: { code: 'P1', name: 'Coffee' } }]);
+    expect(calls.map(([m, p]) => `${m}:${p.pagenumber}`)).toEqual(['GET_N08_LIST:1', 'GET_N08_LIST:2', 'GET_N17_LIST:1']);
+    const odd: RivileApi = { call: async () => 'nonsense' };
+    await expect(rivileSource(odd, 'k').readPage(0, null)).rejects.toBeInstanceOf(TargetError);
+  });
+});
+
+describe('the schedule: which imports are due', () => {
+  const now = new Date('2026-03-01T12:00:00Z');
+  const state = (patch: Partial<SyncState>): SyncState => ({
+    company_id: 'c',
+    type: 'sql_import',
+    enabled: true,
+    mapping: null,
+    run: null,
+    position: null,
+    last_error: null,
+    connection: null,
+    lease_run_id: null,
+    lease_until: null,
+    updated_at: '',
+    ...patch,
+  });
+  const run = (outcome: 'done' | 'partial' | 'failed', minutesAgo: number) => ({
+    trigger: 'schedule' as const,
+    started_at: new Date(now.getTime() - minutesAgo * 60_000 - 1000).toISOString(),
+    finished_at: new Date(now.getTime() - minutesAgo * 60_000).toISOString(),
+    outcome,
+    counts: {},
+    rejected_examples: [],
+    error: null,
+  });
+  it('runs a never-run or partial import, waits the interval after a complete one, and skips a leased or switched-off one', () => {
+    expect(isDue(state({}), now)).toBe(true);
+    expect(isDue(state({ run: run('partial', 1) }), now)).toBe(true);
+    expect(isDue(state({ run: run('done', 10) }), now)).toBe(false);
+    expect(isDue(state({ run: run('done', SYNC_INTERVAL_MS / 60_000) }), now)).toBe(true);
+    expect(isDue(state({ run: run('failed', 20) }), now)).toBe(true);
+    expect(isDue(state({ lease_until: new Date(now.getTime() + 1000).toISOString() }), now)).toBe(false);
+    expect(isDue(state({ enabled: false }), now)).toBe(false);
+    expect(isDue(undefined, now)).toBe(false);
+  });
+});

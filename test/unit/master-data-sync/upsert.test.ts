@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { upsertCategory, upsertItem, upsertStakeholder, cellText } from '../../../lambdas/core/master-data/sync/upsert';
+import { FakeMasterDataStore } from '../../support/fake-master-data-store';
+
+function setup() {
+  const masterData = new FakeMasterDataStore();
+  let n = 0;
+  let t = Date.parse('2026-03-01T10:00:00Z');
+  return { masterData, clock: { now: () => new Date((t += 1000)) }, ids: { newId: () => `id${++n}` } };
+}
+
+describe('master-data imports: upserts', () => {
+  it('creates by code marked external, leaves an unchanged row alone and updates a changed one', async () => {
+    const deps = setup();
+    const row = { code: 'S1', name: 'Baltic Trade UAB', vat_id: 'LT1001', city: 'Vilnius', country: 'lt' };
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', row)).toEqual({ outcome: 'created' });
+    const created = await deps.masterData.findStakeholder('c1', 'supplier', 'code', 'S1');
+    expect(created).toMatchObject({ name: 'Baltic Trade UAB', external: true, external_ref: 'S1', country: 'LT', version: 1 });
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', row)).toEqual({ outcome: 'unchanged' });
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', { ...row, city: 'Kaunas' })).toEqual({ outcome: 'updated' });
+    expect(await deps.masterData.findStakeholder('c1', 'supplier', 'code', 'S1')).toMatchObject({ city: 'Kaunas', version: 2 });
+    // Another company's code is another record.
+    expect(await upsertStakeholder(deps, 'c2', 'supplier', row)).toEqual({ outcome: 'created' });
+  });
+
+  it('marks a product-own record with the same code external and keeps its own fields', async () => {
+    const deps = setup();
+    const now = '2026-03-01T09:00:00.000Z';
+    await deps.masterData.putStakeholder({
+      id: 'own1', type: 'customer', name: 'Own Customer', code: 'C7', vat_id: '', street: '', city: '', zipcode: '', country: '', email: '',
+      delivery: 'Gate 3', category_id: 'cat1', selected_date_format: 'DD/MM/YYYY', recognise_details: true,
+      company_id: 'c1', external: false, created_at: now, updated_at: now, version: 1,
+    });
+    expect(await upsertStakeholder(deps, 'c1', 'customer', { code: 'C7', name: 'Own Customer' })).toEqual({ outcome: 'updated' });
+    expect(await deps.masterData.getStakeholder('c1', 'own1')).toMatchObject({ external: true, delivery: 'Gate 3', category_id: 'cat1', recognise_details: true });
+  });
+
+  it('skips rows without a code or with a too short name; a taken name is a skipped row, not a failure', async () => {
+    const deps = setup();
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', { code: '', name: 'No Code' })).toMatchObject({ outcome: 'rejected', reason: 'no code' });
+    expect(await upsertCategory(deps, 'c1', { code: 'X', name: 'A' })).toMatchObject({ outcome: 'rejected' });
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', { code: 'A1', name: 'Same Name UAB' })).toEqual({ outcome: 'created' });
+    const dup = await upsertStakeholder(deps, 'c1', 'supplier', { code: 'A2', name: 'Same Name UAB' });
+    expect(dup).toEqual({ outcome: 'rejected', reason: 'A2: another record has the same name' });
+  });
+
+  it('categories by code, items by name', async () => {
+    const deps = setup();
+    expect(await upsertCategory(deps, 'c1', { code: 'FUEL', name: 'Fuel' })).toEqual({ outcome: 'created' });
+    expect(await upsertCategory(deps, 'c1', { code: 'FUEL', name: 'Fuel and oil' })).toEqual({ outcome: 'updated' });
+    expect(await deps.masterData.findCategory('c1', 'code', 'FUEL')).toMatchObject({ name: 'Fuel and oil', external: true });
+    expect(await upsertItem(deps, 'c1', { code: 'P1', name: 'Paper A4' })).toEqual({ outcome: 'created' });
+    expect(await upsertItem(deps, 'c1', { code: 'P1', name: 'Paper A4' })).toEqual({ outcome: 'unchanged' });
+    expect(await deps.masterData.getItem('c1', 'paper a4')).toMatchObject({ external: true, external_ref: 'P1', words: [] });
+  });
+
+  it('reads source cells as bounded text', () => {
+    expect(cellText(null)).toBe('');
+    expect(cellText(42)).toBe('42');
+    expect(cellText('  a \n b ')).toBe('a b');
+    expect(cellText(new Date('2026-01-02T00:00:00Z'))).toBe('2026-01-02');
+    expect(cellText('x'.repeat(1000))).toHaveLength(255);
+    expect(cellText({ a: 1 })).toBe('');
+  });
+});

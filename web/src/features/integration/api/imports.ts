@@ -1,0 +1,34 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ImportStatusList, SqlMapping, SyncImport, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
+import { useApi } from '../../../app/api-context';
+
+/** Master-data imports (SQL, Rivile): their status for the Integration screen. */
+export const importsKey = (companyId: string) => ['integration-imports', companyId] as const;
+
+export function useImportStatuses(companyId: string, enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: importsKey(companyId),
+    queryFn: ({ signal }) => api.get<ImportStatusList>('/company/service/imports', { query: { company_id: companyId }, signal }),
+    enabled: enabled && companyId !== '',
+  });
+}
+
+/** "Sync now": answers the run; the status list is read again. */
+export function useSyncNow(companyId: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (type: SyncImport) => api.post<SyncRunView>('/company/service/imports/sync', { type }, { query: { company_id: companyId } }),
+    onSettled: () => qc.invalidateQueries({ queryKey: importsKey(companyId) }),
+  });
+}
+
+export function useSaveSqlMapping(companyId: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (mapping: SqlMapping) => api.put<{ mapping: SqlMapping }>('/company/service/sql/mapping', { mapping }, { query: { company_id: companyId } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: importsKey(companyId) }),
+  });
+}

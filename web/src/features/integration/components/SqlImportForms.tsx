@@ -1,0 +1,165 @@
+import { useCallback, useId, useState } from 'react';
+import type { z } from 'zod';
+import {
+  SQL_DEFAULT_PORT,
+  SQL_ENGINE_LABEL,
+  SQL_ENGINES,
+  SQL_TARGETS,
+  sqlCredentialsSchema,
+  sqlMappingSchema,
+  STAKEHOLDER_COLUMNS,
+  type SqlEngine,
+  type SqlMapping,
+  type SqlTarget,
+} from '../../../../../shared/schemas/master-data-sync';
+import { Button } from '../../../components/ui/Button';
+import { Modal } from '../../../components/ui/Modal';
+import { TextField } from '../../../components/ui/TextField';
+import { ApiError, messageOf } from '../../../lib/api-error';
+import { useForm } from '../../../lib/use-form';
+import { zodValidator, type Validator } from '../../../lib/validation';
+
+type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string };
+
+/**
+ * The SQL import's credentials pop-up: Host, User, Password required, Port not required (the pop-up's rules), and
+ * the database and engine. A failed connection test shows the server's message on Host; the toggle stays off.
+ */
+export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credential: Record<string, unknown>) => Promise<void>; onClose: () => void }) {
+  const validate = useCallback<Validator<SqlValues, z.output<typeof sqlCredentialsSchema>>>((v) => zodValidator(sqlCredentialsSchema)(v), []);
+  const form = useForm<SqlValues, z.output<typeof sqlCredentialsSchema>>({ engine: 'postgres', host: '', port: '', user: '', password: '', database: '' }, validate);
+  const engineId = useId();
+  const submit = form.handleSubmit(async (data) => {
+    try {
+      await onSubmit(data as unknown as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof ApiError && Object.keys(error.fieldErrors).length) {
+        form.setServerErrors(error.fieldErrors);
+        if (!Object.keys(error.fieldErrors).some((f) => f in form.values)) form.setServerError('host', error.message);
+      } else {
+        form.setServerError('host', messageOf(error));
+      }
+    }
+  });
+  const engine = form.values.engine as SqlEngine;
+  return (
+    <Modal
+      title="SQL database credentials"
+      onClose={onClose}
+      size="sm"
+      testId="sql-credentials-popup"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={form.pending}>
+            Cancel
+          </Button>
+          <Button type="submit" form="sql-credentials-form" loading={form.pending}>
+            SAVE
+          </Button>
+        </>
+      }
+    >
+      <form id="sql-credentials-form" onSubmit={submit} noValidate>
+        <p className="muted">Suppliers, customers, categories and items are read from this database (read only) every hour and on Sync now.</p>
+        <div className="field">
+          <label htmlFor={engineId} className="field-label">
+            Engine
+          </label>
+          <select id={engineId} name="engine" className="input select" value={form.values.engine} onChange={(e) => form.setValue('engine', e.target.value)}>
+            {SQL_ENGINES.map((e) => (
+              <option key={e} value={e}>
+                {SQL_ENGINE_LABEL[e]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <TextField label="Host" autoComplete="off" {...form.text('host')} />
+        <TextField label="User" autoComplete="off" {...form.text('user')} />
+        <TextField label="Password" type="password" autoComplete="new-password" {...form.text('password')} />
+        <TextField label="Port" inputMode="numeric" placeholder={String(SQL_DEFAULT_PORT[engine] ?? '')} {...form.text('port')} />
+        <TextField label="Database" autoComplete="off" {...form.text('database')} />
+      </form>
+    </Modal>
+  );
+}
+
+const TARGET_LABEL: Record<SqlTarget, string> = { suppliers: 'Suppliers', customers: 'Customers', categories: 'Categories', items: 'Items' };
+const COLUMN_LABEL: Record<string, string> = {
+  table: 'Table',
+  code: 'Code column',
+  name: 'Name column',
+  vat_id: 'VAT ID column',
+  street: 'Street column',
+  city: 'City column',
+  zipcode: 'Zip code column',
+  country: 'Country column',
+  email: 'Email column',
+};
+
+/** Which tables and columns hold each kind of record (PUT /company/service/sql/mapping). */
+export function SqlMappingEditor({ mapping, saving, onSave }: { mapping: SqlMapping; saving: boolean; onSave: (m: SqlMapping) => Promise<void> }) {
+  const [draft, setDraft] = useState<SqlMapping>(mapping);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const set = (target: SqlTarget, field: string, value: string | boolean) => {
+    setSaved(false);
+    setDraft((d) => ({ ...d, [target]: { ...d[target], [field]: value } }) as SqlMapping);
+  };
+  const save = async () => {
+    const parsed = sqlMappingSchema.safeParse(draft);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      setError(`${TARGET_LABEL[issue.path[0] as SqlTarget] ?? ''} ${COLUMN_LABEL[String(issue.path[1])] ?? ''}: ${issue.message}`.trim());
+      return;
+    }
+    try {
+      setError(null);
+      await onSave(parsed.data);
+      setSaved(true);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  return (
+    <div className="sql-mapping" data-testid="sql-mapping">
+      {SQL_TARGETS.map((target) => {
+        const fields = ['table', ...(target === 'suppliers' || target === 'customers' ? STAKEHOLDER_COLUMNS : ['code', 'name'])];
+        const m = draft[target] as unknown as Record<string, string | boolean>;
+        return (
+          <fieldset key={target} className="sql-mapping-target">
+            <legend>
+              <label>
+                <input type="checkbox" checked={Boolean(m.enabled)} onChange={(e) => set(target, 'enabled', e.target.checked)} data-testid={`mapping-${target}-enabled`} /> {TARGET_LABEL[target]}
+              </label>
+            </legend>
+            <div className="form-grid">
+              {fields.map((f) => (
+                <TextField
+                  key={f}
+                  name={`${target}.${f}`}
+                  label={COLUMN_LABEL[f] ?? f}
+                  autoComplete="off"
+                  value={String(m[f] ?? '')}
+                  disabled={!m.enabled}
+                  onChange={(e) => set(target, f, e.target.value)}
+                  data-testid={`mapping-${target}-${f}`}
+                />
+              ))}
+            </div>
+          </fieldset>
+        );
+      })}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="modal-actions">
+        {saved && <span className="muted">Mapping saved; the next sync reads with it.</span>}
+        <Button onClick={() => void save()} loading={saving} data-testid="save-sql-mapping">
+          Save mapping
+        </Button>
+      </div>
+    </div>
+  );
+}
