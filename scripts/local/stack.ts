@@ -32,6 +32,9 @@ import { localSqs } from './sqs';
 
 export const EXPORT_QUEUE_NAME = 'local-exports';
 
+/** OpenAPI: the document's path, in local mode and on the deployed site (infra/stacks/web-content-stack.ts). */
+export const OPENAPI_PATH = '/api/openapi.json';
+
 export const LOCAL_POOL_ID = 'eu-west-1_LocalPool';
 export const LOCAL_CLIENT_ID = 'local-web-client';
 export const TABLE_NAME = 'receipts-local';
@@ -195,6 +198,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     userPoolEndpoint: cognitoEndpoint,
   };
 
+  // OpenAPI: generated from the route table and the handlers' schemas on first request (scripts/openapi).
+  let openApi: Promise<string> | undefined;
+  const openApiJson = () =>
+    (openApi ??= import('../openapi/load').then(async ({ generateOpenApi }) => JSON.stringify(await generateOpenApi({ serverUrl: runtimeConfig.apiUrl }))));
+
   server.on('request', (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0]!;
     const fail = (error: unknown) => {
@@ -202,7 +210,17 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ statusCode: 500, error: 'InternalError', message: 'Something went wrong' }));
     };
-    if (pathname === '/api' || pathname.startsWith('/api/')) {
+    if (pathname === OPENAPI_PATH && req.method === 'GET') {
+      openApiJson()
+        .then((body) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+          res.end(body);
+        })
+        .catch((error: unknown) => {
+          openApi = undefined;
+          fail(error);
+        });
+    } else if (pathname === '/api' || pathname.startsWith('/api/')) {
       handleApiRequest(req, res, '/api').catch(fail);
     } else if (pathname === '/cognito' || pathname.startsWith('/cognito/')) {
       req.url = (req.url ?? '').slice('/cognito'.length) || '/';
