@@ -59,6 +59,8 @@ export interface LocalStackOptions {
   exportRetry?: { baseSeconds?: number; msPerDelaySecond?: number; maxAttempts?: number };
   /** Integrations: API keys the local Rivile stand-in accepts (/_rivile). */
   rivileKeys?: string[];
+  /** Smoke test: Cognito's codes are also e-mailed to the local mail catcher (/_mail), as Cognito mails them. */
+  mailCodes?: boolean;
 }
 
 export interface LocalStack {
@@ -85,6 +87,25 @@ export interface LocalStack {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Cognito's default messages of the pool's code e-mails (VerificationEmailStyle.CODE), sent to the local catcher. */
+const CODE_MAILS: Record<string, (code: string, email: string) => { subject: string; text: string }> = {
+  signup: (code) => ({ subject: 'Verify your new account', text: `The verification code to your new account is ${code}` }),
+  resend: (code) => ({ subject: 'Verify your new account', text: `The verification code to your new account is ${code}` }),
+  forgot: (code) => ({ subject: 'Your verification code', text: `Your verification code is ${code}` }),
+  invite: (code, email) => ({ subject: 'Your temporary password', text: `Your username is ${email} and temporary password is ${code}` }),
+};
+
+async function mailCode(smtpPort: number, info: { email: string; kind: string; code: string }): Promise<void> {
+  const message = (CODE_MAILS[info.kind] ?? CODE_MAILS.signup!)(info.code, info.email);
+  const { default: nodemailer } = await import('nodemailer');
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
+  try {
+    await transport.sendMail({ from: 'Receipts <no-reply@verificationemail.com>', to: info.email, ...message });
+  } finally {
+    transport.close();
+  }
+}
 
 /**
  * Starts local mode: DynamoDB, S3 and Cognito stand-ins, and one HTTP server that is the
@@ -180,7 +201,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     issuerBaseUrl: cognitoEndpoint,
     iamCredentials: credentials,
     allowedOrigins: [url],
-    onCode: opts.onCode as never,
+    onCode: ((info: { email: string; kind: string; code: string }) => {
+      opts.onCode?.(info);
+      if (opts.mailCodes) void mailCode(mail.smtpPort, info).catch((error: unknown) => console.warn(`[cognito] code mail to ${info.email} not sent: ${String(error)}`));
+    }) as never,
     postConfirmation: async (event: PostConfirmationTriggerEvent) => {
       const handler = await loadHandler<(e: PostConfirmationTriggerEvent) => Promise<unknown>>(triggerHandlers.postConfirmation);
       return handler(event);

@@ -63,6 +63,8 @@ async function main() {
     onMail: (mail) => console.log(`[mail] to ${mail.to.join(', ')} : ${mail.links[0] ?? mail.subject}`),
     mailCatcherPort: process.env.MAIL_CATCHER_PORT ? Number(process.env.MAIL_CATCHER_PORT) : undefined,
     rivileKeys: [DEMO_RIVILE_KEY],
+    // Codes also reach the mail catcher (/_mail), where `npm run smoke` reads them.
+    mailCodes: true,
   });
   const seeded = await seedDemo(stack);
   let ftp: LocalFtpServer | undefined;
