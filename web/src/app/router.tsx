@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { LoadingBlock } from '../components/ui/Spinner';
 import type { AuthLocationState } from '../features/auth/components/SignInPage';
@@ -7,11 +7,15 @@ import { useAuth } from './auth';
 /**
  * Route-level code splitting: every screen is its own chunk, loaded when its route is first shown, so the
  * first screen (sign-in or dashboard) loads only the app frame and itself (`npm run bench:bundle` prints the
- * initial JavaScript). Screens are named exports; `lazyNamed` adapts them to React.lazy.
+ * initial JavaScript). Screens are named exports; `lazyNamed` adapts them to React.lazy and adds `preload`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function lazyNamed<M extends Record<K, ComponentType<any>>, K extends keyof M & string>(load: () => Promise<M>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
+type Screen = LazyExoticComponent<ComponentType<any>> & { preload: () => void };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function lazyNamed<M extends Record<K, ComponentType<any>>, K extends keyof M & string>(load: () => Promise<M>, name: K): Screen {
+  const component = lazy(async () => ({ default: (await load())[name] }));
+  // A second import() of the same module is answered from the module map: one download either way.
+  return Object.assign(component, { preload: () => void load().catch(() => undefined) });
 }
 
 const ConfirmSignUpPage = lazyNamed(() => import('../features/auth/components/ConfirmSignUpPage'), 'ConfirmSignUpPage');
@@ -36,6 +40,50 @@ const SettingsPage = lazyNamed(() => import('../features/settings/components/Set
 const AppShell = lazyNamed(() => import('../features/shell/components/AppShell'), 'AppShell');
 const SessionExpiredPopup = lazyNamed(() => import('../features/shell/components/SessionExpiredPopup'), 'SessionExpiredPopup');
 
+/**
+ * Preloading, so a screen's code is not fetched only when it is clicked: at start the screen of the opened path
+ * (with the frame when signed-in) is fetched while /config.json loads; once the first screen shows, the screens
+ * that come next are fetched in the background — the frame and dashboard from a signed-out screen, every
+ * signed-in screen once signed in. Paths not listed here simply load on first use.
+ */
+const SIGNED_IN_SCREENS: Screen[] = [
+  DashboardPage, ReceiptsPage, EditReceiptPage, MyProfilePage, SelectCompanyPage, MasterDataPage, SettingsPage,
+  IntegrationPage, FieldsConfigPage, RequireCompanyAdmin, MyTeamPage, RequireGlobalAdmin, AdminPage, AdminCompanyPage,
+];
+const SCREEN_OF_PATH: Record<string, Screen[]> = {
+  '': [SignInPage], signin: [SignInPage], signup: [SignUpPage], 'signup/confirm': [ConfirmSignUpPage], 'signup/invite': [InvitePage],
+  forgot: [ForgotPasswordPage], dashboard: [DashboardPage], 'my-profile': [MyProfilePage], receipts: [ReceiptsPage],
+  'edit-receipt': [EditReceiptPage], 'select-company': [SelectCompanyPage], integration: [IntegrationPage],
+  'fields-configuration': [FieldsConfigPage], admin: [RequireGlobalAdmin, AdminPage, AdminCompanyPage], settings: [SettingsPage],
+  customers: [MasterDataPage], suppliers: [MasterDataPage], categories: [MasterDataPage], items: [MasterDataPage],
+  'my-team': [RequireCompanyAdmin, MyTeamPage],
+};
+const PUBLIC_PATHS = new Set(['', 'signin', 'signup', 'signup/confirm', 'signup/invite', 'forgot']);
+
+function preloadOpenedPath(pathname: string): void {
+  const parts = pathname.split('/').filter(Boolean);
+  const key = SCREEN_OF_PATH[parts.slice(0, 2).join('/')] ? parts.slice(0, 2).join('/') : (parts[0] ?? '');
+  const screens = SCREEN_OF_PATH[key];
+  if (!screens) return;
+  if (!PUBLIC_PATHS.has(key)) AppShell.preload();
+  for (const screen of screens) screen.preload();
+}
+if (typeof window !== 'undefined') preloadOpenedPath(window.location.pathname);
+
+const whenIdle = (run: () => void) => {
+  const w = window as Window & { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number };
+  if (w.requestIdleCallback) w.requestIdleCallback(run, { timeout: 1000 });
+  else setTimeout(run, 200);
+};
+
+/** Background fetch of the screens that come next (see above), after the current screen has rendered. */
+function usePreloadNext(status: string): void {
+  useEffect(() => {
+    if (status === 'signedOut') whenIdle(() => [AppShell, DashboardPage].forEach((s) => s.preload()));
+    if (status === 'signedIn') whenIdle(() => [AppShell, SessionExpiredPopup, ...SIGNED_IN_SCREENS].forEach((s) => s.preload()));
+  }, [status]);
+}
+
 function FullPageLoading() {
   return (
     <div className="full-page-center">
@@ -48,6 +96,7 @@ function FullPageLoading() {
 function PublicOnly() {
   const { status } = useAuth();
   const location = useLocation();
+  usePreloadNext(status);
   if (status === 'loading') return <FullPageLoading />;
   if (status === 'signedIn') {
     const from = (location.state as AuthLocationState | null)?.from;
@@ -60,6 +109,7 @@ function PublicOnly() {
 function RequireAuth() {
   const { status } = useAuth();
   const location = useLocation();
+  usePreloadNext(status);
   if (status === 'loading') return <FullPageLoading />;
   if (status === 'signedOut') {
     return <Navigate to="/signin" replace state={{ from: `${location.pathname}${location.search}` } satisfies AuthLocationState} />;
