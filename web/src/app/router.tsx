@@ -10,12 +10,12 @@ import { useAuth } from './auth';
  * initial JavaScript). Screens are named exports; `lazyNamed` adapts them to React.lazy and adds `preload`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Screen = LazyExoticComponent<ComponentType<any>> & { preload: () => void };
+type Screen = LazyExoticComponent<ComponentType<any>> & { preload: () => Promise<unknown> };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function lazyNamed<M extends Record<K, ComponentType<any>>, K extends keyof M & string>(load: () => Promise<M>, name: K): Screen {
   const component = lazy(async () => ({ default: (await load())[name] }));
   // A second import() of the same module is answered from the module map: one download either way.
-  return Object.assign(component, { preload: () => void load().catch(() => undefined) });
+  return Object.assign(component, { preload: () => load().catch(() => undefined) });
 }
 
 const ConfirmSignUpPage = lazyNamed(() => import('../features/auth/components/ConfirmSignUpPage'), 'ConfirmSignUpPage');
@@ -60,15 +60,13 @@ const SCREEN_OF_PATH: Record<string, Screen[]> = {
 };
 const PUBLIC_PATHS = new Set(['', 'signin', 'signup', 'signup/confirm', 'signup/invite', 'forgot']);
 
-function preloadOpenedPath(pathname: string): void {
+/** The code of the opened path's screen (and the frame when signed-in); main.tsx awaits it while the app starts. */
+export function preloadOpenedPath(pathname: string): Promise<unknown> {
   const parts = pathname.split('/').filter(Boolean);
   const key = SCREEN_OF_PATH[parts.slice(0, 2).join('/')] ? parts.slice(0, 2).join('/') : (parts[0] ?? '');
-  const screens = SCREEN_OF_PATH[key];
-  if (!screens) return;
-  if (!PUBLIC_PATHS.has(key)) AppShell.preload();
-  for (const screen of screens) screen.preload();
+  const screens = SCREEN_OF_PATH[key] ?? [];
+  return Promise.all([...(screens.length && !PUBLIC_PATHS.has(key) ? [AppShell] : []), ...screens].map((s) => s.preload()));
 }
-if (typeof window !== 'undefined') preloadOpenedPath(window.location.pathname);
 
 const whenIdle = (run: () => void) => {
   const w = window as Window & { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number };
@@ -79,8 +77,8 @@ const whenIdle = (run: () => void) => {
 /** Background fetch of the screens that come next (see above), after the current screen has rendered. */
 function usePreloadNext(status: string): void {
   useEffect(() => {
-    if (status === 'signedOut') whenIdle(() => [AppShell, DashboardPage].forEach((s) => s.preload()));
-    if (status === 'signedIn') whenIdle(() => [AppShell, SessionExpiredPopup, ...SIGNED_IN_SCREENS].forEach((s) => s.preload()));
+    if (status === 'signedOut') whenIdle(() => [AppShell, DashboardPage].forEach((s) => void s.preload()));
+    if (status === 'signedIn') whenIdle(() => [AppShell, SessionExpiredPopup, ...SIGNED_IN_SCREENS].forEach((s) => void s.preload()));
   }, [status]);
 }
 
