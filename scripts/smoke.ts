@@ -21,8 +21,10 @@ import {
   CognitoIdentityProviderClient,
   ConfirmSignUpCommand,
   InitiateAuthCommand,
+  NotAuthorizedException,
   SignUpCommand,
   UserNotFoundException,
+  UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 
 const SAMPLE = path.join(import.meta.dirname, 'local', 'demo', 'shop-receipt.jpg');
@@ -237,9 +239,16 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
       try {
         return [await signIn(options.email, options.password), `signed in as ${options.email}`];
       } catch (error) {
-        if (!(error instanceof UserNotFoundException)) throw error;
+        // Cognito (and the local stand-in) answers NotAuthorized for an unknown user too: try a sign-up, and
+        // report the sign-in's error when the user exists (a wrong password).
+        if (!(error instanceof UserNotFoundException) && !(error instanceof NotAuthorizedException)) throw error;
+        try {
+          await signUp(options.email, options.password);
+        } catch (signUpError) {
+          if (signUpError instanceof UsernameExistsException) throw error;
+          throw signUpError;
+        }
       }
-      await signUp(options.email, options.password);
       return [await signIn(options.email, options.password), `signed up and confirmed ${options.email}`];
     }
     const email = `smoke-${Date.now().toString(36)}@example.com`;
