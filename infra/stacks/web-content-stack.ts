@@ -23,6 +23,17 @@ export interface WebContentStackProps extends StackProps {
   webDistDir: string;
 }
 
+/** OpenAPI: the document the web build writes (scripts/openapi), published at <site>/api/openapi.json. */
+export const OPENAPI_FILE = 'api/openapi.json';
+
+/** The built OpenAPI document with the deployed API as its server; undefined when the build has none. */
+export function openApiWithServer(webDistDir: string, apiUrl: string): Record<string, unknown> | undefined {
+  const file = join(webDistDir, OPENAPI_FILE);
+  if (!existsSync(file)) return undefined;
+  const document = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return { ...document, servers: [{ url: apiUrl, description: 'Receipts HTTP API' }] };
+}
+
 export function hasWebBuild(webDistDir: string): boolean {
   return existsSync(join(webDistDir, 'index.html'));
 }
@@ -34,7 +45,8 @@ export function hasWebBuild(webDistDir: string): boolean {
  *
  * Two deployments, both without pruning (each must not delete the other's files, and old hashed assets stay
  * for clients still running the previous build): hashed assets cached for a year, index.html + config.json
- * revalidated on every load, with a CloudFront invalidation.
+ * revalidated on every load, with a CloudFront invalidation. The API's OpenAPI document (api/openapi.json, written by
+ * the web build) goes with config.json, its `servers` set to the deployed API's URL.
  */
 export class WebContentStack extends Stack {
   readonly deploysSpa: boolean;
@@ -47,24 +59,27 @@ export class WebContentStack extends Stack {
     if (this.deploysSpa) {
       assets = new BucketDeployment(this, 'SpaAssets', {
         destinationBucket: props.siteBucket,
-        sources: [Source.asset(props.webDistDir, { exclude: ['index.html'] })],
+        sources: [Source.asset(props.webDistDir, { exclude: ['index.html', OPENAPI_FILE] })],
         prune: false,
         cacheControl: [CacheControl.setPublic(), CacheControl.maxAge(Duration.days(365)), CacheControl.immutable()],
         memoryLimit: 512,
       });
     }
 
+    // OpenAPI: revalidated like config.json (not hashed), its server the deployed API's URL.
+    const openApi = openApiWithServer(props.webDistDir, props.config.apiUrl);
     const entry = new BucketDeployment(this, 'SpaEntry', {
       destinationBucket: props.siteBucket,
       sources: [
         Source.jsonData('config.json', props.config),
         ...(this.deploysSpa ? [Source.data('index.html', readFileSync(join(props.webDistDir, 'index.html'), 'utf8'))] : []),
+        ...(openApi ? [Source.jsonData(OPENAPI_FILE, openApi)] : []),
       ],
       prune: false,
       cacheControl: [CacheControl.noCache()],
       memoryLimit: 512,
       distribution: props.distribution,
-      distributionPaths: ['/', '/index.html', '/config.json'],
+      distributionPaths: ['/', '/index.html', '/config.json', ...(openApi ? [`/${OPENAPI_FILE}`] : [])],
     });
     // index.html must not point at assets that are not uploaded yet.
     if (assets) entry.node.addDependency(assets);

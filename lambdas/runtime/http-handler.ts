@@ -30,6 +30,24 @@ export interface RawResponse {
   body: string;
 }
 
+/** OpenAPI: what a handler answers on success, when more is known than "a JSON value" (documentation only). */
+export interface ResponseDoc {
+  /** The JSON body's shape (a zod schema of shared/schemas). */
+  schema?: ZodType;
+  /** The media type of a raw answer (e.g. application/xml); default application/json. */
+  contentType?: string;
+  description?: string;
+}
+
+/** The inputs and answer a handler declares: read by the OpenAPI generator (scripts/openapi). */
+export interface HandlerContract {
+  body?: ZodType;
+  query?: ZodType;
+  path?: ZodType;
+  successStatus: number;
+  response?: ResponseDoc;
+}
+
 interface HandlerDefinition<B, Q, P> {
   /** The route-table key, e.g. 'GET /companies': the auth level comes from the table. */
   route: string;
@@ -37,6 +55,8 @@ interface HandlerDefinition<B, Q, P> {
   query?: ZodType<Q>;
   path?: ZodType<P>;
   successStatus?: number;
+  /** OpenAPI: the success answer (the handler's return value is not checked against it). */
+  response?: ResponseDoc;
   run(ctx: HandlerContext<B, Q, P>): Promise<unknown>;
 }
 
@@ -147,8 +167,16 @@ export function httpHandler<B = unknown, Q = unknown, P = unknown>(definition: H
       return errorResponse(error, requestId, log);
     }
   };
-  // The schemas travel with the handler so that tests can generate input for every route (test/integration/fuzz.test.ts).
-  return Object.assign(handler, { route: definition.route, auth, schemas: { body: definition.body, query: definition.query, path: definition.path } });
+  const contract: HandlerContract = {
+    body: definition.body,
+    query: definition.query,
+    path: definition.path,
+    successStatus: definition.successStatus ?? 200,
+    response: definition.response,
+  };
+  // The schemas travel with the handler so that tests can generate input for every route (test/integration/fuzz.test.ts)
+  // and the OpenAPI document describes it (scripts/openapi/).
+  return Object.assign(handler, { route: definition.route, auth, contract, schemas: { body: definition.body, query: definition.query, path: definition.path } });
 }
 
 /** For handlers: the caller is always present on non-public routes. */

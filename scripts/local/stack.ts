@@ -37,6 +37,9 @@ import { startDriveSchedule, type DriveSchedule } from './drive-schedule';
 
 export const EXPORT_QUEUE_NAME = 'local-exports';
 
+/** OpenAPI: the document's path, in local mode and on the deployed site (infra/stacks/web-content-stack.ts). */
+export const OPENAPI_PATH = '/api/openapi.json';
+
 export const LOCAL_POOL_ID = 'eu-west-1_LocalPool';
 export const LOCAL_CLIENT_ID = 'local-web-client';
 export const TABLE_NAME = 'receipts-local';
@@ -69,6 +72,8 @@ export interface LocalStackOptions {
   googlePort?: number;
   /** Master-data imports (SQL, Rivile): how often the local timer runs the schedule's job (absent or 0: never). */
   syncScheduleMs?: number;
+  /** Smoke test: Cognito's codes are also e-mailed to the local mail catcher (/_mail), as Cognito mails them. */
+  mailCodes?: boolean;
 }
 
 export interface LocalStack {
@@ -100,6 +105,25 @@ export interface LocalStack {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Cognito's default messages of the pool's code e-mails (VerificationEmailStyle.CODE), sent to the local catcher. */
+const CODE_MAILS: Record<string, (code: string, email: string) => { subject: string; text: string }> = {
+  signup: (code) => ({ subject: 'Verify your new account', text: `The verification code to your new account is ${code}` }),
+  resend: (code) => ({ subject: 'Verify your new account', text: `The verification code to your new account is ${code}` }),
+  forgot: (code) => ({ subject: 'Your verification code', text: `Your verification code is ${code}` }),
+  invite: (code, email) => ({ subject: 'Your temporary password', text: `Your username is ${email} and temporary password is ${code}` }),
+};
+
+async function mailCode(smtpPort: number, info: { email: string; kind: string; code: string }): Promise<void> {
+  const message = (CODE_MAILS[info.kind] ?? CODE_MAILS.signup!)(info.code, info.email);
+  const { default: nodemailer } = await import('nodemailer');
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
+  try {
+    await transport.sendMail({ from: 'Receipts <no-reply@verificationemail.com>', to: info.email, ...message });
+  } finally {
+    transport.close();
+  }
+}
 
 /**
  * Starts local mode: DynamoDB, S3 and Cognito stand-ins, and one HTTP server that is the
@@ -242,7 +266,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     issuerBaseUrl: cognitoEndpoint,
     iamCredentials: credentials,
     allowedOrigins: [url],
-    onCode: opts.onCode as never,
+    onCode: ((info: { email: string; kind: string; code: string }) => {
+      opts.onCode?.(info);
+      if (opts.mailCodes) void mailCode(mail.smtpPort, info).catch((error: unknown) => console.warn(`[cognito] code mail to ${info.email} not sent: ${String(error)}`));
+    }) as never,
     postConfirmation: async (event: PostConfirmationTriggerEvent) => {
       const handler = await loadHandler<(e: PostConfirmationTriggerEvent) => Promise<unknown>>(triggerHandlers.postConfirmation);
       return handler(event);
@@ -260,6 +287,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     userPoolEndpoint: cognitoEndpoint,
   };
 
+  // OpenAPI: generated from the route table and the handlers' schemas on first request (scripts/openapi).
+  let openApi: Promise<string> | undefined;
+  const openApiJson = () =>
+    (openApi ??= import('../openapi/load').then(async ({ generateOpenApi }) => JSON.stringify(await generateOpenApi({ serverUrl: runtimeConfig.apiUrl }))));
+
   server.on('request', (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0]!;
     const fail = (error: unknown) => {
@@ -267,7 +299,17 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ statusCode: 500, error: 'InternalError', message: 'Something went wrong' }));
     };
-    if (pathname === '/api' || pathname.startsWith('/api/')) {
+    if (pathname === OPENAPI_PATH && req.method === 'GET') {
+      openApiJson()
+        .then((body) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+          res.end(body);
+        })
+        .catch((error: unknown) => {
+          openApi = undefined;
+          fail(error);
+        });
+    } else if (pathname === '/api' || pathname.startsWith('/api/')) {
       handleApiRequest(req, res, '/api').catch(fail);
     } else if (pathname === '/cognito' || pathname.startsWith('/cognito/')) {
       req.url = (req.url ?? '').slice('/cognito'.length) || '/';

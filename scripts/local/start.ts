@@ -85,6 +85,8 @@ async function main() {
     googlePort: process.env.LOCAL_GOOGLE_PORT ? Number(process.env.LOCAL_GOOGLE_PORT) : undefined,
     // Master-data imports: the schedule's job every minute (EventBridge runs it every 15 minutes in AWS).
     syncScheduleMs: 60_000,
+    // Codes also reach the mail catcher (/_mail), where `npm run smoke` reads them.
+    mailCodes: true,
   });
   seedDemoRivileRegisters(stack.rivile.tables);
   const seeded = await seedDemo(stack);

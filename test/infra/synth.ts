@@ -59,6 +59,8 @@ export function fakeWebDist(): string {
   writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/app-1a2b.js"></script>');
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'assets', 'app-1a2b.js'), 'console.log("app");');
+  mkdirSync(join(dir, 'api'));
+  writeFileSync(join(dir, 'api', 'openapi.json'), JSON.stringify({ openapi: '3.1.0', servers: [{ url: '/api' }], paths: { '/companies': {} } }));
   return dir;
 }
 

@@ -2,9 +2,9 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGION } from '../../infra/stacks/receipts-stacks';
-import { WebContentStack } from '../../infra/stacks/web-content-stack';
+import { openApiWithServer, WebContentStack } from '../../infra/stacks/web-content-stack';
 import { WebStack } from '../../infra/stacks/web-stack';
-import { newApp, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
+import { fakeWebDist, newApp, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
 
 afterAll(removeTempDirs);
 
@@ -96,6 +96,17 @@ describe('WebContentStack', () => {
     for (const d of deployments) expect(d.Properties.Prune).toBe(false);
     const assets = deployments.find((d) => d.Properties.DistributionId === undefined)!;
     expect(assets.Properties.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
+  });
+
+  it('publishes the OpenAPI document at /api/openapi.json with the deployed API as its server, revalidated', () => {
+    const deployments = Object.values(resourcesOf(s.webContent, 'Custom::CDKBucketDeployment'));
+    const entry = deployments.find((d) => d.Properties.DistributionId !== undefined)!;
+    expect(entry.Properties.DistributionPaths).toEqual(expect.arrayContaining(['/api/openapi.json']));
+    expect(entry.Properties.SourceObjectKeys).toHaveLength(3);
+    const openApi = openApiWithServer(fakeWebDist(), 'https://api.example.com');
+    expect(openApi).toMatchObject({ openapi: '3.1.0', servers: [{ url: 'https://api.example.com' }], paths: { '/companies': {} } });
+    // The API URL is a deploy-time value: the document's marker points at the HTTP API's endpoint.
+    expect(JSON.stringify(entry.Properties.SourceMarkers)).toMatch(/HttpApi.*ApiEndpoint/);
   });
 
   it('deploys only /config.json when web/dist has not been built', () => {

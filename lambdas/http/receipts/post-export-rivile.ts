@@ -5,6 +5,7 @@ import { httpHandler, requireCaller } from '../../runtime/http-handler';
 /** POST /receipts/export-rivile: the selected documents as Rivile GAMA's EIP import file (XML fragments). */
 export const handler = httpHandler({
   route: 'POST /receipts/export-rivile',
+  response: { contentType: 'application/xml', description: 'The XML file (attachment)' },
   query: companyScopedQuerySchema,
   body: exportXmlBodySchema,
   async run({ body, caller, deps }) {

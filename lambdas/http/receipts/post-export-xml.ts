@@ -5,6 +5,7 @@ import { httpHandler, requireCaller } from '../../runtime/http-handler';
 /** POST /receipts/export-xml: the selected documents as the product's XML (application/xml). */
 export const handler = httpHandler({
   route: 'POST /receipts/export-xml',
+  response: { contentType: 'application/xml', description: 'The XML file (attachment)' },
   query: companyScopedQuerySchema,
   body: exportXmlBodySchema,
   async run({ body, caller, deps }) {

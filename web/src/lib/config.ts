@@ -1,16 +1,17 @@
-import { z } from 'zod';
+// zod/mini: the same checks in a tree-shakeable build; this module is part of the first screen's JavaScript.
+import { z } from 'zod/mini';
 
 /** Runtime configuration served next to the SPA as /config.json (one build, any environment). */
 export const appConfigSchema = z.object({
-  apiUrl: z.string().min(1),
+  apiUrl: z.string().check(z.minLength(1)),
   wsUrl: z.string(),
-  region: z.string().min(1),
-  userPoolId: z.string().min(1),
-  userPoolClientId: z.string().min(1),
-  userPoolEndpoint: z
-    .string()
-    .nullish()
-    .transform((v) => (v ? v : undefined)),
+  region: z.string().check(z.minLength(1)),
+  userPoolId: z.string().check(z.minLength(1)),
+  userPoolClientId: z.string().check(z.minLength(1)),
+  userPoolEndpoint: z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => (v ? v : undefined)),
+  ),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 

@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useActiveCompanyStore } from '../../../app/active-company';
 import { useAuth } from '../../../app/auth';
 import { pageTitle } from '../../../app/routes';
 import { menuCounts } from '../../../lib/badge';
 import { fullName } from '../../../lib/format';
+import { LoadingBlock } from '../../../components/ui/Spinner';
 import { useActiveCompany } from '../../companies/api/companies';
 import { LiveChannel } from '../../live/components/LiveChannel';
 import { useTotalDocuments } from '../../receipts/api/receipts';
@@ -63,7 +64,10 @@ export function AppShell() {
       <div className="app-main">
         <Header title={title} identity={identity} onSignOut={() => void onSignOut()} signingOut={signingOut} />
         <main className="page" id="main">
-          <Outlet />
+          {/* Screens are loaded on first use (app/router.tsx): the frame stays while a screen's code arrives. */}
+          <Suspense fallback={<LoadingBlock />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>
