@@ -105,6 +105,15 @@ export class ProcessingStack extends Stack {
     const destination = new SqsDestination(this.uploadsQueue);
     for (const prefix of PROCESSING_PREFIXES) documents.addEventNotification(EventType.OBJECT_CREATED, destination, { prefix });
 
+    // What every job of this stack is handed (its grants follow its declared needs, shared/routes.ts handlerNeeds).
+    const jobResources = {
+      table: props.table,
+      documentsBucket: props.documentsBucket,
+      userPool: props.userPool,
+      userPoolClient: props.userPoolClient,
+      webSocketStage: props.webSocketStage,
+      globalAdminEmails: props.globalAdminEmails,
+    };
     const handler = props.entries.jobs.processDocument;
     if (handler) {
       this.processDocument = new HandlerFunction(this, 'ProcessDocumentFn', {
@@ -115,12 +124,7 @@ export class ProcessingStack extends Stack {
         // Page rendering (sharp, pdfjs on @napi-rs/canvas) is memory- and CPU-bound; Lambda CPU scales with memory.
         memorySize: 2048,
         resources: {
-          table: props.table,
-          documentsBucket: props.documentsBucket,
-          userPool: props.userPool,
-          userPoolClient: props.userPoolClient,
-          webSocketStage: props.webSocketStage,
-          globalAdminEmails: props.globalAdminEmails,
+          ...jobResources,
         },
       });
       // One document per invocation: a failure retries only that document. Partial batch responses are
@@ -132,12 +136,7 @@ export class ProcessingStack extends Stack {
 
     // Processing that never finished: dead letters → consumer that fails their documents; a scheduled sweeper.
     const stuckResources = {
-      table: props.table,
-      documentsBucket: props.documentsBucket,
-      userPool: props.userPool,
-      userPoolClient: props.userPoolClient,
-      webSocketStage: props.webSocketStage,
-      globalAdminEmails: props.globalAdminEmails,
+      ...jobResources,
     };
     const deadLetterHandler = props.entries.jobs.processDocumentDeadLetter;
     if (deadLetterHandler) {
@@ -175,12 +174,7 @@ export class ProcessingStack extends Stack {
         description: `SQS export queue → lambdas/${exportHandler}.ts`,
         timeout: EXPORT_DOCUMENT_TIMEOUT,
         resources: {
-          table: props.table,
-          documentsBucket: props.documentsBucket,
-          userPool: props.userPool,
-          userPoolClient: props.userPoolClient,
-          webSocketStage: props.webSocketStage,
-          globalAdminEmails: props.globalAdminEmails,
+          ...jobResources,
           secretsKey: props.secretsKey,
           exportQueue: props.exportQueue,
         },
@@ -192,12 +186,7 @@ export class ProcessingStack extends Stack {
       bundle: props.bundle,
       handler: props.entries.jobs.importMasterData,
       resources: {
-        table: props.table,
-        documentsBucket: props.documentsBucket,
-        userPool: props.userPool,
-        userPoolClient: props.userPoolClient,
-        webSocketStage: props.webSocketStage,
-        globalAdminEmails: props.globalAdminEmails,
+        ...jobResources,
       },
     });
 
@@ -207,12 +196,7 @@ export class ProcessingStack extends Stack {
         bundle: props.bundle,
         handler: driveHandler,
         resources: {
-          table: props.table,
-          documentsBucket: props.documentsBucket,
-          userPool: props.userPool,
-          userPoolClient: props.userPoolClient,
-          webSocketStage: props.webSocketStage,
-          globalAdminEmails: props.globalAdminEmails,
+          ...jobResources,
           secretsKey: props.secretsKey,
           appUrl: props.siteOrigin,
           driveClients: props.driveClients,
@@ -227,12 +211,7 @@ export class ProcessingStack extends Stack {
         bundle: props.bundle,
         handler: syncHandler,
         resources: {
-          table: props.table,
-          documentsBucket: props.documentsBucket,
-          userPool: props.userPool,
-          userPoolClient: props.userPoolClient,
-          webSocketStage: props.webSocketStage,
-          globalAdminEmails: props.globalAdminEmails,
+          ...jobResources,
           secretsKey: props.secretsKey,
         },
       });
