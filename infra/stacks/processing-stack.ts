@@ -123,9 +123,7 @@ export class ProcessingStack extends Stack {
         timeout: PROCESS_DOCUMENT_TIMEOUT,
         // Page rendering (sharp, pdfjs on @napi-rs/canvas) is memory- and CPU-bound; Lambda CPU scales with memory.
         memorySize: 2048,
-        resources: {
-          ...jobResources,
-        },
+        resources: jobResources,
       });
       // One document per invocation: a failure retries only that document. Partial batch responses are
       // honoured if the handler returns { batchItemFailures }. Concurrency is capped to stay within Textract's TPS.
@@ -135,9 +133,7 @@ export class ProcessingStack extends Stack {
     }
 
     // Processing that never finished: dead letters → consumer that fails their documents; a scheduled sweeper.
-    const stuckResources = {
-      ...jobResources,
-    };
+    const stuckResources = jobResources;
     const deadLetterHandler = props.entries.jobs.processDocumentDeadLetter;
     if (deadLetterHandler) {
       this.processDocumentDeadLetter = new HandlerFunction(this, 'ProcessDocumentDeadLetterFn', {
@@ -185,9 +181,7 @@ export class ProcessingStack extends Stack {
       bucket: documents,
       bundle: props.bundle,
       handler: props.entries.jobs.importMasterData,
-      resources: {
-        ...jobResources,
-      },
+      resources: jobResources,
     });
 
     const driveHandler = props.entries.jobs.importDriveFiles;
