@@ -4,7 +4,7 @@ import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, type IRole, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -79,6 +79,12 @@ export interface HandlerFunctionProps {
   withheld?: Partial<Record<AwsNeed, string>>;
   /** Share one role per set of needs with the stack's other functions (see SharedHandlerRoles). */
   roles?: SharedHandlerRoles;
+  /**
+   * Write to this log group instead of one of its own: the API stack's route handlers share one (a log group per
+   * function would be one of five resources per route against CloudFormation's 500; Lambda names each stream after
+   * its function, and every line carries its route and request id).
+   */
+  logGroup?: ILogGroup;
 }
 
 /** Handler environment: the names of lambdas/runtime/env.ts, filled from the resources that are given. */
@@ -116,6 +122,11 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
   return env;
 }
 
+/** A log group of handlers: one month of logs, removed with the stack. */
+export function handlerLogGroup(scope: Construct, id: string): LogGroup {
+  return new LogGroup(scope, id, { retention: HANDLER_DEFAULTS.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+}
+
 /**
  * One bundled handler as a Lambda function (Node 22, arm64, 512 MB, 29 s, one month of logs), with its
  * environment and the grants its bundled AWS SDK clients call for (see grants.ts).
@@ -132,10 +143,7 @@ export class HandlerFunction extends LambdaFunction {
       ? checkDeclaredNeeds(props.handler, built.awsSdkPackages, built.declaredNeeds)
       : awsNeedsOf(props.handler, built.awsSdkPackages);
     const granted = new Set([...needs].filter((n) => !withheld[n]));
-    const logGroup = new LogGroup(scope, `${id}Logs`, {
-      retention: HANDLER_DEFAULTS.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    const logGroup = props.logGroup ?? handlerLogGroup(scope, `${id}Logs`);
     super(scope, id, {
       runtime: HANDLER_DEFAULTS.runtime,
       // The bundle's architecture (LAMBDA_ARCHITECTURE, arm64, from any deploying machine): its native binaries are for it.

@@ -19,7 +19,7 @@ import type { Construct } from 'constructs';
 import { routeKey, type RouteDef } from '../../shared/routes';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
-import { HandlerFunction, SharedHandlerRoles, type DriveClients, type HandlerResources } from '../constructs/handler-function';
+import { HandlerFunction, handlerLogGroup, SharedHandlerRoles, type DriveClients, type HandlerResources } from '../constructs/handler-function';
 import { ApiProtection } from '../constructs/api-protection';
 
 export interface ApiStackProps extends StackProps {
@@ -98,6 +98,8 @@ export class ApiStack extends Stack {
       driveClients: props.driveClients,
     };
     const roles = new SharedHandlerRoles(this, 'HandlerRoles', resources);
+    // One log group for the route and WebSocket handlers (each stream named after its function).
+    const routeLogs = handlerLogGroup(this, 'HandlerLogs');
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Receipts HTTP API (routes from shared/routes.ts)',
@@ -125,6 +127,7 @@ export class ApiStack extends Stack {
         description: `${key} (${route.auth}) → lambdas/${route.handler}.ts`,
         resources,
         roles,
+        logGroup: routeLogs,
       });
       const [httpRoute] = this.httpApi.addRoutes({
         path: route.path,
@@ -144,6 +147,7 @@ export class ApiStack extends Stack {
         description: `WebSocket ${ws.routeKey} → lambdas/${ws.handler}.ts`,
         resources,
         roles,
+        logGroup: routeLogs,
       });
       const options: WebSocketRouteOptions = { integration: new WebSocketLambdaIntegration(`${id}Integration`, fn) };
       this.webSocketApi.addRoute(ws.routeKey, options);

@@ -155,9 +155,15 @@ describe('ApiStack', () => {
         });
       }
       const retentions = Object.values(resourcesOf(s.api, 'AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays);
-      // One per function, plus the HTTP and WebSocket access logs (infra/constructs/api-protection.ts).
-      expect(retentions).toHaveLength(allFunctions(s).length + 2);
+      // One shared by the handlers, plus the HTTP and WebSocket access logs (infra/constructs/api-protection.ts).
+      expect(retentions).toHaveLength(3);
       expect(new Set(retentions)).toEqual(new Set([30]));
+      const shared = Object.keys(resourcesOf(s.api, 'AWS::Logs::LogGroup')).find((id) => id.startsWith('HandlerLogs'));
+      expect(shared).toBeDefined();
+      for (const fn of allFunctions(s)) {
+        const props = resourcesOf(s.api, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties;
+        expect(props.LoggingConfig, fn.handlerPath).toEqual({ LogGroup: { Ref: shared } });
+      }
     });
 
     it('get every environment variable the handlers read', () => {

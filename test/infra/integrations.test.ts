@@ -21,6 +21,8 @@ describe('IntegrationsStack: credentials key and export queue', () => {
       ...[...s.stacks.api.webSocketFunctions.entries()].map(([name, fn]) => ({ name: `ws ${name}`, fn, template: s.api })),
       ...(s.stacks.processing.processDocument ? [{ name: 'job processDocument', fn: s.stacks.processing.processDocument, template: s.processing }] : []),
       ...(s.stacks.processing.exportDocument ? [{ name: 'job exportDocument', fn: s.stacks.processing.exportDocument, template: s.processing }] : []),
+      // Google Drive and Dropbox imports: the schedule's job.
+      ...(s.stacks.processing.driveImport ? [{ name: 'job importDriveFiles', fn: s.stacks.processing.driveImport.fn, template: s.processing }] : []),
       // Master-data imports: the schedule's job.
       ...(s.stacks.processing.masterDataSync ? [{ name: 'job syncMasterData', fn: s.stacks.processing.masterDataSync.fn, template: s.processing }] : []),
     ];

@@ -548,7 +548,8 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
         s3Object: { bucket: deps.files.bucket(), key: source.key },
         ...(officePdf ? { officePdf } : {}),
         idempotencyKey: `${doc.receipt_id}.${run}`,
-        ...(check.kind === 'pdf' && rendered.length > 0 ? { pageCount: rendered.length } : {}),
+        // PDF pages are stored as they are rendered (storePage), so their count is that of the stored images.
+        ...(check.kind === 'pdf' && pages.some((p) => p.image_key) ? { pageCount: pages.length } : {}),
       });
       let learnt = await withLearntLayouts(deps, doc, result);
       fields = mapExpenseToFields(learnt);
