@@ -621,7 +621,10 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       await deps.documents.commit(change);
     } catch (error) {
       // Another delivery of the same event finished first.
-      if (error instanceof CommitConflict && error.reason === 'version') return;
+      if (error instanceof CommitConflict && error.reason === 'version') {
+        deps.log.info('processing result not saved: the document changed meanwhile', { receipt_id: doc.receipt_id });
+        return;
+      }
       throw error;
     }
     await publishDoc(deps.live, 'receipt-update', after);
