@@ -23,6 +23,8 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // Screens load their code on first use (route-level code splitting): polls wait up to 15 s for them.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
