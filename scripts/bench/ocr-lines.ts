@@ -2,8 +2,8 @@
  * PaddleOCR's lines against the challenge's line annotations, on a SROIE-style folder:
  *   npx tsx scripts/bench/ocr-lines.ts <folder> [--every N]
  * For every N-th receipt (default 3), each detected line whose letters and digits equal an annotated line's is
- * compared with it as printed (spaces included, case ignored), once with spaces from blank gaps and once
- * without; and the page's slant (median over long lines) is counted. Prints:
+ * compared with it as printed (spaces included, case ignored), once with the word spaces the recogniser adds
+ * (`insertSpacesByPitch`) and once without; and the page's slant (median over long lines) is counted. Prints:
  *   lines spaced as annotated: with gap spaces <pct> % (<n>/<m>), without <pct> % (<n>/<m>)
  *   pages slanting ≥ 0.7°: <n> of <m> (largest <deg>°)
  */

@@ -41,8 +41,25 @@ export interface PaddleOcrOptions {
   maxDetectionSide?: number;
   /** …and its shorter side at least this long where the page allows (default 800 px). */
   minDetectionSide?: number;
+  /**
+   * Narrowest recogniser input of a batch, as a width/height ratio (default 320/48, PaddleOCR's own): shorter
+   * lines are padded to it.
+   */
+  minRecognitionRatio?: number;
   /** Put spaces where the page shows blank gaps between characters (default true; off only to measure it). */
   gapSpaces?: boolean;
+  /** Called with every line's raw reading and ink profile (benchmarks that study spacing offline). */
+  onLine?: (trace: LineTrace) => void;
+}
+
+/** One recognised line as the recogniser saw it, before spaces were decided. */
+export interface LineTrace {
+  box: TextBox;
+  raw: { text: string; confidences: number[]; positions: number[] };
+  /** Page pixels per time step; the band's columns map to the page at `toPage` pixels each from `box.x0`. */
+  stepWidth: number;
+  toPage: number;
+  profile: InkProfile;
 }
 
 const DET_THRESHOLD = 0.3;
@@ -219,15 +236,23 @@ export function lineWords(
   return words;
 }
 
+/** Ink per column of a line image, counted in the rows of its own text line, and those rows. */
+export interface InkProfile {
+  columns: number[];
+  top: number;
+  bottom: number;
+  /** Height of the line image. */
+  height: number;
+}
+
 /**
- * Blank column runs inside a line box that are wide enough to be word spaces (at least a third of the
- * box height), in page pixels; blank in the rows of the box's own text line (`textBand`). Ink is what is
- * darker than the middle of the box's darkest and lightest tones (Otsu's threshold on the box).
+ * The ink profile of a box: ink is what is darker than Otsu's threshold on the box, counted per column in the
+ * rows of the box's own text line (`textBand`).
  */
-export function inkGaps(img: RgbImage, b: { x0: number; y0: number; x1: number; y1: number }): [number, number][] {
+export function inkProfile(img: RgbImage, b: { x0: number; y0: number; x1: number; y1: number }): InkProfile {
   const w = b.x1 - b.x0;
   const h = b.y1 - b.y0;
-  if (w <= 0 || h <= 0) return [];
+  if (w <= 0 || h <= 0) return { columns: [], top: 0, bottom: 0, height: Math.max(0, h) };
   const lum = new Uint8Array(w * h);
   const hist = new Array<number>(256).fill(0);
   for (let y = 0; y < h; y++) {
@@ -240,16 +265,21 @@ export function inkGaps(img: RgbImage, b: { x0: number; y0: number; x1: number; 
   }
   const threshold = otsu(hist, w * h);
   const [top, bottom] = textBand(lum, w, h, threshold);
-  const minGap = Math.max(2, h / 3);
+  const columns = new Array<number>(w).fill(0);
+  for (let x = 0; x < w; x++) for (let y = top; y < bottom; y++) if (lum[y * w + x]! < threshold) columns[x]!++;
+  return { columns, top, bottom, height: h };
+}
+
+/** Blank column runs of a profile at least `minGap` columns wide, not touching its ends, as [start, end) columns. */
+export function blankRuns(profile: InkProfile, minGap: number): [number, number][] {
+  const w = profile.columns.length;
   const gaps: [number, number][] = [];
   let runStart = -1;
   for (let x = 0; x <= w; x++) {
-    let ink = 0;
-    if (x < w) for (let y = top; y < bottom; y++) if (lum[y * w + x]! < threshold) ink++;
-    if (x < w && ink === 0) {
+    if (x < w && profile.columns[x] === 0) {
       if (runStart < 0) runStart = x;
     } else if (runStart >= 0) {
-      if (runStart > 0 && x < w && x - runStart >= minGap) gaps.push([b.x0 + runStart, b.x0 + x]);
+      if (runStart > 0 && x < w && x - runStart >= minGap) gaps.push([runStart, x]);
       runStart = -1;
     }
   }
@@ -310,31 +340,91 @@ function otsu(hist: number[], total: number): number {
 }
 
 /**
- * The recogniser often runs words of small print together ("25/12/20188:13:39PM"); where the page shows a
- * blank gap between two characters, a space goes in (not before a full stop, comma, colon or closing bracket,
- * nor after an opening bracket or a number's decimal point: monospaced print leaves blank room around those).
+ * Narrow glyphs that sit in the middle of a full-width cell, with blank room around them: punctuation in
+ * monospaced print, and the digit 1 in any print (figures are tabular: every digit takes the same width).
  */
-export function insertSpacesAtGaps(
+const NARROW = /[.,:;'1]/;
+
+const median = (xs: number[]): number | undefined => {
+  if (!xs.length) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+};
+
+/**
+ * Word spaces from the line's own geometry. The recogniser often runs words of small print together
+ * ("25/12/20188:13:39PM"); each pair of neighbouring characters it read without a space gets one where the
+ * widest blank column run between their time steps is wide for this line, measured in the line's character
+ * pitch (the usual distance between neighbouring characters' time steps), so print of any size and any
+ * letter spacing is judged alike:
+ * - next to a narrow glyph (`.,:;'` or the digit 1, which sits in a full cell with blank room around it) the run
+ *   must be most of a cell (0.8 pitch), between two narrow glyphs a whole one;
+ * - where the recogniser itself put spaces in the line, its spaces show how wide a word gap is in this
+ *   print: a run at least 0.7 of their median width (and 0.45 pitch) is one too;
+ * - otherwise a run of 0.8 pitch, or of 0.45 pitch that is 2.5 times the line's usual gap between letters;
+ * - and, whatever the pitch, a blank a third of the line image's height wide lying wholly between the two (not
+ *   before closing punctuation nor after an opening bracket): large print spaces its words by its height.
+ * No space after the decimal point of a number ("75. 70" is 75.70). `columnsPerStep` is how many columns of
+ * the profile one time step covers.
+ */
+export function insertSpacesByPitch(
   decoded: { text: string; confidences: number[]; positions: number[] },
-  gaps: [number, number][],
-  x0: number,
-  stepWidth: number,
+  profile: InkProfile,
+  columnsPerStep: number,
 ): { text: string; confidences: number[]; positions: number[] } {
-  if (!gaps.length) return decoded;
   const chars = [...decoded.text];
+  const idx = chars.flatMap((c, i) => (c === ' ' ? [] : [i]));
+  if (idx.length < 2) return decoded;
+  const pos = idx.map((i) => decoded.positions[i]!);
+  const spaced = idx.slice(1).map((i, j) => i - idx[j]! > 1);
+  const dist = pos.slice(1).map((p, j) => p - pos[j]!);
+  const mid = median(dist)!;
+  const usual = dist.filter((d, j) => !spaced[j] && d >= 0.5 * mid && d <= 1.5 * mid);
+  const pitch = Math.max(1e-6, usual.length ? usual.reduce((a, b) => a + b, 0) / usual.length : mid);
+  // Widest blank run between the two characters' time steps, in pitches; and the widest one lying wholly
+  // between them, in columns.
+  const cols = profile.columns;
+  const runs = blankRuns(profile, 1);
+  const gap: number[] = [];
+  const whole: number[] = [];
+  for (let j = 0; j < dist.length; j++) {
+    const a = (pos[j]! + 0.5) * columnsPerStep;
+    const b = (pos[j + 1]! + 0.5) * columnsPerStep;
+    let best = 0;
+    let inside = 0;
+    for (const [r0, r1] of runs) {
+      const w = Math.min(r1, Math.round(b), cols.length) - Math.max(r0, Math.round(a), 0);
+      if (w > best) best = w;
+      if (r0 >= a && r1 <= b && r1 - r0 > inside) inside = r1 - r0;
+    }
+    gap.push(best / columnsPerStep / pitch);
+    whole.push(inside);
+  }
+  const wordGap = median(gap.filter((_, j) => spaced[j]));
+  const letterGap = median(gap.filter((_, j) => !spaced[j])) ?? 0;
+  const space = new Set<number>();
+  for (let j = 0; j < gap.length; j++) {
+    if (spaced[j]) continue;
+    const before = chars[idx[j]!]!;
+    const after = chars[idx[j + 1]!]!;
+    const g = gap[j]!;
+    const decimalPoint = before === '.' && /\d/.test(chars[idx[j]! - 1] ?? '') && /\d/.test(after);
+    if (decimalPoint) continue;
+    const narrow = Number(NARROW.test(before)) + Number(NARROW.test(after));
+    const byPitch =
+      narrow === 2 ? g >= 1 : narrow === 1 ? g >= 0.8 : wordGap !== undefined ? g >= Math.max(0.45, 0.7 * wordGap) : g >= 0.8 || (g >= 0.45 && g >= 2.5 * letterGap);
+    // Large print spaces its words by its height: a blank a third of the line's height wide (not before closing
+    // punctuation nor after an opening bracket, where monospaced print leaves room anyway).
+    const byHeight = whole[j]! >= Math.max(2, profile.height / 3) && !/[.,:;)\]]/.test(after) && !/[([]/.test(before);
+    if (byPitch || byHeight) space.add(idx[j + 1]!);
+  }
+  if (!space.size) return decoded;
   const out = { text: '', confidences: [] as number[], positions: [] as number[] };
   for (let i = 0; i < chars.length; i++) {
-    // Monospaced print leaves room around a full stop, a comma or a bracket: no space before ".,:;)" or after "(",
-    // nor after the decimal point of a number ("75. 70").
-    const decimalPoint = chars[i - 1] === '.' && /\d/.test(chars[i - 2] ?? '') && /\d/.test(chars[i]!);
-    if (i > 0 && chars[i] !== ' ' && chars[i - 1] !== ' ' && !/[.,:;)\]]/.test(chars[i]!) && !/[([]/.test(chars[i - 1]!) && !decimalPoint) {
-      const a = x0 + (decoded.positions[i - 1]! + 0.5) * stepWidth;
-      const c = x0 + (decoded.positions[i]! + 0.5) * stepWidth;
-      if (gaps.some(([g0, g1]) => g0 >= a && g1 <= c)) {
-        out.text += ' ';
-        out.confidences.push(decoded.confidences[i]!);
-        out.positions.push(decoded.positions[i]!);
-      }
+    if (space.has(i)) {
+      out.text += ' ';
+      out.confidences.push(decoded.confidences[i]!);
+      out.positions.push(decoded.positions[i]!);
     }
     out.text += chars[i];
     out.confidences.push(decoded.confidences[i]!);
@@ -386,12 +476,16 @@ export class PaddleOcr {
   private readonly maxDetectionSide: number;
   private readonly minDetectionSide: number;
   private readonly gapSpaces: boolean;
+  private readonly onLine: ((trace: LineTrace) => void) | undefined;
+  private readonly minRecognitionRatio: number;
 
   constructor(opts: PaddleOcrOptions = {}) {
     this.threads = opts.threads ?? 0;
     this.maxDetectionSide = opts.maxDetectionSide ?? 1600;
     this.minDetectionSide = opts.minDetectionSide ?? 800;
     this.gapSpaces = opts.gapSpaces ?? true;
+    this.onLine = opts.onLine;
+    this.minRecognitionRatio = opts.minRecognitionRatio ?? 320 / REC_HEIGHT;
   }
 
   private load(): Promise<Models> {
@@ -459,24 +553,18 @@ export class PaddleOcr {
       .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   }
 
-  /** Reads text-line boxes of a page: one OcrLine per box that yields text. */
-  async recognizeBoxes(img: RgbImage, boxes: TextBox[], pageNumber: number): Promise<OcrLine[]> {
+  /**
+   * Reads line images with the recogniser, in batches of lines of similar shape (sorted by aspect ratio, each
+   * batch padded to its widest). For each image: its characters with their time steps, and how many of the
+   * image's columns one time step covers.
+   */
+  async readBands(bands: RgbImage[]): Promise<{ raw: ReturnType<typeof ctcDecode>; columnsPerStep: number }[]> {
     const { ort, rec, chars } = await this.load();
-    const kept = boxes
-      .map((box, i) => {
-        // The detector's box can clip a line's first and last letters: widen it a little.
-        const pad = Math.round((box.y1 - box.y0) * REC_PAD);
-        return { b: { ...box, x0: Math.max(0, box.x0 - pad), x1: Math.min(img.width, box.x1 + pad) }, i };
-      })
-      .filter(({ b }) => (b.x1 - b.x0) / (b.y1 - b.y0) >= 0.6); // upright text only; a tall narrow box is a vertical stroke or a sideways word
-    const order = (await Promise.all(kept.map(async (k) => ({ ...k, band: await lineImage(img, k.b) }))))
-      .map((k) => ({ ...k, ratio: k.band.width / k.band.height }))
-      .sort((a, b) => a.ratio - b.ratio);
-    const lines: (OcrLine | undefined)[] = new Array(boxes.length);
-    const page = { width: img.width, height: img.height, number: pageNumber };
+    const order = bands.map((band, i) => ({ band, i, ratio: band.width / band.height })).sort((a, b) => a.ratio - b.ratio);
+    const results: { raw: ReturnType<typeof ctcDecode>; columnsPerStep: number }[] = new Array(bands.length);
     for (let s = 0; s < order.length; s += REC_BATCH) {
       const batch = order.slice(s, s + REC_BATCH);
-      const maxRatio = Math.min(REC_MAX_RATIO, Math.max(320 / REC_HEIGHT, ...batch.map((x) => x.ratio)));
+      const maxRatio = Math.min(REC_MAX_RATIO, Math.max(this.minRecognitionRatio, ...batch.map((x) => x.ratio)));
       const width = Math.ceil(REC_HEIGHT * maxRatio);
       const input = new Float32Array(batch.length * 3 * REC_HEIGHT * width);
       const widths: number[] = [];
@@ -500,26 +588,47 @@ export class PaddleOcr {
       const t = out[rec.outputNames[0]!] as OrtTensor;
       const [, steps, classes] = t.dims as [number, number, number];
       const probs = t.data as Float32Array;
-      for (const [k, { b, i, band }] of batch.entries()) {
-        const raw = ctcDecode(probs, k * steps * classes, steps, classes, chars);
-        if (!raw.text.trim()) continue;
-        // One time step covers width/steps input pixels; the line image was widths[k] wide for the box.
-        const stepWidth = ((width / steps) * (b.x1 - b.x0)) / widths[k]!;
-        // Gaps are measured on the line image (straightened when the line slants) and placed along the box.
-        const toPage = (b.x1 - b.x0) / band.width;
-        const gaps = inkGaps(band, { x0: 0, y0: 0, x1: band.width, y1: band.height }).map(([g0, g1]): [number, number] => [b.x0 + g0 * toPage, b.x0 + g1 * toPage]);
-        const decoded = this.gapSpaces ? insertSpacesAtGaps(raw, gaps, b.x0, stepWidth) : raw;
-        const words = lineWords(decoded, b, stepWidth, page);
-        if (!words.length) continue;
-        const confidence = words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-        lines[i] = {
-          text: words.map((w) => w.text).join(' '),
-          words,
-          box: pixelBox(b.x0, b.y0, b.x1, b.y1, img.width, img.height),
-          confidence,
-          page: pageNumber,
-        };
+      for (const [k, { band, i }] of batch.entries()) {
+        // One time step covers width/steps input pixels; the line image was widths[k] input pixels wide.
+        results[i] = { raw: ctcDecode(probs, k * steps * classes, steps, classes, chars), columnsPerStep: ((width / steps) * band.width) / widths[k]! };
       }
+    }
+    return results;
+  }
+
+  /** Reads text-line boxes of a page: one OcrLine per box that yields text. */
+  async recognizeBoxes(img: RgbImage, boxes: TextBox[], pageNumber: number): Promise<OcrLine[]> {
+    const kept = boxes
+      .map((box, i) => {
+        // The detector's box can clip a line's first and last letters: widen it a little.
+        const pad = Math.round((box.y1 - box.y0) * REC_PAD);
+        return { b: { ...box, x0: Math.max(0, box.x0 - pad), x1: Math.min(img.width, box.x1 + pad) }, i };
+      })
+      .filter(({ b }) => (b.x1 - b.x0) / (b.y1 - b.y0) >= 0.6); // upright text only; a tall narrow box is a vertical stroke or a sideways word
+    const bands = await Promise.all(kept.map((k) => lineImage(img, k.b)));
+    const reads = await this.readBands(bands);
+    const lines: (OcrLine | undefined)[] = new Array(boxes.length);
+    const page = { width: img.width, height: img.height, number: pageNumber };
+    for (const [n, { b, i }] of kept.entries()) {
+      const { raw, columnsPerStep } = reads[n]!;
+      const band = bands[n]!;
+      if (!raw.text.trim()) continue;
+      // Gaps are measured on the line image (straightened when the line slants) and placed along the box.
+      const toPage = (b.x1 - b.x0) / band.width;
+      const stepWidth = columnsPerStep * toPage;
+      const profile = inkProfile(band, { x0: 0, y0: 0, x1: band.width, y1: band.height });
+      this.onLine?.({ box: b, raw, stepWidth, toPage, profile });
+      const decoded = this.gapSpaces ? insertSpacesByPitch(raw, profile, columnsPerStep) : raw;
+      const words = lineWords(decoded, b, stepWidth, page);
+      if (!words.length) continue;
+      const confidence = words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
+      lines[i] = {
+        text: words.map((w) => w.text).join(' '),
+        words,
+        box: pixelBox(b.x0, b.y0, b.x1, b.y1, img.width, img.height),
+        confidence,
+        page: pageNumber,
+      };
     }
     return lines.filter((l): l is OcrLine => !!l);
   }

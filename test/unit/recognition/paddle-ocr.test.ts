@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   boxesFromProbabilityMap,
   ctcDecode,
-  inkGaps,
-  insertSpacesAtGaps,
+  blankRuns,
+  inkProfile,
+  insertSpacesByPitch,
   lineImage,
   lineWords,
   loadCharacters,
@@ -125,7 +126,10 @@ describe('words of a recognised line', () => {
   });
 });
 
-describe('spaces from blank gaps on the page', () => {
+/** Blank column runs of a box at least a third of its height wide, in the box's columns. */
+const inkGaps = (img: RgbImage, b: { x0: number; y0: number; x1: number; y1: number }) => blankRuns(inkProfile(img, b), Math.max(2, (b.y1 - b.y0) / 3));
+
+describe('blank gaps on the page', () => {
   it('finds blank runs at least a third of the line height wide, not the narrow ones between letters', () => {
     // 30 px high line: letters 10 px wide, 3 px apart; a 15 px gap between the words.
     const img = barsImage(120, 30, [
@@ -157,19 +161,87 @@ describe('spaces from blank gaps on the page', () => {
     expect(inkGaps(barsImage(50, 20, []), { x0: 10, y0: 0, x1: 10, y1: 20 })).toEqual([]);
   });
 
+});
+
+/**
+ * A line as the recogniser sees it: characters at time steps (two profile columns per step), each inked over
+ * `width` columns around its step's centre.
+ */
+function printed(cells: { ch: string; step: number; width?: number }[]) {
+  const columnsPerStep = 2;
+  const last = cells[cells.length - 1]!;
+  const columns = new Array<number>(Math.ceil((last.step + 4) * columnsPerStep)).fill(0);
+  for (const { ch, step, width = 6 } of cells) {
+    if (ch === ' ') continue;
+    const centre = (step + 0.5) * columnsPerStep;
+    for (let x = Math.round(centre - width / 2); x < Math.round(centre + width / 2); x++) columns[x] = 5;
+  }
+  const decoded = { text: cells.map((c) => c.ch).join(''), confidences: cells.map(() => 0.9), positions: cells.map((c) => c.step) };
+  return { decoded, profile: { columns, top: 0, bottom: 20, height: 24 }, columnsPerStep };
+}
+
+/** Monospaced print: one character cell is 5 time steps (10 columns); a space leaves a cell empty; punctuation is 2 columns wide, the digit 1 is 4, other characters 6. */
+function monospaced(text: string) {
+  const cells: { ch: string; step: number; width?: number }[] = [];
+  let cell = 0;
+  for (const ch of text) {
+    if (ch !== ' ') cells.push({ ch, step: cell * 5 + 2, ...(/[.,:]/.test(ch) ? { width: 2 } : ch === '1' ? { width: 4 } : {}) });
+    cell++;
+  }
+  return printed(cells);
+}
+
+describe('word spaces from the line\'s character pitch', () => {
   it.each([
-    ['puts a space where a gap lies between two characters', 'AB12', [0, 2, 8, 10], [[20, 40]], 'AB 12'],
-    ['puts no space before a full stop or after an opening bracket', 'A.(B', [0, 8, 10, 18], [[5, 40], [55, 85]], 'A.(B'],
-    ['puts no space after a decimal point', '75.70', [0, 2, 4, 8, 10], [[25, 40]], '75.70'],
-    ['puts a space after a full stop ending a word', 'NO.5', [0, 2, 4, 8], [[25, 40]], 'NO. 5'],
-    ['leaves words whose characters straddle no gap', 'AB12', [0, 2, 4, 6], [[100, 140]], 'AB12'],
-    ['does not double an existing space', 'AB 12', [0, 2, 5, 8, 10], [[20, 40]], 'AB 12'],
-    ['needs the whole gap between the characters', 'AB', [0, 2], [[5, 40]], 'AB'],
-  ] as [string, string, number[], [number, number][], string][])('%s', (_, text, positions, gaps, expected) => {
-    const out = insertSpacesAtGaps({ text, confidences: [...text].map(() => 0.9), positions }, gaps, 0, 5);
+    ['a space where monospaced print leaves a cell empty', 'AB 12', 'AB 12'],
+    ['none around narrow punctuation in its own cell', 'NO.5,A:B', 'NO.5,A:B'],
+    ['a space after narrow punctuation followed by an empty cell', 'DATE: 12', 'DATE: 12'],
+    ['a space before narrow punctuation printed a cell away', 'DATE : 12', 'DATE : 12'],
+    ['none inside a year of narrow ones', '2011 X', '2011 X'],
+    ['none after the decimal point of a number, however wide', '75. 70', '75.70'],
+  ])('%s', (_, text, expected) => {
+    const { decoded, profile, columnsPerStep } = monospaced(text);
+    const runTogether = { text: decoded.text, confidences: decoded.confidences, positions: decoded.positions };
+    const out = insertSpacesByPitch(runTogether, profile, columnsPerStep);
     expect(out.text).toBe(expected);
     expect(out.positions).toHaveLength([...expected].length);
     expect(out.confidences).toHaveLength([...expected].length);
+  });
+
+  it('judges run-together words of tight print by the line\'s own letter gaps', () => {
+    // Letters 4 steps apart with 1 blank column between them; the words 6 steps apart with 5 blank columns.
+    const cells = [...'THANK'].map((ch, i) => ({ ch, step: i * 4, width: 7 }));
+    cells.push(...[...'YOU'].map((ch, i) => ({ ch, step: 22 + i * 4, width: 7 })));
+    const { decoded, profile, columnsPerStep } = printed(cells);
+    expect(insertSpacesByPitch(decoded, profile, columnsPerStep).text).toBe('THANK YOU');
+  });
+
+  it('takes the width of the recogniser\'s own spaces in the line as the measure of a word gap', () => {
+    // Proportional print: letters 4 steps apart with 2 blank columns; word gaps of 4 blank columns, one read as a space.
+    const word = (text: string, from: number) => [...text].map((ch, i) => ({ ch, step: from + i * 4, width: 6 }));
+    const cells = [...word('GOODS', 0), { ch: ' ', step: 19 }, ...word('SOLD', 21), ...word('ARE', 38)];
+    const { decoded, profile, columnsPerStep } = printed(cells);
+    expect(insertSpacesByPitch(decoded, profile, columnsPerStep).text).toBe('GOODS SOLD ARE');
+  });
+
+  it('does not double a space the recogniser read', () => {
+    const { decoded, profile, columnsPerStep } = monospaced('AB 12');
+    const withSpace = { text: 'AB 12', confidences: [0.9, 0.9, 0.9, 0.9, 0.9], positions: [2, 7, 12, 17, 22] };
+    expect(insertSpacesByPitch(withSpace, profile, columnsPerStep).text).toBe('AB 12');
+    expect(decoded.text).toBe('AB12');
+  });
+
+  it('spaces large print by its height, where wide letters make the word gap small beside the pitch', () => {
+    // Letters 15 steps (30 columns) apart, 26 columns wide; the words 10 blank columns apart in a 24-row line.
+    const cells = [...'ABC'].map((ch, i) => ({ ch, step: i * 15, width: 26 }));
+    cells.push(...[...'DE'].map((ch, i) => ({ ch, step: 48 + i * 15, width: 26 })));
+    const { decoded, profile, columnsPerStep } = printed(cells);
+    expect(insertSpacesByPitch(decoded, profile, columnsPerStep).text).toBe('ABC DE');
+  });
+
+  it('leaves a line of one character alone', () => {
+    const { decoded, profile, columnsPerStep } = monospaced('A');
+    expect(insertSpacesByPitch(decoded, profile, columnsPerStep)).toBe(decoded);
   });
 });
 
