@@ -172,6 +172,18 @@ describe('document search', () => {
     expect(await search('uab')).toEqual([]);
   });
 
+  it('finds a document by its file name however long the supplier name processing read', async () => {
+    const supplier = 'Alpha Bravo Charlie Delta Echo Foxtrot Golf Hotel India UAB';
+    const id = await uploadDocument(t.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier, supplierCode: '306666666', number: 'AB-9' }), 'scan-qx7hz2.pdf');
+    const found = await pageAll(api, `${q()}&receipt_status=inbox&search_value=${encodeURIComponent('scan-qx7hz2.pdf')}`);
+    expect(found.items.map((d) => [d.receipt_id, d.status])).toEqual([[id, await statusOf(id)]]);
+    expect(found.items[0]!.status).not.toBe('processing');
+    expect(await search('qx7hz2')).toEqual([id]);
+    expect(await search('ab-9')).toEqual([id]);
+    expect(await search('alpha india')).toEqual([id]);
+    expect((await api.delete(`/receipt/${id}?${q()}`)).status).toBe(200);
+  });
+
   it("never matches another company's documents and refuses strangers", async () => {
     const stranger = await registeredUser(t.stack, 'search-stranger');
     const theirs = await uploadDocument(t.stack, stranger.api, stranger.companyId, await invoicePdf(), 'theirs.pdf');

@@ -24,7 +24,7 @@ export const MAX_INDEXED_WORDS = 40;
 /** Words of a search term that are checked (the rest is ignored). */
 export const MAX_QUERY_WORDS = 8;
 /** Bump when the tokenisation changes: documents indexed under an older version are re-indexed by the backfill. */
-export const SEARCH_INDEX_VERSION = 1;
+export const SEARCH_INDEX_VERSION = 2;
 
 /** Distinct words of a text, in order of appearance. */
 export function searchWords(text: string): string[] {
@@ -45,9 +45,24 @@ export function documentSearchWords(doc: Indexed): string[] {
   return [...new Set(words)].slice(0, MAX_INDEXED_WORDS);
 }
 
-/** The buckets a document is indexed under, in word order, at most MAX_SEARCH_BUCKETS. */
+/**
+ * The buckets a document is indexed under, at most MAX_SEARCH_BUCKETS. Only words of at least
+ * SEARCH_BUCKET_LENGTH characters have a bucket that a search reads (planSearch). The fields take
+ * turns — first word of the counterparty, of the number, of the file name, then the second of
+ * each, … — so a long supplier name never pushes the number or the file name out of the index.
+ */
 export function documentSearchBuckets(doc: Indexed): string[] {
-  return [...new Set(documentSearchWords(doc).map(bucketOf))].slice(0, MAX_SEARCH_BUCKETS);
+  const fields = [doc.counterparty_name, doc.document_number, doc.original_file_name].map((text) =>
+    searchWords(text ?? '').filter((w) => w.length >= SEARCH_BUCKET_LENGTH),
+  );
+  const buckets = new Set<string>();
+  for (let i = 0; buckets.size < MAX_SEARCH_BUCKETS && fields.some((words) => i < words.length); i++) {
+    for (const words of fields) {
+      const word = words[i];
+      if (word !== undefined && buckets.size < MAX_SEARCH_BUCKETS) buckets.add(bucketOf(word));
+    }
+  }
+  return [...buckets];
 }
 
 /** The words of an index item, each preceded by a space: `contains(t, ' ' + w)` is "a word starts with w". */
