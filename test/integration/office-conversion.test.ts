@@ -14,7 +14,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { s3, s3Files } from '../../lambdas/adapters/s3/files';
 import { handler as convertOffice } from '../../lambdas/jobs/convert-office';
 import { resetEnvCache } from '../../lambdas/runtime/env';
-import { jobHandlers } from '../../shared/routes';
 import { OFFICE_CONVERSION_PREFIX, officeConversionKeys } from '../../shared/schemas/office-conversion';
 import { INVOICE_LT, officeFile, totals } from '../fixtures/recognition/data';
 import { startLambdaStandIn, type LambdaStandIn } from '../support/lambda-stand-in';
