@@ -133,7 +133,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     env[ENV_NAMES.googleClientSecret] = r.driveClients.googleClientSecret;
     env[ENV_NAMES.dropboxAppKey] = r.driveClients.dropboxAppKey;
   }
-  if (r.officeConverter) env[ENV_NAMES.officeConverterFunction] = r.officeConverter.functionName;
+  // Office previews: the processing job invokes the office converter; empty elsewhere (LibreOffice in-process if any).
+  env[ENV_NAMES.officeConverterFunction] = r.officeConverter ? r.officeConverter.functionName : '';
   return env;
 }
 

@@ -98,7 +98,7 @@ describe('office converter (container image with LibreOffice)', () => {
   it('knows the documents bucket, and no converter of its own', () => {
     const env = (props.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(env[ENV_NAMES.documentsBucket]).toBeDefined();
-    expect(env[ENV_NAMES.officeConverterFunction]).toBeUndefined();
+    expect(env[ENV_NAMES.officeConverterFunction]).toBe('');
   });
 
   it('is named to the processing job, which may invoke it (only it)', () => {
