@@ -2,12 +2,13 @@
  * npm run bench:list — the document list under load, locally.
  *
  * Starts the local stack in this process, writes a company with 20,000 documents directly (BatchWrite
- * with the documents store's item builder), then for the first and the tenth page of 50, with and
- * without filters, prints:
+ * with the documents store's item builders: each document and its search-index items), then for the
+ * first and the tenth page of 50, with and without filters, prints:
  *   - dynamodb requests per page (counted by an SDK middleware on the handlers' DynamoDB client),
  *   - items read per item returned (Query ScannedCount / items on the page),
  *   - the median latency of the page through the local API (HTTP), next to the same DynamoDB queries
- *     sent bare (no HTTP, no handler), and their ratio.
+ *     sent bare (no HTTP, no handler), and their ratio;
+ * and for each search: the requests (pages) until the first page is full or the list ends.
  * Env: BENCH_DOCS (default 20000), BENCH_RUNS (default 9).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../lambdas/adapters/ddb/client';
-import { batchWrite, documentItem } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
 import { searchTextOf } from '../../lambdas/core/documents/list';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import { registerUser } from '../local/seed';
@@ -30,6 +31,8 @@ const DAY = 24 * 3600_000;
 const START = Date.UTC(2024, 0, 1);
 /** The documents are spread over this many days (100 a day for 20,000). */
 const SPAN_DAYS = 200;
+/** The one document of the rare search term, in the older half (a search must not read its way down to it). */
+const RARE_DOC = Math.floor(DOCS * 0.3) + 7;
 
 interface Recorded {
   command: string;
@@ -81,8 +84,8 @@ function seedDocument(i: number, companyId: string): DocumentRecord {
     email_id: null,
     duplicate_id: null,
     stakeholder_id: null,
-    // One document in 20 is from Maxima.
-    counterparty_name: i % 20 === 3 ? 'MAXIMA LT, UAB' : `Supplier ${i % 997} UAB`,
+    // One document in 20 is from Maxima; one in all (RARE_DOC) from Žalgirio Arena.
+    counterparty_name: i === RARE_DOC ? 'Žalgirio Arena, VšĮ' : i % 20 === 3 ? 'MAXIMA LT, UAB' : `Supplier ${i % 997} UAB`,
     document_number: `INV-${i}`,
     issue_date: created.slice(0, 10),
     total: ((i % 500) + 0.99).toFixed(2),
@@ -122,7 +125,9 @@ async function seed(companyId: string) {
         const from = nextIndex;
         nextIndex += chunk;
         const items = [];
-        for (let i = from; i < Math.min(from + chunk, DOCS); i++) items.push({ PutRequest: { Item: documentItem(seedDocument(i, companyId)) } });
+        for (let i = from; i < Math.min(from + chunk, DOCS); i++) {
+          for (const Item of documentItemsWithIndex(seedDocument(i, companyId))) items.push({ PutRequest: { Item } });
+        }
         await batchWrite(items);
       }
     }),
@@ -157,7 +162,7 @@ async function main() {
 
     console.log(`local stack up; writing ${DOCS} documents of one company (BatchWrite, 4 writers)…`);
     const seconds = await seed(companyId);
-    console.log(`written in ${seconds.toFixed(1)} s (${Math.round(DOCS / seconds)} items/s)\n`);
+    console.log(`written in ${seconds.toFixed(1)} s (${Math.round(DOCS / seconds)} documents/s, with their search items)\n`);
     installCounter();
 
     const cases: [string, string][] = [
@@ -166,12 +171,30 @@ async function main() {
       ['type invoice', 'receipt_type=invoice'],
       ['status review + type invoice', 'receipt_status=review&receipt_type=invoice'],
       ['date range (60 days of created_at)', 'created_at_after=2024-03-01&created_at_before=2024-04-29'],
-      ['search "maxima" (1 document in 20)', 'search_value=maxima'],
+      ['search "maxima" (common: 1 document in 20)', 'search_value=maxima'],
+      ['search "maxi" (common, a prefix)', 'search_value=maxi'],
+      [`search "zalgirio" (rare: 1 document in ${DOCS})`, 'search_value=zalgirio'],
+      ['search "supplier 5" (two words; the second narrows the bucket of the first)', 'search_value=supplier%205'],
       ['search + status review + date range', 'search_value=maxima&receipt_status=review&created_at_after=2024-02-01&created_at_before=2024-06-30'],
+      ['search "supplier" + type invoice + status ready', 'search_value=supplier&receipt_type=invoice&receipt_status=ready'],
+      ['search "ma" (two letters: substring filter, no index)', 'search_value=ma'],
     ];
 
     for (const [label, filter] of cases) {
       const base = `company_id=${companyId}&limit=${PAGE}${filter ? `&${filter}` : ''}`;
+      if (filter.includes('search_value')) {
+        // Requests until the first page is full (50 items) or the list ends (next null).
+        let requests = 0;
+        let found = 0;
+        let cursor: string | null = null;
+        do {
+          const page = await get(`${base}${cursor ? `&next=${encodeURIComponent(cursor)}` : ''}`);
+          requests += 1;
+          found += page.items.length;
+          cursor = page.next;
+        } while (cursor && found < PAGE && requests < 100);
+        console.log(`${label} — ${found >= PAGE ? 'page filled' : `list ended with ${found} item(s)`} after ${requests} request(s)`);
+      }
       // Cursors of page 1 and page 10.
       const cursors: (string | null)[] = [null];
       let next: string | null = null;

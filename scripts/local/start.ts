@@ -6,6 +6,7 @@ import { accessTokenOf, DEMO_USER, seedDemo } from './seed';
 import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-server';
 import { startLocalStack } from './stack';
 import { connectDemoDropbox, DEMO_DROPBOX_FOLDER } from './seed-drive';
+import { backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -90,6 +91,9 @@ async function main() {
   seedDemoRivileRegisters(stack.rivile.tables);
   const seeded = await seedDemo(stack);
   if (seeded.created) await connectDemoDropbox(stack).catch((error: unknown) => console.warn(`[local] demo Dropbox import not connected: ${String(error)}`));
+  // Search: documents of a data folder from before the search index get indexed (search:backfill).
+  const backfill = await backfillSearchIndex();
+  if (backfill.indexed + backfill.removed > 0) console.log(`[local] search index: ${backfill.indexed} documents indexed, ${backfill.removed} old items removed`);
   let ftp: LocalFtpServer | undefined;
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);

@@ -1,7 +1,7 @@
 /** The document list, counts and every workflow action through the real local API. */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchWrite, documentItem } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
 import { searchTextOf } from '../../lambdas/core/documents/list';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import {
@@ -135,7 +135,7 @@ describe('documents: list, counts and workflow', () => {
     const { api, companyId, token } = await registeredUser(t.stack, 'lister');
     const scope = `C#${companyId}`;
     const docs = Array.from({ length: 130 }, (_, i) => seedDoc(i, scope));
-    await batchWrite(docs.map((d) => ({ PutRequest: { Item: documentItem(d) } })));
+    await batchWrite(docs.flatMap((d) => documentItemsWithIndex(d).map((Item) => ({ PutRequest: { Item } }))));
 
     const all = await pageAll(api, `company_id=${companyId}`);
     expect(all.pages).toBe(3);
@@ -184,7 +184,7 @@ describe('documents: list, counts and workflow', () => {
 
     // All companies: company after company, next_company says where the next page continues.
     const second = (await api.post('/company', { company_name: 'Second list co', code: '22' })).body as { company_id: string };
-    await batchWrite(Array.from({ length: 20 }, (_, i) => seedDoc(i, `C#${second.company_id}`)).map((d) => ({ PutRequest: { Item: documentItem(d) } })));
+    await batchWrite(Array.from({ length: 20 }, (_, i) => seedDoc(i, `C#${second.company_id}`)).flatMap((d) => documentItemsWithIndex(d).map((Item) => ({ PutRequest: { Item } }))));
     const first = (await api.get('/receipts?selected=ALL&company_id=NONE')).body as Page;
     expect(first.items).toHaveLength(50);
     expect(first.next_company).toEqual(expect.any(String));
@@ -194,7 +194,7 @@ describe('documents: list, counts and workflow', () => {
 
     // Unassigned: the caller's own documents without a company.
     const me = subOf(token);
-    await batchWrite(Array.from({ length: 3 }, (_, i) => seedDoc(i, `U#${me}`)).map((d) => ({ PutRequest: { Item: documentItem(d) } })));
+    await batchWrite(Array.from({ length: 3 }, (_, i) => seedDoc(i, `U#${me}`)).flatMap((d) => documentItemsWithIndex(d).map((Item) => ({ PutRequest: { Item } }))));
     const unassigned = await pageAll(api, 'company_id=NONE&receipt_status=unassigned');
     expect(unassigned.items).toHaveLength(3);
     expect(unassigned.items.every((d) => d.status === 'unassigned' && d.company_id === null)).toBe(true);

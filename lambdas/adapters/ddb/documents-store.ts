@@ -13,6 +13,7 @@ import {
 import { countsFromItem } from '../../core/accounts/counts';
 import { sortKeyOf, type ListFilter, type StreamSpec } from '../../core/documents/list';
 import { CommitConflict, type ConflictReason, type DocumentsStore } from '../../core/documents/ports';
+import { documentSearchBuckets, SEARCH_INDEX_VERSION, searchTokenString } from '../../core/documents/search';
 import type {
   CountDelta,
   DocumentChange,
@@ -39,6 +40,68 @@ export function documentItem(doc: DocumentRecord): Item {
     type: 'DOCUMENT',
     ...doc,
   };
+}
+
+/** Attributes of stored document and search-index items that are not part of the record. */
+const STORE_ONLY = ['siv', 't'] as const;
+
+/** A stored document or search-index item → the document record. */
+export function toRecord(item: Item): DocumentRecord {
+  const record = stripKeys<Item>(item);
+  for (const name of STORE_ONLY) delete record[name];
+  return record as unknown as DocumentRecord;
+}
+
+/**
+ * The search-index items of a document (docs/data-model.md, "Document search index"): one per bucket,
+ * a copy of the document plus `t`, its words.
+ */
+export function searchItems(doc: DocumentRecord): Item[] {
+  const tokens = searchTokenString(doc);
+  return documentSearchBuckets(doc).map((bucket) => ({
+    ...keys.documentSearch(doc.scope, bucket, doc.receipt_type, doc.status, sortKeyOf(doc)),
+    type: 'DOC_SEARCH',
+    ...doc,
+    t: tokens,
+    siv: SEARCH_INDEX_VERSION,
+  }));
+}
+
+function searchKeys(doc: DocumentRecord): Key[] {
+  return documentSearchBuckets(doc).map((bucket) => keys.documentSearchKey(doc.scope, bucket, sortKeyOf(doc)));
+}
+
+/** The document item as written by a commit: with its search items, marked with the index version (`siv`). */
+export function indexedDocumentItem(doc: DocumentRecord): Item {
+  return { ...documentItem(doc), siv: SEARCH_INDEX_VERSION };
+}
+
+/** A document's item and its search items, for bulk writes (seeding, benchmarks). */
+export function documentItemsWithIndex(doc: DocumentRecord): Item[] {
+  return [indexedDocumentItem(doc), ...searchItems(doc)];
+}
+
+/**
+ * The search-index writes of a change, for the same transaction as the document writes: new
+ * documents put their items; an update puts the items of the new version and deletes the buckets the
+ * old one had and the new one has not; a deleted document deletes its items.
+ */
+export function searchIndexWrites(change: Pick<DocumentChange, 'puts' | 'updates' | 'deletes'>): TransactItem[] {
+  const out: TransactItem[] = [];
+  const put = (doc: DocumentRecord) => {
+    for (const item of searchItems(doc)) out.push({ Put: { TableName: tableName(), Item: item } });
+  };
+  const remove = (list: Key[]) => {
+    for (const key of list) out.push({ Delete: { TableName: tableName(), Key: key } });
+  };
+  for (const doc of change.puts) put(doc);
+  for (const { before, after } of change.updates) {
+    put(after);
+    const kept = new Set(searchKeys(after).map((k) => `${k.pk}|${k.sk}`));
+    remove(searchKeys(before).filter((k) => !kept.has(`${k.pk}|${k.sk}`)));
+  }
+  for (const doc of change.deletes) remove(searchKeys(doc));
+  return out;
 }
 
 export function historyItem(h: HistoryRecord): Item {
@@ -156,11 +219,13 @@ async function transact(items: TransactItem[], labels: { reason: ConflictReason;
   }
 }
 
-const ATTR = { gsi1: 'gsi1sk', gsi2: 'gsi2sk', gsi3: 'gsi3sk' } as const;
-const PK = { gsi1: 'gsi1pk', gsi2: 'gsi2pk', gsi3: 'gsi3pk' } as const;
+const ATTR = { table: 'sk', gsi1: 'gsi1sk', gsi2: 'gsi2sk', gsi3: 'gsi3sk' } as const;
+const PK = { table: 'pk', gsi1: 'gsi1pk', gsi2: 'gsi2pk', gsi3: 'gsi3pk' } as const;
 
-function streamKey(stream: StreamSpec) {
+function streamKey(stream: StreamSpec): { index: keyof typeof ATTR; pk: string } {
   switch (stream.by) {
+    case 'search':
+      return keys.documentSearchStream(stream.scope, stream.bucket, stream.receipt_type, stream.status);
     case 'scope':
       return keys.documentsOfScope(stream.scope);
     case 'type':
@@ -197,6 +262,13 @@ export function listQueryInput(
     filters.push('contains(search_text, :q)');
     values[':q'] = f.search;
   }
+  if (stream.by === 'search') {
+    // Every word of the term starts a word of the document (`t` is ` word1 word2 …`).
+    (f?.words ?? []).forEach((w, i) => {
+      filters.push(`contains(t, :w${i})`);
+      values[`:w${i}`] = ` ${w}`;
+    });
+  }
   if (f?.issueFrom) {
     filters.push('issue_date >= :if');
     values[':if'] = f.issueFrom;
@@ -214,7 +286,7 @@ export function listQueryInput(
     values[':dup'] = f.duplicateOf;
   }
   return {
-    IndexName: index,
+    ...(index === 'table' ? {} : { IndexName: index }),
     KeyConditionExpression: condition,
     ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
     ExpressionAttributeNames: names,
@@ -228,13 +300,13 @@ export function listQueryInput(
 export const ddbDocumentsStore: DocumentsStore = {
   async get(receiptId) {
     const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.document(receiptId), ConsistentRead: true }));
-    return res.Item ? stripKeys<DocumentRecord & { type?: string }>(res.Item) : undefined;
+    return res.Item ? (toRecord(res.Item) as DocumentRecord & { type?: string }) : undefined;
   },
 
   async getMany(receiptIds) {
     if (receiptIds.length === 0) return [];
     const items = await batchGet([...new Set(receiptIds)].map((id) => keys.document(id)));
-    return items.map((i) => stripKeys<DocumentRecord>(i));
+    return items.map(toRecord);
   },
 
   async read(stream, opts) {
@@ -242,7 +314,7 @@ export const ddbDocumentsStore: DocumentsStore = {
     const res = await ddb().send(new QueryCommand({ ...input, TableName: tableName() }));
     const last = res.LastEvaluatedKey;
     return {
-      items: (res.Items ?? []).map((i) => stripKeys<DocumentRecord>(i)),
+      items: (res.Items ?? []).map(toRecord),
       continuation: last,
       reachedKey: last ? String(last[ATTR[streamKey(stream).index]]) : undefined,
     };
@@ -256,14 +328,14 @@ export const ddbDocumentsStore: DocumentsStore = {
       labels.push({ reason, receiptId });
     };
     for (const doc of change.puts) {
-      add({ Put: { TableName: tableName(), Item: documentItem(doc), ConditionExpression: 'attribute_not_exists(pk)' } }, 'exists', doc.receipt_id);
+      add({ Put: { TableName: tableName(), Item: indexedDocumentItem(doc), ConditionExpression: 'attribute_not_exists(pk)' } }, 'exists', doc.receipt_id);
     }
     for (const { before, after } of change.updates) {
       add(
         {
           Put: {
             TableName: tableName(),
-            Item: documentItem(after),
+            Item: indexedDocumentItem(after),
             ConditionExpression: 'version = :v',
             ExpressionAttributeValues: { ':v': before.version },
           },
@@ -286,6 +358,7 @@ export const ddbDocumentsStore: DocumentsStore = {
         doc.receipt_id,
       );
     }
+    for (const item of searchIndexWrites(change)) add(item, 'unknown');
     for (const item of countUpdates(change.counts)) add(item, 'unknown');
     if (change.usage) {
       if (change.usage.limit !== undefined && change.usage.limit < 0) throw new CommitConflict('quota');

@@ -56,6 +56,27 @@ export const keys = {
   /** Same-file (hash) and same-document (counterparty + number + total) look-ups. */
   documentMarker: (kind: string, scope: string, value: string, receiptId: string) => ({ pk: `DOCMARK#${kind}#${scope}#${value}`, sk: `DOC#${receiptId}` }),
   documentMarkersOf: (kind: string, scope: string, value: string) => ({ pk: `DOCMARK#${kind}#${scope}#${value}` }),
+  // Document search index (search): one item per document and bucket (the first letters of its words),
+  // a copy of the document; four partitions per bucket, each sorted by `<created_at>#<receiptId>`.
+  documentSearch: (scope: string, bucket: string, receiptType: string, status: string, sortKey: string) => ({
+    pk: `DOCQ#${scope}#${bucket}`,
+    sk: sortKey,
+    gsi1pk: `DOCQ#${scope}#${bucket}#${receiptType}#${status}`,
+    gsi1sk: sortKey,
+    gsi2pk: `DOCQ#${scope}#${bucket}#${receiptType}`,
+    gsi2sk: sortKey,
+    gsi3pk: `DOCQ#${scope}#${bucket}#S#${status}`,
+    gsi3sk: sortKey,
+  }),
+  documentSearchKey: (scope: string, bucket: string, sortKey: string) => ({ pk: `DOCQ#${scope}#${bucket}`, sk: sortKey }),
+  /** The search partition of a bucket: all documents, of one type, of one type and status, or of one status. */
+  documentSearchStream: (scope: string, bucket: string, receiptType?: string, status?: string) => {
+    const base = `DOCQ#${scope}#${bucket}`;
+    if (receiptType && status) return { index: 'gsi1', pk: `${base}#${receiptType}#${status}` } as const;
+    if (receiptType) return { index: 'gsi2', pk: `${base}#${receiptType}` } as const;
+    if (status) return { index: 'gsi3', pk: `${base}#S#${status}` } as const;
+    return { index: 'table', pk: base } as const;
+  },
   upload: (uploadId: string) => ({ pk: `UPLOAD#${uploadId}`, sk: 'META' }),
   /** Pending uploads of a company by expiry, while they hold a quota reservation. */
   /** Hardening: one user's count of outstanding (pending) upload reservations in a company. */

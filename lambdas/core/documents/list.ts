@@ -4,22 +4,29 @@
  *
  * Every document is in three list partitions (docs/data-model.md): by scope, by scope + type, and
  * by scope + type + status, each sorted by `<created_at>#<receipt_id>`. A status view with both
- * types merges the two type+status partitions. A created_at range is a key condition; search,
- * issue-date ranges and duplicates are filters applied within a bounded window of reads.
+ * types merges the two type+status partitions. A created_at range is a key condition; issue-date
+ * ranges and duplicates are filters applied within a bounded window of reads. A search term is
+ * read from one bucket of the search index (search.ts), which has the same partitions (and one by
+ * status alone), so a search is one stream whatever the type and status filters.
  */
 import { badRequest } from '../../../shared/errors';
 import type { ListReceiptsQuery } from '../../../shared/schemas/receipts';
 import { RECEIPT_TYPES } from '../../../shared/schemas/receipts';
+import { planSearch } from './search';
 import type { DocumentRecord, ReceiptStatus, ReceiptType, ScopeKey } from './types';
 
 export type StreamSpec =
   | { by: 'scope'; scope: ScopeKey }
   | { by: 'type'; scope: ScopeKey; receipt_type: ReceiptType }
-  | { by: 'type-status'; scope: ScopeKey; receipt_type: ReceiptType; status: ReceiptStatus };
+  | { by: 'type-status'; scope: ScopeKey; receipt_type: ReceiptType; status: ReceiptStatus }
+  /** One bucket of the search index (search.ts), optionally of one type and/or status. */
+  | { by: 'search'; scope: ScopeKey; bucket: string; receipt_type?: ReceiptType; status?: ReceiptStatus };
 
 export interface ListFilter {
-  /** Normalised text the document's search_text must contain. */
+  /** Normalised text the document's search_text must contain (terms too short for the index). */
   search?: string;
+  /** Indexed search: every word must start a word of the document (search streams only). */
+  words?: string[];
   issueFrom?: string;
   issueTo?: string;
   duplicatesOnly?: boolean;
@@ -109,7 +116,12 @@ export function planList(
 ): ListPlan {
   const type = query.receipt_type;
   const status = query.receipt_status;
+  const indexed = query.search_value ? planSearch(query.search_value) : undefined;
   const streams = (scope: ScopeKey): StreamSpec[] => {
+    if (indexed) {
+      const byStatus = status === 'inbox' || status === 'unassigned' ? {} : { status };
+      return [{ by: 'search', scope, bucket: indexed.bucket, ...(type ? { receipt_type: type } : {}), ...byStatus }];
+    }
     if (status === 'inbox' || status === 'unassigned') return type ? [{ by: 'type', scope, receipt_type: type }] : [{ by: 'scope', scope }];
     const types = type ? [type] : [...RECEIPT_TYPES];
     return types.map((t) => ({ by: 'type-status', scope, receipt_type: t, status }));
@@ -127,8 +139,11 @@ export function planList(
     if (from) lower = dayStart(from);
     if (to) upper = dayEnd(to);
   }
-  const search = query.search_value ? normaliseSearch(query.search_value) : '';
-  if (search) filter.search = search;
+  if (indexed) filter.words = indexed.words;
+  else {
+    const search = query.search_value ? normaliseSearch(query.search_value) : '';
+    if (search) filter.search = search;
+  }
   const dup = query.duplicate_id?.trim();
   if (dup) {
     if (['true', '1', 'on', 'yes'].includes(dup.toLowerCase())) filter.duplicatesOnly = true;
@@ -166,6 +181,8 @@ interface StreamState {
   started: boolean;
   exhausted: boolean;
   reached?: string;
+  /** Reads of this stream so far (in this page). */
+  reads: number;
 }
 
 export interface MergeResult {
@@ -187,21 +204,21 @@ export async function mergeStreams(
   specs: StreamSpec[],
   opts: { lower?: string; upper?: string; limit: number; filter: ListFilter | null; maxReads: number },
 ): Promise<MergeResult> {
-  const states: StreamState[] = specs.map((spec) => ({ spec, buffer: [], started: false, exhausted: false }));
+  const states: StreamState[] = specs.map((spec) => ({ spec, buffer: [], started: false, exhausted: false, reads: 0 }));
   const out: DocumentRecord[] = [];
   let reads = 0;
-  const window = opts.filter ? FILTER_WINDOW : undefined;
   while (out.length < opts.limit) {
     for (const s of states) {
       if (s.buffer.length > 0 || s.exhausted || reads >= opts.maxReads) continue;
       const res = await reader.read(s.spec, {
         lower: opts.lower,
         upper: opts.upper,
-        limit: window ?? opts.limit - out.length,
+        limit: readLimit(s.spec, opts.filter, opts.limit - out.length, s.reads),
         filter: opts.filter,
         continuation: s.continuation,
       });
       reads += 1;
+      s.reads += 1;
       s.started = true;
       s.buffer.push(...res.items);
       s.continuation = res.continuation;
@@ -221,15 +238,32 @@ export async function mergeStreams(
     }
     if (!head) {
       if (blockers.length === 0) return { items: out, reads };
-      // Every stream with items left is waiting for reads we may not make: continue next page.
+      // Every stream with items left is waiting for a read: read on while the budget lasts (a read
+      // that matched nothing does not end the page), else continue on the next page.
+      if (reads < opts.maxReads) continue;
       return { items: out, next: bound, reads };
     }
     const headKey = sortKeyOf(head.buffer[0]!);
-    if (bound !== undefined && headKey <= bound) return { items: out, next: bound, reads };
+    if (bound !== undefined && headKey <= bound) {
+      if (reads < opts.maxReads) continue;
+      return { items: out, next: bound, reads };
+    }
     out.push(head.buffer.shift()!);
   }
   const done = states.every((s) => s.exhausted && s.buffer.length === 0);
   return { items: out, next: done ? undefined : sortKeyOf(out[out.length - 1]!), reads };
+}
+
+/**
+ * Items one read asks for. A filtered partition is read in windows. A search bucket nearly only
+ * holds matches, so its first read asks for what the page still needs plus one (which tells
+ * whether more follow, so a page never says `next` in front of an empty page); when words of the
+ * term or other filters (issue dates, duplicates) leave out items, each following read of the page
+ * asks for twice as many, up to a window.
+ */
+function readLimit(spec: StreamSpec, filter: ListFilter | null, remaining: number, readsSoFar: number): number {
+  if (spec.by === 'search') return Math.min(FILTER_WINDOW, (remaining + 1) * 2 ** readsSoFar);
+  return filter ? FILTER_WINDOW : remaining;
 }
 
 export interface ListPage {

@@ -3,6 +3,7 @@
  * mode multiple), idempotently; each document is checked by content, rendered to page images,
  * recognised and ends in ready, review, unassigned or failed — never left in processing.
  */
+import { MAX_SEARCH_BUCKETS } from './search';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { monthOf } from '../accounts/companies';
 import { contentFromRecognition, type PageBoxes } from '../content/build';
@@ -59,8 +60,11 @@ export interface ProcessingDeps {
 
 /** Pages a PDF may be split into (mode multiple). */
 export const MAX_SPLIT_PAGES = 200;
-/** Documents created per transaction: each is a put, a hash marker and a history entry (≤ 100 items). */
-export const DOCS_PER_TRANSACTION = 25;
+/**
+ * Documents created per transaction: each is a put, a hash marker, a history entry and up to
+ * MAX_SEARCH_BUCKETS search-index items; with the counts, the usage and the upload ≤ 100 items.
+ */
+export const DOCS_PER_TRANSACTION = Math.floor(92 / (3 + MAX_SEARCH_BUCKETS));
 /** Shown when processing failed for a reason the user cannot fix (after the retries). */
 export const FAILED_MESSAGE = 'The document could not be processed. Try again.';
 export const TOO_MANY_PAGES_MESSAGE = `The PDF has more than ${MAX_SPLIT_PAGES} pages: upload it as one document per file`;

@@ -12,6 +12,7 @@ import {
   type StreamReader,
   type StreamSpec,
 } from '../../../lambdas/core/documents/list';
+import { bucketOf, searchWords } from '../../../lambdas/core/documents/search';
 import type { DocumentRecord, ReceiptStatus, ReceiptType, ScopeKey } from '../../../lambdas/core/documents/types';
 import type { ListReceiptsQuery } from '../../../shared/schemas/receipts';
 
@@ -36,12 +37,19 @@ function matches(stream: StreamSpec, d: DocumentRecord): boolean {
   if (d.scope !== stream.scope) return false;
   if (stream.by === 'type') return d.receipt_type === stream.receipt_type;
   if (stream.by === 'type-status') return d.receipt_type === stream.receipt_type && d.status === stream.status;
+  if (stream.by === 'search') {
+    // The search index: the document is in the bucket of one of its words (here the words of search_text).
+    if (!searchWords(d.search_text).some((w) => bucketOf(w) === stream.bucket)) return false;
+    if (stream.receipt_type && d.receipt_type !== stream.receipt_type) return false;
+    if (stream.status && d.status !== stream.status) return false;
+  }
   return true;
 }
 
 function passes(filter: ListFilter | null, d: DocumentRecord): boolean {
   if (!filter) return true;
   if (filter.search && !d.search_text.includes(filter.search)) return false;
+  if (filter.words && !filter.words.every((w) => searchWords(d.search_text).some((dw) => dw.startsWith(w)))) return false;
   if (filter.issueFrom && !(d.issue_date && d.issue_date >= filter.issueFrom)) return false;
   if (filter.issueTo && !(d.issue_date && d.issue_date <= filter.issueTo)) return false;
   if (filter.duplicatesOnly && !d.duplicate_id) return false;
@@ -116,7 +124,12 @@ describe('list plan', () => {
     expect(plan.lower).toBe('2024-02-01T00:00:00.000Z');
     expect(plan.upper! > '2024-02-29T23:59:59.999Z#ZZZZZZZZZZZZZZZZZZZZZZZZZZ').toBe(true);
     expect(plan.upper! < '2024-03-01T00:00:00.000Z').toBe(true);
-    expect(plan.filter).toEqual({ search: 'ciurlionio uab', duplicatesOnly: true });
+    expect(plan.filter).toEqual({ words: ['ciurlionio', 'uab'], duplicatesOnly: true });
+    expect(plan.streams('C#c')).toEqual([{ by: 'search', scope: 'C#c', bucket: 'ciu' }]);
+    // A term without a word of three letters is a substring filter on the list partitions.
+    const short = planList({ ...baseQuery, search_value: 'Ab 1' }, ['C#c']);
+    expect(short.filter).toEqual({ search: 'ab 1' });
+    expect(short.streams('C#c')).toEqual([{ by: 'scope', scope: 'C#c' }]);
     const byIssue = planList({ ...baseQuery, created_at_after: '2024-02-01', created_at_before: '2024-02-29', by_issue_date: true }, ['C#c']);
     expect(byIssue.lower).toBeUndefined();
     expect(byIssue.filter).toEqual({ issueFrom: '2024-02-01', issueTo: '2024-02-29' });
@@ -179,16 +192,42 @@ describe('bounded newest-first merge', () => {
     }
   });
 
-  it('never reads more than the page budget and says where to continue', async () => {
+  it('never reads more than the page budget and says where to continue (terms too short for the index)', async () => {
     const docs = Array.from({ length: 5000 }, (_, i) => doc(i, { search_text: i === 10 ? 'needle' : 'hay' }));
     const reader = fakeReader(docs);
-    const plan = planList({ ...baseQuery, search_value: 'needle' }, ['C#c1']);
+    const plan = planList({ ...baseQuery, search_value: 'ee' }, ['C#c1']);
     const page = await runList(reader, plan, undefined);
     expect(reader.reads).toBeLessThanOrEqual(8);
     expect(page.items).toEqual([]);
     expect(page.next).not.toBeNull();
-    const { seen } = await pageAll(fakeReader(docs), { ...baseQuery, search_value: 'needle' }, ['C#c1']);
+    const { seen } = await pageAll(fakeReader(docs), { ...baseQuery, search_value: 'ee' }, ['C#c1']);
     expect(seen.map((d) => d.receipt_id)).toEqual(['D000010']);
+    // A window that matched nothing does not end the page while reads are left: a needle three
+    // windows down is on the first page.
+    const near = Array.from({ length: 5000 }, (_, i) => doc(i, { search_text: i === 4400 ? 'needle' : 'hay' }));
+    const found = await runList(fakeReader(near), planList({ ...baseQuery, search_value: 'ee' }, ['C#c1']), undefined);
+    expect(found.items.map((d) => d.receipt_id)).toEqual(['D004400']);
+  });
+
+  it('answers a rare term from its bucket in one read, and a common one with one item read per item returned', async () => {
+    const docs = Array.from({ length: 5000 }, (_, i) =>
+      doc(i, { search_text: i === 10 ? 'needle' : `hay ${i % 3 ? 'maxima' : 'other'} ${i}`, status: i % 2 ? 'review' : 'ready' }),
+    );
+    const rare = fakeReader(docs);
+    const page = await runList(rare, planList({ ...baseQuery, search_value: 'NEEDLE' }, ['C#c1']), undefined);
+    expect(page.items.map((d) => d.receipt_id)).toEqual(['D000010']);
+    expect(page.next).toBeNull();
+    expect(rare.reads).toBe(1);
+
+    const common = fakeReader(docs);
+    const query = { ...baseQuery, search_value: 'max', receipt_status: 'review' as const };
+    const { seen, pages } = await pageAll(common, query, ['C#c1']);
+    const expected = docs.filter((d) => d.search_text.includes(' maxima') && d.status === 'review').reverse();
+    expect(seen.map((d) => d.receipt_id)).toEqual(expected.map((d) => d.receipt_id));
+    expect(pages).toBe(Math.ceil(expected.length / 50));
+    // One read a page, Limit 51: each page reads its 50 items and the first of the next page.
+    expect(common.reads).toBe(pages);
+    expect(common.scanned / seen.length).toBeLessThanOrEqual(1.02);
   });
 
   it('lists all companies one after the other with next_company', async () => {

@@ -1,0 +1,85 @@
+/**
+ * Backfill of the document search index (docs/data-model.md, S3): documents written before the index
+ * (or under an older SEARCH_INDEX_VERSION) get their search items; search items of an older version
+ * are removed. Idempotent and safe next to live writes: a document is indexed in one transaction
+ * conditioned on its version (a document changed meanwhile was indexed by that change), and an old
+ * search item is deleted only while it still carries the old version. A maintenance job, not a
+ * request path: it scans the table.
+ */
+import { DeleteCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { SEARCH_INDEX_VERSION } from '../../core/documents/search';
+import { ddb } from './client';
+import { searchItems, toRecord } from './documents-store';
+import { keys } from './keys';
+import { tableName } from './table-ops';
+
+export interface BackfillResult {
+  /** Documents that got their search items. */
+  indexed: number;
+  /** Documents that changed while the backfill ran (indexed by that change). */
+  skipped: number;
+  /** Search items of an older index version removed. */
+  removed: number;
+}
+
+const isConditionFailure = (error: unknown) => {
+  const name = (error as { name?: string })?.name;
+  return name === 'TransactionCanceledException' || name === 'ConditionalCheckFailedException';
+};
+
+export async function backfillSearchIndex(opts: { log?: (message: string) => void } = {}): Promise<BackfillResult> {
+  const result: BackfillResult = { indexed: 0, skipped: 0, removed: 0 };
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: '(#type = :doc OR #type = :search) AND (attribute_not_exists(siv) OR siv < :v)',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':doc': 'DOCUMENT', ':search': 'DOC_SEARCH', ':v': SEARCH_INDEX_VERSION },
+        ExclusiveStartKey: start,
+        Limit: 1000,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      try {
+        if (item.type === 'DOC_SEARCH') {
+          await ddb().send(
+            new DeleteCommand({
+              TableName: tableName(),
+              Key: { pk: item.pk, sk: item.sk },
+              ConditionExpression: 'attribute_not_exists(siv) OR siv < :v',
+              ExpressionAttributeValues: { ':v': SEARCH_INDEX_VERSION },
+            }),
+          );
+          result.removed += 1;
+          continue;
+        }
+        const doc = toRecord(item);
+        await ddb().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: keys.document(doc.receipt_id),
+                  UpdateExpression: 'SET siv = :v',
+                  ConditionExpression: 'version = :version AND (attribute_not_exists(siv) OR siv < :v)',
+                  ExpressionAttributeValues: { ':v': SEARCH_INDEX_VERSION, ':version': doc.version },
+                },
+              },
+              ...searchItems(doc).map((search) => ({ Put: { TableName: tableName(), Item: search } })),
+            ],
+          }),
+        );
+        result.indexed += 1;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        if (item.type === 'DOCUMENT') result.skipped += 1;
+      }
+    }
+    start = page.LastEvaluatedKey;
+    opts.log?.(`search index backfill: ${result.indexed} indexed, ${result.skipped} changed meanwhile, ${result.removed} old items removed`);
+  } while (start);
+  return result;
+}
