@@ -145,7 +145,8 @@ export function handlerLogGroup(scope: Construct, id: string): LogGroup {
 
 /**
  * One bundled handler as a Lambda function (Node 22, arm64, 512 MB, 29 s, one month of logs), with its
- * environment and the grants its bundled AWS SDK clients call for (see grants.ts).
+ * environment and the grants its bundled AWS SDK clients call for (see grants.ts). With `containerImage` the same
+ * bundle ships in a container image built from that folder's Dockerfile (the office converter and its LibreOffice).
  */
 export class HandlerFunction extends LambdaFunction {
   readonly handlerPath: string;

@@ -8,10 +8,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetS3Client } from '../../../lambdas/adapters/s3/files';
 import { convertOfficeObject } from '../../../lambdas/core/documents/office-conversion';
-import { ObjectTooLarge, type FileStore, type OfficeConverter } from '../../../lambdas/core/documents/ports';
+import type { OfficeConverter } from '../../../lambdas/core/documents/ports';
 import { handler } from '../../../lambdas/jobs/convert-office';
 import { resetEnvCache } from '../../../lambdas/runtime/env';
 import { filesFor } from '../../../lambdas/runtime/lazy-adapters';
+import { MemoryFiles } from './fakes';
+import { DOCUMENT_MAX_BYTES } from '../../../shared/constants';
 import { jobHandlers } from '../../../shared/routes';
 import { officeConversionKeys, officeConversionRequestSchema } from '../../../shared/schemas/office-conversion';
 
@@ -86,37 +88,34 @@ describe('convertOfficeObject', () => {
   const PDF = new TextEncoder().encode('%PDF-1.7\n%%EOF\n');
   const log = { info: () => undefined, warn: () => undefined };
 
-  function fakeFiles(stored: Map<string, Uint8Array>, tooLarge = false): FileStore {
-    return {
-      bucket: () => BUCKET,
-      get: async (key) => {
-        if (tooLarge) throw new ObjectTooLarge(key);
-        const bytes = stored.get(key);
-        if (!bytes) throw new Error(`no ${key}`);
-        return { bytes, etag: 'e', size: bytes.length };
-      },
-      put: async (key, bytes) => void stored.set(key, bytes),
-    } as FileStore;
+  /** The documents bucket in memory, named like the documents bucket of the requests. */
+  function memoryFiles(stored: Record<string, Uint8Array>): MemoryFiles {
+    const files = new MemoryFiles();
+    files.bucket = () => BUCKET;
+    for (const [key, bytes] of Object.entries(stored)) void files.put(key, bytes);
+    return files;
   }
 
   it('converts the office file with the port and writes the PDF at outputKey', async () => {
-    const stored = new Map([[good.key, new Uint8Array([1, 2, 3])]]);
+    const files = memoryFiles({ [good.key]: new Uint8Array([1, 2, 3]) });
     const seen: string[] = [];
     const office: OfficeConverter = { toPdf: async (bytes, name) => (seen.push(`${name}:${bytes.length}`), { pdf: PDF }) };
-    expect(await convertOfficeObject({ files: fakeFiles(stored), office, log }, good)).toEqual({ ok: true, outputKey: good.outputKey });
+    expect(await convertOfficeObject({ files, office, log }, good)).toEqual({ ok: true, outputKey: good.outputKey });
     expect(seen).toEqual(['document.docx:3']);
-    expect(stored.get(good.outputKey)).toEqual(PDF);
+    expect((await files.get(good.outputKey)).bytes).toEqual(PDF);
   });
 
   it('answers why there is no PDF, and writes nothing', async () => {
-    const stored = new Map([[good.key, new Uint8Array([1])]]);
+    const files = memoryFiles({ [good.key]: new Uint8Array([1]) });
     const office: OfficeConverter = { toPdf: async () => ({ pdf: null, reason: 'LibreOffice did not finish within 60 s' }) };
-    expect(await convertOfficeObject({ files: fakeFiles(stored), office, log }, good)).toEqual({ ok: false, reason: 'LibreOffice did not finish within 60 s' });
-    expect(stored.has(good.outputKey)).toBe(false);
+    expect(await convertOfficeObject({ files, office, log }, good)).toEqual({ ok: false, reason: 'LibreOffice did not finish within 60 s' });
+    expect(await files.head(good.outputKey)).toBeUndefined();
   });
 
   it('refuses a file larger than a document may be', async () => {
     const office: OfficeConverter = { toPdf: async () => ({ pdf: PDF }) };
-    expect(await convertOfficeObject({ files: fakeFiles(new Map(), true), office, log }, good)).toEqual({ ok: false, reason: 'The file is larger than 31457280 bytes' });
+    const files = memoryFiles({ [good.key]: new Uint8Array(DOCUMENT_MAX_BYTES + 1) });
+    expect(await convertOfficeObject({ files, office, log }, good)).toEqual({ ok: false, reason: 'The file is larger than 31457280 bytes' });
+    expect(await files.head(good.outputKey)).toBeUndefined();
   });
 });
