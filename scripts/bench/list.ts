@@ -19,7 +19,7 @@ import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/cli
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { batchWrite, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
-import { searchTextOf } from '../../lambdas/core/documents/list';
+import { seededDocument } from '../../test/support/document-records';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import { registerUser } from '../local/seed';
 import { LOCAL_CLIENT_ID, startLocalStack } from '../local/stack';
@@ -65,53 +65,26 @@ function installCounter() {
 function seedDocument(i: number, companyId: string): DocumentRecord {
   // Spread evenly: document i is created at START + i * (SPAN_DAYS / DOCS) days.
   const created = new Date(START + Math.floor((i * SPAN_DAYS * DAY) / DOCS)).toISOString();
-  const type = i % 3 === 0 ? 'invoice' : 'receipt';
-  const status = (['review', 'ready', 'archive', 'review', 'rejected'] as const)[i % 5]!;
-  const doc: DocumentRecord = {
+  return seededDocument({
     receipt_id: `BENCH${String(i).padStart(21, '0')}`,
     scope: `C#${companyId}`,
-    company_id: companyId,
+    created_at: created,
     company_name: 'Bench Company',
     company_code: '300000099',
     user_id: 'bench',
     user: { name: 'Bench', surname: 'User' },
-    receipt_type: type,
-    status,
-    flag: false,
-    notes: '',
-    category: null,
+    receipt_type: i % 3 === 0 ? 'invoice' : 'receipt',
+    status: (['review', 'ready', 'archive', 'review', 'rejected'] as const)[i % 5]!,
     original_file_name: `scan-${i}.pdf`,
-    email_id: null,
-    duplicate_id: null,
-    stakeholder_id: null,
     // One document in 20 is from Maxima; one in all (RARE_DOC) from Žalgirio Arena.
     counterparty_name: i === RARE_DOC ? 'Žalgirio Arena, VšĮ' : i % 20 === 3 ? 'MAXIMA LT, UAB' : `Supplier ${i % 997} UAB`,
     document_number: `INV-${i}`,
     issue_date: created.slice(0, 10),
     total: ((i % 500) + 0.99).toFixed(2),
-    currency: 'EUR',
-    search_text: '',
-    key_digest: null,
-    can_be_restarted: false,
-    error_message: null,
-    created_at: created,
-    updated_at: created,
     version: 2,
-    upload_id: null,
-    mode: 'single',
-    split_page: null,
-    upload_type: null,
-    process_rows: true,
-    source: null,
     pages: [{ page: 1, document: `scan-${i}.pdf`, image_key: null, status: 'processed', width: 1200, height: 1700 }],
-    content_key: null,
-    boxes_key: null,
-    related_documents: [],
     charged_month: created.slice(0, 7),
-    processing_run: 1,
-  };
-  doc.search_text = searchTextOf(doc);
-  return doc;
+  });
 }
 
 async function seed(companyId: string) {

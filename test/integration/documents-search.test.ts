@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchWrite, documentItem, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
 import { backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
-import { searchTextOf } from '../../lambdas/core/documents/list';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import { apiClient, registeredUser, startTestStack, type TestStack } from '../support/local-stack';
+import { seededDocument } from '../support/document-records';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from './content-fixtures';
 
 type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
@@ -17,52 +17,19 @@ type Summary = { receipt_id: string; company_id: string | null; status: string; 
 type Page = { items: Summary[]; next: string | null; next_company: string | null };
 
 function seedDoc(i: number, companyId: string, over: Partial<DocumentRecord> = {}): DocumentRecord {
-  const created = new Date(Date.UTC(2024, 4, 1) + i * 3600_000).toISOString();
-  const doc: DocumentRecord = {
+  return seededDocument({
     receipt_id: `SRCH${companyId.slice(-6).toUpperCase().replace(/[^0-9A-Z]/g, 'X')}${String(i).padStart(6, '0')}`,
     scope: `C#${companyId}`,
-    company_id: companyId,
-    company_name: 'Seeded',
-    company_code: '1',
-    user_id: 'seed',
-    user: { name: 'Seed', surname: 'User' },
+    created_at: new Date(Date.UTC(2024, 4, 1) + i * 3600_000).toISOString(),
     receipt_type: i % 2 ? 'invoice' : 'receipt',
     status: (['review', 'ready'] as const)[i % 2]!,
-    flag: false,
-    notes: '',
-    category: null,
     original_file_name: `bulk-${i}.pdf`,
-    email_id: null,
-    duplicate_id: null,
-    stakeholder_id: null,
     counterparty_name: i === 77 ? 'Vilniaus Vandenys, UAB' : 'Common Trader UAB',
     document_number: `CT-${i}`,
     issue_date: '2024-05-01',
     total: '1.00',
-    currency: 'EUR',
-    search_text: '',
-    key_digest: null,
-    can_be_restarted: false,
-    error_message: null,
-    created_at: created,
-    updated_at: created,
-    version: 1,
-    upload_id: null,
-    mode: 'single',
-    split_page: null,
-    upload_type: null,
-    process_rows: true,
-    source: null,
-    pages: [],
-    content_key: null,
-    boxes_key: null,
-    related_documents: [],
-    charged_month: null,
-    processing_run: 1,
     ...over,
-  };
-  doc.search_text = searchTextOf(doc);
-  return doc;
+  });
 }
 
 async function pageAll(api: Api, query: string): Promise<{ items: Summary[]; pages: number }> {

@@ -2,7 +2,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchWrite, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
-import { searchTextOf } from '../../lambdas/core/documents/list';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import {
   addMembership,
@@ -13,6 +12,7 @@ import {
   uploadDocument,
   type TestStack,
 } from '../support/local-stack';
+import { seededDocument } from '../support/document-records';
 
 type Summary = {
   receipt_id: string;
@@ -43,53 +43,21 @@ async function textPdf(lines: string[]): Promise<Uint8Array> {
 }
 
 function seedDoc(i: number, scope: string, over: Partial<DocumentRecord> = {}): DocumentRecord {
-  const companyId = scope.startsWith('C#') ? scope.slice(2) : null;
-  const created = new Date(Date.UTC(2024, 0, 1) + i * 12 * 3600_000).toISOString();
-  const doc: DocumentRecord = {
+  const company = scope.startsWith('C#');
+  return seededDocument({
     receipt_id: `SEED${scope.slice(-6).toUpperCase().replace(/[^0-9A-Z]/g, 'X')}${String(i).padStart(6, '0')}`,
     scope: scope as DocumentRecord['scope'],
-    company_id: companyId,
-    company_name: 'Seeded',
-    company_code: '1',
-    user_id: 'seed',
-    user: { name: 'Seed', surname: 'User' },
+    created_at: new Date(Date.UTC(2024, 0, 1) + i * 12 * 3600_000).toISOString(),
     receipt_type: i % 2 ? 'invoice' : 'receipt',
-    status: companyId ? (['review', 'ready', 'archive'] as const)[i % 3]! : 'unassigned',
-    flag: false,
-    notes: '',
-    category: null,
+    status: company ? (['review', 'ready', 'archive'] as const)[i % 3]! : 'unassigned',
     original_file_name: `file-${i}.pdf`,
-    email_id: null,
     duplicate_id: i % 10 === 0 ? 'SEEDORIGINAL' : null,
-    stakeholder_id: null,
     counterparty_name: i % 7 === 0 ? 'Maxima LT, UAB' : `Supplier ${i}`,
     document_number: `INV-${i}`,
     issue_date: new Date(Date.UTC(2023, 11, 1) + i * 24 * 3600_000).toISOString().slice(0, 10),
     total: '10.00',
-    currency: 'EUR',
-    search_text: '',
-    key_digest: null,
-    can_be_restarted: false,
-    error_message: null,
-    created_at: created,
-    updated_at: created,
-    version: 1,
-    upload_id: null,
-    mode: 'single',
-    split_page: null,
-    upload_type: null,
-    process_rows: true,
-    source: null,
-    pages: [],
-    content_key: null,
-    boxes_key: null,
-    related_documents: [],
-    charged_month: null,
-    processing_run: 1,
     ...over,
-  };
-  doc.search_text = searchTextOf(doc);
-  return doc;
+  });
 }
 
 async function pageAll(api: Api, query: string): Promise<{ items: Summary[]; pages: number }> {
