@@ -26,6 +26,11 @@ export const AWS_NEEDS = {
   secretsKey: 'encrypt and decrypt with the secrets key',
   /** SQS: queue exports. */
   exportQueue: 'send messages to the export queue',
+  // Office previews on AWS (shared/schemas/office-conversion.ts)
+  /** S3: read and write objects under office-conversion/ of the documents bucket only (the office converter). */
+  officeConversion: 'read and write the office-conversion/ objects of the documents bucket',
+  /** Lambda: invoke the office converter function (the processing job). */
+  officeConverter: 'invoke the office converter function',
 } as const;
 export type AwsNeed = keyof typeof AWS_NEEDS;
 

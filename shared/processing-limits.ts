@@ -15,6 +15,8 @@ export const PROCESSING_LIMITS = {
   maxReceiveCount: 3,
   /** How often the sweeper runs. */
   sweepEveryMinutes: 30,
+  /** Office previews on AWS: the office converter function's timeout (LibreOffice itself is stopped after 60 s). */
+  officeConversionSeconds: 120,
 } as const;
 
 /**

@@ -140,6 +140,8 @@ export const jobHandlers = {
   importDriveFiles: 'jobs/import-drive-files',
   /** Master-data imports (SQL, Rivile): EventBridge schedule → Lambda (a timer in local mode). */
   syncMasterData: 'jobs/sync-master-data',
+  /** Office previews on AWS: invoked by the processing job (a container image with LibreOffice). */
+  convertOffice: 'jobs/convert-office',
 } as const;
 
 /**
@@ -149,8 +151,9 @@ export const jobHandlers = {
  */
 export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [triggerHandlers.postConfirmation]: ['table'],
-  // Reads the upload, writes page images, content and boxes; Textract reads the upload itself.
-  [jobHandlers.processDocument]: ['table', 'documentsBucket', 'webSocketManage', 'textract'],
+  // Reads the upload, writes page images, content and boxes; Textract reads the upload itself; office files go
+  // through the office converter for their page images.
+  [jobHandlers.processDocument]: ['table', 'documentsBucket', 'webSocketManage', 'textract', 'officeConverter'],
   // Reads the raw message, writes its attachments as uploads.
   [jobHandlers.receiveEmail]: ['table', 'documentsBucket', 'webSocketManage'],
   // Reads the document's files, opens the target's credentials, re-queues with a delay.
@@ -164,6 +167,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [jobHandlers.importDriveFiles]: ['table', 'documentsBucket', 'webSocketManage', 'secretsKey'],
   // Opens the SQL / Rivile import credentials and upserts master data.
   [jobHandlers.syncMasterData]: ['table', 'secretsKey'],
+  // Runs LibreOffice on users' files: the office-conversion/ objects of the bucket and nothing else (no table).
+  [jobHandlers.convertOffice]: ['officeConversion'],
 };
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

@@ -20,6 +20,7 @@ export const KNOWN_JOBS = {
   sweepProcessing: 'EventBridge schedule → Lambda (documents stuck in processing end failed)',
   importDriveFiles: 'EventBridge schedule → Google Drive and Dropbox import job Lambda (DriveImportSchedule)',
   syncMasterData: 'EventBridge schedule (every 15 minutes) → Lambda (master-data imports from SQL and Rivile)',
+  convertOffice: 'Invoked by the processing job → container image Lambda with LibreOffice (office files to PDF, ProcessingStack)',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;
 

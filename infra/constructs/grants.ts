@@ -12,8 +12,8 @@ export type { AwsNeed } from '../../shared/needs';
 const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-dynamodb': ['table'],
   '@aws-sdk/lib-dynamodb': ['table'],
-  '@aws-sdk/client-s3': ['documentsBucket', 'documentsRead'],
-  '@aws-sdk/s3-request-presigner': ['documentsBucket', 'documentsRead'],
+  '@aws-sdk/client-s3': ['documentsBucket', 'documentsRead', 'officeConversion'],
+  '@aws-sdk/s3-request-presigner': ['documentsBucket', 'documentsRead', 'officeConversion'],
   '@aws-sdk/s3-presigned-post': ['documentsBucket'],
   '@aws-sdk/lib-storage': ['documentsBucket'],
   '@aws-sdk/client-cognito-identity-provider': ['userPoolAdmin'],
@@ -25,6 +25,8 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   // Integrations: sealing/opening credentials, and queueing exports.
   '@aws-sdk/client-kms': ['secretsKey'],
   '@aws-sdk/client-sqs': ['exportQueue'],
+  // Office previews on AWS: the processing job invokes the office converter function.
+  '@aws-sdk/client-lambda': ['officeConverter'],
 };
 
 /** Clients the SDK uses internally to resolve credentials; they need no grant. */
@@ -51,6 +53,10 @@ export const DOCUMENTS_LIST_ACTIONS = ['s3:ListBucket'];
 export const TEXTRACT_S3_ACTIONS = ['s3:GetObject', 's3:GetObjectVersion'];
 export const KMS_ACTIONS = ['kms:Encrypt', 'kms:Decrypt'];
 export const SES_SEND_ACTIONS = ['ses:SendEmail'];
+/** Office previews on AWS: the converter's objects (read the office file, write its PDF; no list, no delete). */
+export const OFFICE_CONVERSION_ACTIONS = ['s3:GetObject', 's3:PutObject'];
+/** Office previews on AWS: the processing job's synchronous invocation of the office converter. */
+export const OFFICE_CONVERTER_ACTIONS = ['lambda:InvokeFunction'];
 
 /** The bare address of a sender such as `Receipts <no-reply@example.com>` (the ses:FromAddress condition key). */
 export function senderAddress(mailFrom: string): string {

@@ -1,9 +1,10 @@
-import { AssetHashType, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AssetHashType, Duration, RemovalPolicy, type Size, Stack } from 'aws-cdk-lib';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, type IRole, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { Architecture, Code, Function as LambdaFunction, Handler, type IFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -11,12 +12,16 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { GLOBAL_INDEXES } from '../../shared/table';
+import { OFFICE_CONVERSION_PREFIX } from '../../shared/schemas/office-conversion';
 import { LAMBDA_HANDLER, type HandlerBundle } from '../build/bundle-handlers';
+import { imageContext } from '../build/image-context';
 import {
   DOCUMENTS_LIST_ACTIONS,
   DOCUMENTS_READ_ACTIONS,
   DOCUMENTS_WRITE_ACTIONS,
   KMS_ACTIONS,
+  OFFICE_CONVERSION_ACTIONS,
+  OFFICE_CONVERTER_ACTIONS,
   SES_SEND_ACTIONS,
   TABLE_ACTIONS,
   TEXTRACT_ACTIONS,
@@ -56,6 +61,8 @@ export interface HandlerResources {
   appUrl?: string;
   /** Google Drive and Dropbox imports: the OAuth clients (context googleClientId, googleClientSecret, dropboxAppKey). */
   driveClients?: DriveClients;
+  /** Office previews on AWS: the office converter function (sets OFFICE_CONVERTER_FUNCTION; need officeConverter). */
+  officeConverter?: IFunction;
 }
 
 export interface DriveClients {
@@ -85,6 +92,13 @@ export interface HandlerFunctionProps {
    * its function, and every line carries its route and request id).
    */
   logGroup?: ILogGroup;
+  /**
+   * Ship the bundle in a container image instead of a zip: the folder with the image's Dockerfile (its files and the
+   * bundle under function/ make the build context, infra/build/image-context.ts). Docker builds it at deploy time.
+   */
+  containerImage?: string;
+  /** /tmp of the function (default 512 MiB). */
+  ephemeralStorageSize?: Size;
 }
 
 /** Handler environment: the names of lambdas/runtime/env.ts, filled from the resources that are given. */
@@ -119,6 +133,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     env[ENV_NAMES.googleClientSecret] = r.driveClients.googleClientSecret;
     env[ENV_NAMES.dropboxAppKey] = r.driveClients.dropboxAppKey;
   }
+  // Office previews: the processing job invokes the office converter; empty elsewhere (LibreOffice in-process if any).
+  env[ENV_NAMES.officeConverterFunction] = r.officeConverter ? r.officeConverter.functionName : '';
   return env;
 }
 
@@ -129,7 +145,8 @@ export function handlerLogGroup(scope: Construct, id: string): LogGroup {
 
 /**
  * One bundled handler as a Lambda function (Node 22, arm64, 512 MB, 29 s, one month of logs), with its
- * environment and the grants its bundled AWS SDK clients call for (see grants.ts).
+ * environment and the grants its bundled AWS SDK clients call for (see grants.ts). With `containerImage` the same
+ * bundle ships in a container image built from that folder's Dockerfile (the office converter and its LibreOffice).
  */
 export class HandlerFunction extends LambdaFunction {
   readonly handlerPath: string;
@@ -144,14 +161,20 @@ export class HandlerFunction extends LambdaFunction {
       : awsNeedsOf(props.handler, built.awsSdkPackages);
     const granted = new Set([...needs].filter((n) => !withheld[n]));
     const logGroup = props.logGroup ?? handlerLogGroup(scope, `${id}Logs`);
+    const x86 = built.architecture === 'x86_64';
+    // A container image (built by Docker at deploy time, for the function's architecture) or the bundle as a zip.
+    const code = props.containerImage
+      ? Code.fromAssetImage(imageContext(built, props.containerImage), { platform: x86 ? Platform.LINUX_AMD64 : Platform.LINUX_ARM64 })
+      : Code.fromAsset(built.dir, { assetHashType: AssetHashType.CUSTOM, assetHash: built.contentHash });
     super(scope, id, {
-      runtime: HANDLER_DEFAULTS.runtime,
+      runtime: props.containerImage ? Runtime.FROM_IMAGE : HANDLER_DEFAULTS.runtime,
       // The bundle's architecture (LAMBDA_ARCHITECTURE, arm64, from any deploying machine): its native binaries are for it.
-      architecture: built.architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
+      architecture: x86 ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: props.memorySize ?? HANDLER_DEFAULTS.memorySize,
       timeout: props.timeout ?? HANDLER_DEFAULTS.timeout,
-      code: Code.fromAsset(built.dir, { assetHashType: AssetHashType.CUSTOM, assetHash: built.contentHash }),
-      handler: LAMBDA_HANDLER,
+      ...(props.ephemeralStorageSize ? { ephemeralStorageSize: props.ephemeralStorageSize } : {}),
+      code,
+      handler: props.containerImage ? Handler.FROM_IMAGE : LAMBDA_HANDLER,
       description: props.description ?? `lambdas/${props.handler}.ts`,
       environment: handlerEnvironment(scope, props.resources),
       logGroup,
@@ -245,6 +268,15 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
         // Textract's expense actions have no resource-level permissions; it reads the upload with the caller's credentials.
         allow(TEXTRACT_ACTIONS, ['*']);
         if (r.documentsBucket) allow(TEXTRACT_S3_ACTIONS, [r.documentsBucket.arnForObjects('*')]);
+        break;
+      case 'officeConversion':
+        // The office converter: the office file and its PDF under office-conversion/, nothing else of the bucket.
+        if (!r.documentsBucket) missing(need, 'documents bucket');
+        allow(OFFICE_CONVERSION_ACTIONS, [r.documentsBucket!.arnForObjects(`${OFFICE_CONVERSION_PREFIX}*`)]);
+        break;
+      case 'officeConverter':
+        if (!r.officeConverter) missing(need, 'office converter function');
+        allow(OFFICE_CONVERTER_ACTIONS, [r.officeConverter!.functionArn]);
         break;
       case 'sesSend': {
         // Without a sender (`cdk deploy -c mailFrom=...`) nothing may be sent: no grant, and the handler

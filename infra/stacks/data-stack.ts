@@ -5,6 +5,7 @@ import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { EMAIL_IN_PREFIX } from '../../shared/constants';
 import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
+import { OFFICE_CONVERSION_EXPIRY_DAYS, OFFICE_CONVERSION_PREFIX } from '../../shared/schemas/office-conversion';
 
 export interface DataStackProps extends StackProps {
   /** The SPA's origin (https://…): browsers PUT/GET documents with presigned URLs from there. */
@@ -68,6 +69,14 @@ export class DataStack extends Stack {
         // Email-in: raw messages are kept 90 days after their attachments became documents (support, audits).
         { id: 'expire-inbound-mail', prefix: EMAIL_IN_PREFIX, expiration: Duration.days(INBOUND_MAIL_DAYS) },
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Office previews on AWS: an office file and its PDF live here for one conversion (the job deletes them);
+        // what a dead job leaves, and the versions a delete keeps, go after a day (the shorter rule wins in S3).
+        {
+          id: 'expire-office-conversions',
+          prefix: OFFICE_CONVERSION_PREFIX,
+          expiration: Duration.days(OFFICE_CONVERSION_EXPIRY_DAYS),
+          noncurrentVersionExpiration: Duration.days(OFFICE_CONVERSION_EXPIRY_DAYS),
+        },
         // Operations: old versions (replaced or deleted objects) are kept for recovery, then expire; delete markers
         // left without versions are removed.
         {

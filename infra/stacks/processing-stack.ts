@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Size, Stack, type StackProps } from 'aws-cdk-lib';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -20,6 +20,7 @@ import { MasterDataSync } from '../constructs/master-data-sync';
 import { ImportJob } from '../constructs/import-job';
 import { DriveImportSchedule } from '../constructs/drive-import-schedule';
 import type { DriveClients } from '../constructs/handler-function';
+import { OFFICE_CONVERTER_IMAGE_DIR } from '../build/image-context';
 
 export interface ProcessingStackProps extends StackProps {
   bundle: HandlerBundle;
@@ -54,6 +55,15 @@ export const PROCESS_DOCUMENT_TIMEOUT = Duration.seconds(PROCESSING_LIMITS.funct
 export const UPLOADS_VISIBILITY_TIMEOUT = Duration.seconds(PROCESSING_LIMITS.visibilityTimeoutSeconds);
 /** Deliveries before a message goes to the DLQ; the job's MAX_RECEIVES (lambdas/jobs/process-document.ts) must match. */
 export const UPLOADS_MAX_RECEIVE_COUNT = PROCESSING_LIMITS.maxReceiveCount;
+/**
+ * Office previews on AWS: the office converter function (container image with LibreOffice). LibreOffice starts a
+ * new profile per conversion and is CPU-bound (CPU follows memory); its temporary folders live in /tmp.
+ */
+export const OFFICE_CONVERTER = {
+  timeout: Duration.seconds(PROCESSING_LIMITS.officeConversionSeconds),
+  memorySize: 2048,
+  ephemeralStorageSize: Size.mebibytes(1024),
+} as const;
 
 /**
  * Document processing: S3 ObjectCreated (uploads/…, jobs/process/…) → SQS queue (DLQ after 3 receives) → job Lambda.
@@ -71,6 +81,8 @@ export class ProcessingStack extends Stack {
   readonly uploadsQueue: Queue;
   readonly deadLetterQueue: Queue;
   readonly processDocument?: HandlerFunction;
+  /** Office previews on AWS: the container image function with LibreOffice the processing job invokes. */
+  readonly officeConverter?: HandlerFunction;
   readonly exportDocument?: HandlerFunction;
   /** Documents whose job died (timeout, out of memory): the dead-letter queue's consumer and the sweeper. */
   readonly processDocumentDeadLetter?: HandlerFunction;
@@ -114,6 +126,19 @@ export class ProcessingStack extends Stack {
       webSocketStage: props.webSocketStage,
       globalAdminEmails: props.globalAdminEmails,
     };
+    // Office previews: the processing job invokes this function (its role: the office-conversion/ objects only).
+    const converterHandler = props.entries.jobs.convertOffice;
+    if (converterHandler) {
+      this.officeConverter = new HandlerFunction(this, 'OfficeConverterFn', {
+        handler: converterHandler,
+        bundle: props.bundle,
+        description: `Office files to PDF with LibreOffice (container image) → lambdas/${converterHandler}.ts`,
+        containerImage: OFFICE_CONVERTER_IMAGE_DIR,
+        ...OFFICE_CONVERTER,
+        // The table's name only (the handlers' environment requires it); its needs grant no table access.
+        resources: { table: props.table, documentsBucket: props.documentsBucket, globalAdminEmails: '' },
+      });
+    }
     const handler = props.entries.jobs.processDocument;
     if (handler) {
       this.processDocument = new HandlerFunction(this, 'ProcessDocumentFn', {
@@ -123,7 +148,8 @@ export class ProcessingStack extends Stack {
         timeout: PROCESS_DOCUMENT_TIMEOUT,
         // Page rendering (sharp, pdfjs on @napi-rs/canvas) is memory- and CPU-bound; Lambda CPU scales with memory.
         memorySize: 2048,
-        resources: jobResources,
+        resources: { ...jobResources, officeConverter: this.officeConverter },
+        ...(this.officeConverter ? {} : { withheld: { officeConverter: 'no office converter function: office files get no page images' } }),
       });
       // One document per invocation: a failure retries only that document. Partial batch responses are
       // honoured if the handler returns { batchItemFailures }. Concurrency is capped to stay within Textract's TPS.

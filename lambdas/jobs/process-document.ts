@@ -6,19 +6,16 @@
  */
 import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { PROCESSING_LIMITS } from '../../shared/processing-limits';
-import { LibreOfficeConverter } from '../adapters/libreoffice';
 import { decodeS3Key } from '../core/documents/files';
 import { handleObjectCreated, type ProcessingDeps } from '../core/documents/processing';
 import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
+import { officeConverter } from './lib/office-converter';
 import { recogniser } from './lib/recogniser';
 import { pageRenderer } from './lib/renderer';
 
 /** Deliveries of one message before it goes to the dead-letter queue (CDK: maxReceiveCount). */
 export const MAX_RECEIVES = PROCESSING_LIMITS.maxReceiveCount;
-
-/** Page images of office files where LibreOffice is installed (SOFFICE_PATH, else soffice on PATH). */
-const office = new LibreOfficeConverter();
 
 export function processingDeps(): ProcessingDeps {
   const d = depsFor('jobs/process-document');
@@ -33,7 +30,8 @@ export function processingDeps(): ProcessingDeps {
     layouts: d.layouts,
     masterData: d.masterData,
     renderer: pageRenderer,
-    office,
+    // Page images of office files: the office converter function on AWS, LibreOffice in-process where installed.
+    office: officeConverter(d.files, 'jobs/process-document', log),
     recogniser,
     log,
   };

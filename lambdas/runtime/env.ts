@@ -31,6 +31,8 @@ export const ENV_NAMES = {
   googleClientId: 'GOOGLE_CLIENT_ID',
   googleClientSecret: 'GOOGLE_CLIENT_SECRET',
   dropboxAppKey: 'DROPBOX_APP_KEY',
+  // Office previews on AWS: the office converter function the processing job invokes (unset: LibreOffice in-process).
+  officeConverterFunction: 'OFFICE_CONVERTER_FUNCTION',
 } as const;
 
 const envSchema = z.object({
@@ -71,6 +73,8 @@ const envSchema = z.object({
   GOOGLE_API_URL: z.string().default(''),
   DROPBOX_APP_KEY: z.string().default(''),
   DROPBOX_URL: z.string().default(''),
+  /** Office previews on AWS: name of the office converter function (set by CDK); empty: LibreOffice where installed. */
+  OFFICE_CONVERTER_FUNCTION: z.string().max(170).default(''),
 });
 export type Env = z.infer<typeof envSchema>;
 

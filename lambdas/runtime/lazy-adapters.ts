@@ -6,6 +6,8 @@ import { appendFileSync } from 'node:fs';
 import type { FileStore } from '../core/documents/ports';
 import type { LiveEvents } from '../core/ports';
 import { AWS_NEEDS, type AwsNeed } from '../../shared/needs';
+import { handlerNeeds } from '../../shared/routes';
+import { OFFICE_CONVERSION_PREFIX } from '../../shared/schemas/office-conversion';
 import { env } from './env';
 
 /**
@@ -13,7 +15,7 @@ import { env } from './env';
  * of the bundle of a handler whose declaration lacks all of the listed needs.
  */
 export const LAZY_ADAPTER_MODULES: ReadonlyArray<{ module: string; needs: readonly AwsNeed[] }> = [
-  { module: 'lambdas/adapters/s3/files.ts', needs: ['documentsRead', 'documentsBucket'] },
+  { module: 'lambdas/adapters/s3/files.ts', needs: ['documentsRead', 'documentsBucket', 'officeConversion'] },
   { module: 'lambdas/adapters/ws/live-events.ts', needs: ['webSocketManage'] },
 ];
 
@@ -46,12 +48,22 @@ const loadFiles = () => (filesModule ??= import('../adapters/s3/files').then((m)
 const READ: readonly AwsNeed[] = ['documentsRead', 'documentsBucket'];
 const WRITE: readonly AwsNeed[] = ['documentsBucket'];
 
+/** Needs that allow some calls on the keys of one prefix only (their role grants that prefix only). */
+const PREFIX_NEEDS: ReadonlyArray<{ need: AwsNeed; prefix: string; calls: readonly string[] }> = [
+  { need: 'officeConversion', prefix: OFFICE_CONVERSION_PREFIX, calls: ['get', 'put'] },
+];
+
+function allowedByPrefix(check: NeedsCheck | undefined, name: string, key: unknown): boolean {
+  if (!check || typeof key !== 'string') return false;
+  return PREFIX_NEEDS.some((p) => check.needs.has(p.need) && p.calls.includes(name) && key.startsWith(p.prefix) && !key.includes('..'));
+}
+
 /** The documents bucket, loaded on first call; reads need documentsRead or documentsBucket, writes documentsBucket. */
 export function guardedFiles(check: NeedsCheck | undefined): FileStore {
   const call =
     <A extends unknown[], R>(anyOf: readonly AwsNeed[], name: string, pick: (f: FileStore) => (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
-      requireNeed(check, anyOf, `files.${name}`);
+      if (!allowedByPrefix(check, name, args[0])) requireNeed(check, anyOf, `files.${name}`);
       const files = await loadFiles();
       return pick(files).apply(files, args);
     };
@@ -67,6 +79,14 @@ export function guardedFiles(check: NeedsCheck | undefined): FileStore {
     deletePrefix: call(WRITE, 'deletePrefix', (f) => f.deletePrefix),
     presignPut: call(WRITE, 'presignPut', (f) => f.presignPut),
   };
+}
+
+/**
+ * The documents bucket of a job bounded by its `handlerNeeds` in shared/routes.ts, without the table adapters that
+ * depsFor (lambdas/runtime/deps.ts) brings: for the office converter, whose bundle and role hold no DynamoDB.
+ */
+export function filesFor(handler: string): FileStore {
+  return guardedFiles({ needs: new Set(handlerNeeds[handler] ?? []), who: handler });
 }
 
 let liveModule: Promise<LiveEvents> | undefined;

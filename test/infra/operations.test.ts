@@ -75,9 +75,10 @@ describe('least privilege', () => {
       const where = fn.handlerPath;
       expect(TABLE_ACTIONS.every((a) => actions.has(a)), where).toBe(needs.has('table'));
       expect(actions.has('dynamodb:Scan'), where).toBe(false);
-      expect(actions.has('s3:PutObject'), where).toBe(needs.has('documentsBucket'));
+      expect(actions.has('s3:PutObject'), where).toBe(needs.has('documentsBucket') || needs.has('officeConversion'));
       expect(actions.has('s3:DeleteObject'), where).toBe(needs.has('documentsBucket'));
-      expect(actions.has('s3:GetObject'), where).toBe(needs.has('documentsBucket') || needs.has('documentsRead') || needs.has('textract'));
+      expect(actions.has('s3:GetObject'), where).toBe(needs.has('documentsBucket') || needs.has('documentsRead') || needs.has('textract') || needs.has('officeConversion'));
+      expect(actions.has('lambda:InvokeFunction'), where).toBe(needs.has('officeConverter'));
       expect(actions.has('execute-api:ManageConnections'), where).toBe(needs.has('webSocketManage'));
       expect(actions.has('kms:Decrypt'), where).toBe(needs.has('secretsKey'));
       expect(actions.has('sqs:SendMessage'), where).toBe(needs.has('exportQueue'));
