@@ -179,7 +179,8 @@ function makeBundle(root: string, stamp: Stamp, fromCache: boolean): HandlerBund
   };
 }
 
-function filesUnder(dir: string): string[] {
+/** Every file under a folder, sorted. */
+export function filesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);

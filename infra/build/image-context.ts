@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { BuiltHandler } from './bundle-handlers';
+import { filesUnder, type BuiltHandler } from './bundle-handlers';
 import { REPO_ROOT } from './paths';
 
 /** Where the build contexts are written. */
@@ -18,16 +18,6 @@ export const IMAGE_BUILD_ROOT = join(REPO_ROOT, 'infra', '.build', 'images');
 export const OFFICE_CONVERTER_IMAGE_DIR = join(REPO_ROOT, 'infra', 'images', 'office-converter');
 /** The folder of the build context that holds the handler's bundle (the Dockerfile copies it to /var/task). */
 export const IMAGE_FUNCTION_DIR = 'function';
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(full));
-    else out.push(full);
-  }
-  return out.sort();
-}
 
 const posix = (path: string) => path.split(sep).join('/');
 
