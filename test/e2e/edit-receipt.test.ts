@@ -166,9 +166,14 @@ describe('edit-receipt screen in Chromium', () => {
     await page.keyboard.press('Alt+ArrowLeft');
     await page.waitForURL(new RegExp(`/edit-receipt/${ids.third}`));
     await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
-    await page.getByTestId('field-document_id').focus();
-    await page.keyboard.press('Alt+ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('issue_date');
+    // The form may still be filling with this document's fields after the switch back: focus and move until it holds.
+    await expect
+      .poll(async () => {
+        await page.getByTestId('field-document_id').focus();
+        await page.keyboard.press('Alt+ArrowDown');
+        return page.evaluate(() => document.activeElement?.getAttribute('name'));
+      })
+      .toBe('issue_date');
     await page.getByTestId('grid-edit').click();
     await expect.poll(() => page.getByTestId('grid-tools').count()).toBe(1);
 
