@@ -4,11 +4,11 @@
  * and retried; the import resumes after its last stored chunk. On the last delivery (ApproximateReceiveCount
  * ≥ IMPORT_MAX_RECEIVES, the queue's maxReceiveCount) a failure ends the import with a message instead.
  */
-import type { Context, S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { decodeS3Key } from '../core/documents/files';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { IMPORT_MAX_RECEIVES, runImport, type ImportJobDeps } from '../core/master-data/import/service';
 import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
+import { forEachCreatedObject } from '../runtime/s3-notifications';
 
 export { IMPORT_MAX_RECEIVES };
 
@@ -34,30 +34,11 @@ export function importJobDeps(): ImportJobDeps {
 }
 
 export async function handler(event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<SQSBatchResponse> {
-  const log = createLogger({ job: 'import-master-data' });
   const d = importJobDeps();
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const message of event.Records ?? []) {
-    const receiveCount = Number(message.attributes?.ApproximateReceiveCount ?? '1');
-    const final = receiveCount >= IMPORT_MAX_RECEIVES;
-    try {
-      const notification = JSON.parse(message.body) as Partial<S3Event>;
-      // S3 sends an s3:TestEvent when the notification is configured: nothing to do.
-      for (const record of notification.Records ?? []) {
-        if (!record.eventName?.startsWith('ObjectCreated')) continue;
-        await runImport(d, decodeS3Key(record.s3.object.key), {
-          final,
-          remainingMs: context?.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined,
-        });
-      }
-    } catch (error) {
-      log.error('message failed', {
-        messageId: message.messageId,
-        receiveCount,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      failures.push({ itemIdentifier: message.messageId });
-    }
-  }
-  return { batchItemFailures: failures };
+  return forEachCreatedObject(event, createLogger({ job: 'import-master-data' }), (key, { receiveCount }) =>
+    runImport(d, key, {
+      final: receiveCount >= IMPORT_MAX_RECEIVES,
+      remainingMs: context?.getRemainingTimeInMillis ? () => context.getRemainingTimeInMillis() : undefined,
+    }),
+  );
 }

@@ -4,12 +4,12 @@
  * on the last delivery (ApproximateReceiveCount ≥ MAX_RECEIVES, the queue's maxReceiveCount) a
  * failure ends the document in `failed` instead of being retried.
  */
-import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { PROCESSING_LIMITS } from '../../shared/processing-limits';
-import { decodeS3Key } from '../core/documents/files';
 import { handleObjectCreated, type ProcessingDeps } from '../core/documents/processing';
 import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
+import { forEachCreatedObject } from '../runtime/s3-notifications';
 import { officeConverter } from './lib/office-converter';
 import { recogniser } from './lib/recogniser';
 import { pageRenderer } from './lib/renderer';
@@ -38,28 +38,8 @@ export function processingDeps(): ProcessingDeps {
 }
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const log = createLogger({ job: 'process-document' });
   const p = processingDeps();
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const message of event.Records ?? []) {
-    const receiveCount = Number(message.attributes?.ApproximateReceiveCount ?? '1');
-    const final = receiveCount >= MAX_RECEIVES;
-    try {
-      const notification = JSON.parse(message.body) as Partial<S3Event> & { Event?: string };
-      // S3 sends an s3:TestEvent when the notification is configured: nothing to do.
-      for (const record of notification.Records ?? []) {
-        if (!record.eventName?.startsWith('ObjectCreated')) continue;
-        await handleObjectCreated(p, { key: decodeS3Key(record.s3.object.key) }, { final });
-      }
-    } catch (error) {
-      log.error('message failed', {
-        messageId: message.messageId,
-        receiveCount,
-        error: error instanceof Error ? error.message : String(error),
-        stack: error instanceof Error ? error.stack : undefined,
-      });
-      failures.push({ itemIdentifier: message.messageId });
-    }
-  }
-  return { batchItemFailures: failures };
+  return forEachCreatedObject(event, createLogger({ job: 'process-document' }), (key, { receiveCount }) =>
+    handleObjectCreated(p, { key }, { final: receiveCount >= MAX_RECEIVES }),
+  );
 }

@@ -9,7 +9,7 @@ import { monthOf } from '../accounts/companies';
 import { acceptUpload, uploadKey } from './files';
 import { CommitConflict } from './ports';
 import { assertEditable } from './status-machine';
-import { companyScope, userScope, type UploadRecord } from './types';
+import { companyScope, userScope, type UploadRecord, type UsageDelta } from './types';
 import { loadVisible, quotaMessage, type DocCaller, type DocumentDeps } from './workflow';
 
 /** The presigned PUT URL is valid this long (and never longer than the reservation). */
@@ -27,6 +27,14 @@ export const RESERVATION_SECONDS = 60 * 60;
 const RELEASE_BATCH = 25;
 
 /** 429 when one user holds too many reservations: says what is happening and when it clears. */
+/**
+ * The usage change of an upload to a company: one document of the month's quota taken and reserved until
+ * processing makes it a used one; refused when it would go over what the company may still upload.
+ */
+export function reserveOneDocument(companyId: string, month: string, availableDocuments: number): UsageDelta {
+  return { companyId, month, quota_taken: 1, reserved_documents: 1, used_documents: 0, duplicated_documents: 0, limit: availableDocuments - 1 };
+}
+
 export function pendingUploadsMessage(limits: UploadLimits): string {
   return `You have ${limits.maxPendingPerUser} uploads waiting for their files. Upload reservations that are not used expire after ${limits.reservationMinutes} minutes; try again when your uploads have finished.`;
 }
@@ -111,15 +119,7 @@ export async function requestUpload(
   };
   if (company) {
     await releaseExpiredReservations(deps, company.company_id);
-    const reserve = {
-      companyId: company.company_id,
-      month: month!,
-      quota_taken: 1,
-      reserved_documents: 1,
-      used_documents: 0,
-      duplicated_documents: 0,
-      limit: company.available_documents - 1,
-    };
+    const reserve = reserveOneDocument(company.company_id, month!, company.available_documents);
     try {
       await deps.documents.putUpload(upload, reserve, { maxOutstanding: limits.maxPendingPerUser });
     } catch (error) {

@@ -21,7 +21,7 @@ import { monthOf, toCompanyView } from '../accounts/companies';
 import type { CompanyRecord } from '../accounts/types';
 import { digest, documentIdFor, EXTENSIONS, extensionOf, maxBytesFor, uploadKey } from '../documents/files';
 import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
-import { RESERVATION_SECONDS, releaseExpiredReservations } from '../documents/upload';
+import { RESERVATION_SECONDS, releaseExpiredReservations, reserveOneDocument } from '../documents/upload';
 import { companyScope, type UploadRecord } from '../documents/types';
 import type { LiveEvents } from '../ports';
 import { DriveAuthError, type DriveFile, type DriveImportRecord } from './ports';
@@ -204,15 +204,7 @@ async function createUpload(
     document_ids: [],
   };
   try {
-    await deps.documents.putUpload(upload, {
-      companyId: company.company_id,
-      month,
-      quota_taken: 1,
-      reserved_documents: 1,
-      used_documents: 0,
-      duplicated_documents: 0,
-      limit: company.available_documents - 1,
-    });
+    await deps.documents.putUpload(upload, reserveOneDocument(company.company_id, month, company.available_documents));
     return { upload, created: true };
   } catch (error) {
     if (!(error instanceof CommitConflict)) throw error;

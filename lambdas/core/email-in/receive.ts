@@ -15,7 +15,7 @@ import type { CompanyRecord } from '../accounts/types';
 import type { AccountsStore, Clock } from '../ports';
 import { digest, documentIdFor, uploadKey } from '../documents/files';
 import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
-import { RESERVATION_SECONDS, releaseExpiredReservations } from '../documents/upload';
+import { RESERVATION_SECONDS, releaseExpiredReservations, reserveOneDocument } from '../documents/upload';
 import { companyScope, type UploadRecord } from '../documents/types';
 import { parseMail, parseMailHeaders, type MailAttachment, type ParsedMail } from './mime';
 import type { EmailStore } from './ports';
@@ -193,15 +193,7 @@ async function uploadOf(
     email_id: email.email_id,
   };
   try {
-    await deps.documents.putUpload(upload, {
-      companyId: company.company_id,
-      month,
-      quota_taken: 1,
-      reserved_documents: 1,
-      used_documents: 0,
-      duplicated_documents: 0,
-      limit: company.available_documents - 1,
-    });
+    await deps.documents.putUpload(upload, reserveOneDocument(company.company_id, month, company.available_documents));
     return upload;
   } catch (error) {
     if (!(error instanceof CommitConflict)) throw error;
