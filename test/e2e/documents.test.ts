@@ -185,6 +185,7 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await page.locator('input[name="search"]').fill('two-invoices');
     await page.locator('input[name="search"]').press('Enter');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    await screenshot(page, 'documents-search');
     await page.locator('input[name="search"]').fill('');
     await page.locator('input[name="search"]').press('Enter');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
