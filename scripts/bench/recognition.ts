@@ -8,11 +8,13 @@
  * --no-bare skips the bare OCR timing (accuracy runs take half the time).
  * --dump <dir> writes each receipt's AnalyzeExpense result; --from-dump <dir> runs the extraction again on the
  * words of such results (for working on extraction rules without waiting for OCR; no timing).
+ * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers), to measure other settings.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LocalRecogniser } from '../../lambdas/adapters/local-recogniser';
+import type { PaddleOcrOptions } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { extractDocument } from '../../lambdas/core/recognition/extract';
 import { blocksToDocument, toAnalyzeExpenseResult } from '../../lambdas/core/recognition/expense';
 import type { AnalyzeExpenseResult } from '../../lambdas/core/recognition/types';
@@ -29,10 +31,11 @@ interface Args {
   dump?: string;
   fromDump?: string;
   noBare: boolean;
+  paddle: PaddleOcrOptions;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { folder: '', fromAnnotations: false, verbose: false, noBare: false };
+  const args: Args = { folder: '', fromAnnotations: false, verbose: false, noBare: false, paddle: {} };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--limit') args.limit = Number(argv[++i]);
@@ -42,11 +45,26 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--dump') args.dump = argv[++i]!;
     else if (a === '--from-dump') args.fromDump = argv[++i]!;
     else if (a === '--no-bare') args.noBare = true;
+    else if (a === '--paddle') args.paddle = parsePaddleOptions(argv[++i] ?? '');
     else if (!a.startsWith('--')) args.folder = a;
     else throw new Error(`Unknown option ${a}`);
   }
   if (!args.folder) throw new Error('Usage: recognition.ts <folder> [--limit N] [--only ids] [--from-annotations] [--verbose]');
   return args;
+}
+
+const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio'] as const;
+
+function parsePaddleOptions(text: string): PaddleOcrOptions {
+  const opts: Record<string, number> = {};
+  for (const pair of text.split(',').filter(Boolean)) {
+    const [key, value] = pair.split('=');
+    if (!PADDLE_OPTIONS.includes(key as (typeof PADDLE_OPTIONS)[number]) || !Number.isFinite(Number(value))) {
+      throw new Error(`--paddle takes ${PADDLE_OPTIONS.join(', ')} as key=number pairs, not ${pair}`);
+    }
+    opts[key!] = Number(value);
+  }
+  return opts;
 }
 
 function pct(right: number, scored: number): string {
@@ -70,7 +88,7 @@ async function main() {
   let pipelineMs = 0;
   let bareMs = 0;
   const offline = args.fromAnnotations || !!args.fromDump;
-  const recogniser = offline ? undefined : new LocalRecogniser();
+  const recogniser = offline ? undefined : new LocalRecogniser({ paddle: args.paddle });
   if (args.dump) mkdirSync(args.dump, { recursive: true });
   try {
     if (recogniser) await recogniser.warmUp();

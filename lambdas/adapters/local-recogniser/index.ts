@@ -16,7 +16,7 @@ import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, Recogniser
 import { prepareImage } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
 import { recogniseOffice } from './office';
-import { decodeRgb, PaddleOcr } from './paddle-ocr';
+import { decodeRgb, PaddleOcr, type PaddleOcrOptions } from './paddle-ocr';
 import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {
@@ -29,6 +29,8 @@ export interface LocalRecogniserOptions {
   extraLanguages?: OcrLanguage[];
   /** A page with fewer text-layer characters than this is treated as scanned (default 20). */
   minTextChars?: number;
+  /** Settings of the first reading (PaddleOCR); the defaults are the measured ones (docs/recognition.md). */
+  paddle?: PaddleOcrOptions;
 }
 
 /**
@@ -67,7 +69,7 @@ export class LocalRecogniser implements Recogniser {
   constructor(opts: LocalRecogniserOptions = {}) {
     const languages = opts.languages ?? ['eng'];
     const extra = (opts.extraLanguages ?? ['lit']).filter((l) => !languages.includes(l));
-    this.paddle = new PaddleOcr();
+    this.paddle = new PaddleOcr(opts.paddle);
     this.ocrMixed = extra.length ? new OcrEngine({ languages: [...languages, ...extra] }) : undefined;
     this.minTextChars = opts.minTextChars ?? 20;
   }

@@ -25,7 +25,21 @@ describe('joinAddressLines', () => {
     expect(joinAddressLines(['JALAN BANDARAYA', 'LOTUS PLAZA'])).toBe('JALAN BANDARAYA LOTUS PLAZA');
   });
 
+  it('tells look-alike glyphs apart by the characters around them', () => {
+    // A digit read for a letter inside a word; 0 anywhere in a word, 1, 5 and 8 between letters of a longer word.
+    expect(joinAddressLines(['L0T 1851-A, N0.54, BATU 5', 'Ja1an SS21/39, 47400 Peta1ing Jaya, JALAN ANG5A'])).toBe(
+      'LOT 1851-A, NO.54, BATU 5 Jalan SS21/39, 47400 Petaling Jaya, JALAN ANGSA',
+    );
+    // A letter O inside a number; l and I by the word's case.
+    expect(joinAddressLines(['400O0 SHAH ALAM', 'Blk G, BIk G, JIn PJU, Jalan lpoh'])).toBe('40000 SHAH ALAM Blk G, Blk G, Jln PJU, Jalan Ipoh');
+    // Codes that mix letters and digits stay as printed.
+    expect(joinAddressLines(['UNIT G5B, U13/BG, UPTOWN3, 1ST FLOOR, LOT 4F-27, 31G&33G, PJU 1A/3'])).toBe(
+      'UNIT G5B, U13/BG, UPTOWN3, 1ST FLOOR, LOT 4F-27, 31G&33G, PJU 1A/3',
+    );
+  });
+
   it("takes a document's own text as written", () => {
     expect(joinAddressLines(['5-7,JALAN MAHAGONI', 'NO 290. JALAN'], true)).toBe('5-7,JALAN MAHAGONI NO 290. JALAN');
+    expect(joinAddressLines(['L0T 5, Ja1an'], true)).toBe('L0T 5, Ja1an');
   });
 });

@@ -8,6 +8,9 @@
  * - a space between an address word that takes a number and that number ("Seksyen25", "Lot6", "Batu5");
  * - a run-together word split where it starts with a common address word and the rest is a word of its own
  *   ("JALANHARMONI", "BANDARSETIA", "DARULEHSAN").
+ * - a digit read for a letter inside a word ("L0T", "N0.", "Ja1an", "ANG5A"), a letter O inside a number
+ *   ("400O0"), a capital I for an l after a word's capital ("JIn", "BIk") and a lower-case l for the capital I
+ *   before a consonant at a word's start ("lpoh"): glyphs that look alike, told apart by the characters around them.
  * Commas are left spaced as read: addresses print both "7/4,KAWASAN" and "290, JALAN", and putting a space after
  * every comma lost more addresses read right than it won (docs/recognition.md).
  */
@@ -63,12 +66,41 @@ function splitLeadingWord(token: string): string {
   return token;
 }
 
+const LETTER_FOR_DIGIT: Record<string, [upper: string, lower: string]> = { '0': ['O', 'o'], '1': ['I', 'l'], '5': ['S', 's'], '8': ['B', 'B'] };
+
+/**
+ * Look-alike glyphs in one run of letters and digits: a word with one digit that looks like a letter (0 anywhere in
+ * it; 1, 5 and 8 only between letters of a word of three letters or more, so "G5B" or "U13" stay), a number with
+ * the letter O inside, a capital I or a lower-case l where the word's case shows the other.
+ */
+function repairLookAlikes(run: string): string {
+  const digits = run.match(/\d/g) ?? [];
+  const letters = run.match(/\p{L}/gu) ?? [];
+  if (digits.length === 1 && letters.length >= 1) {
+    const at = run.search(/\d/);
+    const d = run[at]!;
+    const before = run[at - 1] ?? '';
+    const after = run[at + 1] ?? '';
+    const between = /\p{L}/u.test(before) && /\p{L}/u.test(after);
+    if (d === '0' || (between && letters.length >= 3 && d in LETTER_FOR_DIGIT)) {
+      const lower = /\p{Ll}/u.test(before + after);
+      const pair = LETTER_FOR_DIGIT[d];
+      if (pair) return run.slice(0, at) + pair[lower ? 1 : 0] + run.slice(at + 1);
+    }
+    return run;
+  }
+  if (!letters.length) return run;
+  if (digits.length >= 2 && /^[\dOo]+$/.test(run)) return run.replace(/[Oo]/g, '0');
+  return run.replace(/^(\p{Lu})I(?=\p{Ll})/u, '$1l').replace(/^l(?=[bcdfghjkmnpqrstvwxz])/, 'I');
+}
+
 /** One address text from its printed lines (`exact`: the document's own text, taken as written). */
 export function joinAddressLines(lines: string[], exact = false): string {
   // A postcode run into the town ("81100JOHOR BAHRU") is set apart.
   let text = collapseSpaces(lines.join(' ')).replace(/(?<![\p{L}\d])(\d{5})(?=\p{L}{3})/gu, '$1 ');
   if (exact) return text;
   text = text
+    .replace(/[\p{L}\d]+/gu, repairLookAlikes)
     // A full stop after a house or postcode number before the next part is a comma read as a full stop.
     .replace(/(?<=\d)\.\s*(?=\p{L}|\d{5}\b)|(?<=\d)\.\s+(?=\d)/gu, ', ')
     .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
