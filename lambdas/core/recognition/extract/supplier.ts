@@ -6,7 +6,7 @@
 import { unionBoxes } from '../geometry';
 import { BUSINESS_WORDS, cleanToken, correctBusinessWords, fixLegalForms, isLegalFormToken, leadingLegalForm, legalFormEnd } from './legal';
 import { findDates } from './dates';
-import { correctMisreadWords } from './lexicon';
+import { correctMisreadWords, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
 import { collapseSpaces, foldDiacritics, levenshtein } from './text';
@@ -178,7 +178,7 @@ export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
   const plain = collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '));
   if (!repair) return plain;
-  return correctMisreadWords(correctBusinessWords(fixLegalForms(normalisePunctuationSpacing(plain))), opts.sureWords);
+  return correctMisreadWords(correctBusinessWords(fixLegalForms(joinSplitWords(normalisePunctuationSpacing(plain)))), opts.sureWords);
 }
 
 /**
