@@ -11,9 +11,12 @@
  * - a digit read for a letter inside a word ("L0T", "N0.", "Ja1an", "ANG5A"), a letter O inside a number
  *   ("400O0"), a capital I for an l after a word's capital ("JIn", "BIk") and a lower-case l for the capital I
  *   before a consonant at a word's start ("lpoh"): glyphs that look alike, told apart by the characters around them.
+ * - the town and state of the address's postcode read a letter or two off ("SNAH ALAM", "SCLANGOR"), written as
+ *   the postcode names them (`places.ts`).
  * Commas are left spaced as read: addresses print both "7/4,KAWASAN" and "290, JALAN", and putting a space after
  * every comma lost more addresses read right than it won (docs/recognition.md).
  */
+import { correctPlaceNames } from './places';
 import { collapseSpaces } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
@@ -105,5 +108,5 @@ export function joinAddressLines(lines: string[], exact = false): string {
     .replace(/(?<=\d)\.\s*(?=\p{L}|\d{5}\b)|(?<=\d)\.\s+(?=\d)/gu, ', ')
     .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
     .replace(NUMBERED_WORDS, '$1 ');
-  return collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord));
+  return correctPlaceNames(collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord)));
 }

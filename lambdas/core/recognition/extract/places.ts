@@ -1,0 +1,82 @@
+/**
+ * Place names an address must hold: the town and state of its postcode. Malaysian postcodes from the
+ * `malaysia-postcodes` package (every postcode with its town and state; docs/decisions.md). On OCR readings
+ * (never on a document's own text) a town or state name that its postcode names, read a letter off ("SNAH ALAM",
+ * "SCLANGOR", "Shah lam"), is written as the postcode says: the postcode is a check on the letters around it.
+ * Only the postcode's own names: streets are named after states and flowers ("JALAN PINANG", "BUNGA KANTAN"), so
+ * a state name a letter or two away from a word is no evidence by itself.
+ */
+import { allPostcodes } from 'malaysia-postcodes';
+import { levenshtein } from './text';
+
+interface Place {
+  town: string;
+  state: string;
+}
+
+let byPostcode: Map<string, Place[]> | undefined;
+
+/** "Wp Kuala Lumpur" is printed "Kuala Lumpur" (WP: federal territory). */
+function stateName(name: string): string {
+  return name.replace(/^Wp\s+/i, '').toUpperCase();
+}
+
+function postcodes(): Map<string, Place[]> {
+  if (!byPostcode) {
+    byPostcode = new Map();
+    for (const state of allPostcodes) {
+      for (const city of state.city) {
+        for (const code of city.postcode) {
+          const places = byPostcode.get(code) ?? [];
+          places.push({ town: city.name.toUpperCase(), state: stateName(state.name) });
+          byPostcode.set(code, places);
+        }
+      }
+    }
+  }
+  return byPostcode;
+}
+
+/** Towns and states of a Malaysian postcode (upper case); empty when it is none. */
+export function placesOfPostcode(code: string): Place[] {
+  return postcodes().get(code) ?? [];
+}
+
+/** Letter slips allowed in a place name of this many letters: one, two from eight letters on. */
+function allowedSlips(letters: number): number {
+  return letters >= 8 ? 2 : 1;
+}
+
+/** The name in the case the reading used: upper case, or capitalised words when the reading was not upper case. */
+function recased(name: string, asRead: string): string {
+  if (asRead === asRead.toUpperCase()) return name;
+  return name.toLowerCase().replace(/(^|\s)\p{L}/gu, (m) => m.toUpperCase());
+}
+
+/**
+ * Puts right the town and state names of an address that its postcodes name, read with a letter or two off.
+ * A run of words is replaced only when it is not the name already, is within the slips allowed and starts with
+ * the name's first letter; words keep the punctuation around them ("ALAN," → "ALAM,").
+ */
+export function correctPlaceNames(address: string): string {
+  const codes = [...address.matchAll(/(?<!\d)(\d{5})(?!\d)/g)].map((m) => m[1]!);
+  const names = new Set(codes.flatMap((c) => placesOfPostcode(c).flatMap((p) => [p.town, p.state])));
+  const tokens = address.split(' ');
+  for (const name of names) {
+    const size = name.split(' ').length;
+    const target = name.replace(/\s/g, '');
+    for (let i = 0; i + size <= tokens.length; i++) {
+      const window = tokens.slice(i, i + size);
+      // Only words: punctuation may stand at the ends of each, digits not at all.
+      const cores = window.map((t) => /^([^\p{L}\d]*)(\p{L}+)([^\p{L}\d]*)$/u.exec(t));
+      if (cores.some((c) => !c)) continue;
+      const asRead = cores.map((c) => c![2]!).join(' ');
+      const letters = asRead.toUpperCase().replace(/\s/g, '');
+      if (letters === target || letters[0] !== target[0]) continue;
+      if (levenshtein(letters, target, allowedSlips(target.length)) > allowedSlips(target.length)) continue;
+      const words = recased(name, asRead).split(' ');
+      for (let k = 0; k < size; k++) tokens[i + k] = cores[k]![1] + words[k] + cores[k]![3];
+    }
+  }
+  return tokens.join(' ');
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { correctPlaceNames, placesOfPostcode } from '../../../lambdas/core/recognition/extract/places';
+
+describe('place names checked against the postcode', () => {
+  it('knows the town and state of a Malaysian postcode', () => {
+    expect(placesOfPostcode('40150')).toContainEqual({ town: 'SHAH ALAM', state: 'SELANGOR' });
+    expect(placesOfPostcode('81200')).toContainEqual({ town: 'JOHOR BAHRU', state: 'JOHOR' });
+    expect(placesOfPostcode('99999')).toEqual([]);
+  });
+
+  it("writes the postcode's town and state as named where the reading is a letter or two off", () => {
+    expect(correctPlaceNames('SEKSYEN U13,40170 SNAH ALAM,')).toBe('SEKSYEN U13,40170 SHAH ALAM,');
+    expect(correctPlaceNames('Seksyen 25, 40400 Shah lam Selangor')).toBe('Seksyen 25, 40400 Shah Alam Selangor');
+    expect(correctPlaceNames('TAMAN BERKELEY 41150 KLANG, SCLANGOR')).toBe('TAMAN BERKELEY 41150 KLANG, SELANGOR');
+  });
+
+  it('leaves other words, other places and names read right alone', () => {
+    const right = '12, Jalan Tampoi 7/4,Kawasan Perindustrian Tampoi,81200 Johor Bahru,Johor';
+    expect(correctPlaceNames(right)).toBe(right);
+    // A town of another postcode is not "corrected" into this one's.
+    expect(correctPlaceNames('SETIA ALAM, 40170 SHAH ALAM')).toBe('SETIA ALAM, 40170 SHAH ALAM');
+    expect(correctPlaceNames('JALAN KLANG LAMA, 58000 KUALA LUMPUR')).toBe('JALAN KLANG LAMA, 58000 KUALA LUMPUR');
+    // Streets named after states or flowers are no place names to check.
+    expect(correctPlaceNames('JLN BUNGA KANTAN 53000 KUALA LUMPUR')).toBe('JLN BUNGA KANTAN 53000 KUALA LUMPUR');
+    expect(correctPlaceNames('JALAN PINANG, 50450 KUALA LUMPUR')).toBe('JALAN PINANG, 50450 KUALA LUMPUR');
+    expect(correctPlaceNames('PETALING JAYA SEANGOR DARUL EHSAN')).toBe('PETALING JAYA SEANGOR DARUL EHSAN');
+  });
+});
