@@ -24,5 +24,7 @@ describe('place names checked against the postcode', () => {
     expect(correctPlaceNames('JLN BUNGA KANTAN 53000 KUALA LUMPUR')).toBe('JLN BUNGA KANTAN 53000 KUALA LUMPUR');
     expect(correctPlaceNames('JALAN PINANG, 50450 KUALA LUMPUR')).toBe('JALAN PINANG, 50450 KUALA LUMPUR');
     expect(correctPlaceNames('PETALING JAYA SEANGOR DARUL EHSAN')).toBe('PETALING JAYA SEANGOR DARUL EHSAN');
+    // Another spelling of the town, made of place words, is kept as printed.
+    expect(correctPlaceNames('42500 TELUK PANGLIMA GARANG')).toBe('42500 TELUK PANGLIMA GARANG');
   });
 });

@@ -79,6 +79,13 @@ describe("the seller's name", () => {
     // The postcode run into the town is set apart.
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG');
   });
+
+  it('ends the address at a phone label run into its number, and not at a place word that starts like one', () => {
+    const header = extractSupplierHeader(textRows(['SIN THYE & COMPANY', 'NO 12 JALAN BESAR', '43000 KAJANG, SELANGOR', 'TEL027010 AX']));
+    expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG, SELANGOR');
+    const teluk = extractSupplierHeader(textRows(['SIN THYE & COMPANY', 'NO 12 JALAN BESAR', 'TELUK PANGLIMA GARANG', '42500 KUALA LANGAT']));
+    expect(teluk.address?.value).toBe('NO 12 JALAN BESAR TELUK PANGLIMA GARANG 42500 KUALA LANGAT');
+  });
 });
 
 describe('repairs of misread names', () => {

@@ -15,6 +15,7 @@ interface Place {
 }
 
 let byPostcode: Map<string, Place[]> | undefined;
+let placeWords: Set<string> | undefined;
 
 /** "Wp Kuala Lumpur" is printed "Kuala Lumpur" (WP: federal territory). */
 function stateName(name: string): string {
@@ -24,12 +25,14 @@ function stateName(name: string): string {
 function postcodes(): Map<string, Place[]> {
   if (!byPostcode) {
     byPostcode = new Map();
+    placeWords = new Set();
     for (const state of allPostcodes) {
       for (const city of state.city) {
         for (const code of city.postcode) {
           const places = byPostcode.get(code) ?? [];
           places.push({ town: city.name.toUpperCase(), state: stateName(state.name) });
           byPostcode.set(code, places);
+          for (const w of `${city.name} ${stateName(state.name)}`.toUpperCase().split(/\s+/)) placeWords.add(w);
         }
       }
     }
@@ -55,8 +58,9 @@ function recased(name: string, asRead: string): string {
 
 /**
  * Puts right the town and state names of an address that its postcodes name, read with a letter or two off.
- * A run of words is replaced only when it is not the name already, is within the slips allowed and starts with
- * the name's first letter; words keep the punctuation around them ("ALAN," → "ALAM,").
+ * A run of words is replaced only when it is not the name already, is within the slips allowed, starts with the
+ * name's first letter and has a word that is no word of any place name (else it is another spelling: "TELUK" for
+ * the postcode's "TELOK"); words keep the punctuation around them ("ALAN," → "ALAM,").
  */
 export function correctPlaceNames(address: string): string {
   const codes = [...address.matchAll(/(?<!\d)(\d{5})(?!\d)/g)].map((m) => m[1]!);
@@ -74,6 +78,8 @@ export function correctPlaceNames(address: string): string {
       const letters = asRead.toUpperCase().replace(/\s/g, '');
       if (letters === target || letters[0] !== target[0]) continue;
       if (levenshtein(letters, target, allowedSlips(target.length)) > allowedSlips(target.length)) continue;
+      // Words that are all place words are another spelling ("TELUK" for "TELOK"), not a misreading.
+      if (asRead.toUpperCase().split(' ').every((w) => placeWords!.has(w))) continue;
       const words = recased(name, asRead).split(' ');
       for (let k = 0; k < size; k++) tokens[i + k] = cores[k]![1] + words[k] + cores[k]![3];
     }
