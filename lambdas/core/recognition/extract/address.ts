@@ -10,7 +10,8 @@
  *   ("JALANHARMONI", "BANDARSETIA", "DARULEHSAN").
  * - a digit read for a letter inside a word ("L0T", "N0.", "Ja1an", "ANG5A"), a letter O inside a number
  *   ("400O0"), a capital I for an l after a word's capital ("JIn", "BIk") and a lower-case l for the capital I
- *   before a consonant at a word's start ("lpoh"): glyphs that look alike, told apart by the characters around them.
+ *   before a consonant at a word's start ("lpoh"), a capitals word's last letter read in lower case ("BAHRu"):
+ *   glyphs that look alike, told apart by the characters around them.
  * - the town and state of the address's postcode read a letter or two off ("SNAH ALAM", "SCLANGOR"), written as
  *   the postcode names them (`places.ts`).
  * Commas are left spaced as read: addresses print both "7/4,KAWASAN" and "290, JALAN", and putting a space after
@@ -74,7 +75,8 @@ const LETTER_FOR_DIGIT: Record<string, [upper: string, lower: string]> = { '0': 
 /**
  * Look-alike glyphs in one run of letters and digits: a word with one digit that looks like a letter (0 anywhere in
  * it; 1, 5 and 8 only between letters of a word of three letters or more, so "G5B" or "U13" stay), a number with
- * the letter O inside, a capital I or a lower-case l where the word's case shows the other.
+ * the letter O inside, a capital I or a lower-case l where the word's case shows the other, a lower-case last
+ * letter of a word in capitals.
  */
 function repairLookAlikes(run: string): string {
   const digits = run.match(/\d/g) ?? [];
@@ -94,6 +96,9 @@ function repairLookAlikes(run: string): string {
   }
   if (!letters.length) return run;
   if (digits.length >= 2 && /^[\dOo]+$/.test(run)) return run.replace(/[Oo]/g, '0');
+  // A word in capitals whose last letter was read in lower case ("BAHRu", "JAYa"; not a plural "ATMs"); three
+  // letters are too few to tell it from a capital I read for an l ("BIk" is "Blk").
+  if (/^\p{Lu}{3,}[^\P{Ll}s]$/u.test(run)) return run.toUpperCase();
   return run.replace(/^(\p{Lu})I(?=\p{Ll})/u, '$1l').replace(/^l(?=[bcdfghjkmnpqrstvwxz])/, 'I');
 }
 
