@@ -80,6 +80,25 @@ describe("the seller's name", () => {
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG');
   });
 
+  it('starts the address at a house number and its comma, also below a few lines about the owner', () => {
+    const bistro = extractSupplierHeader(textRows(['THREE STOOGES', 'BISTRO & CAFE', '109, SS21/1A,', 'DAMANSARA UTAMA', 'GST ID : 001661886464']));
+    expect(bistro.address?.value).toBe('109, SS21/1A, DAMANSARA UTAMA');
+    const licensee = extractSupplierHeader(
+      textRows([
+        'GERBANG ALAF RESTAURANTS SDN BHD',
+        '(65351-M)',
+        'formerly known as',
+        'Golden Arches Restaurants Sdn Bhd',
+        "Licensee of McDonald's",
+        'Level 6, Bangunan TH, Damansara Uptown3',
+        'No.3, Jalan SS21/39, 47400 Petaling Jaya',
+        'Selangor',
+        '(GST ID No: 000504664064)',
+      ]),
+    );
+    expect(licensee.address?.value).toBe('Level 6, Bangunan TH, Damansara Uptown3 No.3, Jalan SS21/39, 47400 Petaling Jaya Selangor');
+  });
+
   it('ends the address at a phone label run into its number, and not at a place word that starts like one', () => {
     const header = extractSupplierHeader(textRows(['SIN THYE & COMPANY', 'NO 12 JALAN BESAR', '43000 KAJANG, SELANGOR', 'TEL027010 AX']));
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG, SELANGOR');

@@ -58,7 +58,9 @@ export function looksLikeAddress(text: string): boolean {
     /\b\d{5}\b/.test(text) ||
     /\b(LT|LV|EE|PL)-?\d{4,5}\b/.test(text) ||
     // Street names that start a line: "JALAN LAPANGAN TERBANG", "LORONG 3".
-    /^\s*(jalan|jln|lorong|persiaran|lebuh|lebuhraya|taman|tmn|kampung|kg)\b/i.test(text)
+    /^\s*(jalan|jln|lorong|persiaran|lebuh|lebuhraya|taman|tmn|kampung|kg)\b/i.test(text) ||
+    // A house number and its comma opening the line ("109, SS21/1A,", "12-A, ").
+    /^\s*\d{1,5}[A-Z]?(-\d{1,4}[A-Z]?)?,\s*\S/i.test(text)
   );
 }
 
@@ -381,7 +383,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
       }
       if (looksLikeAddress(t) || (k === 0 && after[1] && looksLikeAddress(after[1].text) && !tokensOf(t).some((x) => BUSINESS_WORDS.has(cleanToken(x))) && letters(t) > 3)) {
         started = true;
-      } else if (k < 3) continue;
+      } else if (k < 5) continue;
       else break;
     } else {
       if (ADDRESS_STOP.test(t) || REG_NUMBER_LINE.test(t) || findAmounts(t).length) break;
