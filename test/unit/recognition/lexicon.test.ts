@@ -25,6 +25,9 @@ describe('words of a name the OCR misread', () => {
     ['99 SFEED NART S/B', '99 SPEED MART S/B'],
     ['Fresh Nart, Kepong', 'Fresh Mart, Kepong'],
     ['sfeed cafe', 'speed cafe'],
+    // A possessive name: the word before its 's.
+    ["DONINO'S PIZZA", "DOMINO'S PIZZA"],
+    ["Donino's Pizza", "Domino's Pizza"],
     // A capital lost at the start of a name printed in title case.
     ['imeless Kitchen Sdn Bhd', 'Timeless Kitchen Sdn Bhd'],
     ['rchard Bakery', 'Orchard Bakery'],

@@ -95,8 +95,9 @@ function withLostInitial(token: string): string | undefined {
  * are ("NIKE", "NEMO"). Words keep their case.
  */
 export function correctMisreadWords(name: string, sure: ReadonlySet<string> = new Set()): string {
-  return repairNameWords(name, ({ word, up, index, tokens, recase }) => {
-    if (isEnglishWord(up) || sure.has(up)) return undefined;
+  return repairNameWords(name, ({ word, tail, up, index, tokens, recase }) => {
+    // Sure words are kept letters only, as read: a possessive's S with them ("DOMINOS").
+    if (isEnglishWord(up) || sure.has(up) || sure.has(up + tail.replace(/[^A-Za-z]/g, '').toUpperCase())) return undefined;
     if (index === 0 && word === word.toLowerCase() && /^\p{Lu}\p{Ll}/u.test(tokens[1] ?? '')) {
       const whole = withLostInitial(up);
       if (whole) return whole[0] + whole.slice(1).toLowerCase();

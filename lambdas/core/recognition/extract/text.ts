@@ -75,8 +75,10 @@ export function fuzzyEquals(text: string, keyword: string, maxEdits?: number): b
 
 /** One letters-only word of a name, for the repairs of misread words. */
 export interface NameWord {
-  /** The word as read, without a trailing full stop or comma. */
+  /** The word as read, without a possessive 's or a trailing full stop or comma. */
   word: string;
+  /** What follows the word in its token: a possessive 's, a full stop or a comma ("" for none). */
+  tail: string;
   /** Upper case, no diacritics. */
   up: string;
   /** Its place among the name's space-separated tokens. */
@@ -87,14 +89,14 @@ export interface NameWord {
 }
 
 /**
- * Applies `repair` to each letters-only word of a name (a trailing "." or "," kept); `repair` returns the
- * replacement, or undefined to keep the word.
+ * Applies `repair` to each letters-only word of a name (a possessive 's and a trailing "." or "," kept:
+ * "DONINO'S" is the word "DONINO"); `repair` returns the replacement, or undefined to keep the word.
  */
 export function repairNameWords(name: string, repair: (w: NameWord) => string | undefined): string {
   const tokens = name.split(' ');
   return tokens
     .map((token, index) => {
-      const m = /^(\p{L}+)([.,]?)$/u.exec(token);
+      const m = /^(\p{L}+)((?:['’][sS])?[.,]?)$/u.exec(token);
       if (!m) return token;
       const [, word, tail] = m as unknown as [string, string, string];
       const up = foldDiacritics(word).toUpperCase();
@@ -102,7 +104,7 @@ export function repairNameWords(name: string, repair: (w: NameWord) => string | 
       const lower = word === word.toLowerCase();
       const title = !lower && word !== word.toUpperCase();
       const recase = (w: string) => (lower ? w.toLowerCase() : title ? w[0] + w.slice(1).toLowerCase() : w);
-      const fixed = repair({ word, up, index, tokens, recase });
+      const fixed = repair({ word, tail, up, index, tokens, recase });
       return fixed === undefined ? token : fixed + tail;
     })
     .join(' ');
