@@ -100,11 +100,21 @@ describe('separators the OCR lost or misread', () => {
     [['DATE: 13707/2017'], '2017-07-13'],
     [['DATE: 13107/2017'], '2017-07-13'],
     [['Date 05 02-18'], '2018-02-05'],
+    [['Date: 15,01/2018'], '2018-01-15'],
+    [['Date: 15.01/2018'], '2018-01-15'],
+    [['Date: 15:01:2018'], '2018-01-15'],
+    [['Date: 15 - 01 - 2018'], '2018-01-15'],
+    // Letters for digits around a month name, labelled or not.
+    [['15 JAN 2Ol8'], '2018-01-15'],
+    [['Date: 15-JAN-l8'], '2018-01-15'],
+    [['Date: l5 Jan 2018'], '2018-01-15'],
     // On a page with no other date, anywhere.
     [['TOTAL 5.00', '01:34PM 568017 05 02-18'], '2018-02-05'],
     // Wrong inputs: no date comes out of a number that is not one.
     [['DATE: 13797/2017'], undefined],
     [['DATE: 45 02-18'], undefined],
+    [['TIME: 15:01:20'], undefined],
+    [['SO JAN ST'], undefined],
     [['INVOICE 1234 5678-90'], undefined],
   ])('%j → %s', (lines, iso) => {
     expect(extractDates(textRows(lines)).issue?.value).toBe(iso);

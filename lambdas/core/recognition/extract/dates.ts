@@ -97,7 +97,7 @@ const YEAR_INTO_TIME = '\\d{4}(?=\\d{1,2}[:.]\\d\\d(?!\\d))';
 // 25/12/2018, 25-12-18, 2018.12.25, 25 / 12 / 2018, 25/12/20188:13:39
 const NUMERIC = new RegExp(`(?<![\\p{L}\\d.,/-])(\\d{1,4})(?:([/.\\-])(\\d{1,2})\\2|\\s?([/.])\\s?(\\d{1,2})\\s?\\4\\s?)(${YEAR_INTO_TIME}|\\d{2,4}(?![\\d/]))`, 'gu');
 // 25 Dec 2018, 25-DEC-18, 25th December, 2018, 05 MAR 2018, 05Mar 201818:24
-const DAY_MONTH_YEAR = new RegExp(`(?<![\\d])(\\d{1,2})(?:st|nd|rd|th)?[\\s\\-/.]{0,3}${MONTH_WORD}[\\s\\-/.,']{0,3}(${YEAR_INTO_TIME}|\\d{4}(?!\\d)|\\d{2}(?!\\d))`, 'g');
+const DAY_MONTH_YEAR = new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th)?[\\s\\-/.]{0,3}${MONTH_WORD}[\\s\\-/.,']{0,3}(${YEAR_INTO_TIME}|\\d{4}(?!\\d)|\\d{2}(?!\\d))`, 'gu');
 // Dec 25, 2018 / December 25 2018
 const MONTH_DAY_YEAR = new RegExp(`${MONTH_WORD}\\s{0,2}(\\d{1,2})(?:st|nd|rd|th)?,?\\s{0,2}(\\d{4})(?!\\d)`, 'g');
 // 2018 m. gruodžio 25 d. / 2018 Dec 25

@@ -5,7 +5,7 @@
 import { unionBoxes } from '../geometry';
 import type { DateFormat, OcrWord } from '../types';
 import { currencyFromText, findAmounts } from './amounts';
-import { findDates, type DateMatch, type DateOrder } from './dates';
+import { findDates, monthFromName, type DateMatch, type DateOrder } from './dates';
 import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
 import { cleanCompanyName, looksLikeAddress, sureWords, type NameOptions } from './supplier';
 import { buildRow, foundInRow, type Cell, type Found, type Row } from './rows';
@@ -148,8 +148,12 @@ export function matchPrintedWeekday(text: string, m: DateMatch, opts: { format?:
   return { ...m, iso: d!.iso };
 }
 
+/** A day, a month name and a year, the numbers with letters read for digits. */
+const MONTH_NAME_DATE = /(?<![\p{L}\d])([0-9OoIl|]{1,2})([\s\-/.]{0,3})(\p{L}{3,9})([\s\-/.,']{0,3})([0-9OoIlSB|]{2,4})(?![\p{L}\d])/gu;
+
 /**
- * Finds dates, repairing OCR slips when a row holds none: letters for digits (O for 0), "~" for "-",
+ * Finds dates, repairing OCR slips when a row holds none: letters for digits (O for 0, also around a month name),
+ * "~" for "-", separators misread or spaced after a date label ("15,01/2018", "15 - 01 - 2018"),
  * lost or misread separators after a date label ("15062018", "13707/2017", "05 02-18"), and confusable digits
  * ("17/83/2817") when exactly one plausible date comes out.
  */
@@ -159,6 +163,10 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
   if (direct.length) return direct.map((m) => matchPrintedWeekday(text, m, opts));
   let repaired = text
     .replace(/[0-9OoIlSB|]{1,4}[/.\-~][0-9OoIlSB|]{1,2}[/.\-~][0-9OoIlSB|]{2,4}/g, (t) => fixDigits(t))
+    // Day and year around a month name: "15 JAN 2Ol8", "15-JAN-l8".
+    .replace(MONTH_NAME_DATE, (all, d: string, s1: string, month: string, s2: string, y: string) =>
+      monthFromName(month) === undefined ? all : `${fixDigits(d)}${s1}${month}${s2}${fixDigits(y)}`,
+    )
     .replace(/(\d{1,2})~(\d{1,2})([/.-])(\d{2,4})/g, '$1$3$2$3$4')
     .replace(/(\d{1,2})([/.-])(\d{1,2})~(\d{2,4})/g, '$1$2$3$2$4');
   if (labelled) {
@@ -169,6 +177,8 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
       .replace(/(?<![\d/])(\d{2})(\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
       .replace(/(?<![\d/])(\d{2})[17](\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
       .replace(/(?<![\d/.-])(\d{2}) (\d{2})([/.-])(\d{2}|20\d{2})(?![\d/.-])/g, '$1$3$2$3$4')
+      // Separators misread or spaced: "15,01/2018", "15.01/2018", "15:01:2018", "15 - 01 - 2018" (a four-digit year).
+      .replace(/(?<![\d/.,:-])(\d{1,2})\s*[,.:/-]\s*(\d{1,2})\s*[,.:/-]\s*(20\d{2})(?!\d)/g, '$1/$2/$3')
       .replace(/(?<!\d)(\d{1,2})([/.-])(\d{2})\2[:;](0\d\d)(?!\d)/g, '$1$2$3$2' + '2$4');
   }
   const fixed = repaired === text ? [] : findDates(repaired, opts);
