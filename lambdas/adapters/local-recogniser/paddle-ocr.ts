@@ -66,7 +66,11 @@ const DET_THRESHOLD = 0.3;
 const DET_BOX_SCORE = 0.5;
 const DET_UNCLIP = 1.6;
 const REC_HEIGHT = 48;
-const REC_BATCH = 8;
+/**
+ * Lines per recogniser run. One: each line padded only to its own width (at least 320 px, PaddleOCR's own). On this
+ * CPU a batch of 8 lines padded to the widest took a third longer for the same lines (docs/recognition.md "Speed").
+ */
+const REC_BATCH = 1;
 /** Each line box is widened by this share of its height on both sides (the detector can clip end letters). */
 const REC_PAD = 0.15;
 /** Longest line image the recogniser gets, as a width/height ratio (longer lines are squeezed). */
@@ -554,9 +558,9 @@ export class PaddleOcr {
   }
 
   /**
-   * Reads line images with the recogniser, in batches of lines of similar shape (sorted by aspect ratio, each
-   * batch padded to its widest). For each image: its characters with their time steps, and how many of the
-   * image's columns one time step covers.
+   * Reads line images with the recogniser, REC_BATCH lines a run (sorted by aspect ratio, each run padded to its
+   * widest). For each image: its characters with their time steps, and how many of the image's columns one time
+   * step covers.
    */
   async readBands(bands: RgbImage[]): Promise<{ raw: ReturnType<typeof ctcDecode>; columnsPerStep: number }[]> {
     const { ort, rec, chars } = await this.load();
