@@ -12,6 +12,8 @@ describe('place names checked against the postcode', () => {
     expect(correctPlaceNames('SEKSYEN U13,40170 SNAH ALAM,')).toBe('SEKSYEN U13,40170 SHAH ALAM,');
     expect(correctPlaceNames('Seksyen 25, 40400 Shah lam Selangor')).toBe('Seksyen 25, 40400 Shah Alam Selangor');
     expect(correctPlaceNames('TAMAN BERKELEY 41150 KLANG, SCLANGOR')).toBe('TAMAN BERKELEY 41150 KLANG, SELANGOR');
+    expect(correctPlaceNames('43200 Cheras, Sel angor.')).toBe('43200 Cheras, Selangor.');
+    expect(correctPlaceNames('40150 SHAH AL AM, SELANGOR')).toBe('40150 SHAH ALAM, SELANGOR');
   });
 
   it('leaves other words, other places and names read right alone', () => {

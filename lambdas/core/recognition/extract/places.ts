@@ -60,7 +60,8 @@ function recased(name: string, asRead: string): string {
  * Puts right the town and state names of an address that its postcodes name, read with a letter or two off.
  * A run of words is replaced only when it is not the name already, is within the slips allowed, starts with the
  * name's first letter and has a word that is no word of any place name (else it is another spelling: "TELUK" for
- * the postcode's "TELOK"); words keep the punctuation around them ("ALAN," → "ALAM,").
+ * the postcode's "TELOK"); words keep the punctuation around them ("ALAN," → "ALAM,"). A name read with a space
+ * inside one of its words ("Sel angor") is closed up.
  */
 export function correctPlaceNames(address: string): string {
   const codes = [...address.matchAll(/(?<!\d)(\d{5})(?!\d)/g)].map((m) => m[1]!);
@@ -82,6 +83,13 @@ export function correctPlaceNames(address: string): string {
       if (asRead.toUpperCase().split(' ').every((w) => placeWords!.has(w))) continue;
       const words = recased(name, asRead).split(' ');
       for (let k = 0; k < size; k++) tokens[i + k] = cores[k]![1] + words[k] + cores[k]![3];
+    }
+    // One of its words split in two by a space read inside it ("Sel angor"): the same letters, one word more.
+    for (let i = 0; i + size + 1 <= tokens.length; i++) {
+      const window = tokens.slice(i, i + size + 1);
+      const inner = /^([^\p{L}\d]*)(\p{L}+(?: \p{L}+)*)([^\p{L}\d]*)$/u.exec(window.join(' '));
+      if (!inner || inner[2]!.toUpperCase().replace(/\s/g, '') !== target) continue;
+      tokens.splice(i, size + 1, ...(inner[1] + recased(name, inner[2]!) + inner[3]).split(' '));
     }
   }
   return tokens.join(' ');
