@@ -39,6 +39,14 @@ describe('joinAddressLines', () => {
     );
   });
 
+  it('writes an address word read a letter off as the address word it is', () => {
+    expect(joinAddressLines(['Kawasan Perindustrlan Tampoi', 'MUKIN KAPAR 42100 KLANG', 'TANAN BERKELEY, Jaian Lapangan'])).toBe(
+      'Kawasan Perindustrian Tampoi MUKIM KAPAR 42100 KLANG TAMAN BERKELEY, Jalan Lapangan',
+    );
+    // English words and names near no address word, or near two, stay.
+    expect(joinAddressLines(['TAMAN INDUSTRIES, JALAN BATAI, JALAN TAMAR'])).toBe('TAMAN INDUSTRIES, JALAN BATAI, JALAN TAMAR');
+  });
+
   it("takes a document's own text as written", () => {
     expect(joinAddressLines(['5-7,JALAN MAHAGONI', 'NO 290. JALAN'], true)).toBe('5-7,JALAN MAHAGONI NO 290. JALAN');
     expect(joinAddressLines(['L0T 5, Ja1an'], true)).toBe('L0T 5, Ja1an');

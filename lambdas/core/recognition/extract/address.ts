@@ -17,8 +17,9 @@
  * Commas are left spaced as read: addresses print both "7/4,KAWASAN" and "290, JALAN", and putting a space after
  * every comma lost more addresses read right than it won (docs/recognition.md).
  */
+import { isEnglishWord } from './lexicon';
 import { correctPlaceNames } from './places';
-import { collapseSpaces } from './text';
+import { collapseSpaces, levenshtein } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
 const LEADING_WORDS = [
@@ -102,6 +103,44 @@ function repairLookAlikes(run: string): string {
   return run.replace(/^(\p{Lu})I(?=\p{Ll})/u, '$1l').replace(/^l(?=[bcdfghjkmnpqrstvwxz])/, 'I');
 }
 
+/** Address words a word of five letters or more may be a letter or two off from: the leading words and "MUKIM". */
+const ADDRESS_VOCABULARY = [...LEADING_WORDS, 'MUKIM'].filter((w) => w.length >= 5);
+
+/** Letters print and OCR confuse with one another. */
+const LOOK_ALIKE_LETTERS = ['MN', 'IL', 'ODQ', 'UV', 'CG', 'EF'];
+
+/** Do the two words of one length differ in one letter only, a look-alike one ("TANAN"/"TAMAN", "JAIAN"/"JALAN")? */
+function lookAlikeSlip(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const diffs = [...a].flatMap((c, i) => (c === b[i] ? [] : [[c, b[i]!]]));
+  return diffs.length === 1 && LOOK_ALIKE_LETTERS.some((set) => set.includes(diffs[0]![0]!) && set.includes(diffs[0]![1]!));
+}
+
+/**
+ * An address word read a letter off ("Perindustrlan", "Kawassn", "MUKIN", "TANAN"), written as the one address
+ * word it is a letter from (two from ten letters on; in five-letter words only a look-alike letter), with the same
+ * first letter, in the case it was read in.
+ * Words that are address words already, English words ("INDUSTRIES" is not "INDUSTRI"), or near none or more
+ * than one, stay.
+ */
+function correctAddressWord(token: string): string {
+  const up = token.toUpperCase();
+  if (up.length < 5 || ADDRESS_VOCABULARY.includes(up) || isEnglishWord(up)) return token;
+  const slips = up.length >= 10 ? 2 : 1;
+  const near = ADDRESS_VOCABULARY.filter(
+    (w) =>
+      w[0] === up[0] &&
+      Math.abs(w.length - up.length) <= slips &&
+      levenshtein(up, w, slips) <= slips &&
+      // Five letters leave names a letter from an address word ("TAMAR"): only a look-alike letter counts there.
+      (up.length >= 6 || lookAlikeSlip(up, w)),
+  );
+  if (near.length !== 1) return token;
+  const word = near[0]!;
+  if (token === up) return word;
+  return token === token.toLowerCase() ? word.toLowerCase() : word[0] + word.slice(1).toLowerCase();
+}
+
 /** One address text from its printed lines (`exact`: the document's own text, taken as written). */
 export function joinAddressLines(lines: string[], exact = false): string {
   // A postcode run into the town ("81100JOHOR BAHRU") is set apart.
@@ -113,5 +152,6 @@ export function joinAddressLines(lines: string[], exact = false): string {
     .replace(/(?<=\d)\.\s*(?=\p{L}|\d{5}\b)|(?<=\d)\.\s+(?=\d)/gu, ', ')
     .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
     .replace(NUMBERED_WORDS, '$1 ');
-  return correctPlaceNames(collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord)));
+  text = collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord));
+  return correctPlaceNames(text.replace(/(?<![\p{L}\d])\p{L}{5,}(?![\p{L}\d])/gu, correctAddressWord));
 }
