@@ -3,6 +3,7 @@ import {
   boxesFromProbabilityMap,
   ctcDecode,
   blankRuns,
+  cropRgb,
   inkProfile,
   insertSpacesByPitch,
   lineImage,
@@ -10,6 +11,7 @@ import {
   loadCharacters,
   type RgbImage,
 } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import sharp from 'sharp';
 
 /** A probability map of `w`×`h` with the given rectangles set to `p`. */
 function map(w: number, h: number, rects: [number, number, number, number, number][]): Float32Array {
@@ -277,5 +279,20 @@ describe('line images', () => {
     expect(img.height).toBeLessThan(30);
     // The straightened line covers few rows (6 px plus the resampling's blur), not the 36 it slanted over.
     expect(inkRows(img)).toBeLessThanOrEqual(12);
+  });
+});
+
+describe('cutting a level line from the page', () => {
+  it('copies the same pixels as an extract by sharp', async () => {
+    const page: RgbImage = { data: Buffer.alloc(40 * 30 * 3), width: 40, height: 30 };
+    for (let i = 0; i < page.data.length; i++) page.data[i] = (i * 7) % 251;
+    const crop = cropRgb(page, 5, 7, 20, 9);
+    const bySharp = await sharp(page.data, { raw: { width: 40, height: 30, channels: 3 } }).extract({ left: 5, top: 7, width: 20, height: 9 }).raw().toBuffer();
+    expect(crop.width).toBe(20);
+    expect(crop.height).toBe(9);
+    expect(Buffer.compare(crop.data, bySharp)).toBe(0);
+    // A level box goes through the same copy.
+    const band = await lineImage(page, { x0: 5, y0: 7, x1: 25, y1: 16, score: 1, angle: 0 });
+    expect(Buffer.compare(band.data, bySharp)).toBe(0);
   });
 });
