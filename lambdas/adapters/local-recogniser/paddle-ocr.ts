@@ -451,12 +451,6 @@ export function insertSpacesByPitch(
 /** Lines slanting less than this (radians, about 1°) are read as they are. */
 const DESKEW_MIN = 0.0175;
 
-/**
- * The pixels of one text line: its box cut from the page; a line that slants (a receipt scanned askew) is turned
- * level first and cut to the band it fills, so the recogniser sees it straight. A box holding a line of length L
- * and height T at angle θ is L·cos θ + T·sin θ wide and L·sin θ + T·cos θ high, so T = (h·cos θ − w·sin θ) /
- * (cos²θ − sin²θ).
- */
 /** The pixels of a rectangle of the page (inside it), as an image of their own. */
 export function cropRgb(img: RgbImage, left: number, top: number, width: number, height: number): RgbImage {
   const data = Buffer.allocUnsafe(width * height * 3);
@@ -467,6 +461,12 @@ export function cropRgb(img: RgbImage, left: number, top: number, width: number,
   return { data, width, height };
 }
 
+/**
+ * The pixels of one text line: its box cut from the page; a line that slants (a receipt scanned askew) is turned
+ * level first and cut to the band it fills, so the recogniser sees it straight. A box holding a line of length L
+ * and height T at angle θ is L·cos θ + T·sin θ wide and L·sin θ + T·cos θ high, so T = (h·cos θ − w·sin θ) /
+ * (cos²θ − sin²θ).
+ */
 export async function lineImage(img: RgbImage, b: TextBox): Promise<RgbImage> {
   const w = b.x1 - b.x0;
   const h = b.y1 - b.y0;
