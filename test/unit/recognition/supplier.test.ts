@@ -99,6 +99,15 @@ describe("the seller's name", () => {
     expect(licensee.address?.value).toBe('Level 6, Bangunan TH, Damansara Uptown3 No.3, Jalan SS21/39, 47400 Petaling Jaya Selangor');
   });
 
+  it('is less sure of the name where the top also names who owns the shop', () => {
+    const alone = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', 'NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM']));
+    const owned = extractSupplierHeader(
+      textRows(['SANYU STATIONERY SHOP', 'NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM', 'Owned By:', 'SANYU SUPPLY SDN BHD']),
+    );
+    expect(owned.name?.value).toBe(alone.name?.value);
+    expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
+  });
+
   it('ends the address at a phone label run into its number, and not at a place word that starts like one', () => {
     const header = extractSupplierHeader(textRows(['SIN THYE & COMPANY', 'NO 12 JALAN BESAR', '43000 KAJANG, SELANGOR', 'TEL027010 AX']));
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG, SELANGOR');

@@ -295,6 +295,12 @@ export function leadPart(row: Row): Row {
 const NAME_DOUBT = 0.9;
 
 /**
+ * A line that names who owns or runs the shop ("OWNED BY …", "DIMILIKI OLEH …", "Licensee of …", "formerly known
+ * as …"): the top holds two sellers, a brand and a company, and which one the books know is a choice.
+ */
+const OWNERSHIP_LINE = /\b(owned\s*by|dimiliki\s*oleh|operated\s*by|managed\s*by|licensee\s*of|franchisee|formerly\s*known\s*as|a\s*member\s*of)\b/i;
+
+/**
  * Doubts about a found name that its letters' confidence does not show, each lowering the name's confidence (so
  * the ready rule sends the document to review unless master data or a learnt layout confirms the supplier):
  * - text stands above it (a logo's words, a brand, a branch, a handwritten note): which of them is the seller
@@ -306,6 +312,7 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
   if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r))) factor *= NAME_DOUBT;
+  if (page1.slice(0, first + 14).some((r) => OWNERSHIP_LINE.test(r.text))) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
     const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
     // Words after the legal form left out (stamps, branches) are not a repair.
