@@ -19,7 +19,7 @@
  */
 import { isEnglishWord } from './lexicon';
 import { correctPlaceNames } from './places';
-import { collapseSpaces, levenshtein } from './text';
+import { collapseSpaces, LETTER_FOR_DIGIT, levenshtein } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
 const LEADING_WORDS = [
@@ -71,8 +71,6 @@ function splitLeadingWord(token: string): string {
   return token;
 }
 
-const LETTER_FOR_DIGIT: Record<string, [upper: string, lower: string]> = { '0': ['O', 'o'], '1': ['I', 'l'], '5': ['S', 's'], '8': ['B', 'B'] };
-
 /**
  * Look-alike glyphs in one run of letters and digits: a word with one digit that looks like a letter (0 anywhere in
  * it; 1, 5 and 8 only between letters of a word of three letters or more, so "G5B" or "U13" stay), a number with
@@ -91,7 +89,7 @@ function repairLookAlikes(run: string): string {
     if (d === '0' || (between && letters.length >= 3 && d in LETTER_FOR_DIGIT)) {
       const lower = /\p{Ll}/u.test(before + after);
       const pair = LETTER_FOR_DIGIT[d];
-      if (pair) return run.slice(0, at) + pair[lower ? 1 : 0] + run.slice(at + 1);
+      if (pair) return run.slice(0, at) + (lower ? pair.lower : pair.upper) + run.slice(at + 1);
     }
     return run;
   }

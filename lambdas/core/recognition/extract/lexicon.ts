@@ -116,8 +116,8 @@ const LOWER_CASE_NAME_WORDS = /^(a|an|and|at|by|da|dan|de|del|des|di|du|en|et|fo
  * A word of a name that the reading split inside, with a space between two of its letters (bold headings, where
  * letters stand far apart): in a name printed in title case, a lower-case piece after a word goes on with it
  * ("Ger b a ng Alaf" → "Gerbang Alaf"), since its words start with capitals (a legal form printed in lower case,
- * "Sdn bhd", stays a word); in any case, two pieces of letters
- * that make a common English word together while one of them is none go together ("HOL DINGS" → "HOLDINGS").
+ * "Sdn bhd", stays a word); in any case, two pieces of letters that make a common English word together while
+ * one of them is none go together ("HOL DINGS" → "HOLDINGS").
  * Words keep their case.
  */
 export function joinSplitWords(name: string): string {

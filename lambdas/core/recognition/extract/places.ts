@@ -14,35 +14,41 @@ interface Place {
   state: string;
 }
 
-let byPostcode: Map<string, Place[]> | undefined;
-let placeWords: Set<string> | undefined;
+interface Gazetteer {
+  byPostcode: Map<string, Place[]>;
+  /** Every word of every town and state name, upper case. */
+  placeWords: Set<string>;
+}
+
+let gazetteer: Gazetteer | undefined;
 
 /** "Wp Kuala Lumpur" is printed "Kuala Lumpur" (WP: federal territory). */
 function stateName(name: string): string {
   return name.replace(/^Wp\s+/i, '').toUpperCase();
 }
 
-function postcodes(): Map<string, Place[]> {
-  if (!byPostcode) {
-    byPostcode = new Map();
-    placeWords = new Set();
+function places(): Gazetteer {
+  if (!gazetteer) {
+    const byPostcode = new Map<string, Place[]>();
+    const placeWords = new Set<string>();
     for (const state of allPostcodes) {
       for (const city of state.city) {
         for (const code of city.postcode) {
-          const places = byPostcode.get(code) ?? [];
-          places.push({ town: city.name.toUpperCase(), state: stateName(state.name) });
-          byPostcode.set(code, places);
+          const ofCode = byPostcode.get(code) ?? [];
+          ofCode.push({ town: city.name.toUpperCase(), state: stateName(state.name) });
+          byPostcode.set(code, ofCode);
           for (const w of `${city.name} ${stateName(state.name)}`.toUpperCase().split(/\s+/)) placeWords.add(w);
         }
       }
     }
+    gazetteer = { byPostcode, placeWords };
   }
-  return byPostcode;
+  return gazetteer;
 }
 
 /** Towns and states of a Malaysian postcode (upper case); empty when it is none. */
 export function placesOfPostcode(code: string): Place[] {
-  return postcodes().get(code) ?? [];
+  return places().byPostcode.get(code) ?? [];
 }
 
 /** Letter slips allowed in a place name of this many letters: one, two from eight letters on. */
@@ -80,7 +86,7 @@ export function correctPlaceNames(address: string): string {
       if (letters === target || letters[0] !== target[0]) continue;
       if (levenshtein(letters, target, allowedSlips(target.length)) > allowedSlips(target.length)) continue;
       // Words that are all place words are another spelling ("TELUK" for "TELOK"), not a misreading.
-      if (asRead.toUpperCase().split(' ').every((w) => placeWords!.has(w))) continue;
+      if (asRead.toUpperCase().split(' ').every((w) => places().placeWords.has(w))) continue;
       const words = recased(name, asRead).split(' ');
       for (let k = 0; k < size; k++) tokens[i + k] = cores[k]![1] + words[k] + cores[k]![3];
     }

@@ -9,7 +9,7 @@ import { findDates } from './dates';
 import { correctMisreadWords, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
-import { collapseSpaces, foldDiacritics, levenshtein } from './text';
+import { collapseSpaces, foldDiacritics, LETTER_FOR_DIGIT, levenshtein } from './text';
 import { joinAddressLines } from './address';
 
 /** Lines that are document furniture, never the seller's name. */
@@ -154,7 +154,7 @@ function lettersForDigits(name: string): string {
       const letters = (t.match(/\p{L}/gu) ?? []).length;
       const digitCount = (t.match(/\d/g) ?? []).length;
       if (!digitCount || letters <= digitCount || /\d{2,}/.test(t)) return t;
-      return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!);
+      return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => LETTER_FOR_DIGIT[d]!.upper);
     })
     .join(' ');
 }

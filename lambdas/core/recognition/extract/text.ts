@@ -36,6 +36,14 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
   return prev[b.length]!;
 }
 
+/** Letters that digits stand for when read inside a word: upper and lower case (a lower-case b looks like a 6). */
+export const LETTER_FOR_DIGIT: Readonly<Record<string, { upper: string; lower: string }>> = {
+  '0': { upper: 'O', lower: 'o' },
+  '1': { upper: 'I', lower: 'l' },
+  '5': { upper: 'S', lower: 's' },
+  '8': { upper: 'B', lower: 'B' },
+};
+
 /** Characters OCR commonly confuses with digits, for tokens that must be numeric. */
 const DIGIT_LOOKALIKES: Record<string, string> = {
   O: '0',
