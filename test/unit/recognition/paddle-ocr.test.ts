@@ -196,7 +196,7 @@ function monospaced(text: string) {
 describe('word spaces from the line\'s character pitch', () => {
   it.each([
     ['a space where monospaced print leaves a cell empty', 'AB 12', 'AB 12'],
-    ['none around narrow punctuation in its own cell', 'NO.5,A:B', 'NO.5,A:B'],
+    ['none around narrow punctuation in its own cell', 'NO.5.A', 'NO.5.A'],
     ['a space after narrow punctuation followed by an empty cell', 'DATE: 12', 'DATE: 12'],
     ['a space before narrow punctuation printed a cell away', 'DATE : 12', 'DATE : 12'],
     ['none inside a year of narrow ones', '2011 X', '2011 X'],
@@ -239,6 +239,21 @@ describe('word spaces from the line\'s character pitch', () => {
     cells.push(...[...'DE'].map((ch, i) => ({ ch, step: 48 + i * 15, width: 26 })));
     const { decoded, profile, columnsPerStep } = printed(cells);
     expect(insertSpacesByPitch(decoded, profile, columnsPerStep).text).toBe('ABC DE');
+  });
+
+  it.each([
+    ['none where the next letter follows a comma within half a pitch', ',', 3, 'NO.2,JALAN'],
+    ['a space where the next letter follows a comma by more than half a pitch', ',', 6, 'NO.2, JALAN'],
+    ['the same after a colon', ':', 6, 'NO.2: JALAN'],
+  ])('%s', (_, separator, blank, expected) => {
+    // Letters 5 steps (10 columns) apart with 4 blank columns between them. The 2 ends at column 34; 3 blank
+    // columns, then the separator (2 columns, centred at column 38), then `blank` columns before the J.
+    const cells = [...'NO.2'].map((ch, i) => ({ ch, step: i * 5, width: ch === '.' ? 2 : 6 }));
+    cells.push({ ch: separator, step: 18.5, width: 2 });
+    const jCentre = 39 + blank + 3;
+    cells.push(...[...'JALAN'].map((ch, i) => ({ ch, step: (jCentre - 1) / 2 + i * 5, width: 6 })));
+    const { decoded, profile, columnsPerStep } = printed(cells);
+    expect(insertSpacesByPitch(decoded, profile, columnsPerStep).text).toBe(expected);
   });
 
   it('leaves a line of one character alone', () => {
