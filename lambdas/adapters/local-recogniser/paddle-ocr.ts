@@ -203,7 +203,8 @@ export function ctcDecode(
     const base = offset + t * classes;
     let best = 0;
     let bestP = probs[base]!;
-    for (let c = 1; c < classes; c++) {
+    // The classes' probabilities add up to 1: a blank above one half is the most likely, and most steps are blank.
+    for (let c = 1; c < classes && bestP <= 0.5; c++) {
       const p = probs[base + c]!;
       if (p > bestP) {
         bestP = p;
