@@ -33,9 +33,11 @@ describe('joinAddressLines', () => {
     // A letter O inside a number; l and I by the word's case.
     expect(joinAddressLines(['400O0 SHAH ALAM', 'Blk G, BIk G, JIn PJU, Jalan lpoh'])).toBe('40000 SHAH ALAM Blk G, Blk G, Jln PJU, Jalan Ipoh');
     expect(joinAddressLines(['NEAR ATMs', 'BANDAR BARu PERMAS JAYa, 81750 JOHOR BAHRu,JOHOr.'])).toBe('NEAR ATMs BANDAR BARU PERMAS JAYA, 81750 JOHOR BAHRU,JOHOR.');
+    // One letter inside a number of three digits or more, where a digit looks like it.
+    expect(joinAddressLines(['LOT P.T. 2B11, JALAN ANGSA', '15S8-TMN PUSAT KEPONG'])).toBe('LOT P.T. 2811, JALAN ANGSA 1558-TMN PUSAT KEPONG');
     // Codes that mix letters and digits stay as printed.
-    expect(joinAddressLines(['UNIT G5B, U13/BG, UPTOWN3, 1ST FLOOR, LOT 4F-27, 31G&33G, PJU 1A/3'])).toBe(
-      'UNIT G5B, U13/BG, UPTOWN3, 1ST FLOOR, LOT 4F-27, 31G&33G, PJU 1A/3',
+    expect(joinAddressLines(['UNIT G5B, U13/BG, UPTOWN3, 1ST FLOOR, LOT 4F-27, 31G&33G, PJU 1A/3, NO 12A34'])).toBe(
+      'UNIT G5B, U13/BG, UPTOWN3, 1ST FLOOR, LOT 4F-27, 31G&33G, PJU 1A/3, NO 12A34',
     );
   });
 

@@ -19,7 +19,7 @@
  */
 import { isEnglishWord } from './lexicon';
 import { correctPlaceNames } from './places';
-import { collapseSpaces, LETTER_FOR_DIGIT, levenshtein } from './text';
+import { collapseSpaces, fixDigits, LETTER_FOR_DIGIT, levenshtein } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
 const LEADING_WORDS = [
@@ -75,7 +75,7 @@ function splitLeadingWord(token: string): string {
  * Look-alike glyphs in one run of letters and digits: a word with one digit that looks like a letter (0 anywhere in
  * it; 1, 5 and 8 only between letters of a word of three letters or more, so "G5B" or "U13" stay), a number with
  * the letter O inside, a capital I or a lower-case l where the word's case shows the other, a lower-case last
- * letter of a word in capitals.
+ * letter of a word in capitals, a number of three digits or more with one letter inside it that looks like a digit.
  */
 function repairLookAlikes(run: string): string {
   const digits = run.match(/\d/g) ?? [];
@@ -95,6 +95,8 @@ function repairLookAlikes(run: string): string {
   }
   if (!letters.length) return run;
   if (digits.length >= 2 && /^[\dOo]+$/.test(run)) return run.replace(/[Oo]/g, '0');
+  // One letter inside a number of three digits or more, where a digit looks like it ("2B11", "15S8").
+  if (letters.length === 1 && digits.length >= 3 && /^\d+\p{L}\d+$/u.test(run)) return fixDigits(run);
   // A word in capitals whose last letter was read in lower case ("BAHRu", "JAYa"; not a plural "ATMs"); three
   // letters are too few to tell it from a capital I read for an l ("BIk" is "Blk").
   if (/^\p{Lu}{3,}[^\P{Ll}s]$/u.test(run)) return run.toUpperCase();
