@@ -9,6 +9,8 @@
  * --dump <dir> writes each receipt's AnalyzeExpense result; --from-dump <dir> runs the extraction again on the
  * words of such results (for working on extraction rules without waiting for OCR; no timing).
  * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers), to measure other settings.
+ * --confidence adds one line: for company, date and total, how many of the values read with the ready rule's
+ * confidence (READY_CONFIDENCE or more) are right — the precision that bounds a trustworthy `ready`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +21,7 @@ import { extractDocument } from '../../lambdas/core/recognition/extract';
 import { blocksToDocument, toAnalyzeExpenseResult } from '../../lambdas/core/recognition/expense';
 import type { AnalyzeExpenseResult } from '../../lambdas/core/recognition/types';
 import { mapExpenseToFields } from '../../lambdas/core/recognition/map-fields';
-import { readyCheck } from '../../lambdas/core/documents/content';
+import { READY_CONFIDENCE, readyCheck } from '../../lambdas/core/documents/content';
 import { annotationsDocument, isRight, listReceipts, predictedKeys, scorable, SCORED_FIELDS, type ScoredField } from './recognition/sroie';
 
 interface Args {
@@ -31,11 +33,12 @@ interface Args {
   dump?: string;
   fromDump?: string;
   noBare: boolean;
+  confidence: boolean;
   paddle: PaddleOcrOptions;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { folder: '', fromAnnotations: false, verbose: false, noBare: false, paddle: {} };
+  const args: Args = { folder: '', fromAnnotations: false, verbose: false, noBare: false, confidence: false, paddle: {} };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--limit') args.limit = Number(argv[++i]);
@@ -45,6 +48,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--dump') args.dump = argv[++i]!;
     else if (a === '--from-dump') args.fromDump = argv[++i]!;
     else if (a === '--no-bare') args.noBare = true;
+    else if (a === '--confidence') args.confidence = true;
     else if (a === '--paddle') args.paddle = parsePaddleOptions(argv[++i] ?? '');
     else if (!a.startsWith('--')) args.folder = a;
     else throw new Error(`Unknown option ${a}`);
@@ -85,6 +89,9 @@ async function main() {
   const today = new Date().toISOString().slice(0, 10);
   let ready = 0;
   let readyRight = 0;
+  // Values read with the ready rule's confidence, and how many of them are right.
+  const sureFields = { company: 'supplier_name', date: 'issue_date', total: 'amount_total' } as const;
+  const confident = { company: { right: 0, all: 0 }, date: { right: 0, all: 0 }, total: { right: 0, all: 0 } };
   let pipelineMs = 0;
   let bareMs = 0;
   const offline = args.fromAnnotations || !!args.fromDump;
@@ -130,6 +137,11 @@ async function main() {
         }
       }
       if (four) allFour++;
+      for (const [f, id] of Object.entries(sureFields) as [keyof typeof sureFields, (typeof sureFields)[keyof typeof sureFields]][]) {
+        if (!scorable(r.keys, f) || (fields[id]?.confidence ?? 0) < READY_CONFIDENCE) continue;
+        confident[f].all++;
+        if (isRight(f, r.keys[f]!, got[f])) confident[f].right++;
+      }
       const check = readyCheck(fields, 'receipt', today);
       if (check.ready) {
         ready++;
@@ -146,6 +158,10 @@ async function main() {
   for (const f of SCORED_FIELDS) console.log(`${f}: ${pct(right[f], scored[f])} % (${right[f]}/${scored[f]})`);
   console.log(`all four: ${pct(allFour, n)} %`);
   console.log(`auto-ready: ${pct(ready, n)} % of receipts, ${pct(readyRight, ready)} % of them with company, date and total right`);
+  if (args.confidence) {
+    const parts = Object.entries(confident).map(([f, c]) => `${f} ${c.right}/${c.all}`);
+    console.log(`read with confidence ${READY_CONFIDENCE} or more, right: ${parts.join(', ')}`);
+  }
   if (offline) console.log(`seconds per receipt: pipeline n/a, bare OCR n/a, ratio n/a (${args.fromDump ? 'from dump' : 'from annotations'})`);
   else if (args.noBare) console.log(`seconds per receipt: pipeline ${(pipelineMs / 1000 / n).toFixed(2)}, bare OCR n/a, ratio n/a (--no-bare)`);
   else {

@@ -50,6 +50,17 @@ export interface PaddleOcrOptions {
   gapSpaces?: boolean;
   /** Called with every line's raw reading and ink profile (benchmarks that study spacing offline). */
   onLine?: (trace: LineTrace) => void;
+  /** Called after every run of a model with its input's size and the milliseconds it took (the phase benchmark). */
+  onModelRun?: (run: ModelRun) => void;
+}
+
+/** One run of the detector or the recogniser. */
+export interface ModelRun {
+  model: 'detector' | 'recogniser';
+  /** The input image's width and height in pixels (the recogniser's height is 48; its width includes padding). */
+  width: number;
+  height: number;
+  ms: number;
 }
 
 /** One recognised line as the recogniser saw it, before spaces were decided. */
@@ -513,6 +524,7 @@ export class PaddleOcr {
   private readonly minDetectionSide: number;
   private readonly gapSpaces: boolean;
   private readonly onLine: ((trace: LineTrace) => void) | undefined;
+  private readonly onModelRun: ((run: ModelRun) => void) | undefined;
   private readonly minRecognitionRatio: number;
 
   constructor(opts: PaddleOcrOptions = {}) {
@@ -521,6 +533,7 @@ export class PaddleOcr {
     this.minDetectionSide = opts.minDetectionSide ?? 800;
     this.gapSpaces = opts.gapSpaces ?? true;
     this.onLine = opts.onLine;
+    this.onModelRun = opts.onModelRun;
     this.minRecognitionRatio = opts.minRecognitionRatio ?? 320 / REC_HEIGHT;
   }
 
@@ -570,7 +583,9 @@ export class PaddleOcr {
     for (let p = 0, n = w * h; p < n; p++) {
       for (let c = 0; c < 3; c++) input[c * n + p] = (data[p * 3 + (2 - c)]! / 255 - mean[c]!) / std[c]!;
     }
+    const started = performance.now();
     const out = await det.run({ [det.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+    this.onModelRun?.({ model: 'detector', width: w, height: h, ms: performance.now() - started });
     const map = out[det.outputNames[0]!] as OrtTensor;
     const prob = map.data as Float32Array;
     const sx = img.width / w;
@@ -620,7 +635,9 @@ export class PaddleOcr {
           }
         }
       }
+      const started = performance.now();
       const out = await rec.run({ [rec.inputNames[0]!]: new ort.Tensor('float32', input, [batch.length, 3, REC_HEIGHT, width]) });
+      this.onModelRun?.({ model: 'recogniser', width: width * batch.length, height: REC_HEIGHT, ms: performance.now() - started });
       const t = out[rec.outputNames[0]!] as OrtTensor;
       const [, steps, classes] = t.dims as [number, number, number];
       const probs = t.data as Float32Array;
