@@ -31,6 +31,15 @@ describe('amounts', () => {
     expect(findAmounts(text)).toEqual([]);
   });
 
+  it('reads an amount with letters read for some of its digits', () => {
+    expect(findAmounts('TOTAL 1O.00').map((a) => a.value)).toEqual([10]);
+    expect(findAmounts('Total: l5.90  RM2B.50  Z4.I0').map((a) => a.value)).toEqual([15.9, 28.5, 24.1]);
+    expect(findAmounts('ROUNDING O.05 O.OO').map((a) => a.raw)).toEqual(['0.05']);
+    // An S in front is as often a dollar sign; words, codes and letters alone stay text.
+    expect(findAmounts('Nett Total: S8.20').map((a) => a.value)).toEqual([8.2]);
+    expect(findAmounts('NO.12 SO.OO BIO.SO OIL.50')).toEqual([]);
+  });
+
   it('does not join a quantity and an amount into thousands', () => {
     expect(findAmounts('3 210.00').map((a) => a.value)).toEqual([210]);
     // Cells joined by two spaces stay apart even with a decimal comma.

@@ -1,3 +1,5 @@
+import { fixDigits } from './text';
+
 /** Money amounts as printed: 1,234.56 / 1.234,56 / 1 234,56 / RM8.60 / RM.8.60 / $8.20 / -0.02 / 15.56SR / (3.00). */
 
 export interface AmountMatch {
@@ -41,6 +43,13 @@ const CURRENCY_SYMBOLS: Record<string, string> = {
 const AMOUNT =
   /(?<![\d.,])(\(?-?\s?)(?:(€|\$|£|RM|EUR|USD|GBP|PLN|MYR|SEK|NOK|DKK|CHF|CZK|SGD|Eur)\.?)?\s?(-?)([1-9]\d{0,2}(?:[ ,.'\u00a0]\d{3})+|\d+)(?:([.,])(\d{1,4}))?(?![\d])(\s?(?:€|EUR|Eur|eur|USD|zł|PLN|RM)\b|\s?€)?(-?\)?)/g;
 
+/**
+ * An amount with letters read for some of its digits ("1O.00", "l5.90", "RM2B.50"): a word of digits and letters
+ * that look like digits, with a decimal point and two decimals, mostly digits. Not an S in front, which is as
+ * often a dollar sign ("S8.20" is $8.20). Letters and digits swap one for one, so positions in the text stay.
+ */
+const MISREAD_AMOUNT = /(?<![\p{L}\d.,])((?:RM|\$|€)?)([\dOoIlBZ|][\dOoIlSBZ|]{0,5}[.,][\dOoIlSBZ|]{2})(?![\p{L}\d.,])/gu;
+
 function toNumber(intPart: string, decPart: string | undefined): number | undefined {
   const intDigits = intPart.replace(/[ ,.'\u00a0]/g, '');
   if (!/^\d+$/.test(intDigits)) return undefined;
@@ -55,6 +64,7 @@ function toNumber(intPart: string, decPart: string | undefined): number | undefi
 export function findAmounts(text: string, opts: { requireDecimals?: boolean } = {}): AmountMatch[] {
   const requireDecimals = opts.requireDecimals ?? true;
   const out: AmountMatch[] = [];
+  text = text.replace(MISREAD_AMOUNT, (all, cur: string, amount: string) => cur + fixDigits(amount));
   for (const m of text.matchAll(AMOUNT)) {
     const [raw, pre, curBefore, minus, intPart, decSep, decPart, curAfter, post] = m;
     let ip = intPart!;
