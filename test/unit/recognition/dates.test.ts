@@ -104,6 +104,13 @@ describe('separators the OCR lost or misread', () => {
     [['Date: 15.01/2018'], '2018-01-15'],
     [['Date: 15:01:2018'], '2018-01-15'],
     [['Date: 15 - 01 - 2018'], '2018-01-15'],
+    [['DATE: 13I07/2017'], '2017-07-13'],
+    [['Date: 13l07/2017'], '2017-07-13'],
+    // Letters for digits in a date with its separators: Z for 2, g for 9, b for 6, as well as O, l, I, S, B.
+    [['Date: Z9-12-2017'], '2017-12-29'],
+    [['Date: 09/01/Z0l9'], '2019-01-09'],
+    [['DATE 0b/03/2018'], '2018-03-06'],
+    [['29-12-Z017 13:05'], '2017-12-29'],
     // Letters for digits around a month name, labelled or not.
     [['15 JAN 2Ol8'], '2018-01-15'],
     [['Date: 15-JAN-l8'], '2018-01-15'],

@@ -162,7 +162,7 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
   const direct = findDates(text, opts);
   if (direct.length) return direct.map((m) => matchPrintedWeekday(text, m, opts));
   let repaired = text
-    .replace(/[0-9OoIlSB|]{1,4}[/.\-~][0-9OoIlSB|]{1,2}[/.\-~][0-9OoIlSB|]{2,4}/g, (t) => fixDigits(t))
+    .replace(/[0-9OoIlSBZzgb|]{1,4}[/.\-~][0-9OoIlSBZzgb|]{1,2}[/.\-~][0-9OoIlSBZzgb|]{2,4}/g, (t) => fixDigits(t))
     // Day and year around a month name: "15 JAN 2Ol8", "15-JAN-l8".
     .replace(MONTH_NAME_DATE, (all, d: string, s1: string, month: string, s2: string, y: string) =>
       monthFromName(month) === undefined ? all : `${fixDigits(d)}${s1}${month}${s2}${fixDigits(y)}`,
@@ -171,11 +171,11 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
     .replace(/(\d{1,2})([/.-])(\d{1,2})~(\d{2,4})/g, '$1$2$3$2$4');
   if (labelled) {
     // "Date: 15062018" → 15/06/2018; "1609/2017" → 16/09/2017; "16/09/:017" → 16/09/2017; a separator read as a
-    // 1 or a 7 ("13707/2017" → 13/07/2017) or as a space ("05 02-18" → 05-02-18)
+    // 1, a 7, an I or an l ("13707/2017", "13I07/2017" → 13/07/2017) or as a space ("05 02-18" → 05-02-18)
     repaired = repaired
       .replace(/(?<!\d)(\d{2})(\d{2})(20\d{2})(?!\d)/g, '$1/$2/$3')
       .replace(/(?<![\d/])(\d{2})(\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
-      .replace(/(?<![\d/])(\d{2})[17](\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
+      .replace(/(?<![\d/])(\d{2})[17Il|](\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
       .replace(/(?<![\d/.-])(\d{2}) (\d{2})([/.-])(\d{2}|20\d{2})(?![\d/.-])/g, '$1$3$2$3$4')
       // Separators misread or spaced: "15,01/2018", "15.01/2018", "15:01:2018", "15 - 01 - 2018" (a four-digit year).
       .replace(/(?<![\d/.,:-])(\d{1,2})\s*[,.:/-]\s*(\d{1,2})\s*[,.:/-]\s*(20\d{2})(?!\d)/g, '$1/$2/$3')
