@@ -15,6 +15,19 @@ import { mapExpenseToFields } from '../../lambdas/core/recognition/map-fields';
 import type { OcrDocument } from '../../lambdas/core/recognition/types';
 import { annotationsDocument, isRight, listReceipts, predictedKeys, scorable } from './recognition/sroie';
 
+const NAME_SLIPS: [string, string][] = [
+  ['O', '0'],
+  ['I', '1'],
+  ['S', '5'],
+  ['B', '8'],
+  ['G', '6'],
+  ['M', 'N'],
+  ['P', 'F'],
+  ['L', 'I'],
+  ['C', 'G'],
+  ['E', 'F'],
+];
+
 const SLIPS: [string, string][] = [
   ['0', 'O'],
   ['0', 'o'],
@@ -32,12 +45,13 @@ const SLIPS: [string, string][] = [
   ['.', ' '],
 ];
 
-type Field = 'date' | 'total';
+type Field = 'date' | 'total' | 'company';
 
-/** Does a word print the field's value: a date's digits and separators, or the total's amount? */
-function printsValue(field: Field, word: string, total: string | undefined): boolean {
+/** Does a word print the field's value: a date's digits and separators, the total's amount, a word of the name? */
+function printsValue(field: Field, word: string, value: string): boolean {
   if (field === 'date') return /\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}/.test(word);
-  return word.replace(/^RM/i, '').replace(/,/g, '') === total;
+  if (field === 'company') return word.length >= 3 && value.toUpperCase().split(/\s+/).includes(word.toUpperCase());
+  return word.replace(/^RM/i, '').replace(/,/g, '') === value.replace(/^0+(?=\d)/, '');
 }
 
 function readField(doc: OcrDocument, field: Field): string | undefined {
@@ -48,23 +62,25 @@ async function main() {
   const argv = process.argv.slice(2);
   const folder = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--field');
   const fieldAt = argv.indexOf('--field');
-  const fields: Field[] = fieldAt >= 0 ? [argv[fieldAt + 1] as Field] : ['date', 'total'];
+  const fields: Field[] = fieldAt >= 0 ? [argv[fieldAt + 1] as Field] : ['date', 'total', 'company'];
   const verbose = argv.includes('--verbose');
-  if (!folder || fields.some((f) => f !== 'date' && f !== 'total')) throw new Error('Usage: ocr-slips.ts <folder> [--field date|total] [--verbose]');
+  if (!folder || fields.some((f) => !['date', 'total', 'company'].includes(f))) {
+    throw new Error('Usage: ocr-slips.ts <folder> [--field date|total|company] [--verbose]');
+  }
   for (const field of fields) {
-    const counts = new Map<string, { right: number; tried: number }>(SLIPS.map(([from, to]) => [`${from} → ${to}`, { right: 0, tried: 0 }]));
+    const slips = field === 'company' ? NAME_SLIPS : SLIPS;
+    const counts = new Map<string, { right: number; tried: number }>(slips.map(([from, to]) => [`${from} → ${to}`, { right: 0, tried: 0 }]));
     for (const r of listReceipts(folder)) {
       if (!r.annotations || !scorable(r.keys, field)) continue;
       const doc = await annotationsDocument(r.annotations, r.image);
       if (!isRight(field, r.keys[field]!, readField(doc, field))) continue;
-      const total = field === 'total' ? r.keys.total!.replace(/^0+(?=\d)/, '') : undefined;
-      for (const [from, to] of SLIPS) {
+      for (const [from, to] of slips) {
         const slipped = structuredClone(doc);
         let touched = 0;
         for (const line of slipped.pages.flatMap((p) => p.lines)) {
           for (const w of line.words) {
             const at = w.text.indexOf(from);
-            if (at < 0 || !printsValue(field, w.text, total)) continue;
+            if (at < 0 || !printsValue(field, w.text, r.keys[field]!)) continue;
             w.text = w.text.slice(0, at) + to + w.text.slice(at + from.length);
             touched++;
           }

@@ -7,6 +7,10 @@ describe('words of a name the OCR misread', () => {
     ['SFEED', 'SPEED'],
     ['NART', 'MART'],
     ['COMFANY', 'COMPANY'],
+    // Failing F/P and M/N, an F read for an E that lost its bottom bar.
+    ['MASTFR', 'MASTER'],
+    ['ROASTFD', 'ROASTED'],
+    ['SHOF', 'SHOP'], // not SHOE: an F is a P first
     ['SUFFLY', undefined], // two letters off
     // Known words, short words and non-words with no look-alike stay.
     ['MART', undefined],

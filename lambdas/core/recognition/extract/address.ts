@@ -86,7 +86,7 @@ function repairLookAlikes(run: string): string {
     const before = run[at - 1] ?? '';
     const after = run[at + 1] ?? '';
     const between = /\p{L}/u.test(before) && /\p{L}/u.test(after);
-    if (d === '0' || (between && letters.length >= 3 && d in LETTER_FOR_DIGIT)) {
+    if (d === '0' || (between && letters.length >= 3 && '158'.includes(d))) {
       const lower = /\p{Ll}/u.test(before + after);
       const pair = LETTER_FOR_DIGIT[d];
       if (pair) return run.slice(0, at) + (lower ? pair.lower : pair.upper) + run.slice(at + 1);

@@ -59,23 +59,29 @@ export function isEnglishWord(word: string): boolean {
  * Malay and Chinese names that are not English words into ones that are ("SENG" → "SEND").
  */
 const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M' };
+/** Look-alikes tried only where the first ones give no word (an F is a P more often than an E: "SHOF" is "SHOP"). */
+const FAINT_LOOKALIKES: Record<string, string> = { F: 'E' };
 
 /**
  * The one English word a misread token stands for: a word of four or more letters that is not an English word
- * but becomes exactly one common word by changing one letter into its look-alike. Undefined when there is none,
- * or more than one. Upper case in, upper case out.
+ * but becomes exactly one common word by changing one letter into its look-alike; failing any, by an F read for
+ * an E whose bottom bar the print lost ("MASTFR"). Undefined when there is none, or more than one. Upper case in,
+ * upper case out.
  */
 export function lookalikeWord(token: string): string | undefined {
   const { known, common } = lexicon();
   if (token.length < 4 || !/^[A-Z]+$/.test(token) || known.has(token)) return undefined;
-  const found = new Set<string>();
-  for (let i = 0; i < token.length; i++) {
-    const other = LOOKALIKES[token[i]!];
-    if (!other) continue;
-    const candidate = token.slice(0, i) + other + token.slice(i + 1);
-    if (common.has(candidate)) found.add(candidate);
+  for (const lookalikes of [LOOKALIKES, FAINT_LOOKALIKES]) {
+    const found = new Set<string>();
+    for (let i = 0; i < token.length; i++) {
+      const other = lookalikes[token[i]!];
+      if (!other) continue;
+      const candidate = token.slice(0, i) + other + token.slice(i + 1);
+      if (common.has(candidate)) found.add(candidate);
+    }
+    if (found.size) return found.size === 1 ? [...found][0] : undefined;
   }
-  return found.size === 1 ? [...found][0] : undefined;
+  return undefined;
 }
 
 /** The one common English word that is the token with its first letter put back ("imeless" → "timeless"). */

@@ -146,7 +146,7 @@ export function sureWords(rows: Row[]): Set<string> {
   );
 }
 
-/** Digits read for letters inside words: "D.1.Y." → "D.I.Y.", "AE0N" → "AEON". */
+/** Digits read for letters inside words: "D.1.Y." → "D.I.Y.", "AE0N" → "AEON", "TRADIN6" → "TRADING". */
 function lettersForDigits(name: string): string {
   return name
     .split(' ')
@@ -154,7 +154,7 @@ function lettersForDigits(name: string): string {
       const letters = (t.match(/\p{L}/gu) ?? []).length;
       const digitCount = (t.match(/\d/g) ?? []).length;
       if (!digitCount || letters <= digitCount || /\d{2,}/.test(t)) return t;
-      return t.replace(/(?<=[\p{L}.]|^)[0158](?=[\p{L}.]|$)/gu, (d) => LETTER_FOR_DIGIT[d]!.upper);
+      return t.replace(/(?<=[\p{L}.]|^)[01568](?=[\p{L}.]|$)/gu, (d) => LETTER_FOR_DIGIT[d]!.upper);
     })
     .join(' ');
 }

@@ -41,6 +41,7 @@ export const LETTER_FOR_DIGIT: Readonly<Record<string, { upper: string; lower: s
   '0': { upper: 'O', lower: 'o' },
   '1': { upper: 'I', lower: 'l' },
   '5': { upper: 'S', lower: 's' },
+  '6': { upper: 'G', lower: 'b' },
   '8': { upper: 'B', lower: 'B' },
 };
 
