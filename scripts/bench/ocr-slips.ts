@@ -45,12 +45,12 @@ const SLIPS: [string, string][] = [
   ['.', ' '],
 ];
 
-type Field = 'date' | 'total' | 'company';
+type Field = 'date' | 'total' | 'company' | 'address';
 
 /** Does a word print the field's value: a date's digits and separators, the total's amount, a word of the name? */
 function printsValue(field: Field, word: string, value: string): boolean {
   if (field === 'date') return /\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}/.test(word);
-  if (field === 'company') return word.length >= 3 && value.toUpperCase().split(/\s+/).includes(word.toUpperCase());
+  if (field === 'company' || field === 'address') return word.length >= 3 && value.toUpperCase().split(/\s+/).includes(word.toUpperCase());
   return word.replace(/^RM/i, '').replace(/,/g, '') === value.replace(/^0+(?=\d)/, '');
 }
 
@@ -62,13 +62,13 @@ async function main() {
   const argv = process.argv.slice(2);
   const folder = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--field');
   const fieldAt = argv.indexOf('--field');
-  const fields: Field[] = fieldAt >= 0 ? [argv[fieldAt + 1] as Field] : ['date', 'total', 'company'];
+  const fields: Field[] = fieldAt >= 0 ? [argv[fieldAt + 1] as Field] : ['date', 'total', 'company', 'address'];
   const verbose = argv.includes('--verbose');
-  if (!folder || fields.some((f) => !['date', 'total', 'company'].includes(f))) {
-    throw new Error('Usage: ocr-slips.ts <folder> [--field date|total|company] [--verbose]');
+  if (!folder || fields.some((f) => !['date', 'total', 'company', 'address'].includes(f))) {
+    throw new Error('Usage: ocr-slips.ts <folder> [--field date|total|company|address] [--verbose]');
   }
   for (const field of fields) {
-    const slips = field === 'company' ? NAME_SLIPS : SLIPS;
+    const slips = field === 'company' || field === 'address' ? NAME_SLIPS : SLIPS;
     const counts = new Map<string, { right: number; tried: number }>(slips.map(([from, to]) => [`${from} → ${to}`, { right: 0, tried: 0 }]));
     for (const r of listReceipts(folder)) {
       if (!r.annotations || !scorable(r.keys, field)) continue;

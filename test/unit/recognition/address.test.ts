@@ -33,6 +33,12 @@ describe('joinAddressLines', () => {
     // A letter O inside a number; l and I by the word's case.
     expect(joinAddressLines(['400O0 SHAH ALAM', 'Blk G, BIk G, JIn PJU, Jalan lpoh'])).toBe('40000 SHAH ALAM Blk G, Blk G, Jln PJU, Jalan Ipoh');
     expect(joinAddressLines(['NEAR ATMs', 'BANDAR BARu PERMAS JAYa, 81750 JOHOR BAHRu,JOHOr.'])).toBe('NEAR ATMs BANDAR BARU PERMAS JAYA, 81750 JOHOR BAHRU,JOHOR.');
+    // 6 inside a longer word, 5 and 8 at the start of a word in capitals, 1 and 5 at its end.
+    expect(joinAddressLines(['8ANDAR SETIA ALAM, SELAN6OR', '5ELANGOR, JALAN TAMPO1, DAMANSARA HEIGHT5'])).toBe(
+      'BANDAR SETIA ALAM, SELANGOR SELANGOR, JALAN TAMPOI, DAMANSARA HEIGHTS',
+    );
+    // ...but not in codes, ordinals or a word that takes a number.
+    expect(joinAddressLines(['PJU6A, 1ST FLOOR, SEKSYEN1, 5A JALAN'])).toBe('PJU6A, 1ST FLOOR, SEKSYEN 1, 5A JALAN');
     // One letter inside a number of three digits or more, where a digit looks like it.
     expect(joinAddressLines(['LOT P.T. 2B11, JALAN ANGSA', '15S8-TMN PUSAT KEPONG'])).toBe('LOT P.T. 2811, JALAN ANGSA 1558-TMN PUSAT KEPONG');
     // Codes that mix letters and digits stay as printed.

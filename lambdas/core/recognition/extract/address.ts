@@ -58,6 +58,8 @@ const LEADING_WORDS = [
 
 /** Address words that take a number right after them ("SEKSYEN 25", "LOT 6", "BATU 5"). */
 const NUMBERED_WORDS = /\b(SEKSYEN|SECTION|LOT|BATU|JALAN|JLN|LORONG|BLOK|BLOCK|LEVEL|TINGKAT|FLOOR|PERSIARAN|LEBUH|KM)(?=\d)/gi;
+/** One of those words run into its one-digit number ("SEKSYEN1"). */
+const TAKES_A_NUMBER = new RegExp(`^${NUMBERED_WORDS.source}\\d$`, 'i');
 
 /** Splits a run-together word that starts with an address word and goes on with a word of at least 4 letters. */
 function splitLeadingWord(token: string): string {
@@ -73,7 +75,9 @@ function splitLeadingWord(token: string): string {
 
 /**
  * Look-alike glyphs in one run of letters and digits: a word with one digit that looks like a letter (0 anywhere in
- * it; 1, 5 and 8 only between letters of a word of three letters or more, so "G5B" or "U13" stay), a number with
+ * it; 1, 5 and 8 only between letters of a word of three letters or more, so "G5B" or "U13" stay, 6 between letters
+ * of a word of five, so "PJU6A" stays; 5 and 8 also at the start of a word of four capitals or more, 1 and 5 at its
+ * end unless the word is one that takes a number), a number with
  * the letter O inside, a capital I or a lower-case l where the word's case shows the other, a lower-case last
  * letter of a word in capitals, a number of three digits or more with one letter inside it that looks like a digit.
  */
@@ -86,7 +90,11 @@ function repairLookAlikes(run: string): string {
     const before = run[at - 1] ?? '';
     const after = run[at + 1] ?? '';
     const between = /\p{L}/u.test(before) && /\p{L}/u.test(after);
-    if (d === '0' || (between && letters.length >= 3 && '158'.includes(d))) {
+    // A 5 or an 8 at the start of a word of four letters or more in capitals ("5ELANGOR", "8ANDAR"; not "1ST").
+    const leading = at === 0 && '58'.includes(d) && /^\d\p{Lu}{4,}$/u.test(run);
+    // A 1 or a 5 at the end of one, unless the word takes a number ("TAMPO1", "HEIGHT5"; not "SEKSYEN1").
+    const trailing = at === run.length - 1 && '15'.includes(d) && /^\p{Lu}{4,}\d$/u.test(run) && !TAKES_A_NUMBER.test(run);
+    if (d === '0' || (between && (letters.length >= 3 ? '158' : '').includes(d)) || (between && d === '6' && letters.length >= 5) || leading || trailing) {
       const lower = /\p{Ll}/u.test(before + after);
       const pair = LETTER_FOR_DIGIT[d];
       if (pair) return run.slice(0, at) + (lower ? pair.lower : pair.upper) + run.slice(at + 1);
