@@ -51,6 +51,8 @@ describe('joinAddressLines', () => {
     expect(joinAddressLines(['Kawasan Perindustrlan Tampoi', 'MUKIN KAPAR 42100 KLANG', 'TANAN BERKELEY, Jaian Lapangan'])).toBe(
       'Kawasan Perindustrian Tampoi MUKIM KAPAR 42100 KLANG TAMAN BERKELEY, Jalan Lapangan',
     );
+    // A word of a town's name read with one look-alike letter ("PUSAT", as in Pusat Bandar ...).
+    expect(joinAddressLines(['1558-TMN FUSAT, JALAN PELABUR 23/1'])).toBe('1558-TMN PUSAT, JALAN PELABUR 23/1');
     // English words and names near no address word, or near two, stay.
     expect(joinAddressLines(['TAMAN INDUSTRIES, JALAN BATAI, JALAN TAMAR'])).toBe('TAMAN INDUSTRIES, JALAN BATAI, JALAN TAMAR');
   });

@@ -18,7 +18,7 @@
  * every comma lost more addresses read right than it won (docs/recognition.md).
  */
 import { isEnglishWord } from './lexicon';
-import { correctPlaceNames } from './places';
+import { correctPlaceNames, isPlaceWord, placeWordsOf } from './places';
 import { collapseSpaces, fixDigits, LETTER_FOR_DIGIT, levenshtein } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
@@ -115,7 +115,14 @@ function repairLookAlikes(run: string): string {
 const ADDRESS_VOCABULARY = [...LEADING_WORDS, 'MUKIM'].filter((w) => w.length >= 5);
 
 /** Letters print and OCR confuse with one another. */
-const LOOK_ALIKE_LETTERS = ['MN', 'IL', 'ODQ', 'UV', 'CG', 'EF'];
+const LOOK_ALIKE_LETTERS = ['MN', 'IL', 'ODQ', 'UV', 'CG', 'EF', 'PF'];
+
+let placeWords: string[] | undefined;
+/** Words of five letters or more of Malaysian town and state names. */
+function placeVocabulary(): string[] {
+  placeWords ??= placeWordsOf(5);
+  return placeWords;
+}
 
 /** Do the two words of one length differ in one letter only, a look-alike one ("TANAN"/"TAMAN", "JAIAN"/"JALAN")? */
 function lookAlikeSlip(a: string, b: string): boolean {
@@ -127,13 +134,14 @@ function lookAlikeSlip(a: string, b: string): boolean {
 /**
  * An address word read a letter off ("Perindustrlan", "Kawassn", "MUKIN", "TANAN"), written as the one address
  * word it is a letter from (two from ten letters on; in five-letter words only a look-alike letter), with the same
- * first letter, in the case it was read in.
- * Words that are address words already, English words ("INDUSTRIES" is not "INDUSTRI"), or near none or more
- * than one, stay.
+ * first letter, in the case it was read in; failing one, as the word of a Malaysian town's name it is one
+ * look-alike letter from ("FUSAT" → "PUSAT").
+ * Words that are address or place words already, English words ("INDUSTRIES" is not "INDUSTRI"), or near none or
+ * more than one, stay.
  */
 function correctAddressWord(token: string): string {
   const up = token.toUpperCase();
-  if (up.length < 5 || ADDRESS_VOCABULARY.includes(up) || isEnglishWord(up)) return token;
+  if (up.length < 5 || ADDRESS_VOCABULARY.includes(up) || isPlaceWord(up) || isEnglishWord(up)) return token;
   const slips = up.length >= 10 ? 2 : 1;
   const near = ADDRESS_VOCABULARY.filter(
     (w) =>
@@ -143,6 +151,8 @@ function correctAddressWord(token: string): string {
       // Five letters leave names a letter from an address word ("TAMAR"): only a look-alike letter counts there.
       (up.length >= 6 || lookAlikeSlip(up, w)),
   );
+  // Words of town names are many: only one look-alike letter counts there ("KEFONG" → "KEPONG").
+  if (!near.length) near.push(...placeVocabulary().filter((w) => w.length === up.length && lookAlikeSlip(up, w)));
   if (near.length !== 1) return token;
   const word = near[0]!;
   if (token === up) return word;
