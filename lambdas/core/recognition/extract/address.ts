@@ -94,7 +94,8 @@ function repairLookAlikes(run: string): string {
     const leading = at === 0 && '58'.includes(d) && /^\d\p{Lu}{4,}$/u.test(run);
     // A 1 or a 5 at the end of one, unless the word takes a number ("TAMPO1", "HEIGHT5"; not "SEKSYEN1").
     const trailing = at === run.length - 1 && '15'.includes(d) && /^\p{Lu}{4,}\d$/u.test(run) && !TAKES_A_NUMBER.test(run);
-    if (d === '0' || (between && (letters.length >= 3 ? '158' : '').includes(d)) || (between && d === '6' && letters.length >= 5) || leading || trailing) {
+    const inside = between && ((letters.length >= 3 && '158'.includes(d)) || (letters.length >= 5 && d === '6'));
+    if (d === '0' || inside || leading || trailing) {
       const lower = /\p{Ll}/u.test(before + after);
       const pair = LETTER_FOR_DIGIT[d];
       if (pair) return run.slice(0, at) + (lower ? pair.lower : pair.upper) + run.slice(at + 1);
@@ -151,7 +152,7 @@ function correctAddressWord(token: string): string {
       // Five letters leave names a letter from an address word ("TAMAR"): only a look-alike letter counts there.
       (up.length >= 6 || lookAlikeSlip(up, w)),
   );
-  // Words of town names are many: only one look-alike letter counts there ("KEFONG" → "KEPONG").
+  // Words of town names are many: only one look-alike letter counts there ("FUSAT" → "PUSAT").
   if (!near.length) near.push(...placeVocabulary().filter((w) => w.length === up.length && lookAlikeSlip(up, w)));
   if (near.length !== 1) return token;
   const word = near[0]!;
