@@ -25,6 +25,13 @@ describe("the seller's name", () => {
     ['T PLUS F&B SDN. BHD.', 'T PLUS F&B SDN. BHD.'],
     ['99 SPEED MART 5/D', '99 SPEED MART S/B'],
     ['ABC HO TRADIN6', 'ABC HO TRADING'],
+    // The bracketed letter before a Malaysian legal form is M; a title's M read as N.
+    ['AEON CO. (N) BHD', 'AEON CO. (M) BHD'],
+    ['POPULAR BOOK CO. (H) SDN BHD', 'POPULAR BOOK CO. (M) SDN BHD'],
+    ['NR. D.I.Y. (N) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
+    ['Nr. Dakgalbi Solaris', 'Mr. Dakgalbi Solaris'],
+    ['ABC (N) TRADING', 'ABC (N) TRADING'],
+    ['NRT HOLDINGS', 'NRT HOLDINGS'],
     ['6ERBANG ALAF RESTAURANTS SDN BHD', 'GERBANG ALAF RESTAURANTS SDN BHD'],
     ['A6 MART', 'A6 MART'],
     ['GARDENIA B AKERIES(KL)SDN BHD (1 B9386 X)', 'GARDENIA BAKERIES (KL) SDN BHD'],
@@ -54,6 +61,16 @@ describe("the seller's name", () => {
     expect(extractSupplierHeader(rows(['TAX INVOICE', 'BISTRO & CAFE'])).name?.value).toBe('BISTRO & CAFE');
     // A line with a word of its own keeps the business-word bonus.
     expect(extractSupplierHeader(rows(['WELCOME', 'LOTUS BISTRO & CAFE'])).name?.value).toBe('LOTUS BISTRO & CAFE');
+  });
+
+  it("puts right a name word one look-alike letter off a place word of the address", () => {
+    const header = (name: string, address: string[]) => extractSupplierHeader(textRows([name, ...address, 'TEL: 03-7877 1234']));
+    const alam = ['NO. 17-G, JALAN SETIA INDAH (X) U13/X,', 'SETIA ALAM, SEKSYEN U13, 40170 SHAH ALAM,'];
+    expect(header('AIK HUAT HARDWARE ENTERPRISE (SETIA ALAN) SDN BHD', alam).name?.value).toBe('AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD');
+    expect(header('Kedai Runcit Rawanc', ['No 15 Jalan Bandar Rawang 10,', '48000 Rawang, Selangor']).name?.value).toBe('Kedai Runcit Rawang');
+    // Not without the word in the address, nor an English word.
+    expect(header('AIK HUAT HARDWARE ENTERPRISE (SETIA ALAN) SDN BHD', ['NO 12 JALAN BESAR', '43000 KAJANG']).name?.value).toBe('AIK HUAT HARDWARE ENTERPRISE (SETIA ALAN) SDN BHD');
+    expect(header('PALM TRADING', ['NO 12 JALAN BESAR,', 'KAMPUNG PALN', '43000 KAJANG']).name?.value).toBe('PALM TRADING');
   });
 
   it('drops a speck read as a full stop at the end of a broken name line', () => {

@@ -126,7 +126,7 @@ function placeVocabulary(): string[] {
 }
 
 /** Do the two words of one length differ in one letter only, a look-alike one ("TANAN"/"TAMAN", "JAIAN"/"JALAN")? */
-function lookAlikeSlip(a: string, b: string): boolean {
+export function lookAlikeSlip(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   const diffs = [...a].flatMap((c, i) => (c === b[i] ? [] : [[c, b[i]!]]));
   return diffs.length === 1 && LOOK_ALIKE_LETTERS.some((set) => set.includes(diffs[0]![0]!) && set.includes(diffs[0]![1]!));

@@ -126,6 +126,13 @@ export function leadingLegalForm(tokens: string[]): boolean {
   return ['UAB', 'AB', 'MB', 'II', 'IĮ', 'VSI', 'VŠĮ', 'KB', 'TUB', 'SIA', 'AS', 'OU'].includes(foldDiacritics(t));
 }
 
+/** Do the tokens start with a Malaysian legal form ("SDN BHD", "BHD", "BERHAD", "S/B"), read with a slip or not? */
+function isMalaysianForm(tokens: string[]): boolean {
+  const [first = '', second = ''] = tokens.map(cleanToken);
+  const near = (t: string, form: string) => t === form || (t.length === form.length && levenshtein(t, form, 1) <= 1);
+  return (near(first, 'SDN') && near(second, 'BHD')) || near(first, 'BHD') || first === 'BERHAD' || /^[5S]\/[B8]$/.test(first);
+}
+
 /** Fixes OCR slips in legal-form words ("SDN 8HD" → "SDN BHD", "SDN BND" → "SDN BHD"). */
 export function fixLegalForms(name: string): string {
   const tokens = name.split(' ');
@@ -141,6 +148,9 @@ export function fixLegalForms(name: string): string {
       const canon = ['ENTERPRISE', 'ENTERPRISES', 'TRADING', 'LIMITED', 'BERHAD', 'SENDIRIAN', 'CORPORATION'].find((f) => f !== t && Math.abs(f.length - t.length) <= 1 && levenshtein(t, f, 1) <= 1);
       if (canon && !['ENTERPRISE', 'ENTERPRISES'].includes(t)) tokens[i] = `${canon}${trailingPunct}`;
     }
+    // "(N) SDN BHD", "(H) BHD" → "(M) …": the bracketed letter before a Malaysian legal form is M (Malaysia), and
+    // N and H are the letters thermal print loses an M's stroke to.
+    if (/^[({[][NH][)}\]]$/.test(tokens[i]!) && isMalaysianForm(tokens.slice(i + 1))) tokens[i] = '(M)';
     // "5/B", "S/8" → "S/B"; "CO," before "(M)" → "CO."
     if (/^[5S$]\/[B8D]$/.test(tokens[i]!.replace(/[.,]+$/, '')) && tokens[i] !== 'S/B') tokens[i] = `S/B${trailingPunct}`;
     if (/^[C€(][O0][.,]?$/i.test(tokens[i]!) && tokens[i] !== 'CO.' && /^[({]?M[)}]?$/i.test(tokens[i + 1] ?? '')) tokens[i] = 'CO.';

@@ -10,7 +10,9 @@ import { correctMisreadWords, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
 import { collapseSpaces, foldDiacritics, LETTER_FOR_DIGIT, levenshtein } from './text';
-import { joinAddressLines } from './address';
+import { joinAddressLines, lookAlikeSlip } from './address';
+import { isEnglishWord } from './lexicon';
+import { isPlaceWord } from './places';
 
 /** Lines that are document furniture, never the seller's name. */
 const NOT_A_NAME =
@@ -176,6 +178,8 @@ export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   // A lone digit or letter after the name ("PERNIAGAAN RIANG RIA 4").
   if (s.split(' ').length >= 3) s = s.replace(/\s+[\p{L}\d]$/u, '');
   if (repair) s = lettersForDigits(s);
+  // A title before the name read with N for M, the letter thermal print loses a stroke of most ("NR. D.I.Y.").
+  if (repair) s = s.replace(/^([Nn])(?=[Rr][Ss]?\.\s)/, (n) => (n === 'N' ? 'M' : 'm'));
   // A closing bracket without an opening one: the opening one was read as a letter ("ISETIA ALAM)").
   if (repair && /\)/.test(s) && !/\(/.test(s)) s = s.replace(/(^|\s)[IlC1|[{](?=\p{Lu}{2,}(?:\s+\S+){0,2}\))/u, '$1(');
   // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
@@ -322,6 +326,30 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
 }
 
 /**
+ * A name word read one look-alike letter off a Malaysian place word that the address prints ("SETIA ALAN" over an
+ * address in "SETIA ALAM"): a branch is named after the place it stands in, and two readings rarely slip on the
+ * same letter. Words of four letters or more that are no English or place word already, and not read with
+ * confidence, change; only to the one such address word.
+ */
+function placeWordsAsInAddress(name: string, address: string, sure: ReadonlySet<string>): string {
+  const places = [...new Set(foldDiacritics(address).toUpperCase().match(/[A-Z]{4,}/g) ?? [])].filter(isPlaceWord);
+  if (!places.length) return name;
+  return name
+    .split(' ')
+    .map((token) => {
+      const m = /^([^\p{L}]*)(\p{L}{4,})([^\p{L}]*)$/u.exec(token);
+      if (!m) return token;
+      const up = foldDiacritics(m[2]!).toUpperCase();
+      if (isPlaceWord(up) || isEnglishWord(up) || sure.has(up)) return token;
+      const near = places.filter((w) => lookAlikeSlip(up, w));
+      if (near.length !== 1) return token;
+      const word = m[2] === up ? near[0]! : m[2] === m[2]!.toLowerCase() ? near[0]!.toLowerCase() : near[0]![0] + near[0]!.slice(1).toLowerCase();
+      return m[1] + word + m[3];
+    })
+    .join(' ');
+}
+
+/**
  * Finds the seller's name and address in the top part of the first page.
  * `start`/`end` limit the rows considered (e.g. the block under a "Seller" label).
  */
@@ -366,7 +394,6 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   const nameTokens = nameText.split(' ').filter(Boolean);
   const formEnd = legalFormEnd(nameTokens);
   if (formEnd > 0 && nameTokens.length - formEnd <= 2 && !/^\(/.test(nameTokens[formEnd] ?? '')) nameText = nameTokens.slice(0, formEnd).join(' ');
-  const name = nameText ? found(nameRows, nameText, (best.strong ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
 
   // Address: after the name, skipping registration numbers and brand lines, until a stop line.
   const after = page1.slice(page1.indexOf(nameRows[nameRows.length - 1]!) + 1);
@@ -406,5 +433,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   }
   const addrText = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
+  if (opts.repairMisreadings !== false && addrText) nameText = placeWordsAsInAddress(nameText, addrText, sureWords(nameRows));
+  const name = nameText ? found(nameRows, nameText, (best.strong ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
   return { name, address, nameRows, addressRows };
 }
