@@ -7,7 +7,8 @@
  * first such character of each), and the extraction runs again. Prints, per kind, how many of the receipts it
  * could be put into still give the right value:
  *   date, 2 → Z: 103/103
- * The slips are the recogniser's usual confusions on thermal print, not a list from any one receipt.
+ * The slips are the recogniser's usual confusions on thermal print, not a list from any one receipt: the most
+ * frequent ones of `ocr-confusions.ts` on the development folder's readings.
  */
 import { extractDocument } from '../../lambdas/core/recognition/extract';
 import { toAnalyzeExpenseResult } from '../../lambdas/core/recognition/expense';
@@ -26,6 +27,9 @@ const NAME_SLIPS: [string, string][] = [
   ['L', 'I'],
   ['C', 'G'],
   ['E', 'F'],
+  ['M', 'H'],
+  ['T', 'I'],
+  ['L', '1'],
 ];
 
 const SLIPS: [string, string][] = [

@@ -141,6 +141,7 @@ async function main() {
         if (!scorable(r.keys, f) || (fields[id]?.confidence ?? 0) < READY_CONFIDENCE) continue;
         confident[f].all++;
         if (isRight(f, r.keys[f]!, got[f])) confident[f].right++;
+        else if (args.verbose) process.stderr.write(`${r.id} ${f} read with confidence ${fields[id]!.confidence} but wrong: ${JSON.stringify(got[f])}\n`);
       }
       const check = readyCheck(fields, 'receipt', today);
       if (check.ready) {

@@ -47,6 +47,25 @@ describe('joinAddressLines', () => {
     );
   });
 
+  it('reads a digit in a word as the letter that makes a known word, anywhere in it', () => {
+    expect(joinAddressLines(['40150 5HAH ALAM, 6ROUND FLOOR, KUALA 1UMPUR, MA1AYSIA'])).toBe('40150 SHAH ALAM, GROUND FLOOR, KUALA LUMPUR, MALAYSIA');
+    expect(joinAddressLines(['J1N BESAR KEPON6, SG BES1', 'Leve1 6, Bangunan TH'])).toBe('JLN BESAR KEPONG, SG BESI Level 6, Bangunan TH');
+    // Codes and ordinals stay.
+    expect(joinAddressLines(['1ST FLOOR, PJU6A, SS15/4B, U13/BG'])).toBe('1ST FLOOR, PJU6A, SS15/4B, U13/BG');
+  });
+
+  it('reads an F between consonants as the E thin print lost a bar of', () => {
+    expect(joinAddressLines(['JALAN SFTIA INDAH, SELANGOR DARUL FHSAN', 'OFF JALAN KFC, FLOOR 2, FRONT'])).toBe(
+      'JALAN SETIA INDAH, SELANGOR DARUL EHSAN OFF JALAN KFC, FLOOR 2, FRONT',
+    );
+  });
+
+  it('puts right abbreviations and short words one look-alike letter off, when only one fits', () => {
+    expect(joinAddressLines(['JIN BESAR, IOT 5, DFSA TUN RAZAK, IAMAN MELAWATI'])).toBe('JLN BESAR, LOT 5, DESA TUN RAZAK, TAMAN MELAWATI');
+    // Two letters are too few, English words stay, and MALL and HALL are both one letter from NALL.
+    expect(joinAddressLines(['AEON SC, FIR, AEON NALL, NEAR ATMs'])).toBe('AEON SC, FIR, AEON NALL, NEAR ATMs');
+  });
+
   it('writes an address word read a letter off as the address word it is', () => {
     expect(joinAddressLines(['Kawasan Perindustrlan Tampoi', 'MUKIN KAPAR 42100 KLANG', 'TANAN BERKELEY, Jaian Lapangan'])).toBe(
       'Kawasan Perindustrian Tampoi MUKIM KAPAR 42100 KLANG TAMAN BERKELEY, Jalan Lapangan',

@@ -73,6 +73,16 @@ describe("the seller's name", () => {
     expect(header('PALM TRADING', ['NO 12 JALAN BESAR,', 'KAMPUNG PALN', '43000 KAJANG']).name?.value).toBe('PALM TRADING');
   });
 
+  it('finds the address from a first line whose words were read with look-alike glyphs', () => {
+    const header = extractSupplierHeader(
+      textRows(['BENS INDEPENDENT GROCER SDN. BHD', '(913144-A)', '1OT 6, JA1AN BATAI,', 'P1AZA BATAI, DAMANSARA HEIGHTS', '50490, KUALA 1UMPUR', 'T: 03-2093 7358']),
+    );
+    expect(header.address?.value).toBe('LOT 6, JALAN BATAI, PLAZA BATAI, DAMANSARA HEIGHTS 50490, KUALA LUMPUR');
+    // A registration line read with a 0 for an O is still no address.
+    const reg = extractSupplierHeader(textRows(['SIN THYE & COMPANY', 'REG. N0:00168397-H', 'N0.54, BATU 5,JALAN IPOH,', '51200 KUALA LUMPUR']));
+    expect(reg.address?.value).toBe('NO.54, BATU 5,JALAN IPOH, 51200 KUALA LUMPUR');
+  });
+
   it('drops a speck read as a full stop at the end of a broken name line', () => {
     const rows = (name: string[]) => textRows([...name, '(Company No. 123456-A)', 'NO 5 JALAN SS 2/1', '47300 PETALING JAYA']);
     expect(extractSupplierHeader(rows(['SUNRISE BOOK.', 'CO. (M) SDN BHD'])).name?.value).toBe('SUNRISE BOOK CO. (M) SDN BHD');

@@ -18,7 +18,7 @@
  * every comma lost more addresses read right than it won (docs/recognition.md).
  */
 import { isEnglishWord } from './lexicon';
-import { correctPlaceNames, isPlaceWord, placeWordsOf } from './places';
+import { correctPlaceNames, isPlaceWord } from './places';
 import { collapseSpaces, fixDigits, LETTER_FOR_DIGIT, levenshtein } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
@@ -95,8 +95,18 @@ function repairLookAlikes(run: string): string {
     // A 1 or a 5 at the end of one, unless the word takes a number ("TAMPO1", "HEIGHT5"; not "SEKSYEN1").
     const trailing = at === run.length - 1 && '15'.includes(d) && /^\p{Lu}{4,}\d$/u.test(run) && !TAKES_A_NUMBER.test(run);
     const inside = between && ((letters.length >= 3 && '158'.includes(d)) || (letters.length >= 5 && d === '6'));
+    const lower = /\p{Ll}/u.test(before + after);
+    // A digit in a word of letters, where one letter it looks like makes a known word ("5HAH", "6ROUND", "MA1AYSIA",
+    // "1UMPUR", "J1N"), anywhere in the word.
+    if (letters.length >= 2) {
+      const known = (LETTERS_FOR_DIGIT[d] ?? [])
+        .map((l) => run.slice(0, at) + (lower ? l.toLowerCase() : l) + run.slice(at + 1))
+        .filter(knownAddressWord);
+      if (known.length === 1) return known[0]!;
+    }
+    // A word ending in N and a 6 ends in NG, the commonest ending of Malay and Chinese place names ("KEPON6").
+    if (d === '6' && at === run.length - 1 && /^\p{Lu}{2,}N6$/u.test(run)) return `${run.slice(0, -1)}G`;
     if (d === '0' || inside || leading || trailing) {
-      const lower = /\p{Ll}/u.test(before + after);
       const pair = LETTER_FOR_DIGIT[d];
       if (pair) return run.slice(0, at) + (lower ? pair.lower : pair.upper) + run.slice(at + 1);
     }
@@ -112,18 +122,71 @@ function repairLookAlikes(run: string): string {
   return run.replace(/^(\p{Lu})I(?=\p{Ll})/u, '$1l').replace(/^l(?=[bcdfghjkmnpqrstvwxz])/, 'I');
 }
 
-/** Address words a word of five letters or more may be a letter or two off from: the leading words and "MUKIM". */
-const ADDRESS_VOCABULARY = [...LEADING_WORDS, 'MUKIM'].filter((w) => w.length >= 5);
+/**
+ * Words of addresses that are not street names: parts of a building and a place, directions and the country
+ * (Malay and English).
+ */
+const ADDRESS_PART_WORDS = [
+  'MUKIM',
+  'DAERAH',
+  'WILAYAH',
+  'PERSEKUTUAN',
+  'PEKAN',
+  'PASAR',
+  'UTAMA',
+  'INDAH',
+  'UTARA',
+  'SELATAN',
+  'TIMUR',
+  'BARAT',
+  'TENGAH',
+  'BESAR',
+  'LEVEL',
+  'FLOOR',
+  'GROUND',
+  'CENTRE',
+  'SQUARE',
+  'STATION',
+  'VILLAGE',
+  'HEIGHTS',
+  'TOWER',
+  'MALAYSIA',
+  'SINGAPORE',
+  // The states' honorifics: "SELANGOR DARUL EHSAN", "JOHOR DARUL TAKZIM".
+  'EHSAN',
+  'TAKZIM',
+  'MAKMUR',
+  'RIDZUAN',
+  'KHUSUS',
+];
+
+/** Address words a word of five letters or more may be a letter or two off from. */
+const ADDRESS_VOCABULARY = [...LEADING_WORDS, ...ADDRESS_PART_WORDS].filter((w) => w.length >= 5);
+
+/** The letters each digit is read for. */
+const LETTERS_FOR_DIGIT: Readonly<Record<string, string[]>> = { '0': ['O'], '1': ['I', 'L'], '5': ['S'], '6': ['G', 'B'], '8': ['B'] };
+
+/** Short words and abbreviations of Malaysian addresses. */
+const SHORT_ADDRESS_WORDS = ['JLN', 'TMN', 'BDR', 'KG', 'SG', 'LOT', 'BLK', 'FLR', 'LVL', 'SEK', 'SRI', 'AIR', 'BATU', 'JAYA', 'BARU', 'LAMA', 'RAYA', 'BESI', 'KALI', 'NAIM', 'IMAN', 'AMAN'];
+
+const KNOWN_ADDRESS_WORDS = new Set([...LEADING_WORDS, ...ADDRESS_PART_WORDS, ...SHORT_ADDRESS_WORDS]);
+
+/** An address, place or English word (any case). */
+function knownAddressWord(word: string): boolean {
+  const up = word.toUpperCase();
+  return KNOWN_ADDRESS_WORDS.has(up) || isPlaceWord(up) || isEnglishWord(up);
+}
+
+/**
+ * The glyph slips of one address line undone, digits for letters and letters for look-alike letters ("1OT 6,
+ * JA1AN BATAI" → "LOT 6, JALAN BATAI", "IEVEL 6" → "LEVEL 6"): what the line says, to tell an address line.
+ */
+export function repairAddressWords(line: string): string {
+  return line.replace(/[\p{L}\d]+/gu, repairLookAlikes).replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord);
+}
 
 /** Letters print and OCR confuse with one another. */
-const LOOK_ALIKE_LETTERS = ['MN', 'IL', 'ODQ', 'UV', 'CG', 'EF', 'PF'];
-
-let placeWords: string[] | undefined;
-/** Words of five letters or more of Malaysian town and state names. */
-function placeVocabulary(): string[] {
-  placeWords ??= placeWordsOf(5);
-  return placeWords;
-}
+const LOOK_ALIKE_LETTERS = ['MNH', 'IL', 'TI', 'ODQ', 'UV', 'CG', 'EF', 'PF'];
 
 /** Do the two words of one length differ in one letter only, a look-alike one ("TANAN"/"TAMAN", "JAIAN"/"JALAN")? */
 export function lookAlikeSlip(a: string, b: string): boolean {
@@ -141,23 +204,73 @@ export function lookAlikeSlip(a: string, b: string): boolean {
  * more than one, stay.
  */
 function correctAddressWord(token: string): string {
-  const up = token.toUpperCase();
-  if (up.length < 5 || ADDRESS_VOCABULARY.includes(up) || isPlaceWord(up) || isEnglishWord(up)) return token;
+  let up = token.toUpperCase();
+  // Only words in one case or capitalised ("ATMs" is an abbreviation's plural).
+  if (knownAddressWord(up) || !/^(\p{Lu}+|\p{Ll}+|\p{Lu}\p{Ll}+)$/u.test(token)) return token;
+  // Abbreviations of three letters: only to one of the address's own ("JIN" → "JLN", "IOT" → "LOT"); two letters are
+  // too few to tell ("SC", a shopping centre, is no "SG").
+  if (up.length < 3) return token;
+  if (up.length === 3) {
+    const near = lookAlikeWords(up).filter((w) => SHORT_ADDRESS_WORDS.includes(w));
+    return near.length === 1 ? recase(near[0]!, token) : token;
+  }
+  const withE = eForF(up);
+  if (withE !== up) {
+    token = recase(withE, token);
+    up = withE;
+    if (knownAddressWord(up)) return token;
+  }
+  if (up.length === 4) {
+    const near = lookAlikeWords(up);
+    return near.length === 1 ? recase(near[0]!, token) : token;
+  }
   const slips = up.length >= 10 ? 2 : 1;
   const near = ADDRESS_VOCABULARY.filter(
     (w) =>
-      w[0] === up[0] &&
-      Math.abs(w.length - up.length) <= slips &&
-      levenshtein(up, w, slips) <= slips &&
-      // Five letters leave names a letter from an address word ("TAMAR"): only a look-alike letter counts there.
-      (up.length >= 6 || lookAlikeSlip(up, w)),
+      // One look-alike letter, the first too ("NALAYSIA"); else other slips after the same first letter.
+      lookAlikeSlip(up, w) ||
+      (w[0] === up[0] &&
+        Math.abs(w.length - up.length) <= slips &&
+        levenshtein(up, w, slips) <= slips &&
+        // Five letters leave names a letter from an address word ("TAMAR"): only a look-alike letter counts there.
+        up.length >= 6),
   );
-  // Words of town names are many: only one look-alike letter counts there ("FUSAT" → "PUSAT").
-  if (!near.length) near.push(...placeVocabulary().filter((w) => w.length === up.length && lookAlikeSlip(up, w)));
+  // Town names and English words are many: only one look-alike letter counts there ("FUSAT" → "PUSAT", "NALL").
+  if (!near.length) near.push(...lookAlikeWords(up));
   if (near.length !== 1) return token;
-  const word = near[0]!;
-  if (token === up) return word;
+  return recase(near[0]!, token);
+}
+
+/**
+ * An F between two other consonants, or first before a consonant other than L or R, in a word with a vowel: neither
+ * English nor Malay spells one, and an E whose lower bar thin print lost reads as an F ("SFTIA", "BFRKELEY",
+ * "FHSAN"; "OFF", "FLOOR", "FRONT" stay).
+ */
+function eForF(up: string): string {
+  if (!/[AEIOU]/.test(up)) return up;
+  const consonant = (c: string | undefined) => !!c && /[B-DG-HJ-NP-TV-Z]/.test(c);
+  return [...up].map((c, i) => (c === 'F' && ((i === 0 && consonant(up[1]) && !'LR'.includes(up[1]!)) || (i > 0 && consonant(up[i - 1]) && consonant(up[i + 1]))) ? 'E' : c)).join('');
+}
+
+/** A word (upper case) in the case of the token it replaces. */
+function recase(word: string, token: string): string {
+  if (token === token.toUpperCase()) return word;
   return token === token.toLowerCase() ? word.toLowerCase() : word[0] + word.slice(1).toLowerCase();
+}
+
+/** The known words (address, place, English) one look-alike letter from a word (upper case). */
+function lookAlikeWords(up: string): string[] {
+  const found = new Set<string>();
+  for (let i = 0; i < up.length; i++) {
+    for (const set of LOOK_ALIKE_LETTERS) {
+      if (!set.includes(up[i]!)) continue;
+      for (const other of set) {
+        const candidate = up.slice(0, i) + other + up.slice(i + 1);
+        if (other !== up[i] && knownAddressWord(candidate)) found.add(candidate);
+      }
+    }
+  }
+  return [...found];
 }
 
 /** One address text from its printed lines (`exact`: the document's own text, taken as written). */
@@ -172,5 +285,5 @@ export function joinAddressLines(lines: string[], exact = false): string {
     .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
     .replace(NUMBERED_WORDS, '$1 ');
   text = collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord));
-  return correctPlaceNames(text.replace(/(?<![\p{L}\d])\p{L}{5,}(?![\p{L}\d])/gu, correctAddressWord));
+  return correctPlaceNames(text.replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord));
 }

@@ -10,7 +10,7 @@ import { correctMisreadWords, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
 import { collapseSpaces, foldDiacritics, LETTER_FOR_DIGIT, levenshtein } from './text';
-import { joinAddressLines, lookAlikeSlip } from './address';
+import { joinAddressLines, lookAlikeSlip, repairAddressWords } from './address';
 import { isEnglishWord } from './lexicon';
 import { isPlaceWord } from './places';
 
@@ -403,7 +403,8 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   const nameBox = unionBoxes(nameRows.map((r) => r.box));
   for (let k = 0; k < after.length && k < 10; k++) {
     const r = after[k]!;
-    const t = collapseSpaces(r.text);
+    // Read with the address's glyph slips undone ("1OT 6, JA1AN", "IEVEL 6", "REG. N0:").
+    const t = collapseSpaces(opts.repairMisreadings === false ? r.text : repairAddressWords(r.text));
     // The address stands in the name's column.
     if (r.box.left > nameBox.left + nameBox.width || r.box.left + r.box.width < nameBox.left) {
       if (started) break;
