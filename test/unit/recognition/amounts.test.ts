@@ -34,6 +34,8 @@ describe('amounts', () => {
   it('reads an amount with letters read for some of its digits', () => {
     expect(findAmounts('TOTAL 1O.00').map((a) => a.value)).toEqual([10]);
     expect(findAmounts('Total: l5.90  RM2B.50  Z4.I0').map((a) => a.value)).toEqual([15.9, 28.5, 24.1]);
+    // A 6 read as b and a 9 as g, as in dates.
+    expect(findAmounts('TOTAL 1b.90 RM4g.50').map((a) => a.value)).toEqual([16.9, 49.5]);
     expect(findAmounts('ROUNDING O.05 O.OO').map((a) => a.raw)).toEqual(['0.05']);
     // An S in front is as often a dollar sign; words, codes and letters alone stay text.
     expect(findAmounts('Nett Total: S8.20').map((a) => a.value)).toEqual([8.2]);

@@ -44,11 +44,11 @@ const AMOUNT =
   /(?<![\d.,])(\(?-?\s?)(?:(€|\$|£|RM|EUR|USD|GBP|PLN|MYR|SEK|NOK|DKK|CHF|CZK|SGD|Eur)\.?)?\s?(-?)([1-9]\d{0,2}(?:[ ,.'\u00a0]\d{3})+|\d+)(?:([.,])(\d{1,4}))?(?![\d])(\s?(?:€|EUR|Eur|eur|USD|zł|PLN|RM)\b|\s?€)?(-?\)?)/g;
 
 /**
- * An amount with letters read for some of its digits ("1O.00", "l5.90", "RM2B.50"): a word of digits and letters
+ * An amount with letters read for some of its digits ("1O.00", "l5.90", "RM2B.50", "1b.90"): a word of digits and letters
  * that look like digits, with a decimal point and two decimals, mostly digits. Not an S in front, which is as
  * often a dollar sign ("S8.20" is $8.20). Letters and digits swap one for one, so positions in the text stay.
  */
-const MISREAD_AMOUNT = /(?<![\p{L}\d.,])((?:RM|\$|€)?)([\dOoIlBZ|][\dOoIlSBZ|]{0,5}[.,][\dOoIlSBZ|]{2})(?![\p{L}\d.,])/gu;
+const MISREAD_AMOUNT = /(?<![\p{L}\d.,])((?:RM|\$|€)?)([\dOoIlBZbg|][\dOoIlSBZbg|]{0,5}[.,][\dOoIlSBZbg|]{2})(?![\p{L}\d.,])/gu;
 
 function toNumber(intPart: string, decPart: string | undefined): number | undefined {
   const intDigits = intPart.replace(/[ ,.'\u00a0]/g, '');
