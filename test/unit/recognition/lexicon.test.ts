@@ -3,10 +3,11 @@ import { correctMisreadWords, isEnglishWord, joinSplitWords, lookalikeWord } fro
 
 describe('words of a name the OCR misread', () => {
   it.each([
-    // One look-alike letter (F/P, M/N) away from exactly one common word.
+    // One look-alike letter (F/P, M/N, C/G) away from exactly one common word.
     ['SFEED', 'SPEED'],
     ['NART', 'MART'],
     ['COMFANY', 'COMPANY'],
+    ['GARRY', 'CARRY'], // C/G too
     // Failing F/P and M/N, an F read for an E that lost its bottom bar.
     ['MASTFR', 'MASTER'],
     ['ROASTFD', 'ROASTED'],

@@ -30,6 +30,8 @@ describe("the seller's name", () => {
     ['POPULAR BOOK CO. (H) SDN BHD', 'POPULAR BOOK CO. (M) SDN BHD'],
     ['NR. D.I.Y. (N) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
     ['Nr. Dakgalbi Solaris', 'Mr. Dakgalbi Solaris'],
+    ['HR. D.I.Y. (M) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
+    ['AEON GO. (M) BHD', 'AEON CO. (M) BHD'],
     ['ABC (N) TRADING', 'ABC (N) TRADING'],
     ['NRT HOLDINGS', 'NRT HOLDINGS'],
     ['6ERBANG ALAF RESTAURANTS SDN BHD', 'GERBANG ALAF RESTAURANTS SDN BHD'],

@@ -58,7 +58,7 @@ export function isEnglishWord(word: string): boolean {
  * Letters thermal and dot-matrix print turns into one another, and only those: a wider set would turn
  * Malay and Chinese names that are not English words into ones that are ("SENG" → "SEND").
  */
-const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M' };
+const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M', C: 'G', G: 'C' };
 /** Look-alikes tried only where the first ones give no word (an F is a P more often than an E: "SHOF" is "SHOP"). */
 const FAINT_LOOKALIKES: Record<string, string> = { F: 'E' };
 

@@ -178,8 +178,8 @@ export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   // A lone digit or letter after the name ("PERNIAGAAN RIANG RIA 4").
   if (s.split(' ').length >= 3) s = s.replace(/\s+[\p{L}\d]$/u, '');
   if (repair) s = lettersForDigits(s);
-  // A title before the name read with N for M, the letter thermal print loses a stroke of most ("NR. D.I.Y.").
-  if (repair) s = s.replace(/^([Nn])(?=[Rr][Ss]?\.\s)/, (n) => (n === 'N' ? 'M' : 'm'));
+  // A title before the name read with N or H for M, the letter thermal print loses strokes of most ("NR. D.I.Y.").
+  if (repair) s = s.replace(/^([NnHh])(?=[Rr][Ss]?\.\s)/, (n) => (n === n.toUpperCase() ? 'M' : 'm'));
   // A closing bracket without an opening one: the opening one was read as a letter ("ISETIA ALAM)").
   if (repair && /\)/.test(s) && !/\(/.test(s)) s = s.replace(/(^|\s)[IlC1|[{](?=\p{Lu}{2,}(?:\s+\S+){0,2}\))/u, '$1(');
   // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
