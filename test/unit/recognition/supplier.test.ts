@@ -32,6 +32,10 @@ describe("the seller's name", () => {
     ['Nr. Dakgalbi Solaris', 'Mr. Dakgalbi Solaris'],
     ['HR. D.I.Y. (M) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
     ['AEON GO. (M) BHD', 'AEON CO. (M) BHD'],
+    // A 1 is an L where that makes a word; no word starts with two Is but a Roman numeral.
+    ['RELAIS TOTA1 OULMES', 'RELAIS TOTAL OULMES'],
+    ['IIAN HING STATIONERY SDN BHD', 'LIAN HING STATIONERY SDN BHD'],
+    ['WISMA UOA II', 'WISMA UOA II'],
     ['ABC (N) TRADING', 'ABC (N) TRADING'],
     ['NRT HOLDINGS', 'NRT HOLDINGS'],
     ['6ERBANG ALAF RESTAURANTS SDN BHD', 'GERBANG ALAF RESTAURANTS SDN BHD'],

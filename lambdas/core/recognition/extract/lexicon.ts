@@ -112,6 +112,8 @@ export function correctMisreadWords(name: string, sure: ReadonlySet<string> = ne
     if (look) return recase(look);
     const withE = eForF(up, false);
     if (withE !== up) return recase(withE);
+    // No word starts with two Is but Roman numerals: the first was an L ("IIAN" → "LIAN", "IIM" → "LIM").
+    if (/^II[A-HJ-Z]/.test(up)) return recase(`L${up.slice(1)}`);
     if (/Q[EI]/.test(up)) return word.replace(/Q(?=[EIei])/g, 'G').replace(/q(?=[ei])/g, 'g');
     return undefined;
   });

@@ -148,15 +148,23 @@ export function sureWords(rows: Row[]): Set<string> {
   );
 }
 
-/** Digits read for letters inside words: "D.1.Y." → "D.I.Y.", "AE0N" → "AEON", "TRADIN6" → "TRADING". */
+/**
+ * Digits read for letters inside words: "D.1.Y." → "D.I.Y.", "AE0N" → "AEON", "TRADIN6" → "TRADING"; a 1 is an L
+ * where that makes an English or business word and an I does not ("TOTA1").
+ */
 function lettersForDigits(name: string): string {
+  const known = (w: string) => isEnglishWord(w) || BUSINESS_WORDS.has(w.toUpperCase());
   return name
     .split(' ')
     .map((t) => {
       const letters = (t.match(/\p{L}/gu) ?? []).length;
       const digitCount = (t.match(/\d/g) ?? []).length;
       if (!digitCount || letters <= digitCount || /\d{2,}/.test(t)) return t;
-      return t.replace(/(?<=[\p{L}.]|^)[01568](?=[\p{L}.]|$)/gu, (d) => LETTER_FOR_DIGIT[d]!.upper);
+      const read = (one: string) => t.replace(/(?<=[\p{L}.]|^)[01568](?=[\p{L}.]|$)/gu, (d) => (d === '1' ? one : LETTER_FOR_DIGIT[d]!.upper));
+      const withI = read('I');
+      const withL = read('L');
+      const word = (w: string) => w.replace(/[^\p{L}]/gu, '');
+      return withL !== withI && known(word(withL)) && !known(word(withI)) ? withL : withI;
     })
     .join(' ');
 }
