@@ -60,6 +60,13 @@ describe('joinAddressLines', () => {
     );
   });
 
+  it('reads a mark inside a word as the letter that makes a known word', () => {
+    expect(joinAddressLines(['NO.12,JA:AN SS4C/5,PETALING JAYA SEANGOR', 'KAWASAN PERIN)USTRIAN BALAKONG, JA_AN BESAR'])).toBe(
+      'NO.12,JALAN SS4C/5,PETALING JAYA SELANGOR KAWASAN PERINDUSTRIAN BALAKONG, JALAN BESAR',
+    );
+    expect(joinAddressLines(["NO:12, D'ROSH SERVPORT"])).toBe("NO:12, D'ROSH SERVPORT");
+  });
+
   it('puts right abbreviations and short words one look-alike letter off, when only one fits', () => {
     expect(joinAddressLines(['JIN BESAR, IOT 5, DFSA TUN RAZAK, IAMAN MELAWATI'])).toBe('JLN BESAR, LOT 5, DESA TUN RAZAK, TAMAN MELAWATI');
     // Two letters are too few, English words stay, and MALL and HALL are both one letter from NALL.

@@ -152,7 +152,22 @@ const ADDRESS_PART_WORDS = [
   'TOWER',
   'MALAYSIA',
   'SINGAPORE',
-  // The states' honorifics: "SELANGOR DARUL EHSAN", "JOHOR DARUL TAKZIM".
+  // The states and their honorifics: "SELANGOR DARUL EHSAN", "JOHOR DARUL TAKZIM".
+  'JOHOR',
+  'KEDAH',
+  'KELANTAN',
+  'MELAKA',
+  'PAHANG',
+  'PERAK',
+  'PERLIS',
+  'PENANG',
+  'PINANG',
+  'SABAH',
+  'SARAWAK',
+  'SELANGOR',
+  'TERENGGANU',
+  'PUTRAJAYA',
+  'LABUAN',
   'EHSAN',
   'TAKZIM',
   'MAKMUR',
@@ -182,7 +197,26 @@ function knownAddressWord(word: string): boolean {
  * JA1AN BATAI" → "LOT 6, JALAN BATAI", "IEVEL 6" → "LEVEL 6"): what the line says, to tell an address line.
  */
 export function repairAddressWords(line: string): string {
-  return line.replace(/[\p{L}\d]+/gu, repairLookAlikes).replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord);
+  return line
+    .replace(/[\p{L}\d]+/gu, repairLookAlikes)
+    .replace(GLYPH_IN_WORD, letterForGlyph)
+    .replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord);
+}
+
+/** A word with a mark inside it, two letters or more on each side. */
+const GLYPH_IN_WORD = /(?<![\p{L}\d])\p{L}{2,}[:_|!)]\p{L}{2,}(?![\p{L}\d])/gu;
+
+/** The letters a mark inside a word stands for: the parts of them thin print kept. */
+const LETTERS_FOR_GLYPH: Readonly<Record<string, string>> = { ':': 'LI', _: 'L', '|': 'IL', '!': 'IL', ')': 'D' };
+
+/** A mark read for a letter inside a word ("JA:AN", "JA_AN", "PERIN)USTRIAN"): the letter that makes a known word. */
+function letterForGlyph(token: string): string {
+  const at = token.search(/[^\p{L}]/u);
+  const lower = token === token.toLowerCase();
+  const known = [...(LETTERS_FOR_GLYPH[token[at]!] ?? '')]
+    .map((l) => token.slice(0, at) + (lower ? l.toLowerCase() : l) + token.slice(at + 1))
+    .filter(knownAddressWord);
+  return known.length === 1 ? known[0]! : token;
 }
 
 /** Letters print and OCR confuse with one another. */
@@ -269,6 +303,7 @@ export function joinAddressLines(lines: string[], exact = false): string {
   if (exact) return text;
   text = text
     .replace(/[\p{L}\d]+/gu, repairLookAlikes)
+    .replace(GLYPH_IN_WORD, letterForGlyph)
     // A full stop after a house or postcode number before the next part is a comma read as a full stop.
     .replace(/(?<=\d)\.\s*(?=\p{L}|\d{5}\b)|(?<=\d)\.\s+(?=\d)/gu, ', ')
     .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
