@@ -13,7 +13,9 @@
  *   before a consonant at a word's start ("lpoh"), a capitals word's last letter read in lower case ("BAHRu"):
  *   glyphs that look alike, told apart by the characters around them.
  * - the town and state of the address's postcode read a letter or two off ("SNAH ALAM", "SCLANGOR"), written as
- *   the postcode names them (`places.ts`).
+ *   the postcode names them (`places.ts`);
+ * - a digit, a mark or a look-alike letter in a word where that makes a known word ("5HAH", "JA:AN", "TANAN",
+ *   "JIN"), an F between consonants ("SFTIA"): the recogniser's usual confusions (`npm run bench:ocr-confusions`).
  * Commas are left spaced as read: addresses print both "7/4,KAWASAN" and "290, JALAN", and putting a space after
  * every comma lost more addresses read right than it won (docs/recognition.md).
  */
