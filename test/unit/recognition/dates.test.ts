@@ -106,6 +106,9 @@ describe('separators the OCR lost or misread', () => {
     [['Date: 15 - 01 - 2018'], '2018-01-15'],
     [['DATE: 13I07/2017'], '2017-07-13'],
     [['Date: 13l07/2017'], '2017-07-13'],
+    // Either separator, with a two-digit year too.
+    [['DATE: 12103/18'], '2018-03-12'],
+    [['Date: 12/03118'], '2018-03-12'],
     // Letters for digits in a date with its separators: Z for 2, g for 9, b for 6, as well as O, l, I, S, B.
     [['Date: Z9-12-2017'], '2017-12-29'],
     [['Date: 09/01/Z0l9'], '2019-01-09'],
@@ -119,6 +122,7 @@ describe('separators the OCR lost or misread', () => {
     [['TOTAL 5.00', '01:34PM 568017 05 02-18'], '2018-02-05'],
     // Wrong inputs: no date comes out of a number that is not one.
     [['DATE: 13797/2017'], undefined],
+    [['DATE: 32/13118'], undefined],
     [['DATE: 45 02-18'], undefined],
     [['TIME: 15:01:20'], undefined],
     [['SO JAN ST'], undefined],
