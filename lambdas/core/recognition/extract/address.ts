@@ -183,8 +183,12 @@ const ADDRESS_VOCABULARY = [...LEADING_WORDS, ...ADDRESS_PART_WORDS].filter((w) 
 /** The letters each digit is read for. */
 const LETTERS_FOR_DIGIT: Readonly<Record<string, string[]>> = { '0': ['O'], '1': ['I', 'L'], '5': ['S'], '6': ['G', 'B'], '8': ['B'] };
 
-/** Short words and abbreviations of Malaysian addresses. */
-const SHORT_ADDRESS_WORDS = ['JLN', 'TMN', 'BDR', 'KG', 'SG', 'LOT', 'BLK', 'FLR', 'LVL', 'SEK', 'SRI', 'AIR', 'BATU', 'JAYA', 'BARU', 'LAMA', 'RAYA', 'BESI', 'KALI', 'NAIM', 'IMAN', 'AMAN'];
+/**
+ * Abbreviations and short words of Malaysian addresses that are no place word of the postcode package (which
+ * holds `JAYA`, `BARU`, `BATU`): street, garden, town, village, river, lot, block, floor, level, section; `SRI`;
+ * `RAYA`; the honorifics of Kelantan, Terengganu and Kedah.
+ */
+const SHORT_ADDRESS_WORDS = ['JLN', 'TMN', 'BDR', 'KG', 'SG', 'LOT', 'BLK', 'FLR', 'LVL', 'SEK', 'SRI', 'RAYA', 'NAIM', 'IMAN', 'AMAN'];
 
 const KNOWN_ADDRESS_WORDS = new Set([...LEADING_WORDS, ...ADDRESS_PART_WORDS, ...SHORT_ADDRESS_WORDS]);
 
@@ -192,17 +196,6 @@ const KNOWN_ADDRESS_WORDS = new Set([...LEADING_WORDS, ...ADDRESS_PART_WORDS, ..
 function knownAddressWord(word: string): boolean {
   const up = word.toUpperCase();
   return KNOWN_ADDRESS_WORDS.has(up) || isPlaceWord(up) || isEnglishWord(up);
-}
-
-/**
- * The glyph slips of one address line undone, digits for letters and letters for look-alike letters ("1OT 6,
- * JA1AN BATAI" → "LOT 6, JALAN BATAI", "IEVEL 6" → "LEVEL 6"): what the line says, to tell an address line.
- */
-export function repairAddressWords(line: string): string {
-  return line
-    .replace(/[\p{L}\d]+/gu, repairLookAlikes)
-    .replace(GLYPH_IN_WORD, letterForGlyph)
-    .replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord);
 }
 
 /** A word with a mark inside it, two letters or more on each side. */
@@ -221,6 +214,17 @@ function letterForGlyph(token: string): string {
   return known.length === 1 ? known[0]! : token;
 }
 
+/**
+ * The glyph slips of one address line undone, digits for letters and letters for look-alike letters ("1OT 6,
+ * JA1AN BATAI" → "LOT 6, JALAN BATAI", "IEVEL 6" → "LEVEL 6"): what the line says, to tell an address line.
+ */
+export function repairAddressWords(line: string): string {
+  return line
+    .replace(/[\p{L}\d]+/gu, repairLookAlikes)
+    .replace(GLYPH_IN_WORD, letterForGlyph)
+    .replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord);
+}
+
 /** Letters print and OCR confuse with one another. */
 const LOOK_ALIKE_LETTERS = ['MNH', 'IL', 'TI', 'ODQ', 'UV', 'CG', 'EF', 'PF'];
 
@@ -232,12 +236,15 @@ export function lookAlikeSlip(a: string, b: string): boolean {
 }
 
 /**
- * An address word read a letter off ("Perindustrlan", "Kawassn", "MUKIN", "TANAN"), written as the one address
- * word it is a letter from (two from ten letters on; in five-letter words only a look-alike letter), with the same
- * first letter, in the case it was read in; failing one, as the word of a Malaysian town's name it is one
- * look-alike letter from ("FUSAT" → "PUSAT").
- * Words that are address or place words already, English words ("INDUSTRIES" is not "INDUSTRI"), or near none or
- * more than one, stay.
+ * An address word read a letter off, in the case it was read in:
+ * - three letters: the one address abbreviation it is a look-alike letter from ("JIN" → "JLN");
+ * - an F between consonants read as the E it lost a bar of ("SFTIA");
+ * - four letters: the one known word it is a look-alike letter from ("DFSA" → "DESA");
+ * - five letters or more: the one address word it is a look-alike letter from ("TANAN", "NALAYSIA"), or a letter off
+ *   after the same first letter from six letters on, two from ten ("Perindustrlan", "Kawassn"); failing one, the
+ *   one place or English word it is a look-alike letter from ("FUSAT" → "PUSAT", "FESTIUAL").
+ * Known words ("INDUSTRIES" is not "INDUSTRI"), two-letter words, words in mixed case, and words near none or more
+ * than one stay.
  */
 function correctAddressWord(token: string): string {
   let up = token.toUpperCase();

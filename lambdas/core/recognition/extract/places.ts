@@ -51,11 +51,6 @@ export function isPlaceWord(word: string): boolean {
   return places().placeWords.has(word);
 }
 
-/** Words of Malaysian town and state names of at least `min` letters (upper case). */
-export function placeWordsOf(min: number): string[] {
-  return [...places().placeWords].filter((w) => w.length >= min && /^[A-Z]+$/.test(w));
-}
-
 /** Towns and states of a Malaysian postcode (upper case); empty when it is none. */
 export function placesOfPostcode(code: string): Place[] {
   return places().byPostcode.get(code) ?? [];
