@@ -21,7 +21,7 @@
  */
 import { isEnglishWord } from './lexicon';
 import { correctPlaceNames, isPlaceWord } from './places';
-import { collapseSpaces, eForF, fixDigits, LETTER_FOR_DIGIT, levenshtein } from './text';
+import { collapseSpaces, eForF, fixDigits, inCaseOf, LETTER_FOR_DIGIT, levenshtein } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
 const LEADING_WORDS = [
@@ -255,17 +255,17 @@ function correctAddressWord(token: string): string {
   if (up.length < 3) return token;
   if (up.length === 3) {
     const near = lookAlikeWords(up).filter((w) => SHORT_ADDRESS_WORDS.includes(w));
-    return near.length === 1 ? recase(near[0]!, token) : token;
+    return near.length === 1 ? inCaseOf(near[0]!, token) : token;
   }
   const withE = eForF(up);
   if (withE !== up) {
-    token = recase(withE, token);
+    token = inCaseOf(withE, token);
     up = withE;
     if (knownAddressWord(up)) return token;
   }
   if (up.length === 4) {
     const near = lookAlikeWords(up);
-    return near.length === 1 ? recase(near[0]!, token) : token;
+    return near.length === 1 ? inCaseOf(near[0]!, token) : token;
   }
   const slips = up.length >= 10 ? 2 : 1;
   const near = ADDRESS_VOCABULARY.filter(
@@ -281,13 +281,7 @@ function correctAddressWord(token: string): string {
   // Town names and English words are many: only one look-alike letter counts there ("FUSAT" → "PUSAT", "NALL").
   if (!near.length) near.push(...lookAlikeWords(up));
   if (near.length !== 1) return token;
-  return recase(near[0]!, token);
-}
-
-/** A word (upper case) in the case of the token it replaces. */
-function recase(word: string, token: string): string {
-  if (token === token.toUpperCase()) return word;
-  return token === token.toLowerCase() ? word.toLowerCase() : word[0] + word.slice(1).toLowerCase();
+  return inCaseOf(near[0]!, token);
 }
 
 /** The known words (address, place, English) one look-alike letter from a word (upper case). */

@@ -6,12 +6,11 @@
 import { unionBoxes } from '../geometry';
 import { BUSINESS_WORDS, cleanToken, correctBusinessWords, fixLegalForms, isLegalFormToken, leadingLegalForm, legalFormEnd } from './legal';
 import { findDates } from './dates';
-import { correctMisreadWords, joinSplitWords } from './lexicon';
+import { correctMisreadWords, isEnglishWord, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
-import { collapseSpaces, foldDiacritics, LETTER_FOR_DIGIT, levenshtein } from './text';
+import { collapseSpaces, foldDiacritics, inCaseOf, LETTER_FOR_DIGIT, levenshtein } from './text';
 import { joinAddressLines, lookAlikeSlip, repairAddressWords } from './address';
-import { isEnglishWord } from './lexicon';
 import { isPlaceWord } from './places';
 
 /** Lines that are document furniture, never the seller's name. */
@@ -351,8 +350,7 @@ function placeWordsAsInAddress(name: string, address: string, sure: ReadonlySet<
       if (isPlaceWord(up) || isEnglishWord(up) || sure.has(up)) return token;
       const near = places.filter((w) => lookAlikeSlip(up, w));
       if (near.length !== 1) return token;
-      const word = m[2] === up ? near[0]! : m[2] === m[2]!.toLowerCase() ? near[0]!.toLowerCase() : near[0]![0] + near[0]!.slice(1).toLowerCase();
-      return m[1] + word + m[3];
+      return m[1] + inCaseOf(near[0]!, m[2]!) + m[3];
     })
     .join(' ');
 }

@@ -131,3 +131,9 @@ export function eForF(up: string, first = true): string {
   const atStart = (i: number) => first && i === 0 && consonant(up[1]) && !'LR'.includes(up[1]!);
   return [...up].map((c, i) => (c === 'F' && (atStart(i) || (i > 0 && consonant(up[i - 1]) && consonant(up[i + 1]))) ? 'E' : c)).join('');
 }
+
+/** A word (upper case) in the case of the token it replaces: upper, lower or capitalised. */
+export function inCaseOf(word: string, token: string): string {
+  if (token === token.toUpperCase()) return word;
+  return token === token.toLowerCase() ? word.toLowerCase() : word[0] + word.slice(1).toLowerCase();
+}
