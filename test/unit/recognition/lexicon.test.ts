@@ -41,6 +41,8 @@ describe('words of a name the OCR misread', () => {
     ['Qerbang Alaf Sdn Bhd', 'Gerbang Alaf Sdn Bhd'],
     // An F between consonants in a word that is no English word is an E; a first F and English words stay.
     ['KEDAI GFMILANG', 'KEDAI GEMILANG'],
+    ['LIM SFNG THO', 'LIM SENG THO'], // the word's only vowel was the E
+    ['KFC', 'KFC'], // three consonants: an abbreviation
     ['FTSHBALL HOUSE', 'FTSHBALL HOUSE'],
     ['HALFWAY HOUSE', 'HALFWAY HOUSE'],
     ['QIANT MART', 'GIANT MART'],

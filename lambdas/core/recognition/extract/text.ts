@@ -120,13 +120,14 @@ export function repairNameWords(name: string, repair: (w: NameWord) => string | 
 }
 
 /**
- * An F between two other consonants in a word (upper case) with a vowel, and with `first` one first before a
- * consonant other than L or R: an E whose lower bar thin print lost reads as an F ("SFTIA", "MFLAWATI", "FHSAN").
- * English spells such Fs ("CONFLICT", "HALFWAY"): for words that are no English word. A first F stays in names,
- * where "FT" is as often an F before a misread letter ("FTSHBALL").
+ * An F between two other consonants in a word (upper case) with a vowel or of four letters or more (a word's only
+ * vowel may be the E read as F: "SFNG"; three consonants are an abbreviation: "KFC"), and with `first` one first
+ * before a consonant other than L or R: an E whose lower bar thin print lost reads as an F ("SFTIA", "MFLAWATI",
+ * "FHSAN"). English spells such Fs ("CONFLICT", "HALFWAY"): for words that are no English word. A first F stays in
+ * names, where "FT" is as often an F before a misread letter ("FTSHBALL").
  */
 export function eForF(up: string, first = true): string {
-  if (!/[AEIOU]/.test(up)) return up;
+  if (!/[AEIOU]/.test(up) && up.length < 4) return up;
   const consonant = (c: string | undefined) => !!c && /[B-DG-HJ-NP-TV-Z]/.test(c);
   const atStart = (i: number) => first && i === 0 && consonant(up[1]) && !'LR'.includes(up[1]!);
   return [...up].map((c, i) => (c === 'F' && (atStart(i) || (i > 0 && consonant(up[i - 1]) && consonant(up[i + 1]))) ? 'E' : c)).join('');
