@@ -8,6 +8,8 @@ describe('words of a name the OCR misread', () => {
     ['NART', 'MART'],
     ['COMFANY', 'COMPANY'],
     ['GARRY', 'CARRY'], // C/G too
+    ['MASIER', 'MASTER'], // last, and from five letters on: an I for a T that lost its bar
+    ['THAI', undefined], // not THAT
     // Failing F/P and M/N, an F read for an E that lost its bottom bar.
     ['MASTFR', 'MASTER'],
     ['ROASTFD', 'ROASTED'],

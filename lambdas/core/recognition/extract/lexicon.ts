@@ -61,6 +61,11 @@ export function isEnglishWord(word: string): boolean {
 const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M', C: 'G', G: 'C' };
 /** Look-alikes tried only where the first ones give no word (an F is a P more often than an E: "SHOF" is "SHOP"). */
 const FAINT_LOOKALIKES: Record<string, string> = { F: 'E' };
+/**
+ * An I read for a T that lost its bar, tried last and in words of five letters or more only: shorter Malay and
+ * Thai words are one T from English ones ("THAI", "BESI", "PARI").
+ */
+const BARLESS_LOOKALIKES: Record<string, string> = { I: 'T' };
 
 /**
  * The one English word a misread token stands for: a word of four or more letters that is not an English word
@@ -71,7 +76,7 @@ const FAINT_LOOKALIKES: Record<string, string> = { F: 'E' };
 export function lookalikeWord(token: string): string | undefined {
   const { known, common } = lexicon();
   if (token.length < 4 || !/^[A-Z]+$/.test(token) || known.has(token)) return undefined;
-  for (const lookalikes of [LOOKALIKES, FAINT_LOOKALIKES]) {
+  for (const lookalikes of [LOOKALIKES, FAINT_LOOKALIKES, ...(token.length >= 5 ? [BARLESS_LOOKALIKES] : [])]) {
     const found = new Set<string>();
     for (let i = 0; i < token.length; i++) {
       const other = lookalikes[token[i]!];
