@@ -30,6 +30,7 @@ const NAME_SLIPS: [string, string][] = [
   ['M', 'H'],
   ['T', 'I'],
   ['L', '1'],
+  ['O', 'C'],
 ];
 
 const SLIPS: [string, string][] = [

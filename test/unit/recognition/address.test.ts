@@ -68,7 +68,9 @@ describe('joinAddressLines', () => {
   });
 
   it('puts right abbreviations and short words one look-alike letter off, when only one fits', () => {
-    expect(joinAddressLines(['JIN BESAR, IOT 5, DFSA TUN RAZAK, IAMAN MELAWATI'])).toBe('JLN BESAR, LOT 5, DESA TUN RAZAK, TAMAN MELAWATI');
+    expect(joinAddressLines(['JIN BESAR, IOT 5, DFSA TUN RAZAK, IAMAN MELAWATI', '81100 JCHOR BAHRU'])).toBe(
+      'JLN BESAR, LOT 5, DESA TUN RAZAK, TAMAN MELAWATI 81100 JOHOR BAHRU',
+    );
     // Two letters are too few, English words stay, and MALL and HALL are both one letter from NALL.
     expect(joinAddressLines(['AEON SC, FIR, AEON NALL, NEAR ATMs'])).toBe('AEON SC, FIR, AEON NALL, NEAR ATMs');
   });

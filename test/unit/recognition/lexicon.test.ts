@@ -3,11 +3,12 @@ import { correctMisreadWords, isEnglishWord, joinSplitWords, lookalikeWord } fro
 
 describe('words of a name the OCR misread', () => {
   it.each([
-    // One look-alike letter (F/P, M/N, C/G) away from exactly one common word.
+    // One look-alike letter (F/P, M/N, C/G, C/O) away from exactly one common word.
     ['SFEED', 'SPEED'],
     ['NART', 'MART'],
     ['COMFANY', 'COMPANY'],
     ['GARRY', 'CARRY'], // C/G too
+    ['NCODLE', 'NOODLE'], // and a C for an O
     ['MASIER', 'MASTER'], // last, and from five letters on: an I for a T that lost its bar
     ['THAI', undefined], // not THAT
     // Failing F/P and M/N, an F read for an E that lost its bottom bar.

@@ -226,7 +226,7 @@ export function repairAddressWords(line: string): string {
 }
 
 /** Letters print and OCR confuse with one another. */
-const LOOK_ALIKE_LETTERS = ['MNH', 'IL', 'TI', 'ODQ', 'UV', 'CG', 'EF', 'PF'];
+const LOOK_ALIKE_LETTERS = ['MNH', 'IL', 'TI', 'ODQ', 'OC', 'UV', 'CG', 'EF', 'PF'];
 
 /** Do the two words of one length differ in one letter only, a look-alike one ("TANAN"/"TAMAN", "JAIAN"/"JALAN")? */
 export function lookAlikeSlip(a: string, b: string): boolean {

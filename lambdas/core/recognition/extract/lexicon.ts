@@ -58,7 +58,7 @@ export function isEnglishWord(word: string): boolean {
  * Letters thermal and dot-matrix print turns into one another, and only those: a wider set would turn
  * Malay and Chinese names that are not English words into ones that are ("SENG" → "SEND").
  */
-const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M', C: 'G', G: 'C' };
+const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M', C: 'GO', G: 'C' };
 /** Look-alikes tried only where the first ones give no word (an F is a P more often than an E: "SHOF" is "SHOP"). */
 const FAINT_LOOKALIKES: Record<string, string> = { F: 'E' };
 /**
@@ -79,10 +79,10 @@ export function lookalikeWord(token: string): string | undefined {
   for (const lookalikes of [LOOKALIKES, FAINT_LOOKALIKES, ...(token.length >= 5 ? [BARLESS_LOOKALIKES] : [])]) {
     const found = new Set<string>();
     for (let i = 0; i < token.length; i++) {
-      const other = lookalikes[token[i]!];
-      if (!other) continue;
-      const candidate = token.slice(0, i) + other + token.slice(i + 1);
-      if (common.has(candidate)) found.add(candidate);
+      for (const other of lookalikes[token[i]!] ?? '') {
+        const candidate = token.slice(0, i) + other + token.slice(i + 1);
+        if (common.has(candidate)) found.add(candidate);
+      }
     }
     if (found.size) return found.size === 1 ? [...found][0] : undefined;
   }
