@@ -1,11 +1,11 @@
 /**
- * How the extraction holds up when the reading slips on the date or the total, on a SROIE-style folder:
- *   npx tsx scripts/bench/ocr-slips.ts <folder> [--field date|total] [--verbose]
+ * How the extraction holds up when the reading slips on a field, on a SROIE-style folder:
+ *   npx tsx scripts/bench/ocr-slips.ts <folder> [--field date|total|company|address] [--verbose]
  * Starts from the challenge's line annotations (`--from-annotations` of the recognition benchmark). For every
- * receipt whose date (or total) the extraction reads right from them, each kind of look-alike slip (a digit read
- * as the letter it resembles, a separator read as another glyph) is put into the words that print the value (the
- * first such character of each), and the extraction runs again. Prints, per kind, how many of the receipts it
- * could be put into still give the right value:
+ * receipt whose field the extraction reads right from them, each kind of look-alike slip (a digit read as the
+ * letter it resembles, a separator read as another glyph, a letter read as another) is put into the words that
+ * print the value (the first such character of each), and the extraction runs again. Prints, per kind, how many
+ * of the receipts it could be put into still give the right value:
  *   date, 2 → Z: 103/103
  * The slips are the recogniser's usual confusions on thermal print, not a list from any one receipt: the most
  * frequent ones of `ocr-confusions.ts` on the development folder's readings.

@@ -70,8 +70,8 @@ const BARLESS_LOOKALIKES: Record<string, string> = { I: 'T' };
 /**
  * The one English word a misread token stands for: a word of four or more letters that is not an English word
  * but becomes exactly one common word by changing one letter into its look-alike; failing any, by an F read for
- * an E whose bottom bar the print lost ("MASTFR"). Undefined when there is none, or more than one. Upper case in,
- * upper case out.
+ * an E whose bottom bar the print lost ("MASTFR"); failing that, in words of five letters or more, by an I read for
+ * a T that lost its bar ("MASIER"). Undefined when there is none, or more than one. Upper case in, upper case out.
  */
 export function lookalikeWord(token: string): string | undefined {
   const { known, common } = lexicon();

@@ -46,7 +46,7 @@ function places(): Gazetteer {
   return gazetteer;
 }
 
-/** Whether a word (upper case) is a word of a Malaysian town or state name ("KEPONG", "PERMAS"). */
+/** Whether a word (upper case) is a word of a Malaysian town or state name ("PUCHONG", "SHAH"). */
 export function isPlaceWord(word: string): boolean {
   return places().placeWords.has(word);
 }
