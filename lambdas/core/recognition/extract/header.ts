@@ -154,7 +154,7 @@ const MONTH_NAME_DATE = /(?<![\p{L}\d])([0-9OoIl|]{1,2})([\s\-/.]{0,3})(\p{L}{3,
 /**
  * Finds dates, repairing OCR slips when a row holds none: letters for digits (O for 0, also around a month name),
  * "~" for "-", separators misread or spaced after a date label ("15,01/2018", "15 - 01 - 2018"),
- * lost or misread separators after a date label ("15062018", "13707/2017", "05 02-18"), and confusable digits
+ * lost, misread or spaced separators after a date label ("15062018", "13707/2017", "05 02-18", "05 -02-18"), and confusable digits
  * ("17/83/2817") when exactly one plausible date comes out.
  */
 function datesInText(text: string, format: DateFormat | undefined, labelled = false): DateMatch[] {
@@ -172,13 +172,15 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
   if (labelled) {
     // "Date: 15062018" → 15/06/2018; "1609/2017" → 16/09/2017; "16/09/:017" → 16/09/2017; a separator read as a
     // 1, a 7, an I or an l ("13707/2017", "13I07/2017" → 13/07/2017, "12/03118" → 12/03/18) or as a space
-    // ("05 02-18" → 05-02-18)
+    // ("05 02-18" → 05-02-18), or with a space beside it ("05 -02-18")
     repaired = repaired
       .replace(/(?<!\d)(\d{2})(\d{2})(20\d{2})(?!\d)/g, '$1/$2/$3')
       .replace(/(?<![\d/])(\d{2})(\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
       .replace(/(?<![\d/])(\d{2})[17Il|](\d{2})([/.-])(20\d{2}|\d{2})(?![\d/.-])/g, '$1$3$2$3$4')
       .replace(/(?<![\d/.-])(\d{2})([/.-])(\d{2})[17Il|](20\d{2}|\d{2})(?![\d/.-])/g, '$1$2$3$2$4')
       .replace(/(?<![\d/.-])(\d{2}) (\d{2})([/.-])(\d{2}|20\d{2})(?![\d/.-])/g, '$1$3$2$3$4')
+      // A space beside a separator ("05 -02-18", "05- 02 -18"), with a two-digit year too.
+      .replace(/(?<![\d/.-])(\d{2}) ?([/.-]) ?(\d{2}) ?\2 ?(\d{2}|20\d{2})(?![\d/.-])/g, '$1$2$3$2$4')
       // Separators misread or spaced: "15,01/2018", "15.01/2018", "15:01:2018", "15 - 01 - 2018" (a four-digit year).
       .replace(/(?<![\d/.,:-])(\d{1,2})\s*[,.:/-]\s*(\d{1,2})\s*[,.:/-]\s*(20\d{2})(?!\d)/g, '$1/$2/$3')
       .replace(/(?<!\d)(\d{1,2})([/.-])(\d{2})\2[:;](0\d\d)(?!\d)/g, '$1$2$3$2' + '2$4');

@@ -1,0 +1,137 @@
+/**
+ * Training lines for the text-line recogniser, from a SROIE-style folder (images/, ocr/):
+ *   npx tsx scripts/recogniser-training/export-lines.ts <folder> <out> [--rec-model <file|base>]
+ * Cuts every line the product's detector finds exactly as the product reads it (`recognitionBoxes`, `lineImage`,
+ * `scaledBand`: widened, straightened, 48 px high) and labels it with the challenge's line annotations: the whole
+ * annotated words, among the annotated lines beside the box, that the current reading is closest to. A line whose
+ * reading is further than three edits in ten from every such span (case ignored) is left out (a box that cuts a
+ * word, or an annotation that does not cover the box); the label's letters take the case the page prints
+ * (`printedCase`). Writes <out>/img/<receipt>_<n>.webp (RGB, lossless WebP: the recogniser's
+ * input before padding) and <out>/lines.jsonl ({ file, receipt, label, read, distance } per line).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { decodeRgb, lineImage, PaddleOcr, recognitionBoxes, scaledBand } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { listReceipts } from '../bench/recognition/sroie';
+
+interface AnnotatedLine {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+function annotatedLines(csv: string): AnnotatedLine[] {
+  const lines: AnnotatedLine[] = [];
+  for (const raw of csv.split(/\r?\n/)) {
+    const parts = raw.split(',');
+    if (parts.length < 9) continue;
+    const xy = parts.slice(0, 8).map(Number);
+    const text = parts.slice(8).join(',').trim();
+    if (!text || xy.some(Number.isNaN)) continue;
+    const xs = [xy[0]!, xy[2]!, xy[4]!, xy[6]!];
+    const ys = [xy[1]!, xy[3]!, xy[5]!, xy[7]!];
+    lines.push({ text, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
+  }
+  return lines;
+}
+
+const squeeze = (s: string) => s.replace(/\s+/g, '');
+
+/** Edit distance of two strings, case ignored, and for each character of `a` the character of `b` aligned to it (-1: none). */
+export function alignCaseless(a: string, b: string): { distance: number; pairs: number[] } {
+  const A = a.toUpperCase();
+  const B = b.toUpperCase();
+  const d = Array.from({ length: A.length + 1 }, (_, i) => Array.from({ length: B.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= A.length; i++) {
+    for (let j = 1; j <= B.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (A[i - 1] === B[j - 1] ? 0 : 1));
+  }
+  const pairs = new Array<number>(A.length).fill(-1);
+  for (let i = A.length, j = B.length; i > 0 && j >= 0; ) {
+    if (j > 0 && d[i]![j] === d[i - 1]![j - 1]! + (A[i - 1] === B[j - 1] ? 0 : 1)) pairs[--i] = --j;
+    else if (d[i]![j] === d[i - 1]![j]! + 1) i--;
+    else j--;
+  }
+  return { distance: d[A.length]![B.length]!, pairs };
+}
+
+/** The run of whole annotated words closest to a reading, and its distance (spaces and case ignored). */
+export function closestSpan(words: string[], read: string): { label: string; distance: number } | undefined {
+  const target = squeeze(read);
+  let best: { label: string; distance: number } | undefined;
+  for (let s = 0; s < words.length; s++) {
+    for (let e = s + 1; e <= words.length; e++) {
+      const label = words.slice(s, e).join(' ');
+      if (squeeze(label).length > target.length * 2 + 4) break;
+      const { distance } = alignCaseless(squeeze(label), target);
+      if (!best || distance < best.distance) best = { label, distance };
+    }
+  }
+  return best;
+}
+
+/**
+ * The label's letters in the case the page prints them. Many of the challenge's annotations are written in capitals
+ * whatever the receipt prints (`TEL:` for `Tel:`): where a label has no small letter, each letter takes the case of
+ * the letter read at its place, or of the last letter read before it. A label with small letters is kept as written.
+ */
+export function printedCase(label: string, read: string): string {
+  if (/[a-z]/.test(label) || !/[a-z]/.test(read)) return label;
+  const l = squeeze(label);
+  const r = squeeze(read);
+  const { pairs } = alignCaseless(l, r);
+  let lower = false;
+  let k = 0;
+  let out = '';
+  for (const c of label) {
+    if (/\s/.test(c)) {
+      out += c;
+      continue;
+    }
+    const j = pairs[k++]!;
+    const seen = j >= 0 ? r[j]! : '';
+    if (/[A-Za-z]/.test(seen)) lower = seen === seen.toLowerCase();
+    out += /[A-Za-z]/.test(c) && lower ? c.toLowerCase() : c;
+  }
+  return out;
+}
+
+async function main() {
+  const [folder, out, flag, model] = process.argv.slice(2);
+  if (!folder || !out || (flag && flag !== '--rec-model')) throw new Error('Usage: export-lines.ts <folder> <out> [--rec-model <file|base>]');
+  mkdirSync(join(out, 'img'), { recursive: true });
+  // The reading only picks each box's annotated words and their case; the shipped data used `--rec-model base`.
+  const ocr = new PaddleOcr({ recogniserModel: model });
+  const rows: string[] = [];
+  let seen = 0;
+  for (const r of listReceipts(folder)) {
+    const img = await decodeRgb(readFileSync(r.image));
+    const annotated = annotatedLines(readFileSync(join(folder, 'ocr', `${r.id}.csv`), 'utf8'));
+    const kept = recognitionBoxes(img, await ocr.detect(img));
+    const bands = await Promise.all(kept.map((k) => lineImage(img, k.b)));
+    const reads = await ocr.readBands(bands);
+    for (const [n, { b }] of kept.entries()) {
+      seen++;
+      const read = reads[n]!.raw.text.trim();
+      if (!read) continue;
+      const h = b.y1 - b.y0;
+      const beside = annotated
+        .filter((a) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) >= 0.5 * Math.min(h, a.y1 - a.y0) && Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0))
+        .sort((p, q) => p.x0 - q.x0);
+      const span = closestSpan(beside.flatMap((a) => a.text.split(/\s+/)), read);
+      if (!span || span.distance > Math.floor(0.3 * squeeze(span.label).length)) continue;
+      const scaled = await scaledBand(bands[n]!);
+      const file = `img/${r.id}_${n}.webp`;
+      await sharp(scaled.data, { raw: { width: scaled.width, height: scaled.height, channels: 3 } }).webp({ lossless: true, effort: 6 }).toFile(join(out, file));
+      rows.push(JSON.stringify({ file, receipt: r.id, label: printedCase(span.label, read), read, distance: span.distance }));
+    }
+    process.stdout.write(`${r.id} `);
+  }
+  await ocr.close();
+  writeFileSync(join(out, 'lines.jsonl'), rows.join('\n') + '\n');
+  console.log(`\nlines: ${rows.length} of ${seen} boxes labelled`);
+}
+
+if (process.argv[1]?.endsWith('export-lines.ts')) main();
