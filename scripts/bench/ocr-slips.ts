@@ -31,6 +31,7 @@ const NAME_SLIPS: [string, string][] = [
   ['T', 'I'],
   ['L', '1'],
   ['O', 'C'],
+  ['O', 'D'],
 ];
 
 const SLIPS: [string, string][] = [

@@ -11,11 +11,15 @@ describe('words of a name the OCR misread', () => {
     ['NCODLE', 'NOODLE'], // and a C for an O
     ['MASIER', 'MASTER'], // last, and from five letters on: an I for a T that lost its bar
     ['THAI', undefined], // not THAT
-    // Failing F/P and M/N, an F read for an E that lost its bottom bar.
+    // Failing F/P and M/N, an F read for an E that lost its bottom bar…
     ['MASTFR', 'MASTER'],
     ['ROASTFD', 'ROASTED'],
     ['SHOF', 'SHOP'], // not SHOE: an F is a P first
     ['SUFFLY', undefined], // two letters off
+    // …or a D read for an O whose curve closed flat.
+    ['BODK', 'BOOK'],
+    ['AMDUNT', 'AMOUNT'],
+    ['KEDAI', undefined], // Malay for shop: no English word one D off
     // Known words, short words and non-words with no look-alike stay.
     ['MART', undefined],
     ['CAFE', undefined],

@@ -59,8 +59,11 @@ export function isEnglishWord(word: string): boolean {
  * Malay and Chinese names that are not English words into ones that are ("SENG" → "SEND").
  */
 const LOOKALIKES: Record<string, string> = { F: 'P', P: 'F', M: 'N', N: 'M', C: 'GO', G: 'C' };
-/** Look-alikes tried only where the first ones give no word (an F is a P more often than an E: "SHOF" is "SHOP"). */
-const FAINT_LOOKALIKES: Record<string, string> = { F: 'E' };
+/**
+ * Look-alikes tried only where the first ones give no word (an F is a P more often than an E: "SHOF" is "SHOP"), and
+ * a D read for an O ("BODK", "INVDICE").
+ */
+const FAINT_LOOKALIKES: Record<string, string> = { F: 'E', D: 'O' };
 /**
  * An I read for a T that lost its bar, tried last and in words of five letters or more only: shorter Malay and
  * Thai words are one T from English ones ("THAI", "BESI", "PARI").
@@ -70,7 +73,7 @@ const BARLESS_LOOKALIKES: Record<string, string> = { I: 'T' };
 /**
  * The one English word a misread token stands for: a word of four or more letters that is not an English word
  * but becomes exactly one common word by changing one letter into its look-alike; failing any, by an F read for
- * an E whose bottom bar the print lost ("MASTFR"); failing that, in words of five letters or more, by an I read for
+ * an E whose bottom bar the print lost ("MASTFR") or a D for an O ("BODK"); failing that, in words of five letters or more, by an I read for
  * a T that lost its bar ("MASIER"). Undefined when there is none, or more than one. Upper case in, upper case out.
  */
 export function lookalikeWord(token: string): string | undefined {
