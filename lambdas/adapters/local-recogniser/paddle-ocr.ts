@@ -560,6 +560,23 @@ export async function scaledBand(band: RgbImage): Promise<RgbImage> {
   return { data, width, height: REC_HEIGHT };
 }
 
+/**
+ * Lines without the fragments the detector found twice: a line of one or two characters whose box lies mostly (60 %)
+ * inside a larger line's box is a sliver of that line's print, read as a stray character (`SDN 1 BHD`).
+ */
+export function withoutFragments(lines: OcrLine[]): OcrLine[] {
+  const area = (b: OcrLine['box']) => b.width * b.height;
+  return lines.filter((l) => {
+    if (l.text.replace(/\s+/g, '').length > 2) return true;
+    return !lines.some((o) => {
+      if (o === l || area(o.box) <= area(l.box)) return false;
+      const ix = Math.min(l.box.left + l.box.width, o.box.left + o.box.width) - Math.max(l.box.left, o.box.left);
+      const iy = Math.min(l.box.top + l.box.height, o.box.top + o.box.height) - Math.max(l.box.top, o.box.top);
+      return ix > 0 && iy > 0 && ix * iy >= 0.6 * area(l.box);
+    });
+  });
+}
+
 export class PaddleOcr {
   private models: Promise<Models> | undefined;
   private readonly threads: number;
@@ -718,7 +735,7 @@ export class PaddleOcr {
         page: pageNumber,
       };
     }
-    return lines.filter((l): l is OcrLine => !!l);
+    return withoutFragments(lines.filter((l): l is OcrLine => !!l));
   }
 
   /** Words and lines of one page image (any format sharp reads). */

@@ -9,6 +9,7 @@ import {
   lineImage,
   lineWords,
   loadCharacters,
+  withoutFragments,
   type RgbImage,
 } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
 import sharp from 'sharp';
@@ -309,5 +310,28 @@ describe('cutting a level line from the page', () => {
     // A level box goes through the same copy.
     const band = await lineImage(page, { x0: 5, y0: 7, x1: 25, y1: 16, score: 1, angle: 0 });
     expect(Buffer.compare(band.data, bySharp)).toBe(0);
+  });
+});
+
+describe('fragments the detector found twice', () => {
+  const line = (text: string, left: number, top: number, width: number, height: number) => ({
+    text,
+    words: [],
+    box: { left, top, width, height },
+    confidence: 90,
+    page: 1,
+  });
+
+  it('drops a one- or two-character line lying inside a larger line, and keeps the rest', () => {
+    const name = line('SDN BHD', 0.6, 0.086, 0.25, 0.022);
+    const sliver = line('1', 0.7, 0.09, 0.055, 0.014);
+    const alone = line('1', 0.1, 0.3, 0.02, 0.014); // a quantity of its own
+    const word = line('RM', 0.62, 0.088, 0.05, 0.015); // two characters inside: a sliver too
+    const long = line('TOTAL', 0.62, 0.088, 0.05, 0.015);
+    expect(withoutFragments([name, sliver, alone, long])).toEqual([name, alone, long]);
+    expect(withoutFragments([name, word])).toEqual([name]);
+    // Half inside is not inside.
+    const edge = line('1', 0.84, 0.09, 0.05, 0.014);
+    expect(withoutFragments([name, edge])).toEqual([name, edge]);
   });
 });
