@@ -1,10 +1,11 @@
 """Fine-tunes the text-line recogniser on exported training lines (export-lines.ts) and writes a new ONNX file.
 
     python3 scripts/recogniser-training/train.py --data .train --base <rec.onnx> --dict <ppocr_keys_v1.txt> \
-        --hold-out 0|1|none --out <new.onnx> [--epochs 16] [--lr 1e-4] [--batch 32]
+        --hold-out 0|1|none --out <new.onnx> [--epochs 16] [--lr 1e-4] [--batch 32] [--time-limit S] [--no-eval]
 
 --hold-out k keeps the receipts at even (0) or odd (1) positions of the sorted receipt list out of training and
-reports the character error rate on their lines before and after; `none` trains on every line (the shipped model).
+reports the character error rate on their lines before and after (unless --no-eval); `none` trains on every line
+(the shipped model). --time-limit ends the learning-rate schedule, and the training, after S seconds.
 The graph and its preprocessing stay the PP-OCRv4 recogniser's; only weight values change (onnx_torch.py).
 """
 import argparse
