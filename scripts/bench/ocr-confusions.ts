@@ -87,4 +87,4 @@ function main() {
   for (const [kind, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${kind}: ${n}`);
 }
 
-if (process.argv[1]?.endsWith('ocr-confusions.ts')) main();
+main();
