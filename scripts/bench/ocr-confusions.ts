@@ -18,8 +18,11 @@ import { listReceipts } from './recognition/sroie';
 const LOST = '∅';
 const squeeze = (s: string) => s.replace(/\s+/g, '').toUpperCase();
 
-/** Edit distance of two strings and the edits of one cheapest alignment ([annotated, read] pairs). */
-export function alignEdits(annotated: string, read: string): { distance: number; edits: [string, string][] } {
+/**
+ * Edit distance of two strings and one cheapest alignment: its edits ([annotated, read] pairs) and, for each
+ * annotated character, the index of the read character aligned to it (-1: lost).
+ */
+export function alignEdits(annotated: string, read: string): { distance: number; edits: [string, string][]; pairs: number[] } {
   const n = annotated.length;
   const m = read.length;
   const d = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
@@ -29,13 +32,13 @@ export function alignEdits(annotated: string, read: string): { distance: number;
     }
   }
   const edits: [string, string][] = [];
+  const pairs = new Array<number>(n).fill(-1);
   let i = n;
   let j = m;
   while (i > 0 || j > 0) {
     if (i > 0 && j > 0 && d[i]![j] === d[i - 1]![j - 1]! + (annotated[i - 1] === read[j - 1] ? 0 : 1)) {
       if (annotated[i - 1] !== read[j - 1]) edits.push([annotated[i - 1]!, read[j - 1]!]);
-      i--;
-      j--;
+      pairs[--i] = --j;
     } else if (i > 0 && d[i]![j] === d[i - 1]![j]! + 1) {
       edits.push([annotated[i - 1]!, LOST]);
       i--;
@@ -44,7 +47,7 @@ export function alignEdits(annotated: string, read: string): { distance: number;
       j--;
     }
   }
-  return { distance: d[n]![m]!, edits };
+  return { distance: d[n]![m]!, edits, pairs };
 }
 
 function main() {
@@ -87,4 +90,4 @@ function main() {
   for (const [kind, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${kind}: ${n}`);
 }
 
-main();
+if (process.argv[1]?.endsWith('ocr-confusions.ts')) main();

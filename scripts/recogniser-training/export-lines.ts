@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeRgb, lineImage, PaddleOcr, recognitionBoxes, scaledBand } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { alignEdits } from '../bench/ocr-confusions';
 import { listReceipts } from '../bench/recognition/sroie';
 
 interface AnnotatedLine {
@@ -42,19 +43,8 @@ const squeeze = (s: string) => s.replace(/\s+/g, '');
 
 /** Edit distance of two strings, case ignored, and for each character of `a` the character of `b` aligned to it (-1: none). */
 export function alignCaseless(a: string, b: string): { distance: number; pairs: number[] } {
-  const A = a.toUpperCase();
-  const B = b.toUpperCase();
-  const d = Array.from({ length: A.length + 1 }, (_, i) => Array.from({ length: B.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= A.length; i++) {
-    for (let j = 1; j <= B.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (A[i - 1] === B[j - 1] ? 0 : 1));
-  }
-  const pairs = new Array<number>(A.length).fill(-1);
-  for (let i = A.length, j = B.length; i > 0 && j >= 0; ) {
-    if (j > 0 && d[i]![j] === d[i - 1]![j - 1]! + (A[i - 1] === B[j - 1] ? 0 : 1)) pairs[--i] = --j;
-    else if (d[i]![j] === d[i - 1]![j]! + 1) i--;
-    else j--;
-  }
-  return { distance: d[A.length]![B.length]!, pairs };
+  const { distance, pairs } = alignEdits(a.toUpperCase(), b.toUpperCase());
+  return { distance, pairs };
 }
 
 /** The run of whole annotated words closest to a reading, and its distance (spaces and case ignored). */
