@@ -14,6 +14,9 @@ describe('place names checked against the postcode', () => {
     expect(correctPlaceNames('TAMAN BERKELEY 41150 KLANG, SCLANGOR')).toBe('TAMAN BERKELEY 41150 KLANG, SELANGOR');
     expect(correctPlaceNames('43200 Cheras, Sel angor.')).toBe('43200 Cheras, Selangor.');
     expect(correctPlaceNames('40150 SHAH AL AM, SELANGOR')).toBe('40150 SHAH ALAM, SELANGOR');
+    // After a comma with no space after it, as some receipts print their parts.
+    expect(correctPlaceNames('Tampoi,81200 Johor Bahru,Jahor')).toBe('Tampoi,81200 Johor Bahru,Johor');
+    expect(correctPlaceNames('Tampoi,81200 Johor B ahru,Johor')).toBe('Tampoi,81200 Johor Bahru,Johor');
   });
 
   it('leaves other words, other places and names read right alone', () => {

@@ -144,6 +144,22 @@ describe("the seller's name", () => {
     expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it('passes over a speck read as a line of one character between two address lines', () => {
+    const rows = textRows(['RESTORAN WAN SHENG', 'No.2, Jalan Temenggung 19/9,', 'Seksyen 9, Bandar Mahkota Cheras,', '43200 Cheras, Selangor', 'GST REG NO: 001335787520']);
+    // The speck stands between the lines, right of the name's column, a fraction of a line high.
+    const speck = textRows(['L'])[0]!;
+    const below = rows[1]!.box;
+    rows.splice(2, 0, { ...speck, box: { left: 0.9, top: below.top + below.height, width: 0.005, height: 0.005 } });
+    expect(extractSupplierHeader(rows).address?.value).toBe('No.2, Jalan Temenggung 19/9, Seksyen 9, Bandar Mahkota Cheras, 43200 Cheras, Selangor');
+  });
+
+  it('starts the address at a basement line, as at a floor or level line', () => {
+    const header = extractSupplierHeader(
+      textRows(['Sanjung Realiti Sdn. Bhd. (779763-K)', '(GST Registration No.: 001751072768)', 'Car Park Office, Basement 1,', 'Jalan SS21/39, PJU6A,', '47400 Petaling Jaya, Selangor', 'Tel.: +603 7726 2929']),
+    );
+    expect(header.address?.value).toBe('Car Park Office, Basement 1, Jalan SS21/39, PJU6A, 47400 Petaling Jaya, Selangor');
+  });
+
   it('ends the address at a phone label run into its number, and not at a place word that starts like one', () => {
     const header = extractSupplierHeader(textRows(['SIN THYE & COMPANY', 'NO 12 JALAN BESAR', '43000 KAJANG, SELANGOR', 'TEL027010 AX']));
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG, SELANGOR');

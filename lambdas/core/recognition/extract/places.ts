@@ -77,7 +77,10 @@ function recased(name: string, asRead: string): string {
 export function correctPlaceNames(address: string): string {
   const codes = [...address.matchAll(/(?<!\d)(\d{5})(?!\d)/g)].map((m) => m[1]!);
   const names = new Set(codes.flatMap((c) => placesOfPostcode(c).flatMap((p) => [p.town, p.state])));
-  const tokens = address.split(' ');
+  // Words, each with the space after it, or none where a comma runs into the next word ("Bahru,Jahor").
+  const parts = address.split(/( |(?<=,)(?=\p{L}))/u);
+  const tokens = parts.filter((_, k) => k % 2 === 0);
+  const gaps = [...parts.filter((_, k) => k % 2 === 1), ''];
   for (const name of names) {
     const size = name.split(' ').length;
     const target = name.replace(/\s/g, '');
@@ -100,8 +103,10 @@ export function correctPlaceNames(address: string): string {
       const window = tokens.slice(i, i + size + 1);
       const inner = /^([^\p{L}\d]*)(\p{L}+(?: \p{L}+)*)([^\p{L}\d]*)$/u.exec(window.join(' '));
       if (!inner || inner[2]!.toUpperCase().replace(/\s/g, '') !== target) continue;
-      tokens.splice(i, size + 1, ...(inner[1] + recased(name, inner[2]!) + inner[3]).split(' '));
+      const words = (inner[1] + recased(name, inner[2]!) + inner[3]).split(' ');
+      tokens.splice(i, size + 1, ...words);
+      gaps.splice(i, size + 1, ...words.map((_, k) => (k < words.length - 1 ? ' ' : gaps[i + size]!)));
     }
   }
-  return tokens.join(' ');
+  return tokens.map((t, k) => t + gaps[k]).join('');
 }

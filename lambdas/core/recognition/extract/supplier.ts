@@ -18,7 +18,7 @@ const NOT_A_NAME =
   /\b(tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|bill|order|table|cashier|date|time|tel|fax|phone|gst|vat|reg(istration)?\s*no|company\s*no|co[-\s.]*reg|welcome|thank|official|customer|copy|member|counter|terminal|pvm|s[aą]skaita|kvitas|page|formerly)\b/i;
 
 const ADDRESS_WORDS =
-  /\b(jalan|jln|lot|no|taman|tmn|lorong|persiaran|bandar|seksyen|section|kawasan|wisma|plaza|kompleks|complex|block|blok|level|floor|flr|tingkat|unit|street|st|road|rd|avenue|ave|lane|suite|building|centre|center|mall|kampung|kg|batu|mukim|g\.?|g\/?f|gatv[eė]|g\.|pr\.|al\.|kel(ias)?|pl\.|km|box|po)\b/i;
+  /\b(jalan|jln|lot|no|taman|tmn|lorong|persiaran|bandar|seksyen|section|kawasan|wisma|plaza|kompleks|complex|block|blok|level|floor|basement|flr|tingkat|unit|street|st|road|rd|avenue|ave|lane|suite|building|centre|center|mall|kampung|kg|batu|mukim|g\.?|g\/?f|gatv[eė]|g\.|pr\.|al\.|kel(ias)?|pl\.|km|box|po)\b/i;
 
 /**
  * Lines that end the address: phone, fax, tax and registration numbers, e-mail, web, document titles. A label run
@@ -411,6 +411,8 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
     const r = after[k]!;
     // Read with the address's glyph slips undone ("1OT 6, JA1AN", "IEVEL 6", "REG. N0:").
     const t = collapseSpaces(opts.repairMisreadings === false ? r.text : repairAddressWords(r.text));
+    // A speck read as a line of one character ("L") between two address lines is no line of it.
+    if (started && (t.match(/[\p{L}\d]/gu) ?? []).length < 2) continue;
     // The address stands in the name's column.
     if (r.box.left > nameBox.left + nameBox.width || r.box.left + r.box.width < nameBox.left) {
       if (started) break;
