@@ -165,6 +165,9 @@ describe("the seller's name", () => {
     expect(header.address?.value).toBe('NO 12 JALAN BESAR 43000 KAJANG, SELANGOR');
     const teluk = extractSupplierHeader(textRows(['SIN THYE & COMPANY', 'NO 12 JALAN BESAR', 'TELUK PANGLIMA GARANG', '42500 KUALA LANGAT']));
     expect(teluk.address?.value).toBe('NO 12 JALAN BESAR TELUK PANGLIMA GARANG 42500 KUALA LANGAT');
+    // A restaurant's bill title below the address, as short as a branch line.
+    const bill = extractSupplierHeader(textRows(['GENTING RESTAURANT SDN BHD', 'Lot 50, Floor T2, Sky Avenue', '69000 Pahang Malaysia', 'Guest Check', 'Table 12']));
+    expect(bill.address?.value).toBe('Lot 50, Floor T2, Sky Avenue 69000 Pahang Malaysia');
   });
 });
 

@@ -25,7 +25,7 @@ const ADDRESS_WORDS =
  * into its number ("TEL027010") still counts: the word is not followed by a letter.
  */
 const ADDRESS_STOP =
-  /(\b(tel|telefon|phone|ph|fax|h\/p|hp|mobile|mob|e-?mail|www|http|gst|sst|vat|pvm|reg\.?\s*no|registration|company\s*(no|reg)|co[-\s.]*reg|roc|tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|date|cashier|table|order|bill\s*no|doc(ument)?\s*no|counter|member|official)(?![a-z])|@|\b\d{2,4}[-\s]?\d{3,4}[-\s]\d{3,4}\b|\b0\d{1,2}-\d{6,8}\b|\+\d{2,3}[\s-]?\d)/i;
+  /(\b(tel|telefon|phone|ph|fax|h\/p|hp|mobile|mob|e-?mail|www|http|gst|sst|vat|pvm|reg\.?\s*no|registration|company\s*(no|reg)|co[-\s.]*reg|roc|tax\s*invoice|invoice|receipt|guest\s*check|cash\s*bill|cash\s*sale|date|cashier|table|order|bill\s*no|doc(ument)?\s*no|counter|member|official)(?![a-z])|@|\b\d{2,4}[-\s]?\d{3,4}[-\s]\d{3,4}\b|\b0\d{1,2}-\d{6,8}\b|\+\d{2,3}[\s-]?\d)/i;
 
 const STATE_OR_COUNTRY =
   /^(malaysia|johor|kedah|kelantan|melaka|malacca|negeri\s*sembilan|pahang|penang|pulau\s*pinang|perak|perlis|sabah|sarawak|selangor(\s*darul\s*ehsan)?|terengganu|kuala\s*lumpur|w\.?\s*p\.?(\s*kuala\s*lumpur)?|wilayah\s*persekutuan|lithuania|lietuva|lietuvos\s*respublika|latvia|estonia|poland|germany)[.,]?$/i;
