@@ -25,6 +25,15 @@ describe('joinAddressLines', () => {
     expect(joinAddressLines(['JALAN BANDARAYA', 'LOTUS PLAZA'])).toBe('JALAN BANDARAYA LOTUS PLAZA');
   });
 
+  it('puts back a word of a title-case address that the reading split into a lower-case piece', () => {
+    expect(joinAddressLines(['Lot 3, Jalan Pe labur 23/1,', '40300 Shah Alam, Selangor.'])).toBe('Lot 3, Jalan Pelabur 23/1, 40300 Shah Alam, Selangor.');
+    // A place name read with a letter lost stays the postcode's two words.
+    expect(joinAddressLines(['Seksyen 25, 40400 Shah lam Selangor'])).toBe('Seksyen 25, 40400 Shah Alam Selangor');
+    // Small words, and addresses in capitals, stay as read.
+    expect(joinAddressLines(['No 7 Simpang off Batu Village, Jalan Ipoh'])).toBe('No 7 Simpang off Batu Village, Jalan Ipoh');
+    expect(joinAddressLines(['LOT 3, JALAN PE LABUR 23/1'])).toBe('LOT 3, JALAN PE LABUR 23/1');
+  });
+
   it('tells look-alike glyphs apart by the characters around them', () => {
     // A digit read for a letter inside a word; 0 anywhere in a word, 1, 5 and 8 between letters of a longer word.
     expect(joinAddressLines(['L0T 1851-A, N0.54, BATU 5', 'Ja1an SS21/39, 47400 Peta1ing Jaya, JALAN ANG5A'])).toBe(

@@ -19,7 +19,7 @@
  * Commas are left spaced as read: addresses print both "7/4,KAWASAN" and "290, JALAN", and putting a space after
  * every comma lost more addresses read right than it won (docs/recognition.md).
  */
-import { isEnglishWord } from './lexicon';
+import { isEnglishWord, joinSplitWords } from './lexicon';
 import { correctPlaceNames, isPlaceWord } from './places';
 import { collapseSpaces, eForF, fixDigits, inCaseOf, LETTER_FOR_DIGIT, levenshtein } from './text';
 
@@ -312,5 +312,5 @@ export function joinAddressLines(lines: string[], exact = false): string {
     .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
     .replace(NUMBERED_WORDS, '$1 ');
   text = collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord));
-  return correctPlaceNames(text.replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord));
+  return joinSplitWords(correctPlaceNames(text.replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord)));
 }

@@ -127,11 +127,14 @@ export function correctMisreadWords(name: string, sure: ReadonlySet<string> = ne
   });
 }
 
-/** Small words a title-case name prints in lower case ("Bank of Asia", "Café de la Paix"). */
-const LOWER_CASE_NAME_WORDS = /^(a|an|and|at|by|da|dan|de|del|des|di|du|en|et|for|in|la|le|of|on|the|to|van|von|y)$/;
+/**
+ * Small words a title-case name or address prints in lower case ("Bank of Asia", "Café de la Paix", "Ahmad bin
+ * Ali", "Simpang off Jalan Ipoh").
+ */
+const LOWER_CASE_NAME_WORDS = /^(a|an|and|at|bin|binti|by|da|dan|de|del|des|di|du|en|et|for|in|la|le|of|off|on|the|to|van|von|y)$/;
 
 /**
- * A word of a name that the reading split inside, with a space between two of its letters (bold headings, where
+ * A word of a name or an address that the reading split inside, with a space between two of its letters (bold headings, where
  * letters stand far apart): in a name printed in title case, a lower-case piece after a word goes on with it
  * ("Ger b a ng Alaf" → "Gerbang Alaf"), since its words start with capitals (a legal form printed in lower case,
  * "Sdn bhd", stays a word); in any case, two pieces of letters that make a common English word together while
