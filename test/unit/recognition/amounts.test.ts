@@ -62,6 +62,10 @@ describe('amounts', () => {
     expect(currencyFromText('Iš viso: 10,00 Eur')).toBe('EUR');
     expect(currencyFromText('TOTAL RM 9.00')).toBe('MYR');
     expect(currencyFromText('TOTAL 9.00')).toBeUndefined();
+    // The ringgit's RM in brackets after a column's label, or as a column's header.
+    expect(currencyFromText('GST Summary  Amount(RM)  Tax (RM)')).toBe('MYR');
+    expect(currencyFromText('QTY  RM  RM CODE')).toBe('MYR');
+    expect(currencyFromText('FORM 12 ARMY')).toBeUndefined();
   });
 
   it('formats amounts with two decimals, more when printed', () => {

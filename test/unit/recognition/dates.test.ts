@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { findDates, formatOfMatch, parseDate } from '../../../lambdas/core/recognition/extract/dates';
 import { extractDates, matchPrintedWeekday, weekdayOf } from '../../../lambdas/core/recognition/extract/header';
 import { looksLithuanian } from '../../../lambdas/core/recognition/extract/language';
-import { textRows } from './helpers';
+import { extractDocument } from '../../../lambdas/core/recognition/extract';
+import { textDocument, textRows } from './helpers';
 
 describe('dates', () => {
   it.each([
@@ -66,6 +67,10 @@ describe('dates', () => {
     expect(parseDate('03/04/2024', { format: 'MM/DD/YYYY' })).toBe('2024-03-04');
     expect(parseDate('03/04/2024', { format: 'DD/MM/YYYY' })).toBe('2024-04-03');
     expect(parseDate('03/04/2024', { defaultOrder: 'MDY' })).toBe('2024-03-04');
+    // A known day-first or month-first format settles the order; a year-first one does not.
+    expect(findDates('03/04/2024', { format: 'DD/MM/YYYY' })[0]).toMatchObject({ iso: '2024-04-03', ambiguous: false });
+    expect(findDates('03/04/2024', { format: 'MM/DD/YYYY' })[0]).toMatchObject({ iso: '2024-03-04', ambiguous: false });
+    expect(findDates('03/04/2024', { format: 'YYYY-MM-DD' })[0]).toMatchObject({ ambiguous: true });
     // An unambiguous date ignores the preference.
     expect(parseDate('25/12/2018', { format: 'MM/DD/YYYY' })).toBe('2018-12-25');
     expect(parseDate('12/25/2018', { format: 'DD/MM/YYYY' })).toBe('2018-12-25');
@@ -90,6 +95,26 @@ describe('dates', () => {
     expect(ds.map((d) => d.iso)).toEqual(['2024-02-01', '2024-03-01']);
     expect(ds[0]!.raw).toBe('01.02.2024');
     expect(ds[1]!.index).toBe('Issued 01.02.2024, due '.length);
+  });
+});
+
+describe("a document's currency settles the order of an ambiguous date", () => {
+  const page = (total: string) => textDocument(['KEDAI RUNCIT MAJU', 'Date : 09/01/2019 8:01 PM', `TOTAL ${total}`]);
+
+  it('reads it day first, as sure as an unambiguous date, in a day-first country\'s currency', () => {
+    const ringgit = extractDocument(page('(RM) 9.00')).fields.issue_date!;
+    const plain = extractDocument(textDocument(['KEDAI RUNCIT MAJU', 'Date : 25/01/2019 8:01 PM', 'TOTAL (RM) 9.00'])).fields.issue_date!;
+    expect(ringgit.value).toBe('2019-01-09');
+    expect(ringgit.confidence).toBe(plain.confidence);
+  });
+
+  it('keeps it doubtful in dollars or with no currency, unless the supplier\'s format is known', () => {
+    const dollars = extractDocument(page('$9.00')).fields.issue_date!;
+    const none = extractDocument(page('9.00')).fields.issue_date!;
+    const known = extractDocument(page('9.00'), { dateFormat: 'DD/MM/YYYY' }).fields.issue_date!;
+    expect(dollars.confidence).toBeLessThan(90);
+    expect(none.confidence).toBeLessThan(90);
+    expect(known.confidence).toBeGreaterThanOrEqual(90);
   });
 });
 

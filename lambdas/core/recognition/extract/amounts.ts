@@ -151,8 +151,12 @@ export function findRates(text: string): { value: number; raw: string; index: nu
   return out;
 }
 
+/**
+ * The currency a text prints: a code or a symbol; the ringgit's `RM` as a word of its own, before an amount, in
+ * brackets after an amount column's label or as the column's header ("RM 9.00", "Amount(RM)", "QTY  RM").
+ */
 export function currencyFromText(text: string): string | undefined {
-  const m = text.match(/(€|\bEUR\b|\bUSD\b|\bGBP\b|£|\bPLN\b|zł|\bMYR\b|\bRM\s?\d|\bSEK\b|\bNOK\b|\bDKK\b|\bCHF\b|\bCZK\b|\bSGD\b|\bEur\b|\bEurų\b|\beurų\b|\beur\b)/);
+  const m = text.match(/(€|\bEUR\b|\bUSD\b|\bGBP\b|£|\bPLN\b|zł|\bMYR\b|(?<![A-Za-z\d])RM(?![A-Za-z])|\bSEK\b|\bNOK\b|\bDKK\b|\bCHF\b|\bCZK\b|\bSGD\b|\bEur\b|\bEurų\b|\beurų\b|\beur\b)/);
   if (!m) return undefined;
   const t = m[1]!.replace(/\s?\d$/, '');
   if (/^eur/i.test(t)) return 'EUR';

@@ -132,7 +132,9 @@ export function findDates(text: string, opts: DateOptions = {}): DateMatch[] {
       const mdy = isValidDate(y, na, nb);
       if (dmy && mdy && na !== nb) {
         const order = fallback === 'MDY' ? 'MDY' : 'DMY';
-        found = order === 'DMY' ? { y, mo: nb, d: na, order, ambiguous: true } : { y, mo: na, d: nb, order, ambiguous: true };
+        // A known day-first or month-first format settles the order; else the date stays ambiguous.
+        const ambiguous = preferred !== 'DMY' && preferred !== 'MDY';
+        found = order === 'DMY' ? { y, mo: nb, d: na, order, ambiguous } : { y, mo: na, d: nb, order, ambiguous };
       } else if (dmy) found = { y, mo: nb, d: na, order: 'DMY', ambiguous: false };
       else if (mdy) found = { y, mo: na, d: nb, order: 'MDY', ambiguous: false };
     } else if (la === 2 && lc === 2 && preferred === 'YMD') {

@@ -513,6 +513,17 @@ export function extractLooseIds(rows: Row[]): PartyFields {
   return out;
 }
 
+/**
+ * Currencies of countries that write numeric dates day first (or year first), never month first: on a document in
+ * one of them, 09/01/2019 is the 9th of January. Not the dollar (the United States write the month first).
+ */
+const DAY_FIRST_CURRENCIES = new Set(['EUR', 'GBP', 'MYR', 'SGD', 'PLN', 'SEK', 'NOK', 'DKK', 'CHF', 'CZK']);
+
+/** The date format a document's currency settles (`DD/MM/YYYY` in a day-first country's currency), if any. */
+export function dateFormatOfCurrency(currency: string | undefined): DateFormat | undefined {
+  return currency && DAY_FIRST_CURRENCIES.has(currency) ? 'DD/MM/YYYY' : undefined;
+}
+
 export function extractCurrency(rows: Row[]): Found | undefined {
   for (const row of rows) {
     const c = currencyFromText(row.text);
