@@ -78,6 +78,11 @@ function dateFormatFromOrder(o: DateOrder | undefined): DateFormat | undefined {
   return o === 'MDY' ? 'MM/DD/YYYY' : o === 'DMY' ? 'DD/MM/YYYY' : undefined;
 }
 
+/** The numeric date format that an unambiguous date of the document settles (25/12/2018: day first), if any. */
+export function documentDateFormat(rows: Row[]): DateFormat | undefined {
+  return dateFormatFromOrder(documentDateOrder(rows));
+}
+
 /** Digits a receipt printer's font makes OCR confuse. */
 const DIGIT_CONFUSIONS: Record<string, string[]> = { '8': ['0', '6', '3'], '0': ['8', '6'], '3': ['8'], '6': ['8', '5', '0'], '5': ['6'], '1': ['7'], '7': ['1'] };
 
@@ -205,7 +210,7 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
 }
 
 export function dateCandidates(rows: Row[], format?: DateFormat, repairAll = false): DateCandidate[] {
-  const fmt = format ?? dateFormatFromOrder(documentDateOrder(rows));
+  const fmt = format ?? documentDateFormat(rows);
   const out: DateCandidate[] = [];
   rows.forEach((row, i) => {
     const labelled = repairAll || /\b(date|tarikh|data|datum)\b/i.test(fold(row.text));

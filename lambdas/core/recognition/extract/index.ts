@@ -4,7 +4,7 @@
  */
 import type { DateFormat, HeaderFieldId, OcrDocument, OcrWord } from '../types';
 import { formatAmount } from './amounts';
-import { dateFormatOfCurrency, extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields } from './header';
+import { dateFormatOfCurrency, documentDateFormat, extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields } from './header';
 import { extractLineItems, type LineItem } from './line-items';
 import { buildRow, documentRows, type Found, type Row } from './rows';
 import { extractSupplierHeader } from './supplier';
@@ -72,8 +72,9 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
 
   const docId = extractDocumentId(rows);
   if (docId) fields.document_id = docId;
-  // The supplier's known format decides ambiguous dates; else the country of the document's currency.
-  const dates = extractDates(rows, opts.dateFormat ?? dateFormatOfCurrency(extractCurrency(rows)?.value));
+  // Ambiguous dates follow the supplier's known format, else an unambiguous date of the document, else the
+  // country of its currency.
+  const dates = extractDates(rows, opts.dateFormat ?? documentDateFormat(rows) ?? dateFormatOfCurrency(extractCurrency(rows)?.value));
   if (dates.issue) fields.issue_date = dates.issue;
   if (dates.due) fields.due_date = dates.due;
 
