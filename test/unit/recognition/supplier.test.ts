@@ -135,6 +135,14 @@ describe("the seller's name", () => {
     expect(licensee.address?.value).toBe('Level 6, Bangunan TH, Damansara Uptown3 No.3, Jalan SS21/39, 47400 Petaling Jaya Selangor');
   });
 
+  it('is less sure of a name with a letter standing alone in it, but not of initials', () => {
+    const lone = extractSupplierHeader(textRows(['BOOK TA K (TAMAN DAYA) SDN BHD', 'NO.53, JALAN SAGU 18,', '81100 JOHOR BAHRU']));
+    const whole = extractSupplierHeader(textRows(['BOOK TAK (TAMAN DAYA) SDN BHD', 'NO.53, JALAN SAGU 18,', '81100 JOHOR BAHRU']));
+    const initials = extractSupplierHeader(textRows(['MR. D.I.Y. (M) SDN BHD', 'NO.53, JALAN SAGU 18,', '81100 JOHOR BAHRU']));
+    expect(lone.name!.confidence).toBeCloseTo(whole.name!.confidence * 0.9, 1);
+    expect(initials.name!.confidence).toBeCloseTo(whole.name!.confidence, 1);
+  });
+
   it('is less sure of the name where the top also names who owns the shop', () => {
     const alone = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', 'NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM']));
     const owned = extractSupplierHeader(

@@ -181,14 +181,34 @@ function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[
 }
 
 /** Receipt items: "DESCRIPTION 2 x 3.50 7.00" rows before the first total. */
+/** The decimal mark of an amount as printed ("9.00": "."; "12,50 €": ","). */
+function decimalMark(raw: string): string | undefined {
+  return /([.,])\d{1,4}\D*$/.exec(raw)?.[1];
+}
+
+/** The decimal mark most of a document's amounts print: one document prints one. */
+function documentDecimalMark(rows: Row[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const r of rows) {
+    for (const a of findAmounts(r.text)) {
+      const mark = decimalMark(a.raw);
+      if (mark) counts.set(mark, (counts.get(mark) ?? 0) + 1);
+    }
+  }
+  const [dot, comma] = [counts.get('.') ?? 0, counts.get(',') ?? 0];
+  return dot > comma ? '.' : comma > dot ? ',' : undefined;
+}
+
 function receiptItems(rows: Row[]): LineItem[] {
   const items: LineItem[] = [];
   const firstTotal = rows.findIndex((r) => isTotalsRow(r) && findAmounts(r.text).length > 0);
   const end = firstTotal >= 0 ? firstTotal : rows.length;
+  // A number with the other decimal mark is no amount of this document ("NO. 53 55,57 & 59, JALAN" on a page of 9.00).
+  const mark = documentDecimalMark(rows);
   let pendingDescription: Row | undefined;
   for (let i = 0; i < end; i++) {
     const row = rows[i]!;
-    const amounts = findAmounts(row.text);
+    const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
     const text = row.text;
     if (!amounts.length) {
       pendingDescription = /\p{L}{3,}/u.test(text) && !/[:]/.test(text) ? row : undefined;
