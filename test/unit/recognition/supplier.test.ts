@@ -141,6 +141,9 @@ describe("the seller's name", () => {
     const initials = extractSupplierHeader(textRows(['MR. D.I.Y. (M) SDN BHD', 'NO.53, JALAN SAGU 18,', '81100 JOHOR BAHRU']));
     expect(lone.name!.confidence).toBeCloseTo(whole.name!.confidence * 0.9, 1);
     expect(initials.name!.confidence).toBeCloseTo(whole.name!.confidence, 1);
+    const split = extractSupplierHeader(textRows(['GARDENIA BAKERIES (K L) SDN BHD', 'LOT 3, JALAN PELABUR 23/1,', '40300 SHAH ALAM']));
+    const joined = extractSupplierHeader(textRows(['GARDENIA BAKERIES (KL) SDN BHD', 'LOT 3, JALAN PELABUR 23/1,', '40300 SHAH ALAM']));
+    expect(split.name!.confidence).toBeCloseTo(joined.name!.confidence * 0.9, 1);
   });
 
   it('is less sure of the name where the top also names who owns the shop', () => {

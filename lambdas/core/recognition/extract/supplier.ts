@@ -319,14 +319,19 @@ const OWNERSHIP_LINE = /\b(owned\s*by|dimiliki\s*oleh|operated\s*by|managed\s*by
  * - the name is not as read: the misreading repairs changed its letters or its spacing (a repair is a likely
  *   reading, not a certain one);
  * - a letter stands alone in it, with no full stop after it: what is left of a word split by the reading, or of a
- *   mark it lost ("BOOK TA K" printed "BOOK TA .K").
+ *   mark it lost ("BOOK TA K" printed "BOOK TA .K", "(K L)" printed "(KL)").
  */
+/** A word of one letter, bare or beside one bracket ("K", "(K", "L)"); not an initial ("D.") nor "(M)". */
+function loneLetter(token: string): boolean {
+  return /^\(?\p{L}\)?$/u.test(token) && !/^\(\p{L}\)$/u.test(token);
+}
+
 function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
   if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r))) factor *= NAME_DOUBT;
   if (page1.slice(0, first + 14).some((r) => OWNERSHIP_LINE.test(r.text))) factor *= NAME_DOUBT;
-  if (/(?<!\S)\p{L}(?!\S)/u.test(nameText)) factor *= NAME_DOUBT;
+  if (nameText.split(' ').some(loneLetter)) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
     const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
     // Words after the legal form left out (stamps, branches) are not a repair.
