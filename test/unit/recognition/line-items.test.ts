@@ -17,4 +17,26 @@ describe('receipt items without a header row', () => {
     );
     expect(items.map((i) => i.total_price?.value)).toEqual(['9.00']);
   });
+
+  it("goes on across a tax rate's total to the next group of items", () => {
+    const items = extractLineItems(
+      textRows([
+        'Description   U.P   Iss   Sale   Amt(RM)',
+        'O.C. WHITE   2.13   12   12   25.56',
+        'WHOLEMEAL   2.78   5   5   13.90',
+        'Total 0% supplies:          54.31',
+        'TWIG-CHOC   1.33   10   10   13.30',
+        'Total 6% supplies (excl. GST):   13.30',
+        'GST:                         0.80',
+        'Total Payable:              68.41',
+        'Cash                        70.00',
+      ]),
+    );
+    expect(items.map((i) => i.total_price?.value)).toEqual(['25.56', '13.90', '13.30']);
+  });
+
+  it('ends at a total that names no rate, whatever follows', () => {
+    const items = extractLineItems(textRows(['MILO 1KG  7.00', 'Sub Total  7.00', 'ROTI GARDENIA  2.90', 'TOTAL  9.90']));
+    expect(items.map((i) => i.total_price?.value)).toEqual(['7.00']);
+  });
 });

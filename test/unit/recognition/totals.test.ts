@@ -27,11 +27,35 @@ describe('receipt totals', () => {
     ['IUIAL', 'total'],
     ['SUBIUIAL', 'subtotal'],
     ['CHANCE', 'change'],
+    // An amount including the tax is no tax, its "Total" misread or not; "excl ." spaced as read.
+    ['1 6% supplies (Inc. GST)', 'total'],
+    ['Total 6% supplies (excl . GST)', 'subtotal'],
     // Not label words however read.
     ['VITAL', 'none'],
     ['DIGITAL', 'none'],
   ])('label %s is %s', (label, kind) => {
     expect(classifyLabel(label).kind).toBe(kind);
+  });
+
+  it('adds up the bases of supplies printed per tax rate to the base that, with the tax, makes the total', () => {
+    const t = extractTotals(
+      textRows([
+        'O.C. WHITE   2.13   12   25.56',
+        'Total 0% supplies:          54.31',
+        'TWIG-CHOC    1.33   10   13.30',
+        'Total 6% supplies (excl. GST):   13.30',
+        'GST:                         0.80',
+        'Total 6% supplies (Inc. GST):   14.10',
+        'Total 0% supplies:          54.31',
+        'Total Payable:              68.41',
+      ]),
+    );
+    expect([t.total?.value, t.subtotal?.value, t.tax?.value]).toEqual(['68.41', '67.61', '0.80']);
+    // A credit: negative supplies and tax.
+    const credit = extractTotals(
+      textRows(['Total 0% supplies:   39.01', 'Total 6% supplies (excl. GST):   -17.73', 'GST:   -1.07', 'Total 6% supplies (Inc. GST):   -18.80', 'Total Payable:   20.21']),
+    );
+    expect([credit.total?.value, credit.subtotal?.value, credit.tax?.value]).toEqual(['20.21', '21.28', '-1.07']);
   });
 
   it('takes the rounded total confirmed by cash − change over the unrounded one', () => {

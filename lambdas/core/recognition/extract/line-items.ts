@@ -139,29 +139,56 @@ function isTotalsRow(row: Row): boolean {
   return ['total_final', 'total', 'subtotal', 'tax', 'rounding', 'paid', 'change'].includes(k) && /\p{L}{3,}/u.test(label) && !/^\d/.test(row.text.trim());
 }
 
-/** Items of a table under a recognised header row. */
+/** One row's cells under the table's columns, and how many of them are numbers (quantities, prices, rates). */
+function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } {
+  const item: LineItem = {};
+  let numeric = 0;
+  for (const cell of row.cells) {
+    const col = nearestColumn(cols, cell);
+    if (!col) continue;
+    const value = normaliseCell(col.id, cell.text);
+    if (value === undefined) continue;
+    if (col.id !== 'description' && col.id !== 'product_code' && col.id !== 'unit_of_measurement' && col.id !== 'item_number') numeric++;
+    const prev = item[col.id];
+    if (prev && col.id === 'description') {
+      prev.value = `${prev.value} ${value}`;
+      prev.raw = `${prev.raw} ${cell.text}`;
+      prev.box = unionBoxes([prev.box, cell.box]);
+    } else if (!prev) item[col.id] = cellFound(row, cell, value);
+  }
+  return { item, numeric };
+}
+
+/** A total of the supplies at one tax rate ("Total 0% supplies: 39.01"), which a table of items grouped by rate prints after each group. */
+function rateTotalRow(row: Row): boolean {
+  return isTotalsRow(row) && classifyLabel(row.text.replace(/[\d.,\s:€$-]+$/g, '')).rate !== undefined;
+}
+
+/** Whether more items follow the rate totals from row `i` on: the first row after them reads as an item. */
+function itemsGoOn(rows: Row[], i: number, isItem: (row: Row) => boolean): boolean {
+  let j = i;
+  while (j < rows.length && rows[j]!.page === rows[i]!.page && rateTotalRow(rows[j]!)) j++;
+  const next = rows[j];
+  return !!next && next.page === rows[i]!.page && !isTotalsRow(next) && isItem(next);
+}
+
+/** Items of a table under a recognised header row; in a table grouped by tax rate, across the groups' totals. */
 function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[] {
   const items: LineItem[] = [];
   const header = rows[headerIndex]!;
   for (let i = headerIndex + 1; i < rows.length; i++) {
     const row = rows[i]!;
     if (row.page !== header.page) break;
-    if (isTotalsRow(row)) break;
-    const item: LineItem = {};
-    let numeric = 0;
-    for (const cell of row.cells) {
-      const col = nearestColumn(cols, cell);
-      if (!col) continue;
-      const value = normaliseCell(col.id, cell.text);
-      if (value === undefined) continue;
-      if (col.id !== 'description' && col.id !== 'product_code' && col.id !== 'unit_of_measurement' && col.id !== 'item_number') numeric++;
-      const prev = item[col.id];
-      if (prev && col.id === 'description') {
-        prev.value = `${prev.value} ${value}`;
-        prev.raw = `${prev.raw} ${cell.text}`;
-        prev.box = unionBoxes([prev.box, cell.box]);
-      } else if (!prev) item[col.id] = cellFound(row, cell, value);
+    if (isTotalsRow(row)) {
+      // An item fills the table's columns: a description and two numbers or more.
+      const fillsColumns = (r: Row) => {
+        const { item, numeric } = rowItem(r, cols);
+        return !!item.description && numeric >= 2;
+      };
+      if (items.length && rateTotalRow(row) && itemsGoOn(rows, i, fillsColumns)) continue;
+      break;
     }
+    const { item, numeric } = rowItem(row, cols);
     if (numeric === 0) {
       // A continuation of the previous item's description.
       const last = items[items.length - 1];
@@ -180,7 +207,6 @@ function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[
   return items;
 }
 
-/** Receipt items: "DESCRIPTION 2 x 3.50 7.00" rows before the first total. */
 /** The decimal mark of an amount as printed ("9.00": "."; "12,50 €": ","). */
 function decimalMark(raw: string): string | undefined {
   return /([.,])\d{1,4}\D*$/.exec(raw)?.[1];
@@ -199,15 +225,23 @@ function documentDecimalMark(rows: Row[]): string | undefined {
   return dot > comma ? '.' : comma > dot ? ',' : undefined;
 }
 
+/** Receipt items: "DESCRIPTION 2 x 3.50 7.00" rows before the first total. */
 function receiptItems(rows: Row[]): LineItem[] {
   const items: LineItem[] = [];
-  const firstTotal = rows.findIndex((r) => isTotalsRow(r) && findAmounts(r.text).length > 0);
-  const end = firstTotal >= 0 ? firstTotal : rows.length;
   // A number with the other decimal mark is no amount of this document ("NO. 53 55,57 & 59, JALAN" on a page of 9.00).
   const mark = documentDecimalMark(rows);
+  // Items end at the first total, unless more items follow a rate's total (supplies grouped by tax rate).
+  const described = (r: Row) => {
+    const first = findAmounts(r.text)[0];
+    return !!first && /\p{L}{3,}/u.test(r.text.slice(0, first.index));
+  };
   let pendingDescription: Row | undefined;
-  for (let i = 0; i < end; i++) {
+  for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
+    if (isTotalsRow(row) && findAmounts(row.text).length > 0) {
+      if (items.length && rateTotalRow(row) && itemsGoOn(rows, i, described)) continue;
+      break;
+    }
     const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
     const text = row.text;
     if (!amounts.length) {

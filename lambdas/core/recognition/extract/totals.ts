@@ -39,7 +39,7 @@ const IGNORE =
 const FINAL =
   /(grand\s*total|nett\s*total|net\s*total|total\s*(amount\s*)?(payable|due|to\s*pay|collected)|amount\s*(payable|due|to\s*pay)|total\s*amt\s*(payable|rounded)|total\s*(after|incl\.?\s*round|rounded)|round(ed)?\s*(d\s*)?total|after\s*(rounding|adj)|final\s*total|total\s*(sales\s*)?(incl|inclusive|with\s*(gst|vat|tax))|incl\.?\s*(of\s*)?(gst|vat|tax)|balance\s*due|total\s*facture|mok[eė]tina\s*suma|i[sš]\s*viso\s*(mok[eė]ti|su\s*pvm)|suma\s*su\s*pvm|viso\s*su\s*pvm|bendra\s*suma|total\s*rm|total\s*\(rm\)|total\s*myr|total\s*:\s*myr|total\s*eur|amount\s*\(rm\)|jumlah|total\s*sales)/i;
 const SUBTOTAL =
-  /(sub[\s-]*total|total\s*(sales\s*)?\(?(excl|excluding|before|w\/o|without|net\s*of)|excl\.?\s*(of\s*)?(gst|vat|tax)|before\s*(gst|vat|tax|discount)|net\s*amount|amount\s*excl|taxable\s*amount|suma\s*be\s*pvm|be\s*pvm|tarpin[eė]\s*suma|apmokestinama\s*suma|i[sš]\s*viso\s*be|total\s*net|total\s*ht|amount\s*before)/i;
+  /(sub[\s-]*total|total\s*(sales\s*)?\(?(excl|excluding|before|w\/o|without|net\s*of)|excl\s?\.?\s*(of\s*)?(gst|vat|tax)|before\s*(gst|vat|tax|discount)|net\s*amount|amount\s*excl|taxable\s*amount|suma\s*be\s*pvm|be\s*pvm|tarpin[eė]\s*suma|apmokestinama\s*suma|i[sš]\s*viso\s*be|total\s*net|total\s*ht|amount\s*before)/i;
 const TAX = /\b(gst|vat|tax|pvm|sst|mwst|tva|iva|ppn)\b|\bgst\s*@|\btax\s*amount|\bsr\s*@/i;
 const ROUNDING = /(round(ing)?(\s*adj(ustment)?)?|rnd\s*adj|adj(ustment)?\b|apvalinimas)/i;
 const PAID =
@@ -79,6 +79,8 @@ export function classifyLabel(label: string): { kind: AmountKind; strength: numb
   if (ROUNDING.test(l)) return { kind: 'rounding', strength: 2 };
   if (PAID.test(l) && !/\btotal\b/i.test(l)) return { kind: 'paid', strength: 2 };
   if (DISCOUNT.test(l)) return { kind: 'discount', strength: 2 };
+  // "6% supplies (Inc. GST)", its "Total" misread: an amount including the tax is a total, never the tax.
+  if (/\binc\.?\s*(gst|vat|tax)\b/i.test(l)) return { kind: 'total', strength: 1, ...withRate };
   if (TAX.test(l) && !/\btotal\b/i.test(l)) return { kind: 'tax', strength: 2, ...withRate };
   if (TAX.test(l) && /\btotal\s*(gst|vat|tax|pvm)\b|\b(gst|vat|tax|pvm)\s*(total|amount|sum|suma)\b/i.test(l)) return { kind: 'tax', strength: 3, ...withRate };
   if (TOTAL.test(l)) return { kind: 'total', strength: /\btotal\b/i.test(l) ? 2 : 1, ...withRate };
@@ -332,7 +334,30 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
     taxPick = explicit[0] ?? taxes.find((t) => t.amount.value < T && t.amount.value > 0 && t.rate !== undefined && eq(roundMoney((T / (100 + t.rate)) * t.rate), t.amount.value));
   }
   if (!subPick) subPick = subs.find((s) => taxPick && eq(s.amount.value + taxPick.amount.value, T));
+  // Supplies printed per tax rate: the rates' bases add up to the base, which with a printed tax makes the total.
+  if (!subPick) {
+    const rated = baseOfRates(all);
+    const tax = rated && of('tax').find((t) => t.rate === undefined && eq(rated.value + t.amount.value, T));
+    if (rated && tax) {
+      subPick = { ...rated.first, amount: { ...rated.first.amount, value: rated.value } };
+      taxPick = tax;
+    }
+  }
   if (taxPick) result.tax = toFound(taxPick, 0.9);
   if (subPick) result.subtotal = toFound(subPick, 0.9);
   return result;
+}
+
+/**
+ * The base of a document that prints its supplies per tax rate ("Total 0% supplies: 39.01", "Total 6% supplies
+ * (excl. GST): -17.73"): the sum of each rate's amount before tax, a zero rate's total being its own base. Only
+ * where two rates or more are printed, each with such an amount (the first of its rate: totals are printed twice).
+ */
+function baseOfRates(all: LabelledAmount[]): { value: number; first: LabelledAmount } | undefined {
+  const rated = all.filter((a) => a.rate !== undefined && (a.kind === 'subtotal' || a.kind === 'total'));
+  const rates = [...new Set(rated.map((a) => a.rate!))];
+  if (rates.length < 2) return undefined;
+  const bases = rates.map((r) => rated.find((a) => a.rate === r && (a.kind === 'subtotal' || r === 0)));
+  if (bases.some((b) => !b)) return undefined;
+  return { value: roundMoney(bases.reduce((sum, b) => sum + b!.amount.value, 0)), first: bases[0]! };
 }
