@@ -118,6 +118,22 @@ describe("a document's currency settles the order of an ambiguous date", () => {
   });
 });
 
+describe("the sale's time stamp", () => {
+  const issue = (lines: string[]) => extractDates(textRows(lines)).issue!;
+
+  it('makes an unlabelled date followed by a time of day as sure as a labelled one', () => {
+    const stamped = issue(['KEDAI RUNCIT MAJU', '25/12/2018 20:17:05  T1 R000020832', 'TOTAL 9.00']);
+    const labelled = issue(['KEDAI RUNCIT MAJU', 'Date: 25/12/2018', 'TOTAL 9.00']);
+    expect(stamped.value).toBe('2018-12-25');
+    expect(stamped.confidence).toBe(labelled.confidence);
+  });
+
+  it('leaves an unlabelled date without a time, or two time stamps of different days, less sure', () => {
+    expect(issue(['KEDAI RUNCIT MAJU', '25/12/2018  T1 R000020832', 'TOTAL 9.00']).confidence).toBeLessThan(90);
+    expect(issue(['PARKING', '24/12/2018 09:49 - 25/12/2018 10:08', 'TOTAL 9.00']).confidence).toBeLessThan(90);
+  });
+});
+
 describe('separators the OCR lost or misread', () => {
   it.each([
     // After a date label.

@@ -245,6 +245,11 @@ function dateFound(c: DateCandidate, factor: number): Found {
   return f;
 }
 
+/** A date with a time of day right after it ("10/03/2018 17:24:07"): the moment of the sale that a receipt prints. */
+function saleStamp(c: DateCandidate): boolean {
+  return /^\s*\d{1,2}:\d{2}/.test(c.row.text.slice(c.match.index + c.match.raw.length));
+}
+
 export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found; due?: Found } {
   let cands = dateCandidates(rows, format);
   // No date at all: the separators may have been lost everywhere ("30032018").
@@ -255,8 +260,10 @@ export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found;
     cands.filter((c) => c.kind === 'none').sort((a, b) => full(b) - full(a))[0] ??
     cands.filter((c) => c.kind === 'other' && !/valid|expir|exp\b|birth/i.test(c.label))[0];
   const due = cands.find((c) => c.kind === 'due' && c !== issue);
+  // An unlabelled date is less sure, unless it is the sale's time stamp and no other unlabelled date differs.
+  const sure = !!issue && (issue.kind === 'issue' || (issue.kind === 'none' && saleStamp(issue) && cands.every((c) => c.kind !== 'none' || c.match.iso === issue.match.iso)));
   return {
-    ...(issue ? { issue: dateFound(issue, issue.kind === 'issue' ? 1 : 0.85) } : {}),
+    ...(issue ? { issue: dateFound(issue, sure ? 1 : 0.85) } : {}),
     ...(due ? { due: dateFound(due, 1) } : {}),
   };
 }
