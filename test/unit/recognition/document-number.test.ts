@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { extractDocumentId } from '../../../lambdas/core/recognition/extract/header';
+import { textRows } from './helpers';
+
+const numberOf = (lines: string[]) => extractDocumentId(textRows(lines))?.value;
+
+describe('the document number', () => {
+  it('is read after a number label, also one the reading misspelt', () => {
+    expect(numberOf(['SANJUNG REALITI SDN BHD', 'Tax Inv0ice No.: 0714/0601/00601'])).toBe('0714/0601/00601');
+    expect(numberOf(['KEDAI ABC', 'INVDICE NO : 18299/102/T0230'])).toBe('18299/102/T0230');
+    expect(numberOf(['KEDAI ABC', 'BILL: 28544'])).toBe('28544');
+    expect(numberOf(['KEDAI ABC', '30/03/2018  No. : CS-20322'])).toBe('CS-20322');
+  });
+
+  it("is not what a bare No numbers after a registration, tax or phone word, nor a house's number", () => {
+    expect(numberOf(['KEDAI ABC', 'GST ID NO : 000306020352', 'CO. NO. 373665-A', 'Company Reg #101085-1', 'TEL NO: 03-1234567'])).toBeUndefined();
+    expect(numberOf(['KEDAI ABC', 'NO.113G & 115G, JALAN SETIA GEMBILANG'])).toBeUndefined();
+    // ...while a document's own label still wins over them.
+    expect(numberOf(['KEDAI ABC', 'GST ID NO : 000306020352', 'Receipt No: CS00093091'])).toBe('CS00093091');
+  });
+
+  it('takes no "#" run on from an item code for a number label', () => {
+    expect(numberOf(['KEDAI ABC', 'CNY DECO A002# 26CM  *S', 'ALUMINIUM FOIL 25SQ# 30CM*7.62M'])).toBeUndefined();
+    expect(numberOf(['KEDAI ABC', 'CB#: 87870  21/09/2017 10:20:37 AM'])).toBe('87870');
+  });
+});
