@@ -37,6 +37,11 @@ describe('receipt totals', () => {
     expect(classifyLabel(label).kind).toBe(kind);
   });
 
+  it("takes no table's column headers for the label of the first item's amount", () => {
+    const t = extractTotals(textRows(['Qty  Description   Total  TAX', '1    D      8.00  SR', 'Omellete Item', 'TOTAL :   8.00', 'CASH :   8.00']));
+    expect([t.total?.value, t.tax?.value]).toEqual(['8.00', undefined]);
+  });
+
   it('adds up the bases of supplies printed per tax rate to the base that, with the tax, makes the total', () => {
     const t = extractTotals(
       textRows([

@@ -88,6 +88,9 @@ export function classifyLabel(label: string): { kind: AmountKind; strength: numb
   return { kind: 'none', strength: 0 };
 }
 
+/** A table's column headers ("Qty  Description  Total  TAX"): the first item's row is under them, no label of its amount. */
+const COLUMN_HEADER = /\b(q'?ty|oty|quantity|description|desc)\b.*\b(total|amount|amt|price|tax|rm)\b/i;
+
 /** The label of an amount: the words between the previous amount (or the row start) and it. */
 function labelBefore(text: string, from: number, to: number): string {
   const seg = text.slice(from, to).trim();
@@ -116,7 +119,7 @@ export function labelledAmounts(rows: Row[]): LabelledAmount[] {
         // Label on the row above ("TOTAL :" / "9.00"), when this row starts with an amount.
         const prev = rows[i - 1]!;
         const gap = row.box.top - (prev.box.top + prev.box.height);
-        if (prev.page === row.page && gap < row.box.height * 1.2 && !findAmounts(prev.text).length) {
+        if (prev.page === row.page && gap < row.box.height * 1.2 && !findAmounts(prev.text).length && !COLUMN_HEADER.test(prev.text)) {
           labelText = prev.text.trim();
           labelRow = prev;
         }
