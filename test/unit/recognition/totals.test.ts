@@ -37,9 +37,11 @@ describe('receipt totals', () => {
     expect(classifyLabel(label).kind).toBe(kind);
   });
 
-  it("takes no table's column headers for the label of the first item's amount", () => {
-    const t = extractTotals(textRows(['Qty  Description   Total  TAX', '1    D      8.00  SR', 'Omellete Item', 'TOTAL :   8.00', 'CASH :   8.00']));
-    expect([t.total?.value, t.tax?.value]).toEqual(['8.00', undefined]);
+  it("takes no table's column headers (Qty read Oty) for the label of the first item's amount", () => {
+    const t = extractTotals(
+      textRows(['Oty  Description   Total  TAX', '1    D      8.00  SR', 'Omellete Item', '1    D     15.00  SR', 'Noodle Item', 'TOTAL :  23.00', 'CASH :  23.00']),
+    );
+    expect([t.total?.value, t.tax?.value]).toEqual(['23.00', undefined]);
   });
 
   it('adds up the bases of supplies printed per tax rate to the base that, with the tax, makes the total', () => {
