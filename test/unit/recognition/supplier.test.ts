@@ -144,6 +144,9 @@ describe("the seller's name", () => {
     const split = extractSupplierHeader(textRows(['GARDENIA BAKERIES (K L) SDN BHD', 'LOT 3, JALAN PELABUR 23/1,', '40300 SHAH ALAM']));
     const joined = extractSupplierHeader(textRows(['GARDENIA BAKERIES (KL) SDN BHD', 'LOT 3, JALAN PELABUR 23/1,', '40300 SHAH ALAM']));
     expect(split.name!.confidence).toBeCloseTo(joined.name!.confidence * 0.9, 1);
+    // A document's own text prints its letters as they are: no doubt there.
+    const asPrinted = (name: string) => extractSupplierHeader(textRows([name, 'NO.53, JALAN SAGU 18,', '81100 JOHOR BAHRU']), { repairMisreadings: false }).name!.confidence;
+    expect(asPrinted('A & W RESTAURANT SDN BHD')).toBeCloseTo(asPrinted('AW RESTAURANT SDN BHD'), 1);
   });
 
   it('is less sure of the name where the top also names who owns the shop', () => {

@@ -311,6 +311,11 @@ const NAME_DOUBT = 0.9;
  */
 const OWNERSHIP_LINE = /\b(owned\s*by|dimiliki\s*oleh|operated\s*by|managed\s*by|licensee\s*of|franchisee|formerly\s*known\s*as|a\s*member\s*of)\b/i;
 
+/** A word of one letter, bare or beside one bracket ("K", "(K", "L)"); not an initial ("D.") nor "(M)". */
+function loneLetter(token: string): boolean {
+  return /^\(?\p{L}\)?$/u.test(token) && !/^\(\p{L}\)$/u.test(token);
+}
+
 /**
  * Doubts about a found name that its letters' confidence does not show, each lowering the name's confidence (so
  * the ready rule sends the document to review unless master data or a learnt layout confirms the supplier):
@@ -318,21 +323,16 @@ const OWNERSHIP_LINE = /\b(owned\s*by|dimiliki\s*oleh|operated\s*by|managed\s*by
  *   as the books know it is a choice, and logos are what the recogniser reads worst;
  * - the name is not as read: the misreading repairs changed its letters or its spacing (a repair is a likely
  *   reading, not a certain one);
- * - a letter stands alone in it, with no full stop after it: what is left of a word split by the reading, or of a
- *   mark it lost ("BOOK TA K" printed "BOOK TA .K", "(K L)" printed "(KL)").
+ * - on a reading, a letter stands alone in it, with no full stop after it: what is left of a word split by the
+ *   reading, or of a mark it lost ("BOOK TA K" printed "BOOK TA .K", "(K L)" printed "(KL)").
  */
-/** A word of one letter, bare or beside one bracket ("K", "(K", "L)"); not an initial ("D.") nor "(M)". */
-function loneLetter(token: string): boolean {
-  return /^\(?\p{L}\)?$/u.test(token) && !/^\(\p{L}\)$/u.test(token);
-}
-
 function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
   if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r))) factor *= NAME_DOUBT;
   if (page1.slice(0, first + 14).some((r) => OWNERSHIP_LINE.test(r.text))) factor *= NAME_DOUBT;
-  if (nameText.split(' ').some(loneLetter)) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
+    if (nameText.split(' ').some(loneLetter)) factor *= NAME_DOUBT;
     const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
     // Words after the legal form left out (stamps, branches) are not a repair.
     if (!collapseSpaces(asRead).toUpperCase().startsWith(collapseSpaces(nameText).toUpperCase())) factor *= NAME_DOUBT;
