@@ -176,15 +176,15 @@ function itemsGoOn(rows: Row[], i: number, isItem: (row: Row) => boolean): boole
 function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[] {
   const items: LineItem[] = [];
   const header = rows[headerIndex]!;
+  // An item fills the table's columns: a description and two numbers or more.
+  const fillsColumns = (r: Row) => {
+    const { item, numeric } = rowItem(r, cols);
+    return !!item.description && numeric >= 2;
+  };
   for (let i = headerIndex + 1; i < rows.length; i++) {
     const row = rows[i]!;
     if (row.page !== header.page) break;
     if (isTotalsRow(row)) {
-      // An item fills the table's columns: a description and two numbers or more.
-      const fillsColumns = (r: Row) => {
-        const { item, numeric } = rowItem(r, cols);
-        return !!item.description && numeric >= 2;
-      };
       if (items.length && rateTotalRow(row) && itemsGoOn(rows, i, fillsColumns)) continue;
       break;
     }
