@@ -35,6 +35,26 @@ describe('receipt items without a header row', () => {
     expect(items.map((i) => i.total_price?.value)).toEqual(['25.56', '13.90', '13.30']);
   });
 
+  it('goes on the same way in a table under a header row', () => {
+    const items = extractLineItems(
+      textRows([
+        'Description      Qty   Price    Amount',
+        'O.C. WHITE        12    2.13     25.56',
+        'WHOLEMEAL          5    2.78     13.90',
+        'Total 0% supplies:               39.46',
+        'TWIG-CHOC         10    1.33     13.30',
+        'Total 6% supplies (excl. GST):   13.30',
+        'GST:                              0.80',
+        'Total Payable:                    53.56',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.quantity?.value, i.total_price?.value])).toEqual([
+      ['O.C. WHITE', '12', '25.56'],
+      ['WHOLEMEAL', '5', '13.90'],
+      ['TWIG-CHOC', '10', '13.30'],
+    ]);
+  });
+
   it('ends at a total that names no rate, whatever follows', () => {
     const items = extractLineItems(textRows(['MILO 1KG  7.00', 'Sub Total  7.00', 'ROTI GARDENIA  2.90', 'TOTAL  9.90']));
     expect(items.map((i) => i.total_price?.value)).toEqual(['7.00']);
