@@ -9,6 +9,8 @@ describe('the document number', () => {
     expect(numberOf(['SANJUNG REALITI SDN BHD', 'Tax Inv0ice No.: 0714/0601/00601'])).toBe('0714/0601/00601');
     expect(numberOf(['KEDAI ABC', 'INVDICE NO : 18299/102/T0230'])).toBe('18299/102/T0230');
     expect(numberOf(['KEDAI ABC', 'BILL: 28544'])).toBe('28544');
+    expect(numberOf(['KEDAI ABC', 'SLIP NO,: 7010385084'])).toBe('7010385084');
+    expect(numberOf(['KEDAI ABC', 'TRANS: 364810'])).toBe('364810');
     expect(numberOf(['KEDAI ABC', '30/03/2018  No. : CS-20322'])).toBe('CS-20322');
   });
 

@@ -32,6 +32,7 @@ describe("the seller's name", () => {
     ['Nr. Dakgalbi Solaris', 'Mr. Dakgalbi Solaris'],
     ['HR. D.I.Y. (M) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
     ['AEON GO. (M) BHD', 'AEON CO. (M) BHD'],
+    ['POPULAR BOOK CP. (M) SDN BHD', 'POPULAR BOOK CO. (M) SDN BHD'],
     // A 1 is an L where that makes a word; no word starts with two Is but a Roman numeral.
     ['RELAIS TOTA1 OULMES', 'RELAIS TOTAL OULMES'],
     ['IIAN HING STATIONERY SDN BHD', 'LIAN HING STATIONERY SDN BHD'],

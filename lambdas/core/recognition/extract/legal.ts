@@ -151,9 +151,10 @@ export function fixLegalForms(name: string): string {
     // "(N) SDN BHD", "(H) BHD" → "(M) …": the bracketed letter before a Malaysian legal form is M (Malaysia), and
     // N and H are the letters thermal print loses an M's stroke to.
     if (/^[({[][NH][)}\]]$/.test(tokens[i]!) && isMalaysianForm(tokens.slice(i + 1))) tokens[i] = '(M)';
-    // "5/B", "S/8" → "S/B"; "CO," or "GO." before "(M)" → "CO."
+    // "5/B", "S/8" → "S/B"; "CO,", "GO." or "CP." before "(M)" → "CO.": the one abbreviation of two letters that
+    // stands before a Malaysian company's "(M)" is CO.
     if (/^[5S$]\/[B8D]$/.test(tokens[i]!.replace(/[.,]+$/, '')) && tokens[i] !== 'S/B') tokens[i] = `S/B${trailingPunct}`;
-    if (/^[CG€(][O0][.,]?$/i.test(tokens[i]!) && tokens[i] !== 'CO.' && /^[({]?M[)}]?$/i.test(tokens[i + 1] ?? '')) tokens[i] = 'CO.';
+    if ((/^[CG€(][O0][.,]?$/i.test(tokens[i]!) || /^C[A-Z][.,]$/.test(tokens[i]!)) && tokens[i] !== 'CO.' && /^[({]?M[)}]?$/i.test(tokens[i + 1] ?? '')) tokens[i] = 'CO.';
     if (t !== 'SDN' && t.length === 3 && levenshtein(t, 'SDN', 1) <= 1 && levenshtein(cleanToken(tokens[i + 1] ?? ''), 'BHD', 1) <= 1) {
       tokens[i] = `SDN${trailingPunct}`;
     }
