@@ -11,6 +11,21 @@ describe('receipt items without a header row', () => {
     ]);
   });
 
+  it('keeps the quantity and the price each out of the description', () => {
+    const [item] = extractLineItems(textRows(['KEDAI RUNCIT MAJU', 'MILO 1KG  2 x 3.50  7.00', 'TOTAL  7.00']));
+    expect([item!.description?.value, item!.quantity?.value, item!.price_per_unit?.value, item!.total_price?.value]).toEqual(['MILO 1KG', '2', '3.50', '7.00']);
+  });
+
+  it('reads a row with a price each after "@" as the description of the item on the next row, whose code it is not', () => {
+    const items = extractLineItems(
+      textRows(['LORY FILLET 300UP 6KG  @63.00', 'FM4 T1000055  *4  252.00 ZR', 'BERAS 10KG 5% ISTIMEWA @53.50', '9556606389892  *1  53.50 ZR', 'Total Sales (Incl. GST)  RM305.50']),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['LORY FILLET 300UP 6KG', '252.00'],
+      ['BERAS 10KG 5% ISTIMEWA', '53.50'],
+    ]);
+  });
+
   it('takes no number with the other decimal mark for an amount: one document prints one', () => {
     const items = extractLineItems(
       textRows(['BOOK TA .K (TAMAN DAYA) SDN BHD', 'NO.53 55,57 & 59, JALAN SAGU 18,', 'TAMAN DAYA,', 'KF MODELLING CLAY KIDDY FISH  1 PC * 9.00  9.00', 'Total :  9.00', 'Cash  10.00', 'Change  1.00']),

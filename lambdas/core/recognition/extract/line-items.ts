@@ -235,7 +235,8 @@ function receiptItems(rows: Row[]): LineItem[] {
     const first = findAmounts(r.text)[0];
     return !!first && /\p{L}{3,}/u.test(r.text.slice(0, first.index));
   };
-  let pendingDescription: Row | undefined;
+  // A row of words alone, or of words and a unit price ("BERAS 10KG @53.50"), describes the item on the next row.
+  let pending: { row: Row; text: string } | undefined;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     if (isTotalsRow(row) && findAmounts(row.text).length > 0) {
@@ -245,24 +246,30 @@ function receiptItems(rows: Row[]): LineItem[] {
     const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
     const text = row.text;
     if (!amounts.length) {
-      pendingDescription = /\p{L}{3,}/u.test(text) && !/[:]/.test(text) ? row : undefined;
+      pending = /\p{L}{3,}/u.test(text) && !/[:]/.test(text) ? { row, text } : undefined;
       continue;
     }
     const last = amounts[amounts.length - 1]!;
     const before = text.slice(0, amounts[0]!.index).trim();
     // Header-like rows with dates, times and labels are not items.
     if (/\b(date|time|tel|gst\s*(id|reg|no)|invoice|cashier|table|receipt)\b/i.test(text)) continue;
-    const desc = /\p{L}{2,}/u.test(before) ? before : pendingDescription?.text;
-    if (!desc) continue;
+    // One amount after "@" is a price each, not the item's total: the total follows on the next row.
+    if (amounts.length === 1 && /@\s*$/.test(before) && /\p{L}{3,}/u.test(before)) {
+      pending = { row, text: before.replace(/\s*@$/, '') };
+      continue;
+    }
+    // The row's own words describe it, unless they are a code ("FM4 T1000055 *4") under a described row.
+    const ownWords = /\p{L}{2,}/u.test(before) && (!pending || /\p{L}{3,}/u.test(before));
+    if (!ownWords && !pending) continue;
     const item: LineItem = {};
-    const descRow = /\p{L}{2,}/u.test(before) ? row : pendingDescription!;
-    const dStart = /\p{L}{2,}/u.test(before) ? 0 : 0;
-    const dText = /\p{L}{2,}/u.test(before) ? before : desc;
+    const descRow = ownWords ? row : pending!.row;
+    // Without the quantity printed before the price ("MILO 1KG  2 x 3.50  7.00" → "MILO 1KG").
+    const dText = ownWords ? before.replace(/\s+\d+(?:[.,]\d+)?\s*[xX@*]$/, '') : pending!.text;
     item.description = {
       value: dText.replace(/^\d+\s+(?=\p{L})/u, '').trim(),
       raw: dText,
       page: descRow.page,
-      box: descRow === row ? unionBoxes(row.words.filter((_, k) => row.spans[k]!.start >= dStart && row.spans[k]!.end <= before.length).map((w) => w.box)) : descRow.box,
+      box: descRow === row ? unionBoxes(row.words.filter((_, k) => row.spans[k]!.end <= before.length).map((w) => w.box)) : descRow.box,
       confidence: Math.round(descRow.confidence * 10) / 10,
     };
     item.total_price = { value: formatAmount(last.value), raw: last.raw, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
@@ -273,7 +280,7 @@ function receiptItems(rows: Row[]): LineItem[] {
     }
     item.row = { value: row.text, raw: row.text, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
     items.push(item);
-    pendingDescription = undefined;
+    pending = undefined;
   }
   return items;
 }
