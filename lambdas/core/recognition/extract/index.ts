@@ -72,9 +72,10 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
 
   const docId = extractDocumentId(rows);
   if (docId) fields.document_id = docId;
+  const cur = extractCurrency(rows);
   // Ambiguous dates follow the supplier's known format, else an unambiguous date of the document, else the
   // country of its currency.
-  const dates = extractDates(rows, opts.dateFormat ?? documentDateFormat(rows) ?? dateFormatOfCurrency(extractCurrency(rows)?.value));
+  const dates = extractDates(rows, opts.dateFormat ?? documentDateFormat(rows) ?? dateFormatOfCurrency(cur?.value));
   if (dates.issue) fields.issue_date = dates.issue;
   if (dates.due) fields.due_date = dates.due;
 
@@ -85,7 +86,6 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
   if (totals.total) fields.amount_total = totals.total;
   if (totals.subtotal) fields.amount_total_base = totals.subtotal;
   if (totals.tax) fields.amount_tax = totals.tax;
-  const cur = extractCurrency(rows);
   if (cur) fields.currency = cur;
   else if (totals.currency && totals.total) fields.currency = { ...totals.total, value: totals.currency };
 

@@ -133,8 +133,13 @@ function formatQuantity(v: number): string {
   return Number.isInteger(v) ? String(v) : String(Math.round(v * 1000) / 1000);
 }
 
+/** A row's text without the amount it ends with: its label. */
+function rowLabel(row: Row): string {
+  return row.text.replace(/[\d.,\s%:€$-]+$/g, '');
+}
+
 function isTotalsRow(row: Row): boolean {
-  const label = row.text.replace(/[\d.,\s%:€$-]+$/g, '');
+  const label = rowLabel(row);
   const k = classifyLabel(label).kind;
   return ['total_final', 'total', 'subtotal', 'tax', 'rounding', 'paid', 'change'].includes(k) && /\p{L}{3,}/u.test(label) && !/^\d/.test(row.text.trim());
 }
@@ -161,7 +166,7 @@ function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } 
 
 /** A total of the supplies at one tax rate ("Total 0% supplies: 39.01"), which a table of items grouped by rate prints after each group. */
 function rateTotalRow(row: Row): boolean {
-  return isTotalsRow(row) && classifyLabel(row.text.replace(/[\d.,\s:€$-]+$/g, '')).rate !== undefined;
+  return isTotalsRow(row) && classifyLabel(rowLabel(row)).rate !== undefined;
 }
 
 /** Whether more items follow the rate totals from row `i` on: the first row after them reads as an item. */
