@@ -192,6 +192,11 @@ const SHORT_ADDRESS_WORDS = ['JLN', 'TMN', 'BDR', 'KG', 'SG', 'LOT', 'BLK', 'FLR
 
 const KNOWN_ADDRESS_WORDS = new Set([...LEADING_WORDS, ...ADDRESS_PART_WORDS, ...SHORT_ADDRESS_WORDS]);
 
+/** Whether a line holds a word of street addresses ("JALAN", "TMN", "LEVEL", "SELANGOR"): a line of an address. */
+export function hasAddressWord(line: string): boolean {
+  return (line.toUpperCase().match(/\p{L}+/gu) ?? []).some((w) => KNOWN_ADDRESS_WORDS.has(w));
+}
+
 /** An address, place or English word (any case). */
 function knownAddressWord(word: string): boolean {
   const up = word.toUpperCase();

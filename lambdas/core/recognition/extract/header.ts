@@ -3,6 +3,7 @@
  * VAT IDs, IBAN, BIC, currency. English, Lithuanian and Malay labels.
  */
 import { unionBoxes } from '../geometry';
+import { hasAddressWord } from './address';
 import type { DateFormat, OcrWord } from '../types';
 import { currencyFromText, findAmounts } from './amounts';
 import { findDates, monthFromName, type DateMatch, type DateOrder } from './dates';
@@ -24,9 +25,6 @@ const DOC_ID_LABEL =
 /** Words that a bare "No", "Nr" or "#" after them numbers, which are no document's number ("GST ID NO", "Company Reg #"). */
 const OTHER_NUMBER_BEFORE =
   /\b(gst|sst|vat|pvm|tax|co|company|reg|regn|registration|roc|id|tel|telephone|phone|fax|hp|mobile|card|member|membership|table|pax|qty|qtys|items?|acc|account|a\/c|ic|staff|cashier|counter|pos|terminal|lot|unit|house|box)\s*\.?\s*:?\s*$/i;
-
-/** Words of a street address line, whose "No" is a house's ("NO.113G & 115G, JALAN SETIA"). */
-const STREET_WORD = /\b(jalan|jln|lorong|persiaran|lebuh|taman|tmn|bandar|seksyen|kampung|kg|street|road|rd|avenue|lane|g\/f|floor|level)\b/i;
 
 /** Party labels. Strong ones stand alone; weak ones ("From:", "To:") only with a colon. */
 const SELLER_STRONG = /^(seller|supplier|pardavejas|tiekejas|paslaugu\s*teikejas|issued\s*by|bill\s*from|verkaufer|lieferant)\b/i;
@@ -298,8 +296,8 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
       const label = m[0];
       const strong = !/^(no|nr|#)$/i.test(label.trim());
       // A bare "No" numbers what the words before it name (a tax or company registration, a phone, a card), or a
-      // house in a street address line ("NO.113G, JALAN"): no document's number.
-      if (!strong && (OTHER_NUMBER_BEFORE.test(t.slice(0, m.index)) || STREET_WORD.test(t))) continue;
+      // house in an address line ("NO.113G, JALAN"): no document's number.
+      if (!strong && (OTHER_NUMBER_BEFORE.test(t.slice(0, m.index)) || hasAddressWord(t))) continue;
       // A "#" run on from a code with digits is part of the code ("A002# 26CM", "25SQ# 30CM", "LDO01# #").
       if (label === '#' && /(^|\s)[A-Z0-9]*\d[A-Z0-9]*#?\s?$/i.test(t.slice(0, m.index))) continue;
       if (tok && tok[1]!.length >= 3 && !findDates(tok[1]!).length && !/^\d{1,2}[:.]\d{2}$/.test(tok[1]!)) {
