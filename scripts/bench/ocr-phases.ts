@@ -1,66 +1,117 @@
 /**
  * Where PaddleOCR's time goes, on a SROIE-style folder:
- *   npx tsx scripts/bench/ocr-phases.ts <folder> [--every N] [--threads N]
+ *   npx tsx scripts/bench/ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>]
  * Reads every N-th receipt (default 6) after one warm-up receipt and prints, per receipt, the milliseconds of
  * decoding the image, detection (and the detector model's share), recognition (and the recogniser model's share,
  * its runs and its input columns), and the process's CPU seconds, so that a change to the reading can be judged by
  * the phase it touches. Times are of one run on a shared machine: compare phases measured in the same run.
+ * With `--against-det` or `--against-rec` each receipt is also read with those model files (`base`: the package's
+ * own), the two readers taking turns receipt by receipt, and the ratios of their phases are printed.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { decodeRgb, PaddleOcr, type ModelRun } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb, PaddleOcr, type ModelRun, type PaddleOcrOptions } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { listReceipts } from './recognition/sroie';
 
-function option(argv: string[], name: string, fallback: number): number {
+function option(argv: string[], name: string): string | undefined {
   const at = argv.indexOf(name);
-  return at >= 0 ? Number(argv[at + 1]) : fallback;
+  return at >= 0 ? argv[at + 1] : undefined;
+}
+
+/** One reader's models, its phase times and the model runs it made. */
+class TimedReader {
+  readonly runs: ModelRun[] = [];
+  readonly phase = { decode: 0, detect: 0, recognise: 0 };
+  readonly ocr: PaddleOcr;
+
+  constructor(opts: PaddleOcrOptions) {
+    this.ocr = new PaddleOcr({ ...opts, onModelRun: (run) => this.runs.push(run) });
+  }
+
+  async warmUp(file: Buffer): Promise<void> {
+    await this.ocr.recognize(file);
+    this.runs.length = 0;
+  }
+
+  async read(file: Buffer): Promise<void> {
+    const t0 = performance.now();
+    const img = await decodeRgb(file);
+    const t1 = performance.now();
+    const boxes = await this.ocr.detect(img);
+    const t2 = performance.now();
+    await this.ocr.recognizeBoxes(img, boxes, 1);
+    const t3 = performance.now();
+    this.phase.decode += t1 - t0;
+    this.phase.detect += t2 - t1;
+    this.phase.recognise += t3 - t2;
+  }
+
+  modelMs(model: ModelRun['model']): number {
+    return this.runs.filter((r) => r.model === model).reduce((s, r) => s + r.ms, 0);
+  }
+
+  report(n: number): void {
+    const sum = (model: ModelRun['model'], f: (r: ModelRun) => number) => this.runs.filter((r) => r.model === model).reduce((s, r) => s + f(r), 0) / n;
+    const ms = (v: number) => `${Math.round(v)} ms`;
+    const { decode, detect, recognise } = this.phase;
+    console.log(`per receipt: ${ms((decode + detect + recognise) / n)}`);
+    console.log(`decode: ${ms(decode / n)}`);
+    console.log(`detect: ${ms(detect / n)} (model ${ms(sum('detector', (r) => r.ms))}, ${Math.round(sum('detector', (r) => r.width * r.height) / 1000)} k pixels)`);
+    console.log(
+      `recognise: ${ms(recognise / n)} (model ${ms(sum('recogniser', (r) => r.ms))}, ${Math.round(sum('recogniser', () => 1))} runs, ` +
+        `${Math.round(sum('recogniser', (r) => r.width))} columns)`,
+    );
+  }
+
+  total(): number {
+    return this.phase.decode + this.phase.detect + this.phase.recognise;
+  }
 }
 
 async function main() {
   const argv = process.argv.slice(2);
   const folder = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-  const every = option(argv, '--every', 6);
-  const threads = option(argv, '--threads', 0);
-  if (!folder || !(every >= 1) || !(threads >= 0)) throw new Error('Usage: ocr-phases.ts <folder> [--every N] [--threads N]');
+  const every = Number(option(argv, '--every') ?? 6);
+  const threads = Number(option(argv, '--threads') ?? 0);
+  const againstDet = option(argv, '--against-det');
+  const againstRec = option(argv, '--against-rec');
+  if (!folder || !(every >= 1) || !(threads >= 0)) {
+    throw new Error('Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>]');
+  }
   const files = listReceipts(folder)
     .filter((_, i) => i % every === 0)
     .map((r) => readFileSync(r.image));
   if (files.length < 2) throw new Error('Too few receipts: lower --every');
-  const runs: ModelRun[] = [];
-  const ocr = new PaddleOcr({ threads, onModelRun: (run) => runs.push(run) });
-  const phase = { decode: 0, detect: 0, recognise: 0 };
+  const reader = new TimedReader({ threads });
+  const other = againstDet || againstRec ? new TimedReader({ threads, detectorModel: againstDet, recogniserModel: againstRec }) : undefined;
+  const readers = other ? [reader, other] : [reader];
   let cpu = { user: 0, system: 0 };
   try {
-    await ocr.recognize(files[0]!);
-    runs.length = 0;
+    for (const r of readers) await r.warmUp(files[0]!);
     const cpuStart = process.cpuUsage();
-    for (const file of files.slice(1)) {
-      const t0 = performance.now();
-      const img = await decodeRgb(file);
-      const t1 = performance.now();
-      const boxes = await ocr.detect(img);
-      const t2 = performance.now();
-      await ocr.recognizeBoxes(img, boxes, 1);
-      const t3 = performance.now();
-      phase.decode += t1 - t0;
-      phase.detect += t2 - t1;
-      phase.recognise += t3 - t2;
+    for (const [i, file] of files.slice(1).entries()) {
+      // Taking turns, each starting every other receipt, so the machine's load falls on both alike.
+      for (const r of i % 2 ? [...readers].reverse() : readers) await r.read(file);
     }
     cpu = process.cpuUsage(cpuStart);
   } finally {
-    await ocr.close();
+    await Promise.all(readers.map((r) => r.ocr.close()));
   }
   const n = files.length - 1;
-  const sum = (model: ModelRun['model'], f: (r: ModelRun) => number) => runs.filter((r) => r.model === model).reduce((s, r) => s + f(r), 0) / n;
-  const ms = (v: number) => `${Math.round(v)} ms`;
-  const total = phase.decode + phase.detect + phase.recognise;
   console.log(`receipts: ${n} (every ${every}th after a warm-up), ONNX threads: ${threads || 'ONNX Runtime default'}`);
-  console.log(`per receipt: ${ms(total / n)}, CPU ${((cpu.user + cpu.system) / 1e6 / n).toFixed(2)} s`);
-  console.log(`decode: ${ms(phase.decode / n)}`);
-  console.log(`detect: ${ms(phase.detect / n)} (model ${ms(sum('detector', (r) => r.ms))}, ${Math.round(sum('detector', (r) => r.width * r.height) / 1000)} k pixels)`);
+  console.log(`CPU per receipt, all readers: ${((cpu.user + cpu.system) / 1e6 / n).toFixed(2)} s`);
+  if (!other) {
+    reader.report(n);
+    return;
+  }
+  console.log('— the models in use');
+  reader.report(n);
+  console.log(`— against detector ${againstDet ?? '(in use)'}, recogniser ${againstRec ?? '(in use)'}`);
+  other.report(n);
+  const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) : '—');
   console.log(
-    `recognise: ${ms(phase.recognise / n)} (model ${ms(sum('recogniser', (r) => r.ms))}, ${Math.round(sum('recogniser', () => 1))} runs, ` +
-      `${Math.round(sum('recogniser', (r) => r.width))} columns)`,
+    `ratio in use / against: per receipt ${ratio(reader.total(), other.total())}, detector model ${ratio(reader.modelMs('detector'), other.modelMs('detector'))}, ` +
+      `recogniser model ${ratio(reader.modelMs('recogniser'), other.modelMs('recogniser'))}`,
   );
 }
 

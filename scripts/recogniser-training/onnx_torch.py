@@ -1,9 +1,10 @@
 """The recogniser's ONNX graph run by PyTorch, its weights trainable, and written back into the same graph.
 
-PaddleOCR's exported recogniser (paddle2onnx, opset 9) keeps its weights in Constant nodes. OnnxModule turns every
-float Constant with more than one element into a torch Parameter and evaluates the graph's nodes in order, so the
-network can be fine-tuned without re-implementing it; `write_onnx` puts the trained values back into the Constant
-nodes of a copy of the original file. Only the operators this graph uses are implemented.
+PaddleOCR's exported recogniser (paddle2onnx, opset 9) keeps its weights in Constant nodes; the fused graph the
+product ships (`fuse_graph.py`) keeps them as initializers. OnnxModule turns every float Constant or initializer
+with more than one element into a torch Parameter and evaluates the graph's nodes in order, so the network can be
+fine-tuned without re-implementing it; `write_onnx` puts the trained values back where they came from in a copy of
+the original file. Only the operators these graphs use are implemented.
 """
 import numpy as np
 import onnx
@@ -24,6 +25,14 @@ class OnnxModule(torch.nn.Module):
         self.params = torch.nn.ParameterDict()
         self.param_of = {}  # output name -> parameter key
         self.fixed = {}
+        for j, init in enumerate(self.model.graph.initializer):
+            arr = numpy_helper.to_array(init)
+            if arr.dtype == np.float32 and arr.size > 1:
+                key = f'i{j}'
+                self.params[key] = torch.nn.Parameter(torch.from_numpy(arr.copy()))
+                self.param_of[init.name] = key
+            else:
+                self.fixed[init.name] = torch.from_numpy(np.array(arr))
         for i, node in enumerate(self.model.graph.node):
             a = _attrs(node)
             if node.op_type == 'Constant':
@@ -74,6 +83,10 @@ class OnnxModule(torch.nn.Module):
                 for attr in node.attribute:
                     if attr.name == 'value':
                         attr.t.CopyFrom(numpy_helper.from_array(arr, attr.t.name))
+        for j, init in enumerate(model.graph.initializer):
+            key = f'i{j}'
+            if key in self.params:
+                init.CopyFrom(numpy_helper.from_array(self.params[key].detach().cpu().numpy().astype(np.float32), init.name))
         onnx.save(model, path)
 
 
