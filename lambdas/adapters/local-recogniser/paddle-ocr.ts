@@ -89,6 +89,17 @@ const REC_HEIGHT = 48;
  * CPU a batch of 8 lines padded to the widest took a third longer for the same lines (docs/recognition.md "Speed").
  */
 const REC_BATCH = 1;
+/**
+ * The detector's input for each 8-bit level, per input plane (BGR): the mean and deviation PaddleOCR's detector
+ * was trained with, in the order it applies them to the planes.
+ */
+const DET_LEVELS = [
+  [0.485, 0.229],
+  [0.456, 0.224],
+  [0.406, 0.225],
+].map(([mean, std]) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - mean!) / std!));
+/** The recogniser's input for each 8-bit level: [-1, 1]. */
+const REC_LEVELS = Float32Array.from({ length: 256 }, (_, v) => v / 127.5 - 1);
 /** Each line box is widened by this share of its height on both sides (the detector can clip end letters). */
 const REC_PAD = 0.15;
 /** Longest line image the recogniser gets, as a width/height ratio (longer lines are squeezed). */
@@ -658,12 +669,11 @@ export class PaddleOcr {
       .resize(w, h, { fit: 'fill', kernel: 'linear' })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const mean = [0.485, 0.456, 0.406];
-    const std = [0.229, 0.224, 0.225];
     const input = new Float32Array(3 * w * h);
-    // Paddle's models see BGR.
-    for (let p = 0, n = w * h; p < n; p++) {
-      for (let c = 0; c < 3; c++) input[c * n + p] = (data[p * 3 + (2 - c)]! / 255 - mean[c]!) / std[c]!;
+    // Paddle's models see BGR: plane c is the RGB pixel's channel 2 - c.
+    for (let c = 0, n = w * h; c < 3; c++) {
+      const level = DET_LEVELS[c]!;
+      for (let p = 0; p < n; p++) input[c * n + p] = level[data[p * 3 + (2 - c)]!]!;
     }
     const started = performance.now();
     const out = await det.run({ [det.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
@@ -695,21 +705,26 @@ export class PaddleOcr {
     const { ort, rec, chars } = await this.load();
     const order = bands.map((band, i) => ({ band, i, ratio: band.width / band.height })).sort((a, b) => a.ratio - b.ratio);
     const results: { raw: ReturnType<typeof ctcDecode>; columnsPerStep: number }[] = new Array(bands.length);
+    // Every line is scaled at once, in sharp's own threads, while the recogniser reads the lines before it (a run
+    // holds this thread); each is awaited in its turn. allSettled only marks a failure as handled: it is thrown
+    // where that line is awaited.
+    const scaled = order.map(({ band }) => scaledBand(band));
+    void Promise.allSettled(scaled);
     for (let s = 0; s < order.length; s += REC_BATCH) {
       const batch = order.slice(s, s + REC_BATCH);
       const maxRatio = Math.min(REC_MAX_RATIO, Math.max(this.minRecognitionRatio, ...batch.map((x) => x.ratio)));
       const width = Math.ceil(REC_HEIGHT * maxRatio);
       const input = new Float32Array(batch.length * 3 * REC_HEIGHT * width);
       const widths: number[] = [];
-      for (const [k, { band }] of batch.entries()) {
-        const { data, width: cw } = await scaledBand(band);
+      for (const k of batch.keys()) {
+        const { data, width: cw } = await scaled[s + k]!;
         widths.push(cw);
         const plane = REC_HEIGHT * width;
         const base = k * 3 * plane;
         for (let y = 0; y < REC_HEIGHT; y++) {
           for (let x = 0; x < cw; x++) {
             const src = (y * cw + x) * 3;
-            for (let c = 0; c < 3; c++) input[base + c * plane + y * width + x] = data[src + (2 - c)]! / 127.5 - 1;
+            for (let c = 0; c < 3; c++) input[base + c * plane + y * width + x] = REC_LEVELS[data[src + (2 - c)]!]!;
           }
         }
       }
