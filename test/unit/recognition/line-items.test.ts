@@ -75,3 +75,33 @@ describe('receipt items without a header row', () => {
     expect(items.map((i) => i.total_price?.value)).toEqual(['7.00']);
   });
 });
+
+describe('rows that sum the items up', () => {
+  it('ends a table at a row whose label starts with a total word, though its words are a count', () => {
+    const items = extractLineItems(
+      textRows([
+        'Description        Qty   Price   Amount',
+        'BRAISED PORK RICE   2.0   7.00    14.00',
+        'JASMINE GREEN TEA   2.0   2.30     4.60',
+        'Total Qty:          4             18.60',
+        'Total Sales (Inclusive of GST)    18.60',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['BRAISED PORK RICE', '14.00'],
+      ['JASMINE GREEN TEA', '4.60'],
+    ]);
+  });
+
+  it('ends at a count before a subtotal that is the sum of the items', () => {
+    const items = extractLineItems(
+      textRows(['1  HH GUINESS 12 GLASSES  150.00', '1  HH TIGER 12 GLASSES  145.00', '2  SUB TOTAL  295.00', 'SERVICE CHARGE 10%  29.50', 'NET TOTAL  343.95']),
+    );
+    expect(items.map((i) => i.total_price?.value)).toEqual(['150.00', '145.00']);
+  });
+
+  it('keeps an item whose name ends with a total word when its amount is no sum of the items before it', () => {
+    const items = extractLineItems(textRows(['1 DETTOL SOAP  5.00', '1 MILO 1KG  7.00', '1 COLGATE TOTAL  12.90', 'TOTAL  24.90']));
+    expect(items.map((i) => i.total_price?.value)).toEqual(['5.00', '7.00', '12.90']);
+  });
+});

@@ -138,10 +138,31 @@ function rowLabel(row: Row): string {
   return row.text.replace(/[\d.,\s%:€$-]+$/g, '');
 }
 
+const TOTALS_KINDS = ['total_final', 'total', 'subtotal', 'tax', 'rounding', 'paid', 'change'];
+
 function isTotalsRow(row: Row): boolean {
   const label = rowLabel(row);
   const k = classifyLabel(label).kind;
-  return ['total_final', 'total', 'subtotal', 'tax', 'rounding', 'paid', 'change'].includes(k) && /\p{L}{3,}/u.test(label) && !/^\d/.test(row.text.trim());
+  return TOTALS_KINDS.includes(k) && /\p{L}{3,}/u.test(label) && !/^\d/.test(row.text.trim());
+}
+
+/** A label that starts with a total word ("Total Qty:", "Sub Total", "Jumlah"). */
+const SUMMARY_START = /^\W*(sub[\s-]*total|total|grand\s*total|jumlah)\b/i;
+
+/**
+ * A row with an amount that sums the items up rather than being one:
+ * - its label starts with a total word, whatever follows ("Total Qty:  7  51.42": the items counted and summed);
+ * - or it starts with a count, a totals label follows, and its amount is the sum of the items before it
+ *   ("2  SUB TOTAL  295.00" after 150.00 and 145.00). A count alone does not tell ("1 COLGATE TOTAL 12.90" is an item).
+ */
+function summaryRow(row: Row, items: LineItem[]): boolean {
+  const amounts = findAmounts(row.text);
+  const label = rowLabel(row).trim();
+  if (!amounts.length) return false;
+  if (SUMMARY_START.test(label)) return true;
+  if (items.length < 2 || !/^\d/.test(row.text.trim()) || !TOTALS_KINDS.includes(classifyLabel(label).kind)) return false;
+  const sum = items.reduce((s, it) => s + Number(it.total_price?.value ?? NaN), 0);
+  return Math.abs(amounts[amounts.length - 1]!.value - sum) < 0.005;
 }
 
 /** One row's cells under the table's columns, and how many of them are numbers (quantities, prices, rates). */
@@ -193,6 +214,7 @@ function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[
       if (items.length && rateTotalRow(row) && itemsGoOn(rows, i, fillsColumns)) continue;
       break;
     }
+    if (summaryRow(row, items)) break;
     const { item, numeric } = rowItem(row, cols);
     if (numeric === 0) {
       // A continuation of the previous item's description.
@@ -248,6 +270,7 @@ function receiptItems(rows: Row[]): LineItem[] {
       if (items.length && rateTotalRow(row) && itemsGoOn(rows, i, described)) continue;
       break;
     }
+    if (summaryRow(row, items)) break;
     const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
     const text = row.text;
     if (!amounts.length) {
