@@ -105,3 +105,33 @@ describe('rows that sum the items up', () => {
     expect(items.map((i) => i.total_price?.value)).toEqual(['5.00', '7.00', '12.90']);
   });
 });
+
+describe('item names on a row of their own', () => {
+  it('keeps the name pending across a row of codes between it and the amount', () => {
+    const items = extractLineItems(
+      textRows([
+        'PILLAR SINK TAP  *S',
+        'FZ02 - 6/54',
+        '9072351  2 X 23.90  47.80',
+        'PLASTIC BAGS  *S',
+        '99999  1 X  0.20  0.20',
+        'Item(s) : 2  Qty(s) : 3',
+        'TOTAL  48.00',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['PILLAR SINK TAP *S', '47.80'],
+      ['PLASTIC BAGS *S', '0.20'],
+    ]);
+  });
+
+  it('takes the name printed under an amount row that has none above it', () => {
+    const items = extractLineItems(
+      textRows(['1x 000002781709  15.50SR', 'BIO ZIP POWDER', '1x 000002781710  9.90SR', 'SOFTENER 1L', 'Sub- total  25.40', 'CASH  50.00']),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['BIO ZIP POWDER', '15.50'],
+      ['SOFTENER 1L', '9.90'],
+    ]);
+  });
+});

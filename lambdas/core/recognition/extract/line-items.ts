@@ -252,6 +252,11 @@ function documentDecimalMark(rows: Row[]): string | undefined {
   return dot > comma ? '.' : comma > dot ? ',' : undefined;
 }
 
+/** A row of words alone that can name the item printed above it: no amount, no label with a colon, no total. */
+function describesAbove(row: Row | undefined): boolean {
+  return !!row && !findAmounts(row.text).length && /\p{L}{3,}/u.test(row.text) && !/[:]/.test(row.text) && !SUMMARY_START.test(row.text.trim());
+}
+
 /** Receipt items: "DESCRIPTION 2 x 3.50 7.00" rows before the first total. */
 function receiptItems(rows: Row[]): LineItem[] {
   const items: LineItem[] = [];
@@ -274,7 +279,8 @@ function receiptItems(rows: Row[]): LineItem[] {
     const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
     const text = row.text;
     if (!amounts.length) {
-      pending = /\p{L}{3,}/u.test(text) && !/[:]/.test(text) ? { row, text } : undefined;
+      // Words describe the next item; a row of codes alone ("FZ02 - 6/54") leaves the description above it pending.
+      if (/\p{L}{3,}/u.test(text)) pending = !/[:]/.test(text) ? { row, text } : undefined;
       continue;
     }
     const last = amounts[amounts.length - 1]!;
@@ -288,6 +294,12 @@ function receiptItems(rows: Row[]): LineItem[] {
     }
     // The row's own words describe it, unless they are a code ("FM4 T1000055 *4") under a described row.
     const ownWords = /\p{L}{2,}/u.test(before) && (!pending || /\p{L}{3,}/u.test(before));
+    // A row of a code, a count and an amount with no description above it takes the row of words right below it
+    // ("1x 000002781709  15.50SR" over "BIO ZIP POWDER"): such receipts print each item's name under its amount.
+    if (!ownWords && !pending && describesAbove(rows[i + 1])) {
+      pending = { row: rows[i + 1]!, text: rows[i + 1]!.text };
+      i++;
+    }
     if (!ownWords && !pending) continue;
     const item: LineItem = {};
     const descRow = ownWords ? row : pending!.row;
