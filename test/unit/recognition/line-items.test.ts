@@ -100,6 +100,18 @@ describe('rows that sum the items up', () => {
     expect(items.map((i) => i.total_price?.value)).toEqual(['150.00', '145.00']);
   });
 
+  it('ends at a count before a subtotal after one item, the total word read short', () => {
+    const items = extractLineItems(textRows(['1  FISHBALL NOODLE  7.00', '1  SUB TOTA  7.00', 'GST 6%  0.42', 'TOTAL  7.40']));
+    expect(items.map((i) => i.total_price?.value)).toEqual(['7.00']);
+  });
+
+  it('takes no row of item counts for an item, but keeps an item that runs into one', () => {
+    const counts = extractLineItems(textRows(['27" T.S BASIN BESAR', '400002  1.00 X  21.32  21.32', 'No. Qtys:  1.00 No. Items:  1', 'TOTAL  22.60']));
+    expect(counts.map((i) => i.total_price?.value)).toEqual(['21.32']);
+    const runInto = extractLineItems(textRows(['PLASTIC BAGS  *S', 'QTY(S) : 5  1 X 0.20  0.20', 'TOTAL  0.20']));
+    expect(runInto.map((i) => i.total_price?.value)).toEqual(['0.20']);
+  });
+
   it('keeps an item whose name ends with a total word when its amount is no sum of the items before it', () => {
     const items = extractLineItems(textRows(['1 DETTOL SOAP  5.00', '1 MILO 1KG  7.00', '1 COLGATE TOTAL  12.90', 'TOTAL  24.90']));
     expect(items.map((i) => i.total_price?.value)).toEqual(['5.00', '7.00', '12.90']);

@@ -149,9 +149,19 @@ function isTotalsRow(row: Row): boolean {
 /** A label that starts with a total word ("Total Qty:", "Sub Total", "Jumlah"). */
 const SUMMARY_START = /^\W*(sub[\s-]*total|total|grand\s*total|jumlah)\b/i;
 
+/** A count of the items as a label ("No. Qtys:", "Item(s) :", "Items="). */
+const COUNT_LABEL = /\b(no\.?\s*(of\s*)?)?(qtys?|qty\(s\)|quantity|items?|item\(s\)|item\s*count)\s*[:=]/gi;
+
+/** A row of item counts and nothing else ("No. Qtys:  1.00 No. Items:  1"); not one that an item runs into. */
+function countsRow(text: string): boolean {
+  const rest = text.replace(COUNT_LABEL, '');
+  return rest !== text && !/\p{L}/u.test(rest);
+}
+
 /**
  * A row with an amount that sums the items up rather than being one:
  * - its label starts with a total word, whatever follows ("Total Qty:  7  51.42": the items counted and summed);
+ * - or it holds counts of the items and nothing else ("No. Qtys:  1.00 No. Items:  1");
  * - or it starts with a count, a totals label follows, and its amount is the sum of the items before it
  *   ("2  SUB TOTAL  295.00" after 150.00 and 145.00). A count alone does not tell ("1 COLGATE TOTAL 12.90" is an item).
  */
@@ -159,8 +169,8 @@ function summaryRow(row: Row, items: LineItem[]): boolean {
   const amounts = findAmounts(row.text);
   const label = rowLabel(row).trim();
   if (!amounts.length) return false;
-  if (SUMMARY_START.test(label)) return true;
-  if (items.length < 2 || !/^\d/.test(row.text.trim()) || !TOTALS_KINDS.includes(classifyLabel(label).kind)) return false;
+  if (SUMMARY_START.test(label) || countsRow(row.text)) return true;
+  if (!items.length || !/^\d/.test(row.text.trim()) || !TOTALS_KINDS.includes(classifyLabel(label).kind)) return false;
   const sum = items.reduce((s, it) => s + Number(it.total_price?.value ?? NaN), 0);
   return Math.abs(amounts[amounts.length - 1]!.value - sum) < 0.005;
 }
