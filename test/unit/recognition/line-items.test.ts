@@ -147,3 +147,33 @@ describe('item names on a row of their own', () => {
     ]);
   });
 });
+
+describe('item names printed above their numbers', () => {
+  it('names a table row of numbers alone by the row of words above it, and goes on that way', () => {
+    const items = extractLineItems(
+      textRows([
+        'DESCRIPTION  QTY  U.PRICE TOTAL TAX',
+        'SMOKED DUCK SPAGHETTI',
+        '1X  12.50  12.50 SR',
+        'HOT GREEN TEA',
+        '1X  3.00  3.00 SR',
+        'TOTAL QTY: 2',
+        'TOTAL:  15.50',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.quantity?.value])).toEqual([
+      ['SMOKED DUCK SPAGHETTI', '1'],
+      ['HOT GREEN TEA', '1'],
+    ]);
+  });
+
+  it('takes the name above a receipt row whose own words are a count and a unit', () => {
+    const items = extractLineItems(
+      textRows(['POLY CHOPPING BOARD - 013', '3 UNIT *  4.80  0.00  14.40  SR', 'STAEDTLER LUNA COLOUR PENCIL', '11 UNIT *  4.90  0.00  53.90  SR', 'TOTAL QTY:  14']),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['POLY CHOPPING BOARD - 013', '14.40'],
+      ['STAEDTLER LUNA COLOUR PENCIL', '53.90'],
+    ]);
+  });
+});

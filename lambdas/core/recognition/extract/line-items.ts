@@ -217,6 +217,11 @@ function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[
     const { item, numeric } = rowItem(r, cols);
     return !!item.description && numeric >= 2;
   };
+  // Some tables print each item's name on a row of its own above the row of its numbers ("POLY CHOPPING BOARD" over
+  // "3 UNIT *  4.80  0.00  14.40  SR"): once an item has taken its name from above, rows of words are the next
+  // item's name, not the last one's continuation.
+  let above: Row | undefined;
+  let namesAbove = false;
   for (let i = headerIndex + 1; i < rows.length; i++) {
     const row = rows[i]!;
     if (row.page !== header.page) break;
@@ -226,6 +231,10 @@ function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[
     }
     if (summaryRow(row, items)) break;
     const { item, numeric } = rowItem(row, cols);
+    if (numeric === 0 && (namesAbove || !items.length)) {
+      if (/\p{L}{3,}/u.test(row.text)) above = row;
+      continue;
+    }
     if (numeric === 0) {
       // A continuation of the previous item's description.
       const last = items[items.length - 1];
@@ -235,13 +244,25 @@ function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[
         last.description.box = unionBoxes([last.description.box, row.box]);
         continue;
       }
-      if (items.length) break;
-      continue;
+      break;
     }
+    if (!namesItem(item.description?.value) && above) {
+      item.description = { value: above.text.trim(), raw: above.text, page: above.page, box: above.box, confidence: Math.round(above.confidence * 10) / 10 };
+      namesAbove = true;
+    }
+    above = undefined;
     item.row = { value: row.text, raw: row.text, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
     items.push(item);
   }
   return items;
+}
+
+/** Units of measure printed beside an item's numbers ("3 UNIT *", "2 PCS"): no item's name. */
+const UNIT_WORDS = /^(units?|pcs?|pieces?|ea|each|nos?|kgs?|gm?|ltrs?|ml|box(es)?|pkts?|ctns?|sets?|pairs?|rolls?|btls?|bottles?|packs?)$/i;
+
+/** Whether a description names an item: a word of three letters or more that is not a unit. */
+function namesItem(description: string | undefined): boolean {
+  return (description?.match(/\p{L}{3,}/gu) ?? []).some((w) => !UNIT_WORDS.test(w));
 }
 
 /** The decimal mark of an amount as printed ("9.00": "."; "12,50 €": ","). */
@@ -302,8 +323,9 @@ function receiptItems(rows: Row[]): LineItem[] {
       pending = { row, text: before.replace(/\s*@$/, '') };
       continue;
     }
-    // The row's own words describe it, unless they are a code ("FM4 T1000055 *4") under a described row.
-    const ownWords = /\p{L}{2,}/u.test(before) && (!pending || /\p{L}{3,}/u.test(before));
+    // The row's own words describe it, unless they are a code or a unit ("FM4 T1000055 *4", "3 UNIT *") under a
+    // described row.
+    const ownWords = /\p{L}{2,}/u.test(before) && (!pending || namesItem(before));
     // A row of a code, a count and an amount with no description above it takes the row of words right below it
     // ("1x 000002781709  15.50SR" over "BIO ZIP POWDER"): such receipts print each item's name under its amount.
     if (!ownWords && !pending && describesAbove(rows[i + 1])) {
