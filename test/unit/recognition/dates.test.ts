@@ -118,6 +118,22 @@ describe("a document's currency settles the order of an ambiguous date", () => {
   });
 });
 
+describe("the seller's address settles the order of an ambiguous date where no currency does", () => {
+  const date = (address: string[]) =>
+    extractDocument(textDocument(['KEDAI RUNCIT MAJU SDN BHD', ...address, 'Date : 09/01/2019', 'TOTAL 9.00'])).fields.issue_date!;
+
+  it('reads it day first, and as sure, for an address in Malaysia', () => {
+    const malaysian = date(['NO 7, JALAN BESAR,', '47400 PJ']);
+    expect(malaysian.value).toBe('2019-01-09');
+    expect(malaysian.confidence).toBeGreaterThanOrEqual(90);
+    expect(date(['LOT 3, 40300 SHAH ALAM, SELANGOR']).confidence).toBeGreaterThanOrEqual(90);
+  });
+
+  it('keeps it doubtful for five digits that only may be a Malaysian postcode', () => {
+    expect(date(['5 MAIN STREET,', '20500 SPRINGFIELD']).confidence).toBeLessThan(90);
+  });
+});
+
 describe("the sale's time stamp", () => {
   const issue = (lines: string[]) => extractDates(textRows(lines)).issue!;
 
@@ -126,6 +142,12 @@ describe("the sale's time stamp", () => {
     const labelled = issue(['KEDAI RUNCIT MAJU', 'Date: 25/12/2018', 'TOTAL 9.00']);
     expect(stamped.value).toBe('2018-12-25');
     expect(stamped.confidence).toBe(labelled.confidence);
+  });
+
+  it('takes a time of day anywhere on the date\'s row, before it too', () => {
+    const before = issue(['KEDAI RUNCIT MAJU', '07:49PM  563094  14-12-16', 'TOTAL 9.00']);
+    expect(before.value).toBe('2016-12-14');
+    expect(before.confidence).toBeGreaterThanOrEqual(90);
   });
 
   it('leaves an unlabelled date without a time, or two time stamps of different days, less sure', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correctPlaceNames, placesOfPostcode } from '../../../lambdas/core/recognition/extract/places';
+import { correctPlaceNames, placesOfPostcode, isMalaysianAddress } from '../../../lambdas/core/recognition/extract/places';
 
 describe('place names checked against the postcode', () => {
   it('knows the town and state of a Malaysian postcode', () => {
@@ -31,5 +31,18 @@ describe('place names checked against the postcode', () => {
     expect(correctPlaceNames('PETALING JAYA SEANGOR DARUL EHSAN')).toBe('PETALING JAYA SEANGOR DARUL EHSAN');
     // Another spelling of the town, made of place words, is kept as printed.
     expect(correctPlaceNames('42500 TELUK PANGLIMA GARANG')).toBe('42500 TELUK PANGLIMA GARANG');
+  });
+});
+
+describe('an address in Malaysia', () => {
+  it('names the country, or holds a Malaysian postcode with its town or state or a Malay street word', () => {
+    expect(isMalaysianAddress('UNIT G-5B, NO 21, 50450 KUALA LUMPUR')).toBe(true);
+    expect(isMalaysianAddress('75, JALAN SS 22/19, DAMANSARA JAYA, 47400 PJ')).toBe(true);
+    expect(isMalaysianAddress('LEVEL 3, SUNWAY PYRAMID, MALAYSIA')).toBe(true);
+  });
+
+  it('is not told by five digits alone, nor by a number that is no Malaysian postcode', () => {
+    expect(isMalaysianAddress('5 MAIN STREET, 20500 SPRINGFIELD')).toBe(false);
+    expect(isMalaysianAddress('JALAN BESAR 99999')).toBe(false);
   });
 });

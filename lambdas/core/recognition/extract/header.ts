@@ -11,6 +11,7 @@ import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
 import { cleanCompanyName, looksLikeAddress, sureWords, type NameOptions } from './supplier';
 import { buildRow, foundInRow, type Cell, type Found, type Row } from './rows';
 import { collapseSpaces, fixDigits, foldDiacritics } from './text';
+import { isMalaysianAddress } from './places';
 
 // Labels are matched on text with diacritics folded (ą → a), case-insensitive.
 const DUE_LABEL =
@@ -251,9 +252,14 @@ function dateFound(c: DateCandidate, factor: number): Found {
   return f;
 }
 
-/** A date with a time of day right after it ("10/03/2018 17:24:07"): the moment of the sale that a receipt prints. */
+/**
+ * A date with a time of day on its row ("10/03/2018 17:24:07", "07:49PM  563094  14-12-16"): the moment of the
+ * sale that a receipt prints.
+ */
 function saleStamp(c: DateCandidate): boolean {
-  return /^\s*\d{1,2}:\d{2}/.test(c.row.text.slice(c.match.index + c.match.raw.length));
+  const { text } = c.row;
+  const rest = text.slice(0, c.match.index) + ' ' + text.slice(c.match.index + c.match.raw.length);
+  return /(?<![\d:])\d{1,2}:\d{2}(?!\d)/.test(rest);
 }
 
 export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found; due?: Found } {
@@ -545,6 +551,11 @@ const DAY_FIRST_CURRENCIES = new Set(['EUR', 'GBP', 'MYR', 'SGD', 'PLN', 'SEK', 
 /** The date format a document's currency settles (`DD/MM/YYYY` in a day-first country's currency), if any. */
 export function dateFormatOfCurrency(currency: string | undefined): DateFormat | undefined {
   return currency && DAY_FIRST_CURRENCIES.has(currency) ? 'DD/MM/YYYY' : undefined;
+}
+
+/** The date format a document's seller's address settles: Malaysia writes the day first. */
+export function dateFormatOfAddress(address: string | undefined): DateFormat | undefined {
+  return address && isMalaysianAddress(address) ? 'DD/MM/YYYY' : undefined;
 }
 
 export function extractCurrency(rows: Row[]): Found | undefined {

@@ -4,7 +4,7 @@
  */
 import type { DateFormat, HeaderFieldId, OcrDocument, OcrWord } from '../types';
 import { formatAmount } from './amounts';
-import { dateFormatOfCurrency, documentDateFormat, extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields } from './header';
+import { dateFormatOfAddress, dateFormatOfCurrency, documentDateFormat, extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields } from './header';
 import { extractLineItems, type LineItem } from './line-items';
 import { buildRow, documentRows, type Found, type Row } from './rows';
 import { extractSupplierHeader } from './supplier';
@@ -74,8 +74,11 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
   if (docId) fields.document_id = docId;
   const cur = extractCurrency(rows);
   // Ambiguous dates follow the supplier's known format, else an unambiguous date of the document, else the
-  // country of its currency.
-  const dates = extractDates(rows, opts.dateFormat ?? documentDateFormat(rows) ?? dateFormatOfCurrency(cur?.value));
+  // country of its currency, else the country of the seller's address.
+  const dates = extractDates(
+    rows,
+    opts.dateFormat ?? documentDateFormat(rows) ?? dateFormatOfCurrency(cur?.value) ?? dateFormatOfAddress(fields.supplier_address?.value),
+  );
   if (dates.issue) fields.issue_date = dates.issue;
   if (dates.due) fields.due_date = dates.due;
 

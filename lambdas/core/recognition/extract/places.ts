@@ -56,6 +56,24 @@ export function placesOfPostcode(code: string): Place[] {
   return places().byPostcode.get(code) ?? [];
 }
 
+/** Malay street words: with a Malaysian postcode, an address of Malaysia though its town is abbreviated ("47400 PJ"). */
+const MALAY_STREET_WORDS = /\b(JALAN|JLN|TAMAN|TMN|LORONG|PERSIARAN|LEBUH|LEBUHRAYA|KAMPUNG|KG|BANDAR|KAWASAN|SEKSYEN|MEDAN)\b/;
+
+/**
+ * Whether an address is in Malaysia: it names the country, or it holds a Malaysian postcode together with that
+ * postcode's town or state or a Malay street word. A postcode alone is not enough: five digits are a postcode
+ * in many countries.
+ */
+export function isMalaysianAddress(address: string): boolean {
+  const up = address.toUpperCase();
+  if (/\bMALAYSIA\b/.test(up)) return true;
+  const codes = [...up.matchAll(/(?<!\d)(\d{5})(?!\d)/g)].map((m) => m[1]!);
+  return codes.some((code) => {
+    const named = placesOfPostcode(code);
+    return named.length > 0 && (MALAY_STREET_WORDS.test(up) || named.some((p) => up.includes(p.town) || up.includes(p.state)));
+  });
+}
+
 /** Letter slips allowed in a place name of this many letters: one, two from eight letters on. */
 function allowedSlips(letters: number): number {
   return letters >= 8 ? 2 : 1;
