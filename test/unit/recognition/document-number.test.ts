@@ -11,6 +11,8 @@ describe('the document number', () => {
     expect(numberOf(['KEDAI ABC', 'BILL: 28544'])).toBe('28544');
     expect(numberOf(['KEDAI ABC', 'SLIP NO,: 7010385084'])).toBe('7010385084');
     expect(numberOf(['KEDAI ABC', 'TRANS: 364810'])).toBe('364810');
+    expect(numberOf(['KEDAI ABC', 'WC5 SWH 01 INV:R000721136'])).toBe('R000721136');
+    expect(numberOf(['KEDAI ABC', 'ST:8282 CTR2 ID:2055 TAXINV:21777'])).toBe('21777');
     expect(numberOf(['KEDAI ABC', '30/03/2018  No. : CS-20322'])).toBe('CS-20322');
   });
 
