@@ -177,3 +177,29 @@ describe('item names printed above their numbers', () => {
     ]);
   });
 });
+
+describe('tables read as printed, not as the columns fall', () => {
+  it('gives a name that runs across the quantity column to the description, and ends at a count with no amount', () => {
+    const items = extractLineItems(
+      textRows([
+        'ITEM                      QTY     U/P    AMOUNT',
+        '8710163220987              2    12.00     24.00',
+        'PHILIPS 18W/E27/827 ESSENTIAL BULB W/WHI',
+        'TOTAL QUANTITY             2',
+        'TOTAL                              24.00',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.quantity?.value, i.total_price?.value])).toEqual([
+      ['8710163220987 PHILIPS 18W/E27/827 ESSENTIAL BULB W/WHI', '2', '24.00'],
+    ]);
+  });
+
+  it('knows a long header read a letter off, and takes the rightmost of two numbers under one amount header', () => {
+    const items = extractLineItems(
+      textRows(['Descriptior        Qty    Price  Amount', 'Kitchen Lighter     5     3.68   18.40', 'TOTAL :                   18.40']),
+    );
+    expect(items.map((i) => [i.description?.value, i.quantity?.value, i.total_price?.value])).toEqual([['Kitchen Lighter', '5', '18.40']]);
+    const run = extractLineItems(textRows(['ITEM       QTY    UP AMOUNT', 'IKAN BILIS  100   0.25  25.00', 'SUB-TOTAL  25.00']));
+    expect(run.map((i) => i.total_price?.value)).toEqual(['25.00']);
+  });
+});

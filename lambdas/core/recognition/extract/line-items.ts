@@ -8,7 +8,7 @@ import type { Box, LineItemFieldId } from '../types';
 import { findAmounts, findRates, formatAmount } from './amounts';
 import { classifyLabel } from './totals';
 import type { Cell, Found, Row } from './rows';
-import { foldDiacritics } from './text';
+import { foldDiacritics, fuzzyEquals } from './text';
 
 export type LineItem = Partial<Record<LineItemFieldId, Found>> & { row?: Found };
 
@@ -25,9 +25,17 @@ const COLUMN_WORDS: [LineItemFieldId, RegExp][] = [
   ['description', /(description|item|items|product|pavadinimas|aprasymas|details|service|particulars|goods|prekes|paslaugos|designation)/i],
 ];
 
+/** Long header words, known also when read a letter off ("Descriptior"). */
+const LONG_COLUMN_WORDS: [string, LineItemFieldId][] = [
+  ['description', 'description'],
+  ['particulars', 'description'],
+  ['quantity', 'quantity'],
+];
+
 function columnOf(cellText: string): LineItemFieldId | undefined {
   const t = foldDiacritics(cellText).trim().replace(/[:.]$/, '');
   for (const [id, re] of COLUMN_WORDS) if (re.test(t)) return id;
+  if (/^\p{L}{8,}$/u.test(t)) return LONG_COLUMN_WORDS.find(([word]) => fuzzyEquals(t, word, 1))?.[1];
   return undefined;
 }
 
@@ -168,8 +176,10 @@ function countsRow(text: string): boolean {
 function summaryRow(row: Row, items: LineItem[]): boolean {
   const amounts = findAmounts(row.text);
   const label = rowLabel(row).trim();
+  // After the items, a total word starts their summary with or without an amount ("TOTAL QUANTITY  2").
+  if (SUMMARY_START.test(label) && (amounts.length > 0 || items.length > 0)) return true;
   if (!amounts.length) return false;
-  if (SUMMARY_START.test(label) || countsRow(row.text)) return true;
+  if (countsRow(row.text)) return true;
   if (!items.length || !/^\d/.test(row.text.trim()) || !TOTALS_KINDS.includes(classifyLabel(label).kind)) return false;
   const sum = items.reduce((s, it) => s + Number(it.total_price?.value ?? NaN), 0);
   return Math.abs(amounts[amounts.length - 1]!.value - sum) < 0.005;
@@ -179,8 +189,11 @@ function summaryRow(row: Row, items: LineItem[]): boolean {
 function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } {
   const item: LineItem = {};
   let numeric = 0;
+  const descriptionColumn = cols.find((c) => c.id === 'description');
   for (const cell of row.cells) {
-    const col = nearestColumn(cols, cell);
+    // Words that name an item are its description wherever they run ("PHILIPS 18W/E27/827 ESSENTIAL BULB" across
+    // the quantity column), not a number of the column they reach into.
+    const col = descriptionColumn && namesItem(cell.text) ? descriptionColumn : nearestColumn(cols, cell);
     if (!col) continue;
     const value = normaliseCell(col.id, cell.text);
     if (value === undefined) continue;
@@ -190,7 +203,11 @@ function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } 
       prev.value = `${prev.value} ${value}`;
       prev.raw = `${prev.raw} ${cell.text}`;
       prev.box = unionBoxes([prev.box, cell.box]);
-    } else if (!prev) item[col.id] = cellFound(row, cell, value);
+    } else if (!prev || col.id === 'total_price') {
+      // Two numbers under one amount header (a unit price whose own header ran into it, "UP AMOUNT"): the line's
+      // total is the rightmost.
+      item[col.id] = cellFound(row, cell, value);
+    }
   }
   return { item, numeric };
 }
