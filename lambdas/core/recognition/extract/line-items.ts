@@ -185,6 +185,9 @@ function summaryRow(row: Row, items: LineItem[]): boolean {
   return Math.abs(amounts[amounts.length - 1]!.value - sum) < 0.005;
 }
 
+/** Columns of words rather than numbers. */
+const TEXT_COLUMNS: LineItemFieldId[] = ['description', 'product_code', 'unit_of_measurement', 'item_number'];
+
 /** One row's cells under the table's columns, and how many of them are numbers (quantities, prices, rates). */
 function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } {
   const item: LineItem = {};
@@ -193,11 +196,12 @@ function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } 
   for (const cell of row.cells) {
     // Words that name an item are its description wherever they run ("PHILIPS 18W/E27/827 ESSENTIAL BULB" across
     // the quantity column), not a number of the column they reach into.
-    const col = descriptionColumn && namesItem(cell.text) ? descriptionColumn : nearestColumn(cols, cell);
+    const nearest = nearestColumn(cols, cell);
+    const col = nearest && TEXT_COLUMNS.includes(nearest.id) ? nearest : descriptionColumn && namesItem(cell.text) ? descriptionColumn : nearest;
     if (!col) continue;
     const value = normaliseCell(col.id, cell.text);
     if (value === undefined) continue;
-    if (col.id !== 'description' && col.id !== 'product_code' && col.id !== 'unit_of_measurement' && col.id !== 'item_number') numeric++;
+    if (!TEXT_COLUMNS.includes(col.id)) numeric++;
     const prev = item[col.id];
     if (prev && col.id === 'description') {
       prev.value = `${prev.value} ${value}`;
