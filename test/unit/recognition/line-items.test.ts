@@ -26,6 +26,16 @@ describe('receipt items without a header row', () => {
     ]);
   });
 
+  it('takes a row whose words are single letters around digits for an item, but not a quantity and a price', () => {
+    const items = extractLineItems(textRows(['PB D/S Tape 12mm  1.90 T', "H/C A4 400'S  9.90 T", 'Total RM Incl. of GST  11.80']));
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['PB D/S Tape 12mm', '1.90'],
+      ["H/C A4 400'S", '9.90'],
+    ]);
+    const priced = extractLineItems(textRows(['YONGCHUN LOKAN NNDRN  RM62.50', '@5 X RM 12.50', 'YONGCHUN LOKAH HNDRN  RM79.00', 'C5 X RM 15.80', 'Total Sales (Inclusive GST) RM  141.50']));
+    expect(priced.map((i) => i.total_price?.value)).toEqual(['62.50', '79.00']);
+  });
+
   it('takes no number with the other decimal mark for an amount: one document prints one', () => {
     const items = extractLineItems(
       textRows(['BOOK TA .K (TAMAN DAYA) SDN BHD', 'NO.53 55,57 & 59, JALAN SAGU 18,', 'TAMAN DAYA,', 'KF MODELLING CLAY KIDDY FISH  1 PC * 9.00  9.00', 'Total :  9.00', 'Cash  10.00', 'Change  1.00']),

@@ -304,6 +304,15 @@ function documentDecimalMark(rows: Row[]): string | undefined {
   return dot > comma ? '.' : comma > dot ? ',' : undefined;
 }
 
+/**
+ * Letters of a row's text before its amount that could describe an item ("H/C A4 400'S": H, C, A, S), leaving out
+ * a currency and the "x" or "@" of a quantity and price ("C5 X RM 15.80": only C).
+ */
+function describingLetters(before: string): number {
+  const words = before.replace(/\b(RM|MYR|USD|EUR|SGD|GBP)\b/gi, ' ').replace(/(^|\s)[xX@*](?=\s|$)|(?<=\d)[xX](?=\s|$)/g, ' ');
+  return (words.match(/\p{L}/gu) ?? []).length;
+}
+
 /** A row of words alone that can name the item printed above it: no amount, no label with a colon, no total. */
 function describesAbove(row: Row | undefined): boolean {
   return !!row && !findAmounts(row.text).length && /\p{L}{3,}/u.test(row.text) && !/[:]/.test(row.text) && !SUMMARY_START.test(row.text.trim());
@@ -346,7 +355,7 @@ function receiptItems(rows: Row[]): LineItem[] {
     }
     // The row's own words describe it, unless they are a code or a unit ("FM4 T1000055 *4", "3 UNIT *") under a
     // described row.
-    const ownWords = /\p{L}{2,}/u.test(before) && (!pending || namesItem(before));
+    const ownWords = (/\p{L}{2,}/u.test(before) || describingLetters(before) >= 2) && (!pending || namesItem(before));
     // A row of a code, a count and an amount with no description above it takes the row of words right below it
     // ("1x 000002781709  15.50SR" over "BIO ZIP POWDER"): such receipts print each item's name under its amount.
     if (!ownWords && !pending && describesAbove(rows[i + 1])) {
