@@ -150,6 +150,10 @@ describe("the sale's time stamp", () => {
     expect(before.confidence).toBeGreaterThanOrEqual(90);
   });
 
+  it('takes a time whose colon the print spaced', () => {
+    expect(issue(['KEDAI RUNCIT MAJU', '28-04-18 15: 40 SH01 ZJ86  T3 R000064333', 'TOTAL 9.00']).confidence).toBeGreaterThanOrEqual(90);
+  });
+
   it('leaves an unlabelled date without a time, or two time stamps of different days, less sure', () => {
     expect(issue(['KEDAI RUNCIT MAJU', '25/12/2018  T1 R000020832', 'TOTAL 9.00']).confidence).toBeLessThan(90);
     expect(issue(['PARKING', '24/12/2018 09:49 - 25/12/2018 10:08', 'TOTAL 9.00']).confidence).toBeLessThan(90);
@@ -250,5 +254,21 @@ describe('Lithuanian pages are recognised for a second OCR reading', () => {
     ['', false],
   ])('%s → %s', (text, yes) => {
     expect(looksLithuanian(text)).toBe(yes);
+  });
+});
+
+describe('a printed weekday settles the order of an ambiguous date', () => {
+  const issue = (lines: string[]) => extractDates(textRows(lines)).issue!;
+
+  it('reads the order that falls on the weekday, as sure as an unambiguous date', () => {
+    const may = issue(['KEDAI RUNCIT MAJU', 'Rabu, 10-05-2017  Time : 21:51', 'TOTAL 9.00']);
+    expect(may.value).toBe('2017-05-10');
+    expect(may.confidence).toBeGreaterThanOrEqual(90);
+    // Thursday is 5 October 2017: the month comes first here.
+    expect(issue(['KEDAI RUNCIT MAJU', 'Thursday 10-05-2017  21:51', 'TOTAL 9.00']).value).toBe('2017-10-05');
+  });
+
+  it('keeps the date ambiguous where the weekday fits neither order', () => {
+    expect(issue(['KEDAI RUNCIT MAJU', 'Monday 10-05-2017  21:51', 'TOTAL 9.00']).confidence).toBeLessThan(90);
   });
 });

@@ -139,13 +139,22 @@ function weekdayNextTo(text: string, m: DateMatch): number | undefined {
 const WEEKDAY_CONFUSIONS: Record<string, string[]> = { ...DIGIT_CONFUSIONS, '0': ['8', '6', '9'], '9': ['0', '8'] };
 
 /**
- * A date that falls on another day than the weekday printed next to it was misread: the one variant with
- * confusable digits changed that falls on that weekday replaces it. Several such variants: left as read.
+ * The weekday printed next to a date checks it:
+ * - an ambiguous date (`10-05-2017`) whose one order falls on that weekday and the other not is read in that order,
+ *   and is no longer ambiguous ("Rabu, 10-05-2017": Wednesday 10 May, not Thursday 5 October);
+ * - a date that falls on another day was misread: the one variant with confusable digits changed that falls on that
+ *   weekday replaces it. Several such variants: left as read.
  */
 export function matchPrintedWeekday(text: string, m: DateMatch, opts: { format?: DateFormat } = {}): DateMatch {
   const weekday = weekdayNextTo(text, m);
   if (weekday === undefined || m.monthName) return m;
   const dayOf = (iso: string) => new Date(`${iso}T00:00:00Z`).getUTCDay();
+  if (m.ambiguous && m.order) {
+    const swapped = `${m.iso.slice(0, 4)}-${m.iso.slice(8, 10)}-${m.iso.slice(5, 7)}`;
+    const [asRead, other] = [dayOf(m.iso) === weekday, dayOf(swapped) === weekday];
+    if (asRead && !other) return { ...m, ambiguous: false };
+    if (other && !asRead) return { ...m, iso: swapped, order: m.order === 'DMY' ? 'MDY' : 'DMY', ambiguous: false };
+  }
   if (dayOf(m.iso) === weekday) return m;
   const thisYear = new Date().getUTCFullYear();
   const fits = new Map<string, DateMatch>();
@@ -259,7 +268,8 @@ function dateFound(c: DateCandidate, factor: number): Found {
 function saleStamp(c: DateCandidate): boolean {
   const { text } = c.row;
   const rest = text.slice(0, c.match.index) + ' ' + text.slice(c.match.index + c.match.raw.length);
-  return /(?<![\d:])\d{1,2}:\d{2}(?!\d)/.test(rest);
+  // Thin print loses the colon's tail or spaces it ("15: 40").
+  return /(?<![\d:])\d{1,2}: ?\d{2}(?!\d)/.test(rest);
 }
 
 export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found; due?: Found } {
