@@ -1,0 +1,215 @@
+/**
+ * Line items of an invoice's table: a header row ("No. | Code | Description | Qty | Unit | Price | VAT % |
+ * Amount") and the rows under it, each cell assigned to the header's columns by position.
+ */
+import { centerX, horizontalOverlap, unionBoxes } from '../geometry';
+import type { Box, LineItemFieldId } from '../types';
+import { findAmounts, findRates, formatAmount } from './amounts';
+import { formatQuantity, isTotalsRow, itemsGoOn, type LineItem, namesItem, rateTotalRow, summaryRow } from './item-rows';
+import type { Cell, Found, Row } from './rows';
+import { foldDiacritics, fuzzyEquals } from './text';
+
+const COLUMN_WORDS: [LineItemFieldId, RegExp][] = [
+  ['item_number', /^(no\.?|nr\.?|eil\.?\s*nr\.?|#|pos\.?|line)$/i],
+  ['price_per_unit', /(kaina\s*su\s*pvm|price\s*incl|unit\s*price\s*incl|gross\s*price)/i],
+  ['unit_price_without_vat', /(unit\s*price|u\.?\s*price|price|kaina(\s*be\s*pvm)?|vnt\.?\s*kaina|rate|unit\s*cost|cost)/i],
+  ['vat_rate', /((vat|pvm|tax|gst)\s*(%|rate|tarifas)|%)/i],
+  ['vat', /^(vat|pvm|tax|gst)(\s*(amount|suma))?$/i],
+  ['total_price', /(suma\s*(be|su)\s*pvm|amount(\s*(excl|incl)\.?(\s*(vat|tax))?)?|net\s*amount|line\s*total|total|suma|sum|value|verte|net)/i],
+  ['product_code', /(prekes\s*kodas|item\s*code|product\s*code|code|kodas|sku|art(icle)?\.?(\s*no)?|ean|barcode|ref)/i],
+  ['quantity', /^(qty|quantity|kiekis|kiek\.?|q'?ty|units|pcs)$/i],
+  ['unit_of_measurement', /^(unit|um|uom|mato\s*vnt\.?|mat\.?\s*vnt\.?|mato\s*vienetas|vnt\.?|mat\.?\s*vien\.?)$/i],
+  ['description', /(description|item|items|product|pavadinimas|aprasymas|details|service|particulars|goods|prekes|paslaugos|designation)/i],
+];
+
+/** Long header words, known also when read a letter off ("Descriptior"). */
+const LONG_COLUMN_WORDS: [string, LineItemFieldId][] = [
+  ['description', 'description'],
+  ['particulars', 'description'],
+  ['quantity', 'quantity'],
+];
+
+function columnOf(cellText: string): LineItemFieldId | undefined {
+  const t = foldDiacritics(cellText).trim().replace(/[:.]$/, '');
+  for (const [id, re] of COLUMN_WORDS) if (re.test(t)) return id;
+  if (/^\p{L}{8,}$/u.test(t)) return LONG_COLUMN_WORDS.find(([word]) => fuzzyEquals(t, word, 1))?.[1];
+  return undefined;
+}
+
+interface Column {
+  id: LineItemFieldId;
+  box: Box;
+}
+
+const ANCHORED: [LineItemFieldId, RegExp][] = COLUMN_WORDS.map(([id, re]) => [id, new RegExp(`^(?:${re.source.replace(/^\^|\$$/g, '')})$`, 'i')]);
+
+function anchoredColumn(text: string): LineItemFieldId | undefined {
+  const t = foldDiacritics(text).trim().replace(/:$/, '');
+  for (const [id, re] of ANCHORED) if (re.test(t)) return id;
+  return undefined;
+}
+
+/**
+ * Splits the header row into columns. A cell may hold several headers printed close together
+ * ("Eil. Nr. Prekės kodas"): its words are split greedily into the longest known header phrases.
+ */
+export function headerColumns(row: Row): Column[] | undefined {
+  const cols: Column[] = [];
+  const add = (id: LineItemFieldId, box: Box) => {
+    if (!cols.some((c) => c.id === id)) cols.push({ id, box });
+  };
+  for (const cell of row.cells) {
+    const words = cell.words;
+    const found: Column[] = [];
+    let i = 0;
+    while (i < words.length) {
+      let matched = false;
+      for (let j = Math.min(words.length - 1, i + 3); j >= i; j--) {
+        const phrase = words.slice(i, j + 1);
+        const id = anchoredColumn(phrase.map((w) => w.text).join(' '));
+        if (id) {
+          found.push({ id, box: unionBoxes(phrase.map((w) => w.box)) });
+          i = j + 1;
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) i++;
+    }
+    if (found.length) found.forEach((c) => add(c.id, c.box));
+    else {
+      const id = columnOf(cell.text);
+      if (id) add(id, cell.box);
+    }
+  }
+  const ids = new Set(cols.map((c) => c.id));
+  const hasAmount = ids.has('total_price') || ids.has('unit_price_without_vat');
+  if (cols.length >= 3 && hasAmount && (ids.has('description') || ids.has('quantity'))) return cols.sort((a, b) => a.box.left - b.box.left);
+  return undefined;
+}
+
+function nearestColumn(cols: Column[], cell: Cell): Column | undefined {
+  let best: Column | undefined;
+  let bestScore = -Infinity;
+  for (const c of cols) {
+    const ov = horizontalOverlap(c.box, cell.box);
+    const dist = Math.abs(centerX(c.box) - centerX(cell.box));
+    // Numbers are right-aligned under their header: compare right edges too.
+    const rightDist = Math.abs(c.box.left + c.box.width - (cell.box.left + cell.box.width));
+    const score = ov * 2 - Math.min(dist, rightDist) * 10;
+    if (score > bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  }
+  return best;
+}
+
+function cellFound(row: Row, cell: Cell, value: string): Found {
+  const conf = cell.words.reduce((s, w) => s + w.confidence, 0) / cell.words.length;
+  return { value, raw: cell.text, page: row.page, box: unionBoxes(cell.words.map((w) => w.box)), confidence: Math.round(conf * 10) / 10 };
+}
+
+function normaliseCell(id: LineItemFieldId, text: string): string | undefined {
+  switch (id) {
+    case 'quantity': {
+      const a = findAmounts(text, { requireDecimals: false });
+      return a.length ? formatQuantity(a[0]!.value) : undefined;
+    }
+    case 'unit_price_without_vat':
+    case 'price_per_unit':
+    case 'vat':
+    case 'total_price': {
+      const a = findAmounts(text, { requireDecimals: false });
+      return a.length ? formatAmount(a[a.length - 1]!.value) : undefined;
+    }
+    case 'vat_rate': {
+      const r = findRates(text);
+      if (r.length) return String(r[0]!.value);
+      const n = text.match(/^\s*(\d{1,2}(?:[.,]\d+)?)\s*$/);
+      return n ? String(Number(n[1]!.replace(',', '.'))) : undefined;
+    }
+    default:
+      return text.trim() || undefined;
+  }
+}
+
+/** Columns of words rather than numbers. */
+const TEXT_COLUMNS: LineItemFieldId[] = ['description', 'product_code', 'unit_of_measurement', 'item_number'];
+
+/** One row's cells under the table's columns, and how many of them are numbers (quantities, prices, rates). */
+function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } {
+  const item: LineItem = {};
+  let numeric = 0;
+  const descriptionColumn = cols.find((c) => c.id === 'description');
+  for (const cell of row.cells) {
+    // Words that name an item are its description wherever they run ("PHILIPS 18W/E27/827 ESSENTIAL BULB" across
+    // the quantity column), not a number of the column they reach into.
+    const nearest = nearestColumn(cols, cell);
+    const col = nearest && TEXT_COLUMNS.includes(nearest.id) ? nearest : descriptionColumn && namesItem(cell.text) ? descriptionColumn : nearest;
+    if (!col) continue;
+    const value = normaliseCell(col.id, cell.text);
+    if (value === undefined) continue;
+    if (!TEXT_COLUMNS.includes(col.id)) numeric++;
+    const prev = item[col.id];
+    if (prev && col.id === 'description') {
+      prev.value = `${prev.value} ${value}`;
+      prev.raw = `${prev.raw} ${cell.text}`;
+      prev.box = unionBoxes([prev.box, cell.box]);
+    } else if (!prev || col.id === 'total_price') {
+      // Two numbers under one amount header (a unit price whose own header ran into it, "UP AMOUNT"): the line's
+      // total is the rightmost.
+      item[col.id] = cellFound(row, cell, value);
+    }
+  }
+  return { item, numeric };
+}
+
+/** Items of a table under a recognised header row; in a table grouped by tax rate, across the groups' totals. */
+export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[] {
+  const items: LineItem[] = [];
+  const header = rows[headerIndex]!;
+  // An item fills the table's columns: a description and two numbers or more.
+  const fillsColumns = (r: Row) => {
+    const { item, numeric } = rowItem(r, cols);
+    return !!item.description && numeric >= 2;
+  };
+  // Some tables print each item's name on a row of its own above the row of its numbers ("POLY CHOPPING BOARD" over
+  // "3 UNIT *  4.80  0.00  14.40  SR"): once an item has taken its name from above, rows of words are the next
+  // item's name, not the last one's continuation.
+  let above: Row | undefined;
+  let namesAbove = false;
+  for (let i = headerIndex + 1; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row.page !== header.page) break;
+    if (isTotalsRow(row)) {
+      if (items.length && rateTotalRow(row) && itemsGoOn(rows, i, fillsColumns)) continue;
+      break;
+    }
+    if (summaryRow(row, items)) break;
+    const { item, numeric } = rowItem(row, cols);
+    if (numeric === 0 && (namesAbove || !items.length)) {
+      if (/\p{L}{3,}/u.test(row.text)) above = row;
+      continue;
+    }
+    if (numeric === 0) {
+      // A continuation of the previous item's description.
+      const last = items[items.length - 1];
+      const text = row.text.trim();
+      if (last?.description && text && row.box.top - (last.description.box.top + last.description.box.height) < row.box.height * 1.5) {
+        last.description.value = `${last.description.value} ${text}`;
+        last.description.box = unionBoxes([last.description.box, row.box]);
+        continue;
+      }
+      break;
+    }
+    if (!namesItem(item.description?.value) && above) {
+      item.description = { value: above.text.trim(), raw: above.text, page: above.page, box: above.box, confidence: Math.round(above.confidence * 10) / 10 };
+      namesAbove = true;
+    }
+    above = undefined;
+    item.row = { value: row.text, raw: row.text, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
+    items.push(item);
+  }
+  return items;
+}
