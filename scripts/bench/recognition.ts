@@ -11,6 +11,7 @@
  * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers), to measure other settings.
  * --rec-model <file|base> reads the lines with another recogniser ONNX file (`base`: the package's own, before fine-tuning).
  * --det-model <file|base> finds the lines with another detector ONNX file (`base`: the package's own, before fusing).
+ * --lm <file|none> counts the recogniser's language model from another file of text lines (`none`: greedy decoding only).
  * --confidence adds one line: for company, date and total, how many of the values read with the ready rule's
  * confidence (READY_CONFIDENCE or more) are right — the precision that bounds a trustworthy `ready`.
  */
@@ -54,6 +55,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--paddle') args.paddle = { ...args.paddle, ...parsePaddleOptions(argv[++i] ?? '') };
     else if (a === '--rec-model') args.paddle = { ...args.paddle, recogniserModel: argv[++i]! };
     else if (a === '--det-model') args.paddle = { ...args.paddle, detectorModel: argv[++i]! };
+    else if (a === '--lm') args.paddle = { ...args.paddle, languageModel: argv[++i]! };
     else if (!a.startsWith('--')) args.folder = a;
     else throw new Error(`Unknown option ${a}`);
   }

@@ -4,7 +4,8 @@
  * package's model fine-tuned on receipt lines, both rewritten into fewer, fused operations (models/,
  * `scripts/recogniser-training/fuse_graph.py`); ONNX Runtime's CPU binary comes from onnxruntime-node: nothing is
  * downloaded. Detection finds text lines (DB probability map → connected
- * regions → boxes); recognition reads each line (CTC), and the time steps of its characters place the
+ * regions → boxes); recognition reads each line (CTC; lines with uncertain steps by a beam search weighed by a
+ * character language model of receipt text, `ctc-beam.ts`), and the time steps of its characters place the
  * words inside the line, so every word has its own box.
  */
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ import type { InferenceSession as OrtSession, Tensor as OrtTensor } from 'onnxru
 import sharp from 'sharp';
 import { pixelBox } from '../../core/recognition/geometry';
 import type { OcrLine, OcrWord } from '../../core/recognition/types';
+import { CharNgramModel } from './char-ngram';
+import { beamDecode } from './ctc-beam';
 import type { OcrResult } from './ocr';
 
 const require = createRequire(import.meta.url);
@@ -59,6 +62,11 @@ export interface PaddleOcrOptions {
   recogniserModel?: string;
   /** The text detector's ONNX file: a path, or `base` for the package's own (default: DETECTOR_MODEL). */
   detectorModel?: string;
+  /**
+   * Text lines the character language model of the beam search is counted from: a file path, or `none` for greedy
+   * decoding alone (default: RECEIPT_LANGUAGE_LINES).
+   */
+  languageModel?: string;
 }
 
 /** One run of the detector or the recogniser. */
@@ -138,6 +146,18 @@ export function recogniserModelPath(choice: string | undefined): string {
  */
 export const DETECTOR_MODEL = fileURLToPath(new URL('./models/ppocrv4-det.onnx', import.meta.url));
 
+/**
+ * The text lines of receipts the recogniser's language model is counted from (one line of print a line; made by
+ * `scripts/recogniser-training/lm-lines.ts` from the development receipts' line annotations).
+ */
+export const RECEIPT_LANGUAGE_LINES = fileURLToPath(new URL('./models/receipt-lines.txt', import.meta.url));
+
+/** The language model of `choice` (a file of text lines; `none`: no model), order 6. */
+export function loadLanguageModel(choice: string | undefined): CharNgramModel | undefined {
+  if (choice === 'none') return undefined;
+  return new CharNgramModel(readFileSync(choice ?? RECEIPT_LANGUAGE_LINES, 'utf8').split(/\r?\n/).filter((l) => l.trim()));
+}
+
 export function detectorModelPath(choice: string | undefined): string {
   if (!choice) return DETECTOR_MODEL;
   return choice === 'base' ? modelFiles().det : choice;
@@ -162,6 +182,7 @@ interface Models {
   det: OrtSession;
   rec: OrtSession;
   chars: string[];
+  lm: CharNgramModel | undefined;
 }
 
 /**
@@ -614,6 +635,7 @@ export class PaddleOcr {
   private readonly minRecognitionRatio: number;
   private readonly recogniserModel: string | undefined;
   private readonly detectorModel: string | undefined;
+  private readonly languageModel: string | undefined;
 
   constructor(opts: PaddleOcrOptions = {}) {
     this.threads = opts.threads ?? 0;
@@ -625,6 +647,7 @@ export class PaddleOcr {
     this.minRecognitionRatio = opts.minRecognitionRatio ?? 320 / REC_HEIGHT;
     this.recogniserModel = opts.recogniserModel;
     this.detectorModel = opts.detectorModel;
+    this.languageModel = opts.languageModel;
   }
 
   private load(): Promise<Models> {
@@ -637,7 +660,7 @@ export class PaddleOcr {
         ort.InferenceSession.create(detectorModelPath(this.detectorModel), opts),
         ort.InferenceSession.create(recogniserModelPath(this.recogniserModel), opts),
       ]);
-      return { ort, det, rec, chars: loadCharacters(readFileSync(files.dict, 'utf8')) };
+      return { ort, det, rec, chars: loadCharacters(readFileSync(files.dict, 'utf8')), lm: loadLanguageModel(this.languageModel) };
     })();
     // A failed load (a missing package) is tried again on the next page rather than remembered.
     this.models.catch(() => {
@@ -702,7 +725,7 @@ export class PaddleOcr {
    * step covers.
    */
   async readBands(bands: RgbImage[]): Promise<{ raw: ReturnType<typeof ctcDecode>; columnsPerStep: number }[]> {
-    const { ort, rec, chars } = await this.load();
+    const { ort, rec, chars, lm } = await this.load();
     const order = bands.map((band, i) => ({ band, i, ratio: band.width / band.height })).sort((a, b) => a.ratio - b.ratio);
     const results: { raw: ReturnType<typeof ctcDecode>; columnsPerStep: number }[] = new Array(bands.length);
     // Every line is scaled at once, in sharp's own threads, while the recogniser reads the lines before it (a run
@@ -736,7 +759,10 @@ export class PaddleOcr {
       const probs = t.data as Float32Array;
       for (const [k, { band, i }] of batch.entries()) {
         // One time step covers width/steps input pixels; the line image was widths[k] input pixels wide.
-        results[i] = { raw: ctcDecode(probs, k * steps * classes, steps, classes, chars), columnsPerStep: ((width / steps) * band.width) / widths[k]! };
+        const offset = k * steps * classes;
+        const greedy = ctcDecode(probs, offset, steps, classes, chars);
+        const raw = lm ? beamDecode(probs, offset, steps, classes, chars, lm, greedy) : greedy;
+        results[i] = { raw, columnsPerStep: ((width / steps) * band.width) / widths[k]! };
       }
     }
     return results;

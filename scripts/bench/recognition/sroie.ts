@@ -81,17 +81,27 @@ export function predictedKeys(fields: ExtractedFields): Partial<Record<ScoredFie
  * The challenge's line annotations as words: each line's text split at spaces, the words spread over
  * the line's box in proportion to their length.
  */
+/** The challenge's line annotations of one receipt: four corners (x1,y1 … x4,y4, clockwise from top-left) and the text. */
+export function annotatedLines(csvPath: string): { corners: [number, number, number, number, number, number, number, number]; text: string }[] {
+  const lines: { corners: [number, number, number, number, number, number, number, number]; text: string }[] = [];
+  for (const raw of readFileSync(csvPath, 'utf8').split(/\r?\n/)) {
+    const parts = raw.split(',');
+    if (parts.length < 9) continue;
+    const corners = parts.slice(0, 8).map(Number) as [number, number, number, number, number, number, number, number];
+    const text = parts.slice(8).join(',').trim();
+    if (!text || corners.some(Number.isNaN)) continue;
+    lines.push({ corners, text });
+  }
+  return lines;
+}
+
 export async function annotationsDocument(csvPath: string, imagePath: string): Promise<OcrDocument> {
   const meta = await sharp(imagePath).metadata();
   const W = meta.width ?? 1;
   const H = meta.height ?? 1;
   const lines: OcrLine[] = [];
-  for (const raw of readFileSync(csvPath, 'utf8').split(/\r?\n/)) {
-    const parts = raw.split(',');
-    if (parts.length < 9) continue;
-    const [x1, y1, x2, y2, x3, y3, x4, y4] = parts.slice(0, 8).map(Number) as [number, number, number, number, number, number, number, number];
-    const text = parts.slice(8).join(',').trim();
-    if (!text || [x1, y1, x2, y2, x3, y3, x4, y4].some(Number.isNaN)) continue;
+  for (const { corners, text } of annotatedLines(csvPath)) {
+    const [x1, y1, x2, y2, x3, y3, x4, y4] = corners;
     // Words placed along the quad (top edge from corner 1 to 2, bottom edge from 4 to 3), so a skewed line stays skewed.
     const at = (t: number) => ({
       x0: x1 + (x2 - x1) * t,

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { CharNgramModel } from '../../../lambdas/adapters/local-recogniser/char-ngram';
+import { beamDecode } from '../../../lambdas/adapters/local-recogniser/ctc-beam';
+import { ctcDecode, loadLanguageModel } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+
+const chars = ['', 'J', 'A', 'L', 'N', 'U', 'T', 'O', 'X', 'Y', ' '];
+
+/** One time step's probabilities: the given classes (blank is '') with their shares, the rest spread evenly. */
+function step(shares: Record<string, number>): number[] {
+  const row = new Array<number>(chars.length).fill(0);
+  const given = Object.values(shares).reduce((s, p) => s + p, 0);
+  const others = chars.length - Object.keys(shares).length;
+  for (let c = 0; c < chars.length; c++) row[c] = shares[chars[c]!] ?? (1 - given) / others;
+  return row;
+}
+
+function rows(steps: Record<string, number>[]): Float32Array {
+  return Float32Array.from(steps.flatMap(step));
+}
+
+function decode(probs: Float32Array, lm: CharNgramModel, offset = 0, steps = probs.length / chars.length) {
+  const greedy = ctcDecode(probs, offset, steps, chars.length, chars);
+  return { greedy, beam: beamDecode(probs, offset, steps, chars.length, chars, lm, greedy) };
+}
+
+const streets = new CharNgramModel(['JALAN TUN', 'JALAN AJA', 'JALAN LALAT', 'TAMAN JAYA', 'JALAN JATI']);
+
+describe('character language model', () => {
+  it('finds a character likelier where the lines put it after the same characters', () => {
+    const ctx = streets.context('JALA');
+    expect(streets.logProb(ctx, 'N')).toBeGreaterThan(streets.logProb(ctx, 'U') + 2);
+  });
+
+  it('counts letters in upper case', () => {
+    expect(streets.logProb(streets.context('jala'), 'n')).toBeCloseTo(streets.logProb(streets.context('JALA'), 'N'), 10);
+  });
+
+  it('gives every character after a context a share that adds up to one with the unseen', () => {
+    const seen = [...new Set('JALAN TUN AJA LALAT TAMAN JAYA JATI'.split(''))];
+    for (const ctx of ['', 'JALA', 'QQQQ', 'N']) {
+      const c = streets.context(ctx);
+      const total = [...seen, '~'].reduce((s, ch) => s + Math.exp(streets.logProb(c, ch)), 0) + Math.exp(streets.logProb(c, 'end'));
+      expect(total).toBeCloseTo(1, 6);
+    }
+  });
+
+  it('ships one of receipt text, which the recogniser reads with unless told `none`', () => {
+    const shipped = loadLanguageModel(undefined)!;
+    expect(shipped.order).toBe(6);
+    for (const [before, right, wrong] of [
+      ['SUB TOTA', 'L', 'I'],
+      ['JALA', 'N', 'U'],
+      ['SDN BH', 'D', 'O'],
+      ['CHANG', 'E', 'F'],
+    ] as const) {
+      expect(shipped.logProb(shipped.context(before), right)).toBeGreaterThan(shipped.logProb(shipped.context(before), wrong) + 2);
+    }
+    expect(loadLanguageModel('none')).toBeUndefined();
+  });
+
+  it('normalises lines as it counts them', () => {
+    expect(CharNgramModel.normalise('  Jalan   Tun \t')).toBe('JALAN TUN');
+  });
+});
+
+describe('beam search with the language model', () => {
+  const blank = { '': 0.98 };
+
+  it('keeps the greedy reading of a line read with certainty', () => {
+    const probs = rows([{ J: 0.99 }, blank, { A: 0.99 }, { L: 0.99 }, blank, { A: 0.99 }, { U: 0.95, N: 0.04 }]);
+    const { greedy, beam } = decode(probs, streets);
+    expect(greedy.text).toBe('JALAU');
+    expect(beam).toBe(greedy);
+  });
+
+  it('reads the letter the lines make likely where the recogniser hesitates', () => {
+    const probs = rows([{ J: 0.99 }, blank, { A: 0.99 }, { L: 0.99 }, blank, { A: 0.99 }, { U: 0.55, N: 0.44 }, blank]);
+    const { greedy, beam } = decode(probs, streets);
+    expect(greedy.text).toBe('JALAU');
+    expect(beam.text).toBe('JALAN');
+    // The new letter sits at its own time step with the recogniser's probability of it.
+    expect(beam.positions).toEqual([0, 2, 3, 5, 6]);
+    expect(beam.confidences[4]).toBeCloseTo(0.44, 5);
+    expect(beam.confidences.slice(0, 4).every((c) => Math.abs(c - 0.99) < 1e-6)).toBe(true);
+  });
+
+  it('leaves the recogniser to decide where the lines say nothing of either letter', () => {
+    const probs = rows([{ X: 0.6, Y: 0.39 }, blank, { X: 0.99 }]);
+    const { greedy, beam } = decode(probs, streets);
+    expect(greedy.text).toBe('XX');
+    expect(beam.text).toBe('XX');
+  });
+
+  it('keeps a letter printed twice apart from one letter read over two steps', () => {
+    // "JALLAN" is no street of the lines, but a blank between the two L's makes them two letters.
+    const twice = rows([{ J: 0.99 }, { A: 0.99 }, { L: 0.99 }, blank, { L: 0.99 }, { A: 0.99 }, { N: 0.6, U: 0.39 }]);
+    expect(decode(twice, streets).beam.text).toBe('JALLAN');
+    const once = rows([{ J: 0.99 }, { A: 0.99 }, { L: 0.99 }, { L: 0.99 }, { A: 0.99 }, { U: 0.6, N: 0.39 }]);
+    expect(decode(once, streets).beam.text).toBe('JALAN');
+  });
+
+  it('reads a line from its offset in a batch', () => {
+    const first = rows([{ X: 0.99 }, blank]);
+    const second = rows([{ J: 0.99 }, { A: 0.99 }, { L: 0.99 }, { A: 0.99 }, { U: 0.55, N: 0.44 }]);
+    const probs = Float32Array.from([...first, ...second]);
+    const { greedy, beam } = decode(probs, streets, first.length, second.length / chars.length);
+    expect(greedy.text).toBe('JALAU');
+    expect(beam.text).toBe('JALAN');
+  });
+});
