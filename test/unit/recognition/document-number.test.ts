@@ -14,6 +14,12 @@ describe('the document number', () => {
     expect(numberOf(['KEDAI ABC', 'WC5 SWH 01 INV:R000721136'])).toBe('R000721136');
     expect(numberOf(['KEDAI ABC', 'ST:8282 CTR2 ID:2055 TAXINV:21777'])).toBe('21777');
     expect(numberOf(['KEDAI ABC', '30/03/2018  No. : CS-20322'])).toBe('CS-20322');
+    expect(numberOf(['RESTAURANT ABC', 'INVOICE', 'Invoice : 9820   Cashier : admin'])).toBe('9820');
+    expect(numberOf(['KEDAI ABC', 'INVOICE: 001-9822'])).toBe('001-9822');
+  });
+
+  it('is no word or date after an invoice label', () => {
+    expect(numberOf(['KEDAI ABC', 'Invoice: CASH', 'Invoice : 12/03/2018'])).toBeUndefined();
   });
 
   it("is not what a bare No numbers after a registration, tax or phone word, nor a house's number", () => {
