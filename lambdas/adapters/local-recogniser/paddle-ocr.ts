@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InferenceSession as OrtSession, Tensor as OrtTensor } from 'onnxruntime-node';
 import sharp from 'sharp';
-import { pixelBox } from '../../core/recognition/geometry';
+import { pixelBox, unionBoxes } from '../../core/recognition/geometry';
 import type { OcrLine, OcrWord } from '../../core/recognition/types';
 import { CharNgramModel } from './char-ngram';
 import { beamDecode } from './ctc-beam';
@@ -796,7 +796,9 @@ export class PaddleOcr {
         page: pageNumber,
       };
     }
-    return withoutFragments(lines.filter((l): l is OcrLine => !!l));
+    // A line's box is the text it holds, not the box it was read from: that was widened (REC_PAD) so as not to
+    // clip end letters, and widened boxes of a label and its value overlap, which would part them into two rows.
+    return withoutFragments(lines.filter((l): l is OcrLine => !!l)).map((l) => ({ ...l, box: unionBoxes(l.words.map((w) => w.box)) }));
   }
 
   /** Words and lines of one page image (any format sharp reads). */
