@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeRgb, lineImage, PaddleOcr, recognitionBoxes, scaledBand } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { alignEdits } from '../bench/ocr-confusions';
-import { listReceipts } from '../bench/recognition/sroie';
+import { annotatedLines, listReceipts } from '../bench/recognition/sroie';
 
 interface AnnotatedLine {
   text: string;
@@ -24,19 +24,13 @@ interface AnnotatedLine {
   y1: number;
 }
 
-function annotatedLines(csv: string): AnnotatedLine[] {
-  const lines: AnnotatedLine[] = [];
-  for (const raw of csv.split(/\r?\n/)) {
-    const parts = raw.split(',');
-    if (parts.length < 9) continue;
-    const xy = parts.slice(0, 8).map(Number);
-    const text = parts.slice(8).join(',').trim();
-    if (!text || xy.some(Number.isNaN)) continue;
-    const xs = [xy[0]!, xy[2]!, xy[4]!, xy[6]!];
-    const ys = [xy[1]!, xy[3]!, xy[5]!, xy[7]!];
-    lines.push({ text, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
-  }
-  return lines;
+/** The challenge's line annotations of one receipt, each as its text and the box around its four corners. */
+function annotatedBoxes(csvPath: string): AnnotatedLine[] {
+  return annotatedLines(csvPath).map(({ corners: c, text }) => {
+    const xs = [c[0], c[2], c[4], c[6]];
+    const ys = [c[1], c[3], c[5], c[7]];
+    return { text, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  });
 }
 
 const squeeze = (s: string) => s.replace(/\s+/g, '');
@@ -98,7 +92,7 @@ async function main() {
   let seen = 0;
   for (const r of listReceipts(folder)) {
     const img = await decodeRgb(readFileSync(r.image));
-    const annotated = annotatedLines(readFileSync(join(folder, 'ocr', `${r.id}.csv`), 'utf8'));
+    const annotated = annotatedBoxes(join(folder, 'ocr', `${r.id}.csv`));
     const kept = recognitionBoxes(img, await ocr.detect(img));
     const bands = await Promise.all(kept.map((k) => lineImage(img, k.b)));
     const reads = await ocr.readBands(bands);
