@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLabel, extractTotals } from '../../../lambdas/core/recognition/extract/totals';
+import { classifyLabel, extractTotals, isCashRounding } from '../../../lambdas/core/recognition/extract/totals';
 import { checkTotals, extractVatLines, vatMatches } from '../../../lambdas/core/recognition/extract/vat-lines';
 import { textRows } from './helpers';
 
@@ -117,6 +117,30 @@ describe('receipt totals', () => {
     const t = extractTotals(textRows(['Total RM Incl. of GST      31.47', 'Rounding Adj               -0.02', 'Total                      31.45']));
     expect(t.total?.value).toBe('31.45');
     expect(t.reasons).toContain('rounded');
+  });
+
+  it('takes the cash-rounded total when the rounding adjustment\'s own amount was not read', () => {
+    const rows = textRows([
+      'Total Sales (Inclusive GST) RM   177.22',
+      'Rounding Adjustment RM',
+      'Rounding RM                      177.20',
+      'CREDIT RM                        177.20',
+      'CHANGE RM                           .00',
+    ]);
+    // The items add up to the amount before rounding; the rounded one is what was paid.
+    const t = extractTotals(rows, { itemsSum: 177.22 });
+    expect(t.total?.value).toBe('177.20');
+    expect(t.reasons).toContain('rounded');
+    // Without a rounding line printed, nothing says the lower amount is a rounding.
+    const unrounded = extractTotals(textRows(['Total Sales (Inclusive GST) RM   177.22', 'Total RM                         177.20', 'CREDIT RM                        177.20']), { itemsSum: 177.22 });
+    expect(unrounded.reasons).not.toContain('rounded');
+  });
+
+  it('knows cash rounding to 5 cents', () => {
+    expect(isCashRounding(177.22, 177.2)).toBe(true);
+    expect(isCashRounding(177.23, 177.25)).toBe(true);
+    expect(isCashRounding(177.22, 177.25)).toBe(false);
+    expect(isCashRounding(177.2, 177.2)).toBe(false);
   });
 
   it('corrects a total one misread digit away from what the other amounts add up to', () => {

@@ -158,6 +158,14 @@ export interface TotalsResult {
 
 const eq = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
+/**
+ * Is `rounded` the cash rounding of `exact`, to the nearest 5 cents (Malaysia's rounding mechanism; 0.05 is the
+ * smallest coin in many currencies)? A different amount only: an exact total is its own rounding.
+ */
+export function isCashRounding(exact: number, rounded: number): boolean {
+  return !eq(exact, rounded) && eq(Math.round(exact * 20) / 20, rounded);
+}
+
 function toFound(la: LabelledAmount, factor: number): Found {
   const f = foundInRow(la.row, la.amount.index, la.amount.index + la.amount.raw.length, formatAmount(la.amount.value), factor);
   if (la.labelText) {
@@ -204,6 +212,8 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   );
   const bases = [...subs, ...candidates.filter((x) => x.kind === 'total' || x.kind === 'total_final')];
 
+  // A rounding line is printed, whether or not its amount was read ("Rounding Adjustment RM" with its -0.02 lost).
+  const roundingPrinted = rows.some((r) => ROUNDING.test(repairLabel(r.text)));
   const maxLabelled = Math.max(0, ...all.filter((a) => a.kind !== 'ignore' && a.kind !== 'paid' && a.kind !== 'change').map((a) => a.amount.value));
   let best: { c: LabelledAmount; score: number } | undefined;
   for (const c of candidates) {
@@ -239,6 +249,10 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
     // Rounded total: an amount above the rounding line plus the rounding, printed below it.
     if (candidates.some((o) => o !== c && roundings.some((r) => r.amount.value !== 0 && o.row.index <= r.row.index && c.row.index >= r.row.index && eq(o.amount.value + r.amount.value, v)))) {
       score += 5;
+      why.push('rounded');
+    } else if (roundingPrinted && c.kind === 'total_final' && candidates.some((o) => o.row.index < c.row.index && (o.kind === 'total' || o.kind === 'total_final') && isCashRounding(o.amount.value, v))) {
+      // The same with the adjustment's own amount not read: a total above, rounded to 5 cents, is this one.
+      score += 3;
       why.push('rounded');
     }
     // The items printed above add up to it.
