@@ -18,6 +18,7 @@ describe("the seller's name", () => {
     ['Guardian Health And Heauty Sdn Bhd', 'Guardian Health And Beauty Sdn Bhd'],
     ['SWC ENTERPRISE SDN L BHD', 'SWC ENTERPRISE SDN BHD'],
     ['SWC ENTERPRISE SDN 1 BHD', 'SWC ENTERPRISE SDN BHD'],
+    ['SWC ENTERPRISE SDN L I BHD', 'SWC ENTERPRISE SDN BHD'],
     ['Timeless Kitchenette Sdn Bhnd', 'Timeless Kitchenette Sdn Bhd'],
     ['MR.D. I.Y. (M) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
     ['AIK HUAT HARDWARE ENTERPRISE ISETIA ALAM) SDN BHD', 'AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD'],
