@@ -15,6 +15,9 @@ describe('receipt totals', () => {
     ['Iš viso su PVM', 'total_final'],
     ['Mokėtina suma', 'total_final'],
     ['ROUNDING ADJ', 'rounding'],
+    ['Rounding', 'rounding'],
+    // An item whose name holds the letters of a rounding label is no rounding.
+    ['B. Bean Bitterground Fish Head (S)', 'none'],
     ['CASH', 'paid'],
     ['CHANGE', 'change'],
     ['TOTAL QTY', 'ignore'],
@@ -134,6 +137,35 @@ describe('receipt totals', () => {
     // Without a rounding line printed, nothing says the lower amount is a rounding.
     const unrounded = extractTotals(textRows(['Total Sales (Inclusive GST) RM   177.22', 'Total RM                         177.20', 'CREDIT RM                        177.20']), { itemsSum: 177.22 });
     expect(unrounded.reasons).not.toContain('rounded');
+  });
+
+  it('does not trust a total that what was settled contradicts', () => {
+    // One copy of each amount, one of them misread: which one cannot be told, so the total is not sure.
+    const slipped = extractTotals(textRows(['TOTAL SALES (INCLUSIVE GST) RM   61.66', 'CREDIT RM   61.65', 'CHANGE RM   0.00']));
+    expect(slipped.total?.value).toBe('61.66');
+    expect(slipped.reasons).toContain('contradicted');
+    expect(slipped.total!.confidence).toBeLessThan(90);
+    // A rounded total printed, misread, below the total before rounding.
+    const rounded = extractTotals(
+      textRows(['TOTAL SALES (INCLUSIVE GST) RM   14.38', 'ROUNDING ADJUSTMENT RM   0.02', 'ROUNDING RM   14.10', 'CASH RM   20.00', 'CHANGE RM   5.60']),
+      { itemsSum: 14.38 },
+    );
+    expect(rounded.reasons).toContain('contradicted');
+    expect(rounded.total!.confidence).toBeLessThan(90);
+  });
+
+  it('trusts a total that what was settled confirms, rounds or cannot outweigh', () => {
+    const agreed = extractTotals(textRows(['TOTAL RM   41.65', 'CASH RM   50.00', 'CHANGE RM   8.35']));
+    expect(agreed.reasons).not.toContain('contradicted');
+    // Paid in cash, rounded to 5 cents, with no rounded total printed: the printed total stays, and is sure.
+    const cash = extractTotals(textRows(['SUBTOTAL   2.28', 'TOTAL (GST INCL)   2.28', 'CASH   3.00', 'ROUNDING ADJUSTMENTS   0.02', 'CHANGE DUE   0.70']));
+    expect(cash.total?.value).toBe('2.28');
+    expect(cash.reasons).not.toContain('contradicted');
+    // The total printed twice against a change misread: the two copies outweigh the one.
+    const twice = extractTotals(textRows(['SubTotal   85.20', 'Net Total   85.20', 'Cash   100.20', 'CHANGE   5.00']));
+    expect(twice.total?.value).toBe('85.20');
+    expect(twice.reasons).not.toContain('contradicted');
+    expect(twice.total!.confidence).toBeGreaterThanOrEqual(90);
   });
 
   it('knows cash rounding to 5 cents', () => {

@@ -41,7 +41,7 @@ const FINAL =
 const SUBTOTAL =
   /(sub[\s-]*total|total\s*(sales\s*)?\(?(excl|excluding|before|w\/o|without|net\s*of)|excl\s?\.?\s*(of\s*)?(gst|vat|tax)|before\s*(gst|vat|tax|discount)|net\s*amount|amount\s*excl|taxable\s*amount|suma\s*be\s*pvm|be\s*pvm|tarpin[eė]\s*suma|apmokestinama\s*suma|i[sš]\s*viso\s*be|total\s*net|total\s*ht|amount\s*before)/i;
 const TAX = /\b(gst|vat|tax|pvm|sst|mwst|tva|iva|ppn)\b|\bgst\s*@|\btax\s*amount|\bsr\s*@/i;
-const ROUNDING = /(round(ing)?(\s*adj(ustment)?)?|rnd\s*adj|adj(ustment)?\b|apvalinimas)/i;
+const ROUNDING = /(\bround(ed)?\b|rounding(\s*adj(ustment)?)?|rnd\s*adj|\badj(ustment)?\b|apvalinimas)/i;
 const PAID =
   /\b(cash|tunai|paid|payment|tender(ed)?|received|visa|master(card)?|amex|card|credit|debit|edc|e-?wallet|grab\s*pay|boost|touch\s*n\s*go|mok[eė]ta|grynais|kortele|sumok[eė]ta)\b/i;
 const CHANGE = /\b(change|baki|balance|gr[aą][zž]a|grąžinta)\b/i;
@@ -328,7 +328,19 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
     }
   }
   const total = best.c;
-  result.total = toFound(total, Math.min(1, 0.6 + best.score / 20));
+  const v = total.amount.value;
+  // Amounts that say what the total is, printed apart from it: what the customer settled (tendered − change, the
+  // change printed, 0 included), and a rounded total ("ROUNDING RM 177.20", a rounding label on a big amount).
+  const settled = paid.flatMap((p) => change.filter((ch) => p.amount.value > ch.amount.value).map((ch) => roundMoney(p.amount.value - ch.amount.value)));
+  const fitsSettled = (x: number) => eq(x, v) || (roundingPrinted && isCashRounding(v, x));
+  const roundedTotals = all.filter((a) => a.kind === 'total_final' && a.labelText && ROUNDING.test(repairLabel(a.labelText)) && a !== total);
+  // One of them disagreeing with the total means one of the two is misread: the total is not sure (never `ready`
+  // by itself), unless other arithmetic or a second printed copy backs it.
+  const backed = reasons.some(isSupport) || repeated;
+  const contradicted =
+    roundedTotals.some((a) => !eq(a.amount.value, v)) || (settled.length > 0 && !settled.some(fitsSettled) && !backed);
+  if (contradicted) reasons.push('contradicted');
+  result.total = toFound(total, contradicted ? Math.min(0.85, 0.6 + best.score / 20) : Math.min(1, 0.6 + best.score / 20));
   const currency = all.find((a) => a.amount.currency)?.amount.currency;
   if (currency) result.currency = currency;
 
