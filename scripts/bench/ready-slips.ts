@@ -1,13 +1,14 @@
 /**
  * Does the ready rule keep a misread total out of `ready`? On a SROIE-style folder:
- *   npx tsx scripts/bench/ready-slips.ts <folder> [--verbose]
+ *   npx tsx scripts/bench/ready-slips.ts <folder> [--any-amount] [--verbose]
  * Starts from the challenge's line annotations (`--from-annotations` of the recognition benchmark). For every
  * receipt whose company, date and total the extraction reads right from them, each printed copy of the total's
- * amount in turn gets one digit misread (every digit of it, each as the digit the recogniser takes it for most
+ * amount (with --any-amount: each amount printed on the receipt, items, tax, cash and change too) in turn gets one
+ * digit misread (every digit of it, each as the digit the recogniser takes it for most
  * often on thermal print), the extraction and the product's ready rule (`readyCheck`) run again, and it counts the
  * slipped readings that still reach `ready` with a wrong total: a wrong amount booked without anyone looking.
  * Prints:
- *   slipped totals: <n> readings of <m> receipts
+ *   slipped totals: <n> readings of <m> receipts   (slipped amounts with --any-amount)
  *   total still right: <n> (<pct> %)
  *   ready: <n>, with a wrong total: <n> (<pct> % of ready)
  */
@@ -32,7 +33,8 @@ async function main() {
   const argv = process.argv.slice(2);
   const folder = argv.find((a) => !a.startsWith('--'));
   const verbose = argv.includes('--verbose');
-  if (!folder) throw new Error('Usage: ready-slips.ts <folder> [--verbose]');
+  const anyAmount = argv.includes('--any-amount');
+  if (!folder) throw new Error('Usage: ready-slips.ts <folder> [--any-amount] [--verbose]');
   const today = new Date().toISOString().slice(0, 10);
   let receipts = 0;
   let readings = 0;
@@ -46,7 +48,7 @@ async function main() {
     const base = read(doc, today);
     if (!(['company', 'date', 'total'] as const).every((f) => isRight(f, r.keys[f]!, base.keys[f]))) continue;
     const total = r.keys.total!.replace(/^0+(?=\d)/, '');
-    const copies = doc.pages.flatMap((p, pi) => p.lines.flatMap((l, li) => l.words.map((w, wi) => ({ pi, li, wi, text: w.text })))).filter((w) => amountOf(w.text) === total);
+    const copies = doc.pages.flatMap((p, pi) => p.lines.flatMap((l, li) => l.words.map((w, wi) => ({ pi, li, wi, text: w.text })))).filter((w) => (anyAmount ? /^(RM)?\d[\d,]*\.\d{2}$/i.test(w.text) : amountOf(w.text) === total));
     if (!copies.length) continue;
     receipts++;
     for (const copy of copies) {
@@ -73,7 +75,7 @@ async function main() {
     }
   }
   const pct = (a: number, b: number) => (b ? ((a / b) * 100).toFixed(1) : '0.0');
-  console.log(`slipped totals: ${readings} readings of ${receipts} receipts`);
+  console.log(`slipped ${anyAmount ? 'amounts' : 'totals'}: ${readings} readings of ${receipts} receipts`);
   console.log(`total still right: ${stillRight} (${pct(stillRight, readings)} %); wrong with confidence ${READY_CONFIDENCE} or more: ${confidentWrong}`);
   console.log(`ready: ${ready}, with a wrong total: ${readyWrong} (${pct(readyWrong, ready)} % of ready)`);
 }
