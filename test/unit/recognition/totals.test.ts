@@ -166,6 +166,10 @@ describe('receipt totals', () => {
     expect(twice.total?.value).toBe('85.20');
     expect(twice.reasons).not.toContain('contradicted');
     expect(twice.total!.confidence).toBeGreaterThanOrEqual(90);
+    // Paid partly in cash, partly by card: the tenders together settle the total.
+    const split = extractTotals(textRows(['TOTAL RM   50.00', 'CASH RM   20.00', 'VISA RM   30.00', 'CHANGE RM   0.00']));
+    expect(split.total?.value).toBe('50.00');
+    expect(split.reasons).not.toContain('contradicted');
   });
 
   it('knows cash rounding to 5 cents', () => {

@@ -331,7 +331,9 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   const v = total.amount.value;
   // Amounts that say what the total is, printed apart from it: what the customer settled (tendered − change, the
   // change printed, 0 included), and a rounded total ("ROUNDING RM 177.20", a rounding label on a big amount).
-  const settled = paid.flatMap((p) => change.filter((ch) => p.amount.value > ch.amount.value).map((ch) => roundMoney(p.amount.value - ch.amount.value)));
+  // A payment split over several tenders (cash and card) settles their sum.
+  const tenders = paid.length > 1 ? [...paid.map((p) => p.amount.value), paid.reduce((sum, p) => sum + p.amount.value, 0)] : paid.map((p) => p.amount.value);
+  const settled = tenders.flatMap((p) => change.filter((ch) => p > ch.amount.value).map((ch) => roundMoney(p - ch.amount.value)));
   const fitsSettled = (x: number) => eq(x, v) || (roundingPrinted && isCashRounding(v, x));
   const roundedTotals = all.filter((a) => a.kind === 'total_final' && a.labelText && ROUNDING.test(repairLabel(a.labelText)) && a !== total);
   // One of them disagreeing with the total means one of the two is misread: the total is not sure (never `ready`
