@@ -443,11 +443,28 @@ const NARROW = /[.,:;'1]/;
  */
 const SEPARATOR = /[,:;]/;
 
+/**
+ * Between two letters a space is added only where the recogniser itself gave the space class at least this
+ * probability at some time step between them. Two letters are the one pair the recogniser spaces well by itself;
+ * the geometry alone split proportional and large print inside words (`MODELL ING`, `COM E`, `SINNAT HAMBY`):
+ * on every third development receipt, the fine-tuned model's letter pairs got 28 such spaces, all wrong, the
+ * package's model's 170, 21 of them wrong; with this bar 3 and 153 (4 wrong): none of the package model's right
+ * ones was lost (docs/recognition.md, "Stop 30").
+ */
+const LETTER_SPACE_EVIDENCE = 0.01;
+const LETTER = /\p{L}/u;
+
 const median = (xs: number[]): number | undefined => {
   if (!xs.length) return undefined;
   const s = [...xs].sort((a, b) => a - b);
   return s[s.length >> 1];
 };
+
+/** Did the recogniser give the space class `LETTER_SPACE_EVIDENCE` or more at some step from `from` to `to`? */
+function spaceLikely(spaceProbs: ArrayLike<number>, from: number, to: number): boolean {
+  for (let t = from; t <= to; t++) if ((spaceProbs[t] ?? 0) >= LETTER_SPACE_EVIDENCE) return true;
+  return false;
+}
 
 /**
  * Word spaces from the line's own geometry. The recogniser often runs words of small print together
@@ -462,11 +479,12 @@ const median = (xs: number[]): number | undefined => {
  * - otherwise a run of 0.8 pitch, or of 0.45 pitch that is 2.5 times the line's usual gap between letters;
  * - and, whatever the pitch, a blank a third of the line image's height wide lying wholly between the two (not
  *   before closing punctuation nor after an opening bracket): large print spaces its words by its height.
- * No space after the decimal point of a number ("75. 70" is 75.70). `columnsPerStep` is how many columns of
- * the profile one time step covers.
+ * No space after the decimal point of a number ("75. 70" is 75.70), and none between two letters that the
+ * recogniser did not think might be spaced (`LETTER_SPACE_EVIDENCE`, where `decoded.spaceProbs` gives the space
+ * class's probability at each time step). `columnsPerStep` is how many columns of the profile one time step covers.
  */
 export function insertSpacesByPitch(
-  decoded: { text: string; confidences: number[]; positions: number[] },
+  decoded: { text: string; confidences: number[]; positions: number[]; spaceProbs?: ArrayLike<number> },
   profile: InkProfile,
   columnsPerStep: number,
 ): { text: string; confidences: number[]; positions: number[] } {
@@ -515,7 +533,9 @@ export function insertSpacesByPitch(
     // Large print spaces its words by its height: a blank a third of the line's height wide (not before closing
     // punctuation nor after an opening bracket, where monospaced print leaves room anyway).
     const byHeight = whole[j]! >= Math.max(2, profile.height / 3) && !/[.,:;)\]]/.test(after) && !/[([]/.test(before);
-    if (byPitch || byHeight) space.add(idx[j + 1]!);
+    if (!(byPitch || byHeight)) continue;
+    if (decoded.spaceProbs && LETTER.test(before) && LETTER.test(after) && !spaceLikely(decoded.spaceProbs, pos[j]!, pos[j + 1]!)) continue;
+    space.add(idx[j + 1]!);
   }
   if (!space.size) return decoded;
   const out = { text: '', confidences: [] as number[], positions: [] as number[] };
@@ -624,6 +644,9 @@ export function withoutFragments(lines: OcrLine[]): OcrLine[] {
   });
 }
 
+/** A line as the recogniser read it: its characters with their time steps, and the space class at every step. */
+type ReadBand = ReturnType<typeof ctcDecode> & { spaceProbs: Float32Array };
+
 export class PaddleOcr {
   private models: Promise<Models> | undefined;
   private readonly threads: number;
@@ -724,10 +747,10 @@ export class PaddleOcr {
    * widest). For each image: its characters with their time steps, and how many of the image's columns one time
    * step covers.
    */
-  async readBands(bands: RgbImage[]): Promise<{ raw: ReturnType<typeof ctcDecode>; columnsPerStep: number }[]> {
+  async readBands(bands: RgbImage[]): Promise<{ raw: ReadBand; columnsPerStep: number }[]> {
     const { ort, rec, chars, lm } = await this.load();
     const order = bands.map((band, i) => ({ band, i, ratio: band.width / band.height })).sort((a, b) => a.ratio - b.ratio);
-    const results: { raw: ReturnType<typeof ctcDecode>; columnsPerStep: number }[] = new Array(bands.length);
+    const results: { raw: ReadBand; columnsPerStep: number }[] = new Array(bands.length);
     // Every line is scaled at once, in sharp's own threads, while the recogniser reads the lines before it (a run
     // holds this thread); each is awaited in its turn. allSettled only marks a failure as handled: it is thrown
     // where that line is awaited.
@@ -762,7 +785,9 @@ export class PaddleOcr {
         const offset = k * steps * classes;
         const greedy = ctcDecode(probs, offset, steps, classes, chars);
         const raw = lm ? beamDecode(probs, offset, steps, classes, chars, lm, greedy) : greedy;
-        results[i] = { raw, columnsPerStep: ((width / steps) * band.width) / widths[k]! };
+        // The space class (the last) at each step: whether the recogniser thought two letters might be spaced.
+        const spaceProbs = Float32Array.from({ length: steps }, (_, t) => probs[offset + t * classes + classes - 1]!);
+        results[i] = { raw: { ...raw, spaceProbs }, columnsPerStep: ((width / steps) * band.width) / widths[k]! };
       }
     }
     return results;

@@ -227,6 +227,23 @@ describe('word spaces from the line\'s character pitch', () => {
     expect(insertSpacesByPitch(decoded, profile, columnsPerStep).text).toBe('GOODS SOLD ARE');
   });
 
+  it('spaces two letters only where the recogniser thought a space likely', () => {
+    // Letters 4 steps apart with 1 blank column between them; the words 6 steps apart with 5 blank columns.
+    const cells = [...'THANK'].map((ch, i) => ({ ch, step: i * 4, width: 7 }));
+    cells.push(...[...'YOU'].map((ch, i) => ({ ch, step: 22 + i * 4, width: 7 })));
+    const { decoded, profile, columnsPerStep } = printed(cells);
+    const steps = 40;
+    // Nowhere a space: the blank is proportional print's, inside a word.
+    const never = new Float32Array(steps).fill(0.001);
+    expect(insertSpacesByPitch({ ...decoded, spaceProbs: never }, profile, columnsPerStep).text).toBe('THANKYOU');
+    // A space a little likely in the gap between K and Y (steps 16 to 22).
+    const between = Float32Array.from(never, (p, t) => (t === 19 ? 0.02 : p));
+    expect(insertSpacesByPitch({ ...decoded, spaceProbs: between }, profile, columnsPerStep).text).toBe('THANK YOU');
+    // Elsewhere in the line it says nothing of this gap.
+    const elsewhere = Float32Array.from(never, (p, t) => (t === 30 ? 0.5 : p));
+    expect(insertSpacesByPitch({ ...decoded, spaceProbs: elsewhere }, profile, columnsPerStep).text).toBe('THANKYOU');
+  });
+
   it('does not double a space the recogniser read', () => {
     const { decoded, profile, columnsPerStep } = monospaced('AB 12');
     const withSpace = { text: 'AB 12', confidences: [0.9, 0.9, 0.9, 0.9, 0.9], positions: [2, 7, 12, 17, 22] };

@@ -158,11 +158,11 @@ export function fixLegalForms(name: string): string {
     if (t !== 'SDN' && t.length === 3 && levenshtein(t, 'SDN', 1) <= 1 && levenshtein(cleanToken(tokens[i + 1] ?? ''), 'BHD', 1) <= 1) {
       tokens[i] = `SDN${trailingPunct}`;
     }
-    // After SDN: stray characters before BHD ("SDN L BHD", "SDN 1 BHD", "SDN L I BHD": specks or slivers of the
-    // print read as letters or digits; nothing is printed between SDN and BHD), BHD with a letter lost or added
-    // ("HD", "BHND").
+    // After SDN: stray characters before BHD ("SDN L BHD", "SDN 1 BHD", "SDN L I BHD", "SDN LI BHD": specks or
+    // slivers of the print read as letters or digits; nothing is printed between SDN and BHD), BHD with a letter
+    // lost or added ("HD", "BHND").
     let strays = 0;
-    while (prev === 'SDN' && /^[\p{L}\d]$/u.test(tokens[i + strays] ?? '')) strays++;
+    while (prev === 'SDN' && /^[\p{L}\d]{1,2}$/u.test(tokens[i + strays] ?? '') && cleanToken(tokens[i + strays]!) !== 'BHD') strays++;
     if (strays > 0 && cleanToken(tokens[i + strays] ?? '') === 'BHD') {
       tokens.splice(i, strays);
       i--;
