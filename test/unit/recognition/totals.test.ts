@@ -172,6 +172,12 @@ describe('receipt totals', () => {
     expect(split.reasons).not.toContain('contradicted');
   });
 
+  it('does not take a rounded total whose misread digit was put right for a contradiction of itself', () => {
+    const t = extractTotals(textRows(['SUB TOTAL      64.00', 'GST 6%          3.84', 'ROUNDING ADJ    0.01', 'TOTAL ROUNDED  67.95']));
+    expect(t.total?.value).toBe('67.85');
+    expect(t.reasons).not.toContain('contradicted');
+  });
+
   it('knows cash rounding to 5 cents', () => {
     expect(isCashRounding(177.22, 177.2)).toBe(true);
     expect(isCashRounding(177.23, 177.25)).toBe(true);

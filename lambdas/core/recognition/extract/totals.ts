@@ -335,7 +335,9 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   const tenders = paid.length > 1 ? [...paid.map((p) => p.amount.value), paid.reduce((sum, p) => sum + p.amount.value, 0)] : paid.map((p) => p.amount.value);
   const settled = tenders.flatMap((p) => change.filter((ch) => p > ch.amount.value).map((ch) => roundMoney(p - ch.amount.value)));
   const fitsSettled = (x: number) => eq(x, v) || (roundingPrinted && isCashRounding(v, x));
-  const roundedTotals = all.filter((a) => a.kind === 'total_final' && a.labelText && ROUNDING.test(repairLabel(a.labelText)) && a !== total);
+  // The total's own printed amount is none of them, also where a misread digit of it was put right (a copy).
+  const isTotal = (a: LabelledAmount) => a.row === total.row && a.amount.index === total.amount.index;
+  const roundedTotals = all.filter((a) => a.kind === 'total_final' && a.labelText && ROUNDING.test(repairLabel(a.labelText)) && !isTotal(a));
   // One of them disagreeing with the total means one of the two is misread: the total is not sure (never `ready`
   // by itself), unless other arithmetic or a second printed copy backs it.
   const backed = reasons.some(isSupport) || repeated;
