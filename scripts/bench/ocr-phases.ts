@@ -1,14 +1,15 @@
 /**
  * Where PaddleOCR's time goes, on a SROIE-style folder:
  *   npx tsx scripts/bench/ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>]
- *     [--against-lm <file|none>]
+ *     [--against-lm <file|none>] [--against-batch N]
  * Reads every N-th receipt (default 6) after one warm-up receipt and prints, per receipt, the milliseconds of
  * decoding the image, detection (and the detector model's share), recognition (and the recogniser model's share,
  * its runs and its input columns), and the process's CPU seconds, so that a change to the reading can be judged by
  * the phase it touches. Times are of one run on a shared machine: compare phases measured in the same run.
  * With `--against-det`, `--against-rec` or `--against-lm` each receipt is also read with those model files (`base`:
- * the package's own; `none`: no language model, greedy decoding), the two readers taking turns receipt by receipt,
- * and the ratios of their phases are printed.
+ * the package's own; `none`: no language model, greedy decoding), with `--against-batch` with that many lines of one
+ * width a recogniser run (1: every line on its own), the two readers taking turns receipt by receipt, and the
+ * ratios of their phases are printed.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -78,8 +79,11 @@ async function main() {
   const againstDet = option(argv, '--against-det');
   const againstRec = option(argv, '--against-rec');
   const againstLm = option(argv, '--against-lm');
-  if (!folder || !(every >= 1) || !(threads >= 0)) {
-    throw new Error('Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>]');
+  const againstBatch = option(argv, '--against-batch') === undefined ? undefined : Number(option(argv, '--against-batch'));
+  if (!folder || !(every >= 1) || !(threads >= 0) || (againstBatch !== undefined && !(againstBatch >= 1))) {
+    throw new Error(
+      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N]',
+    );
   }
   const files = listReceipts(folder)
     .filter((_, i) => i % every === 0)
@@ -87,8 +91,8 @@ async function main() {
   if (files.length < 2) throw new Error('Too few receipts: lower --every');
   const reader = new TimedReader({ threads });
   const other =
-    againstDet || againstRec || againstLm
-      ? new TimedReader({ threads, detectorModel: againstDet, recogniserModel: againstRec, languageModel: againstLm })
+    againstDet || againstRec || againstLm || againstBatch
+      ? new TimedReader({ threads, detectorModel: againstDet, recogniserModel: againstRec, languageModel: againstLm, recognitionBatch: againstBatch })
       : undefined;
   const readers = other ? [reader, other] : [reader];
   let cpu = { user: 0, system: 0 };
@@ -112,7 +116,10 @@ async function main() {
   }
   console.log('— the models in use');
   reader.report(n);
-  console.log(`— against detector ${againstDet ?? '(in use)'}, recogniser ${againstRec ?? '(in use)'}, language model ${againstLm ?? '(in use)'}`);
+  console.log(
+    `— against detector ${againstDet ?? '(in use)'}, recogniser ${againstRec ?? '(in use)'}, language model ${againstLm ?? '(in use)'}, ` +
+      `lines a run ${againstBatch ?? '(in use)'}`,
+  );
   other.report(n);
   const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) : '—');
   console.log(

@@ -52,6 +52,8 @@ export interface PaddleOcrOptions {
    * lines are padded to it.
    */
   minRecognitionRatio?: number;
+  /** Most lines of one input width read in one recogniser run (default REC_BATCH; 1 reads every line on its own). */
+  recognitionBatch?: number;
   /** Put spaces where the page shows blank gaps between characters (default true; off only to measure it). */
   gapSpaces?: boolean;
   /** Called with every line's raw reading and ink profile (benchmarks that study spacing offline). */
@@ -93,10 +95,11 @@ const DET_BOX_SCORE = 0.5;
 const DET_UNCLIP = 1.6;
 const REC_HEIGHT = 48;
 /**
- * Lines per recogniser run. One: each line padded only to its own width (at least 320 px, PaddleOCR's own). On this
- * CPU a batch of 8 lines padded to the widest took a third longer for the same lines (docs/recognition.md "Speed").
+ * Most lines per recogniser run. A run holds only lines of the same input width, so no line is padded wider than
+ * on its own: in practice the short lines, all padded to 320 px (PaddleOCR's minimum). On this CPU a batch of 8
+ * lines padded to the widest took a third longer for the same lines (docs/recognition.md "Speed").
  */
-const REC_BATCH = 1;
+const REC_BATCH = 4;
 /**
  * The detector's input for each 8-bit level, per input plane (BGR): the mean and deviation PaddleOCR's detector
  * was trained with, in the order it applies them to the planes.
@@ -656,6 +659,7 @@ export class PaddleOcr {
   private readonly onLine: ((trace: LineTrace) => void) | undefined;
   private readonly onModelRun: ((run: ModelRun) => void) | undefined;
   private readonly minRecognitionRatio: number;
+  private readonly recognitionBatch: number;
   private readonly recogniserModel: string | undefined;
   private readonly detectorModel: string | undefined;
   private readonly languageModel: string | undefined;
@@ -668,6 +672,7 @@ export class PaddleOcr {
     this.onLine = opts.onLine;
     this.onModelRun = opts.onModelRun;
     this.minRecognitionRatio = opts.minRecognitionRatio ?? 320 / REC_HEIGHT;
+    this.recognitionBatch = opts.recognitionBatch ?? REC_BATCH;
     this.recogniserModel = opts.recogniserModel;
     this.detectorModel = opts.detectorModel;
     this.languageModel = opts.languageModel;
@@ -743,9 +748,9 @@ export class PaddleOcr {
   }
 
   /**
-   * Reads line images with the recogniser, REC_BATCH lines a run (sorted by aspect ratio, each run padded to its
-   * widest). For each image: its characters with their time steps, and how many of the image's columns one time
-   * step covers.
+   * Reads line images with the recogniser, sorted by aspect ratio, up to `recognitionBatch` lines of the same
+   * input width a run. For each image: its characters with their time steps, and how many of the image's columns
+   * one time step covers.
    */
   async readBands(bands: RgbImage[]): Promise<{ raw: ReadBand; columnsPerStep: number }[]> {
     const { ort, rec, chars, lm } = await this.load();
@@ -756,10 +761,12 @@ export class PaddleOcr {
     // where that line is awaited.
     const scaled = order.map(({ band }) => scaledBand(band));
     void Promise.allSettled(scaled);
-    for (let s = 0; s < order.length; s += REC_BATCH) {
-      const batch = order.slice(s, s + REC_BATCH);
-      const maxRatio = Math.min(REC_MAX_RATIO, Math.max(this.minRecognitionRatio, ...batch.map((x) => x.ratio)));
-      const width = Math.ceil(REC_HEIGHT * maxRatio);
+    const inputWidth = (ratio: number) => Math.ceil(REC_HEIGHT * Math.min(REC_MAX_RATIO, Math.max(this.minRecognitionRatio, ratio)));
+    for (let s = 0; s < order.length; ) {
+      const width = inputWidth(order[s]!.ratio);
+      let e = s + 1;
+      while (e < order.length && e - s < this.recognitionBatch && inputWidth(order[e]!.ratio) === width) e++;
+      const batch = order.slice(s, e);
       const input = new Float32Array(batch.length * 3 * REC_HEIGHT * width);
       const widths: number[] = [];
       for (const k of batch.keys()) {
@@ -789,6 +796,7 @@ export class PaddleOcr {
         const spaceProbs = Float32Array.from({ length: steps }, (_, t) => probs[offset + t * classes + classes - 1]!);
         results[i] = { raw: { ...raw, spaceProbs }, columnsPerStep: ((width / steps) * band.width) / widths[k]! };
       }
+      s = e;
     }
     return results;
   }
