@@ -20,6 +20,8 @@ describe("the seller's name", () => {
     ['SWC ENTERPRISE SDN 1 BHD', 'SWC ENTERPRISE SDN BHD'],
     ['SWC ENTERPRISE SDN L I BHD', 'SWC ENTERPRISE SDN BHD'],
     ['SWC ENTERPRISE SDN LI BHD', 'SWC ENTERPRISE SDN BHD'],
+    // SDN is always followed by BHD: a word of three letters after it ending the name is the BHD misread.
+    ['AIK HUAT HARDWARE SDN HHI', 'AIK HUAT HARDWARE SDN BHD'],
     ['Timeless Kitchenette Sdn Bhnd', 'Timeless Kitchenette Sdn Bhd'],
     ['MR.D. I.Y. (M) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
     ['AIK HUAT HARDWARE ENTERPRISE ISETIA ALAM) SDN BHD', 'AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD'],
@@ -91,6 +93,15 @@ describe("the seller's name", () => {
     // A registration line read with a 0 for an O is still no address.
     const reg = extractSupplierHeader(textRows(['SIN THYE & COMPANY', 'REG. N0:00168397-H', 'N0.54, BATU 5,JALAN IPOH,', '51200 KUALA LUMPUR']));
     expect(reg.address?.value).toBe('NO.54, BATU 5,JALAN IPOH, 51200 KUALA LUMPUR');
+  });
+
+  it('continues a name over the line that closes a bracket it opened', () => {
+    const header = extractSupplierHeader(textRows(['PERNIAGAAN HUP SENG (TAMAN', 'MELATI) HARDWARE', 'NO. 17-G, JALAN MELATI 2', '53100 KUALA LUMPUR']));
+    expect(header.name?.value).toBe('PERNIAGAAN HUP SENG (TAMAN MELATI) HARDWARE');
+    expect(header.address?.value).toBe('NO. 17-G, JALAN MELATI 2 53100 KUALA LUMPUR');
+    // With the legal form misread too.
+    const misread = extractSupplierHeader(textRows(['AIK HUAT HARDWARE', 'ENTERPRISE (SETIA', 'ALAM) SDN HHI', '822737-X', 'NO. 17-G, JALAN SETIA INDAH', '40170 SHAH ALAM']));
+    expect(misread.name?.value).toBe('AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD');
   });
 
   it('drops a speck read as a full stop at the end of a broken name line', () => {

@@ -160,7 +160,8 @@ export function fixLegalForms(name: string): string {
     }
     // After SDN: stray characters before BHD ("SDN L BHD", "SDN 1 BHD", "SDN L I BHD", "SDN LI BHD": specks or
     // slivers of the print read as letters or digits; nothing is printed between SDN and BHD), BHD with a letter
-    // lost or added ("HD", "BHND").
+    // lost or added ("HD", "BHND"), or a word of three letters ending the name ("SDN HHI"): SDN (sendirian) is
+    // always followed by BHD (berhad).
     let strays = 0;
     while (prev === 'SDN' && /^[\p{L}\d]{1,2}$/u.test(tokens[i + strays] ?? '') && cleanToken(tokens[i + strays]!) !== 'BHD') strays++;
     if (strays > 0 && cleanToken(tokens[i + strays] ?? '') === 'BHD') {
@@ -168,7 +169,7 @@ export function fixLegalForms(name: string): string {
       i--;
       continue;
     }
-    if (prev === 'SDN' && t !== 'BHD' && t.length >= 2 && t.length <= 4 && /^[A-Z8]+$/.test(t) && levenshtein(t, 'BHD', 1) <= 1 && i === tokens.length - 1) {
+    if (prev === 'SDN' && t !== 'BHD' && t.length >= 2 && t.length <= 4 && /^[A-Z8]+$/.test(t) && (t.length === 3 || levenshtein(t, 'BHD', 1) <= 1) && i === tokens.length - 1) {
       tokens[i] = `${/[a-z]/.test(tokens[i]!) ? 'Bhd' : 'BHD'}${trailingPunct}`;
     }
   }

@@ -247,6 +247,11 @@ function garbled(row: Row): boolean {
   return !row.words.some((w) => w.confidence >= 60 && /\p{L}{2,}/u.test(w.text));
 }
 
+/** Opening brackets less closing ones: positive when a bracket is left open, negative when one closes an earlier one. */
+function unclosedBrackets(text: string): number {
+  return (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+}
+
 /** Does the row continue a name broken over two lines? */
 function continuesName(prev: Row, row: Row): boolean {
   if (garbled(prev) || garbled(row)) return false;
@@ -258,6 +263,8 @@ function continuesName(prev: Row, row: Row): boolean {
   if (digits(prev.text) > 2 && digits(prev.text) > letters(prev.text) / 3) return false;
   if (!isUpperish(prev.text) && isUpperish(row.text)) return false;
   if (/[&,]$/.test(pt.join(' ')) || /^(&|and|\()/i.test(toks.join(' '))) return true;
+  // A bracket opened on the line above and closed on this one: "ENTERPRISE (SETIA" + "ALAM) SDN BHD".
+  if (unclosedBrackets(prev.text) > 0 && unclosedBrackets(row.text) < 0) return true;
   // The row holds the legal form and at most one word of name: "OTTOGO ENTERPRISE", "CO. (M) SDN BHD".
   const end = legalFormEnd(toks);
   if (end > 0) {
