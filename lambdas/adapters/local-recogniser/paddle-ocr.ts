@@ -41,7 +41,7 @@ export interface TextBox {
 }
 
 export interface PaddleOcrOptions {
-  /** Threads ONNX Runtime uses inside one model run (default: ONNX Runtime's own choice, one per physical core). */
+  /** Threads ONNX Runtime uses inside one model run (default: ONNX Runtime's own choice; one on the 2-core dev machine). */
   threads?: number;
   /** The detector sees the page with its longer side at most this long (default 1600 px). */
   maxDetectionSide?: number;
