@@ -30,7 +30,7 @@ async function main() {
   const every = everyAt >= 0 ? Number(argv[everyAt + 1]) : 3;
   if (!folder || !(every >= 1)) throw new Error('Usage: ocr-lines.ts <folder> [--every N]');
   const receipts = listReceipts(folder).filter((r, i) => r.annotations && i % every === 0);
-  const engines = { with: new PaddleOcr(), without: new PaddleOcr({ gapSpaces: false }) };
+  const engines = { with: new PaddleOcr({ gapSpaces: true }), without: new PaddleOcr({ gapSpaces: false }) };
   const counts = { with: { same: 0, all: 0 }, without: { same: 0, all: 0 } };
   const slants: number[] = [];
   try {

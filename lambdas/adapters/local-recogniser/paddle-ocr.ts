@@ -54,7 +54,13 @@ export interface PaddleOcrOptions {
   minRecognitionRatio?: number;
   /** Most lines of one input width read in one recogniser run (default REC_BATCH; 1 reads every line on its own). */
   recognitionBatch?: number;
-  /** Put spaces where the page shows blank gaps between characters (default true; off only to measure it). */
+  /**
+   * Put word spaces where the page shows blank gaps between characters the recogniser read without one
+   * (`insertSpacesByPitch`). Default: only for the package's own recogniser (`recogniserModel: 'base'`), which leaves
+   * out most spaces after commas and between small-print words; a model fine-tuned on receipt lines reads them
+   * itself, and the added ones were wrong 59 times in 73 on receipts it had not learnt from (docs/recognition.md
+   * "Stop 31").
+   */
   gapSpaces?: boolean;
   /** Called with every line's raw reading and ink profile (benchmarks that study spacing offline). */
   onLine?: (trace: LineTrace) => void;
@@ -650,6 +656,11 @@ export function withoutFragments(lines: OcrLine[]): OcrLine[] {
 /** A line as the recogniser read it: its characters with their time steps, and the space class at every step. */
 type ReadBand = ReturnType<typeof ctcDecode> & { spaceProbs: Float32Array };
 
+/** Whether a reader adds word spaces from the line's geometry (`PaddleOcrOptions.gapSpaces` and its default). */
+export function addsGapSpaces(opts: Pick<PaddleOcrOptions, 'gapSpaces' | 'recogniserModel'>): boolean {
+  return opts.gapSpaces ?? opts.recogniserModel === 'base';
+}
+
 export class PaddleOcr {
   private models: Promise<Models> | undefined;
   private readonly threads: number;
@@ -668,7 +679,7 @@ export class PaddleOcr {
     this.threads = opts.threads ?? 0;
     this.maxDetectionSide = opts.maxDetectionSide ?? 1600;
     this.minDetectionSide = opts.minDetectionSide ?? 800;
-    this.gapSpaces = opts.gapSpaces ?? true;
+    this.gapSpaces = addsGapSpaces(opts);
     this.onLine = opts.onLine;
     this.onModelRun = opts.onModelRun;
     this.minRecognitionRatio = opts.minRecognitionRatio ?? 320 / REC_HEIGHT;
