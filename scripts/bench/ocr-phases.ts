@@ -14,12 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { decodeRgb, PaddleOcr, type ModelRun, type PaddleOcrOptions } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
-import { listReceipts } from './recognition/sroie';
-
-function option(argv: string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-}
+import { listReceipts, option } from './recognition/sroie';
 
 /** One reader's models, its phase times and the model runs it made. */
 class TimedReader {

@@ -9,12 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { LocalRecogniser } from '../../lambdas/adapters/local-recogniser';
-import { listReceipts } from './recognition/sroie';
-
-function option(argv: string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-}
+import { listReceipts, option } from './recognition/sroie';
 
 async function timed(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
   const cpu = process.cpuUsage();

@@ -130,3 +130,9 @@ export async function annotationsDocument(csvPath: string, imagePath: string): P
   }
   return { source: 'ocr', pages: [{ page: 1, width: W, height: H, lines }] };
 }
+
+/** The value after a command-line flag (`--every 6` → "6"), or undefined when the flag is not given. */
+export function option(argv: string[], name: string): string | undefined {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+}
