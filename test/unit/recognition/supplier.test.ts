@@ -15,6 +15,9 @@ describe("the seller's name", () => {
     // Legal forms run into the words before them.
     ['OGNGROUPSDN BHD', 'OGN GROUP SDN BHD'],
     ['SANYUSTATIONERYSHOP', 'SANYU STATIONERY SHOP'],
+    ['99 SPEEDMART S/B', '99 SPEED MART S/B'],
+    // A run of business words in a name whose other words the reading spaced is printed so.
+    ['TANJONGMAS BOOKCENTRE (PJ) SDN BHD', 'TANJONGMAS BOOKCENTRE (PJ) SDN BHD'],
     ['Guardian Health And Heauty Sdn Bhd', 'Guardian Health And Beauty Sdn Bhd'],
     ['SWC ENTERPRISE SDN L BHD', 'SWC ENTERPRISE SDN BHD'],
     ['SWC ENTERPRISE SDN 1 BHD', 'SWC ENTERPRISE SDN BHD'],

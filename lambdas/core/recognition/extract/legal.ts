@@ -34,10 +34,15 @@ function vocabularyWord(token: string): boolean {
 
 /**
  * Business words the OCR misread by one letter ("CONFECTIUNERY", "HARDUARE", "Heauty") are put right, and
- * business words it ran together are split ("STATIONERYSHOP", "SPEEDMART", "OGNGROUP"). Only clear cases change:
+ * business words it ran together are split ("STATIONERYSHOP", "OGNGROUP"). Only clear cases change:
  * a word of at least six letters one edit from exactly one vocabulary word, a run whose parts after a head of
  * three or more letters are all vocabulary words of at least four letters, a first letter split off a
  * vocabulary word ("B AKERIES"). Words keep their case.
+ *
+ * A run is split only in a name read as one word before its legal form ("SANYUSTATIONERYSHOP",
+ * "OGNGROUP SDN BHD"): where the reading lost every word space. Where it spaced the name's other words, a run it
+ * left whole is printed whole ("TANJONGMAS BOOKCENTRE (PJ) SDN BHD"): the reading's own word spaces are almost
+ * always right (docs/recognition.md, "Local recogniser").
  */
 export function correctBusinessWords(name: string): string {
   const tokens = name.split(' ');
@@ -47,16 +52,24 @@ export function correctBusinessWords(name: string): string {
       tokens.splice(i, 2, `${tokens[i]}${tokens[i + 1]}`);
     }
   }
+  const spacesLost = tokens.filter(nameWord).length <= 1;
   return repairNameWords(tokens.join(' '), ({ up, recase }) => {
     if (vocabularyWord(up)) return undefined;
     if (up.length >= 6) {
       const near = [...BUSINESS_WORDS].filter((v) => v.length >= 6 && Math.abs(v.length - up.length) <= 1 && levenshtein(up, v, 1) <= 1);
       if (near.length === 1) return recase(near[0]!);
     }
+    if (!spacesLost) return undefined;
     return splitCompound(up)
       ?.map((part) => recase(part))
       .join(' ');
   });
+}
+
+/** A word of a name's own, not its legal form nor a bracketed part ("SDN", "BHD", "(M)", "(KL)"). */
+function nameWord(token: string): boolean {
+  const t = cleanToken(token);
+  return /\p{L}{2}/u.test(t) && t !== 'SDN' && !isLegalFormToken(t, false) && !/^\(.*\)$/.test(token);
 }
 
 /** "SANYUSTATIONERYSHOP" → ["SANYU", "STATIONERY", "SHOP"]: a head of three or more letters, then vocabulary words. */
