@@ -167,6 +167,18 @@ describe("the seller's name", () => {
     expect(asPrinted('A & W RESTAURANT SDN BHD')).toBeCloseTo(asPrinted('AW RESTAURANT SDN BHD'), 1);
   });
 
+  it('is less sure of a name with a brand above it, not with a document title above it', () => {
+    const address = ['NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM'];
+    const alone = extractSupplierHeader(textRows(['SIN THYE & COMPANY', ...address]));
+    const titled = extractSupplierHeader(textRows(['SIMPLIFIED TAX INVOICE', 'SIN THYE & COMPANY', ...address]));
+    const cashSale = extractSupplierHeader(textRows(['Cash Sale', 'SIN THYE & COMPANY', ...address]));
+    const branded = extractSupplierHeader(textRows(['tealive', 'SIN THYE & COMPANY', ...address]));
+    expect([titled.name?.value, cashSale.name?.value, branded.name?.value]).toEqual(Array(3).fill('SIN THYE & COMPANY'));
+    expect(titled.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
+    expect(cashSale.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
+    expect(branded.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
+  });
+
   it('is less sure of the name where the top also names who owns the shop', () => {
     const alone = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', 'NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM']));
     const owned = extractSupplierHeader(

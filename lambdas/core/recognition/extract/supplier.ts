@@ -327,7 +327,8 @@ function loneLetter(token: string): boolean {
  * Doubts about a found name that its letters' confidence does not show, each lowering the name's confidence (so
  * the ready rule sends the document to review unless master data or a learnt layout confirms the supplier):
  * - text stands above it (a logo's words, a brand, a branch, a handwritten note): which of them is the seller
- *   as the books know it is a choice, and logos are what the recogniser reads worst;
+ *   as the books know it is a choice, and logos are what the recogniser reads worst. Document furniture above it
+ *   (`TAX INVOICE`, `Cash Sale`, `WELCOME`) names no seller and is no doubt;
  * - the name is not as read: the misreading repairs changed its letters or its spacing (a repair is a likely
  *   reading, not a certain one);
  * - on a reading, a letter stands alone in it, with no full stop after it: what is left of a word split by the
@@ -336,7 +337,7 @@ function loneLetter(token: string): boolean {
 function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
-  if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r))) factor *= NAME_DOUBT;
+  if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r) && (!notAName(r.text) || legalFormEnd(tokensOf(r.text)) > 0))) factor *= NAME_DOUBT;
   if (page1.slice(0, first + 14).some((r) => OWNERSHIP_LINE.test(r.text))) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
     if (nameText.split(' ').some(loneLetter)) factor *= NAME_DOUBT;
