@@ -18,6 +18,13 @@ describe('the document number', () => {
     expect(numberOf(['KEDAI ABC', 'INVOICE: 001-9822'])).toBe('001-9822');
   });
 
+  it('keeps a series of letters printed a space before its digits', () => {
+    expect(numberOf(['KEDAI ABC', 'INVOICE NO.:  CS 67832', 'CASHIER#:  CASHIER'])).toBe('CS 67832');
+    expect(numberOf(['KEDAI ABC', 'INVOICE NO :  CS 23304  DATE: 29/12/2017'])).toBe('CS 23304');
+    // An amount after the label is no series and number.
+    expect(numberOf(['KEDAI ABC', 'INVOICE: RM 125'])).toBeUndefined();
+  });
+
   it('is no word or date after an invoice label', () => {
     expect(numberOf(['KEDAI ABC', 'Invoice: CASH', 'Invoice : 12/03/2018'])).toBeUndefined();
   });

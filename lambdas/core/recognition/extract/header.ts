@@ -23,6 +23,9 @@ const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expi
 const DOC_ID_LABEL =
   /(inv[od0]ice\s*(no|number|nr|num|#|:)|inv\.?\s*(no|#|:)|receipt\s*(no|number|#)|bill\s*(no|#|:)|cash\s*bill(\s*no)?|doc(ument)?\s*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#|:)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|chk\s*#|sask(aitos)?\s*(nr|numeris)|saskaita\s*faktura\s*nr|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
 
+/** Currency codes and signs as letters: "RM 125" after a label is an amount, no series of a number. */
+const CURRENCY_CODE = /^(RM|MYR|USD|EUR|SGD|GBP|AUD|JPY|CNY|RMB|IDR|THB|PHP|INR|HKD|LT|LTL)$/;
+
 /** Words that a bare "No", "Nr" or "#" after them numbers, which are no document's number ("GST ID NO", "Company Reg #"). */
 const OTHER_NUMBER_BEFORE =
   /\b(gst|sst|vat|pvm|tax|co|company|reg|regn|registration|roc|id|tel|telephone|phone|fax|hp|mobile|card|member|membership|table|pax|qty|qtys|items?|acc|account|a\/c|ic|staff|cashier|counter|pos|terminal|lot|unit|house|box)\s*\.?\s*:?\s*$/i;
@@ -308,7 +311,9 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
     for (const m of t.matchAll(new RegExp(DOC_ID_LABEL.source, 'gi'))) {
       const labelEnd = m.index + m[0].length;
       const after = afterLabel(row, labelEnd);
-      const tok = after.text.match(/^([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*|\d[\w\-/]*)/i);
+      // A series of letters and its digits may stand a space apart ("INVOICE NO.:  CS 67832"); a currency is no series.
+      const spaced = after.text.match(/^([A-Z]{1,4} \d{3,}[A-Z0-9\-/]*)(?=\s|$)/);
+      const tok = spaced && !CURRENCY_CODE.test(spaced[1]!.split(' ')[0]!) ? spaced : after.text.match(/^([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*|\d[\w\-/]*)/i);
       const label = m[0];
       const strong = !/^(no|nr|#)$/i.test(label.trim());
       // A bare "No" numbers what the words before it name (a tax or company registration, a phone, a card), or a
