@@ -118,6 +118,11 @@ describe('rows that sum the items up', () => {
   it('takes no row of item counts for an item, but keeps an item that runs into one', () => {
     const counts = extractLineItems(textRows(['27" T.S BASIN BESAR', '400002  1.00 X  21.32  21.32', 'No. Qtys:  1.00 No. Items:  1', 'TOTAL  22.60']));
     expect(counts.map((i) => i.total_price?.value)).toEqual(['21.32']);
+    // The count opens the items' summary: what follows it sums them up.
+    const summary = extractLineItems(
+      textRows(['PAN MEE (DRY)(B)  8.00', 'PAN MEE (DRY)(A)  8.00', 'QTY:  2  TOTAL AMOUNT:  16.00', 'DISCOUNT:  0.00', 'AFTER DISCOUNT:  16.00', 'CASH  20.00']),
+    );
+    expect(summary.map((i) => i.total_price?.value)).toEqual(['8.00', '8.00']);
     const runInto = extractLineItems(textRows(['PLASTIC BAGS  *S', 'QTY(S) : 5  1 X 0.20  0.20', 'TOTAL  0.20']));
     expect(runInto.map((i) => i.total_price?.value)).toEqual(['0.20']);
   });

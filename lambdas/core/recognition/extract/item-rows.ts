@@ -33,6 +33,9 @@ export const SUMMARY_START = /^\W*(sub[\s-]*total|total|grand\s*total|jumlah)\b/
 /** A count of the items as a label ("No. Qtys:", "Item(s) :", "Items="). */
 const COUNT_LABEL = /\b(no\.?\s*(of\s*)?)?(qtys?|qty\(s\)|quantity|items?|item\(s\)|item\s*count)\s*[:=]/gi;
 
+/** A count of the items opening a row: its label and number ("QTY:  6  ", "No. of Items: 3 "). */
+const LEADING_COUNT = /^\W*(no\.?\s*(of\s*)?)?(qtys?|qty\(s\)|quantity|items?|item\(s\)|item\s*count)\s*[:=]\s*\d+(?:[.,]\d+)?\s+/i;
+
 /** A row of item counts and nothing else ("No. Qtys:  1.00 No. Items:  1"); not one that an item runs into. */
 function countsRow(text: string): boolean {
   const rest = text.replace(COUNT_LABEL, '');
@@ -49,8 +52,10 @@ function countsRow(text: string): boolean {
 export function summaryRow(row: Row, items: LineItem[]): boolean {
   const amounts = findAmounts(row.text);
   const label = rowLabel(row).trim();
-  // After the items, a total word starts their summary with or without an amount ("TOTAL QUANTITY  2").
-  if (SUMMARY_START.test(label) && (amounts.length > 0 || items.length > 0)) return true;
+  // After the items, a total word starts their summary with or without an amount ("TOTAL QUANTITY  2"), also after
+  // the items' count ("QTY:  6  TOTAL AMOUNT:  31.60").
+  const afterCount = label.replace(LEADING_COUNT, '');
+  if ((SUMMARY_START.test(label) || (afterCount !== label && SUMMARY_START.test(afterCount))) && (amounts.length > 0 || items.length > 0)) return true;
   if (!amounts.length) return false;
   if (countsRow(row.text)) return true;
   if (!items.length || !/^\d/.test(row.text.trim()) || !TOTALS_KINDS.includes(classifyLabel(label).kind)) return false;
