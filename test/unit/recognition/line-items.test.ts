@@ -163,6 +163,28 @@ describe('item names on a row of their own', () => {
   });
 });
 
+describe('item names printed under their numbers in a table', () => {
+  it('names each row of numbers by the row of words under it when the first has no name above it', () => {
+    const items = extractLineItems(
+      textRows([
+        'Qty    Description            Total    TAX',
+        '1      D                      20.00    SR',
+        'Chicken Item',
+        '1      D                      15.00    SR',
+        'Vege item',
+        '1      D                      22.00    SR',
+        'Sausage Fried Rice (L)',
+        'Total (Excluding GST):         57.00',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['Chicken Item', '20.00'],
+      ['Vege item', '15.00'],
+      ['Sausage Fried Rice (L)', '22.00'],
+    ]);
+  });
+});
+
 describe('item names printed above their numbers', () => {
   it('names a table row of numbers alone by the row of words above it, and goes on that way', () => {
     const items = extractLineItems(

@@ -179,6 +179,13 @@ export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): Li
   // item's name, not the last one's continuation.
   let above: Row | undefined;
   let namesAbove = false;
+  // Others print it on the row below ("1  D  8.00 SR" over "Cmellete Item"): the first item tells, having no name
+  // of its own and none above it.
+  let namesBelow = false;
+  // No description, or a mark too short to be one ("D"); a code is one, the row under it goes on with its name.
+  const nameless = (d: Found | undefined) => !d || d.value.replace(/[^\p{L}\d]/gu, '').length < 3;
+  const wordsAlone = (r: Row | undefined) =>
+    !!r && r.page === header.page && rowItem(r, cols).numeric === 0 && /\p{L}{3,}/u.test(r.text) && !isTotalsRow(r) && !summaryRow(r, items);
   for (let i = headerIndex + 1; i < rows.length; i++) {
     const row = rows[i]!;
     if (row.page !== header.page) break;
@@ -203,9 +210,14 @@ export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): Li
       }
       break;
     }
+    const nameRow = (r: Row): Found => ({ value: r.text.trim(), raw: r.text, page: r.page, box: r.box, confidence: Math.round(r.confidence * 10) / 10 });
     if (!namesItem(item.description?.value) && above) {
-      item.description = { value: above.text.trim(), raw: above.text, page: above.page, box: above.box, confidence: Math.round(above.confidence * 10) / 10 };
+      item.description = nameRow(above);
       namesAbove = true;
+    } else if (nameless(item.description) && !namesAbove && (namesBelow || !items.length) && wordsAlone(rows[i + 1])) {
+      item.description = nameRow(rows[i + 1]!);
+      namesBelow = true;
+      i++;
     }
     above = undefined;
     item.row = { value: row.text, raw: row.text, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
