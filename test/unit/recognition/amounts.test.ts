@@ -23,11 +23,14 @@ describe('amounts', () => {
     ['15.56SR', 15.56],
     ['TOTAL : 1,007.50', 1007.5],
     ['Suma be PVM: 348,60 EUR', 348.6],
+    // One group of thousands before two decimals, its comma read as a full stop (or the other way round).
+    ['122 pcs @ 18.90  2.305.80 SR', 2305.8],
+    ['2,305,80', 2305.8],
   ])('%s → %d', (text, value) => {
     expect(parseAmount(text)).toBeCloseTo(value, 6);
   });
 
-  it.each([['Tel 03-5121 3881'], ['TD01167104'], ['1.234.56'], ['ABC'], ['25/12/2018']])('finds no money amount in %s', (text) => {
+  it.each([['Tel 03-5121 3881'], ['TD01167104'], ['1.234.567.89'], ['1,234,567,89'], ['ABC'], ['25/12/2018']])('finds no money amount in %s', (text) => {
     expect(findAmounts(text)).toEqual([]);
   });
 

@@ -88,8 +88,12 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
         dp = undefined;
       }
     }
-    // A grouping separator equal to the decimal separator (1.234.56) is not a valid amount.
-    if (ds && /[ ,.'\u00a0]/.test(ip) && ip.includes(ds)) continue;
+    // A grouping separator equal to the decimal separator is no valid amount (1.23.45, 1.234.567.89), except one
+    // group of thousands before two decimals: the reading took one mark for the other ("2.305.80" printed "2,305.80").
+    if (ds && /[ ,.'\u00a0]/.test(ip) && ip.includes(ds)) {
+      if (!(/^\d{1,3}[.,]\d{3}$/.test(ip) && dp?.length === 2)) continue;
+      ip = ip.replace(/[.,]/, '');
+    }
     if (requireDecimals && (dp === undefined || dp.length < 2)) continue;
     const value = toNumber(ip, dp);
     if (value === undefined) continue;
