@@ -204,6 +204,16 @@ describe('item names printed above their numbers', () => {
     ]);
   });
 
+  it('takes a name with a price in it for the name of the row of numbers under it', () => {
+    const items = extractLineItems(
+      textRows(['POLY CHOPPING BOARD - 013', '3 UNIT *  4.80  0.00  14.40  SR', 'PLASTIC BOWL - 2.80', '8 UNIT *  2.80  0.00  22.40  SR', 'TOTAL QTY:  11']),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['POLY CHOPPING BOARD - 013', '14.40'],
+      ['PLASTIC BOWL', '22.40'],
+    ]);
+  });
+
   it('takes the name above a receipt row whose own words are a count and a unit', () => {
     const items = extractLineItems(
       textRows(['POLY CHOPPING BOARD - 013', '3 UNIT *  4.80  0.00  14.40  SR', 'STAEDTLER LUNA COLOUR PENCIL', '11 UNIT *  4.90  0.00  53.90  SR', 'TOTAL QTY:  14']),

@@ -39,6 +39,13 @@ function describesAbove(row: Row | undefined): boolean {
   return !!row && !findAmounts(row.text).length && /\p{L}{3,}/u.test(row.text) && !/[:]/.test(row.text) && !SUMMARY_START.test(row.text.trim());
 }
 
+/** A row of a count and two amounts or more whose words name nothing ("8 UNIT *  2.80  0.00  22.40  SR"). */
+function numbersBelow(row: Row | undefined, mark: string | undefined): boolean {
+  if (!row || isTotalsRow(row)) return false;
+  const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
+  return amounts.length >= 2 && !namesItem(row.text.slice(0, amounts[0]!.index));
+}
+
 /** Receipt items: "DESCRIPTION 2 x 3.50 7.00" rows before the first total. */
 export function receiptItems(rows: Row[]): LineItem[] {
   const items: LineItem[] = [];
@@ -72,6 +79,12 @@ export function receiptItems(rows: Row[]): LineItem[] {
     // One amount after "@" is a price each, not the item's total: the total follows on the next row.
     if (amounts.length === 1 && /@\s*$/.test(before) && /\p{L}{3,}/u.test(before)) {
       pending = { row, text: before.replace(/\s*@$/, '') };
+      continue;
+    }
+    // A name and one price ("PLASTIC BOWL - 2.80") over a row of numbers that names nothing ("8 UNIT *  2.80  0.00
+    // 22.40  SR"): the row under it is the item's, the price one of its numbers.
+    if (amounts.length === 1 && namesItem(before) && numbersBelow(rows[i + 1], mark)) {
+      pending = { row, text: before.replace(/[\s-]+$/, '') };
       continue;
     }
     // The row's own words describe it, unless they are a code or a unit ("FM4 T1000055 *4", "3 UNIT *") under a
