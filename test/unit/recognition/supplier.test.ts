@@ -167,6 +167,19 @@ describe("the seller's name", () => {
     expect(asPrinted('A & W RESTAURANT SDN BHD')).toBeCloseTo(asPrinted('AW RESTAURANT SDN BHD'), 1);
   });
 
+  it('is as sure of a name opening with its kind of business as of one with a legal form', () => {
+    const address = ['NO 290, JALAN AIR PANAS,', '53200 KUALA LUMPUR'];
+    const confidence = (name: string) => extractSupplierHeader(textRows([name, ...address])).name!.confidence;
+    const legal = confidence('GIN KEE TRADING SDN BHD');
+    expect(confidence('SYARIKAT PERNIAGAAN GIN KEE')).toBeCloseTo(legal, 1);
+    expect(confidence('Restoran Wan Sheng')).toBeCloseTo(legal, 1);
+    expect(confidence('KEDAI PAPAN YEW CHUAN')).toBeCloseTo(legal, 1);
+    expect(confidence('WAN SHENG CAFE')).toBeCloseTo(legal * 0.8, 1);
+    // The line with the legal form is still the seller's name.
+    const both = extractSupplierHeader(textRows(['RESTORAN WAN SHENG', 'WAN SHENG FOOD SDN BHD', ...address]));
+    expect(both.name?.value).toBe('WAN SHENG FOOD SDN BHD');
+  });
+
   it('is less sure of a name with a brand above it, not with a document title above it', () => {
     const address = ['NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM'];
     const alone = extractSupplierHeader(textRows(['SIN THYE & COMPANY', ...address]));

@@ -309,6 +309,15 @@ export function leadPart(row: Row): Row {
   return row;
 }
 
+/**
+ * A name opening with the kind of business a Malaysian registered business name states ("SYARIKAT PERNIAGAAN GIN
+ * KEE", "PERNIAGAAN RIANG RIA", "KEDAI PAPAN YEW CHUAN", "RESTORAN WAN SHENG"): the seller's own name, as sure as
+ * one with a legal form. Only the name's confidence: a name with a legal form still wins the choice of line.
+ */
+function businessDesignation(name: string): boolean {
+  return /^(syarikat|perniagaan|kedai|restoran)\s+\p{L}/iu.test(foldDiacritics(name));
+}
+
 /** How much less sure a name is for each doubt about it (its confidence is multiplied by this). */
 const NAME_DOUBT = 0.9;
 
@@ -459,6 +468,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   const addrText = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
   if (opts.repairMisreadings !== false && addrText) nameText = placeWordsAsInAddress(nameText, addrText, sureWords(nameRows));
-  const name = nameText ? found(nameRows, nameText, (best.strong ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
+  const named = best.strong || businessDesignation(nameText);
+  const name = nameText ? found(nameRows, nameText, (named ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
   return { name, address, nameRows, addressRows };
 }
