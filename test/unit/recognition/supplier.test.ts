@@ -201,6 +201,23 @@ describe("the seller's name", () => {
     expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it('ends the address at a line that shares none of its alignments', () => {
+    // Centred lines of different widths are one address; the first item starts at the left margin right under it.
+    const centred = textRows([
+      '          PERNIAGAAN RIANG RIA',
+      '             TAX INVOICE',
+      '      NO 7, JALAN UERO 3/2,',
+      ' SEKSYEN 9, BANDAR MAHKOTA CHERAS,',
+      '        40000 SHAH ALAM.',
+      '27" T.S BASIN BESAR',
+      '400002  1.00 X 21.32  21.32',
+    ]);
+    expect(extractSupplierHeader(centred).address?.value).toBe('NO 7, JALAN UERO 3/2, SEKSYEN 9, BANDAR MAHKOTA CHERAS, 40000 SHAH ALAM.');
+    // Left-aligned lines go on.
+    const left = textRows(['GIN KEE TRADING SDN BHD', 'NO 290, JALAN AIR PANAS,', 'SETAPAK, 53200 KUALA LUMPUR', 'MALAYSIA', 'TEL: 03-40210276']);
+    expect(extractSupplierHeader(left).address?.value).toBe('NO 290, JALAN AIR PANAS, SETAPAK, 53200 KUALA LUMPUR MALAYSIA');
+  });
+
   it('passes over a speck read as a line of one character between two address lines', () => {
     const rows = textRows(['RESTORAN WAN SHENG', 'No.2, Jalan Temenggung 19/9,', 'Seksyen 9, Bandar Mahkota Cheras,', '43200 Cheras, Selangor', 'GST REG NO: 001335787520']);
     // The speck stands between the lines, right of the name's column, a fraction of a line high.

@@ -4,6 +4,7 @@
  * over a broken line; address = the lines after it until a phone / tax number / document line.
  */
 import { unionBoxes } from '../geometry';
+import type { Box } from '../types';
 import { BUSINESS_WORDS, cleanToken, correctBusinessWords, fixLegalForms, isLegalFormToken, leadingLegalForm, legalFormEnd } from './legal';
 import { findDates } from './dates';
 import { correctMisreadWords, isEnglishWord, joinSplitWords } from './lexicon';
@@ -318,6 +319,15 @@ function businessDesignation(name: string): boolean {
   return /^(syarikat|perniagaan|kedai|restoran)\s+\p{L}/iu.test(foldDiacritics(name));
 }
 
+/** Do two lines share their left edge, centre or right edge, within two line heights? */
+function alignedWith(a: Box, b: Box): boolean {
+  const tol = Math.max(a.height, b.height) * 2;
+  const l = Math.abs(a.left - b.left);
+  const c = Math.abs(a.left + a.width / 2 - (b.left + b.width / 2));
+  const r = Math.abs(a.left + a.width - (b.left + b.width));
+  return Math.min(l, c, r) <= tol;
+}
+
 /** How much less sure a name is for each doubt about it (its confidence is multiplied by this). */
 const NAME_DOUBT = 0.9;
 
@@ -460,6 +470,12 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
       // A line far below the previous one starts another block.
       const prev = addressRows[addressRows.length - 1]!;
       if (r.box.top - (prev.box.top + prev.box.height) > prev.box.height * 1.6) break;
+      // The address's lines share an alignment (left, centre or right); a line under it with none of them starts
+      // another block ("NO7,JLN UERO,SHAH ALAM." centred, then the first item at the left margin). A line read in
+      // two pieces counts as one.
+      const below = r.box.top > prev.box.top + prev.box.height / 2;
+      const prevLine = unionBoxes(addressRows.filter((a) => Math.abs(a.box.top - prev.box.top) < prev.box.height / 2).map((a) => a.box));
+      if (below && !alignedWith(prevLine, r.box)) break;
     }
     addressRows.push(r);
     if (/\b\d{5}\b/.test(t) && !/\b\d{6,}\b/.test(t)) sawPostcode = true;
