@@ -201,6 +201,13 @@ describe("the seller's name", () => {
     expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it("opens the address with the mall or building named right above its first line, below the seller's other lines", () => {
+    const header = extractSupplierHeader(
+      textRows(['AMPHAWA THAI TEA & CO.', 'DIMILIKI OLEH T PLUS F&B SDN. BHD.', '(1219716-T)', 'PARADIGM MALL', 'LOT NO.: 4F-27 & 4FK-38, 4TH FLOOR', 'TEL : 03-1234 5678']),
+    );
+    expect(header.address?.value).toBe('PARADIGM MALL LOT NO.: 4F-27 & 4FK-38, 4TH FLOOR');
+  });
+
   it('ends the address at a line that shares none of its alignments', () => {
     // Centred lines of different widths are one address; the first item starts at the left margin right under it.
     const centred = textRows([

@@ -459,7 +459,11 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
         if (k < 3) continue;
         break;
       }
-      if (looksLikeAddress(t) || (k === 0 && after[1] && looksLikeAddress(after[1].text) && !tokensOf(t).some((x) => BUSINESS_WORDS.has(cleanToken(x))) && letters(t) > 3)) {
+      // A line of words right above the first address line opens the address: right under the name any such line
+      // (a street or place without a number), further down one that names a place (a mall, a building: "PARADIGM
+      // MALL" over "LOT NO.: 4F-27").
+      const leads = !!after[k + 1] && looksLikeAddress(after[k + 1]!.text) && !tokensOf(t).some((x) => BUSINESS_WORDS.has(cleanToken(x))) && letters(t) > 3;
+      if (looksLikeAddress(t) || (leads && (k === 0 || ADDRESS_WORDS.test(t)))) {
         started = true;
       } else if (k < 5) continue;
       else break;
