@@ -152,6 +152,17 @@ describe('item names on a row of their own', () => {
     ]);
   });
 
+  it('takes a name with a price in it under an amount row once the receipt prints its names there', () => {
+    const items = extractLineItems(
+      textRows(['1X 000007773877  7.90SR', 'CHILE ANGELENO', '1X 000000388658  2.50SR', 'CUT FRUITS 1.99', '1X 000004291022  4.80SR', 'CHERRY SUNGOLD', 'SUB-TOTAL  15.20']),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['CHILE ANGELENO', '7.90'],
+      ['CUT FRUITS', '2.50'],
+      ['CHERRY SUNGOLD', '4.80'],
+    ]);
+  });
+
   it('takes the name printed under an amount row that has none above it', () => {
     const items = extractLineItems(
       textRows(['1x 000002781709  15.50SR', 'BIO ZIP POWDER', '1x 000002781710  9.90SR', 'SOFTENER 1L', 'Sub- total  25.40', 'CASH  50.00']),

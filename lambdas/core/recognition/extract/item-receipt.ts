@@ -46,6 +46,13 @@ function numbersBelow(row: Row | undefined, mark: string | undefined): boolean {
   return amounts.length >= 2 && !namesItem(row.text.slice(0, amounts[0]!.index));
 }
 
+/** A row of an item's name and one price ("CUT FRUITS 1.99"), no total and no discount. */
+function nameWithPrice(row: Row | undefined, mark: string | undefined): boolean {
+  if (!row || isTotalsRow(row) || SUMMARY_START.test(row.text.trim())) return false;
+  const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
+  return amounts.length === 1 && amounts[0]!.value > 0 && namesItem(row.text.slice(0, amounts[0]!.index)) && !/[@:]/.test(row.text);
+}
+
 /** Receipt items: "DESCRIPTION 2 x 3.50 7.00" rows before the first total. */
 export function receiptItems(rows: Row[]): LineItem[] {
   const items: LineItem[] = [];
@@ -58,6 +65,8 @@ export function receiptItems(rows: Row[]): LineItem[] {
   };
   // A row of words alone, or of words and a unit price ("BERAS 10KG @53.50"), describes the item on the next row.
   let pending: { row: Row; text: string } | undefined;
+  // Whether the receipt prints each item's name under its numbers.
+  let namesBelow = false;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     if (isTotalsRow(row) && findAmounts(row.text).length > 0) {
@@ -94,6 +103,13 @@ export function receiptItems(rows: Row[]): LineItem[] {
     // ("1x 000002781709  15.50SR" over "BIO ZIP POWDER"): such receipts print each item's name under its amount.
     if (!ownWords && !pending && describesAbove(rows[i + 1])) {
       pending = { row: rows[i + 1]!, text: rows[i + 1]!.text };
+      namesBelow = true;
+      i++;
+    } else if (!ownWords && !pending && namesBelow && nameWithPrice(rows[i + 1], mark) && !namesItem(rows[i + 2]?.text.slice(0, findAmounts(rows[i + 2]!.text)[0]?.index ?? 0))) {
+      // Once the receipt prints names under the numbers, a name with a price in it is one too ("1X 000000388658
+      // 2.50SR" over "CUT FRUITS 1.99", the price a kilo's), where the next item's numbers or the totals follow.
+      const under = rows[i + 1]!;
+      pending = { row: under, text: under.text.slice(0, findAmounts(under.text)[0]!.index).trim() };
       i++;
     }
     if (!ownWords && !pending) continue;
