@@ -161,6 +161,12 @@ describe('item names on a row of their own', () => {
       ['CUT FRUITS', '2.50'],
       ['CHERRY SUNGOLD', '4.80'],
     ]);
+    // The last item, the totals under it.
+    const last = extractLineItems(textRows(['1X 000007773877  7.90SR', 'CHILE ANGELENO', '1X 000000388658  2.50SR', 'CUT FRUITS 1.99', 'SUB-TOTAL  10.40']));
+    expect(last.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['CHILE ANGELENO', '7.90'],
+      ['CUT FRUITS', '2.50'],
+    ]);
   });
 
   it('takes the name printed under an amount row that has none above it', () => {

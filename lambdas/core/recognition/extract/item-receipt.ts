@@ -46,6 +46,13 @@ function numbersBelow(row: Row | undefined, mark: string | undefined): boolean {
   return amounts.length >= 2 && !namesItem(row.text.slice(0, amounts[0]!.index));
 }
 
+/** Is a row an item's numbers with no name ("1X 000004291022  4.80SR") or the totals (or the end of the page)? */
+function numbersOrTotals(row: Row | undefined): boolean {
+  if (!row || isTotalsRow(row) || SUMMARY_START.test(row.text.trim())) return true;
+  const first = findAmounts(row.text)[0];
+  return !!first && !namesItem(row.text.slice(0, first.index));
+}
+
 /** A row of an item's name and one price ("CUT FRUITS 1.99"), no total and no discount. */
 function nameWithPrice(row: Row | undefined, mark: string | undefined): boolean {
   if (!row || isTotalsRow(row) || SUMMARY_START.test(row.text.trim())) return false;
@@ -105,7 +112,7 @@ export function receiptItems(rows: Row[]): LineItem[] {
       pending = { row: rows[i + 1]!, text: rows[i + 1]!.text };
       namesBelow = true;
       i++;
-    } else if (!ownWords && !pending && namesBelow && nameWithPrice(rows[i + 1], mark) && !namesItem(rows[i + 2]?.text.slice(0, findAmounts(rows[i + 2]!.text)[0]?.index ?? 0))) {
+    } else if (!ownWords && !pending && namesBelow && nameWithPrice(rows[i + 1], mark) && numbersOrTotals(rows[i + 2])) {
       // Once the receipt prints names under the numbers, a name with a price in it is one too ("1X 000000388658
       // 2.50SR" over "CUT FRUITS 1.99", the price a kilo's), where the next item's numbers or the totals follow.
       const under = rows[i + 1]!;

@@ -182,6 +182,7 @@ export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): Li
   // Others print it on the row below ("1  D  8.00 SR" over "Cmellete Item"): the first item tells, having no name
   // of its own and none above it.
   let namesBelow = false;
+  const nameRow = (r: Row): Found => ({ value: r.text.trim(), raw: r.text, page: r.page, box: r.box, confidence: Math.round(r.confidence * 10) / 10 });
   // No description, or a mark too short to be one ("D"); a code is one, the row under it goes on with its name.
   const nameless = (d: Found | undefined) => !d || d.value.replace(/[^\p{L}\d]/gu, '').length < 3;
   const wordsAlone = (r: Row | undefined) =>
@@ -210,7 +211,6 @@ export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): Li
       }
       break;
     }
-    const nameRow = (r: Row): Found => ({ value: r.text.trim(), raw: r.text, page: r.page, box: r.box, confidence: Math.round(r.confidence * 10) / 10 });
     if (!namesItem(item.description?.value) && above) {
       item.description = nameRow(above);
       namesAbove = true;
