@@ -39,10 +39,15 @@ function describesAbove(row: Row | undefined): boolean {
   return !!row && !findAmounts(row.text).length && /\p{L}{3,}/u.test(row.text) && !/[:]/.test(row.text) && !SUMMARY_START.test(row.text.trim());
 }
 
+/** A row's amounts in the document's decimal mark (a number with the other mark is no amount of this document). */
+function amountsOf(row: Row, mark: string | undefined) {
+  return findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
+}
+
 /** A row of a count and two amounts or more whose words name nothing ("8 UNIT *  2.80  0.00  22.40  SR"). */
 function numbersBelow(row: Row | undefined, mark: string | undefined): boolean {
   if (!row || isTotalsRow(row)) return false;
-  const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
+  const amounts = amountsOf(row, mark);
   return amounts.length >= 2 && !namesItem(row.text.slice(0, amounts[0]!.index));
 }
 
@@ -56,7 +61,7 @@ function numbersOrTotals(row: Row | undefined): boolean {
 /** A row of an item's name and one price ("CUT FRUITS 1.99"), no total and no discount. */
 function nameWithPrice(row: Row | undefined, mark: string | undefined): boolean {
   if (!row || isTotalsRow(row) || SUMMARY_START.test(row.text.trim())) return false;
-  const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
+  const amounts = amountsOf(row, mark);
   return amounts.length === 1 && amounts[0]!.value > 0 && namesItem(row.text.slice(0, amounts[0]!.index)) && !/[@:]/.test(row.text);
 }
 
@@ -81,7 +86,7 @@ export function receiptItems(rows: Row[]): LineItem[] {
       break;
     }
     if (summaryRow(row, items)) break;
-    const amounts = findAmounts(row.text).filter((a) => !mark || decimalMark(a.raw) === mark);
+    const amounts = amountsOf(row, mark);
     const text = row.text;
     if (!amounts.length) {
       // Words describe the next item; a row of codes alone ("FZ02 - 6/54") leaves the description above it pending.
