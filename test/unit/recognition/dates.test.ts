@@ -154,9 +154,24 @@ describe("the sale's time stamp", () => {
     expect(issue(['KEDAI RUNCIT MAJU', '28-04-18 15: 40 SH01 ZJ86  T3 R000064333', 'TOTAL 9.00']).confidence).toBeGreaterThanOrEqual(90);
   });
 
-  it('leaves an unlabelled date without a time, or two time stamps of different days, less sure', () => {
-    expect(issue(['KEDAI RUNCIT MAJU', '25/12/2018  T1 R000020832', 'TOTAL 9.00']).confidence).toBeLessThan(90);
+  it('leaves an unlabelled date without a time beside another date, or two time stamps of different days, less sure', () => {
+    expect(issue(['KEDAI RUNCIT MAJU', '25/12/2018  T1 R000020832', 'TOTAL 9.00', 'VALID UNTIL 31/12/2019']).confidence).toBeGreaterThanOrEqual(90);
+    expect(issue(['KEDAI RUNCIT MAJU', '25/12/2018  T1 R000020832', 'TOTAL 9.00', '31/12/2019']).confidence).toBeLessThan(90);
     expect(issue(['PARKING', '24/12/2018 09:49 - 25/12/2018 10:08', 'TOTAL 9.00']).confidence).toBeLessThan(90);
+  });
+
+  it('makes the only date a receipt prints as sure as a labelled one', () => {
+    const labelled = issue(['KEDAI RUNCIT MAJU', 'Date: 14/04/2018', 'TOTAL 9.00']);
+    expect(issue(['KEDAI RUNCIT MAJU', '14/04/2018', 'TOTAL 9.00']).confidence).toBe(labelled.confidence);
+    expect(issue(['KEDAI RUNCIT MAJU', 'NO : CS-20243   14/04/2018', 'TOTAL 9.00', 'THANK YOU 14/04/2018']).confidence).toBe(labelled.confidence);
+    // A day and month that may be swapped stay less sure.
+    expect(issue(['KEDAI RUNCIT MAJU', '04/05/2018', 'TOTAL 9.00']).confidence).toBeLessThan(90);
+  });
+
+  it('takes the sale\'s stamp as sure beside dates without a time of day (validity, promotions)', () => {
+    const stamped = issue(['PETROL STATION', '18-01-2018 15:44:46', 'TOTAL 9.00', '31/10/2020  30/11/2020']);
+    expect(stamped.value).toBe('2018-01-18');
+    expect(stamped.confidence).toBeGreaterThanOrEqual(90);
   });
 });
 

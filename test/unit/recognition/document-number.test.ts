@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractDocumentId } from '../../../lambdas/core/recognition/extract/header';
-import { textRows } from './helpers';
+import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
+import { textDocument, textRows } from './helpers';
 
 const numberOf = (lines: string[]) => extractDocumentId(textRows(lines))?.value;
 
@@ -23,6 +24,38 @@ describe('the document number', () => {
     expect(numberOf(['KEDAI ABC', 'INVOICE NO :  CS 23304  DATE: 29/12/2017'])).toBe('CS 23304');
     // An amount after the label is no series and number.
     expect(numberOf(['KEDAI ABC', 'INVOICE: RM 125'])).toBeUndefined();
+  });
+
+  it("is the till's unlabelled number on the sale's stamp, the row with the date and the time", () => {
+    expect(numberOf(['MR. D.I.Y. (M) SDN BHD', '-TAX INVOICE-', 'SPRAYER SX-260# 550ML', 'TOTAL  6.36', '15-07-18 10:35 SH01 ZI33  T2 R000010082'])).toBe('R000010082');
+    expect(numberOf(['LAVENDER CONFECTIONERY & BAKERY S/B', 'TAX INVOICE', '14/04/2018 16:14        B999215'])).toBe('B999215');
+    // A labelled number wins; shop, cashier and terminal codes are no number; without the time of day it is no stamp.
+    expect(numberOf(['KEDAI ABC', 'Receipt No: CS00093091', '15-07-18 10:35 SH01 ZI33  T2 R000010082'])).toBe('CS00093091');
+    expect(numberOf(['KEDAI ABC', '15-07-18 10:35 SH01 ZI33  T2 C01'])).toBeUndefined();
+    expect(numberOf(['KEDAI ABC', '15-07-18  ITEM A000123456'])).toBeUndefined();
+    expect(numberOf(['KEDAI ABC', '15-07-18 10:35  R000010082  B999215'])).toBeUndefined();
+  });
+
+  it('is as sure after a bare No that opens its row, or follows its date, when a series and digits follow', () => {
+    const confidence = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
+    const labelled = confidence(['KEDAI ABC', 'Receipt No: CS-20322'])!;
+    expect(confidence(['KEDAI ABC', 'NO. : CS-20322'])).toBeCloseTo(labelled, 1);
+    expect(confidence(['KEDAI ABC', '30/03/2018  No. : CS00233521'])).toBeCloseTo(labelled, 1);
+    // Digits alone, or a No after other words, number less surely.
+    expect(confidence(['KEDAI ABC', 'NO. : 20322'])).toBeCloseTo(labelled * 0.8, 1);
+    expect(confidence(['KEDAI ABC', 'KOD  No. : CS-20322'])).toBeCloseTo(labelled * 0.8, 1);
+  });
+
+  it('is read past a speck between the label and the number', () => {
+    // A colon's dots read as "1": a character far smaller than the print, read with little confidence.
+    const doc = textDocument(['KEDAI ABC', 'Bill No  1  BM-159572', 'Date  15/05/2017 10:49:40 AM']);
+    const speck = doc.pages[0]!.lines[1]!.words.find((w) => w.text === '1')!;
+    speck.confidence = 45;
+    speck.box = { ...speck.box, top: speck.box.top + speck.box.height * 0.3, height: speck.box.height * 0.3 };
+    expect(extractDocumentId(documentRows(doc))?.value).toBe('BM-159572');
+    // Read with confidence, or as large as the print, it is a character.
+    speck.confidence = 90;
+    expect(extractDocumentId(documentRows(doc))?.value).not.toBe('BM-159572');
   });
 
   it('is no word or date after an invoice label', () => {

@@ -201,6 +201,21 @@ describe("the seller's name", () => {
     expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it('is as sure of a name that a line under it calls a licensee, or a former name, as of the name alone', () => {
+    const address = ['LEVEL 6, BANGUNAN TH, DAMANSARA UPTOWN3', '47400 PETALING JAYA SELANGOR'];
+    const alone = extractSupplierHeader(textRows(['GERBANG ALAF RESTAURANTS SDN BHD', '(65351-M)', ...address]));
+    const licensee = extractSupplierHeader(textRows(['GERBANG ALAF RESTAURANTS SDN BHD', '(65351-M)', 'LICENSEE OF MCDONALD\'S', ...address]));
+    const formerly = extractSupplierHeader(
+      textRows(['GERBANG ALAF RESTAURANTS SDN BHD', '(65351-M)', 'FORMERLY KNOWN AS', 'GOLDEN ARCHES RESTAURANTS SDN BHD', 'LICENSEE OF MCDONALD\'S', ...address]),
+    );
+    expect([licensee.name?.value, formerly.name?.value]).toEqual(Array(2).fill('GERBANG ALAF RESTAURANTS SDN BHD'));
+    expect(licensee.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
+    expect(formerly.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
+    // Above the name such a line says what a brand above is: which of the two the books know is a choice.
+    const above = extractSupplierHeader(textRows(['A MEMBER OF THE ABC GROUP', 'GERBANG ALAF RESTAURANTS SDN BHD', '(65351-M)', ...address]));
+    expect(above.name!.confidence).toBeLessThan(alone.name!.confidence * 0.95);
+  });
+
   it("opens the address with the mall or building named right above its first line, below the seller's other lines", () => {
     const header = extractSupplierHeader(
       textRows(['AMPHAWA THAI TEA & CO.', 'DIMILIKI OLEH T PLUS F&B SDN. BHD.', '(1219716-T)', 'PARADIGM MALL', 'LOT NO.: 4F-27 & 4FK-38, 4TH FLOOR', 'TEL : 03-1234 5678']),

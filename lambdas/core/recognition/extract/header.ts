@@ -264,6 +264,9 @@ function dateFound(c: DateCandidate, factor: number): Found {
   return f;
 }
 
+/** A time of day ("18:09"; thin print loses the colon's tail or spaces it: "15: 40"). */
+const TIME_OF_DAY = /(?<![\d:])\d{1,2}: ?\d{2}(?!\d)/;
+
 /**
  * A date with a time of day on its row ("10/03/2018 17:24:07", "07:49PM  563094  14-12-16"): the moment of the
  * sale that a receipt prints.
@@ -271,8 +274,7 @@ function dateFound(c: DateCandidate, factor: number): Found {
 function saleStamp(c: DateCandidate): boolean {
   const { text } = c.row;
   const rest = text.slice(0, c.match.index) + ' ' + text.slice(c.match.index + c.match.raw.length);
-  // Thin print loses the colon's tail or spaces it ("15: 40").
-  return /(?<![\d:])\d{1,2}: ?\d{2}(?!\d)/.test(rest);
+  return TIME_OF_DAY.test(rest);
 }
 
 export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found; due?: Found } {
@@ -285,12 +287,28 @@ export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found;
     cands.filter((c) => c.kind === 'none').sort((a, b) => full(b) - full(a))[0] ??
     cands.filter((c) => c.kind === 'other' && !/valid|expir|exp\b|birth/i.test(c.label))[0];
   const due = cands.find((c) => c.kind === 'due' && c !== issue);
-  // An unlabelled date is less sure, unless it is the sale's time stamp and no other unlabelled date differs.
-  const sure = !!issue && (issue.kind === 'issue' || (issue.kind === 'none' && saleStamp(issue) && cands.every((c) => c.kind !== 'none' || c.match.iso === issue.match.iso)));
+  // An unlabelled date is less sure, unless no other unlabelled or issue date differs (dates labelled as due or
+  // valid are no rivals), or it is the sale's time stamp and no other stamp differs (unlabelled dates without a
+  // time are validity or promotion dates).
+  const rival = (c: DateCandidate) => (c.kind === 'none' || c.kind === 'issue') && c.match.iso !== issue!.match.iso;
+  const sure = !!issue && (issue.kind === 'issue' || (issue.kind === 'none' && (!cands.some(rival) || (saleStamp(issue) && !cands.some((c) => rival(c) && saleStamp(c))))));
   return {
     ...(issue ? { issue: dateFound(issue, sure ? 1 : 0.85) } : {}),
     ...(due ? { due: dateFound(due, 1) } : {}),
   };
+}
+
+/**
+ * A bare "No" that opens its row (or follows the row's date) before a series of letters and its digits
+ * ("NO. : CS-20322", "30/03/2018  No. : CS-20322"): a cash bill's own number, as sure as after a full label.
+ * After other words a bare "No" numbers what they name.
+ */
+function seriesAfterBareNo(before: string, value: string): boolean {
+  if (!/^[A-Z]{1,4}-?\d{4,}$/.test(value)) return false;
+  const lead = before.trim();
+  if (!lead) return true;
+  const dates = findDates(lead);
+  return dates.length === 1 && dates[0]!.raw.length === lead.length;
 }
 
 /** The document number after a number label ("Invoice No: INV-001", "Serija AB Nr. 123"). */
@@ -323,7 +341,7 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
       if (label === '#' && /(^|\s)[A-Z0-9]*\d[A-Z0-9]*#?\s?$/i.test(t.slice(0, m.index))) continue;
       if (tok && tok[1]!.length >= 3 && !findDates(tok[1]!).length && !/^\d{1,2}[:.]\d{2}$/.test(tok[1]!)) {
         const value = tok[1]!.replace(/[.\-/]+$/, '');
-        const f = foundInRow(row, after.start, after.start + value.length, value, strong ? 1 : 0.8);
+        const f = foundInRow(row, after.start, after.start + value.length, value, strong || seriesAfterBareNo(t.slice(0, m.index), value) ? 1 : 0.8);
         f.label = { text: label, box: row.box, page: row.page };
         cands.push({ found: f, score: (strong ? 5 : 2) - row.index * 0.05 + (/invoice|saskait|receipt|bill|doc/i.test(label) ? 2 : 0) });
         break;
@@ -340,8 +358,34 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
       }
     }
   }
+  const stamp = stampNumber(rows);
+  if (stamp) cands.push({ found: stamp, score: 4.5 });
   cands.sort((a, b) => b.score - a.score);
   return cands[0]?.found;
+}
+
+/** A receipt's number as a till prints it: a letter series and six or more digits ("R000111754", "B999215"). */
+const TILL_NUMBER = /(?<![\w/\-.])([A-Z]{1,3}\d{6,})(?![\w/\-.])/g;
+
+/**
+ * The receipt's number where the till prints it unlabelled on the sale's stamp, the row with the date and the
+ * time of the sale ("23-03-18 18:09 SH01 ZJ86  T1 R000111754", "14/04/2018 16:14  B999215"): the one code there
+ * of a letter series and six or more digits. Shop, cashier and terminal codes have fewer digits; two such codes
+ * on the row are no answer.
+ */
+function stampNumber(rows: Row[]): Found | undefined {
+  for (const row of rows) {
+    const dates = findDates(row.text);
+    if (dates.length !== 1) continue;
+    const d = dates[0]!;
+    const rest = row.text.slice(0, d.index) + ' '.repeat(d.raw.length) + row.text.slice(d.index + d.raw.length);
+    if (!TIME_OF_DAY.test(rest)) continue;
+    const codes = [...rest.matchAll(TILL_NUMBER)];
+    if (codes.length !== 1) continue;
+    const m = codes[0]!;
+    return foundInRow(row, m.index + m[0].indexOf(m[1]!), m.index + m[0].length, m[1]!);
+  }
+  return undefined;
 }
 
 export interface PartyBlock {

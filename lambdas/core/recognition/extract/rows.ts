@@ -77,14 +77,30 @@ export function buildRow(words: OcrWord[], page: number, index: number): Row {
   };
 }
 
+/** A speck is read as one or two characters under this confidence, lower than this share of the page's usual line. */
+const SPECK_CONFIDENCE = 70;
+const SPECK_HEIGHT = 0.6;
+
+function medianLineHeight(page: OcrDocument['pages'][number]): number {
+  const heights = page.lines.map((l) => l.box.height).sort((a, b) => a - b);
+  return heights.length ? heights[Math.floor(heights.length / 2)]! : 0;
+}
+
 /** All rows of a document in reading order (page by page, top to bottom). */
 export function documentRows(doc: OcrDocument): Row[] {
   const rows: Row[] = [];
   for (const page of doc.pages) {
     const lines = pageRows(page);
+    const speckHeight = SPECK_HEIGHT * medianLineHeight(page);
     for (const l of lines) {
-      // OCR noise: lone symbols read with little confidence ("|", "~", "«"); an ampersand is part of names.
-      const words = l.words.filter((w) => w.text.trim() !== '' && !(/^[^\p{L}\d&]{1,2}$/u.test(w.text) && w.confidence < 50));
+      // OCR noise: lone symbols read with little confidence ("|", "~", "«"; an ampersand is part of names), and
+      // specks read as a character or two, far smaller than the page's print and read with little confidence.
+      const words = l.words.filter(
+        (w) =>
+          w.text.trim() !== '' &&
+          !(/^[^\p{L}\d&]{1,2}$/u.test(w.text) && w.confidence < 50) &&
+          !(w.text.trim().length <= 2 && w.confidence < SPECK_CONFIDENCE && w.box.height < speckHeight),
+      );
       if (words.length) rows.push(buildRow(words, page.page, rows.length));
     }
   }

@@ -332,10 +332,17 @@ function alignedWith(a: Box, b: Box): boolean {
 const NAME_DOUBT = 0.9;
 
 /**
- * A line that names who owns or runs the shop ("OWNED BY …", "DIMILIKI OLEH …", "Licensee of …", "formerly known
- * as …"): the top holds two sellers, a brand and a company, and which one the books know is a choice.
+ * A line that names who owns or runs the shop ("OWNED BY …", "DIMILIKI OLEH …", "Franchisee …"): the top holds
+ * two sellers, a brand and a company, and which one the books know is a choice.
  */
-const OWNERSHIP_LINE = /\b(owned\s*by|dimiliki\s*oleh|operated\s*by|managed\s*by|licensee\s*of|franchisee|formerly\s*known\s*as|a\s*member\s*of)\b/i;
+const OWNERSHIP_LINE = /\b(owned\s*by|dimiliki\s*oleh|operated\s*by|managed\s*by|franchisee)\b/i;
+
+/**
+ * A line that says what the name above it is ("LICENSEE OF MCDONALD'S", "FORMERLY KNOWN AS …", "A MEMBER OF …"):
+ * under the seller's name it names a brand, a former name or a group, and the seller is the name above it.
+ * Above the seller's name it is a doubt as an owner's line is.
+ */
+const NAME_ABOVE_LINE = /\b(licensee\s*of|formerly\s*known\s*as|a\s*member\s*of)\b/i;
 
 /** A word of one letter, bare or beside one bracket ("K", "(K", "L)"); not an initial ("D.") nor "(M)". */
 function loneLetter(token: string): boolean {
@@ -357,7 +364,8 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
   if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r) && (!notAName(r.text) || legalFormEnd(tokensOf(r.text)) > 0))) factor *= NAME_DOUBT;
-  if (page1.slice(0, first + 14).some((r) => OWNERSHIP_LINE.test(r.text))) factor *= NAME_DOUBT;
+  const afterName = first + nameRows.length;
+  if (page1.slice(0, first + 14).some((r, k) => OWNERSHIP_LINE.test(r.text) || (k < afterName && NAME_ABOVE_LINE.test(r.text)))) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
     if (nameText.split(' ').some(loneLetter)) factor *= NAME_DOUBT;
     const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
