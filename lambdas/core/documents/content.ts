@@ -56,15 +56,18 @@ export interface ReadyCheck {
   checks: string[];
 }
 
+/** The checks that confirm the total itself (Σ VAT lines = tax leaves a misread total unseen). */
+const TOTAL_CHECKS = new Set(['base + tax = total', 'Σ VAT-line gross = total', 'Σ VAT-line net + VAT = total', 'Σ line items = total']);
+
 const num = (v: FieldValue | undefined) => (v && v.value !== '' && Number.isFinite(Number(v.value)) ? Number(v.value) : undefined);
 const close = (a: number, b: number, terms = 1) => Math.abs(a - b) <= CENT * Math.max(1, terms) + 1e-9;
 
 /**
  * Ready rule: every required field (counterparty name, document number, issue date, total) is
  * present with confidence ≥ READY_CONFIDENCE, the issue date is a real date not in the future, at
- * least one arithmetic check can be made, and every check that can be made passes:
- * base + tax = total; Σ VAT-line VAT = tax; Σ VAT-line gross = total; net + VAT = gross on each VAT
- * line; Σ line-item totals = total or = base.
+ * least one arithmetic check of the total can be made, and every check that can be made passes:
+ * base + tax = total; Σ VAT-line VAT = tax; Σ VAT-line gross = total (or, where the VAT lines print no
+ * gross, Σ net + VAT = total); net + VAT = gross on each VAT line; Σ line-item totals = total or = base.
  */
 export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: string): ReadyCheck {
   const reasons: string[] = [];
@@ -102,10 +105,16 @@ export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: st
     else fail('Σ VAT lines = tax');
   }
   const grosses = vatLines.map((l) => num(l.amount_gross));
+  const nets = vatLines.map((l) => num(l.amount_net));
   if (total !== undefined && grosses.length > 0 && grosses.every((v) => v !== undefined)) {
     const sum = grosses.reduce<number>((s, v) => s + v!, 0);
     if (close(sum, total, grosses.length)) checks.push('Σ VAT-line gross = total');
     else fail('Σ VAT-line gross = total');
+  } else if (total !== undefined && vatLines.length > 0 && grosses.every((v) => v === undefined) && nets.every((v) => v !== undefined) && vats.every((v) => v !== undefined)) {
+    // A tax summary of net and VAT only ("SR = 6 %  147.17  8.83") adds up to the total as its gross would.
+    const sum = nets.reduce<number>((s, v, i) => s + v! + vats[i]!, 0);
+    if (close(sum, total, 2 * vatLines.length)) checks.push('Σ VAT-line net + VAT = total');
+    else fail('Σ VAT-line net + VAT = total');
   }
   vatLines.forEach((l, i) => {
     const net = num(l.amount_net);
@@ -122,7 +131,10 @@ export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: st
     if (close(sum, total, terms) || (base !== undefined && close(sum, base, terms))) checks.push('Σ line items = total');
     else fail('Σ line items = total');
   }
-  if (checks.length === 0 && !reasons.some((r) => r.includes('does not add up'))) reasons.push('no arithmetic check could be made');
+  if (!reasons.some((r) => r.includes('does not add up'))) {
+    if (checks.length === 0) reasons.push('no arithmetic check could be made');
+    else if (!checks.some((c) => TOTAL_CHECKS.has(c))) reasons.push('no arithmetic check of the total could be made');
+  }
   return { ready: reasons.length === 0, reasons, checks };
 }
 

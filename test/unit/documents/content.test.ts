@@ -42,6 +42,16 @@ describe('ready rule', () => {
     const bare: ExtractedFields = { supplier_name: v('A'), document_id: v('1'), issue_date: v('2024-01-01'), amount_total: v('5.00'), vat_lines: [], line_items: [] };
     expect(readyCheck(bare, 'receipt', today)).toMatchObject({ ready: false, reasons: ['no arithmetic check could be made'] });
   });
+
+  it('needs a check of the total itself: the VAT lines adding up to the tax leave a misread total unseen', () => {
+    const summary = { vat_rate: v('6'), amount_net: v('147.17'), amount_vat: v('8.83') };
+    const taxOnly: ExtractedFields = { ...complete(), amount_total: v('756.00'), amount_total_base: undefined, amount_tax: v('8.83'), vat_lines: [{ vat_rate: v('6'), amount_vat: v('8.83') }], line_items: [] };
+    expect(readyCheck(taxOnly, 'receipt', today)).toMatchObject({ ready: false, reasons: ['no arithmetic check of the total could be made'], checks: ['Σ VAT lines = tax'] });
+    // A tax summary of net and VAT without its gross checks the total as the gross would.
+    const right: ExtractedFields = { ...taxOnly, amount_total: v('156.00'), vat_lines: [summary] };
+    expect(readyCheck(right, 'receipt', today)).toMatchObject({ ready: true, checks: ['Σ VAT lines = tax', 'Σ VAT-line net + VAT = total'] });
+    expect(readyCheck({ ...right, amount_total: v('756.00') }, 'receipt', today).reasons).toEqual(['Σ VAT-line net + VAT = total does not add up']);
+  });
 });
 
 describe('content helpers', () => {

@@ -172,6 +172,17 @@ describe('receipt totals', () => {
     expect(split.reasons).not.toContain('contradicted');
   });
 
+  it('does not trust a total labelled as rounded that is no 5-cent amount', () => {
+    // "TOTAL ROUNDED RM 7.15" read as 7.16: the total before rounding and the items agree with the misreading.
+    const lines = (rounded: string) => ['SPRAYER SX-260# 550ML   4 X 1.79   7.16', 'TOTAL INCL. GST   RM 7.16', 'ROUNDING ADJUSTMENT   -RM 0.01', `TOTAL ROUNDED   RM ${rounded}`, 'CASH   RM 20.20', 'CHANGE   RM 13.05'];
+    const slipped = extractTotals(textRows(lines('7.16')), { itemsSum: 7.16 });
+    expect(slipped.reasons).toContain('contradicted');
+    expect(slipped.total!.confidence).toBeLessThan(90);
+    const right = extractTotals(textRows(lines('7.15')), { itemsSum: 7.16 });
+    expect(right.total?.value).toBe('7.15');
+    expect(right.total!.confidence).toBeGreaterThanOrEqual(90);
+  });
+
   it('does not take a rounded total whose misread digit was put right for a contradiction of itself', () => {
     const t = extractTotals(textRows(['SUB TOTAL      64.00', 'GST 6%          3.84', 'ROUNDING ADJ    0.01', 'TOTAL ROUNDED  67.95']));
     expect(t.total?.value).toBe('67.85');

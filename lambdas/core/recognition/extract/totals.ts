@@ -341,8 +341,10 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   // One of them disagreeing with the total means one of the two is misread: the total is not sure (never `ready`
   // by itself), unless other arithmetic or a second printed copy backs it.
   const backed = reasons.some(isSupport) || repeated;
+  // A total labelled as rounded ("TOTAL ROUNDED", "ROUNDED TOTAL") is a 5-cent amount: one that is not was misread.
+  const offRounding = !!total.labelText && ROUNDING.test(repairLabel(total.labelText)) && !eq(Math.round(v * 20) / 20, v);
   const contradicted =
-    roundedTotals.some((a) => !eq(a.amount.value, v)) || (settled.length > 0 && !settled.some(fitsSettled) && !backed);
+    offRounding || roundedTotals.some((a) => !eq(a.amount.value, v)) || (settled.length > 0 && !settled.some(fitsSettled) && !backed);
   if (contradicted) reasons.push('contradicted');
   result.total = toFound(total, contradicted ? Math.min(0.85, 0.6 + best.score / 20) : Math.min(1, 0.6 + best.score / 20));
   const currency = all.find((a) => a.amount.currency)?.amount.currency;
