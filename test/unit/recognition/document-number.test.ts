@@ -36,16 +36,6 @@ describe('the document number', () => {
     expect(numberOf(['KEDAI ABC', '15-07-18 10:35  R000010082  B999215'])).toBeUndefined();
   });
 
-  it('is as sure after a bare No that opens its row, or follows its date, when a series and digits follow', () => {
-    const confidence = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
-    const labelled = confidence(['KEDAI ABC', 'Receipt No: CS-20322'])!;
-    expect(confidence(['KEDAI ABC', 'NO. : CS-20322'])).toBeCloseTo(labelled, 1);
-    expect(confidence(['KEDAI ABC', '30/03/2018  No. : CS00233521'])).toBeCloseTo(labelled, 1);
-    // Digits alone, or a No after other words, number less surely.
-    expect(confidence(['KEDAI ABC', 'NO. : 20322'])).toBeCloseTo(labelled * 0.8, 1);
-    expect(confidence(['KEDAI ABC', 'KOD  No. : CS-20322'])).toBeCloseTo(labelled * 0.8, 1);
-  });
-
   it('is read past a speck between the label and the number', () => {
     // A colon's dots read as "1": a character far smaller than the print, read with little confidence.
     const doc = textDocument(['KEDAI ABC', 'Bill No  1  BM-159572', 'Date  15/05/2017 10:49:40 AM']);

@@ -201,6 +201,17 @@ describe("the seller's name", () => {
     expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it('is no surer of a name than its least sure word allows', () => {
+    const header = (weak: number) => {
+      const rows = textRows(['MR. D.I.T. (M) SDN BHD', 'LOT 1851-A & 1851-B, JALAN KPB 6,', '43300 SERI KEMBANGAN, SELANGOR']);
+      for (const w of rows[0]!.words) w.confidence = w.text === 'D.I.T.' ? weak : 99;
+      return extractSupplierHeader(rows).name!;
+    };
+    // One word at 78.5 among five at 99: the mean (95) would pass the ready rule's 90.
+    expect(header(78.5).confidence).toBeCloseTo(88.5, 1);
+    expect(header(95).confidence).toBeGreaterThan(98);
+  });
+
   it('is as sure of a name that a line under it calls a licensee, or a former name, as of the name alone', () => {
     const address = ['LEVEL 6, BANGUNAN TH, DAMANSARA UPTOWN3', '47400 PETALING JAYA SELANGOR'];
     const alone = extractSupplierHeader(textRows(['GERBANG ALAF RESTAURANTS SDN BHD', '(65351-M)', ...address]));

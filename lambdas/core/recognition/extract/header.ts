@@ -298,19 +298,6 @@ export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found;
   };
 }
 
-/**
- * A bare "No" that opens its row (or follows the row's date) before a series of letters and its digits
- * ("NO. : CS-20322", "30/03/2018  No. : CS-20322"): a cash bill's own number, as sure as after a full label.
- * After other words a bare "No" numbers what they name.
- */
-function seriesAfterBareNo(before: string, value: string): boolean {
-  if (!/^[A-Z]{1,4}-?\d{4,}$/.test(value)) return false;
-  const lead = before.trim();
-  if (!lead) return true;
-  const dates = findDates(lead);
-  return dates.length === 1 && dates[0]!.raw.length === lead.length;
-}
-
 /** The document number after a number label ("Invoice No: INV-001", "Serija AB Nr. 123"). */
 export function extractDocumentId(rows: Row[]): Found | undefined {
   type C = { found: Found; score: number };
@@ -341,7 +328,7 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
       if (label === '#' && /(^|\s)[A-Z0-9]*\d[A-Z0-9]*#?\s?$/i.test(t.slice(0, m.index))) continue;
       if (tok && tok[1]!.length >= 3 && !findDates(tok[1]!).length && !/^\d{1,2}[:.]\d{2}$/.test(tok[1]!)) {
         const value = tok[1]!.replace(/[.\-/]+$/, '');
-        const f = foundInRow(row, after.start, after.start + value.length, value, strong || seriesAfterBareNo(t.slice(0, m.index), value) ? 1 : 0.8);
+        const f = foundInRow(row, after.start, after.start + value.length, value, strong ? 1 : 0.8);
         f.label = { text: label, box: row.box, page: row.page };
         cands.push({ found: f, score: (strong ? 5 : 2) - row.index * 0.05 + (/invoice|saskait|receipt|bill|doc/i.test(label) ? 2 : 0) });
         break;
