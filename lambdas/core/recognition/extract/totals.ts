@@ -163,7 +163,12 @@ const eq = (a: number, b: number) => Math.abs(a - b) < 0.005;
  * smallest coin in many currencies)? A different amount only: an exact total is its own rounding.
  */
 export function isCashRounding(exact: number, rounded: number): boolean {
-  return !eq(exact, rounded) && eq(Math.round(exact * 20) / 20, rounded);
+  return !eq(exact, rounded) && eq(toFiveCents(exact), rounded);
+}
+
+/** An amount rounded to the nearest 5 cents. */
+function toFiveCents(amount: number): number {
+  return Math.round(amount * 20) / 20;
 }
 
 function toFound(la: LabelledAmount, factor: number): Found {
@@ -342,7 +347,7 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   // by itself), unless other arithmetic or a second printed copy backs it.
   const backed = reasons.some(isSupport) || repeated;
   // A total labelled as rounded ("TOTAL ROUNDED", "ROUNDED TOTAL") is a 5-cent amount: one that is not was misread.
-  const offRounding = !!total.labelText && ROUNDING.test(repairLabel(total.labelText)) && !eq(Math.round(v * 20) / 20, v);
+  const offRounding = !!total.labelText && ROUNDING.test(repairLabel(total.labelText)) && !eq(toFiveCents(v), v);
   const contradicted =
     offRounding || roundedTotals.some((a) => !eq(a.amount.value, v)) || (settled.length > 0 && !settled.some(fitsSettled) && !backed);
   if (contradicted) reasons.push('contradicted');
