@@ -260,6 +260,20 @@ describe("the seller's name", () => {
     expect(extractSupplierHeader(rows).address?.value).toBe('No.2, Jalan Temenggung 19/9, Seksyen 9, Bandar Mahkota Cheras, 43200 Cheras, Selangor');
   });
 
+  it("ends the address at the state or the country, going on only with a place's line", () => {
+    const dealer = extractSupplierHeader(
+      textRows(['BHPETROL SUBANG AIRPORT', 'JALAN LAPANGAN TERBANG SUBANG', '47200 SUBANG', 'SELANGOR', "D'ROSH SERVPORT", 'CO. REG. NO: 000948487-V']),
+    );
+    expect(dealer.address?.value).toBe('JALAN LAPANGAN TERBANG SUBANG 47200 SUBANG SELANGOR');
+    // A mall the branch stands in, and a state's honorific read run together, are lines of the address.
+    const mall = extractSupplierHeader(
+      textRows(['RESTORAN ABC', 'NO 8, JALAN 7/118B, DESA TUN RAZAK', '56000 KUALA LUMPUR, MALAYSIA', 'KL FESTIVAL CITY MALL', 'TEL: 03-91321234']),
+    );
+    expect(mall.address?.value).toBe('NO 8, JALAN 7/118B, DESA TUN RAZAK 56000 KUALA LUMPUR, MALAYSIA KL FESTIVAL CITY MALL');
+    const honorific = extractSupplierHeader(textRows(['LIAN HING STATIONERY SDN BHD', 'TAMAN SERDANG RAYA,', '43300 SERI KEMBANGAN, SELANGOR', 'DARULEHSAN', 'GST ID : 002139201536']));
+    expect(honorific.address?.value).toBe('TAMAN SERDANG RAYA, 43300 SERI KEMBANGAN, SELANGOR DARUL EHSAN');
+  });
+
   it('starts the address at a basement line, as at a floor or level line', () => {
     const header = extractSupplierHeader(
       textRows(['Sanjung Realiti Sdn. Bhd. (779763-K)', '(GST Registration No.: 001751072768)', 'Car Park Office, Basement 1,', 'Jalan SS21/39, PJU6A,', '47400 Petaling Jaya, Selangor', 'Tel.: +603 7726 2929']),

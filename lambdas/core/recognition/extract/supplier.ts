@@ -11,7 +11,7 @@ import { correctMisreadWords, isEnglishWord, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
 import { collapseSpaces, foldDiacritics, inCaseOf, LETTER_FOR_DIGIT, levenshtein } from './text';
-import { joinAddressLines, lookAlikeSlip, repairAddressWords } from './address';
+import { hasAddressWord, joinAddressLines, lookAlikeSlip, repairAddressWords } from './address';
 import { isPlaceWord } from './places';
 
 /** Lines that are document furniture, never the seller's name. */
@@ -30,6 +30,12 @@ const ADDRESS_STOP =
 
 const STATE_OR_COUNTRY =
   /^(malaysia|johor|kedah|kelantan|melaka|malacca|negeri\s*sembilan|pahang|penang|pulau\s*pinang|perak|perlis|sabah|sarawak|selangor(\s*darul\s*ehsan)?|terengganu|kuala\s*lumpur|w\.?\s*p\.?(\s*kuala\s*lumpur)?|wilayah\s*persekutuan|lithuania|lietuva|lietuvos\s*respublika|latvia|estonia|poland|germany)[.,]?$/i;
+
+/** Whether a line ends with a state's or a country's name ("47200 SUBANG SELANGOR", "KUALA LUMPUR, MALAYSIA."). */
+function endsWithStateOrCountry(line: string): boolean {
+  const words = foldDiacritics(line).replace(/[^A-Za-z.\s]/g, ' ').trim().split(/\s+/);
+  return words.some((_, k) => STATE_OR_COUNTRY.test(words.slice(k).join(' ')));
+}
 
 /**
  * A company registration line, also as OCR misreads it ("C0.REG:704427-T)", "Co-RE: 860671-D", "Co.No. 1 13825-W)",
@@ -462,6 +468,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   const addressRows: Row[] = [];
   let started = false;
   let sawPostcode = false;
+  let sawState = false;
   const nameBox = unionBoxes(nameRows.map((r) => r.box));
   for (let k = 0; k < after.length && k < 10; k++) {
     const r = after[k]!;
@@ -492,6 +499,10 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
       if (ADDRESS_STOP.test(t) || REG_NUMBER_LINE.test(t) || findAmounts(t).length) break;
       // After the postcode line only short place lines follow (state, country, branch).
       if (sawPostcode && tokensOf(t).length > 5 && !STATE_OR_COUNTRY.test(foldDiacritics(t).replace(/[^A-Za-z.\s]/g, '').trim())) break;
+      // The state or the country closes the address: a line after it goes on only naming a place (a mall, a
+      // branch's number, a state's honorific run together: "DARULEHSAN"), not a dealer's or an operator's name
+      // ("SELANGOR" + "D'ROSH SERVPORT").
+      if (sawState && !digits(t) && !ADDRESS_WORDS.test(t) && !hasAddressWord(joinAddressLines([t]))) break;
       // A line far below the previous one starts another block.
       const prev = addressRows[addressRows.length - 1]!;
       if (r.box.top - (prev.box.top + prev.box.height) > prev.box.height * 1.6) break;
@@ -504,6 +515,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
     }
     addressRows.push(r);
     if (/\b\d{5}\b/.test(t) && !/\b\d{6,}\b/.test(t)) sawPostcode = true;
+    if (sawPostcode && endsWithStateOrCountry(t)) sawState = true;
     if (addressRows.length >= 6) break;
   }
   const addrText = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
