@@ -94,6 +94,12 @@ describe('joinAddressLines', () => {
     expect(joinAddressLines(['TAMAN INDUSTRIES, JALAN BATAI, JALAN TAMAR'])).toBe('TAMAN INDUSTRIES, JALAN BATAI, JALAN TAMAR');
   });
 
+  it('puts back a narrow letter or a twin letter lost from a short address word', () => {
+    expect(joinAddressLines(['Lot 50, Flor T2, Wsma UOA'])).toBe('Lot 50, Floor T2, Wisma UOA');
+    // Only where one address word fits; English words and other letters lost stay.
+    expect(joinAddressLines(['NO 5, SOUTH TOWER, TMAN JAYA'])).toBe('NO 5, SOUTH TOWER, TMAN JAYA');
+  });
+
   it("takes a document's own text as written", () => {
     expect(joinAddressLines(['5-7,JALAN MAHAGONI', 'NO 290. JALAN'], true)).toBe('5-7,JALAN MAHAGONI NO 290. JALAN');
     expect(joinAddressLines(['L0T 5, Ja1an'], true)).toBe('L0T 5, Ja1an');

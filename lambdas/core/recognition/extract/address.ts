@@ -244,7 +244,8 @@ export function lookAlikeSlip(a: string, b: string): boolean {
  * An address word read a letter off, in the case it was read in:
  * - three letters: the one address abbreviation it is a look-alike letter from ("JIN" → "JLN");
  * - an F between consonants read as the E it lost a bar of ("SFTIA");
- * - four letters: the one known word it is a look-alike letter from ("DFSA" → "DESA");
+ * - four letters: the one known word it is a look-alike letter from ("DFSA" → "DESA"), failing one the one address
+ *   word it is with a narrow or a twin letter put back ("FLOR" → "FLOOR");
  * - five letters or more: the one address word it is a look-alike letter from ("TANAN", "NALAYSIA"), or a letter off
  *   after the same first letter from six letters on, two from ten ("Perindustrlan", "Kawassn"); failing one, the
  *   one place or English word it is a look-alike letter from ("FUSAT" → "PUSAT", "FESTIUAL").
@@ -270,6 +271,7 @@ function correctAddressWord(token: string): string {
   }
   if (up.length === 4) {
     const near = lookAlikeWords(up);
+    if (!near.length) near.push(...lostLetterWords(up));
     return near.length === 1 ? inCaseOf(near[0]!, token) : token;
   }
   const slips = up.length >= 10 ? 2 : 1;
@@ -287,6 +289,22 @@ function correctAddressWord(token: string): string {
   if (!near.length) near.push(...lookAlikeWords(up));
   if (near.length !== 1) return token;
   return inCaseOf(near[0]!, token);
+}
+
+/**
+ * The address words a word of four letters is with a letter the reading lost: a narrow I or L, or one of two same
+ * letters ("FLOR" → "FLOOR", "WSMA" → "WISMA").
+ */
+function lostLetterWords(up: string): string[] {
+  const found = new Set<string>();
+  for (let i = 0; i <= up.length; i++) {
+    const twins = [up[i - 1], up[i]].filter((c): c is string => !!c);
+    for (const c of new Set(['I', 'L', ...twins])) {
+      const candidate = up.slice(0, i) + c + up.slice(i);
+      if (ADDRESS_VOCABULARY.includes(candidate)) found.add(candidate);
+    }
+  }
+  return [...found];
 }
 
 /** The known words (address, place, English) one look-alike letter from a word (upper case). */
