@@ -36,6 +36,26 @@ describe('the document number', () => {
     expect(numberOf(['KEDAI ABC', '15-07-18 10:35  R000010082  B999215'])).toBeUndefined();
   });
 
+  it("is read on the sale's stamp past a piece of a starred rule standing over it", () => {
+    const doc = textDocument(['MR. D.I.Y. (M) SDN BHD', 'TOTAL  6.36', '19-04-18 18:04 SH01 ZJ86']);
+    const page = doc.pages[0]!;
+    const words = page.lines[2]!.words;
+    const stamp = { ...words[0]!.box, width: words[words.length - 1]!.box.left + words[words.length - 1]!.box.width - words[0]!.box.left };
+    page.lines[2]!.box = stamp;
+    const line = (text: string, left: number, top: number, width: number, height: number) => ({
+      text,
+      words: [{ text, box: { left, top, width, height }, confidence: 95, page: 1 }],
+      box: { left, top, width, height },
+      confidence: 95,
+      page: 1,
+    });
+    // The number's end of the printed line, read as a line of its own a little higher; a star of the rule above
+    // at the left margin, a third of the print's height.
+    page.lines.push(line('T1 R000118085', 0.6, stamp.top - stamp.height * 0.2, 0.2, stamp.height));
+    page.lines.push(line('*', 0, stamp.top - stamp.height * 0.3, 0.01, stamp.height / 3));
+    expect(extractDocumentId(documentRows(doc))?.value).toBe('R000118085');
+  });
+
   it('is read past a speck between the label and the number', () => {
     // A colon's dots read as "1": a character far smaller than the print, read with little confidence.
     const doc = textDocument(['KEDAI ABC', 'Bill No  1  BM-159572', 'Date  15/05/2017 10:49:40 AM']);

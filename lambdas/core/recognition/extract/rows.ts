@@ -90,8 +90,10 @@ function medianLineHeight(page: OcrDocument['pages'][number]): number {
 export function documentRows(doc: OcrDocument): Row[] {
   const rows: Row[] = [];
   for (const page of doc.pages) {
-    const lines = pageRows(page);
     const speckHeight = SPECK_HEIGHT * medianLineHeight(page);
+    // Pieces of a dashed or starred rule ("*", "--*"), far smaller than the print, are no line: they would hold a
+    // row of their own beside the text they stand over ("*  T1 R000118085" kept from "19-04-18 18:04 SH01 ZJ86").
+    const lines = pageRows({ ...page, lines: page.lines.filter((l) => /[\p{L}\d]/u.test(l.text) || l.box.height >= speckHeight) });
     for (const l of lines) {
       // OCR noise: lone symbols read with little confidence ("|", "~", "«"; an ampersand is part of names), and
       // specks read as a character or two, far smaller than the page's print and read with little confidence.
