@@ -172,6 +172,22 @@ describe('receipt totals', () => {
     expect(split.reasons).not.toContain('contradicted');
   });
 
+  it('is as sure of the total as of its surest printed copy', () => {
+    const rows = textRows(['Total Amount:  $8.20', 'GST @6%:  $0.46', 'Nett Total:  $8.20', 'CASH  $8.20', 'Change  $0.00']);
+    // The strongest label's copy read with little confidence; the other total line and the cash read surely.
+    const weak = (text: string, confidence: number) => rows.filter((r) => r.text.startsWith(text)).forEach((r) => r.words.forEach((w) => (w.confidence = confidence)));
+    weak('Nett Total', 80);
+    weak('Total Amount', 99);
+    weak('CASH', 98);
+    const t = extractTotals(rows);
+    expect(t.total?.value).toBe('8.20');
+    expect(t.total!.confidence).toBeGreaterThanOrEqual(90);
+    // A copy that disagrees is no second reading.
+    const other = textRows(['Total Amount:  $8.30', 'Nett Total:  $8.20', 'Change  $0.00']);
+    other.filter((r) => r.text.startsWith('Nett')).forEach((r) => r.words.forEach((w) => (w.confidence = 80)));
+    expect(extractTotals(other).total!.confidence).toBeLessThan(90);
+  });
+
   it('does not trust a total labelled as rounded that is no 5-cent amount', () => {
     // "TOTAL ROUNDED RM 7.15" read as 7.16: the total before rounding and the items agree with the misreading.
     const lines = (rounded: string) => ['SPRAYER SX-260# 550ML   4 X 1.79   7.16', 'TOTAL INCL. GST   RM 7.16', 'ROUNDING ADJUSTMENT   -RM 0.01', `TOTAL ROUNDED   RM ${rounded}`, 'CASH   RM 20.20', 'CHANGE   RM 13.05'];
