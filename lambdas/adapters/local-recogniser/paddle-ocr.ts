@@ -310,11 +310,12 @@ export function ctcDecode(
  */
 export function lineWords(
   decoded: { text: string; confidences: number[]; positions: number[] },
-  box: { x0: number; y0: number; x1: number; y1: number },
+  box: { x0: number; y0: number; x1: number; y1: number; angle?: number },
   stepWidth: number,
   page: { width: number; height: number; number: number },
 ): OcrWord[] {
   const words: OcrWord[] = [];
+  const band = slantedBand(box);
   const chars = [...decoded.text];
   let i = 0;
   while (i < chars.length) {
@@ -329,10 +330,34 @@ export function lineWords(
     const right = Math.min(box.x1, box.x0 + (decoded.positions[j - 1]! + 1) * stepWidth + stepWidth * 0.5);
     const conf = decoded.confidences.slice(i, j);
     const confidence = (conf.reduce((s, c) => s + c, 0) / conf.length) * 100;
-    words.push({ text, box: pixelBox(left, box.y0, right, box.y1, page.width, page.height), confidence: Math.round(confidence * 10) / 10, page: page.number });
+    const { top, bottom } = band(left, right);
+    words.push({ text, box: pixelBox(left, top, right, bottom, page.width, page.height), confidence: Math.round(confidence * 10) / 10, page: page.number });
     i = j;
   }
   return words;
+}
+
+/**
+ * Where a line's text lies between two x positions of its box: the whole box for a level line; along the slant
+ * for a line that slants (as `lineImage` straightens it), so that its words show the page's skew (`estimateSlope`)
+ * and a word's box holds its own stretch of the line.
+ */
+function slantedBand(box: { x0: number; y0: number; x1: number; y1: number; angle?: number }): (x0: number, x1: number) => { top: number; bottom: number } {
+  const w = box.x1 - box.x0;
+  const h = box.y1 - box.y0;
+  const theta = box.angle ?? 0;
+  const cos = Math.cos(Math.abs(theta));
+  const sin = Math.sin(Math.abs(theta));
+  const det = cos * cos - sin * sin;
+  if (theta === 0 || w <= 2 * h || det <= 0.5) return () => ({ top: box.y0, bottom: box.y1 });
+  const thickness = Math.min(h, Math.max(h * 0.4, (h * cos - w * sin) / det));
+  const tan = Math.tan(theta);
+  const cx = (box.x0 + box.x1) / 2;
+  const cy = (box.y0 + box.y1) / 2;
+  return (x0, x1) => {
+    const [a, b] = [cy + tan * (x0 - cx), cy + tan * (x1 - cx)];
+    return { top: Math.max(box.y0, Math.min(a, b) - thickness / 2), bottom: Math.min(box.y1, Math.max(a, b) + thickness / 2) };
+  };
 }
 
 /** Ink per column of a line image, counted in the rows of its own text line, and those rows. */
