@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { classifyLabel, extractTotals, isCashRounding } from '../../../lambdas/core/recognition/extract/totals';
 import { checkTotals, extractVatLines, vatMatches } from '../../../lambdas/core/recognition/extract/vat-lines';
-import { textRows } from './helpers';
+import { extractDocument } from '../../../lambdas/core/recognition/extract';
+import { textDocument, textRows } from './helpers';
 
 describe('receipt totals', () => {
   it.each([
@@ -170,6 +171,19 @@ describe('receipt totals', () => {
     const split = extractTotals(textRows(['TOTAL RM   50.00', 'CASH RM   20.00', 'VISA RM   30.00', 'CHANGE RM   0.00']));
     expect(split.total?.value).toBe('50.00');
     expect(split.reasons).not.toContain('contradicted');
+  });
+
+  it('takes no amount for the tax that is more than the highest VAT rate of its base', () => {
+    // The base under a label that names the tax, the tax unlabelled: 77.18 is no tax on 4.62.
+    const lines = ['KEDAI ABC', 'SUBTOTAL  :  81.80', 'TOTAL  :  81.80', 'TOTAL EXCLUDED TAX  :  77.18', ':  4.62', 'CASH  85.00', 'CASH CHANGE  3.20'];
+    const summary = ['TAX SUMMARY', 'TAX CODE %  AMOUNT(MYR)  TAX(MYR)', 'SR  6  77.18  4.62'];
+    const { fields } = extractDocument(textDocument([...lines, ...summary]));
+    expect(fields.amount_total?.value).toBe('81.80');
+    expect(fields.amount_total_base?.value).toBe('77.18');
+    expect(fields.amount_tax?.value).toBe('4.62');
+    // Two items that happen to make the total are no base and tax.
+    const items = extractTotals(textRows(['Qty  Tax  RM', 'Durafile H399  200 S  116.60', 'Name Badge Clip  2  SR  42.40', 'Total Amt Payable :  159.00']));
+    expect(items.tax?.value).not.toBe('116.60');
   });
 
   it('is as sure of the total as of its surest printed copy', () => {

@@ -183,6 +183,12 @@ function toFound(la: LabelledAmount, factor: number): Found {
   return f;
 }
 
+/** The highest standard rate of VAT or GST anywhere (27 %): a tax is at most this share of its base. */
+const MAX_TAX_RATE = 0.27;
+
+/** Whether an amount can be the tax on a base (subtotal + tax = total: the tax is no item nor the base). */
+const plausibleTax = (tax: number, base: number) => tax <= base * MAX_TAX_RATE + 0.01;
+
 /** Picks total, subtotal and tax among the labelled amounts. */
 export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): TotalsResult {
   const all = labelledAmounts(rows);
@@ -241,7 +247,13 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
       bases.some(
         (s) =>
           s.row !== c.row &&
-          taxes.some((t) => t.amount.value > 0 && t.row !== c.row && (eq(s.amount.value + t.amount.value, v) || roundings.some((r) => eq(s.amount.value + t.amount.value + r.amount.value, v)))),
+          taxes.some(
+            (t) =>
+              t.amount.value > 0 &&
+              t.row !== c.row &&
+              plausibleTax(t.amount.value, s.amount.value) &&
+              (eq(s.amount.value + t.amount.value, v) || roundings.some((r) => eq(s.amount.value + t.amount.value + r.amount.value, v))),
+          ),
       )
     ) {
       score += 3;
@@ -313,7 +325,7 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
       // A subtotal alone only explains a total with an extra or a lost digit ("385.20" for "85.20").
       derived.push({ value: b.amount.value, sameLength: false });
       for (const t of taxes) {
-        if (t.amount.value <= 0) continue;
+        if (t.amount.value <= 0 || !plausibleTax(t.amount.value, b.amount.value)) continue;
         derived.push({ value: b.amount.value + t.amount.value, sameLength: true });
         for (const r of roundings) derived.push({ value: b.amount.value + t.amount.value + r.amount.value, sameLength: true });
       }
@@ -369,6 +381,7 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   let subPick: LabelledAmount | undefined;
   for (const t of taxes) {
     for (const s of [...subs, ...candidates.filter((c) => c !== total)]) {
+      if (!plausibleTax(t.amount.value, s.amount.value)) continue;
       if (eq(s.amount.value + t.amount.value, T) || roundings.some((r) => eq(s.amount.value + t.amount.value + r.amount.value, T))) {
         if (!taxPick || t.strength > taxPick.strength) {
           taxPick = t;
@@ -378,7 +391,7 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
     }
   }
   if (!taxPick) {
-    const explicit = taxes.filter((t) => t.strength >= 3 && t.amount.value < T);
+    const explicit = taxes.filter((t) => t.strength >= 3 && plausibleTax(t.amount.value, T - t.amount.value));
     taxPick = explicit[0] ?? taxes.find((t) => t.amount.value < T && t.amount.value > 0 && t.rate !== undefined && eq(roundMoney((T / (100 + t.rate)) * t.rate), t.amount.value));
   }
   if (!subPick) subPick = subs.find((s) => taxPick && eq(s.amount.value + taxPick.amount.value, T));
