@@ -343,14 +343,9 @@ export function lineWords(
  * and a word's box holds its own stretch of the line.
  */
 function slantedBand(box: { x0: number; y0: number; x1: number; y1: number; angle?: number }): (x0: number, x1: number) => { top: number; bottom: number } {
-  const w = box.x1 - box.x0;
-  const h = box.y1 - box.y0;
-  const theta = box.angle ?? 0;
-  const cos = Math.cos(Math.abs(theta));
-  const sin = Math.sin(Math.abs(theta));
-  const det = cos * cos - sin * sin;
-  if (theta === 0 || w <= 2 * h || det <= 0.5) return () => ({ top: box.y0, bottom: box.y1 });
-  const thickness = Math.min(h, Math.max(h * 0.4, (h * cos - w * sin) / det));
+  const slant = lineSlant(box);
+  if (!slant || slant.theta === 0) return () => ({ top: box.y0, bottom: box.y1 });
+  const { theta, thickness } = slant;
   const tan = Math.tan(theta);
   const cx = (box.x0 + box.x1) / 2;
   const cy = (box.y0 + box.y1) / 2;
@@ -600,22 +595,32 @@ export function cropRgb(img: RgbImage, left: number, top: number, width: number,
 }
 
 /**
- * The pixels of one text line: its box cut from the page; a line that slants (a receipt scanned askew) is turned
- * level first and cut to the band it fills, so the recogniser sees it straight. A box holding a line of length L
- * and height T at angle θ is L·cos θ + T·sin θ wide and L·sin θ + T·cos θ high, so T = (h·cos θ − w·sin θ) /
- * (cos²θ − sin²θ).
+ * The slant of a text line's box and the height of the text along it: a box holding a line of length L and height
+ * T at angle θ is L·cos θ + T·sin θ wide and L·sin θ + T·cos θ high, so T = (h·cos θ − w·sin θ) / (cos²θ − sin²θ).
+ * None for a box too short or too steep to tell a line's length from its height.
  */
-export async function lineImage(img: RgbImage, b: TextBox): Promise<RgbImage> {
+function lineSlant(b: { x0: number; y0: number; x1: number; y1: number; angle?: number }): { theta: number; thickness: number } | undefined {
   const w = b.x1 - b.x0;
   const h = b.y1 - b.y0;
   const theta = b.angle ?? 0;
   const cos = Math.cos(Math.abs(theta));
   const sin = Math.sin(Math.abs(theta));
   const det = cos * cos - sin * sin;
-  const deskew = Math.abs(theta) >= DESKEW_MIN && w > 2 * h && det > 0.5;
+  if (w <= 2 * h || det <= 0.5) return undefined;
+  return { theta, thickness: Math.min(h, Math.max(h * 0.4, (h * cos - w * sin) / det)) };
+}
+
+/**
+ * The pixels of one text line: its box cut from the page; a line that slants (a receipt scanned askew) is turned
+ * level first and cut to the band it fills (`lineSlant`), so the recogniser sees it straight.
+ */
+export async function lineImage(img: RgbImage, b: TextBox): Promise<RgbImage> {
+  const w = b.x1 - b.x0;
+  const h = b.y1 - b.y0;
+  const slant = lineSlant(b);
   // A level line is a plain crop, copied row by row (handing the whole page to sharp for each line cost more).
-  if (!deskew) return cropRgb(img, b.x0, b.y0, w, h);
-  const thickness = Math.min(h, Math.max(h * 0.4, (h * cos - w * sin) / det));
+  if (!slant || Math.abs(slant.theta) < DESKEW_MIN) return cropRgb(img, b.x0, b.y0, w, h);
+  const { theta, thickness } = slant;
   // Turned by -θ the canvas grows to w·cos + h·sin by w·sin + h·cos, the line level in its middle.
   const turned = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
     .extract({ left: b.x0, top: b.y0, width: w, height: h })
