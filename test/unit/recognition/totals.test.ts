@@ -186,6 +186,16 @@ describe('receipt totals', () => {
     expect(items.tax?.value).not.toBe('116.60');
   });
 
+  it("takes a tax summary's nets for the base where they and its tax make the total", () => {
+    const lines = ['KEDAI ABC', 'BUTA SHOGA YAKI SET  19.90', 'TOTAL AMOUNT :  24.37', 'CASH  30.00', 'CHANGE  5.63', 'GST SUMMARY  AMOUNT RM  TAX RM'];
+    const { fields } = extractDocument(textDocument([...lines, 'SR 6%  22.99  1.38']));
+    expect(fields.amount_tax?.value).toBe('1.38');
+    expect(fields.amount_total_base?.value).toBe('22.99');
+    // Nets that do not make the total with the tax are no base.
+    const off = extractDocument(textDocument([...lines, 'SR 6%  22.50  1.35'])).fields;
+    expect(off.amount_total_base).toBeUndefined();
+  });
+
   it('is as sure of the total as of its surest printed copy', () => {
     const rows = textRows(['Total Amount:  $8.20', 'GST @6%:  $0.46', 'Nett Total:  $8.20', 'CASH  $8.20', 'Change  $0.00']);
     // The strongest label's copy read with little confidence; the other total line and the cash read surely.

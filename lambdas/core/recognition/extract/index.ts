@@ -104,6 +104,14 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
     const first = vatLines[0]!.found.vat;
     fields.amount_tax = { ...first, value: formatAmount(sum), confidence: first.confidence * 0.9 };
   }
+  // A tax summary's nets are the base where they and its tax make the total ("SR 6%  22.99  1.38" of 24.37).
+  const nets = vatLines.map((l) => l.found.net);
+  if (vatLines.length && !fields.amount_total_base && fields.amount_total && fields.amount_tax && nets.every((n): n is Found => !!n)) {
+    const base = Math.round(vatLines.reduce((s, l) => s + l.net!, 0) * 100) / 100;
+    if (Math.abs(base + Number(fields.amount_tax.value) - Number(fields.amount_total.value)) < 0.005 * (vatLines.length + 1)) {
+      fields.amount_total_base = { ...nets[0]!, value: formatAmount(base), confidence: Math.min(...nets.map((n) => n.confidence)) * 0.9 };
+    }
+  }
   const checks = checkTotals({
     ...(fields.amount_total ? { total: num(fields.amount_total)! } : {}),
     ...(fields.amount_total_base ? { subtotal: num(fields.amount_total_base)! } : {}),
