@@ -363,14 +363,14 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   const contradicted =
     offRounding || roundedTotals.some((a) => !eq(a.amount.value, v)) || (settled.length > 0 && !settled.some(fitsSettled) && !backed);
   if (contradicted) reasons.push('contradicted');
-  result.total = toFound(total, contradicted ? Math.min(0.85, 0.6 + best.score / 20) : Math.min(1, 0.6 + best.score / 20));
+  const support = Math.min(1, 0.6 + best.score / 20);
+  result.total = toFound(total, contradicted ? Math.min(0.85, support) : support);
   // The total printed again (a second total line, the cash paid) is a second reading of the same amount: the
   // amount is as sure as its surest copy ("Nett Total: $8.20" read at 80, "Total Amount: $8.20" at 100).
   const copies = all.filter((a) => (a.kind === 'total' || a.kind === 'total_final' || a.kind === 'paid') && eq(a.amount.value, v) && !isTotal(a));
   if (!contradicted && copies.length) {
     const surest = Math.max(...copies.map((a) => spanConfidence(a.row, a.amount.index, a.amount.index + a.amount.raw.length)));
-    const factor = Math.min(1, 0.6 + best.score / 20);
-    result.total.confidence = Math.max(result.total.confidence, Math.round(surest * factor * 10) / 10);
+    result.total.confidence = Math.max(result.total.confidence, Math.round(surest * support * 10) / 10);
   }
   const currency = all.find((a) => a.amount.currency)?.amount.currency;
   if (currency) result.currency = currency;
