@@ -103,6 +103,25 @@ describe('rows that sum the items up', () => {
     ]);
   });
 
+  it("takes no whole number after an amount in a table's amount column for the amount: a tax code read as a digit", () => {
+    const items = extractLineItems(
+      textRows([
+        'Qty  Description               Amount',
+        '1    8" PANDAN KAYA CAKE       55.00 1',
+        '2    HOTDOG BUN                 5.60 T',
+        '7    TOTAL                     60.60',
+        'CASH                          100.00',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['8" PANDAN KAYA CAKE', '55.00'],
+      ['HOTDOG BUN', '5.60'],
+    ]);
+    // A column of whole amounts stays one.
+    const whole = extractLineItems(textRows(['Qty  Description       Amount', '1    RICE BAG          55', '2    BUN               6', 'TOTAL                  61.00']));
+    expect(whole.map((i) => i.total_price?.value)).toEqual(['55.00', '6.00']);
+  });
+
   it('ends at a count before a subtotal that is the sum of the items', () => {
     const items = extractLineItems(
       textRows(['1  HH GUINESS 12 GLASSES  150.00', '1  HH TIGER 12 GLASSES  145.00', '2  SUB TOTAL  295.00', 'SERVICE CHARGE 10%  29.50', 'NET TOTAL  343.95']),

@@ -120,7 +120,10 @@ function normaliseCell(id: LineItemFieldId, text: string): string | undefined {
     case 'price_per_unit':
     case 'vat':
     case 'total_price': {
-      const a = findAmounts(text, { requireDecimals: false });
+      // Money prints its decimals: a whole number after an amount in the cell is a tax code or a count read as a
+      // digit ("55.00 1", the code T read as 1), not the amount.
+      const decimal = findAmounts(text);
+      const a = decimal.length ? decimal : findAmounts(text, { requireDecimals: false });
       return a.length ? formatAmount(a[a.length - 1]!.value) : undefined;
     }
     case 'vat_rate': {
