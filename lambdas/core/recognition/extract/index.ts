@@ -3,7 +3,7 @@
  * output, PDF text layers and (through the Blocks of a response) Textract's words.
  */
 import type { DateFormat, HeaderFieldId, OcrDocument, OcrWord } from '../types';
-import { formatAmount } from './amounts';
+import { formatAmount, roundMoney } from './amounts';
 import { dateFormatOfAddress, dateFormatOfCurrency, documentDateFormat, extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields } from './header';
 import { extractLineItems, type LineItem } from './line-items';
 import { buildRow, documentRows, type Found, type Row } from './rows';
@@ -107,7 +107,7 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
   // A tax summary's nets are the base where they and its tax make the total ("SR 6%  22.99  1.38" of 24.37).
   const nets = vatLines.map((l) => l.found.net);
   if (vatLines.length && !fields.amount_total_base && fields.amount_total && fields.amount_tax && nets.every((n): n is Found => !!n)) {
-    const base = Math.round(vatLines.reduce((s, l) => s + l.net!, 0) * 100) / 100;
+    const base = roundMoney(vatLines.reduce((s, l) => s + l.net!, 0));
     if (Math.abs(base + Number(fields.amount_tax.value) - Number(fields.amount_total.value)) < 0.005 * (vatLines.length + 1)) {
       fields.amount_total_base = { ...nets[0]!, value: formatAmount(base), confidence: Math.min(...nets.map((n) => n.confidence)) * 0.9 };
     }

@@ -31,9 +31,19 @@ const ADDRESS_STOP =
 const STATE_OR_COUNTRY =
   /^(malaysia|johor|kedah|kelantan|melaka|malacca|negeri\s*sembilan|pahang|penang|pulau\s*pinang|perak|perlis|sabah|sarawak|selangor(\s*darul\s*ehsan)?|terengganu|kuala\s*lumpur|w\.?\s*p\.?(\s*kuala\s*lumpur)?|wilayah\s*persekutuan|lithuania|lietuva|lietuvos\s*respublika|latvia|estonia|poland|germany)[.,]?$/i;
 
+/** A line's letters and full stops as words, for the state and country names ("47200 SUBANG, SELANGOR." → 3 words). */
+function placeWords(line: string): string[] {
+  return foldDiacritics(line).replace(/[^A-Za-z.\s]/g, ' ').trim().split(/\s+/);
+}
+
+/** Whether a line is a state's or a country's name and nothing else ("SELANGOR DARUL EHSAN", "MALAYSIA."). */
+function isStateOrCountry(line: string): boolean {
+  return STATE_OR_COUNTRY.test(placeWords(line).join(' '));
+}
+
 /** Whether a line ends with a state's or a country's name ("47200 SUBANG SELANGOR", "KUALA LUMPUR, MALAYSIA."). */
 function endsWithStateOrCountry(line: string): boolean {
-  const words = foldDiacritics(line).replace(/[^A-Za-z.\s]/g, ' ').trim().split(/\s+/);
+  const words = placeWords(line);
   return words.some((_, k) => STATE_OR_COUNTRY.test(words.slice(k).join(' ')));
 }
 
@@ -498,7 +508,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
     } else {
       if (ADDRESS_STOP.test(t) || REG_NUMBER_LINE.test(t) || findAmounts(t).length) break;
       // After the postcode line only short place lines follow (state, country, branch).
-      if (sawPostcode && tokensOf(t).length > 5 && !STATE_OR_COUNTRY.test(foldDiacritics(t).replace(/[^A-Za-z.\s]/g, '').trim())) break;
+      if (sawPostcode && tokensOf(t).length > 5 && !isStateOrCountry(t)) break;
       // The state or the country closes the address: a line after it goes on only naming a place (a mall, a
       // branch's number, a state's honorific run together: "DARULEHSAN"), not a dealer's or an operator's name
       // ("SELANGOR" + "D'ROSH SERVPORT").
