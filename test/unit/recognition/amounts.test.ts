@@ -58,6 +58,15 @@ describe('amounts', () => {
     expect(findAmounts('0,125', { requireDecimals: false })[0]!.value).toBe(0.125);
   });
 
+  it('takes no size printed with its unit for an amount', () => {
+    expect(findAmounts('COCA COLA 0.75L  12.50').map((a) => a.value)).toEqual([12.5]);
+    expect(findAmounts('FOIL 30CM*7.62M  *S')).toEqual([]);
+    expect(findAmounts('BERAS 1.50KG  3.00 SR').map((a) => a.value)).toEqual([3]);
+    expect(findAmounts('GREEN BEAN 280G', { requireDecimals: false })).toEqual([]);
+    // A tax code or a tax class after an amount stays an amount, as does a unit after a space or a currency.
+    expect(findAmounts('15.56SR  12.50 L  RM7.62M').map((a) => a.value)).toEqual([15.56, 12.5, 7.62]);
+  });
+
   it('keeps the currency printed with an amount', () => {
     expect(findAmounts('RM8.60')[0]!.currency).toBe('MYR');
     expect(findAmounts('12,50 €')[0]!.currency).toBe('EUR');

@@ -171,6 +171,28 @@ describe('item names on a row of their own', () => {
     ]);
   });
 
+  it('takes no size in an item name for its amount ("30CM*7.62M")', () => {
+    const items = extractLineItems(
+      textRows([
+        'ALUMINIUM FOIL 25SQ# 30CM*7.62M  *S',
+        'BJ41/2-52 - 24',
+        '9069295  1 X  5.50  5.50',
+        'SEKOPLAS H/D GARBAGE 89cm*117cm 10s  *S',
+        'WA58 - 16',
+        '9557002081113  5 X  9.50  47.50',
+        'PLASTIC BAGS  *S',
+        '99999  1 X  0.20  0.20',
+        'Item(s) : 3  Qty(s) : 7',
+        'Total Incl. GST@6%  RM 53.20',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['ALUMINIUM FOIL 25SQ# 30CM*7.62M *S', '5.50'],
+      ['SEKOPLAS H/D GARBAGE 89cm*117cm 10s *S', '47.50'],
+      ['PLASTIC BAGS *S', '0.20'],
+    ]);
+  });
+
   it('takes a name with a price in it under an amount row once the receipt prints its names there', () => {
     const items = extractLineItems(
       textRows(['1X 000007773877  7.90SR', 'CHILE ANGELENO', '1X 000000388658  2.50SR', 'CUT FRUITS 1.99', '1X 000004291022  4.80SR', 'CHERRY SUNGOLD', 'SUB-TOTAL  15.20']),

@@ -50,6 +50,12 @@ const AMOUNT =
  */
 const MISREAD_AMOUNT = /(?<![\p{L}\d.,])((?:RM|\$|€)?)([\dOoIlBZbg|][\dOoIlSBZbg|]{0,5}[.,][\dOoIlSBZbg|]{2})(?![\p{L}\d.,])/gu;
 
+/**
+ * A unit of measure printed right after a number ("0.75L", "30CM*7.62M", "1.50KG"): the number is a size in an
+ * item's name, not money. Only glued to the number: "12.50 L" can be a price and a tax class.
+ */
+const MEASURE_AFTER = /^(?:mm|cm|m|km|mg|g|kg|ml|cl|l|ltr|lb|lbs|oz)(?![\p{L}\d])/iu;
+
 function toNumber(intPart: string, decPart: string | undefined): number | undefined {
   const intDigits = intPart.replace(/[ ,.'\u00a0]/g, '');
   if (!/^\d+$/.test(intDigits)) return undefined;
@@ -95,6 +101,7 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
       ip = ip.replace(/[.,]/, '');
     }
     if (requireDecimals && (dp === undefined || dp.length < 2)) continue;
+    if (!curBefore && !curAfter && !post && MEASURE_AFTER.test(text.slice(m.index + raw.length))) continue;
     const value = toNumber(ip, dp);
     if (value === undefined) continue;
     const negative = /-/.test(pre ?? '') || minus === '-' || /-/.test(post ?? '') || (/\(/.test(pre ?? '') && /\)/.test(post ?? ''));
