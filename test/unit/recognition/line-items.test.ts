@@ -193,6 +193,42 @@ describe('item names on a row of their own', () => {
     ]);
   });
 
+  it('takes a row of a code, a quantity, a price and their product for an item with nothing else to name it', () => {
+    const items = extractLineItems(
+      textRows([
+        'OPEN CODE-SR ITEM',
+        '0025679 U  3x8.00  24.00 S',
+        '0025679 U  1x7.00  7.00 S',
+        'PD3.20  -3.80',
+        'STAR 12X13 (1X180)',
+        '0020323 PKT  1x1.00  1.00 S',
+        'Item 3  SubTotal Incl GST  28.20',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.quantity?.value, i.total_price?.value])).toEqual([
+      ['OPEN CODE-SR ITEM', '3', '24.00'],
+      ['0025679 U', '1', '7.00'],
+      ['PD', undefined, '-3.80'],
+      ['STAR 12X13 (1X180)', '1', '1.00'],
+    ]);
+    // Not where the product is not the amount: a price each under an item is no item of its own.
+    expect(extractLineItems(textRows(['YONGCHUN LOKAN  RM62.50', '@5 X RM 12.50', 'TOTAL  RM62.50'])).map((i) => i.total_price?.value)).toEqual(['62.50']);
+  });
+
+  it('takes an item number run into its code for no amount ("2.2012-0011")', () => {
+    const items = extractLineItems(
+      textRows([
+        '1. 2012-0013  PUNCH CARD WITH HOLE',
+        '1 X 11.9000  11.90 SR',
+        "2.2012-0011  WORKER'S CARD (1-15) 100'S",
+        '(WOC-115)',
+        '1 X 3.0000  3.00  SR',
+        'TOTAL SALES INCLUSIVE GST @6%  14.90',
+      ]),
+    );
+    expect(items.map((i) => i.total_price?.value)).toEqual(['11.90', '3.00']);
+  });
+
   it('takes a name with a price in it under an amount row once the receipt prints its names there', () => {
     const items = extractLineItems(
       textRows(['1X 000007773877  7.90SR', 'CHILE ANGELENO', '1X 000000388658  2.50SR', 'CUT FRUITS 1.99', '1X 000004291022  4.80SR', 'CHERRY SUNGOLD', 'SUB-TOTAL  15.20']),

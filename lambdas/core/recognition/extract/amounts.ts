@@ -101,7 +101,10 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
       ip = ip.replace(/[.,]/, '');
     }
     if (requireDecimals && (dp === undefined || dp.length < 2)) continue;
-    if (!curBefore && !curAfter && !post && MEASURE_AFTER.test(text.slice(m.index + raw.length))) continue;
+    const after = text.slice(m.index + raw.length);
+    if (!curBefore && !curAfter && !post && MEASURE_AFTER.test(after)) continue;
+    // Joined by a hyphen to more digits it is a code or a range ("2.2012-0011"), not an amount with a minus after it.
+    if (post === '-' && /^\d/.test(after)) continue;
     const value = toNumber(ip, dp);
     if (value === undefined) continue;
     const negative = /-/.test(pre ?? '') || minus === '-' || /-/.test(post ?? '') || (/\(/.test(pre ?? '') && /\)/.test(post ?? ''));

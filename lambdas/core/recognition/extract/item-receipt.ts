@@ -3,7 +3,7 @@
  * amount ("2 x 3.50  7.00"), each described by its own words or by a row of words beside it.
  */
 import { unionBoxes } from '../geometry';
-import { findAmounts, formatAmount } from './amounts';
+import { amountsEqual, findAmounts, formatAmount } from './amounts';
 import { formatQuantity, isTotalsRow, itemsGoOn, type LineItem, namesItem, rateTotalRow, SUMMARY_START, summaryRow } from './item-rows';
 import type { Row } from './rows';
 
@@ -65,6 +65,9 @@ function nameWithPrice(row: Row | undefined, mark: string | undefined): boolean 
   return amounts.length === 1 && amounts[0]!.value > 0 && namesItem(row.text.slice(0, amounts[0]!.index)) && !/[@:]/.test(row.text);
 }
 
+/** A quantity and a price each ("2 x 3.50", "3x8.00", "1 X RM 5.50"). */
+const QUANTITY_TIMES_PRICE = /(\d+(?:[.,]\d+)?)\s*[xX@*]\s*(?:RM|\$|€)?\s*(\d+[.,]\d{2,4})/;
+
 /** Receipt items: "DESCRIPTION 2 x 3.50 7.00" rows before the first total. */
 export function receiptItems(rows: Row[]): LineItem[] {
   const items: LineItem[] = [];
@@ -124,23 +127,32 @@ export function receiptItems(rows: Row[]): LineItem[] {
       pending = { row: under, text: under.text.slice(0, findAmounts(under.text)[0]!.index).trim() };
       i++;
     }
-    if (!ownWords && !pending) continue;
+    const qx = text.match(QUANTITY_TIMES_PRICE);
+    const [quantity, price] = qx ? [Number(qx[1]!.replace(',', '.')), Number(qx[2]!.replace(',', '.'))] : [];
+    // A row with nothing to name it is still an item where its quantity times its price is its amount ("0025679 U
+    // 1x7.00  7.00 S" under another item of the same code): the arithmetic shows it is one; its code names it.
+    const codeOnly = !ownWords && !pending && quantity !== undefined && amountsEqual(quantity * price!, last.value);
+    const selfNamed = ownWords || codeOnly;
+    if (!selfNamed && !pending) continue;
     const item: LineItem = {};
-    const descRow = ownWords ? row : pending!.row;
+    const descRow = selfNamed ? row : pending!.row;
     // Without the quantity printed before the price ("MILO 1KG  2 x 3.50  7.00" → "MILO 1KG").
-    const dText = ownWords ? before.replace(/\s+\d+(?:[.,]\d+)?\s*[xX@*]$/, '') : pending!.text;
-    item.description = {
-      value: dText.replace(/^\d+\s+(?=\p{L})/u, '').trim(),
-      raw: dText,
-      page: descRow.page,
-      box: descRow === row ? unionBoxes(row.words.filter((_, k) => row.spans[k]!.end <= before.length).map((w) => w.box)) : descRow.box,
-      confidence: Math.round(descRow.confidence * 10) / 10,
-    };
+    const dText = selfNamed ? before.replace(/(^|\s+)\d+(?:[.,]\d+)?\s*[xX@*]$/, '') : pending!.text;
+    // A count before the name goes ("1 MILO 1KG"), not a code that is the only name ("0025679 U").
+    const description = (codeOnly ? dText : dText.replace(/^\d+\s+(?=\p{L})/u, '')).trim();
+    if (description) {
+      item.description = {
+        value: description,
+        raw: dText,
+        page: descRow.page,
+        box: descRow === row ? unionBoxes(row.words.filter((_, k) => row.spans[k]!.end <= before.length).map((w) => w.box)) : descRow.box,
+        confidence: Math.round(descRow.confidence * 10) / 10,
+      };
+    }
     item.total_price = { value: formatAmount(last.value), raw: last.raw, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
-    const qx = text.match(/(\d+(?:[.,]\d+)?)\s*[xX@*]\s*(?:RM|\$|€)?\s*(\d+[.,]\d{2,4})/);
     if (qx) {
-      item.quantity = { ...item.total_price, value: formatQuantity(Number(qx[1]!.replace(',', '.'))), raw: qx[1]! };
-      item.price_per_unit = { ...item.total_price, value: formatAmount(Number(qx[2]!.replace(',', '.'))), raw: qx[2]! };
+      item.quantity = { ...item.total_price, value: formatQuantity(quantity!), raw: qx[1]! };
+      item.price_per_unit = { ...item.total_price, value: formatAmount(price!), raw: qx[2]! };
     }
     item.row = { value: row.text, raw: row.text, page: row.page, box: row.box, confidence: Math.round(row.confidence * 10) / 10 };
     items.push(item);
