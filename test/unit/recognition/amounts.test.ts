@@ -62,7 +62,8 @@ describe('amounts', () => {
     expect(findAmounts('COCA COLA 0.75L  12.50').map((a) => a.value)).toEqual([12.5]);
     expect(findAmounts('FOIL 30CM*7.62M  *S')).toEqual([]);
     expect(findAmounts('BERAS 1.50KG  3.00 SR').map((a) => a.value)).toEqual([3]);
-    expect(findAmounts('GREEN BEAN 280G', { requireDecimals: false })).toEqual([]);
+    // A quantity with its unit stays a quantity where numbers without decimals are asked for.
+    expect(findAmounts('2.5KG', { requireDecimals: false }).map((a) => a.value)).toEqual([2.5]);
     // A tax code or a tax class after an amount stays an amount, as does a unit after a space or a currency.
     expect(findAmounts('15.56SR  12.50 L  RM7.62M').map((a) => a.value)).toEqual([15.56, 12.5, 7.62]);
   });

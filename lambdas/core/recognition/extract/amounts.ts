@@ -52,7 +52,8 @@ const MISREAD_AMOUNT = /(?<![\p{L}\d.,])((?:RM|\$|€)?)([\dOoIlBZbg|][\dOoIlSBZ
 
 /**
  * A unit of measure printed right after a number ("0.75L", "30CM*7.62M", "1.50KG"): the number is a size in an
- * item's name, not money. Only glued to the number: "12.50 L" can be a price and a tax class.
+ * item's name, not money. Only glued to the number: "12.50 L" can be a price and a tax class. Where numbers are
+ * asked for without decimals (a quantity cell, "2.5KG" weighed), a number with its unit stays.
  */
 const MEASURE_AFTER = /^(?:mm|cm|m|km|mg|g|kg|ml|cl|l|ltr|lb|lbs|oz)(?![\p{L}\d])/iu;
 
@@ -102,7 +103,7 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
     }
     if (requireDecimals && (dp === undefined || dp.length < 2)) continue;
     const after = text.slice(m.index + raw.length);
-    if (!curBefore && !curAfter && !post && MEASURE_AFTER.test(after)) continue;
+    if (requireDecimals && !curBefore && !curAfter && !post && MEASURE_AFTER.test(after)) continue;
     // Joined by a hyphen to more digits it is a code or a range ("2.2012-0011"), not an amount with a minus after it.
     if (post === '-' && /^\d/.test(after)) continue;
     const value = toNumber(ip, dp);
