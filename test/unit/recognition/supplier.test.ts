@@ -201,6 +201,25 @@ describe("the seller's name", () => {
     expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it('is less sure of a brand whose company, with its legal form, is printed right under it, however the owner words read', () => {
+    const rest = ['(1219716-T)', 'PARADIGM MALL', 'LOT NO.: 4F-27 & 4FK-38, 4TH FLOOR', 'TEL : 03-1234 5678'];
+    const alone = extractSupplierHeader(textRows(['AMPHAWA THAI TEA & CO.', ...rest]));
+    const owned = extractSupplierHeader(textRows(['AMPHAWA THAI TEA & CO.', 'Dimili oleh T PLUS F&B SDN. BHD.', ...rest]));
+    expect(owned.name?.value).toBe(alone.name?.value);
+    expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
+    // A buyer or a distributor further down the top is no second seller.
+    const buyer = extractSupplierHeader(textRows(['AMPHAWA THAI TEA & CO.', ...rest, 'BILL TO: SYARIKAT PERNIAGAAN ABC SDN BHD']));
+    expect(buyer.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
+  });
+
+  it('is less sure of a name whose initials lost their last full stop', () => {
+    const address = ['LOT 1851-A & 1851-B, JALAN KPB 6,', '43300 SERI KEMBANGAN, SELANGOR'];
+    const dotted = extractSupplierHeader(textRows(['MR. D.I.Y. (M) SDN BHD', ...address]));
+    const lost = extractSupplierHeader(textRows(['MR. D.I.T (M) SDN BHD', ...address]));
+    expect(lost.name?.value).toBe('MR. D.I.T (M) SDN BHD');
+    expect(lost.name!.confidence).toBeCloseTo(dotted.name!.confidence * 0.9, 1);
+  });
+
   it('is no surer of a name than its least sure word allows', () => {
     const header = (weak: number) => {
       const rows = textRows(['MR. D.I.T. (M) SDN BHD', 'LOT 1851-A & 1851-B, JALAN KPB 6,', '43300 SERI KEMBANGAN, SELANGOR']);

@@ -373,6 +373,9 @@ const OWNERSHIP_LINE = /\b(owned\s*by|dimiliki\s*oleh|operated\s*by|managed\s*by
  */
 const NAME_ABOVE_LINE = /\b(licensee\s*of|formerly\s*known\s*as|a\s*member\s*of)\b/i;
 
+/** Initials with a full stop after each but the last ("D.I.T"): the last one's stop, or more, was lost. */
+const INITIALS_WITHOUT_LAST_STOP = /^(\p{L}\.){2,}\p{L}$/u;
+
 /** A word of one letter, bare or beside one bracket ("K", "(K", "L)"); not an initial ("D.") nor "(M)". */
 function loneLetter(token: string): boolean {
   return /^\(?\p{L}\)?$/u.test(token) && !/^\(\p{L}\)$/u.test(token);
@@ -384,19 +387,24 @@ function loneLetter(token: string): boolean {
  * - text stands above it (a logo's words, a brand, a branch, a handwritten note): which of them is the seller
  *   as the books know it is a choice, and logos are what the recogniser reads worst. Document furniture above it
  *   (`TAX INVOICE`, `Cash Sale`, `WELCOME`) names no seller and is no doubt;
+ * - the top names a second seller: a line that says who owns or runs the shop, the line right under the name
+ *   ending in a legal form too (a brand over its company: `AMPHAWA THAI TEA & CO.` over `Dimiliki oleh T PLUS F&B
+ *   SDN. BHD.`, also where the owner's words are misread), or, above the name, a line that says what it is;
  * - the name is not as read: the misreading repairs changed its letters or its spacing (a repair is a likely
  *   reading, not a certain one);
- * - on a reading, a letter stands alone in it, with no full stop after it: what is left of a word split by the
- *   reading, or of a mark it lost ("BOOK TA K" printed "BOOK TA .K", "(K L)" printed "(KL)").
+ * - on a reading, a letter stands alone in it, or ends initials, with no full stop after it: what is left of a
+ *   word split by the reading, or of a mark it lost ("BOOK TA K" printed "BOOK TA .K", "(K L)" printed "(KL)",
+ *   "D.I.T" printed "D.I.Y.").
  */
 function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
   if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r) && (!notAName(r.text) || legalFormEnd(tokensOf(r.text)) > 0))) factor *= NAME_DOUBT;
   const afterName = first + nameRows.length;
-  if (page1.slice(0, first + 14).some((r, k) => OWNERSHIP_LINE.test(r.text) || (k < afterName && NAME_ABOVE_LINE.test(r.text)))) factor *= NAME_DOUBT;
+  const secondSeller = (r: Row, k: number) => k === afterName && legalFormEnd(tokensOf(r.text)) > 0 && !garbled(r);
+  if (page1.slice(0, first + 14).some((r, k) => OWNERSHIP_LINE.test(r.text) || (k < afterName && NAME_ABOVE_LINE.test(r.text)) || secondSeller(r, k))) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
-    if (nameText.split(' ').some(loneLetter)) factor *= NAME_DOUBT;
+    if (nameText.split(' ').some((t) => loneLetter(t) || INITIALS_WITHOUT_LAST_STOP.test(t))) factor *= NAME_DOUBT;
     const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
     // Words after the legal form left out (stamps, branches) are not a repair.
     if (!collapseSpaces(asRead).toUpperCase().startsWith(collapseSpaces(nameText).toUpperCase())) factor *= NAME_DOUBT;
