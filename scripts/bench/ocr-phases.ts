@@ -1,14 +1,15 @@
 /**
  * Where PaddleOCR's time goes, on a SROIE-style folder:
  *   npx tsx scripts/bench/ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>]
- *     [--against-lm <file|none>] [--against-batch N]
+ *     [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R]
  * Reads every N-th receipt (default 6) after one warm-up receipt and prints, per receipt, the milliseconds of
  * decoding the image, detection (and the detector model's share), recognition (and the recogniser model's share,
  * its runs and its input columns), and the process's CPU seconds, so that a change to the reading can be judged by
  * the phase it touches. Times are of one run on a shared machine: compare phases measured in the same run.
  * With `--against-det`, `--against-rec` or `--against-lm` each receipt is also read with those model files (`base`:
  * the package's own; `none`: no language model, greedy decoding), with `--against-batch` with that many lines of one
- * width a recogniser run (1: every line on its own), the two readers taking turns receipt by receipt, and the
+ * width a recogniser run (1: every line on its own), with `--against-min-ratio` shorter lines padded only to R times
+ * their height (`PaddleOcrOptions.minRecognitionRatio`; 320/48 in use), the two readers taking turns receipt by receipt, and the
  * ratios of their phases are printed.
  */
 import { readFileSync } from 'node:fs';
@@ -75,9 +76,10 @@ async function main() {
   const againstRec = option(argv, '--against-rec');
   const againstLm = option(argv, '--against-lm');
   const againstBatch = option(argv, '--against-batch') === undefined ? undefined : Number(option(argv, '--against-batch'));
-  if (!folder || !(every >= 1) || !(threads >= 0) || (againstBatch !== undefined && !(againstBatch >= 1))) {
+  const againstMinRatio = option(argv, '--against-min-ratio') === undefined ? undefined : Number(option(argv, '--against-min-ratio'));
+  if (!folder || !(every >= 1) || !(threads >= 0) || (againstBatch !== undefined && !(againstBatch >= 1)) || (againstMinRatio !== undefined && !(againstMinRatio > 0))) {
     throw new Error(
-      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N]',
+      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R]',
     );
   }
   const files = listReceipts(folder)
@@ -86,8 +88,15 @@ async function main() {
   if (files.length < 2) throw new Error('Too few receipts: lower --every');
   const reader = new TimedReader({ threads });
   const other =
-    againstDet || againstRec || againstLm || againstBatch
-      ? new TimedReader({ threads, detectorModel: againstDet, recogniserModel: againstRec, languageModel: againstLm, recognitionBatch: againstBatch })
+    againstDet || againstRec || againstLm || againstBatch || againstMinRatio
+      ? new TimedReader({
+          threads,
+          detectorModel: againstDet,
+          recogniserModel: againstRec,
+          languageModel: againstLm,
+          recognitionBatch: againstBatch,
+          minRecognitionRatio: againstMinRatio,
+        })
       : undefined;
   const readers = other ? [reader, other] : [reader];
   let cpu = { user: 0, system: 0 };
@@ -113,7 +122,7 @@ async function main() {
   reader.report(n);
   console.log(
     `— against detector ${againstDet ?? '(in use)'}, recogniser ${againstRec ?? '(in use)'}, language model ${againstLm ?? '(in use)'}, ` +
-      `lines a run ${againstBatch ?? '(in use)'}`,
+      `lines a run ${againstBatch ?? '(in use)'}, narrowest input ${againstMinRatio ?? '(in use)'}`,
   );
   other.report(n);
   const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) : '—');

@@ -1,11 +1,14 @@
 """Fine-tunes the text-line recogniser on exported training lines (export-lines.ts) and writes a new ONNX file.
 
     python3 scripts/recogniser-training/train.py --data .train --base <rec.onnx> --dict <ppocr_keys_v1.txt> \
-        --hold-out 0|1|none --out <new.onnx> [--epochs 16] [--lr 1e-4] [--batch 32] [--time-limit S] [--no-eval]
+        --hold-out 0|1|none --out <new.onnx> [--epochs 16] [--lr 1e-4] [--batch 32] [--time-limit S] [--no-eval] \
+        [--narrow 64 [--narrow-share 0.75]] [--seed 1]
 
 --hold-out k keeps the receipts at even (0) or odd (1) positions of the sorted receipt list out of training and
 reports the character error rate on their lines before and after (unless --no-eval); `none` trains on every line
-(the shipped model). --time-limit ends the learning-rate schedule, and the training, after S seconds.
+(the shipped model). --time-limit ends the learning-rate schedule, and the training, after S seconds. --narrow W
+pads that share of the batches only to W px instead of PaddleOCR's 320, so that the model reads short lines as the
+product pads them (`defaultMinRecognitionRatio` in paddle-ocr.ts).
 The graph and its preprocessing stay the PP-OCRv4 recogniser's; only weight values change (onnx_torch.py).
 """
 import argparse
@@ -68,9 +71,9 @@ def augment(x):
     return x.clamp(-1, 1)
 
 
-def batch_of(items, device, train):
+def batch_of(items, device, train, min_width=MIN_WIDTH):
     xs = [augment(it['x'].to(device)) if train else it['x'].to(device) for it in items]
-    width = max(MIN_WIDTH, max(x.shape[2] for x in xs))
+    width = max(min_width, max(x.shape[2] for x in xs))
     out = torch.zeros(len(xs), 3, 48, width, device=device)
     for i, x in enumerate(xs):
         out[i, :, :, : x.shape[2]] = x
@@ -133,6 +136,9 @@ def main():
     p.add_argument('--eval-every', type=int, default=4)
     p.add_argument('--max-steps', type=int, default=0)
     p.add_argument('--no-eval', action='store_true', help='hold the receipts out without measuring them')
+    p.add_argument('--narrow', type=int, default=0,
+                   help='pad a share of the batches only to this width (px) instead of 320, so that the model reads short lines unpadded')
+    p.add_argument('--narrow-share', type=float, default=0.75, help='share of the batches padded only to --narrow')
     p.add_argument('--time-limit', type=float, default=0, help='seconds of training: the learning-rate schedule ends with them')
     args = p.parse_args()
     random.seed(args.seed)
@@ -189,7 +195,8 @@ def main():
         random.shuffle(batches)
         loss_sum = 0.0
         for items in batches:
-            x = batch_of(items, device, True)
+            narrow = args.narrow and random.random() < args.narrow_share
+            x = batch_of(items, device, True, args.narrow if narrow else MIN_WIDTH)
             logits = model(x, logits=True).float()
             log_probs = logits.log_softmax(-1).permute(1, 0, 2)
             targets = torch.tensor([c for it in items for c in it['codes']], dtype=torch.long)

@@ -48,8 +48,8 @@ export interface PaddleOcrOptions {
   /** …and its shorter side at least this long where the page allows (default 800 px). */
   minDetectionSide?: number;
   /**
-   * Narrowest recogniser input of a batch, as a width/height ratio (default 320/48, PaddleOCR's own): shorter
-   * lines are padded to it.
+   * Narrowest recogniser input of a batch, as a width/height ratio: shorter lines are padded to it. Default
+   * `defaultMinRecognitionRatio`: 64/48 for the product's recogniser, 320/48 (PaddleOCR's own) for any other.
    */
   minRecognitionRatio?: number;
   /** Most lines of one input width read in one recogniser run (default REC_BATCH; 1 reads every line on its own). */
@@ -102,7 +102,7 @@ const DET_UNCLIP = 1.6;
 const REC_HEIGHT = 48;
 /**
  * Most lines per recogniser run. A run holds only lines of the same input width, so no line is padded wider than
- * on its own: in practice the short lines, all padded to 320 px (PaddleOCR's minimum). On this CPU a batch of 8
+ * on its own: in practice the shortest lines, all padded to the narrowest input (`minRecognitionRatio`). On this CPU a batch of 8
  * lines padded to the widest took a third longer for the same lines (docs/recognition.md "Speed").
  */
 const REC_BATCH = 4;
@@ -142,6 +142,15 @@ function modelFiles(): { det: string; rec: string; dict: string } {
  * as the package's model; only the weights differ. `base` names the package's own model.
  */
 export const RECEIPT_RECOGNISER_MODEL = fileURLToPath(new URL('./models/ppocrv4-rec-receipts.onnx', import.meta.url));
+
+/**
+ * Narrowest recogniser input, as a width/height ratio, for a recogniser choice: the product's model learnt to read
+ * short lines padded only to 64 px (`train.py --narrow 64`), which spares about a third of the recogniser's input
+ * columns; any other model gets PaddleOCR's own 320 px, the width it was trained on.
+ */
+export function defaultMinRecognitionRatio(recogniserModel: string | undefined): number {
+  return (!recogniserModel || recogniserModel === RECEIPT_RECOGNISER_MODEL ? 64 : 320) / REC_HEIGHT;
+}
 
 export function recogniserModelPath(choice: string | undefined): string {
   if (!choice) return RECEIPT_RECOGNISER_MODEL;
@@ -712,7 +721,7 @@ export class PaddleOcr {
     this.gapSpaces = addsGapSpaces(opts);
     this.onLine = opts.onLine;
     this.onModelRun = opts.onModelRun;
-    this.minRecognitionRatio = opts.minRecognitionRatio ?? 320 / REC_HEIGHT;
+    this.minRecognitionRatio = opts.minRecognitionRatio ?? defaultMinRecognitionRatio(opts.recogniserModel);
     this.recognitionBatch = opts.recognitionBatch ?? REC_BATCH;
     this.recogniserModel = opts.recogniserModel;
     this.detectorModel = opts.detectorModel;
