@@ -63,7 +63,7 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'recognitionWidthScale', 'gapSpaces'] as const;
+const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces'] as const;
 
 /** `key=number` pairs; `gapSpaces` takes 0 or 1. */
 function parsePaddleOptions(text: string): PaddleOcrOptions {

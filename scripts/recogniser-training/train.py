@@ -57,24 +57,22 @@ def load_lines(data, index):
     return lines
 
 
-def augment(x, squeeze=1.0):
-    """Scanner-like variation of one line image (3×48×W in [-1, 1]), its width scaled by `squeeze` as the product
-    scales it (`recognitionWidthScale`)."""
+def augment(x):
+    """Scanner-like variation of one line image (3×48×W in [-1, 1])."""
     if random.random() < 0.5:
         x = x * random.uniform(0.8, 1.2) + random.uniform(-0.15, 0.15)
     if random.random() < 0.3:
         k = torch.tensor([0.25, 0.5, 0.25], device=x.device)
         w = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
         x = F.conv2d(x[None], w, padding=1, groups=3)[0]
-    varied = random.random() < 0.5
-    if varied or squeeze != 1.0:
-        width = max(8, int(x.shape[2] * squeeze * (random.uniform(0.85, 1.15) if varied else 1.0)))
+    if random.random() < 0.5:
+        width = max(8, int(x.shape[2] * random.uniform(0.85, 1.15)))
         x = F.interpolate(x[None], size=(48, width), mode='bilinear', align_corners=False)[0]
     return x.clamp(-1, 1)
 
 
-def batch_of(items, device, train, min_width=MIN_WIDTH, squeeze=1.0):
-    xs = [augment(it['x'].to(device), squeeze) if train else it['x'].to(device) for it in items]
+def batch_of(items, device, train, min_width=MIN_WIDTH):
+    xs = [augment(it['x'].to(device)) if train else it['x'].to(device) for it in items]
     width = max(min_width, max(x.shape[2] for x in xs))
     out = torch.zeros(len(xs), 3, 48, width, device=device)
     for i, x in enumerate(xs):
@@ -141,8 +139,6 @@ def main():
     p.add_argument('--narrow', type=int, default=0,
                    help='pad a share of the batches only to this width (px) instead of 320, so that the model reads short lines unpadded')
     p.add_argument('--narrow-share', type=float, default=0.75, help='share of the batches padded only to --narrow')
-    p.add_argument('--squeeze', type=float, default=1.0,
-                   help='scale every training line\'s width by this (the product then reads with recognitionWidthScale the same)')
     p.add_argument('--time-limit', type=float, default=0, help='seconds of training: the learning-rate schedule ends with them')
     args = p.parse_args()
     random.seed(args.seed)
@@ -200,7 +196,7 @@ def main():
         loss_sum = 0.0
         for items in batches:
             narrow = args.narrow and random.random() < args.narrow_share
-            x = batch_of(items, device, True, args.narrow if narrow else MIN_WIDTH, args.squeeze)
+            x = batch_of(items, device, True, args.narrow if narrow else MIN_WIDTH)
             logits = model(x, logits=True).float()
             log_probs = logits.log_softmax(-1).permute(1, 0, 2)
             targets = torch.tensor([c for it in items for c in it['codes']], dtype=torch.long)

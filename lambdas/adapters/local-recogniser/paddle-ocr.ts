@@ -52,8 +52,6 @@ export interface PaddleOcrOptions {
    * `defaultMinRecognitionRatio`: 64/48 for the product's recogniser, 320/48 (PaddleOCR's own) for any other.
    */
   minRecognitionRatio?: number;
-  /** Line images are scaled to 48 px high and their width by this much more (default 1: the line's own aspect). */
-  recognitionWidthScale?: number;
   /** Most lines of one input width read in one recogniser run (default REC_BATCH; 1 reads every line on its own). */
   recognitionBatch?: number;
   /**
@@ -668,8 +666,8 @@ export function recognitionBoxes(img: { width: number }, boxes: TextBox[]): { b:
  * A line image as the recogniser sees it: scaled to REC_HEIGHT pixels high, its width in proportion up to
  * REC_MAX_RATIO times the height (longer lines are squeezed). The recogniser's input is this, padded on the right.
  */
-export async function scaledBand(band: RgbImage, widthScale = 1): Promise<RgbImage> {
-  const width = Math.max(1, Math.min(Math.ceil(REC_HEIGHT * REC_MAX_RATIO), Math.ceil((REC_HEIGHT * band.width * widthScale) / band.height)));
+export async function scaledBand(band: RgbImage): Promise<RgbImage> {
+  const width = Math.max(1, Math.min(Math.ceil(REC_HEIGHT * REC_MAX_RATIO), Math.ceil((REC_HEIGHT * band.width) / band.height)));
   const { data } = await sharp(band.data, { raw: { width: band.width, height: band.height, channels: 3 } })
     .resize(width, REC_HEIGHT, { fit: 'fill', kernel: 'linear' })
     .raw()
@@ -712,7 +710,6 @@ export class PaddleOcr {
   private readonly onModelRun: ((run: ModelRun) => void) | undefined;
   private readonly minRecognitionRatio: number;
   private readonly recognitionBatch: number;
-  private readonly widthScale: number;
   private readonly recogniserModel: string | undefined;
   private readonly detectorModel: string | undefined;
   private readonly languageModel: string | undefined;
@@ -726,7 +723,6 @@ export class PaddleOcr {
     this.onModelRun = opts.onModelRun;
     this.minRecognitionRatio = opts.minRecognitionRatio ?? defaultMinRecognitionRatio(opts.recogniserModel);
     this.recognitionBatch = opts.recognitionBatch ?? REC_BATCH;
-    this.widthScale = opts.recognitionWidthScale ?? 1;
     this.recogniserModel = opts.recogniserModel;
     this.detectorModel = opts.detectorModel;
     this.languageModel = opts.languageModel;
@@ -808,12 +804,12 @@ export class PaddleOcr {
    */
   async readBands(bands: RgbImage[]): Promise<{ raw: ReadBand; columnsPerStep: number }[]> {
     const { ort, rec, chars, lm } = await this.load();
-    const order = bands.map((band, i) => ({ band, i, ratio: (band.width * this.widthScale) / band.height })).sort((a, b) => a.ratio - b.ratio);
+    const order = bands.map((band, i) => ({ band, i, ratio: band.width / band.height })).sort((a, b) => a.ratio - b.ratio);
     const results: { raw: ReadBand; columnsPerStep: number }[] = new Array(bands.length);
     // Every line is scaled at once, in sharp's own threads, while the recogniser reads the lines before it (a run
     // holds this thread); each is awaited in its turn. allSettled only marks a failure as handled: it is thrown
     // where that line is awaited.
-    const scaled = order.map(({ band }) => scaledBand(band, this.widthScale));
+    const scaled = order.map(({ band }) => scaledBand(band));
     void Promise.allSettled(scaled);
     const inputWidth = (ratio: number) => Math.ceil(REC_HEIGHT * Math.min(REC_MAX_RATIO, Math.max(this.minRecognitionRatio, ratio)));
     for (let s = 0; s < order.length; ) {

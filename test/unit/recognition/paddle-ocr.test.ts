@@ -9,7 +9,6 @@ import {
   lineImage,
   lineWords,
   loadCharacters,
-  scaledBand,
   withoutFragments,
   type RgbImage,
 } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
@@ -351,14 +350,5 @@ describe('fragments the detector found twice', () => {
     // Half inside is not inside.
     const edge = line('1', 0.84, 0.09, 0.05, 0.014);
     expect(withoutFragments([name, edge])).toEqual([name, edge]);
-  });
-});
-
-describe('line images for the recogniser', () => {
-  it('are 48 px high, as wide as their aspect gives, times the width scale asked for', async () => {
-    const band = barsImage(240, 24, [[10, 20]]);
-    expect((await scaledBand(band)).width).toBe(480);
-    const squeezed = await scaledBand(band, 0.8);
-    expect([squeezed.width, squeezed.height, squeezed.data.length]).toEqual([384, 48, 384 * 48 * 3]);
   });
 });

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultMinRecognitionRatio, PaddleOcr, RECEIPT_RECOGNISER_MODEL, type ModelRun } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb, defaultMinRecognitionRatio, PaddleOcr, RECEIPT_RECOGNISER_MODEL, type ModelRun } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 
 // Lines of one input width (the shortest ones, all padded to the narrowest input) are read several to a recogniser run; no line is
@@ -37,7 +36,8 @@ describe('recogniser runs', () => {
     expect(defaultMinRecognitionRatio(RECEIPT_RECOGNISER_MODEL)).toBe(64 / 48);
     expect(defaultMinRecognitionRatio('base')).toBe(320 / 48);
     expect(defaultMinRecognitionRatio('/models/other-rec.onnx')).toBe(320 / 48);
-    const upright = await sharp(page).rotate(270).jpeg().toBuffer();
+    // The fixture is the receipt turned a quarter: 270° brings it upright.
+    const upright = await decodeRgb(page, 270);
     runs.batched.length = 0;
     const narrow = await batched.recognize(upright);
     const padded = await wide.recognize(upright);
