@@ -55,11 +55,11 @@ function logAdd(a: number, b: number): number {
 }
 
 /** Whether every step has a class (the blank too) of at least `certain` (above one half: there is only one such). */
-function everyStepCertain(probs: Float32Array, offset: number, steps: number, classes: number, certain: number): boolean {
+function everyStepCertain(probs: Float32Array, offset: number, steps: number, order: Int32Array, classes: number, certain: number): boolean {
   for (let t = 0; t < steps; t++) {
     const base = offset + t * classes;
     let found = false;
-    for (let c = 0; c < classes && !found; c++) found = probs[base + c]! >= certain;
+    for (let k = 0; k < order.length && !found; k++) found = probs[base + order[k]!]! >= certain;
     if (!found) return false;
   }
   return true;
@@ -71,7 +71,7 @@ function everyStepCertain(probs: Float32Array, offset: number, steps: number, cl
  */
 const scanOrders = new WeakMap<readonly string[], Int32Array>();
 
-function scanOrder(chars: readonly string[], classes: number): Int32Array {
+export function scanOrder(chars: readonly string[], classes: number): Int32Array {
   let order = scanOrders.get(chars);
   if (order?.length !== classes) {
     const ascii = (c: number) => c === 0 || (chars[c] ?? '').charCodeAt(0) < 128;
@@ -117,8 +117,8 @@ export function beamDecode(
   greedy: DecodedLine,
   opts: BeamOptions = DEFAULT_BEAM,
 ): DecodedLine {
-  if (everyStepCertain(probs, offset, steps, classes, opts.certain)) return greedy;
   const order = scanOrder(chars, classes);
+  if (everyStepCertain(probs, offset, steps, order, classes, opts.certain)) return greedy;
   const perStep: [number, number][][] = [];
   for (let t = 0; t < steps; t++) perStep.push(stepCandidates(probs, offset + t * classes, order, opts.candidates, opts.minProb));
 

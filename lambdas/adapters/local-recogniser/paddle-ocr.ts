@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { pixelBox, unionBoxes } from '../../core/recognition/geometry';
 import type { OcrLine, OcrWord } from '../../core/recognition/types';
 import { CharNgramModel } from './char-ngram';
-import { beamDecode } from './ctc-beam';
+import { beamDecode, scanOrder } from './ctc-beam';
 import type { OcrResult } from './ocr';
 
 const require = createRequire(import.meta.url);
@@ -291,16 +291,28 @@ export function ctcDecode(
   const confidences: number[] = [];
   const positions: number[] = [];
   let prev = -1;
+  const order = scanOrder(chars, classes);
   for (let t = 0; t < steps; t++) {
     const base = offset + t * classes;
     let best = 0;
     let bestP = probs[base]!;
-    // The classes' probabilities add up to 1: a blank above one half is the most likely, and most steps are blank.
-    for (let c = 1; c < classes && bestP <= 0.5; c++) {
-      const p = probs[base + c]!;
+    // The classes' probabilities add up to 1: one above one half is the most likely. Most steps are blank, and most
+    // others an ASCII character, which the scan order puts first.
+    for (let k = 1; k < order.length && bestP <= 0.5; k++) {
+      const p = probs[base + order[k]!]!;
       if (p > bestP) {
         bestP = p;
-        best = c;
+        best = order[k]!;
+      }
+    }
+    // No class above one half: the likeliest, the first in the dictionary's order on a tie.
+    if (bestP <= 0.5) {
+      for (let c = 1; c < classes; c++) {
+        const p = probs[base + c]!;
+        if (p > bestP || (p === bestP && c < best)) {
+          bestP = p;
+          best = c;
+        }
       }
     }
     if (best !== 0 && best !== prev) {
@@ -770,11 +782,14 @@ export class PaddleOcr {
       .resize(w, h, { fit: 'fill', kernel: 'linear' })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const input = new Float32Array(3 * w * h);
+    const n = w * h;
+    const input = new Float32Array(3 * n);
     // Paddle's models see BGR: plane c is the RGB pixel's channel 2 - c.
-    for (let c = 0, n = w * h; c < 3; c++) {
-      const level = DET_LEVELS[c]!;
-      for (let p = 0; p < n; p++) input[c * n + p] = level[data[p * 3 + (2 - c)]!]!;
+    const [blue, green, red] = DET_LEVELS as [Float32Array, Float32Array, Float32Array];
+    for (let p = 0, q = 0; p < n; p++, q += 3) {
+      input[p] = blue[data[q + 2]!]!;
+      input[n + p] = green[data[q + 1]!]!;
+      input[2 * n + p] = red[data[q]!]!;
     }
     const started = performance.now();
     const out = await det.run({ [det.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
@@ -823,11 +838,13 @@ export class PaddleOcr {
         const { data, width: cw } = await scaled[s + k]!;
         widths.push(cw);
         const plane = REC_HEIGHT * width;
-        const base = k * 3 * plane;
+        // Planes in BGR order, as for the detector.
         for (let y = 0; y < REC_HEIGHT; y++) {
-          for (let x = 0; x < cw; x++) {
-            const src = (y * cw + x) * 3;
-            for (let c = 0; c < 3; c++) input[base + c * plane + y * width + x] = REC_LEVELS[data[src + (2 - c)]!]!;
+          const row = k * 3 * plane + y * width;
+          for (let x = 0, src = y * cw * 3; x < cw; x++, src += 3) {
+            input[row + x] = REC_LEVELS[data[src + 2]!]!;
+            input[row + plane + x] = REC_LEVELS[data[src + 1]!]!;
+            input[row + 2 * plane + x] = REC_LEVELS[data[src]!]!;
           }
         }
       }
@@ -865,9 +882,10 @@ export class PaddleOcr {
       // Gaps are measured on the line image (straightened when the line slants) and placed along the box.
       const toPage = (b.x1 - b.x0) / band.width;
       const stepWidth = columnsPerStep * toPage;
-      const profile = inkProfile(band, { x0: 0, y0: 0, x1: band.width, y1: band.height });
-      this.onLine?.({ box: b, raw, stepWidth, toPage, profile });
-      const decoded = this.gapSpaces ? insertSpacesByPitch(raw, profile, columnsPerStep) : raw;
+      // The ink profile is only needed for spaces from the geometry and for tracing benchmarks.
+      const profile = this.gapSpaces || this.onLine ? inkProfile(band, { x0: 0, y0: 0, x1: band.width, y1: band.height }) : undefined;
+      if (profile) this.onLine?.({ box: b, raw, stepWidth, toPage, profile });
+      const decoded = this.gapSpaces && profile ? insertSpacesByPitch(raw, profile, columnsPerStep) : raw;
       const words = lineWords(decoded, b, stepWidth, page);
       if (!words.length) continue;
       const confidence = words.reduce((sum, w) => sum + w.confidence, 0) / words.length;

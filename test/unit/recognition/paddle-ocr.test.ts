@@ -102,6 +102,34 @@ describe('CTC decoding', () => {
     expect(d.confidences.every((c) => Math.abs(c - 0.9) < 1e-6)).toBe(true);
   });
 
+  it('takes the likeliest class of every step, the first in the dictionary on a tie, whatever the scan order', () => {
+    // A dictionary with non-ASCII characters before and between the ASCII ones (as PaddleOCR's): the decoder
+    // looks at ASCII classes first, which must not change the reading.
+    const dict = ['', '中', 'A', '文', 'B', 'ü', '1', ' '];
+    const steps = 400;
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const rows = new Float32Array(steps * dict.length);
+    for (let t = 0; t < steps; t++) {
+      const row = Array.from({ length: dict.length }, () => random() ** (t % 3 === 0 ? 1 : 6));
+      const sum = row.reduce((a, b) => a + b, 0);
+      row.forEach((v, c) => (rows[t * dict.length + c] = v / sum));
+    }
+    let expected = '';
+    let prev = -1;
+    for (let t = 0; t < steps; t++) {
+      let best = 0;
+      for (let c = 1; c < dict.length; c++) if (rows[t * dict.length + c]! > rows[t * dict.length + best]!) best = c;
+      if (best !== 0 && best !== prev) expected += dict[best];
+      prev = best;
+    }
+    expect(expected).toMatch(/中/);
+    expect(ctcDecode(rows, 0, steps, dict.length, dict).text).toBe(expected);
+    // A tie under one half between an ASCII letter and an earlier non-ASCII one: the earlier class.
+    const tie = new Float32Array([0.1, 0.3, 0, 0, 0.3, 0, 0.3, 0]);
+    expect(ctcDecode(tie, 0, 1, dict.length, dict).text).toBe('中');
+  });
+
   it('reads the second line of a batch from its offset', () => {
     const rows = new Float32Array([...ctcRows([1, 0], chars.length), ...ctcRows([2, 3], chars.length)]);
     expect(ctcDecode(rows, 2 * chars.length, 2, chars.length, chars).text).toBe('B1');
