@@ -8,15 +8,16 @@
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
 import { resultBeforeTurns, toAnalyzeExpenseResult } from '../../core/recognition/expense';
 import type { QuarterTurn } from '../../../shared/page-turns';
-import { extractDocument } from '../../core/recognition/extract';
+import { extractDocument, type Extraction } from '../../core/recognition/extract';
 import { looksLithuanian } from '../../core/recognition/extract/language';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
 import { applyHintsToResult } from '../../core/recognition/learn';
+import { holdsUnderCuts, nameLines, namesToLookAt, withDoubtedNames, worthASecondLook, type NameField } from '../../core/recognition/second-look';
 import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, RecogniserInput } from '../../core/recognition/types';
 import { prepareImage } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
 import { recogniseOffice } from './office';
-import { decodeRgb, PaddleOcr, type PaddleOcrOptions } from './paddle-ocr';
+import { decodeRgb, PaddleOcr, type PaddleOcrOptions, type RgbImage } from './paddle-ocr';
 import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {
@@ -31,6 +32,8 @@ export interface LocalRecogniserOptions {
   minTextChars?: number;
   /** Settings of the first reading (PaddleOCR); the defaults are the measured ones (docs/recognition.md). */
   paddle?: PaddleOcrOptions;
+  /** A second look at the names a reading is sure of (`core/recognition/second-look.ts`; default on). */
+  secondLook?: boolean;
 }
 
 /**
@@ -65,6 +68,7 @@ export class LocalRecogniser implements Recogniser {
   /** Tesseract with the first-reading and the extra languages, for pages that show Lithuanian cues. */
   private readonly ocrMixed: OcrEngine | undefined;
   private readonly minTextChars: number;
+  private readonly secondLook: boolean;
 
   constructor(opts: LocalRecogniserOptions = {}) {
     const languages = opts.languages ?? ['eng'];
@@ -72,6 +76,7 @@ export class LocalRecogniser implements Recogniser {
     this.paddle = new PaddleOcr(opts.paddle);
     this.ocrMixed = extra.length ? new OcrEngine({ languages: [...languages, ...extra] }) : undefined;
     this.minTextChars = opts.minTextChars ?? 20;
+    this.secondLook = opts.secondLook ?? true;
   }
 
   /** Loads the OCR models ahead of the first document. */
@@ -93,9 +98,10 @@ export class LocalRecogniser implements Recogniser {
     let result: AnalyzeExpenseResult;
     switch (kind) {
       case 'image': {
-        const { page, rotate } = await this.ocrImage(input.bytes, 1);
+        const { page, rotate, image } = await this.ocrImage(input.bytes, 1);
         const doc: OcrDocument = { source: 'ocr', pages: [page] };
-        result = resultBeforeTurns(toAnalyzeExpenseResult(doc, extractDocument(doc)), new Map([[1, rotate]]));
+        const extraction = await this.lookAgainAtNames(doc, extractDocument(doc), new Map(image ? [[1, image]] : []));
+        result = resultBeforeTurns(toAnalyzeExpenseResult(doc, extraction), new Map([[1, rotate]]));
         break;
       }
       case 'pdf':
@@ -118,18 +124,44 @@ export class LocalRecogniser implements Recogniser {
     return applyHintsToResult(result, input.hints);
   }
 
-  /** OCR of one image, turned upright first when it reads badly; `rotate` is the clockwise turn it took. */
-  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: QuarterTurn }> {
-    let best = await this.readUpright(bytes, pageNumber);
+  /**
+   * A second look at the names the extraction is sure of, on pages PaddleOCR read (`images`: each such page upright,
+   * as read): the lines of each name with a less sure word read again from other cuts, and a name that does not hold
+   * gets a doubt
+   * (`core/recognition/second-look.ts`).
+   */
+  private async lookAgainAtNames(doc: OcrDocument, extraction: Extraction, images: Map<number, RgbImage>): Promise<Extraction> {
+    const names = this.secondLook ? namesToLookAt(extraction) : [];
+    const doubted: NameField[] = [];
+    for (const { field, found } of names) {
+      const image = images.get(found.page);
+      const page = doc.pages.find((p) => p.page === found.page);
+      if (!image || !page) continue;
+      const lines = nameLines(found, page);
+      if (!worthASecondLook(lines)) continue;
+      const cuts = await this.paddle.readAgain(image, lines.map((l) => l.line));
+      if (lines.some((l, k) => cuts[k]!.length > 0 && !holdsUnderCuts(l.words.map((w) => w.text), cuts[k]!))) doubted.push(field);
+    }
+    debug(`${names.length} names sure enough for ready: ${doubted.length ? `doubted ${doubted.join(', ')}` : 'they hold'}`);
+    return withDoubtedNames(extraction, doubted);
+  }
+
+  /**
+   * OCR of one image, turned upright first when it reads badly; `rotate` is the clockwise turn it took, `image` the
+   * upright image where PaddleOCR's reading is kept (a second look reads its lines again).
+   */
+  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: QuarterTurn; image?: RgbImage }> {
+    const best = await this.readUpright(bytes, pageNumber);
     // A Lithuanian page: read again with tesseract's English + Lithuanian models, for the letters the first
     // reading's character set lacks (ą, č, ę, ė, į, š, ų, ž).
     const text = best.r.page.lines.map((l) => l.text).join('\n');
     if (this.ocrMixed && looksLithuanian(text)) {
       debug('Lithuanian cues: reading again with the Lithuanian model');
       const p = await prepareImage(bytes, { rotate: best.rotate, normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
-      best = { ...best, r: await this.ocrMixed.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS) };
+      const r = await this.ocrMixed.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS);
+      return { page: r.page, rotate: best.rotate };
     }
-    return { page: best.r.page, rotate: best.rotate };
+    return { page: best.r.page, rotate: best.rotate, image: best.image };
   }
 
   /**
@@ -145,18 +177,20 @@ export class LocalRecogniser implements Recogniser {
    * neither reads well, and the best reading is kept (a page turned sideways shows few upright lines; one upside down reads
    * with little confidence).
    */
-  private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult; rotate: QuarterTurn }> {
-    const first = await this.paddle.recognize(await decodeRgb(bytes), pageNumber);
-    let best = { r: first, rotate: 0 as QuarterTurn };
+  private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult; rotate: QuarterTurn; image: RgbImage }> {
+    const upright = await decodeRgb(bytes);
+    const first = await this.paddle.recognize(upright, pageNumber);
+    let best = { r: first, rotate: 0 as QuarterTurn, image: upright };
     debug(`first pass: ${first.words} words, confidence ${first.confidence.toFixed(0)}, readability ${readability(first)}`);
     if (readsWell(first)) return best;
     // Both quarter turns are read before either is kept: upside-down print can read with confidence too (more so
     // since the recogniser was fine-tuned on receipts), and the upright one reads better.
     for (const turns of [[90, 270], [180]] as QuarterTurn[][]) {
       for (const rotate of turns) {
-        const r = await this.paddle.recognize(await decodeRgb(bytes, rotate), pageNumber);
+        const image = await decodeRgb(bytes, rotate);
+        const r = await this.paddle.recognize(image, pageNumber);
         debug(`turned ${rotate}: readability ${readability(r)} vs ${readability(best.r)}`);
-        if (readability(r) > readability(best.r)) best = { r, rotate };
+        if (readability(r) > readability(best.r)) best = { r, rotate, image };
       }
       if (readsWell(best.r)) break;
     }
@@ -176,6 +210,7 @@ export class LocalRecogniser implements Recogniser {
       }
       const pages: OcrPage[] = [];
       const turns = new Map<number, QuarterTurn>();
+      const images = new Map<number, RgbImage>();
       let ocred = false;
       for (const [i, t] of textPages.entries()) {
         if (t.chars >= this.minTextChars) pages.push(t.page);
@@ -184,10 +219,11 @@ export class LocalRecogniser implements Recogniser {
           const read = await this.ocrImage(await pageImage(bytes, pdf, i + 1), i + 1);
           pages.push(read.page);
           turns.set(i + 1, read.rotate);
+          if (read.image) images.set(i + 1, read.image);
         }
       }
       const doc: OcrDocument = { source: ocred ? 'ocr' : 'pdf-text', pages };
-      return resultBeforeTurns(toAnalyzeExpenseResult(doc, extractDocument(doc)), turns);
+      return resultBeforeTurns(toAnalyzeExpenseResult(doc, await this.lookAgainAtNames(doc, extractDocument(doc), images)), turns);
     } finally {
       await pdf.destroy();
     }

@@ -358,7 +358,7 @@ function alignedWith(a: Box, b: Box): boolean {
 }
 
 /** How much less sure a name is for each doubt about it (its confidence is multiplied by this). */
-const NAME_DOUBT = 0.9;
+export const NAME_DOUBT = 0.9;
 
 /**
  * A line that names who owns or runs the shop ("OWNED BY …", "DIMILIKI OLEH …", "Franchisee …"): the top holds
