@@ -219,7 +219,9 @@ export class LocalRecogniser implements Recogniser {
           const read = await this.ocrImage(await pageImage(bytes, pdf, i + 1), i + 1);
           pages.push(read.page);
           turns.set(i + 1, read.rotate);
-          if (read.image) images.set(i + 1, read.image);
+          // Only the first scanned page's image is kept for the second look: names are printed at the top of the
+          // first page, and a long scan's page images would all be held in memory.
+          if (read.image && images.size === 0) images.set(i + 1, read.image);
         }
       }
       const doc: OcrDocument = { source: ocred ? 'ocr' : 'pdf-text', pages };
