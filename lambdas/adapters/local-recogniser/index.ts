@@ -125,10 +125,9 @@ export class LocalRecogniser implements Recogniser {
   }
 
   /**
-   * A second look at the names the extraction is sure of, on pages PaddleOCR read (`images`: each such page upright,
-   * as read): the lines of each name with a less sure word read again from other cuts, and a name that does not hold
-   * gets a doubt
-   * (`core/recognition/second-look.ts`).
+   * A second look at the names the extraction is sure of, on the pages whose images are given (read by PaddleOCR,
+   * upright as read): the lines of each name with a less sure word are read again from other cuts, and a name that
+   * does not hold gets a doubt (`core/recognition/second-look.ts`).
    */
   private async lookAgainAtNames(doc: OcrDocument, extraction: Extraction, images: Map<number, RgbImage>): Promise<Extraction> {
     const names = this.secondLook ? namesToLookAt(extraction) : [];
