@@ -50,9 +50,10 @@ export function nameLines(found: Found, page: OcrPage): { line: OcrLine; words: 
 
 /**
  * A name word read with less confidence than this makes the name worth a second look. Surer names are not looked at
- * again (the cuts cost as much as reading the lines): on every kept reading of the development folder, each name
- * sure enough for `ready` but wrong had a word under 97.8, and two thirds to four fifths of the right ones had none
- * under 98 (docs/recognition.md "Stop 37").
+ * again (the cuts cost as much as reading the lines): on the kept readings of the development folder, each name
+ * sure enough for `ready` but wrong had a word under 98, while on the fine-tuned recogniser's readings three fifths
+ * to four fifths of all such names had none (`npm run bench:second-look -- <folder> --names <dump dir>…`;
+ * docs/recognition.md "Stop 37").
  */
 export const SURE_NAME_WORD = 98;
 
