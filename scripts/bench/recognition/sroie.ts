@@ -17,10 +17,15 @@ export interface Receipt {
   annotations?: string;
 }
 
+/**
+ * The folder's receipts, by image; a folder without `images/` (line annotations and keys only, for
+ * `--from-annotations`) lists its annotated receipts instead.
+ */
 export function listReceipts(folder: string): Receipt[] {
-  const images = readdirSync(join(folder, 'images'))
-    .filter((f) => /\.(jpe?g|png|tiff?)$/i.test(f))
-    .sort();
+  const images = existsSync(join(folder, 'images'))
+    ? readdirSync(join(folder, 'images')).filter((f) => /\.(jpe?g|png|tiff?)$/i.test(f))
+    : readdirSync(join(folder, 'ocr')).filter((f) => f.endsWith('.csv')).map((f) => f.replace(/\.csv$/, '.jpg'));
+  images.sort();
   return images.map((f) => {
     const id = f.replace(/\.[^.]+$/, '');
     const keyPath = join(folder, 'keys', `${id}.json`);
@@ -95,12 +100,26 @@ export function annotatedLines(csvPath: string): { corners: [number, number, num
   return lines;
 }
 
+/**
+ * The page's size in pixels: the image's, or without the image the annotations' extent with as much margin
+ * right and below as they leave left and above.
+ */
+async function pageSize(imagePath: string, annotated: { corners: number[] }[]): Promise<{ W: number; H: number }> {
+  if (existsSync(imagePath)) {
+    const meta = await sharp(imagePath).metadata();
+    return { W: meta.width ?? 1, H: meta.height ?? 1 };
+  }
+  const xs = annotated.flatMap(({ corners }) => corners.filter((_, i) => i % 2 === 0));
+  const ys = annotated.flatMap(({ corners }) => corners.filter((_, i) => i % 2 === 1));
+  if (!xs.length) return { W: 1, H: 1 };
+  return { W: Math.max(...xs) + Math.max(0, Math.min(...xs)), H: Math.max(...ys) + Math.max(0, Math.min(...ys)) };
+}
+
 export async function annotationsDocument(csvPath: string, imagePath: string): Promise<OcrDocument> {
-  const meta = await sharp(imagePath).metadata();
-  const W = meta.width ?? 1;
-  const H = meta.height ?? 1;
+  const annotated = annotatedLines(csvPath);
+  const { W, H } = await pageSize(imagePath, annotated);
   const lines: OcrLine[] = [];
-  for (const { corners, text } of annotatedLines(csvPath)) {
+  for (const { corners, text } of annotated) {
     const [x1, y1, x2, y2, x3, y3, x4, y4] = corners;
     // Words placed along the quad (top edge from corner 1 to 2, bottom edge from 4 to 3), so a skewed line stays skewed.
     const at = (t: number) => ({

@@ -10,6 +10,15 @@ describe('joinAddressLines', () => {
     expect(joinAddressLines(['5-7,JALAN MAHAGONI 7/1', 'SHAH ALAM, 40150'])).toBe('5-7,JALAN MAHAGONI 7/1 SHAH ALAM, 40150');
   });
 
+  it('writes a comma spaced on both sides against the word before it, and keeps one printed against the next', () => {
+    expect(joinAddressLines(['LOT 1851-A & 1851-B, JALAN KPB 6 ,', 'KAWASAN PERINDUSTRIAN BALAKONG ,', '43300 SERI KEMBANGAN , SELANGOR'])).toBe(
+      'LOT 1851-A & 1851-B, JALAN KPB 6, KAWASAN PERINDUSTRIAN BALAKONG, 43300 SERI KEMBANGAN, SELANGOR',
+    );
+    expect(joinAddressLines(['NO. 31G&33G, JALAN SETIA INDAH X ,U13/X', '40170 SETIA ALAM'])).toBe('NO. 31G&33G, JALAN SETIA INDAH X ,U13/X 40170 SETIA ALAM');
+    // The document's own text is taken as written.
+    expect(joinAddressLines(['JALAN KPB 6 ,', 'BALAKONG'], true)).toBe('JALAN KPB 6 , BALAKONG');
+  });
+
   it('reads a full stop between the parts of an address as the comma it is printed as', () => {
     expect(joinAddressLines(['NO 290. JALAN AIR PANAS', 'BATU 5.51200 KUALA LUMPUR'])).toBe('NO 290, JALAN AIR PANAS BATU 5, 51200 KUALA LUMPUR');
     expect(joinAddressLines(['TAMAN SERDANG RAYA. 43300 SERI KEMBANGAN.'])).toBe('TAMAN SERDANG RAYA, 43300 SERI KEMBANGAN.');

@@ -142,6 +142,9 @@ describe('rows that sum the items up', () => {
       textRows(['PAN MEE (DRY)(B)  8.00', 'PAN MEE (DRY)(A)  8.00', 'QTY:  2  TOTAL AMOUNT:  16.00', 'DISCOUNT:  0.00', 'AFTER DISCOUNT:  16.00', 'CASH  20.00']),
     );
     expect(summary.map((i) => i.total_price?.value)).toEqual(['8.00', '8.00']);
+    // A count word and numbers alone under the items ("QTY  1  7.50") count and sum them.
+    const counted = extractLineItems(textRows(['CODE  DESC  QTY  RM  D%  AMT', '201026 SCONE - M  1  7.50  0  7.50 S', 'QTY  1  7.50', 'DUE  7.50']));
+    expect(counted.map((i) => i.total_price?.value)).toEqual(['7.50']);
     const runInto = extractLineItems(textRows(['PLASTIC BAGS  *S', 'QTY(S) : 5  1 X 0.20  0.20', 'TOTAL  0.20']));
     expect(runInto.map((i) => i.total_price?.value)).toEqual(['0.20']);
   });

@@ -293,6 +293,13 @@ describe("the seller's name", () => {
     expect(honorific.address?.value).toBe('TAMAN SERDANG RAYA, 43300 SERI KEMBANGAN, SELANGOR DARUL EHSAN');
   });
 
+  it('passes over a branch named in brackets under the name to the address below the registration lines', () => {
+    const header = extractSupplierHeader(
+      textRows(['DE LUXE CIRCLE FRESH MART SDN BHD', '(MUTIARA RINI 16)', 'CO REG NO:797887-W', 'GST NO:001507647488', 'NO.89&91, JALAN UTAMA,', 'TAMAN MUTIA RINI, 81300 SKUDAI, JOHOR.', 'TEL:016-7780546']),
+    );
+    expect(header.address?.value).toBe('NO.89&91, JALAN UTAMA, TAMAN MUTIA RINI, 81300 SKUDAI, JOHOR.');
+  });
+
   it('starts the address at a basement line, as at a floor or level line', () => {
     const header = extractSupplierHeader(
       textRows(['Sanjung Realiti Sdn. Bhd. (779763-K)', '(GST Registration No.: 001751072768)', 'Car Park Office, Basement 1,', 'Jalan SS21/39, PJU6A,', '47400 Petaling Jaya, Selangor', 'Tel.: +603 7726 2929']),

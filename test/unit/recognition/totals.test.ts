@@ -106,6 +106,16 @@ describe('receipt totals', () => {
     expect(t.total?.value).toBe('1.50');
   });
 
+  it('takes a total label with a rate over the tax included in a printed amount for the tax, not the total', () => {
+    const t = extractTotals(
+      textRows(['201026 SCONE - M  1  7.50  0  7.50 S', 'ROUNDING ADJ  0.00', 'DUE  7.50', 'PAY  20.00', 'CHANGE  12.50', '(TOTAL INCLUDED GST @ 6% : 0.42)']),
+    );
+    expect(t.total?.value).toBe('7.50');
+    expect(t.tax?.value).toBe('0.42');
+    // A total with a rate that is no such share of another amount stays the total.
+    expect(extractTotals(textRows(['SUBTOTAL  20.00', 'GST 6%  1.20', 'TOTAL INCL GST 6%  21.20'])).total?.value).toBe('21.20');
+  });
+
   it('reads the label from the line above when the amount stands alone', () => {
     const t = extractTotals(textRows(['TOTAL :', '9.00', 'PLEASE COME AGAIN']));
     expect(t.total?.value).toBe('9.00');

@@ -333,7 +333,9 @@ export function joinAddressLines(lines: string[], exact = false): string {
     // A full stop after a house or postcode number before the next part is a comma read as a full stop.
     .replace(/(?<=\d)\.\s*(?=\p{L}|\d{5}\b)|(?<=\d)\.\s+(?=\d)/gu, ', ')
     .replace(/(?<=\p{L}{3})\.\s*(?=\p{L}{2}|\d{5}\b)/gu, ', ')
-    .replace(NUMBERED_WORDS, '$1 ');
+    .replace(NUMBERED_WORDS, '$1 ')
+    // A comma set apart by spaces on both sides ("JALAN KPB 6 , KAWASAN") is written against the word before it.
+    .replace(/\s+,(?=\s|$)/g, ',');
   text = collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord));
   return joinSplitWords(correctPlaceNames(text.replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord)));
 }

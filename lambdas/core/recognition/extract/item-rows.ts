@@ -38,6 +38,8 @@ const LEADING_COUNT = /^\W*(no\.?\s*(of\s*)?)?(qtys?|qty\(s\)|quantity|items?|it
 
 /** A row of item counts and nothing else ("No. Qtys:  1.00 No. Items:  1"); not one that an item runs into. */
 function countsRow(text: string): boolean {
+  // A count word and numbers only ("QTY  1  7.50" under the items): the items counted and summed.
+  if (/^\W*(qtys?|qty\(s\)|quantity|items?|item\(s\))\s+[\d.,\s]+$/i.test(text.trim())) return true;
   const rest = text.replace(COUNT_LABEL, '');
   return rest !== text && !/\p{L}/u.test(rest);
 }
@@ -45,7 +47,7 @@ function countsRow(text: string): boolean {
 /**
  * A row with an amount that sums the items up rather than being one:
  * - its label starts with a total word, whatever follows ("Total Qty:  7  51.42": the items counted and summed);
- * - or it holds counts of the items and nothing else ("No. Qtys:  1.00 No. Items:  1");
+ * - or it holds counts of the items and nothing else ("No. Qtys:  1.00 No. Items:  1"), or a count word and numbers ("QTY  1  7.50");
  * - or it starts with a count, a totals label follows, and its amount is the sum of the items before it
  *   ("2  SUB TOTAL  295.00" after 150.00 and 145.00). A count alone does not tell ("1 COLGATE TOTAL 12.90" is an item).
  */

@@ -501,6 +501,8 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
     }
     if (!started) {
       if (REG_NUMBER_LINE.test(t) || registrationLine(t)) continue;
+      // A line wholly in brackets before the address ("(MUTIARA RINI 16)") names the branch, not where it is.
+      if (/^\(.*\)$/.test(t)) continue;
       if (ADDRESS_STOP.test(t)) {
         if (k < 3) continue;
         break;

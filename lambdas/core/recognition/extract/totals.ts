@@ -193,6 +193,17 @@ const plausibleTax = (tax: number, base: number) => tax <= base * MAX_TAX_RATE +
 export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): TotalsResult {
   const all = labelledAmounts(rows);
   const reasons: string[] = [];
+  // "(TOTAL INCLUDED GST @ 6% : 0.42)": an amount under a total label with a rate that is exactly the tax included
+  // at that rate in a larger amount printed on the document (7.50 × 6 / 106 = 0.42) states the tax, not the total.
+  for (const a of all) {
+    if ((a.kind !== 'total' && a.kind !== 'total_final') || !a.rate || a.amount.value <= 0) continue;
+    const rate = a.rate;
+    if (all.some((o) => o.amount.value > a.amount.value && eq(roundMoney((o.amount.value * rate) / (100 + rate)), a.amount.value))) {
+      a.kind = 'tax';
+      a.strength = 3;
+    }
+  }
+
   const of = (k: AmountKind) => all.filter((a) => a.kind === k);
   const paid = of('paid')
     .filter((a) => a.amount.value !== 0)
