@@ -229,5 +229,21 @@ function align(probs: Float32Array, offset: number, steps: number, classes: numb
     }
   }
   if (positions.includes(-1)) return undefined;
+  // A step this reading leaves blank where the recogniser's likeliest class is a character that neither neighbour
+  // is (the greedy reading's `T` of `MR. D.I.T (M)`, dropped for `MR. D.I. (M)`): the reading is no surer there
+  // than the blank, so the character before the gap (or after it, at the start) takes the blank's probability when
+  // lower. A dropped character weighs on the word's confidence as a replaced one does.
+  for (let t = 0; t < steps; t++) {
+    const st = path[t]!;
+    if (st % 2 === 1 || !labels.length) continue;
+    const base = offset + t * classes;
+    let likeliest = 0;
+    for (let c = 1; c < classes; c++) if (probs[base + c]! > probs[base + likeliest]!) likeliest = c;
+    const before = st / 2 - 1;
+    const after = st / 2;
+    if (likeliest === 0 || likeliest === labels[before] || likeliest === labels[after]) continue;
+    const i = before >= 0 ? before : after;
+    confidences[i] = Math.min(confidences[i]!, probs[base]!);
+  }
   return { text: reading.text, confidences, positions };
 }

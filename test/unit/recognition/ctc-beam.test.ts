@@ -84,6 +84,17 @@ describe('beam search with the language model', () => {
     expect(beam.confidences.slice(0, 4).every((c) => Math.abs(c - 0.99) < 1e-6)).toBe(true);
   });
 
+  it('is no surer of a reading that drops a character than of the blank it reads there instead', () => {
+    const lines = new CharNgramModel(['JALAN', 'JALAN TUN', 'JALAN', 'TAMAN JAYA']);
+    const probs = rows([{ J: 0.99 }, blank, { A: 0.99 }, { L: 0.99 }, blank, { A: 0.99 }, { N: 0.99 }, { X: 0.55, '': 0.44 }, blank]);
+    const { greedy, beam } = decode(probs, lines);
+    expect(greedy.text).toBe('JALANX');
+    expect(beam.text).toBe('JALAN');
+    // The N before the dropped X takes the blank's 0.44; the other letters keep theirs.
+    expect(beam.confidences[4]).toBeCloseTo(0.44, 5);
+    expect(beam.confidences.slice(0, 4).every((c) => Math.abs(c - 0.99) < 1e-6)).toBe(true);
+  });
+
   it('leaves the recogniser to decide where the lines say nothing of either letter', () => {
     const probs = rows([{ X: 0.6, Y: 0.39 }, blank, { X: 0.99 }]);
     const { greedy, beam } = decode(probs, streets);
