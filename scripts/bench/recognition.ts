@@ -118,6 +118,7 @@ async function main() {
         const doc = blocksToDocument(JSON.parse(readFileSync(file, 'utf8')) as AnalyzeExpenseResult);
         fields = mapExpenseToFields(toAnalyzeExpenseResult(doc, extractDocument(doc)));
       } else {
+        if (!existsSync(r.image)) throw new Error(`No image for ${r.id} (${r.image}): a folder of annotations alone is read with --from-annotations`);
         const bytes = readFileSync(r.image);
         // Bare OCR first, then the pipeline, alternating per receipt so both see the same machine load.
         const t0 = performance.now();
