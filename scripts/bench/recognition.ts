@@ -96,6 +96,7 @@ async function main() {
   const today = new Date().toISOString().slice(0, 10);
   let ready = 0;
   let readyRight = 0;
+  let readyJudged = 0;
   // Values read with the ready rule's confidence, and how many of them are right.
   const sureFields = { company: 'supplier_name', date: 'issue_date', total: 'amount_total' } as const;
   const confident = { company: { right: 0, all: 0 }, date: { right: 0, all: 0 }, total: { right: 0, all: 0 } };
@@ -154,9 +155,15 @@ async function main() {
       const check = readyCheck(fields, 'receipt', today);
       if (check.ready) {
         ready++;
-        const sure = (['company', 'date', 'total'] as const).every((f) => scorable(r.keys, f) && isRight(f, r.keys[f]!, got[f]));
-        if (sure) readyRight++;
-        else if (args.verbose) process.stderr.write(`${r.id} ready but wrong\n`);
+        // A receipt whose key lacks one of the three fields cannot be judged: it counts among the receipts let
+        // through, not in the share of them that is right.
+        if (!(['company', 'date', 'total'] as const).every((f) => scorable(r.keys, f))) {
+          if (args.verbose) process.stderr.write(`${r.id} ready, not judged: the key lacks a field\n`);
+        } else {
+          readyJudged++;
+          if ((['company', 'date', 'total'] as const).every((f) => isRight(f, r.keys[f]!, got[f]))) readyRight++;
+          else if (args.verbose) process.stderr.write(`${r.id} ready but wrong\n`);
+        }
       } else if (args.verbose) process.stderr.write(`${r.id} review: ${check.reasons.join('; ')}\n`);
       if (args.verbose && misses.length) process.stderr.write(`${r.id}\n${misses.join('\n')}\n`);
     }
@@ -166,7 +173,7 @@ async function main() {
   const n = receipts.length;
   for (const f of SCORED_FIELDS) console.log(`${f}: ${pct(right[f], scored[f])} % (${right[f]}/${scored[f]})`);
   console.log(`all four: ${pct(allFour, n)} %`);
-  console.log(`auto-ready: ${pct(ready, n)} % of receipts, ${pct(readyRight, ready)} % of them with company, date and total right`);
+  console.log(`auto-ready: ${pct(ready, n)} % of receipts, ${pct(readyRight, readyJudged)} % of them with company, date and total right`);
   if (args.confidence) {
     const parts = Object.entries(confident).map(([f, c]) => `${f} ${c.right}/${c.all}`);
     console.log(`read with confidence ${READY_CONFIDENCE} or more, right: ${parts.join(', ')}`);

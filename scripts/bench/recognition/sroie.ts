@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { parseDate } from '../../../lambdas/core/recognition/extract/dates';
+import { isValidDate, parseDate, toIso } from '../../../lambdas/core/recognition/extract/dates';
 import { pixelBox } from '../../../lambdas/core/recognition/geometry';
 import type { ExtractedFields, OcrDocument, OcrLine, OcrWord } from '../../../lambdas/core/recognition/types';
 
@@ -52,6 +52,17 @@ function totalNumber(s: string): number | undefined {
   return m ? Number(m[0].replace(',', '.')) : undefined;
 }
 
+/** A label printed as eight digits without separators ("20180304", "04032018"): year first, else day first. */
+function compactDate(s: string): string | undefined {
+  const m = /^(\d{8})$/.exec(collapse(s));
+  if (!m) return undefined;
+  const d = m[1]!;
+  const [y1, m1, d1] = [Number(d.slice(0, 4)), Number(d.slice(4, 6)), Number(d.slice(6, 8))];
+  if (isValidDate(y1, m1, d1)) return toIso(y1, m1, d1);
+  const [d2, m2, y2] = [Number(d.slice(0, 2)), Number(d.slice(2, 4)), Number(d.slice(4, 8))];
+  return isValidDate(y2, m2, d2) ? toIso(y2, m2, d2) : undefined;
+}
+
 /** The README's rules: whitespace collapsed; company/address case-insensitive; total as a number; date as YYYY-MM-DD. */
 export function isRight(field: ScoredField, expected: string, got: string | undefined): boolean {
   if (got === undefined) return false;
@@ -65,8 +76,8 @@ export function isRight(field: ScoredField, expected: string, got: string | unde
       return a !== undefined && b !== undefined && Math.abs(a - b) < 0.001;
     }
     case 'date': {
-      const a = parseDate(expected) ?? collapse(expected);
-      const b = parseDate(got) ?? collapse(got);
+      const a = parseDate(expected) ?? compactDate(expected) ?? collapse(expected);
+      const b = parseDate(got) ?? compactDate(got) ?? collapse(got);
       return a === b;
     }
   }

@@ -205,6 +205,10 @@ describe('separators the OCR lost or misread', () => {
     // On a page with no other date, anywhere.
     [['TOTAL 5.00', '01:34PM 568017 05 02-18'], '2018-02-05'],
     [['TOTAL 5.00', '01:34PM 568017 05 -02-18'], '2018-02-05'],
+    // Year first without separators after a date label ("DATE/TIME : 20180428/191204").
+    [['DATE/TIME : 20180428/191204'], '2018-04-28'],
+    // Of unlabelled dates, the sale's time stamp, not an article code shaped like a date.
+    [['CURTAIN STRAPS *S', 'CK 11-22-31 - 10/400', 'TOTAL INCL RM 15.90', '19-09-17 15:39 SH01 ZJ03'], '2017-09-19'],
     // Wrong inputs: no date comes out of a number that is not one.
     [['DATE: 13797/2017'], undefined],
     [['DATE: 32/13118'], undefined],

@@ -55,6 +55,11 @@ describe("the seller's name", () => {
     ['PETRONAS', 'PETRONAS'],
     ['GARDENIA BAKERIES(KL)SDNBHD', 'GARDENIA BAKERIES (KL) SDN BHD'],
     ['UAB Pavyzdys', 'UAB Pavyzdys'],
+    // Who owns the shop said on the name's own line; a shop's number before it; a former name after its number.
+    ['DIMILIKI: BANH MI CAFE SDN BHD', 'BANH MI CAFE SDN BHD'],
+    ['OWN BY: CHEF LEE SDN BHD', 'CHEF LEE SDN BHD'],
+    ['#000002 BAIFU (M) SDN BHD', 'BAIFU (M) SDN BHD'],
+    ['MYNEWS RETAIL SB(306295-X) FKA BISON STORES SB', 'MYNEWS RETAIL SB'],
   ])('%s → %s', (raw, expected) => {
     expect(cleanCompanyName(raw)).toBe(expected);
   });
@@ -151,6 +156,40 @@ describe("the seller's name", () => {
       ]),
     );
     expect(licensee.address?.value).toBe('Level 6, Bangunan TH, Damansara Uptown3 No.3, Jalan SS21/39, 47400 Petaling Jaya Selangor');
+  });
+
+  it('takes no courtesy or returns line for the name, and a legal form read without its space for one', () => {
+    const mynews = extractSupplierHeader(
+      textRows(['TQ FOR SHOPPING WITH MYNEWS.COM', 'PUSAT DAGANGAN PHILEO DAMANSARA', 'UNIT 105', 'NO.9', 'MYNEWSCARELINE : 1800 88 1231', 'MYNEWS RETAIL SB(306295-X) FKA BISON STORES SB', 'TAX REG ID CBP 000709361664']),
+    );
+    expect(mynews.name?.value).toBe('MYNEWS RETAIL SB');
+    const segi = extractSupplierHeader(
+      textRows(['THANK YOU. PLEASE COME AGAIN.', 'GOODS SOLD ARE NOT RETURNABLE.', 'FOR FEEDBACK OR COMPLAINT', '011-3194 0284', '*REDEEM VOUCHER BEFORE POINTS EXPIRY!*', 'SEGI CASH & CARRY SDN.BHD', '(317041-W)', 'PT17920', '40150 SHAH ALAM']),
+    );
+    expect(segi.name?.value).toBe('SEGI CASH & CARRY SDN. BHD');
+  });
+
+  it('joins a name broken over lines printed as one block, not a line standing apart above it', () => {
+    const apart = extractSupplierHeader(textRows(['TAN WOON YANN', '', 'YONGFATT ENTERPRISE', '(JM0517726)', 'NO 122.124 JALAN DEDAP 13', '81100 JOHOR BAHRU']));
+    expect(apart.name?.value).toBe('YONGFATT ENTERPRISE');
+    const block = extractSupplierHeader(textRows(['TAN WOON YANN', 'YONGFATT ENTERPRISE', '(JM0517726)', 'NO 122.124 JALAN DEDAP 13', '81100 JOHOR BAHRU']));
+    expect(block.name?.value).toBe('TAN WOON YANN YONGFATT ENTERPRISE');
+  });
+
+  it('is less sure of a name whose last lone letter it left out, and keeps it in exact text', () => {
+    const lines = ['RESTORAN DE COFFEE O', 'NO 33', 'BANDAR MAHKOTA CHERAS', '43200 CHERAS'];
+    const read = extractSupplierHeader(textRows(lines));
+    const plain = extractSupplierHeader(textRows(['RESTORAN DE COFFEE', ...lines.slice(1)]));
+    expect(read.name?.value).toBe('RESTORAN DE COFFEE');
+    expect(read.name!.confidence).toBeCloseTo(plain.name!.confidence * 0.9, 1);
+    expect(extractSupplierHeader(textRows(lines), { repairMisreadings: false }).name?.value).toBe('RESTORAN DE COFFEE O');
+  });
+
+  it('is less sure of a name its owner is said of on the same line', () => {
+    const owned = extractSupplierHeader(textRows(['OWN BY: CHEF LEE SDN BHD', 'NO 12 JALAN BESAR', '43000 KAJANG']));
+    const plain = extractSupplierHeader(textRows(['CHEF LEE SDN BHD', 'NO 12 JALAN BESAR', '43000 KAJANG']));
+    expect(owned.name?.value).toBe('CHEF LEE SDN BHD');
+    expect(owned.name!.confidence).toBeCloseTo(plain.name!.confidence * 0.9, 1);
   });
 
   it('is less sure of a name with a letter standing alone in it, but not of initials', () => {

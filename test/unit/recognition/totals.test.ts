@@ -116,6 +116,11 @@ describe('receipt totals', () => {
     expect(extractTotals(textRows(['SUBTOTAL  20.00', 'GST 6%  1.20', 'TOTAL INCL GST 6%  21.20'])).total?.value).toBe('21.20');
   });
 
+  it('takes change printed with a minus after it as given back', () => {
+    const rows = textRows(['TOTAL SALES AMOUNT  33.00', 'GST 6%  1.98', 'ROUNDING ADJUSTMENT  0.02', 'TOTAL  35.00', 'CASH  55.00', 'CHANGE RETURNED  20.00-']);
+    expect(extractTotals(rows, { itemsSum: 33 }).total?.value).toBe('35.00');
+  });
+
   it('reads the label from the line above when the amount stands alone', () => {
     const t = extractTotals(textRows(['TOTAL :', '9.00', 'PLEASE COME AGAIN']));
     expect(t.total?.value).toBe('9.00');

@@ -199,6 +199,8 @@ function datesInText(text: string, format: DateFormat | undefined, labelled = fa
     // ("05 02-18" → 05-02-18), or with a space beside it ("05 -02-18")
     repaired = repaired
       .replace(/(?<!\d)(\d{2})(\d{2})(20\d{2})(?!\d)/g, '$1/$2/$3')
+      // "DATE/TIME : 20180428/191204": the year first, as the ISO basic form prints it.
+      .replace(/(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)/g, '$1-$2-$3 ')
       .replace(/(?<![\d/])(\d{2})(\d{2})([/.-])(20\d{2})(?!\d)/g, '$1$3$2$3$4')
       .replace(/(?<![\d/])(\d{2})[17Il|](\d{2})([/.-])(20\d{2}|\d{2})(?![\d/.-])/g, '$1$3$2$3$4')
       .replace(/(?<![\d/.-])(\d{2})([/.-])(\d{2})[17Il|](20\d{2}|\d{2})(?![\d/.-])/g, '$1$2$3$2$4')
@@ -282,9 +284,11 @@ export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found;
   // No date at all: the separators may have been lost everywhere ("30032018").
   if (!cands.length) cands = dateCandidates(rows, format, true).map((c) => ({ ...c, match: { ...c.match, ambiguous: true } }));
   const full = (c: DateCandidate) => (c.match.fullYear || c.match.monthName ? 1 : 0);
+  // Of the unlabelled dates, the sale's time stamp is the receipt's own (others are codes, promotions, validity).
+  const stamped = (c: DateCandidate) => (saleStamp(c) ? 1 : 0);
   const issue =
     cands.filter((c) => c.kind === 'issue').sort((a, b) => full(b) - full(a))[0] ??
-    cands.filter((c) => c.kind === 'none').sort((a, b) => full(b) - full(a))[0] ??
+    cands.filter((c) => c.kind === 'none').sort((a, b) => full(b) - full(a) || stamped(b) - stamped(a))[0] ??
     cands.filter((c) => c.kind === 'other' && !/valid|expir|exp\b|birth/i.test(c.label))[0];
   const due = cands.find((c) => c.kind === 'due' && c !== issue);
   // An unlabelled date is less sure, unless no other unlabelled or issue date differs (dates labelled as due or

@@ -123,7 +123,8 @@ export function legalFormEnd(tokens: string[]): number {
     if ((t === 'SDN' || levenshtein(t, 'SDN', 1) <= 1) && (next === 'BHD' || levenshtein(next, 'BHD', 1) <= 1)) {
       end = i + 2;
       i++;
-    } else if (t === 'S/B' || /^[5S$]\/[B8]$/.test(t) || (t === 'SB' && i === up.length - 1)) end = i + 1;
+    } else if (t === 'SDNBHD') end = i + 1;
+    else if (t === 'S/B' || /^[5S$]\/[B8]$/.test(t) || (t === 'SB' && i === up.length - 1)) end = i + 1;
     else if (t === 'BHD' || t === 'BERHAD' || (fuzzyBhd && i > 0 && /^\(?M\)?$/.test(up[i - 1]!))) end = i + 1;
     else if (['LTD', 'LIMITED', 'PLC', 'LLC', 'LLP', 'INC', 'CORP', 'CORPORATION', 'GMBH', 'SARL', 'SRL', 'ENTERPRISE', 'ENTERPRISES', 'TRADING'].includes(t)) end = i + 1;
     // Long forms with one OCR slip: "ENTERFRISE", "TRADINC".

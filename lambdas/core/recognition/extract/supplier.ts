@@ -16,7 +16,7 @@ import { isPlaceWord } from './places';
 
 /** Lines that are document furniture, never the seller's name. */
 const NOT_A_NAME =
-  /\b(tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|bill|order|table|cashier|date|time|tel|fax|phone|gst|vat|reg(istration)?\s*no|company\s*no|co[-\s.]*reg|welcome|thank|official|customer|copy|member|counter|terminal|pvm|s[aą]skaita|kvitas|page|formerly)\b/i;
+  /\b(tax\s*invoice|invoice|receipt|cash\s*bill|cash\s*sale|bill|order|table|cashier|date|time|tel|fax|phone|gst|vat|reg(istration)?\s*no|company\s*no|co[-\s.]*reg|welcome|thank|official|customer|copy|member|counter|terminal|pvm|s[aą]skaita|kvitas|page|formerly)\b|\b(tq|thanks|goods\s*sold|returnable|refundable|exchangeable|come\s*again)\b/i;
 
 const ADDRESS_WORDS =
   /\b(jalan|jln|lot|no|taman|tmn|lorong|persiaran|bandar|seksyen|section|kawasan|wisma|plaza|kompleks|complex|block|blok|level|floor|basement|flr|tingkat|unit|street|st|road|rd|avenue|ave|lane|suite|building|centre|center|mall|kampung|kg|batu|mukim|g\.?|g\/?f|gatv[eė]|g\.|pr\.|al\.|kel(ias)?|pl\.|km|box|po)\b/i;
@@ -188,19 +188,26 @@ function lettersForDigits(name: string): string {
 /** Removes a registration number and stray characters around a name. */
 export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   const repair = opts.repairMisreadings ?? true;
-  let s = collapseSpaces(text);
+  // The words that say who owns the shop, on the name's own line ("DIMILIKI: BANH MI CAFE SDN BHD", "OWN BY: …").
+  let s = collapseSpaces(text).replace(OWNER_LABEL, '');
+  // A shop's number before the name ("#000002 BAIFU (M) SDN BHD").
+  s = s.replace(/^#\s*\d+\s+(?=\p{L})/u, '');
   // Registration and tax numbers printed on the same line: "(CO NO. 315481-T) GST NO. 0012...".
   s = s.replace(/\s*[([]?\s*\b(co\.?\s*(no|reg)|company\s*(no|reg)|gst|sst|vat|reg(istration)?\.?\s*no|roc)\b.*$/i, '');
   // Registration numbers printed after the name: "(126926-H)", "(1125830-V)", "1000131-K", "(139386 X)".
   s = s.replace(/\s*[([{]\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[^)\]}\d\s]{0,3}\d[\d\s\-":.]{3,}\s*-?\s*[A-Z]?\s*["']?\s*[)\]}]?(\s+\S{1,3})?\s*$/i, '');
   s = s.replace(/\s+\d{5,}-?[A-Z]\s*$/i, '');
+  // A registration number in brackets ends the name; what follows it names something else ("MYNEWS RETAIL
+  // SB(306295-X) FKA BISON STORES SB": a former name).
+  s = s.replace(/\s*\(\s*\d{5,}\s*-\s*[A-Z]\s*\)\s+\S.*$/i, '');
   // A registration number run into the name's last word: "bakery o00965911.p".
   s = s.replace(/\s+\S*\d{5,}\S*\s*$/, '');
   s = s.replace(/^[^\p{L}\d("„'&]+/u, '').replace(/[^\p{L}\d).'"“”]+$/u, '');
   // Junk before the name: a stray lower-case letter or symbol from a logo ("i SWC ENTERPRISE").
   s = s.replace(/^(?:[a-z]{1,2}|[^\p{L}\d\s]{1,2}|\p{Lu}[,;:.]|\p{L}{1,2}\.\s?\p{L}?\.)\s+(?=[\p{Lu}\d]{2})/u, '');
-  // A lone digit or letter after the name ("PERNIAGAAN RIANG RIA 4").
-  if (s.split(' ').length >= 3) s = s.replace(/\s+[\p{L}\d]$/u, '');
+  // A lone digit or letter after the name ("PERNIAGAAN RIANG RIA 4"): a speck the reading made a character of, or
+  // part of the name ("RESTORAN DE COFFEE O"); exact text keeps it, and a reading that drops it is in doubt.
+  if (repair && s.split(' ').length >= 3) s = s.replace(/\s+[\p{L}\d]$/u, '');
   if (repair) s = lettersForDigits(s);
   // A title before the name read with N or H for M, the letter thermal print loses strokes of most ("NR. D.I.Y.").
   if (repair) s = s.replace(/^([NnHh])(?=[Rr][Ss]?\.\s)/, (n) => (n === n.toUpperCase() ? 'M' : 'm'));
@@ -302,7 +309,10 @@ function continuesName(prev: Row, row: Row): boolean {
       const c = cleanToken(t);
       return c.length > 1 && !isLegalFormToken(t) && !['S/B', 'CO', 'M'].includes(c);
     });
-    return nameWords.length <= 1;
+    // A name's lines are printed as one block: a line more than a line's height above stands apart (a
+    // handwritten note, a mall's name over the shop's: "TAN WOON YANN" over "YONGFATT ENTERPRISE").
+    const gap = row.box.top - (prev.box.top + prev.box.height);
+    return nameWords.length <= 1 && gap <= Math.min(row.box.height, prev.box.height) * 1.05;
   }
   return false;
 }
@@ -364,7 +374,10 @@ export const NAME_DOUBT = 0.9;
  * A line that names who owns or runs the shop ("OWNED BY …", "DIMILIKI OLEH …", "Franchisee …"): the top holds
  * two sellers, a brand and a company, and which one the books know is a choice.
  */
-const OWNERSHIP_LINE = /\b(owned\s*by|dimiliki\s*oleh|operated\s*by|managed\s*by|franchisee)\b/i;
+const OWNERSHIP_LINE = /\b(own(ed)?\s*by|dimiliki(\s*oleh)?|operated\s*by|managed\s*by|franchisee)\b/i;
+
+/** Those words opening a line, with their colon: the name follows them. */
+const OWNER_LABEL = /^(own(ed)?\s*by|dimiliki(\s*oleh)?|operated\s*by|managed\s*by)\s*[:.]?\s+(?=\S)/i;
 
 /**
  * A line that says what the name above it is ("LICENSEE OF MCDONALD'S", "FORMERLY KNOWN AS …", "A MEMBER OF …"):
@@ -406,6 +419,9 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
   if (opts.repairMisreadings !== false) {
     if (nameText.split(' ').some((t) => loneLetter(t) || INITIALS_WITHOUT_LAST_STOP.test(t))) factor *= NAME_DOUBT;
     const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
+    // A lone character after the name left out: a speck, or the name's own last letter.
+    const lone = /\s([\p{L}\d])$/u.exec(asRead);
+    if (lone && !collapseSpaces(nameText).endsWith(` ${lone[1]}`)) factor *= NAME_DOUBT;
     // Words after the legal form left out (stamps, branches) are not a repair.
     if (!collapseSpaces(asRead).toUpperCase().startsWith(collapseSpaces(nameText).toUpperCase())) factor *= NAME_DOUBT;
   }

@@ -208,7 +208,8 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   const paid = of('paid')
     .filter((a) => a.amount.value !== 0)
     .map((a) => (a.amount.value < 0 ? { ...a, amount: { ...a.amount, value: -a.amount.value } } : a));
-  const change = of('change').filter((a) => a.amount.value >= 0);
+  // Change is given back, whatever sign the till prints it with ("CHANGE RETURNED  20.00-").
+  const change = of('change').map((a) => (a.amount.value < 0 ? { ...a, amount: { ...a.amount, value: -a.amount.value } } : a));
   const subs = of('subtotal').filter((a) => a.amount.value > 0);
   const taxes = of('tax').filter((a) => a.amount.value >= 0);
   const roundings = of('rounding').filter((a) => Math.abs(a.amount.value) < 0.1);
