@@ -59,6 +59,7 @@ describe("the seller's name", () => {
     ['DIMILIKI: BANH MI CAFE SDN BHD', 'BANH MI CAFE SDN BHD'],
     ['OWN BY: CHEF LEE SDN BHD', 'CHEF LEE SDN BHD'],
     ['#000002 BAIFU (M) SDN BHD', 'BAIFU (M) SDN BHD'],
+    ['ECOSWAY.COM SDN BHD', 'ECOSWAY.COM SDN BHD'],
     ['MYNEWS RETAIL SB(306295-X) FKA BISON STORES SB', 'MYNEWS RETAIL SB'],
   ])('%s → %s', (raw, expected) => {
     expect(cleanCompanyName(raw)).toBe(expected);

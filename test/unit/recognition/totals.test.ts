@@ -116,6 +116,13 @@ describe('receipt totals', () => {
     expect(extractTotals(textRows(['SUBTOTAL  20.00', 'GST 6%  1.20', 'TOTAL INCL GST 6%  21.20'])).total?.value).toBe('21.20');
   });
 
+  it('reads a count in brackets after a label as part of it, and a tax table header as no label of one amount', () => {
+    expect(classifyLabel('SUBTOTAL (QTY 4)').kind).toBe('subtotal');
+    expect(classifyLabel('TOTAL (3 ITEMS)').kind).toBe('total');
+    const rows = textRows(['SUBTOTAL (QTY 4)  RM41.43', 'ROUNDING  RM0.02', 'SUBTOTAL (QTY 4)  RM41.45', 'CASH  RM51.50', 'CHANGE CASH  RM10.05', 'RATE  NET(RM) GST(RM)  TOTAL(RM)', 'S 6.00% 39.09  2.34  41.43']);
+    expect(extractTotals(rows, { itemsSum: 41.43 }).total?.value).toBe('41.45');
+  });
+
   it('takes change printed with a minus after it as given back', () => {
     const rows = textRows(['TOTAL SALES AMOUNT  33.00', 'GST 6%  1.98', 'ROUNDING ADJUSTMENT  0.02', 'TOTAL  35.00', 'CASH  55.00', 'CHANGE RETURNED  20.00-']);
     expect(extractTotals(rows, { itemsSum: 33 }).total?.value).toBe('35.00');

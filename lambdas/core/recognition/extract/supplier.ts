@@ -237,9 +237,10 @@ export function normalisePunctuationSpacing(name: string): string {
       .replace(/(?<=\p{Lu}{2})(SDN\.?)\s*(BHD\.?)$/u, ' $1 $2')
       .replace(/\b(SDN\.?)(BHD\.?)$/u, '$1 $2')
       .replace(/\b(SDN\.)(?=BHD)/giu, '$1 ')
-      // Initials close up ("D. I.Y." → "D.I.Y."); a word's full stop is followed by a space ("MR.D." → "MR. D.").
+      // Initials close up ("D. I.Y." → "D.I.Y."); a word's full stop is followed by a space ("MR.D." → "MR. D."),
+      // but not a web address's ("ECOSWAY.COM SDN BHD").
       .replace(/(?<=(?:^|[\s.(])\p{L})\.\s+(?=\p{L}\.)/gu, '.')
-      .replace(/(?<=(?:^|\s)\p{L}{2,})\.(?=\p{L})/gu, '. ')
+      .replace(/(?<=(?:^|\s)\p{L}{2,})\.(?!(?:COM|NET|ORG|MY|com|net|org|my)\b)(?=\p{L})/gu, '. ')
       // A dash or an ampersand spaced on one side only is spaced on both: "CT281- TEALIVE", "HARDWARE& ELECTRICAL".
       .replace(/(?<=\S)([-–&])(?=\s)|(?<=\s)([-–&])(?=\S)/gu, ' $1$2 ')
       // Words run together where the case changes: "ShellKepong".

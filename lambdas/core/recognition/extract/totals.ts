@@ -65,7 +65,8 @@ export function repairLabel(label: string): string {
 }
 
 export function classifyLabel(label: string): { kind: AmountKind; strength: number; rate?: number } {
-  const l = repairLabel(foldDiacritics(label).replace(/\s+/g, ' '));
+  // A count in brackets after the label says how many items it sums ("SUBTOTAL (QTY 4)", "TOTAL (3 ITEMS)").
+  const l = repairLabel(foldDiacritics(label).replace(/\s+/g, ' ')).replace(/\(\s*(qty|items?|pcs)?\s*:?\s*\d+\s*(items?|pcs)?\s*\)/gi, ' ');
   const lo = label.replace(/\s+/g, ' ');
   const rate = findRates(lo)[0]?.value;
   const withRate = rate !== undefined ? { rate } : {};
@@ -89,7 +90,7 @@ export function classifyLabel(label: string): { kind: AmountKind; strength: numb
 }
 
 /** A table's column headers ("Qty  Description  Total  TAX"): the first item's row is under them, no label of its amount. */
-const COLUMN_HEADER = /\b(q'?ty|oty|quantity|description|desc)\b.*\b(total|amount|amt|price|tax|rm)\b/i;
+const COLUMN_HEADER = /\b(q'?ty|oty|quantity|description|desc)\b.*\b(total|amount|amt|price|tax|rm)\b|\b(rate|net)\b.*\b(gst|tax|vat)\b.*\b(total|amount|amt)\b/i;
 
 /** The label of an amount: the words between the previous amount (or the row start) and it. */
 function labelBefore(text: string, from: number, to: number): string {
