@@ -66,6 +66,9 @@ describe('amounts', () => {
     expect(findAmounts('2.5KG', { requireDecimals: false }).map((a) => a.value)).toEqual([2.5]);
     // A tax code or a tax class after an amount stays an amount, as does a unit after a space or a currency.
     expect(findAmounts('15.56SR  12.50 L  RM7.62M').map((a) => a.value)).toEqual([15.56, 12.5, 7.62]);
+    // A unit written out is one after a space too: a pump's litres ("35.10 LITRE PUMP # 02").
+    expect(findAmounts('35.10 LITRE PUMP # 02')).toEqual([]);
+    expect(findAmounts('1.250 KG  12.50').map((a) => a.value)).toEqual([12.5]);
   });
 
   it('keeps the currency printed with an amount', () => {

@@ -145,6 +145,9 @@ describe('rows that sum the items up', () => {
     // A count word and numbers alone under the items ("QTY  1  7.50") count and sum them.
     const counted = extractLineItems(textRows(['CODE  DESC  QTY  RM  D%  AMT', '201026 SCONE - M  1  7.50  0  7.50 S', 'QTY  1  7.50', 'DUE  7.50']));
     expect(counted.map((i) => i.total_price?.value)).toEqual(['7.50']);
+    // "TOT QTY:" is the total's short form.
+    const short = extractLineItems(textRows(['8239 SR: SILICONE GUN  1  15.00  15.00', '2016 SR: PVC WIRE TAPE  2  1.05  2.10', 'TOT QTY:  3  17.10', 'TOTAL INCL GST  17.10']));
+    expect(short.map((i) => i.total_price?.value)).toEqual(['15.00', '2.10']);
     const runInto = extractLineItems(textRows(['PLASTIC BAGS  *S', 'QTY(S) : 5  1 X 0.20  0.20', 'TOTAL  0.20']));
     expect(runInto.map((i) => i.total_price?.value)).toEqual(['0.20']);
   });

@@ -52,10 +52,11 @@ const MISREAD_AMOUNT = /(?<![\p{L}\d.,])((?:RM|\$|€)?)([\dOoIlBZbg|][\dOoIlSBZ
 
 /**
  * A unit of measure printed right after a number ("0.75L", "30CM*7.62M", "1.50KG"): the number is a size in an
- * item's name, not money. Only glued to the number: "12.50 L" can be a price and a tax class. Where numbers are
- * asked for without decimals (a quantity cell, "2.5KG" weighed), a number with its unit stays.
+ * item's name, not money. Only glued to the number: "12.50 L" can be a price and a tax class; a unit written out is
+ * one after a space too ("35.10 LITRE PUMP # 02", "1.250 KG"). Where numbers are asked for without decimals (a
+ * quantity cell, "2.5KG" weighed), a number with its unit stays.
  */
-const MEASURE_AFTER = /^(?:mm|cm|m|km|mg|g|kg|ml|cl|l|ltr|lb|lbs|oz)(?![\p{L}\d])/iu;
+const MEASURE_AFTER = /^(?:mm|cm|m|km|mg|g|kg|ml|cl|l|ltr|lb|lbs|oz)(?![\p{L}\d])|^\s(?:litres?|liters?|ltrs?|kgs?)(?![\p{L}\d])/iu;
 
 function toNumber(intPart: string, decPart: string | undefined): number | undefined {
   const intDigits = intPart.replace(/[ ,.'\u00a0]/g, '');

@@ -28,7 +28,7 @@ export function isTotalsRow(row: Row): boolean {
 }
 
 /** A label that starts with a total word ("Total Qty:", "Sub Total", "Jumlah"). */
-export const SUMMARY_START = /^\W*(sub[\s-]*total|total|grand\s*total|jumlah)\b/i;
+export const SUMMARY_START = /^\W*(sub[\s-]*total|total|grand\s*total|jumlah|tot)\b/i;
 
 /** A count of the items as a label ("No. Qtys:", "Item(s) :", "Items="). */
 const COUNT_LABEL = /\b(no\.?\s*(of\s*)?)?(qtys?|qty\(s\)|quantity|items?|item\(s\)|item\s*count)\s*[:=]/gi;
