@@ -27,22 +27,28 @@ export class CharNgramModel {
     this.contexts = Array.from({ length: order }, () => new Map<string, { total: number; kinds: number }>());
     const seen = new Set<string>();
     const pad = START.repeat(order - 1);
+    // Each character with its 0 to n - 1 characters before it, counted per order.
     for (const line of lines) {
       const text = pad + CharNgramModel.normalise(line) + END;
       for (let i = order - 1; i < text.length; i++) {
-        const ch = text[i]!;
-        seen.add(ch);
+        seen.add(text[i]!);
         for (let o = 1; o <= order; o++) {
-          const context = text.slice(i - o + 1, i);
-          const key = context + ch;
+          const key = text.slice(i - o + 1, i + 1);
           const grams = this.grams[o - 1]!;
-          const count = grams.get(key) ?? 0;
-          grams.set(key, count + 1);
-          const c = this.contexts[o - 1]!.get(context) ?? { total: 0, kinds: 0 };
-          c.total += 1;
-          if (count === 0) c.kinds += 1;
-          this.contexts[o - 1]!.set(context, c);
+          grams.set(key, (grams.get(key) ?? 0) + 1);
         }
+      }
+    }
+    // A context's total and kinds follow from the counts of the characters after it.
+    for (let o = 1; o <= order; o++) {
+      const contexts = this.contexts[o - 1]!;
+      for (const [key, count] of this.grams[o - 1]!) {
+        const context = key.slice(0, -1);
+        const c = contexts.get(context);
+        if (c) {
+          c.total += count;
+          c.kinds += 1;
+        } else contexts.set(context, { total: count, kinds: 1 });
       }
     }
     // One more for the characters the corpus never shows.
