@@ -123,6 +123,16 @@ describe('receipt totals', () => {
     expect(extractTotals(rows, { itemsSum: 41.43 }).total?.value).toBe('41.45');
   });
 
+  it('reads DUE alone as the total to pay and PAY as the amount paid', () => {
+    expect(classifyLabel('DUE').kind).toBe('total_final');
+    expect(classifyLabel('PAY').kind).toBe('paid');
+    expect(classifyLabel('AMOUNT DUE').kind).toBe('total_final');
+    expect(classifyLabel('DUE DATE').kind).not.toBe('total_final');
+    const t = extractTotals(textRows(['KAYA PUFF  4  1.60  6.40 S', 'SLICE CAKE  1  8.70  8.70 S', 'QTY  5  15.10', 'DUE  15.10', 'PAY  15.10', 'CHANGE  0.00']));
+    expect(t.total?.value).toBe('15.10');
+    expect(t.total!.confidence).toBeGreaterThanOrEqual(90);
+  });
+
   it('takes change printed with a minus after it as given back', () => {
     const rows = textRows(['TOTAL SALES AMOUNT  33.00', 'GST 6%  1.98', 'ROUNDING ADJUSTMENT  0.02', 'TOTAL  35.00', 'CASH  55.00', 'CHANGE RETURNED  20.00-']);
     expect(extractTotals(rows, { itemsSum: 33 }).total?.value).toBe('35.00');
