@@ -71,6 +71,12 @@ describe('amounts', () => {
     expect(findAmounts('1.250 KG  12.50').map((a) => a.value)).toEqual([12.5]);
   });
 
+  it('reads cents after a currency and its full stop, the leading zero left out', () => {
+    expect(findAmounts('2485 LABOOST DRINKING WATER  RM.50 S').map((a) => a.value)).toEqual([0.5]);
+    expect(findAmounts('RM.34.80').map((a) => a.value)).toEqual([34.8]);
+    expect(findAmounts('RM.500')).toEqual([]);
+  });
+
   it('keeps the currency printed with an amount', () => {
     expect(findAmounts('RM8.60')[0]!.currency).toBe('MYR');
     expect(findAmounts('12,50 €')[0]!.currency).toBe('EUR');

@@ -102,6 +102,12 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
       if (!(/^\d{1,3}[.,]\d{3}$/.test(ip) && dp?.length === 2)) continue;
       ip = ip.replace(/[.,]/, '');
     }
+    // "RM.50": a currency, its full stop and two digits are cents without the leading zero (as ".50" alone is).
+    if (curBefore && ds === undefined && ip.length === 2 && raw.slice(raw.indexOf(curBefore) + curBefore.length).replace(/\s/g, '').startsWith(`.${ip}`)) {
+      dp = ip;
+      ip = '0';
+      ds = '.';
+    }
     if (requireDecimals && (dp === undefined || dp.length < 2)) continue;
     const after = text.slice(m.index + raw.length);
     if (requireDecimals && !curBefore && !curAfter && !post && MEASURE_AFTER.test(after)) continue;
