@@ -20,7 +20,10 @@ interface Running {
   output: () => string;
 }
 
-/** Starts `npm start`'s script as its own process and waits for the printed URL. */
+/**
+ * Starts `npm start`'s script as its own process and waits for the printed URL and the lines under it (the data
+ * folder, the demo account): the pipe may hand them over in more than one piece.
+ */
 async function startProduct(dataDir: string): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/start.ts'], {
     cwd: ROOT,
@@ -33,7 +36,7 @@ async function startProduct(dataDir: string): Promise<Running> {
   const started = Date.now();
   while (Date.now() - started < 60_000) {
     const m = /running at (http:\/\/[\d.:]+)/.exec(out);
-    if (m) return { child, url: m[1]!, output: () => out };
+    if (m && /Demo account: /.test(out)) return { child, url: m[1]!, output: () => out };
     if (child.exitCode !== null) throw new Error(`exited early: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
