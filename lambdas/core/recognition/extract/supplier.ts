@@ -185,6 +185,12 @@ function lettersForDigits(name: string): string {
     .join(' ');
 }
 
+/** Words that say who owns or runs the shop ("OWNED BY", "DIMILIKI OLEH"). */
+const OWNER_WORDS = String.raw`own(ed)?\s*by|dimiliki(\s*oleh)?|operated\s*by|managed\s*by`;
+
+/** Those words opening a line, with their colon: the name follows them ("DIMILIKI: BANH MI CAFE SDN BHD"). */
+const OWNER_LABEL = new RegExp(String.raw`^(${OWNER_WORDS})\s*[:.]?\s+(?=\S)`, 'i');
+
 /** Removes a registration number and stray characters around a name. */
 export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   const repair = opts.repairMisreadings ?? true;
@@ -375,10 +381,7 @@ export const NAME_DOUBT = 0.9;
  * A line that names who owns or runs the shop ("OWNED BY …", "DIMILIKI OLEH …", "Franchisee …"): the top holds
  * two sellers, a brand and a company, and which one the books know is a choice.
  */
-const OWNERSHIP_LINE = /\b(own(ed)?\s*by|dimiliki(\s*oleh)?|operated\s*by|managed\s*by|franchisee)\b/i;
-
-/** Those words opening a line, with their colon: the name follows them. */
-const OWNER_LABEL = /^(own(ed)?\s*by|dimiliki(\s*oleh)?|operated\s*by|managed\s*by)\s*[:.]?\s+(?=\S)/i;
+const OWNERSHIP_LINE = new RegExp(String.raw`\b(${OWNER_WORDS}|franchisee)\b`, 'i');
 
 /**
  * A line that says what the name above it is ("LICENSEE OF MCDONALD'S", "FORMERLY KNOWN AS …", "A MEMBER OF …"):

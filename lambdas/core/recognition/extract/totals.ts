@@ -206,11 +206,12 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   }
 
   const of = (k: AmountKind) => all.filter((a) => a.kind === k);
+  // Money paid and change given back, whatever sign the till prints them with ("CHANGE RETURNED  20.00-").
+  const unsigned = (a: LabelledAmount) => (a.amount.value < 0 ? { ...a, amount: { ...a.amount, value: -a.amount.value } } : a);
   const paid = of('paid')
     .filter((a) => a.amount.value !== 0)
-    .map((a) => (a.amount.value < 0 ? { ...a, amount: { ...a.amount, value: -a.amount.value } } : a));
-  // Change is given back, whatever sign the till prints it with ("CHANGE RETURNED  20.00-").
-  const change = of('change').map((a) => (a.amount.value < 0 ? { ...a, amount: { ...a.amount, value: -a.amount.value } } : a));
+    .map(unsigned);
+  const change = of('change').map(unsigned);
   const subs = of('subtotal').filter((a) => a.amount.value > 0);
   const taxes = of('tax').filter((a) => a.amount.value >= 0);
   const roundings = of('rounding').filter((a) => Math.abs(a.amount.value) < 0.1);
