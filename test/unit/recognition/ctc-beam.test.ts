@@ -44,6 +44,29 @@ describe('character language model', () => {
     }
   });
 
+  it('gives the probabilities Witten–Bell interpolation gives, worked by hand on a small text', () => {
+    // Lines "AB" and "AC", order 2. After "A": B and C once each (2 in all, 2 kinds). Alone: A 2, B 1, C 1 and the
+    // line's end 2 (6 in all, 4 kinds); the vocabulary is those 4 and one for every character never seen.
+    const lm = new CharNgramModel(['AB', 'AC'], 2);
+    const unigram = (n: number) => (6 / 10) * (n / 6) + (4 / 10) * (1 / 5);
+    const afterA = (n: number, u: number) => (2 / 4) * (n / 2) + (2 / 4) * u;
+    expect(lm.logProb(lm.context('A'), 'B')).toBeCloseTo(Math.log(afterA(1, unigram(1))), 12);
+    expect(lm.logProb(lm.context('A'), 'A')).toBeCloseTo(Math.log(afterA(0, unigram(2))), 12);
+    expect(lm.logProb(lm.context('A'), 'Z')).toBeCloseTo(Math.log(afterA(0, unigram(0))), 12);
+    // A context never seen falls back to the unigrams.
+    expect(lm.logProb(lm.context('Q'), 'B')).toBeCloseTo(Math.log(unigram(1)), 12);
+  });
+
+  it('counts a text of thousands of different characters, the rarest past the limit as never seen', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => String.fromCharCode(0x4e00 + i));
+    const lm = new CharNgramModel([many.join(''), 'JALAN', 'JALAN']);
+    const ctx = lm.context('JALA');
+    expect(lm.logProb(ctx, 'N')).toBeGreaterThan(Math.log(0.5));
+    const last = many[many.length - 1]!;
+    expect(lm.logProb(lm.context(''), last)).toBeCloseTo(lm.logProb(lm.context(''), '~'), 12);
+    expect(Number.isFinite(lm.logProb(lm.context(many.slice(0, 5).join('')), many[5]!))).toBe(true);
+  });
+
   it('ships one of receipt text, which the recogniser reads with unless told `none`', () => {
     const shipped = loadLanguageModel(undefined)!;
     expect(shipped.order).toBe(6);
