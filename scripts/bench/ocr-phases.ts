@@ -1,7 +1,7 @@
 /**
  * Where PaddleOCR's time goes, on a SROIE-style folder:
  *   npx tsx scripts/bench/ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>]
- *     [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R]
+ *     [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1]
  * Reads every N-th receipt (default 6) after one warm-up receipt and prints, per receipt, the milliseconds of
  * decoding the image, detection (and the detector model's share), recognition (and the recogniser model's share,
  * its runs and its input columns), and the process's CPU seconds, so that a change to the reading can be judged by
@@ -9,8 +9,9 @@
  * With `--against-det`, `--against-rec` or `--against-lm` each receipt is also read with those model files (`base`:
  * the package's own; `none`: no language model, greedy decoding), with `--against-batch` with that many lines of one
  * width a recogniser run (1: every line on its own), with `--against-min-ratio` shorter lines padded only to R times
- * their height (`PaddleOcrOptions.minRecognitionRatio`; 320/48 in use), the two readers taking turns receipt by receipt, and the
- * ratios of their phases are printed.
+ * their height (`PaddleOcrOptions.minRecognitionRatio`; 320/48 in use), with `--against-deskew 0` without turning
+ * slanting pages level (`deskewPage`; its second detection counts to detection), the two readers taking turns
+ * receipt by receipt, and the ratios of their phases are printed.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -36,9 +37,9 @@ class TimedReader {
     const t0 = performance.now();
     const img = await decodeRgb(file);
     const t1 = performance.now();
-    const boxes = await this.ocr.detect(img);
+    const { image, boxes } = await this.ocr.detectLevel(img);
     const t2 = performance.now();
-    await this.ocr.recognizeBoxes(img, boxes, 1);
+    await this.ocr.recognizeBoxes(image, boxes, 1);
     const t3 = performance.now();
     this.phase.decode += t1 - t0;
     this.phase.detect += t2 - t1;
@@ -77,9 +78,17 @@ async function main() {
   const againstLm = option(argv, '--against-lm');
   const againstBatch = option(argv, '--against-batch') === undefined ? undefined : Number(option(argv, '--against-batch'));
   const againstMinRatio = option(argv, '--against-min-ratio') === undefined ? undefined : Number(option(argv, '--against-min-ratio'));
-  if (!folder || !(every >= 1) || !(threads >= 0) || (againstBatch !== undefined && !(againstBatch >= 1)) || (againstMinRatio !== undefined && !(againstMinRatio > 0))) {
+  const againstDeskew = option(argv, '--against-deskew');
+  if (
+    !folder ||
+    !(every >= 1) ||
+    !(threads >= 0) ||
+    (againstBatch !== undefined && !(againstBatch >= 1)) ||
+    (againstMinRatio !== undefined && !(againstMinRatio > 0)) ||
+    (againstDeskew !== undefined && againstDeskew !== '0' && againstDeskew !== '1')
+  ) {
     throw new Error(
-      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R]',
+      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1]',
     );
   }
   const files = listReceipts(folder)
@@ -88,7 +97,7 @@ async function main() {
   if (files.length < 2) throw new Error('Too few receipts: lower --every');
   const reader = new TimedReader({ threads });
   const other =
-    againstDet || againstRec || againstLm || againstBatch || againstMinRatio
+    againstDet || againstRec || againstLm || againstBatch || againstMinRatio || againstDeskew
       ? new TimedReader({
           threads,
           detectorModel: againstDet,
@@ -96,6 +105,7 @@ async function main() {
           languageModel: againstLm,
           recognitionBatch: againstBatch,
           minRecognitionRatio: againstMinRatio,
+          deskewPage: againstDeskew === undefined ? undefined : againstDeskew === '1',
         })
       : undefined;
   const readers = other ? [reader, other] : [reader];
@@ -122,7 +132,8 @@ async function main() {
   reader.report(n);
   console.log(
     `— against detector ${againstDet ?? '(in use)'}, recogniser ${againstRec ?? '(in use)'}, language model ${againstLm ?? '(in use)'}, ` +
-      `lines a run ${againstBatch ?? '(in use)'}, narrowest input ${againstMinRatio ?? '(in use)'}`,
+      `lines a run ${againstBatch ?? '(in use)'}, narrowest input ${againstMinRatio ?? '(in use)'}, ` +
+      `slanting pages turned level ${againstDeskew === undefined ? '(in use)' : againstDeskew === '1' ? 'yes' : 'no'}`,
   );
   other.report(n);
   const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) : '—');

@@ -8,7 +8,7 @@
  * --no-bare skips the bare OCR timing (accuracy runs take half the time).
  * --dump <dir> writes each receipt's AnalyzeExpense result; --from-dump <dir> runs the extraction again on the
  * words of such results (for working on extraction rules without waiting for OCR; no timing).
- * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers; `gapSpaces` 0 or 1), to measure other settings.
+ * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers; `gapSpaces`, `deskewPage` 0 or 1), to measure other settings.
  * --rec-model <file|base> reads the lines with another recogniser ONNX file (`base`: the package's own, before fine-tuning).
  * --det-model <file|base> finds the lines with another detector ONNX file (`base`: the package's own, before fusing).
  * --lm <file|none> counts the recogniser's language model from another file of text lines (`none`: greedy decoding only).
@@ -63,9 +63,10 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces'] as const;
+const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces', 'deskewPage'] as const;
+const PADDLE_SWITCHES = new Set(['gapSpaces', 'deskewPage']);
 
-/** `key=number` pairs; `gapSpaces` takes 0 or 1. */
+/** `key=number` pairs; `gapSpaces` and `deskewPage` take 0 or 1. */
 function parsePaddleOptions(text: string): PaddleOcrOptions {
   const opts: Record<string, number | boolean> = {};
   for (const pair of text.split(',').filter(Boolean)) {
@@ -73,7 +74,7 @@ function parsePaddleOptions(text: string): PaddleOcrOptions {
     if (!PADDLE_OPTIONS.includes(key as (typeof PADDLE_OPTIONS)[number]) || !Number.isFinite(Number(value))) {
       throw new Error(`--paddle takes ${PADDLE_OPTIONS.join(', ')} as key=number pairs, not ${pair}`);
     }
-    opts[key!] = key === 'gapSpaces' ? Number(value) !== 0 : Number(value);
+    opts[key!] = PADDLE_SWITCHES.has(key!) ? Number(value) !== 0 : Number(value);
   }
   return opts;
 }

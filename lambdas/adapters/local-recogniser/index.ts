@@ -7,6 +7,7 @@
  */
 import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
 import { resultBeforeTurns, toAnalyzeExpenseResult } from '../../core/recognition/expense';
+import type { Levelling, PageReading } from '../../core/recognition/geometry';
 import type { QuarterTurn } from '../../../shared/page-turns';
 import { extractDocument, type Extraction } from '../../core/recognition/extract';
 import { looksLithuanian } from '../../core/recognition/extract/language';
@@ -98,10 +99,10 @@ export class LocalRecogniser implements Recogniser {
     let result: AnalyzeExpenseResult;
     switch (kind) {
       case 'image': {
-        const { page, rotate, image } = await this.ocrImage(input.bytes, 1);
+        const { page, reading, image } = await this.ocrImage(input.bytes, 1);
         const doc: OcrDocument = { source: 'ocr', pages: [page] };
         const extraction = await this.lookAgainAtNames(doc, extractDocument(doc), new Map(image ? [[1, image]] : []));
-        result = resultBeforeTurns(toAnalyzeExpenseResult(doc, extraction), new Map([[1, rotate]]));
+        result = resultBeforeTurns(toAnalyzeExpenseResult(doc, extraction), new Map([[1, reading]]));
         break;
       }
       case 'pdf':
@@ -146,10 +147,11 @@ export class LocalRecogniser implements Recogniser {
   }
 
   /**
-   * OCR of one image, turned upright first when it reads badly; `rotate` is the clockwise turn it took, `image` the
-   * upright image where PaddleOCR's reading is kept (a second look reads its lines again).
+   * OCR of one image, turned upright first when it reads badly; `reading` is how it was turned (a quarter turn
+   * clockwise, and the small turn that levelled slanting print), `image` the image PaddleOCR's reading is kept from
+   * (a second look reads its lines again).
    */
-  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; rotate: QuarterTurn; image?: RgbImage }> {
+  private async ocrImage(bytes: Uint8Array, pageNumber: number): Promise<{ page: OcrPage; reading: PageReading; image?: RgbImage }> {
     const best = await this.readUpright(bytes, pageNumber);
     // A Lithuanian page: read again with tesseract's English + Lithuanian models, for the letters the first
     // reading's character set lacks (ą, č, ę, ė, į, š, ų, ž).
@@ -158,9 +160,9 @@ export class LocalRecogniser implements Recogniser {
       debug('Lithuanian cues: reading again with the Lithuanian model');
       const p = await prepareImage(bytes, { rotate: best.rotate, normalise: false, maxWidth: MAX_WIDTH, minWidth: MIN_WIDTH });
       const r = await this.ocrMixed.recognize(p.png, p.width, p.height, pageNumber, RECEIPT_PARAMS);
-      return { page: r.page, rotate: best.rotate };
+      return { page: r.page, reading: { turn: best.rotate } };
     }
-    return { page: best.r.page, rotate: best.rotate, image: best.image };
+    return { page: best.r.page, reading: { turn: best.rotate, ...(best.r.level ? { level: best.r.level } : {}) }, image: best.image };
   }
 
   /**
@@ -176,10 +178,10 @@ export class LocalRecogniser implements Recogniser {
    * neither reads well, and the best reading is kept (a page turned sideways shows few upright lines; one upside down reads
    * with little confidence).
    */
-  private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult; rotate: QuarterTurn; image: RgbImage }> {
+  private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult & { level?: Levelling }; rotate: QuarterTurn; image: RgbImage }> {
     const upright = await decodeRgb(bytes);
     const first = await this.paddle.recognize(upright, pageNumber);
-    let best = { r: first, rotate: 0 as QuarterTurn, image: upright };
+    let best = { r: first, rotate: 0 as QuarterTurn, image: first.image };
     debug(`first pass: ${first.words} words, confidence ${first.confidence.toFixed(0)}, readability ${readability(first)}`);
     if (readsWell(first)) return best;
     // Both quarter turns are read before either is kept: upside-down print can read with confidence too (more so
@@ -189,7 +191,7 @@ export class LocalRecogniser implements Recogniser {
         const image = await decodeRgb(bytes, rotate);
         const r = await this.paddle.recognize(image, pageNumber);
         debug(`turned ${rotate}: readability ${readability(r)} vs ${readability(best.r)}`);
-        if (readability(r) > readability(best.r)) best = { r, rotate, image };
+        if (readability(r) > readability(best.r)) best = { r, rotate, image: r.image };
       }
       if (readsWell(best.r)) break;
     }
@@ -208,7 +210,7 @@ export class LocalRecogniser implements Recogniser {
         return toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml), doc));
       }
       const pages: OcrPage[] = [];
-      const turns = new Map<number, QuarterTurn>();
+      const readings = new Map<number, PageReading>();
       const images = new Map<number, RgbImage>();
       let ocred = false;
       for (const [i, t] of textPages.entries()) {
@@ -217,14 +219,14 @@ export class LocalRecogniser implements Recogniser {
           ocred = true;
           const read = await this.ocrImage(await pageImage(bytes, pdf, i + 1), i + 1);
           pages.push(read.page);
-          turns.set(i + 1, read.rotate);
+          readings.set(i + 1, read.reading);
           // Only the first scanned page's image is kept for the second look: names are printed at the top of the
           // first page, and a long scan's page images would all be held in memory.
           if (read.image && images.size === 0) images.set(i + 1, read.image);
         }
       }
       const doc: OcrDocument = { source: ocred ? 'ocr' : 'pdf-text', pages };
-      return resultBeforeTurns(toAnalyzeExpenseResult(doc, await this.lookAgainAtNames(doc, extractDocument(doc), images)), turns);
+      return resultBeforeTurns(toAnalyzeExpenseResult(doc, await this.lookAgainAtNames(doc, extractDocument(doc), images)), readings);
     } finally {
       await pdf.destroy();
     }

@@ -9,8 +9,7 @@ import type { Extraction } from './extract';
 import type { Found } from './extract/rows';
 import type { LineItem } from './extract/line-items';
 import type { VatLine } from './extract/vat-lines';
-import { pointBeforeTurn, type QuarterTurn } from '../../../shared/page-turns';
-import { boxBeforeTurn, lineFromWords, roundBox } from './geometry';
+import { boxBefore, lineFromWords, pointBefore, roundBox, type PageReading } from './geometry';
 import type { AnalyzeExpenseResult, Box, HeaderFieldId, LineItemFieldId, OcrDocument, OcrLine, OcrWord } from './types';
 
 /** Textract type names for header fields; types Textract lacks use the same style (VENDOR_COMPANY_CODE, IBAN...). */
@@ -198,26 +197,27 @@ export function toAnalyzeExpenseResult(doc: OcrDocument, ex: Extraction): Analyz
 }
 
 /**
- * A result whose pages were read after turning them clockwise (`turns`: page number → degrees), with every box
- * and polygon put back on the page as stored (its page images are not turned), so the edit screen draws them
- * over the text. A field or block belongs to the page its `PageNumber` / `Page` names (page 1 when none).
+ * A result whose pages were read after turning them (`readings`: page number → how it was read: a quarter turn
+ * clockwise, and a small turn that levelled slanting print), with every box and polygon put back on the page as
+ * stored (its page images are not turned), so the edit screen draws them over the text. A field or block belongs
+ * to the page its `PageNumber` / `Page` names (page 1 when none).
  */
-export function resultBeforeTurns(result: AnalyzeExpenseResult, turns: ReadonlyMap<number, QuarterTurn>): AnalyzeExpenseResult {
-  if (![...turns.values()].some((t) => t !== 0)) return result;
+export function resultBeforeTurns(result: AnalyzeExpenseResult, readings: ReadonlyMap<number, PageReading>): AnalyzeExpenseResult {
+  if (![...readings.values()].some((r) => r.turn !== 0 || r.level)) return result;
   const visit = (node: unknown, page: number): unknown => {
     if (Array.isArray(node)) return node.map((n) => visit(n, page));
     if (!node || typeof node !== 'object') return node;
     const rec = node as Record<string, unknown>;
     const own = typeof rec.PageNumber === 'number' ? rec.PageNumber : typeof rec.Page === 'number' ? rec.Page : page;
-    const turn = turns.get(own) ?? 0;
+    const reading = readings.get(own);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(rec)) {
-      if (k === 'Geometry' && turn && v && typeof v === 'object' && 'BoundingBox' in v) {
+      if (k === 'Geometry' && reading && (reading.turn || reading.level) && v && typeof v === 'object' && 'BoundingBox' in v) {
         const g = v as { BoundingBox?: { Left?: number; Top?: number; Width?: number; Height?: number }; Polygon?: { X?: number; Y?: number }[] };
         const bb = g.BoundingBox ?? {};
-        const box = boxBeforeTurn({ left: bb.Left ?? 0, top: bb.Top ?? 0, width: bb.Width ?? 0, height: bb.Height ?? 0 }, turn);
+        const box = boxBefore({ left: bb.Left ?? 0, top: bb.Top ?? 0, width: bb.Width ?? 0, height: bb.Height ?? 0 }, reading);
         const polygon = g.Polygon?.map((p) => {
-          const q = pointBeforeTurn(p.X ?? 0, p.Y ?? 0, turn);
+          const q = pointBefore(p.X ?? 0, p.Y ?? 0, reading);
           return { X: q.x, Y: q.y };
         });
         out[k] = { ...g, BoundingBox: { Left: box.left, Top: box.top, Width: box.width, Height: box.height }, ...(polygon ? { Polygon: polygon } : {}) };

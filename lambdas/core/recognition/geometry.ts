@@ -172,7 +172,58 @@ export function pageRows(page: OcrPage, minOverlap = 0.4): OcrLine[] {
 
 /** A box of a page that was turned `turn` degrees clockwise to read it, back in the page as stored. */
 export function boxBeforeTurn(b: Box, turn: QuarterTurn): Box {
-  const a = pointBeforeTurn(b.left, b.top, turn);
-  const c = pointBeforeTurn(b.left + b.width, b.top + b.height, turn);
-  return roundBox({ left: Math.min(a.x, c.x), top: Math.min(a.y, c.y), width: Math.abs(c.x - a.x), height: Math.abs(c.y - a.y) });
+  return boxBefore(b, { turn });
+}
+
+/**
+ * How a page image was read: turned a quarter clockwise, and then, where its print slanted, turned level by a small
+ * angle (`level`).
+ */
+export interface PageReading {
+  turn: QuarterTurn;
+  level?: Levelling;
+}
+
+/**
+ * A page image of `width` × `height` pixels (after its quarter turn) turned clockwise by `radians` about its centre,
+ * onto a canvas of `readWidth` × `readHeight` pixels that holds all of it.
+ */
+export interface Levelling {
+  radians: number;
+  width: number;
+  height: number;
+  readWidth: number;
+  readHeight: number;
+}
+
+/** A point of the levelled canvas (fractions of it), back on the page before levelling (fractions of that). */
+export function pointBeforeLevelling(x: number, y: number, l: Levelling): { x: number; y: number } {
+  const dx = x * l.readWidth - l.readWidth / 2;
+  const dy = y * l.readHeight - l.readHeight / 2;
+  const cos = Math.cos(l.radians);
+  const sin = Math.sin(l.radians);
+  // The inverse of the clockwise turn (y grows downwards): turned back by -radians.
+  return { x: (dx * cos + dy * sin + l.width / 2) / l.width, y: (-dx * sin + dy * cos + l.height / 2) / l.height };
+}
+
+/** A point of a page as read, back on the page as stored. */
+export function pointBefore(x: number, y: number, reading: PageReading): { x: number; y: number } {
+  const p = reading.level ? pointBeforeLevelling(x, y, reading.level) : { x, y };
+  return pointBeforeTurn(p.x, p.y, reading.turn);
+}
+
+/** A box of a page as read, back on the page as stored: the box around its four corners there, inside the page. */
+export function boxBefore(b: Box, reading: PageReading): Box {
+  const corners = [
+    pointBefore(b.left, b.top, reading),
+    pointBefore(b.left + b.width, b.top, reading),
+    pointBefore(b.left, b.top + b.height, reading),
+    pointBefore(b.left + b.width, b.top + b.height, reading),
+  ];
+  const clamp = (v: number) => Math.min(1, Math.max(0, v));
+  const xs = corners.map((c) => clamp(c.x));
+  const ys = corners.map((c) => clamp(c.y));
+  const left = Math.min(...xs);
+  const top = Math.min(...ys);
+  return roundBox({ left, top, width: Math.max(...xs) - left, height: Math.max(...ys) - top });
 }

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
+import { decodeRgb, PaddleOcr, pageSkew, rotatedRgb, type RgbImage } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
+import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
+
+const fixture = join(import.meta.dirname, '../../fixtures/recognition', RECEIPT_ROTATED.file);
+const DEGREES = 4;
+
+async function jpeg(img: RgbImage): Promise<Uint8Array> {
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+}
+
+function field(result: AnalyzeExpenseResult, type: string) {
+  const f = result.ExpenseDocuments![0]!.SummaryFields!.find((s) => s.Type?.Text === type)!;
+  const b = f.ValueDetection!.Geometry!.BoundingBox!;
+  return { text: f.ValueDetection!.Text, centre: { x: b.Left! + b.Width! / 2, y: b.Top! + b.Height! / 2 } };
+}
+
+describe('a page photographed askew', () => {
+  const ocr = new PaddleOcr({ threads: 1 });
+  const recogniser = new LocalRecogniser({ paddle: { threads: 1 }, extraLanguages: [] });
+  afterAll(() => Promise.all([ocr.close(), recogniser.close()]));
+
+  it('is read from the page turned level, and says how it was turned', async () => {
+    const upright = await decodeRgb(readFileSync(fixture), 270);
+    expect(Math.abs(pageSkew(await ocr.detect(upright)))).toBeLessThan((0.5 * Math.PI) / 180);
+    const askew = await rotatedRgb(upright, DEGREES);
+    const slant = pageSkew(await ocr.detect(askew));
+    expect((slant * 180) / Math.PI).toBeCloseTo(DEGREES, 0);
+    const read = await ocr.recognize(askew);
+    expect(read.level?.radians).toBeCloseTo(-slant, 9);
+    expect(Math.abs(pageSkew(await ocr.detect(read.image)))).toBeLessThan((0.5 * Math.PI) / 180);
+    expect((await ocr.recognize(upright)).level).toBeUndefined();
+    // Without levelling, the page is read as it is.
+    const asIs = new PaddleOcr({ threads: 1, deskewPage: false });
+    try {
+      expect((await asIs.recognize(askew)).image).toBe(askew);
+    } finally {
+      await asIs.close();
+    }
+  }, 180_000);
+
+  it('gives the fields of the straight page, boxed where they lie on the page as stored', async () => {
+    const upright = await decodeRgb(readFileSync(fixture), 270);
+    const askew = await rotatedRgb(upright, DEGREES);
+    const straight = await recogniser.analyzeExpense({ bytes: await jpeg(upright), mime: 'image/jpeg' });
+    const turned = await recogniser.analyzeExpense({ bytes: await jpeg(askew), mime: 'image/jpeg' });
+    for (const type of ['VENDOR_NAME', 'TOTAL']) {
+      const a = field(straight, type);
+      const b = field(turned, type);
+      expect(b.text).toBe(a.text);
+      // The straight page's point turned clockwise by DEGREES about the centre, onto the larger canvas.
+      const r = (DEGREES * Math.PI) / 180;
+      const dx = a.centre.x * upright.width - upright.width / 2;
+      const dy = a.centre.y * upright.height - upright.height / 2;
+      const x = (dx * Math.cos(r) - dy * Math.sin(r) + askew.width / 2) / askew.width;
+      const y = (dx * Math.sin(r) + dy * Math.cos(r) + askew.height / 2) / askew.height;
+      expect(Math.abs(b.centre.x - x)).toBeLessThan(0.02);
+      expect(Math.abs(b.centre.y - y)).toBeLessThan(0.02);
+    }
+    expect(field(turned, 'TOTAL').text).toBe(RECEIPT_ROTATED.total);
+  }, 180_000);
+});
