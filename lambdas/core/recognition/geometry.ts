@@ -170,11 +170,6 @@ export function pageRows(page: OcrPage, minOverlap = 0.4): OcrLine[] {
     .sort((a, b) => a.box.top - b.box.top);
 }
 
-/** A box of a page that was turned `turn` degrees clockwise to read it, back in the page as stored. */
-export function boxBeforeTurn(b: Box, turn: QuarterTurn): Box {
-  return boxBefore(b, { turn });
-}
-
 /**
  * How a page image was read: turned a quarter clockwise, and then, where its print slanted, turned level by a small
  * angle (`level`).

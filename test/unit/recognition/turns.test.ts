@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resultBeforeTurns } from '../../../lambdas/core/recognition/expense';
-import { boxBefore, boxBeforeTurn, pointBeforeLevelling, type Levelling } from '../../../lambdas/core/recognition/geometry';
+import { boxBefore, pointBeforeLevelling, type Levelling } from '../../../lambdas/core/recognition/geometry';
 import { rotatedRgb } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { pointBeforeTurn, type QuarterTurn } from '../../../shared/page-turns';
 import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
@@ -24,7 +24,7 @@ describe('boxes of a page read after turning it', () => {
     [180, { left: 0.6, top: 0.75, width: 0.3, height: 0.05 }],
     [270, { left: 0.75, top: 0.1, width: 0.05, height: 0.3 }],
   ] as [QuarterTurn, object][])('turned %i°: a wide box upright is %j stored', (turn, expected) => {
-    expect(boxBeforeTurn({ left: 0.1, top: 0.2, width: 0.3, height: 0.05 }, turn)).toEqual(expected);
+    expect(boxBefore({ left: 0.1, top: 0.2, width: 0.3, height: 0.05 }, { turn })).toEqual(expected);
   });
 
   it('puts back the geometry of the turned pages only, by the page each field or block names', () => {
