@@ -1,7 +1,7 @@
 /**
  * Where PaddleOCR's time goes, on a SROIE-style folder:
  *   npx tsx scripts/bench/ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>]
- *     [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1]
+ *     [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1] [--against-halve 0|1]
  * Reads every N-th receipt (default 6) after one warm-up receipt and prints, per receipt, the milliseconds of
  * decoding the image, detection (and the detector model's share), recognition (and the recogniser model's share,
  * its runs and its input columns), and the process's CPU seconds, so that a change to the reading can be judged by
@@ -10,12 +10,13 @@
  * the package's own; `none`: no language model, greedy decoding), with `--against-batch` with that many lines of one
  * width a recogniser run (1: every line on its own), with `--against-min-ratio` shorter lines padded only to R times
  * their height (`PaddleOcrOptions.minRecognitionRatio`; 320/48 in use), with `--against-deskew 0` without turning
- * slanting pages level (`deskewPage`; its second detection counts to detection), the two readers taking turns
+ * slanting pages level (`deskewPage`; its second detection counts to detection), with `--against-halve 0` every page
+ * decoded at its own size (`halveLargePages`; a large page's detection at half size counts to decoding), the two readers taking turns
  * receipt by receipt, and the ratios of their phases are printed.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { decodeRgb, PaddleOcr, type ModelRun, type PaddleOcrOptions } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { PaddleOcr, type ModelRun, type PaddleOcrOptions } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { listReceipts, option } from './recognition/sroie';
 
 /** One reader's models, its phase times and the model runs it made. */
@@ -35,9 +36,9 @@ class TimedReader {
 
   async read(file: Buffer): Promise<void> {
     const t0 = performance.now();
-    const img = await decodeRgb(file);
+    const { page, boxes: found } = await this.ocr.decodePage(file);
     const t1 = performance.now();
-    const { image, boxes } = await this.ocr.detectLevel(img);
+    const { image, boxes } = await this.ocr.detectLevel(page, found);
     const t2 = performance.now();
     await this.ocr.recognizeBoxes(image, boxes, 1);
     const t3 = performance.now();
@@ -79,6 +80,7 @@ async function main() {
   const againstBatch = option(argv, '--against-batch') === undefined ? undefined : Number(option(argv, '--against-batch'));
   const againstMinRatio = option(argv, '--against-min-ratio') === undefined ? undefined : Number(option(argv, '--against-min-ratio'));
   const againstDeskew = option(argv, '--against-deskew');
+  const againstHalve = option(argv, '--against-halve');
   if (
     !folder ||
     !(every >= 1) ||
@@ -88,7 +90,7 @@ async function main() {
     (againstDeskew !== undefined && againstDeskew !== '0' && againstDeskew !== '1')
   ) {
     throw new Error(
-      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1]',
+      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1] [--against-halve 0|1]',
     );
   }
   const files = listReceipts(folder)
@@ -97,7 +99,7 @@ async function main() {
   if (files.length < 2) throw new Error('Too few receipts: lower --every');
   const reader = new TimedReader({ threads });
   const other =
-    againstDet || againstRec || againstLm || againstBatch || againstMinRatio || againstDeskew
+    againstDet || againstRec || againstLm || againstBatch || againstMinRatio || againstDeskew || againstHalve
       ? new TimedReader({
           threads,
           detectorModel: againstDet,
@@ -106,6 +108,7 @@ async function main() {
           recognitionBatch: againstBatch,
           minRecognitionRatio: againstMinRatio,
           deskewPage: againstDeskew === undefined ? undefined : againstDeskew === '1',
+          halveLargePages: againstHalve === undefined ? undefined : againstHalve === '1',
         })
       : undefined;
   const readers = other ? [reader, other] : [reader];
@@ -133,7 +136,8 @@ async function main() {
   console.log(
     `— against detector ${againstDet ?? '(in use)'}, recogniser ${againstRec ?? '(in use)'}, language model ${againstLm ?? '(in use)'}, ` +
       `lines a run ${againstBatch ?? '(in use)'}, narrowest input ${againstMinRatio ?? '(in use)'}, ` +
-      `slanting pages turned level ${againstDeskew === undefined ? '(in use)' : againstDeskew === '1' ? 'yes' : 'no'}`,
+      `slanting pages turned level ${againstDeskew === undefined ? '(in use)' : againstDeskew === '1' ? 'yes' : 'no'}, ` +
+      `large pages at half size ${againstHalve === undefined ? '(in use)' : againstHalve === '1' ? 'yes' : 'no'}`,
   );
   other.report(n);
   const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) : '—');

@@ -8,7 +8,7 @@
  * --no-bare skips the bare OCR timing (accuracy runs take half the time).
  * --dump <dir> writes each receipt's AnalyzeExpense result; --from-dump <dir> runs the extraction again on the
  * words of such results (for working on extraction rules without waiting for OCR; no timing).
- * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers; `gapSpaces`, `deskewPage` 0 or 1), to measure other settings.
+ * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers; `gapSpaces`, `deskewPage`, `halveLargePages` 0 or 1), to measure other settings.
  * --rec-model <file|base> reads the lines with another recogniser ONNX file (`base`: the package's own, before fine-tuning).
  * --det-model <file|base> finds the lines with another detector ONNX file (`base`: the package's own, before fusing).
  * --lm <file|none> counts the recogniser's language model from another file of text lines (`none`: greedy decoding only).
@@ -63,10 +63,10 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces', 'deskewPage'] as const;
-const PADDLE_SWITCHES = new Set(['gapSpaces', 'deskewPage']);
+const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces', 'deskewPage', 'halveLargePages'] as const;
+const PADDLE_SWITCHES = new Set(['gapSpaces', 'deskewPage', 'halveLargePages']);
 
-/** `key=number` pairs; `gapSpaces` and `deskewPage` take 0 or 1. */
+/** `key=number` pairs; `gapSpaces`, `deskewPage` and `halveLargePages` take 0 or 1. */
 function parsePaddleOptions(text: string): PaddleOcrOptions {
   const opts: Record<string, number | boolean> = {};
   for (const pair of text.split(',').filter(Boolean)) {

@@ -12,7 +12,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { decodeRgb, lineImage, PaddleOcr, recognitionBoxes, scaledBand } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { lineImage, PaddleOcr, recognitionBoxes, scaledBand } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { alignEdits } from '../bench/ocr-confusions';
 import { annotatedLines, listReceipts } from '../bench/recognition/sroie';
 
@@ -91,9 +91,13 @@ async function main() {
   const rows: string[] = [];
   let seen = 0;
   for (const r of listReceipts(folder)) {
-    const img = await decodeRgb(readFileSync(r.image));
-    const annotated = annotatedBoxes(join(folder, 'ocr', `${r.id}.csv`));
-    const kept = recognitionBoxes(img, await ocr.detect(img));
+    const bytes = readFileSync(r.image);
+    // Decoded as the product decodes it (a large scan at half size), the annotations scaled to it.
+    const { page: img, boxes: found } = await ocr.decodePage(bytes);
+    const { autoOrient } = await sharp(bytes).metadata();
+    const [sx, sy] = [img.width / autoOrient.width, img.height / autoOrient.height];
+    const annotated = annotatedBoxes(join(folder, 'ocr', `${r.id}.csv`)).map((a) => ({ ...a, x0: a.x0 * sx, x1: a.x1 * sx, y0: a.y0 * sy, y1: a.y1 * sy }));
+    const kept = recognitionBoxes(img, found ?? (await ocr.detect(img)));
     const bands = await Promise.all(kept.map((k) => lineImage(img, k.b)));
     const reads = await ocr.readBands(bands);
     for (const [n, { b }] of kept.entries()) {

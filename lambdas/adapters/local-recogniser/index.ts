@@ -18,7 +18,7 @@ import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, Recogniser
 import { prepareImage } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
 import { recogniseOffice } from './office';
-import { decodeRgb, PaddleOcr, type PaddleOcrOptions, type RgbImage } from './paddle-ocr';
+import { PaddleOcr, type PaddleOcrOptions, type RgbImage } from './paddle-ocr';
 import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {
@@ -179,8 +179,8 @@ export class LocalRecogniser implements Recogniser {
    * with little confidence).
    */
   private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult & { level?: Levelling }; rotate: QuarterTurn; image: RgbImage }> {
-    const upright = await decodeRgb(bytes);
-    const first = await this.paddle.recognize(upright, pageNumber);
+    const upright = await this.paddle.decodePage(bytes);
+    const first = await this.paddle.recognize(upright.page, pageNumber, upright.boxes);
     let best = { r: first, rotate: 0 as QuarterTurn, image: first.image };
     debug(`first pass: ${first.words} words, confidence ${first.confidence.toFixed(0)}, readability ${readability(first)}`);
     if (readsWell(first)) return best;
@@ -188,8 +188,8 @@ export class LocalRecogniser implements Recogniser {
     // since the recogniser was fine-tuned on receipts), and the upright one reads better.
     for (const turns of [[90, 270], [180]] as QuarterTurn[][]) {
       for (const rotate of turns) {
-        const image = await decodeRgb(bytes, rotate);
-        const r = await this.paddle.recognize(image, pageNumber);
+        const turned = await this.paddle.decodePage(bytes, rotate);
+        const r = await this.paddle.recognize(turned.page, pageNumber, turned.boxes);
         debug(`turned ${rotate}: readability ${readability(r)} vs ${readability(best.r)}`);
         if (readability(r) > readability(best.r)) best = { r, rotate, image: r.image };
       }
