@@ -1059,6 +1059,23 @@ export function medianLineHeight(boxes: readonly TextBox[]): number {
 }
 
 /**
+ * Whether a page's print stands on end (the page lies on its side): of its long boxes (one side at least twice the
+ * other), those taller than wide hold more length than those wider than tall. On the development folder the boxes
+ * standing on end hold none of the length on every page as scanned and 99 % or more on every page turned a quarter
+ * (docs/recognition.md "Stop 42").
+ */
+export function linesStandOnEnd(boxes: readonly TextBox[]): boolean {
+  let level = 0;
+  let onEnd = 0;
+  for (const b of boxes) {
+    const [w, h] = [b.x1 - b.x0, b.y1 - b.y0];
+    if (w >= 2 * h) level += w;
+    else if (h >= 2 * w) onEnd += h;
+  }
+  return onEnd > level;
+}
+
+/**
  * The slant of a page's print (radians, positive where lines fall to the right): the median slant of its long
  * lines (boxes at least three times as wide as high), if it has three or more; else 0.
  */
@@ -1085,8 +1102,15 @@ export async function decodeRgb(bytes: Uint8Array, rotate: 0 | 90 | 180 | 270 = 
     const { autoOrient } = await img.metadata();
     img = img.resize(Math.max(1, Math.round(autoOrient.width * scale)), Math.max(1, Math.round(autoOrient.height * scale)), { fit: 'fill' });
   }
-  if (rotate) img = sharp(await img.toBuffer(), { failOn: 'none' }).rotate(rotate);
-  const { data, info } = await img.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  let { data, info } = await img.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  // The quarter turn is a second pipeline (sharp turns once per pipeline besides EXIF), on the decoded pixels: no
+  // second lossy encoding.
+  if (rotate) {
+    ({ data, info } = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .rotate(rotate)
+      .raw()
+      .toBuffer({ resolveWithObject: true }));
+  }
   if (info.channels === 3) return { data, width: info.width, height: info.height };
   // Grayscale sources come back with one channel: spread it over three.
   const rgb = Buffer.alloc(info.width * info.height * 3);
