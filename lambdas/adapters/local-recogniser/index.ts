@@ -18,7 +18,7 @@ import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, Recogniser
 import { prepareImage } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
 import { recogniseOffice } from './office';
-import { linesStandOnEnd, PaddleOcr, type PaddleOcrOptions, type RgbImage } from './paddle-ocr';
+import { linesStandOnEnd, PaddleOcr, type PaddleOcrOptions, type RgbImage, type TextBox } from './paddle-ocr';
 import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {
@@ -182,25 +182,37 @@ export class LocalRecogniser implements Recogniser {
 
   /**
    * PaddleOCR's reading of an image, turned upright. The detector's lines say how the page lies: lines that stand on
-   * end (`linesStandOnEnd`) mean a page on its side, which is read turned by 90° and 270° and not as it is; level
-   * lines are read as they are and, if that reads badly, turned by 180°. Only if these read badly too are the other
-   * turns read. Of all readings the best is kept (an upside-down page reads with less confidence; upside-down print
-   * can read with some confidence too, so both quarter turns are read before either is kept).
+   * end (`linesStandOnEnd`) mean a page on its side, turned a quarter clockwise and read the way up its longest lines
+   * read (`readsUpsideDown`: 90°, or 270° if they read better turned over); level lines are read as they are and, if
+   * that reads badly, turned by 180°. Only if these read badly too are the other turns read, and of all readings the
+   * best is kept (docs/recognition.md "Stop 42").
    */
   private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult & { level?: Levelling }; rotate: QuarterTurn; image: RgbImage }> {
-    const asIs = await this.paddle.decodePage(bytes);
-    const boxes = asIs.boxes ?? (await this.paddle.detect(asIs.page));
-    const onSide = linesStandOnEnd(boxes);
-    const order: QuarterTurn[][] = onSide ? [[90, 270], [0], [180]] : [[0], [180], [90, 270]];
-    let best: { r: OcrResult & { level?: Levelling; image: RgbImage }; rotate: QuarterTurn; image: RgbImage } | undefined;
-    for (const turns of order) {
-      for (const rotate of turns) {
-        const turned = rotate === 0 ? { page: asIs.page, boxes } : await this.paddle.decodePage(bytes, rotate);
-        const r = await this.paddle.recognize(turned.page, pageNumber, turned.boxes);
-        debug(`turned ${rotate}${onSide ? ' (lines on end)' : ''}: ${r.words} words, readability ${readability(r)}${best ? ` vs ${readability(best.r)}` : ''}`);
-        if (!best || readability(r) > readability(best.r)) best = { r, rotate, image: r.image };
+    const decoded = new Map<QuarterTurn, { page: RgbImage; boxes: TextBox[] }>();
+    const decode = async (rotate: QuarterTurn) => {
+      let d = decoded.get(rotate);
+      if (!d) {
+        const { page, boxes } = await this.paddle.decodePage(bytes, rotate);
+        d = { page, boxes: boxes ?? (await this.paddle.detect(page)) };
+        decoded.set(rotate, d);
       }
-      if (readsWell(best!.r)) break;
+      return d;
+    };
+    const asIs = await decode(0);
+    let order: QuarterTurn[] = [0, 180, 90, 270];
+    if (linesStandOnEnd(asIs.boxes)) {
+      const quarter = await decode(90);
+      order = (await this.paddle.readsUpsideDown(quarter.page, quarter.boxes)) ? [270, 90, 0, 180] : [90, 270, 0, 180];
+    }
+    let best: { r: OcrResult & { level?: Levelling; image: RgbImage }; rotate: QuarterTurn; image: RgbImage } | undefined;
+    for (const rotate of order) {
+      const { page, boxes } = await decode(rotate);
+      const r = await this.paddle.recognize(page, pageNumber, boxes);
+      debug(`turned ${rotate}: ${r.words} words, confidence ${r.confidence.toFixed(0)}, readability ${readability(r)}${best ? ` vs ${readability(best.r)}` : ''}`);
+      if (!best || readability(r) > readability(best.r)) best = { r, rotate, image: r.image };
+      if (readsWell(best.r)) break;
+      // A page read as it was turned: the page's other pixels are no longer needed.
+      decoded.delete(rotate);
     }
     return best!;
   }

@@ -57,6 +57,16 @@ describe('a large page', () => {
     expect(text).toContain(RECEIPT_ROTATED.total);
   }, 120_000);
 
+  it("is halved as it is seen, a photo's EXIF orientation applied", async () => {
+    // Stored lying on its side, with orientation 6 (turn a quarter clockwise to view), as phones store photos.
+    const stored = await sharp(await enlarged()).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 92 }).toBuffer();
+    const { page, boxes } = await ocr.decodePage(stored);
+    expect([page.width, page.height]).toEqual([1389, 1815]);
+    expect(boxes).toBeDefined();
+    const text = (await ocr.recognize(stored)).page.lines.map((l) => l.text).join('\n');
+    expect(text).toContain(RECEIPT_ROTATED.company);
+  }, 120_000);
+
   it('is read at its own size when its print is small, its lines found there', async () => {
     const bytes = await onLargeSheet();
     const { page, boxes } = await ocr.decodePage(bytes);
