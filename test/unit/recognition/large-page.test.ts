@@ -8,8 +8,8 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
 import { decodeRgb, medianLineHeight, PaddleOcr, READ_LINE_MIN, type RgbImage } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
-import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
+import { summaryField as field } from '../../support/expense-fields';
 
 const fixture = join(import.meta.dirname, '../../fixtures/recognition', RECEIPT_ROTATED.file);
 
@@ -35,26 +35,25 @@ async function onLargeSheet(): Promise<Buffer> {
     .toBuffer();
 }
 
-function field(result: AnalyzeExpenseResult, type: string) {
-  const f = result.ExpenseDocuments![0]!.SummaryFields!.find((s) => s.Type?.Text === type)!;
-  const b = f.ValueDetection!.Geometry!.BoundingBox!;
-  return { text: f.ValueDetection!.Text, centre: { x: b.Left! + b.Width! / 2, y: b.Top! + b.Height! / 2 } };
-}
-
 describe('a large page', () => {
   const ocr = new PaddleOcr({ threads: 1 });
   afterAll(() => ocr.close());
+
+  /** Reads a page file and checks the width of the page it was read at and the receipt's seller and total. */
+  async function expectReadAt(bytes: Buffer, width: number): Promise<void> {
+    const read = await ocr.recognize(bytes);
+    expect(read.image.width).toBe(width);
+    const text = read.page.lines.map((l) => l.text).join('\n');
+    expect(text).toContain(RECEIPT_ROTATED.company);
+    expect(text).toContain(RECEIPT_ROTATED.total);
+  }
 
   it('is read at half size when its print is tall', async () => {
     const bytes = await enlarged();
     const { page, boxes } = await ocr.decodePage(bytes);
     expect([page.width, page.height]).toEqual([1389, 1815]);
     expect(medianLineHeight(boxes!)).toBeGreaterThanOrEqual(READ_LINE_MIN);
-    const read = await ocr.recognize(bytes);
-    expect(read.image.width).toBe(1389);
-    const text = read.page.lines.map((l) => l.text).join('\n');
-    expect(text).toContain(RECEIPT_ROTATED.company);
-    expect(text).toContain(RECEIPT_ROTATED.total);
+    await expectReadAt(bytes, 1389);
   }, 120_000);
 
   it("is halved as it is seen, a photo's EXIF orientation applied", async () => {
@@ -63,8 +62,7 @@ describe('a large page', () => {
     const { page, boxes } = await ocr.decodePage(stored);
     expect([page.width, page.height]).toEqual([1389, 1815]);
     expect(boxes).toBeDefined();
-    const text = (await ocr.recognize(stored)).page.lines.map((l) => l.text).join('\n');
-    expect(text).toContain(RECEIPT_ROTATED.company);
+    await expectReadAt(stored, 1389);
   }, 120_000);
 
   it('is read at its own size when its print is small, its lines found there', async () => {
@@ -73,11 +71,7 @@ describe('a large page', () => {
     expect([page.width, page.height, boxes]).toEqual([2778, 3630, undefined]);
     // At half size its lines are under READ_LINE_MIN high.
     expect(medianLineHeight(await ocr.detect(await decodeRgb(bytes, 0, 0.5)))).toBeLessThan(READ_LINE_MIN);
-    const read = await ocr.recognize(bytes);
-    expect(read.image.width).toBe(2778);
-    const text = read.page.lines.map((l) => l.text).join('\n');
-    expect(text).toContain(RECEIPT_ROTATED.company);
-    expect(text).toContain(RECEIPT_ROTATED.total);
+    await expectReadAt(bytes, 2778);
   }, 120_000);
 
   it('is read at its own size when halving is off', async () => {

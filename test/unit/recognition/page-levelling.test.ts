@@ -4,20 +4,14 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
 import { decodeRgb, PaddleOcr, pageSkew, rotatedRgb, type RgbImage } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
-import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
+import { summaryField as field } from '../../support/expense-fields';
 
 const fixture = join(import.meta.dirname, '../../fixtures/recognition', RECEIPT_ROTATED.file);
 const DEGREES = 4;
 
 async function jpeg(img: RgbImage): Promise<Uint8Array> {
   return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
-}
-
-function field(result: AnalyzeExpenseResult, type: string) {
-  const f = result.ExpenseDocuments![0]!.SummaryFields!.find((s) => s.Type?.Text === type)!;
-  const b = f.ValueDetection!.Geometry!.BoundingBox!;
-  return { text: f.ValueDetection!.Text, centre: { x: b.Left! + b.Width! / 2, y: b.Top! + b.Height! / 2 } };
 }
 
 describe('a page photographed askew', () => {
