@@ -1006,8 +1006,8 @@ export class PaddleOcr {
   /**
    * An image file decoded for reading (EXIF orientation and a clockwise quarter turn applied), with the text-line
    * boxes found on the way. A page so large that its half is still at least the detector's sides is decoded at half
-   * size (JPEG shrinks on load, at a fraction of the whole page's decoding; the detector sees the same pixels either
-   * way) and read so if its median line is at least READ_LINE_MIN high there; else it is decoded whole and its
+   * size (JPEG shrinks on load, at a fraction of the whole page's decoding; the detector sees the page at the same
+   * scale either way) and read so if its median line is at least READ_LINE_MIN high there; else it is decoded whole and its
    * lines are found there, as on any other page (the half's boxes differ a little: the decoder shrinks the page
    * otherwise than the detector's scaling does). Lines are cut from the page and scaled to the recogniser's 48 px,
    * so a large scan's tall print loses nothing it needs (docs/recognition.md "Stop 42").
