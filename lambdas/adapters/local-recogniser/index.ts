@@ -211,7 +211,7 @@ export class LocalRecogniser implements Recogniser {
       debug(`turned ${rotate}: ${r.words} words, confidence ${r.confidence.toFixed(0)}, readability ${readability(r)}${best ? ` vs ${readability(best.r)}` : ''}`);
       if (!best || readability(r) > readability(best.r)) best = { r, rotate, image: r.image };
       if (readsWell(best.r)) break;
-      // A page read as it was turned: the page's other pixels are no longer needed.
+      // This turn is read: its pixels are not needed again (the best reading keeps its own image).
       decoded.delete(rotate);
     }
     return best!;
