@@ -53,8 +53,8 @@ const debug = (msg: string) => {
 
 /**
  * The least mean word confidence of a page that reads well. The recogniser reads upside-down print with confidence
- * too, but less: 25 to 44 on average over the pages of the development folder turned by 180°, against 87 to 100 on
- * the pages as scanned (docs/recognition.md "Stop 42").
+ * too, but less: 25 to 60 on average over every second page of the development folder turned by 180°, against 87
+ * to 100 upright (`npm run bench:page-turns`; docs/recognition.md "Stop 42").
  */
 const READS_WELL_CONFIDENCE = 70;
 

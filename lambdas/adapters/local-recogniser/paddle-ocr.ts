@@ -1086,17 +1086,18 @@ export function medianLineHeight(boxes: readonly TextBox[]): number {
 }
 
 /**
- * How many of a page's longest lines `readsUpsideDown` reads both ways up. On the development folder turned a
- * quarter (126 pages) one line chose wrong twice, two lines once, four and eight never (188 and 332 ms a page). A
- * wrong choice costs a second reading, not a wrong one: upside-down print does not read well (`readsWell`).
+ * How many of a page's longest lines `readsUpsideDown` reads both ways up. On every second page of the development
+ * folder turned a quarter both ways (126 pages, `npm run bench:page-turns`) one line chose wrong once, two lines
+ * twice, four and eight never. A wrong choice costs a second reading, not a wrong one: upside-down print does not
+ * read well (`readsWell`).
  */
 const UPRIGHT_SAMPLE = 4;
 
 /**
  * Whether a page's print stands on end (the page lies on its side): of its long boxes (one side at least twice the
- * other), those taller than wide hold more length than those wider than tall. On the development folder the boxes
- * standing on end hold none of the length on every page as scanned and 99 % or more on every page turned a quarter
- * (docs/recognition.md "Stop 42").
+ * other), those taller than wide hold more length than those wider than tall. On every second page of the
+ * development folder the boxes standing on end hold none of the length upright or upside down, and 92 % or more
+ * turned a quarter (`npm run bench:page-turns`; docs/recognition.md "Stop 42").
  */
 export function linesStandOnEnd(boxes: readonly TextBox[]): boolean {
   let level = 0;

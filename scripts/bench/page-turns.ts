@@ -1,0 +1,86 @@
+/**
+ * How well a page's lines tell how it lies, on a SROIE-style folder whose pages are upright:
+ *   npx tsx scripts/bench/page-turns.ts <folder> [--every N] [--samples 1,2,4,8]
+ * Each page (every N-th, default 1) is turned in memory by 0°, 90°, 180° and 270° clockwise, as if stored so, and
+ * measured as `LocalRecogniser.readUpright` reads it (docs/recognition.md "Stop 42"):
+ * - the share of its long boxes' length that stands on end (`linesStandOnEnd` is the share over a half), upright and
+ *   upside down against turned a quarter;
+ * - the mean word confidence of the page read as it lies, upright against upside down (`READS_WELL_CONFIDENCE`);
+ * - for a page turned a quarter, how often `readsUpsideDown` with 1, 2, 4 or 8 lines chose the wrong quarter turn,
+ *   and its milliseconds a page.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { decodeRgb, PaddleOcr, type TextBox } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { listReceipts, option } from './recognition/sroie';
+
+/** The share of the long boxes' length (one side at least twice the other) that stands on end. */
+function onEndShare(boxes: TextBox[]): number {
+  let level = 0;
+  let onEnd = 0;
+  for (const b of boxes) {
+    const [w, h] = [b.x1 - b.x0, b.y1 - b.y0];
+    if (w >= 2 * h) level += w;
+    else if (h >= 2 * w) onEnd += h;
+  }
+  return level + onEnd ? onEnd / (level + onEnd) : 0;
+}
+
+const range = (v: number[]) => (v.length ? `${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)}` : '—');
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const folder = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+  const every = Number(option(argv, '--every') ?? 1);
+  const samples = (option(argv, '--samples') ?? '1,2,4,8').split(',').map(Number);
+  if (!folder || !(every >= 1) || samples.some((k) => !(k >= 1))) {
+    throw new Error('Usage: page-turns.ts <folder> [--every N] [--samples 1,2,4,8]');
+  }
+  const ocr = new PaddleOcr();
+  const share = { level: [] as number[], quarter: [] as number[] };
+  const confidence = { upright: [] as number[], over: [] as number[] };
+  const wrong = new Map(samples.map((k) => [k, [] as string[]]));
+  const ms = new Map(samples.map((k) => [k, 0]));
+  const receipts = listReceipts(folder).filter((_, i) => i % every === 0);
+  try {
+    for (const r of receipts) {
+      const bytes = readFileSync(r.image);
+      for (const turn of [0, 90, 180, 270] as const) {
+        const page = await decodeRgb(bytes, turn);
+        const boxes = await ocr.detect(page);
+        if (turn % 180 === 0) {
+          share.level.push(onEndShare(boxes));
+          const read = await ocr.recognize(page, 1, boxes);
+          (turn === 0 ? confidence.upright : confidence.over).push(read.confidence);
+          continue;
+        }
+        share.quarter.push(onEndShare(boxes));
+        // readUpright turns a page on its side a quarter clockwise: stored at 90° it is then upside down.
+        const quarter = await decodeRgb(bytes, ((turn + 90) % 360) as 0 | 180);
+        const quarterBoxes = await ocr.detect(quarter);
+        for (const k of samples) {
+          const started = performance.now();
+          const upsideDown = await ocr.readsUpsideDown(quarter, quarterBoxes, k);
+          ms.set(k, ms.get(k)! + performance.now() - started);
+          if (upsideDown !== (turn === 90)) wrong.get(k)!.push(`${r.id}@${turn}`);
+        }
+      }
+      process.stdout.write(`${r.id} `);
+    }
+  } finally {
+    await ocr.close();
+  }
+  const n = receipts.length;
+  console.log(`\npages: ${n}, each turned 0°, 90°, 180° and 270°`);
+  console.log(`long boxes' length on end: upright or upside down ${range(share.level)}, turned a quarter ${range(share.quarter)}`);
+  console.log(`mean word confidence: upright ${range(confidence.upright)}, upside down ${range(confidence.over)}`);
+  for (const k of samples) {
+    const w = wrong.get(k)!;
+    console.log(`quarter turn chosen by ${k} line(s): ${w.length} wrong of ${2 * n}${w.length ? ` (${w.join(' ')})` : ''}, ${Math.round(ms.get(k)! / (2 * n))} ms a page`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
