@@ -3,28 +3,16 @@
  *   npx tsx scripts/bench/page-turns.ts <folder> [--every N] [--samples 1,2,4,8]
  * Each page (every N-th, default 1) is turned in memory by 0°, 90°, 180° and 270° clockwise, as if stored so, and
  * measured as `LocalRecogniser.readUpright` reads it (docs/recognition.md "Stop 42"):
- * - the share of its long boxes' length that stands on end (`linesStandOnEnd` is the share over a half), upright and
- *   upside down against turned a quarter;
+ * - the share of its long boxes' length that stands on end (`onEndShare`; `linesStandOnEnd` is that over a half),
+ *   upright and upside down against turned a quarter;
  * - the mean word confidence of the page read as it lies, upright against upside down (`READS_WELL_CONFIDENCE`);
  * - for a page turned a quarter, how often `readsUpsideDown` with 1, 2, 4 or 8 lines chose the wrong quarter turn,
  *   and its milliseconds a page.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { decodeRgb, PaddleOcr, type TextBox } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb, onEndShare, PaddleOcr } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { listReceipts, option } from './recognition/sroie';
-
-/** The share of the long boxes' length (one side at least twice the other) that stands on end. */
-function onEndShare(boxes: TextBox[]): number {
-  let level = 0;
-  let onEnd = 0;
-  for (const b of boxes) {
-    const [w, h] = [b.x1 - b.x0, b.y1 - b.y0];
-    if (w >= 2 * h) level += w;
-    else if (h >= 2 * w) onEnd += h;
-  }
-  return level + onEnd ? onEnd / (level + onEnd) : 0;
-}
 
 const range = (v: number[]) => (v.length ? `${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)}` : '—');
 

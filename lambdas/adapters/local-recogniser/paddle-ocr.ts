@@ -1094,12 +1094,10 @@ export function medianLineHeight(boxes: readonly TextBox[]): number {
 const UPRIGHT_SAMPLE = 4;
 
 /**
- * Whether a page's print stands on end (the page lies on its side): of its long boxes (one side at least twice the
- * other), those taller than wide hold more length than those wider than tall. On every second page of the
- * development folder the boxes standing on end hold none of the length upright or upside down, and 92 % or more
- * turned a quarter (`npm run bench:page-turns`; docs/recognition.md "Stop 42").
+ * The share of a page's long boxes' length (one side at least twice the other) that stands on end: 0 for print
+ * that lies level, 1 for a page on its side, 0 without long boxes.
  */
-export function linesStandOnEnd(boxes: readonly TextBox[]): boolean {
+export function onEndShare(boxes: readonly TextBox[]): number {
   let level = 0;
   let onEnd = 0;
   for (const b of boxes) {
@@ -1107,7 +1105,17 @@ export function linesStandOnEnd(boxes: readonly TextBox[]): boolean {
     if (w >= 2 * h) level += w;
     else if (h >= 2 * w) onEnd += h;
   }
-  return onEnd > level;
+  return level + onEnd ? onEnd / (level + onEnd) : 0;
+}
+
+/**
+ * Whether a page's print stands on end (the page lies on its side): of its long boxes, those taller than wide hold
+ * more length than those wider than tall (`onEndShare` over a half). On every second page of the development folder
+ * the share is 0 upright or upside down, and 0.92 or more turned a quarter (`npm run bench:page-turns`;
+ * docs/recognition.md "Stop 42").
+ */
+export function linesStandOnEnd(boxes: readonly TextBox[]): boolean {
+  return onEndShare(boxes) > 0.5;
 }
 
 /**
