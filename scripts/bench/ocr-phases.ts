@@ -87,7 +87,8 @@ async function main() {
     !(threads >= 0) ||
     (againstBatch !== undefined && !(againstBatch >= 1)) ||
     (againstMinRatio !== undefined && !(againstMinRatio > 0)) ||
-    (againstDeskew !== undefined && againstDeskew !== '0' && againstDeskew !== '1')
+    (againstDeskew !== undefined && againstDeskew !== '0' && againstDeskew !== '1') ||
+    (againstHalve !== undefined && againstHalve !== '0' && againstHalve !== '1')
   ) {
     throw new Error(
       'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1] [--against-halve 0|1]',
