@@ -1,6 +1,7 @@
 /**
  * How well a page's lines tell how it lies, on a SROIE-style folder whose pages are upright:
- *   npx tsx scripts/bench/page-turns.ts <folder> [--every N] [--samples 1,2,4,8]
+ *   npx tsx scripts/bench/page-turns.ts <folder> [--every N] [--only 000,010] [--samples 1,2,4,8]
+ *     [--rec-model <file|base>] [--lm <file|none>] [--paddle key=value,…]
  * Each page (every N-th, default 1) is turned in memory by 0°, 90°, 180° and 270° clockwise, as if stored so, and
  * measured as `LocalRecogniser.readUpright` reads it (docs/recognition.md "Stop 42"):
  * - the share of its long boxes' length that stands on end (`onEndShare`; `linesStandOnEnd` is that over a half),
@@ -8,11 +9,14 @@
  * - the mean word confidence of the page read as it lies, upright against upside down (`READS_WELL_CONFIDENCE`);
  * - for a page turned a quarter, how often `readsUpsideDown` with 1, 2, 4 or 8 lines chose the wrong quarter turn,
  *   and its milliseconds a page.
+ * The reader's options are bench:recognition's: with a fold model that never saw the receipts (`--only` its held-out
+ * half, scripts/recogniser-training/held-out.sh) the confidences are those of receipts never seen.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { READS_WELL_CONFIDENCE } from '../../lambdas/adapters/local-recogniser';
 import { decodeRgb, onEndShare, PaddleOcr } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
-import { listReceipts, option } from './recognition/sroie';
+import { listReceipts, option, readerOptions } from './recognition/sroie';
 
 const range = (v: number[]) => (v.length ? `${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)}` : '—');
 
@@ -21,15 +25,19 @@ async function main() {
   const folder = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
   const every = Number(option(argv, '--every') ?? 1);
   const samples = (option(argv, '--samples') ?? '1,2,4,8').split(',').map(Number);
+  const only = option(argv, '--only')?.split(',');
   if (!folder || !(every >= 1) || samples.some((k) => !(k >= 1))) {
-    throw new Error('Usage: page-turns.ts <folder> [--every N] [--samples 1,2,4,8]');
+    throw new Error('Usage: page-turns.ts <folder> [--every N] [--only ids] [--samples 1,2,4,8] [--rec-model …] [--lm …] [--paddle …]');
   }
-  const ocr = new PaddleOcr();
+  const ocr = new PaddleOcr(readerOptions(argv));
   const share = { level: [] as number[], quarter: [] as number[] };
   const confidence = { upright: [] as number[], over: [] as number[] };
+  const unsure: string[] = [];
   const wrong = new Map(samples.map((k) => [k, [] as string[]]));
   const ms = new Map(samples.map((k) => [k, 0]));
-  const receipts = listReceipts(folder).filter((_, i) => i % every === 0);
+  const receipts = listReceipts(folder)
+    .filter((r) => !only || only.includes(r.id))
+    .filter((_, i) => i % every === 0);
   try {
     for (const r of receipts) {
       const bytes = readFileSync(r.image);
@@ -40,6 +48,7 @@ async function main() {
           share.level.push(onEndShare(boxes));
           const read = await ocr.recognize(page, 1, boxes);
           (turn === 0 ? confidence.upright : confidence.over).push(read.confidence);
+          if (turn === 0 && read.confidence < READS_WELL_CONFIDENCE) unsure.push(`${r.id} (${read.confidence.toFixed(1)})`);
           continue;
         }
         share.quarter.push(onEndShare(boxes));
@@ -62,6 +71,7 @@ async function main() {
   console.log(`\npages: ${n}, each turned 0°, 90°, 180° and 270°`);
   console.log(`long boxes' length on end: upright or upside down ${range(share.level)}, turned a quarter ${range(share.quarter)}`);
   console.log(`mean word confidence: upright ${range(confidence.upright)}, upside down ${range(confidence.over)}`);
+  console.log(`upright under ${READS_WELL_CONFIDENCE} (read again turned): ${unsure.length} of ${n}${unsure.length ? ` (${unsure.join(' ')})` : ''}`);
   for (const k of samples) {
     const w = wrong.get(k)!;
     console.log(`quarter turn chosen by ${k} line(s): ${w.length} wrong of ${2 * n}${w.length ? ` (${w.join(' ')})` : ''}, ${Math.round(ms.get(k)! / (2 * n))} ms a page`);

@@ -25,7 +25,7 @@ import { blocksToDocument, toAnalyzeExpenseResult } from '../../lambdas/core/rec
 import type { AnalyzeExpenseResult } from '../../lambdas/core/recognition/types';
 import { mapExpenseToFields } from '../../lambdas/core/recognition/map-fields';
 import { READY_CONFIDENCE, readyCheck } from '../../lambdas/core/documents/content';
-import { annotationsDocument, isRight, listReceipts, predictedKeys, scorable, SCORED_FIELDS, type ScoredField } from './recognition/sroie';
+import { annotationsDocument, isRight, listReceipts, parsePaddleOptions, predictedKeys, scorable, SCORED_FIELDS, type ScoredField } from './recognition/sroie';
 
 interface Args {
   folder: string;
@@ -61,22 +61,6 @@ function parseArgs(argv: string[]): Args {
   }
   if (!args.folder) throw new Error('Usage: recognition.ts <folder> [--limit N] [--only ids] [--from-annotations] [--verbose]');
   return args;
-}
-
-const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces', 'deskewPage', 'halveLargePages'] as const;
-const PADDLE_SWITCHES = new Set(['gapSpaces', 'deskewPage', 'halveLargePages']);
-
-/** `key=number` pairs; `gapSpaces`, `deskewPage` and `halveLargePages` take 0 or 1. */
-function parsePaddleOptions(text: string): PaddleOcrOptions {
-  const opts: Record<string, number | boolean> = {};
-  for (const pair of text.split(',').filter(Boolean)) {
-    const [key, value] = pair.split('=');
-    if (!PADDLE_OPTIONS.includes(key as (typeof PADDLE_OPTIONS)[number]) || !Number.isFinite(Number(value))) {
-      throw new Error(`--paddle takes ${PADDLE_OPTIONS.join(', ')} as key=number pairs, not ${pair}`);
-    }
-    opts[key!] = PADDLE_SWITCHES.has(key!) ? Number(value) !== 0 : Number(value);
-  }
-  return opts;
 }
 
 function pct(right: number, scored: number): string {

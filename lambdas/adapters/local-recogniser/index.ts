@@ -56,7 +56,7 @@ const debug = (msg: string) => {
  * too, but less: 25 to 60 on average over every second page of the development folder turned by 180°, against 87
  * to 100 upright (`npm run bench:page-turns`; docs/recognition.md "Stop 42").
  */
-const READS_WELL_CONFIDENCE = 70;
+export const READS_WELL_CONFIDENCE = 70;
 
 /** Read well: enough words, most of them confident, and confident on average. */
 function readsWell(r: OcrResult): boolean {

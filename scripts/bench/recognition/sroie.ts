@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { isValidDate, parseDate, toIso } from '../../../lambdas/core/recognition/extract/dates';
 import { pixelBox } from '../../../lambdas/core/recognition/geometry';
+import type { PaddleOcrOptions } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
 import type { ExtractedFields, OcrDocument, OcrLine, OcrWord } from '../../../lambdas/core/recognition/types';
 
 export const SCORED_FIELDS = ['company', 'date', 'address', 'total'] as const;
@@ -165,4 +166,35 @@ export async function annotationsDocument(csvPath: string, imagePath: string): P
 export function option(argv: string[], name: string): string | undefined {
   const at = argv.indexOf(name);
   return at >= 0 ? argv[at + 1] : undefined;
+}
+
+const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces', 'deskewPage', 'halveLargePages'] as const;
+const PADDLE_SWITCHES = new Set(['gapSpaces', 'deskewPage', 'halveLargePages']);
+
+/** `key=number` pairs; `gapSpaces`, `deskewPage` and `halveLargePages` take 0 or 1. */
+export function parsePaddleOptions(text: string): PaddleOcrOptions {
+  const opts: Record<string, number | boolean> = {};
+  for (const pair of text.split(',').filter(Boolean)) {
+    const [key, value] = pair.split('=');
+    if (!PADDLE_OPTIONS.includes(key as (typeof PADDLE_OPTIONS)[number]) || !Number.isFinite(Number(value))) {
+      throw new Error(`--paddle takes ${PADDLE_OPTIONS.join(', ')} as key=number pairs, not ${pair}`);
+    }
+    opts[key!] = PADDLE_SWITCHES.has(key!) ? Number(value) !== 0 : Number(value);
+  }
+  return opts;
+}
+
+/**
+ * The first reading's options from a benchmark's command line: `--paddle key=value,…` (`parsePaddleOptions`),
+ * `--rec-model` / `--det-model <file|base>` and `--lm <file|none>`.
+ */
+export function readerOptions(argv: string[]): PaddleOcrOptions {
+  const opts: PaddleOcrOptions = parsePaddleOptions(option(argv, '--paddle') ?? '');
+  const rec = option(argv, '--rec-model');
+  const det = option(argv, '--det-model');
+  const lm = option(argv, '--lm');
+  if (rec) opts.recogniserModel = rec;
+  if (det) opts.detectorModel = det;
+  if (lm) opts.languageModel = lm;
+  return opts;
 }
