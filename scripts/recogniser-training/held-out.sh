@@ -12,7 +12,8 @@
 #   3. fuse_graph.py and cut_classes.py make each one the shape of the shipped model;
 #   4. each half's language model: the shipped text (models/receipt-lines.txt) less the development folder's lines
 #      of that half (the file starts with the folder's lines, receipt by receipt: lm-lines.ts);
-#   5. bench:recognition reads each half (--verbose, --dump <work>/dump), then replays both halves' dumps at once.
+#   5. bench:recognition reads each half (--dump <work>/dump; its misses and review reasons in <work>/half-<k>.misses),
+#      then replays both halves' dumps at once.
 # Needs python3 with torch, onnx, onnxruntime, numpy and pillow (pip; torch from download.pytorch.org/whl/cpu). docs/recognition.md "Stop 43".
 set -euo pipefail
 folder=$1 work=$2 seconds=${3:-2400}
@@ -64,7 +65,7 @@ done
 mkdir -p "$work/dump"
 for k in 0 1; do
   npm run -s bench:recognition -- "$folder" --only "$(cat "$work/half-$k.txt")" --rec-model "$work/rec-hold-$k.cut.onnx" \
-    --lm "$work/lm-hold-$k.txt" --paddle minRecognitionRatio=1.3334 --no-bare --confidence --verbose --dump "$work/dump" > "$work/half-$k.out"
+    --lm "$work/lm-hold-$k.txt" --paddle minRecognitionRatio=1.3334 --no-bare --confidence --verbose --dump "$work/dump" > "$work/half-$k.out" 2> "$work/half-$k.misses"
   echo "== half $k (read by the model of the other half)"
   grep -E '^(company|date|address|total|all four|auto-ready|read with|seconds)' "$work/half-$k.out"
 done
