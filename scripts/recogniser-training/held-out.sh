@@ -14,7 +14,8 @@
 #      of that half (the file starts with the folder's lines, receipt by receipt: lm-lines.ts);
 #   5. bench:recognition reads each half (--dump <work>/dump; its misses and review reasons in <work>/half-<k>.misses),
 #      then replays both halves' dumps at once.
-# Needs python3 with torch, onnx, onnxruntime, numpy and pillow (pip; torch from download.pytorch.org/whl/cpu). docs/recognition.md "Stop 43".
+# Needs python3 with torch, onnx, onnxruntime, numpy and pillow (pip; torch from download.pytorch.org/whl/cpu).
+# docs/recognition.md "Stop 43".
 set -euo pipefail
 folder=$1 work=$2 seconds=${3:-2400}
 here=$(dirname "$0")
