@@ -25,7 +25,7 @@ import { blocksToDocument, toAnalyzeExpenseResult } from '../../lambdas/core/rec
 import type { AnalyzeExpenseResult } from '../../lambdas/core/recognition/types';
 import { mapExpenseToFields } from '../../lambdas/core/recognition/map-fields';
 import { READY_CONFIDENCE, readyCheck } from '../../lambdas/core/documents/content';
-import { annotationsDocument, isRight, listReceipts, parsePaddleOptions, predictedKeys, scorable, SCORED_FIELDS, type ScoredField } from './recognition/sroie';
+import { annotationsDocument, isRight, listReceipts, predictedKeys, READER_FLAGS, readerOptions, scorable, SCORED_FIELDS, type ScoredField } from './recognition/sroie';
 
 interface Args {
   folder: string;
@@ -41,7 +41,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { folder: '', fromAnnotations: false, verbose: false, noBare: false, confidence: false, paddle: {} };
+  const args: Args = { folder: '', fromAnnotations: false, verbose: false, noBare: false, confidence: false, paddle: readerOptions(argv) };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--limit') args.limit = Number(argv[++i]);
@@ -52,10 +52,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--from-dump') args.fromDump = argv[++i]!;
     else if (a === '--no-bare') args.noBare = true;
     else if (a === '--confidence') args.confidence = true;
-    else if (a === '--paddle') args.paddle = { ...args.paddle, ...parsePaddleOptions(argv[++i] ?? '') };
-    else if (a === '--rec-model') args.paddle = { ...args.paddle, recogniserModel: argv[++i]! };
-    else if (a === '--det-model') args.paddle = { ...args.paddle, detectorModel: argv[++i]! };
-    else if (a === '--lm') args.paddle = { ...args.paddle, languageModel: argv[++i]! };
+    else if (READER_FLAGS.has(a)) i++; // the reader's options: readerOptions above
     else if (!a.startsWith('--')) args.folder = a;
     else throw new Error(`Unknown option ${a}`);
   }

@@ -172,7 +172,7 @@ const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minR
 const PADDLE_SWITCHES = new Set(['gapSpaces', 'deskewPage', 'halveLargePages']);
 
 /** `key=number` pairs; `gapSpaces`, `deskewPage` and `halveLargePages` take 0 or 1. */
-export function parsePaddleOptions(text: string): PaddleOcrOptions {
+function parsePaddleOptions(text: string): PaddleOcrOptions {
   const opts: Record<string, number | boolean> = {};
   for (const pair of text.split(',').filter(Boolean)) {
     const [key, value] = pair.split('=');
@@ -183,6 +183,9 @@ export function parsePaddleOptions(text: string): PaddleOcrOptions {
   }
   return opts;
 }
+
+/** The command-line flags `readerOptions` reads, each followed by its value. */
+export const READER_FLAGS = new Set(['--paddle', '--rec-model', '--det-model', '--lm']);
 
 /**
  * The first reading's options from a benchmark's command line: `--paddle key=value,…` (`parsePaddleOptions`),
