@@ -1,8 +1,13 @@
 /**
  * A copy of a SROIE-style folder with every page turned by a few degrees (alternately clockwise and anticlockwise,
  * on a white canvas grown to hold it) or scaled, to measure how the reading holds on receipts photographed askew or
- * small:
- *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S]
+ * small, and as a phone photographs them:
+ *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q]
+ * - `--surface M`: the page lies on a dark surface (#3c3228) that shows around it, M of the page's width on each
+ *   side (and the turn's corners are that surface too, not white);
+ * - `--shadow S`: the light falls off across the frame, from full on one side to 1 − S of it on the other (the
+ *   side alternating from page to page), as a hand or a phone shades a receipt;
+ * - `--jpeg Q`: the copy's JPEG quality (default 95).
  * and then `npm run bench:recognition -- <out>` (from the image only: `keys/` is linked to the folder's, and so is
  * `ocr/`, whose boxes are the straight page's).
  */
@@ -11,14 +16,31 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { option } from './recognition/sroie';
 
+/** A light level falling linearly across the frame, left to right (or right to left), from 255 to 255 × (1 − S). */
+function lightFalloff(width: number, height: number, shadow: number, fromRight: boolean): Buffer {
+  const row = Buffer.alloc(width * 3);
+  for (let x = 0; x < width; x++) {
+    const t = width > 1 ? x / (width - 1) : 0;
+    row.fill(Math.round(255 * (1 - shadow * (fromRight ? 1 - t : t))), x * 3, x * 3 + 3);
+  }
+  const out = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) row.copy(out, y * width * 3);
+  return out;
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   const [folder, out] = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
   const degrees = Number(option(argv, '--degrees') ?? 0);
   const scale = Number(option(argv, '--scale') ?? 1);
-  if (!folder || !out || !Number.isFinite(degrees) || !(scale > 0) || (degrees === 0 && scale === 1)) {
-    throw new Error('Usage: turned-copy.ts <folder> <out> [--degrees D] [--scale S] (a turn, a scale or both)');
+  const surface = Number(option(argv, '--surface') ?? 0);
+  const shadow = Number(option(argv, '--shadow') ?? 0);
+  const quality = Number(option(argv, '--jpeg') ?? 95);
+  const valid = Number.isFinite(degrees) && scale > 0 && surface >= 0 && shadow >= 0 && shadow < 1 && quality >= 1 && quality <= 100;
+  if (!folder || !out || !valid || (degrees === 0 && scale === 1 && surface === 0 && shadow === 0 && quality === 95)) {
+    throw new Error('Usage: turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q] (at least one)');
   }
+  const background = surface > 0 ? '#3c3228' : '#ffffff';
   mkdirSync(join(out, 'images'), { recursive: true });
   for (const sub of ['keys', 'ocr']) {
     if (existsSync(join(folder, sub)) && !existsSync(join(out, sub))) symlinkSync(resolve(folder, sub), join(out, sub));
@@ -32,10 +54,20 @@ async function main() {
       const { width, height } = await img.metadata();
       img = sharp(await img.toBuffer()).resize(Math.max(1, Math.round(width! * scale)), Math.max(1, Math.round(height! * scale)));
     }
-    if (degrees) img = sharp(await img.toBuffer()).rotate(i % 2 ? -degrees : degrees, { background: '#ffffff' });
-    writeFileSync(join(out, 'images', f.replace(/\.[^.]+$/, '.jpg')), await img.flatten({ background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer());
+    if (degrees) img = sharp(await img.toBuffer()).rotate(i % 2 ? -degrees : degrees, { background });
+    if (surface > 0) {
+      const { width } = await img.metadata();
+      const m = Math.round(width! * surface);
+      img = sharp(await img.toBuffer()).extend({ top: m, bottom: m, left: m, right: m, background });
+    }
+    if (shadow > 0) {
+      const page = await img.flatten({ background }).toBuffer();
+      const { width, height } = await sharp(page).metadata();
+      img = sharp(page).composite([{ input: lightFalloff(width!, height!, shadow, i % 2 === 1), raw: { width: width!, height: height!, channels: 3 }, blend: 'multiply' }]);
+    }
+    writeFileSync(join(out, 'images', f.replace(/\.[^.]+$/, '.jpg')), await img.flatten({ background }).jpeg({ quality }).toBuffer());
   }
-  console.log(`${files.length} pages written to ${out}/images (turned ${degrees}°, alternately both ways; scaled ${scale})`);
+  console.log(`${files.length} pages written to ${out}/images (turned ${degrees}°, alternately both ways; scaled ${scale}; surface ${surface}; shadow ${shadow}; JPEG ${quality})`);
 }
 
 main().catch((e) => {

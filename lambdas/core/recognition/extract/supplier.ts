@@ -411,7 +411,10 @@ function loneLetter(token: string): boolean {
  *   reading, not a certain one);
  * - on a reading, a letter stands alone in it, or ends initials, with no full stop after it: what is left of a
  *   word split by the reading, or of a mark it lost ("BOOK TA K" printed "BOOK TA .K", "(K L)" printed "(KL)",
- *   "D.I.T" printed "D.I.Y.").
+ *   "D.I.T" printed "D.I.Y.");
+ * - on a reading, its first word is in small letters before capitalised ones: a name is printed in one case, so the
+ *   word's start, which holds its capital, was read wrong or lost (faint or shaded print: "ng Alaf Restaurants Sdn
+ *   Bhd" printed "Gerbang Alaf …", every letter read at 97 or more).
  */
 function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
   let factor = 1;
@@ -421,7 +424,9 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
   const secondSeller = (r: Row, k: number) => k === afterName && legalFormEnd(tokensOf(r.text)) > 0 && !garbled(r);
   if (page1.slice(0, first + 14).some((r, k) => OWNERSHIP_LINE.test(r.text) || (k < afterName && NAME_ABOVE_LINE.test(r.text)) || secondSeller(r, k))) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
-    if (nameText.split(' ').some((t) => loneLetter(t) || INITIALS_WITHOUT_LAST_STOP.test(t))) factor *= NAME_DOUBT;
+    const words = nameText.split(' ');
+    if (words.some((t) => loneLetter(t) || INITIALS_WITHOUT_LAST_STOP.test(t))) factor *= NAME_DOUBT;
+    if (/^\p{Ll}+$/u.test(words[0]!) && words.slice(1).some((t) => /^\p{Lu}/u.test(t))) factor *= NAME_DOUBT;
     const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
     // A lone character after the name left out: a speck, or the name's own last letter.
     const lone = /\s([\p{L}\d])$/u.exec(asRead);
