@@ -160,6 +160,17 @@ describe("the sale's time stamp", () => {
     expect(issue(['PARKING', '24/12/2018 09:49 - 25/12/2018 10:08', 'TOTAL 9.00']).confidence).toBeLessThan(90);
   });
 
+  it('leaves a labelled date less sure when the date is printed again one character apart', () => {
+    const stamps = ['20/06/2018 12:56 PM', 'TOTAL 85.20', '*** 20/06/2018 12:56 PM ***'];
+    const apart = issue(['GH DISTRIBUTOR', 'Date : 20/05/2018 #1', ...stamps]);
+    const agreed = issue(['GH DISTRIBUTOR', 'Date : 20/06/2018 #1', ...stamps]);
+    expect(apart.value).toBe('2018-05-20');
+    expect(agreed.confidence).toBeGreaterThanOrEqual(90);
+    expect(apart.confidence).toBeCloseTo(agreed.confidence * 0.85, 1);
+    // Another day printed beside it (a stay's first night, a previous visit) is no misread copy.
+    expect(issue(['HOTEL', 'Date : 20/06/2018', 'ARRIVAL 17/06/2018 14:00', 'TOTAL 85.20']).confidence).toBe(agreed.confidence);
+  });
+
   it('makes the only date a receipt prints as sure as a labelled one', () => {
     const labelled = issue(['KEDAI RUNCIT MAJU', 'Date: 14/04/2018', 'TOTAL 9.00']);
     expect(issue(['KEDAI RUNCIT MAJU', '14/04/2018', 'TOTAL 9.00']).confidence).toBe(labelled.confidence);

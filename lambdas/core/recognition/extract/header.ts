@@ -10,7 +10,7 @@ import { findDates, monthFromName, type DateMatch, type DateOrder } from './date
 import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
 import { cleanCompanyName, looksLikeAddress, sureWords, type NameOptions } from './supplier';
 import { buildRow, foundInRow, type Cell, type Found, type Row } from './rows';
-import { collapseSpaces, fixDigits, foldDiacritics } from './text';
+import { collapseSpaces, fixDigits, foldDiacritics, levenshtein } from './text';
 import { isMalaysianAddress } from './places';
 
 // Labels are matched on text with diacritics folded (ą → a), case-insensitive.
@@ -296,8 +296,12 @@ export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found;
   // time are validity or promotion dates).
   const rival = (c: DateCandidate) => (c.kind === 'none' || c.kind === 'issue') && c.match.iso !== issue!.match.iso;
   const sure = !!issue && (issue.kind === 'issue' || (issue.kind === 'none' && (!cands.some(rival) || (saleStamp(issue) && !cands.some((c) => rival(c) && saleStamp(c))))));
+  // The date printed again one character apart ("Date : 20/05/2018" over "20/06/2018 12:56 PM"): copies of one date
+  // were read apart, so one of them is misread, and which one is not known.
+  const printed = (c: DateCandidate) => c.match.raw.replace(/\s+/g, '');
+  const readApart = !!issue && cands.some((c) => rival(c) && levenshtein(printed(c), printed(issue), 1) === 1);
   return {
-    ...(issue ? { issue: dateFound(issue, sure ? 1 : 0.85) } : {}),
+    ...(issue ? { issue: dateFound(issue, sure && !readApart ? 1 : 0.85) } : {}),
     ...(due ? { due: dateFound(due, 1) } : {}),
   };
 }
