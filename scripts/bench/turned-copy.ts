@@ -7,7 +7,8 @@
  *   side (and the turn's corners are that surface too, not white);
  * - `--shadow S`: the light falls off across the frame, from full on one side to 1 − S of it on the other (the
  *   side alternating from page to page), as a hand or a phone shades a receipt;
- * - `--jpeg Q`: the copy's JPEG quality (default 95).
+ * - `--jpeg Q`: the copy's JPEG quality (default 95). Each step before the last hands the page on as JPEG at sharp's
+ *   default quality (80), as the turn and the scale always have: a photo-like copy is compressed more than once.
  * and then `npm run bench:recognition -- <out>` (from the image only: `keys/` is linked to the folder's, and so is
  * `ocr/`, whose boxes are the straight page's).
  */
