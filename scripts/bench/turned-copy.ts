@@ -3,8 +3,8 @@
  * on a white canvas grown to hold it) or scaled, to measure how the reading holds on receipts photographed askew or
  * small, and as a phone photographs them:
  *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q]
- * - `--surface M`: the page lies on a dark surface (#3c3228) that shows around it, M of the page's width on each
- *   side (and the turn's corners are that surface too, not white);
+ * - `--surface M`: the page lies on a dark surface (#3c3228) that shows around it, M of the (scaled) page's width on
+ *   each side (and the turn's corners are that surface too, not white);
  * - `--shadow S`: the light falls off across the frame, from full on one side to 1 − S of it on the other (the
  *   side alternating from page to page), as a hand or a phone shades a receipt;
  * - `--jpeg Q`: the copy's JPEG quality (default 95). Each step before the last hands the page on as JPEG at sharp's
@@ -51,14 +51,16 @@ async function main() {
     .sort();
   for (const [i, f] of files.entries()) {
     let img = sharp(join(folder, 'images', f), { failOn: 'none' }).rotate();
+    // The upright page's size (a pipeline's metadata() names its input's, before any step of it).
+    const { autoOrient } = await img.metadata();
+    let pageWidth = autoOrient.width;
     if (scale !== 1) {
-      const { width, height } = await img.metadata();
-      img = sharp(await img.toBuffer()).resize(Math.max(1, Math.round(width! * scale)), Math.max(1, Math.round(height! * scale)));
+      pageWidth = Math.max(1, Math.round(autoOrient.width * scale));
+      img = sharp(await img.toBuffer()).resize(pageWidth, Math.max(1, Math.round(autoOrient.height * scale)));
     }
     if (degrees) img = sharp(await img.toBuffer()).rotate(i % 2 ? -degrees : degrees, { background });
     if (surface > 0) {
-      const { width } = await img.metadata();
-      const m = Math.round(width! * surface);
+      const m = Math.round(pageWidth * surface);
       img = sharp(await img.toBuffer()).extend({ top: m, bottom: m, left: m, right: m, background });
     }
     if (shadow > 0) {
