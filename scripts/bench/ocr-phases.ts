@@ -1,7 +1,8 @@
 /**
  * Where PaddleOCR's time goes, on a SROIE-style folder:
  *   npx tsx scripts/bench/ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>]
- *     [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1] [--against-halve 0|1]
+ *     [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1] [--against-level-map 0|1]
+ *     [--against-halve 0|1]
  * Reads every N-th receipt (default 6) after one warm-up receipt and prints, per receipt, the milliseconds of
  * decoding the image, detection (and the detector model's share), recognition (and the recogniser model's share,
  * its runs and its input columns), and the process's CPU seconds, so that a change to the reading can be judged by
@@ -10,7 +11,8 @@
  * the package's own; `none`: no language model, greedy decoding), with `--against-batch` with that many lines of one
  * width a recogniser run (1: every line on its own), with `--against-min-ratio` shorter lines padded only to R times
  * their height (`PaddleOcrOptions.minRecognitionRatio`; 320/48 in use), with `--against-deskew 0` without turning
- * slanting pages level (`deskewPage`; its second detection counts to detection), with `--against-halve 0` every page
+ * slanting pages level (`deskewPage`; levelling counts to detection), with `--against-level-map 0` a levelled page's lines
+ * found by the detector run again on it (`levelMap`), with `--against-halve 0` every page
  * decoded at its own size (`halveLargePages`; a large page's detection at half size counts to decoding), the two readers taking turns
  * receipt by receipt, and the ratios of their phases are printed.
  */
@@ -81,6 +83,7 @@ async function main() {
   const againstMinRatio = option(argv, '--against-min-ratio') === undefined ? undefined : Number(option(argv, '--against-min-ratio'));
   const againstDeskew = option(argv, '--against-deskew');
   const againstHalve = option(argv, '--against-halve');
+  const againstLevelMap = option(argv, '--against-level-map');
   if (
     !folder ||
     !(every >= 1) ||
@@ -88,10 +91,11 @@ async function main() {
     (againstBatch !== undefined && !(againstBatch >= 1)) ||
     (againstMinRatio !== undefined && !(againstMinRatio > 0)) ||
     (againstDeskew !== undefined && againstDeskew !== '0' && againstDeskew !== '1') ||
-    (againstHalve !== undefined && againstHalve !== '0' && againstHalve !== '1')
+    (againstHalve !== undefined && againstHalve !== '0' && againstHalve !== '1') ||
+    (againstLevelMap !== undefined && againstLevelMap !== '0' && againstLevelMap !== '1')
   ) {
     throw new Error(
-      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1] [--against-halve 0|1]',
+      'Usage: ocr-phases.ts <folder> [--every N] [--threads N] [--against-det <file|base>] [--against-rec <file|base>] [--against-lm <file|none>] [--against-batch N] [--against-min-ratio R] [--against-deskew 0|1] [--against-level-map 0|1] [--against-halve 0|1]',
     );
   }
   const files = listReceipts(folder)
@@ -100,7 +104,7 @@ async function main() {
   if (files.length < 2) throw new Error('Too few receipts: lower --every');
   const reader = new TimedReader({ threads });
   const other =
-    againstDet || againstRec || againstLm || againstBatch || againstMinRatio || againstDeskew || againstHalve
+    againstDet || againstRec || againstLm || againstBatch || againstMinRatio || againstDeskew || againstLevelMap || againstHalve
       ? new TimedReader({
           threads,
           detectorModel: againstDet,
@@ -109,6 +113,7 @@ async function main() {
           recognitionBatch: againstBatch,
           minRecognitionRatio: againstMinRatio,
           deskewPage: againstDeskew === undefined ? undefined : againstDeskew === '1',
+          levelMap: againstLevelMap === undefined ? undefined : againstLevelMap === '1',
           halveLargePages: againstHalve === undefined ? undefined : againstHalve === '1',
         })
       : undefined;
@@ -138,6 +143,7 @@ async function main() {
     `— against detector ${againstDet ?? '(in use)'}, recogniser ${againstRec ?? '(in use)'}, language model ${againstLm ?? '(in use)'}, ` +
       `lines a run ${againstBatch ?? '(in use)'}, narrowest input ${againstMinRatio ?? '(in use)'}, ` +
       `slanting pages turned level ${againstDeskew === undefined ? '(in use)' : againstDeskew === '1' ? 'yes' : 'no'}, ` +
+      `their lines from the turned probabilities ${againstLevelMap === undefined ? '(in use)' : againstLevelMap === '1' ? 'yes' : 'no'}, ` +
       `large pages at half size ${againstHalve === undefined ? '(in use)' : againstHalve === '1' ? 'yes' : 'no'}`,
   );
   other.report(n);

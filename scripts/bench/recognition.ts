@@ -8,7 +8,7 @@
  * --no-bare skips the bare OCR timing (accuracy runs take half the time).
  * --dump <dir> writes each receipt's AnalyzeExpense result; --from-dump <dir> runs the extraction again on the
  * words of such results (for working on extraction rules without waiting for OCR; no timing).
- * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers; `gapSpaces`, `deskewPage`, `halveLargePages` 0 or 1), to measure other settings.
+ * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers; `gapSpaces`, `deskewPage`, `levelMap`, `halveLargePages` 0 or 1), to measure other settings.
  * --rec-model <file|base> reads the lines with another recogniser ONNX file (`base`: the package's own, before fine-tuning).
  * --det-model <file|base> finds the lines with another detector ONNX file (`base`: the package's own, before fusing).
  * --lm <file|none> counts the recogniser's language model from another file of text lines (`none`: greedy decoding only).

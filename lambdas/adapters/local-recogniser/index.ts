@@ -18,7 +18,7 @@ import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, Recogniser
 import { prepareImage } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
 import { recogniseOffice } from './office';
-import { linesStandOnEnd, PaddleOcr, type PaddleOcrOptions, type RgbImage, type TextBox } from './paddle-ocr';
+import { linesStandOnEnd, PaddleOcr, type DetectedLines, type PaddleOcrOptions, type RgbImage } from './paddle-ocr';
 import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {
@@ -188,7 +188,7 @@ export class LocalRecogniser implements Recogniser {
    * best is kept (docs/recognition.md "Stop 42").
    */
   private async readUpright(bytes: Uint8Array, pageNumber: number): Promise<{ r: OcrResult & { level?: Levelling }; rotate: QuarterTurn; image: RgbImage }> {
-    const decoded = new Map<QuarterTurn, { page: RgbImage; boxes: TextBox[] }>();
+    const decoded = new Map<QuarterTurn, { page: RgbImage; boxes: DetectedLines }>();
     const decode = async (rotate: QuarterTurn) => {
       let d = decoded.get(rotate);
       if (!d) {

@@ -41,6 +41,16 @@ export interface TextBox {
   angle?: number;
 }
 
+/** The detector's text probabilities over a page: `width` × `height` cells, row by row, spread evenly over the page. */
+export interface ProbabilityMap {
+  prob: Float32Array;
+  width: number;
+  height: number;
+}
+
+/** A page's text-line boxes as the detector found them, with the probability map they were found on. */
+export type DetectedLines = TextBox[] & { probabilities?: ProbabilityMap };
+
 export interface PaddleOcrOptions {
   /** Threads ONNX Runtime uses inside one model run (default: ONNX Runtime's own choice; one on the 2-core dev machine). */
   threads?: number;
@@ -81,6 +91,12 @@ export interface PaddleOcrOptions {
    * off: each line that slants is turned level on its own, `lineImage`). docs/recognition.md "Stop 40".
    */
   deskewPage?: boolean;
+  /**
+   * Finds a levelled page's lines on the detector's probability map of the slanting page, turned level with it
+   * (`levelledMap`), instead of running the detector again on the levelled page (default on). docs/recognition.md
+   * "Stop 45".
+   */
+  levelMap?: boolean;
   /**
    * Reads a large page at half size where its print stays tall enough there (`decodePage`; default on; off: every
    * page is read at its own size). docs/recognition.md "Stop 42".
@@ -299,6 +315,57 @@ export function boxesFromProbabilityMap(prob: Float32Array, w: number, h: number
     boxes.push({ x0: x0 - grow, y0: y0 - grow, x1: x1 + 1 + grow, y1: y1 + 1 + grow, score, angle });
   }
   return boxes;
+}
+
+/** The text-line boxes of a probability map spread over a page of `width` × `height` pixels, top to bottom. */
+export function boxesOnPage(map: ProbabilityMap, width: number, height: number): TextBox[] {
+  const sx = width / map.width;
+  const sy = height / map.height;
+  return boxesFromProbabilityMap(map.prob, map.width, map.height)
+    .map((b) => ({
+      x0: Math.max(0, Math.floor(b.x0 * sx)),
+      y0: Math.max(0, Math.floor(b.y0 * sy)),
+      x1: Math.min(width, Math.ceil(b.x1 * sx)),
+      y1: Math.min(height, Math.ceil(b.y1 * sy)),
+      score: b.score,
+      // The map is scaled unevenly in x and y (both rounded to 32 px): the slant is measured on the page.
+      angle: Math.atan2(Math.sin(b.angle ?? 0) * sy, Math.cos(b.angle ?? 0) * sx),
+    }))
+    .filter((b) => b.x1 - b.x0 >= 4 && b.y1 - b.y0 >= 4)
+    .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/**
+ * A page's probability map turned with the page as `level` turns it (`rotatedRgb`), spread over the levelled page at
+ * the map's own scale: each cell takes the probability at its centre's place on the page before levelling
+ * (`pointBeforeLevelling`'s turn, bilinear between the four nearest cells; 0 off the page).
+ */
+export function levelledMap(map: ProbabilityMap, level: Levelling): ProbabilityMap {
+  const width = Math.max(1, Math.round((level.readWidth * map.width) / level.width));
+  const height = Math.max(1, Math.round((level.readHeight * map.height) / level.height));
+  const prob = new Float32Array(width * height);
+  const cos = Math.cos(level.radians);
+  const sin = Math.sin(level.radians);
+  const [cellW, cellH] = [level.readWidth / width, level.readHeight / height];
+  const [pageW, pageH] = [level.width / map.width, level.height / map.height];
+  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= map.width || y >= map.height ? 0 : map.prob[y * map.width + x]!);
+  for (let j = 0; j < height; j++) {
+    const dy = (j + 0.5) * cellH - level.readHeight / 2;
+    for (let i = 0; i < width; i++) {
+      const dx = (i + 0.5) * cellW - level.readWidth / 2;
+      // The cell's centre on the page before levelling (page pixels), then in the page's map cells.
+      const u = (dx * cos + dy * sin + level.width / 2) / pageW - 0.5;
+      const v = (-dx * sin + dy * cos + level.height / 2) / pageH - 0.5;
+      const x0 = Math.floor(u);
+      const y0 = Math.floor(v);
+      if (x0 < -1 || y0 < -1 || x0 >= map.width || y0 >= map.height) continue;
+      const fx = u - x0;
+      const fy = v - y0;
+      prob[j * width + i] =
+        (at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx) * (1 - fy) + (at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx) * fy;
+    }
+  }
+  return { prob, width, height };
 }
 
 /** Greedy CTC decoding of one line: characters, their confidences and the time steps they sit at. */
@@ -768,10 +835,12 @@ export class PaddleOcr {
   private readonly detectorModel: string | undefined;
   private readonly languageModel: string | undefined;
   private readonly deskewPage: boolean;
+  private readonly levelMap: boolean;
   private readonly halveLargePages: boolean;
 
   constructor(opts: PaddleOcrOptions = {}) {
     this.deskewPage = opts.deskewPage ?? true;
+    this.levelMap = opts.levelMap ?? true;
     this.halveLargePages = opts.halveLargePages ?? true;
     this.threads = opts.threads ?? 0;
     this.maxDetectionSide = opts.maxDetectionSide ?? 1600;
@@ -822,8 +891,8 @@ export class PaddleOcr {
     await Promise.all([m?.det.release(), m?.rec.release()]);
   }
 
-  /** Text-line boxes of a page, in its pixels, top to bottom. */
-  async detect(img: RgbImage): Promise<TextBox[]> {
+  /** Text-line boxes of a page, in its pixels, top to bottom, with the probability map they were found on. */
+  async detect(img: RgbImage): Promise<DetectedLines> {
     const { ort, det } = await this.load();
     const longer = Math.max(img.width, img.height);
     const shorter = Math.min(img.width, img.height);
@@ -847,22 +916,8 @@ export class PaddleOcr {
     const started = performance.now();
     const out = await det.run({ [det.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
     this.onModelRun?.({ model: 'detector', width: w, height: h, ms: performance.now() - started });
-    const map = out[det.outputNames[0]!] as OrtTensor;
-    const prob = map.data as Float32Array;
-    const sx = img.width / w;
-    const sy = img.height / h;
-    return boxesFromProbabilityMap(prob, w, h)
-      .map((b) => ({
-        x0: Math.max(0, Math.floor(b.x0 * sx)),
-        y0: Math.max(0, Math.floor(b.y0 * sy)),
-        x1: Math.min(img.width, Math.ceil(b.x1 * sx)),
-        y1: Math.min(img.height, Math.ceil(b.y1 * sy)),
-        score: b.score,
-        // The map is scaled unevenly in x and y (both rounded to 32 px): the slant is measured on the page.
-        angle: Math.atan2(Math.sin(b.angle ?? 0) * sy, Math.cos(b.angle ?? 0) * sx),
-      }))
-      .filter((b) => b.x1 - b.x0 >= 4 && b.y1 - b.y0 >= 4)
-      .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+    const map: ProbabilityMap = { prob: (out[det.outputNames[0]!] as OrtTensor).data as Float32Array, width: w, height: h };
+    return Object.assign(boxesOnPage(map, img.width, img.height), { probabilities: map });
   }
 
   /**
@@ -1012,7 +1067,7 @@ export class PaddleOcr {
    * otherwise than the detector's scaling does). Lines are cut from the page and scaled to the recogniser's 48 px,
    * so a large scan's tall print loses nothing it needs (docs/recognition.md "Stop 42").
    */
-  async decodePage(bytes: Uint8Array, rotate: 0 | 90 | 180 | 270 = 0): Promise<{ page: RgbImage; boxes?: TextBox[] }> {
+  async decodePage(bytes: Uint8Array, rotate: 0 | 90 | 180 | 270 = 0): Promise<{ page: RgbImage; boxes?: DetectedLines }> {
     if (!this.halveLargePages) return { page: await decodeRgb(bytes, rotate) };
     const { autoOrient } = await sharp(bytes, { failOn: 'none' }).metadata();
     const longer = Math.max(autoOrient.width, autoOrient.height);
@@ -1028,12 +1083,15 @@ export class PaddleOcr {
    * A page's text-line boxes and the image they lie on: the page itself, or, where its print slants (`pageSkew`)
    * and `deskewPage` is on, the page turned level (`level`), its lines found again there.
    */
-  async detectLevel(page: RgbImage, found?: TextBox[]): Promise<{ image: RgbImage; boxes: TextBox[]; level?: Levelling }> {
+  async detectLevel(page: RgbImage, found?: DetectedLines): Promise<{ image: RgbImage; boxes: TextBox[]; level?: Levelling }> {
     const boxes = found ?? (await this.detect(page));
     const skew = this.deskewPage ? pageSkew(boxes) : 0;
     if (Math.abs(skew) < PAGE_SKEW_MIN) return { image: page, boxes };
     const image = await rotatedRgb(page, (-skew * 180) / Math.PI);
     const level = { radians: -skew, width: page.width, height: page.height, readWidth: image.width, readHeight: image.height };
+    if (this.levelMap && boxes.probabilities) {
+      return { image, boxes: boxesOnPage(levelledMap(boxes.probabilities, level), image.width, image.height), level };
+    }
     return { image, boxes: await this.detect(image), level };
   }
 
@@ -1041,7 +1099,7 @@ export class PaddleOcr {
    * Words and lines of one page: an image file (any format sharp reads, decoded by `decodePage`) or decoded pixels
    * with the text-line boxes already found on them, if any; and the image they lie on (`detectLevel`).
    */
-  async recognize(image: Buffer | RgbImage, pageNumber = 1, found?: TextBox[]): Promise<OcrResult & { image: RgbImage; level?: Levelling }> {
+  async recognize(image: Buffer | RgbImage, pageNumber = 1, found?: DetectedLines): Promise<OcrResult & { image: RgbImage; level?: Levelling }> {
     const decoded = Buffer.isBuffer(image) ? await this.decodePage(image) : { page: image, boxes: found };
     const { image: img, boxes, level } = await this.detectLevel(decoded.page, decoded.boxes);
     const lines = await this.recognizeBoxes(img, boxes, pageNumber);

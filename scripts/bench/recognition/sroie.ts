@@ -168,10 +168,10 @@ export function option(argv: string[], name: string): string | undefined {
   return at >= 0 ? argv[at + 1] : undefined;
 }
 
-const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces', 'deskewPage', 'halveLargePages'] as const;
-const PADDLE_SWITCHES = new Set(['gapSpaces', 'deskewPage', 'halveLargePages']);
+const PADDLE_OPTIONS = ['threads', 'maxDetectionSide', 'minDetectionSide', 'minRecognitionRatio', 'gapSpaces', 'deskewPage', 'levelMap', 'halveLargePages'] as const;
+const PADDLE_SWITCHES = new Set(['gapSpaces', 'deskewPage', 'levelMap', 'halveLargePages']);
 
-/** `key=number` pairs; `gapSpaces`, `deskewPage` and `halveLargePages` take 0 or 1. */
+/** `key=number` pairs; `gapSpaces`, `deskewPage`, `levelMap` and `halveLargePages` take 0 or 1. */
 function parsePaddleOptions(text: string): PaddleOcrOptions {
   const opts: Record<string, number | boolean> = {};
   for (const pair of text.split(',').filter(Boolean)) {
