@@ -813,6 +813,58 @@ export function withoutFragments(lines: OcrLine[]): OcrLine[] {
   });
 }
 
+/** The characters of a word beyond the first `from` and before the last `to`, its box cut in proportion. */
+function wordPart(w: OcrWord, from: number, to: number): OcrWord {
+  const per = w.box.width / w.text.length;
+  return { ...w, text: w.text.slice(from, w.text.length - to), box: { ...w.box, left: w.box.left + from * per, width: w.box.width - (from + to) * per } };
+}
+
+/**
+ * Lines without the characters two pieces of one printed line both read. The detector can find a line in two
+ * overlapping pieces (large or broken print, a slanting page), and each piece reads the glyph where they overlap:
+ * `PERNIAGAAN RIANG` + `G RIA`, `15.` + `.00`, `Print Time : S` + `Saturday`. Where the last word of one line and the
+ * first word of a line that starts within or after it, on the same row, and goes on beyond it overlap by half a
+ * character or more (at most three and a half), and the characters there read the same on both sides, they are one
+ * reading: the shorter word loses them (on a tie, the right one). Two words that both keep characters touch, so they
+ * are one word (`15.00`), in the left line.
+ */
+export function withoutDoubleReadings(lines: readonly OcrLine[]): OcrLine[] {
+  const out = lines.map((l) => ({ ...l, words: [...l.words] }));
+  for (const a of out) {
+    for (const b of out) {
+      const left = a.words[a.words.length - 1];
+      const right = b.words[0];
+      if (a === b || !left || !right || right.box.left < left.box.left) continue;
+      // The right line goes on beyond the left one's last word.
+      const end = b.words[b.words.length - 1]!.box;
+      if (end.left + end.width <= left.box.left + left.box.width) continue;
+      const rise = Math.min(left.box.top + left.box.height, right.box.top + right.box.height) - Math.max(left.box.top, right.box.top);
+      if (rise < 0.6 * Math.min(left.box.height, right.box.height)) continue;
+      const shared = Math.min(left.box.left + left.box.width, right.box.left + right.box.width) - right.box.left;
+      const charWidth = (left.box.width / left.text.length + right.box.width / right.text.length) / 2;
+      if (shared < 0.5 * charWidth || shared > 3.5 * charWidth) continue;
+      const guess = Math.round(shared / charWidth);
+      const k = [guess, guess - 1, guess + 1].find(
+        (n) => n >= 1 && n <= Math.min(left.text.length, right.text.length) && left.text.slice(-n).toUpperCase() === right.text.slice(0, n).toUpperCase(),
+      );
+      if (!k) continue;
+      const [l, r] = left.text.length < right.text.length ? [wordPart(left, 0, k), right] : [left, wordPart(right, k, 0)];
+      a.words.pop();
+      b.words.shift();
+      if (l.text && r.text) a.words.push({ ...l, text: l.text + r.text, box: unionBoxes([l.box, r.box]), confidence: Math.min(l.confidence, r.confidence) });
+      else {
+        if (l.text) a.words.push(l);
+        if (r.text) b.words.unshift(r);
+      }
+    }
+  }
+  return out.map((l, k) =>
+    l.words.length === lines[k]!.words.length && l.words.every((w, n) => w === lines[k]!.words[n])
+      ? lines[k]!
+      : { ...l, text: l.words.map((w) => w.text).join(' '), confidence: l.words.reduce((sum, w) => sum + w.confidence, 0) / Math.max(1, l.words.length) },
+  );
+}
+
 /** A line as the recogniser read it: its characters with their time steps, and the space class at every step. */
 type ReadBand = ReturnType<typeof ctcDecode> & { spaceProbs: Float32Array };
 
@@ -1009,10 +1061,12 @@ export class PaddleOcr {
     // clip end letters, and widened boxes of a label and its value overlap, which would part them into two rows.
     // The box it was read from is kept for a second look (`readAgain`).
     const cutOf = new Map(kept.map(({ b, i }) => [lines[i], b]));
-    return withoutFragments(lines.filter((l): l is OcrLine => !!l)).map((l) => {
+    const whole = withoutFragments(lines.filter((l): l is OcrLine => !!l));
+    return withoutDoubleReadings(whole).flatMap((l, k) => {
+      if (!l.words.length) return [];
       const line = { ...l, box: unionBoxes(l.words.map((w) => w.box)) };
-      lineCuts.set(line, cutOf.get(l)!);
-      return line;
+      lineCuts.set(line, cutOf.get(whole[k]!)!);
+      return [line];
     });
   }
 

@@ -9,6 +9,7 @@ import {
   lineImage,
   lineWords,
   loadCharacters,
+  withoutDoubleReadings,
   withoutFragments,
   type RgbImage,
 } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
@@ -378,5 +379,51 @@ describe('fragments the detector found twice', () => {
     // Half inside is not inside.
     const edge = line('1', 0.84, 0.09, 0.05, 0.014);
     expect(withoutFragments([name, edge])).toEqual([name, edge]);
+  });
+});
+
+describe('characters two pieces of one printed line both read', () => {
+  const CHAR = 0.01; // a character's width (page fractions)
+  /** A line of words printed from `left`, one character apart, `chars` characters from the line's start each. */
+  const line = (top: number, ...words: [text: string, startChar: number][]) => {
+    const ws = words.map(([text, start]) => ({
+      text,
+      box: { left: start * CHAR, top, width: text.length * CHAR, height: 0.02 },
+      confidence: 95,
+      page: 1,
+    }));
+    return { text: ws.map((w) => w.text).join(' '), words: ws, box: { left: ws[0]!.box.left, top, width: 0.5, height: 0.02 }, confidence: 95, page: 1 };
+  };
+  const texts = (lines: ReturnType<typeof withoutDoubleReadings>) => lines.map((l) => l.text);
+
+  it('reads a word the overlap holds once, in the longer word', () => {
+    // `PERNIAGAAN RIANG` and `G RIA`: the second piece's G is the G of RIANG.
+    const first = line(0.1, ['PERNIAGAAN', 0], ['RIANG', 11]);
+    const second = line(0.1, ['G', 15], ['RIA', 17]);
+    expect(texts(withoutDoubleReadings([first, second]))).toEqual(['PERNIAGAAN RIANG', 'RIA']);
+    // `Print Time : S` and `Saturday`.
+    expect(texts(withoutDoubleReadings([line(0.2, ['Print', 0], ['Time', 6], [':', 11], ['S', 13]), line(0.2, ['Saturday', 13])]))).toEqual([
+      'Print Time :',
+      'Saturday',
+    ]);
+  });
+
+  it('joins an amount read in two overlapping pieces', () => {
+    const [a, b] = withoutDoubleReadings([line(0.3, ['15.', 40]), line(0.3, ['.00', 42])]);
+    expect(a!.text).toBe('15.00');
+    expect(a!.words[0]!.box.left).toBeCloseTo(0.4, 9);
+    expect(a!.words[0]!.box.width).toBeCloseTo(5 * CHAR, 9);
+    expect(b!.words).toEqual([]);
+    // Two characters read twice: `20.` and `0.00`.
+    expect(texts(withoutDoubleReadings([line(0.3, ['20.', 40]), line(0.3, ['0.00', 41])])).filter(Boolean)).toEqual(['20.00']);
+  });
+
+  it('leaves lines alone that only touch, read other characters there, or lie on other rows', () => {
+    const lines = [line(0.4, ['TOTAL', 0]), line(0.4, ['LOT', 5])]; // no overlap
+    expect(withoutDoubleReadings(lines)).toEqual(lines);
+    const other = [line(0.5, ['TOTAL', 0]), line(0.5, ['RM', 4])]; // overlapping, other characters
+    expect(withoutDoubleReadings(other)).toEqual(other);
+    const rows = [line(0.6, ['RIANG', 0]), line(0.615, ['G', 4])]; // a quarter of a line's height apart
+    expect(withoutDoubleReadings(rows)).toEqual(rows);
   });
 });
