@@ -1135,7 +1135,9 @@ export class PaddleOcr {
 
   /**
    * A page's text-line boxes and the image they lie on: the page itself, or, where its print slants (`pageSkew`)
-   * and `deskewPage` is on, the page turned level (`level`), its lines found again there.
+   * and `deskewPage` is on, the page turned level (`level`), its lines found again there: on the slanting page's
+   * probability map turned level with it (`levelledMap`), or, without that map or with `levelMap` off, by the
+   * detector run again.
    */
   async detectLevel(page: RgbImage, found?: DetectedLines): Promise<{ image: RgbImage; boxes: TextBox[]; level?: Levelling }> {
     const boxes = found ?? (await this.detect(page));
