@@ -384,7 +384,7 @@ describe('fragments the detector found twice', () => {
 
 describe('characters two pieces of one printed line both read', () => {
   const CHAR = 0.01; // a character's width (page fractions)
-  /** A line of words printed from `left`, one character apart, `chars` characters from the line's start each. */
+  /** A line on row `top` of words, each starting `startChar` character widths from the page's left edge. */
   const line = (top: number, ...words: [text: string, startChar: number][]) => {
     const ws = words.map(([text, start]) => ({
       text,
@@ -423,7 +423,7 @@ describe('characters two pieces of one printed line both read', () => {
     expect(withoutDoubleReadings(lines)).toEqual(lines);
     const other = [line(0.5, ['TOTAL', 0]), line(0.5, ['RM', 4])]; // overlapping, other characters
     expect(withoutDoubleReadings(other)).toEqual(other);
-    const rows = [line(0.6, ['RIANG', 0]), line(0.615, ['G', 4])]; // a quarter of a line's height apart
+    const rows = [line(0.6, ['RIANG', 0]), line(0.615, ['G', 4])]; // three quarters of a line's height apart
     expect(withoutDoubleReadings(rows)).toEqual(rows);
   });
 });
