@@ -220,6 +220,21 @@ describe("the seller's name", () => {
     expect(both.name?.value).toBe('WAN SHENG FOOD SDN BHD');
   });
 
+  it('is as sure of a name printed with its registration number as of one with a legal form', () => {
+    const address = ['NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI', 'SELANGOR DARUL EHSAN'];
+    const confidence = (...top: string[]) => extractSupplierHeader(textRows([...top, ...address])).name!.confidence;
+    const legal = confidence('TEO HENG STATIONERY SDN BHD');
+    const bare = confidence('TEO HENG STATIONERY & BOOKS');
+    expect(bare).toBeCloseTo(legal * 0.8, 1);
+    // The number on the line under the name, bracketed or labelled, or after the name on its line.
+    expect(confidence('TEO HENG STATIONERY & BOOKS', '(001451637-M)')).toBeCloseTo(legal, 1);
+    expect(confidence('TEO HENG STATIONERY & BOOKS', 'COMPANY NO :256628-W')).toBeCloseTo(legal, 1);
+    expect(confidence('TEO HENG STATIONERY & BOOKS (1451637-M)')).toBeCloseTo(legal, 1);
+    // A number with no check letter is a phone's or a tax number, not the register's.
+    expect(confidence('TEO HENG STATIONERY & BOOKS', '(0332719872)')).toBeCloseTo(bare, 1);
+    expect(confidence('TEO HENG STATIONERY & BOOKS', 'GST NO. : 001800839168')).toBeCloseTo(bare, 1);
+  });
+
   it('is less sure of a name with a brand above it, not with a document title above it', () => {
     const address = ['NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM'];
     const alone = extractSupplierHeader(textRows(['SIN THYE & COMPANY', ...address]));

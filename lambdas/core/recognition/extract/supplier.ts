@@ -365,6 +365,29 @@ function businessDesignation(name: string): boolean {
   return /^(syarikat|perniagaan|kedai|restoran)\s+\p{L}/iu.test(foldDiacritics(name));
 }
 
+/**
+ * A company's registration number as Malaysia's companies register gives it: digits and a check letter
+ * ("(002049088-U)", "1125830-V", "(139386 X)"), or any number after a registration label ("CO. REG: 704427-T",
+ * "COMPANY NO :256628-W").
+ */
+const REGISTRATION_NUMBER = /\d{4,12}\s*-?\s*[A-Z](?![\p{L}\d])/iu;
+
+/**
+ * Does a registration number follow the name, after it on its last line or alone on the line under it? The
+ * register's number is printed with the name it was registered under, so that line names the seller as the books
+ * know it, as sure as one with a legal form ("FTOF NOODLE HOUSE" over "(002049088-U)", "LEONG HENG SHELL SERVICE
+ * STATION" over "COMPANY NO :256628-W"). A bare number with no check letter (a phone, a tax number) is none.
+ */
+function registeredName(page1: Row[], nameRows: Row[]): boolean {
+  const last = nameRows[nameRows.length - 1]!;
+  const afterName = /[)\]]?\s*[([]?\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[^\s\d]{0,3}\d{4,12}\s*-?\s*[A-Z]\s*[)\]]?[.,]?$/i;
+  if (afterName.test(last.text.trim()) && letters(last.text) > 3) return true;
+  const next = page1[page1.indexOf(last) + 1];
+  if (!next) return false;
+  const t = collapseSpaces(next.text);
+  return (REG_NUMBER_LINE.test(t) || registrationLine(t)) && REGISTRATION_NUMBER.test(t);
+}
+
 /** Do two lines share their left edge, centre or right edge, within two line heights? */
 function alignedWith(a: Box, b: Box): boolean {
   const tol = Math.max(a.height, b.height) * 2;
@@ -566,7 +589,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   const addrText = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
   if (opts.repairMisreadings !== false && addrText) nameText = placeWordsAsInAddress(nameText, addrText, sureWords(nameRows));
-  const named = best.strong || businessDesignation(nameText);
+  const named = best.strong || businessDesignation(nameText) || registeredName(page1, nameRows);
   const name = nameText ? found(nameRows, nameText, (named ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
   return { name, address, nameRows, addressRows };
 }
