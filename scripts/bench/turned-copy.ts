@@ -2,7 +2,9 @@
  * A copy of a SROIE-style folder with every page turned by a few degrees (alternately clockwise and anticlockwise,
  * on a white canvas grown to hold it) or scaled, to measure how the reading holds on receipts photographed askew or
  * small, and as a phone photographs them:
- *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q]
+ *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q] [--fade F]
+ * - `--fade F`: the print has faded as thermal paper's does with time and light: every pixel moves F of the way to
+ *   white (ink at 1 − F of its darkness, the paper as it was), before any other step;
  * - `--surface M`: the page lies on a dark surface (#3c3228) that shows around it, M of the (scaled) page's width on
  *   each side (and the turn's corners are that surface too, not white);
  * - `--shadow S`: the light falls off across the frame, from full on one side to 1 − S of it on the other (the
@@ -37,9 +39,10 @@ async function main() {
   const surface = Number(option(argv, '--surface') ?? 0);
   const shadow = Number(option(argv, '--shadow') ?? 0);
   const quality = Number(option(argv, '--jpeg') ?? 95);
-  const valid = Number.isFinite(degrees) && scale > 0 && surface >= 0 && shadow >= 0 && shadow < 1 && quality >= 1 && quality <= 100;
-  if (!folder || !out || !valid || (degrees === 0 && scale === 1 && surface === 0 && shadow === 0 && quality === 95)) {
-    throw new Error('Usage: turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q] (at least one)');
+  const fade = Number(option(argv, '--fade') ?? 0);
+  const valid = Number.isFinite(degrees) && scale > 0 && surface >= 0 && shadow >= 0 && shadow < 1 && quality >= 1 && quality <= 100 && fade >= 0 && fade < 1;
+  if (!folder || !out || !valid || (degrees === 0 && scale === 1 && surface === 0 && shadow === 0 && quality === 95 && fade === 0)) {
+    throw new Error('Usage: turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q] [--fade F] (at least one)');
   }
   const background = surface > 0 ? '#3c3228' : '#ffffff';
   mkdirSync(join(out, 'images'), { recursive: true });
@@ -54,6 +57,7 @@ async function main() {
     // The upright page's size (a pipeline's metadata() names its input's, before any step of it).
     const { autoOrient } = await img.metadata();
     let pageWidth = autoOrient.width;
+    if (fade > 0) img = sharp(await img.toBuffer()).linear(1 - fade, 255 * fade);
     if (scale !== 1) {
       pageWidth = Math.max(1, Math.round(autoOrient.width * scale));
       img = sharp(await img.toBuffer()).resize(pageWidth, Math.max(1, Math.round(autoOrient.height * scale)));
@@ -70,7 +74,7 @@ async function main() {
     }
     writeFileSync(join(out, 'images', f.replace(/\.[^.]+$/, '.jpg')), await img.flatten({ background }).jpeg({ quality }).toBuffer());
   }
-  console.log(`${files.length} pages written to ${out}/images (turned ${degrees}°, alternately both ways; scaled ${scale}; surface ${surface}; shadow ${shadow}; JPEG ${quality})`);
+  console.log(`${files.length} pages written to ${out}/images (turned ${degrees}°, alternately both ways; scaled ${scale}; surface ${surface}; shadow ${shadow}; faded ${fade}; JPEG ${quality})`);
 }
 
 main().catch((e) => {
