@@ -380,8 +380,7 @@ const REGISTRATION_NUMBER = /\d{4,12}\s*-?\s*[A-Z](?![\p{L}\d])/iu;
  */
 function registeredName(page1: Row[], nameRows: Row[]): boolean {
   const last = nameRows[nameRows.length - 1]!;
-  const afterName = /[)\]]?\s*[([]?\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?\s*)?[^\s\d]{0,3}\d{4,12}\s*-?\s*[A-Z]\s*[)\]]?[.,]?$/i;
-  if (afterName.test(last.text.trim()) && letters(last.text) > 3) return true;
+  if (/\d{4,12}\s*-?\s*[A-Z]\s*[)\]]?[.,]?$/i.test(last.text.trim()) && letters(last.text) > 3) return true;
   const next = page1[page1.indexOf(last) + 1];
   if (!next) return false;
   const t = collapseSpaces(next.text);
