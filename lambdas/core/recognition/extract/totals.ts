@@ -412,7 +412,12 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   // Supplies printed per tax rate: the rates' bases add up to the base, which with a printed tax makes the total.
   if (!subPick) {
     const rated = baseOfRates(all);
-    const tax = rated && of('tax').find((t) => t.rate === undefined && eq(rated.value + t.amount.value, T));
+    const unrated = of('tax').filter((t) => t.rate === undefined);
+    const signed = rated && unrated.find((t) => eq(rated.value + t.amount.value, T));
+    // A minus read before the tax where the sum needs it positive is a speck the reading took for one ("GST: -0.80"
+    // between 13.30 excluding and 14.10 including it): the rates' bases and its value without the minus make the total.
+    const speck = rated && !signed && unrated.find((t) => t.amount.value < 0 && eq(rated.value - t.amount.value, T));
+    const tax = signed || (speck ? { ...speck, amount: { ...speck.amount, value: -speck.amount.value } } : undefined);
     if (rated && tax) {
       subPick = { ...rated.first, amount: { ...rated.first.amount, value: rated.value } };
       taxPick = tax;
