@@ -67,21 +67,12 @@ describe('receipt totals', () => {
       textRows(['Total 0% supplies:   39.01', 'Total 6% supplies (excl. GST):   -17.73', 'GST:   -1.07', 'Total 6% supplies (Inc. GST):   -18.80', 'Total Payable:   20.21']),
     );
     expect([credit.total?.value, credit.subtotal?.value, credit.tax?.value]).toEqual(['20.21', '21.28', '-1.07']);
-    // A speck read as a minus before the tax: the bases and the tax without it make the total.
-    const speck = extractTotals(
-      textRows([
-        'Total 0% supplies:          54.31',
-        'Total 6% supplies (excl. GST):   13.30',
-        'GST:                        -0.80',
-        'Total 6% supplies (Inc. GST):   14.10',
-        'Total Payable:              68.41',
-      ]),
-    );
+    // A speck read as a minus before the tax: the bases and the tax without it make the total; a minus no sum
+    // explains names no tax.
+    const withTax = (tax: string) => extractTotals(textRows(['Total 0% supplies:   54.31', 'Total 6% supplies (excl. GST):   13.30', `GST:   ${tax}`, 'Total Payable:   68.41']));
+    const speck = withTax('-0.80');
     expect([speck.total?.value, speck.subtotal?.value, speck.tax?.value]).toEqual(['68.41', '67.61', '0.80']);
-    // A minus that the sum does not contradict stays, and one no sum explains names no tax.
-    const unexplained = extractTotals(
-      textRows(['Total 0% supplies:   54.31', 'Total 6% supplies (excl. GST):   13.30', 'GST:   -0.50', 'Total Payable:   68.41']),
-    );
+    const unexplained = withTax('-0.50');
     expect([unexplained.subtotal?.value, unexplained.tax?.value]).toEqual([undefined, undefined]);
   });
 
