@@ -234,7 +234,7 @@ export function repairAddressWords(line: string): string {
 const LOOK_ALIKE_LETTERS = ['MNH', 'IL', 'TI', 'ODQ', 'OC', 'UV', 'CG', 'EF', 'PF'];
 
 /** Do the two words of one length differ in one letter only, a look-alike one ("TANAN"/"TAMAN", "JAIAN"/"JALAN")? */
-export function lookAlikeSlip(a: string, b: string): boolean {
+function lookAlikeSlip(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   const diffs = [...a].flatMap((c, i) => (c === b[i] ? [] : [[c, b[i]!]]));
   return diffs.length === 1 && LOOK_ALIKE_LETTERS.some((set) => set.includes(diffs[0]![0]!) && set.includes(diffs[0]![1]!));

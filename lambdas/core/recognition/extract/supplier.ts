@@ -10,9 +10,8 @@ import { findDates } from './dates';
 import { correctMisreadWords, isEnglishWord, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
-import { collapseSpaces, foldDiacritics, inCaseOf, LETTER_FOR_DIGIT, levenshtein } from './text';
-import { hasAddressWord, joinAddressLines, lookAlikeSlip, repairAddressWords } from './address';
-import { isPlaceWord } from './places';
+import { collapseSpaces, foldDiacritics, LETTER_FOR_DIGIT, levenshtein } from './text';
+import { hasAddressWord, joinAddressLines, repairAddressWords } from './address';
 
 /** Lines that are document furniture, never the seller's name. */
 const NOT_A_NAME =
@@ -460,29 +459,6 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
 }
 
 /**
- * A name word read one look-alike letter off a Malaysian place word that the address prints ("SETIA ALAN" over an
- * address in "SETIA ALAM"): a branch is named after the place it stands in, and two readings rarely slip on the
- * same letter. Words of four letters or more that are no English or place word already, and not read with
- * confidence, change; only to the one such address word.
- */
-function placeWordsAsInAddress(name: string, address: string, sure: ReadonlySet<string>): string {
-  const places = [...new Set(foldDiacritics(address).toUpperCase().match(/[A-Z]{4,}/g) ?? [])].filter(isPlaceWord);
-  if (!places.length) return name;
-  return name
-    .split(' ')
-    .map((token) => {
-      const m = /^([^\p{L}]*)(\p{L}{4,})([^\p{L}]*)$/u.exec(token);
-      if (!m) return token;
-      const up = foldDiacritics(m[2]!).toUpperCase();
-      if (isPlaceWord(up) || isEnglishWord(up) || sure.has(up)) return token;
-      const near = places.filter((w) => lookAlikeSlip(up, w));
-      if (near.length !== 1) return token;
-      return m[1] + inCaseOf(near[0]!, m[2]!) + m[3];
-    })
-    .join(' ');
-}
-
-/**
  * Finds the seller's name and address in the top part of the first page.
  * `start`/`end` limit the rows considered (e.g. the block under a "Seller" label).
  */
@@ -520,9 +496,7 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
     nameRows.push(next);
     j++;
   }
-  // A full stop after a whole word at the end of a broken line is a speck ("POPULAR BOOK." + "CO. (M) SDN BHD").
-  const speck = (k: number) => opts.repairMisreadings !== false && k < nameRows.length - 1;
-  let nameText = cleanCompanyName(nameRows.map((r, k) => (speck(k) ? r.text.replace(/(?<=\p{L}{4})\.\s*$/u, '') : r.text)).join(' '), { ...opts, sureWords: sureWords(nameRows) });
+  let nameText = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, sureWords: sureWords(nameRows) });
   // Words after the legal form are stamps or branch names ("YONG CEN ENTERPRISE POSTED").
   const nameTokens = nameText.split(' ').filter(Boolean);
   const formEnd = legalFormEnd(nameTokens);
@@ -587,7 +561,6 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   }
   const addrText = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
-  if (opts.repairMisreadings !== false && addrText) nameText = placeWordsAsInAddress(nameText, addrText, sureWords(nameRows));
   const named = best.strong || businessDesignation(nameText) || registeredName(page1, nameRows);
   const name = nameText ? found(nameRows, nameText, (named ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
   return { name, address, nameRows, addressRows };
