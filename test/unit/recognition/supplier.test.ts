@@ -104,8 +104,8 @@ describe("the seller's name", () => {
   });
 
   it('keeps the full stops of initials at the end of a broken name line', () => {
-    const rows = (name: string[]) => textRows([...name, '(Company No. 123456-A)', 'NO 5 JALAN SS 2/1', '47300 PETALING JAYA']);
-    expect(extractSupplierHeader(rows(['MR. D.I.Y.', '(M) SDN BHD'])).name?.value).toBe('MR. D.I.Y. (M) SDN BHD');
+    const rows = textRows(['MR. D.I.Y.', '(M) SDN BHD', '(Company No. 123456-A)', 'NO 5 JALAN SS 2/1', '47300 PETALING JAYA']);
+    expect(extractSupplierHeader(rows).name?.value).toBe('MR. D.I.Y. (M) SDN BHD');
   });
 
   it.each([['C0.REG:704427-T)'], ['Co-RE: 860671-D'], ['Co.No. 1 13825-W)'], ['Companyro;1174703-K'], ['(CO. REG NO. 123456-A)']])(
