@@ -8,7 +8,7 @@
  * is printed as the buyer on the company's cost documents too (see docs/recognition.md).
  */
 import type { DocumentRecord } from '../documents/types';
-import type { ConfirmedFields } from '../recognition/learn';
+import type { ConfirmedFields, ConfirmedPlaces } from '../recognition/learn';
 import { learnLayout } from '../recognition/learn';
 import { supplierKeys, type SupplierKey } from '../recognition/layout-keys';
 import type { SupplierLayouts } from '../recognition/ports';
@@ -25,6 +25,18 @@ export function confirmedFieldsFromContent(doc: ContentDocument): ConfirmedField
     const field = SCHEMA_TO_HEADER.get(item.schema_id);
     const value = item.content?.value.trim();
     if (field && value && out[field] === undefined) out[field] = value;
+  }
+  return out;
+}
+
+/** Where the content says each filled header value was read (its stored position and page), by field. */
+export function confirmedPlacesFromContent(doc: ContentDocument): ConfirmedPlaces {
+  const out: ConfirmedPlaces = {};
+  for (const item of walk(doc.items)) {
+    if (item.category !== 'datapoint' || item.id !== item.schema_id) continue;
+    const field = SCHEMA_TO_HEADER.get(item.schema_id);
+    const c = item.content;
+    if (field && c?.value.trim() && c.position && c.page && out[field] === undefined) out[field] = { page: c.page, box: c.position };
   }
   return out;
 }
@@ -74,7 +86,7 @@ export async function learnFromConfirmed(deps: LearnDeps, input: { record: Docum
   if (!keys.length) return { learnt: false, reason: 'no supplier identity' };
   const words = wordsFromBoxes(await deps.blobs.readBoxes(record));
   if (!words.length) return { learnt: false, reason: 'no page boxes' };
-  const hint = learnLayout(confirmed, words);
+  const hint = learnLayout(confirmed, words, confirmedPlacesFromContent(content));
   if (!hint.fields.length) return { learnt: false, reason: 'no field found on the page' };
   await deps.layouts.put(record.company_id, keys, {
     hint,

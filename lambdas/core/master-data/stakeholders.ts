@@ -11,6 +11,7 @@ import type {
   UpdateStakeholderInput,
 } from '../../../shared/schemas/master-data';
 import type { CompanyRecord } from '../accounts/types';
+import { identifiersDiffer } from '../recognition/match';
 import { identifierKey, matchNameKey, nameKey } from './keys';
 import { companyOf, listPage, publishChange, requireCompanyId, sourceFor, withDuplicates, type MasterDataCaller, type MasterDataDeps } from './lists';
 import { DuplicateKeyError } from './ports';
@@ -187,7 +188,8 @@ export async function matchStakeholder(
   }
   if (by.name && nameKey(by.name)) {
     const found = (await store.findStakeholder(companyId, type, 'name', by.name)) ?? (matchNameKey(by.name) ? await store.findStakeholder(companyId, type, 'match_name', by.name) : undefined);
-    if (found) return found;
+    // Another company of the same name (its own VAT ID or code) is not this one.
+    if (found && !identifiersDiffer(by, found)) return found;
   }
   return undefined;
 }
@@ -228,7 +230,8 @@ export async function ensureStakeholder(
     if (!(error instanceof DuplicateKeyError)) throw error;
     const raced = await matchStakeholder(deps, companyId, type, { code: input.code, name });
     if (raced) return { stakeholder: raced, created: false };
-    throw error;
+    // The name or code is another company's (its identifiers differ): this party cannot be kept under it.
+    return undefined;
   }
   await publishChange(deps.live, companyId, { kind: 'stakeholder', type, id: record.id });
   return { stakeholder: record, created: true };

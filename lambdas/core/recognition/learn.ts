@@ -2,7 +2,9 @@
  * Learning from corrections. When a person confirms a document's fields, `learnLayout` records
  * where each value sat, the words printed next to it and how dates were written. On the same
  * supplier's next document `applyLayout` reads those fields from the same place (found again by
- * their label words, else by position) and overrides what the general extractor found.
+ * their label words, else by position) and overrides what the general extractor found. Fields that
+ * are the same on every document of the supplier (its name, address, codes, bank details) are not
+ * read by position: the confirmed text is looked for among the printed words, and taken where found.
  */
 import type { ExpenseField } from '@aws-sdk/client-textract';
 import { findAmounts, formatAmount } from './extract/amounts';
@@ -14,6 +16,7 @@ import { collapseSpaces, foldDiacritics, levenshtein } from './extract/text';
 import { blocksToDocument, geometry, HEADER_TYPE } from './expense';
 import { bottom, centerY, groupWordsIntoLines, right, unionBoxes } from './geometry';
 import { mapExpenseToFields } from './map-fields';
+import { identifiersDiffer } from './match';
 import type {
   AnalyzeExpenseResult,
   Box,
@@ -28,6 +31,8 @@ import type {
 } from './types';
 
 export type ConfirmedFields = Partial<Record<HeaderFieldId, string>>;
+/** Where the document's content says a confirmed value was read (its stored position), by field. */
+export type ConfirmedPlaces = Partial<Record<HeaderFieldId, { page: number; box: Box }>>;
 
 const KIND: Record<HeaderFieldId, FieldLayout['kind']> = {
   supplier_name: 'text',
@@ -48,6 +53,29 @@ const KIND: Record<HeaderFieldId, FieldLayout['kind']> = {
   bic_swift: 'code',
 };
 
+/**
+ * Fields printed the same on every document of one supplier: learnt as their confirmed text and found again
+ * by it (`findPrinted`), never read from a position — a receipt's lines move with its length, and a value read
+ * where the name was is whatever is printed there.
+ */
+const SUPPLIER_CONSTANT: ReadonlySet<HeaderFieldId> = new Set([
+  'supplier_name',
+  'supplier_code',
+  'supplier_vat_id',
+  'supplier_address',
+  'customer_name',
+  'customer_code',
+  'customer_vat_id',
+  'iban',
+  'bic_swift',
+  'currency',
+]);
+
+/** A labelled value's label is at most this many words (`labelOf`); a shorter label was whole. */
+const LABEL_WORDS = 4;
+/** A gap wider than this many word heights ends a label (`labelOf`). */
+const LABEL_GAP_HEIGHTS = 6;
+
 function rowsOf(words: OcrWord[]): Row[] {
   const pages = [...new Set(words.map((w) => w.page))].sort((a, b) => a - b);
   const rows: Row[] = [];
@@ -59,6 +87,75 @@ function rowsOf(words: OcrWord[]): Row[] {
 
 function wordKey(s: string): string {
   return foldDiacritics(s).toLowerCase().replace(/[^a-z0-9#%]/g, '');
+}
+
+/**
+ * Where a known text is printed: the page's words in reading order, letters and digits only, searched for the
+ * text with at most one slip in ten characters for text (a misread letter, as names are matched in master
+ * data) and none for codes (a VAT ID a digit off is another company's). Answers the words it covers.
+ */
+export function findPrinted(rows: Row[], value: string, kind: FieldLayout['kind']): { words: OcrWord[]; page: number; slips: number } | undefined {
+  const target = wordKey(value);
+  if (target.length < 2) return undefined;
+  const allowed = kind === 'text' ? Math.floor(target.length / 10) : 0;
+  let best: { words: OcrWord[]; page: number; slips: number } | undefined;
+  for (const page of [...new Set(rows.map((r) => r.page))]) {
+    const owners: OcrWord[] = [];
+    let text = '';
+    for (const row of rows) {
+      if (row.page !== page) continue;
+      for (const w of row.words) {
+        const k = wordKey(w.text);
+        text += k;
+        for (let i = 0; i < k.length; i++) owners.push(w);
+      }
+    }
+    const hit = approximateSubstring(target, text, allowed);
+    if (hit && (!best || hit.slips < best.slips)) best = { words: [...new Set(owners.slice(hit.start, hit.end))], page, slips: hit.slips };
+  }
+  return best;
+}
+
+/**
+ * The place in `text` where `pattern` occurs with the fewest edits, if at most `allowed` (edit distance of the
+ * pattern to a substring; the first such place).
+ */
+function approximateSubstring(pattern: string, text: string, allowed: number): { start: number; end: number; slips: number } | undefined {
+  if (allowed === 0) {
+    const at = text.indexOf(pattern);
+    return at < 0 ? undefined : { start: at, end: at + pattern.length, slips: 0 };
+  }
+  const m = pattern.length;
+  // cost[i] and start[i]: the fewest edits of pattern[0..i) ending at the current text position, and where that substring starts.
+  let cost = Array.from({ length: m + 1 }, (_, i) => i);
+  let start = new Array<number>(m + 1).fill(0);
+  let best: { start: number; end: number; slips: number } | undefined;
+  for (let j = 1; j <= text.length; j++) {
+    const next = [0];
+    const nextStart = [j];
+    for (let i = 1; i <= m; i++) {
+      const sub = cost[i - 1]! + (pattern[i - 1] === text[j - 1] ? 0 : 1);
+      const del = cost[i]! + 1;
+      const ins = next[i - 1]! + 1;
+      const c = Math.min(sub, del, ins);
+      next.push(c);
+      nextStart.push(c === sub ? start[i - 1]! : c === del ? start[i]! : nextStart[i - 1]!);
+    }
+    cost = next;
+    start = nextStart;
+    if (cost[m]! <= allowed && (!best || cost[m]! < best.slips)) best = { start: start[m]!, end: j, slips: cost[m]! };
+  }
+  return best;
+}
+
+/** A document number's series: letters and digits as runs (`OR18031202170432` → `A9`), other characters kept. */
+function seriesShape(s: string): string {
+  return s.trim().replace(/\p{L}+/gu, 'A').replace(/\d+/g, '9');
+}
+
+/** Another number of the series a confirmed number belongs to: the same shape and about as long. */
+function sameSeries(confirmed: string, read: string): boolean {
+  return seriesShape(confirmed) === seriesShape(read) && Math.abs(confirmed.trim().length - read.trim().length) <= 2;
 }
 
 interface Span {
@@ -74,8 +171,23 @@ function wordIndexAt(row: Row, charIndex: number): number {
   return i < 0 ? row.words.length - 1 : i;
 }
 
-/** Where a confirmed value is printed among the words. */
-function locateValue(rows: Row[], field: HeaderFieldId, value: string): Span | undefined {
+/**
+ * Where a confirmed value is printed among the words: on the row where the content says it was read, when it is
+ * printed there (an amount is printed on several rows of a receipt — an item's price, the sub-total, the total);
+ * else on the first row that prints it (a value typed by hand keeps the position of the value it replaced).
+ */
+function locateValue(rows: Row[], field: HeaderFieldId, value: string, place?: { page: number; box: Box }): Span | undefined {
+  if (place) {
+    const mid = centerY(place.box);
+    const there = rows.filter((r) => r.page === place.page && Math.abs(centerY(r.box) - mid) <= Math.max(r.box.height, place.box.height) / 2);
+    const span = there.length ? locateIn(there, field, value) : undefined;
+    if (span) return span;
+  }
+  return locateIn(rows, field, value);
+}
+
+/** The first of the rows that prints a confirmed value. */
+function locateIn(rows: Row[], field: HeaderFieldId, value: string): Span | undefined {
   const kind = KIND[field];
   for (const row of rows) {
     if (kind === 'date') {
@@ -116,16 +228,18 @@ function locateValue(rows: Row[], field: HeaderFieldId, value: string): Span | u
   return undefined;
 }
 
-/** The label of a value: the words before it in its cell row, else the row above over the value. */
+/**
+ * The label of a value: the words before it in its row — the nearest group of words, however far (a receipt
+ * prints its labels on the left and its amounts on the right), up to a wide gap inside the group or four
+ * words —, else the row above over the value.
+ */
 function labelOf(rows: Row[], span: Span): { words: string[]; box: Box } | undefined {
   const { row, first } = span;
   const before = row.words.slice(0, first);
-  // Words right before the value, up to a wide gap or four words.
   const label: OcrWord[] = [];
-  for (let i = before.length - 1; i >= 0 && label.length < 4; i--) {
+  for (let i = before.length - 1; i >= 0 && label.length < LABEL_WORDS; i--) {
     const w = before[i]!;
-    const nextLeft = (label[0] ?? row.words[first]!).box.left;
-    if (nextLeft - right(w.box) > w.box.height * 6) break;
+    if (label.length && label[0]!.box.left - right(w.box) > w.box.height * LABEL_GAP_HEIGHTS) break;
     label.unshift(w);
   }
   const keep = label.filter((w) => wordKey(w.text) && !/^\d[\d.,/-]*$/.test(w.text));
@@ -145,17 +259,22 @@ function labelOf(rows: Row[], span: Span): { words: string[]; box: Box } | undef
  * What a confirmed document teaches about its supplier's layout: for every confirmed field, the box
  * of its value, the label words next to it and, for dates, the printed format.
  */
-export function learnLayout(confirmed: ConfirmedFields, ocrWords: OcrWord[]): SupplierLayoutHint {
+export function learnLayout(confirmed: ConfirmedFields, ocrWords: OcrWord[], places: ConfirmedPlaces = {}): SupplierLayoutHint {
   const rows = rowsOf(ocrWords);
   const fields: FieldLayout[] = [];
   let dateFormat: DateFormat | undefined;
   for (const [id, value] of Object.entries(confirmed) as [HeaderFieldId, string][]) {
     if (!value) continue;
-    const span = locateValue(rows, id, value);
+    if (SUPPLIER_CONSTANT.has(id)) {
+      const found = findPrinted(rows, value, KIND[id]);
+      if (found) fields.push({ field: id, page: found.page, box: unionBoxes(found.words.map((w) => w.box)), labelWords: [], kind: KIND[id], value });
+      continue;
+    }
+    const span = locateValue(rows, id, value, places[id]);
     if (!span) continue;
     const box = unionBoxes(span.row.words.slice(span.first, span.last + 1).map((w) => w.box));
     const label = labelOf(rows, span);
-    const layout: FieldLayout = { field: id, page: span.row.page, box, labelWords: label?.words ?? [], kind: KIND[id] };
+    const layout: FieldLayout = { field: id, page: span.row.page, box, labelWords: label?.words ?? [], kind: KIND[id], value };
     if (label) layout.labelOffset = { dx: box.left - label.box.left, dy: box.top - label.box.top };
     if (span.dateFormat) {
       layout.dateFormat = span.dateFormat;
@@ -240,12 +359,48 @@ function wordsIn(words: OcrWord[], page: number, box: Box): OcrWord[] {
     .sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
 }
 
-/** Reads the hint's fields on a new document of the same supplier. */
+/** The value was learnt on its label's row (not under it). */
+const besideItsLabel = (layout: FieldLayout) => layout.labelOffset !== undefined && Math.abs(layout.labelOffset.dy) < layout.box.height / 2;
+
+/**
+ * The learnt label is the whole label of a value on this row: no label word printed right before it
+ * (`labelOf`'s bounds; `TOTAL` is not the end of `SUB TOTAL`), and — for a value printed beside its label — no
+ * word between it and the value (`TOTAL SALES INCLUSIVE GST` is another label).
+ */
+function wholeLabel(row: Row, hit: { first: number; end: number }, layout: FieldLayout, valueLeft: number): boolean {
+  if (!besideItsLabel(layout)) return true;
+  if (row.words.slice(hit.end).some((w) => w.box.left < valueLeft)) return false;
+  if (hit.first === 0 || layout.labelWords.length >= LABEL_WORDS) return true;
+  const before = row.words[hit.first - 1]!;
+  return row.words[hit.first]!.box.left - right(before.box) > before.box.height * LABEL_GAP_HEIGHTS;
+}
+
+/** A field the same on every document of the supplier, where its confirmed text is printed on this one. */
+function constantAt(layout: FieldLayout, rows: Row[]): FieldValue | undefined {
+  if (!layout.value) return undefined;
+  const found = findPrinted(rows, layout.value, layout.kind);
+  if (!found) return undefined;
+  const confidence = Math.round((found.words.reduce((s, w) => s + w.confidence, 0) / found.words.length) * 10) / 10;
+  return { value: layout.value, page: found.page, box: unionBoxes(found.words.map((w) => w.box)), confidence };
+}
+
+/**
+ * Reads the hint's fields on a new document of the same supplier. The supplier's own fields are taken where
+ * their confirmed text is printed; the others are read at their label, else — for a value learnt without a
+ * label, or a date or number whose form the reading checks — where the value was. A document number is kept
+ * only when it is of the confirmed number's series.
+ */
 export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Partial<Record<HeaderFieldId, FieldValue>> {
   const rows = rowsOf(ocrWords);
   const out: Partial<Record<HeaderFieldId, FieldValue>> = {};
   for (const layout of hint.fields) {
+    if (SUPPLIER_CONSTANT.has(layout.field)) {
+      const value = constantAt(layout, rows);
+      if (value) out[layout.field] = value;
+      continue;
+    }
     let value: FieldValue | undefined;
+    const fits = (v: FieldValue | undefined) => v !== undefined && (layout.field !== 'document_id' || !layout.value || sameSeries(layout.value, v.value));
     // 1. By the label: the value sits at the learnt offset from the label words.
     if (layout.labelWords.length && layout.labelOffset) {
       for (const row of rows) {
@@ -253,28 +408,39 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
         const hit = findLabel(row, layout.labelWords);
         if (!hit) continue;
         const labelBox = unionBoxes(row.words.slice(hit.first, hit.end).map((w) => w.box));
-        const expected: Box = {
-          left: labelBox.left + layout.labelOffset.dx - 0.01,
-          top: labelBox.top + layout.labelOffset.dy - layout.box.height * 0.6,
-          width: layout.kind === 'text' ? layout.box.width + 0.02 : Math.max(layout.box.width * 2, 0.15),
-          height: layout.box.height * (layout.kind === 'text' ? 1.2 : 2.2),
-        };
+        if (!wholeLabel(row, hit, layout, labelBox.left + layout.labelOffset.dx - 0.01)) continue;
+        const width = layout.kind === 'text' ? layout.box.width + 0.02 : Math.max(layout.box.width * 2, 0.15);
+        // A value printed beside its label is read on the label's row only (the row under it holds other values).
+        const expected: Box = besideItsLabel(layout)
+          ? { left: labelBox.left + layout.labelOffset.dx - 0.01, top: row.box.top, width, height: row.box.height }
+          : {
+              left: labelBox.left + layout.labelOffset.dx - 0.01,
+              top: labelBox.top + layout.labelOffset.dy - layout.box.height * 0.6,
+              width,
+              height: layout.box.height * (layout.kind === 'text' ? 1.2 : 2.2),
+            };
         value = parseAt(layout.kind, wordsIn(ocrWords, row.page, expected), layout, hint.dateFormat, labelBox.top + layout.labelOffset.dy + layout.box.height / 2);
-        if (value) break;
+        if (fits(value)) break;
+        value = undefined;
       }
     }
-    // 2. By position: the words where the value was.
-    if (!value) {
+    // 2. By position: the words where the value was. An amount learnt at its label is not read where it was:
+    // any amount printed there reads as one, and a receipt's amounts move with its length.
+    if (!value && !(layout.kind === 'amount' && layout.labelWords.length)) {
       const b = layout.box;
       const region: Box = { left: b.left - 0.01, top: b.top - b.height * 0.8, width: layout.kind === 'text' ? b.width + 0.02 : Math.max(b.width * 2, 0.1), height: b.height * 2.6 };
       value = parseAt(layout.kind, wordsIn(ocrWords, layout.page, region), layout, hint.dateFormat, b.top + b.height / 2);
+      if (!fits(value)) value = undefined;
     }
     if (value) out[layout.field] = value;
   }
   return out;
 }
 
-/** The hint whose supplier matches the document's (VAT ID, company code, then normalised name). */
+/**
+ * The hint whose supplier matches the document's (VAT ID, company code, then normalised name — not a supplier
+ * whose VAT ID or code differs from the document's).
+ */
 export function selectHint(hints: SupplierLayoutHint[] | undefined, fields: ExtractedFields, ocrWords: OcrWord[] = []): SupplierLayoutHint | undefined {
   if (!hints?.length) return undefined;
   const vat = fields.supplier_vat_id ? compactId(fields.supplier_vat_id.value) : undefined;
@@ -284,7 +450,9 @@ export function selectHint(hints: SupplierLayoutHint[] | undefined, fields: Extr
   if (byVat) return byVat;
   const byCode = code && hints.find((h) => h.supplier.code && compactId(h.supplier.code) === code);
   if (byCode) return byCode;
-  const byName = name && hints.find((h) => h.supplier.name && normaliseCompanyName(h.supplier.name) === name);
+  // Another company of the same trading name (its own VAT ID or code, `identifiersDiffer`) has another layout.
+  const party = { ...(vat ? { vat_id: vat } : {}), ...(code ? { code } : {}) };
+  const byName = name && hints.find((h) => h.supplier.name && normaliseCompanyName(h.supplier.name) === name && !identifiersDiffer(party, h.supplier));
   if (byName) return byName;
   // The supplier's VAT ID or code printed anywhere on the page (the extractor may have missed it).
   const all = compactId(ocrWords.map((w) => w.text).join(''));

@@ -50,6 +50,18 @@ function sameCode(a: string, b: string): boolean {
   return x.length >= 3 && x === y;
 }
 
+/**
+ * The party's VAT ID or company code says it is another company than a stakeholder of the same name: companies
+ * of one group share a trading name (`MR. D.I.Y. SDN BHD` and `MR. D.I.Y. (M) SDN BHD`, each with its own
+ * registration and tax numbers), and a name never outweighs the numbers that identify a company. An identifier
+ * missing on either side contradicts nothing.
+ */
+export function identifiersDiffer(party: PartyKeys, s: { vat_id?: string | null; code?: string | null }): boolean {
+  const differ = (a: string | null | undefined, b: string | null | undefined, same: (x: string, y: string) => boolean) =>
+    Boolean(a && b && compactId(a) && compactId(b) && !same(a, b));
+  return differ(party.vat_id, s.vat_id, sameVat) || differ(party.code, s.code, (x, y) => compactId(x).replace(/[^A-Z0-9]/g, '') === compactId(y).replace(/[^A-Z0-9]/g, ''));
+}
+
 /** 1 for equal normalised names, less for OCR slips (edit distance relative to length). */
 export function nameSimilarity(a: string, b: string): number {
   const x = normaliseCompanyName(a);
@@ -65,7 +77,7 @@ export function nameSimilarity(a: string, b: string): number {
 /**
  * The stakeholder the party is: by VAT ID, then company code, then name. A name matches when the
  * normalised names are equal, or nearly equal (one OCR slip per ten letters) and no other stakeholder
- * comes as close.
+ * comes as close — never a stakeholder whose VAT ID or code differs from the party's (`identifiersDiffer`).
  */
 export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholders: Stakeholder[], role: 'supplier' | 'customer' = 'supplier'): MatchResult {
   const keys: PartyKeys = 'vat_lines' in party ? partyKeys(party, role) : party;
@@ -79,6 +91,7 @@ export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholder
   }
   if (keys.name) {
     const scored = stakeholders
+      .filter((s) => !identifiersDiffer(keys, s))
       .map((s) => ({ s, score: nameSimilarity(s.name, keys.name!) }))
       .sort((a, b) => b.score - a.score);
     const best = scored[0];
@@ -139,11 +152,11 @@ export async function lookupStakeholder(keys: PartyKeys, lookup: StakeholderLook
     const normalised = normaliseCompanyName(keys.name);
     if (normalised) {
       const s = await lookup.byName(normalised);
-      if (s) return { isNew: false, stakeholder: s, by: 'name', score: 1 };
+      if (s && !identifiersDiffer(keys, s)) return { isNew: false, stakeholder: s, by: 'name', score: 1 };
       const word = candidateWord(keys.name);
       if (word) {
         const candidates = (await lookup.nameCandidates(word)).slice(0, NAME_CANDIDATES);
-        const m = matchStakeholder({ name: keys.name }, candidates);
+        const m = matchStakeholder({ name: keys.name, ...(keys.vat_id ? { vat_id: keys.vat_id } : {}), ...(keys.code ? { code: keys.code } : {}) }, candidates);
         if (!m.isNew) return m;
       }
     }

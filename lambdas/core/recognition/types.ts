@@ -166,6 +166,11 @@ export interface FieldLayout {
   dateFormat?: DateFormat;
   /** What kind of value it is, to parse it on the next document. */
   kind: 'date' | 'amount' | 'text' | 'code';
+  /**
+   * The confirmed value. A field that is the same on every document of the supplier (its name, address, codes,
+   * bank details) is found again by this text; a document number's series is judged by its shape.
+   */
+  value?: string;
 }
 
 export interface SupplierLayoutHint {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OcrBox, PageBoxes } from '../../../lambdas/core/content/build';
 import { HEADER_TO_SCHEMA, SCHEMA_TO_HEADER } from '../../../lambdas/core/content/build';
 import { editReceipt, type ConfirmLearning } from '../../../lambdas/core/content/edit';
-import { confirmedFieldsFromContent, learnFromConfirmed, wordsFromBoxes } from '../../../lambdas/core/content/learn-layout';
+import { confirmedFieldsFromContent, confirmedPlacesFromContent, learnFromConfirmed, wordsFromBoxes } from '../../../lambdas/core/content/learn-layout';
 import type { ContentPorts } from '../../../lambdas/core/content/ports';
 import { companySchema } from '../../../lambdas/core/content/schema';
 import { toStored } from '../../../lambdas/core/content/service';
@@ -59,6 +59,16 @@ describe('content → confirmed fields', () => {
   ];
   it.each(cases)('%s', (_name, doc, expected) => {
     expect(confirmedFieldsFromContent(doc)).toEqual(expected);
+  });
+
+  it('says where each filled header value was read; values without a position (typed) have none', () => {
+    const box = { left: 0.7, top: 0.5, width: 0.1, height: 0.02 };
+    const doc = setValues(emptyContent(schema), [
+      { id: 'amount_total', value: '14.90', position: box, page: 1 },
+      { id: 'document_id', value: 'CS-1', position: null },
+      { id: 'issue_date', value: '', position: box, page: 1 },
+    ]);
+    expect(confirmedPlacesFromContent(doc)).toEqual({ amount_total: { page: 1, box } });
   });
 
   it('values in table rows are not header values', () => {
@@ -123,6 +133,18 @@ describe('learning on confirm', () => {
     const stored = layouts.items.get('c1|VAT#LT119511515')!;
     expect(stored).toMatchObject({ source_receipt_id: 'r1', learned_at: '2026-02-01T12:00:00.000Z', learned_by: 'u1', hint: { supplier: { vat_id: 'LT119511515', code: '304567891' }, dateFormat: 'MM/DD/YYYY' } });
     expect(stored.hint.fields.find((f) => f.field === 'document_id')!.labelWords).toEqual(['our', 'ref']);
+  });
+
+  it('learns an amount printed twice where the content says it was read', async () => {
+    const lines = ['ACME TRADING UAB', 'PEN                    99.10', '', 'TOTAL                  99.10'];
+    const layouts = memoryLayouts();
+    const deps = { blobs: { readBoxes: async () => boxesOf(lines) }, layouts, clock };
+    const totalRow = textDocument(lines).pages[0]!.lines[3]!.words[1]!.box;
+    const doc = setValues(emptyContent(schema), [{ id: 'supplier_name', value: 'ACME TRADING UAB' }, { id: 'amount_total', value: '99.10', position: totalRow, page: 1 }]);
+    await learnFromConfirmed(deps, { record: record(), content: doc, userId: 'u1' });
+    const total = layouts.items.get('c1|NAME#ACME TRADING')!.hint.fields.find((f) => f.field === 'amount_total')!;
+    expect(total.labelWords).toEqual(['total']);
+    expect(total.box.top).toBeCloseTo(totalRow.top, 5);
   });
 
   const skipped: [string, Opts, string][] = [

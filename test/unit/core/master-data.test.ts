@@ -97,7 +97,9 @@ describe('master data rules: stakeholders', () => {
     const b = await createStakeholder(deps, caller, 'c1', supplierInput('Beta UAB', '222'));
     expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'Alpha UAB', code: '222' })).toMatchObject({ isNewStakeholder: false, stakeholder: { id: b.id } });
     expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'ALPHA uab', code: '' })).toMatchObject({ isNewStakeholder: false, stakeholder: { id: a.id } });
-    expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'Alpha', code: '999' })).toMatchObject({ isNewStakeholder: false, stakeholder: { id: a.id } });
+    expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'Alpha', code: '' })).toMatchObject({ isNewStakeholder: false, stakeholder: { id: a.id } });
+    // A name of the register with another company's code is another company: it would be created on confirm.
+    expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'Alpha', code: '999' })).toEqual({ isNewStakeholder: true, stakeholder: null });
     expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: 'Gamma', code: '' })).toEqual({ isNewStakeholder: true, stakeholder: null });
     expect(await isNewStakeholder(deps, caller, { type: 'customer', name: 'Alpha UAB', code: '' })).toEqual({ isNewStakeholder: true, stakeholder: null });
     expect(await isNewStakeholder(deps, caller, { type: 'supplier', name: ' ', code: '' })).toEqual({ isNewStakeholder: false, stakeholder: null });
@@ -123,6 +125,19 @@ describe('master data rules: stakeholders', () => {
       return racing(next, previous);
     };
     expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Raced UAB' })).toMatchObject({ created: false, stakeholder: { id: 'RACER' } });
+  });
+
+  it('ensureStakeholder never answers another company of the same name: its VAT ID or code differs', async () => {
+    const { deps, caller } = setup();
+    const a = await createStakeholder(deps, caller, 'c1', { ...supplierInput('MR. D.I.Y. SDN BHD', '704427-T'), vat_id: '001092886528' });
+    // Same name without legal form, its own numbers: a new supplier.
+    const other = await ensureStakeholder(deps, 'c1', 'supplier', { name: 'MR. D.I.Y. (M) SDN BHD', code: '860671-D', vat_id: '000306020352' });
+    expect(other).toMatchObject({ created: true, stakeholder: { name: 'MR. D.I.Y. (M) SDN BHD', code: '860671-D' } });
+    expect(other!.stakeholder.id).not.toBe(a.id);
+    // The very same name with another code cannot be kept under the register's name (its guard), nor linked to it.
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'MR. D.I.Y. SDN BHD', code: '111111-A' })).toBeUndefined();
+    // No numbers printed: the name links it.
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Mr. D.I.Y. Sdn. Bhd.' })).toMatchObject({ created: false, stakeholder: { id: a.id } });
   });
 
   it('lists all companies in id order with next_company, and the imported-only flag per company', async () => {

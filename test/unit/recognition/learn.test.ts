@@ -102,7 +102,73 @@ describe('learning a supplier layout from a confirmed document', { timeout: 60_0
   it('does not take a number printed above a value for its label', () => {
     const words = [at('VAT', 0.08, 0.2), at('21%', 0.12, 0.2), at('217.01', 0.85, 0.2), at('Total', 0.08, 0.215), at('due:', 0.14, 0.215), at('1,250.40', 0.83, 0.215)];
     const hint = learnLayout({ amount_total: '1250.40' }, words);
-    expect(hint.fields).toEqual([expect.objectContaining({ field: 'amount_total', labelWords: [], kind: 'amount' })]);
+    // The label is the words before the value on its row, however far to the left (not the 217.01 above).
+    expect(hint.fields).toEqual([expect.objectContaining({ field: 'amount_total', labelWords: ['total', 'due'], kind: 'amount' })]);
+    const alone = [at('217.01', 0.85, 0.2), at('1,250.40', 0.83, 0.215)];
+    expect(learnLayout({ amount_total: '1250.40' }, alone).fields).toEqual([expect.objectContaining({ field: 'amount_total', labelWords: [], kind: 'amount' })]);
+  });
+
+  const wordsOfLines = (lines: string[]) => textDocument(lines).pages[0]!.lines.flatMap((l) => l.words);
+
+  /** A shop's receipt: its name, address and tax number on top, items, then its totals; `above` lines first. */
+  const receipt = (o: { above?: string[]; name?: string; items: string[]; total: string; number: string }) =>
+    wordsOfLines([
+      ...(o.above ?? []),
+      o.name ?? 'SANYU STATIONERY SHOP',
+      'NO. 31G&33G, JALAN SETIA INDAH X',
+      'U13/X 40170 SETIA ALAM',
+      'GST ID No: 001531760640',
+      ...o.items,
+      'Total Sales Inclusive GST @6%      ' + o.total,
+      'Discount                            0.00',
+      'Total                              ' + o.total,
+      'Round Adj                           0.00',
+      'Final Total                        ' + o.total,
+      `INV NO: ${o.number}`,
+    ]);
+  const NAME = 'SANYU STATIONERY SHOP';
+  const ADDRESS = 'NO. 31G&33G, JALAN SETIA INDAH X U13/X 40170 SETIA ALAM';
+
+  it('finds the supplier\'s own fields by their confirmed text wherever the next receipt prints them, never by position', () => {
+    const first = receipt({ items: ['PEN                                14.90'], total: '14.90', number: 'CS-SA-0108558' });
+    const hint = learnLayout({ supplier_name: NAME, supplier_address: ADDRESS, supplier_vat_id: '001531760640' }, first);
+    expect(hint.fields.map((f) => [f.field, f.value])).toEqual([['supplier_name', NAME], ['supplier_address', ADDRESS], ['supplier_vat_id', '001531760640']]);
+    // The next receipt prints two lines more on top, and its name is read with a slip: the confirmed texts are taken.
+    const next = receipt({ above: ['WELCOME', '*** TAX INVOICE ***'], name: 'SANYU STATI0NERY SHOP', items: ['A4 PAPER                            3.30'], total: '3.30', number: 'CS-SA-0075638' });
+    const o = applyLayout(hint, next);
+    expect([o.supplier_name?.value, o.supplier_address?.value, o.supplier_vat_id?.value]).toEqual([NAME, ADDRESS, '001531760640']);
+    expect(o.supplier_address!.box.height).toBeGreaterThan(o.supplier_name!.box.height * 2); // both address lines
+    // A receipt that does not print them (another branch, another number) keeps what the extraction read.
+    const other = wordsOfLines(['SANYU BOOKSTORE', 'JALAN KLANG LAMA', 'GST ID No: 001531760641', 'Total     9.00']);
+    expect(applyLayout(hint, other)).toEqual({});
+  });
+
+  it('reads a total beside its whole label only, and not where it was when the label is gone', () => {
+    const first = receipt({ items: ['PEN                                14.90'], total: '14.90', number: 'CS-SA-0108558' });
+    // The content says where the total was read: on the Final Total row, not the item's row that prints it too.
+    const finalRow = first.find((w) => w.text === 'Final')!;
+    const hint = learnLayout({ amount_total: '14.90' }, first, { amount_total: { page: 1, box: { ...finalRow.box, left: 0.4, width: 0.1 } } });
+    expect(hint.fields).toEqual([expect.objectContaining({ field: 'amount_total', labelWords: ['final', 'total'] })]);
+    const next = receipt({ items: ['A4 PAPER                            3.30', 'PEN                                 5.00'], total: '8.30', number: 'CS-SA-0075638' });
+    expect(applyLayout(hint, next).amount_total?.value).toBe('8.30');
+    // Learnt at `Total`: not the end of `Final Total` or `Sub Total`, nor `Total Sales Inclusive GST @6%`.
+    const atTotal = learnLayout({ amount_total: '14.90' }, first, { amount_total: { page: 1, box: first.filter((w) => w.text === 'Total')[1]!.box } });
+    expect(atTotal.fields).toEqual([expect.objectContaining({ labelWords: ['total'] })]);
+    const at35 = (label: string, amount: string) => label.padEnd(35) + amount;
+    const reordered = wordsOfLines([at35('Sub Total', '7.00'), at35('Total Sales Inclusive GST @6%', '7.42'), at35('Final Total', '7.40'), at35('Total', '7.40')]);
+    expect(applyLayout(atTotal, reordered).amount_total?.value).toBe('7.40');
+    expect(applyLayout(atTotal, wordsOfLines([at35('Sub Total', '7.00'), at35('Total Sales Inclusive GST @6%', '7.42')])).amount_total).toBeUndefined();
+    // Without its label the amount is not read where it was: a receipt's amounts move with its length.
+    const unlabelled = wordsOfLines(['SANYU STATIONERY SHOP', '', '', '', '', '', '', '', '', '', '', '', '                                   3.30']);
+    expect(applyLayout(hint, unlabelled).amount_total).toBeUndefined();
+  });
+
+  it('keeps a document number only of the confirmed number\'s series', () => {
+    const first = wordsOfLines(['ACME TRADING', '', 'Inv 4471-A          12.03.2024']);
+    const hint = learnLayout({ document_id: '4471-A' }, first);
+    expect(applyLayout(hint, wordsOfLines(['ACME TRADING', '', 'Inv 5120-B          02.04.2024'])).document_id?.value).toBe('5120-B');
+    expect(applyLayout(hint, wordsOfLines(['ACME TRADING', '', 'Inv Cashier:5120    02.04.2024'])).document_id).toBeUndefined();
+    expect(applyLayout(hint, wordsOfLines(['ACME TRADING', '', '    PerindustrianBahru,Johor'])).document_id).toBeUndefined();
   });
 
   it('selects a hint by VAT ID, company code or normalised name', () => {
@@ -116,5 +182,9 @@ describe('learning a supplier layout from a confirmed document', { timeout: 60_0
     expect(selectHint(hints, f({ supplier_code: '304567891' }))).toBe(hints[1]);
     expect(selectHint(hints, f({ supplier_name: 'Šviesos technika, UAB' }))).toBe(hints[2]);
     expect(selectHint(hints, f({ supplier_name: 'Kita įmonė' }))).toBeUndefined();
+    // Another company of the same trading name has its own VAT ID: not its layout.
+    const diy: SupplierLayoutHint = { supplier: { name: 'MR. D.I.Y. SDN BHD', vat_id: '001092886528' }, fields: [] };
+    expect(selectHint([diy], f({ supplier_name: 'MR. D.I.Y. (M) SDN BHD', supplier_vat_id: '000306020352' }))).toBeUndefined();
+    expect(selectHint([diy], f({ supplier_name: 'MR. D.I.Y. (M) SDN BHD' }))).toBe(diy);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseCompanyName } from '../../../lambdas/core/recognition/extract/legal';
-import { matchItem, matchLineItems, matchStakeholder, nameSimilarity, wordOverlap } from '../../../lambdas/core/recognition/match';
+import { identifiersDiffer, lookupStakeholder, matchItem, matchLineItems, matchStakeholder, nameSimilarity, wordOverlap, type StakeholderLookup } from '../../../lambdas/core/recognition/match';
 import type { ExtractedFields, FieldValue, Stakeholder } from '../../../lambdas/core/recognition/types';
 
 const stakeholders: Stakeholder[] = [
@@ -44,6 +44,30 @@ describe('matching the supplier to master data', () => {
     expect(matchStakeholder({ name: 'Northwind', vat_id: 'LT100001919017' }, stakeholders)).toEqual({ isNew: true, name: 'Northwind', vat_id: 'LT100001919017' });
     expect(matchStakeholder({}, stakeholders)).toEqual({ isNew: true });
     expect(matchStakeholder({ name: 'Northwind Ltd' }, [])).toEqual({ isNew: true, name: 'Northwind Ltd' });
+  });
+
+  it('never matches by name a stakeholder whose VAT ID or code is another company\'s (one group, one trading name)', async () => {
+    const diy: Stakeholder = { id: 'd1', name: 'MR. D.I.Y. SDN BHD', code: '704427-T', vat_id: '001092886528' };
+    const register = [diy, ...stakeholders];
+    // Printed with its own numbers: another company of the group.
+    expect(matchStakeholder({ name: 'MR. D.I.Y. (M) SDN BHD', code: '860671-D', vat_id: '000306020352' }, register)).toMatchObject({ isNew: true });
+    expect(matchStakeholder({ name: 'MR. D.I.Y. SDN BHD', vat_id: '000306020352' }, register)).toMatchObject({ isNew: true });
+    // Without numbers, or with the same ones, the name is enough.
+    expect(matchStakeholder({ name: 'MR. D.I.Y. (M) SDN BHD' }, register)).toMatchObject({ isNew: false, by: 'name', stakeholder: { id: 'd1' } });
+    expect(matchStakeholder({ name: 'MR. D.I.Y. SDN BHD', code: '704427 T' }, register)).toMatchObject({ isNew: false, stakeholder: { id: 'd1' } });
+    expect(identifiersDiffer({ vat_id: 'LT300123415' }, { vat_id: '300123415' })).toBe(false);
+    expect(identifiersDiffer({ vat_id: 'LT300123415' }, { vat_id: null, code: '302998877' })).toBe(false);
+    expect(identifiersDiffer({ code: '302998878' }, { code: '302998877' })).toBe(true);
+    // The same against a register too large to load: neither the exact name key nor the name candidates.
+    const lookup: StakeholderLookup = {
+      byVat: async () => undefined,
+      byCode: async () => undefined,
+      byName: async () => diy,
+      nameCandidates: async () => [diy],
+    };
+    expect(await lookupStakeholder({ name: 'MR. D.I.Y. (M) SDN BHD', vat_id: '000306020352' }, lookup)).toMatchObject({ isNew: true });
+    expect(await lookupStakeholder({ name: 'MR. D.I.Y. SDN BHD', vat_id: '000306020352' }, { ...lookup, byName: async () => undefined })).toMatchObject({ isNew: true });
+    expect(await lookupStakeholder({ name: 'MR. D.I.Y. SDN BHD' }, lookup)).toMatchObject({ isNew: false, stakeholder: { id: 'd1' } });
   });
 
   it('normalises names: case, punctuation, diacritics and legal forms', () => {
