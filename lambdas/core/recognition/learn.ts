@@ -7,6 +7,7 @@
  * read by position: the confirmed text is looked for among the printed words, and taken where found.
  */
 import type { ExpenseField } from '@aws-sdk/client-textract';
+import { READY_CONFIDENCE } from '../documents/content';
 import { findAmounts, formatAmount } from './extract/amounts';
 import { findDates, formatOfMatch, type DateOrder } from './extract/dates';
 import { compactId, findIbans, isValidBic } from './extract/identifiers';
@@ -92,7 +93,8 @@ function wordKey(s: string): string {
 /**
  * Where a known text is printed: the page's words in reading order, letters and digits only, searched for the
  * text with at most one slip in ten characters for text (a misread letter, as names are matched in master
- * data) and none for codes (a VAT ID a digit off is another company's). Answers the words it covers.
+ * data; never a digit: `1320-TMN BATU` is another branch than `1558-TMN PUSAT KEPONG`) and none for codes (a VAT
+ * ID a digit off is another company's). Answers the words it covers.
  */
 export function findPrinted(rows: Row[], value: string, kind: FieldLayout['kind']): { words: OcrWord[]; page: number; slips: number } | undefined {
   const target = wordKey(value);
@@ -116,9 +118,12 @@ export function findPrinted(rows: Row[], value: string, kind: FieldLayout['kind'
   return best;
 }
 
+/** Digits and the letters OCR takes them for (lower case, as `wordKey` writes both). */
+const LOOK_ALIKE_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '5': 's', '8': 'b', '2': 'z', '6': 'g' };
+
 /**
  * The place in `text` where `pattern` occurs with the fewest edits, if at most `allowed` (edit distance of the
- * pattern to a substring; the first such place).
+ * pattern to a substring, digits kept but for their look-alike letters; the first such place).
  */
 function approximateSubstring(pattern: string, text: string, allowed: number): { start: number; end: number; slips: number } | undefined {
   if (allowed === 0) {
@@ -126,17 +131,25 @@ function approximateSubstring(pattern: string, text: string, allowed: number): {
     return at < 0 ? undefined : { start: at, end: at + pattern.length, slips: 0 };
   }
   const m = pattern.length;
+  // A digit is never a slip — another house number, postcode or branch number is another place — but for the
+  // letter it looks like (`STATI0NERY`).
+  const never = allowed + 1;
+  const edit = (c: string) => (/\d/.test(c) ? never : 1);
+  const swap = (p: string, t: string) => (LOOK_ALIKE_DIGITS[p] === t || LOOK_ALIKE_DIGITS[t] === p ? 1 : Math.max(edit(p), edit(t)));
   // cost[i] and start[i]: the fewest edits of pattern[0..i) ending at the current text position, and where that substring starts.
-  let cost = Array.from({ length: m + 1 }, (_, i) => i);
+  let cost = [0];
+  for (let i = 1; i <= m; i++) cost.push(cost[i - 1]! + edit(pattern[i - 1]!));
   let start = new Array<number>(m + 1).fill(0);
   let best: { start: number; end: number; slips: number } | undefined;
   for (let j = 1; j <= text.length; j++) {
+    const t = text[j - 1]!;
     const next = [0];
     const nextStart = [j];
     for (let i = 1; i <= m; i++) {
-      const sub = cost[i - 1]! + (pattern[i - 1] === text[j - 1] ? 0 : 1);
-      const del = cost[i]! + 1;
-      const ins = next[i - 1]! + 1;
+      const p = pattern[i - 1]!;
+      const sub = cost[i - 1]! + (p === t ? 0 : swap(p, t));
+      const del = cost[i]! + edit(t);
+      const ins = next[i - 1]! + edit(p);
       const c = Math.min(sub, del, ins);
       next.push(c);
       nextStart.push(c === sub ? start[i - 1]! : c === del ? start[i]! : nextStart[i - 1]!);
@@ -501,7 +514,8 @@ export function applyDateFormat(result: AnalyzeExpenseResult, format: DateFormat
 
 /**
  * Applies the matching hint to an AnalyzeExpense result (from either recogniser): the hint's fields
- * replace the SummaryFields of the same type.
+ * replace the SummaryFields of the same type — but for an amount the extraction read with the ready rule's
+ * confidence, which stays.
  */
 export function applyHintsToResult(result: AnalyzeExpenseResult, hints: SupplierLayoutHint[] | undefined): AnalyzeExpenseResult {
   if (!hints?.length || !result.ExpenseDocuments?.length) return result;
@@ -521,6 +535,9 @@ export function applyHintsToResult(result: AnalyzeExpenseResult, hints: Supplier
       PageNumber: v.page,
     };
     const i = summary.findIndex((f) => f.Type?.Text === type && !(f.GroupProperties ?? []).some((g) => g.Types?.includes('VAT_LINE')));
+    // An amount the extraction read surely stays: its amounts are checked against each other (sub-total and tax,
+    // tendered and change, rounding), a learnt place is not. The layout fills amounts it missed or doubted.
+    if (i >= 0 && KIND[id] === 'amount' && (summary[i]!.ValueDetection?.Confidence ?? 0) >= READY_CONFIDENCE) continue;
     if (i >= 0) {
       const currency = summary[i]!.Currency;
       summary[i] = currency ? { ...replacement, Currency: currency } : replacement;

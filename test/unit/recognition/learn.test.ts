@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
-import { blocksToDocument } from '../../../lambdas/core/recognition/expense';
-import { applyLayout, hintFromStakeholder, learnLayout, selectHint } from '../../../lambdas/core/recognition/learn';
+import { blocksToDocument, toAnalyzeExpenseResult } from '../../../lambdas/core/recognition/expense';
+import { applyHintsToResult, applyLayout, hintFromStakeholder, learnLayout, selectHint } from '../../../lambdas/core/recognition/learn';
+import { extractDocument } from '../../../lambdas/core/recognition/extract';
 import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
 import type { AnalyzeExpenseResult, OcrWord, SupplierLayoutHint } from '../../../lambdas/core/recognition/types';
 import { LAYOUT_DOCS, LAYOUT_SUPPLIER } from '../../fixtures/recognition/data';
@@ -161,6 +162,33 @@ describe('learning a supplier layout from a confirmed document', { timeout: 60_0
     // Without its label the amount is not read where it was: a receipt's amounts move with its length.
     const unlabelled = wordsOfLines(['SANYU STATIONERY SHOP', '', '', '', '', '', '', '', '', '', '', '', '                                   3.30']);
     expect(applyLayout(hint, unlabelled).amount_total).toBeUndefined();
+  });
+
+  it('never takes another branch\'s address for the confirmed one: a digit is not a slip', () => {
+    const shop = (branch: string) => wordsOfLines(['99 SPEED MART S/B', 'LOT P.T. 2811, JALAN ANGSA,', 'TAMAN BERKELEY 41150 KLANG, SELANGOR', branch]);
+    const address = 'LOT P.T. 2811, JALAN ANGSA, TAMAN BERKELEY 41150 KLANG, SELANGOR 1320-TMN BATU';
+    const hint = learnLayout({ supplier_address: address }, shop('1320-TMN BATU'));
+    expect(applyLayout(hint, shop('1320-TMN BATV')).supplier_address?.value).toBe(address);
+    expect(applyLayout(hint, shop('1558-TMN PUSAT')).supplier_address).toBeUndefined();
+    expect(applyLayout(hint, shop('1328-TMN BATU')).supplier_address).toBeUndefined();
+  });
+
+  it('keeps an amount the extraction read surely; the layout fills one it missed', () => {
+    const lines = (total: string, paid: string, change: string) => ['ACME TRADING', 'VAT ID: LT119511515', '', `TOTAL                  ${total}`, `CASH                   ${paid}`, `CHANGE                  ${change}`];
+    const first = textDocument(lines('99.10', '99.10', '0.00'));
+    const hint = learnLayout({ supplier_vat_id: 'LT119511515', amount_total: '99.10' }, first.pages[0]!.lines.flatMap((l) => l.words), {});
+    const next = textDocument(lines('15.00', '20.00', '5.00'));
+    const result = toAnalyzeExpenseResult(next, extractDocument(next));
+    const plain = mapExpenseToFields(result);
+    expect(plain.amount_total?.value).toBe('15.00');
+    // A layout that reads another amount at its label (the cash, 20.00) does not replace a sure total.
+    const wrong = { ...hint, fields: hint.fields.map((f) => (f.field === 'amount_total' ? { ...f, labelWords: ['cash'] } : f)) };
+    expect(applyLayout(wrong, next.pages[0]!.lines.flatMap((l) => l.words)).amount_total?.value).toBe('20.00');
+    const extraction = extractDocument(next);
+    const read = (total: { value: string; confidence: number }) =>
+      toAnalyzeExpenseResult(next, { ...extraction, fields: { ...extraction.fields, amount_total: { ...extraction.fields.amount_total!, ...total } } });
+    expect(mapExpenseToFields(applyHintsToResult(read({ value: '15.00', confidence: 95 }), [wrong])).amount_total?.value).toBe('15.00');
+    expect(mapExpenseToFields(applyHintsToResult(read({ value: '1.50', confidence: 60 }), [hint])).amount_total?.value).toBe('15.00');
   });
 
   it('keeps a document number only of the confirmed number\'s series', () => {
