@@ -11,7 +11,8 @@
  *      in the same POST /receipt/{id}?with_send=1 that confirms it — so the supplier joins the company's master
  *      data and its layout is learnt, as after every confirm.
  * It prints the ready share and its precision over all receipts, over the first receipt of each supplier (the
- * key's company) and over the receipts of a supplier confirmed before; `--verbose` one line per receipt.
+ * key's company) and over the receipts of a supplier confirmed before, with how many of each field were read right
+ * (ready or not); `--verbose` one line per receipt.
  * The recogniser is the shipped one with its default options; on the development folder that is its training
  * data (in-sample reading), so this measures what learning and master data add, not unseen reading.
  */
@@ -22,12 +23,14 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { keys as tableKeys } from '../../lambdas/adapters/ddb/keys';
 import { parseDate } from '../../lambdas/core/recognition/extract/dates';
-import type { ContentItem, ContentResponse } from '../../shared/schemas/content';
+import { findItem } from '../../lambdas/core/content/tree';
+import type { ContentResponse } from '../../shared/schemas/content';
 import { accessTokenOf, registerUser, uploadThroughApi } from '../local/seed';
 import { startLocalStack } from '../local/stack';
 import { isRight, listReceipts, option, scorable, type Keys, type Receipt } from './recognition/sroie';
 
 const JUDGED = ['company', 'date', 'total'] as const;
+const SCORED = ['company', 'date', 'total', 'address'] as const;
 const CONTENT_ID = { company: 'supplier_name', date: 'issue_date', total: 'amount_total', address: 'supplier_street' } as const;
 
 interface Outcome {
@@ -35,16 +38,9 @@ interface Outcome {
   repeat: boolean;
   status: string;
   right: boolean;
+  /** Each field of the key read right (company, date, total, address), ready or not. */
+  fields: Record<(typeof SCORED)[number], boolean>;
   got: Record<(typeof JUDGED)[number], string | undefined>;
-}
-
-function find(items: ContentItem[], id: string): ContentItem | undefined {
-  for (const i of items) {
-    if (i.id === id) return i;
-    const c = find(i.children, id);
-    if (c) return c;
-  }
-  return undefined;
 }
 
 /** The key's values as a person types them on the edit screen (a date as YYYY-MM-DD, a total as 0.00). */
@@ -117,14 +113,16 @@ async function main() {
       }
       if (!doc || doc.status === 'processing') throw new Error(`${r.id}: not processed`);
       const content = (await call('GET', `/receipts/${doc.receipt_id}/content?company_id=${companyId}`)).body as ContentResponse;
-      const value = (id: string) => find(content.content, id)?.content?.value ?? undefined;
+      const value = (id: string) => findItem({ items: content.content, seq: 0 }, id)?.content?.value ?? undefined;
       const got = { company: value(CONTENT_ID.company), date: value(CONTENT_ID.date), total: value(CONTENT_ID.total) };
-      const right = JUDGED.every((f) => !scorable(r.keys, f) || isRight(f, r.keys[f]!, got[f] || undefined));
+      const read = { ...got, address: value(CONTENT_ID.address) };
+      const fields = Object.fromEntries(SCORED.map((f) => [f, scorable(r.keys, f) && isRight(f, r.keys[f]!, read[f] || undefined)])) as Outcome['fields'];
+      const right = JUDGED.every((f) => !scorable(r.keys, f) || fields[f]);
       const supplier = supplierOf(r.keys);
       const repeat = seen.has(supplier);
       const confirmed = await call('POST', `/receipt/${doc.receipt_id}?company_id=${companyId}&with_send=1`, { version: content.version, items: corrections(r.keys) });
       if (confirmed.status === 200) seen.add(supplier);
-      const outcome: Outcome = { id: r.id, repeat, status: doc.status, right, got };
+      const outcome: Outcome = { id: r.id, repeat, status: doc.status, right, fields, got };
       if (verbose) {
         const note = confirmed.status === 200 ? '' : `; confirm answered ${confirmed.status} ${JSON.stringify(confirmed.body).slice(0, 200)}`;
         process.stderr.write(`${r.id} ${doc.status}${repeat ? ' (supplier known)' : ''}${right ? '' : ` wrong: ${JSON.stringify(got)} for ${JSON.stringify({ company: r.keys.company, date: r.keys.date, total: r.keys.total })}`}${note}\n`);
@@ -137,7 +135,8 @@ async function main() {
       const right = ready.filter((o) => o.right).length;
       const share = list.length ? (100 * ready.length) / list.length : 0;
       const precision = ready.length ? (100 * right) / ready.length : 100;
-      console.log(`${label}: ready ${share.toFixed(1)} % of ${list.length} receipts (${ready.length}), ${precision.toFixed(1)} % of them with company, date and total right`);
+      const fieldsRight = SCORED.map((f) => `${f} ${list.filter((o) => o.fields[f]).length}`).join(', ');
+      console.log(`${label}: ready ${share.toFixed(1)} % of ${list.length} receipts (${ready.length}), ${precision.toFixed(1)} % of them with company, date and total right; read right: ${fieldsRight}`);
     };
     line('all receipts', outcomes);
     line('first of their supplier', outcomes.filter((o) => !o.repeat));

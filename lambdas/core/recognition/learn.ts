@@ -10,10 +10,10 @@ import type { ExpenseField } from '@aws-sdk/client-textract';
 import { READY_CONFIDENCE } from '../documents/content';
 import { findAmounts, formatAmount } from './extract/amounts';
 import { findDates, formatOfMatch, type DateOrder } from './extract/dates';
-import { compactId, findIbans, isValidBic } from './extract/identifiers';
+import { compactId } from './extract/identifiers';
 import { normaliseCompanyName } from './extract/legal';
 import { buildRow, type Row } from './extract/rows';
-import { collapseSpaces, foldDiacritics, levenshtein } from './extract/text';
+import { foldDiacritics, levenshtein } from './extract/text';
 import { blocksToDocument, geometry, HEADER_TYPE } from './expense';
 import { bottom, centerY, groupWordsIntoLines, right, unionBoxes } from './geometry';
 import { mapExpenseToFields } from './map-fields';
@@ -55,22 +55,14 @@ const KIND: Record<HeaderFieldId, FieldLayout['kind']> = {
 };
 
 /**
- * Fields printed the same on every document of one supplier: learnt as their confirmed text and found again
- * by it (`findPrinted`), never read from a position — a receipt's lines move with its length, and a value read
- * where the name was is whatever is printed there.
+ * The document's own values: its number, dates and amounts change from one document to the next. Every other
+ * header field is a party's (the supplier's name, address, codes, bank details; the customer's): printed the same
+ * on every document of one supplier, learnt as its confirmed text and found again by it (`findPrinted`), never
+ * read from a position — a receipt's lines move with its length, and a value read where the name was is whatever
+ * is printed there.
  */
-const SUPPLIER_CONSTANT: ReadonlySet<HeaderFieldId> = new Set([
-  'supplier_name',
-  'supplier_code',
-  'supplier_vat_id',
-  'supplier_address',
-  'customer_name',
-  'customer_code',
-  'customer_vat_id',
-  'iban',
-  'bic_swift',
-  'currency',
-]);
+const DOCUMENT_VALUES: ReadonlySet<HeaderFieldId> = new Set(['document_id', 'issue_date', 'due_date', 'amount_total', 'amount_total_base', 'amount_tax']);
+const sameOnEveryDocument = (field: HeaderFieldId) => !DOCUMENT_VALUES.has(field);
 
 /** A labelled value's label is at most this many words (`labelOf`); a shorter label was whole. */
 const LABEL_WORDS = 4;
@@ -199,7 +191,7 @@ function locateValue(rows: Row[], field: HeaderFieldId, value: string, place?: {
   return locateIn(rows, field, value);
 }
 
-/** The first of the rows that prints a confirmed value. */
+/** The first of the rows that prints a confirmed value of the document (a date, an amount, its number). */
 function locateIn(rows: Row[], field: HeaderFieldId, value: string): Span | undefined {
   const kind = KIND[field];
   for (const row of rows) {
@@ -215,24 +207,14 @@ function locateIn(rows: Row[], field: HeaderFieldId, value: string): Span | unde
       const target = Number(value);
       const m = findAmounts(row.text, { requireDecimals: false }).find((a) => Math.abs(a.value - target) < 0.001);
       if (m) return { row, first: wordIndexAt(row, m.index), last: wordIndexAt(row, m.index + m.raw.length - 1) };
-    } else if (kind === 'code') {
+    } else {
+      // A document number, printed in up to six pieces.
       const target = compactId(value);
       for (let i = 0; i < row.words.length; i++) {
         let acc = '';
         for (let j = i; j < row.words.length && j < i + 6; j++) {
           acc += compactId(row.words[j]!.text).replace(/^[:#(]+|[:)]+$/g, '');
           if (acc === target) return { row, first: i, last: j };
-          if (!target.startsWith(acc)) break;
-        }
-      }
-    } else {
-      const target = wordKey(value);
-      const keys = row.words.map((w) => wordKey(w.text));
-      for (let i = 0; i < keys.length; i++) {
-        let acc = '';
-        for (let j = i; j < keys.length; j++) {
-          acc += keys[j];
-          if (acc === target || (acc.length >= 6 && target.startsWith(acc) && j === keys.length - 1)) return { row, first: i, last: j };
           if (!target.startsWith(acc)) break;
         }
       }
@@ -278,7 +260,7 @@ export function learnLayout(confirmed: ConfirmedFields, ocrWords: OcrWord[], pla
   let dateFormat: DateFormat | undefined;
   for (const [id, value] of Object.entries(confirmed) as [HeaderFieldId, string][]) {
     if (!value) continue;
-    if (SUPPLIER_CONSTANT.has(id)) {
+    if (sameOnEveryDocument(id)) {
       const found = findPrinted(rows, value, KIND[id]);
       if (found) fields.push({ field: id, page: found.page, box: unionBoxes(found.words.map((w) => w.box)), labelWords: [], kind: KIND[id], value });
       continue;
@@ -319,16 +301,10 @@ function findLabel(row: Row, label: string[]): { first: number; end: number } | 
 }
 
 /**
- * The value in the words found where it was expected. `anchorY` is where the value's middle is expected: a
- * text value was learnt from one row, so it is read from the row nearest to it, never from two rows.
+ * A document's own value (a date, an amount, its number) in the words found where it was expected. The party's
+ * fields are not read so (`constantAt`).
  */
-function parseAt(kind: FieldLayout['kind'], found: OcrWord[], layout: FieldLayout, hintFormat: DateFormat | undefined, anchorY: number): FieldValue | undefined {
-  let words = found;
-  if (kind === 'text' && words.length) {
-    const lines = groupWordsIntoLines(words);
-    const nearest = lines.reduce((best, l) => (Math.abs(centerY(l.box) - anchorY) < Math.abs(centerY(best.box) - anchorY) ? l : best));
-    words = [...nearest.words].sort((a, b) => a.box.left - b.box.left);
-  }
+function parseAt(kind: FieldLayout['kind'], words: OcrWord[], layout: FieldLayout, hintFormat: DateFormat | undefined): FieldValue | undefined {
   if (!words.length) return undefined;
   const row = buildRow(words, words[0]!.page, 0);
   const conf = Math.round((words.reduce((s, w) => s + w.confidence, 0) / words.length) * 10) / 10;
@@ -347,22 +323,12 @@ function parseAt(kind: FieldLayout['kind'], found: OcrWord[], layout: FieldLayou
     const m = findAmounts(row.text, { requireDecimals: false })[0];
     return m ? at(wordIndexAt(row, m.index), wordIndexAt(row, m.index + m.raw.length - 1), formatAmount(m.value)) : undefined;
   }
-  if (kind === 'code') {
-    if (layout.field === 'iban') {
-      const ib = findIbans(row.text)[0];
-      return ib ? at(wordIndexAt(row, ib.index), wordIndexAt(row, ib.index + ib.raw.length - 1), ib.value) : undefined;
-    }
-    // As many words as the learnt value had, judged by its width.
-    let last = 0;
-    while (last + 1 < row.words.length && right(row.words[last + 1]!.box) <= row.words[0]!.box.left + layout.box.width * 1.3 + 0.005) last++;
-    const joined = row.words.slice(0, last + 1).map((w) => w.text).join('').replace(/^[:#(]+|[:),.;]+$/g, '');
-    // Tax and bank identifiers are compared compact and upper case; document numbers keep their dashes.
-    const value = /vat_id|bic|currency/.test(layout.field) ? compactId(joined) : joined;
-    if (!value || (layout.field === 'bic_swift' && !isValidBic(value))) return undefined;
-    return at(0, last, value);
-  }
-  const value = collapseSpaces(words.map((w) => w.text).join(' '));
-  return value ? at(0, row.words.length - 1, value) : undefined;
+  if (kind !== 'code') return undefined;
+  // A document number: as many words as the learnt value had, judged by its width; its dashes kept.
+  let last = 0;
+  while (last + 1 < row.words.length && right(row.words[last + 1]!.box) <= row.words[0]!.box.left + layout.box.width * 1.3 + 0.005) last++;
+  const value = row.words.slice(0, last + 1).map((w) => w.text).join('').replace(/^[:#(]+|[:),.;]+$/g, '');
+  return value ? at(0, last, value) : undefined;
 }
 
 /** Words of a page that start inside a region. */
@@ -407,7 +373,7 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
   const rows = rowsOf(ocrWords);
   const out: Partial<Record<HeaderFieldId, FieldValue>> = {};
   for (const layout of hint.fields) {
-    if (SUPPLIER_CONSTANT.has(layout.field)) {
+    if (sameOnEveryDocument(layout.field)) {
       const value = constantAt(layout, rows);
       if (value) out[layout.field] = value;
       continue;
@@ -422,7 +388,7 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
         if (!hit) continue;
         const labelBox = unionBoxes(row.words.slice(hit.first, hit.end).map((w) => w.box));
         if (!wholeLabel(row, hit, layout, labelBox.left + layout.labelOffset.dx - 0.01)) continue;
-        const width = layout.kind === 'text' ? layout.box.width + 0.02 : Math.max(layout.box.width * 2, 0.15);
+        const width = Math.max(layout.box.width * 2, 0.15);
         // A value printed beside its label is read on the label's row only (the row under it holds other values).
         const expected: Box = besideItsLabel(layout)
           ? { left: labelBox.left + layout.labelOffset.dx - 0.01, top: row.box.top, width, height: row.box.height }
@@ -430,9 +396,9 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
               left: labelBox.left + layout.labelOffset.dx - 0.01,
               top: labelBox.top + layout.labelOffset.dy - layout.box.height * 0.6,
               width,
-              height: layout.box.height * (layout.kind === 'text' ? 1.2 : 2.2),
+              height: layout.box.height * 2.2,
             };
-        value = parseAt(layout.kind, wordsIn(ocrWords, row.page, expected), layout, hint.dateFormat, labelBox.top + layout.labelOffset.dy + layout.box.height / 2);
+        value = parseAt(layout.kind, wordsIn(ocrWords, row.page, expected), layout, hint.dateFormat);
         if (fits(value)) break;
         value = undefined;
       }
@@ -441,8 +407,8 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
     // any amount printed there reads as one, and a receipt's amounts move with its length.
     if (!value && !(layout.kind === 'amount' && layout.labelWords.length)) {
       const b = layout.box;
-      const region: Box = { left: b.left - 0.01, top: b.top - b.height * 0.8, width: layout.kind === 'text' ? b.width + 0.02 : Math.max(b.width * 2, 0.1), height: b.height * 2.6 };
-      value = parseAt(layout.kind, wordsIn(ocrWords, layout.page, region), layout, hint.dateFormat, b.top + b.height / 2);
+      const region: Box = { left: b.left - 0.01, top: b.top - b.height * 0.8, width: Math.max(b.width * 2, 0.1), height: b.height * 2.6 };
+      value = parseAt(layout.kind, wordsIn(ocrWords, layout.page, region), layout, hint.dateFormat);
       if (!fits(value)) value = undefined;
     }
     if (value) out[layout.field] = value;
