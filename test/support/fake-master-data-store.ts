@@ -97,6 +97,15 @@ export class FakeMasterDataStore implements MasterDataStore {
       .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
     return hits[0] ? structuredClone(hits[0]) : undefined;
   }
+  async sameNameStakeholders(companyId: string, type: StakeholderType, name: string, limit: number) {
+    const wanted = matchNameKey(name);
+    if (!wanted) return [];
+    return [...this.stakeholders.values()]
+      .filter((r) => r.company_id === companyId && r.type === type && matchNameKey(r.name) === wanted)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
+      .slice(0, limit)
+      .map((r) => structuredClone(r));
+  }
 
   async putCategory(next: CategoryRecord, previous?: CategoryRecord) {
     this.writes += 1;

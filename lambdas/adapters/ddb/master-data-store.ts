@@ -364,12 +364,11 @@ async function listRecords<T>(companyId: string, kinds: Kind[], request: ListReq
   };
 }
 
-async function queryFirst<T>(pk: string): Promise<T | undefined> {
+async function queryFirst<T>(pk: string, limit = 1): Promise<T[]> {
   const res = await ddb().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: 1 }),
+    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limit }),
   );
-  const item = res.Items?.[0];
-  return item ? recordOf<T>(item) : undefined;
+  return (res.Items ?? []).map((item) => recordOf<T>(item));
 }
 
 export const ddbMasterDataStore: MasterDataStore = {
@@ -384,7 +383,11 @@ export const ddbMasterDataStore: MasterDataStore = {
       return v ? getByKey<StakeholderRecord>(keys.masterGuard(companyId, type, by, v)) : undefined;
     }
     const v = by === 'vat' ? identifierKey(value) : matchNameKey(value).slice(0, 400);
-    return v ? queryFirst<StakeholderRecord>(keys.masterLookupPartition(companyId, type, by, v).pk) : undefined;
+    return v ? (await queryFirst<StakeholderRecord>(keys.masterLookupPartition(companyId, type, by, v).pk))[0] : undefined;
+  },
+  async sameNameStakeholders(companyId, type, name, limit) {
+    const v = matchNameKey(name).slice(0, 400);
+    return v ? queryFirst<StakeholderRecord>(keys.masterLookupPartition(companyId, type, 'match_name', v).pk, limit) : [];
   },
 
   // ---- categories

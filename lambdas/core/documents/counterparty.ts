@@ -11,7 +11,7 @@ import { datapointBySchemaId, setValues, valueOf, type ValueUpdate } from '../co
 import { identifierKey, matchNameKey, searchWords } from '../master-data/keys';
 import type { MasterDataStore } from '../master-data/ports';
 import type { CategoryRecord, ItemRecord, StakeholderRecord } from '../master-data/types';
-import { lookupStakeholder, matchItem, NAME_CANDIDATES, partyKeys, type CatalogueItem, type PartyKeys, type StakeholderLookup } from '../recognition/match';
+import { lookupStakeholder, matchItem, NAME_CANDIDATES, partyKeys, SAME_NAME_LIMIT, type CatalogueItem, type PartyKeys, type StakeholderLookup } from '../recognition/match';
 import type { ExtractedFields, HeaderFieldId, Stakeholder } from '../recognition/types';
 import type { ReceiptType } from './types';
 
@@ -51,7 +51,7 @@ function registerLookup(store: MasterDataStore, companyId: string, type: Stakeho
   return {
     byVat: async (vat) => keep(await store.findStakeholder(companyId, type, 'vat', identifierKey(vat))),
     byCode: async (code) => keep(await store.findStakeholder(companyId, type, 'code', identifierKey(code))),
-    byName: async (name) => keep(await store.findStakeholder(companyId, type, 'match_name', matchNameKey(name))),
+    byName: async (name) => (await store.sameNameStakeholders(companyId, type, matchNameKey(name), SAME_NAME_LIMIT)).map((r) => keep(r)!),
     nameCandidates: async (word) => {
       const page = await store.listStakeholders({ companyId, type, search: word, source: 'all', limit: NAME_CANDIDATES });
       return page.items.map((r) => keep(r)!);

@@ -31,6 +31,8 @@ export interface MasterDataStore {
    * recognition's normalised company name (legal forms dropped). Several hits: the oldest wins.
    */
   findStakeholder(companyId: string, type: StakeholderType, by: 'vat' | 'code' | 'name' | 'match_name', value: string): Promise<StakeholderRecord | undefined>;
+  /** The stakeholders whose recognition names (`match_name`) equal this name's, oldest first, at most `limit`. */
+  sameNameStakeholders(companyId: string, type: StakeholderType, name: string, limit: number): Promise<StakeholderRecord[]>;
 
   // ---- categories
   putCategory(next: CategoryRecord, previous?: CategoryRecord): Promise<void>;

@@ -11,7 +11,7 @@ import type {
   UpdateStakeholderInput,
 } from '../../../shared/schemas/master-data';
 import type { CompanyRecord } from '../accounts/types';
-import { identifiersDiffer } from '../recognition/match';
+import { identifiersDiffer, oneOfSameName, SAME_NAME_LIMIT } from '../recognition/match';
 import { identifierKey, matchNameKey, nameKey } from './keys';
 import { companyOf, listPage, publishChange, requireCompanyId, sourceFor, withDuplicates, type MasterDataCaller, type MasterDataDeps } from './lists';
 import { DuplicateKeyError } from './ports';
@@ -187,9 +187,11 @@ export async function matchStakeholder(
     if (found) return found;
   }
   if (by.name && nameKey(by.name)) {
-    const found = (await store.findStakeholder(companyId, type, 'name', by.name)) ?? (matchNameKey(by.name) ? await store.findStakeholder(companyId, type, 'match_name', by.name) : undefined);
-    // Another company of the same name (its own VAT ID or code) is not this one.
-    if (found && !identifiersDiffer(by, found)) return found;
+    // Another company of the same name (its own VAT ID or code) is not this one; a name several share tells none.
+    const exact = await store.findStakeholder(companyId, type, 'name', by.name);
+    if (exact && !identifiersDiffer(by, exact)) return exact;
+    const found = matchNameKey(by.name) ? oneOfSameName(by, await store.sameNameStakeholders(companyId, type, by.name, SAME_NAME_LIMIT)) : undefined;
+    if (found) return found;
   }
   return undefined;
 }

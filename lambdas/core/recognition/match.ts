@@ -62,6 +62,20 @@ export function identifiersDiffer(party: PartyKeys, s: { vat_id?: string | null;
   return differ(party.vat_id, s.vat_id, sameVat) || differ(party.code, s.code, (x, y) => compactId(x).replace(/[^A-Z0-9]/g, '') === compactId(y).replace(/[^A-Z0-9]/g, ''));
 }
 
+/**
+ * Of the stakeholders whose names normalise alike (legal forms, case and punctuation aside), the party's: the one
+ * whose numbers do not differ from the party's; of several, the one whose name is the party's as written
+ * (`MR. D.I.Y. (M) SDN BHD`, not `MR. D.I.Y. SDN BHD` or `MR. D.I.Y. (KUCHAI) SDN BHD`); else none — a name
+ * several companies share does not tell them apart.
+ */
+export function oneOfSameName<T extends { name: string; vat_id?: string | null; code?: string | null }>(party: PartyKeys, sameName: T[]): T | undefined {
+  const fits = sameName.filter((s) => !identifiersDiffer(party, s));
+  if (fits.length <= 1) return fits[0];
+  const written = normaliseForCompare(party.name ?? '');
+  const exact = fits.filter((s) => normaliseForCompare(s.name) === written);
+  return exact.length === 1 ? exact[0] : undefined;
+}
+
 /** 1 for equal normalised names, less for OCR slips (edit distance relative to length). */
 export function nameSimilarity(a: string, b: string): number {
   const x = normaliseCompanyName(a);
@@ -96,7 +110,10 @@ export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholder
       .sort((a, b) => b.score - a.score);
     const best = scored[0];
     const second = scored[1];
-    if (best && (best.score === 1 || (best.score >= 0.9 && (!second || second.score < best.score - 0.05)))) {
+    if (best?.score === 1) {
+      const s = oneOfSameName(keys, scored.filter((c) => c.score === 1).map((c) => c.s));
+      if (s) return { isNew: false, stakeholder: s, by: 'name', score: 1 };
+    } else if (best && best.score >= 0.9 && (!second || second.score < best.score - 0.05)) {
       return { isNew: false, stakeholder: best.s, by: 'name', score: best.score };
     }
   }
@@ -110,13 +127,16 @@ export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholder
 export interface StakeholderLookup {
   byVat(compactVat: string): Promise<Stakeholder | undefined>;
   byCode(compactCode: string): Promise<Stakeholder | undefined>;
-  byName(normalisedName: string): Promise<Stakeholder | undefined>;
+  /** The stakeholders whose names normalise to this one, oldest first, at most SAME_NAME_LIMIT. */
+  byName(normalisedName: string): Promise<Stakeholder[]>;
   /** At most NAME_CANDIDATES stakeholders found by one word of the name. */
   nameCandidates(word: string): Promise<Stakeholder[]>;
 }
 
 /** Stakeholders compared by name similarity when no key matched exactly. */
 export const NAME_CANDIDATES = 20;
+/** Stakeholders read whose names normalise alike (companies of one group: `MR. D.I.Y.`, `MR. D.I.Y. (M)`, …). */
+export const SAME_NAME_LIMIT = 5;
 
 /**
  * What a fuzzy name search starts from: the first four letters of the longest word of the normalised name
@@ -151,8 +171,11 @@ export async function lookupStakeholder(keys: PartyKeys, lookup: StakeholderLook
   if (keys.name) {
     const normalised = normaliseCompanyName(keys.name);
     if (normalised) {
-      const s = await lookup.byName(normalised);
-      if (s && !identifiersDiffer(keys, s)) return { isNew: false, stakeholder: s, by: 'name', score: 1 };
+      const sameName = await lookup.byName(normalised);
+      const s = oneOfSameName(keys, sameName);
+      if (s) return { isNew: false, stakeholder: s, by: 'name', score: 1 };
+      // A name several companies share is no fuzzy match either.
+      if (sameName.length) return { isNew: true, ...keys };
       const word = candidateWord(keys.name);
       if (word) {
         const candidates = (await lookup.nameCandidates(word)).slice(0, NAME_CANDIDATES);

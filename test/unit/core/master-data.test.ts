@@ -136,8 +136,9 @@ describe('master data rules: stakeholders', () => {
     expect(other!.stakeholder.id).not.toBe(a.id);
     // The very same name with another code cannot be kept under the register's name (its guard), nor linked to it.
     expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'MR. D.I.Y. SDN BHD', code: '111111-A' })).toBeUndefined();
-    // No numbers printed: the name links it.
+    // No numbers printed: the name links it — the one written so, where several normalise alike.
     expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Mr. D.I.Y. Sdn. Bhd.' })).toMatchObject({ created: false, stakeholder: { id: a.id } });
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'MR. D.I.Y. (M) SDN. BHD.' })).toMatchObject({ created: false, stakeholder: { id: other!.stakeholder.id } });
   });
 
   it('lists all companies in id order with next_company, and the imported-only flag per company', async () => {

@@ -218,6 +218,11 @@ describe('ddb master-data store (M1–M10)', () => {
     const found = await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'match_name', 'Azuolas Trade, UAB');
     expect(found).not.toHaveProperty('rid');
     expect(await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'code', ' ')).toBeUndefined();
+    // Matching by name reads the few stakeholders that share the recognition name (companies of one group).
+    const same = await ddbMasterDataStore.sameNameStakeholders('c1', 'supplier', 'Azuolas Trade, UAB', 5);
+    expect(same.map((r) => r.id)).toEqual(['S1']);
+    expect(ddbMock.commandCalls(QueryCommand).at(-1)!.args[0].input).toMatchObject({ ExpressionAttributeValues: { ':pk': 'MDF#c1#supplier#match_name#AZUOLAS TRADE' }, Limit: 5 });
+    expect(await ddbMasterDataStore.sameNameStakeholders('c1', 'supplier', ' ', 5)).toEqual([]);
   });
 
   it('M10: finds items by their words, one query per distinct word, each item once', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseCompanyName } from '../../../lambdas/core/recognition/extract/legal';
-import { identifiersDiffer, lookupStakeholder, matchItem, matchLineItems, matchStakeholder, nameSimilarity, wordOverlap, type StakeholderLookup } from '../../../lambdas/core/recognition/match';
+import { identifiersDiffer, lookupStakeholder, matchItem, matchLineItems, matchStakeholder, nameSimilarity, oneOfSameName, wordOverlap, type StakeholderLookup } from '../../../lambdas/core/recognition/match';
 import type { ExtractedFields, FieldValue, Stakeholder } from '../../../lambdas/core/recognition/types';
 
 const stakeholders: Stakeholder[] = [
@@ -62,12 +62,27 @@ describe('matching the supplier to master data', () => {
     const lookup: StakeholderLookup = {
       byVat: async () => undefined,
       byCode: async () => undefined,
-      byName: async () => diy,
+      byName: async () => [diy],
       nameCandidates: async () => [diy],
     };
     expect(await lookupStakeholder({ name: 'MR. D.I.Y. (M) SDN BHD', vat_id: '000306020352' }, lookup)).toMatchObject({ isNew: true });
-    expect(await lookupStakeholder({ name: 'MR. D.I.Y. SDN BHD', vat_id: '000306020352' }, { ...lookup, byName: async () => undefined })).toMatchObject({ isNew: true });
+    expect(await lookupStakeholder({ name: 'MR. D.I.Y. SDN BHD', vat_id: '000306020352' }, { ...lookup, byName: async () => [] })).toMatchObject({ isNew: true });
     expect(await lookupStakeholder({ name: 'MR. D.I.Y. SDN BHD' }, lookup)).toMatchObject({ isNew: false, stakeholder: { id: 'd1' } });
+  });
+
+  it('of several companies whose names normalise alike, takes the one written so, else none', async () => {
+    const group: Stakeholder[] = [
+      { id: 'g1', name: 'MR. D.I.Y. SDN BHD' },
+      { id: 'g2', name: 'MR. D.I.Y. (M) SDN BHD' },
+      { id: 'g3', name: 'MR. D.I.Y. (KUCHAI) SDN BHD' },
+    ];
+    expect(matchStakeholder({ name: 'MR. D.I.Y. (M) SDN BHD' }, group)).toMatchObject({ isNew: false, stakeholder: { id: 'g2' } });
+    expect(matchStakeholder({ name: 'Mr. D.I.Y. (Kuchai) Sdn. Bhd.' }, group)).toMatchObject({ isNew: false, stakeholder: { id: 'g3' } });
+    expect(matchStakeholder({ name: 'MR DIY' }, group)).toMatchObject({ isNew: true });
+    expect(oneOfSameName({ name: 'MR DIY', vat_id: '000306020352' }, [{ name: 'MR. D.I.Y. SDN BHD', vat_id: '001092886528' }, { name: 'MR. D.I.Y. (M) SDN BHD' }])).toEqual({ name: 'MR. D.I.Y. (M) SDN BHD' });
+    const lookup: StakeholderLookup = { byVat: async () => undefined, byCode: async () => undefined, byName: async () => group, nameCandidates: async () => group };
+    expect(await lookupStakeholder({ name: 'MR. D.I.Y. (M) SDN BHD' }, lookup)).toMatchObject({ isNew: false, stakeholder: { id: 'g2' } });
+    expect(await lookupStakeholder({ name: 'MR DIY SDN BHD' }, lookup)).toMatchObject({ isNew: true });
   });
 
   it('normalises names: case, punctuation, diacritics and legal forms', () => {
