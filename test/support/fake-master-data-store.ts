@@ -87,10 +87,9 @@ export class FakeMasterDataStore implements MasterDataStore {
   async listStakeholders(request: ListRequest & { type?: StakeholderType }) {
     return page([...this.stakeholders.values()].filter((r) => !request.type || r.type === request.type), request);
   }
-  async findStakeholder(companyId: string, type: StakeholderType, by: 'vat' | 'code' | 'name' | 'match_name', value: string) {
-    const key = (r: StakeholderRecord) =>
-      by === 'vat' ? identifierKey(r.vat_id) : by === 'code' ? codeKey(r.code) : by === 'name' ? nameKey(r.name) : matchNameKey(r.name);
-    const wanted = by === 'vat' ? identifierKey(value) : by === 'code' ? codeKey(value) : by === 'name' ? nameKey(value) : matchNameKey(value);
+  async findStakeholder(companyId: string, type: StakeholderType, by: 'vat' | 'code' | 'name', value: string) {
+    const key = (r: StakeholderRecord) => (by === 'vat' ? identifierKey(r.vat_id) : by === 'code' ? codeKey(r.code) : nameKey(r.name));
+    const wanted = by === 'vat' ? identifierKey(value) : by === 'code' ? codeKey(value) : nameKey(value);
     if (!wanted) return undefined;
     const hits = [...this.stakeholders.values()]
       .filter((r) => r.company_id === companyId && r.type === type && key(r) === wanted)

@@ -382,7 +382,7 @@ export const ddbMasterDataStore: MasterDataStore = {
       const v = by === 'code' ? codeKey(value) : nameKey(value);
       return v ? getByKey<StakeholderRecord>(keys.masterGuard(companyId, type, by, v)) : undefined;
     }
-    const v = by === 'vat' ? identifierKey(value) : matchNameKey(value).slice(0, 400);
+    const v = identifierKey(value);
     return v ? (await queryFirst<StakeholderRecord>(keys.masterLookupPartition(companyId, type, by, v).pk))[0] : undefined;
   },
   async sameNameStakeholders(companyId, type, name, limit) {

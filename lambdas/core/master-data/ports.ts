@@ -27,11 +27,13 @@ export interface MasterDataStore {
   listStakeholders(request: ListRequest & { type?: StakeholderType }): Promise<Page<StakeholderRecord>>;
   /**
    * Exact look-ups used by matching and imports. `vat` and `code` compare compacted identifiers
-   * (upper case, no spaces or punctuation), `name` the name key (nameKey), `match_name` the
-   * recognition's normalised company name (legal forms dropped). Several hits: the oldest wins.
+   * (upper case, no spaces or punctuation), `name` the name key (nameKey). Several hits: the oldest wins.
    */
-  findStakeholder(companyId: string, type: StakeholderType, by: 'vat' | 'code' | 'name' | 'match_name', value: string): Promise<StakeholderRecord | undefined>;
-  /** The stakeholders whose recognition names (`match_name`) equal this name's, oldest first, at most `limit`. */
+  findStakeholder(companyId: string, type: StakeholderType, by: 'vat' | 'code' | 'name', value: string): Promise<StakeholderRecord | undefined>;
+  /**
+   * The stakeholders whose recognition names equal this name's (`match_name`: the normalised company name, legal
+   * forms dropped), oldest first, at most `limit`.
+   */
   sameNameStakeholders(companyId: string, type: StakeholderType, name: string, limit: number): Promise<StakeholderRecord[]>;
 
   // ---- categories

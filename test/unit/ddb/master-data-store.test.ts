@@ -215,7 +215,7 @@ describe('ddb master-data store (M1–M10)', () => {
     expect(ddbMock.commandCalls(GetCommand)[1]!.args[0].input.Key).toEqual({ pk: 'MDU#c1#supplier#name#azuolas trade uab', sk: 'UNIQUE' });
     await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'vat', 'lt-100');
     expect(ddbMock.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({ ExpressionAttributeValues: { ':pk': 'MDF#c1#supplier#vat#LT100' }, Limit: 1 });
-    const found = await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'match_name', 'Azuolas Trade, UAB');
+    const [found] = await ddbMasterDataStore.sameNameStakeholders('c1', 'supplier', 'Azuolas Trade, UAB', 1);
     expect(found).not.toHaveProperty('rid');
     expect(await ddbMasterDataStore.findStakeholder('c1', 'supplier', 'code', ' ')).toBeUndefined();
     // Matching by name reads the few stakeholders that share the recognition name (companies of one group).
