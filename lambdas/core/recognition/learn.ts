@@ -13,7 +13,7 @@ import { findDates, formatOfMatch, type DateOrder } from './extract/dates';
 import { compactId } from './extract/identifiers';
 import { normaliseCompanyName } from './extract/legal';
 import { buildRow, type Row } from './extract/rows';
-import { foldDiacritics, levenshtein } from './extract/text';
+import { digitLookAlike, foldDiacritics, levenshtein } from './extract/text';
 import { blocksToDocument, geometry, HEADER_TYPE } from './expense';
 import { bottom, centerY, groupWordsIntoLines, right, unionBoxes } from './geometry';
 import { mapExpenseToFields } from './map-fields';
@@ -110,9 +110,6 @@ export function findPrinted(rows: Row[], value: string, kind: FieldLayout['kind'
   return best;
 }
 
-/** Digits and the letters OCR takes them for (lower case, as `wordKey` writes both). */
-const LOOK_ALIKE_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '5': 's', '8': 'b', '2': 'z', '6': 'g' };
-
 /**
  * The place in `text` where `pattern` occurs with the fewest edits, if at most `allowed` (edit distance of the
  * pattern to a substring, digits kept but for their look-alike letters; the first such place).
@@ -127,7 +124,7 @@ function approximateSubstring(pattern: string, text: string, allowed: number): {
   // letter it looks like (`STATI0NERY`).
   const never = allowed + 1;
   const edit = (c: string) => (/\d/.test(c) ? never : 1);
-  const swap = (p: string, t: string) => (LOOK_ALIKE_DIGITS[p] === t || LOOK_ALIKE_DIGITS[t] === p ? 1 : Math.max(edit(p), edit(t)));
+  const swap = (p: string, t: string) => (digitLookAlike(p, t) ? 1 : Math.max(edit(p), edit(t)));
   // cost[i] and start[i]: the fewest edits of pattern[0..i) ending at the current text position, and where that substring starts.
   let cost = [0];
   for (let i = 1; i <= m; i++) cost.push(cost[i - 1]! + edit(pattern[i - 1]!));

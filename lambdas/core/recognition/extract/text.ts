@@ -66,6 +66,12 @@ const DIGIT_LOOKALIKES: Record<string, string> = {
   g: '9',
 };
 
+/** A letter OCR commonly reads for this digit, or the digit for it (either case). */
+export function digitLookAlike(a: string, b: string): boolean {
+  const is = (letter: string, digit: string) => DIGIT_LOOKALIKES[letter] === digit || DIGIT_LOOKALIKES[letter.toUpperCase()] === digit;
+  return /\d/.test(a) ? is(b, a) : /\d/.test(b) && is(a, b);
+}
+
 /** Replaces letters that look like digits, only inside a token that is mostly digits already. */
 export function fixDigits(token: string): string {
   const digits = (token.match(/\d/g) ?? []).length;
