@@ -2,13 +2,16 @@
  * A copy of a SROIE-style folder with every page turned by a few degrees (alternately clockwise and anticlockwise,
  * on a white canvas grown to hold it) or scaled, to measure how the reading holds on receipts photographed askew or
  * small, and as a phone photographs them:
- *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q] [--fade F]
+ *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--keystone K] [--jpeg Q] [--fade F]
  * - `--fade F`: the print has faded as thermal paper's does with time and light: every pixel moves F of the way to
  *   white (ink at 1 − F of its darkness, the paper as it was), before any other step;
  * - `--surface M`: the page lies on a dark surface (#3c3228) that shows around it, M of the (scaled) page's width on
  *   each side (and the turn's corners are that surface too, not white);
  * - `--shadow S`: the light falls off across the frame, from full on one side to 1 − S of it on the other (the
  *   side alternating from page to page), as a hand or a phone shades a receipt;
+ * - `--keystone K`: the page photographed at an angle: its frame seen in perspective, the far edge K of the near one
+ *   shorter (pages in turn tilted top, right, bottom and left away from the camera), as a phone held over a receipt
+ *   but not parallel to it sees it;
  * - `--jpeg Q`: the copy's JPEG quality (default 95). Each step before the last hands the page on as JPEG at sharp's
  *   default quality (80), as the turn and the scale always have: a photo-like copy is compressed more than once.
  * and then `npm run bench:recognition -- <out>` (from the image only: `keys/` is linked to the folder's, and so is
@@ -31,6 +34,79 @@ function lightFalloff(width: number, height: number, shadow: number, fromRight: 
   return out;
 }
 
+/** The homography (3 × 3, row-major, h33 = 1) that takes the four points `from` to the four points `to`. */
+export function homography(from: [number, number][], to: [number, number][]): number[] {
+  // Eight equations in h11 … h32: u = (h11 x + h12 y + h13) / (h31 x + h32 y + 1), v likewise.
+  const a: number[][] = [];
+  for (let k = 0; k < 4; k++) {
+    const [x, y] = from[k]!;
+    const [u, v] = to[k]!;
+    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
+    a.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
+  }
+  for (let c = 0; c < 8; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < 8; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[pivot]![c]!)) pivot = r;
+    [a[c], a[pivot]] = [a[pivot]!, a[c]!];
+    for (let r = 0; r < 8; r++) {
+      if (r === c) continue;
+      const f = a[r]![c]! / a[c]![c]!;
+      for (let k = c; k < 9; k++) a[r]![k]! -= f * a[c]![k]!;
+    }
+  }
+  return [...a.map((row, c) => row[8]! / row[c]!), 1];
+}
+
+/**
+ * The frame seen in perspective: the edge `side` tilted away (0 top, 1 right, 2 bottom, 3 left) appears `keystone` of
+ * its length shorter, centred; every output pixel is sampled (bilinear) where the homography puts it in the frame,
+ * `background` outside it.
+ */
+async function inPerspective(jpeg: Buffer, keystone: number, side: number, background: [number, number, number]): Promise<Buffer> {
+  const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width: w, height: h, channels } = info;
+  const dx = (w * keystone) / 2;
+  const dy = (h * keystone) / 2;
+  const corners: [number, number][] = [[0, 0], [w, 0], [w, h], [0, h]];
+  const seen: [number, number][] = [
+    [side === 0 ? dx : 0, side === 3 ? dy : 0],
+    [side === 0 ? w - dx : w, side === 1 ? dy : 0],
+    [side === 2 ? w - dx : w, side === 1 ? h - dy : h],
+    [side === 2 ? dx : 0, side === 3 ? h - dy : h],
+  ];
+  // Output → frame, so that every output pixel is sampled once.
+  const m = homography(seen, corners);
+  const out = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const d = m[6]! * x + m[7]! * y + 1;
+      const sx = (m[0]! * x + m[1]! * y + m[2]!) / d - 0.5;
+      const sy = (m[3]! * x + m[4]! * y + m[5]!) / d - 0.5;
+      const o = (y * w + x) * 3;
+      if (sx < 0 || sy < 0 || sx > w - 1 || sy > h - 1) {
+        out[o] = background[0];
+        out[o + 1] = background[1];
+        out[o + 2] = background[2];
+        continue;
+      }
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const x1 = Math.min(w - 1, x0 + 1);
+      const y1 = Math.min(h - 1, y0 + 1);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const a = (y0 * w + x0) * channels;
+      const b = (y0 * w + x1) * channels;
+      const c = (y1 * w + x0) * channels;
+      const d2 = (y1 * w + x1) * channels;
+      for (let k = 0; k < 3; k++) {
+        out[o + k] = Math.round((data[a + k]! * (1 - fx) + data[b + k]! * fx) * (1 - fy) + (data[c + k]! * (1 - fx) + data[d2 + k]! * fx) * fy);
+      }
+    }
+  }
+  return sharp(out, { raw: { width: w, height: h, channels: 3 } }).jpeg().toBuffer();
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   const [folder, out] = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
@@ -40,9 +116,10 @@ async function main() {
   const shadow = Number(option(argv, '--shadow') ?? 0);
   const quality = Number(option(argv, '--jpeg') ?? 95);
   const fade = Number(option(argv, '--fade') ?? 0);
-  const valid = Number.isFinite(degrees) && scale > 0 && surface >= 0 && shadow >= 0 && shadow < 1 && quality >= 1 && quality <= 100 && fade >= 0 && fade < 1;
-  if (!folder || !out || !valid || (degrees === 0 && scale === 1 && surface === 0 && shadow === 0 && quality === 95 && fade === 0)) {
-    throw new Error('Usage: turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--jpeg Q] [--fade F] (at least one)');
+  const keystone = Number(option(argv, '--keystone') ?? 0);
+  const valid = Number.isFinite(degrees) && scale > 0 && surface >= 0 && shadow >= 0 && shadow < 1 && quality >= 1 && quality <= 100 && fade >= 0 && fade < 1 && keystone >= 0 && keystone < 0.5;
+  if (!folder || !out || !valid || (degrees === 0 && scale === 1 && surface === 0 && shadow === 0 && quality === 95 && fade === 0 && keystone === 0)) {
+    throw new Error('Usage: turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--keystone K] [--keystone K] [--jpeg Q] [--fade F] (at least one)');
   }
   const background = surface > 0 ? '#3c3228' : '#ffffff';
   mkdirSync(join(out, 'images'), { recursive: true });
@@ -67,6 +144,10 @@ async function main() {
       const m = Math.round(pageWidth * surface);
       img = sharp(await img.toBuffer()).extend({ top: m, bottom: m, left: m, right: m, background });
     }
+    if (keystone > 0) {
+      const rgb: [number, number, number] = surface > 0 ? [0x3c, 0x32, 0x28] : [255, 255, 255];
+      img = sharp(await inPerspective(await img.flatten({ background }).toBuffer(), keystone, i % 4, rgb));
+    }
     if (shadow > 0) {
       const page = await img.flatten({ background }).toBuffer();
       const { width, height } = await sharp(page).metadata();
@@ -74,7 +155,7 @@ async function main() {
     }
     writeFileSync(join(out, 'images', f.replace(/\.[^.]+$/, '.jpg')), await img.flatten({ background }).jpeg({ quality }).toBuffer());
   }
-  console.log(`${files.length} pages written to ${out}/images (turned ${degrees}°, alternately both ways; scaled ${scale}; surface ${surface}; shadow ${shadow}; faded ${fade}; JPEG ${quality})`);
+  console.log(`${files.length} pages written to ${out}/images (turned ${degrees}°, alternately both ways; scaled ${scale}; surface ${surface}; shadow ${shadow}; keystone ${keystone}; faded ${fade}; JPEG ${quality})`);
 }
 
 main().catch((e) => {

@@ -104,26 +104,33 @@ export function groupWordsIntoLines(words: readonly OcrWord[], minOverlap = 0.5,
   return rows.map((r) => lineFromWords(r.words)).sort((a, b) => a.box.top - b.box.top);
 }
 
-/**
- * The skew of a page's text: the median slope of its lines (dy/dx in page fractions), measured on
- * lines long enough to tell. 0 when there are too few.
- */
-export function estimateSlope(lines: readonly OcrLine[]): number {
-  const slopes: { s: number; w: number }[] = [];
+/** The slope (dy/dx in page fractions) of a line long enough to tell, its height on the page and its length. */
+interface MeasuredSlope {
+  s: number;
+  y: number;
+  w: number;
+}
+
+function measuredSlopes(lines: readonly OcrLine[]): MeasuredSlope[] {
+  const slopes: MeasuredSlope[] = [];
   for (const l of lines) {
     if (l.words.length < 2) continue;
     const first = l.words[0]!;
     const last = l.words[l.words.length - 1]!;
     const dx = centerX(last.box) - centerX(first.box);
     if (dx < 0.15) continue;
-    slopes.push({ s: (centerY(last.box) - centerY(first.box)) / dx, w: dx });
+    slopes.push({ s: (centerY(last.box) - centerY(first.box)) / dx, y: centerY(l.box), w: dx });
   }
+  return slopes;
+}
+
+/** The length-weighted median slope (long lines tell the slope best); 0 for fewer than three, or a steep one. */
+function medianSlope(slopes: readonly MeasuredSlope[]): number {
   if (slopes.length < 3) return 0;
-  slopes.sort((a, b) => a.s - b.s);
-  // Weighted median: long lines tell the slope best.
-  const total = slopes.reduce((t, x) => t + x.w, 0);
+  const sorted = [...slopes].sort((a, b) => a.s - b.s);
+  const total = sorted.reduce((t, x) => t + x.w, 0);
   let acc = 0;
-  for (const x of slopes) {
+  for (const x of sorted) {
     acc += x.w;
     if (acc >= total / 2) return Math.abs(x.s) < 0.2 ? x.s : 0;
   }
@@ -131,13 +138,41 @@ export function estimateSlope(lines: readonly OcrLine[]): number {
 }
 
 /**
+ * The skew of a page's text: the median slope of its lines (dy/dx in page fractions), measured on
+ * lines long enough to tell. 0 when there are too few.
+ */
+export function estimateSlope(lines: readonly OcrLine[]): number {
+  return medianSlope(measuredSlopes(lines));
+}
+
+/** How far above and below a row the lines that tell its slope lie (page fractions), and how many it takes. */
+const LOCAL_SLOPE_REACH = 0.15;
+const LOCAL_SLOPE_LINES = 4;
+
+/**
+ * The skew of the text where each height of the page lies: the median slope of the lines within
+ * LOCAL_SLOPE_REACH above and below it, or the page's where fewer than LOCAL_SLOPE_LINES lie there. A page
+ * photographed at an angle shows its rows converging (slanting one way at the top, the other way at the
+ * bottom), and a curled receipt bends them, so that one slope for the page misplaces rows far from its middle.
+ */
+export function slopeAlongPage(lines: readonly OcrLine[]): (y: number) => number {
+  const slopes = measuredSlopes(lines);
+  const page = medianSlope(slopes);
+  return (y) => {
+    const near = slopes.filter((x) => Math.abs(x.y - y) <= LOCAL_SLOPE_REACH);
+    return near.length >= LOCAL_SLOPE_LINES ? medianSlope(near) : page;
+  };
+}
+
+/**
  * Merges OCR lines of one page that sit on the same visual row (label on the left, amount on the
- * right) into rows, keeping each line's words together and in reading order; the page's skew is
- * taken into account. Lines are the unit, so a stray word cannot split a line the OCR read whole.
+ * right) into rows, keeping each line's words together and in reading order; the skew of the text
+ * where each line lies is taken into account (`slopeAlongPage`). Lines are the unit, so a stray word
+ * cannot split a line the OCR read whole.
  */
 export function pageRows(page: OcrPage, minOverlap = 0.4): OcrLine[] {
-  const slope = estimateSlope(page.lines);
-  const level = (b: Box): Box => ({ ...b, top: b.top - slope * centerX(b) });
+  const slope = slopeAlongPage(page.lines);
+  const level = (b: Box): Box => ({ ...b, top: b.top - slope(centerY(b)) * centerX(b) });
   const lines = page.lines.filter((l) => l.words.length > 0).map((l) => ({ l, b: level(l.box) }));
   lines.sort((a, b) => centerY(a.b) - centerY(b.b) || a.b.left - b.b.left);
   const rows: { lines: OcrLine[]; boxes: Box[]; box: Box }[] = [];
