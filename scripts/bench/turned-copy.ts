@@ -2,7 +2,7 @@
  * A copy of a SROIE-style folder with every page turned by a few degrees (alternately clockwise and anticlockwise,
  * on a white canvas grown to hold it) or scaled, to measure how the reading holds on receipts photographed askew or
  * small, and as a phone photographs them:
- *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--keystone K] [--jpeg Q] [--fade F]
+ *   npx tsx scripts/bench/turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--keystone K] [--blur B] [--jpeg Q] [--fade F]
  * - `--fade F`: the print has faded as thermal paper's does with time and light: every pixel moves F of the way to
  *   white (ink at 1 − F of its darkness, the paper as it was), before any other step;
  * - `--surface M`: the page lies on a dark surface (#3c3228) that shows around it, M of the (scaled) page's width on
@@ -12,6 +12,7 @@
  * - `--keystone K`: the page photographed at an angle: its frame seen in perspective, the far edge K of the near one
  *   shorter (pages in turn tilted top, right, bottom and left away from the camera), as a phone held over a receipt
  *   but not parallel to it sees it;
+ * - `--blur B`: the photo out of focus or shaken: a Gaussian blur of B px (sigma) over the frame;
  * - `--jpeg Q`: the copy's JPEG quality (default 95). Each step before the last hands the page on as JPEG at sharp's
  *   default quality (80), as the turn and the scale always have: a photo-like copy is compressed more than once.
  * and then `npm run bench:recognition -- <out>` (from the image only: `keys/` is linked to the folder's, and so is
@@ -117,9 +118,10 @@ async function main() {
   const quality = Number(option(argv, '--jpeg') ?? 95);
   const fade = Number(option(argv, '--fade') ?? 0);
   const keystone = Number(option(argv, '--keystone') ?? 0);
-  const valid = Number.isFinite(degrees) && scale > 0 && surface >= 0 && shadow >= 0 && shadow < 1 && quality >= 1 && quality <= 100 && fade >= 0 && fade < 1 && keystone >= 0 && keystone < 0.5;
-  if (!folder || !out || !valid || (degrees === 0 && scale === 1 && surface === 0 && shadow === 0 && quality === 95 && fade === 0 && keystone === 0)) {
-    throw new Error('Usage: turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--keystone K] [--keystone K] [--jpeg Q] [--fade F] (at least one)');
+  const blur = Number(option(argv, '--blur') ?? 0);
+  const valid = Number.isFinite(degrees) && scale > 0 && surface >= 0 && shadow >= 0 && shadow < 1 && quality >= 1 && quality <= 100 && fade >= 0 && fade < 1 && keystone >= 0 && keystone < 0.5 && blur >= 0;
+  if (!folder || !out || !valid || (degrees === 0 && scale === 1 && surface === 0 && shadow === 0 && quality === 95 && fade === 0 && keystone === 0 && blur === 0)) {
+    throw new Error('Usage: turned-copy.ts <folder> <out> [--degrees D] [--scale S] [--surface M] [--shadow S] [--keystone K] [--blur B] [--jpeg Q] [--fade F] (at least one)');
   }
   const background = surface > 0 ? '#3c3228' : '#ffffff';
   mkdirSync(join(out, 'images'), { recursive: true });
@@ -148,6 +150,7 @@ async function main() {
       const rgb: [number, number, number] = surface > 0 ? [0x3c, 0x32, 0x28] : [255, 255, 255];
       img = sharp(await inPerspective(await img.flatten({ background }).toBuffer(), keystone, i % 4, rgb));
     }
+    if (blur > 0) img = sharp(await img.flatten({ background }).toBuffer()).blur(Math.max(0.3, blur));
     if (shadow > 0) {
       const page = await img.flatten({ background }).toBuffer();
       const { width, height } = await sharp(page).metadata();
@@ -155,7 +158,7 @@ async function main() {
     }
     writeFileSync(join(out, 'images', f.replace(/\.[^.]+$/, '.jpg')), await img.flatten({ background }).jpeg({ quality }).toBuffer());
   }
-  console.log(`${files.length} pages written to ${out}/images (turned ${degrees}°, alternately both ways; scaled ${scale}; surface ${surface}; shadow ${shadow}; keystone ${keystone}; faded ${fade}; JPEG ${quality})`);
+  console.log(`${files.length} pages written to ${out}/images (turned ${degrees}°, alternately both ways; scaled ${scale}; surface ${surface}; shadow ${shadow}; keystone ${keystone}; blur ${blur}; faded ${fade}; JPEG ${quality})`);
 }
 
 main().catch((e) => {
