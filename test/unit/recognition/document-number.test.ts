@@ -19,6 +19,19 @@ describe('the document number', () => {
     expect(numberOf(['KEDAI ABC', 'INVOICE: 001-9822'])).toBe('001-9822');
   });
 
+  it("is as sure after a bare \"No\" opening the row under the document's title as after a number label", () => {
+    const sureOf = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
+    const titled = ['ENW HARDWARE CENTRE (M) SDN. BHD.', '14/04/2018 Tax Invoice', 'No. :CS00233521'];
+    expect(numberOf(titled)).toBe('CS00233521');
+    expect(sureOf(titled)).toBe(sureOf(['ENW HARDWARE CENTRE (M) SDN. BHD.', 'Tax Invoice No. :CS00233521']));
+    expect(numberOf(['KEDAI ABC', 'TAX CASH SALES', 'NO.:UOA-CB18-01713'])).toBe('UOA-CB18-01713');
+    // Without the title above it, a bare "No" may number anything: less sure.
+    expect(sureOf(['ENW HARDWARE CENTRE (M) SDN. BHD.', 'Cashier: Ali', 'No. :CS00233521'])).toBeLessThan(sureOf(titled)!);
+    // Words before it on its row, or an address, are not the title's number.
+    expect(numberOf(['BILLION SIX ENTERPRISE', 'TAX INVOICE', 'NO 3, JALAN TAMAN JASA 2,'])).toBeUndefined();
+    expect(sureOf(['KEDAI ABC', 'TAX INVOICE', 'Points No. 12345'])).toBeLessThan(sureOf(titled)!);
+  });
+
   it('keeps a series of letters printed a space before its digits', () => {
     expect(numberOf(['KEDAI ABC', 'INVOICE NO.:  CS 67832', 'CASHIER#:  CASHIER'])).toBe('CS 67832');
     expect(numberOf(['KEDAI ABC', 'INVOICE NO :  CS 23304  DATE: 29/12/2017'])).toBe('CS 23304');

@@ -67,6 +67,23 @@ function rowUnder(rows: Row[], row: Row, left: number, rightEdge: number): Row |
   return buildRow(words, next.page, next.index);
 }
 
+/**
+ * A document's title, alone on its row but for the date and time ("TAX INVOICE", "14/04/2018 Tax Invoice",
+ * "TAX CASH SALES", "OFFICIAL RECEIPT"): a bare "No" opening the row under it numbers that document.
+ */
+const DOCUMENT_TITLE =
+  /^(simplified\s*)?(tax\s*)?(invoice|receipt|cash\s*(sales?|bill)|bill|official\s*receipt|sales?\s*(invoice|receipt|order)|credit\s*note|debit\s*note)$/i;
+
+/** Is the row right above `row` (no farther than a line and a half) a document's title? */
+function underDocumentTitle(rows: Row[], row: Row): boolean {
+  const above = rows.filter((r) => r.page === row.page && r.index < row.index).at(-1);
+  if (!above || row.box.top - (above.box.top + above.box.height) > row.box.height * 1.5) return false;
+  let text = fold(above.text);
+  for (const d of findDates(text)) text = text.replace(d.raw, ' ');
+  text = text.replace(new RegExp(TIME_OF_DAY.source, 'g'), ' ').replace(/\s*(am|pm)\b/gi, ' ');
+  return DOCUMENT_TITLE.test(collapseSpaces(text).trim());
+}
+
 export interface DateCandidate {
   match: DateMatch;
   row: Row;
@@ -328,7 +345,9 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
       const spaced = after.text.match(/^([A-Z]{1,4} \d{3,}[A-Z0-9\-/]*)(?=\s|$)/);
       const tok = spaced && !CURRENCY_CODE.test(spaced[1]!.split(' ')[0]!) ? spaced : after.text.match(/^([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*|\d[\w\-/]*)/i);
       const label = m[0];
-      const strong = !/^(no|nr|#)$/i.test(label.trim());
+      const bare = /^(no|nr|#)$/i.test(label.trim());
+      // A bare "No" opening the row under the document's title numbers that document ("TAX INVOICE" / "No.: CS001").
+      const strong = !bare || (!t.slice(0, m.index).trim() && underDocumentTitle(rows, row));
       // A bare "No" numbers what the words before it name (a tax or company registration, a phone, a card), or a
       // house in an address line ("NO.113G, JALAN"): no document's number.
       if (!strong && (OTHER_NUMBER_BEFORE.test(t.slice(0, m.index)) || hasAddressWord(t))) continue;
