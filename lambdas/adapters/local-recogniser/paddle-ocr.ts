@@ -449,7 +449,7 @@ export function lineWords(
 
 /**
  * Where a line's text lies between two x positions of its box: the whole box for a level line; along the slant
- * for a line that slants (as `lineImage` straightens it), so that its words show the page's skew (`estimateSlope`)
+ * for a line that slants (as `lineImage` straightens it), so that its words show the skew where they lie (`slopeAlongPage`)
  * and a word's box holds its own stretch of the line.
  */
 function slantedBand(box: { x0: number; y0: number; x1: number; y1: number; angle?: number }): (x0: number, x1: number) => { top: number; bottom: number } {
