@@ -196,7 +196,8 @@ describe("the seller's name", () => {
   });
 
   it('is as sure of a name opening with its kind of business as of one with a legal form', () => {
-    const address = ['NO 290, JALAN AIR PANAS,', '53200 KUALA LUMPUR'];
+    // The phone between the name and its address: nothing else says whose name it is.
+    const address = ['TEL: 03-4021 5566', 'NO 290, JALAN AIR PANAS,', '53200 KUALA LUMPUR'];
     const confidence = (name: string) => extractSupplierHeader(textRows([name, ...address])).name!.confidence;
     const legal = confidence('GIN KEE TRADING SDN BHD');
     expect(confidence('SYARIKAT PERNIAGAAN GIN KEE')).toBeCloseTo(legal, 1);
@@ -209,7 +210,7 @@ describe("the seller's name", () => {
   });
 
   it('is as sure of a name printed with its registration number as of one with a legal form', () => {
-    const address = ['NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI', 'SELANGOR DARUL EHSAN'];
+    const address = ['TEL: 03-3271 9872', 'NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI', 'SELANGOR DARUL EHSAN'];
     const confidence = (...top: string[]) => extractSupplierHeader(textRows([...top, ...address])).name!.confidence;
     const legal = confidence('TEO HENG STATIONERY SDN BHD');
     const bare = confidence('TEO HENG STATIONERY & BOOKS');
@@ -221,6 +222,19 @@ describe("the seller's name", () => {
     // A number with no check letter is a phone's or a tax number, not the register's.
     expect(confidence('TEO HENG STATIONERY & BOOKS', '(0332719872)')).toBeCloseTo(bare, 1);
     expect(confidence('TEO HENG STATIONERY & BOOKS', 'GST NO. : 001800839168')).toBeCloseTo(bare, 1);
+  });
+
+  it('is as sure of a name right over its address as of one with a legal form', () => {
+    const address = ['NO 290, JALAN AIR PANAS,', '53200 KUALA LUMPUR'];
+    const confidence = (...lines: string[]) => extractSupplierHeader(textRows(lines)).name!.confidence;
+    const legal = confidence('GIN KEE TRADING SDN BHD', ...address);
+    // The letterhead's layout: the name, and under it the address to its postcode.
+    expect(confidence('WAN SHENG CAFE', ...address)).toBeCloseTo(legal, 1);
+    // A line between them may be the name's own, a branch or a slogan.
+    expect(confidence('WAN SHENG CAFE', 'TEL: 03-4021 5566', ...address)).toBeCloseTo(legal * 0.8, 1);
+    // An address of one line, or with no postcode, is too little to go by.
+    expect(confidence('WAN SHENG CAFE', 'NO 290, JALAN AIR PANAS, 53200 KUALA LUMPUR', 'TEL: 03-4021 5566')).toBeCloseTo(legal * 0.8, 1);
+    expect(confidence('WAN SHENG CAFE', 'NO 290, JALAN AIR PANAS,', 'SETAPAK, KUALA LUMPUR')).toBeCloseTo(legal * 0.8, 1);
   });
 
   it('is less sure of a name with a brand above it, not with a document title above it', () => {

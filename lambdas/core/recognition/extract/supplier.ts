@@ -561,7 +561,10 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   }
   const addrText = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
-  const named = best.strong || businessDesignation(nameText) || registeredName(page1, nameRows);
+  // The letterhead's layout names the seller too: the name, and right under it the address of two lines or more to
+  // its postcode. A line between them (a branch, a slogan, a phone) leaves whose name it is open.
+  const headsAddress = addressRows.length >= 2 && sawPostcode && page1.indexOf(addressRows[0]!) === page1.indexOf(nameRows[nameRows.length - 1]!) + 1;
+  const named = best.strong || businessDesignation(nameText) || registeredName(page1, nameRows) || headsAddress;
   const name = nameText ? found(nameRows, nameText, (named ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
   return { name, address, nameRows, addressRows };
 }
