@@ -190,6 +190,10 @@ describe("the seller's name", () => {
     const split = extractSupplierHeader(textRows(['GARDENIA BAKERIES (K L) SDN BHD', 'LOT 3, JALAN PELABUR 23/1,', '40300 SHAH ALAM']));
     const joined = extractSupplierHeader(textRows(['GARDENIA BAKERIES (KL) SDN BHD', 'LOT 3, JALAN PELABUR 23/1,', '40300 SHAH ALAM']));
     expect(split.name!.confidence).toBeCloseTo(joined.name!.confidence * 0.9, 1);
+    // A letter joined to a word by "&" is a name's own ("A & W", "B & BEST"), not a piece split off a word.
+    const ampersand = extractSupplierHeader(textRows(['B & BEST RESTAURANT SDN BHD', 'NO.53, JALAN SAGU 18,', '81100 JOHOR BAHRU']));
+    const plain = extractSupplierHeader(textRows(['BEST RESTAURANT SDN BHD', 'NO.53, JALAN SAGU 18,', '81100 JOHOR BAHRU']));
+    expect(ampersand.name!.confidence).toBeCloseTo(plain.name!.confidence, 1);
     // A document's own text prints its letters as they are: no doubt there.
     const asPrinted = (name: string) => extractSupplierHeader(textRows([name, 'NO.53, JALAN SAGU 18,', '81100 JOHOR BAHRU']), { repairMisreadings: false }).name!.confidence;
     expect(asPrinted('A & W RESTAURANT SDN BHD')).toBeCloseTo(asPrinted('AW RESTAURANT SDN BHD'), 1);

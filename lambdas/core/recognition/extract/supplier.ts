@@ -432,7 +432,7 @@ function loneLetter(token: string): boolean {
  *   reading, not a certain one);
  * - on a reading, a letter stands alone in it, or ends initials, with no full stop after it: what is left of a
  *   word split by the reading, or of a mark it lost ("BOOK TA K" printed "BOOK TA .K", "(K L)" printed "(KL)",
- *   "D.I.T" printed "D.I.Y.");
+ *   "D.I.T" printed "D.I.Y."); a letter joined to a word by "&" is the name's own ("B & BEST", "A & W");
  * - on a reading, its first word is in small letters before capitalised ones: a name is printed in one case, so the
  *   word's start, which holds its capital, was read wrong or lost (faint or shaded print: "ng Alaf Restaurants Sdn
  *   Bhd" printed "Gerbang Alaf …", every letter read at 97 or more).
@@ -446,7 +446,8 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
   if (page1.slice(0, first + 14).some((r, k) => OWNERSHIP_LINE.test(r.text) || (k < afterName && NAME_ABOVE_LINE.test(r.text)) || secondSeller(r, k))) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
     const words = nameText.split(' ');
-    if (words.some((t) => loneLetter(t) || INITIALS_WITHOUT_LAST_STOP.test(t))) factor *= NAME_DOUBT;
+    const joinedByAmpersand = (k: number) => words[k - 1] === '&' || words[k + 1] === '&';
+    if (words.some((t, k) => (loneLetter(t) && !joinedByAmpersand(k)) || INITIALS_WITHOUT_LAST_STOP.test(t))) factor *= NAME_DOUBT;
     if (/^\p{Ll}+$/u.test(words[0]!) && words.slice(1).some((t) => /^\p{Lu}/u.test(t))) factor *= NAME_DOUBT;
     const asRead = cleanCompanyName(nameRows.map((r) => r.text).join(' '), { ...opts, repairMisreadings: false });
     // A lone character after the name left out: a speck, or the name's own last letter.
