@@ -32,6 +32,16 @@ describe('the document number', () => {
     expect(sureOf(['KEDAI ABC', 'TAX INVOICE', 'Points No. 12345'])).toBeLessThan(sureOf(titled)!);
   });
 
+  it('is as sure after a label word read one letter wrong as after the word', () => {
+    const sureOf = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
+    const printed = sureOf(['KEDAI ABC', 'Invoice No.: CS 67832']);
+    expect(numberOf(['KEDAI ABC', 'Involce No.: CS 67832'])).toBe('CS 67832');
+    expect(sureOf(['KEDAI ABC', 'Involce No.: CS 67832'])).toBe(printed);
+    expect(sureOf(['KEDAI ABC', 'RECElPT NO: CS 67832'])).toBe(printed);
+    // A word two letters off is another word: the bare "No" after it counts less.
+    expect(sureOf(['KEDAI ABC', 'Involve No.: CS 67832'])).toBeLessThan(printed!);
+  });
+
   it('keeps a series of letters printed a space before its digits', () => {
     expect(numberOf(['KEDAI ABC', 'INVOICE NO.:  CS 67832', 'CASHIER#:  CASHIER'])).toBe('CS 67832');
     expect(numberOf(['KEDAI ABC', 'INVOICE NO :  CS 23304  DATE: 29/12/2017'])).toBe('CS 23304');

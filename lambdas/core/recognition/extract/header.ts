@@ -323,12 +323,22 @@ export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found;
   };
 }
 
+/** Words of number labels OCR gets one letter wrong ("Involce No.", "RECElPT #"), put right in place (same length). */
+const NUMBER_LABEL_WORDS = ['INVOICE', 'RECEIPT', 'DOCUMENT', 'NUMBER', 'TRANSACTION', 'REFERENCE'];
+function repairNumberLabel(text: string): string {
+  return text.replace(/\p{L}{6,}/gu, (w) => {
+    const up = w.toUpperCase();
+    const k = NUMBER_LABEL_WORDS.find((x) => x.length === up.length && levenshtein(up, x, 1) === 1);
+    return k ? (w === up ? k : k.toLowerCase()) : w;
+  });
+}
+
 /** The document number after a number label ("Invoice No: INV-001", "Serija AB Nr. 123"). */
 export function extractDocumentId(rows: Row[]): Found | undefined {
   type C = { found: Found; score: number };
   const cands: C[] = [];
   for (const row of rows) {
-    const t = fold(row.text);
+    const t = repairNumberLabel(fold(row.text));
     // "Serija AB Nr. 000123" (Lithuanian series and number)
     const series = t.match(/\bserija\s*:?\s*([A-Z]{1,6})\s*,?\s*(nr\.?|numeris)\s*:?\s*([A-Z0-9][\w\-/]*\d[\w\-/]*)/i);
     if (series) {
