@@ -17,6 +17,7 @@ describe('the document number', () => {
     expect(numberOf(['KEDAI ABC', '30/03/2018  No. : CS-20322'])).toBe('CS-20322');
     expect(numberOf(['RESTAURANT ABC', 'INVOICE', 'Invoice : 9820   Cashier : admin'])).toBe('9820');
     expect(numberOf(['KEDAI ABC', 'INVOICE: 001-9822'])).toBe('001-9822');
+    expect(numberOf(['FARMASI ABC', 'TAX INVOICE', 'CASHIER : POS1N  M/C. ID :POS7', 'RECEIPT : 71857936  02/03/18 05:16 PM'])).toBe('71857936');
   });
 
   it("is as sure after a bare \"No\" opening the row under the document's title as after a number label", () => {
@@ -40,6 +41,14 @@ describe('the document number', () => {
     expect(sureOf(['KEDAI ABC', 'RECElPT NO: CS 67832'])).toBe(printed);
     // A word two letters off is another word: the bare "No" after it counts less.
     expect(sureOf(['KEDAI ABC', 'Involve No.: CS 67832'])).toBeLessThan(printed!);
+  });
+
+  it("is as sure after a cash bill's short label, CB# or C/B No, as after BILL NO", () => {
+    const sureOf = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
+    const bill = sureOf(['KEDAI ABC', 'BILL NO : 87870']);
+    expect(numberOf(['KEDAI ABC', 'CB# : 87870  25/FEB/2017 07:43:54'])).toBe('87870');
+    expect(sureOf(['KEDAI ABC', 'CB# : 87870'])).toBe(bill);
+    expect(sureOf(['KEDAI ABC', 'C/B NO: 87870'])).toBe(bill);
   });
 
   it('keeps a series of letters printed a space before its digits', () => {
