@@ -61,13 +61,19 @@ const TOTAL_CHECKS = new Set(['base + tax = total', 'Σ VAT-line gross = total',
 
 const num = (v: FieldValue | undefined) => (v && v.value !== '' && Number.isFinite(Number(v.value)) ? Number(v.value) : undefined);
 const close = (a: number, b: number, terms = 1) => Math.abs(a - b) <= CENT * Math.max(1, terms) + 1e-9;
+/**
+ * Does a sum of `terms` amounts come to the total: within a cent per amount, or the total is the sum's cash rounding
+ * to the nearest 5 cents (a till that rounds the amount paid prints its "ROUNDING ADJ -0.02" between them).
+ */
+const comesToTotal = (sum: number, total: number, terms = 1) => close(sum, total, terms) || Math.abs(Math.round(sum * 20) / 20 - total) < 0.005;
 
 /**
  * Ready rule: every required field (counterparty name, document number, issue date, total) is
  * present with confidence ≥ READY_CONFIDENCE, the issue date is a real date not in the future, at
  * least one arithmetic check of the total can be made, and every check that can be made passes:
  * base + tax = total; Σ VAT-line VAT = tax; Σ VAT-line gross = total (or, where the VAT lines print no
- * gross, Σ net + VAT = total); net + VAT = gross on each VAT line; Σ line-item totals = total or = base.
+ * gross, Σ net + VAT = total); net + VAT = gross on each VAT line; Σ line-item totals = total or = base. A sum
+ * comes to the total within a cent per amount added, or when the total is its cash rounding (`comesToTotal`).
  */
 export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: string): ReadyCheck {
   const reasons: string[] = [];
@@ -94,7 +100,7 @@ export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: st
   const tax = num(fields.amount_tax);
   const fail = (what: string) => reasons.push(`${what} does not add up`);
   if (total !== undefined && base !== undefined && tax !== undefined) {
-    if (close(base + tax, total, 2)) checks.push('base + tax = total');
+    if (comesToTotal(base + tax, total, 2)) checks.push('base + tax = total');
     else fail('base + tax = total');
   }
   const vatLines = fields.vat_lines;
@@ -108,12 +114,12 @@ export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: st
   const nets = vatLines.map((l) => num(l.amount_net));
   if (total !== undefined && grosses.length > 0 && grosses.every((v) => v !== undefined)) {
     const sum = grosses.reduce<number>((s, v) => s + v!, 0);
-    if (close(sum, total, grosses.length)) checks.push('Σ VAT-line gross = total');
+    if (comesToTotal(sum, total, grosses.length)) checks.push('Σ VAT-line gross = total');
     else fail('Σ VAT-line gross = total');
   } else if (total !== undefined && vatLines.length > 0 && grosses.every((v) => v === undefined) && nets.every((v) => v !== undefined) && vats.every((v) => v !== undefined)) {
     // A tax summary of net and VAT only ("SR = 6 %  147.17  8.83") adds up to the total as its gross would.
     const sum = nets.reduce<number>((s, v, i) => s + v! + vats[i]!, 0);
-    if (close(sum, total, 2 * vatLines.length)) checks.push('Σ VAT-line net + VAT = total');
+    if (comesToTotal(sum, total, 2 * vatLines.length)) checks.push('Σ VAT-line net + VAT = total');
     else fail('Σ VAT-line net + VAT = total');
   }
   vatLines.forEach((l, i) => {
@@ -128,7 +134,7 @@ export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: st
   if (total !== undefined && lineTotals.length > 0 && lineTotals.every((v) => v !== undefined)) {
     const sum = lineTotals.reduce<number>((s, v) => s + v!, 0);
     const terms = lineTotals.length;
-    if (close(sum, total, terms) || (base !== undefined && close(sum, base, terms))) checks.push('Σ line items = total');
+    if (comesToTotal(sum, total, terms) || (base !== undefined && close(sum, base, terms))) checks.push('Σ line items = total');
     else fail('Σ line items = total');
   }
   if (!reasons.some((r) => r.includes('does not add up'))) {

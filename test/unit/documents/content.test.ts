@@ -54,6 +54,34 @@ describe('ready rule', () => {
   });
 });
 
+describe('ready rule and cash rounding', () => {
+  const today = '2024-06-01';
+  // SUB TOTAL 7.00, GST 6 % 0.42, ROUNDING ADJ -0.02, NET TOTAL 7.40.
+  const rounded = (total: string): ExtractedFields => ({
+    supplier_name: v('B & BEST RESTAURANT'),
+    document_id: v('00118887'),
+    issue_date: v('2018-03-18'),
+    amount_total: v(total),
+    amount_total_base: v('7.00'),
+    amount_tax: v('0.42'),
+    vat_lines: [{ vat_rate: v('6'), amount_net: v('7.00'), amount_vat: v('0.42'), amount_gross: v('7.42') }],
+    line_items: [{ total_price: v('3.50') }, { total_price: v('3.50') }],
+  });
+
+  it('takes a total that is the sum rounded to the nearest 5 cents as adding up', () => {
+    expect(readyCheck(rounded('7.40'), 'receipt', today)).toMatchObject({ ready: true, reasons: [] });
+    const summary = { vat_rate: v('6'), amount_net: v('7.00'), amount_vat: v('0.42') };
+    expect(readyCheck({ ...rounded('7.40'), vat_lines: [summary] }, 'receipt', today).ready).toBe(true);
+  });
+
+  it('still sends a total off by more than the rounding to review', () => {
+    // 7.42 rounds to 7.40, never to 7.45 nor 7.35.
+    for (const total of ['7.45', '7.35', '7.50']) {
+      expect(readyCheck(rounded(total), 'receipt', today).reasons).toContain('Σ VAT-line gross = total does not add up');
+    }
+  });
+});
+
 describe('content helpers', () => {
   it('moves the counterparty between supplier and customer when the type changes', () => {
     const fields: ExtractedFields = { supplier_name: v('ACME UAB'), supplier_code: v('123456789'), customer_name: v('Buyer UAB'), vat_lines: [], line_items: [] };
