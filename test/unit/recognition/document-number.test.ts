@@ -18,6 +18,7 @@ describe('the document number', () => {
     expect(numberOf(['RESTAURANT ABC', 'INVOICE', 'Invoice : 9820   Cashier : admin'])).toBe('9820');
     expect(numberOf(['KEDAI ABC', 'INVOICE: 001-9822'])).toBe('001-9822');
     expect(numberOf(['FARMASI ABC', 'TAX INVOICE', 'CASHIER : POS1N  M/C. ID :POS7', 'RECEIPT : 71857936  02/03/18 05:16 PM'])).toBe('71857936');
+    expect(numberOf(['KEDAI ABC', 'TAX INVOICE', 'RECEIPT NO.[00522899]  19/01/17 10:48'])).toBe('00522899');
   });
 
   it("is as sure after a bare \"No\" opening the row under the document's title as after a number label", () => {

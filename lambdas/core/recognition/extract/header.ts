@@ -52,8 +52,9 @@ function fold(s: string): string {
 /** Text of a row after the label match, without separators. */
 function afterLabel(row: Row, labelEnd: number): { start: number; text: string } {
   const rest = row.text.slice(labelEnd);
-  // A comma is a full stop thin print lost the dot of ("SLIP NO,: 7010385084").
-  const skip = rest.match(/^[\s.,:#\-–=)]*/)?.[0].length ?? 0;
+  // A comma is a full stop thin print lost the dot of ("SLIP NO,: 7010385084"); a value may stand in brackets
+  // ("RECEIPT NO.[00522899]").
+  const skip = rest.match(/^[\s.,:#\-–=)[(]*/)?.[0].length ?? 0;
   return { start: labelEnd + skip, text: row.text.slice(labelEnd + skip) };
 }
 
