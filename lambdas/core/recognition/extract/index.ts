@@ -5,6 +5,7 @@
 import type { DateFormat, HeaderFieldId, OcrDocument, OcrWord } from '../types';
 import { formatAmount, roundMoney } from './amounts';
 import { dateFormatOfAddress, dateFormatOfCurrency, documentDateFormat, extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields } from './header';
+import { discountLines } from './discount-lines';
 import { extractLineItems, type LineItem } from './line-items';
 import { buildRow, documentRows, type Found, type Row } from './rows';
 import { extractSupplierHeader } from './supplier';
@@ -87,6 +88,7 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
   const itemsSum = itemAmounts.length && itemAmounts.every((n) => Number.isFinite(n)) ? Math.round(itemAmounts.reduce((a, b) => a + b, 0) * 100) / 100 : undefined;
   const totals = extractTotals(rows, itemsSum !== undefined ? { itemsSum } : {});
   if (totals.total) fields.amount_total = totals.total;
+  if (totals.total) lineItems.push(...discountLines(rows, lineItems, Number(totals.total.value)));
   if (totals.subtotal) fields.amount_total_base = totals.subtotal;
   if (totals.tax) fields.amount_tax = totals.tax;
   if (cur) fields.currency = cur;
