@@ -71,6 +71,13 @@ describe('amounts', () => {
     expect(findAmounts('1.250 KG  12.50').map((a) => a.value)).toEqual([12.5]);
   });
 
+  it('takes no time of day before AM or PM for an amount', () => {
+    expect(findAmounts('MON-SAT 7.30AM-6.00PM')).toEqual([]);
+    expect(findAmounts('SUN 7.30 am - 2.00 pm')).toEqual([]);
+    // Not with a currency, nor past twelve hours or sixty minutes.
+    expect(findAmounts('RM6.00 PM  13.00 PM  6.75PM').map((a) => a.value)).toEqual([6, 13, 6.75]);
+  });
+
   it('reads cents after a currency and its full stop, the leading zero left out', () => {
     expect(findAmounts('2485 LABOOST DRINKING WATER  RM.50 S').map((a) => a.value)).toEqual([0.5]);
     expect(findAmounts('RM.34.80').map((a) => a.value)).toEqual([34.8]);

@@ -58,6 +58,9 @@ const MISREAD_AMOUNT = /(?<![\p{L}\d.,])((?:RM|\$|€)?)([\dOoIlBZbg|][\dOoIlSBZ
  */
 const MEASURE_AFTER = /^(?:mm|cm|m|km|mg|g|kg|ml|cl|l|ltr|lb|lbs|oz)(?![\p{L}\d])|^\s(?:litres?|liters?|ltrs?|kgs?)(?![\p{L}\d])/iu;
 
+/** A clock's time after the number: "7.30AM-6.00PM" (opening hours), "6.05 PM", no amounts. */
+const TIME_MARK_AFTER = /^\s?(?:am|pm|a\.m\.|p\.m\.)(?![\p{L}\d])/iu;
+
 function toNumber(intPart: string, decPart: string | undefined): number | undefined {
   const intDigits = intPart.replace(/[ ,.'\u00a0]/g, '');
   if (!/^\d+$/.test(intDigits)) return undefined;
@@ -111,6 +114,8 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
     if (requireDecimals && (dp === undefined || dp.length < 2)) continue;
     const after = text.slice(m.index + raw.length);
     if (requireDecimals && !curBefore && !curAfter && !post && MEASURE_AFTER.test(after)) continue;
+    // A number of hours and minutes before AM or PM is a time of day.
+    if (!curBefore && !curAfter && ds && Number(ip) <= 12 && Number(dp) < 60 && TIME_MARK_AFTER.test(after)) continue;
     // Joined by a hyphen to more digits it is a code or a range ("2.2012-0011"), not an amount with a minus after it.
     if (post === '-' && /^\d/.test(after)) continue;
     const value = toNumber(ip, dp);
