@@ -4,6 +4,7 @@ import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
 import { textDocument, textRows } from './helpers';
 
 const numberOf = (lines: string[]) => extractDocumentId(textRows(lines))?.value;
+const sureOf = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
 
 describe('the document number', () => {
   it('is read after a number label, also one the reading misspelt', () => {
@@ -22,7 +23,6 @@ describe('the document number', () => {
   });
 
   it("is as sure after a bare \"No\" opening the row under the document's title as after a number label", () => {
-    const sureOf = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
     const titled = ['ENW HARDWARE CENTRE (M) SDN. BHD.', '14/04/2018 Tax Invoice', 'No. :CS00233521'];
     expect(numberOf(titled)).toBe('CS00233521');
     expect(sureOf(titled)).toBe(sureOf(['ENW HARDWARE CENTRE (M) SDN. BHD.', 'Tax Invoice No. :CS00233521']));
@@ -35,7 +35,6 @@ describe('the document number', () => {
   });
 
   it('is as sure after a label word read one letter wrong as after the word', () => {
-    const sureOf = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
     const printed = sureOf(['KEDAI ABC', 'Invoice No.: CS 67832']);
     expect(numberOf(['KEDAI ABC', 'Involce No.: CS 67832'])).toBe('CS 67832');
     expect(sureOf(['KEDAI ABC', 'Involce No.: CS 67832'])).toBe(printed);
@@ -45,7 +44,6 @@ describe('the document number', () => {
   });
 
   it("is as sure after a cash bill's short label, CB# or C/B No, as after BILL NO", () => {
-    const sureOf = (lines: string[]) => extractDocumentId(textRows(lines))?.confidence;
     const bill = sureOf(['KEDAI ABC', 'BILL NO : 87870']);
     expect(numberOf(['KEDAI ABC', 'CB# : 87870  25/FEB/2017 07:43:54'])).toBe('87870');
     expect(sureOf(['KEDAI ABC', 'CB# : 87870'])).toBe(bill);
