@@ -5,6 +5,7 @@
  */
 import type { ContentItem } from '../../../shared/schemas/content';
 import type { ContentDocument } from '../content/tree';
+import { toFiveCents } from '../recognition/extract/amounts';
 import type { ExtractedFields, FieldValue, HeaderFieldId } from '../recognition/types';
 import type { ReceiptType } from './types';
 
@@ -65,7 +66,7 @@ const close = (a: number, b: number, terms = 1) => Math.abs(a - b) <= CENT * Mat
  * Does a sum of `terms` amounts come to the total: within a cent per amount, or the total is the sum's cash rounding
  * to the nearest 5 cents (a till that rounds the amount paid prints its "ROUNDING ADJ -0.02" between them).
  */
-const comesToTotal = (sum: number, total: number, terms = 1) => close(sum, total, terms) || Math.abs(Math.round(sum * 20) / 20 - total) < 0.005;
+const comesToTotal = (sum: number, total: number, terms = 1) => close(sum, total, terms) || Math.abs(toFiveCents(sum) - total) < 0.005;
 
 /**
  * Ready rule: every required field (counterparty name, document number, issue date, total) is

@@ -5,16 +5,14 @@
  * the total's cash rounding), each discount becomes a line with a negative amount, so that the lines add up to the
  * document as printed, as an accounting system's import of the lines expects.
  */
-import { formatAmount, roundMoney } from './amounts';
+import { formatAmount, roundMoney, toFiveCents } from './amounts';
 import type { LineItem } from './item-rows';
 import { foundInRow, type Row } from './rows';
 import { labelledAmounts, type LabelledAmount } from './totals';
 
-const CENT = 0.005;
-
 /** Does `sum` come to `total`: to the cent, or rounded to the nearest 5 cents? */
 function comesTo(sum: number, total: number): boolean {
-  return Math.abs(sum - total) < CENT || Math.abs(Math.round(sum * 20) / 20 - total) < CENT;
+  return Math.abs(sum - total) < 0.005 || Math.abs(toFiveCents(sum) - total) < 0.005;
 }
 
 function discountLine(d: LabelledAmount): LineItem {

@@ -3,7 +3,7 @@
  * are collected, then the total is the candidate best supported by its label and by arithmetic
  * (cash − change = total, subtotal + tax + rounding = total, VAT lines add up).
  */
-import { findAmounts, findRates, formatAmount, roundMoney, type AmountMatch } from './amounts';
+import { findAmounts, findRates, formatAmount, roundMoney, toFiveCents, type AmountMatch } from './amounts';
 import { foundInRow, spanConfidence, type Found, type Row } from './rows';
 import { foldDiacritics, levenshtein } from './text';
 
@@ -165,11 +165,6 @@ const eq = (a: number, b: number) => Math.abs(a - b) < 0.005;
  */
 export function isCashRounding(exact: number, rounded: number): boolean {
   return !eq(exact, rounded) && eq(toFiveCents(exact), rounded);
-}
-
-/** An amount rounded to the nearest 5 cents. */
-function toFiveCents(amount: number): number {
-  return Math.round(amount * 20) / 20;
 }
 
 function toFound(la: LabelledAmount, factor: number): Found {
