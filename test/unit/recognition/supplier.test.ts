@@ -241,6 +241,18 @@ describe("the seller's name", () => {
     expect(confidence('WAN SHENG CAFE', 'NO 290, JALAN AIR PANAS,', 'SETAPAK, KUALA LUMPUR')).toBeCloseTo(legal * 0.8, 1);
   });
 
+  it('is less sure of a name whose last line ends on "&" with nothing found to go on with', () => {
+    const address = ['NO.113G & 115G, JALAN SETIA GEMBILANG,', '40170 SETIA ALAM, SELANGOR.'];
+    const cut = extractSupplierHeader(textRows(['HOME MASTER HARDWARE &', ...address]));
+    const whole = extractSupplierHeader(textRows(['HOME MASTER HARDWARE', ...address]));
+    expect(cut.name?.value).toBe('HOME MASTER HARDWARE');
+    expect(cut.name!.confidence).toBeCloseTo(whole.name!.confidence * 0.9, 1);
+    // Its second line found, the name is whole.
+    const both = extractSupplierHeader(textRows(['HOME MASTER HARDWARE &', 'ELECTRICAL SDN BHD', ...address]));
+    expect(both.name?.value).toBe('HOME MASTER HARDWARE & ELECTRICAL SDN BHD');
+    expect(both.name!.confidence).toBeCloseTo(whole.name!.confidence, 1);
+  });
+
   it('is less sure of a name with a brand above it, not with a document title above it', () => {
     const address = ['NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM'];
     const alone = extractSupplierHeader(textRows(['SIN THYE & COMPANY', ...address]));

@@ -433,6 +433,8 @@ function loneLetter(token: string): boolean {
  * - on a reading, a letter stands alone in it, or ends initials, with no full stop after it: what is left of a
  *   word split by the reading, or of a mark it lost ("BOOK TA K" printed "BOOK TA .K", "(K L)" printed "(KL)",
  *   "D.I.T" printed "D.I.Y."); a letter joined to a word by "&" is the name's own ("B & BEST", "A & W");
+ * - on a reading, its last line ends on "&" with no line found to go on with: the name was cut ("HOME MASTER
+ *   HARDWARE &" over an address line that took in "ELECTRICAL");
  * - on a reading, its first word is in small letters before capitalised ones: a name is printed in one case, so the
  *   word's start, which holds its capital, was read wrong or lost (faint or shaded print: "ng Alaf Restaurants Sdn
  *   Bhd" printed "Gerbang Alaf …", every letter read at 97 or more).
@@ -453,6 +455,8 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
     // A lone character after the name left out: a speck, or the name's own last letter.
     const lone = /\s([\p{L}\d])$/u.exec(asRead);
     if (lone && !collapseSpaces(nameText).endsWith(` ${lone[1]}`)) factor *= NAME_DOUBT;
+    // A name whose last line ends on "&" goes on where no line was found to go on with ("HOME MASTER HARDWARE &").
+    if (/(^|\s)&$/.test(nameRows[nameRows.length - 1]!.text.trim())) factor *= NAME_DOUBT;
     // Words after the legal form left out (stamps, branches) are not a repair.
     if (!collapseSpaces(asRead).toUpperCase().startsWith(collapseSpaces(nameText).toUpperCase())) factor *= NAME_DOUBT;
   }
