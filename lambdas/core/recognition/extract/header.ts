@@ -10,7 +10,7 @@ import { findDates, monthFromName, type DateMatch, type DateOrder } from './date
 import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
 import { cleanCompanyName, looksLikeAddress, sureWords, type NameOptions } from './supplier';
 import { buildRow, foundInRow, type Cell, type Found, type Row } from './rows';
-import { collapseSpaces, fixDigits, foldDiacritics, levenshtein } from './text';
+import { collapseSpaces, fixDigits, foldDiacritics, levenshtein, oneSlipFrom } from './text';
 import { isMalaysianAddress } from './places';
 
 // Labels are matched on text with diacritics folded (ą → a), case-insensitive.
@@ -329,8 +329,8 @@ const NUMBER_LABEL_WORDS = ['INVOICE', 'RECEIPT', 'DOCUMENT', 'NUMBER', 'TRANSAC
 function repairNumberLabel(text: string): string {
   return text.replace(/\p{L}{6,}/gu, (w) => {
     const up = w.toUpperCase();
-    const k = NUMBER_LABEL_WORDS.find((x) => x.length === up.length && levenshtein(up, x, 1) === 1);
-    return k ? (w === up ? k : k.toLowerCase()) : w;
+    const k = oneSlipFrom(up, NUMBER_LABEL_WORDS, { sameLength: true });
+    return k && k !== up ? (w === up ? k : k.toLowerCase()) : w;
   });
 }
 

@@ -1,5 +1,5 @@
 /** Legal-form suffixes and business words, shared by the supplier extractor and the matcher. */
-import { foldDiacritics, levenshtein, repairNameWords } from './text';
+import { foldDiacritics, levenshtein, oneSlipFrom, repairNameWords } from './text';
 
 /** One-word legal forms (upper case, without dots); two-word ones (SDN BHD, PTE LTD) are handled in `legalFormEnd`. */
 const SINGLE_FORMS = new Set([
@@ -56,7 +56,7 @@ export function correctBusinessWords(name: string): string {
   return repairNameWords(tokens.join(' '), ({ up, recase }) => {
     if (vocabularyWord(up)) return undefined;
     if (up.length >= 6) {
-      const near = [...BUSINESS_WORDS].filter((v) => v.length >= 6 && Math.abs(v.length - up.length) <= 1 && levenshtein(up, v, 1) <= 1);
+      const near = [...BUSINESS_WORDS].filter((v) => v.length >= 6 && levenshtein(up, v, 1) <= 1);
       if (near.length === 1) return recase(near[0]!);
     }
     if (!spacesLost) return undefined;
@@ -128,7 +128,7 @@ export function legalFormEnd(tokens: string[]): number {
     else if (t === 'BHD' || t === 'BERHAD' || (fuzzyBhd && i > 0 && /^\(?M\)?$/.test(up[i - 1]!))) end = i + 1;
     else if (['LTD', 'LIMITED', 'PLC', 'LLC', 'LLP', 'INC', 'CORP', 'CORPORATION', 'GMBH', 'SARL', 'SRL', 'ENTERPRISE', 'ENTERPRISES', 'TRADING'].includes(t)) end = i + 1;
     // Long forms with one OCR slip: "ENTERFRISE", "TRADINC".
-    else if (t.length >= 7 && ['ENTERPRISE', 'ENTERPRISES', 'TRADING', 'LIMITED', 'CORPORATION'].some((f) => Math.abs(f.length - t.length) <= 1 && levenshtein(t, f, 1) <= 1)) end = i + 1;
+    else if (t.length >= 7 && oneSlipFrom(t, ['ENTERPRISE', 'ENTERPRISES', 'TRADING', 'LIMITED', 'CORPORATION'])) end = i + 1;
     else if (['CO', 'COMPANY', 'AG', 'SA', 'AS', 'AB', 'BV', 'NV', 'OY', 'SIA', 'OU', 'APS'].includes(t) && i === up.length - 1 && i > 0) end = i + 1;
   }
   return end;
@@ -159,7 +159,7 @@ export function fixLegalForms(name: string): string {
     }
     // "ENTERFRISE" → "ENTERPRISE": long legal-form words with one OCR slip.
     if (t.length >= 7 && /^[A-Z]+$/.test(tokens[i]!.replace(/[.,]+$/, ''))) {
-      const canon = ['ENTERPRISE', 'ENTERPRISES', 'TRADING', 'LIMITED', 'BERHAD', 'SENDIRIAN', 'CORPORATION'].find((f) => f !== t && Math.abs(f.length - t.length) <= 1 && levenshtein(t, f, 1) <= 1);
+      const canon = oneSlipFrom(t, ['ENTERPRISE', 'ENTERPRISES', 'TRADING', 'LIMITED', 'BERHAD', 'SENDIRIAN', 'CORPORATION'].filter((f) => f !== t));
       if (canon && !['ENTERPRISE', 'ENTERPRISES'].includes(t)) tokens[i] = `${canon}${trailingPunct}`;
     }
     // "(N) SDN BHD", "(H) BHD" → "(M) …": the bracketed letter before a Malaysian legal form is M (Malaysia), and

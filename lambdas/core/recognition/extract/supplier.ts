@@ -10,7 +10,7 @@ import { findDates } from './dates';
 import { correctMisreadWords, isEnglishWord, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
-import { collapseSpaces, foldDiacritics, LETTER_FOR_DIGIT, levenshtein } from './text';
+import { collapseSpaces, foldDiacritics, LETTER_FOR_DIGIT, levenshtein, oneSlipFrom } from './text';
 import { hasAddressWord, joinAddressLines, repairAddressWords } from './address';
 
 /** Lines that are document furniture, never the seller's name. */
@@ -97,7 +97,7 @@ function notAName(text: string): boolean {
   if (compact.length >= 10 && ['INVOICE', 'RECEIPT', 'CASHBILL', 'CASHSALE', 'CASHIER', 'WELCOME', 'THANKYOU'].some(within)) return true;
   return tokensOf(text).some((t) => {
     const u = cleanToken(t);
-    return u.length >= 5 && NOT_A_NAME_WORDS.some((k) => Math.abs(k.length - u.length) <= 1 && levenshtein(u, k, 1) <= 1);
+    return u.length >= 5 && !!oneSlipFrom(u, NOT_A_NAME_WORDS);
   });
 }
 

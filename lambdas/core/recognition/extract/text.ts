@@ -36,6 +36,15 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
   return prev[b.length]!;
 }
 
+/**
+ * The word of `vocabulary` that `word` is at most one OCR slip from (a letter misread, lost or added; with
+ * `sameLength`, misread only, so that the text keeps its offsets), the first one listed; undefined if none.
+ */
+export function oneSlipFrom(word: string, vocabulary: Iterable<string>, opts: { sameLength?: boolean } = {}): string | undefined {
+  for (const k of vocabulary) if ((!opts.sameLength || k.length === word.length) && levenshtein(word, k, 1) <= 1) return k;
+  return undefined;
+}
+
 /** Letters that digits stand for when read inside a word: upper and lower case (a lower-case b looks like a 6). */
 export const LETTER_FOR_DIGIT: Readonly<Record<string, { upper: string; lower: string }>> = {
   '0': { upper: 'O', lower: 'o' },

@@ -5,7 +5,7 @@
  */
 import { findAmounts, findRates, formatAmount, roundMoney, toFiveCents, type AmountMatch } from './amounts';
 import { foundInRow, spanConfidence, type Found, type Row } from './rows';
-import { foldDiacritics, levenshtein } from './text';
+import { foldDiacritics, levenshtein, oneSlipFrom } from './text';
 
 export type AmountKind =
   | 'total_final'
@@ -51,6 +51,9 @@ const TOTAL = /\b(total|tota1|totai|t0tal|amount|amt|sum|suma|i[sš]\s*viso|viso
 /** Label words OCR often gets one letter wrong ("CAGH", "T0TAL", "CHANCE", "IUIAL"), put right before classifying. */
 const LABEL_WORDS = ['CHARGE', 'CHARGES', 'TOTAL', 'SUBTOTAL', 'CASH', 'CHANGE', 'ROUNDING', 'ROUNDED', 'AMOUNT', 'NETT', 'GRAND', 'PAYABLE', 'TENDER', 'TENDERED', 'PAYMENT', 'INCLUSIVE', 'EXCLUDING', 'INCL', 'EXCL', 'SALES', 'DISCOUNT', 'ADJUSTMENT', 'BALANCE', 'CREDIT', 'RECEIVED', 'SUMA', 'VISO', 'MOKETI'];
 
+/** The label words long enough to be told by their letters with one slip; CHARGE is one slip from CHANGE. */
+const SLIP_LABEL_WORDS = LABEL_WORDS.filter((k) => k.length >= 5 && !k.startsWith('CHARGE'));
+
 export function repairLabel(label: string): string {
   return label.replace(/[A-Za-z0-9|$](?:[A-Za-z0-9|$-]{2,})[A-Za-z0-9|$]/g, (w) => {
     const up = w.toUpperCase().replace(/0/g, 'O').replace(/[1|]/g, 'L').replace(/\$/g, 'S').replace(/-/g, '');
@@ -58,7 +61,8 @@ export function repairLabel(label: string): string {
     if (/\d{2,}/.test(w)) return w;
     // Thin print reads T as I ("IUIAL", "SUBIUIAL"): also tried with every I a T.
     for (const v of [up, up.replace(/I/g, 'T')]) {
-      for (const k of LABEL_WORDS) if (k.length >= 5 && !k.startsWith('CHARGE') && Math.abs(k.length - v.length) <= 1 && levenshtein(v, k, 1) <= 1) return k;
+      const k = oneSlipFrom(v, SLIP_LABEL_WORDS);
+      if (k) return k;
     }
     return w;
   });
