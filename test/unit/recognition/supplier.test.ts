@@ -265,6 +265,16 @@ describe("the seller's name", () => {
     expect(branded.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it('is as sure of a name under a logo that spells only its own words as of the name alone', () => {
+    const name = ['ELKEN SERVICE SDN BHD', 'NO 2-1 JALAN 3/137B BATU 5', '58000 KUALA LUMPUR'];
+    const alone = extractSupplierHeader(textRows(name));
+    const logo = extractSupplierHeader(textRows(['ELKEN', 'SERVICE', ...name]));
+    const brand = extractSupplierHeader(textRows(['ELKEN', 'EXPRESS', ...name]));
+    expect([logo.name?.value, brand.name?.value]).toEqual(['ELKEN SERVICE SDN BHD', 'ELKEN SERVICE SDN BHD']);
+    expect(logo.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
+    expect(brand.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
+  });
+
   it('is less sure of the name where the top also names who owns the shop', () => {
     const alone = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', 'NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM']));
     const owned = extractSupplierHeader(

@@ -419,6 +419,13 @@ function loneLetter(token: string): boolean {
   return /^\(?\p{L}\)?$/u.test(token) && !/^\(\p{L}\)$/u.test(token);
 }
 
+/** A logo over the name that spells only the name's own words ("ELKEN" + "SERVICE" over "ELKEN SERVICE SDN BHD") names no other seller. */
+function repeatsName(row: Row, nameText: string): boolean {
+  const nameWords = new Set(tokensOf(nameText).map(cleanToken));
+  const words = tokensOf(row.text).map(cleanToken);
+  return words.length > 0 && words.every((w) => w.length > 1 && nameWords.has(w));
+}
+
 /**
  * Doubts about a found name that its letters' confidence does not show, each lowering the name's confidence (so
  * the ready rule sends the document to review unless master data or a learnt layout confirms the supplier):
@@ -442,7 +449,7 @@ function loneLetter(token: string): boolean {
 function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
-  if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r) && (!notAName(r.text) || legalFormEnd(tokensOf(r.text)) > 0))) factor *= NAME_DOUBT;
+  if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r) && (!notAName(r.text) || legalFormEnd(tokensOf(r.text)) > 0) && !repeatsName(r, nameText))) factor *= NAME_DOUBT;
   const afterName = first + nameRows.length;
   const secondSeller = (r: Row, k: number) => k === afterName && legalFormEnd(tokensOf(r.text)) > 0 && !garbled(r);
   if (page1.slice(0, first + 14).some((r, k) => OWNERSHIP_LINE.test(r.text) || (k < afterName && NAME_ABOVE_LINE.test(r.text)) || secondSeller(r, k))) factor *= NAME_DOUBT;
