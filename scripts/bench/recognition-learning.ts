@@ -15,8 +15,8 @@
  *
  * By default the whole product runs locally in this process (the local stack, its processing job and local
  * recogniser with the shipped model; on the development folder its training data, so an in-sample reading).
- * `--from-dump <dir>` replays kept readings instead (`bench:recognition --dump`, e.g. of held-out models) through the
- * same core functions in the job's order — the layouts stored under `lookupKeys`, `applyHintsToResult`,
+ * `--from-dump <dir>` replays kept readings instead (`bench:recognition --dump`, e.g. of held-out models): their lines,
+ * the fields extracted again by this checkout's rules, through the same core functions in the job's order — the layouts stored under `lookupKeys`, `applyHintsToResult`,
  * `mapExpenseToFields`, `matchStakeholder` against the suppliers confirmed so far, `withStakeholderFields`,
  * `readyCheck` — and confirms with `learnLayout` (values located where the content says they were read) and a
  * supplier kept when it has a code or VAT ID; a receipt read without a document number is not confirmed, as the
@@ -33,7 +33,8 @@ import { findItem } from '../../lambdas/core/content/tree';
 import { readyCheck } from '../../lambdas/core/documents/content';
 import { withStakeholderFields } from '../../lambdas/core/documents/counterparty';
 import type { StakeholderRecord } from '../../lambdas/core/master-data/types';
-import { blocksToDocument } from '../../lambdas/core/recognition/expense';
+import { extractDocument } from '../../lambdas/core/recognition/extract';
+import { blocksToDocument, toAnalyzeExpenseResult } from '../../lambdas/core/recognition/expense';
 import { parseDate } from '../../lambdas/core/recognition/extract/dates';
 import { lookupKeys, printedText, supplierKeys } from '../../lambdas/core/recognition/layout-keys';
 import { applyHintsToResult, learnLayout, type ConfirmedFields, type ConfirmedPlaces } from '../../lambdas/core/recognition/learn';
@@ -160,7 +161,10 @@ function replayStream(dumpDir: string, opts: { learning: boolean; register: stri
     async read(r) {
       const file = path.join(dumpDir, `${r.id}.json`);
       if (!existsSync(file)) throw new Error(`${r.id}: no kept reading in ${dumpDir}`);
-      const result = JSON.parse(readFileSync(file, 'utf8')) as AnalyzeExpenseResult;
+      // The kept reading's lines, their fields extracted again by this checkout's rules (as bench:recognition
+      // --from-dump does), so that a change of the extraction shows without reading the images again.
+      const doc = blocksToDocument(JSON.parse(readFileSync(file, 'utf8')) as AnalyzeExpenseResult);
+      const result = toAnalyzeExpenseResult(doc, extractDocument(doc));
       const hints = [...new Set(lookupKeys(mapExpenseToFields(result), printedText(result)).flatMap((k) => layouts.get(`${k.kind}#${k.value}`) ?? []))];
       let fields = mapExpenseToFields(applyHintsToResult(result, hints));
       const m = matchStakeholder(fields, register);
