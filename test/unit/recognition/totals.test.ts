@@ -156,6 +156,15 @@ describe('receipt totals', () => {
     expect([t.total?.value, t.subtotal?.value, t.tax?.value]).toEqual(['260.25', '218.80', '41.45']);
   });
 
+  it("takes no zero-rated line's tax of 0 for the document's where it prints a positive tax", () => {
+    const summary = ['GST Summary   Amount(RM)   GST (RM)', 'S=GST @ 6% :      66.98      4.02', 'Z=GST @ 0% :       0.00      0.00'];
+    const t = extractTotals(textRows(['TOTAL              71.00', 'Cash               71.00', 'GST @6%             4.02', ...summary]));
+    expect([t.total?.value, t.tax?.value, t.subtotal?.value]).toEqual(['71.00', '4.02', undefined]);
+    // A document taxed at 0 only still has its tax of 0 and its total for base.
+    const zero = extractTotals(textRows(['TOTAL              71.00', 'Cash               71.00', 'GST @0%             0.00']));
+    expect([zero.total?.value, zero.tax?.value, zero.subtotal?.value]).toEqual(['71.00', '0.00', '71.00']);
+  });
+
   it('prefers the total printed below the rounding line', () => {
     const t = extractTotals(textRows(['Total RM Incl. of GST      31.47', 'Rounding Adj               -0.02', 'Total                      31.45']));
     expect(t.total?.value).toBe('31.45');

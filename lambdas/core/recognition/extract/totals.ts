@@ -392,7 +392,11 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
   const T = total.amount.value;
   let taxPick: LabelledAmount | undefined;
   let subPick: LabelledAmount | undefined;
+  // A tax of 0 adds up with any copy of the total, which proves nothing where the document prints a positive tax
+  // ("GST @6%  4.02" over a zero-rated line "Z=GST @ 0% :  0.00  0.00"): there it is no pair.
+  const positiveTax = taxes.some((t) => t.amount.value > 0 && t.rate !== 0);
   for (const t of taxes) {
+    if (t.amount.value === 0 && positiveTax) continue;
     for (const s of [...subs, ...candidates.filter((c) => c !== total)]) {
       if (!plausibleTax(t.amount.value, s.amount.value)) continue;
       if (eq(s.amount.value + t.amount.value, T) || roundings.some((r) => eq(s.amount.value + t.amount.value + r.amount.value, T))) {
