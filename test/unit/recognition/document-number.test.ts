@@ -50,6 +50,13 @@ describe('the document number', () => {
     expect(sureOf(['KEDAI ABC', 'C/B NO: 87870'])).toBe(bill);
   });
 
+  it("is a restaurant till's check number, CHK with or without #", () => {
+    expect(numberOf(['PAPPARICH BMC', 'TAX INVOICE', '2003 SAIFUL', 'CHK 274898', '15 JUN 18 08:34:31 PM'])).toBe('274898');
+    expect(numberOf(['PAPPARICH BMC', 'Chk# 274898'])).toBe('274898');
+    // A word that only starts so is no label.
+    expect(numberOf(['PAPPARICH BMC', 'CHKN WINGS 274898'])).toBeUndefined();
+  });
+
   it('keeps a series of letters printed a space before its digits', () => {
     expect(numberOf(['KEDAI ABC', 'INVOICE NO.:  CS 67832', 'CASHIER#:  CASHIER'])).toBe('CS 67832');
     expect(numberOf(['KEDAI ABC', 'INVOICE NO :  CS 23304  DATE: 29/12/2017'])).toBe('CS 23304');
