@@ -275,6 +275,15 @@ describe("the seller's name", () => {
     expect(brand.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it("is as sure of a name under a bookkeeper's stamp as of the name alone, and takes no stamp for a name", () => {
+    const address = ['NO.49, JALAN DINAR G U3/G,', '40150 SHAH ALAM, SELANGOR'];
+    const alone = extractSupplierHeader(textRows(['BEMED (SP) SDN. BHD.', ...address]));
+    const stamped = extractSupplierHeader(textRows(['POSTED', 'BEMED (SP) SDN. BHD.', ...address]));
+    expect(stamped.name?.value).toBe('BEMED (SP) SDN. BHD.');
+    expect(stamped.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
+    expect(extractSupplierHeader(textRows(['POSTED', 'KEDAI RUNCIT', ...address])).name?.value).toBe('KEDAI RUNCIT');
+  });
+
   it('is less sure of the name where the top also names who owns the shop', () => {
     const alone = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', 'NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM']));
     const owned = extractSupplierHeader(

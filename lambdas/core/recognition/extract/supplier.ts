@@ -88,9 +88,12 @@ function tokensOf(text: string): string[] {
 
 const NOT_A_NAME_WORDS = ['INVOICE', 'RECEIPT', 'CASHIER', 'WELCOME', 'CUSTOMER', 'MEMBER', 'COUNTER', 'TERMINAL', 'SIMPLIFIED', 'OFFICIAL', 'ORDER'];
 
+/** A bookkeeper's stamp on the receipt, a line of its own ("POSTED" over the seller's name). */
+const STAMP_LINE = /^\W*(posted|paid|received|entered)\W*$/i;
+
 /** NOT_A_NAME, also with one OCR slip in a long keyword ("TAX INVQICE"). */
 function notAName(text: string): boolean {
-  if (NOT_A_NAME.test(text)) return true;
+  if (NOT_A_NAME.test(text) || STAMP_LINE.test(text)) return true;
   // Words run together by the OCR still name document furniture, also with one slip ("SIMPLIFIEDTAXINYOICE").
   const compact = cleanToken(text.replace(/\s+/g, ''));
   const within = (k: string) => [...Array(Math.max(0, compact.length - k.length + 1)).keys()].some((i) => levenshtein(compact.slice(i, i + k.length), k, 1) <= 1);
