@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractLineItems } from '../../../lambdas/core/recognition/extract/line-items';
-import { textRows } from './helpers';
+import { extractDocument } from '../../../lambdas/core/recognition/extract';
+import { textDocument, textRows } from './helpers';
 
 describe('receipt items without a header row', () => {
   it('reads the rows above the first total that end with an amount', () => {
@@ -9,6 +10,13 @@ describe('receipt items without a header row', () => {
       ['MILO 1KG', '7.00'],
       ['ROTI GARDENIA', '2.90'],
     ]);
+  });
+
+  it("takes nothing above the seller's name for an item (a filing number written on the paper)", () => {
+    const lines = ['LIM SENG THO HARDWARE TRADING', 'NO 7, JALAN IPOH BATU 5', '51200 KUALA LUMPUR', 'TAX INVOICE', 'SIMEN(S)', '3.00  X  2.00  6.00  SR', 'TOTAL :  6.00'];
+    const items = (ls: string[]) => extractDocument(textDocument(ls)).lineItems.map((li) => li.total_price?.value);
+    expect(items(lines)).toEqual(['6.00']);
+    expect(items(['3.18 12:012', ...lines])).toEqual(['6.00']);
   });
 
   it('keeps the quantity and the price each out of the description', () => {

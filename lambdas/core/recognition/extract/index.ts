@@ -56,12 +56,15 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
       return ws.length ? [buildRow(ws, r.page, r.index)] : [];
     });
 
+  // The seller's name heads what the seller printed: nothing above it (a filing number written on the paper) is an item.
+  let sellerTop: Row | undefined;
   if (blocks.supplier) {
     assignParty(fields, 'supplier', extractParty(blocks.supplier, names));
   } else {
     const header = extractSupplierHeader(without(customerWords), names);
     if (header.name) fields.supplier_name = header.name;
     if (header.address) fields.supplier_address = header.address;
+    sellerTop = header.nameRows[0];
   }
   if (blocks.customer) assignParty(fields, 'customer', extractParty(blocks.customer, names));
   // Identifiers printed outside the blocks (receipts, footers with bank details).
@@ -83,7 +86,8 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
   if (dates.issue) fields.issue_date = dates.issue;
   if (dates.due) fields.due_date = dates.due;
 
-  const lineItems = extractLineItems(rows);
+  const belowSeller = sellerTop ? rows.filter((r) => r.page !== sellerTop.page || r.box.top + r.box.height / 2 > sellerTop.box.top) : rows;
+  const lineItems = extractLineItems(belowSeller);
   const itemAmounts = lineItems.map((li) => (li.total_price ? Number(li.total_price.value) : NaN));
   const itemsSum = itemAmounts.length && itemAmounts.every((n) => Number.isFinite(n)) ? Math.round(itemAmounts.reduce((a, b) => a + b, 0) * 100) / 100 : undefined;
   const totals = extractTotals(rows, itemsSum !== undefined ? { itemsSum } : {});
