@@ -68,6 +68,32 @@ describe('receipt items without a header row', () => {
     expect(items.map((i) => i.total_price?.value)).toEqual(['25.56', '13.90', '13.30']);
   });
 
+  it("takes a whole number alone under an amount's header for no amount where money prints its decimals", () => {
+    const table = (mark: string) =>
+      extractLineItems(
+        textRows([
+          'Description   Qty    U.price   Total  TAX',
+          `Teh (B)                          ${mark}`,
+          '              1 x    2.20      2.20   SR',
+          'Cham (B)',
+          '              1 x    2.20      2.20   SR',
+          'TOTAL :                        4.40',
+        ]),
+      ).map((i) => [i.description?.value.replace(/\s+/g, ' '), i.total_price?.value]);
+    // A speck read as "1" under Total beside the first name: the names still go with the numbers under them.
+    expect(table('1')).toEqual([
+      ['Teh (B) 1', '2.20'],
+      ['Cham (B)', '2.20'],
+    ]);
+    expect(table('')).toEqual([
+      ['Teh (B)', '2.20'],
+      ['Cham (B)', '2.20'],
+    ]);
+    // Beside a price with decimals a whole number under Total is the line's total printed without them.
+    const whole = extractLineItems(textRows(['QTY  CODE&DESC                 PRICE    TOTAL', '1    NH DELICADERMA CR 50M     76.00    76 SR', 'TOTAL :                                76.00']));
+    expect(whole.map((i) => i.total_price?.value)).toEqual(['76.00']);
+  });
+
   it('goes on the same way in a table under a header row', () => {
     const items = extractLineItems(
       textRows([

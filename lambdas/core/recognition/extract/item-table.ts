@@ -110,7 +110,7 @@ function cellFound(row: Row, cell: Cell, value: string): Found {
   return { value, raw: cell.text, page: row.page, box: unionBoxes(cell.words.map((w) => w.box)), confidence: Math.round(conf * 10) / 10 };
 }
 
-function normaliseCell(id: LineItemFieldId, text: string): string | undefined {
+function normaliseCell(id: LineItemFieldId, text: string, wholeAmounts: boolean): string | undefined {
   switch (id) {
     case 'quantity': {
       const a = findAmounts(text, { requireDecimals: false });
@@ -123,7 +123,7 @@ function normaliseCell(id: LineItemFieldId, text: string): string | undefined {
       // Money prints its decimals: a whole number after an amount in the cell is a tax code or a count read as a
       // digit ("55.00 1", the code T read as 1), not the amount.
       const decimal = findAmounts(text);
-      const a = decimal.length ? decimal : findAmounts(text, { requireDecimals: false });
+      const a = decimal.length || !wholeAmounts ? decimal : findAmounts(text, { requireDecimals: false });
       return a.length ? formatAmount(a[a.length - 1]!.value) : undefined;
     }
     case 'vat_rate': {
@@ -140,8 +140,14 @@ function normaliseCell(id: LineItemFieldId, text: string): string | undefined {
 /** Columns of words rather than numbers. */
 const TEXT_COLUMNS: LineItemFieldId[] = ['description', 'product_code', 'unit_of_measurement', 'item_number'];
 
-/** One row's cells under the table's columns, and how many of them are numbers (quantities, prices, rates). */
-function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } {
+/**
+ * One row's cells under the table's columns, and how many of them are numbers (quantities, prices, rates).
+ * `wholeAmounts`: whether a whole number under an amount's header is money. Where the document prints money with
+ * decimals, such a number that is a row's only number is a speck, a count or a code ("1" under "Total" beside an
+ * item's name printed on a row of its own), no amount; with a quantity, or beside a price with decimals, it is the
+ * line's total printed without them ("1  RICE BAG  55", "76.00  76 SR").
+ */
+function itemOfRow(row: Row, cols: Column[], wholeAmounts: boolean): { item: LineItem; numeric: number } {
   const item: LineItem = {};
   let numeric = 0;
   const descriptionColumn = cols.find((c) => c.id === 'description');
@@ -151,7 +157,7 @@ function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } 
     const nearest = nearestColumn(cols, cell);
     const col = nearest && TEXT_COLUMNS.includes(nearest.id) ? nearest : descriptionColumn && namesItem(cell.text) ? descriptionColumn : nearest;
     if (!col) continue;
-    const value = normaliseCell(col.id, cell.text);
+    const value = normaliseCell(col.id, cell.text, wholeAmounts);
     if (value === undefined) continue;
     if (!TEXT_COLUMNS.includes(col.id)) numeric++;
     const prev = item[col.id];
@@ -172,9 +178,14 @@ function rowItem(row: Row, cols: Column[]): { item: LineItem; numeric: number } 
 export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[] {
   const items: LineItem[] = [];
   const header = rows[headerIndex]!;
+  const wholeAmounts = !rows.some((r) => findAmounts(r.text).length > 0);
+  const rowItem = (r: Row) => {
+    const item = itemOfRow(r, cols, true);
+    return wholeAmounts || item.numeric !== 1 || findAmounts(r.text).length > 0 ? item : itemOfRow(r, cols, false);
+  };
   // An item fills the table's columns: a description and two numbers or more.
   const fillsColumns = (r: Row) => {
-    const { item, numeric } = rowItem(r, cols);
+    const { item, numeric } = rowItem(r);
     return !!item.description && numeric >= 2;
   };
   // Some tables print each item's name on a row of its own above the row of its numbers ("POLY CHOPPING BOARD" over
@@ -189,7 +200,7 @@ export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): Li
   // No description, or a mark too short to be one ("D"); a code is one, the row under it goes on with its name.
   const nameless = (d: Found | undefined) => !d || d.value.replace(/[^\p{L}\d]/gu, '').length < 3;
   const wordsAlone = (r: Row | undefined) =>
-    !!r && r.page === header.page && rowItem(r, cols).numeric === 0 && /\p{L}{3,}/u.test(r.text) && !isTotalsRow(r) && !summaryRow(r, items);
+    !!r && r.page === header.page && rowItem(r).numeric === 0 && /\p{L}{3,}/u.test(r.text) && !isTotalsRow(r) && !summaryRow(r, items);
   for (let i = headerIndex + 1; i < rows.length; i++) {
     const row = rows[i]!;
     if (row.page !== header.page) break;
@@ -198,7 +209,7 @@ export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): Li
       break;
     }
     if (summaryRow(row, items)) break;
-    const { item, numeric } = rowItem(row, cols);
+    const { item, numeric } = rowItem(row);
     if (numeric === 0 && (namesAbove || !items.length)) {
       if (/\p{L}{3,}/u.test(row.text)) above = row;
       continue;
