@@ -50,6 +50,15 @@ describe('the document number', () => {
     expect(sureOf(['KEDAI ABC', 'C/B NO: 87870'])).toBe(bill);
   });
 
+  it('is as sure after a label whose words a hyphen or a full stop joins as after the spaced label', () => {
+    const spaced = sureOf(['KEDAI ABC', 'INVOICE NO: POS022881']);
+    expect(numberOf(['KEDAI ABC', 'INVOICE.NO: POS022881'])).toBe('POS022881');
+    expect(sureOf(['KEDAI ABC', 'INVOICE.NO: POS022881'])).toBe(spaced);
+    expect(numberOf(['KEDAI ABC', 'INV-NO.2003160418000001'])).toBe('2003160418000001');
+    expect(sureOf(['KEDAI ABC', 'INV-NO.2003160418000001'])).toBe(spaced);
+    expect(sureOf(['KEDAI ABC', 'BILL-NO : 87870'])).toBe(sureOf(['KEDAI ABC', 'BILL NO : 87870']));
+  });
+
   it("is a restaurant till's check number, CHK with or without #", () => {
     expect(numberOf(['PAPPARICH BMC', 'TAX INVOICE', '2003 SAIFUL', 'CHK 274898', '15 JUN 18 08:34:31 PM'])).toBe('274898');
     expect(numberOf(['PAPPARICH BMC', 'Chk# 274898'])).toBe('274898');

@@ -21,7 +21,7 @@ const ISSUE_LABEL =
 const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expir|exp\.?\b|from|to\b|birth|pristatymo|laikotarpis|galioja|printed|time\s*:?\s*$|laikas)/i;
 
 const DOC_ID_LABEL =
-  /(inv[od0]ice\s*(no|number|nr|num|#|:)|inv\.?\s*(no|#|:)|receipt\s*(no|number|#|:)|bill\s*(no|#|:)|cash\s*bill(\s*no)?|\bc\/?b\s*(no|#)|doc(ument)?\s*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#|:)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|\bchk\b\s*#?|sask(aitos)?\s*(nr|numeris)|saskaita\s*faktura\s*nr|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
+  /(inv[od0]ice[\s.\-]*(no|number|nr|num|#|:)|inv[\s.\-]*(no|#|:)|receipt[\s.\-]*(no|number|#|:)|bill[\s.\-]*(no|#|:)|cash\s*bill(\s*no)?|\bc\/?b\s*(no|#)|doc(ument)?[\s.\-]*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#|:)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|\bchk\b\s*#?|sask(aitos)?\s*(nr|numeris)|saskaita\s*faktura\s*nr|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
 
 /** Currency codes and signs as letters: "RM 125" after a label is an amount, no series of a number. */
 const CURRENCY_CODE = /^(RM|MYR|USD|EUR|SGD|GBP|AUD|JPY|CNY|RMB|IDR|THB|PHP|INR|HKD|LT|LTL)$/;
