@@ -314,6 +314,17 @@ describe('VAT lines', () => {
     expect(lines[0]).toMatchObject({ rate: 21, vat: 73.21, net: 348.6, gross: 421.81 });
   });
 
+  it("reads a line whose tax a till rounded unit by unit, but the line's own rate to the cent first", () => {
+    // 8 × 16.85 including 6 %: each unit's tax 0.95, 7.60 in all, where 127.20 × 6 % is 7.632.
+    const lines = extractVatLines(textRows(['GST Summary   Amount(RM)   Tax(RM)', 'S = 6%        127.20       7.60', 'Z = 0%          2.35        .00']));
+    expect(lines.map((l) => [l.rate, l.net, l.vat])).toEqual([
+      [6, 127.2, 7.6],
+      [0, 2.35, 0],
+    ]);
+    // More than units' rounding apart is no VAT line.
+    expect(extractVatLines(textRows(['S = 6%        127.20       7.40']))).toEqual([]);
+  });
+
   it('rejects rows whose amounts do not fit the rate', () => {
     expect(extractVatLines(textRows(['VAT 21%      100.00     25.00']))).toEqual([]);
     expect(extractVatLines(textRows(['PVM 21 %:        70,00']), { subtotal: 348.6, tax: 73.21 })).toEqual([]);

@@ -16,10 +16,26 @@ export interface VatLine {
 
 const VAT_WORD = /\b(vat|pvm|gst|tax|tva|mwst|iva|sst|sr|zr|tx|s|z)\b|@/i;
 
-/** Does `vat` equal `net × rate` within rounding (one cent, or a little more for large sums)? */
-export function vatMatches(net: number, rate: number, vat: number): boolean {
+/**
+ * Does `vat` equal `net × rate` within rounding (one cent, or a little more for large sums)? `perUnit`: within the
+ * rounding of a till that rounds each unit's tax and adds them up (8 × 0.95 = 7.60 on a net of 127.20 at 6 %, where
+ * the rate gives 7.632): half a cent a unit, taken as 0.5 % of the tax.
+ */
+export function vatMatches(net: number, rate: number, vat: number, perUnit = false): boolean {
   const expected = (net * rate) / 100;
-  return Math.abs(expected - vat) <= Math.max(0.011, Math.abs(expected) * 0.001);
+  const slack = perUnit ? Math.abs(vat) * 0.005 : Math.abs(expected) * 0.001;
+  return Math.abs(expected - vat) <= Math.max(0.011, slack);
+}
+
+/** The first (net, VAT) pair of a row's amounts, by their places in `v`, that the rate ties together. */
+function netAndVat(v: number[], rate: number, perUnit: boolean): [number, number] | undefined {
+  for (let i = 0; i < v.length; i++) {
+    for (let j = 0; j < v.length; j++) {
+      if (i === j || (rate === 0 && v[i] === 0)) continue;
+      if (vatMatches(v[i]!, rate, v[j]!, perUnit)) return [i, j];
+    }
+  }
+  return undefined;
 }
 
 /** Reads VAT lines from rows that carry a rate and amounts. `base`/`tax` (if known) help one-amount rows. */
@@ -38,23 +54,20 @@ export function extractVatLines(rows: Row[], known: { subtotal?: number; tax?: n
     const f = (a: (typeof usable)[number]) => foundInRow(row, a.index, a.index + a.raw.length, formatAmount(a.value));
     let line: VatLine | undefined;
     const v = usable.map((a) => a.value);
-    // Try (net, vat, gross), (net, vat), (vat, gross) and (gross, net, vat) patterns, checked by arithmetic.
-    for (let i = 0; i < v.length && !line; i++) {
-      for (let j = 0; j < v.length && !line; j++) {
-        if (i === j) continue;
-        const net = v[i]!;
-        const vat = v[j]!;
-        if (!vatMatches(net, rate.value, vat)) continue;
-        if (rate.value === 0 && net === 0) continue;
-        const gi = v.findIndex((g, k) => k !== i && k !== j && amountsEqual(g, roundMoney(net + vat), 0.011));
-        line = {
-          rate: rate.value,
-          net,
-          vat,
-          ...(gi >= 0 ? { gross: v[gi]! } : {}),
-          found: { rate: rateFound, net: f(usable[i]!), vat: f(usable[j]!), ...(gi >= 0 ? { gross: f(usable[gi]!) } : {}) },
-        };
-      }
+    // Try (net, vat, gross), (net, vat), (vat, gross) and (gross, net, vat) patterns, checked by arithmetic: to the
+    // cent first, then within the rounding of each unit's tax.
+    const pair = netAndVat(v, rate.value, false) ?? netAndVat(v, rate.value, true);
+    if (pair) {
+      const [i, j] = pair;
+      const [net, vat] = [v[i]!, v[j]!];
+      const gi = v.findIndex((g, k) => k !== i && k !== j && amountsEqual(g, roundMoney(net + vat), 0.011));
+      line = {
+        rate: rate.value,
+        net,
+        vat,
+        ...(gi >= 0 ? { gross: v[gi]! } : {}),
+        found: { rate: rateFound, net: f(usable[i]!), vat: f(usable[j]!), ...(gi >= 0 ? { gross: f(usable[gi]!) } : {}) },
+      };
     }
     // One amount: the VAT of that rate, checked against the known tax or subtotal.
     if (!line && usable.length === 1 && rate.value > 0) {
@@ -78,13 +91,13 @@ export interface TotalsCheck {
 }
 
 /**
- * Arithmetic checks: every VAT line's net × rate = VAT and net + VAT = gross; lines add up to the
- * tax and base; base + tax = total.
+ * Arithmetic checks: every VAT line's net × rate = VAT (within a till's rounding of each unit's tax) and net + VAT =
+ * gross; lines add up to the tax and base; base + tax = total.
  */
 export function checkTotals(t: { total?: number; subtotal?: number; tax?: number; vatLines: Pick<VatLine, 'rate' | 'net' | 'vat' | 'gross'>[] }): TotalsCheck {
   const problems: string[] = [];
   for (const l of t.vatLines) {
-    if (l.net !== undefined && !vatMatches(l.net, l.rate, l.vat)) problems.push(`VAT ${l.rate}%: ${l.net} × ${l.rate}% ≠ ${l.vat}`);
+    if (l.net !== undefined && !vatMatches(l.net, l.rate, l.vat, true)) problems.push(`VAT ${l.rate}%: ${l.net} × ${l.rate}% ≠ ${l.vat}`);
     if (l.net !== undefined && l.gross !== undefined && !amountsEqual(l.net + l.vat, l.gross, 0.011)) {
       problems.push(`VAT ${l.rate}%: ${l.net} + ${l.vat} ≠ ${l.gross}`);
     }
