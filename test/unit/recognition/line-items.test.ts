@@ -19,6 +19,22 @@ describe('receipt items without a header row', () => {
     expect(items(['3.18 12:012', ...lines])).toEqual(['6.00']);
   });
 
+  it('takes a returned item, its count before its amount negative, for a negative amount, its minus printed or not', () => {
+    const items = (amount: string) =>
+      extractLineItems(
+        textRows([
+          'Description   U.P   Iss  Exc  D  Sale   Amt (RM)',
+          `O.C. WHITE    2.13   0    1   0   -1    ${amount}`,
+          'WHOLEMEAL     2.78   5    0   0    5    13.90',
+          'Total 0% supplies:                     11.77',
+        ]),
+      ).map((i) => i.total_price?.value);
+    expect(items('2.13')).toEqual(['-2.13', '13.90']);
+    expect(items('-2.13')).toEqual(['-2.13', '13.90']);
+    // A count that does not make the amount with the price is no return of it.
+    expect(items('4.26')).toEqual(['4.26', '13.90']);
+  });
+
   it('keeps the quantity and the price each out of the description', () => {
     const [item] = extractLineItems(textRows(['KEDAI RUNCIT MAJU', 'MILO 1KG  2 x 3.50  7.00', 'TOTAL  7.00']));
     expect([item!.description?.value, item!.quantity?.value, item!.price_per_unit?.value, item!.total_price?.value]).toEqual(['MILO 1KG', '2', '3.50', '7.00']);
