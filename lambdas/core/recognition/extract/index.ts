@@ -56,7 +56,8 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
       return ws.length ? [buildRow(ws, r.page, r.index)] : [];
     });
 
-  // The seller's name heads what the seller printed: nothing above it (a filing number written on the paper) is an item.
+  // The seller's name heads what the seller printed: nothing above it (a filing number written on the paper) is an
+  // item.
   let sellerTop: Row | undefined;
   if (blocks.supplier) {
     assignParty(fields, 'supplier', extractParty(blocks.supplier, names));

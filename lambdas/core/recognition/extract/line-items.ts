@@ -37,7 +37,7 @@ function signedByCount(item: LineItem): LineItem {
   if (!total || !text || Number(total.value) <= 0) return item;
   const m = COUNT_BEFORE_AMOUNT.exec(text);
   const price = findAmounts(text)[0];
-  if (!m || !price || price.index >= m.index!) return item;
+  if (!m || !price || price.index >= m.index) return item;
   const count = Number(m[1]);
   if (!amountsEqual(price.value * count, -Number(total.value))) return item;
   return { ...item, total_price: { ...total, value: formatAmount(-Number(total.value)) } };

@@ -422,7 +422,10 @@ function loneLetter(token: string): boolean {
   return /^\(?\p{L}\)?$/u.test(token) && !/^\(\p{L}\)$/u.test(token);
 }
 
-/** A logo over the name that spells only the name's own words ("ELKEN" + "SERVICE" over "ELKEN SERVICE SDN BHD") names no other seller. */
+/**
+ * A logo over the name that spells only the name's own words ("ELKEN" + "SERVICE" over "ELKEN SERVICE SDN BHD") names
+ * no other seller.
+ */
 function repeatsName(row: Row, nameText: string): boolean {
   const nameWords = new Set(tokensOf(nameText).map(cleanToken));
   const words = tokensOf(row.text).map(cleanToken);
@@ -452,7 +455,10 @@ function repeatsName(row: Row, nameText: string): boolean {
 function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
-  if (page1.slice(0, first).some((r) => /\p{L}{2}/u.test(r.text) && !garbled(r) && (!notAName(r.text) || legalFormEnd(tokensOf(r.text)) > 0) && !repeatsName(r, nameText))) factor *= NAME_DOUBT;
+  // Text above the name that could name the seller: not a document title or a stamp (a legal form always could), not
+  // the name's own words again.
+  const namesAnother = (r: Row) => /\p{L}{2}/u.test(r.text) && !garbled(r) && (!notAName(r.text) || legalFormEnd(tokensOf(r.text)) > 0) && !repeatsName(r, nameText);
+  if (page1.slice(0, first).some(namesAnother)) factor *= NAME_DOUBT;
   const afterName = first + nameRows.length;
   const secondSeller = (r: Row, k: number) => k === afterName && legalFormEnd(tokensOf(r.text)) > 0 && !garbled(r);
   if (page1.slice(0, first + 14).some((r, k) => OWNERSHIP_LINE.test(r.text) || (k < afterName && NAME_ABOVE_LINE.test(r.text)) || secondSeller(r, k))) factor *= NAME_DOUBT;
