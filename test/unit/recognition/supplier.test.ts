@@ -284,13 +284,19 @@ describe("the seller's name", () => {
     expect(extractSupplierHeader(textRows(['POSTED', 'KEDAI RUNCIT', ...address])).name?.value).toBe('KEDAI RUNCIT');
   });
 
-  it('is less sure of the name where the top also names who owns the shop', () => {
-    const alone = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', 'NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM']));
-    const owned = extractSupplierHeader(
-      textRows(['SANYU STATIONERY SHOP', 'NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM', 'Owned By:', 'SANYU SUPPLY SDN BHD']),
-    );
+  it('is less sure of the name where the letterhead also names who owns the shop, not where a footnote under the address does', () => {
+    const address = ['NO. 31G, JALAN SETIA INDAH X', '40170 SETIA ALAM'];
+    const alone = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', ...address]));
+    // An owner's line between the name and its address, against a phone's line there.
+    const phone = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', 'TEL: 03-1234 5678', ...address]));
+    const owned = extractSupplierHeader(textRows(['SANYU STATIONERY SHOP', 'Owned By: SANYU SUPPLY', ...address]));
     expect(owned.name?.value).toBe(alone.name?.value);
-    expect(owned.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
+    expect(owned.name!.confidence).toBeCloseTo(phone.name!.confidence * 0.9, 1);
+    const footnote = extractSupplierHeader(
+      textRows(['SANYU STATIONERY SHOP', ...address, 'TEL: +603-3362 4137', 'GST ID NO: 001531760640', 'OWNED BY :', 'SANYU SUPPLY SDN BHD (1135772-K)']),
+    );
+    expect(footnote.name?.value).toBe(alone.name?.value);
+    expect(footnote.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
   });
 
   it('is less sure of a brand whose company, with its legal form, is printed right under it, however the owner words read', () => {

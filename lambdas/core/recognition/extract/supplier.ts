@@ -452,7 +452,7 @@ function repeatsName(row: Row, nameText: string): boolean {
  *   word's start, which holds its capital, was read wrong or lost (faint or shaded print: "ng Alaf Restaurants Sdn
  *   Bhd" printed "Gerbang Alaf …", every letter read at 97 or more).
  */
-function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOptions): number {
+function nameDoubt(page1: Row[], nameRows: Row[], addressRows: Row[], nameText: string, opts: NameOptions): number {
   let factor = 1;
   const first = page1.indexOf(nameRows[0]!);
   // Text above the name that could name the seller: not a document title or a stamp (a legal form always could), not
@@ -461,7 +461,12 @@ function nameDoubt(page1: Row[], nameRows: Row[], nameText: string, opts: NameOp
   if (page1.slice(0, first).some(namesAnother)) factor *= NAME_DOUBT;
   const afterName = first + nameRows.length;
   const secondSeller = (r: Row, k: number) => k === afterName && legalFormEnd(tokensOf(r.text)) > 0 && !garbled(r);
-  if (page1.slice(0, first + 14).some((r, k) => OWNERSHIP_LINE.test(r.text) || (k < afterName && NAME_ABOVE_LINE.test(r.text)) || secondSeller(r, k))) factor *= NAME_DOUBT;
+  // An owner's line in the letterhead, above the seller's address or with no address found, names a second seller; one
+  // under the address, among the contacts and the tax number ("OWNED BY :" over "SANYU SUPPLY SDN BHD"), is the
+  // footnote saying which company trades under the name at the head.
+  const addressEnd = addressRows.length ? page1.indexOf(addressRows[addressRows.length - 1]!) : -1;
+  const owner = (r: Row, k: number) => OWNERSHIP_LINE.test(r.text) && !(addressEnd >= 0 && k > addressEnd);
+  if (page1.slice(0, first + 14).some((r, k) => owner(r, k) || (k < afterName && NAME_ABOVE_LINE.test(r.text)) || secondSeller(r, k))) factor *= NAME_DOUBT;
   if (opts.repairMisreadings !== false) {
     const words = nameText.split(' ');
     const joinedByAmpersand = (k: number) => words[k - 1] === '&' || words[k + 1] === '&';
@@ -586,6 +591,6 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   // its postcode. A line between them (a branch, a slogan, a phone) leaves whose name it is open.
   const headsAddress = addressRows.length >= 2 && sawPostcode && page1.indexOf(addressRows[0]!) === page1.indexOf(nameRows[nameRows.length - 1]!) + 1;
   const named = best.strong || businessDesignation(nameText) || registeredName(page1, nameRows) || headsAddress;
-  const name = nameText ? found(nameRows, nameText, (named ? 1 : 0.8) * nameDoubt(page1, nameRows, nameText, opts)) : undefined;
+  const name = nameText ? found(nameRows, nameText, (named ? 1 : 0.8) * nameDoubt(page1, nameRows, addressRows, nameText, opts)) : undefined;
   return { name, address, nameRows, addressRows };
 }
