@@ -16,7 +16,8 @@
  * By default the whole product runs locally in this process (the local stack, its processing job and local
  * recogniser with the shipped model; on the development folder its training data, so an in-sample reading).
  * `--from-dump <dir>` replays kept readings instead (`bench:recognition --dump`, e.g. of held-out models): their lines,
- * the fields extracted again by this checkout's rules, through the same core functions in the job's order — the layouts stored under `lookupKeys`, `applyHintsToResult`,
+ * the fields extracted again by this checkout's rules, through the same core functions in the job's order — the
+ * layouts stored under `lookupKeys`, `applyHintsToResult`,
  * `mapExpenseToFields`, `matchStakeholder` against the suppliers confirmed so far, `withStakeholderFields`,
  * `readyCheck` — and confirms with `learnLayout` (values located where the content says they were read) and a
  * supplier kept when it has a code or VAT ID; a receipt read without a document number is not confirmed, as the

@@ -437,8 +437,10 @@ function repeatsName(row: Row, nameText: string): boolean {
  * the ready rule sends the document to review unless master data or a learnt layout confirms the supplier):
  * - text stands above it (a logo's words, a brand, a branch, a handwritten note): which of them is the seller
  *   as the books know it is a choice, and logos are what the recogniser reads worst. Document furniture above it
- *   (`TAX INVOICE`, `Cash Sale`, `WELCOME`) names no seller and is no doubt;
- * - the top names a second seller: a line that says who owns or runs the shop, the line right under the name
+ *   (`TAX INVOICE`, `Cash Sale`, `WELCOME`), a bookkeeper's stamp (`POSTED`) or a logo of the name's own words names
+ *   no other seller and is no doubt;
+ * - the top names a second seller: a line in the letterhead (not a footnote under the seller's address) that says
+ *   who owns or runs the shop, the line right under the name
  *   ending in a legal form too (a brand over its company: `AMPHAWA THAI TEA & CO.` over `Dimiliki oleh T PLUS F&B
  *   SDN. BHD.`, also where the owner's words are misread), or, above the name, a line that says what it is;
  * - the name is not as read: the misreading repairs changed its letters or its spacing (a repair is a likely
