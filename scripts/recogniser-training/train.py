@@ -2,13 +2,15 @@
 
     python3 scripts/recogniser-training/train.py --data .train --base <rec.onnx> --dict <ppocr_keys_v1.txt> \
         --hold-out 0|1|none --out <new.onnx> [--epochs 16] [--lr 1e-4] [--batch 32] [--time-limit S] [--no-eval] \
-        [--narrow 64 [--narrow-share 0.75]] [--seed 1]
+        [--narrow 64 [--narrow-share 0.75]] [--seed 1] [--extra <rendered lines> [--extra-share 1.0]]
 
 --hold-out k keeps the receipts at even (0) or odd (1) positions of the sorted receipt list out of training and
 reports the character error rate on their lines before and after (unless --no-eval); `none` trains on every line
 (the shipped model). --time-limit ends the learning-rate schedule, and the training, after S seconds. --narrow W
 pads that share of the batches only to W px instead of PaddleOCR's 320, so that the model reads short lines as the
 product pads them (`defaultMinRecognitionRatio` in paddle-ocr.ts).
+--extra mixes rendered lines (render-lines.py) into every pass: --extra-share times as many as the real training
+lines, drawn in turn from the folder, so that the passes see different ones.
 The graph and its preprocessing stay the PP-OCRv4 recogniser's; only weight values change (onnx_torch.py).
 """
 import argparse
@@ -51,8 +53,8 @@ def load_lines(data, index):
         if None in codes:
             continue
         img = np.asarray(Image.open(os.path.join(data, r['file'])).convert('RGB'))
-        # The product's input: BGR, scaled to [-1, 1].
-        x = torch.from_numpy(img[:, :, ::-1].copy()).permute(2, 0, 1).float() / 127.5 - 1
+        # Kept as bytes (BGR, the product's channel order); batch_of scales them to [-1, 1] as the product does.
+        x = torch.from_numpy(img[:, :, ::-1].copy()).permute(2, 0, 1)
         lines.append({'x': x, 'codes': codes, 'label': r['label'], 'receipt': r['receipt']})
     return lines
 
@@ -72,7 +74,8 @@ def augment(x):
 
 
 def batch_of(items, device, train, min_width=MIN_WIDTH):
-    xs = [augment(it['x'].to(device)) if train else it['x'].to(device) for it in items]
+    xs = [it['x'].to(device).float() / 127.5 - 1 for it in items]
+    xs = [augment(x) for x in xs] if train else xs
     width = max(min_width, max(x.shape[2] for x in xs))
     out = torch.zeros(len(xs), 3, 48, width, device=device)
     for i, x in enumerate(xs):
@@ -139,6 +142,9 @@ def main():
     p.add_argument('--narrow', type=int, default=0,
                    help='pad a share of the batches only to this width (px) instead of 320, so that the model reads short lines unpadded')
     p.add_argument('--narrow-share', type=float, default=0.75, help='share of the batches padded only to --narrow')
+    p.add_argument('--extra', help='a folder of further lines (render-lines.py): mixed into every pass, never held out')
+    p.add_argument('--extra-share', type=float, default=1.0,
+                   help='further lines a pass, as a share of the real training lines (drawn in turn from the folder)')
     p.add_argument('--time-limit', type=float, default=0, help='seconds of training: the learning-rate schedule ends with them')
     args = p.parse_args()
     random.seed(args.seed)
@@ -161,6 +167,11 @@ def main():
     if args.no_eval:
         test = []
     print(f'lines: {len(lines)}, training {len(train)}, held out {held_out} ({len(held)} receipts), device {device}', flush=True)
+    extra = load_lines(args.extra, index) if args.extra else []
+    random.shuffle(extra)
+    per_pass = min(len(extra), int(len(train) * args.extra_share))
+    if extra:
+        print(f'further lines: {len(extra)}, {per_pass} a pass', flush=True)
 
     model = OnnxModule(args.base).to(device)
     if test:
@@ -168,7 +179,7 @@ def main():
         print(f'before: held-out character errors {cer * 100:.2f} %, lines exact {exact * 100:.1f} %', flush=True)
     params = [q for q in model.parameters() if q.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.0)
-    steps_per_epoch = math.ceil(len(train) / args.batch)
+    steps_per_epoch = math.ceil((len(train) + per_pass) / args.batch)
     total_steps = steps_per_epoch * args.epochs
     warmup = max(1, min(100, total_steps // 10))
     started = time.time()
@@ -190,7 +201,8 @@ def main():
     for epoch in range(1, args.epochs + 1):
         model.train()
         # Batches of similar width (less padding), in random order.
-        order = sorted(train, key=lambda l: l['x'].shape[2] + random.uniform(0, 64))
+        drawn = [extra[((epoch - 1) * per_pass + i) % len(extra)] for i in range(per_pass)] if per_pass else []
+        order = sorted(train + drawn, key=lambda l: l['x'].shape[2] + random.uniform(0, 64))
         batches = [order[i:i + args.batch] for i in range(0, len(order), args.batch)]
         random.shuffle(batches)
         loss_sum = 0.0
