@@ -12,7 +12,10 @@ set -euo pipefail
 data=$1 fonts=$2 out=$3 seconds=${4:-330} seed=${5:-1}
 here=$(dirname "$0")
 text=lambdas/adapters/local-recogniser/models/receipt-lines.txt
-folder_lines=6643  # lines of the development folder at the head of $text (held-out.sh checks the same count)
+# The development folder's lines at the head of $text: `wc -l` of held-out.sh's lm-folder.txt, which held-out.sh
+# checks against the head of $text. Set FOLDER_LINES to that count whenever receipt-lines.txt is made again, or
+# the rendered lines take in held-out receipts' text.
+folder_lines=${FOLDER_LINES:-6643}
 work=$(mktemp -d)
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
