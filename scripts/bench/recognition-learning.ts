@@ -1,6 +1,6 @@
 /**
  * npm run bench:recognition-learning -- <folder> [--limit N] [--only 000,005] [--verbose]
- *   [--from-dump <dir> [--no-learning] [--register-from-keys]]
+ *   [--from-dump <dir> [--no-learning] [--register-from-keys] [--lm <file>]]
  *
  * The product's own `ready` on a stream of receipts of one company that confirms every document. Each receipt of a
  * SROIE-style folder (images/, keys/) is, in the folder's order,
@@ -21,8 +21,9 @@
  * `mapExpenseToFields`, `matchStakeholder` against the suppliers confirmed so far, `withStakeholderFields`,
  * `readyCheck` — and confirms with `learnLayout` (values located where the content says they were read) and a
  * supplier kept when it has a code or VAT ID; a receipt read without a document number is not confirmed, as the
- * product refuses it. `--no-learning` stores nothing (each receipt read as the first of its supplier);
- * `--register-from-keys` starts with every company the keys name in the register (names only).
+ * product refuses it; names are weighed against the lines known from other receipts of `--lm`'s text, as the local
+ * recogniser weighs them (default the shipped text). `--no-learning` stores nothing (each receipt read as the first
+ * of its supplier); `--register-from-keys` starts with every company the keys name in the register (names only).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,18 +35,18 @@ import { findItem } from '../../lambdas/core/content/tree';
 import { readyCheck } from '../../lambdas/core/documents/content';
 import { withStakeholderFields } from '../../lambdas/core/documents/counterparty';
 import type { StakeholderRecord } from '../../lambdas/core/master-data/types';
-import { extractDocument } from '../../lambdas/core/recognition/extract';
+import type { Extraction } from '../../lambdas/core/recognition/extract';
 import { blocksToDocument, toAnalyzeExpenseResult } from '../../lambdas/core/recognition/expense';
 import { parseDate } from '../../lambdas/core/recognition/extract/dates';
 import { lookupKeys, printedText, supplierKeys } from '../../lambdas/core/recognition/layout-keys';
 import { applyHintsToResult, learnLayout, type ConfirmedFields, type ConfirmedPlaces } from '../../lambdas/core/recognition/learn';
 import { mapExpenseToFields } from '../../lambdas/core/recognition/map-fields';
 import { matchStakeholder } from '../../lambdas/core/recognition/match';
-import { HEADER_FIELD_IDS, type AnalyzeExpenseResult, type Stakeholder, type SupplierLayoutHint } from '../../lambdas/core/recognition/types';
+import { HEADER_FIELD_IDS, type AnalyzeExpenseResult, type OcrDocument, type Stakeholder, type SupplierLayoutHint } from '../../lambdas/core/recognition/types';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { accessTokenOf, registerUser, uploadThroughApi } from '../local/seed';
 import { startLocalStack } from '../local/stack';
-import { isRight, listReceipts, option, scorable, type Keys, type Receipt } from './recognition/sroie';
+import { isRight, listReceipts, option, readerOptions, replayExtraction, scorable, type Keys, type Receipt } from './recognition/sroie';
 
 const JUDGED = ['company', 'date', 'total'] as const;
 const SCORED = ['company', 'date', 'total', 'address'] as const;
@@ -149,7 +150,7 @@ async function productStream(count: number): Promise<Stream> {
 }
 
 /** Kept readings through the processing job's core functions, with an in-memory register and layout store. */
-function replayStream(dumpDir: string, opts: { learning: boolean; register: string[] }): Stream {
+function replayStream(dumpDir: string, opts: { learning: boolean; register: string[]; extract: (doc: OcrDocument) => Extraction }): Stream {
   const layouts = new Map<string, SupplierLayoutHint>();
   const register: Stakeholder[] = [];
   const keep = (name: string, code = '', vat_id = '') => register.push({ id: `s${register.length}`, name, code, vat_id });
@@ -165,7 +166,7 @@ function replayStream(dumpDir: string, opts: { learning: boolean; register: stri
       // The kept reading's lines, their fields extracted again by this checkout's rules (as bench:recognition
       // --from-dump does), so that a change of the extraction shows without reading the images again.
       const doc = blocksToDocument(JSON.parse(readFileSync(file, 'utf8')) as AnalyzeExpenseResult);
-      const result = toAnalyzeExpenseResult(doc, extractDocument(doc));
+      const result = toAnalyzeExpenseResult(doc, opts.extract(doc));
       const hints = [...new Set(lookupKeys(mapExpenseToFields(result), printedText(result)).flatMap((k) => layouts.get(`${k.kind}#${k.value}`) ?? []))];
       let fields = mapExpenseToFields(applyHintsToResult(result, hints));
       const m = matchStakeholder(fields, register);
@@ -211,7 +212,7 @@ async function main() {
     .filter((r) => !only || only.includes(r.id))
     .slice(0, limit);
   const companies = argv.includes('--register-from-keys') ? [...new Set(readdirSync(path.join(folder, 'keys')).map((f) => (JSON.parse(readFileSync(path.join(folder, 'keys', f), 'utf8')) as Keys).company?.trim() ?? '').filter(Boolean))] : [];
-  const stream = fromDump ? replayStream(fromDump, { learning: !argv.includes('--no-learning'), register: companies }) : await productStream(receipts.length);
+  const stream = fromDump ? replayStream(fromDump, { learning: !argv.includes('--no-learning'), register: companies, extract: replayExtraction(readerOptions(argv)) }) : await productStream(receipts.length);
   try {
     const seen = new Set<string>();
     const outcomes: Outcome[] = [];

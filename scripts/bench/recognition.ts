@@ -11,7 +11,8 @@
  * --paddle key=value,... sets the first reading's options (`PaddleOcrOptions`, numbers; `gapSpaces`, `deskewPage`, `levelMap`, `halveLargePages` 0 or 1), to measure other settings.
  * --rec-model <file|base> reads the lines with another recogniser ONNX file (`base`: the package's own, before fine-tuning).
  * --det-model <file|base> finds the lines with another detector ONNX file (`base`: the package's own, before fusing).
- * --lm <file|none> counts the recogniser's language model from another file of text lines (`none`: greedy decoding only).
+ * --lm <file|none> counts the recogniser's language model from another file of text lines (`none`: greedy decoding only),
+ * and takes the lines known from other receipts from it (`known-lines.ts`), for the live reading and the replays.
  * --confidence adds one line: for company, date and total, how many of the values read with the ready rule's
  * confidence (READY_CONFIDENCE or more) are right — the precision that bounds a trustworthy `ready`.
  */
@@ -20,12 +21,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LocalRecogniser } from '../../lambdas/adapters/local-recogniser';
 import type { PaddleOcrOptions } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
-import { extractDocument } from '../../lambdas/core/recognition/extract';
 import { blocksToDocument, toAnalyzeExpenseResult } from '../../lambdas/core/recognition/expense';
 import type { AnalyzeExpenseResult } from '../../lambdas/core/recognition/types';
 import { mapExpenseToFields } from '../../lambdas/core/recognition/map-fields';
 import { READY_CONFIDENCE, readyCheck } from '../../lambdas/core/documents/content';
-import { annotationsDocument, isRight, listReceipts, predictedKeys, READER_FLAGS, readerOptions, scorable, SCORED_FIELDS, type ScoredField } from './recognition/sroie';
+import { annotationsDocument, isRight, listReceipts, predictedKeys, READER_FLAGS, readerOptions, replayExtraction, scorable, SCORED_FIELDS, type ScoredField } from './recognition/sroie';
 
 interface Args {
   folder: string;
@@ -87,6 +87,7 @@ async function main() {
   const offline = args.fromAnnotations || !!args.fromDump;
   const recogniser = offline ? undefined : new LocalRecogniser({ paddle: args.paddle });
   if (args.dump) mkdirSync(args.dump, { recursive: true });
+  const extractOffline = replayExtraction(args.paddle);
   try {
     if (recogniser) await recogniser.warmUp();
     for (const r of receipts) {
@@ -94,12 +95,12 @@ async function main() {
       if (args.fromAnnotations) {
         if (!r.annotations) throw new Error(`No annotations for ${r.id}`);
         const doc = await annotationsDocument(r.annotations, r.image);
-        fields = mapExpenseToFields(toAnalyzeExpenseResult(doc, extractDocument(doc)));
+        fields = mapExpenseToFields(toAnalyzeExpenseResult(doc, extractOffline(doc)));
       } else if (args.fromDump) {
         const file = join(args.fromDump, `${r.id}.json`);
         if (!existsSync(file)) throw new Error(`No dump for ${r.id} in ${args.fromDump}`);
         const doc = blocksToDocument(JSON.parse(readFileSync(file, 'utf8')) as AnalyzeExpenseResult);
-        fields = mapExpenseToFields(toAnalyzeExpenseResult(doc, extractDocument(doc)));
+        fields = mapExpenseToFields(toAnalyzeExpenseResult(doc, extractOffline(doc)));
       } else {
         if (!existsSync(r.image)) throw new Error(`No image for ${r.id} (${r.image}): a folder of annotations alone is read with --from-annotations`);
         const bytes = readFileSync(r.image);

@@ -87,6 +87,11 @@ export class LocalRecogniser implements Recogniser {
     this.secondLook = opts.secondLook ?? true;
   }
 
+  /** The fields of a document; a reading of images weighs its names against the lines known from other receipts. */
+  private async extract(doc: OcrDocument): Promise<Extraction> {
+    return extractDocument(doc, doc.source === 'ocr' ? { knownLines: await this.paddle.knownLines() } : {});
+  }
+
   /** Loads the OCR models ahead of the first document. */
   warmUp(): Promise<void> {
     return this.paddle.warmUp();
@@ -108,7 +113,7 @@ export class LocalRecogniser implements Recogniser {
       case 'image': {
         const { page, reading, image } = await this.ocrImage(input.bytes, 1);
         const doc: OcrDocument = { source: 'ocr', pages: [page] };
-        const extraction = await this.lookAgainAtNames(doc, extractDocument(doc), new Map(image ? [[1, image]] : []));
+        const extraction = await this.lookAgainAtNames(doc, await this.extract(doc), new Map(image ? [[1, image]] : []));
         result = resultBeforeTurns(toAnalyzeExpenseResult(doc, extraction), new Map([[1, reading]]));
         break;
       }
@@ -245,7 +250,7 @@ export class LocalRecogniser implements Recogniser {
         }
       }
       const doc: OcrDocument = { source: ocred ? 'ocr' : 'pdf-text', pages };
-      return resultBeforeTurns(toAnalyzeExpenseResult(doc, await this.lookAgainAtNames(doc, extractDocument(doc), images)), readings);
+      return resultBeforeTurns(toAnalyzeExpenseResult(doc, await this.lookAgainAtNames(doc, await this.extract(doc), images)), readings);
     } finally {
       await pdf.destroy();
     }

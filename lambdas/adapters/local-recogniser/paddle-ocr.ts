@@ -19,6 +19,7 @@ import { pixelBox, unionBoxes, type Levelling } from '../../core/recognition/geo
 import type { OcrLine, OcrWord } from '../../core/recognition/types';
 import { CharNgramModel } from './char-ngram';
 import { beamDecode, scanOrder } from './ctc-beam';
+import { knownLines } from './known-lines';
 import type { OcrResult } from './ocr';
 
 const require = createRequire(import.meta.url);
@@ -208,10 +209,16 @@ export const DETECTOR_MODEL = fileURLToPath(new URL('./models/ppocrv4-det.onnx',
  */
 export const RECEIPT_LANGUAGE_LINES = fileURLToPath(new URL('./models/receipt-lines.txt', import.meta.url));
 
+/** The text lines of `choice` (a file; default `RECEIPT_LANGUAGE_LINES`), or undefined for `none`. */
+export function languageModelLines(choice: string | undefined): string[] | undefined {
+  if (choice === 'none') return undefined;
+  return readFileSync(choice ?? RECEIPT_LANGUAGE_LINES, 'utf8').split(/\r?\n/).filter((l) => l.trim());
+}
+
 /** The language model of `choice` (a file of text lines; `none`: no model), order 6. */
 export function loadLanguageModel(choice: string | undefined): CharNgramModel | undefined {
-  if (choice === 'none') return undefined;
-  return new CharNgramModel(readFileSync(choice ?? RECEIPT_LANGUAGE_LINES, 'utf8').split(/\r?\n/).filter((l) => l.trim()));
+  const lines = languageModelLines(choice);
+  return lines && new CharNgramModel(lines);
 }
 
 export function detectorModelPath(choice: string | undefined): string {
@@ -239,6 +246,8 @@ interface Models {
   rec: OrtSession;
   chars: string[];
   lm: CharNgramModel | undefined;
+  /** Lines of print known from other receipts (`known-lines.ts`), from the language model's text. */
+  known: ReadonlySet<string>;
 }
 
 /**
@@ -924,7 +933,8 @@ export class PaddleOcr {
       if (typeof classes === 'number' && classes !== chars.length) {
         throw new Error(`The recogniser ${recogniser} scores ${classes} classes, its dictionary ${chars.length}`);
       }
-      return { ort, det, rec, chars, lm: loadLanguageModel(this.languageModel) };
+      const lines = languageModelLines(this.languageModel);
+      return { ort, det, rec, chars, lm: lines && new CharNgramModel(lines), known: knownLines(lines ?? []) };
     })();
     // A failed load (a missing package) is tried again on the next page rather than remembered.
     this.models.catch(() => {
@@ -935,6 +945,11 @@ export class PaddleOcr {
 
   async warmUp(): Promise<void> {
     await this.load();
+  }
+
+  /** Lines of print known from other receipts, for the extraction (`ExtractOptions.knownLines`). */
+  async knownLines(): Promise<ReadonlySet<string>> {
+    return (await this.load()).known;
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { isValidDate, parseDate, toIso } from '../../../lambdas/core/recognition/extract/dates';
 import { pixelBox } from '../../../lambdas/core/recognition/geometry';
-import type { PaddleOcrOptions } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { knownLines } from '../../../lambdas/adapters/local-recogniser/known-lines';
+import { languageModelLines, type PaddleOcrOptions } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { extractDocument, type Extraction } from '../../../lambdas/core/recognition/extract';
 import type { ExtractedFields, OcrDocument, OcrLine, OcrWord } from '../../../lambdas/core/recognition/types';
 
 export const SCORED_FIELDS = ['company', 'date', 'address', 'total'] as const;
@@ -200,4 +202,14 @@ export function readerOptions(argv: string[]): PaddleOcrOptions {
   if (det) opts.detectorModel = det;
   if (lm) opts.languageModel = lm;
   return opts;
+}
+
+/**
+ * The extraction of a kept reading replayed (`--from-dump`, `--from-annotations`) as the local recogniser extracts a
+ * live one: a reading of images weighs its names against the lines known from other receipts, taken from the
+ * text `--lm` names (`readerOptions`; default the shipped one; `known-lines.ts`).
+ */
+export function replayExtraction(reader: PaddleOcrOptions): (doc: OcrDocument) => Extraction {
+  const known = knownLines(languageModelLines(reader.languageModel) ?? []);
+  return (doc) => extractDocument(doc, doc.source === 'ocr' ? { knownLines: known } : {});
 }

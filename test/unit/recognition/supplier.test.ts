@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCompanyName, extractSupplierHeader, normalisePunctuationSpacing } from '../../../lambdas/core/recognition/extract/supplier';
+import { cleanCompanyName, extractSupplierHeader, NAME_DOUBT, normalisePunctuationSpacing, printedLineKey } from '../../../lambdas/core/recognition/extract/supplier';
 import { extractDocument } from '../../../lambdas/core/recognition/extract';
+import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
 import { textDocument, textRows } from './helpers';
 
 describe("the seller's name", () => {
@@ -423,6 +424,53 @@ describe("the seller's name", () => {
     // A restaurant's bill title below the address, as short as a branch line.
     const bill = extractSupplierHeader(textRows(['GENTING RESTAURANT SDN BHD', 'Lot 50, Floor T2, Sky Avenue', '69000 Pahang Malaysia', 'Guest Check', 'Table 12']));
     expect(bill.address?.value).toBe('Lot 50, Floor T2, Sky Avenue 69000 Pahang Malaysia');
+  });
+});
+
+describe('a name read as a line known from other receipts', () => {
+  const address = ['LOT P.T. 2811, JALAN ANGSA,', 'TAMAN BERKELEY 41150 KLANG, SELANGOR'];
+  /** Rows of the lines, every word read at 90 but `weak`, read at `at`. */
+  const rows = (lines: string[], weak: string, at: number) => {
+    const doc = textDocument(lines);
+    for (const w of doc.pages[0]!.lines.flatMap((l) => l.words)) if (w.text === weak) w.confidence = at;
+    return documentRows(doc);
+  };
+  const known = new Set(['99 SPEED MART S/B', '99 SPEED MART S/B (519537-X)', 'MR. D.I.Y. (M) SDN BHD'].map(printedLineKey));
+
+  it('counts the words the reading was unsure of as read, where every line of the name is a known line', () => {
+    const lines = ['99 SPEED MART S/B', ...address];
+    const doubted = extractSupplierHeader(rows(lines, 'S/B', 63)).name!;
+    const corroborated = extractSupplierHeader(rows(lines, 'S/B', 63), { knownLines: known }).name!;
+    expect(doubted.value).toBe('99 SPEED MART S/B');
+    expect(doubted.confidence).toBeLessThan(80);
+    expect(corroborated.value).toBe('99 SPEED MART S/B');
+    expect(corroborated.confidence).toBe(97);
+    // Spacing and case are no difference: the line is looked up as upper case, spaces collapsed.
+    expect(extractSupplierHeader(rows(['99 Speed  Mart S/B', ...address], 'S/B', 63), { knownLines: known }).name!.confidence).toBe(97);
+  });
+
+  it('leaves a name that reads otherwise than every known line as doubted as its weakest word', () => {
+    const misread = rows(['99 SPEED MART 5/B', ...address], '5/B', 63);
+    expect(extractSupplierHeader(misread, { knownLines: known }).name!.confidence).toBe(extractSupplierHeader(misread).name!.confidence);
+    // A name over two lines is known only when both are.
+    const twoLines = rows(['99 SPEED MART', 'TRADING S/B', ...address], 'S/B', 63);
+    expect(extractSupplierHeader(twoLines).name!.value).toBe('99 SPEED MART TRADING S/B');
+    expect(extractSupplierHeader(twoLines, { knownLines: new Set([...known, '99 SPEED MART']) }).name!.confidence).toBe(extractSupplierHeader(twoLines).name!.confidence);
+  });
+
+  it('keeps every doubt of the layout on a known name', () => {
+    // A line above the name leaves whose name it is open, known or not: under the ready rule's 90 either way.
+    const above = rows(['TAN WOON YANN', '', '99 SPEED MART S/B', ...address], 'S/B', 63);
+    expect(extractSupplierHeader(above).name!.value).toBe('99 SPEED MART S/B');
+    expect(extractSupplierHeader(above, { knownLines: known }).name!.confidence).toBeCloseTo(97 * NAME_DOUBT, 1);
+    expect(97 * NAME_DOUBT).toBeLessThan(90);
+  });
+
+  it('is an option of the whole extraction, for readings of images', () => {
+    const doc = textDocument(['99 SPEED MART S/B (519537-X)', ...address]);
+    for (const w of doc.pages[0]!.lines[0]!.words) if (w.text === 'S/B') w.confidence = 63;
+    expect(extractDocument(doc).fields.supplier_name!.confidence).toBeLessThan(90);
+    expect(extractDocument(doc, { knownLines: known }).fields.supplier_name).toMatchObject({ value: '99 SPEED MART S/B', confidence: 97 });
   });
 });
 

@@ -29,6 +29,8 @@ export interface ExtractOptions {
    * names are taken as written, without the repairs of OCR misreadings ("NART" stays "NART").
    */
   exactText?: boolean;
+  /** Lines of print known from other receipts (`NameOptions.knownLines`). */
+  knownLines?: ReadonlySet<string>;
 }
 
 function assignParty(fields: Extraction['fields'], prefix: 'supplier' | 'customer', p: PartyFields) {
@@ -44,7 +46,7 @@ function assignParty(fields: Extraction['fields'], prefix: 'supplier' | 'custome
 
 export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction {
   const fields: Extraction['fields'] = {};
-  const names = { repairMisreadings: !opts.exactText };
+  const names = { repairMisreadings: !opts.exactText, ...(opts.knownLines ? { knownLines: opts.knownLines } : {}) };
   const blocks = partyBlocks(rows);
   const wordsOf = (b?: PartyBlock) => new Set<OcrWord>(b ? [...b.rows.flatMap((r) => r.words), ...(b.inline?.words ?? [])] : []);
   const customerWords = wordsOf(blocks.customer);

@@ -150,7 +150,25 @@ export interface NameOptions {
   repairMisreadings?: boolean;
   /** Words of the name (upper case, letters only) read with high confidence: left as read (`sureWords`). */
   sureWords?: ReadonlySet<string>;
+  /**
+   * Lines of print known from other receipts, as `printedLineKey` writes them: a name whose every line reads as
+   * one of them is not doubted for the words the reading was unsure of (`KNOWN_LINE_CONFIDENCE`).
+   */
+  knownLines?: ReadonlySet<string>;
 }
+
+/** A line of print as known lines are looked up: upper case, spaces collapsed ("99 Speed  Mart" → "99 SPEED MART"). */
+export function printedLineKey(text: string): string {
+  return text.toUpperCase().replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The least confidence a name's words count with when its every line reads, letter for letter, as a line known
+ * from other receipts: a reading the recogniser was unsure of that spells a known seller's line is that line
+ * (`99 SPEED MART S/B` with `S/B` read at 63). It stays under `SURE_NAME_WORD`, so the second look still reads such
+ * a name again from other cuts of its lines, and every doubt of the layout still weighs on it.
+ */
+const KNOWN_LINE_CONFIDENCE = 97;
 
 /**
  * A word read with at least this confidence is taken as printed. On the development receipts 84.5 % of the
@@ -277,14 +295,16 @@ function valueConfidence(words: OcrWord[]): number {
   return Math.min(mean, Math.min(...words.map((w) => w.confidence)) + WEAKEST_WORD_MARGIN);
 }
 
-function found(rows: Row[], value: string, factor: number): Found {
+/** A value read from rows; its words count with at least `least` confidence (`KNOWN_LINE_CONFIDENCE`). */
+function found(rows: Row[], value: string, factor: number, least = 0): Found {
   const words = rows.flatMap((r) => r.words);
+  const confidence = valueConfidence(words.map((w) => (w.confidence < least ? { ...w, confidence: least } : w)));
   return {
     value,
     raw: rows.map((r) => r.text).join(' '),
     page: rows[0]!.page,
     box: unionBoxes(words.map((w) => w.box)),
-    confidence: Math.round(valueConfidence(words) * factor * 10) / 10,
+    confidence: Math.round(confidence * factor * 10) / 10,
   };
 }
 
@@ -593,6 +613,8 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
   // its postcode. A line between them (a branch, a slogan, a phone) leaves whose name it is open.
   const headsAddress = addressRows.length >= 2 && sawPostcode && page1.indexOf(addressRows[0]!) === page1.indexOf(nameRows[nameRows.length - 1]!) + 1;
   const named = best.strong || businessDesignation(nameText) || registeredName(page1, nameRows) || headsAddress;
-  const name = nameText ? found(nameRows, nameText, (named ? 1 : 0.8) * nameDoubt(page1, nameRows, addressRows, nameText, opts)) : undefined;
+  const known = !!opts.knownLines && nameRows.every((r) => opts.knownLines!.has(printedLineKey(r.text)));
+  const factor = (named ? 1 : 0.8) * nameDoubt(page1, nameRows, addressRows, nameText, opts);
+  const name = nameText ? found(nameRows, nameText, factor, known ? KNOWN_LINE_CONFIDENCE : 0) : undefined;
   return { name, address, nameRows, addressRows };
 }
