@@ -247,7 +247,7 @@ interface Models {
   chars: string[];
   lm: CharNgramModel | undefined;
   /** Lines of print known from other receipts (`known-lines.ts`), from the language model's text. */
-  known: ReadonlySet<string>;
+  known: ReadonlyMap<string, number>;
 }
 
 /**
@@ -948,7 +948,7 @@ export class PaddleOcr {
   }
 
   /** Lines of print known from other receipts, for the extraction (`ExtractOptions.knownLines`). */
-  async knownLines(): Promise<ReadonlySet<string>> {
+  async knownLines(): Promise<ReadonlyMap<string, number>> {
     return (await this.load()).known;
   }
 

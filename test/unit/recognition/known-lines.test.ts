@@ -8,7 +8,10 @@ import { languageModelLines, PaddleOcr } from '../../../lambdas/adapters/local-r
 describe('lines known from other receipts', () => {
   it('are the lines a text holds at least twice, in upper case with spaces collapsed', () => {
     const known = knownLines(['TEO HENG STATIONERY & BOOKS', 'Teo Heng  Stationery & Books', 'TED HENG STATIONERY & BOOKS', 'TOTAL', ' ', 'TOTAL']);
-    expect([...known].sort()).toEqual(['TEO HENG STATIONERY & BOOKS', 'TOTAL']);
+    expect([...known].sort()).toEqual([
+      ['TEO HENG STATIONERY & BOOKS', 2],
+      ['TOTAL', 2],
+    ]);
     expect(knownLines(['A LINE', 'ANOTHER LINE'], 1).size).toBe(2);
   });
 
@@ -29,7 +32,7 @@ describe('lines known from other receipts', () => {
     const reader = new PaddleOcr({ languageModel: file });
     const none = new PaddleOcr({ languageModel: 'none' });
     try {
-      expect([...(await reader.knownLines())]).toEqual(['GIN KEE TRADING']);
+      expect([...(await reader.knownLines())]).toEqual([['GIN KEE TRADING', 2]]);
       expect((await none.knownLines()).size).toBe(0);
     } finally {
       await Promise.all([reader.close(), none.close()]);

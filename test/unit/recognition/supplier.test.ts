@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCompanyName, extractSupplierHeader, NAME_DOUBT, normalisePunctuationSpacing, printedLineKey } from '../../../lambdas/core/recognition/extract/supplier';
+import { cleanCompanyName, extractSupplierHeader, NAME_DOUBT, nearestKnownLine, normalisePunctuationSpacing, printedLineKey } from '../../../lambdas/core/recognition/extract/supplier';
 import { extractDocument } from '../../../lambdas/core/recognition/extract';
 import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
 import { textDocument, textRows } from './helpers';
@@ -435,7 +435,7 @@ describe('a name read as a line known from other receipts', () => {
     for (const w of doc.pages[0]!.lines.flatMap((l) => l.words)) if (w.text === weak) w.confidence = at;
     return documentRows(doc);
   };
-  const known = new Set(['99 SPEED MART S/B', '99 SPEED MART S/B (519537-X)', 'MR. D.I.Y. (M) SDN BHD'].map(printedLineKey));
+  const known = new Map(['99 SPEED MART S/B', '99 SPEED MART S/B (519537-X)', 'MR. D.I.Y. (M) SDN BHD'].map((l) => [printedLineKey(l), 2]));
 
   it('counts the words the reading was unsure of as read, where every line of the name is a known line', () => {
     const lines = ['99 SPEED MART S/B', ...address];
@@ -455,7 +455,7 @@ describe('a name read as a line known from other receipts', () => {
     // A name over two lines is known only when both are.
     const twoLines = rows(['99 SPEED MART', 'TRADING S/B', ...address], 'S/B', 63);
     expect(extractSupplierHeader(twoLines).name!.value).toBe('99 SPEED MART TRADING S/B');
-    expect(extractSupplierHeader(twoLines, { knownLines: new Set([...known, '99 SPEED MART']) }).name!.confidence).toBe(extractSupplierHeader(twoLines).name!.confidence);
+    expect(extractSupplierHeader(twoLines, { knownLines: new Map([...known, ['99 SPEED MART', 2]]) }).name!.confidence).toBe(extractSupplierHeader(twoLines).name!.confidence);
   });
 
   it('keeps every doubt of the layout on a known name', () => {
@@ -464,6 +464,45 @@ describe('a name read as a line known from other receipts', () => {
     expect(extractSupplierHeader(above).name!.value).toBe('99 SPEED MART S/B');
     expect(extractSupplierHeader(above, { knownLines: known }).name!.confidence).toBeCloseTo(97 * NAME_DOUBT, 1);
     expect(97 * NAME_DOUBT).toBeLessThan(90);
+  });
+
+  it('puts right a name read one letter away from a known line, in the case the name prints', () => {
+    const lines = new Map([
+      ['TEO HENG STATIONERY & BOOKS', 5],
+      ['TED HENG STATIONERY & BOOKS', 2],
+      ['GERBANG ALAF RESTAURANTS SDN BHD', 3],
+      ['LIAN HING STATIONERY SDN BHD', 2],
+      ['SUPER.SEVEN CASH & CARRY SDN BHD', 2],
+      ['GL HANDICRAFT & TAIL ORING', 2],
+      ['TIME', 9],
+    ]);
+    expect(nearestKnownLine('Derbang Alaf Restaurants Sdn Bhd', lines)).toBe('Gerbang Alaf Restaurants Sdn Bhd');
+    expect(nearestKnownLine('LAN HING STATIONERY SDN BHD', lines)).toBe('LIAN HING STATIONERY SDN BHD');
+    expect(nearestKnownLine('LIAN HINGG STATIONERY SDN BHD', lines)).toBe('LIAN HING STATIONERY SDN BHD');
+    // The line seen most often of those one letter away; none where two are seen alike.
+    expect(nearestKnownLine('TEA HENG STATIONERY & BOOKS', lines)).toBe('TEO HENG STATIONERY & BOOKS');
+    expect(nearestKnownLine('TEA HENG STATIONERY & BOOKS', new Map([...lines, ['TED HENG STATIONERY & BOOKS', 5]]))).toBeUndefined();
+    // A known line as read stays, even where another is seen more often one letter away.
+    expect(nearestKnownLine('TED HENG STATIONERY & BOOKS', lines)).toBeUndefined();
+    // A space or a mark is no misread letter; a short name is too little to go by; two letters are too many.
+    expect(nearestKnownLine('SUPER SEVEN CASH & CARRY SDN BHD', lines)).toBeUndefined();
+    expect(nearestKnownLine('GL HANDICRAFT & TAILORING', lines)).toBeUndefined();
+    expect(nearestKnownLine('TIE', lines)).toBeUndefined();
+    expect(nearestKnownLine('LAN HONG STATIONERY SDN BHD', lines)).toBeUndefined();
+    // A digit read for a letter is put right; a digit against another is another branch.
+    expect(nearestKnownLine('8 & BEST RESTAURANT', new Map([['B & BEST RESTAURANT', 2]]))).toBe('B & BEST RESTAURANT');
+    expect(nearestKnownLine('SHELL STATION KEPONG 12', new Map([['SHELL STATION KEPONG 13', 2]]))).toBeUndefined();
+    // A word read with high confidence is printed so: another seller's name.
+    expect(nearestKnownLine('LAN HING STATIONERY SDN BHD', lines, new Set(['LAN']))).toBeUndefined();
+    expect(nearestKnownLine('LAN HING STATIONERY SDN BHD', lines, new Set(['HING']))).toBe('LIAN HING STATIONERY SDN BHD');
+  });
+
+  it('doubts a name it put right to a known line, as any repair', () => {
+    const lines = ['TED HENG STATIONERY & BOOKS', ...address];
+    const read = extractSupplierHeader(rows(lines, 'TED', 80), { knownLines: new Map([['TEO HENG STATIONERY & BOOKS', 5]]) }).name!;
+    const printed = extractSupplierHeader(rows(['TEO HENG STATIONERY & BOOKS', ...address], 'TEO', 80)).name!;
+    expect(read.value).toBe('TEO HENG STATIONERY & BOOKS');
+    expect(read.confidence).toBeCloseTo(printed.confidence * NAME_DOUBT, 1);
   });
 
   it('is an option of the whole extraction, for readings of images', () => {

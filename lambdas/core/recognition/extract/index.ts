@@ -29,8 +29,8 @@ export interface ExtractOptions {
    * names are taken as written, without the repairs of OCR misreadings ("NART" stays "NART").
    */
   exactText?: boolean;
-  /** Lines of print known from other receipts (`NameOptions.knownLines`). */
-  knownLines?: ReadonlySet<string>;
+  /** Lines of print known from other receipts, with how many times each was seen (`NameOptions.knownLines`). */
+  knownLines?: ReadonlyMap<string, number>;
 }
 
 function assignParty(fields: Extraction['fields'], prefix: 'supplier' | 'customer', p: PartyFields) {

@@ -151,10 +151,12 @@ export interface NameOptions {
   /** Words of the name (upper case, letters only) read with high confidence: left as read (`sureWords`). */
   sureWords?: ReadonlySet<string>;
   /**
-   * Lines of print known from other receipts, as `printedLineKey` writes them: a name whose every line reads as
-   * one of them is not doubted for the words the reading was unsure of (`KNOWN_LINE_CONFIDENCE`).
+   * Lines of print known from other receipts, as `printedLineKey` writes them, with how many times they were
+   * seen: a name whose every line reads as one of them is not doubted for the words the reading was unsure of
+   * (`KNOWN_LINE_CONFIDENCE`); a name read one letter away from one is put right to it
+   * (`nearestKnownLine`).
    */
-  knownLines?: ReadonlySet<string>;
+  knownLines?: ReadonlyMap<string, number>;
 }
 
 /** A line of print as known lines are looked up: upper case, spaces collapsed ("99 Speed  Mart" → "99 SPEED MART"). */
@@ -169,6 +171,66 @@ export function printedLineKey(text: string): string {
  * a name again from other cuts of its lines, and every doubt of the layout still weighs on it.
  */
 const KNOWN_LINE_CONFIDENCE = 97;
+
+/** The least letters and digits a name has for a known line one character away to put it right. */
+const KNOWN_LINE_MIN_CHARACTERS = 10;
+
+const isLetter = (c: string | undefined) => !!c && /\p{L}/u.test(c);
+
+/** One character of a reading changed: at `at`, `remove` characters (0 or 1) taken out and `insert` put in. */
+interface CharacterEdit {
+  at: number;
+  remove: number;
+  insert: string;
+}
+
+/**
+ * How `line` is `read` with one letter put right (changed, also from or to a digit or a mark, left out or added), or
+ * undefined when they differ otherwise. A space or a mark against another is no misread letter (`SUPER SEVEN`
+ * printed, `SUPER.SEVEN` in other receipts' text), nor a digit against another (a branch's number).
+ */
+function oneCharacterAway(read: string, line: string): CharacterEdit | undefined {
+  if (Math.abs(read.length - line.length) > 1 || read === line) return undefined;
+  let at = 0;
+  while (at < read.length && read[at] === line[at]) at++;
+  if (read.length === line.length) {
+    const [a, b] = [read[at]!, line[at]!];
+    const letter = a !== ' ' && b !== ' ' && (isLetter(a) || isLetter(b));
+    return letter && read.slice(at + 1) === line.slice(at + 1) ? { at, remove: 1, insert: b } : undefined;
+  }
+  if (read.length < line.length) return isLetter(line[at]) && read.slice(at) === line.slice(at + 1) ? { at, remove: 0, insert: line[at]! } : undefined;
+  return isLetter(read[at]) && read.slice(at + 1) === line.slice(at) ? { at, remove: 1, insert: '' } : undefined;
+}
+
+/**
+ * A name read one letter away from a line known from other receipts, put right to that line in the
+ * name's own case (`TED HENG STATIONERY & BOOKS` → `TEO HENG …`, `Derbang Alaf Restaurants` → `Gerbang …`, `LAN
+ * HING` → `LIAN HING`); the line seen most often where several are, none where two are seen alike. Names of fewer
+ * than ten letters and digits are left as read: one letter is too much of a short name, and so is a word read
+ * with high confidence (`sure`, as `sureWords` writes them). A name so put right is a
+ * repair and doubted as one (`nameDoubt`), so it waits for review, with the right letters.
+ */
+export function nearestKnownLine(name: string, known: ReadonlyMap<string, number>, sure?: ReadonlySet<string>): string | undefined {
+  const read = printedLineKey(name);
+  if (known.has(read) || read.length !== name.length || (read.match(/[\p{L}\d]/gu) ?? []).length < KNOWN_LINE_MIN_CHARACTERS) return undefined;
+  let best: { seen: number; edit: CharacterEdit } | undefined;
+  let tie = false;
+  for (const [line, seen] of known) {
+    if (best && seen < best.seen) continue;
+    const edit = oneCharacterAway(read, line);
+    if (!edit) continue;
+    tie = !!best && seen === best.seen;
+    if (!tie) best = { seen, edit };
+  }
+  if (!best || tie) return undefined;
+  const { at, remove, insert } = best.edit;
+  // A word read with high confidence is as printed (`sureWords`): another seller's name, not a misreading.
+  const word = name.slice(name.lastIndexOf(' ', at - 1) + 1).split(' ')[0]!;
+  if (sure?.has(foldDiacritics(word).toUpperCase().replace(/[^A-Z]/g, ''))) return undefined;
+  // In the case the name prints there: that of the letter changed, or of the one before an added letter.
+  const around = remove ? name[at] : (name[at - 1] ?? name[at]);
+  return name.slice(0, at) + (/\p{Ll}/u.test(around ?? '') ? insert.toLowerCase() : insert) + name.slice(at + remove);
+}
 
 /**
  * A word read with at least this confidence is taken as printed. On the development receipts 84.5 % of the
@@ -244,7 +306,8 @@ export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
   const plain = collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '));
   if (!repair) return plain;
-  return correctMisreadWords(correctBusinessWords(fixLegalForms(joinSplitWords(normalisePunctuationSpacing(plain)))), opts.sureWords);
+  const repaired = correctMisreadWords(correctBusinessWords(fixLegalForms(joinSplitWords(normalisePunctuationSpacing(plain)))), opts.sureWords);
+  return (opts.knownLines && nearestKnownLine(repaired, opts.knownLines, opts.sureWords)) ?? repaired;
 }
 
 /**
