@@ -203,12 +203,12 @@ function oneCharacterAway(read: string, line: string): CharacterEdit | undefined
 }
 
 /**
- * A name read one letter away from a line known from other receipts, put right to that line in the
- * name's own case (`TED HENG STATIONERY & BOOKS` → `TEO HENG …`, `Derbang Alaf Restaurants` → `Gerbang …`, `LAN
- * HING` → `LIAN HING`); the line seen most often where several are, none where two are seen alike. Names of fewer
- * than ten letters and digits are left as read: one letter is too much of a short name, and so is a word read
- * with high confidence (`sure`, as `sureWords` writes them). A name so put right is a
- * repair and doubted as one (`nameDoubt`), so it waits for review, with the right letters.
+ * A name read one letter away from a line known from other receipts, put right to that line in the name's own case
+ * (`TED HENG STATIONERY & BOOKS` → `TEO HENG …`, `Derbang Alaf Restaurants` → `Gerbang …`, `LAN HING` → `LIAN
+ * HING`); the line seen most often where several are, none where two are seen alike. Left as read: a name of fewer
+ * than ten letters and digits (one letter is too much of a short name), and a word read with high confidence
+ * (`sure`, as `sureWords` writes them: printed so, another seller's name). A name so put right is a repair and
+ * doubted as one (`nameDoubt`), so it waits for review, with the right letters.
  */
 export function nearestKnownLine(name: string, known: ReadonlyMap<string, number>, sure?: ReadonlySet<string>): string | undefined {
   const read = printedLineKey(name);
@@ -224,7 +224,6 @@ export function nearestKnownLine(name: string, known: ReadonlyMap<string, number
   }
   if (!best || tie) return undefined;
   const { at, remove, insert } = best.edit;
-  // A word read with high confidence is as printed (`sureWords`): another seller's name, not a misreading.
   const word = name.slice(name.lastIndexOf(' ', at - 1) + 1).split(' ')[0]!;
   if (sure?.has(foldDiacritics(word).toUpperCase().replace(/[^A-Z]/g, ''))) return undefined;
   // In the case the name prints there: that of the letter changed, or of the one before an added letter.
