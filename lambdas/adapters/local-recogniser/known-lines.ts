@@ -1,8 +1,8 @@
 /**
  * Lines of print known from other receipts, for the extraction's `knownLines`: the lines of the language model's
- * text (`languageModelLines`) that it holds at least twice, with how many times it holds each. A line printed on one receipt only may be an
- * annotator's slip (`TED HENG STATIONERY & BOOKS` once against `TEO HENG …` five times); a seller's name, address
- * or footer printed on two receipts or more is what that seller prints.
+ * text (`languageModelLines`) that it holds at least twice, with how many times it holds each. A line printed on one
+ * receipt only may be an annotator's slip (`TED HENG STATIONERY & BOOKS` once against `TEO HENG …` five times); a
+ * seller's name, address or footer printed on two receipts or more is what that seller prints.
  */
 import { printedLineKey } from '../../core/recognition/extract/supplier';
 
