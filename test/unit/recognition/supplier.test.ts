@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCompanyName, extractSupplierHeader, NAME_DOUBT, nearestKnownLine, normalisePunctuationSpacing, printedLineKey } from '../../../lambdas/core/recognition/extract/supplier';
+import { cleanCompanyName, extractSupplierHeader, knownSpelling, NAME_DOUBT, nearestKnownLine, normalisePunctuationSpacing, printedLineKey } from '../../../lambdas/core/recognition/extract/supplier';
 import { extractDocument } from '../../../lambdas/core/recognition/extract';
 import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
 import { textDocument, textRows } from './helpers';
@@ -532,5 +532,46 @@ describe('repairs of misread names', () => {
     const parties = textDocument(['INVOICE No. 12', 'Seller: AE0N NART UAB', 'Buyer: UAB Pirkejas']);
     expect(extractDocument(parties).fields.supplier_name?.value).toBe('AEON MART UAB');
     expect(extractDocument({ ...parties, source: 'pdf-text' }).fields.supplier_name?.value).toBe('AE0N NART UAB');
+  });
+});
+
+describe('an address read as an address known from other receipts', () => {
+  const known = new Map([
+    ['NO.2, JALAN TEMENGGUNG 19/9, SEKSYEN 9, BANDAR MAHKOTA CHERAS, 43200 CHERAS, SELANGOR', 3],
+    ['LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR.', 4],
+    ['NO. 1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43800 DENGKIL, SELANGOR.', 5],
+    ['NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43800 DENGKIL, SELANGOR.', 4],
+    ['12, JALAN TAMPOI 7/4,KAWASAN PERINDUSTRIAN TAMPOI,81200 JOHOR BAHRU,JOHOR', 26],
+    ['12, JALAN TAMPOI 7/4,KAWASAN PERINDUSTRIAN TAMPOI,81200 JOHOR BAHRU, JOHOR', 2],
+    ['NO 3, JALAN 1', 9],
+  ]);
+
+  it('takes the known spaces and marks, keeping the letters and their case as read', () => {
+    expect(knownSpelling('No. 2, Jalan Temenggung 19/9, Seksyen 9, Bandar Mahkota Cheras, 43200 Cheras, Selangor', known)).toBe(
+      'No.2, Jalan Temenggung 19/9, Seksyen 9, Bandar Mahkota Cheras, 43200 Cheras, Selangor',
+    );
+    // A lost slash or comma is a mark too.
+    expect(knownSpelling('Lot 3, Jalan Pelabur 231 40300 Shah Alam, Selangor.', known)).toBe('Lot 3, Jalan Pelabur 23/1, 40300 Shah Alam, Selangor.');
+    // The spelling seen at least twice as often as any other.
+    expect(knownSpelling('12, Jalan Tampoi 7/4,Kawasan Perindustrian Tampoi,81200 Johor Bahru, Johor', known)).toBe(
+      '12, Jalan Tampoi 7/4,Kawasan Perindustrian Tampoi,81200 Johor Bahru,Johor',
+    );
+  });
+
+  it('leaves an address as read where the known spellings disagree, a letter or digit differs, or it is short', () => {
+    expect(knownSpelling('NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43800 DENGKIL, SELANGOR.', known)).toBeUndefined();
+    expect(knownSpelling('NO.2, JALAN TEMENGGUNG 19/9, SEKSYEN 9, BANDAR MAHKOTA CHERAS, 43300 CHERAS, SELANGOR', known)).toBeUndefined();
+    expect(knownSpelling('NO.2, JALAN TEMENGGUNG 19/9, SEKSYEN 9, BANDAR MAHKOTA CHERAS, 43200 CHERAS SELANGOR X', known)).toBeUndefined();
+    expect(knownSpelling('NO 3,JALAN 1', known)).toBeUndefined();
+    // Already spelt so: nothing to change.
+    expect(knownSpelling('LOT 3, JALAN PELABUR 23/1, 40300 SHAH ALAM, SELANGOR.', known)).toBeUndefined();
+  });
+
+  it("writes the seller's address so in the extraction of a reading", () => {
+    const lines = ['GARDENIA BAKERIES (KL) SDN BHD', 'Lot 3, Jalan Pelabur 231', '40300 Shah Alam, Selangor.', 'Tel: 03-55423228'];
+    expect(extractSupplierHeader(textRows(lines)).address!.value).toBe('Lot 3, Jalan Pelabur 231 40300 Shah Alam, Selangor.');
+    expect(extractSupplierHeader(textRows(lines), { knownLines: known }).address!.value).toBe('Lot 3, Jalan Pelabur 23/1, 40300 Shah Alam, Selangor.');
+    const doc = textDocument(lines);
+    expect(extractDocument(doc, { knownLines: known }).fields.supplier_address?.value).toBe('Lot 3, Jalan Pelabur 23/1, 40300 Shah Alam, Selangor.');
   });
 });

@@ -154,7 +154,7 @@ export interface NameOptions {
    * Lines of print known from other receipts, as `printedLineKey` writes them, with how many times they were
    * seen: a name whose every line reads as one of them is not doubted for the words the reading was unsure of
    * (`KNOWN_LINE_CONFIDENCE`); a name read one letter away from one is put right to it
-   * (`nearestKnownLine`).
+   * (`nearestKnownLine`); an address spelt letter for letter as one takes its spaces and marks (`knownSpelling`).
    */
   knownLines?: ReadonlyMap<string, number>;
 }
@@ -229,6 +229,53 @@ export function nearestKnownLine(name: string, known: ReadonlyMap<string, number
   // In the case the name prints there: that of the letter changed, or of the one before an added letter.
   const around = remove ? name[at] : (name[at - 1] ?? name[at]);
   return name.slice(0, at) + (/\p{Ll}/u.test(around ?? '') ? insert.toLowerCase() : insert) + name.slice(at + remove);
+}
+
+/** A line's letters and digits alone, upper case: how two spellings of the same print are told alike. */
+const lettersKey = (text: string) => text.toUpperCase().replace(/[^\p{L}\d]/gu, '');
+
+/** The known lines by their letters and digits, each key's spellings most-seen first (built once per map). */
+const spellingsIndex = new WeakMap<ReadonlyMap<string, number>, Map<string, [string, number][]>>();
+
+function spellingsOf(known: ReadonlyMap<string, number>): Map<string, [string, number][]> {
+  let index = spellingsIndex.get(known);
+  if (!index) {
+    index = new Map();
+    for (const [line, seen] of known) {
+      const key = lettersKey(line);
+      if (!key) continue;
+      const list = index.get(key) ?? [];
+      list.push([line, seen]);
+      index.set(key, list);
+    }
+    for (const list of index.values()) list.sort((a, b) => b[1] - a[1]);
+    spellingsIndex.set(known, index);
+  }
+  return index;
+}
+
+/**
+ * A seller's address read letter for letter and digit for digit as a known line, written with that line's spaces
+ * and marks, its letters in the case they were read (`No. 2, Jalan Temenggung 19/9` → `No.2, Jalan …`, `Pelabur 231`
+ * → `Pelabur 23/1`, `SETIA ALAM SEKSYEN` → `SETIA ALAM, SEKSYEN`). The known lines hold the addresses other
+ * receipts of the seller gave, whole; what the recogniser reads worst in an address is its commas, full stops,
+ * slashes and the spaces around them, which a reading alone cannot tell (docs/recognition.md, "Stop 41"). Only a
+ * spelling seen at least twice as often as any other of the same letters is taken (a shop's receipts that were
+ * written `NO. 1,` five times and `NO.1,` four leave it as read), and only for ten letters and digits or more.
+ * Lines of the address are not matched one by one: other receipts' lines are spaced as their print, the address
+ * as a whole as the seller's records write it, and the two differ.
+ */
+export function knownSpelling(address: string, known: ReadonlyMap<string, number>): string | undefined {
+  const key = lettersKey(address);
+  if (key.length < KNOWN_LINE_MIN_CHARACTERS) return undefined;
+  const spellings = spellingsOf(known).get(key);
+  const [best, next] = spellings ?? [];
+  if (!best || (next && next[1] * 2 > best[1])) return undefined;
+  const letters = [...address].filter((c) => /[\p{L}\d]/u.test(c));
+  if (letters.length !== [...best[0]].filter((c) => /[\p{L}\d]/u.test(c)).length) return undefined;
+  let i = 0;
+  const spelt = [...best[0]].map((c) => (/[\p{L}\d]/u.test(c) ? letters[i++]! : c)).join('');
+  return spelt === address ? undefined : spelt;
 }
 
 /**
@@ -669,7 +716,8 @@ export function extractSupplierHeader(rows: Row[], opts: { maxRows?: number } & 
     if (sawPostcode && endsWithStateOrCountry(t)) sawState = true;
     if (addressRows.length >= 6) break;
   }
-  const addrText = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
+  const addrRead = joinAddressLines(addressRows.map((r) => r.text), opts.repairMisreadings === false).replace(/^[^\p{L}\d]+/u, '');
+  const addrText = (opts.knownLines && knownSpelling(addrRead, opts.knownLines)) ?? addrRead;
   const address = addressRows.length && addrText ? found(addressRows, addrText, 0.9) : undefined;
   // The letterhead's layout names the seller too: the name, and right under it the address of two lines or more to
   // its postcode. A line between them (a branch, a slogan, a phone) leaves whose name it is open.
