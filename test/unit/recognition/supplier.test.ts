@@ -27,6 +27,10 @@ describe("the seller's name", () => {
     // SDN is always followed by BHD: a word of three letters after it ending the name is the BHD misread.
     ['AIK HUAT HARDWARE SDN HHI', 'AIK HUAT HARDWARE SDN BHD'],
     ['Timeless Kitchenette Sdn Bhnd', 'Timeless Kitchenette Sdn Bhd'],
+    // A name ending on SDN lost its BHD.
+    ['ONE ONE THREE SEAFOOD RESTAURANT SDN', 'ONE ONE THREE SEAFOOD RESTAURANT SDN BHD'],
+    ['Timeless Kitchenette Sdn.', 'Timeless Kitchenette Sdn. Bhd.'],
+    ['SDN', 'SDN'],
     ['MR.D. I.Y. (M) SDN BHD', 'MR. D.I.Y. (M) SDN BHD'],
     ['AIK HUAT HARDWARE ENTERPRISE ISETIA ALAM) SDN BHD', 'AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD'],
     ['CT281- Tealive ShellKepong', 'CT281 - Tealive Shell Kepong'],

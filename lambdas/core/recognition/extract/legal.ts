@@ -187,6 +187,10 @@ export function fixLegalForms(name: string): string {
       tokens[i] = `${/[a-z]/.test(tokens[i]!) ? 'Bhd' : 'BHD'}${trailingPunct}`;
     }
   }
+  // A name ending on SDN lost its BHD: sendirian is always followed by berhad ("… RESTAURANT SDN", the line's end
+  // cut off by the reading).
+  const last = tokens[tokens.length - 1] ?? '';
+  if (tokens.length >= 3 && cleanToken(last) === 'SDN') tokens.push(`${/[a-z]/.test(last) ? 'Bhd' : 'BHD'}${last.endsWith('.') ? '.' : ''}`);
   return tokens.join(' ');
 }
 
