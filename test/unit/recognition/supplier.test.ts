@@ -55,6 +55,12 @@ describe("the seller's name", () => {
     ['6ERBANG ALAF RESTAURANTS SDN BHD', 'GERBANG ALAF RESTAURANTS SDN BHD'],
     ['A6 MART', 'A6 MART'],
     ['GARDENIA B AKERIES(KL)SDN BHD (1 B9386 X)', 'GARDENIA BAKERIES (KL) SDN BHD'],
+    // What is left of a registration number after the legal form; a bracket before it never closed.
+    ['GARDENIA BAKERIES (KL) SDN BHD (86 X)', 'GARDENIA BAKERIES (KL) SDN BHD'],
+    ['KEDAI RUNCIT AH HOCK (2)', 'KEDAI RUNCIT AH HOCK (2)'],
+    ['GARDENIA BAKERIES (KL SDN BHD', 'GARDENIA BAKERIES (KL) SDN BHD'],
+    ['Gardenia Bakeries (KL Sdn Bhd', 'Gardenia Bakeries (KL) Sdn Bhd'],
+    ['POPULAR BOOK CO. (M) SDN BHD', 'POPULAR BOOK CO. (M) SDN BHD'],
     // Known words are left alone.
     ['SUPERMARKET GROCER', 'SUPERMARKET GROCER'],
     ['PETRONAS', 'PETRONAS'],

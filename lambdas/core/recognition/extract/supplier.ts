@@ -350,6 +350,13 @@ export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   // A registration number in brackets after the name, however the OCR spaced or misread it: "(1 B9386 X)".
   const bracket = /\s*[([{]([^()[\]{}]*)[)\]}]?\s*$/.exec(s);
   if (bracket && (bracket[1]!.match(/\d/g) ?? []).length >= 4 && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) s = s.slice(0, bracket.index);
+  // What is left of one after the legal form, its other digits lost: "GARDENIA BAKERIES (KL) SDN BHD (86 X)".
+  else if (repair && bracket && /\d/.test(bracket[1]!) && (bracket[1]!.match(/\p{L}/gu) ?? []).length <= 3) {
+    const before = tokensOf(s.slice(0, bracket.index));
+    if (before.length >= 3 && legalFormEnd(before) === before.length) s = s.slice(0, bracket.index);
+  }
+  // A bracket opened before the legal form and never closed: its closing one was lost ("BAKERIES (KL SDN BHD").
+  if (repair) s = s.replace(/\(([\p{L}\d&.]{1,6})(?=\s+(?:SDN|Sdn|BHD|Bhd|S\/B)\b)(?![^(]*\))/u, '($1)');
   const plain = collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '));
   if (!repair) return plain;
   const repaired = correctMisreadWords(correctBusinessWords(fixLegalForms(joinSplitWords(normalisePunctuationSpacing(plain)))), opts.sureWords);
