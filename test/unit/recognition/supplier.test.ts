@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCompanyName, extractSupplierHeader, knownSpelling, NAME_DOUBT, nearestKnownLine, normalisePunctuationSpacing, printedLineKey } from '../../../lambdas/core/recognition/extract/supplier';
+import { cleanCompanyName, extractSupplierHeader, knownFirstWord, knownSpelling, NAME_DOUBT, nearestKnownLine, normalisePunctuationSpacing, printedLineKey } from '../../../lambdas/core/recognition/extract/supplier';
 import { extractDocument } from '../../../lambdas/core/recognition/extract';
 import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
 import { textDocument, textRows } from './helpers';
@@ -505,6 +505,33 @@ describe('a name read as a line known from other receipts', () => {
     // A word read with high confidence is printed so: another seller's name.
     expect(nearestKnownLine('LAN HING STATIONERY SDN BHD', lines, new Set(['LAN']))).toBeUndefined();
     expect(nearestKnownLine('LAN HING STATIONERY SDN BHD', lines, new Set(['HING']))).toBe('LIAN HING STATIONERY SDN BHD');
+  });
+
+  it("puts right a name's first word misread or cut short where its other words are one known line's", () => {
+    const lines = new Map([
+      ['GERBANG ALAF RESTAURANTS SDN BHD', 3],
+      ['LIAN HING STATIONERY SDN BHD', 2],
+      ['ABC HARDWARE TRADING SDN BHD', 2],
+      ['XYZ HARDWARE TRADING SDN BHD', 2],
+      ['AIK TRADING SDN BHD', 2],
+    ]);
+    expect(knownFirstWord('ng Alaf Restaurants Sdn Bhd', lines)).toBe('Gerbang Alaf Restaurants Sdn Bhd');
+    expect(knownFirstWord('embang Alaf Restaurants Sdn Bhd', lines)).toBe('Gerbang Alaf Restaurants Sdn Bhd');
+    expect(knownFirstWord('UAN HING STATIONERY SDN BHD', lines)).toBe('LIAN HING STATIONERY SDN BHD');
+    // Three letters off is another word; a sure first word is printed so.
+    expect(knownFirstWord('Orang Alaf Restaurants Sdn Bhd', lines)).toBeUndefined();
+    expect(knownFirstWord('UAN HING STATIONERY SDN BHD', lines, new Set(['UAN']))).toBeUndefined();
+    // Two known lines share the rest; a short rest is many sellers'; the words must be as many.
+    expect(knownFirstWord('ABX HARDWARE TRADING SDN BHD', lines)).toBeUndefined();
+    expect(knownFirstWord('AIX TRADING SDN BHD', lines)).toBeUndefined();
+    expect(knownFirstWord('UAN HING STATIONERY SDN BHD KL', lines)).toBeUndefined();
+    // As read where it is a known line.
+    expect(knownFirstWord('LIAN HING STATIONERY SDN BHD', lines)).toBeUndefined();
+    // The header puts it right and doubts it.
+    const doc = textDocument(['UAN HING STATIONERY SDN BHD', 'NO.32 & 33, JALAN SR 1/9,', '43300 SERI KEMBANGAN']);
+    const name = extractSupplierHeader(documentRows(doc), { knownLines: lines }).name!;
+    expect(name.value).toBe('LIAN HING STATIONERY SDN BHD');
+    expect(name.confidence).toBeCloseTo(extractSupplierHeader(documentRows(textDocument(['LIAN HING STATIONERY SDN BHD', 'NO.32 & 33, JALAN SR 1/9,', '43300 SERI KEMBANGAN']))).name!.confidence * NAME_DOUBT, 1);
   });
 
   it('doubts a name it put right to a known line, as any repair', () => {

@@ -278,6 +278,33 @@ export function knownSpelling(address: string, known: ReadonlyMap<string, number
   return spelt === address ? undefined : spelt;
 }
 
+/** The least letters of a name's words after its first, legal forms aside, for `knownFirstWord` to go by. */
+const KNOWN_REST_MIN_LETTERS = 12;
+
+/**
+ * A name whose first word was misread, by up to two letters, or lost its start (faint print at the line's start:
+ * `ng Alaf Restaurants Sdn Bhd`, `embang …`, `UAN HING STATIONERY SDN BHD`), where its other words are, word for
+ * word, those of one known line and one only, with as many words: put right to that line's first word, in the case
+ * the name prints. Left as read: a first word read with high confidence (`sure`), other words of fewer than twelve
+ * letters besides legal forms (`HARDWARE TRADING SDN BHD` is many sellers' rest), and a name whose rest two known
+ * lines share. A name so put right is a repair and doubted as one (`nameDoubt`).
+ */
+export function knownFirstWord(name: string, known: ReadonlyMap<string, number>, sure?: ReadonlySet<string>): string | undefined {
+  const words = name.split(' ');
+  const first = words[0]!;
+  if (words.length < 3 || sure?.has(foldDiacritics(first).toUpperCase().replace(/[^A-Z]/g, ''))) return undefined;
+  const rest = printedLineKey(words.slice(1).join(' '));
+  const restLetters = words.slice(1).filter((w) => !isLegalFormToken(w)).join('');
+  if ((restLetters.match(/\p{L}/gu) ?? []).length < KNOWN_REST_MIN_LETTERS) return undefined;
+  const read = first.toUpperCase();
+  const lines = [...known.keys()].filter((line) => line.endsWith(` ${rest}`) && line.split(' ').length === words.length);
+  if (lines.length !== 1) return undefined;
+  const word = lines[0]!.split(' ')[0]!;
+  if (word === read || !(word.endsWith(read) || levenshtein(read, word, 2) <= 2)) return undefined;
+  const titleCase = /\p{Ll}/u.test(words[1]!);
+  return [titleCase ? word[0]! + word.slice(1).toLowerCase() : word, ...words.slice(1)].join(' ');
+}
+
 /**
  * A word read with at least this confidence is taken as printed. On the development receipts 84.5 % of the
  * English words in the top rows are read with 97 or more, and every word the dictionary repairs change was read
@@ -360,7 +387,8 @@ export function cleanCompanyName(text: string, opts: NameOptions = {}): string {
   const plain = collapseSpaces(s.replace(/\s+[|]\s+/g, ' ').replace(/(^|\s)_+(?=\S)/g, '$1').replace(/_/g, ' '));
   if (!repair) return plain;
   const repaired = correctMisreadWords(correctBusinessWords(fixLegalForms(joinSplitWords(normalisePunctuationSpacing(plain)))), opts.sureWords);
-  return (opts.knownLines && nearestKnownLine(repaired, opts.knownLines, opts.sureWords)) ?? repaired;
+  if (!opts.knownLines) return repaired;
+  return nearestKnownLine(repaired, opts.knownLines, opts.sureWords) ?? knownFirstWord(repaired, opts.knownLines, opts.sureWords) ?? repaired;
 }
 
 /**
