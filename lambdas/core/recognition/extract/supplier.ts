@@ -225,14 +225,16 @@ export function nearestKnownLine(name: string, known: ReadonlyMap<string, number
   if (!best || tie) return undefined;
   const { at, remove, insert } = best.edit;
   const word = name.slice(name.lastIndexOf(' ', at - 1) + 1).split(' ')[0]!;
-  if (sure?.has(foldDiacritics(word).toUpperCase().replace(/[^A-Z]/g, ''))) return undefined;
+  if (sure?.has(sureWordKey(word))) return undefined;
   // In the case the name prints there: that of the letter changed, or of the one before an added letter.
   const around = remove ? name[at] : (name[at - 1] ?? name[at]);
   return name.slice(0, at) + (/\p{Ll}/u.test(around ?? '') ? insert.toLowerCase() : insert) + name.slice(at + remove);
 }
 
+const isLetterOrDigit = (c: string) => /[\p{L}\d]/u.test(c);
+
 /** A line's letters and digits alone, upper case: how two spellings of the same print are told alike. */
-const lettersKey = (text: string) => text.toUpperCase().replace(/[^\p{L}\d]/gu, '');
+const lettersKey = (text: string) => [...text.toUpperCase()].filter(isLetterOrDigit).join('');
 
 /** The known lines by their letters and digits, each key's spellings most-seen first (built once per map). */
 const spellingsIndex = new WeakMap<ReadonlyMap<string, number>, Map<string, [string, number][]>>();
@@ -271,10 +273,10 @@ export function knownSpelling(address: string, known: ReadonlyMap<string, number
   const spellings = spellingsOf(known).get(key);
   const [best, next] = spellings ?? [];
   if (!best || (next && next[1] * 2 > best[1])) return undefined;
-  const letters = [...address].filter((c) => /[\p{L}\d]/u.test(c));
-  if (letters.length !== [...best[0]].filter((c) => /[\p{L}\d]/u.test(c)).length) return undefined;
+  const letters = [...address].filter(isLetterOrDigit);
+  if (letters.length !== [...best[0]].filter(isLetterOrDigit).length) return undefined;
   let i = 0;
-  const spelt = [...best[0]].map((c) => (/[\p{L}\d]/u.test(c) ? letters[i++]! : c)).join('');
+  const spelt = [...best[0]].map((c) => (isLetterOrDigit(c) ? letters[i++]! : c)).join('');
   return spelt === address ? undefined : spelt;
 }
 
@@ -292,7 +294,7 @@ const KNOWN_REST_MIN_LETTERS = 12;
 export function knownFirstWord(name: string, known: ReadonlyMap<string, number>, sure?: ReadonlySet<string>): string | undefined {
   const words = name.split(' ');
   const first = words[0]!;
-  if (words.length < 3 || sure?.has(foldDiacritics(first).toUpperCase().replace(/[^A-Z]/g, ''))) return undefined;
+  if (words.length < 3 || sure?.has(sureWordKey(first))) return undefined;
   const rest = printedLineKey(words.slice(1).join(' '));
   const restLetters = words.slice(1).filter((w) => !isLegalFormToken(w)).join('');
   if ((restLetters.match(/\p{L}/gu) ?? []).length < KNOWN_REST_MIN_LETTERS) return undefined;
@@ -312,10 +314,13 @@ export function knownFirstWord(name: string, known: ReadonlyMap<string, number>,
  */
 const SURE_CONFIDENCE = 97;
 
+/** A word as `sureWords` holds it: upper case, letters only. */
+const sureWordKey = (word: string) => foldDiacritics(word).toUpperCase().replace(/[^A-Z]/g, '');
+
 /** The words of rows read with high confidence, upper case, letters only: a name's words not to repair. */
 export function sureWords(rows: Row[]): Set<string> {
   return new Set(
-    rows.flatMap((r) => r.words).filter((w) => w.confidence >= SURE_CONFIDENCE).map((w) => foldDiacritics(w.text).toUpperCase().replace(/[^A-Z]/g, '')),
+    rows.flatMap((r) => r.words).filter((w) => w.confidence >= SURE_CONFIDENCE).map((w) => sureWordKey(w.text)),
   );
 }
 
