@@ -66,6 +66,42 @@ export function lineFromWords(words: OcrWord[]): OcrLine {
 }
 
 /**
+ * Groups items into visual rows, top to bottom: each item (at its levelled box `b`) joins the row among the last few
+ * that it overlaps most vertically (at least `minOverlap` of the smaller height) and whose items it does not overlap
+ * horizontally by more than `collision` of the narrower width; otherwise it starts a row. A row's vertical span is
+ * that of its median item, so that one tall item does not swallow the next row.
+ */
+function groupIntoRows<T>(items: { item: T; b: Box }[], minOverlap: number, collision: number): T[][] {
+  items.sort((a, b) => centerY(a.b) - centerY(b.b) || a.b.left - b.b.left);
+  const rows: { items: T[]; boxes: Box[]; box: Box }[] = [];
+  for (const { item, b } of items) {
+    let best: (typeof rows)[number] | undefined;
+    let bestOverlap = minOverlap;
+    // Only the last few rows can overlap an item that comes later in top-to-bottom order.
+    for (let i = Math.max(0, rows.length - 4); i < rows.length; i++) {
+      const row = rows[i]!;
+      const ov = verticalOverlap(row.box, b);
+      const collides = row.boxes.some((x) => horizontalOverlap(x, b) > collision);
+      if (ov >= bestOverlap && !collides) {
+        bestOverlap = ov;
+        best = row;
+      }
+    }
+    if (best) {
+      best.items.push(item);
+      best.boxes.push(b);
+      const tops = best.boxes.map((x) => x.top).sort((p, q) => p - q);
+      const bottoms = best.boxes.map((x) => bottom(x)).sort((p, q) => p - q);
+      const mid = Math.floor(best.boxes.length / 2);
+      best.box = { left: 0, top: tops[mid]!, width: 1, height: bottoms[mid]! - tops[mid]! };
+    } else {
+      rows.push({ items: [item], boxes: [b], box: { left: 0, top: b.top, width: 1, height: b.height } });
+    }
+  }
+  return rows.map((r) => r.items);
+}
+
+/**
  * Groups words into lines by vertical overlap, left to right. Used for text that comes without line
  * structure (PDF text items) and to rebuild rows of a receipt where the OCR split a label from its
  * amount into separate blocks. `slope` (dy/dx of the text lines, in page fractions) undoes a skew:
@@ -73,35 +109,8 @@ export function lineFromWords(words: OcrWord[]): OcrLine {
  */
 export function groupWordsIntoLines(words: readonly OcrWord[], minOverlap = 0.5, slope = 0): OcrLine[] {
   const level = (w: OcrWord): Box => ({ ...w.box, top: w.box.top - slope * centerX(w.box) });
-  const items = words.map((w) => ({ w, b: level(w) }));
-  items.sort((a, b) => centerY(a.b) - centerY(b.b) || a.b.left - b.b.left);
-  const rows: { words: OcrWord[]; boxes: Box[]; box: Box }[] = [];
-  for (const { w, b } of items) {
-    let best: (typeof rows)[number] | undefined;
-    let bestOverlap = minOverlap;
-    // Only the last few rows can overlap a word that comes later in top-to-bottom order.
-    for (let i = Math.max(0, rows.length - 4); i < rows.length; i++) {
-      const row = rows[i]!;
-      const ov = verticalOverlap(row.box, b);
-      const collides = row.boxes.some((x) => horizontalOverlap(x, b) > 0.3);
-      if (ov >= bestOverlap && !collides) {
-        bestOverlap = ov;
-        best = row;
-      }
-    }
-    if (best) {
-      best.words.push(w);
-      best.boxes.push(b);
-      // Keep the row's vertical span to its median word so that one tall word does not swallow the next row.
-      const tops = best.boxes.map((x) => x.top).sort((p, q) => p - q);
-      const bottoms = best.boxes.map((x) => bottom(x)).sort((p, q) => p - q);
-      const mid = Math.floor(best.boxes.length / 2);
-      best.box = { left: 0, top: tops[mid]!, width: 1, height: bottoms[mid]! - tops[mid]! };
-    } else {
-      rows.push({ words: [w], boxes: [b], box: { left: 0, top: b.top, width: 1, height: b.height } });
-    }
-  }
-  return rows.map((r) => lineFromWords(r.words)).sort((a, b) => a.box.top - b.box.top);
+  const rows = groupIntoRows(words.map((w) => ({ item: w, b: level(w) })), minOverlap, 0.3);
+  return rows.map((r) => lineFromWords(r)).sort((a, b) => a.box.top - b.box.top);
 }
 
 /** The slope (dy/dx in page fractions) of a line long enough to tell, its height on the page and its length. */
@@ -173,35 +182,9 @@ export function slopeAlongPage(lines: readonly OcrLine[]): (y: number) => number
 export function pageRows(page: OcrPage, minOverlap = 0.4): OcrLine[] {
   const slope = slopeAlongPage(page.lines);
   const level = (b: Box): Box => ({ ...b, top: b.top - slope(centerY(b)) * centerX(b) });
-  const lines = page.lines.filter((l) => l.words.length > 0).map((l) => ({ l, b: level(l.box) }));
-  lines.sort((a, b) => centerY(a.b) - centerY(b.b) || a.b.left - b.b.left);
-  const rows: { lines: OcrLine[]; boxes: Box[]; box: Box }[] = [];
-  for (const { l, b } of lines) {
-    let best: (typeof rows)[number] | undefined;
-    let bestOverlap = minOverlap;
-    for (let i = Math.max(0, rows.length - 4); i < rows.length; i++) {
-      const row = rows[i]!;
-      const ov = verticalOverlap(row.box, b);
-      const collides = row.boxes.some((x) => horizontalOverlap(x, b) > 0.15);
-      if (ov >= bestOverlap && !collides) {
-        bestOverlap = ov;
-        best = row;
-      }
-    }
-    if (best) {
-      best.lines.push(l);
-      best.boxes.push(b);
-      // The row keeps the span of its tallest line's neighbourhood: the median top and bottom.
-      const tops = best.boxes.map((x) => x.top).sort((p, q) => p - q);
-      const bottoms = best.boxes.map((x) => bottom(x)).sort((p, q) => p - q);
-      const mid = Math.floor(best.boxes.length / 2);
-      best.box = { left: 0, top: tops[mid]!, width: 1, height: bottoms[mid]! - tops[mid]! };
-    } else {
-      rows.push({ lines: [l], boxes: [b], box: { left: 0, top: b.top, width: 1, height: b.height } });
-    }
-  }
-  return rows
-    .map((r) => lineFromWords(r.lines.sort((a, b) => a.box.left - b.box.left).flatMap((x) => x.words)))
+  const lines = page.lines.filter((l) => l.words.length > 0).map((l) => ({ item: l, b: level(l.box) }));
+  return groupIntoRows(lines, minOverlap, 0.15)
+    .map((r) => lineFromWords(r.sort((a, b) => a.box.left - b.box.left).flatMap((x) => x.words)))
     .sort((a, b) => a.box.top - b.box.top);
 }
 
