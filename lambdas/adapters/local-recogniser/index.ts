@@ -5,7 +5,7 @@
  * UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML. The result has the shape of Textract's
  * AnalyzeExpense response.
  */
-import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
+import { eInvoiceToExtraction, parseEInvoice, xmlFileResult } from '../../core/recognition/einvoice';
 import { resultBeforeTurns, toAnalyzeExpenseResult } from '../../core/recognition/expense';
 import type { Levelling, PageReading } from '../../core/recognition/geometry';
 import type { QuarterTurn } from '../../../shared/page-turns';
@@ -120,14 +120,9 @@ export class LocalRecogniser implements Recogniser {
       case 'pdf':
         result = await this.readPdf(input.bytes);
         break;
-      case 'xml': {
-        const xml = new TextDecoder('utf-8').decode(input.bytes);
-        if (!eInvoiceSyntax(xml)) throw new UnsupportedDocumentError('XML that is neither UBL nor Cross Industry Invoice');
-        const inv = parseEInvoice(xml);
-        const doc: OcrDocument = { source: 'xml', pages: [{ page: 1, width: 1, height: 1, lines: [] }] };
-        result = toAnalyzeExpenseResult(doc, eInvoiceToExtraction(inv));
+      case 'xml':
+        result = xmlFileResult(input.bytes);
         break;
-      }
       case 'office':
         result = await recogniseOffice(input);
         break;

@@ -21,11 +21,10 @@ import {
 import { PROCESSING_LIMITS } from '../../../shared/processing-limits';
 import { createHash } from 'node:crypto';
 import { DocumentProblem } from '../../core/documents/ports';
-import { eInvoiceSyntax, eInvoiceToExtraction, parseEInvoice } from '../../core/recognition/einvoice';
-import { toAnalyzeExpenseResult } from '../../core/recognition/expense';
+import { eInvoiceResult, xmlFileResult } from '../../core/recognition/einvoice';
 import { detectDocumentKind, UnsupportedDocumentError } from '../../core/recognition/file-type';
 import { applyHintsToResult } from '../../core/recognition/learn';
-import type { AnalyzeExpenseResult, OcrDocument, Recogniser, RecogniserInput } from '../../core/recognition/types';
+import type { AnalyzeExpenseResult, Recogniser, RecogniserInput } from '../../core/recognition/types';
 import { recogniseOffice } from '../local-recogniser/office';
 import { embeddedEInvoice } from '../local-recogniser/pdf';
 
@@ -123,19 +122,12 @@ export class TextractRecogniser implements Recogniser {
       case 'pdf': {
         // A PDF pdfjs cannot open may still be one Textract reads.
         const xml = await embeddedEInvoice(input.bytes).catch(() => undefined);
-        if (xml) {
-          const doc: OcrDocument = { source: 'xml', pages: [{ page: 1, width: 1, height: 1, lines: [] }] };
-          result = toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml)));
-        } else result = await this.analyzePdf(input);
+        result = xml ? eInvoiceResult(xml) : await this.analyzePdf(input);
         break;
       }
-      case 'xml': {
-        const xml = new TextDecoder('utf-8').decode(input.bytes);
-        if (!eInvoiceSyntax(xml)) throw new UnsupportedDocumentError('XML that is neither UBL nor Cross Industry Invoice');
-        const doc: OcrDocument = { source: 'xml', pages: [{ page: 1, width: 1, height: 1, lines: [] }] };
-        result = toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml)));
+      case 'xml':
+        result = xmlFileResult(input.bytes);
         break;
-      }
       case 'office':
         // Textract reads images and PDFs only: office files are read by the local text reader.
         result = await recogniseOffice(input);

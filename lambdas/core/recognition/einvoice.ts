@@ -9,9 +9,11 @@ import type { Extraction } from './extract';
 import type { LineItem } from './extract/line-items';
 import { documentRows, type Found } from './extract/rows';
 import { collapseSpaces } from './extract/text';
+import { toAnalyzeExpenseResult } from './expense';
+import { UnsupportedDocumentError } from './file-type';
 import type { VatLine } from './extract/vat-lines';
 import { EMPTY_BOX, unionBoxes } from './geometry';
-import type { Box, HeaderFieldId, OcrDocument } from './types';
+import type { AnalyzeExpenseResult, Box, HeaderFieldId, OcrDocument } from './types';
 
 export interface EInvoiceParty {
   name?: string;
@@ -416,3 +418,19 @@ export function eInvoiceToExtraction(inv: EInvoice, doc?: OcrDocument): Extracti
   return { fields, vatLines, lineItems, checks: { ok: true, problems: [] }, reasons: [`${inv.syntax} XML`] };
 }
 
+
+/**
+ * An e-invoice's XML as a recogniser's result, where no page of it was read (a file sent as XML, or one a PDF
+ * carries that could not be opened): one empty page, the values without boxes.
+ */
+export function eInvoiceResult(xml: string | Uint8Array): AnalyzeExpenseResult {
+  const doc: OcrDocument = { source: 'xml', pages: [{ page: 1, width: 1, height: 1, lines: [] }] };
+  return toAnalyzeExpenseResult(doc, eInvoiceToExtraction(parseEInvoice(xml)));
+}
+
+/** A file sent as XML: read if it is a UBL or Cross Industry Invoice, refused otherwise. */
+export function xmlFileResult(bytes: Uint8Array): AnalyzeExpenseResult {
+  const xml = new TextDecoder('utf-8').decode(bytes);
+  if (!eInvoiceSyntax(xml)) throw new UnsupportedDocumentError('XML that is neither UBL nor Cross Industry Invoice');
+  return eInvoiceResult(xml);
+}
