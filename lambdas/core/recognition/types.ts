@@ -3,6 +3,7 @@
  * Both return the shape of Textract's AnalyzeExpense response, so a single mapper
  * (`mapExpenseToFields`) turns either into the product's field map.
  */
+import { LINE_ITEM_COLUMNS } from '../../../shared/schemas/content';
 import type {
   AnalyzeExpenseResponse,
   Block,
@@ -112,18 +113,8 @@ export const HEADER_FIELD_IDS = [
 ] as const;
 export type HeaderFieldId = (typeof HEADER_FIELD_IDS)[number];
 
-export const LINE_ITEM_FIELD_IDS = [
-  'item_number',
-  'product_code',
-  'description',
-  'quantity',
-  'unit_of_measurement',
-  'unit_price_without_vat',
-  'vat_rate',
-  'vat',
-  'price_per_unit',
-  'total_price',
-] as const;
+/** The line-item columns of the edit screen's grid (`LINE_ITEM_COLUMNS`), in the spec's order. */
+export const LINE_ITEM_FIELD_IDS = LINE_ITEM_COLUMNS;
 export type LineItemFieldId = (typeof LINE_ITEM_FIELD_IDS)[number];
 
 export const VAT_LINE_FIELD_IDS = ['vat_rate', 'amount_net', 'amount_vat', 'amount_gross'] as const;
