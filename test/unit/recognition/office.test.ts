@@ -18,7 +18,7 @@ import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields
 import { OFFICE_MSG, readOfficeDocument } from '../../../lambdas/core/recognition/office';
 import { formatCell } from '../../../lambdas/core/recognition/office/xlsx';
 import type { ExtractedFields, OcrDocument } from '../../../lambdas/core/recognition/types';
-import { INVOICE_EN, INVOICE_LT, lineNet, OFFICE_FORMATS, officeFile, totals, vatBreakdown, type InvoiceData, type OfficeFixtureFormat } from '../../fixtures/recognition/data';
+import { expectedHeader, INVOICE_EN, INVOICE_LT, lineNet, OFFICE_FORMATS, officeFile, vatBreakdown, type InvoiceData, type OfficeFixtureFormat } from '../../fixtures/recognition/data';
 import { wordDoc } from '../../fixtures/recognition/generate-office';
 
 const dir = join(import.meta.dirname, '../../fixtures/recognition');
@@ -28,27 +28,6 @@ function fieldsOf(doc: OcrDocument): ExtractedFields {
   return mapExpenseToFields(toAnalyzeExpenseResult(doc, extractDocument(doc)));
 }
 
-function expectedHeader(inv: InvoiceData): Record<string, string> {
-  const t = totals(inv);
-  return {
-    supplier_name: inv.supplier.name,
-    supplier_code: inv.supplier.code,
-    supplier_vat_id: inv.supplier.vatId,
-    supplier_address: inv.supplier.address,
-    customer_name: inv.customer.name,
-    customer_code: inv.customer.code,
-    customer_vat_id: inv.customer.vatId,
-    document_id: inv.documentId,
-    issue_date: inv.issueDate,
-    due_date: inv.dueDate,
-    currency: inv.currency,
-    amount_total: t.total.toFixed(2),
-    amount_total_base: t.base.toFixed(2),
-    amount_tax: t.tax.toFixed(2),
-    iban: inv.supplier.iban,
-    bic_swift: inv.supplier.bic,
-  };
-}
 
 function header(fields: ExtractedFields): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => !Array.isArray(v)).map(([k, v]) => [k, (v as { value: string }).value]));

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
 import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
 import type { ExtractedFields } from '../../../lambdas/core/recognition/types';
-import { INVOICE_EN, INVOICE_LT, lineNet, totals, vatBreakdown, type InvoiceData } from '../../fixtures/recognition/data';
+import { expectedHeader, INVOICE_EN, INVOICE_LT, lineNet, vatBreakdown } from '../../fixtures/recognition/data';
 
 const dir = join(import.meta.dirname, '../../fixtures/recognition');
 const recogniser = new LocalRecogniser();
@@ -15,27 +15,6 @@ async function read(file: string): Promise<ExtractedFields> {
   return mapExpenseToFields(await recogniser.analyzeExpense({ bytes, mime: 'application/pdf', fileName: file }));
 }
 
-function expectedHeader(inv: InvoiceData): Record<string, string> {
-  const t = totals(inv);
-  return {
-    supplier_name: inv.supplier.name,
-    supplier_code: inv.supplier.code,
-    supplier_vat_id: inv.supplier.vatId,
-    supplier_address: inv.supplier.address,
-    customer_name: inv.customer.name,
-    customer_code: inv.customer.code,
-    customer_vat_id: inv.customer.vatId,
-    document_id: inv.documentId,
-    issue_date: inv.issueDate,
-    due_date: inv.dueDate,
-    currency: inv.currency,
-    amount_total: t.total.toFixed(2),
-    amount_total_base: t.base.toFixed(2),
-    amount_tax: t.tax.toFixed(2),
-    iban: inv.supplier.iban,
-    bic_swift: inv.supplier.bic,
-  };
-}
 
 describe.each([INVOICE_EN, INVOICE_LT])('born-digital PDF $file', { timeout: 60_000 }, (inv) => {
   it('reads every header field exactly from the text layer', async () => {
