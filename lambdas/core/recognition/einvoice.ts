@@ -418,7 +418,6 @@ export function eInvoiceToExtraction(inv: EInvoice, doc?: OcrDocument): Extracti
   return { fields, vatLines, lineItems, checks: { ok: true, problems: [] }, reasons: [`${inv.syntax} XML`] };
 }
 
-
 /**
  * An e-invoice's XML as a recogniser's result, where no page of it was read (a file sent as XML, or one a PDF
  * carries that could not be opened): one empty page, the values without boxes.
