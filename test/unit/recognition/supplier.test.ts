@@ -612,3 +612,30 @@ describe('an address read as an address known from other receipts', () => {
     expect(extractDocument(doc, { knownLines: known }).fields.supplier_address?.value).toBe('Lot 3, Jalan Pelabur 23/1, 40300 Shah Alam, Selangor.');
   });
 });
+
+describe("a name's confidence", () => {
+  /** Rows of the lines, every word read at 100 but `weak`, read at `at`. */
+  const rows = (lines: string[], weak: string, at: number) => {
+    const doc = textDocument(lines);
+    for (const w of doc.pages[0]!.lines.flatMap((l) => l.words)) w.confidence = w.text === weak ? at : 100;
+    return documentRows(doc);
+  };
+  const address = ['5-7, JALAN MAHAGONI 7/1', 'SEKSYEN 4, BANDAR UTAMA, 44300'];
+
+  it('leaves out a speck read as a character between two words of the name', () => {
+    const name = extractSupplierHeader(rows(['SWC ENTERPRISE SDN 1 BHD', ...address], '1', 3.4)).name!;
+    expect(name.value).toBe('SWC ENTERPRISE SDN BHD');
+    // Dropping it is a repair, doubted as one; its own confidence no longer counts.
+    expect(name.confidence).toBeCloseTo(100 * NAME_DOUBT, 1);
+  });
+
+  it('counts a character the name holds in its place, put right or not, and one after the name', () => {
+    const known = new Map([['B & BEST RESTAURANT', 2]]);
+    const repaired = extractSupplierHeader(rows(['8 & BEST RESTAURANT', ...address], '8', 80), { knownLines: known }).name!;
+    expect(repaired.value).toBe('B & BEST RESTAURANT');
+    expect(repaired.confidence).toBeLessThan(90);
+    const after = extractSupplierHeader(rows(['PERNIAGAAN RIANG RIA 4', ...address], '4', 40)).name!;
+    expect(after.value).toBe('PERNIAGAAN RIANG RIA');
+    expect(after.confidence).toBeLessThan(60);
+  });
+});

@@ -317,10 +317,14 @@ const SURE_CONFIDENCE = 97;
 /** A word as `sureWords` holds it: upper case, letters only. */
 const sureWordKey = (word: string) => foldDiacritics(word).toUpperCase().replace(/[^A-Z]/g, '');
 
-/** The words of rows read with high confidence, upper case, letters only: a name's words not to repair. */
+/**
+ * The words of rows read with high confidence, upper case, letters only: a name's words not to repair. A word without
+ * letters (`&`, `99`) holds none to keep, and is left out: its empty key would stand for every other such word (a
+ * sure `&` kept `8 & BEST RESTAURANT`'s misread `8`).
+ */
 export function sureWords(rows: Row[]): Set<string> {
   return new Set(
-    rows.flatMap((r) => r.words).filter((w) => w.confidence >= SURE_CONFIDENCE).map((w) => sureWordKey(w.text)),
+    rows.flatMap((r) => r.words).filter((w) => w.confidence >= SURE_CONFIDENCE).map((w) => sureWordKey(w.text)).filter((key) => key !== ''),
   );
 }
 
@@ -444,10 +448,30 @@ function valueConfidence(words: OcrWord[]): number {
   return Math.min(mean, Math.min(...words.map((w) => w.confidence)) + WEAKEST_WORD_MARGIN);
 }
 
+/** Letters and digits of a text, in upper case: what a value and the words it was read from have in common. */
+function lettersAndDigits(text: string): string {
+  return text.toUpperCase().replace(/[^\p{L}\d]/gu, '');
+}
+
+/**
+ * The words a value is made of, for its confidence: a word of one character that the value leaves out between its
+ * other words (a speck read as a character, `SDN 1 BHD` for a printed `SDN BHD`) is no part of it. A character the
+ * value has in its place (a misread one put right: `8 & BEST` as `B & BEST`) still counts, and so does one before or
+ * after the value (the name's doubts weigh on those).
+ */
+function wordsOfValue(words: OcrWord[], value: string): OcrWord[] {
+  const wanted = lettersAndDigits(value);
+  const joined = (ws: OcrWord[]) => ws.map((w) => lettersAndDigits(w.text)).join('');
+  if (!wanted || joined(words).includes(wanted)) return words;
+  const speck = (w: OcrWord, k: number) => [...w.text].length === 1 && joined(words.filter((_, n) => n !== k)).includes(wanted);
+  const kept = words.filter((w, k) => !speck(w, k));
+  return kept.length ? kept : words;
+}
+
 /** A value read from rows; its words count with at least `least` confidence (`KNOWN_LINE_CONFIDENCE`). */
 function found(rows: Row[], value: string, factor: number, least = 0): Found {
   const words = rows.flatMap((r) => r.words);
-  const confidence = valueConfidence(words.map((w) => (w.confidence < least ? { ...w, confidence: least } : w)));
+  const confidence = valueConfidence(wordsOfValue(words, value).map((w) => (w.confidence < least ? { ...w, confidence: least } : w)));
   return {
     value,
     raw: rows.map((r) => r.text).join(' '),
