@@ -4,6 +4,13 @@ import { extractDocument } from '../../../lambdas/core/recognition/extract';
 import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
 import { textDocument, textRows } from './helpers';
 
+/** Rows of the lines, the word `weak` read at `at`, every other word as `textDocument` reads it or at `others`. */
+function rowsReading(lines: string[], weak: string, at: number, others?: number) {
+  const doc = textDocument(lines);
+  for (const w of doc.pages[0]!.lines.flatMap((l) => l.words)) w.confidence = w.text === weak ? at : (others ?? w.confidence);
+  return documentRows(doc);
+}
+
 describe("the seller's name", () => {
   it.each([
     // Spacing around punctuation as names are printed.
@@ -439,12 +446,7 @@ describe("the seller's name", () => {
 
 describe('a name read as a line known from other receipts', () => {
   const address = ['LOT P.T. 2811, JALAN ANGSA,', 'TAMAN BERKELEY 41150 KLANG, SELANGOR'];
-  /** Rows of the lines, every word read at 90 but `weak`, read at `at`. */
-  const rows = (lines: string[], weak: string, at: number) => {
-    const doc = textDocument(lines);
-    for (const w of doc.pages[0]!.lines.flatMap((l) => l.words)) if (w.text === weak) w.confidence = at;
-    return documentRows(doc);
-  };
+  const rows = (lines: string[], weak: string, at: number) => rowsReading(lines, weak, at);
   const known = new Map(['99 SPEED MART S/B', '99 SPEED MART S/B (519537-X)', 'MR. D.I.Y. (M) SDN BHD'].map((l) => [printedLineKey(l), 2]));
 
   it('counts the words the reading was unsure of as read, where every line of the name is a known line', () => {
@@ -614,12 +616,7 @@ describe('an address read as an address known from other receipts', () => {
 });
 
 describe("a name's confidence", () => {
-  /** Rows of the lines, every word read at 100 but `weak`, read at `at`. */
-  const rows = (lines: string[], weak: string, at: number) => {
-    const doc = textDocument(lines);
-    for (const w of doc.pages[0]!.lines.flatMap((l) => l.words)) w.confidence = w.text === weak ? at : 100;
-    return documentRows(doc);
-  };
+  const rows = (lines: string[], weak: string, at: number) => rowsReading(lines, weak, at, 100);
   const address = ['5-7, JALAN MAHAGONI 7/1', 'SEKSYEN 4, BANDAR UTAMA, 44300'];
 
   it('leaves out a speck read as a character between two words of the name', () => {

@@ -448,11 +448,6 @@ function valueConfidence(words: OcrWord[]): number {
   return Math.min(mean, Math.min(...words.map((w) => w.confidence)) + WEAKEST_WORD_MARGIN);
 }
 
-/** Letters and digits of a text, in upper case: what a value and the words it was read from have in common. */
-function lettersAndDigits(text: string): string {
-  return text.toUpperCase().replace(/[^\p{L}\d]/gu, '');
-}
-
 /**
  * The words a value is made of, for its confidence: a word of one character that the value leaves out between its
  * other words (a speck read as a character, `SDN 1 BHD` for a printed `SDN BHD`) is no part of it. A character the
@@ -460,8 +455,8 @@ function lettersAndDigits(text: string): string {
  * after the value (the name's doubts weigh on those).
  */
 function wordsOfValue(words: OcrWord[], value: string): OcrWord[] {
-  const wanted = lettersAndDigits(value);
-  const joined = (ws: OcrWord[]) => ws.map((w) => lettersAndDigits(w.text)).join('');
+  const wanted = lettersKey(value);
+  const joined = (ws: OcrWord[]) => ws.map((w) => lettersKey(w.text)).join('');
   if (!wanted || joined(words).includes(wanted)) return words;
   const speck = (w: OcrWord, k: number) => [...w.text].length === 1 && joined(words.filter((_, n) => n !== k)).includes(wanted);
   const kept = words.filter((w, k) => !speck(w, k));
