@@ -8,7 +8,8 @@
  *   pages slanting ≥ 0.7°: <n> of <m> (largest <deg>°)
  */
 import { readFileSync } from 'node:fs';
-import { decodeRgb, PaddleOcr } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { PaddleOcr } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb } from '../../lambdas/adapters/local-recogniser/page-image';
 import { listReceipts } from './recognition/sroie';
 
 const letters = (s: string) => s.replace(/[^\p{L}\d]/gu, '').toUpperCase();

@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { PaddleOcr, type ModelRun, type PaddleOcrOptions } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { type ModelRun, PaddleOcr, type PaddleOcrOptions } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { listReceipts, option } from './recognition/sroie';
 
 /** One reader's models, its phase times and the model runs it made. */

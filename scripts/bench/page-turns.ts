@@ -15,7 +15,9 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { READS_WELL_CONFIDENCE } from '../../lambdas/adapters/local-recogniser';
-import { decodeRgb, onEndShare, PaddleOcr } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { PaddleOcr } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb } from '../../lambdas/adapters/local-recogniser/page-image';
+import { onEndShare } from '../../lambdas/adapters/local-recogniser/text-detection';
 import { listReceipts, option, readerOptions } from './recognition/sroie';
 
 const range = (v: number[]) => (v.length ? `${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)}` : '—');

@@ -12,7 +12,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { lineImage, PaddleOcr, recognitionBoxes, scaledBand } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { lineImage, recognitionBoxes, scaledBand } from '../../lambdas/adapters/local-recogniser/line-images';
+import { PaddleOcr } from '../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { alignEdits } from '../bench/ocr-confusions';
 import { annotatedLines, listReceipts } from '../bench/recognition/sroie';
 

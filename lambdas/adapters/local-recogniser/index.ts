@@ -18,7 +18,9 @@ import type { AnalyzeExpenseResult, OcrDocument, OcrPage, Recogniser, Recogniser
 import { prepareImage } from './image';
 import { OcrEngine, type OcrLanguage, type OcrResult } from './ocr';
 import { recogniseOffice } from './office';
-import { linesStandOnEnd, PaddleOcr, type DetectedLines, type PaddleOcrOptions, type RgbImage } from './paddle-ocr';
+import { PaddleOcr, type PaddleOcrOptions } from './paddle-ocr';
+import { type RgbImage } from './page-image';
+import { type DetectedLines, linesStandOnEnd } from './text-detection';
 import { embeddedEInvoiceIn, openPdf, pageImage, pageTextWords } from './pdf';
 
 export interface LocalRecogniserOptions {

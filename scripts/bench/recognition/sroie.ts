@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { isValidDate, parseDate, toIso } from '../../../lambdas/core/recognition/extract/dates';
 import { pixelBox } from '../../../lambdas/core/recognition/geometry';
 import { knownLines } from '../../../lambdas/adapters/local-recogniser/known-lines';
-import { languageModelLines, type PaddleOcrOptions } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { languageModelLines } from '../../../lambdas/adapters/local-recogniser/paddle-models';
+import { type PaddleOcrOptions } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
 import { extractDocument, type Extraction } from '../../../lambdas/core/recognition/extract';
 import type { ExtractedFields, OcrDocument, OcrLine, OcrWord } from '../../../lambdas/core/recognition/types';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CharNgramModel } from '../../../lambdas/adapters/local-recogniser/char-ngram';
 import { beamDecode } from '../../../lambdas/adapters/local-recogniser/ctc-beam';
-import { ctcDecode, loadLanguageModel } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { ctcDecode } from '../../../lambdas/adapters/local-recogniser/line-text';
+import { loadLanguageModel } from '../../../lambdas/adapters/local-recogniser/paddle-models';
 
 const chars = ['', 'J', 'A', 'L', 'N', 'U', 'T', 'O', 'X', 'Y', ' '];
 

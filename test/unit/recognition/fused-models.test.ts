@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DETECTOR_MODEL, decodeRgb, detectorModelPath, PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { DETECTOR_MODEL, detectorModelPath } from '../../../lambdas/adapters/local-recogniser/paddle-models';
+import { PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb } from '../../../lambdas/adapters/local-recogniser/page-image';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 
 // The shipped detector is the package's, rewritten into fused operations (scripts/recogniser-training/fuse_graph.py):

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { knownLines } from '../../../lambdas/adapters/local-recogniser/known-lines';
-import { languageModelLines, PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { languageModelLines } from '../../../lambdas/adapters/local-recogniser/paddle-models';
+import { PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
 
 describe('lines known from other receipts', () => {
   it('are the lines a text holds at least twice, in upper case with spaces collapsed', () => {

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
-import { decodeRgb, medianLineHeight, PaddleOcr, READ_LINE_MIN, type RgbImage } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { PaddleOcr, READ_LINE_MIN } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb, type RgbImage } from '../../../lambdas/adapters/local-recogniser/page-image';
+import { medianLineHeight } from '../../../lambdas/adapters/local-recogniser/text-detection';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 import { summaryField as field } from '../../support/expense-fields';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxesOnPage, levelledMap, type ProbabilityMap } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { boxesOnPage, levelledMap, type ProbabilityMap } from '../../../lambdas/adapters/local-recogniser/text-detection';
 import type { Levelling } from '../../../lambdas/core/recognition/geometry';
 
 const PAGE = { width: 400, height: 300 };

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unionBoxes } from '../../../lambdas/core/recognition/geometry';
 import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
-import { decodeRgb, PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb } from '../../../lambdas/adapters/local-recogniser/page-image';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 
 const page = join(import.meta.dirname, '../../fixtures/recognition', RECEIPT_ROTATED.file);

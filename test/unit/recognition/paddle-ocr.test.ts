@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  boxesFromProbabilityMap,
-  ctcDecode,
-  blankRuns,
-  cropRgb,
-  inkProfile,
-  insertSpacesByPitch,
-  lineImage,
-  lineWords,
-  loadCharacters,
-  withoutDoubleReadings,
-  withoutFragments,
-  type RgbImage,
-} from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { blankRuns, inkProfile, lineImage } from '../../../lambdas/adapters/local-recogniser/line-images';
+import { ctcDecode, insertSpacesByPitch, lineWords, withoutDoubleReadings, withoutFragments } from '../../../lambdas/adapters/local-recogniser/line-text';
+import { loadCharacters } from '../../../lambdas/adapters/local-recogniser/paddle-models';
+import { cropRgb, type RgbImage } from '../../../lambdas/adapters/local-recogniser/page-image';
+import { boxesFromProbabilityMap } from '../../../lambdas/adapters/local-recogniser/text-detection';
 import sharp from 'sharp';
 
 /** A probability map of `w`×`h` with the given rectangles set to `p`. */

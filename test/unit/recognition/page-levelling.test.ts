@@ -3,16 +3,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
-import {
-  boxesOnPage,
-  decodeRgb,
-  levelledMap,
-  PaddleOcr,
-  pageSkew,
-  rotatedRgb,
-  type RgbImage,
-  type TextBox,
-} from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb, type RgbImage, rotatedRgb } from '../../../lambdas/adapters/local-recogniser/page-image';
+import { boxesOnPage, levelledMap, pageSkew, type TextBox } from '../../../lambdas/adapters/local-recogniser/text-detection';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 import { summaryField as field } from '../../support/expense-fields';
 

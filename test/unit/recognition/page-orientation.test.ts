@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
-import { decodeRgb, linesStandOnEnd, PaddleOcr, type RgbImage, type TextBox } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb, type RgbImage } from '../../../lambdas/adapters/local-recogniser/page-image';
+import { linesStandOnEnd, type TextBox } from '../../../lambdas/adapters/local-recogniser/text-detection';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 
 const fixture = join(import.meta.dirname, '../../fixtures/recognition', RECEIPT_ROTATED.file);

@@ -7,14 +7,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  decodeRgb,
-  loadCharacters,
-  PaddleOcr,
-  RECEIPT_RECOGNISER_MODEL,
-  recogniserDictionary,
-  recogniserModelPath,
-} from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { loadCharacters, RECEIPT_RECOGNISER_MODEL, recogniserDictionary, recogniserModelPath } from '../../../lambdas/adapters/local-recogniser/paddle-models';
+import { PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb } from '../../../lambdas/adapters/local-recogniser/page-image';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 
 const classesOf = async (model: string) => {

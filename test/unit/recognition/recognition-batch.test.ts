@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeRgb, defaultMinRecognitionRatio, PaddleOcr, RECEIPT_RECOGNISER_MODEL, type ModelRun } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { defaultMinRecognitionRatio, RECEIPT_RECOGNISER_MODEL } from '../../../lambdas/adapters/local-recogniser/paddle-models';
+import { type ModelRun, PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb } from '../../../lambdas/adapters/local-recogniser/page-image';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 
 // Lines of one input width (the shortest ones, all padded to the narrowest input) are read several to a recogniser run; no line is

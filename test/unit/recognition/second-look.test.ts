@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeRgb, PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb } from '../../../lambdas/adapters/local-recogniser/page-image';
 import type { Extraction } from '../../../lambdas/core/recognition/extract';
 import type { Found } from '../../../lambdas/core/recognition/extract/rows';
 import { holdsUnderCuts, nameLines, namesToLookAt, SURE_NAME_WORD, withDoubtedNames, worthASecondLook } from '../../../lambdas/core/recognition/second-look';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineWords } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { lineWords } from '../../../lambdas/adapters/local-recogniser/line-text';
 import { estimateSlope, pageRows, slopeAlongPage } from '../../../lambdas/core/recognition/geometry';
 import type { OcrLine } from '../../../lambdas/core/recognition/types';
 

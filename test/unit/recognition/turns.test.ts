@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultBeforeTurns } from '../../../lambdas/core/recognition/expense';
 import { boxBefore, pointBeforeLevelling, type Levelling } from '../../../lambdas/core/recognition/geometry';
-import { rotatedRgb } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { rotatedRgb } from '../../../lambdas/adapters/local-recogniser/page-image';
 import { pointBeforeTurn, type QuarterTurn } from '../../../shared/page-turns';
 import type { AnalyzeExpenseResult } from '../../../lambdas/core/recognition/types';
 

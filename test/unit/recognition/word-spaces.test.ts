@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addsGapSpaces, decodeRgb, PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { addsGapSpaces, PaddleOcr } from '../../../lambdas/adapters/local-recogniser/paddle-ocr';
+import { decodeRgb } from '../../../lambdas/adapters/local-recogniser/page-image';
 import { RECEIPT_ROTATED } from '../../fixtures/recognition/data';
 
 // The fine-tuned recogniser reads word spaces itself: its lines keep them as read. The spaces the line's geometry
