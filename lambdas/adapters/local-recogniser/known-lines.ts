@@ -4,7 +4,7 @@
  * receipt only may be an annotator's slip (`TED HENG STATIONERY & BOOKS` once against `TEO HENG …` five times); a
  * seller's name, address or footer printed on two receipts or more is what that seller prints.
  */
-import { printedLineKey } from '../../core/recognition/extract/supplier';
+import { printedLineKey } from '../../core/recognition/extract/known-spellings';
 
 /** How many times the text must hold a line for it to count as known. */
 export const KNOWN_LINE_MIN_COUNT = 2;

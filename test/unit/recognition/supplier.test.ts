@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCompanyName, extractSupplierHeader, knownFirstWord, knownSpelling, NAME_DOUBT, nearestKnownLine, normalisePunctuationSpacing, printedLineKey } from '../../../lambdas/core/recognition/extract/supplier';
+import { knownFirstWord, knownSpelling, nearestKnownLine, printedLineKey } from '../../../lambdas/core/recognition/extract/known-spellings';
+import { cleanCompanyName, extractSupplierHeader, NAME_DOUBT, normalisePunctuationSpacing } from '../../../lambdas/core/recognition/extract/supplier';
 import { extractDocument } from '../../../lambdas/core/recognition/extract';
 import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
 import { textDocument, textRows } from './helpers';
