@@ -294,6 +294,27 @@ describe("the seller's name", () => {
     expect(brand.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
   });
 
+  it('is as sure of a name under a logo of its own words read with slips as of the name alone, not under another name', () => {
+    const name = ['BENS INDEPENDENT GROCER SDN. BHD', 'LOT 6, JALAN BATAI,', 'DAMANSARA HEIGHTS'];
+    const alone = extractSupplierHeader(textRows(name));
+    const misread = extractSupplierHeader(textRows(['Bers Indepeneeat Gracer', ...name]));
+    const extraLetter = extractSupplierHeader(textRows(['TELKEN', 'ELKEN SERVICE SDN BHD', 'NO 2-1 JALAN 3/137B BATU 5']));
+    const elken = extractSupplierHeader(textRows(['ELKEN SERVICE SDN BHD', 'NO 2-1 JALAN 3/137B BATU 5']));
+    // A word two slips from a word of under eight letters is another word.
+    const other = extractSupplierHeader(textRows(['HENG INDEPENDENT', ...name]));
+    const brand = extractSupplierHeader(textRows(['Bears Independent Grill', ...name]));
+    expect([misread, extraLetter, other, brand].map((h) => h.name?.value)).toEqual([
+      'BENS INDEPENDENT GROCER SDN. BHD',
+      'ELKEN SERVICE SDN BHD',
+      'BENS INDEPENDENT GROCER SDN. BHD',
+      'BENS INDEPENDENT GROCER SDN. BHD',
+    ]);
+    expect(misread.name!.confidence).toBeCloseTo(alone.name!.confidence, 1);
+    expect(extraLetter.name!.confidence).toBeCloseTo(elken.name!.confidence, 1);
+    expect(other.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
+    expect(brand.name!.confidence).toBeCloseTo(alone.name!.confidence * 0.9, 1);
+  });
+
   it("is as sure of a name under a bookkeeper's stamp as of the name alone, and takes no stamp for a name", () => {
     const address = ['NO.49, JALAN DINAR G U3/G,', '40150 SHAH ALAM, SELANGOR'];
     const alone = extractSupplierHeader(textRows(['BEMED (SP) SDN. BHD.', ...address]));

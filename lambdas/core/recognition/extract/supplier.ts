@@ -10,7 +10,7 @@ import { findDates } from './dates';
 import { correctMisreadWords, isEnglishWord, joinSplitWords } from './lexicon';
 import { findAmounts } from './amounts';
 import { buildRow, type Found, type Row } from './rows';
-import { collapseSpaces, foldDiacritics, LETTER_FOR_DIGIT, levenshtein, oneSlipFrom } from './text';
+import { collapseSpaces, foldDiacritics, fuzzyEquals, LETTER_FOR_DIGIT, levenshtein, oneSlipFrom } from './text';
 import { hasAddressWord, joinAddressLines, repairAddressWords } from './address';
 import { KNOWN_LINE_CONFIDENCE, knownFirstWord, knownSpelling, lettersKey, nearestKnownLine, printedLineKey, sureWords } from './known-spellings';
 
@@ -445,12 +445,14 @@ function loneLetter(token: string): boolean {
 
 /**
  * A logo over the name that spells only the name's own words ("ELKEN" + "SERVICE" over "ELKEN SERVICE SDN BHD") names
- * no other seller.
+ * no other seller; nor does one that spells them with the slips a reading makes in a word (`fuzzyEquals`: one in a
+ * word of four letters or more, two from eight), since logos are what the recogniser reads worst (`TELKEN` over
+ * `ELKEN SERVICE SDN BHD`, `Bers Indepeneeat Gracer` over `BENS INDEPENDENT GROCER SDN. BHD`).
  */
 function repeatsName(row: Row, nameText: string): boolean {
-  const nameWords = new Set(tokensOf(nameText).map(cleanToken));
+  const nameWords = tokensOf(nameText).map(cleanToken);
   const words = tokensOf(row.text).map(cleanToken);
-  return words.length > 0 && words.every((w) => w.length > 1 && nameWords.has(w));
+  return words.length > 0 && words.every((w) => w.length > 1 && nameWords.some((n) => fuzzyEquals(w, n)));
 }
 
 /**
