@@ -25,9 +25,16 @@ export interface ProbabilityMap {
 /** A page's text-line boxes as the detector found them, with the probability map they were found on. */
 export type DetectedLines = TextBox[] & { probabilities?: ProbabilityMap };
 
+/** A map cell above this probability is text (PaddleOCR's `det_db_thresh`). */
 const DET_THRESHOLD = 0.3;
+/** Least mean probability of a region kept as a line (PaddleOCR's settings say 0.6, which read the held-out receipts' fields the same, stop 56). */
 const DET_BOX_SCORE = 0.5;
-const DET_UNCLIP = 1.6;
+/**
+ * How far a region is grown to the line it stands for (DB maps shrink text): area × this / perimeter on each side.
+ * PaddleOCR's own setting for its DB detectors (`det_db_unclip_ratio`); the 1.6 used before read held-out receipts
+ * worse, and so did 1.4 and 1.8 (docs/recognition.md "Stop 56").
+ */
+const DET_UNCLIP = 1.5;
 /**
  * Connected regions of the detector's probability map above the threshold, as boxes in map pixels
  * (unclipped: DB maps shrink the text, so each region is grown by area × ratio / perimeter).
