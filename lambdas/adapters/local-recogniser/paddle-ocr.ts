@@ -7,7 +7,9 @@
  * downloaded. Detection finds text lines (DB probability map → connected
  * regions → boxes); recognition reads each line (CTC; lines with uncertain steps by a beam search weighed by a
  * character language model of receipt text, `ctc-beam.ts`), and the time steps of its characters place the
- * words inside the line, so every word has its own box.
+ * words inside the line, so every word has its own box. This module runs the models (`PaddleOcr`); what it runs them
+ * on lives beside it: `paddle-models.ts` (the files), `page-image.ts` (a page's pixels), `text-detection.ts` (the
+ * detector's map as line boxes), `line-images.ts` (a line's pixels) and `line-text.ts` (a line's words).
  */
 import { readFileSync } from 'node:fs';
 import type { InferenceSession as OrtSession, Tensor as OrtTensor } from 'onnxruntime-node';
