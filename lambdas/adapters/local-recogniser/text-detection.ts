@@ -27,7 +27,10 @@ export type DetectedLines = TextBox[] & { probabilities?: ProbabilityMap };
 
 /** A map cell above this probability is text (PaddleOCR's `det_db_thresh`). */
 const DET_THRESHOLD = 0.3;
-/** Least mean probability of a region kept as a line (PaddleOCR's settings say 0.6, which read the held-out receipts' fields the same, stop 56). */
+/**
+ * Least mean probability of a region kept as a line (PaddleOCR's settings say 0.6, which read the held-out receipts'
+ * fields the same, stop 56).
+ */
 const DET_BOX_SCORE = 0.5;
 /**
  * How far a region is grown to the line it stands for (DB maps shrink text): area × this / perimeter on each side.
@@ -35,6 +38,7 @@ const DET_BOX_SCORE = 0.5;
  * worse, and so did 1.4 and 1.8 (docs/recognition.md "Stop 56").
  */
 const DET_UNCLIP = 1.5;
+
 /**
  * Connected regions of the detector's probability map above the threshold, as boxes in map pixels
  * (unclipped: DB maps shrink the text, so each region is grown by area × ratio / perimeter).
