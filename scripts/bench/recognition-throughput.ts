@@ -2,13 +2,16 @@
  * How the local recogniser uses the machine when several documents wait (local mode runs two processing jobs at a
  * time, `scripts/local/jobs.ts`), on a SROIE-style folder:
  *   npx tsx scripts/bench/recognition-throughput.ts <folder> [--every N] [--limit N]
- * One `LocalRecogniser` (as the processing job holds one per process) reads every N-th receipt (default 10, at most
- * `--limit`, default 10) twice after a warm-up: one document at a time, then two at once (each half of them in
- * turn). Prints the milliseconds per receipt and the process's CPU milliseconds per receipt of each, and their ratio.
+ * One `LocalRecogniser` reads every N-th receipt (default 10, at most `--limit`, default 10) twice after a warm-up:
+ * one document at a time, then two at once (each half of them in turn). Then `RecogniserThreads` with two threads
+ * (as the processing job holds in local mode) reads them two at once, after a warm-up that starts both threads.
+ * Prints the milliseconds per receipt and the CPU milliseconds per receipt of each (the process's, all threads), and
+ * their ratios to one at a time.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { LocalRecogniser } from '../../lambdas/adapters/local-recogniser';
+import { RecogniserThreads } from '../../lambdas/adapters/local-recogniser/threads';
 import { listReceipts, option } from './recognition/sroie';
 
 async function timed(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
@@ -30,28 +33,42 @@ async function main() {
     .slice(0, limit)
     .map((r) => readFileSync(r.image));
   if (files.length < 2) throw new Error('Too few receipts: lower --every');
-  const recogniser = new LocalRecogniser();
-  const read = (bytes: Buffer) => recogniser.analyzeExpense({ bytes, mime: 'image/jpeg' });
-  try {
-    await recogniser.warmUp();
-    await read(files[0]!);
-    const one = await timed(async () => {
-      for (const bytes of files) await read(bytes);
-    });
-    const half = Math.ceil(files.length / 2);
-    const two = await timed(() =>
+  const half = Math.ceil(files.length / 2);
+  const twoAtOnce = (read: (bytes: Buffer) => Promise<unknown>) =>
+    timed(() =>
       Promise.all([files.slice(0, half), files.slice(half)].map(async (part) => {
         for (const bytes of part) await read(bytes);
       })),
     );
-    const per = (ms: number) => Math.round(ms / files.length);
-    console.log(`receipts: ${files.length}`);
-    console.log(`one at a time: ${per(one.wall)} ms a receipt, CPU ${per(one.cpu)} ms`);
-    console.log(`two at once: ${per(two.wall)} ms a receipt, CPU ${per(two.cpu)} ms`);
-    console.log(`ratio two at once / one at a time: ${(two.wall / one.wall).toFixed(2)}`);
+  const input = (bytes: Buffer) => ({ bytes, mime: 'image/jpeg' });
+  const recogniser = new LocalRecogniser();
+  let one: { wall: number; cpu: number };
+  let two: { wall: number; cpu: number };
+  try {
+    await recogniser.warmUp();
+    await recogniser.analyzeExpense(input(files[0]!));
+    one = await timed(async () => {
+      for (const bytes of files) await recogniser.analyzeExpense(input(bytes));
+    });
+    two = await twoAtOnce((bytes) => recogniser.analyzeExpense(input(bytes)));
   } finally {
     await recogniser.close();
   }
+  const threads = new RecogniserThreads({ threads: 2 });
+  let inThreads: { wall: number; cpu: number };
+  try {
+    await Promise.all(files.slice(0, 2).map((bytes) => threads.analyzeExpense(input(bytes))));
+    inThreads = await twoAtOnce((bytes) => threads.analyzeExpense(input(bytes)));
+  } finally {
+    await threads.close();
+  }
+  const per = (ms: number) => Math.round(ms / files.length);
+  console.log(`receipts: ${files.length}`);
+  console.log(`one at a time: ${per(one.wall)} ms a receipt, CPU ${per(one.cpu)} ms`);
+  console.log(`two at once: ${per(two.wall)} ms a receipt, CPU ${per(two.cpu)} ms`);
+  console.log(`ratio two at once / one at a time: ${(two.wall / one.wall).toFixed(2)}`);
+  console.log(`two at once in two threads: ${per(inThreads.wall)} ms a receipt, CPU ${per(inThreads.cpu)} ms`);
+  console.log(`ratio two threads / one at a time: ${(inThreads.wall / one.wall).toFixed(2)}`);
 }
 
 main().catch((err) => {

@@ -1,6 +1,7 @@
 /**
  * The recogniser the processing job uses, chosen by env RECOGNISER: `local` (PaddleOCR on ONNX Runtime, tesseract.js, pdfjs;
- * no cloud service) or `textract` (AWS Textract AnalyzeExpense). Created once per process.
+ * no cloud service), each document read in a thread of its own so that documents read at once use the machine's
+ * cores (`RecogniserThreads`), or `textract` (AWS Textract AnalyzeExpense). Created once per process.
  */
 import type { Recogniser } from '../../core/recognition/types';
 import { env } from '../../runtime/env';
@@ -11,8 +12,8 @@ let instance: Promise<Recogniser & { close?(): Promise<void> }> | undefined;
 export function recogniser(): Promise<Recogniser> {
   instance ??= (async () => {
     if (env().RECOGNISER === 'local') {
-      const { LocalRecogniser } = await import('../../adapters/local-recogniser/index');
-      return new LocalRecogniser();
+      const { RecogniserThreads } = await import('../../adapters/local-recogniser/threads');
+      return new RecogniserThreads();
     }
     const { TextractRecogniser } = await import('../../adapters/textract/index');
     // Operations: failed Textract analyses are counted (metric TextractFailures, alarmed in infra/constructs/operations.ts).
@@ -24,7 +25,7 @@ export function recogniser(): Promise<Recogniser> {
   return instance;
 }
 
-/** Stops the local recogniser's OCR worker (local mode shutdown, tests). */
+/** Stops the local recogniser's threads (local mode shutdown, tests). */
 export async function closeRecogniser(): Promise<void> {
   const current = instance;
   instance = undefined;

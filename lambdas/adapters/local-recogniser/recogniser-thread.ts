@@ -1,0 +1,43 @@
+/**
+ * One recogniser thread (started by `RecogniserThreads`, threads.ts): a `LocalRecogniser` of its own, which reads
+ * one document at a time as the thread's parent asks.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { LocalRecogniser } from './index';
+import type { ThreadReply, ThreadRequest, ThreadStart } from './threads';
+
+const port = parentPort;
+if (!port) throw new Error('recogniser-thread.ts runs as a worker thread (RecogniserThreads)');
+const recogniser = new LocalRecogniser((workerData as ThreadStart).options);
+
+/** An error as plain data: its name (UnsupportedDocumentError), message and details cross the thread boundary. */
+function errorData(error: unknown): Extract<ThreadReply, { ok: false }>['error'] {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const details = (error as { details?: unknown }).details;
+  return { name: error.name, message: error.message, ...(details !== undefined ? { details } : {}) };
+}
+
+async function answer(request: ThreadRequest): Promise<ThreadReply> {
+  try {
+    switch (request.kind) {
+      case 'warm-up':
+        await recogniser.warmUp();
+        return { id: request.id, ok: true };
+      case 'read': {
+        // The bytes arrive as a Uint8Array (a Buffer is cloned as one); the in-process reader is given Buffers.
+        const { bytes } = request.input;
+        const input = { ...request.input, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+        return { id: request.id, ok: true, result: await recogniser.analyzeExpense(input) };
+      }
+      case 'close':
+        await recogniser.close();
+        return { id: request.id, ok: true };
+    }
+  } catch (error) {
+    return { id: request.id, ok: false, error: errorData(error) };
+  }
+}
+
+port.on('message', (request: ThreadRequest) => {
+  void answer(request).then((reply) => port.postMessage(reply));
+});

@@ -1,0 +1,189 @@
+/**
+ * The local recogniser on several cores: documents read at once (local mode runs two processing jobs at a time,
+ * `scripts/local/jobs.ts`) are each read in a thread of its own, by the thread's own `LocalRecogniser`
+ * (`recogniser-thread.ts`). ONNX Runtime runs the models off the JavaScript thread already, but the JavaScript around
+ * them (cutting the line images, the language model's search, the extraction) ran on the one JavaScript thread for
+ * every document at once (docs/recognition.md, "Local recogniser"). A thread starts when a document finds every
+ * thread busy, up to `threads` (default: the machine's cores), and keeps its models for the documents after it.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { UnsupportedDocumentError } from '../../core/recognition/file-type';
+import type { AnalyzeExpenseResult, Recogniser, RecogniserInput } from '../../core/recognition/types';
+import type { LocalRecogniserOptions } from './index';
+import type { PaddleOcrOptions } from './paddle-ocr';
+
+/** A thread's recogniser settings: data only, since they are copied into the thread (no trace callbacks). */
+export type ThreadRecogniserOptions = Omit<LocalRecogniserOptions, 'paddle'> & { paddle?: Omit<PaddleOcrOptions, 'onLine' | 'onModelRun'> };
+
+/** What a thread is started with (`workerData`). */
+export interface ThreadStart {
+  /** The module the thread runs (`recogniser-thread.ts`), as a file URL. */
+  entry: string;
+  options: ThreadRecogniserOptions;
+}
+
+export type ThreadRequest = { id: number } & ({ kind: 'warm-up' } | { kind: 'read'; input: RecogniserInput } | { kind: 'close' });
+
+export type ThreadReply = { id: number } & (
+  | { ok: true; result?: AnalyzeExpenseResult }
+  | { ok: false; error: { name: string; message: string; details?: unknown } }
+);
+
+/** `thread-boot.mjs` registers the TypeScript loader in the thread, then imports the entry. */
+const BOOT = new URL('./thread-boot.mjs', import.meta.url);
+const ENTRY = new URL('./recogniser-thread.ts', import.meta.url).href;
+/** How long a closing thread may take to release its models before it is stopped. */
+const CLOSE_WAIT_MS = 5_000;
+
+/** An error that crossed from a thread, as the in-process recogniser would have thrown it. */
+function threadError(e: Extract<ThreadReply, { ok: false }>['error']): Error {
+  if (e.name === 'UnsupportedDocumentError') {
+    const detail = (e.details as { detail?: unknown } | undefined)?.detail;
+    return new UnsupportedDocumentError(typeof detail === 'string' ? detail : undefined);
+  }
+  const error = new Error(e.message);
+  error.name = e.name;
+  return error;
+}
+
+type Pending = { resolve: (result: AnalyzeExpenseResult | undefined) => void; reject: (error: Error) => void };
+
+/** One worker thread and its calls in flight. */
+class RecogniserThread {
+  private readonly worker: Worker;
+  private readonly calls = new Map<number, Pending>();
+  private nextId = 1;
+  /** Why the thread stopped; every call after it fails with this. */
+  stopped: Error | undefined;
+  busy = false;
+
+  constructor(options: ThreadRecogniserOptions) {
+    this.worker = new Worker(BOOT, { workerData: { entry: ENTRY, options } satisfies ThreadStart });
+    this.worker.on('message', (reply: ThreadReply) => {
+      const call = this.calls.get(reply.id);
+      if (!call) return;
+      this.calls.delete(reply.id);
+      // An idle thread does not keep the process alive.
+      if (this.calls.size === 0) this.worker.unref();
+      if (reply.ok) call.resolve(reply.result);
+      else call.reject(threadError(reply.error));
+    });
+    this.worker.on('error', (error: Error) => this.stop(error));
+    this.worker.on('exit', (code) => this.stop(new Error(`The recogniser thread stopped (exit code ${code})`)));
+    this.worker.unref();
+  }
+
+  call(request: { kind: 'warm-up' } | { kind: 'read'; input: RecogniserInput } | { kind: 'close' }): Promise<AnalyzeExpenseResult | undefined> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage({ ...request, id } satisfies ThreadRequest);
+    });
+  }
+
+  /** Releases the thread's models, then ends the thread. */
+  async close(): Promise<void> {
+    if (!this.stopped) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+      await Promise.race([this.call({ kind: 'close' }).catch(() => undefined), waited]);
+      clearTimeout(timer);
+    }
+    this.stop(new Error('The recogniser is closed'));
+    await this.worker.terminate();
+  }
+
+  private stop(reason: Error): void {
+    this.stopped ??= reason;
+    for (const call of this.calls.values()) call.reject(this.stopped);
+    this.calls.clear();
+  }
+}
+
+export interface RecogniserThreadsOptions {
+  /** Threads at most, one document each (default: the machine's cores). */
+  threads?: number;
+  /** Each thread's recogniser. */
+  recogniser?: ThreadRecogniserOptions;
+}
+
+export class RecogniserThreads implements Recogniser {
+  private readonly max: number;
+  private readonly options: ThreadRecogniserOptions;
+  private readonly threads: RecogniserThread[] = [];
+  /** Documents waiting for a thread, first come first served. */
+  private readonly waiting: { resolve: (thread: RecogniserThread) => void; reject: (error: Error) => void }[] = [];
+  private closed = false;
+
+  constructor(opts: RecogniserThreadsOptions = {}) {
+    this.max = Math.max(1, Math.floor(opts.threads ?? availableParallelism()));
+    this.options = opts.recogniser ?? {};
+  }
+
+  /** Threads started and still running. */
+  get threadCount(): number {
+    return this.threads.length;
+  }
+
+  async analyzeExpense(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
+    const thread = await this.take();
+    try {
+      return (await thread.call({ kind: 'read', input }))!;
+    } finally {
+      this.give(thread);
+    }
+  }
+
+  /** Starts a thread and loads its models ahead of the first document. */
+  async warmUp(): Promise<void> {
+    const thread = await this.take();
+    try {
+      await thread.call({ kind: 'warm-up' });
+    } finally {
+      this.give(thread);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiting.splice(0)) w.reject(new Error('The recogniser is closed'));
+    await Promise.all(this.threads.splice(0).map((t) => t.close()));
+  }
+
+  private start(): RecogniserThread {
+    const thread = new RecogniserThread(this.options);
+    thread.busy = true;
+    this.threads.push(thread);
+    return thread;
+  }
+
+  /** An idle thread, a new one while there are fewer than `max`, or the next one given back. */
+  private take(): Promise<RecogniserThread> {
+    if (this.closed) return Promise.reject(new Error('The recogniser is closed'));
+    const idle = this.threads.find((t) => !t.busy);
+    if (idle) {
+      idle.busy = true;
+      return Promise.resolve(idle);
+    }
+    if (this.threads.length < this.max) return Promise.resolve(this.start());
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  /** A thread done with a document: to the next waiting one, or idle. A stopped thread is replaced. */
+  private give(thread: RecogniserThread): void {
+    if (thread.stopped) {
+      const k = this.threads.indexOf(thread);
+      if (k >= 0) this.threads.splice(k, 1);
+      if (this.closed) return;
+      const next = this.waiting.shift();
+      if (next) next.resolve(this.start());
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next) next.resolve(thread);
+    else thread.busy = false;
+  }
+}

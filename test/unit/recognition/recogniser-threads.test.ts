@@ -1,0 +1,69 @@
+/**
+ * Documents read at once by the local recogniser in threads of its own (`RecogniserThreads`, the processing job's
+ * recogniser in local mode): each reads as the recogniser in this process reads it, errors keep their kind, and no
+ * more threads start than documents wait.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
+import { RecogniserThreads } from '../../../lambdas/adapters/local-recogniser/threads';
+import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
+import type { RecogniserInput } from '../../../lambdas/core/recognition/types';
+import { INVOICE_EN, RECEIPT_ROTATED, RECEIPT_SCANNED_PDF, UBL } from '../../fixtures/recognition/data';
+
+const dir = join(import.meta.dirname, '../../fixtures/recognition');
+const input = (file: string, mime: string): RecogniserInput => ({ bytes: readFileSync(join(dir, file)), mime, fileName: file });
+const documents = [
+  input(RECEIPT_ROTATED.file, 'image/jpeg'),
+  input(RECEIPT_SCANNED_PDF.file, 'application/pdf'),
+  input(INVOICE_EN.file, 'application/pdf'),
+  input(UBL.file, 'application/xml'),
+];
+
+describe('the local recogniser in threads', () => {
+  const threads = new RecogniserThreads({ threads: 2 });
+  afterAll(() => threads.close());
+
+  it('reads documents given at once, two threads for four documents, each as the recogniser in this process reads it', async () => {
+    const read = await Promise.all(documents.map((d) => threads.analyzeExpense(d)));
+    expect(threads.threadCount).toBe(2);
+    const here = new LocalRecogniser();
+    try {
+      for (const [k, d] of documents.entries()) expect(read[k], d.fileName).toEqual(await here.analyzeExpense(d));
+    } finally {
+      await here.close();
+    }
+    const receipt = mapExpenseToFields(read[0]!);
+    expect(receipt.supplier_name?.value).toBe(RECEIPT_ROTATED.company);
+    expect(receipt.amount_total?.value).toBe(RECEIPT_ROTATED.total);
+  }, 180_000);
+
+  it('starts no thread more than one document at a time needs', async () => {
+    const one = new RecogniserThreads({ threads: 4 });
+    try {
+      await one.analyzeExpense(documents[3]!);
+      await one.analyzeExpense(documents[2]!);
+      expect(one.threadCount).toBe(1);
+    } finally {
+      await one.close();
+    }
+    expect(one.threadCount).toBe(0);
+  }, 60_000);
+
+  it('fails a file it cannot read with the error the recogniser in this process throws, and reads the next', async () => {
+    const strange = { bytes: new Uint8Array([1, 2, 3, 4]), mime: 'application/x-strange', fileName: 'notes.strange' };
+    const error = await threads.analyzeExpense(strange).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ name: 'UnsupportedDocumentError', message: 'Preview cannot be made for this file type', details: { detail: 'application/x-strange' } });
+    expect(mapExpenseToFields(await threads.analyzeExpense(documents[3]!)).document_id?.value).toBe(UBL.documentId);
+  }, 60_000);
+
+  it('reads nothing once closed', async () => {
+    const closing = new RecogniserThreads({ threads: 1 });
+    await closing.warmUp();
+    expect(closing.threadCount).toBe(1);
+    await closing.close();
+    await expect(closing.analyzeExpense(documents[3]!)).rejects.toThrow('The recogniser is closed');
+  }, 60_000);
+});
