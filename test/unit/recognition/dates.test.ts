@@ -231,6 +231,13 @@ describe('separators the OCR lost or misread', () => {
     expect(extractDates(textRows(lines)).issue?.value).toBe(iso);
   });
 
+  it('takes a label only as whole words: a word that holds "due" labels no due date', () => {
+    const read = (label: string) => extractDates(textRows([label, '02-03-18 17:23 SH01 ZJ42']));
+    expect(read('Duey')).toEqual({ issue: expect.objectContaining({ value: '2018-03-02' }) });
+    expect(read('Residue')).toEqual({ issue: expect.objectContaining({ value: '2018-03-02' }) });
+    expect(read('Due:').due?.value).toBe('2018-03-02');
+  });
+
   it('leaves a page that has a date as it is', () => {
     expect(extractDates(textRows(['05 02-18', 'DATE: 06/03/2018'])).issue?.value).toBe('2018-03-06');
   });

@@ -127,7 +127,8 @@ describe("the seller's name", () => {
     expect(extractSupplierHeader(rows).name?.value).toBe('MR. D.I.Y. (M) SDN BHD');
   });
 
-  it.each([['C0.REG:704427-T)'], ['Co-RE: 860671-D'], ['Co.No. 1 13825-W)'], ['Companyro;1174703-K'], ['(CO. REG NO. 123456-A)']])(
+  // A company's register number keeps its check letter where the label is misread past knowing ("Co-REi:").
+  it.each([['C0.REG:704427-T)'], ['Co-RE: 860671-D'], ['Co.No. 1 13825-W)'], ['Companyro;1174703-K'], ['(CO. REG NO. 123456-A)'], ['Co-REi:360671-D']])(
     'skips the registration line %s before the address, however misread',
     (reg) => {
       const header = extractSupplierHeader(textRows(['SUNRISE MART SDN BHD', reg, 'LOT 5, JALAN SS 2/1', '47300 PETALING JAYA', 'TEL: 03-7877 1234']));

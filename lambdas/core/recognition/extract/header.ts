@@ -15,8 +15,9 @@ import { collapseSpaces, fixDigits, foldDiacritics, levenshtein, oneSlipFrom } f
 import { isMalaysianAddress } from './places';
 
 // Labels are matched on text with diacritics folded (ą → a), case-insensitive.
+/** A due date's label, as whole words: a word that holds one ("Duey", a speck read over the sale's stamp) is none. */
 const DUE_LABEL =
-  /(due\s*date|payment\s*due|date\s*due|pay\s*by|payable\s*by|due\s*by|due|apmoketi\s*iki|mokejimo\s*terminas|apmokejimo\s*terminas|apmoketi\s*ne\s*veliau\s*kaip|terminas|tarikh\s*akhir|zahlbar\s*bis|echeance)/i;
+  /(?<![a-z])(due\s*date|payment\s*due|date\s*due|pay\s*by|payable\s*by|due\s*by|due|apmoketi\s*iki|mokejimo\s*terminas|apmokejimo\s*terminas|apmoketi\s*ne\s*veliau\s*kaip|terminas|tarikh\s*akhir|zahlbar\s*bis|echeance)(?![a-z])/i;
 const ISSUE_LABEL =
   /(invoice\s*date|date\s*of\s*(issue|invoice)|issue\s*date|issued(\s*on)?|receipt\s*date|bill\s*date|bizdate|doc(ument)?\s*date|tax\s*point|sask(aitos)?\s*(israsymo\s*)?data|israsymo\s*data|dokumento\s*data|tarikh|datum|\bdate\b|\bdata\b|\ble\b)/i;
 const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expir|exp\.?\b|from|to\b|birth|pristatymo|laikotarpis|galioja|printed|time\s*:?\s*$|laikas)/i;

@@ -49,11 +49,19 @@ function endsWithStateOrCountry(line: string): boolean {
 
 /**
  * A company registration line, also as OCR misreads it ("C0.REG:704427-T)", "Co-RE: 860671-D", "Co.No. 1 13825-W)",
- * "Companyro;1174703-K").
+ * "Companyro;1174703-K"), or a register number with its check letter under a short label however misread
+ * ("Co-REi:360671-D").
  */
 function registrationLine(text: string): boolean {
-  return /\b(c[o0][-\s.]*reg|company\s*(no|reg)|roc)\b/i.test(text) || (/\b(c[o0][-\s.]*re\s*:|c[o0]\.\s*no\b|company\s*[nr]o\s*[;:.])/i.test(text) && digits(text) >= 5);
+  return (
+    /\b(c[o0][-\s.]*reg|company\s*(no|reg)|roc)\b/i.test(text) ||
+    (/\b(c[o0][-\s.]*re\s*:|c[o0]\.\s*no\b|company\s*[nr]o\s*[;:.])/i.test(text) && digits(text) >= 5) ||
+    (COMPANY_NUMBER.test(text) && letters(text.replace(COMPANY_NUMBER, '')) <= 6)
+  );
 }
+
+/** A company's register number with its check letter ("360671-D", "1203194-W", "002693074-K"). */
+const COMPANY_NUMBER = /(?<![\p{L}\d])\d{5,12}-[A-Z](?![\p{L}\d])/u;
 
 const REG_NUMBER_LINE = /^\(?\s*(co\.?\s*(reg\.?)?\s*no\.?\s*:?)?\s*[A-Z]{0,3}\d{4,12}[\s-]*[A-Z]?\s*\)?[.,]?$/i;
 
