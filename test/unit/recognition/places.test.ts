@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { correctPlaceNames, placesOfPostcode, isMalaysianAddress } from '../../../lambdas/core/recognition/extract/places';
+import { correctPlaceNames, correctPostcodes, placesOfPostcode, isMalaysianAddress } from '../../../lambdas/core/recognition/extract/places';
+import { joinAddressLines } from '../../../lambdas/core/recognition/extract/address';
 
 describe('place names checked against the postcode', () => {
   it('knows the town and state of a Malaysian postcode', () => {
@@ -31,6 +32,28 @@ describe('place names checked against the postcode', () => {
     expect(correctPlaceNames('PETALING JAYA SEANGOR DARUL EHSAN')).toBe('PETALING JAYA SEANGOR DARUL EHSAN');
     // Another spelling of the town, made of place words, is kept as printed.
     expect(correctPlaceNames('42500 TELUK PANGLIMA GARANG')).toBe('42500 TELUK PANGLIMA GARANG');
+  });
+});
+
+describe('a postcode checked against the town printed after it', () => {
+  it('puts right a digit read for its look-alike where the town after it is that of the postcode it makes', () => {
+    // 43600 is Bangi's postcode; 43800, one look-alike digit away, is Dengkil's.
+    expect(correctPostcodes('NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43600 DENGKIL, SELANGOR.')).toBe('NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43800 DENGKIL, SELANGOR.');
+    expect(joinAddressLines(['NO.1, TAMAN SRI DENGKIL,', 'JALAN AIR HITAM 43600 DENGKIL,', 'SELANGOR.'])).toBe('NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43800 DENGKIL, SELANGOR.');
+    // The document's own text is taken as written.
+    expect(joinAddressLines(['JALAN AIR HITAM 43600 DENGKIL'], true)).toBe('JALAN AIR HITAM 43600 DENGKIL');
+  });
+
+  it.each([
+    // Its own town, or its state where the town is a district the address does not name (53300 is Setapak's).
+    ['75, JALAN SS 22/19, DAMANSARA JAYA, 47400 PJ'],
+    ['WANGSA MAJU, 53300 KUALA LUMPUR'],
+    ['12, JALAN TAMPOI 7/4, 81200 JOHOR BAHRU, JOHOR'],
+    // A town named elsewhere than after the postcode: a street, an estate, a district.
+    ['NO. 135, JALAN BANGI, 43500'],
+    ['NO 43-45-47G, TAMAN SEJATI, IJOK, 45600 BESTARI JAYA, KUALA SELANGOR.'],
+  ])('leaves %s as printed', (address) => {
+    expect(correctPostcodes(address)).toBe(address);
   });
 });
 

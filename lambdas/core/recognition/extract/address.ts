@@ -20,7 +20,7 @@
  * every comma lost more addresses read right than it won (docs/recognition.md).
  */
 import { isEnglishWord, joinSplitWords } from './lexicon';
-import { correctPlaceNames, isPlaceWord } from './places';
+import { correctPlaceNames, correctPostcodes, isPlaceWord } from './places';
 import { collapseSpaces, eForF, fixDigits, inCaseOf, LETTER_FOR_DIGIT, levenshtein } from './text';
 
 /** Words of street addresses (Malaysian and English) that are printed before a name or a number. */
@@ -337,5 +337,6 @@ export function joinAddressLines(lines: string[], exact = false): string {
     // A comma set apart by spaces on both sides ("JALAN KPB 6 , KAWASAN") is written against the word before it.
     .replace(/\s+,(?=\s|$)/g, ',');
   text = collapseSpaces(text.replace(/(?<!\p{L})\p{L}{8,}(?!\p{L})/gu, splitLeadingWord));
-  return joinSplitWords(correctPlaceNames(text.replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord)));
+  const words = text.replace(/(?<![\p{L}\d])\p{L}{2,}(?![\p{L}\d])/gu, correctAddressWord);
+  return joinSplitWords(correctPlaceNames(correctPostcodes(words)));
 }

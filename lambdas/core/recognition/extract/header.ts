@@ -11,7 +11,7 @@ import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
 import { sureWords } from './known-spellings';
 import { cleanCompanyName, looksLikeAddress, type NameOptions } from './supplier';
 import { buildRow, foundInRow, type Cell, type Found, type Row } from './rows';
-import { collapseSpaces, fixDigits, foldDiacritics, levenshtein, oneSlipFrom } from './text';
+import { collapseSpaces, confusionVariants, DIGIT_CONFUSIONS, fixDigits, foldDiacritics, levenshtein, oneSlipFrom } from './text';
 import { isMalaysianAddress } from './places';
 
 // Labels are matched on text with diacritics folded (ą → a), case-insensitive.
@@ -111,22 +111,6 @@ function dateFormatFromOrder(o: DateOrder | undefined): DateFormat | undefined {
 /** The numeric date format that an unambiguous date of the document settles (25/12/2018: day first), if any. */
 export function documentDateFormat(rows: Row[]): DateFormat | undefined {
   return dateFormatFromOrder(documentDateOrder(rows));
-}
-
-/** Digits a receipt printer's font makes OCR confuse. */
-const DIGIT_CONFUSIONS: Record<string, string[]> = { '8': ['0', '6', '3'], '0': ['8', '6'], '3': ['8'], '6': ['8', '5', '0'], '5': ['6'], '1': ['7'], '7': ['1'] };
-
-/** Variants of a date-shaped token with one or two confusable digits changed, fewest changes first. */
-function confusionVariants(token: string, confusions: Record<string, string[]> = DIGIT_CONFUSIONS): string[] {
-  const positions = [...token].map((c, i) => (confusions[c] ? i : -1)).filter((i) => i >= 0);
-  const out: string[] = [];
-  for (const i of positions) for (const r of confusions[token[i]!]!) out.push(token.slice(0, i) + r + token.slice(i + 1));
-  for (const i of positions)
-    for (const j of positions)
-      if (j > i)
-        for (const a of confusions[token[i]!]!)
-          for (const b of confusions[token[j]!]!) out.push(token.slice(0, i) + a + token.slice(i + 1, j) + b + token.slice(j + 1));
-  return out;
 }
 
 /** Weekday names (folded, upper case) by day of the week, Sunday = 0: English, Malay, Lithuanian. */

@@ -7,7 +7,7 @@
  * a state name a letter or two away from a word is no evidence by itself.
  */
 import { allPostcodes } from 'malaysia-postcodes';
-import { levenshtein } from './text';
+import { confusionVariants, levenshtein } from './text';
 
 interface Place {
   town: string;
@@ -127,4 +127,23 @@ export function correctPlaceNames(address: string): string {
     }
   }
   return tokens.map((t, k) => t + gaps[k]).join('');
+}
+
+/**
+ * Puts right a postcode read with one look-alike digit (`DIGIT_CONFUSIONS`): an address prints the town after its
+ * postcode ("43800 DENGKIL"), so where the words after a postcode are not its own town but the town of exactly one
+ * postcode a look-alike digit away, that one was printed ("43600 DENGKIL": 43600 is Bangi's, 43800 Dengkil's). The
+ * town is a check on the postcode's digits, as the postcode is on the town's letters (`correctPlaceNames`).
+ */
+export function correctPostcodes(address: string): string {
+  return address.replace(/(?<!\d)(\d{5})(?!\d)/g, (code, _: string, at: number) => {
+    const after = address.slice(at + code.length).toUpperCase().replace(/^[\s,.]+/, '');
+    const printedAfter = (town: string) => after.startsWith(town) && !/\p{L}/u.test(after[town.length] ?? '');
+    // Its own town, or its state where the town is a district the address does not name (Setapak's 53300 printed
+    // "53300 KUALA LUMPUR").
+    if (placesOfPostcode(code).some((p) => printedAfter(p.town) || printedAfter(p.state))) return code;
+    const oneDigitOff = confusionVariants(code).filter((v) => [...v].filter((c, k) => c !== code[k]).length === 1);
+    const named = oneDigitOff.filter((v) => placesOfPostcode(v).some((p) => printedAfter(p.town)));
+    return named.length === 1 ? named[0]! : code;
+  });
 }

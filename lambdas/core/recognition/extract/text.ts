@@ -81,6 +81,22 @@ export function digitLookAlike(a: string, b: string): boolean {
   return /\d/.test(a) ? is(b, a) : /\d/.test(b) && is(a, b);
 }
 
+/** Digits a receipt printer's font makes OCR confuse. */
+export const DIGIT_CONFUSIONS: Record<string, string[]> = { '8': ['0', '6', '3'], '0': ['8', '6'], '3': ['8'], '6': ['8', '5', '0'], '5': ['6'], '1': ['7'], '7': ['1'] };
+
+/** Variants of a token of digits with one or two confusable digits changed, fewest changes first. */
+export function confusionVariants(token: string, confusions: Record<string, string[]> = DIGIT_CONFUSIONS): string[] {
+  const positions = [...token].map((c, i) => (confusions[c] ? i : -1)).filter((i) => i >= 0);
+  const out: string[] = [];
+  for (const i of positions) for (const r of confusions[token[i]!]!) out.push(token.slice(0, i) + r + token.slice(i + 1));
+  for (const i of positions)
+    for (const j of positions)
+      if (j > i)
+        for (const a of confusions[token[i]!]!)
+          for (const b of confusions[token[j]!]!) out.push(token.slice(0, i) + a + token.slice(i + 1, j) + b + token.slice(j + 1));
+  return out;
+}
+
 /** Replaces letters that look like digits, only inside a token that is mostly digits already. */
 export function fixDigits(token: string): string {
   const digits = (token.match(/\d/g) ?? []).length;
