@@ -47,7 +47,7 @@ function threadError(e: Extract<ThreadReply, { ok: false }>['error']): Error {
   return error;
 }
 
-type Pending = { resolve: (result: AnalyzeExpenseResult | undefined) => void; reject: (error: Error) => void };
+type Pending = { resolve: (result: AnalyzeExpenseResult | undefined) => void; reject: (error: Error) => void; settled: Promise<unknown> };
 
 /** One worker thread and its calls in flight. */
 class RecogniserThread {
@@ -77,15 +77,20 @@ class RecogniserThread {
   call(request: { kind: 'warm-up' } | { kind: 'read'; input: RecogniserInput } | { kind: 'close' }): Promise<AnalyzeExpenseResult | undefined> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({ ...request, id } satisfies ThreadRequest);
-    });
+    let answer!: Omit<Pending, 'settled'>;
+    const answered = new Promise<AnalyzeExpenseResult | undefined>((resolve, reject) => (answer = { resolve, reject }));
+    this.calls.set(id, { ...answer, settled: answered.catch(() => undefined) });
+    this.worker.ref();
+    this.worker.postMessage({ ...request, id } satisfies ThreadRequest);
+    return answered;
   }
 
-  /** Releases the thread's models, then ends the thread. */
+  /**
+   * Waits for the document in hand, releases the thread's models, then ends the thread. A thread is never ended
+   * with a model run in flight: ONNX Runtime would answer into a thread that is gone, which aborts the process.
+   */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.calls.values()].map((c) => c.settled));
     if (!this.stopped) {
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
@@ -129,22 +134,12 @@ export class RecogniserThreads implements Recogniser {
   }
 
   async analyzeExpense(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
-    const thread = await this.take();
-    try {
-      return (await thread.call({ kind: 'read', input }))!;
-    } finally {
-      this.give(thread);
-    }
+    return (await this.inThread((thread) => thread.call({ kind: 'read', input })))!;
   }
 
   /** Starts a thread and loads its models ahead of the first document. */
   async warmUp(): Promise<void> {
-    const thread = await this.take();
-    try {
-      await thread.call({ kind: 'warm-up' });
-    } finally {
-      this.give(thread);
-    }
+    await this.inThread((thread) => thread.call({ kind: 'warm-up' }));
   }
 
   async close(): Promise<void> {
@@ -160,15 +155,32 @@ export class RecogniserThreads implements Recogniser {
     return thread;
   }
 
-  /** An idle thread, a new one while there are fewer than `max`, or the next one given back. */
-  private take(): Promise<RecogniserThread> {
-    if (this.closed) return Promise.reject(new Error('The recogniser is closed'));
+  /**
+   * Runs a call in a thread of its own. A thread at hand gets it at once (nothing is awaited before the call), so a
+   * close right after waits for it; else it waits for the next thread given back.
+   */
+  private async inThread<T>(call: (thread: RecogniserThread) => Promise<T>): Promise<T> {
+    const thread = this.threadAtHand() ?? (await this.nextThread());
+    try {
+      return await call(thread);
+    } finally {
+      this.give(thread);
+    }
+  }
+
+  /** An idle thread, or a new one while there are fewer than `max`; none when all are busy. */
+  private threadAtHand(): RecogniserThread | undefined {
+    if (this.closed) throw new Error('The recogniser is closed');
     const idle = this.threads.find((t) => !t.busy);
     if (idle) {
       idle.busy = true;
-      return Promise.resolve(idle);
+      return idle;
     }
-    if (this.threads.length < this.max) return Promise.resolve(this.start());
+    return this.threads.length < this.max ? this.start() : undefined;
+  }
+
+  /** The next thread given back, in turn. */
+  private nextThread(): Promise<RecogniserThread> {
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 

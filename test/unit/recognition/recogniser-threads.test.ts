@@ -59,6 +59,18 @@ describe('the local recogniser in threads', () => {
     expect(mapExpenseToFields(await threads.analyzeExpense(documents[3]!)).document_id?.value).toBe(UBL.documentId);
   }, 60_000);
 
+  it('closing while a document is read lets it finish, and refuses the documents still waiting', async () => {
+    const closing = new RecogniserThreads({ threads: 1 });
+    await closing.warmUp();
+    const outcome = (p: Promise<unknown>) => p.then(() => 'read', (e: Error) => e.message);
+    const reading = outcome(closing.analyzeExpense(documents[0]!));
+    const waiting = outcome(closing.analyzeExpense(documents[3]!));
+    await closing.close();
+    expect(await reading).toBe('read');
+    expect(await waiting).toBe('The recogniser is closed');
+    expect(closing.threadCount).toBe(0);
+  }, 60_000);
+
   it('reads nothing once closed', async () => {
     const closing = new RecogniserThreads({ threads: 1 });
     await closing.warmUp();
