@@ -7,7 +7,7 @@
  * a state name a letter or two away from a word is no evidence by itself.
  */
 import { allPostcodes } from 'malaysia-postcodes';
-import { confusionVariants, levenshtein } from './text';
+import { confusionVariants, DIGIT_CONFUSIONS, levenshtein } from './text';
 
 interface Place {
   town: string;
@@ -131,8 +131,8 @@ export function correctPlaceNames(address: string): string {
 
 /**
  * Puts right a postcode read with one look-alike digit (`DIGIT_CONFUSIONS`): an address prints the town after its
- * postcode ("43800 DENGKIL"), so where the words after a postcode are not its own town but the town of exactly one
- * postcode a look-alike digit away, that one was printed ("43600 DENGKIL": 43600 is Bangi's, 43800 Dengkil's). The
+ * postcode ("43800 DENGKIL"), so where the words after a postcode are neither its own town nor its state but the town
+ * of exactly one postcode a look-alike digit away, that one was printed ("43600 DENGKIL": 43600 is Bangi's, 43800 Dengkil's). The
  * town is a check on the postcode's digits, as the postcode is on the town's letters (`correctPlaceNames`).
  */
 export function correctPostcodes(address: string): string {
@@ -142,8 +142,7 @@ export function correctPostcodes(address: string): string {
     // Its own town, or its state where the town is a district the address does not name (Setapak's 53300 printed
     // "53300 KUALA LUMPUR").
     if (placesOfPostcode(code).some((p) => printedAfter(p.town) || printedAfter(p.state))) return code;
-    const oneDigitOff = confusionVariants(code).filter((v) => [...v].filter((c, k) => c !== code[k]).length === 1);
-    const named = oneDigitOff.filter((v) => placesOfPostcode(v).some((p) => printedAfter(p.town)));
+    const named = confusionVariants(code, DIGIT_CONFUSIONS, 1).filter((v) => placesOfPostcode(v).some((p) => printedAfter(p.town)));
     return named.length === 1 ? named[0]! : code;
   });
 }

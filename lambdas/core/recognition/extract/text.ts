@@ -84,11 +84,12 @@ export function digitLookAlike(a: string, b: string): boolean {
 /** Digits a receipt printer's font makes OCR confuse. */
 export const DIGIT_CONFUSIONS: Record<string, string[]> = { '8': ['0', '6', '3'], '0': ['8', '6'], '3': ['8'], '6': ['8', '5', '0'], '5': ['6'], '1': ['7'], '7': ['1'] };
 
-/** Variants of a token of digits with one or two confusable digits changed, fewest changes first. */
-export function confusionVariants(token: string, confusions: Record<string, string[]> = DIGIT_CONFUSIONS): string[] {
+/** Variants of a token of digits with one (or, with `most` 2, two) confusable digits changed, fewest changes first. */
+export function confusionVariants(token: string, confusions: Record<string, string[]> = DIGIT_CONFUSIONS, most: 1 | 2 = 2): string[] {
   const positions = [...token].map((c, i) => (confusions[c] ? i : -1)).filter((i) => i >= 0);
   const out: string[] = [];
   for (const i of positions) for (const r of confusions[token[i]!]!) out.push(token.slice(0, i) + r + token.slice(i + 1));
+  if (most === 1) return out;
   for (const i of positions)
     for (const j of positions)
       if (j > i)
