@@ -171,6 +171,8 @@ export class RecogniserThreads implements Recogniser {
   /** An idle thread, or a new one while there are fewer than `max`; none when all are busy. */
   private threadAtHand(): RecogniserThread | undefined {
     if (this.closed) throw new Error('The recogniser is closed');
+    // A thread that stopped while idle (an uncaught error, its memory limit) is replaced.
+    for (const t of this.threads.filter((x) => !x.busy && x.stopped)) this.threads.splice(this.threads.indexOf(t), 1);
     const idle = this.threads.find((t) => !t.busy);
     if (idle) {
       idle.busy = true;

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
 import { RecogniserThreads } from '../../../lambdas/adapters/local-recogniser/threads';
@@ -69,6 +70,22 @@ describe('the local recogniser in threads', () => {
     expect(await reading).toBe('read');
     expect(await waiting).toBe('The recogniser is closed');
     expect(closing.threadCount).toBe(0);
+  }, 60_000);
+
+  it('replaces a thread that stopped while idle', async () => {
+    const pool = new RecogniserThreads({ threads: 1 });
+    try {
+      await pool.warmUp();
+      // The thread ends as one does on an uncaught error: from outside the recogniser, while it reads nothing.
+      const [thread] = (pool as unknown as { threads: { worker: Worker }[] }).threads;
+      const exited = new Promise((resolve) => thread!.worker.once('exit', resolve));
+      await thread!.worker.terminate();
+      await exited;
+      expect(mapExpenseToFields(await pool.analyzeExpense(documents[3]!)).document_id?.value).toBe(UBL.documentId);
+      expect(pool.threadCount).toBe(1);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 
   it('reads nothing once closed', async () => {
