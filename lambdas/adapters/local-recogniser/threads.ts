@@ -2,9 +2,10 @@
  * The local recogniser on several cores: documents read at once (local mode runs two processing jobs at a time,
  * `scripts/local/jobs.ts`) are each read in a thread of its own, by the thread's own `LocalRecogniser`
  * (`recogniser-thread.ts`). ONNX Runtime runs the models off the JavaScript thread already, but the JavaScript around
- * them (cutting the line images, the language model's search, the extraction) ran on the one JavaScript thread for
- * every document at once (docs/recognition.md, "Local recogniser"). A thread starts when a document finds every
- * thread busy, up to `threads` (default: the machine's cores), and keeps its models for the documents after it.
+ * them (cutting the line images, the language model's search, the extraction) runs on a process's one JavaScript
+ * thread, where documents read at once in one process wait for each other (docs/recognition.md, "Local
+ * recogniser"). A thread starts when a document finds every thread busy, up to `threads` (default: the machine's
+ * cores), and keeps its models for the documents after it.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
