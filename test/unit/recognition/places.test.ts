@@ -35,10 +35,12 @@ describe('place names checked against the postcode', () => {
   });
 });
 
-describe('a postcode checked against the town printed after it', () => {
-  it('puts right a digit read for its look-alike where the town after it is that of the postcode it makes', () => {
+describe('a postcode checked against the town or state printed after it', () => {
+  it('puts right a digit read for its look-alike where the town or state after it is that of the postcode it makes', () => {
     // 43600 is Bangi's postcode; 43800, one look-alike digit away, is Dengkil's.
     expect(correctPostcodes('NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43600 DENGKIL, SELANGOR.')).toBe('NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43800 DENGKIL, SELANGOR.');
+    // Or its state: 59000 is in Kuala Lumpur; 69000, Genting Highlands, in Pahang.
+    expect(correctPostcodes('Sky Avenue Genting Highlands Pahang, 59000 Pahang Malaysia')).toBe('Sky Avenue Genting Highlands Pahang, 69000 Pahang Malaysia');
     expect(joinAddressLines(['NO.1, TAMAN SRI DENGKIL,', 'JALAN AIR HITAM 43600 DENGKIL,', 'SELANGOR.'])).toBe('NO.1, TAMAN SRI DENGKIL, JALAN AIR HITAM 43800 DENGKIL, SELANGOR.');
     // The document's own text is taken as written.
     expect(joinAddressLines(['JALAN AIR HITAM 43600 DENGKIL'], true)).toBe('JALAN AIR HITAM 43600 DENGKIL');

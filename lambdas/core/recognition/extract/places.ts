@@ -130,19 +130,20 @@ export function correctPlaceNames(address: string): string {
 }
 
 /**
- * Puts right a postcode read with one look-alike digit (`DIGIT_CONFUSIONS`): an address prints the town after its
- * postcode ("43800 DENGKIL"), so where the words after a postcode are neither its own town nor its state but the town
- * of exactly one postcode a look-alike digit away, that one was printed ("43600 DENGKIL": 43600 is Bangi's, 43800 Dengkil's). The
- * town is a check on the postcode's digits, as the postcode is on the town's letters (`correctPlaceNames`).
+ * Puts right a postcode read with one look-alike digit (`DIGIT_CONFUSIONS`): an address prints the town, or the state,
+ * after its postcode ("43800 DENGKIL", "69000 PAHANG"), so where the words after a postcode are neither its own town
+ * nor its state but the town or state of exactly one postcode a look-alike digit away, that one was printed ("43600
+ * DENGKIL": 43600 is Bangi's, 43800 Dengkil's; "59000 PAHANG": 59000 is in Kuala Lumpur, 69000 in Pahang). The
+ * place is a check on the postcode's digits, as the postcode is on the place's letters (`correctPlaceNames`).
  */
 export function correctPostcodes(address: string): string {
   return address.replace(/(?<!\d)(\d{5})(?!\d)/g, (code, _: string, at: number) => {
     const after = address.slice(at + code.length).toUpperCase().replace(/^[\s,.]+/, '');
-    const printedAfter = (town: string) => after.startsWith(town) && !/\p{L}/u.test(after[town.length] ?? '');
-    // Its own town, or its state where the town is a district the address does not name (Setapak's 53300 printed
-    // "53300 KUALA LUMPUR").
-    if (placesOfPostcode(code).some((p) => printedAfter(p.town) || printedAfter(p.state))) return code;
-    const named = confusionVariants(code, DIGIT_CONFUSIONS, 1).filter((v) => placesOfPostcode(v).some((p) => printedAfter(p.town)));
+    const printedAfter = (name: string) => after.startsWith(name) && !/\p{L}/u.test(after[name.length] ?? '');
+    const printed = (p: Place) => printedAfter(p.town) || printedAfter(p.state);
+    // Its own town or state (Setapak's 53300 printed "53300 KUALA LUMPUR", the state's name).
+    if (placesOfPostcode(code).some(printed)) return code;
+    const named = confusionVariants(code, DIGIT_CONFUSIONS, 1).filter((v) => placesOfPostcode(v).some(printed));
     return named.length === 1 ? named[0]! : code;
   });
 }
