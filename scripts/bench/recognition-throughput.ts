@@ -5,8 +5,8 @@
  * One `LocalRecogniser` reads every N-th receipt (default 10, at most `--limit`, default 10) twice after a warm-up:
  * one document at a time, then two at once (each half of them in turn). Then `RecogniserThreads` with two threads
  * (as the processing job holds in local mode) reads them two at once, after a warm-up that starts both threads.
- * Prints the milliseconds per receipt and the CPU milliseconds per receipt of each (the process's, all threads), and
- * their ratios to one at a time.
+ * Prints the time the models take to load in this process and a thread to start with them, the milliseconds per
+ * receipt and the CPU milliseconds per receipt of each (the process's, all threads), and their ratios to one at a time.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -44,8 +44,9 @@ async function main() {
   const recogniser = new LocalRecogniser();
   let one: { wall: number; cpu: number };
   let two: { wall: number; cpu: number };
+  let load: { wall: number; cpu: number };
   try {
-    await recogniser.warmUp();
+    load = await timed(() => recogniser.warmUp());
     await recogniser.analyzeExpense(input(files[0]!));
     one = await timed(async () => {
       for (const bytes of files) await recogniser.analyzeExpense(input(bytes));
@@ -56,13 +57,16 @@ async function main() {
   }
   const threads = new RecogniserThreads({ threads: 2 });
   let inThreads: { wall: number; cpu: number };
+  let threadStart: { wall: number; cpu: number };
   try {
+    threadStart = await timed(() => threads.warmUp());
     await Promise.all(files.slice(0, 2).map((bytes) => threads.analyzeExpense(input(bytes))));
     inThreads = await twoAtOnce((bytes) => threads.analyzeExpense(input(bytes)));
   } finally {
     await threads.close();
   }
   const per = (ms: number) => Math.round(ms / files.length);
+  console.log(`models loaded in this process: ${Math.round(load.wall)} ms; a thread started with its models: ${Math.round(threadStart.wall)} ms`);
   console.log(`receipts: ${files.length}`);
   console.log(`one at a time: ${per(one.wall)} ms a receipt, CPU ${per(one.cpu)} ms`);
   console.log(`two at once: ${per(two.wall)} ms a receipt, CPU ${per(two.cpu)} ms`);
