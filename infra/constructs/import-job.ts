@@ -2,10 +2,11 @@ import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import { HandlerFunction, type HandlerResources } from './handler-function';
+import { jobQueue } from './job-queue';
 
 /**
  * Object-created events under this prefix of the documents bucket start a master-data import (workbooks uploaded
@@ -40,18 +41,7 @@ export class ImportJob extends Construct {
 
   constructor(scope: Construct, id: string, props: ImportJobProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'ImportsDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new Queue(this, 'ImportsQueue', {
-      visibilityTimeout: IMPORTS_VISIBILITY_TIMEOUT,
-      retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: IMPORTS_MAX_RECEIVE_COUNT },
-    });
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = jobQueue(this, 'Imports', { visibilityTimeout: IMPORTS_VISIBILITY_TIMEOUT, maxReceiveCount: IMPORTS_MAX_RECEIVE_COUNT }));
     const destination = new SqsDestination(this.queue);
     for (const prefix of IMPORT_PREFIXES) props.bucket.addEventNotification(EventType.OBJECT_CREATED, destination, { prefix });
 

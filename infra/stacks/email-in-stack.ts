@@ -6,13 +6,14 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Bucket, EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { EmailIdentity, Identity, ReceiptRuleSet, TlsPolicy, type IReceiptRuleAction } from 'aws-cdk-lib/aws-ses';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { EMAIL_IN_PREFIX } from '../../shared/constants';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
+import { jobQueue } from '../constructs/job-queue';
 
 export interface EmailInStackProps extends StackProps {
   bundle: HandlerBundle;
@@ -53,18 +54,7 @@ export class EmailInStack extends Stack {
     super(scope, id, props);
     const domain = props.emailInDomain.trim().toLowerCase();
 
-    this.deadLetterQueue = new Queue(this, 'InboundDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.inboundQueue = new Queue(this, 'InboundQueue', {
-      visibilityTimeout: INBOUND_VISIBILITY_TIMEOUT,
-      retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: INBOUND_MAX_RECEIVE_COUNT },
-    });
+    ({ queue: this.inboundQueue, deadLetterQueue: this.deadLetterQueue } = jobQueue(this, 'Inbound', { visibilityTimeout: INBOUND_VISIBILITY_TIMEOUT, maxReceiveCount: INBOUND_MAX_RECEIVE_COUNT }));
 
     // Imported reference: a non-managed notification that merges with the processing stack's (see ProcessingStack).
     const documents = Bucket.fromBucketAttributes(this, 'DocumentsBucketRef', {

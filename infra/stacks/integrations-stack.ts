@@ -1,7 +1,8 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { jobQueue } from '../constructs/job-queue';
 
 /** The export job's own timeout (it talks to FTP servers and Rivile; each call has its own shorter timeout). */
 export const EXPORT_DOCUMENT_TIMEOUT = Duration.minutes(2);
@@ -34,18 +35,7 @@ export class IntegrationsStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    this.exportDeadLetterQueue = new Queue(this, 'ExportDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.exportQueue = new Queue(this, 'ExportQueue', {
-      visibilityTimeout: EXPORT_VISIBILITY_TIMEOUT,
-      retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.exportDeadLetterQueue, maxReceiveCount: EXPORT_MAX_RECEIVE_COUNT },
-    });
+    ({ queue: this.exportQueue, deadLetterQueue: this.exportDeadLetterQueue } = jobQueue(this, 'Export', { visibilityTimeout: EXPORT_VISIBILITY_TIMEOUT, maxReceiveCount: EXPORT_MAX_RECEIVE_COUNT }));
     new CfnOutput(this, 'ExportQueueUrl', { value: this.exportQueue.queueUrl });
     new CfnOutput(this, 'ExportDeadLetterQueueUrl', { value: this.exportDeadLetterQueue.queueUrl });
   }

@@ -5,7 +5,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Bucket, EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -16,6 +16,7 @@ import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import type { HandlerBundle } from '../build/bundle-handlers';
 import type { HandlerEntries } from '../build/handler-entries';
 import { HandlerFunction } from '../constructs/handler-function';
+import { jobQueue } from '../constructs/job-queue';
 import { MasterDataSync } from '../constructs/master-data-sync';
 import { ImportJob } from '../constructs/import-job';
 import { DriveImportSchedule } from '../constructs/drive-import-schedule';
@@ -97,18 +98,7 @@ export class ProcessingStack extends Stack {
   constructor(scope: Construct, id: string, props: ProcessingStackProps) {
     super(scope, id, props);
 
-    this.deadLetterQueue = new Queue(this, 'UploadsDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.uploadsQueue = new Queue(this, 'UploadsQueue', {
-      visibilityTimeout: UPLOADS_VISIBILITY_TIMEOUT,
-      retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: UPLOADS_MAX_RECEIVE_COUNT },
-    });
+    ({ queue: this.uploadsQueue, deadLetterQueue: this.deadLetterQueue } = jobQueue(this, 'Uploads', { visibilityTimeout: UPLOADS_VISIBILITY_TIMEOUT, maxReceiveCount: UPLOADS_MAX_RECEIVE_COUNT }));
 
     const documents = Bucket.fromBucketAttributes(this, 'DocumentsBucketRef', {
       bucketArn: props.documentsBucket.bucketArn,

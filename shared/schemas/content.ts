@@ -10,6 +10,30 @@ import { MSG } from './messages';
 
 // ---------------------------------------------------------------- geometry
 
+/** A word or line as the recogniser read it, its place in fractions of the page (0..1), top-left origin. */
+export interface OcrBox {
+  /** The block id (Textract's WORD/LINE Id). */
+  id: string;
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  confidence: number;
+}
+
+/** One page's words and lines, as kept with a document after recognition. */
+export interface PageBoxes {
+  page: number;
+  /** The page's document id, when known. */
+  file: string | null;
+  words: OcrBox[];
+  lines: (OcrBox & { word_ids: string[] })[];
+}
+
+/** A page of GET receipts/{id}/bboxes: its words and lines, and the status of the document it belongs to. */
+export type PageBoxesResponse = PageBoxes & { status: string };
+
 /** A box in fractions of the page image (0..1), top-left origin. */
 export const boxSchema = z.object({
   left: z.number().min(0).max(1),

@@ -105,10 +105,17 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => modal.locator('select[name="owner"]').isDisabled(), WAIT).toBe(false);
     await modal.getByText('Cost', { exact: true }).click();
     await modal.locator('input[data-testid="upload-input"]').setInputFiles(RECEIPT_PHOTO);
-    // … a file type that is not allowed …
-    await modal
-      .locator('input[data-testid="upload-input"]')
-      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a document') });
+    // … a file type that is not allowed, dragged onto the zone and dropped there …
+    const dropzone = modal.getByTestId('dropzone');
+    const dragged = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['not a document'], 'notes.txt', { type: 'text/plain' }));
+      return data;
+    });
+    await dropzone.dispatchEvent('dragenter', { dataTransfer: dragged });
+    await expect.poll(() => dropzone.getAttribute('class'), WAIT).toContain('is-dragging');
+    await dropzone.dispatchEvent('drop', { dataTransfer: dragged });
+    await expect.poll(() => dropzone.getAttribute('class'), WAIT).not.toContain('is-dragging');
     // … and a two-page PDF as one document per page
     await modal.getByText('One document per page', { exact: true }).click();
     await modal

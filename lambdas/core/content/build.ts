@@ -4,7 +4,7 @@
  * `contentFromRecognition`, which returns the content tree and the OCR word boxes of every page.
  */
 import type { Block } from '@aws-sdk/client-textract';
-import type { ContentValue, SchemaField } from '../../../shared/schemas/content';
+import type { ContentValue, OcrBox, PageBoxes, SchemaField } from '../../../shared/schemas/content';
 import { LINE_ITEM_COLUMNS } from '../../../shared/schemas/content';
 import { mapExpenseToFields, type MapOptions } from '../recognition/map-fields';
 import type { AnalyzeExpenseResult, ExtractedFields, FieldValue, HeaderFieldId, VatLineFieldId } from '../recognition/types';
@@ -107,24 +107,7 @@ export function buildContentFromExtraction(fields: ExtractedFields, opts: BuildO
 
 // ---------------------------------------------------------------- OCR boxes
 
-export interface OcrBox {
-  /** The block id (Textract's WORD/LINE Id). */
-  id: string;
-  text: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  confidence: number;
-}
-
-export interface PageBoxes {
-  page: number;
-  /** The page's document id, when known. */
-  file: string | null;
-  words: OcrBox[];
-  lines: (OcrBox & { word_ids: string[] })[];
-}
+export type { OcrBox, PageBoxes };
 
 /** Per-page word and line boxes of an AnalyzeExpense-shaped answer (GET receipts/{id}/bboxes). */
 export function boxesFromExpense(result: AnalyzeExpenseResult, opts: BuildOptions = {}): PageBoxes[] {

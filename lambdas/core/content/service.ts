@@ -12,6 +12,7 @@ import type {
   ContentResponse,
   Grid,
   MoveContentInput,
+  PageBoxesResponse,
   SchemaField,
   SelectBoxInput,
   UpdateContentInput,
@@ -169,7 +170,7 @@ export async function validateReceiptContent(ports: ContentPorts, caller: Conten
 }
 
 /** Word and line boxes of every page (GET receipts/{id}/bboxes). */
-export async function getBoxes(ports: ContentPorts, caller: ContentCaller, receiptId: string): Promise<{ pages: (PageBoxes & { status: string })[] }> {
+export async function getBoxes(ports: ContentPorts, caller: ContentCaller, receiptId: string): Promise<{ pages: PageBoxesResponse[] }> {
   const record = await ports.documents.load(caller, receiptId);
   const boxes = (await ports.blobs.readBoxes(record)) ?? [];
   const pageNumbers = new Set([...record.pages.map((p) => p.page), ...boxes.map((b) => b.page)]);

@@ -207,6 +207,53 @@ function sourceKind(fileName: string): 'image' | 'pdf' | 'office' {
   return EXTENSIONS[extensionOf(fileName)]?.kind ?? 'office';
 }
 
+/** What a new document's record holds of its own, beside what it takes from its upload (`documentOfUpload`). */
+type NewDocumentParts = Pick<
+  DocumentRecord,
+  'receipt_id' | 'status' | 'original_file_name' | 'duplicate_id' | 'can_be_restarted' | 'error_message' | 'mode' | 'split_page' | 'source' | 'related_documents' | 'charged_month'
+>;
+
+/**
+ * A new document of an upload, created at `at`: the upload's company, owner, type, notes and category, nothing
+ * read yet (no pages, content or key fields), and the parts that differ from document to document.
+ */
+function documentOfUpload(upload: UploadRecord, at: string, parts: NewDocumentParts): DocumentRecord {
+  const doc: DocumentRecord = {
+    ...parts,
+    scope: upload.scope,
+    company_id: upload.company_id,
+    company_name: upload.company_name,
+    company_code: upload.company_code,
+    user_id: upload.owner_id,
+    user: upload.owner,
+    receipt_type: upload.receipt_type,
+    flag: false,
+    notes: upload.notes,
+    category: upload.category,
+    email_id: upload.email_id ?? null,
+    stakeholder_id: null,
+    counterparty_name: '',
+    document_number: '',
+    issue_date: null,
+    total: null,
+    currency: null,
+    search_text: '',
+    key_digest: null,
+    created_at: at,
+    updated_at: at,
+    version: 1,
+    upload_id: upload.upload_id,
+    upload_type: upload.upload_type,
+    process_rows: upload.process_rows,
+    pages: [],
+    content_key: null,
+    boxes_key: null,
+    processing_run: 1,
+  };
+  doc.search_text = searchTextOf(doc);
+  return doc;
+}
+
 /**
  * Creates the missing documents of an upload. The first transaction also turns the upload's quota
  * reservation into used documents (all documents of the upload at once) and marks the upload consumed,
@@ -238,58 +285,29 @@ async function createDocuments(
     // Newest first: page 1 of a split PDF is listed above page 2.
     const createdAt = new Date(now.getTime() + (part.page ? totalParts - part.page : 0)).toISOString();
     const fileName = upload.original_file_name;
-    const doc: DocumentRecord = {
-      receipt_id: id,
-      scope: upload.scope,
-      company_id: upload.company_id,
-      company_name: upload.company_name,
-      company_code: upload.company_code,
-      user_id: upload.owner_id,
-      user: upload.owner,
-      receipt_type: upload.receipt_type,
-      status: part.problem ? 'failed' : 'processing',
-      flag: false,
-      notes: upload.notes,
-      category: upload.category,
-      original_file_name: part.page ? fileName.replace(/(\.[^.]+)?$/, (ext) => ` (page ${part.page})${ext}`) : fileName,
-      email_id: upload.email_id ?? null,
-      duplicate_id: same[0] ?? null,
-      stakeholder_id: null,
-      counterparty_name: '',
-      document_number: '',
-      issue_date: null,
-      total: null,
-      currency: null,
-      search_text: '',
-      key_digest: null,
-      can_be_restarted: Boolean(part.problem),
-      error_message: part.problem ?? null,
-      created_at: createdAt,
-      updated_at: createdAt,
-      version: 1,
-      upload_id: upload.upload_id,
-      mode: upload.mode,
-      split_page: part.page,
-      upload_type: upload.upload_type,
-      process_rows: upload.process_rows,
-      source: {
-        key: part.bytes ? documentKeys.pageSource(id) : upload.key,
-        mime: part.bytes ? 'application/pdf' : upload.content_type,
-        size: part.bytes ? part.bytes.length : (obj.size ?? obj.bytes.length),
-        sha256: sha,
-        file_hash: fileHash,
-        etag: obj.etag,
-        kind: part.bytes ? 'pdf' : sourceKind(fileName),
-      },
-      pages: [],
-      content_key: null,
-      boxes_key: null,
-      related_documents: upload.receipt_id ? [{ receipt_id: upload.receipt_id, original_file_name: '' }] : [],
-      charged_month: company ? month : null,
-      processing_run: 1,
-    };
-    doc.search_text = searchTextOf(doc);
-    records.push(doc);
+    records.push(
+      documentOfUpload(upload, createdAt, {
+        receipt_id: id,
+        status: part.problem ? 'failed' : 'processing',
+        original_file_name: part.page ? fileName.replace(/(\.[^.]+)?$/, (ext) => ` (page ${part.page})${ext}`) : fileName,
+        duplicate_id: same[0] ?? null,
+        can_be_restarted: Boolean(part.problem),
+        error_message: part.problem ?? null,
+        mode: upload.mode,
+        split_page: part.page,
+        source: {
+          key: part.bytes ? documentKeys.pageSource(id) : upload.key,
+          mime: part.bytes ? 'application/pdf' : upload.content_type,
+          size: part.bytes ? part.bytes.length : (obj.size ?? obj.bytes.length),
+          sha256: sha,
+          file_hash: fileHash,
+          etag: obj.etag,
+          kind: part.bytes ? 'pdf' : sourceKind(fileName),
+        },
+        related_documents: upload.receipt_id ? [{ receipt_id: upload.receipt_id, original_file_name: '' }] : [],
+        charged_month: company ? month : null,
+      }),
+    );
   }
 
   const chunks: DocumentRecord[][] = [];
@@ -354,49 +372,19 @@ async function createQuotaFailure(
   const now = deps.clock.now().toISOString();
   const id = documentIdFor(upload.key, obj.etag, null);
   const sha = obj.sha256 ?? sha256Hex(obj.bytes);
-  const doc: DocumentRecord = {
+  const doc = documentOfUpload(upload, now, {
     receipt_id: id,
-    scope: upload.scope,
-    company_id: upload.company_id,
-    company_name: upload.company_name,
-    company_code: upload.company_code,
-    user_id: upload.owner_id,
-    user: upload.owner,
-    receipt_type: upload.receipt_type,
     status: 'failed',
-    flag: false,
-    notes: upload.notes,
-    category: upload.category,
     original_file_name: upload.original_file_name,
-    email_id: upload.email_id ?? null,
     duplicate_id: null,
-    stakeholder_id: null,
-    counterparty_name: '',
-    document_number: '',
-    issue_date: null,
-    total: null,
-    currency: null,
-    search_text: '',
-    key_digest: null,
     can_be_restarted: true,
     error_message: quotaMessage(available),
-    created_at: now,
-    updated_at: now,
-    version: 1,
-    upload_id: upload.upload_id,
     mode: 'single',
     split_page: null,
-    upload_type: upload.upload_type,
-    process_rows: upload.process_rows,
     source: { key: upload.key, mime: upload.content_type, size: obj.size ?? obj.bytes.length, sha256: sha, file_hash: sha, etag: obj.etag, kind: sourceKind(upload.original_file_name) },
-    pages: [],
-    content_key: null,
-    boxes_key: null,
     related_documents: [],
     charged_month: null,
-    processing_run: 1,
-  };
-  doc.search_text = searchTextOf(doc);
+  });
   const change = creationChange(deps, [doc], actor);
   change.upload = { upload, to: 'consumed', document_ids: [id] };
   if (upload.state === 'pending' && upload.company_id && upload.month) {

@@ -153,7 +153,8 @@ async function renderPdf(bytes: Uint8Array, onPage?: (page: RenderedPage, index:
   }
 }
 
-async function splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array[] | null> {
+/** A PDF loaded by pdf-lib, with its page count; a protected or broken file is the user's problem, said as such. */
+async function loadPdfPages(bytes: Uint8Array): Promise<{ src: PDFDocument; count: number }> {
   let src: PDFDocument;
   try {
     src = await PDFDocument.load(bytes, { updateMetadata: false });
@@ -161,13 +162,16 @@ async function splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array
     if ((error as Error).name === 'EncryptedPDFError' || /encrypted/i.test(String((error as Error).message))) throw new DocumentProblem(RENDER_MSG.pdfProtected);
     throw new DocumentProblem(RENDER_MSG.pdfBroken);
   }
-  let count: number;
   try {
-    count = src.getPageCount();
+    return { src, count: src.getPageCount() };
   } catch {
     // pdf-lib parses leniently and fails only when it walks the page tree.
     throw new DocumentProblem(RENDER_MSG.pdfBroken);
   }
+}
+
+async function splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array[] | null> {
+  const { src, count } = await loadPdfPages(bytes);
   if (count < 1) throw new DocumentProblem(RENDER_MSG.pdfEmpty);
   if (count > maxPages) return null;
   const out: Uint8Array[] = [];
@@ -186,19 +190,7 @@ async function splitPdf(bytes: Uint8Array, maxPages: number): Promise<Uint8Array
 
 /** The first pages of a PDF as their own PDF (pdf-lib copies the pages; nothing is rendered). */
 async function firstPages(bytes: Uint8Array, maxPages: number): Promise<{ bytes: Uint8Array; total: number }> {
-  let src: PDFDocument;
-  try {
-    src = await PDFDocument.load(bytes, { updateMetadata: false });
-  } catch (error) {
-    if ((error as Error).name === 'EncryptedPDFError' || /encrypted/i.test(String((error as Error).message))) throw new DocumentProblem(RENDER_MSG.pdfProtected);
-    throw new DocumentProblem(RENDER_MSG.pdfBroken);
-  }
-  let total: number;
-  try {
-    total = src.getPageCount();
-  } catch {
-    throw new DocumentProblem(RENDER_MSG.pdfBroken);
-  }
+  const { src, count: total } = await loadPdfPages(bytes);
   if (total <= maxPages) return { bytes, total };
   const out = await PDFDocument.create({ updateMetadata: false });
   try {

@@ -1,29 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Icon } from '../../../components/ui/Icon';
 import { LoadingBlock, Spinner } from '../../../components/ui/Spinner';
 import { formatDate } from '../../../lib/format';
+import { useBottomReached } from '../../../lib/use-bottom-reached';
 import { useAdminCompanies, useAdminStatistics } from '../api/admin';
 import { ownerName, usageCell } from '../lib/admin-format';
-
-/** Calls onReached while the element at the end of the table is (nearly) in view. */
-function useBottomReached(onReached: () => void, enabled: boolean) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [visible, setVisible] = useState(false);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const observer = new IntersectionObserver((entries) => setVisible(entries.some((e) => e.isIntersecting)), {
-      rootMargin: '0px 0px 200px 0px',
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  useEffect(() => {
-    if (visible && enabled) onReached();
-  }, [visible, enabled, onReached]);
-  return ref;
-}
 
 function Counter({ label, value, testId }: { label: string; value: number | undefined; testId: string }) {
   return (

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { Box, ContentResponse, ExportFile, GridPart, SchemaField, ValueChange } from '../../../../../shared/schemas/content';
+import type { Box, ContentResponse, ExportFile, GridPart, PageBoxesResponse, SchemaField, ValueChange } from '../../../../../shared/schemas/content';
 import { useApi } from '../../../app/api-context';
 import type { Query } from '../../../lib/api-client';
 
@@ -14,22 +14,6 @@ export const editKeys = {
   walk: (companyId: string, ctx: Record<string, unknown>) => ['edit-receipt', 'walk', companyId, ctx] as const,
 };
 
-export interface OcrBox {
-  id: string;
-  text: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  confidence: number;
-}
-export interface PageBoxes {
-  page: number;
-  file: string | null;
-  status: string;
-  words: OcrBox[];
-  lines: (OcrBox & { word_ids: string[] })[];
-}
 
 export interface HistoryItem {
   id: string;
@@ -72,7 +56,7 @@ export function useBoxes(receiptId: string, companyId: string) {
   const api = useApi();
   return useQuery({
     queryKey: editKeys.boxes(receiptId, companyId),
-    queryFn: ({ signal }) => api.get<{ pages: PageBoxes[] }>(`/receipts/${enc(receiptId)}/bboxes`, { query: { company_id: companyId }, signal }),
+    queryFn: ({ signal }) => api.get<{ pages: PageBoxesResponse[] }>(`/receipts/${enc(receiptId)}/bboxes`, { query: { company_id: companyId }, signal }),
     enabled: Boolean(receiptId),
     staleTime: 5 * 60_000,
   });

@@ -1,7 +1,6 @@
 import { useCallback, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { pointBeforeTurn, type QuarterTurn } from '../../../../../shared/page-turns';
-import type { Box } from '../../../../../shared/schemas/content';
-import type { PageBoxes } from '../api/content';
+import type { Box, PageBoxesResponse } from '../../../../../shared/schemas/content';
 import type { EditorPart } from '../lib/grid-editor';
 import { GridOverlay } from './GridOverlay';
 
@@ -41,7 +40,7 @@ function PageView({
   grid,
 }: {
   page: ViewerPage;
-  boxes: PageBoxes | undefined;
+  boxes: PageBoxesResponse | undefined;
   rotation: number;
   highlights: Highlight[];
   pickable: boolean;
@@ -159,7 +158,7 @@ export function DocumentViewer({
   grid,
 }: {
   pages: ViewerPage[];
-  boxes: PageBoxes[];
+  boxes: PageBoxesResponse[];
   rotation: number;
   highlights: Highlight[];
   pickable: boolean;

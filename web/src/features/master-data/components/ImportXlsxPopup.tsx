@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ImportResult, ImportType } from '../../../../../shared/schemas/master-data';
 import { useApi } from '../../../app/api-context';
 import { Button } from '../../../components/ui/Button';
+import { Dropzone } from '../../../components/ui/Dropzone';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
@@ -81,9 +82,7 @@ function ImportResultView({ result }: { result: ImportResult }) {
  */
 export function ImportXlsxPopup({ uploadType, companyId, open, onClose, onImported }: ImportXlsxPopupProps) {
   const api = useApi();
-  const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
-  const [dragging, setDragging] = useState(false);
   const [step, setStep] = useState<Step>({ kind: 'choose', error: null });
 
   // Closing (or leaving the screen) stops the upload and the polling; the import itself goes on on the server.
@@ -124,11 +123,9 @@ export function ImportXlsxPopup({ uploadType, companyId, open, onClose, onImport
     if (file) void start(file);
   };
 
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
+  const onFiles = (files: FileList) => {
     if (step.kind === 'uploading' || step.kind === 'importing') return;
-    pick(e.dataTransfer.files);
+    pick(files);
   };
 
   const busy = step.kind === 'uploading' || step.kind === 'importing';
@@ -152,31 +149,11 @@ export function ImportXlsxPopup({ uploadType, companyId, open, onClose, onImport
       }
     >
       {step.kind === 'choose' && (
-        <div
-          className={`dropzone ${dragging ? 'is-dragging' : ''}`}
-          role="button"
-          tabIndex={0}
-          aria-label="Drag and drop a file here or click to choose"
-          data-testid="import-dropzone"
-          onClick={() => inputRef.current?.click()}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' || e.key === ' ') {
-              e.preventDefault();
-              inputRef.current?.click();
-            }
-          }}
-          onDragEnter={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragOver={(e) => {
-            e.preventDefault();
-            e.dataTransfer.dropEffect = 'copy';
-          }}
-          onDragLeave={(e) => {
-            if (e.currentTarget === e.target) setDragging(false);
-          }}
-          onDrop={onDrop}
+        <Dropzone
+          label="Drag and drop a file here or click to choose"
+          testId="import-dropzone"
+          input={{ name: 'file', testId: 'import-input', accept: IMPORT_ACCEPT }}
+          onFiles={onFiles}
         >
           <Icon name="upload" size={30} />
           <strong>Drag and drop a file here</strong>
@@ -184,19 +161,7 @@ export function ImportXlsxPopup({ uploadType, companyId, open, onClose, onImport
             or <span className="dropzone-link">click to choose</span>
           </span>
           <small className="muted">.xlsx or .xls up to 10 MB; columns are found by their header names</small>
-          <input
-            ref={inputRef}
-            type="file"
-            name="file"
-            accept={IMPORT_ACCEPT}
-            hidden
-            data-testid="import-input"
-            onChange={(e) => {
-              pick(e.target.files);
-              e.target.value = '';
-            }}
-          />
-        </div>
+        </Dropzone>
       )}
       {step.kind === 'choose' && step.error && (
         <p className="field-error md-import-error" role="alert" data-testid="import-error">

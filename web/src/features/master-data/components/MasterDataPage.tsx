@@ -21,7 +21,7 @@ import { ImportXlsxPopup } from './ImportXlsxPopup';
 import { ItemAddForm, ItemEditModal } from './ItemForms';
 import { SearchBox } from './SearchBox';
 import { StakeholderAddForm, StakeholderEditModal } from './StakeholderForms';
-import { useBottomReached } from './use-bottom-reached';
+import { useBottomReached } from '../../../lib/use-bottom-reached';
 
 /** The live event of master-data writes; any of them reloads the lists on screen. */
 export const MASTER_DATA_EVENT = 'master-data';

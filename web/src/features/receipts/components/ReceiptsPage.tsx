@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
@@ -6,6 +6,7 @@ import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock, Spinner } from '../../../components/ui/Spinner';
 import { useActiveCompanyStore } from '../../../app/active-company';
 import { messageOf } from '../../../lib/api-error';
+import { useBottomReached } from '../../../lib/use-bottom-reached';
 import { useActiveCompany } from '../../companies/api/companies';
 import { ExportModal } from '../../export/components/ExportModal';
 import { UploadModal } from '../../upload/components/UploadModal';
@@ -27,22 +28,6 @@ export function ReceiptsPage() {
   const { status } = useParams();
   if (!isListStatus(status)) return <Navigate to="/receipts/inbox" replace />;
   return <ReceiptList key={status} status={status} />;
-}
-
-function useBottomReached(onReached: () => void, enabled: boolean) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [visible, setVisible] = useState(false);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const observer = new IntersectionObserver((entries) => setVisible(entries.some((e) => e.isIntersecting)), { rootMargin: '0px 0px 200px 0px' });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  useEffect(() => {
-    if (visible && enabled) onReached();
-  }, [visible, enabled, onReached]);
-  return ref;
 }
 
 function ReceiptList({ status }: { status: ListStatus }) {

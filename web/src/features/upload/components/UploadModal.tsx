@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useId, useReducer, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApi } from '../../../app/api-context';
 import { Button } from '../../../components/ui/Button';
+import { Dropzone } from '../../../components/ui/Dropzone';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { fullName } from '../../../lib/format';
@@ -82,13 +83,11 @@ export function UploadModal({ onClose }: { onClose(): void }) {
   const [receiptType, setReceiptType] = useState<UploadReceiptType>('receipt');
   const [mode, setMode] = useState<UploadMode>('single');
   const [ownerId, setOwnerId] = useState('');
-  const [dragging, setDragging] = useState(false);
   const [items, dispatch] = useReducer(queueReducer, []);
   const filesRef = useRef(new Map<string, File>());
   const settingsRef = useRef(new Map<string, UploadSettings>());
   const runningRef = useRef(new Set<string>());
   const abortRef = useRef(new AbortController());
-  const inputRef = useRef<HTMLInputElement>(null);
   const ids = { type: useId(), mode: useId(), owner: useId() };
 
   const selfId = profile.data?.id;
@@ -187,12 +186,6 @@ export function UploadModal({ onClose }: { onClose(): void }) {
     [mode, receiptType, ownerId, selfId],
   );
 
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    addFiles(e.dataTransfer.files);
-  };
-
   const busy = summary.active > 0;
 
   return (
@@ -259,31 +252,11 @@ export function UploadModal({ onClose }: { onClose(): void }) {
           </div>
         </div>
 
-        <div
-          className={`dropzone ${dragging ? 'is-dragging' : ''}`}
-          role="button"
-          tabIndex={0}
-          aria-label="Drag and drop files here or click to choose"
-          data-testid="dropzone"
-          onClick={() => inputRef.current?.click()}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' || e.key === ' ') {
-              e.preventDefault();
-              inputRef.current?.click();
-            }
-          }}
-          onDragEnter={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragOver={(e) => {
-            e.preventDefault();
-            e.dataTransfer.dropEffect = 'copy';
-          }}
-          onDragLeave={(e) => {
-            if (e.currentTarget === e.target) setDragging(false);
-          }}
-          onDrop={onDrop}
+        <Dropzone
+          label="Drag and drop files here or click to choose"
+          testId="dropzone"
+          input={{ name: 'files', testId: 'upload-input', accept: ACCEPT_ATTRIBUTE, multiple: true }}
+          onFiles={addFiles}
         >
           <DocIcon name="cloud" size={34} />
           <strong>Drag and drop files here</strong>
@@ -291,20 +264,7 @@ export function UploadModal({ onClose }: { onClose(): void }) {
             or <span className="dropzone-link">click to choose</span>
           </span>
           <small className="muted">JPG and PNG up to 10 MB · PDF and office documents up to 30 MB</small>
-          <input
-            ref={inputRef}
-            type="file"
-            name="files"
-            multiple
-            accept={ACCEPT_ATTRIBUTE}
-            hidden
-            data-testid="upload-input"
-            onChange={(e) => {
-              addFiles(e.target.files);
-              e.target.value = '';
-            }}
-          />
-        </div>
+        </Dropzone>
         {allCompanies && <p className="field-hint">In the all-companies view uploads go to Unassigned; choose their company there.</p>}
 
         {items.length > 0 && (
