@@ -7,9 +7,9 @@ import type { Recogniser } from '../../core/recognition/types';
 import { env } from '../../runtime/env';
 import { countingFailures, METRIC_NAMES } from '../../runtime/metrics';
 
-let instance: Promise<Recogniser & { close?(): Promise<void> }> | undefined;
+let instance: Promise<Recogniser & { close?(): Promise<void>; warmUp?(): Promise<void> }> | undefined;
 
-export function recogniser(): Promise<Recogniser> {
+export function recogniser(): Promise<Recogniser & { warmUp?(): Promise<void> }> {
   instance ??= (async () => {
     if (env().RECOGNISER === 'local') {
       const { RecogniserThreads } = await import('../../adapters/local-recogniser/threads');
@@ -23,6 +23,15 @@ export function recogniser(): Promise<Recogniser> {
     instance = undefined;
   });
   return instance;
+}
+
+/**
+ * Readies the recogniser before the first document needs it: the local recogniser starts its first thread and loads
+ * its models (local mode, once `npm start` has printed its banner), so the first document uploaded is read as fast
+ * as the next ones; Textract needs nothing.
+ */
+export async function warmUpRecogniser(): Promise<void> {
+  await (await recogniser()).warmUp?.();
 }
 
 /** Stops the local recogniser's threads (local mode shutdown, tests). */

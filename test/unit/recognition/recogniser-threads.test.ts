@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
 import { RecogniserThreads } from '../../../lambdas/adapters/local-recogniser/threads';
 import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
+import { closeRecogniser, recogniser, warmUpRecogniser } from '../../../lambdas/jobs/lib/recogniser';
+import { resetEnvCache } from '../../../lambdas/runtime/env';
 import type { RecogniserInput } from '../../../lambdas/core/recognition/types';
 import { INVOICE_EN, RECEIPT_ROTATED, RECEIPT_SCANNED_PDF, UBL } from '../../fixtures/recognition/data';
 
@@ -39,6 +41,32 @@ describe('the local recogniser in threads', () => {
     expect(receipt.supplier_name?.value).toBe(RECEIPT_ROTATED.company);
     expect(receipt.amount_total?.value).toBe(RECEIPT_ROTATED.total);
   }, 180_000);
+
+  it("readies the processing job's recogniser before its first document: local mode's first thread with its models, nothing for Textract", async () => {
+    const saved = { RECOGNISER: process.env.RECOGNISER, TABLE_NAME: process.env.TABLE_NAME };
+    const use = async (kind: string) => {
+      await closeRecogniser();
+      process.env.RECOGNISER = kind;
+      process.env.TABLE_NAME ??= 'receipts';
+      resetEnvCache();
+    };
+    try {
+      await use('local');
+      await warmUpRecogniser();
+      const local = await recogniser();
+      expect(local).toBeInstanceOf(RecogniserThreads);
+      expect((local as RecogniserThreads).threadCount).toBe(1);
+      await use('textract');
+      await expect(warmUpRecogniser()).resolves.toBeUndefined();
+    } finally {
+      await closeRecogniser();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      resetEnvCache();
+    }
+  }, 60_000);
 
   it('starts no thread more than one document at a time needs', async () => {
     const one = new RecogniserThreads({ threads: 4 });
