@@ -131,7 +131,7 @@ async function editDocument(
   event: LiveEventName = 'receipt-update',
 ): Promise<DocumentRecord> {
   const actor = await actorOf(deps.store, caller.userId);
-  for (let attempt = 1; ; attempt++) {
+  return commitFresh(deps, receiptId, expectedVersion, async () => {
     const doc = await loadVisible(deps.documents, caller, receiptId);
     if (expectedVersion !== undefined && doc.version !== expectedVersion) throw staleVersion(doc.version);
     const now = deps.clock.now().toISOString();
@@ -142,20 +142,41 @@ async function editDocument(
     change.counts.push(...countMove(doc, after));
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, history, actor));
     extra?.(change);
+    return {
+      change,
+      seen: doc.version,
+      done: async () => {
+        await publishDoc(deps.live, event, after);
+        return after;
+      },
+    };
+  });
+}
+
+/**
+ * Commits a change made from the document as just read (`attempt` reads it, checks it and builds the change), with
+ * its version as condition. A write in between is a 409 carrying the current version when the client named the
+ * version it saw; without one the change is made again from a fresh read (up to MAX_ATTEMPTS), so no update is
+ * lost. After the commit, `done` gives the result.
+ */
+async function commitFresh<T>(
+  deps: DocumentDeps,
+  receiptId: string,
+  expectedVersion: number | undefined,
+  attempt: () => Promise<{ change: DocumentChange; seen: number; done: () => Promise<T> }>,
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    const { change, seen, done } = await attempt();
     try {
       await deps.documents.commit(change);
     } catch (error) {
       if (error instanceof CommitConflict && error.reason === 'version') {
-        if (expectedVersion !== undefined || attempt >= MAX_ATTEMPTS) {
-          const current = await deps.documents.get(receiptId);
-          throw staleVersion(current?.version ?? doc.version);
-        }
+        if (expectedVersion !== undefined || n >= MAX_ATTEMPTS) throw staleVersion((await deps.documents.get(receiptId))?.version ?? seen);
         continue;
       }
       throw error;
     }
-    await publishDoc(deps.live, event, after);
-    return after;
+    return done();
   }
 }
 
@@ -254,29 +275,31 @@ export async function deleteDocument(
   receiptId: string,
   version?: number,
 ): Promise<{ deleted: true; receipt_id: string }> {
-  for (let attempt = 1; ; attempt++) {
+  return commitFresh(deps, receiptId, version, async () => {
     const doc = await loadVisible(deps.documents, caller, receiptId);
     if (version !== undefined && doc.version !== version) throw staleVersion(doc.version);
     assertDeletable(doc);
     const change = emptyChange();
-    change.deletes.push(doc);
-    change.counts.push(...countMove(doc, null));
-    change.markers.delete.push(...[hashMarker(doc), keyMarker(doc)].filter(present));
-    try {
-      await deps.documents.commit(change);
-    } catch (error) {
-      if (error instanceof CommitConflict && error.reason === 'version') {
-        if (version !== undefined || attempt >= MAX_ATTEMPTS) throw staleVersion((await deps.documents.get(receiptId))?.version ?? doc.version);
-        continue;
-      }
-      throw error;
-    }
-    await publishDoc(deps.live, 'receipt-delete', doc);
-    await deps.documents.deleteHistory(doc.receipt_id);
-    await deps.files.delete(ownedObjects(doc));
-    await deps.files.deletePrefix(documentKeys.prefix(doc.receipt_id));
-    return { deleted: true, receipt_id: doc.receipt_id };
-  }
+    removeDocument(change, doc);
+    return {
+      change,
+      seen: doc.version,
+      done: async () => {
+        await publishDoc(deps.live, 'receipt-delete', doc);
+        await deps.documents.deleteHistory(doc.receipt_id);
+        await deps.files.delete(ownedObjects(doc));
+        await deps.files.deletePrefix(documentKeys.prefix(doc.receipt_id));
+        return { deleted: true as const, receipt_id: doc.receipt_id };
+      },
+    };
+  });
+}
+
+/** A document taken out by a change: its record, its place in the counts and its hash and key markers. */
+function removeDocument(change: DocumentChange, doc: DocumentRecord): void {
+  change.deletes.push(doc);
+  change.counts.push(...countMove(doc, null));
+  change.markers.delete.push(...[hashMarker(doc), keyMarker(doc)].filter(present));
 }
 
 /**
@@ -365,7 +388,7 @@ export async function combineDocuments(
 ): Promise<ReceiptSummary> {
   if (receiptId === otherId) throw conflict('A document cannot be combined with itself');
   const actor = await actorOf(deps.store, caller.userId);
-  for (let attempt = 1; ; attempt++) {
+  return commitFresh(deps, receiptId, version, async () => {
     const doc = await loadVisible(deps.documents, caller, receiptId);
     const other = await loadVisible(deps.documents, caller, otherId);
     if (version !== undefined && doc.version !== version) throw staleVersion(doc.version);
@@ -383,28 +406,23 @@ export async function combineDocuments(
     };
     const change = emptyChange();
     change.updates.push({ before: doc, after });
-    change.deletes.push(other);
-    change.counts.push(...countMove(other, null));
-    change.markers.delete.push(...[hashMarker(other), keyMarker(other)].filter(present));
+    removeDocument(change, other);
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, `Combined with ${other.original_file_name}`, actor));
-    try {
-      await deps.documents.commit(change);
-    } catch (error) {
-      if (error instanceof CommitConflict && error.reason === 'version') {
-        if (version !== undefined || attempt >= MAX_ATTEMPTS) throw staleVersion((await deps.documents.get(receiptId))?.version ?? doc.version);
-        continue;
-      }
-      throw error;
-    }
-    await publishDoc(deps.live, 'receipt-delete', other);
-    await publishDoc(deps.live, 'receipt-update', after);
-    await deps.documents.deleteHistory(other.receipt_id);
-    // The other document's pages now belong to this one; its source and content are no longer used.
-    const unused = [other.content_key].filter(present);
-    if (other.source) unused.push(other.source.key);
-    await deps.files.delete(unused);
-    return toSummary(after);
-  }
+    return {
+      change,
+      seen: doc.version,
+      done: async () => {
+        await publishDoc(deps.live, 'receipt-delete', other);
+        await publishDoc(deps.live, 'receipt-update', after);
+        await deps.documents.deleteHistory(other.receipt_id);
+        // The other document's pages now belong to this one; its source and content are no longer used.
+        const unused = [other.content_key].filter(present);
+        if (other.source) unused.push(other.source.key);
+        await deps.files.delete(unused);
+        return toSummary(after);
+      },
+    };
+  });
 }
 
 /**
