@@ -5,6 +5,7 @@ import { DEMO_COLLEAGUE } from './seed-team';
 import { accessTokenOf, DEMO_USER, seedDemo } from './seed';
 import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-server';
 import { startLocalStack } from './stack';
+import { stopInOrder } from './stop';
 import { connectDemoDropbox, DEMO_DROPBOX_FOLDER } from './seed-drive';
 import { backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 import { warmUpRecogniser } from '../../lambdas/jobs/lib/recogniser';
@@ -31,6 +32,9 @@ async function buildWebIfStale(): Promise<void> {
   const { build } = await import('vite');
   await build({ configFile: path.join(ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
 }
+
+/** How long a stop (Ctrl+C, SIGTERM) may take before the process ends without waiting longer. */
+const STOP_WAIT_MS = 20_000;
 
 /** Integrations: the local demo's export targets. */
 const DEMO_FTP_PASSWORD = 'demo-ftp';
@@ -120,11 +124,11 @@ async function main() {
       })
       .catch((error: unknown) => console.warn(`[local] FTP server not started: ${error instanceof Error ? error.message : String(error)}`));
   }
-  const stop = async () => {
-    await ftp?.stop().catch(() => undefined);
-    await stack.stop().catch(() => undefined);
-    process.exit(0);
-  };
+  const stop = stopInOrder([async () => ftp?.stop(), () => stack.stop()], {
+    waitMs: STOP_WAIT_MS,
+    exit: (code) => process.exit(code),
+    warn: (line) => console.warn(line),
+  });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
