@@ -58,6 +58,8 @@ describe('master-data XLSX import in Chromium', () => {
     // Only .xlsx and .xls are taken
     await popup.getByTestId('import-input').setInputFiles({ name: 'suppliers.csv', mimeType: 'text/csv', buffer: Buffer.from('Name,Code\nA,1\n') });
     await until(() => popup.getByTestId('import-error').innerText()).toBe('This file type is not allowed');
+    expect(await popup.getByTestId('import-dropzone').getAttribute('aria-label')).toBe('Drag and drop a file here or click to choose');
+    await screenshot(page, 'import-xlsx-choose');
 
     const sheet = workbookBytes([
       ['Tiekėjų sąrašas'],
