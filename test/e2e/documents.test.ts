@@ -393,8 +393,12 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await page.getByRole('menuitem', { name: 'Move to Archive' }).click();
     await expect.poll(() => page.getByTestId('row-status').allInnerTexts(), WAIT).toEqual(['Archive', 'Archive']);
     await expect.poll(() => badge(page, 'archive'), WAIT).toBe(2);
+    // archived documents are read-only: their flag is shown but not changed, and they are not converted or flagged
+    expect(await row('alpha.pdf').getByTestId('row-flag').isDisabled()).toBe(true);
     await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
     await page.getByRole('button', { name: 'Tools' }).click();
+    await expect.poll(() => page.getByRole('menuitem').allInnerTexts(), WAIT).toEqual(['Unarchive']);
+    await screenshot(page, 'documents-tools-menu-archived');
     await page.getByRole('menuitem', { name: 'Unarchive' }).click();
     await expect.poll(() => page.getByTestId('row-status').allInnerTexts(), WAIT).toEqual(['To Review', 'To Review']);
     await expect.poll(() => badge(page, 'review'), WAIT).toBe(2);

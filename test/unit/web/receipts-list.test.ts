@@ -167,6 +167,10 @@ describe('row rules', () => {
     expect(rowRules(receipt({ status: 'ready' }))).toMatchObject({ canOpen: true, canSelect: true, canFlag: true, canPreview: true, greyed: false });
   });
 
+  it('archived rows are opened, selected and previewed, but their flag is not changed (read-only)', () => {
+    expect(rowRules(receipt({ status: 'archive' }))).toMatchObject({ canOpen: true, canSelect: true, canFlag: false, canPreview: true });
+  });
+
   it('rows with can_be_restarted show Try Again and Delete', () => {
     expect(rowRules(receipt({ status: 'failed', can_be_restarted: true })).canRestart).toBe(true);
     expect(rowRules(receipt({ status: 'failed' })).canRestart).toBe(false);
@@ -204,6 +208,13 @@ describe('row rules', () => {
     expect(convertActions([receipt(), receipt({ receipt_type: 'invoice' })]).map((a) => a.label)).toEqual(['Convert to Receipt', 'Convert to Invoice']);
     expect(flagActions([receipt({ flag: true })]).map((a) => a.label)).toEqual(['Unflag']);
     expect(flagActions([receipt({ flag: true }), receipt()]).map((a) => a.label)).toEqual(['Flag', 'Unflag']);
+  });
+
+  it('offers no Convert, Flag or Unflag for a selection that holds an archived document (read-only)', () => {
+    const archived = receipt({ status: 'archive', flag: true });
+    expect(convertActions([receipt(), archived])).toEqual([]);
+    expect(flagActions([receipt(), archived])).toEqual([]);
+    expect(flagActions([archived])).toEqual([]);
   });
 });
 

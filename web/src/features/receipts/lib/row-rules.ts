@@ -23,7 +23,7 @@ export function isBusy(receipt: Pick<Receipt, 'status'>): boolean {
 /**
  * What a row allows (product.md section 2, Document list): processing/converting rows cannot be opened,
  * selected, flagged or previewed; saving rows are greyed out and not clickable; rows with can_be_restarted
- * show Try Again and Delete.
+ * show Try Again and Delete. Archived documents are read-only (section 4): their flag is shown, not changed.
  */
 export function rowRules(receipt: Pick<Receipt, 'status' | 'can_be_restarted'>): RowRules {
   const busy = isBusy(receipt);
@@ -31,7 +31,7 @@ export function rowRules(receipt: Pick<Receipt, 'status' | 'can_be_restarted'>):
   return {
     canOpen: !busy && !saving,
     canSelect: !busy && !saving,
-    canFlag: !busy && !saving,
+    canFlag: !busy && !saving && receipt.status !== 'archive',
     canPreview: !busy,
     greyed: saving,
     canRestart: receipt.can_be_restarted === true,
@@ -85,17 +85,22 @@ export function archiveAction(selected: ReadonlyArray<Pick<Receipt, 'status'>>):
   return allArchived ? { label: 'Unarchive', action: 'unarchive' } : { label: 'Move to Archive', action: 'archive' };
 }
 
+/** Archived documents are read-only: a selection holding one is not converted or flagged (the server refuses it). */
+const holdsArchived = (selected: ReadonlyArray<Pick<Receipt, 'status'>>) => selected.some((r) => r.status === 'archive');
+
 /** Convert entries of the tools menu: to Invoice when receipts are selected, to Receipt when invoices are. */
-export function convertActions(selected: ReadonlyArray<Pick<Receipt, 'receipt_type'>>): Array<{ label: string; to: 'receipt' | 'invoice' }> {
+export function convertActions(selected: ReadonlyArray<Pick<Receipt, 'receipt_type' | 'status'>>): Array<{ label: string; to: 'receipt' | 'invoice' }> {
   const out: Array<{ label: string; to: 'receipt' | 'invoice' }> = [];
+  if (holdsArchived(selected)) return out;
   if (selected.some((r) => r.receipt_type === 'invoice')) out.push({ label: 'Convert to Receipt', to: 'receipt' });
   if (selected.some((r) => r.receipt_type === 'receipt')) out.push({ label: 'Convert to Invoice', to: 'invoice' });
   return out;
 }
 
 /** Flag / Unflag entries: Flag when any selected is not flagged, Unflag when any is. */
-export function flagActions(selected: ReadonlyArray<Pick<Receipt, 'flag'>>): Array<{ label: 'Flag' | 'Unflag'; flag: boolean }> {
+export function flagActions(selected: ReadonlyArray<Pick<Receipt, 'flag' | 'status'>>): Array<{ label: 'Flag' | 'Unflag'; flag: boolean }> {
   const out: Array<{ label: 'Flag' | 'Unflag'; flag: boolean }> = [];
+  if (holdsArchived(selected)) return out;
   if (selected.some((r) => !r.flag)) out.push({ label: 'Flag', flag: true });
   if (selected.some((r) => r.flag)) out.push({ label: 'Unflag', flag: false });
   return out;
