@@ -70,11 +70,11 @@ describe('edit-receipt screen in Chromium', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function signedInPage(): Promise<Page> {
+  async function signedInPage(as: { email: string; password: string } = user): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(user.email);
-    await page.locator('input[name="password"]').fill(user.password);
+    await page.locator('input[name="email"]').fill(as.email);
+    await page.locator('input[name="password"]').fill(as.password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
     await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
     return page;
@@ -237,6 +237,58 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('merge-candidate').locator('img').count()).toBe(1);
     expect(await page.getByTestId('field-form').count()).toBe(0);
     await screenshot(page, 'edit-receipt-merge');
+    await page.close();
+  });
+
+  it('walks a list longer than one page: n/total of the whole list, next and previous across the page boundary', async () => {
+    // A company of its own with 52 documents of one status (the list is read 50 at a time)
+    const walker = newUser('walker');
+    await registerUser(stack, walker);
+    const wapi = apiClient(stack.apiUrl, await signIn(stack, walker));
+    const wcompany = ((await wapi.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    const pdf = await invoicePdf({ ...SAMPLE_INVOICE, number: 'WALK-1' });
+    for (let i = 1; i <= 52; i++) {
+      const name = `walk-${String(i).padStart(2, '0')}.pdf`;
+      const query = new URLSearchParams({ company_id: wcompany, receipt_type: 'receipt', original_file_name: name, size: String(pdf.length), content_type: 'application/pdf' });
+      const { uploadURL, headers } = (await wapi.get(`/upload/document?${query}`)).body as { uploadURL: string; headers: Record<string, string> };
+      expect((await fetch(uploadURL, { method: 'PUT', headers, body: Buffer.from(pdf) })).ok).toBe(true);
+    }
+    await stack.jobs.idle(120_000);
+    type Item = { receipt_id: string; status: string };
+    const listOf = async (status: string) => {
+      const out: Item[] = [];
+      let next: string | undefined;
+      do {
+        const page = (await wapi.get(`/receipts?${new URLSearchParams({ company_id: wcompany, receipt_status: status, receipt_type: 'receipt', limit: '50', ...(next ? { next } : {}) })}`)).body as { items: Item[]; next?: string | null };
+        out.push(...page.items);
+        next = page.next ?? undefined;
+      } while (next);
+      return out;
+    };
+    const first = ((await wapi.get(`/receipts?company_id=${wcompany}&limit=1`)).body as { items: Item[] }).items[0]!;
+    const walk = await listOf(first.status);
+    expect(walk).toHaveLength(52);
+
+    const page = await signedInPage(walker);
+    const open = async (n: number) => {
+      await page.goto(`${stack.url}/edit-receipt/${walk[n - 1]!.receipt_id}?company_id=${wcompany}`);
+      await expect.poll(() => page.getByTestId('receipt-status').count(), { timeout: 15_000 }).toBe(1);
+    };
+    // The 50th, the last of the first page: 50/52, and next goes on to the second page's first document
+    await open(50);
+    await expect.poll(() => page.getByTestId('pager-position').innerText(), { timeout: 10_000 }).toBe('50/52');
+    await expect.poll(() => page.getByRole('button', { name: 'Next document' }).isEnabled()).toBe(true);
+    await screenshot(page, 'edit-receipt-long-list');
+    await page.getByRole('button', { name: 'Next document' }).click();
+    await page.waitForURL(new RegExp(`/edit-receipt/${walk[50]!.receipt_id}`));
+    await expect.poll(() => page.getByTestId('pager-position').innerText(), { timeout: 10_000 }).toBe('51/52');
+    await page.getByRole('button', { name: 'Previous document' }).click();
+    await page.waitForURL(new RegExp(`/edit-receipt/${walk[49]!.receipt_id}`));
+    await expect.poll(() => page.getByTestId('pager-position').innerText(), { timeout: 10_000 }).toBe('50/52');
+    // The last document, found on the second page: 52/52, no next
+    await open(52);
+    await expect.poll(() => page.getByTestId('pager-position').innerText(), { timeout: 10_000 }).toBe('52/52');
+    expect(await page.getByRole('button', { name: 'Next document' }).isEnabled()).toBe(false);
     await page.close();
   });
 

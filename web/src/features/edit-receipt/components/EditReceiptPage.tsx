@@ -1,5 +1,5 @@
 import { sendsToIntegrations } from '../../receipts/lib/row-rules';
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { AUTOSAVE_MS } from '../../../../../shared/constants';
@@ -25,7 +25,8 @@ import { actionState, nextRotation, type EditAction } from '../lib/actions';
 import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
-import { followingDocument, inList, listPath, nextDocument, positionOf, previousDocument, type ListContext, type ListItem } from '../lib/navigation';
+import { followingDocument, listPath, nextDocument, positionOf, previousDocument, type ListContext } from '../lib/navigation';
+import { useWalk } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
 import { useCategories, useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
@@ -96,19 +97,9 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const listStatus = useRef<ReceiptStatus | null>(nav.listStatus ?? null);
   if (!listStatus.current && receipt) listStatus.current = receipt.status;
   const ctx: ListContext | null = listStatus.current ? { inbox: Boolean(nav.inbox), status: listStatus.current, receiptType } : null;
-  const walkQ = useQuery({
-    queryKey: editKeys.walk(companyId, { ...(ctx ?? {}) }),
-    enabled: Boolean(ctx) && companyId !== 'NONE',
-    queryFn: async ({ signal }) => {
-      const page = await api.get<{ items: Receipt[] }>('/receipts', {
-        query: { company_id: companyId, receipt_status: ctx!.inbox ? undefined : ctx!.status, receipt_type: ctx!.receiptType, limit: 50 },
-        signal,
-      });
-      return (page?.items ?? []).filter((r) => inList(r as ListItem, ctx!));
-    },
-  });
-  const walk: ListItem[] = (walkQ.data as ListItem[] | undefined) ?? [];
-  const position = positionOf(walk, receiptId);
+  const walkList = useWalk(companyId, ctx, receiptId);
+  const walk = walkList.items;
+  const position = positionOf(walk, receiptId, walkList.total);
 
   const goTo = useCallback(
     (id: string) => navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(companyId)}`, { state: { inbox: nav.inbox, listStatus: listStatus.current ?? undefined } satisfies NavState }),
@@ -293,8 +284,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     const updated = receiptOfPayload((answer as { receipt?: unknown })?.receipt ?? answer);
     if (updated) cache.applyReceipt(updated);
     const before = walk;
-    const fresh = ctx ? await qc.fetchQuery({ queryKey: editKeys.walk(companyId, { ...ctx, at: Date.now() }), queryFn: () => api.get<{ items: Receipt[] }>('/receipts', { query: { company_id: companyId, receipt_status: ctx.inbox ? undefined : ctx.status, receipt_type: ctx.receiptType, limit: 50 } }).then((p) => (p?.items ?? []).filter((r) => inList(r as ListItem, ctx))) }).catch(() => []) : [];
-    const next = nextDocument(fresh as ListItem[], receiptId, before);
+    const fresh = await walkList.refresh().catch(() => []);
+    const next = nextDocument(fresh, receiptId, before);
     if (next) goTo(next);
     else navigate(listPath(ctx ?? { inbox: Boolean(nav.inbox), status }));
   };
@@ -638,7 +629,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
                   const r = w as unknown as Receipt;
                   return { receipt_id: r.receipt_id, original_file_name: r.original_file_name, created_at: r.created_at, url: thumbnail(r.receipt_id) };
                 })}
-              loading={walkQ.isPending}
+              loading={walkList.loading}
               busy={busy === 'merge'}
               onMerge={(other) => void doMerge(other)}
               onClose={() => setMerge(false)}

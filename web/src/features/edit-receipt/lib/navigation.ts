@@ -29,9 +29,12 @@ export function listPath(ctx: Pick<ListContext, 'inbox' | 'status'>): string {
   return `/receipts/${ctx.inbox ? 'inbox' : ctx.status}`;
 }
 
-/** n/total of the current document among the list's documents (n is 0 when it is not in the list any more). */
-export function positionOf(items: ListItem[], id: string): { index: number; total: number } {
-  return { index: items.findIndex((i) => i.receipt_id === id) + 1, total: items.length };
+/**
+ * n/total of the current document among the list's loaded documents (n is 0 when it is not among them); the
+ * total is the list's size when known (`total`), never less than the documents loaded.
+ */
+export function positionOf(items: ListItem[], id: string, total = items.length): { index: number; total: number } {
+  return { index: items.findIndex((i) => i.receipt_id === id) + 1, total: Math.max(total, items.length) };
 }
 
 /**
@@ -61,4 +64,41 @@ export function followingDocument(items: ListItem[], id: string): string | null 
   const at = items.findIndex((i) => i.receipt_id === id);
   if (at >= 0 && at < items.length - 1) return items[at + 1]!.receipt_id;
   return null;
+}
+
+/** A page of GET /receipts as the walk reads it. */
+export interface WalkPage {
+  items: ListItem[];
+  next?: string | null;
+}
+
+/** The documents of the context among the pages loaded so far, in the list's order. */
+export function walkItems(pages: ReadonlyArray<WalkPage> | undefined, ctx: ListContext): ListItem[] {
+  return (pages ?? []).flatMap((p) => p.items).filter((i) => inList(i, ctx));
+}
+
+/** Pages read while looking for a document that is not among them (a list of 1,000 documents). */
+export const WALK_SEARCH_PAGES = 20;
+
+/**
+ * Whether the walk needs the list's next page: the current document and the one after it must be loaded (for
+ * n/total and next), or the document is not found yet (up to WALK_SEARCH_PAGES pages).
+ */
+export function walkNeedsMore(items: ListItem[], id: string, pagesLoaded: number): boolean {
+  const at = items.findIndex((i) => i.receipt_id === id);
+  if (at < 0) return pagesLoaded < WALK_SEARCH_PAGES;
+  return at === items.length - 1;
+}
+
+export type StatusCounts = Partial<Record<ReceiptStatus, number>>;
+
+/**
+ * The number of documents of the context by the company's counts (the list is read 50 at a time, so its loaded
+ * pages do not tell it): one status's count, or for the inbox every status it walks.
+ */
+export function walkTotal(counts: Partial<Record<'receipt' | 'invoice', StatusCounts>> | null | undefined, ctx: ListContext): number | null {
+  const ofType = counts?.[ctx.receiptType];
+  if (!ofType) return null;
+  const statuses = ctx.inbox ? (Object.keys(ofType) as ReceiptStatus[]).filter((s) => inList({ receipt_id: '', status: s, receipt_type: ctx.receiptType }, ctx)) : [ctx.status];
+  return statuses.reduce((sum, s) => sum + (ofType[s] ?? 0), 0);
 }

@@ -60,17 +60,21 @@ export function useReceiptList(status: ListStatus, filters: ListFilters) {
  * (or of every company, selected=ALL); `unassigned` counts the user's documents that have no company yet.
  */
 export function useTotalDocuments() {
-  const api = useApi();
   const scope = useListScope();
-  const key = scope ? (scope.kind === 'all' ? 'ALL' : scope.companyId) : '';
+  return useDocumentCounts(scope ? (scope.kind === 'all' ? 'ALL' : scope.companyId) : null);
+}
+
+/** The counts of one company (a company id) or of every company ('ALL'); nothing is asked for null. */
+export function useDocumentCounts(key: string | null) {
+  const api = useApi();
   return useQuery({
-    queryKey: queryKeys.totalDocuments(key),
+    queryKey: queryKeys.totalDocuments(key ?? ''),
     queryFn: ({ signal }) =>
       api.get<Company['counts']>('/receipts/total-documents', {
-        query: scope?.kind === 'all' ? { selected: 'ALL' } : { company_id: key },
+        query: key === 'ALL' ? { selected: 'ALL' } : { company_id: key ?? '' },
         signal,
       }),
-    enabled: scope !== null,
+    enabled: key !== null,
   });
 }
 
