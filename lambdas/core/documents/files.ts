@@ -87,10 +87,12 @@ export function acceptUpload(input: { original_file_name: string; content_type?:
   } else if (declared === OCTET) {
     contentType = OCTET;
   }
-  if (input.mode === 'multiple' && rule.kind !== 'pdf') throw uploadError(UPLOAD_MSG.multipleOnlyPdf, 'type', UPLOAD_ERROR_CODE.fileFormat);
-  if (input.size <= 0) throw uploadError(UPLOAD_MSG.empty, 'size', UPLOAD_ERROR_CODE.fileFormat);
+  // Code 1 is the file format only (product.md section 4): the upload card shows 'This file type is not allowed'
+  // for it, and the message itself for the others.
+  if (input.mode === 'multiple' && rule.kind !== 'pdf') throw uploadError(UPLOAD_MSG.multipleOnlyPdf, 'type', UPLOAD_ERROR_CODE.unknown);
+  if (input.size <= 0) throw uploadError(UPLOAD_MSG.empty, 'size', UPLOAD_ERROR_CODE.unknown);
   if (input.size > maxBytesFor(rule.kind)) {
-    throw uploadError(rule.kind === 'image' ? UPLOAD_MSG.imageTooBig : UPLOAD_MSG.documentTooBig, 'size', UPLOAD_ERROR_CODE.fileFormat);
+    throw uploadError(rule.kind === 'image' ? UPLOAD_MSG.imageTooBig : UPLOAD_MSG.documentTooBig, 'size', UPLOAD_ERROR_CODE.unknown);
   }
   return { ext, kind: rule.kind, contentType };
 }

@@ -1,6 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { uploadErrorMessage } from '../../../web/src/features/upload/lib/validate';
 import {
   acceptUpload,
   checkContent,
@@ -47,6 +48,20 @@ describe('upload rules up front', () => {
     expect(refusal(() => acceptUpload({ original_file_name: 'a.pdf', size: 31_457_281, mode: 'single' })).message).toBe('File size limits 30MB');
     expect(refusal(() => acceptUpload({ original_file_name: 'a.jpg', size: 100, mode: 'multiple' })).message).toBe('One document per page applies only to PDF files');
     expect(refusal(() => acceptUpload({ original_file_name: 'a.pdf', size: 0, mode: 'single' })).message).toBe('The file is empty');
+  });
+
+  it('gives code 1 to the file format only, so the upload card shows the other refusals as they are', () => {
+    expect(refusal(() => acceptUpload({ original_file_name: 'a.png', content_type: 'application/pdf', size: 10, mode: 'single' })).details).toMatchObject({ code: 1 });
+    for (const input of [
+      { original_file_name: 'a.png', size: 10 * MB + 1, mode: 'single' as const },
+      { original_file_name: 'a.pdf', size: 31_457_281, mode: 'single' as const },
+      { original_file_name: 'a.jpg', size: 100, mode: 'multiple' as const },
+      { original_file_name: 'a.pdf', size: 0, mode: 'single' as const },
+    ]) {
+      const error = refusal(() => acceptUpload(input));
+      expect(error.details).toMatchObject({ code: 2 });
+      expect(uploadErrorMessage({ code: (error.details as { code: number }).code, message: error.message })).toBe(error.message);
+    }
   });
 });
 
