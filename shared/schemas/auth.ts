@@ -14,9 +14,10 @@ export const passwordField = (tooShort: string = MSG.passwordMin) =>
     .min(PASSWORD_MIN, tooShort)
     .regex(PASSWORD_CHARS, MSG.passwordChars);
 
+/** Sign-in checks the password by the same rules as a new one (rules.md section 5), before the identity provider. */
 export const signInSchema = z.object({
   email: emailField(),
-  password: z.string({ error: MSG.required }).min(1, MSG.required),
+  password: passwordField(),
 });
 
 export const signUpSchema = z

@@ -76,6 +76,11 @@ describe('sign-up to dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL(/\/signin/);
     await page.locator('input[name="email"]').fill(email);
+    // A password that breaks the rules of rules.md section 5 is refused before the identity provider is asked
+    await page.locator('input[name="password"]').fill('short');
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await expect.poll(() => page.getByText('Password must be at least 8 characters').count()).toBe(1);
+    await screenshot(page, 'e2e-signin-short-password');
     await page.locator('input[name="password"]').fill('WrongPass1');
     await page.getByRole('button', { name: 'LOG IN' }).click();
     await expect.poll(() => page.getByText('Incorrect email or password').count()).toBe(1);

@@ -14,8 +14,13 @@ describe('zodValidator', () => {
   });
 
   it('returns the parsed data when valid', () => {
-    const r = zodValidator(signInSchema)({ email: ' a@b.lt ', password: 'x' });
-    expect(r).toEqual({ ok: true, data: { email: 'a@b.lt', password: 'x' }, errors: {} });
+    const r = zodValidator(signInSchema)({ email: ' a@b.lt ', password: 'Demo12345' });
+    expect(r).toEqual({ ok: true, data: { email: 'a@b.lt', password: 'Demo12345' }, errors: {} });
+  });
+
+  it('checks a sign-in password by the rules of a new one: 8 characters, a lowercase, an uppercase and a digit', () => {
+    expect(zodValidator(signInSchema)({ email: 'a@b.lt', password: 'Ab1' }).errors).toEqual({ password: 'Password must be at least 8 characters' });
+    expect(zodValidator(signInSchema)({ email: 'a@b.lt', password: 'demo12345' }).errors).toEqual({ password: 'At least one uppercase, one lowercase, one number' });
   });
 
   it('add company: both fields required', () => {
