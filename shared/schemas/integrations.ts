@@ -33,10 +33,7 @@ export const CREDENTIAL_KIND: Partial<Record<ServiceType, 'server' | 'api_key'>>
   rivile_import: 'api_key',
 };
 
-/** Kinds the server refuses to switch on (none since the SQL and Rivile imports are wired). */
-export const IMPORTS_NOT_AVAILABLE: readonly ServiceType[] = [];
 export const INTEGRATION_MSG = {
-  importNotAvailable: 'This import is not available yet',
   credentialsRequired: 'Credentials are required to switch this integration on',
 } as const;
 

@@ -16,7 +16,6 @@ import type { Company } from '../../../shared/schemas/company';
 import {
   apiKeyCredentialsSchema,
   CREDENTIAL_KIND,
-  IMPORTS_NOT_AVAILABLE,
   INTEGRATION_MSG,
   serverCredentialsSchema,
   type PostServiceInput,
@@ -104,9 +103,6 @@ export async function changeService(
 ): Promise<Company> {
   const { companyId } = caller;
   const type = input.type;
-  if (input.enabled && IMPORTS_NOT_AVAILABLE.includes(type)) {
-    throw new AppError('ValidationFailed', INTEGRATION_MSG.importNotAvailable, [{ path: ['type'], message: INTEGRATION_MSG.importNotAvailable }]);
-  }
   const kind = CREDENTIAL_KIND[type];
   if (isSyncImport(type) && (!deps.syncState || !deps.sql)) throw new Error('the import switch needs syncState and sql');
   if (type === 'sql_import') {
