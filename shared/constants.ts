@@ -7,6 +7,9 @@ export const COMPANY_SELECT_REDIRECT_MS = 2500;
 export const WS_PING_MS = 300_000;
 export const BADGE_CAP = 999;
 export const LINE_SNAP_PX = 6;
+/** A scroll to a place on the screen is animated over 350 ms, in steps of 20 ms. */
+export const SCROLL_ANIMATION_MS = 350;
+export const SCROLL_STEP_MS = 20;
 
 export const XLSX_MAX_BYTES = 10_485_760;
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;

@@ -158,6 +158,19 @@ describe('edit-receipt screen in Chromium', () => {
     const page = await signedInPage();
     await page.goto(`${stack.url}/edit-receipt/${ids.third}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
+    // Focusing a field brings its place on the page into view: the page scrolled to its end, the number at its top
+    const pagesPane = page.locator('.er-left');
+    await expect.poll(() => pagesPane.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(100);
+    await pagesPane.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    const inView = async () => {
+      const [pane, mark] = await Promise.all([pagesPane.boundingBox(), page.getByTestId('field-highlight').boundingBox()]);
+      return Boolean(pane && mark && mark.y >= pane.y && mark.y + mark.height <= pane.y + pane.height);
+    };
+    expect(await page.getByTestId('field-highlight').count()).toBe(0);
+    await page.getByTestId('field-document_id').click();
+    await expect.poll(() => page.getByTestId('field-highlight').count()).toBe(1);
+    await expect.poll(inView).toBe(true);
+    await screenshot(page, 'edit-receipt-field-in-view');
     // Between documents and fields without the mouse
     await expect.poll(() => page.getByTestId('pager-position').innerText()).toBe('1/2');
     await page.keyboard.press('Alt+ArrowRight');

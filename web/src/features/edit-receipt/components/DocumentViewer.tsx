@@ -1,6 +1,7 @@
-import { useCallback, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { pointBeforeTurn, type QuarterTurn } from '../../../../../shared/page-turns';
 import type { Box, PageBoxesResponse } from '../../../../../shared/schemas/content';
+import { animateScrollTop, scrollParentOf, scrollTargetFor } from '../../../lib/scroll-animation';
 import type { EditorPart } from '../lib/grid-editor';
 import { GridOverlay } from './GridOverlay';
 
@@ -165,9 +166,24 @@ export function DocumentViewer({
   onPick(page: number, box: Box, file: string | null): void;
   grid: { parts: EditorPart[]; columns: { id: string; label: string }[]; onChange(parts: EditorPart[]): void } | null;
 }) {
+  const viewer = useRef<HTMLDivElement>(null);
+  // The focused field's place on the page is brought into view (an animated scroll) when it is out of sight.
+  const focus = highlights[0];
+  const focusKey = focus ? [focus.page, focus.box.left, focus.box.top, focus.box.width, focus.box.height].join(':') : '';
+  useEffect(() => {
+    const root = viewer.current;
+    const target = focusKey ? root?.querySelector<HTMLElement>('[data-testid="field-highlight"]') : null;
+    const container = root ? scrollParentOf(root) : null;
+    if (!target || !container) return;
+    const view = container.getBoundingClientRect();
+    const box = target.getBoundingClientRect();
+    const to = scrollTargetFor({ top: view.top, height: container.clientHeight, scrollTop: container.scrollTop, scrollHeight: container.scrollHeight }, box);
+    return to === null ? undefined : animateScrollTop(container, to);
+  }, [focusKey]);
+
   if (!pages.length) return <div className="er-viewer-empty muted">No pages yet</div>;
   return (
-    <div className="er-viewer" data-testid="document-viewer">
+    <div className="er-viewer" data-testid="document-viewer" ref={viewer}>
       {pages.map((p) => (
         <PageView
           key={p.page}
