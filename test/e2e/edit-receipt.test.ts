@@ -259,9 +259,9 @@ describe('edit-receipt screen in Chromium', () => {
     await registerUser(stack, walker);
     const wapi = apiClient(stack.apiUrl, await signIn(stack, walker));
     const wcompany = ((await wapi.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    const pdf = await invoicePdf({ ...SAMPLE_INVOICE, number: 'WALK-1' });
     for (let i = 1; i <= 52; i++) {
       const name = `walk-${String(i).padStart(2, '0')}.pdf`;
+      const pdf = await invoicePdf({ ...SAMPLE_INVOICE, number: `WALK-${i}` });
       const query = new URLSearchParams({ company_id: wcompany, receipt_type: 'receipt', original_file_name: name, size: String(pdf.length), content_type: 'application/pdf' });
       const { uploadURL, headers } = (await wapi.get(`/upload/document?${query}`)).body as { uploadURL: string; headers: Record<string, string> };
       expect((await fetch(uploadURL, { method: 'PUT', headers, body: Buffer.from(pdf) })).ok).toBe(true);

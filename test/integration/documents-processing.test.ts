@@ -17,6 +17,7 @@ import {
 } from '../support/local-stack';
 import { datasetPath } from '../support/datasets';
 import { INVOICE_LT, officeFile, totals } from '../fixtures/recognition/data';
+import { invoicePdf, SAMPLE_INVOICE } from './content-fixtures';
 
 type Summary = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean; version: number; original_file_name: string; upload_id: string; duplicate_id: string | null; page_count: number; supplierCustomerName: string };
 type Counts = Record<'receipt' | 'invoice', Record<string, number>>;
@@ -171,6 +172,36 @@ describe('documents: upload and processing', () => {
     expect(c.invoice).toMatchObject({ review: 3, processing: 0 });
     const companies = (await api.get('/companies')).body as { items: { company_id: string; used_documents: number }[] };
     expect(companies.items[0]!.used_documents).toBe(3);
+  });
+
+  it('keeps a copy of an invoice out of ready: the same file again, or another file of the same supplier, number and total', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'copies');
+    const original = await invoicePdf();
+    for (const [name, bytes] of [
+      ['invoice.pdf', original],
+      ['invoice again.pdf', original],
+      ['invoice scanned.pdf', await invoicePdf({ ...SAMPLE_INVOICE, lines: SAMPLE_INVOICE.lines.map((l, i) => (i === 0 ? { ...l, description: 'Paper A4, 80 g' } : l)) })],
+      ['next invoice.pdf', await invoicePdf({ ...SAMPLE_INVOICE, number: 'PP-00124' })],
+    ] as const) {
+      expect((await uploadDocument(api, { company_id: companyId, original_file_name: name, content_type: 'application/pdf' }, bytes)).request.status).toBe(200);
+      await t.stack.jobs.idle();
+    }
+    const items = (await list(api, `company_id=${companyId}`)).items;
+    const byName = new Map(items.map((d) => [d.original_file_name, d]));
+    expect(Object.fromEntries(items.map((d) => [d.original_file_name, d.status]))).toEqual({
+      'invoice.pdf': 'ready',
+      'invoice again.pdf': 'review',
+      'invoice scanned.pdf': 'review',
+      'next invoice.pdf': 'ready',
+    });
+    // Each copy names the first among its duplicates, and its history says why it waits
+    for (const copy of ['invoice again.pdf', 'invoice scanned.pdf']) {
+      const id = byName.get(copy)!.receipt_id;
+      const duplicates = (await api.get(`/receipts/${id}/duplicates?company_id=${companyId}`)).body as { items: { receipt_id: string }[] };
+      expect(duplicates.items.map((d) => d.receipt_id)).toContain(byName.get('invoice.pdf')!.receipt_id);
+      const history = (await api.get(`/receipts/${id}/history?company_id=${companyId}`)).body as { items: { name: string }[] };
+      expect(history.items.map((h) => h.name)).toContain('Recognised: to review (possible duplicate of an earlier document)');
+    }
   });
 
   it('creates one document when the same object-created event arrives twice', async () => {

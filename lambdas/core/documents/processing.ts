@@ -347,6 +347,21 @@ function creationChange(deps: ProcessingDeps, docs: DocumentRecord[], actor: Act
  * Creating n documents takes n - reserved more, conditionally on the quota. Documents are counted in
  * the month of their reservation (the month the upload was requested), else in the current month.
  */
+/** Why a document that passed every other check stays in review: it may be booked twice. */
+export const POSSIBLE_DUPLICATE = 'possible duplicate of an earlier document';
+
+/**
+ * A document is a possible duplicate when the same file was uploaded before in its company (`duplicate_id`) or
+ * another document there has the same counterparty, number and total (the key GET receipts/{id}/duplicates lists).
+ * It then does not reach `ready` by itself: a copy confirmed and exported unseen would be booked twice.
+ */
+async function isPossibleDuplicate(deps: Pick<ProcessingDeps, 'documents'>, doc: DocumentRecord, keyDigest: string | null): Promise<boolean> {
+  if (doc.duplicate_id) return true;
+  if (!keyDigest) return false;
+  const same = await deps.documents.markers('key', doc.scope, keyDigest);
+  return same.some((id) => id !== doc.receipt_id);
+}
+
 function usageForUpload(upload: UploadRecord, companyId: string, month: string, n: number, duplicates: number, available: number) {
   const reserved = upload.state === 'pending' ? 1 : 0;
   const extra = n - reserved;
@@ -564,12 +579,15 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     const summary = contentSummary(content, doc.receipt_type);
     const today = deps.clock.now().toISOString().slice(0, 10);
     const ready = readyCheck(fields, doc.receipt_type, today);
-    const status = doc.company_id ? (ready.ready && !note ? 'ready' : 'review') : 'unassigned';
+    const keyText = documentKeyText(summary);
+    const keyDigest = keyText ? digest(keyText) : null;
+    const duplicate = ready.ready && !note && (await isPossibleDuplicate(deps, doc, keyDigest));
+    const reasons = duplicate ? [POSSIBLE_DUPLICATE] : ready.reasons;
+    const status = doc.company_id ? (ready.ready && !duplicate && !note ? 'ready' : 'review') : 'unassigned';
     const contentKey = documentKeys.content(doc.receipt_id, deps.ids.newId());
     await deps.files.putJson(contentKey, toStored(content));
     const boxesKey = boxes ? documentKeys.boxes(doc.receipt_id, run) : null;
     if (boxesKey) await deps.files.putJson(boxesKey, boxes);
-    const keyText = documentKeyText(summary);
     const now = deps.clock.now().toISOString();
     const after: DocumentRecord = {
       ...doc,
@@ -586,7 +604,7 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       issue_date: summary.issue_date,
       total: summary.total,
       currency: summary.currency,
-      key_digest: keyText ? digest(keyText) : null,
+      key_digest: keyDigest,
       can_be_restarted: false,
       error_message: note,
       version: doc.version + 1,
@@ -602,7 +620,7 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       if (oldKey) change.markers.delete.push(oldKey);
       if (newKey) change.markers.put.push(newKey);
     }
-    const outcome = status === 'ready' ? 'Recognised: ready' : status === 'review' ? `Recognised: to review (${ready.reasons.join('; ') || note})` : 'Recognised';
+    const outcome = status === 'ready' ? 'Recognised: ready' : status === 'review' ? `Recognised: to review (${reasons.join('; ') || note})` : 'Recognised';
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, outcome, SYSTEM_ACTOR));
     if (cappedFrom !== null) change.history.push(historyRecord(deps.ids, doc.receipt_id, now, pagesCappedMessage(cappedFrom), SYSTEM_ACTOR));
     try {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { TextractRecogniser, TEXTRACT_PROBLEM_MSG } from '../../../lambdas/adapters/textract';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { OfficeConverter } from '../../../lambdas/core/documents/ports';
-import { FAILED_MESSAGE, handleObjectCreated, MAX_RECOGNISED_PAGES, pagesCappedMessage, READ_MAX_BYTES, REPLACED_MESSAGE, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
+import { FAILED_MESSAGE, handleObjectCreated, MAX_RECOGNISED_PAGES, pagesCappedMessage, POSSIBLE_DUPLICATE, READ_MAX_BYTES, REPLACED_MESSAGE, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
 import { requestUpload } from '../../../lambdas/core/documents/upload';
 import { companyScope } from '../../../lambdas/core/documents/types';
 import { UNSUPPORTED_MESSAGE } from '../../../lambdas/core/recognition/file-type';
@@ -32,6 +32,19 @@ const RESULT: AnalyzeExpenseResult = {
     },
   ],
 };
+
+/** RESULT with another document number. */
+function numbered(number: string): AnalyzeExpenseResult {
+  const [doc] = RESULT.ExpenseDocuments!;
+  const fields = doc!.SummaryFields!.map((f) => (f.Type?.Text === 'INVOICE_RECEIPT_ID' ? { ...f, ValueDetection: { ...f.ValueDetection!, Text: number } } : f));
+  return { ...RESULT, ExpenseDocuments: [{ ...doc!, SummaryFields: fields }] };
+}
+
+/** Reads INV-1, INV-2, … in turn: documents that are not copies of one another. */
+function numberingRecogniser(): Recogniser {
+  let n = 0;
+  return { analyzeExpense: async () => numbered(`INV-${++n}`) };
+}
 
 async function pdf(pages: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -110,7 +123,7 @@ describe('processing job (core, with in-memory ports)', () => {
   });
 
   it('splits a PDF in mode multiple into one document per page, charged at once', async () => {
-    const s = await setup();
+    const s = await setup({ recogniser: numberingRecogniser() });
     const key = await s.upload('pages.pdf', await pdf(3), 'multiple');
     await handleObjectCreated(s.deps, { key }, { final: false });
     await handleObjectCreated(s.deps, { key }, { final: false });
@@ -266,6 +279,27 @@ describe('processing job limits: replaced files, oversized objects, long PDFs', 
     expect(docs).toHaveLength(1);
     expect(docs[0]).toMatchObject({ status: 'failed', error_message: 'File size limits 30MB', can_be_restarted: true });
     expect(reads).not.toContain(key);
+  });
+
+  it('keeps a possible duplicate out of ready: the same file again, or another file of the same supplier, number and total', async () => {
+    let calls = 0;
+    const s = await setup({ recogniser: { analyzeExpense: async () => (++calls <= 3 ? RESULT : numbered('INV-8')) } });
+    const bytes = await pdf(1);
+    await handleObjectCreated(s.deps, { key: await s.upload('inv.pdf', bytes) }, { final: false });
+    await handleObjectCreated(s.deps, { key: await s.upload('inv-again.pdf', bytes) }, { final: false });
+    await handleObjectCreated(s.deps, { key: await s.upload('inv-scanned.pdf', await pdf(2)) }, { final: false });
+    // the next invoice of the same supplier and total is no copy
+    await handleObjectCreated(s.deps, { key: await s.upload('inv-8.pdf', await pdf(3)) }, { final: false });
+    const docs = [...s.documents.docs.values()]; // in the order of their uploads
+    expect(docs.map((d) => [d.original_file_name, d.status])).toEqual([
+      ['inv.pdf', 'ready'],
+      ['inv-again.pdf', 'review'],
+      ['inv-scanned.pdf', 'review'],
+      ['inv-8.pdf', 'ready'],
+    ]);
+    for (const d of docs.slice(1, 3)) {
+      expect((await s.documents.history(d.receipt_id)).map((h) => h.name)).toContain(`Recognised: to review (${POSSIBLE_DUPLICATE})`);
+    }
   });
 
   it(`recognises only the first ${MAX_RECOGNISED_PAGES} pages of a long PDF and says so in the history`, async () => {
