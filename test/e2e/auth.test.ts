@@ -72,7 +72,10 @@ describe('sign-up to dashboard in Chromium', () => {
     await expect.poll(() => page.locator('header').innerText()).toContain('Chromium UAB - Eglė Browser');
     await screenshot(page, 'e2e-dashboard');
 
-    // Sign out, then sign in again with the form
+    // Sign out from another screen, then sign in again with the form: a sign-out leaves its place behind, so the
+    // next sign-in (maybe someone else's on this browser) starts at the dashboard
+    await page.getByRole('link', { name: 'My Profile' }).click();
+    await page.waitForURL(/\/my-profile$/);
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL(/\/signin/);
     await page.locator('input[name="email"]').fill(email);

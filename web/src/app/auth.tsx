@@ -16,7 +16,13 @@ interface AuthContextValue {
   user: AuthUser | null;
   /** Re-read the current session (after sign-in or confirmation). */
   refresh(): Promise<void>;
-  signOut(): Promise<void>;
+  /**
+   * Ends the session. A user who signs out leaves their place behind: the next sign-in (maybe of someone else on
+   * this browser) starts at the dashboard; `keepPath` (the session-expired pop-up's RECONNECT) comes back to it.
+   */
+  signOut(opts?: { keepPath?: boolean }): Promise<void>;
+  /** The session was ended on purpose by signOut without keepPath (signed-in pages then keep no path to return to). */
+  signedOutOnPurpose: boolean;
   /** A 401 or a missing token: raise the session-expired pop-up unless the user signed out on purpose. */
   reportSessionExpired(): void;
 }
@@ -42,6 +48,7 @@ const SESSION_OVER_ERRORS = [
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<AuthStatus>('loading');
   const [user, setUser] = useState<AuthUser | null>(null);
+  const [signedOutOnPurpose, setSignedOutOnPurpose] = useState(false);
   const queryClient = useQueryClient();
   const { markExpired, clear: clearExpired } = useSessionExpiry();
   const statusRef = useRef<AuthStatus>('loading');
@@ -49,7 +56,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const apply = useCallback(
     (next: AuthStatus, nextUser: AuthUser | null) => {
       if (statusRef.current !== 'signedOut' && next === 'signedOut') queryClient.clear();
-      if (next === 'signedIn') clearExpired();
+      if (next === 'signedIn') {
+        clearExpired();
+        setSignedOutOnPurpose(false);
+      }
       statusRef.current = next;
       setUser(nextUser);
       setStatus(next);
@@ -70,9 +80,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [apply]);
 
-  const signOut = useCallback(async () => {
+  const signOut = useCallback(async (opts: { keepPath?: boolean } = {}) => {
     // Mark first: requests failing while signing out must not raise the session-expired pop-up.
     statusRef.current = 'signedOut';
+    setSignedOutOnPurpose(!opts.keepPath);
     try {
       await amplifySignOut();
     } catch {
@@ -105,8 +116,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [refresh, apply, reportSessionExpired]);
 
   const value = useMemo(
-    () => ({ status, user, refresh, signOut, reportSessionExpired }),
-    [status, user, refresh, signOut, reportSessionExpired],
+    () => ({ status, user, refresh, signOut, signedOutOnPurpose, reportSessionExpired }),
+    [status, user, refresh, signOut, signedOutOnPurpose, reportSessionExpired],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -105,13 +105,17 @@ function PublicOnly() {
   return <Outlet />;
 }
 
-/** Signed-in screens; a signed-out user goes to /signin, keeping the path to come back to. */
+/**
+ * Signed-in screens; a signed-out user goes to /signin, keeping the path to come back to — unless they signed out
+ * themselves (Sign Out): the next sign-in, maybe someone else's, starts at the dashboard.
+ */
 function RequireAuth() {
-  const { status } = useAuth();
+  const { status, signedOutOnPurpose } = useAuth();
   const location = useLocation();
   usePreloadNext(status);
   if (status === 'loading') return <FullPageLoading />;
   if (status === 'signedOut') {
+    if (signedOutOnPurpose) return <Navigate to="/signin" replace />;
     return <Navigate to="/signin" replace state={{ from: `${location.pathname}${location.search}` } satisfies AuthLocationState} />;
   }
   return <Outlet />;

@@ -24,7 +24,7 @@ export function SessionExpiredPopup() {
     const from = AUTH_PATHS.some((p) => location.pathname === p || location.pathname.startsWith(`${p}/`)) || location.pathname === '/'
       ? undefined
       : path;
-    await auth.signOut();
+    await auth.signOut({ keepPath: true });
     clear();
     setPending(false);
     navigate('/signin', { replace: true, state: { from } });
