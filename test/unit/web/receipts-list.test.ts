@@ -185,8 +185,10 @@ describe('row rules', () => {
     expect(rowTarget(receipt({ status: 'unassigned', company_id: null }), 'unassigned')).toEqual({
       pathname: '/select-company/r1',
       search: '?company_id=NONE',
-      state: { inbox: false },
+      state: { inbox: false, listStatus: 'unassigned' },
     });
+    // from a status list the edit screen walks that list, whatever status it last knew the document in
+    expect(rowTarget(receipt({ status: 'review' }), 'archive').state).toEqual({ inbox: false, listStatus: 'archive' });
   });
 
   it('switches the active company first for an item of another company', () => {

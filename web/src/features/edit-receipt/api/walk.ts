@@ -47,6 +47,9 @@ export function useWalk(companyId: string, ctx: ListContext | null, receiptId: s
       return { items: page?.items ?? [], next: page?.next ?? null };
     },
     getNextPageParam: (last) => last.next || undefined,
+    // Read again whenever a document is opened: statuses change under the list (actions, other users), and no
+    // live event edits this list's cache.
+    staleTime: 0,
   });
   const inbox = ctx?.inbox;
   const status = ctx?.status;

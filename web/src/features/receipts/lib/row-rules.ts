@@ -1,4 +1,4 @@
-import type { ListStatus } from '../../../../../shared/status';
+import type { ListStatus, ReceiptStatus } from '../../../../../shared/status';
 import type { Receipt } from '../api/types';
 
 export interface RowRules {
@@ -44,19 +44,21 @@ export const NO_COMPANY = 'NONE';
 export interface RowTarget {
   pathname: string;
   search: string;
-  state: { inbox: boolean };
+  /** The list the edit screen walks: the inbox, or the status list the row was opened from. */
+  state: { inbox: boolean; listStatus?: ReceiptStatus };
 }
 
 /**
  * Where a row click goes: /select-company/{id} for unassigned documents, /edit-receipt/{id} otherwise, with
- * ?company_id and the inbox flag in the navigation state (the edit screen then walks the inbox, not one status).
+ * ?company_id and the list in the navigation state (the edit screen walks the inbox, or the status list it came
+ * from, whatever status it last knew the document in).
  */
 export function rowTarget(receipt: Pick<Receipt, 'receipt_id' | 'company_id' | 'status'>, listStatus: ListStatus): RowTarget {
   const base = receipt.status === 'unassigned' ? '/select-company' : '/edit-receipt';
   return {
     pathname: `${base}/${encodeURIComponent(receipt.receipt_id)}`,
     search: `?${new URLSearchParams({ company_id: receipt.company_id || NO_COMPANY }).toString()}`,
-    state: { inbox: listStatus === 'inbox' },
+    state: listStatus === 'inbox' ? { inbox: true } : { inbox: false, listStatus },
   };
 }
 
