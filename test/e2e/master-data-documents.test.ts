@@ -41,6 +41,7 @@ describe('master data on documents in Chromium', () => {
     // 03/04/2025 is March 4th for this supplier (month first), April 3rd for anyone else.
     ids.known = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB KNOWN TRADING', supplierCode: '304050607', number: 'KT-1', date: '03/04/2025' }), 'known.pdf');
     ids.fresh = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Brand New Supplier', supplierCode: '308888888', number: 'BN-1' }), 'fresh.pdf');
+    ids.misread = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Unknwn Tradng', supplierCode: '309999999', number: 'KT-2' }), 'misread.pdf');
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -90,6 +91,28 @@ describe('master data on documents in Chromium', () => {
     expect(await page.getByTestId('field-supplier_code').inputValue()).toBe('304050607');
     await until(() => page.getByTestId('stakeholder-suggestions').count()).toBe(0);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the name field's suggestions stay open while typing pauses past the autosave; choosing a supplier gives a document without a category its category", async () => {
+    const page = await signedInPage();
+    await openDocument(page, ids.misread!);
+    const category = page.getByTestId('field-category');
+    expect(await category.inputValue()).toBe('');
+    const name = page.getByTestId('field-supplier_name');
+    await name.fill('Know');
+    const suggestions = page.getByTestId('stakeholder-suggestion');
+    await until(() => suggestions.allInnerTexts()).toEqual([expect.stringContaining('Known Trading')]);
+    // the typed text is saved after 2 s without typing; the list stays while the field keeps the focus
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && new URL(r.url()).pathname.endsWith(`/receipts/${ids.misread}/content`));
+    expect((await saved).status()).toBe(200);
+    await page.waitForTimeout(300);
+    expect(await suggestions.count()).toBe(1);
+    await suggestions.first().click();
+    await until(() => name.inputValue()).toBe('Known Trading');
+    await until(() => category.inputValue()).toBe(categoryId);
+    expect(await category.locator('option:checked').innerText()).toBe('Office supplies');
+    await screenshot(page, 'edit-supplier-chosen-category');
     await page.close();
   });
 

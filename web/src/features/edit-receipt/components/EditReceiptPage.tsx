@@ -190,9 +190,14 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     return () => window.clearTimeout(t);
   }, [drafts, flush]);
 
+  // The field typed in since it was focused: the name's suggestions stay open while it keeps the focus, also
+  // once the autosave has stored what was typed so far.
+  const [typedField, setTypedField] = useState<string | null>(null);
+  useEffect(() => setTypedField(null), [focusedId]);
   const onChange = (id: string, value: string) => {
     if (!(id in base.current)) base.current[id] = serverValue(id);
     setDrafts((d) => ({ ...d, [id]: value }));
+    setTypedField(id);
   };
 
   // ---- picking a box on the page fills the focused field
@@ -257,22 +262,28 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const isNewQ = useIsNewStakeholder(companyId, stakeholderKind, shName, shCode);
   const newStakeholder = showNewMarker(isNewQ.data, shName, shCode);
   const [chosenName, setChosenName] = useState<string | null>(null);
-  const typingName = focusedId === nameId && nameId in drafts && drafts[nameId] !== chosenName && !readOnly;
-  const suggestionsQ = useStakeholderSuggestions(companyId, stakeholderKind, drafts[nameId] ?? '', typingName);
+  const typingName = focusedId === nameId && typedField === nameId && shName !== chosenName && !readOnly;
+  const suggestionsQ = useStakeholderSuggestions(companyId, stakeholderKind, shName, typingName);
   const suggestions = typingName ? (suggestionsQ.data ?? []) : [];
   const chooseStakeholder = (sh: Stakeholder) => {
     const values = Object.fromEntries(Object.entries(stakeholderValues(sh, stakeholderKind)).filter(([id]) => items.has(id)));
     for (const id of Object.keys(values)) if (!(id in base.current)) base.current[id] = serverValue(id);
     setChosenName(sh.name);
     setDrafts((d) => ({ ...d, ...values }));
+    // A document without a category takes the chosen party's, as recognition does for a party it knows.
+    if (sh.category && categoryDraft === undefined && !receipt?.category_id) {
+      setPartyCategory(sh.category);
+      setCategoryDraft(sh.category.id);
+    }
   };
 
   // ---- the document's category: sent with the next action
   const categoriesQ = useCategories(companyId);
   const [categoryDraft, setCategoryDraft] = useState<string | undefined>(undefined);
+  const [partyCategory, setPartyCategory] = useState<{ id: string; name: string } | null>(null);
   const currentCategory = receipt?.category_id ? { id: receipt.category_id, name: receipt.category ?? '' } : null;
   const categoryOptions = [...(categoriesQ.data ?? []).map((c) => ({ id: c.id, name: c.name }))];
-  if (currentCategory && !categoryOptions.some((c) => c.id === currentCategory.id)) categoryOptions.unshift(currentCategory);
+  for (const known of [currentCategory, partyCategory]) if (known && !categoryOptions.some((c) => c.id === known.id)) categoryOptions.unshift(known);
   const categoryBody = categoryDraft === undefined ? {} : { category_id: categoryDraft === '' ? null : categoryDraft };
 
   // ---- status actions
