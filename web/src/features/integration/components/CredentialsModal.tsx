@@ -69,7 +69,7 @@ function ServerForm({ title, onSubmit, onClose }: { title: string; onSubmit: (c:
         </>
       }
     >
-      <form id="credentials-form" onSubmit={submit} noValidate>
+      <form id="credentials-form" className="form" onSubmit={submit} noValidate>
         <TextField label="Host" autoComplete="off" {...form.text('host')} />
         <TextField label="User" autoComplete="off" {...form.text('user')} />
         <TextField label="Password" type="password" autoComplete="new-password" {...form.text('password')} />
@@ -100,7 +100,7 @@ function ApiKeyForm({ title, onSubmit, onClose }: { title: string; onSubmit: (c:
         </>
       }
     >
-      <form id="credentials-form" onSubmit={submit} noValidate>
+      <form id="credentials-form" className="form" onSubmit={submit} noValidate>
         <p className="muted">The key of a Rivile GAMA API user. Documents are created as that user; the key is checked with a call to the API before the export is switched on.</p>
         <TextField label="API key" type="password" autoComplete="off" {...form.text('api_key')} />
       </form>

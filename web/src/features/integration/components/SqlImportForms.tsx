@@ -59,7 +59,7 @@ export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credenti
         </>
       }
     >
-      <form id="sql-credentials-form" onSubmit={submit} noValidate>
+      <form id="sql-credentials-form" className="form" onSubmit={submit} noValidate>
         <p className="muted">Suppliers, customers, categories and items are read from this database (read only) every hour and on Sync now.</p>
         <div className="field">
           <label htmlFor={engineId} className="field-label">

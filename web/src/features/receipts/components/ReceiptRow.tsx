@@ -93,7 +93,7 @@ export function ReceiptRow(props: ReceiptRowProps) {
       <td className="col-actions" onClick={stop}>
         <span className="row-actions">
           {rules.canRestart && (
-            <>
+            <span className="row-restart">
               <button type="button" className="btn btn-link btn-xs" disabled={busyAction} onClick={() => props.onRestart(receipt)}>
                 <DocIcon name="retry" size={15} />
                 Try Again
@@ -101,7 +101,7 @@ export function ReceiptRow(props: ReceiptRowProps) {
               <button type="button" className="btn btn-link btn-xs text-danger-btn" disabled={busyAction} onClick={() => props.onDelete(receipt)}>
                 Delete
               </button>
-            </>
+            </span>
           )}
           {receipt.email_id && (
             <button type="button" className="icon-btn icon-btn-sm" aria-label="Email details" title="Email details" onClick={() => props.onEmail(receipt)}>
