@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { formatDateTime } from '../../../lib/format';
 import type { DriveService } from '../../../../../shared/schemas/drive';
 import { useDriveStatus } from '../api/drive';
 import '../drive.css';
@@ -14,7 +15,7 @@ export function DriveImportNote({ companyId, service, on, folder }: { companyId:
       {on ? (
         <>
           {folder ? `Folder ${folder}: new files become documents.` : 'No folder selected yet.'}
-          {status?.last_run_at && ` Last run ${new Date(status.last_run_at).toLocaleString()}: ${status.last_imported} imported (${status.total_imported} in all).`}
+          {status?.last_run_at && ` Last run ${formatDateTime(status.last_run_at)}: ${status.last_imported} imported (${status.total_imported} in all).`}
           <div>
             <Link className="integration-link" to={`/integration/${service}`} data-testid={`drive-edit-folder-${service}`}>
               Edit Folder

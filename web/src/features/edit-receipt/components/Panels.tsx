@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { STATUS_TITLES, type ReceiptStatus } from '../../../../../shared/status';
 import { Button } from '../../../components/ui/Button';
 import { Modal } from '../../../components/ui/Modal';
 import { LoadingBlock } from '../../../components/ui/Spinner';
@@ -101,7 +102,7 @@ export function DuplicatesPopup({
                   {shortName(d.original_file_name)}
                 </Link>
               )}
-              <span className="muted">{d.status}</span>
+              <span className="muted">{STATUS_TITLES[d.status as ReceiptStatus] ?? d.status}</span>
             </li>
           ))}
         </ul>

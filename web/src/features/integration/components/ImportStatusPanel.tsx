@@ -1,5 +1,6 @@
 import type { ImportStatusView, SyncCounts, SyncKind, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
 import { Button } from '../../../components/ui/Button';
+import { formatDateTime } from '../../../lib/format';
 
 const KIND_LABEL: Record<SyncKind, string> = { suppliers: 'Suppliers', customers: 'Customers', categories: 'Categories', items: 'Items' };
 const OUTCOME_LABEL: Record<SyncRunView['outcome'], string> = {
@@ -9,7 +10,7 @@ const OUTCOME_LABEL: Record<SyncRunView['outcome'], string> = {
   failed: 'Failed',
 };
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+const when = (iso: string | null) => formatDateTime(iso);
 
 function countsText(c: SyncCounts): string {
   const parts = [`${c.created} new`, `${c.updated} updated`, `${c.unchanged} unchanged`];

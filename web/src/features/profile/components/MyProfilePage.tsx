@@ -108,12 +108,6 @@ export function MyProfilePage() {
           <h2>{fullName(p)}</h2>
           <p className="muted">{p.email}</p>
           <dl className="facts">
-            {p.global_email && (
-              <>
-                <dt>Email-in address</dt>
-                <dd>{p.global_email}</dd>
-              </>
-            )}
             <dt>Member since</dt>
             <dd>{formatDate(p.created_at) || '—'}</dd>
             <dt>Last login</dt>

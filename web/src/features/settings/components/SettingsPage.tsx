@@ -174,7 +174,7 @@ export function SettingsPage() {
               <Icon name="profile" size={18} /> Your account
             </h2>
           </div>
-          {profile.data && <CopyField label="Global email" value={profile.data.global_email} testId="settings-global-email" />}
+          {profile.data && <CopyField label="Login email" value={profile.data.global_email} testId="settings-global-email" />}
           <dl className="facts">
             <dt>Role</dt>
             <dd data-testid="settings-role">{companyRoleLabel(company, profile.data?.email)}</dd>
