@@ -171,6 +171,15 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('field-highlight').count()).toBe(1);
     await expect.poll(inView).toBe(true);
     await screenshot(page, 'edit-receipt-field-in-view');
+    // SHOW KEYS: each field shows the label printed for its value, and the label is marked on the page
+    await page.getByRole('button', { name: 'SHOW KEYS' }).click();
+    await expect.poll(() => page.getByTestId('field-amount_total').inputValue()).toBe('Total');
+    await expect.poll(() => page.getByTestId('field-document_id').inputValue()).toMatch(/^Invoice No/);
+    await page.getByTestId('field-amount_total').click();
+    await expect.poll(() => page.getByTestId('field-highlight').count()).toBe(1);
+    await expect.poll(inView).toBe(true);
+    await screenshot(page, 'edit-receipt-keys');
+    await page.getByRole('button', { name: 'SHOW VALUES' }).click();
     // Between documents and fields without the mouse
     await expect.poll(() => page.getByTestId('pager-position').innerText()).toBe('1/2');
     await page.keyboard.press('Alt+ArrowRight');

@@ -78,6 +78,8 @@ export function buildContentFromExtraction(fields: ExtractedFields, opts: BuildO
   const confidence = new Map<string, number>();
   const push = (id: string, f: FieldValue) => {
     updates.push(fromField(id, f, opts));
+    // The label printed for the value is the field's key (SHOW KEYS on the edit screen).
+    if (f.label) updates.push({ id, value: f.label.text, position: f.label.box, page: f.page, block_id: null, related: true });
     confidence.set(id, f.confidence);
   };
 

@@ -136,12 +136,18 @@ function boxOf(f: ExpenseField): Box {
 function toValue(f: ExpenseField, kind: Kind, opts: MapOptions): FieldValue | undefined {
   const value = normaliseValue(kind, f.ValueDetection?.Text ?? '', opts);
   if (value === undefined) return undefined;
-  return {
+  const out: FieldValue = {
     value,
     page: f.PageNumber ?? 1,
     box: boxOf(f),
     confidence: Math.round((f.ValueDetection?.Confidence ?? f.Type?.Confidence ?? 0) * 10) / 10,
   };
+  const label = f.LabelDetection;
+  const labelBox = label?.Geometry?.BoundingBox;
+  if (label?.Text?.trim() && labelBox) {
+    out.label = { text: label.Text.trim(), box: { left: labelBox.Left ?? 0, top: labelBox.Top ?? 0, width: labelBox.Width ?? 0, height: labelBox.Height ?? 0 } };
+  }
+  return out;
 }
 
 function groupTypes(f: ExpenseField): string[] {

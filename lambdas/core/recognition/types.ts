@@ -91,6 +91,8 @@ export interface FieldValue {
   box: Box;
   /** 0..100 */
   confidence: number;
+  /** The label printed for the value (`LabelDetection`), on the same page: the field's key on the edit screen. */
+  label?: { text: string; box: Box };
 }
 
 export const HEADER_FIELD_IDS = [

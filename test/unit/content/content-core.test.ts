@@ -6,6 +6,7 @@ import { companySchema, defaultSchema, mergeSchemaOverrides } from '../../../lam
 import { addRow, deleteRow, emptyContent, findItem, moveRow, rowsOf, setValues, valueOf } from '../../../lambdas/core/content/tree';
 import { validateContent, withErrors } from '../../../lambdas/core/content/validate';
 import { toAnalyzeExpenseResult } from '../../../lambdas/core/recognition/expense';
+import { extractDocument } from '../../../lambdas/core/recognition/extract';
 import type { ExtractedFields } from '../../../lambdas/core/recognition/types';
 import { CONTENT_MSG, LINE_ITEM_COLUMNS } from '../../../shared/schemas/content';
 import { invoicePage, word } from './fixtures';
@@ -236,5 +237,38 @@ describe('recognition answer', () => {
     expect(boxes[1]).toMatchObject({ page: 2, words: [] });
     const { content } = contentFromRecognition(result);
     expect(valueOf(content, 'amount_total')).toBe('12.00');
+  });
+
+  it("gives each value read under a printed label that label as its key, with the label's own box", () => {
+    const line = (text: string, top: number, from = 0.1) => {
+      let left = from;
+      const words = text.split(' ').map((w) => {
+        const out = { text: w, box: { left, top, width: w.length * 0.012, height: 0.02 }, confidence: 95, page: 1 };
+        left += w.length * 0.012 + 0.012;
+        return out;
+      });
+      return { text, box: { left: from, top, width: left - from - 0.012, height: 0.02 }, confidence: 95, page: 1, words };
+    };
+    const ocr = {
+      source: 'ocr' as const,
+      pages: [{ page: 1, width: 1, height: 1, lines: [line('ACME TRADING SDN BHD', 0.05), line('Invoice No: INV-2041', 0.12), line('VAT code LT100002222222', 0.16), line('Date: 04/03/2025', 0.16, 0.6), line('Subtotal 10.00', 0.5), line('Tax 0.60', 0.54), line('Total 10.60', 0.58)] }],
+    };
+    const { content } = contentFromRecognition(toAnalyzeExpenseResult(ocr, extractDocument(ocr)));
+    const keyOf = (id: string) => findItem(content, id)?.related_content;
+    expect(valueOf(content, 'amount_total')).toBe('10.60');
+    expect(keyOf('amount_total')).toMatchObject({ value: 'Total', page: 1 });
+    // the label's box is its own word, left of the value, not the whole line
+    const total = findItem(content, 'amount_total')!;
+    expect(keyOf('amount_total')!.position!.left).toBeCloseTo(0.1, 5);
+    expect(keyOf('amount_total')!.position!.left + keyOf('amount_total')!.position!.width).toBeLessThan(total.content!.position!.left);
+    expect(keyOf('document_id')!.value).toMatch(/^Invoice No/);
+    // a row that joins two columns: the date's key is the words of its own column
+    expect(keyOf('issue_date')!.value).toBe('Date:');
+    for (const id of ['document_id', 'issue_date']) {
+      const key = keyOf(id)!.position!;
+      expect(key.left + key.width).toBeLessThan(findItem(content, id)!.content!.position!.left);
+    }
+    // a value without a printed label has no key
+    expect(keyOf('supplier_name')).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import { findDates, monthFromName, type DateMatch, type DateOrder } from './date
 import { findBics, findIbans, findVatIds, isValidIban } from './identifiers';
 import { sureWords } from './known-spellings';
 import { cleanCompanyName, looksLikeAddress, type NameOptions } from './supplier';
-import { buildRow, foundInRow, type Cell, type Found, type Row } from './rows';
+import { buildRow, foundInRow, labelIn, type Cell, type Found, type Row } from './rows';
 import { collapseSpaces, confusionVariants, DIGIT_CONFUSIONS, fixDigits, foldDiacritics, levenshtein, oneSlipFrom } from './text';
 import { isMalaysianAddress } from './places';
 
@@ -91,6 +91,8 @@ export interface DateCandidate {
   match: DateMatch;
   row: Row;
   label: string;
+  /** The row the label is printed on (the date's own, or the one above). */
+  labelRow: Row;
   kind: 'issue' | 'due' | 'other' | 'none';
 }
 
@@ -241,6 +243,7 @@ export function dateCandidates(rows: Row[], format?: DateFormat, repairAll = fal
     const labelled = repairAll || /\b(date|tarikh|data|datum)\b/i.test(fold(row.text));
     for (const m of datesInText(row.text, fmt, labelled)) {
       let label = row.text.slice(0, m.index).trim();
+      let labelRow = row;
       // Only the words just before the date (a row may hold several label/value pairs).
       const prevDate = out.filter((o) => o.row === row).pop();
       if (prevDate) label = row.text.slice(prevDate.match.index + prevDate.match.raw.length, m.index).trim();
@@ -248,6 +251,7 @@ export function dateCandidates(rows: Row[], format?: DateFormat, repairAll = fal
         const prev = rows[i - 1]!;
         if (prev.page === row.page && row.box.top - (prev.box.top + prev.box.height) < row.box.height * 1.5 && !findDates(prev.text).length) {
           label = prev.text;
+          labelRow = prev;
         }
       }
       const lf = fold(label).slice(-40);
@@ -258,15 +262,28 @@ export function dateCandidates(rows: Row[], format?: DateFormat, repairAll = fal
           : ISSUE_LABEL.test(lf)
             ? 'issue'
             : 'none';
-      out.push({ match: m, row, label, kind });
+      out.push({ match: m, row, label, labelRow, kind });
     }
   });
   return out;
 }
 
+/**
+ * The words before `index` in the same cell of the row (a row may join two columns: `VAT code LT100… Date` before a
+ * date is the label `Date`), as the value's printed label; undefined when they hold no word of letters.
+ */
+function labelInCell(row: Row, index: number): Found['label'] {
+  const starts = row.cells.map((cell) => row.spans[cell.first]?.start ?? 0).filter((start) => start <= index);
+  const start = starts.length ? Math.max(...starts) : 0;
+  const text = row.text.slice(start, index).trim();
+  if (!/\p{L}{2,}/u.test(text)) return undefined;
+  const from = row.text.indexOf(text, start);
+  return labelIn(row, text, { start: from, end: from + text.length });
+}
+
 function dateFound(c: DateCandidate, factor: number): Found {
   const f = foundInRow(c.row, c.match.index, c.match.index + c.match.raw.length, c.match.iso, c.match.ambiguous ? factor * 0.8 : factor);
-  if (c.label) f.label = { text: c.label, box: c.row.box, page: c.row.page };
+  if (c.label) f.label = (c.labelRow === c.row && labelInCell(c.row, c.match.index)) || labelIn(c.labelRow, c.label);
   return f;
 }
 
@@ -331,7 +348,7 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
     if (series) {
       const start = series.index!;
       const f = foundInRow(row, start + series[0].indexOf(series[1]!), start + series[0].length, `${series[1]}${series[3]}`);
-      f.label = { text: 'Serija Nr.', box: row.box, page: row.page };
+      f.label = labelIn(row, 'Serija Nr.', { start, end: start + series[0].indexOf(series[1]!) });
       cands.push({ found: f, score: 10 });
       continue;
     }
@@ -353,7 +370,7 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
       if (tok && tok[1]!.length >= 3 && !findDates(tok[1]!).length && !/^\d{1,2}[:.]\d{2}$/.test(tok[1]!)) {
         const value = tok[1]!.replace(/[.\-/]+$/, '');
         const f = foundInRow(row, after.start, after.start + value.length, value, strong ? 1 : 0.8);
-        f.label = { text: label, box: row.box, page: row.page };
+        f.label = labelIn(row, label, { start: m.index, end: labelEnd });
         cands.push({ found: f, score: (strong ? 5 : 2) - row.index * 0.05 + (/invoice|saskait|receipt|bill|doc/i.test(label) ? 2 : 0) });
         break;
       }
@@ -362,7 +379,7 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
         const ut = under?.text.match(/^([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*)/i);
         if (under && ut && !findDates(ut[1]!).length && !findAmounts(ut[1]!).length) {
           const f = foundInRow(under, 0, ut[1]!.length, ut[1]!, 0.85);
-          f.label = { text: label, box: row.box, page: row.page };
+          f.label = labelIn(row, label, { start: m.index, end: labelEnd });
           cands.push({ found: f, score: 4 - row.index * 0.05 });
           break;
         }
@@ -490,7 +507,7 @@ function labelledValue(rows: Row[], label: RegExp, pick: (text: string) => { sta
     const p = pick(after.text);
     if (p) {
       const f = foundInRow(row, after.start + p.start, after.start + p.end, p.value);
-      f.label = { text: row.text.slice(m.index!, labelEnd), box: row.box, page: row.page };
+      f.label = labelIn(row, row.text.slice(m.index!, labelEnd), { start: m.index!, end: labelEnd });
       return f;
     }
     if (!after.text.trim() && rows[i + 1]) {
@@ -498,7 +515,7 @@ function labelledValue(rows: Row[], label: RegExp, pick: (text: string) => { sta
       const q = pick(next.text);
       if (q) {
         const f = foundInRow(next, q.start, q.end, q.value, 0.9);
-        f.label = { text: row.text.slice(m.index!, labelEnd), box: row.box, page: row.page };
+        f.label = labelIn(row, row.text.slice(m.index!, labelEnd), { start: m.index!, end: labelEnd });
         return f;
       }
     }

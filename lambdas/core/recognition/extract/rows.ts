@@ -135,6 +135,16 @@ export function foundInRow(row: Row, start: number, end: number, value: string, 
   };
 }
 
+/**
+ * A value's label as printed on `row`: the text and the box of its own words (the edit screen shows it as the
+ * field's key). `text` is looked up in the row unless its span is given; a label not found there keeps the row's box.
+ */
+export function labelIn(row: Row, text: string, span?: { start: number; end: number }): NonNullable<Found['label']> {
+  const start = span?.start ?? row.text.indexOf(text);
+  const end = span?.end ?? start + text.length;
+  return { text, box: start >= 0 && end > start ? spanBox(row, start, end) : row.box, page: row.page };
+}
+
 /** Rows below `row` on the same page, nearest first, within `maxLines` line heights. */
 export function rowsBelow(rows: Row[], row: Row, maxLines = 2.5): Row[] {
   const h = row.box.height || 0.01;
