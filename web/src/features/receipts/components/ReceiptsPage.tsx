@@ -23,6 +23,17 @@ import { PreviewPanel } from './PreviewPanel';
 import { ReceiptRow } from './ReceiptRow';
 import { ToolsMenu, type MenuAction } from './ToolsMenu';
 
+/** What an empty list says beyond 'No documents found': how documents come to it. */
+const EMPTY_HINT: Partial<Record<string, string>> = {
+  ready: 'Documents read with every required field sure come here by themselves.',
+  archive: 'Confirmed and archived documents are kept here.',
+  unassigned: 'Uploads of the all-companies view wait here for their company.',
+  rejected: 'Rejected documents are kept here.',
+  saving: 'Documents being saved show here for a moment.',
+  failed: 'Files that could not be read are kept here to try again.',
+};
+const emptyHint = (status: string) => EMPTY_HINT[status] ?? 'Upload receipts and invoices with + ADD.';
+
 /** /receipts/{status}: unknown statuses go to the inbox. Filters and selection start fresh on every status. */
 export function ReceiptsPage() {
   const { status } = useParams();
@@ -183,7 +194,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
           <div className="empty-state doc-empty" data-testid="receipts-empty">
             <Icon name="inbox" size={36} />
             <p>No documents found</p>
-            <span className="muted">{filtered ? 'Nothing matches the filters.' : 'Upload receipts and invoices with + ADD.'}</span>
+            <span className="muted">{filtered ? 'Nothing matches the filters.' : emptyHint(status)}</span>
           </div>
         ) : (
           <div className="doc-table-wrap">
