@@ -162,22 +162,24 @@ describe('edit-receipt screen in Chromium', () => {
     const pagesPane = page.locator('.er-left');
     await expect.poll(() => pagesPane.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(100);
     await pagesPane.evaluate((el) => (el.scrollTop = el.scrollHeight));
-    const inView = async () => {
-      const [pane, mark] = await Promise.all([pagesPane.boundingBox(), page.getByTestId('field-highlight').boundingBox()]);
-      return Boolean(pane && mark && mark.y >= pane.y && mark.y + mark.height <= pane.y + pane.height);
+    /** Focuses a field; its one mark on the page must come into the pane's view. */
+    const focusAndSeeMark = async (field: string) => {
+      await page.getByTestId(field).click();
+      await expect.poll(() => page.getByTestId('field-highlight').count()).toBe(1);
+      const inView = async () => {
+        const [pane, mark] = await Promise.all([pagesPane.boundingBox(), page.getByTestId('field-highlight').boundingBox()]);
+        return Boolean(pane && mark && mark.y >= pane.y && mark.y + mark.height <= pane.y + pane.height);
+      };
+      await expect.poll(inView).toBe(true);
     };
     expect(await page.getByTestId('field-highlight').count()).toBe(0);
-    await page.getByTestId('field-document_id').click();
-    await expect.poll(() => page.getByTestId('field-highlight').count()).toBe(1);
-    await expect.poll(inView).toBe(true);
+    await focusAndSeeMark('field-document_id');
     await screenshot(page, 'edit-receipt-field-in-view');
     // SHOW KEYS: each field shows the label printed for its value, and the label is marked on the page
     await page.getByRole('button', { name: 'SHOW KEYS' }).click();
     await expect.poll(() => page.getByTestId('field-amount_total').inputValue()).toBe('Total');
     await expect.poll(() => page.getByTestId('field-document_id').inputValue()).toMatch(/^Invoice No/);
-    await page.getByTestId('field-amount_total').click();
-    await expect.poll(() => page.getByTestId('field-highlight').count()).toBe(1);
-    await expect.poll(inView).toBe(true);
+    await focusAndSeeMark('field-amount_total');
     await screenshot(page, 'edit-receipt-keys');
     await page.getByRole('button', { name: 'SHOW VALUES' }).click();
     // Between documents and fields without the mouse
