@@ -96,6 +96,20 @@ describe('sign-up to dashboard in Chromium', () => {
     await page.goto(`${stack.url}/unknown/path`);
     await page.waitForURL(/\/dashboard$/);
     await screenshot(page, 'e2e-dashboard-after-signin');
+
+    // A session that ended on the server (the API answers 401): the pop-up's RECONNECT signs out, and signing in
+    // again returns to the page the user was on
+    await page.route(/\/stakeholders\?/, (route) => route.fulfill({ status: 401, json: { statusCode: 401, message: 'Unauthorized' } }), { times: 1 });
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+    await page.waitForURL(/\/suppliers$/);
+    await expect.poll(() => page.getByText('Your previous session has expired.').count(), { timeout: 10_000 }).toBe(1);
+    await screenshot(page, 'e2e-session-expired');
+    await page.getByRole('button', { name: 'RECONNECT' }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.locator('input[name="email"]').fill(email);
+    await page.locator('input[name="password"]').fill(password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/suppliers$/);
     await page.close();
   });
 });
