@@ -342,11 +342,6 @@ function creationChange(deps: ProcessingDeps, docs: DocumentRecord[], actor: Act
   return change;
 }
 
-/**
- * The upload held one reserved document (state pending) or none (released after it expired).
- * Creating n documents takes n - reserved more, conditionally on the quota. Documents are counted in
- * the month of their reservation (the month the upload was requested), else in the current month.
- */
 /** Why a document that passed every other check stays in review: it may be booked twice. */
 export const POSSIBLE_DUPLICATE = 'possible duplicate of an earlier document';
 
@@ -362,6 +357,11 @@ async function isPossibleDuplicate(deps: Pick<ProcessingDeps, 'documents'>, doc:
   return same.some((id) => id !== doc.receipt_id);
 }
 
+/**
+ * The upload held one reserved document (state pending) or none (released after it expired).
+ * Creating n documents takes n - reserved more, conditionally on the quota. Documents are counted in
+ * the month of their reservation (the month the upload was requested), else in the current month.
+ */
 function usageForUpload(upload: UploadRecord, companyId: string, month: string, n: number, duplicates: number, available: number) {
   const reserved = upload.state === 'pending' ? 1 : 0;
   const extra = n - reserved;
