@@ -247,6 +247,12 @@ describe('edit-receipt screen in Chromium', () => {
     expect(rows).toEqual(SAMPLE_INVOICE.lines.map((l, i) => ({ item_number: String(i + 1), description: l.description, quantity: l.qty, unit_price_without_vat: l.price, total_price: l.total })));
     await page.getByTestId('open-line_items').click();
     await expect.poll(() => page.getByTestId('popup-row').count()).toBe(3);
+    // Every column and each row's tools in sight: the grid does not scroll sideways on a wide screen
+    const wrap = page.locator('.er-table-wrap');
+    expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(1);
+    const wrapBox = (await wrap.boundingBox())!;
+    const deleteBox = (await page.getByTestId('popup-row').first().getByRole('button', { name: 'Delete row' }).boundingBox())!;
+    expect(deleteBox.x + deleteBox.width).toBeLessThanOrEqual(wrapBox.x + wrapBox.width);
     await screenshot(page, 'edit-receipt-line-items');
     await page.keyboard.press('Escape');
 
