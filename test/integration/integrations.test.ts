@@ -162,6 +162,44 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     expect((await service({ type: 'ftp_export', enabled: true })).body).toMatchObject({ ftp_export: true });
   }, 120_000);
 
+  it("the list's Send confirms as the edit screen's CONFIRM does: the same checks, the supplier linked; documents not read are refused", async () => {
+    const id = await uploadDocument(t.stack, admin, companyId, await invoicePdf(), 'send-checked.pdf');
+    const folder = `${company.code}/${SAMPLE_INVOICE.date.slice(0, 7)}`;
+    const receiptOf = async () => (await admin.get(`/receipts/${id}?${q()}`)).body as { status: string };
+    const statusBefore = (await receiptOf()).status;
+    expect(['review', 'ready']).toContain(statusBefore);
+    const put = async (items: { id: string; value: string }[]) => {
+      const c = (await admin.get(`/receipts/${id}/content?${q()}`)).body as { version: number };
+      expect((await admin.put(`/receipts/${id}/content?${q()}`, { version: c.version, items })).status).toBe(200);
+    };
+    // The company's own code as the supplier's: refused with the edit screen's note; nothing confirmed or delivered
+    await put([
+      { id: 'supplier_name', value: 'UAB Siuntu centras' },
+      { id: 'supplier_vat_id', value: '' },
+      { id: 'supplier_code', value: company.code },
+      { id: 'issue_date', value: SAMPLE_INVOICE.date },
+    ]);
+    const refused = record(await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [id] }));
+    expect(refused.body).toEqual({ results: [{ receipt_id: id, ok: false, status: 422, message: 'Company code matches customer/supplier code' }] });
+    await t.stack.exportJobs.idle(60_000);
+    expect((await receiptOf()).status).toBe(statusBefore);
+    expect(filesUnder(ftp.root).filter((f) => f.includes(id))).toEqual([]);
+    // Put right: confirmed (archived, the supplier linked to the register) and delivered
+    await put([{ id: 'supplier_code', value: '304999111' }]);
+    const sent = record(await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [id] }));
+    expect(sent.body).toMatchObject({ results: [{ receipt_id: id, ok: true, status: 200, receipt: { status: 'archive' } }] });
+    await t.stack.exportJobs.idle(60_000);
+    expect(filesUnder(ftp.root)).toContain(`${folder}/${id}.xml`);
+    expect(await historyNames(id)).toContain('New stakeholder saved');
+    // A document that was not read (its file broken): refused, not archived
+    const broken = await uploadDocument(t.stack, admin, companyId, new TextEncoder().encode('%PDF-1.7\nnot a document'), 'send-broken.pdf');
+    const brokenStatus = ((await admin.get(`/receipts/${broken}?${q()}`)).body as { status: string }).status;
+    expect(['failed', 'error']).toContain(brokenStatus);
+    const notRead = record(await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [broken] }));
+    expect(notRead.body).toEqual({ results: [{ receipt_id: broken, ok: false, status: 409, message: `A document in status ${brokenStatus} cannot be sent` }] });
+    expect(((await admin.get(`/receipts/${broken}?${q()}`)).body as { status: string }).status).toBe(brokenStatus);
+  }, 120_000);
+
   it('exports to Rivile: N08 client, N17 item and I06 with its I07 lines; a second send creates nothing new', async () => {
     const bad = await service({ type: 'rivile_export', enabled: true, credential: { api_key: 'RIVUSR1-wrong-key' } });
     expect(bad.status).toBe(422);
@@ -186,6 +224,15 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     expect(t.stack.rivile.tables.I06).toHaveLength(1);
     expect(t.stack.rivile.tables.N08).toHaveLength(1);
     expect(t.stack.rivile.calls.length).toBe(callsBefore);
+    // Unarchived, corrected and confirmed again: delivered again, Rivile's record updated (not a second one)
+    expect((await admin.post(`/receipts/bulk?${q()}`, { action: 'status', status: 'unarchive', receipt_ids: [id] })).body).toMatchObject({ results: [{ ok: true }] });
+    const c = (await admin.get(`/receipts/${id}/content?${q()}`)).body as { version: number };
+    const corrected = await admin.post(`/receipt/${id}?${q()}&with_send=1`, { version: c.version, items: [{ id: 'due_date', value: '2025-04-30' }] });
+    expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
+    await t.stack.exportJobs.idle(60_000);
+    expect(t.stack.rivile.tables.I06).toHaveLength(1);
+    expect(t.stack.rivile.tables.I06[0]).toMatchObject({ I06_DOK_NR: `${SAMPLE_INVOICE.number}-rivile-1.pdf`, I06_MOK_DATA: '2025.04.30' });
+    expect((await historyNames(id)).filter((n) => n === 'Exported to Rivile')).toHaveLength(2);
     // The EIP import file of the same document, for users without API access; no one else's documents.
     const eip = await admin.post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] });
     expect(eip.status).toBe(200);

@@ -40,7 +40,8 @@ export const ddbIntegrationStore: IntegrationStore = {
         new PutCommand({
           TableName: tableName(),
           Item: { ...keys.exportMarker(marker.receipt_id, marker.target), type: 'EXPORT', ...marker },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          ConditionExpression: 'attribute_not_exists(pk) OR content_key <> :ck',
+          ExpressionAttributeValues: { ':ck': marker.content_key },
         }),
       );
       return true;

@@ -58,14 +58,7 @@ export async function editReceipt(
   if (category && masterData) version = (await masterData.setMasterData(caller, receiptId, category, category.category ? `Category: ${category.category}` : 'Category removed', version)).version;
   const l = await loadContent(ports, caller, receiptId);
   const rejecting = input.receipt_status === 'rejected' && !withSend;
-  if (!rejecting) {
-    const errors = validateContent(l.doc, l.schema, l.record.receipt_type);
-    if (errors.length) throw new AppError('ValidationFailed', CONTENT_MSG.saveFailed, errors.map((e) => ({ path: [e.id], message: e.message })));
-    const code = valueOf(l.doc, `${stakeholderKind(l.record.receipt_type)}_code`);
-    if (code && l.record.company_code && norm(code) === norm(l.record.company_code)) {
-      throw new AppError('ValidationFailed', CONTENT_MSG.companyCode, [{ path: [`${stakeholderKind(l.record.receipt_type)}_code`], message: CONTENT_MSG.companyCode }]);
-    }
-  }
+  if (!rejecting) assertValidForAction(l);
   const status: StatusAction = withSend ? 'archive' : rejecting ? 'rejected' : 'review';
   if (status === 'archive' && masterData) version = await linkStakeholder(masterData, caller, l.record, l.doc, version, learning.log);
   const receipt = await workflow.changeStatus(caller, receiptId, status, version);
@@ -79,6 +72,24 @@ export async function editReceipt(
     }
   }
   return { receipt, content: await getContent(ports, caller, receiptId) };
+}
+
+/**
+ * What blocks the edit screen's actions other than REJECT (rules.md 5): content that does not validate, or the
+ * company's own code as the supplier's/customer's code. Throws 422 with the errors by content id.
+ */
+function assertValidForAction(l: Awaited<ReturnType<typeof loadContent>>): void {
+  const errors = validateContent(l.doc, l.schema, l.record.receipt_type);
+  if (errors.length) throw new AppError('ValidationFailed', CONTENT_MSG.saveFailed, errors.map((e) => ({ path: [e.id], message: e.message })));
+  const code = valueOf(l.doc, `${stakeholderKind(l.record.receipt_type)}_code`);
+  if (code && l.record.company_code && norm(code) === norm(l.record.company_code)) {
+    throw new AppError('ValidationFailed', CONTENT_MSG.companyCode, [{ path: [`${stakeholderKind(l.record.receipt_type)}_code`], message: CONTENT_MSG.companyCode }]);
+  }
+}
+
+/** Throws as a confirm would when the document's content, as it stands, could not be confirmed (the list's Send of archived documents). */
+export async function assertConfirmable(ports: ContentPorts, caller: ContentCaller, receiptId: string): Promise<void> {
+  assertValidForAction(await loadContent(ports, caller, receiptId));
 }
 
 /**

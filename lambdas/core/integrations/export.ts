@@ -3,7 +3,8 @@
  *
  * A confirm with the send flag (POST /receipt/{id}?with_send=1) and the list's bulk "send" queue one message per
  * switched-on export target. The export job (lambdas/jobs/export-document.ts) delivers each message:
- * - an export marker per document and target (written after a delivery) makes a second send a no-op;
+ * - an export marker per document and target (written after a delivery, with the content it carried) makes a second
+ *   send of the same content a no-op; a document corrected since (unarchived, edited, confirmed again) goes again;
  * - transient failures (network, timeouts, the target busy or down) are retried as new messages with a growing
  *   delay, up to `maxAttempts`;
  * - a permanent failure, or the last attempt, writes "Export to <target> failed: <reason>" into the history and
@@ -18,7 +19,7 @@ import { parseStoredContent } from '../content/service';
 import { emptyContent } from '../content/tree';
 import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
 import { emptyChange, type DocumentRecord } from '../documents/types';
-import { changeStatus, historyRecord, loadVisible, publishDoc, SYSTEM_ACTOR, type DocCaller, type DocumentDeps } from '../documents/workflow';
+import { historyRecord, loadVisible, publishDoc, SYSTEM_ACTOR, type DocCaller, type DocumentDeps } from '../documents/workflow';
 import { toSummary } from '../documents/views';
 import type { ExportDocument } from '../export/fields';
 import { buildDocumentsXml } from '../export/xml';
@@ -80,12 +81,27 @@ export async function enqueueExports(
   return targets;
 }
 
+/** Statuses the list's Send takes: documents that were read and may be confirmed, and confirmed ones (again). */
+export const SENDABLE_STATUSES = ['review', 'ready', 'rejected', 'archive'] as const;
+export const notSendable = (status: string) => `A document in status ${status} cannot be sent`;
+
+/** The edit screen's confirm, for the list's Send (lambdas/core/content/edit.ts). */
+export interface SendConfirm {
+  /** CONFIRM of one document as it stands: validated, its supplier/customer linked, archived. */
+  confirm(caller: DocCaller, receiptId: string, version: number): Promise<ReceiptSummary>;
+  /** Throws as a confirm would when an archived document's content could not be confirmed. */
+  check(caller: DocCaller, receiptId: string): Promise<void>;
+}
+
 /**
- * Bulk "send" from the list: each document is confirmed (moved to the archive) when it is not yet, then queued
- * for the company's export targets. An archived document is only queued again: the way to send after a failure.
+ * Bulk "send" from the list: each document is confirmed as the edit screen's CONFIRM does (the same checks: its
+ * content valid, the company's own code not its supplier's/customer's) when it is not yet archived, then queued
+ * for the company's export targets. An archived document is checked the same way and only queued again: the way
+ * to send after a failure. Documents that were not read (failed, error, busy, unassigned) are refused.
  */
 export async function sendDocuments(
   deps: DocumentDeps & { queue: ExportQueue },
+  confirm: SendConfirm,
   caller: DocCaller,
   receiptIds: string[],
 ): Promise<{ results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] }> {
@@ -95,7 +111,12 @@ export async function sendDocuments(
   for (const id of [...new Set(receiptIds)]) {
     try {
       const doc = await loadVisible(deps.documents, caller, id);
-      const receipt = doc.status === 'archive' ? toSummary(doc) : await changeStatus(deps, caller, id, 'archive');
+      if (!(SENDABLE_STATUSES as readonly string[]).includes(doc.status)) throw new AppError('Conflict', notSendable(doc.status));
+      let receipt: ReceiptSummary;
+      if (doc.status === 'archive') {
+        await confirm.check(caller, id);
+        receipt = toSummary(doc);
+      } else receipt = await confirm.confirm(caller, id, doc.version);
       queued.push(id);
       results.push({ receipt_id: id, ok: true, status: 200, receipt });
     } catch (error) {
@@ -210,7 +231,8 @@ export async function runExport(
     log.info('export skipped: the document is gone or moved', ctx);
     return 'skipped';
   }
-  if (await deps.integrations.getExportMarker(doc.receipt_id, msg.target)) {
+  const marker = await deps.integrations.getExportMarker(doc.receipt_id, msg.target);
+  if (marker && marker.content_key === (doc.content_key ?? null)) {
     log.info('export skipped: already exported', ctx);
     return 'already-done';
   }
@@ -220,7 +242,14 @@ export async function runExport(
     if (!company) return 'skipped';
     if (!company.integrations?.[msg.target]) throw new TargetError(`the ${label} integration is switched off`, false);
     const reference = await deliver(deps, company, doc, msg.target);
-    await deps.integrations.putExportMarker({ receipt_id: doc.receipt_id, target: msg.target, state: 'done', exported_at: deps.clock.now().toISOString(), reference });
+    await deps.integrations.putExportMarker({
+      receipt_id: doc.receipt_id,
+      target: msg.target,
+      state: 'done',
+      exported_at: deps.clock.now().toISOString(),
+      content_key: doc.content_key ?? null,
+      reference,
+    });
     await recordOutcome(deps, doc.receipt_id, `Exported to ${label}`, null);
     log.info('exported', ctx);
     return 'done';

@@ -37,12 +37,17 @@ export interface StoredCredentials {
   updated_at: string;
 }
 
-/** One export of a document to one target; `done` markers make a second send a no-op (idempotency key). */
+/**
+ * One export of a document to one target: a second send of the same content is a no-op (idempotency key); a
+ * document whose content changed since (unarchived, corrected, confirmed again) is delivered again.
+ */
 export interface ExportMarker {
   receipt_id: string;
   target: ExportTarget;
   state: 'done';
   exported_at: string;
+  /** The content the delivery carried (the document's `content_key`, a new key on every save). */
+  content_key: string | null;
   /** What the target knows the document as (file names, Rivile record keys). */
   reference: string;
 }
@@ -54,7 +59,7 @@ export interface IntegrationStore {
   /** Sets one integration flag on the company record (attribute `integrations.<flag>`). */
   setFlag(companyId: string, flag: ServiceType, enabled: boolean): Promise<void>;
   getExportMarker(receiptId: string, target: ExportTarget): Promise<ExportMarker | undefined>;
-  /** Writes the marker unless one exists; false when it already did. */
+  /** Writes the marker unless one of the same content exists; false when it already did. */
   putExportMarker(marker: ExportMarker): Promise<boolean>;
 }
 

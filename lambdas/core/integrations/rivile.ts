@@ -106,12 +106,19 @@ async function create(api: RivileApi, apiKey: string, method: string, table: str
   }
 }
 
-/** Sends one document: N08, each N17, then I06 with its I07 lines. Returns a reference for the export marker. */
+/**
+ * Sends one document: N08, each N17, then I06 with its I07 lines. A document Rivile already has (sent before, and
+ * corrected since) is updated with the values as they are now. Returns a reference for the export marker.
+ */
 export async function exportToRivile(api: RivileApi, apiKey: string, doc: ExportDocument): Promise<string> {
   const records = rivileRecords(doc);
   await create(api, apiKey, 'EDIT_N08', 'N08', records.n08);
   for (const item of records.n17) await create(api, apiKey, 'EDIT_N17', 'N17', item);
-  const outcome = await create(api, apiKey, 'EDIT_I06', 'I06', records.i06);
+  let outcome: 'created' | 'existed' | 'updated' = await create(api, apiKey, 'EDIT_I06', 'I06', records.i06);
+  if (outcome === 'existed') {
+    await api.call(apiKey, 'EDIT_I06', { oper: 'U' }, { I06: records.i06 });
+    outcome = 'updated';
+  }
   return `I06 ${records.i06.I06_OP_TIP}/${records.i06.I06_KODAS_KS}/${records.i06.I06_DOK_NR} (${outcome})`;
 }
 

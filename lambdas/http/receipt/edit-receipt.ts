@@ -1,11 +1,9 @@
 import { contentPathSchema, editReceiptQuerySchema, editReceiptSchema } from '../../../shared/schemas/content';
 import { sqsExportQueue } from '../../adapters/sqs/export-queue';
 import { editReceipt } from '../../core/content/edit';
-import { changeStatus, convertType, setDocumentMasterData } from '../../core/documents/workflow';
 import { enqueueExports } from '../../core/integrations/export';
-import { ensureStakeholder } from '../../core/master-data/stakeholders';
 import { httpHandler, requireCaller } from '../../runtime/http-handler';
-import { contentPorts } from '../receipts/content-ports';
+import { editWiring } from './edit-wiring';
 
 /**
  * POST /receipt/{id}?with_send=: the edit screen's actions (CONFIRM / REVIEW AND SEND, Review, REJECT):
@@ -21,23 +19,8 @@ export const handler = httpHandler({
   body: editReceiptSchema,
   async run({ path, query, body, caller, deps, log }) {
     const c = requireCaller(caller);
-    const result = await editReceipt(
-      contentPorts(deps),
-      {
-        changeStatus: (cc, id, status, version) => changeStatus(deps, cc, id, status, version),
-        convertType: (cc, id, type, version) => convertType(deps, cc, id, type, version),
-      },
-      c,
-      path.id,
-      body,
-      query.with_send,
-      { layouts: deps.layouts, log },
-      {
-        store: deps.masterData,
-        setMasterData: (c, id, patch, history, version) => setDocumentMasterData(deps, c, id, patch, history, version),
-        ensureStakeholder: (companyId, type, input) => ensureStakeholder(deps, companyId, type, input),
-      },
-    );
+    const w = editWiring(deps, log);
+    const result = await editReceipt(w.ports, w.workflow, c, path.id, body, query.with_send, w.learning, w.masterData);
     if (query.with_send && result.receipt.status === 'archive') await enqueueExports({ store: deps.store, queue: sqsExportQueue, clock: deps.clock }, c, [path.id]);
     return result;
   },

@@ -59,6 +59,21 @@ describe('Rivile mapping', () => {
     await expect(exportToRivile(failing, 'bad', doc)).rejects.toThrow('Invalid API key');
   });
 
+  it('updates a document Rivile already has with the values as they are now', async () => {
+    const calls: { method: string; oper: unknown; data: unknown }[] = [];
+    const api: RivileApi = {
+      async call(_key, method, params, data) {
+        calls.push({ method, oper: (params as { oper?: unknown }).oper, data });
+        if (method === 'EDIT_I06' && (params as { oper?: unknown }).oper === 'I') throw new TargetError('Record 1|302222222|PP-1 already exists', false);
+        return {};
+      },
+    };
+    const doc = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', due_date: '2025-04-30', supplier_name: 'UAB Popierius', supplier_code: '302222222', amount_total: '121.00', amount_tax: '21.00' } });
+    await expect(exportToRivile(api, 'KEY0001xyz', doc)).resolves.toBe('I06 1/302222222/PP-1 (updated)');
+    expect(calls.map((c) => `${c.method} ${String(c.oper)}`)).toEqual(['EDIT_N08 I', 'EDIT_N17 I', 'EDIT_I06 I', 'EDIT_I06 U']);
+    expect(calls[3]!.data).toMatchObject({ I06: { I06_DOK_NR: 'PP-1', I06_MOK_DATA: '2025.04.30' } });
+  });
+
   it('builds the EIP file: root-less fragments with dates YYYY.MM.DD', () => {
     const doc = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', supplier_name: 'A & B', supplier_code: '1', amount_total: '121.00', amount_tax: '21.00' } });
     const xml = buildRivileEip([doc, doc]);

@@ -1,0 +1,44 @@
+/**
+ * The edit screen's actions wired to the documents domain and the master data, for every handler that confirms
+ * documents: POST /receipt/{id} (one document) and POST /receipts/bulk's send (the list's Send).
+ */
+import { assertConfirmable, editReceipt, type ConfirmLearning, type StatusChanger } from '../../core/content/edit';
+import type { EditMasterData } from '../../core/content/edit-master-data';
+import type { ContentPorts } from '../../core/content/ports';
+import { changeStatus, convertType, setDocumentMasterData } from '../../core/documents/workflow';
+import type { SendConfirm } from '../../core/integrations/export';
+import { ensureStakeholder } from '../../core/master-data/stakeholders';
+import type { Deps } from '../../runtime/deps';
+import type { Logger } from '../../runtime/logger';
+import { contentPorts } from '../receipts/content-ports';
+
+export interface EditWiring {
+  ports: ContentPorts;
+  workflow: StatusChanger;
+  learning: ConfirmLearning;
+  masterData: EditMasterData;
+}
+
+export function editWiring(deps: Deps, log: Logger): EditWiring {
+  return {
+    ports: contentPorts(deps),
+    workflow: {
+      changeStatus: (cc, id, status, version) => changeStatus(deps, cc, id, status, version),
+      convertType: (cc, id, type, version) => convertType(deps, cc, id, type, version),
+    },
+    learning: { layouts: deps.layouts, log },
+    masterData: {
+      store: deps.masterData,
+      setMasterData: (c, id, patch, history, version) => setDocumentMasterData(deps, c, id, patch, history, version),
+      ensureStakeholder: (companyId, type, input) => ensureStakeholder(deps, companyId, type, input),
+    },
+  };
+}
+
+/** CONFIRM as the edit screen makes it, for documents confirmed from the list. */
+export function sendConfirm(w: EditWiring): SendConfirm {
+  return {
+    confirm: async (caller, id, version) => (await editReceipt(w.ports, w.workflow, caller, id, { version }, true, w.learning, w.masterData)).receipt,
+    check: (caller, id) => assertConfirmable(w.ports, caller, id),
+  };
+}
