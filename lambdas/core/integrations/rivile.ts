@@ -59,12 +59,13 @@ export function rivileRecords(doc: ExportDocument): RivileRecords {
 
   const items = new Map<string, Record<string, string>>();
   const lines: Record<string, string>[] = accountingLines(doc, date).map((l) => {
-    const taxCode = l.taxCode ?? 'PVM1';
+    // A rate without a code of VMI's classifier for the date (0 %, an unknown rate) leaves the code to the bookkeeper.
+    const taxCode = l.taxCode ?? '';
     const own = clip(l.code.replace(/[^0-9A-Za-z._-]/g, '').toUpperCase(), CODE_MAX);
-    const itemCode = own || `RC-${taxCode}`;
+    const itemCode = own || `RC-${taxCode || (l.rate === null ? 'NA' : `P${String(l.rate).replace('.', '_')}`)}`;
     const name = l.description || (l.fromTotals ? v('document_category') || doc.category || 'Services' : itemCode);
     if (!items.has(itemCode)) {
-      items.set(itemCode, { N17_KODAS_PS: itemCode, N17_PAV: clip(own ? name : `Services ${l.rate ?? ''}% VAT`, 100), N17_TIPAS: own ? '1' : '2', N17_KODAS_US: clip(l.unit || 'VNT', 10) });
+      items.set(itemCode, { N17_KODAS_PS: itemCode, N17_PAV: clip(own ? name : l.rate === null ? 'Services' : `Services ${l.rate}% VAT`, 100), N17_TIPAS: own ? '1' : '2', N17_KODAS_US: clip(l.unit || 'VNT', 10) });
     }
     return {
       I07_KODAS: itemCode,

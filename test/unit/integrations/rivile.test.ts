@@ -38,6 +38,37 @@ describe('Rivile mapping', () => {
     expect(clientCode('', '', 'Pirkėjas UAB')).toMatch(/^K[0-9A-Z]{1,11}$/);
   });
 
+  it('books the VAT totals when the line items do not account for the document: read in part, or without rates on a document of two rates', () => {
+    const partial = exportDoc({
+      fields: { document_id: 'PP-2', issue_date: '2025-03-04', supplier_name: 'UAB Popierius', supplier_code: '302222222', amount_total: '121.00', amount_tax: '21.00' },
+      lineItems: [{ description: 'Paper A4', quantity: '1', total_price: '5.00' }],
+    });
+    expect(rivileRecords(partial).i06.I07).toEqual([expect.objectContaining({ I07_KODAS: 'RC-PVM1', I07_SUMA: '100.00', I07_PVM: '21.00', I07_MOKESTIS: 'PVM1' })]);
+    const twoRates = exportDoc({
+      fields: { document_id: 'PP-3', issue_date: '2025-03-04', supplier_name: 'UAB Popierius', supplier_code: '302222222', amount_total_base: '200.00', amount_tax: '26.00', amount_total: '226.00' },
+      lineItems: [
+        { description: 'Book', quantity: '1', total_price: '100.00' },
+        { description: 'Pen', quantity: '1', total_price: '100.00' },
+      ],
+      vatLines: [
+        { vat_line_rate: '21', vat_line_base: '100.00', vat_line_tax: '21.00' },
+        { vat_line_rate: '5', vat_line_base: '100.00', vat_line_tax: '5.00' },
+      ],
+    });
+    const lines = rivileRecords(twoRates).i06.I07;
+    expect(lines.map((l) => [l.I07_SUMA, l.I07_PVM, l.I07_MOKESTIS])).toEqual([
+      ['100.00', '21.00', 'PVM1'],
+      ['100.00', '5.00', 'PVM3'],
+    ]);
+    expect(lines.reduce((s, l) => s + Number(l.I07_PVM), 0)).toBeCloseTo(26, 2);
+  });
+
+  it('leaves the tax code empty for a rate without one (0 %), never the standard rate', () => {
+    const r = rivileRecords(exportDoc({ fields: { document_id: 'PP-4', issue_date: '2025-03-04', supplier_name: 'UAB Knygos', supplier_code: '302222223', amount_total: '50.00', amount_tax: '0.00' } }));
+    expect(r.i06.I07).toEqual([expect.objectContaining({ I07_KODAS: 'RC-P0', I07_SUMA: '50.00', I07_PVM: '0.00', I07_PVM_PROC: '0', I07_MOKESTIS: '' })]);
+    expect(r.n17).toEqual([expect.objectContaining({ N17_KODAS_PS: 'RC-P0', N17_PAV: 'Services 0% VAT' })]);
+  });
+
   it('writes GAMA dates as YYYY.MM.DD', () => {
     expect(gamaDate('2025-12-31')).toBe('2025.12.31');
   });
