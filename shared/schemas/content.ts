@@ -368,6 +368,16 @@ export function valueError(field: Pick<SchemaField, 'type' | 'options'>, value: 
 
 // ---------------------------------------------------------------- export
 
+/**
+ * The TAX of an export: the document's tax total, else the sum of its VAT lines' taxes (lines without a tax are
+ * left out); '' when it has neither. One rule for the files the browser builds and those the server builds.
+ */
+export function exportTax(taxTotal: string, vatLineTaxes: ReadonlyArray<string>): string {
+  if (taxTotal.trim()) return taxTotal.trim();
+  const taxes = vatLineTaxes.map((t) => t.trim()).filter((t) => t !== '').map(Number).filter((n) => Number.isFinite(n));
+  return taxes.length ? taxes.reduce((a, b) => a + b, 0).toFixed(2) : '';
+}
+
 /** Export fields, default order (product.md "Export fields"). */
 export const EXPORT_FIELDS = ['user', 'type', 'date', 'currency', 'status', 'total', 'tax', 'supplier', 'category', 'notes'] as const;
 export type ExportField = (typeof EXPORT_FIELDS)[number];

@@ -205,8 +205,10 @@ export const typeBodySchema = z.object({ receipt_type: receiptTypeSchema, versio
 export const selectCompanyBodySchema = z.object({ company_id: companyIdSchema, version: versionField });
 export const combineBodySchema = z.object({ receipt_id: documentIdSchema, version: versionField });
 export const restartBodySchema = z.object({ version: versionField });
+/** The most documents one XML export call takes; the export pop-up splits larger selections. */
+export const XML_EXPORT_MAX = 100;
 export const exportXmlBodySchema = z.object({
-  receipt_ids: z.array(documentIdSchema).min(1, MSG.required).max(100, 'At most 100 documents'),
+  receipt_ids: z.array(documentIdSchema).min(1, MSG.required).max(XML_EXPORT_MAX, `At most ${XML_EXPORT_MAX} documents`),
 });
 
 export const BULK_ACTIONS = ['status', 'flag', 'type', 'delete', 'send'] as const;

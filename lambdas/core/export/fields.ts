@@ -4,7 +4,7 @@
  * (document_id, due_date, ...) can be added by its id. CSV headers are the titles upper-cased, PDF
  * column titles are the readable titles.
  */
-import { EXPORT_FIELDS } from '../../../shared/schemas/content';
+import { EXPORT_FIELDS, exportTax } from '../../../shared/schemas/content';
 import { STATUS_TITLES, type ReceiptStatus } from '../../../shared/status';
 import { stakeholderKind } from '../content/schema';
 import { rowsOf, valueOf, type ContentDocument } from '../content/tree';
@@ -63,12 +63,9 @@ export function parseExportFields(fields: string | undefined): ExportColumn[] {
   return items.length ? items : EXPORT_FIELDS.map((key) => ({ key, title: readable(key) }));
 }
 
-/** Tax: the tax total, else the sum of the VAT lines. */
+/** Tax: the tax total, else the sum of the VAT lines (`exportTax`). */
 function taxOf(doc: ExportDocument): string {
-  const tax = valueOf(doc.content, 'amount_tax');
-  if (tax) return tax;
-  const lines = rowsOf(doc.content, 'vat_lines').map((r) => Number(r.vat_line_tax)).filter((n) => Number.isFinite(n));
-  return lines.length ? lines.reduce((a, b) => a + b, 0).toFixed(2) : '';
+  return exportTax(valueOf(doc.content, 'amount_tax'), rowsOf(doc.content, 'vat_lines').map((r) => r.vat_line_tax ?? ''));
 }
 
 export function exportValue(doc: ExportDocument, key: string): string {

@@ -14,6 +14,7 @@ import {
 } from '../../../web/src/features/export/lib/fields';
 import { buildPdf } from '../../../web/src/features/export/lib/pdf';
 import { defaultReportName, exportFileName, exportTable, exportValue } from '../../../web/src/features/export/lib/table';
+import { xmlExportCalls } from '../../../web/src/features/export/api/export';
 import { receipt } from './receipt-fixture';
 
 describe('export field list', () => {
@@ -95,6 +96,19 @@ describe('export values and files', () => {
     expect(exportValue(doc, 'unknown_field')).toBe('');
   });
 
+  it('takes TAX from the VAT lines when the document has no tax total, as the server-built files do', () => {
+    const vatLine = (tax: string) => ({
+      id: `t-${tax}`,
+      schema_id: 'vat_lines_tuple',
+      category: 'tuple' as const,
+      content: null,
+      children: [{ id: `x-${tax}`, schema_id: 'vat_line_tax', category: 'datapoint' as const, content: { value: tax, page: 1, position: null, confidence: 99 } }],
+    });
+    const withLines = { ...receipt({}), content: [{ id: 'vat_lines', schema_id: 'vat_lines', category: 'multivalue' as const, content: null, children: [vatLine('21.00'), vatLine('4.50'), vatLine('')] }] };
+    expect(exportValue(withLines, 'tax')).toBe('25.50');
+    expect(exportValue({ ...receipt({}), content: [] }, 'tax')).toBe('');
+  });
+
   it('builds a CSV with upper-cased headers in the chosen order, quoted where needed', () => {
     const fields = moveField(renameField(defaultExportFields(), 'supplier', 'Customer'), 'supplier', 'user');
     const csv = buildCsv(exportTable([doc, receipt({ receipt_id: 'r2', total: '-3.00', notes: '=HYPERLINK("x")' })], fields, 'csv'));
@@ -125,5 +139,25 @@ describe('export values and files', () => {
     expect(exportFileName('March costs', 'pdf', now)).toBe('March costs.pdf');
     expect(exportFileName('a.csv', 'csv', now)).toBe('a.csv');
     expect(exportFileName('x/y:z', 'xml', now)).toBe('x-y-z.xml');
+  });
+});
+
+describe('XML export calls', () => {
+  const row = (i: number, company_id: string, company_code: string) => ({ receipt_id: `R${i}`, company_id, company_code });
+
+  it('makes one call per company and per 100 documents, each to a file of its own', () => {
+    const rows = [...Array.from({ length: 230 }, (_, i) => row(i, 'c1', 'ACME')), row(999, 'c2', 'BETA')];
+    const calls = xmlExportCalls(rows);
+    expect(calls.map((c) => [c.companyId, c.receiptIds.length, c.suffix])).toEqual([
+      ['c1', 100, '-ACME-1'],
+      ['c1', 100, '-ACME-2'],
+      ['c1', 30, '-ACME-3'],
+      ['c2', 1, '-BETA'],
+    ]);
+    expect(calls.flatMap((c) => c.receiptIds)).toEqual(rows.map((r) => r.receipt_id));
+  });
+
+  it('names no company and no part for up to 100 documents of one company', () => {
+    expect(xmlExportCalls(Array.from({ length: 100 }, (_, i) => row(i, 'c1', 'ACME')))).toEqual([{ companyId: 'c1', receiptIds: Array.from({ length: 100 }, (_, i) => `R${i}`), suffix: '' }]);
   });
 });

@@ -1,3 +1,4 @@
+import { XML_EXPORT_MAX } from '../../../../../shared/schemas/receipts';
 import type { ApiClient } from '../../../lib/api-client';
 import { companyOf } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
@@ -23,6 +24,25 @@ export function byCompany<T extends Pick<Receipt, 'company_id'>>(receipts: Reado
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   return groups;
+}
+
+/**
+ * The server calls of an XML export and the file each answer goes to: one per company and per 100 documents; the
+ * file name's suffix names the company when there are several and the part when a company has more than 100.
+ */
+export function xmlExportCalls<T extends Pick<Receipt, 'company_id' | 'receipt_id'> & { company_code?: string | null }>(
+  receipts: ReadonlyArray<T>,
+): { companyId: string; receiptIds: string[]; suffix: string }[] {
+  const groups = [...byCompany(receipts)];
+  return groups.flatMap(([companyId, group]) => {
+    const company = groups.length > 1 ? `-${group[0]!.company_code || companyId}` : '';
+    const parts = Math.ceil(group.length / XML_EXPORT_MAX);
+    return Array.from({ length: parts }, (_, i) => ({
+      companyId,
+      receiptIds: group.slice(i * XML_EXPORT_MAX, (i + 1) * XML_EXPORT_MAX).map((r) => r.receipt_id),
+      suffix: `${company}${parts > 1 ? `-${i + 1}` : ''}`,
+    }));
+  });
 }
 
 /** The XML files the server makes: the product's XML, and Rivile GAMA's EIP import file (for users without its API). */

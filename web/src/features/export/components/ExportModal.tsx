@@ -12,7 +12,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useReceiptActions } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
-import { byCompany, exportXml, loadForExport } from '../api/export';
+import { exportXml, loadForExport, xmlExportCalls } from '../api/export';
 import { buildCsv, csvBlob } from '../lib/csv';
 import { downloadBlob } from '../lib/download';
 import { csvHeader, defaultExportFields, pdfTitle, type ExportField } from '../lib/fields';
@@ -66,16 +66,9 @@ export function ExportModal({
     setPending(true);
     try {
       if (tab === 'xml' || tab === 'rivile') {
-        const groups = [...byCompany(receipts)];
-        for (const [companyId, group] of groups) {
-          const xml = await exportXml(
-            api,
-            companyId,
-            group.map((r) => r.receipt_id),
-            tab,
-          );
-          const suffix = groups.length > 1 ? `-${group[0]!.company_code || companyId}` : '';
-          downloadBlob(new Blob([xml], { type: 'application/xml' }), exportFileName(`${fileName.trim() || defaultReportName()}${suffix}`, 'xml'));
+        for (const call of xmlExportCalls(receipts)) {
+          const xml = await exportXml(api, call.companyId, call.receiptIds, tab);
+          downloadBlob(new Blob([xml], { type: 'application/xml' }), exportFileName(`${fileName.trim() || defaultReportName()}${call.suffix}`, 'xml'));
         }
       } else {
         if (fields.length === 0) {

@@ -1,3 +1,4 @@
+import { exportTax } from '../../../../../shared/schemas/content';
 import { fullName } from '../../../lib/format';
 import type { Receipt } from '../api/types';
 
@@ -36,6 +37,15 @@ export function contentValue(content: ReadonlyArray<ContentNode> | null | undefi
     if (nested) return nested;
   }
   return '';
+}
+
+/** Every non-empty value of a content field (depth first), by schema_id: the cells of one column of a table. */
+export function contentValues(content: ReadonlyArray<ContentNode> | null | undefined, schemaId: string): string[] {
+  if (!content) return [];
+  return content.flatMap((item) => {
+    const own = item.schema_id === schemaId ? text(item.content?.value) : '';
+    return [...(own ? [own] : []), ...contentValues(item.children, schemaId)];
+  });
 }
 
 /** A list row, or a full document with its content. */
@@ -78,7 +88,7 @@ export function receiptSummary(receipt: ReceiptLike): RowSummary {
     documentNumber: firstOf(receipt, receipt.document_number, CONTENT_IDS.documentNumber),
     date: firstOf(receipt, receipt.issue_date, CONTENT_IDS.date),
     total: firstOf(receipt, receipt.total, CONTENT_IDS.total),
-    tax: firstOf(receipt, undefined, CONTENT_IDS.tax),
+    tax: exportTax(firstOf(receipt, undefined, CONTENT_IDS.tax), contentValues(receipt.content, 'vat_line_tax')),
     currency: firstOf(receipt, receipt.currency, CONTENT_IDS.currency),
     fileName: text(receipt.original_file_name),
     owner: fullName(receipt.user ?? undefined),
