@@ -6,6 +6,11 @@ export const AUTOSAVE_MS = 2000;
 export const COMPANY_SELECT_REDIRECT_MS = 2500;
 export const WS_PING_MS = 300_000;
 export const BADGE_CAP = 999;
+/**
+ * Fields of a company that differ from member to member (the member's own `role`). A `company` live event goes to
+ * every member's screens, so it never carries them, and a screen keeps its own (docs/decisions.md, live channel).
+ */
+export const PER_MEMBER_COMPANY_FIELDS = ['role'] as const;
 export const LINE_SNAP_PX = 6;
 /** A scroll to a place on the screen is animated over 350 ms, in steps of 20 ms. */
 export const SCROLL_ANIMATION_MS = 350;

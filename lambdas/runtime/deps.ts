@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
 import { ddbAccountsStore } from '../adapters/ddb/accounts-store';
+import { ddbConnectionStore } from '../adapters/ddb/connection-store';
 import { ddbCompanyAdminStore } from '../adapters/ddb/company-admin-store';
 import { ddbDocumentsStore } from '../adapters/ddb/documents-store';
 import { ddbEmailStore } from '../adapters/ddb/email-store';
@@ -9,6 +10,7 @@ import { ddbImportsStore } from '../adapters/ddb/imports-store';
 import { ddbTeamStore } from '../adapters/ddb/team-store';
 import type { DocumentsStore, FileStore } from '../core/documents/ports';
 import type { EmailStore } from '../core/email-in/ports';
+import type { ConnectionStore } from '../core/live/connections';
 import { systemClock, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../core/ports';
 import type { MasterDataStore } from '../core/master-data/ports';
 import type { ImportsStore } from '../core/master-data/import/ports';
@@ -47,6 +49,8 @@ export interface Deps {
   imports: ImportsStore;
   // Team and invitations
   team: TeamStore;
+  /** Live connections' subscriptions (lambdas/core/live): ended when a member is removed or a company deleted. */
+  connections: ConnectionStore;
   /** The web app's origin, for links in mail (the mailer is imported by the one handler that sends, so only it is granted SES). */
   appUrl: string;
 }
@@ -78,6 +82,7 @@ export function deps(needs?: readonly AwsNeed[], who = 'this handler'): Deps {
     masterData: ddbMasterDataStore,
     imports: ddbImportsStore,
     team: ddbTeamStore,
+    connections: ddbConnectionStore,
     appUrl: env().APP_URL,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPANY_CODE_MAX, COMPANY_NAME_MAX } from '../constants';
+import { COMPANY_CODE_MAX, COMPANY_NAME_MAX, type PER_MEMBER_COMPANY_FIELDS } from '../constants';
 import { MSG } from './messages';
 import { requiredString } from './auth';
 
@@ -61,6 +61,9 @@ export const companySchema = z.object({
   dropbox_selected_import_folder_name: z.string().nullable(),
 });
 export type Company = z.infer<typeof companySchema>;
+
+/** The payload of a `company` live event: the changed fields of the company as every member sees it. */
+export type CompanyEvent = Pick<Company, 'company_id'> & Partial<Omit<Company, (typeof PER_MEMBER_COMPANY_FIELDS)[number]>>;
 
 export const companiesResponseSchema = z.object({ items: z.array(companySchema) });
 

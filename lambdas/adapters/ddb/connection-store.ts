@@ -62,6 +62,28 @@ export const ddbConnectionStore: ConnectionStore = {
     const items = await itemsOf(connectionId);
     await batchDelete(items.map((i) => ({ pk: String(i.pk), sk: String(i.sk) })));
   },
+  async unsubscribeUser(userId, companyId) {
+    // A13: the user's connections (A12's partition, expired ones too), then each one's subscription to the company;
+    // deleting a subscription a connection does not have is a no-op.
+    const connections = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.connectionOfUserIndex(userId, '').gsi1pk },
+      ProjectionExpression: 'connection_id',
+    });
+    const connectionIds = [...new Set(connections.map((c) => String(c.connection_id)))];
+    await batchDelete(connectionIds.map((id) => keys.connectionSubscription(id, companyId)));
+  },
+  async unsubscribeCompany(companyId) {
+    // A14: every subscription to the company (A10's partition, expired ones too).
+    const subscriptions = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.connectionOfCompanyIndex(companyId, '').gsi1pk },
+      ProjectionExpression: 'pk, sk',
+    });
+    await batchDelete(subscriptions.map((i) => ({ pk: String(i.pk), sk: String(i.sk) })));
+  },
   async owner(connectionId) {
     const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.connection(connectionId) }));
     return res.Item ? String(res.Item.user_id) : undefined;

@@ -19,13 +19,17 @@ export function stripKeys<T>(item: Record<string, unknown>): T {
   return rest as T;
 }
 
-/** BatchGetItem in chunks of 100, retrying unprocessed keys. Order of the result is not the order of keys. */
-export async function batchGet(keyList: Key[]): Promise<Record<string, unknown>[]> {
+/**
+ * BatchGetItem in chunks of 100, retrying unprocessed keys. Order of the result is not the order of keys.
+ * `consistent` reads the latest committed items (ConsistentRead).
+ */
+export async function batchGet(keyList: Key[], options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < keyList.length; i += 100) {
     let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100);
     for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      const res = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+      const request = { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) };
+      const res = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: request } }));
       out.push(...(res.Responses?.[tableName()] ?? []));
       pending = res.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined;
       if (pending && pending.length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));

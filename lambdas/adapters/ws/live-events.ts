@@ -3,11 +3,13 @@ import {
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
+import { connectionsOfMembers, type CompanySubscription } from '../../core/live/connections';
+import { broadcastPayload } from '../../core/live/company-event';
 import type { LiveEventName, LiveEvents } from '../../core/ports';
 import { env } from '../../runtime/env';
 import { ddbConnectionStore } from '../ddb/connection-store';
 import { keys } from '../ddb/keys';
-import { queryAll } from '../ddb/table-ops';
+import { batchGet, queryAll } from '../ddb/table-ops';
 
 let client: ApiGatewayManagementApiClient | undefined;
 function managementClient(): ApiGatewayManagementApiClient | undefined {
@@ -21,8 +23,8 @@ export function resetLiveEventsClient(): void {
   client = undefined;
 }
 
-/** Live connections of a channel: Query gsi1 where gsi1pk = COMPANY#<id>#CONNS or USER#<id>#CONNS. */
-async function connectionsOf(gsi1pk: string): Promise<string[]> {
+/** Live subscriptions of a channel: Query gsi1 where gsi1pk = COMPANY#<id>#CONNS (A10) or USER#<id>#CONNS (A12). */
+async function subscriptionsOf(gsi1pk: string): Promise<CompanySubscription[]> {
   const items = await queryAll({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
@@ -30,11 +32,25 @@ async function connectionsOf(gsi1pk: string): Promise<string[]> {
     ExpressionAttributeNames: { '#ttl': 'ttl' },
     ExpressionAttributeValues: { ':pk': gsi1pk, ':now': Math.floor(Date.now() / 1000) },
   });
-  return items.map((i) => String(i.connection_id));
+  return items.map((i) => ({ connection_id: String(i.connection_id), user_id: String(i.user_id) }));
 }
 
-export const connectionsOfCompany = (companyId: string) => connectionsOf(keys.connectionOfCompanyIndex(companyId, '').gsi1pk);
-export const connectionsOfUser = (userId: string) => connectionsOf(keys.connectionOfUserIndex(userId, '').gsi1pk);
+/** Which of these users are members of the company now: one consistent BatchGetItem of their memberships (A15). */
+async function membersAmong(companyId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const items = await batchGet(userIds.map((id) => keys.membership(id, companyId)), { consistent: true });
+  return new Set(items.map((i) => String(i.user_id)));
+}
+
+/** The connections a company event goes to: its subscriptions (A10) whose user is still a member (A15). */
+export async function connectionsOfCompany(companyId: string): Promise<string[]> {
+  const subscriptions = await subscriptionsOf(keys.connectionOfCompanyIndex(companyId, '').gsi1pk);
+  if (subscriptions.length === 0) return [];
+  const users = [...new Set(subscriptions.map((s) => s.user_id))];
+  return connectionsOfMembers(subscriptions, await membersAmong(companyId, users));
+}
+export const connectionsOfUser = async (userId: string) =>
+  (await subscriptionsOf(keys.connectionOfUserIndex(userId, '').gsi1pk)).map((s) => s.connection_id);
 
 export async function sendToConnection(connectionId: string, message: unknown): Promise<boolean> {
   const api = managementClient();
@@ -60,7 +76,8 @@ async function broadcast(connections: string[], event: LiveEventName, payload: u
 export const wsLiveEvents: LiveEvents = {
   async publish(companyId, event, payload) {
     if (!managementClient()) return;
-    await broadcast(await connectionsOfCompany(companyId), event, payload);
+    // Company-wide: a company payload never carries a member's own fields (core/live/company-event.ts).
+    await broadcast(await connectionsOfCompany(companyId), event, broadcastPayload(event, payload));
   },
   async publishToUser(userId, event, payload) {
     if (!managementClient()) return;

@@ -1,6 +1,8 @@
 import { DEFAULT_AVAILABLE_DOCUMENTS, EMAIL_IN_DOMAIN } from '../../../shared/constants';
 import { AppError, conflict, forbidden, notFound } from '../../../shared/errors';
 import { INTEGRATION_FLAGS, type Company, type CreateCompanyInput } from '../../../shared/schemas/company';
+import { publishCompanyChange } from '../live/company-event';
+import type { ConnectionStore } from '../live/connections';
 import { CompanyLimitReached, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../ports';
 import { emptyCounts } from './counts';
 import type { CompanyRecord, ProfileRecord } from './types';
@@ -108,16 +110,17 @@ export async function createCompany(
     throw error;
   }
   const view = toCompanyView(record, 'admin', undefined);
-  await deps.live.publish(record.company_id, 'company', view);
+  await publishCompanyChange(deps.live, view);
   return view;
 }
 
 /**
  * Deletes a company the caller administers. The caller keeps at least one company:
- * the dashboard offers deletion only on cards other than the active one.
+ * the dashboard offers deletion only on cards other than the active one. Open screens are told first
+ * (`company-delete`), then every live subscription to the company ends with it.
  */
 export async function deleteCompany(
-  deps: { store: AccountsStore; live: LiveEvents },
+  deps: { store: AccountsStore; live: LiveEvents; connections: Pick<ConnectionStore, 'unsubscribeCompany'> },
   userId: string,
   companyId: string,
 ): Promise<{ deleted: true; company_id: string }> {
@@ -131,5 +134,6 @@ export async function deleteCompany(
   const members = await deps.store.listMembersOfCompany(companyId);
   await deps.live.publish(companyId, 'company-delete', { company_id: companyId });
   await deps.store.deleteCompany(company, members);
+  await deps.connections.unsubscribeCompany(companyId);
   return { deleted: true, company_id: companyId };
 }

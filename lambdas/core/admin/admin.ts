@@ -12,6 +12,7 @@ import {
 } from '../../../shared/schemas/admin';
 import { monthOf } from '../accounts/companies';
 import type { CompanyRecord, CountsByType, UsageRecord } from '../accounts/types';
+import { publishCompanyChange } from '../live/company-event';
 import type { AccountsStore, Clock, LiveEvents } from '../ports';
 import type { CompanyAdminStore } from './ports';
 
@@ -104,7 +105,7 @@ export async function getAdminCompany(deps: Pick<AdminDeps, 'store' | 'clock'>, 
 
 /** Tells the company's open screens (menu counts, dashboard cards) about the new usage figures. */
 async function publishUsage(live: LiveEvents, view: AdminCompany): Promise<void> {
-  await live.publish(view.company_id, 'company', {
+  await publishCompanyChange(live, {
     company_id: view.company_id,
     available_documents: view.available_documents,
     used_documents: view.used_documents,

@@ -23,6 +23,7 @@ import { digest, documentIdFor, EXTENSIONS, extensionOf, maxBytesFor, uploadKey 
 import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
 import { RESERVATION_SECONDS, releaseExpiredReservations, reserveOneDocument } from '../documents/upload';
 import { companyScope, type UploadRecord } from '../documents/types';
+import { publishCompanyChange } from '../live/company-event';
 import type { LiveEvents } from '../ports';
 import { DriveAuthError, type DriveFile, type DriveImportRecord } from './ports';
 import { keepRenewedTokens, openTokens, switchOff, type DriveDeps } from './service';
@@ -121,7 +122,7 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
     if (error instanceof DriveAuthError) {
       deps.log.warn('drive grant refused: import switched off', { company_id: companyId, service, error: error.message });
       await switchOff(deps, companyId, service, DRIVE_MSG.revoked(service));
-      await publishCompanyChange(deps, companyId);
+      await tellMembersOfCompany(deps, companyId);
       return { ...base, imported, skipped, state: 'off', error: error.message };
     }
     const message = `${DRIVE_PRODUCT[service]}: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
@@ -131,12 +132,14 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
   }
 }
 
-async function publishCompanyChange(deps: DriveRunDeps, companyId: string) {
+async function tellMembersOfCompany(deps: DriveRunDeps, companyId: string) {
   const [record] = await deps.store.getCompanies([companyId]);
   if (!record) return;
-  // The live channel carries the company as its members see it; the role is an admin's (the screen is theirs).
+  // The live channel carries the company as every member sees it: no role (there is no caller here, and a basic
+  // member's screen keeps theirs), so the view's role is dropped before it is published.
   const stats = await deps.store.getCompanyStats([companyId], monthOf(deps.clock.now()));
-  await deps.live.publish(companyId, 'company', toCompanyView(record, 'admin', stats.get(companyId)));
+  const { role: _role, ...shared } = toCompanyView(record, 'basic', stats.get(companyId));
+  await publishCompanyChange(deps.live, shared);
 }
 
 interface Owner {

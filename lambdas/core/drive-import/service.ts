@@ -24,6 +24,7 @@ import {
 } from '../../../shared/schemas/drive';
 import { monthOf, toCompanyView } from '../accounts/companies';
 import type { IntegrationStore, SecretBox } from '../integrations/ports';
+import { publishCompanyChange } from '../live/company-event';
 import type { AccountsStore, Clock, LiveEvents } from '../ports';
 import { DriveAuthError, type DriveImportRecord, type DriveProviders, type DriveSession, type DriveStore, type DriveTokens } from './ports';
 
@@ -67,7 +68,8 @@ async function companyView(deps: Pick<DriveDeps, 'store' | 'clock'>, caller: Dri
 
 async function publishCompany(deps: DriveDeps, caller: DriveCaller): Promise<Company> {
   const view = await companyView(deps, caller);
-  await deps.live.publish(caller.companyId, 'company', view);
+  // The answer is the caller's view (their role); the event goes to every member, without it.
+  await publishCompanyChange(deps.live, view);
   return view;
 }
 

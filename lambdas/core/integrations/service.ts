@@ -22,6 +22,7 @@ import {
   type ServiceType,
 } from '../../../shared/schemas/integrations';
 import { monthOf, toCompanyView } from '../accounts/companies';
+import { publishCompanyChange } from '../live/company-event';
 import type { AccountsStore, Clock, LiveEvents } from '../ports';
 import { TargetError, type FileDrop, type IntegrationStore, type RivileApi, type SecretBox, type ServerLogin } from './ports';
 import { testRivile } from './rivile';
@@ -133,6 +134,6 @@ export async function changeService(
   }
   if (type === 'rivile_import') await deps.syncState!.setEnabled(companyId, type, input.enabled, deps.clock.now().toISOString());
   const view = await companyViewFor(deps, caller.userId, companyId);
-  await deps.live.publish(companyId, 'company', view);
+  await publishCompanyChange(deps.live, view);
   return view;
 }

@@ -6,6 +6,26 @@ export interface ConnectionStore {
   subscribe(connectionId: string, userId: string, companyIds: string[], expiresAt: number): Promise<void>;
   remove(connectionId: string): Promise<void>;
   owner(connectionId: string): Promise<string | undefined>;
+  /** Ends the subscriptions of every connection of one user to one company (a removed member; A13). */
+  unsubscribeUser(userId: string, companyId: string): Promise<void>;
+  /** Ends every connection's subscription to a company (a deleted company; A14). */
+  unsubscribeCompany(companyId: string): Promise<void>;
+}
+
+/** One connection's subscription to a company, as the publisher reads it (A10). */
+export interface CompanySubscription {
+  connection_id: string;
+  /** The connection's user. */
+  user_id: string;
+}
+
+/**
+ * The connections a company's event goes to: those of users who are still members. Removing a member ends their
+ * subscriptions (A13); this also skips one that outlived it — a company switch that checked the membership just
+ * before the removal and wrote its subscription just after, or a connection the index did not show yet.
+ */
+export function connectionsOfMembers(subscriptions: CompanySubscription[], members: ReadonlySet<string>): string[] {
+  return subscriptions.filter((s) => members.has(s.user_id)).map((s) => s.connection_id);
 }
 
 /** API Gateway closes WebSocket connections after two hours; the records expire with them. */

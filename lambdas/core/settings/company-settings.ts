@@ -4,6 +4,7 @@ import type { UpdateCompanyInput } from '../../../shared/schemas/admin';
 import type { Company, CompanyRole } from '../../../shared/schemas/company';
 import { monthOf, toCompanyView } from '../accounts/companies';
 import type { CompanyAdminStore } from '../admin/ports';
+import { publishCompanyChange } from '../live/company-event';
 import type { AccountsStore, Clock, LiveEvents } from '../ports';
 
 /**
@@ -19,6 +20,6 @@ export async function updateCompanyDetails(
   if (!record) throw notFound('Company not found');
   const stats = await deps.store.getCompanyStats([record.company_id], monthOf(deps.clock.now()));
   const view = toCompanyView(record, caller.role, stats.get(record.company_id));
-  await deps.live.publish(record.company_id, 'company', { company_id: record.company_id, name: record.name, code: record.code });
+  await publishCompanyChange(deps.live, { company_id: record.company_id, name: record.name, code: record.code });
   return view;
 }

@@ -1,6 +1,7 @@
 import { conflict, notFound } from '../../../shared/errors';
 import type { CompanyUser, UpdateCompanyUserInput } from '../../../shared/schemas/team';
-import type { AccountsStore } from '../ports';
+import type { ConnectionStore } from '../live/connections';
+import type { AccountsStore, LiveEvents } from '../ports';
 import type { CompanyRecord, ProfileRecord } from '../accounts/types';
 import { memberEmailInAddress } from './email-prefix';
 import type { MemberRecord, TeamStore } from './types';
@@ -116,9 +117,14 @@ export async function updateCompanyUser(
   return toCompanyUser(updated, profile, company, callerId, admins);
 }
 
-/** DELETE /company/users/{id}: removes the membership and the member's Email-in claim; their documents stay with the company. */
+/**
+ * DELETE /company/users/{id}: removes the membership and the member's Email-in claim; their documents stay with the
+ * company. The removed member's open screens stop following the company at once: their live subscriptions to it
+ * end (not when the connection expires), and their own channel gets a `company-delete` so the company leaves
+ * their companies list (for them it is gone).
+ */
 export async function deleteCompanyUser(
-  deps: TeamDeps,
+  deps: TeamDeps & { connections: Pick<ConnectionStore, 'unsubscribeUser'>; live: LiveEvents },
   callerId: string,
   companyId: string,
   userId: string,
@@ -131,5 +137,7 @@ export async function deleteCompanyUser(
     member.email_prefix ? memberEmailInAddress(member.email_prefix) : undefined,
   );
   if (failure) throw notFound('User not found');
+  await deps.connections.unsubscribeUser(userId, companyId);
+  await deps.live.publishToUser(userId, 'company-delete', { company_id: companyId });
   return { deleted: true, user_id: userId };
 }

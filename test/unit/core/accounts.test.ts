@@ -52,6 +52,9 @@ const live: LiveEvents = {
   publishToUser: async (userId, event) => void events.push({ companyId: `user:${userId}`, event }),
 };
 
+const unsubscribed: string[] = [];
+const connections = { unsubscribeCompany: async (companyId: string) => void unsubscribed.push(companyId) };
+
 const attrs = (userId: string, email = `${userId}@example.com`) => ({
   userId,
   email,
@@ -95,18 +98,20 @@ describe('companies', () => {
     const m = memoryStore();
     await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('u4'));
     const [only] = await m.store.listMembershipsOfUser('u4');
-    await expect(deleteCompany({ store: m.store, live }, 'u4', only!.company_id)).rejects.toMatchObject({ kind: 'Conflict' });
+    await expect(deleteCompany({ store: m.store, live, connections }, 'u4', only!.company_id)).rejects.toMatchObject({ kind: 'Conflict' });
     m.companies.set('c2', { ...m.companies.get(only!.company_id)!, company_id: 'c2' });
     m.memberships.push({ user_id: 'u4', company_id: 'c2', role: 'admin', joined_at: '' });
-    await expect(deleteCompany({ store: m.store, live }, 'u4', 'c2')).resolves.toEqual({ deleted: true, company_id: 'c2' });
+    await expect(deleteCompany({ store: m.store, live, connections }, 'u4', 'c2')).resolves.toEqual({ deleted: true, company_id: 'c2' });
     expect(events).toContainEqual({ companyId: 'c2', event: 'company-delete' });
-    await expect(deleteCompany({ store: m.store, live }, 'u4', 'c2')).rejects.toMatchObject({ kind: 'NotFound' });
+    // The live subscriptions to the deleted company end with it (not when the connections expire).
+    expect(unsubscribed).toEqual(['c2']);
+    await expect(deleteCompany({ store: m.store, live, connections }, 'u4', 'c2')).rejects.toMatchObject({ kind: 'NotFound' });
   });
 
   it('refuses a basic member', async () => {
     const m = memoryStore();
     m.memberships.push({ user_id: 'u5', company_id: 'c9', role: 'basic', joined_at: '' });
-    await expect(deleteCompany({ store: m.store, live }, 'u5', 'c9')).rejects.toMatchObject({ kind: 'Forbidden' });
+    await expect(deleteCompany({ store: m.store, live, connections }, 'u5', 'c9')).rejects.toMatchObject({ kind: 'Forbidden' });
   });
 });
 

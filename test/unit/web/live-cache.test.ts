@@ -129,13 +129,26 @@ describe('event payloads', () => {
 const company = (id: string, over: Partial<Company> = {}) => ({ company_id: id, name: id.toUpperCase(), role: 'admin', counts: {}, ...over }) as Company;
 
 describe('company events', () => {
-  it('merges a company update and adds a complete new company', () => {
+  it('merges a company update; an unknown company is refetched (its role is the server list\'s to say)', () => {
     const before = [company('c1'), company('c2')];
     const r = applyCompanyEvent(before, { company_id: 'c2', name: 'Renamed' });
     expect(r.kind === 'set' && r.data.map((c) => c.name)).toEqual(['C1', 'Renamed']);
-    const added = applyCompanyEvent(before, company('c3'));
-    expect(added.kind === 'set' && added.data.map((c) => c.company_id)).toEqual(['c1', 'c2', 'c3']);
+    expect(applyCompanyEvent(before, company('c3'))).toEqual({ kind: 'invalidate' });
     expect(applyCompanyEvent(before, { company_id: 'c9' })).toEqual({ kind: 'invalidate' });
+  });
+
+  it("keeps the user's own role: a basic member stays basic after a company event that names an admin role", () => {
+    // Prepare: a basic member's cached companies; the event is a whole company view as an admin saw it
+    const before = [company('c1', { role: 'basic' }), company('c2', { role: 'admin' })];
+    const adminView = company('c1', { name: 'Switched', role: 'admin', ftp_export: true });
+    // Act
+    const r = applyCompanyEvent(before, adminView);
+    const nested = applyCompanyEvent(before, { company: { company_id: 'c1', role: 'admin', vat_account: '2410' } });
+    // Assess: the shared fields are taken, the role is the cached one
+    expect(r.kind).toBe('set');
+    expect(r.kind === 'set' && r.data[0]).toMatchObject({ company_id: 'c1', name: 'Switched', ftp_export: true, role: 'basic' });
+    expect(r.kind === 'set' && r.data[1]!.role).toBe('admin');
+    expect(nested.kind === 'set' && nested.data[0]).toMatchObject({ vat_account: '2410', role: 'basic' });
   });
 
   it('company-delete removes a company other than the active one', () => {
@@ -182,6 +195,13 @@ describe('live events on the query cache', () => {
     const { qc, cache, review } = setup();
     handleLiveMessage({ event: 'receipt-delete', payload: { receipt_id: 'old', company_id: 'c1' } }, cache, 'c1');
     expect(ids(qc.getQueryData(queryKeys.receiptList(review)))).toEqual([]);
+  });
+
+  it('a company event never makes a basic member an admin on screen', () => {
+    const { qc, cache } = setup();
+    qc.setQueryData(queryKeys.companies, [company('c1', { role: 'basic' }), company('c2')]);
+    handleLiveMessage({ event: 'company', payload: company('c1', { name: 'Renamed', role: 'admin' }) }, cache, 'c1');
+    expect(qc.getQueryData<Company[]>(queryKeys.companies)?.[0]).toMatchObject({ name: 'Renamed', role: 'basic' });
   });
 
   it('company-delete of another company removes it from the companies', () => {

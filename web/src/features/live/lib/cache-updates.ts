@@ -1,4 +1,5 @@
 import type { InfiniteData } from '@tanstack/react-query';
+import { PER_MEMBER_COMPANY_FIELDS } from '../../../../../shared/constants';
 import type { Company } from '../../../../../shared/schemas/company';
 import type { Receipt, ReceiptListPage } from '../../receipts/api/types';
 import type { ListCursor, ListKeyParams } from '../../receipts/lib/list-params';
@@ -135,23 +136,30 @@ export function companyIdOfPayload(payload: unknown): string | null {
 
 export type CompaniesUpdate = { kind: 'set'; data: Company[] } | { kind: 'invalidate' } | { kind: 'none' };
 
+/** The fields of a `company` payload that every member shares: a member's own fields (role) are never taken from it. */
+function sharedCompanyFields(payload: unknown): Partial<Company> {
+  const raw = typeof payload === 'object' && payload !== null ? ((payload as { company?: unknown }).company ?? payload) : {};
+  if (typeof raw !== 'object' || raw === null) return {};
+  const perMember = new Set<string>(PER_MEMBER_COMPANY_FIELDS);
+  return Object.fromEntries(Object.entries(raw).filter(([name]) => !perMember.has(name))) as Partial<Company>;
+}
+
 /**
- * A `company` event: the company's fields are merged into the cached list (a new complete company is added);
- * anything the cache cannot take as it is (an unknown company without its fields) is refetched.
+ * A `company` event: the company's fields are merged into the cached list, keeping this user's own role (the event
+ * goes to every member of the company, so a role in it — an admin's, from an older server — is never taken). An
+ * unknown company is refetched: only the server's list says what this user's role in it is.
  */
 export function applyCompanyEvent(companies: Company[] | undefined, payload: unknown): CompaniesUpdate {
   const id = companyIdOfPayload(payload);
   if (!id) return { kind: 'invalidate' };
   if (!companies) return { kind: 'none' };
-  const fields = (typeof payload === 'object' && payload !== null ? ((payload as { company?: unknown }).company ?? payload) : {}) as Partial<Company>;
+  const fields = sharedCompanyFields(payload);
   const index = companies.findIndex((c) => c.company_id === id);
-  if (index >= 0) {
-    const next = [...companies];
-    next[index] = { ...companies[index]!, ...fields, company_id: id };
-    return { kind: 'set', data: next };
-  }
-  const complete = typeof fields.name === 'string' && typeof fields.role === 'string' && typeof fields.counts === 'object';
-  return complete ? { kind: 'set', data: [...companies, fields as Company] } : { kind: 'invalidate' };
+  if (index < 0) return { kind: 'invalidate' };
+  const cached = companies[index]!;
+  const next = [...companies];
+  next[index] = { ...cached, ...fields, company_id: id, role: cached.role };
+  return { kind: 'set', data: next };
 }
 
 /**

@@ -1,0 +1,244 @@
+/**
+ * The live channel's company-wide events: a `company` event carries no member's own role (whoever built it), a
+ * removed member's subscriptions end and their screens are told, and the publisher skips a subscription whose user
+ * is no longer a member.
+ */
+import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { ddbConnectionStore } from '../../../lambdas/adapters/ddb/connection-store';
+import { resetLiveEventsClient, wsLiveEvents } from '../../../lambdas/adapters/ws/live-events';
+import { toCompanyView } from '../../../lambdas/core/accounts/companies';
+import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
+import { completeAuthorization, stateHashOf, type DriveDeps } from '../../../lambdas/core/drive-import/service';
+import { companyEventPayload, publishCompanyChange } from '../../../lambdas/core/live/company-event';
+import type { LiveEventName, LiveEvents } from '../../../lambdas/core/ports';
+import { deleteCompanyUser } from '../../../lambdas/core/team/members';
+import type { MemberRecord, TeamStore } from '../../../lambdas/core/team/types';
+import { resetEnvCache } from '../../../lambdas/runtime/env';
+
+const record: CompanyRecord = {
+  company_id: 'c1',
+  name: 'Acme UAB',
+  code: '300',
+  unique_name: 'acme-uab-abc123',
+  email: 'acme-uab-abc123@in.receipts.local',
+  created_at: '2026-11-25T10:00:00.000Z',
+  owner: { user_id: 'admin', name: 'Ona', surname: 'Onaitė', email: 'ona@example.com' },
+  available_documents: 500,
+  vat_account: '',
+  integrations: { ftp_export: true } as CompanyRecord['integrations'],
+  google_selected_import_folder_name: null,
+  dropbox_selected_import_folder_name: null,
+};
+
+function recordingLive() {
+  const sent: { to: string; event: LiveEventName; payload: unknown }[] = [];
+  const live: LiveEvents = {
+    publish: async (companyId, event, payload) => void sent.push({ to: `company:${companyId}`, event, payload }),
+    publishToUser: async (userId, event, payload) => void sent.push({ to: `user:${userId}`, event, payload }),
+  };
+  return { live, sent };
+}
+
+describe('company live events carry no member role', () => {
+  it('the payload is the company as every member sees it, without role', async () => {
+    // Prepare: the view an admin's call answers
+    const view = toCompanyView(record, 'admin', undefined);
+    const { live, sent } = recordingLive();
+    // Act
+    const payload = companyEventPayload(view);
+    await publishCompanyChange(live, view);
+    // Assess
+    expect(payload).not.toHaveProperty('role');
+    expect(payload).toMatchObject({ company_id: 'c1', name: 'Acme UAB', ftp_export: true });
+    expect(sent).toEqual([{ to: 'company:c1', event: 'company', payload }]);
+    expect(view.role).toBe('admin');
+  });
+
+  it("a drive connection answers the admin's view but tells the members without the admin's role", async () => {
+    // Prepare: an OAuth state handed out to the admin, and stores that know the admin's membership
+    const now = new Date('2026-11-25T10:00:00Z');
+    const { live, sent } = recordingLive();
+    const state = 'the-state';
+    const sealed = (plain: string) => ({ alg: 'local-aes-256-gcm', key_id: 'k', ciphertext: Buffer.from(plain).toString('base64') });
+    const deps = {
+      store: {
+        getMembership: async () => ({ user_id: 'admin', company_id: 'c1', role: 'admin' }),
+        getCompanies: async () => [record],
+        getCompanyStats: async () => new Map(),
+      },
+      drive: {
+        takeState: async (hash: string) =>
+          hash === stateHashOf(state)
+            ? { state_hash: hash, company_id: 'c1', user_id: 'admin', service: 'google', verifier: sealed('v'), expires_at: '2026-11-25T10:10:00.000Z' }
+            : undefined,
+        getImport: async () => undefined,
+        putImport: async () => undefined,
+        setCompanyDrive: async () => undefined,
+      },
+      integrations: { putCredentials: async () => undefined, getCredentials: async () => undefined },
+      secrets: { seal: async (plain: string) => sealed(plain), open: async (s: { ciphertext: string }) => Buffer.from(s.ciphertext, 'base64').toString('utf8') },
+      providers: {
+        google: {
+          authorizationUrl: async () => ({ url: 'https://provider.example/auth', codeVerifier: 'v' }),
+          exchangeCode: async () => ({ access_token: 'at', refresh_token: 'rt', expires_at: null }),
+          session: () => {
+            throw new Error('not used');
+          },
+        },
+      },
+      clock: { now: () => now },
+      live,
+      appUrl: 'https://app.example',
+    } as unknown as DriveDeps;
+    // Act
+    const answer = await completeAuthorization(deps, { userId: 'admin', companyId: 'c1' }, { service_type: 'google', code: 'code', state });
+    // Assess
+    expect(answer.role).toBe('admin');
+    const events = sent.filter((s) => s.event === 'company');
+    expect(events).toHaveLength(1);
+    expect(events[0]!.payload).toMatchObject({ company_id: 'c1' });
+    expect(events[0]!.payload).not.toHaveProperty('role');
+  });
+});
+
+describe('removing a member ends their live subscriptions to the company', () => {
+  it('unsubscribes the removed user from that company and tells their own channel', async () => {
+    // Prepare
+    const members: MemberRecord[] = [
+      { user_id: 'admin', company_id: 'c1', role: 'admin', joined_at: '' },
+      { user_id: 'basic', company_id: 'c1', role: 'basic', joined_at: '' },
+    ];
+    const removed: string[] = [];
+    const team = {
+      listMembers: async () => members,
+      removeMember: async (companyId: string, userId: string) => void removed.push(`${companyId}:${userId}`),
+    } as unknown as TeamStore;
+    const unsubscribed: string[] = [];
+    const connections = { unsubscribeUser: async (userId: string, companyId: string) => void unsubscribed.push(`${companyId}:${userId}`) };
+    const { live, sent } = recordingLive();
+    const store = { getCompanies: async () => [record] } as never;
+    // Act
+    const res = await deleteCompanyUser({ store, team, connections, live }, 'admin', 'c1', 'basic');
+    // Assess
+    expect(res).toEqual({ deleted: true, user_id: 'basic' });
+    expect(removed).toEqual(['c1:basic']);
+    expect(unsubscribed).toEqual(['c1:basic']);
+    expect(sent).toEqual([{ to: 'user:basic', event: 'company-delete', payload: { company_id: 'c1' } }]);
+  });
+});
+
+describe('the WebSocket publisher (adapter)', () => {
+  const ddbMock = mockClient(DynamoDBDocumentClient);
+  const wsMock = mockClient(ApiGatewayManagementApiClient);
+  const future = Math.floor(Date.now() / 1000) + 3600;
+  const sub = (connectionId: string, userId: string) => ({
+    pk: `CONN#${connectionId}`,
+    sk: 'SUB#c1',
+    gsi1pk: 'COMPANY#c1#CONNS',
+    gsi1sk: `CONN#${connectionId}`,
+    connection_id: connectionId,
+    company_id: 'c1',
+    user_id: userId,
+    ttl: future,
+  });
+  const membership = (userId: string, role: string) => ({ pk: `USER#${userId}`, sk: 'MEMBER#c1', user_id: userId, company_id: 'c1', role });
+  const sentTo = () =>
+    wsMock.commandCalls(PostToConnectionCommand).map((c) => ({
+      to: c.args[0].input.ConnectionId,
+      message: JSON.parse(new TextDecoder().decode(c.args[0].input.Data as Uint8Array)) as { event: string; payload: Record<string, unknown> },
+    }));
+
+  beforeEach(() => {
+    process.env.TABLE_NAME = 'unit-table';
+    process.env.WS_CALLBACK_URL = 'https://ws.example/stage';
+    resetEnvCache();
+    resetDdbClient();
+    resetLiveEventsClient();
+    ddbMock.reset();
+    wsMock.reset();
+    wsMock.on(PostToConnectionCommand).resolves({});
+  });
+  afterEach(() => {
+    delete process.env.WS_CALLBACK_URL;
+    resetEnvCache();
+    resetLiveEventsClient();
+    ddbMock.reset();
+    wsMock.reset();
+  });
+
+  it('drops the role from a company event whoever built it (a whole admin view)', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [sub('k-admin', 'admin'), sub('k-basic', 'basic')] });
+    ddbMock.on(BatchGetCommand).resolves({ Responses: { 'unit-table': [membership('admin', 'admin'), membership('basic', 'basic')] } });
+    await wsLiveEvents.publish('c1', 'company', toCompanyView(record, 'admin', undefined));
+    const sent = sentTo();
+    expect(sent.map((s) => s.to).sort()).toEqual(['k-admin', 'k-basic']);
+    for (const s of sent) {
+      expect(s.message.event).toBe('company');
+      expect(s.message.payload).toMatchObject({ company_id: 'c1', name: 'Acme UAB' });
+      expect(s.message.payload).not.toHaveProperty('role');
+    }
+  });
+
+  it('skips a subscription whose user is no longer a member (one consistent read of the memberships)', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [sub('k-admin', 'admin'), sub('k-gone', 'gone'), sub('k-admin2', 'admin')] });
+    ddbMock.on(BatchGetCommand).resolves({ Responses: { 'unit-table': [membership('admin', 'admin')] } });
+    await wsLiveEvents.publish('c1', 'receipt-update', { receipt_id: 'r1', company_id: 'c1' });
+    expect(sentTo().map((s) => s.to).sort()).toEqual(['k-admin', 'k-admin2']);
+    const reads = ddbMock.commandCalls(BatchGetCommand);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.args[0].input.RequestItems!['unit-table']).toMatchObject({
+      ConsistentRead: true,
+      Keys: [
+        { pk: 'USER#admin', sk: 'MEMBER#c1' },
+        { pk: 'USER#gone', sk: 'MEMBER#c1' },
+      ],
+    });
+  });
+
+  it('reads no memberships when nobody follows the company', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [] });
+    await wsLiveEvents.publish('c1', 'receipt', { receipt_id: 'r1' });
+    expect(ddbMock.commandCalls(BatchGetCommand)).toHaveLength(0);
+    expect(sentTo()).toEqual([]);
+  });
+});
+
+describe('the connection store ends subscriptions (A13, A14)', () => {
+  const ddbMock = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => {
+    process.env.TABLE_NAME = 'unit-table';
+    resetEnvCache();
+    resetDdbClient();
+    ddbMock.reset();
+    ddbMock.on(BatchWriteCommand).resolves({});
+  });
+  afterEach(() => ddbMock.reset());
+
+  const deleted = () =>
+    ddbMock.commandCalls(BatchWriteCommand).flatMap((c) => c.args[0].input.RequestItems!['unit-table']!.map((r) => r.DeleteRequest!.Key));
+
+  it("A13: the user's connections (gsi1 USER#<sub>#CONNS), then each one's subscription to the company", async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [{ connection_id: 'k1' }, { connection_id: 'k2' }] });
+    await ddbConnectionStore.unsubscribeUser('basic', 'c1');
+    const query = ddbMock.commandCalls(QueryCommand)[0]!.args[0].input;
+    expect(query).toMatchObject({ IndexName: 'gsi1', ExpressionAttributeValues: { ':pk': 'USER#basic#CONNS' } });
+    expect(deleted()).toEqual([
+      { pk: 'CONN#k1', sk: 'SUB#c1' },
+      { pk: 'CONN#k2', sk: 'SUB#c1' },
+    ]);
+  });
+
+  it('A14: every subscription to a deleted company (gsi1 COMPANY#<id>#CONNS)', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [{ pk: 'CONN#k1', sk: 'SUB#c1' }, { pk: 'CONN#k3', sk: 'SUB#c1' }] });
+    await ddbConnectionStore.unsubscribeCompany('c1');
+    expect(ddbMock.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({ IndexName: 'gsi1', ExpressionAttributeValues: { ':pk': 'COMPANY#c1#CONNS' } });
+    expect(deleted()).toEqual([
+      { pk: 'CONN#k1', sk: 'SUB#c1' },
+      { pk: 'CONN#k3', sk: 'SUB#c1' },
+    ]);
+  });
+});
