@@ -250,9 +250,13 @@ describe('edit-receipt screen in Chromium', () => {
     // Every column and each row's tools in sight: the grid does not scroll sideways on a wide screen
     const wrap = page.locator('.er-table-wrap');
     expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(1);
-    const wrapBox = (await wrap.boundingBox())!;
-    const deleteBox = (await page.getByTestId('popup-row').first().getByRole('button', { name: 'Delete row' }).boundingBox())!;
-    expect(deleteBox.x + deleteBox.width).toBeLessThanOrEqual(wrapBox.x + wrapBox.width);
+    const deleteRow = page.getByTestId('popup-row').first().getByRole('button', { name: 'Delete row' });
+    // (polled: the pop-up grows into place as it opens)
+    const deleteOverhang = async () => {
+      const [w, d] = [(await wrap.boundingBox())!, (await deleteRow.boundingBox())!];
+      return d.x + d.width - (w.x + w.width);
+    };
+    await expect.poll(deleteOverhang).toBeLessThanOrEqual(1);
     await screenshot(page, 'edit-receipt-line-items');
     await page.keyboard.press('Escape');
 
@@ -319,7 +323,24 @@ describe('edit-receipt screen in Chromium', () => {
     await open(52);
     await expect.poll(() => page.getByTestId('pager-position').innerText(), { timeout: 10_000 }).toBe('52/52');
     expect(await page.getByRole('button', { name: 'Next document' }).isEnabled()).toBe(false);
+
     await page.close();
+
+    // The list: Select all takes the 50 rows loaded; the bar under it selects the whole list, its second page read
+    const listPage = await signedInPage(walker);
+    await listPage.goto(`${stack.url}/receipts/inbox`);
+    const rowsShown = listPage.getByTestId('receipts-table').locator('tbody tr');
+    await expect.poll(() => rowsShown.count(), { timeout: 15_000 }).toBe(50);
+    await listPage.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await expect.poll(() => listPage.getByTestId('selection-count').innerText()).toBe('50 selected');
+    await expect.poll(() => listPage.getByTestId('select-all-bar').innerText()).toContain('All 50 documents loaded so far are selected.');
+    await screenshot(listPage, 'documents-select-all-offer');
+    await listPage.getByTestId('select-whole-list').click();
+    await expect.poll(() => listPage.getByTestId('selection-count').innerText(), { timeout: 15_000 }).toBe('52 selected');
+    expect(await rowsShown.count()).toBe(52);
+    expect(await listPage.getByTestId('select-all-bar').innerText()).toBe('All 52 documents of the list are selected.');
+    await screenshot(listPage, 'documents-select-whole-list');
+    await listPage.close();
   });
 
   it('configures the captured fields: Visible and Required, only changes are saved', async () => {

@@ -13,6 +13,7 @@ import { UploadModal } from '../../upload/components/UploadModal';
 import { companyOf, useReceiptActions, useReceiptList, type ActionOutcome } from '../api/receipts';
 import type { Receipt } from '../api/types';
 import { EMPTY_FILTERS, hasActiveFilters, type ListFilters } from '../lib/list-params';
+import { SELECT_ALL_MAX, wholeListSelection } from '../lib/select-all';
 import { archiveAction, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
 import { isListStatus, listTitle } from '../lib/status';
 import type { ListStatus } from '../../../../../shared/status';
@@ -76,6 +77,24 @@ function ReceiptList({ status }: { status: ListStatus }) {
     void fetchNextPage();
   }, [fetchNextPage]);
   const sentinel = useBottomReached(loadMore, Boolean(hasNextPage) && !isFetchingNextPage && !list.isPending);
+
+  // The header's Select all takes the loaded rows; the bar under it offers the whole list (the other pages read first).
+  const [selectingAll, setSelectingAll] = useState(false);
+  const [wholeList, setWholeList] = useState<'no' | 'all' | 'capped'>('no');
+  const selectWholeList = async () => {
+    setSelectingAll(true);
+    try {
+      let result = await fetchNextPage();
+      const loaded = () => result.data?.pages.reduce((n, p) => n + p.items.length, 0) ?? 0;
+      while (result.hasNextPage && !result.isError && loaded() < SELECT_ALL_MAX) result = await fetchNextPage();
+      const all = result.data?.pages.flatMap((p) => p.items) ?? [];
+      const ids = wholeListSelection(all);
+      setWholeList(result.hasNextPage || all.filter((r) => rowRules(r).canSelect).length > ids.length ? 'capped' : 'all');
+      setSelected(new Set(ids));
+    } finally {
+      setSelectingAll(false);
+    }
+  };
 
   const open = (receipt: Receipt) => {
     const switchTo = companyToActivate(receipt, view.active?.company_id, companyIds);
@@ -198,6 +217,24 @@ function ReceiptList({ status }: { status: ListStatus }) {
           </div>
         ) : (
           <div className="doc-table-wrap">
+            {allSelected && (hasNextPage || selectingAll || wholeList !== 'no') && (
+              <div className="select-all-bar" data-testid="select-all-bar" role="status">
+                {selectingAll ? (
+                  <Spinner label="Selecting every document of the list" />
+                ) : wholeList === 'all' ? (
+                  <span>All {items(selectedRows.length)} of the list are selected.</span>
+                ) : wholeList === 'capped' ? (
+                  <span>The first {items(selectedRows.length)} of the list are selected (at most {SELECT_ALL_MAX} at a time).</span>
+                ) : (
+                  <>
+                    <span>All {items(selectedRows.length)} loaded so far are selected.</span>
+                    <button type="button" className="link-btn" data-testid="select-whole-list" onClick={() => void selectWholeList()}>
+                      Select every document of the list
+                    </button>
+                  </>
+                )}
+              </div>
+            )}
             <table className="doc-table" data-testid="receipts-table">
               <thead>
                 <tr>
@@ -208,7 +245,10 @@ function ReceiptList({ status }: { status: ListStatus }) {
                         aria-label="Select all"
                         checked={allSelected}
                         disabled={selectable.length === 0}
-                        onChange={(e) => setSelected(e.target.checked ? new Set(selectable.map((r) => r.receipt_id)) : new Set())}
+                        onChange={(e) => {
+                          setWholeList('no');
+                          setSelected(e.target.checked ? new Set(selectable.map((r) => r.receipt_id)) : new Set());
+                        }}
                       />
                       <span className="checkbox-box" aria-hidden="true" />
                     </label>
