@@ -50,7 +50,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
   const ftpCreds = (password = FTP_PASSWORD) => ({ host: ftp.host, user: 'acme', password, port: ftp.port });
   const companyNow = async () => ((await admin.get('/companies')).body as { items: Company[] }).items.find((c) => c.company_id === companyId)!;
 
-  async function confirmedDocument(name: string): Promise<string> {
+  async function confirmedDocument(name: string, issueDate = SAMPLE_INVOICE.date): Promise<string> {
     const id = await uploadDocument(t.stack, admin, companyId, await invoicePdf(), name);
     const c = (await admin.get(`/receipts/${id}/content?${q()}`)).body as { version: number };
     const res = await admin.post(`/receipt/${id}?${q()}&with_send=1`, {
@@ -59,7 +59,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
         { id: 'document_id', value: `${SAMPLE_INVOICE.number}-${name}` },
         { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
         { id: 'supplier_code', value: SAMPLE_INVOICE.supplierCode },
-        { id: 'issue_date', value: SAMPLE_INVOICE.date },
+        { id: 'issue_date', value: issueDate },
       ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -276,6 +276,11 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     const csv = readFileSync(path.join(ftp.root, folder, `${id}.nsoft.csv`), 'utf8');
     expect(csv).toContain(`PIRK;${SAMPLE_INVOICE.number}-nsoft-1.pdf;2025-03-04`);
     expect(await historyNames(id)).toContain('Exported to NSOFT');
+    // Without an issue date NSOFT would book the document in the month of its upload: refused, and said so
+    const undated = await confirmedDocument('nsoft-undated.pdf', '');
+    const receipt = (await admin.get(`/receipts/${undated}?${q()}`)).body as { error: { message: string } | null };
+    expect(receipt.error?.message).toBe('Export to NSOFT failed: the document has no issue date');
+    expect(filesUnder(ftp.root).filter((f) => f.includes(undated))).toEqual([]);
   }, 120_000);
 
   it('never returns or stores the secrets in clear: every GET answer and the raw table are searched', async () => {

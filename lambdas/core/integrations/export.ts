@@ -16,7 +16,7 @@ import type { ReceiptSummary } from '../../../shared/schemas/receipts';
 import type { CompanyRecord } from '../accounts/types';
 import { companySchema } from '../content/schema';
 import { parseStoredContent } from '../content/service';
-import { emptyContent } from '../content/tree';
+import { emptyContent, valueOf } from '../content/tree';
 import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
 import { emptyChange, type DocumentRecord } from '../documents/types';
 import { historyRecord, loadVisible, publishDoc, SYSTEM_ACTOR, type DocCaller, type DocumentDeps } from '../documents/workflow';
@@ -30,6 +30,8 @@ import { exportToRivile } from './rivile';
 import { openCredentials } from './service';
 
 export const EXPORT_ERROR_PREFIX = 'Export to ';
+/** Why NSOFT and Rivile refuse a document: they book it on its issue date. */
+export const NO_ISSUE_DATE = 'the document has no issue date';
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -178,6 +180,8 @@ async function deliver(deps: ExportDeps, company: CompanyRecord, doc: DocumentRe
   if (!creds) throw new TargetError('No credentials are stored for this integration; switch it on again', false);
   const exportDoc = await exportDocumentOf(deps.files, doc);
   const names = exportFileNames(exportDoc);
+  // An accounting system books a document on its date: without one it would land in the month of the upload.
+  if (target !== 'ftp_export' && !valueOf(exportDoc.content, 'issue_date')) throw new TargetError(NO_ISSUE_DATE, false);
   if (target === 'rivile_export') {
     if (creds.kind !== 'api_key') throw new TargetError('The stored credentials do not fit this integration', false);
     return exportToRivile(deps.rivile, creds.api_key, exportDoc);
