@@ -7,6 +7,7 @@ import {
   csvHeader,
   defaultExportFields,
   fieldKeyOf,
+  knownExportFields,
   moveField,
   pdfTitle,
   removeField,
@@ -57,6 +58,27 @@ describe('export field list', () => {
     expect(addField(added, 'document id')).toHaveLength(11);
     expect(addField(fields, '!!!')).toHaveLength(10);
     expect(fieldKeyOf(' Amount  total ')).toBe('amount_total');
+  });
+
+  it("adds a field named by the edit screen's label with that field's values; table columns and hidden fields are not offered", () => {
+    const schema = [
+      { id: 'document_id', label: 'Invoice number', category: 'datapoint' as const, parent_schema_id: 'basic_info', hidden: false },
+      { id: 'amount_total_base', label: 'Subtotal', category: 'datapoint' as const, parent_schema_id: 'amounts', hidden: false },
+      { id: 'iban', label: 'IBAN', category: 'datapoint' as const, parent_schema_id: 'payment', hidden: true },
+      { id: 'line_items_tuple', label: 'Line item', category: 'tuple' as const, parent_schema_id: 'line_items', hidden: false },
+      { id: 'quantity', label: 'Quantity', category: 'datapoint' as const, parent_schema_id: 'line_items_tuple', hidden: false },
+    ];
+    const known = knownExportFields(schema);
+    expect(known).toEqual([
+      { key: 'document_id', label: 'Invoice number' },
+      { key: 'amount_total_base', label: 'Subtotal' },
+    ]);
+    const added = addField(defaultExportFields(), 'invoice Number', known);
+    expect(added[10]).toEqual({ id: 'document_id', key: 'document_id', label: 'invoice Number' });
+    expect(addField(defaultExportFields(), 'amount total base', known)[10]!.key).toBe('amount_total_base');
+    expect(addField(defaultExportFields(), 'Something else', known)[10]!.key).toBe('something_else');
+    const doc = { ...receipt({}), content: [{ id: 'document_id', schema_id: 'document_id', category: 'datapoint' as const, content: { value: 'INV-7', page: 1, position: null, confidence: 99 } }] };
+    expect(exportTable([doc], added, 'csv')).toEqual({ headers: [...added.map((f) => f.label.toUpperCase())], rows: [expect.arrayContaining(['INV-7'])] });
   });
 
   it('removes a field', () => {

@@ -10,12 +10,13 @@ import { TextField } from '../../../components/ui/TextField';
 import { messageOf } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { useActiveCompany } from '../../companies/api/companies';
-import { useReceiptActions } from '../../receipts/api/receipts';
+import { useCompanySchema } from '../../edit-receipt/api/content';
+import { companyOf, useReceiptActions } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
 import { exportXml, loadForExport, xmlExportCalls } from '../api/export';
 import { buildCsv, csvBlob } from '../lib/csv';
 import { downloadBlob } from '../lib/download';
-import { csvHeader, defaultExportFields, pdfTitle, type ExportField } from '../lib/fields';
+import { csvHeader, defaultExportFields, knownExportFields, pdfTitle, type ExportField } from '../lib/fields';
 import { buildPdf, type PdfFont } from '../lib/pdf';
 import { defaultReportName, exportFileName, exportTable } from '../lib/table';
 import { FieldList } from './FieldList';
@@ -52,6 +53,9 @@ export function ExportModal({
   const info = useInfoPopup();
   const actions = useReceiptActions();
   const view = useActiveCompany();
+  // The fields a new column may name: the captured fields of the (first) documents' company
+  const schema = useCompanySchema(receipts[0] ? companyOf(receipts[0]) : '');
+  const known = schema.data ? knownExportFields(schema.data.fields) : [];
   const [tab, setTab] = useState<Tab>('csv');
   const [fields, setFields] = useState<ExportField[]>(defaultExportFields);
   const [fileName, setFileName] = useState(() => defaultReportName());
@@ -139,7 +143,7 @@ export function ExportModal({
                 Reset
               </button>
             </div>
-            <FieldList fields={fields} onChange={setFields} headerOf={headerOf} />
+            <FieldList fields={fields} known={known} onChange={setFields} headerOf={headerOf} />
           </>
         )}
 

@@ -13,7 +13,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useState } from 'react';
 import { Icon } from '../../../components/ui/Icon';
 import { DocIcon } from '../../receipts/components/DocIcon';
-import { addField, moveField, removeField, renameField, type ExportField } from '../lib/fields';
+import { addField, moveField, removeField, renameField, type ExportField, type KnownExportField } from '../lib/fields';
 
 function FieldRow({
   field,
@@ -92,13 +92,18 @@ function FieldRow({
   );
 }
 
-/** The export's columns: drag to reorder (mouse or keyboard), rename, remove, add a field by name. */
+/**
+ * The export's columns: drag to reorder (mouse or keyboard), rename, remove, add a field by name (the company's
+ * captured fields are suggested by their labels).
+ */
 export function FieldList({
   fields,
+  known = [],
   onChange,
   headerOf,
 }: {
   fields: ExportField[];
+  known?: ReadonlyArray<KnownExportField>;
   onChange(next: ExportField[]): void;
   headerOf(field: ExportField): string;
 }) {
@@ -111,7 +116,7 @@ export function FieldList({
     if (e.over && e.active.id !== e.over.id) onChange(moveField(fields, String(e.active.id), String(e.over.id)));
   };
   const add = () => {
-    const next = addField(fields, newName);
+    const next = addField(fields, newName, known);
     if (next.length !== fields.length) {
       onChange(next);
       setNewName('');
@@ -147,6 +152,7 @@ export function FieldList({
           name="new_field"
           placeholder="New field"
           aria-label="New field"
+          list="export-known-fields"
           value={newName}
           onChange={(e) => setNewName(e.target.value)}
           onKeyDown={(e) => {
@@ -159,6 +165,13 @@ export function FieldList({
         <button type="button" className="btn btn-secondary btn-sm" onClick={add} disabled={!newName.trim()}>
           Add
         </button>
+        <datalist id="export-known-fields">
+          {known
+            .filter((k) => !fields.some((f) => f.key === k.key))
+            .map((k) => (
+              <option key={k.key} value={k.label} />
+            ))}
+        </datalist>
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 /** The export field list of the CSV and PDF tabs (product.md section 3, rules.md sections 5 and 9). */
+import type { SchemaField } from '../../../../../shared/schemas/content';
 
 /** Default fields, in this order. */
 export const DEFAULT_EXPORT_KEYS = ['user', 'type', 'date', 'currency', 'status', 'total', 'tax', 'supplier', 'category', 'notes'] as const;
@@ -48,13 +49,29 @@ export function fieldKeyOf(name: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
+/** A field the export can add: a captured field of the company, by the label the edit screen shows. */
+export interface KnownExportField {
+  key: string;
+  label: string;
+}
+
+/** The company's captured header fields (not table columns, not hidden ones), as the export offers them. */
+export function knownExportFields(schema: ReadonlyArray<Pick<SchemaField, 'id' | 'label' | 'category' | 'parent_schema_id' | 'hidden'>>): KnownExportField[] {
+  const tuples = new Set(schema.filter((f) => f.category === 'tuple').map((f) => f.id));
+  return schema
+    .filter((f) => f.category === 'datapoint' && !f.hidden && !(f.parent_schema_id && tuples.has(f.parent_schema_id)))
+    .map((f) => ({ key: f.id, label: f.label }));
+}
+
 /**
  * Add a field at the end. A new field is added only if its name is non-blank (rules.md 5); a name that is
- * already in the list (same key) is not added twice.
+ * already in the list (same key) is not added twice. A name that is a known field's label or id ('Invoice
+ * number', 'supplier vat id') takes that field's values; any other name is looked up as typed, in snake case.
  */
-export function addField(fields: ReadonlyArray<ExportField>, name: string): ExportField[] {
+export function addField(fields: ReadonlyArray<ExportField>, name: string, known: ReadonlyArray<KnownExportField> = []): ExportField[] {
   const label = name.trim();
-  const key = fieldKeyOf(label);
+  const typed = fieldKeyOf(label);
+  const key = known.find((k) => fieldKeyOf(k.label) === typed || k.key === typed)?.key ?? typed;
   if (!label || !key) return [...fields];
   if (fields.some((f) => f.key === key)) return [...fields];
   let id = key;
