@@ -105,6 +105,15 @@ describe('filters → GET /receipts query', () => {
     expect(q.receipt_type).toBe('receipt');
   });
 
+  it('filters the range by issue date when asked (by_issue_date), only with a range, and keys the list by it', () => {
+    const scope = { kind: 'company' as const, companyId: 'c1' };
+    const byIssue = { ...EMPTY_FILTERS, byIssueDate: true, dateFrom: '2024-01-01', dateTo: '2024-01-31' };
+    expect(listQuery('inbox', byIssue, scope)).toMatchObject({ by_issue_date: 'true', created_at_after: '2024-01-01', created_at_before: '2024-01-31' });
+    expect(listQuery('inbox', { ...byIssue, byIssueDate: false }, scope).by_issue_date).toBeUndefined();
+    expect(listQuery('inbox', { ...EMPTY_FILTERS, byIssueDate: true }, scope).by_issue_date).toBeUndefined();
+    expect(listKeyParams('inbox', byIssue, scope)).not.toEqual(listKeyParams('inbox', { ...byIssue, byIssueDate: false }, scope));
+  });
+
   it('sets a picked day to 15:00 local time, so it stays the same day in UTC', () => {
     const d = pickedDay('2024-02-29')!;
     expect([d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes()]).toEqual([2024, 1, 29, 15, 0]);
@@ -123,7 +132,7 @@ describe('filters → GET /receipts query', () => {
 
   it('keys lists by scope, status and filters, not by cursor', () => {
     const a = listKeyParams('review', { ...EMPTY_FILTERS, search: ' x ' }, { kind: 'company', companyId: 'c1' });
-    expect(a).toEqual({ scope: 'c1', status: 'review', receipt_type: null, search: 'x', from: '', to: '', duplicates: false });
+    expect(a).toEqual({ scope: 'c1', status: 'review', receipt_type: null, search: 'x', from: '', to: '', by_issue_date: false, duplicates: false });
     expect(listKeyParams('review', EMPTY_FILTERS, { kind: 'all' }).scope).toBe('ALL');
   });
 

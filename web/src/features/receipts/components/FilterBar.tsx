@@ -6,7 +6,8 @@ import { clampRange, todayIso, type ListFilters } from '../lib/list-params';
 import { DocIcon } from './DocIcon';
 
 /**
- * The list's filter bar: a date range that cannot go past today, the duplicates toggle, the receipt and
+ * The list's filter bar: a date range that cannot go past today (of the upload, or of the documents' issue dates),
+ * the duplicates toggle, the receipt and
  * invoice type checkboxes (one of them always stays on) and the search (sent 1 s after typing stops, or on Enter).
  */
 export function FilterBar({ filters, onChange }: { filters: ListFilters; onChange(next: ListFilters): void }) {
@@ -25,6 +26,19 @@ export function FilterBar({ filters, onChange }: { filters: ListFilters; onChang
     <div className="filter-bar" role="search" data-testid="filter-bar">
       <div className="filter-dates" aria-label="Date range">
         <DocIcon name="calendar" size={18} className="filter-icon" />
+        {/* which dates a range is of: offered once a day is picked, like the button that clears them */}
+        {(filters.dateFrom || filters.dateTo) && (
+          <select
+            name="date_kind"
+            className="input input-sm filter-date-kind"
+            aria-label="Dates of"
+            value={filters.byIssueDate ? 'issue' : 'upload'}
+            onChange={(e) => onChange({ ...filters, byIssueDate: e.target.value === 'issue' })}
+          >
+            <option value="upload">Uploaded</option>
+            <option value="issue">Issued</option>
+          </select>
+        )}
         <label className="filter-date">
           <span className="sr-only">From</span>
           <input

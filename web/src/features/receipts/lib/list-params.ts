@@ -9,6 +9,8 @@ export interface ListFilters {
   dateFrom: string;
   /** Last day of the range, YYYY-MM-DD, or ''. Never after today. */
   dateTo: string;
+  /** The range is of the documents' issue dates (by_issue_date), not of their upload. */
+  byIssueDate: boolean;
   /** Only documents that have a duplicate. */
   duplicates: boolean;
   receipt: boolean;
@@ -20,6 +22,7 @@ export interface ListFilters {
 export const EMPTY_FILTERS: ListFilters = {
   dateFrom: '',
   dateTo: '',
+  byIssueDate: false,
   duplicates: false,
   receipt: true,
   invoice: true,
@@ -84,8 +87,8 @@ export function typeParam(filters: Pick<ListFilters, 'receipt' | 'invoice'>): Re
 
 /**
  * The query of GET /receipts (rules.md 7): receipt_status (none for the inbox), receipt_type, search_value,
- * created_at_after / created_at_before (days), duplicate_id, limit 50, the paging cursors; selected=ALL in the
- * all-companies view, otherwise the list's company_id.
+ * created_at_after / created_at_before (days; by_issue_date when the range is of issue dates), duplicate_id,
+ * limit 50, the paging cursors; selected=ALL in the all-companies view, otherwise the list's company_id.
  */
 export function listQuery(status: ListStatus, filters: ListFilters, scope: ListScope, cursor?: ListCursor): Query {
   const range = clampRange(filters);
@@ -96,6 +99,7 @@ export function listQuery(status: ListStatus, filters: ListFilters, scope: ListS
     search_value: search || undefined,
     created_at_after: range.dateFrom ? pickedDayParam(range.dateFrom) : undefined,
     created_at_before: range.dateTo ? pickedDayParam(range.dateTo) : undefined,
+    by_issue_date: filters.byIssueDate && (range.dateFrom || range.dateTo) ? 'true' : undefined,
     duplicate_id: filters.duplicates ? 'true' : undefined,
     limit: LIST_PAGE_SIZE,
   };
@@ -114,6 +118,7 @@ export type ListKeyParams = {
   search: string;
   from: string;
   to: string;
+  by_issue_date: boolean;
   duplicates: boolean;
 };
 
@@ -126,6 +131,7 @@ export function listKeyParams(status: ListStatus, filters: ListFilters, scope: L
     search: filters.search.trim(),
     from: range.dateFrom,
     to: range.dateTo,
+    by_issue_date: filters.byIssueDate && Boolean(range.dateFrom || range.dateTo),
     duplicates: filters.duplicates,
   };
 }
