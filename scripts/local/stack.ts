@@ -74,6 +74,8 @@ export interface LocalStackOptions {
   syncScheduleMs?: number;
   /** Smoke test: Cognito's codes are also e-mailed to the local mail catcher (/_mail), as Cognito mails them. */
   mailCodes?: boolean;
+  /** Live updates: how long a WebSocket connection may stay open (default API Gateway's two hours; tests shorten it). */
+  wsMaxConnectionMs?: number;
 }
 
 export interface LocalStack {
@@ -277,7 +279,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   });
 
   const webRoot = opts.webRoot ?? path.join(ROOT, 'web', 'dist');
-  const gateway = new LocalWebSocketGateway(credentials);
+  const gateway = new LocalWebSocketGateway(credentials, opts.wsMaxConnectionMs);
   const runtimeConfig = {
     apiUrl: `${url}/api`,
     wsUrl: `${url.replace(/^http/, 'ws')}/ws`,

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { websocketRoutes } from '../../shared/routes';
+import { CONNECTION_TTL_SECONDS } from '../../lambdas/core/live/connections';
 import type { WsEvent, WsResult } from '../../lambdas/ws/event';
 import { loadHandler } from './api-adapter';
 import { verifySigV4, type LocalCredentials } from './sigv4';
@@ -16,14 +17,23 @@ function handlerFor(routeKey: '$connect' | '$disconnect' | '$default'): Promise<
 
 /**
  * The local API Gateway WebSocket API: calls the same $connect/$disconnect/$default handlers,
- * and serves the @connections management API that @aws-sdk/client-apigatewaymanagementapi calls.
+ * and serves the @connections management API that @aws-sdk/client-apigatewaymanagementapi calls. Like API
+ * Gateway it closes a connection after two hours (its maximum connection duration, which the subscriptions'
+ * expiry follows): a connection kept longer would stay open and receive nothing, while a closed one makes the
+ * screen connect again and subscribe anew.
  */
 export class LocalWebSocketGateway {
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly sockets = new Map<string, WebSocket>();
 
-  /** @connections calls must be signed with local mode's credentials, as the real management API requires IAM. */
-  constructor(private readonly credentials: LocalCredentials) {}
+  /**
+   * @connections calls must be signed with local mode's credentials, as the real management API requires IAM.
+   * `maxConnectionMs`: how long a connection may stay open (tests shorten it).
+   */
+  constructor(
+    private readonly credentials: LocalCredentials,
+    private readonly maxConnectionMs = CONNECTION_TTL_SECONDS * 1000,
+  ) {}
 
   async handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
@@ -41,6 +51,9 @@ export class LocalWebSocketGateway {
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       this.sockets.set(connectionId, ws);
+      // 1001 "Going Away", as API Gateway ends a connection at its maximum duration
+      const expiry = setTimeout(() => ws.close(1001, 'Going away'), this.maxConnectionMs);
+      expiry.unref();
       ws.on('message', async (data) => {
         const handler = await handlerFor('$default');
         await handler({
@@ -49,6 +62,7 @@ export class LocalWebSocketGateway {
         }).catch((error: unknown) => console.error('[ws] $default failed', error));
       });
       ws.on('close', async () => {
+        clearTimeout(expiry);
         this.sockets.delete(connectionId);
         const handler = await handlerFor('$disconnect');
         await handler({ requestContext: { connectionId, routeKey: '$disconnect', eventType: 'DISCONNECT' } }).catch(

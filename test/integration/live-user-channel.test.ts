@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLiveChannel, registeredUser, startTestStack, uploadDocument, type TestStack } from '../support/local-stack';
@@ -43,5 +44,30 @@ describe('live events of documents without a company', () => {
     expect(otherLive.messages.filter((m) => m.event.startsWith('receipt'))).toEqual([]);
     ownerLive.close();
     otherLive.close();
+  });
+});
+
+describe('the local WebSocket gateway', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack({ wsMaxConnectionMs: 400 });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('closes a connection at its maximum duration, as API Gateway does, so the screen connects and subscribes again', async () => {
+    const user = await registeredUser(t.stack, 'longlived');
+    const ws = new WebSocket(`${t.stack.wsUrl}?token=${encodeURIComponent(user.token)}&company_id=ALL`);
+    const opened = Date.now();
+    const closed = await new Promise<{ code: number; afterMs: number }>((resolve, reject) => {
+      ws.once('error', reject);
+      ws.once('close', (code) => resolve({ code, afterMs: Date.now() - opened }));
+    });
+    expect(closed.code).toBe(1001);
+    expect(closed.afterMs).toBeGreaterThanOrEqual(300);
+    // A new connection is taken as before
+    const again = await openLiveChannel(t.stack.wsUrl, user.token, 'ALL');
+    again.close();
   });
 });
