@@ -30,6 +30,8 @@ export interface LocalSmtpOptions {
   domains?: string[];
   /** Stores the raw message (the S3 PUT of SES's S3 action). */
   store(key: string, bytes: Uint8Array): Promise<void>;
+  /** The largest message taken, in bytes (default EMAIL_MAX_BYTES, SES's; tests lower it). */
+  maxBytes?: number;
 }
 
 function rfc2822(date: Date): string {
@@ -52,13 +54,14 @@ export function receivedHeaders(session: Pick<SMTPServerSession, 'envelope' | 'c
 export async function startLocalSmtp(opts: LocalSmtpOptions): Promise<LocalSmtp> {
   const host = opts.host ?? '127.0.0.1';
   const domains = new Set((opts.domains ?? [EMAIL_IN_DOMAIN]).map((d) => d.toLowerCase()));
+  const maxBytes = opts.maxBytes ?? EMAIL_MAX_BYTES;
   const server = new SMTPServer({
     name: LOCAL_SMTP_HOST_NAME,
     banner: 'Receipts local email-in',
     // Loopback only, like a test double of SES: no TLS, no authentication.
     disabledCommands: ['AUTH', 'STARTTLS'],
     authOptional: true,
-    size: EMAIL_MAX_BYTES,
+    size: maxBytes,
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const domain = address.address.split('@').pop()?.toLowerCase() ?? '';
@@ -70,12 +73,18 @@ export async function startLocalSmtp(opts: LocalSmtpOptions): Promise<LocalSmtp>
       callback();
     },
     onData(stream, session, callback) {
+      // Chunks past the limit are read and dropped (the stream must be drained to answer 552 at its end), so an
+      // oversized message never sits in memory whole.
       const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
+      let received = 0;
+      stream.on('data', (c: Buffer) => {
+        received += c.length;
+        if (received <= maxBytes) chunks.push(c);
+      });
       stream.on('error', (error) => callback(error));
       stream.on('end', () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
-          const error = new Error(`Message exceeds the limit of ${EMAIL_MAX_BYTES} bytes`) as Error & { responseCode: number };
+        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded || received > maxBytes) {
+          const error = new Error(`Message exceeds the limit of ${maxBytes} bytes`) as Error & { responseCode: number };
           error.responseCode = 552;
           return callback(error);
         }

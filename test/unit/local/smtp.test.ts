@@ -1,0 +1,27 @@
+/**
+ * The local email-in SMTP server (SES receiving's stand-in): a real SMTP client (nodemailer) against it on loopback.
+ */
+import nodemailer from 'nodemailer';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EMAIL_IN_DOMAIN } from '../../../shared/constants';
+import { startLocalSmtp, type LocalSmtp } from '../../../scripts/local/smtp';
+
+describe('local email-in SMTP server', () => {
+  let smtp: LocalSmtp | undefined;
+  afterEach(async () => {
+    await smtp?.close();
+    smtp = undefined;
+  });
+
+  it('stores a message within the limit and refuses a larger one with 552, storing nothing of it', async () => {
+    const stored: { key: string; bytes: Uint8Array }[] = [];
+    smtp = await startLocalSmtp({ port: 0, maxBytes: 20_000, store: async (key, bytes) => void stored.push({ key, bytes }) });
+    const client = nodemailer.createTransport({ host: smtp.host, port: smtp.port, secure: false, ignoreTLS: true });
+    const to = `team@${EMAIL_IN_DOMAIN}`;
+    await client.sendMail({ from: 'a@example.com', to, subject: 'small', text: 'x'.repeat(1000) });
+    expect(stored).toHaveLength(1);
+    await expect(client.sendMail({ from: 'a@example.com', to, subject: 'large', text: 'y'.repeat(200_000) })).rejects.toMatchObject({ responseCode: 552 });
+    expect(stored).toHaveLength(1);
+    client.close();
+  });
+});
