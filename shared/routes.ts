@@ -154,8 +154,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   // Reads the upload, writes page images, content and boxes; Textract reads the upload itself; office files go
   // through the office converter for their page images.
   [jobHandlers.processDocument]: ['table', 'documentsBucket', 'webSocketManage', 'textract', 'officeConverter'],
-  // Reads the raw message, writes its attachments as uploads.
-  [jobHandlers.receiveEmail]: ['table', 'documentsBucket', 'webSocketManage'],
+  // Reads the raw message, writes its attachments as uploads, mails the address's owner what was not taken.
+  [jobHandlers.receiveEmail]: ['table', 'documentsBucket', 'webSocketManage', 'sesSend'],
   // Reads the document's files, opens the target's credentials, re-queues with a delay.
   [jobHandlers.exportDocument]: ['table', 'documentsRead', 'webSocketManage', 'secretsKey', 'exportQueue'],
   // Reads the workbook and writes the import's result.

@@ -26,6 +26,8 @@ export interface EmailInStackProps extends StackProps {
   globalAdminEmails: string;
   /** The domain mail is received for (context `emailInDomain`); its MX record points at SES. */
   emailInDomain: string;
+  /** Sender of the notices of mail not taken in full (context `mailFrom`); empty: no notice can be sent. */
+  mailFrom?: string;
 }
 
 /** Parsing a 40 MB message and writing its attachments. */
@@ -89,6 +91,7 @@ export class EmailInStack extends Stack {
           userPoolClient: props.userPoolClient,
           webSocketStage: props.webSocketStage,
           globalAdminEmails: props.globalAdminEmails,
+          mailFrom: props.mailFrom ?? '',
         },
       });
       this.receiveEmail.addEnvironment(ENV_NAMES.emailInDomain, domain);

@@ -122,6 +122,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     userPoolClient: auth.userPoolClient,
     webSocketStage: api.webSocketStage,
     emailInDomain: options.emailInDomain ?? EMAIL_IN_DOMAIN,
+    mailFrom: options.mailFrom,
   });
   // Both stacks merge notifications into the documents bucket's configuration: one after the other.
   emailIn.addStackDependency(processing);

@@ -7,6 +7,7 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { EMAIL_IN_PREFIX } from '../../shared/constants';
+import { sesMailer } from '../adapters/mail/ses-mailer';
 import { receiveInbound, type EmailInDeps } from '../core/email-in/receive';
 import { depsFor } from '../runtime/deps';
 import { env } from '../runtime/env';
@@ -25,6 +26,7 @@ export function emailInDeps(): EmailInDeps {
     store: d.store,
     clock: d.clock,
     domains: env().EMAIL_IN_DOMAIN ? [env().EMAIL_IN_DOMAIN] : [],
+    mailer: sesMailer,
     log: createLogger({ job: 'receive-email' }),
   };
 }

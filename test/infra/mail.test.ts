@@ -43,6 +43,20 @@ describe('outgoing mail (invitations)', () => {
     }
   });
 
+  it('grants the email-in job ses:SendEmail with the sender as ses:FromAddress, and gives it the sender (notices of mail not taken)', () => {
+    const job = s.stacks.emailIn.receiveEmail!;
+    expect(job.awsNeeds.has('sesSend')).toBe(true);
+    const sends = Object.values(resourcesOf(s.emailIn, 'AWS::IAM::Policy'))
+      .filter((p) => (p.Properties.Roles as Array<{ Ref?: string }>).some((r) => r.Ref === logicalIdOf(job.role!)))
+      .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
+      .filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
+    expect(sends).toHaveLength(1);
+    expect(actionsOf(sends[0]!)).toEqual(SES_SEND_ACTIONS);
+    expect(sends[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@example.com' } });
+    const vars = (resourcesOf(s.emailIn, 'AWS::Lambda::Function')[logicalIdOf(job)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(vars[ENV_NAMES.mailFrom]).toBe(MAIL_FROM);
+  });
+
   it('gives the handler the sender (context mailFrom) and the site origin for links', () => {
     const invite = s.stacks.api.routeFunctions.get('POST /invitation')!;
     const vars = (resourcesOf(s.api, 'AWS::Lambda::Function')[logicalIdOf(invite)]!.Properties.Environment as {

@@ -93,9 +93,10 @@ describe('email-in', () => {
   }
 
   it('turns two PDFs and an inline JPEG into documents with email_id; the .txt is listed as not taken; resending creates nothing', async () => {
-    const { api, token, companyId } = await registeredUser(t.stack, 'mailin');
+    const { api, token, companyId, user } = await registeredUser(t.stack, 'mailin');
     const address = await companyEmail(api, companyId);
     expect(address.endsWith(`@${EMAIL_IN_DOMAIN}`)).toBe(true);
+    const mailsBefore = t.stack.mail.messages().length;
     const live = await openLiveChannel(t.stack.wsUrl, token, companyId);
     const raw = await compose({
       from: 'Supplier Billing <billing@supplier.example>',
@@ -151,6 +152,12 @@ describe('email-in', () => {
     expect(record.rejected_files).toEqual([{ original_file_name: 'notes.txt', reason: 'This file type is not allowed' }]);
     const history = (await api.get(`/receipts/${docs[0]!.receipt_id}/history?company_id=${companyId}`)).body as { items: { name: string }[] };
     expect(history.items.map((h) => h.name)[0]).toBe('Received by email');
+    // The owner of the address (the company's owner) is told, by mail through SES, what was not taken
+    const notice = await t.stack.mail.waitFor(user.email, { after: mailsBefore });
+    expect(notice.subject).toBe('Not every part of your mail was taken: Receipts for March');
+    expect(notice.text).toContain('became 3 documents, which are being read.');
+    expect(notice.text).toContain('- notes.txt: This file type is not allowed');
+    expect(t.stack.mail.messages().some((m) => m.to.includes('billing@supplier.example'))).toBe(false);
 
     // The same mail delivered again: nothing new.
     const inboundBefore = await inboundKeys();
@@ -160,6 +167,7 @@ describe('email-in', () => {
     expect((await inboundKeys()).length).toBe(inboundBefore.length + 1);
     const companies = (await api.get('/companies')).body as { items: { company_id: string; used_documents: number }[] };
     expect(companies.items.find((c) => c.company_id === companyId)!.used_documents).toBe(3);
+    expect(t.stack.mail.messages().filter((m) => m.to.includes(user.email))).toHaveLength(1);
   }, 240_000);
 
   it('drops mail to an unknown address: no documents, no email, nothing kept', async () => {

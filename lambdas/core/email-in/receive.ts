@@ -18,6 +18,8 @@ import { CommitConflict, type DocumentsStore, type FileStore } from '../document
 import { RESERVATION_SECONDS, releaseExpiredReservations, reserveOneDocument } from '../documents/upload';
 import { companyScope, type UploadRecord } from '../documents/types';
 import { parseMail, parseMailHeaders, type MailAttachment, type ParsedMail } from './mime';
+import type { Mailer } from '../team/types';
+import { notTakenNotice } from './notice';
 import type { EmailStore } from './ports';
 import { inAddresses, receiptTypeOf, type InAddress } from './routing';
 import type { EmailInClaim, EmailRecord } from './types';
@@ -30,6 +32,8 @@ export interface EmailInDeps {
   clock: Clock;
   /** Domains mail is received for besides EMAIL_IN_DOMAIN (the deployed domain). */
   domains: string[];
+  /** Outgoing mail: the notice to the address's owner of a mail not taken in full (notice.ts). */
+  mailer: Mailer;
   log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
 }
 
@@ -144,6 +148,24 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
   }
   await deps.emails.finish(emailId, files);
   deps.log.info('message received', { email_id: emailId, company_id: companyId, documents: files.length, not_taken: record.rejected_files.length });
+  await sendNotice(deps, record, files.length, owner);
+}
+
+/**
+ * Tells the address's owner what of the mail was not taken (nothing is sent when all of it was). Sent once the
+ * record is done; a failure to send is logged and does not fail the mail, whose documents exist already (a run
+ * that dies between the two sends no notice: the next delivery finds the mail done).
+ */
+async function sendNotice(deps: EmailInDeps, record: EmailRecord, taken: number, owner: { email: string; name: string } | undefined): Promise<void> {
+  if (!owner?.email) return;
+  const notice = notTakenNotice(record, taken, owner);
+  if (!notice) return;
+  try {
+    await deps.mailer.send(notice);
+    deps.log.info('not-taken notice sent', { email_id: record.email_id, taken, not_taken: record.rejected_files.length });
+  } catch (error) {
+    deps.log.warn('not-taken notice not sent', { email_id: record.email_id, error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /**

@@ -1,7 +1,5 @@
+import { escapeHtml } from '../mail/html';
 import type { InvitationRecord, OutgoingMail } from './types';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The invitation e-mail: who invites, to which company and role, the optional message, the link and its expiry. */
 export function invitationEmail(args: {

@@ -4,8 +4,10 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { EmailStore } from '../../../lambdas/core/email-in/ports';
+import { NO_ATTACHMENT } from '../../../lambdas/core/email-in/notice';
 import { receiveInbound, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
 import type { EmailInClaim, EmailRecord } from '../../../lambdas/core/email-in/types';
+import type { OutgoingMail } from '../../../lambdas/core/team/types';
 import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -34,6 +36,7 @@ function setup(available = 10) {
   const files = new MemoryFiles();
   const emails = memoryEmails([{ address: company.email, company_id: company.company_id }]);
   const logs: string[] = [];
+  const sent: OutgoingMail[] = [];
   const deps: EmailInDeps = {
     emails,
     documents,
@@ -41,19 +44,20 @@ function setup(available = 10) {
     store: memoryAccounts(company),
     clock,
     domains: [],
+    mailer: { send: async (m) => (sent.push(m), {}) },
     log: { info: (m) => void logs.push(m), warn: (m) => void logs.push(m) },
   };
-  return { deps, company, documents, files, emails, logs };
+  return { deps, company, documents, files, emails, logs, sent };
 }
 
-async function mail(to: string, names: string[]): Promise<Uint8Array> {
+async function mail(to: string, names: string[], others: { filename: string; content: Buffer }[] = [], messageId = '<one@example.com>'): Promise<Uint8Array> {
   const raw = await new MailComposer({
     from: 'shop@example.com',
     to,
     subject: 'Receipts',
     text: 'see attached',
-    messageId: '<one@example.com>',
-    attachments: names.map((filename) => ({ filename, content: PDF })),
+    messageId,
+    attachments: [...names.map((filename) => ({ filename, content: PDF })), ...others],
   })
     .compile()
     .build();
@@ -115,6 +119,39 @@ describe('receiveInbound', () => {
       ['a.pdf', 'pending'],
       ['b.pdf', 'released'],
     ]);
+  });
+
+  it("tells the address's owner what of a mail was not taken, once; a mail taken in full sends nothing", async () => {
+    const { deps, company, files, sent } = setup();
+    const zip = Buffer.from('PK\u0003\u0004 not a document');
+    await files.put('inbound/m1', await mail(company.email, ['a.pdf'], [{ filename: 'photos.zip', content: zip }]), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/m1');
+    await receiveInbound(deps, 'inbound/m1');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ to: 'owner-1@x', subject: 'Not every part of your mail was taken: Receipts' });
+    expect(sent[0]!.text).toContain(`The mail "Receipts" from shop@example.com to ${company.email}, received `);
+    expect(sent[0]!.text).toMatch(/received \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, became 1 document, which is being read\./);
+    expect(sent[0]!.text).toContain('- photos.zip: This file type is not allowed');
+    expect(sent[0]!.html).toContain('<li>photos.zip: This file type is not allowed</li>');
+    // Every part taken: no notice
+    await files.put('inbound/m2', await mail(company.email, ['b.pdf'], [], '<two@example.com>'), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/m2');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('tells the owner of a mail without attachments, and a notice that cannot be sent does not fail the mail', async () => {
+    const { deps, company, files, emails, sent, logs } = setup();
+    await files.put('inbound/m1', await mail(company.email, []), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/m1');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toBe('No document was taken from your mail: Receipts');
+    expect(sent[0]!.text).toContain('did not become a document.');
+    expect(sent[0]!.text).toContain(NO_ATTACHMENT);
+    deps.mailer = { send: async () => Promise.reject(new Error('SES is down')) };
+    await files.put('inbound/m2', await mail(company.email, [], [], '<three@example.com>'), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/m2');
+    expect([...emails.records.values()].every((r) => r.state === 'done')).toBe(true);
+    expect(logs).toContain('not-taken notice not sent');
   });
 
   it('drops mail for unknown addresses: nothing recorded, the raw message deleted', async () => {
