@@ -43,6 +43,8 @@ export type LiveEventName =
   | 'receipt-delete'
   | 'company'
   | 'company-delete'
+  // A member's own role in a company changed: payload {company_id, role}, on that member's own channel only
+  | 'membership'
   // Master data: payload {kind: 'stakeholder' | 'category' | 'item', type?, id}
   | 'master-data';
 

@@ -10,7 +10,7 @@ import { keys } from '../../lambdas/adapters/ddb/keys';
 import { invitationIdOf } from '../../lambdas/core/team/invitations';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import { LOCAL_CLIENT_ID } from '../../scripts/local/stack';
-import { apiClient, newUser, registeredUser, signIn, startTestStack, subOf, type TestStack } from '../support/local-stack';
+import { apiClient, newUser, openLiveChannel, registeredUser, signIn, startTestStack, subOf, type TestStack } from '../support/local-stack';
 
 type Users = { items: Array<Record<string, unknown> & { user_id: string; email: string; can_be_deleted: boolean; role: string }> };
 
@@ -223,8 +223,16 @@ describe('team and invitations through the local API', () => {
     expect((await admin.api.put(`/company/users/${id}${q}`, { email_prefix: 'abc' })).status).toBe(422);
     expect((await admin.api.put(`/company/users/${id}${q}`, { email: 'x@y.z' })).status).toBe(422);
 
+    const memberLive = await openLiveChannel(t.stack.wsUrl, member.token, 'ALL');
+    const adminLive = await openLiveChannel(t.stack.wsUrl, admin.token, admin.companyId);
     const changed = await admin.api.put(`/company/users/${id}${q}`, { name: 'Rasa', surname: 'Naujoji', role: 'admin', email_prefix: `rasa.${Date.now()}` });
     expect(changed.status).toBe(200);
+    // the member's open screens learn their new role at once; nobody else is told it
+    expect((await memberLive.waitFor('membership', 5000)).payload).toEqual({ company_id: admin.companyId, role: 'admin' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(adminLive.messages.filter((m) => m.event === 'membership')).toEqual([]);
+    memberLive.close();
+    adminLive.close();
     expect(changed.body).toMatchObject({ surname: 'Naujoji', role: 'admin', can_be_deleted: true });
     const newAddress = (changed.body as { email: string }).email;
     // the old address is free again, the new one is claimed for this member

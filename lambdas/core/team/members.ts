@@ -79,9 +79,13 @@ async function memberOrNotFound(deps: TeamDeps, companyId: string, userId: strin
   return { company, member, adminCount: members.filter((m) => m.role === 'admin').length };
 }
 
-/** PUT /company/users/{id}: changes the company's name, surname, role or Email-in prefix of one member. */
+/**
+ * PUT /company/users/{id}: changes the company's name, surname, role or Email-in prefix of one member. A changed role
+ * reaches the member's open screens at once (`membership` on their own channel: the menus an administrator has
+ * appear or go), including an administrator's own screens after they gave up the role.
+ */
 export async function updateCompanyUser(
-  deps: TeamDeps,
+  deps: TeamDeps & { live: LiveEvents },
   callerId: string,
   companyId: string,
   userId: string,
@@ -109,6 +113,7 @@ export async function updateCompanyUser(
     const failure = await deps.team.updateMember(companyId, userId, changes, claim);
     if (failure === 'prefix') throw conflict(PREFIX_TAKEN, [{ path: ['email_prefix'], message: PREFIX_TAKEN }]);
     if (failure === 'member') throw notFound('User not found');
+    if (changes.role) await deps.live.publishToUser(userId, 'membership', { company_id: companyId, role: changes.role });
   }
   const [profile] = await deps.store.getProfiles([userId]);
   if (!profile) throw notFound('User not found');

@@ -5,6 +5,7 @@ import { handleLiveMessage } from '../../../web/src/features/live/components/Liv
 import {
   applyCompanyDelete,
   applyCompanyEvent,
+  applyMembershipEvent,
   applyDeleteToList,
   applyReceiptToList,
   prependReceipt,
@@ -149,6 +150,17 @@ describe('company events', () => {
     expect(r.kind === 'set' && r.data[0]).toMatchObject({ company_id: 'c1', name: 'Switched', ftp_export: true, role: 'basic' });
     expect(r.kind === 'set' && r.data[1]!.role).toBe('admin');
     expect(nested.kind === 'set' && nested.data[0]).toMatchObject({ vat_account: '2410', role: 'basic' });
+  });
+
+  it("membership, on the user's own channel, sets their role in that company; anything else refetches", () => {
+    const before = [company('c1', { role: 'admin' }), company('c2', { role: 'basic' })];
+    const demoted = applyMembershipEvent(before, { company_id: 'c1', role: 'basic' });
+    expect(demoted.kind === 'set' && demoted.data.map((c) => c.role)).toEqual(['basic', 'basic']);
+    const promoted = applyMembershipEvent(before, { company_id: 'c2', role: 'admin' });
+    expect(promoted.kind === 'set' && promoted.data.map((c) => c.role)).toEqual(['admin', 'admin']);
+    expect(applyMembershipEvent(before, { company_id: 'c9', role: 'admin' })).toEqual({ kind: 'invalidate' });
+    expect(applyMembershipEvent(before, { company_id: 'c1', role: 'owner' })).toEqual({ kind: 'invalidate' });
+    expect(applyMembershipEvent(undefined, { company_id: 'c1', role: 'basic' })).toEqual({ kind: 'none' });
   });
 
   it('company-delete removes a company other than the active one', () => {

@@ -7,6 +7,7 @@ import type { ListKeyParams } from '../receipts/lib/list-params';
 import {
   applyCompanyDelete,
   applyCompanyEvent,
+  applyMembershipEvent,
   applyDeleteToList,
   applyReceiptToList,
   type CompaniesUpdate,
@@ -21,6 +22,8 @@ export interface ReceiptCache {
   applyDelete(receiptId: string, options?: { keepDetail?: boolean }): void;
   applyCompany(payload: unknown): void;
   applyCompanyDelete(payload: unknown, activeCompanyId: string | null): void;
+  /** The user's own role in a company changed (their own channel). */
+  applyMembership(payload: unknown): void;
   /** Refetch every list and the counts (after a reconnect, or an action whose answer has no document). */
   refreshAll(): void;
   /** Refetch the side-menu counts (GET /companies), coalesced. */
@@ -137,6 +140,9 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
     },
     applyCompanyDelete(payload, activeCompanyId) {
       applyCompanies(queryClient, applyCompanyDelete(queryClient.getQueryData<Company[]>(queryKeys.companies), payload, activeCompanyId));
+    },
+    applyMembership(payload) {
+      applyCompanies(queryClient, applyMembershipEvent(queryClient.getQueryData<Company[]>(queryKeys.companies), payload));
     },
     refreshAll() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.receipts });

@@ -36,6 +36,9 @@ export function handleLiveMessage(message: LiveMessage, cache: ReceiptCache, act
     case 'company-delete':
       cache.applyCompanyDelete(message.payload, activeCompanyId);
       break;
+    case 'membership':
+      cache.applyMembership(message.payload);
+      break;
     default:
       // pong, subscribed, error: nothing to update
       break;

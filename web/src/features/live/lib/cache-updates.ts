@@ -163,6 +163,23 @@ export function applyCompanyEvent(companies: Company[] | undefined, payload: unk
 }
 
 /**
+ * A `membership` event, on the user's own channel only: their role in the company changed. The cached company
+ * takes the new role (the one event that carries a role, being the user's own); an unknown company or payload
+ * refetches the list.
+ */
+export function applyMembershipEvent(companies: Company[] | undefined, payload: unknown): CompaniesUpdate {
+  const id = companyIdOfPayload(payload);
+  const role = (payload as { role?: unknown } | null)?.role;
+  if (!id || (role !== 'admin' && role !== 'basic')) return { kind: 'invalidate' };
+  if (!companies) return { kind: 'none' };
+  const index = companies.findIndex((c) => c.company_id === id);
+  if (index < 0) return { kind: 'invalidate' };
+  const next = [...companies];
+  next[index] = { ...companies[index]!, role };
+  return { kind: 'set', data: next };
+}
+
+/**
  * A `company-delete` event: a company other than the active one is removed from the list (product.md
  * section 4); for the active one the list is refetched, and the active-company choice then moves on.
  */

@@ -1,7 +1,7 @@
 import { WS_PING_MS } from '../../../../../shared/constants';
 
 /** The live events the server pushes (product.md section 4), plus the channel's own answers. */
-export const LIVE_EVENTS = ['receipt', 'receipt-update', 'receipt-delete', 'company', 'company-delete'] as const;
+export const LIVE_EVENTS = ['receipt', 'receipt-update', 'receipt-delete', 'company', 'company-delete', 'membership'] as const;
 export type LiveEventName = (typeof LIVE_EVENTS)[number];
 
 export interface LiveMessage {
