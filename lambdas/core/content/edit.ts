@@ -43,6 +43,21 @@ export async function editReceipt(
   learning: ConfirmLearning,
   masterData?: EditMasterData,
 ) {
+  const receipt = await applyEditAction(ports, workflow, caller, receiptId, input, withSend, learning, masterData);
+  return { receipt, content: await getContent(ports, caller, receiptId) };
+}
+
+/** The action of `editReceipt` without reading the content back (the list's Send confirms many documents). */
+export async function applyEditAction(
+  ports: ContentPorts,
+  workflow: StatusChanger,
+  caller: ContentCaller,
+  receiptId: string,
+  input: EditReceiptInput,
+  withSend: boolean,
+  learning: ConfirmLearning,
+  masterData?: EditMasterData,
+): Promise<ReceiptSummary> {
   let version = input.version;
   const touchesCategory = input.category_id !== undefined || input.external_category_id !== undefined;
   if (touchesCategory && !masterData) throw new AppError('BadRequest', 'Categories are not available');
@@ -71,7 +86,7 @@ export async function editReceipt(
       learning.log.warn('learning the supplier layout failed', { receipt_id: receiptId, error: error instanceof Error ? error.message : String(error) });
     }
   }
-  return { receipt, content: await getContent(ports, caller, receiptId) };
+  return receipt;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The edit screen's actions wired to the documents domain and the master data, for every handler that confirms
  * documents: POST /receipt/{id} (one document) and POST /receipts/bulk's send (the list's Send).
  */
-import { assertConfirmable, editReceipt, type ConfirmLearning, type StatusChanger } from '../../core/content/edit';
+import { applyEditAction, assertConfirmable, type ConfirmLearning, type StatusChanger } from '../../core/content/edit';
 import type { EditMasterData } from '../../core/content/edit-master-data';
 import type { ContentPorts } from '../../core/content/ports';
 import { changeStatus, convertType, setDocumentMasterData } from '../../core/documents/workflow';
@@ -38,7 +38,7 @@ export function editWiring(deps: Deps, log: Logger): EditWiring {
 /** CONFIRM as the edit screen makes it, for documents confirmed from the list. */
 export function sendConfirm(w: EditWiring): SendConfirm {
   return {
-    confirm: async (caller, id, version) => (await editReceipt(w.ports, w.workflow, caller, id, { version }, true, w.learning, w.masterData)).receipt,
+    confirm: (caller, id, version) => applyEditAction(w.ports, w.workflow, caller, id, { version }, true, w.learning, w.masterData),
     check: (caller, id) => assertConfirmable(w.ports, caller, id),
   };
 }
