@@ -167,6 +167,9 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await expect.poll(() => edit.count(), WAIT).toBe(0);
     await expect.poll(() => colleagueCard.getByTestId('role-label').innerText(), WAIT).toBe('Administrator');
     expect(await colleagueCard.getByTestId('email-in').innerText()).toBe('rasa.team@in.receipts.local');
+    // The colleague's open screen learns the new role at once: My Team appears in their menu without a reload
+    await expect.poll(() => menu.getByText('My Team').count(), WAIT).toBe(1);
+    await screenshot(page, 'colleague-promoted-live');
 
     // Delete User, with the confirmation
     await colleagueCard.getByRole('button', { name: 'Delete User' }).click();
@@ -176,6 +179,9 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => userCards.count(), WAIT).toBe(1);
     await screenshot(adminPage, 'my-team-after-delete');
+    // The removed colleague's open screen drops the company at once
+    await expect.poll(() => cards.count(), WAIT).toBe(0);
+    await screenshot(page, 'colleague-removed-live');
 
     expect(errors).toEqual([]);
     await context.close();
