@@ -385,6 +385,12 @@ export type ExportField = (typeof EXPORT_FIELDS)[number];
 export const EXPORT_TYPES = ['csv', 'pdf', 'xml', 'isaf'] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 
+/**
+ * The most documents the export pop-up puts in one i.SAF call: their ids travel in the query string of
+ * GET /receipts/{id}/export, and API Gateway takes about 10 KB of request line and headers (27 characters an id).
+ */
+export const ISAF_EXPORT_MAX = 300;
+
 /** GET /receipts/{id}/export query. `fields` is `key` or `key:Title` items joined by commas. */
 export const exportQuerySchema = z.object({
   type: z.enum(EXPORT_TYPES).default('csv'),

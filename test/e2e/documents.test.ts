@@ -212,6 +212,22 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => page.getByText('Document successfully downloaded').count(), WAIT).toBe(1);
     await expect.poll(() => exportModal.count(), WAIT).toBe(0);
 
+    // i.SAF (built by the server): VMI's register with the three cost documents as purchase invoices
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Export' }).click();
+    exportModal = page.getByTestId('export-modal');
+    await exportModal.getByRole('tab', { name: 'i.SAF' }).click();
+    await expect.poll(() => exportModal.getByText("VMI's register of VAT invoices", { exact: false }).count(), WAIT).toBe(1);
+    await screenshot(page, 'documents-export-isaf');
+    const [isafDownload] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
+    expect(isafDownload.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.xml$/);
+    const isaf = readFileSync(await isafDownload.path()).toString('utf8');
+    expect(isaf).toContain('<iSAFFile');
+    expect(isaf).toContain('<FileVersion>iSAF1.2</FileVersion>');
+    expect(isaf.match(/<PurchaseInvoices>/g)).toHaveLength(1);
+    expect(isaf.match(/<Invoice>/g)).toHaveLength(3);
+    await expect.poll(() => exportModal.count(), WAIT).toBe(0);
+
     // CSV: move notes to the top with the keyboard, rename supplier, and archive the documents afterwards
     await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
     await page.getByRole('button', { name: 'Export' }).click();

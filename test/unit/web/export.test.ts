@@ -15,7 +15,7 @@ import {
 } from '../../../web/src/features/export/lib/fields';
 import { buildPdf } from '../../../web/src/features/export/lib/pdf';
 import { defaultReportName, exportFileName, exportTable, exportValue } from '../../../web/src/features/export/lib/table';
-import { xmlExportCalls } from '../../../web/src/features/export/api/export';
+import { serverExportCalls } from '../../../web/src/features/export/api/export';
 import { receipt } from './receipt-fixture';
 
 describe('export field list', () => {
@@ -169,7 +169,7 @@ describe('XML export calls', () => {
 
   it('makes one call per company and per 100 documents, each to a file of its own', () => {
     const rows = [...Array.from({ length: 230 }, (_, i) => row(i, 'c1', 'ACME')), row(999, 'c2', 'BETA')];
-    const calls = xmlExportCalls(rows);
+    const calls = serverExportCalls(rows);
     expect(calls.map((c) => [c.companyId, c.receiptIds.length, c.suffix])).toEqual([
       ['c1', 100, '-ACME-1'],
       ['c1', 100, '-ACME-2'],
@@ -179,7 +179,15 @@ describe('XML export calls', () => {
     expect(calls.flatMap((c) => c.receiptIds)).toEqual(rows.map((r) => r.receipt_id));
   });
 
+  it('takes another limit per call (i.SAF: 300, its ids travel in the query string)', () => {
+    const calls = serverExportCalls(Array.from({ length: 301 }, (_, i) => row(i, 'c1', 'ACME')), 300);
+    expect(calls.map((c) => [c.receiptIds.length, c.suffix])).toEqual([
+      [300, '-1'],
+      [1, '-2'],
+    ]);
+  });
+
   it('names no company and no part for up to 100 documents of one company', () => {
-    expect(xmlExportCalls(Array.from({ length: 100 }, (_, i) => row(i, 'c1', 'ACME')))).toEqual([{ companyId: 'c1', receiptIds: Array.from({ length: 100 }, (_, i) => `R${i}`), suffix: '' }]);
+    expect(serverExportCalls(Array.from({ length: 100 }, (_, i) => row(i, 'c1', 'ACME')))).toEqual([{ companyId: 'c1', receiptIds: Array.from({ length: 100 }, (_, i) => `R${i}`), suffix: '' }]);
   });
 });

@@ -1,3 +1,4 @@
+import type { ExportFile } from '../../../../../shared/schemas/content';
 import { XML_EXPORT_MAX } from '../../../../../shared/schemas/receipts';
 import type { ApiClient } from '../../../lib/api-client';
 import { companyOf } from '../../receipts/api/receipts';
@@ -27,19 +28,21 @@ export function byCompany<T extends Pick<Receipt, 'company_id'>>(receipts: Reado
 }
 
 /**
- * The server calls of an XML export and the file each answer goes to: one per company and per 100 documents; the
- * file name's suffix names the company when there are several and the part when a company has more than 100.
+ * The server calls of a file the server builds (XML, Rivile EIP, i.SAF) and the file each answer goes to: one per
+ * company and per `max` documents (100 for XML, the export-xml call's limit); the file name's suffix names the
+ * company when there are several and the part when a company has more than `max`.
  */
-export function xmlExportCalls<T extends Pick<Receipt, 'company_id' | 'receipt_id'> & { company_code?: string | null }>(
+export function serverExportCalls<T extends Pick<Receipt, 'company_id' | 'receipt_id'> & { company_code?: string | null }>(
   receipts: ReadonlyArray<T>,
+  max = XML_EXPORT_MAX,
 ): { companyId: string; receiptIds: string[]; suffix: string }[] {
   const groups = [...byCompany(receipts)];
   return groups.flatMap(([companyId, group]) => {
     const company = groups.length > 1 ? `-${group[0]!.company_code || companyId}` : '';
-    const parts = Math.ceil(group.length / XML_EXPORT_MAX);
+    const parts = Math.ceil(group.length / max);
     return Array.from({ length: parts }, (_, i) => ({
       companyId,
-      receiptIds: group.slice(i * XML_EXPORT_MAX, (i + 1) * XML_EXPORT_MAX).map((r) => r.receipt_id),
+      receiptIds: group.slice(i * max, (i + 1) * max).map((r) => r.receipt_id),
       suffix: `${company}${parts > 1 ? `-${i + 1}` : ''}`,
     }));
   });
@@ -58,4 +61,13 @@ export async function exportXml(api: ApiClient, companyId: string, receiptIds: s
     if (typeof base64 === 'string') return new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
   }
   throw new Error('Something went wrong');
+}
+
+/** GET /receipts/{first id}/export?type=isaf with the others in receipt_ids: VMI's i.SAF register of the documents. */
+export async function exportIsaf(api: ApiClient, companyId: string, receiptIds: string[]): Promise<Blob> {
+  const [first, ...others] = receiptIds;
+  const file = await api.get<ExportFile>(`/receipts/${encodeURIComponent(first!)}/export`, {
+    query: { company_id: companyId, type: 'isaf', ...(others.length ? { receipt_ids: others.join(',') } : {}) },
+  });
+  return new Blob([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], { type: file.mime });
 }

@@ -13,7 +13,8 @@ import { useActiveCompany } from '../../companies/api/companies';
 import { useCompanySchema } from '../../edit-receipt/api/content';
 import { companyOf, useReceiptActions } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
-import { exportXml, loadForExport, xmlExportCalls } from '../api/export';
+import { ISAF_EXPORT_MAX } from '../../../../../shared/schemas/content';
+import { exportIsaf, exportXml, loadForExport, serverExportCalls } from '../api/export';
 import { buildCsv, csvBlob } from '../lib/csv';
 import { downloadBlob } from '../lib/download';
 import { csvHeader, defaultExportFields, knownExportFields, pdfTitle, type ExportField } from '../lib/fields';
@@ -23,8 +24,8 @@ import { FieldList } from './FieldList';
 
 export const EXPORT_SUCCESS = 'Document successfully downloaded';
 
-type Tab = 'csv' | 'pdf' | 'xml' | 'rivile';
-const TAB_LABELS: Record<Tab, string> = { csv: 'CSV', pdf: 'PDF', xml: 'XML', rivile: 'Rivile EIP' };
+type Tab = 'csv' | 'pdf' | 'xml' | 'rivile' | 'isaf';
+const TAB_LABELS: Record<Tab, string> = { csv: 'CSV', pdf: 'PDF', xml: 'XML', rivile: 'Rivile EIP', isaf: 'i.SAF' };
 
 let fontPromise: Promise<PdfFont | undefined> | null = null;
 /** The PDF font (Liberation Sans from pdfjs-dist: Latin with Lithuanian letters), fetched once. */
@@ -69,8 +70,13 @@ export function ExportModal({
     setError(null);
     setPending(true);
     try {
-      if (tab === 'xml' || tab === 'rivile') {
-        for (const call of xmlExportCalls(receipts)) {
+      if (tab === 'isaf') {
+        for (const call of serverExportCalls(receipts, ISAF_EXPORT_MAX)) {
+          const blob = await exportIsaf(api, call.companyId, call.receiptIds);
+          downloadBlob(blob, exportFileName(`${fileName.trim() || defaultReportName()}${call.suffix}`, 'xml'));
+        }
+      } else if (tab === 'xml' || tab === 'rivile') {
+        for (const call of serverExportCalls(receipts)) {
           const xml = await exportXml(api, call.companyId, call.receiptIds, tab);
           downloadBlob(new Blob([xml], { type: 'application/xml' }), exportFileName(`${fileName.trim() || defaultReportName()}${call.suffix}`, 'xml'));
         }
@@ -133,6 +139,11 @@ export function ExportModal({
 
         {tab === 'xml' ? (
           <p className="notice">The XML file is made by the server from the documents&apos; recognised data.</p>
+        ) : tab === 'isaf' ? (
+          <p className="notice">
+            The i.SAF file, VMI&apos;s register of VAT invoices, is made by the server from the documents&apos; recognised data: costs as purchase
+            invoices, sales invoices as sales, one file per company.
+          </p>
         ) : tab === 'rivile' ? (
           <p className="notice">Rivile GAMA&apos;s EIP import file, for importing into Rivile without its API, is made by the server from the documents&apos; recognised data.</p>
         ) : (
