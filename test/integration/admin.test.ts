@@ -59,11 +59,13 @@ function adminCalls(companyId: string): [string, (api: Api) => ReturnType<Api['g
 describe('platform admin and company settings through the local API', () => {
   let t: TestStack;
   let admin: Api;
+  let adminToken: string;
   beforeAll(async () => {
     t = await startTestStack({ globalAdminEmails: [PLATFORM_ADMIN_EMAIL] });
     const user = { ...newUser('platform'), email: PLATFORM_ADMIN_EMAIL };
     await registerUser(t.stack, user);
-    admin = apiClient(t.stack.apiUrl, await signIn(t.stack, user));
+    adminToken = await signIn(t.stack, user);
+    admin = apiClient(t.stack.apiUrl, adminToken);
   });
   afterAll(async () => {
     await t?.stop();
@@ -73,6 +75,19 @@ describe('platform admin and company settings through the local API', () => {
     const other = await registeredUser(t.stack, 'plain');
     expect((await admin.get('/user')).body).toMatchObject({ email: PLATFORM_ADMIN_EMAIL, is_admin: true });
     expect((await other.api.get('/user')).body).toMatchObject({ is_admin: false });
+  });
+
+  it('POST /user answers is_admin as GET /user does: an admin by the deployment list, not by the profile, keeps the Admin menu after saving', async () => {
+    // An admin named in the list after signing up: the stored profile does not say so
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { ddb } = await import('../../lambdas/adapters/ddb/client');
+    const { keys } = await import('../../lambdas/adapters/ddb/keys');
+    const sub = subOf(adminToken);
+    await ddb().send(new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: keys.userProfile(sub), UpdateExpression: 'SET is_admin = :f', ExpressionAttributeValues: { ':f': false } }));
+    expect((await admin.get('/user')).body).toMatchObject({ is_admin: true });
+    const saved = await admin.post('/user', { city: 'Kaunas' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ city: 'Kaunas', is_admin: true });
   });
 
   it('lists companies newest first with owner and this month’s usage, paged with next', async () => {
