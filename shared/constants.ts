@@ -27,6 +27,8 @@ export const NAME_MIN = 2;
 export const EMAIL_PREFIX_MIN = 4;
 export const EMAIL_PREFIX_MAX = 40;
 export const COMPANY_NAME_MAX = 80;
+/** A person's name or surname (profile, sign-up, team). */
+export const PERSON_NAME_MAX = 80;
 export const COMPANY_CODE_MAX = 80;
 export const COUNT_MAX_LENGTH = 5;
 export const VAT_ACCOUNT_MAX = 10;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { CUSTOM_MESSAGE_MAX, EMAIL_PREFIX_MAX, EMAIL_PREFIX_MIN, NAME_MIN } from '../constants';
+import { CUSTOM_MESSAGE_MAX, EMAIL_PREFIX_MAX, EMAIL_PREFIX_MIN, NAME_MIN, PERSON_NAME_MAX } from '../constants';
 import { emailField, requiredString } from './auth';
 import { companyRoleSchema } from './company';
 import { MSG } from './messages';
 
 /** Team and invitations (rules.md 5 "Users and invitations", 7 "Team and invitations"). */
-export const PERSON_NAME_MAX = 80;
+export { PERSON_NAME_MAX };
 export const EMAIL_MAX = 254;
 
 const personName = () =>

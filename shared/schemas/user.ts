@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_MIN } from '../constants';
+import { NAME_MIN, PERSON_NAME_MAX } from '../constants';
 import { MSG } from './messages';
 
 export const profileSchema = z.object({
@@ -27,8 +27,8 @@ export type Profile = z.infer<typeof profileSchema>;
 /** Profile update: only changed fields are sent; email changes go through the identity provider. */
 export const updateProfileSchema = z
   .object({
-    name: z.string().trim().min(NAME_MIN, MSG.nameMin),
-    surname: z.string().trim().min(NAME_MIN, MSG.nameMin),
+    name: z.string().trim().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`),
+    surname: z.string().trim().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`),
     phone: z.string().trim().max(40),
     address: z.string().trim().max(200),
     city: z.string().trim().max(100),

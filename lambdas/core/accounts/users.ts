@@ -1,3 +1,4 @@
+import { COMPANY_CODE_MAX, COMPANY_NAME_MAX, PERSON_NAME_MAX } from '../../../shared/constants';
 import { notFound } from '../../../shared/errors';
 import type { Profile, UpdateProfileInput } from '../../../shared/schemas/user';
 import type { AccountsStore, Clock, IdGenerator } from '../ports';
@@ -29,8 +30,9 @@ export async function provisionConfirmedUser(
   const profile: ProfileRecord = {
     id: attrs.userId,
     email,
-    name: attrs.name.trim(),
-    surname: attrs.surname.trim(),
+    // The identity provider's attributes are not bounded as the sign-up form is: the same limits here
+    name: attrs.name.trim().slice(0, PERSON_NAME_MAX),
+    surname: attrs.surname.trim().slice(0, PERSON_NAME_MAX),
     phone: '',
     address: '',
     city: '',
@@ -40,8 +42,8 @@ export async function provisionConfirmedUser(
     created_at: deps.clock.now().toISOString(),
     last_login: null,
   };
-  const companyName = attrs.company.trim() || `${profile.name} ${profile.surname}`.trim();
-  const companyCode = attrs.company_code.trim() || '-';
+  const companyName = (attrs.company.trim() || `${profile.name} ${profile.surname}`.trim()).slice(0, COMPANY_NAME_MAX);
+  const companyCode = (attrs.company_code.trim() || '-').slice(0, COMPANY_CODE_MAX);
   const company = newCompanyRecord({ name: companyName, code: companyCode }, profile, deps.ids, deps.clock);
   const created = await deps.store.provisionUser(profile, company);
   if (!created) {

@@ -58,6 +58,16 @@ describe('withMatch', () => {
     expect(validate({ ...base, passwordRepeat: 'abc' }).errors.passwordRepeat).toBeUndefined();
   });
 
+  it('bounds names at 80 characters and the company name and code at 80 (rules.md 9)', () => {
+    const r = zodValidator(signUpSchema)({ ...base, name: 'N'.repeat(81), surname: 'Ok', company: 'C'.repeat(81), company_code: '1'.repeat(81) });
+    expect(r.errors.name).toBe('At most 80 characters');
+    expect(r.errors.surname).toBeUndefined();
+    expect(r.errors.company).toBe('At most 80 characters');
+    expect(r.errors.company_code).toBe('At most 80 characters');
+    expect(updateProfileSchema.safeParse({ surname: 'S'.repeat(81) }).error?.issues[0]?.message).toBe('At most 80 characters');
+    expect(updateProfileSchema.safeParse({ surname: 'S'.repeat(80) }).success).toBe(true);
+  });
+
   it('change password schema reports the mismatch too once valid', () => {
     const r = zodValidator(changePasswordSchema)({ current_password: 'a', new_password: 'Secret123', repeat_password: 'Secret124' });
     expect(r.errors).toEqual({ repeat_password: 'Both passwords need to be the same' });
