@@ -39,6 +39,17 @@ describe('reading import workbooks', () => {
     }
   });
 
+  it('reads long codes stored as numbers with all their digits, not as Excel shows them (1.23457E+11)', () => {
+    const long = [['Name', 'Code', 'VAT'], ['Alpha UAB', 123456789012, 100012345678], ['Beta UAB', 123456789099, 0.5]];
+    for (const type of ['xlsx', 'xls'] as const) {
+      const sheet = readWorkbook(workbookBytes(long, type));
+      expect(sheet.rows.slice(1)).toEqual([
+        ['Alpha UAB', '123456789012', '100012345678'],
+        ['Beta UAB', '123456789099', '0.5'],
+      ]);
+    }
+  });
+
   it('tells the type by content, not by name', () => {
     expect(sniffWorkbook(workbookBytes(rows, 'xlsx'))).toBe('xlsx');
     expect(sniffWorkbook(workbookBytes(rows, 'xls'))).toBe('xls');

@@ -129,6 +129,22 @@ export interface SheetRows {
 }
 
 /** Reads the first sheet of a workbook; WorkbookProblem with the user's message for anything that is not a readable workbook. */
+/**
+ * Cells are read as the sheet shows them (a code typed as 00123 stays 00123), but Excel's General format shows a
+ * whole number of 12 digits or more as 1.23457E+11: codes and VAT numbers kept as numbers would lose their digits,
+ * and two suppliers would share one code. Such whole numbers are read with all their digits.
+ */
+function writeLongIntegersInFull(sheet: XLSX.WorkSheet): void {
+  const data = (sheet as { '!data'?: (XLSX.CellObject | undefined)[][] })['!data'];
+  for (const row of data ?? []) {
+    for (const cell of row ?? []) {
+      if (cell?.t !== 'n' || typeof cell.v !== 'number' || !Number.isSafeInteger(cell.v)) continue;
+      // Without a formatted text the General format is applied when reading, with the same exponent from 12 digits.
+      if (cell.w === undefined ? Math.abs(cell.v) >= 1e11 : /e[+-]?\d/i.test(cell.w)) cell.w = String(cell.v);
+    }
+  }
+}
+
 export function readWorkbook(bytes: Uint8Array, limits: { maxRows?: number } = {}): SheetRows {
   const maxRows = limits.maxRows ?? MAX_SHEET_ROWS;
   const kind = sniffWorkbook(bytes);
@@ -158,6 +174,7 @@ export function readWorkbook(bytes: Uint8Array, limits: { maxRows?: number } = {
   const sheet = sheetName ? book.Sheets[sheetName] : undefined;
   if (!sheet || !sheet['!ref']) throw new WorkbookProblem(WORKBOOK_MSG.empty);
   const range = XLSX.utils.decode_range(sheet['!ref']);
+  writeLongIntegersInFull(sheet);
   const raw = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '', blankrows: true });
   if (raw.length > maxRows) throw new WorkbookProblem(maxRows === MAX_SHEET_ROWS ? WORKBOOK_MSG.tooManyRows : `The sheet has more than ${maxRows} rows; split it into smaller files`);
   const firstColumn = range.s.c;
