@@ -35,6 +35,24 @@ describe('master-data imports: upserts', () => {
     expect(await deps.masterData.getStakeholder('c1', 'own1')).toMatchObject({ external: true, delivery: 'Gate 3', category_id: 'cat1', recognise_details: true });
   });
 
+  it('writes only the fields the mapping imports: unmapped columns and a country the list does not know keep what is stored', async () => {
+    const deps = setup();
+    const now = '2026-03-01T09:00:00.000Z';
+    await deps.masterData.putStakeholder({
+      id: 'own2', type: 'supplier', name: 'Kept UAB', code: 'K1', vat_id: 'LT100001', street: 'Gedimino pr. 1', city: 'Vilnius', zipcode: 'LT-01103', country: 'LT', email: 'kept@example.com',
+      delivery: '', category_id: null, selected_date_format: null, recognise_details: false,
+      company_id: 'c1', external: false, created_at: now, updated_at: now, version: 1,
+    });
+    // A mapping of code, name and city only, and a source that writes its country as a name
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', { code: 'K1', name: 'Kept UAB', city: 'Kaunas', country: 'Lietuva' })).toEqual({ outcome: 'updated' });
+    expect(await deps.masterData.getStakeholder('c1', 'own2')).toMatchObject({
+      city: 'Kaunas', vat_id: 'LT100001', street: 'Gedimino pr. 1', zipcode: 'LT-01103', country: 'LT', email: 'kept@example.com', external: true,
+    });
+    // A new record gets empty fields for what the mapping does not import
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', { code: 'N1', name: 'New UAB' })).toEqual({ outcome: 'created' });
+    expect(await deps.masterData.findStakeholder('c1', 'supplier', 'code', 'N1')).toMatchObject({ vat_id: '', street: '', city: '', zipcode: '', country: '', email: '' });
+  });
+
   it('skips rows without a code or with a too short name; a taken name is a skipped row, not a failure', async () => {
     const deps = setup();
     expect(await upsertStakeholder(deps, 'c1', 'supplier', { code: '', name: 'No Code' })).toMatchObject({ outcome: 'rejected', reason: 'no code' });

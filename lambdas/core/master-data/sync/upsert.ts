@@ -4,7 +4,7 @@
  * source's key as `external_ref`. A row that changes nothing writes nothing ("unchanged"), so a second sync of
  * the same data creates and updates nothing. Nothing is ever deleted: a record that left the source stays, as do
  * the documents that use it. Fields the product keeps for its own (category, date format, delivery, recognition
- * flag, item words) are never overwritten.
+ * flag, item words) are never overwritten, nor are fields the source does not give (columns the mapping leaves out).
  */
 import { MASTER_TEXT_MAX, NAME_MIN } from '../../../../shared/constants';
 import { isCountryCode } from '../../../../shared/countries';
@@ -75,17 +75,19 @@ async function withRetries(label: string, attempt: () => Promise<UpsertOutcome>)
 export function upsertStakeholder(deps: UpsertDeps, companyId: string, type: StakeholderType, row: StakeholderRow): Promise<UpsertOutcome> {
   const invalid = check(row);
   if (invalid) return Promise.resolve({ outcome: 'rejected', reason: invalid });
-  const country = (row.country ?? '').toUpperCase();
-  const fields = {
-    name: row.name,
-    code: row.code,
-    vat_id: row.vat_id ?? '',
-    street: row.street ?? '',
-    city: row.city ?? '',
-    zipcode: row.zipcode ?? '',
-    country: isCountryCode(country) ? country : '',
-    email: row.email ?? '',
+  // Only what the source gives is written (a column the mapping leaves empty is not imported, and keeps what is
+  // stored); a country that is not an ISO code on the list ('Lietuva') is not taken either.
+  const country = row.country?.toUpperCase();
+  const given: Partial<Record<'vat_id' | 'street' | 'city' | 'zipcode' | 'country' | 'email', string>> = {
+    vat_id: row.vat_id,
+    street: row.street,
+    city: row.city,
+    zipcode: row.zipcode,
+    country: country !== undefined && isCountryCode(country) ? country : undefined,
+    email: row.email,
   };
+  const imported = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as typeof given;
+  const fields = { name: row.name, code: row.code, ...imported };
   return withRetries(row.code, async () => {
     const existing = await deps.masterData.findStakeholder(companyId, type, 'code', row.code);
     const now = deps.clock.now().toISOString();
@@ -101,6 +103,12 @@ export function upsertStakeholder(deps: UpsertDeps, companyId: string, type: Sta
     const record: StakeholderRecord = {
       id: deps.ids.newId(),
       type,
+      vat_id: '',
+      street: '',
+      city: '',
+      zipcode: '',
+      country: '',
+      email: '',
       ...fields,
       delivery: '',
       category_id: null,
