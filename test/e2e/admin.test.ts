@@ -204,6 +204,17 @@ describe('platform admin and settings in Chromium', () => {
     expect(await basic.getByTestId('settings-links').count()).toBe(0);
     expect(await basic.getByTestId('settings-role').innerText()).toBe('Basic user');
     await screenshot(basic, 'settings-basic');
+
+    // With the other company active, choosing their own company here and following a link opens that company's screen
+    await basic.evaluate((id) => window.localStorage.setItem('active_company', id), customerCompanyId);
+    await basic.reload();
+    await expect.poll(() => basic.locator('.topbar-identity').innerText(), WAIT).toContain('Baltic Foods Group UAB');
+    const own = await select.locator(`option:not([value="${customerCompanyId}"])`).first();
+    const ownName = (await own.innerText()).trim();
+    await select.selectOption(await own.getAttribute('value'));
+    await basic.getByTestId('settings-links').getByRole('link', { name: /Integration/ }).click();
+    await basic.waitForURL(/\/integration$/);
+    await expect.poll(() => basic.locator('.topbar-identity').innerText(), WAIT).toContain(ownName);
     await basic.close();
   });
 });

@@ -12,6 +12,7 @@ import { formatDate } from '../../../lib/format';
 import { companyRoleLabel } from '../../../lib/roles';
 import { useForm } from '../../../lib/use-form';
 import { changedFields, issuesToFieldErrors, type Validator } from '../../../lib/validation';
+import { useActiveCompanyStore } from '../../../app/active-company';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useProfile } from '../../profile/api/profile';
 import { useUpdateCompany } from '../api/settings';
@@ -104,10 +105,10 @@ function CompanyForm({ company }: { company: Company }) {
   );
 }
 
-function SettingsLink({ to, icon, label, text }: { to: string; icon: IconName; label: string; text: string }) {
+function SettingsLink({ to, icon, label, text, onFollow }: { to: string; icon: IconName; label: string; text: string; onFollow(): void }) {
   return (
     <li>
-      <Link to={to} className="settings-link">
+      <Link to={to} className="settings-link" onClick={onFollow}>
         <Icon name={icon} />
         <span>
           <strong>{label}</strong>
@@ -125,12 +126,21 @@ function SettingsLink({ to, icon, label, text }: { to: string; icon: IconName; l
  */
 export function SettingsPage() {
   const view = useActiveCompany();
+  const store = useActiveCompanyStore();
   const profile = useProfile();
   const [chosen, setChosen] = useState<string | null>(null);
   if (view.isLoading || profile.isPending) return <LoadingBlock />;
   const company = view.companies.find((c) => c.company_id === chosen) ?? view.active;
   if (!company) return <p className="notice">No companies yet</p>;
   const isAdmin = company.role === 'admin';
+  // The administration screens work on the active company: following a link makes the chosen company active
+  // (and leaves the all-companies view), so they show the company this page shows.
+  const follow = () => {
+    if (company.company_id !== view.active?.company_id || view.allCompanies) {
+      store.setCompany(company.company_id);
+      store.setAllCompanies(false);
+    }
+  };
 
   return (
     <div className="settings-page" data-testid="settings-page">
@@ -158,11 +168,9 @@ export function SettingsPage() {
               </h2>
             </div>
             <ul className="settings-links">
-              <SettingsLink to="/fields-configuration" icon="categories" label="Fields configuration" text="Fields captured per document" />
-              <SettingsLink to="/my-team" icon="team" label="My Team" text="Invite colleagues, roles" />
-              {!view.allCompanies && (
-                <SettingsLink to="/integration" icon="integration" label="Integration" text="Exports and imports" />
-              )}
+              <SettingsLink to="/fields-configuration" icon="categories" label="Fields configuration" text="Fields captured per document" onFollow={follow} />
+              <SettingsLink to="/my-team" icon="team" label="My Team" text="Invite colleagues, roles" onFollow={follow} />
+              <SettingsLink to="/integration" icon="integration" label="Integration" text="Exports and imports" onFollow={follow} />
             </ul>
           </section>
         )}
