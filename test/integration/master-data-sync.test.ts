@@ -212,6 +212,9 @@ describe('master-data imports: SQL (PostgreSQL) and Rivile', () => {
     await admin.put(`/company/service/sql/mapping?${q()}`, { mapping: s.mapping });
     const fixed = await syncNow('sql_import');
     expect(fixed.outcome).toBe('done');
+    // A saved mapping starts over: the run does not continue the failed one from where it stopped
+    expect(fixed.started_at).not.toBe(run.started_at);
+    expect(fixed.counts.suppliers?.unchanged).toBe(999);
     expect((await status('sql_import')).last_error).toMatchObject({ message: run.error });
   }, 300_000);
 

@@ -36,7 +36,7 @@ export const ddbSyncStateStore: SyncStateStore = {
   },
   // S2: switch on (listed in gsi1 for the schedule) or off.
   async setEnabled(companyId, type, enabled, nowIso, connection) {
-    const names: Record<string, string> = { '#e': 'enabled', '#u': 'updated_at', '#c': 'company_id', '#t': 'type', '#k': 'kind' };
+    const names: Record<string, string> = { '#e': 'enabled', '#u': 'updated_at', '#c': 'company_id', '#t': 'type', '#k': 'kind', '#p': 'position' };
     const values: Record<string, unknown> = { ':e': enabled, ':u': nowIso, ':c': companyId, ':t': type, ':k': 'MDSYNC' };
     let set = 'SET #e = :e, #u = :u, #c = :c, #t = :t, #k = :k';
     if (connection !== undefined) {
@@ -54,7 +54,8 @@ export const ddbSyncStateStore: SyncStateStore = {
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.syncState(companyId, type),
-        UpdateExpression: enabled ? set : `${set} REMOVE gsi1pk, gsi1sk`,
+        // A switch (and the connection it tested) starts the next run from the beginning: no position survives it.
+        UpdateExpression: enabled ? `${set} REMOVE #p` : `${set} REMOVE gsi1pk, gsi1sk, #p`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
@@ -66,8 +67,9 @@ export const ddbSyncStateStore: SyncStateStore = {
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.syncState(companyId, 'sql_import'),
-        UpdateExpression: 'SET #m = :m, #u = :u, #c = :c, #t = :t',
-        ExpressionAttributeNames: { '#m': 'mapping', '#u': 'updated_at', '#c': 'company_id', '#t': 'type' },
+        // A position was read with the old mapping (its tables, its key columns): the next run starts over.
+        UpdateExpression: 'SET #m = :m, #u = :u, #c = :c, #t = :t REMOVE #p',
+        ExpressionAttributeNames: { '#m': 'mapping', '#u': 'updated_at', '#c': 'company_id', '#t': 'type', '#p': 'position' },
         ExpressionAttributeValues: { ':m': mapping, ':u': nowIso, ':c': companyId, ':t': 'sql_import' },
       }),
     );

@@ -47,7 +47,10 @@ export interface SyncState {
 
 export interface SyncStateStore {
   get(companyId: string, type: SyncImport): Promise<SyncState | undefined>;
-  /** Switches the import on or off in the schedule's list (the company flag itself is the integration store's). */
+  /**
+   * Switches the import on or off in the schedule's list (the company flag itself is the integration store's); the
+   * position of a partial or failed run is dropped, as by `putMapping`: the next run starts from the beginning.
+   */
   setEnabled(companyId: string, type: SyncImport, enabled: boolean, nowIso: string, connection?: SyncState['connection']): Promise<void>;
   putMapping(companyId: string, mapping: SqlMapping, nowIso: string): Promise<void>;
   /** Takes the lease for `runId` until `untilIso` unless another lease lasts past `nowIso`; the state, or undefined when busy. */
