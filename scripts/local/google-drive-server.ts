@@ -45,6 +45,8 @@ export interface GoogleDriveStandIn {
   /** Writes new bytes into an existing file (a new revision). */
   updateFile(fileId: string, bytes: Uint8Array): void;
   renameFile(fileId: string, name: string): void;
+  /** Downloads of the file are refused as Drive refuses a file flagged as abusive (403 cannotDownloadAbusiveFile). */
+  refuseDownload(fileId: string): void;
   folderByName(name: string): string | undefined;
   /** Drive API calls received (method and path), for tests. */
   calls: string[];
@@ -58,6 +60,7 @@ export function createGoogleDriveStandIn(opts: { file?: string } = {}): GoogleDr
     if (opts.file) writeFileSync(opts.file, JSON.stringify(saved));
   };
   const oauth = new OAuthStandIn({ provider: 'Google', ...GOOGLE_LOCAL_CLIENT, accessSeconds: 3600, state: saved.oauth, onChange: save });
+  const refused = new Set<string>();
   const calls: string[] = [];
   const byId = (id: string) => saved.files.find((f) => f.id === id);
   const touch = (id: string) => {
@@ -107,6 +110,9 @@ export function createGoogleDriveStandIn(opts: { file?: string } = {}): GoogleDr
       if (!f) throw new Error('no such file');
       f.name = name;
       touch(fileId);
+    },
+    refuseDownload(fileId) {
+      refused.add(fileId);
     },
     folderByName(name) {
       return saved.files.find((f) => f.mimeType === FOLDER_MIME && f.name === name && !f.trashed)?.id;
@@ -165,6 +171,10 @@ export function createGoogleDriveStandIn(opts: { file?: string } = {}): GoogleDr
         const f = byId(decodeURIComponent(m[1]!));
         if (!f || f.trashed) return sendJson(res, 404, { error: { code: 404, message: `File not found: ${m[1]}.` } });
         if (url.searchParams.get('alt') === 'media') {
+          if (refused.has(f.id)) {
+            const message = 'This file has been identified as malware or spam and cannot be downloaded.';
+            return sendJson(res, 403, { error: { code: 403, message, errors: [{ domain: 'global', reason: 'cannotDownloadAbusiveFile', message }] } });
+          }
           if (!f.content) return sendJson(res, 403, { error: { code: 403, message: 'Only files with binary content can be downloaded.' } });
           res.writeHead(200, { 'content-type': f.mimeType });
           res.end(Buffer.from(f.content, 'base64'));

@@ -167,6 +167,24 @@ describe('Google Drive and Dropbox imports', () => {
     await t.stack.driveSchedule.tick();
     await settle();
     expect((await documents(api, companyId)).map((d) => d.original_file_name).sort()).toEqual(['fuel-2.pdf', 'fuel.pdf', 'lunch.pdf']);
+
+    // A document deleted by the user does not come back when its file is renamed or moved in the folder
+    const fuel2 = (await documents(api, companyId)).find((d) => d.original_file_name === 'fuel-2.pdf')!;
+    expect((await api.delete(`/receipt/${fuel2.receipt_id}?company_id=${companyId}`)).status).toBeLessThan(300);
+    t.stack.google.renameFile(fuel, 'fuel-2-again.pdf');
+    await t.stack.driveSchedule.tick();
+    await settle();
+    expect((await documents(api, companyId)).map((d) => d.original_file_name).sort()).toEqual(['fuel.pdf', 'lunch.pdf']);
+
+    // A file Drive will not hand over (flagged as abusive) is skipped; the files after it still arrive
+    const flagged = t.stack.google.dropFile(folderId, 'flagged.pdf', PDF_B, 'application/pdf');
+    t.stack.google.refuseDownload(flagged);
+    t.stack.google.dropFile(folderId, 'parking.pdf', await textPdf(['Parking', 'Paid 6.00 EUR']), 'application/pdf');
+    await t.stack.driveSchedule.tick();
+    await settle();
+    expect((await documents(api, companyId)).map((d) => d.original_file_name).sort()).toEqual(['fuel.pdf', 'lunch.pdf', 'parking.pdf']);
+    const status = (await api.get(`/company/service/drive/status?company_id=${companyId}&service_type=google`)).body as { items: { service_type: string; last_error: string | null }[] };
+    expect(status.items.find((i) => i.service_type === 'google')).toMatchObject({ last_error: null });
   });
 
   it('a run that crashed after storing a file but before moving the cursor creates nothing twice', async () => {

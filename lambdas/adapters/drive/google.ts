@@ -52,7 +52,29 @@ function mapError(error: unknown): Error {
   if (oauth === 'invalid_grant' || oauth === 'unauthorized_client' || status === 401 || (error instanceof Error && /invalid_grant|No refresh token/i.test(error.message))) {
     return new DriveAuthError(`Google refused the grant${oauth ? ` (${oauth})` : ''}`);
   }
-  return new DriveCallError(error instanceof Error ? error.message : String(error), status);
+  // 403 is also Google's answer to rate limits: only the reasons about the file itself make it a refused file.
+  return new DriveCallError(error instanceof Error ? error.message : String(error), status, status === 403 && /^cannotDownload|^fileNotDownloadable/.test(reasonOf(error)));
+}
+
+type DriveErrorBody = { error?: { errors?: { reason?: string }[] } };
+
+/**
+ * The first `errors[].reason` of a Drive error answer: on the error itself, in the answer's body as the client
+ * parsed it, or in its bytes (a download asks for bytes).
+ */
+function reasonOf(error: unknown): string {
+  const e = error as { errors?: { reason?: string }[]; response?: { data?: unknown } };
+  if (e?.errors?.[0]?.reason) return e.errors[0].reason;
+  const data = e?.response?.data;
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data) || typeof data === 'string') {
+    try {
+      const text = typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8');
+      return (JSON.parse(text) as DriveErrorBody).error?.errors?.[0]?.reason ?? '';
+    } catch {
+      return '';
+    }
+  }
+  return (data as DriveErrorBody | undefined)?.error?.errors?.[0]?.reason ?? '';
 }
 
 function toTokens(c: Credentials, previous?: DriveTokens): DriveTokens {

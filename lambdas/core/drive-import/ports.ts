@@ -43,15 +43,27 @@ export class DriveAuthError extends Error {
   }
 }
 
-/** A provider call failed for another reason (network, 5xx, not found). */
+/**
+ * A provider call failed for another reason (network, 5xx, not found). `fileRefused`: the provider will not hand
+ * over this one file (Google's files flagged as abusive or with downloading switched off), whatever the retries.
+ */
 export class DriveCallError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    readonly fileRefused = false,
   ) {
     super(message);
     this.name = 'DriveCallError';
   }
+}
+
+/**
+ * A download that no retry will make: the file is gone (404, 410), refused by its kind (Dropbox answers 409 for a
+ * path's own errors: not found, restricted content, unsupported file) or by the provider (`fileRefused`).
+ */
+export function fileCannotBeDownloaded(error: unknown): error is DriveCallError {
+  return error instanceof DriveCallError && (error.fileRefused || error.status === 404 || error.status === 409 || error.status === 410);
 }
 
 /** One grant's calls; refreshes the access token by itself and tells through `tokens()` what it holds now. */

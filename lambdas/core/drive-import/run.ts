@@ -25,7 +25,7 @@ import { RESERVATION_SECONDS, releaseExpiredReservations, reserveOneDocument } f
 import { companyScope, type UploadRecord } from '../documents/types';
 import { publishCompanyChange } from '../live/company-event';
 import type { LiveEvents } from '../ports';
-import { DriveAuthError, type DriveFile, type DriveImportRecord } from './ports';
+import { DriveAuthError, fileCannotBeDownloaded, type DriveFile, type DriveImportRecord } from './ports';
 import { keepRenewedTokens, openTokens, switchOff, type DriveDeps } from './service';
 
 export interface DriveRunDeps extends DriveDeps {
@@ -103,7 +103,14 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
             skipped += 1;
             continue;
           }
-          if (await ingest(deps, session, company, owner, service, file)) pageImported += 1;
+          try {
+            if (await ingest(deps, session, company, owner, service, file)) pageImported += 1;
+          } catch (error) {
+            // One file the provider will never hand over must not stop the folder: it is skipped and said so.
+            if (!fileCannotBeDownloaded(error)) throw error;
+            skipped += 1;
+            deps.log.warn('drive file cannot be downloaded: skipped', { company_id: companyId, service, file: file.name, error: error.message });
+          }
         }
         imported += pageImported;
         if (!(await deps.drive.saveProgress(companyId, service, leaseId, changes.cursor, pageImported))) {
@@ -153,11 +160,15 @@ async function ownerOf(deps: DriveRunDeps, company: CompanyRecord, record: Drive
   return { user_id: userId, name: profile ? { name: profile.name, surname: profile.surname } : { name: '', surname: '' } };
 }
 
-/** One file: the upload (created once), then the object; true when this call created the upload. */
+/**
+ * One file: the upload (created once), then the object; true when this call created the upload. A file whose
+ * upload became documents is never taken again, also once those documents were deleted (which deletes the
+ * object): a rename or move in the folder reports the same revision again.
+ */
 async function ingest(deps: DriveRunDeps, session: { download(file: DriveFile): Promise<Uint8Array> }, company: CompanyRecord, owner: Owner, service: DriveService, file: DriveFile): Promise<boolean> {
   const uploadId = uploadIdOf(company.company_id, service, file);
   const existing = await deps.documents.getUpload(uploadId);
-  if (existing && (await deps.files.head(existing.key))) return false;
+  if (existing && (existing.state === 'consumed' || (await deps.files.head(existing.key)))) return false;
   const bytes = await session.download(file);
   const { upload, created } = existing ? { upload: existing, created: false } : await createUpload(deps, company, owner, service, file, uploadId, bytes.length);
   if (!(await deps.files.head(upload.key))) await deps.files.put(upload.key, bytes, upload.content_type);
