@@ -119,6 +119,13 @@ describe('Google Drive and Dropbox imports', () => {
     await t.stack.driveSchedule.tick();
     await settle();
     expect((await documents(api, companyId)).map((d) => d.original_file_name).sort()).toEqual(['hotel.pdf', 'parking.pdf', 'taxi.pdf']);
+
+    // The same folder chosen again (OK in Edit Folder) keeps its place: a file added before it is still imported
+    t.stack.dropbox.dropFile('/Scans', 'toll.pdf', PDF_A);
+    expect((await api.post(`/company/service/drive/folders?company_id=${companyId}`, { service_type: 'dropbox', folder_id: folderId })).status).toBe(200);
+    await t.stack.driveSchedule.tick();
+    await settle();
+    expect((await documents(api, companyId)).map((d) => d.original_file_name).sort()).toEqual(['hotel.pdf', 'parking.pdf', 'taxi.pdf', 'toll.pdf']);
   });
 
   it('Google Drive: connect, pick a folder, two new files, the schedule twice → exactly two documents in To Review; tokens renewed', async () => {

@@ -205,7 +205,11 @@ export async function listDriveFolders(deps: DriveDeps, caller: DriveCaller, inp
   return withSession(deps, caller, input.service_type, (s) => s.listFolders(input.next));
 }
 
-/** POST /company/service/drive/folders: watches the folder from now on (files already in it are not imported). */
+/**
+ * POST /company/service/drive/folders: watches the folder from now on (files already in it are not imported). The
+ * folder already watched, chosen again (OK in Edit Folder without a change), keeps its place: files added since
+ * the last run are still imported.
+ */
 export async function chooseDriveFolder(deps: DriveDeps, caller: DriveCaller, input: DriveFolderBody): Promise<Company> {
   const service = input.service_type;
   const record = await deps.drive.getImport(caller.companyId, service);
@@ -213,7 +217,8 @@ export async function chooseDriveFolder(deps: DriveDeps, caller: DriveCaller, in
   const { folder, cursor } = await withSession(deps, caller, service, async (s) => {
     const found = await s.folder(input.folder_id);
     if (!found) throw new AppError('NotFound', DRIVE_MSG.folderNotFound);
-    return { folder: found, cursor: await s.startCursor(found.id) };
+    const same = record.folder_id === found.id && record.cursor;
+    return { folder: found, cursor: same ? record.cursor! : await s.startCursor(found.id) };
   });
   await deps.drive.putImport({ ...record, folder_id: folder.id, folder_name: folder.name, cursor, last_error: null, lease_until: null, lease_id: null });
   await deps.drive.setCompanyDrive(caller.companyId, service, true, folder.name);
