@@ -33,17 +33,9 @@ export interface ConfirmLearning {
 
 const norm = (s: string) => s.replace(/\s+/g, '').toUpperCase();
 
-export async function editReceipt(
-  ports: ContentPorts,
-  workflow: StatusChanger,
-  caller: ContentCaller,
-  receiptId: string,
-  input: EditReceiptInput,
-  withSend: boolean,
-  learning: ConfirmLearning,
-  masterData?: EditMasterData,
-) {
-  const receipt = await applyEditAction(ports, workflow, caller, receiptId, input, withSend, learning, masterData);
+export async function editReceipt(...args: Parameters<typeof applyEditAction>) {
+  const [ports, , caller, receiptId] = args;
+  const receipt = await applyEditAction(...args);
   return { receipt, content: await getContent(ports, caller, receiptId) };
 }
 
