@@ -15,7 +15,7 @@ import {
 } from '../../../web/src/features/export/lib/fields';
 import { buildPdf } from '../../../web/src/features/export/lib/pdf';
 import { defaultReportName, exportFileName, exportTable, exportValue } from '../../../web/src/features/export/lib/table';
-import { serverExportCalls } from '../../../web/src/features/export/api/export';
+import { exportIsaf, serverExportCalls } from '../../../web/src/features/export/api/export';
 import { receipt } from './receipt-fixture';
 
 describe('export field list', () => {
@@ -185,6 +185,21 @@ describe('XML export calls', () => {
       [300, '-1'],
       [1, '-2'],
     ]);
+  });
+
+  it("asks for i.SAF with the company's code as it is now (digits), the other documents in receipt_ids", async () => {
+    const asked: { path: string; query: Record<string, unknown> }[] = [];
+    const api = {
+      get: async (path: string, opts: { query: Record<string, unknown> }) => {
+        asked.push({ path, query: opts.query });
+        return { mime: 'application/xml', base64: Buffer.from('<iSAFFile/>').toString('base64'), name: 'isaf.xml' };
+      },
+    } as unknown as Parameters<typeof exportIsaf>[0];
+    const blob = await exportIsaf(api, 'c1', ['R1', 'R2', 'R3'], 'LT-304 112 299');
+    expect(await blob.text()).toBe('<iSAFFile/>');
+    expect(asked).toEqual([{ path: '/receipts/R1/export', query: { company_id: 'c1', type: 'isaf', receipt_ids: 'R2,R3', registration_number: '304112299' } }]);
+    await exportIsaf(api, 'c1', ['R9'], undefined);
+    expect(asked[1]!.query).toEqual({ company_id: 'c1', type: 'isaf' });
   });
 
   it('names no company and no part for up to 100 documents of one company', () => {

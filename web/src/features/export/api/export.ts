@@ -63,11 +63,16 @@ export async function exportXml(api: ApiClient, companyId: string, receiptIds: s
   throw new Error('Something went wrong');
 }
 
-/** GET /receipts/{first id}/export?type=isaf with the others in receipt_ids: VMI's i.SAF register of the documents. */
-export async function exportIsaf(api: ApiClient, companyId: string, receiptIds: string[]): Promise<Blob> {
+/**
+ * GET /receipts/{first id}/export?type=isaf with the others in receipt_ids: VMI's i.SAF register of the documents.
+ * The reporting company's registration number is its code as it is now (the documents keep the code of their
+ * upload, which a rename in Settings leaves behind).
+ */
+export async function exportIsaf(api: ApiClient, companyId: string, receiptIds: string[], companyCode?: string): Promise<Blob> {
   const [first, ...others] = receiptIds;
+  const registration = (companyCode ?? '').replace(/\D/g, '').slice(0, 11);
   const file = await api.get<ExportFile>(`/receipts/${encodeURIComponent(first!)}/export`, {
-    query: { company_id: companyId, type: 'isaf', ...(others.length ? { receipt_ids: others.join(',') } : {}) },
+    query: { company_id: companyId, type: 'isaf', ...(others.length ? { receipt_ids: others.join(',') } : {}), ...(registration ? { registration_number: registration } : {}) },
   });
   return new Blob([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], { type: file.mime });
 }

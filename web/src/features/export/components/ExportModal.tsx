@@ -72,7 +72,7 @@ export function ExportModal({
     try {
       if (tab === 'isaf') {
         for (const call of serverExportCalls(receipts, ISAF_EXPORT_MAX)) {
-          const blob = await exportIsaf(api, call.companyId, call.receiptIds);
+          const blob = await exportIsaf(api, call.companyId, call.receiptIds, view.companies.find((c) => c.company_id === call.companyId)?.code);
           downloadBlob(blob, exportFileName(`${fileName.trim() || defaultReportName()}${call.suffix}`, 'xml'));
         }
       } else if (tab === 'xml' || tab === 'rivile') {
