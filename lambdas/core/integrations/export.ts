@@ -110,23 +110,28 @@ export async function sendDocuments(
   if (!caller.companyId) throw new AppError('BadRequest', 'company_id is required');
   const results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] = [];
   const queued: string[] = [];
-  for (const id of [...new Set(receiptIds)]) {
-    try {
-      const doc = await loadVisible(deps.documents, caller, id);
-      if (!(SENDABLE_STATUSES as readonly string[]).includes(doc.status)) throw new AppError('Conflict', notSendable(doc.status));
-      let receipt: ReceiptSummary;
-      if (doc.status === 'archive') {
-        await confirm.check(caller, id);
-        receipt = toSummary(doc);
-      } else receipt = await confirm.confirm(caller, id, doc.version);
-      queued.push(id);
-      results.push({ receipt_id: id, ok: true, status: 200, receipt });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      results.push({ receipt_id: id, ok: false, status: error.statusCode, message: error.message });
+  try {
+    for (const id of [...new Set(receiptIds)]) {
+      try {
+        const doc = await loadVisible(deps.documents, caller, id);
+        if (!(SENDABLE_STATUSES as readonly string[]).includes(doc.status)) throw new AppError('Conflict', notSendable(doc.status));
+        let receipt: ReceiptSummary;
+        if (doc.status === 'archive') {
+          await confirm.check(caller, id);
+          receipt = toSummary(doc);
+        } else receipt = await confirm.confirm(caller, id, doc.version);
+        queued.push(id);
+        results.push({ receipt_id: id, ok: true, status: 200, receipt });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        results.push({ receipt_id: id, ok: false, status: error.statusCode, message: error.message });
+      }
     }
+  } finally {
+    // Also when an unexpected failure ends the call: the documents confirmed (archived) by then are sent, none is
+    // left archived and unsent.
+    await enqueueExports(deps, caller, queued);
   }
-  await enqueueExports(deps, caller, queued);
   return { results };
 }
 

@@ -1,0 +1,30 @@
+/** The list's Send: documents confirmed before an unexpected failure are still queued for the export targets. */
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
+import type { DocumentRecord } from '../../../lambdas/core/documents/types';
+import { sendDocuments, type SendConfirm } from '../../../lambdas/core/integrations/export';
+import type { ExportMessage } from '../../../lambdas/core/integrations/ports';
+import type { ReceiptSummary } from '../../../shared/schemas/receipts';
+import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
+
+describe("the list's Send", () => {
+  it('queues the documents it confirmed even when a later one fails unexpectedly (none is left archived and unsent)', async () => {
+    const clock = { now: () => new Date('2026-03-10T10:00:00Z') };
+    const created = newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Ona', surname: 'O', email: 'o@x' }, { newId: () => ulid() }, clock);
+    const company = { ...created, integrations: { ...created.integrations!, ftp_export: true } };
+    const documents = new MemoryDocuments();
+    for (const id of ['D1', 'D2', 'D3']) documents.docs.set(id, { receipt_id: id, company_id: company.company_id, status: 'review', version: 1 } as DocumentRecord);
+    const sent: ExportMessage[] = [];
+    const confirm: SendConfirm = {
+      confirm: async (_caller, id) => {
+        if (id === 'D2') throw new Error('S3 is down');
+        return { receipt_id: id, status: 'archive' } as ReceiptSummary;
+      },
+      check: async () => undefined,
+    };
+    const deps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live: { publish: async () => undefined, publishToUser: async () => undefined }, clock, ids: { newId: () => ulid() }, queue: { send: async (m: ExportMessage[]) => void sent.push(...m) } };
+    await expect(sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ['D1', 'D2', 'D3'])).rejects.toThrow('S3 is down');
+    expect(sent.map((m) => [m.receipt_id, m.target])).toEqual([['D1', 'ftp_export']]);
+  });
+});
