@@ -185,6 +185,31 @@ describe('content API against the local stack', () => {
     expect(history.items.map((h) => h.name)).toEqual(expect.arrayContaining(['Applied the line-items grid', 'Read Subtotal from the page', 'Moved to archive']));
   });
 
+  it("checks the supplier's code against the company's code as Settings has it now, not as it was at the upload", async () => {
+    const id = await uploadDocument(t.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'RN-1' }), 'renamed-company.pdf');
+    const companies = (await api.get('/companies')).body as { items: { company_id: string; code: string }[] };
+    const oldCode = companies.items.find((c) => c.company_id === companyId)!.code;
+    expect((await api.put(`/company?${q()}`, { name: 'Renamed UAB', code: '398765432' })).status).toBe(200);
+    const contentOf = async () => (await api.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse;
+    const items = (code: string) => [
+      { id: 'document_id', value: 'RN-1' },
+      { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
+      { id: 'supplier_vat_id', value: '' },
+      { id: 'supplier_code', value: code },
+    ];
+    // The new code as the supplier's: refused with the edit screen's note
+    const refused = await api.post(`/receipt/${id}?${q()}&with_send=1`, { version: (await contentOf()).version, items: items('398 765 432') });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ message: CONTENT_MSG.companyCode });
+    // i.SAF names the company by its code as it is now
+    const isaf = (await api.get(`/receipts/${id}/export?${q()}&type=isaf`)).body as ExportFile;
+    expect(Buffer.from(isaf.base64, 'base64').toString('utf8')).toContain('<RegistrationNumber>398765432</RegistrationNumber>');
+    // The code of the upload is no longer the company's: a supplier may have it
+    const ok = await api.post(`/receipt/${id}?${q()}&with_send=1`, { version: (await contentOf()).version, items: items(oldCode) });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ receipt: { status: 'archive' } });
+  });
+
   it('exports CSV, PDF and i.SAF files', async () => {
     const second = await uploadDocument(t.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'PP-2026', date: '2026-01-15', vatRate: '12', vat: '12.00', total: '112.00' }), 'invoice-2026.pdf');
     let c2 = (await api.get(`/receipts/${second}/content?${q()}`)).body as ContentResponse;

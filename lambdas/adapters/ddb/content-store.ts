@@ -1,7 +1,7 @@
 /**
- * Review and export settings in the single table: a company's schema overrides (C1) and its grid
- * templates (C2). Document content itself is JSON in S3 referenced by the document record (content_key),
- * written by the content service through the documents file store.
+ * Review and export settings in the single table: a company's schema overrides (C1), its grid
+ * templates (C2) and its current code (C3). Document content itself is JSON in S3 referenced by the document
+ * record (content_key), written by the content service through the documents file store.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ContentSettings, GridTemplate } from '../../core/content/ports';
@@ -30,6 +30,13 @@ export const ddbContentSettings: ContentSettings = {
     if (!res.Item) return undefined;
     const { key, grid, updated_at, updated_by, source_receipt_id } = res.Item as GridTemplate;
     return { key, grid, updated_at, updated_by, source_receipt_id };
+  },
+
+  async getCompanyCode(companyId) {
+    const res = await ddb().send(
+      new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ProjectionExpression: '#code', ExpressionAttributeNames: { '#code': 'code' } }),
+    );
+    return typeof res.Item?.code === 'string' ? res.Item.code : undefined;
   },
 
   async putGridTemplate(companyId, template) {

@@ -16,7 +16,7 @@ import { categoryPatch, confirmStakeholder, type EditMasterData } from './edit-m
 import { learnFromConfirmed } from './learn-layout';
 import type { ContentCaller, ContentPorts } from './ports';
 import { stakeholderKind } from './schema';
-import { getContent, loadContent, updateContent } from './service';
+import { currentCompanyCode, getContent, loadContent, updateContent } from './service';
 import { valueOf } from './tree';
 import { validateContent } from './validate';
 
@@ -65,7 +65,7 @@ export async function applyEditAction(
   if (category && masterData) version = (await masterData.setMasterData(caller, receiptId, category, category.category ? `Category: ${category.category}` : 'Category removed', version)).version;
   const l = await loadContent(ports, caller, receiptId);
   const rejecting = input.receipt_status === 'rejected' && !withSend;
-  if (!rejecting) assertValidForAction(l);
+  if (!rejecting) await assertValidForAction(ports, l);
   const status: StatusAction = withSend ? 'archive' : rejecting ? 'rejected' : 'review';
   if (status === 'archive' && masterData) version = await linkStakeholder(masterData, caller, l.record, l.doc, version, learning.log);
   const receipt = await workflow.changeStatus(caller, receiptId, status, version);
@@ -85,18 +85,20 @@ export async function applyEditAction(
  * What blocks the edit screen's actions other than REJECT (rules.md 5): content that does not validate, or the
  * company's own code as the supplier's/customer's code. Throws 422 with the errors by content id.
  */
-function assertValidForAction(l: Awaited<ReturnType<typeof loadContent>>): void {
+async function assertValidForAction(ports: ContentPorts, l: Awaited<ReturnType<typeof loadContent>>): Promise<void> {
   const errors = validateContent(l.doc, l.schema, l.record.receipt_type);
   if (errors.length) throw new AppError('ValidationFailed', CONTENT_MSG.saveFailed, errors.map((e) => ({ path: [e.id], message: e.message })));
   const code = valueOf(l.doc, `${stakeholderKind(l.record.receipt_type)}_code`);
-  if (code && l.record.company_code && norm(code) === norm(l.record.company_code)) {
+  if (!code) return;
+  const companyCode = await currentCompanyCode(ports, l.record);
+  if (companyCode && norm(code) === norm(companyCode)) {
     throw new AppError('ValidationFailed', CONTENT_MSG.companyCode, [{ path: [`${stakeholderKind(l.record.receipt_type)}_code`], message: CONTENT_MSG.companyCode }]);
   }
 }
 
 /** Throws as a confirm would when the document's content, as it stands, could not be confirmed (the list's Send of archived documents). */
 export async function assertConfirmable(ports: ContentPorts, caller: ContentCaller, receiptId: string): Promise<void> {
-  assertValidForAction(await loadContent(ports, caller, receiptId));
+  await assertValidForAction(ports, await loadContent(ports, caller, receiptId));
 }
 
 /**

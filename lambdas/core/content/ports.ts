@@ -59,6 +59,8 @@ export interface ContentSettings {
   putSchemaOverrides(companyId: string, overrides: SchemaOverrides, meta: { updated_by: string; updated_at: string }): Promise<void>;
   getGridTemplate(companyId: string, key: string): Promise<GridTemplate | undefined>;
   putGridTemplate(companyId: string, template: GridTemplate): Promise<void>;
+  /** The company's code as it is now (a document keeps the code of its upload; Settings may have changed it). */
+  getCompanyCode(companyId: string): Promise<string | undefined>;
 }
 
 export interface ContentPorts {

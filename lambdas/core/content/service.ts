@@ -349,4 +349,10 @@ export async function updateCompanySchema(ports: ContentPorts, caller: ContentCa
   return { fields: companySchema(next) };
 }
 
+/** The company's code as Settings has it now: a document keeps the code of its upload. */
+export async function currentCompanyCode(ports: ContentPorts, record: Pick<DocumentRecord, 'company_id' | 'company_code'>): Promise<string> {
+  const now = record.company_id ? await ports.settings.getCompanyCode(record.company_id) : undefined;
+  return now ?? record.company_code;
+}
+
 export { load as loadContent };

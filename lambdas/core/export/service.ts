@@ -3,7 +3,7 @@
  * {mime, base64, name}: CSV, PDF, the product's XML or an i.SAF 1.2 register.
  */
 import type { ExportFile, ExportQuery } from '../../../shared/schemas/content';
-import { loadContent } from '../content/service';
+import { currentCompanyCode, loadContent } from '../content/service';
 import type { ContentCaller, ContentPorts } from '../content/ports';
 import type { DocumentRecord } from '../documents/types';
 import { buildCsv } from './csv';
@@ -52,7 +52,8 @@ export async function exportReceipts(ports: ContentPorts, caller: ContentCaller,
         name: exportFileName(query.file_name, now, 'xml'),
       };
     case 'isaf': {
-      const xml = buildIsaf(docs, { registrationNumber: query.registration_number || first.record.company_code, createdAt: now, software: SOFTWARE });
+      const registrationNumber = query.registration_number || (await currentCompanyCode(ports, first.record));
+      const xml = buildIsaf(docs, { registrationNumber, createdAt: now, software: SOFTWARE });
       const name = query.file_name ? exportFileName(query.file_name, now, 'xml') : `isaf-${now.toISOString().slice(0, 10)}.xml`;
       return { mime: 'application/xml', base64: Buffer.from(xml, 'utf8').toString('base64'), name };
     }

@@ -192,6 +192,7 @@ describe('editReceipt: a confirm learns, and never fails for learning', () => {
         putSchemaOverrides: async () => undefined,
         getGridTemplate: async () => undefined,
         putGridTemplate: async () => undefined,
+        getCompanyCode: async () => undefined,
       },
     };
     const statuses: string[] = [];

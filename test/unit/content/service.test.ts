@@ -115,6 +115,7 @@ function fakePorts() {
       putSchemaOverrides: async (c, o) => void overrides.set(c, o),
       getGridTemplate: async (c, k) => templates.get(`${c}|${k}`),
       putGridTemplate: async (c, t) => void templates.set(`${c}|${t.key}`, t),
+      getCompanyCode: async () => undefined,
     },
   };
   return { ports, records, boxes, history, templates };

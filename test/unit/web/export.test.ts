@@ -179,6 +179,12 @@ describe('XML export calls', () => {
     expect(calls.flatMap((c) => c.receiptIds)).toEqual(rows.map((r) => r.receipt_id));
   });
 
+  it("names each company's file by the company's code as it is now, not the code the documents were uploaded under", () => {
+    const rows = [row(1, 'c1', 'OLD-1'), row(2, 'c2', 'BETA')];
+    const calls = serverExportCalls(rows, 100, [{ company_id: 'c1', code: 'NEW-1' }]);
+    expect(calls.map((c) => c.suffix)).toEqual(['-NEW-1', '-BETA']);
+  });
+
   it('takes another limit per call (i.SAF: 300, its ids travel in the query string)', () => {
     const calls = serverExportCalls(Array.from({ length: 301 }, (_, i) => row(i, 'c1', 'ACME')), 300);
     expect(calls.map((c) => [c.receiptIds.length, c.suffix])).toEqual([

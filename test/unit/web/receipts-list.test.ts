@@ -15,6 +15,7 @@ import {
 } from '../../../web/src/features/receipts/lib/list-params';
 import {
   archiveAction,
+  companyName,
   companyToActivate,
   convertActions,
   flagActions,
@@ -205,6 +206,13 @@ describe('row rules', () => {
     expect(companyToActivate(receipt({ company_id: 'c1' }), 'c1', ['c1', 'c2'])).toBeNull();
     expect(companyToActivate(receipt({ company_id: null }), 'c1', ['c1'])).toBeNull();
     expect(companyToActivate(receipt({ company_id: 'zz' }), 'c1', ['c1'])).toBeNull();
+  });
+
+  it("names a row's company as the companies list has it now (Settings may have renamed it), Unassigned for none", () => {
+    const companies = [{ company_id: 'c1', name: 'Renamed UAB' }];
+    expect(companyName(receipt({ company_id: 'c1', company_name: 'Old name UAB' }), companies)).toBe('Renamed UAB');
+    expect(companyName(receipt({ company_id: 'c9', company_name: 'Gone UAB' }), companies)).toBe('Gone UAB');
+    expect(companyName(receipt({ company_id: null, company_name: '' }), companies)).toBe('Unassigned');
   });
 
   it('keeps only rows that can still be selected', () => {

@@ -289,7 +289,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   // ---- status actions
   const company = view.companies.find((c) => c.company_id === companyId);
   const sends = sendsToIntegrations(company);
-  const actions = actionState({ status, valid, companyCode: receipt?.company_code ?? company?.code ?? '', stakeholderCode: shCode, sends });
+  // The company's code as it is now (the document keeps the code of its upload), as the server checks it
+  const actions = actionState({ status, valid, companyCode: company?.code ?? receipt?.company_code ?? '', stakeholderCode: shCode, sends });
 
   const afterAction = async (answer: unknown) => {
     const updated = receiptOfPayload((answer as { receipt?: unknown })?.receipt ?? answer);

@@ -30,15 +30,19 @@ export function byCompany<T extends Pick<Receipt, 'company_id'>>(receipts: Reado
 /**
  * The server calls of a file the server builds (XML, Rivile EIP, i.SAF) and the file each answer goes to: one per
  * company and per `max` documents (100 for XML, the export-xml call's limit); the file name's suffix names the
- * company when there are several and the part when a company has more than `max`.
+ * company (by its code in `companies`, the list as it is now) when there are several and the part when a company has
+ * more than `max`.
  */
 export function serverExportCalls<T extends Pick<Receipt, 'company_id' | 'receipt_id'> & { company_code?: string | null }>(
   receipts: ReadonlyArray<T>,
   max = XML_EXPORT_MAX,
+  companies: ReadonlyArray<{ company_id: string; code: string }> = [],
 ): { companyId: string; receiptIds: string[]; suffix: string }[] {
   const groups = [...byCompany(receipts)];
   return groups.flatMap(([companyId, group]) => {
-    const company = groups.length > 1 ? `-${group[0]!.company_code || companyId}` : '';
+    // The company's code as it is now (documents keep the code of their upload)
+    const code = companies.find((c) => c.company_id === companyId)?.code || group[0]!.company_code || companyId;
+    const company = groups.length > 1 ? `-${code}` : '';
     const parts = Math.ceil(group.length / max);
     return Array.from({ length: parts }, (_, i) => ({
       companyId,

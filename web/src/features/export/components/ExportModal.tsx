@@ -14,6 +14,7 @@ import { useCompanySchema } from '../../edit-receipt/api/content';
 import { companyOf, useReceiptActions } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
 import { ISAF_EXPORT_MAX } from '../../../../../shared/schemas/content';
+import { XML_EXPORT_MAX } from '../../../../../shared/schemas/receipts';
 import { exportIsaf, exportXml, loadForExport, serverExportCalls } from '../api/export';
 import { buildCsv, csvBlob } from '../lib/csv';
 import { downloadBlob } from '../lib/download';
@@ -71,12 +72,12 @@ export function ExportModal({
     setPending(true);
     try {
       if (tab === 'isaf') {
-        for (const call of serverExportCalls(receipts, ISAF_EXPORT_MAX)) {
+        for (const call of serverExportCalls(receipts, ISAF_EXPORT_MAX, view.companies)) {
           const blob = await exportIsaf(api, call.companyId, call.receiptIds, view.companies.find((c) => c.company_id === call.companyId)?.code);
           downloadBlob(blob, exportFileName(`${fileName.trim() || defaultReportName()}${call.suffix}`, 'xml'));
         }
       } else if (tab === 'xml' || tab === 'rivile') {
-        for (const call of serverExportCalls(receipts)) {
+        for (const call of serverExportCalls(receipts, XML_EXPORT_MAX, view.companies)) {
           const xml = await exportXml(api, call.companyId, call.receiptIds, tab);
           downloadBlob(new Blob([xml], { type: 'application/xml' }), exportFileName(`${fileName.trim() || defaultReportName()}${call.suffix}`, 'xml'));
         }

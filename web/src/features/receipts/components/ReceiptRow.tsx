@@ -12,7 +12,8 @@ import { DocIcon } from './DocIcon';
 export interface ReceiptRowProps {
   receipt: Receipt;
   selected: boolean;
-  showCompany: boolean;
+  /** The company named under the row (the all-companies view), null when the row names none. */
+  companyName: string | null;
   busyAction: boolean;
   onOpen(receipt: Receipt): void;
   onToggleSelect(receipt: Receipt, on: boolean): void;
@@ -27,7 +28,7 @@ const stop = (e: MouseEvent | KeyboardEvent) => e.stopPropagation();
 
 /** One document of the list: status, supplier/customer, number, date, total, file, owner, flag and row actions. */
 export function ReceiptRow(props: ReceiptRowProps) {
-  const { receipt, selected, showCompany, busyAction } = props;
+  const { receipt, selected, companyName, busyAction } = props;
   const rules = rowRules(receipt);
   const s = receiptSummary(receipt);
   const label = statusLabel(receipt.status);
@@ -73,7 +74,7 @@ export function ReceiptRow(props: ReceiptRowProps) {
       </td>
       <td className="col-party">
         <span className="cell-main">{s.counterparty || <span className="muted">—</span>}</span>
-        {showCompany && <span className="cell-sub">{receipt.company_name || 'Unassigned'}</span>}
+        {companyName !== null && <span className="cell-sub">{companyName}</span>}
         {receipt.error?.message && (
           <span className="cell-error" title={receipt.error.message}>
             {receipt.error.message}

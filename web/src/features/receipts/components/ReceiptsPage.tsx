@@ -14,7 +14,7 @@ import { companyOf, useReceiptActions, useReceiptList, type ActionOutcome } from
 import type { Receipt } from '../api/types';
 import { EMPTY_FILTERS, hasActiveFilters, type ListFilters } from '../lib/list-params';
 import { SELECT_ALL_MAX, wholeListSelection } from '../lib/select-all';
-import { archiveAction, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
+import { archiveAction, companyName, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
 import { isListStatus, listTitle } from '../lib/status';
 import type { ListStatus } from '../../../../../shared/status';
 import { ConfirmDeleteModal } from './ConfirmDeleteModal';
@@ -279,7 +279,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
                     key={r.receipt_id}
                     receipt={r}
                     selected={selected.has(r.receipt_id)}
-                    showCompany={view.allCompanies}
+                    companyName={view.allCompanies ? companyName(r, view.companies) : null}
                     busyAction={busy}
                     onOpen={open}
                     onToggleSelect={toggle}

@@ -76,6 +76,15 @@ export function companyToActivate(
   return id;
 }
 
+/**
+ * The company a row of the all-companies view names: as the companies list has it now (a document keeps the name
+ * of its upload; Settings may have renamed the company), 'Unassigned' for a document of no company.
+ */
+export function companyName(receipt: Pick<Receipt, 'company_id' | 'company_name'>, companies: ReadonlyArray<{ company_id: string; name: string }>): string {
+  if (!receipt.company_id) return 'Unassigned';
+  return companies.find((c) => c.company_id === receipt.company_id)?.name ?? (receipt.company_name || 'Unassigned');
+}
+
 /** The ids of the selected rows that may still be selected (a row may have become busy through a live event). */
 export function selectableIds(receipts: ReadonlyArray<Receipt>, selected: ReadonlySet<string>): string[] {
   return receipts.filter((r) => selected.has(r.receipt_id) && rowRules(r).canSelect).map((r) => r.receipt_id);
