@@ -75,7 +75,8 @@ export function exportValue(doc: ExportDocument, key: string): string {
     case 'type':
       return doc.receipt_type === 'invoice' ? 'Invoice' : 'Receipt';
     case 'date':
-      return valueOf(doc.content, 'issue_date') || doc.created_at.slice(0, 10);
+      // The document's own date, as the browser's files write it: an upload date under DATE would book it wrongly
+      return valueOf(doc.content, 'issue_date');
     case 'currency':
       return valueOf(doc.content, 'currency');
     case 'status':

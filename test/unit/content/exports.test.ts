@@ -88,6 +88,12 @@ describe('export fields and CSV', () => {
     expect(lines[2]).toBe('Eglė Jonaitė,Receipt,2026-01-15,EUR,Ready,233.00,33.00,UAB Viešbutis,,');
     expect(buildCsv([{ ...doc2026, notes: '=HYPERLINK("x")' }], [{ key: 'notes', title: 'n' }])).toContain(`"'=HYPERLINK(""x"")"`);
   });
+
+  it('leaves DATE empty for a document without an issue date, as the browser does, instead of its upload date', () => {
+    const undated = { ...doc2026, content: content({ document_id: 'VLN-27', amount_total: '10.00' }) };
+    const csv = buildCsv([undated], [{ key: 'date', title: 'Date' }, { key: 'total', title: 'Total' }]);
+    expect(csv.slice(1).trimEnd().split('\r\n')).toEqual(['DATE,TOTAL', ',10.00']);
+  });
 });
 
 describe('PDF export', () => {
