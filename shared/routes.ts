@@ -104,6 +104,8 @@ export const routes: RouteDef[] = [
   { method: 'PUT', path: '/invitation/{token}', handler: 'http/invitation/put-invitation', auth: 'public', needs: ['table', 'webSocketManage'] },
   { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
   { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
+  { method: 'GET', path: '/company/invitations', handler: 'http/company/get-company-invitations', auth: 'company-admin', needs: ['table'] },
+  { method: 'DELETE', path: '/company/invitations/{id}', handler: 'http/company/delete-company-invitation', auth: 'company-admin', needs: ['table'] },
   // Master-data imports (SQL database, Rivile GAMA): status, SQL mapping, sync now
   { method: 'GET', path: '/company/service/imports', handler: 'http/company/get-imports', auth: 'company-admin', needs: ['table'] },
   { method: 'PUT', path: '/company/service/sql/mapping', handler: 'http/company/put-sql-mapping', auth: 'company-admin', needs: ['table'] },

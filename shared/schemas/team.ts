@@ -80,3 +80,22 @@ export const invitationViewSchema = z.object({
   new_account_required: z.boolean(),
 });
 export type InvitationView = z.infer<typeof invitationViewSchema>;
+
+/** A pending invitation as My Team lists it (GET /company/invitations): not accepted yet and not expired. */
+export const pendingInvitationSchema = z.object({
+  id: z.string(),
+  company_id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  role: companyRoleSchema,
+  created_at: z.string(),
+  expires_at: z.string(),
+  /** The administrator who sent it, as their profile names them (null when that profile is gone). */
+  invited_by: z.object({ name: z.string(), surname: z.string() }).nullable(),
+});
+export type PendingInvitation = z.infer<typeof pendingInvitationSchema>;
+export const pendingInvitationsResponseSchema = z.object({ items: z.array(pendingInvitationSchema) });
+
+/** DELETE /company/invitations/{id}: the invitation id (SHA-256 of its token, hex). */
+export const invitationIdPathSchema = z.object({ id: z.string().regex(/^[a-f0-9]{64}$/, 'Invalid invitation') });

@@ -89,6 +89,24 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await popup.getByRole('button', { name: 'OK' }).click();
     await expect.poll(() => popup.count()).toBe(0);
 
+    // The invitation waits on My Team until it is accepted; a second one is cancelled there
+    const pending = adminPage.getByTestId('invitation-card');
+    await expect.poll(() => pending.count(), WAIT).toBe(1);
+    expect(await pending.first().getByTestId('invited-email').innerText()).toBe(colleague.email);
+    expect(await pending.first().getByTestId('role-label').innerText()).toBe('Basic user');
+    await adminPage.getByRole('button', { name: 'ADD A USER' }).click();
+    await popup.locator('input[name="name"]').fill('Jonas');
+    await popup.locator('input[name="surname"]').fill('Kitas');
+    await popup.locator('input[name="email"]').fill(`jonas.${colleague.email}`);
+    await popup.getByRole('button', { name: 'SEND INVITATION' }).click();
+    await expect.poll(() => popup.getByTestId('invite-sent').count(), WAIT).toBe(1);
+    await popup.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => pending.count(), WAIT).toBe(2);
+    await screenshot(adminPage, 'my-team-pending');
+    await pending.filter({ hasText: 'Jonas Kitas' }).getByRole('button', { name: 'Cancel Invitation' }).click();
+    await expect.poll(() => pending.count(), WAIT).toBe(1);
+    expect(await pending.first().innerText()).toContain(colleague.email);
+
     // The invitation mail, picked up from the local mail path (SES stand-in → SMTP catcher)
     const mail = await stack.mail.waitFor(colleague.email);
     expect(mail.text).toContain('Welcome to the team, Rasa!');
@@ -146,6 +164,8 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await adminPage.goto(`${stack.url}/my-team`);
     const userCards = adminPage.getByTestId('user-card');
     await expect.poll(() => userCards.count(), WAIT).toBe(2);
+    // accepted: no longer pending
+    expect(await adminPage.getByTestId('invitation-card').count()).toBe(0);
     const colleagueCard = userCards.filter({ hasText: colleague.email });
     const ownerCard = userCards.filter({ hasText: admin.email });
     expect(await ownerCard.getByTestId('role-label').innerText()).toBe('Account owner');

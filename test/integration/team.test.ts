@@ -325,6 +325,53 @@ describe('team and invitations through the local API', () => {
     expect(users.items).toHaveLength(2);
   });
 
+  it('lists the pending invitations to administrators and cancels one: its link stops working; sent again, one link is valid', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const outsider = await registeredUser(t.stack, 'outsider');
+    const q = `?company_id=${admin.companyId}`;
+    const email = `pending${Date.now()}@example.com`;
+    const first = await invite(admin, { email, name: 'Rūta', surname: 'Laukienė' });
+    const second = await invite(admin, { email, name: 'Rūta', surname: 'Laukienė', role: 'admin' });
+    const otherEmail = `other${Date.now()}@example.com`;
+    const other = await invite(admin, { email: otherEmail, name: 'Jonas', surname: 'Kitas' });
+    type Pending = { items: { id: string; email: string; role: string; invited_by: { name: string } | null }[] };
+    const listed = await admin.api.get(`/company/invitations${q}`);
+    expect(listed.status).toBe(200);
+    // newest first; the one sent again replaced the first (whose link no longer works)
+    expect((listed.body as Pending).items.map((i) => [i.id, i.role])).toEqual([
+      [invitationIdOf(other.token), 'basic'],
+      [invitationIdOf(second.token), 'admin'],
+    ]);
+    expect((listed.body as Pending).items[0]!.invited_by).toEqual({ name: admin.user.name, surname: admin.user.surname });
+    expect(JSON.stringify(listed.body)).not.toContain(second.token);
+    expect((await apiClient(t.stack.apiUrl).get(`/invitation/${first.token}`)).status).toBe(404);
+    // tenants apart: another company's admin neither sees nor cancels it; a basic member is refused
+    expect((await outsider.api.get(`/company/invitations${q}`)).status).toBe(403);
+    expect((await outsider.api.delete(`/company/invitations/${invitationIdOf(second.token)}${q}`)).status).toBe(403);
+    const own = `?company_id=${outsider.companyId}`;
+    expect(((await outsider.api.get(`/company/invitations${own}`)).body as Pending).items).toEqual([]);
+    expect((await outsider.api.delete(`/company/invitations/${invitationIdOf(second.token)}${own}`)).status).toBe(404);
+    expect((await apiClient(t.stack.apiUrl).get(`/company/invitations${q}`)).status).toBe(401);
+    const basic = await signUpInvited(otherEmail, 'Passw0rdOk', invitationIdOf(other.token));
+    expect((await basic.api.get(`/company/invitations${q}`)).status).toBe(403);
+    expect((await basic.api.delete(`/company/invitations/${invitationIdOf(second.token)}${q}`)).status).toBe(403);
+    // accepted: no longer pending, and it cannot be cancelled
+    expect(((await admin.api.get(`/company/invitations${q}`)).body as Pending).items.map((i) => i.id)).toEqual([invitationIdOf(second.token)]);
+    const accepted = await admin.api.delete(`/company/invitations/${invitationIdOf(other.token)}${q}`);
+    expect(accepted.status).toBe(409);
+    expect(accepted.body).toMatchObject({ message: 'This invitation has already been used' });
+    // cancelled: gone from the list, the link answers not found, a second cancel too; a malformed id is refused
+    const cancelled = await admin.api.delete(`/company/invitations/${invitationIdOf(second.token)}${q}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toEqual({ cancelled: true, id: invitationIdOf(second.token) });
+    expect(((await admin.api.get(`/company/invitations${q}`)).body as Pending).items).toEqual([]);
+    const link = await apiClient(t.stack.apiUrl).get(`/invitation/${second.token}`);
+    expect(link.status).toBe(404);
+    expect(link.body).toMatchObject({ message: 'Invitation not found' });
+    expect((await admin.api.delete(`/company/invitations/${invitationIdOf(second.token)}${q}`)).status).toBe(404);
+    expect((await admin.api.delete(`/company/invitations/not-an-id${q}`)).status).toBe(422);
+  });
+
   it('the local SES stand-in refuses calls not signed with local mode credentials', async () => {
     const res = await fetch(`${t.stack.url}/_ses/v2/email/outbound-emails`, {
       method: 'POST',

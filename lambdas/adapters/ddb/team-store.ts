@@ -71,6 +71,36 @@ export const ddbTeamStore: TeamStore = {
     await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.invitation(id) }));
   },
 
+  async listInvitations(companyId) {
+    const items = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.invitationsOfCompany(companyId).gsi1pk },
+    });
+    return items.map((i) => {
+      const item = stripKeys<InvitationRecord & { type?: string; ttl?: number }>(i);
+      const { type: _type, ttl: _ttl, ...record } = item;
+      return { ...record, used_at: item.used_at ?? null, used_by: item.used_by ?? null };
+    });
+  },
+
+  async cancelInvitation(id, companyId) {
+    try {
+      await ddb().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: keys.invitation(id),
+          ConditionExpression: 'company_id = :company AND attribute_not_exists(used_at)',
+          ExpressionAttributeValues: { ':company': companyId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  },
+
   async findProfileByEmail(email) {
     const items = await queryAll({
       IndexName: 'gsi1',

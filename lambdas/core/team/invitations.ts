@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { INVITATION_VALID_DAYS } from '../../../shared/constants';
 import { AppError, badRequest, conflict, notFound } from '../../../shared/errors';
-import type { Invite, InvitationView } from '../../../shared/schemas/team';
+import type { Invite, InvitationView, PendingInvitation } from '../../../shared/schemas/team';
 import type { ProfileRecord } from '../accounts/types';
 import type { AccountsStore, Clock } from '../ports';
 import { defaultEmailPrefix, memberEmailInAddress, prefixCandidate } from './email-prefix';
@@ -104,6 +104,9 @@ export async function inviteColleague(
     await deps.team.deleteInvitation(invitation.id);
     throw new AppError('InternalError', MAIL_FAILED, { cause: error instanceof Error ? error.name : 'unknown' });
   }
+  // Sent again: the earlier links to the same person stop working, so one link is valid at a time.
+  const earlier = (await deps.team.listInvitations(caller.companyId)).filter((i) => i.email === email && i.id !== invitation.id && !i.used_at);
+  await Promise.all(earlier.map((i) => deps.team.cancelInvitation(i.id, caller.companyId)));
   return {
     id: invitation.id,
     email,
@@ -114,6 +117,58 @@ export async function inviteColleague(
     expires_at: invitation.expires_at,
     new_account_required: !existing,
   };
+}
+
+/**
+ * GET /company/invitations (company admin): the invitations of the company that are neither accepted nor expired,
+ * newest first, with the administrator who sent each. An invitation sent again replaces the earlier one, so each
+ * person appears once.
+ */
+export async function listPendingInvitations(
+  deps: { store: AccountsStore; team: TeamStore; clock: Clock },
+  caller: { userId: string; companyId: string },
+): Promise<PendingInvitation[]> {
+  const now = deps.clock.now();
+  const pending = (await deps.team.listInvitations(caller.companyId)).filter((i) => !invitationProblem(i, now));
+  pending.sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const inviterIds = [...new Set(pending.map((i) => i.invited_by))];
+  const inviters = new Map((await Promise.all(inviterIds.map((id) => deps.store.getProfile(id)))).flatMap((p) => (p ? [[p.id, p] as const] : [])));
+  return pending.map((i) => {
+    const inviter = inviters.get(i.invited_by);
+    return {
+      id: i.id,
+      company_id: i.company_id,
+      email: i.email,
+      name: i.name,
+      surname: i.surname,
+      role: i.role,
+      created_at: i.created_at,
+      expires_at: i.expires_at,
+      invited_by: inviter ? { name: inviter.name, surname: inviter.surname } : null,
+    };
+  });
+}
+
+/**
+ * DELETE /company/invitations/{id} (company admin): the link stops working ('Invitation not found'). Another
+ * company's invitation is not found; an accepted one cannot be cancelled (the person is a member: My Team
+ * removes them).
+ */
+export async function cancelInvitation(
+  deps: { team: TeamStore },
+  caller: { companyId: string },
+  invitationId: string,
+): Promise<{ cancelled: true; id: string }> {
+  const invitation = await deps.team.getInvitation(invitationId);
+  if (!invitation || invitation.company_id !== caller.companyId) throw notFound(INVITATION_NOT_FOUND);
+  if (invitation.used_at) throw conflict(INVITATION_USED);
+  if (!(await deps.team.cancelInvitation(invitationId, caller.companyId))) {
+    // Accepted or cancelled a moment ago
+    const now = await deps.team.getInvitation(invitationId);
+    if (now?.used_at) throw conflict(INVITATION_USED);
+    throw notFound(INVITATION_NOT_FOUND);
+  }
+  return { cancelled: true, id: invitationId };
 }
 
 /** GET /invitation/{token} (no sign-in: the token is the credential). */

@@ -51,6 +51,10 @@ export interface TeamStore {
   putInvitation(invitation: InvitationRecord): Promise<void>;
   getInvitation(id: string): Promise<InvitationRecord | undefined>;
   deleteInvitation(id: string): Promise<void>;
+  /** Access pattern T2: every invitation of a company still stored (used and expired ones too), oldest first. */
+  listInvitations(companyId: string): Promise<InvitationRecord[]>;
+  /** Deletes the company's invitation if it has not been used (T10); false when it is gone, used or another company's. */
+  cancelInvitation(id: string, companyId: string): Promise<boolean>;
   /** Access pattern A2: the profile of an e-mail address, if that person has an account. */
   findProfileByEmail(email: string): Promise<ProfileRecord | undefined>;
   putProfile(profile: ProfileRecord): Promise<boolean>;

@@ -5,10 +5,13 @@ import { defaultEmailPrefix, memberEmailInAddress, prefixCandidate } from '../..
 import {
   INVITATION_EXPIRED,
   INVITATION_USED,
+  INVITATION_NOT_FOUND,
   MAIL_FAILED,
+  cancelInvitation,
   invitationIdOf,
   invitationProblem,
   inviteColleague,
+  listPendingInvitations,
   newInvitationToken,
   provisionInvitedUser,
 } from '../../../lambdas/core/team/invitations';
@@ -60,6 +63,12 @@ function memoryTeam() {
     putInvitation: async (i) => void invitations.set(i.id, { ...i }),
     getInvitation: async (id) => invitations.get(id),
     deleteInvitation: async (id) => void invitations.delete(id),
+    listInvitations: async (c) => [...invitations.values()].filter((i) => i.company_id === c).sort((a, b) => a.created_at.localeCompare(b.created_at)),
+    cancelInvitation: async (id, c) => {
+      const i = invitations.get(id);
+      if (!i || i.company_id !== c || i.used_at) return false;
+      return invitations.delete(id);
+    },
     findProfileByEmail: async (email) => [...profiles.values()].find((p) => p.email === email),
     putProfile: async (p) => (profiles.has(p.id) ? false : (profiles.set(p.id, p), true)),
     listMembers: async (c) => members.filter((m) => m.company_id === c),
@@ -174,6 +183,36 @@ describe('invitation rules', () => {
     expect(JSON.stringify(stored)).not.toContain(token);
     expect(stored.expires_at).toBe('2026-12-02T10:00:00.000Z');
     expect(result).toMatchObject({ role: 'admin', new_account_required: true });
+  });
+
+  it('lists pending invitations newest first with their sender; sent again, the earlier link stops working', async () => {
+    const t = memoryTeam();
+    const send = { send: async () => ({}) };
+    t.invitations.set('used', invitation({ id: 'used', email: 'in@example.com', used_at: '2026-11-24T00:00:00.000Z', used_by: 'u9' }));
+    t.invitations.set('old', invitation({ id: 'old', email: 'late@example.com', created_at: '2026-11-01T00:00:00.000Z', expires_at: '2026-11-08T00:00:00.000Z' }));
+    t.invitations.set('other', invitation({ id: 'other', company_id: 'C2', email: 'x@example.com' }));
+    const deps = { store, team: t.team, mailer: send, clock, appUrl: 'https://app' };
+    const first = await inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' }));
+    const listed = await listPendingInvitations(deps, { userId: 'owner', companyId: 'C1' });
+    expect(listed).toEqual([
+      { id: first.id, company_id: 'C1', email: 'r@example.com', name: 'Rasa', surname: 'Kolegė', role: 'basic', created_at: NOW.toISOString(), expires_at: first.expires_at, invited_by: { name: 'P', surname: 'S' } },
+    ]);
+    const again = await inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'admin' }));
+    expect((await listPendingInvitations(deps, { userId: 'owner', companyId: 'C1' })).map((i) => [i.id, i.role])).toEqual([[again.id, 'admin']]);
+    expect(t.invitations.has(first.id)).toBe(false);
+    expect(t.invitations.has('used')).toBe(true);
+  });
+
+  it("cancels a pending invitation of the caller's company; not another company's, not an accepted one", async () => {
+    const t = memoryTeam();
+    t.invitations.set('a'.repeat(64), invitation({ id: 'a'.repeat(64) }));
+    t.invitations.set('b'.repeat(64), invitation({ id: 'b'.repeat(64), company_id: 'C2' }));
+    t.invitations.set('c'.repeat(64), invitation({ id: 'c'.repeat(64), used_at: '2026-11-24T00:00:00.000Z', used_by: 'u9' }));
+    await expect(cancelInvitation({ team: t.team }, { companyId: 'C1' }, 'b'.repeat(64))).rejects.toThrow(INVITATION_NOT_FOUND);
+    await expect(cancelInvitation({ team: t.team }, { companyId: 'C1' }, 'c'.repeat(64))).rejects.toThrow(INVITATION_USED);
+    expect(await cancelInvitation({ team: t.team }, { companyId: 'C1' }, 'a'.repeat(64))).toEqual({ cancelled: true, id: 'a'.repeat(64) });
+    expect([...t.invitations.keys()]).toEqual(['b'.repeat(64), 'c'.repeat(64)]);
+    await expect(cancelInvitation({ team: t.team }, { companyId: 'C1' }, 'a'.repeat(64))).rejects.toThrow(INVITATION_NOT_FOUND);
   });
 
   it('an invited sign-up joins with the next free prefix; another e-mail gets a profile without a company', async () => {

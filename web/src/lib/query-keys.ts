@@ -13,6 +13,7 @@ export const queryKeys = {
   receiptPreview: (receiptId: string, companyId?: string) => ['receipts', 'preview', receiptId, companyId ?? null] as const,
   totalDocuments: (scope: string) => ['receipts', 'total-documents', scope] as const,
   companyUsers: (companyId: string) => ['company-users', companyId] as const,
+  companyInvitations: (companyId: string) => ['company-invitations', companyId] as const,
   email: (emailId: string, companyId?: string) => ['email', emailId, companyId ?? null] as const,
   // Master data: suppliers, customers, categories, items
   /** Everything about master data: the four lists and the category choices. */

@@ -1,5 +1,5 @@
 import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
-import type { CompanyUser, InviteInput, UpdateCompanyUserInput } from '../../../../../shared/schemas/team';
+import type { CompanyUser, InviteInput, PendingInvitation, UpdateCompanyUserInput } from '../../../../../shared/schemas/team';
 import { useApi } from '../../../app/api-context';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -18,14 +18,49 @@ export function useTeams(companyIds: string[]) {
   });
 }
 
-/** POST /invitation?company_id=…: the invitation e-mail is sent by the server. */
+/** GET /company/invitations of each given company (company admins only): the pending invitations, newest first. */
+export function usePendingInvitations(companyIds: string[]) {
+  const api = useApi();
+  return useQueries({
+    queries: companyIds.map((companyId) => ({
+      queryKey: queryKeys.companyInvitations(companyId),
+      queryFn: async ({ signal }: { signal: AbortSignal }) => {
+        const res = await api.get<{ items?: PendingInvitation[] }>('/company/invitations', { query: { company_id: companyId }, signal });
+        return res?.items ?? [];
+      },
+      retry: false,
+    })),
+  });
+}
+
+/**
+ * POST /invitation?company_id=…: the invitation e-mail is sent by the server. Sent again to the same person, the
+ * new invitation replaces the pending one (its link stops working).
+ */
 export function useInvite() {
   const api = useApi();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ companyId, input }: { companyId: string; input: InviteInput }) =>
       api.post<{ id: string; email: string; new_account_required: boolean }>('/invitation', { ...input, company_id: companyId }, {
         query: { company_id: companyId },
       }),
+    onSuccess: (_res, { companyId }) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.companyInvitations(companyId) });
+    },
+  });
+}
+
+/** DELETE /company/invitations/{id}?company_id=…: the invitation's link stops working. */
+export function useCancelInvitation() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ companyId, id }: { companyId: string; id: string }) =>
+      api.del<{ cancelled: true }>(`/company/invitations/${encodeURIComponent(id)}`, { query: { company_id: companyId } }),
+    onSettled: (_res, _err, { companyId }) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.companyInvitations(companyId) });
+    },
   });
 }
 

@@ -1,14 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import type { CompanyUser } from '../../../../../shared/schemas/team';
+import type { CompanyUser, PendingInvitation } from '../../../../../shared/schemas/team';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock } from '../../../components/ui/Spinner';
+import { messageOf } from '../../../lib/api-error';
 import { useActiveCompany } from '../../companies/api/companies';
-import { useTeams } from '../api/team';
+import { useCancelInvitation, useInvite, usePendingInvitations, useTeams } from '../api/team';
+import { INVITATION_SENT } from '../lib/labels';
 import { AddUserModal } from './AddUserModal';
 import { DeleteUserModal } from './DeleteUserModal';
 import { EditUserModal } from './EditUserModal';
+import { InvitationCard } from './InvitationCard';
 import { UserCard } from './UserCard';
 
 /** /my-team is for company admins only: others (and unknown roles) go to the dashboard. */
@@ -20,8 +24,9 @@ export function RequireCompanyAdmin({ children }: { children: React.ReactNode })
 }
 
 /**
- * My Team: ADD A USER and a card per member. In the all-companies view the members of every company the user
- * administers are grouped under the company's name. Navigation state `addUser` opens the add-user pop-up.
+ * My Team: ADD A USER and a card per member, then the invitations not accepted yet (Send Again, Cancel
+ * Invitation). In the all-companies view the members of every company the user administers are grouped under the
+ * company's name. Navigation state `addUser` opens the add-user pop-up.
  */
 export function MyTeamPage() {
   const view = useActiveCompany();
@@ -32,6 +37,10 @@ export function MyTeamPage() {
     [view.allCompanies, view.companies, view.active],
   );
   const teams = useTeams(companies.map((c) => c.company_id));
+  const invitations = usePendingInvitations(companies.map((c) => c.company_id));
+  const invite = useInvite();
+  const cancel = useCancelInvitation();
+  const info = useInfoPopup();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CompanyUser | null>(null);
   const [deleting, setDeleting] = useState<CompanyUser | null>(null);
@@ -43,6 +52,23 @@ export function MyTeamPage() {
       navigate(location.pathname, { replace: true, state: null });
     }
   }, [location.state, location.pathname, navigate]);
+
+  const resend = async (i: PendingInvitation) => {
+    try {
+      await invite.mutateAsync({ companyId: i.company_id, input: { name: i.name, surname: i.surname, email: i.email, role: i.role, message: '' } });
+      info.show(INVITATION_SENT, 'success');
+    } catch (err) {
+      info.show(messageOf(err), 'error');
+    }
+  };
+  const cancelInvitation = async (i: PendingInvitation) => {
+    try {
+      await cancel.mutateAsync({ companyId: i.company_id, id: i.id });
+      info.show(`The invitation to ${i.email} has been cancelled.`, 'success');
+    } catch (err) {
+      info.show(messageOf(err), 'error');
+    }
+  };
 
   const grouped = view.allCompanies;
   return (
@@ -71,6 +97,22 @@ export function MyTeamPage() {
                     <UserCard key={user.user_id} user={user} onEdit={() => setEditing(user)} onDelete={() => setDeleting(user)} />
                   ))}
                 </div>
+              )}
+              {(invitations[i]?.data ?? []).length > 0 && (
+                <>
+                  <h4 className="team-pending-title">Pending invitations</h4>
+                  <div className="card-grid" data-testid="pending-invitations">
+                    {invitations[i]!.data!.map((invitation) => (
+                      <InvitationCard
+                        key={invitation.id}
+                        invitation={invitation}
+                        busy={invite.isPending || cancel.isPending}
+                        onResend={() => void resend(invitation)}
+                        onCancel={() => void cancelInvitation(invitation)}
+                      />
+                    ))}
+                  </div>
+                </>
               )}
             </div>
           );

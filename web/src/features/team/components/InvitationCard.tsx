@@ -1,0 +1,50 @@
+import type { PendingInvitation } from '../../../../../shared/schemas/team';
+import { Pill } from '../../../components/ui/Badge';
+import { Button } from '../../../components/ui/Button';
+import { Icon } from '../../../components/ui/Icon';
+import { formatDate, fullName } from '../../../lib/format';
+import { ROLE_LABELS } from '../../../lib/roles';
+
+/**
+ * A pending invitation on My Team: who was invited, with which role, by whom and until when the link works;
+ * Send Again mails a new link (the old one stops working), Cancel Invitation makes the link stop working.
+ */
+export function InvitationCard(props: { invitation: PendingInvitation; busy: boolean; onResend(): void; onCancel(): void }) {
+  const { invitation, busy } = props;
+  const name = fullName(invitation) || invitation.email;
+  return (
+    <article className="card team-card team-card-pending" data-testid="invitation-card" data-invitation-id={invitation.id}>
+      <div className="team-card-head">
+        <span className="team-avatar team-avatar-pending" aria-hidden="true">
+          {(invitation.name.charAt(0) ?? '').toUpperCase()}
+          {(invitation.surname.charAt(0) ?? '').toUpperCase()}
+        </span>
+        <div className="team-ident">
+          <h3 className="team-name">{name}</h3>
+          <Pill tone="neutral">
+            <span data-testid="role-label">{ROLE_LABELS[invitation.role]}</span>
+          </Pill>
+        </div>
+      </div>
+      <dl className="facts team-facts">
+        <dt>Login email</dt>
+        <dd data-testid="invited-email">{invitation.email}</dd>
+        <dt>Invited</dt>
+        <dd>
+          {formatDate(invitation.created_at)}
+          {invitation.invited_by ? ` by ${fullName(invitation.invited_by)}` : ''}
+        </dd>
+        <dt>Link valid until</dt>
+        <dd>{formatDate(invitation.expires_at)}</dd>
+      </dl>
+      <div className="team-actions">
+        <Button variant="secondary" className="btn-sm" icon={<Icon name="mail" size={16} />} onClick={props.onResend} disabled={busy}>
+          Send Again
+        </Button>
+        <Button variant="ghost" className="btn-sm text-danger" icon={<Icon name="trash" size={16} />} onClick={props.onCancel} disabled={busy}>
+          Cancel Invitation
+        </Button>
+      </div>
+    </article>
+  );
+}
