@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentItem, ContentResponse } from '../../shared/schemas/content';
 import { CONTENT_MSG } from '../../shared/schemas/content';
+import { UNSAVED_CHANGES } from '../../web/src/features/edit-receipt/lib/actions';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, TABLE, uploadDocument } from '../integration/content-fixtures';
@@ -374,6 +375,47 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('page-not-processed').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.getByTestId('page-not-processed').innerText()).toBe('The page was not processed');
     await screenshot(page, 'edit-receipt-page-not-processed');
+    await page.close();
+  });
+  it('CONFIRM saves what was typed first, also after a colleague saved another field; a value that cannot be saved confirms nothing', async () => {
+    const id = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'PP-00126' }), 'fourth.pdf');
+    let c = await content(id);
+    const ready = [
+      { id: 'document_id', value: 'PP-00126' },
+      { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
+      { id: 'currency', value: 'EUR' },
+    ];
+    expect((await api.put(`/receipts/${id}/content?${q()}`, { version: c.version, items: ready })).status).toBe(200);
+    const page = await signedInPage();
+    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    const confirm = page.getByRole('button', { name: 'CONFIRM' });
+    await expect.poll(() => confirm.isEnabled(), { timeout: 15_000 }).toBe(true);
+    const statusOf = async () => ((await api.get(`/receipts/${id}?${q()}`)).body as { status: string }).status;
+    const before = await statusOf();
+
+    // The save fails (the API answers 503 to it): nothing is confirmed, the typed value stays on screen
+    const contentCall = new RegExp(`/api/receipts/${id}/content\\?`);
+    await page.route(contentCall, (route) =>
+      route.request().method() === 'PUT' ? route.fulfill({ status: 503, json: { statusCode: 503, error: 'ServiceUnavailable', message: 'Service Unavailable' } }) : route.continue(),
+    );
+    await page.getByTestId('field-document_id').fill('PP-00126-A');
+    await confirm.click();
+    await expect.poll(() => page.getByText(UNSAVED_CHANGES).count(), { timeout: 10_000 }).toBe(1);
+    await screenshot(page, 'edit-receipt-unsaved');
+    expect(await statusOf()).toBe(before);
+    expect(find((await content(id)).content, 'document_id')!.content!.value).toBe('PP-00126');
+    expect(await page.getByTestId('field-document_id').inputValue()).toBe('PP-00126-A');
+    await page.unroute(contentCall);
+
+    // A colleague saves another field meanwhile; CONFIRM keeps both: theirs and the typed number
+    c = await content(id);
+    expect((await api.put(`/receipts/${id}/content?${q()}`, { version: c.version, items: [{ id: 'amount_total_base', value: '100.00' }] })).status).toBe(200);
+    await confirm.click();
+    await page.waitForURL((url) => !url.pathname.endsWith(id), { timeout: 15_000 });
+    const saved = await content(id);
+    expect(find(saved.content, 'document_id')!.content!.value).toBe('PP-00126-A');
+    expect(find(saved.content, 'amount_total_base')!.content!.value).toBe('100.00');
+    expect(saved.read_only).toBe(true);
     await page.close();
   });
 });

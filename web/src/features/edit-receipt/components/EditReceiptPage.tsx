@@ -21,7 +21,7 @@ import { useReceiptCache } from '../../live/use-receipt-cache';
 import { useReceiptDetail } from '../../receipts/api/receipts';
 import type { Receipt } from '../../receipts/api/types';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
-import { actionState, nextRotation, type EditAction } from '../lib/actions';
+import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
 import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
@@ -150,16 +150,23 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       setDraftErrors((prev) => ({ ...Object.fromEntries(Object.entries(prev).filter(([k]) => !(k in pending))), ...serverErrors }));
       if (!sendable.length) return;
       const sent = Object.fromEntries(sendable);
+      // The drafts left once a save is through: the ref at once (an edit action reads it right after the save),
+      // the state for the next render; a new object either way, so what is left is saved again after 2 s.
+      const keepDrafts = (keep: (id: string, value: string) => boolean) => {
+        draftsRef.current = Object.fromEntries(Object.entries(draftsRef.current).filter(([k, v]) => keep(k, v)));
+        setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k, v]) => keep(k, v))));
+      };
       try {
         await calls.save(version(), sendable.map(([id, value]) => ({ id, value })));
       } catch (e) {
         if (isConflict(e)) {
-          // Someone else saved first: reload, keep our values only where they did not change the same field.
-          const fresh = await qc.fetchQuery({ queryKey: editKeys.content(receiptId, companyId), queryFn: () => api.get<ContentResponse>(`/receipts/${encodeURIComponent(receiptId)}/content`, { query: { company_id: companyId } }) });
+          // Someone else saved first: reload (never the cached copy: it holds the stale version), keep our values
+          // only where they did not change the same field; the others stay drafts, saved again on the fresh version.
+          const fresh = await qc.fetchQuery({ queryKey: editKeys.content(receiptId, companyId), staleTime: 0, queryFn: () => api.get<ContentResponse>(`/receipts/${encodeURIComponent(receiptId)}/content`, { query: { company_id: companyId } }) });
           const now = datapoints(fresh.content);
           const lost = Object.keys(sent).filter((id) => (now.get(id)?.content?.value ?? '') !== (base.current[id] ?? ''));
+          keepDrafts((k) => !lost.includes(k));
           if (lost.length) {
-            setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k]) => !lost.includes(k))));
             for (const k of lost) delete base.current[k];
             info.show('The document was changed by someone else; their values are shown.', 'error');
           }
@@ -172,8 +179,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
         info.show(messageOf(e), 'error');
         return;
       }
-      setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k, v]) => !(k in sent && sent[k] === v))));
       for (const k of Object.keys(sent)) if (draftsRef.current[k] === sent[k]) delete base.current[k];
+      keepDrafts((k, v) => !(k in sent && sent[k] === v));
       void qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) });
     })();
     saving.current = run;
@@ -308,6 +315,13 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     setBusy(action);
     try {
       await flush();
+      // A save that met another's first leaves the rest of the drafts: they go once more, on the fresh version
+      if (Object.keys(draftsRef.current).length) await flush();
+      if (Object.keys(draftsRef.current).length) {
+        // Never confirm, send or reject the document without what the user typed
+        info.show(UNSAVED_CHANGES, 'error');
+        return;
+      }
       const q = { company_id: companyId };
       const id = encodeURIComponent(receiptId);
       let answer: unknown;

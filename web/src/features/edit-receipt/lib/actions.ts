@@ -21,6 +21,8 @@ export interface ActionState {
 }
 
 export const COMPANY_CODE_NOTE = 'Company code matches customer/supplier code';
+/** An edit action refused in the browser: a typed value could not be saved first, so nothing was confirmed. */
+export const UNSAVED_CHANGES = 'Your changes could not be saved, so the document was left as it is. Please try again.';
 
 const BUSY = ['processing', 'converting', 'saving'];
 
