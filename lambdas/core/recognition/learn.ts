@@ -166,6 +166,8 @@ interface Span {
   last: number;
   dateOrder?: DateOrder;
   dateFormat?: DateFormat;
+  /** An amount found printed with its decimals. */
+  decimals?: boolean;
 }
 
 function wordIndexAt(row: Row, charIndex: number): number {
@@ -188,9 +190,22 @@ function locateValue(rows: Row[], field: HeaderFieldId, value: string, place?: {
   return locateIn(rows, field, value);
 }
 
-/** The first of the rows that prints a confirmed value of the document (a date, an amount, its number). */
+/**
+ * The first of the rows that prints a confirmed value of the document (a date, an amount, its number). An amount
+ * is looked for printed with its decimals first: `21.00` is the tax of `VAT 21% 21.00`, not its rate.
+ */
 function locateIn(rows: Row[], field: HeaderFieldId, value: string): Span | undefined {
   const kind = KIND[field];
+  if (kind === 'amount') {
+    const target = Number(value);
+    for (const decimals of [true, false]) {
+      for (const row of rows) {
+        const m = findAmounts(row.text, { requireDecimals: decimals }).find((a) => Math.abs(a.value - target) < 0.001);
+        if (m) return { row, first: wordIndexAt(row, m.index), last: wordIndexAt(row, m.index + m.raw.length - 1), ...(decimals ? { decimals } : {}) };
+      }
+    }
+    return undefined;
+  }
   for (const row of rows) {
     if (kind === 'date') {
       for (const order of ['DMY', 'MDY'] as const) {
@@ -200,10 +215,6 @@ function locateIn(rows: Row[], field: HeaderFieldId, value: string): Span | unde
           return { row, first: wordIndexAt(row, m.index), last: wordIndexAt(row, m.index + m.raw.length - 1), ...(m.order ? { dateOrder: m.order } : {}), ...(fmt ? { dateFormat: fmt } : {}) };
         }
       }
-    } else if (kind === 'amount') {
-      const target = Number(value);
-      const m = findAmounts(row.text, { requireDecimals: false }).find((a) => Math.abs(a.value - target) < 0.001);
-      if (m) return { row, first: wordIndexAt(row, m.index), last: wordIndexAt(row, m.index + m.raw.length - 1) };
     } else {
       // A document number, printed in up to six pieces.
       const target = compactId(value);
@@ -268,6 +279,7 @@ export function learnLayout(confirmed: ConfirmedFields, ocrWords: OcrWord[], pla
     const label = labelOf(rows, span);
     const layout: FieldLayout = { field: id, page: span.row.page, box, labelWords: label?.words ?? [], kind: KIND[id], value };
     if (label) layout.labelOffset = { dx: box.left - label.box.left, dy: box.top - label.box.top };
+    if (span.decimals) layout.decimals = true;
     if (span.dateFormat) {
       layout.dateFormat = span.dateFormat;
       // Only formats with a numeric order settle ambiguity on the next documents.
@@ -317,7 +329,8 @@ function parseAt(kind: FieldLayout['kind'], words: OcrWord[], layout: FieldLayou
     return m ? at(wordIndexAt(row, m.index), wordIndexAt(row, m.index + m.raw.length - 1), m.iso) : undefined;
   }
   if (kind === 'amount') {
-    const m = findAmounts(row.text, { requireDecimals: false })[0];
+    // Printed with decimals where it was learnt so: bare digits there are a code's (`VAT code LT100002222222`)
+    const m = findAmounts(row.text, { requireDecimals: Boolean(layout.decimals) })[0];
     return m ? at(wordIndexAt(row, m.index), wordIndexAt(row, m.index + m.raw.length - 1), formatAmount(m.value)) : undefined;
   }
   if (kind !== 'code') return undefined;
@@ -490,14 +503,19 @@ export function applyHintsToResult(result: AnalyzeExpenseResult, hints: Supplier
   const [first, ...rest] = result.ExpenseDocuments;
   const summary = [...(first!.SummaryFields ?? [])];
   if (hint.dateFormat) rereadDates(summary, words, hint.dateFormat);
+  const header = (f: ExpenseField, id: HeaderFieldId) => f.Type?.Text === HEADER_TYPE[id] && !(f.GroupProperties ?? []).some((g) => g.Types?.includes('VAT_LINE'));
+  const totalText = overrides.amount_total?.value ?? summary.find((f) => header(f, 'amount_total'))?.ValueDetection?.Text;
+  const total = totalText ? Math.abs(Number(totalText)) : NaN;
   for (const [id, v] of Object.entries(overrides) as [HeaderFieldId, FieldValue][]) {
+    // The tax and the net are parts of the total: a learnt place that reads more than the total read something else
+    if ((id === 'amount_tax' || id === 'amount_total_base') && Number.isFinite(total) && Math.abs(Number(v.value)) > total + 0.005) continue;
     const type = HEADER_TYPE[id];
     const replacement: ExpenseField = {
       Type: { Text: type, Confidence: v.confidence },
       ValueDetection: { Text: v.value, Geometry: geometry(v.box), Confidence: v.confidence },
       PageNumber: v.page,
     };
-    const i = summary.findIndex((f) => f.Type?.Text === type && !(f.GroupProperties ?? []).some((g) => g.Types?.includes('VAT_LINE')));
+    const i = summary.findIndex((f) => header(f, id));
     // An amount the extraction read surely stays: its amounts are checked against each other (sub-total and tax,
     // tendered and change, rounding), a learnt place is not. The layout fills amounts it missed or doubted.
     if (i >= 0 && KIND[id] === 'amount' && (summary[i]!.ValueDetection?.Confidence ?? 0) >= READY_CONFIDENCE) continue;

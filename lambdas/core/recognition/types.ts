@@ -157,6 +157,8 @@ export interface FieldLayout {
   labelOffset?: { dx: number; dy: number };
   /** How the value was printed, for dates. */
   dateFormat?: DateFormat;
+  /** An amount printed with its decimals: read only so on the next document (digits without them are a code's). */
+  decimals?: boolean;
   /** What kind of value it is, to parse it on the next document. */
   kind: 'date' | 'amount' | 'text' | 'code';
   /**

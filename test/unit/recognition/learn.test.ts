@@ -109,6 +109,40 @@ describe('learning a supplier layout from a confirmed document', { timeout: 60_0
     expect(learnLayout({ amount_total: '1250.40' }, alone).fields).toEqual([expect.objectContaining({ field: 'amount_total', labelWords: [], kind: 'amount' })]);
   });
 
+  it("learns a tax printed after its rate as that amount, not the rate, and never reads a code's digits for it", () => {
+    const invoice = (tax: string) => [
+      at('VAT', 0.08, 0.12),
+      at('code', 0.12, 0.12),
+      at('LT100002222222', 0.17, 0.12),
+      at('Subtotal', 0.6, 0.62),
+      at('100.00', 0.8, 0.62),
+      at('VAT', 0.6, 0.64),
+      at('21%', 0.64, 0.64),
+      at(tax, 0.8, 0.64),
+    ];
+    const hint = learnLayout({ amount_tax: '21.00' }, invoice('21.00'));
+    // The value is 21.00 (the rate 21% before it is part of its label), printed with decimals
+    expect(hint.fields).toEqual([expect.objectContaining({ field: 'amount_tax', labelWords: ['vat', '21%'], decimals: true })]);
+    expect(applyLayout(hint, invoice('24.15')).amount_tax?.value).toBe('24.15');
+  });
+
+  it('takes no learnt tax or net larger than the total (a layout learnt at the rate reads the VAT code line)', () => {
+    const lines = (tax: string, total: string) => ['UAB POPIERIUS', 'VAT code LT100002222222', '', 'Subtotal                 100.00', `VAT 21%                   ${tax}`, `Total                    ${total}`];
+    const next = textDocument(lines('24.15', '124.15'));
+    const words = next.pages[0]!.lines.flatMap((l) => l.words);
+    const vat = words.filter((w) => w.text === 'VAT').pop()!;
+    const rate = words.find((w) => w.text === '21%')!;
+    // As layouts were learnt before amounts were looked for with their decimals: the value at the rate, labelled VAT
+    const legacy: SupplierLayoutHint = {
+      supplier: { vat_id: 'LT100002222222' },
+      fields: [{ field: 'amount_tax', page: 1, box: rate.box, labelWords: ['vat'], labelOffset: { dx: rate.box.left - vat.box.left, dy: 0 }, kind: 'amount', value: '21.00' }],
+    };
+    expect(applyLayout(legacy, words).amount_tax?.value).toBe('100002222222.00');
+    const extraction = extractDocument(next);
+    const doubted = toAnalyzeExpenseResult(next, { ...extraction, fields: { ...extraction.fields, amount_tax: { ...extraction.fields.amount_tax!, confidence: 60 } } });
+    expect(mapExpenseToFields(applyHintsToResult(doubted, [legacy])).amount_tax?.value).toBe('24.15');
+  });
+
   const wordsOfLines = (lines: string[]) => textDocument(lines).pages[0]!.lines.flatMap((l) => l.words);
 
   /** A shop's receipt: its name, address and tax number on top, items, then its totals; `above` lines first. */
