@@ -26,6 +26,8 @@ export const AWS_NEEDS = {
   secretsKey: 'encrypt and decrypt with the secrets key',
   /** SQS: queue exports. */
   exportQueue: 'send messages to the export queue',
+  /** SQS: queue the purge of a deleted company (DELETE /company; the purge job queues what is left). */
+  purgeQueue: 'send messages to the company purge queue',
   // Office previews on AWS (shared/schemas/office-conversion.ts)
   /** S3: read and write objects under office-conversion/ of the documents bucket only (the office converter). */
   officeConversion: 'read and write the office-conversion/ objects of the documents bucket',

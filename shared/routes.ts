@@ -24,7 +24,7 @@ export interface RouteDef {
 export const routes: RouteDef[] = [
   { method: 'GET', path: '/companies', handler: 'http/companies/get-companies', auth: 'user' },
   { method: 'POST', path: '/company', handler: 'http/companies/post-company', auth: 'user', needs: ['table', 'webSocketManage'] },
-  { method: 'DELETE', path: '/company', handler: 'http/companies/delete-company', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
+  { method: 'DELETE', path: '/company', handler: 'http/companies/delete-company', auth: 'company-admin', needs: ['table', 'webSocketManage', 'purgeQueue'] },
   { method: 'GET', path: '/company/users', handler: 'http/company/get-company-users', auth: 'company-admin' },
   { method: 'GET', path: '/user', handler: 'http/user/get-user', auth: 'user' },
   { method: 'POST', path: '/user', handler: 'http/user/post-user', auth: 'user' },
@@ -144,6 +144,8 @@ export const jobHandlers = {
   syncMasterData: 'jobs/sync-master-data',
   /** Office previews on AWS: invoked by the processing job (a container image with LibreOffice). */
   convertOffice: 'jobs/convert-office',
+  /** Company deletion: purge queue (SQS) → removes everything a deleted company owned, page by page. */
+  purgeCompany: 'jobs/purge-company',
 } as const;
 
 /**
@@ -171,6 +173,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [jobHandlers.syncMasterData]: ['table', 'secretsKey'],
   // Runs LibreOffice on users' files: the office-conversion/ objects of the bucket and nothing else (no table).
   [jobHandlers.convertOffice]: ['officeConversion'],
+  // Deletes the deleted company's items and the objects of its documents and uploads, and queues what is left.
+  [jobHandlers.purgeCompany]: ['table', 'documentsBucket', 'purgeQueue'],
 };
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {

@@ -24,7 +24,7 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-sesv2': ['sesSend'],
   // Integrations: sealing/opening credentials, and queueing exports.
   '@aws-sdk/client-kms': ['secretsKey'],
-  '@aws-sdk/client-sqs': ['exportQueue'],
+  '@aws-sdk/client-sqs': ['exportQueue', 'purgeQueue'],
   // Office previews on AWS: the processing job invokes the office converter function.
   '@aws-sdk/client-lambda': ['officeConverter'],
 };

@@ -53,6 +53,8 @@ export interface HandlerResources {
   /** Integrations: the KMS key sealing credentials, and the export queue. */
   secretsKey?: IKey;
   exportQueue?: IQueue;
+  /** Company deletion: the purge queue (DELETE /company and the purge job send to it). */
+  purgeQueue?: IQueue;
   /** Comma-separated platform administrators (context `globalAdminEmails`). */
   globalAdminEmails: string;
   /** Sender of outgoing mail (context `mailFrom`), an SES-verified identity; sets MAIL_FROM. */
@@ -128,6 +130,7 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
   if (r.appUrl !== undefined) env[ENV_NAMES.appUrl] = r.appUrl;
   if (r.secretsKey) env[ENV_NAMES.secretsKeyId] = r.secretsKey.keyArn;
   if (r.exportQueue) env[ENV_NAMES.exportQueueUrl] = r.exportQueue.queueUrl;
+  if (r.purgeQueue) env[ENV_NAMES.purgeQueueUrl] = r.purgeQueue.queueUrl;
   if (r.driveClients) {
     env[ENV_NAMES.googleClientId] = r.driveClients.googleClientId;
     env[ENV_NAMES.googleClientSecret] = r.driveClients.googleClientSecret;
@@ -263,6 +266,10 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
       case 'exportQueue':
         if (!r.exportQueue) missing(need, 'export queue');
         r.exportQueue!.grantSendMessages(grantee);
+        break;
+      case 'purgeQueue':
+        if (!r.purgeQueue) missing(need, 'company purge queue');
+        r.purgeQueue!.grantSendMessages(grantee);
         break;
       case 'textract':
         // Textract's expense actions have no resource-level permissions; it reads the upload with the caller's credentials.

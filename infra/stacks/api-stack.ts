@@ -37,6 +37,8 @@ export interface ApiStackProps extends StackProps {
   /** Integrations (IntegrationsStack). */
   secretsKey?: IKey;
   exportQueue?: IQueue;
+  /** Company deletion: the purge queue DELETE /company sends to (IntegrationsStack). */
+  purgeQueue?: IQueue;
   /** Google Drive and Dropbox imports: the OAuth clients (drive/switch, drive/authorize, drive/folders). */
   driveClients?: DriveClients;
 }
@@ -95,6 +97,7 @@ export class ApiStack extends Stack {
       appUrl: props.siteOrigin,
       secretsKey: props.secretsKey,
       exportQueue: props.exportQueue,
+      purgeQueue: props.purgeQueue,
       driveClients: props.driveClients,
     };
     const roles = new SharedHandlerRoles(this, 'HandlerRoles', resources);

@@ -9,7 +9,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { EXPORT_DOCUMENT_TIMEOUT } from './integrations-stack';
+import { EXPORT_DOCUMENT_TIMEOUT, PURGE_COMPANY_TIMEOUT } from './integrations-stack';
 import { PROCESSING_LIMITS } from '../../shared/processing-limits';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
@@ -35,6 +35,8 @@ export interface ProcessingStackProps extends StackProps {
   /** Integrations (IntegrationsStack): the export job consumes this queue and opens credentials with this key. */
   secretsKey?: IKey;
   exportQueue?: IQueue;
+  /** Company deletion (IntegrationsStack): the purge job consumes this queue and queues what is left to it. */
+  purgeQueue?: IQueue;
   /** Google Drive and Dropbox imports: the OAuth clients and the web app's origin (redirect URIs). */
   driveClients?: DriveClients;
   siteOrigin?: string;
@@ -85,6 +87,8 @@ export class ProcessingStack extends Stack {
   /** Office previews on AWS: the container image function with LibreOffice the processing job invokes. */
   readonly officeConverter?: HandlerFunction;
   readonly exportDocument?: HandlerFunction;
+  /** Company deletion: the purge job (purge queue → Lambda). */
+  readonly purgeCompany?: HandlerFunction;
   /** Documents whose job died (timeout, out of memory): the dead-letter queue's consumer and the sweeper. */
   readonly processDocumentDeadLetter?: HandlerFunction;
   readonly sweepProcessing?: HandlerFunction;
@@ -192,6 +196,18 @@ export class ProcessingStack extends Stack {
         },
       });
       this.exportDocument.addEventSource(new SqsEventSource(props.exportQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 5 }));
+    }
+    // Company deletion: purge queue → purge job (one message at a time, a few companies at once; it re-queues itself).
+    const purgeHandler = props.entries.jobs.purgeCompany;
+    if (purgeHandler && props.purgeQueue) {
+      this.purgeCompany = new HandlerFunction(this, 'PurgeCompanyFn', {
+        handler: purgeHandler,
+        bundle: props.bundle,
+        description: `SQS company purge queue → lambdas/${purgeHandler}.ts`,
+        timeout: PURGE_COMPANY_TIMEOUT,
+        resources: { ...jobResources, purgeQueue: props.purgeQueue },
+      });
+      this.purgeCompany.addEventSource(new SqsEventSource(props.purgeQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }));
     }
     this.importJob = new ImportJob(this, 'MasterDataImport', {
       bucket: documents,

@@ -86,7 +86,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     sesIdentity: options.sesIdentity,
   });
   // Integrations: credentials key and export queue, before the API and the processing stack that use them.
-  const integrations = new IntegrationsStack(app, `${prefix}Integrations`, { env, description: 'Receipts: integration credentials key and export queue' });
+  const integrations = new IntegrationsStack(app, `${prefix}Integrations`, { env, description: 'Receipts: integration credentials key, export queue and company purge queue' });
   const api = new ApiStack(app, `${prefix}Api`, {
     ...common,
     description: 'Receipts: HTTP and WebSocket APIs',
@@ -98,6 +98,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     mailFrom: options.mailFrom,
     secretsKey: integrations.secretsKey,
     exportQueue: integrations.exportQueue,
+    purgeQueue: integrations.purgeQueue,
     driveClients: options.driveClients,
   });
   const processing = new ProcessingStack(app, `${prefix}Processing`, {
@@ -110,6 +111,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     webSocketStage: api.webSocketStage,
     secretsKey: integrations.secretsKey,
     exportQueue: integrations.exportQueue,
+    purgeQueue: integrations.purgeQueue,
     driveClients: options.driveClients,
     siteOrigin: web.siteOrigin,
   });

@@ -9,6 +9,7 @@ import type {
   ProfileRecord,
   UsageRecord,
 } from './accounts/types';
+import type { PurgeMessage } from './accounts/purge-message';
 
 export interface AccountsStore {
   getProfile(userId: string): Promise<ProfileRecord | undefined>;
@@ -28,6 +29,36 @@ export interface AccountsStore {
    */
   createCompany(company: CompanyRecord, membership: MembershipRecord, maxCreated: number): Promise<void>;
   deleteCompany(company: CompanyRecord, members: MembershipRecord[]): Promise<void>;
+}
+
+/** The purge queue (SQS; local mode answers the same calls): one message per purge run of a deleted company. */
+export interface PurgeQueue {
+  send(message: PurgeMessage, delaySeconds?: number): Promise<void>;
+}
+
+/** One page of deletes: how many items went, and where the next page starts (null: nothing left). */
+export interface PurgePage {
+  deleted: number;
+  next: string | null;
+}
+
+/**
+ * What the purge of a deleted company removes beside documents and master data (which go through their own stores'
+ * deletes). Every call is idempotent: what is already gone is skipped. Cursors are opaque strings.
+ */
+export interface CompanyPurgeStore {
+  /** Pending uploads of the company (gsi1 `UPLOADS#<companyId>`): a page deleted; `latest_expiry` of those deleted. */
+  deletePendingUploads(companyId: string, cursor: string | null, limit: number): Promise<PurgePage & { latest_expiry: string | null }>;
+  /** An upload record (a consumed one a document names), unless it belongs to another company. */
+  deleteUpload(uploadId: string, companyId: string): Promise<void>;
+  /** What is left of a document's partition `DOC#<id>` once it and its history are deleted (export markers, anything else). */
+  deleteDocumentItems(receiptId: string): Promise<void>;
+  /** An email record, only when it is this company's (`company_id`); false when it was not there or not the company's. */
+  deleteEmail(emailId: string, companyId: string): Promise<boolean>;
+  /** Invitations of the company (gsi1 `COMPANY#<companyId>#INVITATIONS`): a page deleted. */
+  deleteInvitations(companyId: string, cursor: string | null, limit: number): Promise<PurgePage>;
+  /** The partition `COMPANY#<companyId>`: a page of its items deleted. */
+  deleteCompanyItems(companyId: string, cursor: string | null, limit: number): Promise<PurgePage>;
 }
 
 export class CompanyLimitReached extends Error {

@@ -27,6 +27,8 @@ export const ENV_NAMES = {
   // LOCAL_SECRETS_KEY_FILE is local mode's only).
   secretsKeyId: 'SECRETS_KEY_ID',
   exportQueueUrl: 'EXPORT_QUEUE_URL',
+  // Company deletion: the purge queue (DELETE /company queues, the purge job consumes and re-queues).
+  purgeQueueUrl: 'COMPANY_PURGE_QUEUE_URL',
   // Google Drive and Dropbox imports (set by CDK from deploy-time context; the *_URL ones are local mode's only)
   googleClientId: 'GOOGLE_CLIENT_ID',
   googleClientSecret: 'GOOGLE_CLIENT_SECRET',
@@ -66,6 +68,8 @@ const envSchema = z.object({
   RIVILE_API_URL: z.string().default('https://api.manorivile.lt/client/v2'),
   EXPORT_RETRY_BASE_SECONDS: z.coerce.number().min(0).max(900).default(30),
   EXPORT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** Company deletion: the queue of the purge job (lambdas/jobs/purge-company.ts). */
+  COMPANY_PURGE_QUEUE_URL: z.string().default(''),
   // Google Drive and Dropbox imports: the OAuth clients; local mode points the SDKs at its stand-ins.
   GOOGLE_CLIENT_ID: z.string().default(''),
   GOOGLE_CLIENT_SECRET: z.string().default(''),

@@ -36,6 +36,8 @@ import { createGoogleDriveStandIn, GOOGLE_LOCAL_CLIENT, type GoogleDriveStandIn 
 import { startDriveSchedule, type DriveSchedule } from './drive-schedule';
 
 export const EXPORT_QUEUE_NAME = 'local-exports';
+/** Company deletion: the purge queue (SQS stand-in at /_sqs) → the purge job. */
+export const PURGE_QUEUE_NAME = 'local-company-purge';
 
 /** OpenAPI: the document's path, in local mode and on the deployed site (infra/stacks/web-content-stack.ts). */
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -64,6 +66,8 @@ export interface LocalStackOptions {
   exportRetry?: { baseSeconds?: number; msPerDelaySecond?: number; maxAttempts?: number };
   /** Integrations: API keys the local Rivile stand-in accepts (/_rivile). */
   rivileKeys?: string[];
+  /** Company deletion: how long a DelaySeconds second of the purge queue lasts here (default 1000 ms; tests shorten it). */
+  purgeMsPerDelaySecond?: number;
   /** The processing job's timeout (default the function's, shared/processing-limits.ts; tests shorten it). */
   processingTimeoutMs?: number;
   /** Google Drive and Dropbox imports: seconds between runs of the import schedule (0 or absent: no timer; tests tick by hand). */
@@ -94,6 +98,8 @@ export interface LocalStack {
   /** Integrations: the export queue (SQS stand-in at /_sqs) and the Rivile stand-in at /_rivile. */
   exportJobs: LocalJobQueue;
   rivile: RivileStandIn;
+  /** Company deletion: the purge queue (SQS stand-in at /_sqs) and its job. */
+  purgeJobs: LocalJobQueue;
   /** The master-data import job's queue (S3 imports/ → SQS → job). */
   importJobs: LocalJobQueue;
   /** Outgoing mail: the SES stand-in (/_ses) and the SMTP catcher, readable at /_mail. */
@@ -180,6 +186,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     // Integrations
     AWS_ENDPOINT_URL_SQS: `${url}/_sqs`,
     EXPORT_QUEUE_URL: `${url}/_sqs/${EXPORT_QUEUE_NAME}`,
+    COMPANY_PURGE_QUEUE_URL: `${url}/_sqs/${PURGE_QUEUE_NAME}`,
     LOCAL_SECRETS_KEY_FILE: path.join(opts.dataDir, 'secrets', 'integrations.key'),
     RIVILE_API_URL: process.env.LOCAL_RIVILE_API_URL || `${url}/_rivile/client/v2`,
     EXPORT_RETRY_BASE_SECONDS: String(opts.exportRetry?.baseSeconds ?? 30),
@@ -242,7 +249,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     queueName: EXPORT_QUEUE_NAME,
     msPerDelaySecond: opts.exportRetry?.msPerDelaySecond ?? 1000,
   });
-  const sqs = localSqs({ [EXPORT_QUEUE_NAME]: exportJobs });
+  // Company deletion: DELETE /company → SQS purge queue → purge job, which queues what is left to the same queue.
+  const purgeJobs = createLocalJobQueue(() => loadHandler(jobHandlers.purgeCompany), 'eu-west-1', path.join(opts.dataDir, 'purge-queue'), MAX_RECEIVES, {
+    queueName: PURGE_QUEUE_NAME,
+    msPerDelaySecond: opts.purgeMsPerDelaySecond ?? 1000,
+  });
+  const sqs = localSqs({ [EXPORT_QUEUE_NAME]: exportJobs, [PURGE_QUEUE_NAME]: purgeJobs });
   const rivile = createRivileStandIn({ keys: opts.rivileKeys ?? [], file: path.join(opts.dataDir, 'rivile.json') });
   const dropbox = createDropboxStandIn({ file: path.join(opts.dataDir, 'dropbox.json') });
   const driveSchedule = startDriveSchedule(opts.drivePollSeconds ?? 0);
@@ -359,6 +371,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     emailJobs,
     exportJobs,
     rivile,
+    purgeJobs,
     importJobs,
     mail,
     google,
@@ -375,6 +388,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await emailJobs.close();
       await jobs.close();
       await exportJobs.close();
+      await purgeJobs.close();
       await importJobs.close();
       await closeRecogniser();
       gateway.close();

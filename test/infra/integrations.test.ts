@@ -64,7 +64,8 @@ describe('IntegrationsStack: credentials key and export queue', () => {
   });
 
   it('has the export queue with a dead-letter queue and a visibility longer than the job', () => {
-    integrations.resourceCountIs('AWS::SQS::Queue', 2);
+    // The export queue and the company purge queue (test/infra/company-purge.test.ts), each with its dead-letter queue.
+    integrations.resourceCountIs('AWS::SQS::Queue', 4);
     integrations.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: EXPORT_VISIBILITY_TIMEOUT.toSeconds(),
       RedrivePolicy: { maxReceiveCount: EXPORT_MAX_RECEIVE_COUNT },

@@ -9,6 +9,8 @@ export const keys = {
     gsi1sk: `MEMBER#${userId}`,
   }),
   company: (companyId: string) => ({ pk: `COMPANY#${companyId}`, sk: 'META' }),
+  /** Every item of a company's own partition (META, COUNTS#, USAGE#, HOLDS#, CONTENT_SCHEMA, LAYOUT#, …): the purge. */
+  companyItems: (companyId: string) => ({ pk: `COMPANY#${companyId}` }),
   companiesIndex: (createdAt: string, companyId: string) => ({ gsi2pk: 'COMPANIES', gsi2sk: `${createdAt}#${companyId}` }),
   companyCounts: (companyId: string, receiptType: 'receipt' | 'invoice') => ({
     pk: `COMPANY#${companyId}`,
@@ -41,6 +43,8 @@ export const keys = {
   document: (receiptId: string) => ({ pk: `DOC#${receiptId}`, sk: 'META' }),
   documentHistory: (receiptId: string, date: string, entryId: string) => ({ pk: `DOC#${receiptId}`, sk: `HIST#${date}#${entryId}` }),
   documentHistoryOf: (receiptId: string) => ({ pk: `DOC#${receiptId}`, skPrefix: 'HIST#' }),
+  /** Every item of a document's partition (META, HIST#…, EXPORT#…): the purge of a deleted company. */
+  documentItems: (receiptId: string) => ({ pk: `DOC#${receiptId}` }),
   /** The three list partitions of a document, each sorted by `<created_at>#<receiptId>`. */
   documentLists: (scope: string, receiptType: string, status: string, sortKey: string) => ({
     gsi1pk: `DOCS#${scope}#${receiptType}#${status}`,
@@ -82,6 +86,7 @@ export const keys = {
   /** Hardening: one user's count of outstanding (pending) upload reservations in a company. */
   uploadHolds: (companyId: string, userId: string) => ({ pk: `COMPANY#${companyId}`, sk: `HOLDS#${userId}` }),
   pendingUploadIndex: (companyId: string, expiresAt: string, uploadId: string) => ({ gsi1pk: `UPLOADS#${companyId}`, gsi1sk: `${expiresAt}#${uploadId}` }),
+  pendingUploadsOfCompany: (companyId: string) => ({ gsi1pk: `UPLOADS#${companyId}` }),
   /** Counts by status of a user's unassigned documents (all-companies uploads). */
   userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),
   // Email-in: one record per received message and company (id from Message-ID + content hash + company).
@@ -135,6 +140,7 @@ export const keys = {
     gsi1pk: `COMPANY#${companyId}#INVITATIONS`,
     gsi1sk: `${createdAt}#${invitationId}`,
   }),
+  invitationsOfCompany: (companyId: string) => ({ gsi1pk: `COMPANY#${companyId}#INVITATIONS` }),
   // Google Drive and Dropbox imports: OAuth states (by SHA-256 of the state, TTL), one import per company and
   // service, listed for the schedule in gsi1 while it has a folder.
   oauthState: (stateHash: string) => ({ pk: `OAUTHSTATE#${stateHash}`, sk: 'META' }),

@@ -7,7 +7,9 @@ import type { ExportQueue } from '../../core/integrations/ports';
 import { env } from '../../runtime/env';
 
 let client: SQSClient | undefined;
-const sqs = () => (client ??= new SQSClient({}));
+/** One SQS client per process, for every queue the handlers send to (export, company purge). */
+export const sqsClient = () => (client ??= new SQSClient({}));
+const sqs = sqsClient;
 /** Local mode and tests change the endpoint between runs. */
 export function resetSqsClient(): void {
   client?.destroy();

@@ -3,8 +3,9 @@ import { AppError, conflict, forbidden, notFound } from '../../../shared/errors'
 import { INTEGRATION_FLAGS, type Company, type CreateCompanyInput } from '../../../shared/schemas/company';
 import { publishCompanyChange } from '../live/company-event';
 import type { ConnectionStore } from '../live/connections';
-import { CompanyLimitReached, type AccountsStore, type Clock, type IdGenerator, type LiveEvents } from '../ports';
+import { CompanyLimitReached, type AccountsStore, type Clock, type IdGenerator, type LiveEvents, type PurgeQueue } from '../ports';
 import { emptyCounts } from './counts';
+import { firstPurgeMessage } from './purge-message';
 import type { CompanyRecord, ProfileRecord } from './types';
 
 export function monthOf(date: Date): string {
@@ -117,10 +118,21 @@ export async function createCompany(
 /**
  * Deletes a company the caller administers. The caller keeps at least one company:
  * the dashboard offers deletion only on cards other than the active one. Open screens are told first
- * (`company-delete`), then every live subscription to the company ends with it.
+ * (`company-delete`), then every live subscription to the company ends with it. What made the company visible goes
+ * at once (its META item, memberships, email-in claims, counts, credentials, imports); then the purge of everything
+ * else it owned is queued (lambdas/core/accounts/purge.ts). The company is gone for everybody either way, so a queue
+ * that refuses the message does not fail the call: it is logged (`company purge not queued`, with the company id) for
+ * an operator to queue it again (docs/decisions.md "Company deletion: the purge job").
  */
 export async function deleteCompany(
-  deps: { store: AccountsStore; live: LiveEvents; connections: Pick<ConnectionStore, 'unsubscribeCompany'> },
+  deps: {
+    store: AccountsStore;
+    live: LiveEvents;
+    connections: Pick<ConnectionStore, 'unsubscribeCompany'>;
+    purgeQueue: PurgeQueue;
+    clock: Clock;
+    log: { error(msg: string, data?: Record<string, unknown>): void };
+  },
   userId: string,
   companyId: string,
 ): Promise<{ deleted: true; company_id: string }> {
@@ -135,5 +147,10 @@ export async function deleteCompany(
   await deps.live.publish(companyId, 'company-delete', { company_id: companyId });
   await deps.store.deleteCompany(company, members);
   await deps.connections.unsubscribeCompany(companyId);
+  try {
+    await deps.purgeQueue.send(firstPurgeMessage(companyId, deps.clock.now()));
+  } catch (error) {
+    deps.log.error('company purge not queued', { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
+  }
   return { deleted: true, company_id: companyId };
 }

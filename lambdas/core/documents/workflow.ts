@@ -260,8 +260,8 @@ export async function convertType(
   return toSummary(after);
 }
 
-/** S3 objects that belong to a document alone. */
-function ownedObjects(doc: DocumentRecord): string[] {
+/** S3 objects that belong to a document alone (also what the purge of a deleted company removes of each document). */
+export function ownedObjects(doc: DocumentRecord): string[] {
   const keys = doc.pages.map((p) => p.image_key).filter(present);
   if (doc.content_key) keys.push(doc.content_key);
   // The uploaded object (one document per file) or the page PDF split from it.

@@ -3,7 +3,8 @@ import { deleteCompany, listCompaniesOfUser, slugify } from '../../../lambdas/co
 import { emptyCounts } from '../../../lambdas/core/accounts/counts';
 import type { CompanyRecord, MembershipRecord, ProfileRecord } from '../../../lambdas/core/accounts/types';
 import { provisionConfirmedUser } from '../../../lambdas/core/accounts/users';
-import type { AccountsStore, LiveEvents } from '../../../lambdas/core/ports';
+import type { PurgeMessage } from '../../../lambdas/core/accounts/purge-message';
+import type { AccountsStore, LiveEvents, PurgeQueue } from '../../../lambdas/core/ports';
 
 /** An in-memory AccountsStore: enough to test the rules apart from DynamoDB. */
 function memoryStore() {
@@ -54,6 +55,11 @@ const live: LiveEvents = {
 
 const unsubscribed: string[] = [];
 const connections = { unsubscribeCompany: async (companyId: string) => void unsubscribed.push(companyId) };
+const purges: PurgeMessage[] = [];
+const purgeQueue: PurgeQueue = { send: async (message) => void purges.push(message) };
+const logged: { msg: string; data?: Record<string, unknown> }[] = [];
+const log = { error: (msg: string, data?: Record<string, unknown>) => void logged.push({ msg, data }) };
+const deleteDeps = (store: AccountsStore, queue: PurgeQueue = purgeQueue) => ({ store, live, connections, purgeQueue: queue, clock, log });
 
 const attrs = (userId: string, email = `${userId}@example.com`) => ({
   userId,
@@ -98,20 +104,33 @@ describe('companies', () => {
     const m = memoryStore();
     await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('u4'));
     const [only] = await m.store.listMembershipsOfUser('u4');
-    await expect(deleteCompany({ store: m.store, live, connections }, 'u4', only!.company_id)).rejects.toMatchObject({ kind: 'Conflict' });
+    await expect(deleteCompany(deleteDeps(m.store), 'u4', only!.company_id)).rejects.toMatchObject({ kind: 'Conflict' });
     m.companies.set('c2', { ...m.companies.get(only!.company_id)!, company_id: 'c2' });
     m.memberships.push({ user_id: 'u4', company_id: 'c2', role: 'admin', joined_at: '' });
-    await expect(deleteCompany({ store: m.store, live, connections }, 'u4', 'c2')).resolves.toEqual({ deleted: true, company_id: 'c2' });
+    await expect(deleteCompany(deleteDeps(m.store), 'u4', 'c2')).resolves.toEqual({ deleted: true, company_id: 'c2' });
     expect(events).toContainEqual({ companyId: 'c2', event: 'company-delete' });
     // The live subscriptions to the deleted company end with it (not when the connections expire).
     expect(unsubscribed).toEqual(['c2']);
-    await expect(deleteCompany({ store: m.store, live, connections }, 'u4', 'c2')).rejects.toMatchObject({ kind: 'NotFound' });
+    // The purge of everything else the company owned is queued, from its first step.
+    expect(purges).toEqual([{ company_id: 'c2', step: 'uploads', cursor: null, deferred: 0, files_after: null, requested_at: '2026-11-21T10:00:00.000Z' }]);
+    await expect(deleteCompany(deleteDeps(m.store), 'u4', 'c2')).rejects.toMatchObject({ kind: 'NotFound' });
+    expect(purges).toHaveLength(1);
+  });
+
+  it('deletes the company even when the purge cannot be queued, and logs it with the company id', async () => {
+    const m = memoryStore();
+    m.memberships.push({ user_id: 'u6', company_id: 'k1', role: 'admin', joined_at: '' }, { user_id: 'u6', company_id: 'k2', role: 'admin', joined_at: '' });
+    m.companies.set('k2', { company_id: 'k2', email: 'k2@in.receipts.local' } as CompanyRecord);
+    const refusing: PurgeQueue = { send: async () => Promise.reject(new Error('queue unavailable')) };
+    await expect(deleteCompany(deleteDeps(m.store, refusing), 'u6', 'k2')).resolves.toEqual({ deleted: true, company_id: 'k2' });
+    expect(m.companies.has('k2')).toBe(false);
+    expect(logged).toContainEqual({ msg: 'company purge not queued', data: { company_id: 'k2', error: 'queue unavailable' } });
   });
 
   it('refuses a basic member', async () => {
     const m = memoryStore();
     m.memberships.push({ user_id: 'u5', company_id: 'c9', role: 'basic', joined_at: '' });
-    await expect(deleteCompany({ store: m.store, live, connections }, 'u5', 'c9')).rejects.toMatchObject({ kind: 'Forbidden' });
+    await expect(deleteCompany(deleteDeps(m.store), 'u5', 'c9')).rejects.toMatchObject({ kind: 'Forbidden' });
   });
 });
 
