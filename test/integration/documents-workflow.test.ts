@@ -13,6 +13,7 @@ import {
   type TestStack,
 } from '../support/local-stack';
 import { seededDocument } from '../support/document-records';
+import { invoicePdf, SAMPLE_INVOICE, uploadDocument as uploadInvoice } from './content-fixtures';
 
 type Summary = {
   receipt_id: string;
@@ -341,6 +342,40 @@ describe('documents: list, counts and workflow', () => {
     const bulkDelete = await api.post(`/receipts/bulk?company_id=${companyId}`, { action: 'delete', receipt_ids: [one!.receipt_id, failed.receipt_id] });
     expect((bulkDelete.body as { results: { ok: boolean }[] }).results.every((r) => r.ok)).toBe(true);
     expect((await counts(api, companyId)).receipt).toMatchObject({ archive: 0 });
+  });
+
+  it('combines with word boxes on every page; a ready document goes back to review; a failed one is not combined', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'combine');
+    const q = `company_id=${companyId}`;
+    const first = await uploadInvoice(t.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'CB-1' }), 'cb-1.pdf');
+    const second = await uploadInvoice(t.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'CB-2' }), 'cb-2.pdf');
+    const statusOf = async (id: string) => ((await api.get(`/receipts/${id}?${q}`)).body as Summary).status;
+    expect([await statusOf(first), await statusOf(second)]).toEqual(['ready', 'ready']);
+    const before = await counts(api, companyId);
+    const combined = await api.post(`/receipts/${first}/combine?${q}`, { receipt_id: second });
+    expect(combined.status).toBe(200);
+    expect(combined.body).toMatchObject({ receipt_id: first, page_count: 2, status: 'review' });
+    expect((await counts(api, companyId)).receipt).toMatchObject({ ready: before.receipt.ready - 2, review: before.receipt.review + 1 });
+    // The merged page's words can be picked as the first page's
+    type Boxes = { pages: { page: number; words: { text: string }[] }[] };
+    const boxes = (await api.get(`/receipts/${first}/bboxes?${q}`)).body as Boxes;
+    expect(boxes.pages.map((p) => p.page)).toEqual([1, 2]);
+    expect(boxes.pages[0]!.words.map((w) => w.text)).toContain('CB-1');
+    expect(boxes.pages[1]!.words.map((w) => w.text)).toEqual(expect.arrayContaining(['CB-2', '121.00']));
+    // A failed document keeps its own file for Try Again: neither side of a merge
+    await uploadDocument(api, { company_id: companyId, original_file_name: 'cb-bad.pdf' }, new TextEncoder().encode('%PDF-1.4 broken'));
+    await t.stack.jobs.idle();
+    const failed = ((await api.get(`/receipts?${q}&receipt_status=failed`)).body as Page).items[0]!;
+    for (const [target, other] of [
+      [failed.receipt_id, first],
+      [first, failed.receipt_id],
+    ]) {
+      const refused = await api.post(`/receipts/${target}/combine?${q}`, { receipt_id: other });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ message: 'A document in status failed cannot be combined' });
+    }
+    expect(((await api.get(`/receipts/${failed.receipt_id}?${q}`)).body as Summary).page_count).toBe(failed.page_count);
+    expect(((await api.get(`/receipts/${first}?${q}`)).body as Summary).page_count).toBe(2);
   });
 
   it('lets an admin choose another member as owner, but not a basic user', async () => {

@@ -135,6 +135,8 @@ export const documentKeys = {
   /** `unique` (a new id per write) keeps a losing concurrent write from overwriting the winner's content. */
   content: (receiptId: string, unique: string) => `documents/${receiptId}/content/${unique}.json`,
   boxes: (receiptId: string, run: number) => `documents/${receiptId}/boxes/${run}.json`,
+  /** The word boxes of a merged document (its own and the merged one's pages), as of its version after the merge. */
+  combinedBoxes: (receiptId: string, version: number) => `documents/${receiptId}/boxes/combined-${version}.json`,
   prefix: (receiptId: string) => `documents/${receiptId}/`,
 };
 

@@ -6,6 +6,7 @@
  */
 import { AppError, conflict, notFound } from '../../../shared/errors';
 import type { Receipt, ReceiptSummary, StatusAction, DuplicateInfo } from '../../../shared/schemas/receipts';
+import type { PageBoxes } from '../../../shared/schemas/content';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { monthOf } from '../accounts/companies';
 import type { AccountsStore, Clock, IdGenerator, LiveEventName, LiveEvents } from '../ports';
@@ -378,7 +379,26 @@ export function quotaMessage(available: number): string {
   return `${UPLOAD_MSG.quotaExceeded} (${available} documents a month). Ask a platform administrator to raise it.`;
 }
 
-/** Merges another document's pages into this one; the other document is removed. */
+/** Statuses whose documents are not combined: a failed reading is tried again from the document's own file. */
+const NOT_COMBINABLE: ReadonlyArray<DocumentRecord['status']> = ['failed', 'error'];
+
+/**
+ * The word boxes of both documents in one file, the other's pages numbered after this one's, so that a value can be
+ * picked on every page of the merged document. The file is a new one (the merge may be retried on a conflict).
+ */
+async function combinedBoxes(files: FileStore, doc: DocumentRecord, other: DocumentRecord): Promise<string | null> {
+  const theirs = other.boxes_key ? ((await files.getJson<PageBoxes[]>(other.boxes_key)) ?? []) : [];
+  if (!theirs.length) return doc.boxes_key;
+  const mine = doc.boxes_key ? ((await files.getJson<PageBoxes[]>(doc.boxes_key)) ?? []) : [];
+  const key = documentKeys.combinedBoxes(doc.receipt_id, doc.version + 1);
+  await files.putJson(key, [...mine, ...theirs.map((b) => ({ ...b, page: b.page + doc.pages.length }))]);
+  return key;
+}
+
+/**
+ * Merges another document's pages into this one (with their word boxes); the other document is removed. A ready
+ * document goes back to review.
+ */
 export async function combineDocuments(
   deps: DocumentDeps,
   caller: DocCaller,
@@ -395,17 +415,23 @@ export async function combineDocuments(
     if (other.scope !== doc.scope) throw notFound('Document not found');
     assertEditable(doc);
     assertEditable(other);
+    // A document that failed keeps its own file to be tried again; a merge would be lost by the next reading
+    for (const d of [doc, other]) if (NOT_COMBINABLE.includes(d.status)) throw conflict(`A document in status ${d.status} cannot be combined`);
     const now = deps.clock.now().toISOString();
     const pages = [...doc.pages, ...other.pages].map((p, i) => ({ ...p, page: i + 1 }));
     const after: DocumentRecord = {
       ...doc,
+      // Pages nobody has looked at joined it: a ready document is to be reviewed again
+      status: doc.status === 'ready' ? 'review' : doc.status,
       pages,
+      boxes_key: await combinedBoxes(deps.files, doc, other),
       related_documents: [...doc.related_documents, { receipt_id: other.receipt_id, original_file_name: other.original_file_name }],
       version: doc.version + 1,
       updated_at: now,
     };
     const change = emptyChange();
     change.updates.push({ before: doc, after });
+    change.counts.push(...countMove(doc, after));
     removeDocument(change, other);
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, `Combined with ${other.original_file_name}`, actor));
     return {
@@ -415,8 +441,9 @@ export async function combineDocuments(
         await publishDoc(deps.live, 'receipt-delete', other);
         await publishDoc(deps.live, 'receipt-update', after);
         await deps.documents.deleteHistory(other.receipt_id);
-        // The other document's pages now belong to this one; its source and content are no longer used.
-        const unused = [other.content_key].filter(present);
+        // The other document's pages now belong to this one; its source, content and boxes are no longer used.
+        const unused = [other.content_key, other.boxes_key].filter(present);
+        if (doc.boxes_key && doc.boxes_key !== after.boxes_key) unused.push(doc.boxes_key);
         if (other.source) unused.push(other.source.key);
         await deps.files.delete(unused);
         return toSummary(after);

@@ -44,6 +44,7 @@ interface NavState {
 type Popup = { kind: 'table'; id: string } | { kind: 'delete' } | { kind: 'duplicates' } | { kind: 'export' } | null;
 
 const isConflict = (e: unknown) => e instanceof ApiError && e.status === 409;
+const NOT_MERGEABLE: ReadonlyArray<Receipt['status']> = ['archive', 'failed', 'error', 'processing', 'converting', 'saving'];
 
 /** /edit-receipt/{id}?company_id=: one document, its pages on the left and its fields on the right. */
 export function EditReceiptPage() {
@@ -650,7 +651,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           {merge ? (
             <MergePanel
               candidates={walk
-                .filter((w) => w.receipt_id !== receiptId)
+                // The server combines neither read-only, busy nor failed documents
+                .filter((w) => w.receipt_id !== receiptId && !NOT_MERGEABLE.includes((w as unknown as Receipt).status))
                 .map((w) => {
                   const r = w as unknown as Receipt;
                   return { receipt_id: r.receipt_id, original_file_name: r.original_file_name, created_at: r.created_at, url: thumbnail(r.receipt_id) };
