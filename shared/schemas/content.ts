@@ -239,7 +239,8 @@ const version = z.number({ error: 'version is required' }).int().min(0);
 
 export const valueChangeSchema = z.object({
   id: z.string().min(1),
-  value: z.string().max(5000),
+  /** Stored without the spaces around it (a date is saved only as YYYY-MM-DD, an amount as its digits). */
+  value: z.string().max(5000).trim(),
   /** Omit to keep the stored position; null clears it (typed by hand). */
   position: boxSchema.nullable().optional(),
   page: z.number().int().min(1).nullable().optional(),

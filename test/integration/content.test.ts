@@ -93,12 +93,16 @@ describe('content API against the local stack', () => {
       { path: ['amount_total'], message: CONTENT_MSG.amount },
       { path: ['issue_date'], message: CONTENT_MSG.date },
     ]);
+    // Values are stored without the spaces around them: no date or amount reaches an export as ' 2025-03-04 '
+    const spaced = await api.put(`/receipts/${receiptId}/content?${q()}`, { version: c.version, items: [{ id: 'issue_date', value: ' 2025-03-04 ' }, { id: 'amount_tax', value: ' 21.00' }] });
+    expect(spaced.status).toBe(200);
+    expect([valueOf(spaced.body as ContentResponse, 'issue_date'), valueOf(spaced.body as ContentResponse, 'amount_tax')]).toEqual(['2025-03-04', '21.00']);
     const v = await api.post(`/receipts/${receiptId}/content/validate?${q()}`, { items: [{ id: 'amount_tax', value: '1.234' }, { id: 'document_id', value: '' }] });
     expect(v.body).toEqual({ errors: expect.arrayContaining([{ id: 'amount_tax', message: CONTENT_MSG.amount }, { id: 'document_id', message: CONTENT_MSG.required }]) });
     const boxes = (await api.get(`/receipts/${receiptId}/bboxes?${q()}`)).body as { pages: { words: { text: string; left: number; top: number; width: number; height: number }[] }[] };
     const subtotal = boxes.pages[0]!.words.find((w) => w.text === SAMPLE_INVOICE.subtotal)!;
     const picked = await api.post(`/receipts/${receiptId}/content/amount_total_base/select?${q()}`, {
-      version: c.version,
+      version: (spaced.body as ContentResponse).version,
       page: 1,
       position: { left: subtotal.left - 0.005, top: subtotal.top - 0.005, width: subtotal.width + 0.01, height: subtotal.height + 0.01 },
       is_related_content: false,
