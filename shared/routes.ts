@@ -59,6 +59,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/receipts/{id}/preview', handler: 'http/receipts/preview-get', auth: 'user', needs: ['table', 'documentsRead'] },
   { method: 'GET', path: '/receipts/{id}/export', handler: 'http/receipts/export-get', auth: 'user', needs: ['table', 'documentsRead'] },
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user', needs: ['table', 'documentsBucket', 'webSocketManage', 'exportQueue'] },
+  { method: 'PUT', path: '/receipt/{id}/category', handler: 'http/receipt/put-category', auth: 'user', needs: ['table', 'webSocketManage'] },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
   // Email-in: the email a document arrived with

@@ -312,6 +312,20 @@ export const editReceiptSchema = z
   .strict();
 export type EditReceiptInput = z.infer<typeof editReceiptSchema>;
 
+/**
+ * PUT /receipt/{id}/category: the document's category as soon as it is picked (null removes it), or the category by
+ * its id in an integration. Without `version` the latest document is changed (one field: the last pick wins).
+ */
+export const setCategorySchema = z
+  .object({
+    version: version.optional(),
+    category_id: editReceiptSchema.shape.category_id,
+    external_category_id: editReceiptSchema.shape.external_category_id,
+  })
+  .strict()
+  .refine((b) => b.category_id !== undefined || b.external_category_id !== undefined, { message: 'Choose a category', path: ['category_id'] });
+export type SetCategoryInput = z.infer<typeof setCategorySchema>;
+
 const flag = z
   .union([z.boolean(), z.string()])
   .optional()

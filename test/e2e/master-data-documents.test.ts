@@ -113,6 +113,11 @@ describe('master data on documents in Chromium', () => {
     await until(() => category.inputValue()).toBe(categoryId);
     expect(await category.locator('option:checked').innerText()).toBe('Office supplies');
     await screenshot(page, 'edit-supplier-chosen-category');
+    // Archive at once: the category is the archived document's (it is stored when chosen, not with an action)
+    await until(async () => ((await api.get(`/receipts/${ids.misread}?company_id=${companyId}`)).body as { category_id: string | null }).category_id).toBe(categoryId);
+    await page.getByRole('button', { name: 'Archive', exact: true }).click();
+    await until(async () => ((await api.get(`/receipts/${ids.misread}?company_id=${companyId}`)).body as { status: string }).status).toBe('archive');
+    expect(((await api.get(`/receipts/${ids.misread}?company_id=${companyId}`)).body as { category: string | null }).category).toBe('Office supplies');
     await page.close();
   });
 
@@ -126,15 +131,16 @@ describe('master data on documents in Chromium', () => {
     await until(() => page.getByTestId('stakeholder-new').textContent()).toBe('new');
     expect(await page.getByTestId('stakeholder-note').innerText()).toBe('NOTE: new Supplier & Customer');
     expect(await page.getByTestId('field-supplier_name').inputValue()).toBe('UAB Brand New Supplier');
-    // A category chosen here is sent with the confirm.
+    // A category chosen here is stored at once (PUT /receipt/{id}/category) and kept by the confirm.
+    const stored = page.waitForResponse((r) => r.request().method() === 'PUT' && new URL(r.url()).pathname.endsWith(`/receipt/${ids.fresh}/category`));
     await page.getByTestId('field-category').selectOption({ label: 'Travel' });
+    expect((await stored).status()).toBe(200);
     await screenshot(page, 'edit-new-supplier');
 
     const confirmed = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith(`/receipt/${ids.fresh}`));
     await page.getByRole('button', { name: 'CONFIRM', exact: true }).click();
     const res = await confirmed;
     expect(res.status()).toBe(200);
-    expect(res.request().postDataJSON()).toMatchObject({ category_id: expect.any(String) });
     expect(((await res.json()) as { receipt: { status: string; category: string } }).receipt).toMatchObject({ status: 'archive', category: 'Travel' });
 
     // The Suppliers screen lists it next to the known one.

@@ -187,6 +187,43 @@ describe('documents and master data (whole product)', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('PUT /receipt/{id}/category stores the picked category at once, without moving the document; tenants apart', { timeout: 120_000 }, async () => {
+    const u = await registeredUser(t.stack, 'mdpick');
+    const other = await registeredUser(t.stack, 'mdpickother');
+    const q = `?company_id=${u.companyId}`;
+    const fuel = await create(u.api, `/category${q}`, { name: 'Fuel', category_code: 'FU-1' });
+    const theirs = await create(other.api, `/category?company_id=${other.companyId}`, { name: 'Theirs' });
+    const id = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Pick Supplier', '307777777', 'PK-1')), 'pick.pdf');
+    const before = await receiptOf(u, id);
+
+    const picked = await u.api.put(`/receipt/${id}/category${q}`, { category_id: fuel.id });
+    expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+    expect(picked.body).toMatchObject({ receipt_id: id, category_id: fuel.id, category: 'Fuel', status: before.status });
+    // Archived right after the pick (the edit screen's Archive): the category stays
+    const archived = await u.api.post(`/receipt/${id}/status${q}`, { status: 'archive' });
+    expect(archived.status).toBe(200);
+    expect(await receiptOf(u, id)).toMatchObject({ status: 'archive', category_id: fuel.id, category: 'Fuel' });
+    const history = (await u.api.get(`/receipts/${id}/history${q}`)).body as { items: { name: string }[] };
+    expect(history.items.map((h) => h.name)).toContain('Category: Fuel');
+    // An archived document is read-only; refused values; no category at all is refused
+    expect((await u.api.put(`/receipt/${id}/category${q}`, { category_id: null })).status).toBe(409);
+    expect((await u.api.post(`/receipt/${id}/status${q}`, { status: 'review' })).status).toBe(200);
+    const foreign = await u.api.put(`/receipt/${id}/category${q}`, { category_id: theirs.id });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body).toMatchObject({ details: [{ path: ['category_id'], message: 'Choose a category from the list' }] });
+    expect((await u.api.put(`/receipt/${id}/category${q}`, {})).status).toBe(422);
+    expect((await u.api.put(`/receipt/${id}/category${q}`, { category_id: fuel.id, colour: 'red' })).status).toBe(422);
+    const stale = await u.api.put(`/receipt/${id}/category${q}`, { category_id: null, version: 1 });
+    expect(stale.status).toBe(409);
+    const removed = await u.api.put(`/receipt/${id}/category${q}`, { category_id: null });
+    expect(removed.body).toMatchObject({ category_id: null, category: null });
+    // Another company's member and an anonymous caller cannot touch it
+    const stranger = await other.api.put(`/receipt/${id}/category?company_id=${other.companyId}`, { category_id: theirs.id });
+    expect([403, 404]).toContain(stranger.status);
+    expect((await apiClient(t.stack.apiUrl).put(`/receipt/${id}/category${q}`, { category_id: fuel.id })).status).toBe(401);
+    expect((await receiptOf(u, id)).category_id ?? null).toBeNull();
+  });
+
   it('a type change moves the supplier to the customer side and matches it against the customers', { timeout: 120_000 }, async () => {
     const u = await registeredUser(t.stack, 'mdtype');
     const q = `?company_id=${u.companyId}`;

@@ -9,8 +9,9 @@
  * when it is new.
  */
 import { AppError } from '../../../shared/errors';
-import { CONTENT_MSG, type EditReceiptInput } from '../../../shared/schemas/content';
+import { CONTENT_MSG, type EditReceiptInput, type SetCategoryInput } from '../../../shared/schemas/content';
 import type { ReceiptSummary, StatusAction } from '../../../shared/schemas/receipts';
+import { assertEditable } from '../documents/status-machine';
 import type { SupplierLayouts } from '../recognition/ports';
 import { categoryPatch, confirmStakeholder, type EditMasterData } from './edit-master-data';
 import { learnFromConfirmed } from './learn-layout';
@@ -79,6 +80,24 @@ export async function applyEditAction(
     }
   }
   return receipt;
+}
+
+/**
+ * PUT /receipt/{id}/category: the category picked on the edit screen, stored at once (an Archive, Back or Next right
+ * after the pick keeps it). The category must be the company's; an archived document is read-only.
+ */
+export async function setReceiptCategory(
+  ports: ContentPorts,
+  caller: ContentCaller,
+  receiptId: string,
+  input: SetCategoryInput,
+  masterData: EditMasterData,
+): Promise<ReceiptSummary> {
+  const record = await ports.documents.load(caller, receiptId);
+  assertEditable(record);
+  const patch = await categoryPatch(masterData.store, record, input);
+  if (!patch) throw new AppError('ValidationFailed', 'Choose a category', [{ path: ['category_id'], message: 'Choose a category' }]);
+  return masterData.setMasterData(caller, receiptId, patch, patch.category ? `Category: ${patch.category}` : 'Category removed', input.version);
 }
 
 /**

@@ -281,11 +281,12 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     // A document without a category takes the chosen party's, as recognition does for a party it knows.
     if (sh.category && categoryDraft === undefined && !receipt?.category_id) {
       setPartyCategory(sh.category);
-      setCategoryDraft(sh.category.id);
+      void pickCategory(sh.category.id);
     }
   };
 
-  // ---- the document's category: sent with the next action
+  // ---- the document's category: stored as soon as it is picked (an Archive, Back or Next right after keeps it);
+  // a pick that could not be stored stays a draft and goes with the next action
   const categoriesQ = useCategories(companyId);
   const [categoryDraft, setCategoryDraft] = useState<string | undefined>(undefined);
   const [partyCategory, setPartyCategory] = useState<{ id: string; name: string } | null>(null);
@@ -293,6 +294,19 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const categoryOptions = [...(categoriesQ.data ?? []).map((c) => ({ id: c.id, name: c.name }))];
   for (const known of [currentCategory, partyCategory]) if (known && !categoryOptions.some((c) => c.id === known.id)) categoryOptions.unshift(known);
   const categoryBody = categoryDraft === undefined ? {} : { category_id: categoryDraft === '' ? null : categoryDraft };
+  const pickCategory = async (value: string) => {
+    setCategoryDraft(value);
+    try {
+      const answer = await api.put(`/receipt/${encodeURIComponent(receiptId)}/category`, { category_id: value === '' ? null : value }, { query: { company_id: companyId } });
+      const updated = receiptOfPayload(answer);
+      if (updated) cache.applyReceipt(updated);
+      // The document's version moved, and with it the content's
+      await Promise.all([calls.refresh(), qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) })]);
+      setCategoryDraft((d) => (d === value ? undefined : d));
+    } catch (e) {
+      info.show(messageOf(e), 'error');
+    }
+  };
 
   // ---- status actions
   const company = view.companies.find((c) => c.company_id === companyId);
@@ -676,7 +690,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
               newStakeholder={newStakeholder}
               suggestions={suggestions}
               onChooseStakeholder={chooseStakeholder}
-              category={companyId !== 'NONE' ? { value: categoryDraft ?? receipt.category_id ?? '', options: categoryOptions, onChange: setCategoryDraft } : undefined}
+              category={companyId !== 'NONE' ? { value: categoryDraft ?? receipt.category_id ?? '', options: categoryOptions, onChange: (v: string) => void pickCategory(v) } : undefined}
               onOpenTable={(tid) => setPopup({ kind: 'table', id: tid })}
               onAddRow={(tid) => void rowCall(() => calls.addLine(version(), tid))}
             />
