@@ -79,9 +79,16 @@ export const uploadDocumentResponseSchema = z.object({
 });
 export type UploadDocumentResponse = z.infer<typeof uploadDocumentResponseSchema>;
 
+/** A calendar day (2024-02-30 is none): a filter of a day that does not exist is refused, not an empty list. */
+const isCalendarDay = (v: string) => {
+  const [y, m, d] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d && !Number.isNaN(Date.parse(v));
+};
 const dateParam = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, 'Use YYYY-MM-DD')
+  .refine(isCalendarDay, 'Use YYYY-MM-DD')
   .optional()
   .or(z.literal('').transform(() => undefined));
 

@@ -127,6 +127,12 @@ describe('documents: list, counts and workflow', () => {
     expect(january.items.map((d) => d.receipt_id)).toEqual(
       docs.filter((d) => d.created_at >= '2024-01-10' && d.created_at < '2024-01-21').reverse().map((d) => d.receipt_id),
     );
+    // A day that does not exist is refused, not answered with an empty list
+    for (const day of ['2024-13-45', '2024-02-30']) {
+      const refused = await api.get(`/receipts?company_id=${companyId}&created_at_after=${day}`);
+      expect(refused.status, day).toBe(422);
+      expect(refused.body).toMatchObject({ details: [{ path: ['created_at_after'], message: 'Use YYYY-MM-DD' }] });
+    }
     const byIssue = await pageAll(api, `company_id=${companyId}&created_at_after=2024-01-01&created_at_before=2024-01-31&by_issue_date=true`);
     expect(byIssue.items.map((d) => d.receipt_id)).toEqual(
       docs.filter((d) => d.issue_date! >= '2024-01-01' && d.issue_date! <= '2024-01-31').reverse().map((d) => d.receipt_id),
