@@ -174,6 +174,38 @@ describe('documents: upload and processing', () => {
     expect(companies.items[0]!.used_documents).toBe(3);
   });
 
+  it('over the quota, a PDF of one document per page waits as one failed document per page; Try Again reads each page alone', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'splitquota');
+    // One document left this month: the upload's reservation passes, its three pages do not
+    await setAvailableDocuments(companyId, 1);
+    const bytes = await textPdf([
+      ['ACME UAB', 'Invoice No. A-1', 'Total 10.00 EUR'],
+      ['BETA UAB', 'Invoice No. B-2', 'Total 20.00 EUR'],
+      ['GAMA UAB', 'Invoice No. C-3', 'Total 30.00 EUR'],
+    ]);
+    const { request } = await uploadDocument(api, { company_id: companyId, original_file_name: 'over.pdf', type: 'multiple' }, bytes);
+    expect(request.status).toBe(200);
+    await t.stack.jobs.idle();
+    const failed = (await list(api, `company_id=${companyId}`)).items;
+    expect(failed.map((d) => d.original_file_name)).toEqual(['over (page 1).pdf', 'over (page 2).pdf', 'over (page 3).pdf']);
+    for (const d of failed) expect(d).toMatchObject({ status: 'failed', can_be_restarted: true, error: { message: expect.stringMatching(/monthly document limit/) } });
+    const usage = async () => ((await api.get('/companies')).body as { items: { used_documents: number }[] }).items[0]!.used_documents;
+    expect(await usage()).toBe(0);
+
+    // The quota raised: each page is tried again as its own document, one charge each
+    await setAvailableDocuments(companyId, 10);
+    for (const d of failed) expect((await api.post(`/receipts/${d.receipt_id}/restart?company_id=${companyId}`, {})).status).toBe(200);
+    await t.stack.jobs.idle();
+    const read = (await list(api, `company_id=${companyId}`)).items;
+    expect(read.map((d) => [d.original_file_name, d.page_count, d.status])).toEqual([
+      ['over (page 1).pdf', 1, 'review'],
+      ['over (page 2).pdf', 1, 'review'],
+      ['over (page 3).pdf', 1, 'review'],
+    ]);
+    expect(read.map((d) => d.supplierCustomerName)).toEqual(['ACME UAB', 'BETA UAB', 'GAMA UAB']);
+    expect(await usage()).toBe(3);
+  });
+
   it('keeps a copy of an invoice out of ready: the same file again, or another file of the same supplier, number and total', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'copies');
     const original = await invoicePdf();

@@ -322,7 +322,7 @@ async function createDocuments(
       await deps.documents.commit(change);
     } catch (error) {
       if (error instanceof CommitConflict && error.reason === 'quota' && index === 0) {
-        return [await createQuotaFailure(deps, upload, obj, company?.available_documents ?? 0, actor)];
+        return createQuotaFailures(deps, upload, records, company?.available_documents ?? 0, actor);
       }
       throw error;
     }
@@ -376,39 +376,28 @@ function usageForUpload(upload: UploadRecord, companyId: string, month: string, 
   };
 }
 
-/** Over the quota when the documents were to be created: one failed, uncharged document keeps the file. */
-async function createQuotaFailure(
-  deps: ProcessingDeps,
-  upload: UploadRecord,
-  obj: { bytes: Uint8Array; etag: string; size?: number; sha256?: string },
-  available: number,
-  actor: Actor,
-): Promise<DocumentRecord> {
-  const now = deps.clock.now().toISOString();
-  const id = documentIdFor(upload.key, obj.etag, null);
-  const sha = obj.sha256 ?? sha256Hex(obj.bytes);
-  const doc = documentOfUpload(upload, now, {
-    receipt_id: id,
-    status: 'failed',
-    original_file_name: upload.original_file_name,
-    duplicate_id: null,
-    can_be_restarted: true,
-    error_message: quotaMessage(available),
-    mode: 'single',
-    split_page: null,
-    source: { key: upload.key, mime: upload.content_type, size: obj.size ?? obj.bytes.length, sha256: sha, file_hash: sha, etag: obj.etag, kind: sourceKind(upload.original_file_name) },
-    related_documents: [],
-    charged_month: null,
-  });
-  const change = creationChange(deps, [doc], actor);
-  change.upload = { upload, to: 'consumed', document_ids: [id] };
-  if (upload.state === 'pending' && upload.company_id && upload.month) {
-    // Give the reservation back: this document is not charged.
-    change.usage = { companyId: upload.company_id, month: upload.month, quota_taken: -1, reserved_documents: -1, used_documents: 0, duplicated_documents: 0 };
+/**
+ * Over the quota when the documents were to be created: each of them is made failed and uncharged instead, keeping
+ * its file (a split PDF's pages their own page PDF), so Try Again — once the quota allows — reads each as it would
+ * have been read: a page a document, one document a charge.
+ */
+async function createQuotaFailures(deps: ProcessingDeps, upload: UploadRecord, records: DocumentRecord[], available: number, actor: Actor): Promise<DocumentRecord[]> {
+  const failed = records.map(
+    (r): DocumentRecord => ({ ...r, status: 'failed', can_be_restarted: true, error_message: quotaMessage(available), charged_month: null }),
+  );
+  for (let i = 0; i < failed.length; i += DOCS_PER_TRANSACTION) {
+    const change = creationChange(deps, failed.slice(i, i + DOCS_PER_TRANSACTION), actor);
+    if (i === 0) {
+      change.upload = { upload, to: 'consumed', document_ids: failed.map((d) => d.receipt_id) };
+      if (upload.state === 'pending' && upload.company_id && upload.month) {
+        // Give the reservation back: these documents are not charged.
+        change.usage = { companyId: upload.company_id, month: upload.month, quota_taken: -1, reserved_documents: -1, used_documents: 0, duplicated_documents: 0 };
+      }
+    }
+    await deps.documents.commit(change);
   }
-  await deps.documents.commit(change);
-  await publishDoc(deps.live, 'receipt', doc);
-  return doc;
+  for (const d of failed) await publishDoc(deps.live, 'receipt', d);
+  return failed;
 }
 
 function isUnsupported(error: unknown): error is Error {
