@@ -141,14 +141,16 @@ describe('processing job (core, with in-memory ports)', () => {
     expect([...s.documents.docs.values()].map((d) => d.status)).toEqual(['ready', 'ready', 'ready']);
   });
 
-  it('keeps the file as one failed, uncharged document when the pages do not fit in the quota', async () => {
+  it('keeps each page as a failed, uncharged document of its own when the pages do not fit in the quota', async () => {
     const s = await setup({ available: 2 });
     const key = await s.upload('pages.pdf', await pdf(3), 'multiple');
     await handleObjectCreated(s.deps, { key }, { final: false });
-    const docs = [...s.documents.docs.values()];
-    expect(docs).toHaveLength(1);
-    expect(docs[0]).toMatchObject({ status: 'failed', can_be_restarted: true, charged_month: null });
-    expect(docs[0]!.error_message).toMatch(/monthly document limit/);
+    const docs = [...s.documents.docs.values()].sort((a, b) => (a.split_page ?? 0) - (b.split_page ?? 0));
+    expect(docs.map((d) => d.split_page)).toEqual([1, 2, 3]);
+    for (const d of docs) {
+      expect(d).toMatchObject({ status: 'failed', can_be_restarted: true, charged_month: null, source: { kind: 'pdf' } });
+      expect(d.error_message).toMatch(/monthly document limit/);
+    }
     expect(await s.documents.usage(s.company.company_id, s.month)).toEqual({ used_documents: 0, reserved_documents: 0, quota_taken: 0 });
   });
 });
