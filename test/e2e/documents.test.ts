@@ -228,11 +228,33 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     expect(isaf.match(/<Invoice>/g)).toHaveLength(3);
     await expect.poll(() => exportModal.count(), WAIT).toBe(0);
 
+    // CSV for Excel with Lithuanian settings: semicolons and decimal commas; the choice is remembered
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Export' }).click();
+    exportModal = page.getByTestId('export-modal');
+    await expect.poll(() => exportModal.getByTestId('export-field').count(), WAIT).toBe(10);
+    const csvFormat = exportModal.locator('select[name="csv_format"]');
+    await csvFormat.selectOption('semicolon');
+    await screenshot(page, 'documents-export-csv-format');
+    const [semicolons] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
+    const lt = readFileSync(await semicolons.path()).toString('utf8').replace(/^\ufeff/, '').trim().split(/\r\n/);
+    expect(lt[0]).toBe('USER;TYPE;DATE;CURRENCY;STATUS;TOTAL;TAX;SUPPLIER;CATEGORY;NOTES');
+    expect(lt.some((l) => l.includes('ACME SUPPLIES LTD') && l.includes(';10,89;'))).toBe(true);
+    await expect.poll(() => exportModal.count(), WAIT).toBe(0);
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Export' }).click();
+    await expect.poll(() => exportModal.getByTestId('export-field').count(), WAIT).toBe(10);
+    expect(await csvFormat.inputValue()).toBe('semicolon');
+    await csvFormat.selectOption('comma');
+    await exportModal.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => exportModal.count(), WAIT).toBe(0);
+
     // CSV: move notes to the top with the keyboard, rename supplier, and archive the documents afterwards
     await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
     await page.getByRole('button', { name: 'Export' }).click();
     exportModal = page.getByTestId('export-modal');
     await expect.poll(() => exportModal.getByTestId('export-field').count(), WAIT).toBe(10);
+    expect(await csvFormat.inputValue()).toBe('comma');
     await expect.poll(() => exportModal.locator('input[name="file_name"]').inputValue()).toMatch(/^report-\d{4}-\d{2}-\d{2}$/);
     await exportModal.getByRole('button', { name: 'Move notes', exact: true }).focus();
     // dnd-kit's keyboard sensor: Space picks the field up, arrows move it, Space drops it; it measures the

@@ -6,6 +6,7 @@ import {
   addField,
   csvHeader,
   defaultExportFields,
+  amountColumns,
   fieldKeyOf,
   knownExportFields,
   moveField,
@@ -129,6 +130,20 @@ describe('export values and files', () => {
     const withLines = { ...receipt({}), content: [{ id: 'vat_lines', schema_id: 'vat_lines', category: 'multivalue' as const, content: null, children: [vatLine('21.00'), vatLine('4.50'), vatLine('')] }] };
     expect(exportValue(withLines, 'tax')).toBe('25.50');
     expect(exportValue({ ...receipt({}), content: [] }, 'tax')).toBe('');
+  });
+
+  it('writes the CSV as Excel with Lithuanian settings reads it: semicolons, and a decimal comma in amount columns only', () => {
+    const fields = [...defaultExportFields(), { id: 'n', key: 'document_id', label: 'Number' }, { id: 'b', key: 'amount_total_base', label: 'Net' }];
+    const withNet = { ...doc, content: [...(doc.content ?? []), { id: 'b1', schema_id: 'amount_total_base', category: 'datapoint' as const, content: { value: '10.33', page: 1, position: null, confidence: 99 }, children: [] }, { id: 'd1', schema_id: 'document_id', category: 'datapoint' as const, content: { value: '2024.01', page: 1, position: null, confidence: 99 }, children: [] }] };
+    const table = exportTable([withNet], fields, 'csv');
+    const columns = amountColumns(fields, [{ id: 'amount_total_base', type: 'amount' }, { id: 'document_id', type: 'string' }]);
+    const lines = buildCsv(table, 'semicolon', columns).split('\r\n');
+    expect(lines[0]).toBe('USER;TYPE;DATE;CURRENCY;STATUS;TOTAL;TAX;SUPPLIER;CATEGORY;NOTES;NUMBER;NET');
+    // amounts with a comma; the date and the document number as printed
+    expect(lines[1]).toBe('Ona Onaitė;Invoice;2024-03-05;EUR;Ready;12,50;2,17;"Client, ""Big"" UAB";Food;lunch;2024.01;10,33');
+    expect(Papa.parse<string[]>(buildCsv(table, 'semicolon', columns), { delimiter: ';' }).data[1]![11]).toBe('10,33');
+    // the default stays comma-separated with a decimal point
+    expect(buildCsv(table, 'comma', columns).split('\r\n')[1]).toContain(',12.50,2.17,');
   });
 
   it('builds a CSV with upper-cased headers in the chosen order, quoted where needed', () => {

@@ -16,9 +16,9 @@ import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
 import { ISAF_EXPORT_MAX } from '../../../../../shared/schemas/content';
 import { XML_EXPORT_MAX } from '../../../../../shared/schemas/receipts';
 import { exportIsaf, exportXml, loadForExport, serverExportCalls } from '../api/export';
-import { buildCsv, csvBlob } from '../lib/csv';
+import { buildCsv, CSV_FORMATS, csvBlob, isCsvFormat, type CsvFormat } from '../lib/csv';
 import { downloadBlob } from '../lib/download';
-import { csvHeader, defaultExportFields, knownExportFields, pdfTitle, type ExportField } from '../lib/fields';
+import { amountColumns, csvHeader, defaultExportFields, knownExportFields, pdfTitle, type ExportField } from '../lib/fields';
 import { buildPdf, type PdfFont } from '../lib/pdf';
 import { defaultReportName, exportFileName, exportTable } from '../lib/table';
 import { FieldList } from './FieldList';
@@ -35,6 +35,24 @@ function loadPdfFont(): Promise<PdfFont | undefined> {
     .then(async ([r, b]) => (r.ok && b.ok ? { regular: await r.arrayBuffer(), bold: await b.arrayBuffer() } : undefined))
     .catch(() => undefined);
   return fontPromise;
+}
+
+/** The CSV format last chosen on this browser (a person's spreadsheet settings do not change between exports). */
+const CSV_FORMAT_KEY = 'export_csv_format';
+function storedCsvFormat(): CsvFormat {
+  try {
+    const v = window.localStorage.getItem(CSV_FORMAT_KEY);
+    return isCsvFormat(v) ? v : 'comma';
+  } catch {
+    return 'comma';
+  }
+}
+function rememberCsvFormat(format: CsvFormat): void {
+  try {
+    window.localStorage.setItem(CSV_FORMAT_KEY, format);
+  } catch {
+    /* private mode: the choice lasts for this pop-up */
+  }
 }
 
 /**
@@ -62,6 +80,7 @@ export function ExportModal({
   const [fields, setFields] = useState<ExportField[]>(defaultExportFields);
   const [fileName, setFileName] = useState(() => defaultReportName());
   const [archive, setArchive] = useState(false);
+  const [csvFormat, setCsvFormat] = useState<CsvFormat>(storedCsvFormat);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -89,7 +108,7 @@ export function ExportModal({
         const docs = await loadForExport(api, receipts);
         const table = exportTable(docs, fields, tab);
         if (tab === 'csv') {
-          downloadBlob(csvBlob(buildCsv(table)), exportFileName(fileName, 'csv'));
+          downloadBlob(csvBlob(buildCsv(table, csvFormat, amountColumns(fields, schema.data?.fields))), exportFileName(fileName, 'csv'));
         } else {
           const company = view.allCompanies ? 'All companies' : (view.active?.name ?? '');
           const title = fileName.trim() || defaultReportName();
@@ -156,6 +175,30 @@ export function ExportModal({
               </button>
             </div>
             <FieldList fields={fields} known={known} onChange={setFields} headerOf={headerOf} />
+            {tab === 'csv' && (
+              <div className="field">
+                <label htmlFor="export-csv-format" className="field-label">
+                  Spreadsheet format
+                </label>
+                <select
+                  id="export-csv-format"
+                  name="csv_format"
+                  className="input select"
+                  value={csvFormat}
+                  onChange={(e) => {
+                    if (!isCsvFormat(e.target.value)) return;
+                    setCsvFormat(e.target.value);
+                    rememberCsvFormat(e.target.value);
+                  }}
+                >
+                  {(Object.keys(CSV_FORMATS) as CsvFormat[]).map((f) => (
+                    <option key={f} value={f}>
+                      {CSV_FORMATS[f].label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
           </>
         )}
 

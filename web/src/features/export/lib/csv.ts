@@ -7,12 +7,28 @@ import type { ExportTable } from './table';
  */
 const FORMULA_START = /^[=+@\t\r]|^-(?![\d.])/;
 
-/** The CSV text of an export table (comma separated, quoted where needed, CRLF line ends). */
-export function buildCsv(table: ExportTable): string {
-  return Papa.unparse(
-    { fields: table.headers, data: table.rows },
-    { quotes: false, newline: '\r\n', escapeFormulae: FORMULA_START, header: true },
-  );
+/**
+ * How the file writes columns and amounts: as most programs read CSV, or as Excel reads it with Lithuanian (and
+ * most continental) settings — semicolons between columns and a decimal comma; a comma-separated file opens there
+ * as one column, and `230.00` is not read as a number.
+ */
+export const CSV_FORMATS = {
+  comma: { label: 'Commas, decimal point (1234.56)', delimiter: ',', decimal: '.' },
+  semicolon: { label: 'Semicolons, decimal comma (1234,56): Excel in Lithuanian', delimiter: ';', decimal: ',' },
+} as const;
+export type CsvFormat = keyof typeof CSV_FORMATS;
+export const isCsvFormat = (v: unknown): v is CsvFormat => typeof v === 'string' && v in CSV_FORMATS;
+
+const PLAIN_AMOUNT = /^-?\d+(\.\d+)?$/;
+
+/**
+ * The CSV text of an export table (quoted where needed, CRLF line ends), in the given format; the cells of
+ * `amountColumns` (column indexes) are written with the format's decimal mark.
+ */
+export function buildCsv(table: ExportTable, format: CsvFormat = 'comma', amountColumns: ReadonlySet<number> = new Set()): string {
+  const { delimiter, decimal } = CSV_FORMATS[format];
+  const rows = decimal === '.' ? table.rows : table.rows.map((row) => row.map((cell, i) => (amountColumns.has(i) && PLAIN_AMOUNT.test(cell) ? cell.replace('.', decimal) : cell)));
+  return Papa.unparse({ fields: table.headers, data: rows }, { quotes: false, delimiter, newline: '\r\n', escapeFormulae: FORMULA_START, header: true });
 }
 
 /** The file's bytes: UTF-8 with a BOM so spreadsheet programs read diacritics (ė, š, ž) right. */

@@ -93,3 +93,9 @@ export function pdfTitle(field: Pick<ExportField, 'label'>): string {
   const words = field.label.replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : '';
 }
+
+/** The columns of amounts — the total, the tax and the fields of type amount — by index (the CSV's decimal mark). */
+export function amountColumns(fields: ReadonlyArray<ExportField>, schema: ReadonlyArray<Pick<SchemaField, 'id' | 'type'>> = []): Set<number> {
+  const amounts = new Set(['total', 'tax', ...schema.filter((f) => f.type === 'amount').map((f) => f.id)]);
+  return new Set(fields.flatMap((f, i) => (amounts.has(f.key) ? [i] : [])));
+}
