@@ -11,7 +11,9 @@ import { MSG } from './messages';
 export const idField = () => z.string().trim().min(1, MSG.required).max(128, 'At most 128 characters');
 const cursorField = () => z.string().max(2048, 'At most 2048 characters');
 const text = () => z.string().trim().max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`);
-const nameField = () => z.string({ error: MSG.required }).trim().min(NAME_MIN, MSG.nameMin).max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`);
+/** An empty name is a missing one ('Required field', rules.md 5); a name of one letter is too short. */
+const nameField = () =>
+  z.string({ error: MSG.required }).trim().min(1, MSG.required).pipe(z.string().min(NAME_MIN, MSG.nameMin).max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`));
 const requiredText = () => z.string({ error: MSG.required }).trim().min(1, MSG.required).max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`);
 /** Query flags arrive as strings: 1/true/yes are true. */
 const queryFlag = () =>

@@ -115,7 +115,8 @@ describe('stakeholder forms', () => {
     const initial = stakeholderEditValues(supplier);
     const validate = stakeholderEditValidator(initial, supplier.id);
     expect(validate({ ...initial, category_id: '' })).toMatchObject({ ok: true, data: { input: { id: 'st-1', category_id: null } } });
-    expect(validate({ ...initial, name: '', code: ' ' }).errors).toEqual({ name: 'At least 2 characters', code: 'Required field' });
+    expect(validate({ ...initial, name: '', code: ' ' }).errors).toEqual({ name: 'Required field', code: 'Required field' });
+    expect(validate({ ...initial, name: 'A' }).errors).toEqual({ name: 'At least 2 characters' });
   });
 });
 
@@ -133,7 +134,8 @@ describe('category forms', () => {
     const validate = categoryEditValidator(initial, 'cat-1');
     expect(validate(initial)).toMatchObject({ ok: true, data: { changed: false } });
     expect(validate({ ...initial, category_code: 'F2' })).toMatchObject({ ok: true, data: { changed: true, input: { id: 'cat-1', category_code: 'F2' } } });
-    expect(validate({ ...initial, name: '' }).errors).toEqual({ name: 'At least 2 characters' });
+    expect(validate({ ...initial, name: '' }).errors).toEqual({ name: 'Required field' });
+    expect(validate({ ...initial, name: ' x ' }).errors).toEqual({ name: 'At least 2 characters' });
   });
 });
 
