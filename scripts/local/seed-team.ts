@@ -52,3 +52,15 @@ export async function seedDemoColleague(stack: LocalStack, adminToken: string, c
   await client.send(new ConfirmSignUpCommand({ ClientId: LOCAL_CLIENT_ID, Username: DEMO_COLLEAGUE.email, ConfirmationCode: code }));
   client.destroy();
 }
+
+/** An invitation of the demo company nobody has accepted yet: My Team lists it under the members. */
+export const DEMO_INVITEE = { email: 'accountant@receipts.local', name: 'Jonas', surname: 'Accountant', role: 'admin' };
+
+export async function seedPendingInvitation(stack: LocalStack, adminToken: string, companyId: string): Promise<void> {
+  const res = await fetch(`${stack.apiUrl}/invitation?company_id=${encodeURIComponent(companyId)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...DEMO_INVITEE, message: 'Our books are here from now on.' }),
+  });
+  if (res.status !== 201) throw new Error(`demo invitation failed (${res.status}): ${await res.text()}`);
+}

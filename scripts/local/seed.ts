@@ -11,7 +11,7 @@ import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import { sendDemoEmail } from './seed-email';
 import type { LocalStack } from './stack';
 import { LOCAL_CLIENT_ID } from './stack';
-import { seedDemoColleague } from './seed-team';
+import { seedDemoColleague, seedPendingInvitation } from './seed-team';
 
 export const DEMO_USER = {
   email: 'demo@receipts.local',
@@ -137,6 +137,10 @@ export async function seedDemo(stack: LocalStack): Promise<{ created: boolean }>
   // Team and invitations: a second member, invited by the demo admin.
   await seedDemoColleague(stack, token, companyId).catch((error: unknown) =>
     console.warn(`[local] the demo colleague was not added: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  // … and one invitation still waiting to be accepted.
+  await seedPendingInvitation(stack, token, companyId).catch((error: unknown) =>
+    console.warn(`[local] the demo invitation was not sent: ${error instanceof Error ? error.message : String(error)}`),
   );
   return { created };
 }
