@@ -130,6 +130,16 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await page.getByRole('button', { name: 'SET PASSWORD' }).click();
     await page.waitForURL(/\/signup\/confirm/, WAIT);
     await expect.poll(() => codes[colleague.email]).toMatch(/^\d{6}$/);
+    // The link opened again before confirming: no dead end ('The user already exists'), a new code to confirm with
+    const firstCode = codes[colleague.email];
+    await page.goto(link);
+    await expect.poll(() => page.getByTestId('invite-form').count(), WAIT).toBe(1);
+    await page.locator('input[name="password"]').fill(colleague.password);
+    await page.locator('input[name="passwordRepeat"]').fill(colleague.password);
+    await page.locator('input[name="acceptTerms"]').check();
+    await page.getByRole('button', { name: 'SET PASSWORD' }).click();
+    await page.waitForURL(/\/signup\/confirm\?notconfirmed/, WAIT);
+    await expect.poll(() => codes[colleague.email], WAIT).not.toBe(firstCode);
     await page.locator('input[name="code"]').fill(codes[colleague.email]!);
     await screenshot(page, 'signup-invite-confirm');
     await page.getByRole('button', { name: 'CONFIRM' }).click();

@@ -10,7 +10,7 @@ import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { TextField } from '../../../components/ui/TextField';
 import { NETWORK_ERROR_MESSAGE } from '../../../lib/api-error';
-import { isNetworkError, SIGN_UP_FAILED } from '../../../lib/auth-errors';
+import { errorName, isNetworkError, SIGN_UP_FAILED } from '../../../lib/auth-errors';
 import { clearCredentials, holdCredentials } from '../../../lib/pending-credentials';
 import { useForm } from '../../../lib/use-form';
 import { withMatch, zodValidator, type Validator } from '../../../lib/validation';
@@ -40,6 +40,12 @@ function InviteForm({ invitation }: { invitation: Invitation }) {
     try {
       await registerInvited(invitation.email, password, invitation.id);
     } catch (err) {
+      if (errorName(err) === 'UsernameExistsException') {
+        // The link opened again before the account was confirmed: a new code, and on to confirming it
+        holdCredentials({ email: invitation.email, password });
+        navigate('/signup/confirm?notconfirmed', { state: { email: invitation.email } });
+        return;
+      }
       form.setServerError('password', isNetworkError(err) || !navigator.onLine ? NETWORK_ERROR_MESSAGE : SIGN_UP_FAILED);
       return;
     }
