@@ -3,15 +3,13 @@
  * deleted company owned leaves the table and the bucket; the user's other company keeps its documents and master data.
  */
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import nodemailer from 'nodemailer';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../lambdas/adapters/ddb/client';
 import { ddbIntegrationStore } from '../../lambdas/adapters/ddb/integrations-store';
 import { s3 } from '../../lambdas/adapters/s3/files';
-import { registeredUser, startTestStack, uploadDocument, type TestStack } from '../support/local-stack';
+import { registeredUser, startTestStack, uploadDocument, wholeTable, type TestStack } from '../support/local-stack';
 
 type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
 type Summary = { receipt_id: string; status: string; version: number; original_file_name: string; email_id: string | null };
@@ -25,17 +23,7 @@ async function textPdf(lines: string[]): Promise<Uint8Array> {
   return doc.save();
 }
 
-/** Every item of the local table (a test-only Scan: no request path scans). */
-async function allItems(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(new ScanCommand({ TableName: process.env.TABLE_NAME, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+const allItems = wholeTable;
 
 async function allObjectKeys(): Promise<string[]> {
   const out: string[] = [];

@@ -4,11 +4,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../lambdas/adapters/ddb/client';
 import { startLocalFtpServer, type LocalFtpServer } from '../../scripts/local/ftp-server';
-import { addMembership, apiClient, registeredUser, signIn, startTestStack, subOf, newUser, type TestStack } from '../support/local-stack';
+import { addMembership, apiClient, registeredUser, signIn, startTestStack, subOf, newUser, wholeTable, type TestStack } from '../support/local-stack';
 import { registerUser } from '../../scripts/local/seed';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from './content-fixtures';
 
@@ -298,14 +296,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
       expect(body).not.toContain(FTP_PASSWORD);
       expect(body).not.toContain(RIVILE_KEY);
     }
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await ddb().send(new ScanCommand({ TableName: process.env.TABLE_NAME, ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    const raw = JSON.stringify(items);
+    const raw = JSON.stringify(await wholeTable());
     expect(raw).toContain('INTEGRATION#nsoft_export');
     expect(raw).not.toContain(FTP_PASSWORD);
     expect(raw).not.toContain(RIVILE_KEY);

@@ -161,6 +161,20 @@ export async function setAvailableDocuments(companyId: string, available: number
   );
 }
 
+/** Every item of the local table: a test-only Scan (no request path scans), to check what is stored. */
+export async function wholeTable(): Promise<Record<string, unknown>[]> {
+  const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { ddb } = await import('../../lambdas/adapters/ddb/client');
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(new ScanCommand({ TableName: process.env.TABLE_NAME, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
 /** The user id (Cognito sub) of an access token. */
 export function subOf(token: string): string {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).sub as string;

@@ -42,18 +42,15 @@ async function deleteIf(key: { pk: string; sk: string }, condition: string, valu
   }
 }
 
+/** A page of one gsi1 partition deleted (the company's pending uploads, its invitations). */
+function deleteGsi1Page(gsi1pk: string, cursor: string | null, limit: number) {
+  return deletePage({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk } }, cursor, limit);
+}
+
 export const ddbCompanyPurgeStore: CompanyPurgeStore = {
   async deletePendingUploads(companyId, cursor, limit) {
     // A16: the company's pending uploads (gsi1, only while pending).
-    const page = await deletePage(
-      {
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.pendingUploadsOfCompany(companyId).gsi1pk },
-      },
-      cursor,
-      limit,
-    );
+    const page = await deleteGsi1Page(keys.pendingUploadsOfCompany(companyId).gsi1pk, cursor, limit);
     const expiries = page.items.map((i) => String(i.expires_at ?? '')).filter(Boolean).sort();
     return { deleted: page.items.length, next: page.next, latest_expiry: expiries.at(-1) ?? null };
   },
@@ -80,15 +77,7 @@ export const ddbCompanyPurgeStore: CompanyPurgeStore = {
 
   async deleteInvitations(companyId, cursor, limit) {
     // A21 (T2's index): every invitation of the company, used, expired or pending.
-    const page = await deletePage(
-      {
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.invitationsOfCompany(companyId).gsi1pk },
-      },
-      cursor,
-      limit,
-    );
+    const page = await deleteGsi1Page(keys.invitationsOfCompany(companyId).gsi1pk, cursor, limit);
     return { deleted: page.items.length, next: page.next };
   },
 
