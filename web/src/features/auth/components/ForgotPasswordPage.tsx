@@ -104,7 +104,8 @@ export function ForgotPasswordPage() {
         title="Set a new password"
         subtitle={
           <>
-            Enter the code we sent to <strong>{email}</strong> and choose a new password.
+            {/* The identity provider answers alike for an unknown address (no one learns who has an account) */}
+            If an account exists for <strong>{email}</strong>, a code is on its way there. Enter it and choose a new password.
           </>
         }
         footer={footer}
