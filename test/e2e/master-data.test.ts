@@ -164,7 +164,7 @@ describe('master-data screens in Chromium', () => {
     // Required fields with the spec's texts
     const form = addForm(page);
     await form.getByRole('button', { name: 'ADD' }).click();
-    await until(() => form.getByTestId('error-name').innerText()).toBe('At least 2 characters');
+    await until(() => form.getByTestId('error-name').innerText()).toBe('Required field');
     expect(await form.getByTestId('error-code').innerText()).toBe('Required field');
 
     // A new supplier with a country searched by name and a category from the dropdown

@@ -2,7 +2,7 @@
  * Platform admin (global admin) and company settings through the real local API: statistics, the
  * companies list, one company, quota and VAT account updates, PUT /company, and who may call them.
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { textPdf } from '../support/text-pdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import {
@@ -33,14 +33,6 @@ type AdminCompany = {
 };
 type Page = { items: AdminCompany[]; next: string | null };
 type Api = ReturnType<typeof apiClient>;
-
-async function textPdf(lines: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([595, 842]);
-  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 24, size: 14, font }));
-  return doc.save();
-}
 
 /** Every admin call, with input that passes validation (so only the caller decides the answer). */
 function adminCalls(companyId: string): [string, (api: Api) => ReturnType<Api['get']>][] {

@@ -5,7 +5,7 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import nodemailer from 'nodemailer';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { textPdf } from '../support/text-pdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddbIntegrationStore } from '../../lambdas/adapters/ddb/integrations-store';
 import { s3 } from '../../lambdas/adapters/s3/files';
@@ -14,14 +14,6 @@ import { registeredUser, startTestStack, uploadDocument, wholeTable, type TestSt
 type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
 type Summary = { receipt_id: string; status: string; version: number; original_file_name: string; email_id: string | null };
 type Detail = Summary & { pages: { url: string | null }[] };
-
-async function textPdf(lines: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([595, 842]);
-  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 24, size: 14, font }));
-  return doc.save();
-}
 
 const allItems = wholeTable;
 

@@ -1,5 +1,5 @@
 /** The document list, counts and every workflow action through the real local API. */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { textPdf } from '../support/text-pdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchWrite, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
@@ -34,14 +34,6 @@ type Summary = {
 type Page = { items: Summary[]; next: string | null; next_company: string | null };
 type Counts = Record<'receipt' | 'invoice', Record<string, number>>;
 type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
-
-async function textPdf(lines: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([595, 842]);
-  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 24, size: 14, font }));
-  return doc.save();
-}
 
 function seedDoc(i: number, scope: string, over: Partial<DocumentRecord> = {}): DocumentRecord {
   const company = scope.startsWith('C#');

@@ -3,7 +3,7 @@
  * same URL, another size than the declared one. Real handlers, real local S3 gateway and job queue.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { textPdf } from '../support/text-pdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { s3Files } from '../../lambdas/adapters/s3/files';
@@ -12,14 +12,6 @@ import { READ_MAX_BYTES } from '../../lambdas/core/documents/processing';
 import { keys } from '../../lambdas/adapters/ddb/keys';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { addMembership, registeredUser, setAvailableDocuments, startTestStack, subOf, uploadDocument, type TestStack } from '../support/local-stack';
-
-async function textPdf(lines: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([595, 842]);
-  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 24, size: 14, font }));
-  return doc.save();
-}
 
 async function uploadItem(uploadId: string) {
   return (await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.upload(uploadId) }))).Item!;

@@ -113,7 +113,8 @@ describe('import row validation', () => {
   it('validates categories: name required, code optional', () => {
     const columns = mapHeaderRow('categories', ['Pavadinimas', 'Kodas']);
     expect(parseRow('categories', 2, ['Kuras', 'K1'], columns)).toEqual({ ok: true, row: 2, kind: 'category', input: { name: 'Kuras', category_code: 'K1' } });
-    expect(parseRow('categories', 3, ['', 'K2'], columns)).toEqual({ ok: false, row: 3, reason: 'Name: At least 2 characters' });
+    expect(parseRow('categories', 3, ['', 'K2'], columns)).toEqual({ ok: false, row: 3, reason: 'Name: Required field' });
+    expect(parseRow('categories', 4, ['K', 'K3'], columns)).toEqual({ ok: false, row: 4, reason: 'Name: At least 2 characters' });
   });
 
   it('numbers rows as the sheet does and leaves blank rows out', () => {
