@@ -83,7 +83,7 @@ const dateOnly = (value: string) => value.slice(0, 10);
 interface Cursor {
   /** Company the cursor is in (all-companies view). */
   c?: string;
-  /** Exclusive upper sort key to continue below; absent: start of that company. */
+  /** Exclusive upper sort key to continue below. */
   s?: string;
 }
 
@@ -95,8 +95,11 @@ export function decodeCursor(next: string | undefined): Cursor | undefined {
   if (!next) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(next, 'base64url').toString('utf8')) as Cursor;
-    if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
-    if (parsed.s !== undefined && (typeof parsed.s !== 'string' || !/^\d{4}-\d{2}-\d{2}T[^#]+#[0-9A-Z]+$/.test(parsed.s))) throw new Error('bad key');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    // Every cursor a page hands out names the key to continue below (and its company in the all-companies view):
+    // another shape would silently start the list over
+    if (Object.keys(parsed).some((k) => k !== 's' && k !== 'c')) throw new Error('unknown field');
+    if (typeof parsed.s !== 'string' || !/^\d{4}-\d{2}-\d{2}T[^#]+#[0-9A-Z]+$/.test(parsed.s)) throw new Error('bad key');
     if (parsed.c !== undefined && typeof parsed.c !== 'string') throw new Error('bad company');
     return parsed;
   } catch {

@@ -145,6 +145,10 @@ describe('list plan', () => {
     expect(decodeCursor(encodeCursor({ s: key, c: 'c1' }))).toEqual({ s: key, c: 'c1' });
     expect(() => decodeCursor('not-a-cursor')).toThrow(/Invalid next/);
     expect(() => decodeCursor(encodeCursor({ s: 'x"; DROP' }))).toThrow(/Invalid next/);
+    // A well-formed cursor of another shape does not silently start the list over
+    for (const other of [{ a: 1 }, {}, { c: 'c1' }, { s: key, extra: 1 }, [key]]) {
+      expect(() => decodeCursor(Buffer.from(JSON.stringify(other)).toString('base64url')), JSON.stringify(other)).toThrow(/Invalid next/);
+    }
   });
 });
 
