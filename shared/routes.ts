@@ -123,6 +123,7 @@ export const websocketRoutes = [
 
 export const triggerHandlers = {
   postConfirmation: 'triggers/post-confirmation',
+  preSignUp: 'triggers/pre-sign-up',
 } as const;
 
 /**
@@ -156,6 +157,8 @@ export const jobHandlers = {
  */
 export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [triggerHandlers.postConfirmation]: ['table'],
+  // Reads the invitation a sign-up names.
+  [triggerHandlers.preSignUp]: ['table'],
   // Reads the upload, writes page images, content and boxes; Textract reads the upload itself; office files go
   // through the office converter for their page images.
   [jobHandlers.processDocument]: ['table', 'documentsBucket', 'webSocketManage', 'textract', 'officeConverter'],

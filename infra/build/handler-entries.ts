@@ -34,7 +34,7 @@ export interface WebsocketEntry {
 export interface HandlerEntries {
   routes: readonly RouteDef[];
   websocket: readonly WebsocketEntry[];
-  triggers: { postConfirmation: string };
+  triggers: { postConfirmation: string; preSignUp: string };
   jobs: Partial<Record<JobName, string>>;
   /** Declared needs of jobs and triggers by handler path (`handlerNeeds` of shared/routes.ts). */
   handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>>;
@@ -73,9 +73,9 @@ export function jobHandlersOf(mod: Readonly<Record<string, unknown>>): Partial<R
 export function handlerEntries(mod: Readonly<Record<string, unknown>> = routeModule): HandlerEntries {
   const routes = mod.routes as readonly RouteDef[] | undefined;
   const websocket = mod.websocketRoutes as readonly WebsocketEntry[] | undefined;
-  const triggers = mod.triggerHandlers as { postConfirmation: string } | undefined;
-  if (!Array.isArray(routes) || !Array.isArray(websocket) || !triggers?.postConfirmation) {
-    throw new Error('shared/routes.ts must export routes, websocketRoutes and triggerHandlers.postConfirmation');
+  const triggers = mod.triggerHandlers as { postConfirmation: string; preSignUp: string } | undefined;
+  if (!Array.isArray(routes) || !Array.isArray(websocket) || !triggers?.postConfirmation || !triggers.preSignUp) {
+    throw new Error('shared/routes.ts must export routes, websocketRoutes and triggerHandlers.postConfirmation and .preSignUp');
   }
   const handlerNeeds = (mod.handlerNeeds ?? {}) as Readonly<Record<string, readonly AwsNeed[]>>;
   return { routes, websocket, triggers, jobs: jobHandlersOf(mod), handlerNeeds };

@@ -47,12 +47,14 @@ export const CUSTOM_ATTRIBUTE_NAMES = Object.values(COGNITO_ATTRIBUTES).map((a) 
 
 /**
  * Cognito user pool (e-mail is the username, self sign-up, e-mail verification and recovery), the SPA's app
- * client (USER_PASSWORD_AUTH + SRP, no secret) and the PostConfirmation trigger.
+ * client (USER_PASSWORD_AUTH + SRP, no secret), the PreSignUp trigger (an invited sign-up with its link's token is
+ * confirmed at once) and the PostConfirmation trigger.
  */
 export class AuthStack extends Stack {
   readonly userPool: UserPool;
   readonly userPoolClient: UserPoolClient;
   readonly postConfirmation: HandlerFunction;
+  readonly preSignUp: HandlerFunction;
   /** Platform admin: the Cognito group `global-admins` (its members carry it in `cognito:groups`). */
   readonly globalAdmins: CfnUserPoolGroup;
 
@@ -77,6 +79,15 @@ export class AuthStack extends Stack {
       },
     });
 
+    // Reads the invitation a sign-up names; nothing else (it never writes: PostConfirmation provisions).
+    this.preSignUp = new HandlerFunction(this, 'PreSignUpFn', {
+      handler: props.entries.triggers.preSignUp,
+      bundle: props.bundle,
+      description: 'Cognito PreSignUp trigger',
+      timeout: Duration.seconds(10),
+      resources: { table: props.table, globalAdminEmails: props.globalAdminEmails },
+    });
+
     this.userPool = new UserPool(this, 'UserPool', {
       selfSignUpEnabled: true,
       signInAliases: { email: true },
@@ -97,6 +108,7 @@ export class AuthStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     this.userPool.addTrigger(UserPoolOperation.POST_CONFIRMATION, this.postConfirmation);
+    this.userPool.addTrigger(UserPoolOperation.PRE_SIGN_UP, this.preSignUp);
 
     if (this.postConfirmation.awsNeeds.has('userPoolAdmin')) {
       new Policy(this, 'PostConfirmationPoolAccess', {

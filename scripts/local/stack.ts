@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { PostConfirmationTriggerEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { PostConfirmationTriggerEvent, PreSignUpTriggerEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { PROCESSING_LIMITS } from '../../shared/processing-limits';
 import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
 import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
@@ -286,6 +286,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }) as never,
     postConfirmation: async (event: PostConfirmationTriggerEvent) => {
       const handler = await loadHandler<(e: PostConfirmationTriggerEvent) => Promise<unknown>>(triggerHandlers.postConfirmation);
+      return handler(event);
+    },
+    preSignUp: async (event: PreSignUpTriggerEvent) => {
+      const handler = await loadHandler<(e: PreSignUpTriggerEvent) => Promise<unknown>>(triggerHandlers.preSignUp);
       return handler(event);
     },
   });

@@ -72,6 +72,12 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 export type SignInInput = z.infer<typeof signInSchema>;
 
 /** Cognito custom attributes carried from registration to the post-confirmation trigger. */
+/**
+ * The sign-up's validation data (read by the pre-sign-up trigger, never stored) that carries the invitation link's
+ * token: with it an invited sign-up is confirmed without a mailed code.
+ */
+export const INVITATION_TOKEN_VALIDATION_KEY = 'invitation_token';
+
 export const COGNITO_ATTRIBUTES = {
   name: 'custom:name',
   surname: 'custom:surname',

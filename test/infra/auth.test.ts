@@ -92,6 +92,21 @@ describe('AuthStack', () => {
     });
   });
 
+  it('wires the PreSignUp trigger to its handler with the table, and lets Cognito invoke it', () => {
+    const functions = resourcesOf(s.auth, 'AWS::Lambda::Function');
+    const [triggerId, trigger] = Object.entries(functions).find(([, f]) => String(f.Properties.Description).includes('PreSignUp'))!;
+    expect(s.stacks.auth.preSignUp.handlerPath).toBe(triggerHandlers.preSignUp);
+    expect((trigger.Properties as { Environment: { Variables: unknown } }).Environment.Variables).toMatchObject({ TABLE_NAME: expect.anything(), STAGE: 'aws' });
+    s.auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      LambdaConfig: { PreSignUp: { 'Fn::GetAtt': [triggerId, 'Arn'] } },
+    });
+    s.auth.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'cognito-idp.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] },
+    });
+  });
+
   it('gives the trigger the table (environment and read/write grant)', () => {
     s.auth.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('PostConfirmation'),

@@ -71,6 +71,7 @@ describe('entry points derived from shared/routes.ts', () => {
     for (const r of routes) expect(all).toContain(r.handler);
     for (const w of websocketRoutes) expect(all).toContain(w.handler);
     expect(all).toContain(triggerHandlers.postConfirmation);
+    expect(all).toContain(triggerHandlers.preSignUp);
     for (const h of Object.values(entries.jobs)) expect(all).toContain(h);
   });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { keys } from '../../lambdas/adapters/ddb/keys';
 import { invitationIdOf } from '../../lambdas/core/team/invitations';
-import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
+import { COGNITO_ATTRIBUTES, INVITATION_TOKEN_VALIDATION_KEY } from '../../shared/schemas/auth';
 import { LOCAL_CLIENT_ID } from '../../scripts/local/stack';
 import { apiClient, newUser, openLiveChannel, registeredUser, signIn, startTestStack, subOf, type TestStack } from '../support/local-stack';
 
@@ -198,6 +198,52 @@ describe('team and invitations through the local API', () => {
     expect((await anonymous.get(`/invitation/${unknown}`)).status).toBe(404);
     expect((await anonymous.put(`/invitation/${unknown}`)).status).toBe(404);
     expect((await anonymous.get('/invitation/short')).status).toBe(422);
+  });
+
+  it("a sign-up with the link's token is confirmed at once and joins; the id alone, another address or a used link is not enough", async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const email = `linked${Date.now()}@example.com`;
+    const { token } = await invite(admin, { email, name: 'Lina', surname: 'Linaitė', role: 'admin' });
+    const id = invitationIdOf(token);
+    const client = cognito();
+    const signUp = (who: string, validation: Record<string, string> | undefined) =>
+      client.send(
+        new SignUpCommand({
+          ClientId: LOCAL_CLIENT_ID,
+          Username: who,
+          Password: 'Passw0rdOk',
+          UserAttributes: [
+            { Name: 'email', Value: who },
+            { Name: COGNITO_ATTRIBUTES.invitationId, Value: id },
+          ],
+          ValidationData: validation && Object.entries(validation).map(([Name, Value]) => ({ Name, Value })),
+        }),
+      );
+    try {
+      // The invitation's id is listed to the company's admins: with it alone, the address still needs its code
+      const intruder = `intruder${Date.now()}@example.com`;
+      expect((await signUp(intruder, undefined)).UserConfirmed).toBe(false);
+      expect(t.stack.cognito.lastCode(intruder)).toMatch(/^\d{6}$/);
+      // The token for another address, or a token of another invitation, confirms nothing either
+      const other = `other${Date.now()}@example.com`;
+      expect((await signUp(other, { [INVITATION_TOKEN_VALIDATION_KEY]: token })).UserConfirmed).toBe(false);
+      const { token: otherToken } = await invite(admin, { email: `third${Date.now()}@example.com` });
+      const sameAddress = `same${Date.now()}@example.com`;
+      expect((await signUp(sameAddress, { [INVITATION_TOKEN_VALIDATION_KEY]: otherToken })).UserConfirmed).toBe(false);
+
+      // The invitee, with the token of the mailed link: confirmed, no code mailed, a member with the invited role
+      const out = await signUp(email, { [INVITATION_TOKEN_VALIDATION_KEY]: token });
+      expect(out.UserConfirmed).toBe(true);
+      expect(t.stack.cognito.lastCode(email)).toBeUndefined();
+      const member = await signIn(t.stack, { email, password: 'Passw0rdOk' });
+      const companies = (await apiClient(t.stack.apiUrl, member).get('/companies')).body as { items: Array<{ company_id: string; role: string }> };
+      expect(companies.items).toEqual([expect.objectContaining({ company_id: admin.companyId, role: 'admin' })]);
+      // The link is used now: another address cannot be confirmed with it
+      const late = `late${Date.now()}@example.com`;
+      expect((await signUp(late, { [INVITATION_TOKEN_VALIDATION_KEY]: token })).UserConfirmed).toBe(false);
+    } finally {
+      client.destroy();
+    }
   });
 
   it('an invitation id for another e-mail does not let a sign-up join the company', async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { INVITATION_VALID_DAYS } from '../../../shared/constants';
 import { AppError, badRequest, conflict, notFound } from '../../../shared/errors';
-import type { Invite, InvitationView, PendingInvitation } from '../../../shared/schemas/team';
+import { invitationTokenPathSchema, type Invite, type InvitationView, type PendingInvitation } from '../../../shared/schemas/team';
 import type { ProfileRecord } from '../accounts/types';
 import type { AccountsStore, Clock } from '../ports';
 import { defaultEmailPrefix, memberEmailInAddress, prefixCandidate } from './email-prefix';
@@ -231,6 +231,24 @@ async function joinCompany(
     if (failure !== 'prefix') return failure;
   }
   throw conflict('No free Email-in address was found for the new member');
+}
+
+/**
+ * Pre-sign-up of an invited person: the sign-up proves its e-mail address when it carries the invitation's token
+ * (only the mailed link holds it; the id in the attribute is known to the company's admins too), the token is of
+ * the invitation named by the attribute, and that invitation is usable and for this address. Such a sign-up is
+ * confirmed without a mailed code; any other goes the ordinary way (a code to the address).
+ */
+export async function invitedSignUpProvesAddress(
+  deps: { team: TeamStore; clock: Clock },
+  signUp: { email: string; invitationId: string | undefined; token: string | undefined },
+): Promise<boolean> {
+  const token = signUp.token === undefined ? undefined : invitationTokenPathSchema.shape.token.safeParse(signUp.token);
+  if (!token?.success || !signUp.invitationId) return false;
+  const id = invitationIdOf(token.data);
+  if (id !== signUp.invitationId) return false;
+  const invitation = await deps.team.getInvitation(id);
+  return !!invitation && !invitationProblem(invitation, deps.clock.now()) && invitation.email === signUp.email.trim().toLowerCase();
 }
 
 /** PUT /invitation/{token}: an invitee who already has an account joins the company. */

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import type { PostConfirmationTriggerEvent, PreSignUpTriggerEvent } from 'aws-lambda';
 import { CognitoError } from './errors';
 import { CognitoService, type CodeKind } from './service';
 import { PoolStore } from './store';
@@ -30,6 +30,8 @@ export interface LocalCognitoOptions {
   issuerBaseUrl: string;
   /** The PostConfirmation Lambda trigger (ConfirmSignUp, AdminConfirmSignUp, ConfirmForgotPassword). */
   postConfirmation?: (event: PostConfirmationTriggerEvent) => Promise<unknown>;
+  /** The PreSignUp Lambda trigger (SignUp): autoConfirmUser confirms at once, running PostConfirmation then. */
+  preSignUp?: (event: PreSignUpTriggerEvent) => Promise<unknown>;
   /** Where "e-mails" go; default: one clear console line per code. */
   onCode?: (info: { email: string; kind: CodeKind; code: string }) => void;
   /** custom:* attributes in the pool schema (default: name, surname, company, company_code, invitation_id). */
@@ -173,6 +175,7 @@ export async function createLocalCognito(opts: LocalCognitoOptions): Promise<Loc
       customAttributes: new Set(opts.customAttributes ?? DEFAULT_CUSTOM_ATTRIBUTES),
       now: opts.now ?? Date.now,
       postConfirmation: opts.postConfirmation,
+      preSignUp: opts.preSignUp,
       onCode: opts.onCode ?? defaultOnCode,
     },
     store,

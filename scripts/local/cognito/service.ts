@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import type { PostConfirmationTriggerEvent, PreSignUpTriggerEvent } from 'aws-lambda';
 import { AttemptLimiter } from './attempts';
 import { CognitoError, INCORRECT_CREDENTIALS, invalidParameter, notAuthorized, userNotFound } from './errors';
 import { assertPasswordPolicy, hashPassword, newCode, newTemporaryPassword, verifyPassword } from './passwords';
@@ -16,6 +16,7 @@ export interface ServiceConfig {
   customAttributes: ReadonlySet<string>;
   now: () => number;
   postConfirmation?: (event: PostConfirmationTriggerEvent) => Promise<unknown>;
+  preSignUp?: (event: PreSignUpTriggerEvent) => Promise<unknown>;
   onCode: (info: { email: string; kind: CodeKind; code: string }) => void;
 }
 
@@ -399,6 +400,45 @@ export class CognitoService {
     }
   }
 
+  /**
+   * The PreSignUp trigger of SignUp: its answer's autoConfirmUser / autoVerifyEmail; a trigger that fails refuses
+   * the sign-up (UserLambdaValidationException), as Cognito does.
+   */
+  private async runPreSignUp(
+    username: string,
+    attributes: Record<string, string>,
+    validationData: Record<string, string> | undefined,
+    clientId: string,
+    clientMetadata: Record<string, string> | undefined,
+  ): Promise<{ autoConfirmUser: boolean; autoVerifyEmail: boolean }> {
+    const hook = this.cfg.preSignUp;
+    if (!hook) return { autoConfirmUser: false, autoVerifyEmail: false };
+    const event = {
+      version: '1',
+      region: this.cfg.region,
+      userPoolId: this.cfg.userPoolId,
+      userName: username,
+      callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId },
+      triggerSource: 'PreSignUp_SignUp',
+      request: {
+        userAttributes: attributes,
+        validationData: validationData ?? null,
+        ...(clientMetadata ? { clientMetadata } : {}),
+      },
+      response: { autoConfirmUser: false, autoVerifyEmail: false, autoVerifyPhone: false },
+    } as unknown as PreSignUpTriggerEvent;
+    let answer: unknown;
+    try {
+      answer = await hook(event);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      console.error(`[cognito] PreSignUp for ${username} failed:`, err);
+      throw new CognitoError('UserLambdaValidationException', `PreSignUp failed with error ${message}.`);
+    }
+    const response = ((answer && typeof answer === 'object' ? answer : event) as PreSignUpTriggerEvent).response;
+    return { autoConfirmUser: response?.autoConfirmUser === true, autoVerifyEmail: response?.autoVerifyEmail === true };
+  }
+
   /** Runs the PostConfirmation trigger, then (only if it succeeded) marks the user confirmed. */
   private async confirmUser(
     user: StoredUser,
@@ -471,7 +511,7 @@ export class CognitoService {
   // ------------------------------------------------------------ client operations
 
   private async signUp(input: Input): Promise<Output> {
-    this.checkClient(input);
+    const clientId = this.checkClient(input);
     const username = this.emailUsername(reqString(input, 'Username'));
     const password = reqString(input, 'Password');
     const attributes = this.validateAttributes(attributeList(input, 'UserAttributes', false), false);
@@ -480,23 +520,37 @@ export class CognitoService {
     }
     assertPasswordPolicy(password);
     if (this.emailTaken(username)) throw usernameExists();
+    const clientMetadata = optStringMap(input, 'ClientMetadata');
+    const validationData = Object.fromEntries(attributeList(input, 'ValidationData', false));
     const passwordHash = await hashPassword(password);
+    const trigger = await this.runPreSignUp(
+      username,
+      { ...attributes, email: username },
+      Object.keys(validationData).length > 0 ? validationData : undefined,
+      clientId,
+      clientMetadata,
+    );
     if (this.emailTaken(username)) throw usernameExists(); // a concurrent SignUp won the race
     const now = this.now();
-    const signUpCode = this.newStoredCode(SIGN_UP_CODE_TTL_MS);
+    const signUpCode = trigger.autoConfirmUser ? undefined : this.newStoredCode(SIGN_UP_CODE_TTL_MS);
     const user: StoredUser = {
       sub: randomUUID(),
       username,
-      attributes: { ...attributes, email: username, email_verified: 'false' },
+      attributes: { ...attributes, email: username, email_verified: trigger.autoVerifyEmail ? 'true' : 'false' },
       passwordHash,
       status: 'UNCONFIRMED',
       enabled: true,
       createdAt: now,
       updatedAt: now,
-      signUpCode,
+      ...(signUpCode ? { signUpCode } : {}),
     };
     this.store.addUser(user);
     await this.store.save();
+    if (!signUpCode) {
+      // Confirmed by the trigger: PostConfirmation runs now, at sign-up, and no code is sent
+      await this.withUserLock(user.sub, () => this.confirmUser(user, { clientId, clientMetadata, verifyEmail: trigger.autoVerifyEmail }));
+      return { UserConfirmed: true, UserSub: user.sub };
+    }
     this.sendCode(username, 'signup', signUpCode.code);
     return { UserConfirmed: false, UserSub: user.sub, CodeDeliveryDetails: codeDelivery(username) };
   }

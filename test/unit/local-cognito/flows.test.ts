@@ -302,6 +302,79 @@ describe('PostConfirmation trigger', () => {
   });
 });
 
+describe('PreSignUp trigger', () => {
+  it('hands the sign-up its validation data; autoConfirmUser confirms at once, runs PostConfirmation then, and mails no code', async () => {
+    const seen: Array<{ source: string; validationData: unknown; email: string | undefined }> = [];
+    const confirmed: string[] = [];
+    const local = await startHarness({
+      preSignUp: (event) => {
+        seen.push({ source: event.triggerSource, validationData: event.request.validationData, email: event.request.userAttributes.email });
+        const confirm = event.request.validationData?.proof === 'yes';
+        return Promise.resolve({ ...event, response: { autoConfirmUser: confirm, autoVerifyEmail: confirm, autoVerifyPhone: false } });
+      },
+      postConfirmation: (event) => {
+        confirmed.push(`${event.triggerSource} ${event.userName} ${event.request.userAttributes.email_verified}`);
+        return Promise.resolve(event);
+      },
+    });
+    try {
+      const proven = uniqueEmail();
+      const out = await local.client.send(
+        new SignUpCommand({
+          ClientId: CLIENT_ID,
+          Username: proven,
+          Password: PASSWORD,
+          UserAttributes: attrs(proven),
+          ValidationData: [{ Name: 'proof', Value: 'yes' }],
+        }),
+      );
+      expect(out.UserConfirmed).toBe(true);
+      expect(out.CodeDeliveryDetails).toBeUndefined();
+      expect(local.codes.filter((c) => c.email === proven.toLowerCase())).toEqual([]);
+      expect(confirmed).toEqual([`PostConfirmation_ConfirmSignUp ${proven.toLowerCase()} true`]);
+      const got = await local.client.send(new AdminGetUserCommand({ UserPoolId: USER_POOL_ID, Username: proven }));
+      expect(got.UserStatus).toBe('CONFIRMED');
+      expect(attrMap(got.UserAttributes)).toMatchObject({ email_verified: 'true' });
+      const signedIn = await local.client.send(
+        new InitiateAuthCommand({ ClientId: CLIENT_ID, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: proven, PASSWORD } }),
+      );
+      expect(signedIn.AuthenticationResult?.AccessToken).toBeTruthy();
+
+      // Without the proof: the ordinary way, a code to the address and no PostConfirmation yet
+      const other = uniqueEmail();
+      const plain = await local.client.send(
+        new SignUpCommand({ ClientId: CLIENT_ID, Username: other, Password: PASSWORD, UserAttributes: attrs(other) }),
+      );
+      expect(plain.UserConfirmed).toBe(false);
+      expect(local.cognito.lastCode(other)).toMatch(/^\d{6}$/);
+      expect(confirmed).toHaveLength(1);
+      expect(seen).toEqual([
+        { source: 'PreSignUp_SignUp', validationData: { proof: 'yes' }, email: proven.toLowerCase() },
+        { source: 'PreSignUp_SignUp', validationData: null, email: other.toLowerCase() },
+      ]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('refuses the sign-up when the trigger fails (UserLambdaValidationException) and creates no user', async () => {
+    const errorLog = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const local = await startHarness({ preSignUp: () => Promise.reject(new Error('table unreachable')) });
+    try {
+      const email = uniqueEmail();
+      await expectCognitoError(
+        local.client.send(new SignUpCommand({ ClientId: CLIENT_ID, Username: email, Password: PASSWORD, UserAttributes: attrs(email) })),
+        'UserLambdaValidationException',
+        /PreSignUp failed with error table unreachable/,
+      );
+      await expectCognitoError(local.client.send(new AdminGetUserCommand({ UserPoolId: USER_POOL_ID, Username: email })), 'UserNotFoundException');
+    } finally {
+      errorLog.mockRestore();
+      await local.close();
+    }
+  });
+});
+
 describe('PostConfirmation trigger calling back into the pool', () => {
   it('lets the trigger update the user (AdminUpdateUserAttributes) while the confirmation waits for it', async () => {
     const ref: { harness?: Harness } = {};

@@ -8,7 +8,7 @@ import {
   signUp,
   updatePassword,
 } from 'aws-amplify/auth';
-import { COGNITO_ATTRIBUTES, type SignUpInput } from '../../../../../shared/schemas/auth';
+import { COGNITO_ATTRIBUTES, INVITATION_TOKEN_VALIDATION_KEY, type SignUpInput } from '../../../../../shared/schemas/auth';
 import { errorName } from '../../../lib/auth-errors';
 
 export type SignInOutcome = 'signedIn' | 'notConfirmed';
@@ -60,12 +60,18 @@ export async function register(input: RegisterInput | SignUpInput): Promise<{ co
   return { confirmed: result.isSignUpComplete };
 }
 
-/** Sign-up of an invited user: username equals the email, the invitation id travels as an attribute. */
-export async function registerInvited(email: string, password: string, invitationId: string): Promise<{ confirmed: boolean }> {
+/**
+ * Sign-up of an invited user: username equals the email, the invitation id travels as an attribute and the link's
+ * token as validation data — with it the account is confirmed at once (the mailed link proved the address).
+ */
+export async function registerInvited(email: string, password: string, invitation: { id: string; token: string }): Promise<{ confirmed: boolean }> {
   const result = await signUp({
     username: email,
     password,
-    options: { userAttributes: { email, [COGNITO_ATTRIBUTES.invitationId]: invitationId } },
+    options: {
+      userAttributes: { email, [COGNITO_ATTRIBUTES.invitationId]: invitation.id },
+      validationData: { [INVITATION_TOKEN_VALIDATION_KEY]: invitation.token },
+    },
   });
   return { confirmed: result.isSignUpComplete };
 }

@@ -31,17 +31,18 @@ const validate: Validator<Values, Output> = withMatch<Values, Output>(
 export const INVITATION_ACCEPTED = 'Your invitation has been accepted. Log in to open the company.';
 export const INVITATION_UNAVAILABLE = 'This invitation link cannot be used. Ask the person who invited you for a new one.';
 
-function InviteForm({ invitation }: { invitation: Invitation }) {
+function InviteForm({ invitation, token }: { invitation: Invitation; token: string }) {
   const navigate = useNavigate();
   const auth = useAuth();
   const form = useForm<Values, Output>(INITIAL, validate);
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
+    let confirmed: boolean;
     try {
-      await registerInvited(invitation.email, password, invitation.id);
+      ({ confirmed } = await registerInvited(invitation.email, password, { id: invitation.id, token }));
     } catch (err) {
       if (errorName(err) === 'UsernameExistsException') {
-        // The link opened again before the account was confirmed: a new code, and on to confirming it
+        // An account of this address that was never confirmed: a new code, and on to confirming it
         holdCredentials({ email: invitation.email, password });
         navigate('/signup/confirm?notconfirmed', { state: { email: invitation.email } });
         return;
@@ -58,7 +59,11 @@ function InviteForm({ invitation }: { invitation: Invitation }) {
         return;
       }
     } catch {
-      // the account exists; confirm it or log in from the next screen
+      // the account exists; log in (or confirm it) from the next screen
+    }
+    if (confirmed) {
+      navigate('/signin', { replace: true });
+      return;
     }
     holdCredentials({ email: invitation.email, password });
     navigate('/signup/confirm', { state: { email: invitation.email } });
@@ -162,7 +167,7 @@ export function InvitePage() {
       subtitle="You have been invited to a company. Set a password to create your account."
       footer={footer}
     >
-      {invitation.data && <InviteForm invitation={invitation.data} />}
+      {invitation.data && token && <InviteForm invitation={invitation.data} token={token} />}
     </AuthLayout>
   );
 }
