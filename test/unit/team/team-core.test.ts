@@ -10,6 +10,7 @@ import {
   cancelInvitation,
   invitationIdOf,
   invitationProblem,
+  invitedSignUpProvesAddress,
   inviteColleague,
   listPendingInvitations,
   newInvitationToken,
@@ -213,6 +214,26 @@ describe('invitation rules', () => {
     expect(await cancelInvitation({ team: t.team }, { companyId: 'C1' }, 'a'.repeat(64))).toEqual({ cancelled: true, id: 'a'.repeat(64) });
     expect([...t.invitations.keys()]).toEqual(['b'.repeat(64), 'c'.repeat(64)]);
     await expect(cancelInvitation({ team: t.team }, { companyId: 'C1' }, 'a'.repeat(64))).rejects.toThrow(INVITATION_NOT_FOUND);
+  });
+
+  it("an invited sign-up proves its address only with the link's token of a usable invitation for that address", async () => {
+    const t = memoryTeam();
+    const token = newInvitationToken();
+    const live = invitation({ id: invitationIdOf(token) });
+    t.invitations.set(live.id, live);
+    const expiredToken = newInvitationToken();
+    t.invitations.set(invitationIdOf(expiredToken), invitation({ id: invitationIdOf(expiredToken), expires_at: NOW.toISOString() }));
+    const deps = { team: t.team, clock };
+    const proves = (email: string, invitationId: string | undefined, tok: string | undefined) =>
+      invitedSignUpProvesAddress(deps, { email, invitationId, token: tok });
+    expect(await proves('New@Example.com ', live.id, token)).toBe(true);
+    expect(await proves('new@example.com', live.id, undefined)).toBe(false); // the id alone
+    expect(await proves('other@example.com', live.id, token)).toBe(false); // another address
+    expect(await proves('new@example.com', invitationIdOf(expiredToken), token)).toBe(false); // another invitation's id
+    expect(await proves('new@example.com', invitationIdOf(expiredToken), expiredToken)).toBe(false); // expired
+    expect(await proves('new@example.com', live.id, 'not a token')).toBe(false);
+    t.invitations.set(live.id, { ...live, used_at: NOW.toISOString(), used_by: 'u1' });
+    expect(await proves('new@example.com', live.id, token)).toBe(false); // used
   });
 
   it('an invited sign-up joins with the next free prefix; another e-mail gets a profile without a company', async () => {
