@@ -47,6 +47,8 @@ export interface PurgePage {
  * deletes). Every call is idempotent: what is already gone is skipped. Cursors are opaque strings.
  */
 export interface CompanyPurgeStore {
+  /** Whether the company's META item is there (a consistent read): a purge never runs on a company that exists. */
+  companyExists(companyId: string): Promise<boolean>;
   /** Pending uploads of the company (gsi1 `UPLOADS#<companyId>`): a page deleted; `latest_expiry` of those deleted. */
   deletePendingUploads(companyId: string, cursor: string | null, limit: number): Promise<PurgePage & { latest_expiry: string | null }>;
   /** An upload record (a consumed one a document names), unless it belongs to another company. */

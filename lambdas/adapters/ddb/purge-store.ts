@@ -3,7 +3,7 @@
  * company's partitions and indexes, each read by its key and deleted. Every delete is idempotent; conditions keep it
  * to the company's own items.
  */
-import { DeleteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CompanyPurgeStore } from '../../core/ports';
 import { ddb } from './client';
 import { batchWrite } from './documents-store';
@@ -48,6 +48,12 @@ function deleteGsi1Page(gsi1pk: string, cursor: string | null, limit: number) {
 }
 
 export const ddbCompanyPurgeStore: CompanyPurgeStore = {
+  async companyExists(companyId) {
+    // A24: the company's META item, consistent.
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ConsistentRead: true, ProjectionExpression: 'pk' }));
+    return res.Item !== undefined;
+  },
+
   async deletePendingUploads(companyId, cursor, limit) {
     // A16: the company's pending uploads (gsi1, only while pending).
     const page = await deleteGsi1Page(keys.pendingUploadsOfCompany(companyId).gsi1pk, cursor, limit);

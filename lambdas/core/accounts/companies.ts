@@ -115,14 +115,18 @@ export async function createCompany(
   return view;
 }
 
+/** The purge starts this long after it is queued: the delete that follows the queueing has long happened by then. */
+export const PURGE_START_DELAY_SECONDS = 30;
+export const COMPANY_NOT_DELETED = 'The company could not be deleted. Please try again.';
+
 /**
  * Deletes a company the caller administers. The caller keeps at least one company:
  * the dashboard offers deletion only on cards other than the active one. Open screens are told first
  * (`company-delete`), then every live subscription to the company ends with it. What made the company visible goes
- * at once (its META item, memberships, email-in claims, counts, credentials, imports); then the purge of everything
- * else it owned is queued (lambdas/core/accounts/purge.ts). The company is gone for everybody either way, so a queue
- * that refuses the message does not fail the call: it is logged (`company purge not queued`, with the company id) for
- * an operator to queue it again (docs/decisions.md "Company deletion: the purge job").
+ * at once (its META item, memberships, email-in claims, counts, credentials, imports); the purge of everything else
+ * it owned (lambdas/core/accounts/purge.ts) is queued first, delayed by PURGE_START_DELAY_SECONDS: a queue that
+ * refuses it fails the call with nothing deleted (the admin tries again), and a purge whose delete then did not
+ * happen finds the company and stops (docs/decisions.md "Company deletion: the purge job").
  */
 export async function deleteCompany(
   deps: {
@@ -144,13 +148,14 @@ export async function deleteCompany(
   const [company] = await deps.store.getCompanies([companyId]);
   if (!company) throw notFound('Company not found');
   const members = await deps.store.listMembersOfCompany(companyId);
+  try {
+    await deps.purgeQueue.send(firstPurgeMessage(companyId, deps.clock.now()), PURGE_START_DELAY_SECONDS);
+  } catch (error) {
+    deps.log.error('company purge not queued: the company is kept', { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
+    throw new AppError('InternalError', COMPANY_NOT_DELETED);
+  }
   await deps.live.publish(companyId, 'company-delete', { company_id: companyId });
   await deps.store.deleteCompany(company, members);
   await deps.connections.unsubscribeCompany(companyId);
-  try {
-    await deps.purgeQueue.send(firstPurgeMessage(companyId, deps.clock.now()));
-  } catch (error) {
-    deps.log.error('company purge not queued', { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
-  }
   return { deleted: true, company_id: companyId };
 }

@@ -55,6 +55,8 @@ export interface PurgeRunOptions {
 
 export type PurgeOutcome =
   | { state: 'done' }
+  /** The company is there: DELETE /company queues the purge before it deletes, and that delete did not happen. */
+  | { state: 'company-exists' }
   /** Handed over to a new message (time or pages used up, or waiting: `delay_seconds`). */
   | { state: 'continued'; message: PurgeMessage; delay_seconds: number };
 
@@ -77,6 +79,10 @@ export async function runPurge(deps: PurgeDeps, start: PurgeMessage, opts: Purge
     deps.log.info('company purge continues in a new message', { company_id: msg.company_id, step: msg.step, delay_seconds: delay, pages });
     return { state: 'continued', message: msg, delay_seconds: delay };
   };
+  if (await deps.purge.companyExists(msg.company_id)) {
+    deps.log.warn('company purge dropped: the company exists', { company_id: msg.company_id, step: msg.step });
+    return { state: 'company-exists' };
+  }
   for (;;) {
     if (pages >= maxPages || opts.remainingMs() < MIN_REMAINING_MS) return handOver(0);
     // The files step waits until the files of the uploads removed can no longer arrive.

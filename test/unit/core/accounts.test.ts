@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deleteCompany, listCompaniesOfUser, slugify } from '../../../lambdas/core/accounts/companies';
+import { COMPANY_NOT_DELETED, deleteCompany, listCompaniesOfUser, PURGE_START_DELAY_SECONDS, slugify } from '../../../lambdas/core/accounts/companies';
 import { emptyCounts } from '../../../lambdas/core/accounts/counts';
 import type { CompanyRecord, MembershipRecord, ProfileRecord } from '../../../lambdas/core/accounts/types';
 import { provisionConfirmedUser } from '../../../lambdas/core/accounts/users';
@@ -56,7 +56,13 @@ const live: LiveEvents = {
 const unsubscribed: string[] = [];
 const connections = { unsubscribeCompany: async (companyId: string) => void unsubscribed.push(companyId) };
 const purges: PurgeMessage[] = [];
-const purgeQueue: PurgeQueue = { send: async (message) => void purges.push(message) };
+const purgeDelays: Array<number | undefined> = [];
+const purgeQueue: PurgeQueue = {
+  send: async (message, delay) => {
+    purges.push(message);
+    purgeDelays.push(delay);
+  },
+};
 const logged: { msg: string; data?: Record<string, unknown> }[] = [];
 const log = { error: (msg: string, data?: Record<string, unknown>) => void logged.push({ msg, data }) };
 const deleteDeps = (store: AccountsStore, queue: PurgeQueue = purgeQueue) => ({ store, live, connections, purgeQueue: queue, clock, log });
@@ -113,18 +119,26 @@ describe('companies', () => {
     expect(unsubscribed).toEqual(['c2']);
     // The purge of everything else the company owned is queued, from its first step.
     expect(purges).toEqual([{ company_id: 'c2', step: 'uploads', cursor: null, deferred: 0, files_after: null, requested_at: '2026-11-21T10:00:00.000Z' }]);
+    // queued before the delete, so it starts a while later
+    expect(purgeDelays).toEqual([PURGE_START_DELAY_SECONDS]);
     await expect(deleteCompany(deleteDeps(m.store), 'u4', 'c2')).rejects.toMatchObject({ kind: 'NotFound' });
     expect(purges).toHaveLength(1);
   });
 
-  it('deletes the company even when the purge cannot be queued, and logs it with the company id', async () => {
+  it('keeps the company when its purge cannot be queued: the call fails, nothing is deleted, and it is logged', async () => {
     const m = memoryStore();
     m.memberships.push({ user_id: 'u6', company_id: 'k1', role: 'admin', joined_at: '' }, { user_id: 'u6', company_id: 'k2', role: 'admin', joined_at: '' });
     m.companies.set('k2', { company_id: 'k2', email: 'k2@in.receipts.local' } as CompanyRecord);
     const refusing: PurgeQueue = { send: async () => Promise.reject(new Error('queue unavailable')) };
-    await expect(deleteCompany(deleteDeps(m.store, refusing), 'u6', 'k2')).resolves.toEqual({ deleted: true, company_id: 'k2' });
+    const before = events.length;
+    await expect(deleteCompany(deleteDeps(m.store, refusing), 'u6', 'k2')).rejects.toMatchObject({ kind: 'InternalError', message: COMPANY_NOT_DELETED });
+    expect(m.companies.has('k2')).toBe(true);
+    expect(m.memberships.filter((x) => x.company_id === 'k2')).toHaveLength(1);
+    expect(events.slice(before)).toEqual([]);
+    expect(logged).toContainEqual({ msg: 'company purge not queued: the company is kept', data: { company_id: 'k2', error: 'queue unavailable' } });
+    // tried again with the queue back: deleted
+    await expect(deleteCompany(deleteDeps(m.store), 'u6', 'k2')).resolves.toEqual({ deleted: true, company_id: 'k2' });
     expect(m.companies.has('k2')).toBe(false);
-    expect(logged).toContainEqual({ msg: 'company purge not queued', data: { company_id: 'k2', error: 'queue unavailable' } });
   });
 
   it('refuses a basic member', async () => {

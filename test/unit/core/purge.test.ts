@@ -39,11 +39,16 @@ function memoryPurgeStore() {
   const emails = new Map<string, { company_id: string }>();
   const invitations = new Map<string, { company_id: string }>();
   const companyItems = new Map<string, string[]>();
+  /** Companies whose META item is there (a delete that did not happen). */
+  const existing = new Set<string>();
   const page = <T>(list: T[], cursor: string | null, limit: number) => {
     const from = Number(cursor ?? 0);
     return { items: list.slice(from, from + limit), next: from + limit < list.length ? String(from + limit) : null };
   };
   const store: CompanyPurgeStore = {
+    async companyExists(companyId) {
+      return existing.has(companyId);
+    },
     async deletePendingUploads(companyId, cursor, limit) {
       const mine = [...pendingUploads.entries()].filter(([, u]) => u.company_id === companyId);
       // Deleted items leave the index: the next page starts after the ones already read.
@@ -79,7 +84,7 @@ function memoryPurgeStore() {
       return { deleted: p.items.length, next: items.length > limit ? 'more' : null };
     },
   };
-  return { store, pendingUploads, uploads, documentItems, emails, invitations, companyItems };
+  return { store, pendingUploads, uploads, documentItems, emails, invitations, companyItems, existing };
 }
 
 function setup() {
@@ -284,6 +289,17 @@ describe('runPurge', () => {
     s.setNow(new Date(Date.parse(expires) + 1000));
     expect(await runPurge(s.deps, (first as { message: PurgeMessage }).message, { remainingMs: () => 600_000 })).toEqual({ state: 'done' });
     expect(objectsOf(s, GONE)).toEqual([]);
+  });
+
+  it('removes nothing of a company that exists (its delete did not happen after the purge was queued)', async () => {
+    s.purge.existing.add(GONE);
+    const before = JSON.stringify([docsOf(s, GONE), objectsOf(s, GONE), [...s.purge.companyItems.entries()], [...s.masterData.stakeholders.values()]]);
+    expect(await runPurge(s.deps, firstPurgeMessage(GONE, NOW), { remainingMs: () => 600_000 })).toEqual({ state: 'company-exists' });
+    // a later step's message too
+    expect(await runPurge(s.deps, { ...firstPurgeMessage(GONE, NOW), step: 'company' }, { remainingMs: () => 600_000 })).toEqual({ state: 'company-exists' });
+    expect(JSON.stringify([docsOf(s, GONE), objectsOf(s, GONE), [...s.purge.companyItems.entries()], [...s.masterData.stakeholders.values()]])).toBe(before);
+    expect(s.queued).toEqual([]);
+    expect(s.unsubscribed).toEqual([]);
   });
 
   it('does no harm when a message is delivered again after the purge ended', async () => {
