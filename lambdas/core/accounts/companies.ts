@@ -1,3 +1,4 @@
+import { businessMonth } from '../../../shared/business-time';
 import { DEFAULT_AVAILABLE_DOCUMENTS, EMAIL_IN_DOMAIN } from '../../../shared/constants';
 import { AppError, conflict, forbidden, notFound } from '../../../shared/errors';
 import { INTEGRATION_FLAGS, type Company, type CreateCompanyInput } from '../../../shared/schemas/company';
@@ -8,8 +9,9 @@ import { emptyCounts } from './counts';
 import { firstPurgeMessage } from './purge-message';
 import type { CompanyRecord, ProfileRecord } from './types';
 
+/** The quota month of a moment (`YYYY-MM`), in the business calendar (shared/business-time.ts). */
 export function monthOf(date: Date): string {
-  return date.toISOString().slice(0, 7);
+  return businessMonth(date);
 }
 
 export function slugify(text: string): string {
