@@ -29,6 +29,8 @@ export interface AccountsStore {
    */
   createCompany(company: CompanyRecord, membership: MembershipRecord, maxCreated: number): Promise<void>;
   deleteCompany(company: CompanyRecord, members: MembershipRecord[]): Promise<void>;
+  /** The owner's name on a company they own (the company's copy, shown by /admin and the companies list). */
+  renameCompanyOwner(companyId: string, ownerId: string, name: { name: string; surname: string }): Promise<void>;
 }
 
 /** The purge queue (SQS; local mode answers the same calls): one message per purge run of a deleted company. */

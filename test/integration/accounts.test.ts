@@ -113,6 +113,19 @@ describe('accounts and companies through the local API', () => {
     expect(((await api.get('/user')).body as { is_admin: boolean }).is_admin).toBe(false);
   });
 
+  it("a rename in My Profile reaches the owner's name on every company they own", async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'renamed');
+    const second = await api.post('/company', { company_name: 'Antra UAB', code: '305550000' });
+    expect(second.status).toBe(201);
+    expect((await api.post('/user', { name: 'Rūta', surname: 'Naujokė' })).status).toBe(200);
+    const companies = ((await api.get('/companies')).body as { items: Array<{ company_id: string; user: { name: string; surname: string } }> }).items;
+    expect(companies.map((c) => c.company_id).sort()).toEqual([companyId, (second.body as { company_id: string }).company_id].sort());
+    for (const c of companies) expect(c.user).toMatchObject({ name: 'Rūta', surname: 'Naujokė' });
+    // another field alone writes nothing to the companies
+    expect((await api.post('/user', { city: 'Kaunas' })).status).toBe(200);
+    expect(((await api.get('/companies')).body as { items: Array<{ user: { name: string } }> }).items[0]!.user.name).toBe('Rūta');
+  });
+
   it('notes the start of a session as the last login, shown to the company admin on My Team', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'lastlogin');
     const started = Date.now();

@@ -214,4 +214,23 @@ export const ddbAccountsStore: AccountsStore = {
       ...['sql_import', 'rivile_import'].flatMap((t) => [keys.integrationCredentials(company.company_id, t), keys.syncState(company.company_id, t)]),
     ]);
   },
+
+  async renameCompanyOwner(companyId, ownerId, { name, surname }) {
+    // P6: only while the company is there and this user still owns it.
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.company(companyId),
+          UpdateExpression: 'SET #owner.#name = :name, #owner.surname = :surname',
+          ConditionExpression: '#owner.user_id = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner', '#name': 'name' },
+          ExpressionAttributeValues: { ':name': name, ':surname': surname, ':owner': ownerId },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return;
+      throw error;
+    }
+  },
 };

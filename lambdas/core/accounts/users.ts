@@ -128,6 +128,20 @@ export async function updateOwnProfile(
 ): Promise<Profile> {
   const existing = await deps.store.getProfile(userId);
   if (!existing) throw notFound('Profile not found');
-  if (Object.keys(changes).length > 0) await deps.store.updateProfile(userId, changes);
+  if (Object.keys(changes).length > 0) {
+    const updated = await deps.store.updateProfile(userId, changes);
+    if (updated.name !== existing.name || updated.surname !== existing.surname) await renameOwnedCompanies(deps.store, updated);
+  }
   return getOwnProfile(deps, userId);
+}
+
+/**
+ * A company keeps a copy of its owner's name (the platform admin's list and the companies list show it); a rename
+ * in My Profile reaches every company the user owns.
+ */
+async function renameOwnedCompanies(store: AccountsStore, profile: ProfileRecord): Promise<void> {
+  const memberships = await store.listMembershipsOfUser(profile.id);
+  const companies = await store.getCompanies(memberships.map((m) => m.company_id));
+  const owned = companies.filter((c) => c.owner.user_id === profile.id);
+  await Promise.all(owned.map((c) => store.renameCompanyOwner(c.company_id, profile.id, { name: profile.name, surname: profile.surname })));
 }

@@ -36,6 +36,10 @@ function memoryStore() {
       companies.set(company.company_id, company);
       memberships.push(membership);
     },
+    renameCompanyOwner: async (companyId, ownerId, name) => {
+      const company = companies.get(companyId);
+      if (company?.owner.user_id === ownerId) companies.set(companyId, { ...company, owner: { ...company.owner, ...name } });
+    },
     deleteCompany: async (company) => {
       companies.delete(company.company_id);
       for (let i = memberships.length - 1; i >= 0; i--) if (memberships[i]!.company_id === company.company_id) memberships.splice(i, 1);

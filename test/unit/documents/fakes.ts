@@ -163,6 +163,7 @@ export function memoryAccounts(company: CompanyRecord): AccountsStore {
     provisionUser: async () => true,
     createCompany: async () => undefined,
     deleteCompany: async () => undefined,
+    renameCompanyOwner: async () => undefined,
   };
 }
 
