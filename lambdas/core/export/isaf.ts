@@ -13,8 +13,11 @@
  * - PVM58: 12 % (reduced rate in force since 2026-01-01; see docs/decisions.md for the source)
  * A rate with no code for the date (12 % before 2026, 0 %, others) gets an empty TaxCode (xsi:nil), which
  * the schema allows, so the bookkeeper chooses the code.
+ *
+ * i.SAF amounts are EUR: a document in another currency is refused (a document without one counts as EUR).
  */
 import { XMLBuilder } from 'fast-xml-parser';
+import { AppError } from '../../../shared/errors';
 import { stakeholderKind } from '../content/schema';
 import { rowsOf, valueOf } from '../content/tree';
 import type { ExportDocument } from './fields';
@@ -33,9 +36,22 @@ export function isafTaxCode(rate: number, date: string): string | null {
   return null;
 }
 
-/** The rates in force on a date, to read a rate from tax / base when a document shows no VAT lines. */
+/**
+ * The rates a document of the date may show, to read a rate from tax / base when it has no VAT lines: those in
+ * force on the date, and from 2026 also 9 %, which 2026 documents still show (e.g. advances paid in 2025) and
+ * which keeps PVM2.
+ */
 export function ratesOn(date: string): number[] {
-  return date >= RATE_12_FROM ? [21, 12, 5, 0] : [21, 9, 5, 0];
+  return date >= RATE_12_FROM ? [21, 12, 9, 5, 0] : [21, 9, 5, 0];
+}
+
+/**
+ * The rate of tax / base among the rates of the date. By magnitude: a credit note (negative base and tax)
+ * has the rate of the invoice it corrects.
+ */
+function rateOfAmounts(tax: number, base: number, date: string): number | undefined {
+  const exact = Math.abs(tax / base) * 100;
+  return ratesOn(date).find((r) => Math.abs(r - exact) < 0.6);
 }
 
 export interface IsafTotal {
@@ -80,10 +96,7 @@ export function documentTotals(doc: ExportDocument, date: string): IsafTotal[] {
     if (base !== undefined) {
       let rate: number | undefined;
       if (tax === 0) rate = 0;
-      else if (tax !== undefined && base > 0) {
-        const exact = (tax / base) * 100;
-        rate = ratesOn(date).find((r) => Math.abs(r - exact) < 0.6);
-      }
+      else if (tax !== undefined && base !== 0) rate = rateOfAmounts(tax, base, date);
       byRate.set(String(rate ?? '?'), { base, tax: tax ?? 0, rate });
     }
   }
@@ -128,6 +141,31 @@ function party(doc: ExportDocument) {
   };
 }
 
+/** A document without a currency counts as EUR; `eur` and `€` as typed are EUR too. */
+function inEuro(doc: ExportDocument): boolean {
+  const currency = valueOf(doc.content, 'currency').trim().toUpperCase();
+  return currency === '' || currency === 'EUR' || currency === '€';
+}
+
+/** How the user knows the document: its file name, else its number. */
+function documentName(doc: ExportDocument): string {
+  return doc.original_file_name?.trim() || valueOf(doc.content, 'document_id').trim() || doc.receipt_id;
+}
+
+/**
+ * i.SAF amounts are EUR and the file has no currency to say otherwise: a document in another currency would be
+ * reported with its foreign amounts as euros, so the file is refused (422) naming those documents.
+ */
+export function refuseOtherCurrencies(docs: ExportDocument[]): void {
+  const foreign = docs.filter((d) => !inEuro(d));
+  if (!foreign.length) return;
+  const names = foreign.map(documentName);
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+  const message = `i.SAF amounts are in EUR: ${shown} ${names.length === 1 ? 'is' : 'are'} in another currency`;
+  const details = foreign.map((d) => ({ path: [d.receipt_id, 'currency'], message: `The currency is ${valueOf(d.content, 'currency').trim()}` }));
+  throw new AppError('ValidationFailed', message, details);
+}
+
 function invoiceDate(doc: ExportDocument): string {
   return valueOf(doc.content, 'issue_date') || doc.created_at.slice(0, 10);
 }
@@ -169,6 +207,7 @@ function invoiceNode(doc: ExportDocument) {
 
 /** The i.SAF XML of the documents: DataType P (only costs), S (only sales) or F (both). */
 export function buildIsaf(docs: ExportDocument[], opts: IsafOptions): string {
+  refuseOtherCurrencies(docs);
   const purchases = docs.filter((d) => d.receipt_type !== 'invoice');
   const sales = docs.filter((d) => d.receipt_type === 'invoice');
   const dates = docs.map(invoiceDate).sort();

@@ -2,6 +2,7 @@
  * GET receipts/{id}/export: one document, or it and the others named in receipt_ids, as a file
  * {mime, base64, name}: CSV, PDF, the product's XML or an i.SAF 1.2 register.
  */
+import { notFound } from '../../../shared/errors';
 import type { ExportFile, ExportQuery } from '../../../shared/schemas/content';
 import { currentCompanyCode, loadContent } from '../content/service';
 import type { ContentCaller, ContentPorts } from '../content/ports';
@@ -34,8 +35,13 @@ export async function exportReceipts(ports: ContentPorts, caller: ContentCaller,
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s && s !== receiptId);
-  const more = others.length ? await ports.documents.loadMany(caller, [...new Set(others)]) : [];
-  const loaded = [first, ...(await Promise.all(more.map((r) => loadContent(ports, caller, r.receipt_id))))];
+  const wanted = [...new Set(others)];
+  const visible = wanted.length ? await ports.documents.loadMany(caller, wanted) : [];
+  // loadMany leaves out what the caller cannot see or what was deleted: a file without those documents would
+  // look complete, so any of them is 404 as for the first id and for exportXml.
+  if (visible.length !== wanted.length) throw notFound('Document not found');
+  // In the order asked (a batch read answers in any order).
+  const loaded = [first, ...(await Promise.all(wanted.map((id) => loadContent(ports, caller, id))))];
   const docs = loaded.map((l) => toExportDocument(l.record, l.doc));
   const now = ports.clock.now();
   const columns = parseExportFields(query.fields);

@@ -220,7 +220,9 @@ describe('content service', () => {
     expect(schema.fields.find((f) => f.id === 'iban')!.hidden).toBe(true);
     expect((await getCompanySchema(ports, 'c2')).fields.find((f) => f.id === 'iban')!.hidden).toBe(false);
     await updateContent(ports, caller, 'r1', { version: 1, items: [{ id: 'amount_total', value: '5.00' }, { id: 'supplier_name', value: 'A' }] });
-    const csv = await exportReceipts(ports, caller, 'r1', { type: 'csv', receipt_ids: 'r1,r2,zz' });
+    // A document that is not there (zz) is not left out of the file silently: the export is refused.
+    await expect(exportReceipts(ports, caller, 'r1', { type: 'csv', receipt_ids: 'r1,r2,zz' })).rejects.toMatchObject({ kind: 'NotFound' });
+    const csv = await exportReceipts(ports, caller, 'r1', { type: 'csv', receipt_ids: 'r1,r2' });
     expect(csv).toMatchObject({ mime: 'text/csv', name: 'report-2026-02-01.csv' });
     const text = Buffer.from(csv.base64, 'base64').toString('utf8');
     expect(text.split('\r\n')).toHaveLength(4);

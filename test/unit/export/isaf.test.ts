@@ -1,0 +1,86 @@
+import { XMLParser } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { buildIsaf, documentTotals, ratesOn } from '../../../lambdas/core/export/isaf';
+import { accountingLines } from '../../../lambdas/core/integrations/lines';
+import { nsoftRows } from '../../../lambdas/core/integrations/nsoft';
+import { rivileRecords } from '../../../lambdas/core/integrations/rivile';
+import { AppError } from '../../../shared/errors';
+import { exportDoc } from '../integrations/fixtures';
+
+const options = { registrationNumber: '304999999', createdAt: new Date('2026-03-01T08:00:00Z'), software: { company: 'Receipts Capture', name: 'Receipts Capture', version: '0.1.0' } };
+
+/** [TaxableValue, TaxCode, TaxPercentage, Amount] of each DocumentTotal of each invoice in the file. */
+function totalsInFile(xml: string): unknown[][][] {
+  const parsed = new XMLParser({ ignoreAttributes: false, parseTagValue: false, isArray: (name) => ['Invoice', 'DocumentTotal'].includes(name) }).parse(xml);
+  const invoices: { DocumentTotals: { DocumentTotal: Record<string, unknown>[] } }[] = parsed.iSAFFile.SourceDocuments.PurchaseInvoices.Invoice;
+  return invoices.map((inv) => inv.DocumentTotals.DocumentTotal.map((t) => [t.TaxableValue, t.TaxCode, t.TaxPercentage, t.Amount]));
+}
+
+function refusal(run: () => unknown): AppError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected the export to be refused');
+}
+
+// A credit note correcting a 21 % invoice of 121.00: every amount negative, no VAT lines.
+const creditNote = exportDoc({ fields: { document_id: 'KS-1', issue_date: '2025-06-10', supplier_name: 'UAB Tiekėjas', amount_total: '-121.00', amount_tax: '-21.00', amount_total_base: '-100.00' } });
+
+describe('i.SAF and accounting lines: credit notes', () => {
+  it('gives a credit note without VAT lines the rate and code of the invoice it corrects, amounts kept negative', () => {
+    expect(documentTotals(creditNote, '2025-06-10')).toEqual([{ taxableValue: '-100.00', taxCode: 'PVM1', taxPercentage: '21', amount: '-21.00' }]);
+    // Without a net amount it is read from the total and the tax.
+    const noBase = exportDoc({ fields: { issue_date: '2026-02-01', amount_total: '-112.00', amount_tax: '-12.00' } });
+    expect(documentTotals(noBase, '2026-02-01')).toEqual([{ taxableValue: '-100.00', taxCode: 'PVM58', taxPercentage: '12', amount: '-12.00' }]);
+    expect(totalsInFile(buildIsaf([creditNote], options))).toEqual([[['-100.00', 'PVM1', '21', '-21.00']]]);
+  });
+
+  it('books a credit note in Rivile and NSOFT with its VAT rate and code', () => {
+    expect(accountingLines(creditNote, '2025-06-10')).toEqual([expect.objectContaining({ net: -100, rate: 21, tax: -21, taxCode: 'PVM1', fromTotals: true })]);
+    expect(rivileRecords(creditNote).i06.I07).toEqual([expect.objectContaining({ I07_KODAS: 'RC-PVM1', I07_SUMA: '-100.00', I07_PVM: '-21.00', I07_PVM_PROC: '21', I07_MOKESTIS: 'PVM1' })]);
+    expect(nsoftRows(creditNote)).toEqual([expect.objectContaining({ NET_AMOUNT: '-100.00', VAT_RATE: '21', VAT_CODE: 'PVM1', VAT_AMOUNT: '-21.00', GROSS_AMOUNT: '-121.00' })]);
+  });
+});
+
+describe('i.SAF: 9 % on 2026 documents', () => {
+  it('keeps PVM2 for a 2026 document without VAT lines that shows 9 % (e.g. an advance paid in 2025)', () => {
+    expect(ratesOn('2026-01-15')).toEqual(expect.arrayContaining([21, 12, 9, 5, 0]));
+    const advance = exportDoc({ fields: { document_id: 'A-1', issue_date: '2026-01-15', supplier_name: 'UAB Šiluma', amount_total: '109.00', amount_tax: '9.00', amount_total_base: '100.00' } });
+    expect(documentTotals(advance, '2026-01-15')).toEqual([{ taxableValue: '100.00', taxCode: 'PVM2', taxPercentage: '9', amount: '9.00' }]);
+    expect(totalsInFile(buildIsaf([advance], options))).toEqual([[['100.00', 'PVM2', '9', '9.00']]]);
+    // 12 % still reads as 12 % in 2026, and 9 % before 2026 as before.
+    const twelve = exportDoc({ fields: { issue_date: '2026-01-15', amount_total: '112.00', amount_tax: '12.00', amount_total_base: '100.00' } });
+    expect(documentTotals(twelve, '2026-01-15')[0]).toMatchObject({ taxCode: 'PVM58', taxPercentage: '12' });
+    const nine2025 = exportDoc({ fields: { issue_date: '2025-12-31', amount_total: '109.00', amount_tax: '9.00', amount_total_base: '100.00' } });
+    expect(documentTotals(nine2025, '2025-12-31')[0]).toMatchObject({ taxCode: 'PVM2', taxPercentage: '9' });
+  });
+});
+
+describe('i.SAF: amounts in EUR only', () => {
+  const inCurrency = (currency: string, fileName: string, number = '') => ({
+    ...exportDoc({ fields: { document_id: number, issue_date: '2025-06-10', supplier_name: 'Seller Ltd', amount_total: '121.00', amount_tax: '21.00', currency } }),
+    original_file_name: fileName,
+  });
+
+  it('refuses documents in another currency with a 422 naming them', () => {
+    const usd = inCurrency('USD', 'usd-invoice.pdf');
+    const error = refusal(() => buildIsaf([inCurrency('EUR', 'eur.pdf'), usd], options));
+    expect(error.toBody()).toEqual({
+      statusCode: 422,
+      error: 'ValidationFailed',
+      message: 'i.SAF amounts are in EUR: usd-invoice.pdf is in another currency',
+      details: [{ path: [usd.receipt_id, 'currency'], message: 'The currency is USD' }],
+    });
+    // Several: all named; a document without a file name by its number.
+    const several = refusal(() => buildIsaf([inCurrency('GBP', 'london.pdf'), inCurrency('PLN', '', 'FV/7')], options));
+    expect(several.message).toBe('i.SAF amounts are in EUR: london.pdf, FV/7 are in another currency');
+  });
+
+  it('exports documents in EUR, in eur or € as typed, and without a currency (taken as EUR)', () => {
+    const docs = [inCurrency('EUR', 'a.pdf'), inCurrency('eur', 'b.pdf'), inCurrency('€', 'c.pdf'), inCurrency('', 'd.pdf')];
+    expect(totalsInFile(buildIsaf(docs, options))).toHaveLength(4);
+  });
+});

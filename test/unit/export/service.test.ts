@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { ContentPorts, StoredContent } from '../../../lambdas/core/content/ports';
+import type { DocumentRecord } from '../../../lambdas/core/documents/types';
+import { canSee } from '../../../lambdas/core/documents/workflow';
+import { exportReceipts } from '../../../lambdas/core/export/service';
+import { notFound } from '../../../shared/errors';
+import { exportDoc } from '../integrations/fixtures';
+
+function record(id: string, overrides: Partial<DocumentRecord> = {}): DocumentRecord {
+  return {
+    receipt_id: id,
+    scope: 'C#c1',
+    company_id: 'c1',
+    company_name: 'Mano UAB',
+    company_code: '300000001',
+    user_id: 'u1',
+    user: { name: 'Ona', surname: 'Onaitė' },
+    receipt_type: 'receipt',
+    status: 'review',
+    flag: false,
+    notes: '',
+    category: null,
+    original_file_name: `${id}.pdf`,
+    email_id: null,
+    duplicate_id: null,
+    stakeholder_id: null,
+    counterparty_name: '',
+    document_number: '',
+    issue_date: null,
+    total: null,
+    currency: null,
+    search_text: '',
+    key_digest: null,
+    can_be_restarted: false,
+    error_message: null,
+    created_at: '2025-05-01T10:00:00.000Z',
+    updated_at: '2025-05-01T10:00:00.000Z',
+    version: 1,
+    upload_id: null,
+    mode: 'single',
+    split_page: null,
+    upload_type: null,
+    process_rows: false,
+    source: null,
+    pages: [],
+    content_key: null,
+    boxes_key: null,
+    related_documents: [],
+    charged_month: null,
+    processing_run: 1,
+    ...overrides,
+  };
+}
+
+/** Read-only ports with the access rules of the real ones (content-ports.ts): another company's or a missing document is not there. */
+function fakePorts(records: DocumentRecord[], contents: Record<string, StoredContent> = {}): ContentPorts {
+  const byId = new Map(records.map((r) => [r.receipt_id, r]));
+  const unused = () => Promise.reject(new Error('not used by exports'));
+  return {
+    clock: { now: () => new Date('2026-02-01T12:00:00Z') },
+    documents: {
+      async load(caller, id) {
+        const r = byId.get(id);
+        if (!canSee(r, caller)) throw notFound('Document not found');
+        return structuredClone(r);
+      },
+      // As a DynamoDB batch read: in no particular order (here the store's), the unseen ones left out.
+      async loadMany(caller, ids) {
+        return [...byId.values()].filter((r) => ids.includes(r.receipt_id) && canSee(r, caller)).map((r) => structuredClone(r));
+      },
+      saveContent: unused,
+    },
+    blobs: { readContent: async (key) => contents[key], writeContent: unused, readBoxes: async () => undefined, writeBoxes: unused },
+    settings: { getSchemaOverrides: async () => ({}), putSchemaOverrides: unused, getGridTemplate: async () => undefined, putGridTemplate: unused, getCompanyCode: async () => undefined },
+  };
+}
+
+const caller = { userId: 'u1', companyId: 'c1' };
+const invoicesIn = (xml: string) => xml.match(/<Invoice>/g)?.length ?? 0;
+
+describe('export service: documents asked for', () => {
+  const ports = fakePorts([record('r1'), record('r2'), record('r3'), record('theirs', { company_id: 'c2', scope: 'C#c2' })]);
+
+  it('exports every document asked for, in the order asked', async () => {
+    const file = await exportReceipts(ports, caller, 'r1', { type: 'isaf', receipt_ids: 'r3,r2' });
+    expect(invoicesIn(Buffer.from(file.base64, 'base64').toString('utf8'))).toBe(3);
+    const csv = Buffer.from((await exportReceipts(ports, caller, 'r1', { type: 'csv', receipt_ids: 'r3,r2', fields: 'file:File' })).base64, 'base64').toString('utf8');
+    expect(csv.replace(/^\uFEFF/, '').split('\r\n')).toEqual(['FILE', 'r1.pdf', 'r3.pdf', 'r2.pdf', '']);
+  });
+
+  it('answers 404 Document not found when any document asked for is missing or another company’s, first or later', async () => {
+    const refused = { kind: 'NotFound', statusCode: 404, message: 'Document not found' };
+    // A deleted (missing) or another company's document among the others: no file with the rest.
+    await expect(exportReceipts(ports, caller, 'r1', { type: 'isaf', receipt_ids: 'r2,gone' })).rejects.toMatchObject(refused);
+    await expect(exportReceipts(ports, caller, 'r1', { type: 'isaf', receipt_ids: 'theirs,r2' })).rejects.toMatchObject(refused);
+    await expect(exportReceipts(ports, caller, 'r1', { type: 'csv', receipt_ids: 'r2,gone' })).rejects.toMatchObject(refused);
+    // The same answer when it is the first one.
+    await expect(exportReceipts(ports, caller, 'gone', { type: 'isaf', receipt_ids: 'r1,r2' })).rejects.toMatchObject(refused);
+  });
+
+  it('refuses an i.SAF file of a document in another currency with a 422 naming it', async () => {
+    const usd = exportDoc({ fields: { document_id: 'US-1', issue_date: '2025-06-10', supplier_name: 'Seller Inc', amount_total: '121.00', amount_tax: '21.00', currency: 'USD' } });
+    const withUsd = fakePorts([record('r1'), record('r2', { content_key: 'c/r2.json', original_file_name: 'seller-inc.pdf' })], {
+      'c/r2.json': { format: 'content/v1', items: usd.content.items, seq: 1 },
+    });
+    await expect(exportReceipts(withUsd, caller, 'r1', { type: 'isaf', receipt_ids: 'r2' })).rejects.toMatchObject({
+      kind: 'ValidationFailed',
+      statusCode: 422,
+      message: 'i.SAF amounts are in EUR: seller-inc.pdf is in another currency',
+    });
+    // The other formats carry the currency as it is.
+    await expect(exportReceipts(withUsd, caller, 'r1', { type: 'xml', receipt_ids: 'r2' })).resolves.toMatchObject({ mime: 'application/xml' });
+  });
+});
