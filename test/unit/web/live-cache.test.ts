@@ -194,6 +194,17 @@ describe('live events on the query cache', () => {
     expect(qc.getQueryState(queryKeys.receiptList(review))?.isInvalidated).toBe(false);
   });
 
+  it("another company's deletion reads the lists and counts again (the all-companies view held its documents)", () => {
+    const { qc, cache, review } = setup();
+    handleLiveMessage({ event: 'company-delete', payload: { company_id: 'c2' } }, cache, 'c1');
+    expect(qc.getQueryData<Array<{ company_id: string }>>(queryKeys.companies)?.map((c) => c.company_id)).toEqual(['c1']);
+    expect(qc.getQueryState(queryKeys.receiptList(review))?.isInvalidated).toBe(true);
+    // a company the user never had changes nothing
+    const fresh = setup();
+    handleLiveMessage({ event: 'company-delete', payload: { company_id: 'zz' } }, fresh.cache, 'c1');
+    expect(fresh.qc.getQueryState(queryKeys.receiptList(fresh.review))?.isInvalidated).toBe(false);
+  });
+
   it('a late older state of a document changes no list', () => {
     const { qc, cache, processing, review } = setup();
     handleLiveMessage({ event: 'receipt-update', payload: receipt({ receipt_id: 'a', status: 'review', version: 3 }) }, cache, 'c1');

@@ -139,7 +139,10 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
       applyCompanies(queryClient, applyCompanyEvent(queryClient.getQueryData<Company[]>(queryKeys.companies), payload));
     },
     applyCompanyDelete(payload, activeCompanyId) {
-      applyCompanies(queryClient, applyCompanyDelete(queryClient.getQueryData<Company[]>(queryKeys.companies), payload, activeCompanyId));
+      const update = applyCompanyDelete(queryClient.getQueryData<Company[]>(queryKeys.companies), payload, activeCompanyId);
+      applyCompanies(queryClient, update);
+      // The all-companies lists and their counts held the company's documents: read again without them.
+      if (update.kind !== 'none') void queryClient.invalidateQueries({ queryKey: queryKeys.receipts });
     },
     applyMembership(payload) {
       applyCompanies(queryClient, applyMembershipEvent(queryClient.getQueryData<Company[]>(queryKeys.companies), payload));

@@ -43,6 +43,8 @@ export function useDeleteCompany() {
     onSuccess: (_res, companyId) => {
       queryClient.setQueryData<Company[]>(queryKeys.companies, (old) => old?.filter((c) => c.company_id !== companyId));
       void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
+      // The all-companies lists and counts held its documents
+      void queryClient.invalidateQueries({ queryKey: queryKeys.receipts });
     },
   });
 }

@@ -28,14 +28,25 @@ export const EXPORT_SUCCESS = 'Document successfully downloaded';
 type Tab = 'csv' | 'pdf' | 'xml' | 'rivile' | 'isaf';
 const TAB_LABELS: Record<Tab, string> = { csv: 'CSV', pdf: 'PDF', xml: 'XML', rivile: 'Rivile EIP', isaf: 'i.SAF' };
 
-let fontPromise: Promise<PdfFont | undefined> | null = null;
-/** The PDF font (Liberation Sans from pdfjs-dist: Latin with Lithuanian letters), fetched once. */
-function loadPdfFont(): Promise<PdfFont | undefined> {
+let fontPromise: Promise<PdfFont> | null = null;
+/**
+ * The PDF font (Liberation Sans from pdfjs-dist: Latin with Lithuanian letters), fetched once. Without it the
+ * standard font would print ąčęėįšųūž as other characters, so a failed fetch fails the PDF (the user tries again,
+ * and the next try fetches again) instead of exporting garbled names.
+ */
+function loadPdfFont(): Promise<PdfFont> {
   fontPromise ??= Promise.all([fetch(fontRegularUrl), fetch(fontBoldUrl)])
-    .then(async ([r, b]) => (r.ok && b.ok ? { regular: await r.arrayBuffer(), bold: await b.arrayBuffer() } : undefined))
-    .catch(() => undefined);
+    .then(async ([r, b]) => {
+      if (!r.ok || !b.ok) throw new Error(`font ${r.ok ? b.status : r.status}`);
+      return { regular: await r.arrayBuffer(), bold: await b.arrayBuffer() };
+    })
+    .catch(() => {
+      fontPromise = null;
+      throw new Error(PDF_FONT_FAILED);
+    });
   return fontPromise;
 }
+export const PDF_FONT_FAILED = 'The PDF could not be made: its font did not load. Please check the connection and try again.';
 
 /** The CSV format last chosen on this browser (a person's spreadsheet settings do not change between exports). */
 const CSV_FORMAT_KEY = 'export_csv_format';
