@@ -94,7 +94,17 @@ export interface DriveImportStatus {
   /** Documents created since the folder was chosen. */
   total_imported: number;
   last_error: string | null;
+  /** Files of the folder that did not become documents, newest first (at most DRIVE_SKIPPED_KEPT), with why. */
+  skipped_files: DriveSkippedFile[];
 }
+export interface DriveSkippedFile {
+  name: string;
+  reason: string;
+  /** When the run that met it ended. */
+  at: string;
+}
+/** Skipped files an import keeps to show (the newest). */
+export const DRIVE_SKIPPED_KEPT = 20;
 export interface DriveStatusResponse {
   items: DriveImportStatus[];
 }

@@ -77,6 +77,8 @@ describe('Dropbox import in Chromium', () => {
     const font = await doc.embedFont(StandardFonts.Helvetica);
     doc.addPage([595, 842]).drawText('Office supplies  Total 19.90 EUR', { x: 50, y: 780, size: 14, font });
     stack.dropbox.dropFile('/Receipts inbox', 'office-supplies.pdf', await doc.save());
+    // … and a phone photo in a format the upload does not take is named under the toggle, with why
+    stack.dropbox.dropFile('/Receipts inbox', 'IMG_2041.HEIC', Buffer.from('heic'));
     await stack.driveSchedule.tick();
     await stack.jobs.idle();
     const api = apiClient(stack.apiUrl, await signIn(stack, user));
@@ -86,6 +88,7 @@ describe('Dropbox import in Chromium', () => {
     await page.reload();
     await page.getByTestId('integration-page').waitFor();
     await expect.poll(() => page.getByTestId('drive-note-dropbox').textContent()).toContain('1 imported');
+    expect(await page.getByTestId('drive-skipped-dropbox').innerText()).toContain('IMG_2041.HEIC — This file type is not allowed');
     await screenshot(page, 'drive-integration-screen');
   });
 

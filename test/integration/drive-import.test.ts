@@ -113,12 +113,18 @@ describe('Google Drive and Dropbox imports', () => {
 
     const status = (await api.get(`/company/service/drive/status?company_id=${companyId}`)).body as Status;
     expect(status.items.find((s) => s.service_type === 'dropbox')).toMatchObject({ connected: true, folder_name: '/Scans', last_imported: 0, total_imported: 2, last_error: null });
+    // The file the upload rules do not take is named with why, and stays named after runs that met nothing new
+    const skipped = (s: Status) => (s.items.find((i) => i.service_type === 'dropbox') as unknown as { skipped_files: Array<{ name: string; reason: string }> }).skipped_files;
+    expect(skipped(status)).toEqual([{ name: 'notes.txt', reason: 'This file type is not allowed', at: expect.any(String) }]);
 
     // A third run after a new file: one more document, nothing twice.
     t.stack.dropbox.dropFile('/Scans', 'hotel.pdf', PDF_B);
+    t.stack.dropbox.dropFile('/Scans', 'photo.heic', Buffer.from('heic'));
     await t.stack.driveSchedule.tick();
     await settle();
     expect((await documents(api, companyId)).map((d) => d.original_file_name).sort()).toEqual(['hotel.pdf', 'parking.pdf', 'taxi.pdf']);
+    const later = (await api.get(`/company/service/drive/status?company_id=${companyId}`)).body as Status;
+    expect(skipped(later).map((f) => `${f.name}: ${f.reason}`)).toEqual(['photo.heic: This file type is not allowed', 'notes.txt: This file type is not allowed']);
 
     // The same folder chosen again (OK in Edit Folder) keeps its place: a file added before it is still imported
     t.stack.dropbox.dropFile('/Scans', 'toll.pdf', PDF_A);

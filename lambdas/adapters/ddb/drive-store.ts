@@ -107,9 +107,9 @@ export const ddbDriveStore: DriveStore = {
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.driveImport(companyId, service),
-          UpdateExpression: 'SET last_run_at = :at, last_imported = :n, last_error = :e, lease_id = :null, lease_until = :null',
+          UpdateExpression: 'SET last_run_at = :at, last_imported = :n, last_error = :e, skipped_files = :s, lease_id = :null, lease_until = :null',
           ConditionExpression: 'lease_id = :id',
-          ExpressionAttributeValues: { ':at': outcome.at, ':n': outcome.imported, ':e': outcome.error, ':id': leaseId, ':null': null },
+          ExpressionAttributeValues: { ':at': outcome.at, ':n': outcome.imported, ':e': outcome.error, ':s': outcome.skipped_files, ':id': leaseId, ':null': null },
         }),
       );
     } catch (error) {

@@ -2,7 +2,7 @@
  * What the Google Drive and Dropbox imports need from the outside world (adapters in lambdas/adapters/drive and
  * lambdas/adapters/ddb/drive-store.ts). Core never imports an adapter or an SDK.
  */
-import type { DriveService } from '../../../shared/schemas/drive';
+import type { DriveService, DriveSkippedFile } from '../../../shared/schemas/drive';
 import type { SealedSecret } from '../integrations/ports';
 
 /** The grant of one company on one service, sealed in the credentials store. */
@@ -114,6 +114,8 @@ export interface DriveImportRecord {
   last_imported: number;
   total_imported: number;
   last_error: string | null;
+  /** Files that did not become documents, newest first (absent on imports stored before it was kept). */
+  skipped_files?: DriveSkippedFile[];
   /** A run holds the import until this time (a second run finds it held and does nothing). */
   lease_until: string | null;
   lease_id: string | null;
@@ -134,7 +136,12 @@ export interface DriveStore {
   /** Moves the cursor forward, only while the lease is still this run's. */
   saveProgress(companyId: string, service: DriveService, leaseId: string, cursor: string, imported: number): Promise<boolean>;
   /** Records the run's outcome and frees the lease. */
-  finishRun(companyId: string, service: DriveService, leaseId: string, outcome: { at: string; imported: number; error: string | null }): Promise<void>;
+  finishRun(
+    companyId: string,
+    service: DriveService,
+    leaseId: string,
+    outcome: { at: string; imported: number; error: string | null; skipped_files: DriveSkippedFile[] },
+  ): Promise<void>;
   /** Sets the company's flag and selected folder name. */
   setCompanyDrive(companyId: string, service: DriveService, enabled: boolean, folderName: string | null): Promise<void>;
 }

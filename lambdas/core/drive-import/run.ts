@@ -16,7 +16,8 @@
  * A grant the provider refuses switches the import off with a message (shown on the Integration screen).
  */
 import { randomUUID } from 'node:crypto';
-import { DRIVE_MSG, DRIVE_PRODUCT, type DriveService } from '../../../shared/schemas/drive';
+import { DRIVE_MSG, DRIVE_PRODUCT, DRIVE_SKIPPED_KEPT, type DriveService, type DriveSkippedFile } from '../../../shared/schemas/drive';
+import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { monthOf, toCompanyView } from '../accounts/companies';
 import type { CompanyRecord } from '../accounts/types';
 import { digest, documentIdFor, EXTENSIONS, extensionOf, maxBytesFor, uploadKey } from '../documents/files';
@@ -69,9 +70,19 @@ export const uploadIdOf = (companyId: string, service: DriveService, file: Pick<
 
 /** Files the upload rules take (type by extension, size within the limit); the rest are left in the folder. */
 export function acceptable(file: DriveFile): boolean {
-  const rule = EXTENSIONS[extensionOf(file.name)];
-  return Boolean(rule) && file.size > 0 && file.size <= maxBytesFor(rule!.kind);
+  return skipReason(file) === undefined;
 }
+
+/** Why the upload rules do not take a file, in the upload's own words; undefined when they take it. */
+export function skipReason(file: DriveFile): string | undefined {
+  const rule = EXTENSIONS[extensionOf(file.name)];
+  if (!rule) return UPLOAD_MSG.typeNotAllowed;
+  if (file.size <= 0) return UPLOAD_MSG.empty;
+  if (file.size > maxBytesFor(rule.kind)) return rule.kind === 'image' ? UPLOAD_MSG.imageTooBig : UPLOAD_MSG.documentTooBig;
+  return undefined;
+}
+
+export const DOWNLOAD_REFUSED = 'The file could not be downloaded';
 
 /** One import of one company: reads the changes after its cursor and turns new files into documents. */
 export async function importFolder(deps: DriveRunDeps, companyId: string, service: DriveService): Promise<RunOutcome> {
@@ -85,6 +96,10 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
   }
   let imported = 0;
   let skipped = 0;
+  // What this run did not take, with why: kept on the import (newest first) for the Integration screen.
+  const skippedNow: Array<{ name: string; reason: string }> = [];
+  const skippedFiles = (at: string): DriveSkippedFile[] =>
+    [...skippedNow.map((f) => ({ ...f, at })), ...(record.skipped_files ?? [])].slice(0, DRIVE_SKIPPED_KEPT);
   try {
     const tokens = await openTokens(deps, companyId, service);
     if (!tokens) throw new DriveAuthError('no stored grant');
@@ -99,8 +114,10 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
         let pageImported = 0;
         if (changes.files.length) await releaseExpiredReservations(deps, companyId);
         for (const file of changes.files) {
-          if (!acceptable(file)) {
+          const reason = skipReason(file);
+          if (reason) {
             skipped += 1;
+            skippedNow.push({ name: file.name, reason });
             continue;
           }
           try {
@@ -109,6 +126,7 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
             // One file the provider will never hand over must not stop the folder: it is skipped and said so.
             if (!fileCannotBeDownloaded(error)) throw error;
             skipped += 1;
+            skippedNow.push({ name: file.name, reason: DOWNLOAD_REFUSED });
             deps.log.warn('drive file cannot be downloaded: skipped', { company_id: companyId, service, file: file.name, error: error.message });
           }
         }
@@ -122,8 +140,9 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
     } finally {
       await keepRenewedTokens(deps, companyId, service, tokens, session).catch(() => undefined);
     }
-    await deps.drive.finishRun(companyId, service, leaseId, { at: deps.clock.now().toISOString(), imported, error: null });
-    if (imported) deps.log.info('drive import', { company_id: companyId, service, imported, skipped });
+    const at = deps.clock.now().toISOString();
+    await deps.drive.finishRun(companyId, service, leaseId, { at, imported, error: null, skipped_files: skippedFiles(at) });
+    if (imported || skipped) deps.log.info('drive import', { company_id: companyId, service, imported, skipped });
     return { ...base, imported, skipped, state: 'done' };
   } catch (error) {
     if (error instanceof DriveAuthError) {
@@ -134,7 +153,8 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
     }
     const message = `${DRIVE_PRODUCT[service]}: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
     deps.log.warn('drive import failed', { company_id: companyId, service, error: message });
-    await deps.drive.finishRun(companyId, service, leaseId, { at: deps.clock.now().toISOString(), imported, error: message });
+    const at = deps.clock.now().toISOString();
+    await deps.drive.finishRun(companyId, service, leaseId, { at, imported, error: message, skipped_files: skippedFiles(at) });
     return { ...base, imported, skipped, state: 'failed', error: message };
   }
 }

@@ -220,7 +220,9 @@ export async function chooseDriveFolder(deps: DriveDeps, caller: DriveCaller, in
     const same = record.folder_id === found.id && record.cursor;
     return { folder: found, cursor: same ? record.cursor! : await s.startCursor(found.id) };
   });
-  await deps.drive.putImport({ ...record, folder_id: folder.id, folder_name: folder.name, cursor, last_error: null, lease_until: null, lease_id: null });
+  // Another folder: the files skipped in the one before are not this folder's
+  const skipped_files = folder.id === record.folder_id ? record.skipped_files : [];
+  await deps.drive.putImport({ ...record, folder_id: folder.id, folder_name: folder.name, cursor, last_error: null, lease_until: null, lease_id: null, skipped_files });
   await deps.drive.setCompanyDrive(caller.companyId, service, true, folder.name);
   return publishCompany(deps, caller);
 }
@@ -234,6 +236,7 @@ export function statusOf(service: DriveService, record: DriveImportRecord | unde
     last_imported: record?.last_imported ?? 0,
     total_imported: record?.total_imported ?? 0,
     last_error: record?.last_error ?? null,
+    skipped_files: record?.folder_id ? (record.skipped_files ?? []) : [],
   };
 }
 

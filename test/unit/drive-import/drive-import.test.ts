@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptable, uploadIdOf } from '../../../lambdas/core/drive-import/run';
+import { acceptable, skipReason, uploadIdOf } from '../../../lambdas/core/drive-import/run';
 import { completeAuthorization, redirectUriOf, stateHashOf, switchDrive, type DriveDeps } from '../../../lambdas/core/drive-import/service';
 import type { DriveImportRecord, DriveProvider, DriveStore, OAuthStateRecord } from '../../../lambdas/core/drive-import/ports';
 import type { IntegrationStore, SecretBox, StoredCredentials } from '../../../lambdas/core/integrations/ports';
@@ -106,6 +106,15 @@ describe('drive imports: files', () => {
     expect(acceptable({ id: '1', revision: 'r', name: 'notes.txt', size: 1000 })).toBe(false);
     expect(acceptable({ id: '1', revision: 'r', name: 'empty.pdf', size: 0 })).toBe(false);
     expect(acceptable({ id: '1', revision: 'r', name: 'huge.png', size: 500 * 1024 * 1024 })).toBe(false);
+  });
+
+  it("says why a file is not taken, in the upload's own words", () => {
+    const file = (name: string, size: number) => ({ id: '1', revision: 'r', name, size });
+    expect(skipReason(file('scan.pdf', 1000))).toBeUndefined();
+    expect(skipReason(file('photo.heic', 1000))).toBe('This file type is not allowed');
+    expect(skipReason(file('empty.pdf', 0))).toBe('The file is empty');
+    expect(skipReason(file('big.jpg', 11 * 1024 * 1024))).toBe('Image size limits 10MB');
+    expect(skipReason(file('big.pdf', 31 * 1024 * 1024))).toBe('File size limits 30MB');
   });
 
   it('names one upload per company, service, file and content revision', () => {

@@ -1,8 +1,29 @@
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../../lib/format';
-import type { DriveService } from '../../../../../shared/schemas/drive';
+import type { DriveService, DriveSkippedFile } from '../../../../../shared/schemas/drive';
 import { useDriveStatus } from '../api/drive';
 import '../drive.css';
+
+/** Files shown by name; the rest are counted. */
+const SKIPPED_SHOWN = 5;
+
+/** The folder's files that did not become documents, newest first, each with why (the upload's own words). */
+function SkippedFiles({ files, service }: { files: DriveSkippedFile[]; service: DriveService }) {
+  const shown = files.slice(0, SKIPPED_SHOWN);
+  return (
+    <div className="drive-skipped" data-testid={`drive-skipped-${service}`}>
+      Not imported:
+      <ul>
+        {shown.map((f) => (
+          <li key={`${f.at}-${f.name}`}>
+            <span className="drive-skipped-name">{f.name}</span> — {f.reason}
+          </li>
+        ))}
+      </ul>
+      {files.length > shown.length && <span>and {files.length - shown.length} more</span>}
+    </div>
+  );
+}
 
 /**
  * Under the Google and Dropbox toggles of the Integration screen: the Edit Folder link while the import is on,
@@ -25,6 +46,7 @@ export function DriveImportNote({ companyId, service, on, folder }: { companyId:
       ) : (
         'New files in a chosen folder become documents.'
       )}
+      {on && status && status.skipped_files.length > 0 && <SkippedFiles files={status.skipped_files} service={service} />}
       {status?.last_error && (
         <div className="integration-error" role="alert" data-testid={`drive-error-${service}`}>
           {status.last_error}
