@@ -169,6 +169,18 @@ describe('LiveClient', () => {
     expect(t.sockets).toHaveLength(1);
   });
 
+  it('asks again for ALL when the companies changed (a company created or joined since)', async () => {
+    const t = setup();
+    t.client.start('ALL');
+    await flush();
+    t.sockets[0]!.open();
+    t.client.setCompany('ALL');
+    expect(t.sockets[0]!.sent).toEqual([]);
+    t.client.refollow();
+    expect(t.sockets[0]!.sent).toEqual([companyMessage('ALL')]);
+    expect(t.sockets).toHaveLength(1);
+  });
+
   it('switches the company on open when it changed while connecting', async () => {
     const t = setup();
     t.client.start('c1');

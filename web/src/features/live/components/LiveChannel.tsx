@@ -90,5 +90,17 @@ export function LiveChannel() {
     if (follow) clientRef.current?.start(follow);
   }, [follow, authStatus, config.wsUrl, cache]);
 
+  // All companies: a company created or joined later is followed too (the server's list is made when asked).
+  const companyIds = view.companies
+    .map((c) => c.company_id)
+    .sort()
+    .join(',');
+  const followedIds = useRef<string | null>(null);
+  useEffect(() => {
+    const before = followedIds.current;
+    followedIds.current = companyIds;
+    if (follow === 'ALL' && before !== null && before !== companyIds) clientRef.current?.refollow();
+  }, [companyIds, follow]);
+
   return <span hidden data-testid="live-status" data-status={status} />;
 }

@@ -140,6 +140,15 @@ export class LiveClient {
     if (this.running) this.switchCompany();
   }
 
+  /**
+   * Ask again for what the followed company means: following ALL, the server subscribes to the companies the user
+   * belongs to when asked, so a company created or joined since then needs the question again.
+   */
+  refollow(): void {
+    this.socketCompany = null;
+    if (this.running) this.switchCompany();
+  }
+
   stop(): void {
     this.running = false;
     this.generation += 1;
