@@ -132,6 +132,15 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     expect((await companyNow()).sql_import).toBe(false);
   });
 
+  it('refuses a send while no export target is switched on, confirming nothing', async () => {
+    const id = await uploadDocument(t.stack, admin, companyId, await invoicePdf(), 'send-nowhere.pdf');
+    const before = ((await admin.get(`/receipts/${id}?${q()}`)).body as { status: string }).status;
+    const res = record(await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [id] }));
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ message: 'Nothing was sent: no export integration (FTP, NSOFT or Rivile) is switched on' });
+    expect(((await admin.get(`/receipts/${id}?${q()}`)).body as { status: string }).status).toBe(before);
+  }, 120_000);
+
   it('switches FTP on after a real login, exports original and XML on confirm, and a second send adds nothing', async () => {
     const res = await service({ type: 'ftp_export', enabled: true, credential: ftpCreds() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -262,6 +271,28 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     const after = (await admin.get(`/receipts/${id}?${q()}`)).body as { error: { message: string } | null };
     expect(after.error).toBeNull();
     expect(await historyNames(id)).toContain('Exported to FTP');
+  }, 120_000);
+
+  it("one target's success does not hide another's failure: Rivile refused while FTP delivers; Send again clears it", async () => {
+    expect((await service({ type: 'rivile_export', enabled: true, credential: { api_key: RIVILE_KEY } })).status).toBe(200);
+    try {
+      // The key withdrawn in Rivile after the integration was switched on: a permanent refusal
+      t.stack.rivile.keys.delete(RIVILE_KEY);
+      const id = await confirmedDocument('two-targets.pdf');
+      t.stack.rivile.keys.add(RIVILE_KEY);
+      expect(filesUnder(ftp.root)).toContain(`${company.code}/${SAMPLE_INVOICE.date.slice(0, 7)}/${id}.xml`);
+      expect(await historyNames(id)).toContain('Exported to FTP');
+      const receipt = (await admin.get(`/receipts/${id}?${q()}`)).body as { error: { message: string } | null };
+      expect(receipt.error?.message).toMatch(/^Export to Rivile failed: /);
+      const again = record(await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [id] }));
+      expect(again.body).toMatchObject({ results: [{ receipt_id: id, ok: true }] });
+      await t.stack.exportJobs.idle(60_000);
+      expect(((await admin.get(`/receipts/${id}?${q()}`)).body as { error: unknown }).error).toBeNull();
+      expect(await historyNames(id)).toContain('Exported to Rivile');
+    } finally {
+      t.stack.rivile.keys.add(RIVILE_KEY);
+      await service({ type: 'rivile_export', enabled: false });
+    }
   }, 120_000);
 
   it('exports to NSOFT: the original and the NSOFT import file in the NSOFT server folder', async () => {

@@ -8,8 +8,10 @@
  * - transient failures (network, timeouts, the target busy or down) are retried as new messages with a growing
  *   delay, up to `maxAttempts`;
  * - a permanent failure, or the last attempt, writes "Export to <target> failed: <reason>" into the history and
- *   the document's error, where the user sees it and may send again (bulk "send"); a later success clears it.
+ *   the document's error, where the user sees it and may send again (bulk "send"); a later success of that target
+ *   clears it (only it: another target's open failure stays, `exportErrorAfter`).
  */
+import { businessMonth } from '../../../shared/business-time';
 import { AppError } from '../../../shared/errors';
 import { EXPORT_TARGETS, TARGET_LABEL, type ExportTarget } from '../../../shared/schemas/integrations';
 import type { ReceiptSummary } from '../../../shared/schemas/receipts';
@@ -64,23 +66,57 @@ export function enabledTargets(company: Pick<CompanyRecord, 'integrations'>): Ex
   return EXPORT_TARGETS.filter((t) => company.integrations?.[t]);
 }
 
-/** Queues one message per document and switched-on target; answers the targets. */
-export async function enqueueExports(
-  deps: { store: AccountsStore; queue: ExportQueue; clock: Clock },
-  caller: DocCaller,
-  receiptIds: string[],
-): Promise<ExportTarget[]> {
-  if (!caller.companyId || receiptIds.length === 0) return [];
-  const [company] = await deps.store.getCompanies([caller.companyId]);
-  if (!company) return [];
-  const targets = enabledTargets(company);
-  if (!targets.length) return [];
-  const now = deps.clock.now().toISOString();
-  const messages: ExportMessage[] = receiptIds.flatMap((id) =>
-    targets.map((target) => ({ receipt_id: id, company_id: company.company_id, target, attempt: 1, requested_by: caller.userId, requested_at: now })),
+/** The export targets a company, read now, has switched on. */
+async function companyTargets(store: AccountsStore, companyId: string): Promise<ExportTarget[]> {
+  const [company] = await store.getCompanies([companyId]);
+  return company ? enabledTargets(company) : [];
+}
+
+/** One queue message per document and target. */
+function exportMessages(clock: Clock, companyId: string, userId: string, receiptIds: string[], targets: ExportTarget[]): ExportMessage[] {
+  const now = clock.now().toISOString();
+  return receiptIds.flatMap((id) =>
+    targets.map((target) => ({ receipt_id: id, company_id: companyId, target, attempt: 1, requested_by: userId, requested_at: now })),
   );
-  await deps.queue.send(messages);
-  return targets;
+}
+
+/** What the edit screen's confirm answers when its document was archived but could not be queued. */
+export const CONFIRMED_NOT_SENT = 'The document was confirmed but not sent: the export queue could not be reached. Use Send again.';
+/** The reason each target's export error gives then. */
+export const QUEUE_UNREACHABLE = 'the export queue could not be reached';
+/** The list's Send and Send again when the company exports nowhere: nothing would be sent. */
+export const NO_EXPORT_TARGET = 'Nothing was sent: no export integration (FTP, NSOFT or Rivile) is switched on';
+
+type QueueDeps = Pick<ExportDeps, 'store' | 'queue' | 'clock'> & OutcomeDeps & { log?: { warn(message: string, data?: Record<string, unknown>): void } };
+
+/**
+ * Queues documents already confirmed (archived), one message per document and switched-on target. Their status is committed, so a queue that fails must not leave
+ * them archived and silently unsent: each gets "Export to <target> failed: the export queue could not be reached"
+ * for every switched-on target (the error the screens show, with Send again) and false is answered.
+ */
+export async function queueConfirmed(deps: QueueDeps, caller: DocCaller, receiptIds: string[]): Promise<boolean> {
+  const companyId = caller.companyId;
+  const targets = companyId && receiptIds.length ? await companyTargets(deps.store, companyId) : [];
+  if (!companyId || !targets.length) return true;
+  try {
+    await deps.queue.send(exportMessages(deps.clock, companyId, caller.userId, receiptIds, targets));
+    return true;
+  } catch (error) {
+    deps.log?.warn('export queue failed; the documents carry the export error', { receipt_ids: receiptIds, error: error instanceof Error ? error.message : String(error) });
+    for (const id of receiptIds) {
+      for (const target of targets) await recordOutcome(deps, id, target, exportFailure(target, QUEUE_UNREACHABLE));
+    }
+    return false;
+  }
+}
+
+/**
+ * The edit screen's CONFIRM with the send flag, after the document was archived: queued for the company's export
+ * targets; when the queue fails the document carries the export error (Send again) and the user is told that it
+ * was confirmed but not sent.
+ */
+export async function sendConfirmed(deps: QueueDeps, caller: DocCaller, receiptId: string): Promise<void> {
+  if (!(await queueConfirmed(deps, caller, [receiptId]))) throw new AppError('InternalError', CONFIRMED_NOT_SENT);
 }
 
 /** Statuses the list's Send takes: documents that were read and may be confirmed, and confirmed ones (again). */
@@ -102,14 +138,17 @@ export interface SendConfirm {
  * to send after a failure. Documents that were not read (failed, error, busy, unassigned) are refused.
  */
 export async function sendDocuments(
-  deps: DocumentDeps & { queue: ExportQueue },
+  deps: DocumentDeps & Pick<QueueDeps, 'queue' | 'log'>,
   confirm: SendConfirm,
   caller: DocCaller,
   receiptIds: string[],
 ): Promise<{ results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] }> {
   if (!caller.companyId) throw new AppError('BadRequest', 'company_id is required');
+  // Nothing is confirmed for a send that would go nowhere.
+  if (!(await companyTargets(deps.store, caller.companyId)).length) throw new AppError('Conflict', NO_EXPORT_TARGET);
   const results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] = [];
   const queued: string[] = [];
+  let sent = true;
   try {
     for (const id of [...new Set(receiptIds)]) {
       try {
@@ -130,8 +169,9 @@ export async function sendDocuments(
   } finally {
     // Also when an unexpected failure ends the call: the documents confirmed (archived) by then are sent, none is
     // left archived and unsent.
-    await enqueueExports(deps, caller, queued);
+    sent = await queueConfirmed(deps, caller, queued);
   }
+  if (!sent) for (const r of results) if (r.ok) Object.assign(r, { ok: false, status: 500, message: CONFIRMED_NOT_SENT });
   return { results };
 }
 
@@ -151,24 +191,39 @@ export async function exportDocumentOf(files: FileStore, doc: DocumentRecord): P
   };
 }
 
-const safePart = (s: string, fallback: string) =>
+/** The longest folder or file name part the export writes. */
+const PART_MAX = 80;
+
+const safeText = (s: string) =>
   s
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^[._]+/, '')
-    .slice(0, 80) || fallback;
+    .replace(/^[._]+/, '');
 
-/** `/<company code or unique name>/<YYYY-MM>` of the document's issue date (else its upload date). */
+const safePart = (s: string, fallback: string) => safeText(s).slice(0, PART_MAX) || fallback;
+
+/** A file name of at most PART_MAX characters, shortened in its base name: the extension says what the file is. */
+function safeFileName(name: string, fallback: string): string {
+  const clean = safeText(name);
+  const extension = /\.[A-Za-z0-9]{1,10}$/.exec(clean)?.[0] ?? '';
+  const base = clean.slice(0, clean.length - extension.length).slice(0, PART_MAX - extension.length);
+  return clean ? base + extension : fallback;
+}
+
+/**
+ * `/<company code or unique name>/<YYYY-MM>` of the document's issue date, else of its upload in the business
+ * calendar (Vilnius): an upload at 01:30 on the 1st belongs to the new month, as the bookkeeper counts it.
+ */
 export function exportFolder(company: Pick<CompanyRecord, 'code' | 'unique_name'>, doc: ExportDocument, issueDate: string | null): string {
-  const month = (issueDate && /^\d{4}-\d{2}/.test(issueDate) ? issueDate : doc.created_at).slice(0, 7);
+  const month = issueDate && /^\d{4}-\d{2}/.test(issueDate) ? issueDate.slice(0, 7) : businessMonth(new Date(doc.created_at));
   return `/${safePart(company.code || company.unique_name, 'company')}/${month}`;
 }
 
 /** Names carry the document id, so two documents never overwrite each other and a re-send overwrites itself. */
 export function exportFileNames(doc: Pick<ExportDocument, 'receipt_id' | 'original_file_name'>) {
   return {
-    original: `${doc.receipt_id}_${safePart(doc.original_file_name ?? '', 'original')}`,
+    original: `${doc.receipt_id}_${safeFileName(doc.original_file_name ?? '', 'original')}`,
     xml: `${doc.receipt_id}.xml`,
     nsoft: `${doc.receipt_id}.nsoft.csv`,
   };
@@ -202,15 +257,39 @@ async function deliver(deps: ExportDeps, company: CompanyRecord, doc: DocumentRe
   return files.map((f) => `${folder}/${f.name}`).join(', ');
 }
 
-/** Writes the outcome into the document's history (and its error), then tells the screens. */
-async function recordOutcome(deps: ExportDeps, receiptId: string, name: string, error: string | null): Promise<void> {
+/** "Export to <target> failed: <reason>", one line at most 500 characters. */
+function exportFailure(target: ExportTarget, reason: string): string {
+  return `${EXPORT_ERROR_PREFIX}${TARGET_LABEL[target]} failed: ${reason}`.replace(/\s+/g, ' ').slice(0, 500);
+}
+
+/** Where the next target's failure starts in a document's error that holds several. */
+const NEXT_EXPORT_FAILURE = new RegExp(`; (?=${EXPORT_ERROR_PREFIX}(?:${Object.values(TARGET_LABEL).join('|')}) failed: )`);
+
+/**
+ * The document's error after one target's outcome. Each failed target keeps its own "Export to <target> failed: …"
+ * (joined by '; '), so a success clears only that target's failure and another target's stays visible, with Send
+ * again; a later failure of the same target replaces its earlier one. An error that is not an export's (recognition)
+ * stays on a success and gives way to a failure.
+ */
+export function exportErrorAfter(current: string | null | undefined, target: ExportTarget, failure: string | null): string | null {
+  const isExportError = Boolean(current?.startsWith(EXPORT_ERROR_PREFIX));
+  if (!isExportError && !failure) return current ?? null;
+  const own = `${EXPORT_ERROR_PREFIX}${TARGET_LABEL[target]} failed: `;
+  const others = isExportError ? current!.split(NEXT_EXPORT_FAILURE).filter((f) => !f.startsWith(own)) : [];
+  const open = failure ? [...others, failure] : others;
+  return open.length ? open.join('; ') : null;
+}
+
+type OutcomeDeps = Pick<ExportDeps, 'documents' | 'live' | 'clock' | 'ids'>;
+
+/** Writes one target's outcome into the document's history (and its error), then tells the screens. */
+async function recordOutcome(deps: OutcomeDeps, receiptId: string, target: ExportTarget, failure: string | null): Promise<void> {
+  const name = failure ?? `Exported to ${TARGET_LABEL[target]}`;
   for (let attempt = 1; attempt <= 5; attempt++) {
     const doc = await deps.documents.get(receiptId);
     if (!doc) return;
     const now = deps.clock.now().toISOString();
-    // A success clears an earlier export error; other errors (recognition) stay.
-    const nextError = error ?? (doc.error_message?.startsWith(EXPORT_ERROR_PREFIX) ? null : doc.error_message);
-    const after: DocumentRecord = { ...doc, error_message: nextError, version: doc.version + 1, updated_at: now };
+    const after: DocumentRecord = { ...doc, error_message: exportErrorAfter(doc.error_message, target, failure), version: doc.version + 1, updated_at: now };
     const change = emptyChange();
     change.updates.push({ before: doc, after });
     change.history.push(historyRecord(deps.ids, receiptId, now, name, SYSTEM_ACTOR));
@@ -259,7 +338,7 @@ export async function runExport(
       content_key: doc.content_key ?? null,
       reference,
     });
-    await recordOutcome(deps, doc.receipt_id, `Exported to ${label}`, null);
+    await recordOutcome(deps, doc.receipt_id, msg.target, null);
     log.info('exported', ctx);
     return 'done';
   } catch (error) {
@@ -270,7 +349,6 @@ export async function runExport(
     await deps.queue.send([{ ...msg, attempt: msg.attempt + 1 }], backoffSeconds(msg.attempt, deps.retry));
     return 'retry';
   }
-  const message = `${EXPORT_ERROR_PREFIX}${label} failed: ${failure.message}`;
-  await recordOutcome(deps, doc.receipt_id, message.slice(0, 500), message.slice(0, 500));
+  await recordOutcome(deps, doc.receipt_id, msg.target, exportFailure(msg.target, failure.message));
   return 'failed';
 }

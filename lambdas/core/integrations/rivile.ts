@@ -45,13 +45,15 @@ export function rivileRecords(doc: ExportDocument): RivileRecords {
   const date = v('issue_date') || doc.created_at.slice(0, 10);
   const name = v(`${kind}_name`);
   const code = clientCode(v(`${kind}_code`), v(`${kind}_vat_id`), name);
-  const address = [v(`${kind}_street`), v(`${kind}_city`), v(`${kind}_zipcode`)].filter(Boolean).join(', ');
+  // The address in GAMA's own fields (street, city, post code), as the master-data import reads them back.
   const n08: Record<string, string> = {
     N08_KODAS_KS: code,
     N08_PAV: clip(name, 100),
     N08_IM_KODAS: clip(v(`${kind}_code`), 20),
     N08_PVM_KODAS: clip(v(`${kind}_vat_id`).replace(/\s+/g, ''), 20),
-    N08_ADR: clip(address, 100),
+    N08_ADR: clip(v(`${kind}_street`), 100),
+    N08_MIESTAS: clip(v(`${kind}_city`), 40),
+    N08_POST_KODAS: clip(v(`${kind}_zipcode`), 20),
     N08_SALIS_K: clip(v(`${kind}_country`).toUpperCase(), 2),
     // 1: supplier, 2: buyer.
     N08_RUSIS: doc.receipt_type === 'receipt' ? '1' : '2',

@@ -15,7 +15,7 @@ export const handler = httpHandler({
   query: companyScopedQuerySchema,
   body: bulkBodySchema,
   async run({ body, caller, deps, log }) {
-    if (body.action === 'send') return sendDocuments({ ...deps, queue: sqsExportQueue }, sendConfirm(editWiring(deps, log)), requireCaller(caller), body.receipt_ids);
+    if (body.action === 'send') return sendDocuments({ ...deps, queue: sqsExportQueue, log }, sendConfirm(editWiring(deps, log)), requireCaller(caller), body.receipt_ids);
     return bulkAction(deps, requireCaller(caller), body);
   },
 });

@@ -24,6 +24,13 @@ describe('Rivile mapping', () => {
     expect(r.n17.map((n) => n.N17_KODAS_PS)).toEqual(['RC-PVM1', 'ST-01']);
   });
 
+  it('writes the street into N08_ADR and the city and post code into their own fields, as the import reads them back', () => {
+    const doc = exportDoc({
+      fields: { document_id: 'PP-4', issue_date: '2025-03-04', supplier_name: 'UAB Popierius', supplier_code: '302222222', supplier_street: 'Gedimino pr. 1', supplier_city: 'Vilnius', supplier_zipcode: 'LT-01103', supplier_country: 'lt', amount_total: '121.00', amount_tax: '21.00' },
+    });
+    expect(rivileRecords(doc).n08).toMatchObject({ N08_ADR: 'Gedimino pr. 1', N08_MIESTAS: 'Vilnius', N08_POST_KODAS: 'LT-01103', N08_SALIS_K: 'LT' });
+  });
+
   it('uses one line per VAT rate without line items; sales are I06_OP_TIP 51; 12 % is PVM58 from 2026', () => {
     const doc = exportDoc({
       type: 'invoice',

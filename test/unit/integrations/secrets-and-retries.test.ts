@@ -38,4 +38,19 @@ describe('export retries and file names', () => {
     expect(exportFolder({ code: '', unique_name: 'acme-1' }, doc, null)).toBe('/acme-1/2026-02');
     expect(exportFileNames({ receipt_id: 'R1', original_file_name: '../Sąskaita nr 1.pdf' })).toEqual({ original: 'R1_Saskaita_nr_1.pdf', xml: 'R1.xml', nsoft: 'R1.nsoft.csv' });
   });
+
+  it('shortens a long original name in its base name and keeps the extension', () => {
+    const long = `${'Saskaita faktura '.repeat(8)}nr 1.pdf`;
+    const { original } = exportFileNames({ receipt_id: 'R1', original_file_name: long });
+    expect(original).toMatch(/^R1_Saskaita_faktura_.*\.pdf$/);
+    expect(original.length).toBe('R1_'.length + 80);
+    expect(exportFileNames({ receipt_id: 'R1', original_file_name: '' }).original).toBe('R1_original');
+  });
+
+  it('takes the month folder of an undated document from its upload in Vilnius time, not UTC', () => {
+    // 23:30 UTC on 31 January is 01:30 on 1 February in Vilnius.
+    const doc = { ...exportDoc({ fields: {} }), created_at: '2026-01-31T23:30:00.000Z' };
+    expect(exportFolder({ code: 'C1', unique_name: 'acme-1' }, doc, null)).toBe('/C1/2026-02');
+    expect(exportFolder({ code: 'C1', unique_name: 'acme-1' }, doc, '2026-01-31')).toBe('/C1/2026-01');
+  });
 });

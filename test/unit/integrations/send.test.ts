@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { DocumentRecord } from '../../../lambdas/core/documents/types';
-import { sendDocuments, type SendConfirm } from '../../../lambdas/core/integrations/export';
+import { CONFIRMED_NOT_SENT, NO_EXPORT_TARGET, sendDocuments, type SendConfirm } from '../../../lambdas/core/integrations/export';
 import type { ExportMessage } from '../../../lambdas/core/integrations/ports';
 import type { ReceiptSummary } from '../../../shared/schemas/receipts';
 import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
@@ -26,5 +26,38 @@ describe("the list's Send", () => {
     const deps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live: { publish: async () => undefined, publishToUser: async () => undefined }, clock, ids: { newId: () => ulid() }, queue: { send: async (m: ExportMessage[]) => void sent.push(...m) } };
     await expect(sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ['D1', 'D2', 'D3'])).rejects.toThrow('S3 is down');
     expect(sent.map((m) => [m.receipt_id, m.target])).toEqual([['D1', 'ftp_export']]);
+  });
+
+  it('refuses with a clear message, confirming nothing, when the company has no export target switched on', async () => {
+    const clock = { now: () => new Date('2026-03-10T10:00:00Z') };
+    const company = newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Ona', surname: 'O', email: 'o@x' }, { newId: () => ulid() }, clock);
+    const documents = new MemoryDocuments();
+    documents.docs.set('D1', { receipt_id: 'D1', company_id: company.company_id, status: 'archive', version: 1 } as DocumentRecord);
+    const confirmed: string[] = [];
+    const confirm: SendConfirm = {
+      confirm: async (_caller, id) => {
+        confirmed.push(id);
+        return { receipt_id: id, status: 'archive' } as ReceiptSummary;
+      },
+      check: async (_caller, id) => void confirmed.push(id),
+    };
+    const sent: ExportMessage[] = [];
+    const deps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live: { publish: async () => undefined, publishToUser: async () => undefined }, clock, ids: { newId: () => ulid() }, queue: { send: async (m: ExportMessage[]) => void sent.push(...m) } };
+    await expect(sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ['D1'])).rejects.toMatchObject({ statusCode: 409, message: NO_EXPORT_TARGET });
+    expect(confirmed).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  it('answers the confirmed documents as not sent, each with the export error on it, when the export queue fails', async () => {
+    const clock = { now: () => new Date('2026-03-10T10:00:00Z') };
+    const created = newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Ona', surname: 'O', email: 'o@x' }, { newId: () => ulid() }, clock);
+    const company = { ...created, integrations: { ...created.integrations!, nsoft_export: true } };
+    const documents = new MemoryDocuments();
+    documents.docs.set('D1', { receipt_id: 'D1', company_id: company.company_id, status: 'review', version: 1, error_message: null, user: { name: 'Ona', surname: 'O' }, pages: [] } as unknown as DocumentRecord);
+    const confirm: SendConfirm = { confirm: async (_caller, id) => ({ receipt_id: id, status: 'archive' }) as ReceiptSummary, check: async () => undefined };
+    const deps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live: { publish: async () => undefined, publishToUser: async () => undefined }, clock, ids: { newId: () => ulid() }, queue: { send: async () => Promise.reject(new Error('SQS is down')) } };
+    const answer = await sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ['D1']);
+    expect(answer).toEqual({ results: [{ receipt_id: 'D1', ok: false, status: 500, message: CONFIRMED_NOT_SENT, receipt: expect.anything() }] });
+    expect(documents.docs.get('D1')!.error_message).toBe('Export to NSOFT failed: the export queue could not be reached');
   });
 });

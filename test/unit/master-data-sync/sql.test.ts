@@ -5,6 +5,8 @@ import { rivileSource, sqlSource } from '../../../lambdas/core/master-data/sync/
 import type { SyncState } from '../../../lambdas/core/master-data/sync/ports';
 import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
 import { SQL_MAPPING_DEFAULTS, sqlMappingSchema } from '../../../shared/schemas/master-data-sync';
+import { upsertStakeholder, type StakeholderRow } from '../../../lambdas/core/master-data/sync/upsert';
+import { FakeMasterDataStore } from '../../support/fake-master-data-store';
 
 const cols = { code: 'Kodas', name: 'Pavadinimas', vat_id: '' };
 
@@ -98,6 +100,31 @@ describe('Rivile import: list calls', () => {
     expect(calls.map(([m, p]) => `${m}:${p.pagenumber}`)).toEqual(['GET_N08_LIST:1', 'GET_N08_LIST:2', 'GET_N17_LIST:1']);
     const odd: RivileApi = { call: async () => 'nonsense' };
     await expect(rivileSource(odd, 'k').readPage(0, null)).rejects.toBeInstanceOf(TargetError);
+  });
+
+  it('imports each detail from its own field and leaves out what a client does not give: a stored city, post code and e-mail stay', async () => {
+    const clients = [
+      { N08_KODAS_KS: 'K1', N08_PAV: 'Baltijos Prekyba UAB', N08_ADR: 'Konstitucijos pr. 7', N08_MIESTAS: 'Vilnius', N08_POST_KODAS: 'LT-09308', N08_E_MAIL: 'info@baltija.lt', N08_SALIS_K: 'LT', N08_RUSIS: '1' },
+      { N08_KODAS_KS: 'K2', N08_PAV: 'Kuro Tiekimas UAB', N08_ADR: 'Savanorių pr. 1', N08_MIESTAS: '', N08_RUSIS: '1' },
+    ];
+    const api: RivileApi = { call: async () => ({ N08: clients }) };
+    const page = await rivileSource(api, 'KEY1234-x').readPage(0, null);
+    expect(page.rows.map((r) => r.row)).toEqual([
+      { code: 'K1', name: 'Baltijos Prekyba UAB', vat_id: undefined, street: 'Konstitucijos pr. 7', city: 'Vilnius', zipcode: 'LT-09308', country: 'LT', email: 'info@baltija.lt' },
+      { code: 'K2', name: 'Kuro Tiekimas UAB', vat_id: undefined, street: 'Savanorių pr. 1', city: undefined, zipcode: undefined, country: undefined, email: undefined },
+    ]);
+    const masterData = new FakeMasterDataStore();
+    const now = '2026-03-01T09:00:00.000Z';
+    await masterData.putStakeholder({
+      id: 's2', type: 'supplier', name: 'Kuro Tiekimas UAB', code: 'K2', vat_id: 'LT100009876543', street: 'Old street 2', city: 'Kaunas', zipcode: 'LT-44001', country: 'LT', email: 'kuras@example.com',
+      delivery: '', category_id: null, selected_date_format: null, recognise_details: false,
+      company_id: 'c1', external: false, created_at: now, updated_at: now, version: 1,
+    });
+    const deps = { masterData, clock: { now: () => new Date(now) }, ids: { newId: () => 'new-id' } };
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', page.rows[1]!.row as StakeholderRow)).toEqual({ outcome: 'updated' });
+    expect(await masterData.getStakeholder('c1', 's2')).toMatchObject({
+      street: 'Savanorių pr. 1', city: 'Kaunas', zipcode: 'LT-44001', country: 'LT', email: 'kuras@example.com', vat_id: 'LT100009876543', external: true,
+    });
   });
 });
 

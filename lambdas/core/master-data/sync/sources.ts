@@ -94,6 +94,9 @@ export function rivileSource(api: RivileApi, apiKey: string): SyncSource {
       const rows: SourceRow[] = [];
       for (const r of raw) {
         const t = (f: string) => cellText(r[f]);
+        // A detail GAMA leaves out or empty is not imported: it keeps what the record has (as an SQL column the
+        // mapping leaves empty), instead of wiping a city or e-mail typed in the product.
+        const detail = (f: string) => t(f) || undefined;
         if (table === 'N17') {
           rows.push({ kind: 'items', row: { code: t('N17_KODAS_PS'), name: t('N17_PAV') } });
           continue;
@@ -101,12 +104,12 @@ export function rivileSource(api: RivileApi, apiKey: string): SyncSource {
         const row: StakeholderRow = {
           code: t('N08_KODAS_KS'),
           name: t('N08_PAV'),
-          vat_id: t('N08_PVM_KODAS'),
-          street: t('N08_ADR'),
-          city: t('N08_MIESTAS'),
-          zipcode: t('N08_POST_KODAS'),
-          country: t('N08_SALIS_K'),
-          email: t('N08_E_MAIL'),
+          vat_id: detail('N08_PVM_KODAS'),
+          street: detail('N08_ADR'),
+          city: detail('N08_MIESTAS'),
+          zipcode: detail('N08_POST_KODAS'),
+          country: detail('N08_SALIS_K'),
+          email: detail('N08_E_MAIL'),
         };
         for (const type of clientTypes(r.N08_RUSIS)) rows.push({ kind: type === 'supplier' ? 'suppliers' : 'customers', type, row });
       }

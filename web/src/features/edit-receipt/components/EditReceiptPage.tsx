@@ -18,6 +18,7 @@ import { useActiveCompany } from '../../companies/api/companies';
 import { ExportModal } from '../../export/components/ExportModal';
 import { receiptOfPayload } from '../../live/lib/cache-updates';
 import { useReceiptCache } from '../../live/use-receipt-cache';
+import { sendAgainNotice, type BulkSendAnswer } from '../../integration/lib/outcomes';
 import { useReceiptDetail } from '../../receipts/api/receipts';
 import type { Receipt } from '../../receipts/api/types';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
@@ -364,8 +365,9 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   /** Integrations: queue the archived document again for the company's export targets (bulk send). */
   const sendAgain = async () => {
     try {
-      await api.post('/receipts/bulk', { action: 'send', receipt_ids: [receiptId] }, { query: { company_id: companyId } });
-      info.show('The document was sent again', 'success');
+      const answer = await api.post<BulkSendAnswer>('/receipts/bulk', { action: 'send', receipt_ids: [receiptId] }, { query: { company_id: companyId } });
+      const notice = sendAgainNotice(answer);
+      info.show(notice.text, notice.tone);
     } catch (e) {
       info.show(messageOf(e), 'error');
     }

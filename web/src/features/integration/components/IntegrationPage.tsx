@@ -15,6 +15,7 @@ import { useDriveSwitch } from '../../drive-import/api/drive';
 import { DriveImportNote } from '../../drive-import/components/DriveImportNote';
 // Master-data imports (SQL, Rivile): credentials, mapping, status and sync now
 import { useImportStatuses, useSaveSqlMapping, useSyncNow } from '../api/imports';
+import { syncNowNotice } from '../lib/outcomes';
 import { ImportStatusPanel } from './ImportStatusPanel';
 import { SqlCredentialsModal, SqlMappingEditor } from './SqlImportForms';
 
@@ -163,7 +164,10 @@ export function IntegrationPage() {
                   syncing={syncNow.isPending && syncNow.variables === s.type}
                   onSyncNow={() =>
                     syncNow.mutate(s.type, {
-                      onSuccess: (run) => info.show(run.outcome === 'failed' ? `Sync failed: ${run.error ?? ''}` : 'Sync finished', run.outcome === 'failed' ? 'error' : 'success'),
+                      onSuccess: (run) => {
+                        const notice = syncNowNotice(run);
+                        info.show(notice.text, notice.tone);
+                      },
                       onError: (error) => info.show(messageOf(error), 'error'),
                     })
                   }

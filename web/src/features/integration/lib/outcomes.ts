@@ -1,0 +1,34 @@
+import type { SyncRunView } from '../../../../../shared/schemas/master-data-sync';
+import { MSG } from '../../../../../shared/schemas/messages';
+import type { InfoTone } from '../../../components/ui/InfoPopup';
+
+export interface Notice {
+  text: string;
+  tone: InfoTone;
+}
+
+/**
+ * What "Sync now" tells about its run. A run that reached the call's time budget stopped between pages
+ * (`partial`): the schedule continues it at once, so it is not finished yet.
+ */
+export function syncNowNotice(run: Pick<SyncRunView, 'outcome' | 'error'>): Notice {
+  if (run.outcome === 'failed') return { text: `Sync failed: ${run.error ?? ''}`, tone: 'error' };
+  if (run.outcome === 'done') return { text: 'Sync finished', tone: 'success' };
+  return { text: 'Sync stopped for now; it continues in the background', tone: 'info' };
+}
+
+/** POST /receipts/bulk's answer to a send: one line per document. */
+export interface BulkSendAnswer {
+  results?: { ok: boolean; message?: string }[];
+}
+
+/**
+ * What Send again tells: the bulk send answers 200 with a result per document, a refused one (not valid, the
+ * company's own code as its supplier's, confirmed but not queued) with ok false and why — read as the list's Send
+ * reads it.
+ */
+export function sendAgainNotice(answer: BulkSendAnswer | null | undefined): Notice {
+  const result = answer?.results?.[0];
+  if (result?.ok) return { text: 'The document was sent again', tone: 'success' };
+  return { text: result?.message || MSG.somethingWrong, tone: 'error' };
+}
