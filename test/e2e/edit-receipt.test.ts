@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -119,6 +119,15 @@ describe('edit-receipt screen in Chromium', () => {
     await subtotal.fill('100.00');
     await expect.poll(() => page.getByTestId('error-amount_total_base').count(), { timeout: 8000 }).toBe(0);
     await expect.poll(() => page.getByRole('button', { name: 'CONFIRM' }).isEnabled(), { timeout: 8000 }).toBe(true);
+
+    // Exported from here, the file has the values on the screen (the date typed), not those of the first load
+    await page.getByTestId('export').click();
+    const exportModal = page.getByTestId('export-modal');
+    await expect.poll(() => exportModal.getByTestId('export-field').count(), { timeout: 8000 }).toBeGreaterThan(0);
+    const [csv] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
+    const rows = readFileSync(await csv.path()).toString('utf8').replace(/^\ufeff/, '').trim().split(/\r?\n/);
+    expect(rows[1]).toContain('2025-03-04');
+    await expect.poll(() => exportModal.count()).toBe(0);
 
     // The help panel documents the keyboard
     await page.getByTestId('tool-help').click();

@@ -362,6 +362,16 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     }
   };
 
+  /**
+   * Export: what was typed is saved first, and the document read again, so the file has the values on the screen
+   * (the document as first loaded carries the list's fields of that moment, which the file prefers).
+   */
+  const exportNow = async () => {
+    await flush();
+    await receiptQ.refetch();
+    setPopup({ kind: 'export' });
+  };
+
   /** Integrations: queue the archived document again for the company's export targets (bulk send). */
   const sendAgain = async () => {
     try {
@@ -550,7 +560,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           <button type="button" className={`icon-btn ${receipt.flag ? 'is-on' : ''}`} aria-label={receipt.flag ? 'Unflag' : 'Flag'} title={receipt.flag ? 'Unflag' : 'Flag'} aria-pressed={receipt.flag} disabled={readOnly} onClick={() => void toggleFlag()} data-testid="flag">
             <EditIcon name="flag" />
           </button>
-          <button type="button" className="icon-btn" aria-label="Export" title="Export" onClick={() => void flush().then(() => setPopup({ kind: 'export' }))} data-testid="export">
+          <button type="button" className="icon-btn" aria-label="Export" title="Export" onClick={() => void exportNow()} data-testid="export">
             <Icon name="export" />
           </button>
           <button type="button" className="icon-btn" aria-label="Delete" title="Delete" onClick={() => setPopup({ kind: 'delete' })} data-testid="delete">
