@@ -113,6 +113,25 @@ describe('content API against the local stack', () => {
     expect(item.content!.position!.left).toBeCloseTo(subtotal.left, 4);
   });
 
+  it("a supplier code or name of any length keeps the document readable (its grid template's key stays short)", async () => {
+    const other = await uploadDocument(t.stack, api, companyId, await invoicePdf(), 'invoice-long-code.pdf');
+    const read = async () => api.get(`/receipts/${other}/content?${q()}`);
+    const long = 'A1'.repeat(550);
+    const saved = await api.put(`/receipts/${other}/content?${q()}`, { version: ((await read()).body as ContentResponse).version, items: [{ id: 'supplier_code', value: long }] });
+    expect(saved.status).toBe(200);
+    expect(valueOf(saved.body as ContentResponse, 'supplier_code')).toBe(long);
+    expect((await read()).status).toBe(200);
+    const byName = await api.put(`/receipts/${other}/content?${q()}`, {
+      version: (saved.body as ContentResponse).version,
+      items: [
+        { id: 'supplier_code', value: '' },
+        { id: 'supplier_name', value: 'Ž'.repeat(1500) },
+      ],
+    });
+    expect(byName.status).toBe(200);
+    expect((await read()).status).toBe(200);
+  });
+
   it('applies a line-items grid, adds, moves and deletes rows', async () => {
     const c = await content();
     const rows = [1, 2].map((i) => ({ top_position: TABLE.top + i * TABLE.rowHeight }));

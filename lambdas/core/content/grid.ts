@@ -7,6 +7,7 @@
  * Rules (rules.md): a grid gives a result only if its document (page) exists, at least one column fills a
  * datapoint and the box has all four coordinates; rows and columns outside the box are dropped.
  */
+import { createHash } from 'node:crypto';
 import type { Box, ContentValue, Grid, GridPart, SchemaField } from '../../../shared/schemas/content';
 import { AppError } from '../../../shared/errors';
 import type { DateFormat } from '../recognition/types';
@@ -159,6 +160,19 @@ export function gridFromTemplate(template: Grid, pages: PageBoxes[]): Grid {
   };
 }
 
+/** Longest folded value a template key keeps as it is; DynamoDB sort keys allow 1 KB. */
+export const TEMPLATE_KEY_VALUE_MAX = 200;
+
+/**
+ * A folded value within TEMPLATE_KEY_VALUE_MAX: a longer one (a code or name typed or read at any length) keeps its
+ * start and a digest of the whole, so it stays one key of its own and can never make the key too long for the
+ * table (every content answer reads the template).
+ */
+function bounded(value: string): string {
+  if (value.length <= TEMPLATE_KEY_VALUE_MAX) return value;
+  return `${value.slice(0, 100)}~${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+}
+
 /** The key a grid template is saved under: the stakeholder's code, else its name, folded. */
 export function templateKey(code: string, name: string): string | undefined {
   const fold = (s: string) =>
@@ -168,7 +182,7 @@ export function templateKey(code: string, name: string): string | undefined {
       .toLowerCase()
       .replace(/[^a-z0-9]/g, '');
   const c = fold(code);
-  if (c) return `code:${c}`;
+  if (c) return `code:${bounded(c)}`;
   const n = fold(name);
-  return n ? `name:${n}` : undefined;
+  return n ? `name:${bounded(n)}` : undefined;
 }

@@ -200,6 +200,11 @@ describe('reading boxes and grids', () => {
     expect(templateKey(' 302-123 ', 'UAB X')).toBe('code:302123');
     expect(templateKey('', 'UAB Ėglė')).toBe('name:uabegle');
     expect(templateKey('', '')).toBeUndefined();
+    // any length gives a key of bounded length, one per value (a key over 1 KB broke every content answer)
+    const long = templateKey('x'.repeat(5000), '')!;
+    expect(long.length).toBeLessThan(200);
+    expect(long).not.toBe(templateKey(`${'x'.repeat(4999)}y`, ''));
+    expect(templateKey('x'.repeat(200), '')).toBe(`code:${'x'.repeat(200)}`);
   });
 });
 
