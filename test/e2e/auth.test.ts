@@ -23,7 +23,8 @@ describe('sign-up to dashboard in Chromium', () => {
   });
 
   it('signs up, confirms with the emailed code, signs in and sees the dashboard', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
     const email = `e2e${Date.now()}@example.com`;
     const password = 'Browser123';
 
@@ -97,6 +98,20 @@ describe('sign-up to dashboard in Chromium', () => {
     await page.waitForURL(/\/dashboard$/);
     await screenshot(page, 'e2e-dashboard-after-signin');
 
+    // Two tabs share the session: a sign-out in one ends it in the other too, which drops what it showed
+    const second = await context.newPage();
+    await second.goto(`${stack.url}/dashboard`);
+    await expect.poll(() => second.getByTestId('company-card').count(), { timeout: 20_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(/\/signin/);
+    await second.waitForURL(/\/signin/, { timeout: 10_000 });
+    expect(await second.getByTestId('company-card').count()).toBe(0);
+    await second.close();
+    await page.locator('input[name="email"]').fill(email);
+    await page.locator('input[name="password"]').fill(password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/dashboard$/);
+
     // A session that ended on the server (the API answers 401): the pop-up's RECONNECT signs out, and signing in
     // again returns to the page the user was on
     await page.route(/\/stakeholders\?/, (route) => route.fulfill({ status: 401, json: { statusCode: 401, message: 'Unauthorized' } }), { times: 1 });
@@ -110,6 +125,6 @@ describe('sign-up to dashboard in Chromium', () => {
     await page.locator('input[name="password"]').fill(password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
     await page.waitForURL(/\/suppliers$/);
-    await page.close();
+    await context.close();
   });
 });

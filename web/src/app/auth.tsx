@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getCurrentUser, signOut as amplifySignOut } from 'aws-amplify/auth';
 import { Hub } from 'aws-amplify/utils';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { sessionChangeOf } from './auth-storage';
 import { useSessionExpiry } from './session-expiry';
 
 export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
@@ -114,6 +115,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
     });
   }, [refresh, apply, reportSessionExpired]);
+
+  // Another tab signed out, or signed in as someone else: this tab drops what it holds of the user it showed (it
+  // would otherwise go on showing their data and call the API with the other user's tokens).
+  const usernameRef = useRef<string | null>(null);
+  usernameRef.current = user?.username ?? null;
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      const change = sessionChangeOf(event, usernameRef.current);
+      if (change === 'none') return;
+      queryClient.clear();
+      if (change === 'signedOut') apply('signedOut', null);
+      else void refresh();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [apply, refresh, queryClient]);
 
   const value = useMemo(
     () => ({ status, user, refresh, signOut, signedOutOnPurpose, reportSessionExpired }),
