@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +25,7 @@ import { resetMailClient } from '../../lambdas/adapters/mail/ses-mailer';
 import { serveStatic } from './static-files';
 import { ensureTable } from './table';
 import { LocalWebSocketGateway } from './ws-adapter';
+import { localRequestGuard, type Refusal } from './host-guard';
 // Integrations
 import { resetSecretBox } from '../../lambdas/adapters/secrets';
 import { resetSqsClient } from '../../lambdas/adapters/sqs/export-queue';
@@ -133,6 +134,12 @@ async function mailCode(smtpPort: number, info: { email: string; kind: string; c
   }
 }
 
+/** A request the host guard refuses: its status and short text, and the connection closed. */
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+  res.end(refusal.text);
+}
+
 /**
  * Starts local mode: DynamoDB, S3 and Cognito stand-ins, and one HTTP server that is the
  * API Gateway (HTTP under /api, WebSocket at /ws, @connections under /_ws), the Cognito
@@ -153,15 +160,21 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const cognitoEndpoint = `${url}/cognito`;
   // Google Drive's stand-in on its own port: the Drive SDK keeps only the origin of its root URL.
   const google = createGoogleDriveStandIn({ file: path.join(opts.dataDir, 'google-drive.json') });
-  const googleServer: Server = createServer((req, res) =>
+  const googleServer: Server = createServer();
+  await new Promise<void>((resolve) => googleServer.listen(opts.googlePort ?? 0, host, resolve));
+  const googlePort = (googleServer.address() as AddressInfo).port;
+  const googleUrl = `http://${host}:${googlePort}`;
+  // DNS rebinding: the stand-in answers only its own names, and state changes only from its own page.
+  const googleGuard = localRequestGuard({ host, port: googlePort, originChecked: () => true });
+  googleServer.on('request', (req, res) => {
+    const refusal = googleGuard(req);
+    if (refusal) return refuse(res, refusal);
     google.handle(req, res, '').catch((error: unknown) => {
       console.error('[google] request failed', error);
       if (!res.headersSent) res.writeHead(500);
       res.end();
-    }),
-  );
-  await new Promise<void>((resolve) => googleServer.listen(opts.googlePort ?? 0, host, resolve));
-  const googleUrl = `http://${host}:${(googleServer.address() as AddressInfo).port}`;
+    });
+  });
 
   Object.assign(process.env, {
     STAGE: 'local',
@@ -310,7 +323,16 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const openApiJson = () =>
     (openApi ??= import('../openapi/load').then(async ({ generateOpenApi }) => JSON.stringify(await generateOpenApi({ serverUrl: runtimeConfig.apiUrl }))));
 
+  // DNS rebinding: requests and upgrades named for another host are refused (421), and state-changing requests to
+  // Cognito and the stand-ins (/_*) from a page of another origin (403): docs/security.md "Local mode".
+  const guard = localRequestGuard({
+    host,
+    port,
+    originChecked: (pathname) => pathname === '/cognito' || pathname.startsWith('/cognito/') || pathname.startsWith('/_'),
+  });
   server.on('request', (req, res) => {
+    const refusal = guard(req);
+    if (refusal) return refuse(res, refusal);
     const pathname = (req.url ?? '/').split('?')[0]!;
     const fail = (error: unknown) => {
       console.error('[local] request failed', error);
@@ -355,7 +377,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }
   });
   server.on('upgrade', (req, socket, head) => {
-    if ((req.url ?? '').startsWith('/ws')) {
+    const refusal = guard(req);
+    if (refusal) {
+      socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(refusal.text)}\r\nConnection: close\r\n\r\n${refusal.text}`);
+    } else if ((req.url ?? '').startsWith('/ws')) {
       gateway.handleUpgrade(req, socket, head).catch(() => socket.destroy());
     } else {
       socket.destroy();
