@@ -26,6 +26,7 @@ export function emailInDeps(): EmailInDeps {
     store: d.store,
     clock: d.clock,
     domains: env().EMAIL_IN_DOMAIN ? [env().EMAIL_IN_DOMAIN] : [],
+    mailFrom: env().MAIL_FROM,
     mailer: sesMailer,
     log: createLogger({ job: 'receive-email' }),
   };

@@ -237,6 +237,29 @@ describe('email-in', () => {
     expect(emailA.files).toHaveLength(2);
   }, 180_000);
 
+  it('a notice carries Auto-Submitted: auto-generated, and forwarded back to the address it sets off no other notice', async () => {
+    const { api, companyId, user } = await registeredUser(t.stack, 'mailloop');
+    const address = await companyEmail(api, companyId);
+    const before = t.stack.mail.messages().length;
+    await send([address], await compose({ from: 'x@supplier.example', to: address, subject: 'Hello', messageId: '<loop-start@supplier.example>', text: 'no attachment' }));
+    await settle();
+    const notice = await t.stack.mail.waitFor(user.email, { after: before });
+    expect(notice.subject).toBe('No document was taken from your mail: Hello');
+    expect(notice.headers).toContainEqual({ key: 'auto-submitted', value: 'auto-generated' });
+
+    // The owner's inbox forwards (redirects) everything to the company's Email-in address: the notice as it was received.
+    const forwarded = readFileSync(path.join(t.dataDir, 'mail', `${notice.id}.eml`));
+    await send([address], forwarded);
+    await settle();
+    expect(t.stack.mail.messages().slice(before).filter((m) => m.to.includes(user.email))).toHaveLength(1);
+    // The forwarded notice is still recorded, like any mail to the address.
+    const { emailIdOf } = await import('../../lambdas/core/email-in/receive');
+    const { parseMail } = await import('../../lambdas/core/email-in/mime');
+    const recorded = await api.get(`/emails/${emailIdOf(await parseMail(forwarded), companyId)}?company_id=${companyId}`);
+    expect(recorded.status).toBe(200);
+    expect(recorded.body).toMatchObject({ subject: 'No document was taken from your mail: Hello', state: 'done', files: [] });
+  }, 120_000);
+
   it('GET /emails/{id}: members of the email’s company only; another company 404, anonymous 401', async () => {
     const owner = await registeredUser(t.stack, 'mailiso');
     const other = await registeredUser(t.stack, 'mailother');

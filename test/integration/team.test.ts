@@ -4,6 +4,8 @@ import {
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { keys } from '../../lambdas/adapters/ddb/keys';
@@ -281,9 +283,10 @@ describe('team and invitations through the local API', () => {
     adminLive.close();
     expect(changed.body).toMatchObject({ surname: 'Naujoji', role: 'admin', can_be_deleted: true });
     const newAddress = (changed.body as { email: string }).email;
-    // the old address is free again, the new one is claimed for this member
+    // the old address is kept for this company only (never another company's), the new one is claimed for this member
     const oldClaim = await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.emailIn('rasa.rasaite@in.receipts.local') }));
-    expect(oldClaim.Item).toBeUndefined();
+    expect(oldClaim.Item).toMatchObject({ kind: 'released', released_company_id: admin.companyId });
+    expect(oldClaim.Item!.company_id).toBeUndefined();
     const claim = await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.emailIn(newAddress) }));
     expect(claim.Item).toMatchObject({ company_id: admin.companyId, user_id: id });
     // the member now administers the company
@@ -308,7 +311,7 @@ describe('team and invitations through the local API', () => {
     expect(users.items).toEqual([expect.objectContaining({ user_id: self, can_be_deleted: false, role: 'admin' })]);
   });
 
-  it('deletes a member: the membership and their Email-in claim go, their account stays', async () => {
+  it('deletes a member: the membership goes, their Email-in claim is released to the company, their account stays', async () => {
     const admin = await registeredUser(t.stack, 'teamadmin');
     const email = `gone${Date.now()}@example.com`;
     const { token } = await invite(admin, { email, name: 'Laura', surname: 'Laukaitė' });
@@ -324,12 +327,84 @@ describe('team and invitations through the local API', () => {
     const after = (await admin.api.get(`/company/users${q}`)).body as Users;
     expect(after.items.map((u) => u.user_id)).toEqual([subOf(admin.token)]);
     const claim = await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.emailIn(address) }));
-    expect(claim.Item).toBeUndefined();
+    expect(claim.Item).toMatchObject({ kind: 'released', released_company_id: admin.companyId, address });
+    expect(claim.Item!.company_id).toBeUndefined();
+    expect(claim.Item!.user_id).toBeUndefined();
     // the former member keeps their account but no longer reaches the company
     expect((await member.api.get('/user')).status).toBe(200);
     expect((await member.api.get(`/receipts${q}`)).status).toBe(403);
     expect((await admin.api.delete(`/company/users/${id}${q}`)).status).toBe(404);
   });
+
+  it("a released Email-in address is never given to another company: mail to it is not taken; its own company may reuse it", async () => {
+    const adminA = await registeredUser(t.stack, 'teamadmin');
+    const adminB = await registeredUser(t.stack, 'teamadmin');
+    const unique = Date.now().toString(36);
+    const surname = `Adresaitė${unique}`;
+    const base = `aldona.adresaite${unique}`;
+    const domain = '@in.receipts.local';
+    const join = async (admin: typeof adminA, tag: string) => {
+      const email = `${tag}${Date.now()}@example.com`;
+      const { token } = await invite(admin, { email, name: 'Aldona', surname });
+      const member = await signUpInvited(email, 'Passw0rdOk', invitationIdOf(token));
+      const users = (await admin.api.get(`/company/users?company_id=${admin.companyId}`)).body as Users;
+      return { id: subOf(member.token), address: users.items.find((u) => u.user_id === subOf(member.token))!.email };
+    };
+    const claimOf = async (address: string) => (await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.emailIn(address) }))).Item;
+
+    // A member of company A gets the address, and is deleted: the address stays A's.
+    const first = await join(adminA, 'reuse1');
+    expect(first.address).toBe(`${base}${domain}`);
+    expect((await adminA.api.delete(`/company/users/${first.id}?company_id=${adminA.companyId}`)).status).toBe(200);
+
+    // The next person of that name in company B takes the next candidate, and cannot be given the address either.
+    const second = await join(adminB, 'reuse2');
+    expect(second.address).toBe(`${base}2${domain}`);
+    expect(await claimOf(`${base}${domain}`)).toMatchObject({ kind: 'released', released_company_id: adminA.companyId });
+    const taken = await adminB.api.put(`/company/users/${second.id}?company_id=${adminB.companyId}`, { email_prefix: base });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({ details: [{ path: ['email_prefix'], message: 'This Email-in address is already taken' }] });
+
+    // Suppliers still mailing the old address: not taken, by nobody (as an unknown address).
+    const transport = nodemailer.createTransport({ host: t.stack.smtp.host, port: t.stack.smtp.port, secure: false, ignoreTLS: true });
+    const raw = await new MailComposer({
+      from: 'billing@supplier.example',
+      to: `${base}${domain}`,
+      subject: 'Invoice for Aldona',
+      text: 'attached',
+      attachments: [{ filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n') }],
+    })
+      .compile()
+      .build();
+    await transport.sendMail({ envelope: { from: 'billing@supplier.example', to: [`${base}${domain}`] }, raw });
+    transport.close();
+    await t.stack.emailJobs.idle();
+    await t.stack.jobs.idle();
+    for (const admin of [adminA, adminB]) {
+      expect(((await admin.api.get(`/receipts?company_id=${admin.companyId}`)).body as { items: unknown[] }).items).toEqual([]);
+    }
+
+    // Company A may give it again (a new colleague of that name, or the same person back).
+    const third = await join(adminA, 'reuse3');
+    expect(third.address).toBe(`${base}${domain}`);
+    expect(await claimOf(`${base}${domain}`)).toMatchObject({ kind: 'member', company_id: adminA.companyId, user_id: third.id });
+
+    // Moved to another prefix, the address is released to A again: still not B's.
+    const moved = await adminA.api.put(`/company/users/${third.id}?company_id=${adminA.companyId}`, { email_prefix: `${base}.new` });
+    expect(moved.status).toBe(200);
+    expect(await claimOf(`${base}${domain}`)).toMatchObject({ kind: 'released', released_company_id: adminA.companyId });
+    expect((await adminB.api.put(`/company/users/${second.id}?company_id=${adminB.companyId}`, { email_prefix: base })).status).toBe(409);
+    // …and A may take it back.
+    expect((await adminA.api.put(`/company/users/${third.id}?company_id=${adminA.companyId}`, { email_prefix: base })).status).toBe(200);
+    expect(await claimOf(`${base}${domain}`)).toMatchObject({ kind: 'member', company_id: adminA.companyId, user_id: third.id });
+
+    // Company A deleted: its members' addresses are released too, not given to the next Aldona of company B.
+    expect((await adminA.api.post('/company', { company_name: 'Antra UAB', code: '300000002' })).status).toBe(201);
+    expect((await adminA.api.delete(`/company?company_id=${adminA.companyId}`)).status).toBe(200);
+    expect(await claimOf(`${base}${domain}`)).toMatchObject({ kind: 'released', released_company_id: adminA.companyId });
+    const fourth = await join(adminB, 'reuse4');
+    expect(fourth.address).toBe(`${base}3${domain}`);
+  }, 120_000);
 
   it('keeps tenants apart: basic members get 403, other companies 403/404, anonymous callers 401', async () => {
     const admin = await registeredUser(t.stack, 'teamadmin');

@@ -5,7 +5,9 @@ import type { CompanyRecord, MembershipRecord, ProfileRecord, UsageRecord } from
 import { CompanyLimitReached, type AccountsStore } from '../../core/ports';
 import { ddb } from './client';
 import { keys } from './keys';
+import { batchWrite } from './documents-store';
 import { batchDelete, batchGet, queryAll, stripKeys, tableName } from './table-ops';
+import { releasedClaimItem } from './team-store';
 
 /** True when a cancelled transaction failed on the condition of its item at `index`. */
 function cancelledAt(error: unknown, index: number): boolean {
@@ -194,13 +196,15 @@ export const ddbAccountsStore: AccountsStore = {
   },
 
   async deleteCompany(company, members) {
+    // Team and invitations: the members' own Email-in addresses are released, never given to another company
+    // (suppliers may go on mailing them; mail to them is not taken).
+    const memberAddresses = members.flatMap((m) => {
+      const prefix = (m as { email_prefix?: string }).email_prefix;
+      return prefix ? [`${prefix}@${EMAIL_IN_DOMAIN}`] : [];
+    });
+    await batchWrite(memberAddresses.map((address) => ({ PutRequest: { Item: releasedClaimItem(address, company.company_id) } })));
     await batchDelete([
       ...members.map((m) => keys.membership(m.user_id, m.company_id)),
-      // Team and invitations: the members' own Email-in addresses go with their memberships.
-      ...members.flatMap((m) => {
-        const prefix = (m as { email_prefix?: string }).email_prefix;
-        return prefix ? [keys.emailIn(`${prefix}@${EMAIL_IN_DOMAIN}`)] : [];
-      }),
       keys.emailIn(company.email),
       keys.companyCounts(company.company_id, 'receipt'),
       keys.companyCounts(company.company_id, 'invoice'),

@@ -41,15 +41,22 @@ export const ddbEmailStore: EmailStore = {
   },
 
   async finish(emailId, files) {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.email(emailId),
-        UpdateExpression: 'SET #state = :done, files = :files',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':done': 'done', ':files': files },
-      }),
-    );
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.email(emailId),
+          UpdateExpression: 'SET #state = :done, files = :files',
+          // Only the run that moves it from receiving finishes it (two deliveries at once: one notice).
+          ConditionExpression: '#state = :receiving',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':done': 'done', ':files': files, ':receiving': 'receiving' },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   },
 };

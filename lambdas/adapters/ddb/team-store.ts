@@ -35,6 +35,39 @@ function claimItem(address: string, companyId: string, userId: string) {
   return { ...keys.emailIn(address), type: 'EMAILIN', kind: 'member', company_id: companyId, user_id: userId, address };
 }
 
+/**
+ * What stays of a member's address once released (member deleted, prefix changed): the company it belonged to and
+ * no `company_id`, so mail to it is not taken (E1 finds no claim) and no other company is ever given it — suppliers
+ * may go on mailing it. The same company may claim it again (data-model.md, "member email-in claim").
+ */
+export function releasedClaimItem(address: string, companyId: string) {
+  return { ...keys.emailIn(address), type: 'EMAILIN', kind: 'released', released_company_id: companyId, address };
+}
+
+/** A member's claim is written where no claim is, or over the address its own company released. */
+function putClaim(address: string, companyId: string, userId: string): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: claimItem(address, companyId, userId),
+      ConditionExpression: 'attribute_not_exists(pk) OR (kind = :released AND released_company_id = :company)',
+      ExpressionAttributeValues: { ':released': 'released', ':company': companyId },
+    },
+  };
+}
+
+/** Releases the member's claim (a tombstone in its place), if it is theirs. */
+function releaseClaim(address: string, companyId: string, userId: string): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: releasedClaimItem(address, companyId),
+      ConditionExpression: 'attribute_not_exists(pk) OR user_id = :user',
+      ExpressionAttributeValues: { ':user': userId },
+    },
+  };
+}
+
 function profileItem(p: ProfileRecord) {
   return { ...keys.userProfile(p.id), ...keys.userByEmailIndex(p.email), type: 'PROFILE', ...p };
 }
@@ -146,13 +179,7 @@ export const ddbTeamStore: TeamStore = {
         },
       },
       { Put: { TableName: tableName(), Item: memberItem(w.member), ConditionExpression: 'attribute_not_exists(pk)' } },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: claimItem(w.emailInAddress, w.member.company_id, w.member.user_id),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      putClaim(w.emailInAddress, w.member.company_id, w.member.user_id),
     ];
     const labels: TeamWriteFailure[] = ['invitation', 'member', 'prefix'];
     if (w.profile) {
@@ -185,19 +212,10 @@ export const ddbTeamStore: TeamStore = {
     ];
     const labels: TeamWriteFailure[] = ['member'];
     if (claim) {
-      items.push({
-        Put: { TableName: tableName(), Item: claimItem(claim.newAddress, companyId, userId), ConditionExpression: 'attribute_not_exists(pk)' },
-      });
+      items.push(putClaim(claim.newAddress, companyId, userId));
       labels.push('prefix');
       if (claim.oldAddress) {
-        items.push({
-          Delete: {
-            TableName: tableName(),
-            Key: keys.emailIn(claim.oldAddress),
-            ConditionExpression: 'attribute_not_exists(pk) OR user_id = :user',
-            ExpressionAttributeValues: { ':user': userId },
-          },
-        });
+        items.push(releaseClaim(claim.oldAddress, companyId, userId));
         labels.push('member');
       }
     }
@@ -210,14 +228,7 @@ export const ddbTeamStore: TeamStore = {
     ];
     const labels: TeamWriteFailure[] = ['member'];
     if (claimAddress) {
-      items.push({
-        Delete: {
-          TableName: tableName(),
-          Key: keys.emailIn(claimAddress),
-          ConditionExpression: 'attribute_not_exists(pk) OR user_id = :user',
-          ExpressionAttributeValues: { ':user': userId },
-        },
-      });
+      items.push(releaseClaim(claimAddress, companyId, userId));
       labels.push('member');
     }
     return transact(items, labels);

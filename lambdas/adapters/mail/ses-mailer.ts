@@ -14,7 +14,7 @@ export function resetMailClient(): void {
   client = undefined;
 }
 
-/** Outgoing mail through SES v2 SendEmail, from MAIL_FROM. */
+/** Outgoing mail through SES v2 SendEmail, from MAIL_FROM; extra header fields as Simple.Headers. */
 export const sesMailer: Mailer = {
   async send(mail) {
     const from = env().MAIL_FROM;
@@ -27,6 +27,7 @@ export const sesMailer: Mailer = {
           Simple: {
             Subject: { Data: mail.subject, Charset: 'UTF-8' },
             Body: { Text: { Data: mail.text, Charset: 'UTF-8' }, Html: { Data: mail.html, Charset: 'UTF-8' } },
+            ...(mail.headers ? { Headers: Object.entries(mail.headers).map(([Name, Value]) => ({ Name, Value })) } : {}),
           },
         },
       }),

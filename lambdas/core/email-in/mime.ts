@@ -6,6 +6,9 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import PostalMime, { type Address, type Attachment, type Email } from 'postal-mime';
+// The WHATWG list of named character references (with the legacy forms without ';'), as postal-mime (pinned, a
+// dependency already) ships it; its package exports only the parser, so the table is read from its file.
+import { decodeHTML } from 'entities';
 import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH, EMAIL_TEXT_MAX } from '../../../shared/constants';
 import type { EmailAuthView } from '../../../shared/schemas/emails';
 import { checkContent, EXTENSIONS, extensionOf, type FileKind } from '../documents/files';
@@ -17,6 +20,8 @@ export const WINMAIL_MESSAGE = 'winmail.dat (Outlook rich text) is not supported
 export const TOO_MANY_MESSAGE = `Only the first ${EMAIL_MAX_ATTACHMENTS} attachments of a message become documents`;
 export const TOO_DEEP_MESSAGE = `A forwarded message nested more than ${EMAIL_MAX_FORWARD_DEPTH} levels deep is not opened`;
 export const UNREADABLE_MESSAGE = 'The forwarded message could not be read';
+/** The longest file name a document gets, as for uploads (shared/schemas/receipts.ts `original_file_name`). */
+export const FILE_NAME_MAX = 255;
 
 export interface MailAttachment {
   /** The name the document gets: the part's own, with the extension of what the bytes are, or a made-up one. */
@@ -46,6 +51,12 @@ export interface ParsedMail {
   attachments: MailAttachment[];
   rejected: RejectedPart[];
   auth: EmailAuthView;
+  /**
+   * Why the message was sent by a machine rather than a person (RFC 3834 Auto-Submitted other than `no`,
+   * Precedence bulk/junk/list, a delivery report: multipart/report, MAILER-DAEMON or the empty Return-Path of the
+   * receiving server), or null. Such a message is recorded but never answered with a notice.
+   */
+  automatic: string | null;
   /** sha256 of what the message says (subject, sender, text, attachments): with the Message-ID, what "the same mail" means. */
   content_hash: string;
 }
@@ -77,6 +88,20 @@ function envelopeHints(headers: MailHeader[]): string[] {
   return out;
 }
 
+/** Why the message is automatic (see ParsedMail.automatic), from its own headers and the receiving server's. */
+function automaticOf(headers: MailHeader[], fromAddress: string): string | null {
+  const first = (key: string) => headers.find((h) => h.key === key)?.value.trim() ?? '';
+  const submitted = headers.map((h) => (h.key === 'auto-submitted' ? h.value.split(';')[0]!.trim().toLowerCase() : '')).find((v) => v && v !== 'no');
+  if (submitted) return `Auto-Submitted: ${submitted}`;
+  const precedence = first('precedence').toLowerCase();
+  if (['bulk', 'junk', 'list'].includes(precedence)) return `Precedence: ${precedence}`;
+  if (/^multipart\/report\b/i.test(first('content-type'))) return 'a delivery report (multipart/report)';
+  if (/^mailer-daemon@/i.test(fromAddress)) return 'a delivery report (MAILER-DAEMON)';
+  // The topmost Return-Path is the receiving server's: an empty one is the null sender of delivery reports.
+  if (/^<\s*>$/.test(first('return-path'))) return 'a delivery report (empty Return-Path)';
+  return null;
+}
+
 function receivedAt(headers: MailHeader[], date: string | undefined): string | null {
   const received = headers.find((h) => h.key === 'received')?.value;
   const stamp = received?.split(';').pop()?.trim();
@@ -88,19 +113,25 @@ function receivedAt(headers: MailHeader[], date: string | undefined): string | n
   return null;
 }
 
-/** Plain text of an HTML body (the panel shows text only; HTML is never rendered). */
+/**
+ * Character references in one pass (`&amp;lt;` stays `&lt;`): numeric ones, and the HTML5 named ones of the
+ * WHATWG table; unknown names stay as written, invalid code points become U+FFFD, no-break spaces plain spaces.
+ */
+function decodeEntities(text: string): string {
+  // Numeric and named references as a browser reads them (the WHATWG table, `&name` without `;` too), then
+  // no-break spaces as spaces.
+  return decodeHTML(text).replace(/\u00a0/g, ' ');
+}
+
+/** Plain text of an HTML body (the panel shows text only; HTML is never rendered). Table cells end with a tab. */
 export function htmlToText(html: string): string {
-  return html
+  const text = html
     .replace(/<(script|style|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|tr|li|h[1-6])\s*>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/gi, ' ')
-    .replace(/&lt;/gi, '<')
-    .replace(/&gt;/gi, '>')
-    .replace(/&quot;/gi, '"')
-    .replace(/&#39;|&apos;/gi, "'")
-    .replace(/&amp;/gi, '&')
+    .replace(/<\/t[dh]\s*>/gi, '\t')
+    .replace(/<[^>]*>/g, '');
+  return decodeEntities(text)
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n[ \t]+/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -129,8 +160,19 @@ function cleanName(name: string | null): string {
     .split(/[\\/]/)
     .pop()!
     .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 200);
+    .trim();
+}
+
+/** At most FILE_NAME_MAX characters: the stem is shortened (never inside a letter), the extension kept. */
+function fitName(name: string): string {
+  if (name.length <= FILE_NAME_MAX) return name;
+  const ext = /\.[A-Za-z0-9]{1,10}$/.exec(name)?.[0] ?? '';
+  let stem = '';
+  for (const letter of name.slice(0, name.length - ext.length)) {
+    if (stem.length + letter.length + ext.length > FILE_NAME_MAX) break;
+    stem += letter;
+  }
+  return `${stem.trimEnd()}${ext}`;
 }
 
 /**
@@ -142,11 +184,11 @@ export function documentName(name: string | null, detectedExt: string | undefine
   const clean = cleanName(name);
   const target = detectedExt ? DETECTED_EXT[detectedExt] : undefined;
   if (!clean) return `attachment-${n}.${target ?? 'bin'}`;
-  if (!target) return clean;
+  if (!target) return fitName(clean);
   const ext = extensionOf(clean);
   const rule = EXTENSIONS[ext];
-  if (rule && rule.detected.includes(detectedExt!)) return clean;
-  return `${clean}.${target}`;
+  if (rule && rule.detected.includes(detectedExt!)) return fitName(clean);
+  return fitName(`${clean}.${target}`);
 }
 
 interface Collected {
@@ -168,7 +210,7 @@ async function parse(raw: Uint8Array | string): Promise<Email> {
 async function collect(email: Email, depth: number, out: Collected, virus: boolean): Promise<void> {
   for (const part of email.attachments) {
     const bytes = new Uint8Array(part.content as ArrayBuffer);
-    const shownName = cleanName(part.filename) || (isForwarded(part) ? 'forwarded message.eml' : `attachment-${out.attachments.length + out.rejected.length + 1}`);
+    const shownName = fitName(cleanName(part.filename)) || (isForwarded(part) ? 'forwarded message.eml' : `attachment-${out.attachments.length + out.rejected.length + 1}`);
     if (isForwarded(part)) {
       if (depth >= EMAIL_MAX_FORWARD_DEPTH) {
         out.rejected.push({ original_file_name: shownName, reason: TOO_DEEP_MESSAGE });
@@ -231,6 +273,7 @@ function envelope(email: Email): Omit<ParsedMail, 'content_hash' | 'attachments'
     recipients: [...new Set(recipients.map((r) => r.trim().toLowerCase()).filter((r) => r.includes('@')))],
     received_at: receivedAt(headers, email.date),
     auth: mailAuth(headers),
+    automatic: automaticOf(headers, fromAddress),
   };
 }
 

@@ -7,6 +7,9 @@ export interface EmailStore {
   get(emailId: string): Promise<EmailRecord | undefined>;
   /** Creates the record unless it exists (the marker that makes a redelivered message create nothing); false when it existed. */
   create(record: EmailRecord): Promise<boolean>;
-  /** receiving → done with the documents made from the message. */
-  finish(emailId: string, files: EmailRecord['files']): Promise<void>;
+  /**
+   * receiving → done with the documents made from the message, conditionally: true for the one call that moved
+   * the record, false when it was done already (another delivery of the same message finished it).
+   */
+  finish(emailId: string, files: EmailRecord['files']): Promise<boolean>;
 }

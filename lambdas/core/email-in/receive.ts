@@ -7,7 +7,8 @@
  *
  * Idempotent: the email id is derived from Message-ID + content hash + company, the record is created with a
  * conditional put, and the upload ids from the email id and the attachment's position, so a redelivered or
- * resent message creates nothing new; a run that died half way is finished by the next delivery.
+ * resent message creates nothing new; a run that died half way is finished by the next delivery. The record is
+ * finished conditionally (receiving → done), and only the run that finished it sends the notice.
  */
 import { EMAIL_MAX_BYTES } from '../../../shared/constants';
 import { monthOf } from '../accounts/companies';
@@ -19,9 +20,9 @@ import { RESERVATION_SECONDS, releaseExpiredReservations, reserveOneDocument } f
 import { companyScope, type UploadRecord } from '../documents/types';
 import { parseMail, parseMailHeaders, type MailAttachment, type ParsedMail } from './mime';
 import type { Mailer } from '../team/types';
-import { notTakenNotice } from './notice';
+import { notTakenNotice, type TakenFiles } from './notice';
 import type { EmailStore } from './ports';
-import { inAddresses, receiptTypeOf, type InAddress } from './routing';
+import { inAddresses, isSalesTag, receiptTypeOf } from './routing';
 import type { EmailInClaim, EmailRecord } from './types';
 
 export interface EmailInDeps {
@@ -34,6 +35,8 @@ export interface EmailInDeps {
   domains: string[];
   /** Outgoing mail: the notice to the address's owner of a mail not taken in full (notice.ts). */
   mailer: Mailer;
+  /** The product's own sender (MAIL_FROM, `Name <address>` or the address): mail from it gets no notice. */
+  mailFrom: string;
   log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
 }
 
@@ -42,8 +45,10 @@ export const TOO_LARGE_MESSAGE = `The message is larger than ${EMAIL_MAX_BYTES /
 const EMAIL_UPLOAD_TYPE = 'email';
 
 interface Target {
+  /** The claim that owns the mail in its company: a member's personal address before the company's address. */
   claim: EmailInClaim;
-  recipient: InAddress;
+  /** The `+tag` that decides the receipt type: a sales tag of any recipient of the company, else the claim's own. */
+  tag: string | null;
 }
 
 function isMissing(error: unknown): boolean {
@@ -51,7 +56,10 @@ function isMissing(error: unknown): boolean {
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 }
 
-/** One target per company: a member's personal address wins over the company's address (the member owns the documents). */
+/**
+ * One target per company: a member's personal address wins over the company's address (the member owns the
+ * documents); a sales tag on any recipient of the company (`acme+sales@…` next to `rasa@…`) makes sales invoices.
+ */
 async function targetsOf(deps: EmailInDeps, mail: ParsedMail): Promise<{ targets: Target[]; unknown: string[] }> {
   const byCompany = new Map<string, Target>();
   const unknown: string[] = [];
@@ -62,7 +70,9 @@ async function targetsOf(deps: EmailInDeps, mail: ParsedMail): Promise<{ targets
       continue;
     }
     const known = byCompany.get(claim.company_id);
-    if (!known || (!known.claim.user_id && claim.user_id)) byCompany.set(claim.company_id, { claim, recipient });
+    const owner = !known || (!known.claim.user_id && claim.user_id) ? claim : known.claim;
+    const tag = known && !isSalesTag(recipient.tag) ? known.tag : recipient.tag;
+    byCompany.set(claim.company_id, { claim: owner, tag });
   }
   return { targets: [...byCompany.values()], unknown };
 }
@@ -101,7 +111,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
   const companyId = target.claim.company_id;
   const company = (await deps.store.getCompanies([companyId]))[0];
   if (!company) {
-    deps.log.warn('email-in claim of a company that is gone', { address: target.recipient.address, company_id: companyId });
+    deps.log.warn('email-in claim of a company that is gone', { address: target.claim.address, company_id: companyId });
     return;
   }
   const emailId = emailIdOf(mail, companyId);
@@ -124,7 +134,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
       from_address: mail.from_address,
       arrived_at: mail.received_at ?? now,
       text: mail.text,
-      receipt_type: receiptTypeOf(target.recipient.tag, mail.subject),
+      receipt_type: receiptTypeOf(target.tag, mail.subject),
       files: [],
       rejected_files: mail.rejected,
       auth: mail.auth,
@@ -138,6 +148,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
   }
   const [owner] = await deps.store.getProfiles([record.owner_id]);
   const files: EmailRecord['files'] = [];
+  const taken: TakenFiles = { reading: 0, overQuota: [] };
   if (mail.attachments.length) await releaseExpiredReservations(deps, companyId);
   for (const [index, attachment] of mail.attachments.entries()) {
     const upload = await uploadOf(deps, record, company, owner ? { name: owner.name, surname: owner.surname } : { name: '', surname: '' }, attachment, index);
@@ -145,24 +156,62 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
     const stored = await deps.files.head(upload.key);
     if (!stored) throw new Error(`the attachment object ${upload.key} was not stored`);
     files.push({ receipt_id: documentIdFor(upload.key, stored.etag, null), original_file_name: attachment.original_file_name });
+    // An upload made without a month's reservation is over the quota: the processing job keeps it as a failed document.
+    if (upload.month === null) taken.overQuota.push(attachment.original_file_name);
+    else taken.reading += 1;
   }
-  await deps.emails.finish(emailId, files);
-  deps.log.info('message received', { email_id: emailId, company_id: companyId, documents: files.length, not_taken: record.rejected_files.length });
-  await sendNotice(deps, record, files.length, owner);
+  if (!(await deps.emails.finish(emailId, files))) {
+    // Another delivery of the same message finished the record (and sends the notice).
+    deps.log.info('message already received', { email_id: emailId, key });
+    return;
+  }
+  deps.log.info('message received', {
+    email_id: emailId,
+    company_id: companyId,
+    documents: files.length,
+    over_quota: taken.overQuota.length,
+    not_taken: record.rejected_files.length,
+  });
+  await sendNotice(deps, record, mail, taken, owner);
+}
+
+/** Why no notice may answer the mail: it was sent by a machine (ParsedMail.automatic) or by this product itself. */
+function automaticReason(deps: Pick<EmailInDeps, 'mailFrom'>, mail: ParsedMail): string | null {
+  const own = (/<([^<>\s]+@[^<>\s]+)>\s*$/.exec(deps.mailFrom)?.[1] ?? deps.mailFrom).trim().toLowerCase();
+  if (own && mail.from_address === own) return 'sent by this product (MAIL_FROM)';
+  return mail.automatic;
 }
 
 /**
- * Tells the address's owner what of the mail was not taken (nothing is sent when all of it was). Sent once the
- * record is done; a failure to send is logged and does not fail the mail, whose documents exist already (a run
- * that dies between the two sends no notice: the next delivery finds the mail done).
+ * Tells the address's owner what of the mail was not taken or is over the quota (nothing is sent when all of it
+ * is being read). Sent by the one run that finished the record; a failure to send is logged and does not fail the
+ * mail, whose documents exist already (a run that dies between the two sends no notice: the next delivery finds
+ * the mail done). An automatic mail gets no notice: a notice answering an auto-reply, a delivery report or a
+ * notice forwarded back to the address could set off another one, forever.
  */
-async function sendNotice(deps: EmailInDeps, record: EmailRecord, taken: number, owner: { email: string; name: string } | undefined): Promise<void> {
+async function sendNotice(
+  deps: EmailInDeps,
+  record: EmailRecord,
+  mail: ParsedMail,
+  taken: TakenFiles,
+  owner: { email: string; name: string } | undefined,
+): Promise<void> {
   if (!owner?.email) return;
   const notice = notTakenNotice(record, taken, owner);
   if (!notice) return;
+  const automatic = automaticReason(deps, mail);
+  if (automatic) {
+    deps.log.info('no notice for an automatic mail', { email_id: record.email_id, automatic });
+    return;
+  }
   try {
     await deps.mailer.send(notice);
-    deps.log.info('not-taken notice sent', { email_id: record.email_id, taken, not_taken: record.rejected_files.length });
+    deps.log.info('not-taken notice sent', {
+      email_id: record.email_id,
+      reading: taken.reading,
+      over_quota: taken.overQuota.length,
+      not_taken: record.rejected_files.length,
+    });
   } catch (error) {
     deps.log.warn('not-taken notice not sent', { email_id: record.email_id, error: error instanceof Error ? error.message : String(error) });
   }

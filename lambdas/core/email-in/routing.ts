@@ -32,9 +32,13 @@ export function inAddresses(recipients: string[], domains: string[]): InAddress[
   return [...out.values()];
 }
 
+export function isSalesTag(tag: string | null): boolean {
+  return !!tag && (SALES_TAGS as readonly string[]).includes(tag);
+}
+
 /** Costs by default; sales invoices by the recipient's tag or the subject keyword (docs/decisions.md). */
 export function receiptTypeOf(tag: string | null, subject: string): ReceiptType {
-  if (tag && (SALES_TAGS as readonly string[]).includes(tag)) return 'invoice';
+  if (isSalesTag(tag)) return 'invoice';
   if (subject.toLowerCase().includes(SALES_SUBJECT_KEYWORD)) return 'invoice';
   return 'receipt';
 }

@@ -123,10 +123,10 @@ export async function updateCompanyUser(
 }
 
 /**
- * DELETE /company/users/{id}: removes the membership and the member's Email-in claim; their documents stay with the
- * company. The removed member's open screens stop following the company at once: their live subscriptions to it
- * end (not when the connection expires), and their own channel gets a `company-delete` so the company leaves
- * their companies list (for them it is gone).
+ * DELETE /company/users/{id}: removes the membership and releases the member's Email-in claim (never given to another
+ * company, data-model.md); their documents stay with the company. The removed member's open screens stop following
+ * the company at once: their live subscriptions to it end (not when the connection expires), and their own channel
+ * gets a `company-delete` so the company leaves their companies list (for them it is gone).
  */
 export async function deleteCompanyUser(
   deps: TeamDeps & { connections: Pick<ConnectionStore, 'unsubscribeUser'>; live: LiveEvents },

@@ -31,6 +31,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields, e.g. `Auto-Submitted: auto-generated` on the email-in notices (RFC 3834). */
+  headers?: Record<string, string>;
 }
 
 /** Why an accept/update transaction did not commit. */
@@ -60,16 +62,22 @@ export interface TeamStore {
   putProfile(profile: ProfileRecord): Promise<boolean>;
   listMembers(companyId: string): Promise<MemberRecord[]>;
   getMember(companyId: string, userId: string): Promise<MemberRecord | undefined>;
-  /** Marks the invitation used (if unused and unexpired), adds the membership and its Email-in claim [and profile], atomically. */
+  /**
+   * Marks the invitation used (if unused and unexpired), adds the membership and its Email-in claim [and profile],
+   * atomically; 'prefix' when the address is taken or was released by another company.
+   */
   acceptInvitation(write: AcceptInvitationWrite): Promise<TeamWriteFailure | undefined>;
-  /** Changes role/name/surname and, when given, moves the Email-in claim from `oldAddress` to `newAddress`, atomically. */
+  /**
+   * Changes role/name/surname and, when given, moves the Email-in claim from `oldAddress` (left released: never
+   * another company's) to `newAddress` (free, or released by this company), atomically.
+   */
   updateMember(
     companyId: string,
     userId: string,
     changes: Partial<Pick<MemberRecord, 'role' | 'name' | 'surname' | 'email_prefix'>>,
     claim?: { oldAddress?: string; newAddress: string },
   ): Promise<TeamWriteFailure | undefined>;
-  /** Removes the membership and the member's Email-in claim; the profile and documents stay. */
+  /** Removes the membership and releases the member's Email-in claim (never another company's); the profile and documents stay. */
   removeMember(companyId: string, userId: string, claimAddress?: string): Promise<TeamWriteFailure | undefined>;
 }
 

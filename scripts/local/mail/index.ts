@@ -19,6 +19,8 @@ export interface CaughtMail {
   html: string;
   /** Every http(s) link in the text part, in order. */
   links: string[];
+  /** The message's header fields as received (lower-case keys), e.g. `auto-submitted`; absent in mail kept by older versions. */
+  headers?: { key: string; value: string }[];
 }
 
 export interface LocalMail {
@@ -68,7 +70,13 @@ function sesError(res: ServerResponse, status: number, type: string, message: st
 interface SesSendEmailBody {
   FromEmailAddress?: string;
   Destination?: { ToAddresses?: string[]; CcAddresses?: string[]; BccAddresses?: string[] };
-  Content?: { Simple?: { Subject?: { Data?: string }; Body?: { Text?: { Data?: string }; Html?: { Data?: string } } } };
+  Content?: {
+    Simple?: {
+      Subject?: { Data?: string };
+      Body?: { Text?: { Data?: string }; Html?: { Data?: string } };
+      Headers?: { Name?: string; Value?: string }[];
+    };
+  };
 }
 
 /**
@@ -105,6 +113,7 @@ export async function startLocalMail(opts: LocalMailOptions): Promise<LocalMail>
               text,
               html: email.html ?? '',
               links: [...text.matchAll(LINK)].map((m) => m[0]),
+              headers: email.headers.map((h) => ({ key: h.key, value: h.value })),
             };
             writeFileSync(path.join(opts.dataDir, `${id}.eml`), raw);
             writeFileSync(path.join(opts.dataDir, `${id}.json`), JSON.stringify(mail, null, 2));
@@ -172,6 +181,8 @@ export async function startLocalMail(opts: LocalMailOptions): Promise<LocalMail>
           subject: simple.Subject.Data,
           text: simple.Body?.Text?.Data,
           html: simple.Body?.Html?.Data,
+          // Simple.Headers, as SES adds them to the message (e.g. Auto-Submitted on the email-in notices).
+          headers: (simple.Headers ?? []).filter((h) => h.Name && h.Value !== undefined).map((h) => ({ key: h.Name!, value: h.Value! })),
         });
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ MessageId: String(info.messageId ?? randomUUID()).replace(/[<>]/g, '') }));

@@ -144,10 +144,65 @@ describe('documentName', () => {
     expect(documentName(null, 'png', 3)).toBe('attachment-3.png');
     expect(documentName('report.docx', 'zip', 1)).toBe('report.docx');
   });
+
+  it('shortens a long name to 255 characters and keeps its extension', () => {
+    const stem = 'Sąskaita faktūra UAB „Prekyba“ už kovo mėnesio paslaugas '.repeat(6);
+    const long = documentName(`${stem}.xlsx`, 'zip', 1);
+    expect(long).toHaveLength(255);
+    expect(long.endsWith('.xlsx')).toBe(true);
+    expect(long.startsWith('Sąskaita faktūra UAB')).toBe(true);
+    // A PDF sent under another name: the right extension added, then the name shortened before it.
+    const fixed = documentName(`${stem}.dat`, 'pdf', 1);
+    expect(fixed).toMatch(/^Sąskaita faktūra .{200,}\.pdf$/);
+    expect(fixed.length).toBeLessThanOrEqual(255);
+    // A letter outside the BMP is not cut in half.
+    expect(documentName(`${'𝔄'.repeat(200)}.pdf`, 'pdf', 1)).toBe(`${'𝔄'.repeat(125)}.pdf`);
+  });
 });
 
 describe('htmlToText', () => {
   it('keeps text and line breaks, drops tags, scripts and styles', () => {
     expect(htmlToText('<style>p{}</style><p>Hello&nbsp;<b>you</b></p><script>alert(1)</script><p>a &lt;tag&gt;</p>')).toBe('Hello you\na <tag>');
+  });
+
+  it('decodes numeric and HTML5 named references, once, and keeps table cells apart', () => {
+    expect(htmlToText('<p>Pirkimo s&#261;skaita &#8211; suma 12,50&#160;&euro; &#x119;</p><p>Prekyba &scaron;iandien &Zcaron; &hellip; &copy 2026</p>')).toBe(
+      'Pirkimo sąskaita – suma 12,50 € ę\nPrekyba šiandien Ž … © 2026',
+    );
+    expect(htmlToText('<p>&amp;lt; is &lt;, &unknown; stays, &#0; &#xD800; &#99999999; are replaced</p>')).toBe('&lt; is <, &unknown; stays, \ufffd \ufffd \ufffd are replaced');
+    expect(htmlToText('<table><tr><th>Item</th><th>Sum</th></tr><tr><td>Total</td><td>12.50</td></tr></table>')).toBe('Item\tSum\nTotal\t12.50');
+  });
+});
+
+describe('parseMail of an HTML-only message', () => {
+  it('gives the panel its text with entities decoded and cells apart', async () => {
+    const raw = [
+      'From: a@b.example',
+      'To: acme@in.receipts.local',
+      'Subject: x',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=us-ascii',
+      '',
+      '<html><body><p>Pirkimo s&#261;skaita &#8211; suma 12,50&nbsp;&euro;</p><p>Prekyba &scaron;iandien</p><table><tr><td>Total</td><td>12.50</td></tr></table></body></html>',
+    ].join('\r\n');
+    expect((await parseMail(raw)).text).toBe('Pirkimo sąskaita – suma 12,50 €\nPrekyba šiandien\nTotal\t12.50');
+  });
+});
+
+describe('parseMail of a long attachment name', () => {
+  it('keeps the extension of an office file whose name is longer than 200 characters, so it is taken', async () => {
+    const { zipSync, strToU8 } = await import('fflate');
+    const xlsx = Buffer.from(
+      zipSync({
+        '[Content_Types].xml': strToU8(
+          '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+        ),
+        'xl/workbook.xml': strToU8('<workbook/>'),
+      }),
+    );
+    const long = 'Sąskaita faktūra UAB „Prekyba“ už 2026 m. kovo mėnesio paslaugas, sutarties Nr. 2026-03-15-AB, užsakymo Nr. 998877, objektas Vilniaus g. 12, Kaunas, atsakingas asmuo Jonas Jonaitis, pastabos: apmokėti iki balandžio 15 d';
+    const mail = await parseMail(await compose({ attachments: [{ filename: `${long}.xlsx`, content: xlsx }] }));
+    expect(mail.rejected).toEqual([]);
+    expect(mail.attachments.map((a) => a.original_file_name)).toEqual([`${long}.xlsx`]);
   });
 });

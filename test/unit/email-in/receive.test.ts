@@ -1,10 +1,14 @@
-/** The email-in job's rules with in-memory stores: uploads with reservations, redelivery, a run that died half way, quota, unknown recipients. */
+/**
+ * The email-in job's rules with in-memory stores: uploads with reservations, redelivery, a run that died half way, quota,
+ * unknown recipients, tags, automatic mail and the notice.
+ */
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { EmailStore } from '../../../lambdas/core/email-in/ports';
 import { NO_ATTACHMENT } from '../../../lambdas/core/email-in/notice';
+import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { receiveInbound, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
 import type { EmailInClaim, EmailRecord } from '../../../lambdas/core/email-in/types';
 import type { OutgoingMail } from '../../../lambdas/core/team/types';
@@ -23,18 +27,24 @@ function memoryEmails(claims: EmailInClaim[]): EmailStore & { records: Map<strin
       records.set(r.email_id, structuredClone(r));
       return true;
     },
+    // Conditional, as the table's: only a record still receiving is finished, and only once.
     finish: async (id, files) => {
-      records.set(id, { ...records.get(id)!, state: 'done', files });
+      const record = records.get(id);
+      if (!record || record.state !== 'receiving') return false;
+      records.set(id, { ...record, state: 'done', files });
+      return true;
     },
   };
 }
 
-function setup(available = 10) {
+const MAIL_FROM = 'Receipts <no-reply@receipts.local>';
+
+function setup(available = 10, claims: EmailInClaim[] = []) {
   const clock = { now: () => new Date('2026-03-10T10:00:00Z') };
   const company = { ...newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'owner-1', name: 'Ona', surname: 'Owner', email: 'o@x' }, { newId: () => ulid() }, clock), available_documents: available };
   const documents = new MemoryDocuments();
   const files = new MemoryFiles();
-  const emails = memoryEmails([{ address: company.email, company_id: company.company_id }]);
+  const emails = memoryEmails([{ address: company.email, company_id: company.company_id }, ...claims.map((c) => ({ ...c, company_id: company.company_id }))]);
   const logs: string[] = [];
   const sent: OutgoingMail[] = [];
   const deps: EmailInDeps = {
@@ -44,15 +54,23 @@ function setup(available = 10) {
     store: memoryAccounts(company),
     clock,
     domains: [],
+    mailFrom: MAIL_FROM,
     mailer: { send: async (m) => (sent.push(m), {}) },
     log: { info: (m) => void logs.push(m), warn: (m) => void logs.push(m) },
   };
   return { deps, company, documents, files, emails, logs, sent };
 }
 
-async function mail(to: string, names: string[], others: { filename: string; content: Buffer }[] = [], messageId = '<one@example.com>'): Promise<Uint8Array> {
+async function mail(
+  to: string | string[],
+  names: string[],
+  others: { filename: string; content: Buffer }[] = [],
+  messageId = '<one@example.com>',
+  extra: { from?: string; headers?: Record<string, string> } = {},
+): Promise<Uint8Array> {
   const raw = await new MailComposer({
-    from: 'shop@example.com',
+    from: extra.from ?? 'shop@example.com',
+    headers: extra.headers,
     to,
     subject: 'Receipts',
     text: 'see attached',
@@ -152,6 +170,121 @@ describe('receiveInbound', () => {
     await receiveInbound(deps, 'inbound/m2');
     expect([...emails.records.values()].every((r) => r.state === 'done')).toBe(true);
     expect(logs).toContain('not-taken notice not sent');
+  });
+
+  it('a mail delivered twice at the same moment makes one set of uploads and sends one notice', async () => {
+    const { deps, company, documents, files, emails, sent } = setup();
+    const raw = await mail(company.email, ['a.pdf'], [{ filename: 'notes.txt', content: Buffer.from('hi') }]);
+    await files.put('inbound/a', raw, 'message/rfc822');
+    await files.put('inbound/b', raw, 'message/rfc822');
+    await Promise.all([receiveInbound(deps, 'inbound/a'), receiveInbound(deps, 'inbound/b')]);
+    expect(emails.records.size).toBe(1);
+    expect([...emails.records.values()][0]!.state).toBe('done');
+    expect(documents.uploads.size).toBe(1);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('tells the owner which attachments are over the monthly quota, also when all of them are', async () => {
+    const { deps, company, documents, files, sent } = setup(1);
+    await files.put('inbound/m1', await mail(company.email, ['inv1.pdf', 'inv2.pdf', 'inv3.pdf'], [{ filename: 'notes.txt', content: Buffer.from('hi') }]), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/m1');
+    expect([...documents.uploads.values()].map((u) => u.state)).toEqual(['pending', 'released', 'released']);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toBe('Not every part of your mail was taken: Receipts');
+    expect(sent[0]!.text).toMatch(/, became 3 documents; 1 is being read\./);
+    expect(sent[0]!.text).toContain(`These files were kept as failed documents: ${UPLOAD_MSG.quotaExceeded}`);
+    expect(sent[0]!.text).toContain('- inv2.pdf\n- inv3.pdf');
+    expect(sent[0]!.text).toContain('- notes.txt: This file type is not allowed');
+    expect(sent[0]!.html).toContain('<li>inv3.pdf</li>');
+
+    // Every file over the quota, nothing else wrong: still a notice.
+    await files.put('inbound/m2', await mail(company.email, ['inv4.pdf', 'inv5.pdf'], [], '<two@example.com>'), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/m2');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.subject).toBe('Not every document of your mail is being read: Receipts');
+    expect(sent[1]!.text).toMatch(/, became 2 documents; none is being read\./);
+    expect(sent[1]!.text).toContain('- inv4.pdf\n- inv5.pdf');
+    expect(sent[1]!.text).not.toContain('were not taken');
+  });
+
+  it("takes +sales of the company's address when a member's personal address of the same company is a recipient too", async () => {
+    const personal = 'rasa.kolege@in.receipts.local';
+    const { deps, company, documents, files, emails } = setup(10, [{ address: personal, company_id: '', user_id: 'member-1' }]);
+    await files.put('inbound/m1', await mail([company.email.replace('@', '+sales@'), personal], ['a.pdf']), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/m1');
+    const [record] = [...emails.records.values()];
+    expect(emails.records.size).toBe(1);
+    expect(record).toMatchObject({ owner_id: 'member-1', address: personal, receipt_type: 'invoice' });
+    expect([...documents.uploads.values()].map((u) => [u.owner_id, u.receipt_type])).toEqual([['member-1', 'invoice']]);
+  });
+
+  it("records an automatic mail (Auto-Submitted, Precedence, a delivery report, the product's own sender) but sends it no notice", async () => {
+    const { deps, company, files, emails, sent } = setup();
+    const automatic: Uint8Array[] = [
+      await mail(company.email, [], [], '<auto1@example.com>', { headers: { 'Auto-Submitted': 'auto-replied' } }),
+      await mail(company.email, [], [], '<auto2@example.com>', { headers: { 'Auto-Submitted': 'auto-generated; owner-email="x@example.com"' } }),
+      await mail(company.email, [], [], '<auto3@example.com>', { headers: { Precedence: 'bulk' } }),
+      await mail(company.email, [], [], '<auto4@example.com>', { headers: { Precedence: 'list' } }),
+      await mail(company.email, [], [], '<auto5@example.com>', { from: MAIL_FROM }),
+      await mail(company.email, [], [], '<auto6@example.com>', { from: 'Mail Delivery Subsystem <MAILER-DAEMON@mx.example.com>' }),
+      new Uint8Array(
+        Buffer.from(
+          [
+            'From: postmaster@mx.example.com',
+            `To: ${company.email}`,
+            'Subject: Undelivered Mail Returned to Sender',
+            'Message-ID: <dsn@mx.example.com>',
+            'MIME-Version: 1.0',
+            'Content-Type: multipart/report; report-type=delivery-status; boundary="R"',
+            '',
+            '--R',
+            'Content-Type: text/plain',
+            '',
+            'Your message could not be delivered.',
+            '--R',
+            'Content-Type: message/delivery-status',
+            '',
+            'Reporting-MTA: dns; mx.example.com',
+            '',
+            'Final-Recipient: rfc822; o@x',
+            'Action: failed',
+            'Status: 5.1.1',
+            '--R--',
+            '',
+          ].join('\r\n'),
+        ),
+      ),
+    ];
+    for (const [i, raw] of automatic.entries()) {
+      await files.put(`inbound/auto${i}`, raw, 'message/rfc822');
+      await receiveInbound(deps, `inbound/auto${i}`);
+    }
+    expect(emails.records.size).toBe(automatic.length);
+    expect([...emails.records.values()].every((r) => r.state === 'done')).toBe(true);
+    expect(sent).toHaveLength(0);
+
+    // Auto-Submitted: no is a person's mail.
+    await files.put('inbound/person', await mail(company.email, [], [], '<person@example.com>', { headers: { 'Auto-Submitted': 'no' } }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/person');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('marks its notices Auto-Submitted: auto-generated, so an inbox forwarding them back to the address does not loop', async () => {
+    const { deps, company, files, sent } = setup();
+    await files.put('inbound/0', await mail(company.email, []), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/0');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.headers).toEqual({ 'Auto-Submitted': 'auto-generated' });
+    // The owner's mailbox forwards everything to the Email-in address (headers kept, as a forwarding rule does).
+    for (let i = 1; i <= 3; i++) {
+      const notice = sent[sent.length - 1]!;
+      const raw = await new MailComposer({ from: MAIL_FROM, to: notice.to, headers: notice.headers, subject: notice.subject, text: notice.text, html: notice.html })
+        .compile()
+        .build();
+      await files.put(`inbound/${i}`, new Uint8Array(Buffer.concat([Buffer.from(`X-Receipts-Envelope-To: ${company.email}\r\n`), raw])), 'message/rfc822');
+      await receiveInbound(deps, `inbound/${i}`);
+    }
+    expect(sent).toHaveLength(1);
   });
 
   it('drops mail for unknown addresses: nothing recorded, the raw message deleted', async () => {
