@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { EMAIL_IN_PREFIX } from '../../shared/constants';
 import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
 import { OFFICE_CONVERSION_EXPIRY_DAYS, OFFICE_CONVERSION_PREFIX } from '../../shared/schemas/office-conversion';
+import { IMPORT_PREFIXES } from '../constructs/import-job';
 
 export interface DataStackProps extends StackProps {
   /** The SPA's origin (https://…): browsers PUT/GET documents with presigned URLs from there. */
@@ -17,6 +18,9 @@ export const INBOUND_MAIL_DAYS = 90;
 
 /** Operations: days a replaced or deleted object of the documents bucket stays recoverable (noncurrent version). */
 export const NONCURRENT_VERSION_DAYS = 30;
+
+/** Master-data import workbooks (imports/…) and their noncurrent versions expire after this many days. */
+export const IMPORT_EXPIRY_DAYS = 1;
 
 /** Prefix of short-lived objects (expired after a day). */
 export const TMP_PREFIX = 'tmp/';
@@ -77,6 +81,14 @@ export class DataStack extends Stack {
           expiration: Duration.days(OFFICE_CONVERSION_EXPIRY_DAYS),
           noncurrentVersionExpiration: Duration.days(OFFICE_CONVERSION_EXPIRY_DAYS),
         },
+        // Master-data imports: a workbook lives here for one import (the job deletes it when the import ends); what
+        // an upload URL puts after that, or what a dead job leaves, and the versions a delete keeps, go after a day.
+        ...IMPORT_PREFIXES.map((prefix) => ({
+          id: `expire-${prefix.replace(/\W+/g, '')}`,
+          prefix,
+          expiration: Duration.days(IMPORT_EXPIRY_DAYS),
+          noncurrentVersionExpiration: Duration.days(IMPORT_EXPIRY_DAYS),
+        })),
         // Operations: old versions (replaced or deleted objects) are kept for recovery, then expire; delete markers
         // left without versions are removed.
         {

@@ -200,6 +200,8 @@ export const importUploadQuerySchema = z.object({
   company_id: idField(),
   upload_type: importTypeSchema,
   content_type: z.enum(XLSX_CONTENT_TYPES, { error: 'This file type is not allowed' }),
+  /** The file's size in bytes, signed into the upload URL (1 … XLSX_MAX_BYTES, checked by the service: 422). */
+  size: z.coerce.number({ error: MSG.notANumber }).int(MSG.notANumber).min(0, MSG.notANumber),
   original_file_name: z.string().trim().max(255).optional(),
 });
 

@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
+import { IMPORT_PREFIXES } from '../../infra/constructs/import-job';
 import { TMP_PREFIX } from '../../infra/stacks/data-stack';
 import { removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
 
@@ -100,6 +101,17 @@ describe('DataStack', () => {
           Rules: Match.arrayWith([
             Match.objectLike({ Prefix: TMP_PREFIX, ExpirationInDays: 1, Status: 'Enabled' }),
             Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+          ]),
+        },
+      });
+    });
+
+    it('expires master-data import uploads (imports/) and their noncurrent versions after a day', () => {
+      expect(IMPORT_PREFIXES).toEqual(['imports/']);
+      s.data.hasResourceProperties('AWS::S3::Bucket', {
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([
+            Match.objectLike({ Prefix: 'imports/', ExpirationInDays: 1, NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: 'Enabled' }),
           ]),
         },
       });

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddbMasterDataStore } from '../../lambdas/adapters/ddb/master-data-store';
+import { IMPORT_MSG } from '../../lambdas/core/master-data/import/service';
 import { WORKBOOK_MSG } from '../../lambdas/core/master-data/import/workbook';
+import { s3Files } from '../../lambdas/adapters/s3/files';
+import { XLSX_MAX_BYTES } from '../../shared/constants';
 import { BUCKET } from '../../scripts/local/stack';
 import type { ImportResult } from '../../shared/schemas/master-data';
 import { apiClient, registeredUser, startTestStack, type TestStack } from '../support/local-stack';
@@ -24,7 +27,7 @@ describe('master data XLSX/XLS import through the local API and the import job',
 
   /** GET /upload/import, then the PUT of the bytes to the presigned URL, as the pop-up does. */
   async function upload(api: Api, companyId: string, type: string, bytes: Uint8Array, contentType = XLSX_TYPE) {
-    const signed = await api.get(`/upload/import?company_id=${companyId}&upload_type=${type}&content_type=${encodeURIComponent(contentType)}&original_file_name=list`);
+    const signed = await api.get(`/upload/import?company_id=${companyId}&upload_type=${type}&content_type=${encodeURIComponent(contentType)}&size=${bytes.length}&original_file_name=list`);
     expect(signed.status).toBe(200);
     const body = signed.body as { uploadURL: string; import_id: string; headers: Record<string, string> };
     const put = await fetch(body.uploadURL, { method: 'PUT', headers: body.headers, body: Buffer.from(bytes) });
@@ -110,11 +113,48 @@ describe('master data XLSX/XLS import through the local API and the import job',
   });
 
   it('refuses other content types and unknown upload types up front', async () => {
-    const png = await owner.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=items&content_type=image%2Fpng`);
+    const png = await owner.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=items&content_type=image%2Fpng&size=100`);
     expect(png.status).toBe(422);
     expect(png.body).toMatchObject({ details: [{ path: ['content_type'], message: 'This file type is not allowed' }] });
-    const type = await owner.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=documents&content_type=${encodeURIComponent(XLSX_TYPE)}`);
+    const type = await owner.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=documents&content_type=${encodeURIComponent(XLSX_TYPE)}&size=100`);
     expect(type.status).toBe(422);
+  });
+
+  it('the upload URL takes the declared size once: another length, a second PUT and a size over 10 MB are refused', async () => {
+    const ask = (size: number | string) =>
+      owner.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=categories&content_type=${encodeURIComponent(XLSX_TYPE)}&size=${size}`);
+    const tooLarge = await ask(XLSX_MAX_BYTES + 1);
+    expect(tooLarge.status).toBe(422);
+    expect(tooLarge.body).toMatchObject({ message: IMPORT_MSG.tooLarge, details: { fields: [{ path: ['size'] }] } });
+    expect((await ask(0)).status).toBe(422);
+    expect((await ask('')).status).toBe(422);
+    expect((await owner.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=categories&content_type=${encodeURIComponent(XLSX_TYPE)}`)).status).toBe(422);
+
+    const bytes = workbookBytes([['Kategorija', 'Kodas'], ['Once', 'ONCE1']]);
+    const signed = (await ask(bytes.length)).body as { uploadURL: string; import_id: string; headers: Record<string, string> };
+    expect(signed.headers).toEqual({ 'content-type': XLSX_TYPE, 'if-none-match': '*' });
+    expect(new URL(signed.uploadURL).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host;if-none-match');
+    const key = `imports/${signed.import_id}`;
+    // Another length (a 5 GB body would be refused the same way): the signature does not match, nothing is stored.
+    const larger = await fetch(signed.uploadURL, { method: 'PUT', headers: signed.headers, body: new Uint8Array(bytes.length + 1000) });
+    expect(larger.status).toBe(403);
+    expect(await larger.text()).toContain('SignatureDoesNotMatch');
+    // Without the signed If-None-Match the signature does not match either.
+    const { 'if-none-match': _dropped, ...unconditional } = signed.headers;
+    expect((await fetch(signed.uploadURL, { method: 'PUT', headers: unconditional, body: Buffer.from(bytes) })).status).toBe(403);
+    expect(await s3Files.head(key)).toBeUndefined();
+
+    // The exact length with the signed headers is stored (a second PUT while the object is there gets 412, as
+    // for documents: test/integration/upload-limits.test.ts).
+    expect((await fetch(signed.uploadURL, { method: 'PUT', headers: signed.headers, body: Buffer.from(bytes) })).status).toBe(200);
+    const result = await resultOf(owner.api, owner.companyId, signed.import_id);
+    expect(result).toMatchObject({ status: 'done', created: 1, total_rows: 1 });
+    expect(await s3Files.head(key)).toBeUndefined();
+
+    // After the import ended the URL may write once more (nothing is there): the job deletes it unread.
+    expect((await fetch(signed.uploadURL, { method: 'PUT', headers: signed.headers, body: Buffer.from(bytes) })).status).toBe(200);
+    expect(await resultOf(owner.api, owner.companyId, signed.import_id)).toEqual(result);
+    expect(await s3Files.head(key)).toBeUndefined();
   });
 
   it('a duplicate or late delivery of the notification creates nothing twice and counts nothing twice', async () => {
@@ -152,10 +192,10 @@ describe('master data XLSX/XLS import through the local API and the import job',
     expect(other.status).toBe(404);
     // …or in the owner's company, of which they are not a member: forbidden.
     expect((await stranger.api.get(`/upload/import/${importId}?company_id=${owner.companyId}`)).status).toBe(403);
-    expect((await stranger.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=items&content_type=${encodeURIComponent(XLSX_TYPE)}`)).status).toBe(403);
+    expect((await stranger.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=items&content_type=${encodeURIComponent(XLSX_TYPE)}&size=100`)).status).toBe(403);
     const anonymous = apiClient(t.stack.apiUrl);
     expect((await anonymous.get(`/upload/import/${importId}?company_id=${owner.companyId}`)).status).toBe(401);
-    expect((await anonymous.get(`/upload/import?company_id=${owner.companyId}&upload_type=items&content_type=${encodeURIComponent(XLSX_TYPE)}`)).status).toBe(401);
+    expect((await anonymous.get(`/upload/import?company_id=${owner.companyId}&upload_type=items&content_type=${encodeURIComponent(XLSX_TYPE)}&size=100`)).status).toBe(401);
     expect((await owner.api.get(`/upload/import/01UNKNOWN?company_id=${owner.companyId}`)).status).toBe(404);
   });
 });

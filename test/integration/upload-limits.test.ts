@@ -130,6 +130,23 @@ describe('upload reservations, write-once and size-bound upload URLs', { timeout
     expect(exact.status).toBe(200);
   });
 
+  it('signs the declared content type into the URL: another type is refused, the object keeps the declared one', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'typebound');
+    const asked = await api.get(`/upload/document?company_id=${companyId}&original_file_name=scan.png&content_type=image%2Fpng&size=100`);
+    const signed = asked.body as Signed;
+    expect(signed.headers).toEqual({ 'content-type': 'image/png', 'if-none-match': '*' });
+    expect(new URL(signed.uploadURL).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host;if-none-match');
+    const body = new Uint8Array(100);
+    const html = await fetch(signed.uploadURL, { method: 'PUT', headers: { ...signed.headers, 'content-type': 'text/html' }, body });
+    expect(html.status).toBe(403);
+    expect(await html.text()).toContain('SignatureDoesNotMatch');
+    const { 'content-type': _dropped, ...untyped } = signed.headers;
+    expect((await fetch(signed.uploadURL, { method: 'PUT', headers: untyped, body })).status).toBe(403);
+    expect(await s3Files.head(signed.key)).toBeUndefined();
+    expect((await fetch(signed.uploadURL, { method: 'PUT', headers: signed.headers, body })).status).toBe(200);
+    expect((await s3Files.get(signed.key)).contentType).toBe('image/png');
+  });
+
   it('the job refuses an object over the largest upload from its metadata, and reads with a cap and a version', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'oversize');
     const asked = await api.get(`/upload/document?company_id=${companyId}&original_file_name=huge.pdf&size=100`);

@@ -1,6 +1,6 @@
 /** In-memory ImportsStore and FileStore for unit tests of the XLSX/XLS import (same conditions as the DynamoDB adapter). */
 import { createHash } from 'node:crypto';
-import type { FileStore, StoredObject } from '../../lambdas/core/documents/ports';
+import type { FileStore, PutBinding, StoredObject } from '../../lambdas/core/documents/ports';
 import type { ChunkResult, ImportRecord, ImportsStore } from '../../lambdas/core/master-data/import/ports';
 import type { RejectedRow } from '../../lambdas/core/master-data/import/rows';
 
@@ -51,7 +51,8 @@ export class FakeImportsStore implements ImportsStore {
 
 export class FakeFileStore implements FileStore {
   readonly objects = new Map<string, { bytes: Uint8Array; contentType: string }>();
-  readonly signed: { key: string; contentType: string }[] = [];
+  /** Every presigned PUT: its key, content type, and what the URL binds (length, write-once). */
+  readonly signed: { key: string; contentType: string; bind: PutBinding }[] = [];
   bucket = () => 'test-bucket';
   private etagOf = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
   async get(key: string): Promise<StoredObject> {
@@ -79,8 +80,8 @@ export class FakeFileStore implements FileStore {
   async delete(keys: string[]) {
     for (const key of keys) this.objects.delete(key);
   }
-  async presignPut(key: string, contentType: string) {
-    this.signed.push({ key, contentType });
+  async presignPut(key: string, contentType: string, _expiresInSeconds: number, bind: PutBinding = {}) {
+    this.signed.push({ key, contentType, bind });
     return `https://upload.test/${key}`;
   }
   async presignGet(key: string) {

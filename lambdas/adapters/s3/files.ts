@@ -127,7 +127,8 @@ export const s3Files: FileStore = {
   },
 
   presignPut(key, contentType, expiresInSeconds, bind = {}) {
-    // Length and If-None-Match become signed headers of the URL: S3 refuses another length or an existing object.
+    // Content type, length and If-None-Match become signed headers of the URL: S3 refuses another type or length
+    // (SignatureDoesNotMatch) or an existing object (412), so the object is stored with the declared type.
     const command = new PutObjectCommand({
       Bucket: bucket(),
       Key: key,
@@ -135,7 +136,8 @@ export const s3Files: FileStore = {
       ...(bind.contentLength !== undefined ? { ContentLength: bind.contentLength } : {}),
       ...(bind.writeOnce ? { IfNoneMatch: '*' } : {}),
     });
-    return getSignedUrl(s3(), command, { expiresIn: expiresInSeconds });
+    // The presigner leaves content-type unsigned unless it is named here.
+    return getSignedUrl(s3(), command, { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-type']) });
   },
 
   presignGet(key, expiresInSeconds) {

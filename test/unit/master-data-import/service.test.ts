@@ -39,7 +39,7 @@ function setup() {
   };
   /** GET /upload/import, then the PUT of the bytes. */
   const upload = async (type: ImportType, bytes: Uint8Array, contentType = XLSX_TYPE, companyId = COMPANY) => {
-    const res = await requestImportUpload(deps, { userId: 'user-1', companyId }, { upload_type: type, content_type: contentType, original_file_name: 'list.xlsx' });
+    const res = await requestImportUpload(deps, { userId: 'user-1', companyId }, { upload_type: type, content_type: contentType, size: Math.max(1, Math.min(bytes.length, XLSX_MAX_BYTES)), original_file_name: 'list.xlsx' });
     const key = deps.files.signed.at(-1)!.key;
     await deps.files.put(key, bytes, contentType);
     return { importId: res.import_id, key };
@@ -51,10 +51,58 @@ function setup() {
 describe('XLSX/XLS import of master data', () => {
   it('records a pending import and signs a PUT under imports/ for the caller’s company', async () => {
     const { deps, result } = setup();
-    const res = await requestImportUpload(deps, { userId: 'user-1', companyId: COMPANY }, { upload_type: 'items', content_type: XLS_TYPE });
-    expect(res).toEqual({ uploadURL: `https://upload.test/imports/${res.import_id}`, import_id: res.import_id, headers: { 'content-type': XLS_TYPE } });
+    const res = await requestImportUpload(deps, { userId: 'user-1', companyId: COMPANY }, { upload_type: 'items', content_type: XLS_TYPE, size: 2048 });
+    expect(res).toEqual({
+      uploadURL: `https://upload.test/imports/${res.import_id}`,
+      import_id: res.import_id,
+      headers: { 'content-type': XLS_TYPE, 'if-none-match': '*' },
+    });
     expect(await result(res.import_id)).toMatchObject({ status: 'pending', upload_type: 'items', created: 0, rejected: [], finished_at: null });
-    await expect(requestImportUpload(deps, { userId: 'user-1' }, { upload_type: 'items', content_type: XLS_TYPE })).rejects.toMatchObject({ kind: 'Forbidden' });
+    await expect(requestImportUpload(deps, { userId: 'user-1' }, { upload_type: 'items', content_type: XLS_TYPE, size: 2048 })).rejects.toMatchObject({ kind: 'Forbidden' });
+  });
+
+  it('binds the declared size and a write-once condition into the upload URL, and refuses an empty or over-10-MB size up front', async () => {
+    const { deps } = setup();
+    await requestImportUpload(deps, { userId: 'user-1', companyId: COMPANY }, { upload_type: 'suppliers', content_type: XLSX_TYPE, size: 4096 });
+    expect(deps.files.signed.at(-1)).toMatchObject({ contentType: XLSX_TYPE, bind: { contentLength: 4096, writeOnce: true } });
+    await requestImportUpload(deps, { userId: 'user-1', companyId: COMPANY }, { upload_type: 'items', content_type: XLSX_TYPE, size: XLSX_MAX_BYTES });
+    expect(deps.files.signed.at(-1)!.bind).toEqual({ contentLength: XLSX_MAX_BYTES, writeOnce: true });
+    const signedBefore = deps.files.signed.length;
+    const recordsBefore = deps.imports.records.size;
+    for (const size of [XLSX_MAX_BYTES + 1, 5 * 1024 ** 3, 0, -1, 1.5]) {
+      await expect(requestImportUpload(deps, { userId: 'user-1', companyId: COMPANY }, { upload_type: 'items', content_type: XLSX_TYPE, size })).rejects.toMatchObject({
+        kind: 'ValidationFailed',
+      });
+    }
+    await expect(requestImportUpload(deps, { userId: 'user-1', companyId: COMPANY }, { upload_type: 'items', content_type: XLSX_TYPE, size: XLSX_MAX_BYTES + 1 })).rejects.toMatchObject({
+      message: IMPORT_MSG.tooLarge,
+    });
+    // Nothing recorded, nothing signed for a refused size.
+    expect(deps.files.signed.length).toBe(signedBefore);
+    expect(deps.imports.records.size).toBe(recordsBefore);
+  });
+
+  it('deletes an object that arrives for an import already done or failed (a second PUT), without running it again', async () => {
+    const { deps, upload, result } = setup();
+    const done = await upload('categories', workbookBytes([['Kategorija'], ['Kuras']]));
+    await runImport(deps, done.key);
+    expect(await result(done.importId)).toMatchObject({ status: 'done', created: 1 });
+    expect(deps.files.objects.has(done.key)).toBe(false);
+    // The URL is used again: the object is there once more and its notification runs the job.
+    await deps.files.put(done.key, workbookBytes([['Kategorija'], ['Maistas'], ['Degalai']]), XLSX_TYPE);
+    await runImport(deps, done.key);
+    expect(deps.files.objects.has(done.key)).toBe(false);
+    expect(await result(done.importId)).toMatchObject({ status: 'done', created: 1, total_rows: 1 });
+    expect(deps.masterData.categories.size).toBe(1);
+
+    const failed = await upload('items', new TextEncoder().encode('not a workbook'));
+    await runImport(deps, failed.key);
+    expect(await result(failed.importId)).toMatchObject({ status: 'failed', message: WORKBOOK_MSG.notWorkbook });
+    await deps.files.put(failed.key, workbookBytes([['Name'], ['Milk']]), XLSX_TYPE);
+    await runImport(deps, failed.key);
+    expect(deps.files.objects.has(failed.key)).toBe(false);
+    expect(await result(failed.importId)).toMatchObject({ status: 'failed', message: WORKBOOK_MSG.notWorkbook });
+    expect(deps.masterData.items.size).toBe(0);
   });
 
   it('answers another company’s import as not found', async () => {
@@ -138,6 +186,7 @@ describe('XLSX/XLS import of master data', () => {
       message: 'No header row found in the first 10 rows: the sheet needs the columns Name (Pavadinimas) and Code (Kodas)',
     });
 
+    // Larger than any declared size (written under the key with the product's own credentials): refused unread.
     const big = await upload('items', new Uint8Array(XLSX_MAX_BYTES + 1));
     await runImport(deps, big.key);
     expect(await result(big.importId)).toMatchObject({ status: 'failed', message: IMPORT_MSG.tooLarge });
@@ -192,6 +241,8 @@ describe('XLSX/XLS import of master data', () => {
       created: IMPORT_CHUNK_ROWS,
       message: `The import stopped before it finished; rows up to sheet row ${IMPORT_CHUNK_ROWS + 1} were imported. Import the file again to finish it.`,
     });
+    // The import is over: its file is not kept (another import of the file uploads it again).
+    expect(deps.files.objects.has(key)).toBe(false);
   });
 
   it('stops before a chunk when the invocation is nearly out of time, to resume on the retry', async () => {

@@ -7,7 +7,7 @@
  * last one stopped and counts nothing twice. GET /upload/import/{id} reports the result.
  */
 import { XLSX_MAX_BYTES } from '../../../../shared/constants';
-import { forbidden, notFound } from '../../../../shared/errors';
+import { AppError, forbidden, notFound } from '../../../../shared/errors';
 import type { ImportResult, ImportType } from '../../../../shared/schemas/master-data';
 import type { FileStore } from '../../documents/ports';
 import type { Clock, IdGenerator } from '../../ports';
@@ -66,14 +66,22 @@ export function importIdOfKey(key: string): string | undefined {
 export interface ImportUploadRequest {
   upload_type: ImportType;
   content_type: string;
+  /** The file's size in bytes (1 … XLSX_MAX_BYTES): signed into the URL, S3 refuses any other length. */
+  size: number;
   original_file_name?: string;
 }
 
 export interface ImportUploadResponse {
   uploadURL: string;
   import_id: string;
-  /** Headers the PUT must send (the content type is part of the signature). */
+  /** Headers the PUT must send (content type and If-None-Match are part of the signature). */
   headers: Record<string, string>;
+}
+
+/** 422 for a declared size the import would refuse: nothing is recorded and no URL is signed. */
+function assertImportSize(size: number): void {
+  const message = !Number.isInteger(size) || size <= 0 ? 'The file is empty' : size > XLSX_MAX_BYTES ? IMPORT_MSG.tooLarge : null;
+  if (message) throw new AppError('ValidationFailed', message, { fields: [{ path: ['size'], message }] });
 }
 
 export async function requestImportUpload(
@@ -82,6 +90,7 @@ export async function requestImportUpload(
   query: ImportUploadRequest,
 ): Promise<ImportUploadResponse> {
   if (!caller.companyId) throw forbidden('You are not a member of this company');
+  assertImportSize(query.size);
   const importId = deps.ids.newId();
   const key = importKey(importId);
   const now = deps.clock.now().toISOString();
@@ -105,8 +114,10 @@ export async function requestImportUpload(
     next_row: 0,
     source_etag: null,
   });
-  const uploadURL = await deps.files.presignPut(key, query.content_type, IMPORT_URL_SECONDS);
-  return { uploadURL, import_id: importId, headers: { 'content-type': query.content_type } };
+  // Like a document upload's URL: exactly the declared length, and only where no object is (a second PUT gets
+  // 412 while the file is there; one after the import ended is deleted by the job unread).
+  const uploadURL = await deps.files.presignPut(key, query.content_type, IMPORT_URL_SECONDS, { contentLength: query.size, writeOnce: true });
+  return { uploadURL, import_id: importId, headers: { 'content-type': query.content_type, 'if-none-match': '*' } };
 }
 
 // ------------------------------------------------------------------ GET /upload/import/{id}
@@ -158,7 +169,8 @@ export async function runImport(deps: ImportJobDeps, key: string, options: RunOp
   const importId = importIdOfKey(key);
   if (!importId) return;
   const record = await deps.imports.get(importId);
-  if (!record || record.status === 'done' || record.status === 'failed') return;
+  // An object of an import that has ended (a PUT after the import deleted its file), or of no import: not read, deleted.
+  if (!record || record.status === 'done' || record.status === 'failed') return deps.files.delete([key]);
   const now = () => deps.clock.now().toISOString();
   const head = await deps.files.head(key);
   if (!head) return;
@@ -220,6 +232,7 @@ export async function runImport(deps: ImportJobDeps, key: string, options: RunOp
     if (options.final) {
       const latest = (await deps.imports.get(importId)) ?? current;
       await deps.imports.finish(importId, 'failed', IMPORT_MSG.stopped(rowsDoneText(plan, latest?.next_row ?? 0)), now());
+      await deps.files.delete([key]);
       if (latest && latest.next_row > 0) await deps.onChanged?.(record.company_id, record.upload_type, importId);
       return;
     }

@@ -21,7 +21,8 @@ export async function uploadWorkbook(
 ): Promise<string> {
   const contentType = importContentType(file);
   const signed = await api.get<SignedImport>('/upload/import', {
-    query: { company_id: companyId, upload_type: uploadType, content_type: contentType, original_file_name: file.name.slice(0, 255) },
+    // The size is signed into the URL: storage takes exactly this many bytes, once.
+    query: { company_id: companyId, upload_type: uploadType, content_type: contentType, size: file.size, original_file_name: file.name.slice(0, 255) },
     signal,
   });
   if (!signed?.uploadURL || !signed.import_id) throw new ApiError(500, 'Error', 'Error');
