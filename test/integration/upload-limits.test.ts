@@ -21,12 +21,15 @@ async function uploadItem(uploadId: string) {
 async function expireUpload(uploadId: string) {
   const item = await uploadItem(uploadId);
   const past = new Date(Date.now() - 1000).toISOString();
+  const index = item.company_id
+    ? keys.pendingUploadIndex(String(item.company_id), past, uploadId)
+    : keys.pendingUserUploadIndex(String(item.held_by), past, uploadId);
   await ddb().send(
     new UpdateCommand({
       TableName: process.env.TABLE_NAME,
       Key: keys.upload(uploadId),
       UpdateExpression: 'SET expires_at = :p, gsi1sk = :sk',
-      ExpressionAttributeValues: { ':p': past, ':sk': keys.pendingUploadIndex(String(item.company_id), past, uploadId).gsi1sk },
+      ExpressionAttributeValues: { ':p': past, ':sk': index.gsi1sk },
     }),
   );
 }
@@ -80,6 +83,38 @@ describe('upload reservations, write-once and size-bound upload URLs', { timeout
     // A reservation whose file arrived and became a document counts no more.
     await t.stack.jobs.idle();
     expect((await ask(api, 'next.pdf')).status).toBe(200);
+  });
+
+  it('caps the pending uploads of the all-companies view per user alike, with the same 429; expired or used ones count no more', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'nonehoarder');
+    const other = await registeredUser(t.stack, 'noneother');
+    const ask = (client: typeof api, name: string) => client.get(`/upload/document?company_id=NONE&original_file_name=${name}&size=100`);
+
+    const first = await ask(api, 'none-1.pdf');
+    expect(first.status).toBe(200);
+    // Concurrent requests cannot pass the cap (3 here, MAX_PENDING_UPLOADS_PER_USER; 50 by default).
+    const more = await Promise.all(['none-2.pdf', 'none-3.pdf', 'none-4.pdf', 'none-5.pdf'].map((n) => ask(api, n)));
+    expect(more.map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
+    expect(more.find((r) => r.status === 429)!.body).toEqual({
+      statusCode: 429,
+      error: 'QuotaExceeded',
+      message: 'You have 3 uploads waiting for their files. Upload reservations that are not used expire after 5 minutes; try again when your uploads have finished.',
+    });
+    // The company's count and the all-companies count are apart; another user is not locked out.
+    expect((await api.get(`/upload/document?company_id=${companyId}&original_file_name=company.pdf&size=100`)).status).toBe(200);
+    expect((await ask(other.api, 'theirs.pdf')).status).toBe(200);
+
+    // An expired one is given back before the next request, and with it the user's count.
+    await expireUpload((first.body as Signed).upload_id);
+    expect((await uploadItem((first.body as Signed).upload_id)).state).toBe('pending');
+    const afterExpiry = await uploadDocument(api, { company_id: 'NONE', original_file_name: 'real.pdf' }, await textPdf(['Real UAB', 'Total 3.00']));
+    expect(afterExpiry.request.status).toBe(200);
+    expect((await uploadItem((first.body as Signed).upload_id)).state).toBe('released');
+    expect((await ask(api, 'none-6.pdf')).status).toBe(429);
+    // One whose file arrived and became a document counts no more.
+    await t.stack.jobs.idle();
+    expect((await ask(api, 'none-7.pdf')).status).toBe(200);
+    expect((await ask(api, 'none-8.pdf')).status).toBe(429);
   });
 
   it('says when the company quota is held by uploads in progress', async () => {

@@ -25,6 +25,7 @@ import type {
   UploadRecord,
   UsageDelta,
 } from '../../core/documents/types';
+import { scopeCompanyId, scopeUserId } from '../../core/documents/types';
 import { ddb } from './client';
 import { keys, type Key } from './keys';
 import { batchGet, queryAll, stripKeys, tableName } from './table-ops';
@@ -115,19 +116,33 @@ function markerItem(m: Marker): Item {
 /** Upload items outlive their reservation by SQS's longest retention, so a late duplicate event still finds them. */
 const UPLOAD_ITEM_LIFETIME_SECONDS = 14 * 24 * 3600;
 
+/** The expiry index of a pending upload: of its company, or (all-companies view) of the user it is held by. */
+function pendingIndex(u: UploadRecord): Item {
+  if (u.state !== 'pending') return {};
+  if (u.company_id) return keys.pendingUploadIndex(u.company_id, u.expires_at, u.upload_id);
+  return u.held_by ? keys.pendingUserUploadIndex(u.held_by, u.expires_at, u.upload_id) : {};
+}
+
+/** The item counting the outstanding uploads a pending upload is held against (none for an unheld upload). */
+function holdKey(u: UploadRecord): Key | undefined {
+  if (!u.held_by) return undefined;
+  return u.company_id ? keys.uploadHolds(u.company_id, u.held_by) : keys.userUploadHolds(u.held_by);
+}
+
 function uploadItem(u: UploadRecord): Item {
-  const pending = u.state === 'pending' && u.company_id ? keys.pendingUploadIndex(u.company_id, u.expires_at, u.upload_id) : {};
+  const pending = pendingIndex(u);
   const ttl = Math.floor(Date.parse(u.expires_at) / 1000) + UPLOAD_ITEM_LIFETIME_SECONDS;
   return { ...keys.upload(u.upload_id), ...pending, type: 'UPLOAD', ...u, ttl };
 }
 
 /** Gives back the user's outstanding-reservation count held by a pending upload that leaves `pending`. */
 function holdRelease(upload: UploadRecord): TransactItem | undefined {
-  if (upload.state !== 'pending' || !upload.held_by || !upload.company_id) return undefined;
+  const key = holdKey(upload);
+  if (upload.state !== 'pending' || !key) return undefined;
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.uploadHolds(upload.company_id, upload.held_by),
+      Key: key,
       UpdateExpression: 'ADD outstanding :minus',
       ExpressionAttributeValues: { ':minus': -1 },
     },
@@ -438,11 +453,12 @@ export const ddbDocumentsStore: DocumentsStore = {
         labels.push({ reason: 'quota' });
       }
     }
-    if (hold && upload.held_by && upload.company_id) {
+    const held = hold ? holdKey(upload) : undefined;
+    if (hold && held) {
       items.push({
         Update: {
           TableName: tableName(),
-          Key: keys.uploadHolds(upload.company_id, upload.held_by),
+          Key: held,
           UpdateExpression: 'ADD outstanding :one',
           ConditionExpression: 'attribute_not_exists(outstanding) OR outstanding < :max',
           ExpressionAttributeValues: { ':one': 1, ':max': hold.maxOutstanding },
@@ -458,13 +474,18 @@ export const ddbDocumentsStore: DocumentsStore = {
     return res.Item ? stripKeys<UploadRecord>(res.Item) : undefined;
   },
 
-  async expiredUploads(companyId, nowIso, limit) {
+  async expiredUploads(scope, nowIso, limit) {
+    const companyId = scopeCompanyId(scope);
+    const userId = scopeUserId(scope);
     const res = await ddb().send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :now',
-        ExpressionAttributeValues: { ':pk': keys.pendingUploadIndex(companyId, '', '').gsi1pk, ':now': nowIso },
+        ExpressionAttributeValues: {
+          ':pk': companyId !== null ? keys.pendingUploadIndex(companyId, '', '').gsi1pk : keys.pendingUserUploadIndex(userId!, '', '').gsi1pk,
+          ':now': nowIso,
+        },
         Limit: limit,
       }),
     );

@@ -86,6 +86,10 @@ export const keys = {
   /** Hardening: one user's count of outstanding (pending) upload reservations in a company. */
   uploadHolds: (companyId: string, userId: string) => ({ pk: `COMPANY#${companyId}`, sk: `HOLDS#${userId}` }),
   pendingUploadIndex: (companyId: string, expiresAt: string, uploadId: string) => ({ gsi1pk: `UPLOADS#${companyId}`, gsi1sk: `${expiresAt}#${uploadId}` }),
+  /** Hardening: one user's count of outstanding (pending) uploads in the all-companies view (company_id NONE). */
+  userUploadHolds: (userId: string) => ({ pk: `USER#${userId}`, sk: 'HOLDS#NONE' }),
+  /** Pending all-companies uploads of a user by expiry, while they count against the user's outstanding uploads. */
+  pendingUserUploadIndex: (userId: string, expiresAt: string, uploadId: string) => ({ gsi1pk: `UPLOADS#USER#${userId}`, gsi1sk: `${expiresAt}#${uploadId}` }),
   pendingUploadsOfCompany: (companyId: string) => ({ gsi1pk: `UPLOADS#${companyId}` }),
   /** Counts by status of a user's unassigned documents (all-companies uploads). */
   userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),

@@ -40,14 +40,18 @@ export interface DocumentsStore extends StreamReader {
 
   /**
    * Stores a pending upload; with `reserve`, takes one document of the month's quota in the same transaction;
-   * with `hold` (and `upload.held_by`), also raises that user's count of outstanding reservations in the company,
-   * conditionally on `maxOutstanding` (CommitConflict 'held' when over it). The count falls again when the upload
-   * leaves `pending` (commit with `change.upload`, releaseUpload).
+   * with `hold` (and `upload.held_by`), also raises that user's count of outstanding uploads — in the company, or
+   * for an all-companies upload (no company) the user's own — conditionally on `maxOutstanding` (CommitConflict
+   * 'held' when over it). The count falls again when the upload leaves `pending` (commit with `change.upload`,
+   * releaseUpload).
    */
   putUpload(upload: UploadRecord, reserve?: UsageDelta, hold?: { maxOutstanding: number }): Promise<void>;
   getUpload(uploadId: string): Promise<UploadRecord | undefined>;
-  /** Pending uploads of the company whose reservation has expired (bounded). */
-  expiredUploads(companyId: string, nowIso: string, limit: number): Promise<UploadRecord[]>;
+  /**
+   * Pending uploads whose reservation has expired (bounded): of a company (`C#…`), or a user's held all-companies
+   * uploads (`U#…`).
+   */
+  expiredUploads(scope: ScopeKey, nowIso: string, limit: number): Promise<UploadRecord[]>;
   /** pending → released and the reservation returned, atomically; false when it was no longer pending. */
   releaseUpload(upload: UploadRecord): Promise<boolean>;
   usage(companyId: string, month: string): Promise<{ used_documents: number; reserved_documents: number; quota_taken: number }>;

@@ -9,7 +9,7 @@ import { monthOf } from '../accounts/companies';
 import { acceptUpload, uploadKey } from './files';
 import { CommitConflict } from './ports';
 import { assertEditable } from './status-machine';
-import { companyScope, userScope, type UploadRecord, type UsageDelta } from './types';
+import { companyScope, userScope, type ScopeKey, type UploadRecord, type UsageDelta } from './types';
 import { loadVisible, quotaMessage, type DocCaller, type DocumentDeps } from './workflow';
 
 /** The presigned PUT URL is valid this long (and never longer than the reservation). */
@@ -17,7 +17,7 @@ export const UPLOAD_URL_SECONDS = 15 * 60;
 /** Upload reservations: a reservation whose object has not arrived after `reservationMinutes` is given back. */
 export interface UploadLimits {
   reservationMinutes: number;
-  /** Reservations one user may hold at once in one company. */
+  /** Pending uploads one user may hold at once in one company, and in the all-companies view. */
   maxPendingPerUser: number;
 }
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { reservationMinutes: 20, maxPendingPerUser: 50 };
@@ -47,7 +47,16 @@ async function quotaRefusal(deps: DocumentDeps, companyId: string, month: string
 }
 
 export async function releaseExpiredReservations(deps: Pick<DocumentDeps, 'documents' | 'clock'>, companyId: string): Promise<number> {
-  const expired = await deps.documents.expiredUploads(companyId, deps.clock.now().toISOString(), RELEASE_BATCH);
+  return releaseExpired(deps, companyScope(companyId));
+}
+
+/** Gives back a user's all-companies uploads whose files have not arrived in time (their count of pending uploads). */
+export async function releaseExpiredUserUploads(deps: Pick<DocumentDeps, 'documents' | 'clock'>, userId: string): Promise<number> {
+  return releaseExpired(deps, userScope(userId));
+}
+
+async function releaseExpired(deps: Pick<DocumentDeps, 'documents' | 'clock'>, scope: ScopeKey): Promise<number> {
+  const expired = await deps.documents.expiredUploads(scope, deps.clock.now().toISOString(), RELEASE_BATCH);
   let released = 0;
   for (const upload of expired) if (await deps.documents.releaseUpload(upload)) released += 1;
   return released;
@@ -115,7 +124,8 @@ export async function requestUpload(
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + limits.reservationMinutes * 60_000).toISOString(),
     document_ids: [],
-    held_by: companyId ? caller.userId : null,
+    // Counted against the caller's pending uploads, in the company or (all-companies view) their own.
+    held_by: caller.userId,
   };
   if (company) {
     await releaseExpiredReservations(deps, company.company_id);
@@ -129,7 +139,14 @@ export async function requestUpload(
       throw error;
     }
   } else {
-    await deps.documents.putUpload(upload);
+    // No quota to reserve, but the same cap on pending uploads, counted in the same transaction as the upload.
+    await releaseExpiredUserUploads(deps, caller.userId);
+    try {
+      await deps.documents.putUpload(upload, undefined, { maxOutstanding: limits.maxPendingPerUser });
+    } catch (error) {
+      if (error instanceof CommitConflict && error.reason === 'held') throw new AppError('QuotaExceeded', pendingUploadsMessage(limits));
+      throw error;
+    }
   }
   // The URL writes once and exactly the declared length; the client sends the returned headers with the PUT.
   const uploadURL = await deps.files.presignPut(key, accepted.contentType, Math.min(UPLOAD_URL_SECONDS, limits.reservationMinutes * 60), {
