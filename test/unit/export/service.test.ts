@@ -4,52 +4,23 @@ import type { DocumentRecord } from '../../../lambdas/core/documents/types';
 import { canSee } from '../../../lambdas/core/documents/workflow';
 import { exportReceipts } from '../../../lambdas/core/export/service';
 import { notFound } from '../../../shared/errors';
+import { seededDocument } from '../../support/document-records';
 import { exportDoc } from '../integrations/fixtures';
 
 function record(id: string, overrides: Partial<DocumentRecord> = {}): DocumentRecord {
-  return {
+  return seededDocument({
     receipt_id: id,
     scope: 'C#c1',
-    company_id: 'c1',
+    created_at: '2025-05-01T10:00:00.000Z',
     company_name: 'Mano UAB',
     company_code: '300000001',
     user_id: 'u1',
     user: { name: 'Ona', surname: 'Onaitė' },
-    receipt_type: 'receipt',
-    status: 'review',
-    flag: false,
-    notes: '',
-    category: null,
     original_file_name: `${id}.pdf`,
-    email_id: null,
-    duplicate_id: null,
-    stakeholder_id: null,
-    counterparty_name: '',
-    document_number: '',
-    issue_date: null,
-    total: null,
     currency: null,
-    search_text: '',
-    key_digest: null,
-    can_be_restarted: false,
-    error_message: null,
-    created_at: '2025-05-01T10:00:00.000Z',
-    updated_at: '2025-05-01T10:00:00.000Z',
-    version: 1,
-    upload_id: null,
-    mode: 'single',
-    split_page: null,
-    upload_type: null,
     process_rows: false,
-    source: null,
-    pages: [],
-    content_key: null,
-    boxes_key: null,
-    related_documents: [],
-    charged_month: null,
-    processing_run: 1,
     ...overrides,
-  };
+  });
 }
 
 /** Read-only ports with the access rules of the real ones (content-ports.ts): another company's or a missing document is not there. */
