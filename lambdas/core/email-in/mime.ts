@@ -277,13 +277,23 @@ function envelope(email: Email): Omit<ParsedMail, 'content_hash' | 'attachments'
   };
 }
 
+/** Refused parts a mail record lists by name; the rest are counted in one line (the record stays within DynamoDB's 400 KB). */
+export const REJECTED_LISTED_MAX = 100;
+
+/** The refused parts as the record keeps them: the first REJECTED_LISTED_MAX by name, then how many more. */
+export function listedRejected(rejected: RejectedPart[]): RejectedPart[] {
+  if (rejected.length <= REJECTED_LISTED_MAX) return rejected;
+  const more = rejected.length - (REJECTED_LISTED_MAX - 1);
+  return [...rejected.slice(0, REJECTED_LISTED_MAX - 1), { original_file_name: `${more} more parts`, reason: 'Not taken: too many refused parts to list' }];
+}
+
 /** The whole message: sender, recipients, text, the parts that become documents and those that do not (with why). */
 export async function parseMail(raw: Uint8Array | string): Promise<ParsedMail> {
   const email = await parse(raw);
   const head = envelope(email);
   const out: Collected = { attachments: [], rejected: [], skipped: 0 };
   await collect(email, 0, out, head.auth.virus === 'fail');
-  const mail = { ...head, text: bodyText(email), attachments: out.attachments, rejected: out.rejected };
+  const mail = { ...head, text: bodyText(email), attachments: out.attachments, rejected: listedRejected(out.rejected) };
   return { ...mail, content_hash: contentHash(mail) };
 }
 

@@ -5,7 +5,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH } from '../../../shared/constants';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
-import { documentName, htmlToText, parseMail, parseMailHeaders, TOO_DEEP_MESSAGE, TOO_MANY_MESSAGE, WINMAIL_MESSAGE } from '../../../lambdas/core/email-in/mime';
+import { documentName, htmlToText, parseMail, parseMailHeaders, REJECTED_LISTED_MAX, TOO_DEEP_MESSAGE, TOO_MANY_MESSAGE, WINMAIL_MESSAGE } from '../../../lambdas/core/email-in/mime';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]), Buffer.alloc(20_000, 7)]);
@@ -14,6 +14,14 @@ const LOGO = await sharp({ create: { width: 16, height: 16, channels: 3, backgro
 const compose = (options: Mail.Options) => new MailComposer({ from: 'Shop <shop@example.com>', to: 'acme@in.receipts.local', subject: 'S', text: 'T', ...options }).compile().build();
 
 describe('parseMail', () => {
+  it('lists at most REJECTED_LISTED_MAX refused parts by name and counts the rest (the record stays within its size)', async () => {
+    const raw = await compose({ attachments: Array.from({ length: 150 }, (_, i) => ({ filename: `note-${i}.txt`, content: 'x' })) });
+    const mail = await parseMail(raw);
+    expect(mail.rejected).toHaveLength(REJECTED_LISTED_MAX);
+    expect(mail.rejected[0]).toEqual({ original_file_name: 'note-0.txt', reason: UPLOAD_MSG.typeNotAllowed });
+    expect(mail.rejected.at(-1)).toEqual({ original_file_name: '51 more parts', reason: 'Not taken: too many refused parts to list' });
+  });
+
   it('takes PDFs and images by their bytes, leaves out small inline logos, and lists what is not a document', async () => {
     const raw = await compose({
       html: '<p>Hi</p><img src="cid:logo">',
