@@ -41,6 +41,7 @@ export interface EmailInDeps {
 }
 
 export const TOO_LARGE_MESSAGE = `The message is larger than ${EMAIL_MAX_BYTES / 1024 / 1024} MB: nothing of it was taken`;
+export const UNREADABLE_MESSAGE = 'The message could not be read: nothing of it was taken';
 /** Shown on the upload of an attachment: who and what it came from. */
 const EMAIL_UPLOAD_TYPE = 'email';
 
@@ -86,7 +87,7 @@ export async function receiveInbound(deps: EmailInDeps, key: string): Promise<vo
     deps.log.warn('inbound message is gone', { key });
     return;
   }
-  const mail = raw.length > EMAIL_MAX_BYTES ? await parseMailHeaders(raw, TOO_LARGE_MESSAGE) : await parseMail(raw);
+  const mail = raw.length > EMAIL_MAX_BYTES ? await parseMailHeaders(raw, TOO_LARGE_MESSAGE) : await readableMail(deps, key, raw);
   const { targets, unknown } = await targetsOf(deps, mail);
   if (unknown.length) deps.log.info('unknown email-in recipients dropped', { key, recipients: unknown, message_id: mail.message_id });
   if (targets.length === 0) {
@@ -96,6 +97,20 @@ export async function receiveInbound(deps: EmailInDeps, key: string): Promise<vo
     return;
   }
   for (const target of targets) await receiveFor(deps, key, mail, target);
+}
+
+/**
+ * The whole message, or its header block when the message cannot be parsed (MIME nested deeper than the parser goes,
+ * broken structure): parsing reads only these bytes, so every retry would fail the same way and the mail would reach
+ * the dead-letter queue with nobody told. Recorded this way, the address's owner gets the not-taken notice.
+ */
+async function readableMail(deps: EmailInDeps, key: string, raw: Uint8Array): Promise<ParsedMail> {
+  try {
+    return await parseMail(raw);
+  } catch (error) {
+    deps.log.warn('inbound message could not be parsed', { key, error: error instanceof Error ? error.message : String(error) });
+    return parseMailHeaders(raw, UNREADABLE_MESSAGE);
+  }
 }
 
 export function emailIdOf(mail: Pick<ParsedMail, 'message_id' | 'content_hash'>, companyId: string): string {

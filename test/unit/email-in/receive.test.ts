@@ -9,7 +9,7 @@ import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { EmailStore } from '../../../lambdas/core/email-in/ports';
 import { NO_ATTACHMENT } from '../../../lambdas/core/email-in/notice';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
-import { receiveInbound, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
+import { receiveInbound, UNREADABLE_MESSAGE, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
 import type { EmailInClaim, EmailRecord } from '../../../lambdas/core/email-in/types';
 import type { OutgoingMail } from '../../../lambdas/core/team/types';
 import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
@@ -170,6 +170,23 @@ describe('receiveInbound', () => {
     await receiveInbound(deps, 'inbound/m2');
     expect([...emails.records.values()].every((r) => r.state === 'done')).toBe(true);
     expect(logs).toContain('not-taken notice not sent');
+  });
+
+  it('records a mail it cannot parse (MIME nested past the parser) and tells the owner of the address, instead of failing every delivery', async () => {
+    const { deps, company, files, emails, sent, logs, documents } = setup();
+    let body = 'Content-Type: application/pdf; name="a.pdf"\r\nContent-Transfer-Encoding: base64\r\n\r\n' + PDF.toString('base64') + '\r\n';
+    for (let i = 0; i < 70; i += 1) body = `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n${body}\r\n--b${i}--\r\n`;
+    const raw = `From: shop@example.com\r\nTo: ${company.email}\r\nSubject: Deep\r\nMessage-ID: <deep@example.com>\r\nMIME-Version: 1.0\r\n${body}`;
+    await files.put('inbound/deep', new TextEncoder().encode(raw), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/deep');
+    const [record] = [...emails.records.values()];
+    expect(record).toMatchObject({ state: 'done', subject: 'Deep', from_address: 'shop@example.com', files: [] });
+    expect(record!.rejected_files).toEqual([{ original_file_name: 'message', reason: UNREADABLE_MESSAGE }]);
+    expect(documents.uploads.size).toBe(0);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.to).toBe('owner-1@x');
+    expect(sent[0]!.text).toContain(UNREADABLE_MESSAGE);
+    expect(logs).toContain('inbound message could not be parsed');
   });
 
   it('a mail delivered twice at the same moment makes one set of uploads and sends one notice', async () => {
