@@ -13,6 +13,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_IN_DOMAIN, EMAIL_IN_PREFIX } from '../../shared/constants';
 import { ddb } from '../../lambdas/adapters/ddb/client';
+import { outlookMsg } from '../support/outlook-msg';
 import { keys } from '../../lambdas/adapters/ddb/keys';
 import { s3 } from '../../lambdas/adapters/s3/files';
 import {
@@ -168,6 +169,26 @@ describe('email-in', () => {
     const companies = (await api.get('/companies')).body as { items: { company_id: string; used_documents: number }[] };
     expect(companies.items.find((c) => c.company_id === companyId)!.used_documents).toBe(3);
     expect(t.stack.mail.messages().filter((m) => m.to.includes(user.email))).toHaveLength(1);
+  }, 240_000);
+
+  it('a mail forwarded as attachment by desktop Outlook (.msg) gives the documents of the forwarded mail', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'outlook');
+    const address = await companyEmail(api, companyId);
+    const forwarded = outlookMsg({ subject: 'Invoice 17', from: 'billing@supplier.example', files: [{ name: 'invoice 17.pdf', bytes: PDF_A }] });
+    const raw = await compose({
+      from: 'Bookkeeper <bookkeeper@client.example>',
+      to: address,
+      subject: 'FW: Invoice 17',
+      text: 'See the attached mail.',
+      attachments: [{ filename: 'Invoice 17.msg', content: Buffer.from(forwarded), contentType: 'application/vnd.ms-outlook' }],
+    });
+    await send([address], raw);
+    await settle();
+    const docs = await documents(api, companyId);
+    expect(docs.map((d) => [d.original_file_name, d.status])).toEqual([['invoice 17.pdf', 'review']]);
+    const email = (await api.get(`/emails/${docs[0]!.email_id}?company_id=${companyId}`)).body as Email;
+    expect(email).toMatchObject({ subject: 'FW: Invoice 17', rejected_files: [] });
+    expect(email.files.map((f) => f.receipt_id)).toEqual([docs[0]!.receipt_id]);
   }, 240_000);
 
   it('drops mail to an unknown address: no documents, no email, nothing kept', async () => {

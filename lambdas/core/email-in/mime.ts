@@ -13,6 +13,7 @@ import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH, EMAIL_TEXT_MAX } from '
 import type { EmailAuthView } from '../../../shared/schemas/emails';
 import { checkContent, EXTENSIONS, extensionOf, type FileKind } from '../documents/files';
 import { mailAuth, type MailHeader } from './auth';
+import { isOutlookItem, outlookItemParts, type OutlookPart } from './outlook-item';
 
 /** Inline images smaller than this are signature logos and tracking pixels, not documents: left out silently. */
 export const INLINE_IMAGE_MIN_BYTES = 8 * 1024;
@@ -207,51 +208,88 @@ async function parse(raw: Uint8Array | string): Promise<Email> {
   });
 }
 
+/** A part of a message, from MIME or from an Outlook item: what `collect` needs to take it or say why not. */
+interface MailPart {
+  filename: string | null;
+  bytes: Uint8Array;
+  /** Shown in the message's body rather than attached (inline disposition, related, hidden). */
+  inline: boolean;
+  /** A message of its own: a forwarded `.eml` (message/rfc822) or an item an Outlook item embeds. */
+  forwarded: boolean;
+  winmail: boolean;
+}
+
+function mimePart(part: Attachment): MailPart {
+  return {
+    filename: part.filename,
+    bytes: new Uint8Array(part.content as ArrayBuffer),
+    inline: part.disposition === 'inline' || part.related === true || (!part.disposition && !part.filename),
+    forwarded: isForwarded(part),
+    winmail: isWinmail(part),
+  };
+}
+
+function outlookPart(part: OutlookPart): MailPart {
+  return { filename: part.filename, bytes: part.bytes, inline: part.inline, forwarded: part.embedded, winmail: false };
+}
+
 async function collect(email: Email, depth: number, out: Collected, virus: boolean): Promise<void> {
-  for (const part of email.attachments) {
-    const bytes = new Uint8Array(part.content as ArrayBuffer);
-    const shownName = fitName(cleanName(part.filename)) || (isForwarded(part) ? 'forwarded message.eml' : `attachment-${out.attachments.length + out.rejected.length + 1}`);
-    if (isForwarded(part)) {
-      if (depth >= EMAIL_MAX_FORWARD_DEPTH) {
-        out.rejected.push({ original_file_name: shownName, reason: TOO_DEEP_MESSAGE });
-        continue;
-      }
-      let inner: Email;
-      try {
-        inner = await parse(bytes);
-      } catch {
-        out.rejected.push({ original_file_name: shownName, reason: UNREADABLE_MESSAGE });
-        continue;
-      }
-      await collect(inner, depth + 1, out, virus);
-      continue;
-    }
-    if (isWinmail(part)) {
-      out.rejected.push({ original_file_name: shownName, reason: WINMAIL_MESSAGE });
-      continue;
-    }
-    const detected = bytes.length ? await fileTypeFromBuffer(bytes) : undefined;
-    const inline = part.disposition === 'inline' || part.related === true || (!part.disposition && !part.filename);
-    if (inline && detected && (detected.ext === 'jpg' || detected.ext === 'png' || detected.ext === 'gif') && bytes.length < INLINE_IMAGE_MIN_BYTES) {
-      out.skipped += 1;
-      continue;
-    }
-    const name = documentName(part.filename, detected?.ext, out.attachments.length + out.rejected.length + 1);
-    if (virus) {
-      out.rejected.push({ original_file_name: name, reason: 'Not taken: the mail server found a virus in this message' });
-      continue;
-    }
-    const check = await checkContent(bytes, name, 'single');
-    if (!check.ok) {
-      out.rejected.push({ original_file_name: name, reason: check.message });
-      continue;
-    }
-    if (out.attachments.length >= EMAIL_MAX_ATTACHMENTS) {
-      out.rejected.push({ original_file_name: name, reason: TOO_MANY_MESSAGE });
-      continue;
-    }
-    out.attachments.push({ original_file_name: name, bytes, kind: check.kind, content_type: check.mime, sha256: sha256(bytes) });
+  for (const part of email.attachments) await collectPart(mimePart(part), depth, out, virus);
+}
+
+/**
+ * A forwarded message or an Outlook item (`.msg`, what desktop Outlook attaches when it forwards a mail as an
+ * attachment): its own attachments are taken, one level deeper, up to EMAIL_MAX_FORWARD_DEPTH.
+ */
+async function openMessage(part: MailPart, shownName: string, outlook: boolean, depth: number, out: Collected, virus: boolean): Promise<void> {
+  if (depth >= EMAIL_MAX_FORWARD_DEPTH) {
+    out.rejected.push({ original_file_name: shownName, reason: TOO_DEEP_MESSAGE });
+    return;
   }
+  let inner: MailPart[];
+  try {
+    inner = outlook ? outlookItemParts(part.bytes).map(outlookPart) : (await parse(part.bytes)).attachments.map(mimePart);
+  } catch {
+    out.rejected.push({ original_file_name: shownName, reason: UNREADABLE_MESSAGE });
+    return;
+  }
+  for (const innerPart of inner) await collectPart(innerPart, depth + 1, out, virus);
+}
+
+async function collectPart(part: MailPart, depth: number, out: Collected, virus: boolean): Promise<void> {
+  const { bytes } = part;
+  const outlook = isOutlookItem(bytes, part.filename);
+  const shownName =
+    fitName(cleanName(part.filename)) ||
+    (outlook ? 'forwarded message.msg' : part.forwarded ? 'forwarded message.eml' : `attachment-${out.attachments.length + out.rejected.length + 1}`);
+  if (outlook || part.forwarded) {
+    await openMessage(part, shownName, outlook, depth, out, virus);
+    return;
+  }
+  if (part.winmail) {
+    out.rejected.push({ original_file_name: shownName, reason: WINMAIL_MESSAGE });
+    return;
+  }
+  const detected = bytes.length ? await fileTypeFromBuffer(bytes) : undefined;
+  if (part.inline && detected && (detected.ext === 'jpg' || detected.ext === 'png' || detected.ext === 'gif') && bytes.length < INLINE_IMAGE_MIN_BYTES) {
+    out.skipped += 1;
+    return;
+  }
+  const name = documentName(part.filename, detected?.ext, out.attachments.length + out.rejected.length + 1);
+  if (virus) {
+    out.rejected.push({ original_file_name: name, reason: 'Not taken: the mail server found a virus in this message' });
+    return;
+  }
+  const check = await checkContent(bytes, name, 'single');
+  if (!check.ok) {
+    out.rejected.push({ original_file_name: name, reason: check.message });
+    return;
+  }
+  if (out.attachments.length >= EMAIL_MAX_ATTACHMENTS) {
+    out.rejected.push({ original_file_name: name, reason: TOO_MANY_MESSAGE });
+    return;
+  }
+  out.attachments.push({ original_file_name: name, bytes, kind: check.kind, content_type: check.mime, sha256: sha256(bytes) });
 }
 
 function contentHash(mail: Omit<ParsedMail, 'content_hash'>): string {

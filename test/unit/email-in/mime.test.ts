@@ -1,11 +1,23 @@
 /** MIME → documents: which parts of a real-world message become documents, with which names, and why others do not. */
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH } from '../../../shared/constants';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
-import { documentName, htmlToText, parseMail, parseMailHeaders, REJECTED_LISTED_MAX, TOO_DEEP_MESSAGE, TOO_MANY_MESSAGE, WINMAIL_MESSAGE } from '../../../lambdas/core/email-in/mime';
+import {
+  documentName,
+  htmlToText,
+  parseMail,
+  parseMailHeaders,
+  REJECTED_LISTED_MAX,
+  TOO_DEEP_MESSAGE,
+  TOO_MANY_MESSAGE,
+  UNREADABLE_MESSAGE as FORWARD_UNREADABLE_MESSAGE,
+  WINMAIL_MESSAGE,
+} from '../../../lambdas/core/email-in/mime';
+import { outlookMsg, type OutlookItem } from '../../support/outlook-msg';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]), Buffer.alloc(20_000, 7)]);
@@ -99,6 +111,36 @@ describe('parseMail', () => {
     const mail = await parseMail(inner);
     expect(mail.attachments.map((a) => a.original_file_name)).toEqual(Array.from({ length: D + 1 }, (_, i) => `level-${i + 1}.pdf`));
     expect(mail.rejected).toEqual([{ original_file_name: `fwd-${D + 1}.eml`, reason: TOO_DEEP_MESSAGE }]);
+  });
+
+  it('opens an Outlook item (.msg, Forward as Attachment of desktop Outlook) and takes its files, an item inside it too', async () => {
+    const item = outlookMsg({
+      subject: 'FW: invoice',
+      from: 'shop@example.com',
+      files: [{ name: 'invoice 17.pdf', bytes: PDF }, { name: 'logo.png', bytes: LOGO, hidden: true }, { name: 'terms.txt', bytes: Buffer.from('terms') }],
+      items: [{ subject: 'receipt', files: [{ name: 'receipt.jpg', bytes: JPEG }] }],
+    });
+    const raw = await compose({ attachments: [{ filename: 'FW invoice.msg', content: Buffer.from(item), contentType: 'application/vnd.ms-outlook' }] });
+    const mail = await parseMail(raw);
+    expect(mail.attachments.map((a) => [a.original_file_name, a.kind])).toEqual([['invoice 17.pdf', 'pdf'], ['receipt.jpg', 'image']]);
+    expect(mail.rejected).toEqual([{ original_file_name: 'terms.txt', reason: UPLOAD_MSG.typeNotAllowed }]);
+
+    // Known by its bytes under any name; nested like forwarded messages, down to the same depth.
+    // The mail is level 1; the item attached to it level 2; D items are opened, the one D + 1 levels down is not.
+    const D = EMAIL_MAX_FORWARD_DEPTH;
+    let nested: OutlookItem = { subject: `level ${D + 2}`, files: [{ name: 'too-deep.pdf', bytes: PDF }] };
+    for (let level = D + 1; level >= 2; level--) nested = { subject: `level ${level}`, files: [{ name: `level-${level}.pdf`, bytes: PDF }], items: [nested] };
+    const deep = await parseMail(await compose({ attachments: [{ filename: 'attachment', content: Buffer.from(outlookMsg(nested)), contentType: 'application/octet-stream' }] }));
+    expect(deep.attachments.map((a) => a.original_file_name)).toEqual(Array.from({ length: D }, (_, i) => `level-${i + 2}.pdf`));
+    expect(deep.rejected).toEqual([{ original_file_name: `level ${D + 2}.msg`, reason: TOO_DEEP_MESSAGE }]);
+  });
+
+  it('takes a Word .doc as an office file, not as an Outlook item, and says a damaged .msg could not be read', async () => {
+    const doc = readFileSync(new URL('../../fixtures/recognition/invoice-en.doc', import.meta.url));
+    const broken = Buffer.from(outlookMsg({ subject: 'x' })).subarray(0, 600);
+    const mail = await parseMail(await compose({ attachments: [{ filename: 'invoice.doc', content: doc }, { filename: 'old mail.msg', content: broken }] }));
+    expect(mail.attachments.map((a) => [a.original_file_name, a.kind])).toEqual([['invoice.doc', 'office']]);
+    expect(mail.rejected).toEqual([{ original_file_name: 'old mail.msg', reason: FORWARD_UNREADABLE_MESSAGE }]);
   });
 
   it('takes at most the attachment limit and lists the rest', async () => {
