@@ -8,6 +8,7 @@ import { resolveCaller, type Caller, type Claims } from './caller';
 import { deps, type Deps } from './deps';
 import { env } from './env';
 import { createLogger, type Logger } from './logger';
+import { fitResponse, LAMBDA_RESPONSE_MAX_BYTES } from './response-size';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -147,6 +148,11 @@ export function httpHandler<B = unknown, Q = unknown, P = unknown>(definition: H
   const handler = async (event: HttpEvent): Promise<HttpResult> => {
     const requestId = event.requestContext?.requestId ?? 'unknown';
     const log = createLogger({ requestId, route: definition.route });
+    const { result, overBytes } = fitResponse(await answer(event, requestId, log), event.headers?.['accept-encoding'], requestId);
+    if (overBytes) log.error('answer over the response limit', { bytes: overBytes, limit: LAMBDA_RESPONSE_MAX_BYTES });
+    return result;
+  };
+  const answer = async (event: HttpEvent, requestId: string, log: Logger): Promise<HttpResult> => {
     try {
       const d = deps(needs, definition.route);
       checkParameterLengths(event);

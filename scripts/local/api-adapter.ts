@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { routes, type RouteDef } from '../../shared/routes';
 import { verifyAccessToken } from '../../lambdas/adapters/cognito/verify-token';
 import type { HttpEvent, HttpResult } from '../../lambdas/runtime/http-handler';
+import { LAMBDA_RESPONSE_MAX_BYTES, serialisedSize } from '../../lambdas/runtime/response-size';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -171,6 +172,11 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
 
   const handler = await loadHandler(match.route.handler);
   const result = await handler(event);
+  if (serialisedSize(result) > LAMBDA_RESPONSE_MAX_BYTES) {
+    // Lambda refuses to return a synchronous response over 6 MB, and API Gateway answers its bare 500.
+    console.error(`[api] ${routeKey}: response over Lambda's ${LAMBDA_RESPONSE_MAX_BYTES} bytes`);
+    return send(res, 500, { message: 'Internal Server Error' });
+  }
   const status = result.statusCode ?? 200;
   const outHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) outHeaders[k] = String(v);
