@@ -28,3 +28,13 @@ export const STUCK_PROCESSING_AFTER_MS =
 
 /** Textract's wait plus what the job does around it (download, render, save) must fit in the timeout. */
 export const PROCESSING_MARGIN_SECONDS = PROCESSING_LIMITS.functionTimeoutSeconds - PROCESSING_LIMITS.textractMaxWaitSeconds;
+
+/** API Gateway HTTP APIs give up after 30 s: every route's function stops at 29 s (infra HANDLER_DEFAULTS). */
+export const API_HANDLER_TIMEOUT_SECONDS = 29;
+
+/**
+ * How long a bulk Send goes on taking documents: each is confirmed and learnt from one after another (about twenty
+ * calls to DynamoDB, S3 and the live channel), so a hundred could outlast the function. The rest are answered as not
+ * sent, with time left to queue the confirmed ones.
+ */
+export const BULK_SEND_BUDGET_MS = 20_000;

@@ -8,6 +8,7 @@ import { Architecture, Code, Function as LambdaFunction, Handler, type IFunction
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { API_HANDLER_TIMEOUT_SECONDS } from '../../shared/processing-limits';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
@@ -39,7 +40,7 @@ export const HANDLER_DEFAULTS = {
   architecture: Architecture.ARM_64,
   memorySize: 512,
   /** API Gateway HTTP APIs give up after 30 s. */
-  timeout: Duration.seconds(29),
+  timeout: Duration.seconds(API_HANDLER_TIMEOUT_SECONDS),
   logRetention: RetentionDays.ONE_MONTH,
 } as const;
 

@@ -13,6 +13,7 @@
  */
 import { businessMonth } from '../../../shared/business-time';
 import { AppError } from '../../../shared/errors';
+import { BULK_SEND_BUDGET_MS } from '../../../shared/processing-limits';
 import { EXPORT_TARGETS, TARGET_LABEL, type ExportTarget } from '../../../shared/schemas/integrations';
 import type { ReceiptSummary } from '../../../shared/schemas/receipts';
 import type { CompanyRecord } from '../accounts/types';
@@ -122,6 +123,7 @@ export async function sendConfirmed(deps: QueueDeps, caller: DocCaller, receiptI
 /** Statuses the list's Send takes: documents that were read and may be confirmed, and confirmed ones (again). */
 export const SENDABLE_STATUSES = ['review', 'ready', 'rejected', 'archive'] as const;
 export const notSendable = (status: string) => `A document in status ${status} cannot be sent`;
+export const SEND_TIME_UP = 'Not sent: too many documents at once. Send it again';
 
 /** The edit screen's confirm, for the list's Send (lambdas/core/content/edit.ts). */
 export interface SendConfirm {
@@ -148,9 +150,14 @@ export async function sendDocuments(
   if (!(await companyTargets(deps.store, caller.companyId)).length) throw new AppError('Conflict', NO_EXPORT_TARGET);
   const results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] = [];
   const queued: string[] = [];
+  const until = deps.clock.now().getTime() + BULK_SEND_BUDGET_MS;
   let sent = true;
   try {
     for (const id of [...new Set(receiptIds)]) {
+      if (deps.clock.now().getTime() >= until) {
+        results.push({ receipt_id: id, ok: false, status: 503, message: SEND_TIME_UP });
+        continue;
+      }
       try {
         const doc = await loadVisible(deps.documents, caller, id);
         if (!(SENDABLE_STATUSES as readonly string[]).includes(doc.status)) throw new AppError('Conflict', notSendable(doc.status));

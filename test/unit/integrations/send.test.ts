@@ -3,7 +3,8 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { DocumentRecord } from '../../../lambdas/core/documents/types';
-import { CONFIRMED_NOT_SENT, NO_EXPORT_TARGET, sendDocuments, type SendConfirm } from '../../../lambdas/core/integrations/export';
+import { CONFIRMED_NOT_SENT, NO_EXPORT_TARGET, SEND_TIME_UP, sendDocuments, type SendConfirm } from '../../../lambdas/core/integrations/export';
+import { API_HANDLER_TIMEOUT_SECONDS, BULK_SEND_BUDGET_MS } from '../../../shared/processing-limits';
 import type { ExportMessage } from '../../../lambdas/core/integrations/ports';
 import type { ReceiptSummary } from '../../../shared/schemas/receipts';
 import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
@@ -59,5 +60,37 @@ describe("the list's Send", () => {
     const answer = await sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ['D1']);
     expect(answer).toEqual({ results: [{ receipt_id: 'D1', ok: false, status: 500, message: CONFIRMED_NOT_SENT, receipt: expect.anything() }] });
     expect(documents.docs.get('D1')!.error_message).toBe('Export to NSOFT failed: the export queue could not be reached');
+  });
+
+  it('stops taking documents when its time is up, answers the rest as not sent, and queues those it confirmed', async () => {
+    // Each confirm takes 6 s of the function's time: documents started at 0, 6, 12 and 18 s are confirmed.
+    let now = Date.parse('2026-03-10T10:00:00Z');
+    const clock = { now: () => new Date(now) };
+    const created = newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Ona', surname: 'O', email: 'o@x' }, { newId: () => ulid() }, clock);
+    const company = { ...created, integrations: { ...created.integrations!, ftp_export: true } };
+    const documents = new MemoryDocuments();
+    const ids = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6'];
+    for (const id of ids) documents.docs.set(id, { receipt_id: id, company_id: company.company_id, status: 'review', version: 1 } as DocumentRecord);
+    const sent: ExportMessage[] = [];
+    const confirm: SendConfirm = {
+      confirm: async (_caller, id) => {
+        now += 6_000;
+        return { receipt_id: id, status: 'archive' } as ReceiptSummary;
+      },
+      check: async () => undefined,
+    };
+    const deps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live: { publish: async () => undefined, publishToUser: async () => undefined }, clock, ids: { newId: () => ulid() }, queue: { send: async (m: ExportMessage[]) => void sent.push(...m) } };
+    const answer = await sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ids);
+    expect(answer.results.map((r) => [r.receipt_id, r.ok, r.status, r.message])).toEqual([
+      ['D1', true, 200, undefined],
+      ['D2', true, 200, undefined],
+      ['D3', true, 200, undefined],
+      ['D4', true, 200, undefined],
+      ['D5', false, 503, SEND_TIME_UP],
+      ['D6', false, 503, SEND_TIME_UP],
+    ]);
+    expect(sent.map((m) => m.receipt_id)).toEqual(['D1', 'D2', 'D3', 'D4']);
+    // The last document started before the budget ends, and the function still has time to finish it and queue.
+    expect(BULK_SEND_BUDGET_MS + 6_000).toBeLessThan(API_HANDLER_TIMEOUT_SECONDS * 1000);
   });
 });
