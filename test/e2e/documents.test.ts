@@ -457,6 +457,38 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => badge(page, 'review'), WAIT).toBe(2);
     await expect.poll(() => badge(page, 'archive'), WAIT).toBe(0);
 
+    // an action the server refuses leaves the rows selected, to try again
+    const selectAll = page.getByRole('checkbox', { name: 'Select all' });
+    const refusal = { statusCode: 500, error: 'InternalError', message: 'Something went wrong' };
+    await page.route('**/receipts/bulk*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify(refusal) }), { times: 1 });
+    await selectAll.check({ force: true });
+    await page.getByRole('button', { name: 'Tools' }).click();
+    await page.getByRole('menuitem', { name: 'Move to Archive' }).click();
+    await expect.poll(() => page.getByText('Something went wrong').count(), WAIT).toBeGreaterThan(0);
+    expect(await page.getByTestId('row-status').allInnerTexts()).toEqual(['To Review', 'To Review']);
+    await expect.poll(() => selectAll.isChecked(), WAIT).toBe(true);
+    await screenshot(page, 'documents-bulk-refused-kept-selected');
+    await selectAll.uncheck({ force: true });
+
+    // the filters are kept in the address: Back from a document shows the list filtered as it was, and so does a reload
+    await page.locator('input[name="search"]').fill('alpha');
+    await page.locator('input[name="search"]').press('Enter');
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), WAIT).toBe('alpha');
+    await row('alpha.pdf').getByTestId('row-status').click();
+    await page.waitForURL(/\/edit-receipt\//, WAIT);
+    await page.goBack();
+    await page.waitForURL(/\/receipts\/inbox\?q=alpha$/, WAIT);
+    await expect.poll(() => page.locator('input[name="search"]').inputValue(), WAIT).toBe('alpha');
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    await page.reload();
+    await expect.poll(() => page.locator('input[name="search"]').inputValue(), WAIT).toBe('alpha');
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    // the menu's link to the list starts it unfiltered
+    await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
+    await expect.poll(() => page.locator('input[name="search"]').inputValue(), WAIT).toBe('');
+    await expect.poll(() => rows.count(), WAIT).toBe(2);
+
     // the server has them as flagged invoices
     const listed = (await api.get(`/receipts?company_id=${companyId}`)).body as { items: Array<{ original_file_name: string; receipt_type: string; flag: boolean }> };
     expect(listed.items.map((r) => [r.original_file_name, r.receipt_type, r.flag]).sort()).toEqual([

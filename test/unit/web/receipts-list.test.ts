@@ -4,6 +4,8 @@ import { formatDay } from '../../../web/src/features/receipts/lib/dates';
 import {
   EMPTY_FILTERS,
   clampRange,
+  filtersFromSearch,
+  filtersToSearch,
   hasActiveFilters,
   listKeyParams,
   listQuery,
@@ -12,6 +14,7 @@ import {
   pickedDayParam,
   todayIso,
   typeParam,
+  type ListFilters,
 } from '../../../web/src/features/receipts/lib/list-params';
 import {
   archiveAction,
@@ -149,6 +152,22 @@ describe('filters → GET /receipts query', () => {
     expect(hasActiveFilters({ ...EMPTY_FILTERS, search: ' ' })).toBe(false);
     expect(hasActiveFilters({ ...EMPTY_FILTERS, invoice: false })).toBe(true);
     expect(hasActiveFilters({ ...EMPTY_FILTERS, dateTo: '2024-01-01' })).toBe(true);
+  });
+});
+
+describe('filters ↔ the list address', () => {
+  const now = new Date(2026, 2, 10, 12);
+  it('writes only what differs from no filter, and reads back the same filters', () => {
+    expect(filtersToSearch(EMPTY_FILTERS).toString()).toBe('');
+    const filters: ListFilters = { dateFrom: '2026-03-01', dateTo: '2026-03-09', byIssueDate: true, duplicates: true, receipt: false, invoice: true, search: 'Maxima & Co' };
+    const search = filtersToSearch(filters);
+    expect(search.toString()).toBe('q=Maxima+%26+Co&from=2026-03-01&to=2026-03-09&dates=issue&duplicates=1&type=invoice');
+    expect(filtersFromSearch(new URLSearchParams(search.toString()), now)).toEqual(filters);
+    expect(filtersFromSearch(new URLSearchParams(''), now)).toEqual(EMPTY_FILTERS);
+  });
+
+  it('reads a hand-made address safely: dates that are not days or lie ahead, unknown types', () => {
+    expect(filtersFromSearch(new URLSearchParams('from=yesterday&to=2027-01-01&type=bogus&duplicates=yes'), now)).toEqual({ ...EMPTY_FILTERS, dateTo: '2026-03-10' });
   });
 });
 

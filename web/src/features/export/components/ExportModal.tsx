@@ -66,6 +66,11 @@ function rememberCsvFormat(format: CsvFormat): void {
   }
 }
 
+/** The export's files were downloaded but some documents stayed out of the archive: said instead of the success. */
+export function notArchivedMessage(count: number, reason: string): string {
+  return `Downloaded, but ${count === 1 ? '1 document' : `${count} documents`} could not be moved to archive: ${reason}`;
+}
+
 /**
  * The export pop-up of the selected documents (also used by the edit screen with one document): CSV and PDF
  * built in the browser from a sortable, renamable field list; XML through the server. Optionally moves the
@@ -78,7 +83,8 @@ export function ExportModal({
 }: {
   receipts: ReadonlyArray<Receipt | ReceiptDetail>;
   onClose(): void;
-  onExported?: () => void;
+  /** After the files were downloaded; `notArchived`: the documents "Move items to archive" could not move. */
+  onExported?: (notArchived: string[]) => void;
 }) {
   const api = useApi();
   const info = useInfoPopup();
@@ -130,13 +136,15 @@ export function ExportModal({
           downloadBlob(blob, exportFileName(fileName, 'pdf'));
         }
       }
+      let notArchived: string[] = [];
       if (archive) {
         const toArchive = receipts.filter((r) => r.status !== 'archive') as Receipt[];
         const outcome = await actions.setStatus(toArchive, 'archive');
-        if (outcome.failed.length > 0) info.show(messageOf(outcome.failed[0]!.error), 'error');
+        notArchived = outcome.failed.map((f) => f.receipt.receipt_id);
+        if (outcome.failed.length > 0) info.show(notArchivedMessage(outcome.failed.length, messageOf(outcome.failed[0]!.error)), 'error');
       }
-      info.show(EXPORT_SUCCESS, 'success');
-      onExported?.();
+      if (notArchived.length === 0) info.show(EXPORT_SUCCESS, 'success');
+      onExported?.(notArchived);
       onClose();
     } catch (err) {
       setError(messageOf(err));

@@ -14,6 +14,13 @@ export function FilterBar({ filters, onChange }: { filters: ListFilters; onChang
   const [search, setSearch] = useState(filters.search);
   const today = todayIso();
 
+  // A search changed from outside (the menu's link to the same list, Back to an earlier address) replaces what is typed.
+  const [shown, setShown] = useState(filters.search);
+  if (shown !== filters.search) {
+    setShown(filters.search);
+    setSearch(filters.search);
+  }
+
   useEffect(() => {
     if (search === filters.search) return;
     const t = window.setTimeout(() => onChange({ ...filters, search }), SEARCH_DEBOUNCE_MS);

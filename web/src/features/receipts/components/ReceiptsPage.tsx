@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
@@ -12,7 +12,7 @@ import { ExportModal } from '../../export/components/ExportModal';
 import { UploadModal } from '../../upload/components/UploadModal';
 import { companyOf, useReceiptActions, useReceiptList, type ActionOutcome } from '../api/receipts';
 import type { Receipt } from '../api/types';
-import { EMPTY_FILTERS, hasActiveFilters, type ListFilters } from '../lib/list-params';
+import { filtersFromSearch, filtersToSearch, hasActiveFilters, type ListFilters } from '../lib/list-params';
 import { SELECT_ALL_MAX, wholeListSelection } from '../lib/select-all';
 import { archiveAction, companyName, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
 import { isListStatus, listTitle } from '../lib/status';
@@ -48,7 +48,9 @@ function ReceiptList({ status }: { status: ListStatus }) {
   const store = useActiveCompanyStore();
   const view = useActiveCompany();
   const actions = useReceiptActions();
-  const [filters, setFilters] = useState<ListFilters>(EMPTY_FILTERS);
+  // The filters live in the address: Back from a document, a reload or a shared link show the list as filtered.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(searchParams), [searchParams]);
   const list = useReceiptList(status, filters);
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   const [busy, setBusy] = useState(false);
@@ -67,10 +69,13 @@ function ReceiptList({ status }: { status: ListStatus }) {
   const allSelected = selectable.length > 0 && selectedRows.length === selectable.length;
   const companyIds = useMemo(() => view.companies.map((c) => c.company_id), [view.companies]);
 
-  const changeFilters = useCallback((next: ListFilters) => {
-    setFilters(next);
-    setSelected(new Set());
-  }, []);
+  const changeFilters = useCallback(
+    (next: ListFilters) => {
+      setSearchParams(filtersToSearch(next), { replace: true });
+      setSelected(new Set());
+    },
+    [setSearchParams],
+  );
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   const loadMore = useCallback(() => {
@@ -116,11 +121,15 @@ function ReceiptList({ status }: { status: ListStatus }) {
     else if (outcome.done > 0) info.show(done, 'success');
   };
 
+  /** After an action: the documents it could not change stay selected, to try again; the others are let go. */
+  const keepFailed = (outcome: ActionOutcome) => setSelected(new Set(outcome.failed.map((f) => f.receipt.receipt_id)));
+
   const run = async (task: () => Promise<ActionOutcome>, done: string, clearSelection = true) => {
     setBusy(true);
     try {
-      report(await task(), done);
-      if (clearSelection) setSelected(new Set());
+      const outcome = await task();
+      report(outcome, done);
+      if (clearSelection) keepFailed(outcome);
     } finally {
       setBusy(false);
     }
@@ -156,7 +165,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
     try {
       const outcome = await actions.remove(receipts);
       report(outcome, receipts.length === 1 ? 'The document has been deleted.' : `${items(outcome.done)} deleted`);
-      setSelected(new Set());
+      keepFailed(outcome);
       setModal(null);
     } finally {
       setBusy(false);
@@ -307,8 +316,8 @@ function ReceiptList({ status }: { status: ListStatus }) {
         <ExportModal
           receipts={modal.receipts}
           onClose={() => setModal(null)}
-          onExported={() => {
-            setSelected(new Set());
+          onExported={(notArchived) => {
+            setSelected(new Set(notArchived));
             setModal(null);
           }}
         />

@@ -154,3 +154,32 @@ export function hasActiveFilters(filters: ListFilters): boolean {
     !filters.invoice
   );
 }
+
+/**
+ * The filters as the list's address keeps them (`?q=…&from=…&to=…&dates=issue&duplicates=1&type=invoice`), so that the
+ * browser's Back from a document, a reload or a shared link shows the list as it was filtered. Only what differs
+ * from no filter is written; what cannot be read is left out (an unknown type shows both, a date that is not a day none).
+ */
+export function filtersToSearch(filters: ListFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  const search = filters.search.trim();
+  if (search) params.set('q', search);
+  if (filters.dateFrom) params.set('from', filters.dateFrom);
+  if (filters.dateTo) params.set('to', filters.dateTo);
+  if (filters.byIssueDate) params.set('dates', 'issue');
+  if (filters.duplicates) params.set('duplicates', '1');
+  if (filters.receipt !== filters.invoice) params.set('type', filters.receipt ? 'receipt' : 'invoice');
+  return params;
+}
+
+export function filtersFromSearch(params: URLSearchParams, now: Date = new Date()): ListFilters {
+  const type = params.get('type');
+  return {
+    ...clampRange({ dateFrom: params.get('from') ?? '', dateTo: params.get('to') ?? '' }, now),
+    byIssueDate: params.get('dates') === 'issue',
+    duplicates: params.get('duplicates') === '1',
+    receipt: type !== 'invoice',
+    invoice: type !== 'receipt',
+    search: params.get('q') ?? '',
+  };
+}
