@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { ddb } from '../../lambdas/adapters/ddb/client';
-import { batchWrite } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import { masterItems } from '../../lambdas/adapters/ddb/master-data-store';
 import { newStakeholderRecord } from '../../lambdas/core/master-data/stakeholders';
 import type { StakeholderRecord } from '../../lambdas/core/master-data/types';

@@ -5,7 +5,8 @@
  * company's documents never match; documents written before the index are found after the backfill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchWrite, documentItem, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { documentItem, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import { backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import { apiClient, registeredUser, startTestStack, type TestStack } from '../support/local-stack';

@@ -1,7 +1,8 @@
 /** The document list, counts and every workflow action through the real local API. */
 import { textPdf } from '../support/text-pdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchWrite, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import {
   addMembership,

@@ -6,7 +6,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../lambdas/adapters/ddb/client';
-import { batchWrite, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import { keys } from '../../lambdas/adapters/ddb/keys';
 import { seededDocument } from '../support/document-records';
 import { addMembership, openLiveChannel, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';

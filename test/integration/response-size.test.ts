@@ -5,7 +5,8 @@
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchWrite, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import { s3 } from '../../lambdas/adapters/s3/files';
 import { LAMBDA_RESPONSE_MAX_BYTES, RESPONSE_TOO_LARGE } from '../../lambdas/runtime/response-size';
 import type { PageBoxes } from '../../shared/schemas/content';

@@ -5,8 +5,7 @@ import type { CompanyRecord, MembershipRecord, ProfileRecord, UsageRecord } from
 import { CompanyLimitReached, type AccountsStore } from '../../core/ports';
 import { ddb } from './client';
 import { keys } from './keys';
-import { batchWrite } from './documents-store';
-import { batchDelete, batchGet, queryAll, stripKeys, tableName } from './table-ops';
+import { batchDelete, batchGet, batchWrite, queryAll, stripKeys, tableName } from './table-ops';
 import { releasedClaimItem } from './team-store';
 
 /** True when a cancelled transaction failed on the condition of its item at `index`. */

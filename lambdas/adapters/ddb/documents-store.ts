@@ -4,7 +4,6 @@
  * the month's usage (ADD, conditional on the quota), the upload's state, markers and history.
  */
 import {
-  BatchWriteCommand,
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -28,7 +27,7 @@ import type {
 import { scopeCompanyId, scopeUserId } from '../../core/documents/types';
 import { ddb } from './client';
 import { keys, type Key } from './keys';
-import { batchGet, queryAll, stripKeys, tableName } from './table-ops';
+import { batchGet, batchWrite, queryAll, stripKeys, tableName } from './table-ops';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -538,17 +537,3 @@ export const ddbDocumentsStore: DocumentsStore = {
   },
 };
 
-type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Key } };
-
-/** BatchWriteItem in chunks of 25, retrying unprocessed items. */
-export async function batchWrite(requests: WriteRequest[]): Promise<void> {
-  for (let i = 0; i < requests.length; i += 25) {
-    let pending = requests.slice(i, i + 25);
-    for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
-      const res = await ddb().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (res.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
-      if (pending.length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    }
-    if (pending.length > 0) throw new Error(`${pending.length} writes were not processed`);
-  }
-}

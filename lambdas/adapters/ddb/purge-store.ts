@@ -6,9 +6,8 @@
 import { DeleteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CompanyPurgeStore } from '../../core/ports';
 import { ddb } from './client';
-import { batchWrite } from './documents-store';
 import { keys } from './keys';
-import { queryAll, tableName } from './table-ops';
+import { batchWrite, queryAll, tableName } from './table-ops';
 
 type Item = Record<string, unknown>;
 

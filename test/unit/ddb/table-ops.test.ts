@@ -1,0 +1,41 @@
+/** Batch reads and writes: what DynamoDB leaves unprocessed (throttling) is sent again, and an error when it stays so. */
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { batchDelete, batchGet, batchWrite } from '../../../lambdas/adapters/ddb/table-ops';
+import { resetEnvCache } from '../../../lambdas/runtime/env';
+
+const ddbMock = mockClient(DynamoDBDocumentClient);
+const key = (n: number) => ({ pk: `COMPANY#c${n}`, sk: 'COMPANY' });
+
+describe('batch table operations', () => {
+  beforeEach(() => {
+    process.env.TABLE_NAME = 'unit-table';
+    resetEnvCache();
+    resetDdbClient();
+    ddbMock.reset();
+  });
+  afterEach(() => ddbMock.reset());
+
+  it('reads the keys DynamoDB left unprocessed again, and all items come back', async () => {
+    ddbMock
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { 'unit-table': [key(1)] }, UnprocessedKeys: { 'unit-table': { Keys: [key(2)] } } })
+      .resolvesOnce({ Responses: { 'unit-table': [key(2)] } });
+    expect(await batchGet([key(1), key(2)])).toEqual([key(1), key(2)]);
+    expect(ddbMock.commandCalls(BatchGetCommand)[1]!.args[0].input.RequestItems!['unit-table']!.Keys).toEqual([key(2)]);
+  });
+
+  it('throws when keys stay unprocessed, instead of answering without their items', async () => {
+    ddbMock.on(BatchGetCommand).resolves({ Responses: { 'unit-table': [key(1)] }, UnprocessedKeys: { 'unit-table': { Keys: [key(2)] } } });
+    await expect(batchGet([key(1), key(2)])).rejects.toThrow('1 reads were not processed');
+    expect(ddbMock.commandCalls(BatchGetCommand)).toHaveLength(8);
+  }, 20_000);
+
+  it('throws when deletes or writes stay unprocessed', async () => {
+    ddbMock.on(BatchWriteCommand).resolves({ UnprocessedItems: { 'unit-table': [{ DeleteRequest: { Key: key(3) } }] } });
+    await expect(batchDelete([key(3)])).rejects.toThrow('1 writes were not processed');
+    await expect(batchWrite([{ PutRequest: { Item: key(4) } }])).rejects.toThrow('1 writes were not processed');
+  }, 20_000);
+});
