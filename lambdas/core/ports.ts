@@ -28,10 +28,21 @@ export interface AccountsStore {
    * at the limit it rejects with CompanyLimitReached.
    */
   createCompany(company: CompanyRecord, membership: MembershipRecord, maxCreated: number): Promise<void>;
+  /**
+   * A25: deletes the company's META item (the company is gone for everybody) only while the caller keeps another
+   * company: their membership of `kept.companyId` and that company's META item must both be there, in the same
+   * transaction. 'kept' when either is not (that company was deleted or left meanwhile), 'gone' when this company's
+   * META item is already gone; nothing is deleted then.
+   */
+  deleteCompanyRecord(companyId: string, kept: { userId: string; companyId: string }): Promise<CompanyDeleteFailure | undefined>;
+  /** Everything else that made the company visible (memberships, Email-in claims, counts, credentials, imports). */
   deleteCompany(company: CompanyRecord, members: MembershipRecord[]): Promise<void>;
   /** The owner's name on a company they own (the company's copy, shown by /admin and the companies list). */
   renameCompanyOwner(companyId: string, ownerId: string, name: { name: string; surname: string }): Promise<void>;
 }
+
+/** Why DELETE /company deleted nothing (A25). */
+export type CompanyDeleteFailure = 'kept' | 'gone';
 
 /** The purge queue (SQS; local mode answers the same calls): one message per purge run of a deleted company. */
 export interface PurgeQueue {

@@ -76,6 +76,17 @@ describe('accounts and companies through the local API', () => {
     expect(left.items.map((c) => c.company_id)).toEqual([companyId]);
   });
 
+  it("deleting both of a user's two companies at once: one goes, the other is refused, so the user keeps a company", async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'twodeletes');
+    const second = (await api.post('/company', { company_name: 'Second UAB', code: '2' })).body as { company_id: string };
+    const results = await Promise.all([companyId, second.company_id].map((c) => api.delete(`/company?company_id=${c}`)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.status === 409)!.body).toMatchObject({ message: 'You cannot delete your only company' });
+    const left = ((await api.get('/companies')).body as CompanyBody).items.map((c) => c.company_id);
+    const deleted = (results.find((r) => r.status === 200)!.body as { company_id: string }).company_id;
+    expect(left).toEqual([companyId, second.company_id].filter((c) => c !== deleted));
+  });
+
   it('keeps tenants apart: another user learns nothing of my company', async () => {
     const owner = await registeredUser(t.stack, 'owner');
     const extra = (await owner.api.post('/company', { company_name: 'Owner extra', code: '7' })).body as { company_id: string };

@@ -493,6 +493,30 @@ describe('team and invitations through the local API', () => {
     expect((await admin.api.delete(`/company/invitations/not-an-id${q}`)).status).toBe(422);
   });
 
+  it('the same invitation sent twice at once (a double click): both mailed, exactly one link works, the newer, and it is the one listed', async () => {
+    const admin = await registeredUser(t.stack, 'doubleclick');
+    const q = `?company_id=${admin.companyId}`;
+    const email = `twice${Date.now()}@example.com`;
+    const before = t.stack.mail.messages().length;
+    const body = { name: 'Jonas', surname: 'Jonaitis', email, role: 'basic' };
+    const posted = await Promise.all([1, 2].map(() => admin.api.post(`/invitation${q}`, body)));
+    expect(posted.map((r) => r.status)).toEqual([201, 201]);
+    const mailed = async () => t.stack.mail.messages().slice(before).filter((m) => m.to.join(',').includes(email));
+    for (let waited = 0; (await mailed()).length < 2 && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    const tokens = (await mailed()).map((m) => new URL(m.links.find((l) => l.includes('/signup/invite?token='))!).searchParams.get('token')!);
+    expect(tokens).toHaveLength(2);
+    const reads = await Promise.all(tokens.map((token) => apiClient(t.stack.apiUrl).get(`/invitation/${token}`)));
+    expect(reads.map((r) => r.status).sort()).toEqual([200, 404]);
+    const valid = tokens[reads.findIndex((r) => r.status === 200)]!;
+    type Pending = { items: { id: string; email: string; created_at: string }[] };
+    const listed = ((await admin.api.get(`/company/invitations${q}`)).body as Pending).items.filter((i) => i.email === email);
+    expect(listed.map((i) => i.id)).toEqual([invitationIdOf(valid)]);
+    // the newer of the two (by expiry = creation + 7 days) is the one that stays
+    const answers = posted.map((r) => r.body as { id: string; expires_at: string });
+    const kept = answers.find((a) => a.id === invitationIdOf(valid))!;
+    expect(answers.every((a) => a.expires_at <= kept.expires_at)).toBe(true);
+  });
+
   it('the local SES stand-in refuses calls not signed with local mode credentials', async () => {
     const res = await fetch(`${t.stack.url}/_ses/v2/email/outbound-emails`, {
       method: 'POST',

@@ -194,6 +194,27 @@ export const ddbAccountsStore: AccountsStore = {
     }
   },
 
+  async deleteCompanyRecord(companyId, kept) {
+    // The caller keeps a company: the check of the kept one and the delete of this one commit together, so two
+    // deletes of a user's two companies at once cannot both pass (each checks the META item the other deletes).
+    try {
+      await ddb().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { ConditionCheck: { TableName: tableName(), Key: keys.membership(kept.userId, kept.companyId), ConditionExpression: 'attribute_exists(pk)' } },
+            { ConditionCheck: { TableName: tableName(), Key: keys.company(kept.companyId), ConditionExpression: 'attribute_exists(pk)' } },
+            { Delete: { TableName: tableName(), Key: keys.company(companyId), ConditionExpression: 'attribute_exists(pk)' } },
+          ],
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      if (cancelledAt(error, 2)) return 'gone';
+      if (cancelledAt(error, 0) || cancelledAt(error, 1)) return 'kept';
+      throw error;
+    }
+  },
+
   async deleteCompany(company, members) {
     // Team and invitations: the members' own Email-in addresses are released, never given to another company
     // (suppliers may go on mailing them; mail to them is not taken).
@@ -207,7 +228,7 @@ export const ddbAccountsStore: AccountsStore = {
       keys.emailIn(company.email),
       keys.companyCounts(company.company_id, 'receipt'),
       keys.companyCounts(company.company_id, 'invoice'),
-      keys.company(company.company_id),
+      keys.company(company.company_id), // already gone (A25); a no-op
       // Integrations: the company's sealed credentials go with it.
       ...['ftp_export', 'nsoft_export', 'rivile_export'].map((t) => keys.integrationCredentials(company.company_id, t)),
       // Google Drive and Dropbox imports: the grants and the import records (which the schedule lists) go too.

@@ -1,5 +1,5 @@
 /**
- * Review and export settings in the single table: a company's schema overrides (C1), its grid
+ * Review and export settings in the single table: a company's schema overrides (C1, C5), its grid
  * templates (C2) and its current code (C3). Document content itself is JSON in S3 referenced by the document
  * record (content_key), written by the content service through the documents file store.
  */
@@ -16,13 +16,28 @@ export const ddbContentSettings: ContentSettings = {
     return (res.Item?.overrides as SchemaOverrides | undefined) ?? {};
   },
 
-  async putSchemaOverrides(companyId, overrides, meta) {
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.contentSchema(companyId), type: 'CONTENT_SCHEMA', company_id: companyId, overrides, ...meta },
-      }),
-    );
+  async readSchemaOverrides(companyId) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.contentSchema(companyId), ConsistentRead: true }));
+    return { overrides: (res.Item?.overrides as SchemaOverrides | undefined) ?? {}, version: Number(res.Item?.version ?? 0) };
+  },
+
+  async putSchemaOverrides(companyId, overrides, meta, version) {
+    try {
+      await ddb().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...keys.contentSchema(companyId), type: 'CONTENT_SCHEMA', company_id: companyId, overrides, ...meta, version: version + 1 },
+          // Items written before the version existed count as version 0.
+          ConditionExpression: version === 0 ? 'attribute_not_exists(#version)' : '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ...(version === 0 ? {} : { ExpressionAttributeValues: { ':version': version } }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
   },
 
   async getGridTemplate(companyId, templateKey) {

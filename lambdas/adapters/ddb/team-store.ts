@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProfileRecord } from '../../core/accounts/types';
-import type { InvitationRecord, MemberRecord, TeamStore, TeamWriteFailure } from '../../core/team/types';
+import type { CurrentInvitation, InvitationRecord, MemberRecord, TeamStore, TeamWriteFailure } from '../../core/team/types';
 import { ddb } from './client';
 import { keys } from './keys';
 import { queryAll, stripKeys, tableName } from './table-ops';
@@ -8,7 +8,7 @@ import { queryAll, stripKeys, tableName } from './table-ops';
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** The failure of the first item whose condition failed, or undefined when the error is not a condition failure. */
-function failureOf(error: unknown, labels: TeamWriteFailure[]): TeamWriteFailure | undefined {
+function failureOf<L extends string>(error: unknown, labels: L[]): L | undefined {
   const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
   if (e?.name === 'ConditionalCheckFailedException') return labels[0];
   if (e?.name !== 'TransactionCanceledException') return undefined;
@@ -16,7 +16,7 @@ function failureOf(error: unknown, labels: TeamWriteFailure[]): TeamWriteFailure
   return index >= 0 ? labels[index] : undefined;
 }
 
-async function transact(items: TransactItem[], labels: TeamWriteFailure[]): Promise<TeamWriteFailure | undefined> {
+async function transact<L extends string = TeamWriteFailure>(items: TransactItem[], labels: L[]): Promise<L | undefined> {
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
     return undefined;
@@ -72,7 +72,7 @@ function profileItem(p: ProfileRecord) {
   return { ...keys.userProfile(p.id), ...keys.userByEmailIndex(p.email), type: 'PROFILE', ...p };
 }
 
-/** Invitations, members and their Email-in claims in the single table (docs/data-model.md, T1–T8). */
+/** Invitations, members and their Email-in claims in the single table (docs/data-model.md, T1–T12). */
 export const ddbTeamStore: TeamStore = {
   async putInvitation(invitation) {
     const { used_at, used_by, ...rest } = invitation;
@@ -132,6 +132,41 @@ export const ddbTeamStore: TeamStore = {
       if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
       throw error;
     }
+  },
+
+  async getCurrentInvitation(companyId, email) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.currentInvitation(companyId, email), ConsistentRead: true }));
+    if (!res.Item) return undefined;
+    return { invitation_id: String(res.Item.invitation_id), created_at: String(res.Item.created_at) } satisfies CurrentInvitation;
+  },
+
+  async makeCurrentInvitation(invitation, previousId) {
+    // The pointer serialises invitations of one address: each replaces the one it read, or fails and reads again.
+    const pointer: TransactItem = {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.currentInvitation(invitation.company_id, invitation.email),
+          type: 'INVITEE',
+          company_id: invitation.company_id,
+          email: invitation.email,
+          invitation_id: invitation.id,
+          created_at: invitation.created_at,
+          ttl: Math.floor(Date.parse(invitation.expires_at) / 1000),
+        },
+        ...(previousId
+          ? { ConditionExpression: 'invitation_id = :previous', ExpressionAttributeValues: { ':previous': previousId } }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    };
+    if (!previousId) return (await transact([pointer], ['replaced'])) === undefined;
+    // The previous link stops working with it; an accepted one stays (used) and only the pointer moves.
+    const cancelPrevious: TransactItem = {
+      Delete: { TableName: tableName(), Key: keys.invitation(previousId), ConditionExpression: 'attribute_not_exists(used_at)' },
+    };
+    const failure = await transact([pointer, cancelPrevious], ['replaced', 'used']);
+    if (failure === 'used') return (await transact([pointer], ['replaced'])) === undefined;
+    return failure === undefined;
   },
 
   async findProfileByEmail(email) {

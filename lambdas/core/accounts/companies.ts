@@ -120,9 +120,11 @@ export async function createCompany(
 /** The purge starts this long after it is queued: the delete that follows the queueing has long happened by then. */
 export const PURGE_START_DELAY_SECONDS = 30;
 export const COMPANY_NOT_DELETED = 'The company could not be deleted. Please try again.';
+export const ONLY_COMPANY = 'You cannot delete your only company';
 
 /**
- * Deletes a company the caller administers. The caller keeps at least one company:
+ * Deletes a company the caller administers. The caller keeps at least one company (the META item's delete is
+ * conditioned on another membership of theirs and its company, A25, so two deletes at once cannot take both):
  * the dashboard offers deletion only on cards other than the active one. Open screens are told first
  * (`company-delete`), then every live subscription to the company ends with it. What made the company visible goes
  * at once (its META item, memberships, email-in claims, counts, credentials, imports); the purge of everything else
@@ -145,8 +147,11 @@ export async function deleteCompany(
   const membership = await deps.store.getMembership(userId, companyId);
   if (!membership) throw notFound('Company not found');
   if (membership.role !== 'admin') throw forbidden('Only a company administrator can delete the company');
-  const mine = await deps.store.listMembershipsOfUser(userId);
-  if (mine.length <= 1) throw conflict('You cannot delete your only company');
+  // The company the caller keeps; the delete is conditioned on it (A25), so the rule holds for deletes at the same time.
+  const notKept = new Set([companyId]);
+  const keptCompany = async () => (await deps.store.listMembershipsOfUser(userId)).find((m) => !notKept.has(m.company_id))?.company_id;
+  let kept = await keptCompany();
+  if (!kept) throw conflict(ONLY_COMPANY);
   const [company] = await deps.store.getCompanies([companyId]);
   if (!company) throw notFound('Company not found');
   const members = await deps.store.listMembersOfCompany(companyId);
@@ -156,6 +161,16 @@ export async function deleteCompany(
     deps.log.error('company purge not queued: the company is kept', { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
     throw new AppError('InternalError', COMPANY_NOT_DELETED);
   }
+  for (;;) {
+    const failure = await deps.store.deleteCompanyRecord(companyId, { userId, companyId: kept });
+    if (!failure) break;
+    if (failure === 'gone') throw notFound('Company not found');
+    // The company kept was deleted (or left) meanwhile, e.g. by a delete of it at the same time: another one, if any.
+    notKept.add(kept);
+    kept = await keptCompany();
+    if (!kept) throw conflict(ONLY_COMPANY);
+  }
+  // Told while the memberships are there: a live event reaches only members (A15).
   await deps.live.publish(companyId, 'company-delete', { company_id: companyId });
   await deps.store.deleteCompany(company, members);
   await deps.connections.unsubscribeCompany(companyId);

@@ -56,7 +56,13 @@ export interface GridTemplate {
 
 export interface ContentSettings {
   getSchemaOverrides(companyId: string): Promise<SchemaOverrides>;
-  putSchemaOverrides(companyId: string, overrides: SchemaOverrides, meta: { updated_by: string; updated_at: string }): Promise<void>;
+  /** The overrides with their version (0 while none were written), read for a change (C1, consistent). */
+  readSchemaOverrides(companyId: string): Promise<{ overrides: SchemaOverrides; version: number }>;
+  /**
+   * C5: writes the overrides as version `version + 1`, only while the stored version is still `version`;
+   * false (nothing written) when another change came first.
+   */
+  putSchemaOverrides(companyId: string, overrides: SchemaOverrides, meta: { updated_by: string; updated_at: string }, version: number): Promise<boolean>;
   getGridTemplate(companyId: string, key: string): Promise<GridTemplate | undefined>;
   putGridTemplate(companyId: string, template: GridTemplate): Promise<void>;
   /** The company's code as it is now (a document keeps the code of its upload; Settings may have changed it). */

@@ -342,11 +342,23 @@ export async function getCompanySchema(ports: ContentPorts, companyId: string): 
   return { fields: await schemaFor(ports, companyId) };
 }
 
+/** How often PUT /schemas reads and merges again when another change was written first. */
+export const SCHEMA_WRITE_ATTEMPTS = 5;
+export const SCHEMA_BUSY = 'The fields configuration was changed at the same time. Please try again.';
+
+/**
+ * PUT /schemas: merges the changed fields into the company's overrides. The write is conditioned on the version read
+ * (C5); when another admin's change came first, the merge is done again on what they wrote (the input holds only the
+ * fields this admin changed, so nothing of theirs is lost), at most SCHEMA_WRITE_ATTEMPTS times, then 409.
+ */
 export async function updateCompanySchema(ports: ContentPorts, caller: ContentCaller & { companyId: string }, input: UpdateSchemaInput): Promise<{ fields: SchemaField[] }> {
-  const current: SchemaOverrides = await ports.settings.getSchemaOverrides(caller.companyId);
-  const next = mergeSchemaOverrides(current, input);
-  await ports.settings.putSchemaOverrides(caller.companyId, next, { updated_by: caller.userId, updated_at: ports.clock.now().toISOString() });
-  return { fields: companySchema(next) };
+  for (let attempt = 0; attempt < SCHEMA_WRITE_ATTEMPTS; attempt++) {
+    const current = await ports.settings.readSchemaOverrides(caller.companyId);
+    const next: SchemaOverrides = mergeSchemaOverrides(current.overrides, input);
+    const meta = { updated_by: caller.userId, updated_at: ports.clock.now().toISOString() };
+    if (await ports.settings.putSchemaOverrides(caller.companyId, next, meta, current.version)) return { fields: companySchema(next) };
+  }
+  throw conflict(SCHEMA_BUSY);
 }
 
 /** The company's code as Settings has it now: a document keeps the code of its upload. */

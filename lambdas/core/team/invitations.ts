@@ -104,9 +104,7 @@ export async function inviteColleague(
     await deps.team.deleteInvitation(invitation.id);
     throw new AppError('InternalError', MAIL_FAILED, { cause: error instanceof Error ? error.name : 'unknown' });
   }
-  // Sent again: the earlier links to the same person stop working, so one link is valid at a time.
-  const earlier = (await deps.team.listInvitations(caller.companyId)).filter((i) => i.email === email && i.id !== invitation.id && !i.used_at);
-  await Promise.all(earlier.map((i) => deps.team.cancelInvitation(i.id, caller.companyId)));
+  await replaceEarlierInvitations(deps.team, invitation);
   return {
     id: invitation.id,
     email,
@@ -117,6 +115,41 @@ export async function inviteColleague(
     expires_at: invitation.expires_at,
     new_account_required: !existing,
   };
+}
+
+/** How often a mailed invitation tries to become the valid one while other invitations of the address keep replacing it. */
+export const REPLACE_ATTEMPTS = 5;
+export const INVITATION_BUSY = 'This person was invited again meanwhile. Please try again.';
+
+/**
+ * Sent again: the earlier links to the same person stop working, so one link is valid at a time — the newest (by
+ * `created_at`; of two equal ones, the one recorded last). The company's pointer to the valid invitation of the
+ * address (T11) is replaced only while it still names the invitation read (T12), with the delete of that invitation
+ * in the same transaction, so two invitations sent at once (a double click) never cancel each other: the second
+ * replacement fails, reads the pointer again and either replaces the first or, being the older, cancels itself.
+ */
+async function replaceEarlierInvitations(team: TeamStore, invitation: InvitationRecord): Promise<void> {
+  for (let attempt = 0; attempt < REPLACE_ATTEMPTS; attempt++) {
+    const current = await team.getCurrentInvitation(invitation.company_id, invitation.email);
+    if (current && current.created_at > invitation.created_at) {
+      await team.cancelInvitation(invitation.id, invitation.company_id);
+      return;
+    }
+    if (await team.makeCurrentInvitation(invitation, current?.invitation_id)) {
+      // None recorded yet (the first invitation of the address, or one sent before the pointer existed): the older
+      // pending invitations of the address, found by T2, stop working. A newer one is left alone: it replaces this one.
+      if (!current) {
+        const older = (await team.listInvitations(invitation.company_id)).filter(
+          (i) => i.email === invitation.email && i.id !== invitation.id && !i.used_at && i.created_at < invitation.created_at,
+        );
+        await Promise.all(older.map((i) => team.cancelInvitation(i.id, invitation.company_id)));
+      }
+      return;
+    }
+  }
+  // Replaced again and again by invitations sent at the same time: this one stops working, the admin tries again.
+  await team.cancelInvitation(invitation.id, invitation.company_id);
+  throw conflict(INVITATION_BUSY);
 }
 
 /**

@@ -35,6 +35,12 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
 }
 
+/** The invitation that is valid now for one company and e-mail address (T11): the one sent last. */
+export interface CurrentInvitation {
+  invitation_id: string;
+  created_at: string;
+}
+
 /** Why an accept/update transaction did not commit. */
 export type TeamWriteFailure = 'invitation' | 'member' | 'prefix' | 'profile';
 
@@ -57,6 +63,14 @@ export interface TeamStore {
   listInvitations(companyId: string): Promise<InvitationRecord[]>;
   /** Deletes the company's invitation if it has not been used (T10); false when it is gone, used or another company's. */
   cancelInvitation(id: string, companyId: string): Promise<boolean>;
+  /** Access pattern T11: which invitation of the company to this address is the valid one, if one was recorded. */
+  getCurrentInvitation(companyId: string, email: string): Promise<CurrentInvitation | undefined>;
+  /**
+   * T12: records `invitation` as the valid one of its company and address, only while `previousId` still is (none:
+   * while none is recorded), and deletes that previous invitation in the same transaction unless it was accepted.
+   * False when another invitation was recorded meanwhile (nothing written).
+   */
+  makeCurrentInvitation(invitation: InvitationRecord, previousId: string | undefined): Promise<boolean>;
   /** Access pattern A2: the profile of an e-mail address, if that person has an account. */
   findProfileByEmail(email: string): Promise<ProfileRecord | undefined>;
   putProfile(profile: ProfileRecord): Promise<boolean>;

@@ -189,7 +189,8 @@ describe('editReceipt: a confirm learns, and never fails for learning', () => {
       },
       settings: {
         getSchemaOverrides: async () => ({}),
-        putSchemaOverrides: async () => undefined,
+        readSchemaOverrides: async () => ({ overrides: {}, version: 0 }),
+        putSchemaOverrides: async () => true,
         getGridTemplate: async () => undefined,
         putGridTemplate: async () => undefined,
         getCompanyCode: async () => undefined,

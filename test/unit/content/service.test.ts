@@ -13,6 +13,8 @@ import {
   moveLine,
   parseStoredContent,
   saveGridTemplate,
+  SCHEMA_BUSY,
+  SCHEMA_WRITE_ATTEMPTS,
   selectBox,
   updateCompanySchema,
   updateContent,
@@ -77,6 +79,7 @@ function fakePorts() {
   const blobs = new Map<string, unknown>();
   const boxes = new Map<string, PageBoxes[]>();
   const overrides = new Map<string, SchemaOverrides>();
+  const schemaVersions = new Map<string, number>();
   const templates = new Map<string, GridTemplate>();
   const history: { receipt_id: string; name: string }[] = [];
   let n = 0;
@@ -112,7 +115,14 @@ function fakePorts() {
     },
     settings: {
       getSchemaOverrides: async (c) => overrides.get(c) ?? {},
-      putSchemaOverrides: async (c, o) => void overrides.set(c, o),
+      readSchemaOverrides: async (c) => ({ overrides: structuredClone(overrides.get(c) ?? {}), version: schemaVersions.get(c) ?? 0 }),
+      // C5: written only while the stored version is the one read
+      putSchemaOverrides: async (c, o, _meta, version) => {
+        if (version !== undefined && version !== (schemaVersions.get(c) ?? 0)) return false;
+        overrides.set(c, o);
+        schemaVersions.set(c, (schemaVersions.get(c) ?? 0) + 1);
+        return true;
+      },
       getGridTemplate: async (c, k) => templates.get(`${c}|${k}`),
       putGridTemplate: async (c, t) => void templates.set(`${c}|${t.key}`, t),
       getCompanyCode: async () => undefined,
@@ -228,6 +238,21 @@ describe('content service', () => {
     expect(text.split('\r\n')).toHaveLength(4);
     const isaf = await exportReceipts(ports, caller, 'r1', { type: 'isaf' });
     expect(Buffer.from(isaf.base64, 'base64').toString()).toContain('<RegistrationNumber>300000001</RegistrationNumber>');
+  });
+
+  it('two admins change different fields at once: both changes are kept (the later write merges again); a write that keeps losing is refused', async () => {
+    const { ports } = fakePorts();
+    const admin = { ...caller, companyId: 'c1' };
+    await Promise.all([
+      updateCompanySchema(ports, admin, { datapoints: [{ id: 'due_date', hidden: true }] }),
+      updateCompanySchema(ports, admin, { datapoints: [{ id: 'iban', hidden: true }] }),
+    ]);
+    const fields = (await getCompanySchema(ports, 'c1')).fields;
+    expect([fields.find((f) => f.id === 'due_date')!.hidden, fields.find((f) => f.id === 'iban')!.hidden]).toEqual([true, true]);
+    let tries = 0;
+    const losing: ContentPorts = { ...ports, settings: { ...ports.settings, putSchemaOverrides: async () => (tries++, false) } };
+    await expect(updateCompanySchema(losing, admin, { datapoints: [{ id: 'iban', hidden: false }] })).rejects.toMatchObject({ kind: 'Conflict', message: SCHEMA_BUSY });
+    expect(tries).toBe(SCHEMA_WRITE_ATTEMPTS);
   });
 
   it('reads stored content written as a bare list of items', () => {

@@ -40,6 +40,13 @@ function memoryStore() {
       const company = companies.get(companyId);
       if (company?.owner.user_id === ownerId) companies.set(companyId, { ...company, owner: { ...company.owner, ...name } });
     },
+    // The same conditions as A25: the kept membership and company must be there, this company too.
+    deleteCompanyRecord: async (companyId, kept) => {
+      if (!companies.has(companyId)) return 'gone';
+      if (!companies.has(kept.companyId) || !memberships.some((m) => m.user_id === kept.userId && m.company_id === kept.companyId)) return 'kept';
+      companies.delete(companyId);
+      return undefined;
+    },
     deleteCompany: async (company) => {
       companies.delete(company.company_id);
       for (let i = memberships.length - 1; i >= 0; i--) if (memberships[i]!.company_id === company.company_id) memberships.splice(i, 1);
@@ -132,6 +139,7 @@ describe('companies', () => {
   it('keeps the company when its purge cannot be queued: the call fails, nothing is deleted, and it is logged', async () => {
     const m = memoryStore();
     m.memberships.push({ user_id: 'u6', company_id: 'k1', role: 'admin', joined_at: '' }, { user_id: 'u6', company_id: 'k2', role: 'admin', joined_at: '' });
+    m.companies.set('k1', { company_id: 'k1', email: 'k1@in.receipts.local' } as CompanyRecord);
     m.companies.set('k2', { company_id: 'k2', email: 'k2@in.receipts.local' } as CompanyRecord);
     const refusing: PurgeQueue = { send: async () => Promise.reject(new Error('queue unavailable')) };
     const before = events.length;
@@ -143,6 +151,26 @@ describe('companies', () => {
     // tried again with the queue back: deleted
     await expect(deleteCompany(deleteDeps(m.store), 'u6', 'k2')).resolves.toEqual({ deleted: true, company_id: 'k2' });
     expect(m.companies.has('k2')).toBe(false);
+  });
+
+  it('deleting both of two companies at once: one is deleted, the other refused, so the user keeps a company', async () => {
+    const m = memoryStore();
+    for (const id of ['d1', 'd2', 'd3']) m.companies.set(id, { company_id: id, email: `${id}@in.receipts.local` } as CompanyRecord);
+    m.memberships.push({ user_id: 'u7', company_id: 'd1', role: 'admin', joined_at: '' }, { user_id: 'u7', company_id: 'd2', role: 'admin', joined_at: '' });
+    const results = await Promise.allSettled(['d1', 'd2'].map((c) => deleteCompany(deleteDeps(m.store), 'u7', c)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined;
+    expect(refused?.reason).toMatchObject({ kind: 'Conflict', message: 'You cannot delete your only company' });
+    const mine = () => m.memberships.filter((x) => x.user_id === 'u7' && m.companies.has(x.company_id)).map((x) => x.company_id);
+    expect(mine()).toHaveLength(1);
+    // With a third company, both go: the refused check moves to the company that is left.
+    m.memberships.push({ user_id: 'u7', company_id: 'd3', role: 'admin', joined_at: '' });
+    const left = m.memberships.find((x) => x.user_id === 'u7' && x.company_id !== 'd3')!.company_id;
+    m.companies.set('d4', { company_id: 'd4', email: 'd4@in.receipts.local' } as CompanyRecord);
+    m.memberships.push({ user_id: 'u7', company_id: 'd4', role: 'admin', joined_at: '' });
+    const both = await Promise.all([left, 'd4'].map((c) => deleteCompany(deleteDeps(m.store), 'u7', c)));
+    expect(both.map((r) => r.deleted)).toEqual([true, true]);
+    expect(mine()).toEqual(['d3']);
   });
 
   it('refuses a basic member', async () => {

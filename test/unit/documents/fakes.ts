@@ -162,6 +162,7 @@ export function memoryAccounts(company: CompanyRecord): AccountsStore {
     getCompanyStats: async () => new Map(),
     provisionUser: async () => true,
     createCompany: async () => undefined,
+    deleteCompanyRecord: async () => undefined,
     deleteCompany: async () => undefined,
     renameCompanyOwner: async () => undefined,
   };

@@ -42,7 +42,7 @@ function fakePorts(records: DocumentRecord[], contents: Record<string, StoredCon
       saveContent: unused,
     },
     blobs: { readContent: async (key) => contents[key], writeContent: unused, readBoxes: async () => undefined, writeBoxes: unused },
-    settings: { getSchemaOverrides: async () => ({}), putSchemaOverrides: unused, getGridTemplate: async () => undefined, putGridTemplate: unused, getCompanyCode: async () => undefined },
+    settings: { getSchemaOverrides: async () => ({}), readSchemaOverrides: unused, putSchemaOverrides: unused, getGridTemplate: async () => undefined, putGridTemplate: unused, getCompanyCode: async () => undefined },
   };
 }
 

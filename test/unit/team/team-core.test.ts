@@ -17,7 +17,7 @@ import {
   provisionInvitedUser,
 } from '../../../lambdas/core/team/invitations';
 import { canBeDeleted } from '../../../lambdas/core/team/members';
-import type { InvitationRecord, MemberRecord, OutgoingMail, TeamStore } from '../../../lambdas/core/team/types';
+import type { CurrentInvitation, InvitationRecord, MemberRecord, OutgoingMail, TeamStore } from '../../../lambdas/core/team/types';
 import { inviteSchema, updateCompanyUserSchema } from '../../../shared/schemas/team';
 import { memberRoleLabel } from '../../../web/src/features/team/lib/labels';
 
@@ -60,6 +60,7 @@ function memoryTeam() {
   const members: MemberRecord[] = [];
   const claims = new Map<string, string>();
   const profiles = new Map<string, ProfileRecord>();
+  const current = new Map<string, CurrentInvitation>();
   const team: TeamStore = {
     putInvitation: async (i) => void invitations.set(i.id, { ...i }),
     getInvitation: async (id) => invitations.get(id),
@@ -69,6 +70,13 @@ function memoryTeam() {
       const i = invitations.get(id);
       if (!i || i.company_id !== c || i.used_at) return false;
       return invitations.delete(id);
+    },
+    getCurrentInvitation: async (c, email) => current.get(`${c}|${email}`),
+    makeCurrentInvitation: async (i, previousId) => {
+      if (current.get(`${i.company_id}|${i.email}`)?.invitation_id !== previousId) return false;
+      current.set(`${i.company_id}|${i.email}`, { invitation_id: i.id, created_at: i.created_at });
+      if (previousId && !invitations.get(previousId)?.used_at) invitations.delete(previousId);
+      return true;
     },
     findProfileByEmail: async (email) => [...profiles.values()].find((p) => p.email === email),
     putProfile: async (p) => (profiles.has(p.id) ? false : (profiles.set(p.id, p), true)),
@@ -202,6 +210,25 @@ describe('invitation rules', () => {
     expect((await listPendingInvitations(deps, { userId: 'owner', companyId: 'C1' })).map((i) => [i.id, i.role])).toEqual([[again.id, 'admin']]);
     expect(t.invitations.has(first.id)).toBe(false);
     expect(t.invitations.has('used')).toBe(true);
+  });
+
+  it('two invitations of the same person at once (a double click): exactly one link stays valid, the newer one', async () => {
+    const t = memoryTeam();
+    const sent: OutgoingMail[] = [];
+    let tick = 0;
+    const ticking = { now: () => new Date(NOW.getTime() + tick++) };
+    const deps = { store, team: t.team, mailer: { send: async (m: OutgoingMail) => (sent.push(m), {}) }, clock: ticking, appUrl: 'https://app' };
+    const input = inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'twice@example.com', role: 'basic' });
+    const [a, b] = await Promise.all([1, 2].map(() => inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, input)));
+    expect(sent).toHaveLength(2);
+    const pending = await listPendingInvitations({ store, team: t.team, clock }, { userId: 'owner', companyId: 'C1' });
+    expect(pending.map((i) => i.id)).toEqual([b!.id]);
+    expect(t.invitations.has(a!.id)).toBe(false);
+    // sent again later: it replaces that one; an accepted invitation of the address is never removed
+    t.invitations.get(b!.id)!.used_at = NOW.toISOString();
+    const c = await inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, input);
+    expect(t.invitations.has(b!.id)).toBe(true);
+    expect((await listPendingInvitations({ store, team: t.team, clock }, { userId: 'owner', companyId: 'C1' })).map((i) => i.id)).toEqual([c.id]);
   });
 
   it("cancels a pending invitation of the caller's company; not another company's, not an accepted one", async () => {
