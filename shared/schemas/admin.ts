@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { COMPANY_CODE_MAX, COMPANY_NAME_MAX, COUNT_MAX_LENGTH, VAT_ACCOUNT_MAX } from '../constants';
 import { requiredString } from './auth';
 import { MSG } from './messages';
+import { singleLine } from './text';
 
 /** Company ids are ULIDs; anything longer than this is not an id. */
 export const ADMIN_ID_MAX = 64;
@@ -47,14 +48,15 @@ export const updateVatAccountSchema = z.object({
   vat_account: z
     .string({ error: MSG.required })
     .trim()
-    .max(VAT_ACCOUNT_MAX, `At most ${VAT_ACCOUNT_MAX} characters`),
+    .max(VAT_ACCOUNT_MAX, `At most ${VAT_ACCOUNT_MAX} characters`)
+    .check(singleLine()),
 });
 export type UpdateVatAccountInput = z.infer<typeof updateVatAccountSchema>;
 
 /** PUT /company (Settings): the same rules as POST /company. */
 export const updateCompanySchema = z.object({
-  name: requiredString().pipe(z.string().max(COMPANY_NAME_MAX, `At most ${COMPANY_NAME_MAX} characters`)),
-  code: requiredString().pipe(z.string().max(COMPANY_CODE_MAX, `At most ${COMPANY_CODE_MAX} characters`)),
+  name: requiredString().pipe(z.string().max(COMPANY_NAME_MAX, `At most ${COMPANY_NAME_MAX} characters`)).check(singleLine()),
+  code: requiredString().pipe(z.string().max(COMPANY_CODE_MAX, `At most ${COMPANY_CODE_MAX} characters`)).check(singleLine()),
 });
 export type UpdateCompanyInput = z.infer<typeof updateCompanySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMPANY_CODE_MAX, COMPANY_NAME_MAX, CONFIRMATION_CODE_MIN, PASSWORD_MIN, PERSON_NAME_MAX } from '../constants';
 import { MSG } from './messages';
+import { singleLine } from './text';
 
 const PASSWORD_CHARS = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).*$/;
 
@@ -22,11 +23,11 @@ export const signInSchema = z.object({
 
 export const signUpSchema = z
   .object({
-    name: requiredString().pipe(z.string().max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)),
-    surname: requiredString().pipe(z.string().max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)),
+    name: requiredString().pipe(z.string().max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)).check(singleLine()),
+    surname: requiredString().pipe(z.string().max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)).check(singleLine()),
     // rules.md 9: company name and code 80
-    company: requiredString().pipe(z.string().max(COMPANY_NAME_MAX, `At most ${COMPANY_NAME_MAX} characters`)),
-    company_code: requiredString().pipe(z.string().max(COMPANY_CODE_MAX, `At most ${COMPANY_CODE_MAX} characters`)),
+    company: requiredString().pipe(z.string().max(COMPANY_NAME_MAX, `At most ${COMPANY_NAME_MAX} characters`)).check(singleLine()),
+    company_code: requiredString().pipe(z.string().max(COMPANY_CODE_MAX, `At most ${COMPANY_CODE_MAX} characters`)).check(singleLine()),
     email: emailField(),
     password: passwordField(MSG.signUpPasswordMin),
     passwordRepeat: z.string({ error: MSG.required }).min(1, MSG.required),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { COMPANY_CODE_MAX, COMPANY_NAME_MAX, type PER_MEMBER_COMPANY_FIELDS } from '../constants';
 import { MSG } from './messages';
 import { requiredString } from './auth';
+import { singleLine } from './text';
 
 export const companyRoleSchema = z.enum(['admin', 'basic']);
 export type CompanyRole = z.infer<typeof companyRoleSchema>;
@@ -68,8 +69,8 @@ export type CompanyEvent = Pick<Company, 'company_id'> & Partial<Omit<Company, (
 export const companiesResponseSchema = z.object({ items: z.array(companySchema) });
 
 export const createCompanySchema = z.object({
-  company_name: requiredString().pipe(z.string().max(COMPANY_NAME_MAX, `At most ${COMPANY_NAME_MAX} characters`)),
-  code: requiredString().pipe(z.string().max(COMPANY_CODE_MAX, `At most ${COMPANY_CODE_MAX} characters`)),
+  company_name: requiredString().pipe(z.string().max(COMPANY_NAME_MAX, `At most ${COMPANY_NAME_MAX} characters`)).check(singleLine()),
+  code: requiredString().pipe(z.string().max(COMPANY_CODE_MAX, `At most ${COMPANY_CODE_MAX} characters`)).check(singleLine()),
 });
 export type CreateCompanyInput = z.infer<typeof createCompanySchema>;
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { DOCUMENT_ID_MAX } from '../constants';
 import { MSG } from './messages';
+import { multiLine } from './text';
 
 // ---------------------------------------------------------------- geometry
 
@@ -239,8 +240,11 @@ const version = z.number({ error: 'version is required' }).int().min(0);
 
 export const valueChangeSchema = z.object({
   id: z.string().min(1),
-  /** Stored without the spaces around it (a date is saved only as YYYY-MM-DD, an amount as its digits). */
-  value: z.string().max(5000).trim(),
+  /**
+   * Stored without the spaces around it (a date is saved only as YYYY-MM-DD, an amount as its digits). Control
+   * characters are refused; tab and line breaks stay (values read from a page may span lines).
+   */
+  value: z.string().max(5000).trim().check(multiLine()),
   /** Omit to keep the stored position; null clears it (typed by hand). */
   position: boxSchema.nullable().optional(),
   page: z.number().int().min(1).nullable().optional(),

@@ -6,15 +6,18 @@ import { z } from 'zod';
 import { ITEM_WORDS_MAX, MASTER_TEXT_MAX, NAME_MIN, STAKEHOLDER_DATE_FORMATS } from '../constants';
 import { isCountryCode } from '../countries';
 import { MSG } from './messages';
+import { singleLine } from './text';
 
 /** Ids, cursors and other opaque strings: bounded so that no key of the table can overflow. */
 export const idField = () => z.string().trim().min(1, MSG.required).max(128, 'At most 128 characters');
 const cursorField = () => z.string().max(2048, 'At most 2048 characters');
-const text = () => z.string().trim().max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`);
+const text = () => z.string().trim().max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`).check(singleLine());
 /** An empty name is a missing one ('Required field', rules.md 5); a name of one letter is too short. */
 const nameField = () =>
-  z.string({ error: MSG.required }).trim().min(1, MSG.required).pipe(z.string().min(NAME_MIN, MSG.nameMin).max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`));
-const requiredText = () => z.string({ error: MSG.required }).trim().min(1, MSG.required).max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`);
+  z.string({ error: MSG.required }).trim().min(1, MSG.required).pipe(z.string().min(NAME_MIN, MSG.nameMin).max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`)).check(singleLine());
+const anyRequiredText = () => z.string({ error: MSG.required }).trim().min(1, MSG.required).max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`);
+/** Typed text is refused with control characters (shared/schemas/text.ts); stored names are looked up as they are. */
+const requiredText = () => anyRequiredText().check(singleLine());
 /** Query flags arrive as strings: 1/true/yes are true. */
 const queryFlag = () =>
   z
@@ -170,7 +173,7 @@ export type UpdateCategoryInput = z.infer<typeof updateCategorySchema>;
 /** Item words: blank rows are dropped (rules.md 5), each kept word trimmed. */
 export const itemWordsField = () =>
   z
-    .array(z.string().max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`))
+    .array(z.string().trim().max(MASTER_TEXT_MAX, `At most ${MASTER_TEXT_MAX} characters`).check(singleLine()))
     .max(ITEM_WORDS_MAX, `At most ${ITEM_WORDS_MAX} words`)
     .transform((words) => words.map((w) => w.trim()).filter((w) => w !== ''));
 
@@ -183,7 +186,7 @@ export type UpdateItemInput = z.infer<typeof updateItemSchema>;
 export const addItemWordSchema = z.object({ key: idField(), value: requiredText() });
 export type AddItemWordInput = z.infer<typeof addItemWordSchema>;
 /** DELETE item: `?name=` is the item's name or name_id. */
-export const deleteItemQuerySchema = z.object({ company_id: idField(), name: requiredText() });
+export const deleteItemQuerySchema = z.object({ company_id: idField(), name: anyRequiredText() });
 
 // ------------------------------------------------------------------ XLSX import
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CUSTOM_MESSAGE_MAX, DOCUMENT_ID_MAX, LIST_PAGE_SIZE } from '../constants';
 import { LIST_STATUSES, RECEIPT_STATUSES } from '../status';
 import { MSG } from './messages';
+import { multiLine } from './text';
 import { statusCountsSchema } from './company';
 import type { ContentItem } from './content';
 
@@ -39,10 +40,12 @@ const flagString = z
   .optional()
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
+/** Free text of the upload (notes…): control characters are refused, line breaks kept (shared/schemas/text.ts). */
 const optionalText = (max = 500) =>
   z
     .string()
     .max(max, `At most ${max} characters`)
+    .check(multiLine())
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 

@@ -3,13 +3,14 @@ import { CUSTOM_MESSAGE_MAX, EMAIL_PREFIX_MAX, EMAIL_PREFIX_MIN, NAME_MIN, PERSO
 import { emailField, requiredString } from './auth';
 import { companyRoleSchema } from './company';
 import { MSG } from './messages';
+import { multiLine, singleLine } from './text';
 
 /** Team and invitations (rules.md 5 "Users and invitations", 7 "Team and invitations"). */
 export { PERSON_NAME_MAX };
 export const EMAIL_MAX = 254;
 
 const personName = () =>
-  requiredString().pipe(z.string().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`));
+  requiredString().pipe(z.string().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)).check(singleLine());
 
 /** The part of a member's Email-in address before '@': 4 to 40 letters, digits or dots. */
 export const EMAIL_PREFIX_PATTERN = new RegExp(`^[A-Za-z0-9.]{${EMAIL_PREFIX_MIN},${EMAIL_PREFIX_MAX}}$`);
@@ -29,7 +30,7 @@ export const inviteSchema = z.object({
   email: emailField().pipe(z.string().max(EMAIL_MAX, MSG.invalidEmail)),
   role: invitedRoleField(),
   /** Optional text added to the invitation email. */
-  message: z.string().max(CUSTOM_MESSAGE_MAX, MSG.customMessageMax).optional().default(''),
+  message: z.string().max(CUSTOM_MESSAGE_MAX, MSG.customMessageMax).check(multiLine()).optional().default(''),
   /** The company id also travels in the query (company_id) like every company-scoped call; when given here it must match. */
   company_id: z.string().max(64).optional(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NAME_MIN, PERSON_NAME_MAX } from '../constants';
 import { MSG } from './messages';
+import { singleLine } from './text';
 
 export const profileSchema = z.object({
   id: z.string(),
@@ -27,13 +28,13 @@ export type Profile = z.infer<typeof profileSchema>;
 /** Profile update: only changed fields are sent; email changes go through the identity provider. */
 export const updateProfileSchema = z
   .object({
-    name: z.string().trim().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`),
-    surname: z.string().trim().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`),
-    phone: z.string().trim().max(40),
-    address: z.string().trim().max(200),
-    city: z.string().trim().max(100),
-    country: z.string().trim().max(100),
-    post_code: z.string().trim().max(20),
+    name: z.string().trim().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`).check(singleLine()),
+    surname: z.string().trim().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`).check(singleLine()),
+    phone: z.string().trim().max(40).check(singleLine()),
+    address: z.string().trim().max(200).check(singleLine()),
+    city: z.string().trim().max(100).check(singleLine()),
+    country: z.string().trim().max(100).check(singleLine()),
+    post_code: z.string().trim().max(20).check(singleLine()),
   })
   .partial()
   .strict();

@@ -6,6 +6,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentItem, ContentResponse, ExportFile } from '../../shared/schemas/content';
 import { CONTENT_MSG } from '../../shared/schemas/content';
+import { TEXT_MSG } from '../../shared/schemas/text';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
 import { invoicePdf, SAMPLE_INVOICE, TABLE, uploadDocument } from './content-fixtures';
 
@@ -111,6 +112,32 @@ describe('content API against the local stack', () => {
     const item = find((picked.body as ContentResponse).content, 'amount_total_base')!;
     expect(item.content).toMatchObject({ value: '100.00', page: 1, confidence: expect.any(Number) });
     expect(item.content!.position!.left).toBeCloseTo(subtotal.left, 4);
+  });
+
+  it('refuses a value with control characters (422, field message) and stores nothing; plain text goes to the XML export unchanged', async () => {
+    const before = await content();
+    for (const value of ['Acme\u0000\u0008 <UAB> & "Co"', 'Acme \ud83d UAB']) {
+      const bad = await api.put(`/receipts/${receiptId}/content?${q()}`, { version: before.version, items: [{ id: 'supplier_name', value }] });
+      expect(bad.status).toBe(422);
+      expect(bad.body).toMatchObject({ statusCode: 422, error: 'ValidationFailed', details: [{ path: ['items', '0', 'value'], message: TEXT_MSG.controlChars }] });
+    }
+    const after = await content();
+    expect(after.version).toBe(before.version);
+    expect(valueOf(after, 'supplier_name')).toBe(valueOf(before, 'supplier_name'));
+
+    // Lithuanian letters, an emoji, quotes and & < > are plain text: stored and exported as typed, the file well-formed.
+    const plain = 'Ąžuolas <UAB> & "Co" 😀';
+    const saved = await api.put(`/receipts/${receiptId}/content?${q()}`, { version: before.version, items: [{ id: 'supplier_name', value: plain }] });
+    expect(saved.status).toBe(200);
+    expect(valueOf(saved.body as ContentResponse, 'supplier_name')).toBe(plain);
+    const exported = await api.post(`/receipts/export-xml?${q()}`, { receipt_ids: [receiptId] });
+    expect(exported.status).toBe(200);
+    const xml = String(exported.body);
+    expect(xml).not.toMatch(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
+    const fields = new XMLParser({ ignoreAttributes: false, parseTagValue: false }).parse(xml).Documents.Document.Fields.Field as { '@_id': string; '#text'?: string }[];
+    expect(fields.find((f) => f['@_id'] === 'supplier_name')?.['#text']).toBe(plain);
+    const restored = await api.put(`/receipts/${receiptId}/content?${q()}`, { version: (saved.body as ContentResponse).version, items: [{ id: 'supplier_name', value: valueOf(before, 'supplier_name') ?? '' }] });
+    expect(restored.status).toBe(200);
   });
 
   it("a supplier code or name of any length keeps the document readable (its grid template's key stays short)", async () => {
@@ -295,5 +322,21 @@ describe('content API against the local stack', () => {
     expect(bad.status).toBe(422);
     const noCompany = await api.put('/schemas', { datapoints: [{ id: 'iban', hidden: false }] });
     expect(noCompany.status).toBe(403);
+  });
+
+  it('two changes of the schema at once (different fields) are both kept', async () => {
+    type Fields = { fields: { id: string; hidden: boolean }[] };
+    const hidden = (body: unknown, id: string) => (body as Fields).fields.find((f) => f.id === id)!.hidden;
+    const start = await api.put(`/schemas?${q()}`, { datapoints: [{ id: 'due_date', hidden: false }, { id: 'iban', hidden: true }] });
+    expect([hidden(start.body, 'due_date'), hidden(start.body, 'iban')]).toEqual([false, true]);
+    const puts = await Promise.all([
+      api.put(`/schemas?${q()}`, { datapoints: [{ id: 'due_date', hidden: true }] }),
+      api.put(`/schemas?${q()}`, { datapoints: [{ id: 'iban', hidden: false }] }),
+    ]);
+    expect(puts.map((r) => r.status)).toEqual([200, 200]);
+    const now = (await api.get(`/schemas?${q()}`)).body;
+    expect([hidden(now, 'due_date'), hidden(now, 'iban')]).toEqual([true, false]);
+    // and the last answer already shows both
+    expect(puts.some((r) => hidden(r.body, 'due_date') && !hidden(r.body, 'iban'))).toBe(true);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * CSV export (RFC 4180): a header row of the column titles upper-cased, one row per document. UTF-8 with
- * a byte-order mark so spreadsheet programs read Lithuanian letters right; CRLF line ends.
+ * a byte-order mark so spreadsheet programs read Lithuanian letters right; CRLF line ends. Control characters other
+ * than tab, CR and LF and lone surrogates are left out of the cells (shared/text.ts).
  */
+import { stripForbiddenChars } from '../../../shared/text';
 import { exportTable, type ExportColumn, type ExportDocument } from './fields';
 
-export function csvCell(value: string): string {
+export function csvCell(raw: string): string {
+  const value = stripForbiddenChars(raw);
   // Cells starting with = + - @ are formulas to spreadsheets; a leading quote keeps them text.
   const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) || safe !== safe.trim() ? `"${safe.replace(/"/g, '""')}"` : safe;

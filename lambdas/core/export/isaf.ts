@@ -15,9 +15,13 @@
  * the schema allows, so the bookkeeper chooses the code.
  *
  * i.SAF amounts are EUR: a document in another currency is refused (a document without one counts as EUR).
+ *
+ * Characters that XML 1.0 forbids (control characters, lone surrogates) are left out: of the values before an empty
+ * one becomes ND, and of the whole file (shared/text.ts).
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import { AppError } from '../../../shared/errors';
+import { stripForbiddenChars } from '../../../shared/text';
 import { stakeholderKind } from '../content/schema';
 import { rowsOf, valueOf } from '../content/tree';
 import type { ExportDocument } from './fields';
@@ -119,7 +123,7 @@ export interface IsafOptions {
 
 const nil = { '@_xsi:nil': 'true' };
 const orNil = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? nil : v);
-const nd = (v: string) => v.trim() || 'ND';
+const nd = (v: string) => stripForbiddenChars(v).trim() || 'ND';
 
 function countryOf(vat: string, country: string): string | null {
   const c = country.trim().toUpperCase();
@@ -130,14 +134,15 @@ function countryOf(vat: string, country: string): string | null {
 
 function party(doc: ExportDocument) {
   const kind = stakeholderKind(doc.receipt_type);
-  const vat = valueOf(doc.content, `${kind}_vat_id`).replace(/\s+/g, '');
-  const code = valueOf(doc.content, `${kind}_code`);
+  const value = (id: string) => stripForbiddenChars(valueOf(doc.content, id));
+  const vat = value(`${kind}_vat_id`).replace(/\s+/g, '');
+  const code = value(`${kind}_code`);
   return {
     id: code,
     vat: nd(vat),
     registration: code || (vat ? '' : 'ND'),
-    country: countryOf(vat, valueOf(doc.content, `${kind}_country`)),
-    name: nd(valueOf(doc.content, `${kind}_name`)),
+    country: countryOf(vat, value(`${kind}_country`)),
+    name: nd(value(`${kind}_name`)),
   };
 }
 
@@ -257,5 +262,5 @@ export function buildIsaf(docs: ExportDocument[], opts: IsafOptions): string {
     },
   };
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressBooleanAttributes: false, suppressEmptyNode: false });
-  return builder.build(tree) as string;
+  return stripForbiddenChars(builder.build(tree) as string);
 }

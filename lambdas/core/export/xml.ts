@@ -10,10 +10,12 @@
  *     </Document>
  *   </Documents>
  *
- * Every datapoint outside the tables is a <Field>, empty ones included, so the shape is stable.
+ * Every datapoint outside the tables is a <Field>, empty ones included, so the shape is stable. Characters that XML 1.0
+ * forbids (control characters, lone surrogates) are left out of the file (shared/text.ts).
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SchemaField } from '../../../shared/schemas/content';
+import { stripForbiddenChars } from '../../../shared/text';
 import { LINE_ITEM_COLUMNS } from '../../../shared/schemas/content';
 import { rowsOf, walk } from '../content/tree';
 import type { ExportDocument } from './fields';
@@ -45,8 +47,9 @@ export function buildDocumentsXml(docs: ExportDocument[], schema: SchemaField[],
     };
   });
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressBooleanAttributes: false, suppressEmptyNode: false });
-  return builder.build({
+  const xml = builder.build({
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
     Documents: { '@_generated': generatedAt.toISOString(), '@_count': String(docs.length), Document: documents },
   }) as string;
+  return stripForbiddenChars(xml);
 }

@@ -6,6 +6,7 @@
  * UTF-8 with BOM, ';' separated, '"' quoted, CRLF, a header row, one row per line item (or per VAT rate when
  * the document has no line items). Amounts with '.' and two decimals; dates YYYY-MM-DD.
  */
+import { stripForbiddenChars } from '../../../shared/text';
 import { valueOf } from '../content/tree';
 import { stakeholderKind } from '../content/schema';
 import type { ExportDocument } from '../export/fields';
@@ -36,7 +37,9 @@ export const NSOFT_COLUMNS = [
 ] as const;
 
 
-function csvCell(value: string): string {
+/** Control characters other than tab, CR and LF and lone surrogates are left out (shared/text.ts). */
+function csvCell(raw: string): string {
+  const value = stripForbiddenChars(raw);
   // Cells starting with = + - @ are prefixed with ' so spreadsheets do not run them as formulas.
   const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
   return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;

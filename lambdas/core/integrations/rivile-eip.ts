@@ -1,10 +1,12 @@
 /**
  * Rivile GAMA's EIP import file, for users without API access (docs/integrations.md): XML fragments without a
  * root element, one <N08> per client, one <N17> per item, then one <I06> per document with its <I07> lines,
- * dates as YYYY.MM.DD. The records are the very ones the API export sends (rivile.ts).
+ * dates as YYYY.MM.DD. The records are the very ones the API export sends (rivile.ts). Characters that XML 1.0
+ * forbids (control characters, lone surrogates) are left out (shared/text.ts).
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import { notFound } from '../../../shared/errors';
+import { stripForbiddenChars } from '../../../shared/text';
 import type { FileStore } from '../documents/ports';
 import type { DocumentRecord } from '../documents/types';
 import { canSee, type DocCaller } from '../documents/workflow';
@@ -27,7 +29,7 @@ export function buildRivileEip(docs: Parameters<typeof rivileRecords>[0][]): str
     ...[...items.values()].map((n17) => builder.build({ N17: n17 }) as string),
     ...headers.map((i06) => builder.build({ I06: i06 }) as string),
   ];
-  return parts.map((p) => p.trim()).join('\n') + '\n';
+  return stripForbiddenChars(parts.map((p) => p.trim()).join('\n') + '\n');
 }
 
 /** The EIP file of the selected documents the caller may see (same 404 for another company's). */

@@ -5,6 +5,8 @@
  */
 import type { ContentError, ContentItem, ContentValue, SchemaField } from '../../../../../shared/schemas/content';
 import { valueError } from '../../../../../shared/schemas/content';
+import { TEXT_MSG } from '../../../../../shared/schemas/text';
+import { isPlainText } from '../../../../../shared/text';
 
 export type Tab = 'details' | 'advanced';
 export type ReceiptKind = 'receipt' | 'invoice';
@@ -139,7 +141,12 @@ export function valueById(content: ContentItem[], id: string): string {
 
 /** Client-side format check of a typed value (the server's rules, shared), without `required`. */
 export function formatError(field: { type?: SchemaField['type']; options?: SchemaField['options'] }, value: string): string | undefined {
-  return valueError(field, value, false);
+  return typedValueError(field, value, false);
+}
+
+/** A typed value's message: control characters first (the API refuses them, shared/schemas/text.ts), then the format. */
+function typedValueError(field: { type?: SchemaField['type']; options?: SchemaField['options'] }, value: string, required: boolean): string | undefined {
+  return isPlainText(value, true) ? valueError(field, value, required) : TEXT_MSG.controlChars;
 }
 
 /**
@@ -156,7 +163,7 @@ export function formErrors(
   for (const [id, value] of Object.entries(drafts)) {
     const f = fields.get(id);
     if (!f) continue;
-    const m = valueError(f, value, f.required);
+    const m = typedValueError(f, value, f.required);
     if (m) out[id] = m;
   }
   return out;

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { stripForbiddenChars } from '../../../../../shared/text';
 import type { ExportTable } from './table';
 
 /**
@@ -23,12 +24,14 @@ const PLAIN_AMOUNT = /^-?\d+(\.\d+)?$/;
 
 /**
  * The CSV text of an export table (quoted where needed, CRLF line ends), in the given format; the cells of
- * `amountColumns` (column indexes) are written with the format's decimal mark.
+ * `amountColumns` (column indexes) are written with the format's decimal mark. Control characters other than tab,
+ * CR and LF and lone surrogates are left out, as in the server's files (shared/text.ts).
  */
 export function buildCsv(table: ExportTable, format: CsvFormat = 'comma', amountColumns: ReadonlySet<number> = new Set()): string {
   const { delimiter, decimal } = CSV_FORMATS[format];
-  const rows = decimal === '.' ? table.rows : table.rows.map((row) => row.map((cell, i) => (amountColumns.has(i) && PLAIN_AMOUNT.test(cell) ? cell.replace('.', decimal) : cell)));
-  return Papa.unparse({ fields: table.headers, data: rows }, { quotes: false, delimiter, newline: '\r\n', escapeFormulae: FORMULA_START, header: true });
+  const clean = table.rows.map((row) => row.map(stripForbiddenChars));
+  const rows = decimal === '.' ? clean : clean.map((row) => row.map((cell, i) => (amountColumns.has(i) && PLAIN_AMOUNT.test(cell) ? cell.replace('.', decimal) : cell)));
+  return Papa.unparse({ fields: table.headers.map(stripForbiddenChars), data: rows }, { quotes: false, delimiter, newline: '\r\n', escapeFormulae: FORMULA_START, header: true });
 }
 
 /** The file's bytes: UTF-8 with a BOM so spreadsheet programs read diacritics (ė, š, ž) right. */
