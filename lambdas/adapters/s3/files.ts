@@ -110,9 +110,13 @@ export const s3Files: FileStore = {
   async delete(keyList) {
     const unique = [...new Set(keyList.filter(Boolean))];
     for (let i = 0; i < unique.length; i += 1000) {
-      await s3().send(
+      const res = await s3().send(
         new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: unique.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }),
       );
+      // S3 answers 200 and lists in Errors the objects it did not delete (throttling, a lock): a purge or a document's
+      // delete that went on would leave them for ever; thrown, the job or the request is tried again.
+      const failed = res.Errors ?? [];
+      if (failed.length) throw new Error(`${failed.length} objects were not deleted (${failed[0]!.Code ?? 'error'}: ${failed[0]!.Key ?? ''})`);
     }
   },
 
