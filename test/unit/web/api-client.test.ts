@@ -127,6 +127,30 @@ describe('createApiClient', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('a token renewal that cannot reach the server is a network error, not an expired session', async () => {
+    const { client, calls, onUnauthorized, getAccessToken } = setup(() => jsonResponse(200, {}));
+    getAccessToken.mockRejectedValueOnce(Object.assign(new Error('A network error has occurred.'), { name: 'NetworkError' }));
+    const err = await client.put('/receipts/r1/content', { version: 1 }).catch((e: unknown) => e);
+    expect((err as ApiError).isNetwork).toBe(true);
+    expect((err as ApiError).message).toBe(NETWORK_ERROR_MESSAGE);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    expect(calls).toHaveLength(0);
+    // Back online the next call renews and goes through
+    expect(await client.get('/user')).toEqual({});
+  });
+
+  it('a renewal that meets a passing service error keeps the session; a refused refresh token ends it', async () => {
+    const { client, onUnauthorized, getAccessToken } = setup(() => jsonResponse(200, {}));
+    getAccessToken.mockRejectedValueOnce(Object.assign(new Error('Rate exceeded'), { name: 'TooManyRequestsException' }));
+    const busy = await client.get('/user').catch((e: unknown) => e);
+    expect((busy as ApiError).status).toBe(503);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    getAccessToken.mockRejectedValueOnce(Object.assign(new Error('Refresh Token has been revoked'), { name: 'NotAuthorizedException' }));
+    const over = await client.get('/user').catch((e: unknown) => e);
+    expect((over as ApiError).status).toBe(401);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
   it('maps a fetch failure to the network error', async () => {
     const { client, onUnauthorized } = setup(() => {
       throw new TypeError('Failed to fetch');

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getCurrentUser, signOut as amplifySignOut } from 'aws-amplify/auth';
 import { Hub } from 'aws-amplify/utils';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { isSessionOver } from '../lib/auth-errors';
 import { sessionChangeOf } from './auth-storage';
 import { useSessionExpiry } from './session-expiry';
 
@@ -35,16 +36,6 @@ export function useAuth(): AuthContextValue {
   if (!ctx) throw new Error('useAuth outside AuthProvider');
   return ctx;
 }
-
-/** Token-refresh failures that mean the session is over (Amplify clears the tokens for these). */
-const SESSION_OVER_ERRORS = [
-  'NotAuthorizedException',
-  'TokenRevokedException',
-  'UserNotFoundException',
-  'PasswordResetRequiredException',
-  'UserNotConfirmedException',
-  'RefreshTokenReuseException',
-];
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<AuthStatus>('loading');
@@ -106,8 +97,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           apply('signedOut', null);
           break;
         case 'tokenRefresh_failure': {
-          const name = (payload.data as { error?: { name?: string } } | undefined)?.error?.name ?? '';
-          if (SESSION_OVER_ERRORS.some((n) => name.startsWith(n))) reportSessionExpired();
+          if (isSessionOver((payload.data as { error?: unknown } | undefined)?.error)) reportSessionExpired();
           break;
         }
         default:

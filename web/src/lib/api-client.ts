@@ -1,4 +1,6 @@
+import { MSG } from '../../../shared/schemas/messages';
 import { ApiError, networkError, parseApiError } from './api-error';
+import { isNetworkError, isSessionOver } from './auth-errors';
 
 export type QueryScalar = string | number | boolean;
 export type QueryValue = QueryScalar | null | undefined | ReadonlyArray<QueryScalar>;
@@ -49,9 +51,13 @@ export function buildUrl(
 
 export interface ApiClientDeps {
   apiUrl: string;
+  /**
+   * The session's access token, renewed when due. `undefined`: there is no session (signed out, or the refresh
+   * token was refused); a throw: the renewal failed, the session may still be good (no network, service error).
+   */
   getAccessToken: () => Promise<string | undefined>;
   getCompanyId: () => string | null;
-  /** Called once per 401 (or when no session token can be obtained for an authenticated call). */
+  /** Called once per 401 (or when the session is over: no token, or a refresh the server refused for good). */
   onUnauthorized: () => void;
   fetch?: typeof fetch;
 }
@@ -89,7 +95,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       let token: string | undefined;
       try {
         token = await deps.getAccessToken();
-      } catch {
+      } catch (err) {
+        // A renewal that could not reach the server (a laptop waking before its Wi-Fi) or met a passing service
+        // error leaves the tokens in place: the call fails like any other, and the next one renews again.
+        if (!isSessionOver(err)) throw isNetworkError(err) || (typeof navigator !== 'undefined' && navigator.onLine === false) ? networkError() : new ApiError(503, 'TokenRefreshFailed', MSG.somethingWrong);
         token = undefined;
       }
       if (!token) {

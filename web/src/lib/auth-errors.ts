@@ -21,6 +21,22 @@ export function isNetworkError(err: unknown): boolean {
   return false;
 }
 
+/** Token-refresh failures that mean the session is over (Amplify clears the tokens for these). */
+export const SESSION_OVER_ERRORS = [
+  'NotAuthorizedException',
+  'TokenRevokedException',
+  'UserNotFoundException',
+  'PasswordResetRequiredException',
+  'UserNotConfirmedException',
+  'RefreshTokenReuseException',
+] as const;
+
+/** The session cannot be renewed: signing in again is the only way on. Any other refresh failure keeps the tokens. */
+export function isSessionOver(err: unknown): boolean {
+  const name = errorName(err);
+  return SESSION_OVER_ERRORS.some((n) => name.startsWith(n));
+}
+
 export function isNotConfirmed(err: unknown): boolean {
   return errorName(err) === 'UserNotConfirmedException';
 }

@@ -7,6 +7,7 @@ import type { Box, ContentResponse, SchemaField } from '../../../../../shared/sc
 import { CONTENT_MSG, LINE_ITEM_COLUMNS } from '../../../../../shared/schemas/content';
 import { STATUS_TITLES, type ReceiptStatus } from '../../../../../shared/status';
 import { useApi } from '../../../app/api-context';
+import { useAuth } from '../../../app/auth';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
@@ -23,6 +24,7 @@ import { useReceiptDetail } from '../../receipts/api/receipts';
 import type { Receipt } from '../../receipts/api/types';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
 import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
+import { clearDrafts, draftsToRestore, loadDrafts, retryDelay, storeDrafts } from '../lib/drafts-storage';
 import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
@@ -40,11 +42,15 @@ import { TablePopup } from './TablePopup';
 interface NavState {
   inbox?: boolean;
   listStatus?: ReceiptStatus;
+  /** The list's filters as its address had them (`q=…&from=…`): Back returns to the list filtered as it was. */
+  listSearch?: string;
 }
 
 type Popup = { kind: 'table'; id: string } | { kind: 'delete' } | { kind: 'duplicates' } | { kind: 'export' } | null;
 
 const isConflict = (e: unknown) => e instanceof ApiError && e.status === 409;
+/** A save that failed for a passing reason (no network, the server busy or failing): the autosave tries again. */
+const isTransient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.status === 429 || e.status >= 500;
 const NOT_MERGEABLE: ReadonlyArray<Receipt['status']> = ['archive', 'failed', 'error', 'processing', 'converting', 'saving'];
 
 /** /edit-receipt/{id}?company_id=: one document, its pages on the left and its fields on the right. */
@@ -62,8 +68,10 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const info = useInfoPopup();
   const cache = useReceiptCache();
   const view = useActiveCompany();
+  const userId = useAuth().user?.userId ?? '';
   const companyId = search.get('company_id') || view.active?.company_id || 'NONE';
   const nav = (location.state ?? {}) as NavState;
+  const listAddress = (ctx: Parameters<typeof listPath>[0]) => `${listPath(ctx)}${nav.listSearch ? `?${nav.listSearch}` : ''}`;
 
   const receiptQ = useReceiptDetail(receiptId, companyId);
   const contentQ = useContent(receiptId, companyId);
@@ -89,8 +97,18 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const saving = useRef<Promise<void> | null>(null);
   const draftsRef = useRef(drafts);
   draftsRef.current = drafts;
+  // Saves in a row that failed for a passing reason: the autosave tries again after a growing pause.
+  const [failures, setFailures] = useState(0);
+  // Drafts put back from the tab's storage are saved on the version they were typed on (a document changed since
+  // answers 409, and the conflict path below keeps or drops each value); null once they went.
+  const restoredVersion = useRef<number | null>(null);
 
   const version = () => qc.getQueryData<ContentResponse>(editKeys.content(receiptId, companyId))?.version ?? content?.version ?? 0;
+  // The drafts as kept in the tab's sessionStorage (lib/drafts-storage.ts): a reload, or signing in again after an
+  // expired session, finds them; the entry goes once everything typed is saved.
+  const owner = useMemo(() => ({ userId, companyId, receiptId }), [userId, companyId, receiptId]);
+  const persistRef = useRef<(values: Record<string, string>) => void>(() => undefined);
+  persistRef.current = (values) => storeDrafts(owner, { values, base: base.current, version: restoredVersion.current ?? version() });
   const readOnly = Boolean(content?.read_only) || receipt?.status === 'archive';
   const receiptType = content?.receipt_type ?? receipt?.receipt_type ?? 'receipt';
   const status = (receipt?.status ?? 'review') as ReceiptStatus;
@@ -104,8 +122,11 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const position = positionOf(walk, receiptId, walkList.total);
 
   const goTo = useCallback(
-    (id: string) => navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(companyId)}`, { state: { inbox: nav.inbox, listStatus: listStatus.current ?? undefined } satisfies NavState }),
-    [navigate, companyId, nav.inbox],
+    (id: string) =>
+      navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(companyId)}`, {
+        state: { inbox: nav.inbox, listStatus: listStatus.current ?? undefined, listSearch: nav.listSearch } satisfies NavState,
+      }),
+    [navigate, companyId, nav.inbox, nav.listSearch],
   );
 
   // ---- fields
@@ -134,14 +155,16 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     return !f || !formatError(f, drafts[id]!);
   });
 
-  // ---- autosave: 2 s after typing stops; values that fail the server's check stay unsaved with its message
-  const flush = useCallback(async (): Promise<void> => {
+  // ---- autosave: 2 s after typing stops; values that fail the server's check stay unsaved with its message.
+  // Resolves true when nothing typed is left unsaved. `auto`: the autosave's timer (its failures set the pause
+  // before the next try); `quiet`: a failure shows no message (the autosave's retries, a leave that says more).
+  const flush = useCallback(async ({ auto = false, quiet = false }: { auto?: boolean; quiet?: boolean } = {}): Promise<boolean> => {
     if (saving.current) {
       await saving.current;
-      if (!Object.keys(draftsRef.current).length) return;
+      if (!Object.keys(draftsRef.current).length) return true;
     }
     const pending = { ...draftsRef.current };
-    if (!Object.keys(pending).length) return;
+    if (!Object.keys(pending).length) return true;
     const run = (async () => {
       const checked = await calls.validate(Object.entries(pending).map(([id, value]) => ({ id, value }))).catch(() => null);
       const serverErrors = Object.fromEntries((checked?.errors ?? []).filter((e) => e.id in pending).map((e) => [e.id, e.message]));
@@ -157,11 +180,14 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       const keepDrafts = (keep: (id: string, value: string) => boolean) => {
         draftsRef.current = Object.fromEntries(Object.entries(draftsRef.current).filter(([k, v]) => keep(k, v)));
         setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k, v]) => keep(k, v))));
+        // also when the screen is gone (the save on leaving): the tab's copy follows what is left
+        persistRef.current(draftsRef.current);
       };
       try {
-        await calls.save(version(), sendable.map(([id, value]) => ({ id, value })));
+        await calls.save(restoredVersion.current ?? version(), sendable.map(([id, value]) => ({ id, value })));
       } catch (e) {
         if (isConflict(e)) {
+          restoredVersion.current = null;
           // Someone else saved first: reload (never the cached copy: it holds the stale version), keep our values
           // only where they did not change the same field; the others stay drafts, saved again on the fresh version.
           const fresh = await qc.fetchQuery({ queryKey: editKeys.content(receiptId, companyId), staleTime: 0, queryFn: () => api.get<ContentResponse>(`/receipts/${encodeURIComponent(receiptId)}/content`, { query: { company_id: companyId } }) });
@@ -178,9 +204,14 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           setDraftErrors((prev) => ({ ...prev, ...e.fieldErrors }));
           return;
         }
-        info.show(messageOf(e), 'error');
+        // (a failed save by hand arms the retry when none is; a retry already armed keeps its pause)
+        if (isTransient(e)) setFailures((n) => (auto ? n + 1 : Math.max(n, 1)));
+        // (a 401 has the session-expired pop-up say it; the drafts wait in the tab for the next sign-in)
+        if (!quiet && !(e instanceof ApiError && e.status === 401)) info.show(messageOf(e), 'error');
         return;
       }
+      restoredVersion.current = null;
+      setFailures(0);
       for (const k of Object.keys(sent)) if (draftsRef.current[k] === sent[k]) delete base.current[k];
       keepDrafts((k, v) => !(k in sent && sent[k] === v));
       void qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) });
@@ -191,13 +222,81 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     } finally {
       saving.current = null;
     }
+    return !Object.keys(draftsRef.current).length;
   }, [calls, fieldMap, qc, receiptId, companyId, api, info]);
 
+  // 2 s after the last change; after a failed save again by itself, 2 s, 4 s, … up to 30 s apart (its message
+  // shown the first time only), and at once when the browser is back online.
+  const unsaved = Object.keys(drafts).length > 0;
   useEffect(() => {
     if (!Object.keys(drafts).length) return;
-    const t = window.setTimeout(() => void flush(), AUTOSAVE_MS);
+    const t = window.setTimeout(() => void flush({ auto: true, quiet: failures > 0 }), failures ? retryDelay(failures) : AUTOSAVE_MS);
     return () => window.clearTimeout(t);
-  }, [drafts, flush]);
+  }, [drafts, flush, failures]);
+  useEffect(() => {
+    if (!unsaved) return;
+    const onOnline = () => void flush({ quiet: true });
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, [unsaved, flush]);
+
+  /** Saves everything typed before leaving the document; false (and the message shown) when something is left. */
+  const saveBeforeLeaving = useCallback(async (): Promise<boolean> => {
+    // A save that met another's first leaves the rest of the drafts: they go once more, on the fresh version
+    if ((await flush({ quiet: true })) || (await flush({ quiet: true }))) return true;
+    info.show(UNSAVED_CHANGES, 'error');
+    return false;
+  }, [flush, info]);
+  const leave = useCallback((go: () => void) => void saveBeforeLeaving().then((saved) => saved && go()), [saveBeforeLeaving]);
+
+  // The drafts kept in the tab come back once the document is loaded (not on a read-only one), as unsaved
+  // drafts the autosave stores; from then on the tab's copy follows every change.
+  const [restored, setRestored] = useState(false);
+  useEffect(() => {
+    if (restored || !content || !receipt || !userId) return;
+    setRestored(true);
+    const now = datapoints(content.content);
+    const back = readOnly ? null : draftsToRestore(loadDrafts(owner), (id) => (now.has(id) ? (now.get(id)?.content?.value ?? '') : undefined));
+    if (!back) {
+      clearDrafts(owner);
+      return;
+    }
+    for (const [id, v] of Object.entries(back.base)) if (!(id in base.current)) base.current[id] = v;
+    restoredVersion.current = back.version;
+    setDrafts((d) => ({ ...back.values, ...d }));
+  }, [restored, content, receipt, userId, readOnly, owner]);
+  useEffect(() => {
+    if (restored) persistRef.current(drafts);
+  }, [drafts, restored]);
+
+  // Reloading or closing the tab with something unsaved asks first (the drafts are kept in the tab either way).
+  useEffect(() => {
+    if (!unsaved) return;
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      persistRef.current(draftsRef.current);
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [unsaved]);
+
+  // Leaving through the app's own links (the side menu, the top bar) saves first and stays when that fails.
+  useEffect(() => {
+    if (!unsaved) return;
+    const onClick = (e: MouseEvent) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = (e.target as Element | null)?.closest?.('a[href]');
+      if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
+      const to = new URL(a.href, window.location.href);
+      if (to.origin !== window.location.origin || `${to.pathname}${to.search}` === `${window.location.pathname}${window.location.search}`) return;
+      e.preventDefault();
+      e.stopPropagation();
+      leave(() => navigate(`${to.pathname}${to.search}${to.hash}`));
+    };
+    window.addEventListener('click', onClick, true);
+    return () => window.removeEventListener('click', onClick, true);
+  }, [unsaved, leave, navigate]);
 
   // The field typed in since it was focused: the name's suggestions stay open while it keeps the focus, also
   // once the autosave has stored what was typed so far.
@@ -322,7 +421,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     const fresh = await walkList.refresh().catch(() => []);
     const next = nextDocument(fresh, receiptId, before);
     if (next) goTo(next);
-    else navigate(listPath(ctx ?? { inbox: Boolean(nav.inbox), status }));
+    else navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status }));
   };
 
   const act = async (action: EditAction) => {
@@ -473,12 +572,12 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           break;
         case 'nextDocument': {
           const n = followingDocument(walk, receiptId);
-          if (n) void flush().then(() => goTo(n));
+          if (n) leave(() => goTo(n));
           break;
         }
         case 'previousDocument': {
           const p = previousDocument(walk, receiptId);
-          if (p) void flush().then(() => goTo(p));
+          if (p) leave(() => goTo(p));
           break;
         }
         case 'confirm':
@@ -506,9 +605,9 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [walk, receiptId, flush, goTo, grid, panel]);
+  }, [walk, receiptId, flush, leave, goTo, grid, panel]);
 
-  // Leaving the page saves what was typed.
+  // Leaving the page otherwise (the browser's Back) saves what was typed; what fails stays in the tab's storage.
   const flushRef = useRef(flush);
   flushRef.current = flush;
   useEffect(() => () => void flushRef.current(), []);
@@ -519,7 +618,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     return (
       <div className="page">
         <p className="notice notice-error">{messageOf(receiptQ.error ?? contentQ.error)}</p>
-        <Button variant="secondary" onClick={() => navigate(-1)}>
+        {/* In a tab opened on this address there is nothing in the app to go back to: the list instead */}
+        <Button variant="secondary" onClick={() => (((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0 ? void navigate(-1) : void navigate(listAddress({ inbox: Boolean(nav.inbox) || !nav.listStatus, status: nav.listStatus ?? 'review' })))}>
           Back
         </Button>
       </div>
@@ -537,15 +637,15 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   return (
     <div className="er" data-testid="edit-receipt">
       <header className="er-topbar">
-        <button type="button" className="icon-btn" aria-label="Back" title="Back" onClick={() => void flush().then(() => navigate(listPath(ctx ?? { inbox: Boolean(nav.inbox), status })))}>
+        <button type="button" className="icon-btn" aria-label="Back" title="Back" onClick={() => leave(() => void navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status })))}>
           <Icon name="chevronLeft" />
         </button>
         <div className="er-pager" data-testid="pager">
-          <button type="button" className="icon-btn" aria-label="Previous document" disabled={!previousDocument(walk, receiptId)} onClick={() => void flush().then(() => goTo(previousDocument(walk, receiptId)!))}>
+          <button type="button" className="icon-btn" aria-label="Previous document" disabled={!previousDocument(walk, receiptId)} onClick={() => leave(() => goTo(previousDocument(walk, receiptId)!))}>
             <Icon name="chevronLeft" size={18} />
           </button>
           <span data-testid="pager-position">{position.index > 0 ? `${position.index}/${position.total}` : `–/${position.total}`}</span>
-          <button type="button" className="icon-btn" aria-label="Next document" disabled={!followingDocument(walk, receiptId)} onClick={() => void flush().then(() => goTo(followingDocument(walk, receiptId)!))}>
+          <button type="button" className="icon-btn" aria-label="Next document" disabled={!followingDocument(walk, receiptId)} onClick={() => leave(() => goTo(followingDocument(walk, receiptId)!))}>
             <Icon name="chevronRight" size={18} />
           </button>
         </div>
