@@ -484,6 +484,12 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await page.reload();
     await expect.poll(() => page.locator('input[name="search"]').inputValue(), WAIT).toBe('alpha');
     await expect.poll(() => rows.count(), WAIT).toBe(1);
+    // … and so does the edit screen's own Back
+    await row('alpha.pdf').getByTestId('row-status').click();
+    await page.waitForURL(/\/edit-receipt\//, WAIT);
+    await page.getByTestId('edit-receipt').getByRole('button', { name: 'Back', exact: true }).click();
+    await page.waitForURL(/\/receipts\/inbox\?q=alpha$/, WAIT);
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
     // the menu's link to the list starts it unfiltered
     await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
     await expect.poll(() => page.locator('input[name="search"]').inputValue(), WAIT).toBe('');

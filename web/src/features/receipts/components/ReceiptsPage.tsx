@@ -105,7 +105,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
     const switchTo = companyToActivate(receipt, view.active?.company_id, companyIds);
     if (switchTo) store.setCompany(switchTo);
     const target = rowTarget(receipt, status);
-    navigate({ pathname: target.pathname, search: target.search }, { state: target.state });
+    navigate({ pathname: target.pathname, search: target.search }, { state: { ...target.state, listSearch: searchParams.toString() || undefined } });
   };
 
   const toggle = (receipt: Receipt, on: boolean) =>
