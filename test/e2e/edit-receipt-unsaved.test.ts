@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContentItem, ContentResponse } from '../../shared/schemas/content';
+import type { ContentResponse } from '../../shared/schemas/content';
 import { NETWORK_ERROR_MESSAGE } from '../../web/src/lib/api-error';
 import { UNSAVED_CHANGES } from '../../web/src/features/edit-receipt/lib/actions';
 import { SESSION_EXPIRED_TEXT } from '../../web/src/features/shell/components/SessionExpiredPopup';
@@ -12,15 +12,8 @@ import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
 import { launchBrowser, screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { findContentItem } from '../support/content-items';
 
-function find(items: ContentItem[], id: string): ContentItem | undefined {
-  for (const i of items) {
-    if (i.id === id) return i;
-    const c = find(i.children, id);
-    if (c) return c;
-  }
-  return undefined;
-}
 
 /**
  * What was typed on the edit screen is never lost: a failed save keeps the user on the document (and is tried
@@ -36,7 +29,7 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-unsaved-e2e-'));
   const user = newUser('unsaved');
   const q = () => `company_id=${companyId}`;
-  const storedValue = async (id: string, field = 'document_id') => find(((await api.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse).content, field)?.content?.value;
+  const storedValue = async (id: string, field = 'document_id') => findContentItem(((await api.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse).content, field)?.content?.value;
   const docUrl = (id: string) => `${stack.url}/edit-receipt/${id}?company_id=${companyId}`;
   const keptDrafts = (page: Page) => page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('receipts.edit-drafts')).length);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContentItem, ContentResponse } from '../../shared/schemas/content';
+import type { ContentResponse } from '../../shared/schemas/content';
 import { CONTENT_MSG } from '../../shared/schemas/content';
 import { UNSAVED_CHANGES } from '../../web/src/features/edit-receipt/lib/actions';
 import { registerUser } from '../../scripts/local/seed';
@@ -11,15 +11,8 @@ import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, TABLE, uploadDocument } from '../integration/content-fixtures';
 import { launchBrowser, screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { findContentItem } from '../support/content-items';
 
-function find(items: ContentItem[], id: string): ContentItem | undefined {
-  for (const i of items) {
-    if (i.id === id) return i;
-    const c = find(i.children, id);
-    if (c) return c;
-  }
-  return undefined;
-}
 
 /** A point of page 1 in screen pixels from fractions of the page. */
 async function pagePoint(page: Page, fx: number, fy: number) {
@@ -115,7 +108,7 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('error-amount_total_base').innerText(), { timeout: 8000 }).toBe(CONTENT_MSG.amount);
     await expect.poll(() => page.getByRole('button', { name: 'CONFIRM' }).isDisabled()).toBe(true);
     await screenshot(page, 'edit-receipt-bad-amount');
-    await expect.poll(async () => find((await content(ids.first!)).content, 'issue_date')!.content!.value, { timeout: 8000 }).toBe('2025-03-04');
+    await expect.poll(async () => findContentItem((await content(ids.first!)).content, 'issue_date')!.content!.value, { timeout: 8000 }).toBe('2025-03-04');
     await subtotal.fill('100.00');
     await expect.poll(() => page.getByTestId('error-amount_total_base').count(), { timeout: 8000 }).toBe(0);
     await expect.poll(() => page.getByRole('button', { name: 'CONFIRM' }).isEnabled(), { timeout: 8000 }).toBe(true);
@@ -144,8 +137,8 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('pager-position').innerText()).toMatch(/^\d\/3$/);
     await screenshot(page, 'edit-receipt-next-document');
     const saved = await content(ids.first!);
-    expect(find(saved.content, 'amount_total')!.content!.value).toBe('121.00');
-    expect(find(saved.content, 'amount_total_base')!.content!.value).toBe('100.00');
+    expect(findContentItem(saved.content, 'amount_total')!.content!.value).toBe('121.00');
+    expect(findContentItem(saved.content, 'amount_total_base')!.content!.value).toBe('100.00');
     expect(saved.read_only).toBe(true);
 
     // The first document is archived: read-only, no actions; its history shows what was done
@@ -253,7 +246,7 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('grid-tools').count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => page.getByTestId('table-line_items').getByTestId('table-row').count()).toBe(3);
     const c = await content(ids.third!);
-    const rows = find(c.content, 'line_items')!.children.map((r) => Object.fromEntries(r.children.filter((x) => x.content?.value).map((x) => [x.schema_id, x.content!.value])));
+    const rows = findContentItem(c.content, 'line_items')!.children.map((r) => Object.fromEntries(r.children.filter((x) => x.content?.value).map((x) => [x.schema_id, x.content!.value])));
     expect(rows).toEqual(SAMPLE_INVOICE.lines.map((l, i) => ({ item_number: String(i + 1), description: l.description, quantity: l.qty, unit_price_without_vat: l.price, total_price: l.total })));
     await page.getByTestId('open-line_items').click();
     await expect.poll(() => page.getByTestId('popup-row').count()).toBe(3);
@@ -412,7 +405,7 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByText(UNSAVED_CHANGES).count(), { timeout: 10_000 }).toBe(1);
     await screenshot(page, 'edit-receipt-unsaved');
     expect(await statusOf()).toBe(before);
-    expect(find((await content(id)).content, 'document_id')!.content!.value).toBe('PP-00126');
+    expect(findContentItem((await content(id)).content, 'document_id')!.content!.value).toBe('PP-00126');
     expect(await page.getByTestId('field-document_id').inputValue()).toBe('PP-00126-A');
     await page.unroute(contentCall);
 
@@ -422,8 +415,8 @@ describe('edit-receipt screen in Chromium', () => {
     await confirm.click();
     await page.waitForURL((url) => !url.pathname.endsWith(id), { timeout: 15_000 });
     const saved = await content(id);
-    expect(find(saved.content, 'document_id')!.content!.value).toBe('PP-00126-A');
-    expect(find(saved.content, 'amount_total_base')!.content!.value).toBe('100.00');
+    expect(findContentItem(saved.content, 'document_id')!.content!.value).toBe('PP-00126-A');
+    expect(findContentItem(saved.content, 'amount_total_base')!.content!.value).toBe('100.00');
     expect(saved.read_only).toBe(true);
     await page.close();
   });

@@ -4,23 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContentItem, ContentResponse, ExportFile } from '../../shared/schemas/content';
+import type { ContentResponse, ExportFile } from '../../shared/schemas/content';
 import { CONTENT_MSG } from '../../shared/schemas/content';
 import { TEXT_MSG } from '../../shared/schemas/text';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
 import { invoicePdf, SAMPLE_INVOICE, TABLE, uploadDocument } from './content-fixtures';
+import { findContentItem } from '../support/content-items';
 
 type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
 
-function find(items: ContentItem[], id: string): ContentItem | undefined {
-  for (const i of items) {
-    if (i.id === id) return i;
-    const c = find(i.children, id);
-    if (c) return c;
-  }
-  return undefined;
-}
-const valueOf = (res: ContentResponse, id: string) => find(res.content, id)?.content?.value;
+const valueOf = (res: ContentResponse, id: string) => findContentItem(res.content, id)?.content?.value;
 
 describe('content API against the local stack', () => {
   let t: TestStack;
@@ -109,7 +102,7 @@ describe('content API against the local stack', () => {
       is_related_content: false,
     });
     expect(picked.status).toBe(200);
-    const item = find((picked.body as ContentResponse).content, 'amount_total_base')!;
+    const item = findContentItem((picked.body as ContentResponse).content, 'amount_total_base')!;
     expect(item.content).toMatchObject({ value: '100.00', page: 1, confidence: expect.any(Number) });
     expect(item.content!.position!.left).toBeCloseTo(subtotal.left, 4);
   });
@@ -182,7 +175,7 @@ describe('content API against the local stack', () => {
     expect(noColumn.status).toBe(422);
     const res = await api.post(`/receipts/${receiptId}/grid?${q()}`, { version: c.version, parts });
     expect(res.status).toBe(200);
-    const table = find((res.body as ContentResponse).content, 'line_items')!;
+    const table = findContentItem((res.body as ContentResponse).content, 'line_items')!;
     const values = table.children.map((r) => Object.fromEntries(r.children.filter((x) => x.content?.value).map((x) => [x.schema_id, x.content!.value])));
     expect(values).toEqual(
       SAMPLE_INVOICE.lines.map((l, i) => ({ item_number: String(i + 1), description: l.description, quantity: l.qty, unit_price_without_vat: l.price, total_price: l.total })),
@@ -195,10 +188,10 @@ describe('content API against the local stack', () => {
     const rowId = (added.body as { added: string }).added;
     version = (added.body as ContentResponse).version;
     const moved = await api.put(`/receipts/${receiptId}/content/move?${q()}`, { version, id: rowId, position: 0 });
-    expect(find((moved.body as ContentResponse).content, 'line_items')!.children[0]!.id).toBe(rowId);
+    expect(findContentItem((moved.body as ContentResponse).content, 'line_items')!.children[0]!.id).toBe(rowId);
     version = (moved.body as ContentResponse).version;
     const deleted = await api.delete(`/receipts/${receiptId}/content/${rowId}?${q()}&version=${version}`);
-    expect(find((deleted.body as ContentResponse).content, 'line_items')!.children).toHaveLength(3);
+    expect(findContentItem((deleted.body as ContentResponse).content, 'line_items')!.children).toHaveLength(3);
     // Template: saved for the supplier, then available.
     const supplier = valueOf(deleted.body as ContentResponse, 'supplier_name');
     if (!supplier) {
@@ -264,7 +257,7 @@ describe('content API against the local stack', () => {
     const second = await uploadDocument(t.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'PP-2026', date: '2026-01-15', vatRate: '12', vat: '12.00', total: '112.00' }), 'invoice-2026.pdf');
     let c2 = (await api.get(`/receipts/${second}/content?${q()}`)).body as ContentResponse;
     // One VAT line of 12 %: the recognised one, corrected, or a new one.
-    let row = find(c2.content, 'vat_lines')!.children[0]?.id;
+    let row = findContentItem(c2.content, 'vat_lines')!.children[0]?.id;
     if (!row) {
       const add = await api.post(`/receipts/${second}/content/vat_lines?${q()}`, { version: c2.version });
       row = (add.body as { added: string }).added;
@@ -280,7 +273,7 @@ describe('content API against the local stack', () => {
       ],
     });
     expect(set.status).toBe(200);
-    expect(find((set.body as ContentResponse).content, 'vat_lines')!.children).toHaveLength(1);
+    expect(findContentItem((set.body as ContentResponse).content, 'vat_lines')!.children).toHaveLength(1);
     const csvRes = await api.get(`/receipts/${receiptId}/export?${q()}&type=csv&receipt_ids=${second}&file_name=costs`);
     expect(csvRes.status).toBe(200);
     const csv = csvRes.body as ExportFile;

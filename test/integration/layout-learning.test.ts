@@ -9,25 +9,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddbSupplierLayouts } from '../../lambdas/adapters/ddb/layout-store';
 import { supplierKeys } from '../../lambdas/core/recognition/layout-keys';
-import type { ContentItem, ContentResponse } from '../../shared/schemas/content';
+import type { ContentResponse } from '../../shared/schemas/content';
 import { LAYOUT_DOCS, LAYOUT_SUPPLIER } from '../fixtures/recognition/data';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
 import { uploadDocument } from './content-fixtures';
+import { findContentItem } from '../support/content-items';
 
 type User = Awaited<ReturnType<typeof registeredUser>>;
 
 const [doc1, doc2] = LAYOUT_DOCS as [(typeof LAYOUT_DOCS)[0], (typeof LAYOUT_DOCS)[0]];
 const fixture = (file: string) => new Uint8Array(readFileSync(path.join(import.meta.dirname, '../fixtures/recognition', file)));
 
-function find(items: ContentItem[], id: string): ContentItem | undefined {
-  for (const i of items) {
-    if (i.id === id) return i;
-    const c = find(i.children, id);
-    if (c) return c;
-  }
-  return undefined;
-}
-const valueOf = (res: ContentResponse, id: string) => find(res.content, id)?.content?.value;
+const valueOf = (res: ContentResponse, id: string) => findContentItem(res.content, id)?.content?.value;
 const fieldsOf = (res: ContentResponse) =>
   Object.fromEntries(['supplier_name', 'supplier_vat_id', 'document_id', 'issue_date', 'amount_total'].map((id) => [id, valueOf(res, id)]));
 

@@ -6,9 +6,10 @@
  * side and matches it against the other register.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContentItem, ContentResponse } from '../../shared/schemas/content';
+import type { ContentResponse } from '../../shared/schemas/content';
 import { apiClient, registeredUser, startTestStack, type TestStack } from '../support/local-stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument, type InvoiceSpec } from './content-fixtures';
+import { findContentItem } from '../support/content-items';
 
 type User = Awaited<ReturnType<typeof registeredUser>>;
 type Api = ReturnType<typeof apiClient>;
@@ -26,16 +27,8 @@ type ReceiptBody = {
   version: number;
 };
 
-function find(items: ContentItem[], id: string): ContentItem | undefined {
-  for (const i of items) {
-    if (i.id === id) return i;
-    const c = find(i.children, id);
-    if (c) return c;
-  }
-  return undefined;
-}
-const valueOf = (c: ContentResponse, id: string) => find(c.content, id)?.content?.value ?? '';
-const lineDescriptions = (c: ContentResponse) => (find(c.content, 'line_items')?.children ?? []).map((row) => row.children.find((x) => x.schema_id === 'description')?.content?.value);
+const valueOf = (c: ContentResponse, id: string) => findContentItem(c.content, id)?.content?.value ?? '';
+const lineDescriptions = (c: ContentResponse) => (findContentItem(c.content, 'line_items')?.children ?? []).map((row) => row.children.find((x) => x.schema_id === 'description')?.content?.value);
 
 async function receiptOf(u: User, id: string): Promise<ReceiptBody> {
   const res = await u.api.get(`/receipts/${id}?company_id=${u.companyId}`);
