@@ -490,6 +490,11 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await page.getByTestId('edit-receipt').getByRole('button', { name: 'Back', exact: true }).click();
     await page.waitForURL(/\/receipts\/inbox\?q=alpha$/, WAIT);
     await expect.poll(() => rows.count(), WAIT).toBe(1);
+    // a list status that does not exist is an unknown address: the dashboard
+    await page.goto(`${stack.url}/receipts/bogus`);
+    await page.waitForURL(/\/dashboard$/, WAIT);
+    await page.goBack();
+    await page.waitForURL(/\/receipts\/inbox\?q=alpha$/, WAIT);
     // the menu's link to the list starts it unfiltered
     await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
     await expect.poll(() => page.locator('input[name="search"]').inputValue(), WAIT).toBe('');

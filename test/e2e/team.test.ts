@@ -140,6 +140,9 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     expect(await menu.getByText('My Team').count()).toBe(0);
     expect(await page.getByTestId('add-employee-card').count()).toBe(0);
     await screenshot(page, 'colleague-dashboard');
+    // The fields captured per document are the administrators' to set: typed in, the address leads to the dashboard
+    await page.goto(`${stack.url}/fields-configuration`);
+    await page.waitForURL(/\/dashboard$/, WAIT);
 
     // They see the company's documents, and the upload's owner cannot be chosen
     await page.goto(`${stack.url}/receipts/inbox`);

@@ -139,7 +139,10 @@ describe('master data through the local API', () => {
     expect((byName.body as ErrorBody).details).toEqual([{ path: ['name'], message: 'This supplier already exists' }]);
     const byCode = await api.post(`/stakeholder${q}`, { type: 'supplier', name: 'Other UAB', code: 'k 100' });
     expect(byCode.status).toBe(422);
-    expect((byCode.body as ErrorBody).details).toEqual([{ path: ['code'], message: 'This supplier already exists' }]);
+    expect((byCode.body as ErrorBody).details).toEqual([
+      { path: ['name'], message: 'This supplier already exists' },
+      { path: ['code'], message: 'This supplier already exists' },
+    ]);
     // The same name as a customer is another register.
     expect((await api.post(`/stakeholder${q}`, { type: 'customer', name: 'Ąžuolas UAB', code: 'K-100' })).status).toBe(201);
     const customerDup = await api.post(`/stakeholder${q}`, { type: 'customer', name: 'AZUOLAS UAB', code: 'K-9' });
@@ -162,7 +165,10 @@ describe('master data through the local API', () => {
     ]);
     expect([a.status, b.status].sort()).toEqual([201, 422]);
     const loser = a.status === 422 ? a : b;
-    expect((loser.body as ErrorBody).details).toEqual([{ path: ['code'], message: 'This supplier already exists' }]);
+    expect((loser.body as ErrorBody).details).toEqual([
+      { path: ['name'], message: 'This supplier already exists' },
+      { path: ['code'], message: 'This supplier already exists' },
+    ]);
     const list = (await api.get(`/stakeholders${q}&type=supplier`)).body as PageBody;
     expect(list.items).toHaveLength(1);
   });
@@ -201,7 +207,11 @@ describe('master data through the local API', () => {
     expect(dupName.status).toBe(422);
     expect((dupName.body as ErrorBody).details).toEqual([{ path: ['name'], message: 'This category already exists' }]);
     const dupCode = await api.post(`/category${q}`, { name: 'Bank fees', category_code: 'b' });
-    expect((dupCode.body as ErrorBody).details).toEqual([{ path: ['category_code'], message: 'This category already exists' }]);
+    // Under the name (rules.md 8), and under the code that collides.
+    expect((dupCode.body as ErrorBody).details).toEqual([
+      { path: ['name'], message: 'This category already exists' },
+      { path: ['category_code'], message: 'This category already exists' },
+    ]);
     // Empty codes never collide.
     expect((await api.post(`/category${q}`, { name: 'Office', category_code: '' })).status).toBe(201);
     expect((await api.post(`/category${q}`, { name: 'X' })).status).toBe(422);

@@ -48,11 +48,15 @@ export function sourceFor(company: CompanyRecord, flag: 'display_imported_stakeh
 export type DuplicateSubject = StakeholderType | 'category' | 'item';
 export const ITEM_DUPLICATE_MSG = 'This item already exists';
 
-/** A uniqueness failure as the field error the forms show (rules.md 8). */
+/**
+ * A uniqueness failure as the field error the forms show: under the name (rules.md 8), and under the code too when
+ * the code is what another record has, so the user sees which value to change.
+ */
 export function duplicateError(subject: DuplicateSubject, field: 'name' | 'code'): AppError {
   const message = subject === 'item' ? ITEM_DUPLICATE_MSG : DUPLICATE_MSG[subject];
-  const path = field === 'name' ? 'name' : subject === 'category' ? 'category_code' : 'code';
-  return new AppError('ValidationFailed', message, [{ path: [path], message }]);
+  const code = subject === 'category' ? 'category_code' : 'code';
+  const paths = field === 'name' ? ['name'] : ['name', code];
+  return new AppError('ValidationFailed', message, paths.map((path) => ({ path: [path], message })));
 }
 
 export async function withDuplicates<T>(subject: DuplicateSubject, write: () => Promise<T>): Promise<T> {

@@ -71,7 +71,10 @@ describe('master data rules: stakeholders', () => {
     });
     await expect(createStakeholder(deps, caller, 'c1', { type: 'customer', name: 'Other', code: 'C' })).resolves.toBeDefined();
     await expect(createStakeholder(deps, caller, 'c1', { type: 'customer', name: 'Another', code: 'c' })).rejects.toMatchObject({
-      details: [{ path: ['code'], message: 'This customer already exists' }],
+      details: [
+        { path: ['name'], message: 'This customer already exists' },
+        { path: ['code'], message: 'This customer already exists' },
+      ],
     });
   });
 
@@ -171,7 +174,10 @@ describe('master data rules: categories and items', () => {
     expect(await updateCategory(deps, caller, 'c1', { id: c.id, name: 'Fuel ', category_code: 'F' })).toEqual(c);
     expect(md.writes).toBe(writes);
     await expect(createCategory(deps, caller, 'c1', { name: 'Other', category_code: 'f' })).rejects.toMatchObject({
-      details: [{ path: ['category_code'], message: 'This category already exists' }],
+      details: [
+        { path: ['name'], message: 'This category already exists' },
+        { path: ['category_code'], message: 'This category already exists' },
+      ],
     });
   });
 

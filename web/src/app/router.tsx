@@ -56,7 +56,7 @@ const SCREEN_OF_PATH: Record<string, Screen[]> = {
   '': [SignInPage], signin: [SignInPage], signup: [SignUpPage], 'signup/confirm': [ConfirmSignUpPage], 'signup/invite': [InvitePage],
   forgot: [ForgotPasswordPage], dashboard: [DashboardPage], 'my-profile': [MyProfilePage], receipts: [ReceiptsPage],
   'edit-receipt': [EditReceiptPage], 'select-company': [SelectCompanyPage], integration: [IntegrationPage, DriveFolderPage, DriveCallbackPage],
-  'fields-configuration': [FieldsConfigPage], admin: [RequireGlobalAdmin, AdminPage, AdminCompanyPage], settings: [SettingsPage],
+  'fields-configuration': [RequireCompanyAdmin, FieldsConfigPage], admin: [RequireGlobalAdmin, AdminPage, AdminCompanyPage], settings: [SettingsPage],
   customers: [MasterDataPage], suppliers: [MasterDataPage], categories: [MasterDataPage], items: [MasterDataPage],
   'my-team': [RequireCompanyAdmin, MyTeamPage],
 };
@@ -159,7 +159,8 @@ export function AppRoutes() {
             {/* Google Drive and Dropbox imports: the provider's return, then the folder screen */}
             <Route path="/integration/:service/authcallback" element={<DriveCallbackPage />} />
             <Route path="/integration/:service" element={<DriveFolderPage />} />
-            <Route path="/fields-configuration" element={<FieldsConfigPage />} />
+            {/* The fields captured per document: company admins only (the API refuses others' saves too) */}
+            <Route path="/fields-configuration" element={<RequireCompanyAdmin><FieldsConfigPage /></RequireCompanyAdmin>} />
             {/* Platform admin (global admins only) and Settings */}
             <Route element={<RequireGlobalAdmin />}>
               <Route path="/admin" element={<AdminPage />} />

@@ -35,10 +35,11 @@ const EMPTY_HINT: Partial<Record<string, string>> = {
 };
 const emptyHint = (status: string) => EMPTY_HINT[status] ?? 'Upload receipts and invoices with + ADD.';
 
-/** /receipts/{status}: unknown statuses go to the inbox. Filters and selection start fresh on every status. */
+/** /receipts/{status}: unknown statuses go to the dashboard. Filters and selection start fresh on every status. */
 export function ReceiptsPage() {
   const { status } = useParams();
-  if (!isListStatus(status)) return <Navigate to="/receipts/inbox" replace />;
+  // /receipts/{status} knows nine statuses; any other path is an unknown one (rules.md 2: it goes to /dashboard).
+  if (!isListStatus(status)) return <Navigate to="/dashboard" replace />;
   return <ReceiptList key={status} status={status} />;
 }
 
