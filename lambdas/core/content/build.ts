@@ -9,7 +9,7 @@ import { LINE_ITEM_COLUMNS } from '../../../shared/schemas/content';
 import { mapExpenseToFields, type MapOptions } from '../recognition/map-fields';
 import type { AnalyzeExpenseResult, ExtractedFields, FieldValue, HeaderFieldId, VatLineFieldId } from '../recognition/types';
 import { companySchema, schemaById, type SchemaOverrides } from './schema';
-import { addRow, emptyContent, setValues, type ContentDocument, type ValueUpdate } from './tree';
+import { appendRows, emptyContent, setValues, type ContentDocument, type ValueUpdate } from './tree';
 
 /** Header fields of the field map → datapoints of the schema. */
 export const HEADER_TO_SCHEMA: Readonly<Record<HeaderFieldId, string>> = {
@@ -87,21 +87,27 @@ export function buildContentFromExtraction(fields: ExtractedFields, opts: BuildO
     const f = fields[fieldId];
     if (f && known.has(schemaId)) push(schemaId, f);
   }
-  for (const line of fields.vat_lines ?? []) {
-    const added = addRow(doc, schema, 'vat_lines');
+  const vatLines = fields.vat_lines ?? [];
+  if (vatLines.length) {
+    const added = appendRows(doc, schema, 'vat_lines', vatLines.length);
     doc = added.doc;
-    for (const [k, schemaId] of Object.entries(VAT_LINE_TO_SCHEMA) as [VatLineFieldId, string][]) {
-      const f = line[k];
-      if (f) push(`${added.rowId}.${schemaId}`, f);
-    }
+    vatLines.forEach((line, n) => {
+      for (const [k, schemaId] of Object.entries(VAT_LINE_TO_SCHEMA) as [VatLineFieldId, string][]) {
+        const f = line[k];
+        if (f) push(`${added.rowIds[n]}.${schemaId}`, f);
+      }
+    });
   }
-  for (const item of fields.line_items ?? []) {
-    const added = addRow(doc, schema, 'line_items');
+  const lineItems = fields.line_items ?? [];
+  if (lineItems.length) {
+    const added = appendRows(doc, schema, 'line_items', lineItems.length);
     doc = added.doc;
-    for (const col of LINE_ITEM_COLUMNS) {
-      const f = item[col];
-      if (f) push(`${added.rowId}.${col}`, f);
-    }
+    lineItems.forEach((item, n) => {
+      for (const col of LINE_ITEM_COLUMNS) {
+        const f = item[col];
+        if (f) push(`${added.rowIds[n]}.${col}`, f);
+      }
+    });
   }
   doc = setValues(doc, updates);
   return withConfidence(doc, confidence);

@@ -108,8 +108,12 @@ export interface ValueUpdate {
  */
 export function setValues(doc: ContentDocument, updates: ValueUpdate[]): ContentDocument {
   const next = cloneDoc(doc);
+  // One walk of the tree for all the updates: a document read with a thousand line items has ten thousand fields.
+  const byId = new Map<string, ContentItem>();
+  for (const item of walk(next.items)) if (!byId.has(item.id)) byId.set(item.id, item);
   for (const u of updates) {
-    const item = requireItem(next, u.id);
+    const item = byId.get(u.id);
+    if (!item) throw new AppError('NotFound', `No content item ${u.id}`);
     if (item.category !== 'datapoint') throw new AppError('BadRequest', `${u.id} is not a field`);
     const current = (u.related ? item.related_content : item.content) ?? emptyValue();
     const value: ContentValue = {
@@ -151,6 +155,22 @@ export function addRow(doc: ContentDocument, schema: SchemaField[], multivalueId
   mv.children.splice(index < 0 ? mv.children.length : index + 1, 0, row);
   renumber(mv.children);
   return { doc: next, rowId };
+}
+
+/** Appends `count` empty rows to a multivalue in one copy of the document (a read invoice's thousand line items). */
+export function appendRows(doc: ContentDocument, schema: SchemaField[], multivalueId: string, count: number): { doc: ContentDocument; rowIds: string[] } {
+  const next = cloneDoc(doc);
+  const mv = multivalueOf(next, multivalueId);
+  const tuple = schemaChildren(schema, mv.schema_id).find((f) => f.category === 'tuple');
+  if (!tuple) throw new AppError('BadRequest', `${multivalueId} has no rows`);
+  const rowIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    next.seq += 1;
+    const rowId = `${tuple.id}-${next.seq}`;
+    mv.children.push(newRow(schema, tuple, rowId, mv.id, mv.children.length));
+    rowIds.push(rowId);
+  }
+  return { doc: next, rowIds };
 }
 
 /** Removes a row (tuple) of a multivalue. */
