@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useDialogLayer } from './dialog-layer';
 import { Icon } from './Icon';
 
 export interface ModalProps {
@@ -16,22 +17,7 @@ export function Modal({ title, children, footer, onClose, size = 'md', testId }:
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    const el = dialogRef.current;
-    const first = el?.querySelector<HTMLElement>('input, select, textarea, button:not([data-modal-close])');
-    (first ?? el)?.focus();
-    return () => previous?.focus?.();
-  }, []);
-
-  useEffect(() => {
-    if (!onClose) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useDialogLayer(dialogRef, onClose, 'first');
 
   return createPortal(
     <div

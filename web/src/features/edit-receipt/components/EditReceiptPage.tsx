@@ -12,6 +12,7 @@ import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
+import { dialogOpen } from '../../../components/ui/dialog-layer';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { ApiError, messageOf } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
@@ -552,11 +553,15 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   // ---- keyboard
   const actRef = useRef(act);
   actRef.current = act;
+  const popupRef = useRef(popup);
+  popupRef.current = popup;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
       const inField = Boolean(el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT'));
-      const s = shortcutOf({ key: e.key, code: e.code, altKey: e.altKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, shiftKey: e.shiftKey, inField });
+      // With a pop-up open (Delete, Lines, Export…) the keys are the pop-up's: no action on the document behind it.
+      const inDialog = popupRef.current !== null || dialogOpen();
+      const s = shortcutOf({ key: e.key, code: e.code, altKey: e.altKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, shiftKey: e.shiftKey, inField, inDialog });
       if (!s) return;
       const moveField = (step: number) => {
         const inputs = [...document.querySelectorAll<HTMLElement>('[data-field-input]')].filter((x) => !(x as HTMLInputElement).disabled);

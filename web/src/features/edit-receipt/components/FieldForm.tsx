@@ -1,5 +1,7 @@
+import { useEffect, useId, useState } from 'react';
 import type { ContentItem, SchemaField } from '../../../../../shared/schemas/content';
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
+import { useCombobox, type ComboboxInputProps } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
 import { formSections, formTables, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
@@ -23,7 +25,23 @@ function confidenceTone(c: number | null | undefined): string {
   return 'low';
 }
 
-export function FieldInput({ field, events, compact = false, newMarker = false }: { field: FormField; events: FieldEvents; compact?: boolean; newMarker?: boolean }) {
+export function FieldInput({
+  field,
+  events,
+  compact = false,
+  row,
+  newMarker = false,
+  combobox,
+}: {
+  field: FormField;
+  events: FieldEvents;
+  /** A cell of a table (no label shown): named by its column's label and its row's number. */
+  compact?: boolean;
+  row?: number;
+  newMarker?: boolean;
+  /** The input offers a list of options under it (the supplier's or customer's name). */
+  combobox?: ComboboxInputProps;
+}) {
   const value = field.id in events.drafts ? events.drafts[field.id]! : field.value;
   const error = events.errors[field.id];
   const focused = events.focusedId === field.id;
@@ -34,6 +52,7 @@ export function FieldInput({ field, events, compact = false, newMarker = false }
     'data-testid': `field-${field.id}`,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': error ? `error-${field.id}` : undefined,
+    'aria-label': compact ? (row === undefined ? field.label : `${field.label}, row ${row}`) : undefined,
     disabled: events.readOnly,
     onFocus: () => events.onFocus(field.id),
     className: 'input er-input',
@@ -71,6 +90,7 @@ export function FieldInput({ field, events, compact = false, newMarker = false }
       inputMode={field.type === 'amount' || field.type === 'quantity' || field.type === 'rate' ? 'decimal' : undefined}
       placeholder={field.type === 'date' ? 'YYYY-MM-DD' : field.type === 'amount' ? '0.00' : undefined}
       autoComplete="off"
+      {...combobox}
       onChange={(e) => events.onChange(field.id, e.target.value)}
     />
   );
@@ -79,7 +99,7 @@ export function FieldInput({ field, events, compact = false, newMarker = false }
       <div className={`er-cell ${error ? 'has-error' : ''} ${focused ? 'is-focused' : ''}`}>
         {input}
         {error && (
-          <p className="field-error" id={`error-${field.id}`} data-testid={`error-${field.id}`}>
+          <p className="field-error" id={`error-${field.id}`} role="alert" data-testid={`error-${field.id}`}>
             {error}
           </p>
         )}
@@ -94,11 +114,78 @@ export function FieldInput({ field, events, compact = false, newMarker = false }
         <span className={`er-confidence er-confidence-${confidenceTone(field.content?.confidence)}`} title={field.content?.confidence != null ? `Read with ${field.content.confidence}% confidence` : 'Typed or not found'} />
       </div>
       {error && (
-        <p className="field-error" id={`error-${field.id}`} data-testid={`error-${field.id}`}>
+        <p className="field-error" id={`error-${field.id}`} role="alert" data-testid={`error-${field.id}`}>
           {error}
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * The supplier's or customer's name: a combobox offering the company's stakeholders whose names start like the
+ * one typed (SearchSelect's keyboard: arrows, Enter, Escape); a click chooses too.
+ */
+function StakeholderName({
+  field,
+  events,
+  newMarker,
+  suggestions,
+  onChoose,
+}: {
+  field: FormField;
+  events: FieldEvents;
+  newMarker: boolean;
+  suggestions: Stakeholder[];
+  onChoose(s: Stakeholder): void;
+}) {
+  const id = useId();
+  const [dismissed, setDismissed] = useState(false);
+  const open = suggestions.length > 0 && !dismissed;
+  const { active, setActive, listId, optionId, inputProps } = useCombobox({
+    id,
+    items: suggestions,
+    open,
+    onOpen: () => setDismissed(false),
+    onChoose,
+    onClose: () => setDismissed(true),
+    initialActive: -1,
+  });
+  // Nothing is active in a new list: Enter in the field chooses only after an arrow key.
+  const ids = suggestions.map((s) => s.id).join(' ');
+  useEffect(() => setActive(-1), [ids, setActive]);
+  const typed: FieldEvents = {
+    ...events,
+    onChange: (fid, value) => {
+      setDismissed(false);
+      events.onChange(fid, value);
+    },
+  };
+  return (
+    <>
+      <FieldInput field={field} events={typed} newMarker={newMarker} combobox={inputProps} />
+      {open && (
+        <ul className="er-suggestions" id={listId} role="listbox" aria-label="Suggestions" data-testid="stakeholder-suggestions">
+          {suggestions.map((sh, i) => (
+            <li
+              key={sh.id}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === active}
+              className={`er-suggestion ${i === active ? 'is-active' : ''}`}
+              data-testid="stakeholder-suggestion"
+              // The input keeps the focus; the click chooses.
+              onMouseDown={(e) => e.preventDefault()}
+              onMouseEnter={() => setActive(i)}
+              onClick={() => onChoose(sh)}
+            >
+              <span>{sh.name}</span>
+              {sh.code && <span className="er-suggestion-code">{sh.code}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 
@@ -226,27 +313,10 @@ export function FieldForm({
           <div className="er-fields">
             {s.fields.map((f) => (
               <div key={f.id} className={f.id === 'supplier_name' || f.id === 'customer_name' ? 'er-span' : undefined}>
-                <FieldInput field={f} events={events} newMarker={f.id === stakeholderName && newStakeholder} />
-                {f.id === stakeholderName && suggestions.length > 0 && onChooseStakeholder && (
-                  <ul className="er-suggestions" role="listbox" aria-label="Suggestions" data-testid="stakeholder-suggestions">
-                    {suggestions.map((sh) => (
-                      <li key={sh.id} role="option" aria-selected={false}>
-                        <button
-                          type="button"
-                          className="er-suggestion"
-                          data-testid="stakeholder-suggestion"
-                          // Chosen before the input loses focus.
-                          onMouseDown={(e) => {
-                            e.preventDefault();
-                            onChooseStakeholder(sh);
-                          }}
-                        >
-                          <span>{sh.name}</span>
-                          {sh.code && <span className="er-suggestion-code">{sh.code}</span>}
-                        </button>
-                      </li>
-                    ))}
-                  </ul>
+                {f.id === stakeholderName && onChooseStakeholder ? (
+                  <StakeholderName field={f} events={events} newMarker={newStakeholder} suggestions={suggestions} onChoose={onChooseStakeholder} />
+                ) : (
+                  <FieldInput field={f} events={events} newMarker={f.id === stakeholderName && newStakeholder} />
                 )}
                 {f.id === stakeholderName && newStakeholder && (
                   <p className="er-stakeholder-note" data-testid="stakeholder-note">

@@ -51,7 +51,7 @@ export function TablePopup({
                 <td className="er-col-no">{i + 1}</td>
                 {row.cells.map((cell) => (
                   <td key={cell.id}>
-                    <FieldInput field={cell} events={events} compact />
+                    <FieldInput field={cell} events={events} compact row={i + 1} />
                   </td>
                 ))}
                 {!events.readOnly && (

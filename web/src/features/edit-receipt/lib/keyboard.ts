@@ -34,10 +34,12 @@ export interface KeyLike {
   code?: string;
   /** Typing in an input or text area. */
   inField: boolean;
+  /** A pop-up (a modal dialog) is open: the screen's shortcuts wait until it closes; it has its own keys. */
+  inDialog?: boolean;
 }
 
 export function shortcutOf(e: KeyLike): ShortcutAction | null {
-  if (e.ctrlKey || e.metaKey) return null;
+  if (e.ctrlKey || e.metaKey || e.inDialog) return null;
   if (e.altKey) {
     switch (e.key) {
       case 'ArrowDown':

@@ -1,4 +1,5 @@
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
+import { useCombobox } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 
@@ -57,23 +58,14 @@ export function SearchSelect({
   onBlur,
 }: SearchSelectProps) {
   const id = useId();
-  const listId = `${id}-list`;
   const errorId = `${id}-error`;
   const inputRef = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
 
   const shown = useMemo(() => (onQueryChange ? options : options.filter((o) => matches(o, query))), [options, onQueryChange, query]);
   const current = options.find((o) => o.value === value);
   const display = value ? (current?.label ?? valueLabel ?? value) : '';
-
-  const setTyped = (q: string) => {
-    setQuery(q);
-    setActive(0);
-    setOpen(true);
-    onQueryChange?.(q);
-  };
 
   const close = () => {
     setOpen(false);
@@ -90,24 +82,13 @@ export function SearchSelect({
     setOpen(false);
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown') {
-      e.preventDefault();
-      if (!open) setOpen(true);
-      else setActive((i) => Math.min(i + 1, shown.length - 1));
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive((i) => Math.max(i - 1, 0));
-    } else if (e.key === 'Enter') {
-      if (open && shown[active]) {
-        e.preventDefault();
-        choose(shown[active]);
-      }
-    } else if (e.key === 'Escape' && open) {
-      e.preventDefault();
-      e.stopPropagation();
-      close();
-    }
+  const { active, setActive, listId, optionId, inputProps } = useCombobox({ id, items: shown, open, onOpen: () => setOpen(true), onChoose: choose, onClose: close });
+
+  const setTyped = (q: string) => {
+    setQuery(q);
+    setActive(0);
+    setOpen(true);
+    onQueryChange?.(q);
   };
 
   return (
@@ -121,11 +102,7 @@ export function SearchSelect({
           id={id}
           name={name}
           className="input select"
-          role="combobox"
-          aria-expanded={open}
-          aria-controls={listId}
-          aria-autocomplete="list"
-          aria-activedescendant={open && shown[active] ? `${id}-opt-${active}` : undefined}
+          {...inputProps}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
           autoComplete="off"
@@ -135,7 +112,6 @@ export function SearchSelect({
           onFocus={() => setOpen(true)}
           onClick={() => setOpen(true)}
           onChange={(e) => setTyped(e.target.value)}
-          onKeyDown={onKeyDown}
           onBlur={() => {
             close();
             onBlur?.();
@@ -166,7 +142,7 @@ export function SearchSelect({
               shown.map((o, i) => (
                 <li
                   key={o.value}
-                  id={`${id}-opt-${i}`}
+                  id={optionId(i)}
                   role="option"
                   aria-selected={o.value === value}
                   className={['search-select-option', i === active ? 'is-active' : '', o.value === value ? 'is-selected' : ''].filter(Boolean).join(' ')}

@@ -1,8 +1,9 @@
-import { useEffect, useId, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useDialogLayer } from '../../../components/ui/dialog-layer';
 import { Icon } from '../../../components/ui/Icon';
 
-/** A panel sliding in from the right (email details, full-picture preview); Escape or the backdrop closes it. */
+/** A panel sliding in from the right (email details, full-picture preview); Escape or the backdrop closes it. A modal dialog like Modal (dialog-layer.ts): it takes the focus, keeps Tab inside and gives the focus back. */
 export function SidePanel({
   title,
   onClose,
@@ -17,13 +18,8 @@ export function SidePanel({
   testId?: string;
 }) {
   const titleId = useId();
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const panelRef = useRef<HTMLElement>(null);
+  useDialogLayer(panelRef, onClose, 'container');
 
   return createPortal(
     <div
@@ -32,7 +28,7 @@ export function SidePanel({
         if (e.target === e.currentTarget) onClose();
       }}
     >
-      <aside className={`side-panel ${wide ? 'side-panel-wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
+      <aside ref={panelRef} tabIndex={-1} className={`side-panel ${wide ? 'side-panel-wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
         <div className="side-panel-head">
           <h2 id={titleId} className="side-panel-title">
             {title}

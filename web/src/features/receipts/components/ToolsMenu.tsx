@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { DocIcon } from './DocIcon';
 
 export interface MenuAction {
@@ -7,19 +7,55 @@ export interface MenuAction {
   disabled?: boolean;
 }
 
-/** A small drop-down menu (button + list of actions); closes on choice, outside click and Escape. */
+/**
+ * The menu item to focus after `key` on the `at`th of items that are `enabled` or not: ArrowDown / ArrowUp the
+ * next / previous enabled one (round the ends), Home / End the first / last; null for other keys.
+ */
+export function menuStep(enabled: readonly boolean[], at: number, key: string): number | null {
+  const on = enabled.flatMap((e, i) => (e ? [i] : []));
+  if (!on.length) return null;
+  switch (key) {
+    case 'Home':
+      return on[0]!;
+    case 'End':
+      return on[on.length - 1]!;
+    case 'ArrowDown':
+      return on.find((i) => i > at) ?? on[0]!;
+    case 'ArrowUp':
+      return [...on].reverse().find((i) => i < at) ?? on[on.length - 1]!;
+  }
+  return null;
+}
+
+/**
+ * A small drop-down menu (button + list of actions); closes on choice, outside click, Escape and Tab. Arrows,
+ * Home and End move among the enabled actions; Escape and a choice give the focus back to the button.
+ */
 export function ToolsMenu({ label, actions, disabled }: { label: string; actions: MenuAction[]; disabled?: boolean }) {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
+  // A choice gives the focus back to the button; an action that keeps it disabled while it runs loses it
+  // (a disabled button cannot hold the focus): it comes back once the button is enabled again.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!refocus.current || disabled) return;
+    refocus.current = false;
+    if (!document.activeElement || document.activeElement === document.body) buttonRef.current?.focus();
+  }, [disabled]);
 
   useEffect(() => {
     if (!open) return;
     const onDown = (e: MouseEvent) => {
       if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
     };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      // The menu closes and nothing else takes the Escape (a dialog or screen under it).
+      e.stopPropagation();
+      if (rootRef.current?.contains(document.activeElement)) buttonRef.current?.focus();
+      setOpen(false);
     };
     document.addEventListener('mousedown', onDown);
     document.addEventListener('keydown', onKey);
@@ -30,9 +66,28 @@ export function ToolsMenu({ label, actions, disabled }: { label: string; actions
     };
   }, [open]);
 
+  const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Tab') {
+      // The focus goes on from the button, as if the menu were not there (the browser moves it after this).
+      buttonRef.current?.focus();
+      setOpen(false);
+      return;
+    }
+    const items = [...(e.currentTarget.querySelectorAll<HTMLButtonElement>('[role="menuitem"]'))];
+    const to = menuStep(
+      items.map((b) => !b.disabled),
+      items.indexOf(document.activeElement as HTMLButtonElement),
+      e.key,
+    );
+    if (to === null) return;
+    e.preventDefault();
+    items[to]!.focus();
+  };
+
   return (
     <div className="menu-root" ref={rootRef}>
       <button
+        ref={buttonRef}
         type="button"
         className="icon-btn toolbar-btn"
         aria-haspopup="menu"
@@ -46,7 +101,7 @@ export function ToolsMenu({ label, actions, disabled }: { label: string; actions
         <DocIcon name="tools" size={20} />
       </button>
       {open && (
-        <div className="menu" role="menu" id={menuId} aria-label={label}>
+        <div className="menu" role="menu" id={menuId} aria-label={label} onKeyDown={onMenuKey}>
           {actions.map((a) => (
             <button
               key={a.label}
@@ -55,6 +110,9 @@ export function ToolsMenu({ label, actions, disabled }: { label: string; actions
               className="menu-item"
               disabled={a.disabled}
               onClick={() => {
+                // Back on the button first: a dialog the action opens gives the focus back to it.
+                buttonRef.current?.focus();
+                refocus.current = true;
                 setOpen(false);
                 a.onSelect();
               }}

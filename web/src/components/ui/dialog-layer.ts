@@ -1,0 +1,77 @@
+import { useEffect, useRef, type RefObject } from 'react';
+
+/**
+ * What a modal dialog (Modal, SidePanel) does with the keyboard: it takes the focus when it opens and gives it
+ * back when it closes; Tab and Shift+Tab go round its own controls; Escape closes it and goes no further (the
+ * screen under it does not act on it too). Dialogs opened over one another form a stack: only the top one
+ * answers keys.
+ */
+
+const stack: object[] = [];
+
+/** Any modal dialog open (the edit screen's shortcuts wait while one is). */
+export function dialogOpen(): boolean {
+  return stack.length > 0 || document.querySelector('[aria-modal="true"]') !== null;
+}
+
+/**
+ * Where Tab goes in a dialog of `count` focusable controls when the focus is on the `at`th (-1: outside
+ * them): the index to focus, or null to leave it to the browser (a step inside the dialog).
+ */
+export function trapStep(count: number, at: number, back: boolean): number | null {
+  if (count === 0) return null;
+  if (at < 0) return back ? count - 1 : 0;
+  if (back && at === 0) return count - 1;
+  if (!back && at === count - 1) return 0;
+  return null;
+}
+
+const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled):not([type="hidden"]), select:not(:disabled), textarea:not(:disabled), iframe, [tabindex]:not([tabindex="-1"])';
+
+function focusables(el: HTMLElement): HTMLElement[] {
+  return [...el.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((x) => x.tabIndex >= 0 && x.getClientRects().length > 0 && !x.closest('[inert]'));
+}
+
+/**
+ * Makes `ref`'s element a modal dialog while mounted. `initialFocus`: 'first' focuses its first field or
+ * button (other than a close button marked data-modal-close), 'container' the element itself (tabIndex -1).
+ * `onClose` undefined: Escape does nothing (a dialog that cannot be dismissed).
+ */
+export function useDialogLayer(ref: RefObject<HTMLElement | null>, onClose: (() => void) | undefined, initialFocus: 'first' | 'container' = 'first') {
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
+  useEffect(() => {
+    const layer = {};
+    stack.push(layer);
+    const previous = document.activeElement as HTMLElement | null;
+    const el = ref.current;
+    const first = initialFocus === 'first' ? el?.querySelector<HTMLElement>('input, select, textarea, button:not([data-modal-close])') : null;
+    (first ?? el)?.focus();
+
+    const onKey = (e: KeyboardEvent) => {
+      if (stack[stack.length - 1] !== layer || !el) return;
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        closeRef.current?.();
+      } else if (e.key === 'Tab' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+        const items = focusables(el);
+        const to = trapStep(items.length, items.indexOf(document.activeElement as HTMLElement), e.shiftKey);
+        if (to !== null) {
+          e.preventDefault();
+          items[to]!.focus();
+        } else if (items.length === 0) {
+          e.preventDefault();
+          el.focus();
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      stack.splice(stack.indexOf(layer), 1);
+      if (previous?.isConnected) previous.focus();
+    };
+    // Once per opening: the focus moves in when the dialog opens and back when it closes.
+  }, []);
+}
