@@ -41,7 +41,7 @@ export interface EmailInDeps {
 }
 
 export const TOO_LARGE_MESSAGE = `The message is larger than ${EMAIL_MAX_BYTES / 1024 / 1024} MB: nothing of it was taken`;
-export const UNREADABLE_MESSAGE = 'The message could not be read: nothing of it was taken';
+export const UNREADABLE_MAIL = 'The message could not be read: nothing of it was taken';
 /** Shown on the upload of an attachment: who and what it came from. */
 const EMAIL_UPLOAD_TYPE = 'email';
 
@@ -109,7 +109,7 @@ async function readableMail(deps: EmailInDeps, key: string, raw: Uint8Array): Pr
     return await parseMail(raw);
   } catch (error) {
     deps.log.warn('inbound message could not be parsed', { key, error: error instanceof Error ? error.message : String(error) });
-    return parseMailHeaders(raw, UNREADABLE_MESSAGE);
+    return parseMailHeaders(raw, UNREADABLE_MAIL);
   }
 }
 

@@ -9,7 +9,7 @@ import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { EmailStore } from '../../../lambdas/core/email-in/ports';
 import { NO_ATTACHMENT } from '../../../lambdas/core/email-in/notice';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
-import { receiveInbound, UNREADABLE_MESSAGE, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
+import { receiveInbound, UNREADABLE_MAIL, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
 import type { EmailInClaim, EmailRecord } from '../../../lambdas/core/email-in/types';
 import type { OutgoingMail } from '../../../lambdas/core/team/types';
 import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
@@ -181,11 +181,11 @@ describe('receiveInbound', () => {
     await receiveInbound(deps, 'inbound/deep');
     const [record] = [...emails.records.values()];
     expect(record).toMatchObject({ state: 'done', subject: 'Deep', from_address: 'shop@example.com', files: [] });
-    expect(record!.rejected_files).toEqual([{ original_file_name: 'message', reason: UNREADABLE_MESSAGE }]);
+    expect(record!.rejected_files).toEqual([{ original_file_name: 'message', reason: UNREADABLE_MAIL }]);
     expect(documents.uploads.size).toBe(0);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.to).toBe('owner-1@x');
-    expect(sent[0]!.text).toContain(UNREADABLE_MESSAGE);
+    expect(sent[0]!.text).toContain(UNREADABLE_MAIL);
     expect(logs).toContain('inbound message could not be parsed');
   });
 
