@@ -5,7 +5,7 @@ import type { CompanyRecord, MembershipRecord, ProfileRecord, UsageRecord } from
 import { CompanyLimitReached, type AccountsStore } from '../../core/ports';
 import { ddb } from './client';
 import { keys } from './keys';
-import { batchDelete, batchGet, batchWrite, queryAll, stripKeys, tableName } from './table-ops';
+import { batchDelete, batchGet, batchWrite, queryAll, stripKeys, tableName, writeIf } from './table-ops';
 import { releasedClaimItem } from './team-store';
 
 /** True when a cancelled transaction failed on the condition of its item at `index`. */
@@ -240,21 +240,16 @@ export const ddbAccountsStore: AccountsStore = {
   },
 
   async renameCompanyOwner(companyId, ownerId, { name, surname }) {
-    // P6: only while the company is there and this user still owns it.
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.company(companyId),
-          UpdateExpression: 'SET #owner.#name = :name, #owner.surname = :surname',
-          ConditionExpression: '#owner.user_id = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner', '#name': 'name' },
-          ExpressionAttributeValues: { ':name': name, ':surname': surname, ':owner': ownerId },
-        }),
-      );
-    } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return;
-      throw error;
-    }
+    // P6: only while the company is there and this user still owns it (otherwise nothing is written).
+    await writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.company(companyId),
+        UpdateExpression: 'SET #owner.#name = :name, #owner.surname = :surname',
+        ConditionExpression: '#owner.user_id = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner', '#name': 'name' },
+        ExpressionAttributeValues: { ':name': name, ':surname': surname, ':owner': ownerId },
+      }),
+    );
   },
 };

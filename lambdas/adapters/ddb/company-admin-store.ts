@@ -4,9 +4,7 @@ import type { CompanyRecord } from '../../core/accounts/types';
 import type { CompanyAdminStore } from '../../core/admin/ports';
 import { ddb } from './client';
 import { keys } from './keys';
-import { stripKeys, tableName } from './table-ops';
-
-const isConditionFailure = (error: unknown) => error instanceof Error && error.name === 'ConditionalCheckFailedException';
+import { isConditionFailure, stripKeys, tableName } from './table-ops';
 
 /** The cursor of A7 is the last company's index key, base64url JSON; anything else is refused. */
 export function encodeCompaniesCursor(lastKey: Record<string, unknown> | undefined): string | null {

@@ -8,7 +8,7 @@ import type { ContentSettings, GridTemplate } from '../../core/content/ports';
 import type { SchemaOverrides } from '../../core/content/schema';
 import { ddb } from './client';
 import { keys } from './keys';
-import { tableName } from './table-ops';
+import { tableName, writeIf } from './table-ops';
 
 export const ddbContentSettings: ContentSettings = {
   async getSchemaOverrides(companyId) {
@@ -22,22 +22,16 @@ export const ddbContentSettings: ContentSettings = {
   },
 
   async putSchemaOverrides(companyId, overrides, meta, version) {
-    try {
-      await ddb().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...keys.contentSchema(companyId), type: 'CONTENT_SCHEMA', company_id: companyId, overrides, ...meta, version: version + 1 },
-          // Items written before the version existed count as version 0.
-          ConditionExpression: version === 0 ? 'attribute_not_exists(#version)' : '#version = :version',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ...(version === 0 ? {} : { ExpressionAttributeValues: { ':version': version } }),
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+    return writeIf(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.contentSchema(companyId), type: 'CONTENT_SCHEMA', company_id: companyId, overrides, ...meta, version: version + 1 },
+        // Items written before the version existed count as version 0.
+        ConditionExpression: version === 0 ? 'attribute_not_exists(#version)' : '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ...(version === 0 ? {} : { ExpressionAttributeValues: { ':version': version } }),
+      }),
+    );
   },
 
   async getGridTemplate(companyId, templateKey) {

@@ -5,9 +5,7 @@ import { DRIVE_FLAG, DRIVE_FOLDER_FIELD, type DriveService } from '../../../shar
 import type { DriveImportRecord, DriveStore, OAuthStateRecord } from '../../core/drive-import/ports';
 import { ddb } from './client';
 import { keys } from './keys';
-import { stripKeys, tableName } from './table-ops';
-
-const isConditionFailure = (error: unknown) => error instanceof Error && error.name === 'ConditionalCheckFailedException';
+import { isConditionFailure, stripKeys, tableName, writeIf } from './table-ops';
 
 export const ddbDriveStore: DriveStore = {
   async putState(record) {
@@ -67,39 +65,27 @@ export const ddbDriveStore: DriveStore = {
     };
   },
   async takeLease(companyId, service, leaseId, now, until) {
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.driveImport(companyId, service),
-          UpdateExpression: 'SET lease_id = :id, lease_until = :until',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_exists(folder_id) AND folder_id <> :null AND (attribute_not_exists(lease_until) OR lease_until = :null OR lease_until <= :now)',
-          ExpressionAttributeValues: { ':id': leaseId, ':until': until, ':now': now, ':null': null },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.driveImport(companyId, service),
+        UpdateExpression: 'SET lease_id = :id, lease_until = :until',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_exists(folder_id) AND folder_id <> :null AND (attribute_not_exists(lease_until) OR lease_until = :null OR lease_until <= :now)',
+        ExpressionAttributeValues: { ':id': leaseId, ':until': until, ':now': now, ':null': null },
+      }),
+    );
   },
   async saveProgress(companyId, service, leaseId, cursor, imported) {
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.driveImport(companyId, service),
-          UpdateExpression: 'SET #c = :c ADD total_imported :n',
-          ConditionExpression: 'lease_id = :id',
-          ExpressionAttributeNames: { '#c': 'cursor' },
-          ExpressionAttributeValues: { ':c': cursor, ':n': imported, ':id': leaseId },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.driveImport(companyId, service),
+        UpdateExpression: 'SET #c = :c ADD total_imported :n',
+        ConditionExpression: 'lease_id = :id',
+        ExpressionAttributeNames: { '#c': 'cursor' },
+        ExpressionAttributeValues: { ':c': cursor, ':n': imported, ':id': leaseId },
+      }),
+    );
   },
   async finishRun(companyId, service, leaseId, outcome) {
     try {

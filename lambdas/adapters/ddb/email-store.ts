@@ -4,9 +4,7 @@ import type { EmailStore } from '../../core/email-in/ports';
 import type { EmailInClaim, EmailRecord } from '../../core/email-in/types';
 import { ddb } from './client';
 import { keys } from './keys';
-import { stripKeys, tableName } from './table-ops';
-
-const isConditionFailure = (error: unknown) => error instanceof Error && error.name === 'ConditionalCheckFailedException';
+import { stripKeys, tableName, writeIf } from './table-ops';
 
 export const ddbEmailStore: EmailStore = {
   async claim(address) {
@@ -25,38 +23,26 @@ export const ddbEmailStore: EmailStore = {
   },
 
   async create(record) {
-    try {
-      await ddb().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...keys.email(record.email_id), type: 'EMAIL', ...record },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return writeIf(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.email(record.email_id), type: 'EMAIL', ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   },
 
   async finish(emailId, files) {
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.email(emailId),
-          UpdateExpression: 'SET #state = :done, files = :files',
-          // Only the run that moves it from receiving finishes it (two deliveries at once: one notice).
-          ConditionExpression: '#state = :receiving',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':done': 'done', ':files': files, ':receiving': 'receiving' },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.email(emailId),
+        UpdateExpression: 'SET #state = :done, files = :files',
+        // Only the run that moves it from receiving finishes it (two deliveries at once: one notice).
+        ConditionExpression: '#state = :receiving',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':done': 'done', ':files': files, ':receiving': 'receiving' },
+      }),
+    );
   },
 };

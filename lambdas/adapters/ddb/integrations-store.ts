@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import type { ExportMarker, IntegrationStore, StoredCredentials } from '../../core/integrations/ports';
 import { ddb } from './client';
 import { keys } from './keys';
-import { stripKeys, tableName } from './table-ops';
+import { stripKeys, tableName, writeIf } from './table-ops';
 
 export const ddbIntegrationStore: IntegrationStore = {
   async getCredentials(companyId, type) {
@@ -35,19 +35,13 @@ export const ddbIntegrationStore: IntegrationStore = {
     return res.Item ? stripKeys<ExportMarker>(res.Item) : undefined;
   },
   async putExportMarker(marker) {
-    try {
-      await ddb().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...keys.exportMarker(marker.receipt_id, marker.target), type: 'EXPORT', ...marker },
-          ConditionExpression: 'attribute_not_exists(pk) OR content_key <> :ck',
-          ExpressionAttributeValues: { ':ck': marker.content_key },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+    return writeIf(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.exportMarker(marker.receipt_id, marker.target), type: 'EXPORT', ...marker },
+        ConditionExpression: 'attribute_not_exists(pk) OR content_key <> :ck',
+        ExpressionAttributeValues: { ':ck': marker.content_key },
+      }),
+    );
   },
 };

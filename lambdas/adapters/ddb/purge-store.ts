@@ -7,7 +7,7 @@ import { DeleteCommand, GetCommand, QueryCommand, type QueryCommandInput } from 
 import type { CompanyPurgeStore } from '../../core/ports';
 import { ddb } from './client';
 import { keys } from './keys';
-import { batchWrite, queryAll, tableName } from './table-ops';
+import { batchWrite, queryAll, tableName, writeIf } from './table-ops';
 
 type Item = Record<string, unknown>;
 
@@ -28,17 +28,10 @@ async function deletePage(input: Omit<QueryCommandInput, 'TableName' | 'Exclusiv
   return { items, next: encodeCursor(res.LastEvaluatedKey) };
 }
 
-const isConditionFailure = (error: unknown) => error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /** Deletes one item if the condition holds; false when it did not (absent, or another company's). */
 async function deleteIf(key: { pk: string; sk: string }, condition: string, values: Item): Promise<boolean> {
-  try {
-    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values }));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return writeIf(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values }));
 }
 
 /** A page of one gsi1 partition deleted (the company's pending uploads, its invitations). */

@@ -5,7 +5,7 @@ import { SYNC_IMPORTS, type SyncImport } from '../../../shared/schemas/master-da
 import type { SyncState, SyncStateStore } from '../../core/master-data/sync/ports';
 import { ddb } from './client';
 import { keys } from './keys';
-import { stripKeys, tableName } from './table-ops';
+import { isConditionFailure, stripKeys, tableName, writeIf } from './table-ops';
 
 const PAGE = 100;
 
@@ -26,7 +26,6 @@ function stateOf(item: Record<string, unknown>, companyId: string, type: SyncImp
   };
 }
 
-const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 
 export const ddbSyncStateStore: SyncStateStore = {
   // S1: the state of one import.
@@ -95,22 +94,16 @@ export const ddbSyncStateStore: SyncStateStore = {
     }
   },
   async saveRun(companyId, type, runId, patch, release, nowIso) {
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.syncState(companyId, type),
-          UpdateExpression: `SET #run = :run, #pos = :pos, last_error = :err, updated_at = :u${release ? ' REMOVE lease_run_id, lease_until' : ''}`,
-          ConditionExpression: 'lease_run_id = :r',
-          ExpressionAttributeNames: { '#run': 'run', '#pos': 'position' },
-          ExpressionAttributeValues: { ':run': patch.run, ':pos': patch.position, ':err': patch.last_error, ':u': nowIso, ':r': runId },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.syncState(companyId, type),
+        UpdateExpression: `SET #run = :run, #pos = :pos, last_error = :err, updated_at = :u${release ? ' REMOVE lease_run_id, lease_until' : ''}`,
+        ConditionExpression: 'lease_run_id = :r',
+        ExpressionAttributeNames: { '#run': 'run', '#pos': 'position' },
+        ExpressionAttributeValues: { ':run': patch.run, ':pos': patch.position, ':err': patch.last_error, ':u': nowIso, ':r': runId },
+      }),
+    );
   },
   // S5: switched-on imports of every company (the schedule).
   async listEnabled(cursor) {

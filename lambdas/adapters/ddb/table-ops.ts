@@ -2,13 +2,30 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   QueryCommand,
+  type DeleteCommand,
+  type PutCommand,
   type QueryCommandInput,
+  type UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { env } from '../../runtime/env';
 import { ddb } from './client';
 import type { Key } from './keys';
 
 export type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
+
+/** A single write refused by its ConditionExpression (nothing was written). */
+export const isConditionFailure = (error: unknown): boolean => (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
+
+/** A write conditioned on its ConditionExpression: true when written, false when the condition refused it. */
+export async function writeIf(command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
+  try {
+    await ddb().send(command as PutCommand);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
 
 export const tableName = () => env().TABLE_NAME;
 

@@ -3,7 +3,7 @@ import type { ProfileRecord } from '../../core/accounts/types';
 import type { CurrentInvitation, InvitationRecord, MemberRecord, TeamStore, TeamWriteFailure } from '../../core/team/types';
 import { ddb } from './client';
 import { keys } from './keys';
-import { queryAll, stripKeys, tableName } from './table-ops';
+import { queryAll, stripKeys, tableName, writeIf } from './table-ops';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -118,20 +118,14 @@ export const ddbTeamStore: TeamStore = {
   },
 
   async cancelInvitation(id, companyId) {
-    try {
-      await ddb().send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: keys.invitation(id),
-          ConditionExpression: 'company_id = :company AND attribute_not_exists(used_at)',
-          ExpressionAttributeValues: { ':company': companyId },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+    return writeIf(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.invitation(id),
+        ConditionExpression: 'company_id = :company AND attribute_not_exists(used_at)',
+        ExpressionAttributeValues: { ':company': companyId },
+      }),
+    );
   },
 
   async getCurrentInvitation(companyId, email) {
@@ -179,13 +173,7 @@ export const ddbTeamStore: TeamStore = {
   },
 
   async putProfile(profile) {
-    try {
-      await ddb().send(new PutCommand({ TableName: tableName(), Item: profileItem(profile), ConditionExpression: 'attribute_not_exists(pk)' }));
-      return true;
-    } catch (error) {
-      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+    return writeIf(new PutCommand({ TableName: tableName(), Item: profileItem(profile), ConditionExpression: 'attribute_not_exists(pk)' }));
   },
 
   async listMembers(companyId) {

@@ -1,9 +1,12 @@
-/** Batch reads and writes: what DynamoDB leaves unprocessed (throttling) is sent again, and an error when it stays so. */
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+/**
+ * Batch reads and writes: what DynamoDB leaves unprocessed (throttling) is sent again, and an error when it stays so.
+ * Conditional writes: refused by their condition is an answer (false), any other failure an error.
+ */
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
-import { batchDelete, batchGet, batchWrite } from '../../../lambdas/adapters/ddb/table-ops';
+import { batchDelete, batchGet, batchWrite, writeIf } from '../../../lambdas/adapters/ddb/table-ops';
 import { resetEnvCache } from '../../../lambdas/runtime/env';
 
 const ddbMock = mockClient(DynamoDBDocumentClient);
@@ -38,4 +41,16 @@ describe('batch table operations', () => {
     await expect(batchDelete([key(3)])).rejects.toThrow('1 writes were not processed');
     await expect(batchWrite([{ PutRequest: { Item: key(4) } }])).rejects.toThrow('1 writes were not processed');
   }, 20_000);
+
+  it('writeIf answers whether the conditional write was made, and throws what is not a refused condition', async () => {
+    const put = () => new PutCommand({ TableName: 'unit-table', Item: key(5), ConditionExpression: 'attribute_not_exists(pk)' });
+    ddbMock
+      .on(PutCommand)
+      .resolvesOnce({})
+      .rejectsOnce(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }))
+      .rejectsOnce(Object.assign(new Error('Rate exceeded'), { name: 'ProvisionedThroughputExceededException' }));
+    expect(await writeIf(put())).toBe(true);
+    expect(await writeIf(put())).toBe(false);
+    await expect(writeIf(put())).rejects.toThrow('Rate exceeded');
+  });
 });
