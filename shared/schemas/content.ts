@@ -340,6 +340,12 @@ export const editReceiptQuerySchema = z.object({ with_send: flag, company_id: z.
 
 /** Amounts: an integer with at most two decimals ('0.00'), optionally negative (credit notes). */
 export const AMOUNT_PATTERN = /^-?\d+(\.\d{1,2})?$/;
+/**
+ * The most digits an amount or quantity keeps before its point: a trillion less a cent still adds, multiplies and
+ * prints exactly as a JavaScript number in the exports (15 significant digits); a longer one is a slip of the keyboard
+ * or of recognition, and was exported as another number (`99999999999999999999.99` as `100000000000000000000.00`).
+ */
+export const MAX_WHOLE_DIGITS = 12;
 /** Dates: strictly YYYY-MM-DD and a real calendar day. */
 export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 export const RATE_PATTERN = /^\d{1,2}(\.\d{1,2})?$/;
@@ -348,6 +354,7 @@ export const QUANTITY_PATTERN = /^-?\d+(\.\d{1,4})?$/;
 export const CONTENT_MSG = {
   required: MSG.required,
   amount: 'Invalid amount format (0.00)',
+  tooLarge: 'Number is too large (at most 12 digits before the point)',
   date: 'Invalid date format (YYYY-MM-DD)',
   rate: 'Invalid rate (0-99.99)',
   quantity: 'Not a number',
@@ -365,19 +372,23 @@ export function isValidDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+function tooManyWholeDigits(value: string): boolean {
+  return value.replace(/^-/, '').split('.')[0]!.replace(/^0+(?=\d)/, '').length > MAX_WHOLE_DIGITS;
+}
+
 /** The message for one value of a datapoint, or undefined when the value is fine. Empty values are only checked for `required`. */
 export function valueError(field: Pick<SchemaField, 'type' | 'options'>, value: string, required: boolean): string | undefined {
   const v = value.trim();
   if (!v) return required ? CONTENT_MSG.required : undefined;
   switch (field.type) {
     case 'amount':
-      return AMOUNT_PATTERN.test(v) ? undefined : CONTENT_MSG.amount;
+      return !AMOUNT_PATTERN.test(v) ? CONTENT_MSG.amount : tooManyWholeDigits(v) ? CONTENT_MSG.tooLarge : undefined;
     case 'date':
       return isValidDate(v) ? undefined : CONTENT_MSG.date;
     case 'rate':
       return RATE_PATTERN.test(v) ? undefined : CONTENT_MSG.rate;
     case 'quantity':
-      return QUANTITY_PATTERN.test(v) ? undefined : CONTENT_MSG.quantity;
+      return !QUANTITY_PATTERN.test(v) ? CONTENT_MSG.quantity : tooManyWholeDigits(v) ? CONTENT_MSG.tooLarge : undefined;
     case 'enum':
       return !field.options || field.options.some((o) => o.value === v) ? undefined : CONTENT_MSG.option;
     default:

@@ -3,7 +3,7 @@
  * itself or goes to `review` (docs/decisions.md), and the helpers the documents domain needs around
  * the content tree (the content model itself is core/content's).
  */
-import type { ContentItem } from '../../../shared/schemas/content';
+import { valueError, type ContentItem } from '../../../shared/schemas/content';
 import type { ContentDocument } from '../content/tree';
 import { toFiveCents } from '../recognition/extract/amounts';
 import type { ExtractedFields, FieldValue, HeaderFieldId } from '../recognition/types';
@@ -89,6 +89,11 @@ export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: st
     const v = fields[id];
     if (!v || !v.value.trim()) reasons.push(`${label} missing`);
     else if (v.confidence < READY_CONFIDENCE) reasons.push(`${label} read with low confidence (${v.confidence})`);
+  }
+  // A value the edit screen would refuse could not be confirmed as it stands.
+  for (const [id, label] of [['amount_total', 'total'], ['amount_total_base', 'net'], ['amount_tax', 'tax']] as const) {
+    const v = fields[id]?.value.trim();
+    if (v && valueError({ type: 'amount' }, v, false)) reasons.push(`${label} is not a valid amount`);
   }
   const issue = fields.issue_date?.value;
   if (issue) {

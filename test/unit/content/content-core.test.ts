@@ -85,6 +85,20 @@ describe('content tree', () => {
 });
 
 describe('validation', () => {
+  it('refuses amounts and quantities past 12 digits before the point, which no export writes as typed', () => {
+    const schema = companySchema();
+    const rows = addRow(emptyContent(schema), schema, 'line_items');
+    const doc = setValues(rows.doc, [
+      { id: 'amount_total', value: '99999999999999999999.99' },
+      { id: 'amount_tax', value: '-999999999999.99' },
+      { id: 'amount_total_base', value: '000999999999999.00' },
+      { id: `${rows.rowId}.quantity`, value: '1234567890123' },
+      { id: `${rows.rowId}.total_price`, value: '1000000000000' },
+    ]);
+    const errors = validateContent(doc, schema, 'receipt');
+    expect(errors.filter((e) => e.message === CONTENT_MSG.tooLarge).map((e) => e.id).sort()).toEqual(['amount_total', `${rows.rowId}.quantity`, `${rows.rowId}.total_price`].sort());
+    expect(errors.find((e) => e.id === 'amount_tax' || e.id === 'amount_total_base')).toBeUndefined();
+  });
   it('reports required fields, bad amounts and non-ISO dates by content id', () => {
     const schema = companySchema();
     let doc = emptyContent(schema);

@@ -43,6 +43,13 @@ describe('ready rule', () => {
     expect(readyCheck(bare, 'receipt', today)).toMatchObject({ ready: false, reasons: ['no arithmetic check could be made'] });
   });
 
+  it('goes to review with an amount the edit screen would refuse: one past 12 digits before the point', () => {
+    const huge = { ...complete(), amount_total: v('1000000000121.00'), amount_total_base: v('1000000000100.00'), line_items: [], vat_lines: [] };
+    expect(readyCheck(huge, 'receipt', today).reasons).toEqual(expect.arrayContaining(['total is not a valid amount', 'net is not a valid amount']));
+    const largest = { ...complete(), amount_total: v('999999999999.99'), amount_total_base: v('999999999978.99'), line_items: [], vat_lines: [] };
+    expect(readyCheck(largest, 'receipt', today).reasons).toEqual([]);
+  });
+
   it('needs a check of the total itself: the VAT lines adding up to the tax leave a misread total unseen', () => {
     const summary = { vat_rate: v('6'), amount_net: v('147.17'), amount_vat: v('8.83') };
     const taxOnly: ExtractedFields = { ...complete(), amount_total: v('756.00'), amount_total_base: undefined, amount_tax: v('8.83'), vat_lines: [{ vat_rate: v('6'), amount_vat: v('8.83') }], line_items: [] };
