@@ -326,16 +326,23 @@ describe('documents: list, counts and workflow', () => {
     expect(again).toMatchObject({ status: 'failed', can_be_restarted: true });
     expect((await counts(api, companyId)).receipt).toMatchObject({ failed: 1, processing: 0 });
 
-    // Bulk: per-document results; another company's or a missing id is a 404 of its own.
+    // Bulk: per-document results; another company's or a missing id is a 404 of its own; a failed document, never
+    // read, is not archived as if booked.
     const bulk = await api.post(`/receipts/bulk?company_id=${companyId}`, { action: 'status', status: 'archive', receipt_ids: [one!.receipt_id, failed.receipt_id, 'NOPE'] });
     expect(bulk.body).toEqual({
       results: [
         expect.objectContaining({ receipt_id: one!.receipt_id, ok: true, status: 200 }),
-        expect.objectContaining({ receipt_id: failed.receipt_id, ok: true, status: 200 }),
+        { receipt_id: failed.receipt_id, ok: false, status: 409, message: 'A document in status failed cannot be moved by archive' },
         { receipt_id: 'NOPE', ok: false, status: 404, message: 'Document not found' },
       ],
     });
-    expect((await counts(api, companyId)).receipt).toMatchObject({ archive: 2, review: 0, failed: 0 });
+    expect((await counts(api, companyId)).receipt).toMatchObject({ archive: 1, review: 0, failed: 1 });
+    // Rejected, it no longer offers Try Again (a restart starts failed documents only), nor can it be marked ready.
+    const rejected = await api.post(`/receipt/${failed.receipt_id}/status?company_id=${companyId}`, { status: 'reject' });
+    expect(rejected.body).toMatchObject({ status: 'rejected', can_be_restarted: false });
+    const bulkReady = await api.post(`/receipts/bulk?company_id=${companyId}`, { action: 'status', status: 'ready', receipt_ids: [failed.receipt_id] });
+    expect(bulkReady.body).toMatchObject({ results: [{ ok: false, status: 422, message: 'Failed to update the receipt. Please check if all mandatory fields are filled.' }] });
+    expect((await counts(api, companyId)).receipt).toMatchObject({ rejected: 1, ready: 0 });
     const bulkFlag = await api.post(`/receipts/bulk?company_id=${companyId}`, { action: 'flag', flag: true, receipt_ids: [one!.receipt_id] });
     expect(bulkFlag.body).toMatchObject({ results: [{ ok: false, status: 409, message: 'Archived documents are read-only' }] });
     const bulkDelete = await api.post(`/receipts/bulk?company_id=${companyId}`, { action: 'delete', receipt_ids: [one!.receipt_id, failed.receipt_id] });
@@ -375,6 +382,46 @@ describe('documents: list, counts and workflow', () => {
     }
     expect(((await api.get(`/receipts/${failed.receipt_id}?${q}`)).body as Summary).page_count).toBe(failed.page_count);
     expect(((await api.get(`/receipts/${first}?${q}`)).body as Summary).page_count).toBe(2);
+  });
+
+  it('marks ready by hand only what a confirm would take; an edit that breaks a ready document sends it back to review', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'readyrule');
+    const q = `company_id=${companyId}`;
+    const ready = await uploadInvoice(t.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'RR-1' }), 'rr-1.pdf');
+    const bare = await processed(api, companyId, 'rr-bare.pdf', ['NOTHING TO READ HERE']);
+    expect(bare.status).toBe('review');
+    type Detail = Summary & { content: { children: { id: string; schema_id: string; content: { value: string } | null }[] }[] };
+    const detail = async (id: string) => (await api.get(`/receipts/${id}?${q}`)).body as Detail;
+    expect((await detail(ready)).status).toBe('ready');
+
+    // By hand: refused with the edit screen's message and errors while required values are missing.
+    const refused = await api.post(`/receipt/${bare.receipt_id}/status?${q}`, { status: 'ready' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ message: 'Failed to update the receipt. Please check if all mandatory fields are filled.' });
+    const bulkRefused = await api.post(`/receipts/bulk?${q}`, { action: 'status', status: 'ready', receipt_ids: [bare.receipt_id] });
+    expect(bulkRefused.body).toMatchObject({ results: [{ receipt_id: bare.receipt_id, ok: false, status: 422 }] });
+    expect((await detail(bare.receipt_id)).status).toBe('review');
+
+    // Clearing a ready document's number (a required field): saved, and the document is back in review with its counts.
+    const before = await counts(api, companyId);
+    const doc = await detail(ready);
+    const number = doc.content.flatMap((s) => s.children).find((c) => c.schema_id === 'document_id')!;
+    const saved = await api.put(`/receipts/${ready}/content?${q}`, { version: doc.version, items: [{ id: number.id, value: '' }] });
+    expect(saved.status).toBe(200);
+    const after = await detail(ready);
+    expect(after.status).toBe('review');
+    expect((await counts(api, companyId)).receipt).toMatchObject({ ready: before.receipt.ready - 1, review: before.receipt.review + 1 });
+    const history = (await api.get(`/receipts/${ready}/history?${q}`)).body as { items: { name: string }[] };
+    expect(history.items.map((h) => h.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^Edited /), 'Moved to review: a required value is missing or not valid']));
+    // Typed back, it is marked ready by hand again; an edit that keeps it valid (the total cleared: not required)
+    // leaves it ready.
+    const typed = await api.put(`/receipts/${ready}/content?${q}`, { version: after.version, items: [{ id: number.id, value: 'RR-1' }] });
+    expect(typed.status).toBe(200);
+    expect((await api.post(`/receipt/${ready}/status?${q}`, { status: 'ready' })).body).toMatchObject({ status: 'ready' });
+    const again = await detail(ready);
+    const total = again.content.flatMap((s) => s.children).find((c) => c.schema_id === 'amount_total')!;
+    expect((await api.put(`/receipts/${ready}/content?${q}`, { version: again.version, items: [{ id: total.id, value: '' }] })).status).toBe(200);
+    expect((await detail(ready)).status).toBe('ready');
   });
 
   it('lets an admin choose another member as owner, but not a basic user', async () => {

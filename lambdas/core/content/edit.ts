@@ -22,7 +22,7 @@ import { valueOf } from './tree';
 import { validateContent } from './validate';
 
 export interface StatusChanger {
-  changeStatus(caller: ContentCaller, receiptId: string, status: StatusAction, version: number): Promise<ReceiptSummary>;
+  changeStatus(caller: ContentCaller, receiptId: string, status: StatusAction, version?: number): Promise<ReceiptSummary>;
   convertType?(caller: ContentCaller, receiptId: string, receiptType: 'receipt' | 'invoice', version: number): Promise<ReceiptSummary>;
 }
 
@@ -113,6 +113,23 @@ async function assertValidForAction(ports: ContentPorts, l: Awaited<ReturnType<t
   if (companyCode && norm(code) === norm(companyCode)) {
     throw new AppError('ValidationFailed', CONTENT_MSG.companyCode, [{ path: [`${stakeholderKind(l.record.receipt_type)}_code`], message: CONTENT_MSG.companyCode }]);
   }
+}
+
+/**
+ * POST receipt/{id}/status and the list's bulk status change. `ready` means "confirm it as it stands" to whoever
+ * reads the list next (and a Send takes it as such), so a person may mark a document ready only when its content
+ * would pass a confirm's checks; the other moves are the status machine's alone.
+ */
+export async function changeDocumentStatus(
+  ports: ContentPorts,
+  workflow: StatusChanger,
+  caller: ContentCaller,
+  receiptId: string,
+  status: StatusAction,
+  version?: number,
+): Promise<ReceiptSummary> {
+  if (status === 'ready') await assertConfirmable(ports, caller, receiptId);
+  return workflow.changeStatus(caller, receiptId, status, version);
 }
 
 /** Throws as a confirm would when the document's content, as it stands, could not be confirmed (the list's Send of archived documents). */

@@ -30,7 +30,15 @@ export interface DocumentsAccess {
    * goes up by one, a history entry named `historyName` is written in the same transaction and a
    * receipt-update event is published. Returns the record as stored.
    */
-  saveContent(input: { caller: ContentCaller; before: DocumentRecord; contentKey: string; content: ContentDocument; historyName: string }): Promise<DocumentRecord>;
+  saveContent(input: {
+    caller: ContentCaller;
+    before: DocumentRecord;
+    contentKey: string;
+    content: ContentDocument;
+    historyName: string;
+    /** The document leaves `ready` for review with this save (its counts move in the same transaction). */
+    backToReview?: boolean;
+  }): Promise<DocumentRecord>;
   /** Documents by id that the caller may see, for exports; others are left out. */
   loadMany(caller: ContentCaller, receiptIds: string[]): Promise<DocumentRecord[]>;
   /** A URL the browser can show the page image from, or null. */

@@ -197,7 +197,9 @@ function labelOf(schema: SchemaField[], schemaId: string): string {
 
 async function commit(ports: ContentPorts, caller: ContentCaller, l: Loaded, doc: ContentDocument, historyName: string): Promise<ContentResponse> {
   const contentKey = await ports.blobs.writeContent(l.record, toStored(doc));
-  const record = await ports.documents.saveContent({ caller, before: l.record, contentKey, content: doc, historyName });
+  // `ready` promises a document a confirm would take as it stands: an edit that breaks that sends it back to review.
+  const backToReview = l.record.status === 'ready' && validateContent(doc, l.schema, l.record.receipt_type).length > 0;
+  const record = await ports.documents.saveContent({ caller, before: l.record, contentKey, content: doc, historyName, backToReview });
   return response(ports, { record, schema: l.schema, doc });
 }
 

@@ -4,13 +4,13 @@
  * transaction with its own counts), and the answer says per document how it went.
  */
 import { AppError, notFound } from '../../../shared/errors';
-import type { BulkBody } from '../../../shared/schemas/receipts';
+import type { BulkBody, StatusAction } from '../../../shared/schemas/receipts';
 import { companySchema } from '../content/schema';
 import { parseStoredContent } from '../content/service';
 import { emptyContent } from '../content/tree';
 import { buildDocumentsXml } from '../export/xml';
 import { toSummary } from './views';
-import { canSee, changeStatus, convertType, deleteDocument, setFlag, type DocCaller, type DocumentDeps } from './workflow';
+import { canSee, convertType, deleteDocument, setFlag, type DocCaller, type DocumentDeps } from './workflow';
 
 export interface BulkResult {
   receipt_id: string;
@@ -20,13 +20,22 @@ export interface BulkResult {
   receipt?: ReturnType<typeof toSummary>;
 }
 
-export async function bulkAction(deps: DocumentDeps, caller: DocCaller, body: BulkBody): Promise<{ results: BulkResult[] }> {
+/**
+ * `changeStatus` is the status change the caller wires in: the edit screen's rules (a document is marked ready only
+ * with content a confirm would take, core/content/edit.ts `changeDocumentStatus`).
+ */
+export async function bulkAction(
+  deps: DocumentDeps,
+  caller: DocCaller,
+  body: BulkBody,
+  changeStatus: (caller: DocCaller, receiptId: string, status: StatusAction) => Promise<ReturnType<typeof toSummary>>,
+): Promise<{ results: BulkResult[] }> {
   const results: BulkResult[] = [];
   for (const id of [...new Set(body.receipt_ids)]) {
     try {
       switch (body.action) {
         case 'status':
-          results.push({ receipt_id: id, ok: true, status: 200, receipt: await changeStatus(deps, caller, id, body.status) });
+          results.push({ receipt_id: id, ok: true, status: 200, receipt: await changeStatus(caller, id, body.status) });
           break;
         case 'flag':
           results.push({ receipt_id: id, ok: true, status: 200, receipt: await setFlag(deps, caller, id, body.flag) });

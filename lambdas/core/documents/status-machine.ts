@@ -23,7 +23,8 @@ export const MESSAGES = {
 } as const;
 
 const FROM: Record<WorkflowAction, readonly ReceiptStatus[]> = {
-  archive: ['review', 'ready', 'rejected', 'error', 'failed'],
+  // A failed document was never read: it is tried again, rejected or deleted, never archived as if booked.
+  archive: ['review', 'ready', 'rejected', 'error'],
   unarchive: ['archive'],
   review: ['review', 'ready', 'rejected', 'error', 'archive'],
   ready: ['review', 'rejected', 'error'],
@@ -37,6 +38,9 @@ const TARGET: Record<WorkflowAction, ReceiptStatus> = {
   ready: 'ready',
   reject: 'rejected',
 };
+
+/** History name of a ready document whose edited content a confirm would no longer take. */
+export const BACK_TO_REVIEW = 'Moved to review: a required value is missing or not valid';
 
 /** History names of the actions. */
 export const ACTION_NAMES: Record<WorkflowAction, string> = {

@@ -1,7 +1,7 @@
 /** Records → the API's shapes (product.md section 3, Receipt). */
 import type { ContentItem } from '../../../shared/schemas/content';
 import type { HistoryEntry, Receipt, ReceiptPage, ReceiptSummary } from '../../../shared/schemas/receipts';
-import { disabledForEditing } from './status-machine';
+import { disabledForEditing, RESTARTABLE_STATUSES } from './status-machine';
 import type { DocumentRecord, HistoryRecord } from './types';
 
 export function toSummary(doc: DocumentRecord): ReceiptSummary {
@@ -30,7 +30,8 @@ export function toSummary(doc: DocumentRecord): ReceiptSummary {
     total: doc.total,
     currency: doc.currency,
     stakeholder_date_format: doc.stakeholder_date_format ?? null,
-    can_be_restarted: doc.can_be_restarted,
+    // A failed document moved on (rejected) keeps its stored flag, but Try Again starts only failed and error ones.
+    can_be_restarted: doc.can_be_restarted && RESTARTABLE_STATUSES.includes(doc.status),
     disabled_for_editing: disabledForEditing(doc),
     error: doc.error_message ? { message: doc.error_message } : null,
     created_at: doc.created_at,

@@ -11,6 +11,7 @@ import { documentKeyText } from '../../core/documents/content';
 import { digest, documentKeys } from '../../core/documents/files';
 import { searchTextOf } from '../../core/documents/list';
 import { CommitConflict } from '../../core/documents/ports';
+import { BACK_TO_REVIEW, countMove } from '../../core/documents/status-machine';
 import { emptyChange, type DocumentRecord } from '../../core/documents/types';
 import { actorOf, canSee, historyRecord, keyMarker, loadVisible, PAGE_URL_SECONDS, publishDoc, staleVersion } from '../../core/documents/workflow';
 import type { PageBoxes } from '../../core/content/build';
@@ -41,13 +42,14 @@ function documentsAccess(d: Deps): DocumentsAccess {
   return {
     load: (caller, receiptId) => loadVisible(documents, caller, receiptId),
 
-    async saveContent({ caller, before, contentKey, content, historyName }) {
+    async saveContent({ caller, before, contentKey, content, historyName, backToReview }) {
       const actor = await actorOf(d.store, caller.userId);
       const summary = contentSummary(content, before.receipt_type);
       const keyText = documentKeyText(summary);
       const now = d.clock.now().toISOString();
       const after: DocumentRecord = {
         ...before,
+        status: backToReview ? 'review' : before.status,
         content_key: contentKey,
         counterparty_name: summary.counterparty_name,
         document_number: summary.document_number,
@@ -68,6 +70,10 @@ function documentsAccess(d: Deps): DocumentsAccess {
         if (newKey) change.markers.put.push(newKey);
       }
       change.history.push(historyRecord(d.ids, before.receipt_id, now, historyName, actor));
+      if (backToReview) {
+        change.counts.push(...countMove(before, after));
+        change.history.push(historyRecord(d.ids, before.receipt_id, now, BACK_TO_REVIEW, actor));
+      }
       try {
         await documents.commit(change);
       } catch (error) {

@@ -1,5 +1,6 @@
 import { bulkBodySchema, companyScopedQuerySchema } from '../../../shared/schemas/receipts';
 import { sqsExportQueue } from '../../adapters/sqs/export-queue';
+import { changeDocumentStatus } from '../../core/content/edit';
 import { bulkAction } from '../../core/documents/bulk';
 import { sendDocuments } from '../../core/integrations/export';
 import { httpHandler, requireCaller } from '../../runtime/http-handler';
@@ -15,7 +16,8 @@ export const handler = httpHandler({
   query: companyScopedQuerySchema,
   body: bulkBodySchema,
   async run({ body, caller, deps, log }) {
-    if (body.action === 'send') return sendDocuments({ ...deps, queue: sqsExportQueue, log }, sendConfirm(editWiring(deps, log)), requireCaller(caller), body.receipt_ids);
-    return bulkAction(deps, requireCaller(caller), body);
+    const w = editWiring(deps, log);
+    if (body.action === 'send') return sendDocuments({ ...deps, queue: sqsExportQueue, log }, sendConfirm(w), requireCaller(caller), body.receipt_ids);
+    return bulkAction(deps, requireCaller(caller), body, (c, id, status) => changeDocumentStatus(w.ports, w.workflow, c, id, status));
   },
 });

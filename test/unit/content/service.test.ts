@@ -91,10 +91,11 @@ function fakePorts() {
         if (!r || r.company_id !== caller.companyId) throw new AppError('NotFound', 'Not found');
         return structuredClone(r);
       },
-      async saveContent({ before, contentKey, content, historyName }) {
+      async saveContent({ before, contentKey, content, historyName, backToReview }) {
         const current = records.get(before.receipt_id)!;
         if (current.version !== before.version) throw new AppError('Conflict', 'stale', { version: current.version });
-        const next = { ...current, content_key: contentKey, version: current.version + 1, ...contentSummary(content, current.receipt_type) };
+        const status = backToReview ? ('review' as const) : current.status;
+        const next = { ...current, status, content_key: contentKey, version: current.version + 1, ...contentSummary(content, current.receipt_type) };
         records.set(next.receipt_id, next);
         history.push({ receipt_id: next.receipt_id, name: historyName });
         return structuredClone(next);
@@ -220,6 +221,16 @@ describe('content service', () => {
     expect((await getContent(ports, caller, 'r2')).available_template).toBe(true);
     const used = await useGridTemplate(ports, caller, 'r2', 2);
     expect(used.content.find((i) => i.id === 'line_items')!.children).toHaveLength(3);
+  });
+
+  it('sends a ready document back to review when an edit leaves a required value missing, not otherwise', async () => {
+    const { ports, records } = fakePorts();
+    records.set('r1', record('r1', { status: 'ready' }));
+    records.set('r2', record('r2', { status: 'ready' }));
+    await updateContent(ports, caller, 'r1', { version: 1, items: [{ id: 'supplier_name', value: 'A' }, { id: 'document_id', value: 'D-1' }] });
+    expect(records.get('r1')!.status).toBe('ready');
+    await updateContent(ports, caller, 'r2', { version: 1, items: [{ id: 'supplier_name', value: 'A' }] });
+    expect(records.get('r2')!.status).toBe('review');
   });
 
   it('keeps the schema per company and exports', async () => {

@@ -29,7 +29,6 @@ describe('document status machine', () => {
       ['review', 'archive', 'archive'],
       ['ready', 'archive', 'archive'],
       ['rejected', 'archive', 'archive'],
-      ['failed', 'archive', 'archive'],
       ['archive', 'unarchive', 'review'],
       ['archive', 'review', 'review'],
       ['ready', 'review', 'review'],
@@ -69,6 +68,11 @@ describe('document status machine', () => {
     expect(disabledForEditing({ status: 'archive' })).toBe(true);
     expect(disabledForEditing({ status: 'converting' })).toBe(true);
     expect(disabledForEditing({ status: 'ready' })).toBe(false);
+  });
+
+  it('never archives a failed document, which was never read', () => {
+    expect(refused(() => nextStatus('failed', 'archive')).message).toBe('A document in status failed cannot be moved by archive');
+    expect(nextStatus('failed', 'reject')).toBe('rejected');
   });
 
   it('restarts only failed documents that may be restarted', () => {
