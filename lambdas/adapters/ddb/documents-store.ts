@@ -428,6 +428,8 @@ export const ddbDocumentsStore: DocumentsStore = {
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.documentMarkersOf(kind, scope, value).pk },
+        // Duplicates are decided on these: a marker written a moment ago counts.
+        ConsistentRead: true,
         Limit: 50,
       }),
     );

@@ -349,9 +349,14 @@ export const POSSIBLE_DUPLICATE = 'possible duplicate of an earlier document';
  * A document is a possible duplicate when the same file was uploaded before in its company (`duplicate_id`) or
  * another document there has the same counterparty, number and total (the key GET receipts/{id}/duplicates lists).
  * It then does not reach `ready` by itself: a copy confirmed and exported unseen would be booked twice.
+ * The same file is looked for again now, not only at creation: two copies created at the same moment (a double
+ * drop, the same file mailed and uploaded) each found no other then, and both would reach `ready`; read after
+ * both were written, each sees the other and both stay in review.
  */
 async function isPossibleDuplicate(deps: Pick<ProcessingDeps, 'documents'>, doc: DocumentRecord, keyDigest: string | null): Promise<boolean> {
   if (doc.duplicate_id) return true;
+  const fileHash = doc.source?.file_hash;
+  if (fileHash && (await deps.documents.markers('hash', doc.scope, fileHash)).some((id) => id !== doc.receipt_id)) return true;
   if (!keyDigest) return false;
   const same = await deps.documents.markers('key', doc.scope, keyDigest);
   return same.some((id) => id !== doc.receipt_id);

@@ -304,6 +304,16 @@ describe('processing job limits: replaced files, oversized objects, long PDFs', 
     }
   });
 
+  it('keeps both of two copies uploaded at the same moment out of ready: neither found the other when created', async () => {
+    const s = await setup();
+    const bytes = await pdf(1);
+    const keys = [await s.upload('drop-1.pdf', bytes), await s.upload('drop-2.pdf', bytes)];
+    await Promise.all(keys.map((key) => handleObjectCreated(s.deps, { key }, { final: false })));
+    const docs = [...s.documents.docs.values()];
+    expect(docs).toHaveLength(2);
+    expect(docs.map((d) => d.status)).toEqual(['review', 'review']);
+  });
+
   it(`recognises only the first ${MAX_RECOGNISED_PAGES} pages of a long PDF and says so in the history`, async () => {
     const seen: RecogniserInput[] = [];
     const recogniser: Recogniser = {
