@@ -282,11 +282,15 @@ export async function deleteDocument(
     assertDeletable(doc);
     const change = emptyChange();
     removeDocument(change, doc);
+    const now = deps.clock.now().toISOString();
+    const promoted = await copiesWithoutTheirOriginal(deps, doc, now);
+    change.updates.push(...promoted);
     return {
       change,
       seen: doc.version,
       done: async () => {
         await publishDoc(deps.live, 'receipt-delete', doc);
+        for (const { after } of promoted) await publishDoc(deps.live, 'receipt-update', after);
         await deps.documents.deleteHistory(doc.receipt_id);
         await deps.files.delete(ownedObjects(doc));
         await deps.files.deletePrefix(documentKeys.prefix(doc.receipt_id));
@@ -294,6 +298,25 @@ export async function deleteDocument(
       },
     };
   });
+}
+
+/**
+ * The copies of a deleted original (`duplicate_id` pointing at it): the oldest becomes the original and the others
+ * its copies, written with the delete (each conditioned on its version), so no copy points at a document that is gone.
+ */
+async function copiesWithoutTheirOriginal(deps: DocumentDeps, original: DocumentRecord, now: string): Promise<DocumentChange['updates']> {
+  const marker = hashMarker(original);
+  if (!marker) return [];
+  const ids = (await deps.documents.markers('hash', marker.scope, marker.value)).filter((id) => id !== original.receipt_id);
+  if (!ids.length) return [];
+  const copies = (await deps.documents.getMany(ids))
+    .filter((d) => d.duplicate_id === original.receipt_id)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.receipt_id.localeCompare(b.receipt_id));
+  const first = copies[0];
+  return copies.map((before) => ({
+    before,
+    after: { ...before, duplicate_id: before === first ? null : first!.receipt_id, version: before.version + 1, updated_at: now },
+  }));
 }
 
 /** A document taken out by a change: its record, its place in the counts and its hash and key markers. */

@@ -9,6 +9,7 @@ import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { OfficeConverter } from '../../../lambdas/core/documents/ports';
 import { FAILED_MESSAGE, handleObjectCreated, MAX_RECOGNISED_PAGES, pagesCappedMessage, POSSIBLE_DUPLICATE, READ_MAX_BYTES, REPLACED_MESSAGE, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
 import { requestUpload } from '../../../lambdas/core/documents/upload';
+import { deleteDocument } from '../../../lambdas/core/documents/workflow';
 import { companyScope } from '../../../lambdas/core/documents/types';
 import { UNSUPPORTED_MESSAGE } from '../../../lambdas/core/recognition/file-type';
 import type { AnalyzeExpenseResult, Recogniser, RecogniserInput } from '../../../lambdas/core/recognition/types';
@@ -312,6 +313,22 @@ describe('processing job limits: replaced files, oversized objects, long PDFs', 
     const docs = [...s.documents.docs.values()];
     expect(docs).toHaveLength(2);
     expect(docs.map((d) => d.status)).toEqual(['review', 'review']);
+  });
+
+  it('deleting an original makes its oldest copy the original and the other copies its copies', async () => {
+    const s = await setup();
+    const bytes = await pdf(1);
+    for (const name of ['orig.pdf', 'copy-1.pdf', 'copy-2.pdf']) await handleObjectCreated(s.deps, { key: await s.upload(name, bytes) }, { final: false });
+    const [orig, copy1, copy2] = [...s.documents.docs.values()];
+    expect([copy1!.duplicate_id, copy2!.duplicate_id]).toEqual([orig!.receipt_id, orig!.receipt_id]);
+    await deleteDocument(s.deps, { userId: 'u1', companyId: s.company.company_id, role: 'admin' }, orig!.receipt_id);
+    // The test clock stands still: the oldest is the first by id.
+    const [first, second] = [copy1!, copy2!].sort((a, b) => a.receipt_id.localeCompare(b.receipt_id));
+    expect(s.documents.docs.get(first!.receipt_id)!.duplicate_id).toBeNull();
+    expect(s.documents.docs.get(second!.receipt_id)!.duplicate_id).toBe(first!.receipt_id);
+    expect(s.live.events.filter((e) => e.event === 'receipt-update').map((e) => (e.payload as { receipt_id: string }).receipt_id)).toEqual(
+      expect.arrayContaining([copy1!.receipt_id, copy2!.receipt_id]),
+    );
   });
 
   it(`recognises only the first ${MAX_RECOGNISED_PAGES} pages of a long PDF and says so in the history`, async () => {
