@@ -5,7 +5,7 @@
  */
 import { valueError, type ContentItem } from '../../../shared/schemas/content';
 import type { ContentDocument } from '../content/tree';
-import { toFiveCents } from '../recognition/extract/amounts';
+import { roundMoney, toFiveCents } from '../recognition/extract/amounts';
 import type { ExtractedFields, FieldValue, HeaderFieldId } from '../recognition/types';
 import type { ReceiptType } from './types';
 
@@ -69,12 +69,27 @@ const close = (a: number, b: number, terms = 1) => Math.abs(a - b) <= CENT * Mat
 const comesToTotal = (sum: number, total: number, terms = 1) => close(sum, total, terms) || Math.abs(toFiveCents(sum) - total) < 0.005;
 
 /**
+ * Do the items' amounts leave out a positive tax the document prints? Items that print a VAT or a VAT rate of their
+ * own are priced before it (an invoice's lines add up to its net), and a tax that is the items' sum times a printed
+ * rate, to the cent, is charged on top of that sum. A total equal to such a sum may be the net read for the total:
+ * the sum is no check of it.
+ */
+function itemsLeaveOutTax(fields: ExtractedFields, itemsSum: number, tax: number | undefined): boolean {
+  if (fields.line_items.some((li) => (num(li.vat) ?? 0) > 0 || (num(li.vat_rate) ?? 0) > 0)) return true;
+  if (tax === undefined || tax <= 0) return false;
+  const rates = fields.vat_lines.map((l) => num(l.vat_rate)).filter((r): r is number => r !== undefined && r > 0);
+  return rates.some((r) => Math.abs(roundMoney((itemsSum * r) / 100) - tax) < 0.005);
+}
+
+/**
  * Ready rule: every required field (counterparty name, document number, issue date, total) is
  * present with confidence ≥ READY_CONFIDENCE, the issue date is a real date not in the future, at
  * least one arithmetic check of the total can be made, and every check that can be made passes:
  * base + tax = total; Σ VAT-line VAT = tax; Σ VAT-line gross = total (or, where the VAT lines print no
  * gross, Σ net + VAT = total); net + VAT = gross on each VAT line; Σ line-item totals = total or = base. A sum
  * comes to the total within a cent per amount added, or when the total is its cash rounding (`comesToTotal`).
+ * The items' sum checks the total itself only where it is no net: not where it equals the base, nor where the
+ * items leave out a tax the document prints (`itemsLeaveOutTax`).
  */
 export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: string): ReadyCheck {
   const reasons: string[] = [];
@@ -140,7 +155,9 @@ export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: st
   if (total !== undefined && lineTotals.length > 0 && lineTotals.every((v) => v !== undefined)) {
     const sum = lineTotals.reduce<number>((s, v) => s + v!, 0);
     const terms = lineTotals.length;
-    if (comesToTotal(sum, total, terms) || (base !== undefined && close(sum, base, terms))) checks.push('Σ line items = total');
+    // Items that add up to the base, or to a total that leaves out the tax they are charged, check the net only.
+    if (comesToTotal(sum, total, terms)) checks.push(itemsLeaveOutTax(fields, sum, tax) ? 'Σ line items (before tax) = total' : 'Σ line items = total');
+    else if (base !== undefined && close(sum, base, terms)) checks.push('Σ line items = base');
     else fail('Σ line items = total');
   }
   if (!reasons.some((r) => r.includes('does not add up'))) {

@@ -61,6 +61,45 @@ describe('ready rule', () => {
   });
 });
 
+describe('ready rule and the items that add up to the net', () => {
+  const today = '2027-06-01';
+  // Net total 3,040.00 / VAT 21% 638.40 / Total 3,678.40, with the net read for the total.
+  const netAsTotal = (extra: Partial<ExtractedFields> = {}): ExtractedFields => ({
+    supplier_name: v('Datenwerk Solutions GmbH'),
+    document_id: v('DW-2026-0417'),
+    issue_date: v('2026-11-25'),
+    amount_total: v('3040.00'),
+    vat_lines: [],
+    line_items: [{ total_price: v('1200.00') }, { total_price: v('1140.00') }, { total_price: v('700.00') }],
+    ...extra,
+  });
+  const ratedItems = netAsTotal().line_items.map((li) => ({ ...li, vat_rate: v('21') }));
+
+  it('takes no items that print their own VAT rate, added up, for a check of the total', () => {
+    expect(readyCheck(netAsTotal({ line_items: ratedItems }), 'invoice', today)).toMatchObject({
+      ready: false,
+      checks: ['Σ line items (before tax) = total'],
+      reasons: expect.arrayContaining(['no arithmetic check of the total could be made']),
+    });
+    // Right, with the tax read: base + tax = total checks it.
+    const right = netAsTotal({ customer_name: v('UAB Baltijos duomenys'), amount_total: v('3678.40'), amount_total_base: v('3040.00'), amount_tax: v('638.40'), line_items: ratedItems });
+    expect(readyCheck(right, 'invoice', today)).toMatchObject({ ready: true, checks: ['base + tax = total', 'Σ line items = base'] });
+  });
+
+  it('takes no items whose sum times a printed rate is the tax, added up, for a check of the total', () => {
+    const onTop = netAsTotal({ amount_tax: v('638.40'), vat_lines: [{ vat_rate: v('21'), amount_vat: v('638.40') }] });
+    expect(readyCheck(onTop, 'receipt', today)).toMatchObject({ ready: false, reasons: ['no arithmetic check of the total could be made'] });
+    // A tax included in the items' amounts (6 % of 4.00 incl. is 0.23) leaves their sum a check of the total.
+    const included = netAsTotal({ amount_total: v('4.00'), amount_tax: v('0.23'), vat_lines: [{ vat_rate: v('6'), amount_vat: v('0.23') }], line_items: [{ total_price: v('4.00') }] });
+    expect(readyCheck(included, 'receipt', today)).toMatchObject({ ready: true, checks: ['Σ VAT lines = tax', 'Σ line items = total'] });
+  });
+
+  it('takes items that add up to the base for a check of the base, not of the total', () => {
+    const baseOnly = netAsTotal({ amount_total: v('3678.40'), amount_total_base: v('3040.00') });
+    expect(readyCheck(baseOnly, 'receipt', today)).toMatchObject({ ready: false, checks: ['Σ line items = base'], reasons: ['no arithmetic check of the total could be made'] });
+  });
+});
+
 describe('ready rule and cash rounding', () => {
   const today = '2024-06-01';
   // SUB TOTAL 7.00, GST 6 % 0.42, ROUNDING ADJ -0.02, NET TOTAL 7.40.

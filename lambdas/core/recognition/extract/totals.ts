@@ -171,8 +171,9 @@ export function isCashRounding(exact: number, rounded: number): boolean {
   return !eq(exact, rounded) && eq(toFiveCents(exact), rounded);
 }
 
-function toFound(la: LabelledAmount, factor: number): Found {
-  const f = foundInRow(la.row, la.amount.index, la.amount.index + la.amount.raw.length, formatAmount(la.amount.value), factor);
+/** `sign` −1: the amounts were taken without the minus of a credit note (`printedNegative`), which goes back on. */
+function toFound(la: LabelledAmount, factor: number, sign = 1): Found {
+  const f = foundInRow(la.row, la.amount.index, la.amount.index + la.amount.raw.length, formatAmount(sign * la.amount.value), factor);
   if (la.labelText) {
     f.label = { text: la.labelText, box: la.labelRow === la.row ? la.row.box : la.labelRow.box, page: la.labelRow.page };
     if (la.labelRow === la.row) {
@@ -189,9 +190,63 @@ const MAX_TAX_RATE = 0.27;
 /** Whether an amount can be the tax on a base (subtotal + tax = total: the tax is no item nor the base). */
 const plausibleTax = (tax: number, base: number) => tax <= base * MAX_TAX_RATE + 0.01;
 
+const isTotalKind = (a: LabelledAmount) => a.kind === 'total' || a.kind === 'total_final';
+
+/**
+ * Does the document print its amounts negative (a credit note: "Suma be PVM -608,00 / PVM 21 % -127,68 / Iš viso su
+ * PVM -735,68")? Every amount under a total or subtotal label is below zero. Such a document's total, base and tax
+ * are those negative amounts (the product stores a credit note with negative amounts, docs/decisions.md).
+ */
+function printedNegative(all: LabelledAmount[]): boolean {
+  const totals = all.filter((a) => (isTotalKind(a) || a.kind === 'subtotal') && a.amount.value !== 0);
+  return totals.length > 0 && totals.every((a) => a.amount.value < 0);
+}
+
+/**
+ * Is `c` the net of a total printed below it: a positive tax printed after it, and after that a total-labelled amount
+ * that is the two added up ("Net total 3,040.00 / VAT 21% 638.40 / Total 3,678.40")? The larger amount is the
+ * total, whatever the first one's label says ("NETT TOTAL" is the amount paid on a till receipt, but "Net total" is
+ * an invoice's amount before tax).
+ */
+function isNetOfLaterTotal(c: LabelledAmount, taxes: LabelledAmount[], candidates: LabelledAmount[], roundings: LabelledAmount[]): boolean {
+  const v = c.amount.value;
+  return taxes.some(
+    (t) =>
+      t.amount.value > 0 &&
+      t.row.index > c.row.index &&
+      plausibleTax(t.amount.value, v) &&
+      candidates.some(
+        (o) =>
+          isTotalKind(o) &&
+          o.row.index > t.row.index &&
+          (eq(v + t.amount.value, o.amount.value) || roundings.some((r) => eq(v + t.amount.value + r.amount.value, o.amount.value))),
+      ),
+  );
+}
+
+/**
+ * Is `c` what is left to pay after a payment: a total-labelled amount above it less an amount paid printed between
+ * them ("Total 1,210.00 / Amount paid 500.00 / Balance due 710.00")? The document's total is the larger amount; the
+ * balance is a payment's remainder, not what the goods cost.
+ */
+function isBalanceAfterPayment(c: LabelledAmount, paid: LabelledAmount[], candidates: LabelledAmount[]): boolean {
+  const v = c.amount.value;
+  return candidates.some(
+    (o) =>
+      isTotalKind(o) &&
+      o.row.index < c.row.index &&
+      paid.some((p) => p.amount.value > 0 && p.row.index > o.row.index && p.row.index <= c.row.index && p.row !== c.row && eq(o.amount.value - p.amount.value, v)),
+  );
+}
+
 /** Picks total, subtotal and tax among the labelled amounts. */
 export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): TotalsResult {
-  const all = labelledAmounts(rows);
+  const labelled = labelledAmounts(rows);
+  // A credit note's amounts are read without their minus, and the picks get it back: what holds for an invoice's
+  // positive total, base and tax holds for the credit's amounts the other way round.
+  const sign = printedNegative(labelled) ? -1 : 1;
+  const all = sign > 0 ? labelled : labelled.map((a) => ({ ...a, amount: { ...a.amount, value: -a.amount.value } }));
+  if (sign < 0 && opts.itemsSum !== undefined) opts = { ...opts, itemsSum: -opts.itemsSum };
   const reasons: string[] = [];
   // "(TOTAL INCLUDED GST @ 6% : 0.42)": an amount under a total label with a rate that is exactly the tax included
   // at that rate in a larger amount printed on the document (7.50 × 6 / 106 = 0.42) states the tax, not the total.
@@ -285,6 +340,14 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
       score += 3;
       why.push('rounded');
     }
+    if (isNetOfLaterTotal(c, taxes, candidates, roundings)) {
+      score -= 6;
+      why.push('net of a later total');
+    }
+    if (isBalanceAfterPayment(c, paid, candidates)) {
+      score -= 6;
+      why.push('balance after payment');
+    }
     // The items printed above add up to it.
     if (opts.itemsSum !== undefined && eq(opts.itemsSum, v)) {
       score += 2;
@@ -377,7 +440,7 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
     offRounding || roundedTotals.some((a) => !eq(a.amount.value, v)) || (settled.length > 0 && !settled.some(fitsSettled) && !backed);
   if (contradicted) reasons.push('contradicted');
   const support = Math.min(1, 0.6 + best.score / 20);
-  result.total = toFound(total, contradicted ? Math.min(0.85, support) : support);
+  result.total = toFound(total, contradicted ? Math.min(0.85, support) : support, sign);
   // The total printed again (a second total line, the cash paid) is a second reading of the same amount: the
   // amount is as sure as its surest copy ("Nett Total: $8.20" read at 80, "Total Amount: $8.20" at 100).
   const copies = all.filter((a) => (a.kind === 'total' || a.kind === 'total_final' || a.kind === 'paid') && eq(a.amount.value, v) && !isTotal(a));
@@ -407,6 +470,16 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
       }
     }
   }
+  // A tax printed one line per rate with no line for their sum ("PVM 21 %: 45,99 / PVM 9 %: 18,50 / PVM 5 %: 1,24"):
+  // the base and the rates' taxes together make the total, and the document's tax is their sum.
+  if (!taxPick) {
+    const perRate = taxOfRates(taxes);
+    const base = perRate && [...subs, ...candidates.filter((c) => c !== total)].find((s) => plausibleTax(perRate.value, s.amount.value) && eq(s.amount.value + perRate.value, T));
+    if (perRate && base) {
+      taxPick = { ...perRate.first, amount: { ...perRate.first.amount, value: perRate.value } };
+      subPick = base;
+    }
+  }
   if (!taxPick) {
     const explicit = taxes.filter((t) => t.strength >= 3 && plausibleTax(t.amount.value, T - t.amount.value));
     taxPick = explicit[0] ?? taxes.find((t) => t.amount.value < T && t.amount.value > 0 && t.rate !== undefined && eq(roundMoney((T / (100 + t.rate)) * t.rate), t.amount.value));
@@ -426,9 +499,21 @@ export function extractTotals(rows: Row[], opts: { itemsSum?: number } = {}): To
       taxPick = tax;
     }
   }
-  if (taxPick) result.tax = toFound(taxPick, 0.9);
-  if (subPick) result.subtotal = toFound(subPick, 0.9);
+  if (taxPick) result.tax = toFound(taxPick, 0.9, sign);
+  if (subPick) result.subtotal = toFound(subPick, 0.9, sign);
+  if (sign < 0) reasons.push('credit');
   return result;
+}
+
+/**
+ * The tax of a document that prints it per rate, one line each ("PVM 21 %: 45,99", "PVM 9 %: 18,50"): the sum of each
+ * rate's tax (the first of its rate: a summary may repeat it). Only where two rates or more are printed.
+ */
+function taxOfRates(taxes: LabelledAmount[]): { value: number; first: LabelledAmount } | undefined {
+  const rated = taxes.filter((t) => t.rate !== undefined && t.amount.value >= 0);
+  const firsts = [...new Set(rated.map((t) => t.rate!))].map((r) => rated.find((t) => t.rate === r)!);
+  if (firsts.length < 2) return undefined;
+  return { value: roundMoney(firsts.reduce((sum, t) => sum + t.amount.value, 0)), first: firsts[0]! };
 }
 
 /**

@@ -41,6 +41,8 @@ function netAndVat(v: number[], rate: number, perUnit: boolean): [number, number
 /** Reads VAT lines from rows that carry a rate and amounts. `base`/`tax` (if known) help one-amount rows. */
 export function extractVatLines(rows: Row[], known: { subtotal?: number; tax?: number; total?: number } = {}): VatLine[] {
   const out: VatLine[] = [];
+  // One-amount rate rows that fit nothing known by themselves: together they may make the tax.
+  const unfitted: VatLine[] = [];
   for (const row of rows) {
     const text = foldDiacritics(row.text);
     const rates = findRates(text);
@@ -78,11 +80,26 @@ export function extractVatLines(rows: Row[], known: { subtotal?: number; tax?: n
       if (fitsTax || fitsBase || fitsTotal) {
         const net = fitsBase ? known.subtotal! : fitsTotal ? roundMoney(known.total! - vat) : undefined;
         line = { rate: rate.value, vat, ...(net !== undefined ? { net, gross: roundMoney(net + vat) } : {}), found: { rate: rateFound, vat: f(usable[0]!) } };
+      } else if (!unfitted.some((u) => u.rate === rate.value)) {
+        unfitted.push({ rate: rate.value, vat, found: { rate: rateFound, vat: f(usable[0]!) } });
       }
     }
     if (line && !out.some((o) => o.rate === line.rate && amountsEqual(o.vat, line.vat))) out.push(line);
   }
+  out.push(...taxPerRate(unfitted, out, known.tax));
   return out;
+}
+
+/**
+ * A tax printed one line per rate ("PVM 21 %: 45,99 / PVM 9 %: 18,50 / PVM 5 %: 1,24"): each line's one amount is its
+ * rate's VAT where, with the VAT lines already read, they add up to the document's tax (two rates or more, one line
+ * each).
+ */
+function taxPerRate(unfitted: VatLine[], read: VatLine[], tax: number | undefined): VatLine[] {
+  const rows = unfitted.filter((u) => !read.some((o) => o.rate === u.rate));
+  if (tax === undefined || rows.length + read.length < 2 || !rows.length) return [];
+  const sum = [...read, ...rows].reduce((s, l) => s + l.vat, 0);
+  return amountsEqual(roundMoney(sum), tax) ? rows : [];
 }
 
 export interface TotalsCheck {
