@@ -15,15 +15,42 @@ import { collapseSpaces, confusionVariants, DIGIT_CONFUSIONS, fixDigits, foldDia
 import { isMalaysianAddress } from './places';
 
 // Labels are matched on text with diacritics folded (ą → a), case-insensitive.
-/** A due date's label, as whole words: a word that holds one ("Duey", a speck read over the sale's stamp) is none. */
+/**
+ * A due date's label, as whole words: a word that holds one ("Duey", a speck read over the sale's stamp) is none.
+ * Suppliers name the day to pay by in many ways: "Mokėti iki", "Apmokėti per", "Apmokėjimo data", "Payment date",
+ * "Pay before", "Termin płatności" (Polish), "Apmaksas termiņš" (Latvian).
+ */
 const DUE_LABEL =
-  /(?<![a-z])(due\s*date|payment\s*due|date\s*due|pay\s*by|payable\s*by|due\s*by|due|apmoketi\s*iki|mokejimo\s*terminas|apmokejimo\s*terminas|apmoketi\s*ne\s*veliau\s*kaip|terminas|tarikh\s*akhir|zahlbar\s*bis|echeance)(?![a-z])/i;
-const ISSUE_LABEL =
-  /(invoice\s*date|date\s*of\s*(issue|invoice)|issue\s*date|issued(\s*on)?|receipt\s*date|bill\s*date|bizdate|doc(ument)?\s*date|tax\s*point|sask(aitos)?\s*(israsymo\s*)?data|israsymo\s*data|dokumento\s*data|tarikh|datum|\bdate\b|\bdata\b|\ble\b)/i;
+  /(?<![a-z])(due\s*date|payment\s*(due|date|deadline)|date\s*due|pay\s*(by|before)|payable\s*by|due\s*by|due|(ap|su)?moketi\s*(iki|per|ne\s*veliau\s*kaip)|(ap)?mokejimo\s*(terminas|data)|terminas|tarikh\s*akhir|zahlbar\s*bis|echeance|termin\s*p[lł]atnosci|apmaksas\s*termins)(?![a-z])/i;
+/** Labels that name the invoice's (or receipt's) own date: they win over a bare "Date" / "Data" elsewhere. */
+const NAMED_ISSUE_LABEL =
+  /(invoice\s*date|date\s*of\s*(issue|invoice)|issue\s*date|issued(\s*on)?|receipt\s*date|bill\s*date|bizdate|doc(ument)?\s*date|tax\s*point|sask(aitos)?\s*(israsymo\s*)?data|israsymo\s*data|dokumento\s*data)/i;
+const ISSUE_LABEL = new RegExp(`${NAMED_ISSUE_LABEL.source}|tarikh|datum|\\bdate\\b|\\bdata\\b|\\ble\\b`, 'i');
 const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expir|exp\.?\b|from|to\b|birth|pristatymo|laikotarpis|galioja|printed|time\s*:?\s*$|laikas)/i;
+/**
+ * "X date" right before the date names another date than the invoice's when X is the order, the delivery, the
+ * shipping, a contract, a service, a period's start or end ("Order date:", "Užsakymo data:", "Prekių pristatymo
+ * data:"): the generic "date" / "data" at its end makes it no issue label.
+ */
+const QUALIFIED_OTHER_DATE =
+  /(?<![a-z])(order|delivery|shipping|ship|dispatch|despatch|contract|service|supply|performance|completion|start|end|expiry|birth|uzsakymo|pristatymo|tiekimo|sutarties|suteikimo|atlikimo|pradzios|pabaigos|gimimo)\s*(date|data|datum)\s*[:.\-]?\s*$/i;
 
 const DOC_ID_LABEL =
-  /(inv[od0]ice[\s.\-]*(no|number|nr|num|#|:)|inv[\s.\-]*(no|#|:)|receipt[\s.\-]*(no|number|#|:)|bill[\s.\-]*(no|#|:)|cash\s*bill(\s*no)?|\bc\/?b\s*(no|#)|doc(ument)?[\s.\-]*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#|:)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|\bchk\b\s*#?|sask(aitos)?\s*(nr|numeris)|saskaita\s*faktura\s*nr|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
+  /(inv[od0]ice[\s.\-]*(no|number|nr|num|#|:)|inv[\s.\-]*(no|#|:)|receipt[\s.\-]*(no|number|#|:)|bill[\s.\-]*(no|#|:)|cash\s*bill(\s*no)?|\bc\/?b\s*(no|#)|doc(ument)?[\s.\-]*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#|:)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|\bchk\b\s*#?|sask(aitos|aita|\.)?\s*(faktur(os|a)\s*)?(nr|numeris)|\bsf\s*(nr|numeris)|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
+
+/**
+ * A number label that names the document itself ("Invoice No.", "Sąskaitos faktūros Nr.", "PVM SF Nr."): what follows
+ * is the document's number even when short ("Invoice No. 45", "SF Nr. AB 45"). A bare "No" is no such label: on a till
+ * receipt it numbers tables, covers and counters too.
+ */
+function namesDocumentNumber(label: string): boolean {
+  return /(inv[od0]ice|saskait|\bsf\b|faktur)/i.test(label) && /(no|nr|number|num|numeris|#)[\s.:]*$/i.test(label);
+}
+
+/** The index of the cell of `row` that holds the character at `index` of its text (-1: none, a gap). */
+function cellOf(row: Row, index: number): number {
+  return row.cells.findIndex((c) => row.spans[c.first]!.start <= index && index < row.spans[c.first + c.words.length - 1]!.end);
+}
 
 /** Currency codes and signs as letters: "RM 125" after a label is an amount, no series of a number. */
 const CURRENCY_CODE = /^(RM|MYR|USD|EUR|SGD|GBP|AUD|JPY|CNY|RMB|IDR|THB|PHP|INR|HKD|LT|LTL)$/;
@@ -257,7 +284,7 @@ export function dateCandidates(rows: Row[], format?: DateFormat, repairAll = fal
       const lf = fold(label).slice(-40);
       const kind: DateCandidate['kind'] = DUE_LABEL.test(lf)
         ? 'due'
-        : OTHER_DATE_LABEL.test(lf) && !ISSUE_LABEL.test(lf.slice(-12))
+        : QUALIFIED_OTHER_DATE.test(lf) || (OTHER_DATE_LABEL.test(lf) && !ISSUE_LABEL.test(lf.slice(-12)))
           ? 'other'
           : ISSUE_LABEL.test(lf)
             ? 'issue'
@@ -307,8 +334,10 @@ export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found;
   const full = (c: DateCandidate) => (c.match.fullYear || c.match.monthName ? 1 : 0);
   // Of the unlabelled dates, the sale's time stamp is the receipt's own (others are codes, promotions, validity).
   const stamped = (c: DateCandidate) => (saleStamp(c) ? 1 : 0);
+  // A label that names the invoice's date ("Invoice date", "Išrašymo data") wins over a bare "Date".
+  const named = (c: DateCandidate) => (NAMED_ISSUE_LABEL.test(fold(c.label).slice(-40)) ? 1 : 0);
   const issue =
-    cands.filter((c) => c.kind === 'issue').sort((a, b) => full(b) - full(a))[0] ??
+    cands.filter((c) => c.kind === 'issue').sort((a, b) => named(b) - named(a) || full(b) - full(a))[0] ??
     cands.filter((c) => c.kind === 'none').sort((a, b) => full(b) - full(a) || stamped(b) - stamped(a))[0] ??
     cands.filter((c) => c.kind === 'other' && !/valid|expir|exp\b|birth/i.test(c.label))[0];
   const due = cands.find((c) => c.kind === 'due' && c !== issue);
@@ -355,10 +384,13 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
     for (const m of t.matchAll(new RegExp(DOC_ID_LABEL.source, 'gi'))) {
       const labelEnd = m.index + m[0].length;
       const after = afterLabel(row, labelEnd);
-      // A series of letters and its digits may stand a space apart ("INVOICE NO.:  CS 67832"); a currency is no series.
-      const spaced = after.text.match(/^([A-Z]{1,4} \d{3,}[A-Z0-9\-/]*)(?=\s|$)/);
-      const tok = spaced && !CURRENCY_CODE.test(spaced[1]!.split(' ')[0]!) ? spaced : after.text.match(/^([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*|\d[\w\-/]*)/i);
       const label = m[0];
+      // Right after a label that names the document, in its cell, a short number is its number; elsewhere three
+      // characters at least (a short number printed apart is a table's or a counter's: "TAX INVOICE NO      47").
+      const minLength = namesDocumentNumber(label) && cellOf(row, after.start) === cellOf(row, labelEnd - 1) ? 1 : 3;
+      // A series of letters and its digits may stand a space apart ("INVOICE NO.:  CS 67832"); a currency is no series.
+      const spaced = after.text.match(new RegExp(`^([A-Z]{1,4} \\d{${minLength},}[A-Z0-9\\-/]*)(?=\\s|$)`));
+      const tok = spaced && !CURRENCY_CODE.test(spaced[1]!.split(' ')[0]!) ? spaced : after.text.match(/^([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*|\d[\w\-/]*)/i);
       const bare = /^(no|nr|#)$/i.test(label.trim());
       // A bare "No" opening the row under the document's title numbers that document ("TAX INVOICE" / "No.: CS001").
       const strong = !bare || (!t.slice(0, m.index).trim() && underDocumentTitle(rows, row));
@@ -367,7 +399,7 @@ export function extractDocumentId(rows: Row[]): Found | undefined {
       if (!strong && (OTHER_NUMBER_BEFORE.test(t.slice(0, m.index)) || hasAddressWord(t))) continue;
       // A "#" run on from a code with digits is part of the code ("A002# 26CM", "25SQ# 30CM", "LDO01# #").
       if (label === '#' && /(^|\s)[A-Z0-9]*\d[A-Z0-9]*#?\s?$/i.test(t.slice(0, m.index))) continue;
-      if (tok && tok[1]!.length >= 3 && !findDates(tok[1]!).length && !/^\d{1,2}[:.]\d{2}$/.test(tok[1]!)) {
+      if (tok && tok[1]!.length >= minLength && !findDates(tok[1]!).length && !/^\d{1,2}[:.]\d{2}$/.test(tok[1]!)) {
         const value = tok[1]!.replace(/[.\-/]+$/, '');
         const f = foundInRow(row, after.start, after.start + value.length, value, strong ? 1 : 0.8);
         f.label = labelIn(row, label, { start: m.index, end: labelEnd });
@@ -424,8 +456,86 @@ export interface PartyBlock {
 }
 
 /**
+ * Text that opens with a label of its own, for another field than a party's: the document's number or series
+ * ("Serija SD Nr. 117", "Invoice no.: …", "Užsakymo Nr.: …"), a date ("Išrašymo data: …", "Due date: …",
+ * "Apmokėti iki: …"), another place to deliver to ("Ship to:"), or the document's title ("INVOICE").
+ */
+const OTHER_FIELD_LABELS = [
+  // The document's number, series or title: the document's word before a number's or a date's word, a colon, or alone
+  // ("Sąskaitos Nr.", "Invoice date:", "INVOICE"; not a name such as "SF Express" or "Invoice Ninja Ltd").
+  /^(pvm\s*)?(saskaitos|saskaita|sf|invoice|rechnung|faktura|credit\s*note)(\s*faktur(a|os))?\s*((no|nr|number|numeris|#|date|data|datum)(?![a-z])|:|$)/,
+  /^(tax\s*)?receipt$/,
+  /^(serija|#)(?![a-z])/,
+  /^(receipt|bill|order|po|purchase\s*order|uzsakymo|document|dokumento|reference|ref)\.?\s*(no|nr|number|numeris|#|date|data)(?![a-z])/,
+  // Dates: the date's word before a colon, a full stop or digits ("Data: …", "Date of issue …"; not "Data Systems UAB").
+  /^((issue|invoice|order|delivery|due|payment|shipping|service|document)\s*)?(date|data|datum)(\s*of\s*[a-z]+)?\s*([:.\d]|$)/,
+  /^([a-z]+\s+){0,2}(date|data|datum)\s*:/,
+  /^(israsymo|pristatymo|uzsakymo)\s*data\b|^(ap|su)?moketi\s*(iki|per)\b|^(ap)?mokejimo\s*(data|terminas)\b/,
+  /^payment\s*(due|terms|deadline)\b|^due\s*(date|on|by)?\s*[:.\d]/,
+  // Another place to deliver to.
+  /^(ship(ping)?\s*to|deliver(y)?\s*(to|address)|pristatymo\s*adresas)\b/,
+];
+/** A bare "No"/"Nr" with a value: a document's number, unless it opens an address ("No. 5, Jalan Ampang"). */
+const BARE_NUMBER_LABEL = /^(nr|no)\b\.?\s*:?\s*[a-z]{0,4}[\s-]?\d/;
+
+/** Does this text carry a label of its own, for another field than a party's (it is no party's name then)? */
+function carriesOtherLabel(text: string): boolean {
+  const t = fold(text).trim().toLowerCase();
+  return OTHER_FIELD_LABELS.some((re) => re.test(t)) || (BARE_NUMBER_LABEL.test(t) && !hasAddressWord(t));
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+}
+
+/**
+ * Rows of a party block: under its label, in its column [left, rightEdge), up to a wide vertical gap, the other
+ * label stacked below, or an items table's header.
+ */
+function blockRowsUnder(rows: Row[], labelRow: Row, left: number, rightEdge: number, stackedBelow?: Row): Row[] {
+  const out: Row[] = [];
+  let lastBottom = labelRow.box.top + labelRow.box.height;
+  for (const r of rows) {
+    if (r.page !== labelRow.page || r.index <= labelRow.index) continue;
+    if (stackedBelow && r.index >= stackedBelow.index) break;
+    const ws = r.words.filter((w) => w.box.left >= left && w.box.left < rightEdge);
+    if (!ws.length) continue;
+    const top = Math.min(...ws.map((w) => w.box.top));
+    const h = Math.max(...ws.map((w) => w.box.height));
+    if (top - lastBottom > Math.max(h, 0.008) * 2.2) break;
+    const sr = buildRow(ws, r.page, r.index);
+    if (out.length > 2 && /^(no\.?|nr\.?|eil\.?\s*nr|description|aprasymas|item|qty)\b/i.test(fold(sr.text))) break;
+    out.push(sr);
+    lastBottom = top + h;
+    if (out.length >= 9) break;
+  }
+  return out;
+}
+
+/**
+ * Where a second column of text starts beside a party block, on the label's row or the block's rows: a cell after a
+ * wide gap (not the first of its row in the block) that carries a label of another field ("Serija SD Nr. 117",
+ * "Invoice no.:", "Ship to:") or is printed far larger than the block's text (a title such as "INVOICE"). The
+ * party's own label/value pairs after a gap ("Įm. k. 123   PVM k. LT…") start no column. Undefined: none.
+ */
+function secondColumnLeft(labelCell: Cell, labelRow: Row, blockRows: Row[], left: number, rightEdge: number): number | undefined {
+  const inBlock = (c: Cell) => c.box.left >= left && c.box.left < rightEdge;
+  const textHeight = median(blockRows.flatMap((r) => r.words.map((w) => w.box.height)).concat(labelCell.words.map((w) => w.box.height)));
+  const starts: number[] = [];
+  const look = (cells: Cell[]) => {
+    cells.slice(1).forEach((c) => {
+      if (carriesOtherLabel(c.text) || (textHeight > 0 && median(c.words.map((w) => w.box.height)) > textHeight * 1.5)) starts.push(c.box.left);
+    });
+  };
+  look(labelRow.cells.filter((c) => inBlock(c) && c.box.left >= labelCell.box.left));
+  for (const r of blockRows) look(r.cells.filter(inBlock));
+  return starts.length ? Math.min(...starts) : undefined;
+}
+
+/**
  * Seller and buyer blocks: under a "Seller"/"Buyer" label, limited to the label's column when the
- * two blocks stand side by side.
+ * two blocks stand side by side, or when the invoice's details stand in a second column on the same lines.
  */
 export function partyBlocks(rows: Row[]): { supplier?: PartyBlock; customer?: PartyBlock } {
   interface Label {
@@ -457,30 +567,21 @@ export function partyBlocks(rows: Row[]): { supplier?: PartyBlock; customer?: Pa
     const left = lab.cell.box.left - 0.01;
     // The other label on the same row bounds this column on the right.
     const neighbour = labels.find((l) => l !== lab && l.row === lab.row && l.cell.box.left > lab.cell.box.left);
-    const rightEdge = neighbour ? neighbour.cell.box.left - 0.005 : 1.01;
+    let rightEdge = neighbour ? neighbour.cell.box.left - 0.005 : 1.01;
     // Stacked blocks: the other label below, in the same column, ends this block.
     const stacked = labels.find((l) => l !== lab && l.row.index > lab.row.index && l.cell.box.left < rightEdge && l.cell.box.left >= left - 0.05);
+    let blockRows = blockRowsUnder(rows, lab.row, left, rightEdge, stacked?.row);
+    // A block's column ends where a second column of text starts on its lines (the invoice's details at the right).
+    const second = secondColumnLeft(lab.cell, lab.row, blockRows, left, rightEdge);
+    if (second !== undefined) {
+      rightEdge = second - 0.005;
+      blockRows = blockRowsUnder(rows, lab.row, left, rightEdge, stacked?.row);
+    }
     const inlineWords = [
       ...lab.rest,
       ...lab.row.cells.filter((c) => c !== lab.cell && c.box.left > lab.cell.box.left && c.box.left < rightEdge).flatMap((c) => c.words),
     ];
     const inline = inlineWords.length ? buildRow(inlineWords, lab.row.page, lab.row.index) : undefined;
-    const blockRows: Row[] = [];
-    let lastBottom = lab.row.box.top + lab.row.box.height;
-    for (const r of rows) {
-      if (r.page !== lab.row.page || r.index <= lab.row.index) continue;
-      if (stacked && r.index >= stacked.row.index) break;
-      const ws = r.words.filter((w) => w.box.left >= left && w.box.left < rightEdge);
-      if (!ws.length) continue;
-      const top = Math.min(...ws.map((w) => w.box.top));
-      const h = Math.max(...ws.map((w) => w.box.height));
-      if (top - lastBottom > Math.max(h, 0.008) * 2.2) break;
-      const sr = buildRow(ws, r.page, r.index);
-      if (blockRows.length > 2 && /^(no\.?|nr\.?|eil\.?\s*nr|description|aprasymas|item|qty)\b/i.test(fold(sr.text))) break;
-      blockRows.push(sr);
-      lastBottom = top + h;
-      if (blockRows.length >= 9) break;
-    }
     out[lab.kind] = { rows: blockRows, label: lab.row, ...(inline ? { inline } : {}) };
   }
   return out;
@@ -496,11 +597,17 @@ export interface PartyFields {
 }
 
 /** The value after a label in a row, or on the row below when the label stands alone. */
-function labelledValue(rows: Row[], label: RegExp, pick: (text: string) => { start: number; end: number; value: string } | undefined): Found | undefined {
+function labelledValue(
+  rows: Row[],
+  label: RegExp,
+  pick: (text: string) => { start: number; end: number; value: string } | undefined,
+  /** Whether a label, by the text before it on its row, names the wanted value (default: any). */
+  accept: (before: string) => boolean = () => true,
+): Found | undefined {
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     const t = fold(row.text);
-    const m = t.match(label);
+    const m = [...t.matchAll(new RegExp(label.source, 'gi'))].find((x) => accept(t.slice(0, x.index)));
     if (!m) continue;
     const labelEnd = m.index! + m[0].length;
     const after = afterLabel(row, labelEnd);
@@ -553,11 +660,13 @@ const pickBic = (text: string) => {
 export function extractParty(block: PartyBlock, names: NameOptions = {}): PartyFields {
   const out: PartyFields = {};
   const rows = block.rows;
+  // Text that carries a label of its own (a date's, the document number's) is no party's name.
+  const inline = block.inline && !carriesOtherLabel(block.inline.text) ? block.inline : undefined;
   const nameRow =
-    block.inline ??
+    inline ??
     rows.find((r) => {
       const t = fold(r.text);
-      return !COMPANY_CODE_LABEL.test(t) && !VAT_LABEL.test(t) && !ADDRESS_LABEL.test(t) && !IBAN_LABEL.test(t) && /\p{L}{3,}/u.test(r.text);
+      return !COMPANY_CODE_LABEL.test(t) && !VAT_LABEL.test(t) && !ADDRESS_LABEL.test(t) && !IBAN_LABEL.test(t) && !carriesOtherLabel(r.text) && /\p{L}{3,}/u.test(r.text);
     });
   if (nameRow) {
     const m = nameRow.text.match(NAME_LABEL);
@@ -607,15 +716,48 @@ function firstInRows(rows: Row[], pick: (text: string) => { start: number; end: 
   return undefined;
 }
 
-/** Labelled company code and VAT ID outside party blocks (receipts: "CO-REG: 860671-D", "GST ID: 0012..."). */
-export function extractLooseIds(rows: Row[]): PartyFields {
-  const out: PartyFields = {};
-  const code = labelledValue(rows.slice(0, 25), COMPANY_CODE_LABEL, pickCode);
+/**
+ * A word before an identifier's label that makes it the buyer's: a seller prints the buyer's ids in its invoice's
+ * details as "Your VAT ID", "Customer VAT no.", "Buyer's code", "Pirkėjo PVM kodas", "Jūsų PVM kodas", "Ihre
+ * USt-IdNr.", "Client VAT".
+ */
+const BUYER_MARK = /(?<![a-z])(your|customer|buyer|client|purchaser|recipient|pirkejo|jusu|kliento|ihre|kunden)('?s)?[\s.:\-]*$/i;
+const buyersLabel = (before: string) => BUYER_MARK.test(before);
+const sellersLabel = (before: string) => !BUYER_MARK.test(before);
+
+/** Where a seller prints its registration outside a party block: its letterhead (the top rows) or the page's footer. */
+const LETTERHEAD_ROWS = 25;
+const FOOTER_ROWS = 3;
+
+/** The letterhead's rows, then the last rows of each page (the footer). */
+function letterheadAndFooters(rows: Row[]): Row[] {
+  const head = rows.slice(0, LETTERHEAD_ROWS);
+  const pages = [...new Set(rows.map((r) => r.page))];
+  const feet = pages.flatMap((p) => rows.filter((r) => r.page === p).slice(-FOOTER_ROWS)).filter((r) => !head.includes(r));
+  return [...head, ...feet];
+}
+
+export interface LooseIds extends PartyFields {
+  /** The buyer's VAT ID, printed with a buyer's mark ("Your VAT ID LT…") outside the party blocks. */
+  buyerVatId?: Found;
+}
+
+/**
+ * Labelled company code and VAT ID outside party blocks (receipts: "CO-REG: 860671-D", "GST ID: 0012..."; invoices:
+ * the letterhead and the footer). An id marked as the buyer's ("Your VAT ID") is never the seller's.
+ */
+export function extractLooseIds(rows: Row[]): LooseIds {
+  const out: LooseIds = {};
+  const code = labelledValue(letterheadAndFooters(rows), COMPANY_CODE_LABEL, pickCode, sellersLabel);
   if (code) out.code = code;
-  const vat = labelledValue(rows, VAT_LABEL, pickVat) ?? firstInRows(rows, (t) => {
-    const ids = findVatIds(t);
-    return ids.length ? { start: ids[0]!.index, end: ids[0]!.index + ids[0]!.raw.length, value: ids[0]!.value } : undefined;
-  });
+  const buyerVat = labelledValue(rows, VAT_LABEL, pickVat, buyersLabel);
+  if (buyerVat) out.buyerVatId = buyerVat;
+  const vat =
+    labelledValue(rows, VAT_LABEL, pickVat, sellersLabel) ??
+    firstInRows(rows, (t) => {
+      const ids = findVatIds(t).filter((id) => id.value !== buyerVat?.value);
+      return ids.length ? { start: ids[0]!.index, end: ids[0]!.index + ids[0]!.raw.length, value: ids[0]!.value } : undefined;
+    });
   if (vat) out.vatId = vat;
   const iban = labelledValue(rows, IBAN_LABEL, pickIban) ?? firstInRows(rows, pickIban);
   if (iban) out.iban = iban;

@@ -73,6 +73,8 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
   // Identifiers printed outside the blocks (receipts, footers with bank details).
   const loose = extractLooseIds(without(new Set([...customerWords, ...supplierWords])));
   if (!fields.supplier_code && loose.code && !blocks.supplier) fields.supplier_code = loose.code;
+  // "Your VAT ID …" in the invoice's details is the buyer's: never the seller's, and the buyer's where no block says.
+  if (!fields.customer_vat_id && loose.buyerVatId && loose.buyerVatId.value !== fields.supplier_vat_id?.value) fields.customer_vat_id = loose.buyerVatId;
   if (!fields.supplier_vat_id && loose.vatId && loose.vatId.value !== fields.customer_vat_id?.value) fields.supplier_vat_id = loose.vatId;
   if (!fields.iban && loose.iban) fields.iban = loose.iban;
   if (!fields.bic_swift && loose.bic) fields.bic_swift = loose.bic;
