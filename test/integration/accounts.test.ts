@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMembership, apiClient, openLiveChannel, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';
+import { addMembership, apiClient, openLiveChannel, registeredUser, startTestStack, subOf, uploadDocument, type TestStack } from '../support/local-stack';
+import { textPdf } from '../support/text-pdf';
 
 type CompanyBody = { items: Record<string, unknown>[] };
 
@@ -123,6 +124,65 @@ describe('accounts and companies through the local API', () => {
     expect(unknownField.status).toBe(422);
     expect(((await api.get('/user')).body as { is_admin: boolean }).is_admin).toBe(false);
   });
+
+  it("the profile's figures: every document of the user's companies and their own unassigned ones, counted and summed; nobody else's", async () => {
+    const { api, companyId, token } = await registeredUser(t.stack, 'figures');
+    await api.post('/company', { company_name: 'Figures second', code: '8' });
+    const upload = async (company: string, name: string, receipt_type: 'receipt' | 'invoice', lines: string[]) =>
+      expect((await uploadDocument(api, { company_id: company, original_file_name: name, receipt_type }, await textPdf(lines))).request.status).toBe(200);
+    await upload(companyId, 'office.pdf', 'receipt', ['OFFICE UAB', 'Invoice No. O-1', 'Total 100.25 EUR']);
+    await upload(companyId, 'sale.pdf', 'invoice', ['BUYER UAB', 'Invoice No. S-1', 'Total 169.00 EUR']);
+    await upload('NONE', 'loose-receipt.pdf', 'receipt', ['LOOSE UAB', 'Total 260.25 EUR']);
+    await upload('NONE', 'loose-invoice.pdf', 'invoice', ['OTHER UAB', 'Total 9.00 EUR']);
+    await t.stack.jobs.idle();
+
+    type Listed = { receipt_id: string; receipt_type: string; status: string; total: string | null };
+    const listed = async () => [
+      ...((await api.get(`/receipts?selected=ALL`)).body as { items: Listed[] }).items,
+      ...((await api.get('/receipts?company_id=NONE&receipt_status=unassigned')).body as { items: Listed[] }).items,
+    ];
+    const docs = await listed();
+    expect(docs).toHaveLength(4);
+    expect(docs.map((d) => d.total).sort()).toEqual(['100.25', '169.00', '260.25', '9.00']);
+    const sumOf = (list: Listed[]) => Math.round(list.reduce((sum, d) => sum + Number(d.total ?? 0) * 100, 0)) / 100;
+    const figures = async () => {
+      const body = (await api.get('/user')).body as Record<string, number>;
+      return {
+        total_amount: body.total_amount,
+        total_receipts: body.total_receipts,
+        waiting_for_approval: body.waiting_for_approval,
+        total_unassigned_receipts: body.total_unassigned_receipts,
+        total_unassigned_invoices: body.total_unassigned_invoices,
+      };
+    };
+    const expected = (list: Listed[]) => ({
+      total_amount: sumOf(list),
+      total_receipts: list.length,
+      waiting_for_approval: list.filter((d) => d.status === 'review').length,
+      total_unassigned_receipts: list.filter((d) => d.status === 'unassigned' && d.receipt_type === 'receipt').length,
+      total_unassigned_invoices: list.filter((d) => d.status === 'unassigned' && d.receipt_type === 'invoice').length,
+    });
+    expect(await figures()).toEqual(expected(docs));
+    expect(await figures()).toMatchObject({ total_amount: 538.5, total_receipts: 4, total_unassigned_receipts: 1, total_unassigned_invoices: 1 });
+
+    // A deleted document leaves the figures; an unassigned one given a company moves from the unassigned figures to the company's.
+    const sale = docs.find((d) => d.total === '169.00')!;
+    expect((await api.delete(`/receipt/${sale.receipt_id}?company_id=${companyId}`)).status).toBe(200);
+    const loose = docs.find((d) => d.total === '9.00')!;
+    expect((await api.post(`/receipts/${loose.receipt_id}/company?company_id=NONE`, { company_id: companyId })).status).toBe(200);
+    const after = await listed();
+    expect(after).toHaveLength(3);
+    expect(await figures()).toEqual(expected(after));
+    expect(await figures()).toMatchObject({ total_amount: 369.5, total_unassigned_invoices: 0, total_unassigned_receipts: 1 });
+
+    // Another user (another company) counts none of them; nor does the caller count theirs.
+    const stranger = await registeredUser(t.stack, 'figurestranger');
+    expect((await uploadDocument(stranger.api, { company_id: stranger.companyId, original_file_name: 'theirs.pdf' }, await textPdf(['THEIR UAB', 'Total 5.00 EUR']))).request.status).toBe(200);
+    await t.stack.jobs.idle();
+    expect((await stranger.api.get('/user')).body).toMatchObject({ total_amount: 5, total_receipts: 1, total_unassigned_receipts: 0, total_unassigned_invoices: 0 });
+    expect(await figures()).toEqual(expected(after));
+    expect(subOf(stranger.token)).not.toBe(subOf(token));
+  }, 120_000);
 
   it("a rename in My Profile reaches the owner's name on every company they own", async () => {
     const { api, companyId } = await registeredUser(t.stack, 'renamed');

@@ -1,9 +1,10 @@
 /** The document list, counts and every workflow action through the real local API. */
 import { textPdf } from '../support/text-pdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { ddbDocumentsStore, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
 import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
-import type { DocumentRecord } from '../../lambdas/core/documents/types';
+import { countMove } from '../../lambdas/core/documents/status-machine';
+import { emptyChange, type DocumentRecord } from '../../lambdas/core/documents/types';
 import {
   addMembership,
   openLiveChannel,
@@ -274,6 +275,42 @@ describe('documents: list, counts and workflow', () => {
     expect(companies.items[0]!.used_documents).toBe(1);
     // Not again, and not to a company the caller is not in.
     expect((await api.post(`/receipts/${body.receipt_id}/company?company_id=${companyId}`, { company_id: companyId })).status).toBe(404);
+  });
+
+  it("all-companies view: the caller's uploads are counted and listed under their own status, only those waiting for a company under Unassigned; nobody else sees them", async () => {
+    const { api, companyId, token } = await registeredUser(t.stack, 'loosetabs');
+    await api.post('/company', { company_name: 'Second loose co', code: '23' });
+    const me = subOf(token);
+    expect((await uploadDocument(api, { company_id: 'NONE', original_file_name: 'good.pdf' }, await textPdf(['GOOD UAB', 'Total 3.00']))).request.status).toBe(200);
+    expect((await uploadDocument(api, { company_id: 'NONE', original_file_name: 'broken.pdf' }, new TextEncoder().encode('garbage '.repeat(40)))).request.status).toBe(200);
+    await t.stack.jobs.idle();
+    // One more upload still being read (committed as the processing job creates it, counts included; no job follows).
+    const reading = seededDocument({ receipt_id: 'LOOSEREADING000001', scope: `U#${me}`, created_at: new Date().toISOString(), status: 'processing', original_file_name: 'reading.pdf', user_id: me });
+    await ddbDocumentsStore.commit({ ...emptyChange(), puts: [reading], counts: countMove(null, reading) });
+
+    const all = (await api.get('/receipts/total-documents?selected=ALL')).body as Counts;
+    const both = (c: Counts, status: string) => c.receipt[status]! + c.invoice[status]!;
+    expect([both(all, 'processing'), both(all, 'failed'), both(all, 'unassigned')]).toEqual([1, 1, 1]);
+    const names = async (query: string) => (await pageAll(api, query)).items.map((d) => `${d.original_file_name}:${d.status}`).sort();
+    expect(await names('selected=ALL&receipt_status=processing')).toEqual(['reading.pdf:processing']);
+    expect(await names('selected=ALL&receipt_status=failed')).toEqual(['broken.pdf:failed']);
+    expect(await names('company_id=NONE&receipt_status=unassigned')).toEqual(['good.pdf:unassigned']);
+    // The inbox: everything but the documents waiting for a company, as its badge counts.
+    expect(await names('selected=ALL')).toEqual(['broken.pdf:failed', 'reading.pdf:processing']);
+    // One company's view: that company's lists; the Unassigned list and count stay the caller's.
+    const one = await counts(api, companyId);
+    expect([both(one, 'processing'), both(one, 'failed'), both(one, 'unassigned')]).toEqual([0, 0, 1]);
+    expect(await names(`company_id=${companyId}&receipt_status=failed`)).toEqual([]);
+
+    // Another user, in their own all-companies view, sees none of it, and cannot page into it.
+    const stranger = await registeredUser(t.stack, 'loosestranger');
+    await stranger.api.post('/company', { company_name: 'Stranger second', code: '24' });
+    const theirs = (await stranger.api.get('/receipts/total-documents?selected=ALL')).body as Counts;
+    expect([both(theirs, 'processing'), both(theirs, 'failed'), both(theirs, 'unassigned')]).toEqual([0, 0, 0]);
+    for (const status of ['inbox', 'processing', 'failed', 'unassigned']) {
+      expect((await pageAll(stranger.api, `selected=ALL&receipt_status=${status}`)).items, status).toEqual([]);
+    }
+    expect((await stranger.api.get(`/receipts?selected=ALL&receipt_status=processing&next_company=${me}`)).status).toBe(400);
   });
 
   it('finds duplicates, combines documents, restarts failed ones, exports XML and acts in bulk', async () => {

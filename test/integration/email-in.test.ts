@@ -281,6 +281,40 @@ describe('email-in', () => {
     expect(recorded.body).toMatchObject({ subject: 'No document was taken from your mail: Hello', state: 'done', files: [] });
   }, 120_000);
 
+  it('the email panel lists the documents of the message that still exist: a deleted one leaves it; another company sees no email', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'mailpanel');
+    const address = await companyEmail(api, companyId);
+    const raw = await compose({
+      from: 'Supplier <billing@supplier.example>',
+      to: address,
+      subject: 'Invoices for November',
+      text: 'Three invoices attached.',
+      attachments: [
+        { filename: 'inv-1.pdf', content: PDF_A, contentType: 'application/pdf' },
+        { filename: 'inv-2.jpg', content: JPEG, contentType: 'image/jpeg' },
+        { filename: 'inv-3.pdf', content: PDF_B, contentType: 'application/pdf' },
+      ],
+    });
+    await send([address], raw);
+    await settle();
+    const docs = await documents(api, companyId);
+    expect(docs).toHaveLength(3);
+    const emailId = docs[0]!.email_id!;
+    const panel = async () => (await api.get(`/emails/${emailId}?company_id=${companyId}`)).body as Email;
+    expect((await panel()).files.map((f) => f.original_file_name)).toEqual(['inv-1.pdf', 'inv-2.jpg', 'inv-3.pdf']);
+
+    const deleted = docs.find((d) => d.original_file_name === 'inv-1.pdf')!;
+    expect((await api.delete(`/receipt/${deleted.receipt_id}?company_id=${companyId}`)).status).toBe(200);
+    const after = await panel();
+    expect(after.files.map((f) => f.original_file_name)).toEqual(['inv-2.jpg', 'inv-3.pdf']);
+    for (const f of after.files) expect((await api.get(`/receipts/${f.receipt_id}?company_id=${companyId}`)).status, f.original_file_name).toBe(200);
+    expect((await api.get(`/emails/${emailId}`)).body).toMatchObject({ files: after.files });
+
+    const other = await registeredUser(t.stack, 'mailpanelother');
+    expect((await other.api.get(`/emails/${emailId}?company_id=${other.companyId}`)).status).toBe(404);
+    expect((await other.api.get(`/emails/${emailId}`)).status).toBe(404);
+  }, 120_000);
+
   it('GET /emails/{id}: members of the email’s company only; another company 404, anonymous 401', async () => {
     const owner = await registeredUser(t.stack, 'mailiso');
     const other = await registeredUser(t.stack, 'mailother');

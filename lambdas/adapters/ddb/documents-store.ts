@@ -13,6 +13,7 @@ import { countsFromItem } from '../../core/accounts/counts';
 import { sortKeyOf, type ListFilter, type StreamSpec } from '../../core/documents/list';
 import { CommitConflict, type ConflictReason, type DocumentsStore } from '../../core/documents/ports';
 import { documentSearchBuckets, SEARCH_INDEX_VERSION, searchTokenString } from '../../core/documents/search';
+import { sumMoves, type ScopeTally, type SumDelta } from '../../core/documents/sums';
 import type {
   CountDelta,
   DocumentChange,
@@ -152,23 +153,29 @@ function countsKey(scope: ScopeKey, type: ReceiptType): Key {
   return scope.startsWith('C#') ? keys.companyCounts(scope.slice(2), type) : keys.userDocumentCounts(scope.slice(2), type);
 }
 
-function countUpdates(deltas: CountDelta[]): TransactItem[] {
+/** The attribute of a counts item that keeps the sum of its documents' totals (sums.ts). */
+const SUM_ATTRIBUTE = 'total_cents';
+
+/** ADD on the counts items: one Update per item, its status numbers and its sum of totals together. */
+function countUpdates(deltas: CountDelta[], sums: SumDelta[] = []): TransactItem[] {
   const byItem = new Map<string, { key: Key; adds: Map<string, number> }>();
-  for (const d of deltas) {
-    const key = countsKey(d.scope, d.receipt_type);
+  const addTo = (scope: ScopeKey, type: ReceiptType, attribute: string, delta: number) => {
+    const key = countsKey(scope, type);
     const id = `${key.pk}|${key.sk}`;
     if (!byItem.has(id)) byItem.set(id, { key, adds: new Map() });
     const adds = byItem.get(id)!.adds;
-    adds.set(d.status, (adds.get(d.status) ?? 0) + d.delta);
-  }
+    adds.set(attribute, (adds.get(attribute) ?? 0) + delta);
+  };
+  for (const d of deltas) addTo(d.scope, d.receipt_type, d.status, d.delta);
+  for (const s of sums) addTo(s.scope, s.receipt_type, SUM_ATTRIBUTE, s.cents);
   const out: TransactItem[] = [];
   for (const { key, adds } of byItem.values()) {
     const entries = [...adds.entries()].filter(([, v]) => v !== 0);
     if (entries.length === 0) continue;
     const names: Record<string, string> = {};
     const values: Record<string, number> = {};
-    const parts = entries.map(([status, delta], i) => {
-      names[`#s${i}`] = status;
+    const parts = entries.map(([attribute, delta], i) => {
+      names[`#s${i}`] = attribute;
       values[`:d${i}`] = delta;
       return `#s${i} :d${i}`;
     });
@@ -183,6 +190,12 @@ function countUpdates(deltas: CountDelta[]): TransactItem[] {
     });
   }
   return out;
+}
+
+/** A counts item read back: its status numbers and its sum of totals. */
+function tallyOf(item: Record<string, unknown> | undefined): ScopeTally {
+  const sum = item?.[SUM_ATTRIBUTE];
+  return { counts: countsFromItem(item), total_cents: typeof sum === 'number' && Number.isFinite(sum) ? sum : 0 };
 }
 
 /** ADD on the month's usage item; with a limit, conditional on quota_taken ≤ limit (missing counts as 0). */
@@ -271,6 +284,11 @@ export function listQueryInput(
     values[':lo'] = opts.lower;
   }
   const filters: string[] = [];
+  if (stream.by !== 'type-status' && stream.except_status) {
+    filters.push('#status <> :except');
+    names['#status'] = 'status';
+    values[':except'] = stream.except_status;
+  }
   const f = opts.filter;
   if (f?.search) {
     filters.push('contains(search_text, :q)');
@@ -317,9 +335,9 @@ export const ddbDocumentsStore: DocumentsStore = {
     return res.Item ? (toRecord(res.Item) as DocumentRecord & { type?: string }) : undefined;
   },
 
-  async getMany(receiptIds) {
+  async getMany(receiptIds, options) {
     if (receiptIds.length === 0) return [];
-    const items = await batchGet([...new Set(receiptIds)].map((id) => keys.document(id)));
+    const items = await batchGet([...new Set(receiptIds)].map((id) => keys.document(id)), { consistent: options?.consistent === true });
     return items.map(toRecord);
   },
 
@@ -373,7 +391,7 @@ export const ddbDocumentsStore: DocumentsStore = {
       );
     }
     for (const item of searchIndexWrites(change)) add(item, 'unknown');
-    for (const item of countUpdates(change.counts)) add(item, 'unknown');
+    for (const item of countUpdates(change.counts, sumMoves(change))) add(item, 'unknown');
     if (change.usage) {
       if (change.usage.limit !== undefined && change.usage.limit < 0) throw new CommitConflict('quota');
       const item = usageUpdate(change.usage);
@@ -441,6 +459,16 @@ export const ddbDocumentsStore: DocumentsStore = {
       (['receipt', 'invoice'] as const).map((t) => ddb().send(new GetCommand({ TableName: tableName(), Key: countsKey(scope, t) }))),
     );
     return { receipt: countsFromItem(receipt!.Item), invoice: countsFromItem(invoice!.Item) };
+  },
+
+  async tallies(scopes) {
+    const wanted = [...new Set(scopes)];
+    const items = await batchGet(wanted.flatMap((scope) => [countsKey(scope, 'receipt'), countsKey(scope, 'invoice')]));
+    const byKey = new Map(items.map((i) => [`${i.pk}|${i.sk}`, i]));
+    const at = (k: Key) => byKey.get(`${k.pk}|${k.sk}`);
+    return new Map(
+      wanted.map((scope) => [scope, { receipt: tallyOf(at(countsKey(scope, 'receipt'))), invoice: tallyOf(at(countsKey(scope, 'invoice'))) }] as const),
+    );
   },
 
   async putUpload(upload, reserve, hold) {

@@ -1,8 +1,12 @@
 import { COMPANY_CODE_MAX, COMPANY_NAME_MAX, PERSON_NAME_MAX } from '../../../shared/constants';
 import { notFound } from '../../../shared/errors';
 import type { Profile, UpdateProfileInput } from '../../../shared/schemas/user';
+import { RECEIPT_TYPES } from '../../../shared/schemas/receipts';
+import type { DocumentsStore } from '../documents/ports';
+import type { ScopeTally } from '../documents/sums';
+import { companyScope, userScope, type ReceiptType, type ScopeKey } from '../documents/types';
 import type { AccountsStore, Clock, IdGenerator } from '../ports';
-import { monthOf, newCompanyRecord } from './companies';
+import { newCompanyRecord } from './companies';
 import type { ProfileRecord } from './types';
 
 export interface RegistrationAttributes {
@@ -53,43 +57,57 @@ export async function provisionConfirmedUser(
   return { created, profile };
 }
 
+/** The figures of the profile (docs/decisions.md "Profile figures"). */
+export type ProfileTotals = Pick<Profile, 'total_amount' | 'total_receipts' | 'waiting_for_approval' | 'total_unassigned_invoices' | 'total_unassigned_receipts'>;
+
+/**
+ * The profile's figures from the counts items of the caller's companies and of their own unassigned documents (`own`):
+ * total_receipts counts every document of both types the user has (all their companies and their uploads still
+ * without a company, the documents of the all-companies view), total_amount sums those documents' totals,
+ * waiting_for_approval counts those in review, and the unassigned figures those of `own` in status unassigned.
+ */
+export function profileTotals(tallies: Map<ScopeKey, Record<ReceiptType, ScopeTally>>, own: ScopeKey): ProfileTotals {
+  let documents = 0;
+  let cents = 0;
+  let waiting = 0;
+  for (const byType of tallies.values()) {
+    for (const type of RECEIPT_TYPES) {
+      const { counts, total_cents } = byType[type];
+      documents += Object.values(counts).reduce((a, b) => a + b, 0);
+      waiting += counts.review;
+      cents += total_cents;
+    }
+  }
+  const mine = tallies.get(own);
+  return {
+    total_amount: cents / 100,
+    total_receipts: documents,
+    waiting_for_approval: waiting,
+    total_unassigned_invoices: mine?.invoice.counts.unassigned ?? 0,
+    total_unassigned_receipts: mine?.receipt.counts.unassigned ?? 0,
+  };
+}
+
 export async function getOwnProfile(
-  deps: { store: AccountsStore; clock: Clock },
+  deps: { store: AccountsStore; documents: Pick<DocumentsStore, 'tallies'> },
   userId: string,
 ): Promise<Profile> {
   const profile = await deps.store.getProfile(userId);
   if (!profile) throw notFound('Profile not found');
   const memberships = await deps.store.listMembershipsOfUser(userId);
-  const stats = await deps.store.getCompanyStats(
-    memberships.map((m) => m.company_id),
-    monthOf(deps.clock.now()),
-  );
-  let totalReceipts = 0;
-  let waiting = 0;
-  let unassignedInvoices = 0;
-  let unassignedReceipts = 0;
-  for (const { counts } of stats.values()) {
-    for (const type of ['receipt', 'invoice'] as const) {
-      const c = counts[type];
-      totalReceipts += Object.values(c).reduce((a, b) => a + b, 0);
-      waiting += c.review;
-    }
-    unassignedInvoices += counts.invoice.unassigned;
-    unassignedReceipts += counts.receipt.unassigned;
-  }
-  return toProfileView(profile, {
-    total_receipts: totalReceipts,
-    waiting_for_approval: waiting,
-    total_unassigned_invoices: unassignedInvoices,
-    total_unassigned_receipts: unassignedReceipts,
-  });
+  const own = userScope(userId);
+  const tallies = await deps.documents.tallies([...memberships.map((m) => companyScope(m.company_id)), own]);
+  return toProfileView(profile, profileTotals(tallies, own));
 }
 
 /** The last login of a member (My Team): GET /user opens every session of the web app; recorded at most this often. */
 export const LAST_LOGIN_EVERY_MS = 15 * 60 * 1000;
 
 /** GET /user: the caller's profile, noting the session's start as their last login when the last note is older. */
-export async function openOwnProfile(deps: { store: AccountsStore; clock: Clock }, userId: string): Promise<Profile> {
+export async function openOwnProfile(
+  deps: { store: AccountsStore; documents: Pick<DocumentsStore, 'tallies'>; clock: Clock },
+  userId: string,
+): Promise<Profile> {
   const profile = await getOwnProfile(deps, userId);
   const now = deps.clock.now();
   if (profile.last_login && now.getTime() - Date.parse(profile.last_login) < LAST_LOGIN_EVERY_MS) return profile;
@@ -98,10 +116,7 @@ export async function openOwnProfile(deps: { store: AccountsStore; clock: Clock 
   return { ...profile, last_login: lastLogin };
 }
 
-export function toProfileView(
-  profile: ProfileRecord,
-  totals: Pick<Profile, 'total_receipts' | 'waiting_for_approval' | 'total_unassigned_invoices' | 'total_unassigned_receipts'>,
-): Profile {
+export function toProfileView(profile: ProfileRecord, totals: ProfileTotals): Profile {
   return {
     id: profile.id,
     name: profile.name,
@@ -116,13 +131,12 @@ export function toProfileView(
     is_admin: profile.is_admin,
     created_at: profile.created_at,
     last_login: profile.last_login,
-    total_amount: 0,
     ...totals,
   };
 }
 
 export async function updateOwnProfile(
-  deps: { store: AccountsStore; clock: Clock },
+  deps: { store: AccountsStore; documents: Pick<DocumentsStore, 'tallies'> },
   userId: string,
   changes: UpdateProfileInput,
 ): Promise<Profile> {

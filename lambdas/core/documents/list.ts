@@ -13,14 +13,18 @@ import { badRequest } from '../../../shared/errors';
 import type { ListReceiptsQuery } from '../../../shared/schemas/receipts';
 import { RECEIPT_TYPES } from '../../../shared/schemas/receipts';
 import { planSearch } from './search';
-import type { DocumentRecord, ReceiptStatus, ReceiptType, ScopeKey } from './types';
+import { scopeUserId, type DocumentRecord, type ReceiptStatus, type ReceiptType, type ScopeKey } from './types';
 
+/**
+ * One partition to read. `except_status` leaves out the documents of one status (a filter): the inbox of a user's
+ * scope, whose documents waiting for a company (status unassigned) only the Unassigned list shows.
+ */
 export type StreamSpec =
-  | { by: 'scope'; scope: ScopeKey }
-  | { by: 'type'; scope: ScopeKey; receipt_type: ReceiptType }
+  | { by: 'scope'; scope: ScopeKey; except_status?: ReceiptStatus }
+  | { by: 'type'; scope: ScopeKey; receipt_type: ReceiptType; except_status?: ReceiptStatus }
   | { by: 'type-status'; scope: ScopeKey; receipt_type: ReceiptType; status: ReceiptStatus }
   /** One bucket of the search index (search.ts), optionally of one type and/or status. */
-  | { by: 'search'; scope: ScopeKey; bucket: string; receipt_type?: ReceiptType; status?: ReceiptStatus };
+  | { by: 'search'; scope: ScopeKey; bucket: string; receipt_type?: ReceiptType; status?: ReceiptStatus; except_status?: ReceiptStatus };
 
 export interface ListFilter {
   /** Normalised text the document's search_text must contain (terms too short for the index). */
@@ -121,11 +125,15 @@ export function planList(
   const status = query.receipt_status;
   const indexed = query.search_value ? planSearch(query.search_value) : undefined;
   const streams = (scope: ScopeKey): StreamSpec[] => {
+    // A user's scope holds their uploads of the all-companies view in every state; its inbox leaves out those waiting
+    // for a company (only the Unassigned list shows them, as the inbox count leaves them out). A company's scope never
+    // has a document in status unassigned: no filter there.
+    const except = status === 'inbox' && scopeUserId(scope) !== null ? { except_status: 'unassigned' as const } : {};
     if (indexed) {
-      const byStatus = status === 'inbox' || status === 'unassigned' ? {} : { status };
-      return [{ by: 'search', scope, bucket: indexed.bucket, ...(type ? { receipt_type: type } : {}), ...byStatus }];
+      const byStatus = status === 'inbox' ? {} : { status };
+      return [{ by: 'search', scope, bucket: indexed.bucket, ...(type ? { receipt_type: type } : {}), ...byStatus, ...except }];
     }
-    if (status === 'inbox' || status === 'unassigned') return type ? [{ by: 'type', scope, receipt_type: type }] : [{ by: 'scope', scope }];
+    if (status === 'inbox') return type ? [{ by: 'type', scope, receipt_type: type, ...except }] : [{ by: 'scope', scope, ...except }];
     const types = type ? [type] : [...RECEIPT_TYPES];
     return types.map((t) => ({ by: 'type-status', scope, receipt_type: t, status }));
   };
@@ -266,7 +274,7 @@ export async function mergeStreams(
  */
 function readLimit(spec: StreamSpec, filter: ListFilter | null, remaining: number, readsSoFar: number): number {
   if (spec.by === 'search') return Math.min(FILTER_WINDOW, (remaining + 1) * 2 ** readsSoFar);
-  return filter ? FILTER_WINDOW : remaining;
+  return filter || (spec.by !== 'type-status' && spec.except_status) ? FILTER_WINDOW : remaining;
 }
 
 export interface ListPage {

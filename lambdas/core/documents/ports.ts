@@ -1,6 +1,7 @@
 /** What the documents domain needs from the outside world; adapters implement it. */
 import type { StatusCounts } from '../../../shared/schemas';
 import type { StreamReader } from './list';
+import type { ScopeTally } from './sums';
 import type {
   DocumentChange,
   DocumentRecord,
@@ -27,7 +28,8 @@ export class CommitConflict extends Error {
 
 export interface DocumentsStore extends StreamReader {
   get(receiptId: string): Promise<DocumentRecord | undefined>;
-  getMany(receiptIds: string[]): Promise<DocumentRecord[]>;
+  /** The documents of these ids that exist (in no particular order); `consistent` sees every write committed before. */
+  getMany(receiptIds: string[], options?: { consistent?: boolean }): Promise<DocumentRecord[]>;
   /** Commits the change atomically; throws CommitConflict when a condition fails. */
   commit(change: DocumentChange): Promise<void>;
   history(receiptId: string): Promise<HistoryRecord[]>;
@@ -37,6 +39,8 @@ export interface DocumentsStore extends StreamReader {
   /** Receipt ids that carry the marker. */
   markers(kind: MarkerKind, scope: ScopeKey, value: string): Promise<string[]>;
   counts(scope: ScopeKey): Promise<Record<ReceiptType, StatusCounts>>;
+  /** The counts and the sums of document totals (sums.ts) of several scopes at once, per scope and type (D15). */
+  tallies(scopes: ScopeKey[]): Promise<Map<ScopeKey, Record<ReceiptType, ScopeTally>>>;
 
   /**
    * Stores a pending upload; with `reserve`, takes one document of the month's quota in the same transaction;

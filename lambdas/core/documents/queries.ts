@@ -22,12 +22,14 @@ async function companyScopes(store: AccountsStore, userId: string): Promise<Scop
 }
 
 /**
- * Which scopes a list call covers: the caller's own unassigned documents (status unassigned), every
- * company of the caller (all-companies view, company after company with next_company), or one company.
+ * Which scopes a list call covers. The caller's own scope holds their uploads of the all-companies view until they are
+ * given a company: the Unassigned list is that scope alone (its documents in status unassigned, planList); the
+ * all-companies view lists it first, then every company of the caller (company after company with next_company), so
+ * those uploads show under In Processing, Failed and the rest like any document; one company's view lists that company.
  */
 export async function listScopes(store: AccountsStore, caller: DocCaller, query: Pick<ListReceiptsQuery, 'receipt_status' | 'selected' | 'company_id'>): Promise<ScopeKey[]> {
   if (query.receipt_status === 'unassigned') return [userScope(caller.userId)];
-  if (isAllCompanies(query)) return companyScopes(store, caller.userId);
+  if (isAllCompanies(query)) return [userScope(caller.userId), ...(await companyScopes(store, caller.userId))];
   if (!caller.companyId) throw badRequest('company_id is required');
   return [companyScope(caller.companyId)];
 }
@@ -48,24 +50,28 @@ function add(into: StatusCounts, from: StatusCounts) {
 }
 
 /**
- * Counts by status per type of one company (or of all the caller's companies); `unassigned` is the
- * caller's own unassigned documents, whatever their processing state.
+ * Counts by status per type. All-companies view: every company of the caller plus the caller's own uploads without a
+ * company, each in its own status (processing, failed, … and unassigned for those waiting for a company), as the
+ * lists of that view show them. One company: that company's counts, and under `unassigned` the caller's documents
+ * waiting for a company (the Unassigned list, which every view offers).
  */
 export async function totalDocuments(
   deps: { documents: DocumentsStore; store: AccountsStore },
   caller: DocCaller,
   query: { selected?: string; company_id?: string },
 ): Promise<Record<ReceiptType, StatusCounts>> {
-  const scopes = isAllCompanies(query) ? await companyScopes(deps.store, caller.userId) : caller.companyId ? [companyScope(caller.companyId)] : [];
-  if (!isAllCompanies(query) && scopes.length === 0) throw badRequest('company_id is required');
+  const all = isAllCompanies(query);
+  if (!all && !caller.companyId) throw badRequest('company_id is required');
+  const scopes = all ? await companyScopes(deps.store, caller.userId) : [companyScope(caller.companyId!)];
   const out: Record<ReceiptType, StatusCounts> = { receipt: emptyCounts(), invoice: emptyCounts() };
   const [mine, ...companies] = await Promise.all([deps.documents.counts(userScope(caller.userId)), ...scopes.map((s) => deps.documents.counts(s))]);
-  for (const c of companies) {
+  for (const c of all ? [mine!, ...companies] : companies) {
     add(out.receipt, c.receipt);
     add(out.invoice, c.invoice);
   }
-  for (const t of ['receipt', 'invoice'] as const) {
-    out[t].unassigned = RECEIPT_STATUSES.reduce((sum, s) => sum + mine![t][s], 0);
+  if (!all) {
+    out.receipt.unassigned += mine!.receipt.unassigned;
+    out.invoice.unassigned += mine!.invoice.unassigned;
   }
   return out;
 }

@@ -1,6 +1,7 @@
 /** GET /emails/{id}: the email record for a member of its company; 404 for anyone else (never say it exists). */
 import { notFound } from '../../../shared/errors';
 import type { EmailView } from '../../../shared/schemas/emails';
+import type { DocumentsStore } from '../documents/ports';
 import type { AccountsStore } from '../ports';
 import type { EmailStore } from './ports';
 import type { EmailRecord } from './types';
@@ -11,7 +12,8 @@ export interface EmailCaller {
   companyId?: string;
 }
 
-export function toEmailView(r: EmailRecord): EmailView {
+/** The email as its panel shows it: `files` are the documents made from the message that still exist. */
+export function toEmailView(r: EmailRecord, files: EmailRecord['files']): EmailView {
   return {
     email_id: r.email_id,
     company_id: r.company_id,
@@ -20,7 +22,7 @@ export function toEmailView(r: EmailRecord): EmailView {
     to: r.address,
     arrived_at: r.arrived_at,
     text: r.text,
-    files: r.files,
+    files,
     rejected_files: r.rejected_files,
     receipt_type: r.receipt_type,
     auth: r.auth,
@@ -28,11 +30,27 @@ export function toEmailView(r: EmailRecord): EmailView {
   };
 }
 
-export async function getEmail(deps: { emails: EmailStore; store: AccountsStore }, caller: EmailCaller, emailId: string): Promise<EmailView> {
+/**
+ * The documents of the message that still exist in its company, in the message's order: the record lists every
+ * document made from its attachments when the mail arrived; one deleted since (or combined into another) is left out,
+ * so the panel's count and links are the documents there are (E6).
+ */
+export async function remainingFiles(deps: { documents: Pick<DocumentsStore, 'getMany'> }, record: EmailRecord): Promise<EmailRecord['files']> {
+  if (record.files.length === 0) return [];
+  const existing = await deps.documents.getMany(record.files.map((f) => f.receipt_id), { consistent: true });
+  const inCompany = new Set(existing.filter((d) => d.company_id === record.company_id).map((d) => d.receipt_id));
+  return record.files.filter((f) => inCompany.has(f.receipt_id));
+}
+
+export async function getEmail(
+  deps: { emails: EmailStore; store: AccountsStore; documents: Pick<DocumentsStore, 'getMany'> },
+  caller: EmailCaller,
+  emailId: string,
+): Promise<EmailView> {
   const record = await deps.emails.get(emailId);
   if (!record) throw notFound('Email not found');
   // A call about one company sees only that company's emails; without one (all-companies view) any company the caller belongs to.
   if (caller.companyId && caller.companyId !== record.company_id) throw notFound('Email not found');
   if (!caller.companyId && !(await deps.store.getMembership(caller.userId, record.company_id))) throw notFound('Email not found');
-  return toEmailView(record);
+  return toEmailView(record, await remainingFiles(deps, record));
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { COMPANY_NOT_DELETED, deleteCompany, listCompaniesOfUser, PURGE_START_DELAY_SECONDS, slugify } from '../../../lambdas/core/accounts/companies';
 import { emptyCounts } from '../../../lambdas/core/accounts/counts';
 import type { CompanyRecord, MembershipRecord, ProfileRecord } from '../../../lambdas/core/accounts/types';
-import { provisionConfirmedUser } from '../../../lambdas/core/accounts/users';
+import { getOwnProfile, provisionConfirmedUser } from '../../../lambdas/core/accounts/users';
+import { countMove } from '../../../lambdas/core/documents/status-machine';
+import { emptyChange, type DocumentRecord, type ScopeKey } from '../../../lambdas/core/documents/types';
+import { seededDocument } from '../../support/document-records';
+import { MemoryDocuments } from '../documents/fakes';
 import type { PurgeMessage } from '../../../lambdas/core/accounts/purge-message';
 import type { AccountsStore, LiveEvents, PurgeQueue } from '../../../lambdas/core/ports';
 
@@ -186,4 +190,56 @@ describe('slugify', () => {
     ['  ', 'company'],
     ['BOOK TA .K (TAMAN DAYA) SDN BHD', 'book-ta-k-taman-daya-sdn-bhd'],
   ])('%s → %s', (input, expected) => expect(slugify(input)).toBe(expected));
+});
+
+describe('profile figures', () => {
+  /** Documents written as the app writes them (one commit each, with its count); an edit of the total the same way. */
+  async function write(documents: MemoryDocuments, id: string, scope: ScopeKey, over: Partial<DocumentRecord>) {
+    const doc = seededDocument({ receipt_id: id, scope, created_at: '2026-11-20T10:00:00.000Z', ...over });
+    const change = emptyChange();
+    change.puts.push(doc);
+    change.counts.push(...countMove(null, doc));
+    await documents.commit(change);
+    return doc;
+  }
+
+  it("counts and sums every document of the user's companies and their own unassigned ones, per status and type", async () => {
+    const { store } = memoryStore();
+    const created = await provisionConfirmedUser({ store, ids, clock, globalAdminEmails: [] }, attrs('figures'));
+    const first = created.profile.id;
+    const [membership] = await store.listMembershipsOfUser(first);
+    const second = { company_id: 'second-company' } as CompanyRecord;
+    await store.createCompany(second, { user_id: first, company_id: second.company_id, role: 'basic', joined_at: '' }, 10);
+    const documents = new MemoryDocuments();
+    const own: ScopeKey = `U#${first}`;
+    await write(documents, 'R1', `C#${membership!.company_id}`, { status: 'review', receipt_type: 'receipt', total: '100.25' });
+    const invoice = await write(documents, 'I1', `C#${membership!.company_id}`, { status: 'ready', receipt_type: 'invoice', total: '169.00' });
+    await write(documents, 'R2', `C#${second.company_id}`, { status: 'review', receipt_type: 'receipt', total: null });
+    await write(documents, 'U1', own, { status: 'unassigned', receipt_type: 'receipt', total: '260.25' });
+    await write(documents, 'U2', own, { status: 'unassigned', receipt_type: 'invoice', total: '9.00' });
+    await write(documents, 'U3', own, { status: 'processing', receipt_type: 'invoice' });
+    // Not the user's: another user's upload and a company they are not in.
+    await write(documents, 'X1', 'U#someone-else', { status: 'unassigned', total: '1000.00' });
+    await write(documents, 'X2', 'C#not-mine', { status: 'review', total: '1000.00' });
+
+    const profile = await getOwnProfile({ store, documents }, first);
+    expect(profile).toMatchObject({
+      total_receipts: 6,
+      total_amount: 538.5,
+      waiting_for_approval: 2,
+      total_unassigned_receipts: 1,
+      total_unassigned_invoices: 1,
+    });
+
+    // An edit of a total moves the sum by the difference; a delete takes the document out.
+    const edit = emptyChange();
+    edit.updates.push({ before: invoice, after: { ...invoice, total: '170.00', version: invoice.version + 1 } });
+    await documents.commit(edit);
+    const removal = emptyChange();
+    const loose = (await documents.get('U1'))!;
+    removal.deletes.push(loose);
+    removal.counts.push(...countMove(loose, null));
+    await documents.commit(removal);
+    expect(await getOwnProfile({ store, documents }, first)).toMatchObject({ total_receipts: 5, total_amount: 279.25, total_unassigned_receipts: 0, total_unassigned_invoices: 1 });
+  });
 });

@@ -4,7 +4,8 @@ import { countsFromItem } from '../../../lambdas/core/accounts/counts';
 import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
 import { sortKeyOf, type StreamSpec } from '../../../lambdas/core/documents/list';
 import { CommitConflict, ObjectChanged, ObjectTooLarge, type DocumentsStore, type FileStore, type GetOptions, type OfficeConverter, type PageRenderer } from '../../../lambdas/core/documents/ports';
-import type { DocumentChange, DocumentRecord, HistoryRecord, UploadRecord, UsageDelta } from '../../../lambdas/core/documents/types';
+import { sumMoves, type ScopeTally } from '../../../lambdas/core/documents/sums';
+import type { DocumentChange, DocumentRecord, HistoryRecord, ReceiptType, ScopeKey, UploadRecord, UsageDelta } from '../../../lambdas/core/documents/types';
 import type { AccountsStore, LiveEventName } from '../../../lambdas/core/ports';
 import type { SupplierKey } from '../../../lambdas/core/recognition/layout-keys';
 import type { StoredSupplierLayout, SupplierLayouts } from '../../../lambdas/core/recognition/ports';
@@ -29,6 +30,7 @@ export class MemoryDocuments implements DocumentsStore {
   async read(stream: StreamSpec) {
     const items = [...this.docs.values()]
       .filter((d) => d.scope === stream.scope && (stream.by === 'scope' || d.receipt_type === stream.receipt_type) && (stream.by !== 'type-status' || d.status === stream.status))
+      .filter((d) => stream.by === 'type-status' || !stream.except_status || d.status !== stream.except_status)
       .sort((a, b) => (sortKeyOf(a) < sortKeyOf(b) ? 1 : -1));
     return { items };
   }
@@ -49,6 +51,13 @@ export class MemoryDocuments implements DocumentsStore {
       const key = `${c.scope}|${c.receipt_type}`;
       const item = this.counters.get(key) ?? {};
       item[c.status] = (item[c.status] ?? 0) + c.delta;
+      this.counters.set(key, item);
+    }
+    // The sums of totals live on the same counts items (`total_cents`), as in the table.
+    for (const m of sumMoves(change)) {
+      const key = `${m.scope}|${m.receipt_type}`;
+      const item = this.counters.get(key) ?? {};
+      item.total_cents = (item.total_cents ?? 0) + m.cents;
       this.counters.set(key, item);
     }
     if (u) {
@@ -82,6 +91,13 @@ export class MemoryDocuments implements DocumentsStore {
   }
   async counts(scope: string) {
     return { receipt: countsFromItem(this.counters.get(`${scope}|receipt`)), invoice: countsFromItem(this.counters.get(`${scope}|invoice`)) };
+  }
+  async tallies(scopes: ScopeKey[]) {
+    const tally = (scope: ScopeKey, type: ReceiptType): ScopeTally => {
+      const item = this.counters.get(`${scope}|${type}`);
+      return { counts: countsFromItem(item), total_cents: item?.total_cents ?? 0 };
+    };
+    return new Map(scopes.map((s) => [s, { receipt: tally(s, 'receipt'), invoice: tally(s, 'invoice') }] as const));
   }
   async putUpload(upload: UploadRecord, reserve?: UsageDelta) {
     if (reserve) {

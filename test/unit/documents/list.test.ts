@@ -35,6 +35,7 @@ function doc(i: number, over: Partial<Doc> = {}): DocumentRecord {
 
 function matches(stream: StreamSpec, d: DocumentRecord): boolean {
   if (d.scope !== stream.scope) return false;
+  // except_status is a filter of the query (read, then left out): see `passesStream`
   if (stream.by === 'type') return d.receipt_type === stream.receipt_type;
   if (stream.by === 'type-status') return d.receipt_type === stream.receipt_type && d.status === stream.status;
   if (stream.by === 'search') {
@@ -57,6 +58,10 @@ function passes(filter: ListFilter | null, d: DocumentRecord): boolean {
   return true;
 }
 
+function passesStream(stream: StreamSpec, d: DocumentRecord): boolean {
+  return stream.by === 'type-status' || !stream.except_status || d.status !== stream.except_status;
+}
+
 /** DynamoDB Query semantics: descending, Limit counts items read before the filter, LastEvaluatedKey. */
 function fakeReader(all: DocumentRecord[]): StreamReader & { reads: number; scanned: number } {
   const reader = {
@@ -75,7 +80,7 @@ function fakeReader(all: DocumentRecord[]): StreamReader & { reads: number; scan
       const more = start >= 0 && start + opts.limit < sorted.length;
       const last = window[window.length - 1]?.k;
       return {
-        items: window.filter(({ d }) => passes(opts.filter, d)).map(({ d }) => d),
+        items: window.filter(({ d }) => passes(opts.filter, d) && passesStream(stream, d)).map(({ d }) => d),
         continuation: more ? last : undefined,
         reachedKey: more ? last : undefined,
       };
@@ -250,6 +255,38 @@ describe('bounded newest-first merge', () => {
     expect(second.next).toBeNull();
     const ids = [...first.items, ...second.items].map((d) => d.receipt_id);
     expect(new Set(ids).size).toBe(75);
+  });
+
+  it("lists the caller's own scope (uploads of the all-companies view) by status: Unassigned only those waiting for a company, the other lists the rest", async () => {
+    const own: ScopeKey = 'U#u1';
+    const statuses: ReceiptStatus[] = ['unassigned', 'processing', 'failed'];
+    const docs = [
+      ...Array.from({ length: 60 }, (_, i) => doc(i, { scope: own, status: statuses[i % 3]!, receipt_type: i % 2 ? 'invoice' : 'receipt' })),
+      ...Array.from({ length: 70 }, (_, i) => doc(200 + i, { scope: 'C#a', status: i % 2 ? 'processing' : 'review' })),
+    ];
+    const idsOf = (list: DocumentRecord[]) => list.map((d) => d.receipt_id).sort();
+    const expected = (keep: (d: DocumentRecord) => boolean) => idsOf(docs.filter(keep));
+
+    expect(planList({ ...baseQuery, receipt_status: 'unassigned' }, [own]).streams(own)).toEqual([
+      { by: 'type-status', scope: own, receipt_type: 'receipt', status: 'unassigned' },
+      { by: 'type-status', scope: own, receipt_type: 'invoice', status: 'unassigned' },
+    ]);
+    const unassigned = await pageAll(fakeReader(docs), { ...baseQuery, receipt_status: 'unassigned' }, [own]);
+    expect(idsOf(unassigned.seen)).toEqual(expected((d) => d.scope === own && d.status === 'unassigned'));
+
+    // The all-companies view: the caller's scope first, then the companies, paged without a gap or a repeat.
+    for (const status of ['processing', 'failed'] as const) {
+      const { seen } = await pageAll(fakeReader(docs), { ...baseQuery, receipt_status: status }, [own, 'C#a']);
+      expect(idsOf(seen), status).toEqual(expected((d) => d.status === status));
+    }
+    expect(planList(baseQuery, [own, 'C#a']).streams(own)).toEqual([{ by: 'scope', scope: own, except_status: 'unassigned' }]);
+    expect(planList(baseQuery, [own, 'C#a']).streams('C#a')).toEqual([{ by: 'scope', scope: 'C#a' }]);
+    const inbox = await pageAll(fakeReader(docs), { ...baseQuery, limit: 7 }, [own, 'C#a']);
+    expect(idsOf(inbox.seen)).toEqual(expected((d) => d.status !== 'unassigned'));
+    expect(new Set(inbox.seen.map((d) => d.receipt_id)).size).toBe(inbox.seen.length);
+    const first = await runList(fakeReader(docs), planList({ ...baseQuery, receipt_status: 'failed', limit: 5 }, [own, 'C#a']), undefined);
+    expect(first.items.every((d) => d.scope === own && d.status === 'failed')).toBe(true);
+    expect(first.next_company).toBe('u1');
   });
 
   it('merges directly with a read budget of one read per stream', async () => {

@@ -282,8 +282,8 @@ export function UploadModal({ onClose }: { onClose(): void }) {
 
         <div className="modal-actions">
           {summary.successes > 0 && !busy && (
-            <Link className="btn btn-secondary" to={allCompanies ? '/receipts/unassigned' : '/receipts/processing'} onClick={onClose}>
-              <span className="btn-label">{allCompanies ? 'Open Unassigned' : 'Open In Processing'}</span>
+            <Link className="btn btn-secondary" to="/receipts/processing" onClick={onClose}>
+              <span className="btn-label">Open In Processing</span>
             </Link>
           )}
           <Button onClick={onClose} variant={busy ? 'secondary' : 'primary'}>

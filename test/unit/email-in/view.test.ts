@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
+import { emptyChange, type ScopeKey } from '../../../lambdas/core/documents/types';
+import type { EmailStore } from '../../../lambdas/core/email-in/ports';
+import type { EmailRecord } from '../../../lambdas/core/email-in/types';
+import { getEmail } from '../../../lambdas/core/email-in/view';
+import { seededDocument } from '../../support/document-records';
+import { memoryAccounts, MemoryDocuments } from '../documents/fakes';
+
+const record: EmailRecord = {
+  email_id: 'E1',
+  company_id: 'c1',
+  owner_id: 'u1',
+  address: 'acme-1@in.receipts.local',
+  message_id: '<m1@supplier.example>',
+  content_hash: 'h',
+  subject: 'Invoices for November',
+  from: 'Supplier <billing@supplier.example>',
+  from_address: 'billing@supplier.example',
+  arrived_at: '2026-11-20T10:00:00.000Z',
+  text: 'Three invoices attached.',
+  receipt_type: 'receipt',
+  files: [
+    { receipt_id: 'D1', original_file_name: 'inv-1.pdf' },
+    { receipt_id: 'D2', original_file_name: 'inv-2.jpg' },
+    { receipt_id: 'D3', original_file_name: 'inv-3.pdf' },
+    { receipt_id: 'D4', original_file_name: 'inv-4.pdf' },
+  ],
+  rejected_files: [],
+  auth: { spf: 'pass', dkim: 'pass', dmarc: 'pass', spam: 'pass', virus: 'pass', warning: null },
+  raw_key: 'inbound/m1',
+  state: 'done',
+  created_at: '2026-11-20T10:00:00.000Z',
+};
+
+const emails: EmailStore = {
+  claim: async () => undefined,
+  get: async (id) => (id === record.email_id ? structuredClone(record) : undefined),
+  create: async () => false,
+  finish: async () => false,
+};
+
+async function documentsOf(list: [string, ScopeKey][]): Promise<MemoryDocuments> {
+  const documents = new MemoryDocuments();
+  const change = emptyChange();
+  for (const [id, scope] of list) change.puts.push(seededDocument({ receipt_id: id, scope, created_at: '2026-11-20T10:00:00.000Z', email_id: 'E1' }));
+  await documents.commit(change);
+  return documents;
+}
+
+describe('the email panel (GET /emails/{id})', () => {
+  it('lists only the documents of the message that still exist in its company', async () => {
+    // D2 was deleted; D4's id names a document of another company (never shown).
+    const documents = await documentsOf([
+      ['D1', 'C#c1'],
+      ['D3', 'C#c1'],
+      ['D4', 'C#c2'],
+    ]);
+    const deps = { emails, store: memoryAccounts({ company_id: 'c1' } as CompanyRecord), documents };
+    const view = await getEmail(deps, { userId: 'u1', companyId: 'c1' }, 'E1');
+    expect(view.files).toEqual([
+      { receipt_id: 'D1', original_file_name: 'inv-1.pdf' },
+      { receipt_id: 'D3', original_file_name: 'inv-3.pdf' },
+    ]);
+    // Nothing left: an empty list, the message itself still shown.
+    const none = await getEmail({ ...deps, documents: new MemoryDocuments() }, { userId: 'u1' }, 'E1');
+    expect(none).toMatchObject({ subject: 'Invoices for November', files: [] });
+  });
+
+  it('answers 404 to a caller of another company, whatever documents exist', async () => {
+    const documents = await documentsOf([['D1', 'C#c1']]);
+    const deps = { emails, store: memoryAccounts({ company_id: 'c2' } as CompanyRecord), documents };
+    await expect(getEmail(deps, { userId: 'stranger', companyId: 'c2' }, 'E1')).rejects.toMatchObject({ statusCode: 404 });
+    await expect(getEmail(deps, { userId: 'stranger' }, 'E1')).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
