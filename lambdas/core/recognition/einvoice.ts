@@ -61,7 +61,7 @@ const parser = new XMLParser({
   parseTagValue: false,
   trimValues: true,
   isArray: (name) =>
-    ['InvoiceLine', 'CreditNoteLine', 'TaxSubtotal', 'TaxTotal', 'PaymentMeans', 'IncludedSupplyChainTradeLineItem', 'ApplicableTradeTax', 'SpecifiedTradeSettlementPaymentMeans', 'AddressLine', 'PartyName', 'PartyTaxScheme', 'SpecifiedTaxRegistration', 'IncludedNote', 'Note'].includes(name),
+    ['InvoiceLine', 'CreditNoteLine', 'TaxSubtotal', 'TaxTotal', 'PaymentMeans', 'IncludedSupplyChainTradeLineItem', 'ApplicableTradeTax', 'SpecifiedTradeSettlementPaymentMeans', 'AddressLine', 'PartyName', 'PartyTaxScheme', 'SpecifiedTaxRegistration', 'IncludedNote', 'Note', 'AllowanceCharge', 'SpecifiedTradeAllowanceCharge'].includes(name),
 });
 
 function obj(v: unknown): X | undefined {
@@ -166,9 +166,82 @@ function ublParty(p: unknown): EInvoiceParty {
   return out;
 }
 
+/**
+ * Document type codes of credit notes (UNTDID 1001, as EN 16931 lists them): 381 credit note, 81 and 83 credit notes
+ * for goods and services or financial adjustments, 261 self-billed, 262 consolidated, 296 and 308 credit notes of
+ * other kinds, 396 factored, 420 and 458 optical and factored, 532 forwarder's.
+ */
+const CREDIT_NOTE_CODES = new Set(['81', '83', '261', '262', '296', '308', '381', '396', '420', '458', '532']);
+
+function isCreditNoteCode(code: string | undefined): boolean {
+  return !!code && CREDIT_NOTE_CODES.has(code);
+}
+
+const negate = (v: number | undefined) => (v === undefined || v === 0 ? v : -v);
+
+/**
+ * A credit note as the product stores it: its amounts negative. An e-invoice credit note states what it credits in
+ * positive amounts, its type (a CreditNote, or a credit note's type code such as 381) giving the sign. The sign of a line sits on its
+ * quantity and its amounts, not on its unit price, which EN 16931 keeps non-negative (BR-27): 2 returned at 289.00
+ * are −2 × 289.00 = −578.00, as a printed credit note shows them.
+ */
+function asCreditNote(inv: EInvoice): EInvoice {
+  const line = (l: EInvoiceLine): EInvoiceLine => {
+    const out: EInvoiceLine = { ...l };
+    if (l.quantity !== undefined) out.quantity = negate(l.quantity)!;
+    if (l.totalPrice !== undefined) out.totalPrice = negate(l.totalPrice)!;
+    if (l.vat !== undefined) out.vat = negate(l.vat)!;
+    return out;
+  };
+  const out: EInvoice = {
+    ...inv,
+    vatLines: inv.vatLines.map((l) => ({ rate: l.rate, net: negate(l.net)!, vat: negate(l.vat)! })),
+    lines: inv.lines.map(line),
+  };
+  for (const k of ['total', 'base', 'tax'] as const) if (inv[k] !== undefined) out[k] = negate(inv[k]);
+  return out;
+}
+
+/**
+ * A document-level allowance or charge as a line: an allowance with a negative amount, a charge with a positive one.
+ * EN 16931 totals them apart from the lines (Σ lines − allowances + charges = the amount without VAT), so without
+ * them the lines would not add up to the document; as lines they do, as the PDF path's discount lines make them.
+ */
+function allowanceChargeLine(charge: boolean, amount: number, reason: string | undefined, rate: number | undefined): EInvoiceLine {
+  const total = charge ? amount : -amount;
+  const out: EInvoiceLine = { description: reason ?? (charge ? 'Charge' : 'Allowance'), totalPrice: total };
+  if (rate !== undefined) {
+    out.vatRate = rate;
+    out.vat = Math.round(total * rate) / 100;
+  }
+  return out;
+}
+
+/** UBL's document-level `cac:AllowanceCharge` (BG-20, BG-21). */
+function ublAllowanceCharges(doc: X): EInvoiceLine[] {
+  return arr(doc.AllowanceCharge).flatMap((a) => {
+    const amount = num(a.Amount);
+    if (amount === undefined) return [];
+    const reason = text(a.AllowanceChargeReason) ?? text(a.AllowanceChargeReasonCode);
+    return [allowanceChargeLine(text(a.ChargeIndicator) === 'true', amount, reason, num(path(arr(a.TaxCategory)[0], 'Percent')))];
+  });
+}
+
+/** CII's document-level `ram:SpecifiedTradeAllowanceCharge` in the header settlement (BG-20, BG-21). */
+function ciiAllowanceCharges(settlement: X | undefined): EInvoiceLine[] {
+  return arr(settlement?.SpecifiedTradeAllowanceCharge).flatMap((a) => {
+    const amount = num(a.ActualAmount);
+    if (amount === undefined) return [];
+    const reason = text(a.Reason) ?? text(a.ReasonCode);
+    const charge = text(path(a.ChargeIndicator, 'Indicator')) === 'true';
+    return [allowanceChargeLine(charge, amount, reason, num(path(arr(a.CategoryTradeTax)[0], 'RateApplicablePercent')))];
+  });
+}
+
 export function parseUbl(root: X): EInvoice {
   const isCredit = 'CreditNote' in root;
   const doc = obj(root.Invoice ?? root.CreditNote)!;
+  const creditNote = isCredit || isCreditNoteCode(text(doc.InvoiceTypeCode));
   const currency = text(doc.DocumentCurrencyCode);
   const taxTotals = arr(doc.TaxTotal);
   // With two TaxTotals (document and accounting currency), the one with subtotals / in the document currency.
@@ -211,7 +284,7 @@ export function parseUbl(root: X): EInvoice {
       net: num(s.TaxableAmount) ?? 0,
       vat: num(s.TaxAmount) ?? 0,
     })),
-    lines,
+    lines: [...lines, ...ublAllowanceCharges(doc)],
   };
   const set = <K extends keyof EInvoice>(k: K, v: EInvoice[K] | undefined) => {
     if (v !== undefined) inv[k] = v;
@@ -225,7 +298,7 @@ export function parseUbl(root: X): EInvoice {
   set('total', num(monetary?.TaxInclusiveAmount) ?? num(monetary?.PayableAmount));
   set('base', num(monetary?.TaxExclusiveAmount));
   set('tax', num(taxTotal?.TaxAmount));
-  return inv;
+  return creditNote ? asCreditNote(inv) : inv;
 }
 
 function ciiParty(p: unknown): EInvoiceParty {
@@ -301,7 +374,7 @@ export function parseCii(root: X): EInvoice {
       net: num(t.BasisAmount) ?? 0,
       vat: num(t.CalculatedAmount) ?? 0,
     })),
-    lines,
+    lines: [...lines, ...ciiAllowanceCharges(settlement)],
   };
   const set = <K extends keyof EInvoice>(k: K, v: EInvoice[K] | undefined) => {
     if (v !== undefined) inv[k] = v;
@@ -316,7 +389,7 @@ export function parseCii(root: X): EInvoice {
   set('total', num(sums?.GrandTotalAmount) ?? num(sums?.DuePayableAmount));
   set('base', num(sums?.TaxBasisTotalAmount));
   set('tax', num(taxTotalEl));
-  return inv;
+  return isCreditNoteCode(text(header?.TypeCode)) ? asCreditNote(inv) : inv;
 }
 
 /** Which e-invoice syntax an XML text is, if any. */
@@ -354,8 +427,9 @@ export function eInvoiceToExtraction(inv: EInvoice, doc?: OcrDocument): Extracti
     }
     return { page: 1, box: { ...EMPTY_BOX } };
   };
+  // A credit note's amount is looked up by its digits: the page may print it with a minus or without.
   const amountForms = (n: number) => {
-    const s = n.toFixed(2);
+    const s = Math.abs(n).toFixed(2);
     const [i, d] = s.split('.');
     const grouped = i!.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
     return [s, `${i},${d}`, `${grouped},${d}`, `${i!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${d}`];

@@ -47,8 +47,18 @@ describe('amounts', () => {
 
   it('does not join a quantity and an amount into thousands', () => {
     expect(findAmounts('3 210.00').map((a) => a.value)).toEqual([210]);
+    // A count, a quantity and an amount: digits before the space-grouped number make them columns.
+    expect(findAmounts('1 3 210.00 EUR').map((a) => a.value)).toEqual([210]);
+    // A count with its mark glued to it ("*4", "x2") before the amount.
+    expect(findAmounts('FM4 T1000055 *4 252.00 ZR').map((a) => a.value)).toEqual([252]);
+    expect(findAmounts('x2 100.80').map((a) => a.value)).toEqual([100.8]);
     // Cells joined by two spaces stay apart even with a decimal comma.
     expect(findAmounts('21  147,00').map((a) => a.value)).toEqual([147]);
+  });
+
+  it('reads thousands grouped by spaces before a decimal point as one number', () => {
+    expect(findAmounts('Total  EUR 15 100.80').map((a) => [a.value, a.raw])).toEqual([[15100.8, 'EUR 15 100.80']]);
+    expect(findAmounts('Subtotal  1 234 567.89 EUR').map((a) => a.value)).toEqual([1234567.89]);
   });
 
   it('reads integers and thousands only when asked to', () => {
@@ -56,6 +66,12 @@ describe('amounts', () => {
     expect(findAmounts('Qty 3', { requireDecimals: false })[0]!.value).toBe(3);
     expect(findAmounts('1,234', { requireDecimals: false })[0]!.value).toBe(1234);
     expect(findAmounts('0,125', { requireDecimals: false })[0]!.value).toBe(0.125);
+  });
+
+  it('reads a point and three decimals alone as a decimal quantity, as a value stored with a point reads back', () => {
+    expect(findAmounts('52.114', { requireDecimals: false }).map((a) => a.value)).toEqual([52.114]);
+    expect(findAmounts('1.459', { requireDecimals: false }).map((a) => a.value)).toEqual([1.459]);
+    expect(findAmounts('1.459')).toEqual([]);
   });
 
   it('takes no size printed with its unit for an amount', () => {

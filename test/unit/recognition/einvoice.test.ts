@@ -6,7 +6,7 @@ import { eInvoiceSyntax, parseEInvoice } from '../../../lambdas/core/recognition
 import { UNSUPPORTED_MESSAGE } from '../../../lambdas/core/recognition/file-type';
 import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
 import type { ExtractedFields } from '../../../lambdas/core/recognition/types';
-import { expectedHeader, FACTURX, lineNet, UBL, vatBreakdown, type InvoiceData } from '../../fixtures/recognition/data';
+import { expectedHeader, FACTURX, lineNet, totals, UBL, vatBreakdown, type InvoiceData } from '../../fixtures/recognition/data';
 
 const dir = join(import.meta.dirname, '../../fixtures/recognition');
 const recogniser = new LocalRecogniser();
@@ -47,6 +47,24 @@ describe('Factur-X / ZUGFeRD PDF', { timeout: 60_000 }, () => {
   });
 });
 
+describe('Cross Industry Invoice XML', () => {
+  const facturx = () => readFileSync(join(dir, 'facturx.xml'), 'utf8');
+
+  it('reads a credit note (type code 381) with negative amounts', () => {
+    const inv = parseEInvoice(facturx().replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>381</ram:TypeCode>'));
+    const t = totals(FACTURX);
+    expect([inv.total, inv.base, inv.tax]).toEqual([-t.total, -t.base, -t.tax]);
+    expect(inv.lines.map((l) => [l.quantity, l.unitPriceNet, l.totalPrice])).toEqual(FACTURX.lines.map((l) => [-l.quantity, l.unitPrice, -lineNet(l)]));
+  });
+
+  it('reads a document-level allowance as a line with a negative amount', () => {
+    const allowance = `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>false</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>15.00</ram:ActualAmount><ram:Reason>Discount</ram:Reason><ram:CategoryTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>21</ram:RateApplicablePercent></ram:CategoryTradeTax></ram:SpecifiedTradeAllowanceCharge>
+      <ram:SpecifiedTradeSettlementHeaderMonetarySummation>`;
+    const inv = parseEInvoice(facturx().replace('<ram:SpecifiedTradeSettlementHeaderMonetarySummation>', allowance));
+    expect(inv.lines.slice(FACTURX.lines.length)).toEqual([{ description: 'Discount', totalPrice: -15, vatRate: 21, vat: -3.15 }]);
+  });
+});
+
 describe('UBL / Peppol BIS invoice', { timeout: 60_000 }, () => {
   it('reads an uploaded UBL XML exactly', async () => {
     const bytes = readFileSync(join(dir, UBL.file));
@@ -69,8 +87,33 @@ describe('UBL / Peppol BIS invoice', { timeout: 60_000 }, () => {
     <cac:Item><cbc:Name>Returned item</cbc:Name></cac:Item><cac:Price><cbc:PriceAmount currencyID="EUR">10.00</cbc:PriceAmount></cac:Price></cac:CreditNoteLine>
 </CreditNote>`;
     const inv = parseEInvoice(xml);
-    expect(inv).toMatchObject({ syntax: 'UBL', documentId: 'CN-9', issueDate: '2024-02-01', total: 12.1, base: 10, tax: 2.1, supplier: { name: 'Seller UAB' } });
-    expect(inv.lines).toEqual([{ itemNumber: '1', description: 'Returned item', quantity: 1, unit: 'unit', unitPriceNet: 10, totalPrice: 10 }]);
+    // A credit note's amounts are stored negative; the line's sign on its quantity and amount, not its unit price.
+    expect(inv).toMatchObject({ syntax: 'UBL', documentId: 'CN-9', issueDate: '2024-02-01', total: -12.1, base: -10, tax: -2.1, supplier: { name: 'Seller UAB' } });
+    expect(inv.lines).toEqual([{ itemNumber: '1', description: 'Returned item', quantity: -1, unit: 'unit', unitPriceNet: 10, totalPrice: -10 }]);
+  });
+
+  it('reads an Invoice of credit note type 381 with negative amounts', () => {
+    const xml = readFileSync(join(dir, UBL.file), 'utf8').replace('<cbc:InvoiceTypeCode>380<', '<cbc:InvoiceTypeCode>381<');
+    const inv = parseEInvoice(xml);
+    const t = totals(UBL);
+    expect([inv.total, inv.base, inv.tax]).toEqual([-t.total, -t.base, -t.tax]);
+    expect(inv.vatLines.map((l) => [l.net, l.vat])).toEqual(vatBreakdown(UBL).map((b) => [-b.net, -b.vat]));
+    expect(inv.lines.map((l) => l.totalPrice)).toEqual(UBL.lines.map((l) => -lineNet(l)));
+  });
+
+  it('reads document-level allowances and charges as lines that make the lines add up to the amount without VAT', () => {
+    const xml = readFileSync(join(dir, UBL.file), 'utf8').replace(
+      '<cac:TaxTotal>',
+      `<cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:AllowanceChargeReason>Discount</cbc:AllowanceChargeReason><cbc:Amount currencyID="EUR">50.00</cbc:Amount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>21</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory></cac:AllowanceCharge>
+  <cac:AllowanceCharge><cbc:ChargeIndicator>true</cbc:ChargeIndicator><cbc:AllowanceChargeReason>Freight</cbc:AllowanceChargeReason><cbc:Amount currencyID="EUR">20.00</cbc:Amount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>21</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory></cac:AllowanceCharge>
+  <cac:TaxTotal>`,
+    );
+    const inv = parseEInvoice(xml);
+    expect(inv.lines.slice(UBL.lines.length)).toEqual([
+      { description: 'Discount', totalPrice: -50, vatRate: 21, vat: -10.5 },
+      { description: 'Freight', totalPrice: 20, vatRate: 21, vat: 4.2 },
+    ]);
+    expect(inv.lines.reduce((s, l) => s + l.totalPrice!, 0)).toBeCloseTo(totals(UBL).base - 30, 2);
   });
 
   it('tells e-invoice XML from other XML', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractLineItems } from '../../../lambdas/core/recognition/extract/line-items';
 import { extractDocument } from '../../../lambdas/core/recognition/extract';
+import { documentRows } from '../../../lambdas/core/recognition/extract/rows';
 import { textDocument, textRows } from './helpers';
 
 describe('receipt items without a header row', () => {
@@ -398,5 +399,46 @@ describe('tables read as printed, not as the columns fall', () => {
     expect(items.map((i) => [i.description?.value, i.quantity?.value, i.total_price?.value])).toEqual([['Kitchen Lighter', '5', '18.40']]);
     const run = extractLineItems(textRows(['ITEM       QTY    UP AMOUNT', 'IKAN BILIS  100   0.25  25.00', 'SUB-TOTAL  25.00']));
     expect(run.map((i) => i.total_price?.value)).toEqual(['25.00']);
+  });
+});
+
+describe('a table over two pages', () => {
+  const pages = (...texts: string[][]) => documentRows({ source: 'ocr', pages: texts.map((lines, i) => textDocument(lines, i + 1).pages[0]!) });
+  const amounts = (rows: ReturnType<typeof pages>) => extractLineItems(rows).map((i) => [i.description?.value, i.total_price?.value]);
+  const header = 'No.  Description            Qty     Price      Amount';
+
+  it('goes on under its header repeated on the next page, past the subtotal carried over, which is no item', () => {
+    const rows = pages(
+      ['INVOICE 17', header, '1    Bolts M6              10      1,20       12,00', '2    Nuts M6               20      0,50       10,00', 'Carried forward:                           22,00', 'Page 1 of 2'],
+      ['INVOICE 17 (continued)', 'Brought forward:                           22,00', header, '3    Washers 6 mm          30      0,10        3,00', 'Subtotal:                                  25,00', 'VAT 21 %:                                   5,25', 'Total:                                     30,25'],
+    );
+    expect(amounts(rows)).toEqual([
+      ['Bolts M6', '12.00'],
+      ['Nuts M6', '10.00'],
+      ['Washers 6 mm', '3.00'],
+    ]);
+  });
+
+  it('goes on with rows in the same columns at the top of the next page, but not past the totals on its own page', () => {
+    const page1 = ['INVOICE 17', header, '1    Bolts M6              10      1,20       12,00', '2    Nuts M6               20      0,50       10,00', 'Page 1 of 2'];
+    const page2 = ['3    Washers 6 mm          30      0,10        3,00', 'Subtotal:                                  25,00', 'Total:                                     30,25'];
+    expect(amounts(pages(page1, page2)).map((i) => i[1])).toEqual(['12.00', '10.00', '3.00']);
+    const ended = ['INVOICE 17', header, '1    Bolts M6              10      1,20       12,00', 'Total:                                     12,00'];
+    expect(amounts(pages(ended, page2)).map((i) => i[1])).toEqual(['12.00']);
+  });
+});
+
+describe('quantities and unit prices with three decimals', () => {
+  const read = (lines: string[]) => extractLineItems(textRows(lines)).map((i) => [i.quantity?.value, i.unit_price_without_vat?.value, i.total_price?.value]);
+
+  it('reads "45,670" and "1,459" by the decimal mark the money prints: decimals where it is a comma, thousands where it is a point', () => {
+    expect(
+      read(['Description      Qty       Price      Amount', 'Diesel         45,670     1,459       66,63', 'Petrol 95      38,005     1,569       59,63', 'Total:                           1 126,26']),
+    ).toEqual([
+      ['45.67', '1.459', '66.63'],
+      ['38.005', '1.569', '59.63'],
+    ]);
+    expect(read(['Description      Qty       Price      Amount', 'Bolts           1.500      0,10      150,00', 'Total:                              150,00'])).toEqual([['1500', '0.10', '150.00']]);
+    expect(read(['Description      Qty       Price      Amount', 'Bolts           1,500      0.10      150.00', 'Total:                              150.00'])).toEqual([['1500', '0.10', '150.00']]);
   });
 });

@@ -69,6 +69,17 @@ function toNumber(intPart: string, decPart: string | undefined): number | undefi
 }
 
 /**
+ * Digits grouped by single spaces before a decimal point, the first group of one to three digits and every other of
+ * three, are one number where a currency is printed with them ("EUR 15 100.80", "15 100.80 EUR"), as they are before
+ * a decimal comma ("1 234,56"). Without a currency a till's count and amount read the same ("2 100.80": two at
+ * 100.80), and the amount is the last group. Not where more digits run before it ("1 2 100.80").
+ */
+function spaceGrouped(text: string, start: number, intPart: string, decSep: string | undefined, withCurrency: boolean): boolean {
+  if (!withCurrency || decSep !== '.' || !/^\d{1,3}(?:[ \u00a0]\d{3})+$/.test(intPart)) return false;
+  return !/\d[ \u00a0]$/.test(text.slice(0, start));
+}
+
+/**
  * Finds amounts in a text. With `requireDecimals` (the default) only amounts with a decimal part
  * count, which leaves out quantities, codes and phone numbers.
  */
@@ -82,12 +93,16 @@ export function findAmounts(text: string, opts: { requireDecimals?: boolean } = 
     let ds: string | undefined = decSep;
     let dp: string | undefined = decPart;
     let shift = 0;
-    // Spaces group thousands only with a decimal comma (1 234,56); "3 210.00" is a quantity and an amount.
-    if (/[ \u00a0]/.test(ip) && ds !== ',') {
+    // Spaces group thousands before a decimal comma (1 234,56), or a decimal point with a currency (EUR 15 100.80); a
+    // count before an amount ("3 210.00", "*4 252.00") or numbers without decimals ("3 210") are columns, the amount
+    // the last.
+    if (/[ \u00a0]/.test(ip) && ds !== ',' && !spaceGrouped(text, m.index + raw.indexOf(ip), ip, ds, !!(curBefore || curAfter))) {
       const lastGroup = ip.split(/[ \u00a0]/).pop()!;
       shift = raw.indexOf(ip) + ip.length - lastGroup.length;
       ip = lastGroup;
     }
+    // "1.234" alone matched as a group of thousands is a point and three decimals, taken as such below.
+    if (!ds && /^[1-9]\d{0,2}\.\d{3}$/.test(ip)) [ip, ds, dp] = [ip.slice(0, ip.indexOf('.')), '.', ip.slice(ip.indexOf('.') + 1)];
     // "1,234" without decimals: a thousands group; "12,50": a decimal comma.
     if (ds && dp && dp.length === 3 && !/[ ,.'\u00a0]/.test(ip)) {
       // 1,234 or 1.234 alone is ambiguous; outside amount search, "1,234" reads as thousands and

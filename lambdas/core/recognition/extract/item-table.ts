@@ -5,8 +5,9 @@
 import { centerX, horizontalOverlap, unionBoxes } from '../geometry';
 import type { Box, LineItemFieldId } from '../types';
 import { findAmounts, findRates, formatAmount } from './amounts';
-import { formatQuantity, isTotalsRow, itemsGoOn, type LineItem, namesItem, rateTotalRow, summaryRow } from './item-rows';
+import { formatQuantity, isTotalsRow, itemsGoOn, type LineItem, namesItem, rateTotalRow, rowLabel, summaryRow } from './item-rows';
 import type { Cell, Found, Row } from './rows';
+import { classifyLabel } from './totals';
 import { foldDiacritics, fuzzyEquals } from './text';
 
 const COLUMN_WORDS: [LineItemFieldId, RegExp][] = [
@@ -110,22 +111,63 @@ function cellFound(row: Row, cell: Cell, value: string): Found {
   return { value, raw: cell.text, page: row.page, box: unionBoxes(cell.words.map((w) => w.box)), confidence: Math.round(conf * 10) / 10 };
 }
 
-function normaliseCell(id: LineItemFieldId, text: string, wholeAmounts: boolean): string | undefined {
+/**
+ * Whether a document's money prints a decimal comma ("1 234,56", "12,50"): more of its amounts with two decimals
+ * print a comma before them than a point (a date printed with points, "25.11.2026", reads as one with a point).
+ */
+function printsDecimalComma(rows: Row[]): boolean {
+  let comma = 0;
+  let point = 0;
+  for (const r of rows) {
+    for (const a of findAmounts(r.text)) {
+      const mark = a.raw.match(/\d([.,])\d{2}(?!\d)/)?.[1];
+      if (mark === ',') comma++;
+      else if (mark === '.') point++;
+    }
+  }
+  return comma > point;
+}
+
+/**
+ * A number with one mark and three digits after it ("45,670", "1,459", "1.500"), read by the document's decimal mark.
+ * A document uses one decimal mark: where its money prints a decimal comma, "45,670" in a quantity or a unit price
+ * cell is litres or kilograms to the gram, or a price to the tenth of a cent, and "1.500" is thousands; where it
+ * prints a point, the other way round.
+ */
+function byDecimalMark(text: string, decimalComma: boolean): number | undefined {
+  const first = findAmounts(text, { requireDecimals: false })[0];
+  const m = first?.raw.match(/^\D*?(\d+)([.,])(\d{3})\D*$/);
+  if (!first || !m) return undefined;
+  const magnitude = (m[2] === ',') === decimalComma ? Number(`${m[1]}.${m[3]}`) : Number(`${m[1]}${m[3]}`);
+  return first.value < 0 ? -magnitude : magnitude;
+}
+
+/**
+ * An amount cell's money. Money prints its decimals: a whole number after an amount in the cell is a tax code or a
+ * count read as a digit ("55.00 1", the code T read as 1), not the amount.
+ */
+function moneyCell(text: string, wholeAmounts: boolean): string | undefined {
+  const decimal = findAmounts(text);
+  const a = decimal.length || !wholeAmounts ? decimal : findAmounts(text, { requireDecimals: false });
+  return a.length ? formatAmount(a[a.length - 1]!.value) : undefined;
+}
+
+function normaliseCell(id: LineItemFieldId, text: string, wholeAmounts: boolean, decimalComma: boolean): string | undefined {
   switch (id) {
     case 'quantity': {
+      const marked = byDecimalMark(text, decimalComma);
+      if (marked !== undefined) return formatQuantity(marked);
       const a = findAmounts(text, { requireDecimals: false });
       return a.length ? formatQuantity(a[0]!.value) : undefined;
     }
     case 'unit_price_without_vat':
-    case 'price_per_unit':
-    case 'vat':
-    case 'total_price': {
-      // Money prints its decimals: a whole number after an amount in the cell is a tax code or a count read as a
-      // digit ("55.00 1", the code T read as 1), not the amount.
-      const decimal = findAmounts(text);
-      const a = decimal.length || !wholeAmounts ? decimal : findAmounts(text, { requireDecimals: false });
-      return a.length ? formatAmount(a[a.length - 1]!.value) : undefined;
+    case 'price_per_unit': {
+      const marked = byDecimalMark(text, decimalComma);
+      return marked !== undefined ? formatAmount(marked) : moneyCell(text, wholeAmounts);
     }
+    case 'vat':
+    case 'total_price':
+      return moneyCell(text, wholeAmounts);
     case 'vat_rate': {
       const r = findRates(text);
       if (r.length) return String(r[0]!.value);
@@ -147,7 +189,7 @@ const TEXT_COLUMNS: LineItemFieldId[] = ['description', 'product_code', 'unit_of
  * item's name printed on a row of its own), no amount; with a quantity, or beside a price with decimals, it is the
  * line's total printed without them ("1  RICE BAG  55", "76.00  76 SR").
  */
-function itemOfRow(row: Row, cols: Column[], wholeAmounts: boolean): { item: LineItem; numeric: number } {
+function itemOfRow(row: Row, cols: Column[], wholeAmounts: boolean, decimalComma: boolean): { item: LineItem; numeric: number } {
   const item: LineItem = {};
   let numeric = 0;
   const descriptionColumn = cols.find((c) => c.id === 'description');
@@ -157,7 +199,7 @@ function itemOfRow(row: Row, cols: Column[], wholeAmounts: boolean): { item: Lin
     const nearest = nearestColumn(cols, cell);
     const col = nearest && TEXT_COLUMNS.includes(nearest.id) ? nearest : descriptionColumn && namesItem(cell.text) ? descriptionColumn : nearest;
     if (!col) continue;
-    const value = normaliseCell(col.id, cell.text, wholeAmounts);
+    const value = normaliseCell(col.id, cell.text, wholeAmounts, decimalComma);
     if (value === undefined) continue;
     if (!TEXT_COLUMNS.includes(col.id)) numeric++;
     const prev = item[col.id];
@@ -174,18 +216,74 @@ function itemOfRow(row: Row, cols: Column[], wholeAmounts: boolean): { item: Lin
   return { item, numeric };
 }
 
-/** Items of a table under a recognised header row; in a table grouped by tax rate, across the groups' totals. */
-export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): LineItem[] {
+/** Labels of a subtotal carried from one page to the next ("Carried forward", "Brought forward", "Übertrag", "Perkelta"). */
+const CARRIED_LABEL = /\b(carried|brought)\s*(forward|over)\b|\b[cb]\/f\b|\bubertrag|\bperkel(ta|iama)|\bparnest|\bprzeniesieni/i;
+
+/**
+ * A subtotal carried over a page break: it repeats the sum of the items so far ("Carried forward  17 812,25"), under
+ * a label that says so, a subtotal's or none. A total's label without those words ends the items however it sums them.
+ */
+function carriedSum(row: Row, items: LineItem[]): boolean {
+  const amounts = findAmounts(row.text);
+  if (!amounts.length || !items.length) return false;
+  const sum = items.reduce((s, it) => s + Number(it.total_price?.value ?? NaN), 0);
+  if (Math.abs(amounts[amounts.length - 1]!.value - sum) >= 0.005) return false;
+  const label = foldDiacritics(rowLabel(row));
+  return CARRIED_LABEL.test(label) || ['subtotal', 'none'].includes(classifyLabel(label).kind);
+}
+
+/** A row of the totals that end the items: a totals label with an amount, other than a subtotal carried over. */
+function totalsBlockRow(row: Row, items: LineItem[]): boolean {
+  return (isTotalsRow(row) || summaryRow(row, items)) && findAmounts(row.text).length > 0 && !carriedSum(row, items);
+}
+
+function sameColumns(a: Column[], b: Column[]): boolean {
+  return a.length === b.length && a.every((c) => b.some((d) => d.id === c.id));
+}
+
+/**
+ * Where a table whose rows on `page` ended at row `end` goes on, on the next page: a table runs over a page break
+ * under its header repeated, or with rows in the same columns, before the totals. It goes on only where its page
+ * holds nothing after it but what a page ends with (a page number, a subtotal carried over, which repeats the sum of
+ * the items so far and is no item), and the next page takes it up (its header again, or an item) before any total.
+ */
+function nextPagePart(
+  rows: Row[],
+  page: number,
+  end: number,
+  items: LineItem[],
+  cols: Column[],
+  isItem: (r: Row, cols: Column[]) => boolean,
+): { start: number; cols: Column[] } | undefined {
+  let i = end;
+  for (; i < rows.length && rows[i]!.page === page; i++) if (totalsBlockRow(rows[i]!, items) || isItem(rows[i]!, cols)) return undefined;
+  for (; i < rows.length && rows[i]!.page === page + 1; i++) {
+    const row = rows[i]!;
+    const repeated = headerColumns(row);
+    if (repeated && sameColumns(repeated, cols)) return { start: i + 1, cols: repeated };
+    if (totalsBlockRow(row, items)) return undefined;
+    if (!carriedSum(row, items) && isItem(row, cols)) return { start: i, cols };
+  }
+  return undefined;
+}
+
+/**
+ * Items of a table under a recognised header row; in a table grouped by tax rate, across the groups' totals; in a
+ * table over several pages, across the page breaks (`nextPagePart`).
+ */
+export function tableItems(rows: Row[], headerIndex: number, headerCols: Column[]): LineItem[] {
   const items: LineItem[] = [];
-  const header = rows[headerIndex]!;
+  let cols = headerCols;
+  let page = rows[headerIndex]!.page;
   const wholeAmounts = !rows.some((r) => findAmounts(r.text).length > 0);
-  const rowItem = (r: Row) => {
-    const item = itemOfRow(r, cols, true);
-    return wholeAmounts || item.numeric !== 1 || findAmounts(r.text).length > 0 ? item : itemOfRow(r, cols, false);
+  const decimalComma = printsDecimalComma(rows);
+  const rowItem = (r: Row, under = cols) => {
+    const item = itemOfRow(r, under, true, decimalComma);
+    return wholeAmounts || item.numeric !== 1 || findAmounts(r.text).length > 0 ? item : itemOfRow(r, under, false, decimalComma);
   };
   // An item fills the table's columns: a description and two numbers or more.
-  const fillsColumns = (r: Row) => {
-    const { item, numeric } = rowItem(r);
+  const fillsColumns = (r: Row, under = cols) => {
+    const { item, numeric } = rowItem(r, under);
     return !!item.description && numeric >= 2;
   };
   // Some tables print each item's name on a row of its own above the row of its numbers ("POLY CHOPPING BOARD" over
@@ -200,16 +298,35 @@ export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): Li
   // No description, or a mark too short to be one ("D"); a code is one, the row under it goes on with its name.
   const nameless = (d: Found | undefined) => !d || d.value.replace(/[^\p{L}\d]/gu, '').length < 3;
   const wordsAlone = (r: Row | undefined) =>
-    !!r && r.page === header.page && rowItem(r).numeric === 0 && /\p{L}{3,}/u.test(r.text) && !isTotalsRow(r) && !summaryRow(r, items);
+    !!r && r.page === page && rowItem(r).numeric === 0 && /\p{L}{3,}/u.test(r.text) && !isTotalsRow(r) && !summaryRow(r, items);
+  // Where the table's rows on a page end at row `i`: the row before the next page's first item, or none.
+  const turnPage = (i: number): number | undefined => {
+    const next = nextPagePart(rows, page, i, items, cols, fillsColumns);
+    if (!next) return undefined;
+    cols = next.cols;
+    page = rows[next.start]?.page ?? page;
+    above = undefined;
+    return next.start - 1;
+  };
   for (let i = headerIndex + 1; i < rows.length; i++) {
     const row = rows[i]!;
-    if (row.page !== header.page) break;
-    if (isTotalsRow(row)) {
-      if (items.length && rateTotalRow(row) && itemsGoOn(rows, i, fillsColumns)) continue;
-      break;
+    const ends = row.page !== page || isTotalsRow(row) || summaryRow(row, items);
+    if (ends && row.page === page && items.length && rateTotalRow(row) && itemsGoOn(rows, i, fillsColumns)) continue;
+    if (ends) {
+      const resume = turnPage(i);
+      if (resume === undefined) break;
+      i = resume;
+      continue;
     }
-    if (summaryRow(row, items)) break;
     const { item, numeric } = rowItem(row);
+    // A subtotal carried over ends the page's rows though no total word labels it ("Carried forward  22,00").
+    if (numeric === 1 && carriedSum(row, items)) {
+      const resume = turnPage(i);
+      if (resume !== undefined) {
+        i = resume;
+        continue;
+      }
+    }
     if (numeric === 0 && (namesAbove || !items.length)) {
       if (/\p{L}{3,}/u.test(row.text)) above = row;
       continue;
@@ -223,7 +340,10 @@ export function tableItems(rows: Row[], headerIndex: number, cols: Column[]): Li
         last.description.box = unionBoxes([last.description.box, row.box]);
         continue;
       }
-      break;
+      const resume = turnPage(i);
+      if (resume === undefined) break;
+      i = resume;
+      continue;
     }
     if (!namesItem(item.description?.value) && above) {
       item.description = nameRow(above);
