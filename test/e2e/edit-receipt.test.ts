@@ -277,6 +277,51 @@ describe('edit-receipt screen in Chromium', () => {
     await page.close();
   });
 
+  it('a Lines pop-up of 130 rows draws the rows in view: a value typed in row 120 is saved with one PUT, Tab goes on in the row', async () => {
+    const id = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'LONG-1' }), 'long-lines.pdf');
+    let c = await content(id);
+    while (findContentItem(c.content, 'line_items')!.children.length < 130) {
+      const res = await api.post(`/receipts/${id}/content/line_items?${q()}`, { version: c.version, after: null });
+      expect(res.status).toBe(201);
+      c = res.body as ContentResponse;
+    }
+    const page = await signedInPage();
+    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await expect.poll(() => page.getByTestId('field-document_id').inputValue(), { timeout: 15_000 }).toBe('LONG-1');
+    await page.getByTestId('tool-line-items').click();
+    // the table is of 130 rows (and its head), of which only those in and near the view are drawn
+    await expect.poll(() => page.locator('.er-table').getAttribute('aria-rowcount')).toBe('131');
+    const drawn = await page.getByTestId('popup-row').count();
+    expect(drawn).toBeGreaterThan(5);
+    expect(drawn).toBeLessThan(60);
+    const wrap = page.locator('.er-table-wrap');
+    await wrap.evaluate((el) => {
+      el.scrollTop = 116 * 37;
+    });
+    const cell = page.locator('input[name$=".description"][aria-label$=", row 120"]');
+    await expect.poll(() => cell.count()).toBe(1);
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes(`/receipts/${id}/content`)) calls.push(`${r.method()} ${new URL(r.url()).pathname.split('/').slice(4).join('/')}`);
+    });
+    await cell.click();
+    await cell.pressSequentially('Row 120 typed');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/, row 120$/);
+    await screenshot(page, 'edit-receipt-long-lines');
+    const row120 = async () => findContentItem((await content(id)).content, 'line_items')!.children[119]!.children.find((x) => x.schema_id === 'description')?.content?.value;
+    await expect.poll(row120, { timeout: 15_000, interval: 500 }).toBe('Row 120 typed');
+    // the save is the PUT alone: its answer is the content (no check first, no document read again for it)
+    expect(calls).toEqual(['PUT content']);
+    // the end of the table comes into view as it scrolls
+    await wrap.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await expect.poll(() => page.locator('input[aria-label$=", row 130"]').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('popup-row').count()).toBeLessThan(60);
+    await page.close();
+  });
+
   it('walks a list longer than one page: n/total of the whole list, next and previous across the page boundary', async () => {
     // A company of its own with 52 documents of one status (the list is read 50 at a time)
     const walker = newUser('walker');

@@ -11,9 +11,15 @@ export interface ModalProps {
   onClose?: () => void;
   size?: 'sm' | 'md' | 'lg';
   testId?: string;
+  /**
+   * false: the screen behind is dimmed, not blurred. A blurred backdrop is drawn again with every frame the dialog
+   * changes (about 100 ms a frame where the browser composites in software): a dialog typed in (the edit screen's
+   * Lines pop-up) goes without it.
+   */
+  blur?: boolean;
 }
 
-export function Modal({ title, children, footer, onClose, size = 'md', testId }: ModalProps) {
+export function Modal({ title, children, footer, onClose, size = 'md', testId, blur = true }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
 
@@ -22,6 +28,7 @@ export function Modal({ title, children, footer, onClose, size = 'md', testId }:
   return createPortal(
     <div
       className="modal-backdrop"
+      style={blur ? undefined : { backdropFilter: 'none' }}
       onMouseDown={(e) => {
         if (e.target === e.currentTarget) onClose?.();
       }}

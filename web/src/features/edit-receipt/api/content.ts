@@ -3,6 +3,8 @@ import { useMemo } from 'react';
 import type { Box, ContentResponse, ExportFile, GridPart, PageBoxesResponse, SchemaField, ValueChange } from '../../../../../shared/schemas/content';
 import { useApi } from '../../../app/api-context';
 import type { Query } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import type { ReceiptDetail } from '../../receipts/api/types';
 
 /** Query keys of the edit screen (content, schema, boxes, history, duplicates, the list it walks). */
 export const editKeys = {
@@ -11,7 +13,8 @@ export const editKeys = {
   history: (id: string, companyId: string) => ['edit-receipt', 'history', id, companyId] as const,
   duplicates: (id: string, companyId: string) => ['edit-receipt', 'duplicates', id, companyId] as const,
   schema: (companyId: string) => ['edit-receipt', 'schema', companyId] as const,
-  walk: (companyId: string, ctx: Record<string, unknown>) => ['edit-receipt', 'walk', companyId, ctx] as const,
+  /** The walked list's neighbours of one document (`ctx`: the list and the document); without it, all of them. */
+  walk: (companyId: string, ctx?: Record<string, unknown>) => (ctx ? (['edit-receipt', 'walk', companyId, ctx] as const) : (['edit-receipt', 'walk', companyId] as const)),
 };
 
 
@@ -80,7 +83,10 @@ export function useDuplicates(receiptId: string, companyId: string, enabled: boo
   });
 }
 
-/** The content calls; each answer (the whole content with its version) replaces the cached content. */
+/**
+ * The content calls; each answer (the whole content with its version) replaces the cached content, and the
+ * document's content and version in its cached GET /receipts/{id} (read again for nothing else: a save is one PUT).
+ */
 export function useContentCalls(receiptId: string, companyId: string) {
   const api = useApi();
   const qc = useQueryClient();
@@ -89,6 +95,9 @@ export function useContentCalls(receiptId: string, companyId: string) {
     const base = `/receipts/${enc(receiptId)}`;
     const store = (res: ContentResponse) => {
       qc.setQueryData(editKeys.content(receiptId, companyId), res);
+      qc.setQueryData<ReceiptDetail>(queryKeys.receipt(receiptId, companyId), (detail) =>
+        detail && detail.version <= res.version ? { ...detail, content: res.content, version: res.version, available_template: res.available_template } : detail,
+      );
       void qc.invalidateQueries({ queryKey: editKeys.history(receiptId, companyId) });
       return res;
     };

@@ -1,77 +1,89 @@
-import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
-import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
 import { useApi } from '../../../app/api-context';
 import { useDocumentCounts } from '../../receipts/api/receipts';
 import { NO_COMPANY } from '../../receipts/lib/row-rules';
-import { walkItems, walkNeedsMore, walkTotal, type ListContext, type ListItem, type WalkPage } from '../lib/navigation';
+import { documentAfter, findNeighbours, inList, NEARBY_LIMIT, walkTotal, type ListContext, type ListItem, type ListQuery, type Neighbours, type ReadList, type WalkDocument, type WalkHints, type WalkPage } from '../lib/navigation';
 import { editKeys } from './content';
 
+/** How long the neighbours found stay good: going back and forth within it reads nothing again. */
+export const WALK_STALE_MS = 30_000;
+
 export interface Walk {
-  /** The documents of the list loaded so far, in the list's order. */
-  items: ListItem[];
-  /** How many documents the list holds (the company's counts; the loaded ones while those are unknown). */
+  /** The document before this one in the list (newer); null at the start or while unknown. */
+  previous: string | null;
+  /** The document after this one (older); null at the end or while unknown. */
+  next: string | null;
+  /** This document's place in the list (1 = newest), when counted. */
+  position: number | null;
+  /** How many documents the list holds (the company's counts; the place while those are unknown). */
   total: number;
-  /** The first page is still on its way. */
+  /** The neighbours are still being looked for. */
   loading: boolean;
-  /** The list read again (every page loaded so far), after an action moved the current document. */
-  refresh(): Promise<ListItem[]>;
+  /** Where to go after an edit action: the document after this one in the list as it is now (else its first). */
+  after(): Promise<string | null>;
+}
+
+/** GET /receipts of the walked list (the document's company, its status — none for the inbox — and type), as the walk reads it. */
+function useReadList(companyId: string, ctx: ListContext | null): ReadList {
+  const api = useApi();
+  const inbox = ctx?.inbox;
+  const status = ctx?.status;
+  const receiptType = ctx?.receiptType;
+  return useCallback(
+    async (q: ListQuery) => {
+      const page = await api.get<{ items?: ListItem[]; next?: string | null }>('/receipts', {
+        query: { company_id: companyId, receipt_status: inbox ? undefined : status, receipt_type: receiptType, ...q },
+      });
+      return { items: page?.items ?? [], next: page?.next ?? null } satisfies WalkPage;
+    },
+    [api, companyId, inbox, status, receiptType],
+  );
 }
 
 /**
  * The list the edit screen walks (product.md section 4: previous / next, n/total, the next document after an
- * action): GET /receipts of the document's company, its status (none for the inbox) and type, 50 at a time. Pages
- * are read until the current document and the one after it are loaded, so a list longer than one page is walked
- * to its end.
+ * action): the document's neighbours in GET /receipts of its company, status (none for the inbox) and type, found
+ * around its created_at without reading the list down to it (lib/navigation.ts findNeighbours). `hints`: what the
+ * screen knew when it came here with previous/next. Kept WALK_STALE_MS: moving on reads only the new document's
+ * neighbours.
  */
-export function useWalk(companyId: string, ctx: ListContext | null, receiptId: string): Walk {
-  const api = useApi();
-  const qc = useQueryClient();
-  const enabled = ctx !== null && companyId !== NO_COMPANY;
-  const queryKey = editKeys.walk(companyId, { ...(ctx ?? {}) });
-  const query = useInfiniteQuery({
-    queryKey,
+export function useWalk(companyId: string, ctx: ListContext | null, doc: WalkDocument | null, hints: WalkHints = {}): Walk {
+  const enabled = ctx !== null && doc !== null && companyId !== NO_COMPANY;
+  const read = useReadList(companyId, ctx);
+  const query = useQuery({
+    queryKey: editKeys.walk(companyId, { ...(ctx ?? {}), receiptId: doc?.receipt_id ?? '' }),
     enabled,
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam, signal }): Promise<WalkPage> => {
-      const page = await api.get<{ items?: ListItem[]; next?: string | null }>('/receipts', {
-        query: {
-          company_id: companyId,
-          receipt_status: ctx!.inbox ? undefined : ctx!.status,
-          receipt_type: ctx!.receiptType,
-          limit: LIST_PAGE_SIZE,
-          next: pageParam,
-        },
-        signal,
-      });
-      return { items: page?.items ?? [], next: page?.next ?? null };
-    },
-    getNextPageParam: (last) => last.next || undefined,
-    // Read again whenever a document is opened: statuses change under the list (actions, other users), and no
-    // live event edits this list's cache.
-    staleTime: 0,
+    queryFn: () => findNeighbours(read, doc!, ctx!, hints),
+    staleTime: WALK_STALE_MS,
   });
-  const inbox = ctx?.inbox;
-  const status = ctx?.status;
-  const receiptType = ctx?.receiptType;
-  const items = useMemo(
-    () => (inbox === undefined || !status || !receiptType ? [] : walkItems(query.data?.pages, { inbox, status, receiptType })),
-    [query.data, inbox, status, receiptType],
-  );
-  const pagesLoaded = query.data?.pages.length ?? 0;
-  const { hasNextPage, isFetching, fetchNextPage } = query;
-  useEffect(() => {
-    if (enabled && hasNextPage && !isFetching && walkNeedsMore(items, receiptId, pagesLoaded)) void fetchNextPage();
-  }, [enabled, hasNextPage, isFetching, fetchNextPage, items, receiptId, pagesLoaded]);
-
   const counts = useDocumentCounts(enabled ? companyId : null);
-  const total = Math.max(items.length, ctx ? (walkTotal(counts.data, ctx) ?? 0) : 0);
+  // while the neighbours are read, what the screen brought from the document it came from (its place, the one
+  // before or after) shows at once
+  const found: Neighbours | undefined =
+    query.data ?? (hints.position !== undefined ? { previous: hints.previous ?? null, next: hints.next ?? null, position: hints.position, nearby: [] } : undefined);
+  const listed = ctx ? walkTotal(counts.data, ctx) : null;
+  // not counted (deep in the list): the last document's place is the list's size
+  const last = query.data && query.data.next === null && ctx && doc && inList(doc, ctx) ? listed : null;
+  const position = found?.position ?? last;
+  const total = Math.max(position ?? 0, listed ?? 0);
 
-  const refresh = async () => {
-    if (!ctx || !enabled) return [];
-    await query.refetch();
-    return walkItems(qc.getQueryData<InfiniteData<WalkPage>>(queryKey)?.pages, ctx);
-  };
+  const after = useCallback(async () => (ctx && doc && enabled ? documentAfter(read, doc, ctx) : null), [ctx, doc, enabled, read]);
 
-  return { items, total, loading: query.isPending, refresh };
+  return { previous: found?.previous ?? null, next: found?.next ?? null, position, total, loading: enabled && query.isPending, after };
+}
+
+/** Merge's candidates: the documents of the walked list around this one (read while the Merge panel is open). */
+export function useNearby(companyId: string, ctx: ListContext | null, doc: WalkDocument | null, open: boolean) {
+  const enabled = open && ctx !== null && doc !== null && companyId !== NO_COMPANY;
+  const read = useReadList(companyId, ctx);
+  const query = useQuery({
+    queryKey: editKeys.walk(companyId, { ...(ctx ?? {}), receiptId: doc?.receipt_id ?? '', nearby: true }),
+    enabled,
+    // both sides of the document (its place is not counted)
+    queryFn: async () => (await findNeighbours(read, doc!, ctx!, { position: null }, NEARBY_LIMIT)).nearby,
+    staleTime: WALK_STALE_MS,
+  });
+  const items = useMemo(() => query.data ?? [], [query.data]);
+  return { items, loading: enabled && query.isPending };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { pointBeforeTurn, type QuarterTurn } from '../../../../../shared/page-turns';
 import type { Box, PageBoxesResponse } from '../../../../../shared/schemas/content';
 import { animateScrollTop, scrollParentOf, scrollTargetFor } from '../../../lib/scroll-animation';
@@ -148,8 +148,11 @@ function PageView({
   );
 }
 
-/** The document's pages with their word boxes; a click on a box (or a drawn area) fills the focused field. */
-export function DocumentViewer({
+/**
+ * The document's pages with their word boxes; a click on a box (or a drawn area) fills the focused field. Memoized:
+ * typing in a field (the screen renders on every key) does not render the pages' hundreds of word boxes again.
+ */
+export const DocumentViewer = memo(function DocumentViewer({
   pages,
   boxes,
   rotation,
@@ -206,4 +209,4 @@ export function DocumentViewer({
       ))}
     </div>
   );
-}
+});

@@ -3,7 +3,7 @@ import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { AUTOSAVE_MS } from '../../../../../shared/constants';
-import type { Box, ContentResponse, SchemaField } from '../../../../../shared/schemas/content';
+import type { Box, ContentResponse, PageBoxesResponse, SchemaField } from '../../../../../shared/schemas/content';
 import { CONTENT_MSG, LINE_ITEM_COLUMNS } from '../../../../../shared/schemas/content';
 import { STATUS_TITLES, type ReceiptStatus } from '../../../../../shared/status';
 import { useApi } from '../../../app/api-context';
@@ -25,12 +25,13 @@ import { useReceiptDetail } from '../../receipts/api/receipts';
 import type { Receipt } from '../../receipts/api/types';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
 import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
-import { clearDrafts, draftsToRestore, loadDrafts, retryDelay, storeDrafts } from '../lib/drafts-storage';
+import { clearDrafts, DRAFTS_STORE_MS, draftsToRestore, loadDrafts, retryDelay, storeDrafts } from '../lib/drafts-storage';
 import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
-import { followingDocument, listPath, nextDocument, positionOf, previousDocument, type ListContext } from '../lib/navigation';
-import { useWalk } from '../api/walk';
+import { inList, listPath, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
+import { useStableCallback } from '../lib/stable';
+import { useNearby, useWalk } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
 import { useCategories, useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
@@ -45,6 +46,8 @@ interface NavState {
   listStatus?: ReceiptStatus;
   /** The list's filters as its address had them (`q=…&from=…`): Back returns to the list filtered as it was. */
   listSearch?: string;
+  /** Moved here with previous/next: the document it came from (this one's neighbour) and this one's place. */
+  walk?: WalkHints;
 }
 
 type Popup = { kind: 'table'; id: string } | { kind: 'delete' } | { kind: 'duplicates' } | { kind: 'export' } | null;
@@ -53,6 +56,7 @@ const isConflict = (e: unknown) => e instanceof ApiError && e.status === 409;
 /** A save that failed for a passing reason (no network, the server busy or failing): the autosave tries again. */
 const isTransient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.status === 429 || e.status >= 500;
 const NOT_MERGEABLE: ReadonlyArray<Receipt['status']> = ['archive', 'failed', 'error', 'processing', 'converting', 'saving'];
+const NO_BOXES: PageBoxesResponse[] = [];
 
 /** /edit-receipt/{id}?company_id=: one document, its pages on the left and its fields on the right. */
 export function EditReceiptPage() {
@@ -110,6 +114,15 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const owner = useMemo(() => ({ userId, companyId, receiptId }), [userId, companyId, receiptId]);
   const persistRef = useRef<(values: Record<string, string>) => void>(() => undefined);
   persistRef.current = (values) => storeDrafts(owner, { values, base: base.current, version: restoredVersion.current ?? version() });
+  // (written by storeDraftsNow once the drafts kept in the tab were put back: before, an empty write would drop them)
+  const restoredRef = useRef(false);
+  const storeTimer = useRef<number | null>(null);
+  const storeDraftsNow = useCallback(() => {
+    if (storeTimer.current === null) return;
+    window.clearTimeout(storeTimer.current);
+    storeTimer.current = null;
+    if (restoredRef.current) persistRef.current(draftsRef.current);
+  }, []);
   const readOnly = Boolean(content?.read_only) || receipt?.status === 'archive';
   const receiptType = content?.receipt_type ?? receipt?.receipt_type ?? 'receipt';
   const status = (receipt?.status ?? 'review') as ReceiptStatus;
@@ -117,15 +130,23 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   // ---- the list the user came from
   const listStatus = useRef<ReceiptStatus | null>(nav.listStatus ?? null);
   if (!listStatus.current && receipt) listStatus.current = receipt.status;
-  const ctx: ListContext | null = listStatus.current ? { inbox: Boolean(nav.inbox), status: listStatus.current, receiptType } : null;
-  const walkList = useWalk(companyId, ctx, receiptId);
-  const walk = walkList.items;
-  const position = positionOf(walk, receiptId, walkList.total);
+  const walkStatus = listStatus.current;
+  const ctx = useMemo<ListContext | null>(() => (walkStatus ? { inbox: Boolean(nav.inbox), status: walkStatus, receiptType } : null), [walkStatus, nav.inbox, receiptType]);
+  // The document as the walk places it in the list (created_at, then id); its status and type say whether it is in it.
+  const docCreated = receipt?.created_at;
+  const docStatus = receipt?.status;
+  const docType = receipt?.receipt_type;
+  const walkDoc = useMemo<WalkDocument | null>(
+    () => (docCreated && docStatus && docType ? { receipt_id: receiptId, created_at: docCreated, status: docStatus, receipt_type: docType } : null),
+    [receiptId, docCreated, docStatus, docType],
+  );
+  const walk = useWalk(companyId, ctx, walkDoc, nav.walk);
+  const inWalk = walkDoc !== null && ctx !== null && inList(walkDoc, ctx);
 
   const goTo = useCallback(
-    (id: string) =>
+    (id: string, walkHints?: WalkHints) =>
       navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(companyId)}`, {
-        state: { inbox: nav.inbox, listStatus: listStatus.current ?? undefined, listSearch: nav.listSearch } satisfies NavState,
+        state: { inbox: nav.inbox, listStatus: listStatus.current ?? undefined, listSearch: nav.listSearch, walk: walkHints } satisfies NavState,
       }),
     [navigate, companyId, nav.inbox, nav.listSearch],
   );
@@ -144,6 +165,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   }, [schema, content, receiptType]);
   const items = useMemo(() => datapoints(content?.content ?? []), [content]);
   const serverValue = (id: string) => items.get(id)?.content?.value ?? '';
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
 
   const errors = useMemo(() => {
     const out: Record<string, string> = {};
@@ -167,12 +190,16 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     const pending = { ...draftsRef.current };
     if (!Object.keys(pending).length) return true;
     const run = (async () => {
-      const checked = await calls.validate(Object.entries(pending).map(([id, value]) => ({ id, value }))).catch(() => null);
-      const serverErrors = Object.fromEntries((checked?.errors ?? []).filter((e) => e.id in pending).map((e) => [e.id, e.message]));
       const sendable = Object.entries(pending).filter(([id, v]) => {
         const f = fieldMap.get(id);
         return !f || !formatError(f, v);
       });
+      // Values that stay unsaved (badly formatted) get the server's message; those sent get theirs in the save's
+      // answer (its `errors`), so a save of well-formed values is the one PUT.
+      const toSend = new Set(sendable.map(([id]) => id));
+      const kept = Object.entries(pending).filter(([id]) => !toSend.has(id));
+      const checked = kept.length ? await calls.validate(kept.map(([id, value]) => ({ id, value }))).catch(() => null) : null;
+      const serverErrors = Object.fromEntries((checked?.errors ?? []).filter((e) => e.id in pending).map((e) => [e.id, e.message]));
       setDraftErrors((prev) => ({ ...Object.fromEntries(Object.entries(prev).filter(([k]) => !(k in pending))), ...serverErrors }));
       if (!sendable.length) return;
       const sent = Object.fromEntries(sendable);
@@ -215,7 +242,6 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       setFailures(0);
       for (const k of Object.keys(sent)) if (draftsRef.current[k] === sent[k]) delete base.current[k];
       keepDrafts((k, v) => !(k in sent && sent[k] === v));
-      void qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) });
     })();
     saving.current = run;
     try {
@@ -248,7 +274,23 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     info.show(UNSAVED_CHANGES, 'error');
     return false;
   }, [flush, info]);
-  const leave = useCallback((go: () => void) => void saveBeforeLeaving().then((saved) => saved && go()), [saveBeforeLeaving]);
+  const leave = useCallback(
+    (go: () => void) => {
+      storeDraftsNow();
+      void saveBeforeLeaving().then((saved) => saved && go());
+    },
+    [saveBeforeLeaving, storeDraftsNow],
+  );
+
+  // Previous / next in the list: the document moved to knows this one as its neighbour, and its place
+  const goNext = () => {
+    const to = walk.next;
+    if (to) leave(() => goTo(to, inWalk ? { previous: receiptId, position: walk.position === null ? null : walk.position + 1 } : undefined));
+  };
+  const goPrevious = () => {
+    const to = walk.previous;
+    if (to) leave(() => goTo(to, inWalk ? { next: receiptId, position: walk.position === null ? null : walk.position - 1 } : undefined));
+  };
 
   // The drafts kept in the tab come back once the document is loaded (not on a read-only one), as unsaved
   // drafts the autosave stores; from then on the tab's copy follows every change.
@@ -266,9 +308,24 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     restoredVersion.current = back.version;
     setDrafts((d) => ({ ...back.values, ...d }));
   }, [restored, content, receipt, userId, readOnly, owner]);
+  // Written a moment after the last change rather than on every key (a key in a 300-line grid must stay quick), and
+  // at once whenever the page may go: pagehide (a reload, a closed tab), beforeunload, a move to another document
+  // or screen (leave), and the screen's unmount (the browser's Back, the sign-in after an expired session).
+  restoredRef.current = restored;
   useEffect(() => {
-    if (restored) persistRef.current(drafts);
-  }, [drafts, restored]);
+    if (!restored) return;
+    if (storeTimer.current !== null) window.clearTimeout(storeTimer.current);
+    storeTimer.current = window.setTimeout(storeDraftsNow, DRAFTS_STORE_MS);
+  }, [drafts, restored, storeDraftsNow]);
+  useEffect(() => {
+    window.addEventListener('pagehide', storeDraftsNow);
+    window.addEventListener('beforeunload', storeDraftsNow);
+    return () => {
+      window.removeEventListener('pagehide', storeDraftsNow);
+      window.removeEventListener('beforeunload', storeDraftsNow);
+      storeDraftsNow();
+    };
+  }, [storeDraftsNow]);
 
   // Reloading or closing the tab with something unsaved asks first (the drafts are kept in the tab either way).
   useEffect(() => {
@@ -303,11 +360,11 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   // once the autosave has stored what was typed so far.
   const [typedField, setTypedField] = useState<string | null>(null);
   useEffect(() => setTypedField(null), [focusedId]);
-  const onChange = (id: string, value: string) => {
-    if (!(id in base.current)) base.current[id] = serverValue(id);
+  const onChange = useCallback((id: string, value: string) => {
+    if (!(id in base.current)) base.current[id] = itemsRef.current.get(id)?.content?.value ?? '';
     setDrafts((d) => ({ ...d, [id]: value }));
     setTypedField(id);
-  };
+  }, []);
 
   // ---- picking a box on the page fills the focused field
   const onPick = async (page: number, box: Box, file: string | null) => {
@@ -361,7 +418,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       setBusy(null);
     }
   };
-  const gridColumns = schema.filter((f) => (LINE_ITEM_COLUMNS as readonly string[]).includes(f.id)).map((f) => ({ id: f.id, label: f.label }));
+  const gridColumns = useMemo(() => schema.filter((f) => (LINE_ITEM_COLUMNS as readonly string[]).includes(f.id)).map((f) => ({ id: f.id, label: f.label })), [schema]);
 
   // ---- stakeholders: the server says whether the party is new; typing a name offers the company's stakeholders
   const stakeholderKind = stakeholderOf(receiptType);
@@ -418,9 +475,9 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const afterAction = async (answer: unknown) => {
     const updated = receiptOfPayload((answer as { receipt?: unknown })?.receipt ?? answer);
     if (updated) cache.applyReceipt(updated);
-    const before = walk;
-    const fresh = await walkList.refresh().catch(() => []);
-    const next = nextDocument(fresh, receiptId, before);
+    // the list changed: neighbours found before are read again when their document opens
+    void qc.invalidateQueries({ queryKey: editKeys.walk(companyId), refetchType: 'none' });
+    const next = await walk.after().catch(() => null);
     if (next) goTo(next);
     else navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status }));
   };
@@ -515,6 +572,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     try {
       await api.post(`/receipts/${encodeURIComponent(receiptId)}/combine`, { receipt_id: otherId, version: version() }, { query: { company_id: companyId } });
       cache.applyDelete(otherId);
+      void qc.invalidateQueries({ queryKey: editKeys.walk(companyId), refetchType: 'none' });
       setMerge(false);
       await Promise.all([qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) }), calls.refresh(), qc.invalidateQueries({ queryKey: editKeys.boxes(receiptId, companyId) })]);
       info.show('Documents merged', 'success');
@@ -536,8 +594,10 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     return () => window.clearInterval(t);
   }, [busyStatus, qc, receiptId, companyId, calls]);
 
-  // Merge candidates carry their first page's URL (GET receipts/{id}/preview), for the first ten.
-  const candidateIds = merge ? walk.filter((w) => w.receipt_id !== receiptId).map((w) => w.receipt_id).slice(0, 10) : [];
+  // Merge candidates: the documents of the list around this one, with their first page's URL (GET
+  // receipts/{id}/preview) for the first ten.
+  const nearby = useNearby(companyId, ctx, walkDoc, merge);
+  const candidateIds = merge ? nearby.items.filter((w) => w.receipt_id !== receiptId).map((w) => w.receipt_id).slice(0, 10) : [];
   const previews = useQueries({
     queries: candidateIds.map((cid) => ({
       queryKey: ['edit-receipt', 'preview', cid, companyId],
@@ -553,6 +613,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   // ---- keyboard
   const actRef = useRef(act);
   actRef.current = act;
+  const moveRef = useRef({ goNext, goPrevious });
+  moveRef.current = { goNext, goPrevious };
   const popupRef = useRef(popup);
   popupRef.current = popup;
   useEffect(() => {
@@ -575,16 +637,12 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
         case 'previousField':
           moveField(-1);
           break;
-        case 'nextDocument': {
-          const n = followingDocument(walk, receiptId);
-          if (n) leave(() => goTo(n));
+        case 'nextDocument':
+          moveRef.current.goNext();
           break;
-        }
-        case 'previousDocument': {
-          const p = previousDocument(walk, receiptId);
-          if (p) leave(() => goTo(p));
+        case 'previousDocument':
+          moveRef.current.goPrevious();
           break;
-        }
         case 'confirm':
           void actRef.current('confirm');
           break;
@@ -610,12 +668,33 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [walk, receiptId, flush, leave, goTo, grid, panel]);
+  }, [flush, grid, panel]);
 
   // Leaving the page otherwise (the browser's Back) saves what was typed; what fails stays in the tab's storage.
   const flushRef = useRef(flush);
   flushRef.current = flush;
   useEffect(() => () => void flushRef.current(), []);
+
+  // ---- what the form, the pop-up and the pages are given: the same objects while what they show is the same, so
+  // a key typed renders the field typed in (and its row of the Lines pop-up), not the whole screen's 3,000 inputs
+  const events = useMemo<FieldEvents>(() => ({ drafts, errors, readOnly, showKeys, focusedId, onFocus: setFocusedId, onChange }), [drafts, errors, readOnly, showKeys, focusedId, onChange]);
+  const focused = focusedId ? items.get(focusedId) : undefined;
+  const shown = showKeys ? focused?.related_content : focused?.content;
+  const highlights = useMemo<Highlight[]>(
+    () => (shown?.position && shown.page ? [{ page: shown.page, box: shown.position, tone: showKeys ? 'key' : 'value' }] : []),
+    [shown, showKeys],
+  );
+  const receiptPages = receipt?.pages;
+  const pages = useMemo(() => (receiptPages ?? []).map((p) => ({ ...p, url: p.url ?? null })), [receiptPages]);
+  const viewerGrid = useMemo(() => (grid ? { parts: grid, columns: gridColumns, onChange: setGrid } : null), [grid, gridColumns]);
+  const pickBox = useStableCallback((page: number, box: Box, file: string | null) => void onPick(page, box, file));
+  const addRowAfter = useStableCallback((after?: string) => {
+    const tid = popup?.kind === 'table' ? popup.id : null;
+    if (tid) void rowCall(() => calls.addLine(version(), tid, after));
+  });
+  const deleteRow = useStableCallback((row: string) => void rowCall(() => calls.deleteLine(version(), row)));
+  const moveRow = useStableCallback((row: string, pos: number) => void rowCall(() => calls.moveLine(version(), row, pos)));
+  const closePopup = useCallback(() => setPopup(null), []);
 
   // ---- rendering
   if (receiptQ.isPending || contentQ.isPending) return <LoadingBlock label="Loading document" />;
@@ -631,12 +710,6 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     );
   }
 
-  const focused = focusedId ? items.get(focusedId) : undefined;
-  const highlights: Highlight[] = [];
-  const shown = showKeys ? focused?.related_content : focused?.content;
-  if (shown?.position && shown.page) highlights.push({ page: shown.page, box: shown.position, tone: showKeys ? 'key' : 'value' });
-  const events: FieldEvents = { drafts, errors, readOnly, showKeys, focusedId, onFocus: setFocusedId, onChange };
-  const pages = receipt.pages.map((p) => ({ ...p, url: p.url ?? null }));
   const table = popup?.kind === 'table' ? popup.id : null;
 
   return (
@@ -646,11 +719,11 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           <Icon name="chevronLeft" />
         </button>
         <div className="er-pager" data-testid="pager">
-          <button type="button" className="icon-btn" aria-label="Previous document" disabled={!previousDocument(walk, receiptId)} onClick={() => leave(() => goTo(previousDocument(walk, receiptId)!))}>
+          <button type="button" className="icon-btn" aria-label="Previous document" disabled={!walk.previous} onClick={goPrevious}>
             <Icon name="chevronLeft" size={18} />
           </button>
-          <span data-testid="pager-position">{position.index > 0 ? `${position.index}/${position.total}` : `–/${position.total}`}</span>
-          <button type="button" className="icon-btn" aria-label="Next document" disabled={!followingDocument(walk, receiptId)} onClick={() => leave(() => goTo(followingDocument(walk, receiptId)!))}>
+          <span data-testid="pager-position">{walk.position !== null && inWalk ? `${walk.position}/${walk.total}` : `–/${walk.total}`}</span>
+          <button type="button" className="icon-btn" aria-label="Next document" disabled={!walk.next} onClick={goNext}>
             <Icon name="chevronRight" size={18} />
           </button>
         </div>
@@ -769,26 +842,26 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           )}
           <DocumentViewer
             pages={pages}
-            boxes={boxesQ.data?.pages ?? []}
+            boxes={boxesQ.data?.pages ?? NO_BOXES}
             rotation={rotation}
             highlights={highlights}
             pickable={Boolean(focusedId) && !readOnly}
-            onPick={(page, box, file) => void onPick(page, box, file)}
-            grid={grid ? { parts: grid, columns: gridColumns, onChange: setGrid } : null}
+            onPick={pickBox}
+            grid={viewerGrid}
           />
         </section>
 
         <section className="er-right">
           {merge ? (
             <MergePanel
-              candidates={walk
+              candidates={nearby.items
                 // The server combines neither read-only, busy nor failed documents
                 .filter((w) => w.receipt_id !== receiptId && !NOT_MERGEABLE.includes((w as unknown as Receipt).status))
                 .map((w) => {
                   const r = w as unknown as Receipt;
                   return { receipt_id: r.receipt_id, original_file_name: r.original_file_name, created_at: r.created_at, url: thumbnail(r.receipt_id) };
                 })}
-              loading={walkList.loading}
+              loading={nearby.loading}
               busy={busy === 'merge'}
               onMerge={(other) => void doMerge(other)}
               onClose={() => setMerge(false)}
@@ -824,10 +897,10 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           content={content.content}
           receiptType={receiptType}
           events={events}
-          onAdd={(after) => void rowCall(() => calls.addLine(version(), table, after))}
-          onDelete={(row) => void rowCall(() => calls.deleteLine(version(), row))}
-          onMove={(row, pos) => void rowCall(() => calls.moveLine(version(), row, pos))}
-          onClose={() => setPopup(null)}
+          onAdd={addRowAfter}
+          onDelete={deleteRow}
+          onMove={moveRow}
+          onClose={closePopup}
         />
       )}
       {popup?.kind === 'delete' && (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { ContentItem, SchemaField } from '../../../../../shared/schemas/content';
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useCombobox, type ComboboxInputProps } from '../../../components/ui/combobox';
@@ -274,8 +274,9 @@ export function FieldForm({
   /** Integrations: a failed export can be sent again from its error. */
   onSendAgain?: () => void;
 }) {
-  const sections = formSections(schema, content, tab, receiptType);
-  const tables = formTables(schema, content, tab, receiptType);
+  // (built again only when the content, the schema or the tab changes: not on every key typed)
+  const sections = useMemo(() => formSections(schema, content, tab, receiptType), [schema, content, tab, receiptType]);
+  const tables = useMemo(() => formTables(schema, content, tab, receiptType), [schema, content, tab, receiptType]);
   const stakeholderName = receiptType === 'invoice' ? 'customer_name' : 'supplier_name';
   return (
     <div className="er-form" data-testid="field-form">

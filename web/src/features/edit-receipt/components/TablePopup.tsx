@@ -1,11 +1,69 @@
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ContentItem, SchemaField } from '../../../../../shared/schemas/content';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
-import { formTables, type ReceiptKind } from '../lib/form';
+import { formTable, sameTableRow, type FormTableRow, type ReceiptKind } from '../lib/form';
+import { ROW_HEIGHT, rowsToDraw, withGaps, type ScrollView } from '../lib/table-window';
 import { FieldInput, type FieldEvents } from './FieldForm';
 
-/** The line-items grid popup and the multivalue popup: every row of one table, editable. */
+interface RowProps {
+  row: FormTableRow;
+  /** 0-based place of the row. */
+  index: number;
+  last: boolean;
+  events: FieldEvents;
+  onMove(rowId: string, position: number): void;
+  onDelete(rowId: string): void;
+}
+
+/**
+ * One row of the grid. A key typed in a cell renders that cell's row only: a row renders again when something it
+ * shows changed (sameTableRow: its cells' values, drafts, errors and focus, its place, the mode), so a table of
+ * hundreds of rows stays quick to type in.
+ */
+const TableRow = memo(
+  function TableRow({ row, index, last, events, onMove, onDelete }: RowProps) {
+    return (
+      <tr data-testid="popup-row" aria-rowindex={index + 2}>
+        <td className="er-col-no">{index + 1}</td>
+        {row.cells.map((cell) => (
+          <td key={cell.id}>
+            <FieldInput field={cell} events={events} compact row={index + 1} />
+          </td>
+        ))}
+        {!events.readOnly && (
+          <td className="er-col-tools">
+            <button type="button" className="icon-btn icon-btn-sm" aria-label="Move up" disabled={index === 0} onClick={() => onMove(row.id, index - 1)}>
+              <Icon name="chevronLeft" size={14} style={{ transform: 'rotate(90deg)' }} />
+            </button>
+            <button type="button" className="icon-btn icon-btn-sm" aria-label="Move down" disabled={last} onClick={() => onMove(row.id, index + 1)}>
+              <Icon name="chevronRight" size={14} style={{ transform: 'rotate(90deg)' }} />
+            </button>
+            <button type="button" className="icon-btn icon-btn-sm" aria-label="Delete row" onClick={() => onDelete(row.id)}>
+              <Icon name="trash" size={14} />
+            </button>
+          </td>
+        )}
+      </tr>
+    );
+  },
+  (a, b) =>
+    a.index === b.index &&
+    a.last === b.last &&
+    a.onMove === b.onMove &&
+    a.onDelete === b.onDelete &&
+    a.events.readOnly === b.events.readOnly &&
+    a.events.showKeys === b.events.showKeys &&
+    a.events.onFocus === b.events.onFocus &&
+    a.events.onChange === b.events.onChange &&
+    sameTableRow(a.row, b.row, a.events, b.events),
+);
+
+/**
+ * The line-items grid popup and the multivalue popup: every row of one table, editable. A long table draws the
+ * rows in and near its view only (lib/table-window.ts), the others stood in for by empty rows of their height.
+ */
 export function TablePopup({
   tableId,
   schema,
@@ -27,14 +85,45 @@ export function TablePopup({
   onMove(rowId: string, position: number): void;
   onClose(): void;
 }) {
-  const table = [...formTables(schema, content, 'details', receiptType), ...formTables(schema, content, 'advanced', receiptType)].find((t) => t.id === tableId);
+  const table = useMemo(() => formTable(schema, content, tableId, receiptType), [schema, content, tableId, receiptType]);
+  // the row of each cell: the focused cell's row stays drawn wherever the view goes
+  const rowOfCell = useMemo(() => new Map((table?.rows ?? []).flatMap((r, i) => r.cells.map((c) => [c.id, i] as const))), [table]);
+  const wrap = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState<ScrollView>(() => ({ top: 0, height: typeof window === 'undefined' ? 600 : window.innerHeight }));
+  const [rowHeight, setRowHeight] = useState(ROW_HEIGHT);
+  const frame = useRef(0);
+  const onScroll = useCallback(() => {
+    if (frame.current) return;
+    frame.current = window.requestAnimationFrame(() => {
+      frame.current = 0;
+      const el = wrap.current;
+      if (!el) return;
+      // a new state only when the view moved by a row or changed its height
+      setView((v) => (Math.abs(v.top - el.scrollTop) < rowHeight / 2 && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+    });
+  }, [rowHeight]);
+  useLayoutEffect(() => {
+    const el = wrap.current;
+    if (!el) return;
+    setView({ top: el.scrollTop, height: el.clientHeight });
+    // the rows' height: the average of those drawn first (a row with an error under a field is taller)
+    const drawnRows = [...el.querySelectorAll<HTMLElement>('[data-testid="popup-row"]')];
+    const h = drawnRows.length ? drawnRows.reduce((sum, r) => sum + r.getBoundingClientRect().height, 0) / drawnRows.length : 0;
+    if (h && Math.abs(h - rowHeight) > 0.5) setRowHeight(h);
+    return () => window.cancelAnimationFrame(frame.current);
+    // measured once the pop-up is open
+  }, []);
   if (!table) return null;
+  const focusedRow = events.focusedId !== null ? rowOfCell.get(events.focusedId) : undefined;
+  const drawn = withGaps(table.rows.length, rowsToDraw(table.rows.length, view, rowHeight, focusedRow === undefined ? [] : [focusedRow]));
+  const span = table.columns.length + (events.readOnly ? 1 : 2);
   return (
-    <Modal title={table.label} onClose={onClose} testId={`popup-${table.schemaId}`} size="md">
-      <div className="er-table-wrap">
-        <table className="er-table">
+    // (no blurred backdrop: it would be drawn again with every key typed)
+    <Modal title={table.label} onClose={onClose} testId={`popup-${table.schemaId}`} size="md" blur={false}>
+      <div className="er-table-wrap" ref={wrap} onScroll={onScroll}>
+        <table className="er-table" aria-rowcount={table.rows.length + 1}>
           <thead>
-            <tr>
+            <tr aria-rowindex={1}>
               <th className="er-col-no">#</th>
               {table.columns.map((c) => (
                 <th key={c.id}>
@@ -46,29 +135,15 @@ export function TablePopup({
             </tr>
           </thead>
           <tbody>
-            {table.rows.map((row, i) => (
-              <tr key={row.id} data-testid="popup-row">
-                <td className="er-col-no">{i + 1}</td>
-                {row.cells.map((cell) => (
-                  <td key={cell.id}>
-                    <FieldInput field={cell} events={events} compact row={i + 1} />
-                  </td>
-                ))}
-                {!events.readOnly && (
-                  <td className="er-col-tools">
-                    <button type="button" className="icon-btn icon-btn-sm" aria-label="Move up" disabled={i === 0} onClick={() => onMove(row.id, i - 1)}>
-                      <Icon name="chevronLeft" size={14} style={{ transform: 'rotate(90deg)' }} />
-                    </button>
-                    <button type="button" className="icon-btn icon-btn-sm" aria-label="Move down" disabled={i === table.rows.length - 1} onClick={() => onMove(row.id, i + 1)}>
-                      <Icon name="chevronRight" size={14} style={{ transform: 'rotate(90deg)' }} />
-                    </button>
-                    <button type="button" className="icon-btn icon-btn-sm" aria-label="Delete row" onClick={() => onDelete(row.id)}>
-                      <Icon name="trash" size={14} />
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
+            {drawn.map((d) =>
+              'gap' in d ? (
+                <tr key={`gap-${d.at}`} aria-hidden="true" data-testid="popup-gap" style={{ height: d.gap * rowHeight }}>
+                  <td colSpan={span} style={{ padding: 0, border: 0 }} />
+                </tr>
+              ) : (
+                <TableRow key={table.rows[d.row]!.id} row={table.rows[d.row]!} index={d.row} last={d.row === table.rows.length - 1} events={events} onMove={onMove} onDelete={onDelete} />
+              ),
+            )}
             {table.rows.length === 0 && (
               <tr>
                 <td colSpan={table.columns.length + 2} className="muted">

@@ -1,10 +1,14 @@
 /**
  * The edit screen's unsaved values, kept in the tab's sessionStorage so that a reload, a closed-and-restored tab
  * or a sign-in after an expired session finds them again. One entry per user (Cognito sub), company and document:
- * another user signing in on this tab never sees them. The entry is written as the user types and removed once
- * everything typed is saved.
+ * another user signing in on this tab never sees them. The entry is written DRAFTS_STORE_MS after the user stops
+ * typing, and at once whenever the page may go (pagehide, beforeunload, a move to another document or screen, the
+ * screen's unmount: EditReceiptPage.tsx), and removed once everything typed is saved.
  */
 export const DRAFTS_PREFIX = 'receipts.edit-drafts.v1';
+
+/** How long after the last change the drafts are written to the tab's storage (not on every key typed). */
+export const DRAFTS_STORE_MS = 400;
 
 export interface DraftOwner {
   /** The signed-in user's sub. */

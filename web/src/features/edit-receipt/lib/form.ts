@@ -31,12 +31,17 @@ export interface FormSection {
   fields: FormField[];
 }
 
+export interface FormTableRow {
+  id: string;
+  cells: FormField[];
+}
+
 export interface FormTable {
   id: string;
   schemaId: string;
   label: string;
   columns: SchemaField[];
-  rows: { id: string; cells: FormField[] }[];
+  rows: FormTableRow[];
   grid: ContentItem['grid'];
 }
 
@@ -93,6 +98,25 @@ function rank(id: string, first: string): number {
   return 2;
 }
 
+function tableOf(schema: SchemaField[], mv: ContentItem, f: SchemaField, type: ReceiptKind): FormTable {
+  const tuple = schema.find((s) => s.parent_schema_id === f.id && s.category === 'tuple');
+  const columns = schema.filter((s) => s.parent_schema_id === tuple?.id && !s.hidden);
+  return {
+    id: mv.id,
+    schemaId: mv.schema_id,
+    label: f.label,
+    columns,
+    grid: mv.grid,
+    rows: mv.children.map((row) => ({
+      id: row.id,
+      cells: columns.flatMap((col) => {
+        const cell = row.children.find((c) => c.schema_id === col.id);
+        return cell ? [toField(cell, col, type)] : [];
+      }),
+    })),
+  };
+}
+
 /** The tables (multivalues) shown on a tab. */
 export function formTables(schema: SchemaField[], content: ContentItem[], tab: Tab, type: ReceiptKind): FormTable[] {
   const byId = new Map(schema.map((f) => [f.id, f]));
@@ -101,25 +125,42 @@ export function formTables(schema: SchemaField[], content: ContentItem[], tab: T
     .flatMap((mv) => {
       const f = byId.get(mv.schema_id);
       if (!f || f.hidden || f.tab !== tab) return [];
-      const tuple = schema.find((s) => s.parent_schema_id === f.id && s.category === 'tuple');
-      const columns = schema.filter((s) => s.parent_schema_id === tuple?.id && !s.hidden);
-      return [
-        {
-          id: mv.id,
-          schemaId: mv.schema_id,
-          label: f.label,
-          columns,
-          grid: mv.grid,
-          rows: mv.children.map((row) => ({
-            id: row.id,
-            cells: columns.flatMap((col) => {
-              const cell = row.children.find((c) => c.schema_id === col.id);
-              return cell ? [toField(cell, col, type)] : [];
-            }),
-          })),
-        },
-      ];
+      return [tableOf(schema, mv, f, type)];
     });
+}
+
+/** One table shown on either tab (the Lines pop-up), by its content id; null when there is none. */
+export function formTable(schema: SchemaField[], content: ContentItem[], id: string, type: ReceiptKind): FormTable | null {
+  const mv = content.find((i) => i.category === 'multivalue' && i.id === id);
+  const f = mv && schema.find((s) => s.id === mv.schema_id);
+  if (!mv || !f || f.hidden || (f.tab !== 'details' && f.tab !== 'advanced')) return null;
+  return tableOf(schema, mv, f, type);
+}
+
+/** What a table row's cells show from the screen's state: the value typed (drafts), the error, the focus. */
+export interface CellState {
+  drafts: Record<string, string>;
+  errors: Record<string, string>;
+  focusedId: string | null;
+}
+
+/**
+ * Whether a table row shows the same before and after a change (so it need not render again): the same cells with
+ * the same values, labels and keys, and for each the same draft, error and focus. Rows rebuilt from a new content
+ * (every save answers the whole content) compare by value, so a save renders only the rows it changed.
+ */
+export function sameTableRow(a: FormTableRow, b: FormTableRow, sa: CellState, sb: CellState): boolean {
+  if (a.id !== b.id || a.cells.length !== b.cells.length) return false;
+  for (let k = 0; k < a.cells.length; k++) {
+    const x = a.cells[k]!;
+    const y = b.cells[k]!;
+    if (x !== y) {
+      if (x.id !== y.id || x.value !== y.value || x.label !== y.label || x.type !== y.type || x.required !== y.required || x.options !== y.options) return false;
+      if ((x.related?.value ?? null) !== (y.related?.value ?? null)) return false;
+    }
+    if (sa.drafts[x.id] !== sb.drafts[x.id] || sa.errors[x.id] !== sb.errors[x.id] || (sa.focusedId === x.id) !== (sb.focusedId === x.id)) return false;
+  }
+  return true;
 }
 
 /** Every datapoint of the content by id (to look values and boxes up). */

@@ -3,6 +3,7 @@
  * except processing and unassigned counts; from a status list only that status. Only documents of the same
  * type (receipt / invoice) as the current one are walked after an action.
  */
+import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
 import type { ReceiptStatus } from '../../../../../shared/status';
 
 export interface ListContext {
@@ -16,9 +17,10 @@ export interface ListItem {
   receipt_id: string;
   status: ReceiptStatus;
   receipt_type: 'receipt' | 'invoice';
+  created_at: string;
 }
 
-export function inList(item: ListItem, ctx: ListContext): boolean {
+export function inList(item: Pick<ListItem, 'status' | 'receipt_type'>, ctx: ListContext): boolean {
   if (item.receipt_type !== ctx.receiptType) return false;
   if (ctx.inbox) return item.status !== 'processing' && item.status !== 'unassigned' && item.status !== 'converting' && item.status !== 'saving';
   return item.status === ctx.status;
@@ -29,65 +31,197 @@ export function listPath(ctx: Pick<ListContext, 'inbox' | 'status'>): string {
   return `/receipts/${ctx.inbox ? 'inbox' : ctx.status}`;
 }
 
-/**
- * n/total of the current document among the list's loaded documents (n is 0 when it is not among them); the
- * total is the list's size when known (`total`), never less than the documents loaded.
- */
-export function positionOf(items: ListItem[], id: string, total = items.length): { index: number; total: number } {
-  return { index: items.findIndex((i) => i.receipt_id === id) + 1, total: Math.max(total, items.length) };
-}
-
-/**
- * The document after `id` in the list (wrapping to the start), skipping `id` itself; null when there is none.
- * `before` is the list as it was when the action started, so a document that left the list still has a place.
- */
-export function nextDocument(items: ListItem[], id: string, before: ListItem[] = items): string | null {
-  const others = items.filter((i) => i.receipt_id !== id);
-  if (!others.length) return null;
-  const at = before.findIndex((i) => i.receipt_id === id);
-  if (at >= 0) {
-    for (let k = at + 1; k < before.length; k++) {
-      const candidate = before[k]!.receipt_id;
-      if (others.some((o) => o.receipt_id === candidate)) return candidate;
-    }
-  }
-  return others[0]!.receipt_id;
-}
-
-export function previousDocument(items: ListItem[], id: string): string | null {
-  const at = items.findIndex((i) => i.receipt_id === id);
-  if (at > 0) return items[at - 1]!.receipt_id;
-  return null;
-}
-
-export function followingDocument(items: ListItem[], id: string): string | null {
-  const at = items.findIndex((i) => i.receipt_id === id);
-  if (at >= 0 && at < items.length - 1) return items[at + 1]!.receipt_id;
-  return null;
-}
-
-/** A page of GET /receipts as the walk reads it. */
+/** A page of GET /receipts as the walk reads it (newest first; `next` continues below its last item). */
 export interface WalkPage {
   items: ListItem[];
   next?: string | null;
 }
 
-/** The documents of the context among the pages loaded so far, in the list's order. */
-export function walkItems(pages: ReadonlyArray<WalkPage> | undefined, ctx: ListContext): ListItem[] {
-  return (pages ?? []).flatMap((p) => p.items).filter((i) => inList(i, ctx));
-}
-
-/** Pages read while looking for a document that is not among them (a list of 1,000 documents). */
-export const WALK_SEARCH_PAGES = 20;
+/**
+ * Where a document sorts in every list: newest first by created_at, then by receipt_id (the list's sort key,
+ * `sortKeyOf` in lambdas/core/documents/list.ts).
+ */
+export const listKey = (d: Pick<ListItem, 'created_at' | 'receipt_id'>): string => `${d.created_at}#${d.receipt_id}`;
 
 /**
- * Whether the walk needs the list's next page: the current document and the one after it must be loaded (for
- * n/total and next), or the document is not found yet (up to WALK_SEARCH_PAGES pages).
+ * One read of the walked list: GET /receipts with the list's filters (company, status, type) and these. Both
+ * created_at bounds are inclusive (a full timestamp is one instant), so a read around a document also returns it.
  */
-export function walkNeedsMore(items: ListItem[], id: string, pagesLoaded: number): boolean {
-  const at = items.findIndex((i) => i.receipt_id === id);
-  if (at < 0) return pagesLoaded < WALK_SEARCH_PAGES;
-  return at === items.length - 1;
+export interface ListQuery {
+  created_at_after?: string;
+  created_at_before?: string;
+  limit: number;
+  next?: string;
+}
+export type ReadList = (query: ListQuery) => Promise<WalkPage>;
+
+/** The current document as the walk needs it. */
+export type WalkDocument = Pick<ListItem, 'receipt_id' | 'created_at' | 'status' | 'receipt_type'>;
+
+export interface Neighbours {
+  /** The document before this one in the list (newer); null at the list's start. */
+  previous: string | null;
+  /** The document after this one (older); null at the list's end. */
+  next: string | null;
+  /** This document's place in the list (1 = the newest) when counted: null past the POSITION_PAGES first pages. */
+  position: number | null;
+  /** Documents of the list next to this one, in the list's order, this one left out (what Merge offers). */
+  nearby: ListItem[];
+}
+
+/**
+ * What the screen already knows when it moved here with previous/next from a neighbour: that neighbour (the
+ * document before or after this one) and the place (the neighbour's ± 1; null when that was not counted).
+ */
+export interface WalkHints {
+  previous?: string;
+  next?: string;
+  position?: number | null;
+}
+
+/** The list's first pages read to count this document's place (n of n/total); further down it shows '–'. */
+export const POSITION_PAGES = 4;
+/** The documents after this one read at once: for the next one, and for Merge's candidates (`nearby`). */
+export const OLDER_LIMIT = 5;
+export const NEARBY_LIMIT = 20;
+/** Pages read past documents the walk leaves out (an inbox's processing ones) before giving up. */
+export const SKIP_PAGES = 10;
+/** The first time window above the document looked at for the one before it, then ×WINDOW_GROWTH. */
+export const FIRST_WINDOW_MS = 60 * 60 * 1000;
+export const WINDOW_GROWTH = 8;
+/** Reads of time windows at most (growing, then halving a window of more than a page). */
+export const MAX_WINDOW_READS = 40;
+const NEARBY = 10;
+
+/** The documents after `doc` in the list (older), the first `limit` of them: one read, more only past left-out ones. */
+async function readOlder(read: ReadList, doc: WalkDocument, ctx: ListContext, limit = OLDER_LIMIT): Promise<ListItem[]> {
+  const key = listKey(doc);
+  const out: ListItem[] = [];
+  let next: string | undefined;
+  for (let pages = 0; pages < SKIP_PAGES; pages++) {
+    const page = await read({ created_at_before: doc.created_at, limit: pages ? LIST_PAGE_SIZE : limit, ...(next ? { next } : {}) });
+    out.push(...page.items.filter((i) => listKey(i) < key && inList(i, ctx)));
+    if (out.length || !page.next) break;
+    next = page.next;
+  }
+  return out.slice(0, limit);
+}
+
+/**
+ * The documents of the list newer than `doc` and closest to it, found in time windows above it (an hour, then ×8;
+ * a window of more than a page is halved), so a document deep in a long list costs a few small reads, not the list
+ * down to it. `ceiling`: a document read above it, whose window is known to hold it. Empty when none is in the list
+ * between them.
+ */
+async function nearestNewer(read: ReadList, doc: WalkDocument, ctx: ListContext, ceiling: string): Promise<ListItem[]> {
+  const key = listKey(doc);
+  const t0 = Date.parse(doc.created_at);
+  const newer = (items: ListItem[]) => items.filter((i) => listKey(i) > key && inList(i, ctx));
+  const ceilingSpan = Math.max(0, Date.parse(ceiling) - t0);
+  let lo = 0; // [t0, t0 + lo) holds no document of the list newer than this one
+  let hi = ceilingSpan; // the window up to t0 + hi holds one (the ceiling), or more than a page once `overflowed`
+  let overflowed = false;
+  let width = FIRST_WINDOW_MS;
+  const windowOf = (from: number, to: number) => ({ created_at_after: new Date(t0 + from).toISOString(), created_at_before: new Date(t0 + to).toISOString(), limit: LIST_PAGE_SIZE });
+  for (let reads = 0; reads < MAX_WINDOW_READS; reads++) {
+    if (overflowed && lo >= hi) {
+      // more than a page of documents within one millisecond: that window is read through
+      const out: ListItem[] = [];
+      let next: string | undefined;
+      for (let pages = 0; pages < SKIP_PAGES; pages++) {
+        const page = await read({ ...windowOf(hi, hi), ...(next ? { next } : {}) });
+        out.push(...newer(page.items));
+        if (!page.next) break;
+        next = page.next;
+      }
+      if (out.length) return out;
+      // none of the list there: on above it, up to the ceiling
+      lo = hi + 1;
+      hi = ceilingSpan;
+      overflowed = false;
+      width = FIRST_WINDOW_MS;
+      if (lo > hi) return [];
+      continue;
+    }
+    const to = overflowed ? Math.floor((lo + hi) / 2) : Math.min(lo + width, hi);
+    const page = await read(windowOf(lo, to));
+    if (!page.next) {
+      const found = newer(page.items);
+      if (found.length) return found;
+      if (!overflowed && to >= hi) return [];
+      lo = to + 1;
+      width *= WINDOW_GROWTH;
+    } else {
+      hi = to;
+      overflowed = true;
+    }
+  }
+  return [];
+}
+
+/**
+ * The documents before `doc` (newer), read from the list's start: its first page tells whether there are any (and
+ * holds them near the top of the list); with `count`, up to POSITION_PAGES pages are read to count its place.
+ * Deeper, the one before it is looked for in time windows above it (nearestNewer), unless `previous` is known.
+ */
+async function readNewer(read: ReadList, doc: WalkDocument, ctx: ListContext, opts: { count: boolean; previous?: string }): Promise<{ previous: string | null; position: number | null; items: ListItem[] }> {
+  const key = listKey(doc);
+  const newer: ListItem[] = [];
+  let ceiling = '';
+  let next: string | undefined;
+  for (let pages = 1; ; pages++) {
+    const page = await read({ created_at_after: doc.created_at, limit: LIST_PAGE_SIZE, ...(next ? { next } : {}) });
+    newer.push(...page.items.filter((i) => listKey(i) > key && inList(i, ctx)));
+    const last = page.items[page.items.length - 1];
+    if (!page.next || !last || listKey(last) <= key) {
+      return { previous: newer[newer.length - 1]?.receipt_id ?? null, position: inList(doc, ctx) ? newer.length + 1 : null, items: newer.slice(-NEARBY) };
+    }
+    ceiling = last.created_at;
+    if (!opts.count || pages >= POSITION_PAGES) break;
+    next = page.next;
+  }
+  if (opts.previous !== undefined) return { previous: opts.previous, position: null, items: [] };
+  const found = await nearestNewer(read, doc, ctx, ceiling);
+  const nearest = found.length ? found : newer;
+  return { previous: nearest[nearest.length - 1]?.receipt_id ?? null, position: null, items: nearest.slice(-NEARBY) };
+}
+
+/**
+ * The neighbours of `doc` in the list of `ctx` and its place, without reading the list down to it: the one after
+ * it is the first of GET /receipts?created_at_before=<its created_at> (one read); the one before it is on the
+ * list's first page when the document is near the top, else in a small time window above it. `hints` (what the
+ * screen knew when it moved here from a neighbour) spare the reads they answer.
+ */
+export async function findNeighbours(read: ReadList, doc: WalkDocument, ctx: ListContext, hints: WalkHints = {}, olderLimit = OLDER_LIMIT): Promise<Neighbours> {
+  const needNewer = hints.previous === undefined || hints.position === undefined;
+  const [older, newer] = await Promise.all([
+    hints.next !== undefined ? Promise.resolve<ListItem[] | null>(null) : readOlder(read, doc, ctx, olderLimit),
+    needNewer ? readNewer(read, doc, ctx, { count: hints.position === undefined, previous: hints.previous }) : Promise.resolve(null),
+  ]);
+  return {
+    previous: hints.previous ?? newer?.previous ?? null,
+    next: hints.next ?? older?.[0]?.receipt_id ?? null,
+    position: hints.position !== undefined ? hints.position : (newer?.position ?? null),
+    nearby: [...(newer?.items ?? []), ...(older ?? [])].filter((i) => i.receipt_id !== doc.receipt_id),
+  };
+}
+
+/**
+ * Where the screen goes after an edit action (product.md: the next receipt of the same type in the list): the
+ * document after this one in the list as it is now, else the list's first (the walk wraps), else none.
+ */
+export async function documentAfter(read: ReadList, doc: WalkDocument, ctx: ListContext): Promise<string | null> {
+  const older = await readOlder(read, doc, ctx, 1);
+  if (older[0]) return older[0].receipt_id;
+  let next: string | undefined;
+  for (let pages = 0; pages < SKIP_PAGES; pages++) {
+    const page = await read({ limit: pages ? LIST_PAGE_SIZE : OLDER_LIMIT, ...(next ? { next } : {}) });
+    const first = page.items.find((i) => i.receipt_id !== doc.receipt_id && inList(i, ctx));
+    if (first) return first.receipt_id;
+    if (!page.next) return null;
+    next = page.next;
+  }
+  return null;
 }
 
 export type StatusCounts = Partial<Record<ReceiptStatus, number>>;
@@ -99,6 +233,6 @@ export type StatusCounts = Partial<Record<ReceiptStatus, number>>;
 export function walkTotal(counts: Partial<Record<'receipt' | 'invoice', StatusCounts>> | null | undefined, ctx: ListContext): number | null {
   const ofType = counts?.[ctx.receiptType];
   if (!ofType) return null;
-  const statuses = ctx.inbox ? (Object.keys(ofType) as ReceiptStatus[]).filter((s) => inList({ receipt_id: '', status: s, receipt_type: ctx.receiptType }, ctx)) : [ctx.status];
+  const statuses = ctx.inbox ? (Object.keys(ofType) as ReceiptStatus[]).filter((s) => inList({ status: s, receipt_type: ctx.receiptType }, ctx)) : [ctx.status];
   return statuses.reduce((sum, s) => sum + (ofType[s] ?? 0), 0);
 }
