@@ -44,12 +44,16 @@ describe('which cached lists a document belongs to', () => {
     expect(receiptMatchesList(receipt({ status: 'unassigned' }), list('inbox'))).toBe(false);
   });
 
-  it('Unassigned has the documents without a company, whatever their state; the others never do', () => {
+  it('Unassigned has the documents waiting for a company; while read or failed they are in the all-companies lists by status, never a company\'s', () => {
     expect(receiptMatchesList(receipt({ company_id: null, status: 'unassigned' }), list('unassigned'))).toBe(true);
-    expect(receiptMatchesList(receipt({ company_id: null, status: 'processing' }), list('unassigned'))).toBe(true);
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'processing' }), list('unassigned'))).toBe(false);
     expect(receiptMatchesList(receipt({ company_id: 'c1', status: 'review' }), list('unassigned'))).toBe(false);
-    expect(receiptMatchesList(receipt({ company_id: null, status: 'processing' }), list('processing', { scope: 'ALL' }))).toBe(false);
-    expect(receiptMatchesList(receipt({ company_id: null }), list('unassigned', { search: 'x' }))).toBe('unknown');
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'processing' }), list('processing', { scope: 'ALL' }))).toBe(true);
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'failed' }), list('failed', { scope: 'ALL' }))).toBe(true);
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'failed' }), list('inbox', { scope: 'ALL' }))).toBe(true);
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'unassigned' }), list('inbox', { scope: 'ALL' }))).toBe(false);
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'processing' }), list('processing'))).toBe(false);
+    expect(receiptMatchesList(receipt({ company_id: null, status: 'unassigned' }), list('unassigned', { search: 'x' }))).toBe('unknown');
   });
 
   it("leaves search, dates and duplicates to the server ('unknown')", () => {

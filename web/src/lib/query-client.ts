@@ -8,10 +8,16 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return false;
 }
 
+/**
+ * How long an answer counts as fresh: a screen shown again (or the window focused) after that reads it again. The
+ * document lists override it while the live channel keeps them current (features/receipts/api/receipts.ts).
+ */
+export const DEFAULT_STALE_MS = 30_000;
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: shouldRetry, staleTime: 30_000, refetchOnWindowFocus: true },
+      queries: { retry: shouldRetry, staleTime: DEFAULT_STALE_MS, refetchOnWindowFocus: true },
       mutations: { retry: false },
     },
   });

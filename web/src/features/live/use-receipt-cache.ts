@@ -1,4 +1,4 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { notifyManager, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Company } from '../../../../shared/schemas/company';
 import { queryKeys } from '../../lib/query-keys';
@@ -9,17 +9,31 @@ import {
   applyCompanyEvent,
   applyMembershipEvent,
   applyDeleteToList,
-  applyReceiptToList,
+  applyReceiptsToList,
   type CompaniesUpdate,
+  type ListBatchUpdate,
   type ListData,
-  type ListUpdate,
 } from './lib/cache-updates';
 
 export interface ReceiptCache {
   /** A new or changed document: update every cached list (add, replace, remove, or refetch) and the counts. */
   applyReceipt(receipt: Receipt): void;
+  /**
+   * Many new or changed documents (the answers of a bulk call, a burst of live events): one update of each cached
+   * list, one notification of the screens. A state older than one already applied is dropped; with `live`, so is a
+   * live event of a version already applied (the answer of the call that made the change came first).
+   */
+  applyReceipts(receipts: ReadonlyArray<Receipt>, options?: { live?: boolean }): void;
   /** A deleted document: out of every list (and its detail dropped unless `keepDetail`); counts refetched. */
   applyDelete(receiptId: string, options?: { keepDetail?: boolean }): void;
+  /** Many deleted documents: one update of each cached list. */
+  applyDeletes(receiptIds: ReadonlyArray<string>): void;
+  /**
+   * Until the returned release is called (a bulk action's calls), the counts and the lists that must be read again
+   * are not refetched, and live documents wait (the calls' answers bring the same versions): on release the lists
+   * and counts are refetched once if anything asked for it, and the live documents not yet applied are applied.
+   */
+  holdRefreshes(): () => void;
   applyCompany(payload: unknown): void;
   applyCompanyDelete(payload: unknown, activeCompanyId: string | null): void;
   /** The user's own role in a company changed (their own channel). */
@@ -86,27 +100,87 @@ const COUNTS_DEBOUNCE_MS = 250;
 const latestVersions = new WeakMap<QueryClient, Map<string, number>>();
 const debounceTimers = new WeakMap<QueryClient, ReturnType<typeof setTimeout>>();
 
+/** Refreshes held back while a bulk action runs (see holdRefreshes). */
+interface Held {
+  holds: number;
+  counts: boolean;
+  lists: Map<string, QueryKey>;
+  /** Live documents that came while held: most are the bulk's own changes, which its answers bring too. */
+  live: Receipt[];
+}
+const helds = new WeakMap<QueryClient, Held>();
+function heldOf(queryClient: QueryClient): Held {
+  let held = helds.get(queryClient);
+  if (!held) helds.set(queryClient, (held = { holds: 0, counts: false, lists: new Map(), live: [] }));
+  return held;
+}
+
+function refreshCountsNow(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
+  void queryClient.invalidateQueries({ queryKey: ['receipts', 'total-documents'] });
+}
+
 function refreshCountsSoon(queryClient: QueryClient): void {
+  const held = heldOf(queryClient);
+  if (held.holds > 0) {
+    held.counts = true;
+    return;
+  }
   const pending = debounceTimers.get(queryClient);
   if (pending) clearTimeout(pending);
   debounceTimers.set(
     queryClient,
     setTimeout(() => {
       debounceTimers.delete(queryClient);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
-      void queryClient.invalidateQueries({ queryKey: ['receipts', 'total-documents'] });
+      refreshCountsNow(queryClient);
     }, COUNTS_DEBOUNCE_MS),
   );
 }
 
-function applyToLists(queryClient: QueryClient, update: (data: ListData | undefined, list: ListKeyParams) => ListUpdate): void {
-  for (const [key, data] of queryClient.getQueriesData<ListData>({ queryKey: queryKeys.receiptLists })) {
-    const list = key[2] as ListKeyParams | undefined;
-    if (!list) continue;
-    const result = update(data, list);
-    if (result.kind === 'set') queryClient.setQueryData(key, result.data);
-    else if (result.kind === 'invalidate') void queryClient.invalidateQueries({ queryKey: key, exact: true });
-  }
+function invalidateList(queryClient: QueryClient, key: QueryKey): void {
+  const held = heldOf(queryClient);
+  if (held.holds > 0) held.lists.set(JSON.stringify(key), key);
+  else void queryClient.invalidateQueries({ queryKey: key, exact: true });
+}
+
+function holdRefreshes(queryClient: QueryClient, applyLive: (receipts: Receipt[]) => void): () => void {
+  const held = heldOf(queryClient);
+  held.holds += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held.holds -= 1;
+    if (held.holds > 0) return;
+    const live = held.live;
+    held.live = [];
+    // what the answers did not bring already (a colleague's change meanwhile): a version already applied is dropped
+    if (live.length > 0) applyLive(live);
+    const lists = [...held.lists.values()];
+    const counts = held.counts;
+    held.lists.clear();
+    held.counts = false;
+    for (const key of lists) void queryClient.invalidateQueries({ queryKey: key, exact: true });
+    if (counts) {
+      const pending = debounceTimers.get(queryClient);
+      if (pending) clearTimeout(pending);
+      debounceTimers.delete(queryClient);
+      refreshCountsNow(queryClient);
+    }
+  };
+}
+
+/** One update of every cached list, the screens told once (a bulk answer is one render, not one per document). */
+function applyToLists(queryClient: QueryClient, update: (data: ListData | undefined, list: ListKeyParams) => ListBatchUpdate): void {
+  notifyManager.batch(() => {
+    for (const [key, data] of queryClient.getQueriesData<ListData>({ queryKey: queryKeys.receiptLists })) {
+      const list = key[2] as ListKeyParams | undefined;
+      if (!list) continue;
+      const result = update(data, list);
+      if (result.data) queryClient.setQueryData(key, result.data);
+      if (result.invalidate) invalidateList(queryClient, key);
+    }
+  });
 }
 
 function applyCompanies(queryClient: QueryClient, result: CompaniesUpdate): void {
@@ -115,25 +189,61 @@ function applyCompanies(queryClient: QueryClient, result: CompaniesUpdate): void
 }
 
 export function receiptCache(queryClient: QueryClient): ReceiptCache {
-  return {
+  const cache: ReceiptCache = {
     applyReceipt(receipt) {
+      cache.applyReceipts([receipt]);
+    },
+    applyReceipts(receipts, options) {
+      const held = heldOf(queryClient);
+      if (options?.live && held.holds > 0) {
+        // a bulk action runs: its answers bring these documents (one update per call); applied one by one as they
+        // come, each would render the list again
+        held.live.push(...receipts);
+        return;
+      }
       // the newest version seen of each document: a late older state (an HTTP answer overtaken by the live
-      // event of the next change) must not come back into any list
+      // event of the next change) must not come back into any list; a live event of the version the call's
+      // answer already applied changes nothing either
       let seen = latestVersions.get(queryClient);
       if (!seen) latestVersions.set(queryClient, (seen = new Map()));
-      const latest = seen.get(receipt.receipt_id);
-      if (typeof receipt.version === 'number') {
-        if (latest !== undefined && receipt.version < latest) return;
-        seen.set(receipt.receipt_id, receipt.version);
+      const fresh: Receipt[] = [];
+      for (const receipt of receipts) {
+        if (typeof receipt.version === 'number') {
+          const latest = seen.get(receipt.receipt_id);
+          if (latest !== undefined && (receipt.version < latest || (options?.live && receipt.version === latest))) continue;
+          seen.set(receipt.receipt_id, receipt.version);
+        }
+        fresh.push(receipt);
       }
-      applyToLists(queryClient, (data, list) => applyReceiptToList(data, list, receipt));
-      void queryClient.invalidateQueries({ queryKey: ['receipts', 'detail', receipt.receipt_id] });
+      if (fresh.length === 0) return;
+      const ids = new Set(fresh.map((r) => r.receipt_id));
+      notifyManager.batch(() => {
+        applyToLists(queryClient, (data, list) => applyReceiptsToList(data, list, fresh));
+        void queryClient.invalidateQueries({ queryKey: ['receipts', 'detail'], predicate: (q) => ids.has(q.queryKey[2] as string) });
+      });
       refreshCountsSoon(queryClient);
     },
     applyDelete(receiptId, options) {
-      applyToLists(queryClient, (data) => applyDeleteToList(data, receiptId));
+      applyToLists(queryClient, (data) => {
+        const result = applyDeleteToList(data, receiptId);
+        return { data: result.kind === 'set' ? result.data : null, invalidate: false };
+      });
       if (!options?.keepDetail) queryClient.removeQueries({ queryKey: ['receipts', 'detail', receiptId] });
       refreshCountsSoon(queryClient);
+    },
+    applyDeletes(receiptIds) {
+      if (receiptIds.length === 0) return;
+      const ids = new Set(receiptIds);
+      applyToLists(queryClient, (data) => {
+        if (!data?.pages.some((p) => p.items.some((r) => ids.has(r.receipt_id)))) return { data: null, invalidate: false };
+        const pages = data.pages.map((p) => (p.items.some((r) => ids.has(r.receipt_id)) ? { ...p, items: p.items.filter((r) => !ids.has(r.receipt_id)) } : p));
+        return { data: { ...data, pages }, invalidate: false };
+      });
+      queryClient.removeQueries({ queryKey: ['receipts', 'detail'], predicate: (q) => ids.has(q.queryKey[2] as string) });
+      refreshCountsSoon(queryClient);
+    },
+    holdRefreshes() {
+      return holdRefreshes(queryClient, (live) => cache.applyReceipts(live, { live: true }));
     },
     applyCompany(payload) {
       applyCompanies(queryClient, applyCompanyEvent(queryClient.getQueryData<Company[]>(queryKeys.companies), payload));
@@ -158,6 +268,7 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
       watchUploads(queryClient, uploadIds);
     },
   };
+  return cache;
 }
 
 export function useReceiptCache(): ReceiptCache {

@@ -1,10 +1,13 @@
+import { notifyManager } from '@tanstack/react-query';
 import { fetchAuthSession } from 'aws-amplify/auth';
 import { useEffect, useRef, useState } from 'react';
 import { useAuth } from '../../../app/auth';
 import { useConfig } from '../../../app/config-context';
 import { useActiveCompany } from '../../companies/api/companies';
 import { receiptIdOfPayload, receiptOfPayload } from '../lib/cache-updates';
+import type { Receipt } from '../../receipts/api/types';
 import { liveBus } from '../lib/live-bus';
+import { liveStatus } from '../lib/live-status';
 import { LiveClient, type LiveMessage, type LiveSocket, type LiveStatus } from '../lib/live-client';
 import { useReceiptCache, type ReceiptCache } from '../use-receipt-cache';
 
@@ -15,14 +18,42 @@ async function freshAccessToken(): Promise<string | undefined> {
 
 /** What one server event does to the caches (product.md section 4, live events). */
 export function handleLiveMessage(message: LiveMessage, cache: ReceiptCache, activeCompanyId: string | null): void {
+  handleLiveMessages([message], cache, activeCompanyId);
+}
+
+/**
+ * What a burst of server events does to the caches: the documents of consecutive `receipt` / `receipt-update`
+ * events are applied together (one update of each list, one render), the other events in their order.
+ */
+export function handleLiveMessages(messages: ReadonlyArray<LiveMessage>, cache: ReceiptCache, activeCompanyId: string | null): void {
+  let receipts: Receipt[] = [];
+  const flush = () => {
+    if (receipts.length > 0) cache.applyReceipts(receipts, { live: true });
+    receipts = [];
+  };
+  notifyManager.batch(() => {
+    for (const message of messages) {
+      if (message.event === 'receipt' || message.event === 'receipt-update') {
+        const receipt = receiptOfPayload(message.payload);
+        if (receipt) {
+          receipts.push(receipt);
+          continue;
+        }
+      }
+      flush();
+      handleOther(message, cache, activeCompanyId);
+    }
+    flush();
+  });
+}
+
+function handleOther(message: LiveMessage, cache: ReceiptCache, activeCompanyId: string | null): void {
   switch (message.event) {
     case 'receipt':
-    case 'receipt-update': {
-      const receipt = receiptOfPayload(message.payload);
-      if (receipt) cache.applyReceipt(receipt);
-      else cache.refreshAll();
+    case 'receipt-update':
+      // no document in the payload
+      cache.refreshAll();
       break;
-    }
     case 'receipt-delete': {
       const id = receiptIdOfPayload(message.payload);
       if (id) cache.applyDelete(id);
@@ -45,6 +76,38 @@ export function handleLiveMessage(message: LiveMessage, cache: ReceiptCache, act
   }
 }
 
+/** How long the events of a burst (a colleague's bulk action, a batch processed) are gathered before they are applied. */
+export const LIVE_BATCH_MS = 50;
+
+/**
+ * Gathers the events that arrive within `delayMs` of the first one and hands them over together (each WebSocket
+ * message is a task of its own: applied one by one, a bulk action of 1,000 documents renders the list 1,000 times).
+ */
+export function createLiveBatcher(apply: (messages: LiveMessage[]) => void, delayMs = LIVE_BATCH_MS) {
+  let queue: LiveMessage[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const messages = queue;
+    queue = [];
+    if (messages.length > 0) apply(messages);
+  };
+  return {
+    push(message: LiveMessage) {
+      queue.push(message);
+      if (!timer) timer = setTimeout(flush, delayMs);
+    },
+    flush,
+    /** Drops what is waiting (the channel is closed). */
+    stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      queue = [];
+    },
+  };
+}
+
 /**
  * The live channel of the signed-in frame: one WebSocket following the active company (or ALL in the
  * all-companies view); its events update the lists and the side-menu counts without reloading.
@@ -65,29 +128,36 @@ export function LiveChannel() {
 
   useEffect(() => {
     if (authStatus !== 'signedIn' || !config.wsUrl) return;
+    const batcher = createLiveBatcher((messages) => {
+      handleLiveMessages(messages, cache, activeRef.current);
+      for (const message of messages) liveBus.emit(message);
+    });
     const client = new LiveClient({
       url: config.wsUrl,
       getToken: freshAccessToken,
       createSocket: (url) => new WebSocket(url) as unknown as LiveSocket,
-      onMessage: (message) => {
-        handleLiveMessage(message, cache, activeRef.current);
-        liveBus.emit(message);
-      },
+      onMessage: (message) => batcher.push(message),
       // events sent while the connection was down are lost: reload what is cached
       onOpen: ({ reconnected }) => {
         if (reconnected) cache.refreshAll();
       },
-      onStatus: setStatus,
+      onStatus: (next) => {
+        liveStatus.set(next);
+        setStatus(next);
+      },
     });
     clientRef.current = client;
     return () => {
       client.stop();
+      batcher.stop();
+      liveStatus.set('idle');
       clientRef.current = null;
     };
   }, [authStatus, config.wsUrl, cache]);
 
   useEffect(() => {
     if (follow) clientRef.current?.start(follow);
+    liveStatus.follow(clientRef.current ? follow : null);
   }, [follow, authStatus, config.wsUrl, cache]);
 
   // All companies: a company created or joined later is followed too (the server's list is made when asked).

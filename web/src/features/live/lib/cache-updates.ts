@@ -13,14 +13,14 @@ export type ListData = InfiniteData<ReceiptListPage, ListCursor | undefined>;
 export function receiptMatchesList(receipt: Pick<Receipt, 'company_id' | 'status' | 'receipt_type'>, list: ListKeyParams): boolean | 'unknown' {
   const noCompany = !receipt.company_id || receipt.company_id === 'NONE';
   const filtered = Boolean(list.search || list.from || list.to || list.duplicates);
-  // Unassigned lists the user's documents without a company, whatever their processing state
+  // Unassigned lists the user's documents waiting for a company (status unassigned)
   if (list.status === 'unassigned') {
-    if (!noCompany) return false;
+    if (!noCompany || receipt.status !== 'unassigned') return false;
     if (list.receipt_type && receipt.receipt_type !== list.receipt_type) return false;
     return filtered ? 'unknown' : true;
   }
-  if (noCompany) return false;
-  if (list.scope !== 'ALL' && receipt.company_id !== list.scope) return false;
+  // while being read, or when reading failed, they are in the all-companies view's lists by status (not a company's)
+  if (noCompany ? list.scope !== 'ALL' : list.scope !== 'ALL' && receipt.company_id !== list.scope) return false;
   if (list.status === 'inbox' ? receipt.status === 'unassigned' : receipt.status !== list.status) return false;
   if (list.receipt_type && receipt.receipt_type !== list.receipt_type) return false;
   return filtered ? 'unknown' : true;
@@ -95,6 +95,83 @@ export function applyReceiptToList(data: ListData | undefined, list: ListKeyPara
   if (match === true) return { kind: 'set', data: present ? replaceReceipt(data, receipt) : prependReceipt(data, receipt) };
   if (match === false) return present ? { kind: 'set', data: removeReceipt(data, receipt.receipt_id) } : { kind: 'none' };
   return { kind: 'invalidate' };
+}
+
+/** Two JSON values are the same (a row's fields: strings, numbers, flags, small objects and arrays). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** What a batch of documents does to one cached list: the new data (null when unchanged), and whether to refetch it. */
+export interface ListBatchUpdate {
+  data: ListData | null;
+  invalidate: boolean;
+}
+
+/**
+ * Many `receipt` / `receipt-update` states (a bulk action's answers, a burst of live events) applied to one cached
+ * list in one pass, as `applyReceiptToList` would apply them one after the other: rows are updated in place (a row
+ * whose fields do not change keeps its object, so its memoized row does not render again), added at the top (the last
+ * one first) or removed; an older state than the cached row is dropped. A list whose filters cannot be checked here
+ * is refetched (`invalidate`), what is known is still applied.
+ */
+export function applyReceiptsToList(data: ListData | undefined, list: ListKeyParams, receipts: ReadonlyArray<Receipt>): ListBatchUpdate {
+  if (!data || receipts.length === 0) return { data: null, invalidate: false };
+  const present = new Map<string, Receipt>();
+  for (const p of data.pages) for (const r of p.items) present.set(r.receipt_id, r);
+  const changed = new Map<string, Receipt>();
+  const removed = new Set<string>();
+  const added: string[] = [];
+  let invalidate = false;
+  for (const receipt of receipts) {
+    const id = receipt.receipt_id;
+    const cached = present.get(id);
+    if (cached && isOlder(receipt, cached)) continue;
+    const match = receiptMatchesList(receipt, list);
+    if (match === 'unknown') {
+      invalidate = true;
+      continue;
+    }
+    if (match === true) {
+      if (cached) {
+        const merged = { ...cached, ...receipt } as Receipt;
+        if (sameValue(merged, cached)) continue;
+        present.set(id, merged);
+        changed.set(id, merged);
+      } else {
+        present.set(id, receipt);
+        removed.delete(id);
+        added.push(id);
+        changed.set(id, receipt);
+      }
+    } else if (cached) {
+      present.delete(id);
+      changed.delete(id);
+      removed.add(id);
+      const at = added.indexOf(id);
+      if (at >= 0) added.splice(at, 1);
+    }
+  }
+  if (changed.size === 0 && removed.size === 0) return { data: null, invalidate };
+  const addedSet = new Set(added);
+  // rows already on a page stay where they are (replaced or removed); the new ones go on top, the last added first
+  const pages = data.pages.map((p) =>
+    p.items.some((r) => changed.has(r.receipt_id) || removed.has(r.receipt_id))
+      ? { ...p, items: p.items.filter((r) => !removed.has(r.receipt_id) && !addedSet.has(r.receipt_id)).map((r) => changed.get(r.receipt_id) ?? r) }
+      : p,
+  );
+  const top = added.reverse().map((id) => changed.get(id)!);
+  if (top.length > 0) {
+    if (pages.length === 0) pages.push({ items: top, next: null, next_company: null });
+    else pages[0] = { ...pages[0]!, items: [...top, ...pages[0]!.items] };
+  }
+  return { data: withPages(data, pages), invalidate };
 }
 
 /** A `receipt-delete` event: the document leaves every list that has it. */

@@ -1,17 +1,19 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { hashKey, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { Company } from '../../../../../shared/schemas/company';
 import type { ListStatus } from '../../../../../shared/status';
 import { useApi } from '../../../app/api-context';
 import type { ApiClient } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
+import { DEFAULT_STALE_MS } from '../../../lib/query-client';
 import { MSG } from '../../../../../shared/schemas/messages';
 import { queryKeys } from '../../../lib/query-keys';
 import { useActiveCompany } from '../../companies/api/companies';
 import { receiptOfPayload } from '../../live/lib/cache-updates';
+import { liveStatus } from '../../live/lib/live-status';
 import { useReceiptCache } from '../../live/use-receipt-cache';
 import { mapLimited } from '../lib/concurrency';
-import { listKeyParams, listQuery, nextCursor, type ListCursor, type ListFilters, type ListScope } from '../lib/list-params';
+import { listKeyParams, listQuery, nextCursor, type ListCursor, type ListFilters, type ListKeyParams, type ListScope } from '../lib/list-params';
 import { NO_COMPANY } from '../lib/row-rules';
 import type { EmailRecord, Receipt, ReceiptDetail, ReceiptListPage, ReceiptPreview, ReceiptType } from './types';
 
@@ -30,9 +32,37 @@ export function companyOf(receipt: Pick<Receipt, 'company_id'>): string {
 
 export const UNASSIGNED_POLL_MS = 4000;
 
-/** Some document of the pages belongs to no company and is still being processed. */
+const unassignedInProgress = new WeakMap<ReceiptListPage, boolean>();
+
+/**
+ * Some document of the pages belongs to no company and is still being processed. Asked after every change of the
+ * list (refetchInterval): a page's answer is kept, so only the pages that changed are read again.
+ */
 export function hasUnassignedInProgress(pages: ReadonlyArray<ReceiptListPage> | undefined): boolean {
-  return Boolean(pages?.some((p) => p.items.some((r) => !r.company_id && (r.status === 'processing' || r.status === 'converting'))));
+  return Boolean(
+    pages?.some((p) => {
+      let known = unassignedInProgress.get(p);
+      if (known === undefined) {
+        known = p.items.some((r) => !r.company_id && (r.status === 'processing' || r.status === 'converting'));
+        unassignedInProgress.set(p, known);
+      }
+      return known;
+    }),
+  );
+}
+
+/** When each list (by query hash) was last read from its first page: what the live channel keeps current since. */
+const listReadAt = new Map<string, number>();
+
+/**
+ * A list the live channel keeps current (its company followed, no break since the list was read) is not read
+ * again when its screen comes back or the window gets the focus: a refetch reads every loaded page again, one
+ * after the other (20 calls for 1,000 rows). Documents without a company get no live events (Unassigned).
+ */
+export function coveredByLive(query: { queryHash: string }, params: ListKeyParams | null): boolean {
+  if (!params || params.status === 'unassigned') return false;
+  const readAt = listReadAt.get(query.queryHash);
+  return readAt !== undefined && liveStatus.covers(params.scope, readAt);
 }
 
 /** GET /receipts, page by page (next / next_company), 50 at a time. */
@@ -40,18 +70,23 @@ export function useReceiptList(status: ListStatus, filters: ListFilters) {
   const api = useApi();
   const scope = useListScope();
   const params = scope ? listKeyParams(status, filters, scope) : null;
+  const queryKey = queryKeys.receiptList(params ?? { scope: null });
   return useInfiniteQuery({
-    queryKey: queryKeys.receiptList(params ?? { scope: null }),
+    queryKey,
     enabled: scope !== null,
     initialPageParam: undefined as ListCursor | undefined,
     queryFn: async ({ pageParam, signal }) => {
+      const startedAt = Date.now();
       const page = await api.get<ReceiptListPage>('/receipts', { query: listQuery(status, filters, scope!, pageParam), signal });
+      if (pageParam === undefined) listReadAt.set(hashKey(queryKey), startedAt);
       return { items: page?.items ?? [], next: page?.next ?? null, next_company: page?.next_company ?? null };
     },
     getNextPageParam: (last) => nextCursor(last),
     // documents without a company (uploads of the all-companies view) have no live channel: while one of
     // them is being processed the list is reloaded every few seconds
     refetchInterval: (query) => (hasUnassignedInProgress(query.state.data?.pages) ? UNASSIGNED_POLL_MS : false),
+    staleTime: (query) => (coveredByLive(query, params) ? Infinity : DEFAULT_STALE_MS),
+    refetchOnWindowFocus: (query) => !coveredByLive(query, params),
   });
 }
 
@@ -152,41 +187,47 @@ export const SEND_CHUNK = 25;
 
 /**
  * POST /receipts/bulk for the selected documents: one call per company (rows of the all-companies view differ)
- * and per 100 ids (25 for Send); the answer says per document how it went.
+ * and per 100 ids (25 for Send); the answer says per document how it went. The documents of each answer are
+ * handed over together as it arrives (`onResults`: one update of the caches per call, not one per document).
  */
 async function bulk(
   api: ApiClient,
   receipts: ReadonlyArray<Receipt>,
   body: BulkAction,
-  onResult: (receipt: Receipt, answer: Receipt | undefined) => void,
+  onResults: (done: ReadonlyArray<{ receipt: Receipt; answer: Receipt | undefined }>) => void,
   chunkSize = BULK_MAX,
 ): Promise<ActionOutcome> {
   const groups = new Map<string, Receipt[]>();
-  for (const r of receipts) groups.set(companyOf(r), [...(groups.get(companyOf(r)) ?? []), r]);
+  for (const r of receipts) {
+    const group = groups.get(companyOf(r));
+    if (group) group.push(r);
+    else groups.set(companyOf(r), [r]);
+  }
   const calls: Array<{ companyId: string; chunk: Receipt[] }> = [];
   for (const [companyId, group] of groups) {
     for (let i = 0; i < group.length; i += chunkSize) calls.push({ companyId, chunk: group.slice(i, i + chunkSize) });
   }
   const outcome: ActionOutcome = { done: 0, failed: [] };
-  const answers = await mapLimited(calls, 2, ({ companyId, chunk }) =>
-    api.post<BulkAnswer>('/receipts/bulk', { ...body, receipt_ids: chunk.map((r) => r.receipt_id) }, { query: { company_id: companyId } }),
-  );
-  answers.forEach((answer, i) => {
-    const chunk = calls[i]!.chunk;
-    if (!answer.ok) {
-      for (const receipt of chunk) outcome.failed.push({ receipt, error: answer.error });
+  await mapLimited(calls, 2, async ({ companyId, chunk }) => {
+    let answer: BulkAnswer | undefined;
+    try {
+      answer = await api.post<BulkAnswer>('/receipts/bulk', { ...body, receipt_ids: chunk.map((r) => r.receipt_id) }, { query: { company_id: companyId } });
+    } catch (error) {
+      for (const receipt of chunk) outcome.failed.push({ receipt, error });
       return;
     }
-    const byId = new Map((answer.value?.results ?? []).map((x) => [x.receipt_id, x]));
+    const byId = new Map((answer?.results ?? []).map((x) => [x.receipt_id, x]));
+    const done: Array<{ receipt: Receipt; answer: Receipt | undefined }> = [];
     for (const receipt of chunk) {
       const result = byId.get(receipt.receipt_id);
       if (result?.ok) {
         outcome.done += 1;
-        onResult(receipt, result.receipt);
+        done.push({ receipt, answer: result.receipt });
       } else {
         outcome.failed.push({ receipt, error: new ApiError(result?.status ?? 500, 'Error', result?.message || MSG.somethingWrong) });
       }
     }
+    if (done.length > 0) onResults(done);
   });
   return outcome;
 }
@@ -198,53 +239,57 @@ export function useReceiptActions() {
   const api: ApiClient = useApi();
   const cache = useReceiptCache();
 
-  const afterChange = useCallback(
-    (receipt: Receipt, answer: unknown, patch: Partial<Receipt>) => {
-      const updated = receiptOfPayload(answer);
-      cache.applyReceipt(updated ?? ({ ...receipt, ...patch } as Receipt));
-    },
-    [cache],
-  );
-
-  return useMemo(
-    () => ({
+  return useMemo(() => {
+    /** The documents a call changed, into every cached list at once: the answer's document, or the change made. */
+    const afterChanges = (done: ReadonlyArray<{ receipt: Receipt; answer: unknown }>, patch: (r: Receipt) => Partial<Receipt>) =>
+      cache.applyReceipts(done.map(({ receipt, answer }) => receiptOfPayload(answer) ?? ({ ...receipt, ...patch(receipt) } as Receipt)));
+    /** A bulk action refetches the counts (and the lists it cannot update here) once, when its last call is answered. */
+    const held = async (task: () => Promise<ActionOutcome>) => {
+      const release = cache.holdRefreshes();
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    };
+    return {
       setStatus: (receipts: ReadonlyArray<Receipt>, status: 'archive' | 'unarchive') =>
-        bulk(api, receipts, { action: 'status', status }, (r, answer) =>
-          afterChange(r, answer, { status: status === 'archive' ? 'archive' : 'review' }),
-        ),
+        held(() => bulk(api, receipts, { action: 'status', status }, (done) => afterChanges(done, () => ({ status: status === 'archive' ? 'archive' : 'review' })))),
       /** Integrations: confirm and queue for the company's export targets (the list's Send, and Send again). */
       send: (receipts: ReadonlyArray<Receipt>) =>
-        bulk(api, receipts, { action: 'send' }, (r, answer) => afterChange(r, answer, { status: 'archive' }), SEND_CHUNK),
+        held(() => bulk(api, receipts, { action: 'send' }, (done) => afterChanges(done, () => ({ status: 'archive' })), SEND_CHUNK)),
       setFlag: (receipts: ReadonlyArray<Receipt>, flag: boolean) =>
-        bulk(api, receipts, { action: 'flag', flag }, (r, answer) => afterChange(r, answer, { flag })),
+        held(() => bulk(api, receipts, { action: 'flag', flag }, (done) => afterChanges(done, () => ({ flag })))),
       convert: (receipts: ReadonlyArray<Receipt>, receiptType: ReceiptType) =>
-        bulk(
-          api,
-          receipts.filter((r) => r.receipt_type !== receiptType),
-          { action: 'type', receipt_type: receiptType },
-          (r, answer) => afterChange(r, answer, { receipt_type: receiptType }),
+        held(() =>
+          bulk(
+            api,
+            receipts.filter((r) => r.receipt_type !== receiptType),
+            { action: 'type', receipt_type: receiptType },
+            (done) => afterChanges(done, () => ({ receipt_type: receiptType })),
+          ),
         ),
       /** Unassigned documents are deleted one by one (DELETE receipt/{id}?unassigned=1), the others in bulk. */
-      remove: async (receipts: ReadonlyArray<Receipt>) => {
-        const unassigned = receipts.filter((r) => r.status === 'unassigned');
-        const assigned = receipts.filter((r) => r.status !== 'unassigned');
-        const [a, b] = await Promise.all([
-          bulk(api, assigned, { action: 'delete' }, (r) => cache.applyDelete(r.receipt_id)),
-          eachReceipt(
-            unassigned,
-            (r) => api.del(path('/receipt', r), { query: { company_id: companyOf(r), unassigned: 1 } }),
-            (r) => cache.applyDelete(r.receipt_id),
-          ),
-        ]);
-        return { done: a.done + b.done, failed: [...a.failed, ...b.failed] };
-      },
+      remove: (receipts: ReadonlyArray<Receipt>) =>
+        held(async () => {
+          const unassigned = receipts.filter((r) => r.status === 'unassigned');
+          const assigned = receipts.filter((r) => r.status !== 'unassigned');
+          const [a, b] = await Promise.all([
+            bulk(api, assigned, { action: 'delete' }, (done) => cache.applyDeletes(done.map(({ receipt }) => receipt.receipt_id))),
+            eachReceipt(
+              unassigned,
+              (r) => api.del(path('/receipt', r), { query: { company_id: companyOf(r), unassigned: 1 } }),
+              (r) => cache.applyDelete(r.receipt_id),
+            ),
+          ]);
+          return { done: a.done + b.done, failed: [...a.failed, ...b.failed] };
+        }),
       restart: (receipt: Receipt) =>
         eachReceipt(
           [receipt],
           (r) => api.post(path('/receipts', r, '/restart'), { version: r.version }, { query: { company_id: companyOf(r) } }),
-          (r, answer) => afterChange(r, answer, { can_be_restarted: false, status: 'processing' }),
+          (r, answer) => afterChanges([{ receipt: r, answer }], () => ({ can_be_restarted: false, status: 'processing' })),
         ),
-    }),
-    [api, cache, afterChange],
-  );
+    };
+  }, [api, cache]);
 }

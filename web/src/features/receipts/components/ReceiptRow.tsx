@@ -1,4 +1,4 @@
-import type { KeyboardEvent, MouseEvent } from 'react';
+import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { formatDate } from '../../../lib/format';
@@ -9,14 +9,10 @@ import { statusLabel } from '../lib/status';
 import { formatTotal, receiptSummary } from '../lib/summary';
 import { DocIcon } from './DocIcon';
 
-export interface ReceiptRowProps {
-  receipt: Receipt;
-  selected: boolean;
-  /** The company named under the row (the all-companies view), null when the row names none. */
-  companyName: string | null;
-  busyAction: boolean;
+/** What a row's clicks do: one object for every row, the same from render to render (the rows are memoized). */
+export interface RowHandlers {
   onOpen(receipt: Receipt): void;
-  onToggleSelect(receipt: Receipt, on: boolean): void;
+  onToggleSelect(receiptId: string, on: boolean): void;
   onToggleFlag(receipt: Receipt): void;
   onPreview(receipt: Receipt): void;
   onEmail(receipt: Receipt): void;
@@ -24,18 +20,28 @@ export interface ReceiptRowProps {
   onDelete(receipt: Receipt): void;
 }
 
+export interface ReceiptRowProps {
+  receipt: Receipt;
+  selected: boolean;
+  /** The company named under the row (the all-companies view), null when the row names none. */
+  companyName: string | null;
+  busyAction: boolean;
+  handlers: RowHandlers;
+}
+
 const stop = (e: MouseEvent | KeyboardEvent) => e.stopPropagation();
 
-/** One document of the list: status, supplier/customer, number, date, total, file, owner, flag and row actions. */
-export function ReceiptRow(props: ReceiptRowProps) {
-  const { receipt, selected, companyName, busyAction } = props;
+/**
+ * One document of the list: status, supplier/customer, number, date, total, file, owner, flag and row actions.
+ * Memoized: it renders again only when its document (a new object once changed), selection or busy state does; a
+ * change of the selection alone renders the row and its checkbox, not its cells (RowCells).
+ */
+export const ReceiptRow = memo(function ReceiptRow({ receipt, selected, companyName, busyAction, handlers }: ReceiptRowProps) {
   const rules = rowRules(receipt);
-  const s = receiptSummary(receipt);
-  const label = statusLabel(receipt.status);
-  const processing = receipt.status === 'processing' || receipt.status === 'converting';
   const classes = ['doc-row', rules.canOpen ? 'is-clickable' : '', rules.greyed ? 'is-greyed' : '', selected ? 'is-selected' : '']
     .filter(Boolean)
     .join(' ');
+  const fileName = typeof receipt.original_file_name === 'string' ? receipt.original_file_name.trim() : '';
 
   return (
     <tr
@@ -45,11 +51,11 @@ export function ReceiptRow(props: ReceiptRowProps) {
       data-status={receipt.status}
       aria-disabled={!rules.canOpen || undefined}
       tabIndex={rules.canOpen ? 0 : -1}
-      onClick={rules.canOpen ? () => props.onOpen(receipt) : undefined}
+      onClick={rules.canOpen ? () => handlers.onOpen(receipt) : undefined}
       onKeyDown={
         rules.canOpen
           ? (e) => {
-              if (e.key === 'Enter' && e.target === e.currentTarget) props.onOpen(receipt);
+              if (e.key === 'Enter' && e.target === e.currentTarget) handlers.onOpen(receipt);
             }
           : undefined
       }
@@ -58,14 +64,28 @@ export function ReceiptRow(props: ReceiptRowProps) {
         <label className="row-check">
           <input
             type="checkbox"
-            aria-label={`Select ${s.fileName || receipt.receipt_id}`}
+            aria-label={`Select ${fileName || receipt.receipt_id}`}
             checked={selected}
             disabled={!rules.canSelect}
-            onChange={(e) => props.onToggleSelect(receipt, e.target.checked)}
+            onChange={(e) => handlers.onToggleSelect(receipt.receipt_id, e.target.checked)}
           />
           <span className="checkbox-box" aria-hidden="true" />
         </label>
       </td>
+      <RowCells receipt={receipt} companyName={companyName} busyAction={busyAction} handlers={handlers} />
+    </tr>
+  );
+});
+
+/** The row's cells after its checkbox. */
+const RowCells = memo(function RowCells({ receipt, companyName, busyAction, handlers }: Omit<ReceiptRowProps, 'selected'>) {
+  const rules = rowRules(receipt);
+  const s = receiptSummary(receipt);
+  const label = statusLabel(receipt.status);
+  const processing = receipt.status === 'processing' || receipt.status === 'converting';
+
+  return (
+    <>
       <td className="col-status">
         <span className={`status-pill status-${label.tone}`} data-testid="row-status">
           {processing && <Spinner size="sm" label={label.text} />}
@@ -95,17 +115,17 @@ export function ReceiptRow(props: ReceiptRowProps) {
         <span className="row-actions">
           {rules.canRestart && (
             <span className="row-restart">
-              <button type="button" className="btn btn-link btn-xs" disabled={busyAction} onClick={() => props.onRestart(receipt)}>
+              <button type="button" className="btn btn-link btn-xs" disabled={busyAction} onClick={() => handlers.onRestart(receipt)}>
                 <DocIcon name="retry" size={15} />
                 Try Again
               </button>
-              <button type="button" className="btn btn-link btn-xs text-danger-btn" disabled={busyAction} onClick={() => props.onDelete(receipt)}>
+              <button type="button" className="btn btn-link btn-xs text-danger-btn" disabled={busyAction} onClick={() => handlers.onDelete(receipt)}>
                 Delete
               </button>
             </span>
           )}
           {receipt.email_id && (
-            <button type="button" className="icon-btn icon-btn-sm" aria-label="Email details" title="Email details" onClick={() => props.onEmail(receipt)}>
+            <button type="button" className="icon-btn icon-btn-sm" aria-label="Email details" title="Email details" onClick={() => handlers.onEmail(receipt)}>
               <Icon name="mail" size={17} />
             </button>
           )}
@@ -115,7 +135,7 @@ export function ReceiptRow(props: ReceiptRowProps) {
             aria-label="Preview"
             title="Preview"
             disabled={!rules.canPreview}
-            onClick={() => props.onPreview(receipt)}
+            onClick={() => handlers.onPreview(receipt)}
           >
             <Icon name="eye" size={17} />
           </button>
@@ -127,12 +147,12 @@ export function ReceiptRow(props: ReceiptRowProps) {
             title={receipt.flag ? 'Unflag' : 'Flag'}
             disabled={!rules.canFlag || busyAction}
             data-testid="row-flag"
-            onClick={() => props.onToggleFlag(receipt)}
+            onClick={() => handlers.onToggleFlag(receipt)}
           >
             <DocIcon name="flag" size={17} fill={receipt.flag ? 'currentColor' : 'none'} />
           </button>
         </span>
       </td>
-    </tr>
+    </>
   );
-}
+});

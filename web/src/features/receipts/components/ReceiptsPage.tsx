@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
@@ -15,13 +15,14 @@ import type { Receipt } from '../api/types';
 import { filtersFromSearch, filtersToSearch, hasActiveFilters, type ListFilters } from '../lib/list-params';
 import { SELECT_ALL_MAX, wholeListSelection } from '../lib/select-all';
 import { archiveAction, companyName, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
+import { useListScroll } from '../lib/list-scroll';
 import { isListStatus, listTitle } from '../lib/status';
 import type { ListStatus } from '../../../../../shared/status';
 import { ConfirmDeleteModal } from './ConfirmDeleteModal';
 import { EmailPanel } from './EmailPanel';
 import { FilterBar } from './FilterBar';
 import { PreviewPanel } from './PreviewPanel';
-import { ReceiptRow } from './ReceiptRow';
+import { ReceiptRow, type RowHandlers } from './ReceiptRow';
 import { ToolsMenu, type MenuAction } from './ToolsMenu';
 
 /** What an empty list says beyond 'No documents found': how documents come to it. */
@@ -102,20 +103,28 @@ function ReceiptList({ status }: { status: ListStatus }) {
     }
   };
 
+  const tableRef = useRef<HTMLTableElement>(null);
+  const saveScroll = useListScroll(tableRef, rows.length > 0);
+
   const open = (receipt: Receipt) => {
     const switchTo = companyToActivate(receipt, view.active?.company_id, companyIds);
     if (switchTo) store.setCompany(switchTo);
     const target = rowTarget(receipt, status);
+    saveScroll({ opened: true });
     navigate({ pathname: target.pathname, search: target.search }, { state: { ...target.state, listSearch: searchParams.toString() || undefined } });
   };
 
-  const toggle = (receipt: Receipt, on: boolean) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(receipt.receipt_id);
-      else next.delete(receipt.receipt_id);
-      return next;
-    });
+  const toggle = useCallback(
+    (receiptId: string, on: boolean) =>
+      setSelected((prev) => {
+        if (prev.has(receiptId) === on) return prev;
+        const next = new Set(prev);
+        if (on) next.add(receiptId);
+        else next.delete(receiptId);
+        return next;
+      }),
+    [],
+  );
 
   const report = (outcome: ActionOutcome, done: string) => {
     if (outcome.failed.length > 0) info.show(messageOf(outcome.failed[0]!.error), 'error');
@@ -160,6 +169,26 @@ function ReceiptList({ status }: { status: ListStatus }) {
       ? [{ label: 'Send', onSelect: () => void run(() => actions.send(selectedRows), `${items(selectedRows.length)} sent`) }]
       : []),
   ];
+
+  // The rows' handlers are one stable object (ReceiptRow is memoized): a click re-renders the rows it changes, not
+  // the 1,000 loaded. They call the latest closures of this render through the ref.
+  const latest = useRef({ open, run, actions });
+  useLayoutEffect(() => {
+    latest.current = { open, run, actions };
+  });
+  const rowHandlers = useMemo<RowHandlers>(
+    () => ({
+      onOpen: (x) => latest.current.open(x),
+      onToggleSelect: toggle,
+      onToggleFlag: (x) => void latest.current.run(() => latest.current.actions.setFlag([x], !x.flag), x.flag ? 'Unflagged' : 'Flagged', false),
+      onPreview: (x) => setModal({ kind: 'preview', receipt: x }),
+      onEmail: (x) => setModal({ kind: 'email', receipt: x }),
+      onRestart: (x) => void latest.current.run(() => latest.current.actions.restart(x), 'Processing started again', false),
+      onDelete: (x) => setModal({ kind: 'delete', receipts: [x] }),
+    }),
+    [toggle],
+  );
+  const hasRestart = useMemo(() => rows.some((r) => rowRules(r).canRestart), [rows]);
 
   const confirmDelete = async (receipts: Receipt[]) => {
     setBusy(true);
@@ -245,7 +274,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
                 )}
               </div>
             )}
-            <table className="doc-table" data-testid="receipts-table">
+            <table ref={tableRef} className={`doc-table doc-list${hasRestart ? ' has-restart' : ''}`} data-testid="receipts-table">
               <thead>
                 <tr>
                   <th className="col-select">
@@ -291,13 +320,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
                     selected={selected.has(r.receipt_id)}
                     companyName={view.allCompanies ? companyName(r, view.companies) : null}
                     busyAction={busy}
-                    onOpen={open}
-                    onToggleSelect={toggle}
-                    onToggleFlag={(x) => void run(() => actions.setFlag([x], !x.flag), x.flag ? 'Unflagged' : 'Flagged', false)}
-                    onPreview={(x) => setModal({ kind: 'preview', receipt: x })}
-                    onEmail={(x) => setModal({ kind: 'email', receipt: x })}
-                    onRestart={(x) => void run(() => actions.restart(x), 'Processing started again', false)}
-                    onDelete={(x) => setModal({ kind: 'delete', receipts: [x] })}
+                    handlers={rowHandlers}
                   />
                 ))}
               </tbody>

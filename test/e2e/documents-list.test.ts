@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { seededDocument } from '../support/document-records';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+const WAIT = { timeout: 15_000 };
+const DOCS = 160;
+
+/** The row's distance from the window's top, and the window's offset. */
+const placeOf = (page: Page, receiptId: string) =>
+  page.evaluate((id) => {
+    const row = document.querySelector(`[data-receipt-id="${id}"]`);
+    return { top: row ? Math.round(row.getBoundingClientRect().top) : null, scrollY: Math.round(window.scrollY) };
+  }, receiptId);
+
+/**
+ * The documents list with more rows than a screen (a year's documents are thousands): rows out of sight are not
+ * rendered (content-visibility), selection works on loaded rows, and Back from a document — the edit screen's and
+ * the browser's — shows the list where it was, without reading its pages again.
+ */
+describe('documents list with many rows in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-list-e2e-'));
+  const user = newUser('rows');
+  const ids = Array.from({ length: DOCS }, (_, i) => `DOCLIST${String(DOCS - i).padStart(19, '0')}`);
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    // newest first: ids[0] is the newest
+    const start = Date.UTC(2025, 0, 1);
+    const docs = ids.map((receipt_id, i) =>
+      seededDocument({
+        receipt_id,
+        scope: `C#${companyId}`,
+        created_at: new Date(start + (DOCS - i) * 3_600_000).toISOString(),
+        status: i % 3 === 0 ? 'ready' : 'review',
+        original_file_name: `scan-${i}.pdf`,
+        counterparty_name: `Supplier ${i} UAB`,
+        document_number: `INV-${i}`,
+        issue_date: '2025-01-05',
+        total: `${i + 1}.50`,
+        version: 2,
+        pages: [{ page: 1, document: `scan-${i}.pdf`, image_key: null, status: 'processed', width: 1200, height: 1700 }],
+      }),
+    );
+    const items = docs.flatMap((d) => documentItemsWithIndex(d));
+    for (let i = 0; i < items.length; i += 25) await batchWrite(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('selects among loaded rows, and Back from a document comes back to the same row without reading the list again', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    const listReads: string[] = [];
+    // the list's pages (the edit screen reads its neighbours with a created_at bound)
+    page.on('request', (r) => {
+      if (/\/api\/receipts\?/.test(r.url()) && r.url().includes('limit=50') && !r.url().includes('created_at_')) listReads.push(r.url());
+    });
+    await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
+    const rows = page.getByTestId('receipt-row');
+    await expect.poll(() => rows.count(), WAIT).toBe(50);
+    while ((await rows.count()) < DOCS) {
+      const before = await rows.count();
+      await page.locator('.list-sentinel').scrollIntoViewIfNeeded();
+      await expect.poll(() => rows.count(), WAIT).toBeGreaterThan(before);
+    }
+    expect(listReads).toHaveLength(4);
+
+    // rows loaded by scrolling are skipped by rendering while out of sight (the first page is always rendered); the
+    // rows are still there for the keyboard, find in page and the tests
+    expect(await rows.first().evaluate((el) => getComputedStyle(el).contentVisibility)).toBe('visible');
+    expect(await rows.nth(60).evaluate((el) => getComputedStyle(el).contentVisibility)).toBe('auto');
+    expect(await rows.nth(60).getAttribute('tabindex')).toBe('0');
+
+    // one checkbox, then the header's Select all (the loaded rows), then none
+    // (not forced: a row coming into sight is rendered in the next frame, the check waits until it takes the click)
+    await rows.nth(3).locator('input[type="checkbox"]').check();
+    await expect.poll(() => page.getByTestId('selection-count').innerText(), WAIT).toBe('1 selected');
+    expect(await rows.nth(3).getAttribute('class')).toContain('is-selected');
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await expect.poll(() => page.getByTestId('selection-count').innerText(), WAIT).toBe(`${DOCS} selected`);
+    expect(await rows.nth(DOCS - 1).locator('input[type="checkbox"]').isChecked()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Select all' }).uncheck({ force: true });
+    await expect.poll(() => page.getByTestId('selection-count').count(), WAIT).toBe(0);
+
+    // a row far down: open it, the edit screen's Back
+    const target = ids[130]!;
+    const row = page.locator(`[data-receipt-id="${target}"]`);
+    await row.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -200));
+    await page.waitForTimeout(300);
+    const before = await placeOf(page, target);
+    expect(before.scrollY).toBeGreaterThan(5000);
+    await row.locator('.col-party').click();
+    await page.waitForURL(/\/edit-receipt\//, WAIT);
+    await expect.poll(() => page.getByTestId('field-form').count(), WAIT).toBe(1);
+    const readsBeforeBack = listReads.length;
+    await page.getByTestId('edit-receipt').getByRole('button', { name: 'Back', exact: true }).click();
+    await page.waitForURL(/\/receipts\/inbox$/, WAIT);
+    await expect.poll(() => rows.count(), WAIT).toBe(DOCS);
+    await expect.poll(async () => (await placeOf(page, target)).top, WAIT).toBe(before.top);
+    await page.waitForTimeout(1000);
+    expect(listReads.slice(readsBeforeBack)).toEqual([]);
+    await screenshot(page, 'documents-list-back');
+
+    // the browser's Back
+    await row.locator('.col-party').click();
+    await page.waitForURL(/\/edit-receipt\//, WAIT);
+    await expect.poll(() => page.getByTestId('field-form').count(), WAIT).toBe(1);
+    const readsBeforeBrowserBack = listReads.length;
+    await page.goBack();
+    await page.waitForURL(/\/receipts\/inbox$/, WAIT);
+    await expect.poll(async () => (await placeOf(page, target)).top, WAIT).toBe(before.top);
+    // the live channel keeps the cached pages current: none of them was read again
+    await page.waitForTimeout(1000);
+    expect(listReads.slice(readsBeforeBrowserBack)).toEqual([]);
+    await page.close();
+  });
+});
