@@ -7,23 +7,14 @@ import type { LiveMessage } from '../../../web/src/features/live/lib/live-client
 import { createLiveCoverage } from '../../../web/src/features/live/lib/live-status';
 import { receiptCache } from '../../../web/src/features/live/use-receipt-cache';
 import { readListScroll, restoresOnVisit, writeListScroll } from '../../../web/src/features/receipts/lib/list-scroll';
-import { listKeyParams, EMPTY_FILTERS, type ListKeyParams } from '../../../web/src/features/receipts/lib/list-params';
 import { queryKeys } from '../../../web/src/lib/query-keys';
-import { receipt } from './receipt-fixture';
+import { data, list, receipt } from './receipt-fixture';
 
 /**
  * A year's documents in the list: a bulk action's answers and a burst of live events update each cached list once
  * (one render), a live event of a version already applied changes nothing, the counts are read once per bulk.
  */
 
-const list = (status: ListKeyParams['status'], over: Partial<ListKeyParams> = {}): ListKeyParams => ({
-  ...listKeyParams(status, EMPTY_FILTERS, { kind: 'company', companyId: 'c1' }),
-  ...over,
-});
-const data = (...pages: Array<ReturnType<typeof receipt>[]>): ListData => ({
-  pages: pages.map((items, i) => ({ items, next: i < pages.length - 1 ? `n${i}` : null, next_company: null })),
-  pageParams: pages.map((_, i) => (i === 0 ? undefined : { next: `n${i - 1}` })),
-});
 const ids = (d: ListData | undefined | null) => d?.pages.flatMap((p) => p.items.map((r) => r.receipt_id));
 const doc = (i: number, over: Parameters<typeof receipt>[0] = {}) => receipt({ receipt_id: `d${i}`, status: 'review', version: 2, ...over });
 const company = (id: string) => ({ company_id: id, name: id, role: 'admin', counts: {} }) as Company;

@@ -15,18 +15,9 @@ import {
   type ListData,
 } from '../../../web/src/features/live/lib/cache-updates';
 import { UPLOAD_WATCH_MS, receiptCache, settledUploads } from '../../../web/src/features/live/use-receipt-cache';
-import { listKeyParams, EMPTY_FILTERS, type ListKeyParams } from '../../../web/src/features/receipts/lib/list-params';
 import { queryKeys } from '../../../web/src/lib/query-keys';
-import { receipt } from './receipt-fixture';
+import { data, list, receipt } from './receipt-fixture';
 
-const list = (status: ListKeyParams['status'], over: Partial<ListKeyParams> = {}): ListKeyParams => ({
-  ...listKeyParams(status, EMPTY_FILTERS, { kind: 'company', companyId: 'c1' }),
-  ...over,
-});
-const data = (...pages: Array<ReturnType<typeof receipt>[]>): ListData => ({
-  pages: pages.map((items, i) => ({ items, next: i < pages.length - 1 ? `n${i}` : null, next_company: null })),
-  pageParams: pages.map((_, i) => (i === 0 ? undefined : { next: `n${i - 1}` })),
-});
 const ids = (d: ListData | undefined) => d?.pages.flatMap((p) => p.items.map((r) => r.receipt_id));
 
 describe('which cached lists a document belongs to', () => {

@@ -1,4 +1,18 @@
 import type { ReceiptSummary } from '../../../shared/schemas/receipts';
+import type { ListData } from '../../../web/src/features/live/lib/cache-updates';
+import { EMPTY_FILTERS, listKeyParams, type ListKeyParams } from '../../../web/src/features/receipts/lib/list-params';
+
+/** The key params of company c1's list of a status. */
+export const list = (status: ListKeyParams['status'], over: Partial<ListKeyParams> = {}): ListKeyParams => ({
+  ...listKeyParams(status, EMPTY_FILTERS, { kind: 'company', companyId: 'c1' }),
+  ...over,
+});
+
+/** A cached infinite list of these pages of rows. */
+export const data = (...pages: Array<ReceiptSummary[]>): ListData => ({
+  pages: pages.map((items, i) => ({ items, next: i < pages.length - 1 ? `n${i}` : null, next_company: null })),
+  pageParams: pages.map((_, i) => (i === 0 ? undefined : { next: `n${i - 1}` })),
+});
 
 /** A list row with every field set; override what a test is about. */
 export function receipt(over: Partial<ReceiptSummary> = {}): ReceiptSummary {
