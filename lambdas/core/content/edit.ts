@@ -11,7 +11,7 @@
 import { AppError } from '../../../shared/errors';
 import { CONTENT_MSG, type EditReceiptInput, type SetCategoryInput } from '../../../shared/schemas/content';
 import type { ReceiptSummary, StatusAction } from '../../../shared/schemas/receipts';
-import { assertEditable } from '../documents/status-machine';
+import { assertEditable, nextStatus } from '../documents/status-machine';
 import type { SupplierLayouts } from '../recognition/ports';
 import { categoryPatch, confirmStakeholder, type EditMasterData } from './edit-master-data';
 import { learnFromConfirmed } from './learn-layout';
@@ -128,7 +128,11 @@ export async function changeDocumentStatus(
   status: StatusAction,
   version?: number,
 ): Promise<ReceiptSummary> {
-  if (status === 'ready') await assertConfirmable(ports, caller, receiptId);
+  if (status === 'ready') {
+    // A move the status machine refuses (archived, busy, unassigned) answers its own 409 before the content's 422.
+    nextStatus((await ports.documents.load(caller, receiptId)).status, 'ready');
+    await assertConfirmable(ports, caller, receiptId);
+  }
   return workflow.changeStatus(caller, receiptId, status, version);
 }
 

@@ -25,6 +25,7 @@ import type { DocumentRecord } from '../../../lambdas/core/documents/types';
 import { exportReceipts } from '../../../lambdas/core/export/service';
 import { AppError } from '../../../shared/errors';
 import { CONTENT_MSG } from '../../../shared/schemas/content';
+import { changeDocumentStatus } from '../../../lambdas/core/content/edit';
 import { invoicePage } from './fixtures';
 
 function record(id: string, overrides: Partial<DocumentRecord> = {}): DocumentRecord {
@@ -231,6 +232,19 @@ describe('content service', () => {
     expect(records.get('r1')!.status).toBe('ready');
     await updateContent(ports, caller, 'r2', { version: 1, items: [{ id: 'supplier_name', value: 'A' }] });
     expect(records.get('r2')!.status).toBe('review');
+  });
+
+  it('marks ready by hand only content a confirm would take, after the refusals of the status machine', async () => {
+    const { ports, records } = fakePorts();
+    records.set('r1', record('r1', { status: 'archive' }));
+    records.set('r2', record('r2'));
+    const moved: string[] = [];
+    const workflow = { changeStatus: async (_c: unknown, id: string) => (moved.push(id), {} as never) };
+    await expect(changeDocumentStatus(ports, workflow, caller, 'r1', 'ready')).rejects.toMatchObject({ statusCode: 409, message: 'Archived documents are read-only' });
+    await expect(changeDocumentStatus(ports, workflow, caller, 'r2', 'ready')).rejects.toMatchObject({ statusCode: 422, message: CONTENT_MSG.saveFailed });
+    await updateContent(ports, caller, 'r2', { version: 1, items: [{ id: 'supplier_name', value: 'A' }, { id: 'document_id', value: 'D-1' }] });
+    await changeDocumentStatus(ports, workflow, caller, 'r2', 'ready');
+    expect(moved).toEqual(['r2']);
   });
 
   it('keeps the schema per company and exports', async () => {
