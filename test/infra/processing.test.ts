@@ -148,6 +148,14 @@ describe('ProcessingStack', () => {
       Principal: 'events.amazonaws.com',
       FunctionName: { 'Fn::GetAtt': [logicalIdOf(fn), 'Arn'] },
     });
+    // Companies (A7, gsi2) and their members (A5, gsi1), counts of company and own scopes (D15), documents in
+    // processing (D4, gsi1), then the failed document's write and its live event (a company's or its owner's channel).
+    const grants = grantsOf(s.processing, fn);
+    const tableGrant = grants.find((g) => g.actions.includes('dynamodb:Query'));
+    expect(tableGrant?.actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
+    expect(JSON.stringify(tableGrant?.resources)).toContain('/index/gsi1');
+    expect(JSON.stringify(tableGrant?.resources)).toContain('/index/gsi2');
+    expect(grants.flatMap((g) => g.actions)).toContain('execute-api:ManageConnections');
   });
 
   it('without a jobHandlers export: queue, DLQ and notifications only, no consumer', async () => {

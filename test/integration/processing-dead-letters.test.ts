@@ -11,10 +11,12 @@ import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { deps } from '../../lambdas/runtime/deps';
 import { sweepStuckDocuments } from '../../lambdas/core/documents/stuck';
+import { sweeperDeps } from '../../lambdas/jobs/sweep-processing';
 import { STUCK_PROCESSING_AFTER_MS } from '../../shared/processing-limits';
-import { registeredUser, startTestStack, uploadDocument, type TestStack } from '../support/local-stack';
+import { openLiveChannel, registeredUser, startTestStack, uploadDocument, type TestStack } from '../support/local-stack';
 
 type Detail = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean };
+const quiet = { info: () => undefined, warn: () => undefined };
 
 /** A Textract endpoint that accepts every request and never answers. */
 async function silentTextract(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
@@ -91,10 +93,7 @@ describe('documents whose job died', () => {
     expect(rows.map((r) => r.status)).toEqual(['processing']);
     const id = rows[0]!.receipt_id;
 
-    const d = deps();
-    const log = { info: () => undefined, warn: () => undefined };
-    const sweep = (at: Date) =>
-      sweepStuckDocuments({ documents: d.documents, live: d.live, ids: d.ids, clock: { now: () => at }, log, listCompanies: (l, n) => d.admin.listCompanies(l, n) }, STUCK_PROCESSING_AFTER_MS);
+    const sweep = (at: Date) => sweepStuckDocuments(sweeperDeps(deps(), quiet, { now: () => at }), STUCK_PROCESSING_AFTER_MS);
     // Now: nothing is old enough.
     expect(await sweep(new Date())).not.toContain(id);
     expect(((await api.get(`/receipts/${id}?company_id=${companyId}`)).body as Detail).status).toBe('processing');
@@ -102,6 +101,39 @@ describe('documents whose job died', () => {
     expect(await sweep(new Date(Date.now() + STUCK_PROCESSING_AFTER_MS + 60_000))).toContain(id);
     const detail = (await api.get(`/receipts/${id}?company_id=${companyId}`)).body as Detail;
     expect(detail).toMatchObject({ status: 'failed', can_be_restarted: true, error: { message: 'The document could not be processed. Try again.' } });
+    await t.stack.jobs.idle();
+  });
+
+  it('the sweeper fails an unassigned document of the all-companies view in processing for longer than the bound, and tells its owner', async () => {
+    const { api, token } = await registeredUser(t.stack, 'stuckloose');
+    const live = await openLiveChannel(t.stack.wsUrl, token, 'ALL');
+    // An upload without a company: the document lives in the uploader's own scope, in processing while the job waits.
+    const { request } = await uploadDocument(api, { company_id: 'NONE', original_file_name: 'loose.jpg', content_type: 'image/jpeg' }, await photo());
+    expect(request.status).toBe(200);
+    let rows: Detail[] = [];
+    for (let i = 0; i < 200 && rows.length === 0; i++) {
+      rows = ((await api.get('/receipts?company_id=NONE')).body as { items: Detail[] }).items;
+      if (rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(rows.map((r) => r.status)).toEqual(['processing']);
+    const id = rows[0]!.receipt_id;
+
+    const sweep = (at: Date) => sweepStuckDocuments(sweeperDeps(deps(), quiet, { now: () => at }), STUCK_PROCESSING_AFTER_MS);
+    expect(await sweep(new Date())).not.toContain(id);
+    expect(((await api.get(`/receipts/${id}?company_id=NONE`)).body as Detail).status).toBe('processing');
+    expect(await sweep(new Date(Date.now() + STUCK_PROCESSING_AFTER_MS + 60_000))).toContain(id);
+
+    const detail = (await api.get(`/receipts/${id}?company_id=NONE`)).body as Detail;
+    expect(detail).toMatchObject({ status: 'failed', can_be_restarted: true, error: { message: 'The document could not be processed. Try again.' } });
+    const counts = (await api.get('/receipts/total-documents?selected=ALL')).body as Record<'receipt', Record<string, number>>;
+    expect(counts.receipt).toMatchObject({ processing: 0, failed: 1 });
+    let failedEvent: { event: string; payload: unknown } | undefined;
+    for (let i = 0; i < 100 && !failedEvent; i++) {
+      failedEvent = live.messages.find((m) => m.event === 'receipt-update' && (m.payload as Detail).receipt_id === id && (m.payload as Detail).status === 'failed');
+      if (!failedEvent) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(failedEvent?.payload).toMatchObject({ receipt_id: id, status: 'failed', company_id: null });
+    live.close();
     await t.stack.jobs.idle();
   });
 });
