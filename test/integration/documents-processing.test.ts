@@ -18,6 +18,8 @@ import {
 import { datasetPath } from '../support/datasets';
 import { INVOICE_LT, officeFile, totals } from '../fixtures/recognition/data';
 import { invoicePdf, SAMPLE_INVOICE } from './content-fixtures';
+import { ddbDocumentsStore } from '../../lambdas/adapters/ddb/documents-store';
+import { companyScope } from '../../lambdas/core/documents/types';
 
 type Summary = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean; version: number; original_file_name: string; upload_id: string; duplicate_id: string | null; page_count: number; supplierCustomerName: string };
 type Counts = Record<'receipt' | 'invoice', Record<string, number>>;
@@ -234,6 +236,116 @@ describe('documents: upload and processing', () => {
       const history = (await api.get(`/receipts/${id}/history?company_id=${companyId}`)).body as { items: { name: string }[] };
       expect(history.items.map((h) => h.name)).toContain('Recognised: to review (possible duplicate of an earlier document)');
     }
+  });
+
+  /**
+   * Runs `during` with the processing job's reads of key markers of one company held by `gate` (the job and this test
+   * share the store object, so the job reads through the wrapper); the wrapper counts the reads it saw.
+   */
+  async function withKeyReads(companyId: string, gate: (n: number, read: () => Promise<string[]>) => Promise<string[]>, during: () => Promise<void>) {
+    const markers = ddbDocumentsStore.markers;
+    const scope = companyScope(companyId);
+    let n = 0;
+    ddbDocumentsStore.markers = async (kind, s, value) => (kind === 'key' && s === scope ? gate(++n, () => markers.call(ddbDocumentsStore, kind, s, value)) : markers.call(ddbDocumentsStore, kind, s, value));
+    try {
+      await during();
+    } finally {
+      ddbDocumentsStore.markers = markers;
+    }
+    return n;
+  }
+  /** Resolves once `open` is called, or after a while so a test that went wrong fails instead of hanging. */
+  function latch() {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+      setTimeout(resolve, 30_000).unref();
+    });
+    return { open, opened };
+  }
+  const SCANNED = { ...SAMPLE_INVOICE, lines: SAMPLE_INVOICE.lines.map((l, i) => (i === 0 ? { ...l, description: 'Paper A4, 80 g' } : l)) };
+
+  it('keeps two files of the same supplier, number and total read at the same moment from both reaching ready', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'keyrace');
+    const [a, b] = [await invoicePdf(), await invoicePdf(SCANNED)];
+    // Both jobs check for documents of the same key at once: the first waits for the second before reading.
+    const second = latch();
+    const reads = await withKeyReads(
+      companyId,
+      async (n, read) => {
+        if (n === 1) await second.opened;
+        else second.open();
+        return read();
+      },
+      async () => {
+        const uploads = await Promise.all([
+          uploadDocument(api, { company_id: companyId, original_file_name: 'invoice.pdf', content_type: 'application/pdf' }, a),
+          uploadDocument(api, { company_id: companyId, original_file_name: 'invoice scanned.pdf', content_type: 'application/pdf' }, b),
+        ]);
+        expect(uploads.map((u) => u.put?.status)).toEqual([200, 200]);
+        await t.stack.jobs.idle();
+      },
+    );
+    expect(reads).toBe(2);
+    const items = (await list(api, `company_id=${companyId}`)).items;
+    // Neither may be confirmed and exported unseen: both wait in review, each naming the other as the same document.
+    expect(items.map((d) => d.status)).toEqual(['review', 'review']);
+    for (const [doc, other] of [
+      [items[0]!, items[1]!],
+      [items[1]!, items[0]!],
+    ]) {
+      const history = (await api.get(`/receipts/${doc.receipt_id}/history?company_id=${companyId}`)).body as { items: { name: string }[] };
+      expect(history.items.map((h) => h.name)).toContain('Recognised: to review (possible duplicate of an earlier document)');
+      const duplicates = (await api.get(`/receipts/${doc.receipt_id}/duplicates?company_id=${companyId}`)).body as { items: { receipt_id: string; reason: string }[] };
+      expect(duplicates.items).toEqual([expect.objectContaining({ receipt_id: other.receipt_id, reason: 'same_document' })]);
+    }
+    expect((await counts(api, companyId)).receipt).toMatchObject({ processing: 0, review: 2, ready: 0 });
+  });
+
+  it('keeps the first of two files of the same key ready and sends the later one to review when both are read before either is saved', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'keyfirst');
+    // The first job checks, then waits until the second has checked too; the second saves nothing before the first checked.
+    const firstChecked = latch();
+    const secondChecked = latch();
+    const commit = ddbDocumentsStore.commit;
+    let firstId: string | undefined;
+    ddbDocumentsStore.commit = async (change) => {
+      const updated = change.updates[0]?.after;
+      if (updated?.company_id === companyId && updated.receipt_id !== firstId && updated.status !== 'failed') {
+        firstId ??= updated.receipt_id;
+        if (updated.receipt_id !== firstId) await firstChecked.opened;
+      }
+      return commit.call(ddbDocumentsStore, change);
+    };
+    let reads: number;
+    try {
+      reads = await withKeyReads(
+        companyId,
+        async (n, read) => {
+          const found = await read();
+          if (n === 1) {
+            firstChecked.open();
+            await secondChecked.opened;
+          } else secondChecked.open();
+          return found;
+        },
+        async () => {
+          await Promise.all([
+            uploadDocument(api, { company_id: companyId, original_file_name: 'invoice.pdf', content_type: 'application/pdf' }, await invoicePdf()),
+            uploadDocument(api, { company_id: companyId, original_file_name: 'invoice scanned.pdf', content_type: 'application/pdf' }, await invoicePdf(SCANNED)),
+          ]);
+          await t.stack.jobs.idle();
+        },
+      );
+    } finally {
+      ddbDocumentsStore.commit = commit;
+    }
+    expect(reads).toBe(2);
+    const items = (await list(api, `company_id=${companyId}`)).items;
+    expect(items.map((d) => d.status).sort()).toEqual(['ready', 'review']);
+    const later = items.find((d) => d.status === 'review')!;
+    const history = (await api.get(`/receipts/${later.receipt_id}/history?company_id=${companyId}`)).body as { items: { name: string }[] };
+    expect(history.items.map((h) => h.name)).toContain('Recognised: to review (possible duplicate of an earlier document)');
   });
 
   it('creates one document when the same object-created event arrives twice', async () => {

@@ -351,7 +351,9 @@ export const POSSIBLE_DUPLICATE = 'possible duplicate of an earlier document';
  * It then does not reach `ready` by itself: a copy confirmed and exported unseen would be booked twice.
  * The same file is looked for again now, not only at creation: two copies created at the same moment (a double
  * drop, the same file mailed and uploaded) each found no other then, and both would reach `ready`; read after
- * both were written, each sees the other and both stay in review.
+ * both were written, each sees the other and both stay in review. Likewise the key: `doc` already holds its own
+ * key marker (claimKey), so of two documents of one key processed at the same moment the later reader sees the
+ * earlier (both stay in review when each reads after both markers were written). Both reads are consistent.
  */
 async function isPossibleDuplicate(deps: Pick<ProcessingDeps, 'documents'>, doc: DocumentRecord, keyDigest: string | null): Promise<boolean> {
   if (doc.duplicate_id) return true;
@@ -360,6 +362,32 @@ async function isPossibleDuplicate(deps: Pick<ProcessingDeps, 'documents'>, doc:
   if (!keyDigest) return false;
   const same = await deps.documents.markers('key', doc.scope, keyDigest);
   return same.some((id) => id !== doc.receipt_id);
+}
+
+/**
+ * The document with its key (`key_digest`) and its key marker written, under its version, before its processing result
+ * looks for other documents of that key; undefined when the document changed meanwhile (another delivery of the event,
+ * the sweeper). Of two documents of one key processed at the same moment, the one that reads the markers second reads
+ * after both markers were written and sees the other, so at most one of them reaches `ready` by itself. The marker
+ * moves with the record in one transaction, as every other key change does, so no commit, lost or won, leaves a
+ * marker naming a document whose record holds another key. A document already holding this key claims nothing.
+ */
+async function claimKey(deps: Pick<ProcessingDeps, 'documents'>, doc: DocumentRecord, keyDigest: string): Promise<DocumentRecord | undefined> {
+  if (doc.key_digest === keyDigest) return doc;
+  // Still processing: no status, count or time changes (the sweeper reads updated_at), no event.
+  const claimed: DocumentRecord = { ...doc, key_digest: keyDigest, version: doc.version + 1 };
+  const change = emptyChange();
+  change.updates.push({ before: doc, after: claimed });
+  const oldKey = keyMarker(doc);
+  if (oldKey) change.markers.delete.push(oldKey);
+  change.markers.put.push(keyMarker(claimed)!);
+  try {
+    await deps.documents.commit(change);
+  } catch (error) {
+    if (error instanceof CommitConflict && error.reason === 'version') return undefined;
+    throw error;
+  }
+  return claimed;
 }
 
 /**
@@ -575,16 +603,23 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     const ready = readyCheck(fields, doc.receipt_type, today);
     const keyText = documentKeyText(summary);
     const keyDigest = keyText ? digest(keyText) : null;
-    const duplicate = ready.ready && !note && (await isPossibleDuplicate(deps, doc, keyDigest));
+    const mayBeReady = Boolean(doc.company_id) && ready.ready && !note;
+    // A document that may reach ready holds its key (marker) before it looks for others of that key.
+    const before = mayBeReady && keyDigest ? await claimKey(deps, doc, keyDigest) : doc;
+    if (!before) {
+      deps.log.info('processing result not saved: the document changed meanwhile', { receipt_id: doc.receipt_id });
+      return;
+    }
+    const duplicate = mayBeReady && (await isPossibleDuplicate(deps, before, keyDigest));
     const reasons = duplicate ? [POSSIBLE_DUPLICATE] : ready.reasons;
-    const status = doc.company_id ? (ready.ready && !duplicate && !note ? 'ready' : 'review') : 'unassigned';
+    const status = doc.company_id ? (mayBeReady && !duplicate ? 'ready' : 'review') : 'unassigned';
     const contentKey = documentKeys.content(doc.receipt_id, deps.ids.newId());
     await deps.files.putJson(contentKey, toStored(content));
     const boxesKey = boxes ? documentKeys.boxes(doc.receipt_id, run) : null;
     if (boxesKey) await deps.files.putJson(boxesKey, boxes);
     const now = deps.clock.now().toISOString();
     const after: DocumentRecord = {
-      ...doc,
+      ...before,
       status,
       pages,
       content_key: contentKey,
@@ -601,14 +636,14 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       key_digest: keyDigest,
       can_be_restarted: false,
       error_message: note,
-      version: doc.version + 1,
+      version: before.version + 1,
       updated_at: now,
     };
     after.search_text = searchTextOf(after);
     const change = emptyChange();
-    change.updates.push({ before: doc, after });
-    change.counts.push(...countMove(doc, after));
-    const oldKey = keyMarker(doc);
+    change.updates.push({ before, after });
+    change.counts.push(...countMove(before, after));
+    const oldKey = keyMarker(before);
     const newKey = keyMarker(after);
     if (oldKey?.value !== newKey?.value) {
       if (oldKey) change.markers.delete.push(oldKey);

@@ -9,7 +9,7 @@ import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { OfficeConverter } from '../../../lambdas/core/documents/ports';
 import { FAILED_MESSAGE, handleObjectCreated, MAX_RECOGNISED_PAGES, pagesCappedMessage, POSSIBLE_DUPLICATE, READ_MAX_BYTES, REPLACED_MESSAGE, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
 import { requestUpload } from '../../../lambdas/core/documents/upload';
-import { deleteDocument } from '../../../lambdas/core/documents/workflow';
+import { deleteDocument, restartDocument } from '../../../lambdas/core/documents/workflow';
 import { companyScope } from '../../../lambdas/core/documents/types';
 import { UNSUPPORTED_MESSAGE } from '../../../lambdas/core/recognition/file-type';
 import type { AnalyzeExpenseResult, Recogniser, RecogniserInput } from '../../../lambdas/core/recognition/types';
@@ -313,6 +313,106 @@ describe('processing job limits: replaced files, oversized objects, long PDFs', 
     const docs = [...s.documents.docs.values()];
     expect(docs).toHaveLength(2);
     expect(docs.map((d) => d.status)).toEqual(['review', 'review']);
+  });
+
+  it('keeps two files of the same supplier, number and total read at the same moment from both reaching ready', async () => {
+    const s = await setup();
+    // The key markers are read by both runs at once: the first reader waits for the second before reading.
+    const markers = s.documents.markers.bind(s.documents);
+    let waiting: (() => void) | undefined;
+    let keyReads = 0;
+    s.documents.markers = async (kind, scope, value) => {
+      if (kind !== 'key') return markers(kind, scope, value);
+      keyReads += 1;
+      if (keyReads === 1) await new Promise<void>((resolve) => (waiting = resolve));
+      else waiting?.();
+      return markers(kind, scope, value);
+    };
+    const keys = [await s.upload('first.pdf', await pdf(1)), await s.upload('second.pdf', await pdf(2))];
+    await Promise.all(keys.map((key) => handleObjectCreated(s.deps, { key }, { final: false })));
+    expect(keyReads).toBe(2);
+    const docs = [...s.documents.docs.values()];
+    expect(docs.map((d) => [d.original_file_name, d.status])).toEqual([
+      ['first.pdf', 'review'],
+      ['second.pdf', 'review'],
+    ]);
+    for (const d of docs) expect((await s.documents.history(d.receipt_id)).map((h) => h.name)).toContain(`Recognised: to review (${POSSIBLE_DUPLICATE})`);
+    // One key marker each, of the key the record holds.
+    expect(new Set(docs.map((d) => d.key_digest)).size).toBe(1);
+    expect((await markers('key', docs[0]!.scope, docs[0]!.key_digest!)).sort()).toEqual(docs.map((d) => d.receipt_id).sort());
+    expect((await s.documents.counts(companyScope(s.company.company_id))).receipt).toMatchObject({ processing: 0, review: 2, ready: 0 });
+  });
+
+  it('keeps the first of two documents of the same key ready and sends the later one to review when the first has not committed yet', async () => {
+    // The second file is recognised only once the first has checked for duplicates, and the first commits only once
+    // the second has checked too: the first saw no other document, the second must see the first.
+    let firstChecked!: () => void;
+    const firstCheck = new Promise<void>((resolve) => (firstChecked = resolve));
+    const recogniser: Recogniser = {
+      async analyzeExpense(input) {
+        if (input.fileName === 'later.pdf') await firstCheck;
+        return RESULT;
+      },
+    };
+    const s = await setup({ recogniser });
+    const markers = s.documents.markers.bind(s.documents);
+    let secondChecked!: () => void;
+    const secondCheck = new Promise<void>((resolve) => (secondChecked = resolve));
+    let keyReads = 0;
+    s.documents.markers = async (kind, scope, value) => {
+      if (kind !== 'key') return markers(kind, scope, value);
+      const read = await markers(kind, scope, value);
+      keyReads += 1;
+      if (keyReads === 1) {
+        firstChecked();
+        await secondCheck;
+      } else secondChecked();
+      return read;
+    };
+    const keys = [await s.upload('earlier.pdf', await pdf(1)), await s.upload('later.pdf', await pdf(2))];
+    await Promise.all(keys.map((key) => handleObjectCreated(s.deps, { key }, { final: false })));
+    expect(keyReads).toBe(2);
+    const docs = [...s.documents.docs.values()];
+    expect(docs.map((d) => [d.original_file_name, d.status])).toEqual([
+      ['earlier.pdf', 'ready'],
+      ['later.pdf', 'review'],
+    ]);
+    expect((await s.documents.history(docs[1]!.receipt_id)).map((h) => h.name)).toContain(`Recognised: to review (${POSSIBLE_DUPLICATE})`);
+  });
+
+  it('leaves no key marker of a result that lost to another run: markers follow the key the record holds', async () => {
+    const s = await setup({ recogniser: numberingRecogniser() });
+    const key = await s.upload('inv.pdf', await pdf(1));
+    // Both deliveries of the event read the document before either saved a result.
+    await Promise.all([handleObjectCreated(s.deps, { key }, { final: false }), handleObjectCreated(s.deps, { key }, { final: false })]);
+    const [doc] = [...s.documents.docs.values()];
+    expect(doc!.status).toBe('ready');
+    const keyMarkers = [...s.documents.markerItems.entries()].filter(([k, ids]) => k.startsWith('key|') && ids.size > 0);
+    expect(keyMarkers).toEqual([[`key|${doc!.scope}|${doc!.key_digest}`, new Set([doc!.receipt_id])]]);
+  });
+
+  it('keeps the key marker with the key the record holds when processing fails after reading, and moves it on Try Again', async () => {
+    const s = await setup({ recogniser: numberingRecogniser() });
+    // The result cannot be stored on the last delivery: the document fails after it was read as INV-1.
+    const putJson = s.files.putJson.bind(s.files);
+    let unavailable = true;
+    s.files.putJson = async (key, value) => {
+      if (unavailable && key.includes('/content')) throw new Error('bucket unavailable');
+      return putJson(key, value);
+    };
+    await handleObjectCreated(s.deps, { key: await s.upload('inv.pdf', await pdf(1)) }, { final: true });
+    const [failed] = [...s.documents.docs.values()];
+    // It keeps the key it was read with, and the one marker of that key.
+    expect(failed).toMatchObject({ status: 'failed', key_digest: expect.any(String) });
+    const keyMarkers = () => [...s.documents.markerItems.entries()].filter(([k, ids]) => k.startsWith('key|') && ids.size > 0);
+    expect(keyMarkers()).toEqual([[`key|${failed!.scope}|${failed!.key_digest}`, new Set([failed!.receipt_id])]]);
+    unavailable = false;
+    await restartDocument(s.deps, { userId: 'u1', companyId: s.company.company_id }, failed!.receipt_id);
+    const ticket = [...s.files.objects.keys()].find((k) => k.startsWith('jobs/process/'))!;
+    await handleObjectCreated(s.deps, { key: ticket }, { final: false });
+    const again = s.documents.docs.get(failed!.receipt_id)!;
+    expect(again).toMatchObject({ status: 'ready', document_number: 'INV-2' });
+    expect(keyMarkers()).toEqual([[`key|${again.scope}|${again.key_digest}`, new Set([again.receipt_id])]]);
   });
 
   it('deleting an original makes its oldest copy the original and the other copies its copies', async () => {
