@@ -68,6 +68,24 @@ describe('VAT IDs', () => {
     expect(findVatIds('VAT: DE 136 695 976 Berlin').map((v) => v.value)).toEqual(['DE136695976']);
     expect(findVatIds('Postal code LT-01103 Vilnius')).toEqual([]);
   });
+
+  it.each([
+    ['UAB Alfa LT119511515', 'LT119511515'],
+    ['Alfa AB LT119511515', 'LT119511515'],
+    ['Alpenmetall Handels GmbH DE136695976', 'DE136695976'],
+    ['Kauno g. 5 LT119511515', 'LT119511515'],
+    ['SE LT119511515', 'LT119511515'],
+    ['Datenwerk GmbH DE 136 695 976', 'DE136695976'],
+  ])('finds the VAT ID in "%s": a word before it that is no country prefix does not hide it', (text, value) => {
+    expect(findVatIds(text).map((v) => v.value)).toEqual([value]);
+  });
+
+  it('takes no number label for a country prefix, nor a VAT ID out of a longer number', () => {
+    // "No" before a number is the number label; a Norwegian VAT ID printed apart from its prefix ends with MVA.
+    for (const text of ['Invoice No 123456789', 'INVOICE NO 123456789', 'No 123456789', 'GST NO 000123456789']) expect(findVatIds(text)).toEqual([]);
+    expect(findVatIds('Org.nr. NO 123 456 789 MVA').map((v) => v.value)).toEqual(['NO123456789MVA']);
+    expect(findVatIds('NO123456789').map((v) => v.value)).toEqual(['NO123456789']);
+  });
 });
 
 describe('IBAN and BIC', () => {

@@ -84,6 +84,32 @@ describe('dates named for something else than the invoice', () => {
   });
 });
 
+describe("a credit note's date beside the corrected invoice's", () => {
+  const sure = extractDates(textRows(['UAB ZALIAS LAPAS', 'Data: 2026-01-15'])).issue!.confidence;
+
+  it.each([
+    ['Koreguojama sąskaita Nr. SD-117, 2026-01-10', 'Data: 2026-01-15'],
+    ['Kredituojama PVM sąskaita faktūra SD-117 2026-01-10', 'Išrašymo data: 2026-01-15'],
+    ['Relating to invoice INV-117 of 2026-01-10', 'Date: 2026-01-15'],
+    ['Original invoice date: 2026-01-10', 'Date: 2026-01-15'],
+    ['zur Rechnung Nr. RE-117 vom 10.01.2026', 'Datum: 15.01.2026'],
+    ['Korekta do faktury nr FV/117 z dnia 10.01.2026', 'Data wystawienia: 15.01.2026'],
+  ])('"%s" names the corrected invoice\'s date, no issue date of the credit note', (corrected, own) => {
+    const { issue } = extractDates(textRows(['UAB ZALIAS LAPAS', 'KREDITINĖ PVM SĄSKAITA FAKTŪRA', corrected, own]));
+    expect([issue?.value, issue?.confidence]).toEqual(['2026-01-15', sure]);
+  });
+
+  it("takes the credit note's unlabelled date under the title, not the corrected invoice's printed above it", () => {
+    const { issue } = extractDates(textRows(['UAB ZALIAS LAPAS', 'KREDITINĖ PVM SĄSKAITA FAKTŪRA', 'Koreguojama sąskaita Nr. SD-117, 2025-12-20', '2026-01-15']));
+    expect(issue?.value).toBe('2026-01-15');
+  });
+
+  it('keeps an invoice date printed in a column of its own beside the reference', () => {
+    const { issue } = extractDates(textRows(['UAB ZALIAS LAPAS', 'Koreguojama sąskaita Nr. SD-117             Data: 2026-01-15']));
+    expect(issue?.value).toBe('2026-01-15');
+  });
+});
+
 describe('due-date labels as suppliers print them', () => {
   it.each(['Mokėti iki:', 'Sumokėti iki:', 'Apmokėti per:', 'Apmokėjimo data:', 'Payment date:', 'Payment deadline:', 'Pay before:', 'Termin płatności:', 'Apmaksas termiņš:'])(
     '"%s" labels the due date, and the invoice date stays as sure',
@@ -144,9 +170,45 @@ describe("the buyer's identifiers in the invoice details", () => {
     expect(headerOf(doc).supplier_code).toBe('304512345');
   });
 
+  it("takes the seller's unlabelled VAT ID printed after its name for its own", () => {
+    const doc = textDocument(['UAB ZALIAS LAPAS', 'Gedimino pr. 1, Vilnius', 'Iš viso   260.00', 'UAB Žalias lapas LT119511515']);
+    expect(headerOf(doc).supplier_vat_id).toBe('LT119511515');
+  });
+
   it("takes no code marked as the buyer's for the seller's", () => {
     const doc = textDocument(['UAB ZALIAS LAPAS', 'Gedimino pr. 1, Vilnius', 'Pirkėjo kodas: 305555111', 'Iš viso   260.00']);
     expect(headerOf(doc).supplier_code).toBeUndefined();
+  });
+});
+
+describe("a letter's window: the buyer's address under the seller's sender line", () => {
+  const letter = (sender: string, window: string[]) =>
+    textDocument([
+      'ALPENMETALL',
+      sender,
+      '',
+      ...window.map((l, i) => (i === 0 ? `${l.padEnd(46)}Rechnung Nr.  RE-2026-11873` : i === 1 ? `${l.padEnd(46)}Datum:        15.01.2026` : l)),
+      '',
+      'Gesamtbetrag:                                        14,40',
+    ]);
+
+  it.each([
+    'Alpenmetall Handels GmbH · Industriestraße 5 · 4020 Linz',
+    'Alpenmetall Handels GmbH | Industriestraße 5 | 4020 Linz',
+    'Alpenmetall Handels GmbH - Industriestraße 5 - 4020 Linz',
+  ])('takes the block under "%s" for the buyer, and the sender line for the seller', (sender) => {
+    const f = headerOf(letter(sender, ['Baltijos duomenys UAB', 'Konstitucijos pr. 7', '08105 Vilnius', 'Litauen']));
+    expect([f.customer_name, f.supplier_name, f.supplier_address]).toEqual(['Baltijos duomenys UAB', 'Alpenmetall Handels GmbH', 'Industriestraße 5, 4020 Linz']);
+  });
+
+  it('passes over a salutation line before the name', () => {
+    const f = headerOf(letter('Alpenmetall Handels GmbH · Industriestraße 5 · 4020 Linz', ['Firma', 'Baltijos duomenys UAB', 'Konstitucijos pr. 7', '08105 Vilnius']));
+    expect(f.customer_name).toBe('Baltijos duomenys UAB');
+  });
+
+  it('takes no buyer where the lines under the sender line end in no postcode and city', () => {
+    const f = headerOf(letter('Alpenmetall Handels GmbH · Industriestraße 5 · 4020 Linz', ['Baltijos duomenys UAB', 'Konstitucijos pr. 7']));
+    expect(f.customer_name).toBeUndefined();
   });
 });
 

@@ -55,3 +55,17 @@ describe('invoice totals as suppliers print them', () => {
     expect(extractTotals(textRows(['Subtotal   1,000.00', 'VAT 21%   210.00', 'Balance due   1,210.00'])).total?.value).toBe('1210.00');
   });
 });
+
+describe('totals labels as German, Latvian, Estonian and Polish suppliers print them', () => {
+  it.each([
+    ['Summe netto:', 'USt. 20 %:', 'Gesamtbetrag:'],
+    ['Zwischensumme:', 'MwSt. 20 %:', 'Rechnungsbetrag:'],
+    ['Nettobetrag:', 'USt. 20 %:', 'Zu zahlen:'],
+    ['Summa bez PVN:', 'PVN 20 %:', 'Kopā apmaksai:'],
+    ['Kokku käibemaksuta:', 'Käibemaks 20 %:', 'Tasuda:'],
+    ['Razem netto:', 'VAT 20 %:', 'Do zapłaty:'],
+  ])('reads "%s", "%s" and "%s" as the base, the tax and the total', (base, tax, total) => {
+    const rows = textRows([`${base.padEnd(40)}22,00`, `${tax.padEnd(41)}4,40`, `${total.padEnd(40)}26,40`]);
+    expect(picked(extractTotals(rows))).toEqual(['26.40', '22.00', '4.40']);
+  });
+});

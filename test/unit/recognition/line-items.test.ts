@@ -442,3 +442,53 @@ describe('quantities and unit prices with three decimals', () => {
     expect(read(['Description      Qty       Price      Amount', 'Bolts           1,500      0.10      150.00', 'Total:                              150.00'])).toEqual([['1500', '0.10', '150.00']]);
   });
 });
+
+describe('item-table headers as European suppliers print them', () => {
+  const row = '1    Varžtai M6 cinkuoti   10      vnt.        1,20          12,00';
+  const read = (header: string) =>
+    extractLineItems(textRows([header, row, 'Iš viso:                                                    12,00'])).map((i) => [
+      i.description?.value,
+      i.quantity?.value,
+      i.unit_price_without_vat?.value,
+      i.total_price?.value,
+    ]);
+
+  it.each([
+    'Nr.  Prekė                 Kiekis  Mato vnt.   Kaina         Suma',
+    'Nr.  Paslauga              Kiekis  Mato vnt.   Kaina         Suma',
+    'Pos. Bezeichnung           Menge   Einheit     Einzelpreis   Gesamtpreis',
+    'Pos. Leistung              Anzahl  ME          E-Preis       Betrag',
+    'Pos. Artikel               Menge   Einheit     Preis         Gesamt',
+    'Nr.  Nosaukums             Daudzums  Mērv.     Cena          Summa',
+    'Nr.  Kirjeldus             Kogus   Ühik        Hind          Summa',
+    'Lp.  Nazwa towaru          Ilość   Jm.         Cena netto    Wartość netto',
+  ])('reads the description, quantity, price and amount under "%s"', (header) => {
+    expect(read(header)).toEqual([['Varžtai M6 cinkuoti', '10', '1.20', '12.00']]);
+  });
+
+  it('takes "Artikel" beside a column that describes the item for the code, alone for the item', () => {
+    const items = extractLineItems(
+      textRows(['Artikel    Bezeichnung           Menge   Einzelpreis   Gesamtpreis', 'A-1001     Schrauben M6            100          0,12         12,00', 'Total:                                                    12,00']),
+    );
+    expect(items.map((i) => [i.product_code?.value, i.description?.value, i.quantity?.value, i.total_price?.value])).toEqual([['A-1001', 'Schrauben M6', '100', '12.00']]);
+  });
+});
+
+describe('an item table that ends at totals labelled as German suppliers print them', () => {
+  it('takes no row of the totals under the table for an item', () => {
+    const items = extractLineItems(
+      textRows([
+        'Pos. Bezeichnung           Menge   Einzelpreis   Gesamtpreis',
+        '1    Schrauben M6            100          0,12         12,00',
+        '2    Muttern M6              200          0,05         10,00',
+        'Summe netto:                                         22,00',
+        'USt. 20 %:                                            4,40',
+        'Gesamtbetrag:                                        26,40',
+      ]),
+    );
+    expect(items.map((i) => [i.description?.value, i.total_price?.value])).toEqual([
+      ['Schrauben M6', '12.00'],
+      ['Muttern M6', '10.00'],
+    ]);
+  });
+});

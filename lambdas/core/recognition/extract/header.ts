@@ -35,6 +35,28 @@ const OTHER_DATE_LABEL = /(delivery|shipping|ship|order\s*date|period|valid|expi
 const QUALIFIED_OTHER_DATE =
   /(?<![a-z])(order|delivery|shipping|ship|dispatch|despatch|contract|service|supply|performance|completion|start|end|expiry|birth|uzsakymo|pristatymo|tiekimo|sutarties|suteikimo|atlikimo|pradzios|pabaigos|gimimo)\s*(date|data|datum)\s*[:.\-]?\s*$/i;
 
+/**
+ * Words that name the invoice a credit note or a correcting invoice corrects ("Koreguojama sąskaita Nr. SD-117,
+ * 2026-01-10", "Original invoice date:", "relating to invoice INV-117 of …", "zur Rechnung Nr. RE-117 vom …", "do
+ * faktury nr … z dnia …"): a date they label is that invoice's, never the document's own.
+ */
+const CORRECTED_INVOICE =
+  /(?<![a-z])((koreguojam|kredituojam|taisom|anuliuojam|pradin|originali)\w*\s*(pvm\s*)?(saskait|sf\b|faktur)|(original|corrected|credited|cancell?ed|referenced|relating\s*to|related\s*to|refers?\s*to|reference\s*to|regarding|correction\s*(of|to)|credit(ed)?\s*(for|against|on)|against)\s*(the\s*)?(tax\s*)?invoice|invoice\s*(being\s*)?(corrected|credited|cancell?ed)|(zur?|bezug\s*auf(\s*die)?|ursprunglichen?)\s*rechnung|originalrechnung|do\s*faktury|faktur\w*\s*korygowan|korygowan\w*\s*faktur|korigejam\w*\s*(pvn\s*)?rekin)/i;
+
+/**
+ * The words that label the date at `index` of `row`: those before it in its cell, else the nearest cell before it
+ * that holds words (the date printed apart from its label), not before `from`.
+ */
+function dateLabelWords(row: Row, index: number, from: number): string {
+  const starts = row.cells.map((cell) => row.spans[cell.first]?.start ?? 0).filter((start) => start < index);
+  for (let k = starts.length - 1; k >= 0; k--) {
+    const text = row.text.slice(Math.max(starts[k]!, from), k === starts.length - 1 ? index : starts[k + 1]).trim();
+    if (/\p{L}{2,}/u.test(text)) return text;
+    if (starts[k]! <= from) break;
+  }
+  return '';
+}
+
 const DOC_ID_LABEL =
   /(inv[od0]ice[\s.\-]*(no|number|nr|num|#|:)|inv[\s.\-]*(no|#|:)|receipt[\s.\-]*(no|number|#|:)|bill[\s.\-]*(no|#|:)|cash\s*bill(\s*no)?|\bc\/?b\s*(no|#)|doc(ument)?[\s.\-]*(no|number|#)|tax\s*invoice\s*(no|#)?|trans(action)?\s*(no|#|:)|transaction|ref(erence)?\s*(no|#)|order\s*(no|#)|slip\s*no|check\s*#|\bchk\b\s*#?|sask(aitos|aita|\.)?\s*(faktur(os|a)\s*)?(nr|numeris)|\bsf\s*(nr|numeris)|dokumento\s*(nr|numeris)|\bserija\b|\bnr\b|\bno\b|#)/i;
 
@@ -282,9 +304,10 @@ export function dateCandidates(rows: Row[], format?: DateFormat, repairAll = fal
         }
       }
       const lf = fold(label).slice(-40);
+      const own = labelRow === row ? dateLabelWords(row, m.index, prevDate ? prevDate.match.index + prevDate.match.raw.length : 0) : label;
       const kind: DateCandidate['kind'] = DUE_LABEL.test(lf)
         ? 'due'
-        : QUALIFIED_OTHER_DATE.test(lf) || (OTHER_DATE_LABEL.test(lf) && !ISSUE_LABEL.test(lf.slice(-12)))
+        : CORRECTED_INVOICE.test(fold(own)) || QUALIFIED_OTHER_DATE.test(lf) || (OTHER_DATE_LABEL.test(lf) && !ISSUE_LABEL.test(lf.slice(-12)))
           ? 'other'
           : ISSUE_LABEL.test(lf)
             ? 'issue'
@@ -339,7 +362,7 @@ export function extractDates(rows: Row[], format?: DateFormat): { issue?: Found;
   const issue =
     cands.filter((c) => c.kind === 'issue').sort((a, b) => named(b) - named(a) || full(b) - full(a))[0] ??
     cands.filter((c) => c.kind === 'none').sort((a, b) => full(b) - full(a) || stamped(b) - stamped(a))[0] ??
-    cands.filter((c) => c.kind === 'other' && !/valid|expir|exp\b|birth/i.test(c.label))[0];
+    cands.filter((c) => c.kind === 'other' && !/valid|expir|exp\b|birth/i.test(c.label) && !CORRECTED_INVOICE.test(fold(c.label)))[0];
   const due = cands.find((c) => c.kind === 'due' && c !== issue);
   // An unlabelled date is less sure, unless no other unlabelled or issue date differs (dates labelled as due or
   // valid are no rivals), or it is the sale's time stamp and no other stamp differs (unlabelled dates without a
@@ -585,6 +608,64 @@ export function partyBlocks(rows: Row[]): { supplier?: PartyBlock; customer?: Pa
     out[lab.kind] = { rows: blockRows, label: lab.row, ...(inline ? { inline } : {}) };
   }
   return out;
+}
+
+/** A line of a postcode and its town ("12345 Berlin", "LT-01103 Vilnius", "00-950 Warszawa"), a country after a comma. */
+const POSTCODE_TOWN = /^(?:[A-Z]{1,2}[- ]?)?(?:\d{4,5}|\d{2}-\d{3})\s+\p{L}[\p{L}.'\- ]*(?:,\s*\p{L}[\p{L} ]*)?$/u;
+/** What sets apart the parts of a letter's sender line: "·", "|", "•", or a dash between spaces. */
+const SENDER_SEPARATOR = /\s*[·•|]\s*|\s[-–]\s/;
+/** A line above the buyer's name that only directs the letter ("Firma", "Herrn", "Attn."). */
+const ADDRESSEE_WORD = /^(firma|herrn?|frau|an|to|attn\.?|z\.?\s*hd\.?)$/i;
+
+export interface WindowAddress {
+  /** The sender line: the seller's name and address. */
+  sender: { row: Row; name: Found; address: Found };
+  /** The buyer's name and address under it. */
+  customer: PartyBlock;
+}
+
+/**
+ * A letter's window (DIN 5008 and the like): the buyer's name and address printed without a label at the top left,
+ * under a small sender line that holds the seller's name and address on one line, its parts set apart by "·", "|",
+ * "•" or a dash ("Alpenmetall Handels GmbH · Industriestraße 5 · 4020 Linz"), the last a postcode and town. The
+ * lines under it that start where it starts are the buyer's block when, after a line such as "Firma" or "Herrn",
+ * 2 to 5 of them end with a postcode and town (a country's name may follow). Undefined: no such layout.
+ */
+export function windowAddress(rows: Row[]): WindowAddress | undefined {
+  const firstPage = rows.filter((r) => r.page === rows[0]?.page).slice(0, 25);
+  for (const [i, row] of firstPage.entries()) {
+    const cell = row.cells[0];
+    if (!cell) continue;
+    const parts = cell.text.split(SENDER_SEPARATOR).map((p) => p.trim());
+    if (parts.length < 3 || parts.some((p) => !p) || !POSTCODE_TOWN.test(parts.at(-1)!) || !/\p{L}{3,}/u.test(parts[0]!) || /\d/.test(parts[0]!)) continue;
+    const lines: Row[] = [];
+    let bottom = cell.box.top + cell.box.height;
+    for (const r of firstPage.slice(i + 1)) {
+      const first = r.cells[0];
+      if (!first || Math.abs(first.box.left - cell.box.left) > 0.02 || first.box.top - bottom > first.box.height * 2.2) break;
+      lines.push(buildRow(first.words, r.page, r.index));
+      bottom = first.box.top + first.box.height;
+      if (lines.length >= 7) break;
+    }
+    const start = lines.findIndex((l) => !ADDRESSEE_WORD.test(l.text.trim()));
+    const town = lines.findIndex((l, k) => k > start && POSTCODE_TOWN.test(l.text.trim()));
+    if (start < 0 || town < 0 || town - start < 1 || town - start > 4) continue;
+    const country = lines[town + 1] && /^\p{L}+(\s\p{L}+){0,2}$/u.test(lines[town + 1]!.text.trim()) ? 1 : 0;
+    const from = row.spans[cell.first]!.start;
+    const nameEnd = from + cell.text.indexOf(parts[0]!) + parts[0]!.length;
+    const addressStart = from + cell.text.indexOf(parts[1]!, nameEnd - from);
+    const name = cleanCompanyName(parts[0]!, { sureWords: sureWords([row]) });
+    if (!name) continue;
+    return {
+      sender: {
+        row,
+        name: foundInRow(row, from + cell.text.indexOf(parts[0]!), nameEnd, name),
+        address: foundInRow(row, addressStart, from + cell.text.length, parts.slice(1).join(', ')),
+      },
+      customer: { rows: lines.slice(start, town + 1 + country) },
+    };
+  }
+  return undefined;
 }
 
 export interface PartyFields {

@@ -70,21 +70,30 @@ export function isValidVatId(id: string): boolean {
   return true;
 }
 
-/** Finds VAT IDs with a country prefix in a text, compacted ("LT 1195 11515" → "LT119511515"). */
+/**
+ * Finds VAT IDs with a country prefix in a text, compacted ("LT 1195 11515" → "LT119511515"). Each word is tried as
+ * a prefix: a word before the ID that is none ("UAB", "GmbH", "AB") does not hide it. An ID is never cut out of a
+ * longer number ("NO 000123456789"), and a Norwegian prefix printed apart from its number needs the "MVA" after it:
+ * "No 123456789" is a number after its label.
+ */
 export function findVatIds(text: string): { value: string; raw: string; index: number }[] {
   const out: { value: string; raw: string; index: number }[] = [];
-  const re = /\b([A-Z]{2})[\s-]?([A-Z0-9][A-Z0-9 .\-+*]{6,16}[A-Z0-9])/g;
+  const re = /\b(?=([A-Z]{2})([\s-]?)([A-Z0-9][A-Z0-9 .\-+*]{6,16}[A-Z0-9]))/g;
+  let taken = 0;
   for (const m of text.toUpperCase().matchAll(re)) {
     const country = m[1]!;
-    if (!VAT_FORMATS[country]) continue;
+    if (m.index < taken || !VAT_FORMATS[country]) continue;
     // Try the longest prefix of the tail that is a valid number (the tail may run into other words).
-    const tail = m[2]!;
+    const tail = m[3]!;
     for (let end = tail.length; end >= 7; end--) {
-      const candidate = country + compactId(tail.slice(0, end));
-      if (isValidVatId(candidate) && /[A-Z0-9]$/.test(tail.slice(0, end))) {
-        out.push({ value: candidate, raw: text.substr(m.index, 2 + (m[0].length - m[2]!.length - 2) + end), index: m.index });
-        break;
-      }
+      const number = tail.slice(0, end);
+      const candidate = country + compactId(number);
+      if (!isValidVatId(candidate) || !/[A-Z0-9]$/.test(number) || /^\d/.test(tail.slice(end))) continue;
+      if (country === 'NO' && m[2] && !candidate.endsWith('MVA')) continue;
+      const length = 2 + m[2]!.length + end;
+      out.push({ value: candidate, raw: text.substr(m.index, length), index: m.index });
+      taken = m.index + length;
+      break;
     }
   }
   return out;

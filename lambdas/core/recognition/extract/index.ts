@@ -4,7 +4,7 @@
  */
 import type { DateFormat, HeaderFieldId, OcrDocument, OcrWord } from '../types';
 import { formatAmount, roundMoney } from './amounts';
-import { dateFormatOfAddress, dateFormatOfCurrency, documentDateFormat, extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields } from './header';
+import { dateFormatOfAddress, dateFormatOfCurrency, documentDateFormat, extractCurrency, extractDates, extractDocumentId, extractLooseIds, extractParty, partyBlocks, type PartyBlock, type PartyFields, windowAddress } from './header';
 import { discountLines } from './discount-lines';
 import { extractLineItems, type LineItem } from './line-items';
 import { buildRow, documentRows, type Found, type Row } from './rows';
@@ -48,6 +48,9 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
   const fields: Extraction['fields'] = {};
   const names = { repairMisreadings: !opts.exactText, ...(opts.knownLines ? { knownLines: opts.knownLines } : {}) };
   const blocks = partyBlocks(rows);
+  // A letter's window: the buyer's block under the seller's sender line, neither labelled.
+  const letterWindow = blocks.customer ? undefined : windowAddress(rows);
+  if (letterWindow) blocks.customer = letterWindow.customer;
   const wordsOf = (b?: PartyBlock) => new Set<OcrWord>(b ? [...b.rows.flatMap((r) => r.words), ...(b.inline?.words ?? [])] : []);
   const customerWords = wordsOf(blocks.customer);
   const supplierWords = wordsOf(blocks.supplier);
@@ -68,6 +71,13 @@ export function extractRows(rows: Row[], opts: ExtractOptions = {}): Extraction 
     if (header.name) fields.supplier_name = header.name;
     if (header.address) fields.supplier_address = header.address;
     sellerTop = header.nameRows[0];
+    // The sender line names the seller and its address, set apart: not the whole line for the name.
+    const sender = letterWindow?.sender;
+    if (sender && (!header.name || header.nameRows.some((r) => r.page === sender.row.page && r.index === sender.row.index))) {
+      fields.supplier_name = sender.name;
+      fields.supplier_address = sender.address;
+      sellerTop = sender.row;
+    }
   }
   if (blocks.customer) assignParty(fields, 'customer', extractParty(blocks.customer, names));
   // Identifiers printed outside the blocks (receipts, footers with bank details).

@@ -11,17 +11,30 @@ import { classifyLabel } from './totals';
 import { foldDiacritics, fuzzyEquals } from './text';
 
 const COLUMN_WORDS: [LineItemFieldId, RegExp][] = [
-  ['item_number', /^(no\.?|nr\.?|eil\.?\s*nr\.?|#|pos\.?|line)$/i],
+  ['item_number', /^(no\.?|nr\.?|eil\.?\s*nr\.?|#|pos\.?|line|lp\.?)$/i],
   ['price_per_unit', /(kaina\s*su\s*pvm|price\s*incl|unit\s*price\s*incl|gross\s*price)/i],
-  ['unit_price_without_vat', /(unit\s*price|u\.?\s*price|price|kaina(\s*be\s*pvm)?|vnt\.?\s*kaina|rate|unit\s*cost|cost)/i],
-  ['vat_rate', /((vat|pvm|tax|gst)\s*(%|rate|tarifas)|%)/i],
-  ['vat', /^(vat|pvm|tax|gst)(\s*(amount|suma))?$/i],
-  ['total_price', /(suma\s*(be|su)\s*pvm|amount(\s*(excl|incl)\.?(\s*(vat|tax))?)?|net\s*amount|line\s*total|total|suma|sum|value|verte|net)/i],
-  ['product_code', /(prekes\s*kodas|item\s*code|product\s*code|code|kodas|sku|art(icle)?\.?(\s*no)?|ean|barcode|ref)/i],
-  ['quantity', /^(qty|quantity|kiekis|kiek\.?|q'?ty|units|pcs)$/i],
-  ['unit_of_measurement', /^(unit|um|uom|mato\s*vnt\.?|mat\.?\s*vnt\.?|mato\s*vienetas|vnt\.?|mat\.?\s*vien\.?)$/i],
-  ['description', /(description|item|items|product|pavadinimas|aprasymas|details|service|particulars|goods|prekes|paslaugos|designation)/i],
+  [
+    'unit_price_without_vat',
+    /(unit\s*price|u\.?\s*price|price|kaina(\s*be\s*pvm)?|vnt\.?\s*kaina|rate|unit\s*cost|cost|(?<!gesamt)preis|precio|prezzo|prijs|^(cena|hind)(\s*(netto|bez\s*pvn))?$|prix\s*unitaire)/i,
+  ],
+  ['vat_rate', /((vat|pvm|tax|gst|mwst|ust|pvn)\.?\s*-?\s*(%|rate|tarifas|satz|likme)|%)/i],
+  ['vat', /^(vat|pvm|tax|gst|mwst\.?|ust\.?|pvn)(\s*(amount|suma|betrag|summa))?$/i],
+  [
+    'total_price',
+    /(suma\s*(be|su)\s*pvm|amount(\s*(excl|incl)\.?(\s*(vat|tax))?)?|net\s*amount|line\s*total|total|suma|sum|value|verte|net|gesamt(preis|betrag)?|betrag|wartosc|montant|importe|importo|bedrag)/i,
+  ],
+  // "Artikel", "Article" alone: the item's code beside a column that describes it, else the item (`headerColumns`).
+  ['product_code', /(prekes\s*kodas|item\s*code|product\s*code|code|kodas|sku|(?!artikel\s*-?\s*bezeichnung)art(icle|ikel|iculo|icolo)?\.?(\s*-?\s*(no|nr)\.?)?|ean|barcode|ref)/i],
+  ['quantity', /^(qty|quantity|kiekis|kiek\.?|q'?ty|units|pcs|menge|anzahl|daudzums|daudz\.?|kogus|ilosc|aantal|quantite|cantidad|quantita)$/i],
+  ['unit_of_measurement', /^(unit|um|uom|mato\s*vnt\.?|mat\.?\s*vnt\.?|mato\s*vienetas|vnt\.?|mat\.?\s*vien\.?|einheit|me|merv\.?|mervieniba|uhik|jm\.?|j\.\s*m\.?)$/i],
+  [
+    'description',
+    /(description|item|items|product|pavadinimas|aprasymas|details|service|particulars|goods|prekes|paslaugos|designation|\bpreke\b|\bpaslauga\b|bezeichnung|\bleistung\b|nosaukums|kirjeldus|nimetus|\bnazwa\b|\btowar|\bopis\b|\btoode\b|produktas|omschrijving|descrizione)/i,
+  ],
 ];
+
+/** Headers that name the item itself ("Artikel", "Article"): its code beside a column that describes it. */
+const ARTICLE_HEADER = /^(artikel|article|artikl|articulo|articolo)$/i;
 
 /** Long header words, known also when read a letter off ("Descriptior"). */
 const LONG_COLUMN_WORDS: [string, LineItemFieldId][] = [
@@ -59,6 +72,7 @@ export function headerColumns(row: Row): Column[] | undefined {
   const add = (id: LineItemFieldId, box: Box) => {
     if (!cols.some((c) => c.id === id)) cols.push({ id, box });
   };
+  let article: Box | undefined;
   for (const cell of row.cells) {
     const words = cell.words;
     const found: Column[] = [];
@@ -67,9 +81,11 @@ export function headerColumns(row: Row): Column[] | undefined {
       let matched = false;
       for (let j = Math.min(words.length - 1, i + 3); j >= i; j--) {
         const phrase = words.slice(i, j + 1);
-        const id = anchoredColumn(phrase.map((w) => w.text).join(' '));
+        const text = phrase.map((w) => w.text).join(' ');
+        const id = anchoredColumn(text);
         if (id) {
           found.push({ id, box: unionBoxes(phrase.map((w) => w.box)) });
+          if (id === 'product_code' && ARTICLE_HEADER.test(foldDiacritics(text).replace(/[:.]$/, ''))) article = found.at(-1)!.box;
           i = j + 1;
           matched = true;
           break;
@@ -83,6 +99,9 @@ export function headerColumns(row: Row): Column[] | undefined {
       if (id) add(id, cell.box);
     }
   }
+  // "Artikel" alone names the item; beside a column that describes it ("Artikel | Bezeichnung"), its code.
+  const articleColumn = cols.find((c) => c.box === article);
+  if (articleColumn && !cols.some((c) => c.id === 'description')) articleColumn.id = 'description';
   const ids = new Set(cols.map((c) => c.id));
   const hasAmount = ids.has('total_price') || ids.has('unit_price_without_vat');
   if (cols.length >= 3 && hasAmount && (ids.has('description') || ids.has('quantity'))) return cols.sort((a, b) => a.box.left - b.box.left);

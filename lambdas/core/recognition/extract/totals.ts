@@ -37,16 +37,16 @@ export interface LabelledAmount {
 const IGNORE =
   /\b(total\s*(qty|quantity|items?|item\(s\)|pcs|units?|weight|points?|savings?|discounts?|disc)|tot\.?\s*qty|qty|quantity|item\s*count|no\.?\s*of\s*items?|items?|points?|kiekis|vnt|change\s*item|tips?|balance\s*point|pax)\b/i;
 const FINAL =
-  /(grand\s*total|nett\s*total|net\s*total|total\s*(amount\s*)?(payable|due|to\s*pay|collected)|amount\s*(payable|due|to\s*pay)|total\s*amt\s*(payable|rounded)|total\s*(after|incl\.?\s*round|rounded)|round(ed)?\s*(d\s*)?total|after\s*(rounding|adj)|final\s*total|total\s*(sales\s*)?(incl|inclusive|with\s*(gst|vat|tax))|incl\.?\s*(of\s*)?(gst|vat|tax)|balance\s*due|total\s*facture|mok[eė]tina\s*suma|i[sš]\s*viso\s*(mok[eė]ti|su\s*pvm)|suma\s*su\s*pvm|viso\s*su\s*pvm|bendra\s*suma|total\s*rm|total\s*\(rm\)|total\s*myr|total\s*:\s*myr|total\s*eur|amount\s*\(rm\)|jumlah|total\s*sales|^\W*due\W*$)/i;
+  /(grand\s*total|nett\s*total|net\s*total|total\s*(amount\s*)?(payable|due|to\s*pay|collected)|amount\s*(payable|due|to\s*pay)|total\s*amt\s*(payable|rounded)|total\s*(after|incl\.?\s*round|rounded)|round(ed)?\s*(d\s*)?total|after\s*(rounding|adj)|final\s*total|total\s*(sales\s*)?(incl|inclusive|with\s*(gst|vat|tax))|incl\.?\s*(of\s*)?(gst|vat|tax)|balance\s*due|total\s*facture|mok[eė]tina\s*suma|i[sš]\s*viso\s*(mok[eė]ti|su\s*pvm)|suma\s*su\s*pvm|viso\s*su\s*pvm|bendra\s*suma|total\s*rm|total\s*\(rm\)|total\s*myr|total\s*:\s*myr|total\s*eur|amount\s*\(rm\)|jumlah|total\s*sales|^\W*due\W*$|gesamtbetrag|rechnungsbetrag|endbetrag|zahlbetrag|zu\s*zahlen|summe\s*brutto|bruttobetrag|(kopa|summa)\s*apmaksai|\btasuda|do\s*zap[lł]aty|razem\s*brutto)/i;
 const SUBTOTAL =
-  /(sub[\s-]*total|total\s*(sales\s*)?\(?(excl|excluding|before|w\/o|without|net\s*of)|excl\s?\.?\s*(of\s*)?(gst|vat|tax)|before\s*(gst|vat|tax|discount)|net\s*amount|amount\s*excl|taxable\s*amount|suma\s*be\s*pvm|be\s*pvm|tarpin[eė]\s*suma|apmokestinama\s*suma|i[sš]\s*viso\s*be|total\s*net|total\s*ht|amount\s*before)/i;
-const TAX = /\b(gst|vat|tax|pvm|sst|mwst|tva|iva|ppn)\b|\bgst\s*@|\btax\s*amount|\bsr\s*@/i;
+  /(sub[\s-]*total|total\s*(sales\s*)?\(?(excl|excluding|before|w\/o|without|net\s*of)|excl\s?\.?\s*(of\s*)?(gst|vat|tax)|before\s*(gst|vat|tax|discount)|net\s*amount|amount\s*excl|taxable\s*amount|suma\s*be\s*pvm|be\s*pvm|tarpin[eė]\s*suma|apmokestinama\s*suma|i[sš]\s*viso\s*be|total\s*net|total\s*ht|amount\s*before|zwischensumme|summe\s*netto|nettobetrag|gesamt\s*netto|summa\s*bez\s*pvn|kopa\s*bez\s*pvn|kaibemaksuta|razem\s*netto)/i;
+const TAX = /\b(gst|vat|tax|pvm|sst|mwst|ust|pvn|kaibemaks|tva|iva|ppn)\b|\bgst\s*@|\btax\s*amount|\bsr\s*@/i;
 const ROUNDING = /(\bround(ed)?\b|rounding(\s*adj(ustment)?)?|rnd\s*adj|\badj(ustment)?\b|apvalinimas)/i;
 const PAID =
   /\b(cash|tunai|paid|pay|payment|tender(ed)?|received|visa|master(card)?|amex|card|credit|debit|edc|e-?wallet|grab\s*pay|boost|touch\s*n\s*go|mok[eė]ta|grynais|kortele|sumok[eė]ta)\b/i;
 const CHANGE = /\b(change|baki|balance|gr[aą][zž]a|grąžinta)\b/i;
 const DISCOUNT = /\b(discount|disc|savings?|promo|voucher|coupon|nuolaida|less)\b/i;
-const TOTAL = /\b(total|tota1|totai|t0tal|amount|amt|sum|suma|i[sš]\s*viso|viso|jumlah|montant)\b/i;
+const TOTAL = /\b(total|tota1|totai|t0tal|amount|amt|sum|suma|i[sš]\s*viso|viso|jumlah|montant|summe|gesamt|summa|kopa|kokku|razem)\b/i;
 
 /** Label words OCR often gets one letter wrong ("CAGH", "T0TAL", "CHANCE", "IUIAL"), put right before classifying. */
 const LABEL_WORDS = ['CHARGE', 'CHARGES', 'TOTAL', 'SUBTOTAL', 'CASH', 'CHANGE', 'ROUNDING', 'ROUNDED', 'AMOUNT', 'NETT', 'GRAND', 'PAYABLE', 'TENDER', 'TENDERED', 'PAYMENT', 'INCLUSIVE', 'EXCLUDING', 'INCL', 'EXCL', 'SALES', 'DISCOUNT', 'ADJUSTMENT', 'BALANCE', 'CREDIT', 'RECEIVED', 'SUMA', 'VISO', 'MOKETI'];
