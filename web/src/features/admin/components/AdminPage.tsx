@@ -1,9 +1,8 @@
-import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Icon } from '../../../components/ui/Icon';
-import { LoadingBlock, Spinner } from '../../../components/ui/Spinner';
+import { ListMore } from '../../../components/ui/ListMore';
+import { LoadingBlock } from '../../../components/ui/Spinner';
 import { formatDate } from '../../../lib/format';
-import { useBottomReached } from '../../../lib/use-bottom-reached';
 import { useAdminCompanies, useAdminStatistics } from '../api/admin';
 import { ownerName, usageCell } from '../lib/admin-format';
 
@@ -21,9 +20,6 @@ export function AdminPage() {
   const navigate = useNavigate();
   const stats = useAdminStatistics();
   const companies = useAdminCompanies();
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = companies;
-  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  const sentinel = useBottomReached(loadMore, Boolean(hasNextPage) && !isFetchingNextPage && !companies.isPending);
   const rows = companies.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -80,12 +76,7 @@ export function AdminPage() {
             {rows.length === 0 && <p className="muted admin-empty">No companies yet</p>}
           </div>
         )}
-        <div ref={sentinel} className="list-sentinel" aria-hidden="true" />
-        {isFetchingNextPage && (
-          <div className="list-more">
-            <Spinner label="Loading more" />
-          </div>
-        )}
+        <ListMore list={companies} />
       </section>
     </div>
   );

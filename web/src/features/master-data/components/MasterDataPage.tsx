@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useActiveCompanyStore } from '../../../app/active-company';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { Category, Item, Stakeholder } from '../../../../../shared/schemas/master-data';
 import { Button } from '../../../components/ui/Button';
 import { Icon, type IconName } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
-import { LoadingBlock, Spinner } from '../../../components/ui/Spinner';
+import { ListMore } from '../../../components/ui/ListMore';
+import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
 import { useActiveCompany } from '../../companies/api/companies';
@@ -21,7 +22,7 @@ import { ImportXlsxPopup } from './ImportXlsxPopup';
 import { ItemAddForm, ItemEditModal } from './ItemForms';
 import { SearchBox } from './SearchBox';
 import { StakeholderAddForm, StakeholderEditModal } from './StakeholderForms';
-import { useBottomReached } from '../../../lib/use-bottom-reached';
+import { failsWholeList } from '../../../lib/next-page';
 
 /** The live event of master-data writes; any of them reloads the lists on screen. */
 export const MASTER_DATA_EVENT = 'master-data';
@@ -95,12 +96,6 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
     [queryClient],
   );
 
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  const loadMore = useCallback(() => {
-    void fetchNextPage();
-  }, [fetchNextPage]);
-  const sentinel = useBottomReached(loadMore, Boolean(hasNextPage) && !isFetchingNextPage && !list.isPending);
-
   const formProps = {
     allCompanies: view.allCompanies,
     companies: view.companies,
@@ -137,13 +132,13 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
 
       <div className="list-head">
         <h2 className="md-list-title">{screen.title}</h2>
-        <SearchBox title={screen.title} applied={search} onSearch={setSearch} busy={list.isFetching && !list.isPending && !isFetchingNextPage} />
+        <SearchBox title={screen.title} applied={search} onSearch={setSearch} busy={list.isFetching && !list.isPending && !list.isFetchingNextPage} />
       </div>
 
       <div className="card doc-card md-list-card">
         {list.isPending ? (
           <LoadingBlock label={`Loading ${screen.title}`} />
-        ) : list.isError ? (
+        ) : failsWholeList(list) ? (
           <div className="list-error">
             <p className="notice notice-error">{messageOf(list.error)}</p>
             <Button variant="secondary" onClick={() => void list.refetch()}>
@@ -168,12 +163,7 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
             ))}
           </ul>
         )}
-        <div ref={sentinel} className="list-sentinel" aria-hidden="true" />
-        {isFetchingNextPage && (
-          <div className="list-more">
-            <Spinner label="Loading more" />
-          </div>
-        )}
+        <ListMore list={list} />
       </div>
 
       {modal?.kind === 'edit' &&

@@ -3,10 +3,11 @@ import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { ListMore } from '../../../components/ui/ListMore';
 import { LoadingBlock, Spinner } from '../../../components/ui/Spinner';
 import { useActiveCompanyStore } from '../../../app/active-company';
 import { messageOf } from '../../../lib/api-error';
-import { useBottomReached } from '../../../lib/use-bottom-reached';
+import { failsWholeList } from '../../../lib/next-page';
 import { useActiveCompany } from '../../companies/api/companies';
 import { ExportModal } from '../../export/components/ExportModal';
 import { UploadModal } from '../../upload/components/UploadModal';
@@ -79,11 +80,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
     [setSearchParams],
   );
 
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  const loadMore = useCallback(() => {
-    void fetchNextPage();
-  }, [fetchNextPage]);
-  const sentinel = useBottomReached(loadMore, Boolean(hasNextPage) && !isFetchingNextPage && !list.isPending);
+  const { hasNextPage, fetchNextPage } = list;
 
   // The header's Select all takes the loaded rows; the bar under it offers the whole list (the other pages read first).
   const [selectingAll, setSelectingAll] = useState(false);
@@ -241,7 +238,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
       <div className="card doc-card">
         {list.isPending ? (
           <LoadingBlock label={`Loading ${title}`} />
-        ) : list.isError ? (
+        ) : failsWholeList(list) ? (
           <div className="list-error">
             <p className="notice notice-error">{messageOf(list.error)}</p>
             <Button variant="secondary" onClick={() => void list.refetch()}>
@@ -327,12 +324,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
             </table>
           </div>
         )}
-        <div ref={sentinel} className="list-sentinel" aria-hidden="true" />
-        {isFetchingNextPage && (
-          <div className="list-more">
-            <Spinner label="Loading more" />
-          </div>
-        )}
+        <ListMore list={list} />
       </div>
 
       {modal?.kind === 'upload' && <UploadModal onClose={() => setModal(null)} />}

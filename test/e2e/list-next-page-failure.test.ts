@@ -1,0 +1,188 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { seededDocument } from '../support/document-records';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+const WAIT = { timeout: 15_000 };
+const DOCS = 60;
+const SUPPLIERS = 55;
+/** Long enough for a list that retried at once (the old code: tens of requests a second) to show it. */
+const QUIET_MS = 3_000;
+
+/** Requests of one list path that ask for a page after the first (a `next` cursor in the query). */
+function nextPageRequests(page: Page, pathname: string) {
+  const seen: string[] = [];
+  const matches = (url: URL) => url.pathname === `/api${pathname}` && url.searchParams.has('next');
+  page.on('request', (r: Request) => {
+    if (matches(new URL(r.url()))) seen.push(r.url());
+  });
+  return { seen, matches };
+}
+
+/**
+ * An infinite list whose next page fails (a 5xx, a 4xx, a dropped connection): the loaded rows stay, the list stops
+ * asking (the query client's retries for 5xx and network failures, then nothing more), a 'Try again' row under the
+ * rows loads the page. The documents list, the master data lists and the admin companies table share that bottom.
+ */
+describe('a failed next page of a list in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-next-page-e2e-'));
+  const platformAdmin = { ...newUser('platform'), email: 'next-page-admin@example.com' };
+  const user = newUser('nextpage');
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined, globalAdminEmails: [platformAdmin.email] });
+    await registerUser(stack, user);
+    await registerUser(stack, platformAdmin);
+    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    const start = Date.UTC(2025, 0, 1);
+    const docs = Array.from({ length: DOCS }, (_, i) =>
+      seededDocument({
+        receipt_id: `NEXTPAGE${String(DOCS - i).padStart(18, '0')}`,
+        scope: `C#${companyId}`,
+        created_at: new Date(start + (DOCS - i) * 3_600_000).toISOString(),
+        status: 'review',
+        original_file_name: `scan-${i}.pdf`,
+        counterparty_name: `Supplier ${i} UAB`,
+        document_number: `INV-${i}`,
+        issue_date: '2025-01-05',
+        total: `${i + 1}.50`,
+        version: 2,
+        pages: [{ page: 1, document: `scan-${i}.pdf`, image_key: null, status: 'processed', width: 1200, height: 1700 }],
+      }),
+    );
+    const items = docs.flatMap((d) => documentItemsWithIndex(d));
+    for (let i = 0; i < items.length; i += 25) await batchWrite(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
+    for (let i = 1; i <= SUPPLIERS; i++) {
+      const res = await api.post(`/stakeholder?company_id=${companyId}`, { type: 'supplier', name: `Paged supplier ${String(i).padStart(2, '0')}`, code: `P${i}` });
+      expect(res.status).toBe(201);
+    }
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('documents: a 500 on the second page keeps the 50 rows, asks 3 times (2 retries) and no more, Try again loads it', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const next = nextPageRequests(page, '/receipts');
+    await page.route(next.matches, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+
+    await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
+    const rows = page.getByTestId('receipt-row');
+    await expect.poll(() => rows.count(), WAIT).toBe(50);
+    await page.locator('.list-sentinel').scrollIntoViewIfNeeded();
+
+    // the first request and the query client's 2 retries of a 5xx, then nothing while the screen stays open
+    await expect.poll(() => next.seen.length, WAIT).toBeGreaterThanOrEqual(3);
+    const failed = page.getByTestId('list-more-error');
+    await expect.poll(() => failed.count(), WAIT).toBe(1);
+    await page.waitForTimeout(QUIET_MS);
+    expect(next.seen).toHaveLength(3);
+    expect(await rows.count()).toBe(50);
+    expect(await page.getByTestId('receipts-table').count()).toBe(1);
+    expect(await failed.getByRole('alert').innerText()).toBe('Something went wrong');
+    expect(await failed.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    await failed.scrollIntoViewIfNeeded();
+    await screenshot(page, 'list-next-page-failed');
+
+    // the server answers again: Try again loads the page
+    await page.unroute(next.matches);
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => rows.count(), WAIT).toBe(DOCS);
+    expect(await failed.count()).toBe(0);
+    expect(next.seen).toHaveLength(4);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('documents: a first page that fails still shows the error view with Try again', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    const anyPage = (url: URL) => url.pathname === '/api/receipts' && url.searchParams.has('limit');
+    await page.route(anyPage, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+    await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
+    const view = page.locator('.list-error');
+    await expect.poll(() => view.count(), { timeout: 20_000 }).toBe(1);
+    expect(await view.innerText()).toContain('Something went wrong');
+    expect(await page.getByTestId('receipts-table').count()).toBe(0);
+    expect(await page.getByTestId('list-more-error').count()).toBe(0);
+    await page.unroute(anyPage);
+    await view.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.getByTestId('receipt-row').count(), WAIT).toBe(50);
+    await page.close();
+  });
+
+  it('suppliers: a dropped connection on the second page keeps the rows and stops asking, Try again loads it', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    const next = nextPageRequests(page, '/stakeholders');
+    await page.route(next.matches, (route) => route.abort('connectionreset'));
+    await page.goto(`${stack.url}/suppliers`);
+    const rows = page.getByTestId('md-row');
+    await expect.poll(() => rows.count(), WAIT).toBe(50);
+    await page.locator('.list-sentinel').scrollIntoViewIfNeeded();
+
+    // a network failure is retried twice like a 5xx, then the list waits for the user
+    await expect.poll(() => next.seen.length, WAIT).toBeGreaterThanOrEqual(3);
+    const failed = page.getByTestId('list-more-error');
+    await expect.poll(() => failed.count(), WAIT).toBe(1);
+    await page.waitForTimeout(QUIET_MS);
+    expect(next.seen).toHaveLength(3);
+    expect(await rows.count()).toBe(50);
+    expect(await failed.getByRole('alert').innerText()).toBe('No connection to the internet');
+
+    await page.unroute(next.matches);
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => rows.count(), WAIT).toBe(SUPPLIERS);
+    expect(await failed.count()).toBe(0);
+    await page.close();
+  });
+
+  it('admin companies: a 400 on the next page is asked once, the rows stay, Try again loads it', async () => {
+    const page = await signInPage(browser, stack.url, platformAdmin);
+    const next = nextPageRequests(page, '/admin/companies');
+    // the table has two companies (one page): the first page is given a cursor so that the table asks for a second
+    const firstPage = (url: URL) => url.pathname === '/api/admin/companies' && !url.searchParams.has('next');
+    await page.route(firstPage, async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { items: unknown[]; next?: string | null };
+      await route.fulfill({ response: res, json: { ...body, next: 'page-2' } });
+    });
+    let secondPage: 'fail' | 'empty' = 'fail';
+    await page.route(next.matches, (route) =>
+      secondPage === 'fail'
+        ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ statusCode: 400, error: 'BadRequest', message: 'Invalid next' }) })
+        : route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ items: [], next: null }) }),
+    );
+    await page.goto(`${stack.url}/admin`);
+    const rows = page.getByTestId('admin-company-row');
+    // a 4xx is not retried
+    await expect.poll(() => next.seen.length, WAIT).toBeGreaterThanOrEqual(1);
+    await page.waitForTimeout(QUIET_MS);
+    expect(next.seen).toHaveLength(1);
+    expect(await rows.count()).toBe(2);
+    const failed = page.getByTestId('list-more-error');
+    expect(await failed.count()).toBe(1);
+    expect(await failed.getByRole('alert').innerText()).toBe('Invalid next');
+
+    secondPage = 'empty';
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => failed.count(), WAIT).toBe(0);
+    expect(next.seen).toHaveLength(2);
+    expect(await rows.count()).toBe(2);
+    await page.close();
+  });
+});
