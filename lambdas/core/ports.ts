@@ -99,7 +99,15 @@ export interface LiveEvents {
   publish(companyId: string, event: LiveEventName, payload: unknown): Promise<void>;
   /** Sends an event to every open connection of one user (their unassigned documents). */
   publishToUser(userId: string, event: LiveEventName, payload: unknown): Promise<void>;
+  /**
+   * Many events at once (a bulk action's): the connections of each channel are looked up once, when the events are
+   * sent, and the events go out in no particular order. Optional: without it they go one by one.
+   */
+  publishAll?(events: LiveEvent[]): Promise<void>;
 }
+
+/** One event of `publishAll`: to a company's members (`companyId`) or to one user's own channel (`userId`). */
+export type LiveEvent = { event: LiveEventName; payload: unknown } & ({ companyId: string } | { userId: string });
 
 export interface Clock {
   now(): Date;

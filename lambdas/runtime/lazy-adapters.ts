@@ -103,5 +103,11 @@ export function guardedLive(check: NeedsCheck | undefined): LiveEvents {
       requireNeed(check, ['webSocketManage'], 'live.publishToUser');
       return (await loadLive()).publishToUser(userId, event, payload);
     },
+    async publishAll(events) {
+      requireNeed(check, ['webSocketManage'], 'live.publishAll');
+      const live = await loadLive();
+      if (live.publishAll) return live.publishAll(events);
+      for (const e of events) await ('companyId' in e ? live.publish(e.companyId, e.event, e.payload) : live.publishToUser(e.userId, e.event, e.payload));
+    },
   };
 }

@@ -73,7 +73,37 @@ async function broadcast(connections: string[], event: LiveEventName, payload: u
   await Promise.all(connections.map((id) => sendToConnection(id, { event, payload })));
 }
 
+/** Messages of one publishAll sent to one connection at a time. */
+const SENDS_PER_CONNECTION = 8;
+
+/** Sends the messages to the connection, a few at a time; after a GoneException (connection removed) no more. */
+async function sendAll(connectionId: string, messages: unknown[]): Promise<void> {
+  let next = 0;
+  let gone = false;
+  const worker = async () => {
+    while (!gone && next < messages.length) {
+      if (!(await sendToConnection(connectionId, messages[next++]))) gone = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SENDS_PER_CONNECTION, messages.length) }, worker));
+}
+
 export const wsLiveEvents: LiveEvents = {
+  async publishAll(events) {
+    if (!managementClient() || events.length === 0) return;
+    const channels = new Map<string, { connections: () => Promise<string[]>; messages: unknown[] }>();
+    for (const e of events) {
+      const company = 'companyId' in e;
+      const key = company ? `C|${e.companyId}` : `U|${e.userId}`;
+      let channel = channels.get(key);
+      if (!channel) {
+        channel = { connections: company ? () => connectionsOfCompany(e.companyId) : () => connectionsOfUser(e.userId), messages: [] };
+        channels.set(key, channel);
+      }
+      channel.messages.push({ event: e.event, payload: company ? broadcastPayload(e.event, e.payload) : e.payload });
+    }
+    await Promise.all([...channels.values()].map(async ({ connections, messages }) => Promise.all((await connections()).map((id) => sendAll(id, messages)))));
+  },
   async publish(companyId, event, payload) {
     if (!managementClient()) return;
     // Company-wide: a company payload never carries a member's own fields (core/live/company-event.ts).

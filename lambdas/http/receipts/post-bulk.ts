@@ -1,4 +1,5 @@
 import { bulkBodySchema, companyScopedQuerySchema } from '../../../shared/schemas/receipts';
+import { isTransactionConflict } from '../../adapters/ddb/transaction-retry';
 import { sqsExportQueue } from '../../adapters/sqs/export-queue';
 import { changeDocumentStatus } from '../../core/content/edit';
 import { bulkAction } from '../../core/documents/bulk';
@@ -18,6 +19,18 @@ export const handler = httpHandler({
   async run({ body, caller, deps, log }) {
     const w = editWiring(deps, log);
     if (body.action === 'send') return sendDocuments({ ...deps, queue: sqsExportQueue, log }, sendConfirm(w), requireCaller(caller), body.receipt_ids);
-    return bulkAction(deps, requireCaller(caller), body, (c, id, status) => changeDocumentStatus(w.ports, w.workflow, c, id, status));
+    // The status change as the edit screen makes it, wired to the call's adapters (core/documents/bulk.ts `callDeps`).
+    let callWiring: typeof w | undefined;
+    return bulkAction(
+      deps,
+      requireCaller(caller),
+      body,
+      (d, c, id, status) => {
+        callWiring ??= editWiring(d, log);
+        return changeDocumentStatus(callWiring.ports, callWiring.workflow, c, id, status);
+      },
+      // A document whose transaction still meets others after the client's retries answers 503 on its own.
+      { isBusy: isTransactionConflict },
+    );
   },
 });
