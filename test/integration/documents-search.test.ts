@@ -5,8 +5,10 @@
  * company's documents never match; documents written before the index are found after the backfill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentItem, documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
-import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../lambdas/adapters/ddb/client';
+import { documentItem, documentItemsWithIndex, searchItems } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite, tableName } from '../../lambdas/adapters/ddb/table-ops';
 import { backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import { apiClient, registeredUser, startTestStack, type TestStack } from '../support/local-stack';
@@ -192,6 +194,19 @@ describe('document search', () => {
     const found = await pageAll(own, `company_id=${id}&search_value=legacy`);
     expect(found.items.map((d) => d.receipt_id)).toEqual([...legacy].reverse().map((d) => d.receipt_id));
     // Nothing left to do the second time.
+    expect(await backfillSearchIndex()).toEqual({ indexed: 0, skipped: 0, removed: 0 });
+  });
+
+  it('removes an old search item stored with the kind of a document', async () => {
+    const { companyId: id } = await registeredUser(t.stack, 'search-kind');
+    const doc = seedDoc(0, id, { counterparty_name: 'Kind Supplier' });
+    // Written before stop 65: a record read back from the table kept `type: DOCUMENT` into its search items.
+    const stale = { ...searchItems(doc)[0]!, pk: `DOCQ#${doc.scope}#zz-old`, type: 'DOCUMENT', siv: 0 };
+    await batchWrite([...documentItemsWithIndex(doc), stale].map((Item) => ({ PutRequest: { Item } })));
+    const result = await backfillSearchIndex();
+    expect(result.removed).toBeGreaterThanOrEqual(1);
+    const left = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: stale.pk, sk: stale.sk } }));
+    expect(left.Item).toBeUndefined();
     expect(await backfillSearchIndex()).toEqual({ indexed: 0, skipped: 0, removed: 0 });
   });
 });

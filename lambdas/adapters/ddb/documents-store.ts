@@ -38,13 +38,16 @@ export function documentItem(doc: DocumentRecord): Item {
   return {
     ...keys.document(doc.receipt_id),
     ...keys.documentLists(doc.scope, doc.receipt_type, doc.status, sortKeyOf(doc)),
-    type: 'DOCUMENT',
     ...doc,
+    type: 'DOCUMENT',
   };
 }
 
-/** Attributes of stored document and search-index items that are not part of the record. */
-const STORE_ONLY = ['siv', 't'] as const;
+/**
+ * Attributes of stored document and search-index items that are not part of the record: the index version, the
+ * search words, and the item's kind (a record read from one item and written as another keeps no kind of its own).
+ */
+const STORE_ONLY = ['siv', 't', 'type'] as const;
 
 /** A stored document or search-index item → the document record. */
 export function toRecord(item: Item): DocumentRecord {
@@ -61,8 +64,8 @@ export function searchItems(doc: DocumentRecord): Item[] {
   const tokens = searchTokenString(doc);
   return documentSearchBuckets(doc).map((bucket) => ({
     ...keys.documentSearch(doc.scope, bucket, doc.receipt_type, doc.status, sortKeyOf(doc)),
-    type: 'DOC_SEARCH',
     ...doc,
+    type: 'DOC_SEARCH',
     t: tokens,
     siv: SEARCH_INDEX_VERSION,
   }));

@@ -43,7 +43,8 @@ export async function backfillSearchIndex(opts: { log?: (message: string) => voi
     );
     for (const item of page.Items ?? []) {
       try {
-        if (item.type === 'DOC_SEARCH') {
+        // A search item by its key (`DOCQ#…`): items written before stop 65 could carry the document's kind.
+        if (item.type === 'DOC_SEARCH' || String(item.pk).startsWith('DOCQ#')) {
           await ddb().send(
             new DeleteCommand({
               TableName: tableName(),
