@@ -201,11 +201,12 @@ describe('document search', () => {
     const { companyId: id } = await registeredUser(t.stack, 'search-kind');
     const doc = seedDoc(0, id, { counterparty_name: 'Kind Supplier' });
     // Written before stop 65: a record read back from the table kept `type: DOCUMENT` into its search items.
-    const stale = { ...searchItems(doc)[0]!, pk: `DOCQ#${doc.scope}#zz-old`, type: 'DOCUMENT', siv: 0 };
+    const item = searchItems(doc)[0]!;
+    const stale = { ...item, pk: `DOCQ#${doc.scope}#zz-old`, type: 'DOCUMENT', siv: 0 };
     await batchWrite([...documentItemsWithIndex(doc), stale].map((Item) => ({ PutRequest: { Item } })));
     const result = await backfillSearchIndex();
     expect(result.removed).toBeGreaterThanOrEqual(1);
-    const left = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: stale.pk, sk: stale.sk } }));
+    const left = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: stale.pk, sk: item.sk } }));
     expect(left.Item).toBeUndefined();
     expect(await backfillSearchIndex()).toEqual({ indexed: 0, skipped: 0, removed: 0 });
   });

@@ -12,7 +12,7 @@ import { createQueryClient } from '../../../web/src/lib/query-client';
 type Page = { items: number[]; next: number | null };
 
 /** A list of three pages; `fail` decides the answer of each call for a page after the first. */
-function setup(fail: (page: number) => Error | null, failFirst: Error | null = null) {
+function setup(fail: (page: number) => Error | null, failFirst: Error | null | (() => Error | null) = null) {
   const qc: QueryClient = createQueryClient();
   const calls: number[] = [];
   const observer = new InfiniteQueryObserver<Page, Error, InfiniteData<Page>, string[], number>(qc, {
@@ -20,7 +20,7 @@ function setup(fail: (page: number) => Error | null, failFirst: Error | null = n
     initialPageParam: 0,
     queryFn: async ({ pageParam }) => {
       calls.push(pageParam);
-      const error = pageParam === 0 ? failFirst : fail(pageParam);
+      const error = pageParam === 0 ? (typeof failFirst === 'function' ? failFirst() : failFirst) : fail(pageParam);
       if (error) throw error;
       return { items: [pageParam * 10, pageParam * 10 + 1], next: pageParam < 2 ? pageParam + 1 : null };
     },
@@ -88,6 +88,28 @@ describe('a failed next page', () => {
     expect(calls).toEqual([0, 1, 1, 2]);
     expect(observer.getCurrentResult().data?.pages.flatMap((p) => p.items)).toEqual([0, 1, 10, 11, 20, 21]);
     expect(loadsMoreOnScroll(observer.getCurrentResult())).toBe(false);
+    unsubscribe();
+  });
+
+  it('a reload of the loaded pages that fails keeps the rows, stops the loading on scroll and is made again by Try again', async () => {
+    let down = false;
+    const { observer, calls, unsubscribe } = setup(() => null, () => (down ? badRequest() : null));
+    await stayAtBottom(observer, 1_000);
+    expect(observer.getCurrentResult().data?.pages).toHaveLength(3);
+    down = true;
+    await observer.refetch();
+    await vi.advanceTimersByTimeAsync(5_000);
+    const failed = observer.getCurrentResult();
+    expect(failed.isRefetchError).toBe(true);
+    expect(failed.data?.pages.flatMap((p) => p.items)).toEqual([0, 1, 10, 11, 20, 21]);
+    expect(failsWholeList(failed)).toBe(false);
+    expect(showsNextPageError(failed)).toBe(true);
+    expect(loadsMoreOnScroll(failed)).toBe(false);
+    down = false;
+    const again = await observer.refetch();
+    expect(again.isError).toBe(false);
+    expect(showsNextPageError(observer.getCurrentResult())).toBe(false);
+    expect(calls.filter((c) => c === 0)).toHaveLength(3);
     unsubscribe();
   });
 

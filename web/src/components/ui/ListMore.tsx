@@ -9,18 +9,23 @@ import { Spinner } from './Spinner';
 export interface MorePages extends NextPageState {
   error: unknown;
   fetchNextPage: () => Promise<unknown>;
+  refetch: () => Promise<unknown>;
 }
 
 /**
  * The bottom of an infinite list, under its rows: the sentinel that loads the next page when scrolled to, the
- * spinner while it loads, and after a next page failed (the query client's retries spent) the reason and Try
- * again; the loaded rows stay and nothing more is asked until the user does.
+ * spinner while it loads, and after a next page or a reload of the pages failed (the query client's retries
+ * spent) the reason and Try again; the loaded rows stay and nothing more is asked until the user does.
  */
 export function ListMore({ list }: { list: MorePages }) {
-  const { fetchNextPage } = list;
+  const { fetchNextPage, refetch, isRefetchError } = list;
   const loadMore = useCallback(() => {
     void fetchNextPage();
   }, [fetchNextPage]);
+  // After a failed reload the pages are read again, else the next page.
+  const tryAgain = useCallback(() => {
+    void (isRefetchError ? refetch() : fetchNextPage());
+  }, [isRefetchError, refetch, fetchNextPage]);
   const sentinel = useBottomReached(loadMore, loadsMoreOnScroll(list));
   return (
     <>
@@ -35,7 +40,7 @@ export function ListMore({ list }: { list: MorePages }) {
           <p className="notice notice-error" role="alert">
             {messageOf(list.error)}
           </p>
-          <Button variant="secondary" onClick={loadMore}>
+          <Button variant="secondary" onClick={tryAgain}>
             Try again
           </Button>
         </div>
