@@ -12,6 +12,8 @@
 import { badRequest } from '../../../shared/errors';
 import type { ListReceiptsQuery } from '../../../shared/schemas/receipts';
 import { RECEIPT_TYPES } from '../../../shared/schemas/receipts';
+import type { StatusCounts } from '../../../shared/schemas';
+import { RECEIPT_STATUSES } from '../../../shared/status';
 import { planSearch } from './search';
 import { scopeUserId, type DocumentRecord, type ReceiptStatus, type ReceiptType, type ScopeKey } from './types';
 
@@ -41,6 +43,11 @@ export interface ListFilter {
 export interface ListPlan {
   /** Scopes in the order they are listed (several only in the all-companies view). */
   scopes: ScopeKey[];
+  /**
+   * All-companies view: which of these scopes hold nothing of the list's type and status by their counts (D15,
+   * emptyScopes); a page asks for every scope's (COUNTS_BATCH scopes a request) and reads none of those.
+   */
+  emptyAmong?: (scopes: ScopeKey[]) => Promise<ReadonlySet<ScopeKey>>;
   streams(scope: ScopeKey): StreamSpec[];
   /** Inclusive lower bound of the sort key (created_at range). */
   lower?: string;
@@ -53,6 +60,10 @@ export interface ListPlan {
 /** Items a filtered read looks at per request, and the reads one page may use. */
 export const FILTER_WINDOW = 250;
 export const MAX_READS_PER_PAGE = 8;
+/** Scopes whose counts one request asks for (2 keys a scope: 100 keys, one BatchGetItem). */
+export const COUNTS_BATCH = 50;
+/** Items a filtered page of the all-companies view looks at, shared among the streams of its companies. */
+export const MERGED_SCAN = 2000;
 
 export const sortKeyOf = (doc: Pick<DocumentRecord, 'created_at' | 'receipt_id'>) => `${doc.created_at}#${doc.receipt_id}`;
 
@@ -85,9 +96,12 @@ function dayEnd(value: string): string {
 const dateOnly = (value: string) => value.slice(0, 10);
 
 interface Cursor {
-  /** Company the cursor is in (all-companies view). */
+  /**
+   * A company of the caller (or the caller's own scope): no page hands it out any more (the all-companies view is one
+   * newest-first list); a cursor of an earlier page that has it is taken when it is one of the caller's.
+   */
   c?: string;
-  /** Exclusive upper sort key to continue below. */
+  /** Exclusive upper sort key to continue below (in every stream of every listed scope). */
   s?: string;
 }
 
@@ -100,11 +114,10 @@ export function decodeCursor(next: string | undefined): Cursor | undefined {
   try {
     const parsed = JSON.parse(Buffer.from(next, 'base64url').toString('utf8')) as Cursor;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-    // Every cursor a page hands out names the key to continue below (and its company in the all-companies view):
-    // another shape would silently start the list over
+    // Every cursor a page hands out names the key to continue below: another shape would silently start the list over
     if (Object.keys(parsed).some((k) => k !== 's' && k !== 'c')) throw new Error('unknown field');
     if (typeof parsed.s !== 'string' || !/^\d{4}-\d{2}-\d{2}T[^#]+#[0-9A-Z]+$/.test(parsed.s)) throw new Error('bad key');
-    if (parsed.c !== undefined && typeof parsed.c !== 'string') throw new Error('bad company');
+    if (parsed.c !== undefined && (typeof parsed.c !== 'string' || parsed.c === '')) throw new Error('bad company');
     return parsed;
   } catch {
     throw badRequest('Invalid next cursor');
@@ -112,7 +125,32 @@ export function decodeCursor(next: string | undefined): Cursor | undefined {
 }
 
 /**
- * Filters → plan. `scopes` are the companies (or the caller's unassigned scope) to list, in order.
+ * The scopes whose counts (D15: one counts item per scope and type, exact as the documents are) show no document of
+ * the list's type and status, so the all-companies view passes over them without a read. Only the type and status
+ * decide: a search, a date range, issue dates or the duplicates flag only narrow a list further, so a scope with a
+ * document of the list's type and status is read whatever they are. A scope without a counts entry is read.
+ */
+export function emptyScopes(
+  query: Pick<ListReceiptsQuery, 'receipt_type' | 'receipt_status'>,
+  counts: ReadonlyMap<ScopeKey, Record<ReceiptType, { counts: StatusCounts }>>,
+): Set<ScopeKey> {
+  const types = query.receipt_type ? [query.receipt_type] : [...RECEIPT_TYPES];
+  const status = query.receipt_status;
+  const empty = new Set<ScopeKey>();
+  for (const [scope, byType] of counts) {
+    // The inbox: every status, except in a user's scope its documents waiting for a company (planList).
+    const statuses = status !== 'inbox' ? [status] : RECEIPT_STATUSES.filter((s) => s !== 'unassigned' || scopeUserId(scope) === null);
+    if (!types.some((t) => statuses.some((s) => (byType[t]?.counts[s] ?? 0) > 0))) empty.add(scope);
+  }
+  return empty;
+}
+
+/** The counts items of several scopes, read in one batch (DocumentsStore.tallies, D15). */
+export type ScopeCounts = (scopes: ScopeKey[]) => Promise<ReadonlyMap<ScopeKey, Record<ReceiptType, { counts: StatusCounts }>>>;
+
+/**
+ * Filters → plan. `scopes` are the companies (or the caller's unassigned scope) to list, in order; with `counts`
+ * (the all-companies view) a page passes over the scopes whose counts show nothing for the list (emptyScopes).
  */
 export function planList(
   query: Pick<
@@ -120,6 +158,7 @@ export function planList(
     'receipt_type' | 'receipt_status' | 'search_value' | 'selected_date' | 'created_at_after' | 'created_at_before' | 'by_issue_date' | 'duplicate_id' | 'limit'
   >,
   scopes: ScopeKey[],
+  counts?: ScopeCounts,
 ): ListPlan {
   const type = query.receipt_type;
   const status = query.receipt_status;
@@ -162,6 +201,7 @@ export function planList(
   }
   return {
     scopes,
+    ...(counts ? { emptyAmong: async (of: ScopeKey[]) => emptyScopes(query, await counts(of)) } : {}),
     streams,
     lower,
     upper,
@@ -213,21 +253,28 @@ export interface MergeResult {
 export async function mergeStreams(
   reader: StreamReader,
   specs: StreamSpec[],
-  opts: { lower?: string; upper?: string; limit: number; filter: ListFilter | null; maxReads: number },
+  opts: { lower?: string; upper?: string; limit: number; filter: ListFilter | null; maxReads: number; window?: MergeWindow },
 ): Promise<MergeResult> {
   const states: StreamState[] = specs.map((spec) => ({ spec, buffer: [], started: false, exhausted: false, reads: 0 }));
   const out: DocumentRecord[] = [];
   let reads = 0;
   while (out.length < opts.limit) {
-    for (const s of states) {
-      if (s.buffer.length > 0 || s.exhausted || reads >= opts.maxReads) continue;
-      const res = await reader.read(s.spec, {
-        lower: opts.lower,
-        upper: opts.upper,
-        limit: readLimit(s.spec, opts.filter, opts.limit - out.length, s.reads),
-        filter: opts.filter,
-        continuation: s.continuation,
-      });
+    // Every stream that waits for a read is read in this round, at the same time (within the budget).
+    const due = states.filter((s) => s.buffer.length === 0 && !s.exhausted).slice(0, Math.max(0, opts.maxReads - reads));
+    const remaining = opts.limit - out.length;
+    const results = await Promise.all(
+      due.map((s) =>
+        reader.read(s.spec, {
+          lower: opts.lower,
+          upper: opts.upper,
+          limit: readLimit(s.spec, opts.filter, remaining, s.reads, opts.window),
+          filter: opts.filter,
+          continuation: s.continuation,
+        }),
+      ),
+    );
+    due.forEach((s, i) => {
+      const res = results[i]!;
       reads += 1;
       s.reads += 1;
       s.started = true;
@@ -235,7 +282,7 @@ export async function mergeStreams(
       s.continuation = res.continuation;
       s.exhausted = res.continuation === undefined;
       s.reached = res.reachedKey;
-    }
+    });
     const blockers = states.filter((s) => s.buffer.length === 0 && !s.exhausted);
     // A stream waiting for a read is known down to the last key it looked at (exclusive).
     const bound = blockers.reduce<string | undefined>((max, s) => {
@@ -266,15 +313,31 @@ export async function mergeStreams(
 }
 
 /**
+ * First reads of a stream in a merge of many: `items` for a partition read as is, `scan` for a filtered one, `search`
+ * for a search bucket (`items` where the bucket's word is the whole term, else `scan`).
+ */
+export interface MergeWindow {
+  items: number;
+  scan: number;
+  search: number;
+}
+
+/**
  * Items one read asks for. A filtered partition is read in windows. A search bucket nearly only
  * holds matches, so its first read asks for what the page still needs plus one (which tells
  * whether more follow, so a page never says `next` in front of an empty page); when words of the
  * term or other filters (issue dates, duplicates) leave out items, each following read of the page
- * asks for twice as many, up to a window.
+ * asks for twice as many, up to a window. With `window` (the merge of many companies' streams) every
+ * stream starts with that many and doubles on each further read of the page.
  */
-function readLimit(spec: StreamSpec, filter: ListFilter | null, remaining: number, readsSoFar: number): number {
+function readLimit(spec: StreamSpec, filter: ListFilter | null, remaining: number, readsSoFar: number, window?: MergeWindow): number {
+  const filtered = spec.by === 'search' || Boolean(filter) || (spec.by !== 'type-status' && Boolean(spec.except_status));
+  if (window !== undefined) {
+    if (spec.by === 'search') return Math.min(FILTER_WINDOW, window.search * 2 ** readsSoFar);
+    return filtered ? Math.min(FILTER_WINDOW, window.scan * 2 ** readsSoFar) : Math.min(remaining, window.items * 2 ** readsSoFar);
+  }
   if (spec.by === 'search') return Math.min(FILTER_WINDOW, (remaining + 1) * 2 ** readsSoFar);
-  return filter || (spec.by !== 'type-status' && spec.except_status) ? FILTER_WINDOW : remaining;
+  return filtered ? FILTER_WINDOW : remaining;
 }
 
 export interface ListPage {
@@ -285,58 +348,63 @@ export interface ListPage {
 }
 
 /**
- * Runs a plan from a cursor: one scope after the other (all-companies view) until the page is
- * full or the read budget is spent. `next` always says where to continue; `next_company` is the
- * company it continues in.
+ * Runs a plan from a cursor. One scope (a company, or the caller's Unassigned list): its streams merged newest first,
+ * at most MAX_READS_PER_PAGE reads a page. Several scopes (the all-companies view): runMerged.
  */
 export async function runList(reader: StreamReader, plan: ListPlan, next: string | undefined, nextCompany?: string): Promise<ListPage> {
   const cursor = decodeCursor(next) ?? (nextCompany ? { c: nextCompany } : undefined);
-  let index = 0;
-  if (cursor?.c) {
-    index = plan.scopes.findIndex((s) => s === `C#${cursor.c}` || s === `U#${cursor.c}`);
-    if (index < 0) throw badRequest('Invalid next cursor');
+  // A company named by the cursor must be one of the listed scopes (another user's or company's: refused).
+  if (cursor?.c && !plan.scopes.some((s) => s === `C#${cursor.c}` || s === `U#${cursor.c}`)) throw badRequest('Invalid next cursor');
+  if (plan.scopes.length > 1) return runMerged(reader, plan, cursor?.s);
+  const scope = plan.scopes[0];
+  if (scope === undefined) return { items: [], next: null, next_company: null, reads: 0 };
+  const upper = cursor?.s ? minKey(justBelow(cursor.s), plan.upper) : plan.upper;
+  const res = await mergeStreams(reader, plan.streams(scope), {
+    lower: plan.lower,
+    upper,
+    limit: plan.limit,
+    filter: plan.filter,
+    maxReads: MAX_READS_PER_PAGE,
+  });
+  return { items: res.items, next: res.next !== undefined ? encodeCursor({ s: res.next }) : null, next_company: null, reads: res.reads };
+}
+
+/**
+ * The all-companies view: every company of the caller (and the caller's own scope) newest first across companies —
+ * a k-way merge of the streams of every scope whose counts (D15, read in batches of COUNTS_BATCH scopes at the same
+ * time) show something of the list's type and status. Every stream continues below the cursor (`{s}`: the last key
+ * returned, or the key down to which every stream is known when the page's reads ran out), so no cursor names a
+ * company and `next_company` is null. Each stream's first read asks for a small window (its share of the page plus
+ * one; a filtered stream its share of MERGED_SCAN items), read at the same time; a stream whose window is used up is
+ * read again (twice as many) while it may still hold the next item. Reads: one per listed stream plus as many again
+ * at most.
+ */
+async function runMerged(reader: StreamReader, plan: ListPlan, startKey: string | undefined): Promise<ListPage> {
+  let scopes = plan.scopes;
+  if (plan.emptyAmong) {
+    const batches: ScopeKey[][] = [];
+    for (let i = 0; i < scopes.length; i += COUNTS_BATCH) batches.push(scopes.slice(i, i + COUNTS_BATCH));
+    const empty = new Set((await Promise.all(batches.map((b) => plan.emptyAmong!(b)))).flatMap((e) => [...e]));
+    scopes = scopes.filter((s) => !empty.has(s));
   }
-  const items: DocumentRecord[] = [];
-  let reads = 0;
-  let startKey = cursor?.s;
-  for (; index < plan.scopes.length; index++) {
-    const scope = plan.scopes[index]!;
-    const upper = startKey ? minKey(justBelow(startKey), plan.upper) : plan.upper;
-    const specs = plan.streams(scope);
-    const budget = MAX_READS_PER_PAGE - reads;
-    // Each stream must be read at least once before anything of the scope can be returned.
-    if (budget < specs.length) return continueAt(items, plan, index, startKey, reads);
-    const res = await mergeStreams(reader, specs, {
-      lower: plan.lower,
-      upper,
-      limit: plan.limit - items.length,
-      filter: plan.filter,
-      maxReads: budget,
-    });
-    reads += res.reads;
-    items.push(...res.items);
-    if (res.next !== undefined) return continueAt(items, plan, index, res.next, reads);
-    startKey = undefined;
-    if (items.length >= plan.limit) {
-      if (index + 1 < plan.scopes.length) return continueAt(items, plan, index + 1, undefined, reads);
-      return { items, next: null, next_company: null, reads };
-    }
-  }
-  return { items, next: null, next_company: null, reads };
+  const specs = scopes.flatMap((s) => plan.streams(s));
+  if (specs.length === 0) return { items: [], next: null, next_company: null, reads: 0 };
+  const items = Math.ceil(plan.limit / specs.length) + 1;
+  const scan = Math.max(items, Math.floor(MERGED_SCAN / specs.length));
+  // A term of one word, nothing else filtered: its bucket nearly only holds matches.
+  const plainSearch = plan.filter !== null && Object.keys(plan.filter).every((k) => k === 'words') && (plan.filter.words?.length ?? 0) <= 1;
+  const window = { items, scan, search: plainSearch ? items : scan };
+  const res = await mergeStreams(reader, specs, {
+    lower: plan.lower,
+    upper: startKey ? minKey(justBelow(startKey), plan.upper) : plan.upper,
+    limit: plan.limit,
+    filter: plan.filter,
+    maxReads: specs.length + Math.max(MAX_READS_PER_PAGE, specs.length),
+    window,
+  });
+  return { items: res.items, next: res.next !== undefined ? encodeCursor({ s: res.next }) : null, next_company: null, reads: res.reads };
 }
 
 function minKey(a: string, b: string | undefined): string {
   return b !== undefined && b < a ? b : a;
-}
-
-function continueAt(items: DocumentRecord[], plan: ListPlan, index: number, key: string | undefined, reads: number): ListPage {
-  const scope = plan.scopes[index]!;
-  const company = scope.slice(2);
-  const multi = plan.scopes.length > 1;
-  return {
-    items,
-    next: encodeCursor(multi ? { c: company, s: key } : { s: key }),
-    next_company: multi ? company : null,
-    reads,
-  };
 }

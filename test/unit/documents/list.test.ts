@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   decodeCursor,
+  emptyScopes,
   encodeCursor,
   justBelow,
   mergeStreams,
@@ -151,7 +152,7 @@ describe('list plan', () => {
     expect(() => decodeCursor('not-a-cursor')).toThrow(/Invalid next/);
     expect(() => decodeCursor(encodeCursor({ s: 'x"; DROP' }))).toThrow(/Invalid next/);
     // A well-formed cursor of another shape does not silently start the list over
-    for (const other of [{ a: 1 }, {}, { c: 'c1' }, { s: key, extra: 1 }, [key]]) {
+    for (const other of [{ a: 1 }, {}, { c: 'c1' }, { c: '', s: key }, { s: key, extra: 1 }, [key]]) {
       expect(() => decodeCursor(Buffer.from(JSON.stringify(other)).toString('base64url')), JSON.stringify(other)).toThrow(/Invalid next/);
     }
   });
@@ -239,22 +240,18 @@ describe('bounded newest-first merge', () => {
     expect(common.scanned / seen.length).toBeLessThanOrEqual(1.02);
   });
 
-  it('lists all companies one after the other with next_company', async () => {
-    const docs = [
-      ...Array.from({ length: 30 }, (_, i) => doc(i, { scope: 'C#a' })),
-      ...Array.from({ length: 45 }, (_, i) => doc(100 + i, { scope: 'C#b' })),
-    ];
+  it('lists all companies newest first across companies, without next_company', async () => {
+    // the two companies' documents interleaved in time
+    const docs = [...Array.from({ length: 30 }, (_, i) => doc(i * 3, { scope: 'C#a' })), ...Array.from({ length: 45 }, (_, i) => doc(i * 2 + 1, { scope: 'C#b' }))];
+    const newest = [...docs].sort((x, y) => (sortKeyOf(x) < sortKeyOf(y) ? 1 : -1)).map((d) => d.receipt_id);
     const reader = fakeReader(docs);
     const plan = planList(baseQuery, ['C#a', 'C#b']);
     const first = await runList(reader, plan, undefined);
-    expect(first.items).toHaveLength(50);
-    expect(first.items.slice(0, 30).every((d) => d.scope === 'C#a')).toBe(true);
-    expect(first.next_company).toBe('b');
+    expect(first.items.map((d) => d.receipt_id)).toEqual(newest.slice(0, 50));
+    expect(first.next_company).toBeNull();
     const second = await runList(reader, plan, first.next!);
-    expect(second.items).toHaveLength(25);
+    expect(second.items.map((d) => d.receipt_id)).toEqual(newest.slice(50));
     expect(second.next).toBeNull();
-    const ids = [...first.items, ...second.items].map((d) => d.receipt_id);
-    expect(new Set(ids).size).toBe(75);
   });
 
   it("lists the caller's own scope (uploads of the all-companies view) by status: Unassigned only those waiting for a company, the other lists the rest", async () => {
@@ -284,9 +281,12 @@ describe('bounded newest-first merge', () => {
     const inbox = await pageAll(fakeReader(docs), { ...baseQuery, limit: 7 }, [own, 'C#a']);
     expect(idsOf(inbox.seen)).toEqual(expected((d) => d.status !== 'unassigned'));
     expect(new Set(inbox.seen.map((d) => d.receipt_id)).size).toBe(inbox.seen.length);
-    const first = await runList(fakeReader(docs), planList({ ...baseQuery, receipt_status: 'failed', limit: 5 }, [own, 'C#a']), undefined);
-    expect(first.items.every((d) => d.scope === own && d.status === 'failed')).toBe(true);
-    expect(first.next_company).toBe('u1');
+    // newest first across the caller's scope and the companies
+    const first = await runList(fakeReader(docs), planList({ ...baseQuery, receipt_status: 'processing', limit: 5 }, [own, 'C#a']), undefined);
+    const processing = docs.filter((d) => d.status === 'processing').sort((x, y) => (sortKeyOf(x) < sortKeyOf(y) ? 1 : -1));
+    expect(first.items.map((d) => d.receipt_id)).toEqual(processing.slice(0, 5).map((d) => d.receipt_id));
+    expect(first.items.some((d) => d.scope === 'C#a')).toBe(true);
+    expect(first.next_company).toBeNull();
   });
 
   it('merges directly with a read budget of one read per stream', async () => {
@@ -302,5 +302,204 @@ describe('bounded newest-first merge', () => {
     );
     expect(res.items.map((d) => d.receipt_id)).toEqual([...docs].reverse().map((d) => d.receipt_id));
     expect(res.next).toBeUndefined();
+  });
+});
+
+/** Pages as the web does: `next` and `next_company` of each page sent back until both are null. */
+async function pageAsWeb(reader: StreamReader, plan: ReturnType<typeof planList>, from: { next?: string; nextCompany?: string } = {}) {
+  const pages: { items: DocumentRecord[]; reads: number }[] = [];
+  let next = from.next;
+  let nextCompany = from.nextCompany;
+  // one read per stream of every scope and as many again at most
+  const streams = plan.scopes.flatMap((s) => plan.streams(s)).length;
+  do {
+    const page = await runList(reader, plan, next, nextCompany);
+    expect(page.items.length).toBeLessThanOrEqual(plan.limit);
+    expect(page.reads).toBeLessThanOrEqual(plan.scopes.length > 1 ? streams + Math.max(8, streams) : 8);
+    pages.push({ items: page.items, reads: page.reads });
+    next = page.next ?? undefined;
+    nextCompany = page.next_company ?? undefined;
+    expect(pages.length).toBeLessThan(500);
+  } while (next || nextCompany);
+  return { seen: pages.flatMap((p) => p.items), pages };
+}
+
+/** Newest first across every scope (the order of every list). */
+const newestOrder = (docs: DocumentRecord[]) => [...docs].sort((a, b) => (sortKeyOf(a) < sortKeyOf(b) ? 1 : -1)).map((d) => d.receipt_id);
+
+describe('all companies: every next a page gives continues exactly', () => {
+  const six: ScopeKey[] = ['C#a', 'C#b', 'C#c', 'C#d', 'C#e', 'C#f'];
+
+  it('continues exactly with two streams a company, one company after another in time', async () => {
+    // Company a's documents are the oldest, f's the newest: the first page is f's and e's.
+    const docs = six.flatMap((scope, c) => Array.from({ length: 10 }, (_, i) => doc(c * 100 + i, { scope, status: 'rejected', receipt_type: i % 2 ? 'invoice' : 'receipt' })));
+    const plan = planList({ ...baseQuery, receipt_status: 'rejected', limit: 15 }, six);
+    const first = await runList(fakeReader(docs), plan, undefined);
+    expect(first.items.map((d) => d.receipt_id)).toEqual(newestOrder(docs).slice(0, 15));
+    expect(first.next_company).toBeNull();
+    const { seen } = await pageAsWeb(fakeReader(docs), plan);
+    expect(seen.map((d) => d.receipt_id)).toEqual(newestOrder(docs));
+    const second = await runList(fakeReader(docs), plan, first.next!);
+    expect(second.items.map((d) => d.receipt_id)).toEqual(newestOrder(docs).slice(15, 30));
+  });
+
+  it('continues exactly when a page ends where streams end, and with every page size', async () => {
+    const docs = [...Array.from({ length: 50 }, (_, i) => doc(i * 2, { scope: 'C#a' })), ...Array.from({ length: 30 }, (_, i) => doc(200 + i, { scope: 'C#b' }))];
+    const plan = planList(baseQuery, ['C#a', 'C#b']);
+    const { seen } = await pageAsWeb(fakeReader(docs), plan);
+    expect(seen.map((d) => d.receipt_id)).toEqual(newestOrder(docs));
+    const two = docs.map((d, i) => ({ ...d, receipt_type: i % 3 ? 'receipt' : 'invoice' }) as DocumentRecord);
+    for (const limit of [1, 7, 25, 30, 50, 80]) {
+      const status = await pageAsWeb(fakeReader(two), planList({ ...baseQuery, receipt_status: 'review', limit }, ['C#a', 'C#b']));
+      expect(status.seen.map((d) => d.receipt_id), `limit ${limit}`).toEqual(newestOrder(two));
+    }
+  });
+
+  it('passes over empty companies, and an empty list ends without an error', async () => {
+    const scopes: ScopeKey[] = ['U#me', 'C#a', 'C#b', 'C#c', 'C#d', 'C#e', 'C#f', 'C#g', 'C#h', 'C#i', 'C#j'];
+    const docs = [
+      ...Array.from({ length: 3 }, (_, i) => doc(i * 2, { scope: 'C#b', status: 'saving' })),
+      ...Array.from({ length: 4 }, (_, i) => doc(i * 2 + 1, { scope: 'C#h', status: 'saving', receipt_type: 'invoice' })),
+    ];
+    const saving = await pageAsWeb(fakeReader(docs), planList({ ...baseQuery, receipt_status: 'saving' }, scopes));
+    expect(saving.seen.map((d) => d.receipt_id)).toEqual(newestOrder(docs));
+    expect(saving.pages).toHaveLength(1);
+    const none = await pageAsWeb(fakeReader(docs), planList({ ...baseQuery, receipt_status: 'failed' }, scopes));
+    expect(none.seen).toEqual([]);
+    expect(none.pages).toHaveLength(1);
+    for (const limit of [1, 3, 4, 7]) {
+      const inbox = await pageAsWeb(fakeReader(docs), planList({ ...baseQuery, limit }, scopes));
+      expect(inbox.seen.map((d) => d.receipt_id), `limit ${limit}`).toEqual(newestOrder(docs));
+    }
+  });
+
+  it('fills pages from one company that holds all the newest documents, within the read budget', async () => {
+    const scopes: ScopeKey[] = Array.from({ length: 40 }, (_, i) => `C#k${String(i).padStart(2, '0')}` as ScopeKey);
+    const docs = [
+      ...scopes.flatMap((scope, c) => Array.from({ length: 5 }, (_, i) => doc(c * 10 + i, { scope, status: 'review', receipt_type: i % 2 ? 'invoice' : 'receipt' }))),
+      ...Array.from({ length: 300 }, (_, i) => doc(5000 + i, { scope: 'C#k17', status: 'review', receipt_type: i % 4 ? 'receipt' : 'invoice' })),
+    ];
+    const plan = planList({ ...baseQuery, receipt_status: 'review' }, scopes);
+    const reader = fakeReader(docs);
+    const first = await runList(reader, plan, undefined);
+    expect(first.items.map((d) => d.receipt_id)).toEqual(newestOrder(docs).slice(0, 50));
+    // 80 streams: one read each, then the two streams of k17 read again
+    expect(first.reads).toBeLessThanOrEqual(80 + 8);
+    expect(reader.scanned).toBeLessThan(400);
+    const { seen } = await pageAsWeb(fakeReader(docs), plan);
+    expect(seen.map((d) => d.receipt_id)).toEqual(newestOrder(docs));
+    // a filter (a term too short for the index) over many companies: the same order, bounded reads
+    const short = await pageAsWeb(fakeReader(docs), planList({ ...baseQuery, receipt_status: 'review', search_value: '9.p' }, scopes));
+    expect(short.seen.map((d) => d.receipt_id)).toEqual(newestOrder(docs.filter((d) => d.search_text.includes('9.p'))));
+  });
+
+  it('reads a search of two words over many companies in wide windows: few pages, newest first', async () => {
+    const scopes: ScopeKey[] = Array.from({ length: 40 }, (_, i) => `C#k${String(i).padStart(2, '0')}` as ScopeKey);
+    const docs = Array.from({ length: 1200 }, (_, i) => doc(i, { scope: scopes[i % 40]!, search_text: `inv ${i} scan.pdf` }));
+    const query = { ...baseQuery, search_value: 'inv 12' };
+    const plan = planList(query, scopes);
+    expect(plan.streams('C#k00')).toEqual([{ by: 'search', scope: 'C#k00', bucket: 'inv' }]);
+    const { seen, pages } = await pageAsWeb(fakeReader(docs), plan);
+    expect(seen.map((d) => d.receipt_id)).toEqual(newestOrder(docs.filter((d) => / 12/.test(` ${d.search_text.split(' ')[1]}`))));
+    expect(pages).toHaveLength(1);
+    // a term of one word: its bucket holds matches, small windows
+    const one = await runList(fakeReader(docs), planList({ ...baseQuery, search_value: 'inv' }, scopes), undefined);
+    expect(one.items.map((d) => d.receipt_id)).toEqual(newestOrder(docs).slice(0, 50));
+  });
+
+  it('keeps refusing cursors that no page gives', async () => {
+    const six2: ScopeKey[] = ['U#me', ...six];
+    const plan = planList({ ...baseQuery, receipt_status: 'rejected' }, six2);
+    const reader = fakeReader([]);
+    for (const bad of [{}, { c: '' }, { c: 5 }, { c: 'zz' }, { s: 'x' }, { c: 'a', s: 'x' }, { c: 'a', s: sortKeyOf(doc(1)), x: 1 }, ['a'], null, 'a']) {
+      await expect(runList(reader, plan, Buffer.from(JSON.stringify(bad)).toString('base64url')), JSON.stringify(bad)).rejects.toThrow(/Invalid next cursor/);
+    }
+    await expect(runList(reader, plan, 'garbage!')).rejects.toThrow(/Invalid next cursor/);
+    // a company or user that is not one of the caller's
+    await expect(runList(reader, plan, undefined, 'zz')).rejects.toThrow(/Invalid next cursor/);
+    await expect(runList(reader, plan, undefined, 'other-user')).rejects.toThrow(/Invalid next cursor/);
+    // a cursor of the caller's own is taken
+    await expect(runList(reader, plan, undefined, 'me')).resolves.toMatchObject({ items: [] });
+  });
+});
+
+describe('all companies: companies whose counts show nothing for the list are passed over', () => {
+  type Counts = Partial<Record<ReceiptStatus, number>>;
+  const tally = (receipt: Counts, invoice: Counts = {}) => {
+    const full = (c: Counts) => ({ counts: Object.fromEntries(['processing', 'archive', 'error', 'review', 'ready', 'unassigned', 'converting', 'rejected', 'saving', 'failed'].map((s) => [s, c[s as ReceiptStatus] ?? 0])) as Record<ReceiptStatus, number> });
+    return { receipt: full(receipt), invoice: full(invoice) };
+  };
+
+  it('decides on the type and status of the list only', async () => {
+    const counts = new Map<ScopeKey, ReturnType<typeof tally>>([
+      ['U#me', tally({ unassigned: 2 }, { processing: 1 })],
+      ['C#a', tally({ review: 3 })],
+      ['C#b', tally({}, { saving: 1, review: 1 })],
+      ['C#c', tally({})],
+    ]);
+    const empty = (q: Partial<Pick<ListReceiptsQuery, 'receipt_type' | 'receipt_status'>>) => [...emptyScopes({ receipt_status: 'inbox', receipt_type: undefined, ...q }, counts)].sort();
+    expect(empty({})).toEqual(['C#c']);
+    // the own scope: its documents waiting for a company are not in the inbox
+    expect(empty({ receipt_type: 'receipt' })).toEqual(['C#b', 'C#c', 'U#me']);
+    expect(empty({ receipt_status: 'review' })).toEqual(['C#c', 'U#me']);
+    expect(empty({ receipt_status: 'review', receipt_type: 'invoice' })).toEqual(['C#a', 'C#c', 'U#me']);
+    expect(empty({ receipt_status: 'saving' })).toEqual(['C#a', 'C#c', 'U#me']);
+    expect(empty({ receipt_status: 'unassigned' })).toEqual(['C#a', 'C#b', 'C#c']);
+    expect(empty({ receipt_status: 'failed' })).toEqual(['C#a', 'C#b', 'C#c', 'U#me']);
+    // search, dates and the duplicates flag are no part of the decision (planList keeps them as filters)
+    const plan = planList({ ...baseQuery, receipt_status: 'review', search_value: 'maxima', created_at_after: '2024-01-01', duplicate_id: 'true' }, [...counts.keys()], async () => counts);
+    expect([...(await plan.emptyAmong!([...counts.keys()]))].sort()).toEqual(['C#c', 'U#me']);
+  });
+
+  it('reads only the companies with documents of the status: a sparse list in one page, an empty one without a read', async () => {
+    const scopes: ScopeKey[] = ['U#me', ...Array.from({ length: 60 }, (_, i) => `C#c${String(i).padStart(2, '0')}` as ScopeKey)];
+    const docs = [
+      ...Array.from({ length: 3 }, (_, i) => doc(i * 2, { scope: 'C#c07', status: 'saving' })),
+      ...Array.from({ length: 4 }, (_, i) => doc(i * 2 + 1, { scope: 'C#c51', status: 'saving', receipt_type: 'invoice' })),
+      ...Array.from({ length: 60 }, (_, i) => doc(200 + i, { scope: scopes[i + 1]!, status: 'review' })),
+    ];
+    const countsOf = (list: DocumentRecord[]) =>
+      new Map(
+        scopes.map((scope) => {
+          const of = (t: ReceiptType) => {
+            const c: Counts = {};
+            for (const d of list) if (d.scope === scope && d.receipt_type === t) c[d.status] = (c[d.status] ?? 0) + 1;
+            return c;
+          };
+          return [scope, tally(of('receipt'), of('invoice'))] as const;
+        }),
+      );
+    const counts = countsOf(docs);
+    const asked: number[] = [];
+    const countsFn = (of: ReturnType<typeof countsOf>) => async (list: ScopeKey[]) => {
+      asked.push(list.length);
+      return new Map(list.map((s) => [s, of.get(s)!] as const));
+    };
+    const saving = fakeReader(docs);
+    const query = { ...baseQuery, receipt_status: 'saving' as const };
+    const page = await runList(saving, planList(query, scopes, countsFn(counts)), undefined);
+    expect(page.items.map((d) => d.receipt_id)).toEqual(newestOrder(docs.filter((d) => d.status === 'saving')));
+    expect(page.next).toBeNull();
+    expect(page.next_company).toBeNull();
+    // two companies of two streams each
+    expect(saving.reads).toBe(4);
+    // the counts of every scope, in batches of 50 (one BatchGetItem each)
+    expect(asked).toEqual([50, 11]);
+
+    const failed = fakeReader(docs);
+    const none = await runList(failed, planList({ ...baseQuery, receipt_status: 'failed' }, scopes, countsFn(counts)), undefined);
+    expect(none).toEqual({ items: [], next: null, next_company: null, reads: 0 });
+    expect(failed.reads).toBe(0);
+
+    const small = { ...baseQuery, receipt_status: 'saving' as const, limit: 3 };
+    const all = await pageAsWeb(fakeReader(docs), planList(small, scopes, countsFn(counts)));
+    expect(all.seen.map((d) => d.receipt_id)).toEqual(page.items.map((d) => d.receipt_id));
+
+    // A cursor taken before a company lost its documents (now passed over) continues below it in the others
+    const review = { ...baseQuery, receipt_status: 'review' as const, limit: 10 };
+    const p1 = await runList(fakeReader(docs), planList(review, scopes), undefined);
+    const gone = docs.filter((d) => d.scope !== 'C#c30');
+    const rest = await pageAsWeb(fakeReader(gone), planList(review, scopes, countsFn(countsOf(gone))), { next: p1.next! });
+    expect([...p1.items, ...rest.seen].map((d) => d.receipt_id)).toEqual(newestOrder(docs.filter((d) => d.status === 'review' && (d.scope !== 'C#c30' || p1.items.includes(d)))));
   });
 });
