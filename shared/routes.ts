@@ -33,6 +33,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/receipts', handler: 'http/receipts/get-receipts', auth: 'user' },
   { method: 'GET', path: '/receipts/total-documents', handler: 'http/receipts/get-total-documents', auth: 'user' },
   { method: 'POST', path: '/receipts/export-xml', handler: 'http/receipts/post-export-xml', auth: 'user', needs: ['table', 'documentsRead'] },
+  { method: 'POST', path: '/receipts/details', handler: 'http/receipts/post-details', auth: 'user', needs: ['table', 'documentsRead'] },
   { method: 'POST', path: '/receipts/bulk', handler: 'http/receipts/post-bulk', auth: 'user', needs: ['table', 'documentsBucket', 'webSocketManage', 'exportQueue'] },
   { method: 'GET', path: '/receipts/{id}', handler: 'http/receipts/get-receipt', auth: 'user', needs: ['table', 'documentsRead'] },
   { method: 'GET', path: '/receipts/{id}/history', handler: 'http/receipts/get-history', auth: 'user' },

@@ -9,6 +9,7 @@ import { MSG } from './messages';
 import { multiLine } from './text';
 import { statusCountsSchema } from './company';
 import type { ContentItem } from './content';
+import { contentItemSchema } from './content';
 
 export const RECEIPT_TYPES = ['receipt', 'invoice'] as const;
 export const receiptTypeSchema = z.enum(RECEIPT_TYPES);
@@ -261,3 +262,40 @@ export const deleteReceiptQuerySchema = z.object({
   version: versionField,
 });
 export const companyScopedQuerySchema = z.object({ company_id: z.string().optional() });
+
+/**
+ * POST /receipts/details: the full documents of up to DETAILS_MAX ids of one company (company_id NONE: the caller's own
+ * unassigned documents) in one call, for the CSV and PDF the export pop-up builds in the browser. 100: one
+ * BatchGetItem (its limit is 100 keys), and 100 documents of a few lines (about 25–60 KB of JSON each) fit one answer.
+ */
+export const DETAILS_MAX = 100;
+/**
+ * The most bytes of documents one answer carries, counted as Lambda counts its result (the JSON body as a string
+ * inside the result, quotes escaped): 5 MiB of Lambda's 6 MiB, the rest for the id lists and the envelope. Long
+ * documents (300 line items are about 1.3 MB of JSON) do not all fit: those past it come back in `remaining`.
+ */
+export const DETAILS_BYTES_MAX = 5 * 1024 * 1024;
+export const detailsQuerySchema = z.object({ company_id: z.string().trim().min(1, MSG.required) });
+export const detailsBodySchema = z.object({
+  receipt_ids: z.array(documentIdSchema).min(1, MSG.required).max(DETAILS_MAX, `At most ${DETAILS_MAX} documents`),
+});
+/**
+ * A document as GET /receipts/{id} gives it, without its history (GET /receipts/{id}/history) and with the page
+ * images unlinked (`url` null; GET /receipts/{id} or /preview link them).
+ */
+export const receiptDetailSchema = receiptSummarySchema.extend({
+  content: z.array(contentItemSchema),
+  pages: z.array(pageSchema),
+  related_documents: z.array(z.object({ receipt_id: z.string(), original_file_name: z.string() })),
+  available_template: z.boolean(),
+});
+export type ReceiptDetailItem = z.infer<typeof receiptDetailSchema>;
+export const detailsResponseSchema = z.object({
+  /** The documents found, in the order asked (an id asked twice: once). */
+  items: z.array(receiptDetailSchema),
+  /** Ids that name no document the caller may see here: another company's and a missing one alike. */
+  not_found: z.array(z.string()),
+  /** Ids not read because the answer was full (DETAILS_BYTES_MAX): ask for them again. */
+  remaining: z.array(z.string()),
+});
+export type DetailsResponse = z.infer<typeof detailsResponseSchema>;

@@ -70,6 +70,16 @@ describe('ApiStack', () => {
       }
     });
 
+    it('POST /receipts/details (the exports read documents in batches) has its own JWT route and Lambda, which only reads the documents', () => {
+      const [route] = httpRoutes().filter(([, r]) => r.Properties.RouteKey === 'POST /receipts/details');
+      expect(route?.[1].Properties.AuthorizationType).toBe('JWT');
+      const fn = s.stacks.api.routeFunctions.get('POST /receipts/details')!;
+      expect(fn.handlerPath).toBe('http/receipts/post-details');
+      const actions = grantsOf(s.api, fn).flatMap((g) => g.actions);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:BatchGetItem', 's3:GetObject']));
+      expect(actions.filter((a) => /^s3:(Put|Delete)/.test(a))).toEqual([]);
+    });
+
     it('has a Cognito JWT authorizer: eu-west-1 issuer of the pool, audience = the app client', () => {
       s.api.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
       s.api.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {

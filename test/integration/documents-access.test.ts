@@ -59,6 +59,7 @@ describe('documents: another company learns nothing', () => {
       'POST /receipt/{id}/type': (id, q) => api.post(`/receipt/${id}/type?${q}`, { receipt_type: 'invoice' }),
       'DELETE /receipt/{id}': (id, q) => api.delete(`/receipt/${id}?${q}`),
       'POST /receipts/export-xml': (id, q) => api.post(`/receipts/export-xml?${q}`, { receipt_ids: [id] }),
+      'POST /receipts/details': (id, q) => api.post(`/receipts/details?${q}`, { receipt_ids: [id] }),
       'POST /receipts/bulk': (id, q) => api.post(`/receipts/bulk?${q}`, { action: 'status', status: 'archive', receipt_ids: [id] }),
       'GET /upload/document': (id, q) => api.get(`/upload/document?${q}&original_file_name=x.pdf&size=10&receipt_id=${id}`),
     };
@@ -69,9 +70,9 @@ describe('documents: another company learns nothing', () => {
       'GET /upload/document': (q) => api.get(`/upload/document?${q}&original_file_name=x.pdf&size=10`),
     };
     // Every route of the documents part (its handlers) is covered here.
-    const documentHandlers = /^http\/(receipts\/(get-receipts|get-total-documents|get-receipt|get-history|get-duplicates|post-company|post-combine|post-restart|post-export-xml|post-bulk)|receipt\/(post-status|post-flag|post-type|delete-receipt)|upload\/get-upload-document)$/;
+    const documentHandlers = /^http\/(receipts\/(get-receipts|get-total-documents|get-receipt|get-history|get-duplicates|post-company|post-combine|post-restart|post-export-xml|post-details|post-bulk)|receipt\/(post-status|post-flag|post-type|delete-receipt)|upload\/get-upload-document)$/;
     const documentRoutes = routes.filter((r) => documentHandlers.test(r.handler)).map((r) => `${r.method} ${r.path}`);
-    expect(documentRoutes).toHaveLength(15);
+    expect(documentRoutes).toHaveLength(16);
     for (const route of documentRoutes) expect(route in byId || route in byCompany, `${route} is covered`).toBe(true);
 
     for (const [route, call] of Object.entries(byId)) {
@@ -80,9 +81,10 @@ describe('documents: another company learns nothing', () => {
         const missing = await call(MISSING, q);
         for (const target of [secret.receipt_id, loose.receipt_id]) {
           const res = await call(target, q);
-          expect(res.status, `${route} ${q}`).toBe(route === 'POST /receipts/bulk' ? 200 : 404);
+          expect(res.status, `${route} ${q}`).toBe(route === 'POST /receipts/bulk' || route === 'POST /receipts/details' ? 200 : 404);
           expect(answer(res, target), `${route} ${q}`).toEqual(answer(missing, MISSING));
           if (route === 'POST /receipts/bulk') expect(res.body).toMatchObject({ results: [{ ok: false, status: 404, message: 'Document not found' }] });
+          else if (route === 'POST /receipts/details') expect(res.body).toEqual({ items: [], not_found: [target], remaining: [] });
           else expect(res.body).toMatchObject({ statusCode: 404, message: 'Document not found' });
           expect(JSON.stringify(res.body)).not.toMatch(/SECRET|LOOSE|secret\.pdf|loose\.pdf/);
         }

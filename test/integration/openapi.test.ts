@@ -6,7 +6,7 @@ import type { OpenApiDocument } from '../../scripts/openapi/document';
 import { routeKey, routes } from '../../shared/routes';
 import { companiesResponseSchema } from '../../shared/schemas/company';
 import { schemaResponseSchema } from '../../shared/schemas/content';
-import { listReceiptsResponseSchema, totalDocumentsResponseSchema, uploadDocumentResponseSchema } from '../../shared/schemas/receipts';
+import { detailsResponseSchema, listReceiptsResponseSchema, totalDocumentsResponseSchema, uploadDocumentResponseSchema } from '../../shared/schemas/receipts';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
@@ -118,6 +118,14 @@ describe('OpenAPI document at GET /api/openapi.json (local mode)', () => {
       expect(parsed.success, `${p}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
     }
     expect(Object.keys(op('/receipts/export-xml', 'post').responses['200']!.content!)).toEqual(['application/xml']);
+    // POST /receipts/details: the documents found, the ids not found, the ids to ask for again.
+    expect(op('/receipts/details', 'post').responses['200']!.content!['application/json']!.schema).toMatchObject({
+      type: 'object',
+      properties: { items: { type: 'array' }, not_found: { type: 'array' }, remaining: { type: 'array' } },
+    });
+    const details = await api.post(`/receipts/details?company_id=${companyId}`, { receipt_ids: ['01MISSINGDOCUMENT000000000'] });
+    expect(details.status).toBe(200);
+    expect(detailsResponseSchema.safeParse(details.body).success).toBe(true);
   });
 
   it('answers only GET; other methods on the path are the API gateway\'s 404', async () => {

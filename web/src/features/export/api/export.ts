@@ -1,20 +1,60 @@
 import type { ExportFile } from '../../../../../shared/schemas/content';
-import { XML_EXPORT_MAX } from '../../../../../shared/schemas/receipts';
+import { MSG } from '../../../../../shared/schemas/messages';
+import { DETAILS_MAX, XML_EXPORT_MAX, type DetailsResponse } from '../../../../../shared/schemas/receipts';
 import type { ApiClient } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 import { companyOf } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
 import { mapLimited } from '../../receipts/lib/concurrency';
 import type { ReceiptLike } from '../../receipts/lib/summary';
 
-/** Documents that already carry their content (the edit screen's) are used as they are; list rows are read in full. */
+/** The calls of an export that may run at once. */
+const DETAILS_CALLS_AT_ONCE = 4;
+
+/** What GET /receipts/{id} answers for a document the caller may not see (or that is gone): the export stops with it. */
+const notFound = () => new ApiError(404, 'NotFound', 'Document not found');
+
+/** POST /receipts/details for the ids of one company, again for those an answer had no room for. */
+async function readDetails(api: ApiClient, companyId: string, receiptIds: string[]): Promise<ReceiptLike[]> {
+  const out: ReceiptLike[] = [];
+  let ask = receiptIds;
+  while (ask.length > 0) {
+    const answer = await api.post<DetailsResponse>('/receipts/details', { receipt_ids: ask }, { query: { company_id: companyId } });
+    if (answer.not_found.length > 0) throw notFound();
+    // The server always gives at least one document when it leaves some for later; anything else would never end.
+    if (answer.items.length === 0) throw new Error(MSG.somethingWrong);
+    out.push(...(answer.items as ReceiptLike[]));
+    ask = answer.remaining;
+  }
+  return out;
+}
+
+/**
+ * Documents that already carry their content (the edit screen's) are used as they are; list rows are read in full
+ * with POST /receipts/details, per company and per 100 (DETAILS_MAX), a few calls at a time. The answer is in the
+ * order of `receipts`; a document not found (or any failed call) stops the export with its error.
+ */
 export async function loadForExport(api: ApiClient, receipts: ReadonlyArray<Receipt | ReceiptDetail>): Promise<ReceiptLike[]> {
-  const results = await mapLimited(receipts, 4, async (r) => {
-    if ('content' in r && Array.isArray(r.content)) return r as ReceiptLike;
-    return api.get<ReceiptDetail>(`/receipts/${encodeURIComponent(r.receipt_id)}`, { query: { company_id: companyOf(r) } });
+  const hasContent = (r: Receipt | ReceiptDetail): r is ReceiptDetail => 'content' in r && Array.isArray(r.content);
+  const toRead = receipts.filter((r) => !hasContent(r));
+  const calls = [...byCompany(toRead)].flatMap(([companyId, group]) => {
+    const ids = [...new Set(group.map((r) => r.receipt_id))];
+    return Array.from({ length: Math.ceil(ids.length / DETAILS_MAX) }, (_, i) => ({ companyId, ids: ids.slice(i * DETAILS_MAX, (i + 1) * DETAILS_MAX) }));
   });
+  const results = await mapLimited(calls, DETAILS_CALLS_AT_ONCE, (call) => readDetails(api, call.companyId, call.ids));
   const failed = results.find((x) => !x.ok);
   if (failed && !failed.ok) throw failed.error;
-  return results.map((x) => (x.ok ? x.value : (undefined as never)));
+  const read = new Map<string, ReceiptLike>();
+  for (const [i, result] of results.entries()) {
+    if (!result.ok) continue;
+    for (const doc of result.value) read.set(`${calls[i]!.companyId}/${doc.receipt_id}`, doc);
+  }
+  return receipts.map((r) => {
+    if (hasContent(r)) return r as ReceiptLike;
+    const doc = read.get(`${companyOf(r)}/${r.receipt_id}`);
+    if (!doc) throw notFound();
+    return doc;
+  });
 }
 
 /** Documents grouped by company (an export-xml call names one company). */
