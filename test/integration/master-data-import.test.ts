@@ -184,6 +184,33 @@ describe('master data XLSX/XLS import through the local API and the import job',
     expect(t.stack.importJobs.deadLetters).toHaveLength(0);
   });
 
+  it('two imports of the same suppliers at once: the rows one loses to the other update its records, none is rejected', async () => {
+    const u = await registeredUser(t.stack, 'twoimports');
+    const N = 300;
+    // The same suppliers; the second file also gives an email, which only it can have written.
+    const a = [['Pavadinimas', 'Įmonės kodas', 'Miestas'], ...Array.from({ length: N }, (_, i) => [`Antras ${i} Šilas`, `9${String(i).padStart(8, '0')}`, 'Vilnius'])];
+    const b = [['Pavadinimas', 'Įmonės kodas', 'Miestas', 'El. paštas'], ...Array.from({ length: N }, (_, i) => [`Antras ${i} Šilas`, `9${String(i).padStart(8, '0')}`, 'Vilnius', `s${i}@silas.lt`])];
+    const [first, second] = await Promise.all([upload(u.api, u.companyId, 'suppliers', workbookBytes(a)), upload(u.api, u.companyId, 'suppliers', workbookBytes(b))]);
+    const ra = await resultOf(u.api, u.companyId, first);
+    const rb = await resultOf(u.api, u.companyId, second);
+    expect(ra).toMatchObject({ status: 'done', total_rows: N, rejected: [] });
+    expect(rb).toMatchObject({ status: 'done', total_rows: N, rejected: [] });
+    expect(ra.created + ra.updated).toBe(N);
+    expect(rb.created + rb.updated).toBe(N);
+    expect(ra.created + rb.created).toBe(N);
+    for (const i of [0, 1, 150, N - 1]) {
+      expect(await ddbMasterDataStore.findStakeholder(u.companyId, 'supplier', 'code', `9${String(i).padStart(8, '0')}`)).toMatchObject({ name: `Antras ${i} Šilas`, email: `s${i}@silas.lt` });
+    }
+    let count = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await ddbMasterDataStore.listStakeholders({ companyId: u.companyId, type: 'supplier', source: 'all', limit: 100, cursor });
+      count += page.items.length;
+      cursor = page.cursor ?? undefined;
+    } while (cursor);
+    expect(count).toBe(N);
+  });
+
   it('answers another company’s import as not found and an anonymous caller 401', async () => {
     const importId = await upload(owner.api, owner.companyId, 'categories', workbookBytes([['Kategorija', 'Kodas'], ['Kuras', 'K1']]));
     expect(await resultOf(owner.api, owner.companyId, importId)).toMatchObject({ status: 'done', created: 1 });

@@ -5,7 +5,7 @@
  */
 import { badRequest } from '../../shared/errors';
 import type { StakeholderType } from '../../shared/schemas/master-data';
-import { identifierKey, matchNameKey, nameKey, searchWords } from '../../lambdas/core/master-data/keys';
+import { identifierKey, matchNameKey, nameKey, nameSearchWords as searchWords } from '../../lambdas/core/master-data/keys';
 import { DuplicateKeyError, type MasterDataStore } from '../../lambdas/core/master-data/ports';
 import type { CategoryRecord, ItemRecord, ListRequest, Page, StakeholderRecord } from '../../lambdas/core/master-data/types';
 
@@ -101,6 +101,16 @@ export class FakeMasterDataStore implements MasterDataStore {
     if (!wanted) return [];
     return [...this.stakeholders.values()]
       .filter((r) => r.company_id === companyId && r.type === type && matchNameKey(r.name) === wanted)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
+      .slice(0, limit)
+      .map((r) => structuredClone(r));
+  }
+
+  async sameVatStakeholders(companyId: string, type: StakeholderType, vatId: string, limit: number) {
+    const wanted = identifierKey(vatId);
+    if (!wanted) return [];
+    return [...this.stakeholders.values()]
+      .filter((r) => r.company_id === companyId && r.type === type && identifierKey(r.vat_id) === wanted)
       .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
       .slice(0, limit)
       .map((r) => structuredClone(r));

@@ -41,7 +41,7 @@ export function itemRecord(companyId: string, name: string, words: string[]): It
 }
 
 const PORT_METHODS = new Set<string>([
-  'putStakeholder', 'deleteStakeholder', 'getStakeholder', 'listStakeholders', 'findStakeholder', 'sameNameStakeholders',
+  'putStakeholder', 'deleteStakeholder', 'getStakeholder', 'listStakeholders', 'findStakeholder', 'sameNameStakeholders', 'sameVatStakeholders',
   'putCategory', 'deleteCategory', 'getCategory', 'getCategories', 'listCategories', 'findCategory',
   'putItem', 'deleteItem', 'getItem', 'listItems', 'findItemsByWords',
 ] satisfies (keyof MasterDataStore)[]);

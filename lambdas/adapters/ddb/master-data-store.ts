@@ -10,15 +10,27 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../../../shared/errors';
 import type { StakeholderType } from '../../../shared/schemas/master-data';
-import { identifierKey, matchNameKey, nameKey, searchWords } from '../../core/master-data/keys';
+import { identifierKey, matchNameKey, nameKey, nameSearchWords, searchWords } from '../../core/master-data/keys';
 import { DuplicateKeyError, type MasterDataStore } from '../../core/master-data/ports';
 import type { CategoryRecord, ItemRecord, ListRequest, Page, RecordSource, StakeholderRecord } from '../../core/master-data/types';
 import { ddb } from './client';
 import { keys } from './keys';
 import { batchGet, tableName } from './table-ops';
 
-/** Words of a name that get a search item (a transaction holds at most 100 items). */
-export const SEARCH_WORDS_MAX = 8;
+/**
+ * Words of a stakeholder's or category's name that get a search item. A transaction holds at most 100 items;
+ * a stakeholder's update holds its record, 2 + 2 guards, 2 + 2 look-ups, the old and the new search words and
+ * at most LEGACY_SEARCH_WORDS_MAX words indexed by the former rule: 9 + 2 × 40 + 8 = 97.
+ */
+export const SEARCH_WORDS_MAX = 40;
+/** Words of an item's name that get a search item: a rename holds 2 records, 2 × 40 item words and 2 × 8 search words. */
+export const ITEM_SEARCH_WORDS_MAX = 8;
+/** The former rule indexed the first 8 words, "&" kept inside a word ("a&b"): what an update or delete removes too. */
+export const LEGACY_SEARCH_WORDS_MAX = 8;
+/** Typed words a search checks (every one must start a word of the name). */
+export const QUERY_WORDS_MAX = 8;
+/** Typed words whose first page is read to choose the rarest one as the query word (longest first). */
+export const PLAN_WORDS_MAX = 3;
 /** Words of an item indexed for matching line items. */
 export const ITEM_MATCH_WORDS_MAX = 40;
 /** Distinct words one findItemsByWords call looks up (one query each). */
@@ -86,7 +98,7 @@ export function masterDerivedItems(r: AnyRecord): Derived[] {
   const id = idOf(r);
   const copy = { ...r, rid: id, entity: 'MD_INDEX' };
   const out: Derived[] = [];
-  const sw = searchWords(r.name).slice(0, SEARCH_WORDS_MAX);
+  const sw = indexedSearchWords(r.name, kind);
   for (const word of sw) {
     out.push({ item: { ...keys.masterSearch(r.company_id, kind, sourceOf(r), word, sortNameOf(r), sortIdOf(r)), ...copy, sw } });
   }
@@ -108,6 +120,21 @@ export function masterDerivedItems(r: AnyRecord): Derived[] {
     if (mn) out.push({ item: { ...keys.masterLookup(s.company_id, kind, 'match_name', mn.slice(0, 400), s.created_at, s.id), ...copy } });
   }
   return out;
+}
+
+/** The words of a name that get a search item: the first distinct ones, up to the kind's limit. */
+export function indexedSearchWords(name: string, kind: Kind): string[] {
+  return nameSearchWords(name).slice(0, kind === 'item' ? ITEM_SEARCH_WORDS_MAX : SEARCH_WORDS_MAX);
+}
+
+/** Search items of a record written by the former rule that the current rule does not write (to be deleted with it). */
+function legacySearchKeys(r: AnyRecord): Item[] {
+  const kind = kindOf(r);
+  const now = new Set(indexedSearchWords(r.name, kind));
+  return searchWords(r.name)
+    .slice(0, LEGACY_SEARCH_WORDS_MAX)
+    .filter((w) => !now.has(w))
+    .map((w) => keys.masterSearch(r.company_id, kind, sourceOf(r), w, sortNameOf(r), sortIdOf(r)));
 }
 
 /** Every item a record is stored as (what a bulk load writes). */
@@ -150,6 +177,16 @@ export function masterTransaction(next: AnyRecord | undefined, previous: AnyReco
   const kept = new Set(nextDerived.map((d) => keyString(d.item)));
   for (const d of previous ? masterDerivedItems(previous) : []) {
     if (!kept.has(keyString(d.item))) ops.push({ op: { Delete: { TableName, Key: { pk: d.item.pk, sk: d.item.sk } } }, meaning: 'version' });
+  }
+  // Search items the former word rule wrote ("a&b", words past the 8th are not among them): removed with the
+  // record's next write, as far as the transaction has room (an item's rename at its word limits has none).
+  const deleted = new Set(ops.flatMap((o) => (o.op.Delete ? [keyString((o.op.Delete as { Key: Item }).Key)] : [])));
+  let room = 100 - ops.length - nextDerived.length;
+  for (const k of previous ? legacySearchKeys(previous) : []) {
+    if (room <= 0) break;
+    if (kept.has(keyString(k)) || deleted.has(keyString(k))) continue;
+    ops.push({ op: { Delete: { TableName, Key: { pk: k.pk, sk: k.sk } } }, meaning: 'version' });
+    room -= 1;
   }
   for (const d of nextDerived) {
     if (d.guard) {
@@ -205,8 +242,11 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
 }
 
-/** A cursor that is not one of ours (tampered, or of another search) is a 400, never a 500. */
-export function decodeCursor(raw: string | undefined, word: string): Cursor | undefined {
+/**
+ * A cursor that is not one of ours (tampered, or of another search) is a 400, never a 500. `word` is the
+ * search word the cursor must name, or the typed words a search may have chosen its query word from.
+ */
+export function decodeCursor(raw: string | undefined, word: string | readonly string[]): Cursor | undefined {
   if (raw === undefined || raw === '') return undefined;
   const invalid = () => badRequest('Invalid next cursor');
   if (raw.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(raw)) throw invalid();
@@ -218,9 +258,10 @@ export function decodeCursor(raw: string | undefined, word: string): Cursor | un
   }
   const c = parsed as Partial<Cursor> | null;
   if (!c || typeof c !== 'object' || Array.isArray(c) || typeof c.a !== 'string' || typeof c.w !== 'string') throw invalid();
-  if (Object.keys(c).length !== 2 || c.a.length === 0 || c.a.length > 1200 || c.w !== word) throw invalid();
+  const allowed = typeof word === 'string' ? [word] : word;
+  if (Object.keys(c).length !== 2 || c.a.length === 0 || c.a.length > 1200 || !allowed.includes(c.w)) throw invalid();
   // A search cursor is a search item's sort key of the same word range (`<word…>#…`, below `<word>~`).
-  if (word !== '' && (!c.a.startsWith(word) || !/^[a-z0-9&]+#/.test(c.a) || c.a >= `${word}~`)) throw invalid();
+  if (c.w !== '' && (!c.a.startsWith(c.w) || !/^[a-z0-9&]+#/.test(c.a) || c.a >= `${c.w}~`)) throw invalid();
   return { a: c.a, w: c.w };
 }
 
@@ -294,16 +335,23 @@ async function fill(s: StreamState, o: ReadOptions, stats: PageStats): Promise<v
  * stream is read before its items are compared, at most MAX_QUERIES_PER_PAGE queries; the cursor is
  * the last sort key processed, so a page cut short by the query budget continues where it stopped.
  */
-async function readPage(streams: Stream[], o: ReadOptions): Promise<{ items: Item[]; cursor: string | undefined }> {
-  const stats: PageStats = { queries: 0, scanned: 0 };
-  const states: StreamState[] = streams.map((s) => ({ ...s, buffer: [], startKey: undefined, exhausted: false }));
+function openStreams(streams: Stream[]): StreamState[] {
+  return streams.map((s) => ({ ...s, buffer: [], startKey: undefined, exhausted: false }));
+}
+
+async function readPage(
+  states: StreamState[],
+  o: ReadOptions,
+  stats: PageStats = { queries: 0, scanned: 0 },
+  budget = MAX_QUERIES_PER_PAGE,
+): Promise<{ items: Item[]; cursor: string | undefined }> {
   const out: Item[] = [];
   let last: string | undefined;
   try {
     while (out.length < o.limit) {
       for (const s of states) {
         if (s.buffer.length > 0 || s.exhausted) continue;
-        if (stats.queries >= MAX_QUERIES_PER_PAGE) return { items: out, cursor: last ?? o.after };
+        if (stats.queries >= budget) return { items: out, cursor: last ?? o.after };
         await fill(s, o, stats);
       }
       // A stream emptied by its own filter and still open is read again before anything is compared.
@@ -325,30 +373,66 @@ async function readPage(streams: Stream[], o: ReadOptions): Promise<{ items: Ite
   }
 }
 
-/** Search words of the query: the longest one is queried, every other one must start a word of the name. */
-function searchPlan(search: string | undefined): { word: string; others: string[] } | undefined {
-  const words = searchWords(search ?? '').slice(0, SEARCH_WORDS_MAX);
-  if (words.length === 0) return undefined;
-  const word = [...words].sort((a, b) => b.length - a.length || a.localeCompare(b))[0]!;
-  return { word, others: words.filter((w) => w !== word) };
+/** The typed search words (every one must start a word of the name), longest first. */
+export function typedSearchWords(search: string | undefined): string[] {
+  return nameSearchWords(search ?? '')
+    .slice(0, QUERY_WORDS_MAX)
+    .sort((a, b) => b.length - a.length || a.localeCompare(b));
+}
+
+interface SearchPlan {
+  /** The word whose search items are read (`begins_with(sk, word)`). */
+  word: string;
+  /** The other typed words, checked on each hit's `sw`. */
+  others: string[];
+  /** The streams of `word`, already read when the plan compared words. */
+  states: StreamState[];
+  /** Queries sent to compare words that are not the page's (added to the page's budget). */
+  extra: number;
+}
+
+/**
+ * Which typed word a search page queries. A later page keeps the word its cursor names. A first page of one
+ * word queries it; of several, the first page of each of the PLAN_WORDS_MAX longest is read (one query per
+ * list each) and the rarest is chosen: the one whose partitions ended with the fewest items, else the longest.
+ * The chosen word's items read so far are the page's first items, so no item is read twice.
+ */
+async function planSearch(words: string[], streams: Stream[], o: Omit<ReadOptions, 'prefix' | 'accept'>, cursor: Cursor | undefined, stats: PageStats): Promise<SearchPlan> {
+  const plan = (word: string, states: StreamState[], extra: number): SearchPlan => ({ word, others: words.filter((w) => w !== word), states, extra });
+  if (cursor) return plan(cursor.w, openStreams(streams), 0);
+  const candidates = words.slice(0, PLAN_WORDS_MAX);
+  if (candidates.length === 1) return plan(candidates[0]!, openStreams(streams), 0);
+  const probes = await Promise.all(
+    candidates.map(async (word) => {
+      const states = openStreams(streams);
+      for (const s of states) await fill(s, { ...o, prefix: word, accept: () => true }, stats);
+      return { word, states, ended: states.every((s) => s.exhausted), count: states.reduce((n, s) => n + s.buffer.length, 0) };
+    }),
+  );
+  const ended = probes.filter((p) => p.ended).sort((a, b) => a.count - b.count);
+  const chosen = ended[0] ?? probes[0]!;
+  return plan(chosen.word, chosen.states, (probes.length - 1) * streams.length);
 }
 
 async function listRecords<T>(companyId: string, kinds: Kind[], request: ListRequest): Promise<Page<T>> {
   const source: RecordSource = kinds.includes('item') ? 'all' : request.source;
   const limit = Math.max(1, Math.min(request.limit, 100));
-  const plan = searchPlan(request.search);
-  const cursor = decodeCursor(request.cursor, plan?.word ?? '');
+  const words = typedSearchWords(request.search);
+  const cursor = decodeCursor(request.cursor, words.length > 0 ? words : '');
   let page: { items: Item[]; cursor: string | undefined };
-  if (!plan) {
+  let word = '';
+  if (words.length === 0) {
     const streams = kinds.map((k) => keys.masterList(companyId, k, source));
-    page = await readPage(streams, { limit, after: cursor?.a, queryLimit: limit + 1, accept: () => true });
+    page = await readPage(openStreams(streams), { limit, after: cursor?.a, queryLimit: limit + 1, accept: () => true });
   } else {
     const streams = kinds.map((k) => keys.masterSearchPartition(companyId, k, source));
-    page = await readPage(streams, {
-      limit,
+    const stats: PageStats = { queries: 0, scanned: 0 };
+    const base = { limit, after: cursor?.a, queryLimit: words.length > 1 ? 200 : limit + 1 };
+    const plan = await planSearch(words, streams, base, cursor, stats);
+    word = plan.word;
+    page = await readPage(plan.states, {
+      ...base,
       prefix: plan.word,
-      after: cursor?.a,
-      queryLimit: plan.others.length > 0 ? 200 : limit + 1,
       accept: (item) => {
         const sw = (item.sw as string[] | undefined) ?? [];
         const sk = (item.sk as string).slice(0, (item.sk as string).indexOf('#'));
@@ -356,11 +440,11 @@ async function listRecords<T>(companyId: string, kinds: Kind[], request: ListReq
         if (sw.filter((w) => w.startsWith(plan.word)).sort()[0] !== sk) return false;
         return plan.others.every((o) => sw.some((w) => w.startsWith(o)));
       },
-    });
+    }, stats, MAX_QUERIES_PER_PAGE + plan.extra);
   }
   return {
     items: page.items.map((i) => recordOf<T>(i)),
-    cursor: page.cursor === undefined ? null : encodeCursor({ a: page.cursor, w: plan?.word ?? '' }),
+    cursor: page.cursor === undefined ? null : encodeCursor({ a: page.cursor, w: word }),
   };
 }
 
@@ -389,6 +473,10 @@ export const ddbMasterDataStore: MasterDataStore = {
     const v = matchNameKey(name).slice(0, 400);
     return v ? queryFirst<StakeholderRecord>(keys.masterLookupPartition(companyId, type, 'match_name', v).pk, limit) : [];
   },
+  async sameVatStakeholders(companyId, type, vatId, limit) {
+    const v = identifierKey(vatId);
+    return v ? queryFirst<StakeholderRecord>(keys.masterLookupPartition(companyId, type, 'vat', v).pk, Math.max(1, Math.min(limit, 100))) : [];
+  },
 
   // ---- categories
   putCategory: put,
@@ -411,23 +499,34 @@ export const ddbMasterDataStore: MasterDataStore = {
   deleteItem: remove,
   getItem: (companyId, nameId) => getByKey<ItemRecord>(keys.masterRecord(companyId, 'ITEM', nameId)),
   listItems: (request) => listRecords<ItemRecord>(request.companyId, ['item'], request),
+  /**
+   * Every word is looked up, each with its share of the limit (one query per word): a word many items have
+   * ("paslauga") cannot fill the limit before the others ("lavazza") are read. The words' items are taken in
+   * turn (the first of each word, then the second, …), each item once, at most `limit`.
+   */
   async findItemsByWords(companyId, words, limit) {
     const distinct = [...new Set(words.map(nameKey).filter((w) => w !== ''))].slice(0, FIND_WORDS_MAX);
+    if (distinct.length === 0) return [];
     const max = Math.max(1, Math.min(limit, 100));
+    const share = Math.ceil(max / distinct.length);
+    const perWord = await Promise.all(
+      distinct.map(async (word) => {
+        const res = await ddb().send(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.itemWordPartition(companyId, word).pk },
+            Limit: share,
+          }),
+        );
+        return (res.Items ?? []).map((i) => recordOf<ItemRecord>(i));
+      }),
+    );
     const found = new Map<string, ItemRecord>();
-    for (const word of distinct) {
-      if (found.size >= max) break;
-      const res = await ddb().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.itemWordPartition(companyId, word).pk },
-          Limit: max,
-        }),
-      );
-      for (const i of res.Items ?? []) {
-        const r = recordOf<ItemRecord>(i);
-        if (found.size < max && !found.has(r.name_id)) found.set(r.name_id, r);
+    for (let n = 0; n < share && found.size < max; n++) {
+      for (const items of perWord) {
+        const r = items[n];
+        if (r && found.size < max && !found.has(r.name_id)) found.set(r.name_id, r);
       }
     }
     return [...found.values()];

@@ -11,12 +11,27 @@ import { datapointBySchemaId, setValues, valueOf, type ValueUpdate } from '../co
 import { identifierKey, matchNameKey, searchWords } from '../master-data/keys';
 import type { MasterDataStore } from '../master-data/ports';
 import type { CategoryRecord, ItemRecord, StakeholderRecord } from '../master-data/types';
-import { lookupStakeholder, matchItem, NAME_CANDIDATES, partyKeys, SAME_NAME_LIMIT, type CatalogueItem, type PartyKeys, type StakeholderLookup } from '../recognition/match';
+import {
+  HOME_COUNTRY,
+  lookupStakeholder,
+  matchItem,
+  NAME_CANDIDATE_WORDS,
+  NAME_CANDIDATES,
+  partyKeys,
+  SAME_NAME_LIMIT,
+  SAME_VAT_LIMIT,
+  type CatalogueItem,
+  type PartyKeys,
+  type StakeholderLookup,
+} from '../recognition/match';
 import type { ExtractedFields, HeaderFieldId, Stakeholder } from '../recognition/types';
 import type { ReceiptType } from './types';
 
-/** Port calls per document: stakeholder look-ups (5), the category (1), the items (1). */
-export const MAX_LOOKUPS = 7;
+/**
+ * Port calls per document: stakeholder look-ups (VAT ID twice, code, name, a candidate page per word of the name:
+ * 4 + NAME_CANDIDATE_WORDS), the category (1), the items (1).
+ */
+export const MAX_LOOKUPS = 4 + NAME_CANDIDATE_WORDS + 2;
 /**
  * Words of the line descriptions sent to the item look-up (the store reads one word-index partition per
  * word: at most this many queries, FIND_WORDS_MAX of the DynamoDB adapter).
@@ -49,11 +64,11 @@ function registerLookup(store: MasterDataStore, companyId: string, type: Stakeho
     return asStakeholder(r);
   };
   return {
-    byVat: async (vat) => keep(await store.findStakeholder(companyId, type, 'vat', identifierKey(vat))),
+    byVat: async (vat) => (await store.sameVatStakeholders(companyId, type, identifierKey(vat), SAME_VAT_LIMIT)).map((r) => keep(r)!),
     byCode: async (code) => keep(await store.findStakeholder(companyId, type, 'code', identifierKey(code))),
     byName: async (name) => (await store.sameNameStakeholders(companyId, type, matchNameKey(name), SAME_NAME_LIMIT)).map((r) => keep(r)!),
-    nameCandidates: async (word) => {
-      const page = await store.listStakeholders({ companyId, type, search: word, source: 'all', limit: NAME_CANDIDATES });
+    nameCandidates: async (prefix) => {
+      const page = await store.listStakeholders({ companyId, type, search: prefix, source: 'all', limit: NAME_CANDIDATES });
       return page.items.map((r) => keep(r)!);
     },
   };
@@ -81,11 +96,20 @@ export function partyKeysOfContent(content: ContentDocument, type: StakeholderTy
   return out;
 }
 
-/** The register's stakeholder of a party (none: the party is new). */
-export async function matchParty(store: MasterDataStore, companyId: string, type: StakeholderType, keys: PartyKeys): Promise<CounterpartyMatch | undefined> {
+/**
+ * The register's stakeholder of a party (none: the party is new). `homeCountry`: the VAT prefix of a VAT ID printed
+ * without one — the company's country; the company record keeps none, so the product's home (LT).
+ */
+export async function matchParty(
+  store: MasterDataStore,
+  companyId: string,
+  type: StakeholderType,
+  keys: PartyKeys,
+  homeCountry: string = HOME_COUNTRY,
+): Promise<CounterpartyMatch | undefined> {
   if (!keys.name && !keys.code && !keys.vat_id) return undefined;
   const seen = new Map<string, StakeholderRecord>();
-  const m = await lookupStakeholder(keys, registerLookup(store, companyId, type, seen));
+  const m = await lookupStakeholder(keys, registerLookup(store, companyId, type, seen), homeCountry);
   if (m.isNew) return undefined;
   const stakeholder = seen.get(m.stakeholder.id);
   return stakeholder ? { stakeholder, by: m.by } : undefined;

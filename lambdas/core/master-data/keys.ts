@@ -24,6 +24,19 @@ export function matchNameKey(name: string): string {
   return normaliseCompanyName(name);
 }
 
+/**
+ * Search words of a master-data name, and of the text typed to search one: the folded runs of letters and
+ * digits, each at most 40 characters, without repeats. "&" separates words like any other sign, in the name and
+ * in the typed text alike, so "A&B Prekyba" is found by "A & B" and "a&b".
+ */
+export function nameSearchWords(text: string): string[] {
+  const words = nameKey(text)
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.slice(0, 40));
+  return [...new Set(words)];
+}
+
 /** Search words of a name: the folded words, each at most 40 characters, without repeats. */
 export function searchWords(name: string): string[] {
   const words = nameKey(name)

@@ -35,6 +35,8 @@ export interface MasterDataStore {
    * forms dropped), oldest first, at most `limit`.
    */
   sameNameStakeholders(companyId: string, type: StakeholderType, name: string, limit: number): Promise<StakeholderRecord[]>;
+  /** The stakeholders with this VAT ID (compacted, as `findStakeholder` compares it), oldest first, at most `limit`. */
+  sameVatStakeholders(companyId: string, type: StakeholderType, vatId: string, limit: number): Promise<StakeholderRecord[]>;
 
   // ---- categories
   putCategory(next: CategoryRecord, previous?: CategoryRecord): Promise<void>;

@@ -4,8 +4,8 @@
  * and legal forms such as UAB / SDN BHD / LTD ignored); otherwise the party is new.
  * Items: product code first, then the item's own words found in the description, then the words of its name.
  *
- * `lookupStakeholder` is the same order against a register too large to load: one exact look-up per key
- * (VAT ID, code, normalised name), then the name rule above over a bounded page of candidates.
+ * `lookupStakeholder` is the same order against a register too large to load: exact look-ups per key
+ * (VAT ID, code, normalised name), then the name rule above over a few bounded pages of candidates.
  */
 import { compactId } from './extract/identifiers';
 import { normaliseCompanyName } from './extract/legal';
@@ -76,6 +76,23 @@ export function oneOfSameName<T extends { name: string; vat_id?: string | null; 
   return exact.length === 1 ? exact[0] : undefined;
 }
 
+/**
+ * Of the stakeholders with the party's VAT ID (oldest first), the party's: companies of a VAT group share one VAT ID,
+ * each with its own company code. Those whose code (or other identifier) contradicts the party's are left out unless
+ * all are (the VAT ID outweighs a code, as in matchStakeholder's order); of those left, the one whose name is the
+ * party's as written, else the only one whose name normalises to the party's (legal forms aside), else the oldest.
+ */
+export function oneOfSameVat<T extends { name: string; vat_id?: string | null; code?: string | null }>(party: PartyKeys, sameVatId: T[]): T | undefined {
+  const fits = sameVatId.filter((s) => !identifiersDiffer(party, s));
+  const pool = fits.length > 0 ? fits : sameVatId;
+  if (pool.length <= 1 || !party.name) return pool[0];
+  const written = normaliseForCompare(party.name);
+  const exact = pool.find((s) => normaliseForCompare(s.name) === written);
+  if (exact) return exact;
+  const alike = pool.filter((s) => nameSimilarity(s.name, party.name!) === 1);
+  return alike.length === 1 ? alike[0] : pool[0];
+}
+
 /** 1 for equal normalised names, less for OCR slips (edit distance relative to length). */
 export function nameSimilarity(a: string, b: string): number {
   const x = normaliseCompanyName(a);
@@ -96,7 +113,7 @@ export function nameSimilarity(a: string, b: string): number {
 export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholders: Stakeholder[], role: 'supplier' | 'customer' = 'supplier'): MatchResult {
   const keys: PartyKeys = 'vat_lines' in party ? partyKeys(party, role) : party;
   if (keys.vat_id) {
-    const s = stakeholders.find((x) => x.vat_id && sameVat(x.vat_id, keys.vat_id!));
+    const s = oneOfSameVat(keys, stakeholders.filter((x) => x.vat_id && sameVat(x.vat_id, keys.vat_id!)));
     if (s) return { isNew: false, stakeholder: s, by: 'vat_id', score: 1 };
   }
   if (keys.code) {
@@ -125,39 +142,61 @@ export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholder
  * stakeholders whose names share a word with a name (for names read with an OCR slip).
  */
 export interface StakeholderLookup {
-  byVat(compactVat: string): Promise<Stakeholder | undefined>;
+  /** The stakeholders with this VAT ID, oldest first, at most SAME_VAT_LIMIT (a VAT group shares one). */
+  byVat(compactVat: string): Promise<Stakeholder[]>;
   byCode(compactCode: string): Promise<Stakeholder | undefined>;
   /** The stakeholders whose names normalise to this one, oldest first, at most SAME_NAME_LIMIT. */
   byName(normalisedName: string): Promise<Stakeholder[]>;
-  /** At most NAME_CANDIDATES stakeholders found by one word of the name. */
-  nameCandidates(word: string): Promise<Stakeholder[]>;
+  /** At most NAME_CANDIDATES stakeholders having a word of the name that starts with this prefix. */
+  nameCandidates(prefix: string): Promise<Stakeholder[]>;
 }
 
-/** Stakeholders compared by name similarity when no key matched exactly. */
+/** Stakeholders compared by name similarity per candidate page, when no key matched exactly. */
 export const NAME_CANDIDATES = 20;
+/** Candidate pages per name: one per word, the longest words first. */
+export const NAME_CANDIDATE_WORDS = 3;
 /** Stakeholders read whose names normalise alike (companies of one group: `MR. D.I.Y.`, `MR. D.I.Y. (M)`, …). */
 export const SAME_NAME_LIMIT = 5;
+/** Stakeholders read that share a VAT ID (the members of a VAT group). */
+export const SAME_VAT_LIMIT = 5;
+/** The product's home country: the VAT prefix of a VAT ID printed without one, when the company's is not known. */
+export const HOME_COUNTRY = 'LT';
 
 /**
- * What a fuzzy name search starts from: the first four letters of the longest word of the normalised name
- * (a slip later in the word still finds it; the store's name search matches word starts).
+ * What the fuzzy name search starts from: the first four letters of each word (four letters or more) of the
+ * normalised name, the longest words first, at most NAME_CANDIDATE_WORDS. In a large register one word is shared by
+ * thousands of names ("Transportas", "Prekyba"), and a page of them need not hold the party; another word of the
+ * name finds it. A slip after a word's fourth letter still finds it (the store's name search matches word starts).
  */
-export function candidateWord(name: string): string | undefined {
-  const words = normaliseCompanyName(name).toLowerCase().split(' ').filter((w) => w.length >= 4);
-  return words.sort((a, b) => b.length - a.length)[0]?.slice(0, 4);
+export function candidateWords(name: string): string[] {
+  const words = [...new Set(normaliseCompanyName(name).toLowerCase().split(' ').filter((w) => w.length >= 4))];
+  const prefixes = words.sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0)).map((w) => w.slice(0, 4));
+  return [...new Set(prefixes)].slice(0, NAME_CANDIDATE_WORDS);
 }
 
 /**
- * The stakeholder of a party in a register, in matchStakeholder's order, with at most five look-ups:
- * VAT ID (as printed, and without its country prefix), company code, normalised name, then one page of
- * name candidates judged by `nameSimilarity` like matchStakeholder does.
+ * The VAT IDs a printed VAT ID is looked up as: as printed, then without its country letters (LT123456715 →
+ * 123456715), or, printed without them, with the home country's (123456715 → LT123456715).
  */
-export async function lookupStakeholder(keys: PartyKeys, lookup: StakeholderLookup): Promise<MatchResult> {
+export function vatLookupKeys(printed: string, homeCountry = HOME_COUNTRY): string[] {
+  const vat = compactId(printed);
+  if (vat.length < 6) return [];
+  const bare = vat.replace(/^[A-Z]{2}(?=\d)/, '');
+  if (bare !== vat) return bare.length >= 6 ? [vat, bare] : [vat];
+  const country = compactId(homeCountry);
+  return /^[A-Z]{2}$/.test(country) && !/^[A-Z]{2}/.test(vat) ? [vat, `${country}${vat}`] : [vat];
+}
+
+/**
+ * The stakeholder of a party in a register, in matchStakeholder's order, with at most 4 + NAME_CANDIDATE_WORDS
+ * look-ups: VAT ID (`vatLookupKeys`: as printed, then with or without its country letters; of several stakeholders
+ * with it, `oneOfSameVat`), company code, normalised name, then a page of name candidates per word of the name
+ * (`candidateWords`) judged together by `nameSimilarity` like matchStakeholder does.
+ */
+export async function lookupStakeholder(keys: PartyKeys, lookup: StakeholderLookup, homeCountry = HOME_COUNTRY): Promise<MatchResult> {
   if (keys.vat_id) {
-    const vat = compactId(keys.vat_id);
-    const bare = vat.replace(/^[A-Z]{2}(?=\d)/, '');
-    if (vat.length >= 6) {
-      const s = (await lookup.byVat(vat)) ?? (bare !== vat && bare.length >= 6 ? await lookup.byVat(bare) : undefined);
+    for (const vat of vatLookupKeys(keys.vat_id, homeCountry)) {
+      const s = oneOfSameVat(keys, await lookup.byVat(vat));
       if (s) return { isNew: false, stakeholder: s, by: 'vat_id', score: 1 };
     }
   }
@@ -176,10 +215,12 @@ export async function lookupStakeholder(keys: PartyKeys, lookup: StakeholderLook
       if (s) return { isNew: false, stakeholder: s, by: 'name', score: 1 };
       // A name several companies share is no fuzzy match either.
       if (sameName.length) return { isNew: true, ...keys };
-      const word = candidateWord(keys.name);
-      if (word) {
-        const candidates = (await lookup.nameCandidates(word)).slice(0, NAME_CANDIDATES);
-        const m = matchStakeholder({ name: keys.name, ...(keys.vat_id ? { vat_id: keys.vat_id } : {}), ...(keys.code ? { code: keys.code } : {}) }, candidates);
+      const candidates = new Map<string, Stakeholder>();
+      for (const prefix of candidateWords(keys.name)) {
+        for (const c of (await lookup.nameCandidates(prefix)).slice(0, NAME_CANDIDATES)) candidates.set(c.id, c);
+      }
+      if (candidates.size) {
+        const m = matchStakeholder({ name: keys.name, ...(keys.vat_id ? { vat_id: keys.vat_id } : {}), ...(keys.code ? { code: keys.code } : {}) }, [...candidates.values()]);
         if (!m.isNew) return m;
       }
     }

@@ -182,16 +182,65 @@ describe('ddb master-data store (M1–M10)', () => {
     expect(second).toMatchObject({ cursor: null });
   });
 
-  it('M3: a search page is one begins_with query on the search partition of the longest word', async () => {
+  it('M3: a one-word search page is one begins_with query on the search partition of that word', async () => {
     const hit = masterItems(supplier())[2]!; // the "trade" search item
     ddbMock.on(QueryCommand).resolves({ Items: [hit], Count: 1, ScannedCount: 1 });
-    const page = await ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 50, search: 'tra az' });
+    const page = await ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 50, search: 'tra' });
     const calls = ddbMock.commandCalls(QueryCommand);
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.args[0].input).toMatchObject({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': 'MDS#c1#supplier#all', ':prefix': 'tra' } });
+    expect(calls[0]!.args[0].input).toMatchObject({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': 'MDS#c1#supplier#all', ':prefix': 'tra' }, Limit: 51 });
     expect(calls[0]!.args[0].input.IndexName).toBeUndefined();
     expect(page.items.map((r) => r.id)).toEqual(['S1']);
     expect(page.cursor).toBeNull();
+  });
+
+  it('M3: several typed words: the first page of each is read and the rarest is the query word, its items reused; later pages keep it', async () => {
+    const az = masterItems(supplier())[1]!; // "azuolas#…"
+    const many = Array.from({ length: 200 }, (_, i) => masterItems(supplier({ id: `T${i}`, name: `Trade ${String(i).padStart(3, '0')}` }))[1]!);
+    ddbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'MDS#c1#supplier#all', ':prefix': 'trade' } }).resolves({ Items: many, LastEvaluatedKey: { pk: 'x', sk: 'y' } });
+    ddbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'MDS#c1#supplier#all', ':prefix': 'az' } }).resolves({ Items: [az] });
+    const page = await ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 8, search: 'Trade Az' });
+    const prefixes = ddbMock.commandCalls(QueryCommand).map((c) => c.args[0].input.ExpressionAttributeValues![':prefix']);
+    // one first page of each word, nothing read after: "az" ended with one item, and that item is the page
+    expect(prefixes.sort()).toEqual(['az', 'trade']);
+    expect(page.items.map((r) => r.id)).toEqual(['S1']);
+    expect(page.cursor).toBeNull();
+
+    // A later page names its word: no word is compared again, and a word not typed is refused.
+    ddbMock.reset();
+    ddbMock.on(QueryCommand).resolves({ Items: [] });
+    const cursor = encodeCursor({ a: 'trade#trade 199#T199', w: 'trade' });
+    await ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 8, search: 'Trade Az', cursor });
+    const later = ddbMock.commandCalls(QueryCommand);
+    expect(later).toHaveLength(1);
+    expect(later[0]!.args[0].input.ExpressionAttributeValues).toMatchObject({ ':lo': 'trade#trade 199#T199', ':hi': 'trade~' });
+    await expect(
+      ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 8, search: 'Az', cursor }),
+    ).rejects.toMatchObject({ kind: 'BadRequest' });
+  });
+
+  it('M3/M4: every word of a long name gets a search item, "&" separates words, and a write removes the search items of the former rule', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    const long = supplier({ name: 'Vilniaus miesto savivaldybės administracijos Turto valdymo ir ūkio skyrius', vat_id: '' });
+    await ddbMasterDataStore.putStakeholder(long);
+    const words = txItems()
+      .map(keyOf)
+      .filter((k) => k.startsWith('Put MDS#'))
+      .map((k) => k.split(' ')[2]!.split('#')[0]);
+    expect(words).toEqual(['vilniaus', 'miesto', 'savivaldybes', 'administracijos', 'turto', 'valdymo', 'ir', 'ukio', 'skyrius']);
+
+    ddbMock.reset();
+    ddbMock.on(TransactWriteCommand).resolves({});
+    const ab = supplier({ name: 'A&B Prekyba', vat_id: '' });
+    await ddbMasterDataStore.putStakeholder({ ...ab, version: 2 }, ab);
+    const keysOf = txItems().map(keyOf);
+    expect(keysOf.filter((k) => k.startsWith('Put MDS#'))).toEqual(['Put MDS#c1#supplier#all a#a&b prekyba#S1', 'Put MDS#c1#supplier#all b#a&b prekyba#S1', 'Put MDS#c1#supplier#all prekyba#a&b prekyba#S1']);
+    // the "a&b" item an earlier version of the store wrote goes with this write
+    expect(keysOf).toContain('Delete MDS#c1#supplier#all a&b#a&b prekyba#S1');
+    ddbMock.reset();
+    ddbMock.on(TransactWriteCommand).resolves({});
+    await ddbMasterDataStore.deleteStakeholder(ab);
+    expect(txItems().map(keyOf)).toContain('Delete MDS#c1#supplier#all a&b#a&b prekyba#S1');
   });
 
   it('refuses tampered cursors with a 400', () => {

@@ -20,7 +20,7 @@ import { handleObjectCreated, type ProcessingDeps } from '../../../lambdas/core/
 import { requestUpload } from '../../../lambdas/core/documents/upload';
 import { toAnalyzeExpenseResult } from '../../../lambdas/core/recognition/expense';
 import { extractDocument } from '../../../lambdas/core/recognition/extract/index';
-import { containsPhrase, matchItem } from '../../../lambdas/core/recognition/match';
+import { containsPhrase, matchItem, NAME_CANDIDATE_WORDS } from '../../../lambdas/core/recognition/match';
 import type { ExtractedFields, FieldValue } from '../../../lambdas/core/recognition/types';
 import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
 import type { StakeholderDateFormat } from '../../../shared/schemas/master-data';
@@ -78,11 +78,37 @@ describe('matching the party against the register', () => {
     const store = register();
     for (let i = 0; i < 500; i++) seed(store, { stakeholders: [stakeholderRecord(C, { id: `x${i}`, name: `Trading House ${i}`, code: `X${i}` })] });
     store.calls = {};
-    const m = await matchCounterparty(store, C, 'receipt', fields({ supplier_vat_id: fv('LT123456789'), supplier_code: fv('999999999'), supplier_name: fv('Unknown Trading Company') }));
+    const m = await matchCounterparty(store, C, 'receipt', fields({ supplier_vat_id: fv('LT123456789'), supplier_code: fv('999999999'), supplier_name: fv('Unknown Northern House Logistics Trading Company') }));
     expect(m).toBeUndefined();
-    // VAT ID (with and without prefix), code, name, one page of candidates.
-    expect(store.totalCalls()).toBe(5);
+    // VAT ID (with and without prefix), code, name, a page of candidates for each of the three longest words.
+    expect(store.totalCalls()).toBe(4 + NAME_CANDIDATE_WORDS);
+    expect(store.calls.listStakeholders).toBe(NAME_CANDIDATE_WORDS);
     expect(store.totalCalls()).toBeLessThanOrEqual(MAX_LOOKUPS);
+  });
+
+  it('finds a name read with an OCR slip among many suppliers that share its other word', async () => {
+    const store = register();
+    for (let i = 0; i < 40; i++) seed(store, { stakeholders: [stakeholderRecord(C, { id: `t${i}`, name: `${String.fromCharCode(65 + (i % 26))}${'a'.repeat(1 + Math.floor(i / 26))} Transportas`, code: `T${i}` })] });
+    seed(store, { stakeholders: [stakeholderRecord(C, { id: 'zuikis', name: 'Transportas Žuikis UAB', code: '333333333' })] });
+    expect(await matchCounterparty(store, C, 'receipt', fields({ supplier_name: fv('Transportas Žuiklis UAB') }))).toMatchObject({ by: 'name', stakeholder: { id: 'zuikis' } });
+    // A name of those it shares a word with is not taken for it.
+    expect(await matchCounterparty(store, C, 'receipt', fields({ supplier_name: fv('Transportas Vilkas UAB') }))).toBeUndefined();
+  });
+
+  it('of suppliers sharing a VAT ID, takes the one of the document code; a VAT ID without country letters finds the LT one', async () => {
+    const store = countingStore();
+    seed(store, {
+      stakeholders: [
+        stakeholderRecord(C, { id: 'alfa', name: 'Alfa Trade UAB', code: '111111111', vat_id: 'LT999999999', created_at: '2025-01-01T00:00:00.000Z' }),
+        stakeholderRecord(C, { id: 'logistika', name: 'Alfa Trade Logistika UAB', code: '222222222', vat_id: 'LT999999999', created_at: '2025-06-01T00:00:00.000Z' }),
+        stakeholderRecord(C, { id: 'azuolas', name: 'UAB „Ąžuolų šilas“', code: '0012345', vat_id: 'LT100001234567' }),
+      ],
+    });
+    const vat = fv('LT999999999');
+    expect(await matchCounterparty(store, C, 'receipt', fields({ supplier_vat_id: vat, supplier_code: fv('222222222'), supplier_name: fv('Alfa Trade Logistika UAB') }))).toMatchObject({ by: 'vat_id', stakeholder: { id: 'logistika' } });
+    expect(await matchCounterparty(store, C, 'receipt', fields({ supplier_vat_id: vat, supplier_name: fv('Alfa Trade Logistika UAB') }))).toMatchObject({ by: 'vat_id', stakeholder: { id: 'logistika' } });
+    expect(await matchCounterparty(store, C, 'receipt', fields({ supplier_vat_id: vat, supplier_name: fv('Kažkas') }))).toMatchObject({ by: 'vat_id', stakeholder: { id: 'alfa' } });
+    expect(await matchCounterparty(store, C, 'receipt', fields({ supplier_vat_id: fv('100001234567'), supplier_name: fv('Nepažįstamas') }))).toMatchObject({ by: 'vat_id', stakeholder: { id: 'azuolas' } });
   });
 
   it('looks nothing up when nothing identifies the party', async () => {
@@ -221,7 +247,7 @@ describe('processing with the company\'s register', () => {
     });
     // Supplier by VAT ID (1) and its category (1); the slip has no line items.
     expect(store.totalCalls()).toBeLessThanOrEqual(MAX_LOOKUPS);
-    expect(store.calls).toEqual({ findStakeholder: 1, getCategory: 1 });
+    expect(store.calls).toEqual({ sameVatStakeholders: 1, getCategory: 1 });
     expect(JSON.stringify(run.content)).toContain(format);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseCompanyName } from '../../../lambdas/core/recognition/extract/legal';
-import { identifiersDiffer, lookupStakeholder, matchItem, matchLineItems, matchStakeholder, nameSimilarity, oneOfSameName, wordOverlap, type StakeholderLookup } from '../../../lambdas/core/recognition/match';
+import { candidateWords, identifiersDiffer, lookupStakeholder, matchItem, matchLineItems, matchStakeholder, nameSimilarity, oneOfSameName, wordOverlap, type StakeholderLookup } from '../../../lambdas/core/recognition/match';
 import type { ExtractedFields, FieldValue, Stakeholder } from '../../../lambdas/core/recognition/types';
 
 const stakeholders: Stakeholder[] = [
@@ -60,7 +60,7 @@ describe('matching the supplier to master data', () => {
     expect(identifiersDiffer({ code: '302998878' }, { code: '302998877' })).toBe(true);
     // The same against a register too large to load: neither the exact name key nor the name candidates.
     const lookup: StakeholderLookup = {
-      byVat: async () => undefined,
+      byVat: async () => [],
       byCode: async () => undefined,
       byName: async () => [diy],
       nameCandidates: async () => [diy],
@@ -80,9 +80,85 @@ describe('matching the supplier to master data', () => {
     expect(matchStakeholder({ name: 'Mr. D.I.Y. (Kuchai) Sdn. Bhd.' }, group)).toMatchObject({ isNew: false, stakeholder: { id: 'g3' } });
     expect(matchStakeholder({ name: 'MR DIY' }, group)).toMatchObject({ isNew: true });
     expect(oneOfSameName({ name: 'MR DIY', vat_id: '000306020352' }, [{ name: 'MR. D.I.Y. SDN BHD', vat_id: '001092886528' }, { name: 'MR. D.I.Y. (M) SDN BHD' }])).toEqual({ name: 'MR. D.I.Y. (M) SDN BHD' });
-    const lookup: StakeholderLookup = { byVat: async () => undefined, byCode: async () => undefined, byName: async () => group, nameCandidates: async () => group };
+    const lookup: StakeholderLookup = { byVat: async () => [], byCode: async () => undefined, byName: async () => group, nameCandidates: async () => group };
     expect(await lookupStakeholder({ name: 'MR. D.I.Y. (M) SDN BHD' }, lookup)).toMatchObject({ isNew: false, stakeholder: { id: 'g2' } });
     expect(await lookupStakeholder({ name: 'MR DIY SDN BHD' }, lookup)).toMatchObject({ isNew: true });
+  });
+
+  it('of suppliers sharing a VAT ID, takes the one the document code or name says, else the oldest', async () => {
+    // Oldest first, as the register keeps them.
+    const alfa: Stakeholder = { id: 'alfa', name: 'Alfa Trade UAB', code: '111111111', vat_id: 'LT999999999' };
+    const logistika: Stakeholder = { id: 'logistika', name: 'Alfa Trade Logistika UAB', code: '222222222', vat_id: 'LT999999999' };
+    const register = [alfa, logistika, ...stakeholders];
+    const lookup: StakeholderLookup = {
+      byVat: async (vat) => [alfa, logistika].filter((s) => s.vat_id === vat),
+      byCode: async (code) => [alfa, logistika].find((s) => s.code === code),
+      byName: async () => [],
+      nameCandidates: async () => [],
+    };
+    const cases: [Parameters<typeof lookupStakeholder>[0], string][] = [
+      [{ name: 'Alfa Trade Logistika UAB', vat_id: 'LT999999999', code: '222222222' }, 'logistika'],
+      [{ name: 'Alfa Trade', vat_id: 'LT 999999999', code: '222 222 222' }, 'logistika'],
+      [{ name: 'Alfa Trade Logistika UAB', vat_id: 'LT999999999' }, 'logistika'],
+      [{ name: 'ALFA TRADE LOGISTIKA, UAB', vat_id: 'LT999999999' }, 'logistika'],
+      [{ name: 'Kažkas', vat_id: 'LT999999999' }, 'alfa'],
+      [{ vat_id: 'LT999999999', code: '111111111' }, 'alfa'],
+      // Both say another company code: the VAT ID outweighs the code, the oldest is taken.
+      [{ vat_id: 'LT999999999', code: '333333333' }, 'alfa'],
+      [{ name: 'Alfa Trade Logistika UAB', vat_id: 'LT999999999', code: '333333333' }, 'logistika'],
+    ];
+    for (const [party, id] of cases) {
+      for (const m of [matchStakeholder(party, register), await lookupStakeholder(party, lookup)]) {
+        expect(m, JSON.stringify(party)).toMatchObject({ isNew: false, by: 'vat_id', stakeholder: { id } });
+      }
+    }
+  });
+
+  it('looks a VAT ID printed without its country letters up with the home country prefix too', async () => {
+    const azuolas: Stakeholder = { id: 'azuolas', name: 'UAB „Ąžuolų šilas“', code: '0012345', vat_id: 'LT100001234567' };
+    const calls: string[] = [];
+    const lookup: StakeholderLookup = {
+      byVat: async (vat) => (calls.push(vat), [azuolas].filter((s) => s.vat_id === vat)),
+      byCode: async () => undefined,
+      byName: async () => [],
+      nameCandidates: async () => [],
+    };
+    expect(await lookupStakeholder({ name: 'Nepažįstamas', vat_id: '100001234567' }, lookup)).toMatchObject({ isNew: false, by: 'vat_id', stakeholder: { id: 'azuolas' } });
+    expect(calls).toEqual(['100001234567', 'LT100001234567']);
+    // Another home country: that prefix, not LT.
+    calls.length = 0;
+    expect(await lookupStakeholder({ vat_id: '100001234567' }, lookup, 'LV')).toMatchObject({ isNew: true });
+    expect(calls).toEqual(['100001234567', 'LV100001234567']);
+    // A value with country letters is looked up as printed and without them, as before.
+    calls.length = 0;
+    await lookupStakeholder({ vat_id: 'DE123456789' }, lookup);
+    expect(calls).toEqual(['DE123456789', '123456789']);
+  });
+
+  it('finds a name read with an OCR slip among many that share its other word, page by page of the register', async () => {
+    const target: Stakeholder = { id: 'zuikis', name: 'Transportas Žuikis UAB', code: '333333333' };
+    const register: Stakeholder[] = [
+      ...Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, name: `${String.fromCharCode(65 + (i % 26))}${'a'.repeat(1 + Math.floor(i / 26))} Transportas`, code: `30000${i}` })),
+      target,
+    ];
+    // The store's name search: names having a word that starts so, by that word and then the name, one page.
+    const fold = (x: string) => x.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+    const pageOf = (prefix: string) =>
+      register
+        .flatMap((s) => {
+          const word = fold(s.name).split(/[^a-z0-9&]+/).filter((w) => w.startsWith(prefix)).sort()[0];
+          return word ? [{ s, key: `${word}#${fold(s.name)}` }] : [];
+        })
+        .sort((a, b) => (a.key < b.key ? -1 : 1))
+        .slice(0, 20)
+        .map((x) => x.s);
+    const asked: string[] = [];
+    const lookup: StakeholderLookup = { byVat: async () => [], byCode: async () => undefined, byName: async () => [], nameCandidates: async (p) => (asked.push(p), pageOf(p)) };
+    expect(await lookupStakeholder({ name: 'Transportas Žuiklis UAB' }, lookup)).toMatchObject({ isNew: false, by: 'name', stakeholder: { id: 'zuikis' } });
+    expect(asked).toEqual(['tran', 'zuik']);
+    expect(candidateWords('UAB „Transportas Žuiklis“ ir ko')).toEqual(['tran', 'zuik']);
+    expect(candidateWords('Vilniaus miesto savivaldybės administracijos skyrius')).toEqual(['admi', 'savi', 'viln']);
+    expect(candidateWords('A&B')).toEqual([]);
   });
 
   it('normalises names: case, punctuation, diacritics and legal forms', () => {

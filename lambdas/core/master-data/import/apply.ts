@@ -3,7 +3,9 @@
  * customers; categories by code, or by name when the row has no code) and by name (items). Uniqueness is
  * the store's (DuplicateKeyError from the write's own transaction). Applying a row twice changes nothing the
  * second time: it finds the record it wrote and counts as an update with no change, so a retried import
- * never creates twice.
+ * never creates twice. A create that loses a uniqueness race (two imports of one file at the same moment) looks
+ * its code up again and is applied as an update of the record that won; a name held by a record of another code
+ * stays a rejected row.
  */
 import type { Clock, IdGenerator } from '../../ports';
 import { identifierKey, nameKey } from '../keys';
@@ -106,8 +108,11 @@ async function applyStakeholder(
     if (!found) return { outcome: 'rejected', row, reason: reasonText(`Category: no category "${category}" in this company`) };
     categoryId = found.id;
   }
+  let lost: DuplicateKeyError | undefined;
   for (let attempt = 1; ; attempt++) {
     const existing = await deps.masterData.findStakeholder(companyId, stakeholderType, 'code', input.code);
+    // A create that lost to another writer is an update of the record of its code; without one, the clash is real.
+    if (lost && !existing) return { outcome: 'rejected', row, reason: duplicateReason(type, lost) };
     const now = deps.clock.now().toISOString();
     try {
       if (existing) {
@@ -140,9 +145,13 @@ async function applyStakeholder(
       await deps.masterData.putStakeholder(record);
       return { outcome: 'created', row };
     } catch (error) {
-      // A code taken since the look-up (another writer): look it up again and update it.
-      const retry = (error instanceof DuplicateKeyError && error.field === 'code' && !existing) || isStaleWrite(error);
-      if (retry && attempt < WRITE_ATTEMPTS) continue;
+      // A create refused by a uniqueness guard: another writer may have created this code since the look-up (a second
+      // import of the same file), holding the name guard too — the store names either field. Look the code up again.
+      if (error instanceof DuplicateKeyError && !existing && attempt < WRITE_ATTEMPTS) {
+        lost = error;
+        continue;
+      }
+      if (isStaleWrite(error) && attempt < WRITE_ATTEMPTS) continue;
       if (error instanceof DuplicateKeyError) return { outcome: 'rejected', row, reason: duplicateReason(type, error) };
       if (isStaleWrite(error)) return { outcome: 'rejected', row, reason: 'Changed by someone else during the import; import the file again' };
       throw error;
@@ -151,11 +160,14 @@ async function applyStakeholder(
 }
 
 async function applyCategory(deps: ApplyDeps, companyId: string, row: number, input: { name: string; category_code: string }): Promise<RowOutcome> {
+  let lost: DuplicateKeyError | undefined;
   for (let attempt = 1; ; attempt++) {
     const existing =
       input.category_code !== ''
         ? await deps.masterData.findCategory(companyId, 'code', input.category_code)
         : await deps.masterData.findCategory(companyId, 'name', input.name);
+    // As for stakeholders: a lost create updates the record it lost to when that record has the row's key.
+    if (lost && !existing) return { outcome: 'rejected', row, reason: duplicateReason('categories', lost) };
     const now = deps.clock.now().toISOString();
     try {
       if (existing) {
@@ -176,9 +188,11 @@ async function applyCategory(deps: ApplyDeps, companyId: string, row: number, in
       });
       return { outcome: 'created', row };
     } catch (error) {
-      const takenKey = input.category_code !== '' ? 'code' : 'name';
-      const retry = (error instanceof DuplicateKeyError && error.field === takenKey && !existing) || isStaleWrite(error);
-      if (retry && attempt < WRITE_ATTEMPTS) continue;
+      if (error instanceof DuplicateKeyError && !existing && attempt < WRITE_ATTEMPTS) {
+        lost = error;
+        continue;
+      }
+      if (isStaleWrite(error) && attempt < WRITE_ATTEMPTS) continue;
       if (error instanceof DuplicateKeyError) return { outcome: 'rejected', row, reason: duplicateReason('categories', error) };
       if (isStaleWrite(error)) return { outcome: 'rejected', row, reason: 'Changed by someone else during the import; import the file again' };
       throw error;

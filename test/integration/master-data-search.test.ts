@@ -1,0 +1,108 @@
+/**
+ * Master-data name search in a large register (docs/data-model.md M3): a name is found by any of its words even
+ * when another typed word is shared by thousands of names, every word of a long name is searchable, "&" is one
+ * rule in the name and in the typed text, and a search paged to its end lists each match once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { masterItems } from '../../lambdas/adapters/ddb/master-data-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
+import { newStakeholderRecord } from '../../lambdas/core/master-data/stakeholders';
+import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
+
+type PageBody = { items: { name: string }[]; next: string | null };
+
+/** Filler names that sort before the searched ones under their common word: more than one page budget of them. */
+const FILLERS = 1000;
+const SYL = ['ka', 'ro', 'mi', 'ne', 'tu', 'sa', 'li', 'po', 've', 'da'];
+const filler = (i: number) => {
+  let n = i;
+  let w = '';
+  do {
+    w += SYL[n % SYL.length];
+    n = Math.floor(n / SYL.length);
+  } while (n > 0);
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+
+async function seed(companyId: string) {
+  const requests: unknown[] = [];
+  for (let i = 0; i < FILLERS; i++) {
+    for (const [j, common] of ['Transportas', 'Prekyba'].entries()) {
+      const r = newStakeholderRecord(
+        { ids: { newId: () => `F${j}${String(i).padStart(8, '0')}` }, clock: { now: () => new Date(Date.UTC(2024, 0, 1) + i * 1000) } },
+        companyId,
+        'supplier',
+        { name: `${filler(i)} ${common}${i % 3 === 0 ? ' UAB' : ''}`, code: `${j + 1}${String(i).padStart(8, '0')}` },
+        {},
+      );
+      for (const Item of masterItems(r)) requests.push({ PutRequest: { Item } });
+    }
+  }
+  await batchWrite(requests as never);
+}
+
+describe('master-data search in a large register', () => {
+  let t: TestStack;
+  let api: Awaited<ReturnType<typeof registeredUser>>['api'];
+  let q = '';
+  beforeAll(async () => {
+    t = await startTestStack();
+    const user = await registeredUser(t.stack, 'mdbig');
+    api = user.api;
+    q = `?company_id=${user.companyId}&type=supplier&with_external_data=1`;
+    await seed(user.companyId);
+    const names = [
+      'Transportas Žuikis UAB',
+      'Prekyba Šilutė MB',
+      'A&B Prekyba',
+      'Vilniaus miesto savivaldybės administracijos Turto valdymo ir ūkio skyrius',
+    ];
+    for (const [i, name] of names.entries()) expect((await api.post(`/stakeholder?company_id=${user.companyId}`, { type: 'supplier', name, code: `T${i}` })).status).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const first = async (text: string, limit: number) =>
+    (await api.get(`/stakeholders${q}&limit=${limit}&search_name=${encodeURIComponent(text)}`)).body as PageBody;
+
+  it('finds a name on the first page of 8 while another typed word is shared by a thousand names', async () => {
+    for (const typed of ['Transportas Žui', 'Transportas Žuikis', 'Transportas Žuikis UAB', 'transportas zuikis']) {
+      expect((await first(typed, 8)).items.map((r) => r.name), typed).toEqual(['Transportas Žuikis UAB']);
+    }
+    for (const typed of ['Prekyba Šil', 'Prekyba Šilutė MB', 'šilutė prekyba']) {
+      expect((await first(typed, 8)).items.map((r) => r.name), typed).toEqual(['Prekyba Šilutė MB']);
+    }
+    // One common word alone still lists its names, 8 at a time, with more to come.
+    const common = await first('Transportas', 8);
+    expect(common.items).toHaveLength(8);
+    expect(common.next).not.toBeNull();
+  });
+
+  it('finds a long name by its last word, and "A & B" and "a&b" find "A&B Prekyba"', async () => {
+    for (const typed of ['skyrius', 'ūkio skyrius', 'Turto valdymo']) {
+      expect((await first(typed, 50)).items.map((r) => r.name), typed).toEqual(['Vilniaus miesto savivaldybės administracijos Turto valdymo ir ūkio skyrius']);
+    }
+    for (const typed of ['A & B', 'A&B', 'a&b prek', 'A & B Prekyba']) {
+      expect((await first(typed, 50)).items.map((r) => r.name), typed).toEqual(['A&B Prekyba']);
+    }
+  });
+
+  it('pages a search of two common words to its end: each match once, the same matches as the rule says', async () => {
+    const seen: string[] = [];
+    let next: string | null = null;
+    let pages = 0;
+    do {
+      const res = await api.get(`/stakeholders${q}&limit=50&search_name=${encodeURIComponent('prekyba uab')}${next ? `&next=${encodeURIComponent(next)}` : ''}`);
+      expect(res.status).toBe(200);
+      const body = res.body as PageBody;
+      seen.push(...body.items.map((r) => r.name));
+      next = body.next;
+      pages += 1;
+    } while (next && pages < 100);
+    expect(next).toBeNull();
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toHaveLength(Math.ceil(FILLERS / 3));
+    expect(seen.every((n) => n.endsWith(' Prekyba UAB'))).toBe(true);
+  });
+});
