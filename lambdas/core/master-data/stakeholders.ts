@@ -11,7 +11,7 @@ import type {
   UpdateStakeholderInput,
 } from '../../../shared/schemas/master-data';
 import type { CompanyRecord } from '../accounts/types';
-import { identifiersDiffer, oneOfSameName, SAME_NAME_LIMIT } from '../recognition/match';
+import { identifiersDiffer, oneOfSameName, oneOfSameVat, SAME_NAME_LIMIT, SAME_VAT_LIMIT, vatLookupKeys } from '../recognition/match';
 import { identifierKey, matchNameKey, nameKey } from './keys';
 import { companyOf, listPage, publishChange, requireCompanyId, sourceFor, withDuplicates, type MasterDataCaller, type MasterDataDeps } from './lists';
 import { DuplicateKeyError } from './ports';
@@ -168,8 +168,8 @@ export async function listStakeholders(deps: MasterDataDeps, caller: MasterDataC
 }
 
 /**
- * The company's stakeholder a document's counterparty names: by VAT ID, then code, then name key, then the
- * recognition's normalised name (legal forms dropped). Empty values are not looked up.
+ * The company's stakeholder a document's counterparty names: by VAT ID (as the processing matches it), then code,
+ * then name key, then the recognition's normalised name (legal forms dropped). Empty values are not looked up.
  */
 export async function matchStakeholder(
   deps: Pick<MasterDataDeps, 'masterData'>,
@@ -178,8 +178,10 @@ export async function matchStakeholder(
   by: { vat_id?: string; code?: string; name?: string },
 ): Promise<StakeholderRecord | undefined> {
   const store = deps.masterData;
-  if (by.vat_id && identifierKey(by.vat_id)) {
-    const found = await store.findStakeholder(companyId, type, 'vat', by.vat_id);
+  // The processing's order (recognition/match.ts lookupStakeholder): the VAT ID as written, then without or with its
+  // country letters; of a VAT group's members the one whose code does not contradict, else written as named.
+  for (const vat of by.vat_id ? vatLookupKeys(by.vat_id) : []) {
+    const found = oneOfSameVat(by, await store.sameVatStakeholders(companyId, type, identifierKey(vat), SAME_VAT_LIMIT));
     if (found) return found;
   }
   if (by.code && identifierKey(by.code)) {

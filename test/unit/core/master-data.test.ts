@@ -110,8 +110,8 @@ describe('master data rules: stakeholders', () => {
 
   it('ensureStakeholder answers the existing one, creates a new one, and survives a concurrent creation', async () => {
     const { deps, caller, md } = setup();
-    const a = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Alpha UAB', '111'), vat_id: 'LT100' });
-    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Something else', vat_id: 'lt 100' })).toMatchObject({ created: false, stakeholder: { id: a.id } });
+    const a = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Alpha UAB', '111'), vat_id: 'LT100000001' });
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Something else', vat_id: 'lt 1000 00001' })).toMatchObject({ created: false, stakeholder: { id: a.id } });
     const made = await ensureStakeholder(deps, 'c1', 'supplier', { name: 'New Supplier', code: '', vat_id: 'LT200', category_id: 'missing' });
     expect(made).toMatchObject({ created: true, stakeholder: { name: 'New Supplier', vat_id: 'LT200', category_id: null, code: '' } });
     expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'x' })).toBeUndefined();
@@ -142,6 +142,19 @@ describe('master data rules: stakeholders', () => {
     // No numbers printed: the name links it — the one written so, where several normalise alike.
     expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Mr. D.I.Y. Sdn. Bhd.' })).toMatchObject({ created: false, stakeholder: { id: a.id } });
     expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'MR. D.I.Y. (M) SDN. BHD.' })).toMatchObject({ created: false, stakeholder: { id: other!.stakeholder.id } });
+  });
+
+  it('ensureStakeholder finds a VAT group member by its code, and a VAT ID printed without its country letters', async () => {
+    const { deps, caller } = setup();
+    const older = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Alfa Trade UAB', '111111111'), vat_id: 'LT999999999' });
+    const member = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Alfa Trade Logistika UAB', '222222222'), vat_id: 'LT999999999' });
+    // The document names the second member by its code: not the oldest of the VAT group.
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Alfa Trade Logistika', code: '222222222', vat_id: 'LT999999999' })).toMatchObject({ created: false, stakeholder: { id: member.id } });
+    // No code: the one written as named, else the oldest.
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Alfa Trade Logistika UAB', vat_id: 'LT999999999' })).toMatchObject({ created: false, stakeholder: { id: member.id } });
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Alfa', vat_id: 'LT999999999' })).toMatchObject({ created: false, stakeholder: { id: older.id } });
+    // Printed without LT, stored with it.
+    expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Alfa Trade UAB', code: '111111111', vat_id: '999999999' })).toMatchObject({ created: false, stakeholder: { id: older.id } });
   });
 
   it('lists all companies in id order with next_company, and the imported-only flag per company', async () => {
