@@ -16,7 +16,7 @@ import {
   wordRows,
 } from '../../../web/src/features/master-data/lib/forms';
 import { deleteQuery, recordKey } from '../../../web/src/features/master-data/api/master-data';
-import { emptyText, MASTER_SCREENS, masterListQuery, nextMasterCursor, screenOfPath } from '../../../web/src/features/master-data/lib/screens';
+import { emptyText, listBody, MASTER_SCREENS, masterListQuery, nextMasterCursor, readSearchPages, screenOfPath } from '../../../web/src/features/master-data/lib/screens';
 
 const supplier: Stakeholder = {
   id: 'st-1',
@@ -178,5 +178,38 @@ describe('server answers', () => {
     expect(deleteQuery('item', item)).toEqual({ name: 'diesel' });
     expect(recordKey(item)).toBe('co-1:diesel');
     expect(recordKey(supplier)).toBe('co-1:st-1');
+  });
+
+  it('says No … found only when the server says nothing more exists; an empty page with a next is a search still going on', () => {
+    expect(listBody(0, true)).toBe('searching');
+    expect(listBody(0, false)).toBe('empty');
+    expect(listBody(3, true)).toBe('rows');
+    expect(listBody(3, false)).toBe('rows');
+  });
+
+  it('a picker reads on past empty or short search pages that say more exist, until it has enough or its page budget is spent', async () => {
+    const pages: Record<string, { items: string[]; next: string | null }> = {
+      start: { items: [], next: 'p2' },
+      p2: { items: ['Transportas Žuikis UAB'], next: 'p3' },
+      p3: { items: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'], next: 'p4' },
+      p4: { items: ['never read'], next: null },
+    };
+    const asked: string[] = [];
+    const read = (next: string | undefined) => {
+      asked.push(next ?? 'start');
+      return Promise.resolve(pages[next ?? 'start']);
+    };
+    expect(await readSearchPages(read, 8)).toEqual({ items: ['Transportas Žuikis UAB', 'A', 'B', 'C', 'D', 'E', 'F', 'G'], more: true });
+    expect(asked).toEqual(['start', 'p2', 'p3']);
+    // at most maxPages requests, even when every page is empty
+    asked.length = 0;
+    const empty = (next: string | undefined) => {
+      asked.push(next ?? 'start');
+      return Promise.resolve({ items: [] as string[], next: `n${asked.length}` });
+    };
+    expect(await readSearchPages(empty, 8, 3)).toEqual({ items: [], more: true });
+    expect(asked).toHaveLength(3);
+    // the end of the list ends the reading
+    expect(await readSearchPages(() => Promise.resolve({ items: ['x'], next: null }), 8)).toEqual({ items: ['x'], more: false });
   });
 });

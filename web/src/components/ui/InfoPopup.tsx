@@ -22,13 +22,43 @@ export function useInfoPopup(): InfoPopupApi {
   return ctx;
 }
 
+/**
+ * How long a pop-up of `tone` stays (ms) when nothing holds it: INFO_POPUP_MS, whatever its tone (product.md: info
+ * pop-ups disappear after 3 seconds). The pointer on it or the focus in it holds it, so it can be read at one's own
+ * pace.
+ */
+export function popupLifetime(_tone: InfoTone): number | null {
+  return INFO_POPUP_MS;
+}
+
 function InfoPopupItem({ message, onDone }: { message: InfoMessage; onDone: (id: number) => void }) {
+  // The pointer on it or the focus in it (its Dismiss button) holds it; its time runs on when they leave.
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const left = useRef(popupLifetime(message.tone));
+  const held = hovered || focused;
   useEffect(() => {
-    const t = window.setTimeout(() => onDone(message.id), INFO_POPUP_MS);
-    return () => window.clearTimeout(t);
-  }, [message.id, onDone]);
+    const ms = left.current;
+    if (held || ms === null) return;
+    const started = Date.now();
+    const t = window.setTimeout(() => onDone(message.id), ms);
+    return () => {
+      window.clearTimeout(t);
+      left.current = Math.max(0, ms - (Date.now() - started));
+    };
+  }, [held, message.id, onDone]);
   return (
-    <div className={`info-popup info-${message.tone}`} role={message.tone === 'error' ? 'alert' : 'status'} data-testid="info-popup">
+    <div
+      className={`info-popup info-${message.tone}`}
+      role={message.tone === 'error' ? 'alert' : 'status'}
+      data-testid="info-popup"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
       <Icon name={message.tone === 'success' ? 'check' : 'info'} size={18} />
       <span>{message.text}</span>
       <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => onDone(message.id)}>
@@ -38,7 +68,7 @@ function InfoPopupItem({ message, onDone }: { message: InfoMessage; onDone: (id:
   );
 }
 
-/** Info pop-ups (toasts) that disappear after INFO_POPUP_MS (3 s). */
+/** Info pop-ups (toasts) that disappear after INFO_POPUP_MS (3 s) of being neither hovered nor focused. */
 export function InfoPopupProvider({ children }: { children: ReactNode }) {
   const [messages, setMessages] = useState<InfoMessage[]>([]);
   const nextId = useRef(1);

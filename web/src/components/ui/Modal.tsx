@@ -17,13 +17,15 @@ export interface ModalProps {
    * Lines pop-up) goes without it.
    */
   blur?: boolean;
+  /** Asked when the modal closes: where the focus goes (else back to what opened it; dialog-layer.ts). */
+  returnFocus?: () => HTMLElement | null | undefined;
 }
 
-export function Modal({ title, children, footer, onClose, size = 'md', testId, blur = true }: ModalProps) {
+export function Modal({ title, children, footer, onClose, size = 'md', testId, blur = true, returnFocus }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
 
-  useDialogLayer(dialogRef, onClose, 'first');
+  useDialogLayer(dialogRef, onClose, 'first', returnFocus);
 
   return createPortal(
     <div

@@ -34,7 +34,6 @@ export function TextField({ name, label, error, hint, type = 'text', className, 
             className="field-reveal"
             onClick={() => setReveal((v) => !v)}
             aria-label={reveal ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
-            tabIndex={-1}
           >
             <Icon name={reveal ? 'eyeOff' : 'eye'} size={18} />
           </button>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { canTakeFocus, fallbackTarget, focusElement } from './focus';
 
 /**
  * What a modal dialog (Modal, SidePanel) does with the keyboard: it takes the focus when it opens and gives it
@@ -26,6 +27,22 @@ export function trapStep(count: number, at: number, back: boolean): number | nul
   return null;
 }
 
+/**
+ * Where the focus goes when a dialog closes: the target the dialog's owner gives (the next row's control when
+ * the row of the trigger was deleted), else the control that opened it if it can still take the focus (still on
+ * the page, not disabled), else `fallback()` (another dialog under it, the page's title, <main>); never <body>.
+ */
+export function returnFocusTarget(
+  given: HTMLElement | null | undefined,
+  trigger: HTMLElement | null,
+  fallback: () => HTMLElement | null,
+  focusable: (el: HTMLElement | null | undefined) => boolean = canTakeFocus,
+): HTMLElement | null {
+  if (given && focusable(given)) return given;
+  if (trigger && trigger.tagName !== 'BODY' && focusable(trigger)) return trigger;
+  return fallback();
+}
+
 const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled):not([type="hidden"]), select:not(:disabled), textarea:not(:disabled), iframe, [tabindex]:not([tabindex="-1"])';
 
 function focusables(el: HTMLElement): HTMLElement[] {
@@ -36,10 +53,18 @@ function focusables(el: HTMLElement): HTMLElement[] {
  * Makes `ref`'s element a modal dialog while mounted. `initialFocus`: 'first' focuses its first field or
  * button (other than a close button marked data-modal-close), 'container' the element itself (tabIndex -1).
  * `onClose` undefined: Escape does nothing (a dialog that cannot be dismissed).
+ * `returnFocus`: asked when it closes; where the focus goes then (returnFocusTarget).
  */
-export function useDialogLayer(ref: RefObject<HTMLElement | null>, onClose: (() => void) | undefined, initialFocus: 'first' | 'container' = 'first') {
+export function useDialogLayer(
+  ref: RefObject<HTMLElement | null>,
+  onClose: (() => void) | undefined,
+  initialFocus: 'first' | 'container' = 'first',
+  returnFocus?: () => HTMLElement | null | undefined,
+) {
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
+  const returnRef = useRef(returnFocus);
+  returnRef.current = returnFocus;
 
   useEffect(() => {
     const layer = {};
@@ -70,7 +95,8 @@ export function useDialogLayer(ref: RefObject<HTMLElement | null>, onClose: (() 
     return () => {
       document.removeEventListener('keydown', onKey);
       stack.splice(stack.indexOf(layer), 1);
-      if (previous?.isConnected) previous.focus();
+      const to = returnFocusTarget(returnRef.current?.(), previous, fallbackTarget);
+      if (to) focusElement(to);
     };
     // Once per opening: the focus moves in when the dialog opens and back when it closes.
   }, []);

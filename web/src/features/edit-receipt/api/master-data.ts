@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Category, ListPage, Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useApi } from '../../../app/api-context';
+import { readSearchPages } from '../../master-data/lib/screens';
 
 /** Stakeholder look-ups while typing wait this long after the last key (rules.md: 500 ms on the edit screen). */
 export const STAKEHOLDER_DEBOUNCE_MS = 500;
@@ -44,24 +45,42 @@ export function useStakeholderSuggestions(companyId: string, type: 'supplier' | 
   const term = useDebounced(search.trim(), STAKEHOLDER_DEBOUNCE_MS);
   return useQuery({
     queryKey: ['edit-receipt', 'stakeholder-suggestions', companyId, type, term],
+    // A page of a search may stop short of 8 (even at none) while more exist: read on, a few pages at most.
     queryFn: ({ signal }) =>
-      api
-        .get<ListPage<Stakeholder>>('/stakeholders', { query: { company_id: companyId, type, search_name: term, with_external_data: 1, limit: SUGGESTIONS }, signal })
-        .then((p) => p?.items ?? []),
+      readSearchPages(
+        (next) => api.get<ListPage<Stakeholder>>('/stakeholders', { query: { company_id: companyId, type, search_name: term, with_external_data: 1, limit: SUGGESTIONS, next }, signal }),
+        SUGGESTIONS,
+      ).then((r) => r.items),
     enabled: enabled && companyId !== 'NONE' && term.length >= 1,
     retry: false,
     staleTime: 30_000,
   });
 }
 
-/** The company's categories for the document's category (the first page, sorted by name). */
-export function useCategories(companyId: string) {
+/** The category search is sent this long after typing stops (rules.md 9, "500 or 1000 ms elsewhere"). */
+export const CATEGORY_SEARCH_MS = 500;
+/** Categories a search of the document's category offers. */
+export const CATEGORY_OPTIONS = 50;
+
+/**
+ * The company's categories for the document's category, searched by name on the server (sorted by name; no
+ * search: the first 50). Any category can be found by typing part of its name.
+ */
+export function useCategories(companyId: string, search = '') {
   const api = useApi();
+  const name = search.trim();
   return useQuery({
-    queryKey: ['edit-receipt', 'categories', companyId],
-    queryFn: ({ signal }) => api.get<ListPage<Category>>('/categories', { query: { company_id: companyId, with_external_data: 1 }, signal }).then((p) => p?.items ?? []),
+    queryKey: ['edit-receipt', 'categories', companyId, name],
+    queryFn: ({ signal }) =>
+      readSearchPages(
+        (next) =>
+          api.get<ListPage<Category>>('/categories', { query: { company_id: companyId, with_external_data: 1, limit: CATEGORY_OPTIONS, search_name: name || undefined, next }, signal }),
+        CATEGORY_OPTIONS,
+        name ? undefined : 1,
+      ).then((r) => r.items),
     enabled: companyId !== 'NONE',
     retry: false,
     staleTime: 60_000,
+    placeholderData: (previous) => previous,
   });
 }

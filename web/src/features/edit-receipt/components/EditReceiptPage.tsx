@@ -13,6 +13,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
 import { dialogOpen } from '../../../components/ui/dialog-layer';
+import { useRefocusOnSwap } from '../../../components/ui/focus';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { ApiError, messageOf } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
@@ -396,6 +397,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
 
   // ---- grid editing
   const lineItems = content?.content.find((i) => i.id === 'line_items');
+  // Edit Grid swaps for Cancel and Apply and back: the focus goes with it (Cancel, then Edit Grid again)
+  useRefocusOnSwap(grid !== null, () => document.querySelector<HTMLElement>(grid ? '[data-testid="grid-cancel"]' : '[data-testid="grid-edit"]'));
   const startGrid = () => {
     setGrid((lineItems?.grid?.parts ?? []).map(editorPart).filter((p): p is EditorPart => p !== null));
     setMerge(false);
@@ -719,11 +722,11 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           <Icon name="chevronLeft" />
         </button>
         <div className="er-pager" data-testid="pager">
-          <button type="button" className="icon-btn" aria-label="Previous document" disabled={!walk.previous} onClick={goPrevious}>
+          <button type="button" className="icon-btn" aria-label="Previous document" aria-disabled={!walk.previous || undefined} onClick={goPrevious}>
             <Icon name="chevronLeft" size={18} />
           </button>
           <span data-testid="pager-position">{walk.position !== null && inWalk ? `${walk.position}/${walk.total}` : `–/${walk.total}`}</span>
-          <button type="button" className="icon-btn" aria-label="Next document" disabled={!walk.next} onClick={goNext}>
+          <button type="button" className="icon-btn" aria-label="Next document" aria-disabled={!walk.next || undefined} onClick={goNext}>
             <Icon name="chevronRight" size={18} />
           </button>
         </div>
@@ -779,7 +782,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
                 <Icon name="close" size={18} />
                 <span>Cancel</span>
               </button>
-              <button type="button" className="er-tool is-primary" disabled={busy === 'grid'} onClick={() => void applyGrid()} data-testid="grid-apply">
+              <button type="button" className="er-tool is-primary" aria-disabled={busy === 'grid' || undefined} aria-busy={busy === 'grid' || undefined} onClick={() => busy !== 'grid' && void applyGrid()} data-testid="grid-apply">
                 <Icon name="check" size={18} />
                 <span>Apply</span>
               </button>
@@ -880,7 +883,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
               newStakeholder={newStakeholder}
               suggestions={suggestions}
               onChooseStakeholder={chooseStakeholder}
-              category={companyId !== 'NONE' ? { value: categoryDraft ?? receipt.category_id ?? '', options: categoryOptions, onChange: (v: string) => void pickCategory(v) } : undefined}
+              category={companyId !== 'NONE' ? { companyId, value: categoryDraft ?? receipt.category_id ?? '', options: categoryOptions, onChange: (v: string) => void pickCategory(v) } : undefined}
               onOpenTable={(tid) => setPopup({ kind: 'table', id: tid })}
               onAddRow={(tid) => void rowCall(() => calls.addLine(version(), tid))}
             />

@@ -5,6 +5,8 @@ import { useCombobox, type ComboboxInputProps } from '../../../components/ui/com
 import { Icon } from '../../../components/ui/Icon';
 import { formSections, formTables, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
+import { SearchSelect, type SelectOption } from '../../master-data/components/SearchSelect';
+import { CATEGORY_SEARCH_MS, useCategories, useDebounced } from '../api/master-data';
 
 export const EXTRACTED_NOTE = 'Data from documents is shown once extracted';
 
@@ -189,7 +191,7 @@ function StakeholderName({
   );
 }
 
-function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTable; onOpen(): void; onAdd(): void; readOnly: boolean }) {
+export function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTable; onOpen(): void; onAdd(): void; readOnly: boolean }) {
   const preview = table.rows.slice(0, 4);
   const main = table.columns.filter((c) => ['description', 'total_price', 'quantity', 'vat_line_rate', 'vat_line_base', 'vat_line_tax'].includes(c.id)).slice(0, 3);
   return (
@@ -201,11 +203,11 @@ function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTable; on
         </span>
         <div className="er-section-tools">
           {!readOnly && (
-            <button type="button" className="btn btn-link btn-sm" onClick={onAdd}>
+            <button type="button" className="btn btn-link btn-sm" onClick={onAdd} aria-label={`Add a row to ${table.label}`}>
               <Icon name="plus" size={14} /> Row
             </button>
           )}
-          <button type="button" className="btn btn-link btn-sm" onClick={onOpen} data-testid={`open-${table.schemaId}`}>
+          <button type="button" className="btn btn-link btn-sm" onClick={onOpen} aria-label={`Open ${table.label}`} data-testid={`open-${table.schemaId}`}>
             Open
           </button>
         </div>
@@ -338,29 +340,46 @@ export function FieldForm({
 }
 
 export interface CategoryChoice {
+  /** The document's company: its categories are searched on the server. */
+  companyId: string;
   /** The chosen category's id; '' for none. */
   value: string;
+  /** Categories known by name (the document's, the chosen party's, the first page): the current one's label. */
   options: { id: string; name: string }[];
   onChange(id: string): void;
 }
 
-/** The document's category, one of the company's categories; sent with the next action (Review, CONFIRM, REJECT). */
+/**
+ * The document's category, one of the company's categories, searched by name on the server (any of thousands can
+ * be found by typing; arrows, Enter, Escape); stored as soon as it is chosen, cleared with the clear button.
+ */
 function CategoryField({ category, readOnly }: { category: CategoryChoice; readOnly: boolean }) {
+  const [typed, setTyped] = useState('');
+  const search = useDebounced(typed, CATEGORY_SEARCH_MS);
+  const found = useCategories(category.companyId, search);
+  const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null);
+  const options = useMemo<SelectOption[]>(() => (found.data ?? []).map((c) => ({ value: c.id, label: c.name, hint: c.category_code || undefined })), [found.data]);
+  const valueLabel = [chosen, ...category.options].find((o) => o && o.id === category.value)?.name;
   return (
     <section className="er-section" data-testid="section-category">
       <div className="er-fields">
-        <div className="er-span er-field">
-          <label htmlFor="field-category" className="er-label">
-            Category
-          </label>
-          <select id="field-category" className="input er-input" data-testid="field-category" value={category.value} disabled={readOnly} onChange={(e) => category.onChange(e.target.value)}>
-            <option value="">{category.options.length ? '—' : 'No items...'}</option>
-            {category.options.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
+        <div className="er-span er-field" data-testid="field-category">
+          <SearchSelect
+            name="category"
+            label="Category"
+            placeholder="—"
+            value={category.value}
+            valueLabel={valueLabel}
+            options={options}
+            loading={found.isFetching}
+            onQueryChange={setTyped}
+            clearable
+            disabled={readOnly}
+            onChange={(id, option) => {
+              setChosen(option ? { id: option.value, name: option.label } : null);
+              category.onChange(id);
+            }}
+          />
         </div>
       </div>
     </section>

@@ -3,6 +3,7 @@ import type { ContentItem, SchemaField } from '../../../../../shared/schemas/con
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
+import { focusElement, focusLost, useFocusNeighbourOnRemove } from '../../../components/ui/focus';
 import { formTable, sameTableRow, type FormTableRow, type ReceiptKind } from '../lib/form';
 import { ROW_HEIGHT, rowsToDraw, withGaps, type ScrollView } from '../lib/table-window';
 import { FieldInput, type FieldEvents } from './FieldForm';
@@ -13,7 +14,8 @@ interface RowProps {
   index: number;
   last: boolean;
   events: FieldEvents;
-  onMove(rowId: string, position: number): void;
+  /** `from`: the Move up / Move down button used (the focus follows the row to its new place). */
+  onMove(rowId: string, position: number, from: HTMLElement): void;
   onDelete(rowId: string): void;
 }
 
@@ -24,8 +26,13 @@ interface RowProps {
  */
 const TableRow = memo(
   function TableRow({ row, index, last, events, onMove, onDelete }: RowProps) {
+    // a deleted row holding the focus gives it to the next row's (else the previous row's) same control
+    const ref = useRef<HTMLTableRowElement>(null);
+    useFocusNeighbourOnRemove(ref);
+    // Move up on the first row and Move down on the last say they are unavailable (aria-disabled) but keep the
+    // focus: the row moved to the top keeps it on its Move up.
     return (
-      <tr data-testid="popup-row" aria-rowindex={index + 2}>
+      <tr ref={ref} data-testid="popup-row" aria-rowindex={index + 2}>
         <td className="er-col-no">{index + 1}</td>
         {row.cells.map((cell) => (
           <td key={cell.id}>
@@ -34,10 +41,10 @@ const TableRow = memo(
         ))}
         {!events.readOnly && (
           <td className="er-col-tools">
-            <button type="button" className="icon-btn icon-btn-sm" aria-label="Move up" disabled={index === 0} onClick={() => onMove(row.id, index - 1)}>
+            <button type="button" className="icon-btn icon-btn-sm" aria-label="Move up" aria-disabled={index === 0 || undefined} onClick={(e) => index > 0 && onMove(row.id, index - 1, e.currentTarget)}>
               <Icon name="chevronLeft" size={14} style={{ transform: 'rotate(90deg)' }} />
             </button>
-            <button type="button" className="icon-btn icon-btn-sm" aria-label="Move down" disabled={last} onClick={() => onMove(row.id, index + 1)}>
+            <button type="button" className="icon-btn icon-btn-sm" aria-label="Move down" aria-disabled={last || undefined} onClick={(e) => !last && onMove(row.id, index + 1, e.currentTarget)}>
               <Icon name="chevronRight" size={14} style={{ transform: 'rotate(90deg)' }} />
             </button>
             <button type="button" className="icon-btn icon-btn-sm" aria-label="Delete row" onClick={() => onDelete(row.id)}>
@@ -92,6 +99,25 @@ export function TablePopup({
   const [view, setView] = useState<ScrollView>(() => ({ top: 0, height: typeof window === 'undefined' ? 600 : window.innerHeight }));
   const [rowHeight, setRowHeight] = useState(ROW_HEIGHT);
   const frame = useRef(0);
+  // Move up / Move down: the focus follows the moved row to its new place (its rows are named by their place, so
+  // the button used now belongs to another row), on the same button, once the table has changed.
+  const follow = useRef<{ at: number; label: string; from: HTMLElement } | null>(null);
+  const moveRow = useCallback(
+    (rowId: string, position: number, from: HTMLElement) => {
+      follow.current = { at: position, label: from.getAttribute('aria-label') ?? '', from };
+      onMove(rowId, position);
+    },
+    [onMove],
+  );
+  useLayoutEffect(() => {
+    const f = follow.current;
+    if (!f) return;
+    follow.current = null;
+    if (document.activeElement !== f.from && !focusLost()) return;
+    const to = wrap.current?.querySelector(`[data-testid="popup-row"][aria-rowindex="${f.at + 2}"]`);
+    const button = [...(to?.querySelectorAll<HTMLElement>('button') ?? [])].find((b) => b.getAttribute('aria-label') === f.label);
+    focusElement(button);
+  }, [table]);
   const onScroll = useCallback(() => {
     if (frame.current) return;
     frame.current = window.requestAnimationFrame(() => {
@@ -141,7 +167,7 @@ export function TablePopup({
                   <td colSpan={span} style={{ padding: 0, border: 0 }} />
                 </tr>
               ) : (
-                <TableRow key={table.rows[d.row]!.id} row={table.rows[d.row]!} index={d.row} last={d.row === table.rows.length - 1} events={events} onMove={onMove} onDelete={onDelete} />
+                <TableRow key={table.rows[d.row]!.id} row={table.rows[d.row]!} index={d.row} last={d.row === table.rows.length - 1} events={events} onMove={moveRow} onDelete={onDelete} />
               ),
             )}
             {table.rows.length === 0 && (

@@ -10,7 +10,8 @@ import {
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import { useFocusNeighbourOnRemove, useRefocusOnSwap } from '../../../components/ui/focus';
 import { Icon } from '../../../components/ui/Icon';
 import { DocIcon } from '../../receipts/components/DocIcon';
 import { addField, moveField, removeField, renameField, type ExportField, type KnownExportField } from '../lib/fields';
@@ -31,13 +32,26 @@ function FieldRow({
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: field.id });
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(field.label);
+  // Enter or Escape in the name field: the focus back on Rename (the field it was in is gone); a removed field
+  // gives it to the next field's (else the previous field's) same button.
+  const item = useRef<HTMLLIElement | null>(null);
+  const rename = useRef<HTMLButtonElement>(null);
+  useRefocusOnSwap(editing, () => (editing ? null : rename.current));
+  useFocusNeighbourOnRemove(item);
+  const setRef = useCallback(
+    (el: HTMLLIElement | null) => {
+      item.current = el;
+      setNodeRef(el);
+    },
+    [setNodeRef],
+  );
   const commit = () => {
     onRename(draft);
     setEditing(false);
   };
   return (
     <li
-      ref={setNodeRef}
+      ref={setRef}
       className={`field-item ${isDragging ? 'is-dragging' : ''}`}
       style={{ transform: CSS.Transform.toString(transform), transition }}
       data-testid="export-field"
@@ -74,6 +88,7 @@ function FieldRow({
         </span>
       )}
       <button
+        ref={rename}
         type="button"
         className="icon-btn icon-btn-sm"
         aria-label={`Rename ${field.label}`}

@@ -130,8 +130,13 @@ export function IntegrationPage() {
                   aria-label={`${title} ${row.label}`}
                   data-testid={`toggle-${row.flag}`}
                   checked={checked}
-                  disabled={(!row.type && !row.drive) || busy === (row.type ?? row.drive)}
-                  onChange={(e) => void toggle(row, e.target.checked)}
+                  disabled={!row.type && !row.drive}
+                  // busy saving: unavailable (aria-disabled, aria-busy) but focusable, so that the focus stays on it
+                  aria-disabled={busy === (row.type ?? row.drive) || undefined}
+                  aria-busy={busy === (row.type ?? row.drive) || undefined}
+                  onChange={(e) => {
+                    if (busy !== (row.type ?? row.drive)) void toggle(row, e.target.checked);
+                  }}
                 />
                 <span className="switch-track" aria-hidden="true" />
               </label>

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useActiveCompanyStore } from '../../../app/active-company';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { Category, Item, Stakeholder } from '../../../../../shared/schemas/master-data';
 import { Button } from '../../../components/ui/Button';
+import { neighbourControl, useFocusNeighbourOnRemove } from '../../../components/ui/focus';
 import { Icon, type IconName } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { ListMore } from '../../../components/ui/ListMore';
@@ -14,7 +15,7 @@ import { useActiveCompany } from '../../companies/api/companies';
 import { liveBus } from '../../live/lib/live-bus';
 import { companyToActivate } from '../../receipts/lib/row-rules';
 import { recordKey, useMasterList, useMasterWrites, type MasterRecord } from '../api/master-data';
-import { emptyText, isStakeholderKind, screenOfPath, type MasterKind, type MasterScreen } from '../lib/screens';
+import { emptyText, isStakeholderKind, listBody, screenOfPath, type MasterKind, type MasterScreen } from '../lib/screens';
 import '../master-data.css';
 import { CategoryAddForm, CategoryEditModal } from './CategoryForms';
 import { DeleteStakeholderModal } from './DeleteStakeholderModal';
@@ -48,11 +49,14 @@ function rowDetails(kind: MasterKind, record: MasterRecord): string {
   return (record as Item).words.join(', ');
 }
 
-function MasterRow({ kind, record, onOpen, onDelete }: { kind: MasterKind; record: MasterRecord; onOpen(): void; onDelete(): void }) {
+function MasterRow({ kind, record, onOpen, onDelete }: { kind: MasterKind; record: MasterRecord; onOpen(): void; onDelete(trigger: HTMLElement): void }) {
   const details = rowDetails(kind, record);
   const external = 'external' in record && record.external;
+  // a deleted row holding the focus gives it to the next row's (else the previous row's) same button
+  const ref = useRef<HTMLLIElement>(null);
+  useFocusNeighbourOnRemove(ref);
   return (
-    <li className="md-row" data-testid="md-row" data-name={record.name}>
+    <li ref={ref} className="md-row" data-testid="md-row" data-name={record.name}>
       <button type="button" className="md-row-main" onClick={onOpen} aria-label={`Edit ${record.name}`}>
         <span className="md-row-name">
           <span className="cell-main">{record.name}</span>
@@ -67,7 +71,7 @@ function MasterRow({ kind, record, onOpen, onDelete }: { kind: MasterKind; recor
           {record.company_name}
         </span>
       </button>
-      <button type="button" className="icon-btn text-danger-btn md-row-delete" aria-label={`Delete ${record.name}`} title="Delete" onClick={onDelete}>
+      <button type="button" className="icon-btn text-danger-btn md-row-delete" aria-label={`Delete ${record.name}`} title="Delete" onClick={(e) => onDelete(e.currentTarget)}>
         <Icon name="trash" size={18} />
       </button>
     </li>
@@ -85,7 +89,18 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
   const [search, setSearch] = useState('');
   const list = useMasterList(screen, search);
   const [modal, setModal] = useState<ModalState>(null);
+  // The Delete button that opened the delete pop-up, and where the focus goes when the pop-up closes on a delete:
+  // the next row's (else the previous row's) Delete, else the list's title.
+  const deleteTrigger = useRef<HTMLElement | null>(null);
+  const afterDelete = useRef<HTMLElement | null>(null);
+  const listTitle = useRef<HTMLHeadingElement>(null);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  // A search page can come back empty while the server says more exist: read on instead of saying none was found.
+  const body = listBody(rows.length, list.hasNextPage);
+  const { fetchNextPage, isFetchingNextPage, isFetchNextPageError } = list;
+  useEffect(() => {
+    if (body === 'searching' && !isFetchingNextPage && !isFetchNextPageError) void fetchNextPage();
+  }, [body, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
 
   // another member's write (or an import finishing) reloads what is on screen
   useEffect(
@@ -111,8 +126,12 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
   };
 
   const confirmDelete = async (record: MasterRecord) => {
+    // found while the row is still on the page
+    const row = deleteTrigger.current?.closest('[data-testid="md-row"]');
+    const next = (row && deleteTrigger.current && neighbourControl(row, deleteTrigger.current)) || listTitle.current;
     try {
       await writes.remove.mutateAsync({ kind: screen.kind, record });
+      afterDelete.current = next;
       info.show(DELETED[screen.kind], 'success');
       setModal(null);
     } catch (err) {
@@ -131,7 +150,9 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
       )}
 
       <div className="list-head">
-        <h2 className="md-list-title">{screen.title}</h2>
+        <h2 className="md-list-title" ref={listTitle} tabIndex={-1}>
+          {screen.title}
+        </h2>
         <SearchBox title={screen.title} applied={search} onSearch={setSearch} busy={list.isFetching && !list.isPending && !list.isFetchingNextPage} />
       </div>
 
@@ -145,7 +166,9 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
               Try again
             </Button>
           </div>
-        ) : rows.length === 0 ? (
+        ) : body === 'searching' ? (
+          isFetchNextPageError ? null : <LoadingBlock label={`Searching ${screen.title}`} />
+        ) : body === 'empty' ? (
           <div className="empty-state md-empty" data-testid="md-empty">
             <Icon name={EMPTY_ICONS[screen.kind]} size={36} />
             <p>{emptyText(screen)}</p>
@@ -158,7 +181,11 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
                 kind={screen.kind}
                 record={record}
                 onOpen={() => openEdit(record)}
-                onDelete={() => setModal({ kind: 'delete', record })}
+                onDelete={(trigger) => {
+                  deleteTrigger.current = trigger;
+                  afterDelete.current = null;
+                  setModal({ kind: 'delete', record });
+                }}
               />
             ))}
           </ul>
@@ -189,6 +216,7 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
           pending={writes.remove.isPending}
           onConfirm={() => void confirmDelete(modal.record)}
           onClose={() => setModal(null)}
+          returnFocus={() => afterDelete.current}
         />
       )}
     </div>

@@ -2,6 +2,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { useCombobox } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
+import './search-select.css';
 
 export interface SelectOption {
   value: string;

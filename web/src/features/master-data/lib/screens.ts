@@ -38,6 +38,39 @@ export function emptyText(screen: MasterScreen): string {
   return `No ${screen.title} found`;
 }
 
+/**
+ * What a list's card shows: its rows; "No {title} found" only when the server says nothing more exists; while
+ * the pages read so far are empty but the server says more exist (a search page stopped by its read budget),
+ * the search goes on.
+ */
+export function listBody(rowCount: number, hasNextPage: boolean): 'rows' | 'searching' | 'empty' {
+  if (rowCount > 0) return 'rows';
+  return hasNextPage ? 'searching' : 'empty';
+}
+
+/** Pages one answer of a dropdown or a picker reads at most. */
+export const SEARCH_READ_PAGES = 5;
+
+/**
+ * Reads a server-searched list until `want` results are in, the server says there are no more, or `maxPages`
+ * pages are read: a page of a search may come back short, even empty, with a next cursor.
+ */
+export async function readSearchPages<T>(
+  fetchPage: (next: string | undefined) => Promise<{ items: T[]; next: string | null } | undefined | null>,
+  want: number,
+  maxPages = SEARCH_READ_PAGES,
+): Promise<{ items: T[]; more: boolean }> {
+  const items: T[] = [];
+  let next: string | undefined;
+  for (let pages = 0; pages < maxPages; pages++) {
+    const page = await fetchPage(next);
+    items.push(...(page?.items ?? []));
+    next = page?.next || undefined;
+    if (!next || items.length >= want) break;
+  }
+  return { items: items.slice(0, want), more: next !== undefined };
+}
+
 /** Whose master data a list shows: one company, or every company of the user (selected=ALL). */
 export type MasterScope = { kind: 'company'; companyId: string } | { kind: 'all' };
 

@@ -6,7 +6,7 @@ import type { Receipt } from '../api/types';
 import { formatDay } from '../lib/dates';
 import { rowRules } from '../lib/row-rules';
 import { statusLabel } from '../lib/status';
-import { formatTotal, receiptSummary } from '../lib/summary';
+import { documentName, formatTotal, receiptSummary } from '../lib/summary';
 import { DocIcon } from './DocIcon';
 
 /** What a row's clicks do: one object for every row, the same from render to render (the rows are memoized). */
@@ -41,11 +41,13 @@ export const ReceiptRow = memo(function ReceiptRow({ receipt, selected, companyN
   const classes = ['doc-row', rules.canOpen ? 'is-clickable' : '', rules.greyed ? 'is-greyed' : '', selected ? 'is-selected' : '']
     .filter(Boolean)
     .join(' ');
-  const fileName = typeof receipt.original_file_name === 'string' ? receipt.original_file_name.trim() : '';
+  const named = documentName(receipt);
 
   return (
     <tr
       className={classes}
+      // the focusable row says what Enter on it does (a row is not named by its cells)
+      aria-label={rules.canOpen ? `Open ${named}` : undefined}
       data-testid="receipt-row"
       data-receipt-id={receipt.receipt_id}
       data-status={receipt.status}
@@ -64,7 +66,7 @@ export const ReceiptRow = memo(function ReceiptRow({ receipt, selected, companyN
         <label className="row-check">
           <input
             type="checkbox"
-            aria-label={`Select ${fileName || receipt.receipt_id}`}
+            aria-label={`Select ${named}`}
             checked={selected}
             disabled={!rules.canSelect}
             onChange={(e) => handlers.onToggleSelect(receipt.receipt_id, e.target.checked)}
@@ -83,6 +85,8 @@ const RowCells = memo(function RowCells({ receipt, companyName, busyAction, hand
   const s = receiptSummary(receipt);
   const label = statusLabel(receipt.status);
   const processing = receipt.status === 'processing' || receipt.status === 'converting';
+  const named = documentName(receipt);
+  const flagLabel = receipt.flag ? 'Unflag' : 'Flag';
 
   return (
     <>
@@ -115,24 +119,36 @@ const RowCells = memo(function RowCells({ receipt, companyName, busyAction, hand
         <span className="row-actions">
           {rules.canRestart && (
             <span className="row-restart">
-              <button type="button" className="btn btn-link btn-xs" disabled={busyAction} onClick={() => handlers.onRestart(receipt)}>
+              <button
+                type="button"
+                className="btn btn-link btn-xs"
+                aria-label={`Try Again ${named}`}
+                aria-disabled={busyAction || undefined}
+                onClick={() => !busyAction && handlers.onRestart(receipt)}
+              >
                 <DocIcon name="retry" size={15} />
                 Try Again
               </button>
-              <button type="button" className="btn btn-link btn-xs text-danger-btn" disabled={busyAction} onClick={() => handlers.onDelete(receipt)}>
+              <button
+                type="button"
+                className="btn btn-link btn-xs text-danger-btn"
+                aria-label={`Delete ${named}`}
+                aria-disabled={busyAction || undefined}
+                onClick={() => !busyAction && handlers.onDelete(receipt)}
+              >
                 Delete
               </button>
             </span>
           )}
           {receipt.email_id && (
-            <button type="button" className="icon-btn icon-btn-sm" aria-label="Email details" title="Email details" onClick={() => handlers.onEmail(receipt)}>
+            <button type="button" className="icon-btn icon-btn-sm" aria-label={`Email details of ${named}`} title="Email details" onClick={() => handlers.onEmail(receipt)}>
               <Icon name="mail" size={17} />
             </button>
           )}
           <button
             type="button"
             className="icon-btn icon-btn-sm"
-            aria-label="Preview"
+            aria-label={`Preview ${named}`}
             title="Preview"
             disabled={!rules.canPreview}
             onClick={() => handlers.onPreview(receipt)}
@@ -142,12 +158,14 @@ const RowCells = memo(function RowCells({ receipt, companyName, busyAction, hand
           <button
             type="button"
             className={`icon-btn icon-btn-sm flag-btn ${receipt.flag ? 'is-flagged' : ''}`}
-            aria-label={receipt.flag ? 'Unflag' : 'Flag'}
+            aria-label={`${flagLabel} ${named}`}
             aria-pressed={Boolean(receipt.flag)}
-            title={receipt.flag ? 'Unflag' : 'Flag'}
-            disabled={!rules.canFlag || busyAction}
+            title={flagLabel}
+            disabled={!rules.canFlag}
+            // busy with another action: kept focusable (a disabled button would drop the focus to the page)
+            aria-disabled={busyAction || undefined}
             data-testid="row-flag"
-            onClick={() => handlers.onToggleFlag(receipt)}
+            onClick={() => !busyAction && handlers.onToggleFlag(receipt)}
           >
             <DocIcon name="flag" size={17} fill={receipt.flag ? 'currentColor' : 'none'} />
           </button>

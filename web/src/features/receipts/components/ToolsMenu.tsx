@@ -29,20 +29,19 @@ export function menuStep(enabled: readonly boolean[], at: number, key: string): 
 
 /**
  * A small drop-down menu (button + list of actions); closes on choice, outside click, Escape and Tab. Arrows,
- * Home and End move among the enabled actions; Escape and a choice give the focus back to the button.
+ * Home and End move among the enabled actions; Escape and a choice give the focus back to the button, which keeps it
+ * while disabled (aria-disabled).
  */
 export function ToolsMenu({ label, actions, disabled }: { label: string; actions: MenuAction[]; disabled?: boolean }) {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
-  // A choice gives the focus back to the button; an action that keeps it disabled while it runs loses it
-  // (a disabled button cannot hold the focus): it comes back once the button is enabled again.
-  const refocus = useRef(false);
+  // A disabled menu (nothing selected, an action running) says so with aria-disabled and does not open, but its
+  // button keeps the focus: a choice puts the focus back on it, and an action that disables it while it runs
+  // would otherwise drop the focus to <body>.
   useEffect(() => {
-    if (!refocus.current || disabled) return;
-    refocus.current = false;
-    if (!document.activeElement || document.activeElement === document.body) buttonRef.current?.focus();
+    if (disabled) setOpen(false);
   }, [disabled]);
 
   useEffect(() => {
@@ -95,8 +94,10 @@ export function ToolsMenu({ label, actions, disabled }: { label: string; actions
         aria-controls={open ? menuId : undefined}
         aria-label={label}
         title={label}
-        disabled={disabled}
-        onClick={() => setOpen((v) => !v)}
+        aria-disabled={disabled || undefined}
+        onClick={() => {
+          if (!disabled) setOpen((v) => !v);
+        }}
       >
         <DocIcon name="tools" size={20} />
       </button>
@@ -112,7 +113,6 @@ export function ToolsMenu({ label, actions, disabled }: { label: string; actions
               onClick={() => {
                 // Back on the button first: a dialog the action opens gives the focus back to it.
                 buttonRef.current?.focus();
-                refocus.current = true;
                 setOpen(false);
                 a.onSelect();
               }}

@@ -101,8 +101,8 @@ export function useListScroll(table: RefObject<HTMLTableElement | null>, ready: 
     const anchorTop = entry!.anchorTop;
     const place = () => window.scrollTo(0, window.scrollY + row.getBoundingClientRect().top - anchorTop);
     place();
-    // The rows above were placed at their estimated height (content-visibility) and take their real one as they come
-    // near the window, in the next frames: put the row back where it was, unless the user scrolled meanwhile.
+    // Rows above that still change their height in the next frames (late fonts, a live update): put the row back
+    // where it was, unless the user scrolled meanwhile.
     let frames = 0;
     let frame = 0;
     let expected = window.scrollY;

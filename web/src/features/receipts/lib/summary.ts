@@ -101,3 +101,8 @@ export function formatTotal(total: string, currency: string): string {
   if (!total) return '';
   return currency ? `${total} ${currency}` : total;
 }
+
+/** How a list row's controls name their document ('Open scan.pdf', 'Flag scan.pdf'): its file name, else its id. */
+export function documentName(receipt: Pick<Receipt, 'original_file_name' | 'receipt_id'>): string {
+  return (typeof receipt.original_file_name === 'string' ? receipt.original_file_name.trim() : '') || receipt.receipt_id;
+}

@@ -6,6 +6,7 @@ import { pageTitle } from '../../../app/routes';
 import { menuCounts } from '../../../lib/badge';
 import { fullName } from '../../../lib/format';
 import { LoadingBlock } from '../../../components/ui/Spinner';
+import { useFocusRescue } from '../../../components/ui/focus';
 import { useActiveCompany } from '../../companies/api/companies';
 import { LiveChannel } from '../../live/components/LiveChannel';
 import { useTotalDocuments } from '../../receipts/api/receipts';
@@ -22,6 +23,8 @@ export function AppShell() {
   const view = useActiveCompany();
   const [collapsed, setCollapsed] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
+  // a control that leaves the page (or is disabled) while focused gives the focus to a neighbour, never to <body>
+  useFocusRescue();
 
   const companyIds = useMemo(() => view.companies.map((c) => c.company_id), [view.companies]);
   useEffect(() => {
@@ -52,6 +55,19 @@ export function AppShell() {
 
   return (
     <div className={`app-shell ${collapsed ? 'menu-collapsed' : ''}`}>
+      {/* The first stop of Tab: past the side menu and the header to the screen's content (shown when focused). */}
+      <a
+        className="skip-link"
+        href="#main"
+        data-testid="skip-link"
+        onClick={(e) => {
+          // the focus (not only the scroll) moves: the next Tab goes on from the content's start
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <LiveChannel />
       <SideMenu
         counts={counts}
@@ -63,7 +79,7 @@ export function AppShell() {
       />
       <div className="app-main">
         <Header title={title} identity={identity} onSignOut={() => void onSignOut()} signingOut={signingOut} />
-        <main className="page" id="main">
+        <main className="page" id="main" tabIndex={-1}>
           {/* Screens are loaded on first use (app/router.tsx): the frame stays while a screen's code arrives. */}
           <Suspense fallback={<LoadingBlock />}>
             <Outlet />

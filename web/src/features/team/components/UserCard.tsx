@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { CompanyUser } from '../../../../../shared/schemas/team';
 import { Pill } from '../../../components/ui/Badge';
 import { Button } from '../../../components/ui/Button';
@@ -8,6 +9,8 @@ import { memberRoleLabel } from '../lib/labels';
 /** One member on My Team: name, created date, last login, login email, Email-in address, role label, actions. */
 export function UserCard({ user, onEdit, onDelete }: { user: CompanyUser; onEdit(): void; onDelete(): void }) {
   const name = fullName(user) || user.user.email;
+  // the buttons keep the spec's texts and say whose card they act on (read after their name)
+  const nameId = useId();
   return (
     <article className="card team-card" data-testid="user-card" data-user-id={user.user_id}>
       <div className="team-card-head">
@@ -16,7 +19,9 @@ export function UserCard({ user, onEdit, onDelete }: { user: CompanyUser; onEdit
           {(user.surname?.charAt(0) ?? '').toUpperCase()}
         </span>
         <div className="team-ident">
-          <h3 className="team-name">{name}</h3>
+          <h3 className="team-name" id={nameId}>
+            {name}
+          </h3>
           <Pill tone={user.role === 'admin' ? 'blue' : 'neutral'}>
             <span data-testid="role-label">{memberRoleLabel(user)}</span>
           </Pill>
@@ -33,11 +38,11 @@ export function UserCard({ user, onEdit, onDelete }: { user: CompanyUser; onEdit
         <dd data-testid="email-in">{user.email}</dd>
       </dl>
       <div className="team-actions">
-        <Button variant="secondary" className="btn-sm" icon={<Icon name="profile" size={16} />} onClick={onEdit}>
+        <Button variant="secondary" className="btn-sm" icon={<Icon name="profile" size={16} />} onClick={onEdit} aria-describedby={nameId}>
           Edit User Details
         </Button>
         {user.can_be_deleted && (
-          <Button variant="ghost" className="btn-sm text-danger" icon={<Icon name="trash" size={16} />} onClick={onDelete}>
+          <Button variant="ghost" className="btn-sm text-danger" icon={<Icon name="trash" size={16} />} onClick={onDelete} aria-describedby={nameId}>
             Delete User
           </Button>
         )}

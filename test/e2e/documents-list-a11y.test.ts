@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { seededDocument } from '../support/document-records';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+const WAIT = { timeout: 15_000 };
+const DOCS = 90;
+
+interface AXNode {
+  nodeId: string;
+  ignored?: boolean;
+  role?: { value?: string };
+  name?: { value?: string };
+  childIds?: string[];
+  backendDOMNodeId?: number;
+}
+
+/** What Chromium's accessibility tree holds for the DOM element of `selector`: its role, name, cells and text. */
+async function axOf(page: Page, selector: string) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
+    const { nodeId } = (await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector })) as { nodeId: number };
+    const { node } = (await cdp.send('DOM.describeNode', { nodeId })) as { node: { backendNodeId: number } };
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AXNode[] };
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const own = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId);
+    const below: AXNode[] = [];
+    const walk = (n: AXNode | undefined) => {
+      for (const c of n?.childIds ?? []) {
+        const child = byId.get(c);
+        if (!child) continue;
+        below.push(child);
+        walk(child);
+      }
+    };
+    walk(own);
+    const shown = below.filter((n) => !n.ignored);
+    return {
+      role: own?.role?.value,
+      name: own?.name?.value ?? '',
+      cells: shown.filter((n) => n.role?.value === 'cell').length,
+      buttons: shown.filter((n) => n.role?.value === 'button').map((n) => n.name?.value ?? ''),
+      text: shown
+        .filter((n) => n.role?.value === 'StaticText')
+        .map((n) => n.name?.value ?? '')
+        .join(' '),
+    };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** WCAG contrast of each text-bearing element under `selector`, the text's colour faded by its own and its ancestors' opacity. */
+const contrasts = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    const rgba = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const lum = (c: number[]) => {
+      const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(c[0]!) + 0.7152 * f(c[1]!) + 0.0722 * f(c[2]!);
+    };
+    const background = (el: Element | null): number[] => {
+      const layers: number[][] = [];
+      for (let e = el; e; e = e.parentElement) {
+        const b = rgba(getComputedStyle(e).backgroundColor);
+        if (b.length === 4 && b[3] === 0) continue;
+        layers.push(b);
+        if (b.length === 3 || b[3] === 1) break;
+      }
+      let base = [255, 255, 255];
+      for (const l of layers.reverse()) {
+        const a = l.length === 4 ? l[3]! : 1;
+        base = base.map((v, i) => l[i]! * a + v * (1 - a));
+      }
+      return base;
+    };
+    const out: Array<{ text: string; ratio: number }> = [];
+    for (const host of document.querySelectorAll(sel)) {
+      for (const el of [host, ...host.querySelectorAll('*')]) {
+        const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent?.trim() ?? '').join('');
+        if (!text || el.getClientRects().length === 0) continue;
+        const cs = getComputedStyle(el);
+        let opacity = 1;
+        for (let e: Element | null = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+        const bg = background(el);
+        const c = rgba(cs.color);
+        const a = (c.length === 4 ? c[3]! : 1) * opacity;
+        const fg = bg.map((v, i) => c[i]! * a + v * (1 - a));
+        const [l1, l2] = [lum(fg), lum(bg)];
+        out.push({ text, ratio: Math.round(((Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05)) * 100) / 100 });
+      }
+    }
+    return out;
+  }, selector);
+
+/**
+ * The documents list for assistive technology: rows loaded by scrolling carry their cells and texts in the
+ * accessibility tree wherever the window is, the rows and their buttons name their document, and the greyed rows
+ * and the side menu's zero counts keep 4.5:1.
+ */
+describe('documents list accessibility in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-list-a11y-e2e-'));
+  const user = newUser('a11ylist');
+  const ids = Array.from({ length: DOCS }, (_, i) => `DOCA11Y${String(DOCS - i).padStart(19, '0')}`);
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    const start = Date.UTC(2025, 0, 1);
+    const doc = (receipt_id: string, i: number, status: 'review' | 'saving') =>
+      seededDocument({
+        receipt_id,
+        scope: `C#${companyId}`,
+        created_at: new Date(start + (DOCS - i) * 3_600_000).toISOString(),
+        status,
+        original_file_name: `scan-${i}.pdf`,
+        counterparty_name: `Supplier ${i} UAB`,
+        document_number: `INV-${i}`,
+        issue_date: '2025-01-05',
+        total: `${i + 1}.50`,
+        version: 2,
+        pages: [{ page: 1, document: `scan-${i}.pdf`, image_key: null, status: 'processed', width: 1200, height: 1700 }],
+      });
+    const docs = [...ids.map((id, i) => doc(id, i, 'review')), doc('DOCA11YSAVING0000000000000', 999, 'saving')];
+    const items = docs.flatMap((d) => documentItemsWithIndex(d));
+    for (let i = 0; i < items.length; i += 25) await batchWrite(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a row past the first page is in the accessibility tree with its cells and texts, out of sight or not', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    await page.goto(`${stack.url}/receipts/review`);
+    const rows = page.getByTestId('receipt-row');
+    await expect.poll(() => rows.count(), WAIT).toBe(50);
+    await page.locator('.list-sentinel').scrollIntoViewIfNeeded();
+    await expect.poll(() => rows.count(), WAIT).toBe(DOCS);
+    // back at the top: row 81 is far below the window
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(500);
+    const far = await axOf(page, `[data-receipt-id="${ids[80]}"]`);
+    expect(far.cells).toBeGreaterThanOrEqual(8);
+    expect(far.text).toContain('Supplier 80 UAB');
+    expect(far.text).toContain('INV-80');
+    expect(far.text).toContain('scan-80.pdf');
+    expect(far).toMatchObject({ role: 'row', name: 'Open scan-80.pdf' });
+    expect(far.buttons).toEqual(expect.arrayContaining(['Preview scan-80.pdf', 'Flag scan-80.pdf']));
+    // and a row of the first page, in sight
+    const near = await axOf(page, `[data-receipt-id="${ids[1]}"]`);
+    expect(near).toMatchObject({ role: 'row', name: 'Open scan-1.pdf' });
+    expect(near.text).toContain('Supplier 1 UAB');
+    // at the bottom, the first rows are out of sight and still whole
+    await page.locator(`[data-receipt-id="${ids[DOCS - 1]}"]`).scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    expect((await axOf(page, `[data-receipt-id="${ids[60]}"]`)).text).toContain('Supplier 60 UAB');
+    expect((await axOf(page, `[data-receipt-id="${ids[5]}"]`)).cells).toBeGreaterThanOrEqual(8);
+    await page.close();
+  });
+
+  it('a saving row is greyed with 4.5:1 text, and the side menu zero counts have 4.5:1 on their link, the active one too', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    await page.goto(`${stack.url}/receipts/saving`);
+    await expect.poll(() => page.locator('[data-testid="receipt-row"].is-greyed').count(), WAIT).toBe(1);
+    const saving = await contrasts(page, '[data-testid="receipt-row"].is-greyed');
+    expect(saving.map((c) => c.text)).toEqual(expect.arrayContaining(['Supplier 999 UAB', 'scan-999.pdf']));
+    expect(saving.filter((c) => c.ratio < 4.5)).toEqual([]);
+    await screenshot(page, 'documents-list-saving-row');
+    // Failed has no document: its zero count sits on the active link
+    await page.goto(`${stack.url}/receipts/failed`);
+    await expect.poll(() => page.getByTestId('receipts-empty').count(), WAIT).toBe(1);
+    const badges = await contrasts(page, '.badge-muted');
+    expect(badges.length).toBeGreaterThan(1);
+    expect(badges.filter((c) => c.ratio < 4.5)).toEqual([]);
+    const activeZero = await page.locator('.nav-link.active .badge-muted, .nav-sublink.active .badge-muted').count();
+    expect(activeZero).toBeGreaterThan(0);
+    await page.close();
+  });
+});
