@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
-import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { seededDocument } from '../support/document-records';
+import { listRowDocument, writeDocuments } from '../support/document-records';
 import { launchBrowser, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 
@@ -39,24 +37,7 @@ describe('documents list with many rows in Chromium', () => {
     const api = apiClient(stack.apiUrl, await signIn(stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     // newest first: ids[0] is the newest
-    const start = Date.UTC(2025, 0, 1);
-    const docs = ids.map((receipt_id, i) =>
-      seededDocument({
-        receipt_id,
-        scope: `C#${companyId}`,
-        created_at: new Date(start + (DOCS - i) * 3_600_000).toISOString(),
-        status: i % 3 === 0 ? 'ready' : 'review',
-        original_file_name: `scan-${i}.pdf`,
-        counterparty_name: `Supplier ${i} UAB`,
-        document_number: `INV-${i}`,
-        issue_date: '2025-01-05',
-        total: `${i + 1}.50`,
-        version: 2,
-        pages: [{ page: 1, document: `scan-${i}.pdf`, image_key: null, status: 'processed', width: 1200, height: 1700 }],
-      }),
-    );
-    const items = docs.flatMap((d) => documentItemsWithIndex(d));
-    for (let i = 0; i < items.length; i += 25) await batchWrite(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
+    await writeDocuments(ids.map((id, i) => listRowDocument(companyId, id, i, DOCS, i % 3 === 0 ? 'ready' : 'review')));
     browser = await launchBrowser();
   });
   afterAll(async () => {

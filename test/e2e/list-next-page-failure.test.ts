@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
-import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { seededDocument } from '../support/document-records';
+import { listRowDocument, writeDocuments } from '../support/document-records';
 import { launchBrowser, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 
@@ -45,24 +43,7 @@ describe('a failed next page of a list in Chromium', () => {
     await registerUser(stack, platformAdmin);
     const api = apiClient(stack.apiUrl, await signIn(stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    const start = Date.UTC(2025, 0, 1);
-    const docs = Array.from({ length: DOCS }, (_, i) =>
-      seededDocument({
-        receipt_id: `NEXTPAGE${String(DOCS - i).padStart(18, '0')}`,
-        scope: `C#${companyId}`,
-        created_at: new Date(start + (DOCS - i) * 3_600_000).toISOString(),
-        status: 'review',
-        original_file_name: `scan-${i}.pdf`,
-        counterparty_name: `Supplier ${i} UAB`,
-        document_number: `INV-${i}`,
-        issue_date: '2025-01-05',
-        total: `${i + 1}.50`,
-        version: 2,
-        pages: [{ page: 1, document: `scan-${i}.pdf`, image_key: null, status: 'processed', width: 1200, height: 1700 }],
-      }),
-    );
-    const items = docs.flatMap((d) => documentItemsWithIndex(d));
-    for (let i = 0; i < items.length; i += 25) await batchWrite(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
+    await writeDocuments(Array.from({ length: DOCS }, (_, i) => listRowDocument(companyId, `NEXTPAGE${String(DOCS - i).padStart(18, '0')}`, i, DOCS, 'review')));
     for (let i = 1; i <= SUPPLIERS; i++) {
       const res = await api.post(`/stakeholder?company_id=${companyId}`, { type: 'supplier', name: `Paged supplier ${String(i).padStart(2, '0')}`, code: `P${i}` });
       expect(res.status).toBe(201);

@@ -2,8 +2,10 @@
  * Document records written straight to the table (list, search and benchmark seeds): every field a
  * processed document has, with neutral values, the given ones on top, and the search text of the result.
  */
+import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
+import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import { searchTextOf } from '../../lambdas/core/documents/list';
-import type { DocumentRecord } from '../../lambdas/core/documents/types';
+import type { DocumentRecord, ReceiptStatus } from '../../lambdas/core/documents/types';
 
 export type SeededFields = Pick<DocumentRecord, 'receipt_id' | 'scope' | 'created_at'> & Partial<DocumentRecord>;
 
@@ -51,4 +53,30 @@ export function seededDocument(fields: SeededFields): DocumentRecord {
   };
   doc.search_text = searchTextOf(doc);
   return doc;
+}
+
+/**
+ * The row `i` (0 = the newest) of a seeded list of `count` documents of a company, one hour apart from 2025-01-01:
+ * a processed one-page document of "Supplier <i> UAB", number INV-<i>, total <i + 1>.50, file scan-<i>.pdf.
+ */
+export function listRowDocument(companyId: string, receiptId: string, i: number, count: number, status: ReceiptStatus): DocumentRecord {
+  return seededDocument({
+    receipt_id: receiptId,
+    scope: `C#${companyId}`,
+    created_at: new Date(Date.UTC(2025, 0, 1) + (count - i) * 3_600_000).toISOString(),
+    status,
+    original_file_name: `scan-${i}.pdf`,
+    counterparty_name: `Supplier ${i} UAB`,
+    document_number: `INV-${i}`,
+    issue_date: '2025-01-05',
+    total: `${i + 1}.50`,
+    version: 2,
+    pages: [{ page: 1, document: `scan-${i}.pdf`, image_key: null, status: 'processed', width: 1200, height: 1700 }],
+  });
+}
+
+/** Writes the documents with their list and search items straight to the table, 25 items a batch. */
+export async function writeDocuments(docs: DocumentRecord[]): Promise<void> {
+  const items = docs.flatMap((d) => documentItemsWithIndex(d));
+  for (let i = 0; i < items.length; i += 25) await batchWrite(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
 }
