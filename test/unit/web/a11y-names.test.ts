@@ -35,7 +35,11 @@ describe('accessible names of controls that act on one thing', () => {
     expect(attr(tagWith(html, 'input', 'type="checkbox"'), 'aria-label')).toBe('Select scan-7.pdf');
 
     const flagged = table(receipt({ original_file_name: ' ', receipt_id: 'R42', flag: true }));
-    expect(attr(tagWith(flagged, 'button', 'data-testid="row-flag"'), 'aria-label')).toBe('Unflag R42');
+    const flaggedButton = tagWith(flagged, 'button', 'data-testid="row-flag"');
+    // a toggle keeps its name; its state is aria-pressed
+    expect(attr(flaggedButton, 'aria-label')).toBe('Flag R42');
+    expect(attr(flaggedButton, 'aria-pressed')).toBe('true');
+    expect(attr(flaggedButton, 'title')).toBe('Unflag');
     // busy with another action: the row's buttons stay focusable (aria-disabled, not disabled)
     const busy = renderToStaticMarkup(
       createElement('table', null, createElement('tbody', null, createElement(ReceiptRow, { receipt: receipt({ original_file_name: 'b.pdf', status: 'failed', can_be_restarted: true }), selected: false, companyName: null, busyAction: true, handlers }))),

@@ -158,7 +158,8 @@ const RowCells = memo(function RowCells({ receipt, companyName, busyAction, hand
           <button
             type="button"
             className={`icon-btn icon-btn-sm flag-btn ${receipt.flag ? 'is-flagged' : ''}`}
-            aria-label={`${flagLabel} ${named}`}
+            // a toggle: its name stays, aria-pressed says whether it is flagged (the tooltip says what a click does)
+            aria-label={`Flag ${named}`}
             aria-pressed={Boolean(receipt.flag)}
             title={flagLabel}
             disabled={!rules.canFlag}
