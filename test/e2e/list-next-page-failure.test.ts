@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
@@ -16,6 +16,22 @@ const SUPPLIERS = 55;
 const QUIET_MS = 3_000;
 
 /** Requests of one list path that ask for a page after the first (a `next` cursor in the query). */
+/**
+ * After the list's bottom was reached with its next page failing: the first request and the query client's 2 retries
+ * of a 5xx or a network failure, then nothing while the screen stays open; the loaded rows stay, the failure row
+ * shows `message`. Answers the failure row.
+ */
+async function stopsAfterRetries(page: Page, rows: Locator, next: { seen: unknown[] }, loaded: number, message: string): Promise<Locator> {
+  await expect.poll(() => next.seen.length, WAIT).toBeGreaterThanOrEqual(3);
+  const failed = page.getByTestId('list-more-error');
+  await expect.poll(() => failed.count(), WAIT).toBe(1);
+  await page.waitForTimeout(QUIET_MS);
+  expect(next.seen).toHaveLength(3);
+  expect(await rows.count()).toBe(loaded);
+  expect(await failed.getByRole('alert').innerText()).toBe(message);
+  return failed;
+}
+
 function nextPageRequests(page: Page, pathname: string) {
   const seen: string[] = [];
   const matches = (url: URL) => url.pathname === `/api${pathname}` && url.searchParams.has('next');
@@ -68,15 +84,8 @@ describe('a failed next page of a list in Chromium', () => {
     await expect.poll(() => rows.count(), WAIT).toBe(50);
     await page.locator('.list-sentinel').scrollIntoViewIfNeeded();
 
-    // the first request and the query client's 2 retries of a 5xx, then nothing while the screen stays open
-    await expect.poll(() => next.seen.length, WAIT).toBeGreaterThanOrEqual(3);
-    const failed = page.getByTestId('list-more-error');
-    await expect.poll(() => failed.count(), WAIT).toBe(1);
-    await page.waitForTimeout(QUIET_MS);
-    expect(next.seen).toHaveLength(3);
-    expect(await rows.count()).toBe(50);
+    const failed = await stopsAfterRetries(page, rows, next, 50, 'Something went wrong');
     expect(await page.getByTestId('receipts-table').count()).toBe(1);
-    expect(await failed.getByRole('alert').innerText()).toBe('Something went wrong');
     expect(await failed.getByRole('button', { name: 'Try again' }).count()).toBe(1);
     await failed.scrollIntoViewIfNeeded();
     await screenshot(page, 'list-next-page-failed');
@@ -117,13 +126,7 @@ describe('a failed next page of a list in Chromium', () => {
     await page.locator('.list-sentinel').scrollIntoViewIfNeeded();
 
     // a network failure is retried twice like a 5xx, then the list waits for the user
-    await expect.poll(() => next.seen.length, WAIT).toBeGreaterThanOrEqual(3);
-    const failed = page.getByTestId('list-more-error');
-    await expect.poll(() => failed.count(), WAIT).toBe(1);
-    await page.waitForTimeout(QUIET_MS);
-    expect(next.seen).toHaveLength(3);
-    expect(await rows.count()).toBe(50);
-    expect(await failed.getByRole('alert').innerText()).toBe('No connection to the internet');
+    const failed = await stopsAfterRetries(page, rows, next, 50, 'No connection to the internet');
 
     await page.unroute(next.matches);
     await failed.getByRole('button', { name: 'Try again' }).click();
