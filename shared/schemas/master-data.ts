@@ -218,6 +218,8 @@ export const importResultSchema = z.object({
   total_rows: z.number(),
   created: z.number(),
   updated: z.number(),
+  /** Rows whose values the record already held: nothing was written for them. */
+  unchanged: z.number(),
   rejected: z.array(importRowErrorSchema),
   original_file_name: z.string(),
   created_at: z.string(),

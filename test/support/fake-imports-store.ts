@@ -33,6 +33,7 @@ export class FakeImportsStore implements ImportsStore {
     r.next_row = chunk.to;
     r.created += chunk.created;
     r.updated += chunk.updated;
+    r.unchanged = (r.unchanged ?? 0) + chunk.unchanged;
     r.rejected_count += chunk.rejected.length;
     r.updated_at = nowIso;
     if (chunk.rejected.length) {

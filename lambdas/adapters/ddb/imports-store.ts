@@ -88,7 +88,7 @@ export const ddbImportsStore: ImportsStore = {
       Update: {
         TableName: tableName(),
         Key: keys.masterImport(importId),
-        UpdateExpression: 'SET next_row = :to, updated_at = :now ADD created :c, updated :u, rejected_count :r',
+        UpdateExpression: 'SET next_row = :to, updated_at = :now ADD created :c, updated :u, unchanged :n, rejected_count :r',
         ConditionExpression: '#status = :processing AND next_row = :from',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -97,6 +97,7 @@ export const ddbImportsStore: ImportsStore = {
           ':now': nowIso,
           ':c': chunk.created,
           ':u': chunk.updated,
+          ':n': chunk.unchanged,
           ':r': chunk.rejected.length,
           ':processing': 'processing',
         },

@@ -157,16 +157,34 @@ describe('XLSX/XLS import of master data', () => {
     expect(await deps.masterData.getItem(COMPANY, 'pienas')).toMatchObject({ name: 'Pienas', words: ['milk', 'pieno', 'dairy'] });
     const second = await upload('items', workbookBytes([['Name', 'Words'], ['PIENAS', 'milk'], ['Duona', '']], 'xls'), XLS_TYPE);
     await runImport(deps, second.key);
-    expect(await result(second.importId)).toMatchObject({ status: 'done', created: 0, updated: 2 });
+    // Duona's row (no words: it keeps them) changes nothing.
+    expect(await result(second.importId)).toMatchObject({ status: 'done', created: 0, updated: 1, unchanged: 1 });
     expect(await deps.masterData.getItem(COMPANY, 'pienas')).toMatchObject({ name: 'PIENAS', words: ['milk'] });
     expect(deps.masterData.items.size).toBe(2);
+  });
+
+  it('a file imported again reports its rows unchanged, not updated, and announces no change', async () => {
+    const { deps, upload, result, changed } = setup();
+    const rows = [['Name', 'Code', 'City'], ['Alfa UAB', '300100', 'Vilnius'], ['Beta UAB', '300200', 'Kaunas'], ['Gama UAB', '300300', '']];
+    const first = await upload('suppliers', workbookBytes(rows));
+    await runImport(deps, first.key);
+    expect(await result(first.importId)).toMatchObject({ status: 'done', created: 3, updated: 0, unchanged: 0 });
+    const second = await upload('suppliers', workbookBytes(rows));
+    await runImport(deps, second.key);
+    expect(await result(second.importId)).toMatchObject({ status: 'done', total_rows: 3, created: 0, updated: 0, unchanged: 3, rejected: [] });
+    expect((await deps.masterData.findStakeholder(COMPANY, 'supplier', 'code', '300100'))?.version).toBe(1);
+    const third = await upload('suppliers', workbookBytes([...rows.slice(0, 3), ['Gama UAB', '300300', 'Klaipėda']]));
+    await runImport(deps, third.key);
+    expect(await result(third.importId)).toMatchObject({ created: 0, updated: 1, unchanged: 2 });
+    // The first and the third changed the register; the second did not.
+    expect(changed).toEqual([`${COMPANY}:suppliers`, `${COMPANY}:suppliers`]);
   });
 
   it('imports categories by code, or by name when the row has none', async () => {
     const { deps, upload, result } = setup();
     const { importId, key } = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Kuras', 'K1'], ['Maistas', ''], ['Degalai', 'K1'], ['maistas', '']]));
     await runImport(deps, key);
-    expect(await result(importId)).toMatchObject({ status: 'done', created: 2, updated: 2, rejected: [] });
+    expect(await result(importId)).toMatchObject({ status: 'done', created: 2, updated: 2, unchanged: 0, rejected: [] });
     expect([...deps.masterData.categories.values()].map((c) => [c.name, c.category_code]).sort()).toEqual([
       ['Degalai', 'K1'],
       ['maistas', ''],
@@ -211,13 +229,13 @@ describe('XLSX/XLS import of master data', () => {
     expect(await result(importId)).toMatchObject({ status: 'processing', created: IMPORT_CHUNK_ROWS });
     deps.masterData.beforeWrite = undefined;
     // The retry resumes at the second chunk; its rows written before the failure (39, and those of the other
-    // writers that were under way) are already there and count as updated.
+    // writers that were under way) are already there with the row's values and count as unchanged.
     await runImport(deps, key);
     const res = await result(importId);
-    expect(res).toMatchObject({ status: 'done', total_rows: total, rejected: [] });
-    expect(res.created + res.updated).toBe(total);
-    expect(res.updated).toBeGreaterThanOrEqual(39);
-    expect(res.updated).toBeLessThan(39 + IMPORT_ROW_CONCURRENCY);
+    expect(res).toMatchObject({ status: 'done', total_rows: total, updated: 0, rejected: [] });
+    expect(res.created + res.unchanged).toBe(total);
+    expect(res.unchanged).toBeGreaterThanOrEqual(39);
+    expect(res.unchanged).toBeLessThan(39 + IMPORT_ROW_CONCURRENCY);
     expect(deps.masterData.stakeholders.size).toBe(total);
     // A third delivery of the same notification finds the import done and changes nothing.
     deps.files.objects.set(key, { bytes: workbookBytes(rows), contentType: XLSX_TYPE });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { XLSX_MAX_BYTES } from '../../../shared/constants';
-import { importContentType, importSummary, isFinished, MSG_IMPORT_TOO_BIG, validateImportFile } from '../../../web/src/features/master-data/lib/import-xlsx';
+import { importContentType, importSummary, isFinished, rowsDone, MSG_IMPORT_TOO_BIG, validateImportFile } from '../../../web/src/features/master-data/lib/import-xlsx';
 
 describe('Upload XLSX pop-up rules', () => {
   it('accepts .xlsx and .xls only, up to 10 MB, not empty', () => {
@@ -19,10 +19,12 @@ describe('Upload XLSX pop-up rules', () => {
   });
 
   it('sums the result up', () => {
-    expect(importSummary({ upload_type: 'suppliers', created: 3, updated: 1, rejected: [{ row: 4, reason: 'Code: Required field' }] })).toBe(
+    expect(importSummary({ upload_type: 'suppliers', created: 3, updated: 1, unchanged: 0, rejected: [{ row: 4, reason: 'Code: Required field' }] })).toBe(
       '3 suppliers created, 1 updated, 1 row rejected',
     );
-    expect(importSummary({ upload_type: 'categories', created: 1, updated: 0, rejected: [] })).toBe('1 category created, 0 updated, 0 rows rejected');
+    expect(importSummary({ upload_type: 'categories', created: 1, updated: 0, unchanged: 0, rejected: [] })).toBe('1 category created, 0 updated, 0 rows rejected');
+    expect(importSummary({ upload_type: 'suppliers', created: 0, updated: 1, unchanged: 5, rejected: [] })).toBe('0 suppliers created, 1 updated, 5 unchanged, 0 rows rejected');
+    expect(rowsDone({ created: 2, updated: 1, unchanged: 5, rejected: [{ row: 3, reason: 'x' }] })).toBe(9);
     expect(isFinished({ status: 'processing' })).toBe(false);
     expect(isFinished({ status: 'failed' })).toBe(true);
   });

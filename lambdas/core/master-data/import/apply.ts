@@ -1,9 +1,10 @@
 /**
  * Applying validated import rows to the company's master data: insert or update by code (suppliers,
  * customers; categories by code, or by name when the row has no code) and by name (items). Uniqueness is
- * the store's (DuplicateKeyError from the write's own transaction). Applying a row twice changes nothing the
- * second time: it finds the record it wrote and counts as an update with no change, so a retried import
- * never creates twice. A create that loses a uniqueness race (two imports of one file at the same moment) looks
+ * the store's (DuplicateKeyError from the write's own transaction). A row whose values the record already holds
+ * changes nothing and counts as unchanged (a file imported again reports what it changed, not every row). Applying
+ * a row twice changes nothing the second time: it finds the record it wrote, so a retried import never creates twice
+ * (a chunk retried after a crash counts the rows its first attempt wrote as unchanged). A create that loses a uniqueness race (two imports of one file at the same moment) looks
  * its code up again and is applied as an update of the record that won; a name held by a record of another code
  * stays a rejected row.
  */
@@ -20,7 +21,7 @@ export interface ApplyDeps {
   ids: IdGenerator;
 }
 
-export type RowOutcome = { row: number; outcome: 'created' | 'updated' } | ({ outcome: 'rejected' } & RejectedRow);
+export type RowOutcome = { row: number; outcome: 'created' | 'updated' | 'unchanged' } | ({ outcome: 'rejected' } & RejectedRow);
 
 /** A stale write (the record changed between read and write) is retried this many times. */
 const WRITE_ATTEMPTS = 3;
@@ -117,7 +118,7 @@ async function applyStakeholder(
     try {
       if (existing) {
         const { next, changed } = mergeStakeholder(existing, input, categoryId);
-        if (!changed) return { outcome: 'updated', row };
+        if (!changed) return { outcome: 'unchanged', row };
         await deps.masterData.putStakeholder({ ...next, updated_at: now, version: existing.version + 1 }, existing);
         return { outcome: 'updated', row };
       }
@@ -172,7 +173,7 @@ async function applyCategory(deps: ApplyDeps, companyId: string, row: number, in
     try {
       if (existing) {
         const next: CategoryRecord = { ...existing, name: input.name, category_code: input.category_code || existing.category_code };
-        if (next.name === existing.name && next.category_code === existing.category_code) return { outcome: 'updated', row };
+        if (next.name === existing.name && next.category_code === existing.category_code) return { outcome: 'unchanged', row };
         await deps.masterData.putCategory({ ...next, updated_at: now, version: existing.version + 1 }, existing);
         return { outcome: 'updated', row };
       }
@@ -211,7 +212,7 @@ async function applyItem(deps: ApplyDeps, companyId: string, row: number, input:
       if (existing) {
         // The row's words replace the item's; a row without words keeps them.
         const words = input.words.length > 0 ? input.words : existing.words;
-        if (existing.name === input.name && sameWords(existing.words, words)) return { outcome: 'updated', row };
+        if (existing.name === input.name && sameWords(existing.words, words)) return { outcome: 'unchanged', row };
         await deps.masterData.putItem({ ...existing, name: input.name, words, updated_at: now, version: existing.version + 1 }, existing);
         return { outcome: 'updated', row };
       }

@@ -26,6 +26,8 @@ export interface ImportRecord {
   total_rows: number;
   created: number;
   updated: number;
+  /** Rows whose values the record already held (absent on imports stored before it was counted). */
+  unchanged?: number;
   rejected_count: number;
   /** Progress: data rows (0-based, blank rows left out) before this one are applied and counted. */
   next_row: number;
@@ -39,6 +41,7 @@ export interface ChunkResult {
   to: number;
   created: number;
   updated: number;
+  unchanged: number;
   rejected: RejectedRow[];
 }
 

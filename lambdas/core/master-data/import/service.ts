@@ -110,6 +110,7 @@ export async function requestImportUpload(
     total_rows: 0,
     created: 0,
     updated: 0,
+    unchanged: 0,
     rejected_count: 0,
     next_row: 0,
     source_etag: null,
@@ -135,6 +136,7 @@ export async function getImportResult(deps: Pick<ImportDeps, 'imports'>, caller:
     total_rows: record.total_rows,
     created: record.created,
     updated: record.updated,
+    unchanged: record.unchanged ?? 0,
     rejected,
     original_file_name: record.original_file_name,
     created_at: record.created_at,
@@ -219,9 +221,10 @@ export async function runImport(deps: ImportJobDeps, key: string, options: RunOp
         .sort((a, b) => a.row - b.row);
       const created = outcomes.filter((o) => o.outcome === 'created').length;
       const updated = outcomes.filter((o) => o.outcome === 'updated').length;
+      const unchanged = outcomes.filter((o) => o.outcome === 'unchanged').length;
       changed ||= created + updated > 0;
       // Counts and progress in one write: a retry resumes at `to` and never counts these rows again.
-      if (!(await deps.imports.commitChunk(importId, { from, to, created, updated, rejected }, now()))) return;
+      if (!(await deps.imports.commitChunk(importId, { from, to, created, updated, unchanged, rejected }, now()))) return;
       current = { ...current, next_row: to };
     }
     await deps.imports.finish(importId, 'done', null, now());

@@ -9,7 +9,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { ApiError } from '../../../lib/api-error';
 import { UploadPutError } from '../../upload/lib/put-file';
 import { uploadWorkbook, waitForImport } from '../api/import-xlsx';
-import { IMPORT_ACCEPT, importSummary, validateImportFile } from '../lib/import-xlsx';
+import { IMPORT_ACCEPT, importSummary, rowsDone, validateImportFile } from '../lib/import-xlsx';
 
 export interface ImportXlsxPopupProps {
   uploadType: ImportType;
@@ -34,7 +34,7 @@ function failureText(error: unknown): string {
 }
 
 function ImportResultView({ result }: { result: ImportResult }) {
-  if (result.status === 'failed' && result.created + result.updated === 0 && result.rejected.length === 0) {
+  if (result.status === 'failed' && rowsDone(result) === 0) {
     return (
       <p className="md-import-failed" role="alert" data-testid="import-message">
         {result.message ?? 'Error'}
@@ -186,7 +186,7 @@ export function ImportXlsxPopup({ uploadType, companyId, open, onClose, onImport
             <p className="md-import-status">
               <Spinner size="sm" label="Importing" />{' '}
               {step.progress && step.progress.total_rows > 0
-                ? `Importing… ${step.progress.created + step.progress.updated + step.progress.rejected.length} of ${step.progress.total_rows} rows`
+                ? `Importing… ${rowsDone(step.progress)} of ${step.progress.total_rows} rows`
                 : 'Importing…'}
             </p>
           )}

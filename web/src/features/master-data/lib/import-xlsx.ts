@@ -41,11 +41,16 @@ const NOUN: Record<ImportType, [string, string]> = {
 
 const count = (n: number, [one, many]: [string, string]) => `${n} ${n === 1 ? one : many}`;
 
-/** The result line: "3 suppliers created, 1 updated, 2 rows rejected". */
-export function importSummary(result: Pick<ImportResult, 'upload_type' | 'created' | 'updated' | 'rejected'>): string {
+/** The result line: "3 suppliers created, 1 updated, 5 unchanged, 2 rows rejected" (unchanged only when there are any). */
+export function importSummary(result: Pick<ImportResult, 'upload_type' | 'created' | 'updated' | 'unchanged' | 'rejected'>): string {
   const parts = [`${count(result.created, NOUN[result.upload_type])} created`, `${result.updated} updated`];
+  if (result.unchanged > 0) parts.push(`${result.unchanged} unchanged`);
   parts.push(`${count(result.rejected.length, ['row', 'rows'])} rejected`);
   return parts.join(', ');
 }
+
+/** Rows the import has applied or rejected so far. */
+export const rowsDone = (result: Pick<ImportResult, 'created' | 'updated' | 'unchanged' | 'rejected'>) =>
+  result.created + result.updated + result.unchanged + result.rejected.length;
 
 export const isFinished = (result: Pick<ImportResult, 'status'>) => result.status === 'done' || result.status === 'failed';
