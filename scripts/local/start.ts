@@ -7,7 +7,7 @@ import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-serve
 import { startLocalStack } from './stack';
 import { stopInOrder } from './stop';
 import { connectDemoDropbox, DEMO_DROPBOX_FOLDER } from './seed-drive';
-import { backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
+import { backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 import { warmUpRecogniser } from '../../lambdas/jobs/lib/recogniser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -96,9 +96,11 @@ async function main() {
   seedDemoRivileRegisters(stack.rivile.tables);
   const seeded = await seedDemo(stack);
   if (seeded.created) await connectDemoDropbox(stack).catch((error: unknown) => console.warn(`[local] demo Dropbox import not connected: ${String(error)}`));
-  // Search: documents of a data folder from before the search index get indexed (search:backfill).
+  // Search: documents and master data of a data folder from before the current search rules get indexed (search:backfill).
   const backfill = await backfillSearchIndex();
   if (backfill.indexed + backfill.removed > 0) console.log(`[local] search index: ${backfill.indexed} documents indexed, ${backfill.removed} old items removed`);
+  const masterBackfill = await backfillMasterSearch();
+  if (masterBackfill.rewritten > 0) console.log(`[local] master-data search: ${masterBackfill.rewritten} records indexed by the current word rule`);
   let ftp: LocalFtpServer | undefined;
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);

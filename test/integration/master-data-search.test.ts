@@ -4,8 +4,12 @@
  * rule in the name and in the typed text, and a search paged to its end lists each match once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../lambdas/adapters/ddb/client';
 import { masterItems } from '../../lambdas/adapters/ddb/master-data-store';
-import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
+import { backfillMasterSearch } from '../../lambdas/adapters/ddb/search-backfill';
+import { batchWrite, tableName } from '../../lambdas/adapters/ddb/table-ops';
+import { searchWords } from '../../lambdas/core/master-data/keys';
 import { newStakeholderRecord } from '../../lambdas/core/master-data/stakeholders';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
 
@@ -86,6 +90,35 @@ describe('master-data search in a large register', () => {
     for (const typed of ['A & B', 'A&B', 'a&b prek', 'A & B Prekyba']) {
       expect((await first(typed, 50)).items.map((r) => r.name), typed).toEqual(['A&B Prekyba']);
     }
+  });
+
+  it('finds suppliers stored under the former word rule once the search backfill has run', async () => {
+    const other = await registeredUser(t.stack, 'mdlegacy');
+    const name = 'C&D Kauno regiono Pirmasis Antrasis Trečiasis Ketvirtasis Penktasis Šeštasis Paskutinis';
+    const r = newStakeholderRecord({ ids: { newId: () => 'LEGACY000001' }, clock: { now: () => new Date(Date.UTC(2024, 0, 1)) } }, other.companyId, 'supplier', { name, code: 'L1' }, {});
+    // As the former rule stored it: no rule mark on the record, search items for its first 8 words with "&" kept.
+    const current = masterItems(r);
+    const template = current.find((i) => String(i.pk).startsWith('MDS#'))!;
+    const oldWords = searchWords(name).slice(0, 8);
+    const legacy = [
+      ...current.filter((i) => !String(i.pk).startsWith('MDS#')).map(({ msv: _msv, ...item }) => item),
+      ...oldWords.map((w) => ({ ...template, sk: String(template.sk).replace(/^[^#]*#/, `${w}#`), gsi1sk: String(template.gsi1sk).replace(/^[^#]*#/, `${w}#`), sw: oldWords })),
+    ];
+    expect(oldWords).toContain('c&d');
+    await batchWrite(legacy.map((Item) => ({ PutRequest: { Item } })) as never);
+    const search = async (text: string) =>
+      ((await other.api.get(`/stakeholders?company_id=${other.companyId}&type=supplier&with_external_data=1&limit=50&search_name=${encodeURIComponent(text)}`)).body as PageBody).items.map((i) => i.name);
+    expect(await search('Paskutinis')).toEqual([]);
+    expect(await search('C & D')).toEqual([]);
+    const result = await backfillMasterSearch();
+    expect(result.rewritten).toBeGreaterThanOrEqual(1);
+    for (const typed of ['Paskutinis', 'C & D', 'c&d', 'Kauno Pirmasis']) expect(await search(typed), typed).toEqual([name]);
+    // The former rule's "c&d" item is gone, the record is unchanged and marked, and a second run has nothing to do.
+    const oldItem = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: template.pk, sk: String(template.sk).replace(/^[^#]*#/, 'c&d#') } }));
+    expect(oldItem.Item).toBeUndefined();
+    const stored = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: current[0]!.pk, sk: current[0]!.sk } }));
+    expect(stored.Item).toMatchObject({ name, code: 'L1', version: r.version, msv: 2 });
+    expect(await backfillMasterSearch()).toEqual({ rewritten: 0, skipped: 0 });
   });
 
   it('pages a search of two common words to its end: each match once, the same matches as the rule says', async () => {

@@ -44,9 +44,16 @@ type AnyRecord = StakeholderRecord | CategoryRecord | ItemRecord;
 type Item = Record<string, unknown>;
 
 /** Attributes of an item that are not part of the record. */
-const NON_RECORD = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ttl', 'entity', 'rid', 'sw', 'md']);
+const NON_RECORD = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ttl', 'entity', 'rid', 'sw', 'md', 'msv']);
 
-function recordOf<T>(item: Item): T {
+/**
+ * The rule a record's search items were written by, kept on the record's own item (`msv`): 2 = `nameSearchWords`
+ * (up to SEARCH_WORDS_MAX words, "&" splits); absent = the former rule (`searchWords`, 8 words). The backfill
+ * (`search-backfill.ts`) rewrites records of an older rule.
+ */
+export const MASTER_SEARCH_VERSION = 2;
+
+export function recordOf<T>(item: Item): T {
   const out: Item = {};
   for (const [k, v] of Object.entries(item)) if (!NON_RECORD.has(k)) out[k] = v;
   return out as T;
@@ -89,6 +96,7 @@ export function masterRecordItem(r: AnyRecord): Item {
     ...keys.masterLists(r.company_id, kind, sourceOf(r), sortNameOf(r), sortIdOf(r)),
     entity: `MD_${entityOf(kind)}`,
     ...r,
+    msv: MASTER_SEARCH_VERSION,
   };
 }
 

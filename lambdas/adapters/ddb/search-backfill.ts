@@ -1,15 +1,21 @@
 /**
- * Backfill of the document search index (docs/data-model.md, S3): documents written before the index
+ * Backfills of the search indexes; maintenance jobs, not request paths: they scan the table.
+ *
+ * The document search index (docs/data-model.md, S3): documents written before the index
  * (or under an older SEARCH_INDEX_VERSION) get their search items; search items of an older version
  * are removed. Idempotent and safe next to live writes: a document is indexed in one transaction
  * conditioned on its version (a document changed meanwhile was indexed by that change), and an old
- * search item is deleted only while it still carries the old version. A maintenance job, not a
- * request path: it scans the table.
+ * search item is deleted only while it still carries the old version.
+ *
+ * The master-data name search (M3): records written under an older word rule (`MASTER_SEARCH_VERSION`) are
+ * written again unchanged in one transaction conditioned on their version, which puts the current rule's search
+ * items and deletes the former rule's (`masterTransaction`); a record changed meanwhile was rewritten by that change.
  */
 import { DeleteCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_INDEX_VERSION } from '../../core/documents/search';
 import { ddb } from './client';
 import { searchItems, toRecord } from './documents-store';
+import { MASTER_SEARCH_VERSION, masterTransaction, recordOf } from './master-data-store';
 import { keys } from './keys';
 import { tableName } from './table-ops';
 
@@ -81,6 +87,42 @@ export async function backfillSearchIndex(opts: { log?: (message: string) => voi
     }
     start = page.LastEvaluatedKey;
     opts.log?.(`search index backfill: ${result.indexed} indexed, ${result.skipped} changed meanwhile, ${result.removed} old items removed`);
+  } while (start);
+  return result;
+}
+
+export interface MasterBackfillResult {
+  /** Records whose search items were written again under the current rule. */
+  rewritten: number;
+  /** Records that changed while the backfill ran (rewritten by that change). */
+  skipped: number;
+}
+
+export async function backfillMasterSearch(opts: { log?: (message: string) => void } = {}): Promise<MasterBackfillResult> {
+  const result: MasterBackfillResult = { rewritten: 0, skipped: 0 };
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: 'entity IN (:s, :c, :i) AND (attribute_not_exists(msv) OR msv < :v)',
+        ExpressionAttributeValues: { ':s': 'MD_STAKEHOLDER', ':c': 'MD_CATEGORY', ':i': 'MD_ITEM', ':v': MASTER_SEARCH_VERSION },
+        ExclusiveStartKey: start,
+        Limit: 1000,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const record = recordOf<Parameters<typeof masterTransaction>[0] & object>(item);
+      try {
+        await ddb().send(new TransactWriteCommand({ TransactItems: masterTransaction(record, record).map((o) => o.op) as never }));
+        result.rewritten += 1;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        result.skipped += 1;
+      }
+    }
+    start = page.LastEvaluatedKey;
+    opts.log?.(`master-data search backfill: ${result.rewritten} records rewritten, ${result.skipped} changed meanwhile`);
   } while (start);
   return result;
 }
