@@ -151,6 +151,8 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => rows.count(), { timeout: 120_000, interval: 1000 }).toBe(0);
     await expect.poll(() => page.getByTestId('receipts-empty').count(), WAIT).toBe(1);
     await expect.poll(() => badge(page, 'processing'), { timeout: 10_000 }).toBe(0);
+    // A screen reader is told (the rows left the list without a sound): "<file> processed: To Review" or "N documents processed: …"
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'processed: ' }).count(), WAIT).toBe(1);
 
     // … and are To Review (or Ready, when recognition found every required field), with the side-menu
     // counts right, all without a reload

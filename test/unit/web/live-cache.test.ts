@@ -14,6 +14,7 @@ import {
   receiptOfPayload,
   type ListData,
 } from '../../../web/src/features/live/lib/cache-updates';
+import { processedAnnouncement } from '../../../web/src/features/live/lib/announce';
 import { UPLOAD_WATCH_MS, receiptCache, settledUploads } from '../../../web/src/features/live/use-receipt-cache';
 import { queryKeys } from '../../../web/src/lib/query-keys';
 import { data, list, receipt } from './receipt-fixture';
@@ -187,6 +188,27 @@ describe('live events on the query cache', () => {
     expect(ids(qc.getQueryData(queryKeys.receiptList(review)))).toEqual(['a', 'old']);
     expect(qc.getQueryState(queryKeys.receiptList(searched))?.isInvalidated).toBe(true);
     expect(qc.getQueryState(queryKeys.receiptList(review))?.isInvalidated).toBe(false);
+  });
+
+  it('tells a screen reader which documents it saw being read are done, by name or by count per list', () => {
+    const { cache } = setup();
+    const before = cache.cachedStatuses(['a', 'old', 'unseen']);
+    expect([...before]).toEqual([
+      ['a', 'processing'],
+      ['old', 'review'],
+    ]);
+    const a = receipt({ receipt_id: 'a', status: 'review', original_file_name: 'maxima.jpg' });
+    expect(processedAnnouncement([a], before)).toBe('maxima.jpg processed: To Review');
+    // A document not seen being read, or one still being read, is not told.
+    expect(processedAnnouncement([receipt({ receipt_id: 'old', status: 'ready' }), receipt({ receipt_id: 'unseen', status: 'ready' })], before)).toBeNull();
+    expect(processedAnnouncement([receipt({ receipt_id: 'a', status: 'processing' })], before)).toBeNull();
+    const many = new Map([
+      ['x', 'processing'],
+      ['y', 'processing'],
+      ['z', 'converting'],
+    ]);
+    const done = [receipt({ receipt_id: 'x', status: 'review' }), receipt({ receipt_id: 'y', status: 'failed' }), receipt({ receipt_id: 'z', status: 'review' })];
+    expect(processedAnnouncement(done, many)).toBe('3 documents processed: 2 To Review, 1 Failed');
   });
 
   it("another company's deletion reads the lists and counts again (the all-companies view held its documents)", () => {

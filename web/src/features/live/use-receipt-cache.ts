@@ -42,6 +42,8 @@ export interface ReceiptCache {
   refreshAll(): void;
   /** Refetch the side-menu counts (GET /companies), coalesced. */
   refreshCounts(): void;
+  /** The statuses the cached lists and details hold for these documents (those cached anywhere). */
+  cachedStatuses(receiptIds: ReadonlyArray<string>): Map<string, string>;
   /**
    * Uploads of the all-companies view become documents without a company, which get no live events: reload
    * the lists every few seconds until documents of these uploads are listed and processed (at most 2 min).
@@ -263,6 +265,19 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
     },
     refreshCounts() {
       refreshCountsSoon(queryClient);
+    },
+    cachedStatuses(receiptIds) {
+      const ids = new Set(receiptIds);
+      const out = new Map<string, string>();
+      if (ids.size === 0) return out;
+      for (const [, data] of queryClient.getQueriesData<ListData>({ queryKey: queryKeys.receiptLists })) {
+        for (const page of data?.pages ?? []) for (const r of page.items) if (ids.has(r.receipt_id)) out.set(r.receipt_id, r.status);
+      }
+      for (const [key, data] of queryClient.getQueriesData<Receipt>({ queryKey: ['receipts', 'detail'] })) {
+        const id = key[2] as string;
+        if (ids.has(id) && data && typeof data.status === 'string') out.set(id, data.status);
+      }
+      return out;
     },
     watchUploads(uploadIds) {
       watchUploads(queryClient, uploadIds);

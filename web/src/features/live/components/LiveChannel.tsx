@@ -6,6 +6,7 @@ import { useConfig } from '../../../app/config-context';
 import { useActiveCompany } from '../../companies/api/companies';
 import { receiptIdOfPayload, receiptOfPayload } from '../lib/cache-updates';
 import type { Receipt } from '../../receipts/api/types';
+import { processedAnnouncement } from '../lib/announce';
 import { liveBus } from '../lib/live-bus';
 import { liveStatus } from '../lib/live-status';
 import { LiveClient, type LiveMessage, type LiveSocket, type LiveStatus } from '../lib/live-client';
@@ -76,6 +77,17 @@ function handleOther(message: LiveMessage, cache: ReceiptCache, activeCompanyId:
   }
 }
 
+/** The documents a burst of events brings (those whose payload holds one). */
+function receiptsOf(messages: ReadonlyArray<LiveMessage>): Receipt[] {
+  const out: Receipt[] = [];
+  for (const m of messages) {
+    if (m.event !== 'receipt' && m.event !== 'receipt-update') continue;
+    const receipt = receiptOfPayload(m.payload);
+    if (receipt) out.push(receipt);
+  }
+  return out;
+}
+
 /** How long the events of a burst (a colleague's bulk action, a batch processed) are gathered before they are applied. */
 export const LIVE_BATCH_MS = 50;
 
@@ -118,6 +130,7 @@ export function LiveChannel() {
   const view = useActiveCompany();
   const cache = useReceiptCache();
   const [status, setStatus] = useState<LiveStatus>('idle');
+  const [announcement, setAnnouncement] = useState<{ text: string; n: number } | null>(null);
   const clientRef = useRef<LiveClient | null>(null);
   const activeRef = useRef<string | null>(null);
   const activeId = view.active?.company_id ?? null;
@@ -129,7 +142,11 @@ export function LiveChannel() {
   useEffect(() => {
     if (authStatus !== 'signedIn' || !config.wsUrl) return;
     const batcher = createLiveBatcher((messages) => {
+      const receipts = receiptsOf(messages);
+      const before = cache.cachedStatuses(receipts.map((r) => r.receipt_id));
       handleLiveMessages(messages, cache, activeRef.current);
+      const text = processedAnnouncement(receipts, before);
+      if (text) setAnnouncement((last) => ({ text, n: (last?.n ?? 0) + 1 }));
       for (const message of messages) liveBus.emit(message);
     });
     const client = new LiveClient({
@@ -172,5 +189,13 @@ export function LiveChannel() {
     if (follow === 'ALL' && before !== null && before !== companyIds) clientRef.current?.refollow();
   }, [companyIds, follow]);
 
-  return <span hidden data-testid="live-status" data-status={status} />;
+  return (
+    <>
+      <span hidden data-testid="live-status" data-status={status} />
+      {/* Documents that finished being read, told to screen readers (their rows leave In Processing silently). */}
+      <div className="sr-only" role="status" aria-live="polite" data-testid="live-announcement">
+        {announcement && <span key={announcement.n}>{announcement.text}</span>}
+      </div>
+    </>
+  );
 }
