@@ -17,6 +17,7 @@ import { UNSUPPORTED_MESSAGE, UnsupportedDocumentError } from '../../../lambdas/
 import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
 import { OFFICE_MSG, readOfficeDocument } from '../../../lambdas/core/recognition/office';
 import { formatCell } from '../../../lambdas/core/recognition/office/xlsx';
+import { BadZip, openZip, ZIP_LIMITS } from '../../../lambdas/core/recognition/office/zip';
 import type { ExtractedFields, OcrDocument } from '../../../lambdas/core/recognition/types';
 import { expectedHeader, INVOICE_EN, INVOICE_LT, lineNet, OFFICE_FORMATS, officeFile, vatBreakdown, type InvoiceData, type OfficeFixtureFormat } from '../../fixtures/recognition/data';
 import { wordDoc } from '../../fixtures/recognition/generate-office';
@@ -315,6 +316,20 @@ describe('files that cannot be read', () => {
     }
     return new Uint8Array(bytes);
   };
+
+  it('inflates no more than the limits allow: one part, all parts together, the number of parts', () => {
+    const sheets = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`xl/worksheets/sheet${i + 1}.xml`, strToU8('x'.repeat(1000))]));
+    const bytes = zipSync(sheets);
+    const all = () => true;
+    expect(openZip(bytes, all, { partBytes: 1000, totalBytes: 16_000, parts: 16 }).names).toHaveLength(16);
+    expect(() => openZip(bytes, all, { partBytes: 999, totalBytes: 16_000, parts: 16 })).toThrow(BadZip);
+    // Each part within its own limit, but 16 of them together are too much (a zip bomb of many parts).
+    expect(() => openZip(bytes, all, { partBytes: 1000, totalBytes: 15_999, parts: 16 })).toThrow(/larger than 15999 bytes together/);
+    expect(() => openZip(bytes, all, { partBytes: 1000, totalBytes: 16_000, parts: 15 })).toThrow(/more than 15 parts/);
+    // Parts not asked for are neither inflated nor counted.
+    expect(openZip(bytes, (n) => n.endsWith('sheet1.xml'), { partBytes: 1000, totalBytes: 1000, parts: 1 }).text('xl/worksheets/sheet1.xml')).toHaveLength(1000);
+    expect(ZIP_LIMITS.totalBytes).toBeLessThan(ZIP_LIMITS.partBytes * 16);
+  });
 
   it.each<[string, () => Uint8Array, string, RegExp | string]>([
     ['a truncated docx', () => fixture('invoice-en.docx').subarray(0, 1200), 'a.docx', /^The docx file is damaged and cannot be read/],
