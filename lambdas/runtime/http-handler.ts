@@ -158,10 +158,12 @@ export function httpHandler<B = unknown, Q = unknown, P = unknown>(definition: H
       checkParameterLengths(event);
       const query = validate(definition.query, event.queryStringParameters ?? {}, 'query parameters');
       const path = validate(definition.path, event.pathParameters ?? {}, 'path parameters');
-      const body = validate(definition.body, definition.body ? parseBody(event) : {}, 'body');
       const claims = event.requestContext?.authorizer?.jwt?.claims as Claims | undefined;
       const companyId = event.queryStringParameters?.company_id;
+      // Who may call comes before what the body holds: a caller without the route's role gets 403, not the body's
+      // field errors (which would describe the schema of what it may not do).
       const caller = await resolveCaller(d.store, auth, claims, companyId, d.globalAdminEmails);
+      const body = validate(definition.body, definition.body ? parseBody(event) : {}, 'body');
       const result = await definition.run({ body, query, path, caller, deps: d, log, requestId });
       if (result && typeof result === 'object' && (result as RawResponse).raw === true) {
         const raw = result as RawResponse;

@@ -101,6 +101,20 @@ describe('httpHandler', () => {
     expect(parse(admin)).toEqual({ role: 'admin' });
   });
 
+  it('answers a basic member on a company-admin route 403 before looking at the body', async () => {
+    const update = httpHandler({ route: 'PUT /company', body: z.object({ name: z.string().min(1, 'Required field') }), async run() { return {}; } });
+    ddbMock.on(GetCommand).resolves({ Item: { user_id: 'u1', company_id: 'c1', role: 'basic' } });
+    for (const body of ['{"name":""}', '{"name":', '{}']) {
+      const res = await update(event({ routeKey: 'PUT /company', query: { company_id: 'c1' }, sub: 'u1', body }));
+      expect(res.statusCode, body).toBe(403);
+      expect(parse(res)).toMatchObject({ message: 'Only a company administrator can do this' });
+      expect(parse(res).details).toBeUndefined();
+    }
+    ddbMock.reset();
+    ddbMock.on(GetCommand).resolves({ Item: { user_id: 'u1', company_id: 'c1', role: 'admin' } });
+    expect((await update(event({ routeKey: 'PUT /company', query: { company_id: 'c1' }, sub: 'u1', body: '{"name":""}' }))).statusCode).toBe(422);
+  });
+
   it('refuses to build a handler for a route missing from the route table', () => {
     expect(() => httpHandler({ route: 'GET /nowhere', run: async () => ({}) })).toThrow(/not in shared\/routes.ts/);
   });
