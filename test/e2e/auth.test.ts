@@ -125,6 +125,48 @@ describe('sign-up to dashboard in Chromium', () => {
     await page.locator('input[name="password"]').fill(password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
     await page.waitForURL(/\/suppliers$/);
+
+    // A password change ends the user's other sessions (another browser's refresh token no longer works: it is
+    // signed out when its access token runs out) and keeps this one without a new sign-in.
+    const elsewhere = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const other = await elsewhere.newPage();
+    await other.goto(`${stack.url}/signin`);
+    await other.locator('input[name="email"]').fill(email);
+    await other.locator('input[name="password"]').fill(password);
+    await other.getByRole('button', { name: 'LOG IN' }).click();
+    await other.waitForURL(/\/dashboard$/);
+    const refreshWorks = (target: typeof page) =>
+      target.evaluate(async (cognito) => {
+        const [key, token] = Object.entries(localStorage).find(([k]) => k.endsWith('.refreshToken')) ?? [];
+        if (!key || !token) return 'no token';
+        const res = await fetch(cognito, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+          body: JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: key.split('.')[1], AuthParameters: { REFRESH_TOKEN: token } }),
+        });
+        return res.ok ? 'ok' : ((await res.json()) as { __type?: string }).__type ?? String(res.status);
+      }, stack.cognitoEndpoint);
+    expect(await refreshWorks(other)).toBe('ok');
+    await page.getByRole('link', { name: 'My Profile' }).click();
+    await page.waitForURL(/\/my-profile$/);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    const modal = page.getByTestId('change-password-modal');
+    await modal.locator('input[autocomplete="current-password"]').fill(password);
+    const newPassword = 'Browser456';
+    await modal.locator('input[autocomplete="new-password"]').nth(0).fill(newPassword);
+    await modal.locator('input[autocomplete="new-password"]').nth(1).fill(newPassword);
+    await modal.getByRole('button', { name: 'CONFIRM' }).click();
+    await expect.poll(() => page.getByText('Your password has been successfully changed.').count(), { timeout: 15_000 }).toBe(1);
+    await modal.getByRole('button', { name: 'OK' }).click();
+    expect(page.url()).toMatch(/\/my-profile$/);
+    expect(await page.getByText('Your previous session has expired.').count()).toBe(0);
+    expect(await refreshWorks(page)).toBe('ok');
+    expect(await refreshWorks(other)).toMatch(/NotAuthorized/);
+    // This tab goes on calling the API with its new session.
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+    await page.waitForURL(/\/suppliers$/);
+    await expect.poll(() => page.getByText('Your previous session has expired.').count(), { timeout: 3_000 }).toBe(0);
+    await elsewhere.close();
     await context.close();
   });
 });

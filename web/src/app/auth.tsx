@@ -3,6 +3,7 @@ import { getCurrentUser, signOut as amplifySignOut } from 'aws-amplify/auth';
 import { Hub } from 'aws-amplify/utils';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { isSessionOver } from '../lib/auth-errors';
+import { signInWithEmail } from '../features/auth/api/auth';
 import { sessionChangeOf } from './auth-storage';
 import { useSessionExpiry } from './session-expiry';
 
@@ -27,6 +28,12 @@ interface AuthContextValue {
   signedOutOnPurpose: boolean;
   /** A 401 or a missing token: raise the session-expired pop-up unless the user signed out on purpose. */
   reportSessionExpired(): void;
+  /**
+   * After a password change: ends every session of the user (other browsers and devices: their refresh tokens are
+   * revoked, so they are signed out when their access token runs out, within the hour) and signs this tab in again
+   * with the new password, without leaving the page. If the new sign-in fails, the user is signed out.
+   */
+  renewSession(email: string, password: string): Promise<void>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -44,6 +51,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const { markExpired, clear: clearExpired } = useSessionExpiry();
   const statusRef = useRef<AuthStatus>('loading');
+  /** While renewSession runs, its own sign-out is no sign-out of the app. */
+  const renewingRef = useRef(false);
 
   const apply = useCallback(
     (next: AuthStatus, nextUser: AuthUser | null) => {
@@ -60,7 +69,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const reportSessionExpired = useCallback(() => {
-    if (statusRef.current !== 'signedOut') markExpired();
+    if (statusRef.current !== 'signedOut' && !renewingRef.current) markExpired();
   }, [markExpired]);
 
   const refresh = useCallback(async () => {
@@ -86,6 +95,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setStatus('signedOut');
   }, [queryClient]);
 
+  const renewSession = useCallback(
+    async (email: string, password: string) => {
+      renewingRef.current = true;
+      try {
+        try {
+          await amplifySignOut({ global: true });
+        } catch {
+          // the local tokens are cleared even when the revoke fails; the sign-in below starts a new session
+        }
+        await signInWithEmail(email, password);
+      } catch {
+        // signed out: refresh() below finds no session and the app goes to sign-in
+      } finally {
+        renewingRef.current = false;
+      }
+      await refresh();
+    },
+    [refresh],
+  );
+
   useEffect(() => {
     void refresh();
     return Hub.listen('auth', ({ payload }) => {
@@ -94,7 +123,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           void refresh();
           break;
         case 'signedOut':
-          apply('signedOut', null);
+          if (!renewingRef.current) apply('signedOut', null);
           break;
         case 'tokenRefresh_failure': {
           if (isSessionOver((payload.data as { error?: unknown } | undefined)?.error)) reportSessionExpired();
@@ -123,8 +152,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [apply, refresh, queryClient]);
 
   const value = useMemo(
-    () => ({ status, user, refresh, signOut, signedOutOnPurpose, reportSessionExpired }),
-    [status, user, refresh, signOut, signedOutOnPurpose, reportSessionExpired],
+    () => ({ status, user, refresh, signOut, signedOutOnPurpose, reportSessionExpired, renewSession }),
+    [status, user, refresh, signOut, signedOutOnPurpose, reportSessionExpired, renewSession],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -8,6 +8,7 @@ import { TextField } from '../../../components/ui/TextField';
 import { changePasswordErrorMessage } from '../../../lib/auth-errors';
 import { useForm } from '../../../lib/use-form';
 import { withMatch, zodValidator, type Validator } from '../../../lib/validation';
+import { useAuth } from '../../../app/auth';
 import { changePassword } from '../../auth/api/auth';
 
 const INITIAL = { current_password: '', new_password: '', repeat_password: '' };
@@ -22,18 +23,23 @@ const validate: Validator<Values, Output> = withMatch<Values, Output>(
 
 export const PASSWORD_CHANGED = 'Your password has been successfully changed.';
 
-export function ChangePasswordModal({ onClose }: { onClose(): void }) {
+/** `email`: the user's login, to sign this tab in again once every session has been ended. */
+export function ChangePasswordModal({ email, onClose }: { email: string; onClose(): void }) {
   const [step, setStep] = useState<1 | 2>(1);
   const form = useForm<Values, Output>(INITIAL, validate);
+  const { renewSession } = useAuth();
 
   const onSubmit = form.handleSubmit(async (data) => {
     try {
       await changePassword(data.current_password, data.new_password);
-      setStep(2);
     } catch (err) {
       const { field, message } = changePasswordErrorMessage(err, navigator.onLine);
       form.setServerError(field, message);
+      return;
     }
+    // Someone who knew the old password is signed out everywhere else.
+    await renewSession(email, data.new_password);
+    setStep(2);
   });
 
   if (step === 2) {

@@ -126,7 +126,7 @@ export function MyProfilePage() {
           </Button>
         </section>
       </div>
-      {changingPassword && <ChangePasswordModal onClose={() => setChangingPassword(false)} />}
+      {changingPassword && <ChangePasswordModal email={p.email} onClose={() => setChangingPassword(false)} />}
     </div>
   );
 }
