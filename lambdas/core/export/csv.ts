@@ -3,13 +3,14 @@
  * a byte-order mark so spreadsheet programs read Lithuanian letters right; CRLF line ends. Control characters other
  * than tab, CR and LF and lone surrogates are left out of the cells (shared/text.ts).
  */
+import { isFormulaCell } from '../../../shared/csv-safety';
 import { stripForbiddenChars } from '../../../shared/text';
 import { exportTable, type ExportColumn, type ExportDocument } from './fields';
 
 export function csvCell(raw: string): string {
   const value = stripForbiddenChars(raw);
-  // Cells starting with = + - @ are formulas to spreadsheets; a leading quote keeps them text.
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
+  // Cells starting with = + - @ are formulas to spreadsheets; a leading quote keeps them text (shared/csv-safety.ts).
+  const safe = isFormulaCell(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) || safe !== safe.trim() ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

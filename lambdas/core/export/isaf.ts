@@ -14,7 +14,9 @@
  * A rate with no code for the date (12 % before 2026, 0 %, others) gets an empty TaxCode (xsi:nil), which
  * the schema allows, so the bookkeeper chooses the code.
  *
- * i.SAF amounts are EUR: a document in another currency is refused (a document without one counts as EUR).
+ * i.SAF amounts are EUR: a document in another currency is refused (a document without one counts as EUR). An
+ * invoice is reported on its issue date: a document without one is refused too (not reported on its upload date).
+ * Names and codes are clipped to the lengths of the XSD (ISAF_MAX).
  *
  * Characters that XML 1.0 forbids (control characters, lone surrogates) are left out: of the values before an empty
  * one becomes ND, and of the whole file (shared/text.ts).
@@ -132,29 +134,52 @@ function countryOf(vat: string, country: string): string | null {
   return fromVat && fromVat !== 'EL' ? fromVat : fromVat === 'EL' ? 'GR' : null;
 }
 
+/**
+ * The lengths the XSD allows (types of VMI's schema as in pyisaf's isaf_schema/v1_2/types.py): Name is
+ * ISAFlongtextType (256), VATRegistrationNumber and RegistrationNumber ISAFmiddle1textType (35), SupplierID and
+ * CustomerID ISAFmiddle2textType (70). A longer value (a name read with its address lines) fails VMI's schema check
+ * and with it the whole register, so it is clipped, counting characters (code points) as XML does.
+ */
+export const ISAF_MAX = { name: 256, vat: 35, registration: 35, id: 70 } as const;
+const clip = (s: string, max: number) => [...s].slice(0, max).join('');
+
 function party(doc: ExportDocument) {
   const kind = stakeholderKind(doc.receipt_type);
   const value = (id: string) => stripForbiddenChars(valueOf(doc.content, id));
   const vat = value(`${kind}_vat_id`).replace(/\s+/g, '');
-  const code = value(`${kind}_code`);
+  const code = value(`${kind}_code`).trim();
   return {
-    id: code,
-    vat: nd(vat),
-    registration: code || (vat ? '' : 'ND'),
+    id: clip(code, ISAF_MAX.id),
+    vat: clip(nd(vat), ISAF_MAX.vat),
+    registration: clip(code, ISAF_MAX.registration) || (vat ? '' : 'ND'),
     country: countryOf(vat, value(`${kind}_country`)),
-    name: nd(value(`${kind}_name`)),
+    name: clip(nd(value(`${kind}_name`)), ISAF_MAX.name),
   };
+}
+
+/**
+ * The ISO code of a currency as read or typed, for every export (i.SAF, Rivile, NSOFT): none, `eur` and `€` are
+ * EUR; any other the trimmed code in upper case.
+ */
+export function currencyCode(currency: string): string {
+  const code = currency.trim().toUpperCase();
+  return code === '' || code === '€' ? 'EUR' : code;
 }
 
 /** A document without a currency counts as EUR; `eur` and `€` as typed are EUR too. */
 function inEuro(doc: ExportDocument): boolean {
-  const currency = valueOf(doc.content, 'currency').trim().toUpperCase();
-  return currency === '' || currency === 'EUR' || currency === '€';
+  return currencyCode(valueOf(doc.content, 'currency')) === 'EUR';
 }
 
 /** How the user knows the document: its file name, else its number. */
 function documentName(doc: ExportDocument): string {
   return doc.original_file_name?.trim() || valueOf(doc.content, 'document_id').trim() || doc.receipt_id;
+}
+
+/** The names of documents as a message lists them: the first five, "and N more". */
+function listed(docs: ExportDocument[]): string {
+  const names = docs.map(documentName);
+  return names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
 }
 
 /**
@@ -164,15 +189,26 @@ function documentName(doc: ExportDocument): string {
 export function refuseOtherCurrencies(docs: ExportDocument[]): void {
   const foreign = docs.filter((d) => !inEuro(d));
   if (!foreign.length) return;
-  const names = foreign.map(documentName);
-  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
-  const message = `i.SAF amounts are in EUR: ${shown} ${names.length === 1 ? 'is' : 'are'} in another currency`;
+  const message = `i.SAF amounts are in EUR: ${listed(foreign)} ${foreign.length === 1 ? 'is' : 'are'} in another currency`;
   const details = foreign.map((d) => ({ path: [d.receipt_id, 'currency'], message: `The currency is ${valueOf(d.content, 'currency').trim()}` }));
   throw new AppError('ValidationFailed', message, details);
 }
 
 function invoiceDate(doc: ExportDocument): string {
-  return valueOf(doc.content, 'issue_date') || doc.created_at.slice(0, 10);
+  return valueOf(doc.content, 'issue_date').trim();
+}
+
+/**
+ * An invoice is reported in the VAT period of its issue date, and the file's period runs from the first to the last
+ * one: a document without one (its date not read) would be reported on no date of its own, so the file is refused
+ * (422) naming those documents, as NSOFT and Rivile refuse them.
+ */
+export function refuseMissingIssueDates(docs: ExportDocument[]): void {
+  const undated = docs.filter((d) => !invoiceDate(d));
+  if (!undated.length) return;
+  const message = `i.SAF needs an issue date: ${listed(undated)} ${undated.length === 1 ? 'has' : 'have'} no issue date`;
+  const details = undated.map((d) => ({ path: [d.receipt_id, 'issue_date'], message: 'The document has no issue date' }));
+  throw new AppError('ValidationFailed', message, details);
 }
 
 function invoiceNode(doc: ExportDocument) {
@@ -213,6 +249,7 @@ function invoiceNode(doc: ExportDocument) {
 /** The i.SAF XML of the documents: DataType P (only costs), S (only sales) or F (both). */
 export function buildIsaf(docs: ExportDocument[], opts: IsafOptions): string {
   refuseOtherCurrencies(docs);
+  refuseMissingIssueDates(docs);
   const purchases = docs.filter((d) => d.receipt_type !== 'invoice');
   const sales = docs.filter((d) => d.receipt_type === 'invoice');
   const dates = docs.map(invoiceDate).sort();

@@ -4,12 +4,15 @@
  * next to the original file; a real format drops in behind the same target (build a different file here).
  *
  * UTF-8 with BOM, ';' separated, '"' quoted, CRLF, a header row, one row per line item (or per VAT rate when
- * the document has no line items). Amounts with '.' and two decimals; dates YYYY-MM-DD.
+ * the document has no line items, or they do not give its VAT per rate to the cent: lines.ts). Amounts with '.' and
+ * two decimals; dates YYYY-MM-DD.
  */
+import { isFormulaCell } from '../../../shared/csv-safety';
 import { stripForbiddenChars } from '../../../shared/text';
 import { valueOf } from '../content/tree';
 import { stakeholderKind } from '../content/schema';
 import type { ExportDocument } from '../export/fields';
+import { currencyCode } from '../export/isaf';
 import { accountingLines, money, num } from './lines';
 
 export const NSOFT_COLUMNS = [
@@ -40,8 +43,9 @@ export const NSOFT_COLUMNS = [
 /** Control characters other than tab, CR and LF and lone surrogates are left out (shared/text.ts). */
 function csvCell(raw: string): string {
   const value = stripForbiddenChars(raw);
-  // Cells starting with = + - @ are prefixed with ' so spreadsheets do not run them as formulas.
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
+  // Cells starting with = + - @ (but plain numbers) are prefixed with ' so spreadsheets do not run them as
+  // formulas, by the rule of every CSV the product writes (shared/csv-safety.ts).
+  const safe = isFormulaCell(value) ? `'${value}` : value;
   return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
@@ -59,7 +63,7 @@ export function nsoftRows(doc: ExportDocument): Record<(typeof NSOFT_COLUMNS)[nu
     PARTNER_VAT: v(`${kind}_vat_id`).replace(/\s+/g, ''),
     PARTNER_NAME: v(`${kind}_name`),
     PARTNER_COUNTRY: v(`${kind}_country`).toUpperCase(),
-    CURRENCY: (v('currency') || 'EUR').toUpperCase(),
+    CURRENCY: currencyCode(v('currency')),
     DOC_TOTAL: num(v('amount_total')) !== undefined ? money(num(v('amount_total'))!) : '',
     EXTERNAL_ID: doc.receipt_id,
   };
@@ -67,7 +71,8 @@ export function nsoftRows(doc: ExportDocument): Record<(typeof NSOFT_COLUMNS)[nu
     ...head,
     LINE_NO: String(i + 1),
     ITEM_CODE: l.code,
-    ITEM_NAME: l.description || (l.fromTotals ? v('document_category') || doc.category || '' : ''),
+    // Lines of the VAT totals by the document's category (document_category is the i.SAF invoice type: SF, KS).
+    ITEM_NAME: l.description || (l.fromTotals ? doc.category?.trim() || '' : ''),
     QUANTITY: String(l.quantity),
     UNIT: l.unit,
     NET_AMOUNT: money(l.net),

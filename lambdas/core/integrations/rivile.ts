@@ -2,7 +2,10 @@
  * Rivile GAMA (REST API v2, docs/integrations.md): a confirmed document becomes
  *   N08  the supplier (purchase) or customer (sales),
  *   N17  the goods/services its lines use (a line item's product code, else one service per VAT code),
- *   I06  the document header (I06_OP_TIP 1 purchase, 51 sales) with its I07 lines.
+ *   I06  the document header (I06_OP_TIP 1 purchase, 2 purchase return, 51 sales, 52 sales credit note) with its
+ *        I07 lines. A credit note (i.SAF invoice type KS, or a negative total) is a return or a credit note; its
+ *        amounts go as on the document (negative when it shows them so): the facts name the operation types but not
+ *        the sign GAMA expects on them (docs/integrations.md).
  * One record per EDIT call, in that order (a line needs its item, a document its client). An "already exists"
  * answer to a create counts as success, so a re-send after a crash half-way creates nothing twice.
  * VAT codes by rate and document date as in the i.SAF export (PVM1 21 %, PVM2 9 % before 2026, PVM58 12 % …).
@@ -10,11 +13,14 @@
 import { valueOf } from '../content/tree';
 import { stakeholderKind } from '../content/schema';
 import type { ExportDocument } from '../export/fields';
-import { accountingLines, money } from './lines';
+import { currencyCode } from '../export/isaf';
+import { accountingLines, money, num, type AccountingLine } from './lines';
 import { TargetError, type RivileApi } from './ports';
 
 export const RIVILE_OP_PURCHASE = 1;
+export const RIVILE_OP_PURCHASE_RETURN = 2;
 export const RIVILE_OP_SALES = 51;
+export const RIVILE_OP_SALES_CREDIT = 52;
 /** The code length GAMA allows for N08_KODAS_KS and N17_KODAS_PS. */
 const CODE_MAX = 12;
 
@@ -36,6 +42,14 @@ export function clientCode(code: string, vat: string, name: string): string {
   let h = 0;
   for (const ch of name.trim().toUpperCase()) h = (Math.imul(h, 31) + ch.codePointAt(0)!) >>> 0;
   return `K${h.toString(36).toUpperCase()}`.slice(0, CODE_MAX);
+}
+
+/** The GAMA operation type: a credit note (invoice type KS, or a negative total) is a return or a credit note. */
+function operationType(doc: ExportDocument, lines: AccountingLine[]): number {
+  const total = num(valueOf(doc.content, 'amount_total')) ?? lines.reduce((s, l) => s + l.net + l.tax, 0);
+  const credit = valueOf(doc.content, 'document_category').trim().toUpperCase() === 'KS' || total < 0;
+  if (doc.receipt_type === 'receipt') return credit ? RIVILE_OP_PURCHASE_RETURN : RIVILE_OP_PURCHASE;
+  return credit ? RIVILE_OP_SALES_CREDIT : RIVILE_OP_SALES;
 }
 
 /** The records of one document, in the order they are sent. */
@@ -60,12 +74,14 @@ export function rivileRecords(doc: ExportDocument): RivileRecords {
   };
 
   const items = new Map<string, Record<string, string>>();
-  const lines: Record<string, string>[] = accountingLines(doc, date).map((l) => {
+  const booked = accountingLines(doc, date);
+  const lines: Record<string, string>[] = booked.map((l) => {
     // A rate without a code of VMI's classifier for the date (0 %, an unknown rate) leaves the code to the bookkeeper.
     const taxCode = l.taxCode ?? '';
     const own = clip(l.code.replace(/[^0-9A-Za-z._-]/g, '').toUpperCase(), CODE_MAX);
     const itemCode = own || `RC-${taxCode || (l.rate === null ? 'NA' : `P${String(l.rate).replace('.', '_')}`)}`;
-    const name = l.description || (l.fromTotals ? v('document_category') || doc.category || 'Services' : itemCode);
+    // Lines of the VAT totals by the document's category (document_category is the i.SAF invoice type: SF, KS).
+    const name = l.description || (l.fromTotals ? doc.category?.trim() || 'Services' : itemCode);
     if (!items.has(itemCode)) {
       items.set(itemCode, { N17_KODAS_PS: itemCode, N17_PAV: clip(own ? name : l.rate === null ? 'Services' : `Services ${l.rate}% VAT`, 100), N17_TIPAS: own ? '1' : '2', N17_KODAS_US: clip(l.unit || 'VNT', 10) });
     }
@@ -82,13 +98,13 @@ export function rivileRecords(doc: ExportDocument): RivileRecords {
   });
   const number = clip(v('document_id') || doc.receipt_id, 40);
   const i06 = {
-    I06_OP_TIP: String(doc.receipt_type === 'receipt' ? RIVILE_OP_PURCHASE : RIVILE_OP_SALES),
+    I06_OP_TIP: String(operationType(doc, booked)),
     I06_DOK_NR: number,
     I06_OP_DATA: gamaDate(date),
     I06_DOK_DATA: gamaDate(date),
     I06_MOK_DATA: gamaDate(v('due_date') || date),
     I06_KODAS_KS: code,
-    I06_VAL_KODAS: clip(v('currency') || 'EUR', 3).toUpperCase(),
+    I06_VAL_KODAS: clip(currencyCode(v('currency')), 3),
     I06_PAV: clip(name, 100),
     // The product's id travels in the description: the record can be traced back to the document.
     I06_APRASYMAS: clip(`Receipts ${doc.receipt_id}${doc.notes ? ` ${doc.notes}` : ''}`, 200),

@@ -254,7 +254,7 @@ describe('content service', () => {
     const schema = await updateCompanySchema(ports, { ...caller, companyId: 'c1' }, { datapoints: [{ id: 'iban', hidden: true }] });
     expect(schema.fields.find((f) => f.id === 'iban')!.hidden).toBe(true);
     expect((await getCompanySchema(ports, 'c2')).fields.find((f) => f.id === 'iban')!.hidden).toBe(false);
-    await updateContent(ports, caller, 'r1', { version: 1, items: [{ id: 'amount_total', value: '5.00' }, { id: 'supplier_name', value: 'A' }] });
+    await updateContent(ports, caller, 'r1', { version: 1, items: [{ id: 'amount_total', value: '5.00' }, { id: 'supplier_name', value: 'A' }, { id: 'issue_date', value: '2026-01-30' }] });
     // A document that is not there (zz) is not left out of the file silently: the export is refused.
     await expect(exportReceipts(ports, caller, 'r1', { type: 'csv', receipt_ids: 'r1,r2,zz' })).rejects.toMatchObject({ kind: 'NotFound' });
     const csv = await exportReceipts(ports, caller, 'r1', { type: 'csv', receipt_ids: 'r1,r2' });

@@ -84,3 +84,57 @@ describe('i.SAF: amounts in EUR only', () => {
     expect(totalsInFile(buildIsaf(docs, options))).toHaveLength(4);
   });
 });
+
+describe('i.SAF: the issue date', () => {
+  const dated = (issueDate: string, fileName: string, number = '') => ({
+    ...exportDoc({ fields: { document_id: number, issue_date: issueDate, supplier_name: 'Seller Ltd', amount_total: '121.00', amount_tax: '21.00' } }),
+    original_file_name: fileName,
+    created_at: '2025-11-03T08:00:00.000Z',
+  });
+
+  it('refuses documents without an issue date with a 422 naming them, never reporting the upload date', () => {
+    const undated = dated('', 'nd-1.pdf');
+    const error = refusal(() => buildIsaf([dated('2025-10-05', 'a.pdf'), undated], options));
+    expect(error.toBody()).toEqual({
+      statusCode: 422,
+      error: 'ValidationFailed',
+      message: 'i.SAF needs an issue date: nd-1.pdf has no issue date',
+      details: [{ path: [undated.receipt_id, 'issue_date'], message: 'The document has no issue date' }],
+    });
+    const several = refusal(() => buildIsaf([dated('', 'a.pdf'), dated('', '', 'FV/7'), ...['c', 'd', 'e', 'f', 'g'].map((n) => dated('', `${n}.pdf`))], options));
+    expect(several.message).toBe('i.SAF needs an issue date: a.pdf, FV/7, c.pdf, d.pdf, e.pdf and 2 more have no issue date');
+    expect(several.details).toHaveLength(7);
+  });
+
+  it('takes the period from the issue dates', () => {
+    const xml = buildIsaf([dated('2025-10-05', 'a.pdf'), dated('2025-10-29', 'b.pdf')], options);
+    expect(xml).toContain('<SelectionStartDate>2025-10-05</SelectionStartDate>');
+    expect(xml).toContain('<SelectionEndDate>2025-10-29</SelectionEndDate>');
+    expect(xml).not.toContain('2025-11-03');
+  });
+});
+
+describe('i.SAF: field lengths of the XSD', () => {
+  it('clips Name to 256, VATRegistrationNumber and RegistrationNumber to 35, SupplierID and CustomerID to 70, InvoiceNo to 70', () => {
+    const long = (n: number, c = 'A') => c.repeat(n);
+    const purchase = exportDoc({ fields: { document_id: long(90, 'N'), issue_date: '2025-10-05', supplier_name: `UAB ${long(355, 'ž')}`, supplier_code: long(80, '1'), supplier_vat_id: `LT${long(40, '2')}`, amount_total: '121.00', amount_tax: '21.00' } });
+    const sale = { ...exportDoc({ type: 'invoice', fields: { document_id: 'S-1', issue_date: '2025-10-06', customer_name: long(300, 'B'), customer_code: long(75, '3'), customer_vat_id: long(36, '4'), amount_total: '121.00', amount_tax: '21.00' } }), receipt_id: '01JRECEIPT0000000000000002' };
+    const xml = buildIsaf([purchase, sale], options);
+    const parsed = new XMLParser({ parseTagValue: false, isArray: (name) => ['Invoice', 'Supplier', 'Customer'].includes(name) }).parse(xml).iSAFFile;
+    const supplierInfo = parsed.SourceDocuments.PurchaseInvoices.Invoice[0].SupplierInfo;
+    const customerInfo = parsed.SourceDocuments.SalesInvoices.Invoice[0].CustomerInfo;
+    for (const entry of [supplierInfo, parsed.MasterFiles.Suppliers.Supplier[0]]) {
+      expect(entry.SupplierID).toBe(long(70, '1'));
+      expect(entry.VATRegistrationNumber).toBe(`LT${long(33, '2')}`);
+      expect(entry.RegistrationNumber).toBe(long(35, '1'));
+      expect([...entry.Name]).toHaveLength(256);
+    }
+    for (const entry of [customerInfo, parsed.MasterFiles.Customers.Customer[0]]) {
+      expect(entry.CustomerID).toBe(long(70, '3'));
+      expect(entry.VATRegistrationNumber).toBe(long(35, '4'));
+      expect(entry.RegistrationNumber).toBe(long(35, '3'));
+      expect(entry.Name).toBe(long(256, 'B'));
+    }
+    expect(parsed.SourceDocuments.PurchaseInvoices.Invoice[0].InvoiceNo).toBe(long(70, 'N'));
+  });
+});

@@ -49,8 +49,12 @@ function fakePorts(records: DocumentRecord[], contents: Record<string, StoredCon
 const caller = { userId: 'u1', companyId: 'c1' };
 const invoicesIn = (xml: string) => xml.match(/<Invoice>/g)?.length ?? 0;
 
+/** The stored content of a document with an issue date, as i.SAF needs. */
+const datedContent = { 'c/dated.json': { format: 'content/v1' as const, items: exportDoc({ fields: { issue_date: '2025-05-01' } }).content.items, seq: 1 } };
+const dated = { content_key: 'c/dated.json' };
+
 describe('export service: documents asked for', () => {
-  const ports = fakePorts([record('r1'), record('r2'), record('r3'), record('theirs', { company_id: 'c2', scope: 'C#c2' })]);
+  const ports = fakePorts([record('r1', dated), record('r2', dated), record('r3', dated), record('theirs', { company_id: 'c2', scope: 'C#c2', ...dated })], datedContent);
 
   it('exports every document asked for, in the order asked', async () => {
     const file = await exportReceipts(ports, caller, 'r1', { type: 'isaf', receipt_ids: 'r3,r2' });
@@ -71,7 +75,8 @@ describe('export service: documents asked for', () => {
 
   it('refuses an i.SAF file of a document in another currency with a 422 naming it', async () => {
     const usd = exportDoc({ fields: { document_id: 'US-1', issue_date: '2025-06-10', supplier_name: 'Seller Inc', amount_total: '121.00', amount_tax: '21.00', currency: 'USD' } });
-    const withUsd = fakePorts([record('r1'), record('r2', { content_key: 'c/r2.json', original_file_name: 'seller-inc.pdf' })], {
+    const withUsd = fakePorts([record('r1', dated), record('r2', { content_key: 'c/r2.json', original_file_name: 'seller-inc.pdf' })], {
+      ...datedContent,
       'c/r2.json': { format: 'content/v1', items: usd.content.items, seq: 1 },
     });
     await expect(exportReceipts(withUsd, caller, 'r1', { type: 'isaf', receipt_ids: 'r2' })).rejects.toMatchObject({
@@ -81,5 +86,20 @@ describe('export service: documents asked for', () => {
     });
     // The other formats carry the currency as it is.
     await expect(exportReceipts(withUsd, caller, 'r1', { type: 'xml', receipt_ids: 'r2' })).resolves.toMatchObject({ mime: 'application/xml' });
+  });
+
+  it('refuses an i.SAF file of a document without an issue date with a 422 naming it; the other formats export it', async () => {
+    const undated = exportDoc({ fields: { document_id: 'ND-1', supplier_name: 'Seller UAB', amount_total: '121.00', amount_tax: '21.00' } });
+    const withUndated = fakePorts([record('r1', dated), record('r2', { content_key: 'c/r2.json', original_file_name: 'nd-1.pdf' })], {
+      ...datedContent,
+      'c/r2.json': { format: 'content/v1', items: undated.content.items, seq: 1 },
+    });
+    await expect(exportReceipts(withUndated, caller, 'r1', { type: 'isaf', receipt_ids: 'r2' })).rejects.toMatchObject({
+      kind: 'ValidationFailed',
+      statusCode: 422,
+      message: 'i.SAF needs an issue date: nd-1.pdf has no issue date',
+      details: [{ path: ['r2', 'issue_date'], message: 'The document has no issue date' }],
+    });
+    await expect(exportReceipts(withUndated, caller, 'r1', { type: 'csv', receipt_ids: 'r2' })).resolves.toMatchObject({ mime: 'text/csv' });
   });
 });

@@ -31,4 +31,16 @@ describe('NSOFT CSV import profile v1', () => {
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[1]).toContain(';100.00;9;PVM2;9.00;109.00;');
   });
+
+  it('prefixes a cell starting with minus that is not a plain number, and leaves negative amounts as they are', () => {
+    const attack = "-2+3+cmd|' /C calc'!A0";
+    const csv = buildNsoftCsv(exportDoc({ fields: { document_id: 'KS-9', issue_date: '2025-05-01', supplier_name: attack, amount_total: '-12.10', amount_tax: '-2.10', amount_total_base: '-10.00' } }));
+    const [header, row] = parse(csv);
+    const cells = Object.fromEntries(header!.map((h, i) => [h, row![i]]));
+    expect(cells).toMatchObject({ PARTNER_NAME: `'${attack}`, NET_AMOUNT: '-10.00', VAT_AMOUNT: '-2.10', GROSS_AMOUNT: '-12.10', DOC_TOTAL: '-12.10' });
+    for (const name of ['-1-1', '+1', '@SUM(A1)', '-1.5.5']) {
+      const out = parse(buildNsoftCsv(exportDoc({ fields: { document_id: 'X', issue_date: '2025-05-01', supplier_name: name, amount_total: '1.00', amount_tax: '0.00' } })))[1]!;
+      expect(out[header!.indexOf('PARTNER_NAME')]).toBe(`'${name}`);
+    }
+  });
 });

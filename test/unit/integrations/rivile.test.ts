@@ -112,6 +112,21 @@ describe('Rivile mapping', () => {
     expect(calls[3]!.data).toMatchObject({ I06: { I06_DOK_NR: 'PP-1', I06_MOK_DATA: '2025.04.30' } });
   });
 
+  it('sends credit notes (document category KS, or a negative total) as a purchase return (2) or a sales credit note (52), amounts as on the document', () => {
+    const purchaseReturn = exportDoc({ fields: { document_id: 'KS-2', issue_date: '2025-10-20', document_category: 'KS', supplier_name: 'UAB Tiekėjas', supplier_code: '302222222', amount_total: '-121.00', amount_tax: '-21.00', amount_total_base: '-100.00' } });
+    const r = rivileRecords(purchaseReturn);
+    expect(r.i06.I06_OP_TIP).toBe('2');
+    expect(r.i06.I07).toEqual([expect.objectContaining({ I07_SUMA: '-100.00', I07_PVM: '-21.00', I07_MOKESTIS: 'PVM1' })]);
+    const salesCredit = exportDoc({ type: 'invoice', fields: { document_id: 'KS-1', issue_date: '2025-10-20', customer_name: 'Pirkėjas UAB', amount_total: '-265.34', amount_tax: '-46.05', amount_total_base: '-219.29' } });
+    expect(rivileRecords(salesCredit).i06.I06_OP_TIP).toBe('52');
+    // KS with the amounts typed without a sign is a credit note too; an ordinary invoice stays 1 or 51.
+    const typedPositive = exportDoc({ type: 'invoice', fields: { document_id: 'KS-3', issue_date: '2025-10-20', document_category: 'KS', customer_name: 'Pirkėjas UAB', amount_total: '121.00', amount_tax: '21.00' } });
+    expect(rivileRecords(typedPositive).i06.I06_OP_TIP).toBe('52');
+    const invoice = exportDoc({ type: 'invoice', fields: { document_id: 'SF-3', issue_date: '2025-10-20', document_category: 'SF', customer_name: 'Pirkėjas UAB', amount_total: '121.00', amount_tax: '21.00' } });
+    expect(rivileRecords(invoice).i06.I06_OP_TIP).toBe('51');
+    expect(buildRivileEip([purchaseReturn])).toContain('<I06_OP_TIP>2</I06_OP_TIP>');
+  });
+
   it('builds the EIP file: root-less fragments with dates YYYY.MM.DD', () => {
     const doc = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', supplier_name: 'A & B', supplier_code: '1', amount_total: '121.00', amount_tax: '21.00' } });
     const xml = buildRivileEip([doc, doc]);

@@ -1,12 +1,7 @@
 import Papa from 'papaparse';
+import { FORMULA_CELL } from '../../../../../shared/csv-safety';
 import { stripForbiddenChars } from '../../../../../shared/text';
 import type { ExportTable } from './table';
-
-/**
- * Cells that a spreadsheet would run as a formula are prefixed with a quote; a minus followed by a digit is a
- * negative amount, not a formula, and stays as it is.
- */
-const FORMULA_START = /^[=+@\t\r]|^-(?![\d.])/;
 
 /**
  * How the file writes columns and amounts: as most programs read CSV, or as Excel reads it with Lithuanian (and
@@ -25,13 +20,15 @@ const PLAIN_AMOUNT = /^-?\d+(\.\d+)?$/;
 /**
  * The CSV text of an export table (quoted where needed, CRLF line ends), in the given format; the cells of
  * `amountColumns` (column indexes) are written with the format's decimal mark. Control characters other than tab,
- * CR and LF and lone surrogates are left out, as in the server's files (shared/text.ts).
+ * CR and LF and lone surrogates are left out, as in the server's files (shared/text.ts). Cells that a spreadsheet
+ * would run as a formula get a leading quote by the server's rule: only a plain number (-12.10, -12,10) stays as it
+ * is (shared/csv-safety.ts).
  */
 export function buildCsv(table: ExportTable, format: CsvFormat = 'comma', amountColumns: ReadonlySet<number> = new Set()): string {
   const { delimiter, decimal } = CSV_FORMATS[format];
   const clean = table.rows.map((row) => row.map(stripForbiddenChars));
   const rows = decimal === '.' ? clean : clean.map((row) => row.map((cell, i) => (amountColumns.has(i) && PLAIN_AMOUNT.test(cell) ? cell.replace('.', decimal) : cell)));
-  return Papa.unparse({ fields: table.headers.map(stripForbiddenChars), data: rows }, { quotes: false, delimiter, newline: '\r\n', escapeFormulae: FORMULA_START, header: true });
+  return Papa.unparse({ fields: table.headers.map(stripForbiddenChars), data: rows }, { quotes: false, delimiter, newline: '\r\n', escapeFormulae: FORMULA_CELL, header: true });
 }
 
 /** The file's bytes: UTF-8 with a BOM so spreadsheet programs read diacritics (ė, š, ž) right. */
