@@ -29,6 +29,8 @@ export const ENV_NAMES = {
   exportQueueUrl: 'EXPORT_QUEUE_URL',
   // Company deletion: the purge queue (DELETE /company queues, the purge job consumes and re-queues).
   purgeQueueUrl: 'COMPANY_PURGE_QUEUE_URL',
+  // Integrations: FTP / SQL hosts on loopback, private and link-local addresses allowed (local mode and tests only).
+  integrationsAllowPrivateHosts: 'INTEGRATIONS_ALLOW_PRIVATE_HOSTS',
   // Google Drive and Dropbox imports (set by CDK from deploy-time context; the *_URL ones are local mode's only)
   googleClientId: 'GOOGLE_CLIENT_ID',
   googleClientSecret: 'GOOGLE_CLIENT_SECRET',
@@ -68,6 +70,15 @@ const envSchema = z.object({
   RIVILE_API_URL: z.string().default('https://api.manorivile.lt/client/v2'),
   EXPORT_RETRY_BASE_SECONDS: z.coerce.number().min(0).max(900).default(30),
   EXPORT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /**
+   * '1': the FTP/NSOFT and SQL hosts a company gives may be loopback, private or link-local addresses
+   * (lambdas/core/integrations/host-check.ts). Local mode and the tests set it for their 127.0.0.1 stand-ins; the
+   * CDK stacks never do (test/infra/integration-hosts.test.ts). Anything else: refused.
+   */
+  INTEGRATIONS_ALLOW_PRIVATE_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.trim() === '1'),
   /** Company deletion: the queue of the purge job (lambdas/jobs/purge-company.ts). */
   COMPANY_PURGE_QUEUE_URL: z.string().default(''),
   // Google Drive and Dropbox imports: the OAuth clients; local mode points the SDKs at its stand-ins.

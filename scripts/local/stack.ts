@@ -67,6 +67,11 @@ export interface LocalStackOptions {
   exportRetry?: { baseSeconds?: number; msPerDelaySecond?: number; maxAttempts?: number };
   /** Integrations: API keys the local Rivile stand-in accepts (/_rivile). */
   rivileKeys?: string[];
+  /**
+   * Integrations: FTP / SQL hosts on loopback and private addresses allowed (INTEGRATIONS_ALLOW_PRIVATE_HOSTS), as
+   * local mode's stand-ins listen on 127.0.0.1; default on. Tests of the refusal start a stack with false.
+   */
+  allowPrivateHosts?: boolean;
   /** Company deletion: how long a DelaySeconds second of the purge queue lasts here (default 1000 ms; tests shorten it). */
   purgeMsPerDelaySecond?: number;
   /** The processing job's timeout (default the function's, shared/processing-limits.ts; tests shorten it). */
@@ -202,6 +207,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     COMPANY_PURGE_QUEUE_URL: `${url}/_sqs/${PURGE_QUEUE_NAME}`,
     LOCAL_SECRETS_KEY_FILE: path.join(opts.dataDir, 'secrets', 'integrations.key'),
     RIVILE_API_URL: process.env.LOCAL_RIVILE_API_URL || `${url}/_rivile/client/v2`,
+    // The local FTP and SQL servers are on 127.0.0.1: local mode allows internal hosts (AWS never does).
+    INTEGRATIONS_ALLOW_PRIVATE_HOSTS: opts.allowPrivateHosts === false ? '0' : '1',
     EXPORT_RETRY_BASE_SECONDS: String(opts.exportRetry?.baseSeconds ?? 30),
     EXPORT_MAX_ATTEMPTS: String(opts.exportRetry?.maxAttempts ?? 5),
     // Google Drive and Dropbox imports: the official SDKs, pointed at the stand-ins below.

@@ -4,39 +4,76 @@
  * refuses AUTH TLS. Files are written under a temporary name and renamed, so a reader never sees half a file.
  * Errors become TargetErrors: a refused login or a refused path is permanent; a connection that fails, times
  * out or a 4xx reply ("try again") is transient.
+ *
+ * The host is resolved once and checked before any connection (core/integrations/host-check.ts: no loopback,
+ * private or link-local address unless the deployment allows them); the connection goes to a checked address and
+ * TLS verifies the certificate against the host name as typed (servername), not the address.
+ *
+ * Messages say what the user can act on (host not found, refused, no answer, login refused) and carry the server's
+ * own reply text only once it has proven to be an FTP server (logged in): a server of another protocol (a mail or
+ * web server on that port) gets a fixed message, never its reply echoed.
  */
 import { Readable } from 'node:stream';
+import type { ConnectionOptions } from 'node:tls';
 import { Client, FTPError } from 'basic-ftp';
 import { TargetError, type FileDrop, type ServerLogin } from '../../core/integrations/ports';
+import { resolveAllowedHost, tlsServerName, withEachAddress, type HostResolver, type ResolvedAddress } from '../../core/integrations/host-check';
+import { env } from '../../runtime/env';
 
 const TIMEOUT_MS = 15_000;
+/** The most of a server's reply text shown (after login). */
+const REPLY_MAX = 200;
 
-function toTargetError(error: unknown, login: ServerLogin): TargetError {
+/** Where the error happened: before the login was accepted (the server may not be an FTP server) or after. */
+type Stage = 'connect' | 'session';
+
+function toTargetError(error: unknown, login: ServerLogin, stage: Stage): TargetError {
   if (error instanceof TargetError) return error;
+  const where = `${login.host}:${login.port ?? 21}`;
   if (error instanceof FTPError) {
-    const text = error.message.replace(/^\d{3}[ -]/, '').trim() || `FTP error ${error.code}`;
-    return new TargetError(`${error.code} ${text}`, error.code >= 400 && error.code < 500);
+    if (stage === 'session') {
+      const text = error.message.replace(/^\d{3}[ -]/, '').replace(/\s+/g, ' ').trim().slice(0, REPLY_MAX) || `FTP error ${error.code}`;
+      return new TargetError(`${error.code} ${text}`, error.code >= 400 && error.code < 500);
+    }
+    // Before the login: only what the code says, never the reply's text.
+    if (error.code === 530 || error.code === 331 || error.code === 332) return new TargetError(`${error.code} Login refused: check the user name and password`, false);
+    if (error.code === 421) return new TargetError(`421 The server at ${where} is not available now`, true);
+    return new TargetError(`The server at ${where} did not answer as an FTP server`, false);
   }
   const code = (error as NodeJS.ErrnoException)?.code;
-  const where = `${login.host}:${login.port ?? 21}`;
+  const message = String((error as Error)?.message ?? '');
   if (code === 'ECONNREFUSED') return new TargetError(`Connection refused by ${where}`, true);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new TargetError(`Host ${login.host} not found`, code === 'EAI_AGAIN');
-  if (code === 'ETIMEDOUT' || /timeout/i.test(String((error as Error)?.message))) return new TargetError(`No answer from ${where} in time`, true);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return new TargetError(`Host ${login.host} not found`, code === 'EAI_AGAIN');
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new TargetError(`Host ${login.host} cannot be reached`, true);
+  if (code === 'ETIMEDOUT' || /timeout/i.test(message)) return new TargetError(`No answer from ${where} in time`, true);
   if (code === 'ECONNRESET' || code === 'EPIPE') return new TargetError(`The connection to ${where} was closed`, true);
-  if (/certificate|self.signed|TLS|SSL/i.test(String((error as Error)?.message))) return new TargetError(`TLS failed: ${(error as Error).message}`, false);
-  return new TargetError(`FTP failed: ${error instanceof Error ? error.message : String(error)}`, true);
+  // Node's own TLS verdict (certificate, host name, handshake), told by its code: never text the server sent.
+  if (/^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|EPROTO$)/.test(String(code ?? ''))) {
+    return new TargetError(`TLS failed: ${message.slice(0, REPLY_MAX)}`, false);
+  }
+  if (stage === 'connect') return new TargetError(`The server at ${where} did not answer as an FTP server`, false);
+  return new TargetError(`FTP failed: the server at ${where} gave an answer that could not be read`, true);
 }
 
-async function connect(login: ServerLogin): Promise<Client> {
+/** Connects and logs in to one checked address; TLS verifies the host name as typed. */
+async function connectTo(login: ServerLogin, address: ResolvedAddress, trust: TlsTrust): Promise<Client> {
   const port = login.port ?? 21;
-  const base = { host: login.host, port, user: login.user, password: login.password };
+  const servername = tlsServerName(login.host);
+  const base = { host: address.address, port, user: login.user, password: login.password };
+  // basic-ftp keeps these for the data connections too (which go to the control connection's address).
+  const secureOptions = () => ({ ...trust, ...(servername ? { servername } : {}) });
   const client = new Client(TIMEOUT_MS);
   if (port === 990) {
-    await client.access({ ...base, secure: 'implicit' });
+    try {
+      await client.access({ ...base, secure: 'implicit', secureOptions: secureOptions() });
+    } catch (error) {
+      client.close();
+      throw error;
+    }
     return client;
   }
   try {
-    await client.access({ ...base, secure: true });
+    await client.access({ ...base, secure: true, secureOptions: secureOptions() });
     return client;
   } catch (error) {
     client.close();
@@ -45,37 +82,65 @@ async function connect(login: ServerLogin): Promise<Client> {
     if (!refusedTls) throw error;
   }
   const plain = new Client(TIMEOUT_MS);
-  await plain.access({ ...base, secure: false });
+  try {
+    await plain.access({ ...base, secure: false });
+  } catch (error) {
+    plain.close();
+    throw error;
+  }
   return plain;
 }
 
-export const ftpFileDrop: FileDrop = {
-  async test(login) {
-    let client: Client | undefined;
-    try {
-      client = await connect(login);
-      await client.list();
-    } catch (error) {
-      throw toTargetError(error, login);
-    } finally {
-      client?.close();
-    }
-  },
-  async upload(login, folder, files) {
-    let client: Client | undefined;
-    try {
-      client = await connect(login);
-      await client.ensureDir(folder);
-      for (const file of files) {
-        const temp = `${file.name}.part`;
-        await client.uploadFrom(Readable.from(Buffer.from(file.bytes)), temp);
-        await client.remove(file.name, true);
-        await client.rename(temp, file.name);
+/** Certificates trusted besides the system's (tests with their own certificate authority); none in the product. */
+export type TlsTrust = Pick<ConnectionOptions, 'ca'>;
+
+export interface FtpFileDropOptions {
+  /** Deployment setting INTEGRATIONS_ALLOW_PRIVATE_HOSTS (read at each connection). */
+  allowPrivateHosts: () => boolean;
+  resolve?: HostResolver;
+  trust?: TlsTrust;
+}
+
+export function createFtpFileDrop(opts: FtpFileDropOptions): FileDrop {
+  /** Resolves and checks the host (no connection to a refused one), then logs in to a checked address. */
+  async function connect(login: ServerLogin): Promise<Client> {
+    const addresses = await resolveAllowedHost(login.host, { allowPrivate: opts.allowPrivateHosts(), resolve: opts.resolve });
+    return withEachAddress(addresses, (address) => connectTo(login, address, opts.trust ?? {}));
+  }
+  return {
+    async test(login) {
+      let client: Client | undefined;
+      let stage: Stage = 'connect';
+      try {
+        client = await connect(login);
+        stage = 'session';
+        await client.list();
+      } catch (error) {
+        throw toTargetError(error, login, stage);
+      } finally {
+        client?.close();
       }
-    } catch (error) {
-      throw toTargetError(error, login);
-    } finally {
-      client?.close();
-    }
-  },
-};
+    },
+    async upload(login, folder, files) {
+      let client: Client | undefined;
+      let stage: Stage = 'connect';
+      try {
+        client = await connect(login);
+        stage = 'session';
+        await client.ensureDir(folder);
+        for (const file of files) {
+          const temp = `${file.name}.part`;
+          await client.uploadFrom(Readable.from(Buffer.from(file.bytes)), temp);
+          await client.remove(file.name, true);
+          await client.rename(temp, file.name);
+        }
+      } catch (error) {
+        throw toTargetError(error, login, stage);
+      } finally {
+        client?.close();
+      }
+    },
+  };
+}
+
+export const ftpFileDrop: FileDrop = createFtpFileDrop({ allowPrivateHosts: () => env().INTEGRATIONS_ALLOW_PRIVATE_HOSTS });

@@ -9,31 +9,91 @@
  *   (MariaDB), and a per-query timeout;
  * - SQL Server has no read-only session: every SELECT runs in a transaction that is rolled back, with
  *   ApplicationIntent=ReadOnly; a login with db_datareader only is the advice (docs/decisions.md).
- * Connect timeout CONNECT_TIMEOUT_MS, statement timeout STATEMENT_TIMEOUT_MS. Failures become TargetErrors with the
- * server's own message (a wrong password reads as the server says it), never with the password.
+ * Connect timeout CONNECT_TIMEOUT_MS, statement timeout STATEMENT_TIMEOUT_MS.
+ *
+ * The host is resolved once and checked before any connection (core/integrations/host-check.ts: no loopback,
+ * private or link-local address unless the deployment allows them); the drivers connect to a checked address
+ * (PostgreSQL, MySQL: the address itself, TLS named by the host as typed; SQL Server: a connector that opens the
+ * socket to a checked address, so the login and TLS keep the name, and a server's redirect to another host is
+ * checked the same way).
+ *
+ * Failures become TargetErrors, never with the password: a server that answered in its protocol (a wrong password,
+ * a missing table) is quoted as it says it; network failures say what happened to the host as typed (not found,
+ * refused, no answer, closed); anything else is "did not answer as a <engine> server", never a raw reply echoed.
  */
+import { connect as netConnect, type Socket } from 'node:net';
 import type { SqlCredentials } from '../../../shared/schemas/master-data-sync';
-import { SQL_DEFAULT_PORT } from '../../../shared/schemas/master-data-sync';
+import { SQL_DEFAULT_PORT, SQL_ENGINE_LABEL } from '../../../shared/schemas/master-data-sync';
+import { resolveAllowedHost, tlsServerName, withEachAddress, type HostPolicy, type HostResolver, type ResolvedAddress } from '../../core/integrations/host-check';
 import { TargetError } from '../../core/integrations/ports';
 import type { SqlConnector, SqlSession } from '../../core/master-data/sync/ports';
+import { env } from '../../runtime/env';
 
 export const CONNECT_TIMEOUT_MS = 10_000;
 export const STATEMENT_TIMEOUT_MS = 30_000;
 
-/** The driver's message without the password, should a driver ever echo it. */
-function targetError(error: unknown, creds: SqlCredentials): TargetError {
-  let message = (error as Error)?.message || String(error);
-  if (creds.password) message = message.split(creds.password).join('***');
-  const code = (error as { code?: string })?.code ?? '';
-  const transient = /ECONNREFUSED|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENOTFOUND|ETIMEOUT|ESOCKET/.test(code) || /timeout/i.test(message);
-  return new TargetError(message.slice(0, 500), transient);
+/** The error and the errors it wraps (cause, mssql's originalError, an AggregateError's errors), outermost first. */
+function chainOf(error: unknown): unknown[] {
+  const out: unknown[] = [];
+  const walk = (e: unknown, depth: number) => {
+    if (!e || typeof e !== 'object' || depth > 5 || out.includes(e)) return;
+    out.push(e);
+    const x = e as { cause?: unknown; originalError?: unknown; errors?: unknown };
+    walk(x.originalError, depth + 1);
+    walk(x.cause, depth + 1);
+    if (Array.isArray(x.errors)) for (const inner of x.errors) walk(inner, depth + 1);
+  };
+  walk(error, 0);
+  return out;
 }
 
-async function openPostgres(creds: SqlCredentials): Promise<SqlSession> {
+/** An error the server sent in its own protocol (it is the database server the user named): its text is shown. */
+function isServerError(e: unknown): boolean {
+  const x = e as { severity?: unknown; code?: unknown; sqlState?: unknown; sqlMessage?: unknown; number?: unknown; name?: unknown };
+  if (typeof x.severity === 'string' && typeof x.code === 'string' && /^[0-9A-Z]{5}$/.test(x.code)) return true; // PostgreSQL ErrorResponse
+  if (typeof x.sqlMessage === 'string' && typeof x.sqlState === 'string') return true; // MySQL ERR packet
+  if (x.code === 'ELOGIN') return true; // SQL Server: login refused by the server
+  if (typeof x.number === 'number' && x.number > 0 && x.name === 'RequestError') return true; // SQL Server: error token
+  return false;
+}
+
+const NETWORK_MESSAGES: [RegExp, (host: string, where: string) => string, boolean][] = [
+  [/^ECONNREFUSED$/, (_h, where) => `Connection refused by ${where}`, true],
+  [/^(ENOTFOUND|EAI_AGAIN|ENODATA)$/, (host) => `Host ${host} not found`, true],
+  [/^(EHOSTUNREACH|ENETUNREACH)$/, (host) => `Host ${host} cannot be reached`, true],
+  [/^(ETIMEDOUT|ETIMEOUT)$/, (_h, where) => `No answer from ${where} in time`, true],
+  [/^(ECONNRESET|EPIPE)$/, (_h, where) => `The connection to ${where} was closed`, true],
+];
+
+/** The failure as the user can act on it, without the password and without echoing a non-database server. */
+function targetError(error: unknown, creds: SqlCredentials): TargetError {
+  const chain = chainOf(error);
+  const refused = chain.find((e): e is TargetError => e instanceof TargetError);
+  if (refused) return refused;
+  const where = `${creds.host}:${creds.port ?? SQL_DEFAULT_PORT[creds.engine]}`;
+  const server = chain.find(isServerError);
+  if (server) {
+    let message = (server as Error).message || String(server);
+    if (creds.password) message = message.split(creds.password).join('***');
+    return new TargetError(message.slice(0, 500), /timeout/i.test(message));
+  }
+  for (const e of chain) {
+    const code = String((e as { code?: unknown })?.code ?? '');
+    const hit = NETWORK_MESSAGES.find(([pattern]) => pattern.test(code));
+    if (hit) return new TargetError(hit[1](creds.host, where), hit[2]);
+  }
+  const text = chain.map((e) => String((e as Error)?.message ?? '')).join(' ');
+  if (/timeout|timed out/i.test(text)) return new TargetError(`No answer from ${where} in time`, true);
+  if (/Connection terminated|socket hang up|Connection lost|closed/i.test(text)) return new TargetError(`The connection to ${where} was closed`, true);
+  return new TargetError(`The server at ${where} did not answer as a ${SQL_ENGINE_LABEL[creds.engine]} server`, false);
+}
+
+async function openPostgres(creds: SqlCredentials, address: ResolvedAddress): Promise<SqlSession> {
   const { default: pg } = await import('pg');
-  const connect = async (ssl: false | { rejectUnauthorized: boolean }) => {
+  const servername = tlsServerName(creds.host);
+  const connect = async (ssl: false | { rejectUnauthorized: boolean; servername?: string }) => {
     const client = new pg.Client({
-      host: creds.host,
+      host: address.address,
       port: creds.port ?? SQL_DEFAULT_PORT.postgres,
       user: creds.user,
       password: creds.password,
@@ -51,7 +111,7 @@ async function openPostgres(creds: SqlCredentials): Promise<SqlSession> {
   };
   let client: InstanceType<typeof pg.Client>;
   try {
-    client = await connect({ rejectUnauthorized: false });
+    client = await connect({ rejectUnauthorized: false, ...(servername ? { servername } : {}) });
   } catch (error) {
     if (!/does not support SSL/i.test((error as Error)?.message ?? '')) throw error;
     client = await connect(false);
@@ -64,10 +124,10 @@ async function openPostgres(creds: SqlCredentials): Promise<SqlSession> {
   };
 }
 
-async function openMysql(creds: SqlCredentials): Promise<SqlSession> {
+async function openMysql(creds: SqlCredentials, address: ResolvedAddress): Promise<SqlSession> {
   const mysql = await import('mysql2/promise');
   const conn = await mysql.createConnection({
-    host: creds.host,
+    host: address.address,
     port: creds.port ?? SQL_DEFAULT_PORT.mysql,
     user: creds.user,
     password: creds.password,
@@ -93,7 +153,48 @@ async function openMysql(creds: SqlCredentials): Promise<SqlSession> {
   };
 }
 
-async function openMssql(creds: SqlCredentials): Promise<SqlSession> {
+/** Opens a TCP socket to an address, or fails (tedious' connector contract: the abort signal ends the attempt). */
+function openSocket(options: { host: string; port: number; localAddress?: string }, signal: AbortSignal): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const socket = netConnect(options);
+    const done = () => {
+      socket.removeListener('error', onError);
+      socket.removeListener('connect', onConnect);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const onError = (error: Error) => {
+      done();
+      socket.destroy();
+      reject(error);
+    };
+    const onConnect = () => {
+      done();
+      resolve(socket);
+    };
+    const onAbort = () => {
+      done();
+      socket.destroy();
+      reject(signal.reason);
+    };
+    socket.once('error', onError);
+    socket.once('connect', onConnect);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * tedious' `connector`: the socket goes to the checked addresses of the host as typed (tedious' own lookup is not
+ * used); a host the server redirects to (Azure SQL routing) is resolved and checked like the first.
+ */
+function checkedConnector(creds: SqlCredentials, addresses: ResolvedAddress[], policy: HostPolicy) {
+  return async (options: { host: string; port: number; localAddress?: string }, _lookup: unknown, signal: AbortSignal): Promise<Socket> => {
+    const targets = options.host === creds.host ? addresses : await resolveAllowedHost(options.host, policy);
+    return withEachAddress(targets, (a) => openSocket({ host: a.address, port: options.port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) }, signal));
+  };
+}
+
+async function openMssql(creds: SqlCredentials, addresses: ResolvedAddress[], policy: HostPolicy): Promise<SqlSession> {
   const { default: mssql } = await import('mssql');
   const pool = new mssql.ConnectionPool({
     server: creds.host,
@@ -104,7 +205,13 @@ async function openMssql(creds: SqlCredentials): Promise<SqlSession> {
     connectionTimeout: CONNECT_TIMEOUT_MS,
     requestTimeout: STATEMENT_TIMEOUT_MS,
     pool: { max: 1, min: 0 },
-    options: { encrypt: true, trustServerCertificate: true, readOnlyIntent: true },
+    options: {
+      encrypt: true,
+      trustServerCertificate: true,
+      readOnlyIntent: true,
+      // tedious calls it with (options, lookup, signal) though its typings name no arguments (tedious 19 connection.js).
+      connector: checkedConnector(creds, addresses, policy) as unknown as () => Promise<Socket>,
+    },
   });
   pool.on('error', () => undefined);
   await pool.connect();
@@ -124,8 +231,6 @@ async function openMssql(creds: SqlCredentials): Promise<SqlSession> {
   };
 }
 
-const OPEN = { postgres: openPostgres, mysql: openMysql, mssql: openMssql } as const;
-
 /** Wraps a session so that query failures are TargetErrors too (a missing table reads as the server says it). */
 function guarded(session: SqlSession, creds: SqlCredentials): SqlSession {
   return {
@@ -140,12 +245,26 @@ function guarded(session: SqlSession, creds: SqlCredentials): SqlSession {
   };
 }
 
-export const sqlConnector: SqlConnector = {
-  async open(creds) {
-    try {
-      return guarded(await OPEN[creds.engine](creds), creds);
-    } catch (error) {
-      throw targetError(error, creds);
-    }
-  },
-};
+export interface SqlConnectorOptions {
+  /** Deployment setting INTEGRATIONS_ALLOW_PRIVATE_HOSTS (read at each connection). */
+  allowPrivateHosts: () => boolean;
+  resolve?: HostResolver;
+}
+
+export function createSqlConnector(opts: SqlConnectorOptions): SqlConnector {
+  return {
+    async open(creds) {
+      try {
+        const policy: HostPolicy = { allowPrivate: opts.allowPrivateHosts(), resolve: opts.resolve };
+        const addresses = await resolveAllowedHost(creds.host, policy);
+        if (creds.engine === 'mssql') return guarded(await openMssql(creds, addresses, policy), creds);
+        const open = creds.engine === 'postgres' ? openPostgres : openMysql;
+        return guarded(await withEachAddress(addresses, (address) => open(creds, address)), creds);
+      } catch (error) {
+        throw targetError(error, creds);
+      }
+    },
+  };
+}
+
+export const sqlConnector: SqlConnector = createSqlConnector({ allowPrivateHosts: () => env().INTEGRATIONS_ALLOW_PRIVATE_HOSTS });
