@@ -24,13 +24,11 @@ export const ENV_NAMES = {
   mailFrom: 'MAIL_FROM',
   appUrl: 'APP_URL',
   // Integrations (set by CDK; RIVILE_API_URL and the retry policy keep their defaults in AWS,
-  // LOCAL_SECRETS_KEY_FILE is local mode's only).
+  // LOCAL_SECRETS_KEY_FILE and INTEGRATIONS_ALLOW_PRIVATE_HOSTS are local mode's only).
   secretsKeyId: 'SECRETS_KEY_ID',
   exportQueueUrl: 'EXPORT_QUEUE_URL',
   // Company deletion: the purge queue (DELETE /company queues, the purge job consumes and re-queues).
   purgeQueueUrl: 'COMPANY_PURGE_QUEUE_URL',
-  // Integrations: FTP / SQL hosts on loopback, private and link-local addresses allowed (local mode and tests only).
-  integrationsAllowPrivateHosts: 'INTEGRATIONS_ALLOW_PRIVATE_HOSTS',
   // Google Drive and Dropbox imports (set by CDK from deploy-time context; the *_URL ones are local mode's only)
   googleClientId: 'GOOGLE_CLIENT_ID',
   googleClientSecret: 'GOOGLE_CLIENT_SECRET',
