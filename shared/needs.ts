@@ -22,6 +22,8 @@ export const AWS_NEEDS = {
   textract: 'Textract expense analysis',
   /** SES: send mail from the configured sender. */
   sesSend: 'send mail with SES',
+  /** SES: bounce a received message's unknown Email-in recipients (SendBounce, from the email-in domain). */
+  sesBounce: 'bounce received mail with SES',
   /** KMS: seal and open integration credentials. */
   secretsKey: 'encrypt and decrypt with the secrets key',
   /** SQS: queue exports. */

@@ -134,6 +134,8 @@ export const triggerHandlers = {
 export const jobHandlers = {
   processDocument: 'jobs/process-document',
   receiveEmail: 'jobs/receive-email',
+  /** Email-in in AWS: the SES receipt rule's synchronous Lambda action, before the S3 action (unknown recipients). */
+  answerEmailRecipients: 'jobs/answer-email-recipients',
   /** Integrations: export queue (SQS) → delivery of one document to one export target. */
   exportDocument: 'jobs/export-document',
   /** Master data XLSX/XLS imports: S3 imports/ → SQS → Lambda. */
@@ -165,6 +167,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [jobHandlers.processDocument]: ['table', 'documentsBucket', 'webSocketManage', 'textract', 'officeConverter'],
   // Reads the raw message, writes its attachments as uploads, mails the address's owner what was not taken.
   [jobHandlers.receiveEmail]: ['table', 'documentsBucket', 'webSocketManage', 'sesSend'],
+  // Looks up the recipients' Email-in claims and bounces the unknown ones of an authenticated sender.
+  [jobHandlers.answerEmailRecipients]: ['table', 'sesBounce'],
   // Reads the document's files, opens the target's credentials, re-queues with a delay.
   [jobHandlers.exportDocument]: ['table', 'documentsRead', 'webSocketManage', 'secretsKey', 'exportQueue'],
   // Reads the workbook and writes the import's result.

@@ -14,6 +14,7 @@ import { DEFAULT_NEEDS, type AwsNeed } from '../../shared/needs';
 export const KNOWN_JOBS = {
   processDocument: 'S3 ObjectCreated under uploads/ in the documents bucket → SQS uploads queue → Lambda',
   receiveEmail: 'SES receipt rule → S3 inbound/ in the documents bucket → SQS inbound queue → Lambda (EmailInStack)',
+  answerEmailRecipients: 'SES receipt rule, first action → Lambda (RequestResponse): bounces unknown Email-in recipients (EmailInStack)',
   exportDocument: 'Confirm with send / bulk send → SQS export queue → Lambda',
   importMasterData: 'S3 ObjectCreated under imports/ in the documents bucket → SQS imports queue → Lambda',
   processDocumentDeadLetter: 'Dead-letter queue of the uploads queue → Lambda (documents whose job died end failed)',

@@ -22,6 +22,8 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-textract': ['textract'],
   // Team and invitations: outgoing mail (SendEmail from the configured sender only).
   '@aws-sdk/client-sesv2': ['sesSend'],
+  // Email-in: bouncing unknown recipients of a received message (SES v1 SendBounce).
+  '@aws-sdk/client-ses': ['sesBounce'],
   // Integrations: sealing/opening credentials, and queueing exports.
   '@aws-sdk/client-kms': ['secretsKey'],
   '@aws-sdk/client-sqs': ['exportQueue', 'purgeQueue'],
@@ -53,6 +55,7 @@ export const DOCUMENTS_LIST_ACTIONS = ['s3:ListBucket'];
 export const TEXTRACT_S3_ACTIONS = ['s3:GetObject', 's3:GetObjectVersion'];
 export const KMS_ACTIONS = ['kms:Encrypt', 'kms:Decrypt'];
 export const SES_SEND_ACTIONS = ['ses:SendEmail'];
+export const SES_BOUNCE_ACTIONS = ['ses:SendBounce'];
 /** Office previews on AWS: the converter's objects (read the office file, write its PDF; no list, no delete). */
 export const OFFICE_CONVERSION_ACTIONS = ['s3:GetObject', 's3:PutObject'];
 /** Office previews on AWS: the processing job's synchronous invocation of the office converter. */

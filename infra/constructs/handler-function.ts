@@ -23,6 +23,7 @@ import {
   KMS_ACTIONS,
   OFFICE_CONVERSION_ACTIONS,
   OFFICE_CONVERTER_ACTIONS,
+  SES_BOUNCE_ACTIONS,
   SES_SEND_ACTIONS,
   TABLE_ACTIONS,
   TEXTRACT_ACTIONS,
@@ -66,6 +67,8 @@ export interface HandlerResources {
   driveClients?: DriveClients;
   /** Office previews on AWS: the office converter function (sets OFFICE_CONVERTER_FUNCTION; need officeConverter). */
   officeConverter?: IFunction;
+  /** Email-in: the receiving domain, whose SES identity bounces are sent from (need sesBounce). */
+  emailInDomain?: string;
 }
 
 export interface DriveClients {
@@ -286,6 +289,13 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
         if (!r.officeConverter) missing(need, 'office converter function');
         allow(OFFICE_CONVERTER_ACTIONS, [r.officeConverter!.functionArn]);
         break;
+      case 'sesBounce': {
+        // SendBounce only from the email-in domain's own identity.
+        if (!r.emailInDomain) missing(need, 'email-in domain');
+        const stack = Stack.of(grantee as unknown as Construct);
+        allow(SES_BOUNCE_ACTIONS, [`arn:${stack.partition}:ses:${stack.region}:${stack.account}:identity/${r.emailInDomain}`]);
+        break;
+      }
       case 'sesSend': {
         // Without a sender (`cdk deploy -c mailFrom=...`) nothing may be sent: no grant, and the handler
         // answers that the mail could not be sent.

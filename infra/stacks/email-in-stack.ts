@@ -5,7 +5,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Bucket, EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
-import { EmailIdentity, Identity, ReceiptRuleSet, TlsPolicy, type IReceiptRuleAction } from 'aws-cdk-lib/aws-ses';
+import { EmailIdentity, Identity, ReceiptRuleSet, TlsPolicy, type IReceiptRuleAction, type ReceiptRuleOptions } from 'aws-cdk-lib/aws-ses';
+import { Lambda as LambdaAction, LambdaInvocationType } from 'aws-cdk-lib/aws-ses-actions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
@@ -30,6 +31,8 @@ export interface EmailInStackProps extends StackProps {
   mailFrom?: string;
 }
 
+/** Looking up a message's recipients and bouncing the unknown ones; SES waits for the answer (at most 30 s). */
+export const ANSWER_RECIPIENTS_TIMEOUT = Duration.seconds(10);
 /** Parsing a 40 MB message and writing its attachments. */
 export const RECEIVE_EMAIL_TIMEOUT = Duration.minutes(2);
 /** AWS's advice for SQS-triggered functions: visibility ≥ 6 × the function timeout. */
@@ -43,6 +46,11 @@ export const INBOUND_MAX_RECEIVE_COUNT = 3;
  * in DataStack, conditioned on this account), the bucket's object-created notification for inbound/ → SQS queue
  * (DLQ after 3 receives) → the email-in job, which turns attachments into uploads for the processing job.
  *
+ * Before the S3 action, a synchronous Lambda action (RequestResponse) answers unknown and released Email-in
+ * addresses (lambdas/jobs/answer-email-recipients.ts): SES cannot refuse a single recipient in its SMTP dialogue, so
+ * the function bounces them (SES SendBounce) to a sender that passed SPF or DKIM, and stops the rule set when no
+ * recipient is known (nothing is stored). Local mode's SMTP server refuses them with 550 instead.
+ *
  * SES allows one active rule set per account and region; CloudFormation cannot activate it: the deployer runs
  * `aws ses set-active-receipt-rule-set --rule-set-name <output ReceiptRuleSetName>` once (README).
  */
@@ -51,6 +59,7 @@ export class EmailInStack extends Stack {
   readonly deadLetterQueue: Queue;
   readonly ruleSet: ReceiptRuleSet;
   readonly receiveEmail?: HandlerFunction;
+  readonly answerRecipients?: HandlerFunction;
 
   constructor(scope: Construct, id: string, props: EmailInStackProps) {
     super(scope, id, props);
@@ -72,8 +81,24 @@ export class EmailInStack extends Stack {
     const storeRaw: IReceiptRuleAction = {
       bind: () => ({ s3Action: { bucketName: props.documentsBucket.bucketName, objectKeyPrefix: EMAIL_IN_PREFIX } }),
     };
+    const answer = props.entries.jobs.answerEmailRecipients;
+    if (answer) {
+      this.answerRecipients = new HandlerFunction(this, 'AnswerEmailRecipientsFn', {
+        handler: answer,
+        bundle: props.bundle,
+        description: `SES receipt rule (RequestResponse, before the S3 action) → lambdas/${answer}.ts`,
+        timeout: ANSWER_RECIPIENTS_TIMEOUT,
+        resources: { table: props.table, globalAdminEmails: props.globalAdminEmails, emailInDomain: domain },
+      });
+      this.answerRecipients.addEnvironment(ENV_NAMES.emailInDomain, domain);
+    }
+    const rule = { recipients: [domain], scanEnabled: true, tlsPolicy: TlsPolicy.OPTIONAL, enabled: true } satisfies ReceiptRuleOptions;
     this.ruleSet = new ReceiptRuleSet(this, 'ReceiptRuleSet', {
-      rules: [{ recipients: [domain], actions: [storeRaw], scanEnabled: true, tlsPolicy: TlsPolicy.OPTIONAL, enabled: true }],
+      // In this order (each rule after the one before): the recipients' answer, then the raw message stored.
+      rules: [
+        ...(this.answerRecipients ? [{ ...rule, actions: [new LambdaAction({ function: this.answerRecipients, invocationType: LambdaInvocationType.REQUEST_RESPONSE })] }] : []),
+        { ...rule, actions: [storeRaw] },
+      ],
     });
 
     const handler = props.entries.jobs.receiveEmail;

@@ -32,6 +32,19 @@ export interface LocalSmtpOptions {
   store(key: string, bytes: Uint8Array): Promise<void>;
   /** The largest message taken, in bytes (default EMAIL_MAX_BYTES, SES's; tests lower it). */
   maxBytes?: number;
+  /**
+   * Whether a recipient of an accepted domain is an Email-in address mail is taken for (the email-in job's own
+   * look-up, core/email-in/receive.ts `isKnownRecipient`); others are refused with 550 5.1.1 during the SMTP
+   * dialogue, so the sender's server tells the sender. Absent: every address of the domain is taken.
+   */
+  acceptsRecipient?(address: string): Promise<boolean>;
+}
+
+/** The answer to RCPT TO of an unknown or released Email-in address. */
+export const UNKNOWN_RECIPIENT_REPLY = '5.1.1 No such Email-in address';
+
+function smtpError(message: string, responseCode: number): Error {
+  return Object.assign(new Error(message), { responseCode });
 }
 
 function rfc2822(date: Date): string {
@@ -65,12 +78,15 @@ export async function startLocalSmtp(opts: LocalSmtpOptions): Promise<LocalSmtp>
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const domain = address.address.split('@').pop()?.toLowerCase() ?? '';
-      if (!domains.has(domain)) {
-        const error = new Error(`Relay access denied: this server receives mail for ${[...domains].join(', ')} only`) as Error & { responseCode: number };
-        error.responseCode = 550;
-        return callback(error);
-      }
-      callback();
+      if (!domains.has(domain)) return callback(smtpError(`Relay access denied: this server receives mail for ${[...domains].join(', ')} only`, 550));
+      if (!opts.acceptsRecipient) return callback();
+      opts.acceptsRecipient(address.address).then(
+        (known) => callback(known ? undefined : smtpError(UNKNOWN_RECIPIENT_REPLY, 550)),
+        (error: unknown) => {
+          console.error('[smtp] could not look up a recipient', error);
+          callback(smtpError('Temporary failure, try again later', 451));
+        },
+      );
     },
     onData(stream, session, callback) {
       // Chunks past the limit are read and dropped (the stream must be drained to answer 552 at its end), so an

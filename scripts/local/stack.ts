@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { PostConfirmationTriggerEvent, PreSignUpTriggerEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { PROCESSING_LIMITS } from '../../shared/processing-limits';
 import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
+import { ddbEmailStore } from '../../lambdas/adapters/ddb/email-store';
+import { isKnownRecipient } from '../../lambdas/core/email-in/receive';
 import { resetLiveEventsClient } from '../../lambdas/adapters/ws/live-events';
 import { resetS3Client, s3Files } from '../../lambdas/adapters/s3/files';
 import { PROCESSING_PREFIXES } from '../../lambdas/core/documents/files';
@@ -263,7 +265,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   s3.onObjectCreated((record) => {
     if (record.s3.object.key.startsWith(EMAIL_IN_PREFIX)) emailJobs.deliver(record);
   });
-  const smtp = await startLocalSmtp({ host: '127.0.0.1', port: opts.smtpPort ?? 0, anyPortIfTaken: opts.smtpAnyPortIfTaken, store: (key, bytes) => s3Files.put(key, bytes, 'message/rfc822') });
+  const smtp = await startLocalSmtp({
+    host: '127.0.0.1',
+    port: opts.smtpPort ?? 0,
+    anyPortIfTaken: opts.smtpAnyPortIfTaken,
+    store: (key, bytes) => s3Files.put(key, bytes, 'message/rfc822'),
+    // Unknown and released addresses are refused during the SMTP dialogue (550), by the job's own claim look-up.
+    acceptsRecipient: (address) => isKnownRecipient({ emails: ddbEmailStore, domains: [] }, address),
+  });
   // Integrations: confirm with send → SQS export queue → export job; Rivile GAMA's stand-in.
   const exportJobs = createLocalJobQueue(() => loadHandler(jobHandlers.exportDocument), 'eu-west-1', path.join(opts.dataDir, 'export-queue'), MAX_RECEIVES, {
     queueName: EXPORT_QUEUE_NAME,

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INBOUND_MAX_RECEIVE_COUNT, INBOUND_VISIBILITY_TIMEOUT, RECEIVE_EMAIL_TIMEOUT } from '../../infra/stacks/email-in-stack';
+import { ANSWER_RECIPIENTS_TIMEOUT, INBOUND_MAX_RECEIVE_COUNT, INBOUND_VISIBILITY_TIMEOUT, RECEIVE_EMAIL_TIMEOUT } from '../../infra/stacks/email-in-stack';
 import { INBOUND_MAIL_DAYS } from '../../infra/stacks/data-stack';
 import { createReceiptsStacks } from '../../infra/stacks/receipts-stacks';
 import { MAX_RECEIVES } from '../../lambdas/jobs/receive-email';
@@ -22,10 +22,15 @@ describe('EmailInStack', () => {
     dlqId = logicalIdOf(s.stacks.emailIn.deadLetterQueue);
   }, SYNTH_TIMEOUT_MS);
 
+  /** The rule whose action stores the raw message (the S3 action). */
+  function storeRule(t: Template) {
+    return Object.values(resourcesOf(t, 'AWS::SES::ReceiptRule')).find((r) => JSON.stringify(r.Properties.Rule).includes('S3Action'));
+  }
+
   it('has an SES receipt rule set whose rule stores raw messages of the domain in the documents bucket under inbound/', () => {
     s.emailIn.resourceCountIs('AWS::SES::ReceiptRuleSet', 1);
     const ruleSetId = logicalIdOf(s.stacks.emailIn.ruleSet);
-    const [rule] = Object.values(resourcesOf(s.emailIn, 'AWS::SES::ReceiptRule'));
+    const rule = storeRule(s.emailIn);
     expect(rule!.Properties.RuleSetName).toEqual({ Ref: ruleSetId });
     const r = rule!.Properties.Rule as { Recipients: string[]; Enabled: boolean; ScanEnabled: boolean; Actions: Array<{ S3Action?: { BucketName: unknown; ObjectKeyPrefix: string } }> };
     expect(r.Recipients).toEqual([EMAIL_IN_DOMAIN]);
@@ -48,10 +53,15 @@ describe('EmailInStack', () => {
       prefix: 'Other',
     });
     const t = Template.fromStack(stacks.emailIn);
-    const [rule] = Object.values(resourcesOf(t, 'AWS::SES::ReceiptRule'));
-    expect((rule!.Properties.Rule as { Recipients: string[] }).Recipients).toEqual(['mail.example.org']);
-    const fn = resourcesOf(t, 'AWS::Lambda::Function')[logicalIdOf(stacks.emailIn.receiveEmail!)]!;
-    expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.EMAIL_IN_DOMAIN).toBe('mail.example.org');
+    const rules = Object.values(resourcesOf(t, 'AWS::SES::ReceiptRule'));
+    expect(rules).toHaveLength(2);
+    for (const rule of rules) expect((rule.Properties.Rule as { Recipients: string[] }).Recipients).toEqual(['mail.example.org']);
+    for (const fn of [stacks.emailIn.receiveEmail!, stacks.emailIn.answerRecipients!]) {
+      const props = resourcesOf(t, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties;
+      expect((props.Environment as { Variables: Record<string, unknown> }).Variables.EMAIL_IN_DOMAIN).toBe('mail.example.org');
+    }
+    const bounces = grantsOf(t, stacks.emailIn.answerRecipients!).filter((g) => g.actions.includes('ses:SendBounce'));
+    expect(JSON.stringify(bounces.flatMap((g) => g.resources))).toMatch(/:identity\/mail\.example\.org"/);
   }, SYNTH_TIMEOUT_MS);
 
   it('lets SES of this account only write under inbound/ of the documents bucket', () => {
@@ -112,5 +122,41 @@ describe('EmailInStack', () => {
     expect(props.Timeout).toBe(RECEIVE_EMAIL_TIMEOUT.toSeconds());
     const actions = grantsOf(s.emailIn, fn).flatMap((g) => g.actions);
     expect(actions).toEqual(expect.arrayContaining(['s3:GetObject', 's3:PutObject', 'dynamodb:PutItem', 'dynamodb:GetItem']));
+  });
+
+  it('answers unknown recipients first: a synchronous Lambda action before the S3 action, allowed SendBounce from the domain only', () => {
+    expect(jobHandlers.answerEmailRecipients).toBe('jobs/answer-email-recipients');
+    const fn = s.stacks.emailIn.answerRecipients!;
+    const fnId = logicalIdOf(fn);
+    const rules = resourcesOf(s.emailIn, 'AWS::SES::ReceiptRule');
+    expect(Object.keys(rules)).toHaveLength(2);
+    type Rule = { Name?: string; Recipients: string[]; ScanEnabled: boolean; Actions: Array<{ LambdaAction?: { FunctionArn: unknown; InvocationType: string }; S3Action?: unknown }> };
+    const [answerId, answer] = Object.entries(rules).find(([, r]) => JSON.stringify(r.Properties.Rule).includes('LambdaAction'))!;
+    const answerRule = answer.Properties.Rule as Rule;
+    expect(answerRule.Recipients).toEqual([EMAIL_IN_DOMAIN]);
+    // Spam and virus scanning on: the function reads the verdicts before it bounces.
+    expect(answerRule.ScanEnabled).toBe(true);
+    expect(answerRule.Actions).toEqual([{ LambdaAction: { FunctionArn: { 'Fn::GetAtt': [fnId, 'Arn'] }, InvocationType: 'RequestResponse' } }]);
+    // The S3 rule comes after it.
+    const store = storeRule(s.emailIn)!;
+    expect(store.Properties.After).toEqual({ Ref: answerId });
+    s.emailIn.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+      Principal: 'ses.amazonaws.com',
+      SourceAccount: Match.anyValue(),
+    });
+    const props = resourcesOf(s.emailIn, 'AWS::Lambda::Function')[fnId]!.Properties;
+    // SES waits at most 30 s for a RequestResponse action.
+    expect(props.Timeout).toBe(ANSWER_RECIPIENTS_TIMEOUT.toSeconds());
+    expect(ANSWER_RECIPIENTS_TIMEOUT.toSeconds()).toBeLessThan(30);
+    const grants = grantsOf(s.emailIn, fn);
+    const actions = grants.flatMap((g) => g.actions);
+    expect(actions).toContain('ses:SendBounce');
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions.filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendBounce']);
+    expect(actions.some((a) => a.startsWith('s3:'))).toBe(false);
+    const bounce = grants.find((g) => g.actions.includes('ses:SendBounce'))!;
+    expect(JSON.stringify(bounce.resources)).toMatch(new RegExp(`:identity/${EMAIL_IN_DOMAIN.replace(/\./g, '\\.')}"`));
   });
 });

@@ -8,6 +8,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import nodemailer from 'nodemailer';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,22 +192,88 @@ describe('email-in', () => {
     expect(email.files.map((f) => f.receipt_id)).toEqual([docs[0]!.receipt_id]);
   }, 240_000);
 
-  it('drops mail to an unknown address: no documents, no email, nothing kept', async () => {
+  it('refuses a mistyped or released Email-in address during the SMTP dialogue with 550, so the sender is told; nothing is kept', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'mailnone');
+    const address = await companyEmail(api, companyId);
+    const released = `old.member.${Date.now().toString(36)}@${EMAIL_IN_DOMAIN}`;
+    await ddb().send(
+      new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...keys.emailIn(released), type: 'EMAILIN', kind: 'released', released_company_id: companyId, address: released } }),
+    );
     await settle();
     const before = await inboundKeys();
-    const raw = await compose({
-      from: 'billing@supplier.example',
-      to: `nobody-here@${EMAIL_IN_DOMAIN}`,
-      subject: 'Lost',
-      text: 'x',
-      attachments: [{ filename: 'a.pdf', content: PDF_A }],
-    });
-    await send([`nobody-here@${EMAIL_IN_DOMAIN}`], raw);
+    const typo = address.replace(/^(.)/, (c) => (c === 'z' ? 'y' : 'z'));
+    for (const to of [typo, released, `nobody-here@${EMAIL_IN_DOMAIN}`]) {
+      const raw = await compose({ from: 'billing@supplier.example', to, subject: 'Lost', text: 'x', attachments: [{ filename: 'a.pdf', content: PDF_A }] });
+      await expect(send([to], raw), to).rejects.toMatchObject({ responseCode: 550, rejected: [to], message: expect.stringContaining('No such Email-in address') });
+    }
+    // A mail to a known and an unknown address: the unknown one refused, the mail taken for the known one.
+    const raw = await compose({ from: 'billing@supplier.example', to: [address, typo], subject: 'Half', text: 'x', attachments: [{ filename: 'a.pdf', content: PDF_A }] });
+    const transport = nodemailer.createTransport({ host: t.stack.smtp.host, port: t.stack.smtp.port, secure: false, ignoreTLS: true });
+    const info = await transport.sendMail({ envelope: { from: 'billing@supplier.example', to: [address, typo] }, raw });
+    expect(info.accepted).toEqual([address]);
+    expect(info.rejected).toEqual([typo]);
     await settle();
-    expect(await inboundKeys()).toEqual(before);
-    expect(await documents(api, companyId)).toHaveLength(0);
+    expect(await inboundKeys()).toHaveLength(before.length + 1);
+    expect((await documents(api, companyId)).map((d) => d.original_file_name)).toEqual(['a.pdf']);
   });
+
+  it('a signature logo shown by cid and re-attached social icons become no document and use none of the quota; no notice', async () => {
+    const { api, companyId, user } = await registeredUser(t.stack, 'mailsig');
+    const address = await companyEmail(api, companyId);
+    const pixels = Buffer.alloc(90 * 75 * 3);
+    for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7919 + ((i * i) % 251)) % 256;
+    const logo = await sharp(pixels, { raw: { width: 90, height: 75, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(logo.length).toBeGreaterThan(16 * 1024);
+    const icon = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3b5998' } }).png().toBuffer();
+    expect(icon.length).toBeLessThan(200);
+    const mailsBefore = t.stack.mail.messages().length;
+    const raw = await compose({
+      from: 'UAB Tiekėjas <billing@supplier.example>',
+      to: address,
+      subject: 'SF-15',
+      text: 'Invoice attached.\n--\nUAB Tiekėjas',
+      html: '<p>Invoice attached.</p><p>--<br><img src="cid:image001.png@01DC2A"> UAB Tiekėjas</p>',
+      attachments: [
+        { filename: 'SF-15.pdf', content: PDF_A, contentType: 'application/pdf' },
+        { filename: 'image001.png', content: logo, contentType: 'image/png', cid: 'image001.png@01DC2A', contentDisposition: 'inline' },
+        { filename: 'facebook.png', content: icon, contentType: 'image/png', contentDisposition: 'attachment' },
+      ],
+    });
+    await send([address], raw);
+    await settle();
+    const docs = await documents(api, companyId);
+    expect(docs.map((d) => [d.original_file_name, d.status])).toEqual([['SF-15.pdf', 'review']]);
+    const companies = (await api.get('/companies')).body as { items: { company_id: string; used_documents: number }[] };
+    expect(companies.items.find((c) => c.company_id === companyId)!.used_documents).toBe(1);
+    const email = (await api.get(`/emails/${docs[0]!.email_id}?company_id=${companyId}`)).body as Email;
+    expect(email.rejected_files).toEqual([]);
+    expect(t.stack.mail.messages().slice(mailsBefore).filter((m) => m.to.includes(user.email))).toHaveLength(0);
+  }, 120_000);
+
+  it('a notice forwarded back by the owner inbox rule as a new FW: message (no Auto-Submitted) sets off no other notice', async () => {
+    const { api, companyId, user } = await registeredUser(t.stack, 'mailfwrule');
+    const address = await companyEmail(api, companyId);
+    const before = t.stack.mail.messages().length;
+    await send([address], await compose({ from: 'x@supplier.example', to: address, subject: 'Hello', messageId: '<fw-loop-start@supplier.example>', text: 'no attachment' }));
+    await settle();
+    const notice = await t.stack.mail.waitFor(user.email, { after: before });
+    // Outlook's "forward to" rule: a new message from the owner, the notice in its body, none of its headers.
+    let subject = notice.subject;
+    for (let round = 1; round <= 2; round++) {
+      subject = `FW: ${subject}`;
+      const forward = await compose({
+        from: user.email,
+        to: address,
+        subject,
+        text: `\n\n________________________________\nFrom: ${notice.from}\nSubject: ${notice.subject}\n\n${notice.text}`,
+        html: `<div><br></div><hr><div><b>From:</b> ${notice.from}</div>${notice.html}`,
+      });
+      await send([address], forward);
+      await settle();
+    }
+    expect(t.stack.mail.messages().slice(before).filter((m) => m.to.includes(user.email))).toHaveLength(1);
+    expect(notice.headers).toContainEqual({ key: 'x-receipts-notice', value: 'not-taken' });
+  }, 120_000);
 
   it('refuses recipients of other domains at the SMTP level', async () => {
     const raw = await compose({ from: 'a@b.example', to: 'someone@example.com', subject: 'relay', text: 'x' });
@@ -279,6 +346,26 @@ describe('email-in', () => {
     const recorded = await api.get(`/emails/${emailIdOf(await parseMail(forwarded), companyId)}?company_id=${companyId}`);
     expect(recorded.status).toBe(200);
     expect(recorded.body).toMatchObject({ subject: 'No document was taken from your mail: Hello', state: 'done', files: [] });
+  }, 120_000);
+
+  it('sends at most NOTICES_PER_HOUR notices an hour for one Email-in address, counted in the table; every mail is still recorded', async () => {
+    const { api, companyId, user } = await registeredUser(t.stack, 'mailcap');
+    const address = await companyEmail(api, companyId);
+    const { emailIdOf, NOTICES_PER_HOUR } = await import('../../lambdas/core/email-in/receive');
+    const { parseMail } = await import('../../lambdas/core/email-in/mime');
+    const before = t.stack.mail.messages().length;
+    const raws: Buffer[] = [];
+    for (let i = 0; i <= NOTICES_PER_HOUR; i++) {
+      raws.push(await compose({ from: `person${i}@supplier.example`, to: address, subject: `Note ${i}`, messageId: `<cap-${i}@supplier.example>`, text: 'no attachment' }));
+      await send([address], raws[i]!);
+    }
+    await settle();
+    await t.stack.mail.waitFor(user.email, { after: before + NOTICES_PER_HOUR - 1 });
+    expect(t.stack.mail.messages().slice(before).filter((m) => m.to.includes(user.email))).toHaveLength(NOTICES_PER_HOUR);
+    for (const raw of raws) {
+      const recorded = await api.get(`/emails/${emailIdOf(await parseMail(raw), companyId)}?company_id=${companyId}`);
+      expect(recorded.status).toBe(200);
+    }
   }, 120_000);
 
   it('the email panel lists the documents of the message that still exist: a deleted one leaves it; another company sees no email', async () => {

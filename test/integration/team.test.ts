@@ -365,7 +365,7 @@ describe('team and invitations through the local API', () => {
     expect(taken.status).toBe(409);
     expect(taken.body).toMatchObject({ details: [{ path: ['email_prefix'], message: 'This Email-in address is already taken' }] });
 
-    // Suppliers still mailing the old address: not taken, by nobody (as an unknown address).
+    // Suppliers still mailing the old address: refused during the SMTP dialogue (550), as an unknown address.
     const transport = nodemailer.createTransport({ host: t.stack.smtp.host, port: t.stack.smtp.port, secure: false, ignoreTLS: true });
     const raw = await new MailComposer({
       from: 'billing@supplier.example',
@@ -376,7 +376,7 @@ describe('team and invitations through the local API', () => {
     })
       .compile()
       .build();
-    await transport.sendMail({ envelope: { from: 'billing@supplier.example', to: [`${base}${domain}`] }, raw });
+    await expect(transport.sendMail({ envelope: { from: 'billing@supplier.example', to: [`${base}${domain}`] }, raw })).rejects.toMatchObject({ responseCode: 550 });
     transport.close();
     await t.stack.emailJobs.idle();
     await t.stack.jobs.idle();

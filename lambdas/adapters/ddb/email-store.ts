@@ -1,7 +1,8 @@
-/** Email-in in the single table: address claims (E1) and email records (E2–E4), docs/data-model.md. */
+/** Email-in in the single table: address claims (E1), email records (E2–E4) and notice counts (E7), docs/data-model.md. */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EmailStore } from '../../core/email-in/ports';
 import type { EmailInClaim, EmailRecord } from '../../core/email-in/types';
+import { TTL_ATTRIBUTE } from '../../../shared/table';
 import { ddb } from './client';
 import { keys } from './keys';
 import { stripKeys, tableName, writeIf } from './table-ops';
@@ -42,6 +43,20 @@ export const ddbEmailStore: EmailStore = {
         ConditionExpression: '#state = :receiving',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':done': 'done', ':files': files, ':receiving': 'receiving' },
+      }),
+    );
+  },
+
+  async countNotice(address, hour, max, expiresAt) {
+    return writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.emailInNotices(address, hour),
+        // Counted by the table: of notices sent at once, only `max` get through (no read-then-write).
+        UpdateExpression: 'ADD sent :one SET #type = :type, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(sent) OR sent < :max',
+        ExpressionAttributeNames: { '#type': 'type', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':one': 1, ':max': max, ':type': 'EMAIL_NOTICES', ':ttl': expiresAt },
       }),
     );
   },

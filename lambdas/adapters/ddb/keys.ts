@@ -18,6 +18,7 @@ export const keys = {
   }),
   companyUsage: (companyId: string, month: string) => ({ pk: `COMPANY#${companyId}`, sk: `USAGE#${month}` }),
   emailIn: (address: string) => ({ pk: `EMAILIN#${address.toLowerCase()}`, sk: 'EMAILIN' }),
+  emailInNotices: (address: string, hour: string) => ({ pk: `NOTICES#${address.toLowerCase()}`, sk: hour }),
   connection: (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'META' }),
   connectionItems: (connectionId: string) => ({ pk: `CONN#${connectionId}` }),
   connectionSubscription: (connectionId: string, companyId: string) => ({

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
 import PostalMime, { type Address, type Attachment, type Email } from 'postal-mime';
 // The WHATWG list of named character references (with the legacy forms without ';'), as postal-mime (pinned, a
 // dependency already) ships it; its package exports only the parser, so the table is read from its file.
@@ -13,9 +14,25 @@ import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH, EMAIL_TEXT_MAX } from '
 import type { EmailAuthView } from '../../../shared/schemas/emails';
 import { checkContent, EXTENSIONS, extensionOf, type FileKind } from '../documents/files';
 import { mailAuth, type MailHeader } from './auth';
+import { NOTICE_MARKER_HEADER, NOTICE_MARKER_REFERENCE } from './notice';
 import { isOutlookItem, outlookItemParts, type OutlookPart } from './outlook-item';
 
-/** Inline images smaller than this are signature logos and tracking pixels, not documents: left out silently. */
+/**
+ * Images that are part of the mail's design, not documents, are left out silently (not listed as refused): the
+ * signature's logo and social icons, banners, tracking pixels. Decided by what the image is, never by its name:
+ * - too small to be read: a side shorter than DOCUMENT_IMAGE_MIN_SIDE pixels (the recogniser's own floor,
+ *   lambdas/jobs/lib/renderer.ts MIN_IMAGE_SIDE, 'Resolution of the image is too low to be processed'), inline or
+ *   attached;
+ * - shown in the body by the HTML's `cid:` and smaller than a photo (BODY_IMAGE_PHOTO_*): a logo or a banner; a
+ *   photo of a receipt pasted into the body stays a document;
+ * - an inline image whose size its header does not tell, under INLINE_IMAGE_MIN_BYTES.
+ */
+export const DOCUMENT_IMAGE_MIN_SIDE = 64;
+/** An image the body shows by `cid:` is a document when it has at least this many pixels (a 640×480 photo)… */
+export const BODY_IMAGE_PHOTO_MIN_PIXELS = 300_000;
+/** …and a short side of at least this many (a long banner of many pixels is still a banner). */
+export const BODY_IMAGE_PHOTO_MIN_SIDE = 300;
+/** Inline images whose pixel size is unknown and smaller than this are logos and tracking pixels, not documents. */
 export const INLINE_IMAGE_MIN_BYTES = 8 * 1024;
 export const WINMAIL_MESSAGE = 'winmail.dat (Outlook rich text) is not supported: ask the sender to send the files as ordinary attachments';
 export const TOO_MANY_MESSAGE = `Only the first ${EMAIL_MAX_ATTACHMENTS} attachments of a message become documents`;
@@ -55,7 +72,9 @@ export interface ParsedMail {
   /**
    * Why the message was sent by a machine rather than a person (RFC 3834 Auto-Submitted other than `no`,
    * Precedence bulk/junk/list, a delivery report: multipart/report, MAILER-DAEMON or the empty Return-Path of the
-   * receiving server), or null. Such a message is recorded but never answered with a notice.
+   * receiving server; a mail an Exchange mailbox rule sent; a mail carrying a notice's marker in its headers, its
+   * text or a message attached to it), or null. Such a message is recorded but never answered with a notice; a
+   * delivery report also takes nothing.
    */
   automatic: string | null;
   /** sha256 of what the message says (subject, sender, text, attachments): with the Message-ID, what "the same mail" means. */
@@ -89,18 +108,50 @@ function envelopeHints(headers: MailHeader[]): string[] {
   return out;
 }
 
+/**
+ * Why the message is a delivery report (a bounce): multipart/report, MAILER-DAEMON, or the empty Return-Path of the
+ * null sender (the topmost Return-Path is the receiving server's). Nothing of it becomes a document: the message it
+ * returns is the sender's own (often a spammer's, who used an Email-in address as the sender), not the company's.
+ */
+function deliveryReportOf(headers: MailHeader[], fromAddress: string): string | null {
+  const first = (key: string) => headers.find((h) => h.key === key)?.value.trim() ?? '';
+  if (/^multipart\/report\b/i.test(first('content-type'))) return 'a delivery report (multipart/report)';
+  if (/^mailer-daemon@/i.test(fromAddress)) return 'a delivery report (MAILER-DAEMON)';
+  if (/^<\s*>$/.test(first('return-path'))) return 'a delivery report (empty Return-Path)';
+  return null;
+}
+
+/**
+ * A message sent by an Exchange/Outlook mailbox rule ("forward to", "redirect to"): a new message without
+ * Auto-Submitted, so the notice it carries back would be answered again and again. Exchange marks it with
+ * X-MS-Exchange-Inbox-Rules-Loop (the mailbox whose rule sent it), X-MS-Exchange-Generated-Message-Source
+ * "Mailbox Rules Agent" or X-MS-Exchange-Organization-AutoForwarded: true.
+ */
+function mailboxRuleOf(headers: MailHeader[]): string | null {
+  const has = (key: string, test: (value: string) => boolean) => headers.some((h) => h.key === key && test(h.value.trim()));
+  if (has('x-ms-exchange-inbox-rules-loop', () => true)) return 'forwarded by a mailbox rule (X-MS-Exchange-Inbox-Rules-Loop)';
+  if (has('x-ms-exchange-generated-message-source', (v) => /mailbox rules agent/i.test(v))) return 'sent by a mailbox rule (Mailbox Rules Agent)';
+  if (has('x-ms-exchange-organization-autoforwarded', (v) => /^true$/i.test(v))) return 'forwarded by a mailbox rule (AutoForwarded)';
+  return null;
+}
+
+const NOTICE_MARKED = 'a notice of this product (its marker)';
+
+function carriesNoticeMarker(headers: { key: string }[], ...texts: (string | undefined)[]): boolean {
+  const header = NOTICE_MARKER_HEADER.toLowerCase();
+  return headers.some((h) => h.key === header) || texts.some((t) => !!t && t.includes(NOTICE_MARKER_REFERENCE));
+}
+
 /** Why the message is automatic (see ParsedMail.automatic), from its own headers and the receiving server's. */
 function automaticOf(headers: MailHeader[], fromAddress: string): string | null {
   const first = (key: string) => headers.find((h) => h.key === key)?.value.trim() ?? '';
+  const report = deliveryReportOf(headers, fromAddress);
+  if (report) return report;
   const submitted = headers.map((h) => (h.key === 'auto-submitted' ? h.value.split(';')[0]!.trim().toLowerCase() : '')).find((v) => v && v !== 'no');
   if (submitted) return `Auto-Submitted: ${submitted}`;
   const precedence = first('precedence').toLowerCase();
   if (['bulk', 'junk', 'list'].includes(precedence)) return `Precedence: ${precedence}`;
-  if (/^multipart\/report\b/i.test(first('content-type'))) return 'a delivery report (multipart/report)';
-  if (/^mailer-daemon@/i.test(fromAddress)) return 'a delivery report (MAILER-DAEMON)';
-  // The topmost Return-Path is the receiving server's: an empty one is the null sender of delivery reports.
-  if (/^<\s*>$/.test(first('return-path'))) return 'a delivery report (empty Return-Path)';
-  return null;
+  return mailboxRuleOf(headers) ?? (carriesNoticeMarker(headers) ? NOTICE_MARKED : null);
 }
 
 function receivedAt(headers: MailHeader[], date: string | undefined): string | null {
@@ -156,11 +207,15 @@ function isForwarded(part: Attachment): boolean {
 }
 
 function cleanName(name: string | null): string {
-  // No folders, no control characters; several dots and non-ASCII letters stay as written.
+  // A MIME file name has no folders: a slash or backslash is part of the name (an invoice series 'AB-2026/015')
+  // and becomes '-'; empty, '.' and '..' pieces are dropped, so no path survives. No control characters; several
+  // dots and non-ASCII letters stay as written.
   return (name ?? '')
-    .split(/[\\/]/)
-    .pop()!
     .replace(/[\u0000-\u001f\u007f]/g, '')
+    .split(/[\\/]/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece && piece !== '.' && piece !== '..')
+    .join('-')
     .trim();
 }
 
@@ -196,6 +251,8 @@ interface Collected {
   attachments: MailAttachment[];
   rejected: RejectedPart[];
   skipped: number;
+  /** A message attached to the mail carries the notice's marker (a notice forwarded as an attachment). */
+  noticeMarker: boolean;
 }
 
 async function parse(raw: Uint8Array | string): Promise<Email> {
@@ -217,24 +274,65 @@ interface MailPart {
   /** A message of its own: a forwarded `.eml` (message/rfc822) or an item an Outlook item embeds. */
   forwarded: boolean;
   winmail: boolean;
+  /** Shown in the body of its message by the HTML's `cid:` (a signature logo, a banner, a pasted photo). */
+  shownInBody: boolean;
 }
 
-function mimePart(part: Attachment): MailPart {
+/** The Content-IDs the HTML body shows (`src="cid:…"`), lower case, without angle brackets. */
+function shownContentIds(html: string | undefined): Set<string> {
+  const ids = new Set<string>();
+  for (const m of (html ?? '').matchAll(/cid:([^"'\s)>]+)/gi)) {
+    let id = m[1]!;
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // kept as written
+    }
+    ids.add(id.replace(/^<|>$/g, '').toLowerCase());
+  }
+  return ids;
+}
+
+function mimePart(part: Attachment, shown: Set<string>): MailPart {
+  const contentId = (part.contentId ?? '').trim().replace(/^<|>$/g, '').toLowerCase();
   return {
     filename: part.filename,
     bytes: new Uint8Array(part.content as ArrayBuffer),
     inline: part.disposition === 'inline' || part.related === true || (!part.disposition && !part.filename),
     forwarded: isForwarded(part),
     winmail: isWinmail(part),
+    shownInBody: !!contentId && shown.has(contentId),
   };
 }
 
 function outlookPart(part: OutlookPart): MailPart {
-  return { filename: part.filename, bytes: part.bytes, inline: part.inline, forwarded: part.embedded, winmail: false };
+  return { filename: part.filename, bytes: part.bytes, inline: part.inline, forwarded: part.embedded, winmail: false, shownInBody: part.shownInBody };
+}
+
+function mimeParts(email: Email): MailPart[] {
+  const shown = shownContentIds(email.html);
+  return email.attachments.map((part) => mimePart(part, shown));
 }
 
 async function collect(email: Email, depth: number, out: Collected, virus: boolean): Promise<void> {
-  for (const part of email.attachments) await collectPart(mimePart(part), depth, out, virus);
+  for (const part of mimeParts(email)) await collectPart(part, depth, out, virus);
+}
+
+/** Whether an image part is part of the mail's design rather than a document (see DOCUMENT_IMAGE_MIN_SIDE). */
+function isDesignImage(part: MailPart, detected: { ext: string; mime: string } | undefined): boolean {
+  if (!detected?.mime.startsWith('image/')) return false;
+  let size: { width: number; height: number } | undefined;
+  try {
+    const { width, height } = imageSize(part.bytes);
+    if (width > 0 && height > 0) size = { width, height };
+  } catch {
+    size = undefined;
+  }
+  if (!size) return part.inline && part.bytes.length < INLINE_IMAGE_MIN_BYTES;
+  const short = Math.min(size.width, size.height);
+  if (short < DOCUMENT_IMAGE_MIN_SIDE) return true;
+  if (part.shownInBody) return size.width * size.height < BODY_IMAGE_PHOTO_MIN_PIXELS || short < BODY_IMAGE_PHOTO_MIN_SIDE;
+  return false;
 }
 
 /**
@@ -248,7 +346,12 @@ async function openMessage(part: MailPart, shownName: string, outlook: boolean, 
   }
   let inner: MailPart[];
   try {
-    inner = outlook ? outlookItemParts(part.bytes).map(outlookPart) : (await parse(part.bytes)).attachments.map(mimePart);
+    if (outlook) inner = outlookItemParts(part.bytes).map(outlookPart);
+    else {
+      const email = await parse(part.bytes);
+      if (carriesNoticeMarker(email.headers, email.text, email.html)) out.noticeMarker = true;
+      inner = mimeParts(email);
+    }
   } catch {
     out.rejected.push({ original_file_name: shownName, reason: UNREADABLE_MESSAGE });
     return;
@@ -271,7 +374,7 @@ async function collectPart(part: MailPart, depth: number, out: Collected, virus:
     return;
   }
   const detected = bytes.length ? await fileTypeFromBuffer(bytes) : undefined;
-  if (part.inline && detected && (detected.ext === 'jpg' || detected.ext === 'png' || detected.ext === 'gif') && bytes.length < INLINE_IMAGE_MIN_BYTES) {
+  if (isDesignImage(part, detected)) {
     out.skipped += 1;
     return;
   }
@@ -329,9 +432,13 @@ export function listedRejected(rejected: RejectedPart[]): RejectedPart[] {
 export async function parseMail(raw: Uint8Array | string): Promise<ParsedMail> {
   const email = await parse(raw);
   const head = envelope(email);
-  const out: Collected = { attachments: [], rejected: [], skipped: 0 };
-  await collect(email, 0, out, head.auth.virus === 'fail');
-  const mail = { ...head, text: bodyText(email), attachments: out.attachments, rejected: listedRejected(out.rejected) };
+  const out: Collected = { attachments: [], rejected: [], skipped: 0, noticeMarker: false };
+  // A delivery report takes nothing: the message it returns (message/rfc822, text/rfc822-headers) is not opened,
+  // its status part is not listed as refused. The report is recorded with its text.
+  if (!deliveryReportOf(email.headers, head.from_address)) await collect(email, 0, out, head.auth.virus === 'fail');
+  const marked = out.noticeMarker || carriesNoticeMarker([], email.text, email.html);
+  const automatic = head.automatic ?? (marked ? NOTICE_MARKED : null);
+  const mail = { ...head, automatic, text: bodyText(email), attachments: out.attachments, rejected: listedRejected(out.rejected) };
   return { ...mail, content_hash: contentHash(mail) };
 }
 

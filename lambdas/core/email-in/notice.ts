@@ -18,8 +18,18 @@ export interface TakenFiles {
   overQuota: string[];
 }
 
-/** The header field of every notice: sent by a machine, not to be answered automatically. */
-export const NOTICE_HEADERS: Readonly<Record<string, string>> = { 'Auto-Submitted': 'auto-generated' };
+/**
+ * The marker of every notice, so that a notice coming back to an Email-in address is never answered by another one:
+ * a header (kept by a redirect) and a line of the body (kept by a forward, which is a new message without the
+ * notice's headers: an Outlook/Exchange rule "forward to", or a person's FW:). mime.ts looks for both, also in a
+ * message attached to the mail. The line's reference is one word, so that a forward that rewraps the text keeps it.
+ */
+export const NOTICE_MARKER_HEADER = 'X-Receipts-Notice';
+export const NOTICE_MARKER_REFERENCE = 'RECEIPTS-EMAIL-IN-NOTICE';
+export const NOTICE_MARKER_LINE = `Notice reference: ${NOTICE_MARKER_REFERENCE} (mail carrying this line is never answered by another notice).`;
+
+/** The header fields of every notice: sent by a machine, not to be answered automatically; the marker. */
+export const NOTICE_HEADERS: Readonly<Record<string, string>> = { 'Auto-Submitted': 'auto-generated', [NOTICE_MARKER_HEADER]: 'not-taken' };
 
 /** Why nothing was taken from a mail without attachments. */
 export const NO_ATTACHMENT = 'It had no attachment: documents are taken from attached PDF, JPEG and PNG files and office documents.';
@@ -66,6 +76,8 @@ export function notTakenNotice(
     ...(warning ? ['', warning] : []),
     '',
     'You get this notice because you own this Email-in address. The mail is kept with the company.',
+    '',
+    NOTICE_MARKER_LINE,
   ];
   const html = [
     `<p>Hello ${escapeHtml(owner.name)},</p>`,
@@ -75,6 +87,7 @@ export function notTakenNotice(
     documents === 0 && reasons.length === 0 && !warning ? `<p>${escapeHtml(NO_ATTACHMENT)}</p>` : '',
     warning ? `<p>${escapeHtml(warning)}</p>` : '',
     '<p>You get this notice because you own this Email-in address. The mail is kept with the company.</p>',
+    `<p>${escapeHtml(NOTICE_MARKER_LINE)}</p>`,
   ]
     .filter(Boolean)
     .join('\n');

@@ -20,6 +20,8 @@ export interface OutlookPart {
   embedded: boolean;
   /** Hidden, or referred to by the body's HTML (a signature logo), as a MIME part with disposition inline. */
   inline: boolean;
+  /** It has a Content-ID (PidTagAttachContentId): the body's HTML shows it by `cid:`, as a MIME part shown in the body. */
+  shownInBody: boolean;
 }
 
 function isCompoundFile(bytes: Uint8Array): boolean {
@@ -58,6 +60,7 @@ export function outlookItemParts(bytes: Uint8Array): OutlookPart[] {
       bytes: content,
       embedded,
       inline: attachment.attachmentHidden === true || Boolean(attachment.pidContentId),
+      shownInBody: Boolean(attachment.pidContentId),
     };
   });
 }

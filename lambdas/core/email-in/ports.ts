@@ -12,4 +12,10 @@ export interface EmailStore {
    * the record, false when it was done already (another delivery of the same message finished it).
    */
   finish(emailId: string, files: EmailRecord['files']): Promise<boolean>;
+  /**
+   * Counts one notice to the owner of the address in the hour (`YYYY-MM-DDTHH`, UTC), conditionally (E7): true when
+   * fewer than `max` were counted in that hour, false (nothing counted) when `max` were. `expiresAt` (epoch
+   * seconds): when the count may be removed.
+   */
+  countNotice(address: string, hour: string, max: number, expiresAt: number): Promise<boolean>;
 }

@@ -40,6 +40,14 @@ export interface EmailInDeps {
   log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
 }
 
+/**
+ * Notices one Email-in address may set off in an hour (counted in the table, E7): a backstop for a notice loop no
+ * marker stops (a forwarding set-up that strips both the headers and the text); the other mails are recorded only.
+ */
+export const NOTICES_PER_HOUR = 5;
+/** How long an hour's notice count is kept (the table's ttl removes it). */
+const NOTICE_COUNT_LIFETIME_SECONDS = 2 * 24 * 3600;
+
 export const TOO_LARGE_MESSAGE = `The message is larger than ${EMAIL_MAX_BYTES / 1024 / 1024} MB: nothing of it was taken`;
 export const UNREADABLE_MAIL = 'The message could not be read: nothing of it was taken';
 /** Shown on the upload of an attachment: who and what it came from. */
@@ -55,6 +63,16 @@ interface Target {
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * Whether mail to the recipient is taken: an address of an accepted domain with a claim (E1), the look-up the job
+ * routes by. The local SMTP server refuses other recipients with 550 during the SMTP dialogue, so the sender's own
+ * server tells the sender; a released address is no claim, so it is refused too.
+ */
+export async function isKnownRecipient(deps: Pick<EmailInDeps, 'emails' | 'domains'>, recipient: string): Promise<boolean> {
+  const [address] = inAddresses([recipient], deps.domains);
+  return !!address && !!(await deps.emails.claim(address.address));
 }
 
 /**
@@ -201,8 +219,9 @@ function automaticReason(deps: Pick<EmailInDeps, 'mailFrom'>, mail: ParsedMail):
  * Tells the address's owner what of the mail was not taken or is over the quota (nothing is sent when all of it
  * is being read). Sent by the one run that finished the record; a failure to send is logged and does not fail the
  * mail, whose documents exist already (a run that dies between the two sends no notice: the next delivery finds
- * the mail done). An automatic mail gets no notice: a notice answering an auto-reply, a delivery report or a
- * notice forwarded back to the address could set off another one, forever.
+ * the mail done). An automatic mail gets no notice: a notice answering an auto-reply, a delivery report, a mail
+ * a mailbox rule sent or a notice forwarded back to the address (its marker) could set off another one, forever;
+ * and at most NOTICES_PER_HOUR notices go out an hour for one address, whatever comes in.
  */
 async function sendNotice(
   deps: EmailInDeps,
@@ -217,6 +236,12 @@ async function sendNotice(
   const automatic = automaticReason(deps, mail);
   if (automatic) {
     deps.log.info('no notice for an automatic mail', { email_id: record.email_id, automatic });
+    return;
+  }
+  const now = deps.clock.now();
+  const expiresAt = Math.floor(now.getTime() / 1000) + NOTICE_COUNT_LIFETIME_SECONDS;
+  if (!(await deps.emails.countNotice(record.address, now.toISOString().slice(0, 13), NOTICES_PER_HOUR, expiresAt))) {
+    deps.log.warn('no notice: the notices of the hour for this address are used up', { email_id: record.email_id, address: record.address, max: NOTICES_PER_HOUR });
     return;
   }
   try {

@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH } from '../../../shared/constants';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import {
+  DOCUMENT_IMAGE_MIN_SIDE,
   documentName,
   htmlToText,
+  INLINE_IMAGE_MIN_BYTES,
   parseMail,
   parseMailHeaders,
   REJECTED_LISTED_MAX,
@@ -17,6 +19,7 @@ import {
   UNREADABLE_MESSAGE as FORWARD_UNREADABLE_MESSAGE,
   WINMAIL_MESSAGE,
 } from '../../../lambdas/core/email-in/mime';
+import { NOTICE_MARKER_HEADER, NOTICE_MARKER_LINE } from '../../../lambdas/core/email-in/notice';
 import { outlookMsg, type OutlookItem } from '../../support/outlook-msg';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -190,7 +193,6 @@ describe('documentName', () => {
   it('keeps names that fit their bytes and fixes or makes up the others', () => {
     expect(documentName('Invoice 2026.03.01.PDF', 'pdf', 1)).toBe('Invoice 2026.03.01.PDF');
     expect(documentName('invoice.dat', 'pdf', 1)).toBe('invoice.dat.pdf');
-    expect(documentName('../../etc/receipt.jpeg', 'jpg', 1)).toBe('receipt.jpeg');
     expect(documentName(null, 'png', 3)).toBe('attachment-3.png');
     expect(documentName('report.docx', 'zip', 1)).toBe('report.docx');
   });
@@ -254,5 +256,139 @@ describe('parseMail of a long attachment name', () => {
     const mail = await parseMail(await compose({ attachments: [{ filename: `${long}.xlsx`, content: xlsx }] }));
     expect(mail.rejected).toEqual([]);
     expect(mail.attachments.map((a) => a.original_file_name)).toEqual([`${long}.xlsx`]);
+  });
+});
+
+/** A PNG of random pixels: it compresses badly, so a small logo still weighs tens of KB, as real ones do. */
+async function noisePng(width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7919 + ((i * i) % 251)) % 256;
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+}
+
+describe('parseMail: images that are part of the mail, not documents', () => {
+  it('leaves out a signature logo shown by cid and icons too small to be read, inline or attached; a photo shown by cid stays', async () => {
+    const logo = await noisePng(90, 75);
+    expect(logo.length).toBeGreaterThan(INLINE_IMAGE_MIN_BYTES);
+    const icon = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3b5998' } }).png().toBuffer();
+    const photo = await sharp({ create: { width: 600, height: 800, channels: 3, background: '#f0f0f0' } }).jpeg().toBuffer();
+    const raw = await compose({
+      html: '<p>Invoice attached.</p><img src="cid:image001.png@01DA"><img src="cid:fb"><img src="cid:photo">',
+      attachments: [
+        { filename: 'SF-15.pdf', content: PDF },
+        { filename: 'image001.png', content: logo, cid: 'image001.png@01DA', contentDisposition: 'inline' },
+        { filename: 'facebook.png', content: icon, cid: 'fb', contentDisposition: 'inline' },
+        { filename: 'photo.jpg', content: photo, cid: 'photo', contentDisposition: 'inline' },
+        // A client that re-attaches the signature images (forward, plain-text mail): attachment disposition.
+        { filename: 'image002.png', content: icon, contentDisposition: 'attachment' },
+        { filename: 'linkedin.png', content: icon },
+      ],
+    });
+    const mail = await parseMail(raw);
+    expect(mail.attachments.map((a) => a.original_file_name)).toEqual(['photo.jpg', 'SF-15.pdf']);
+    // Left out, not refused: nothing about them in the record or the notice.
+    expect(mail.rejected).toEqual([]);
+  });
+
+  it('keeps an attached image of a readable size that the body does not show, and the same logo attached to a mail without HTML', async () => {
+    const logo = await noisePng(90, 75);
+    const raw = await compose({ attachments: [{ filename: 'receipt-crop.png', content: logo }] });
+    expect((await parseMail(raw)).attachments.map((a) => a.original_file_name)).toEqual(['receipt-crop.png']);
+  });
+
+  it('uses the shortest side the recogniser reads as its floor', async () => {
+    const { MIN_IMAGE_SIDE } = await import('../../../lambdas/jobs/lib/renderer');
+    expect(DOCUMENT_IMAGE_MIN_SIDE).toBe(MIN_IMAGE_SIDE);
+    const edge = await sharp({ create: { width: MIN_IMAGE_SIDE, height: 200, channels: 3, background: '#000' } }).png().toBuffer();
+    const below = await sharp({ create: { width: MIN_IMAGE_SIDE - 1, height: 200, channels: 3, background: '#000' } }).png().toBuffer();
+    const raw = await compose({ attachments: [{ filename: 'edge.png', content: edge }, { filename: 'below.png', content: below }] });
+    expect((await parseMail(raw)).attachments.map((a) => a.original_file_name)).toEqual(['edge.png']);
+  });
+});
+
+describe('parseMail: delivery reports and automatic forwards', () => {
+  const bounce = async (original: Buffer) =>
+    Buffer.from(
+      [
+        'From: Mail Delivery Subsystem <mailer-daemon@mx.example.com>',
+        'To: acme@in.receipts.local',
+        'Subject: Undelivered Mail Returned to Sender',
+        'Auto-Submitted: auto-replied',
+        'Message-ID: <dsn-1@mx.example.com>',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="R"',
+        '',
+        '--R',
+        'Content-Type: text/plain',
+        '',
+        'Your message could not be delivered.',
+        '--R',
+        'Content-Type: message/delivery-status',
+        '',
+        'Reporting-MTA: dns; mx.example.com',
+        '',
+        'Final-Recipient: rfc822; someone@elsewhere.example',
+        'Action: failed',
+        'Status: 5.1.1',
+        '',
+        '--R',
+        'Content-Type: message/rfc822',
+        '',
+        original.toString('latin1'),
+        '--R--',
+        '',
+      ].join('\r\n'),
+      'latin1',
+    );
+
+  it('takes nothing from the message a delivery report returns, and lists none of its parts', async () => {
+    const original = await compose({ from: 'acme@in.receipts.local', to: 'someone@elsewhere.example', subject: 'Invoice', attachments: [{ filename: 'SF-99.pdf', content: PDF }] });
+    const mail = await parseMail(await bounce(original));
+    expect(mail.automatic).not.toBeNull();
+    expect(mail.attachments).toEqual([]);
+    expect(mail.rejected).toEqual([]);
+    expect(mail.text).toBe('Your message could not be delivered.');
+  });
+
+  it('treats a mail sent by an Exchange mailbox rule as automatic', async () => {
+    const ruleHeaders: Record<string, string>[] = [
+      { 'X-MS-Exchange-Inbox-Rules-Loop': 'owner@client.example' },
+      { 'X-MS-Exchange-Generated-Message-Source': 'Mailbox Rules Agent' },
+      { 'X-MS-Exchange-Organization-AutoForwarded': 'true' },
+    ];
+    for (const headers of ruleHeaders) {
+      const mail = await parseMail(await compose({ subject: 'FW: Invoice', headers, attachments: [{ filename: 'a.pdf', content: PDF }] }));
+      expect(mail.automatic, JSON.stringify(headers)).toMatch(/mailbox rule/);
+      // Still a mail to take documents from: only the notice is withheld.
+      expect(mail.attachments.map((a) => a.original_file_name)).toEqual(['a.pdf']);
+    }
+    expect((await parseMail(await compose({ headers: { 'X-MS-Exchange-Organization-AutoForwarded': 'false' } }))).automatic).toBeNull();
+  });
+
+  it('treats a mail that carries the notice marker as automatic: in its headers, its text, its HTML or a message attached to it', async () => {
+    const marked = [
+      await compose({ headers: { [NOTICE_MARKER_HEADER]: 'not-taken' } }),
+      await compose({ subject: 'FW: No document was taken from your mail: Hello', text: `From: Receipts\n> Hello Ona,\n> ${NOTICE_MARKER_LINE}\n` }),
+      await compose({ text: undefined, html: `<div>FW:</div><blockquote><p>Hello</p><p>${NOTICE_MARKER_LINE}</p></blockquote>` }),
+      await compose({
+        subject: 'FW: notice',
+        text: 'see attached',
+        attachments: [{ filename: 'notice.eml', contentType: 'message/rfc822', content: await compose({ text: `Hello\n${NOTICE_MARKER_LINE}` }) }],
+      }),
+    ];
+    for (const [i, raw] of marked.entries()) expect((await parseMail(raw)).automatic, `case ${i}`).toMatch(/notice/);
+    expect((await parseMail(await compose({ text: 'An ordinary mail about notices.' }))).automatic).toBeNull();
+  });
+});
+
+describe('documentName: a slash is part of the name', () => {
+  it('keeps the text on both sides of a slash or backslash, and no folder or dot segment survives', async () => {
+    expect(documentName('PVM SF AB-2026/015.pdf', 'pdf', 1)).toBe('PVM SF AB-2026-015.pdf');
+    expect(documentName('Sąskaita 2026\\03\\15.pdf', 'pdf', 1)).toBe('Sąskaita 2026-03-15.pdf');
+    expect(documentName('../../etc/receipt.jpeg', 'jpg', 1)).toBe('etc-receipt.jpeg');
+    expect(documentName('..', 'pdf', 2)).toBe('attachment-2.pdf');
+    expect(documentName('/', 'pdf', 3)).toBe('attachment-3.pdf');
+    const mail = await parseMail(await compose({ attachments: [{ filename: 'PVM SF AB-2026/015.pdf', content: PDF }] }));
+    expect(mail.attachments.map((a) => a.original_file_name)).toEqual(['PVM SF AB-2026-015.pdf']);
   });
 });

@@ -7,19 +7,29 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { EmailStore } from '../../../lambdas/core/email-in/ports';
-import { NO_ATTACHMENT } from '../../../lambdas/core/email-in/notice';
+import { NO_ATTACHMENT, NOTICE_MARKER_LINE } from '../../../lambdas/core/email-in/notice';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
-import { receiveInbound, UNREADABLE_MAIL, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
+import { isKnownRecipient, NOTICES_PER_HOUR, receiveInbound, UNREADABLE_MAIL, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
 import type { EmailInClaim, EmailRecord } from '../../../lambdas/core/email-in/types';
 import type { OutgoingMail } from '../../../lambdas/core/team/types';
 import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
-function memoryEmails(claims: EmailInClaim[]): EmailStore & { records: Map<string, EmailRecord> } {
+function memoryEmails(claims: EmailInClaim[]): EmailStore & { records: Map<string, EmailRecord>; notices: Map<string, number> } {
   const records = new Map<string, EmailRecord>();
+  const notices = new Map<string, number>();
   return {
     records,
+    notices,
+    // Conditional, as the table's: counted only while below the limit.
+    countNotice: async (address, hour, max) => {
+      const key = `${address}#${hour}`;
+      const n = notices.get(key) ?? 0;
+      if (n >= max) return false;
+      notices.set(key, n + 1);
+      return true;
+    },
     claim: async (address) => claims.find((c) => c.address === address),
     get: async (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
     create: async (r) => {
@@ -291,7 +301,7 @@ describe('receiveInbound', () => {
     await files.put('inbound/0', await mail(company.email, []), 'message/rfc822');
     await receiveInbound(deps, 'inbound/0');
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.headers).toEqual({ 'Auto-Submitted': 'auto-generated' });
+    expect(sent[0]!.headers).toEqual({ 'Auto-Submitted': 'auto-generated', 'X-Receipts-Notice': 'not-taken' });
     // The owner's mailbox forwards everything to the Email-in address (headers kept, as a forwarding rule does).
     for (let i = 1; i <= 3; i++) {
       const notice = sent[sent.length - 1]!;
@@ -312,5 +322,83 @@ describe('receiveInbound', () => {
     expect(emails.records.size).toBe(0);
     expect(await files.head('inbound/m1')).toBeUndefined();
     expect(logs).toContain('unknown email-in recipients dropped');
+  });
+
+  it('sends no notice for a notice forwarded back by a mailbox rule as a new message (FW:, no Auto-Submitted), nor for a mail an Exchange rule sent', async () => {
+    const { deps, company, files, sent, emails } = setup();
+    await files.put('inbound/0', await mail(company.email, []), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/0');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toContain(NOTICE_MARKER_LINE);
+    expect(sent[0]!.html).toContain('RECEIPTS-EMAIL-IN-NOTICE');
+    // Outlook's forward: a new message from the owner, the notice quoted in its body, none of its headers.
+    for (let i = 1; i <= 3; i++) {
+      const notice = sent[sent.length - 1]!;
+      const quoted = notice.text.split('\n').map((line) => `> ${line}`).join('\n');
+      const raw = await new MailComposer({ from: 'Ona Owner <o@x>', to: company.email, subject: `FW: ${notice.subject}`, text: `\n\nFrom: Receipts\nSubject: ${notice.subject}\n\n${quoted}` })
+        .compile()
+        .build();
+      await files.put(`inbound/${i}`, new Uint8Array(raw), 'message/rfc822');
+      await receiveInbound(deps, `inbound/${i}`);
+    }
+    expect(sent).toHaveLength(1);
+    // A mail an Exchange rule forwarded (the rule's header, no marker): recorded, not answered.
+    await files.put('inbound/rule', await mail(company.email, [], [], '<rule@example.com>', { headers: { 'X-MS-Exchange-Inbox-Rules-Loop': 'o@x' } }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/rule');
+    expect(sent).toHaveLength(1);
+    expect(emails.records.size).toBe(5);
+  });
+
+  it('sends at most NOTICES_PER_HOUR notices an hour for one address; the other mails are recorded', async () => {
+    const { deps, company, files, sent, emails, logs } = setup();
+    for (let i = 0; i < NOTICES_PER_HOUR + 2; i++) {
+      await files.put(`inbound/${i}`, await mail(company.email, [], [], `<cap-${i}@example.com>`), 'message/rfc822');
+      await receiveInbound(deps, `inbound/${i}`);
+    }
+    expect(sent).toHaveLength(NOTICES_PER_HOUR);
+    expect(emails.records.size).toBe(NOTICES_PER_HOUR + 2);
+    expect(logs).toContain('no notice: the notices of the hour for this address are used up');
+    // The next hour: notices again.
+    deps.clock = { now: () => new Date('2026-03-10T11:00:00Z') };
+    await files.put('inbound/next', await mail(company.email, [], [], '<cap-next@example.com>'), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/next');
+    expect(sent).toHaveLength(NOTICES_PER_HOUR + 1);
+  });
+
+  it('makes no upload from the message a delivery report returns', async () => {
+    const { deps, company, files, documents, emails, sent } = setup();
+    const original = await mail('someone@elsewhere.example', ['SF-99.pdf'], [], '<spam@example.com>', { from: company.email });
+    const report = [
+      'From: MAILER-DAEMON@mx.example.com',
+      `To: ${company.email}`,
+      'Subject: Undelivered Mail Returned to Sender',
+      'Message-ID: <dsn-2@mx.example.com>',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="R"',
+      '',
+      '--R',
+      'Content-Type: text/plain',
+      '',
+      'Your message could not be delivered.',
+      '--R',
+      'Content-Type: message/rfc822',
+      '',
+      Buffer.from(original).toString('latin1'),
+      '--R--',
+      '',
+    ].join('\r\n');
+    await files.put('inbound/dsn', new Uint8Array(Buffer.from(report, 'latin1')), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/dsn');
+    expect(documents.uploads.size).toBe(0);
+    expect([...emails.records.values()].map((r) => [r.subject, r.files, r.rejected_files])).toEqual([['Undelivered Mail Returned to Sender', [], []]]);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('knows a recipient by the same claim look-up the job routes by: unknown, released and other domains are not known', async () => {
+    const { deps, company } = setup();
+    expect(await isKnownRecipient(deps, company.email)).toBe(true);
+    expect(await isKnownRecipient(deps, company.email.replace('@', '+Sales@').toUpperCase())).toBe(true);
+    expect(await isKnownRecipient(deps, 'typo-x1y2z3@in.receipts.local')).toBe(false);
+    expect(await isKnownRecipient(deps, company.email.replace(/@.*/, '@example.com'))).toBe(false);
   });
 });

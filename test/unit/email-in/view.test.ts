@@ -38,6 +38,7 @@ const emails: EmailStore = {
   get: async (id) => (id === record.email_id ? structuredClone(record) : undefined),
   create: async () => false,
   finish: async () => false,
+  countNotice: async () => false,
 };
 
 async function documentsOf(list: [string, ScopeKey][]): Promise<MemoryDocuments> {

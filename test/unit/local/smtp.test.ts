@@ -24,4 +24,28 @@ describe('local email-in SMTP server', () => {
     expect(stored).toHaveLength(1);
     client.close();
   });
+
+  it('asks whether each recipient is an Email-in address: 550 for one that is not, 451 when it cannot tell; the others are taken', async () => {
+    const stored: string[] = [];
+    const known = `acme-x1y2z3@${EMAIL_IN_DOMAIN}`;
+    const broken = `broken@${EMAIL_IN_DOMAIN}`;
+    smtp = await startLocalSmtp({
+      port: 0,
+      store: async (key) => void stored.push(key),
+      acceptsRecipient: async (address) => {
+        if (address === broken) throw new Error('table unreachable');
+        return address === known;
+      },
+    });
+    const client = nodemailer.createTransport({ host: smtp.host, port: smtp.port, secure: false, ignoreTLS: true });
+    const typo = `acme-x1y2z4@${EMAIL_IN_DOMAIN}`;
+    await expect(client.sendMail({ from: 'a@example.com', to: typo, subject: 's', text: 'x' })).rejects.toMatchObject({ responseCode: 550, rejected: [typo] });
+    await expect(client.sendMail({ from: 'a@example.com', to: broken, subject: 's', text: 'x' })).rejects.toMatchObject({ responseCode: 451 });
+    const info = await client.sendMail({ envelope: { from: 'a@example.com', to: [known, typo] }, raw: 'Subject: s\r\n\r\nx' });
+    expect(info.accepted).toEqual([known]);
+    expect(info.rejected).toEqual([typo]);
+    expect((info as { rejectedErrors?: { response: string }[] }).rejectedErrors?.[0]?.response).toMatch(/^550 5\.1\.1 No such Email-in address/);
+    expect(stored).toHaveLength(1);
+    client.close();
+  });
 });
