@@ -26,7 +26,7 @@ import type { SqlCredentials } from '../../../shared/schemas/master-data-sync';
 import { SQL_DEFAULT_PORT, SQL_ENGINE_LABEL } from '../../../shared/schemas/master-data-sync';
 import { resolveAllowedHost, tlsServerName, withEachAddress, type HostPolicy, type HostResolver, type ResolvedAddress } from '../../core/integrations/host-check';
 import { TargetError } from '../../core/integrations/ports';
-import type { SqlConnector, SqlSession } from '../../core/master-data/sync/ports';
+import { SourceTextError, type SqlConnector, type SqlSession } from '../../core/master-data/sync/ports';
 import { env } from '../../runtime/env';
 
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -75,6 +75,8 @@ function targetError(error: unknown, creds: SqlCredentials): TargetError {
   if (server) {
     let message = (server as Error).message || String(server);
     if (creds.password) message = message.split(creds.password).join('***');
+    // PostgreSQL could not convert the source's text to UTF-8 (22021, 22P05): the import reads the page as bytes.
+    if (creds.engine === 'postgres' && /^(22021|22P05)$/.test(String((server as { code?: unknown }).code))) return new SourceTextError(message.slice(0, 500));
     return new TargetError(message.slice(0, 500), /timeout/i.test(message));
   }
   for (const e of chain) {
@@ -84,7 +86,9 @@ function targetError(error: unknown, creds: SqlCredentials): TargetError {
   }
   const text = chain.map((e) => String((e as Error)?.message ?? '')).join(' ');
   if (/timeout|timed out/i.test(text)) return new TargetError(`No answer from ${where} in time`, true);
-  if (/Connection terminated|socket hang up|Connection lost|closed/i.test(text)) return new TargetError(`The connection to ${where} was closed`, true);
+  // pg: "Connection terminated unexpectedly" (cut during a query), "Client has encountered a connection error and is
+  // not queryable" (cut between two).
+  if (/Connection terminated|socket hang up|Connection lost|closed|not queryable/i.test(text)) return new TargetError(`The connection to ${where} was closed`, true);
   return new TargetError(`The server at ${where} did not answer as a ${SQL_ENGINE_LABEL[creds.engine]} server`, false);
 }
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { pageQuery, quoteIdentifier, SQL_PAGE_SIZE } from '../../../lambdas/core/master-data/sync/sql';
+import { missingKeyQuery, pageQuery, pageQueryAsBytes, quoteIdentifier, SQL_PAGE_SIZE } from '../../../lambdas/core/master-data/sync/sql';
+import { decodeSourceBytes } from '../../../lambdas/core/master-data/sync/text';
 import { isDue, SYNC_INTERVAL_MS } from '../../../lambdas/core/master-data/sync/service';
 import { rivileSource, sqlSource } from '../../../lambdas/core/master-data/sync/sources';
-import type { SyncState } from '../../../lambdas/core/master-data/sync/ports';
+import { SourceTextError, type SyncState } from '../../../lambdas/core/master-data/sync/ports';
 import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
 import { SQL_MAPPING_DEFAULTS, sqlMappingSchema } from '../../../shared/schemas/master-data-sync';
 import { upsertStakeholder, type StakeholderRow } from '../../../lambdas/core/master-data/sync/upsert';
@@ -72,6 +73,78 @@ describe('SQL import: reading pages', () => {
     expect(second.next).toBeNull();
     expect(sent[1]!.params).toEqual([SQL_PAGE_SIZE]);
     expect(sent[0]!.sql).toContain('FROM "suppliers"');
+  });
+});
+
+describe('SQL import: rows without a code and text that is not UTF-8', () => {
+  const suppliersOnly = {
+    ...SQL_MAPPING_DEFAULTS,
+    categories: { ...SQL_MAPPING_DEFAULTS.categories, enabled: false },
+    customers: { ...SQL_MAPPING_DEFAULTS.customers, enabled: false },
+    items: { ...SQL_MAPPING_DEFAULTS.items, enabled: false },
+  };
+  const cp1257 = (hex: string) => Buffer.from(hex, 'hex');
+
+  it('counts the rows without a code on the last page of a step, as rejected with a reason', async () => {
+    const sent: string[] = [];
+    const session = {
+      query: async (sql: string) => {
+        sent.push(sql);
+        return /COUNT\(\*\)/.test(sql) ? [{ n: '2' }] : [{ code: 'S1', name: 'Supplier One' }];
+      },
+      close: async () => undefined,
+    };
+    const page = await sqlSource(session, { engine: 'postgres' }, suppliersOnly).readPage(0, null);
+    expect(page.rows).toHaveLength(1);
+    expect(page.next).toBeNull();
+    expect(page.skipped).toEqual([{ kind: 'suppliers', count: 2, reason: '2 rows without a code' }]);
+    expect(sent[1]).toBe('SELECT COUNT(*) AS n FROM "suppliers" WHERE "code" IS NULL');
+    expect(missingKeyQuery('mssql', 'dbo.N08', 'Kodas').sql).toBe('SELECT COUNT(*) AS n FROM [dbo].[N08] WHERE [Kodas] IS NULL');
+  });
+
+  it('decodes stored bytes: UTF-8 stays UTF-8, anything else is Windows-1257, and bytes neither reads are refused', () => {
+    expect(decodeSourceBytes(Buffer.from('Žuvis', 'utf8'))).toBe('Žuvis');
+    expect(decodeSourceBytes(cp1257('d06961756c69f820656e657267696a61'))).toBe('Šiaulių energija');
+    expect(decodeSourceBytes(cp1257('c0fe756f6c6173'))).toBe('Ąžuolas');
+    expect(decodeSourceBytes(cp1257('41a142'))).toBeNull();
+  });
+
+  it('PostgreSQL: reads every column as its stored bytes, and continues after a key kept as bytes', () => {
+    expect(pageQueryAsBytes('suppliers', { code: 'code', name: 'name', city: '' }, 'code', null)).toEqual({
+      sql: `SELECT convert_to("code"::text, 'SQL_ASCII') AS code, convert_to("name"::text, 'SQL_ASCII') AS name FROM "suppliers" WHERE "code" IS NOT NULL ORDER BY "code" LIMIT ${SQL_PAGE_SIZE}`,
+      params: [],
+    });
+    expect(pageQuery('postgres', 'suppliers', { code: 'code' }, 'code', { hex: '53d0' })).toEqual({
+      sql: `SELECT "code" AS code FROM "suppliers" WHERE "code" IS NOT NULL AND "code" > convert_from(decode($1, 'hex'), 'SQL_ASCII') ORDER BY "code" LIMIT ${SQL_PAGE_SIZE}`,
+      params: ['53d0'],
+    });
+    expect(() => pageQuery('mysql', 'suppliers', { code: 'code' }, 'code', { hex: '53d0' })).toThrow();
+    expect(() => pageQuery('postgres', 'suppliers', { code: 'code' }, 'code', { hex: "'; DROP" })).toThrow();
+  });
+
+  it('reads a page the server cannot convert again as bytes: decodes each row, rejects one it cannot read, and continues after a key that is not UTF-8', async () => {
+    const sent: { sql: string; params: unknown[] }[] = [];
+    const rows = Array.from({ length: SQL_PAGE_SIZE - 2 }, (_, i) => ({ code: Buffer.from(`S${1000 + i}`), name: Buffer.from(`Supplier ${i}`) }));
+    rows.push({ code: Buffer.from('S7777'), name: cp1257('4241a1') });
+    rows.push({ code: cp1257('53d0'), name: cp1257('d06961756c69f820554142') });
+    const session = {
+      query: async (sql: string, params: unknown[]) => {
+        sent.push({ sql, params });
+        if (sql.includes('convert_to')) return rows;
+        throw new SourceTextError('invalid byte sequence for encoding "UTF8": 0xd0 0x69');
+      },
+      close: async () => undefined,
+    };
+    const source = sqlSource(session, { engine: 'postgres' }, suppliersOnly);
+    const page = await source.readPage(0, 'S0999');
+    expect(page.rows).toHaveLength(SQL_PAGE_SIZE - 1);
+    expect(page.rows[SQL_PAGE_SIZE - 2]).toEqual({ kind: 'suppliers', type: 'supplier', row: { code: 'SŠ', name: 'Šiaulių UAB' } });
+    expect(page.skipped).toEqual([{ kind: 'suppliers', count: 1, reason: 'S7777: its text is neither UTF-8 nor Windows-1257' }]);
+    expect(page.next).toEqual({ hex: '53d0' });
+    expect(sent.map((s) => s.params)).toEqual([['S0999'], ['S0999']]);
+    // Another failure is no reason to read bytes: it stays the run's error.
+    const failing = { query: async () => Promise.reject(new TargetError('relation "suppliers" does not exist', false)), close: async () => undefined };
+    await expect(sqlSource(failing, { engine: 'postgres' }, suppliersOnly).readPage(0, null)).rejects.toThrow('does not exist');
   });
 });
 

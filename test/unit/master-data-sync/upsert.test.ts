@@ -72,6 +72,55 @@ describe('master-data imports: upserts', () => {
     expect(await deps.masterData.getItem('c1', 'paper a4')).toMatchObject({ external: true, external_ref: 'P1', words: [] });
   });
 
+  it('keeps two source suppliers whose codes differ only in dashes apart: the second is rejected, the first keeps its data', async () => {
+    const deps = setup();
+    const first = { code: 'AB-12', name: 'First distinct supplier' };
+    const second = { code: 'AB12', name: 'Second distinct supplier' };
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', first)).toEqual({ outcome: 'created' });
+    const clash = {
+      outcome: 'rejected',
+      reason: 'AB12: same code as AB-12 (First distinct supplier) in the product; codes are compared without spaces, dashes and case',
+    };
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', second)).toEqual(clash);
+    // The next run: nothing changed, nothing is updated, the clash is listed again.
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', first)).toEqual({ outcome: 'unchanged' });
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', second)).toEqual(clash);
+    expect(await deps.masterData.findStakeholder('c1', 'supplier', 'code', 'AB12')).toMatchObject({ name: 'First distinct supplier', code: 'AB-12', external_ref: 'AB-12', version: 1 });
+    // Categories likewise.
+    expect(await upsertCategory(deps, 'c1', { code: 'fuel', name: 'Fuel' })).toEqual({ outcome: 'created' });
+    expect(await upsertCategory(deps, 'c1', { code: 'FUEL', name: 'Fuel and oil' })).toMatchObject({ outcome: 'rejected', reason: expect.stringMatching(/^FUEL: same code as fuel \(Fuel\)/) });
+  });
+
+  it('keeps two source items whose names differ only in case or accents apart', async () => {
+    const deps = setup();
+    expect(await upsertItem(deps, 'c1', { code: 'K1', name: 'Kava' })).toEqual({ outcome: 'created' });
+    expect(await upsertItem(deps, 'c1', { code: 'Z1', name: 'Žuvis' })).toEqual({ outcome: 'created' });
+    const kava = { outcome: 'rejected', reason: 'K2: same name as Kava (K1) in the product; item names are compared without case and accents' };
+    const zuvis = { outcome: 'rejected', reason: 'Z2: same name as Žuvis (Z1) in the product; item names are compared without case and accents' };
+    for (let run = 0; run < 2; run++) {
+      if (run > 0) expect(await upsertItem(deps, 'c1', { code: 'K1', name: 'Kava' })).toEqual({ outcome: 'unchanged' });
+      expect(await upsertItem(deps, 'c1', { code: 'K2', name: 'KAVA' })).toEqual(kava);
+      expect(await upsertItem(deps, 'c1', { code: 'Z2', name: 'Zuvis' })).toEqual(zuvis);
+    }
+    expect(await deps.masterData.getItem('c1', 'kava')).toMatchObject({ name: 'Kava', external_ref: 'K1', version: 1 });
+    expect(await deps.masterData.getItem('c1', 'zuvis')).toMatchObject({ name: 'Žuvis', external_ref: 'Z1', version: 1 });
+  });
+
+  it('takes over a product-own record or one imported before codes were kept, as before', async () => {
+    const deps = setup();
+    const now = '2026-03-01T09:00:00.000Z';
+    await deps.masterData.putItem({ name_id: 'arbata', name: 'Arbata', words: ['tea'], company_id: 'c1', external: false, created_at: now, updated_at: now, version: 1 });
+    expect(await upsertItem(deps, 'c1', { code: 'A1', name: 'ARBATA' })).toEqual({ outcome: 'updated' });
+    expect(await upsertItem(deps, 'c1', { code: 'A1', name: 'ARBATA' })).toEqual({ outcome: 'unchanged' });
+    await deps.masterData.putStakeholder({
+      id: 'old1', type: 'supplier', name: 'Old Import UAB', code: 'OLD 1', vat_id: '', street: '', city: '', zipcode: '', country: '', email: '',
+      delivery: '', category_id: null, selected_date_format: null, recognise_details: false,
+      company_id: 'c1', external: true, created_at: now, updated_at: now, version: 1,
+    });
+    expect(await upsertStakeholder(deps, 'c1', 'supplier', { code: 'OLD-1', name: 'Old Import UAB' })).toEqual({ outcome: 'updated' });
+    expect(await deps.masterData.getStakeholder('c1', 'old1')).toMatchObject({ code: 'OLD-1', external_ref: 'OLD-1' });
+  });
+
   it('reads source cells as bounded text', () => {
     expect(cellText(null)).toBe('');
     expect(cellText(42)).toBe('42');

@@ -3,12 +3,25 @@
  * lambdas/adapters/sql (the database drivers) and lambdas/adapters/ddb/sync-store.ts (the import's state item).
  */
 import type { SqlCredentials, SqlEngine, SqlMapping, SyncImport, SyncRunView } from '../../../../shared/schemas/master-data-sync';
+import { TargetError } from '../../integrations/ports';
 
 /** One open, read-only session of a source database. */
 export interface SqlSession {
   /** Runs one SELECT with positional parameters (placeholders as the engine writes them). */
   query(sql: string, params: unknown[]): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
+}
+
+/**
+ * A query failed because the server could not convert the source's text to the session's UTF-8 (PostgreSQL
+ * SQLSTATE 22021 or 22P05: an SQL_ASCII database holding Windows-1257 bytes). The import reads the page again with
+ * the text as bytes (./sql.ts `pageQueryAsBytes`) and decodes it itself (./text.ts).
+ */
+export class SourceTextError extends TargetError {
+  constructor(message: string) {
+    super(message, false);
+    this.name = 'SourceTextError';
+  }
 }
 
 /**
@@ -19,11 +32,15 @@ export interface SqlConnector {
   open(credentials: SqlCredentials): Promise<SqlSession>;
 }
 
-/** Where an unfinished run continues: the step (kind of record) and the last key (SQL) or page (Rivile) done. */
+/**
+ * Where an unfinished run continues: the step (kind of record) and the last key (SQL) or page (Rivile) done. A key
+ * whose stored bytes are not UTF-8 (read from an SQL_ASCII database) is kept as those bytes, `{ hex }`.
+ */
 export interface SyncPosition {
   step: number;
-  after: string | number | null;
+  after: SourceAfter;
 }
+export type SourceAfter = string | number | { hex: string } | null;
 
 /** The state of one import of one company (one item, docs/data-model.md "Master-data imports"). */
 export interface SyncState {

@@ -2,13 +2,14 @@
  * Master-data imports (SQL database, Rivile GAMA): one run reads the source page by page and upserts each row
  * (./upsert.ts), saving its position and counts after every page. A run holds a lease on the import's state, so
  * the schedule and "sync now" never run the same import twice at once; a run that reaches its time budget stops
- * between pages ("partial") and the next run continues from the saved position; a failure is kept as the last
- * error, visible on the Integration screen.
+ * between pages ("partial") and the next run continues from the saved position (so does a run that died half-way,
+ * once its lease has run out); a failure is kept as the last error, visible on the Integration screen.
  */
 import { AppError } from '../../../../shared/errors';
 import { SQL_MAPPING_DEFAULTS, type ImportStatusView, type SqlCredentials, type SqlMapping, type SyncCounts, type SyncImport, type SyncKind, type SyncRunView } from '../../../../shared/schemas/master-data-sync';
 import { TargetError, type IntegrationStore, type RivileApi, type SecretBox } from '../../integrations/ports';
 import type { Clock, IdGenerator } from '../../ports';
+import { identifierKey, nameKey } from '../keys';
 import type { MasterDataStore } from '../ports';
 import type { SqlConnector, SyncPosition, SyncState, SyncStateStore } from './ports';
 import { rivileSource, sqlSource, type SourceRow, type SyncSource } from './sources';
@@ -66,6 +67,30 @@ function upsert(deps: SyncDeps, companyId: string, r: SourceRow): Promise<Upsert
   return upsertItem(deps, companyId, r.row);
 }
 
+/**
+ * The product record a row lands on (codes and item names compared as the product compares them). Rows of a page
+ * that land on one record are written one after the other in source order, so the first of them is the one the
+ * record is imported from and the others are rejected (./upsert.ts), whichever write would have finished first.
+ */
+function recordKey(r: SourceRow): string {
+  const code = (c: string) => identifierKey(c) || nameKey(c);
+  if (r.kind === 'items') return `items#${nameKey(r.row.name)}`;
+  if (r.kind === 'categories') return `categories#${code(r.row.code)}`;
+  return `${r.kind}#${code(r.row.code)}`;
+}
+
+/** A page's rows grouped by the record they land on, in source order. */
+function byRecord(rows: readonly SourceRow[]): SourceRow[][] {
+  const groups = new Map<string, SourceRow[]>();
+  for (const r of rows) {
+    const key = recordKey(r);
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
+  return [...groups.values()];
+}
+
 /** Runs `task` over the items, at most `limit` at a time. */
 async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -100,7 +125,8 @@ export async function runSync(deps: SyncDeps, companyId: string, type: SyncImpor
     await deps.syncState.saveRun(companyId, type, runId, { run: state.run, position: state.position, last_error: state.last_error }, true, started.toISOString());
     return { status: 'off' };
   }
-  const continuing = state.position && state.run && (state.run.outcome === 'partial' || state.run.outcome === 'failed');
+  // A run left `running` died half-way (a timeout, a crash): its lease has run out, or it would not be ours now.
+  const continuing = state.position && state.run && (state.run.outcome === 'partial' || state.run.outcome === 'failed' || state.run.outcome === 'running');
   const run: SyncRunView = continuing
     ? { ...state.run!, outcome: 'running', finished_at: null, error: null }
     : emptyRun(trigger, started);
@@ -118,12 +144,18 @@ export async function runSync(deps: SyncDeps, companyId: string, type: SyncImpor
         return { status: 'ran', run };
       }
       const page = await source.readPage(position.step, position.after);
-      await inParallel(page.rows, UPSERT_CONCURRENCY, async (r) => {
-        const outcome = await upsert(deps, companyId, r);
-        const counts = (run.counts[r.kind as SyncKind] ??= zero());
-        counts[outcome.outcome] += 1;
-        if (outcome.outcome === 'rejected' && run.rejected_examples.length < REJECTED_EXAMPLES_MAX) run.rejected_examples.push(`${r.kind}: ${outcome.reason}`);
+      const note = (kind: SyncKind, outcome: UpsertOutcome['outcome'], reason?: string, n = 1) => {
+        const counts = (run.counts[kind] ??= zero());
+        counts[outcome] += n;
+        if (reason !== undefined && run.rejected_examples.length < REJECTED_EXAMPLES_MAX) run.rejected_examples.push(`${kind}: ${reason}`);
+      };
+      await inParallel(byRecord(page.rows), UPSERT_CONCURRENCY, async (group) => {
+        for (const r of group) {
+          const outcome = await upsert(deps, companyId, r);
+          note(r.kind as SyncKind, outcome.outcome, outcome.outcome === 'rejected' ? outcome.reason : undefined);
+        }
       });
+      for (const s of page.skipped ?? []) note(s.kind, 'rejected', s.reason, s.count);
       position = page.next === null ? { step: position.step + 1, after: null } : { step: position.step, after: page.next };
       const kept = await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, deps.clock.now().toISOString());
       if (!kept) throw new Error('the sync lost its lease');
@@ -167,23 +199,51 @@ export function isDue(state: SyncState | undefined, now: Date): boolean {
   return Number.isNaN(finished) || now.getTime() - finished >= SYNC_INTERVAL_MS || (run.outcome === 'failed' && now.getTime() - finished >= SYNC_INTERVAL_MS / 4);
 }
 
-/** The schedule: every switched-on import that is due, one after the other, within the invocation's budget. */
+/** What the schedule keeps of its invocation's budget for itself (the last state writes, the function's end). */
+export const SCHEDULE_RESERVE_MS = 5_000;
+/** A turn of one import within a schedule invocation: its share of what is left, within these bounds. */
+export const SCHEDULE_TURN_MIN_MS = 5_000;
+export const SCHEDULE_TURN_MAX_MS = 60_000;
+
+/**
+ * The schedule: every switched-on import that is due, within the invocation's budget, taking turns. The due
+ * imports are served the one served longest ago first (its state written longest ago: a run writes it after every
+ * page); each turn is a share of the budget left (what is left over the imports still waiting, 5 to 60 seconds), and
+ * an import whose turn ended partial waits for the next round, where it continues from its saved position. So a
+ * small import runs in the first invocation even while a large one takes many, and an import left out of a short
+ * invocation goes first in the next.
+ */
 export async function runSchedule(deps: SyncDeps, budgetMs: number): Promise<{ ran: number }> {
   const deadline = deps.clock.now().getTime() + budgetMs;
-  let ran = 0;
+  const left = () => deadline - SCHEDULE_RESERVE_MS - deps.clock.now().getTime();
+  const due: { company_id: string; type: SyncImport; served: string }[] = [];
   let cursor: string | undefined;
   do {
     const page = await deps.syncState.listEnabled(cursor);
     for (const { company_id, type } of page.items) {
-      const left = deadline - deps.clock.now().getTime();
-      if (left <= 5_000) return { ran };
-      if (!isDue(await deps.syncState.get(company_id, type), deps.clock.now())) continue;
-      const result = await runSync(deps, company_id, type, 'schedule', left - 5_000);
-      if (result.status === 'ran') ran += 1;
+      if (left() <= 0) break;
+      const state = await deps.syncState.get(company_id, type);
+      if (state && isDue(state, deps.clock.now())) due.push({ company_id, type, served: state.updated_at });
     }
     cursor = page.cursor ?? undefined;
-  } while (cursor);
-  return { ran };
+  } while (cursor && left() > 0);
+  due.sort((a, b) => (a.served < b.served ? -1 : a.served > b.served ? 1 : 0));
+  const ran = new Set<string>();
+  let round = due;
+  while (round.length > 0) {
+    const partial: typeof due = [];
+    for (const [i, item] of round.entries()) {
+      const remaining = left();
+      if (remaining <= 0) return { ran: ran.size };
+      const turn = Math.min(remaining, Math.max(SCHEDULE_TURN_MIN_MS, Math.min(SCHEDULE_TURN_MAX_MS, remaining / (round.length - i))));
+      const result = await runSync(deps, item.company_id, item.type, 'schedule', turn);
+      if (result.status !== 'ran') continue;
+      ran.add(`${item.type}#${item.company_id}`);
+      if (result.run.outcome === 'partial') partial.push(item);
+    }
+    round = partial;
+  }
+  return { ran: ran.size };
 }
 
 /** GET /company/service/imports: each import's state (no credentials; the SQL connection's engine, host, database). */

@@ -3,13 +3,16 @@
  * - SQL: one step per mapped table (categories, suppliers, customers, items), keyset pages of SQL_PAGE_SIZE rows;
  * - Rivile GAMA: GET_N08_LIST (clients → suppliers and/or customers by N08_RUSIS) and GET_N17_LIST (goods and
  *   services → items), pages of 100 (`pagenumber` from 1; a page shorter than 100 is the last).
- * A page's `next` is where the step continues (last key or page number); null ends the step.
+ * A page's `next` is where the step continues (last key or page number); null ends the step. `skipped` are rows the
+ * page could not hand over (counted as rejected with the reason): SQL rows without a code (counted on the step's
+ * last page) and rows whose text neither UTF-8 nor Windows-1257 reads.
  */
 import type { SqlCredentials, SqlMapping, SqlTarget, SyncKind } from '../../../../shared/schemas/master-data-sync';
 import type { StakeholderType } from '../../../../shared/schemas/master-data';
 import { TargetError, type RivileApi } from '../../integrations/ports';
-import type { SqlSession } from './ports';
-import { pageQuery, SQL_PAGE_SIZE } from './sql';
+import { SourceTextError, type SourceAfter, type SqlSession } from './ports';
+import { missingKeyQuery, pageQuery, pageQueryAsBytes, SQL_PAGE_SIZE } from './sql';
+import { decodeSourceBytes, isUtf8, LEGACY_TEXT_ENCODING } from './text';
 import { cellText, type NamedRow, type StakeholderRow } from './upsert';
 
 export type SourceRow =
@@ -19,12 +22,13 @@ export type SourceRow =
 
 export interface SourcePage {
   rows: SourceRow[];
-  next: string | number | null;
+  next: SourceAfter;
+  skipped?: { kind: SyncKind; count: number; reason: string }[];
 }
 
 export interface SyncSource {
   steps: number;
-  readPage(step: number, after: string | number | null): Promise<SourcePage>;
+  readPage(step: number, after: SourceAfter): Promise<SourcePage>;
   close(): Promise<void>;
 }
 
@@ -38,6 +42,29 @@ function positionOf(value: unknown): string | number {
   return String(value);
 }
 
+/** The cells of a row read as bytes (pageQueryAsBytes), decoded; null when a cell reads in neither encoding. */
+function decodedRow(raw: Record<string, unknown>): Record<string, unknown> | null {
+  const out: Record<string, unknown> = {};
+  for (const [alias, value] of Object.entries(raw)) {
+    if (!(value instanceof Uint8Array)) {
+      out[alias] = value;
+      continue;
+    }
+    const text = decodeSourceBytes(value);
+    if (text === null) return null;
+    out[alias] = text;
+  }
+  return out;
+}
+
+/** A key read as bytes, as the next page is asked after it: text when it is UTF-8, else the bytes. */
+function bytePositionOf(value: unknown): SourceAfter {
+  if (!(value instanceof Uint8Array)) return value === null || value === undefined ? null : positionOf(value);
+  return isUtf8(value) ? new TextDecoder().decode(value) : { hex: Buffer.from(value).toString('hex') };
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
 export function sqlSource(session: SqlSession, credentials: Pick<SqlCredentials, 'engine'>, mapping: SqlMapping): SyncSource {
   const targets = SQL_ORDER.filter((t) => mapping[t].enabled);
   return {
@@ -46,8 +73,33 @@ export function sqlSource(session: SqlSession, credentials: Pick<SqlCredentials,
       const target = targets[step]!;
       const m = mapping[target];
       const { table, enabled: _enabled, ...columns } = m;
-      const q = pageQuery(credentials.engine, table, columns as Record<string, string>, m.code, after);
-      const raw = await session.query(q.sql, q.params);
+      const skipped: NonNullable<SourcePage['skipped']> = [];
+      let raw: Record<string, unknown>[];
+      let next: SourceAfter;
+      try {
+        const q = pageQuery(credentials.engine, table, columns as Record<string, string>, m.code, after);
+        raw = await session.query(q.sql, q.params);
+        const last = raw[raw.length - 1];
+        next = raw.length < SQL_PAGE_SIZE || !last ? null : positionOf(last.code);
+      } catch (error) {
+        // Text the server cannot convert to UTF-8: the page again as bytes, decoded here, a row at a time.
+        if (!(error instanceof SourceTextError) || credentials.engine !== 'postgres') throw error;
+        const q = pageQueryAsBytes(table, columns as Record<string, string>, m.code, after);
+        const bytes = await session.query(q.sql, q.params);
+        const last = bytes[bytes.length - 1];
+        next = bytes.length < SQL_PAGE_SIZE || !last ? null : bytePositionOf(last.code);
+        raw = [];
+        for (const r of bytes) {
+          const row = decodedRow(r);
+          if (row) {
+            raw.push(row);
+            continue;
+          }
+          const code = r.code instanceof Uint8Array ? decodeSourceBytes(r.code) : cellText(r.code);
+          const named = code === null ? `the row after ${raw.length ? cellText(raw[raw.length - 1]!.code) : 'the page start'}` : code;
+          skipped.push({ kind: target, count: 1, reason: `${named}: its text is neither UTF-8 nor ${LEGACY_TEXT_ENCODING}` });
+        }
+      }
       const rows: SourceRow[] = raw.map((r) => {
         const text = (alias: string) => cellText(r[alias]);
         if (target === 'suppliers' || target === 'customers') {
@@ -57,8 +109,14 @@ export function sqlSource(session: SqlSession, credentials: Pick<SqlCredentials,
         }
         return { kind: target, row: { code: text('code'), name: text('name') } };
       });
-      const last = raw[raw.length - 1];
-      return { rows, next: raw.length < SQL_PAGE_SIZE || !last ? null : positionOf(last.code) };
+      if (next === null) {
+        // The step's last page: the rows without a code, which keyset paging never reads, are counted once.
+        const q = missingKeyQuery(credentials.engine, table, m.code);
+        const [counted] = await session.query(q.sql, q.params);
+        const n = Number(counted?.n ?? 0);
+        if (n > 0) skipped.push({ kind: target, count: n, reason: `${plural(n, 'row')} without a code` });
+      }
+      return { rows, next, ...(skipped.length ? { skipped } : {}) };
     },
     close: () => session.close(),
   };

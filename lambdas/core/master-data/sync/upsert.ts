@@ -5,6 +5,11 @@
  * the same data creates and updates nothing. Nothing is ever deleted: a record that left the source stays, as do
  * the documents that use it. Fields the product keeps for its own (category, date format, delivery, recognition
  * flag, item words) are never overwritten, nor are fields the source does not give (columns the mapping leaves out).
+ *
+ * Codes are compared as the product compares them (without spaces, dashes and case) and items by their folded name,
+ * so two distinct source rows can land on one record (`AB-12` and `AB12`, `Kava` and `KAVA`). The record stays with
+ * the source row it was imported from (its `external_ref`): another row that lands on it is rejected, naming that
+ * row, and never overwrites it (so the record does not change back and forth between the two on every run).
  */
 import { MASTER_TEXT_MAX, NAME_MIN } from '../../../../shared/constants';
 import { isCountryCode } from '../../../../shared/countries';
@@ -46,6 +51,13 @@ export function cellText(value: unknown): string {
   if (typeof value === 'object') return '';
   return String(value).replace(/\s+/g, ' ').trim().slice(0, MASTER_TEXT_MAX);
 }
+
+/** An imported record that belongs to another source row than `code` (records imported without a ref are taken over). */
+const otherRow = (existing: { external: boolean; external_ref?: string | null }, code: string): existing is { external: true; external_ref: string } =>
+  existing.external && typeof existing.external_ref === 'string' && existing.external_ref !== '' && existing.external_ref !== code;
+
+const sameCode = (code: string, existing: { external_ref: string; name: string }) =>
+  `${code}: same code as ${existing.external_ref} (${existing.name}) in the product; codes are compared without spaces, dashes and case`;
 
 function isStale(error: unknown): boolean {
   const name = (error as { name?: string })?.name;
@@ -92,6 +104,7 @@ export function upsertStakeholder(deps: UpsertDeps, companyId: string, type: Sta
     const existing = await deps.masterData.findStakeholder(companyId, type, 'code', row.code);
     const now = deps.clock.now().toISOString();
     if (existing) {
+      if (otherRow(existing, row.code)) return { outcome: 'rejected', reason: sameCode(row.code, existing) };
       const same = (Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k]);
       if (same && existing.external && existing.external_ref === row.code) return { outcome: 'unchanged' };
       await deps.masterData.putStakeholder(
@@ -133,6 +146,7 @@ export function upsertCategory(deps: UpsertDeps, companyId: string, row: NamedRo
     const existing = await deps.masterData.findCategory(companyId, 'code', row.code);
     const now = deps.clock.now().toISOString();
     if (existing) {
+      if (otherRow(existing, row.code)) return { outcome: 'rejected', reason: sameCode(row.code, existing) };
       if (existing.name === row.name && existing.category_code === row.code && existing.external && existing.external_ref === row.code) return { outcome: 'unchanged' };
       await deps.masterData.putCategory(
         { ...existing, name: row.name, category_code: row.code, external: true, external_ref: row.code, updated_at: now, version: existing.version + 1 },
@@ -164,6 +178,9 @@ export function upsertItem(deps: UpsertDeps, companyId: string, row: NamedRow): 
     const existing = await deps.masterData.getItem(companyId, nameId);
     const now = deps.clock.now().toISOString();
     if (existing) {
+      if (otherRow(existing, row.code)) {
+        return { outcome: 'rejected', reason: `${row.code}: same name as ${existing.name} (${existing.external_ref}) in the product; item names are compared without case and accents` };
+      }
       if (existing.name === row.name && existing.external && existing.external_ref === row.code) return { outcome: 'unchanged' };
       await deps.masterData.putItem({ ...existing, name: row.name, external: true, external_ref: row.code, updated_at: now, version: existing.version + 1 }, existing);
       return { outcome: 'updated' };

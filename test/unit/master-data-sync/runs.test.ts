@@ -1,0 +1,140 @@
+/**
+ * Runs of the master-data imports with in-memory fakes (state store, master data, a Rivile source, a clock that
+ * moves only when the source is read): where a run continues, and how the schedule shares its budget.
+ */
+import { describe, expect, it } from 'vitest';
+import { runSchedule, runSync, type SyncDeps } from '../../../lambdas/core/master-data/sync/service';
+import type { SyncState, SyncStateStore } from '../../../lambdas/core/master-data/sync/ports';
+import type { SyncImport } from '../../../shared/schemas/master-data-sync';
+import { FakeMasterDataStore } from '../../support/fake-master-data-store';
+
+/** One page of Rivile clients: 100 a page, as GET_N08_LIST answers. */
+const PAGE = 100;
+/** What reading one source page costs on the fake clock. */
+const PAGE_MS = 1_000;
+
+class FakeSyncStates implements SyncStateStore {
+  states = new Map<string, SyncState>();
+  private key = (c: string, t: SyncImport) => `${t}#${c}`;
+  async get(c: string, t: SyncImport) {
+    const s = this.states.get(this.key(c, t));
+    return s ? structuredClone(s) : undefined;
+  }
+  put(s: SyncState) {
+    this.states.set(this.key(s.company_id, s.type), structuredClone(s));
+  }
+  async setEnabled() {}
+  async putMapping() {}
+  async acquire(c: string, t: SyncImport, runId: string, nowIso: string, untilIso: string) {
+    const s = this.states.get(this.key(c, t));
+    if (!s || (s.lease_until && s.lease_until >= nowIso)) return undefined;
+    s.lease_run_id = runId;
+    s.lease_until = untilIso;
+    return structuredClone(s);
+  }
+  async saveRun(c: string, t: SyncImport, runId: string, patch: Pick<SyncState, 'run' | 'position' | 'last_error'>, release: boolean, nowIso: string) {
+    const s = this.states.get(this.key(c, t));
+    if (!s || s.lease_run_id !== runId) return false;
+    Object.assign(s, structuredClone(patch), { updated_at: nowIso });
+    if (release) Object.assign(s, { lease_run_id: null, lease_until: null });
+    return true;
+  }
+  async listEnabled() {
+    const items = [...this.states.values()].filter((s) => s.enabled).map((s) => ({ company_id: s.company_id, type: s.type }));
+    return { items, cursor: null };
+  }
+}
+
+/** Companies whose Rivile import holds `clients` rows each (the API key is the company id). */
+function setup(clients: Record<string, number>) {
+  let t = Date.parse('2026-12-02T10:00:00Z');
+  const calls: { company: string; page: number }[] = [];
+  const syncState = new FakeSyncStates();
+  for (const company of Object.keys(clients)) {
+    syncState.put({
+      company_id: company, type: 'rivile_import', enabled: true, mapping: null, run: null, position: null, last_error: null,
+      connection: null, lease_run_id: null, lease_until: null, updated_at: '2026-12-01T00:00:00.000Z',
+    });
+  }
+  let n = 0;
+  const deps = {
+    masterData: new FakeMasterDataStore(),
+    clock: { now: () => new Date(t) },
+    ids: { newId: () => `id${++n}` },
+    syncState,
+    integrations: { getCredentials: async (company: string) => ({ company_id: company, sealed: company }) },
+    secrets: { open: async (sealed: string) => JSON.stringify({ kind: 'api_key', api_key: sealed }) },
+    sql: { open: async () => { throw new Error('no SQL here'); } },
+    rivile: {
+      async call(apiKey: string, method: string, params: Record<string, unknown>) {
+        const page = Number(params.pagenumber);
+        calls.push({ company: apiKey, page });
+        t += PAGE_MS;
+        if (method !== 'GET_N08_LIST') return { N17: [] };
+        const total = clients[apiKey] ?? 0;
+        const rows = [];
+        for (let i = (page - 1) * PAGE + 1; i <= Math.min(total, page * PAGE); i++) rows.push({ N08_KODAS_KS: `K${String(i).padStart(6, '0')}`, N08_PAV: `Client ${i} UAB`, N08_RUSIS: '1' });
+        return { N08: rows };
+      },
+    },
+  } as unknown as SyncDeps;
+  return { deps, syncState, calls, advance: (ms: number) => (t += ms), now: () => t };
+}
+
+describe('master-data import runs', () => {
+  it('continues a run that died half-way (left running, lease expired) from its saved position', async () => {
+    const { deps, syncState, calls, now } = setup({ A: 1000 });
+    const started = new Date(now() - 10 * 60_000).toISOString();
+    const state = (await syncState.get('A', 'rivile_import'))!;
+    syncState.put({
+      ...state,
+      run: { trigger: 'schedule', started_at: started, finished_at: null, outcome: 'running', counts: { suppliers: { created: 500, updated: 0, unchanged: 0, rejected: 0 } }, rejected_examples: [], error: null },
+      position: { step: 0, after: 5 },
+      lease_run_id: 'dead-run',
+      lease_until: new Date(now() - 60_000).toISOString(),
+    });
+    const result = await runSync(deps, 'A', 'rivile_import', 'schedule', 60_000);
+    expect(result.status).toBe('ran');
+    const run = (result as { run: { outcome: string; started_at: string; counts: Record<string, { created: number }> } }).run;
+    expect(calls[0]).toEqual({ company: 'A', page: 6 });
+    expect(run.outcome).toBe('done');
+    expect(run.started_at).toBe(started);
+    expect(run.counts.suppliers!.created).toBe(1000);
+  });
+
+  it('still refuses to take over a run whose lease lasts', async () => {
+    const { deps, syncState, calls, now } = setup({ A: 1000 });
+    const state = (await syncState.get('A', 'rivile_import'))!;
+    syncState.put({ ...state, lease_run_id: 'live-run', lease_until: new Date(now() + 60_000).toISOString() });
+    expect(await runSync(deps, 'A', 'rivile_import', 'manual', 20_000)).toEqual({ status: 'busy' });
+    expect(calls).toEqual([]);
+  });
+
+  it('shares one invocation among the due imports: a small import runs while a large one listed first is still partial', async () => {
+    // A has 12,000 rows (120 pages of one second each), B ten rows; the invocation may spend 25 seconds.
+    const { deps, syncState, calls } = setup({ A: 12_000, B: 10 });
+    const result = await runSchedule(deps, 25_000);
+    const a = (await syncState.get('A', 'rivile_import'))!.run!;
+    const b = (await syncState.get('B', 'rivile_import'))!.run;
+    expect(b).toMatchObject({ outcome: 'done', counts: { suppliers: { created: 10 } } });
+    expect(a.outcome).toBe('partial');
+    expect(a.counts.suppliers!.created).toBeGreaterThan(0);
+    expect(result.ran).toBe(2);
+    // A used what B left: more than one slice of the budget.
+    expect(calls.filter((c) => c.company === 'A').length).toBeGreaterThan(12);
+  });
+
+  it('starts the next invocation with the import served longest ago', async () => {
+    const { deps, syncState, calls, advance } = setup({ A: 12_000, B: 12_000, C: 12_000 });
+    await runSchedule(deps, 12_000);
+    const first = new Set(calls.map((c) => c.company));
+    advance(60_000);
+    calls.length = 0;
+    await runSchedule(deps, 12_000);
+    // Three large imports, a budget that serves about two a time: the one left out goes first next time.
+    const left = ['A', 'B', 'C'].filter((c) => !first.has(c));
+    expect(left.length).toBeGreaterThan(0);
+    expect(calls[0]!.company).toBe(left[0]);
+    for (const c of ['A', 'B', 'C']) expect((await syncState.get(c, 'rivile_import'))!.run).not.toBeNull();
+  });
+});
