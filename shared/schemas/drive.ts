@@ -25,6 +25,9 @@ export const DRIVE_MSG = {
   notConnected: 'Connect the service first',
   folderNotFound: 'The folder was not found',
   revoked: (service: DriveService) => `Access to ${DRIVE_PRODUCT[service]} was withdrawn: switch the import on to connect again.`,
+  /** The provider refused the import's place in the folder (Dropbox `reset`): it started again from then. */
+  cursorReset: (service: DriveService) =>
+    `${DRIVE_PRODUCT[service]} no longer accepted the place the import had reached in the folder, so it continues with files added from now on. Files added before may be missing from the documents.`,
 } as const;
 
 export const DRIVE_ID_MAX = 512;
@@ -96,6 +99,13 @@ export interface DriveImportStatus {
   last_error: string | null;
   /** Files of the folder that did not become documents, newest first (at most DRIVE_SKIPPED_KEPT), with why. */
   skipped_files: DriveSkippedFile[];
+  /** How many files of the folder did not become documents since it was chosen (all of them, not only those named). */
+  skipped_total: number;
+  /**
+   * The folder kept while the provider refuses the grant (the import is paused): switching the import on again
+   * continues there, files added meanwhile included. Null when nothing is paused.
+   */
+  paused_folder_name: string | null;
 }
 export interface DriveSkippedFile {
   name: string;

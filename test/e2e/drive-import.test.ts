@@ -92,6 +92,53 @@ describe('Dropbox import in Chromium', () => {
     await screenshot(page, 'drive-integration-screen');
   });
 
+  it('a withdrawn grant pauses the folder; switching on again continues with it, and every skipped file is counted', async () => {
+    const page = await signInPage(browser, stack.url, user);
+    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    const pdf = async (text: string) => {
+      const doc = await PDFDocument.create();
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      doc.addPage([595, 842]).drawText(text, { x: 50, y: 780, size: 14, font });
+      return doc.save();
+    };
+    // The user withdraws the app at Dropbox; a scan arrives meanwhile
+    stack.dropbox.oauth.revokeAll();
+    stack.dropbox.dropFile('/Receipts inbox', 'while-paused.pdf', await pdf('Taxi  Total 12.00 EUR'));
+    await stack.driveSchedule.tick();
+
+    await page.getByRole('link', { name: 'Integration' }).click();
+    await page.getByTestId('integration-page').waitFor();
+    expect(await page.getByTestId('toggle-dropbox_import').isChecked()).toBe(false);
+    await expect.poll(() => page.getByTestId('drive-paused-dropbox').textContent()).toBe(
+      'Folder /Receipts inbox is paused: switch the import on to continue, files added meanwhile included.',
+    );
+    expect(await page.getByTestId('drive-error-dropbox').textContent()).toBe('Access to Dropbox was withdrawn: switch the import on to connect again.');
+    await screenshot(page, 'drive-dropbox-paused');
+
+    // Switched on again: the folder screen shows the kept folder; OK keeps it
+    await page.getByTestId('toggle-dropbox_import').click({ force: true });
+    await page.waitForURL(/\/_dropbox\/www\/oauth2\/authorize\?/);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(/\/integration\/dropbox$/, { timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('drive-selected-folder').textContent()).toContain('/Receipts inbox');
+    await page.getByTestId('drive-ok').click();
+    await page.waitForURL(/\/integration$/);
+    expect(await page.getByTestId('toggle-dropbox_import').isChecked()).toBe(true);
+
+    for (let i = 0; i < 25; i += 1) stack.dropbox.dropFile('/Receipts inbox', `IMG_${3000 + i}.HEIC`, Buffer.from(`heic ${i}`));
+    await stack.driveSchedule.tick();
+    await stack.jobs.idle();
+    const docs = (await api.get(`/receipts?company_id=${companyId}`)).body as { items: { original_file_name: string }[] };
+    expect(docs.items.map((d) => d.original_file_name).sort()).toEqual(['office-supplies.pdf', 'while-paused.pdf']);
+    await page.reload();
+    await page.getByTestId('integration-page').waitFor();
+    // 26 skipped in all (the first HEIC and these 25): five named, the rest counted
+    await expect.poll(() => page.getByTestId('drive-skipped-more-dropbox').textContent()).toBe('and 21 more');
+    expect(await page.getByTestId('drive-paused-dropbox').count()).toBe(0);
+    await screenshot(page, 'drive-dropbox-resumed');
+  });
+
   it('shows Connection error! when the user cancels on the provider’s page', async () => {
     const page = await signInPage(browser, stack.url, user);
     await page.goto(`${stack.url}/integration/google/authcallback?error=access_denied&state=x`);

@@ -23,7 +23,9 @@ async function textPdf(lines: string[]): Promise<Buffer> {
 type Api = ReturnType<typeof apiClient>;
 type Summary = { receipt_id: string; status: string; original_file_name: string; user_id: string };
 type CompanyView = { google_drive_import: boolean; dropbox_import: boolean; google_selected_import_folder_name: string | null; dropbox_selected_import_folder_name: string | null };
-type Status = { items: { service_type: DriveService; connected: boolean; folder_name: string | null; last_run_at: string | null; last_imported: number; total_imported: number; last_error: string | null }[] };
+type Status = {
+  items: { service_type: DriveService; connected: boolean; folder_name: string | null; paused_folder_name?: string | null; last_run_at: string | null; last_imported: number; total_imported: number; last_error: string | null }[];
+};
 
 describe('Google Drive and Dropbox imports', () => {
   let t: TestStack;
@@ -239,6 +241,88 @@ describe('Google Drive and Dropbox imports', () => {
     const list = await api.get(`/company/service/drive/folders?company_id=${companyId}&service_type=dropbox`);
     expect(list.status).toBe(422);
     expect(await documents(api, companyId)).toHaveLength(0);
+  });
+
+  for (const service of ['google', 'dropbox'] as const) {
+    it(`${service}: a withdrawn grant pauses the import; reconnecting the same folder imports every file once, those dropped meanwhile included`, async () => {
+      const { api, companyId } = await registeredUser(t.stack, `gap${service.slice(0, 3)}`);
+      const name = service === 'google' ? 'Gap scans' : '/Gap scans';
+      const folderId = service === 'google' ? t.stack.google.addFolder(name) : t.stack.dropbox.addFolder(name);
+      const drop = (file: string, bytes: Buffer) =>
+        service === 'google' ? t.stack.google.dropFile(folderId, file, bytes, 'application/pdf') : t.stack.dropbox.dropFile(name, file, bytes);
+      const status = async () => ((await api.get(`/company/service/drive/status?company_id=${companyId}`)).body as Status).items.find((s) => s.service_type === service)!;
+      const company = async () => ((await api.get('/companies')).body as { items: (CompanyView & { company_id: string })[] }).items.find((c) => c.company_id === companyId)!;
+      const flag = service === 'google' ? 'google_drive_import' : 'dropbox_import';
+      const folderField = service === 'google' ? 'google_selected_import_folder_name' : 'dropbox_selected_import_folder_name';
+
+      await connect(api, companyId, service);
+      expect((await api.post(`/company/service/drive/folders?company_id=${companyId}`, { service_type: service, folder_id: folderId })).status).toBe(200);
+      drop('before.pdf', await textPdf(['Before', 'Total 1.00 EUR']));
+      await t.stack.driveSchedule.tick();
+
+      // The user withdraws the app's access; receipts keep arriving in the folder
+      standIn(service).revokeAll();
+      drop('gap-1.pdf', await textPdf(['Gap one', 'Total 2.00 EUR']));
+      await t.stack.driveSchedule.tick();
+      drop('gap-2.pdf', await textPdf(['Gap two', 'Total 3.00 EUR']));
+      await t.stack.driveSchedule.tick();
+      expect(await company()).toMatchObject({ [flag]: false, [folderField]: null });
+      expect(await status()).toMatchObject({
+        connected: false,
+        paused_folder_name: name,
+        total_imported: 1,
+        last_error: `Access to ${service === 'google' ? 'Google Drive' : 'Dropbox'} was withdrawn: switch the import on to connect again.`,
+      });
+
+      // The admin switches the import on again: the folder is watched again from where it stopped
+      expect(await connect(api, companyId, service)).toMatchObject({ [flag]: true, [folderField]: name });
+      // … and picks the same folder on the folder screen
+      expect((await api.post(`/company/service/drive/folders?company_id=${companyId}`, { service_type: service, folder_id: folderId })).status).toBe(200);
+      drop('after.pdf', await textPdf(['After', 'Total 4.00 EUR']));
+      await t.stack.driveSchedule.tick();
+      await t.stack.driveSchedule.tick();
+      await settle();
+      expect((await documents(api, companyId)).map((d) => d.original_file_name).sort()).toEqual(['after.pdf', 'before.pdf', 'gap-1.pdf', 'gap-2.pdf']);
+      expect(await status()).toMatchObject({ connected: true, folder_name: name, paused_folder_name: null, total_imported: 4, last_error: null });
+    });
+  }
+
+  it('Dropbox: a cursor Dropbox answers with reset is replaced by a new one, and the screen says so', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'rst');
+    const folderId = t.stack.dropbox.addFolder('/Reset');
+    await connect(api, companyId, 'dropbox');
+    await api.post(`/company/service/drive/folders?company_id=${companyId}`, { service_type: 'dropbox', folder_id: folderId });
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    await ddb().send(
+      new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: keys.driveImport(companyId, 'dropbox'), UpdateExpression: 'SET #c = :c', ExpressionAttributeNames: { '#c': 'cursor' }, ExpressionAttributeValues: { ':c': 'no-longer-valid' } }),
+    );
+    await t.stack.driveSchedule.tick();
+    const status = async () => ((await api.get(`/company/service/drive/status?company_id=${companyId}`)).body as Status).items.find((s) => s.service_type === 'dropbox')!;
+    expect((await status()).last_error).toBe(
+      'Dropbox no longer accepted the place the import had reached in the folder, so it continues with files added from now on. Files added before may be missing from the documents.',
+    );
+    t.stack.dropbox.dropFile('/Reset', 'fresh.pdf', PDF_A);
+    await t.stack.driveSchedule.tick();
+    await settle();
+    expect((await documents(api, companyId)).map((d) => d.original_file_name)).toEqual(['fresh.pdf']);
+    expect((await status()).last_error).toBeNull();
+  });
+
+  it('the status counts every skipped file, beyond the names it keeps', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'skp');
+    const folderId = t.stack.dropbox.addFolder('/Many skipped');
+    await connect(api, companyId, 'dropbox');
+    await api.post(`/company/service/drive/folders?company_id=${companyId}`, { service_type: 'dropbox', folder_id: folderId });
+    for (let i = 0; i < 24; i += 1) t.stack.dropbox.dropFile('/Many skipped', `photo-${i}.heic`, Buffer.from(`heic ${i}`));
+    for (let i = 0; i < 6; i += 1) t.stack.dropbox.dropFile('/Many skipped', `notes-${i}.txt`, Buffer.from(`text ${i}`));
+    await t.stack.driveSchedule.tick();
+    t.stack.dropbox.dropFile('/Many skipped', 'empty.pdf', Buffer.alloc(0));
+    await t.stack.driveSchedule.tick();
+    const status = ((await api.get(`/company/service/drive/status?company_id=${companyId}`)).body as { items: { service_type: string; skipped_total: number; skipped_files: unknown[] }[] }).items.find(
+      (s) => s.service_type === 'dropbox',
+    )!;
+    expect(status.skipped_files).toHaveLength(20);
+    expect(status.skipped_total).toBe(31);
   });
 
   it('switching off revokes the grant at the provider and clears folder and flag', async () => {

@@ -75,15 +75,15 @@ export const ddbDriveStore: DriveStore = {
       }),
     );
   },
-  async saveProgress(companyId, service, leaseId, cursor, imported) {
+  async saveProgress(companyId, service, leaseId, cursor, imported, skipped) {
     return writeIf(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.driveImport(companyId, service),
-        UpdateExpression: 'SET #c = :c ADD total_imported :n',
+        UpdateExpression: 'SET #c = :c ADD total_imported :n, skipped_total :k',
         ConditionExpression: 'lease_id = :id',
         ExpressionAttributeNames: { '#c': 'cursor' },
-        ExpressionAttributeValues: { ':c': cursor, ':n': imported, ':id': leaseId },
+        ExpressionAttributeValues: { ':c': cursor, ':n': imported, ':k': skipped, ':id': leaseId },
       }),
     );
   },

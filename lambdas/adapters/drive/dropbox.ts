@@ -10,7 +10,7 @@
  * scripts/local/dropbox-server.ts (DROPBOX_URL). In AWS the SDK's own fetch is used unchanged.
  */
 import { Dropbox, DropboxAuth, DropboxResponseError, type files } from 'dropbox';
-import { DriveAuthError, DriveCallError, type DriveFile, type DriveProvider, type DriveSession } from '../../core/drive-import/ports';
+import { DriveAuthError, DriveCallError, DriveCursorExpired, type DriveFile, type DriveProvider, type DriveSession } from '../../core/drive-import/ports';
 
 export interface DropboxConfig {
   appKey: string;
@@ -65,6 +65,8 @@ function mapError(error: unknown): Error {
   if (error instanceof DropboxResponseError) {
     const tag = tagOf(error) ?? '';
     if (error.status === 401 || (error.status === 400 && /invalid_grant|invalid_client/.test(tag))) return new DriveAuthError(`Dropbox refused the grant (${tag || error.status})`);
+    // list_folder/continue: the cursor is no longer valid; the folder must be listed again from a new cursor
+    if (error.status === 409 && tag === 'reset') return new DriveCursorExpired('Dropbox no longer accepts the cursor (reset)');
     return new DriveCallError(`Dropbox answered ${error.status}${tag ? ` (${tag})` : ''}`, error.status);
   }
   return new DriveCallError(error instanceof Error ? error.message : String(error));

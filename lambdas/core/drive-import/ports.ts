@@ -59,6 +59,17 @@ export class DriveCallError extends Error {
 }
 
 /**
+ * The provider no longer accepts the stored change cursor (Dropbox answers list_folder/continue with `reset`): the
+ * folder can only be read again from a new start cursor.
+ */
+export class DriveCursorExpired extends DriveCallError {
+  constructor(message: string) {
+    super(message, 409);
+    this.name = 'DriveCursorExpired';
+  }
+}
+
+/**
  * A download that no retry will make: the file is gone (404, 410), refused by its kind (Dropbox answers 409 for a
  * path's own errors: not found, restricted content, unsupported file) or by the provider (`fileRefused`).
  */
@@ -99,6 +110,15 @@ export interface OAuthStateRecord {
   expires_at: string;
 }
 
+/** A folder whose import was paused by a refused grant, with the position its next read starts from. */
+export interface DrivePausedFolder {
+  folder_id: string;
+  folder_name: string;
+  cursor: string;
+  /** When the grant was found refused. */
+  since: string;
+}
+
 /** The import of one service of one company (not secret: the grant lives in the credentials store). */
 export interface DriveImportRecord {
   company_id: string;
@@ -116,6 +136,16 @@ export interface DriveImportRecord {
   last_error: string | null;
   /** Files that did not become documents, newest first (absent on imports stored before it was kept). */
   skipped_files?: DriveSkippedFile[];
+  /**
+   * How many files of the folder did not become documents since it was chosen: an exact count, added with the
+   * cursor of each page (`skipped_files` keeps only the newest names). Absent on imports stored before it was kept.
+   */
+  skipped_total?: number;
+  /**
+   * The folder and read position kept while the provider refuses the grant (revoked, expired, refresh refused):
+   * the import is paused, not watched by the schedule; reconnecting resumes there. Null or absent otherwise.
+   */
+  paused?: DrivePausedFolder | null;
   /** A run holds the import until this time (a second run finds it held and does nothing). */
   lease_until: string | null;
   lease_id: string | null;
@@ -133,8 +163,11 @@ export interface DriveStore {
   listActive(limit: number, next?: string): Promise<{ items: { company_id: string; service: DriveService }[]; next?: string }>;
   /** Takes the lease when it is free or ran out; false when another run holds it. */
   takeLease(companyId: string, service: DriveService, leaseId: string, now: string, until: string): Promise<boolean>;
-  /** Moves the cursor forward, only while the lease is still this run's. */
-  saveProgress(companyId: string, service: DriveService, leaseId: string, cursor: string, imported: number): Promise<boolean>;
+  /**
+   * Moves the cursor past a page, only while the lease is still this run's, adding the page's documents to
+   * `total_imported` and its skipped files to `skipped_total` in the same write (a page read again adds nothing twice).
+   */
+  saveProgress(companyId: string, service: DriveService, leaseId: string, cursor: string, imported: number, skipped: number): Promise<boolean>;
   /** Records the run's outcome and frees the lease. */
   finishRun(
     companyId: string,

@@ -13,7 +13,8 @@
  * - the cursor moves forward only after every file of a page is stored, and only while the lease is this run's:
  *   a run that dies half way leaves the cursor where it was, and the next run redoes the page without duplicates.
  *
- * A grant the provider refuses switches the import off with a message (shown on the Integration screen).
+ * A grant the provider refuses pauses the import with a message (shown on the Integration screen): the folder and
+ * its cursor are kept, and reconnecting continues from there.
  */
 import { randomUUID } from 'node:crypto';
 import { DRIVE_MSG, DRIVE_PRODUCT, DRIVE_SKIPPED_KEPT, type DriveService, type DriveSkippedFile } from '../../../shared/schemas/drive';
@@ -26,7 +27,7 @@ import { RESERVATION_SECONDS, releaseExpiredReservations, reserveOneDocument } f
 import { companyScope, type UploadRecord } from '../documents/types';
 import { publishCompanyChange } from '../live/company-event';
 import type { LiveEvents } from '../ports';
-import { DriveAuthError, fileCannotBeDownloaded, type DriveFile, type DriveImportRecord } from './ports';
+import { DriveAuthError, DriveCursorExpired, fileCannotBeDownloaded, type DriveChanges, type DriveFile, type DriveImportRecord } from './ports';
 import { keepRenewedTokens, openTokens, switchOff, type DriveDeps } from './service';
 
 export interface DriveRunDeps extends DriveDeps {
@@ -108,16 +109,32 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
     if (!company) return { ...base, state: 'off' };
     const owner = await ownerOf(deps, company, record);
     let cursor = record.cursor;
+    // Set when the provider refused the stored cursor and the folder is read again from a new start cursor
+    let notice: string | null = null;
     try {
       for (let page = 0; page < MAX_PAGES_PER_RUN; page += 1) {
-        const changes = await session.changes(record.folder_id, cursor);
+        let changes: DriveChanges;
+        try {
+          changes = await session.changes(record.folder_id, cursor);
+        } catch (error) {
+          if (!(error instanceof DriveCursorExpired) || notice) throw error;
+          // Once a run: what was added between the old place and now cannot be listed any more, and the screen says so
+          deps.log.warn('drive cursor refused: read again from now', { company_id: companyId, service, error: error.message });
+          const fresh = await session.startCursor(record.folder_id);
+          if (!(await deps.drive.saveProgress(companyId, service, leaseId, fresh, 0, 0))) return { ...base, imported, skipped, state: 'busy' };
+          cursor = fresh;
+          notice = DRIVE_MSG.cursorReset(service);
+          continue;
+        }
         let pageImported = 0;
+        // Counted and named only once the cursor is past the page: a page read again (after a failure or a refused
+        // grant half way through it) is not counted twice.
+        const pageSkipped: Array<{ name: string; reason: string }> = [];
         if (changes.files.length) await releaseExpiredReservations(deps, companyId);
         for (const file of changes.files) {
           const reason = skipReason(file);
           if (reason) {
-            skipped += 1;
-            skippedNow.push({ name: file.name, reason });
+            pageSkipped.push({ name: file.name, reason });
             continue;
           }
           try {
@@ -125,15 +142,16 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
           } catch (error) {
             // One file the provider will never hand over must not stop the folder: it is skipped and said so.
             if (!fileCannotBeDownloaded(error)) throw error;
-            skipped += 1;
-            skippedNow.push({ name: file.name, reason: DOWNLOAD_REFUSED });
+            pageSkipped.push({ name: file.name, reason: DOWNLOAD_REFUSED });
             deps.log.warn('drive file cannot be downloaded: skipped', { company_id: companyId, service, file: file.name, error: error.message });
           }
         }
-        imported += pageImported;
-        if (!(await deps.drive.saveProgress(companyId, service, leaseId, changes.cursor, pageImported))) {
-          return { ...base, imported, skipped, state: 'busy' };
+        if (!(await deps.drive.saveProgress(companyId, service, leaseId, changes.cursor, pageImported, pageSkipped.length))) {
+          return { ...base, imported: imported + pageImported, skipped, state: 'busy' };
         }
+        imported += pageImported;
+        skipped += pageSkipped.length;
+        skippedNow.push(...pageSkipped);
         cursor = changes.cursor;
         if (!changes.more) break;
       }
@@ -141,12 +159,17 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
       await keepRenewedTokens(deps, companyId, service, tokens, session).catch(() => undefined);
     }
     const at = deps.clock.now().toISOString();
-    await deps.drive.finishRun(companyId, service, leaseId, { at, imported, error: null, skipped_files: skippedFiles(at) });
+    await deps.drive.finishRun(companyId, service, leaseId, { at, imported, error: notice, skipped_files: skippedFiles(at) });
     if (imported || skipped) deps.log.info('drive import', { company_id: companyId, service, imported, skipped });
     return { ...base, imported, skipped, state: 'done' };
   } catch (error) {
     if (error instanceof DriveAuthError) {
-      deps.log.warn('drive grant refused: import switched off', { company_id: companyId, service, error: error.message });
+      // Paused: the folder and the cursor of the last page fully read are kept (switchOff with a reason), so a
+      // reconnect reads the page that was refused, and everything after it, again.
+      deps.log.warn('drive grant refused: import paused', { company_id: companyId, service, error: error.message });
+      // The pages read before the refusal are recorded (their documents, their skipped files' names) first.
+      const at = deps.clock.now().toISOString();
+      await deps.drive.finishRun(companyId, service, leaseId, { at, imported, error: null, skipped_files: skippedFiles(at) });
       await switchOff(deps, companyId, service, DRIVE_MSG.revoked(service));
       await tellMembersOfCompany(deps, companyId);
       return { ...base, imported, skipped, state: 'off', error: error.message };

@@ -9,6 +9,10 @@
  * - The grant (access and refresh token) is sealed in the credentials store with the company and kind as
  *   context, as export credentials are; no answer and no log line carries it.
  * - Switching off revokes the grant at the provider (best effort), deletes it, and clears the folder and flag.
+ * - A grant the provider refuses (revoked, expired, refresh refused) pauses the import instead: the grant and the
+ *   flag are cleared, the folder and its read position are kept (`paused`) with the reason for the Integration
+ *   screen. Connecting again watches that folder again from that position, so files added meanwhile still come,
+ *   once; choosing another folder starts it fresh.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError, notFound } from '../../../shared/errors';
@@ -26,7 +30,7 @@ import { monthOf, toCompanyView } from '../accounts/companies';
 import type { IntegrationStore, SecretBox } from '../integrations/ports';
 import { publishCompanyChange } from '../live/company-event';
 import type { AccountsStore, Clock, LiveEvents } from '../ports';
-import { DriveAuthError, type DriveImportRecord, type DriveProviders, type DriveSession, type DriveStore, type DriveTokens } from './ports';
+import { DriveAuthError, type DriveFolder, type DriveImportRecord, type DrivePausedFolder, type DriveProviders, type DriveSession, type DriveStore, type DriveTokens } from './ports';
 
 export const STATE_SECONDS = 10 * 60;
 
@@ -91,9 +95,19 @@ export async function keepRenewedTokens(deps: Pick<DriveDeps, 'integrations' | '
   if (now.access_token !== before.access_token || now.refresh_token !== before.refresh_token) await saveTokens(deps, companyId, service, now);
 }
 
+/** The folder an import watches or was paused on, with its position; undefined when there is none. */
+export function keptFolderOf(record: DriveImportRecord | undefined, since: string): DrivePausedFolder | undefined {
+  if (!record) return undefined;
+  if (record.folder_id && record.cursor) return { folder_id: record.folder_id, folder_name: record.folder_name ?? '', cursor: record.cursor, since };
+  return record.paused ?? undefined;
+}
+
 /**
  * Switches the import off: the grant is revoked at the provider (a failure there does not keep it on), the
- * stored grant, the import record, the folder and the flag are cleared. `reason` keeps a message for the screen.
+ * stored grant, the import record, the folder and the flag are cleared.
+ * With a `reason` (the provider refused the grant) the import is paused instead: the grant and the flag are
+ * cleared, the record keeps the message for the screen and the folder with its position (`paused`, out of the
+ * schedule's index), for a reconnect to continue from.
  */
 export async function switchOff(deps: DriveDeps, companyId: string, service: DriveService, reason?: string): Promise<void> {
   const tokens = await openTokens(deps, companyId, service).catch(() => undefined);
@@ -107,7 +121,8 @@ export async function switchOff(deps: DriveDeps, companyId: string, service: Dri
   await deps.integrations.deleteCredentials(companyId, DRIVE_FLAG[service]);
   const record = await deps.drive.getImport(companyId, service);
   if (reason && record) {
-    await deps.drive.putImport({ ...record, folder_id: null, folder_name: null, cursor: null, last_error: reason, lease_until: null, lease_id: null });
+    const paused = keptFolderOf(record, deps.clock.now().toISOString()) ?? null;
+    await deps.drive.putImport({ ...record, folder_id: null, folder_name: null, cursor: null, paused, last_error: reason, lease_until: null, lease_id: null });
   } else {
     await deps.drive.deleteImport(companyId, service);
   }
@@ -144,7 +159,11 @@ export async function switchDrive(deps: DriveDeps, caller: DriveCaller, input: {
   return { url, company: await companyView(deps, caller) };
 }
 
-/** POST /company/service/drive/authorize: exchanges the code the provider sent back; the import is on, no folder yet. */
+/**
+ * POST /company/service/drive/authorize: exchanges the code the provider sent back; the import is on. A folder kept
+ * by a paused import (or still watched) is watched again from its position when the new grant sees it; otherwise
+ * there is no folder yet (and the kept one still resumes when it is chosen).
+ */
 export async function completeAuthorization(deps: DriveDeps, caller: DriveCaller, input: DriveAuthorizeBody): Promise<Company> {
   const service = input.service_type;
   const stateHash = stateHashOf(input.state);
@@ -162,23 +181,42 @@ export async function completeAuthorization(deps: DriveDeps, caller: DriveCaller
   }
   await saveTokens(deps, caller.companyId, service, tokens);
   const now = deps.clock.now().toISOString();
+  const previous = await deps.drive.getImport(caller.companyId, service);
+  const kept = keptFolderOf(previous, now);
+  const folder = kept ? await visibleFolder(deps, caller.companyId, service, tokens, kept.folder_id) : undefined;
   await deps.drive.putImport({
     company_id: caller.companyId,
     service,
     user_id: caller.userId,
     connected_at: now,
-    folder_id: null,
-    folder_name: null,
-    cursor: null,
-    last_run_at: null,
-    last_imported: 0,
-    total_imported: 0,
+    folder_id: folder ? folder.id : null,
+    folder_name: folder ? folder.name : null,
+    cursor: folder ? kept!.cursor : null,
+    paused: folder ? null : (kept ?? null),
+    last_run_at: kept ? (previous?.last_run_at ?? null) : null,
+    last_imported: kept ? (previous?.last_imported ?? 0) : 0,
+    total_imported: kept ? (previous?.total_imported ?? 0) : 0,
     last_error: null,
+    skipped_files: kept ? (previous?.skipped_files ?? []) : [],
+    skipped_total: kept ? (previous?.skipped_total ?? 0) : 0,
     lease_until: null,
     lease_id: null,
   });
-  await deps.drive.setCompanyDrive(caller.companyId, service, true, null);
+  await deps.drive.setCompanyDrive(caller.companyId, service, true, folder ? folder.name : null);
   return publishCompany(deps, caller);
+}
+
+/** The kept folder as the new grant sees it (renamed, moved); undefined when it does not, or the call fails. */
+async function visibleFolder(deps: DriveDeps, companyId: string, service: DriveService, tokens: DriveTokens, folderId: string): Promise<DriveFolder | undefined> {
+  const session = deps.providers[service].session(tokens);
+  try {
+    return await session.folder(folderId);
+  } catch (error) {
+    deps.log?.warn('the kept folder could not be looked up', { company_id: companyId, service, error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  } finally {
+    await keepRenewedTokens(deps, companyId, service, tokens, session).catch(() => undefined);
+  }
 }
 
 /** Runs `fn` with the company's session; keeps renewed tokens; a refused grant switches the import off (422). */
@@ -207,22 +245,24 @@ export async function listDriveFolders(deps: DriveDeps, caller: DriveCaller, inp
 
 /**
  * POST /company/service/drive/folders: watches the folder from now on (files already in it are not imported). The
- * folder already watched, chosen again (OK in Edit Folder without a change), keeps its place: files added since
- * the last run are still imported.
+ * folder already watched, chosen again (OK in Edit Folder without a change), or the folder a refused grant paused,
+ * keeps its place: files added since the last run are still imported. Another folder starts fresh (its own
+ * counts and skipped files).
  */
 export async function chooseDriveFolder(deps: DriveDeps, caller: DriveCaller, input: DriveFolderBody): Promise<Company> {
   const service = input.service_type;
   const record = await deps.drive.getImport(caller.companyId, service);
   if (!record) throw new AppError('ValidationFailed', DRIVE_MSG.notConnected, [{ path: ['service_type'], message: DRIVE_MSG.notConnected }]);
-  const { folder, cursor } = await withSession(deps, caller, service, async (s) => {
+  const { folder, cursor, continued } = await withSession(deps, caller, service, async (s) => {
     const found = await s.folder(input.folder_id);
     if (!found) throw new AppError('NotFound', DRIVE_MSG.folderNotFound);
-    const same = record.folder_id === found.id && record.cursor;
-    return { folder: found, cursor: same ? record.cursor! : await s.startCursor(found.id) };
+    const kept = keptFolderOf(record, deps.clock.now().toISOString());
+    if (kept?.folder_id === found.id) return { folder: found, cursor: kept.cursor, continued: true };
+    return { folder: found, cursor: await s.startCursor(found.id), continued: false };
   });
-  // Another folder: the files skipped in the one before are not this folder's
-  const skipped_files = folder.id === record.folder_id ? record.skipped_files : [];
-  await deps.drive.putImport({ ...record, folder_id: folder.id, folder_name: folder.name, cursor, last_error: null, lease_until: null, lease_id: null, skipped_files });
+  // Another folder: the documents counted and the files skipped in the one before are not this folder's
+  const fresh = continued ? {} : { total_imported: 0, skipped_files: [], skipped_total: 0 };
+  await deps.drive.putImport({ ...record, ...fresh, folder_id: folder.id, folder_name: folder.name, cursor, paused: null, last_error: null, lease_until: null, lease_id: null });
   await deps.drive.setCompanyDrive(caller.companyId, service, true, folder.name);
   return publishCompany(deps, caller);
 }
@@ -237,6 +277,9 @@ export function statusOf(service: DriveService, record: DriveImportRecord | unde
     total_imported: record?.total_imported ?? 0,
     last_error: record?.last_error ?? null,
     skipped_files: record?.folder_id ? (record.skipped_files ?? []) : [],
+    // Imports stored before the count was kept have only the names
+    skipped_total: record?.folder_id ? Math.max(record.skipped_total ?? 0, record.skipped_files?.length ?? 0) : 0,
+    paused_folder_name: record?.paused?.folder_name ?? null,
   };
 }
 
