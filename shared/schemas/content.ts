@@ -362,6 +362,8 @@ export const CONTENT_MSG = {
   saveFailed: 'Failed to update the receipt. Please check if all mandatory fields are filled.',
   invalid: 'Some values are not valid',
   companyCode: 'Company code matches customer/supplier code',
+  /** An area drawn on the page holds no word: the field keeps its value. */
+  noTextInArea: 'No text found in the selected area',
 } as const;
 
 export function isValidDate(value: string): boolean {

@@ -250,6 +250,8 @@ export async function selectBox(ports: ContentPorts, caller: ContentCaller, rece
   const page = boxes.find((b) => b.page === input.page);
   if (!page && !l.record.pages.some((p) => p.page === input.page)) throw new AppError('ValidationFailed', `Page ${input.page} does not exist`, [{ path: ['page'], message: `Page ${input.page} does not exist` }]);
   const read = readArea(page?.words ?? [], input.position, field, dateFormatOf(l.doc, l.record.receipt_type));
+  // An area without a word would empty the field (a stray swipe on a touch screen did): nothing is written.
+  if (read.block_id === null) throw new AppError('ValidationFailed', CONTENT_MSG.noTextInArea, [{ path: ['position'], message: CONTENT_MSG.noTextInArea }]);
   const file = input.file ?? page?.file ?? l.record.pages.find((p) => p.page === input.page)?.document ?? null;
   const doc = setValues(l.doc, [
     { id: contentId, value: read.value, position: read.position, page: input.page, file, block_id: read.block_id, confidence: read.confidence, related: input.is_related_content },

@@ -3,6 +3,8 @@ import { pointBeforeTurn, type QuarterTurn } from '../../../../../shared/page-tu
 import type { Box, PageBoxesResponse } from '../../../../../shared/schemas/content';
 import { animateScrollTop, scrollParentOf, scrollTargetFor } from '../../../lib/scroll-animation';
 import type { EditorPart } from '../lib/grid-editor';
+import { nextZoom, TOUCH, useMedia, ZOOM_STEPS } from '../lib/media';
+import { EditIcon } from './EditIcons';
 import { GridOverlay } from './GridOverlay';
 
 export interface ViewerPage {
@@ -37,6 +39,7 @@ function PageView({
   rotation,
   highlights,
   pickable,
+  areaMode,
   onPick,
   grid,
 }: {
@@ -45,6 +48,8 @@ function PageView({
   rotation: number;
   highlights: Highlight[];
   pickable: boolean;
+  /** Select on image is on: a touch drag draws an area (else a touch drag pans and pinches, as elsewhere). */
+  areaMode: boolean;
   onPick(page: number, box: Box, file: string | null): void;
   grid: { part: EditorPart | null; columns: { id: string; label: string }[]; onChange(part: EditorPart | null): void } | null;
 }) {
@@ -52,6 +57,8 @@ function PageView({
   const inner = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(page.width && page.height ? { w: page.width, h: page.height } : null);
   const [lasso, setLasso] = useState<{ from: Point; to: Point } | null>(null);
+  // A pen over the page (pens report hover before they touch): the page takes its drag as a mouse's, not as a pan
+  const [penNear, setPenNear] = useState(false);
   const turned = rotation % 180 === 90;
   const w = natural?.w ?? 1000;
   const h = natural?.h ?? 1414;
@@ -72,7 +79,11 @@ function PageView({
 
   const down = (e: ReactPointerEvent) => {
     if (!pickable || grid || e.button !== 0) return;
-    if ((e.target as HTMLElement).closest('.ocr-box')) return;
+    // A finger draws an area only in the Select on image mode: otherwise its drag scrolls the page (finding: a
+    // swipe to scroll used to read an empty area into the focused field)
+    const touch = e.pointerType === 'touch';
+    if (touch && !areaMode) return;
+    if (!touch && (e.target as HTMLElement).closest('.ocr-box')) return;
     (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
     const p = toPoint(e.clientX, e.clientY);
     setLasso({ from: p, to: p });
@@ -84,6 +95,12 @@ function PageView({
     if (lassoBox && lassoBox.width > 0.005 && lassoBox.height > 0.004) onPick(page.page, lassoBox, file);
     setLasso(null);
   };
+  // (the browser took the gesture over, as a scroll or a pinch: no area)
+  const cancel = () => setLasso(null);
+  const pen = (near: boolean) => (e: ReactPointerEvent) => {
+    if (e.pointerType === 'pen') setPenNear(near);
+  };
+  const drawing = pickable && !grid && (areaMode || penNear);
 
   return (
     <figure className="er-page" data-testid={`page-${page.page}`}>
@@ -94,7 +111,7 @@ function PageView({
       >
         <div
           ref={inner}
-          className={`er-page-inner ${pickable && !grid ? 'is-pickable' : ''}`}
+          className={`er-page-inner ${pickable && !grid ? 'is-pickable' : ''} ${drawing ? 'is-drawing' : ''} ${grid ? 'is-grid' : ''}`}
           style={{
             width: turned ? `${(w / h) * 100}%` : '100%',
             aspectRatio: `${w} / ${h}`,
@@ -103,6 +120,9 @@ function PageView({
           onPointerDown={down}
           onPointerMove={move}
           onPointerUp={up}
+          onPointerCancel={cancel}
+          onPointerEnter={pen(true)}
+          onPointerLeave={pen(false)}
         >
           {failed ? (
             <div className="er-page-failed" data-testid="page-not-processed">
@@ -170,6 +190,11 @@ export const DocumentViewer = memo(function DocumentViewer({
   grid: { parts: EditorPart[]; columns: { id: string; label: string }[]; onChange(parts: EditorPart[]): void } | null;
 }) {
   const viewer = useRef<HTMLDivElement>(null);
+  // Touch screens: Select on image turns a finger's drag on the page into an area to read (a mouse or a pen draws
+  // one at any time); off, the finger scrolls and pinches the page as anywhere else.
+  const touchScreen = useMedia(TOUCH);
+  const [areaMode, setAreaMode] = useState(false);
+  const [zoom, setZoom] = useState<number>(ZOOM_STEPS[0]);
   // The focused field's place on the page is brought into view (an animated scroll) when it is out of sight.
   const focus = highlights[0];
   const focusKey = focus ? [focus.page, focus.box.left, focus.box.top, focus.box.width, focus.box.height].join(':') : '';
@@ -185,28 +210,59 @@ export const DocumentViewer = memo(function DocumentViewer({
   }, [focusKey]);
 
   if (!pages.length) return <div className="er-viewer-empty muted">No pages yet</div>;
+  const zoomed = zoom !== ZOOM_STEPS[0];
   return (
-    <div className="er-viewer" data-testid="document-viewer" ref={viewer}>
-      {pages.map((p) => (
-        <PageView
-          key={p.page}
-          page={p}
-          boxes={boxes.find((b) => b.page === p.page)}
-          rotation={rotation}
-          highlights={highlights.filter((h) => h.page === p.page)}
-          pickable={pickable}
-          onPick={onPick}
-          grid={
-            grid
-              ? {
-                  part: grid.parts.find((g) => g.page === p.page) ?? null,
-                  columns: grid.columns,
-                  onChange: (part) => grid.onChange([...grid.parts.filter((g) => g.page !== p.page), ...(part ? [part] : [])].sort((a, b) => a.page - b.page)),
-                }
-              : null
-          }
-        />
-      ))}
-    </div>
+    <>
+      {!grid && (
+        <div className="er-viewer-tools">
+          <div className="er-viewer-tools-in" role="toolbar" aria-label="Page view" data-testid="viewer-tools">
+            {touchScreen && (
+              <button
+                type="button"
+                className={`er-viewer-btn er-area-toggle ${areaMode ? 'is-on' : ''}`}
+                aria-pressed={areaMode}
+                disabled={!pickable}
+                title="Select on image"
+                onClick={() => setAreaMode((on) => !on)}
+                data-testid="area-mode"
+              >
+                <EditIcon name="area" />
+                <span>Select on image</span>
+              </button>
+            )}
+            <button type="button" className="er-viewer-btn" aria-label="Zoom out" title="Zoom out" disabled={!zoomed} onClick={() => setZoom((z) => nextZoom(z, -1))} data-testid="zoom-out">
+              <EditIcon name="zoomOut" />
+            </button>
+            <span className="er-zoom-level" aria-live="polite">{Math.round(zoom * 100)}%</span>
+            <button type="button" className="er-viewer-btn" aria-label="Zoom in" title="Zoom in" disabled={zoom === ZOOM_STEPS[ZOOM_STEPS.length - 1]} onClick={() => setZoom((z) => nextZoom(z, 1))} data-testid="zoom-in">
+              <EditIcon name="zoomIn" />
+            </button>
+          </div>
+        </div>
+      )}
+      <div className="er-viewer" data-testid="document-viewer" ref={viewer} style={zoomed ? { width: `${zoom * 100}%`, maxWidth: `${900 * zoom}px` } : undefined}>
+        {pages.map((p) => (
+          <PageView
+            key={p.page}
+            page={p}
+            boxes={boxes.find((b) => b.page === p.page)}
+            rotation={rotation}
+            highlights={highlights.filter((h) => h.page === p.page)}
+            pickable={pickable}
+            areaMode={areaMode && touchScreen}
+            onPick={onPick}
+            grid={
+              grid
+                ? {
+                    part: grid.parts.find((g) => g.page === p.page) ?? null,
+                    columns: grid.columns,
+                    onChange: (part) => grid.onChange([...grid.parts.filter((g) => g.page !== p.page), ...(part ? [part] : [])].sort((a, b) => a.page - b.page)),
+                  }
+                : null
+            }
+          />
+        ))}
+      </div>
+    </>
   );
 });

@@ -14,6 +14,7 @@ import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
 import { dialogOpen } from '../../../components/ui/dialog-layer';
 import { useRefocusOnSwap } from '../../../components/ui/focus';
+import '../edit-touch.css';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { ApiError, messageOf } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
@@ -30,6 +31,8 @@ import { clearDrafts, DRAFTS_STORE_MS, draftsToRestore, loadDrafts, retryDelay, 
 import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
+import { COMPACT, NARROW, useMedia } from '../lib/media';
+import { hasWordIn, NO_TEXT_IN_AREA } from '../lib/pick';
 import { inList, listPath, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
 import { useStableCallback } from '../lib/stable';
 import { useNearby, useWalk } from '../api/walk';
@@ -39,6 +42,7 @@ import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { DocumentViewer, type Highlight } from './DocumentViewer';
 import { EditIcon } from './EditIcons';
 import { FieldForm, type FieldEvents } from './FieldForm';
+import { MoreMenu } from './MoreMenu';
 import { DuplicatesPopup, HelpPanel, HistoryPanel, MergePanel } from './Panels';
 import { TablePopup } from './TablePopup';
 
@@ -91,6 +95,9 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const [tab, setTab] = useState<Tab>('details');
   const [showKeys, setShowKeys] = useState(false);
   const [focusedId, setFocusedId] = useState<string | null>(null);
+  // The field the user is on now (a pick that waited on a save reads it after)
+  const focusedRef = useRef<string | null>(null);
+  focusedRef.current = focusedId;
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [draftErrors, setDraftErrors] = useState<Record<string, string>>({});
   const [rotation, setRotation] = useState(0);
@@ -371,17 +378,25 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const onPick = async (page: number, box: Box, file: string | null) => {
     if (!focusedId || readOnly || !items.has(focusedId)) return;
     const target = focusedId;
+    // An area with no word in it would empty the field: the field keeps its value (the words are the server's)
+    if (!hasWordIn(boxesQ.data?.pages.find((p) => p.page === page)?.words ?? [], box)) {
+      info.show(NO_TEXT_IN_AREA, 'info');
+      return;
+    }
     await flush();
+    // The user went on to another field while what was typed was saved: the area is not read into the one left
+    if (focusedRef.current !== target) return;
     setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k]) => k !== target)));
     try {
       await calls.select(version(), target, { page, position: box, file, is_related_content: showKeys });
     } catch (e) {
       if (isConflict(e)) {
         await calls.refresh();
+        if (focusedRef.current !== target) return;
         await calls.select(version(), target, { page, position: box, file, is_related_content: showKeys }).catch((err: unknown) => info.show(messageOf(err), 'error'));
       } else info.show(messageOf(e), 'error');
     }
-    document.getElementById(`field-${target}`)?.focus();
+    if (focusedRef.current === target) document.getElementById(`field-${target}`)?.focus();
   };
 
   // ---- table rows
@@ -472,6 +487,10 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   // ---- status actions
   const company = view.companies.find((c) => c.company_id === companyId);
   const sends = sendsToIntegrations(company);
+  // Where the bar is sticky (tablets, phones, narrow windows) it is one row, the name and status above it: the status
+  // actions but the primary go into More, and on phones the tools too (back, pager, primary action, More)
+  const compact = useMedia(COMPACT);
+  const narrow = useMedia(NARROW);
   // The company's code as it is now (the document keeps the code of its upload), as the server checks it
   const actions = actionState({ status, valid, companyCode: company?.code ?? receipt?.company_code ?? '', stakeholderCode: shCode, sends });
 
@@ -714,9 +733,30 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   }
 
   const table = popup?.kind === 'table' ? popup.id : null;
+  const codeNote = actions.codeNote && (
+    <span className="er-code-note" data-testid="code-note">
+      {CONTENT_MSG.companyCode}
+    </span>
+  );
+  const title = (
+    <div className="er-title">
+      <strong title={receipt.original_file_name}>{receipt.original_file_name}</strong>
+      <span className={`pill pill-${status === 'ready' ? 'green' : status === 'review' || status === 'error' ? 'red' : 'orange'}`} data-testid="receipt-status">
+        {STATUS_TITLES[status] ?? status}
+      </span>
+      {Object.keys(drafts).length > 0 && <span className="muted er-saving">Unsaved changes…</span>}
+      {compact && codeNote}
+    </div>
+  );
+  const statusButton = (b: (typeof actions.buttons)[number]) => (
+    <Button key={b.action} variant={b.primary ? 'primary' : b.action === 'reject' ? 'danger' : 'secondary'} disabled={!b.enabled} loading={busy === b.action} onClick={() => void act(b.action)}>
+      {b.label}
+    </Button>
+  );
 
   return (
     <div className="er" data-testid="edit-receipt">
+      {compact && <div className="er-titlebar">{title}</div>}
       <header className="er-topbar">
         <button type="button" className="icon-btn" aria-label="Back" title="Back" onClick={() => leave(() => void navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status })))}>
           <Icon name="chevronLeft" />
@@ -730,39 +770,44 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
             <Icon name="chevronRight" size={18} />
           </button>
         </div>
-        <div className="er-title">
-          <strong title={receipt.original_file_name}>{receipt.original_file_name}</strong>
-          <span className={`pill pill-${status === 'ready' ? 'green' : status === 'review' || status === 'error' ? 'red' : 'orange'}`} data-testid="receipt-status">
-            {STATUS_TITLES[status] ?? status}
-          </span>
-          {Object.keys(drafts).length > 0 && <span className="muted er-saving">Unsaved changes…</span>}
-        </div>
-        <div className="er-topbar-tools">
-          <button type="button" className={`icon-btn ${receipt.flag ? 'is-on' : ''}`} aria-label={receipt.flag ? 'Unflag' : 'Flag'} title={receipt.flag ? 'Unflag' : 'Flag'} aria-pressed={receipt.flag} disabled={readOnly} onClick={() => void toggleFlag()} data-testid="flag">
-            <EditIcon name="flag" />
-          </button>
-          <button type="button" className="icon-btn" aria-label="Export" title="Export" onClick={() => void exportNow()} data-testid="export">
-            <Icon name="export" />
-          </button>
-          <button type="button" className="icon-btn" aria-label="Delete" title="Delete" onClick={() => setPopup({ kind: 'delete' })} data-testid="delete">
-            <Icon name="trash" />
-          </button>
-          <button type="button" className={`icon-btn ${receipt.duplicate_id ? 'is-warn' : ''}`} aria-label="Duplicates" title="Duplicates" onClick={() => setPopup({ kind: 'duplicates' })} data-testid="duplicates">
-            <EditIcon name="copy" />
-          </button>
-        </div>
+        {!compact && title}
+        {!narrow && (
+          <div className="er-topbar-tools">
+            <button type="button" className={`icon-btn ${receipt.flag ? 'is-on' : ''}`} aria-label={receipt.flag ? 'Unflag' : 'Flag'} title={receipt.flag ? 'Unflag' : 'Flag'} aria-pressed={receipt.flag} disabled={readOnly} onClick={() => void toggleFlag()} data-testid="flag">
+              <EditIcon name="flag" />
+            </button>
+            <button type="button" className="icon-btn" aria-label="Export" title="Export" onClick={() => void exportNow()} data-testid="export">
+              <Icon name="export" />
+            </button>
+            <button type="button" className="icon-btn" aria-label="Delete" title="Delete" onClick={() => setPopup({ kind: 'delete' })} data-testid="delete">
+              <Icon name="trash" />
+            </button>
+            <button type="button" className={`icon-btn ${receipt.duplicate_id ? 'is-warn' : ''}`} aria-label="Duplicates" title="Duplicates" onClick={() => setPopup({ kind: 'duplicates' })} data-testid="duplicates">
+              <EditIcon name="copy" />
+            </button>
+          </div>
+        )}
         <div className="er-actions" data-testid="status-actions">
           {actions.mode === 'processing' && <span className="er-processing">Processing</span>}
-          {actions.codeNote && (
-            <span className="er-code-note" data-testid="code-note">
-              {CONTENT_MSG.companyCode}
-            </span>
+          {!compact && codeNote}
+          {actions.buttons.filter((b) => !compact || b.primary).map(statusButton)}
+          {(narrow || (compact && actions.buttons.length > 1)) && (
+            <MoreMenu
+              actions={[
+                ...actions.buttons
+                  .filter((b) => !b.primary)
+                  .map((b) => ({ label: b.label, disabled: !b.enabled || busy !== null, tone: b.action === 'reject' ? ('danger' as const) : undefined, onSelect: () => void act(b.action) })),
+                ...(narrow
+                  ? [
+                      { label: receipt.flag ? 'Unflag' : 'Flag', disabled: readOnly, onSelect: () => void toggleFlag() },
+                      { label: 'Export', onSelect: () => void exportNow() },
+                      { label: 'Delete', tone: 'danger' as const, onSelect: () => setPopup({ kind: 'delete' }) },
+                      { label: 'Duplicates', warn: Boolean(receipt.duplicate_id), onSelect: () => setPopup({ kind: 'duplicates' }) },
+                    ]
+                  : []),
+              ]}
+            />
           )}
-          {actions.buttons.map((b) => (
-            <Button key={b.action} variant={b.primary ? 'primary' : b.action === 'reject' ? 'danger' : 'secondary'} disabled={!b.enabled} loading={busy === b.action} onClick={() => void act(b.action)}>
-              {b.label}
-            </Button>
-          ))}
         </div>
       </header>
 
