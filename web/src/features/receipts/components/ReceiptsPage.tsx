@@ -295,7 +295,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
                         {selectedRows.length} selected
                       </span>
                     ) : (
-                      'Status'
+                      <span className="col-status-label">Status</span>
                     )}
                   </th>
                   <th className="col-party">Supplier / Customer</th>

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useActiveCompanyStore } from '../../../app/active-company';
 import { useAuth } from '../../../app/auth';
@@ -6,15 +6,31 @@ import { pageTitle } from '../../../app/routes';
 import { menuCounts } from '../../../lib/badge';
 import { fullName } from '../../../lib/format';
 import { LoadingBlock } from '../../../components/ui/Spinner';
+import { useDialogLayer } from '../../../components/ui/dialog-layer';
 import { useFocusRescue } from '../../../components/ui/focus';
 import { useActiveCompany } from '../../companies/api/companies';
 import { LiveChannel } from '../../live/components/LiveChannel';
 import { useTotalDocuments } from '../../receipts/api/receipts';
 import { useProfile } from '../../profile/api/profile';
-import { Header, headerIdentity } from './Header';
+import { useNarrowScreen } from '../lib/narrow-screen';
+import { Header } from './Header';
 import { SideMenu } from './SideMenu';
 
-/** The signed-in frame: collapsible side menu, header with title, identity and Sign Out. */
+/**
+ * The side menu opened over a narrow screen: a modal layer (the focus moves in, Tab stays in it, Escape closes it)
+ * with a backdrop that closes it on a tap. Closed by a choice of a screen, the focus goes to that screen's content;
+ * else back to the menu button.
+ */
+function MenuOverlay({ menuRef, onClose, chosen }: { menuRef: RefObject<HTMLElement | null>; onClose(): void; chosen: RefObject<boolean> }) {
+  useDialogLayer(menuRef, onClose, 'first', () => (chosen.current ? document.getElementById('main') : undefined));
+  return <div className="sidenav-backdrop" aria-hidden="true" data-testid="menu-backdrop" onClick={onClose} />;
+}
+
+/**
+ * The signed-in frame: side menu, header with title, identity and Sign Out. A wide window keeps the menu beside
+ * the content (collapsible to icons); a narrow one (a phone) starts with it closed, the header's menu button
+ * opening it over the screen.
+ */
 export function AppShell() {
   const location = useLocation();
   const auth = useAuth();
@@ -22,6 +38,17 @@ export function AppShell() {
   const profile = useProfile();
   const view = useActiveCompany();
   const [collapsed, setCollapsed] = useState(false);
+  const narrow = useNarrowScreen();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuRef = useRef<HTMLElement>(null);
+  const chosen = useRef(false);
+  // another screen (Back, a link of the page) or a wide window closes the narrow screen's menu
+  const [shownPath, setShownPath] = useState(location.pathname);
+  if (shownPath !== location.pathname || (menuOpen && !narrow)) {
+    setShownPath(location.pathname);
+    setMenuOpen(false);
+  }
+  const overlay = narrow && menuOpen;
   const [signingOut, setSigningOut] = useState(false);
   // a control that leaves the page (or is disabled) while focused gives the focus to a neighbour, never to <body>
   useFocusRescue();
@@ -46,7 +73,6 @@ export function AppShell() {
     document.title = `${title} · Receipts Capture`;
   }, [title]);
 
-  const identity = headerIdentity(view.allCompanies ? 'All' : view.active?.name, fullName(profile.data));
 
   const onSignOut = async () => {
     setSigningOut(true);
@@ -54,7 +80,7 @@ export function AppShell() {
   };
 
   return (
-    <div className={`app-shell ${collapsed ? 'menu-collapsed' : ''}`}>
+    <div className={['app-shell', collapsed ? 'menu-collapsed' : '', overlay ? 'menu-open' : ''].filter(Boolean).join(' ')}>
       {/* The first stop of Tab: past the side menu and the header to the screen's content (shown when focused). */}
       <a
         className="skip-link"
@@ -70,15 +96,46 @@ export function AppShell() {
       </a>
       <LiveChannel />
       <SideMenu
+        ref={menuRef}
         counts={counts}
         showTeam={view.isCompanyAdmin}
         showIntegration={!view.allCompanies && view.active?.role === 'admin'}
         showAdmin={profile.data?.is_admin === true}
         collapsed={collapsed}
         onToggleCollapsed={() => setCollapsed((v) => !v)}
+        overlay={
+          narrow
+            ? {
+                onClose: () => setMenuOpen(false),
+                onNavigate: () => {
+                  chosen.current = true;
+                  setMenuOpen(false);
+                },
+              }
+            : undefined
+        }
       />
-      <div className="app-main">
-        <Header title={title} identity={identity} onSignOut={() => void onSignOut()} signingOut={signingOut} />
+      {overlay && <MenuOverlay menuRef={menuRef} onClose={() => setMenuOpen(false)} chosen={chosen} />}
+      {/* under the open overlay the screen is out of reach: no Tab stop, nothing read by a screen reader */}
+      <div className="app-main" inert={overlay}>
+        <Header
+          title={title}
+          company={view.allCompanies ? 'All' : view.active?.name}
+          userName={fullName(profile.data)}
+          onSignOut={() => void onSignOut()}
+          signingOut={signingOut}
+          menu={
+            narrow
+              ? {
+                  open: overlay,
+                  onOpen: () => {
+                    chosen.current = false;
+                    setMenuOpen(true);
+                  },
+                }
+              : undefined
+          }
+        />
         <main className="page" id="main" tabIndex={-1}>
           {/* Screens are loaded on first use (app/router.tsx): the frame stays while a screen's code arrives. */}
           <Suspense fallback={<LoadingBlock />}>
