@@ -217,6 +217,10 @@ describe('edit-receipt screen on touch devices', () => {
       expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent, { x: c.x + c.width / 2, y: c.y + c.height / 2 })).toContain('CONFIRM');
     };
     await check();
+    // The screen is no wider than the phone, SHOW KEYS included.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const keys = (await page.getByRole('button', { name: 'SHOW KEYS' }).boundingBox())!;
+    expect(keys.x + keys.width).toBeLessThanOrEqual(360);
     await screenshot(page, 'edit-touch-360-bar');
     // While the form scrolls under it
     await page.getByTestId('field-amount_total').scrollIntoViewIfNeeded();
