@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot } from '../support/browser';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf, uploadDocument } from '../support/local-stack';
 
 /** How long a screen may take to show what the server answered (handlers load on first use). */
@@ -50,15 +50,7 @@ describe('platform admin and settings in Chromium', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function signedInPage(user: { email: string; password: string }): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(user.email);
-    await page.locator('input[name="password"]').fill(user.password);
-    await page.getByRole('button', { name: 'LOG IN' }).click();
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    return page;
-  }
+  const signedInPage = (user: { email: string; password: string }) => signInPage(browser, stack.url, user, { width: 1440, height: 900 });
 
   it('the platform admin lowers a company’s quota on /admin/{company_id} and the next upload of that company gets the over-quota message', async () => {
     const page = await signedInPage(platformAdmin);

@@ -6,56 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { listRowDocument, writeDocuments } from '../support/document-records';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { axOf, launchBrowser, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 
 const WAIT = { timeout: 15_000 };
 const DOCS = 90;
-
-interface AXNode {
-  nodeId: string;
-  ignored?: boolean;
-  role?: { value?: string };
-  name?: { value?: string };
-  childIds?: string[];
-  backendDOMNodeId?: number;
-}
-
-/** What Chromium's accessibility tree holds for the DOM element of `selector`: its role, name, cells and text. */
-async function axOf(page: Page, selector: string) {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
-    const { nodeId } = (await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector })) as { nodeId: number };
-    const { node } = (await cdp.send('DOM.describeNode', { nodeId })) as { node: { backendNodeId: number } };
-    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AXNode[] };
-    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
-    const own = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId);
-    const below: AXNode[] = [];
-    const walk = (n: AXNode | undefined) => {
-      for (const c of n?.childIds ?? []) {
-        const child = byId.get(c);
-        if (!child) continue;
-        below.push(child);
-        walk(child);
-      }
-    };
-    walk(own);
-    const shown = below.filter((n) => !n.ignored);
-    return {
-      role: own?.role?.value,
-      name: own?.name?.value ?? '',
-      cells: shown.filter((n) => n.role?.value === 'cell').length,
-      buttons: shown.filter((n) => n.role?.value === 'button').map((n) => n.name?.value ?? ''),
-      text: shown
-        .filter((n) => n.role?.value === 'StaticText')
-        .map((n) => n.name?.value ?? '')
-        .join(' '),
-    };
-  } finally {
-    await cdp.detach();
-  }
-}
 
 /** WCAG contrast of each text-bearing element under `selector`, the text's colour faded by its own and its ancestors' opacity. */
 const contrasts = (page: Page, selector: string) =>

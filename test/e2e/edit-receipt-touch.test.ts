@@ -7,7 +7,7 @@ import type { ContentResponse } from '../../shared/schemas/content';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot } from '../support/browser';
+import { launchBrowser, screenshot, signInOn } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
 
@@ -58,11 +58,7 @@ describe('edit-receipt screen on touch devices', () => {
       if (r.method() === 'POST' && /\/content\/[^/]+\/select/.test(r.url())) selects.push(r.url());
     });
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(user.email);
-    await page.locator('input[name="password"]').fill(user.password);
-    await page.getByRole('button', { name: 'LOG IN' }).tap();
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    await signInOn(page, stack.url, user, 'tap');
     await page.goto(`${stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
     // The side menu may open over the screen on a phone: out of the way

@@ -9,7 +9,7 @@ import { UNSAVED_CHANGES } from '../../web/src/features/edit-receipt/lib/actions
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, TABLE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot } from '../support/browser';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
 
@@ -64,15 +64,7 @@ describe('edit-receipt screen in Chromium', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function signedInPage(as: { email: string; password: string } = user): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
-    await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(as.email);
-    await page.locator('input[name="password"]').fill(as.password);
-    await page.getByRole('button', { name: 'LOG IN' }).click();
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    return page;
-  }
+  const signedInPage = (as: { email: string; password: string } = user) => signInPage(browser, stack.url, as, { width: 1500, height: 950 });
 
   it('corrects a recognised receipt (a box for the total, a date, a bad amount), confirms and lands on the next document', async () => {
     const page = await signedInPage();

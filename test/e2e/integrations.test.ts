@@ -2,14 +2,14 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { startLocalFtpServer, type LocalFtpServer } from '../../scripts/local/ftp-server';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot } from '../support/browser';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 
 const FTP_PASSWORD = 'Browser-Ftp-Pass-42';
@@ -51,15 +51,7 @@ describe('Integration screen in Chromium', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function signedInPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(user.email);
-    await page.locator('input[name="password"]').fill(user.password);
-    await page.getByRole('button', { name: 'LOG IN' }).click();
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    return page;
-  }
+  const signedInPage = () => signInPage(browser, stack.url, user, { width: 1400, height: 900 });
 
   it('switches FTP on through the pop-up, sends a document with REVIEW AND SEND and shows "Exported" in its history', async () => {
     const page = await signedInPage();

@@ -6,58 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { listRowDocument, writeDocuments } from '../support/document-records';
-import { launchBrowser, screenshot } from '../support/browser';
+import { axOf, launchBrowser, screenshot, signInOn, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 
 const WAIT = { timeout: 15_000 };
 const DOCS = 60;
 const PHONE = { width: 360, height: 740 };
 const LONG_NAME = 'Labai ilgas tiekejo pavadinimas uzdaroji akcine bendrove Baltijos Prekybos Centras ir partneriai';
-
-interface AXNode {
-  nodeId: string;
-  ignored?: boolean;
-  role?: { value?: string };
-  name?: { value?: string };
-  childIds?: string[];
-  backendDOMNodeId?: number;
-}
-
-/** What Chromium's accessibility tree holds for the element of `selector`: its role, name, buttons and text. */
-async function axOf(page: Page, selector: string) {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
-    const { nodeId } = (await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector })) as { nodeId: number };
-    const { node } = (await cdp.send('DOM.describeNode', { nodeId })) as { node: { backendNodeId: number } };
-    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AXNode[] };
-    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
-    const own = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId);
-    const below: AXNode[] = [];
-    const walk = (n: AXNode | undefined) => {
-      for (const c of n?.childIds ?? []) {
-        const child = byId.get(c);
-        if (!child) continue;
-        below.push(child);
-        walk(child);
-      }
-    };
-    walk(own);
-    const shown = below.filter((n) => !n.ignored);
-    return {
-      role: own?.role?.value,
-      name: own?.name?.value ?? '',
-      cells: shown.filter((n) => n.role?.value === 'cell').length,
-      buttons: shown.filter((n) => n.role?.value === 'button').map((n) => n.name?.value ?? ''),
-      text: shown
-        .filter((n) => n.role?.value === 'StaticText')
-        .map((n) => n.name?.value ?? '')
-        .join(' '),
-    };
-  } finally {
-    await cdp.detach();
-  }
-}
 
 /** The page's width as laid out (a page wider than the phone scrolls sideways and pushes pop-ups off its edge). */
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
@@ -110,12 +65,7 @@ describe('the web app on a phone in Chromium', () => {
 
   async function phone(): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await context.newPage();
-    await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(user.email);
-    await page.locator('input[name="password"]').fill(user.password);
-    await page.getByRole('button', { name: 'LOG IN' }).tap();
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    const page = await signInOn(await context.newPage(), stack.url, user, 'tap');
     await page.getByTestId('header-identity').waitFor(WAIT);
     return { context, page };
   }
@@ -275,12 +225,7 @@ describe('the web app on a phone in Chromium', () => {
   });
 
   it('a desktop window keeps the side menu open beside the content, without the menu button', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${stack.url}/signin`);
-    await page.locator('input[name="email"]').fill(user.email);
-    await page.locator('input[name="password"]').fill(user.password);
-    await page.getByRole('button', { name: 'LOG IN' }).click();
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    const page = await signInPage(browser, stack.url, user, { width: 1400, height: 900 });
     expect(await menuState(page)).toEqual({ shown: true, width: 252 });
     expect(await page.getByRole('button', { name: 'Open menu' }).count()).toBe(0);
     await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();

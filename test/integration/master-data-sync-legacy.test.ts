@@ -11,12 +11,12 @@ import { createSqlConnector } from '../../lambdas/adapters/sql/connector';
 import { runSchedule } from '../../lambdas/core/master-data/sync/service';
 import { syncDeps } from '../../lambdas/http/company/sync-deps';
 import { depsFor } from '../../lambdas/runtime/deps';
-import { startLocalPostgres, type LocalPostgres } from '../../scripts/local/postgres';
-import type { ImportStatusView, SyncRunView } from '../../shared/schemas/master-data-sync';
+import type { LocalPostgres } from '../../scripts/local/postgres';
+import type { ImportStatusView } from '../../shared/schemas/master-data-sync';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
+import { allPages, postgresSource, syncUntilDone } from '../support/master-data-sync';
 
 type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
-type PageBody<T> = { items: T[]; next: string | null };
 
 const DB_USER = 'legacyreader';
 const DB_PASSWORD = 'Legacy-Secret-7731';
@@ -35,34 +35,16 @@ describe('SQL import of a legacy (SQL_ASCII) PostgreSQL database', () => {
   let admin: Api;
   let companyId: string;
   const q = () => `company_id=${companyId}`;
-  const syncNow = async (): Promise<SyncRunView> => {
-    for (;;) {
-      const r = await admin.post(`/company/service/imports/sync?${q()}`, { type: 'sql_import' });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      const run = r.body as SyncRunView;
-      if (run.outcome !== 'partial') return run;
-    }
-  };
-  const all = async <T,>(path: string, query = ''): Promise<T[]> => {
-    const out: T[] = [];
-    let next: string | null = null;
-    do {
-      const r = await admin.get(`${path}?${q()}${query}&limit=50${next ? `&next=${encodeURIComponent(next)}` : ''}`);
-      expect(r.status).toBe(200);
-      const page = r.body as PageBody<T>;
-      out.push(...page.items);
-      next = page.next;
-    } while (next);
-    return out;
-  };
+  const syncNow = () => syncUntilDone(admin, companyId, 'sql_import');
+  const all = <T,>(path: string, query = '') => allPages<T>(admin, `${path}?${q()}${query}`);
 
   beforeAll(async () => {
-    db = await startLocalPostgres({ portRange: [48100, 48900] });
-    const root = await db.admin();
-    await root.query(`CREATE ROLE ${DB_USER} LOGIN PASSWORD '${DB_PASSWORD}'`);
-    await root.query(`CREATE DATABASE legacy OWNER ${DB_USER} ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`);
-    await root.end();
-    source = await db.admin('legacy');
+    ({ db, source } = await postgresSource({
+      user: DB_USER,
+      password: DB_PASSWORD,
+      database: 'legacy',
+      createOptions: "ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0",
+    }));
     const cols = 'code text, name text, vat_code text, address text, city text, postcode text, country text, email text';
     await source.query(`CREATE TABLE suppliers (${cols})`);
     await source.query(`INSERT INTO suppliers (code, name, city) SELECT 'S' || lpad(i::text, 5, '0'), 'Supplier ' || i || ' UAB', 'Vilnius' FROM generate_series(1, 600) AS i`);

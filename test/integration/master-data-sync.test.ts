@@ -8,9 +8,10 @@ import type pg from 'pg';
 import { handler as scheduleJob } from '../../lambdas/jobs/sync-master-data';
 import { sqlConnector } from '../../lambdas/adapters/sql/connector';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalPostgres, type LocalPostgres } from '../../scripts/local/postgres';
-import type { ImportStatusView, SyncRunView } from '../../shared/schemas/master-data-sync';
+import type { LocalPostgres } from '../../scripts/local/postgres';
+import type { ImportStatusView } from '../../shared/schemas/master-data-sync';
 import { addMembership, apiClient, newUser, registeredUser, signIn, startTestStack, subOf, type TestStack } from '../support/local-stack';
+import { allPages, postgresSource, syncUntilDone } from '../support/master-data-sync';
 
 type Api = ReturnType<typeof apiClient>;
 type Stakeholder = { id: string; name: string; code: string; external: boolean; vat_id: string; city: string; type: string };
@@ -40,35 +41,11 @@ describe('master-data imports: SQL (PostgreSQL) and Rivile', () => {
     return r;
   };
   const status = async (type: string) => ((await statuses()).body as { items: ImportStatusView[] }).items.find((i) => i.type === type)!;
-  /** "Sync now" until the run is done (a run stops at its time budget and the next one continues it). */
-  const syncNow = async (type: string): Promise<SyncRunView> => {
-    for (;;) {
-      const r = await admin.post(`/company/service/imports/sync?${q()}`, { type });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      const run = r.body as SyncRunView;
-      if (run.outcome !== 'partial') return run;
-    }
-  };
-  const allStakeholders = async (query: string): Promise<Stakeholder[]> => {
-    const out: Stakeholder[] = [];
-    let next: string | null = null;
-    do {
-      const r = await admin.get(`/stakeholders?${q()}&${query}&limit=50${next ? `&next=${encodeURIComponent(next)}` : ''}`);
-      expect(r.status).toBe(200);
-      const page = r.body as PageBody<Stakeholder>;
-      out.push(...page.items);
-      next = page.next;
-    } while (next);
-    return out;
-  };
+  const syncNow = (type: string) => syncUntilDone(admin, companyId, type);
+  const allStakeholders = (query: string) => allPages<Stakeholder>(admin, `/stakeholders?${q()}&${query}`);
 
   beforeAll(async () => {
-    db = await startLocalPostgres({ portRange: [48100, 48900] });
-    const root = await db.admin();
-    await root.query(`CREATE ROLE ${DB_USER} LOGIN PASSWORD '${DB_PASSWORD}'`);
-    await root.query(`CREATE DATABASE accounting OWNER ${DB_USER}`);
-    await root.end();
-    source = await db.admin('accounting');
+    ({ db, source } = await postgresSource({ user: DB_USER, password: DB_PASSWORD, database: 'accounting' }));
     await source.query(`CREATE TABLE suppliers (code text PRIMARY KEY, name text NOT NULL, vat_code text, address text, city text, postcode text, country text, email text)`);
     await source.query(
       `INSERT INTO suppliers SELECT 'S' || lpad(i::text, 5, '0'), 'Supplier ' || i || ' UAB', 'LT' || (100000000 + i), 'Gedimino pr. ' || i, 'Vilnius', '0' || (1000 + i), 'LT', 's' || i || '@example.lt' FROM generate_series(1, 1000) AS i`,

@@ -27,6 +27,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** Signs `user` in on `page` through the sign-in screen (LOG IN tapped on a touch page, clicked otherwise) and waits for the dashboard. */
+export async function signInOn(page: Page, appUrl: string, user: { email: string; password: string }, press: 'click' | 'tap' = 'click'): Promise<Page> {
+  await page.goto(`${appUrl}/signin`);
+  await page.locator('input[name="email"]').fill(user.email);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.getByRole('button', { name: 'LOG IN' })[press]();
+  await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+  return page;
+}
+
 /** A new page signed in through the sign-in screen, on the dashboard. */
 export async function signInPage(
   browser: Browser,
@@ -34,11 +44,50 @@ export async function signInPage(
   user: { email: string; password: string },
   viewport = { width: 1440, height: 950 },
 ): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  await page.goto(`${appUrl}/signin`);
-  await page.locator('input[name="email"]').fill(user.email);
-  await page.locator('input[name="password"]').fill(user.password);
-  await page.getByRole('button', { name: 'LOG IN' }).click();
-  await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-  return page;
+  return signInOn(await browser.newPage({ viewport }), appUrl, user);
+}
+
+interface AXNode {
+  nodeId: string;
+  ignored?: boolean;
+  role?: { value?: string };
+  name?: { value?: string };
+  childIds?: string[];
+  backendDOMNodeId?: number;
+}
+
+/** What Chromium's accessibility tree holds for the element of `selector`: its role, name, cells, buttons and text. */
+export async function axOf(page: Page, selector: string) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
+    const { nodeId } = (await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector })) as { nodeId: number };
+    const { node } = (await cdp.send('DOM.describeNode', { nodeId })) as { node: { backendNodeId: number } };
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AXNode[] };
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const own = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId);
+    const below: AXNode[] = [];
+    const walk = (n: AXNode | undefined) => {
+      for (const c of n?.childIds ?? []) {
+        const child = byId.get(c);
+        if (!child) continue;
+        below.push(child);
+        walk(child);
+      }
+    };
+    walk(own);
+    const shown = below.filter((n) => !n.ignored);
+    return {
+      role: own?.role?.value,
+      name: own?.name?.value ?? '',
+      cells: shown.filter((n) => n.role?.value === 'cell').length,
+      buttons: shown.filter((n) => n.role?.value === 'button').map((n) => n.name?.value ?? ''),
+      text: shown
+        .filter((n) => n.role?.value === 'StaticText')
+        .map((n) => n.name?.value ?? '')
+        .join(' '),
+    };
+  } finally {
+    await cdp.detach();
+  }
 }

@@ -174,14 +174,14 @@ describe('content service', () => {
     records.set('r1', record('r1'));
     boxes.set('r1', [invoicePage()]);
     const picked = await selectBox(ports, caller, 'r1', 'amount_total', { version: 1, page: 1, position: { left: 0.7, top: 0.79, width: 0.2, height: 0.03 }, is_related_content: false });
-    expect(picked.content.find((i) => i.id === 'amounts')!.children.find((c) => c.id === 'amount_total')!.content.value).toBe('121.00');
+    expect(picked.content.find((i) => i.id === 'amounts')!.children.find((c) => c.id === 'amount_total')!.content?.value).toBe('121.00');
     const blank = { left: 0.01, top: 0.97, width: 0.05, height: 0.02 };
     await expect(selectBox(ports, caller, 'r1', 'amount_total', { version: 2, page: 1, position: blank, is_related_content: false })).rejects.toMatchObject({
       kind: 'ValidationFailed',
       message: CONTENT_MSG.noTextInArea,
     });
     const after = await getContent(ports, caller, 'r1');
-    expect(after.content.find((i) => i.id === 'amounts')!.children.find((c) => c.id === 'amount_total')!.content.value).toBe('121.00');
+    expect(after.content.find((i) => i.id === 'amounts')!.children.find((c) => c.id === 'amount_total')!.content?.value).toBe('121.00');
     expect(history).toHaveLength(1);
   });
 

@@ -20,6 +20,7 @@ import {
   WINMAIL_MESSAGE,
 } from '../../../lambdas/core/email-in/mime';
 import { NOTICE_MARKER_HEADER, NOTICE_MARKER_LINE } from '../../../lambdas/core/email-in/notice';
+import { deliveryReport } from '../../support/delivery-report';
 import { outlookMsg, type OutlookItem } from '../../support/outlook-msg';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -308,38 +309,14 @@ describe('parseMail: images that are part of the mail, not documents', () => {
 
 describe('parseMail: delivery reports and automatic forwards', () => {
   const bounce = async (original: Buffer) =>
-    Buffer.from(
-      [
-        'From: Mail Delivery Subsystem <mailer-daemon@mx.example.com>',
-        'To: acme@in.receipts.local',
-        'Subject: Undelivered Mail Returned to Sender',
-        'Auto-Submitted: auto-replied',
-        'Message-ID: <dsn-1@mx.example.com>',
-        'MIME-Version: 1.0',
-        'Content-Type: multipart/report; report-type=delivery-status; boundary="R"',
-        '',
-        '--R',
-        'Content-Type: text/plain',
-        '',
-        'Your message could not be delivered.',
-        '--R',
-        'Content-Type: message/delivery-status',
-        '',
-        'Reporting-MTA: dns; mx.example.com',
-        '',
-        'Final-Recipient: rfc822; someone@elsewhere.example',
-        'Action: failed',
-        'Status: 5.1.1',
-        '',
-        '--R',
-        'Content-Type: message/rfc822',
-        '',
-        original.toString('latin1'),
-        '--R--',
-        '',
-      ].join('\r\n'),
-      'latin1',
-    );
+    deliveryReport({
+      from: 'Mail Delivery Subsystem <mailer-daemon@mx.example.com>',
+      to: 'acme@in.receipts.local',
+      messageId: '<dsn-1@mx.example.com>',
+      headers: ['Auto-Submitted: auto-replied'],
+      finalRecipient: 'someone@elsewhere.example',
+      original,
+    });
 
   it('takes nothing from the message a delivery report returns, and lists none of its parts', async () => {
     const original = await compose({ from: 'acme@in.receipts.local', to: 'someone@elsewhere.example', subject: 'Invoice', attachments: [{ filename: 'SF-99.pdf', content: PDF }] });

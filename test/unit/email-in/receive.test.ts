@@ -12,6 +12,7 @@ import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { isKnownRecipient, NOTICES_PER_HOUR, receiveInbound, UNREADABLE_MAIL, type EmailInDeps } from '../../../lambdas/core/email-in/receive';
 import type { EmailInClaim, EmailRecord } from '../../../lambdas/core/email-in/types';
 import type { OutgoingMail } from '../../../lambdas/core/team/types';
+import { deliveryReport } from '../../support/delivery-report';
 import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -254,33 +255,7 @@ describe('receiveInbound', () => {
       await mail(company.email, [], [], '<auto4@example.com>', { headers: { Precedence: 'list' } }),
       await mail(company.email, [], [], '<auto5@example.com>', { from: MAIL_FROM }),
       await mail(company.email, [], [], '<auto6@example.com>', { from: 'Mail Delivery Subsystem <MAILER-DAEMON@mx.example.com>' }),
-      new Uint8Array(
-        Buffer.from(
-          [
-            'From: postmaster@mx.example.com',
-            `To: ${company.email}`,
-            'Subject: Undelivered Mail Returned to Sender',
-            'Message-ID: <dsn@mx.example.com>',
-            'MIME-Version: 1.0',
-            'Content-Type: multipart/report; report-type=delivery-status; boundary="R"',
-            '',
-            '--R',
-            'Content-Type: text/plain',
-            '',
-            'Your message could not be delivered.',
-            '--R',
-            'Content-Type: message/delivery-status',
-            '',
-            'Reporting-MTA: dns; mx.example.com',
-            '',
-            'Final-Recipient: rfc822; o@x',
-            'Action: failed',
-            'Status: 5.1.1',
-            '--R--',
-            '',
-          ].join('\r\n'),
-        ),
-      ),
+      new Uint8Array(deliveryReport({ from: 'postmaster@mx.example.com', to: company.email, messageId: '<dsn@mx.example.com>', finalRecipient: 'o@x' })),
     ];
     for (const [i, raw] of automatic.entries()) {
       await files.put(`inbound/auto${i}`, raw, 'message/rfc822');
@@ -368,26 +343,8 @@ describe('receiveInbound', () => {
   it('makes no upload from the message a delivery report returns', async () => {
     const { deps, company, files, documents, emails, sent } = setup();
     const original = await mail('someone@elsewhere.example', ['SF-99.pdf'], [], '<spam@example.com>', { from: company.email });
-    const report = [
-      'From: MAILER-DAEMON@mx.example.com',
-      `To: ${company.email}`,
-      'Subject: Undelivered Mail Returned to Sender',
-      'Message-ID: <dsn-2@mx.example.com>',
-      'MIME-Version: 1.0',
-      'Content-Type: multipart/report; report-type=delivery-status; boundary="R"',
-      '',
-      '--R',
-      'Content-Type: text/plain',
-      '',
-      'Your message could not be delivered.',
-      '--R',
-      'Content-Type: message/rfc822',
-      '',
-      Buffer.from(original).toString('latin1'),
-      '--R--',
-      '',
-    ].join('\r\n');
-    await files.put('inbound/dsn', new Uint8Array(Buffer.from(report, 'latin1')), 'message/rfc822');
+    const report = deliveryReport({ from: 'MAILER-DAEMON@mx.example.com', to: company.email, messageId: '<dsn-2@mx.example.com>', original });
+    await files.put('inbound/dsn', new Uint8Array(report), 'message/rfc822');
     await receiveInbound(deps, 'inbound/dsn');
     expect(documents.uploads.size).toBe(0);
     expect([...emails.records.values()].map((r) => [r.subject, r.files, r.rejected_files])).toEqual([['Undelivered Mail Returned to Sender', [], []]]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { comboboxCommand } from '../../../web/src/components/ui/combobox';
 import { trapStep } from '../../../web/src/components/ui/dialog-layer';
+import { menuStep } from '../../../web/src/components/ui/menu-button';
 import { shortcutOf } from '../../../web/src/features/edit-receipt/lib/keyboard';
-import { menuStep } from '../../../web/src/features/receipts/components/ToolsMenu';
 
 describe('keyboard use of the web app', () => {
   it('a combobox: ArrowDown opens or moves on, ArrowUp back, Enter chooses the active option, Escape closes; Alt keys are left alone', () => {
