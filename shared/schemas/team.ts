@@ -12,8 +12,11 @@ export const EMAIL_MAX = 254;
 const personName = () =>
   requiredString().pipe(z.string().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)).check(singleLine());
 
-/** The part of a member's Email-in address before '@': 4 to 40 letters, digits or dots. */
-export const EMAIL_PREFIX_PATTERN = new RegExp(`^[A-Za-z0-9.]{${EMAIL_PREFIX_MIN},${EMAIL_PREFIX_MAX}}$`);
+/**
+ * The part of a member's Email-in address before '@': 4 to 40 letters, digits or dots, neither starting nor ending
+ * with a dot and without two dots in a row (an RFC 5322 local part; mail servers refuse '....@', '.ab@', 'a..b@').
+ */
+export const EMAIL_PREFIX_PATTERN = new RegExp(`^(?=.{${EMAIL_PREFIX_MIN},${EMAIL_PREFIX_MAX}}$)[A-Za-z0-9]+(?:\\.[A-Za-z0-9]+)*$`);
 export const emailPrefixField = () =>
   z.string({ error: MSG.emailPrefix }).trim().regex(EMAIL_PREFIX_PATTERN, MSG.emailPrefix);
 

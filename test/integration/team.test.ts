@@ -406,6 +406,60 @@ describe('team and invitations through the local API', () => {
     expect(fourth.address).toBe(`${base}3${domain}`);
   }, 120_000);
 
+  it('an invitation of a deleted company cannot be accepted: no membership, no Email-in address; the purge removes it', async () => {
+    const admin = await registeredUser(t.stack, 'teamadmin');
+    const created = await admin.api.post('/company', { company_name: 'Dingusi UAB', code: '300000003' });
+    expect(created.status).toBe(201);
+    const gone = (created.body as { company_id: string }).company_id;
+    const unique = Date.now().toString(36);
+    const existing = await registeredUser(t.stack, 'existing');
+    const newEmail = `ghost${unique}@example.com`;
+    const toExisting = await invite({ ...admin, companyId: gone }, { email: existing.user.email, name: 'Jonas', surname: `Dingęs${unique}` });
+    const toNew = await invite({ ...admin, companyId: gone }, { email: newEmail, name: 'Ghost', surname: `User${unique}` });
+    expect(toExisting.res.body).toMatchObject({ new_account_required: false });
+    expect(toNew.res.body).toMatchObject({ new_account_required: true });
+    const ids = [toExisting.token, toNew.token].map(invitationIdOf);
+    const item = async (key: { pk: string; sk: string }) => (await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: key }))).Item;
+    const domain = '@in.receipts.local';
+
+    expect((await admin.api.delete(`/company?company_id=${gone}`)).status).toBe(200);
+
+    // The invitation items are still there until the purge: the link is refused all the same.
+    for (const id of ids) expect(await item(keys.invitation(id))).toBeDefined();
+    const anonymous = apiClient(t.stack.apiUrl);
+    expect(await anonymous.get(`/invitation/${toExisting.token}`)).toMatchObject({ status: 404, body: { message: 'Invitation not found' } });
+    const put = await anonymous.put(`/invitation/${toExisting.token}`);
+    expect(put).toMatchObject({ status: 404, body: { message: 'Invitation not found' } });
+    expect(await item(keys.membership(subOf(existing.token), gone))).toBeUndefined();
+    expect(await item(keys.emailIn(`jonas.dinges${unique}${domain}`))).toBeUndefined();
+    expect(((await existing.api.get('/companies')).body as { items: { company_id: string }[] }).items.map((c) => c.company_id)).toEqual([existing.companyId]);
+    expect((await existing.api.get(`/receipts?company_id=${gone}`)).status).toBe(403);
+    expect((await item(keys.invitation(ids[0]!)))!.used_at).toBeUndefined();
+
+    // A sign-up carrying the invitation id gets an account of its own, without the deleted company.
+    const invited = await signUpInvited(newEmail, 'Passw0rdOk', ids[1]!);
+    expect(((await invited.api.get('/companies')).body as { items: unknown[] }).items).toEqual([]);
+    expect((await invited.api.get('/user')).body).toMatchObject({ name: '', surname: '' });
+    expect(await item(keys.membership(subOf(invited.token), gone))).toBeUndefined();
+    expect((await invited.api.get(`/receipts?company_id=${gone}`)).status).toBe(403);
+    expect((await item(keys.invitation(ids[1]!)))!.used_at).toBeUndefined();
+    const address = `ghost.user${unique}${domain}`;
+    expect(await item(keys.emailIn(address))).toBeUndefined();
+    // Mail to the address it would have had is refused during the SMTP dialogue.
+    const transport = nodemailer.createTransport({ host: t.stack.smtp.host, port: t.stack.smtp.port, secure: false, ignoreTLS: true });
+    const raw = await new MailComposer({ from: 'billing@supplier.example', to: address, subject: 'Invoice', text: 'attached' }).compile().build();
+    await expect(transport.sendMail({ envelope: { from: 'billing@supplier.example', to: [address] }, raw })).rejects.toMatchObject({ responseCode: 550 });
+    transport.close();
+
+    // The purge (queued by the delete) removes the invitations and the pointers to them.
+    await t.stack.purgeJobs.idle(120_000);
+    expect(t.stack.purgeJobs.deadLetters).toHaveLength(0);
+    for (const id of ids) expect(await item(keys.invitation(id))).toBeUndefined();
+    expect(await item(keys.currentInvitation(gone, existing.user.email.toLowerCase()))).toBeUndefined();
+    expect(await item(keys.currentInvitation(gone, newEmail))).toBeUndefined();
+    expect(await anonymous.put(`/invitation/${toNew.token}`)).toMatchObject({ status: 404, body: { message: 'Invitation not found' } });
+  }, 180_000);
+
   it('keeps tenants apart: basic members get 403, other companies 403/404, anonymous callers 401', async () => {
     const admin = await registeredUser(t.stack, 'teamadmin');
     const outsider = await registeredUser(t.stack, 'outsider');

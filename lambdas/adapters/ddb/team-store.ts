@@ -201,10 +201,12 @@ export const ddbTeamStore: TeamStore = {
           ExpressionAttributeValues: { ':now': w.now, ':user': w.userId },
         },
       },
+      // The company is still there: a deleted company's invitations (left for the purge, A21) join no one.
+      { ConditionCheck: { TableName: tableName(), Key: keys.company(w.member.company_id), ConditionExpression: 'attribute_exists(pk)' } },
       { Put: { TableName: tableName(), Item: memberItem(w.member), ConditionExpression: 'attribute_not_exists(pk)' } },
       putClaim(w.emailInAddress, w.member.company_id, w.member.user_id),
     ];
-    const labels: TeamWriteFailure[] = ['invitation', 'member', 'prefix'];
+    const labels: TeamWriteFailure[] = ['invitation', 'company', 'member', 'prefix'];
     if (w.profile) {
       items.push({ Put: { TableName: tableName(), Item: profileItem(w.profile), ConditionExpression: 'attribute_not_exists(pk)' } });
       labels.push('profile');

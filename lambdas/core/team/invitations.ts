@@ -231,7 +231,8 @@ export async function readInvitation(
 
 /**
  * Adds the membership for an invitation with a fresh Email-in prefix (tried until one is free), marking the
- * invitation used in the same transaction. `profile` is created with it for a new account.
+ * invitation used in the same transaction, which also checks that the company still exists ('company' when it was
+ * deleted: its invitations stay until the purge). `profile` is created with it for a new account.
  */
 async function joinCompany(
   team: TeamStore,
@@ -239,7 +240,7 @@ async function joinCompany(
   user: { id: string; email: string },
   now: Date,
   profile?: ProfileRecord,
-): Promise<'joined' | 'member' | 'invitation' | 'profile'> {
+): Promise<'joined' | 'member' | 'invitation' | 'company' | 'profile'> {
   const base = defaultEmailPrefix(invitation.name, invitation.surname, user.email);
   for (let attempt = 0; attempt < PREFIX_ATTEMPTS; attempt++) {
     const prefix = prefixCandidate(base, attempt);
@@ -284,7 +285,7 @@ export async function invitedSignUpProvesAddress(
   return !!invitation && !invitationProblem(invitation, deps.clock.now()) && invitation.email === signUp.email.trim().toLowerCase();
 }
 
-/** PUT /invitation/{token}: an invitee who already has an account joins the company. */
+/** PUT /invitation/{token}: an invitee who already has an account joins the company (a deleted company's: not found). */
 export async function confirmInvitation(
   deps: { store: AccountsStore; team: TeamStore; clock: Clock },
   token: string,
@@ -295,6 +296,7 @@ export async function confirmInvitation(
   const profile = await deps.team.findProfileByEmail(invitation.email);
   if (!profile) throw conflict(SIGN_UP_REQUIRED);
   const outcome = await joinCompany(deps.team, invitation, profile, now);
+  if (outcome === 'company') throw notFound(INVITATION_NOT_FOUND);
   if (outcome === 'member') throw conflict(ALREADY_MEMBER);
   if (outcome !== 'joined') {
     const again = invitationProblem(await deps.team.getInvitation(invitation.id), deps.clock.now());
@@ -306,8 +308,8 @@ export async function confirmInvitation(
 /**
  * Post-confirmation of an invited sign-up: re-checks the invitation on the server (id, same e-mail, unused,
  * unexpired), then creates the profile and joins the inviting company with the invited role, without a
- * company of their own. An invitation that no longer holds leaves a profile without companies (the user can
- * add a company, or accept a new invitation). Safe to run twice.
+ * company of their own. An invitation that no longer holds (its company deleted too) leaves a profile without
+ * companies (the user can add a company, or accept a new invitation). Safe to run twice.
  */
 export async function provisionInvitedUser(
   deps: { store: AccountsStore; team: TeamStore; clock: Clock; globalAdminEmails: string[] },
@@ -319,11 +321,11 @@ export async function provisionInvitedUser(
   const email = attrs.email.trim().toLowerCase();
   const invitation = /^[a-f0-9]{64}$/.test(attrs.invitationId) ? await deps.team.getInvitation(attrs.invitationId) : undefined;
   const valid = invitation && !invitationProblem(invitation, now) && invitation.email === email;
-  const profile: ProfileRecord = {
+  const profileOf = (from?: { name: string; surname: string }): ProfileRecord => ({
     id: attrs.userId,
     email,
-    name: valid ? invitation.name : '',
-    surname: valid ? invitation.surname : '',
+    name: from?.name ?? '',
+    surname: from?.surname ?? '',
     phone: '',
     address: '',
     city: '',
@@ -332,11 +334,14 @@ export async function provisionInvitedUser(
     is_admin: deps.globalAdminEmails.includes(email),
     created_at: now.toISOString(),
     last_login: null,
-  };
+  });
+  let profile = profileOf(valid ? invitation : undefined);
   if (valid) {
     const outcome = await joinCompany(deps.team, invitation, { id: attrs.userId, email }, now, profile);
     if (outcome === 'joined') return { outcome: 'joined', profile };
     if (outcome === 'profile') return { outcome: 'exists', profile: await deps.store.getProfile(attrs.userId) };
+    // The company was deleted: nothing of its invitation goes into the profile.
+    if (outcome === 'company') profile = profileOf();
   }
   const created = await deps.team.putProfile(profile);
   return { outcome: created ? 'invitation-invalid' : 'exists', profile };

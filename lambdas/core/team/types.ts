@@ -41,8 +41,8 @@ export interface CurrentInvitation {
   created_at: string;
 }
 
-/** Why an accept/update transaction did not commit. */
-export type TeamWriteFailure = 'invitation' | 'member' | 'prefix' | 'profile';
+/** Why an accept/update transaction did not commit; 'company': the invitation's company was deleted (T4). */
+export type TeamWriteFailure = 'invitation' | 'company' | 'member' | 'prefix' | 'profile';
 
 export interface AcceptInvitationWrite {
   invitationId: string;
@@ -78,7 +78,8 @@ export interface TeamStore {
   getMember(companyId: string, userId: string): Promise<MemberRecord | undefined>;
   /**
    * Marks the invitation used (if unused and unexpired), adds the membership and its Email-in claim [and profile],
-   * atomically; 'prefix' when the address is taken or was released by another company.
+   * atomically, only while the invitation's company still exists ('company' when it was deleted); 'prefix' when the
+   * address is taken or was released by another company.
    */
   acceptInvitation(write: AcceptInvitationWrite): Promise<TeamWriteFailure | undefined>;
   /**

@@ -8,6 +8,7 @@ import {
   INVITATION_NOT_FOUND,
   MAIL_FAILED,
   cancelInvitation,
+  confirmInvitation,
   invitationIdOf,
   invitationProblem,
   invitedSignUpProvesAddress,
@@ -61,6 +62,7 @@ function memoryTeam() {
   const claims = new Map<string, string>();
   const profiles = new Map<string, ProfileRecord>();
   const current = new Map<string, CurrentInvitation>();
+  const deletedCompanies = new Set<string>();
   const team: TeamStore = {
     putInvitation: async (i) => void invitations.set(i.id, { ...i }),
     getInvitation: async (id) => invitations.get(id),
@@ -85,6 +87,7 @@ function memoryTeam() {
     acceptInvitation: async (w) => {
       const inv = invitations.get(w.invitationId);
       if (!inv || inv.used_at || inv.expires_at <= w.now) return 'invitation';
+      if (deletedCompanies.has(w.member.company_id)) return 'company';
       if (members.some((m) => m.company_id === w.member.company_id && m.user_id === w.member.user_id)) return 'member';
       if (claims.has(w.emailInAddress)) return 'prefix';
       if (w.profile && profiles.has(w.profile.id)) return 'profile';
@@ -98,7 +101,7 @@ function memoryTeam() {
     updateMember: async () => undefined,
     removeMember: async () => undefined,
   };
-  return { team, invitations, members, claims, profiles };
+  return { team, invitations, members, claims, profiles, deletedCompanies };
 }
 
 const store = {
@@ -279,6 +282,26 @@ describe('invitation rules', () => {
     const again = await provisionInvitedUser(deps, { userId: 'u2', email: 'new@example.com', invitationId: inv.id });
     expect(again.outcome).toBe('invitation-invalid');
   });
+
+  it('an invitation of a deleted company joins no one: PUT answers Invitation not found, a sign-up gets a bare profile', async () => {
+    const t = memoryTeam();
+    const token = newInvitationToken();
+    const inv = invitation({ id: invitationIdOf(token), email: 'old@example.com', expires_at: '2026-12-01T00:00:00.000Z' });
+    const fresh = invitation({ id: 'b'.repeat(64), expires_at: '2026-12-01T00:00:00.000Z' });
+    t.invitations.set(inv.id, inv);
+    t.invitations.set(fresh.id, fresh);
+    t.profiles.set('u1', profile('u1', 'old@example.com'));
+    t.deletedCompanies.add('C1');
+    const deps = { store, team: t.team, clock, globalAdminEmails: [] };
+    await expect(confirmInvitation(deps, token)).rejects.toMatchObject({ statusCode: 404, message: INVITATION_NOT_FOUND });
+    const signedUp = await provisionInvitedUser(deps, { userId: 'u2', email: 'new@example.com', invitationId: fresh.id });
+    expect(signedUp.outcome).toBe('invitation-invalid');
+    expect(signedUp.profile).toMatchObject({ id: 'u2', email: 'new@example.com', name: '', surname: '' });
+    expect(t.profiles.get('u2')).toMatchObject({ name: '', surname: '' });
+    expect(t.members).toEqual([]);
+    expect(t.claims.size).toBe(0);
+    expect([inv, fresh].map((i) => t.invitations.get(i.id)!.used_at)).toEqual([null, null]);
+  });
 });
 
 describe('members', () => {
@@ -302,5 +325,12 @@ describe('members', () => {
     for (const bad of ['abc', 'a'.repeat(41), 'with space', 'a@b.cd', 'dash-ed'])
       expect(updateCompanyUserSchema.safeParse({ email_prefix: bad }).error?.issues[0]?.message).toBe('Imvalid email');
     expect(updateCompanyUserSchema.safeParse({ email_prefix: 'Rasa.Team2' }).success).toBe(true);
+  });
+
+  it('the Email-in prefix may not start or end with a dot nor hold two dots in a row (RFC 5322 local part)', () => {
+    for (const bad of ['....', '.abcd', 'ab..cd', 'abcd.', '.ab.cd.', 'abcd...efgh'])
+      expect(updateCompanyUserSchema.safeParse({ email_prefix: bad }).error?.issues[0]?.message, bad).toBe('Imvalid email');
+    for (const good of ['ab.cd', 'a.b.c.d', 'abcd', 'Jonas.Jonaitis2', 'x'.repeat(40)])
+      expect(updateCompanyUserSchema.safeParse({ email_prefix: good }).success, good).toBe(true);
   });
 });
