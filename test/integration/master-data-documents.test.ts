@@ -140,6 +140,50 @@ describe('documents and master data (whole product)', () => {
     expect(((await u.api.get(`/stakeholders${q}&type=supplier`)).body as { items: unknown[] }).items).toHaveLength(1);
   });
 
+  it('a refused confirm writes nothing: a stale confirm creates no stakeholder; confirming an archived document changes nothing', { timeout: 180_000 }, async () => {
+    const u = await registeredUser(t.stack, 'mdrefused');
+    const q = `?company_id=${u.companyId}`;
+    const suppliers = async () => ((await u.api.get(`/stakeholders${q}&type=supplier`)).body as { items: { name: string }[] }).items.map((s) => s.name);
+    const historyOf = async (id: string) => ((await u.api.get(`/receipts/${id}/history${q}`)).body as { items: { name: string }[] }).items.map((h) => h.name);
+    const id = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('UAB Senas Tiekejas', '307777777', 'RF-1')), 'refused-1.pdf');
+
+    // Opened at v; a colleague saves a supplier nobody has yet; the confirm made on v is refused and creates nothing.
+    const seen = await contentOf(u, id);
+    const saved = await u.api.put(`/receipts/${id}/content${q}`, { version: seen.version, items: [{ id: 'supplier_name', value: 'Omega Refused UAB' }, { id: 'supplier_code', value: '308888888' }] });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const stale = await u.api.post(`/receipt/${id}${q}&with_send=1`, { version: seen.version });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ message: 'The document was changed by someone else', details: { version: seen.version + 1 } });
+    expect(await suppliers()).toEqual([]);
+    expect(await receiptOf(u, id)).toMatchObject({ stakeholder_id: null, version: seen.version + 1 });
+
+    // Archived (by status, which links nothing): a confirm is the read-only 409, and the document and register stay as they were.
+    const archived = await u.api.post(`/receipt/${id}/status${q}`, { status: 'archive', version: seen.version + 1 });
+    expect(archived.status, JSON.stringify(archived.body)).toBe(200);
+    const before = await receiptOf(u, id);
+    const historyBefore = await historyOf(id);
+    const refused = await u.api.post(`/receipt/${id}${q}&with_send=1`, { version: before.version });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ message: 'Archived documents are read-only' });
+    expect(await receiptOf(u, id)).toMatchObject({ status: 'archive', version: before.version, stakeholder_id: null });
+    expect(await historyOf(id)).toEqual(historyBefore);
+    expect(await suppliers()).toEqual([]);
+  });
+
+  it('confirming an incomplete archived document answers the read-only 409', { timeout: 180_000 }, async () => {
+    const u = await registeredUser(t.stack, 'mdrefusedinc');
+    const q = `?company_id=${u.companyId}`;
+    const id = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('UAB Nepilnas', '309191919', 'RF-2')), 'refused-2.pdf');
+    const c = await contentOf(u, id);
+    const cleared = await u.api.put(`/receipts/${id}/content${q}`, { version: c.version, items: [{ id: 'document_id', value: '' }] });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect((await u.api.post(`/receipt/${id}/status${q}`, { status: 'archive', version: c.version + 1 })).status).toBe(200);
+    const refused = await u.api.post(`/receipt/${id}${q}&with_send=1`, { version: c.version + 2 });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ message: 'Archived documents are read-only' });
+    expect(await receiptOf(u, id)).toMatchObject({ status: 'archive', version: c.version + 2, stakeholder_id: null });
+  });
+
   it('category_id on an edit: a category of the company is stored and shown; another company\'s or an unknown one is refused', { timeout: 120_000 }, async () => {
     const u = await registeredUser(t.stack, 'mdcat');
     const other = await registeredUser(t.stack, 'mdcatother');

@@ -8,10 +8,11 @@
  * (checked before anything is saved); a confirm links the supplier/customer to the register, creating it
  * when it is new.
  */
-import { AppError } from '../../../shared/errors';
+import { AppError, conflict } from '../../../shared/errors';
 import { CONTENT_MSG, type EditReceiptInput, type SetCategoryInput } from '../../../shared/schemas/content';
 import type { ReceiptSummary, StatusAction } from '../../../shared/schemas/receipts';
-import { assertEditable, nextStatus } from '../documents/status-machine';
+import { assertEditable, MESSAGES, nextStatus, toWorkflowAction } from '../documents/status-machine';
+import type { DocumentRecord } from '../documents/types';
 import type { SupplierLayouts } from '../recognition/ports';
 import { categoryPatch, confirmStakeholder, type EditMasterData } from './edit-master-data';
 import { learnFromConfirmed } from './learn-layout';
@@ -54,6 +55,12 @@ export async function applyEditAction(
   let version = input.version;
   const touchesCategory = input.category_id !== undefined || input.external_category_id !== undefined;
   if (touchesCategory && !masterData) throw new AppError('BadRequest', 'Categories are not available');
+  const rejecting = input.receipt_status === 'rejected' && !withSend;
+  const status: StatusAction = withSend ? 'archive' : rejecting ? 'rejected' : 'review';
+  // The move is refused before anything is saved, validated or created (a refused CONFIRM must not leave a new
+  // supplier in the register or a write on an archived document): stale version, then the status machine's 409s
+  // (archived is read-only, busy, unassigned), in the order every other edit checks them.
+  assertMovable(await ports.documents.load(caller, receiptId), status, version);
   const category = touchesCategory && masterData ? await categoryPatch(masterData.store, (await loadContent(ports, caller, receiptId)).record, input) : undefined;
   if (input.items?.length) version = (await updateContent(ports, caller, receiptId, { version, items: input.items })).version;
   if (input.receipt_type) {
@@ -65,9 +72,9 @@ export async function applyEditAction(
   }
   if (category && masterData) version = (await masterData.setMasterData(caller, receiptId, category, category.category ? `Category: ${category.category}` : 'Category removed', version)).version;
   const l = await loadContent(ports, caller, receiptId);
-  const rejecting = input.receipt_status === 'rejected' && !withSend;
   if (!rejecting) await assertValidForAction(ports, l);
-  const status: StatusAction = withSend ? 'archive' : rejecting ? 'rejected' : 'review';
+  // Only now, after the checks, is the party matched or created (a write that then loses a race leaves at most a
+  // new, ordinary register entry).
   if (status === 'archive' && masterData) version = await linkStakeholder(masterData, caller, l.record, l.doc, version, learning.log);
   const receipt = await workflow.changeStatus(caller, receiptId, status, version);
   if (status === 'archive') {
@@ -80,6 +87,13 @@ export async function applyEditAction(
     }
   }
   return receipt;
+}
+
+/** The refusals of `changeStatus` for this move, made before the edit writes anything: stale version, then the status machine's. */
+function assertMovable(record: DocumentRecord, status: StatusAction, version: number): void {
+  if (record.version !== version) throw conflict(MESSAGES.stale, { version: record.version });
+  const action = toWorkflowAction(status);
+  nextStatus(record.status, action === 'review' && record.status === 'archive' ? 'unarchive' : action);
 }
 
 /**

@@ -118,6 +118,9 @@ interface Edit {
   extra?: (change: DocumentChange) => void;
 }
 
+/** What an edit answers when the document is already as asked: nothing is written, no history, no event. */
+const UNCHANGED = Symbol('unchanged');
+
 /**
  * Read, check, write with the version as condition. With an expected version from the client a
  * stale write is a 409 carrying the current version; without one the edit is re-applied to the
@@ -128,7 +131,7 @@ async function editDocument(
   caller: DocCaller,
   receiptId: string,
   expectedVersion: number | undefined,
-  edit: (doc: DocumentRecord, now: string) => Promise<Edit> | Edit,
+  edit: (doc: DocumentRecord, now: string) => Promise<Edit | typeof UNCHANGED> | Edit | typeof UNCHANGED,
   event: LiveEventName = 'receipt-update',
 ): Promise<DocumentRecord> {
   const actor = await actorOf(deps.store, caller.userId);
@@ -136,7 +139,9 @@ async function editDocument(
     const doc = await loadVisible(deps.documents, caller, receiptId);
     if (expectedVersion !== undefined && doc.version !== expectedVersion) throw staleVersion(doc.version);
     const now = deps.clock.now().toISOString();
-    const { after: edited, history, extra } = await edit(doc, now);
+    const made = await edit(doc, now);
+    if (made === UNCHANGED) return { change: null, seen: doc.version, done: async () => doc };
+    const { after: edited, history, extra } = made;
     const after: DocumentRecord = { ...edited, version: doc.version + 1, updated_at: now };
     const change = emptyChange();
     change.updates.push({ before: doc, after });
@@ -164,10 +169,12 @@ async function commitFresh<T>(
   deps: DocumentDeps,
   receiptId: string,
   expectedVersion: number | undefined,
-  attempt: () => Promise<{ change: DocumentChange; seen: number; done: () => Promise<T> }>,
+  attempt: () => Promise<{ change: DocumentChange | null; seen: number; done: () => Promise<T> }>,
 ): Promise<T> {
   for (let n = 1; ; n++) {
     const { change, seen, done } = await attempt();
+    // Nothing to write (the document is already as asked): no commit.
+    if (!change) return done();
     try {
       await deps.documents.commit(change);
     } catch (error) {
@@ -200,6 +207,8 @@ export async function changeStatus(
 export async function setFlag(deps: DocumentDeps, caller: DocCaller, receiptId: string, flag: boolean, version?: number): Promise<ReceiptSummary> {
   const after = await editDocument(deps, caller, receiptId, version, (doc) => {
     assertEditable(doc);
+    // Already as asked: answered as it is, so no colleague's version goes stale and the history does not repeat itself.
+    if (doc.flag === flag) return UNCHANGED;
     return { after: { ...doc, flag }, history: flag ? 'Flagged' : 'Unflagged' };
   });
   return toSummary(after);
@@ -276,6 +285,7 @@ export async function deleteDocument(
   receiptId: string,
   version?: number,
 ): Promise<{ deleted: true; receipt_id: string }> {
+  const actor = await actorOf(deps.store, caller.userId);
   return commitFresh(deps, receiptId, version, async () => {
     const doc = await loadVisible(deps.documents, caller, receiptId);
     if (version !== undefined && doc.version !== version) throw staleVersion(doc.version);
@@ -285,6 +295,7 @@ export async function deleteDocument(
     const now = deps.clock.now().toISOString();
     const promoted = await copiesWithoutTheirOriginal(deps, doc, now);
     change.updates.push(...promoted);
+    change.history.push(...promotionHistory(deps.ids, promoted, now, 'Original deleted', actor));
     return {
       change,
       seen: doc.version,
@@ -317,6 +328,24 @@ async function copiesWithoutTheirOriginal(deps: DocumentDeps, original: Document
     before,
     after: { ...before, duplicate_id: before === first ? null : first!.receipt_id, version: before.version + 1, updated_at: now },
   }));
+}
+
+/**
+ * The history entries of the copies `copiesWithoutTheirOriginal` rewrote, saying why their duplicate mark changed
+ * (`cause`: what happened to the original, e.g. "Original deleted").
+ */
+function promotionHistory(
+  ids: IdGenerator,
+  promoted: DocumentChange['updates'],
+  now: string,
+  cause: string,
+  actor: Actor,
+  copies: DocumentChange['updates'] = promoted,
+): HistoryRecord[] {
+  const names = new Map(copies.map(({ after }) => [after.receipt_id, after.original_file_name]));
+  return promoted.map(({ after }) =>
+    historyRecord(ids, after.receipt_id, now, after.duplicate_id ? `${cause}: now a copy of ${names.get(after.duplicate_id) ?? after.duplicate_id}` : `${cause}: this document is no longer a copy`, actor),
+  );
 }
 
 /** A document taken out by a change: its record, its place in the counts and its hash and key markers. */
@@ -442,8 +471,13 @@ export async function combineDocuments(
     for (const d of [doc, other]) if (NOT_COMBINABLE.includes(d.status)) throw conflict(`A document in status ${d.status} cannot be combined`);
     const now = deps.clock.now().toISOString();
     const pages = [...doc.pages, ...other.pages].map((p, i) => ({ ...p, page: i + 1 }));
+    // The other document may be the original of copies (this one among them): the oldest copy becomes the original, as on a delete.
+    const copies = await copiesWithoutTheirOriginal(deps, other, now);
+    const ownPromotion = copies.find((u) => u.before.receipt_id === doc.receipt_id);
+    const promoted = copies.filter((u) => u !== ownPromotion);
     const after: DocumentRecord = {
       ...doc,
+      ...(ownPromotion ? { duplicate_id: ownPromotion.after.duplicate_id } : {}),
       // Pages nobody has looked at joined it: a ready document is to be reviewed again
       status: doc.status === 'ready' ? 'review' : doc.status,
       pages,
@@ -456,13 +490,16 @@ export async function combineDocuments(
     change.updates.push({ before: doc, after });
     change.counts.push(...countMove(doc, after));
     removeDocument(change, other);
+    change.updates.push(...promoted);
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, `Combined with ${other.original_file_name}`, actor));
+    change.history.push(...promotionHistory(deps.ids, promoted, now, `Original combined into ${doc.original_file_name}`, actor, copies));
     return {
       change,
       seen: doc.version,
       done: async () => {
         await publishDoc(deps.live, 'receipt-delete', other);
         await publishDoc(deps.live, 'receipt-update', after);
+        for (const u of promoted) await publishDoc(deps.live, 'receipt-update', u.after);
         await deps.documents.deleteHistory(other.receipt_id);
         // The other document's pages now belong to this one; its source, content and boxes are no longer used.
         const unused = [other.content_key, other.boxes_key].filter(present);
