@@ -3,7 +3,6 @@ import { getCurrentUser, signOut as amplifySignOut } from 'aws-amplify/auth';
 import { Hub } from 'aws-amplify/utils';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { isSessionOver } from '../lib/auth-errors';
-import { signInWithEmail } from '../features/auth/api/auth';
 import { sessionChangeOf } from './auth-storage';
 import { useSessionExpiry } from './session-expiry';
 
@@ -104,6 +103,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         } catch {
           // the local tokens are cleared even when the revoke fails; the sign-in below starts a new session
         }
+        // Loaded when used: the sign-in module (and its schemas) stays out of the first download.
+        const { signInWithEmail } = await import('../features/auth/api/auth');
         await signInWithEmail(email, password);
       } catch {
         // signed out: refresh() below finds no session and the app goes to sign-in
