@@ -416,6 +416,26 @@ describe('edit-receipt screen in Chromium', () => {
     await screenshot(page, 'edit-receipt-page-not-processed');
     await page.close();
   });
+  it('Delete sends the version on screen: the document is deleted, and one a colleague changed meanwhile would be refused', async () => {
+    const id = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'DEL-1' }), 'to-delete.pdf');
+    const c = await content(id);
+    const page = await signedInPage();
+    const deletes: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'DELETE' && r.url().includes(`/receipt/${id}`)) deletes.push(r.url());
+    });
+    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await expect.poll(() => page.getByTestId('delete').isEnabled(), { timeout: 15_000 }).toBe(true);
+    // The server refuses a stale version (the check the screen relies on)
+    expect((await api.delete(`/receipt/${id}?${q()}&version=${c.version - 1}`)).status).toBe(409);
+    await page.getByTestId('delete').click();
+    await page.getByTestId('delete-confirm').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => deletes.length, { timeout: 10_000 }).toBe(1);
+    expect(new URL(deletes[0]!).searchParams.get('version')).toBe(String(c.version));
+    await expect.poll(async () => (await api.get(`/receipts/${id}?${q()}`)).status, { timeout: 10_000 }).toBe(404);
+    await page.close();
+  });
+
   it('CONFIRM saves what was typed first, also after a colleague saved another field; a value that cannot be saved confirms nothing', async () => {
     const id = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'PP-00126' }), 'fourth.pdf');
     let c = await content(id);

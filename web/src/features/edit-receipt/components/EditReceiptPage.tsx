@@ -577,7 +577,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const remove = async () => {
     setBusy('delete');
     try {
-      await api.del(`/receipt/${encodeURIComponent(receiptId)}`, { query: { company_id: companyId } });
+      // The version on screen: a document a colleague changed meanwhile is refused (409), not deleted unseen.
+      await api.del(`/receipt/${encodeURIComponent(receiptId)}`, { query: { company_id: companyId, version: version() } });
       cache.applyDelete(receiptId);
       setPopup(null);
       info.show('Document deleted', 'success');

@@ -278,7 +278,7 @@ export function useReceiptActions() {
             bulk(api, assigned, { action: 'delete' }, (done) => cache.applyDeletes(done.map(({ receipt }) => receipt.receipt_id))),
             eachReceipt(
               unassigned,
-              (r) => api.del(path('/receipt', r), { query: { company_id: companyOf(r), unassigned: 1 } }),
+              (r) => api.del(path('/receipt', r), { query: { company_id: companyOf(r), unassigned: 1, version: r.version } }),
               (r) => cache.applyDelete(r.receipt_id),
             ),
           ]);
