@@ -139,6 +139,38 @@ describe('keyboard use in Chromium', () => {
     await page.close();
   });
 
+  it('the Item Details and Advanced tabs: one Tab stop, arrows select and focus the other, the fields are their labelled tab panel', async () => {
+    const page = await openDocument();
+    const tabs = page.getByRole('tablist', { name: 'Fields' }).getByRole('tab');
+    expect(await tabs.allInnerTexts()).toEqual(['Item Details', 'Advanced']);
+    expect(await tabs.evaluateAll((els) => els.map((e) => e.getAttribute('tabindex')))).toEqual(['0', '-1']);
+    const panel = page.getByRole('tabpanel');
+    expect(await panel.getAttribute('aria-labelledby')).toBe(await tabs.nth(0).getAttribute('id'));
+    expect(await panel.getByTestId('field-supplier_name').count()).toBe(1);
+    await tabs.nth(0).focus();
+    await page.keyboard.press('ArrowRight');
+    await until(() => tabs.nth(1).getAttribute('aria-selected')).toBe('true');
+    expect(await tabs.nth(1).evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await panel.getAttribute('aria-labelledby')).toBe(await tabs.nth(1).getAttribute('id'));
+    expect(await tabs.evaluateAll((els) => els.map((e) => e.getAttribute('tabindex')))).toEqual(['-1', '0']);
+    await page.keyboard.press('Home');
+    await until(() => tabs.nth(0).getAttribute('aria-selected')).toBe('true');
+    expect(await tabs.nth(0).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.close();
+  });
+
+  it('the Flag button is a toggle: its name stays Flag and aria-pressed says whether the document is flagged', async () => {
+    const page = await openDocument();
+    const flag = page.getByRole('button', { name: 'Flag', exact: true });
+    expect(await flag.getAttribute('aria-pressed')).toBe('false');
+    await flag.click();
+    await until(() => flag.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Unflag' }).count()).toBe(0);
+    await flag.click();
+    await until(() => flag.getAttribute('aria-pressed')).toBe('false');
+    await page.close();
+  });
+
   it('the Preview side panel takes the focus, keeps Tab inside and gives the focus back on Escape', async () => {
     const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
     await page.goto(`${stack.url}/receipts/${(await receipt()).status}`);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { comboboxCommand } from '../../../web/src/components/ui/combobox';
 import { trapStep } from '../../../web/src/components/ui/dialog-layer';
 import { menuStep } from '../../../web/src/components/ui/menu-button';
+import { tabStep } from '../../../web/src/components/ui/tabs';
 import { shortcutOf } from '../../../web/src/features/edit-receipt/lib/keyboard';
 
 describe('keyboard use of the web app', () => {
@@ -42,6 +43,18 @@ describe('keyboard use of the web app', () => {
     expect(menuStep(enabled, 0, 'End')).toBe(3);
     expect(menuStep(enabled, 0, 'Enter')).toBeNull();
     expect(menuStep([false, false], 0, 'ArrowDown')).toBeNull();
+  });
+
+  it('tabs: ArrowRight and ArrowLeft go round the tabs, Home and End to the first and last, other keys do nothing', () => {
+    expect(tabStep(2, 0, 'ArrowRight')).toBe(1);
+    expect(tabStep(2, 1, 'ArrowRight')).toBe(0);
+    expect(tabStep(5, 0, 'ArrowLeft')).toBe(4);
+    expect(tabStep(5, 3, 'ArrowLeft')).toBe(2);
+    expect(tabStep(5, 2, 'Home')).toBe(0);
+    expect(tabStep(5, 2, 'End')).toBe(4);
+    expect(tabStep(5, 2, 'ArrowDown')).toBeNull();
+    expect(tabStep(5, 2, 'Enter')).toBeNull();
+    expect(tabStep(0, 0, 'ArrowRight')).toBeNull();
   });
 
   it("the edit screen's shortcuts wait while a pop-up is open", () => {

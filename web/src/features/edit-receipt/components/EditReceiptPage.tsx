@@ -774,7 +774,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
         {!compact && title}
         {!narrow && (
           <div className="er-topbar-tools">
-            <button type="button" className={`icon-btn ${receipt.flag ? 'is-on' : ''}`} aria-label={receipt.flag ? 'Unflag' : 'Flag'} title={receipt.flag ? 'Unflag' : 'Flag'} aria-pressed={receipt.flag} disabled={readOnly} onClick={() => void toggleFlag()} data-testid="flag">
+            {/* a toggle: its name stays, aria-pressed says whether it is flagged (the tooltip says what a click does) */}
+            <button type="button" className={`icon-btn ${receipt.flag ? 'is-on' : ''}`} aria-label="Flag" title={receipt.flag ? 'Unflag' : 'Flag'} aria-pressed={receipt.flag} disabled={readOnly} onClick={() => void toggleFlag()} data-testid="flag">
               <EditIcon name="flag" />
             </button>
             <button type="button" className="icon-btn" aria-label="Export" title="Export" onClick={() => void exportNow()} data-testid="export">

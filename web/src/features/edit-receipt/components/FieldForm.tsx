@@ -3,6 +3,7 @@ import type { ContentItem, SchemaField } from '../../../../../shared/schemas/con
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useCombobox, type ComboboxInputProps } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
+import { useTabs } from '../../../components/ui/tabs';
 import { formSections, formTables, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
 import { SearchSelect, type SelectOption } from '../../master-data/components/SearchSelect';
@@ -239,6 +240,8 @@ export function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTa
   );
 }
 
+const FORM_TABS: readonly Tab[] = ['details', 'advanced'];
+
 /** The right side: receipt error, the note, Item Details / Advanced tabs, SHOW KEYS / SHOW VALUES, fields and tables. */
 export function FieldForm({
   schema,
@@ -280,6 +283,7 @@ export function FieldForm({
   const sections = useMemo(() => formSections(schema, content, tab, receiptType), [schema, content, tab, receiptType]);
   const tables = useMemo(() => formTables(schema, content, tab, receiptType), [schema, content, tab, receiptType]);
   const stakeholderName = receiptType === 'invoice' ? 'customer_name' : 'supplier_name';
+  const tabs = useTabs(FORM_TABS, tab, onTab);
   return (
     <div className="er-form" data-testid="field-form">
       {receiptError && (
@@ -299,9 +303,9 @@ export function FieldForm({
         <Icon name="info" size={15} /> {EXTRACTED_NOTE}
       </p>
       <div className="er-form-head">
-        <div className="tabs" role="tablist">
-          {(['details', 'advanced'] as Tab[]).map((t) => (
-            <button key={t} type="button" role="tab" aria-selected={tab === t} className={`tab ${tab === t ? 'is-active' : ''}`} onClick={() => onTab(t)}>
+        <div className="tabs" aria-label="Fields" {...tabs.listProps}>
+          {FORM_TABS.map((t) => (
+            <button key={t} className={`tab ${tab === t ? 'is-active' : ''}`} {...tabs.tabProps(t)}>
               {t === 'details' ? 'Item Details' : 'Advanced'}
             </button>
           ))}
@@ -310,31 +314,33 @@ export function FieldForm({
           {events.showKeys ? 'SHOW VALUES' : 'SHOW KEYS'}
         </button>
       </div>
-      {sections.map((s) => (
-        <section key={s.id} className="er-section" data-testid={`section-${s.id}`}>
-          <h3>{s.label}</h3>
-          <div className="er-fields">
-            {s.fields.map((f) => (
-              <div key={f.id} className={f.id === 'supplier_name' || f.id === 'customer_name' ? 'er-span' : undefined}>
-                {f.id === stakeholderName && onChooseStakeholder ? (
-                  <StakeholderName field={f} events={events} newMarker={newStakeholder} suggestions={suggestions} onChoose={onChooseStakeholder} />
-                ) : (
-                  <FieldInput field={f} events={events} newMarker={f.id === stakeholderName && newStakeholder} />
-                )}
-                {f.id === stakeholderName && newStakeholder && (
-                  <p className="er-stakeholder-note" data-testid="stakeholder-note">
-                    {NEW_STAKEHOLDER_NOTE}
-                  </p>
-                )}
-              </div>
-            ))}
-          </div>
-        </section>
-      ))}
-      {category && tab === 'details' && <CategoryField category={category} readOnly={events.readOnly} />}
-      {tables.map((t) => (
-        <TableSummary key={t.id} table={t} readOnly={events.readOnly} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
-      ))}
+      <div className="er-tab-panel" {...tabs.panelProps}>
+        {sections.map((s) => (
+          <section key={s.id} className="er-section" data-testid={`section-${s.id}`}>
+            <h3>{s.label}</h3>
+            <div className="er-fields">
+              {s.fields.map((f) => (
+                <div key={f.id} className={f.id === 'supplier_name' || f.id === 'customer_name' ? 'er-span' : undefined}>
+                  {f.id === stakeholderName && onChooseStakeholder ? (
+                    <StakeholderName field={f} events={events} newMarker={newStakeholder} suggestions={suggestions} onChoose={onChooseStakeholder} />
+                  ) : (
+                    <FieldInput field={f} events={events} newMarker={f.id === stakeholderName && newStakeholder} />
+                  )}
+                  {f.id === stakeholderName && newStakeholder && (
+                    <p className="er-stakeholder-note" data-testid="stakeholder-note">
+                      {NEW_STAKEHOLDER_NOTE}
+                    </p>
+                  )}
+                </div>
+              ))}
+            </div>
+          </section>
+        ))}
+        {category && tab === 'details' && <CategoryField category={category} readOnly={events.readOnly} />}
+        {tables.map((t) => (
+          <TableSummary key={t.id} table={t} readOnly={events.readOnly} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
+        ))}
+      </div>
     </div>
   );
 }

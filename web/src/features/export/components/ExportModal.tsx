@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/Button';
 import { Checkbox } from '../../../components/ui/Checkbox';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
+import { useTabs } from '../../../components/ui/tabs';
 import { TextField } from '../../../components/ui/TextField';
 import { messageOf } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
@@ -27,6 +28,7 @@ export const EXPORT_SUCCESS = 'Document successfully downloaded';
 
 type Tab = 'csv' | 'pdf' | 'xml' | 'rivile' | 'isaf';
 const TAB_LABELS: Record<Tab, string> = { csv: 'CSV', pdf: 'PDF', xml: 'XML', rivile: 'Rivile EIP', isaf: 'i.SAF' };
+const EXPORT_TABS = Object.keys(TAB_LABELS) as Tab[];
 
 let fontPromise: Promise<PdfFont> | null = null;
 /**
@@ -100,6 +102,7 @@ export function ExportModal({
   const [csvFormat, setCsvFormat] = useState<CsvFormat>(storedCsvFormat);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const tabs = useTabs(EXPORT_TABS, tab, setTab, pending);
 
   const headerOf = (f: ExportField) => (tab === 'pdf' ? pdfTitle(f) : csvHeader(f));
 
@@ -157,17 +160,9 @@ export function ExportModal({
   return (
     <Modal title="Export" onClose={pending ? undefined : onClose} testId="export-modal">
       <div className="export-form">
-        <div className="tabs" role="tablist" aria-label="Export format">
-          {(Object.keys(TAB_LABELS) as Tab[]).map((t) => (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              aria-selected={tab === t}
-              className={`tab ${tab === t ? 'is-active' : ''}`}
-              onClick={() => setTab(t)}
-              disabled={pending}
-            >
+        <div className="tabs" aria-label="Export format" {...tabs.listProps}>
+          {EXPORT_TABS.map((t) => (
+            <button key={t} className={`tab ${tab === t ? 'is-active' : ''}`} {...tabs.tabProps(t)}>
               {TAB_LABELS[t]}
             </button>
           ))}
@@ -176,50 +171,52 @@ export function ExportModal({
           {count} {count === 1 ? 'document' : 'documents'} selected
         </p>
 
-        {tab === 'xml' ? (
-          <p className="notice">The XML file is made by the server from the documents&apos; recognised data.</p>
-        ) : tab === 'isaf' ? (
-          <p className="notice">
-            The i.SAF file, VMI&apos;s register of VAT invoices, is made by the server from the documents&apos; recognised data: costs as purchase
-            invoices, sales invoices as sales, one file per company.
-          </p>
-        ) : tab === 'rivile' ? (
-          <p className="notice">Rivile GAMA&apos;s EIP import file, for importing into Rivile without its API, is made by the server from the documents&apos; recognised data.</p>
-        ) : (
-          <>
-            <div className="export-fields-head">
-              <span className="field-label">Fields</span>
-              <button type="button" className="btn btn-link btn-xs" onClick={() => setFields(defaultExportFields())}>
-                Reset
-              </button>
-            </div>
-            <FieldList fields={fields} known={known} onChange={setFields} headerOf={headerOf} />
-            {tab === 'csv' && (
-              <div className="field">
-                <label htmlFor="export-csv-format" className="field-label">
-                  Spreadsheet format
-                </label>
-                <select
-                  id="export-csv-format"
-                  name="csv_format"
-                  className="input select"
-                  value={csvFormat}
-                  onChange={(e) => {
-                    if (!isCsvFormat(e.target.value)) return;
-                    setCsvFormat(e.target.value);
-                    rememberCsvFormat(e.target.value);
-                  }}
-                >
-                  {(Object.keys(CSV_FORMATS) as CsvFormat[]).map((f) => (
-                    <option key={f} value={f}>
-                      {CSV_FORMATS[f].label}
-                    </option>
-                  ))}
-                </select>
+        <div className="export-panel" {...tabs.panelProps}>
+          {tab === 'xml' ? (
+            <p className="notice">The XML file is made by the server from the documents&apos; recognised data.</p>
+          ) : tab === 'isaf' ? (
+            <p className="notice">
+              The i.SAF file, VMI&apos;s register of VAT invoices, is made by the server from the documents&apos; recognised data: costs as purchase
+              invoices, sales invoices as sales, one file per company.
+            </p>
+          ) : tab === 'rivile' ? (
+            <p className="notice">Rivile GAMA&apos;s EIP import file, for importing into Rivile without its API, is made by the server from the documents&apos; recognised data.</p>
+          ) : (
+            <>
+              <div className="export-fields-head">
+                <span className="field-label">Fields</span>
+                <button type="button" className="btn btn-link btn-xs" onClick={() => setFields(defaultExportFields())}>
+                  Reset
+                </button>
               </div>
-            )}
-          </>
-        )}
+              <FieldList fields={fields} known={known} onChange={setFields} headerOf={headerOf} />
+              {tab === 'csv' && (
+                <div className="field">
+                  <label htmlFor="export-csv-format" className="field-label">
+                    Spreadsheet format
+                  </label>
+                  <select
+                    id="export-csv-format"
+                    name="csv_format"
+                    className="input select"
+                    value={csvFormat}
+                    onChange={(e) => {
+                      if (!isCsvFormat(e.target.value)) return;
+                      setCsvFormat(e.target.value);
+                      rememberCsvFormat(e.target.value);
+                    }}
+                  >
+                    {(Object.keys(CSV_FORMATS) as CsvFormat[]).map((f) => (
+                      <option key={f} value={f}>
+                        {CSV_FORMATS[f].label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+            </>
+          )}
+        </div>
 
         <TextField name="file_name" label="File name" value={fileName} onChange={(e) => setFileName(e.target.value)} maxLength={120} />
         <Checkbox
