@@ -116,6 +116,12 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await expect.poll(() => adminPage.getByTestId('mail').first().innerText()).toContain(colleague.email);
     await screenshot(adminPage, 'local-mail');
 
+    // The admin keeps My Team open while the colleague accepts
+    const teamPage = adminPage;
+    await teamPage.goto(`${stack.url}/my-team`);
+    await expect.poll(() => teamPage.getByTestId('invitation-card').count(), WAIT).toBe(1);
+    expect(await teamPage.getByTestId('user-card').count()).toBe(1);
+
     // The colleague opens the link, sets a password and is signed in: the mailed link proved the address, so no code
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
@@ -130,6 +136,10 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await page.getByRole('button', { name: 'SET PASSWORD' }).click();
     await page.waitForURL(/\/dashboard$/, WAIT);
     expect(codes[colleague.email]).toBeUndefined();
+
+    // The admin's open My Team shows the new member, and no pending invitation, without a reload
+    await expect.poll(() => teamPage.getByTestId('user-card').count(), { timeout: 30_000 }).toBe(2);
+    expect(await teamPage.getByTestId('invitation-card').count()).toBe(0);
 
     // A Basic user of the inviting company, and no company of their own
     const cards = page.getByTestId('company-card');

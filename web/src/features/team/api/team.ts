@@ -1,11 +1,22 @@
-import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { CompanyUser, InviteInput, PendingInvitation, UpdateCompanyUserInput } from '../../../../../shared/schemas/team';
 import { useApi } from '../../../app/api-context';
 import { queryKeys } from '../../../lib/query-keys';
 
+/**
+ * How often My Team reads a company's members and invitations again while one of its invitations is pending: an
+ * invitee accepts in their own browser (often a new account, whose sign-up no live event of the company follows), and
+ * the admin's open page shows the new member without a reload. Nothing is read while none is pending.
+ */
+export const TEAM_PENDING_POLL_MS = 10_000;
+
+const hasPending = (queryClient: QueryClient, companyId: string) =>
+  (queryClient.getQueryData<PendingInvitation[]>(queryKeys.companyInvitations(companyId))?.length ?? 0) > 0;
+
 /** GET /company/users of each given company (company admins only), in the order given. */
 export function useTeams(companyIds: string[]) {
   const api = useApi();
+  const queryClient = useQueryClient();
   return useQueries({
     queries: companyIds.map((companyId) => ({
       queryKey: queryKeys.companyUsers(companyId),
@@ -14,6 +25,7 @@ export function useTeams(companyIds: string[]) {
         return res?.items ?? [];
       },
       retry: false,
+      refetchInterval: () => (hasPending(queryClient, companyId) ? TEAM_PENDING_POLL_MS : false),
     })),
   });
 }
@@ -21,6 +33,7 @@ export function useTeams(companyIds: string[]) {
 /** GET /company/invitations of each given company (company admins only): the pending invitations, newest first. */
 export function usePendingInvitations(companyIds: string[]) {
   const api = useApi();
+  const queryClient = useQueryClient();
   return useQueries({
     queries: companyIds.map((companyId) => ({
       queryKey: queryKeys.companyInvitations(companyId),
@@ -29,6 +42,7 @@ export function usePendingInvitations(companyIds: string[]) {
         return res?.items ?? [];
       },
       retry: false,
+      refetchInterval: () => (hasPending(queryClient, companyId) ? TEAM_PENDING_POLL_MS : false),
     })),
   });
 }
