@@ -286,4 +286,115 @@ describe('documents and master data (whole product)', () => {
     expect(valueOf(c, 'supplier_name')).toBe('Moved Party');
     expect(valueOf(c, 'customer_name')).not.toBe('Moved Party');
   });
+  describe('a confirm and the register (the latest word wins; the register names the party and the category)', () => {
+    const dated = (supplier: string, code: string, number: string, date: string): InvoiceSpec => ({ ...SAMPLE_INVOICE, supplier, supplierCode: code, number, date });
+    const stakeholderOf = async (u: User, id: string) => {
+      const res = await u.api.get(`/stakeholders?company_id=${u.companyId}&type=supplier&with_external_data=1`);
+      return ((res.body as { items: { id: string; name: string; selected_date_format: string | null; category: { name: string } | null }[] }).items).find((s) => s.id === id);
+    };
+
+    it('confirming a document with another supplier date format changes the supplier and the next upload reads dates with it', { timeout: 180_000 }, async () => {
+      const u = await registeredUser(t.stack, 'mdfmtset');
+      const q = `?company_id=${u.companyId}`;
+      const supplier = await create(u.api, `/stakeholder${q}`, { type: 'supplier', name: 'Zeta Supplies', code: '301212121', selected_date_format: 'DD/MM/YYYY' });
+      const first = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(dated('Zeta Supplies', '301212121', 'ZF-1', '05/06/2026')), 'zeta-1.pdf');
+      const r1 = await receiptOf(u, first);
+      expect(r1).toMatchObject({ stakeholder_id: supplier.id, stakeholder_date_format: 'DD/MM/YYYY', issue_date: '2026-06-05' });
+      // The reviewer corrects the date and sets the document's date format (Advanced tab), then confirms.
+      const c1 = await contentOf(u, first);
+      const confirmed = await u.api.post(`/receipt/${first}${q}&with_send=1`, {
+        version: c1.version,
+        items: [
+          { id: 'issue_date', value: '2026-05-06' },
+          { id: 'supplier_date_format', value: 'MM/DD/YYYY' },
+        ],
+      });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+      expect(await receiptOf(u, first)).toMatchObject({ status: 'archive', stakeholder_id: supplier.id, stakeholder_date_format: 'MM/DD/YYYY', issue_date: '2026-05-06' });
+      expect(await stakeholderOf(u, supplier.id)).toMatchObject({ selected_date_format: 'MM/DD/YYYY' });
+      // The next document of the supplier is read month first.
+      const second = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(dated('Zeta Supplies', '301212121', 'ZF-2', '07/08/2026')), 'zeta-2.pdf');
+      expect(await receiptOf(u, second)).toMatchObject({ stakeholder_id: supplier.id, stakeholder_date_format: 'MM/DD/YYYY', issue_date: '2026-07-08' });
+      // A document read under the former format, confirmed as it stands, does not set the former format back.
+      const c2 = await contentOf(u, second);
+      expect((await u.api.post(`/receipt/${second}${q}&with_send=1`, { version: c2.version })).status).toBe(200);
+      expect(await stakeholderOf(u, supplier.id)).toMatchObject({ selected_date_format: 'MM/DD/YYYY' });
+    });
+
+    it('a confirmed correction of the date order changes the date format of a supplier that has one', { timeout: 180_000 }, async () => {
+      const u = await registeredUser(t.stack, 'mdfmtlearn');
+      const q = `?company_id=${u.companyId}`;
+      const supplier = await create(u.api, `/stakeholder${q}`, { type: 'supplier', name: 'Eta Supplies', code: '301313131', selected_date_format: 'DD/MM/YYYY' });
+      const first = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(dated('Eta Supplies', '301313131', 'EF-1', '03/04/2026')), 'eta-1.pdf');
+      expect(await receiptOf(u, first)).toMatchObject({ stakeholder_id: supplier.id, issue_date: '2026-04-03' });
+      // Only the date is corrected (month first); the Date format field is left as the register filled it.
+      const c1 = await contentOf(u, first);
+      expect(valueOf(c1, 'supplier_date_format')).toBe('DD/MM/YYYY');
+      const confirmed = await u.api.post(`/receipt/${first}${q}&with_send=1`, { version: c1.version, items: [{ id: 'issue_date', value: '2026-03-04' }] });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+      expect(await stakeholderOf(u, supplier.id)).toMatchObject({ selected_date_format: 'MM/DD/YYYY' });
+      const second = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(dated('Eta Supplies', '301313131', 'EF-2', '07/08/2026')), 'eta-2.pdf');
+      expect(await receiptOf(u, second)).toMatchObject({ stakeholder_id: supplier.id, stakeholder_date_format: 'MM/DD/YYYY', issue_date: '2026-07-08' });
+      // The format is set back in the register; the document read under the former one, confirmed as read, leaves it.
+      expect((await u.api.put(`/stakeholder${q}`, { id: supplier.id, selected_date_format: 'DD/MM/YYYY' })).status).toBe(200);
+      const c2 = await contentOf(u, second);
+      expect((await u.api.post(`/receipt/${second}${q}&with_send=1`, { version: c2.version })).status).toBe(200);
+      expect(await stakeholderOf(u, supplier.id)).toMatchObject({ selected_date_format: 'DD/MM/YYYY' });
+    });
+
+    it('a document whose category was deleted cannot be confirmed or marked ready with it; an archived one keeps it', { timeout: 180_000 }, async () => {
+      const u = await registeredUser(t.stack, 'mdcatdel');
+      const q = `?company_id=${u.companyId}`;
+      const travel = await create(u.api, `/category${q}`, { name: 'Travel costs' });
+      const open = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Catdel Supplier', '301414141', 'CD-1')), 'catdel-1.pdf');
+      const done = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Catdel Supplier', '301414141', 'CD-2')), 'catdel-2.pdf');
+      for (const id of [open, done]) expect((await u.api.put(`/receipt/${id}/category${q}`, { category_id: travel.id })).status).toBe(200);
+      const d = await contentOf(u, done);
+      expect((await u.api.post(`/receipt/${done}${q}&with_send=1`, { version: d.version })).status).toBe(200);
+      expect((await u.api.delete(`/category${q}&id=${travel.id}`)).status).toBe(200);
+
+      const before = await receiptOf(u, open);
+      expect(before).toMatchObject({ category_id: travel.id, category: 'Travel costs' });
+      const refused = await u.api.post(`/receipt/${open}${q}&with_send=1`, { version: before.version });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ details: [{ path: ['category_id'], message: 'Choose a category from the list' }] });
+      const ready = await u.api.post(`/receipt/${open}/status${q}`, { status: 'ready', version: before.version });
+      expect(ready.status).toBe(422);
+      expect(ready.body).toMatchObject({ details: [{ path: ['category_id'], message: 'Choose a category from the list' }] });
+      expect(await receiptOf(u, open)).toMatchObject({ status: before.status, version: before.version, stakeholder_id: null });
+      expect(((await u.api.get(`/stakeholders${q}&type=supplier`)).body as { items: unknown[] }).items).toHaveLength(1);
+      // Another category (or none) and the confirm goes through; the archived document keeps its category name.
+      const cleared = await u.api.post(`/receipt/${open}${q}&with_send=1`, { version: before.version, category_id: null });
+      expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+      expect(await receiptOf(u, done)).toMatchObject({ status: 'archive', category_id: travel.id, category: 'Travel costs' });
+    });
+
+    it('a document confirmed after its supplier and category were renamed carries the new names; an archived one keeps the old', { timeout: 180_000 }, async () => {
+      const u = await registeredUser(t.stack, 'mdrename');
+      const q = `?company_id=${u.companyId}`;
+      const software = await create(u.api, `/category${q}`, { name: 'Software' });
+      const supplier = await create(u.api, `/stakeholder${q}`, { type: 'supplier', name: 'Alpha Vat', code: '301515151', category_id: software.id });
+      const old = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Alpha Vat', '301515151', 'AV-1')), 'alpha-1.pdf');
+      const open = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Alpha Vat', '301515151', 'AV-2')), 'alpha-2.pdf');
+      expect(await receiptOf(u, open)).toMatchObject({ stakeholder_id: supplier.id, category_id: software.id, category: 'Software' });
+      const o = await contentOf(u, old);
+      expect((await u.api.post(`/receipt/${old}${q}&with_send=1`, { version: o.version })).status).toBe(200);
+
+      expect((await u.api.put(`/stakeholder${q}`, { id: supplier.id, name: 'Alpha Renamed' })).status).toBe(200);
+      expect((await u.api.put(`/category${q}`, { id: software.id, name: 'Software licences' })).status).toBe(200);
+      const c = await contentOf(u, open);
+      expect(valueOf(c, 'supplier_name')).toBe('Alpha Vat');
+      const confirmed = await u.api.post(`/receipt/${open}${q}&with_send=1`, { version: c.version });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+      expect(await receiptOf(u, open)).toMatchObject({ status: 'archive', stakeholder_id: supplier.id, category: 'Software licences' });
+      expect(valueOf(await contentOf(u, open), 'supplier_name')).toBe('Alpha Renamed');
+      // The list shows and finds the new name; the register still has one supplier.
+      const found = (await u.api.get(`/receipts${q}&limit=50&search_value=Renamed`)).body as { items: { receipt_id: string; counterparty_name?: string }[] };
+      expect(found.items.map((x) => x.receipt_id)).toEqual([open]);
+      expect(((await u.api.get(`/stakeholders${q}&type=supplier`)).body as { items: unknown[] }).items).toHaveLength(1);
+      // The document confirmed before the rename keeps the names of its time.
+      expect(await receiptOf(u, old)).toMatchObject({ status: 'archive', category: 'Software' });
+      expect(valueOf(await contentOf(u, old), 'supplier_name')).toBe('Alpha Vat');
+    });
+  });
 });

@@ -6,7 +6,7 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { ReceiptSummary } from '../../../shared/schemas/receipts';
-import { createStakeholderSchema, type CreateStakeholderInput, type StakeholderType } from '../../../shared/schemas/master-data';
+import { createStakeholderSchema, dateFormatSchema, type CreateStakeholderInput, type StakeholderDateFormat, type StakeholderType } from '../../../shared/schemas/master-data';
 import { matchParty, partyKeysOfContent, stakeholderTypeOf } from '../documents/counterparty';
 import type { DocumentRecord } from '../documents/types';
 import type { MasterDataPatch } from '../documents/workflow';
@@ -28,6 +28,12 @@ export interface EditMasterData {
    * party cannot be kept.
    */
   ensureStakeholder(companyId: string, type: StakeholderType, input: CreateStakeholderInput): Promise<{ stakeholder: StakeholderRecord; created: boolean } | undefined>;
+  /**
+   * Writes a confirm's date format to the matched stakeholder (master data's setStakeholderDateFormat: that field
+   * only, conditioned on its version, a live master-data event); returns the stakeholder as stored. Without it a
+   * confirm leaves the register's format as it is.
+   */
+  setDateFormat?(stakeholder: StakeholderRecord, format: StakeholderDateFormat): Promise<StakeholderRecord>;
 }
 
 /**
@@ -83,24 +89,81 @@ export function stakeholderFromContent(content: ContentDocument, type: Stakehold
 }
 
 export type ConfirmOutcome =
-  | { linked: 'matched' | 'created'; stakeholderId: string; patch: MasterDataPatch }
+  | {
+      linked: 'matched' | 'created';
+      stakeholderId: string;
+      patch: MasterDataPatch;
+      /** The content's party values as the register has them now (by schema id), where they differ: name, date format. */
+      content: Record<string, string>;
+    }
   | { linked: 'none'; reason: string };
+
+/** What a confirm knows about the document's printed dates (read lazily: the page's words are read only when needed). */
+export interface ConfirmDates {
+  /** The date format the confirmed dates show as printed (recognition/learn.ts confirmedDateOrder), if any tells. */
+  printedOrder(): Promise<StakeholderDateFormat | undefined>;
+}
+
+const dayMonthOrder = (f: string | null | undefined) => (f === 'DD/MM/YYYY' ? 'DMY' : f === 'MM/DD/YYYY' ? 'MDY' : f ? 'YMD' : undefined);
+
+/**
+ * The date format a confirm gives the matched stakeholder (docs/recognition.md, "Date format": the latest word wins),
+ * or undefined to leave it: the document's own Date format when a person set it on this document (it differs from
+ * the register's format the document was given, `stakeholder_date_format`) and it differs from the stakeholder's;
+ * else, for a cost document read with a register format that the stakeholder still has one of, the order its
+ * confirmed dates show as printed when that order contradicts both: the reviewer corrected a date the register's
+ * format had read (the learnt layout would read the next one so, and the register's format, applied after it, would
+ * undo it). A date confirmed as the register's format read it tells nothing (a Send of a ready document confirms
+ * what the machine read), so a document read before the format was changed in the register does not change it back.
+ */
+export async function confirmedDateFormat(record: DocumentRecord, content: ContentDocument, s: StakeholderRecord, dates?: ConfirmDates): Promise<StakeholderDateFormat | undefined> {
+  const own = dateFormatSchema.safeParse(valueOf(content, `${s.type}_date_format`).trim());
+  if (own.success && own.data !== (record.stakeholder_date_format ?? null)) return own.data !== s.selected_date_format ? own.data : undefined;
+  if (!s.selected_date_format || !record.stakeholder_date_format || record.receipt_type !== 'receipt' || !dates) return undefined;
+  const printed = await dates.printedOrder();
+  if (!printed) return undefined;
+  const order = dayMonthOrder(printed);
+  return order !== dayMonthOrder(record.stakeholder_date_format) && order !== dayMonthOrder(s.selected_date_format) ? printed : undefined;
+}
 
 /**
  * On confirm: the content's party is matched in the register like recognition matches it (VAT ID, code,
- * name, a bounded fuzzy step); a party that is not there is created from the content.
+ * name, a bounded fuzzy step); a party that is not there is created from the content. A matched party's date
+ * format follows the confirm (`confirmedDateFormat`), and the document takes the register's current name and date
+ * format, as recognition writes them (a party renamed since the upload is confirmed under its new name).
  */
-export async function confirmStakeholder(md: EditMasterData, record: DocumentRecord, content: ContentDocument): Promise<ConfirmOutcome> {
+export async function confirmStakeholder(md: EditMasterData, record: DocumentRecord, content: ContentDocument, dates?: ConfirmDates): Promise<ConfirmOutcome> {
   if (!record.company_id) return { linked: 'none', reason: 'unassigned' };
   const type = stakeholderTypeOf(record.receipt_type);
   const keys = partyKeysOfContent(content, type);
   if (!keys.name && !keys.code && !keys.vat_id) return { linked: 'none', reason: 'no party on the document' };
-  const patchOf = (s: StakeholderRecord): MasterDataPatch => ({ stakeholder_id: s.id, stakeholder_date_format: s.selected_date_format ?? null });
+  const linked = async (how: 'matched' | 'created', found: StakeholderRecord): Promise<ConfirmOutcome> => {
+    let s = found;
+    const format = how === 'matched' && md.setDateFormat ? await confirmedDateFormat(record, content, s, dates) : undefined;
+    if (format) s = await md.setDateFormat!(s, format);
+    const current: Record<string, string> = {};
+    if (s.name && valueOf(content, `${type}_name`) !== s.name) current[`${type}_name`] = s.name;
+    if (s.selected_date_format && valueOf(content, `${type}_date_format`) !== s.selected_date_format) current[`${type}_date_format`] = s.selected_date_format;
+    return { linked: how, stakeholderId: s.id, patch: { stakeholder_id: s.id, stakeholder_date_format: s.selected_date_format ?? null }, content: current };
+  };
   const found = await matchParty(md.store, record.company_id, type, keys);
-  if (found) return { linked: 'matched', stakeholderId: found.stakeholder.id, patch: patchOf(found.stakeholder) };
+  if (found) return linked('matched', found.stakeholder);
   const input = stakeholderFromContent(content, type);
   if (!input) return { linked: 'none', reason: 'the party has no name of 2 characters or no code' };
   const ensured = await md.ensureStakeholder(record.company_id, type, input);
   if (!ensured) return { linked: 'none', reason: 'the party cannot be kept' };
-  return { linked: ensured.created ? 'created' : 'matched', stakeholderId: ensured.stakeholder.id, patch: patchOf(ensured.stakeholder) };
+  return linked(ensured.created ? 'created' : 'matched', ensured.stakeholder);
+}
+
+/**
+ * The document's category on confirm (and on `ready`, which promises a confirm): one that was deleted from the
+ * register is refused like a pick of an unknown one (422 'Choose a category from the list' under `category_id`; the
+ * person picks another or none), and one renamed since it was set gives the document its current name. Returns the
+ * name patch, or undefined when nothing changes.
+ */
+export async function confirmedCategory(store: MasterDataStore, record: DocumentRecord): Promise<MasterDataPatch | undefined> {
+  if (!record.category_id) return undefined;
+  const category = record.company_id ? await store.getCategory(record.company_id, record.category_id) : undefined;
+  if (!category) throw new AppError('ValidationFailed', CATEGORY_NOT_FOUND, [{ path: ['category_id'], message: CATEGORY_NOT_FOUND }]);
+  return category.name !== record.category ? { category: category.name } : undefined;
 }

@@ -14,12 +14,15 @@ import type { ReceiptSummary, StatusAction } from '../../../shared/schemas/recei
 import { assertEditable, MESSAGES, nextStatus, toWorkflowAction } from '../documents/status-machine';
 import type { DocumentRecord } from '../documents/types';
 import type { SupplierLayouts } from '../recognition/ports';
-import { categoryPatch, confirmStakeholder, type EditMasterData } from './edit-master-data';
-import { learnFromConfirmed } from './learn-layout';
+import type { MasterDataStore } from '../master-data/ports';
+import { confirmedDateOrder } from '../recognition/learn';
+import type { MasterDataPatch } from '../documents/workflow';
+import { categoryPatch, confirmedCategory, confirmStakeholder, type ConfirmDates, type EditMasterData } from './edit-master-data';
+import { confirmedFieldsFromContent, confirmedPlacesFromContent, learnFromConfirmed, wordsFromBoxes } from './learn-layout';
 import type { ContentCaller, ContentPorts } from './ports';
 import { stakeholderKind } from './schema';
-import { currentCompanyCode, getContent, loadContent, updateContent } from './service';
-import { valueOf } from './tree';
+import { currentCompanyCode, getContent, loadContent, toStored, updateContent } from './service';
+import { datapointBySchemaId, setValues, valueOf, type ValueUpdate } from './tree';
 import { validateContent } from './validate';
 
 export interface StatusChanger {
@@ -73,9 +76,12 @@ export async function applyEditAction(
   if (category && masterData) version = (await masterData.setMasterData(caller, receiptId, category, category.category ? `Category: ${category.category}` : 'Category removed', version)).version;
   const l = await loadContent(ports, caller, receiptId);
   if (!rejecting) await assertValidForAction(ports, l);
+  // A category deleted from the register is refused like a pick of it (before anything is written); a renamed one
+  // gives the document its current name with the party's link.
+  const categoryNow = status === 'archive' && masterData ? await confirmedCategory(masterData.store, l.record) : undefined;
   // Only now, after the checks, is the party matched or created (a write that then loses a race leaves at most a
   // new, ordinary register entry).
-  if (status === 'archive' && masterData) version = await linkStakeholder(masterData, caller, l.record, l.doc, version, learning.log);
+  if (status === 'archive' && masterData) version = await linkStakeholder(ports, masterData, caller, l, version, learning.log, categoryNow);
   const receipt = await workflow.changeStatus(caller, receiptId, status, version);
   if (status === 'archive') {
     try {
@@ -141,11 +147,15 @@ export async function changeDocumentStatus(
   receiptId: string,
   status: StatusAction,
   version?: number,
+  store?: MasterDataStore,
 ): Promise<ReceiptSummary> {
   if (status === 'ready') {
     // A move the status machine refuses (archived, busy, unassigned) answers its own 409 before the content's 422.
     nextStatus((await ports.documents.load(caller, receiptId)).status, 'ready');
-    await assertConfirmable(ports, caller, receiptId);
+    const l = await loadContent(ports, caller, receiptId);
+    await assertValidForAction(ports, l);
+    // A category deleted from the register would be refused by the confirm `ready` promises.
+    if (store) await confirmedCategory(store, l.record);
   }
   return workflow.changeStatus(caller, receiptId, status, version);
 }
@@ -157,22 +167,49 @@ export async function assertConfirmable(ports: ContentPorts, caller: ContentCall
 
 /**
  * A confirmed document's supplier/customer linked to the register (created when new). A party that cannot
- * be kept (no name or code) is logged and the confirm goes on; returns the document's version after it.
+ * be kept (no name or code) is logged and the confirm goes on. The document takes the register's current name and
+ * date format of the party (a content save named for it) and the category's current name (`category`); a matched
+ * party's date format follows the confirm (edit-master-data.ts `confirmedDateFormat`). Returns the document's
+ * version after it.
  */
 async function linkStakeholder(
+  ports: ContentPorts,
   md: EditMasterData,
   caller: ContentCaller,
-  record: Parameters<typeof confirmStakeholder>[1],
-  content: Parameters<typeof confirmStakeholder>[2],
+  l: Awaited<ReturnType<typeof loadContent>>,
   version: number,
   log: ConfirmLearning['log'],
+  category: MasterDataPatch | undefined,
 ): Promise<number> {
-  const outcome = await confirmStakeholder(md, record, content);
+  const record = l.record;
+  const outcome = await confirmStakeholder(md, record, l.doc, printedDates(ports, l));
   if (outcome.linked === 'none') {
     log.info('stakeholder not linked', { receipt_id: record.receipt_id, reason: outcome.reason });
-    return version;
+    return category ? (await md.setMasterData(caller, record.receipt_id, category, `Category: ${category.category}`, version)).version : version;
   }
   log.info('stakeholder linked', { receipt_id: record.receipt_id, stakeholder_id: outcome.stakeholderId, how: outcome.linked });
+  const updates: ValueUpdate[] = [];
+  for (const [schemaId, value] of Object.entries(outcome.content)) {
+    const dp = datapointBySchemaId(l.doc, schemaId);
+    if (dp) updates.push({ id: dp.id, value, confidence: dp.content?.confidence ?? null });
+  }
+  if (updates.length) {
+    if (record.version !== version) throw conflict(MESSAGES.stale, { version: record.version });
+    const doc = setValues(l.doc, updates);
+    const contentKey = await ports.blobs.writeContent(record, toStored(doc));
+    const party = stakeholderKind(record.receipt_type) === 'supplier' ? 'Supplier' : 'Customer';
+    version = (await ports.documents.saveContent({ caller, before: record, contentKey, content: doc, historyName: `${party} as the register has it` })).version;
+  }
   const history = outcome.linked === 'created' ? 'New stakeholder saved' : 'Stakeholder matched';
-  return (await md.setMasterData(caller, record.receipt_id, outcome.patch, history, version)).version;
+  return (await md.setMasterData(caller, record.receipt_id, { ...outcome.patch, ...category }, history, version)).version;
+}
+
+/** The order the confirmed dates show as printed, read from the document's stored page words when asked. */
+function printedDates(ports: ContentPorts, l: Awaited<ReturnType<typeof loadContent>>): ConfirmDates {
+  return {
+    printedOrder: async () => {
+      const words = wordsFromBoxes(await ports.blobs.readBoxes(l.record));
+      return words.length ? confirmedDateOrder(confirmedFieldsFromContent(l.doc), words, confirmedPlacesFromContent(l.doc)) : undefined;
+    },
+  };
 }

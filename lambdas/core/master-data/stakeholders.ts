@@ -240,3 +240,20 @@ export async function ensureStakeholder(
   await publishChange(deps.live, companyId, { kind: 'stakeholder', type, id: record.id });
   return { stakeholder: record, created: true };
 }
+
+/**
+ * A confirm's date format for the stakeholder it matched (docs/recognition.md, "Date format": the latest word wins):
+ * only `selected_date_format` is written, conditioned on the version read like PUT stakeholder's write (a stakeholder
+ * changed meanwhile → 409, nothing written), and open screens hear of it. The same format writes nothing.
+ */
+export async function setStakeholderDateFormat(
+  deps: Pick<MasterDataDeps, 'masterData' | 'live' | 'clock'>,
+  current: StakeholderRecord,
+  format: StakeholderDateFormat,
+): Promise<StakeholderRecord> {
+  if (current.selected_date_format === format) return current;
+  const next: StakeholderRecord = { ...current, selected_date_format: format, updated_at: deps.clock.now().toISOString(), version: current.version + 1 };
+  await withDuplicates(current.type, () => deps.masterData.putStakeholder(next, current));
+  await publishChange(deps.live, current.company_id, { kind: 'stakeholder', type: next.type, id: next.id });
+  return next;
+}

@@ -489,6 +489,29 @@ export function applyDateFormat(result: AnalyzeExpenseResult, format: DateFormat
 }
 
 /**
+ * The day-and-month order a confirmed document's dates show as printed, as the date format that reads them so
+ * ('DD/MM/YYYY' or 'MM/DD/YYYY'): a confirmed issue or due date whose day and month differ, found printed as a
+ * numeric date on the page (on the row the content says it was read from, else the first row printing it). A date
+ * whose day equals its month, written year first or with a month name, or not found, tells nothing; two dates that
+ * tell different orders tell nothing either. The confirm uses it to correct a stakeholder's date format that a
+ * reviewer's correction contradicts (docs/recognition.md, "Date format").
+ */
+export function confirmedDateOrder(confirmed: ConfirmedFields, ocrWords: OcrWord[], places: ConfirmedPlaces = {}): 'DD/MM/YYYY' | 'MM/DD/YYYY' | undefined {
+  const orders = new Set<'DD/MM/YYYY' | 'MM/DD/YYYY'>();
+  let rows: Row[] | undefined;
+  for (const field of ['issue_date', 'due_date'] as const) {
+    const value = confirmed[field]?.trim();
+    const m = value ? /^\d{4}-(\d{2})-(\d{2})$/.exec(value) : null;
+    if (!value || !m || m[1] === m[2]) continue;
+    rows ??= rowsOf(ocrWords);
+    const span = locateValue(rows, field, value, places[field]);
+    if (span?.dateOrder === 'DMY') orders.add('DD/MM/YYYY');
+    else if (span?.dateOrder === 'MDY') orders.add('MM/DD/YYYY');
+  }
+  return orders.size === 1 ? [...orders][0] : undefined;
+}
+
+/**
  * Applies the matching hint to an AnalyzeExpense result (from either recogniser): the hint's fields
  * replace the SummaryFields of the same type — but for an amount the extraction read with the ready rule's
  * confidence, which stays.

@@ -11,6 +11,6 @@ export const handler = httpHandler({
   body: statusBodySchema,
   async run({ path, body, caller, deps, log }) {
     const w = editWiring(deps, log);
-    return changeDocumentStatus(w.ports, w.workflow, requireCaller(caller), path.id, body.status, body.version);
+    return changeDocumentStatus(w.ports, w.workflow, requireCaller(caller), path.id, body.status, body.version, w.masterData.store);
   },
 });

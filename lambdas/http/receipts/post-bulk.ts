@@ -27,7 +27,7 @@ export const handler = httpHandler({
       body,
       (d, c, id, status) => {
         callWiring ??= editWiring(d, log);
-        return changeDocumentStatus(callWiring.ports, callWiring.workflow, c, id, status);
+        return changeDocumentStatus(callWiring.ports, callWiring.workflow, c, id, status, undefined, callWiring.masterData.store);
       },
       // A document whose transaction still meets others after the client's retries answers 503 on its own.
       { isBusy: isTransactionConflict },

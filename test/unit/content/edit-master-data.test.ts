@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import { buildContentFromExtraction } from '../../../lambdas/core/content/build';
-import { categoryPatch, confirmStakeholder, stakeholderFromContent, type EditMasterData } from '../../../lambdas/core/content/edit-master-data';
+import { categoryPatch, confirmedCategory, confirmedDateFormat, confirmStakeholder, stakeholderFromContent, type EditMasterData } from '../../../lambdas/core/content/edit-master-data';
 import { setValues } from '../../../lambdas/core/content/tree';
 import type { DocumentRecord } from '../../../lambdas/core/documents/types';
 import type { FieldValue } from '../../../lambdas/core/recognition/types';
@@ -62,7 +62,8 @@ describe('the party on confirm', () => {
     const { store, created, ports } = md();
     seed(store, { stakeholders: [stakeholderRecord(C, { id: 's1', name: 'Known UAB', code: '304050607', selected_date_format: 'DD/MM/YYYY' })] });
     const out = await confirmStakeholder(ports, record(), content({ supplier_name: 'Some other spelling', supplier_code: '304 050 607' }));
-    expect(out).toEqual({ linked: 'matched', stakeholderId: 's1', patch: { stakeholder_id: 's1', stakeholder_date_format: 'DD/MM/YYYY' } });
+    // The document takes the register's name and date format of the party.
+    expect(out).toEqual({ linked: 'matched', stakeholderId: 's1', patch: { stakeholder_id: 's1', stakeholder_date_format: 'DD/MM/YYYY' }, content: { supplier_name: 'Known UAB', supplier_date_format: 'DD/MM/YYYY' } });
     expect(created).toEqual([]);
   });
 
@@ -85,5 +86,55 @@ describe('the party on confirm', () => {
     expect(created).toEqual([]);
     // A country that is not on the list is left out rather than losing the party.
     expect(stakeholderFromContent(setValues(content({ supplier_name: 'Far Away', supplier_code: 'FA-1' }), [{ id: 'supplier_country', value: 'ZZ' }]), 'supplier')).toMatchObject({ name: 'Far Away', code: 'FA-1' });
+  });
+});
+
+describe('the register on confirm: the date format follows the latest word, a deleted category is refused', () => {
+  const content = (f: Record<string, string>) => buildContentFromExtraction({ vat_lines: [], line_items: [], ...Object.fromEntries(Object.entries(f).map(([k, v]) => [k, fv(v)])) });
+  const withFormat = (format: string) => setValues(content({ supplier_name: 'Known UAB', supplier_code: '304050607' }), [{ id: 'supplier_date_format', value: format }]);
+  const supplier = stakeholderRecord(C, { id: 's1', name: 'Known UAB', code: '304050607', selected_date_format: 'DD/MM/YYYY' });
+  const printed = (order: 'DD/MM/YYYY' | 'MM/DD/YYYY' | undefined) => ({ printedOrder: async () => order });
+
+  it('a format set on the document wins; the format the register gave it does not, nor an empty one', async () => {
+    const read = record({ stakeholder_date_format: 'DD/MM/YYYY' });
+    expect(await confirmedDateFormat(read, withFormat('MM/DD/YYYY'), supplier, printed(undefined))).toBe('MM/DD/YYYY');
+    expect(await confirmedDateFormat(read, withFormat('DD/MM/YYYY'), supplier, printed(undefined))).toBeUndefined();
+    expect(await confirmedDateFormat(read, content({ supplier_name: 'Known UAB' }), supplier, printed(undefined))).toBeUndefined();
+    // The register changed since the upload: the format the document was given does not set it back
+    expect(await confirmedDateFormat(read, withFormat('DD/MM/YYYY'), { ...supplier, selected_date_format: 'MM/DD/YYYY' }, printed(undefined))).toBeUndefined();
+  });
+
+  it('a corrected date order contradicting the format the document was read with changes it; one confirmed as read does not', async () => {
+    const read = record({ stakeholder_date_format: 'DD/MM/YYYY' });
+    expect(await confirmedDateFormat(read, withFormat('DD/MM/YYYY'), supplier, printed('MM/DD/YYYY'))).toBe('MM/DD/YYYY');
+    expect(await confirmedDateFormat(read, withFormat('DD/MM/YYYY'), supplier, printed('DD/MM/YYYY'))).toBeUndefined();
+    // Read under a format the register no longer has, confirmed as read: no word about the register's
+    expect(await confirmedDateFormat(read, withFormat('DD/MM/YYYY'), { ...supplier, selected_date_format: 'MM/DD/YYYY' }, printed('DD/MM/YYYY'))).toBeUndefined();
+    // Not read with a register format, or a sales document: the learnt layout is not overridden, nothing to correct
+    expect(await confirmedDateFormat(record(), content({ supplier_name: 'Known UAB' }), supplier, printed('MM/DD/YYYY'))).toBeUndefined();
+    expect(await confirmedDateFormat(record({ stakeholder_date_format: 'DD/MM/YYYY', receipt_type: 'invoice' }), content({}), { ...supplier, type: 'customer' }, printed('MM/DD/YYYY'))).toBeUndefined();
+  });
+
+  it('confirmStakeholder writes the confirmed format to the matched stakeholder and the document takes it', async () => {
+    const { store, ports } = md();
+    seed(store, { stakeholders: [supplier] });
+    const written: string[] = [];
+    ports.setDateFormat = async (s, format) => {
+      written.push(format);
+      return { ...s, selected_date_format: format, version: s.version + 1 };
+    };
+    const out = await confirmStakeholder(ports, record({ stakeholder_date_format: 'DD/MM/YYYY' }), withFormat('MM/DD/YYYY'));
+    expect(written).toEqual(['MM/DD/YYYY']);
+    expect(out).toEqual({ linked: 'matched', stakeholderId: 's1', patch: { stakeholder_id: 's1', stakeholder_date_format: 'MM/DD/YYYY' }, content: {} });
+  });
+
+  it('a category deleted from the register is refused under category_id; a renamed one gives its current name', async () => {
+    const { store } = md();
+    seed(store, { categories: [categoryRecord(C, { id: 'cat-1', name: 'Software licences' })] });
+    expect(await confirmedCategory(store, record({ category_id: 'cat-1', category: 'Software' }))).toEqual({ category: 'Software licences' });
+    expect(await confirmedCategory(store, record({ category_id: 'cat-1', category: 'Software licences' }))).toBeUndefined();
+    expect(await confirmedCategory(store, record({ category_id: null }))).toBeUndefined();
+    const error = await confirmedCategory(store, record({ category_id: 'deleted', category: 'Travel costs' })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'ValidationFailed', details: [{ path: ['category_id'], message: 'Choose a category from the list' }] });
   });
 });

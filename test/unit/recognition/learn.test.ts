@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
 import { blocksToDocument, toAnalyzeExpenseResult } from '../../../lambdas/core/recognition/expense';
-import { applyHintsToResult, applyLayout, hintFromStakeholder, learnLayout, selectHint } from '../../../lambdas/core/recognition/learn';
+import { applyHintsToResult, applyLayout, confirmedDateOrder, hintFromStakeholder, learnLayout, selectHint } from '../../../lambdas/core/recognition/learn';
 import { extractDocument } from '../../../lambdas/core/recognition/extract';
 import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
 import type { AnalyzeExpenseResult, OcrWord, SupplierLayoutHint } from '../../../lambdas/core/recognition/types';
@@ -248,5 +248,30 @@ describe('learning a supplier layout from a confirmed document', { timeout: 60_0
     const diy: SupplierLayoutHint = { supplier: { name: 'MR. D.I.Y. SDN BHD', vat_id: '001092886528' }, fields: [] };
     expect(selectHint([diy], f({ supplier_name: 'MR. D.I.Y. (M) SDN BHD', supplier_vat_id: '000306020352' }))).toBeUndefined();
     expect(selectHint([diy], f({ supplier_name: 'MR. D.I.Y. (M) SDN BHD' }))).toBe(diy);
+  });
+});
+
+describe('confirmedDateOrder: the date order a confirmed document shows as printed', () => {
+  const word = (text: string, left: number, top: number): OcrWord => ({ text, box: { left, top, width: 0.08, height: 0.015 }, confidence: 99, page: 1 });
+  const page = (issue: string, due?: string): OcrWord[] => [
+    word('Date', 0.6, 0.12),
+    word(issue, 0.7, 0.12),
+    ...(due ? [word('Due', 0.6, 0.2), word(due, 0.7, 0.2)] : []),
+  ];
+
+  it('an ambiguous date confirmed month first tells MM/DD/YYYY, day first DD/MM/YYYY', () => {
+    expect(confirmedDateOrder({ issue_date: '2026-03-04' }, page('03/04/2026'))).toBe('MM/DD/YYYY');
+    expect(confirmedDateOrder({ issue_date: '2026-04-03' }, page('03/04/2026'))).toBe('DD/MM/YYYY');
+    // A day above 12 is day first whatever was set
+    expect(confirmedDateOrder({ issue_date: '2026-03-25' }, page('25/03/2026'))).toBe('DD/MM/YYYY');
+  });
+
+  it('a date whose day equals its month, written year first, not printed, or two dates that disagree tell nothing', () => {
+    expect(confirmedDateOrder({ issue_date: '2026-03-03' }, page('03/03/2026'))).toBeUndefined();
+    expect(confirmedDateOrder({ issue_date: '2026-03-04' }, page('2026-03-04'))).toBeUndefined();
+    expect(confirmedDateOrder({ issue_date: '2026-05-06' }, page('03/04/2026'))).toBeUndefined();
+    expect(confirmedDateOrder({ issue_date: '2026-03-04', due_date: '2026-04-05' }, page('03/04/2026', '05/04/2026'))).toBeUndefined();
+    // The due date tells when the issue date cannot
+    expect(confirmedDateOrder({ issue_date: '2026-03-03', due_date: '2026-04-05' }, page('03/03/2026', '04/05/2026'))).toBe('MM/DD/YYYY');
   });
 });

@@ -353,6 +353,11 @@ export interface CategoryChoice {
   /** Categories known by name (the document's, the chosen party's, the first page): the current one's label. */
   options: { id: string; name: string }[];
   onChange(id: string): void;
+  /**
+   * The server's refusal of the category (a confirm of a category deleted from the register since it was set:
+   * 'Choose a category from the list'), shown under the field, which still names the deleted category.
+   */
+  error?: string;
 }
 
 /**
@@ -381,6 +386,7 @@ function CategoryField({ category, readOnly }: { category: CategoryChoice; readO
             onQueryChange={setTyped}
             clearable
             disabled={readOnly}
+            error={category.error}
             onChange={(id, option) => {
               setChosen(option ? { id: option.value, name: option.label } : null);
               category.onChange(id);
