@@ -77,7 +77,8 @@ describe('matching documents to master data (local stand-ins)', () => {
     await post(u, '/item', items);
     const fields: ExtractedFields = { vat_lines: [], line_items: [{ description: fv('Paslauga transporto') }, { description: fv('LAVAZZA Oro kava 1kg') }] };
     const out = await matchLineItemsToRegister(ddbMasterDataStore, u.companyId, fields);
-    expect(out.fields.line_items.map((l) => l.description?.value)).toEqual([expect.stringMatching(/^Paslauga nr \d+$/), 'Kava Lavazza Oro 1 kg']);
-    expect(out.matched).toBe(2);
+    // "Paslauga" is a word of 60 items alike: none of them is the line's (matchItem takes no item by its place).
+    expect(out.fields.line_items.map((l) => l.description?.value)).toEqual(['Paslauga transporto', 'Kava Lavazza Oro 1 kg']);
+    expect(out.matched).toBe(1);
   });
 });

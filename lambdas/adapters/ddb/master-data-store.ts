@@ -5,7 +5,8 @@
  * external only). Derived items written in the SAME transaction as the record: uniqueness guards (name key,
  * code), stakeholder look-ups (VAT ID, recognition name), one search-word item per word of the name and, for
  * items, one item per matching word. Every derived item carries a copy of the record, so a list page, a
- * search page or a look-up is one request.
+ * search page or a look-up is one request. An item's word items that do not fit in the record's transaction
+ * follow in further transactions conditioned on the record's version (`masterWritePlan`).
  */
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../../../shared/errors';
@@ -15,7 +16,8 @@ import { DuplicateKeyError, type MasterDataStore } from '../../core/master-data/
 import type { CategoryRecord, ItemRecord, ListRequest, Page, RecordSource, StakeholderRecord } from '../../core/master-data/types';
 import { ddb } from './client';
 import { keys } from './keys';
-import { batchGet, tableName } from './table-ops';
+import { itemLookupWords } from '../../core/documents/counterparty';
+import { batchDelete, batchGet, tableName } from './table-ops';
 
 /**
  * Words of a stakeholder's or category's name that get a search item. A transaction holds at most 100 items;
@@ -23,7 +25,7 @@ import { batchGet, tableName } from './table-ops';
  * at most LEGACY_SEARCH_WORDS_MAX words indexed by the former rule: 9 + 2 × 40 + 8 = 97.
  */
 export const SEARCH_WORDS_MAX = 40;
-/** Words of an item's name that get a search item: a rename holds 2 records, 2 × 40 item words and 2 × 8 search words. */
+/** Words of an item's name that get a search item: a rename's first transaction holds 2 records, 2 × 8 search words and the deletes of ITEM_INDEX_WORDS_MAX item words. */
 export const ITEM_SEARCH_WORDS_MAX = 8;
 /** The former rule indexed the first 8 words, "&" kept inside a word ("a&b"): what an update or delete removes too. */
 export const LEGACY_SEARCH_WORDS_MAX = 8;
@@ -31,8 +33,13 @@ export const LEGACY_SEARCH_WORDS_MAX = 8;
 export const QUERY_WORDS_MAX = 8;
 /** Typed words whose first page is read to choose the rarest one as the query word (longest first). */
 export const PLAN_WORDS_MAX = 3;
-/** Words of an item indexed for matching line items. */
-export const ITEM_MATCH_WORDS_MAX = 40;
+/**
+ * Item-word items of one item (`itemIndexWords`): one per word of the item (ITEM_WORDS_MAX = 50), then the phrases'
+ * other words. A rename's first transaction deletes them all: 2 records + 2 × 8 search words + 80 = 98.
+ */
+export const ITEM_INDEX_WORDS_MAX = 80;
+/** Items one TransactWriteItems holds. */
+const TRANSACTION_MAX = 100;
 /** Distinct words one findItemsByWords call looks up (one query each). */
 export const FIND_WORDS_MAX = 20;
 /** Queries one list or search page may send. */
@@ -52,6 +59,16 @@ const NON_RECORD = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 
  * (`search-backfill.ts`) rewrites records of an older rule.
  */
 export const MASTER_SEARCH_VERSION = 2;
+/**
+ * The same for items, whose record also says how its item words were written: 3 = version 2's search words and
+ * the item words of `itemIndexWords` (every word, a phrase by its words); 2 or absent = one item word per folded
+ * word or phrase, the first 40; 0 = a write whose later item-word transactions have not all run. The backfill
+ * rewrites items below 3.
+ */
+export const ITEM_SEARCH_VERSION = 3;
+
+/** The `msv` a record of this kind is written with. */
+export const searchVersionOf = (kind: Kind): number => (kind === 'item' ? ITEM_SEARCH_VERSION : MASTER_SEARCH_VERSION);
 
 export function recordOf<T>(item: Item): T {
   const out: Item = {};
@@ -76,6 +93,8 @@ interface Derived {
   item: Item;
   /** Set on uniqueness guards: which field a failed condition means. */
   guard?: 'name' | 'code';
+  /** An item word: its Put may follow in a later transaction of the write. */
+  itemWord?: true;
 }
 
 function kindOf(r: AnyRecord): Kind {
@@ -96,8 +115,42 @@ export function masterRecordItem(r: AnyRecord): Item {
     ...keys.masterLists(r.company_id, kind, sourceOf(r), sortNameOf(r), sortIdOf(r)),
     entity: `MD_${entityOf(kind)}`,
     ...r,
-    msv: MASTER_SEARCH_VERSION,
+    msv: searchVersionOf(kind),
   };
+}
+
+/**
+ * The words an item is indexed by for matching line items (M10): for each of its words the longest of the words
+ * that word is looked up by (`itemLookupWords`: "car wash" by "wash"), so every word of the item finds it; then the
+ * other words of its phrases ("car"), while fewer than ITEM_INDEX_WORDS_MAX. Distinct; a word without a word to
+ * look up (a number, one letter) has none. `matchItem` still decides whether the line holds the whole phrase.
+ */
+export function itemIndexWords(words: string[]): string[] {
+  const perWord = words.map(itemLookupWords);
+  const out = new Set<string>();
+  const add = (w: string) => {
+    if (out.size < ITEM_INDEX_WORDS_MAX) out.add(w);
+  };
+  for (const ws of perWord) {
+    const longest = ws.reduce<string | undefined>((a, w) => (a === undefined || w.length > a.length ? w : a), undefined);
+    if (longest !== undefined) add(longest);
+  }
+  for (const ws of perWord) for (const w of ws) add(w);
+  return [...out];
+}
+
+/**
+ * Item-word keys the former rule wrote (each word or phrase folded whole, the first 40) that the current rule
+ * never writes (`itemLookupWords` would not send them: "car wash", "post-it"): deleted with the item's next write.
+ * A word the current rule writes too is deleted, when the item loses it, as the current rule's.
+ */
+function legacyItemWordKeys(r: ItemRecord): Item[] {
+  const former = [...new Set(r.words.map(nameKey).filter((w) => w !== ''))].slice(0, 40);
+  const current = (w: string) => {
+    const looked = itemLookupWords(w);
+    return looked.length === 1 && looked[0] === w;
+  };
+  return former.filter((w) => !current(w)).map((w) => keys.itemWord(r.company_id, w, r.name_id));
 }
 
 /** Every derived item of a record: guards, look-ups, search words, item words. */
@@ -111,8 +164,7 @@ export function masterDerivedItems(r: AnyRecord): Derived[] {
     out.push({ item: { ...keys.masterSearch(r.company_id, kind, sourceOf(r), word, sortNameOf(r), sortIdOf(r)), ...copy, sw } });
   }
   if (kind === 'item') {
-    const words = [...new Set((r as ItemRecord).words.map(nameKey).filter((w) => w !== ''))].slice(0, ITEM_MATCH_WORDS_MAX);
-    for (const word of words) out.push({ item: { ...keys.itemWord(r.company_id, word, id), ...copy } });
+    for (const word of itemIndexWords((r as ItemRecord).words)) out.push({ item: { ...keys.itemWord(r.company_id, word, id), ...copy }, itemWord: true });
     return out;
   }
   const nk = nameKey(r.name);
@@ -156,11 +208,18 @@ interface Op {
   op: Record<string, unknown>;
   /** What a failed condition of this op means. */
   meaning: 'version' | 'name' | 'code';
+  /** May go to a later transaction (`masterWritePlan`): an item word's Put, a Delete of a former-rule item word. */
+  later?: 'put' | 'legacy';
+  /** The Put of the next record's own item. */
+  record?: true;
 }
 
 const keyString = (i: Item) => `${i.pk as string}\u0000${i.sk as string}`;
 
-/** The transaction that turns `previous` into `next` (either may be absent: create / delete). */
+/**
+ * Every write that turns `previous` into `next` (either may be absent: create / delete), in one list; an item's
+ * may be more than one transaction holds (`masterWritePlan` splits them).
+ */
 export function masterTransaction(next: AnyRecord | undefined, previous: AnyRecord | undefined): Op[] {
   const TableName = tableName();
   const ops: Op[] = [];
@@ -175,10 +234,10 @@ export function masterTransaction(next: AnyRecord | undefined, previous: AnyReco
   }
   if (nextRecord) {
     if (sameRecordKey) {
-      ops.push({ op: { Put: { TableName, Item: nextRecord, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous!.version } } }, meaning: 'version' });
+      ops.push({ op: { Put: { TableName, Item: nextRecord, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous!.version } } }, meaning: 'version', record: true });
     } else {
       // A new record key: the record is created, or an item is renamed (its name_id is its key).
-      ops.push({ op: { Put: { TableName, Item: nextRecord, ConditionExpression: 'attribute_not_exists(pk)' } }, meaning: kindOf(next!) === 'item' ? 'name' : 'version' });
+      ops.push({ op: { Put: { TableName, Item: nextRecord, ConditionExpression: 'attribute_not_exists(pk)' } }, meaning: kindOf(next!) === 'item' ? 'name' : 'version', record: true });
     }
   }
   const nextDerived = next ? masterDerivedItems(next) : [];
@@ -189,12 +248,16 @@ export function masterTransaction(next: AnyRecord | undefined, previous: AnyReco
   // Search items the former word rule wrote ("a&b", words past the 8th are not among them): removed with the
   // record's next write, as far as the transaction has room (an item's rename at its word limits has none).
   const deleted = new Set(ops.flatMap((o) => (o.op.Delete ? [keyString((o.op.Delete as { Key: Item }).Key)] : [])));
-  let room = 100 - ops.length - nextDerived.length;
+  let room = TRANSACTION_MAX - ops.length - nextDerived.filter((d) => !d.itemWord).length;
   for (const k of previous ? legacySearchKeys(previous) : []) {
     if (room <= 0) break;
     if (kept.has(keyString(k)) || deleted.has(keyString(k))) continue;
     ops.push({ op: { Delete: { TableName, Key: { pk: k.pk, sk: k.sk } } }, meaning: 'version' });
     room -= 1;
+  }
+  for (const k of previous && kindOf(previous) === 'item' ? legacyItemWordKeys(previous as ItemRecord) : []) {
+    if (kept.has(keyString(k)) || deleted.has(keyString(k))) continue;
+    ops.push({ op: { Delete: { TableName, Key: { pk: k.pk, sk: k.sk } } }, meaning: 'version', later: 'legacy' });
   }
   for (const d of nextDerived) {
     if (d.guard) {
@@ -203,10 +266,54 @@ export function masterTransaction(next: AnyRecord | undefined, previous: AnyReco
         meaning: d.guard,
       });
     } else {
-      ops.push({ op: { Put: { TableName, Item: d.item } }, meaning: 'version' });
+      ops.push({ op: { Put: { TableName, Item: d.item } }, meaning: 'version', ...(d.itemWord ? { later: 'put' as const } : {}) });
     }
   }
   return ops;
+}
+
+export interface MasterWritePlan {
+  /**
+   * The record's transaction: the record's own item with its condition, its guards, look-ups and search words,
+   * and every delete of a derived item the record no longer has (so no stale copy outlives it); item-word Puts
+   * and former-rule deletes as far as the 100 items leave room.
+   */
+  first: Op[];
+  /**
+   * The item-word Puts the first had no room for, 99 a transaction, each conditioned on the record's version (a
+   * later write of the record owns its index); while they are pending the record's `msv` is 0, the last sets
+   * ITEM_SEARCH_VERSION. An interrupted write is completed by the item's next write or the backfill (M12).
+   */
+  later: Op[][];
+  /** Former-rule item-word keys the first had no room for: deleted without condition (no current rule writes them). */
+  legacy: Item[];
+}
+
+/** `masterTransaction` in transactions of at most 100 items (M5). */
+export function masterWritePlan(next: AnyRecord | undefined, previous: AnyRecord | undefined): MasterWritePlan {
+  const ops = masterTransaction(next, previous);
+  const first = ops.filter((o) => !o.later);
+  const puts = ops.filter((o) => o.later === 'put');
+  const legacy = ops.filter((o) => o.later === 'legacy');
+  first.push(...puts.splice(0, Math.max(0, TRANSACTION_MAX - first.length)));
+  first.push(...legacy.splice(0, Math.max(0, TRANSACTION_MAX - first.length)));
+  const later: Op[][] = [];
+  if (puts.length > 0 && next) {
+    const TableName = tableName();
+    const i = first.findIndex((o) => o.record);
+    const put = first[i]!.op.Put as { Item: Item };
+    first[i] = { ...first[i]!, op: { Put: { ...put, Item: { ...put.Item, msv: 0 } } } };
+    const Key = { pk: put.Item.pk, sk: put.Item.sk };
+    const size = TRANSACTION_MAX - 1;
+    for (let n = 0; n < puts.length; n += size) {
+      const last = n + size >= puts.length;
+      const guard = last
+        ? { Update: { TableName, Key, UpdateExpression: 'SET msv = :msv', ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':msv': searchVersionOf(kindOf(next)), ':v': next.version } } }
+        : { ConditionCheck: { TableName, Key, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': next.version } } };
+      later.push([{ op: guard, meaning: 'version' }, ...puts.slice(n, n + size)]);
+    }
+  }
+  return { first, later, legacy: legacy.map((o) => (o.op.Delete as { Key: Item }).Key) };
 }
 
 interface CancellationReason {
@@ -228,8 +335,30 @@ async function runTransaction(ops: Op[]): Promise<void> {
   }
 }
 
-const put = (next: AnyRecord, previous?: AnyRecord) => runTransaction(masterTransaction(next, previous));
-const remove = (record: AnyRecord) => runTransaction(masterTransaction(undefined, record));
+const conditionFailed = (error: unknown) =>
+  (error as Error)?.name === 'TransactionCanceledException' &&
+  ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? []).some((r) => r?.Code === 'ConditionalCheckFailed');
+
+/**
+ * Writes a record (`masterWritePlan`): the record's transaction, then its later item-word transactions; one whose
+ * record has changed meanwhile is left to that change, which writes all of its own.
+ */
+export async function writeMasterRecord(next: AnyRecord | undefined, previous: AnyRecord | undefined): Promise<void> {
+  const plan = masterWritePlan(next, previous);
+  await runTransaction(plan.first);
+  for (const ops of plan.later) {
+    try {
+      await ddb().send(new TransactWriteCommand({ TransactItems: ops.map((o) => o.op) as never }));
+    } catch (error) {
+      if (!conditionFailed(error)) throw error;
+      break;
+    }
+  }
+  if (plan.legacy.length > 0) await batchDelete(plan.legacy as never);
+}
+
+const put = (next: AnyRecord, previous?: AnyRecord) => writeMasterRecord(next, previous);
+const remove = (record: AnyRecord) => writeMasterRecord(undefined, record);
 
 // ------------------------------------------------------------------ reads
 

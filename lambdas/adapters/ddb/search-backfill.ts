@@ -7,15 +7,18 @@
  * conditioned on its version (a document changed meanwhile was indexed by that change), and an old
  * search item is deleted only while it still carries the old version.
  *
- * The master-data name search (M3): records written under an older word rule (`MASTER_SEARCH_VERSION`) are
- * written again unchanged in one transaction conditioned on their version, which puts the current rule's search
- * items and deletes the former rule's (`masterTransaction`); a record changed meanwhile was rewritten by that change.
+ * The master-data name search (M3) and item word index (M10): records written under an older word rule
+ * (`MASTER_SEARCH_VERSION`, for items `ITEM_SEARCH_VERSION`), and items whose write did not finish its later
+ * item-word transactions (`msv` 0), are written again unchanged, conditioned on their version, which puts the current
+ * rule's search and item-word items and deletes the former rule's (`writeMasterRecord`); a record changed meanwhile
+ * was rewritten by that change.
  */
 import { DeleteCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { SEARCH_INDEX_VERSION } from '../../core/documents/search';
 import { ddb } from './client';
 import { searchItems, toRecord } from './documents-store';
-import { MASTER_SEARCH_VERSION, masterTransaction, recordOf } from './master-data-store';
+import { DuplicateKeyError } from '../../core/master-data/ports';
+import { ITEM_SEARCH_VERSION, MASTER_SEARCH_VERSION, recordOf, writeMasterRecord } from './master-data-store';
 import { keys } from './keys';
 import { tableName } from './table-ops';
 
@@ -105,19 +108,19 @@ export async function backfillMasterSearch(opts: { log?: (message: string) => vo
     const page = await ddb().send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: 'entity IN (:s, :c, :i) AND (attribute_not_exists(msv) OR msv < :v)',
-        ExpressionAttributeValues: { ':s': 'MD_STAKEHOLDER', ':c': 'MD_CATEGORY', ':i': 'MD_ITEM', ':v': MASTER_SEARCH_VERSION },
+        FilterExpression: '((entity IN (:s, :c) AND msv < :v) OR (entity = :i AND msv < :iv)) OR (entity IN (:s, :c, :i) AND attribute_not_exists(msv))',
+        ExpressionAttributeValues: { ':s': 'MD_STAKEHOLDER', ':c': 'MD_CATEGORY', ':i': 'MD_ITEM', ':v': MASTER_SEARCH_VERSION, ':iv': ITEM_SEARCH_VERSION },
         ExclusiveStartKey: start,
         Limit: 1000,
       }),
     );
     for (const item of page.Items ?? []) {
-      const record = recordOf<Parameters<typeof masterTransaction>[0] & object>(item);
+      const record = recordOf<Parameters<typeof writeMasterRecord>[0] & object>(item);
       try {
-        await ddb().send(new TransactWriteCommand({ TransactItems: masterTransaction(record, record).map((o) => o.op) as never }));
+        await writeMasterRecord(record, record);
         result.rewritten += 1;
       } catch (error) {
-        if (!isConditionFailure(error)) throw error;
+        if (!isConditionFailure(error) && !(error instanceof DuplicateKeyError)) throw error;
         result.skipped += 1;
       }
     }

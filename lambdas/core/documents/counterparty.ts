@@ -177,12 +177,19 @@ export async function counterpartyFacts(store: MasterDataStore, companyId: strin
   };
 }
 
-/** The words of the lines' descriptions sent to the item look-up: folded, each once, at most ITEM_LOOKUP_WORDS. */
+/**
+ * The words a text is looked up by in the item word index (M10): its folded words (`searchWords`) of 2 characters
+ * or more, numbers left out. The one rule for a line's description and for the words an item is indexed by.
+ */
+export function itemLookupWords(text: string): string[] {
+  return searchWords(text).filter((w) => w.length >= 2 && !/^\d+$/.test(w));
+}
+
+/** The words of the lines' descriptions sent to the item look-up (`itemLookupWords`): each once, at most ITEM_LOOKUP_WORDS. */
 export function lineWords(fields: ExtractedFields): string[] {
   const words = new Set<string>();
   for (const li of fields.line_items) {
-    for (const w of searchWords(li.description?.value ?? '')) {
-      if (w.length < 2 || /^\d+$/.test(w)) continue;
+    for (const w of itemLookupWords(li.description?.value ?? '')) {
       words.add(w);
       if (words.size >= ITEM_LOOKUP_WORDS) return [...words];
     }

@@ -2,7 +2,8 @@
  * Matching recognised parties and line items to the company's master data. Pure functions.
  * Parties: VAT ID first, then company code, then the normalised name (case, punctuation, diacritics
  * and legal forms such as UAB / SDN BHD / LTD ignored); otherwise the party is new.
- * Items: product code first, then the item's own words found in the description, then the words of its name.
+ * Items: product code first, then the item's own words found in the description (the item whose words cover most of
+ * it), then the words of its name; items that tie leave the line unmatched.
  *
  * `lookupStakeholder` is the same order against a register too large to load: exact look-ups per key
  * (VAT ID, code, normalised name), then the name rule above over a few bounded pages of candidates.
@@ -268,31 +269,59 @@ export function containsPhrase(text: string, phrase: string): boolean {
 }
 
 /**
- * The catalogue item of a line: by product code, else by one of the item's words found in the description
- * (the longest such word wins; equal lengths: the first item), else by the words of its name (≥ half in common).
+ * The words of the description an item's words cover: every word of each item word (or phrase) found in the
+ * description as whole words, each once (case, accents and punctuation ignored; item words under 2 characters
+ * are none).
+ */
+function coveredWords(description: string[], itemWords: string[]): Set<string> {
+  const covered = new Set<string>();
+  for (const w of itemWords) {
+    const phrase = normaliseForCompare(w);
+    if (phrase.length < 2) continue;
+    const parts = phrase.split(' ');
+    for (let i = 0; i + parts.length <= description.length; i++) {
+      if (parts.every((p, j) => description[i + j] === p)) for (const p of parts) covered.add(p);
+    }
+  }
+  return covered;
+}
+
+/** The candidates with the highest score; several are a tie unless they are one item. */
+function best<T extends { item: CatalogueItem }>(candidates: T[], score: (c: T) => number): T[] {
+  const top = Math.max(...candidates.map(score));
+  return candidates.filter((c) => score(c) === top);
+}
+const oneItem = (cs: { item: CatalogueItem }[]) => new Set(cs.map((c) => c.item.id)).size === 1;
+
+/**
+ * The catalogue item of a line: by product code; else by the item's words (or phrases) found in the description,
+ * each item scored by all the description words its words cover (their total length, each word once), a tie
+ * broken by the share of words its name has in common with the description (`wordOverlap`); else by the words
+ * of its name (≥ half in common). Items that still tie leave the line unmatched: an item is never chosen by its
+ * place in the catalogue.
  */
 export function matchItem(line: { product_code?: string; description?: string }, catalogue: CatalogueItem[], minOverlap = 0.5): ItemMatch {
   if (line.product_code) {
     const byCode = catalogue.find((c) => c.code && sameCode(c.code, line.product_code!));
     if (byCode) return { isNew: false, item: byCode, by: 'code', score: 1 };
   }
-  if (line.description) {
-    let byWord: { item: CatalogueItem; length: number } | undefined;
-    for (const c of catalogue) {
-      for (const w of c.words ?? []) {
-        const length = normaliseForCompare(w).length;
-        if (length >= 2 && containsPhrase(line.description, w) && (!byWord || length > byWord.length)) byWord = { item: c, length };
-      }
-    }
-    if (byWord) return { isNew: false, item: byWord.item, by: 'item_word', score: 1 };
+  if (!line.description) return { isNew: true };
+  const description = normaliseForCompare(line.description).split(' ').filter((w) => w !== '');
+  const byWords = catalogue.flatMap((item) => {
+    const covered = coveredWords(description, item.words ?? []);
+    let length = 0;
+    for (const w of covered) length += w.length;
+    return length > 0 ? [{ item, length }] : [];
+  });
+  if (byWords.length) {
+    const top = best(byWords, (c) => c.length);
+    const chosen = oneItem(top) ? top : best(top, (c) => wordOverlap(line.description!, c.item.name));
+    return oneItem(chosen) ? { isNew: false, item: chosen[0]!.item, by: 'item_word', score: 1 } : { isNew: true };
   }
-  if (line.description) {
-    let best: { item: CatalogueItem; score: number } | undefined;
-    for (const c of catalogue) {
-      const score = wordOverlap(line.description, c.name);
-      if (!best || score > best.score) best = { item: c, score };
-    }
-    if (best && best.score >= minOverlap) return { isNew: false, item: best.item, by: 'words', score: best.score };
+  const byName = catalogue.map((item) => ({ item, score: wordOverlap(line.description!, item.name) })).filter((c) => c.score >= minOverlap);
+  if (byName.length) {
+    const top = best(byName, (c) => c.score);
+    if (oneItem(top)) return { isNew: false, item: top[0]!.item, by: 'words', score: top[0]!.score };
   }
   return { isNew: true };
 }

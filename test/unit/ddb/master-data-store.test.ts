@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -157,6 +157,50 @@ describe('ddb master-data store (M1–M10)', () => {
     ddbMock.reset();
     ddbMock.on(TransactWriteCommand).rejects(canceled(['None', 'ConditionalCheckFailed', ...Array(90).fill('None')]));
     await expect(ddbMasterDataStore.putItem(after, before)).rejects.toEqual(new DuplicateKeyError('name'));
+  });
+
+  it('M5: a write of more item words than one transaction holds deletes every old word with the record, then puts the rest conditioned on the version', async () => {
+    const before: ItemRecord = { name_id: 'tools', company_id: 'c1', name: 'Tools', words: Array.from({ length: 50 }, (_, i) => `blue hammer${i}`), external: false, created_at: 'x', updated_at: 'x', version: 4 };
+    const after: ItemRecord = { ...before, name_id: 'kit', name: 'Kit', words: Array.from({ length: 50 }, (_, i) => `red chisel${i}`), version: 5 };
+    ddbMock.on(TransactWriteCommand).resolves({});
+    ddbMock.on(BatchWriteCommand).resolves({});
+    await ddbMasterDataStore.putItem(after, before);
+    const calls = ddbMock.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems as Record<string, Record<string, unknown>>[]);
+    expect(calls.length).toBeGreaterThan(1);
+    for (const items of calls) expect(items.length).toBeLessThanOrEqual(100);
+    const [first, ...later] = calls;
+    // Every index item of the old name and words goes with the record, none later.
+    const deletes = first!.filter((i) => i.Delete).map((i) => (i.Delete!.Key as { pk: string }).pk);
+    expect(deletes.filter((pk) => pk.startsWith('MDW#'))).toHaveLength(51);
+    for (const items of later) expect(items.filter((i) => i.Delete)).toEqual([]);
+    // The record is marked unfinished until the last later transaction, which is conditioned on its version.
+    expect(first!.find((i) => (i.Put?.Item as { pk?: string } | undefined)?.pk === 'MD#c1#ITEM#kit')!.Put!.Item).toMatchObject({ msv: 0, version: 5 });
+    for (const items of later.slice(0, -1)) expect(items[0]!.ConditionCheck).toMatchObject({ Key: { pk: 'MD#c1#ITEM#kit', sk: 'META' }, ExpressionAttributeValues: { ':v': 5 } });
+    expect(later.at(-1)![0]!.Update).toMatchObject({ Key: { pk: 'MD#c1#ITEM#kit', sk: 'META' }, UpdateExpression: 'SET msv = :msv', ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':msv': 3, ':v': 5 } });
+    const puts = calls.flat().flatMap((i) => ((i.Put?.Item as { pk?: string } | undefined)?.pk?.startsWith('MDW#') ? [i.Put!.Item as { pk: string; sk: string }] : []));
+    expect(puts.map((i) => i.pk).sort()).toEqual(['MDW#c1#red', ...after.words.map((w) => `MDW#c1#${w.split(' ')[1]}`)].sort());
+    expect(new Set(puts.map((i) => i.sk))).toEqual(new Set(['kit']));
+    // The keys the former rule gave the old phrases (never looked up) that the transactions had no room for.
+    const legacy = ddbMock.commandCalls(BatchWriteCommand).flatMap((c) => (c.args[0].input.RequestItems![T] ?? []).map((r) => `${r.DeleteRequest!.Key!.pk} ${r.DeleteRequest!.Key!.sk}`));
+    const deleted = [...legacy, ...first!.filter((i) => i.Delete).map((i) => `${(i.Delete!.Key as { pk: string }).pk} ${(i.Delete!.Key as { sk: string }).sk}`)];
+    for (const w of before.words.slice(0, 40)) expect(deleted).toContain(`MDW#c1#${w} tools`);
+
+    // A later transaction refused because the record changed meanwhile leaves the index to that change.
+    ddbMock.reset();
+    ddbMock.on(TransactWriteCommand).resolvesOnce({}).rejects(canceled(['ConditionalCheckFailed', ...Array(60).fill('None')]));
+    ddbMock.on(BatchWriteCommand).resolves({});
+    await expect(ddbMasterDataStore.putItem(after, before)).resolves.toBeUndefined();
+    expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(2);
+  });
+
+  it('M5: an item word is indexed by each word of a phrase, and a write deletes the keys the former rule gave its phrases', async () => {
+    const item: ItemRecord = { name_id: 'car wash', company_id: 'c1', name: 'Car wash', words: ['car wash', 'Automobilio plovimas', 'Post-it', '500', 'A4'], external: false, created_at: 'x', updated_at: 'x', version: 1 };
+    const wordKeys = masterItems(item).flatMap((i) => (String(i.pk).startsWith('MDW#') ? [String(i.pk).slice('MDW#c1#'.length)] : []));
+    expect(wordKeys).toEqual(['wash', 'automobilio', 'post', 'a4', 'car', 'plovimas', 'it']);
+    ddbMock.on(TransactWriteCommand).resolves({});
+    await ddbMasterDataStore.putItem({ ...item, version: 2 }, item);
+    // "500" had a key of the former rule too; no line looks a number up.
+    expect(txItems().filter((t) => t.Delete).map(keyOf)).toEqual(['Delete MDW#c1#car wash car wash', 'Delete MDW#c1#automobilio plovimas car wash', 'Delete MDW#c1#post-it car wash', 'Delete MDW#c1#500 car wash']);
   });
 
   it('M2: a list page is one query of limit + 1 on the list partition; the cursor continues after the last row', async () => {

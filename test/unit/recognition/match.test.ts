@@ -186,6 +186,37 @@ describe('matching line items to the catalogue', () => {
     expect(wordOverlap('Toner cartridge HP 26A', 'toner cartridge hp 26a')).toBe(1);
   });
 
+  it('a line with two words of one item and one word of another takes the first item, whatever the catalogue order', () => {
+    const printer = { id: 'printer', name: 'Printer paper A4', words: ['paper', 'A4', 'popierius'] };
+    const towels = { id: 'towels', name: 'Paper towels', words: ['paper', 'towels'] };
+    for (const order of [[printer, towels], [towels, printer]]) {
+      expect(matchItem({ description: 'Printer paper A4 500 sheets' }, order)).toMatchObject({ isNew: false, by: 'item_word', item: { id: 'printer' } });
+      expect(matchItem({ description: 'Paper towels 2 rolls' }, order)).toMatchObject({ isNew: false, by: 'item_word', item: { id: 'towels' } });
+    }
+    // A phrase counts with each of its words: "diesel premium" outweighs "diesel" and "premium" alone.
+    const fuel = { id: 'fuel', name: 'Fuel', words: ['diesel'] };
+    const premium = { id: 'premium', name: 'Premium fuel', words: ['diesel premium'] };
+    const extra = { id: 'extra', name: 'Extras', words: ['premium'] };
+    for (const order of [[fuel, extra, premium], [premium, extra, fuel]]) {
+      expect(matchItem({ description: 'Diesel Premium 10 L' }, order)).toMatchObject({ isNew: false, item: { id: 'premium' } });
+    }
+  });
+
+  it('of items whose words the line holds alike, the name decides; a tie on the name too leaves the line unmatched', () => {
+    const plain = { id: 'plain', name: 'Paper', words: ['paper'] };
+    const towels = { id: 'towels', name: 'Paper towels', words: ['paper', 'napkins'] };
+    for (const order of [[plain, towels], [towels, plain]]) {
+      expect(matchItem({ description: 'Paper 80 g' }, order)).toMatchObject({ isNew: false, by: 'item_word', item: { id: 'plain' } });
+    }
+    const a3 = { id: 'a3', name: 'Office paper A3', words: ['paper'] };
+    const a5 = { id: 'a5', name: 'Office paper A5', words: ['paper'] };
+    for (const order of [[a3, a5], [a5, a3]]) {
+      expect(matchItem({ description: 'Paper 80 g' }, order)).toEqual({ isNew: true });
+      // The name step, too, takes no item by its place in the catalogue.
+      expect(matchItem({ description: 'Office paper' }, order.map(({ words: _w, ...item }) => item))).toEqual({ isNew: true });
+    }
+  });
+
   it('matches every line of an extraction', () => {
     const fields: ExtractedFields = { vat_lines: [], line_items: [{ description: v('Copy paper A4, 500 sheets') }, { description: v('Stapler') }] };
     expect(matchLineItems(fields, catalogue).map((m) => (m.isNew ? null : m.item.id))).toEqual(['i1', null]);
