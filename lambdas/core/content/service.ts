@@ -217,8 +217,27 @@ export function editedName(schema: SchemaField[], schemaIds: string[]): string {
   return `Edited ${shown}${labels.length > 3 ? ` and ${labels.length - 3} more` : ''}`;
 }
 
+/**
+ * Whether the document already holds exactly these values (and the place on the page where one is given): a save on
+ * an older version that would change nothing. A replayed save does (the client retried one whose answer was lost).
+ */
+function holdsValues(doc: ContentDocument, items: UpdateContentInput['items']): boolean {
+  return items.every((i) => {
+    const item = findItem(doc, i.id);
+    if (!item || item.category !== 'datapoint' || (item.content?.value ?? '') !== i.value) return false;
+    if (i.position !== undefined && JSON.stringify(item.content?.position ?? null) !== JSON.stringify(i.position)) return false;
+    return i.page === undefined || (item.content?.page ?? null) === i.page;
+  });
+}
+
 export async function updateContent(ports: ContentPorts, caller: ContentCaller, receiptId: string, input: UpdateContentInput): Promise<ContentResponse> {
-  const l = await loadForChange(ports, caller, receiptId, input.version);
+  const l = await load(ports, caller, receiptId);
+  assertEditable(l.record);
+  // A save on an older version whose values the document already holds (its own earlier try went through, only
+  // the answer was lost on the way) is answered as saved, with the document as it is: nothing written, no history.
+  // Any value that differs is a real conflict: 409 as before.
+  if (l.record.version !== input.version && holdsValues(l.doc, input.items)) return response(ports, l);
+  assertVersion(l.record, input.version);
   const fields = schemaById(l.schema);
   // Values are saved only in their format (a date only as YYYY-MM-DD, amounts as 0.00); empty is allowed here.
   const bad = input.items.flatMap((i) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildUrl, createApiClient } from '../../../web/src/lib/api-client';
-import { ApiError, NETWORK_ERROR_MESSAGE } from '../../../web/src/lib/api-error';
+import { ApiError, NETWORK_ERROR_MESSAGE, RESULT_UNKNOWN_MESSAGE } from '../../../web/src/lib/api-error';
 
 describe('buildUrl', () => {
   it('joins the base and the path with one slash', () => {
@@ -107,6 +107,16 @@ describe('createApiClient', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(422);
     expect((err as ApiError).fieldErrors).toEqual({ company_name: 'Required field' });
+  });
+
+  it('a write whose answer is the gateway timeout is of unknown result; a read of the same answer is a plain failure', async () => {
+    const { client } = setup(() => jsonResponse(504, { message: 'Endpoint request timed out' }));
+    const write = (await client.post('/receipts/bulk', { action: 'status' }).catch((e: unknown) => e)) as ApiError;
+    expect(write.isResultUnknown).toBe(true);
+    expect(write.message).toBe(RESULT_UNKNOWN_MESSAGE);
+    const read = (await client.get('/receipts').catch((e: unknown) => e)) as ApiError;
+    expect(read.isResultUnknown).toBe(false);
+    expect(read.message).toBe('Something went wrong');
   });
 
   it('reports a 401 once and throws', async () => {

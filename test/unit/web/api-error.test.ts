@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, detailsToFieldErrors, messageOf, parseApiError } from '../../../web/src/lib/api-error';
+import { ApiError, detailsToFieldErrors, isResultUnknown, messageOf, parseApiError, RESULT_UNKNOWN_MESSAGE } from '../../../web/src/lib/api-error';
 import {
   changePasswordErrorMessage,
   isNetworkError,
@@ -37,8 +37,37 @@ describe('parseApiError', () => {
     expect(parseApiError(500, undefined).message).toBe('Something went wrong');
   });
 
-  it('keeps a plain { message } body', () => {
-    expect(parseApiError(403, { message: 'Forbidden' }).message).toBe('Forbidden');
+  it('shows the message of the API error shape only: a gateway body of its own gets the generic text', () => {
+    // API Gateway answers with { message } bodies of its own: their English is not the product's
+    expect(parseApiError(504, { message: 'Endpoint request timed out' }).message).toBe('Something went wrong');
+    expect(parseApiError(502, { message: 'Internal server error' }).message).toBe('Something went wrong');
+    expect(parseApiError(503, { message: 'Service Unavailable' }).message).toBe('Something went wrong');
+    expect(parseApiError(429, { message: 'Too Many Requests' }).message).toBe('Something went wrong');
+    expect(parseApiError(403, { message: 'Forbidden' }).message).toBe('Something went wrong');
+    // the API's own shape keeps its text, whatever the status
+    expect(parseApiError(503, { statusCode: 503, error: 'ServiceUnavailable', message: 'Service Unavailable' }).message).toBe('Service Unavailable');
+    expect(parseApiError(429, { statusCode: 429, error: 'TooManyRequests', message: 'Monthly document limit reached' }, 'POST').message).toBe('Monthly document limit reached');
+  });
+
+  it('a write answered by the gateway with 502, 503 or 504 says its result is not known and that the data is read again', () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      for (const status of [502, 503, 504]) {
+        const err = parseApiError(status, { message: 'Endpoint request timed out' }, method);
+        expect(err.message).toBe(RESULT_UNKNOWN_MESSAGE);
+        expect(isResultUnknown(err)).toBe(true);
+      }
+      expect(isResultUnknown(parseApiError(504, '<html>Gateway Timeout</html>', method))).toBe(true);
+      expect(isResultUnknown(parseApiError(504, undefined, method))).toBe(true);
+    }
+    expect(RESULT_UNKNOWN_MESSAGE).toMatch(/not known/);
+    expect(RESULT_UNKNOWN_MESSAGE).toMatch(/read again/);
+    // a read, a 500 (the function itself failed: nothing gateway-lost), a 429 and the API's own 503 are known failures
+    expect(isResultUnknown(parseApiError(504, { message: 'Endpoint request timed out' }, 'GET'))).toBe(false);
+    expect(parseApiError(504, { message: 'Endpoint request timed out' }, 'GET').message).toBe('Something went wrong');
+    expect(isResultUnknown(parseApiError(500, { message: 'Internal server error' }, 'POST'))).toBe(false);
+    expect(isResultUnknown(parseApiError(429, { message: 'Too Many Requests' }, 'POST'))).toBe(false);
+    expect(isResultUnknown(parseApiError(503, { statusCode: 503, error: 'ServiceUnavailable', message: 'Service Unavailable' }, 'PUT'))).toBe(false);
+    expect(isResultUnknown(new ApiError(0, 'NetworkError', 'No connection to the internet'))).toBe(false);
   });
 
   it('ignores malformed details', () => {

@@ -121,7 +121,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
     const payload = await readBody(res);
     if (!res.ok) {
-      const error = parseApiError(res.status, payload);
+      const error = parseApiError(res.status, payload, method);
       if (res.status === 401 && auth) deps.onUnauthorized();
       throw error;
     }

@@ -2,6 +2,13 @@ import { isApiErrorBody } from '../../../shared/errors';
 import { MSG } from '../../../shared/schemas/messages';
 
 export const NETWORK_ERROR_MESSAGE = 'No connection to the internet';
+/**
+ * A write (POST, PUT, DELETE) answered by the gateway, not the API (502, 503, 504: the call timed out or the
+ * function failed on its way): it may have been done. The screen reads its data again and shows what is true.
+ */
+export const RESULT_UNKNOWN_MESSAGE = 'No answer came from the server, so it is not known whether this was done. The data is read again.';
+/** The `error` of an ApiError whose write may or may not have been done (RESULT_UNKNOWN_MESSAGE). */
+export const RESULT_UNKNOWN = 'ResultUnknown';
 
 export type FieldErrors = Record<string, string>;
 
@@ -28,7 +35,17 @@ export class ApiError extends Error {
   get isUnauthorized(): boolean {
     return this.status === 401;
   }
+  /** A write whose answer was the gateway's 502/503/504: it may have been done; read the data again. */
+  get isResultUnknown(): boolean {
+    return this.error === RESULT_UNKNOWN;
+  }
 }
+
+/** True for a failed write that may have been done after all (its answer was the gateway's, not the API's). */
+export const isResultUnknown = (err: unknown): boolean => err instanceof ApiError && err.isResultUnknown;
+
+const WRITES: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+const GATEWAY_LOST: ReadonlySet<number> = new Set([502, 503, 504]);
 
 export function detailsToFieldErrors(details: unknown): FieldErrors {
   const out: FieldErrors = {};
@@ -43,14 +60,18 @@ export function detailsToFieldErrors(details: unknown): FieldErrors {
   return out;
 }
 
-/** Turn an HTTP status and a (possibly non-JSON) body into an ApiError. */
-export function parseApiError(status: number, body: unknown): ApiError {
+/**
+ * Turn an HTTP status and a (possibly non-JSON) body into an ApiError. Only the API's own error shape
+ * (`{ statusCode, error, message }`) has its message shown; any other body (API Gateway's own
+ * `{"message":"Endpoint request timed out"}`, `{"message":"Internal server error"}`, a proxy's HTML page) gets the
+ * spec's 'Something went wrong', and a write (`method` POST/PUT/DELETE) answered that way with 502/503/504 says that
+ * its result is not known (the function may have done it before its answer was lost).
+ */
+export function parseApiError(status: number, body: unknown, method?: string): ApiError {
   if (isApiErrorBody(body)) {
     return new ApiError(status || body.statusCode, body.error || 'Error', body.message || MSG.somethingWrong, body.details);
   }
-  if (typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string') {
-    return new ApiError(status, 'Error', (body as { message: string }).message);
-  }
+  if (method && WRITES.has(method.toUpperCase()) && GATEWAY_LOST.has(status)) return new ApiError(status, RESULT_UNKNOWN, RESULT_UNKNOWN_MESSAGE);
   return new ApiError(status, status === 401 ? 'Unauthorized' : 'Error', MSG.somethingWrong);
 }
 

@@ -16,7 +16,7 @@ import { dialogOpen } from '../../../components/ui/dialog-layer';
 import { useRefocusOnSwap } from '../../../components/ui/focus';
 import '../edit-touch.css';
 import { LoadingBlock } from '../../../components/ui/Spinner';
-import { ApiError, messageOf } from '../../../lib/api-error';
+import { ApiError, isResultUnknown, messageOf } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
 import { useActiveCompany } from '../../companies/api/companies';
 import { ExportModal } from '../../export/components/ExportModal';
@@ -29,6 +29,7 @@ import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useD
 import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
 import { clearDrafts, DRAFTS_STORE_MS, draftsToRestore, loadDrafts, retryDelay, storeDrafts } from '../lib/drafts-storage';
 import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
+import { settleConflict } from '../lib/save-conflict';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
 import { COMPACT, NARROW, useMedia } from '../lib/media';
@@ -107,6 +108,9 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const [grid, setGrid] = useState<EditorPart[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const base = useRef<Record<string, string>>({});
+  // Per field, the values of saves whose answer never came (no network, the gateway's 5xx): they may have been
+  // applied, so a retry that meets them meets our own save, not a colleague's (lib/save-conflict.ts).
+  const unanswered = useRef<Record<string, string[]>>({});
   const saving = useRef<Promise<void> | null>(null);
   const draftsRef = useRef(drafts);
   draftsRef.current = drafts;
@@ -224,14 +228,20 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       } catch (e) {
         if (isConflict(e)) {
           restoredVersion.current = null;
-          // Someone else saved first: reload (never the cached copy: it holds the stale version), keep our values
-          // only where they did not change the same field; the others stay drafts, saved again on the fresh version.
+          // A newer version: reload (never the cached copy: it holds the stale version). A field holding a value
+          // this tab sent is our own save (one whose answer was lost): its newer draft stays, saved again on the
+          // fresh version. A field someone else changed shows their value and drops ours; the others stay drafts.
           const fresh = await qc.fetchQuery({ queryKey: editKeys.content(receiptId, companyId), staleTime: 0, queryFn: () => api.get<ContentResponse>(`/receipts/${encodeURIComponent(receiptId)}/content`, { query: { company_id: companyId } }) });
           const now = datapoints(fresh.content);
-          const lost = Object.keys(sent).filter((id) => (now.get(id)?.content?.value ?? '') !== (base.current[id] ?? ''));
-          keepDrafts((k) => !lost.includes(k));
-          if (lost.length) {
-            for (const k of lost) delete base.current[k];
+          const settled = settleConflict({ sent, unanswered: unanswered.current, base: base.current, fresh: (id) => now.get(id)?.content?.value ?? '' });
+          unanswered.current = {};
+          for (const [k, v] of Object.entries(settled.landed)) {
+            if (draftsRef.current[k] === v) delete base.current[k];
+            else base.current[k] = v;
+          }
+          keepDrafts(settled.keepDraft);
+          if (settled.lost.length) {
+            for (const k of settled.lost) delete base.current[k];
             info.show('The document was changed by someone else; their values are shown.', 'error');
           }
           return;
@@ -241,14 +251,23 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           return;
         }
         // (a failed save by hand arms the retry when none is; a retry already armed keeps its pause)
-        if (isTransient(e)) setFailures((n) => (auto ? n + 1 : Math.max(n, 1)));
+        if (isTransient(e)) {
+          setFailures((n) => (auto ? n + 1 : Math.max(n, 1)));
+          // it may have been applied all the same (only its answer lost)
+          for (const [k, v] of Object.entries(sent)) unanswered.current[k] = [...(unanswered.current[k] ?? []), v];
+        }
         // (a 401 has the session-expired pop-up say it; the drafts wait in the tab for the next sign-in)
         if (!quiet && !(e instanceof ApiError && e.status === 401)) info.show(messageOf(e), 'error');
         return;
       }
       restoredVersion.current = null;
       setFailures(0);
-      for (const k of Object.keys(sent)) if (draftsRef.current[k] === sent[k]) delete base.current[k];
+      // What was sent is the server's value now: a draft typed on meanwhile continues from it
+      for (const k of Object.keys(sent)) {
+        delete unanswered.current[k];
+        if (draftsRef.current[k] === sent[k]) delete base.current[k];
+        else if (k in draftsRef.current) base.current[k] = sent[k]!;
+      }
       keepDrafts((k, v) => !(k in sent && sent[k] === v));
     })();
     saving.current = run;
@@ -479,6 +498,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       // The document's version moved, and with it the content's
       await Promise.all([calls.refresh(), qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) })]);
       setCategoryDraft((d) => (d === value ? undefined : d));
+      // Another category (or none) answers a confirm's refusal of a deleted one
+      setDraftErrors(({ category_id: _refused, ...rest }) => rest);
     } catch (e) {
       info.show(messageOf(e), 'error');
     }
@@ -531,7 +552,13 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       if (e instanceof ApiError && e.status === 422) {
         setDraftErrors((prev) => ({ ...prev, ...e.fieldErrors }));
         await calls.refresh();
-        info.show(CONTENT_MSG.saveFailed, 'error');
+        // A category deleted from the register is named under the Category field and in the message
+        info.show(e.fieldErrors.category_id ?? CONTENT_MSG.saveFailed, 'error');
+      } else if (isResultUnknown(e)) {
+        // The answer was lost (the gateway's 502/503/504): it may have been done. The message says so, and the
+        // document is read again, so the screen shows what is true (confirmed and read-only, or as it was).
+        info.show(messageOf(e), 'error');
+        await Promise.all([calls.refresh(), qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) })]).catch(() => undefined);
       } else {
         if (isConflict(e)) await calls.refresh();
         info.show(messageOf(e), 'error');
@@ -930,7 +957,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
               newStakeholder={newStakeholder}
               suggestions={suggestions}
               onChooseStakeholder={chooseStakeholder}
-              category={companyId !== 'NONE' ? { companyId, value: categoryDraft ?? receipt.category_id ?? '', options: categoryOptions, onChange: (v: string) => void pickCategory(v) } : undefined}
+              category={companyId !== 'NONE' ? { companyId, value: categoryDraft ?? receipt.category_id ?? '', options: categoryOptions, onChange: (v: string) => void pickCategory(v), error: draftErrors.category_id } : undefined}
               onOpenTable={(tid) => setPopup({ kind: 'table', id: tid })}
               onAddRow={(tid) => void rowCall(() => calls.addLine(version(), tid))}
             />

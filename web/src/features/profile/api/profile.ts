@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Profile, UpdateProfileInput } from '../../../../../shared/schemas/user';
 import { useApi } from '../../../app/api-context';
 import { useAuth } from '../../../app/auth';
+import { isResultUnknown } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
 
 export function useProfile() {
@@ -23,6 +24,11 @@ export function useUpdateProfile() {
     onSuccess: (profile) => {
       if (profile && typeof profile === 'object' && 'id' in profile) queryClient.setQueryData(queryKeys.profile, profile);
       else void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
+    },
+    // A save whose answer was lost (the gateway's 502/503/504) may have been done: the profile is read again, and a
+    // form whose values it now holds has nothing left to save.
+    onError: (err) => {
+      if (isResultUnknown(err)) void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
     },
   });
 }

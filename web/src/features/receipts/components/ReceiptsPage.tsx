@@ -13,6 +13,7 @@ import { ExportModal } from '../../export/components/ExportModal';
 import { UploadModal } from '../../upload/components/UploadModal';
 import { companyOf, useReceiptActions, useReceiptList, type ActionOutcome } from '../api/receipts';
 import type { Receipt } from '../api/types';
+import { bulkReport, type BulkTexts } from '../lib/bulk-report';
 import { filtersFromSearch, filtersToSearch, hasActiveFilters, type ListFilters } from '../lib/list-params';
 import { SELECT_ALL_MAX, wholeListSelection } from '../lib/select-all';
 import { archiveAction, companyName, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
@@ -123,19 +124,20 @@ function ReceiptList({ status }: { status: ListStatus }) {
     [],
   );
 
-  const report = (outcome: ActionOutcome, done: string) => {
-    if (outcome.failed.length > 0) info.show(messageOf(outcome.failed[0]!.error), 'error');
-    else if (outcome.done > 0) info.show(done, 'success');
+  // How many of how many were done, and the first reason of those that were not (lib/bulk-report.ts)
+  const report = (outcome: ActionOutcome, texts: BulkTexts) => {
+    const said = bulkReport(outcome, texts);
+    if (said) info.show(said.text, said.tone);
   };
 
   /** After an action: the documents it could not change stay selected, to try again; the others are let go. */
   const keepFailed = (outcome: ActionOutcome) => setSelected(new Set(outcome.failed.map((f) => f.receipt.receipt_id)));
 
-  const run = async (task: () => Promise<ActionOutcome>, done: string, clearSelection = true) => {
+  const run = async (task: () => Promise<ActionOutcome>, texts: BulkTexts, clearSelection = true) => {
     setBusy(true);
     try {
       const outcome = await task();
-      report(outcome, done);
+      report(outcome, texts);
       if (clearSelection) keepFailed(outcome);
     } finally {
       setBusy(false);
@@ -147,23 +149,25 @@ function ReceiptList({ status }: { status: ListStatus }) {
   const toolActions: MenuAction[] = [
     ...convertActions(selectedRows).map((c) => ({
       label: c.label,
-      onSelect: () => void run(() => actions.convert(selectedRows, c.to), `${items(selectedRows.length)} converted`),
+      onSelect: () => void run(() => actions.convert(selectedRows, c.to), { done: `${items(selectedRows.length)} converted`, verb: 'converted' }),
     })),
     {
       label: archive.label,
       onSelect: () =>
         void run(
           () => actions.setStatus(selectedRows, archive.action),
-          archive.action === 'archive' ? `${items(selectedRows.length)} moved to archive` : `${items(selectedRows.length)} unarchived`,
+          archive.action === 'archive'
+            ? { done: `${items(selectedRows.length)} moved to archive`, verb: 'moved to archive' }
+            : { done: `${items(selectedRows.length)} unarchived`, verb: 'unarchived' },
         ),
     },
     ...flagActions(selectedRows).map((f) => ({
       label: f.label,
-      onSelect: () => void run(() => actions.setFlag(selectedRows, f.flag), f.flag ? 'Flagged' : 'Unflagged', false),
+      onSelect: () => void run(() => actions.setFlag(selectedRows, f.flag), f.flag ? { done: 'Flagged', verb: 'flagged' } : { done: 'Unflagged', verb: 'unflagged' }, false),
     })),
     // Integrations: with an export target switched on, selected documents can be confirmed and sent from the list.
     ...(sendsToIntegrations(view.active) && !view.allCompanies && selectedRows.every((r) => r.status !== 'archive')
-      ? [{ label: 'Send', onSelect: () => void run(() => actions.send(selectedRows), `${items(selectedRows.length)} sent`) }]
+      ? [{ label: 'Send', onSelect: () => void run(() => actions.send(selectedRows), { done: `${items(selectedRows.length)} sent`, verb: 'sent' }) }]
       : []),
   ];
 
@@ -177,10 +181,10 @@ function ReceiptList({ status }: { status: ListStatus }) {
     () => ({
       onOpen: (x) => latest.current.open(x),
       onToggleSelect: toggle,
-      onToggleFlag: (x) => void latest.current.run(() => latest.current.actions.setFlag([x], !x.flag), x.flag ? 'Unflagged' : 'Flagged', false),
+      onToggleFlag: (x) => void latest.current.run(() => latest.current.actions.setFlag([x], !x.flag), x.flag ? { done: 'Unflagged', verb: 'unflagged' } : { done: 'Flagged', verb: 'flagged' }, false),
       onPreview: (x) => setModal({ kind: 'preview', receipt: x }),
       onEmail: (x) => setModal({ kind: 'email', receipt: x }),
-      onRestart: (x) => void latest.current.run(() => latest.current.actions.restart(x), 'Processing started again', false),
+      onRestart: (x) => void latest.current.run(() => latest.current.actions.restart(x), { done: 'Processing started again', verb: 'started again' }, false),
       onDelete: (x) => setModal({ kind: 'delete', receipts: [x] }),
     }),
     [toggle],
@@ -191,7 +195,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
     setBusy(true);
     try {
       const outcome = await actions.remove(receipts);
-      report(outcome, receipts.length === 1 ? 'The document has been deleted.' : `${items(outcome.done)} deleted`);
+      report(outcome, { done: receipts.length === 1 ? 'The document has been deleted.' : `${items(outcome.done)} deleted`, verb: 'deleted' });
       keepFailed(outcome);
       setModal(null);
     } finally {
