@@ -32,6 +32,8 @@ const DriveFolderPage = lazyNamed(() => import('../features/drive-import/compone
 const MasterDataPage = lazyNamed(() => import('../features/master-data/components/MasterDataPage'), 'MasterDataPage');
 const MyProfilePage = lazyNamed(() => import('../features/profile/components/MyProfilePage'), 'MyProfilePage');
 const ReceiptsPage = lazyNamed(() => import('../features/receipts/components/ReceiptsPage'), 'ReceiptsPage');
+// Files that did not upload because the session ended: the upload pop-up opens again with them on the list.
+const ResumeUploads = lazyNamed(() => import('../features/upload/components/ResumeUploads'), 'ResumeUploads');
 const SelectCompanyPage = lazyNamed(() => import('../features/select-company/components/SelectCompanyPage'), 'SelectCompanyPage');
 const MyTeamPage = lazyNamed(() => import('../features/team/components/MyTeamPage'), 'MyTeamPage');
 const RequireCompanyAdmin = lazyNamed(() => import('../features/team/components/MyTeamPage'), 'RequireCompanyAdmin');
@@ -151,7 +153,17 @@ export function AppRoutes() {
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/my-profile" element={<MyProfilePage />} />
             <Route path="/receipts" element={<Navigate to="/receipts/inbox" replace />} />
-            <Route path="/receipts/:status" element={<ReceiptsPage />} />
+            <Route
+              path="/receipts/:status"
+              element={
+                <>
+                  <ReceiptsPage />
+                  <Suspense fallback={null}>
+                    <ResumeUploads />
+                  </Suspense>
+                </>
+              }
+            />
             <Route path="/select-company/:id" element={<SelectCompanyPage />} />
             <Route path="/edit-receipt/:id" element={<EditReceiptPage />} />
             {/* Integrations */}

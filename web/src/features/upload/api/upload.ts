@@ -5,9 +5,8 @@ import type { ApiClient } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
 import type { CompanyUser } from '../../receipts/api/types';
-import { putFile, UploadPutError } from '../lib/put-file';
+import { putFile } from '../lib/put-file';
 import { progressPercent, putHeaders, uploadQuery, type UploadContext, type UploadSettings } from '../lib/request';
-import { uploadErrorMessage } from '../lib/validate';
 
 /** GET /company/users: the members a company admin may make the owner (basic users cannot load it). */
 export function useCompanyUsers(companyId: string | undefined, enabled: boolean) {
@@ -22,18 +21,6 @@ export function useCompanyUsers(companyId: string | undefined, enabled: boolean)
     retry: false,
     staleTime: 5 * 60_000,
   });
-}
-
-/** The card text of a failed step: the server's message or code (ApiError details), an S3 refusal, or 'Error'. */
-export function uploadFailureText(error: unknown): string {
-  if (error instanceof ApiError) {
-    const details = error.details as { code?: unknown } | Array<{ code?: unknown }> | undefined;
-    const code = Array.isArray(details) ? details.find((d) => d && typeof d === 'object' && 'code' in d)?.code : details?.code;
-    const fieldMessage = Object.values(error.fieldErrors)[0];
-    return uploadErrorMessage({ code, message: fieldMessage || error.message });
-  }
-  if (error instanceof UploadPutError) return uploadErrorMessage({ message: error.message });
-  return uploadErrorMessage({ message: error instanceof Error ? error.message : undefined });
 }
 
 /** Ask for a presigned URL, then PUT the file to it with progress. */

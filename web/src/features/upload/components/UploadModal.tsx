@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApi } from '../../../app/api-context';
+import { useAuth } from '../../../app/auth';
+import { useSessionExpiry } from '../../../app/session-expiry';
 import { Button } from '../../../components/ui/Button';
 import { Dropzone } from '../../../components/ui/Dropzone';
 import { Icon } from '../../../components/ui/Icon';
@@ -12,8 +14,11 @@ import { liveBus } from '../../live/lib/live-bus';
 import { useReceiptCache } from '../../live/use-receipt-cache';
 import { useProfile } from '../../profile/api/profile';
 import { DocIcon } from '../../receipts/components/DocIcon';
-import { uploadFailureText, uploadOne, useCompanyUsers } from '../api/upload';
-import { formatBytes, itemsForFiles, processingText, queueReducer, queueSummary, type UploadItem } from '../lib/queue';
+import { SESSION_EXPIRED_TEXT } from '../../shell/components/SessionExpiredPopup';
+import { uploadOne, useCompanyUsers } from '../api/upload';
+import { uploadFailure } from '../lib/failure';
+import { dropKeptUploads, keepUploads, lostFilesText, type KeptUpload, type KeptUploads, type UploadTarget } from '../lib/kept-uploads';
+import { formatBytes, itemsForFiles, itemsToKeep, processingText, queueReducer, queueSummary, retryableIds, type UploadItem } from '../lib/queue';
 import type { UploadContext, UploadSettings } from '../lib/request';
 import { ACCEPT_ATTRIBUTE, uploadSummary, type UploadMode, type UploadReceiptType } from '../lib/validate';
 
@@ -23,7 +28,22 @@ const PARALLEL_UPLOADS = 3;
 let nextItemId = 1;
 const newItemId = () => `upload-${nextItemId++}`;
 
-function ItemCard({ item }: { item: UploadItem }) {
+/** A file of the queue: the File, the pop-up's choices when it was added, and where it went (once started). */
+interface ItemSource {
+  file: File;
+  settings: UploadSettings;
+  target?: UploadTarget;
+}
+
+/** The cards of files kept when the session ended: failed, ready to try again. */
+function keptItems(kept: ReadonlyArray<KeptUpload>): Array<{ item: UploadItem; source: ItemSource }> {
+  return kept.map((k) => ({
+    item: { id: newItemId(), name: k.name, size: k.size, state: 'failed', progress: 0, message: k.message, retry: true, sessionEnded: true },
+    source: { file: k.file, settings: k.settings, target: k.target },
+  }));
+}
+
+function ItemCard({ item, onRetry }: { item: UploadItem; onRetry(id: string): void }) {
   const processing = item.state === 'done' ? processingText(item) : null;
   const tone = item.state === 'failed' || processing?.failed ? 'failed' : item.state === 'done' ? 'done' : 'active';
   return (
@@ -39,9 +59,18 @@ function ItemCard({ item }: { item: UploadItem }) {
           <span className="upload-item-size">{formatBytes(item.size)}</span>
         </span>
         {item.state === 'failed' ? (
-          <span className="upload-item-message" role="alert">
-            {item.message}
-          </span>
+          <>
+            <span className="upload-item-message" role="alert">
+              {item.message}
+            </span>
+            {item.retry && (
+              <span>
+                <Button variant="link" className="btn-sm" aria-label={`Try again ${item.name}`} onClick={() => onRetry(item.id)}>
+                  Try again
+                </Button>
+              </span>
+            )}
+          </>
         ) : processing ? (
           <>
             <span className="upload-item-ok" data-testid="upload-item-status">
@@ -73,19 +102,25 @@ function ItemCard({ item }: { item: UploadItem }) {
 /**
  * The upload pop-up: Cost/Sales, one document per file or per page (PDF only), the owner, then files by drag
  * and drop or click. Each file is checked here, signed by GET /upload/document and PUT to S3 with a progress
- * bar; the cards under "Your uploaded items (N files, M failure)" tell how each went.
+ * bar; the cards under "Your uploaded items (N files, M failure)" tell how each went. A file that failed for a
+ * reason a new try can change keeps its File and its card offers Try again (a new signed URL, a new PUT). When
+ * the session ends, the files not uploaded are kept for the user (lib/kept-uploads.ts) and `resume` brings them
+ * back after the sign-in (ResumeUploads.tsx); closing the pop-up lets them go.
  */
-export function UploadModal({ onClose }: { onClose(): void }) {
+export function UploadModal({ onClose, resume }: { onClose(): void; resume?: KeptUploads }) {
   const api = useApi();
+  const userId = useAuth().user?.userId ?? '';
+  const { expired } = useSessionExpiry();
   const view = useActiveCompany();
   const profile = useProfile();
   const cache = useReceiptCache();
   const [receiptType, setReceiptType] = useState<UploadReceiptType>('receipt');
   const [mode, setMode] = useState<UploadMode>('single');
   const [ownerId, setOwnerId] = useState('');
-  const [items, dispatch] = useReducer(queueReducer, []);
-  const filesRef = useRef(new Map<string, File>());
-  const settingsRef = useRef(new Map<string, UploadSettings>());
+  const [initial] = useState(() => keptItems(resume?.uploads ?? []));
+  const [lostNames, setLostNames] = useState<string[]>(() => resume?.lostNames ?? []);
+  const [items, dispatch] = useReducer(queueReducer, initial, (list) => list.map((k) => k.item));
+  const sourcesRef = useRef(new Map<string, ItemSource>(initial.map((k) => [k.item.id, k.source])));
   const runningRef = useRef(new Set<string>());
   const abortRef = useRef(new AbortController());
   const ids = { type: useId(), mode: useId(), owner: useId() };
@@ -113,22 +148,29 @@ export function UploadModal({ onClose }: { onClose(): void }) {
     const waiting = items.filter((i) => i.state === 'waiting' && !runningRef.current.has(i.id));
     const slots = PARALLEL_UPLOADS - runningRef.current.size;
     for (const item of waiting.slice(0, Math.max(0, slots))) {
-      const file = filesRef.current.get(item.id);
-      const settings = settingsRef.current.get(item.id);
-      if (!file || !settings) continue;
+      const source = sourcesRef.current.get(item.id);
+      if (!source) continue;
+      // a file goes where it went the first time (a retry after signing in again too)
+      const { allCompanies: toAll, activeCompanyId } = ctxRef.current;
+      if (!source.target && (toAll || activeCompanyId)) source.target = { allCompanies: toAll, activeCompanyId };
       runningRef.current.add(item.id);
       dispatch({ type: 'start', id: item.id });
-      uploadOne(api, file, settings, ctxRef.current, (p) => dispatch({ type: 'progress', id: item.id, progress: p }), abortRef.current.signal)
+      const onProgress = (p: number) => dispatch({ type: 'progress', id: item.id, progress: p });
+      uploadOne(api, source.file, source.settings, { ...ctxRef.current, ...source.target }, onProgress, abortRef.current.signal)
         .then(
           (signed) => ({ signed, error: null }),
           (error: unknown) => ({ signed: null, error }),
         )
         .then(({ signed, error }) => {
           runningRef.current.delete(item.id);
-          filesRef.current.delete(item.id);
-          if (signed) dispatch({ type: 'done', id: item.id, uploadId: signed.upload_id });
-          else if (!(error instanceof DOMException && error.name === 'AbortError')) {
-            dispatch({ type: 'failed', id: item.id, message: uploadFailureText(error) });
+          if (signed) {
+            sourcesRef.current.delete(item.id);
+            dispatch({ type: 'done', id: item.id, uploadId: signed.upload_id });
+          } else if (!(error instanceof DOMException && error.name === 'AbortError')) {
+            const failure = uploadFailure(error);
+            // only a file that may upload when tried again keeps its File
+            if (!failure.retry) sourcesRef.current.delete(item.id);
+            dispatch({ type: 'failed', id: item.id, ...failure });
           }
         });
     }
@@ -162,6 +204,29 @@ export function UploadModal({ onClose }: { onClose(): void }) {
     cache.watchUploads(fresh);
   }, [items, allCompanies, cache]);
 
+  // When the session has ended, what did not upload is kept for the user's next sign-in in this tab (RECONNECT
+  // signs out and the pop-up goes with the list); written on every change, as a reload runs no clean-up.
+  const keptRef = useRef(Boolean(resume));
+  useEffect(() => {
+    if (!userId) return;
+    const keep = itemsToKeep(items, expired).flatMap((i): KeptUpload[] => {
+      const source = sourcesRef.current.get(i.id);
+      return source ? [{ name: i.name, size: i.size, message: i.state === 'failed' ? (i.message ?? SESSION_EXPIRED_TEXT) : SESSION_EXPIRED_TEXT, ...source }] : [];
+    });
+    if (!keep.length && !lostNames.length && !keptRef.current) return;
+    keptRef.current = keep.length > 0 || lostNames.length > 0;
+    keepUploads(userId, keep, lostNames);
+  }, [items, expired, userId, lostNames]);
+
+  const retry = useCallback((ids: ReadonlyArray<string>) => dispatch({ type: 'retry', ids }), []);
+  const close = () => {
+    // closed on purpose: what was kept for after a sign-in is let go
+    if (keptRef.current && userId) dropKeptUploads(userId);
+    keptRef.current = false;
+    setLostNames([]);
+    onClose();
+  };
+
   // leaving the pop-up cancels uploads still running
   useEffect(() => {
     const controller = new AbortController();
@@ -176,10 +241,7 @@ export function UploadModal({ onClose }: { onClose(): void }) {
       const newItems = itemsForFiles(files, mode, newItemId);
       const settings: UploadSettings = { receiptType, mode, ownerId: ownerId || selfId || '' };
       newItems.forEach((item, i) => {
-        if (item.state === 'waiting') {
-          filesRef.current.set(item.id, files[i]!);
-          settingsRef.current.set(item.id, settings);
-        }
+        if (item.state === 'waiting') sourcesRef.current.set(item.id, { file: files[i]!, settings });
       });
       dispatch({ type: 'add', items: newItems });
     },
@@ -187,9 +249,10 @@ export function UploadModal({ onClose }: { onClose(): void }) {
   );
 
   const busy = summary.active > 0;
+  const retryable = retryableIds(items);
 
   return (
-    <Modal title="Upload documents" onClose={onClose} testId="upload-modal">
+    <Modal title="Upload documents" onClose={close} testId="upload-modal">
       <div className="upload-form">
         <div className="upload-options">
           <fieldset className="segmented" aria-labelledby={ids.type}>
@@ -267,14 +330,24 @@ export function UploadModal({ onClose }: { onClose(): void }) {
         </Dropzone>
         {allCompanies && <p className="field-hint">In the all-companies view uploads go to Unassigned; choose their company there.</p>}
 
+        {lostNames.length > 0 && (
+          <p className="notice notice-error" role="alert" data-testid="upload-lost">
+            {lostFilesText(lostNames)}
+          </p>
+        )}
         {items.length > 0 && (
           <section className="upload-results" aria-live="polite">
             <h3 className="upload-results-title" data-testid="upload-summary">
               {uploadSummary(summary.total, summary.failures)}
             </h3>
+            {retryable.length > 1 && (
+              <Button variant="link" className="btn-sm" onClick={() => retry(retryable)}>
+                Try all again
+              </Button>
+            )}
             <ul className="upload-list">
               {items.map((item) => (
-                <ItemCard key={item.id} item={item} />
+                <ItemCard key={item.id} item={item} onRetry={(id) => retry([id])} />
               ))}
             </ul>
           </section>
@@ -282,11 +355,11 @@ export function UploadModal({ onClose }: { onClose(): void }) {
 
         <div className="modal-actions">
           {summary.successes > 0 && !busy && (
-            <Link className="btn btn-secondary" to="/receipts/processing" onClick={onClose}>
+            <Link className="btn btn-secondary" to="/receipts/processing" onClick={close}>
               <span className="btn-label">Open In Processing</span>
             </Link>
           )}
-          <Button onClick={onClose} variant={busy ? 'secondary' : 'primary'}>
+          <Button onClick={close} variant={busy ? 'secondary' : 'primary'}>
             {busy ? 'Cancel' : 'Done'}
           </Button>
         </div>

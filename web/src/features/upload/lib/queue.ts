@@ -12,6 +12,10 @@ export interface UploadItem {
   progress: number;
   /** The failure card's message. */
   message?: string;
+  /** A failed file that may upload when tried again (its File is kept): the card offers Try again. */
+  retry?: boolean;
+  /** It failed because the session ended: it is kept for after the user signs in again (lib/kept-uploads.ts). */
+  sessionEnded?: boolean;
   /** GET /upload/document's upload_id: the documents made from this file carry it. */
   uploadId?: string;
   /** The documents made from the file, as live events report them (processing, then review/ready or failed). */
@@ -32,7 +36,8 @@ export type QueueAction =
   | { type: 'progress'; id: string; progress: number }
   | { type: 'done'; id: string; uploadId?: string }
   | { type: 'document'; report: DocumentReport }
-  | { type: 'failed'; id: string; message: string }
+  | { type: 'failed'; id: string; message: string; retry?: boolean; sessionEnded?: boolean }
+  | { type: 'retry'; ids: ReadonlyArray<string> }
   | { type: 'clear' };
 
 /** New queue items for chosen files: those failing the client-side checks are failed at once with the card's text. */
@@ -77,12 +82,35 @@ export function queueReducer(items: UploadItem[], action: QueueAction): UploadIt
       );
     }
     case 'failed':
-      return patch(action.id, { state: 'failed', message: action.message });
+      return patch(action.id, { state: 'failed', message: action.message, retry: action.retry || undefined, sessionEnded: action.sessionEnded || undefined });
+    case 'retry':
+      // the same card goes back to the queue: a new signed URL and a new PUT; the header counts it as a file again
+      return items.map((i) =>
+        action.ids.includes(i.id) && i.state === 'failed' && i.retry
+          ? { ...i, state: 'waiting', progress: 0, message: undefined, retry: undefined, sessionEnded: undefined }
+          : i,
+      );
     case 'clear':
       return items.filter((i) => i.state === 'waiting' || i.state === 'uploading');
     default:
       return items;
   }
+}
+
+/** The failed cards that offer Try again. */
+export function retryableIds(items: ReadonlyArray<UploadItem>): string[] {
+  return items.filter((i) => i.state === 'failed' && i.retry).map((i) => i.id);
+}
+
+/**
+ * What must outlive the pop-up when the session has ended (RECONNECT signs out and leaves the list): the files
+ * that failed but may upload when tried again, and those still waiting or on their way (leaving the pop-up stops
+ * them). Nothing while the session lasts: the pop-up then goes only when the user closes it.
+ */
+export function itemsToKeep(items: ReadonlyArray<UploadItem>, sessionEnded: boolean): UploadItem[] {
+  const ended = sessionEnded || items.some((i) => i.state === 'failed' && i.sessionEnded);
+  if (!ended) return [];
+  return items.filter((i) => (i.state === 'failed' && i.retry) || i.state === 'waiting' || i.state === 'uploading');
 }
 
 const FAILED_STATUSES: ReadonlyArray<ReceiptStatus> = ['failed', 'error'];
