@@ -1,11 +1,12 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { createHash } from 'node:crypto';
-import { AccountRecovery, CfnUserPoolGroup, StringAttribute, UserPool, UserPoolClient, UserPoolEmail, UserPoolOperation, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, CfnUserPoolGroup, StringAttribute, UserPool, UserPoolClient, UserPoolEmail, UserPoolOperation, VerificationEmailStyle, type UserVerificationConfig } from 'aws-cdk-lib/aws-cognito';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { CODE_MAIL } from '../../shared/code-mail';
 import { GLOBAL_ADMIN_GROUP } from '../../shared/constants';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
 import type { HandlerBundle } from '../build/bundle-handlers';
@@ -40,6 +41,16 @@ export function userPoolEmail(mailFrom: string | undefined, sesIdentity: string 
     sesRegion: region,
     ...(sesIdentity?.trim() ? { sesVerifiedDomain: sesIdentity.trim().toLowerCase() } : {}),
   });
+}
+
+/**
+ * The code mail (sign-up, resend, forgotten password: Cognito's verification message serves them all): the
+ * product's subject and text (shared/code-mail.ts, which local mode sends too) when the pool sends through SES;
+ * Cognito takes a custom message only with EmailSendingAccount DEVELOPER, so its own sender keeps its own text.
+ */
+export function userPoolVerification(mailFrom: string | undefined): UserVerificationConfig {
+  if (!mailFrom?.trim()) return { emailStyle: VerificationEmailStyle.CODE };
+  return { emailStyle: VerificationEmailStyle.CODE, emailSubject: CODE_MAIL.subject, emailBody: CODE_MAIL.body };
 }
 
 /** The custom attributes of the pool, from the names the code uses (shared/schemas/auth.ts). */
@@ -93,7 +104,7 @@ export class AuthStack extends Stack {
       signInAliases: { email: true },
       signInCaseSensitive: false,
       autoVerify: { email: true },
-      userVerification: { emailStyle: VerificationEmailStyle.CODE },
+      userVerification: userPoolVerification(props.mailFrom),
       standardAttributes: { email: { required: true, mutable: true } },
       customAttributes: Object.fromEntries(CUSTOM_ATTRIBUTE_NAMES.map((name) => [name, new StringAttribute({ mutable: true })])),
       passwordPolicy: {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PostConfirmationTriggerEvent, PreSignUpTriggerEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { codeMail } from '../../shared/code-mail';
 import { PROCESSING_LIMITS } from '../../shared/processing-limits';
 import { resetDdbClient } from '../../lambdas/adapters/ddb/client';
 import { ddbEmailStore } from '../../lambdas/adapters/ddb/email-store';
@@ -122,11 +123,12 @@ export interface LocalStack {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Cognito's default messages of the pool's code e-mails (VerificationEmailStyle.CODE), sent to the local catcher. */
+/** The pool's code e-mails (VerificationEmailStyle.CODE, the text of shared/code-mail.ts), sent to the local catcher. */
 const CODE_MAILS: Record<string, (code: string, email: string) => { subject: string; text: string }> = {
-  signup: (code) => ({ subject: 'Verify your new account', text: `The verification code to your new account is ${code}` }),
-  resend: (code) => ({ subject: 'Verify your new account', text: `The verification code to your new account is ${code}` }),
-  forgot: (code) => ({ subject: 'Your verification code', text: `Your verification code is ${code}` }),
+  // the user pool's code mail (infra/stacks/auth-stack.ts): one message for sign-up, resend and a forgotten password
+  signup: (code) => codeMail(code),
+  resend: (code) => codeMail(code),
+  forgot: (code) => codeMail(code),
   invite: (code, email) => ({ subject: 'Your temporary password', text: `Your username is ${email} and temporary password is ${code}` }),
 };
 

@@ -6,7 +6,8 @@ import { GLOBAL_ADMIN_GROUP } from '../../shared/constants';
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { UserPool } from 'aws-cdk-lib/aws-cognito';
-import { userPoolEmail } from '../../infra/stacks/auth-stack';
+import { CODE_MAIL, CODE_PLACEHOLDER } from '../../shared/code-mail';
+import { userPoolEmail, userPoolVerification } from '../../infra/stacks/auth-stack';
 import { GLOBAL_ADMINS, MAIL_FROM, newApp, logicalIdOf, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
 
 afterAll(removeTempDirs);
@@ -39,6 +40,25 @@ describe('AuthStack', () => {
       },
     });
     expect(userPoolEmail('', undefined, 'eu-west-1')).toBeUndefined();
+  });
+
+  it('mails codes (sign-up, resend, forgotten password) under the product name, the same mail local mode sends', () => {
+    expect(CODE_MAIL.subject).toContain('Receipts Capture');
+    expect(CODE_MAIL.body).toContain('Receipts Capture');
+    expect(CODE_MAIL.body).toContain(CODE_PLACEHOLDER);
+    s.auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      VerificationMessageTemplate: { DefaultEmailOption: 'CONFIRM_WITH_CODE', EmailSubject: CODE_MAIL.subject, EmailMessage: CODE_MAIL.body },
+      EmailVerificationSubject: CODE_MAIL.subject,
+      EmailVerificationMessage: CODE_MAIL.body,
+    });
+  });
+
+  it('keeps Cognito own code mail without an SES sender (a custom message needs EmailSendingAccount DEVELOPER)', () => {
+    const stack = new Stack(newApp(), 'PoolNoSes', { env: { region: 'eu-west-1', account: '123456789012' } });
+    new UserPool(stack, 'Pool', { userVerification: userPoolVerification(undefined) });
+    const pool = Object.values(Template.fromStack(stack).findResources('AWS::Cognito::UserPool'))[0] as { Properties: Record<string, unknown> };
+    expect(pool.Properties.EmailVerificationSubject).toBe('Verify your new account');
+    expect(JSON.stringify(pool.Properties)).not.toContain('Receipts Capture');
   });
 
   it('is in eu-west-1', () => {

@@ -6,11 +6,11 @@ import { useAuth } from '../../../app/auth';
 import { Button } from '../../../components/ui/Button';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { TextField } from '../../../components/ui/TextField';
-import { CONFIRM_FAILED } from '../../../lib/auth-errors';
 import { clearCredentials, peekCredentials } from '../../../lib/pending-credentials';
 import { useForm } from '../../../lib/use-form';
 import { zodValidator } from '../../../lib/validation';
 import { confirmRegistration, resendCode, signInWithEmail } from '../api/auth';
+import { confirmFailure, resendFailure, type ConfirmFailure } from '../lib/confirm-errors';
 import { AuthLayout } from './AuthLayout';
 import type { AuthLocationState } from './SignInPage';
 
@@ -33,13 +33,21 @@ export function ConfirmSignUpPage() {
   const [resending, setResending] = useState(false);
   const resentOnLoad = useRef(false);
 
+  /** The log-in screen with the email filled and `message` in the pop-up: the account is confirmed (now, or before in another tab). */
+  const toSignIn = (email: string, message: string) => {
+    info.show(message, 'success');
+    navigate('/signin', { state: { email, from: state?.from } satisfies AuthLocationState });
+  };
+
   const resend = async (email: string) => {
     setResending(true);
     try {
       await resendCode(email);
       info.show(CODE_SENT, 'success');
-    } catch {
-      info.show(MSG.somethingWrong, 'error');
+    } catch (err) {
+      const failure = resendFailure(err, navigator.onLine);
+      if (failure.kind === 'confirmed') toSignIn(email, failure.message);
+      else info.show(failure.message, 'error');
     } finally {
       setResending(false);
     }
@@ -62,11 +70,15 @@ export function ConfirmSignUpPage() {
   };
 
   const onSubmit = form.handleSubmit(async ({ email, code }) => {
+    let failure: ConfirmFailure | null = null;
     try {
       await confirmRegistration(email, code);
-    } catch {
-      form.setServerError('code', CONFIRM_FAILED);
-      return;
+    } catch (err) {
+      failure = confirmFailure(err, navigator.onLine);
+      if (failure.kind !== 'confirmed') {
+        form.setServerError('code', failure.message);
+        return;
+      }
     }
     const credentials = peekCredentials();
     if (credentials && credentials.email === email) {
@@ -81,8 +93,7 @@ export function ConfirmSignUpPage() {
         // fall back to the log-in screen
       }
     }
-    info.show(ACCOUNT_CONFIRMED, 'success');
-    navigate('/signin', { state: { email, from: state?.from } satisfies AuthLocationState });
+    toSignIn(email, failure?.message ?? ACCOUNT_CONFIRMED);
   });
 
   return (

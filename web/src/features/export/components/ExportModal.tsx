@@ -171,6 +171,14 @@ export function ExportModal({
           {count} {count === 1 ? 'document' : 'documents'} selected
         </p>
 
+        {/* above the field list, so they are in sight on a laptop's screen whatever the list's length */}
+        <TextField name="file_name" label="File name" value={fileName} onChange={(e) => setFileName(e.target.value)} maxLength={120} />
+        <Checkbox
+          name="archive_after_export"
+          label="Move items to archive after export"
+          checked={archive}
+          onChange={(e) => setArchive(e.target.checked)}
+        />
         <div className="export-panel" {...tabs.panelProps}>
           {tab === 'xml' ? (
             <p className="notice">The XML file is made by the server from the documents&apos; recognised data.</p>
@@ -218,13 +226,6 @@ export function ExportModal({
           )}
         </div>
 
-        <TextField name="file_name" label="File name" value={fileName} onChange={(e) => setFileName(e.target.value)} maxLength={120} />
-        <Checkbox
-          name="archive_after_export"
-          label="Move items to archive after export"
-          checked={archive}
-          onChange={(e) => setArchive(e.target.checked)}
-        />
         {error && (
           <p className="field-error" role="alert">
             {error}

@@ -20,7 +20,10 @@ import { masterListKey, masterListQuery, nextMasterCursor, type MasterCursor, ty
 /** A row of one of the four lists. */
 export type MasterRecord = Stakeholder | Category | Item;
 
-/** One company, or every company of the user in the all-companies view; null while the companies load. */
+/**
+ * One company, or every company of the user in the all-companies view; null while the companies load, and when the
+ * user has none (the screen shows NoCompany then: hasNoCompany).
+ */
 export function useMasterScope(): MasterScope | null {
   const view = useActiveCompany();
   if (view.isLoading) return null;

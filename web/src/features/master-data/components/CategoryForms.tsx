@@ -7,7 +7,6 @@ import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
 import { TextField } from '../../../components/ui/TextField';
-import { messageOf } from '../../../lib/api-error';
 import { useForm } from '../../../lib/use-form';
 import { useMasterWrites } from '../api/master-data';
 import {
@@ -15,7 +14,9 @@ import {
   categoryEditValidator,
   categoryEditValues,
   EMPTY_CATEGORY,
-  serverFieldErrors,
+  FORM_FIELDS,
+  formFields,
+  routeServerError,
   type CategoryAddValues,
   type CategoryEditValues,
   type CreateRequest,
@@ -47,9 +48,9 @@ export function CategoryAddForm({
       form.reset({ ...EMPTY_CATEGORY, company_id: form.values.company_id });
       info.show('Category added', 'success');
     } catch (err) {
-      const fields = serverFieldErrors('category', err);
-      if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-      else info.show(messageOf(err), 'error');
+      const route = routeServerError('category', err, formFields(FORM_FIELDS.category, allCompanies));
+      form.setServerErrors(route.fields);
+      if (route.popup) info.show(route.popup, 'error');
     }
   });
 
@@ -110,9 +111,10 @@ export function CategoryEditModal({ category, onClose }: { category: Category; o
       info.show('Category updated', 'success');
       onClose();
     } catch (err) {
-      const fields = serverFieldErrors('category', err);
-      if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-      else form.setServerError('name', MSG.somethingWrong);
+      // rules.md 8: an edit that fails without a field says 'Something went wrong' under the name
+      const route = routeServerError('category', err, FORM_FIELDS.category, { name: MSG.somethingWrong });
+      form.setServerErrors(route.fields);
+      if (route.popup) info.show(route.popup, 'error');
     }
   });
 

@@ -7,10 +7,10 @@ import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
 import { TextField } from '../../../components/ui/TextField';
-import { messageOf, type FieldErrors } from '../../../lib/api-error';
+import type { FieldErrors } from '../../../lib/api-error';
 import type { ValidationResult } from '../../../lib/validation';
 import { useMasterWrites } from '../api/master-data';
-import { itemAddValidator, itemEditValidator, serverFieldErrors, wordRow, wordRows, type ItemFormValues } from '../lib/forms';
+import { FORM_FIELDS, formFields, itemAddValidator, itemEditValidator, routeServerError, wordRow, wordRows, type ItemFormValues } from '../lib/forms';
 import { CompanyField } from './fields';
 
 /** Form state of the item forms: a name and a dynamic list of word rows. */
@@ -123,9 +123,9 @@ export function ItemAddForm({
       form.reset(emptyItem(form.values.company_id));
       info.show('Item added', 'success');
     } catch (err) {
-      const fields = serverFieldErrors('item', err);
-      if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-      else info.show(messageOf(err), 'error');
+      const route = routeServerError('item', err, formFields(FORM_FIELDS.item, allCompanies));
+      form.setServerErrors(route.fields);
+      if (route.popup) info.show(route.popup, 'error');
     }
   });
 
@@ -174,9 +174,9 @@ export function ItemEditModal({ item, onClose }: { item: Item; onClose(): void }
       info.show('Item updated', 'success');
       onClose();
     } catch (err) {
-      const fields = serverFieldErrors('item', err);
-      if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-      else info.show(messageOf(err), 'error');
+      const route = routeServerError('item', err, FORM_FIELDS.item);
+      form.setServerErrors(route.fields);
+      if (route.popup) info.show(route.popup, 'error');
     }
   });
 

@@ -13,6 +13,8 @@ import { messageOf } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
 import { useActiveCompany } from '../../companies/api/companies';
 import { liveBus } from '../../live/lib/live-bus';
+import { hasNoCompany } from '../../receipts/api/receipts';
+import { NoCompany } from '../../receipts/components/NoCompany';
 import { companyToActivate } from '../../receipts/lib/row-rules';
 import { recordKey, useMasterList, useMasterWrites, type MasterRecord } from '../api/master-data';
 import { emptyText, isStakeholderKind, listBody, screenOfPath, type MasterKind, type MasterScreen } from '../lib/screens';
@@ -139,9 +141,12 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
     }
   };
 
+  // no company: nothing to list, add or import (NoCompany points to ADD COMPANY)
+  const noCompany = hasNoCompany(view);
+
   return (
     <div className="md-page" data-testid="md-page" data-kind={screen.kind}>
-      {isStakeholderKind(screen.kind) ? (
+      {noCompany ? null : isStakeholderKind(screen.kind) ? (
         <StakeholderAddForm type={screen.kind} {...formProps} />
       ) : screen.kind === 'category' ? (
         <CategoryAddForm {...formProps} />
@@ -153,11 +158,15 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
         <h2 className="md-list-title" ref={listTitle} tabIndex={-1}>
           {screen.title}
         </h2>
-        <SearchBox title={screen.title} applied={search} onSearch={setSearch} busy={list.isFetching && !list.isPending && !list.isFetchingNextPage} />
+        {!noCompany && (
+          <SearchBox title={screen.title} applied={search} onSearch={setSearch} busy={list.isFetching && !list.isPending && !list.isFetchingNextPage} />
+        )}
       </div>
 
       <div className="card doc-card md-list-card">
-        {list.isPending ? (
+        {noCompany ? (
+          <NoCompany />
+        ) : list.isPending ? (
           <LoadingBlock label={`Loading ${screen.title}`} />
         ) : failsWholeList(list) ? (
           <div className="list-error">

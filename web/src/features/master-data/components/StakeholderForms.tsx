@@ -6,12 +6,13 @@ import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
 import { TextField } from '../../../components/ui/TextField';
-import { messageOf } from '../../../lib/api-error';
 import { useForm } from '../../../lib/use-form';
 import { useMasterWrites } from '../api/master-data';
 import {
   EMPTY_STAKEHOLDER,
-  serverFieldErrors,
+  FORM_FIELDS,
+  formFields,
+  routeServerError,
   stakeholderAddValidator,
   stakeholderEditValidator,
   stakeholderEditValues,
@@ -50,9 +51,9 @@ export function StakeholderAddForm({
       form.reset({ ...EMPTY_STAKEHOLDER, company_id: form.values.company_id });
       info.show(`${STAKEHOLDER_LABEL[type]} added`, 'success');
     } catch (err) {
-      const fields = serverFieldErrors(type, err);
-      if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-      else info.show(messageOf(err), 'error');
+      const route = routeServerError(type, err, formFields(FORM_FIELDS.stakeholderAdd, allCompanies));
+      form.setServerErrors(route.fields);
+      if (route.popup) info.show(route.popup, 'error');
     }
   });
 
@@ -126,9 +127,9 @@ export function StakeholderEditModal({ stakeholder, onClose }: { stakeholder: St
       info.show(`${label} updated`, 'success');
       onClose();
     } catch (err) {
-      const fields = serverFieldErrors(stakeholder.type, err);
-      if (Object.keys(fields).length > 0) form.setServerErrors(fields);
-      else info.show(messageOf(err), 'error');
+      const route = routeServerError(stakeholder.type, err, FORM_FIELDS.stakeholderEdit);
+      form.setServerErrors(route.fields);
+      if (route.popup) info.show(route.popup, 'error');
     }
   });
 

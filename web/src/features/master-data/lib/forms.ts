@@ -17,7 +17,7 @@ import {
   type UpdateItemInput,
   type UpdateStakeholderInput,
 } from '../../../../../shared/schemas/master-data';
-import { ApiError, type FieldErrors } from '../../../lib/api-error';
+import { ApiError, messageOf, type FieldErrors } from '../../../lib/api-error';
 import { changedFields, issuesToFieldErrors, type ValidationResult, type Validator } from '../../../lib/validation';
 import type { MasterKind } from './screens';
 
@@ -221,3 +221,46 @@ export function serverFieldErrors(kind: MasterKind, err: unknown): FieldErrors {
   return out;
 }
 
+/**
+ * The fields each form shows (the company field only in the all-companies view, formFields). A server error on
+ * a field a form does not show goes to the info pop-up (routeServerError); `words` covers the rows `words.<n>`.
+ */
+export const FORM_FIELDS = {
+  stakeholderAdd: ['name', 'code', 'vat_id', 'street', 'city', 'country', 'zipcode', 'category_id'],
+  stakeholderEdit: ['name', 'code', 'vat_id', 'category_id', 'street', 'city', 'country', 'zipcode', 'selected_date_format'],
+  category: ['name', 'category_code'],
+  item: ['name', 'words'],
+} as const satisfies Record<string, ReadonlyArray<string>>;
+
+/** An add form's fields: with the company field in the all-companies view. */
+export function formFields(fields: ReadonlyArray<string>, allCompanies: boolean): ReadonlyArray<string> {
+  return allCompanies ? [...fields, 'company_id'] : fields;
+}
+
+/** The names the pop-up gives the fields a form does not show. */
+const HIDDEN_FIELD_LABELS: Record<string, string> = { company_id: 'Company' };
+
+/** Where a failed write's messages go: under the fields the form shows, and everything else in the info pop-up. */
+export interface ServerErrorRoute {
+  fields: FieldErrors;
+  /** For the info pop-up: the messages no shown field takes, or the error's own message when it names no field. */
+  popup: string | null;
+}
+
+/**
+ * Routes a failed write (one rule for every master-data form): each field error goes under the field the form
+ * shows; one on a field the form does not show (company_id on the one-company form) is said in the pop-up with
+ * the field's name, so that no message is lost; an error without field details is the pop-up's message, or
+ * `unnamed` under fields where the form says so (rules.md 8: the edit category failure under the name).
+ */
+export function routeServerError(kind: MasterKind, err: unknown, shown: ReadonlyArray<string>, unnamed?: FieldErrors): ServerErrorRoute {
+  const all = serverFieldErrors(kind, err);
+  if (Object.keys(all).length === 0) return unnamed ? { fields: unnamed, popup: null } : { fields: {}, popup: messageOf(err) };
+  const fields: FieldErrors = {};
+  const rest: string[] = [];
+  for (const [key, message] of Object.entries(all)) {
+    if (shown.some((f) => key === f || key.startsWith(`${f}.`))) fields[key] = message;
+    else rest.push(`${HIDDEN_FIELD_LABELS[key] ?? (key || messageOf(err))}: ${message}`);
+  }
+  return { fields, popup: rest.length > 0 ? rest.join('; ') : null };
+}

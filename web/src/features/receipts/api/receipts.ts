@@ -8,7 +8,7 @@ import { ApiError } from '../../../lib/api-error';
 import { DEFAULT_STALE_MS } from '../../../lib/query-client';
 import { MSG } from '../../../../../shared/schemas/messages';
 import { queryKeys } from '../../../lib/query-keys';
-import { useActiveCompany } from '../../companies/api/companies';
+import { useActiveCompany, type ActiveCompanyView } from '../../companies/api/companies';
 import { receiptOfPayload } from '../../live/lib/cache-updates';
 import { liveStatus } from '../../live/lib/live-status';
 import { useReceiptCache } from '../../live/use-receipt-cache';
@@ -17,12 +17,23 @@ import { listKeyParams, listQuery, nextCursor, type ListCursor, type ListFilters
 import { NO_COMPANY } from '../lib/row-rules';
 import type { EmailRecord, Receipt, ReceiptDetail, ReceiptListPage, ReceiptPreview, ReceiptType } from './types';
 
-/** One company, or every company of the user in the all-companies view; null while the companies load. */
+/**
+ * One company, or every company of the user in the all-companies view; null while the companies load, and when
+ * the user has none (hasNoCompany: the screens then say so instead of waiting for a list never asked for).
+ */
 export function useListScope(): ListScope | null {
   const view = useActiveCompany();
   if (view.isLoading) return null;
   if (view.allCompanies) return { kind: 'all' };
   return view.active ? { kind: 'company', companyId: view.active.company_id } : null;
+}
+
+/**
+ * The companies are loaded and the user has none (removed from their only company, or never added one): the
+ * lists and master-data screens show the way to ADD COMPANY, and nothing that needs a company is offered.
+ */
+export function hasNoCompany(view: Pick<ActiveCompanyView, 'isLoading' | 'isError' | 'allCompanies' | 'active'>): boolean {
+  return !view.isLoading && !view.isError && !view.allCompanies && !view.active;
 }
 
 /** The company a document's calls name: its own (rows of the all-companies view differ), NONE when unassigned. */

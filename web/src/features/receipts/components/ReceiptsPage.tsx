@@ -11,7 +11,7 @@ import { failsWholeList } from '../../../lib/next-page';
 import { useActiveCompany } from '../../companies/api/companies';
 import { ExportModal } from '../../export/components/ExportModal';
 import { UploadModal } from '../../upload/components/UploadModal';
-import { companyOf, useReceiptActions, useReceiptList, type ActionOutcome } from '../api/receipts';
+import { companyOf, hasNoCompany, useReceiptActions, useReceiptList, type ActionOutcome } from '../api/receipts';
 import type { Receipt } from '../api/types';
 import { bulkReport, type BulkTexts } from '../lib/bulk-report';
 import { filtersFromSearch, filtersToSearch, hasActiveFilters, type ListFilters } from '../lib/list-params';
@@ -22,6 +22,7 @@ import { isListStatus, listTitle } from '../lib/status';
 import type { ListStatus } from '../../../../../shared/status';
 import { ConfirmDeleteModal } from './ConfirmDeleteModal';
 import { EmailPanel } from './EmailPanel';
+import { NoCompany } from './NoCompany';
 import { FilterBar } from './FilterBar';
 import { PreviewPanel } from './PreviewPanel';
 import { ReceiptRow, type RowHandlers } from './ReceiptRow';
@@ -205,6 +206,8 @@ function ReceiptList({ status }: { status: ListStatus }) {
 
   const title = listTitle(status);
   const filtered = hasActiveFilters(filters);
+  // no company: no list is asked for, and nothing can be uploaded
+  const noCompany = hasNoCompany(view);
 
   return (
     <div className="receipts-page" data-testid="receipts-page" data-status={status}>
@@ -233,14 +236,18 @@ function ReceiptList({ status }: { status: ListStatus }) {
             <Icon name="trash" size={20} />
           </button>
           <span className="toolbar-divider" aria-hidden="true" />
-          <Button icon={<Icon name="plus" size={18} />} onClick={() => setModal({ kind: 'upload' })}>
-            ADD
-          </Button>
+          {!noCompany && (
+            <Button icon={<Icon name="plus" size={18} />} onClick={() => setModal({ kind: 'upload' })}>
+              ADD
+            </Button>
+          )}
         </div>
       </div>
 
       <div className="card doc-card">
-        {list.isPending ? (
+        {noCompany ? (
+          <NoCompany />
+        ) : list.isPending ? (
           <LoadingBlock label={`Loading ${title}`} />
         ) : failsWholeList(list) ? (
           <div className="list-error">

@@ -1,8 +1,12 @@
 import type { Query } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 import { contentTypeOf, type FileLike, type UploadMode, type UploadReceiptType } from './validate';
 
 /** Uploads in the all-companies view belong to no company yet: they become unassigned (product.md section 4). */
 export const NO_COMPANY = 'NONE';
+
+/** An upload of a user who has no company (not asked of the server: it would refuse it with a validation text). */
+export const NO_COMPANY_TO_UPLOAD = 'Documents belong to a company: add one with ADD COMPANY on the Dashboard first.';
 
 export interface UploadSettings {
   receiptType: UploadReceiptType;
@@ -25,8 +29,10 @@ export interface UploadContext {
  */
 export function uploadQuery(file: FileLike, settings: UploadSettings, ctx: UploadContext): Query {
   const ownerIsSelf = !settings.ownerId || settings.ownerId === ctx.selfId;
+  // a refusal of the company, not a passing failure: trying the file again does not help (failure.ts)
+  if (!ctx.allCompanies && !ctx.activeCompanyId) throw new ApiError(422, 'NoCompany', NO_COMPANY_TO_UPLOAD);
   return {
-    company_id: ctx.allCompanies ? NO_COMPANY : (ctx.activeCompanyId ?? undefined),
+    company_id: ctx.allCompanies ? NO_COMPANY : ctx.activeCompanyId,
     receipt_type: settings.receiptType,
     type: settings.mode,
     original_file_name: file.name,

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { listRowDocument, writeDocuments } from '../support/document-records';
+import { addMembership, registeredUser, subOf } from '../support/local-stack';
+
+const WAIT = { timeout: 20_000 };
+const LAPTOP = { width: 1366, height: 768 };
+
+/** Spinners on the page (the list's LoadingBlock, a busy search box). */
+const spinners = (page: Page) => page.locator('[data-testid="spinner"]').count();
+
+/**
+ * A user with no company (removed from the only company they were a member of) and a first export on a laptop:
+ * the screens say what to do instead of loading for ever, and the export pop-up shows all of itself.
+ */
+describe('a first hour in Chromium: no company left, and the export pop-up on a laptop', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-no-company-e2e-'));
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows a member removed from their only company an empty state pointing to ADD COMPANY, with no spinner and no ADD', async () => {
+    const owner = await registeredUser(stack, 'owner');
+    const member = await registeredUser(stack, 'member');
+    const memberId = subOf(member.token);
+    // the member joins the owner's company and gives up their own: the owner's company is their only one
+    await addMembership(memberId, owner.companyId, 'basic');
+    expect((await member.api.delete(`/company?company_id=${member.companyId}`)).status).toBe(200);
+    // the owner removes the member (My Team, Delete User)
+    expect((await owner.api.delete(`/company/users/${memberId}?company_id=${owner.companyId}`)).status).toBe(200);
+    expect(((await member.api.get('/companies')).body as { items: unknown[] }).items).toEqual([]);
+
+    const page = await signInPage(browser, stack.url, member.user, LAPTOP);
+    await expect.poll(() => page.getByText('No companies yet').count(), WAIT).toBeGreaterThan(0);
+
+    for (const [to, addName] of [
+      ['/receipts/inbox', 'ADD'],
+      ['/receipts/review', 'ADD'],
+      ['/customers', 'ADD'],
+      ['/items', 'ADD'],
+    ] as const) {
+      await page.goto(`${stack.url}${to}`);
+      const empty = page.getByTestId('no-company');
+      await empty.waitFor(WAIT);
+      expect(await empty.innerText()).toContain('No companies yet');
+      // the way out: the dashboard, where ADD COMPANY is
+      const link = empty.getByRole('link', { name: 'Dashboard' });
+      expect(await link.getAttribute('href')).toBe('/dashboard');
+      expect(await spinners(page)).toBe(0);
+      expect(await page.getByRole('button', { name: addName, exact: true }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Upload XLSX' }).count()).toBe(0);
+      await screenshot(page, `no-company-${to.replaceAll('/', '-').slice(1)}`);
+    }
+
+    await page.getByTestId('no-company').getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL(/\/dashboard$/, WAIT);
+    await expect.poll(() => page.getByRole('button', { name: 'ADD COMPANY' }).count(), WAIT).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it('shows the export pop-up whole at 1366x768: File name, Move items to archive after export and EXPORT in view', async () => {
+    const owner = await registeredUser(stack, 'exporter');
+    const ids = Array.from({ length: 5 }, (_, i) => `DOCEXPORT${String(5 - i).padStart(17, '0')}`);
+    await writeDocuments(ids.map((id, i) => listRowDocument(owner.companyId, id, i, ids.length, 'review')));
+    const page = await signInPage(browser, stack.url, owner.user, LAPTOP);
+    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.getByTestId('receipt-row').first().waitFor(WAIT);
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Export' }).click();
+    const modal = page.getByTestId('export-modal');
+    await modal.waitFor(WAIT);
+    for (const tab of ['CSV', 'PDF']) {
+      await modal.getByRole('tab', { name: tab }).click();
+      await expect.poll(() => modal.getByLabel('Export fields').locator('li').count(), WAIT).toBe(10);
+      // every control of the pop-up is in the window without scrolling it
+      for (const control of [modal.getByLabel('File name'), modal.getByLabel('Move items to archive after export'), modal.getByRole('button', { name: 'EXPORT' })]) {
+        const box = await control.boundingBox();
+        expect(box, `${tab}: drawn`).not.toBeNull();
+        expect(box!.y, `${tab}: below the top`).toBeGreaterThanOrEqual(0);
+        expect(box!.y + box!.height, `${tab}: above the bottom`).toBeLessThanOrEqual(LAPTOP.height);
+        // and not covered by the sticky actions row: the control itself is what is hit at its centre
+        const hit = await control.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return el === top || el.contains(top) || (top instanceof HTMLLabelElement && top.control === el) || Boolean(top?.closest('label')?.contains(el));
+        });
+        expect(hit, `${tab}: not covered`).toBe(true);
+      }
+      expect(await modal.evaluate((el) => el.scrollTop)).toBe(0);
+      await screenshot(page, `export-modal-1366-${tab.toLowerCase()}`);
+    }
+    await page.close();
+  });
+});
