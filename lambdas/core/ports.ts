@@ -25,9 +25,12 @@ export interface AccountsStore {
   /**
    * Writes company, admin membership and email-in claim in one transaction, with the creator's count of
    * created companies (`companies_created` on the profile) raised in it only while below `maxCreated`;
-   * at the limit it rejects with CompanyLimitReached.
+   * at the limit it rejects with CompanyLimitReached. The creator's company-code guard (A8: one company per code
+   * and creator, `companyCodeKey`) is put in the same transaction only while there is none, or, with `replacing`,
+   * while the guard there names that company (a stale guard: its company is gone or has another code now); a guard
+   * there rejects with CompanyCodeTaken.
    */
-  createCompany(company: CompanyRecord, membership: MembershipRecord, maxCreated: number): Promise<void>;
+  createCompany(company: CompanyRecord, membership: MembershipRecord, maxCreated: number, replacing?: string): Promise<void>;
   /**
    * A25: deletes the company's META item (the company is gone for everybody) only while the caller keeps another
    * company: their membership of `kept.companyId` and that company's META item must both be there, in the same
@@ -35,7 +38,10 @@ export interface AccountsStore {
    * META item is already gone; nothing is deleted then.
    */
   deleteCompanyRecord(companyId: string, kept: { userId: string; companyId: string }): Promise<CompanyDeleteFailure | undefined>;
-  /** Everything else that made the company visible (memberships, Email-in claims, counts, credentials, imports). */
+  /**
+   * Everything else that made the company visible (memberships, Email-in claims, counts, credentials, imports), and
+   * its creator's company-code guard while the guard names this company.
+   */
   deleteCompany(company: CompanyRecord, members: MembershipRecord[]): Promise<void>;
   /** The owner's name on a company they own (the company's copy, shown by /admin and the companies list). */
   renameCompanyOwner(companyId: string, ownerId: string, name: { name: string; surname: string }): Promise<void>;
@@ -74,6 +80,14 @@ export interface CompanyPurgeStore {
   deleteInvitations(companyId: string, cursor: string | null, limit: number): Promise<PurgePage>;
   /** The partition `COMPANY#<companyId>`: a page of its items deleted. */
   deleteCompanyItems(companyId: string, cursor: string | null, limit: number): Promise<PurgePage>;
+}
+
+/** The creator already has a company-code guard for this code (A8); `holder`: the company it names, if still there. */
+export class CompanyCodeTaken extends Error {
+  constructor(readonly holder: string | undefined) {
+    super('company code guard taken');
+    this.name = 'CompanyCodeTaken';
+  }
 }
 
 export class CompanyLimitReached extends Error {

@@ -7,7 +7,7 @@ import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-serve
 import { startLocalStack } from './stack';
 import { stopInOrder } from './stop';
 import { connectDemoDropbox, DEMO_DROPBOX_FOLDER } from './seed-drive';
-import { backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
+import { backfillCompanyCodeGuards, backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 import { warmUpRecogniser } from '../../lambdas/jobs/lib/recogniser';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -101,6 +101,8 @@ async function main() {
   if (backfill.indexed + backfill.removed > 0) console.log(`[local] search index: ${backfill.indexed} documents indexed, ${backfill.removed} old items removed`);
   const masterBackfill = await backfillMasterSearch();
   if (masterBackfill.rewritten > 0) console.log(`[local] master-data search: ${masterBackfill.rewritten} records indexed by the current word rule`);
+  const guards = await backfillCompanyCodeGuards();
+  if (guards.written > 0) console.log(`[local] company-code guards: ${guards.written} written`);
   let ftp: LocalFtpServer | undefined;
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);

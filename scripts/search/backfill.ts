@@ -1,12 +1,13 @@
 /**
  * npm run search:backfill — indexes the documents written before the document search index (or under
  * an older index version) and removes search items of older versions; then writes again the master-data
- * records (suppliers, customers, categories, items) stored under an older name-search word rule. Runs against the table named
+ * records (suppliers, customers, categories, items) stored under an older name-search word rule; then writes the
+ * company-code guards of companies created before them (one company per code and creator, A8). Runs against the table named
  * by TABLE_NAME with the SDK's usual credentials and region (after `cdk deploy`:
  * `TABLE_NAME=<DataStack table> AWS_REGION=eu-west-1 npm run search:backfill`). Local mode runs the
  * same backfill at every start. Safe to run while the API serves requests, and to run again.
  */
-import { backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
+import { backfillCompanyCodeGuards, backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 
 if (!process.env.TABLE_NAME) {
   console.error('Set TABLE_NAME (and the AWS region and credentials) first.');
@@ -20,6 +21,8 @@ async function main() {
   console.log(`done: ${documents.indexed} documents indexed, ${documents.skipped} changed meanwhile, ${documents.removed} old search items removed`);
   const master = await backfillMasterSearch({ log });
   console.log(`done: ${master.rewritten} master-data records indexed by the current word rule, ${master.skipped} changed meanwhile`);
+  const guards = await backfillCompanyCodeGuards({ log });
+  console.log(`done: ${guards.written} company-code guards written, ${guards.duplicates} companies sharing a code with another of their creator left without one`);
 }
 
 main().then(

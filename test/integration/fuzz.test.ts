@@ -284,7 +284,7 @@ describe('every route of the route table under malformed input', () => {
         shared.push(...casesOf(route, mod.handler.schemas!, companyId, documentId));
         continue;
       }
-      const own = await api.post('/company', { company_name: `Fuzz ${route.path} UAB`, code: '1' });
+      const own = await api.post('/company', { company_name: `Fuzz ${route.path} UAB`, code: `${deleting.length + 1}` });
       expect(own.status).toBe(201);
       deleting.push(casesOf(route, mod.handler.schemas!, (own.body as { company_id: string }).company_id, documentId));
     }

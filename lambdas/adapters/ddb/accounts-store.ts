@@ -1,8 +1,9 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { EMAIL_IN_DOMAIN } from '../../../shared/constants';
+import { companyCodeKey } from '../../core/accounts/companies';
 import { countsFromItem } from '../../core/accounts/counts';
 import type { CompanyRecord, MembershipRecord, ProfileRecord, UsageRecord } from '../../core/accounts/types';
-import { CompanyLimitReached, type AccountsStore } from '../../core/ports';
+import { CompanyCodeTaken, CompanyLimitReached, type AccountsStore } from '../../core/ports';
 import { ddb } from './client';
 import { keys } from './keys';
 import { batchDelete, batchGet, batchWrite, queryAll, stripKeys, tableName, writeIf } from './table-ops';
@@ -33,7 +34,31 @@ function companyItem(c: CompanyRecord) {
   return { ...keys.company(c.company_id), ...keys.companiesIndex(c.created_at, c.company_id), type: 'COMPANY', ...c };
 }
 
-function companyWrites(company: CompanyRecord, membership: MembershipRecord) {
+/** The key of the creator's company-code guard of a company (A8, A26). */
+export function companyCodeGuardKey(company: Pick<CompanyRecord, 'owner' | 'code'>) {
+  return keys.companyCodeGuard(company.owner.user_id, companyCodeKey(company.code));
+}
+
+/** The creator's company-code guard item of a company: one company per code and creator (A8). */
+export function companyCodeGuardItem(company: CompanyRecord) {
+  return {
+    ...companyCodeGuardKey(company),
+    type: 'COMPANY_CODE',
+    user_id: company.owner.user_id,
+    code_key: companyCodeKey(company.code),
+    company_id: company.company_id,
+    created_at: company.created_at,
+  };
+}
+
+/** Where the guard Put stands in `companyWrites`. */
+const GUARD_INDEX = 3;
+
+/**
+ * The company, its first admin's membership, its Email-in claim and its creator's company-code guard: the guard only
+ * while there is none, or (`replacing`) while the one there names that company.
+ */
+function companyWrites(company: CompanyRecord, membership: MembershipRecord, replacing?: string) {
   return [
     { Put: { TableName: tableName(), Item: companyItem(company), ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: tableName(), Item: membershipItem(membership), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -44,7 +69,22 @@ function companyWrites(company: CompanyRecord, membership: MembershipRecord) {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: companyCodeGuardItem(company),
+        ...(replacing
+          ? { ConditionExpression: 'attribute_not_exists(pk) OR company_id = :replacing', ExpressionAttributeValues: { ':replacing': replacing } }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    },
   ];
+}
+
+/** The company a creator's company-code guard names (A26), read after the guard refused a create. */
+async function guardHolder(company: CompanyRecord): Promise<string | undefined> {
+  const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: companyCodeGuardKey(company), ConsistentRead: true }));
+  return typeof res.Item?.company_id === 'string' ? res.Item.company_id : undefined;
 }
 
 export const ddbAccountsStore: AccountsStore = {
@@ -169,8 +209,8 @@ export const ddbAccountsStore: AccountsStore = {
     }
   },
 
-  async createCompany(company, membership, maxCreated) {
-    const writes = companyWrites(company, membership);
+  async createCompany(company, membership, maxCreated, replacing) {
+    const writes = companyWrites(company, membership, replacing);
     try {
       await ddb().send(
         new TransactWriteCommand({
@@ -190,6 +230,7 @@ export const ddbAccountsStore: AccountsStore = {
       );
     } catch (error) {
       if (cancelledAt(error, writes.length)) throw new CompanyLimitReached(maxCreated);
+      if (cancelledAt(error, GUARD_INDEX)) throw new CompanyCodeTaken(await guardHolder(company));
       throw error;
     }
   },
@@ -237,6 +278,16 @@ export const ddbAccountsStore: AccountsStore = {
       // Master-data imports: their credentials and state.
       ...['sql_import', 'rivile_import'].flatMap((t) => [keys.integrationCredentials(company.company_id, t), keys.syncState(company.company_id, t)]),
     ]);
+    // The creator's company-code guard, whoever deletes the company: only while it names this company (a guard of
+    // another company of the creator with that code, from before the guard, stays).
+    await writeIf(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: companyCodeGuardKey(company),
+        ConditionExpression: 'company_id = :company',
+        ExpressionAttributeValues: { ':company': company.company_id },
+      }),
+    );
   },
 
   async renameCompanyOwner(companyId, ownerId, { name, surname }) {

@@ -8,6 +8,8 @@ export const keys = {
     gsi1pk: `COMPANY#${companyId}#MEMBERS`,
     gsi1sk: `MEMBER#${userId}`,
   }),
+  /** One company code per creator (A8, A26): `codeKey` = companyCodeKey(code) of core/accounts/companies.ts. */
+  companyCodeGuard: (userId: string, codeKey: string) => ({ pk: `USER#${userId}`, sk: `COMPANYCODE#${codeKey}` }),
   company: (companyId: string) => ({ pk: `COMPANY#${companyId}`, sk: 'META' }),
   /** Every item of a company's own partition (META, COUNTS#, USAGE#, HOLDS#, CONTENT_SCHEMA, LAYOUT#, …): the purge. */
   companyItems: (companyId: string) => ({ pk: `COMPANY#${companyId}` }),

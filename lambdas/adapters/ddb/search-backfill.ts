@@ -12,15 +12,22 @@
  * item-word transactions (`msv` 0), are written again unchanged, conditioned on their version, which puts the current
  * rule's search and item-word items and deletes the former rule's (`writeMasterRecord`); a record changed meanwhile
  * was rewritten by that change.
+ *
+ * Company-code guards (A8, A28): companies created before the guard get their creator's guard, only where exactly
+ * one company of that creator has the code (older duplicates stay as they are: nothing says which one keeps it);
+ * a guard is put only while there is none, so a company created meanwhile keeps the one it wrote.
  */
-import { DeleteCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { companyCodeKey } from '../../core/accounts/companies';
+import type { CompanyRecord } from '../../core/accounts/types';
+import { companyCodeGuardItem } from './accounts-store';
 import { SEARCH_INDEX_VERSION } from '../../core/documents/search';
 import { ddb } from './client';
 import { searchItems, toRecord } from './documents-store';
 import { DuplicateKeyError } from '../../core/master-data/ports';
 import { ITEM_SEARCH_VERSION, MASTER_SEARCH_VERSION, recordOf, writeMasterRecord } from './master-data-store';
 import { keys } from './keys';
-import { tableName } from './table-ops';
+import { stripKeys, tableName, writeIf } from './table-ops';
 
 export interface BackfillResult {
   /** Documents that got their search items. */
@@ -127,5 +134,47 @@ export async function backfillMasterSearch(opts: { log?: (message: string) => vo
     start = page.LastEvaluatedKey;
     opts.log?.(`master-data search backfill: ${result.rewritten} records rewritten, ${result.skipped} changed meanwhile`);
   } while (start);
+  return result;
+}
+
+export interface CompanyCodeBackfillResult {
+  /** Guards written. */
+  written: number;
+  /** Companies that share their code with another company of their creator: left without a guard. */
+  duplicates: number;
+}
+
+export async function backfillCompanyCodeGuards(opts: { log?: (message: string) => void } = {}): Promise<CompanyCodeBackfillResult> {
+  const result: CompanyCodeBackfillResult = { written: 0, duplicates: 0 };
+  const byCreatorAndCode = new Map<string, CompanyRecord[]>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: '#type = :company AND sk = :meta',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':company': 'COMPANY', ':meta': 'META' },
+        ExclusiveStartKey: start,
+        Limit: 1000,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const company = stripKeys<CompanyRecord>(item);
+      if (!company.owner?.user_id || typeof company.code !== 'string') continue;
+      const key = `${company.owner.user_id}\u0000${companyCodeKey(company.code)}`;
+      byCreatorAndCode.set(key, [...(byCreatorAndCode.get(key) ?? []), company]);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  for (const companies of byCreatorAndCode.values()) {
+    if (companies.length > 1) {
+      result.duplicates += companies.length;
+      continue;
+    }
+    const item = companyCodeGuardItem(companies[0]!);
+    if (await writeIf(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }))) result.written += 1;
+  }
+  opts.log?.(`company code guards: ${result.written} written, ${result.duplicates} companies sharing a code with another of their creator left without one`);
   return result;
 }

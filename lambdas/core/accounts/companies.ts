@@ -4,7 +4,7 @@ import { AppError, conflict, forbidden, notFound } from '../../../shared/errors'
 import { INTEGRATION_FLAGS, type Company, type CreateCompanyInput } from '../../../shared/schemas/company';
 import { publishCompanyChange } from '../live/company-event';
 import type { ConnectionStore } from '../live/connections';
-import { CompanyLimitReached, type AccountsStore, type Clock, type IdGenerator, type LiveEvents, type PurgeQueue } from '../ports';
+import { CompanyCodeTaken, CompanyLimitReached, type AccountsStore, type Clock, type IdGenerator, type LiveEvents, type PurgeQueue } from '../ports';
 import { emptyCounts } from './counts';
 import { firstPurgeMessage } from './purge-message';
 import type { CompanyRecord, ProfileRecord } from './types';
@@ -94,6 +94,27 @@ export async function listCompaniesOfUser(store: AccountsStore, userId: string, 
 export const companyLimitMessage = (limit: number) =>
   `You can create at most ${limit} companies. Ask the platform administrator if you need more.`;
 
+/** The answer when the creator already has a company with this code (POST /company), on the name field. */
+export const COMPANY_CODE_TAKEN = 'You already have a company with this code';
+
+/**
+ * A company code as the one-company-per-code rule compares it (the creator's guard item, A8): trimmed, without
+ * case and without spaces anywhere in it ("LT 305 999" and "lt305999" are one code).
+ */
+export function companyCodeKey(code: string): string {
+  return code.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
+}
+
+/** Tries of one POST /company when the guard found names a company that no longer holds the code (stale). */
+const GUARD_TRIES = 3;
+
+/**
+ * POST /company. A user cannot create a second company with the code of a company they created and still have:
+ * the database refuses it (the creator's company-code guard, put in the company's transaction, A8). A guard whose
+ * company is gone or has another code now (a delete that stopped half way, a code changed in the settings) is
+ * replaced, conditioned on the company it names, so two creates at once still cannot both pass. Other users may
+ * have companies with the same code (an accountant adds a client company another user registered).
+ */
 export async function createCompany(
   deps: { store: AccountsStore; ids: IdGenerator; clock: Clock; live: LiveEvents; maxCompaniesPerUser: number },
   userId: string,
@@ -102,15 +123,22 @@ export async function createCompany(
   const profile = await deps.store.getProfile(userId);
   if (!profile) throw new AppError('Forbidden', 'Your account is not set up yet');
   const record = newCompanyRecord({ name: input.company_name, code: input.code }, profile, deps.ids, deps.clock);
-  try {
-    await deps.store.createCompany(
-      record,
-      { user_id: userId, company_id: record.company_id, role: 'admin', joined_at: record.created_at },
-      deps.maxCompaniesPerUser,
-    );
-  } catch (error) {
-    if (error instanceof CompanyLimitReached) throw new AppError('QuotaExceeded', companyLimitMessage(error.limit));
-    throw error;
+  const membership = { user_id: userId, company_id: record.company_id, role: 'admin' as const, joined_at: record.created_at };
+  const taken = () => conflict(COMPANY_CODE_TAKEN, [{ path: ['company_name'], message: COMPANY_CODE_TAKEN }]);
+  let replacing: string | undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.store.createCompany(record, membership, deps.maxCompaniesPerUser, replacing);
+      break;
+    } catch (error) {
+      if (error instanceof CompanyLimitReached) throw new AppError('QuotaExceeded', companyLimitMessage(error.limit));
+      if (!(error instanceof CompanyCodeTaken)) throw error;
+      if (attempt >= GUARD_TRIES) throw taken();
+      const [holder] = error.holder ? await deps.store.getCompanies([error.holder]) : [];
+      if (holder && holder.owner.user_id === userId && companyCodeKey(holder.code) === companyCodeKey(record.code)) throw taken();
+      // Stale (or gone since): replace it, only while it still names that company.
+      replacing = error.holder;
+    }
   }
   const view = toCompanyView(record, 'admin', undefined);
   await publishCompanyChange(deps.live, view);

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { registeredUser } from '../support/local-stack';
+
+const WAIT = { timeout: 20_000 };
+const LAPTOP = { width: 1366, height: 768 };
+const TAKEN = 'You already have a company with this code';
+
+/** ADD COMPANY of the company the sign-up created: refused on the name field, no second card. */
+describe('ADD COMPANY in Chromium: a code the user already has', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-add-company-e2e-'));
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows the refusal under the company name and adds no second card', async () => {
+    const { user, api } = await registeredUser(stack, 'addco');
+    const page = await signInPage(browser, stack.url, user, LAPTOP);
+    await page.getByRole('button', { name: 'ADD COMPANY' }).click();
+    const modal = page.getByTestId('add-company-modal');
+    await modal.waitFor(WAIT);
+    await modal.getByRole('textbox', { name: 'Company name', exact: true }).fill(user.company);
+    // the sign-up's code, spelled with other spaces and case
+    await modal.getByRole('textbox', { name: 'Company code', exact: true }).fill(` ${user.company_code.slice(0, 3)} ${user.company_code.slice(3)} `);
+    await modal.getByRole('button', { name: 'ADD', exact: true }).click();
+
+    const error = modal.getByTestId('error-company_name');
+    await error.waitFor(WAIT);
+    expect(await error.innerText()).toBe(TAKEN);
+    // under the name field, and the name field says so to a screen reader
+    const name = modal.getByRole('textbox', { name: 'Company name', exact: true });
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await name.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
+    expect(await modal.getByTestId('error-code').count()).toBe(0);
+    await screenshot(page, 'add-company-code-taken');
+    expect(((await api.get('/companies')).body as { items: unknown[] }).items).toHaveLength(1);
+
+    // another code is added
+    await modal.getByRole('textbox', { name: 'Company code', exact: true }).fill('305999888');
+    await modal.getByRole('button', { name: 'ADD', exact: true }).click();
+    await expect.poll(() => page.getByText(`${user.company} has been added.`).count(), WAIT).toBeGreaterThan(0);
+    expect(((await api.get('/companies')).body as { items: unknown[] }).items).toHaveLength(2);
+  });
+});

@@ -1,0 +1,98 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ddbAccountsStore } from '../../../lambdas/adapters/ddb/accounts-store';
+import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import type { CompanyRecord, MembershipRecord, ProfileRecord } from '../../../lambdas/core/accounts/types';
+import { CompanyCodeTaken, CompanyLimitReached } from '../../../lambdas/core/ports';
+import { resetEnvCache } from '../../../lambdas/runtime/env';
+
+const ddbMock = mockClient(DynamoDBDocumentClient);
+const T = 'unit-table';
+
+const company: CompanyRecord = {
+  company_id: 'C2',
+  name: 'Ona Bakery',
+  code: ' LT 305 123 ',
+  unique_name: 'ona-bakery-c2',
+  email: 'ona-bakery-c2@in.receipts.local',
+  created_at: '2026-12-01T10:00:00.000Z',
+  owner: { user_id: 'u1', name: 'Ona', surname: 'Petraite', email: 'ona@example.com' },
+  available_documents: 500,
+  vat_account: '',
+  integrations: {} as CompanyRecord['integrations'],
+  google_selected_import_folder_name: null,
+  dropbox_selected_import_folder_name: null,
+};
+const membership: MembershipRecord = { user_id: 'u1', company_id: 'C2', role: 'admin', joined_at: company.created_at };
+const guardKey = { pk: 'USER#u1', sk: 'COMPANYCODE#lt305123' };
+
+type TxItem = { Put?: { Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> } };
+const txItems = (): TxItem[] => ddbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems as TxItem[];
+const guardPut = () => txItems().find((t) => t.Put?.Item.sk === guardKey.sk)?.Put;
+
+function canceled(codes: string[]) {
+  return new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+}
+
+describe('ddb accounts store: the company-code guard (A8, A26, A27)', () => {
+  beforeEach(() => {
+    process.env.TABLE_NAME = T;
+    resetEnvCache();
+    resetDdbClient();
+    ddbMock.reset();
+  });
+  afterEach(() => ddbMock.reset());
+
+  it('A8: puts the creator guard of the normalised code in the company transaction, only while there is none', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    await ddbAccountsStore.createCompany(company, membership, 5);
+    expect(guardPut()).toEqual({
+      TableName: T,
+      Item: { ...guardKey, type: 'COMPANY_CODE', user_id: 'u1', code_key: 'lt305123', company_id: 'C2', created_at: company.created_at },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+    // company, membership, claim, guard, then the creator count
+    expect(txItems()).toHaveLength(5);
+  });
+
+  it('A8: replaces a stale guard only while it still names the company it named', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    await ddbAccountsStore.createCompany(company, membership, 5, 'C1');
+    expect(guardPut()).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(pk) OR company_id = :replacing',
+      ExpressionAttributeValues: { ':replacing': 'C1' },
+    });
+  });
+
+  it('A26: a refused guard rejects with CompanyCodeTaken naming the company of the guard there', async () => {
+    ddbMock.on(TransactWriteCommand).rejects(canceled(['None', 'None', 'None', 'ConditionalCheckFailed', 'None']));
+    ddbMock.on(GetCommand, { TableName: T, Key: guardKey }).resolves({ Item: { ...guardKey, company_id: 'C1' } });
+    const error = await ddbAccountsStore.createCompany(company, membership, 5).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CompanyCodeTaken);
+    expect((error as CompanyCodeTaken).holder).toBe('C1');
+  });
+
+  it('A8: the creator limit still answers CompanyLimitReached', async () => {
+    ddbMock.on(TransactWriteCommand).rejects(canceled(['None', 'None', 'None', 'None', 'ConditionalCheckFailed']));
+    await expect(ddbAccountsStore.createCompany(company, membership, 5)).rejects.toBeInstanceOf(CompanyLimitReached);
+  });
+
+  it('A9: the sign-up puts the guard of its company with the profile', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    const profile = { id: 'u1', email: 'ona@example.com', created_at: company.created_at } as ProfileRecord;
+    expect(await ddbAccountsStore.provisionUser(profile, company)).toBe(true);
+    expect(guardPut()).toMatchObject({ Item: { ...guardKey, company_id: 'C2' }, ConditionExpression: 'attribute_not_exists(pk)' });
+  });
+
+  it('A27: deleting the company deletes its creator guard, only while it names this company', async () => {
+    ddbMock.on(BatchWriteCommand).resolves({});
+    ddbMock.on(DeleteCommand).resolves({});
+    await ddbAccountsStore.deleteCompany(company, [membership]);
+    const deletes = ddbMock.commandCalls(DeleteCommand).map((c) => c.args[0].input);
+    expect(deletes).toEqual([
+      { TableName: T, Key: guardKey, ConditionExpression: 'company_id = :company', ExpressionAttributeValues: { ':company': 'C2' } },
+    ]);
+  });
+});
