@@ -6,6 +6,7 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { PROCESSING_LIMITS } from '../../shared/processing-limits';
+import { ddbContentSettings } from '../adapters/ddb/content-store';
 import { handleObjectCreated, type ProcessingDeps } from '../core/documents/processing';
 import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
@@ -29,6 +30,7 @@ export function processingDeps(): ProcessingDeps {
     ids: d.ids,
     layouts: d.layouts,
     masterData: d.masterData,
+    schemas: ddbContentSettings,
     renderer: pageRenderer,
     // Page images of office files: the office converter function on AWS, LibreOffice in-process where installed.
     office: officeConverter(d.files, 'jobs/process-document', log),

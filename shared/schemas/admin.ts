@@ -36,7 +36,15 @@ export const availableDocumentsField = () =>
         .transform(Number),
     );
 
-export const updateAvailableDocumentsSchema = z.object({ available_documents: availableDocumentsField() });
+/**
+ * The count form sends only what changed: the count when it was changed (a reset alone sends none; then `reset=1`
+ * is required), with the quota its page showed as `expected_available_documents`. A quota changed since then is
+ * answered 409 with the current one, and nothing is written.
+ */
+export const updateAvailableDocumentsSchema = z.object({
+  available_documents: availableDocumentsField().optional(),
+  expected_available_documents: z.number({ error: MSG.notANumber }).int(MSG.notANumber).min(0, MSG.notANumber).optional(),
+});
 export type UpdateAvailableDocumentsInput = z.input<typeof updateAvailableDocumentsSchema>;
 
 /** `reset=1` also resets this month's usage of the company. */

@@ -66,6 +66,8 @@ export const schemaFieldSchema = z.object({
   tab: z.enum(['details', 'advanced']),
   /** Shown on the Fields configuration screen (Visible / Required toggles). */
   configurable: z.boolean(),
+  /** Required by the spec: always required and visible; the screen shows its toggles locked with this reason. */
+  locked: z.string().optional(),
   settings: z.object({
     stakeholder: z.enum(['supplier', 'customer']).optional(),
     country: z.boolean().optional(),

@@ -135,6 +135,59 @@ describe('platform admin and settings in Chromium', () => {
     await customerPage.close();
   });
 
+  it('a company page out of date: a reset alone keeps the newer quota, a changed count is refused with the current one shown', async () => {
+    const adminApi = apiClient(stack.apiUrl, await signIn(stack, platformAdmin));
+    const quota = async () => ((await adminApi.get(`/admin/companies/${customerCompanyId}`)).body as { available_documents: number; used_documents: number });
+    const page = await signedInPage(platformAdmin);
+    await page.goto(`${stack.url}/admin/${customerCompanyId}`);
+    const shown = page.getByTestId('admin-documents-available');
+    await expect.poll(() => shown.innerText(), WAIT).toBe(String((await quota()).available_documents));
+    const countForm = page.getByTestId('admin-count-form');
+
+    // Another admin raises the quota after this page was loaded; here only the reset is asked for
+    expect((await adminApi.post(`/admin/companies/${customerCompanyId}/updateAvailableDocuments`, { available_documents: '40' })).status).toBe(200);
+    await countForm.getByText("Reset this month's usage").click();
+    const sent = page.waitForRequest((r) => r.url().includes('/updateAvailableDocuments'), WAIT);
+    await countForm.getByRole('button', { name: 'UPDATE' }).click();
+    expect((await sent).postDataJSON()).toEqual({});
+    await expect.poll(() => page.getByTestId('admin-documents-used').innerText(), WAIT).toBe('0');
+    expect(await quota()).toMatchObject({ available_documents: 40, used_documents: 0 });
+    await expect.poll(() => shown.innerText(), WAIT).toBe('40');
+
+    // Changed again meanwhile: the count typed here is refused, and the page shows the current quota
+    expect((await adminApi.post(`/admin/companies/${customerCompanyId}/updateAvailableDocuments`, { available_documents: '60' })).status).toBe(200);
+    await countForm.locator('input[name="available_documents"]').fill('5');
+    await countForm.getByRole('button', { name: 'UPDATE' }).click();
+    await expect.poll(() => page.getByText('The documents available were changed to 60 since this page was loaded. Check the number and update again.').count(), WAIT).toBe(1);
+    await expect.poll(() => shown.innerText(), WAIT).toBe('60');
+    expect((await quota()).available_documents).toBe(60);
+    await expect.poll(() => page.getByTestId('admin-count-form').locator('input[name="available_documents"]').inputValue(), WAIT).toBe('60');
+    await screenshot(page, 'admin-company-quota-changed');
+    await page.close();
+  });
+
+  it('fields configuration: the invoice number and the supplier and customer names are shown required with their toggles locked', async () => {
+    const page = await signedInPage(customer);
+    await page.goto(`${stack.url}/fields-configuration`);
+    await expect.poll(() => page.getByTestId('config-document_id').count(), WAIT).toBe(1);
+    for (const [id, label] of [
+      ['document_id', 'Invoice number'],
+      ['supplier_name', 'Supplier name'],
+      ['customer_name', 'Customer name'],
+    ] as const) {
+      for (const what of ['visible', 'required']) {
+        const toggle = page.getByRole('switch', { name: `${label} ${what}` });
+        expect(await toggle.isChecked(), `${label} ${what}`).toBe(true);
+        expect(await toggle.isDisabled(), `${label} ${what}`).toBe(true);
+      }
+      expect(await page.getByTestId(`config-${id}-locked`).innerText()).toContain(`${label} is always required`);
+    }
+    // The others are unlocked as before.
+    expect(await page.getByRole('switch', { name: 'IBAN visible' }).isDisabled()).toBe(false);
+    await screenshot(page, 'fields-configuration-locked');
+    await page.close();
+  });
+
   it('a user who is not a platform admin has no Admin entry and /admin goes to the dashboard', async () => {
     const page = await signedInPage(customer);
     const menu = page.getByTestId('side-menu');

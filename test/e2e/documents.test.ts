@@ -355,6 +355,8 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 60_000 }).toBe('unassigned');
     await expect.poll(() => row.getByTestId('row-status').innerText(), WAIT).toBe('Unassigned');
     await expect.poll(() => badge(page, 'unassigned'), WAIT).toBe(1);
+    // not read before a company is chosen: the row has no recognised total
+    expect(await row.innerText()).not.toContain('5.00');
     const reviewBefore = await badge(page, 'review');
     const inboxBefore = await badge(page, 'inbox');
     await screenshot(page, 'documents-unassigned');
@@ -380,6 +382,10 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     const opened = visited.find((u) => u.includes('/edit-receipt/'))!;
     expect(Date.now() - savedAt).toBeGreaterThanOrEqual(2500);
     const newId = decodeURIComponent(new URL(opened).pathname.split('/')[2]!);
+    await screenshot(page, 'documents-select-company-opened');
+    // the edit screen shows the document read in the chosen company: its fields arrive by the live update
+    await expect.poll(() => page.getByTestId('field-amount_total').inputValue().catch(() => ''), { timeout: 60_000 }).toBe('5.00');
+    await screenshot(page, 'documents-select-company-read');
 
     // the counts follow: nothing unassigned any more, one more To Review (all companies)
     await expect.poll(() => badge(page, 'unassigned'), WAIT).toBe(0);

@@ -169,6 +169,29 @@ describe('platform admin and company settings through the local API', () => {
     expect((await upload('five.pdf')).status).toBe(429);
   });
 
+  it('a quota changed since the page was loaded is not overwritten (409 with the current value); a reset alone keeps the quota', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'stale');
+    const count = (body: unknown, q = '') => admin.post(`/admin/companies/${companyId}/updateAvailableDocuments${q}`, body);
+    expect((await uploadDocument(api, { company_id: companyId, original_file_name: 'used.pdf' }, await textPdf(['USED UAB', 'Total 1.00']))).request.status).toBe(200);
+    await t.stack.jobs.idle();
+    expect((await admin.get(`/admin/companies/${companyId}`)).body).toMatchObject({ used_documents: 1 });
+    // Admin A loaded the page at 500; admin B raises the quota to 20 meanwhile.
+    expect((await count({ available_documents: '20', expected_available_documents: 500 })).status).toBe(200);
+    const stale = await count({ available_documents: '10', expected_available_documents: 500 }, '?reset=1');
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ statusCode: 409, error: 'Conflict', message: expect.stringContaining('20'), details: { available_documents: 20 } });
+    // Nothing was written: neither the quota nor the reset.
+    expect((await admin.get(`/admin/companies/${companyId}`)).body).toMatchObject({ available_documents: 20, used_documents: 1 });
+    // The reset alone sends no count: the newer quota stays.
+    const reset = await count({}, '?reset=1');
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ available_documents: 20, used_documents: 0 });
+    // Nothing to change: the count is required.
+    expect((await count({})).body).toMatchObject({ statusCode: 422, details: [{ path: ['available_documents'], message: 'Required field' }] });
+    // With the current value as expected, the change is made.
+    expect((await count({ available_documents: '30', expected_available_documents: 20 })).body).toMatchObject({ available_documents: 30 });
+  });
+
   it('validates the count and the VAT account with the spec messages; unknown companies are 404', async () => {
     const { companyId } = await registeredUser(t.stack, 'valid');
     const count = (body: unknown, q = '') => admin.post(`/admin/companies/${companyId}/updateAvailableDocuments${q}`, body);

@@ -253,7 +253,7 @@ describe('documents: list, counts and workflow', () => {
     live.close();
   });
 
-  it('gives an unassigned document a company: new id, status review, the target company counts and quota', async () => {
+  it('gives an unassigned document a company: new id, read there (processing, then review), the target company counts and quota', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'nocompany');
     const { request } = await uploadDocument(api, { company_id: 'NONE', original_file_name: 'loose.pdf' }, await textPdf(['LOOSE UAB', 'Total 3.00']));
     expect(request.status).toBe(200);
@@ -269,12 +269,14 @@ describe('documents: list, counts and workflow', () => {
     expect(moved.status).toBe(200);
     const body = moved.body as { receipt_id: string; company_id: string; receipt: Summary };
     expect(body.receipt_id).not.toBe(loose.receipt_id);
-    expect(body.receipt).toMatchObject({ status: 'review', company_id: companyId });
+    // Not read while unassigned: its reading starts in the chosen company.
+    expect(body.receipt).toMatchObject({ status: 'processing', company_id: companyId });
     expect((await api.get(`/receipts/${loose.receipt_id}?company_id=NONE`)).status).toBe(404);
+    await t.stack.jobs.idle();
     const c = await counts(api, companyId);
-    expect(c.receipt).toMatchObject({ review: 1, unassigned: 0 });
+    expect(c.receipt).toMatchObject({ review: 1, processing: 0, unassigned: 0 });
     const history = (await api.get(`/receipts/${body.receipt_id}/history?company_id=${companyId}`)).body as { items: { name: string }[] };
-    expect(history.items.map((h) => h.name)).toEqual(['Uploaded', 'Recognised', expect.stringMatching(/^Company selected/)]);
+    expect(history.items.map((h) => h.name)).toEqual(['Uploaded', 'Waiting for a company: not read yet', expect.stringMatching(/^Company selected/), expect.stringMatching(/^Recognised: to review/)]);
     const companies = (await api.get('/companies')).body as { items: { used_documents: number }[] };
     expect(companies.items[0]!.used_documents).toBe(1);
     // Not again, and not to a company the caller is not in.

@@ -13,7 +13,10 @@ import { deps } from '../../lambdas/runtime/deps';
 import { sweepStuckDocuments } from '../../lambdas/core/documents/stuck';
 import { sweeperDeps } from '../../lambdas/jobs/sweep-processing';
 import { STUCK_PROCESSING_AFTER_MS } from '../../shared/processing-limits';
-import { openLiveChannel, registeredUser, startTestStack, uploadDocument, type TestStack } from '../support/local-stack';
+import { countMove } from '../../lambdas/core/documents/status-machine';
+import { emptyChange, userScope } from '../../lambdas/core/documents/types';
+import { seededDocument } from '../support/document-records';
+import { openLiveChannel, registeredUser, startTestStack, subOf, uploadDocument, type TestStack } from '../support/local-stack';
 
 type Detail = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean };
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -107,16 +110,11 @@ describe('documents whose job died', () => {
   it('the sweeper fails an unassigned document of the all-companies view in processing for longer than the bound, and tells its owner', async () => {
     const { api, token } = await registeredUser(t.stack, 'stuckloose');
     const live = await openLiveChannel(t.stack.wsUrl, token, 'ALL');
-    // An upload without a company: the document lives in the uploader's own scope, in processing while the job waits.
-    const { request } = await uploadDocument(api, { company_id: 'NONE', original_file_name: 'loose.jpg', content_type: 'image/jpeg' }, await photo());
-    expect(request.status).toBe(200);
-    let rows: Detail[] = [];
-    for (let i = 0; i < 200 && rows.length === 0; i++) {
-      rows = ((await api.get('/receipts?company_id=NONE')).body as { items: Detail[] }).items;
-      if (rows.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(rows.map((r) => r.status)).toEqual(['processing']);
-    const id = rows[0]!.receipt_id;
+    // An unassigned document in processing in the uploader's own scope (its job died while its pages were rendered:
+    // an upload without a company is not recognised, so it never waits on Textract).
+    const stuck = seededDocument({ receipt_id: `STUCKLOOSE${Date.now()}`, scope: userScope(subOf(token)), created_at: new Date().toISOString(), status: 'processing', user_id: subOf(token) });
+    await deps().documents.commit({ ...emptyChange(), puts: [stuck], counts: countMove(null, stuck) });
+    const id = stuck.receipt_id;
 
     const sweep = (at: Date) => sweepStuckDocuments(sweeperDeps(deps(), quiet, { now: () => at }), STUCK_PROCESSING_AFTER_MS);
     expect(await sweep(new Date())).not.toContain(id);
@@ -134,6 +132,29 @@ describe('documents whose job died', () => {
     }
     expect(failedEvent?.payload).toMatchObject({ receipt_id: id, status: 'failed', company_id: null });
     live.close();
+    await t.stack.jobs.idle();
+  });
+
+  it('an unassigned upload is not sent to Textract; given a company it is read there, and the sweeper covers it while it waits', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'looseread');
+    const asked = textract.requests.length;
+    const { request } = await uploadDocument(api, { company_id: 'NONE', original_file_name: 'loose.jpg', content_type: 'image/jpeg' }, await photo());
+    expect(request.status).toBe(200);
+    await t.stack.jobs.idle();
+    const rows = ((await api.get('/receipts?company_id=NONE&receipt_status=unassigned')).body as { items: Detail[] }).items;
+    expect(rows.map((r) => r.status)).toEqual(['unassigned']);
+    expect(textract.requests.length).toBe(asked);
+
+    // Given a company: read there, so it waits on Textract in processing; the sweeper fails it past the bound.
+    const moved = await api.post(`/receipts/${rows[0]!.receipt_id}/company?company_id=NONE`, { company_id: companyId });
+    expect(moved.status).toBe(200);
+    const id = (moved.body as { receipt_id: string }).receipt_id;
+    for (let i = 0; i < 200 && textract.requests.length === asked; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(textract.requests.length).toBeGreaterThan(asked);
+    expect(((await api.get(`/receipts/${id}?company_id=${companyId}`)).body as Detail).status).toBe('processing');
+    const sweep = (at: Date) => sweepStuckDocuments(sweeperDeps(deps(), quiet, { now: () => at }), STUCK_PROCESSING_AFTER_MS);
+    expect(await sweep(new Date(Date.now() + STUCK_PROCESSING_AFTER_MS + 60_000))).toContain(id);
+    expect(((await api.get(`/receipts/${id}?company_id=${companyId}`)).body as Detail).status).toBe('failed');
     await t.stack.jobs.idle();
   });
 });

@@ -34,10 +34,16 @@ export function decodeCompaniesCursor(next: string): Record<string, string> {
   return { pk: c.pk, sk: c.sk, gsi2pk: index.gsi2pk, gsi2sk: c.gsi2sk };
 }
 
-/** SET on the company item, only when it exists; the whole new item comes back. */
-async function setOnCompany(companyId: string, values: Record<string, unknown>): Promise<CompanyRecord | undefined> {
+/** SET on the company item, only when it exists (and `expected` holds); the whole new item comes back. */
+async function setOnCompany(companyId: string, values: Record<string, unknown>, expected?: { field: string; value: unknown }): Promise<CompanyRecord | undefined> {
   const names: Record<string, string> = {};
   const vals: Record<string, unknown> = {};
+  let condition = 'attribute_exists(pk)';
+  if (expected) {
+    names['#expected'] = expected.field;
+    vals[':expected'] = expected.value;
+    condition += ' AND #expected = :expected';
+  }
   const sets = Object.entries(values).map(([k, v], i) => {
     names[`#f${i}`] = k;
     vals[`:v${i}`] = v;
@@ -49,7 +55,7 @@ async function setOnCompany(companyId: string, values: Record<string, unknown>):
         TableName: tableName(),
         Key: keys.company(companyId),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression: condition,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: vals,
         ReturnValues: 'ALL_NEW',
@@ -82,8 +88,8 @@ export const ddbCompanyAdminStore: CompanyAdminStore = {
     };
   },
 
-  setAvailableDocuments(companyId, available) {
-    return setOnCompany(companyId, { available_documents: available });
+  setAvailableDocuments(companyId, available, expected) {
+    return setOnCompany(companyId, { available_documents: available }, expected === undefined ? undefined : { field: 'available_documents', value: expected });
   },
 
   setVatAccount(companyId, vatAccount) {

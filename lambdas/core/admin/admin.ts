@@ -3,7 +3,8 @@
  * and the per-company quota and VAT account. The caller's global-admin right is checked by the route's
  * auth level ('global-admin') before any of these run.
  */
-import { notFound } from '../../../shared/errors';
+import { AppError, conflict, notFound } from '../../../shared/errors';
+import { MSG } from '../../../shared/schemas/messages';
 import {
   ADMIN_COMPANIES_PAGE,
   type AdminCompaniesResponse,
@@ -114,18 +115,43 @@ async function publishUsage(live: LiveEvents, view: AdminCompany): Promise<void>
   });
 }
 
+export interface QuotaUpdate {
+  /** The new monthly quota; none: the quota stays as it is (a reset alone). */
+  available?: number;
+  /** The quota the admin's page showed: when the company's quota is another one now, nothing is written (409). */
+  expected?: number;
+  /** This month's usage starts again from zero. */
+  reset: boolean;
+}
+
+/** The 409 of a quota changed since the admin's page was loaded; `details` carries the current quota. */
+export function quotaChanged(current: number) {
+  return conflict(`The documents available were changed to ${current} since this page was loaded. Check the number and update again.`, { available_documents: current });
+}
+
 /**
  * Sets the company's monthly quota; the very next upload reservation compares against it (D11).
  * With `reset`, this month's usage starts again from zero (uploads in flight keep their reservation).
+ * With `expected`, the quota is written only while it is still that one (a conditional write), else 409 with the
+ * current quota and nothing written, the reset neither: an admin whose page is out of date does not put back an old
+ * quota. A reset alone leaves the quota as it is.
  */
-export async function updateAvailableDocuments(
-  deps: AdminDeps,
-  companyId: string,
-  available: number,
-  reset: boolean,
-): Promise<AdminCompany> {
-  const record = await deps.admin.setAvailableDocuments(companyId, available);
-  if (!record) throw notFound('Company not found');
+export async function updateAvailableDocuments(deps: AdminDeps, companyId: string, update: QuotaUpdate): Promise<AdminCompany> {
+  const { available, expected, reset } = update;
+  if (available === undefined && !reset) throw new AppError('ValidationFailed', MSG.required, [{ path: ['available_documents'], message: MSG.required }]);
+  let record: CompanyRecord | undefined;
+  if (available !== undefined) {
+    record = await deps.admin.setAvailableDocuments(companyId, available, expected);
+    if (!record) {
+      const [current] = await deps.store.getCompanies([companyId]);
+      if (!current) throw notFound('Company not found');
+      throw quotaChanged(current.available_documents);
+    }
+  } else {
+    [record] = await deps.store.getCompanies([companyId]);
+    if (!record) throw notFound('Company not found');
+    if (expected !== undefined && record.available_documents !== expected) throw quotaChanged(record.available_documents);
+  }
   if (reset) await deps.admin.resetMonthUsage(companyId, monthOf(deps.clock.now()));
   const view = await adminView(deps, record);
   await publishUsage(deps.live, view);

@@ -10,8 +10,11 @@ export interface CompaniesPage {
 export interface CompanyAdminStore {
   /** A7: companies newest first; throws BadRequest for a cursor it did not issue. */
   listCompanies(limit: number, next?: string): Promise<CompaniesPage>;
-  /** Sets the monthly quota; undefined when the company does not exist. */
-  setAvailableDocuments(companyId: string, available: number): Promise<CompanyRecord | undefined>;
+  /**
+   * Sets the monthly quota, with `expected` only while the quota is still that one; undefined (nothing written) when
+   * the company does not exist or its quota is another one.
+   */
+  setAvailableDocuments(companyId: string, available: number, expected?: number): Promise<CompanyRecord | undefined>;
   /** Sets the VAT account; undefined when the company does not exist. */
   setVatAccount(companyId: string, vatAccount: string): Promise<CompanyRecord | undefined>;
   /** Sets name and code; undefined when the company does not exist. */

@@ -1,7 +1,9 @@
 /**
  * The document schema: what is captured per document and how it is shown. One default schema for every
  * company; a company changes only `constraints.required` and `hidden` of datapoints (the Fields
- * configuration screen), stored as overrides and merged here.
+ * configuration screen), stored as overrides and merged here. The fields the spec requires (rules.md 5: the
+ * invoice number and the supplier; for a sales invoice the customer in its place) are locked: always required
+ * and visible, whatever a stored override says.
  */
 import type { DatapointType, SchemaField, UpdateSchemaInput } from '../../../shared/schemas/content';
 import { LINE_ITEM_COLUMNS } from '../../../shared/schemas/content';
@@ -18,6 +20,8 @@ type Def = {
   required?: boolean;
   tab?: SchemaField['tab'];
   configurable?: boolean;
+  /** Required by the spec: shown on the Fields configuration screen with its toggles locked. */
+  alwaysRequired?: boolean;
   settings?: SchemaField['settings'];
   options?: SchemaField['options'];
   description?: string;
@@ -37,7 +41,7 @@ function stakeholderFields(kind: 'supplier' | 'customer', title: string): Def[] 
   const s = { stakeholder: kind } as const;
   return [
     { id: kind, label: title, parent: null, category: 'section', tab: 'details' },
-    { id: `${kind}_name`, label: `${title} name`, parent: kind, required: true, settings: s, description: 'Matched against your suppliers and customers by code or name' },
+    { id: `${kind}_name`, label: `${title} name`, parent: kind, required: true, alwaysRequired: true, settings: s, description: 'Matched against your suppliers and customers by code or name' },
     { id: `${kind}_code`, label: `${title} company code`, parent: kind, type: 'code', settings: s },
     { id: `${kind}_vat_id`, label: `${title} VAT ID`, parent: kind, type: 'code', settings: s },
     { id: `${kind}_street`, label: 'Street', parent: kind, tab: 'advanced', settings: s },
@@ -63,7 +67,7 @@ const LINE_ITEM_DEFS: Record<(typeof LINE_ITEM_COLUMNS)[number], { label: string
 
 const DEFS: Def[] = [
   { id: 'document', label: 'Document', parent: null, category: 'section' },
-  { id: 'document_id', label: 'Invoice number', parent: 'document', required: true, type: 'code' },
+  { id: 'document_id', label: 'Invoice number', parent: 'document', required: true, alwaysRequired: true, type: 'code' },
   { id: 'issue_date', label: 'Issue date', parent: 'document', type: 'date' },
   { id: 'due_date', label: 'Due date', parent: 'document', type: 'date', tab: 'advanced' },
   { id: 'currency', label: 'Currency', parent: 'document', type: 'code' },
@@ -90,6 +94,9 @@ const DEFS: Def[] = [
   ...LINE_ITEM_COLUMNS.map<Def>((id) => ({ id, label: LINE_ITEM_DEFS[id].label, parent: 'line_item', type: LINE_ITEM_DEFS[id].type, configurable: false })),
 ];
 
+/** Why a field's toggles are locked, and the 422 of a change that would make it optional or hidden. */
+export const alwaysRequiredMessage = (label: string) => `${label} is always required`;
+
 function toField(d: Def, parentTab: SchemaField['tab'] | undefined): SchemaField {
   const category = d.category ?? 'datapoint';
   const field: SchemaField = {
@@ -105,6 +112,7 @@ function toField(d: Def, parentTab: SchemaField['tab'] | undefined): SchemaField
     settings: d.settings ?? {},
   };
   if (category === 'datapoint') field.type = d.type ?? 'string';
+  if (category === 'datapoint' && d.alwaysRequired) field.locked = alwaysRequiredMessage(d.label);
   if (d.options) field.options = d.options;
   return field;
 }
@@ -119,25 +127,31 @@ export function defaultSchema(): SchemaField[] {
   });
 }
 
-/** The company's schema: the default with its overrides applied. */
+/** The company's schema: the default with its overrides applied (a locked field keeps its default, whatever is stored). */
 export function companySchema(overrides: SchemaOverrides = {}): SchemaField[] {
   return defaultSchema().map((f) => {
     const o = overrides[f.id];
-    if (!o || f.category !== 'datapoint') return f;
+    if (!o || f.category !== 'datapoint' || f.locked) return f;
     return { ...f, constraints: { required: o.required ?? f.constraints.required }, hidden: o.hidden ?? f.hidden };
   });
 }
 
 /**
  * Merges a PUT /schemas body into the stored overrides. Only configurable datapoints can change;
- * an override equal to the default is dropped. A field cannot be required and hidden at once.
+ * an override equal to the default is dropped. A field cannot be required and hidden at once. A locked field
+ * cannot be made optional or hidden (422 on it); overrides of locked fields stored before the lock are dropped.
  */
 export function mergeSchemaOverrides(current: SchemaOverrides, input: UpdateSchemaInput): SchemaOverrides {
   const defaults = new Map(defaultSchema().map((f) => [f.id, f]));
   const next: SchemaOverrides = structuredClone(current);
+  for (const f of defaults.values()) if (f.locked) delete next[f.id];
   for (const dp of input.datapoints) {
     const def = defaults.get(dp.id);
     if (!def || !def.configurable) throw new AppError('ValidationFailed', `Unknown field ${dp.id}`, [{ path: ['datapoints', dp.id], message: 'Unknown field' }]);
+    if (def.locked) {
+      if (dp.constraints?.required === false || dp.hidden === true) throw new AppError('ValidationFailed', def.locked, [{ path: ['datapoints', dp.id], message: def.locked }]);
+      continue;
+    }
     const entry = { ...next[dp.id] };
     if (dp.constraints) entry.required = dp.constraints.required;
     if (dp.hidden !== undefined) entry.hidden = dp.hidden;

@@ -6,7 +6,7 @@
  * actions"): the caller's name is read once and the documents in one consistent batch, and the transactions
  * that move the same counts item are committed one after the other, as DynamoDB would cancel overlapping ones.
  */
-import { AppError, notFound } from '../../../shared/errors';
+import { AppError, conflict, notFound } from '../../../shared/errors';
 import type { BulkBody, StatusAction } from '../../../shared/schemas/receipts';
 import { companySchema } from '../content/schema';
 import { parseStoredContent } from '../content/service';
@@ -15,6 +15,7 @@ import { buildDocumentsXml } from '../export/xml';
 import type { AccountsStore, LiveEvent, LiveEvents } from '../ports';
 import type { DocumentsStore } from './ports';
 import { sumMoves } from './sums';
+import { MESSAGES } from './status-machine';
 import type { DocumentChange, DocumentRecord } from './types';
 import { toSummary } from './views';
 import { canSee, convertType, deleteDocument, setFlag, type DocCaller, type DocumentDeps } from './workflow';
@@ -241,6 +242,8 @@ export async function exportXml(deps: Pick<DocumentDeps, 'documents' | 'files' |
   const visible = docs.filter((d) => canSee(d, caller));
   // Same answer for another company's document and for one that does not exist.
   if (visible.length !== ids.length) throw notFound('Document not found');
+  // A document without a company is not read yet (processing.ts `keepUnread`): nothing to give an accounting system.
+  if (visible.some((d) => !d.company_id)) throw conflict(MESSAGES.unassigned);
   const byId = new Map(visible.map((d) => [d.receipt_id, d]));
   const schema = companySchema();
   const exportDocs = await Promise.all(

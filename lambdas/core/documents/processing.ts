@@ -5,11 +5,14 @@
  */
 import { MAX_SEARCH_BUCKETS } from './search';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
+import { CONTENT_MSG } from '../../../shared/schemas/content';
 import { monthOf } from '../accounts/companies';
 import { contentFromRecognition, type PageBoxes } from '../content/build';
-import { companySchema } from '../content/schema';
+import type { ContentSettings } from '../content/ports';
+import { companySchema, schemaById } from '../content/schema';
 import { contentSummary, toStored } from '../content/service';
-import { emptyContent, type ContentDocument } from '../content/tree';
+import { emptyContent, findItem, type ContentDocument } from '../content/tree';
+import { validateContent } from '../content/validate';
 import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
 import { mapExpenseToFields } from '../recognition/map-fields';
 import { UNSUPPORTED_MESSAGE } from '../recognition/file-type';
@@ -18,7 +21,7 @@ import type { MasterDataStore } from '../master-data/ports';
 import { lookupKeys, printedText } from '../recognition/layout-keys';
 import type { SupplierLayouts } from '../recognition/ports';
 import type { AnalyzeExpenseResult, ExtractedFields, Recogniser } from '../recognition/types';
-import { documentKeyText, emptyFields, readyCheck } from './content';
+import { documentKeyText, emptyFields, readyCheck, type ReadyCheck } from './content';
 import { applyStakeholderToContent, counterpartyFacts, matchCounterparty, matchLineItemsToRegister, withStakeholderFields, type CounterpartyFacts, type CounterpartyMatch } from './counterparty';
 import {
   checkContent,
@@ -53,6 +56,8 @@ export interface ProcessingDeps {
   layouts: SupplierLayouts;
   /** The company's suppliers, customers, categories and items (matched to what is recognised). */
   masterData: MasterDataStore;
+  /** The company's Fields configuration (schema overrides): what a confirm requires decides ready too. */
+  schemas: Pick<ContentSettings, 'getSchemaOverrides'>;
   /** The recogniser (Textract or local), created on first use. */
   recogniser(): Promise<Recogniser>;
   log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
@@ -280,7 +285,8 @@ async function createDocuments(
     const id = idOf(part);
     const fileHash = part.page ? `${sha}#p${part.page}` : sha;
     const same = (await deps.documents.markers('hash', upload.scope, fileHash)).filter((other) => !allIds.includes(other));
-    if (same.length > 0 && company) duplicates += 1;
+    // A part that is failed already (a file over the largest upload, a PDF of too many pages) is not charged.
+    if (same.length > 0 && company && !part.problem) duplicates += 1;
     if (part.bytes) await deps.files.put(documentKeys.pageSource(id), part.bytes, 'application/pdf');
     // Newest first: page 1 of a split PDF is listed above page 2.
     const createdAt = new Date(now.getTime() + (part.page ? totalParts - part.page : 0)).toISOString();
@@ -305,7 +311,7 @@ async function createDocuments(
           kind: part.bytes ? 'pdf' : sourceKind(fileName),
         },
         related_documents: upload.receipt_id ? [{ receipt_id: upload.receipt_id, original_file_name: '' }] : [],
-        charged_month: company ? month : null,
+        charged_month: company && !part.problem ? month : null,
       }),
     );
   }
@@ -316,7 +322,7 @@ async function createDocuments(
     const change = creationChange(deps, chunk, actor);
     if (index === 0 && firstTime) {
       change.upload = { upload, to: 'consumed', document_ids: allIds };
-      if (company) change.usage = usageForUpload(upload, company.company_id, month, records.length, duplicates, company.available_documents);
+      if (company) change.usage = usageForUpload(upload, company.company_id, month, records.filter((r) => r.charged_month).length, duplicates, company.available_documents);
     }
     try {
       await deps.documents.commit(change);
@@ -518,9 +524,104 @@ async function officePages(deps: ProcessingDeps, doc: DocumentRecord, bytes: Uin
   }
 }
 
+/** History entry of an unassigned document whose pages are ready: it is read once a company is chosen. */
+export const UNREAD_HISTORY = 'Waiting for a company: not read yet';
+
+/**
+ * An unassigned document ends its processing unread (docs/decisions.md, "Upload"): its pages rendered for the
+ * Select-company screen, no content, no key, no recognised field, status `unassigned`. Nothing is recognised,
+ * learnt or matched before a company is chosen: recognition is what the company's quota pays for.
+ */
+async function keepUnread(deps: ProcessingDeps, doc: DocumentRecord, pages: PageRecord[], note: string | null): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  const after: DocumentRecord = {
+    ...doc,
+    status: 'unassigned',
+    pages,
+    content_key: null,
+    boxes_key: null,
+    counterparty_name: '',
+    stakeholder_id: null,
+    stakeholder_date_format: null,
+    document_number: '',
+    issue_date: null,
+    total: null,
+    currency: null,
+    key_digest: null,
+    can_be_restarted: false,
+    error_message: note,
+    version: doc.version + 1,
+    updated_at: now,
+  };
+  after.search_text = searchTextOf(after);
+  const change = emptyChange();
+  change.updates.push({ before: doc, after });
+  change.counts.push(...countMove(doc, after));
+  const oldKey = keyMarker(doc);
+  if (oldKey) change.markers.delete.push(oldKey);
+  change.history.push(historyRecord(deps.ids, doc.receipt_id, now, UNREAD_HISTORY, SYSTEM_ACTOR));
+  try {
+    await deps.documents.commit(change);
+  } catch (error) {
+    if (error instanceof CommitConflict && error.reason === 'version') {
+      deps.log.info('processing result not saved: the document changed meanwhile', { receipt_id: doc.receipt_id });
+      return;
+    }
+    throw error;
+  }
+  await publishDoc(deps.live, 'receipt-update', after);
+}
+
+/**
+ * A document given a company (selectCompany) is read there under its new id; the page images and content its
+ * unassigned document had (under that document's key prefix) are no longer used once its reading is saved. Objects
+ * under the document's own prefix go with its delete; a failed delete is logged and leaves them.
+ */
+async function dropReplacedObjects(deps: ProcessingDeps, before: DocumentRecord, after: DocumentRecord): Promise<void> {
+  // A document other documents were combined into holds their pages' only copies: nothing of it is deleted.
+  if (before.related_documents.some((r) => r.original_file_name)) return;
+  const own = documentKeys.prefix(after.receipt_id);
+  const used = new Set([...after.pages.map((p) => p.image_key), after.content_key, after.boxes_key, after.source?.key]);
+  const stale = [...before.pages.map((p) => p.image_key), before.content_key, before.boxes_key].filter(
+    (key): key is string => Boolean(key) && !key!.startsWith(own) && !used.has(key),
+  );
+  if (!stale.length) return;
+  try {
+    await deps.files.delete(stale);
+  } catch (error) {
+    deps.log.warn('replaced objects not deleted', { receipt_id: after.receipt_id, error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/** The schema fields the ready rule (`readyCheck`) checks and names itself. */
+const READY_RULE_FIELDS = new Set(['supplier_name', 'customer_name', 'document_id', 'issue_date', 'amount_total', 'amount_total_base', 'amount_tax']);
+
+/**
+ * The ready rule and what a confirm would refuse in the built content: `validateContent` with the company's Fields
+ * configuration, as a confirm and a move to ready by hand check it (`ready` promises a document a confirm would take
+ * as it stands). A field the company made Required left empty keeps the document in review, the reason naming it;
+ * the edit screen marks the same fields. A document without a company is not ready in any case.
+ */
+async function withCompanyFields(deps: ProcessingDeps, doc: DocumentRecord, content: ContentDocument, ready: ReadyCheck): Promise<ReadyCheck> {
+  if (!doc.company_id) return ready;
+  const schema = companySchema(await deps.schemas.getSchemaOverrides(doc.company_id));
+  const refused = validateContent(content, schema, doc.receipt_type);
+  if (!refused.length) return ready;
+  const fields = schemaById(schema);
+  const named = refused.flatMap((e) => {
+    const field = fields.get(findItem(content, e.id)?.schema_id ?? '');
+    // What the ready rule found wrong it has said already.
+    if (!field || (!ready.ready && READY_RULE_FIELDS.has(field.id))) return [];
+    return [e.message === CONTENT_MSG.required ? `${field.label} missing (required by the company)` : `${field.label}: ${e.message}`];
+  });
+  return { ...ready, ready: false, reasons: [...new Set([...ready.reasons, ...named])] };
+}
+
 /** Check, render, recognise, decide; ends in ready / review / unassigned, or failed with a message. */
 export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord, opts: RunOptions): Promise<void> {
   const run = doc.processing_run;
+  // Until the recogniser is called a file problem means the file could not be read at all: its charge is given back.
+  let reading = false;
   try {
     if (!doc.source) throw new DocumentProblem(UPLOAD_MSG.typeNotAllowed);
     // Only the object the document was made from (its ETag; split pages are the job's own copies), read with the cap.
@@ -556,6 +657,9 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     else if (check.kind === 'office') ({ rendered, pdf: officePdf } = await officePages(deps, doc, obj.bytes));
     for (const [i, page] of rendered.entries()) await storePage(page, i);
     if (pages.length === 0) pages.push({ page: 1, document: doc.original_file_name, image_key: null, status: 'not_processed', width: null, height: null });
+    // An unassigned document is not read until a company is chosen (selectCompany starts its reading there).
+    if (!doc.company_id) return await keepUnread(deps, doc, pages, check.kind === 'office' && rendered.length === 0 ? UNSUPPORTED_MESSAGE : null);
+    reading = true;
 
     let fields: ExtractedFields = emptyFields();
     let content: ContentDocument = emptyContent(companySchema());
@@ -600,7 +704,7 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     }
     const summary = contentSummary(content, doc.receipt_type);
     const today = deps.clock.now().toISOString().slice(0, 10);
-    const ready = readyCheck(fields, doc.receipt_type, today);
+    const ready = await withCompanyFields(deps, doc, content, readyCheck(fields, doc.receipt_type, today));
     const keyText = documentKeyText(summary);
     const keyDigest = keyText ? digest(keyText) : null;
     const mayBeReady = Boolean(doc.company_id) && ready.ready && !note;
@@ -662,9 +766,10 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       }
       throw error;
     }
+    await dropReplacedObjects(deps, before, after);
     await publishDoc(deps.live, 'receipt-update', after);
   } catch (error) {
-    if (error instanceof DocumentProblem) return failDocument(deps, doc.receipt_id, run, error.message);
+    if (error instanceof DocumentProblem) return failDocument(deps, doc.receipt_id, run, error.message, { refund: !reading });
     if (opts.final) {
       deps.log.warn('processing failed for good', { receipt_id: doc.receipt_id, error: error instanceof Error ? error.message : String(error) });
       return failDocument(deps, doc.receipt_id, run, FAILED_MESSAGE);
@@ -673,18 +778,35 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
   }
 }
 
-/** processing → failed with a readable message; the user may try again. */
-export async function failDocument(deps: Pick<ProcessingDeps, 'documents' | 'live' | 'clock' | 'ids'>, receiptId: string, run: number, message: string): Promise<void> {
+/** History entry of a failed document whose charge was given back (`failDocument` with refund). */
+export const CHARGE_RETURNED = 'Not counted in the monthly document limit: the file could not be read';
+
+/**
+ * processing → failed with a readable message; the user may try again. With `refund` (the file is not of an allowed
+ * type or could not be read at all: nothing was recognised) a document charged in the current month gives its
+ * document back in the same write (used −1, charged_month null), so its Try Again charges it again; the write is
+ * conditioned on the document's version and status, so a second delivery of the job finds it failed and gives back
+ * nothing. A charge of an earlier month stays: that month is over (and its Try Again is not charged again).
+ */
+export async function failDocument(
+  deps: Pick<ProcessingDeps, 'documents' | 'live' | 'clock' | 'ids'>,
+  receiptId: string,
+  run: number,
+  message: string,
+  opts: { refund?: boolean } = {},
+): Promise<void> {
   for (let attempt = 1; attempt <= 3; attempt++) {
     const doc = await deps.documents.get(receiptId);
     if (!doc || doc.status !== 'processing' || doc.processing_run !== run) return;
     const now = deps.clock.now().toISOString();
+    const refund = Boolean(opts.refund && doc.company_id && doc.charged_month && doc.charged_month === monthOf(deps.clock.now()));
     const after: DocumentRecord = {
       ...doc,
       status: 'failed',
       can_be_restarted: true,
       error_message: message,
       pages: doc.pages.length ? doc.pages : [{ page: 1, document: doc.original_file_name, image_key: null, status: 'not_processed', width: null, height: null }],
+      ...(refund ? { charged_month: null } : {}),
       version: doc.version + 1,
       updated_at: now,
     };
@@ -692,6 +814,10 @@ export async function failDocument(deps: Pick<ProcessingDeps, 'documents' | 'liv
     change.updates.push({ before: doc, after });
     change.counts.push(...countMove(doc, after));
     change.history.push(historyRecord(deps.ids, receiptId, now, `Processing failed: ${message}`, SYSTEM_ACTOR));
+    if (refund) {
+      change.usage = { companyId: doc.company_id!, month: doc.charged_month!, quota_taken: -1, used_documents: -1, reserved_documents: 0, duplicated_documents: 0 };
+      change.history.push(historyRecord(deps.ids, receiptId, now, CHARGE_RETURNED, SYSTEM_ACTOR));
+    }
     try {
       await deps.documents.commit(change);
     } catch (error) {

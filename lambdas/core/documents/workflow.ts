@@ -356,8 +356,10 @@ function removeDocument(change: DocumentChange, doc: DocumentRecord): void {
 }
 
 /**
- * An unassigned document gets a company: a new receipt id in the target company, status review,
- * one document of the target company's monthly quota.
+ * An unassigned document gets a company: a new receipt id in the target company, one document of the target
+ * company's monthly quota (429 if none), and its reading starts there. An unassigned document is never read (only its
+ * pages are rendered, processing.ts `keepUnread`): the new document goes to `processing` with the next run and a
+ * processing ticket, as Try Again does, and ends in ready/review with the company's register, learnt layouts and items.
  */
 export async function selectCompany(
   deps: DocumentDeps,
@@ -388,7 +390,10 @@ export async function selectCompany(
     company_id: company.company_id,
     company_name: company.name,
     company_code: company.code,
-    status: 'review',
+    status: 'processing',
+    can_be_restarted: false,
+    error_message: null,
+    processing_run: doc.processing_run + 1,
     duplicate_id: duplicateOf,
     created_at: nowIso,
     updated_at: nowIso,
@@ -423,9 +428,27 @@ export async function selectCompany(
   }
   await deps.documents.copyHistory(doc.receipt_id, newId);
   await deps.documents.deleteHistory(doc.receipt_id);
-  await publishDoc(deps.live, 'receipt', moved);
-  return { receipt_id: newId, company_id: company.company_id, receipt: toSummary(moved) };
+  let answer = moved;
+  try {
+    await deps.files.putJson(processTicketKey(newId, moved.processing_run), { receipt_id: newId, run: moved.processing_run });
+  } catch {
+    // No job will come: the document is not left in processing but failed, to be tried again. The company is chosen
+    // and the document charged, so its Try Again is not charged again. (Left in processing, the sweeper fails it.)
+    const back: DocumentRecord = { ...moved, status: 'failed', can_be_restarted: true, error_message: NOT_STARTED_MESSAGE, version: moved.version + 1, updated_at: deps.clock.now().toISOString() };
+    const undo = emptyChange();
+    undo.updates.push({ before: moved, after: back });
+    undo.counts.push(...countMove(moved, back));
+    answer = await deps.documents.commit(undo).then(
+      () => back,
+      () => moved,
+    );
+  }
+  await publishDoc(deps.live, 'receipt', answer);
+  return { receipt_id: newId, company_id: company.company_id, receipt: toSummary(answer) };
 }
+
+/** A document whose reading could not be started (its processing ticket was not written). */
+export const NOT_STARTED_MESSAGE = 'The document could not be read. Try again.';
 
 export function quotaMessage(available: number): string {
   return `${UPLOAD_MSG.quotaExceeded} (${available} documents a month). Ask a platform administrator to raise it.`;

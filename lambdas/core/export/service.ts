@@ -2,7 +2,8 @@
  * GET receipts/{id}/export: one document, or it and the others named in receipt_ids, as a file
  * {mime, base64, name}: CSV, PDF, the product's XML or an i.SAF 1.2 register.
  */
-import { notFound } from '../../../shared/errors';
+import { conflict, notFound } from '../../../shared/errors';
+import { MESSAGES } from '../documents/status-machine';
 import type { ExportFile, ExportQuery } from '../../../shared/schemas/content';
 import { currentCompanyCode, loadContent } from '../content/service';
 import type { ContentCaller, ContentPorts } from '../content/ports';
@@ -42,6 +43,8 @@ export async function exportReceipts(ports: ContentPorts, caller: ContentCaller,
   if (visible.length !== wanted.length) throw notFound('Document not found');
   // In the order asked (a batch read answers in any order).
   const loaded = [first, ...(await Promise.all(wanted.map((id) => loadContent(ports, caller, id))))];
+  // A document without a company is not read yet (documents/processing.ts `keepUnread`): no XML or i.SAF of it.
+  if ((query.type === 'xml' || query.type === 'isaf') && loaded.some((l) => !l.record.company_id)) throw conflict(MESSAGES.unassigned);
   const docs = loaded.map((l) => toExportDocument(l.record, l.doc));
   const now = ports.clock.now();
   const columns = parseExportFields(query.fields);

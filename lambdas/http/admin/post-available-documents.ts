@@ -12,6 +12,6 @@ export const handler = httpHandler({
   query: updateAvailableDocumentsQuerySchema,
   body: updateAvailableDocumentsSchema,
   async run({ path, query, body, deps }) {
-    return updateAvailableDocuments(deps, path.id, body.available_documents, query.reset === '1');
+    return updateAvailableDocuments(deps, path.id, { available: body.available_documents, expected: body.expected_available_documents, reset: query.reset === '1' });
   },
 });

@@ -36,6 +36,26 @@ describe('schema', () => {
     expect(() => mergeSchemaOverrides(o2, { datapoints: [{ id: 'issue_date', hidden: true }] })).toThrow(/required and hidden/);
     expect(() => mergeSchemaOverrides({}, { datapoints: [{ id: 'vat_line_rate', hidden: true }] })).toThrow(/Unknown field/);
   });
+
+  it('locks the fields the spec requires: never optional or hidden, on writing and on reading', () => {
+    const locked = defaultSchema().filter((f) => f.locked);
+    expect(locked.map((f) => [f.id, f.locked, f.configurable])).toEqual([
+      ['document_id', 'Invoice number is always required', true],
+      ['supplier_name', 'Supplier name is always required', true],
+      ['customer_name', 'Customer name is always required', true],
+    ]);
+    for (const change of [{ constraints: { required: false } }, { hidden: true }]) {
+      for (const id of ['document_id', 'supplier_name', 'customer_name']) {
+        expect(() => mergeSchemaOverrides({}, { datapoints: [{ id, ...change }] }), id).toThrow(/is always required/);
+      }
+    }
+    // Leaving it as it is changes nothing; an override stored before the lock is dropped on the next write.
+    expect(mergeSchemaOverrides({ document_id: { required: false, hidden: true } }, { datapoints: [{ id: 'document_id', constraints: { required: true }, hidden: false }, { id: 'iban', hidden: true }] })).toEqual({ iban: { hidden: true } });
+    const read = companySchema({ document_id: { required: false, hidden: true }, supplier_name: { hidden: true }, iban: { hidden: true } });
+    expect(read.find((f) => f.id === 'document_id')).toMatchObject({ hidden: false, constraints: { required: true } });
+    expect(read.find((f) => f.id === 'supplier_name')).toMatchObject({ hidden: false, constraints: { required: true } });
+    expect(read.find((f) => f.id === 'iban')).toMatchObject({ hidden: true });
+  });
 });
 
 describe('content tree', () => {
@@ -130,8 +150,11 @@ describe('validation', () => {
     expect(sales).toContain('customer_name');
     expect(sales).not.toContain('supplier_name');
     // Hidden fields are never required.
-    const hidden = companySchema({ document_id: { hidden: true } });
-    expect(validateContent(doc, hidden, 'receipt').map((e) => e.id)).not.toContain('document_id');
+    expect(validateContent(doc, companySchema({ bank_code: { required: true } }), 'receipt').map((e) => e.id)).toContain('bank_code');
+    const hidden = companySchema({ bank_code: { required: true, hidden: true } });
+    expect(validateContent(doc, hidden, 'receipt').map((e) => e.id)).not.toContain('bank_code');
+    // The invoice number is required whatever a stored configuration says.
+    expect(validateContent(doc, companySchema({ document_id: { hidden: true, required: false } }), 'receipt').map((e) => e.id)).toContain('document_id');
     const marked = withErrors(doc, errors);
     expect(findItem(marked, 'amount_total')!.error).toEqual({ message: CONTENT_MSG.amount });
     expect(findItem(marked, 'currency')!.error).toBeNull();

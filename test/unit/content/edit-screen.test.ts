@@ -188,4 +188,17 @@ describe('fields configuration', () => {
       { id: 'iban', hidden: true },
     ]);
   });
+
+  it('shows the fields the spec requires locked: required, visible, with the reason; toggling them changes nothing', async () => {
+    const { changedDatapoints, settingsOf, toggle } = await import('../../../web/src/features/fields-config/lib/changes');
+    const before = settingsOf(companySchema());
+    expect(before.filter((s) => s.locked).map((s) => [s.id, s.visible, s.required, s.locked])).toEqual([
+      ['document_id', true, true, 'Invoice number is always required'],
+      ['supplier_name', true, true, 'Supplier name is always required'],
+      ['customer_name', true, true, 'Customer name is always required'],
+    ]);
+    const after = toggle(toggle(toggle(before, 'document_id', 'required'), 'document_id', 'visible'), 'supplier_name', 'visible');
+    expect(after).toEqual(before);
+    expect(changedDatapoints(before, after)).toEqual([]);
+  });
 });

@@ -75,7 +75,8 @@ function fakes(n: number) {
       const items = all.slice(start, start + limit);
       return { items, next: start + limit < all.length ? items[items.length - 1]!.company_id : null };
     },
-    setAvailableDocuments: (id, available) => set(id, { available_documents: available }),
+    setAvailableDocuments: async (id, available, expected) =>
+      expected !== undefined && companies.get(id)?.available_documents !== expected ? undefined : set(id, { available_documents: available }),
     setVatAccount: (id, vat) => set(id, { vat_account: vat }),
     setNameAndCode: (id, name, code) => set(id, { name, code }),
     resetMonthUsage: async (id, month) => {
@@ -140,10 +141,10 @@ describe('platform admin core', () => {
   it('sets the quota, resets this month only when asked, and tells the company’s screens', async () => {
     const f = fakes(1);
     f.usage.set('c000', 12);
-    const kept = await updateAvailableDocuments(f.deps, 'c000', 40, false);
+    const kept = await updateAvailableDocuments(f.deps, 'c000', { available: 40, reset: false });
     expect(kept).toMatchObject({ available_documents: 40, used_documents: 12 });
     expect(f.resets).toEqual([]);
-    const reset = await updateAvailableDocuments(f.deps, 'c000', 40, true);
+    const reset = await updateAvailableDocuments(f.deps, 'c000', { available: 40, reset: true });
     expect(reset).toMatchObject({ available_documents: 40, used_documents: 0 });
     expect(f.resets).toEqual(['c000@2026-11']);
     expect(f.events.at(-1)).toEqual({
@@ -151,8 +152,29 @@ describe('platform admin core', () => {
       event: 'company',
       payload: { company_id: 'c000', available_documents: 40, used_documents: 0, used_documents_per_month: 0, vat_account: '' },
     });
-    await expect(updateAvailableDocuments(f.deps, 'nope', 1, true)).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(updateAvailableDocuments(f.deps, 'nope', { available: 1, reset: true })).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(updateAvailableDocuments(f.deps, 'nope', { reset: true })).rejects.toMatchObject({ kind: 'NotFound' });
     expect(f.resets).toEqual(['c000@2026-11']);
+  });
+
+  it('a page out of date does not put back an old quota: 409 with the current one, nothing written, the reset neither', async () => {
+    // Prepare: the page showed 500; another admin set 20 since
+    const f = fakes(1);
+    f.usage.set('c000', 12);
+    await updateAvailableDocuments(f.deps, 'c000', { available: 20, expected: 500, reset: false });
+    // Act
+    const stale = updateAvailableDocuments(f.deps, 'c000', { available: 10, expected: 500, reset: true });
+    // Assess
+    await expect(stale).rejects.toMatchObject({ kind: 'Conflict', message: expect.stringContaining('changed to 20'), details: { available_documents: 20 } });
+    expect(f.companies.get('c000')!.available_documents).toBe(20);
+    expect(f.resets).toEqual([]);
+    await expect(updateAvailableDocuments(f.deps, 'c000', { expected: 500, reset: true })).rejects.toMatchObject({ kind: 'Conflict' });
+    expect(f.resets).toEqual([]);
+    // A reset alone keeps the quota; a count sent on the current value is written.
+    expect(await updateAvailableDocuments(f.deps, 'c000', { reset: true })).toMatchObject({ available_documents: 20, used_documents: 0 });
+    expect(await updateAvailableDocuments(f.deps, 'c000', { available: 30, expected: 20, reset: false })).toMatchObject({ available_documents: 30 });
+    // Nothing to do is a missing count.
+    await expect(updateAvailableDocuments(f.deps, 'c000', { reset: false })).rejects.toMatchObject({ kind: 'ValidationFailed', details: [{ path: ['available_documents'], message: 'Required field' }] });
   });
 
   it('sets the VAT account, or 404', async () => {

@@ -205,6 +205,7 @@ async function processWith(store: CountingStore, q: { company_id?: string; recei
     ids,
     layouts: memoryLayouts(),
     masterData: store,
+    schemas: { getSchemaOverrides: async () => ({}) },
     renderer: fakeRenderer,
     office: noOfficeConverter,
     recogniser: async () => scriptedRecogniser(toAnalyzeExpenseResult(doc, extractDocument(doc))),

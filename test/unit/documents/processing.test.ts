@@ -17,6 +17,7 @@ import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
 import { INVOICE_EN, officeFile, totals } from '../../fixtures/recognition/data';
 import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, noOfficeConverter, pdfOfficeConverter, scriptedRecogniser } from './fakes';
 import { FakeMasterDataStore } from '../../support/fake-master-data-store';
+import type { SchemaOverrides } from '../../../lambdas/core/content/schema';
 
 const RESULT: AnalyzeExpenseResult = {
   DocumentMetadata: { Pages: 1 },
@@ -54,7 +55,7 @@ async function pdf(pages: number): Promise<Uint8Array> {
   return doc.save();
 }
 
-async function setup(opts: { failures?: number; available?: number; recogniser?: Recogniser; office?: OfficeConverter } = {}) {
+async function setup(opts: { failures?: number; available?: number; recogniser?: Recogniser; office?: OfficeConverter; overrides?: SchemaOverrides } = {}) {
   const clock = { now: () => new Date('2024-06-01T10:00:00Z') };
   const ids = { newId: () => ulid() };
   const company = { ...newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Test', surname: 'User', email: 'u@x' }, ids, clock), available_documents: opts.available ?? 10 };
@@ -72,6 +73,7 @@ async function setup(opts: { failures?: number; available?: number; recogniser?:
     ids,
     layouts: memoryLayouts(),
     masterData: new FakeMasterDataStore(),
+    schemas: { getSchemaOverrides: async (companyId) => (companyId === company.company_id ? (opts.overrides ?? {}) : {}) },
     renderer: fakeRenderer,
     office: opts.office ?? noOfficeConverter,
     recogniser: async () => opts.recogniser ?? rec,
@@ -99,6 +101,24 @@ describe('processing job (core, with in-memory ports)', () => {
     expect(counts.receipt).toMatchObject({ processing: 0, ready: 1 });
     expect(await s.documents.usage(s.company.company_id, s.month)).toEqual({ used_documents: 1, reserved_documents: 0, quota_taken: 1 });
     expect(s.live.events.filter((e) => e.event === 'receipt')).toHaveLength(1);
+  });
+
+  it('keeps a document out of ready while a field the company made required is empty, and names it', async () => {
+    // Prepare: the company requires the bank code and the due date, and hides the IBAN (a hidden field is never required)
+    const s = await setup({ overrides: { bank_code: { required: true }, due_date: { required: true }, iban: { hidden: true } } });
+    // Act
+    await handleObjectCreated(s.deps, { key: await s.upload('inv.pdf', await pdf(1)) }, { final: true });
+    // Assess
+    const [doc] = [...s.documents.docs.values()];
+    expect(doc!.status).toBe('review');
+    expect((await s.documents.history(doc!.receipt_id)).map((h) => h.name)).toContain('Recognised: to review (Due date missing (required by the company); Bank code missing (required by the company))');
+    expect((await s.documents.counts(companyScope(s.company.company_id))).receipt).toMatchObject({ review: 1, ready: 0 });
+  });
+
+  it('a field the company only hides or makes optional leaves the ready rule as it is', async () => {
+    const s = await setup({ overrides: { iban: { hidden: true }, currency: { required: false } } });
+    await handleObjectCreated(s.deps, { key: await s.upload('inv.pdf', await pdf(1)) }, { final: true });
+    expect([...s.documents.docs.values()].map((d) => d.status)).toEqual(['ready']);
   });
 
   it('retries after a crash in the middle and then finishes', async () => {

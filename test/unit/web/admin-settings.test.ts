@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pageTitle } from '../../../web/src/app/routes';
 import { countValidator, vatValidator } from '../../../web/src/features/admin/components/AdminCompanyPage';
 import { ownerName, usageCell } from '../../../web/src/features/admin/lib/admin-format';
+import { countRequest } from '../../../web/src/features/admin/lib/count-request';
 import { companyValidator } from '../../../web/src/features/settings/components/SettingsPage';
 
 describe('admin and settings screens: pure parts', () => {
@@ -16,6 +17,15 @@ describe('admin and settings screens: pure parts', () => {
     expect(countValidator({ available_documents: '25o', reset: false }).errors).toEqual({ available_documents: 'Not a number' });
     expect(countValidator({ available_documents: '123456', reset: false }).errors).toEqual({ available_documents: 'At most 5 characters' });
     expect(countValidator({ available_documents: '', reset: false }).errors).toEqual({ available_documents: 'Required field' });
+  });
+
+  it('the count form sends only what changed: a reset alone sends no count; a count goes with the quota the page showed', () => {
+    expect(countRequest(500, { available_documents: '500', reset: true })).toEqual({ body: {}, reset: true });
+    expect(countRequest(500, { available_documents: ' 0500 ', reset: true })).toEqual({ body: {}, reset: true });
+    expect(countRequest(500, { available_documents: '40', reset: true })).toEqual({ body: { available_documents: '40', expected_available_documents: 500 }, reset: true });
+    expect(countRequest(500, { available_documents: '40', reset: false })).toEqual({ body: { available_documents: '40', expected_available_documents: 500 }, reset: false });
+    // Nothing changed and no reset: the count is sent as it is (a 409 tells a page out of date).
+    expect(countRequest(500, { available_documents: '500', reset: false })).toEqual({ body: { available_documents: '500', expected_available_documents: 500 }, reset: false });
   });
 
   it('VAT account at most 10 characters; company name and code required, at most 80', () => {

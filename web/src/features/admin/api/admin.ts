@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import type { AdminCompaniesResponse, AdminCompany, AdminStatistics } from '../../../../../shared/schemas/admin';
 import { useApi } from '../../../app/api-context';
 import { useAuth } from '../../../app/auth';
+import type { CountRequest } from '../lib/count-request';
 
 /** Query keys of the platform admin area (not company-scoped: no company_id is sent). */
 export const adminKeys = {
@@ -60,15 +61,24 @@ function useCompanyUpdate<I>(companyId: string, send: (input: I) => Promise<Admi
   });
 }
 
+/**
+ * The count form's request: the count only when it is sent (see `countRequest`), with the quota the page showed as
+ * `expected_available_documents` (409 with the current one when it changed meanwhile); `reset=1` for a reset.
+ */
 export function useUpdateAvailableDocuments(companyId: string) {
   const api = useApi();
-  return useCompanyUpdate(companyId, (input: { available_documents: string; reset: boolean }) =>
-    api.post<AdminCompany>(
-      `/admin/companies/${encodeURIComponent(companyId)}/updateAvailableDocuments`,
-      { available_documents: input.available_documents },
-      { ...GLOBAL, query: { reset: input.reset ? '1' : undefined } },
-    ),
+  const queryClient = useQueryClient();
+  const update = useCompanyUpdate(companyId, (input: CountRequest) =>
+    api.post<AdminCompany>(`/admin/companies/${encodeURIComponent(companyId)}/updateAvailableDocuments`, input.body, {
+      ...GLOBAL,
+      query: { reset: input.reset ? '1' : undefined },
+    }),
   );
+  return {
+    ...update,
+    /** The company as it is now (after a 409: the page shows the current quota). */
+    reload: () => queryClient.invalidateQueries({ queryKey: adminKeys.company(companyId) }),
+  };
 }
 
 export function useUpdateVatAccount(companyId: string) {

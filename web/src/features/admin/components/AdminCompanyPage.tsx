@@ -13,6 +13,7 @@ import { useForm } from '../../../lib/use-form';
 import { issuesToFieldErrors, type Validator } from '../../../lib/validation';
 import { useAdminCompany, useUpdateAvailableDocuments, useUpdateVatAccount } from '../api/admin';
 import { ownerName } from '../lib/admin-format';
+import { countRequest } from '../lib/count-request';
 
 export const SAVED = 'Saved';
 
@@ -36,12 +37,14 @@ function CountForm({ company }: { company: AdminCompany }) {
   const form = useForm<CountValues, CountValues>({ available_documents: String(company.available_documents), reset: false }, countValidator);
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const saved = await update.mutateAsync(values);
+      const saved = await update.mutateAsync(countRequest(company.available_documents, values));
       form.reset({ available_documents: String(saved.available_documents), reset: false });
       info.show(SAVED, 'success');
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.fieldErrors).length > 0) form.setServerErrors(err.fieldErrors);
       else info.show(messageOf(err), 'error');
+      // Another admin changed the quota since this page was loaded: the page shows the current one (nothing was saved).
+      if (err instanceof ApiError && err.status === 409) void update.reload();
     }
   });
   return (

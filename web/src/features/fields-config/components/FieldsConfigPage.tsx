@@ -69,16 +69,42 @@ export function FieldsConfigPage() {
                   .filter((s) => s.section === section)
                   .map((s) => (
                     <tr key={s.id} data-testid={`config-${s.id}`}>
-                      <td>{s.label}</td>
+                      <td>
+                        {s.label}
+                        {s.locked && (
+                          <span className="muted fields-config-locked" id={`config-${s.id}-locked`} data-testid={`config-${s.id}-locked`}>
+                            {' '}
+                            ({s.locked})
+                          </span>
+                        )}
+                      </td>
                       <td>
                         <label className="switch">
-                          <input type="checkbox" role="switch" aria-label={`${s.label} visible`} checked={s.visible} onChange={() => setSettings((cur) => toggle(cur, s.id, 'visible'))} />
+                          <input
+                            type="checkbox"
+                            role="switch"
+                            aria-label={`${s.label} visible`}
+                            checked={s.visible}
+                            disabled={Boolean(s.locked)}
+                            title={s.locked}
+                            aria-describedby={s.locked ? `config-${s.id}-locked` : undefined}
+                            onChange={() => setSettings((cur) => toggle(cur, s.id, 'visible'))}
+                          />
                           <span className="switch-track" aria-hidden="true" />
                         </label>
                       </td>
                       <td>
                         <label className="switch">
-                          <input type="checkbox" role="switch" aria-label={`${s.label} required`} checked={s.required} onChange={() => setSettings((cur) => toggle(cur, s.id, 'required'))} />
+                          <input
+                            type="checkbox"
+                            role="switch"
+                            aria-label={`${s.label} required`}
+                            checked={s.required}
+                            disabled={Boolean(s.locked)}
+                            title={s.locked}
+                            aria-describedby={s.locked ? `config-${s.id}-locked` : undefined}
+                            onChange={() => setSettings((cur) => toggle(cur, s.id, 'required'))}
+                          />
                           <span className="switch-track" aria-hidden="true" />
                         </label>
                       </td>

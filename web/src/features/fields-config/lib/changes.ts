@@ -1,7 +1,8 @@
 /**
  * The Fields configuration screen's state: each capturable datapoint with Visible and Required. SAVE sends only
  * the changed datapoints (id, constraints.required, hidden). A required field is always visible: turning
- * Required on turns Visible on, turning Visible off turns Required off.
+ * Required on turns Visible on, turning Visible off turns Required off. A field the spec requires (`locked`, with
+ * the reason) is shown required and visible with its toggles locked: it never changes.
  */
 import type { SchemaField, UpdateSchemaInput } from '../../../../../shared/schemas/content';
 
@@ -11,18 +12,27 @@ export interface FieldSetting {
   section: string;
   visible: boolean;
   required: boolean;
+  /** Why its toggles are locked (the server's reason), when they are. */
+  locked?: string;
 }
 
 export function settingsOf(schema: SchemaField[]): FieldSetting[] {
   const labels = new Map(schema.map((f) => [f.id, f.label]));
   return schema
     .filter((f) => f.category === 'datapoint' && f.configurable)
-    .map((f) => ({ id: f.id, label: f.label, section: labels.get(f.parent_schema_id ?? '') ?? '', visible: !f.hidden, required: f.constraints.required }));
+    .map((f) => ({
+      id: f.id,
+      label: f.label,
+      section: labels.get(f.parent_schema_id ?? '') ?? '',
+      visible: !f.hidden,
+      required: f.constraints.required,
+      ...(f.locked ? { locked: f.locked } : {}),
+    }));
 }
 
 export function toggle(settings: FieldSetting[], id: string, what: 'visible' | 'required'): FieldSetting[] {
   return settings.map((s) => {
-    if (s.id !== id) return s;
+    if (s.id !== id || s.locked) return s;
     if (what === 'visible') return { ...s, visible: !s.visible, required: s.visible ? false : s.required };
     return { ...s, required: !s.required, visible: !s.required ? true : s.visible };
   });
@@ -32,7 +42,7 @@ export function changedDatapoints(before: FieldSetting[], after: FieldSetting[])
   const old = new Map(before.map((s) => [s.id, s]));
   return after.flatMap((s) => {
     const o = old.get(s.id);
-    if (!o || (o.visible === s.visible && o.required === s.required)) return [];
+    if (!o || s.locked || (o.visible === s.visible && o.required === s.required)) return [];
     const change: UpdateSchemaInput['datapoints'][number] = { id: s.id };
     if (o.required !== s.required) change.constraints = { required: s.required };
     if (o.visible !== s.visible) change.hidden = !s.visible;

@@ -18,7 +18,8 @@ import { backPath, companyChoiceError, editReceiptPath, newReceiptId } from '../
 
 /**
  * /select-company/{id}?company_id=: the pages of an unassigned document and a Company dropdown. Save gives
- * the document to the chosen company (it becomes a new document in To Review) and opens it after 2.5 s.
+ * the document to the chosen company (a new document there, charged to its monthly limit and read only now: In
+ * Processing, then To Review or Ready) and opens it after 2.5 s; the edit screen follows the reading live.
  */
 export function SelectCompanyPage() {
   const { id = '' } = useParams();
@@ -137,7 +138,7 @@ export function SelectCompanyPage() {
             <h2 id={`${selectId}-title`} className="card-title">
               Assign a company
             </h2>
-            <p className="muted">This document was uploaded without a company. Choose the company it belongs to.</p>
+            <p className="muted">This document was uploaded without a company. Choose the company it belongs to: it is read then, and counts in that company&apos;s monthly document limit.</p>
             <div className={`field ${showError || serverError ? 'has-error' : ''}`}>
               <label htmlFor={selectId} className="field-label">
                 Company *
