@@ -18,7 +18,8 @@ export interface AccountsStore {
   getMembership(userId: string, companyId: string): Promise<MembershipRecord | undefined>;
   listMembershipsOfUser(userId: string): Promise<MembershipRecord[]>;
   listMembersOfCompany(companyId: string): Promise<MembershipRecord[]>;
-  getCompanies(companyIds: string[]): Promise<CompanyRecord[]>;
+  /** A6's company items; `consistent`: read with ConsistentRead (PUT /company, before its write conditioned on the code). */
+  getCompanies(companyIds: string[], options?: { consistent?: boolean }): Promise<CompanyRecord[]>;
   getCompanyStats(companyIds: string[], month: string): Promise<Map<string, { counts: CountsByType; usage: UsageRecord }>>;
   /** Writes profile, company, admin membership and email-in claim in one transaction; false if the profile exists. */
   provisionUser(profile: ProfileRecord, company: CompanyRecord): Promise<boolean>;

@@ -109,7 +109,7 @@ describe('Dropbox import in Chromium', () => {
 
     await page.getByRole('link', { name: 'Integration' }).click();
     await page.getByTestId('integration-page').waitFor();
-    expect(await page.getByTestId('toggle-dropbox_import').isChecked()).toBe(false);
+    await expect.poll(() => page.getByTestId('toggle-dropbox_import').isChecked()).toBe(false);
     await expect.poll(() => page.getByTestId('drive-paused-dropbox').textContent()).toBe(
       'Folder /Receipts inbox is paused: switch the import on to continue, files added meanwhile included.',
     );

@@ -3,7 +3,7 @@
  * they created (the sign-up's one too), codes compared trimmed, without case and inner spaces; the guard goes
  * with the company, whoever deletes it; other users may have the same code; the backfill guards older companies.
  */
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { backfillCompanyCodeGuards } from '../../lambdas/adapters/ddb/search-backfill';
@@ -98,6 +98,81 @@ describe('company code guard through the local API', () => {
     expect((await api.put(`/company?company_id=${companyId}`, { name: user.company, code: '444555' })).status).toBe(200);
     expect((await api.post('/company', { company_name: 'Again', code: user.company_code })).status).toBe(201);
     expect((await api.post('/company', { company_name: 'Again', code: user.company_code })).status).toBe(409);
+  });
+
+  it('moves the guard with a code changed in the settings: ADD COMPANY of the new code is refused', async () => {
+    const { api, companyId, token, user } = await registeredUser(t.stack, 'dupmove');
+    const userId = subOf(token);
+    expect((await api.put(`/company?company_id=${companyId}`, { name: user.company, code: '777 444' })).status).toBe(200);
+    expect(await guardOf(userId, '777444')).toMatchObject({ company_id: companyId, user_id: userId, code_key: '777444' });
+    expect(await guardOf(userId, user.company_code)).toBeUndefined();
+    const again = await api.post('/company', { company_name: 'Third', code: '777444' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ message: TAKEN, details: [{ path: ['company_name'], message: TAKEN }] });
+    expect((await companiesOf(api)).map((c) => c.code)).toEqual(['777 444']);
+  });
+
+  it('refuses a settings code change to the code of another company of the creator, with 409 on the code field', async () => {
+    const { api, companyId, user } = await registeredUser(t.stack, 'dupsettings');
+    expect((await api.post('/company', { company_name: 'Branch', code: 'LT 100 200' })).status).toBe(201);
+    for (const code of ['LT 100 200', 'lt100200']) {
+      const res = await api.put(`/company?company_id=${companyId}`, { name: 'Renamed', code });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ statusCode: 409, error: 'Conflict', message: TAKEN, details: [{ path: ['code'], message: TAKEN }] });
+    }
+    // nothing was written: the name and code stay
+    expect((await companiesOf(api)).find((c) => c.company_id === companyId)).toMatchObject({ name: user.company, code: user.company_code });
+  });
+
+  it('keeps the guard when the code changes only in case or spaces', async () => {
+    const { api, companyId, token } = await registeredUser(t.stack, 'dupspaces');
+    const userId = subOf(token);
+    expect((await api.put(`/company?company_id=${companyId}`, { name: 'Spaced', code: 'ab 12' })).status).toBe(200);
+    const guard = await guardOf(userId, 'ab12');
+    expect(guard).toMatchObject({ company_id: companyId });
+    expect((await api.put(`/company?company_id=${companyId}`, { name: 'Spaced', code: 'AB12' })).status).toBe(200);
+    expect(await guardOf(userId, 'ab12')).toEqual(guard);
+    expect((await api.post('/company', { company_name: 'Other', code: 'a b 1 2' })).status).toBe(409);
+  });
+
+  it('replaces a stale guard of the new code on a settings change', async () => {
+    const { api, companyId, token } = await registeredUser(t.stack, 'dupstale');
+    const userId = subOf(token);
+    // a guard left behind by a company that is gone
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...guardKey(userId, '321321'), type: 'COMPANY_CODE', user_id: userId, code_key: '321321', company_id: 'gone-company', created_at: '2026-01-01T00:00:00.000Z' },
+      }),
+    );
+    expect((await api.put(`/company?company_id=${companyId}`, { name: 'Healed', code: '321321' })).status).toBe(200);
+    expect(await guardOf(userId, '321321')).toMatchObject({ company_id: companyId });
+    expect((await api.post('/company', { company_name: 'Other', code: '321321' })).status).toBe(409);
+  });
+
+  it('guards the new code of an older company that had no guard for its old one', async () => {
+    const { api, companyId, token, user } = await registeredUser(t.stack, 'dupunguarded');
+    const userId = subOf(token);
+    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: guardKey(userId, user.company_code) }));
+    expect((await api.put(`/company?company_id=${companyId}`, { name: user.company, code: '909090' })).status).toBe(200);
+    expect(await guardOf(userId, '909090')).toMatchObject({ company_id: companyId });
+    expect((await api.post('/company', { company_name: 'Other', code: '909090' })).status).toBe(409);
+  });
+
+  it('holds the creator to the code when another admin changes it', async () => {
+    const creator = await registeredUser(t.stack, 'dupsetcreator');
+    const colleague = await registeredUser(t.stack, 'dupsetcolleague');
+    const shared = (await creator.api.post('/company', { company_name: 'Shared', code: '515151' })).body as { company_id: string };
+    await addMembership(subOf(colleague.token), shared.company_id, 'admin');
+    // the colleague's own code is free for the creator's company
+    const toColleagueCode = await colleague.api.put(`/company?company_id=${shared.company_id}`, { name: 'Shared', code: colleague.user.company_code });
+    expect(toColleagueCode.status).toBe(200);
+    expect(await guardOf(subOf(creator.token), colleague.user.company_code)).toMatchObject({ company_id: shared.company_id });
+    expect(await guardOf(subOf(colleague.token), colleague.user.company_code)).toMatchObject({ company_id: colleague.companyId });
+    // the code of the creator's sign-up company is not
+    const toCreatorCode = await colleague.api.put(`/company?company_id=${shared.company_id}`, { name: 'Shared', code: creator.user.company_code });
+    expect(toCreatorCode.status).toBe(409);
+    expect(toCreatorCode.body).toMatchObject({ details: [{ path: ['code'], message: TAKEN }] });
   });
 
   it('backfills guards for older companies whose creator has that code once, and leaves older duplicates as they are', async () => {

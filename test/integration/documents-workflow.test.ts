@@ -427,6 +427,30 @@ describe('documents: list, counts and workflow', () => {
     expect(((await api.get(`/receipts/${first}?${q}`)).body as Summary).page_count).toBe(2);
   });
 
+  it('does not combine unassigned documents: choosing a company reads the document from its own file and would drop the other pages', async () => {
+    const { api } = await registeredUser(t.stack, 'combineloose');
+    for (const name of ['loose-1.pdf', 'loose-2.pdf']) {
+      expect((await uploadDocument(api, { company_id: 'NONE', original_file_name: name }, await textPdf([`${name} UAB`, 'Total 4.00']))).request.status).toBe(200);
+    }
+    await t.stack.jobs.idle();
+    const before = ((await api.get('/receipts?company_id=NONE&receipt_status=unassigned')).body as Page).items;
+    expect(before.map((d) => d.status)).toEqual(['unassigned', 'unassigned']);
+    const [a, b] = before as [Summary, Summary];
+    for (const [target, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const refused = await api.post(`/receipts/${target.receipt_id}/combine?company_id=NONE`, { receipt_id: other.receipt_id, version: target.version });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ message: 'Choose a company for these documents before combining them' });
+    }
+    // Both unchanged: own page, own version, still waiting for a company.
+    for (const doc of [a, b]) {
+      const now = (await api.get(`/receipts/${doc.receipt_id}?company_id=NONE`)).body as Summary & { related_documents: unknown[] };
+      expect(now).toMatchObject({ status: 'unassigned', page_count: 1, version: doc.version, related_documents: [] });
+    }
+  });
+
   it('marks ready by hand only what a confirm would take; an edit that breaks a ready document sends it back to review', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'readyrule');
     const q = `company_id=${companyId}`;

@@ -14,7 +14,8 @@ import { deps } from '../../lambdas/runtime/deps';
 import { s3Files } from '../../lambdas/adapters/s3/files';
 import { NOT_STARTED_MESSAGE } from '../../lambdas/core/documents/workflow';
 import { seededDocument } from '../support/document-records';
-import { registeredUser, setAvailableDocuments, startTestStack, uploadDocument, type TestStack } from '../support/local-stack';
+import { registerUser } from '../../scripts/local/seed';
+import { apiClient, newUser, registeredUser, setAvailableDocuments, signIn, startTestStack, uploadDocument, type TestStack } from '../support/local-stack';
 import { invoicePdf, SAMPLE_INVOICE } from './content-fixtures';
 
 type Summary = {
@@ -53,9 +54,14 @@ async function waitForStatus(t: TestStack, api: Api, receiptId: string, companyI
 }
 
 describe('the quota pays for reading: unassigned uploads and unreadable files', { timeout: 150_000 }, () => {
+  const PLATFORM_ADMIN_EMAIL = 'platform-admin-quota@example.com';
   let t: TestStack;
+  let admin: Api;
   beforeAll(async () => {
-    t = await startTestStack();
+    t = await startTestStack({ globalAdminEmails: [PLATFORM_ADMIN_EMAIL] });
+    const user = { ...newUser('platform'), email: PLATFORM_ADMIN_EMAIL };
+    await registerUser(t.stack, user);
+    admin = apiClient(t.stack.apiUrl, await signIn(t.stack, user));
   });
   afterAll(async () => {
     await t?.stop();
@@ -155,6 +161,49 @@ describe('the quota pays for reading: unassigned uploads and unreadable files', 
     expect(await usedDocuments(api, companyId)).toBe(0);
     const history = (await api.get(`/receipts/${failed.receipt_id}/history?company_id=${companyId}`)).body as { items: { name: string }[] };
     expect(history.items.filter((h) => h.name.startsWith('Processing failed')).length).toBe(2);
+  });
+
+  it('a charge wiped by the admin reset of the month is not given back again: usage stays at 0, the document fails with its message', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'resetrefund');
+    const q = `company_id=${companyId}`;
+    await uploadDocument(api, { company_id: companyId, original_file_name: 'broken.pdf' }, new TextEncoder().encode('this is not a pdf at all, only text '.repeat(10)));
+    await t.stack.jobs.idle(60_000);
+    const failed = ((await api.get(`/receipts?${q}`)).body as { items: Summary[] }).items[0]!;
+    expect(failed).toMatchObject({ status: 'failed', error: { message: 'This file type is not allowed' } });
+    expect(await usedDocuments(api, companyId)).toBe(0);
+    const source = (await deps().documents.get(failed.receipt_id))!.source!.key;
+
+    // Try Again charges it; the platform admin resets the month after that charge, before the job reads the file.
+    const get = s3Files.get;
+    let resets = 0;
+    s3Files.get = async (key, opts) => {
+      if (key === source && resets === 0) {
+        resets += 1;
+        expect(await usedDocuments(api, companyId)).toBe(1);
+        expect((await admin.post(`/admin/companies/${companyId}/updateAvailableDocuments?reset=1`, {})).status).toBe(200);
+      }
+      return get.call(s3Files, key, opts);
+    };
+    try {
+      expect((await api.post(`/receipts/${failed.receipt_id}/restart?${q}`, {})).status).toBe(200);
+      const again = await waitForStatus(t, api, failed.receipt_id, companyId, (s) => s !== 'processing');
+      expect(again).toMatchObject({ status: 'failed', can_be_restarted: true, error: { message: 'This file type is not allowed' } });
+    } finally {
+      s3Files.get = get;
+    }
+    expect(resets).toBe(1);
+    expect(await usedDocuments(api, companyId)).toBe(0);
+    expect(await deps().documents.usage(companyId, monthOf(new Date()))).toMatchObject({ used_documents: 0, quota_taken: 0 });
+    const history = async () => ((await api.get(`/receipts/${failed.receipt_id}/history?${q}`)).body as { items: { name: string }[] }).items.map((h) => h.name);
+    // Given back once (the upload), not for the charge the reset already wiped.
+    expect((await history()).filter((h) => h === CHARGE_RETURNED)).toHaveLength(1);
+    expect((await history()).filter((h) => h.startsWith('Processing failed'))).toHaveLength(2);
+
+    // Not counted any more, so its next Try Again is charged, and given back when it fails the same way.
+    expect((await api.post(`/receipts/${failed.receipt_id}/restart?${q}`, {})).status).toBe(200);
+    expect(await waitForStatus(t, api, failed.receipt_id, companyId, (s) => s !== 'processing')).toMatchObject({ status: 'failed' });
+    expect(await usedDocuments(api, companyId)).toBe(0);
+    expect((await history()).filter((h) => h === CHARGE_RETURNED)).toHaveLength(2);
   });
 
   it('a damaged PDF gives its charge back; a readable document stays charged', async () => {

@@ -10,7 +10,7 @@ import { batchDelete, batchGet, batchWrite, queryAll, stripKeys, tableName, writ
 import { releasedClaimItem } from './team-store';
 
 /** True when a cancelled transaction failed on the condition of its item at `index`. */
-function cancelledAt(error: unknown, index: number): boolean {
+export function cancelledAt(error: unknown, index: number): boolean {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
   return reasons?.[index]?.Code === 'ConditionalCheckFailed';
@@ -40,7 +40,7 @@ export function companyCodeGuardKey(company: Pick<CompanyRecord, 'owner' | 'code
 }
 
 /** The creator's company-code guard item of a company: one company per code and creator (A8). */
-export function companyCodeGuardItem(company: CompanyRecord) {
+export function companyCodeGuardItem(company: Pick<CompanyRecord, 'company_id' | 'owner' | 'code' | 'created_at'>) {
   return {
     ...companyCodeGuardKey(company),
     type: 'COMPANY_CODE',
@@ -81,8 +81,8 @@ function companyWrites(company: CompanyRecord, membership: MembershipRecord, rep
   ];
 }
 
-/** The company a creator's company-code guard names (A26), read after the guard refused a create. */
-async function guardHolder(company: CompanyRecord): Promise<string | undefined> {
+/** The company a creator's company-code guard names (A26), read after the guard refused a create or a code change. */
+export async function guardHolder(company: Pick<CompanyRecord, 'owner' | 'code'>): Promise<string | undefined> {
   const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: companyCodeGuardKey(company), ConsistentRead: true }));
   return typeof res.Item?.company_id === 'string' ? res.Item.company_id : undefined;
 }
@@ -144,8 +144,8 @@ export const ddbAccountsStore: AccountsStore = {
     return items.map((i) => stripKeys<MembershipRecord>(i));
   },
 
-  async getCompanies(companyIds) {
-    const items = await batchGet(companyIds.map((id) => keys.company(id)));
+  async getCompanies(companyIds, options) {
+    const items = await batchGet(companyIds.map((id) => keys.company(id)), options);
     return items.map((i) => stripKeys<CompanyRecord>(i));
   },
 

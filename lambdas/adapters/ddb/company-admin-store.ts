@@ -1,7 +1,10 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../../../shared/errors';
+import { companyCodeKey } from '../../core/accounts/companies';
 import type { CompanyRecord } from '../../core/accounts/types';
 import type { CompanyAdminStore } from '../../core/admin/ports';
+import { CompanyCodeTaken } from '../../core/ports';
+import { cancelledAt, companyCodeGuardItem, companyCodeGuardKey, guardHolder } from './accounts-store';
 import { ddb } from './client';
 import { keys } from './keys';
 import { isConditionFailure, stripKeys, tableName } from './table-ops';
@@ -96,8 +99,53 @@ export const ddbCompanyAdminStore: CompanyAdminStore = {
     return setOnCompany(companyId, { vat_account: vatAccount });
   },
 
-  setNameAndCode(companyId, name, code) {
-    return setOnCompany(companyId, { name, code });
+  async setNameAndCode(current, name, code, replacing) {
+    // Only while the code is still the one read: the guards moved below are those of that code.
+    const expected = { field: 'code', value: current.code };
+    if (companyCodeKey(code) === companyCodeKey(current.code)) return setOnCompany(current.company_id, { name, code }, expected);
+    const self = current.company_id;
+    const meta = {
+      Update: {
+        TableName: tableName(),
+        Key: keys.company(self),
+        UpdateExpression: 'SET #name = :name, #code = :code',
+        ConditionExpression: 'attribute_exists(pk) AND #code = :current',
+        ExpressionAttributeNames: { '#name': 'name', '#code': 'code' },
+        ExpressionAttributeValues: { ':name': name, ':code': code, ':current': current.code },
+      },
+    };
+    // A29: the new code's guard, while there is none, it names this company or (`replacing`) the stale one there.
+    const guard = {
+      Put: {
+        TableName: tableName(),
+        Item: companyCodeGuardItem({ ...current, code }),
+        ConditionExpression: `attribute_not_exists(pk) OR company_id = :self${replacing ? ' OR company_id = :replacing' : ''}`,
+        ExpressionAttributeValues: { ':self': self, ...(replacing ? { ':replacing': replacing } : {}) },
+      },
+    };
+    // The old code's guard, only while it names this company (an older duplicate's guard, or none, stays as it is).
+    const release = {
+      Delete: {
+        TableName: tableName(),
+        Key: companyCodeGuardKey(current),
+        ConditionExpression: 'company_id = :self',
+        ExpressionAttributeValues: { ':self': self },
+      },
+    };
+    for (const withRelease of [true, false]) {
+      try {
+        await ddb().send(new TransactWriteCommand({ TransactItems: withRelease ? [meta, guard, release] : [meta, guard] }));
+      } catch (error) {
+        if (cancelledAt(error, 0)) return undefined;
+        if (cancelledAt(error, 1)) throw new CompanyCodeTaken(await guardHolder({ owner: current.owner, code }));
+        // The old code has no guard of this company: the change goes without releasing one.
+        if (withRelease && cancelledAt(error, 2)) continue;
+        throw error;
+      }
+      break;
+    }
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(self), ConsistentRead: true }));
+    return res.Item ? stripKeys<CompanyRecord>(res.Item) : undefined;
   },
 
   async resetMonthUsage(companyId, month) {

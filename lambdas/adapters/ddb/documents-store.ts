@@ -201,7 +201,10 @@ function tallyOf(item: Record<string, unknown> | undefined): ScopeTally {
   return { counts: countsFromItem(item), total_cents: typeof sum === 'number' && Number.isFinite(sum) ? sum : 0 };
 }
 
-/** ADD on the month's usage item; with a limit, conditional on quota_taken ≤ limit (missing counts as 0). */
+/**
+ * ADD on the month's usage item; with a limit, conditional on quota_taken ≤ limit (missing counts as 0); with
+ * notBelowZero, on each lowered counter holding at least what is taken off.
+ */
 function usageUpdate(u: UsageDelta): TransactItem | undefined {
   const fields: [string, number][] = (
     [
@@ -220,10 +223,19 @@ function usageUpdate(u: UsageDelta): TransactItem | undefined {
     UpdateExpression: `ADD ${fields.map(([name]) => `${name} :${name}`).join(', ')}`,
     ExpressionAttributeValues: values,
   };
+  const conditions: string[] = [];
   if (u.limit !== undefined) {
-    update.ConditionExpression = 'attribute_not_exists(quota_taken) OR quota_taken <= :limit';
+    conditions.push('(attribute_not_exists(quota_taken) OR quota_taken <= :limit)');
     values[':limit'] = u.limit;
   }
+  if (u.notBelowZero) {
+    // A missing counter fails the comparison, as 0 would.
+    for (const [name, v] of fields.filter(([, d]) => d < 0)) {
+      conditions.push(`${name} >= :${name}_off`);
+      values[`:${name}_off`] = -v;
+    }
+  }
+  if (conditions.length) update.ConditionExpression = conditions.join(' AND ');
   return { Update: update };
 }
 

@@ -105,15 +105,44 @@ export function companyCodeKey(code: string): string {
   return code.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
 }
 
-/** Tries of one POST /company when the guard found names a company that no longer holds the code (stale). */
+/** Tries of one write of a company code when the guard found names a company that no longer holds the code (stale). */
 const GUARD_TRIES = 3;
 
 /**
+ * Writes a company code under the creator's company-code guard, the one way for POST /company (A8) and PUT /company
+ * (A29): `write` puts the guard only while there is none (or it names the company itself), or, with `replacing`,
+ * while it names that company. A refused guard (CompanyCodeTaken) naming a company of `creator` that still has this
+ * code answers `taken()`; one whose company is gone, has another creator or another code now (stale: a delete that
+ * stopped half way, an older settings change) is replaced, conditioned on still naming that company, so two writes
+ * at once still cannot both pass.
+ */
+export async function withCompanyCodeGuard<T>(
+  store: Pick<AccountsStore, 'getCompanies'>,
+  creator: string,
+  code: string,
+  taken: () => Error,
+  write: (replacing?: string) => Promise<T>,
+): Promise<T> {
+  let replacing: string | undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(replacing);
+    } catch (error) {
+      if (!(error instanceof CompanyCodeTaken)) throw error;
+      if (attempt >= GUARD_TRIES) throw taken();
+      const [holder] = error.holder ? await store.getCompanies([error.holder]) : [];
+      if (holder && holder.owner.user_id === creator && companyCodeKey(holder.code) === companyCodeKey(code)) throw taken();
+      // Stale (or gone since): replace it, only while it still names that company.
+      replacing = error.holder;
+    }
+  }
+}
+
+/**
  * POST /company. A user cannot create a second company with the code of a company they created and still have:
- * the database refuses it (the creator's company-code guard, put in the company's transaction, A8). A guard whose
- * company is gone or has another code now (a delete that stopped half way, a code changed in the settings) is
- * replaced, conditioned on the company it names, so two creates at once still cannot both pass. Other users may
- * have companies with the same code (an accountant adds a client company another user registered).
+ * the database refuses it (the creator's company-code guard, put in the company's transaction, A8; a stale guard is
+ * replaced, `withCompanyCodeGuard`). Other users may have companies with the same code (an accountant adds a client
+ * company another user registered).
  */
 export async function createCompany(
   deps: { store: AccountsStore; ids: IdGenerator; clock: Clock; live: LiveEvents; maxCompaniesPerUser: number },
@@ -125,20 +154,13 @@ export async function createCompany(
   const record = newCompanyRecord({ name: input.company_name, code: input.code }, profile, deps.ids, deps.clock);
   const membership = { user_id: userId, company_id: record.company_id, role: 'admin' as const, joined_at: record.created_at };
   const taken = () => conflict(COMPANY_CODE_TAKEN, [{ path: ['company_name'], message: COMPANY_CODE_TAKEN }]);
-  let replacing: string | undefined;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await deps.store.createCompany(record, membership, deps.maxCompaniesPerUser, replacing);
-      break;
-    } catch (error) {
-      if (error instanceof CompanyLimitReached) throw new AppError('QuotaExceeded', companyLimitMessage(error.limit));
-      if (!(error instanceof CompanyCodeTaken)) throw error;
-      if (attempt >= GUARD_TRIES) throw taken();
-      const [holder] = error.holder ? await deps.store.getCompanies([error.holder]) : [];
-      if (holder && holder.owner.user_id === userId && companyCodeKey(holder.code) === companyCodeKey(record.code)) throw taken();
-      // Stale (or gone since): replace it, only while it still names that company.
-      replacing = error.holder;
-    }
+  try {
+    await withCompanyCodeGuard(deps.store, userId, record.code, taken, (replacing) =>
+      deps.store.createCompany(record, membership, deps.maxCompaniesPerUser, replacing),
+    );
+  } catch (error) {
+    if (error instanceof CompanyLimitReached) throw new AppError('QuotaExceeded', companyLimitMessage(error.limit));
+    throw error;
   }
   const view = toCompanyView(record, 'admin', undefined);
   await publishCompanyChange(deps.live, view);

@@ -17,8 +17,19 @@ export interface CompanyAdminStore {
   setAvailableDocuments(companyId: string, available: number, expected?: number): Promise<CompanyRecord | undefined>;
   /** Sets the VAT account; undefined when the company does not exist. */
   setVatAccount(companyId: string, vatAccount: string): Promise<CompanyRecord | undefined>;
-  /** Sets name and code; undefined when the company does not exist. */
-  setNameAndCode(companyId: string, name: string, code: string): Promise<CompanyRecord | undefined>;
+  /**
+   * Sets name and code of `current` (as just read) only while its code is still `current.code` (undefined, nothing
+   * written, when the company is gone or its code changed meanwhile). A code with another `companyCodeKey` moves the
+   * creator's company-code guard in the same transaction (A29): the new code's guard is put while there is none, it
+   * names this company or, with `replacing`, that company (else CompanyCodeTaken with the company it names); the old
+   * code's guard is deleted while it names this company.
+   */
+  setNameAndCode(
+    current: Pick<CompanyRecord, 'company_id' | 'code' | 'owner' | 'created_at'>,
+    name: string,
+    code: string,
+    replacing?: string,
+  ): Promise<CompanyRecord | undefined>;
   /**
    * Resets a month's usage: used and duplicated documents to 0, `quota_taken` to the reservations still
    * held, in one atomic update (reservations and their later release or use stay consistent).

@@ -7,11 +7,13 @@
 import { AppError } from '../../../shared/errors';
 import type { ReceiptSummary } from '../../../shared/schemas/receipts';
 import { createStakeholderSchema, dateFormatSchema, type CreateStakeholderInput, type StakeholderDateFormat, type StakeholderType } from '../../../shared/schemas/master-data';
-import { matchParty, partyKeysOfContent, stakeholderTypeOf } from '../documents/counterparty';
+import { matchParty, partyKeysOfContent, stakeholderTypeOf, type CounterpartyMatch } from '../documents/counterparty';
 import type { DocumentRecord } from '../documents/types';
 import type { MasterDataPatch } from '../documents/workflow';
+import { matchNameKey } from '../master-data/keys';
 import type { MasterDataStore } from '../master-data/ports';
 import type { CategoryRecord, StakeholderRecord } from '../master-data/types';
+import type { PartyKeys } from '../recognition/match';
 import type { ContentCaller } from './ports';
 import { valueOf, type ContentDocument } from './tree';
 
@@ -127,10 +129,21 @@ export async function confirmedDateFormat(record: DocumentRecord, content: Conte
 }
 
 /**
- * On confirm: the content's party is matched in the register like recognition matches it (VAT ID, code,
- * name, a bounded fuzzy step); a party that is not there is created from the content. A matched party's date
- * format follows the confirm (`confirmedDateFormat`), and the document takes the register's current name and date
- * format, as recognition writes them (a party renamed since the upload is confirmed under its new name).
+ * A match a confirm takes: by VAT ID, by code, or by the same name as the register's once normalised (legal form,
+ * case, accents and punctuation aside) — not recognition's tolerant name step (one slip in ten letters), which is
+ * there for OCR: a name the person confirms is the name they mean ("UAB Kauno Gradai" is not "UAB Kauno Grudai"),
+ * as GET isNewStakeholder already told the edit screen.
+ */
+function confirmable(found: CounterpartyMatch, keys: PartyKeys): boolean {
+  return found.by !== 'name' || (keys.name !== undefined && matchNameKey(found.stakeholder.name) === matchNameKey(keys.name));
+}
+
+/**
+ * On confirm: the content's party is matched in the register like recognition matches it (VAT ID, code, name),
+ * except that a party found only by the tolerant name step is not the register's (`confirmable`); a party that is
+ * not there is created from the content (ensureStakeholder: exact VAT ID, code, name, else new). A matched party's
+ * date format follows the confirm (`confirmedDateFormat`), and the document takes the register's current name and
+ * date format, as recognition writes them (a party renamed since the upload is confirmed under its new name).
  */
 export async function confirmStakeholder(md: EditMasterData, record: DocumentRecord, content: ContentDocument, dates?: ConfirmDates): Promise<ConfirmOutcome> {
   if (!record.company_id) return { linked: 'none', reason: 'unassigned' };
@@ -147,7 +160,7 @@ export async function confirmStakeholder(md: EditMasterData, record: DocumentRec
     return { linked: how, stakeholderId: s.id, patch: { stakeholder_id: s.id, stakeholder_date_format: s.selected_date_format ?? null }, content: current };
   };
   const found = await matchParty(md.store, record.company_id, type, keys);
-  if (found) return linked('matched', found.stakeholder);
+  if (found && confirmable(found, keys)) return linked('matched', found.stakeholder);
   const input = stakeholderFromContent(content, type);
   if (!input) return { linked: 'none', reason: 'the party has no name of 2 characters or no code' };
   const ensured = await md.ensureStakeholder(record.company_id, type, input);

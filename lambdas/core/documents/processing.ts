@@ -786,7 +786,9 @@ export const CHARGE_RETURNED = 'Not counted in the monthly document limit: the f
  * type or could not be read at all: nothing was recognised) a document charged in the current month gives its
  * document back in the same write (used −1, charged_month null), so its Try Again charges it again; the write is
  * conditioned on the document's version and status, so a second delivery of the job finds it failed and gives back
- * nothing. A charge of an earlier month stays: that month is over (and its Try Again is not charged again).
+ * nothing. A charge of an earlier month stays: that month is over (and its Try Again is not charged again). The
+ * give-back never takes the month's counters below 0: when the platform admin reset the month since the charge
+ * (nothing left to give back), the document is failed without it (charged_month null, no give-back history line).
  */
 export async function failDocument(
   deps: Pick<ProcessingDeps, 'documents' | 'live' | 'clock' | 'ids'>,
@@ -795,18 +797,22 @@ export async function failDocument(
   message: string,
   opts: { refund?: boolean } = {},
 ): Promise<void> {
+  // Cleared when the month's usage no longer holds the charge to give back (the platform admin reset it since).
+  let usageHoldsCharge = true;
   for (let attempt = 1; attempt <= 3; attempt++) {
     const doc = await deps.documents.get(receiptId);
     if (!doc || doc.status !== 'processing' || doc.processing_run !== run) return;
     const now = deps.clock.now().toISOString();
-    const refund = Boolean(opts.refund && doc.company_id && doc.charged_month && doc.charged_month === monthOf(deps.clock.now()));
+    const chargedNow = Boolean(opts.refund && doc.company_id && doc.charged_month && doc.charged_month === monthOf(deps.clock.now()));
+    const refund = chargedNow && usageHoldsCharge;
     const after: DocumentRecord = {
       ...doc,
       status: 'failed',
       can_be_restarted: true,
       error_message: message,
       pages: doc.pages.length ? doc.pages : [{ page: 1, document: doc.original_file_name, image_key: null, status: 'not_processed', width: null, height: null }],
-      ...(refund ? { charged_month: null } : {}),
+      // Also when the reset already wiped its charge: it is not counted, so its Try Again is charged as after a give-back.
+      ...(chargedNow ? { charged_month: null } : {}),
       version: doc.version + 1,
       updated_at: now,
     };
@@ -815,13 +821,27 @@ export async function failDocument(
     change.counts.push(...countMove(doc, after));
     change.history.push(historyRecord(deps.ids, receiptId, now, `Processing failed: ${message}`, SYSTEM_ACTOR));
     if (refund) {
-      change.usage = { companyId: doc.company_id!, month: doc.charged_month!, quota_taken: -1, used_documents: -1, reserved_documents: 0, duplicated_documents: 0 };
+      change.usage = {
+        companyId: doc.company_id!,
+        month: doc.charged_month!,
+        quota_taken: -1,
+        used_documents: -1,
+        reserved_documents: 0,
+        duplicated_documents: 0,
+        notBelowZero: true,
+      };
       change.history.push(historyRecord(deps.ids, receiptId, now, CHARGE_RETURNED, SYSTEM_ACTOR));
     }
     try {
       await deps.documents.commit(change);
     } catch (error) {
       if (error instanceof CommitConflict && error.reason === 'version') continue;
+      if (refund && error instanceof CommitConflict && error.reason === 'quota') {
+        // Nothing to give back: failed without it (once, so this try does not count).
+        usageHoldsCharge = false;
+        attempt -= 1;
+        continue;
+      }
       throw error;
     }
     await publishDoc(deps.live, 'receipt-update', after);

@@ -177,6 +177,11 @@ export interface UsageDelta {
   duplicated_documents: number;
   /** Condition: quota_taken (missing = 0) <= limit before the change. Absent: unconditional. */
   limit?: number;
+  /**
+   * Condition: every counter this change lowers holds at least what it takes off (missing = 0), so a give-back never
+   * makes one negative (the platform admin's reset may have zeroed the month since the charge).
+   */
+  notBelowZero?: boolean;
 }
 
 export type MarkerKind = 'hash' | 'key';

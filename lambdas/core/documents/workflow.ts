@@ -456,6 +456,8 @@ export function quotaMessage(available: number): string {
 
 /** Statuses whose documents are not combined: a failed reading is tried again from the document's own file. */
 const NOT_COMBINABLE: ReadonlyArray<DocumentRecord['status']> = ['failed', 'error'];
+/** An unassigned document is read from its own file when its company is chosen: a merge would be lost then too. */
+export const UNASSIGNED_NOT_COMBINABLE = 'Choose a company for these documents before combining them';
 
 /**
  * The word boxes of both documents in one file, the other's pages numbered after this one's, so that a value can be
@@ -492,6 +494,8 @@ export async function combineDocuments(
     assertEditable(other);
     // A document that failed keeps its own file to be tried again; a merge would be lost by the next reading
     for (const d of [doc, other]) if (NOT_COMBINABLE.includes(d.status)) throw conflict(`A document in status ${d.status} cannot be combined`);
+    // So does one waiting for a company: choosing it reads the document's own file (Select company)
+    if ([doc, other].some((d) => d.status === 'unassigned' || !d.company_id)) throw conflict(UNASSIGNED_NOT_COMBINABLE);
     const now = deps.clock.now().toISOString();
     const pages = [...doc.pages, ...other.pages].map((p, i) => ({ ...p, page: i + 1 }));
     // The other document may be the original of copies (this one among them): the oldest copy becomes the original, as on a delete.

@@ -12,7 +12,7 @@ import {
 } from '../../../lambdas/core/admin/admin';
 import { groupsOfClaim, isGlobalAdmin, withGlobalAdminFlag } from '../../../lambdas/core/admin/global-admin';
 import type { CompanyAdminStore } from '../../../lambdas/core/admin/ports';
-import { updateCompanyDetails } from '../../../lambdas/core/settings/company-settings';
+import { COMPANY_CHANGED_MEANWHILE, updateCompanyDetails } from '../../../lambdas/core/settings/company-settings';
 import type { AccountsStore, LiveEvents } from '../../../lambdas/core/ports';
 import { resolveCaller } from '../../../lambdas/runtime/caller';
 import { updateAvailableDocumentsSchema, updateVatAccountSchema } from '../../../shared/schemas/admin';
@@ -78,7 +78,8 @@ function fakes(n: number) {
     setAvailableDocuments: async (id, available, expected) =>
       expected !== undefined && companies.get(id)?.available_documents !== expected ? undefined : set(id, { available_documents: available }),
     setVatAccount: (id, vat) => set(id, { vat_account: vat }),
-    setNameAndCode: (id, name, code) => set(id, { name, code }),
+    setNameAndCode: async (current, name, code) =>
+      companies.get(current.company_id)?.code === current.code ? set(current.company_id, { name, code }) : undefined,
     resetMonthUsage: async (id, month) => {
       resets.push(`${id}@${month}`);
       usage.set(id, 0);
@@ -191,6 +192,23 @@ describe('platform admin core', () => {
     await expect(updateCompanyDetails(f.deps, { companyId: 'nope', role: 'admin' }, { name: 'A', code: 'B' })).rejects.toMatchObject({
       kind: 'NotFound',
     });
+  });
+
+  it('settings: a code changed between the read and the write is read again; changed every time, 409', async () => {
+    const f = fakes(1);
+    const write = f.deps.admin.setNameAndCode;
+    let concurrent = 1;
+    f.deps.admin.setNameAndCode = async (current, name, code) => {
+      if (concurrent-- > 0) f.companies.set('c000', { ...f.companies.get('c000')!, code: `meanwhile ${concurrent}` });
+      return write(current, name, code);
+    };
+    expect(await updateCompanyDetails(f.deps, { companyId: 'c000', role: 'admin' }, { name: 'N', code: '43' })).toMatchObject({ code: '43' });
+    concurrent = 10;
+    await expect(updateCompanyDetails(f.deps, { companyId: 'c000', role: 'admin' }, { name: 'N', code: '44' })).rejects.toMatchObject({
+      kind: 'Conflict',
+      message: COMPANY_CHANGED_MEANWHILE,
+    });
+    expect(f.companies.get('c000')?.code).toMatch(/^meanwhile /);
   });
 });
 

@@ -42,6 +42,9 @@ export class MemoryDocuments implements DocumentsStore {
     const u = change.usage;
     const usageKey = u ? `${u.companyId}|${u.month}` : '';
     if (u && u.limit !== undefined && (u.limit < 0 || (this.usageItems.get(usageKey)?.quota_taken ?? 0) > u.limit)) throw new CommitConflict('quota');
+    // notBelowZero: each lowered counter holds at least what is taken off (missing = 0), as the table's condition.
+    const counters = ['quota_taken', 'used_documents', 'reserved_documents', 'duplicated_documents'] as const;
+    if (u?.notBelowZero && counters.some((f) => u[f] < 0 && (this.usageItems.get(usageKey)?.[f] ?? 0) < -u[f])) throw new CommitConflict('quota');
     if (change.upload && this.uploads.get(change.upload.upload.upload_id)?.state !== change.upload.upload.state) throw new CommitConflict('upload-state');
     this.commits += 1;
     for (const d of change.puts) this.docs.set(d.receipt_id, structuredClone(d));

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { TextractRecogniser, TEXTRACT_PROBLEM_MSG } from '../../../lambdas/adapters/textract';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { OfficeConverter } from '../../../lambdas/core/documents/ports';
-import { FAILED_MESSAGE, handleObjectCreated, MAX_RECOGNISED_PAGES, pagesCappedMessage, POSSIBLE_DUPLICATE, READ_MAX_BYTES, REPLACED_MESSAGE, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
+import { failDocument, FAILED_MESSAGE, handleObjectCreated, MAX_RECOGNISED_PAGES, pagesCappedMessage, POSSIBLE_DUPLICATE, READ_MAX_BYTES, REPLACED_MESSAGE, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
 import { requestUpload } from '../../../lambdas/core/documents/upload';
 import { deleteDocument, restartDocument } from '../../../lambdas/core/documents/workflow';
 import { companyScope } from '../../../lambdas/core/documents/types';
@@ -17,6 +17,7 @@ import { uploadDocumentQuerySchema } from '../../../shared/schemas/receipts';
 import { INVOICE_EN, officeFile, totals } from '../../fixtures/recognition/data';
 import { fakeRenderer, liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, noOfficeConverter, pdfOfficeConverter, scriptedRecogniser } from './fakes';
 import { FakeMasterDataStore } from '../../support/fake-master-data-store';
+import { seededDocument } from '../../support/document-records';
 import type { SchemaOverrides } from '../../../lambdas/core/content/schema';
 
 const RESULT: AnalyzeExpenseResult = {
@@ -274,6 +275,20 @@ describe('permanent Textract errors', () => {
     const key = await s.upload('inv.pdf', await pdf(1));
     await expect(handleObjectCreated(s.deps, { key }, { final: false })).rejects.toThrow(/ThrottlingException/);
     expect([...s.documents.docs.values()][0]!.status).toBe('processing');
+  });
+});
+
+describe('giving a charge back (failDocument with refund)', () => {
+  it('never takes the month below 0: a charge the admin reset already wiped is failed without a give-back', async () => {
+    const s = await setup();
+    const doc = seededDocument({ receipt_id: 'RESETDOC', scope: companyScope(s.company.company_id), created_at: '2024-06-01T09:00:00.000Z', status: 'processing', charged_month: s.month });
+    s.documents.docs.set(doc.receipt_id, doc);
+    // The reset zeroed used and quota_taken after the charge (reservations of others kept).
+    s.documents.usageItems.set(`${s.company.company_id}|${s.month}`, { used_documents: 0, quota_taken: 1, reserved_documents: 1, duplicated_documents: 0 });
+    await failDocument(s.deps, doc.receipt_id, 1, UNSUPPORTED_MESSAGE, { refund: true });
+    expect(s.documents.docs.get(doc.receipt_id)).toMatchObject({ status: 'failed', error_message: UNSUPPORTED_MESSAGE, can_be_restarted: true, charged_month: null, version: 2 });
+    expect(await s.documents.usage(s.company.company_id, s.month)).toEqual({ used_documents: 0, reserved_documents: 1, quota_taken: 1 });
+    expect(s.documents.historyItems.map((h) => h.name)).toEqual([`Processing failed: ${UNSUPPORTED_MESSAGE}`]);
   });
 });
 
