@@ -171,6 +171,26 @@ describe('keyboard use in Chromium', () => {
     await page.close();
   });
 
+  it('Alt+Enter on a form its buttons refuse says why and takes the focus to the first field to correct', async () => {
+    const page = await openDocument();
+    const date = page.getByTestId('field-issue_date');
+    const before = await date.inputValue();
+    await date.fill('31/31/2020');
+    await date.press('Tab');
+    await until(() => page.getByTestId('error-issue_date').count()).toBe(1);
+    await until(() => page.getByRole('button', { name: 'CONFIRM', exact: true }).isDisabled()).toBe(true);
+    await page.getByTestId('field-supplier_name').focus();
+    await page.keyboard.press('Alt+Enter');
+    await until(() => page.getByTestId('info-popup').allInnerTexts()).toContain('Failed to update the receipt. Please check if all mandatory fields are filled.');
+    expect(await date.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect((await receipt()).status).not.toBe('archive');
+    // put the date back, so the other tests find the document as it was
+    await date.fill(before);
+    await date.press('Tab');
+    await until(() => page.getByTestId('error-issue_date').count()).toBe(0);
+    await page.close();
+  });
+
   it('the Preview side panel takes the focus, keeps Tab inside and gives the focus back on Escape', async () => {
     const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
     await page.goto(`${stack.url}/receipts/${(await receipt()).status}`);

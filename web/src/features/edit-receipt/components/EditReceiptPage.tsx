@@ -527,6 +527,13 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
 
   const act = async (action: EditAction) => {
     const button = actions.buttons.find((b) => b.action === action);
+    if (button && !button.enabled && !busy) {
+      // A shortcut (Alt+Enter, Alt+V, Alt+R) on a form its buttons refuse: say why, and take the focus to the first
+      // field to correct, rather than doing nothing (the buttons themselves are disabled)
+      info.show(actions.codeNote ? CONTENT_MSG.companyCode : CONTENT_MSG.saveFailed, 'error');
+      document.querySelector<HTMLElement>('[data-testid="field-form"] [data-field-input][aria-invalid="true"]')?.focus();
+      return;
+    }
     if (!button?.enabled || busy) return;
     setBusy(action);
     try {
