@@ -79,34 +79,10 @@ export function FieldsConfigPage() {
                         )}
                       </td>
                       <td>
-                        <label className="switch">
-                          <input
-                            type="checkbox"
-                            role="switch"
-                            aria-label={`${s.label} visible`}
-                            checked={s.visible}
-                            disabled={Boolean(s.locked)}
-                            title={s.locked}
-                            aria-describedby={s.locked ? `config-${s.id}-locked` : undefined}
-                            onChange={() => setSettings((cur) => toggle(cur, s.id, 'visible'))}
-                          />
-                          <span className="switch-track" aria-hidden="true" />
-                        </label>
+                        <FieldSwitch setting={s} what="visible" onToggle={() => setSettings((cur) => toggle(cur, s.id, 'visible'))} />
                       </td>
                       <td>
-                        <label className="switch">
-                          <input
-                            type="checkbox"
-                            role="switch"
-                            aria-label={`${s.label} required`}
-                            checked={s.required}
-                            disabled={Boolean(s.locked)}
-                            title={s.locked}
-                            aria-describedby={s.locked ? `config-${s.id}-locked` : undefined}
-                            onChange={() => setSettings((cur) => toggle(cur, s.id, 'required'))}
-                          />
-                          <span className="switch-track" aria-hidden="true" />
-                        </label>
+                        <FieldSwitch setting={s} what="required" onToggle={() => setSettings((cur) => toggle(cur, s.id, 'required'))} />
                       </td>
                     </tr>
                   ))}
@@ -124,5 +100,24 @@ export function FieldsConfigPage() {
         </div>
       )}
     </div>
+  );
+}
+
+/** A field's Visible or Required switch; a field the spec requires is locked (shown on, not changeable, with why). */
+function FieldSwitch({ setting: s, what, onToggle }: { setting: FieldSetting; what: 'visible' | 'required'; onToggle: () => void }) {
+  return (
+    <label className="switch">
+      <input
+        type="checkbox"
+        role="switch"
+        aria-label={`${s.label} ${what}`}
+        checked={s[what]}
+        disabled={Boolean(s.locked)}
+        title={s.locked}
+        aria-describedby={s.locked ? `config-${s.id}-locked` : undefined}
+        onChange={onToggle}
+      />
+      <span className="switch-track" aria-hidden="true" />
+    </label>
   );
 }
