@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
+  byIssueDate,
   documentAfter,
   findNeighbours,
+  listContext,
   listKey,
+  narrowed,
   POSITION_PAGES,
+  walkQuery,
   type ListContext,
   type ListItem,
   type ListQuery,
   type ReadList,
 } from '../../../web/src/features/edit-receipt/lib/navigation';
+import { EMPTY_FILTERS } from '../../../web/src/features/receipts/lib/list-params';
+import type { Query } from '../../../web/src/lib/api-client';
 import type { ReceiptStatus } from '../../../shared/status';
 
 /**
@@ -146,5 +152,217 @@ describe('edit screen: previous / next without reading the list down to the docu
     // the only one: none
     const one = fakeList([walked[5]!], ctx);
     expect(await documentAfter(one.read, walked[5]!, ctx)).toBeNull();
+  });
+});
+
+/**
+ * GET /receipts as the server answers a list with filters (lambdas/core/documents/list.ts): the status and type; a
+ * search (here: the name contains the term); a created_at range (days from their first to their last millisecond,
+ * timestamps inclusive) or, with by_issue_date, the same parameters as a range of issue dates; duplicate_id=true.
+ * Newest first by `created_at#receipt_id`; a filtered page looks at `scan` documents at most (the server's 8 reads of
+ * 250), so it may hold fewer than its limit (even none) and still say `next`.
+ */
+type Doc = ListItem & { name: string; issue_date: string; duplicate: boolean };
+function fakeServer(docs: Doc[], scan = 2000) {
+  const sorted = [...docs].sort((a, b) => (listKey(a) < listKey(b) ? 1 : -1));
+  const queries: Query[] = [];
+  const serve = async (q: Query) => {
+    queries.push(q);
+    const str = (k: string) => (typeof q[k] === 'string' ? (q[k] as string) : undefined);
+    const after = str('created_at_after');
+    const before = str('created_at_before');
+    const byIssue = q.by_issue_date === 'true';
+    const lower = after && !byIssue ? (after.length === 10 ? `${after}T00:00:00.000Z` : after) : undefined;
+    const upper = before && !byIssue ? (before.length === 10 ? `${before}T23:59:59.999Z\uffff` : `${before}\uffff`) : undefined;
+    const search = str('search_value')?.toLowerCase();
+    const filtered = Boolean(search || byIssue || q.duplicate_id);
+    const partition = sorted.filter(
+      (d) =>
+        d.receipt_type === q.receipt_type &&
+        (q.receipt_status === undefined ? d.status !== 'processing' : d.status === q.receipt_status) &&
+        (!lower || listKey(d) >= lower) &&
+        (!upper || listKey(d) <= upper) &&
+        (!q.next || listKey(d) < (q.next as string)),
+    );
+    const matches = (d: Doc) =>
+      (!search || d.name.toLowerCase().includes(search)) &&
+      (!byIssue || ((!after || d.issue_date >= after.slice(0, 10)) && (!before || d.issue_date <= before.slice(0, 10)))) &&
+      (q.duplicate_id !== 'true' || d.duplicate);
+    const limit = Number(q.limit);
+    const items: Doc[] = [];
+    let looked = 0;
+    for (const d of partition) {
+      if (items.length === limit || (filtered && looked === scan)) return { items, next: listKey(partition[looked - 1]!) };
+      looked++;
+      if (matches(d)) items.push(d);
+    }
+    return { items, next: null };
+  };
+  return { serve, queries };
+}
+
+/** The walk's reads as the screen makes them: the list's query (`walkQuery`) sent to the server. */
+function walkOver(server: ReturnType<typeof fakeServer>, ctx: ListContext): ReadList {
+  return async (q) => {
+    const query = walkQuery('C1', ctx, q);
+    return query ? server.serve(query) : { items: [], next: null };
+  };
+}
+
+/** 2,600 uploads of a year in Ready; every 20th supplier is an "Alpha" one, every 3rd a "Beta"; issue dates unrelated to the upload. */
+function readyDocuments(n = 2600): Doc[] {
+  return yearOfDocuments(n, () => 'ready').map((d, i) => ({
+    ...d,
+    name: i % 20 === 7 ? `ALPHA SDN BHD ${i}` : i % 3 === 0 ? `Beta Trading ${i}` : `Gamma ${i}`,
+    issue_date: at(START + ((i * 7919) % 365) * DAY).slice(0, 10),
+    duplicate: i % 11 === 4,
+  }));
+}
+
+describe('edit screen: the walk follows the list it was opened from (its search, date range, issue dates, Duplicates)', () => {
+  const ready: ListContext = { inbox: false, status: 'ready', receiptType: 'receipt' };
+  const withFilters = (search: string, f: Partial<ListContext['filters']> = {}): ListContext => ({ ...ready, filters: { ...EMPTY_FILTERS, search, ...f } });
+  const newestFirst = (docs: Doc[]) => [...docs].sort((a, b) => (listKey(a) < listKey(b) ? 1 : -1));
+
+  it('the walk reads the list with the query the list sends: search, Duplicates, issue dates; created_at windows inside its range', () => {
+    // no filter: the query of before (company, status, type, the walk's window), nothing more
+    expect(walkQuery('C1', ready, { created_at_before: '2025-03-10T10:00:00.000Z', limit: 5 })).toEqual({
+      company_id: 'C1',
+      receipt_status: 'ready',
+      receipt_type: 'receipt',
+      search_value: undefined,
+      created_at_after: undefined,
+      created_at_before: '2025-03-10T10:00:00.000Z',
+      by_issue_date: undefined,
+      duplicate_id: undefined,
+      limit: 5,
+    });
+    const list = withFilters('SDN BHD', { duplicates: true, dateFrom: '2025-03-01', dateTo: '2025-03-31' });
+    // the list's range and the walk's window meet: the later after, the earlier before
+    expect(walkQuery('C1', list, { created_at_after: '2025-02-20T10:00:00.000Z', created_at_before: '2025-03-10T10:00:00.000Z', limit: 50, next: 'N' })).toMatchObject({
+      search_value: 'SDN BHD',
+      duplicate_id: 'true',
+      created_at_after: '2025-03-01',
+      created_at_before: '2025-03-10T10:00:00.000Z',
+      limit: 50,
+      next: 'N',
+    });
+    expect(walkQuery('C1', list, { created_at_after: '2025-03-20T10:00:00.000Z', limit: 50 })).toMatchObject({ created_at_after: '2025-03-20T10:00:00.000Z', created_at_before: '2025-03-31' });
+    // a window outside the range: nothing to read
+    expect(walkQuery('C1', list, { created_at_after: '2025-04-01T00:00:00.000Z', limit: 50 })).toBeNull();
+    expect(walkQuery('C1', list, { created_at_before: '2025-02-28T23:59:59.999Z', limit: 50 })).toBeNull();
+    // a range of issue dates: the list's parameters as they are, the walk never asks for a window there
+    const issue = withFilters('', { dateFrom: '2025-03-01', dateTo: '2025-03-31', byIssueDate: true });
+    expect(byIssueDate(issue)).toBe(true);
+    expect(walkQuery('C1', issue, { limit: 50 })).toMatchObject({ by_issue_date: 'true', created_at_after: '2025-03-01', created_at_before: '2025-03-31' });
+    // the type checkboxes: the walk of a list of invoices is of invoices
+    expect(listContext(false, 'ready', 'receipt', 'q=SDN+BHD&type=invoice')).toMatchObject({ receiptType: 'invoice', filters: { search: 'SDN BHD', receipt: false, invoice: true } });
+    expect(listContext(false, 'ready', 'receipt', undefined)).toMatchObject({ receiptType: 'receipt', filters: EMPTY_FILTERS });
+    expect(narrowed(listContext(false, 'ready', 'receipt', 'type=receipt'))).toBe(false);
+    expect(narrowed(listContext(false, 'ready', 'receipt', 'q=SDN'))).toBe(true);
+  });
+
+  it('opened from a search: previous, next, n and the total are of the hits, every read carries the search', async () => {
+    const docs = readyDocuments();
+    const hits = newestFirst(docs.filter((d) => d.name.includes('ALPHA SDN BHD')));
+    expect(hits).toHaveLength(130);
+    const ctx = withFilters('SDN BHD');
+    for (const n of [1, 2, 29, 64, 129, 130]) {
+      const server = fakeServer(docs);
+      const found = await findNeighbours(walkOver(server, ctx), hits[n - 1]!, ctx);
+      expect({ n, previous: found.previous, next: found.next, position: found.position, total: found.total }).toEqual({
+        n,
+        previous: hits[n - 2]?.receipt_id ?? null,
+        next: hits[n]?.receipt_id ?? null,
+        position: n,
+        total: 130,
+      });
+      expect(server.queries.every((q) => q.search_value === 'SDN BHD' && q.receipt_status === 'ready')).toBe(true);
+      expect(server.queries.length, `reads for the ${n}th`).toBeLessThanOrEqual(POSITION_PAGES + 8);
+    }
+    // after an action: the next hit, the last hit wraps to the first, none left: none
+    const server = fakeServer(docs);
+    expect(await documentAfter(walkOver(server, ctx), hits[1]!, ctx)).toBe(hits[2]!.receipt_id);
+    expect(await documentAfter(walkOver(server, ctx), hits[129]!, ctx)).toBe(hits[0]!.receipt_id);
+    expect(server.queries.every((q) => q.search_value === 'SDN BHD')).toBe(true);
+    const one = fakeServer(docs.filter((d) => d.receipt_id === hits[5]!.receipt_id || !d.name.includes('ALPHA')));
+    expect(await documentAfter(walkOver(one, ctx), hits[5]!, ctx)).toBeNull();
+  });
+
+  it('a search with many hits: the neighbours deep in it are still hits (n and the total not counted)', async () => {
+    const docs = readyDocuments();
+    const hits = newestFirst(docs.filter((d) => d.name.startsWith('Beta')));
+    expect(hits.length).toBeGreaterThan(POSITION_PAGES * 50);
+    const ctx = withFilters('beta');
+    for (const n of [150, 201, 500, hits.length]) {
+      // pages that looked at 120 documents each: 40 hits a page
+      const server = fakeServer(docs, 120);
+      const found = await findNeighbours(walkOver(server, ctx), hits[n - 1]!, ctx);
+      expect({ n, previous: found.previous, next: found.next }).toEqual({ n, previous: hits[n - 2]!.receipt_id, next: hits[n]?.receipt_id ?? null });
+      expect(found.position).toBe(n <= POSITION_PAGES * 50 ? n : null);
+      expect(found.total).toBeNull();
+      expect(server.queries.every((q) => q.search_value === 'beta')).toBe(true);
+    }
+    // pages that looked at 10 documents each hold one hit or none: the walk reads on past the empty ones
+    const alpha = newestFirst(docs.filter((d) => d.name.includes('ALPHA')));
+    const sparse = withFilters('alpha');
+    for (const n of [1, 2, 3, 60, alpha.length]) {
+      const server = fakeServer(docs, 10);
+      const found = await findNeighbours(walkOver(server, sparse), alpha[n - 1]!, sparse);
+      expect({ n, previous: found.previous, next: found.next }).toEqual({ n, previous: alpha[n - 2]?.receipt_id ?? null, next: alpha[n]?.receipt_id ?? null });
+      // counted where the pages read reached it, else not shown
+      expect([n, null]).toContain(found.position);
+      expect(server.queries.some((q) => !q.next) && server.queries.every((q) => q.search_value === 'alpha')).toBe(true);
+    }
+  });
+
+  it('a date range of uploads, Duplicates: the walk stays in the range, its windows within it', async () => {
+    const docs = readyDocuments();
+    const from = '2025-03-01';
+    const to = '2025-04-30';
+    const inRange = (d: Doc) => d.created_at.slice(0, 10) >= from && d.created_at.slice(0, 10) <= to;
+    const ctx = withFilters('', { dateFrom: from, dateTo: to, duplicates: true });
+    const listed = newestFirst(docs.filter((d) => inRange(d) && d.duplicate));
+    expect(listed.length).toBeGreaterThan(10);
+    for (const n of [1, 2, Math.floor(listed.length / 2), listed.length]) {
+      const server = fakeServer(docs);
+      const found = await findNeighbours(walkOver(server, ctx), listed[n - 1]!, ctx);
+      expect({ n, previous: found.previous, next: found.next, position: found.position, total: found.total }).toEqual({
+        n,
+        previous: listed[n - 2]?.receipt_id ?? null,
+        next: listed[n]?.receipt_id ?? null,
+        position: n,
+        total: listed.length,
+      });
+      for (const q of server.queries) {
+        expect(q.duplicate_id).toBe('true');
+        expect(String(q.created_at_after) >= from).toBe(true);
+        expect(String(q.created_at_before).slice(0, 10) <= to).toBe(true);
+      }
+    }
+    // the last one of the range: after an action the first of the range, not the next upload below it
+    expect(await documentAfter(walkOver(fakeServer(docs), ctx), listed[listed.length - 1]!, ctx)).toBe(listed[0]!.receipt_id);
+  });
+
+  it('a range of issue dates (not the order of the list): the neighbours are of the range, read from the list start', async () => {
+    const docs = readyDocuments(900);
+    const ctx = withFilters('', { dateFrom: '2025-06-01', dateTo: '2025-06-30', byIssueDate: true });
+    const listed = newestFirst(docs.filter((d) => d.issue_date >= '2025-06-01' && d.issue_date <= '2025-06-30'));
+    expect(listed.length).toBeGreaterThan(40);
+    for (const n of [1, 2, 30, listed.length]) {
+      const server = fakeServer(docs);
+      const found = await findNeighbours(walkOver(server, ctx), listed[n - 1]!, ctx);
+      expect({ n, previous: found.previous, next: found.next, position: found.position, total: found.total }).toEqual({
+        n,
+        previous: listed[n - 2]?.receipt_id ?? null,
+        next: listed[n]?.receipt_id ?? null,
+        position: n,
+        total: listed.length,
+      });
+      expect(server.queries.every((q) => q.by_issue_date === 'true' && q.created_at_after === '2025-06-01' && q.created_at_before === '2025-06-30')).toBe(true);
+    }
+    const server = fakeServer(docs);
+    expect(await documentAfter(walkOver(server, ctx), listed[3]!, ctx)).toBe(listed[4]!.receipt_id);
+    expect(await documentAfter(walkOver(server, ctx), listed[listed.length - 1]!, ctx)).toBe(listed[0]!.receipt_id);
   });
 });

@@ -3,7 +3,7 @@ import { useCallback, useMemo } from 'react';
 import { useApi } from '../../../app/api-context';
 import { useDocumentCounts } from '../../receipts/api/receipts';
 import { NO_COMPANY } from '../../receipts/lib/row-rules';
-import { documentAfter, findNeighbours, inList, NEARBY_LIMIT, walkTotal, type ListContext, type ListItem, type ListQuery, type Neighbours, type ReadList, type WalkDocument, type WalkHints, type WalkPage } from '../lib/navigation';
+import { documentAfter, findNeighbours, inList, NEARBY_LIMIT, narrowed, walkQuery, walkTotal, type ListContext, type ListItem, type ListQuery, type Neighbours, type ReadList, type WalkDocument, type WalkHints, type WalkPage } from '../lib/navigation';
 import { editKeys } from './content';
 
 /** How long the neighbours found stay good: going back and forth within it reads nothing again. */
@@ -16,37 +16,41 @@ export interface Walk {
   next: string | null;
   /** This document's place in the list (1 = newest), when counted. */
   position: number | null;
-  /** How many documents the list holds (the company's counts; the place while those are unknown). */
-  total: number;
+  /**
+   * How many documents the list holds (the company's counts; the place while those are unknown). A list its filters
+   * narrow: as read from its start; null while unknown (longer than the pages read, or still reading).
+   */
+  total: number | null;
   /** The neighbours are still being looked for. */
   loading: boolean;
   /** Where to go after an edit action: the document after this one in the list as it is now (else its first). */
   after(): Promise<string | null>;
 }
 
-/** GET /receipts of the walked list (the document's company, its status — none for the inbox — and type), as the walk reads it. */
+/**
+ * GET /receipts of the walked list (the document's company, its status — none for the inbox — and type, and the
+ * list's filters as the list page sends them: `walkQuery`), as the walk reads it.
+ */
 function useReadList(companyId: string, ctx: ListContext | null): ReadList {
   const api = useApi();
-  const inbox = ctx?.inbox;
-  const status = ctx?.status;
-  const receiptType = ctx?.receiptType;
   return useCallback(
     async (q: ListQuery) => {
-      const page = await api.get<{ items?: ListItem[]; next?: string | null }>('/receipts', {
-        query: { company_id: companyId, receipt_status: inbox ? undefined : status, receipt_type: receiptType, ...q },
-      });
+      const query = ctx ? walkQuery(companyId, ctx, q) : null;
+      // a window outside the list's date range holds none of it
+      if (!query) return { items: [], next: null } satisfies WalkPage;
+      const page = await api.get<{ items?: ListItem[]; next?: string | null }>('/receipts', { query });
       return { items: page?.items ?? [], next: page?.next ?? null } satisfies WalkPage;
     },
-    [api, companyId, inbox, status, receiptType],
+    [api, companyId, ctx],
   );
 }
 
 /**
  * The list the edit screen walks (product.md section 4: previous / next, n/total, the next document after an
- * action): the document's neighbours in GET /receipts of its company, status (none for the inbox) and type, found
- * around its created_at without reading the list down to it (lib/navigation.ts findNeighbours). `hints`: what the
- * screen knew when it came here with previous/next. Kept WALK_STALE_MS: moving on reads only the new document's
- * neighbours.
+ * action): the document's neighbours in GET /receipts of its company, status (none for the inbox) and type, with
+ * the list's search, date range and Duplicates filter, found around its created_at without reading the list down to
+ * it (lib/navigation.ts findNeighbours). `hints`: what the screen knew when it came here with previous/next. Kept
+ * WALK_STALE_MS: moving on reads only the new document's neighbours.
  */
 export function useWalk(companyId: string, ctx: ListContext | null, doc: WalkDocument | null, hints: WalkHints = {}): Walk {
   const enabled = ctx !== null && doc !== null && companyId !== NO_COMPANY;
@@ -62,11 +66,13 @@ export function useWalk(companyId: string, ctx: ListContext | null, doc: WalkDoc
   // before or after) shows at once
   const found: Neighbours | undefined =
     query.data ?? (hints.position !== undefined ? { previous: hints.previous ?? null, next: hints.next ?? null, position: hints.position, nearby: [] } : undefined);
-  const listed = ctx ? walkTotal(counts.data, ctx) : null;
+  // a list its filters narrow is counted as read (the company's counts are of the whole status list)
+  const filtered = ctx !== null && narrowed(ctx);
+  const listed = ctx ? (filtered ? (query.data?.total ?? null) : walkTotal(counts.data, ctx)) : null;
   // not counted (deep in the list): the last document's place is the list's size
-  const last = query.data && query.data.next === null && ctx && doc && inList(doc, ctx) ? listed : null;
+  const last = !filtered && query.data && query.data.next === null && ctx && doc && inList(doc, ctx) ? listed : null;
   const position = found?.position ?? last;
-  const total = Math.max(position ?? 0, listed ?? 0);
+  const total = filtered ? listed : Math.max(position ?? 0, listed ?? 0);
 
   const after = useCallback(async () => (ctx && doc && enabled ? documentAfter(read, doc, ctx) : null), [ctx, doc, enabled, read]);
 

@@ -34,7 +34,7 @@ import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart 
 import { shortcutOf } from '../lib/keyboard';
 import { COMPACT, NARROW, useMedia } from '../lib/media';
 import { hasWordIn, NO_TEXT_IN_AREA } from '../lib/pick';
-import { inList, listPath, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
+import { inList, listContext, listPath, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
 import { useStableCallback } from '../lib/stable';
 import { useNearby, useWalk } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
@@ -143,7 +143,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const listStatus = useRef<ReceiptStatus | null>(nav.listStatus ?? null);
   if (!listStatus.current && receipt) listStatus.current = receipt.status;
   const walkStatus = listStatus.current;
-  const ctx = useMemo<ListContext | null>(() => (walkStatus ? { inbox: Boolean(nav.inbox), status: walkStatus, receiptType } : null), [walkStatus, nav.inbox, receiptType]);
+  const ctx = useMemo<ListContext | null>(() => (walkStatus ? listContext(Boolean(nav.inbox), walkStatus, receiptType, nav.listSearch) : null), [walkStatus, nav.inbox, receiptType, nav.listSearch]);
   // The document as the walk places it in the list (created_at, then id); its status and type say whether it is in it.
   const docCreated = receipt?.created_at;
   const docStatus = receipt?.status;
@@ -800,7 +800,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
           <button type="button" className="icon-btn" aria-label="Previous document" aria-disabled={!walk.previous || undefined} onClick={goPrevious}>
             <Icon name="chevronLeft" size={18} />
           </button>
-          <span data-testid="pager-position">{walk.position !== null && inWalk ? `${walk.position}/${walk.total}` : `–/${walk.total}`}</span>
+          <span data-testid="pager-position">{walk.position !== null && inWalk ? `${walk.position}/${walk.total ?? '…'}` : `–/${walk.total ?? '…'}`}</span>
           <button type="button" className="icon-btn" aria-label="Next document" aria-disabled={!walk.next || undefined} onClick={goNext}>
             <Icon name="chevronRight" size={18} />
           </button>

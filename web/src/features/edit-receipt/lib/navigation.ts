@@ -1,16 +1,21 @@
 /**
  * Moving between documents of the list the user came from (product.md section 4): in the inbox every status
  * except processing and unassigned counts; from a status list only that status. Only documents of the same
- * type (receipt / invoice) as the current one are walked after an action.
+ * type (receipt / invoice) as the current one are walked after an action. The list's filters (its search, date
+ * range, issue dates, Duplicates) go with every read, as the list sends them (`walkQuery`).
  */
 import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
 import type { ReceiptStatus } from '../../../../../shared/status';
+import type { Query } from '../../../lib/api-client';
+import { EMPTY_FILTERS, filtersFromSearch, listQuery, typeParam, type ListFilters } from '../../receipts/lib/list-params';
 
 export interface ListContext {
   inbox: boolean;
   /** The status list the user came from (ignored for the inbox). */
   status: ReceiptStatus;
   receiptType: 'receipt' | 'invoice';
+  /** The list's filters as its address had them (`filtersFromSearch`); none: the whole status list. */
+  filters?: ListFilters;
 }
 
 export interface ListItem {
@@ -18,6 +23,16 @@ export interface ListItem {
   status: ReceiptStatus;
   receipt_type: 'receipt' | 'invoice';
   created_at: string;
+}
+
+/**
+ * The walked list: the status list (or the inbox) the document was opened from, with its filters as the list's
+ * address had them (`listSearch`, `filtersFromSearch`); a list of one type (its checkboxes) walks that type, else the
+ * document's.
+ */
+export function listContext(inbox: boolean, status: ReceiptStatus, receiptType: 'receipt' | 'invoice', listSearch?: string): ListContext {
+  const filters = filtersFromSearch(new URLSearchParams(listSearch ?? ''));
+  return { inbox, status, receiptType: typeParam(filters) ?? receiptType, filters };
 }
 
 export function inList(item: Pick<ListItem, 'status' | 'receipt_type'>, ctx: ListContext): boolean {
@@ -44,8 +59,9 @@ export interface WalkPage {
 export const listKey = (d: Pick<ListItem, 'created_at' | 'receipt_id'>): string => `${d.created_at}#${d.receipt_id}`;
 
 /**
- * One read of the walked list: GET /receipts with the list's filters (company, status, type) and these. Both
- * created_at bounds are inclusive (a full timestamp is one instant), so a read around a document also returns it.
+ * One read of the walked list: GET /receipts of the list (company, status, type and its filters: `walkQuery`) with
+ * these. Both created_at bounds are inclusive (a full timestamp is one instant), so a read around a document also
+ * returns it.
  */
 export interface ListQuery {
   created_at_after?: string;
@@ -54,6 +70,52 @@ export interface ListQuery {
   next?: string;
 }
 export type ReadList = (query: ListQuery) => Promise<WalkPage>;
+
+/** The list's GET /receipts query as the list page sends it (`listQuery`), of the document's company, the walk's status and type. */
+function listOf(companyId: string, ctx: ListContext): Query {
+  const list = listQuery('inbox', ctx.filters ?? EMPTY_FILTERS, { kind: 'company', companyId });
+  return { ...list, receipt_status: ctx.inbox ? undefined : ctx.status, receipt_type: ctx.receiptType };
+}
+
+/**
+ * The list's range is of issue dates (`by_issue_date`): its created_at parameters are that range, so its reads
+ * cannot take the walk's created_at windows; the walk reads it page by page from its start.
+ */
+export function byIssueDate(ctx: ListContext): boolean {
+  return listOf('', ctx).by_issue_date === 'true';
+}
+
+/** The list's filters leave out documents of its status and type (a search, a date range, Duplicates). */
+export function narrowed(ctx: ListContext): boolean {
+  const q = listOf('', ctx);
+  return Boolean(q.search_value || q.created_at_after || q.created_at_before || q.duplicate_id);
+}
+
+// A created_at bound as the server compares it with `created_at#receipt_id` (lambdas/core/documents/list.ts:
+// a day from its first to its last millisecond; a timestamp that instant, inclusive).
+const lowerKey = (v: string) => (v.length === 10 ? `${v}T00:00:00.000Z` : v);
+const upperKey = (v: string) => (v.length === 10 ? `${v}T23:59:59.999Z\uffff` : `${v}\uffff`);
+
+/**
+ * GET /receipts of one walk read: the list's query (`listQuery`, the one the list page sends: its search, date range,
+ * issue dates, Duplicates) with the walk's limit, cursor and created_at window; the window and a created_at range of
+ * the list meet (the later after, the earlier before). null: they do not overlap (nothing to read). A list of issue
+ * dates takes no window (`byIssueDate`: the walk never asks for one there).
+ */
+export function walkQuery(companyId: string, ctx: ListContext, q: ListQuery): Query | null {
+  const list = listOf(companyId, ctx);
+  const query: Query = { ...list, limit: q.limit, ...(q.next ? { next: q.next } : {}) };
+  if (list.by_issue_date === 'true') {
+    if (q.created_at_after || q.created_at_before) throw new Error('a list of issue dates takes no created_at window');
+    return query;
+  }
+  const listAfter = list.created_at_after as string | undefined;
+  const listBefore = list.created_at_before as string | undefined;
+  const after = !q.created_at_after || (listAfter && lowerKey(listAfter) > lowerKey(q.created_at_after)) ? listAfter : q.created_at_after;
+  const before = !q.created_at_before || (listBefore && upperKey(listBefore) < upperKey(q.created_at_before)) ? listBefore : q.created_at_before;
+  if (after && before && lowerKey(after) > upperKey(before)) return null;
+  return { ...query, created_at_after: after, created_at_before: before };
+}
 
 /** The current document as the walk needs it. */
 export type WalkDocument = Pick<ListItem, 'receipt_id' | 'created_at' | 'status' | 'receipt_type'>;
@@ -67,6 +129,11 @@ export interface Neighbours {
   position: number | null;
   /** Documents of the list next to this one, in the list's order, this one left out (what Merge offers). */
   nearby: ListItem[];
+  /**
+   * A list its filters narrow (`narrowed`): how many documents it holds, when read to its end (null: longer than
+   * the pages read). Absent for a whole status list: the company's counts tell it (`walkTotal`).
+   */
+  total?: number | null;
 }
 
 /**
@@ -91,6 +158,8 @@ export const FIRST_WINDOW_MS = 60 * 60 * 1000;
 export const WINDOW_GROWTH = 8;
 /** Reads of time windows at most (growing, then halving a window of more than a page). */
 export const MAX_WINDOW_READS = 40;
+/** A list of issue dates (no created_at windows): the pages read from its start to find a document's neighbours. */
+export const ISSUE_DATE_PAGES = 20;
 const NEARBY = 10;
 
 /** The documents after `doc` in the list (older), the first `limit` of them: one read, more only past left-out ones. */
@@ -193,6 +262,7 @@ async function readNewer(read: ReadList, doc: WalkDocument, ctx: ListContext, op
  * screen knew when it moved here from a neighbour) spare the reads they answer.
  */
 export async function findNeighbours(read: ReadList, doc: WalkDocument, ctx: ListContext, hints: WalkHints = {}, olderLimit = OLDER_LIMIT): Promise<Neighbours> {
+  if (narrowed(ctx)) return findInNarrowed(read, doc, ctx, hints, olderLimit);
   const needNewer = hints.previous === undefined || hints.position === undefined;
   const [older, newer] = await Promise.all([
     hints.next !== undefined ? Promise.resolve<ListItem[] | null>(null) : readOlder(read, doc, ctx, olderLimit),
@@ -207,10 +277,83 @@ export async function findNeighbours(read: ReadList, doc: WalkDocument, ctx: Lis
 }
 
 /**
+ * The list read page by page from its start (a list its filters narrow), while `more` wants more of it, at most
+ * `pages` pages: its documents (of the walk's statuses and type) and whether it was read to its end.
+ */
+async function readFromStart(read: ReadList, ctx: ListContext, pages: number, more: (items: ListItem[]) => boolean): Promise<{ items: ListItem[]; ended: boolean; lastRead: ListItem | null }> {
+  const items: ListItem[] = [];
+  let lastRead: ListItem | null = null;
+  let next: string | undefined;
+  for (let n = 0; n < pages; n++) {
+    const page = await read({ limit: LIST_PAGE_SIZE, ...(next ? { next } : {}) });
+    items.push(...page.items.filter((i) => inList(i, ctx)));
+    lastRead = page.items[page.items.length - 1] ?? lastRead;
+    if (!page.next) return { items, ended: true, lastRead };
+    next = page.next;
+    if (!more(items)) break;
+  }
+  return { items, ended: false, lastRead };
+}
+
+/**
+ * findNeighbours in a list its filters narrow (a search, a date range, Duplicates): a search is mostly a page or
+ * two, so the list is read from its start (up to POSITION_PAGES pages), which counts both n and the total of
+ * n/total as the list shows them. A document further down: its neighbours are found as in the whole list (one
+ * read below it, time windows above it, each with the list's filters), n and the total not counted. In a list
+ * of issue dates (`byIssueDate`, no windows) the pages go on to ISSUE_DATE_PAGES until the document is passed.
+ */
+async function findInNarrowed(read: ReadList, doc: WalkDocument, ctx: ListContext, hints: WalkHints, olderLimit: number): Promise<Neighbours> {
+  const key = listKey(doc);
+  const issueDates = byIssueDate(ctx);
+  const olderIn = (items: ListItem[]) => items.filter((i) => listKey(i) < key);
+  const top = await readFromStart(read, ctx, issueDates ? ISSUE_DATE_PAGES : POSITION_PAGES, (items) => !issueDates || olderIn(items).length < olderLimit || items.length < POSITION_PAGES * LIST_PAGE_SIZE);
+  const newer = top.items.filter((i) => listKey(i) > key);
+  let older = olderIn(top.items);
+  const passed = top.ended || older.length > 0;
+  if (passed) {
+    // the document's place was read: the list above it is known
+    if (!top.ended && older.length < olderLimit && !issueDates) older = await readOlder(read, doc, ctx, olderLimit);
+    return {
+      previous: newer[newer.length - 1]?.receipt_id ?? null,
+      next: older[0]?.receipt_id ?? null,
+      // (a document its filters no longer match, after an edit, has no place in it)
+      position: inList(doc, ctx) && top.items.some((i) => i.receipt_id === doc.receipt_id) ? newer.length + 1 : null,
+      nearby: [...newer.slice(-NEARBY), ...older.slice(0, olderLimit)],
+      total: top.ended ? top.items.length : null,
+    };
+  }
+  if (issueDates) {
+    // further down than the pages read: what the screen brought, else none
+    return { previous: hints.previous ?? null, next: hints.next ?? null, position: null, nearby: [], total: null };
+  }
+  const ceiling = top.lastRead?.created_at ?? new Date().toISOString();
+  const [below, above] = await Promise.all([
+    hints.next !== undefined ? Promise.resolve<ListItem[] | null>(null) : readOlder(read, doc, ctx, olderLimit),
+    hints.previous !== undefined ? Promise.resolve<ListItem[] | null>(null) : nearestNewer(read, doc, ctx, ceiling),
+  ]);
+  const nearest = above && above.length ? above : newer;
+  return {
+    previous: hints.previous ?? nearest[nearest.length - 1]?.receipt_id ?? null,
+    next: hints.next ?? below?.[0]?.receipt_id ?? null,
+    position: null,
+    nearby: [...(above ? nearest.slice(-NEARBY) : []), ...(below ?? [])].filter((i) => i.receipt_id !== doc.receipt_id),
+    total: null,
+  };
+}
+
+/**
  * Where the screen goes after an edit action (product.md: the next receipt of the same type in the list): the
- * document after this one in the list as it is now, else the list's first (the walk wraps), else none.
+ * document after this one in the list as it is now, else the list's first (the walk wraps), else none. In a list
+ * of issue dates (no created_at windows) from the list's pages read from its start (ISSUE_DATE_PAGES at most).
  */
 export async function documentAfter(read: ReadList, doc: WalkDocument, ctx: ListContext): Promise<string | null> {
+  if (byIssueDate(ctx)) {
+    const key = listKey(doc);
+    const top = await readFromStart(read, ctx, ISSUE_DATE_PAGES, (items) => !items.some((i) => listKey(i) < key));
+    const after = top.items.find((i) => listKey(i) < key);
+    if (after) return after.receipt_id;
+    return top.ended ? (top.items.find((i) => i.receipt_id !== doc.receipt_id)?.receipt_id ?? null) : null;
+  }
   const older = await readOlder(read, doc, ctx, 1);
   if (older[0]) return older[0].receipt_id;
   let next: string | undefined;

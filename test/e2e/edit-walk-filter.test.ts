@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
+import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+
+const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
+/**
+ * The edit screen walks the list it was opened from as the list shows it: opened from a searched list, Next,
+ * Previous, n/total and the move after CONFIRM stay within the hits (stop 67's review audit, finding 1).
+ */
+describe('edit screen opened from a searched list in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  let api: ReturnType<typeof apiClient>;
+  let companyId: string;
+  const ids: Record<string, string> = {};
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-walk-filter-e2e-'));
+  const user = newUser('walkfilter');
+  const statusOf = async (id: string) => ((await api.get(`/receipts/${id}?company_id=${companyId}`)).body as { status: string }).status;
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, user);
+    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    // Uploaded one after the other, newest first in the list: beta-3, alpha-3, beta-2, alpha-2, beta-1, alpha-1
+    for (const n of [1, 2, 3]) {
+      for (const word of ['alpha', 'beta']) {
+        ids[`${word}-${n}`] = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `${word.toUpperCase()}-${n}` }), `${word}-${n}.pdf`);
+      }
+    }
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('Next, n/total and CONFIRM stay within the hits; after the last hit the screen goes back to the searched list', async () => {
+    const status = await statusOf(ids['alpha-1']!);
+    expect(await Promise.all(Object.values(ids).map(statusOf))).toEqual(Object.values(ids).map(() => status));
+    expect(['ready', 'review']).toContain(status);
+
+    const page: Page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const pager = () => page.getByTestId('pager-position').innerText();
+    const at = (key: string) => page.waitForURL(new RegExp(`/edit-receipt/${ids[key]}\\?`), { timeout: 15_000 });
+    // the document is shown and its primary action can be used
+    const ready = async () => {
+      await until(() => page.getByTestId('field-form').count()).toBe(1);
+      await until(() => page.getByTestId('status-actions').getByRole('button', { name: 'CONFIRM', exact: true }).isEnabled()).toBe(true);
+    };
+
+    await page.goto(`${stack.url}/receipts/${status}?q=alpha`);
+    const rows = page.getByTestId('receipt-row');
+    await until(() => rows.count()).toBe(3);
+    // the second hit
+    await rows.nth(1).click();
+    await at('alpha-2');
+    await ready();
+    await until(pager).toBe('2/3');
+    await screenshot(page, 'edit-walk-filter-second-hit');
+
+    // Alt+→ visits only hits; at the last one Next is off
+    await page.keyboard.press('Alt+ArrowRight');
+    await at('alpha-1');
+    await until(pager).toBe('3/3');
+    await until(() => page.getByRole('button', { name: 'Next document' }).getAttribute('aria-disabled')).toBe('true');
+    await page.keyboard.press('Alt+ArrowLeft');
+    await at('alpha-2');
+    await ready();
+    await until(pager).toBe('2/3');
+
+    // CONFIRM on a hit: on to the next hit, not to beta-1 (the next document of the whole list)
+    await page.keyboard.press('Alt+Enter');
+    await at('alpha-1');
+    await ready();
+    await until(pager).toBe('2/2');
+    expect(await statusOf(ids['alpha-2']!)).not.toBe(status);
+    // CONFIRM on the last hit: the walk wraps to the first hit left
+    await page.keyboard.press('Alt+Enter');
+    await at('alpha-3');
+    await ready();
+    await until(pager).toBe('1/1');
+    // CONFIRM on the only hit left: back to the searched list
+    await page.keyboard.press('Alt+Enter');
+    await page.waitForURL(new RegExp(`/receipts/${status}\\?q=alpha$`), { timeout: 15_000 });
+    await until(() => rows.count()).toBe(0);
+    await screenshot(page, 'edit-walk-filter-back-to-list');
+
+    // the documents outside the search were left as they were
+    for (const n of [1, 2, 3]) expect(await statusOf(ids[`beta-${n}`]!)).toBe(status);
+    for (const n of [1, 2, 3]) expect(await statusOf(ids[`alpha-${n}`]!)).not.toBe(status);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
