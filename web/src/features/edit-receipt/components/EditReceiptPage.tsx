@@ -25,10 +25,12 @@ import { useReceiptCache } from '../../live/use-receipt-cache';
 import { sendAgainNotice, type BulkSendAnswer } from '../../integration/lib/outcomes';
 import { useReceiptDetail } from '../../receipts/api/receipts';
 import type { Receipt } from '../../receipts/api/types';
+import type { ListReturnState } from '../../receipts/lib/list-scroll';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
 import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
 import { clearDrafts, DRAFTS_STORE_MS, draftsToRestore, loadDrafts, retryDelay, storeDrafts } from '../lib/drafts-storage';
-import { datapoints, formatError, stakeholderOf, type Tab } from '../lib/form';
+import { datapoints, formatError, formSections, stakeholderOf, type Tab } from '../lib/form';
+import { initialField, useInitialFieldFocus } from '../lib/initial-focus';
 import { settleConflict } from '../lib/save-conflict';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
@@ -67,10 +69,21 @@ const NO_BOXES: PageBoxesResponse[] = [];
 /** /edit-receipt/{id}?company_id=: one document, its pages on the left and its fields on the right. */
 export function EditReceiptPage() {
   const { id = '' } = useParams();
-  return <EditReceipt key={id} receiptId={id} />;
+  // A document opened with the focus on a field: a screen reader reads the field, not the page's title, so the
+  // document is told here, in a region kept across documents (its text changes once it is there)
+  const [announced, setAnnounced] = useState<{ text: string; n: number } | null>(null);
+  const announce = useCallback((text: string) => setAnnounced((last) => ({ text, n: (last?.n ?? 0) + 1 })), []);
+  return (
+    <>
+      <div className="sr-only" role="status" aria-live="polite" data-testid="document-announcement">
+        {announced && <span key={announced.n}>{announced.text}</span>}
+      </div>
+      <EditReceipt key={id} receiptId={id} announce={announce} />
+    </>
+  );
 }
 
-function EditReceipt({ receiptId }: { receiptId: string }) {
+function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text: string): void }) {
   const [search] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -522,7 +535,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     void qc.invalidateQueries({ queryKey: editKeys.walk(companyId), refetchType: 'none' });
     const next = await walk.after().catch(() => null);
     if (next) goTo(next);
-    else navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status }));
+    else navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status }), { state: { fromDocument: receiptId } satisfies ListReturnState });
   };
 
   const act = async (action: EditAction) => {
@@ -596,8 +609,11 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     }
   };
 
+  // (one at a time: Alt+F held or pressed twice sends the flag once per answer)
+  const flagging = useRef(false);
   const toggleFlag = async () => {
-    if (!receipt || readOnly) return;
+    if (!receipt || readOnly || flagging.current) return;
+    flagging.current = true;
     try {
       const answer = await api.post(`/receipt/${encodeURIComponent(receiptId)}/flag`, { flag: !receipt.flag, version: version() }, { query: { company_id: companyId } });
       const updated = receiptOfPayload(answer);
@@ -605,6 +621,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
       await Promise.all([calls.refresh(), qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) })]);
     } catch (e) {
       info.show(messageOf(e), 'error');
+    } finally {
+      flagging.current = false;
     }
   };
 
@@ -670,8 +688,8 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   // ---- keyboard
   const actRef = useRef(act);
   actRef.current = act;
-  const moveRef = useRef({ goNext, goPrevious });
-  moveRef.current = { goNext, goPrevious };
+  const moveRef = useRef({ goNext, goPrevious, toggleFlag });
+  moveRef.current = { goNext, goPrevious, toggleFlag };
   const popupRef = useRef(popup);
   popupRef.current = popup;
   useEffect(() => {
@@ -709,6 +727,9 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
         case 'reject':
           void actRef.current('reject');
           break;
+        case 'flag':
+          void moveRef.current.toggleFlag();
+          break;
         case 'saveNow':
           void flush();
           break;
@@ -731,6 +752,21 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
   const flushRef = useRef(flush);
   flushRef.current = flush;
   useEffect(() => () => void flushRef.current(), []);
+
+  // ---- the focus as the document opens: its first field to correct, else its first field (lib/initial-focus.ts)
+  useInitialFieldFocus({
+    ready: Boolean(receipt && content && schemaQ.data),
+    skip: readOnly,
+    tab,
+    target: () =>
+      initialField(
+        (['details', 'advanced'] as const).map((t) => ({ tab: t, fields: formSections(schema, content?.content ?? [], t, receiptType).flatMap((s) => s.fields) })),
+        errors,
+        drafts,
+      ),
+    showTab: setTab,
+    focused: () => announce(`Edit document: ${receipt?.original_file_name ?? ''}, ${STATUS_TITLES[status] ?? status}`),
+  });
 
   // ---- what the form, the pop-up and the pages are given: the same objects while what they show is the same, so
   // a key typed renders the field typed in (and its row of the Lines pop-up), not the whole screen's 3,000 inputs
@@ -793,7 +829,7 @@ function EditReceipt({ receiptId }: { receiptId: string }) {
     <div className="er" data-testid="edit-receipt">
       {compact && <div className="er-titlebar">{title}</div>}
       <header className="er-topbar">
-        <button type="button" className="icon-btn" aria-label="Back" title="Back" onClick={() => leave(() => void navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status })))}>
+        <button type="button" className="icon-btn" aria-label="Back" title="Back" onClick={() => leave(() => void navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status }), { state: { fromDocument: receiptId } satisfies ListReturnState }))}>
           <Icon name="chevronLeft" />
         </button>
         <div className="er-pager" data-testid="pager">

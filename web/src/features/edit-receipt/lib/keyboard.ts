@@ -1,9 +1,10 @@
 /**
  * Keyboard use of the edit screen, shown in its help panel. Field navigation uses Tab / Shift+Tab as usual
  * plus Alt+↓ / Alt+↑; documents Alt+→ / Alt+←; actions with Alt and a letter so typing in a field never
- * triggers them.
+ * triggers them. (Alt+F, which opens the browser's menu in Chromium on Windows and Linux, is the page's first:
+ * the screen's handler prevents the default, so the menu stays closed.)
  */
-export type ShortcutAction = 'nextField' | 'previousField' | 'nextDocument' | 'previousDocument' | 'confirm' | 'reject' | 'review' | 'help' | 'back' | 'saveNow';
+export type ShortcutAction = 'nextField' | 'previousField' | 'nextDocument' | 'previousDocument' | 'confirm' | 'reject' | 'review' | 'flag' | 'help' | 'back' | 'saveNow';
 
 export interface Shortcut {
   action: ShortcutAction;
@@ -20,6 +21,7 @@ export const SHORTCUTS: Shortcut[] = [
   { action: 'confirm', keys: 'Alt+Enter', description: 'Confirm (or Review and send)' },
   { action: 'review', keys: 'Alt+V', description: 'Review' },
   { action: 'reject', keys: 'Alt+R', description: 'Reject' },
+  { action: 'flag', keys: 'Alt+F', description: 'Flag or unflag' },
   { action: 'help', keys: '?  or Alt+H', description: 'Show or hide this help' },
   { action: 'back', keys: 'Esc', description: 'Close a pop-up, leave grid editing' },
 ];
@@ -59,6 +61,8 @@ export function shortcutOf(e: KeyLike): ShortcutAction | null {
         return 'reject';
       case 'v':
         return 'review';
+      case 'f':
+        return 'flag';
       case 's':
         return 'saveNow';
       case 'h':

@@ -2,6 +2,7 @@ import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
+import { focusElement } from '../../../components/ui/focus';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { ListMore } from '../../../components/ui/ListMore';
 import { LoadingBlock, Spinner } from '../../../components/ui/Spinner';
@@ -27,6 +28,7 @@ import { FilterBar } from './FilterBar';
 import { PreviewPanel } from './PreviewPanel';
 import { ReceiptRow, type RowHandlers } from './ReceiptRow';
 import { ToolsMenu, type MenuAction } from './ToolsMenu';
+import '../list-skip.css';
 
 /** What an empty list says beyond 'No documents found': how documents come to it. */
 const EMPTY_HINT: Partial<Record<string, string>> = {
@@ -103,13 +105,24 @@ function ReceiptList({ status }: { status: ListStatus }) {
   };
 
   const tableRef = useRef<HTMLTableElement>(null);
+  const cardRef = useRef<HTMLDivElement>(null);
+  // "Skip to documents": past the filters and the toolbar to the first row (the empty state when there is none)
+  const skipToDocuments = () => {
+    const card = cardRef.current;
+    const target =
+      card?.querySelector<HTMLElement>('[data-testid="receipt-row"][tabindex="0"]') ??
+      card?.querySelector<HTMLElement>('[data-testid="receipt-row"]') ??
+      card?.querySelector<HTMLElement>('[data-testid="receipts-empty"]') ??
+      card;
+    focusElement(target);
+  };
   const saveScroll = useListScroll(tableRef, rows.length > 0);
 
   const open = (receipt: Receipt) => {
     const switchTo = companyToActivate(receipt, view.active?.company_id, companyIds);
     if (switchTo) store.setCompany(switchTo);
     const target = rowTarget(receipt, status);
-    saveScroll({ opened: true });
+    saveScroll({ opened: true, openedId: receipt.receipt_id });
     navigate({ pathname: target.pathname, search: target.search }, { state: { ...target.state, listSearch: searchParams.toString() || undefined } });
   };
 
@@ -211,6 +224,18 @@ function ReceiptList({ status }: { status: ListStatus }) {
 
   return (
     <div className="receipts-page" data-testid="receipts-page" data-status={status}>
+      {/* The list page's first Tab stop, out of sight until focused: the filters and the toolbar are 30 stops */}
+      <a
+        className="list-skip-link"
+        href="#documents"
+        data-testid="list-skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          skipToDocuments();
+        }}
+      >
+        Skip to documents
+      </a>
       <div className="list-head">
         <FilterBar filters={filters} onChange={changeFilters} />
         <div className="list-toolbar" role="toolbar" aria-label="Document actions">
@@ -244,7 +269,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
         </div>
       </div>
 
-      <div className="card doc-card">
+      <div className="card doc-card" id="documents" ref={cardRef}>
         {noCompany ? (
           <NoCompany />
         ) : list.isPending ? (
