@@ -224,7 +224,17 @@ export const exportXmlBodySchema = z.object({
 
 export const BULK_ACTIONS = ['status', 'flag', 'type', 'delete', 'send'] as const;
 export const bulkBodySchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('status'), receipt_ids: z.array(documentIdSchema).min(1).max(100), status: z.enum(STATUS_ACTIONS) }),
+  z.object({
+    action: z.literal('status'),
+    receipt_ids: z.array(documentIdSchema).min(1).max(100),
+    status: z.enum(STATUS_ACTIONS),
+    /**
+     * Optional: the version of each document as the client read it (the export pop-up's "Move items to archive
+     * after export": the version the file holds). A document named here that was changed since is refused on its own
+     * (409 "The document was changed by someone else"); one not named is changed as it stands (the list's buttons).
+     */
+    versions: z.record(z.string(), z.number().int().min(0)).optional(),
+  }),
   z.object({ action: z.literal('flag'), receipt_ids: z.array(documentIdSchema).min(1).max(100), flag: z.boolean() }),
   z.object({ action: z.literal('type'), receipt_ids: z.array(documentIdSchema).min(1).max(100), receipt_type: receiptTypeSchema }),
   z.object({ action: z.literal('delete'), receipt_ids: z.array(documentIdSchema).min(1).max(100) }),

@@ -203,10 +203,20 @@ export const ddbTeamStore: TeamStore = {
       },
       // The company is still there: a deleted company's invitations (left for the purge, A21) join no one.
       { ConditionCheck: { TableName: tableName(), Key: keys.company(w.member.company_id), ConditionExpression: 'attribute_exists(pk)' } },
+      // The sender is still an administrator of it: one lowered to Basic or removed grants no one a role (T4).
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.membership(w.inviterId, w.member.company_id),
+          ConditionExpression: 'attribute_exists(pk) AND #role = :admin',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':admin': 'admin' },
+        },
+      },
       { Put: { TableName: tableName(), Item: memberItem(w.member), ConditionExpression: 'attribute_not_exists(pk)' } },
       putClaim(w.emailInAddress, w.member.company_id, w.member.user_id),
     ];
-    const labels: TeamWriteFailure[] = ['invitation', 'company', 'member', 'prefix'];
+    const labels: TeamWriteFailure[] = ['invitation', 'company', 'inviter', 'member', 'prefix'];
     if (w.profile) {
       items.push({ Put: { TableName: tableName(), Item: profileItem(w.profile), ConditionExpression: 'attribute_not_exists(pk)' } });
       labels.push('profile');

@@ -57,7 +57,7 @@ export async function bulkAction<D extends DocumentDeps>(
   deps: D,
   caller: DocCaller,
   body: BulkBody,
-  changeStatus: (deps: D, caller: DocCaller, receiptId: string, status: StatusAction) => Promise<ReturnType<typeof toSummary>>,
+  changeStatus: (deps: D, caller: DocCaller, receiptId: string, status: StatusAction, version?: number) => Promise<ReturnType<typeof toSummary>>,
   options: BulkOptions = {},
 ): Promise<{ results: BulkResult[] }> {
   const ids = [...new Set(body.receipt_ids)];
@@ -67,7 +67,8 @@ export async function bulkAction<D extends DocumentDeps>(
     try {
       switch (body.action) {
         case 'status':
-          return { receipt_id: id, ok: true, status: 200, receipt: await changeStatus(d, caller, id, body.status) };
+          // With the version the client read, a document changed since is this document's 409 (workflow.ts `editDocument`).
+          return { receipt_id: id, ok: true, status: 200, receipt: await changeStatus(d, caller, id, body.status, versionOf(body.versions, id)) };
         case 'flag':
           return { receipt_id: id, ok: true, status: 200, receipt: await setFlag(d, caller, id, body.flag) };
         case 'type':
@@ -90,6 +91,11 @@ export async function bulkAction<D extends DocumentDeps>(
     // The documents' live events, also of those done before an error ended the call.
     await publishLatest(deps.live, live.events);
   }
+}
+
+/** The version a bulk call names for a document (own keys only: an id like `__proto__` names none). */
+function versionOf(versions: Record<string, number> | undefined, id: string): number | undefined {
+  return versions && Object.prototype.hasOwnProperty.call(versions, id) ? versions[id] : undefined;
 }
 
 /** Live events kept until the documents are done (one look-up of each channel's connections for them all). */

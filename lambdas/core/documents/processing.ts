@@ -154,6 +154,9 @@ async function handleUpload(deps: ProcessingDeps, key: string, uploadId: string,
     deps.log.warn('uploaded object is gone', { key });
     return;
   }
+  const still = await uploaderStillMember(deps, upload);
+  if (still === 'refused') return;
+  upload = still;
   const known = upload.state === 'consumed' ? (await deps.documents.getMany(upload.document_ids.slice(0, 1)))[0] : undefined;
   if (known?.source && !known.split_page && known.source.key === key && known.source.etag !== head.etag) {
     // A second object under an upload's key never silently becomes its document's file (write-once URLs prevent it).
@@ -206,6 +209,31 @@ async function handleUpload(deps: ProcessingDeps, key: string, uploadId: string,
     if (!opts.final) throw error;
     for (const d of pending) await failDocument(deps, d.receipt_id, d.processing_run, FAILED_MESSAGE);
   }
+}
+
+/**
+ * An upload a person asked for into a company (GET /upload/document: `held_by`; its URL stays valid 15 minutes)
+ * whose documents are not made yet is made only while that person is still a member of the company (A4). A member
+ * removed meanwhile gets nothing made: the reservation is given back (D12's release: usage and the person's
+ * outstanding uploads), the object is deleted and 'refused' is answered. The processing of a later delivery, or a
+ * release that found the upload consumed by another delivery, goes on with the upload as it is now.
+ * Imports (Email-in, Google Drive, Dropbox) have no `held_by`: they choose a current member when they run.
+ */
+async function uploaderStillMember(deps: ProcessingDeps, upload: UploadRecord): Promise<UploadRecord | 'refused'> {
+  if (!upload.company_id || !upload.held_by || upload.state === 'consumed') return upload;
+  if (await deps.store.getMembership(upload.created_by, upload.company_id)) return upload;
+  if (upload.state === 'pending' && !(await deps.documents.releaseUpload(upload))) {
+    // No longer pending: another delivery made its documents (go on with them), or the reservation expired.
+    const now = await deps.documents.getUpload(upload.upload_id);
+    if (now?.state === 'consumed') return now;
+  }
+  deps.log.warn('upload refused: the uploader is no longer a member of the company', {
+    upload_id: upload.upload_id,
+    company_id: upload.company_id,
+    user_id: upload.created_by,
+  });
+  await deps.files.delete([upload.key]);
+  return 'refused';
 }
 
 function sourceKind(fileName: string): 'image' | 'pdf' | 'office' {

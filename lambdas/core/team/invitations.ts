@@ -40,6 +40,26 @@ export function invitationProblem(invitation: InvitationRecord | undefined, now:
   return undefined;
 }
 
+/**
+ * An invitation is the word of the administrator who sent it: it holds only while they are an administrator member
+ * of its company (A4). Lowered to Basic or removed, their pending invitations are cancelled (`cancelInvitationsSentBy`);
+ * one that outlived that (sent at the same moment) answers as a cancelled one, 'Invitation not found'.
+ */
+async function inviterIsAdmin(team: Pick<TeamStore, 'getMember'>, invitation: InvitationRecord): Promise<boolean> {
+  return (await team.getMember(invitation.company_id, invitation.invited_by))?.role === 'admin';
+}
+
+/**
+ * The pending invitations `userId` sent for the company are cancelled (T2, then T10 each: an accepted one stays, one
+ * already gone is a no-op, so running it again does nothing more): after they were removed from the company or lost
+ * the administrator role (core/team/members.ts). Returns how many were cancelled.
+ */
+export async function cancelInvitationsSentBy(team: Pick<TeamStore, 'listInvitations' | 'cancelInvitation'>, companyId: string, userId: string): Promise<number> {
+  const sent = (await team.listInvitations(companyId)).filter((i) => i.invited_by === userId && !i.used_at);
+  const cancelled = await Promise.all(sent.map((i) => team.cancelInvitation(i.id, companyId)));
+  return cancelled.filter(Boolean).length;
+}
+
 function assertUsable(invitation: InvitationRecord | undefined, now: Date): asserts invitation is InvitationRecord {
   const problem = invitationProblem(invitation, now);
   if (problem === INVITATION_NOT_FOUND) throw notFound(problem);
@@ -211,11 +231,12 @@ export async function readInvitation(
 ): Promise<InvitationView> {
   const invitation = await deps.team.getInvitation(invitationIdOf(token));
   assertUsable(invitation, deps.clock.now());
-  const [[company], existing] = await Promise.all([
+  const [[company], existing, inviterAdmin] = await Promise.all([
     deps.store.getCompanies([invitation.company_id]),
     deps.team.findProfileByEmail(invitation.email),
+    inviterIsAdmin(deps.team, invitation),
   ]);
-  if (!company) throw notFound(INVITATION_NOT_FOUND);
+  if (!company || !inviterAdmin) throw notFound(INVITATION_NOT_FOUND);
   return {
     id: invitation.id,
     email: invitation.email,
@@ -240,7 +261,9 @@ async function joinCompany(
   user: { id: string; email: string },
   now: Date,
   profile?: ProfileRecord,
-): Promise<'joined' | 'member' | 'invitation' | 'company' | 'profile'> {
+): Promise<'joined' | 'member' | 'invitation' | 'company' | 'inviter' | 'profile'> {
+  // Accepting one's own invitation: a member already, or (no longer a member) an invitation of no administrator.
+  if (user.id === invitation.invited_by) return (await team.getMember(invitation.company_id, user.id)) ? 'member' : 'inviter';
   const base = defaultEmailPrefix(invitation.name, invitation.surname, user.email);
   for (let attempt = 0; attempt < PREFIX_ATTEMPTS; attempt++) {
     const prefix = prefixCandidate(base, attempt);
@@ -257,6 +280,7 @@ async function joinCompany(
       invitationId: invitation.id,
       userId: user.id,
       now: now.toISOString(),
+      inviterId: invitation.invited_by,
       member,
       emailInAddress: memberEmailInAddress(prefix),
       profile,
@@ -282,10 +306,18 @@ export async function invitedSignUpProvesAddress(
   const id = invitationIdOf(token.data);
   if (id !== signUp.invitationId) return false;
   const invitation = await deps.team.getInvitation(id);
-  return !!invitation && !invitationProblem(invitation, deps.clock.now()) && invitation.email === signUp.email.trim().toLowerCase();
+  return (
+    !!invitation &&
+    !invitationProblem(invitation, deps.clock.now()) &&
+    invitation.email === signUp.email.trim().toLowerCase() &&
+    (await inviterIsAdmin(deps.team, invitation))
+  );
 }
 
-/** PUT /invitation/{token}: an invitee who already has an account joins the company (a deleted company's: not found). */
+/**
+ * PUT /invitation/{token}: an invitee who already has an account joins the company (a deleted company's, or one whose
+ * sender is no longer an administrator of it: not found).
+ */
 export async function confirmInvitation(
   deps: { store: AccountsStore; team: TeamStore; clock: Clock },
   token: string,
@@ -293,10 +325,11 @@ export async function confirmInvitation(
   const now = deps.clock.now();
   const invitation = await deps.team.getInvitation(invitationIdOf(token));
   assertUsable(invitation, now);
+  if (!(await inviterIsAdmin(deps.team, invitation))) throw notFound(INVITATION_NOT_FOUND);
   const profile = await deps.team.findProfileByEmail(invitation.email);
   if (!profile) throw conflict(SIGN_UP_REQUIRED);
   const outcome = await joinCompany(deps.team, invitation, profile, now);
-  if (outcome === 'company') throw notFound(INVITATION_NOT_FOUND);
+  if (outcome === 'company' || outcome === 'inviter') throw notFound(INVITATION_NOT_FOUND);
   if (outcome === 'member') throw conflict(ALREADY_MEMBER);
   if (outcome !== 'joined') {
     const again = invitationProblem(await deps.team.getInvitation(invitation.id), deps.clock.now());
@@ -307,8 +340,9 @@ export async function confirmInvitation(
 
 /**
  * Post-confirmation of an invited sign-up: re-checks the invitation on the server (id, same e-mail, unused,
- * unexpired), then creates the profile and joins the inviting company with the invited role, without a
- * company of their own. An invitation that no longer holds (its company deleted too) leaves a profile without
+ * unexpired, its sender still an administrator of the company), then creates the profile and joins the inviting
+ * company with the invited role, without a company of their own. An invitation that no longer holds (its company
+ * deleted, its sender lowered to Basic or removed, too) leaves a profile without
  * companies (the user can add a company, or accept a new invitation). Safe to run twice.
  */
 export async function provisionInvitedUser(
@@ -340,8 +374,8 @@ export async function provisionInvitedUser(
     const outcome = await joinCompany(deps.team, invitation, { id: attrs.userId, email }, now, profile);
     if (outcome === 'joined') return { outcome: 'joined', profile };
     if (outcome === 'profile') return { outcome: 'exists', profile: await deps.store.getProfile(attrs.userId) };
-    // The company was deleted: nothing of its invitation goes into the profile.
-    if (outcome === 'company') profile = profileOf();
+    // The company was deleted, or the sender is no longer its administrator: nothing of the invitation goes into the profile.
+    if (outcome === 'company' || outcome === 'inviter') profile = profileOf();
   }
   const created = await deps.team.putProfile(profile);
   return { outcome: created ? 'invitation-invalid' : 'exists', profile };

@@ -4,6 +4,7 @@ import type { ConnectionStore } from '../live/connections';
 import type { AccountsStore, LiveEvents } from '../ports';
 import type { CompanyRecord, ProfileRecord } from '../accounts/types';
 import { memberEmailInAddress } from './email-prefix';
+import { cancelInvitationsSentBy } from './invitations';
 import type { MemberRecord, TeamStore } from './types';
 
 export const PREFIX_TAKEN = 'This Email-in address is already taken';
@@ -82,7 +83,9 @@ async function memberOrNotFound(deps: TeamDeps, companyId: string, userId: strin
 /**
  * PUT /company/users/{id}: changes the company's name, surname, role or Email-in prefix of one member. A changed role
  * reaches the member's open screens at once (`membership` on their own channel: the menus an administrator has
- * appear or go), including an administrator's own screens after they gave up the role.
+ * appear or go), including an administrator's own screens after they gave up the role. An administrator lowered to
+ * Basic loses the invitations they sent: the pending ones are cancelled (docs/decisions.md "Invitations end with
+ * their sender's administrator role").
  */
 export async function updateCompanyUser(
   deps: TeamDeps & { live: LiveEvents },
@@ -113,6 +116,8 @@ export async function updateCompanyUser(
     const failure = await deps.team.updateMember(companyId, userId, changes, claim);
     if (failure === 'prefix') throw conflict(PREFIX_TAKEN, [{ path: ['email_prefix'], message: PREFIX_TAKEN }]);
     if (failure === 'member') throw notFound('User not found');
+    // An administrator lowered to Basic: the invitations they sent end with their role (acceptance checks it too, T4).
+    if (changes.role === 'basic' && member.role === 'admin') await cancelInvitationsSentBy(deps.team, companyId, userId);
     if (changes.role) await deps.live.publishToUser(userId, 'membership', { company_id: companyId, role: changes.role });
   }
   const [profile] = await deps.store.getProfiles([userId]);
@@ -126,7 +131,8 @@ export async function updateCompanyUser(
  * DELETE /company/users/{id}: removes the membership and releases the member's Email-in claim (never given to another
  * company, data-model.md); their documents stay with the company. The removed member's open screens stop following
  * the company at once: their live subscriptions to it end (not when the connection expires), and their own channel
- * gets a `company-delete` so the company leaves their companies list (for them it is gone).
+ * gets a `company-delete` so the company leaves their companies list (for them it is gone). The pending invitations
+ * they sent are cancelled.
  */
 export async function deleteCompanyUser(
   deps: TeamDeps & { connections: Pick<ConnectionStore, 'unsubscribeUser'>; live: LiveEvents },
@@ -142,6 +148,8 @@ export async function deleteCompanyUser(
     member.email_prefix ? memberEmailInAddress(member.email_prefix) : undefined,
   );
   if (failure) throw notFound('User not found');
+  // The invitations they sent end with their membership (acceptance checks it too, T4).
+  await cancelInvitationsSentBy(deps.team, companyId, userId);
   await deps.connections.unsubscribeUser(userId, companyId);
   await deps.live.publishToUser(userId, 'company-delete', { company_id: companyId });
   return { deleted: true, user_id: userId };

@@ -41,13 +41,18 @@ export interface CurrentInvitation {
   created_at: string;
 }
 
-/** Why an accept/update transaction did not commit; 'company': the invitation's company was deleted (T4). */
-export type TeamWriteFailure = 'invitation' | 'company' | 'member' | 'prefix' | 'profile';
+/**
+ * Why an accept/update transaction did not commit; 'company': the invitation's company was deleted (T4);
+ * 'inviter': the invitation's sender is no longer an administrator member of the company (T4).
+ */
+export type TeamWriteFailure = 'invitation' | 'company' | 'inviter' | 'member' | 'prefix' | 'profile';
 
 export interface AcceptInvitationWrite {
   invitationId: string;
   userId: string;
   now: string;
+  /** The invitation's sender: the acceptance holds only while they are an administrator member of the company. */
+  inviterId: string;
   member: MemberRecord;
   /** The member's Email-in address claimed with the membership. */
   emailInAddress: string;
@@ -78,8 +83,9 @@ export interface TeamStore {
   getMember(companyId: string, userId: string): Promise<MemberRecord | undefined>;
   /**
    * Marks the invitation used (if unused and unexpired), adds the membership and its Email-in claim [and profile],
-   * atomically, only while the invitation's company still exists ('company' when it was deleted); 'prefix' when the
-   * address is taken or was released by another company.
+   * atomically, only while the invitation's company still exists ('company' when it was deleted) and its sender is
+   * still an administrator of it ('inviter' when lowered to Basic or removed); 'prefix' when the address is taken or
+   * was released by another company.
    */
   acceptInvitation(write: AcceptInvitationWrite): Promise<TeamWriteFailure | undefined>;
   /**

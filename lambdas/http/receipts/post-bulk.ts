@@ -8,7 +8,8 @@ import { httpHandler, requireCaller } from '../../runtime/http-handler';
 import { editWiring, sendConfirm } from '../receipt/edit-wiring';
 
 /**
- * POST /receipts/bulk: status, flag, type or delete on receipt_ids; answers per document. `send` confirms the
+ * POST /receipts/bulk: status, flag, type or delete on receipt_ids; answers per document (a status change may name
+ * the version of each document the client read: one changed since answers 409 on its own). `send` confirms the
  * documents as the edit screen's CONFIRM does (the same checks) and queues them for the company's export targets,
  * also to send again after a failure.
  */
@@ -25,9 +26,9 @@ export const handler = httpHandler({
       deps,
       requireCaller(caller),
       body,
-      (d, c, id, status) => {
+      (d, c, id, status, version) => {
         callWiring ??= editWiring(d, log);
-        return changeDocumentStatus(callWiring.ports, callWiring.workflow, c, id, status, undefined, callWiring.masterData.store);
+        return changeDocumentStatus(callWiring.ports, callWiring.workflow, c, id, status, version, callWiring.masterData.store);
       },
       // A document whose transaction still meets others after the client's retries answers 503 on its own.
       { isBusy: isTransactionConflict },

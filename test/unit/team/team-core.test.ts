@@ -8,6 +8,7 @@ import {
   INVITATION_NOT_FOUND,
   MAIL_FAILED,
   cancelInvitation,
+  cancelInvitationsSentBy,
   confirmInvitation,
   invitationIdOf,
   invitationProblem,
@@ -16,6 +17,7 @@ import {
   listPendingInvitations,
   newInvitationToken,
   provisionInvitedUser,
+  readInvitation,
 } from '../../../lambdas/core/team/invitations';
 import { canBeDeleted } from '../../../lambdas/core/team/members';
 import type { CurrentInvitation, InvitationRecord, MemberRecord, OutgoingMail, TeamStore } from '../../../lambdas/core/team/types';
@@ -63,6 +65,8 @@ function memoryTeam() {
   const profiles = new Map<string, ProfileRecord>();
   const current = new Map<string, CurrentInvitation>();
   const deletedCompanies = new Set<string>();
+  // The sender of the tests' invitations, an administrator of C1 (kept out of `members`, which holds those who joined)
+  const inviters = new Map<string, MemberRecord>([['C1|owner', { user_id: 'owner', company_id: 'C1', role: 'admin', joined_at: '' }]]);
   const team: TeamStore = {
     putInvitation: async (i) => void invitations.set(i.id, { ...i }),
     getInvitation: async (id) => invitations.get(id),
@@ -83,11 +87,12 @@ function memoryTeam() {
     findProfileByEmail: async (email) => [...profiles.values()].find((p) => p.email === email),
     putProfile: async (p) => (profiles.has(p.id) ? false : (profiles.set(p.id, p), true)),
     listMembers: async (c) => members.filter((m) => m.company_id === c),
-    getMember: async (c, u) => members.find((m) => m.company_id === c && m.user_id === u),
+    getMember: async (c, u) => members.find((m) => m.company_id === c && m.user_id === u) ?? inviters.get(`${c}|${u}`),
     acceptInvitation: async (w) => {
       const inv = invitations.get(w.invitationId);
       if (!inv || inv.used_at || inv.expires_at <= w.now) return 'invitation';
       if (deletedCompanies.has(w.member.company_id)) return 'company';
+      if (inviters.get(`${w.member.company_id}|${w.inviterId}`)?.role !== 'admin') return 'inviter';
       if (members.some((m) => m.company_id === w.member.company_id && m.user_id === w.member.user_id)) return 'member';
       if (claims.has(w.emailInAddress)) return 'prefix';
       if (w.profile && profiles.has(w.profile.id)) return 'profile';
@@ -101,7 +106,7 @@ function memoryTeam() {
     updateMember: async () => undefined,
     removeMember: async () => undefined,
   };
-  return { team, invitations, members, claims, profiles, deletedCompanies };
+  return { team, invitations, members, claims, profiles, deletedCompanies, inviters };
 }
 
 const store = {
@@ -281,6 +286,41 @@ describe('invitation rules', () => {
     expect(t.invitations.get(inv.id)!.used_by).toBe('u1');
     const again = await provisionInvitedUser(deps, { userId: 'u2', email: 'new@example.com', invitationId: inv.id });
     expect(again.outcome).toBe('invitation-invalid');
+  });
+
+  it('an invitation whose sender is no longer an administrator joins no one and reads as not found', async () => {
+    const t = memoryTeam();
+    const token = newInvitationToken();
+    const inv = invitation({ id: invitationIdOf(token), email: 'old@example.com', role: 'admin', expires_at: '2026-12-01T00:00:00.000Z' });
+    const freshToken = newInvitationToken();
+    const fresh = invitation({ id: invitationIdOf(freshToken), role: 'admin', expires_at: '2026-12-01T00:00:00.000Z' });
+    t.invitations.set(inv.id, inv);
+    t.invitations.set(fresh.id, fresh);
+    t.profiles.set('u1', profile('u1', 'old@example.com'));
+    expect(await invitedSignUpProvesAddress({ team: t.team, clock }, { email: 'new@example.com', invitationId: fresh.id, token: freshToken })).toBe(true);
+    // lowered to Basic
+    t.inviters.set('C1|owner', { user_id: 'owner', company_id: 'C1', role: 'basic', joined_at: '' });
+    const deps = { store, team: t.team, clock, globalAdminEmails: [] };
+    await expect(readInvitation(deps, token)).rejects.toMatchObject({ statusCode: 404, message: INVITATION_NOT_FOUND });
+    await expect(confirmInvitation(deps, token)).rejects.toMatchObject({ statusCode: 404, message: INVITATION_NOT_FOUND });
+    expect(await invitedSignUpProvesAddress(deps, { email: 'new@example.com', invitationId: fresh.id, token: freshToken })).toBe(false);
+    // removed: a sign-up with the link gets a profile without the company
+    t.inviters.clear();
+    const signedUp = await provisionInvitedUser(deps, { userId: 'u2', email: 'new@example.com', invitationId: fresh.id });
+    expect(signedUp.outcome).toBe('invitation-invalid');
+    expect(t.members).toEqual([]);
+    expect([inv, fresh].map((i) => t.invitations.get(i.id)!.used_at)).toEqual([null, null]);
+  });
+
+  it('the pending invitations one person sent are cancelled, again without effect; others and accepted ones stay', async () => {
+    const t = memoryTeam();
+    t.invitations.set('a'.repeat(64), invitation({ id: 'a'.repeat(64), invited_by: 'b' }));
+    t.invitations.set('b'.repeat(64), invitation({ id: 'b'.repeat(64), invited_by: 'b', used_at: NOW.toISOString(), used_by: 'u9' }));
+    t.invitations.set('c'.repeat(64), invitation({ id: 'c'.repeat(64), invited_by: 'owner' }));
+    t.invitations.set('d'.repeat(64), invitation({ id: 'd'.repeat(64), invited_by: 'b', company_id: 'C2' }));
+    expect(await cancelInvitationsSentBy(t.team, 'C1', 'b')).toBe(1);
+    expect([...t.invitations.keys()].sort()).toEqual(['b'.repeat(64), 'c'.repeat(64), 'd'.repeat(64)]);
+    expect(await cancelInvitationsSentBy(t.team, 'C1', 'b')).toBe(0);
   });
 
   it('an invitation of a deleted company joins no one: PUT answers Invitation not found, a sign-up gets a bare profile', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleConflict } from '../../../web/src/features/edit-receipt/lib/save-conflict';
+import { notSavedMessage, settleConflict } from '../../../web/src/features/edit-receipt/lib/save-conflict';
 
 const freshOf = (values: Record<string, string>) => (id: string) => values[id] ?? '';
 
@@ -45,5 +45,44 @@ describe('settleConflict: a save refused for its version (409), compared with th
     expect(out.landed).toEqual({ b: 'B1' });
     expect(out.keepDraft('b', 'B1-typed-on')).toBe(true);
     expect(out.keepDraft('a', 'x')).toBe(true);
+  });
+
+  it('a document a colleague made read-only (confirmed) takes no draft: all dropped, the values it does not hold listed as not saved', () => {
+    // typed an invoice number (sent) and a total (typed on while the save went); the colleague confirmed the document
+    const out = settleConflict({
+      sent: { document_id: 'TYPED-BY-B' },
+      unanswered: {},
+      base: { document_id: 'INV-2024-0042', amount_total: '9.00' },
+      fresh: freshOf({ document_id: 'INV-2024-0042', amount_total: '9.00', currency: 'EUR' }),
+      readOnly: true,
+      drafts: { document_id: 'TYPED-BY-B', amount_total: '10.00', currency: 'EUR' },
+    });
+    expect(out.closed).toBe(true);
+    // the currency typed was the document value already: saved in effect, not listed
+    expect(out.lost).toEqual(['document_id', 'amount_total']);
+    expect(out.keepDraft('document_id', 'TYPED-BY-B')).toBe(false);
+    expect(out.keepDraft('amount_total', '10.00')).toBe(false);
+    expect(out.keepDraft('currency', 'EUR')).toBe(false);
+  });
+
+  it('the same refusal on a document that still takes edits keeps the draft to be saved again (not closed)', () => {
+    const out = settleConflict({
+      sent: { document_id: 'TYPED-BY-B' },
+      unanswered: {},
+      base: { document_id: 'INV-2024-0042' },
+      fresh: freshOf({ document_id: 'INV-2024-0042' }),
+    });
+    expect(out.closed).toBe(false);
+    expect(out.lost).toEqual([]);
+    expect(out.keepDraft('document_id', 'TYPED-BY-B')).toBe(true);
+  });
+
+  it('says which fields were not saved and that a colleague action is why', () => {
+    expect(notSavedMessage('archive', ['Invoice number'])).toBe('The document was moved to archive by someone else, so your change to Invoice number was not saved.');
+    expect(notSavedMessage('archive', ['Invoice number', 'Total', 'Currency'])).toBe(
+      'The document was moved to archive by someone else, so your changes to Invoice number, Total and Currency were not saved.',
+    );
+    expect(notSavedMessage('busy', ['Total'])).toBe('The document is being processed again after someone else’s action, so your change to Total was not saved.');
+    expect(notSavedMessage('archive', [])).toBe('The document was moved to archive by someone else, so it can no longer be edited.');
   });
 });

@@ -31,7 +31,7 @@ import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../
 import { clearDrafts, DRAFTS_STORE_MS, draftsToRestore, loadDrafts, retryDelay, storeDrafts } from '../lib/drafts-storage';
 import { datapoints, formatError, formSections, stakeholderOf, type Tab } from '../lib/form';
 import { initialField, useInitialFieldFocus } from '../lib/initial-focus';
-import { settleConflict } from '../lib/save-conflict';
+import { notSavedMessage, settleConflict } from '../lib/save-conflict';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { shortcutOf } from '../lib/keyboard';
 import { COMPACT, NARROW, useMedia } from '../lib/media';
@@ -246,8 +246,22 @@ function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text
           // fresh version. A field someone else changed shows their value and drops ours; the others stay drafts.
           const fresh = await qc.fetchQuery({ queryKey: editKeys.content(receiptId, companyId), staleTime: 0, queryFn: () => api.get<ContentResponse>(`/receipts/${encodeURIComponent(receiptId)}/content`, { query: { company_id: companyId } }) });
           const now = datapoints(fresh.content);
-          const settled = settleConflict({ sent, unanswered: unanswered.current, base: base.current, fresh: (id) => now.get(id)?.content?.value ?? '' });
+          const settled = settleConflict({ sent, unanswered: unanswered.current, base: base.current, fresh: (id) => now.get(id)?.content?.value ?? '', readOnly: fresh.read_only, drafts: draftsRef.current });
           unanswered.current = {};
+          if (settled.closed) {
+            // A colleague's action made the document read-only (CONFIRM, archive, processing again): no draft can be
+            // saved any more, so none stays (here nor in the tab's storage), the autosave stops, leaving is free, and
+            // the user is told which fields were not saved and why.
+            base.current = {};
+            keepDrafts(() => false);
+            clearDrafts(owner);
+            setDraftErrors({});
+            setFailures(0);
+            const doc = await qc.fetchQuery({ queryKey: queryKeys.receipt(receiptId, companyId), staleTime: 0, queryFn: () => api.get<{ status: ReceiptStatus }>(`/receipts/${encodeURIComponent(receiptId)}`, { query: { company_id: companyId || undefined } }) }).catch(() => null);
+            const labels = settled.lost.map((k) => fieldMap.get(k)?.label ?? k);
+            info.show(notSavedMessage(doc && doc.status !== 'archive' ? 'busy' : 'archive', labels), 'error');
+            return;
+          }
           for (const [k, v] of Object.entries(settled.landed)) {
             if (draftsRef.current[k] === v) delete base.current[k];
             else base.current[k] = v;
@@ -290,7 +304,7 @@ function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text
       saving.current = null;
     }
     return !Object.keys(draftsRef.current).length;
-  }, [calls, fieldMap, qc, receiptId, companyId, api, info]);
+  }, [calls, fieldMap, qc, receiptId, companyId, api, info, owner]);
 
   // 2 s after the last change; after a failed save again by itself, 2 s, 4 s, … up to 30 s apart (its message
   // shown the first time only), and at once when the browser is back online.

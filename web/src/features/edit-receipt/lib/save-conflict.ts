@@ -7,6 +7,11 @@
  * whose answer was lost) is ours: not lost, no message; its draft is kept when it differs (typed on meanwhile) and
  * saved again. Only a field whose fresh value is neither the value it was typed on nor one we sent was changed by
  * someone else: their value is shown and our draft of it dropped.
+ *
+ * A document read again that takes no edits any more (`readOnly`: a colleague confirmed, archived or restarted it
+ * while this tab typed) takes none of the drafts: saving them again would be refused again, for ever. Every draft is
+ * dropped (the screen shows the document's values, read-only), and the fields whose typed value the document does not
+ * hold are listed as not saved (`notSavedMessage`).
  */
 export interface ConflictInput {
   /** The values this save sent. */
@@ -17,6 +22,10 @@ export interface ConflictInput {
   base: Readonly<Record<string, string>>;
   /** The field's value in the document as read again. */
   fresh: (id: string) => string;
+  /** The document as read again takes no edits (archived, or being processed again). */
+  readOnly?: boolean;
+  /** The drafts the tab holds now (typed on while the save went too): with `readOnly`, each is dropped. */
+  drafts?: Readonly<Record<string, string>>;
 }
 
 export interface ConflictOutcome {
@@ -26,9 +35,20 @@ export interface ConflictOutcome {
   landed: Record<string, string>;
   /** Whether the draft `value` of field `id` stays, to be saved again on the fresh version. */
   keepDraft: (id: string, value: string) => boolean;
+  /**
+   * The document takes no edits any more: no draft stays, nothing is saved again; `lost` lists every field whose
+   * typed value the document does not hold.
+   */
+  closed: boolean;
 }
 
-export function settleConflict({ sent, unanswered, base, fresh }: ConflictInput): ConflictOutcome {
+export function settleConflict({ sent, unanswered, base, fresh, readOnly = false, drafts = {} }: ConflictInput): ConflictOutcome {
+  if (readOnly) {
+    // Every value typed (sent, or typed on since) that the document does not hold was not saved.
+    const typed = { ...sent, ...drafts };
+    const lost = Object.keys(typed).filter((id) => fresh(id) !== typed[id]);
+    return { lost, landed: {}, keepDraft: () => false, closed: true };
+  }
   const lost: string[] = [];
   const landed: Record<string, string> = {};
   for (const id of new Set([...Object.keys(sent), ...Object.keys(unanswered)])) {
@@ -41,5 +61,20 @@ export function settleConflict({ sent, unanswered, base, fresh }: ConflictInput)
     lost,
     landed,
     keepDraft: (id, value) => !lost.includes(id) && !(id in landed && landed[id] === value),
+    closed: false,
   };
+}
+
+/** Why a document read again after a refused save takes no edits: a colleague moved it to archive, or it is being processed. */
+export type ClosedReason = 'archive' | 'busy';
+
+/**
+ * What the edit screen says when a colleague's action made the document read-only under typed values (`labels`:
+ * the fields not saved, as the form names them; none: the typed values were all in the document already).
+ */
+export function notSavedMessage(reason: ClosedReason, labels: readonly string[]): string {
+  const what = reason === 'archive' ? 'The document was moved to archive by someone else' : 'The document is being processed again after someone else’s action';
+  if (labels.length === 0) return `${what}, so it can no longer be edited.`;
+  const names = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+  return `${what}, so your ${labels.length === 1 ? 'change' : 'changes'} to ${names} ${labels.length === 1 ? 'was' : 'were'} not saved.`;
 }

@@ -57,6 +57,22 @@ export async function loadForExport(api: ApiClient, receipts: ReadonlyArray<Rece
   });
 }
 
+/**
+ * The version of each document the export's file holds, for "Move items to archive after export" to name (a document
+ * changed since is then refused instead of archived in a version the file does not hold): the version read for the
+ * file (CSV, PDF: `exported`, in the order of `receipts`), else the one the selection shows (XML, Rivile EIP, i.SAF:
+ * the server reads the documents as they are, so one changed since the selection is refused too, which is safe).
+ */
+export function exportedVersions(
+  receipts: ReadonlyArray<Pick<Receipt, 'receipt_id' | 'version'>>,
+  exported?: ReadonlyArray<Pick<Receipt, 'receipt_id' | 'version'>>,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of receipts) out.set(r.receipt_id, r.version);
+  for (const d of exported ?? []) out.set(d.receipt_id, d.version);
+  return out;
+}
+
 /** Documents grouped by company (an export-xml call names one company). */
 export function byCompany<T extends Pick<Receipt, 'company_id'>>(receipts: ReadonlyArray<T>): Map<string, T[]> {
   const groups = new Map<string, T[]>();

@@ -16,7 +16,7 @@ import { companyOf, useReceiptActions } from '../../receipts/api/receipts';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
 import { ISAF_EXPORT_MAX } from '../../../../../shared/schemas/content';
 import { XML_EXPORT_MAX } from '../../../../../shared/schemas/receipts';
-import { exportIsaf, exportXml, loadForExport, serverExportCalls } from '../api/export';
+import { exportedVersions, exportIsaf, exportXml, loadForExport, serverExportCalls } from '../api/export';
 import { buildCsv, CSV_FORMATS, csvBlob, isCsvFormat, type CsvFormat } from '../lib/csv';
 import { downloadBlob } from '../lib/download';
 import { amountColumns, csvHeader, defaultExportFields, knownExportFields, pdfTitle, type ExportField } from '../lib/fields';
@@ -110,6 +110,8 @@ export function ExportModal({
     setError(null);
     setPending(true);
     try {
+      // The documents the file was made from (CSV, PDF), whose versions the move to archive names
+      let exported: ReadonlyArray<Receipt> | undefined;
       if (tab === 'isaf') {
         for (const call of serverExportCalls(receipts, ISAF_EXPORT_MAX, view.companies)) {
           const blob = await exportIsaf(api, call.companyId, call.receiptIds, view.companies.find((c) => c.company_id === call.companyId)?.code);
@@ -126,6 +128,7 @@ export function ExportModal({
           return;
         }
         const docs = await loadForExport(api, receipts);
+        exported = docs;
         const table = exportTable(docs, fields, tab);
         if (tab === 'csv') {
           downloadBlob(csvBlob(buildCsv(table, csvFormat, amountColumns(fields, schema.data?.fields))), exportFileName(fileName, 'csv'));
@@ -142,7 +145,9 @@ export function ExportModal({
       let notArchived: string[] = [];
       if (archive) {
         const toArchive = receipts.filter((r) => r.status !== 'archive') as Receipt[];
-        const outcome = await actions.setStatus(toArchive, 'archive');
+        // Named with the versions the file holds: a document a colleague changed since is refused (409) and stays,
+        // listed in the "could not be moved" message, instead of being archived in a version the file does not hold.
+        const outcome = await actions.setStatus(toArchive, 'archive', exportedVersions(receipts, exported));
         notArchived = outcome.failed.map((f) => f.receipt.receipt_id);
         if (outcome.failed.length > 0) info.show(notArchivedMessage(outcome.failed.length, messageOf(outcome.failed[0]!.error)), 'error');
       }

@@ -178,7 +178,7 @@ async function eachReceipt(
 }
 
 type BulkAction =
-  | { action: 'status'; status: 'archive' | 'unarchive' }
+  | { action: 'status'; status: 'archive' | 'unarchive'; versions?: ReadonlyMap<string, number> }
   | { action: 'flag'; flag: boolean }
   | { action: 'type'; receipt_type: ReceiptType }
   | { action: 'send' }
@@ -195,6 +195,20 @@ export const BULK_MAX = 100;
  * supplier linked, its layout learnt), about 0.1 s a document, so 25 keep a call far within the API's 29 s.
  */
 export const SEND_CHUNK = 25;
+
+/**
+ * The body of one POST /receipts/bulk call for `ids`: a status change that names versions (the export pop-up's
+ * "Move items to archive after export") sends those of the call's documents, so one changed since is refused.
+ */
+export function bulkCallBody(body: BulkAction, ids: ReadonlyArray<string>): Record<string, unknown> {
+  if (body.action !== 'status' || !body.versions) return { ...body, receipt_ids: [...ids] };
+  const versions: Record<string, number> = {};
+  for (const id of ids) {
+    const version = body.versions.get(id);
+    if (version !== undefined) versions[id] = version;
+  }
+  return { action: body.action, status: body.status, receipt_ids: [...ids], versions };
+}
 
 /**
  * POST /receipts/bulk for the selected documents: one call per company (rows of the all-companies view differ)
@@ -222,7 +236,7 @@ async function bulk(
   await mapLimited(calls, 2, async ({ companyId, chunk }) => {
     let answer: BulkAnswer | undefined;
     try {
-      answer = await api.post<BulkAnswer>('/receipts/bulk', { ...body, receipt_ids: chunk.map((r) => r.receipt_id) }, { query: { company_id: companyId } });
+      answer = await api.post<BulkAnswer>('/receipts/bulk', bulkCallBody(body, chunk.map((r) => r.receipt_id)), { query: { company_id: companyId } });
     } catch (error) {
       for (const receipt of chunk) outcome.failed.push({ receipt, error });
       return;
@@ -264,8 +278,12 @@ export function useReceiptActions() {
       }
     };
     return {
-      setStatus: (receipts: ReadonlyArray<Receipt>, status: 'archive' | 'unarchive') =>
-        held(() => bulk(api, receipts, { action: 'status', status }, (done) => afterChanges(done, () => ({ status: status === 'archive' ? 'archive' : 'review' })))),
+      /**
+       * The list's buttons change the documents as they stand (no versions); the export pop-up names the version
+       * of each document its file holds (`versions`), and one changed since is refused (409) and stays.
+       */
+      setStatus: (receipts: ReadonlyArray<Receipt>, status: 'archive' | 'unarchive', versions?: ReadonlyMap<string, number>) =>
+        held(() => bulk(api, receipts, { action: 'status', status, versions }, (done) => afterChanges(done, () => ({ status: status === 'archive' ? 'archive' : 'review' })))),
       /** Integrations: confirm and queue for the company's export targets (the list's Send, and Send again). */
       send: (receipts: ReadonlyArray<Receipt>) =>
         held(() => bulk(api, receipts, { action: 'send' }, (done) => afterChanges(done, () => ({ status: 'archive' })), SEND_CHUNK)),

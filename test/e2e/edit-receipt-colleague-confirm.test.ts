@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContentResponse } from '../../shared/schemas/content';
+import { UNSAVED_CHANGES } from '../../web/src/features/edit-receipt/lib/actions';
+import { DRAFTS_PREFIX } from '../../web/src/features/edit-receipt/lib/drafts-storage';
+import { registerUser } from '../../scripts/local/seed';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
+import { launchBrowser, screenshot, signInOn } from '../support/browser';
+import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
+import { findContentItem } from '../support/content-items';
+
+/**
+ * Two people on one document: B types a value on the edit screen and, before the autosave, A confirms the document
+ * (CONFIRM: it moves to archive, read-only). B's save is refused; B's screen stops saving, shows the document's own
+ * values read-only, says which field was not saved and why, keeps nothing of it in the tab, and Back leaves.
+ */
+describe('a value typed while a colleague confirms the document, in Chromium', () => {
+  let stack: LocalStack;
+  let browser: Browser;
+  let a: ReturnType<typeof apiClient>;
+  let companyId: string;
+  let id: string;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-colleague-confirm-e2e-'));
+  const userA = newUser('confirmer');
+  const userB = newUser('typist');
+  const q = () => `company_id=${companyId}`;
+  const stored = async () => (await a.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse;
+  const storedValue = async (field: string) => findContentItem((await stored()).content, field)?.content?.value;
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
+    await registerUser(stack, userA);
+    await registerUser(stack, userB);
+    a = apiClient(stack.apiUrl, await signIn(stack, userA));
+    companyId = ((await a.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    await addMembership(subOf(await signIn(stack, userB)), companyId, 'basic');
+    id = await uploadDocument(stack, a, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'CC-1' }), 'colleague-confirm.pdf');
+    // ready for a confirm
+    const ready = [
+      { id: 'document_id', value: 'CC-1' },
+      { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
+      { id: 'currency', value: 'EUR' },
+    ];
+    expect((await a.put(`/receipts/${id}/content?${q()}`, { version: (await stored()).version, items: ready })).status).toBe(200);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stops saving, shows the stored value read-only, says the field was not saved because of the colleague, and Back leaves', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __popups: string[] }).__popups = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('.info-popups')) {
+          const t = el.textContent?.trim();
+          if (t && !seen.includes(t)) seen.push(t);
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const page = await context.newPage();
+    const popups = () => page.evaluate(() => (window as unknown as { __popups: string[] }).__popups);
+    await signInOn(page, stack.url, userB);
+    await page.goto(`${stack.url}/edit-receipt/${id}?${q()}`);
+    const field = page.getByTestId('field-document_id');
+    await expect.poll(() => field.count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => field.isEnabled()).toBe(true);
+
+    // B's first autosave reaches the server only once A has confirmed the document (A was quicker)
+    const state = { puts: 0, confirmed: 0 };
+    await page.route(new RegExp(`/api/receipts/${id}/content\\?`), async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      state.puts++;
+      if (state.puts === 1) {
+        const version = (await stored()).version;
+        state.confirmed = (await a.post(`/receipt/${id}?${q()}&with_send=1`, { version })).status;
+      }
+      return route.continue();
+    });
+    await field.fill('TYPED-BY-B');
+
+    await expect.poll(() => state.confirmed, { timeout: 10_000 }).toBe(200);
+    // B is told which field was not saved, and that a colleague is why
+    await expect
+      .poll(async () => (await popups()).find((t) => t.includes('moved to archive by someone else')), { timeout: 15_000 })
+      .toMatch(/your change to .+ was not saved\./);
+    // the document's value, read-only; nothing left to save
+    expect(await storedValue('document_id')).toBe('CC-1');
+    await expect.poll(() => field.inputValue(), { timeout: 10_000 }).toBe('CC-1');
+    await expect.poll(() => field.isDisabled()).toBe(true);
+    await expect.poll(() => page.locator('.er-saving').count()).toBe(0);
+    // the tab keeps none of it for a reload
+    await expect
+      .poll(() => page.evaluate((prefix) => Object.keys(window.sessionStorage).filter((k) => k.startsWith(prefix)), DRAFTS_PREFIX))
+      .toEqual([]);
+    await screenshot(page, 'edit-receipt-colleague-confirmed');
+    // the autosave does not try again (it did every 2 to 30 s before)
+    const puts = state.puts;
+    await page.waitForTimeout(5000);
+    expect(state.puts).toBe(puts);
+
+    // Back leaves the document, with no "could not be saved"
+    await page.getByRole('button', { name: 'Back' }).first().click();
+    await expect.poll(() => new URL(page.url()).pathname.startsWith('/edit-receipt/'), { timeout: 10_000 }).toBe(false);
+    expect(await popups()).not.toContain(UNSAVED_CHANGES);
+    await context.close();
+  });
+});
