@@ -50,7 +50,12 @@ export interface LocalJobQueue {
   idle(timeoutMs?: number): Promise<void>;
   /** Messages given up after MAX_RECEIVES deliveries (the dead-letter queue). */
   deadLetters: SQSRecord[];
-  close(): Promise<void>;
+  /**
+   * Stops the queue: by default once it is idle (at most 30 s). With `now` (local mode's stop) no message is taken
+   * from then on and the jobs running are not waited for: their messages stay on disk as they are (no retry, no
+   * dead letter) and are delivered again at the next start, as SQS redelivers a message whose consumer died.
+   */
+  close(opts?: { now?: boolean }): Promise<void>;
 }
 
 /** One JSON file per message in flight: written before delivery, removed once handled or dead-lettered. */
@@ -184,6 +189,8 @@ export function createLocalJobQueue(
       store.remove(msg.messageId);
       return;
     }
+    // Stopped meanwhile: the message stays on disk as it is, for the next start.
+    if (closed) return;
     if (count >= maxReceives) {
       store.remove(msg.messageId);
       deadLetters.push(msg);
@@ -246,8 +253,8 @@ export function createLocalJobQueue(
       });
     },
     deadLetters,
-    async close() {
-      await this.idle(30_000).catch(() => undefined);
+    async close(closeOpts = {}) {
+      if (!closeOpts.now) await this.idle(30_000).catch(() => undefined);
       closed = true;
     },
   };

@@ -33,8 +33,20 @@ async function buildWebIfStale(): Promise<void> {
   await build({ configFile: path.join(ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
 }
 
-/** How long a stop (Ctrl+C, SIGTERM) may take before the process ends without waiting longer. */
+/**
+ * How long a stop (Ctrl+C, SIGTERM) may take before the process ends without waiting longer. A stop takes a few
+ * seconds: the documents being read are not waited for (`stack.stop({ now: true })`), they are read again at the
+ * next start.
+ */
 const STOP_WAIT_MS = 20_000;
+
+/** Whether an error, or one of its causes, is LevelDB's lock held by another process (another local mode). */
+function isDataFolderLocked(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === 'LEVEL_LOCKED') return true;
+  }
+  return false;
+}
 
 /** Integrations: the local demo's export targets. */
 const DEMO_FTP_PASSWORD = 'demo-ftp';
@@ -70,8 +82,9 @@ function seedDemoRivileRegisters(tables: { N08: Record<string, unknown>[]; N17: 
   for (const g of goods) if (!tables.N17.some((r) => r.N17_KODAS_PS === g.N17_KODAS_PS)) tables.N17.push({ ...g, _creator: 'DEMO001' });
 }
 
+const dataDir = path.resolve(process.env.LOCAL_DATA_DIR ?? path.join(ROOT, '.local'));
+
 async function main() {
-  const dataDir = path.resolve(process.env.LOCAL_DATA_DIR ?? path.join(ROOT, '.local'));
   const port = Number(process.env.PORT ?? 3000);
   if (process.env.SKIP_WEB_BUILD !== "1") await buildWebIfStale();
   const stack = await startLocalStack({
@@ -128,7 +141,7 @@ async function main() {
       })
       .catch((error: unknown) => console.warn(`[local] FTP server not started: ${error instanceof Error ? error.message : String(error)}`));
   }
-  const stop = stopInOrder([async () => ftp?.stop(), () => stack.stop()], {
+  const stop = stopInOrder([async () => ftp?.stop(), () => stack.stop({ now: true })], {
     waitMs: STOP_WAIT_MS,
     exit: (code) => process.exit(code),
     warn: (line) => console.warn(line),
@@ -137,7 +150,8 @@ async function main() {
   process.on('SIGTERM', stop);
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: unknown) => {
+  if (isDataFolderLocked(error)) console.error(`Another local mode is using ${dataDir}; stop it first.`);
+  else console.error(error);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 /**
- * How `npm start` stops (Ctrl+C, SIGTERM): its steps run in order — the servers closed, the documents being read
- * finished (a model run cannot be cut short: ending the process under one aborts it) — and then the process ends.
+ * How `npm start` stops (Ctrl+C, SIGTERM): its steps run in order — no queue takes another message, the recogniser
+ * threads end after their model run in flight (a model run cannot be cut short: ending the process under one aborts
+ * it; the documents being read are read again at the next start), the servers closed — and then the process ends.
  * A signal while stopping only says what it waits for; past `waitMs` the process ends without waiting longer.
  */
 export interface StopOptions {
@@ -13,7 +14,7 @@ export function stopInOrder(steps: readonly (() => Promise<unknown>)[], opts: St
   let stopping = false;
   return async () => {
     if (stopping) {
-      opts.warn(`[local] stopping: documents being read finish first (at most ${opts.waitMs / 1000} s)`);
+      opts.warn(`[local] stopping: the recogniser ends its model run in flight (at most ${opts.waitMs / 1000} s)`);
       return;
     }
     stopping = true;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -10,6 +10,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COGNITO_ATTRIBUTES } from '../../shared/schemas/auth';
+import { DEMO_USER, uploadThroughApi } from '../../scripts/local/seed';
+import { datasetPath } from '../support/datasets';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLIENT_ID = 'local-web-client';
@@ -61,12 +63,33 @@ async function companiesOf(url: string, email: string, password: string) {
   return (await res.json()) as { items: { company_id: string; name: string }[] };
 }
 
+async function tokenOf(url: string, email: string, password: string): Promise<string> {
+  const auth = await cognito(url).send(
+    new InitiateAuthCommand({ ClientId: CLIENT_ID, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } }),
+  );
+  return auth.AuthenticationResult!.AccessToken!;
+}
+
+/** The exit code of a process, or a failure when it has not ended after `guardMs` (a hang guard, not a timing). */
+function exitOf(child: ChildProcess, guardMs: number): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve, reject) => {
+    const guard = setTimeout(() => reject(new Error(`still running ${guardMs / 1000} s after SIGTERM`)), guardMs);
+    child.once('exit', (code) => {
+      clearTimeout(guard);
+      resolve(code);
+    });
+  });
+}
+
 describe('npm start', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-restart-'));
+  const busyDir = mkdtempSync(path.join(tmpdir(), 'receipts-stop-'));
   const children: ChildProcess[] = [];
   afterAll(() => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(busyDir, { recursive: true, force: true });
   });
 
   it('signs up, confirms with the printed code, signs in, and keeps the data after SIGKILL', async () => {
@@ -114,4 +137,48 @@ describe('npm start', () => {
     expect(second.output()).not.toMatch(/demo data created/);
     second.child.kill('SIGTERM');
   });
+
+  it('stops on SIGTERM while documents are being read, with exit code 0; they are read at the next start', async () => {
+    const first = await startProduct(busyDir);
+    children.push(first.child);
+    const token = await tokenOf(first.url, DEMO_USER.email, DEMO_USER.password);
+    const api = `${first.url}/api`;
+    const companyId = ((await (await fetch(`${api}/companies`, { headers: { authorization: `Bearer ${token}` } })).json()) as { items: { company_id: string }[] }).items[0]!.company_id;
+    const names = ['000', '005', '010', '015', '020', '025', '030', '035'].map((n) => `stop-${n}.jpg`);
+    for (const name of names) {
+      const bytes = readFileSync(datasetPath('sroie-dev', 'images', name.slice(5)));
+      expect((await uploadThroughApi(api, token, { company_id: companyId, original_file_name: name }, bytes)).status).toBe(200);
+    }
+    const mine = async (url: string, bearer: string) => {
+      const res = await fetch(`${url}/api/receipts?company_id=${companyId}`, { headers: { authorization: `Bearer ${bearer}` } });
+      const items = ((await res.json()) as { items: { original_file_name: string; status: string; error: { message: string } | null }[] }).items;
+      return items.filter((d) => names.includes(d.original_file_name));
+    };
+    // Stop once the first of them is read: the recogniser is then reading the next ones.
+    let before = await mine(first.url, token);
+    for (let i = 0; i < 600 && !(before.length === names.length && before.some((d) => d.status !== 'processing')); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      before = await mine(first.url, token);
+    }
+    expect(before.filter((d) => d.status === 'processing').length).toBeGreaterThan(0);
+
+    first.child.kill('SIGTERM');
+    expect(await exitOf(first.child, 15_000)).toBe(0);
+    expect(first.output()).not.toMatch(/still stopping|terminate called/);
+    // The documents being read were not waited for: their messages are still in the queue folder.
+    expect(readdirSync(path.join(busyDir, 'queue')).filter((f) => f.endsWith('.json')).length).toBeGreaterThan(0);
+
+    const second = await startProduct(busyDir);
+    children.push(second.child);
+    const again = await tokenOf(second.url, DEMO_USER.email, DEMO_USER.password);
+    let after = await mine(second.url, again);
+    for (let i = 0; i < 600 && after.some((d) => d.status === 'processing'); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      after = await mine(second.url, again);
+    }
+    expect(after).toHaveLength(names.length);
+    for (const d of after) expect([d.original_file_name, d.status]).toEqual([d.original_file_name, expect.stringMatching(/^(ready|review)$/)]);
+    second.child.kill('SIGTERM');
+    expect(await exitOf(second.child, 15_000)).toBe(0);
+  }, 240_000);
 });

@@ -8,7 +8,18 @@ import type { ThreadReply, ThreadRequest, ThreadStart } from './threads';
 
 const port = parentPort;
 if (!port) throw new Error('recogniser-thread.ts runs as a worker thread (RecogniserThreads)');
-const recogniser = new LocalRecogniser((workerData as ThreadStart).options);
+const start = workerData as ThreadStart;
+/** Set by the parent that closes this thread at once: the document in hand stops after the model run in flight. */
+const stopFlag = start.stop ? new Int32Array(start.stop) : undefined;
+const recogniser = new LocalRecogniser({
+  ...start.options,
+  paddle: {
+    ...start.options.paddle,
+    onModelRun: () => {
+      if (stopFlag && Atomics.load(stopFlag, 0) === 1) throw new Error('The recogniser is closing');
+    },
+  },
+});
 
 /** An error as plain data: its name (UnsupportedDocumentError), message and details cross the thread boundary. */
 function errorData(error: unknown): Extract<ThreadReply, { ok: false }>['error'] {

@@ -22,6 +22,11 @@ export interface ThreadStart {
   /** The module the thread runs (`recogniser-thread.ts`), as a file URL. */
   entry: string;
   options: ThreadRecogniserOptions;
+  /**
+   * One Int32 the parent sets to 1 when it closes the thread at once (`close({ now: true })`): the document in hand
+   * stops after the model run in flight (none is started after it), so the thread ends without a run in flight.
+   */
+  stop?: SharedArrayBuffer;
 }
 
 export type ThreadRequest = { id: number } & ({ kind: 'warm-up' } | { kind: 'read'; input: RecogniserInput } | { kind: 'close' });
@@ -50,24 +55,38 @@ function threadError(e: Extract<ThreadReply, { ok: false }>['error']): Error {
 
 type Pending = { resolve: (result: AnalyzeExpenseResult | undefined) => void; reject: (error: Error) => void; settled: Promise<unknown> };
 
+/** How a thread is closed: by default after the document in hand; `now`: after the model run in flight. */
+export interface CloseOptions {
+  /**
+   * The document in hand stops after its model run in flight and its call is left unanswered, as if the process had
+   * ended there (local mode's stop: the job's message stays on disk and is delivered again at the next start).
+   */
+  now?: boolean;
+}
+
 /** One worker thread and its calls in flight. */
 class RecogniserThread {
   private readonly worker: Worker;
   private readonly calls = new Map<number, Pending>();
+  /** The thread's stop flag (`ThreadStart.stop`). */
+  private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  /** Closed at once: calls in flight are left unanswered. */
+  private abandoned = false;
   private nextId = 1;
   /** Why the thread stopped; every call after it fails with this. */
   stopped: Error | undefined;
   busy = false;
 
   constructor(options: ThreadRecogniserOptions) {
-    this.worker = new Worker(BOOT, { workerData: { entry: ENTRY, options } satisfies ThreadStart });
+    this.worker = new Worker(BOOT, { workerData: { entry: ENTRY, options, stop: this.stopFlag.buffer as SharedArrayBuffer } satisfies ThreadStart });
     this.worker.on('message', (reply: ThreadReply) => {
       const call = this.calls.get(reply.id);
       if (!call) return;
       this.calls.delete(reply.id);
       // An idle thread does not keep the process alive.
       if (this.calls.size === 0) this.worker.unref();
-      if (reply.ok) call.resolve(reply.result);
+      if (this.abandoned) call.resolve(undefined);
+      else if (reply.ok) call.resolve(reply.result);
       else call.reject(threadError(reply.error));
     });
     this.worker.on('error', (error: Error) => this.stop(error));
@@ -75,7 +94,12 @@ class RecogniserThread {
     this.worker.unref();
   }
 
-  call(request: { kind: 'warm-up' } | { kind: 'read'; input: RecogniserInput } | { kind: 'close' }): Promise<AnalyzeExpenseResult | undefined> {
+  call(request: { kind: 'warm-up' } | { kind: 'read'; input: RecogniserInput }): Promise<AnalyzeExpenseResult | undefined> {
+    // A caller of a thread closed at once is never answered (`CloseOptions.now`).
+    return this.send(request).then((result) => (this.abandoned ? new Promise<never>(() => undefined) : result));
+  }
+
+  private send(request: { kind: 'warm-up' } | { kind: 'read'; input: RecogniserInput } | { kind: 'close' }): Promise<AnalyzeExpenseResult | undefined> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     let answer!: Omit<Pending, 'settled'>;
@@ -90,12 +114,24 @@ class RecogniserThread {
    * Waits for the document in hand, releases the thread's models, then ends the thread. A thread is never ended
    * with a model run in flight: ONNX Runtime would answer into a thread that is gone, which aborts the process.
    */
-  async close(): Promise<void> {
-    await Promise.allSettled([...this.calls.values()].map((c) => c.settled));
+  async close(opts: CloseOptions = {}): Promise<void> {
+    if (opts.now) {
+      this.abandoned = true;
+      Atomics.store(this.stopFlag, 0, 1);
+    }
+    const inHand = Promise.allSettled([...this.calls.values()].map((c) => c.settled));
+    if (opts.now) {
+      // The model run in flight ends the document in hand; a thread that does not answer is ended after the wait.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([inHand, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    } else {
+      await inHand;
+    }
     if (!this.stopped) {
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
-      await Promise.race([this.call({ kind: 'close' }).catch(() => undefined), waited]);
+      await Promise.race([this.send({ kind: 'close' }).catch(() => undefined), waited]);
       clearTimeout(timer);
     }
     this.stop(new Error('The recogniser is closed'));
@@ -104,7 +140,10 @@ class RecogniserThread {
 
   private stop(reason: Error): void {
     this.stopped ??= reason;
-    for (const call of this.calls.values()) call.reject(this.stopped);
+    for (const call of this.calls.values()) {
+      if (this.abandoned) call.resolve(undefined);
+      else call.reject(this.stopped);
+    }
     this.calls.clear();
   }
 }
@@ -123,6 +162,8 @@ export class RecogniserThreads implements Recogniser {
   /** Documents waiting for a thread, first come first served. */
   private readonly waiting: { resolve: (thread: RecogniserThread) => void; reject: (error: Error) => void }[] = [];
   private closed = false;
+  /** Closed at once (`close({ now: true })`): documents given after it are never answered either. */
+  private halted = false;
 
   constructor(opts: RecogniserThreadsOptions = {}) {
     this.max = Math.max(1, Math.floor(opts.threads ?? availableParallelism()));
@@ -135,18 +176,29 @@ export class RecogniserThreads implements Recogniser {
   }
 
   async analyzeExpense(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
+    if (this.halted) return new Promise<never>(() => undefined);
     return (await this.inThread((thread) => thread.call({ kind: 'read', input })))!;
   }
 
   /** Starts a thread and loads its models ahead of the first document. */
   async warmUp(): Promise<void> {
+    if (this.halted) return;
     await this.inThread((thread) => thread.call({ kind: 'warm-up' }));
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the threads: by default each after its document in hand; with `now` (local mode's stop) each after its model
+   * run in flight, the documents in hand and those waiting for a thread left unanswered (their jobs' messages stay
+   * on disk and are delivered again at the next start), as are documents given after it.
+   */
+  async close(opts: CloseOptions = {}): Promise<void> {
     this.closed = true;
+    if (opts.now) {
+      this.halted = true;
+      this.waiting.splice(0);
+    }
     for (const w of this.waiting.splice(0)) w.reject(new Error('The recogniser is closed'));
-    await Promise.all(this.threads.splice(0).map((t) => t.close()));
+    await Promise.all(this.threads.splice(0).map((t) => t.close(opts)));
   }
 
   private start(): RecogniserThread {

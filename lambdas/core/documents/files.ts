@@ -161,16 +161,22 @@ export type ContentCheck =
   | { ok: true; kind: FileKind; mime: string }
   | { ok: false; message: string };
 
+/** What file-type calls the bytes of the accepted images (JPEG, PNG). */
+const IMAGE_TYPES = new Set(Object.values(EXTENSIONS).flatMap((r) => (r.kind === 'image' ? r.detected : [])));
+
 /**
  * The check of the arrived bytes (magic bytes, not the name): empty files, types other than the
  * accepted ones, a file that is not what its extension says, and sizes over the limit of what it really is.
+ * An image named as the other accepted image type (a PNG named .jpg: phones and chat apps rename photos so) is
+ * taken as the image its bytes are (`mime`, by which it is rendered and read); any other mismatch is refused.
  */
 export async function checkContent(bytes: Uint8Array, fileName: string, mode: UploadMode): Promise<ContentCheck> {
   if (bytes.length === 0) return { ok: false, message: UPLOAD_MSG.empty };
   const rule = EXTENSIONS[extensionOf(fileName)];
   if (!rule) return { ok: false, message: UPLOAD_MSG.typeNotAllowed };
   const detected = await fileTypeFromBuffer(bytes);
-  if (!detected || !rule.detected.includes(detected.ext)) return { ok: false, message: UPLOAD_MSG.typeNotAllowed };
+  const otherImage = rule.kind === 'image' && !!detected && IMAGE_TYPES.has(detected.ext);
+  if (!detected || !(rule.detected.includes(detected.ext) || otherImage)) return { ok: false, message: UPLOAD_MSG.typeNotAllowed };
   if (mode === 'multiple' && rule.kind !== 'pdf') return { ok: false, message: UPLOAD_MSG.multipleOnlyPdf };
   if (bytes.length > maxBytesFor(rule.kind)) {
     return { ok: false, message: rule.kind === 'image' ? UPLOAD_MSG.imageTooBig : UPLOAD_MSG.documentTooBig };

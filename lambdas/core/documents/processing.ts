@@ -347,7 +347,7 @@ async function createDocuments(
   const chunks: DocumentRecord[][] = [];
   for (let i = 0; i < records.length; i += DOCS_PER_TRANSACTION) chunks.push(records.slice(i, i + DOCS_PER_TRANSACTION));
   for (const [index, chunk] of chunks.entries()) {
-    const change = creationChange(deps, chunk, actor);
+    const change = creationChange(deps, chunk, actor, (d) => d.status !== 'failed');
     if (index === 0 && firstTime) {
       change.upload = { upload, to: 'consumed', document_ids: allIds };
       if (company) change.usage = usageForUpload(upload, company.company_id, month, records.filter((r) => r.charged_month).length, duplicates, company.available_documents);
@@ -365,12 +365,17 @@ async function createDocuments(
   return records;
 }
 
-function creationChange(deps: ProcessingDeps, docs: DocumentRecord[], actor: Actor): DocumentChange {
+/**
+ * The creation write of documents. `hashed` says which get a hash marker: all but those failed at creation by a file
+ * problem (a file over the largest upload, a PDF of too many pages), which are no copy of anything, as a document
+ * failed later because its file could not be read gives its marker up (`failDocument` with refund).
+ */
+function creationChange(deps: ProcessingDeps, docs: DocumentRecord[], actor: Actor, hashed: (d: DocumentRecord) => boolean = () => true): DocumentChange {
   const change = emptyChange();
   change.puts.push(...docs);
   change.counts.push(...mergeCountDeltas(docs.flatMap((d) => countMove(null, d))));
   for (const d of docs) {
-    change.markers.put.push({ kind: 'hash', scope: d.scope, value: d.source!.file_hash, receipt_id: d.receipt_id });
+    if (hashed(d)) change.markers.put.push({ kind: 'hash', scope: d.scope, value: d.source!.file_hash, receipt_id: d.receipt_id });
     change.history.push(historyRecord(deps.ids, d.receipt_id, d.created_at, d.email_id ? 'Received by email' : 'Uploaded', actor));
   }
   return change;
@@ -817,6 +822,8 @@ export const CHARGE_RETURNED = 'Not counted in the monthly document limit: the f
  * nothing. A charge of an earlier month stays: that month is over (and its Try Again is not charged again). The
  * give-back never takes the month's counters below 0: when the platform admin reset the month since the charge
  * (nothing left to give back), the document is failed without it (charged_month null, no give-back history line).
+ * With `refund` the document also gives up its hash marker in that write: a file that could not be read is no copy
+ * of anything, so a later upload of the same bytes (renamed to what they are) is not held back as its duplicate.
  */
 export async function failDocument(
   deps: Pick<ProcessingDeps, 'documents' | 'live' | 'clock' | 'ids'>,
@@ -848,6 +855,9 @@ export async function failDocument(
     change.updates.push({ before: doc, after });
     change.counts.push(...countMove(doc, after));
     change.history.push(historyRecord(deps.ids, receiptId, now, `Processing failed: ${message}`, SYSTEM_ACTOR));
+    // A file that could not be read is no copy of anything: its hash marker goes with this write (a later upload of
+    // the same bytes is no duplicate of it), and its Try Again puts it back (restartDocument).
+    if (opts.refund && doc.source) change.markers.delete.push({ kind: 'hash', scope: doc.scope, value: doc.source.file_hash, receipt_id: receiptId });
     if (refund) {
       change.usage = {
         companyId: doc.company_id!,

@@ -574,7 +574,14 @@ export async function restartDocument(deps: DocumentDeps, caller: DocCaller, rec
         };
       };
     }
-    return { after: restarted, history: 'Restarted', extra };
+    // A document failed because its file could not be read gave up its hash marker (failDocument): it is put back.
+    const marker = hashMarker(restarted);
+    const charge = extra;
+    const withMarker: Edit['extra'] = (change) => {
+      charge?.(change);
+      if (marker) change.markers.put.push(marker);
+    };
+    return { after: restarted, history: 'Restarted', extra: withMarker };
   }).catch((error: unknown) => {
     if (error instanceof CommitConflict && error.reason === 'quota') throw new AppError('QuotaExceeded', quotaMessage(quotaLimit ?? 0));
     throw error;

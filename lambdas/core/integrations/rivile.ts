@@ -125,9 +125,26 @@ async function create(api: RivileApi, apiKey: string, method: string, table: str
   }
 }
 
+/** The description the export gives an I06 (`I06_APRASYMAS`): it starts with the product's document id. */
+const ownDescription = (receiptId: string) => new RegExp(`^Receipts ${receiptId}(\\s|$)`);
+
+/** The I06 rows of a list answer: `{ I06: [...] }` (also accepted: a bare array, or one record). */
+function i06Rows(answer: unknown): Record<string, unknown>[] {
+  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>).I06 : answer;
+  if (Array.isArray(body)) return body.filter((r): r is Record<string, unknown> => Boolean(r) && typeof r === 'object');
+  return body && typeof body === 'object' ? [body as Record<string, unknown>] : [];
+}
+
+/** The refusal of a document whose I06 key (type, client, number) Rivile holds for another document. */
+export const rivileTakenMessage = (number: string, clientCode: string) =>
+  `Rivile already has document ${number} of client ${clientCode} from another document; it was not overwritten`;
+
 /**
- * Sends one document: N08, each N17, then I06 with its I07 lines. A document Rivile already has (sent before, and
- * corrected since) is updated with the values as they are now. Returns a reference for the export marker.
+ * Sends one document: N08, each N17, then I06 with its I07 lines. An I06 Rivile already has under the same type,
+ * client and number is updated only when it is this document's (sent before, and corrected since: its description
+ * carries this document's id); one of another document is not overwritten, and the send fails for good with a
+ * message naming it (two documents of one supplier and number would otherwise both read "Exported to Rivile" while
+ * Rivile holds one of them). Returns a reference for the export marker.
  */
 export async function exportToRivile(api: RivileApi, apiKey: string, doc: ExportDocument): Promise<string> {
   const records = rivileRecords(doc);
@@ -135,6 +152,12 @@ export async function exportToRivile(api: RivileApi, apiKey: string, doc: Export
   for (const item of records.n17) await create(api, apiKey, 'EDIT_N17', 'N17', item);
   let outcome: 'created' | 'existed' | 'updated' = await create(api, apiKey, 'EDIT_I06', 'I06', records.i06);
   if (outcome === 'existed') {
+    const { I06_OP_TIP: type, I06_KODAS_KS: client, I06_DOK_NR: number } = records.i06 as Record<string, string>;
+    const quote = (v: string) => `'${v.replace(/'/g, "''")}'`;
+    const fil = `I06_OP_TIP=${quote(type)} AND I06_KODAS_KS=${quote(client)} AND I06_DOK_NR=${quote(number)}`;
+    const held = i06Rows(await api.call(apiKey, 'GET_I06_LIST', { pagenumber: 1, list: 'H', fil }));
+    const description = String(held[0]?.I06_APRASYMAS ?? '');
+    if (!ownDescription(doc.receipt_id).test(description)) throw new TargetError(rivileTakenMessage(number, client), false);
     await api.call(apiKey, 'EDIT_I06', { oper: 'U' }, { I06: records.i06 });
     outcome = 'updated';
   }

@@ -7,7 +7,7 @@ import type { Recogniser } from '../../core/recognition/types';
 import { env } from '../../runtime/env';
 import { countingFailures, METRIC_NAMES } from '../../runtime/metrics';
 
-let instance: Promise<Recogniser & { close?(): Promise<void>; warmUp?(): Promise<void> }> | undefined;
+let instance: Promise<Recogniser & { close?(opts?: { now?: boolean }): Promise<void>; warmUp?(): Promise<void> }> | undefined;
 
 export function recogniser(): Promise<Recogniser & { warmUp?(): Promise<void> }> {
   instance ??= (async () => {
@@ -34,11 +34,15 @@ export async function warmUpRecogniser(): Promise<void> {
   await (await recogniser()).warmUp?.();
 }
 
-/** Stops the local recogniser's threads (local mode shutdown, tests). */
-export async function closeRecogniser(): Promise<void> {
+/**
+ * Stops the local recogniser's threads (local mode shutdown, tests): by default after the documents in hand. With
+ * `now` (local mode's stop, the process ends next) each thread ends after its model run in flight and the documents
+ * in hand, and any given later, are never answered: their jobs' messages stay on disk for the next start.
+ */
+export async function closeRecogniser(opts: { now?: boolean } = {}): Promise<void> {
   const current = instance;
-  instance = undefined;
+  if (!opts.now) instance = undefined;
   if (!current) return;
   const r = await current.catch(() => undefined);
-  await r?.close?.();
+  await r?.close?.(opts);
 }

@@ -114,4 +114,19 @@ describe('content check by magic bytes', () => {
     const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
     expect(await checkContent(gif, 'a.jpg', 'single')).toEqual({ ok: false, message: 'This file type is not allowed' });
   });
+
+  it('takes a JPEG named .png and a PNG named .jpg as the images they are; a PDF named .jpg stays refused', async () => {
+    const png = await sharp({ create: { width: 80, height: 80, channels: 3, background: '#fff' } }).png().toBuffer();
+    const jpeg = await sharp({ create: { width: 80, height: 80, channels: 3, background: '#fff' } }).jpeg().toBuffer();
+    const pdf = await (async () => {
+      const d = await PDFDocument.create();
+      d.addPage();
+      return d.save();
+    })();
+    expect(await checkContent(png, 'photo.jpg', 'single')).toEqual({ ok: true, kind: 'image', mime: 'image/png' });
+    expect(await checkContent(png, 'photo.JPEG', 'single')).toEqual({ ok: true, kind: 'image', mime: 'image/png' });
+    expect(await checkContent(jpeg, 'photo.png', 'single')).toEqual({ ok: true, kind: 'image', mime: 'image/jpeg' });
+    expect(await checkContent(pdf, 'scan.jpg', 'single')).toEqual({ ok: false, message: 'This file type is not allowed' });
+    expect(await checkContent(jpeg, 'scan.pdf', 'single')).toEqual({ ok: false, message: 'This file type is not allowed' });
+  });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { rivileClient } from '../../../lambdas/adapters/rivile/client';
 import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
-import { clientCode, exportToRivile, gamaDate, rivileRecords } from '../../../lambdas/core/integrations/rivile';
+import { clientCode, exportToRivile, gamaDate, rivileRecords, rivileTakenMessage } from '../../../lambdas/core/integrations/rivile';
+import { startRivileServer } from '../../../scripts/local/rivile-server';
 import { buildRivileEip } from '../../../lambdas/core/integrations/rivile-eip';
 import { exportDoc } from './fixtures';
 
@@ -97,19 +99,45 @@ describe('Rivile mapping', () => {
     await expect(exportToRivile(failing, 'bad', doc)).rejects.toThrow('Invalid API key');
   });
 
-  it('updates a document Rivile already has with the values as they are now', async () => {
+  it('updates a document Rivile already has from this document with the values as they are now', async () => {
     const calls: { method: string; oper: unknown; data: unknown }[] = [];
+    const doc = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', due_date: '2025-04-30', supplier_name: 'UAB Popierius', supplier_code: '302222222', amount_total: '121.00', amount_tax: '21.00' } });
     const api: RivileApi = {
       async call(_key, method, params, data) {
         calls.push({ method, oper: (params as { oper?: unknown }).oper, data });
         if (method === 'EDIT_I06' && (params as { oper?: unknown }).oper === 'I') throw new TargetError('Record 1|302222222|PP-1 already exists', false);
+        if (method === 'GET_I06_LIST') return { I06: [{ I06_DOK_NR: 'PP-1', I06_APRASYMAS: `Receipts ${doc.receipt_id}` }] };
         return {};
       },
     };
-    const doc = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', due_date: '2025-04-30', supplier_name: 'UAB Popierius', supplier_code: '302222222', amount_total: '121.00', amount_tax: '21.00' } });
     await expect(exportToRivile(api, 'KEY0001xyz', doc)).resolves.toBe('I06 1/302222222/PP-1 (updated)');
-    expect(calls.map((c) => `${c.method} ${String(c.oper)}`)).toEqual(['EDIT_N08 I', 'EDIT_N17 I', 'EDIT_I06 I', 'EDIT_I06 U']);
-    expect(calls[3]!.data).toMatchObject({ I06: { I06_DOK_NR: 'PP-1', I06_MOK_DATA: '2025.04.30' } });
+    expect(calls.map((c) => `${c.method} ${String(c.oper)}`)).toEqual(['EDIT_N08 I', 'EDIT_N17 I', 'EDIT_I06 I', 'GET_I06_LIST undefined', 'EDIT_I06 U']);
+    expect(calls[4]!.data).toMatchObject({ I06: { I06_DOK_NR: 'PP-1', I06_MOK_DATA: '2025.04.30' } });
+  });
+
+  it('does not overwrite the I06 of another document of the same supplier and number in the Rivile stand-in: that send fails for good', async () => {
+    const rivile = await startRivileServer({ keys: ['RIVUSR1-key'] });
+    try {
+      const api = rivileClient(() => rivile.url);
+      const fields = { document_id: 'INV-2024-0042', issue_date: '2024-03-15', supplier_name: 'UAB Testas', supplier_code: '304444444', amount_total: '260.25', amount_tax: '41.45' };
+      const first = { ...exportDoc({ fields }), receipt_id: 'FIRSTDOC000000000000000001' };
+      const second = { ...exportDoc({ fields: { ...fields, amount_total: '121.00', amount_tax: '21.00' } }), receipt_id: 'SECONDDOC00000000000000002' };
+      await expect(exportToRivile(api, 'RIVUSR1-key', first)).resolves.toBe('I06 1/304444444/INV-2024-0042 (created)');
+
+      const refused = exportToRivile(api, 'RIVUSR1-key', second);
+      await expect(refused).rejects.toBeInstanceOf(TargetError);
+      await expect(refused).rejects.toMatchObject({ transient: false, message: rivileTakenMessage('INV-2024-0042', '304444444') });
+      expect(rivile.tables.I06).toHaveLength(1);
+      expect(rivile.tables.I06[0]).toMatchObject({ I06_APRASYMAS: `Receipts ${first.receipt_id}`, I07: [expect.objectContaining({ I07_PVM: '41.45' })] });
+
+      // The first document corrected and sent again updates its own record.
+      const corrected = { ...exportDoc({ fields: { ...fields, due_date: '2024-04-30' } }), receipt_id: first.receipt_id };
+      await expect(exportToRivile(api, 'RIVUSR1-key', corrected)).resolves.toBe('I06 1/304444444/INV-2024-0042 (updated)');
+      expect(rivile.tables.I06).toHaveLength(1);
+      expect(rivile.tables.I06[0]).toMatchObject({ I06_APRASYMAS: `Receipts ${first.receipt_id}`, I06_MOK_DATA: '2024.04.30' });
+    } finally {
+      await rivile.close();
+    }
   });
 
   it('sends credit notes (document category KS, or a negative total) as a purchase return (2) or a sales credit note (52), amounts as on the document', () => {

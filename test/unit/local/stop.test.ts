@@ -35,7 +35,7 @@ describe('stopping local mode', () => {
     const first = stop();
     await stop();
     expect(r.exits).toEqual([]);
-    expect(r.warnings).toEqual(['[local] stopping: documents being read finish first (at most 20 s)']);
+    expect(r.warnings).toEqual(['[local] stopping: the recogniser ends its model run in flight (at most 20 s)']);
     finish();
     await first;
     expect(r.exits).toEqual([0]);

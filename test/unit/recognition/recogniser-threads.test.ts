@@ -100,6 +100,21 @@ describe('the local recogniser in threads', () => {
     expect(closing.threadCount).toBe(0);
   }, 60_000);
 
+  it('closing at once ends the thread after its model run in flight and leaves its documents unanswered, then and later', async () => {
+    const stopping = new RecogniserThreads({ threads: 1 });
+    await stopping.warmUp();
+    const outcome = (p: Promise<unknown>) => p.then(() => 'read', (e: Error) => e.message);
+    const reading = outcome(stopping.analyzeExpense(documents[1]!));
+    const waiting = outcome(stopping.analyzeExpense(documents[3]!));
+    await stopping.close({ now: true });
+    expect(stopping.threadCount).toBe(0);
+    const later = outcome(stopping.analyzeExpense(documents[3]!));
+    const pending = (p: Promise<string>) => Promise.race([p, new Promise((resolve) => setImmediate(() => resolve('unanswered')))]);
+    expect(await pending(reading)).toBe('unanswered');
+    expect(await pending(waiting)).toBe('unanswered');
+    expect(await pending(later)).toBe('unanswered');
+  }, 60_000);
+
   it('replaces a thread that stopped while idle', async () => {
     const pool = new RecogniserThreads({ threads: 1 });
     try {
