@@ -114,9 +114,16 @@ describe('removing a member ends their live subscriptions to the company', () =>
       { user_id: 'basic', company_id: 'c1', role: 'basic', joined_at: '' },
     ];
     const removed: string[] = [];
+    const cancelled: string[] = [];
     const team = {
       listMembers: async () => members,
       removeMember: async (companyId: string, userId: string) => void removed.push(`${companyId}:${userId}`),
+      // the removed member's pending invitation ends with their membership; the admin's stays
+      listInvitations: async () => [
+        { id: 'i-basic', company_id: 'c1', invited_by: 'basic', used_at: null },
+        { id: 'i-admin', company_id: 'c1', invited_by: 'admin', used_at: null },
+      ],
+      cancelInvitation: async (id: string) => { cancelled.push(id); return true; },
     } as unknown as TeamStore;
     const unsubscribed: string[] = [];
     const connections = { unsubscribeUser: async (userId: string, companyId: string) => void unsubscribed.push(`${companyId}:${userId}`) };
@@ -129,6 +136,7 @@ describe('removing a member ends their live subscriptions to the company', () =>
     expect(removed).toEqual(['c1:basic']);
     expect(unsubscribed).toEqual(['c1:basic']);
     expect(sent).toEqual([{ to: 'user:basic', event: 'company-delete', payload: { company_id: 'c1' } }]);
+    expect(cancelled).toEqual(['i-basic']);
   });
 });
 
