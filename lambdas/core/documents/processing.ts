@@ -222,6 +222,8 @@ async function handleUpload(deps: ProcessingDeps, key: string, uploadId: string,
 async function uploaderStillMember(deps: ProcessingDeps, upload: UploadRecord): Promise<UploadRecord | 'refused'> {
   if (!upload.company_id || !upload.held_by || upload.state === 'consumed') return upload;
   if (await deps.store.getMembership(upload.created_by, upload.company_id)) return upload;
+  // A deleted company's upload is the purge's (its pending uploads go first, A16): handled as before, not released here.
+  if (!(await deps.store.getCompanies([upload.company_id]))[0]) return upload;
   if (upload.state === 'pending' && !(await deps.documents.releaseUpload(upload))) {
     // No longer pending: another delivery made its documents (go on with them), or the reservation expired.
     const now = await deps.documents.getUpload(upload.upload_id);
