@@ -305,10 +305,11 @@ export function listQueryInput(
     values[':except'] = stream.except_status;
   }
   const f = opts.filter;
-  if (f?.search) {
-    filters.push('contains(search_text, :q)');
-    values[':q'] = f.search;
-  }
+  // A term too short for the index: every word starts a word of the document (`search_text` is ` word1 word2 …`).
+  (f?.search ?? []).forEach((w, i) => {
+    filters.push(`contains(search_text, :q${i})`);
+    values[`:q${i}`] = ` ${w}`;
+  });
   if (stream.by === 'search') {
     // Every word of the term starts a word of the document (`t` is ` word1 word2 …`).
     (f?.words ?? []).forEach((w, i) => {

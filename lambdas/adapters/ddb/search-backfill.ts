@@ -2,7 +2,8 @@
  * Backfills of the search indexes; maintenance jobs, not request paths: they scan the table.
  *
  * The document search index (docs/data-model.md, S3): documents written before the index
- * (or under an older SEARCH_INDEX_VERSION) get their search items; search items of an older version
+ * (or under an older SEARCH_INDEX_VERSION) get their search items and the search text of the current
+ * word rule; search items of an older version
  * are removed. Idempotent and safe next to live writes: a document is indexed in one transaction
  * conditioned on its version (a document changed meanwhile was indexed by that change), and an old
  * search item is deleted only while it still carries the old version.
@@ -21,6 +22,7 @@ import { DeleteCommand, PutCommand, ScanCommand, TransactWriteCommand } from '@a
 import { companyCodeKey } from '../../core/accounts/companies';
 import type { CompanyRecord } from '../../core/accounts/types';
 import { companyCodeGuardItem } from './accounts-store';
+import { searchTextOf } from '../../core/documents/list';
 import { SEARCH_INDEX_VERSION } from '../../core/documents/search';
 import { ddb } from './client';
 import { searchItems, toRecord } from './documents-store';
@@ -72,7 +74,9 @@ export async function backfillSearchIndex(opts: { log?: (message: string) => voi
           result.removed += 1;
           continue;
         }
-        const doc = toRecord(item);
+        // The search text of the current word rule too (list.ts searchTextOf): short terms are matched against it.
+        const doc = { ...toRecord(item) };
+        doc.search_text = searchTextOf(doc);
         await ddb().send(
           new TransactWriteCommand({
             TransactItems: [
@@ -80,9 +84,9 @@ export async function backfillSearchIndex(opts: { log?: (message: string) => voi
                 Update: {
                   TableName: tableName(),
                   Key: keys.document(doc.receipt_id),
-                  UpdateExpression: 'SET siv = :v',
+                  UpdateExpression: 'SET siv = :v, search_text = :text',
                   ConditionExpression: 'version = :version AND (attribute_not_exists(siv) OR siv < :v)',
-                  ExpressionAttributeValues: { ':v': SEARCH_INDEX_VERSION, ':version': doc.version },
+                  ExpressionAttributeValues: { ':v': SEARCH_INDEX_VERSION, ':version': doc.version, ':text': doc.search_text },
                 },
               },
               ...searchItems(doc).map((search) => ({ Put: { TableName: tableName(), Item: search } })),

@@ -14,7 +14,7 @@ import type { ListReceiptsQuery } from '../../../shared/schemas/receipts';
 import { RECEIPT_TYPES } from '../../../shared/schemas/receipts';
 import type { StatusCounts } from '../../../shared/schemas';
 import { RECEIPT_STATUSES } from '../../../shared/status';
-import { planSearch } from './search';
+import { planSearch, searchTokenString, termWords } from './search';
 import { scopeUserId, type DocumentRecord, type ReceiptStatus, type ReceiptType, type ScopeKey } from './types';
 
 /**
@@ -29,8 +29,11 @@ export type StreamSpec =
   | { by: 'search'; scope: ScopeKey; bucket: string; receipt_type?: ReceiptType; status?: ReceiptStatus; except_status?: ReceiptStatus };
 
 export interface ListFilter {
-  /** Normalised text the document's search_text must contain (terms too short for the index). */
-  search?: string;
+  /**
+   * Words of a term too short for the index: each must start a word of the document's search_text
+   * (`contains(search_text, ' ' + word)`), the rule of the indexed search.
+   */
+  search?: string[];
   /** Indexed search: every word must start a word of the document (search streams only). */
   words?: string[];
   issueFrom?: string;
@@ -67,7 +70,7 @@ export const MERGED_SCAN = 2000;
 
 export const sortKeyOf = (doc: Pick<DocumentRecord, 'created_at' | 'receipt_id'>) => `${doc.created_at}#${doc.receipt_id}`;
 
-/** Lower-case, accents removed, whitespace collapsed: how search_text and search_value are compared. */
+/** Lower-case, accents removed, whitespace collapsed: how search words are compared. */
 export function normaliseSearch(text: string): string {
   return text
     .normalize('NFKD')
@@ -77,8 +80,12 @@ export function normaliseSearch(text: string): string {
     .trim();
 }
 
+/**
+ * The document's search words, each after a space (` word1 word2 …`, the words of its search items: search.ts), so that
+ * a short term's word is matched at the start of a word (ListFilter.search), as the index matches a longer one.
+ */
 export function searchTextOf(doc: Pick<DocumentRecord, 'original_file_name' | 'counterparty_name' | 'document_number'>): string {
-  return normaliseSearch([doc.original_file_name, doc.counterparty_name, doc.document_number].filter(Boolean).join(' | '));
+  return searchTokenString(doc);
 }
 
 /** The greatest string below `key` that any sort key can have (for an exclusive upper bound). */
@@ -191,8 +198,8 @@ export function planList(
   }
   if (indexed) filter.words = indexed.words;
   else {
-    const search = query.search_value ? normaliseSearch(query.search_value) : '';
-    if (search) filter.search = search;
+    const words = query.search_value ? termWords(query.search_value) : [];
+    if (words.length) filter.search = words;
   }
   const dup = query.duplicate_id?.trim();
   if (dup) {

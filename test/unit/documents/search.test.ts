@@ -4,6 +4,7 @@ import {
   documentSearchBuckets,
   documentSearchWords,
   matchesSearch,
+  numberWords,
   MAX_SEARCH_BUCKETS,
   planSearch,
   searchTokenString,
@@ -24,10 +25,11 @@ describe('document search tokenisation', () => {
 
   it('indexes the counterparty, the number and the file name under the first three letters of each word', () => {
     const d = doc('MAXIMA LT, UAB', 'INV-129', 'maxima-kvitas.pdf');
-    expect(documentSearchWords(d)).toEqual(['maxima', 'lt', 'uab', 'inv', '129', 'kvitas', 'pdf']);
+    // The number also as one word without its signs (inv129).
+    expect(documentSearchWords(d)).toEqual(['maxima', 'lt', 'uab', 'inv129', 'inv', '129', 'kvitas', 'pdf']);
     // Fields take turns; words shorter than a bucket have none (a search never reads one).
-    expect(documentSearchBuckets(d)).toEqual(['max', 'inv', 'uab', '129', 'kvi', 'pdf']);
-    expect(searchTokenString(d)).toBe(' maxima lt uab inv 129 kvitas pdf');
+    expect(documentSearchBuckets(d)).toEqual(['max', 'inv', 'uab', 'kvi', '129', 'pdf']);
+    expect(searchTokenString(d)).toBe(' maxima lt uab inv129 inv 129 kvitas pdf');
     expect(bucketOf('ab')).toBe('ab');
   });
 
@@ -42,6 +44,21 @@ describe('document search tokenisation', () => {
     for (const term of ['smoke-mwwetyfj.jpg', 'mwwetyfj', 'INV-2024-0042', 'restaurant']) expect(buckets, term).toContain(planSearch(term)!.bucket);
     // Same-bucket words give one bucket.
     expect(documentSearchBuckets(doc('Maxi Maxima Max', '', ''))).toEqual(['max']);
+  });
+
+  it('finds a document number typed without its signs or spaces', () => {
+    expect(numberWords('LT-123')).toEqual(['lt123', 'lt', '123']);
+    expect(numberWords('SE 77')).toEqual(['se77', 'se', '77']);
+    expect(numberWords('2025/17')).toEqual(['202517', '2025', '17']);
+    expect(numberWords('12345')).toEqual(['12345']);
+    expect(numberWords('')).toEqual([]);
+    for (const [number, term] of [['LT-123', 'LT123'], ['LT-123', 'lt12'], ['SE 77', 'SE77'], ['2025/17', '202517'], ['INV-2025/18', 'inv202518'], ['LT-123', 'LT-123'], ['LT-123', 'lt 123']]) {
+      const d = doc('Supplier', number!, 'file.pdf');
+      expect(matchesSearch(d, planSearch(term!)!.words), `${number} ${term}`).toBe(true);
+      // The bucket the term reads is one the document is indexed under.
+      expect(documentSearchBuckets(d), `${number} ${term}`).toContain(planSearch(term!)!.bucket);
+    }
+    expect(matchesSearch(doc('Supplier', 'LT-123', 'file.pdf'), planSearch('LT1234')!.words)).toBe(false);
   });
 
   it('plans a term: the bucket of its longest word, every word as a prefix', () => {

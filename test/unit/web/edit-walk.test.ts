@@ -13,7 +13,7 @@ import {
   type ListQuery,
   type ReadList,
 } from '../../../web/src/features/edit-receipt/lib/navigation';
-import { EMPTY_FILTERS } from '../../../web/src/features/receipts/lib/list-params';
+import { EMPTY_FILTERS, localDayBounds, todayIso } from '../../../web/src/features/receipts/lib/list-params';
 import type { Query } from '../../../web/src/lib/api-client';
 import type { ReceiptStatus } from '../../../shared/status';
 
@@ -242,15 +242,15 @@ describe('edit screen: the walk follows the list it was opened from (its search,
     expect(walkQuery('C1', list, { created_at_after: '2025-02-20T10:00:00.000Z', created_at_before: '2025-03-10T10:00:00.000Z', limit: 50, next: 'N' })).toMatchObject({
       search_value: 'SDN BHD',
       duplicate_id: 'true',
-      created_at_after: '2025-03-01',
+      created_at_after: localDayBounds('2025-03-01')!.start,
       created_at_before: '2025-03-10T10:00:00.000Z',
       limit: 50,
       next: 'N',
     });
-    expect(walkQuery('C1', list, { created_at_after: '2025-03-20T10:00:00.000Z', limit: 50 })).toMatchObject({ created_at_after: '2025-03-20T10:00:00.000Z', created_at_before: '2025-03-31' });
+    expect(walkQuery('C1', list, { created_at_after: '2025-03-20T10:00:00.000Z', limit: 50 })).toMatchObject({ created_at_after: '2025-03-20T10:00:00.000Z', created_at_before: localDayBounds('2025-03-31')!.end });
     // a window outside the range: nothing to read
-    expect(walkQuery('C1', list, { created_at_after: '2025-04-01T00:00:00.000Z', limit: 50 })).toBeNull();
-    expect(walkQuery('C1', list, { created_at_before: '2025-02-28T23:59:59.999Z', limit: 50 })).toBeNull();
+    expect(walkQuery('C1', list, { created_at_after: new Date(2025, 3, 1).toISOString(), limit: 50 })).toBeNull();
+    expect(walkQuery('C1', list, { created_at_before: new Date(new Date(2025, 2, 1).getTime() - 1).toISOString(), limit: 50 })).toBeNull();
     // a range of issue dates: the list's parameters as they are, the walk never asks for a window there
     const issue = withFilters('', { dateFrom: '2025-03-01', dateTo: '2025-03-31', byIssueDate: true });
     expect(byIssueDate(issue)).toBe(true);
@@ -320,7 +320,7 @@ describe('edit screen: the walk follows the list it was opened from (its search,
     const docs = readyDocuments();
     const from = '2025-03-01';
     const to = '2025-04-30';
-    const inRange = (d: Doc) => d.created_at.slice(0, 10) >= from && d.created_at.slice(0, 10) <= to;
+    const inRange = (d: Doc) => todayIso(new Date(d.created_at)) >= from && todayIso(new Date(d.created_at)) <= to;
     const ctx = withFilters('', { dateFrom: from, dateTo: to, duplicates: true });
     const listed = newestFirst(docs.filter((d) => inRange(d) && d.duplicate));
     expect(listed.length).toBeGreaterThan(10);
@@ -336,8 +336,8 @@ describe('edit screen: the walk follows the list it was opened from (its search,
       });
       for (const q of server.queries) {
         expect(q.duplicate_id).toBe('true');
-        expect(String(q.created_at_after) >= from).toBe(true);
-        expect(String(q.created_at_before).slice(0, 10) <= to).toBe(true);
+        expect(String(q.created_at_after) >= localDayBounds(from)!.start).toBe(true);
+        expect(String(q.created_at_before) <= localDayBounds(to)!.end).toBe(true);
       }
     }
     // the last one of the range: after an action the first of the range, not the next upload below it

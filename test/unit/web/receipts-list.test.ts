@@ -9,6 +9,7 @@ import {
   hasActiveFilters,
   listKeyParams,
   listQuery,
+  localDayBounds,
   nextCursor,
   pickedDay,
   pickedDayParam,
@@ -96,7 +97,7 @@ describe('filters → GET /receipts query', () => {
     expect(typeParam({ receipt: false, invoice: false })).toBeUndefined();
   });
 
-  it('sends the trimmed search, the duplicates flag and the date range as days', () => {
+  it('sends the trimmed search, the duplicates flag and the date range as the local days first and last millisecond', () => {
     const q = listQuery(
       'inbox',
       { ...EMPTY_FILTERS, search: '  maxima ', duplicates: true, dateFrom: '2024-01-01', dateTo: '2024-01-31', invoice: false },
@@ -104,8 +105,9 @@ describe('filters → GET /receipts query', () => {
     );
     expect(q.search_value).toBe('maxima');
     expect(q.duplicate_id).toBe('true');
-    expect(q.created_at_after).toBe('2024-01-01');
-    expect(q.created_at_before).toBe('2024-01-31');
+    expect(q.created_at_after).toBe(new Date(2024, 0, 1).toISOString());
+    expect(q.created_at_before).toBe(new Date(new Date(2024, 1, 1).getTime() - 1).toISOString());
+    expect(q.created_at_before).toBe(localDayBounds('2024-01-31')!.end);
     expect(q.receipt_type).toBe('receipt');
   });
 

@@ -66,6 +66,20 @@ export function pickedDayParam(day: string): string | undefined {
 }
 
 /**
+ * The first and last millisecond of a picked local calendar day, as UTC instants (ISO). The list shows `created_at`
+ * in the browser's time zone, so an upload-date range is of local days: 10 March in Vilnius is
+ * 2026-03-09T22:00:00.000Z … 2026-03-10T21:59:59.999Z. The end is the next day's start less 1 ms, so a day of 23 or
+ * 25 hours (the clocks change) is whole. undefined for anything that is not a day.
+ */
+export function localDayBounds(day: string): { start: string; end: string } | undefined {
+  if (!pickedDay(day)) return undefined;
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const start = new Date(y, m - 1, d, 0, 0, 0, 0);
+  const next = new Date(y, m - 1, d + 1, 0, 0, 0, 0);
+  return { start: start.toISOString(), end: new Date(next.getTime() - 1).toISOString() };
+}
+
+/**
  * Keep a date range valid: nothing after today, and from ≤ to (a from after to moves to to).
  */
 export function clampRange(range: { dateFrom: string; dateTo: string }, now: Date = new Date()): { dateFrom: string; dateTo: string } {
@@ -87,19 +101,22 @@ export function typeParam(filters: Pick<ListFilters, 'receipt' | 'invoice'>): Re
 
 /**
  * The query of GET /receipts (rules.md 7): receipt_status (none for the inbox), receipt_type, search_value,
- * created_at_after / created_at_before (days; by_issue_date when the range is of issue dates), duplicate_id,
- * limit 50, the paging cursors; selected=ALL in the all-companies view, otherwise the list's company_id.
+ * created_at_after / created_at_before, duplicate_id, limit 50, the paging cursors; selected=ALL in the all-companies
+ * view, otherwise the list's company_id. An upload-date range is of local days (the list shows upload dates in local
+ * time): the first day's first and the last day's last millisecond as instants (`localDayBounds`). An issue-date range
+ * (by_issue_date) is of plain days, which have no time zone.
  */
 export function listQuery(status: ListStatus, filters: ListFilters, scope: ListScope, cursor?: ListCursor): Query {
   const range = clampRange(filters);
   const search = filters.search.trim();
+  const byIssueDate = filters.byIssueDate && Boolean(range.dateFrom || range.dateTo);
   const query: Query = {
     receipt_status: status === 'inbox' ? undefined : status,
     receipt_type: typeParam(filters),
     search_value: search || undefined,
-    created_at_after: range.dateFrom ? pickedDayParam(range.dateFrom) : undefined,
-    created_at_before: range.dateTo ? pickedDayParam(range.dateTo) : undefined,
-    by_issue_date: filters.byIssueDate && (range.dateFrom || range.dateTo) ? 'true' : undefined,
+    created_at_after: range.dateFrom ? (byIssueDate ? pickedDayParam(range.dateFrom) : localDayBounds(range.dateFrom)?.start) : undefined,
+    created_at_before: range.dateTo ? (byIssueDate ? pickedDayParam(range.dateTo) : localDayBounds(range.dateTo)?.end) : undefined,
+    by_issue_date: byIssueDate ? 'true' : undefined,
     duplicate_id: filters.duplicates ? 'true' : undefined,
     limit: LIST_PAGE_SIZE,
   };
