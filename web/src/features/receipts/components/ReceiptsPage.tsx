@@ -226,7 +226,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
     <div className="receipts-page" data-testid="receipts-page" data-status={status}>
       {/* The list page's first Tab stop, out of sight until focused: the filters and the toolbar are 30 stops */}
       <a
-        className="list-skip-link"
+        className="sr-only list-skip-link"
         href="#documents"
         data-testid="list-skip-link"
         onClick={(e) => {
