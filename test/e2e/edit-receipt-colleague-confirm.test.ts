@@ -9,7 +9,7 @@ import { DRAFTS_PREFIX } from '../../web/src/features/edit-receipt/lib/drafts-st
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInOn } from '../support/browser';
+import { launchBrowser, recordPopups, screenshot, signInOn } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
 
@@ -56,18 +56,9 @@ describe('a value typed while a colleague confirms the document, in Chromium', (
 
   it('stops saving, shows the stored value read-only, says the field was not saved because of the colleague, and Back leaves', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { __popups: string[] }).__popups = seen;
-      new MutationObserver(() => {
-        for (const el of document.querySelectorAll('.info-popups')) {
-          const t = el.textContent?.trim();
-          if (t && !seen.includes(t)) seen.push(t);
-        }
-      }).observe(document, { subtree: true, childList: true, characterData: true });
-    });
+    const popupsOf = await recordPopups(context);
     const page = await context.newPage();
-    const popups = () => page.evaluate(() => (window as unknown as { __popups: string[] }).__popups);
+    const popups = () => popupsOf(page);
     await signInOn(page, stack.url, userB);
     await page.goto(`${stack.url}/edit-receipt/${id}?${q()}`);
     const field = page.getByTestId('field-document_id');

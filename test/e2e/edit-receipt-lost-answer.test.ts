@@ -8,7 +8,7 @@ import { RESULT_UNKNOWN_MESSAGE } from '../../web/src/lib/api-error';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInOn } from '../support/browser';
+import { launchBrowser, recordPopups, screenshot, signInOn } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
 
@@ -48,22 +48,13 @@ describe('a write whose answer is lost, in Chromium: the edit screen and the pro
   /** Signed in, on the document, every info pop-up shown recorded (they go after 3 s). */
   async function onDocument(id: string): Promise<{ context: BrowserContext; page: Page; popups: () => Promise<string[]> }> {
     const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { __popups: string[] }).__popups = seen;
-      new MutationObserver(() => {
-        for (const el of document.querySelectorAll('.info-popups')) {
-          const t = el.textContent?.trim();
-          if (t && !seen.includes(t)) seen.push(t);
-        }
-      }).observe(document, { subtree: true, childList: true, characterData: true });
-    });
+    const popupsOf = await recordPopups(context);
     const page = await context.newPage();
     await signInOn(page, stack.url, user);
     await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('field-document_id').count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => page.getByTestId('field-document_id').isEnabled()).toBe(true);
-    return { context, page, popups: () => page.evaluate(() => (window as unknown as { __popups: string[] }).__popups) };
+    return { context, page, popups: () => popupsOf(page) };
   }
 
   /** The first PUT …/content reaches the server; its answer is then lost (`lose`). */

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../e2e/output');
 
@@ -90,4 +90,22 @@ export async function axOf(page: Page, selector: string) {
   } finally {
     await cdp.detach();
   }
+}
+
+/**
+ * Every info pop-up the context's pages show, recorded as it appears (they go after 3 s): call before the page is
+ * opened; `popups(page)` reads the texts seen so far, each once.
+ */
+export async function recordPopups(context: BrowserContext): Promise<(page: Page) => Promise<string[]>> {
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __popups: string[] }).__popups = seen;
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('.info-popups')) {
+        const t = el.textContent?.trim();
+        if (t && !seen.includes(t)) seen.push(t);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  return (page) => page.evaluate(() => (window as unknown as { __popups: string[] }).__popups);
 }

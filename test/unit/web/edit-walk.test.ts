@@ -11,6 +11,7 @@ import {
   type ListContext,
   type ListItem,
   type ListQuery,
+  type Neighbours,
   type ReadList,
 } from '../../../web/src/features/edit-receipt/lib/navigation';
 import { EMPTY_FILTERS, localDayBounds, todayIso } from '../../../web/src/features/receipts/lib/list-params';
@@ -219,6 +220,17 @@ function readyDocuments(n = 2600): Doc[] {
   }));
 }
 
+/** The walk found the n-th of `listed` (newest first): its neighbours, its place and the list's size. */
+function expectPlace(found: Neighbours, listed: { receipt_id: string }[], n: number, total: number) {
+  expect({ n, previous: found.previous, next: found.next, position: found.position, total: found.total }).toEqual({
+    n,
+    previous: listed[n - 2]?.receipt_id ?? null,
+    next: listed[n]?.receipt_id ?? null,
+    position: n,
+    total,
+  });
+}
+
 describe('edit screen: the walk follows the list it was opened from (its search, date range, issue dates, Duplicates)', () => {
   const ready: ListContext = { inbox: false, status: 'ready', receiptType: 'receipt' };
   const withFilters = (search: string, f: Partial<ListContext['filters']> = {}): ListContext => ({ ...ready, filters: { ...EMPTY_FILTERS, search, ...f } });
@@ -270,13 +282,7 @@ describe('edit screen: the walk follows the list it was opened from (its search,
     for (const n of [1, 2, 29, 64, 129, 130]) {
       const server = fakeServer(docs);
       const found = await findNeighbours(walkOver(server, ctx), hits[n - 1]!, ctx);
-      expect({ n, previous: found.previous, next: found.next, position: found.position, total: found.total }).toEqual({
-        n,
-        previous: hits[n - 2]?.receipt_id ?? null,
-        next: hits[n]?.receipt_id ?? null,
-        position: n,
-        total: 130,
-      });
+      expectPlace(found, hits, n, 130);
       expect(server.queries.every((q) => q.search_value === 'SDN BHD' && q.receipt_status === 'ready')).toBe(true);
       expect(server.queries.length, `reads for the ${n}th`).toBeLessThanOrEqual(POSITION_PAGES + 8);
     }
@@ -327,13 +333,7 @@ describe('edit screen: the walk follows the list it was opened from (its search,
     for (const n of [1, 2, Math.floor(listed.length / 2), listed.length]) {
       const server = fakeServer(docs);
       const found = await findNeighbours(walkOver(server, ctx), listed[n - 1]!, ctx);
-      expect({ n, previous: found.previous, next: found.next, position: found.position, total: found.total }).toEqual({
-        n,
-        previous: listed[n - 2]?.receipt_id ?? null,
-        next: listed[n]?.receipt_id ?? null,
-        position: n,
-        total: listed.length,
-      });
+      expectPlace(found, listed, n, listed.length);
       for (const q of server.queries) {
         expect(q.duplicate_id).toBe('true');
         expect(String(q.created_at_after) >= localDayBounds(from)!.start).toBe(true);
@@ -352,13 +352,7 @@ describe('edit screen: the walk follows the list it was opened from (its search,
     for (const n of [1, 2, 30, listed.length]) {
       const server = fakeServer(docs);
       const found = await findNeighbours(walkOver(server, ctx), listed[n - 1]!, ctx);
-      expect({ n, previous: found.previous, next: found.next, position: found.position, total: found.total }).toEqual({
-        n,
-        previous: listed[n - 2]?.receipt_id ?? null,
-        next: listed[n]?.receipt_id ?? null,
-        position: n,
-        total: listed.length,
-      });
+      expectPlace(found, listed, n, listed.length);
       expect(server.queries.every((q) => q.by_issue_date === 'true' && q.created_at_after === '2025-06-01' && q.created_at_before === '2025-06-30')).toBe(true);
     }
     const server = fakeServer(docs);
