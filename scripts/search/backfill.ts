@@ -3,14 +3,15 @@
  * an older index version) and removes search items of older versions; then writes again the master-data
  * records (suppliers, customers, categories, items) stored under an older name-search word rule; then writes the
  * company-code guards of companies created before them (one company per code and creator, A8). Runs against the table named
- * by TABLE_NAME with the SDK's usual credentials and region (after `cdk deploy`:
- * `TABLE_NAME=<DataStack table> AWS_REGION=eu-west-1 npm run search:backfill`). Local mode runs the
+ * by TABLE_NAME with the SDK's usual credentials and region, reading the content JSON of documents written before
+ * index version 4 from the bucket named by DOCUMENTS_BUCKET (after `cdk deploy`:
+ * `TABLE_NAME=<DataStack table> DOCUMENTS_BUCKET=<StorageStack documents bucket> AWS_REGION=eu-west-1 npm run search:backfill`). Local mode runs the
  * same backfill at every start. Safe to run while the API serves requests, and to run again.
  */
 import { backfillCompanyCodeGuards, backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 
-if (!process.env.TABLE_NAME) {
-  console.error('Set TABLE_NAME (and the AWS region and credentials) first.');
+if (!process.env.TABLE_NAME || !process.env.DOCUMENTS_BUCKET) {
+  console.error('Set TABLE_NAME, DOCUMENTS_BUCKET (and the AWS region and credentials) first.');
   process.exit(2);
 }
 

@@ -6,7 +6,9 @@
  * word rule; search items of an older version
  * are removed. Idempotent and safe next to live writes: a document is indexed in one transaction
  * conditioned on its version (a document changed meanwhile was indexed by that change), and an old
- * search item is deleted only while it still carries the old version.
+ * search item is deleted only while it still carries the old version. A document written before the record
+ * carried its counterparty's company code and VAT ID (index version 4) gets them from its content JSON (read from
+ * the documents bucket: DOCUMENTS_BUCKET) in the same update.
  *
  * The master-data name search (M3) and item word index (M10): records written under an older word rule
  * (`MASTER_SEARCH_VERSION`, for items `ITEM_SEARCH_VERSION`), and items whose write did not finish its later
@@ -22,7 +24,10 @@ import { DeleteCommand, PutCommand, ScanCommand, TransactWriteCommand } from '@a
 import { companyCodeKey } from '../../core/accounts/companies';
 import type { CompanyRecord } from '../../core/accounts/types';
 import { companyCodeGuardItem } from './accounts-store';
+import { contentSummary, parseStoredContent } from '../../core/content/service';
 import { searchTextOf } from '../../core/documents/list';
+import type { DocumentRecord } from '../../core/documents/types';
+import { s3Files } from '../s3/files';
 import { SEARCH_INDEX_VERSION } from '../../core/documents/search';
 import { ddb } from './client';
 import { searchItems, toRecord } from './documents-store';
@@ -45,7 +50,36 @@ const isConditionFailure = (error: unknown) => {
   return name === 'TransactionCanceledException' || name === 'ConditionalCheckFailedException';
 };
 
-export async function backfillSearchIndex(opts: { log?: (message: string) => void } = {}): Promise<BackfillResult> {
+/** Reads a document's content JSON (the documents bucket); undefined when it is not there. */
+export type ContentReader = (key: string) => Promise<unknown>;
+
+/**
+ * The counterparty's company code and VAT ID of a document whose record does not carry them yet (written before
+ * index version 4), from its content JSON; none for a document without content (not read yet) or whose content is
+ * gone. A record that has them keeps them (every write since carries the content's).
+ */
+export async function counterpartyIds(doc: DocumentRecord, readContent: ContentReader): Promise<Pick<DocumentRecord, 'counterparty_code' | 'counterparty_vat_id'>> {
+  if (doc.counterparty_code !== undefined && doc.counterparty_vat_id !== undefined) {
+    return { counterparty_code: doc.counterparty_code, counterparty_vat_id: doc.counterparty_vat_id };
+  }
+  const content = doc.content_key ? parseStoredContent(await readContent(doc.content_key)) : undefined;
+  if (!content) return { counterparty_code: doc.counterparty_code ?? '', counterparty_vat_id: doc.counterparty_vat_id ?? '' };
+  const summary = contentSummary(content, doc.receipt_type);
+  return { counterparty_code: summary.counterparty_code, counterparty_vat_id: summary.counterparty_vat_id };
+}
+
+export async function backfillSearchIndex(
+  opts: { log?: (message: string) => void; readContent?: ContentReader } = {},
+): Promise<BackfillResult> {
+  const readContent =
+    opts.readContent ??
+    (async (key: string) => {
+      try {
+        return await s3Files.getJson<unknown>(key);
+      } catch (error) {
+        throw new Error(`search index backfill: reading ${key} from the documents bucket ${s3Files.bucket()} failed (set DOCUMENTS_BUCKET): ${String(error)}`);
+      }
+    });
   const result: BackfillResult = { indexed: 0, skipped: 0, removed: 0 };
   let start: Record<string, unknown> | undefined;
   do {
@@ -74,8 +108,10 @@ export async function backfillSearchIndex(opts: { log?: (message: string) => voi
           result.removed += 1;
           continue;
         }
-        // The search text of the current word rule too (list.ts searchTextOf): short terms are matched against it.
-        const doc = { ...toRecord(item) };
+        // The counterparty's code and VAT ID (searched since version 4), and the search text of the current word rule
+        // (list.ts searchTextOf): short terms are matched against it.
+        const record = toRecord(item);
+        const doc: DocumentRecord = { ...record, ...(await counterpartyIds(record, readContent)) };
         doc.search_text = searchTextOf(doc);
         await ddb().send(
           new TransactWriteCommand({
@@ -84,9 +120,15 @@ export async function backfillSearchIndex(opts: { log?: (message: string) => voi
                 Update: {
                   TableName: tableName(),
                   Key: keys.document(doc.receipt_id),
-                  UpdateExpression: 'SET siv = :v, search_text = :text',
+                  UpdateExpression: 'SET siv = :v, search_text = :text, counterparty_code = :code, counterparty_vat_id = :vat',
                   ConditionExpression: 'version = :version AND (attribute_not_exists(siv) OR siv < :v)',
-                  ExpressionAttributeValues: { ':v': SEARCH_INDEX_VERSION, ':version': doc.version, ':text': doc.search_text },
+                  ExpressionAttributeValues: {
+                    ':v': SEARCH_INDEX_VERSION,
+                    ':version': doc.version,
+                    ':text': doc.search_text,
+                    ':code': doc.counterparty_code ?? '',
+                    ':vat': doc.counterparty_vat_id ?? '',
+                  },
                 },
               },
               ...searchItems(doc).map((search) => ({ Put: { TableName: tableName(), Item: search } })),

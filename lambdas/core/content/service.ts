@@ -89,6 +89,7 @@ export function contentSummary(doc: ContentDocument, receiptType: 'receipt' | 'i
   return {
     counterparty_name: valueOf(doc, `${kind}_name`),
     counterparty_code: valueOf(doc, `${kind}_code`),
+    counterparty_vat_id: valueOf(doc, `${kind}_vat_id`),
     document_number: valueOf(doc, 'document_id'),
     issue_date: orNull(valueOf(doc, 'issue_date')),
     total: orNull(valueOf(doc, 'amount_total')),

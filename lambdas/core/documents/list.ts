@@ -14,7 +14,7 @@ import type { ListReceiptsQuery } from '../../../shared/schemas/receipts';
 import { RECEIPT_TYPES } from '../../../shared/schemas/receipts';
 import type { StatusCounts } from '../../../shared/schemas';
 import { RECEIPT_STATUSES } from '../../../shared/status';
-import { planSearch, searchTokenString, termWords } from './search';
+import { planSearch, searchTokenString, termWords, type SearchIndexed } from './search';
 import { scopeUserId, type DocumentRecord, type ReceiptStatus, type ReceiptType, type ScopeKey } from './types';
 
 /**
@@ -84,7 +84,7 @@ export function normaliseSearch(text: string): string {
  * The document's search words, each after a space (` word1 word2 …`, the words of its search items: search.ts), so that
  * a short term's word is matched at the start of a word (ListFilter.search), as the index matches a longer one.
  */
-export function searchTextOf(doc: Pick<DocumentRecord, 'original_file_name' | 'counterparty_name' | 'document_number'>): string {
+export function searchTextOf(doc: SearchIndexed): string {
   return searchTokenString(doc);
 }
 

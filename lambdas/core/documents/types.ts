@@ -76,6 +76,14 @@ export interface DocumentRecord {
   stakeholder_date_format?: string | null;
   /** Supplier (receipt) or customer (invoice) name as recognised or edited. */
   counterparty_name: string;
+  /**
+   * The supplier's (receipt) or customer's (invoice) company code and VAT ID as recognised or edited: the content's
+   * `<kind>_code` and `<kind>_vat_id` (core/content contentSummary), kept on the record for the search index
+   * (search.ts). Missing on documents written before search index version 4 until the backfill (S3) sets them, and
+   * on documents not read yet.
+   */
+  counterparty_code?: string;
+  counterparty_vat_id?: string;
   document_number: string;
   issue_date: string | null;
   total: string | null;

@@ -227,7 +227,7 @@ export async function convertType(
     if (doc.receipt_type === receiptType) throw conflict(`The document is already of type ${receiptType}`);
     const stored = doc.content_key ? parseStoredContent(await deps.files.getJson<unknown>(doc.content_key)) : undefined;
     let contentKey = doc.content_key;
-    let summary = { counterparty_name: '', document_number: doc.document_number, total: doc.total };
+    let summary = { counterparty_name: '', counterparty_code: '', counterparty_vat_id: '', document_number: doc.document_number, total: doc.total };
     let party: MasterDataPatch = { stakeholder_id: null, stakeholder_date_format: null };
     if (stored) {
       let swapped = swapCounterpartyContent(stored);
@@ -250,6 +250,8 @@ export async function convertType(
       ...party,
       receipt_type: receiptType,
       counterparty_name: summary.counterparty_name,
+      counterparty_code: summary.counterparty_code,
+      counterparty_vat_id: summary.counterparty_vat_id,
       content_key: contentKey,
       key_digest: keyText ? digest(keyText) : null,
     };

@@ -52,6 +52,8 @@ function documentsAccess(d: Deps): DocumentsAccess {
         status: backToReview ? 'review' : before.status,
         content_key: contentKey,
         counterparty_name: summary.counterparty_name,
+        counterparty_code: summary.counterparty_code,
+        counterparty_vat_id: summary.counterparty_vat_id,
         document_number: summary.document_number,
         issue_date: summary.issue_date,
         total: summary.total,
