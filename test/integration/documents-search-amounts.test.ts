@@ -16,11 +16,11 @@ import { sortKeyOf } from '../../lambdas/core/documents/list';
 import { documentSearchBuckets, searchTokenString } from '../../lambdas/core/documents/search';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import type { ContentResponse } from '../../shared/schemas/content';
+import { listedIds } from '../support/list-pages';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from './content-fixtures';
 
 type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
-type Page = { items: { receipt_id: string }[]; next: string | null };
 
 describe('search by amount, company code and VAT ID', () => {
   let t: TestStack;
@@ -38,18 +38,7 @@ describe('search by amount, company code and VAT ID', () => {
   let byCodeAfterReading: string[];
 
   async function search(term: string, as: Api = api, where = `company_id=${companyId}`): Promise<string[]> {
-    const ids: string[] = [];
-    let next: string | null = null;
-    let pages = 0;
-    do {
-      const res = await as.get(`/receipts?${where}&search_value=${encodeURIComponent(term)}${next ? `&next=${encodeURIComponent(next)}` : ''}`);
-      expect(res.status).toBe(200);
-      const body = res.body as Page;
-      ids.push(...body.items.map((d) => d.receipt_id));
-      next = body.next;
-      pages += 1;
-    } while (next && pages < 20);
-    return ids.sort();
+    return (await listedIds(as, `${where}&search_value=${encodeURIComponent(term)}`)).sort();
   }
 
   /** Edits values of a document's content through PUT /receipts/{id}/content (the edit screen's save). */

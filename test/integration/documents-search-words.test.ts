@@ -14,10 +14,10 @@ import { backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill'
 import { searchTextOf } from '../../lambdas/core/documents/list';
 import type { DocumentRecord } from '../../lambdas/core/documents/types';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
+import { listedIds } from '../support/list-pages';
 import { seededDocument } from '../support/document-records';
 
 type Api = Awaited<ReturnType<typeof registeredUser>>['api'];
-type Page = { items: { receipt_id: string }[]; next: string | null };
 
 function doc(companyId: string, i: number, over: Partial<DocumentRecord>): DocumentRecord {
   return seededDocument({
@@ -41,18 +41,7 @@ describe('search as the user types', () => {
   let energija: DocumentRecord;
 
   async function search(term: string, extra = '', as: Api = api, company = companyId): Promise<string[]> {
-    const ids: string[] = [];
-    let next: string | null = null;
-    let pages = 0;
-    do {
-      const res = await as.get(`/receipts?company_id=${company}&search_value=${encodeURIComponent(term)}${extra}${next ? `&next=${encodeURIComponent(next)}` : ''}`);
-      expect(res.status).toBe(200);
-      const body = res.body as Page;
-      ids.push(...body.items.map((d) => d.receipt_id));
-      next = body.next;
-      pages += 1;
-    } while (next && pages < 20);
-    return ids;
+    return listedIds(as, `company_id=${company}&search_value=${encodeURIComponent(term)}${extra}`);
   }
 
   beforeAll(async () => {
