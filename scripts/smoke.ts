@@ -6,7 +6,8 @@
  * <base-url> is the site (local mode: http://127.0.0.1:3000; AWS: the SiteUrl output). Everything else comes from
  * <base-url>/config.json, the runtime config the SPA reads: API URL, Cognito user pool, client id, region (and the
  * Cognito endpoint in local mode). Steps, each timed: config → account (sign-up with the e-mailed code, or sign-in)
- * → company → upload a receipt through the presigned URL → wait for To Review → list → edit a field (POST
+ * → company → upload a receipt through the presigned URL → wait until it is recognised (To Review, or Ready when the
+recogniser read every required field confidently — Textract on AWS may) → list → edit a field (POST
  * /receipt/{id} with version) → export CSV → delete. Exit status 0 when every step passed, 1 otherwise.
  *
  * Account: with --email and --password the user signs in (a user that does not exist yet is signed up). Without
@@ -288,25 +289,29 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
     return [upload.upload_id, `${fileName} (${bytes.length} bytes) through the presigned URL`];
   });
 
-  const toReview = await step('to review', async () => {
+  // Recognised: To Review, or Ready when every required field was read confidently (the ready rule).
+  const recognised = ['review', 'ready'];
+  const statusName = (status: string) => (status === 'ready' ? 'Ready' : 'To Review');
+  const toReview = await step('recognised', async () => {
     const deadline = Date.now() + options.timeoutMs;
     let last = 'not listed yet';
     for (;;) {
       const list = await api.get<{ items: Summary[] }>('/receipts', { ...q, receipt_status: 'inbox', search_value: fileName });
       const doc = list.items.find((d) => d.upload_id === uploadId);
       if (doc) last = doc.status;
-      if (doc?.status === 'review') return [doc, `${doc.receipt_id} is To Review`];
+      if (doc && recognised.includes(doc.status)) return [doc, `${doc.receipt_id} is ${statusName(doc.status)}`];
       if (doc && ['error', 'failed', 'rejected'].includes(doc.status)) throw new SmokeError(`the document ended ${doc.status}: ${doc.error?.message ?? ''}`);
-      if (Date.now() > deadline) throw new SmokeError(`not To Review within ${options.timeoutMs / 1000} s (last: ${last})`);
+      if (Date.now() > deadline) throw new SmokeError(`not To Review or Ready within ${options.timeoutMs / 1000} s (last: ${last})`);
       await sleep(1000);
     }
   });
   const id = toReview.receipt_id;
 
   await step('list', async () => {
-    const list = await api.get<{ items: Summary[] }>('/receipts', { ...q, receipt_status: 'review' });
-    if (!list.items.some((d) => d.receipt_id === id)) throw new SmokeError(`${id} is not in the To Review list`);
-    return [undefined, `${list.items.length} document(s) To Review, ${id} among them`];
+    const status = toReview.status;
+    const list = await api.get<{ items: Summary[] }>('/receipts', { ...q, receipt_status: status });
+    if (!list.items.some((d) => d.receipt_id === id)) throw new SmokeError(`${id} is not in the ${statusName(status)} list`);
+    return [undefined, `${list.items.length} document(s) ${statusName(status)}, ${id} among them`];
   });
 
   const documentNumber = `SMOKE-${Date.now().toString(36).toUpperCase()}`;

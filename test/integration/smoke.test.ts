@@ -13,14 +13,14 @@ describe('smoke test (scripts/smoke.ts) against local mode', () => {
     await t?.stop();
   });
 
-  it('signs up a new user with the mailed code, uploads, reaches To Review, lists, edits, exports CSV and deletes', async () => {
+  it('signs up a new user with the mailed code, uploads, reaches To Review or Ready, lists, edits, exports CSV and deletes', async () => {
     // Prepare
     const lines: string[] = [];
     const email = `smoke-it-${Date.now().toString(36)}@example.com`;
     // Act: --email/--password of a user that does not exist yet: sign-in fails, the user is signed up
     const steps = await runSmoke({ baseUrl: t.stack.url, email, password: 'Smoke-Passw0rd', timeoutMs: 240_000, print: (l) => lines.push(l) });
     // Assess
-    expect(steps.map((s) => s.name)).toEqual(['config', 'account', 'company', 'upload', 'to review', 'list', 'edit', 'export csv', 'delete']);
+    expect(steps.map((s) => s.name)).toEqual(['config', 'account', 'company', 'upload', 'recognised', 'list', 'edit', 'export csv', 'delete']);
     expect(steps.every((s) => s.ms >= 0)).toBe(true);
     expect(steps[1]!.detail).toBe(`signed up and confirmed ${email}`);
     expect(lines.at(-1)).toMatch(/^Smoke test passed: 9 steps in [\d.]+ s$/);
