@@ -1,7 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { reloadAfterGap } from '../../../web/src/features/live/components/LiveChannel';
+import { createLiveCoverage } from '../../../web/src/features/live/lib/live-status';
+import { receiptCache } from '../../../web/src/features/live/use-receipt-cache';
+import { queryKeys } from '../../../web/src/lib/query-keys';
+import { data, list, receipt } from './receipt-fixture';
 import {
   LiveClient,
   PING_MESSAGE,
+  onWake,
   companyMessage,
   liveUrl,
   parseLiveMessage,
@@ -61,6 +68,11 @@ function fakeTimers() {
   };
   return {
     timers,
+    now: () => now,
+    /** Time passes with no timer running (the computer sleeps); what is due runs at the next advance. */
+    sleep(ms: number) {
+      now += ms;
+    },
     pending: () => [...tasks.values()].map((t) => t.at - now),
     advance(ms: number) {
       const end = now + ms;
@@ -68,8 +80,9 @@ function fakeTimers() {
         const due = [...tasks.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
         if (!due) break;
         const [id, task] = due;
-        now = task.at;
-        if (task.every) task.at += task.every;
+        now = Math.max(now, task.at);
+        // an interval overdue after a sleep runs once, not once per missed period
+        if (task.every) task.at = now + task.every;
         else tasks.delete(id);
         task.fn();
       }
@@ -85,6 +98,7 @@ function setup(tokens: Array<string | undefined> = ['t1', 't2', 't3', 't4']) {
   const sockets: FakeSocket[] = [];
   const messages: LiveMessage[] = [];
   const opens: boolean[] = [];
+  const statuses: string[] = [];
   let tokenCalls = 0;
   const client = new LiveClient({
     url: 'ws://host/ws',
@@ -96,10 +110,12 @@ function setup(tokens: Array<string | undefined> = ['t1', 't2', 't3', 't4']) {
     },
     onMessage: (m) => messages.push(m),
     onOpen: ({ reconnected }) => opens.push(reconnected),
+    onStatus: (s) => statuses.push(s),
     timers: clock.timers,
+    now: clock.now,
     random: () => 1,
   });
-  return { client, clock, sockets, messages, opens, tokenCalls: () => tokenCalls };
+  return { client, clock, sockets, messages, opens, statuses, tokenCalls: () => tokenCalls };
 }
 
 describe('live channel helpers', () => {
@@ -141,6 +157,7 @@ describe('LiveClient', () => {
     expect(t.sockets[0]!.sent).toEqual([]);
     t.clock.advance(1);
     expect(t.sockets[0]!.sent).toEqual([PING_MESSAGE]);
+    t.sockets[0]!.receive('{"event":"pong"}');
     t.clock.advance(300_000);
     expect(t.sockets[0]!.sent).toEqual([PING_MESSAGE, PING_MESSAGE]);
     expect(JSON.parse(PING_MESSAGE)).toEqual({ event: 'ping' });
@@ -247,5 +264,211 @@ describe('LiveClient', () => {
     t.client.stop();
     await flush();
     expect(t.sockets).toHaveLength(0);
+  });
+
+  it('a ping not answered within 10 s means a dead connection: closed, made again with backoff, and the lists reloaded', async () => {
+    const t = setup();
+    t.client.start('c1');
+    await flush();
+    const s = t.sockets[0]!;
+    s.open();
+    t.clock.advance(300_000);
+    expect(s.sent).toEqual([PING_MESSAGE]);
+    t.clock.advance(9_999);
+    expect(s.closed).toBe(false);
+    expect(t.client.getStatus()).toBe('open');
+    t.clock.advance(1);
+    // the socket looks open to the browser, but nothing answers: it is given up without waiting for its close
+    expect(s.closed).toBe(true);
+    expect(t.client.getStatus()).toBe('waiting');
+    expect(t.clock.pending()).toEqual([1000]);
+    s.receive('{"event":"receipt","payload":{}}');
+    expect(t.messages).toEqual([]);
+    t.clock.advance(1000);
+    await flush();
+    expect(t.sockets).toHaveLength(2);
+    expect(t.sockets[1]!.url).toBe('ws://host/ws?token=t2&company_id=c1');
+    t.sockets[1]!.open();
+    expect(t.opens).toEqual([false, true]);
+    expect(t.client.getStatus()).toBe('open');
+  });
+
+  it('any message answers a ping', async () => {
+    const t = setup();
+    t.client.start('c1');
+    await flush();
+    const s = t.sockets[0]!;
+    s.open();
+    t.clock.advance(300_000);
+    t.clock.advance(5_000);
+    s.receive('{"event":"receipt-delete","payload":{"receipt_id":"r1"}}');
+    t.clock.advance(60_000);
+    expect(s.closed).toBe(false);
+    expect(t.client.getStatus()).toBe('open');
+    expect(t.sockets).toHaveLength(1);
+  });
+
+  it('wake pings at once; a connection not heard from for long counts as broken until it answers', async () => {
+    const t = setup();
+    t.client.start('c1');
+    await flush();
+    const s = t.sockets[0]!;
+    s.open();
+    t.clock.advance(30_000);
+    // the tab comes back after a short while: a ping, the channel still counts as open
+    t.client.wake();
+    expect(s.sent).toEqual([PING_MESSAGE]);
+    expect(t.client.getStatus()).toBe('open');
+    s.receive('{"event":"pong"}');
+    // the laptop sleeps for 8 hours (no timer runs); on wake the channel is in doubt until the server answers
+    t.clock.sleep(8 * 3600_000);
+    t.client.wake();
+    expect(s.sent).toEqual([PING_MESSAGE, PING_MESSAGE]);
+    expect(t.client.getStatus()).toBe('checking');
+    s.receive('{"event":"pong"}');
+    expect(t.client.getStatus()).toBe('open');
+    expect(t.statuses).toEqual(['connecting', 'open', 'checking', 'open']);
+    expect(t.sockets).toHaveLength(1);
+  });
+
+  it('wake after a sleep that killed the connection: no answer, a new connection 10 s later', async () => {
+    const t = setup();
+    t.client.start('c1');
+    await flush();
+    t.sockets[0]!.open();
+    t.clock.sleep(8 * 3600_000);
+    t.client.wake();
+    expect(t.client.getStatus()).toBe('checking');
+    // the interval's overdue ping does not add a second wait
+    t.clock.advance(10_000);
+    expect(t.sockets[0]!.closed).toBe(true);
+    expect(t.client.getStatus()).toBe('waiting');
+    t.clock.advance(1000);
+    await flush();
+    t.sockets[1]!.open();
+    expect(t.opens).toEqual([false, true]);
+  });
+
+  it('wake while waiting to reconnect connects at once', async () => {
+    const t = setup();
+    t.client.start('c1');
+    await flush();
+    t.sockets[0]!.drop();
+    t.clock.advance(1000);
+    await flush();
+    t.sockets[1]!.drop();
+    t.clock.advance(2000);
+    await flush();
+    t.sockets[2]!.drop();
+    expect(t.clock.pending()).toEqual([4000]);
+    // back online: no need to wait 4 s more
+    t.client.wake();
+    await flush();
+    expect(t.sockets).toHaveLength(4);
+    expect(t.clock.pending()).toEqual([]);
+    t.sockets[3]!.open();
+    expect(t.client.getStatus()).toBe('open');
+  });
+
+  it('wake does nothing while connecting or stopped', async () => {
+    const t = setup();
+    t.client.wake();
+    t.client.start('c1');
+    await flush();
+    t.client.wake();
+    await flush();
+    expect(t.sockets).toHaveLength(1);
+    expect(t.sockets[0]!.sent).toEqual([]);
+  });
+});
+
+describe('onWake', () => {
+  function targets() {
+    const doc = Object.assign(new EventTarget(), { visibilityState: 'hidden' });
+    const win = new EventTarget();
+    return { doc, win };
+  }
+
+  it('calls wake when the page is shown again and when the browser is back online, until stopped', () => {
+    const { doc, win } = targets();
+    let wakes = 0;
+    const stop = onWake({ document: doc, window: win }, () => (wakes += 1));
+    doc.dispatchEvent(new Event('visibilitychange'));
+    expect(wakes).toBe(0);
+    doc.visibilityState = 'visible';
+    doc.dispatchEvent(new Event('visibilitychange'));
+    expect(wakes).toBe(1);
+    win.dispatchEvent(new Event('online'));
+    expect(wakes).toBe(2);
+    win.dispatchEvent(new Event('offline'));
+    expect(wakes).toBe(2);
+    stop();
+    doc.dispatchEvent(new Event('visibilitychange'));
+    win.dispatchEvent(new Event('online'));
+    expect(wakes).toBe(2);
+  });
+});
+
+describe('the list after a laptop slept', () => {
+  /** A client wired as LiveChannel wires it: its status decides the list's coverage, its opens reload after a gap. */
+  function wired() {
+    const clock = fakeTimers();
+    const sockets: FakeSocket[] = [];
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const review = list('review');
+    qc.setQueryData(queryKeys.receiptList(review), data([receipt({ status: 'processing' })]));
+    const invalidate = vi.spyOn(qc, 'invalidateQueries');
+    const cache = receiptCache(qc);
+    const coverage = createLiveCoverage(clock.now);
+    coverage.follow('c1');
+    const client = new LiveClient({
+      url: 'ws://host/ws',
+      getToken: async () => 'tok',
+      createSocket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+      onMessage: () => undefined,
+      onOpen: (info) => reloadAfterGap(info, cache),
+      onStatus: (status) => coverage.set(status),
+      timers: clock.timers,
+      now: clock.now,
+      random: () => 1,
+    });
+    const documentReloads = () => invalidate.mock.calls.filter(([f]) => JSON.stringify(f?.queryKey) === JSON.stringify(queryKeys.receipts)).length;
+    return { clock, sockets, client, coverage, documentReloads };
+  }
+
+  it('is not covered by the channel from the wake until it answers, and is reloaded once after the new connection', async () => {
+    const w = wired();
+    w.client.start('c1');
+    await flush();
+    w.sockets[0]!.open();
+    const readAt = w.clock.now();
+    expect(w.coverage.covers('c1', readAt)).toBe(true);
+    expect(w.documentReloads()).toBe(0);
+    w.clock.sleep(8 * 3600_000);
+    w.client.wake();
+    // the window's focus reloads the list meanwhile (refetchOnWindowFocus asks the coverage)
+    expect(w.coverage.covers('c1', readAt)).toBe(false);
+    w.clock.advance(10_000);
+    expect(w.coverage.covers('c1', readAt)).toBe(false);
+    w.clock.advance(1000);
+    await flush();
+    w.sockets[1]!.open();
+    // events of the night are lost: every cached list and count is read again, once
+    expect(w.documentReloads()).toBe(1);
+    w.clock.advance(300_000);
+    w.sockets[1]!.receive('{"event":"pong"}');
+    expect(w.documentReloads()).toBe(1);
+  });
+
+  it('the first connection reloads nothing', () => {
+    let reloads = 0;
+    reloadAfterGap({ reconnected: false }, { refreshAll: () => (reloads += 1) });
+    expect(reloads).toBe(0);
+    reloadAfterGap({ reconnected: true }, { refreshAll: () => (reloads += 1) });
+    expect(reloads).toBe(1);
   });
 });

@@ -9,7 +9,7 @@ import type { Receipt } from '../../receipts/api/types';
 import { processedAnnouncement } from '../lib/announce';
 import { liveBus } from '../lib/live-bus';
 import { liveStatus } from '../lib/live-status';
-import { LiveClient, type LiveMessage, type LiveSocket, type LiveStatus } from '../lib/live-client';
+import { LiveClient, onWake, type LiveMessage, type LiveSocket, type LiveStatus } from '../lib/live-client';
 import { useReceiptCache, type ReceiptCache } from '../use-receipt-cache';
 
 async function freshAccessToken(): Promise<string | undefined> {
@@ -88,6 +88,14 @@ function receiptsOf(messages: ReadonlyArray<LiveMessage>): Receipt[] {
   return out;
 }
 
+/**
+ * A connection made again after a break (a drop, a connection found dead after the laptop slept): the events sent
+ * meanwhile are lost, so every cached list and count is read again, once.
+ */
+export function reloadAfterGap(info: { reconnected: boolean }, cache: Pick<ReceiptCache, 'refreshAll'>): void {
+  if (info.reconnected) cache.refreshAll();
+}
+
 /** How long the events of a burst (a colleague's bulk action, a batch processed) are gathered before they are applied. */
 export const LIVE_BATCH_MS = 50;
 
@@ -154,17 +162,17 @@ export function LiveChannel() {
       getToken: freshAccessToken,
       createSocket: (url) => new WebSocket(url) as unknown as LiveSocket,
       onMessage: (message) => batcher.push(message),
-      // events sent while the connection was down are lost: reload what is cached
-      onOpen: ({ reconnected }) => {
-        if (reconnected) cache.refreshAll();
-      },
+      onOpen: (info) => reloadAfterGap(info, cache),
       onStatus: (next) => {
         liveStatus.set(next);
         setStatus(next);
       },
     });
     clientRef.current = client;
+    // a laptop that slept or a network that dropped leaves a socket that looks open: ask at once
+    const stopWake = onWake({ document, window }, () => client.wake());
     return () => {
+      stopWake();
       client.stop();
       batcher.stop();
       liveStatus.set('idle');

@@ -36,7 +36,11 @@ const globalTimers: Timers = {
   clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
 };
 
-export type LiveStatus = 'idle' | 'connecting' | 'open' | 'waiting';
+/**
+ * `checking`: the connection is open but was not heard from for long (the computer slept, the network dropped): it
+ * counts as broken until the server answers the ping sent at once.
+ */
+export type LiveStatus = 'idle' | 'connecting' | 'open' | 'checking' | 'waiting';
 
 export interface LiveClientOptions {
   /** config.wsUrl */
@@ -49,13 +53,24 @@ export interface LiveClientOptions {
   onOpen?(info: { reconnected: boolean }): void;
   onStatus?(status: LiveStatus): void;
   timers?: Timers;
+  /** The clock of the timers (when the server was last heard from). */
+  now?: () => number;
   pingMs?: number;
+  /** How long the answer to a ping may take before the connection counts as dead. */
+  answerTimeoutMs?: number;
   /** 0..1, for the backoff jitter. */
   random?: () => number;
 }
 
 export const RECONNECT_BASE_MS = 1000;
 export const RECONNECT_MAX_MS = 30_000;
+/** The server answers a ping with {event:'pong'} (lambdas/ws/default.ts); no answer within 10 s: the connection is dead. */
+export const ANSWER_TIMEOUT_MS = 10_000;
+/**
+ * Not heard from for longer than the ping interval and this (a hidden tab's timers may run a minute late): when the
+ * window comes back the connection is in doubt until the server answers.
+ */
+export const QUIET_GRACE_MS = 120_000;
 
 /** Exponential backoff with jitter: 1 s, 2 s, 4 s … capped at 30 s, each between 50 % and 100 % of the step. */
 export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
@@ -95,7 +110,9 @@ export const PING_MESSAGE = JSON.stringify({ event: 'ping' });
 /**
  * One WebSocket to the live channel. Connects with a fresh token and the followed company (an id, or
  * ALL), pings every 300000 ms, switches the company with a `company` event, and reconnects with
- * exponential backoff after a drop.
+ * exponential backoff after a drop. A ping not answered (by anything) within 10 s means a dead connection (a laptop
+ * that slept, a network that dropped without a word): it is closed and made again. `wake()` (the window is shown
+ * again, the browser is back online) pings at once, or connects at once when waiting to reconnect.
  */
 export class LiveClient {
   private readonly opts: LiveClientOptions;
@@ -109,6 +126,9 @@ export class LiveClient {
   private everOpened = false;
   private reconnectTimer: unknown = null;
   private pingTimer: unknown = null;
+  /** Set while a ping waits for its answer. */
+  private answerTimer: unknown = null;
+  private lastHeard = 0;
   /** Bumped on every connect/stop so late callbacks of an old socket do nothing. */
   private generation = 0;
   private status: LiveStatus = 'idle';
@@ -116,6 +136,10 @@ export class LiveClient {
   constructor(opts: LiveClientOptions) {
     this.opts = opts;
     this.timers = opts.timers ?? globalTimers;
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
   }
 
   getStatus(): LiveStatus {
@@ -147,6 +171,25 @@ export class LiveClient {
   refollow(): void {
     this.socketCompany = null;
     if (this.running) this.switchCompany();
+  }
+
+  /**
+   * The window is shown again or the browser is back online: an open connection is pinged at once (and counts as
+   * broken meanwhile if it was not heard from for long); one waiting to reconnect connects now.
+   */
+  wake(): void {
+    if (!this.running) return;
+    if (this.status === 'waiting') {
+      if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = null;
+      void this.connect();
+      return;
+    }
+    const socket = this.socket;
+    if (!socket || socket.readyState !== OPEN || (this.status !== 'open' && this.status !== 'checking')) return;
+    const pingMs = this.opts.pingMs ?? WS_PING_MS;
+    if (this.now() - this.lastHeard > pingMs + QUIET_GRACE_MS) this.setStatus('checking');
+    this.ping(socket);
   }
 
   stop(): void {
@@ -182,9 +225,47 @@ export class LiveClient {
 
   private clearTimers(): void {
     if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
-    if (this.pingTimer !== null) this.timers.clearInterval(this.pingTimer);
     this.reconnectTimer = null;
+    this.clearSocketTimers();
+  }
+
+  private clearSocketTimers(): void {
+    if (this.pingTimer !== null) this.timers.clearInterval(this.pingTimer);
+    if (this.answerTimer !== null) this.timers.clearTimeout(this.answerTimer);
     this.pingTimer = null;
+    this.answerTimer = null;
+  }
+
+  /** Sends a ping and expects an answer (any message) within the answer timeout. */
+  private ping(socket: LiveSocket): void {
+    if (this.socket !== socket || socket.readyState !== OPEN) return;
+    try {
+      socket.send(PING_MESSAGE);
+    } catch {
+      this.abandon(socket);
+      return;
+    }
+    if (this.answerTimer !== null) return;
+    this.answerTimer = this.timers.setTimeout(() => {
+      this.answerTimer = null;
+      this.abandon(socket);
+    }, this.opts.answerTimeoutMs ?? ANSWER_TIMEOUT_MS);
+  }
+
+  /** A connection that does not answer: closed without waiting for its close (which may never come), and made again. */
+  private abandon(socket: LiveSocket): void {
+    if (this.socket !== socket) return;
+    this.generation += 1;
+    socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
+    try {
+      socket.close(4000, 'no answer');
+    } catch {
+      // already closed
+    }
+    this.socket = null;
+    this.socketCompany = null;
+    this.clearSocketTimers();
+    this.scheduleReconnect();
   }
 
   private async connect(): Promise<void> {
@@ -217,15 +298,19 @@ export class LiveClient {
       this.setStatus('open');
       const reconnected = this.everOpened;
       this.everOpened = true;
-      this.pingTimer = this.timers.setInterval(() => {
-        if (this.socket === socket && socket.readyState === OPEN) socket.send(PING_MESSAGE);
-      }, this.opts.pingMs ?? WS_PING_MS);
+      this.lastHeard = this.now();
+      this.pingTimer = this.timers.setInterval(() => this.ping(socket), this.opts.pingMs ?? WS_PING_MS);
       // the company may have changed while connecting
       this.switchCompany();
       this.opts.onOpen?.({ reconnected });
     };
     socket.onmessage = (ev) => {
       if (generation !== this.generation) return;
+      // any message answers the ping: the connection is alive
+      this.lastHeard = this.now();
+      if (this.answerTimer !== null) this.timers.clearTimeout(this.answerTimer);
+      this.answerTimer = null;
+      if (this.status === 'checking') this.setStatus('open');
       const message = parseLiveMessage(ev.data);
       if (message) this.opts.onMessage(message);
     };
@@ -236,8 +321,7 @@ export class LiveClient {
       if (generation !== this.generation) return;
       this.socket = null;
       this.socketCompany = null;
-      if (this.pingTimer !== null) this.timers.clearInterval(this.pingTimer);
-      this.pingTimer = null;
+      this.clearSocketTimers();
       if (this.running) this.scheduleReconnect();
     };
   }
@@ -253,4 +337,23 @@ export class LiveClient {
       void this.connect();
     }, delay);
   }
+}
+
+/** The document and window events that mean the connection may have broken unseen (a subset of the DOM's). */
+export interface WakeTargets {
+  document: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> & { readonly visibilityState: string };
+  window: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+}
+
+/** Calls `wake` when the page is shown again (the tab comes back, the laptop wakes) and when the browser is back online. */
+export function onWake(targets: WakeTargets, wake: () => void): () => void {
+  const visibility = () => {
+    if (targets.document.visibilityState === 'visible') wake();
+  };
+  targets.document.addEventListener('visibilitychange', visibility);
+  targets.window.addEventListener('online', wake);
+  return () => {
+    targets.document.removeEventListener('visibilitychange', visibility);
+    targets.window.removeEventListener('online', wake);
+  };
 }

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../../../../shared/constants';
 import { Checkbox } from '../../../components/ui/Checkbox';
 import { Icon } from '../../../components/ui/Icon';
-import { clampRange, todayIso, type ListFilters } from '../lib/list-params';
+import { clampRange, type ListFilters } from '../lib/list-params';
+import { useToday } from '../lib/today';
 import { DocIcon } from './DocIcon';
 
 /**
@@ -12,7 +13,8 @@ import { DocIcon } from './DocIcon';
  */
 export function FilterBar({ filters, onChange }: { filters: ListFilters; onChange(next: ListFilters): void }) {
   const [search, setSearch] = useState(filters.search);
-  const today = todayIso();
+  // kept current across midnight (a tab left open overnight can pick the new day), and read again as a picker opens
+  const { today, refresh: refreshToday } = useToday();
 
   // A search changed from outside (the menu's link to the same list, Back to an earlier address) replaces what is typed.
   const [shown, setShown] = useState(filters.search);
@@ -53,6 +55,8 @@ export function FilterBar({ filters, onChange }: { filters: ListFilters; onChang
             name="date_from"
             className="input input-sm"
             max={filters.dateTo || today}
+            onFocus={refreshToday}
+            onPointerDown={refreshToday}
             value={filters.dateFrom}
             onChange={(e) => setRange({ dateFrom: e.target.value, dateTo: filters.dateTo })}
             aria-label="From date"
@@ -69,6 +73,8 @@ export function FilterBar({ filters, onChange }: { filters: ListFilters; onChang
             className="input input-sm"
             min={filters.dateFrom || undefined}
             max={today}
+            onFocus={refreshToday}
+            onPointerDown={refreshToday}
             value={filters.dateTo}
             onChange={(e) => setRange({ dateFrom: filters.dateFrom, dateTo: e.target.value })}
             aria-label="To date"
