@@ -17,3 +17,15 @@ export function businessDate(at: Date): string {
 export function businessMonth(at: Date): string {
   return businessDate(at).slice(0, 7);
 }
+
+/** The latest time zone on earth: UTC+14 (Kiribati's Line Islands). */
+export const LATEST_UTC_OFFSET_HOURS = 14;
+
+/**
+ * The latest date anywhere on earth at a moment, `YYYY-MM-DD`: the date at UTC+14. A document dated today wherever it
+ * was written (a Lithuanian receipt of 01:30, while it is still yesterday in UTC, or one from anywhere east of UTC) is
+ * dated on or before it, so one rule holds for every company wherever it is: a date is in the future only after it.
+ */
+export function latestDateOnEarth(at: Date): string {
+  return new Date(at.getTime() + LATEST_UTC_OFFSET_HOURS * 3_600_000).toISOString().slice(0, 10);
+}

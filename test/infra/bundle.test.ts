@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, openSync, readdirSync, readSync, closeSync } from 'node:fs';
 import { arch, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ONLY_EXTERNALS, bundleHandlers, type HandlerBundle } from '../../infra/build/bundle-handlers';
 import { allHandlers, handlerEntries } from '../../infra/build/handler-entries';
@@ -158,6 +158,8 @@ describe('bundle of the product handlers', () => {
     const job = handlerEntries().jobs.processDocument;
     expect(job).toBeDefined();
     expect(bundle.get(job!).shippedPackages).toEqual(expect.arrayContaining(['sharp', '@napi-rs/canvas', 'pdfjs-dist']));
+    // The font data of the standard PDF fonts: without it, text in Helvetica, Times or Courier that a PDF does not embed renders blank.
+    expect(existsSync(join(bundle.get(job!).dir, 'node_modules', 'pdfjs-dist', 'standard_fonts', 'LiberationSans-Regular.ttf'))).toBe(true);
   });
 
   it('bundles the processing job for the other CPU architecture than this machine’s, with that architecture’s sharp and canvas binaries', async () => {
@@ -250,6 +252,28 @@ describe('bundling rules (fixtures in test/infra/fixtures/lambdas)', () => {
       const cpu = built.architecture === 'arm64' ? 'arm64' : 'x64';
       expect(existsSync(join(built.dir, 'node_modules', '@img', `sharp-linux-${cpu}`))).toBe(true);
     }
+  });
+
+  it('ships the font data of the standard PDF fonts with the page renderer and finds it from the function’s folder', async () => {
+    const bundle = await bundleHandlers({
+      handlers: ['bundling/pdf-standard-fonts'],
+      lambdasDir: FIXTURES,
+      root,
+      ...(HOST_ARCH === 'other' ? {} : { architecture: HOST_ARCH }),
+    });
+    const built = bundle.get('bundling/pdf-standard-fonts');
+    expect(built.shippedPackages).toEqual(expect.arrayContaining(['pdfjs-dist', '@napi-rs/canvas', 'sharp']));
+    const fonts = join(built.dir, 'node_modules', 'pdfjs-dist', 'standard_fonts');
+    expect(readdirSync(fonts).sort()).toEqual(readdirSync(join(REPO_ROOT, 'node_modules', 'pdfjs-dist', 'standard_fonts')).sort());
+    if (built.architecture !== HOST_ARCH) return;
+    const copies = isolatedCopies(bundle, ['bundling/pdf-standard-fonts']);
+    const dir = join(copies['bundling/pdf-standard-fonts']!, '..');
+    const result = loadInNode(copies, { handler: 'bundling/pdf-standard-fonts', event: {} });
+    const { fontData, darkPixels } = JSON.parse(result['result:bundling/pdf-standard-fonts'] ?? '{}') as { fontData?: string; darkPixels?: number };
+    // The folder inside the function's own copy of pdfjs-dist, not the repository's …
+    expect(fontData).toBe(join(dir, 'node_modules', 'pdfjs-dist', 'standard_fonts') + sep);
+    // … and the text is drawn from it.
+    expect(darkPixels).toBeGreaterThan(1000);
   });
 
   it('reuses an unchanged build (cache) and reports it', async () => {

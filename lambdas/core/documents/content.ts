@@ -90,6 +90,8 @@ function itemsLeaveOutTax(fields: ExtractedFields, itemsSum: number, tax: number
  * comes to the total within a cent per amount added, or when the total is its cash rounding (`comesToTotal`).
  * The items' sum checks the total itself only where it is no net: not where it equals the base, nor where the
  * items leave out a tax the document prints (`itemsLeaveOutTax`).
+ * `today` is the latest date on earth (`latestDateOnEarth` of shared/business-time.ts): an issue date after it is in
+ * the future wherever the document was written.
  */
 export function readyCheck(fields: ExtractedFields, type: ReceiptType, today: string): ReadyCheck {
   const reasons: string[] = [];

@@ -37,6 +37,7 @@ import {
 } from './files';
 import { searchTextOf } from './list';
 import { DOCUMENT_MAX_BYTES, IMAGE_MAX_BYTES } from '../../../shared/constants';
+import { latestDateOnEarth } from '../../../shared/business-time';
 import { CommitConflict, DocumentProblem, ObjectChanged, ObjectTooLarge, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer, type RenderedPage } from './ports';
 import { countMove, mergeCountDeltas } from './status-machine';
 import { emptyChange, type DocumentChange, type DocumentRecord, type PageRecord, type UploadRecord } from './types';
@@ -740,7 +741,9 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       deps.log.info('not recognised', { receipt_id: doc.receipt_id, ...(detail ? { detail } : {}) });
     }
     const summary = contentSummary(content, doc.receipt_type);
-    const today = deps.clock.now().toISOString().slice(0, 10);
+    // An issue date is in the future only after today in the latest time zone on earth (UTC+14): a document dated
+    // today where it was written is never sent to review for its date, whatever the hour in UTC.
+    const today = latestDateOnEarth(deps.clock.now());
     const ready = await withCompanyFields(deps, doc, content, readyCheck(fields, doc.receipt_type, today));
     const keyText = documentKeyText(summary);
     const keyDigest = keyText ? digest(keyText) : null;

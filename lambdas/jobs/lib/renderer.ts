@@ -3,6 +3,8 @@
  * PDFs rendered with pdfjs-dist on @napi-rs/canvas (prebuilt binary in the npm package, no download),
  * PDFs split with pdf-lib. Files that cannot be read end as a DocumentProblem with a readable message.
  */
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
@@ -25,6 +27,17 @@ export const RENDER_MSG = {
   pdfProtected: 'The PDF file is protected with a password',
   pdfEmpty: 'The PDF file has no pages',
 } as const;
+
+/**
+ * The font data pdfjs ships for the 14 standard PDF fonts (Helvetica, Times, Courier, Symbol, ZapfDingbats), which
+ * PDFs may name without embedding them. Without it their text renders blank where there are no system fonts (AWS
+ * Lambda). A folder path with a trailing separator, from the installed pdfjs-dist: the repository's node_modules
+ * locally, the function's own node_modules/pdfjs-dist on Lambda (the package is shipped whole).
+ */
+export function standardFontDataPath(): string {
+  const manifest = createRequire(import.meta.url).resolve('pdfjs-dist/package.json');
+  return join(dirname(manifest), 'standard_fonts') + sep;
+}
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjsPromise: Promise<PdfJs> | undefined;
@@ -71,8 +84,10 @@ async function openPdf(bytes: Uint8Array) {
     return await lib.getDocument({
       data: new Uint8Array(bytes),
       isEvalSupported: false,
+      // Glyphs are drawn as paths from the font programs: no system font is ever asked for.
       disableFontFace: true,
       useSystemFonts: false,
+      standardFontDataUrl: standardFontDataPath(),
       isOffscreenCanvasSupported: false,
       isImageDecoderSupported: false,
       // Second line of defence (inline images, objects pdf-lib could not read): pdfjs skips larger images.

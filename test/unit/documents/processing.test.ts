@@ -43,6 +43,13 @@ function numbered(number: string): AnalyzeExpenseResult {
   return { ...RESULT, ExpenseDocuments: [{ ...doc!, SummaryFields: fields }] };
 }
 
+/** RESULT with another issue date. */
+function dated(date: string): AnalyzeExpenseResult {
+  const [doc] = RESULT.ExpenseDocuments!;
+  const fields = doc!.SummaryFields!.map((f) => (f.Type?.Text === 'INVOICE_RECEIPT_DATE' ? { ...f, ValueDetection: { ...f.ValueDetection!, Text: date } } : f));
+  return { ...RESULT, ExpenseDocuments: [{ ...doc!, SummaryFields: fields }] };
+}
+
 /** Reads INV-1, INV-2, … in turn: documents that are not copies of one another. */
 function numberingRecogniser(): Recogniser {
   let n = 0;
@@ -56,8 +63,8 @@ async function pdf(pages: number): Promise<Uint8Array> {
   return doc.save();
 }
 
-async function setup(opts: { failures?: number; available?: number; recogniser?: Recogniser; office?: OfficeConverter; overrides?: SchemaOverrides } = {}) {
-  const clock = { now: () => new Date('2024-06-01T10:00:00Z') };
+async function setup(opts: { failures?: number; available?: number; recogniser?: Recogniser; office?: OfficeConverter; overrides?: SchemaOverrides; now?: string } = {}) {
+  const clock = { now: () => new Date(opts.now ?? '2024-06-01T10:00:00Z') };
   const ids = { newId: () => ulid() };
   const company = { ...newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Test', surname: 'User', email: 'u@x' }, ids, clock), available_documents: opts.available ?? 10 };
   const documents = new MemoryDocuments();
@@ -120,6 +127,20 @@ describe('processing job (core, with in-memory ports)', () => {
     const s = await setup({ overrides: { iban: { hidden: true }, currency: { required: false } } });
     await handleObjectCreated(s.deps, { key: await s.upload('inv.pdf', await pdf(1)) }, { final: true });
     expect([...s.documents.docs.values()].map((d) => d.status)).toEqual(['ready']);
+  });
+
+  it('takes a document dated today anywhere on earth as not in the future: only a date after today at UTC+14 is', async () => {
+    // 23:30 UTC on 1 March is 01:30 on 2 March in Vilnius: a receipt of that night is dated 2 March.
+    const now = '2026-03-01T23:30:00Z';
+    const today = await setup({ now, recogniser: { analyzeExpense: async () => dated('2026-03-02') } });
+    await handleObjectCreated(today.deps, { key: await today.upload('inv.pdf', await pdf(1)) }, { final: true });
+    expect([...today.documents.docs.values()].map((d) => [d.issue_date, d.status])).toEqual([['2026-03-02', 'ready']]);
+    // 3 March has not begun anywhere yet (13:30 on 2 March at UTC+14).
+    const tomorrow = await setup({ now, recogniser: { analyzeExpense: async () => dated('2026-03-03') } });
+    await handleObjectCreated(tomorrow.deps, { key: await tomorrow.upload('inv.pdf', await pdf(1)) }, { final: true });
+    const [doc] = [...tomorrow.documents.docs.values()];
+    expect([doc!.issue_date, doc!.status]).toEqual(['2026-03-03', 'review']);
+    expect((await tomorrow.documents.history(doc!.receipt_id)).map((h) => h.name).join('\n')).toMatch(/issue date is in the future/i);
   });
 
   it('retries after a crash in the middle and then finishes', async () => {

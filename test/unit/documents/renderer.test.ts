@@ -1,7 +1,8 @@
 import { crc32 } from 'node:zlib';
+import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DocumentProblem } from '../../../lambdas/core/documents/ports';
 import { MAX_OCR_PAGE_SIDE, ocrDpi } from '../../../lambdas/adapters/local-recogniser/pdf';
 import { RENDER_MSG, largestDeclaredPdfImage, pageRenderer } from '../../../lambdas/jobs/lib/renderer';
@@ -62,6 +63,58 @@ describe('page renderer (sharp, pdfjs on @napi-rs/canvas, pdf-lib)', () => {
     const broken = new TextEncoder().encode('%PDF-1.7\n% nothing else here');
     expect(await problem(pageRenderer.renderPdf(broken))).toBe('The PDF file is damaged and cannot be read');
     expect(await problem(pageRenderer.splitPdf(broken, 200))).toBe('The PDF file is damaged and cannot be read');
+  });
+});
+
+describe('PDFs whose standard fonts are not embedded (Helvetica, Times, Courier)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /**
+   * A function without system fonts (AWS Lambda) draws nothing where a PDF's text asks the canvas for a font by
+   * name: the canvas's own text drawing paints nothing here either, so the text shows only when it is drawn from
+   * the font data that comes with pdfjs.
+   */
+  function withoutSystemFonts(): void {
+    const context = Object.getPrototypeOf(createCanvas(1, 1).getContext('2d')) as { fillText: unknown; strokeText: unknown };
+    vi.spyOn(context as { fillText: () => void }, 'fillText').mockImplementation(() => undefined);
+    vi.spyOn(context as { strokeText: () => void }, 'strokeText').mockImplementation(() => undefined);
+  }
+
+  it('draws their text dark where it stands and leaves the rest of the page white', async () => {
+    withoutSystemFonts();
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([300, 220]);
+    const lines = [
+      { font: await doc.embedFont(StandardFonts.Helvetica), y: 170 },
+      { font: await doc.embedFont(StandardFonts.TimesRoman), y: 100 },
+      { font: await doc.embedFont(StandardFonts.Courier), y: 30 },
+    ];
+    const text = 'TOTAL 12.50';
+    for (const { font, y } of lines) page.drawText(text, { x: 20, y, size: 30, font });
+    const [rendered] = await pageRenderer.renderPdf(await doc.save());
+    const scale = rendered!.width / 300;
+    const { data, info } = await sharp(Buffer.from(rendered!.jpeg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const dark = (x0: number, y0: number, x1: number, y1: number): number => {
+      let n = 0;
+      for (let y = Math.max(0, Math.floor(y0)); y < Math.min(info.height, Math.ceil(y1)); y++) {
+        for (let x = Math.max(0, Math.floor(x0)); x < Math.min(info.width, Math.ceil(x1)); x++) if (data[y * info.width + x]! < 128) n++;
+      }
+      return n;
+    };
+    let inText = 0;
+    for (const { font, y } of lines) {
+      const width = font.widthOfTextAtSize(text, 30);
+      // The capitals and digits of the line, between its baseline and its cap height (page y is from the bottom).
+      const box = [20 * scale, (220 - y - 22) * scale, (20 + width) * scale, (220 - y) * scale] as const;
+      const inLine = dark(...box);
+      expect(inLine, font.name).toBeGreaterThan(0.1 * (box[2] - box[0]) * (box[3] - box[1]));
+      // The line with some room around it (the shipped fonts are a little wider than the PDF's own widths).
+      inText += dark((20 - 4) * scale, (220 - y - 28) * scale, (20 + width + 12) * scale, (220 - y + 6) * scale);
+    }
+    // Nothing dark outside the lines of text.
+    expect(dark(0, 0, info.width, info.height)).toBe(inText);
   });
 });
 
