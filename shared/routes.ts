@@ -59,6 +59,7 @@ export const routes: RouteDef[] = [
   { method: 'PUT', path: '/receipts/{id}/template/grid', handler: 'http/receipts/template-grid-use', auth: 'user', needs: ['table', 'documentsBucket', 'webSocketManage'] },
   { method: 'GET', path: '/receipts/{id}/preview', handler: 'http/receipts/preview-get', auth: 'user', needs: ['table', 'documentsRead'] },
   { method: 'GET', path: '/receipts/{id}/export', handler: 'http/receipts/export-get', auth: 'user', needs: ['table', 'documentsRead'] },
+  { method: 'POST', path: '/receipts/export-isaf', handler: 'http/receipts/post-export-isaf', auth: 'user', needs: ['table', 'documentsRead'] },
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user', needs: ['table', 'documentsBucket', 'webSocketManage', 'exportQueue'] },
   { method: 'PUT', path: '/receipt/{id}/category', handler: 'http/receipt/put-category', auth: 'user', needs: ['table', 'webSocketManage'] },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },

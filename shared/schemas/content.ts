@@ -420,8 +420,9 @@ export const EXPORT_TYPES = ['csv', 'pdf', 'xml', 'isaf'] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 
 /**
- * The most documents the export pop-up puts in one i.SAF call: their ids travel in the query string of
- * GET /receipts/{id}/export, and API Gateway takes about 10 KB of request line and headers (27 characters an id).
+ * The most documents of one i.SAF file: the most ids POST /receipts/export-isaf takes, and the part of a larger
+ * selection the export pop-up puts in one file. Their ids travel in the body: a query parameter holds at most
+ * 2,048 characters (about 75 ids), so GET /receipts/{id}/export serves one document or a few.
  */
 export const ISAF_EXPORT_MAX = 300;
 

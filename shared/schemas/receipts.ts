@@ -9,7 +9,7 @@ import { MSG } from './messages';
 import { multiLine } from './text';
 import { statusCountsSchema } from './company';
 import type { ContentItem } from './content';
-import { contentItemSchema } from './content';
+import { contentItemSchema, exportQuerySchema, ISAF_EXPORT_MAX } from './content';
 
 export const RECEIPT_TYPES = ['receipt', 'invoice'] as const;
 export const receiptTypeSchema = z.enum(RECEIPT_TYPES);
@@ -272,6 +272,13 @@ export const deleteReceiptQuerySchema = z.object({
   version: versionField,
 });
 export const companyScopedQuerySchema = z.object({ company_id: z.string().optional() });
+
+/** POST /receipts/export-isaf: the company and, optionally, the reporting company's registration number (as the GET). */
+export const exportIsafQuerySchema = companyScopedQuerySchema.extend({ registration_number: exportQuerySchema.shape.registration_number });
+/** POST /receipts/export-isaf: the documents of one i.SAF file, in the order of the file. */
+export const exportIsafBodySchema = z.object({
+  receipt_ids: z.array(documentIdSchema).min(1, MSG.required).max(ISAF_EXPORT_MAX, `At most ${ISAF_EXPORT_MAX} documents`),
+});
 
 /**
  * POST /receipts/details: the full documents of up to DETAILS_MAX ids of one company (company_id NONE: the caller's own

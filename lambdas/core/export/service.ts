@@ -1,6 +1,7 @@
 /**
  * GET receipts/{id}/export: one document, or it and the others named in receipt_ids, as a file
- * {mime, base64, name}: CSV, PDF, the product's XML or an i.SAF 1.2 register.
+ * {mime, base64, name}: CSV, PDF, the product's XML or an i.SAF 1.2 register. POST receipts/export-isaf: the
+ * i.SAF register of a list's selection, the ids in the body (exportDocuments, the same file).
  */
 import { conflict, notFound } from '../../../shared/errors';
 import { MESSAGES } from '../documents/status-machine';
@@ -30,13 +31,22 @@ function toExportDocument(record: DocumentRecord, content: ExportDocument['conte
   };
 }
 
+/** How the file is made: everything of the GET's query but the documents. */
+export type ExportOptions = Omit<ExportQuery, 'receipt_ids'>;
+
 export async function exportReceipts(ports: ContentPorts, caller: ContentCaller, receiptId: string, query: ExportQuery): Promise<ExportFile> {
+  const { receipt_ids: others = '', ...options } = query;
+  return exportDocuments(ports, caller, [receiptId, ...others.split(',')], options);
+}
+
+/**
+ * The documents as one file, in the order asked (each once; blank ids left out); the first one's company is the
+ * reporting company of an i.SAF register.
+ */
+export async function exportDocuments(ports: ContentPorts, caller: ContentCaller, receiptIds: readonly string[], query: ExportOptions): Promise<ExportFile> {
+  const [receiptId, ...wanted] = [...new Set(receiptIds.map((s) => s.trim()).filter(Boolean))];
+  if (!receiptId) throw notFound('Document not found');
   const first = await loadContent(ports, caller, receiptId);
-  const others = (query.receipt_ids ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s && s !== receiptId);
-  const wanted = [...new Set(others)];
   const visible = wanted.length ? await ports.documents.loadMany(caller, wanted) : [];
   // loadMany leaves out what the caller cannot see or what was deleted: a file without those documents would
   // look complete, so any of them is 404 as for the first id and for exportXml.

@@ -17,6 +17,7 @@ import {
 import { buildPdf } from '../../../web/src/features/export/lib/pdf';
 import { defaultReportName, exportFileName, exportTable, exportValue } from '../../../web/src/features/export/lib/table';
 import { exportIsaf, serverExportCalls } from '../../../web/src/features/export/api/export';
+import { ISAF_EXPORT_MAX } from '../../../shared/schemas/content';
 import { receipt } from './receipt-fixture';
 
 describe('export field list', () => {
@@ -200,27 +201,28 @@ describe('XML export calls', () => {
     expect(calls.map((c) => c.suffix)).toEqual(['-NEW-1', '-BETA']);
   });
 
-  it('takes another limit per call (i.SAF: 300, its ids travel in the query string)', () => {
-    const calls = serverExportCalls(Array.from({ length: 301 }, (_, i) => row(i, 'c1', 'ACME')), 300);
+  it('takes another limit per call (i.SAF: 300, one file of POST /receipts/export-isaf)', () => {
+    const calls = serverExportCalls(Array.from({ length: 301 }, (_, i) => row(i, 'c1', 'ACME')), ISAF_EXPORT_MAX);
     expect(calls.map((c) => [c.receiptIds.length, c.suffix])).toEqual([
       [300, '-1'],
       [1, '-2'],
     ]);
   });
 
-  it("asks for i.SAF with the company's code as it is now (digits), the other documents in receipt_ids", async () => {
-    const asked: { path: string; query: Record<string, unknown> }[] = [];
+  it("asks for i.SAF with the ids in the body (a list's 300 do not fit a URL) and the company's code as it is now (digits)", async () => {
+    const asked: { path: string; body: unknown; query: Record<string, unknown> }[] = [];
     const api = {
-      get: async (path: string, opts: { query: Record<string, unknown> }) => {
-        asked.push({ path, query: opts.query });
+      post: async (path: string, body: unknown, opts: { query: Record<string, unknown> }) => {
+        asked.push({ path, body, query: opts.query });
         return { mime: 'application/xml', base64: Buffer.from('<iSAFFile/>').toString('base64'), name: 'isaf.xml' };
       },
     } as unknown as Parameters<typeof exportIsaf>[0];
-    const blob = await exportIsaf(api, 'c1', ['R1', 'R2', 'R3'], 'LT-304 112 299');
+    const ids = Array.from({ length: ISAF_EXPORT_MAX }, (_, i) => `01ISAF${String(i).padStart(20, '0')}`);
+    const blob = await exportIsaf(api, 'c1', ids, 'LT-304 112 299');
     expect(await blob.text()).toBe('<iSAFFile/>');
-    expect(asked).toEqual([{ path: '/receipts/R1/export', query: { company_id: 'c1', type: 'isaf', receipt_ids: 'R2,R3', registration_number: '304112299' } }]);
+    expect(asked).toEqual([{ path: '/receipts/export-isaf', body: { receipt_ids: ids }, query: { company_id: 'c1', registration_number: '304112299' } }]);
     await exportIsaf(api, 'c1', ['R9'], undefined);
-    expect(asked[1]!.query).toEqual({ company_id: 'c1', type: 'isaf' });
+    expect(asked[1]).toEqual({ path: '/receipts/export-isaf', body: { receipt_ids: ['R9'] }, query: { company_id: 'c1' } });
   });
 
   it('names no company and no part for up to 100 documents of one company', () => {

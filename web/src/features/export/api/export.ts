@@ -124,15 +124,12 @@ export async function exportXml(api: ApiClient, companyId: string, receiptIds: s
 }
 
 /**
- * GET /receipts/{first id}/export?type=isaf with the others in receipt_ids: VMI's i.SAF register of the documents.
- * The reporting company's registration number is its code as it is now (the documents keep the code of their
- * upload, which a rename in Settings leaves behind).
+ * POST /receipts/export-isaf with the documents' ids in the body (a selection of up to ISAF_EXPORT_MAX, more than a
+ * query string holds): VMI's i.SAF register of the documents. The reporting company's registration number is its
+ * code as it is now (the documents keep the code of their upload, which a rename in Settings leaves behind).
  */
 export async function exportIsaf(api: ApiClient, companyId: string, receiptIds: string[], companyCode?: string): Promise<Blob> {
-  const [first, ...others] = receiptIds;
   const registration = (companyCode ?? '').replace(/\D/g, '').slice(0, 11);
-  const file = await api.get<ExportFile>(`/receipts/${encodeURIComponent(first!)}/export`, {
-    query: { company_id: companyId, type: 'isaf', ...(others.length ? { receipt_ids: others.join(',') } : {}), ...(registration ? { registration_number: registration } : {}) },
-  });
+  const file = await api.post<ExportFile>('/receipts/export-isaf', { receipt_ids: receiptIds }, { query: { company_id: companyId, ...(registration ? { registration_number: registration } : {}) } });
   return new Blob([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], { type: file.mime });
 }
