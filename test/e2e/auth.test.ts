@@ -147,6 +147,10 @@ describe('sign-up to dashboard in Chromium', () => {
         return res.ok ? 'ok' : ((await res.json()) as { __type?: string }).__type ?? String(res.status);
       }, stack.cognitoEndpoint);
     expect(await refreshWorks(other)).toBe('ok');
+    // Another tab of this browser shares the session that the password change renews: it stays signed in.
+    const sameBrowser = await context.newPage();
+    await sameBrowser.goto(`${stack.url}/dashboard`);
+    await expect.poll(() => sameBrowser.getByTestId('company-card').count(), { timeout: 20_000 }).toBe(1);
     await page.getByRole('link', { name: 'My Profile' }).click();
     await page.waitForURL(/\/my-profile$/);
     await page.getByRole('button', { name: 'Change Password' }).click();
@@ -162,6 +166,11 @@ describe('sign-up to dashboard in Chromium', () => {
     expect(await page.getByText('Your previous session has expired.').count()).toBe(0);
     expect(await refreshWorks(page)).toBe('ok');
     expect(await refreshWorks(other)).toMatch(/NotAuthorized/);
+    await sameBrowser.waitForTimeout(1_500);
+    expect(sameBrowser.url()).toMatch(/\/dashboard$/);
+    expect(await sameBrowser.getByTestId('company-card').count()).toBe(1);
+    expect(await refreshWorks(sameBrowser)).toBe('ok');
+    await sameBrowser.close();
     // This tab goes on calling the API with its new session.
     await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
     await page.waitForURL(/\/suppliers$/);

@@ -3,7 +3,8 @@ import { getCurrentUser, signOut as amplifySignOut } from 'aws-amplify/auth';
 import { Hub } from 'aws-amplify/utils';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { isSessionOver } from '../lib/auth-errors';
-import { sessionChangeOf } from './auth-storage';
+import { createSessionWatcher, whileRenewingSession } from './auth-storage';
+import { useConfig } from './config-context';
 import { useSessionExpiry } from './session-expiry';
 
 export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
@@ -43,6 +44,14 @@ export function useAuth(): AuthContextValue {
   return ctx;
 }
 
+function browserStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<AuthStatus>('loading');
   const [user, setUser] = useState<AuthUser | null>(null);
@@ -52,6 +61,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const statusRef = useRef<AuthStatus>('loading');
   /** While renewSession runs, its own sign-out is no sign-out of the app. */
   const renewingRef = useRef(false);
+  /** Another tab is changing the session and this tab has not decided yet what it means. */
+  const crossTabPendingRef = useRef<() => boolean>(() => false);
+  const { userPoolClientId } = useConfig();
 
   const apply = useCallback(
     (next: AuthStatus, nextUser: AuthUser | null) => {
@@ -68,7 +80,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const reportSessionExpired = useCallback(() => {
-    if (statusRef.current !== 'signedOut' && !renewingRef.current) markExpired();
+    // A call that found no token while another tab renews the session (a password change there) proves nothing:
+    // once it settles this tab either goes on with the new tokens or is signed out.
+    if (statusRef.current !== 'signedOut' && !renewingRef.current && !crossTabPendingRef.current()) markExpired();
   }, [markExpired]);
 
   const refresh = useCallback(async () => {
@@ -98,14 +112,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async (email: string, password: string) => {
       renewingRef.current = true;
       try {
-        try {
-          await amplifySignOut({ global: true });
-        } catch {
-          // the local tokens are cleared even when the revoke fails; the sign-in below starts a new session
-        }
-        // Loaded when used: the sign-in module (and its schemas) stays out of the first download.
-        const { signInWithEmail } = await import('../features/auth/api/auth');
-        await signInWithEmail(email, password);
+        // Loaded when used: the sign-in module (and its schemas) stays out of the first download. Its download starts
+        // with the sign-out, so that the session is missing only for the new sign-in's round trip.
+        const signInModule = import('../features/auth/api/auth');
+        signInModule.catch(() => undefined);
+        // Marked for the other tabs: they wait for the new tokens instead of signing out meanwhile.
+        await whileRenewingSession(browserStorage(), async () => {
+          try {
+            await amplifySignOut({ global: true });
+          } catch {
+            // the local tokens are cleared even when the revoke fails; the sign-in below starts a new session
+          }
+          const { signInWithEmail } = await signInModule;
+          await signInWithEmail(email, password);
+        });
       } catch {
         // signed out: refresh() below finds no session and the app goes to sign-in
       } finally {
@@ -137,20 +157,36 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [refresh, apply, reportSessionExpired]);
 
   // Another tab signed out, or signed in as someone else: this tab drops what it holds of the user it showed (it
-  // would otherwise go on showing their data and call the API with the other user's tokens).
-  const usernameRef = useRef<string | null>(null);
-  usernameRef.current = user?.username ?? null;
+  // would otherwise go on showing their data and call the API with the other user's tokens). Decided once the
+  // storage settles: a password change or a new sign-in of the same user there rewrites the session's keys, and
+  // their absence for that moment is no sign-out (app/auth-storage.ts).
+  const userRef = useRef<AuthUser | null>(null);
+  userRef.current = user;
   useEffect(() => {
+    const storage = browserStorage();
+    if (!storage) return undefined;
+    const watcher = createSessionWatcher({
+      storage,
+      clientId: userPoolClientId,
+      currentUser: () => userRef.current,
+      onChange(change) {
+        queryClient.clear();
+        if (change === 'signedOut') apply('signedOut', null);
+        else void refresh();
+      },
+    });
+    crossTabPendingRef.current = watcher.pending;
     const onStorage = (event: StorageEvent) => {
-      const change = sessionChangeOf(event, usernameRef.current);
-      if (change === 'none') return;
-      queryClient.clear();
-      if (change === 'signedOut') apply('signedOut', null);
-      else void refresh();
+      if (event.storageArea && event.storageArea !== storage) return;
+      watcher.onStorage(event);
     };
     window.addEventListener('storage', onStorage);
-    return () => window.removeEventListener('storage', onStorage);
-  }, [apply, refresh, queryClient]);
+    return () => {
+      window.removeEventListener('storage', onStorage);
+      watcher.dispose();
+      crossTabPendingRef.current = () => false;
+    };
+  }, [apply, refresh, queryClient, userPoolClientId]);
 
   const value = useMemo(
     () => ({ status, user, refresh, signOut, signedOutOnPurpose, reportSessionExpired, renewSession }),
