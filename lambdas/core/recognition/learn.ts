@@ -5,9 +5,13 @@
  * their label words, else by position) and overrides what the general extractor found. Fields that
  * are the same on every document of the supplier (its name, address, codes, bank details) are not
  * read by position: the confirmed text is looked for among the printed words, and taken where found.
+ * A total the person put right teaches where the supplier prints the amount paid: on the next documents the amount at
+ * that line is taken over the general reading's, and a document whose general reading that line contradicts is not
+ * ready by itself (docs/recognition.md, "Matching and learning").
  */
 import type { ExpenseField } from '@aws-sdk/client-textract';
 import { READY_CONFIDENCE } from '../documents/content';
+import { extractRows } from './extract';
 import { findAmounts, formatAmount } from './extract/amounts';
 import { findDates, formatOfMatch, type DateOrder } from './extract/dates';
 import { compactId } from './extract/identifiers';
@@ -191,6 +195,27 @@ function locateValue(rows: Row[], field: HeaderFieldId, value: string, place?: {
 }
 
 /**
+ * Was a confirmed total put right by the person, not confirmed as read: the words at the place the content keeps for
+ * it read another amount (a value typed over the one read there keeps its place), or the general reading of these
+ * words takes another amount for the total (a value picked elsewhere on the page, or typed where nothing was read).
+ */
+function totalPutRight(rows: Row[], words: OcrWord[], value: string, place: { page: number; box: Box } | undefined): boolean {
+  const target = Number(value);
+  const reads = (text: string) => findAmounts(text).some((a) => Math.abs(a.value - target) < 0.005);
+  if (place) {
+    const inside = (b: Box) => {
+      const x = b.left + b.width / 2;
+      const y = centerY(b);
+      return x >= place.box.left - 0.002 && x <= right(place.box) + 0.002 && y >= place.box.top - 0.002 && y <= bottom(place.box) + 0.002;
+    };
+    const there = words.filter((w) => w.page === place.page && inside(w.box)).sort((a, b) => a.box.left - b.box.left);
+    if (there.length && !reads(there.map((w) => w.text).join(' '))) return true;
+  }
+  const read = extractRows(rows).fields.amount_total;
+  return read !== undefined && Math.abs(Number(read.value) - target) >= 0.005;
+}
+
+/**
  * The first of the rows that prints a confirmed value of the document (a date, an amount, its number). An amount
  * is looked for printed with its decimals first: `21.00` is the tax of `VAT 21% 21.00`, not its rate.
  */
@@ -280,6 +305,7 @@ export function learnLayout(confirmed: ConfirmedFields, ocrWords: OcrWord[], pla
     const layout: FieldLayout = { field: id, page: span.row.page, box, labelWords: label?.words ?? [], kind: KIND[id], value };
     if (label) layout.labelOffset = { dx: box.left - label.box.left, dy: box.top - label.box.top };
     if (span.decimals) layout.decimals = true;
+    if (id === 'amount_total' && totalPutRight(rows, ocrWords, value, places[id])) layout.corrected = true;
     if (span.dateFormat) {
       layout.dateFormat = span.dateFormat;
       // Only formats with a numeric order settle ambiguity on the next documents.
@@ -380,8 +406,19 @@ function constantAt(layout: FieldLayout, rows: Row[]): FieldValue | undefined {
  * only when it is of the confirmed number's series.
  */
 export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Partial<Record<HeaderFieldId, FieldValue>> {
+  return readLayout(hint, ocrWords).values;
+}
+
+/** What a hint reads on a document: the values, and for each field the rows where its whole learnt label is printed. */
+interface LayoutReading {
+  values: Partial<Record<HeaderFieldId, FieldValue>>;
+  labelRows: Partial<Record<HeaderFieldId, { page: number; box: Box }[]>>;
+}
+
+function readLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): LayoutReading {
   const rows = rowsOf(ocrWords);
   const out: Partial<Record<HeaderFieldId, FieldValue>> = {};
+  const labelRows: LayoutReading['labelRows'] = {};
   for (const layout of hint.fields) {
     if (sameOnEveryDocument(layout.field)) {
       const value = constantAt(layout, rows);
@@ -398,6 +435,7 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
         if (!hit) continue;
         const labelBox = unionBoxes(row.words.slice(hit.first, hit.end).map((w) => w.box));
         if (!wholeLabel(row, hit, layout, labelBox.left + layout.labelOffset.dx - 0.01)) continue;
+        (labelRows[layout.field] ??= []).push({ page: row.page, box: row.box });
         const width = Math.max(layout.box.width * 2, 0.15);
         // A value printed beside its label is read on the label's row only (the row under it holds other values).
         const expected: Box = besideItsLabel(layout)
@@ -423,7 +461,7 @@ export function applyLayout(hint: SupplierLayoutHint, ocrWords: OcrWord[]): Part
     }
     if (value) out[layout.field] = value;
   }
-  return out;
+  return { values: out, labelRows };
 }
 
 /**
@@ -511,10 +549,31 @@ export function confirmedDateOrder(confirmed: ConfirmedFields, ocrWords: OcrWord
   return orders.size === 1 ? [...orders][0] : undefined;
 }
 
+/** How a learnt total weighs against the total the general reading took. */
+type TotalOutcome = 'learnt' | 'read' | 'read in doubt';
+
+/**
+ * The learnt total against a total the extraction read surely. Its amounts are checked against each other
+ * (sub-total and tax, tendered and change, rounding), a learnt place is not: the read total stays — but for a total
+ * the person put right (`FieldLayout.corrected`: the amount paid after a discount, not the total above it) and
+ * learnt at its label. Its line printed with another amount: that amount is taken. Its line printed without a
+ * readable amount while the read total is elsewhere: the read total stays in doubt, so that the document is not
+ * ready by itself with the amount the person put right before. Its line not printed (a receipt without a
+ * discount): the read total stays. A total confirmed as read teaches nothing the general reading does not know.
+ */
+function weighTotal(read: ExpenseField, layout: FieldLayout | undefined, learnt: FieldValue | undefined, labelRows: { page: number; box: Box }[] = []): TotalOutcome {
+  if (!layout?.corrected || !layout.labelWords.length) return 'read';
+  if (learnt) return Math.abs(Number(learnt.value) - Number(read.ValueDetection?.Text)) < 0.005 ? 'read' : 'learnt';
+  const bb = read.ValueDetection?.Geometry?.BoundingBox;
+  const readMid = bb ? (bb.Top ?? 0) + (bb.Height ?? 0) / 2 : NaN;
+  const onLearntLine = labelRows.some((r) => r.page === (read.PageNumber ?? 1) && readMid >= r.box.top && readMid <= bottom(r.box));
+  return labelRows.length && !onLearntLine ? 'read in doubt' : 'read';
+}
+
 /**
  * Applies the matching hint to an AnalyzeExpense result (from either recogniser): the hint's fields
  * replace the SummaryFields of the same type — but for an amount the extraction read with the ready rule's
- * confidence, which stays.
+ * confidence, which stays (a total as `weighTotal` says).
  */
 export function applyHintsToResult(result: AnalyzeExpenseResult, hints: SupplierLayoutHint[] | undefined): AnalyzeExpenseResult {
   if (!hints?.length || !result.ExpenseDocuments?.length) return result;
@@ -522,12 +581,23 @@ export function applyHintsToResult(result: AnalyzeExpenseResult, hints: Supplier
   const words = doc.pages.flatMap((p) => p.lines.flatMap((l) => l.words));
   const hint = selectHint(hints, mapExpenseToFields(result), words);
   if (!hint) return result;
-  const overrides = applyLayout(hint, words);
+  const { values: overrides, labelRows } = readLayout(hint, words);
   const [first, ...rest] = result.ExpenseDocuments;
   const summary = [...(first!.SummaryFields ?? [])];
   if (hint.dateFormat) rereadDates(summary, words, hint.dateFormat);
   const header = (f: ExpenseField, id: HeaderFieldId) => f.Type?.Text === HEADER_TYPE[id] && !(f.GroupProperties ?? []).some((g) => g.Types?.includes('VAT_LINE'));
-  const totalText = overrides.amount_total?.value ?? summary.find((f) => header(f, 'amount_total'))?.ValueDetection?.Text;
+  const sure = (f: ExpenseField | undefined): f is ExpenseField => (f?.ValueDetection?.Confidence ?? 0) >= READY_CONFIDENCE;
+  const readTotalAt = summary.findIndex((f) => header(f, 'amount_total'));
+  const readTotal = readTotalAt >= 0 ? summary[readTotalAt] : undefined;
+  const totalOutcome: TotalOutcome = sure(readTotal)
+    ? weighTotal(readTotal, hint.fields.find((f) => f.field === 'amount_total' && f.kind === 'amount'), overrides.amount_total, labelRows.amount_total)
+    : 'learnt';
+  if (totalOutcome === 'read in doubt') {
+    // Under the ready rule's confidence: the document waits for a person.
+    const confidence = Math.min(readTotal!.ValueDetection?.Confidence ?? 0, READY_CONFIDENCE - 1);
+    summary[readTotalAt] = { ...readTotal!, ValueDetection: { ...readTotal!.ValueDetection, Confidence: confidence } };
+  }
+  const totalText = (totalOutcome === 'learnt' ? overrides.amount_total?.value : undefined) ?? readTotal?.ValueDetection?.Text;
   const total = totalText ? Math.abs(Number(totalText)) : NaN;
   for (const [id, v] of Object.entries(overrides) as [HeaderFieldId, FieldValue][]) {
     // The tax and the net are parts of the total: a learnt place that reads more than the total read something else
@@ -540,8 +610,9 @@ export function applyHintsToResult(result: AnalyzeExpenseResult, hints: Supplier
     };
     const i = summary.findIndex((f) => header(f, id));
     // An amount the extraction read surely stays: its amounts are checked against each other (sub-total and tax,
-    // tendered and change, rounding), a learnt place is not. The layout fills amounts it missed or doubted.
-    if (i >= 0 && KIND[id] === 'amount' && (summary[i]!.ValueDetection?.Confidence ?? 0) >= READY_CONFIDENCE) continue;
+    // tendered and change, rounding), a learnt place is not. The layout fills amounts it missed or doubted, and takes
+    // the total where the person put it right (`weighTotal`).
+    if (id === 'amount_total' ? totalOutcome !== 'learnt' : i >= 0 && KIND[id] === 'amount' && sure(summary[i])) continue;
     if (i >= 0) {
       const currency = summary[i]!.Currency;
       summary[i] = currency ? { ...replacement, Currency: currency } : replacement;

@@ -159,6 +159,11 @@ export interface FieldLayout {
   dateFormat?: DateFormat;
   /** An amount printed with its decimals: read only so on the next document (digits without them are a code's). */
   decimals?: boolean;
+  /**
+   * The total was put right by the person, not confirmed as read: the general reading takes another amount on this
+   * supplier's documents, and the amount at this place is taken over it (`applyHintsToResult`).
+   */
+  corrected?: boolean;
   /** What kind of value it is, to parse it on the next document. */
   kind: 'date' | 'amount' | 'text' | 'code';
   /**

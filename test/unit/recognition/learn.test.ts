@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalRecogniser } from '../../../lambdas/adapters/local-recogniser';
+import { readyCheck } from '../../../lambdas/core/documents/content';
 import { blocksToDocument, toAnalyzeExpenseResult } from '../../../lambdas/core/recognition/expense';
 import { applyHintsToResult, applyLayout, confirmedDateOrder, hintFromStakeholder, learnLayout, selectHint } from '../../../lambdas/core/recognition/learn';
 import { extractDocument } from '../../../lambdas/core/recognition/extract';
@@ -273,5 +274,95 @@ describe('confirmedDateOrder: the date order a confirmed document shows as print
     expect(confirmedDateOrder({ issue_date: '2026-03-04', due_date: '2026-04-05' }, page('03/04/2026', '05/04/2026'))).toBeUndefined();
     // The due date tells when the issue date cannot
     expect(confirmedDateOrder({ issue_date: '2026-03-03', due_date: '2026-04-05' }, page('03/03/2026', '04/05/2026'))).toBe('MM/DD/YYYY');
+  });
+});
+
+describe('a total put right teaches where the seller prints the amount paid', () => {
+  const TODAY = '2026-12-03';
+  /** A shop's receipt read surely: items, the total before a discount, the discount, the amount paid, cash and change. */
+  const till = (o: { items: [string, string][]; total: string; discount?: string; paid?: string | null; paidLabel?: string; cash: string; change: string; number: string }) => {
+    const printed = textDocument([
+      'KEDAI RUNCIT MAJU JAYA',
+      'NO 12 JALAN BUNGA RAYA',
+      '43000 KAJANG SELANGOR',
+      'GST ID: 000123456789',
+      `INVOICE NO: ${o.number}`,
+      'DATE: 12/03/2018',
+      ...o.items.map(([name, price]) => name.padEnd(35) + price),
+      'TOTAL'.padEnd(35) + o.total,
+      ...(o.discount ? ['DISCOUNT 10%'.padEnd(35) + o.discount] : []),
+      ...(o.paid === undefined ? [] : [(o.paidLabel ?? 'AMOUNT PAID').padEnd(35) + (o.paid ?? '')]),
+      'CASH'.padEnd(35) + o.cash,
+      'CHANGE'.padEnd(35) + o.change,
+    ]);
+    const doc = { ...printed, pages: printed.pages.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, confidence: 99, words: l.words.map((w) => ({ ...w, confidence: 99 })) })) })) };
+    return { result: toAnalyzeExpenseResult(doc, extractDocument(doc)), words: doc.pages.flatMap((p) => p.lines.flatMap((l) => l.words)) };
+  };
+  const first = () => till({ items: [['SUGAR 1KG', '5.00'], ['MILK', '4.30']], total: '9.30', discount: '0.93', paid: '8.37', cash: '10.00', change: '1.63', number: 'CS001' });
+  const next = (paid: string | null = '18.00') => till({ items: [['RICE 5KG', '12.00'], ['COOKING OIL', '8.00']], total: '20.00', discount: '2.00', paid, cash: '50.00', change: '32.00', number: 'CS002' });
+  const fieldsOf = (r: ReturnType<typeof till>['result']) => mapExpenseToFields(r);
+
+  /** The person confirms the first receipt with its total typed over the one read (the content keeps that place). */
+  const learntFromTyped = () => {
+    const { result, words } = first();
+    const read = fieldsOf(result).amount_total!;
+    expect([read.value, read.confidence >= 90]).toEqual(['9.30', true]);
+    return learnLayout({ supplier_name: 'KEDAI RUNCIT MAJU JAYA', amount_total: '8.37' }, words, { amount_total: { page: read.page, box: read.box } });
+  };
+
+  it('without learning the general reading takes the total before the discount, and the receipt is ready with it', () => {
+    const { result } = next();
+    const f = fieldsOf(applyHintsToResult(result, undefined));
+    expect(f.amount_total?.value).toBe('20.00');
+    expect(readyCheck(f, 'receipt', TODAY).ready).toBe(true);
+  });
+
+  it("reads the amount paid at the learnt line on the seller's next receipt, over the sure general reading", () => {
+    const hint = learntFromTyped();
+    expect(hint.fields.find((f) => f.field === 'amount_total')).toMatchObject({ labelWords: ['amount', 'paid'], corrected: true });
+    const f = fieldsOf(applyHintsToResult(next().result, [hint]));
+    expect(f.amount_total?.value).toBe('18.00');
+    // Never ready with the total the person put right before.
+    expect(readyCheck(f, 'receipt', TODAY).ready && f.amount_total?.value === '20.00').toBe(false);
+  });
+
+  it('learns the same from a total picked on the page at the line of the amount paid', () => {
+    const { words } = first();
+    const paidRow = words.find((w) => w.text === 'PAID')!;
+    const hint = learnLayout({ amount_total: '8.37' }, words, { amount_total: { page: 1, box: { ...paidRow.box, left: 0.43, width: 0.05 } } });
+    expect(hint.fields).toEqual([expect.objectContaining({ field: 'amount_total', labelWords: ['amount', 'paid'], corrected: true })]);
+    expect(fieldsOf(applyHintsToResult(next().result, [{ ...hint, supplier: { name: 'KEDAI RUNCIT MAJU JAYA' } }])).amount_total?.value).toBe('18.00');
+  });
+
+  it('keeps the read total but not ready when the learnt line prints no readable amount', () => {
+    const f = fieldsOf(applyHintsToResult(next(null).result, [learntFromTyped()]));
+    expect(f.amount_total?.value).toBe('20.00');
+    expect(f.amount_total!.confidence).toBeLessThan(90);
+    expect(readyCheck(f, 'receipt', TODAY).ready).toBe(false);
+  });
+
+  it('keeps the read total where the learnt line is not printed (a receipt without a discount)', () => {
+    const plain = till({ items: [['RICE 5KG', '12.00'], ['COOKING OIL', '8.00']], total: '20.00', cash: '50.00', change: '30.00', number: 'CS003' });
+    const f = fieldsOf(applyHintsToResult(plain.result, [learntFromTyped()]));
+    expect(f.amount_total?.value).toBe('20.00');
+    expect(readyCheck(f, 'receipt', TODAY).ready).toBe(true);
+  });
+
+  it('a total confirmed as read keeps the sure general reading, also where its learnt line reads another amount', () => {
+    const plain = till({ items: [['SUGAR 1KG', '5.00'], ['MILK', '4.30']], total: '9.30', cash: '10.00', change: '0.70', number: 'CS001' });
+    const read = fieldsOf(plain.result).amount_total!;
+    const hint = learnLayout({ supplier_name: 'KEDAI RUNCIT MAJU JAYA', amount_total: '9.30' }, plain.words, { amount_total: { page: read.page, box: read.box } });
+    expect(hint.fields.find((f) => f.field === 'amount_total')).toMatchObject({ labelWords: ['total'] });
+    expect(hint.fields.find((f) => f.field === 'amount_total')!.corrected).toBeUndefined();
+    // The same layout again: the learnt line and the general reading agree.
+    const again = till({ items: [['RICE 5KG', '12.00'], ['COOKING OIL', '8.00']], total: '20.00', cash: '50.00', change: '30.00', number: 'CS003' });
+    const same = fieldsOf(applyHintsToResult(again.result, [hint]));
+    expect([same.amount_total?.value, readyCheck(same, 'receipt', TODAY).ready]).toEqual(['20.00', true]);
+    // A receipt whose general reading takes the amount paid after a discount, under the learnt line: the reading stands.
+    const { result } = till({ items: [['RICE 5KG', '12.00'], ['COOKING OIL', '8.00']], total: '20.00', discount: '2.00', paid: '18.00', paidLabel: 'NETT TOTAL', cash: '50.00', change: '32.00', number: 'CS004' });
+    expect(applyLayout(hint, wordsOf(result)).amount_total?.value).toBe('20.00');
+    const f = fieldsOf(applyHintsToResult(result, [hint]));
+    expect(f.amount_total).toEqual(fieldsOf(result).amount_total);
+    expect([f.amount_total?.value, readyCheck(f, 'receipt', TODAY).ready]).toEqual(['18.00', true]);
   });
 });
