@@ -72,25 +72,30 @@ function profileItem(p: ProfileRecord) {
   return { ...keys.userProfile(p.id), ...keys.userByEmailIndex(p.email), type: 'PROFILE', ...p };
 }
 
+/**
+ * How long an invitation is kept after it expired: DynamoDB's TTL removes it only then, so that its link goes on
+ * answering 'This invitation has expired' (not 'Invitation not found') for a month. Reads check `expires_at`
+ * themselves.
+ */
+export const INVITATION_KEPT_AFTER_EXPIRY_SECONDS = 30 * 24 * 3600;
+
+/** An invitation as stored (T1's item, in T2's index). */
+export function invitationItem(invitation: InvitationRecord) {
+  const { used_at, used_by, ...rest } = invitation;
+  return {
+    ...keys.invitation(invitation.id),
+    ...keys.invitationOfCompanyIndex(invitation.company_id, invitation.created_at, invitation.id),
+    type: 'INVITATION',
+    ...rest,
+    ...(used_at ? { used_at, used_by } : {}),
+    ttl: Math.floor(Date.parse(invitation.expires_at) / 1000) + INVITATION_KEPT_AFTER_EXPIRY_SECONDS,
+  };
+}
+
 /** Invitations, members and their Email-in claims in the single table (docs/data-model.md, T1–T12). */
 export const ddbTeamStore: TeamStore = {
   async putInvitation(invitation) {
-    const { used_at, used_by, ...rest } = invitation;
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.invitation(invitation.id),
-          ...keys.invitationOfCompanyIndex(invitation.company_id, invitation.created_at, invitation.id),
-          type: 'INVITATION',
-          ...rest,
-          ...(used_at ? { used_at, used_by } : {}),
-          // DynamoDB's TTL removes it some time after expiry; reads check expires_at themselves.
-          ttl: Math.floor(Date.parse(invitation.expires_at) / 1000),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: invitationItem(invitation), ConditionExpression: 'attribute_not_exists(pk)' }));
   },
 
   async getInvitation(id) {

@@ -7,7 +7,9 @@
  * DocumentProblem: the document fails at once with a readable message; everything else is thrown as it is
  * and retried by the queue.
  * Photos are sent upright (their EXIF orientation applied, as the page images are rendered), so that
- * Textract's boxes fit the image the viewer shows. UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML, and office documents by the office
+ * Textract's boxes fit the image the viewer shows, and always as bytes within Textract's limits for images (JPEG or
+ * PNG, at most 10 MB and 10,000 pixels a side, whether sent as bytes or from S3): others are re-encoded and scaled
+ * down until they fit, and one that cannot fit fails at once. UBL XML and Factur-X/ZUGFeRD PDFs are read from their XML, and office documents by the office
  * text reader (or the text layer of their LibreOffice PDF), without calling Textract.
  */
 import {
@@ -32,6 +34,16 @@ import { embeddedEInvoice } from '../local-recogniser/pdf';
 export const SYNC_MAX_BYTES = 10 * 1024 * 1024;
 /** Longest side of an image Textract accepts (pixels); larger photos are scaled down before they are sent. */
 export const MAX_IMAGE_SIDE = 10_000;
+/**
+ * A photo is not scaled down below this longest side to make it fit Textract's size limit: its text would be too
+ * small to read. (A JPEG of this size is far under the limit, so in practice every photo fits.)
+ */
+export const MIN_FITTED_IMAGE_SIDE = 1000;
+/** JPEG quality of a photo that is turned, converted or too large as it is; then lower while it does not fit. */
+const JPEG_QUALITY = 92;
+const JPEG_FITTING_QUALITY = 80;
+/** Encodings tried before an image that does not fit is given up. */
+const MAX_FIT_ATTEMPTS = 8;
 
 /** Messages of documents Textract cannot read, whatever the number of tries. */
 export const TEXTRACT_PROBLEM_MSG = {
@@ -75,6 +87,8 @@ export interface TextractRecogniserOptions {
   pollIntervalMs?: number;
   /** Give up on an asynchronous job after this long (default PROCESSING_LIMITS.textractMaxWaitSeconds, within the job's timeout). */
   maxWaitMs?: number;
+  /** Largest image sent to Textract (default SYNC_MAX_BYTES, Textract's limit). */
+  maxImageBytes?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -95,12 +109,14 @@ export class TextractRecogniser implements Recogniser {
   private readonly client: TextractClient;
   private readonly pollIntervalMs: number;
   private readonly maxWaitMs: number;
+  private readonly maxImageBytes: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(opts: TextractRecogniserOptions = {}) {
     this.client = opts.client ?? new TextractClient({});
     this.pollIntervalMs = opts.pollIntervalMs ?? 2000;
     this.maxWaitMs = opts.maxWaitMs ?? PROCESSING_LIMITS.textractMaxWaitSeconds * 1000;
+    this.maxImageBytes = Math.min(opts.maxImageBytes ?? SYNC_MAX_BYTES, SYNC_MAX_BYTES);
     this.sleep = opts.sleep ?? defaultSleep;
   }
 
@@ -139,41 +155,67 @@ export class TextractRecogniser implements Recogniser {
   }
 
   private async analyzeImage(input: RecogniserInput): Promise<AnalyzeExpenseResult> {
-    input = await this.uprightImage(input);
-    const useS3 = input.s3Object && input.bytes.byteLength > SYNC_MAX_BYTES;
-    if (!useS3 && input.bytes.byteLength > SYNC_MAX_BYTES) {
-      throw new Error(`Images over ${SYNC_MAX_BYTES} bytes must be passed to Textract as an S3 object`);
-    }
-    return this.analyzeSync(useS3 ? { ...input, bytes: new Uint8Array() } : { ...input, s3Object: undefined });
+    // Textract's limits for an image are the same from S3 as in bytes: it is always sent as the bytes that fit.
+    return this.analyzeSync({ ...(await this.fittingImage(input)), s3Object: undefined });
   }
 
   /**
-   * Textract reads JPEG, PNG and TIFF; WebP, GIF and HEIC photos are converted to PNG first. A photo whose
-   * EXIF orientation turns it (phones store portrait photos landscape) or whose side is over MAX_IMAGE_SIDE is
-   * sent as the upright, fitting JPEG the page image is made from: Textract's boxes are fractions of the image
-   * it analysed, and the viewer shows the upright one.
+   * The image as Textract reads it. Textract reads JPEG, PNG and TIFF of at most 10 MB and MAX_IMAGE_SIDE pixels a
+   * side. One that is within them and upright is sent as it is. Otherwise it is sent as the upright image the page
+   * image is made from (Textract's boxes are fractions of the image it analysed, and the viewer shows the upright
+   * one), no larger than MAX_IMAGE_SIDE: as PNG when it was a lossless PNG, TIFF or GIF and the PNG fits, else as
+   * JPEG (WebP, AVIF, HEIC and large photos), at lower quality and then smaller until it fits. An image that cannot
+   * be decoded, or that does not fit even at MIN_FITTED_IMAGE_SIDE, is a DocumentProblem: no retry changes it.
    */
-  private async uprightImage(input: RecogniserInput): Promise<RecogniserInput> {
+  private async fittingImage(input: RecogniserInput): Promise<RecogniserInput> {
     const b = input.bytes;
     const jpeg = b[0] === 0xff && b[1] === 0xd8;
-    const native = jpeg || (b[0] === 0x89 && b[1] === 0x50) || (b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d);
+    const png = b[0] === 0x89 && b[1] === 0x50;
+    const tiff = (b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d);
+    const native = jpeg || png || tiff;
     const { default: sharp } = await import('sharp');
-    if (!native) {
-      return { ...input, bytes: new Uint8Array(await sharp(b).rotate().resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: 'inside', withoutEnlargement: true }).png().toBuffer()), mime: 'image/png', s3Object: undefined };
-    }
-    // A photo sharp cannot read is sent as it is: Textract's answer decides.
     const meta = await sharp(b, { limitInputPixels: false })
       .metadata()
       .catch(() => undefined);
-    if (!meta) return input;
+    if (!meta?.width || !meta.height) {
+      // A JPEG, PNG or TIFF sharp cannot read is sent as it is when it may be: Textract's answer decides.
+      if (native && b.byteLength <= this.maxImageBytes) return input;
+      throw new DocumentProblem(TEXTRACT_PROBLEM_MSG.bad);
+    }
     const turned = (meta.orientation ?? 1) > 1;
-    const oversized = Math.max(meta.width ?? 0, meta.height ?? 0) > MAX_IMAGE_SIDE;
-    if (!turned && !oversized) return input;
-    const upright = sharp(b, { limitInputPixels: false })
-      .rotate()
-      .resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: 'inside', withoutEnlargement: true });
-    const bytes = jpeg || meta.format === 'jpeg' ? await upright.jpeg({ quality: 92 }).toBuffer() : await upright.png().toBuffer();
-    return { ...input, bytes: new Uint8Array(bytes), mime: jpeg ? 'image/jpeg' : 'image/png', s3Object: undefined };
+    const oversized = Math.max(meta.width, meta.height) > MAX_IMAGE_SIDE;
+    if (native && !turned && !oversized && b.byteLength <= this.maxImageBytes) return input;
+
+    const encode = async (side: number, format: 'png' | 'jpeg', quality = JPEG_QUALITY): Promise<Uint8Array> => {
+      const upright = sharp(b, { limitInputPixels: false, failOn: 'error' })
+        .rotate()
+        .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
+      const out = format === 'png' ? upright.png() : upright.flatten({ background: '#ffffff' }).jpeg({ quality });
+      try {
+        return new Uint8Array(await out.toBuffer());
+      } catch {
+        throw new DocumentProblem(TEXTRACT_PROBLEM_MSG.bad);
+      }
+    };
+    let side = Math.min(MAX_IMAGE_SIDE, Math.max(meta.width, meta.height));
+    if (png || tiff || meta.format === 'gif') {
+      const lossless = await encode(side, 'png');
+      if (lossless.byteLength <= this.maxImageBytes) return { ...input, bytes: lossless, mime: 'image/png', s3Object: undefined };
+    }
+    let quality = JPEG_QUALITY;
+    for (let attempt = 0; attempt < MAX_FIT_ATTEMPTS; attempt++) {
+      const bytes = await encode(side, 'jpeg', quality);
+      if (bytes.byteLength <= this.maxImageBytes) return { ...input, bytes, mime: 'image/jpeg', s3Object: undefined };
+      if (quality > JPEG_FITTING_QUALITY) {
+        quality = JPEG_FITTING_QUALITY;
+        continue;
+      }
+      if (side <= MIN_FITTED_IMAGE_SIDE) break;
+      // The size of a JPEG goes with its pixels: scale the area by what is over the limit, with a margin.
+      const scale = Math.min(0.9, Math.sqrt(this.maxImageBytes / bytes.byteLength) * 0.95);
+      side = Math.max(MIN_FITTED_IMAGE_SIDE, Math.floor(side * scale));
+    }
+    throw new DocumentProblem(TEXTRACT_PROBLEM_MSG.tooLarge);
   }
 
   /** AnalyzeExpense of the bytes, or of the S3 object when no bytes are given. */

@@ -1,15 +1,16 @@
 /**
  * Textract on AWS: permanent errors fail the document at once (a DocumentProblem with a readable message),
  * transient ones are retried as they are; one ClientRequestToken per document run; one-page PDFs through the
- * synchronous call; photos sent upright (EXIF orientation applied) and within Textract's pixel limit.
+ * synchronous call; photos sent upright (EXIF orientation applied) and within Textract's pixel and size limits.
  */
 import { AnalyzeExpenseCommand, GetExpenseAnalysisCommand, StartExpenseAnalysisCommand, TextractClient } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clientRequestToken, MAX_IMAGE_SIDE, TEXTRACT_PROBLEM_MSG, TextractRecogniser } from '../../../lambdas/adapters/textract';
+import { clientRequestToken, MAX_IMAGE_SIDE, MIN_FITTED_IMAGE_SIDE, SYNC_MAX_BYTES, TEXTRACT_PROBLEM_MSG, TextractRecogniser } from '../../../lambdas/adapters/textract';
 import { DocumentProblem } from '../../../lambdas/core/documents/ports';
 
 const dir = join(import.meta.dirname, '../../fixtures/recognition');
@@ -24,6 +25,14 @@ function awsError(name: string): Error {
   e.name = name;
   return e;
 }
+
+/** A photo of random pixels: it compresses badly, as large photos with fine detail do. */
+async function noisy(width: number, height: number, encode: (img: Sharp) => Sharp): Promise<Uint8Array> {
+  const raw = randomBytes(width * height * 3);
+  return new Uint8Array(await encode(sharp(raw, { raw: { width, height, channels: 3 } })).toBuffer());
+}
+
+const isJpeg = (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8;
 
 async function photo(width: number, height: number, orientation?: number): Promise<Uint8Array> {
   // Left half black, right half white: where the black half ends up tells how the photo was turned.
@@ -136,5 +145,57 @@ describe('photos', () => {
     await new TextractRecogniser({ client }).analyzeExpense({ bytes: await photo(MAX_IMAGE_SIDE + 500, 40), mime: 'image/jpeg' });
     const meta = await sharp(Buffer.from(textract.commandCalls(AnalyzeExpenseCommand)[0]!.args[0].input.Document!.Bytes!)).metadata();
     expect(meta.width).toBe(MAX_IMAGE_SIDE);
+  });
+
+  it('a large WebP photo is sent as a JPEG within Textract’s size limit, at its own size (as PNG it would be over 10 MB)', { timeout: 60_000 }, async () => {
+    textract.on(AnalyzeExpenseCommand).resolves({ ExpenseDocuments: [] });
+    const webp = await noisy(2400, 2000, (img) => img.webp());
+    expect((await sharp(Buffer.from(webp)).png().toBuffer()).byteLength).toBeGreaterThan(SYNC_MAX_BYTES);
+    await new TextractRecogniser({ client }).analyzeExpense({ bytes: webp, mime: 'image/webp', s3Object: S3 });
+    const calls = textract.commandCalls(AnalyzeExpenseCommand);
+    expect(calls).toHaveLength(1);
+    const doc = calls[0]!.args[0].input.Document!;
+    expect(doc.S3Object).toBeUndefined();
+    expect(doc.Bytes!.byteLength).toBeLessThanOrEqual(SYNC_MAX_BYTES);
+    expect(isJpeg(doc.Bytes!)).toBe(true);
+    const meta = await sharp(Buffer.from(doc.Bytes!)).metadata();
+    expect([meta.width, meta.height]).toEqual([2400, 2000]);
+  });
+
+  it('a photo over Textract’s size limit is re-encoded (smaller if need be) until it fits, never sent from S3', { timeout: 60_000 }, async () => {
+    textract.on(AnalyzeExpenseCommand).resolves({ ExpenseDocuments: [] });
+    const jpeg = await noisy(4000, 3000, (img) => img.jpeg({ quality: 100 }));
+    expect(jpeg.byteLength).toBeGreaterThan(SYNC_MAX_BYTES);
+    await new TextractRecogniser({ client }).analyzeExpense({ bytes: jpeg, mime: 'image/jpeg', s3Object: S3 });
+    const doc = textract.commandCalls(AnalyzeExpenseCommand)[0]!.args[0].input.Document!;
+    expect(doc.S3Object).toBeUndefined();
+    expect(doc.Bytes!.byteLength).toBeLessThanOrEqual(SYNC_MAX_BYTES);
+    expect(isJpeg(doc.Bytes!)).toBe(true);
+    const meta = await sharp(Buffer.from(doc.Bytes!)).metadata();
+    expect(meta.width! / meta.height!).toBeCloseTo(4 / 3, 2);
+    // Where a lower quality is not enough, it is scaled down, keeping its shape.
+    await new TextractRecogniser({ client, maxImageBytes: 3_000_000 }).analyzeExpense({ bytes: jpeg, mime: 'image/jpeg', s3Object: S3 });
+    const smaller = textract.commandCalls(AnalyzeExpenseCommand)[1]!.args[0].input.Document!.Bytes!;
+    expect(smaller.byteLength).toBeLessThanOrEqual(3_000_000);
+    const small = await sharp(Buffer.from(smaller)).metadata();
+    expect(small.width).toBeLessThan(4000);
+    expect(small.width!).toBeGreaterThanOrEqual(MIN_FITTED_IMAGE_SIDE);
+    expect(small.width! / small.height!).toBeCloseTo(4 / 3, 2);
+  });
+
+  it('an image that cannot be made to fit fails at once with a readable message, without calling Textract', { timeout: 60_000 }, async () => {
+    const webp = await noisy(2400, 2000, (img) => img.webp());
+    const error = await new TextractRecogniser({ client, maxImageBytes: 20_000 }).analyzeExpense({ bytes: webp, mime: 'image/webp', s3Object: S3 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DocumentProblem);
+    expect((error as Error).message).toBe(TEXTRACT_PROBLEM_MSG.tooLarge);
+    expect(textract.commandCalls(AnalyzeExpenseCommand)).toHaveLength(0);
+  });
+
+  it('a WebP that cannot be decoded fails at once, without calling Textract', async () => {
+    const broken = new Uint8Array([...Buffer.from('RIFF\x10\x00\x00\x00WEBPVP8 ', 'latin1'), ...randomBytes(64)]);
+    const error = await new TextractRecogniser({ client }).analyzeExpense({ bytes: broken, mime: 'image/webp' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DocumentProblem);
+    expect((error as Error).message).toBe(TEXTRACT_PROBLEM_MSG.bad);
+    expect(textract.commandCalls(AnalyzeExpenseCommand)).toHaveLength(0);
   });
 });

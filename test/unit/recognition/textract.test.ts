@@ -33,12 +33,16 @@ describe('Textract recogniser', { timeout: 60_000 }, () => {
     expect(result.ExpenseDocuments?.[0]?.SummaryFields).toHaveLength(recorded.ExpenseDocuments[0]!.SummaryFields!.length);
   });
 
-  it('converts photo formats Textract does not read (WebP) to PNG', async () => {
+  it('converts photo formats Textract does not read (WebP) to JPEG, and GIF to PNG', async () => {
     textract.on(AnalyzeExpenseCommand).resolves({ ...recorded, $metadata: {} });
     const webp = new Uint8Array(await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ffffff' } }).webp().toBuffer());
     await new TextractRecogniser({ client }).analyzeExpense({ bytes: webp, mime: 'image/webp' });
     const sent = textract.commandCalls(AnalyzeExpenseCommand)[0]!.args[0].input.Document!.Bytes!;
-    expect([...sent.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect([...sent.slice(0, 2)]).toEqual([0xff, 0xd8]);
+    const gif = new Uint8Array(await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ffffff' } }).gif().toBuffer());
+    await new TextractRecogniser({ client }).analyzeExpense({ bytes: gif, mime: 'image/gif' });
+    const sentGif = textract.commandCalls(AnalyzeExpenseCommand)[1]!.args[0].input.Document!.Bytes!;
+    expect([...sentGif.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   });
 
   it('maps Textract fields to the product fields', async () => {
