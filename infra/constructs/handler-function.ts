@@ -67,7 +67,10 @@ export interface HandlerResources {
   driveClients?: DriveClients;
   /** Office previews on AWS: the office converter function (sets OFFICE_CONVERTER_FUNCTION; need officeConverter). */
   officeConverter?: IFunction;
-  /** Email-in: the receiving domain, whose SES identity bounces are sent from (need sesBounce). */
+  /**
+   * Email-in: the receiving domain (context `emailInDomain`); sets EMAIL_IN_DOMAIN, the domain answers and live
+   * events show Email-in addresses at, and is the SES identity bounces are sent from (need sesBounce).
+   */
   emailInDomain?: string;
 }
 
@@ -120,8 +123,9 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
     [ENV_NAMES.maxPendingUploadsPerUser]: '50',
     NODE_OPTIONS: '--enable-source-maps',
   };
-  // Email-in: the deployed receiving domain (EmailInStack sets it on the email-in job; others never read mail).
-  env[ENV_NAMES.emailInDomain] = '';
+  // Email-in: the deployed receiving domain; functions that answer or publish Email-in addresses show them at it
+  // (lambdas/core/email-in/address.ts), the email-in jobs take mail for it. Empty: the stored domain only.
+  env[ENV_NAMES.emailInDomain] = r.emailInDomain ?? '';
   if (r.table) env[ENV_NAMES.tableName] = r.table.tableName;
   if (r.documentsBucket) env[ENV_NAMES.documentsBucket] = r.documentsBucket.bucketName;
   if (r.userPool) {

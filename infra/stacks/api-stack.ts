@@ -41,6 +41,8 @@ export interface ApiStackProps extends StackProps {
   purgeQueue?: IQueue;
   /** Google Drive and Dropbox imports: the OAuth clients (drive/switch, drive/authorize, drive/folders). */
   driveClients?: DriveClients;
+  /** Email-in: the receiving domain (context `emailInDomain`) answers show Email-in addresses at (EMAIL_IN_DOMAIN). */
+  emailInDomain?: string;
 }
 
 /** The WebSocket API's stage; WS_CALLBACK_URL is https://{apiId}.execute-api.{region}.amazonaws.com/{stage}. */
@@ -99,6 +101,7 @@ export class ApiStack extends Stack {
       exportQueue: props.exportQueue,
       purgeQueue: props.purgeQueue,
       driveClients: props.driveClients,
+      emailInDomain: props.emailInDomain,
     };
     const roles = new SharedHandlerRoles(this, 'HandlerRoles', resources);
     // One log group for the route and WebSocket handlers (each stream named after its function).

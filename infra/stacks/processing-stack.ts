@@ -40,6 +40,8 @@ export interface ProcessingStackProps extends StackProps {
   /** Google Drive and Dropbox imports: the OAuth clients and the web app's origin (redirect URIs). */
   driveClients?: DriveClients;
   siteOrigin?: string;
+  /** Email-in: the receiving domain (context `emailInDomain`) the jobs' live company events show addresses at. */
+  emailInDomain?: string;
 }
 
 /**
@@ -119,6 +121,7 @@ export class ProcessingStack extends Stack {
       userPoolClient: props.userPoolClient,
       webSocketStage: props.webSocketStage,
       globalAdminEmails: props.globalAdminEmails,
+      emailInDomain: props.emailInDomain,
     };
     // Office previews: the processing job invokes this function (its role: the office-conversion/ objects only).
     const converterHandler = props.entries.jobs.convertOffice;

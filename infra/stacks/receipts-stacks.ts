@@ -69,6 +69,8 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
   const env: Environment = options.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: REGION };
   const prefix = options.prefix ?? 'Receipts';
   const common = { env, bundle: options.bundle, entries: options.entries, globalAdminEmails: options.globalAdminEmails };
+  // Email-in: the receiving domain; the API and the jobs that publish companies show addresses at it too.
+  const emailInDomain = (options.emailInDomain ?? EMAIL_IN_DOMAIN).trim().toLowerCase();
 
   const web = new WebStack(app, `${prefix}Web`, { env, description: 'Receipts: SPA hosting (S3 + CloudFront)' });
   const data = new DataStack(app, `${prefix}Data`, {
@@ -100,6 +102,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     exportQueue: integrations.exportQueue,
     purgeQueue: integrations.purgeQueue,
     driveClients: options.driveClients,
+    emailInDomain,
   });
   const processing = new ProcessingStack(app, `${prefix}Processing`, {
     ...common,
@@ -114,6 +117,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     purgeQueue: integrations.purgeQueue,
     driveClients: options.driveClients,
     siteOrigin: web.siteOrigin,
+    emailInDomain,
   });
   const emailIn = new EmailInStack(app, `${prefix}EmailIn`, {
     ...common,
@@ -123,7 +127,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     userPool: auth.userPool,
     userPoolClient: auth.userPoolClient,
     webSocketStage: api.webSocketStage,
-    emailInDomain: options.emailInDomain ?? EMAIL_IN_DOMAIN,
+    emailInDomain,
     mailFrom: options.mailFrom,
   });
   // Both stacks merge notifications into the documents bucket's configuration: one after the other.

@@ -62,6 +62,17 @@ export interface PurgePage {
   next: string | null;
 }
 
+/** What the purge needs of an email record: whose it is and the raw message it names. */
+export interface PurgeEmail {
+  email_id: string;
+  company_id: string;
+  raw_key: string;
+  message_id: string | null;
+  content_hash: string;
+  /** Every company the message was addressed to; absent on records received before it was kept. */
+  to_companies?: string[];
+}
+
 /**
  * What the purge of a deleted company removes beside documents and master data (which go through their own stores'
  * deletes). Every call is idempotent: what is already gone is skipped. Cursors are opaque strings.
@@ -77,6 +88,10 @@ export interface CompanyPurgeStore {
   deleteDocumentItems(receiptId: string): Promise<void>;
   /** An email record, only when it is this company's (`company_id`); false when it was not there or not the company's. */
   deleteEmail(emailId: string, companyId: string): Promise<boolean>;
+  /** An email record by id (consistent), any company's. */
+  getEmail(emailId: string): Promise<PurgeEmail | undefined>;
+  /** A page of the company's email records (gsi1 `COMPANY#<companyId>#EMAILS`), read, not deleted. */
+  companyEmails(companyId: string, cursor: string | null, limit: number): Promise<{ items: PurgeEmail[]; next: string | null }>;
   /** Invitations of the company (gsi1 `COMPANY#<companyId>#INVITATIONS`): a page deleted. */
   deleteInvitations(companyId: string, cursor: string | null, limit: number): Promise<PurgePage>;
   /** The partition `COMPANY#<companyId>`: a page of its items deleted. */

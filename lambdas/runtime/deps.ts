@@ -53,6 +53,11 @@ export interface Deps {
   connections: ConnectionStore;
   /** The web app's origin, for links in mail (the mailer is imported by the one handler that sends, so only it is granted SES). */
   appUrl: string;
+  /**
+   * Email-in: the deployed receiving domain (EMAIL_IN_DOMAIN, context `emailInDomain`) that answers and events show
+   * addresses at; empty (local mode): the stored `<local>@in.receipts.local` (lambdas/core/email-in/address.ts).
+   */
+  emailInDomain: string;
 }
 
 /**
@@ -84,6 +89,7 @@ export function deps(needs?: readonly AwsNeed[], who = 'this handler'): Deps {
     team: ddbTeamStore,
     connections: ddbConnectionStore,
     appUrl: env().APP_URL,
+    emailInDomain: env().EMAIL_IN_DOMAIN,
   };
 }
 

@@ -15,7 +15,7 @@ import { IMPORT_MAX_RECEIVES, IMPORT_PREFIX } from '../../lambdas/core/master-da
 import { closeRecogniser } from '../../lambdas/jobs/lib/recogniser';
 import { resetEnvCache } from '../../lambdas/runtime/env';
 import { jobHandlers, triggerHandlers } from '../../shared/routes';
-import { EMAIL_IN_PREFIX } from '../../shared/constants';
+import { EMAIL_IN_DOMAIN, EMAIL_IN_PREFIX } from '../../shared/constants';
 import { handleApiRequest, loadHandler } from './api-adapter';
 import { localCredentials } from './credentials';
 import { createLocalCognito, type LocalCognito } from './cognito';
@@ -89,6 +89,11 @@ export interface LocalStackOptions {
   mailCodes?: boolean;
   /** Live updates: how long a WebSocket connection may stay open (default API Gateway's two hours; tests shorten it). */
   wsMaxConnectionMs?: number;
+  /**
+   * Email-in: a receiving domain as a deployment's context `emailInDomain` sets it (EMAIL_IN_DOMAIN): addresses are
+   * shown at it and mail to it is taken too. Absent (local mode): the product's own domain only.
+   */
+  emailInDomain?: string;
 }
 
 export interface LocalStack {
@@ -227,6 +232,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     GOOGLE_API_URL: `${googleUrl}/`,
     DROPBOX_APP_KEY: DROPBOX_LOCAL_APP_KEY,
     DROPBOX_URL: `${url}/_dropbox`,
+    EMAIL_IN_DOMAIN: opts.emailInDomain ?? '',
   });
   resetEnvCache();
   resetDdbClient();
@@ -272,13 +278,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   s3.onObjectCreated((record) => {
     if (record.s3.object.key.startsWith(EMAIL_IN_PREFIX)) emailJobs.deliver(record);
   });
+  const inDomains = opts.emailInDomain ? [opts.emailInDomain] : [];
   const smtp = await startLocalSmtp({
     host: '127.0.0.1',
     port: opts.smtpPort ?? 0,
     anyPortIfTaken: opts.smtpAnyPortIfTaken,
     store: (key, bytes) => s3Files.put(key, bytes, 'message/rfc822'),
     // Unknown and released addresses are refused during the SMTP dialogue (550), by the job's own claim look-up.
-    acceptsRecipient: (address) => isKnownRecipient({ emails: ddbEmailStore, domains: [] }, address),
+    domains: [EMAIL_IN_DOMAIN, ...inDomains],
+    acceptsRecipient: (address) => isKnownRecipient({ emails: ddbEmailStore, domains: inDomains }, address),
   });
   // Integrations: confirm with send → SQS export queue → export job; Rivile GAMA's stand-in.
   const exportJobs = createLocalJobQueue(() => loadHandler(jobHandlers.exportDocument), 'eu-west-1', path.join(opts.dataDir, 'export-queue'), MAX_RECEIVES, {

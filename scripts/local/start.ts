@@ -7,6 +7,7 @@ import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-serve
 import { startLocalStack } from './stack';
 import { stopInOrder } from './stop';
 import { connectDemoDropbox, DEMO_DROPBOX_FOLDER } from './seed-drive';
+import { backfillEmailCompanyIndex } from '../../lambdas/adapters/ddb/email-backfill';
 import { backfillCompanyCodeGuards, backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 import { warmUpRecogniser } from '../../lambdas/jobs/lib/recogniser';
 
@@ -116,6 +117,8 @@ async function main() {
   if (masterBackfill.rewritten > 0) console.log(`[local] master-data search: ${masterBackfill.rewritten} records indexed by the current word rule`);
   const guards = await backfillCompanyCodeGuards();
   if (guards.written > 0) console.log(`[local] company-code guards: ${guards.written} written`);
+  const mailIndex = await backfillEmailCompanyIndex();
+  if (mailIndex.indexed > 0) console.log(`[local] email records: ${mailIndex.indexed} added to their company's index`);
   let ftp: LocalFtpServer | undefined;
   console.log('');
   console.log(`  Receipts is running at ${stack.url}`);

@@ -7,7 +7,9 @@ import { MAX_RECEIVES } from '../../lambdas/jobs/receive-email';
 import { EMAIL_IN_DOMAIN, EMAIL_IN_PREFIX } from '../../shared/constants';
 import { jobHandlers } from '../../shared/routes';
 import { Template } from 'aws-cdk-lib/assertions';
-import { fakeWebDist, GLOBAL_ADMINS, grantsOf, logicalIdOf, newApp, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, testBundle, type Synth } from './synth';
+import { Stack } from 'aws-cdk-lib';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { DRIVE_CLIENTS, fakeWebDist, GLOBAL_ADMINS, grantsOf, logicalIdOf, newApp, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, testBundle, type Synth } from './synth';
 import { handlerEntries } from '../../infra/build/handler-entries';
 
 afterAll(removeTempDirs);
@@ -62,6 +64,29 @@ describe('EmailInStack', () => {
     }
     const bounces = grantsOf(t, stacks.emailIn.answerRecipients!).filter((g) => g.actions.includes('ses:SendBounce'));
     expect(JSON.stringify(bounces.flatMap((g) => g.resources))).toMatch(/:identity\/mail\.example\.org"/);
+  }, SYNTH_TIMEOUT_MS);
+
+  it('gives the deployed domain to the API functions that answer Email-in addresses, and to the jobs that send them live', async () => {
+    const stacks = createReceiptsStacks(newApp(), {
+      bundle: await testBundle(),
+      entries: handlerEntries(),
+      globalAdminEmails: GLOBAL_ADMINS,
+      webDistDir: fakeWebDist(),
+      emailInDomain: ' In.Example.com ',
+      driveClients: DRIVE_CLIENTS,
+      prefix: 'Domain',
+    });
+    const environmentOf = (fn: LambdaFunction) => {
+      const t = Template.fromStack(Stack.of(fn));
+      return (resourcesOf(t, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    };
+    for (const route of ['GET /companies', 'POST /company', 'PUT /company', 'GET /company/users', 'PUT /company/users/{id}', 'GET /admin/companies', 'GET /emails/{id}', 'POST /company/service']) {
+      expect(environmentOf(stacks.api.routeFunctions.get(route)!).EMAIL_IN_DOMAIN, route).toBe('in.example.com');
+    }
+    expect(environmentOf(stacks.processing.driveImport!.fn).EMAIL_IN_DOMAIN).toBe('in.example.com');
+    // Showing addresses grants nothing: no API function may send bounces.
+    const api = Template.fromStack(stacks.api);
+    for (const fn of stacks.api.routeFunctions.values()) expect(grantsOf(api, fn).some((g) => g.actions.includes('ses:SendBounce'))).toBe(false);
   }, SYNTH_TIMEOUT_MS);
 
   it('lets SES of this account only write under inbound/ of the documents bucket', () => {

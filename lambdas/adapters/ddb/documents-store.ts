@@ -451,6 +451,17 @@ export const ddbDocumentsStore: DocumentsStore = {
     await batchWrite(entries.map((h) => ({ DeleteRequest: { Key: keys.documentHistory(h.receipt_id, h.date, h.id) } })));
   },
 
+  async deleteExportMarkers(receiptId) {
+    // X7: the document's export markers, by their key prefix.
+    const k = keys.exportMarkersOf(receiptId);
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix },
+      ProjectionExpression: 'pk, sk',
+    });
+    await batchWrite(items.map((i) => ({ DeleteRequest: { Key: { pk: String(i.pk), sk: String(i.sk) } } })));
+  },
+
   async copyHistory(fromReceiptId, toReceiptId) {
     const entries = await this.history(fromReceiptId);
     await batchWrite(entries.map((h) => ({ PutRequest: { Item: historyItem({ ...h, receipt_id: toReceiptId }) } })));

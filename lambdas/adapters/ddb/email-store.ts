@@ -27,7 +27,7 @@ export const ddbEmailStore: EmailStore = {
     return writeIf(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.email(record.email_id), type: 'EMAIL', ...record },
+        Item: { ...keys.email(record.email_id), ...keys.emailOfCompany(record.company_id, record.created_at, record.email_id), type: 'EMAIL', ...record },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );

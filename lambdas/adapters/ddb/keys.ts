@@ -46,6 +46,8 @@ export const keys = {
   document: (receiptId: string) => ({ pk: `DOC#${receiptId}`, sk: 'META' }),
   documentHistory: (receiptId: string, date: string, entryId: string) => ({ pk: `DOC#${receiptId}`, sk: `HIST#${date}#${entryId}` }),
   documentHistoryOf: (receiptId: string) => ({ pk: `DOC#${receiptId}`, skPrefix: 'HIST#' }),
+  /** The export markers of a document (X7: deleted with it). */
+  exportMarkersOf: (receiptId: string) => ({ pk: `DOC#${receiptId}`, skPrefix: 'EXPORT#' }),
   /** Every item of a document's partition (META, HIST#…, EXPORT#…): the purge of a deleted company. */
   documentItems: (receiptId: string) => ({ pk: `DOC#${receiptId}` }),
   /** The three list partitions of a document, each sorted by `<created_at>#<receiptId>`. */
@@ -98,6 +100,9 @@ export const keys = {
   userDocumentCounts: (userId: string, receiptType: 'receipt' | 'invoice') => ({ pk: `USER#${userId}`, sk: `DOCCOUNTS#${receiptType}` }),
   // Email-in: one record per received message and company (id from Message-ID + content hash + company).
   email: (emailId: string) => ({ pk: `EMAIL#${emailId}`, sk: 'META' }),
+  /** The email records of a company, oldest first (E8: the purge of a deleted company finds them by this). */
+  emailsOfCompany: (companyId: string) => ({ gsi1pk: `COMPANY#${companyId}#EMAILS` }),
+  emailOfCompany: (companyId: string, createdAt: string, emailId: string) => ({ gsi1pk: `COMPANY#${companyId}#EMAILS`, gsi1sk: `${createdAt}#${emailId}` }),
   // Integrations: sealed credentials of one integration of a company (never on the company META item).
   integrationCredentials: (companyId: string, type: string) => ({ pk: `COMPANY#${companyId}`, sk: `INTEGRATION#${type}` }),
   /** Integrations: a document delivered to one export target (the idempotency key of the export). */

@@ -4,7 +4,7 @@
  * to the company's own items.
  */
 import { DeleteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { CompanyPurgeStore } from '../../core/ports';
+import type { CompanyPurgeStore, PurgeEmail } from '../../core/ports';
 import { ddb } from './client';
 import { keys } from './keys';
 import { batchWrite, queryAll, tableName, writeIf } from './table-ops';
@@ -39,6 +39,17 @@ function deleteGsi1Page(gsi1pk: string, cursor: string | null, limit: number) {
   return deletePage({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk } }, cursor, limit);
 }
 
+function purgeEmailOf(item: Item): PurgeEmail {
+  return {
+    email_id: String(item.email_id),
+    company_id: String(item.company_id),
+    raw_key: String(item.raw_key ?? ''),
+    message_id: typeof item.message_id === 'string' ? item.message_id : null,
+    content_hash: String(item.content_hash ?? ''),
+    ...(Array.isArray(item.to_companies) ? { to_companies: item.to_companies.map(String) } : {}),
+  };
+}
+
 export const ddbCompanyPurgeStore: CompanyPurgeStore = {
   async companyExists(companyId) {
     // A24: the company's META item, consistent.
@@ -71,6 +82,27 @@ export const ddbCompanyPurgeStore: CompanyPurgeStore = {
   async deleteEmail(emailId, companyId) {
     // A19: the email record a document came with, only the company's own.
     return deleteIf(keys.email(emailId), 'company_id = :c', { ':c': companyId });
+  },
+
+  async getEmail(emailId) {
+    // E3's read, for the purge: whose record it is and its raw message.
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.email(emailId), ConsistentRead: true }));
+    return res.Item ? purgeEmailOf(res.Item) : undefined;
+  },
+
+  async companyEmails(companyId, cursor, limit) {
+    // E8: the company's email records, a page (deleted one by one by the purge after their raw messages).
+    const res = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.emailsOfCompany(companyId).gsi1pk },
+        Limit: limit,
+        ExclusiveStartKey: decodeCursor(cursor),
+      }),
+    );
+    return { items: (res.Items ?? []).map(purgeEmailOf), next: encodeCursor(res.LastEvaluatedKey) };
   },
 
   async deleteInvitations(companyId, cursor, limit) {

@@ -17,6 +17,7 @@ export function driveDeps(d: Deps, log?: Logger): DriveDeps {
     clock: d.clock,
     live: d.live,
     appUrl: d.appUrl,
+    emailInDomain: d.emailInDomain,
     log,
   };
 }

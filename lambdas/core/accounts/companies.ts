@@ -2,6 +2,7 @@ import { businessMonth } from '../../../shared/business-time';
 import { DEFAULT_AVAILABLE_DOCUMENTS, EMAIL_IN_DOMAIN } from '../../../shared/constants';
 import { AppError, conflict, forbidden, notFound } from '../../../shared/errors';
 import { INTEGRATION_FLAGS, type Company, type CreateCompanyInput } from '../../../shared/schemas/company';
+import { shownEmailInAddress } from '../email-in/address';
 import { publishCompanyChange } from '../live/company-event';
 import type { ConnectionStore } from '../live/connections';
 import { CompanyCodeTaken, CompanyLimitReached, type AccountsStore, type Clock, type IdGenerator, type LiveEvents, type PurgeQueue } from '../ports';
@@ -50,11 +51,15 @@ export function newCompanyRecord(
   };
 }
 
-/** The API shape of a company as its member sees it. */
+/**
+ * The API shape of a company as its member sees it; its Email-in address at the deployed domain (`emailInDomain`,
+ * EMAIL_IN_DOMAIN of the deployment; empty: the stored address, email-in/address.ts).
+ */
 export function toCompanyView(
   record: CompanyRecord,
   role: Company['role'],
   stats: { counts: Company['counts']; usage: { used_documents: number; duplicated_documents: number } } | undefined,
+  emailInDomain: string,
 ): Company {
   const used = stats?.usage.used_documents ?? 0;
   return {
@@ -63,7 +68,7 @@ export function toCompanyView(
     code: record.code,
     unique_name: record.unique_name,
     role,
-    email: record.email,
+    email: shownEmailInAddress(record.email, emailInDomain),
     created_at: record.created_at,
     user: { name: record.owner.name, surname: record.owner.surname, email: record.owner.email },
     used_documents: used,
@@ -78,7 +83,7 @@ export function toCompanyView(
   };
 }
 
-export async function listCompaniesOfUser(store: AccountsStore, userId: string, clock: Clock): Promise<Company[]> {
+export async function listCompaniesOfUser(store: AccountsStore, userId: string, clock: Clock, emailInDomain: string): Promise<Company[]> {
   const memberships = await store.listMembershipsOfUser(userId);
   if (memberships.length === 0) return [];
   const ids = memberships.map((m) => m.company_id);
@@ -86,7 +91,7 @@ export async function listCompaniesOfUser(store: AccountsStore, userId: string, 
   const byId = new Map(companies.map((c) => [c.company_id, c]));
   return memberships
     .filter((m) => byId.has(m.company_id))
-    .map((m) => toCompanyView(byId.get(m.company_id)!, m.role, stats.get(m.company_id)))
+    .map((m) => toCompanyView(byId.get(m.company_id)!, m.role, stats.get(m.company_id), emailInDomain))
     .sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 
@@ -145,7 +150,7 @@ export async function withCompanyCodeGuard<T>(
  * company another user registered).
  */
 export async function createCompany(
-  deps: { store: AccountsStore; ids: IdGenerator; clock: Clock; live: LiveEvents; maxCompaniesPerUser: number },
+  deps: { store: AccountsStore; ids: IdGenerator; clock: Clock; live: LiveEvents; maxCompaniesPerUser: number; emailInDomain: string },
   userId: string,
   input: CreateCompanyInput,
 ): Promise<Company> {
@@ -162,7 +167,7 @@ export async function createCompany(
     if (error instanceof CompanyLimitReached) throw new AppError('QuotaExceeded', companyLimitMessage(error.limit));
     throw error;
   }
-  const view = toCompanyView(record, 'admin', undefined);
+  const view = toCompanyView(record, 'admin', undefined, deps.emailInDomain);
   await publishCompanyChange(deps.live, view);
   return view;
 }

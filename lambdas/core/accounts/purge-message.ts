@@ -9,6 +9,8 @@ export const PURGE_STEPS = [
   // Pending uploads first: a file that arrives later finds no upload and makes no document.
   'uploads',
   'documents',
+  // Email records left after the documents (mail whose documents were deleted before, or that made none).
+  'emails',
   'suppliers',
   'customers',
   'categories',

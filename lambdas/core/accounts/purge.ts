@@ -3,7 +3,7 @@
  * makes the company visible at once (its META item, memberships, email-in claims, counts, credentials, imports) and
  * queues this purge, which removes everything else the company owned, step by step (PURGE_STEPS), a page at a time:
  * pending uploads, documents (with their search items, markers, history, export markers, upload and email records and
- * files), master data (each record with its guards, look-ups and words, through the master-data store's own delete),
+ * files), the email records left (with their raw messages), master data (each record with its guards, look-ups and words, through the master-data store's own delete),
  * invitations, members left over, the rest of the `COMPANY#<id>` partition and the company's upload objects.
  *
  * Resumable: when the run's time runs low, or after MAX_PAGES_PER_RUN pages, what is left goes into a new message.
@@ -19,7 +19,8 @@ import type { MasterDataStore } from '../master-data/ports';
 import type { CategoryRecord, ItemRecord, Page, StakeholderRecord } from '../master-data/types';
 import type { TeamStore } from '../team/types';
 import type { ConnectionStore } from '../live/connections';
-import type { Clock, CompanyPurgeStore, PurgeQueue } from '../ports';
+import type { Clock, CompanyPurgeStore, PurgeEmail, PurgeQueue } from '../ports';
+import { emailIdOf } from '../email-in/ids';
 import { PURGE_STEPS, type PurgeMessage, type PurgeStep } from './purge-message';
 
 /** Items (documents, records) per page. */
@@ -130,6 +131,11 @@ async function purgePage(deps: PurgeDeps, msg: PurgeMessage, size: number): Prom
     }
     case 'documents':
       return purgeDocumentsPage(deps, companyId, msg.cursor, size);
+    case 'emails': {
+      const page = await deps.purge.companyEmails(companyId, msg.cursor, size);
+      for (const mail of page.items) await purgeEmail(deps, companyId, mail);
+      return { next: page.next };
+    }
     case 'suppliers':
     case 'customers': {
       const type = step === 'suppliers' ? 'supplier' : 'customer';
@@ -217,11 +223,34 @@ export async function purgeDocument(deps: PurgeDeps, companyId: string, listed: 
   await deps.documents.deleteHistory(last.receipt_id);
   await deps.purge.deleteDocumentItems(last.receipt_id);
   if (last.upload_id) await deps.purge.deleteUpload(last.upload_id, companyId);
-  if (last.email_id) await deps.purge.deleteEmail(last.email_id, companyId);
+  if (last.email_id) {
+    const mail = await deps.purge.getEmail(last.email_id);
+    if (mail) await purgeEmail(deps, companyId, mail);
+  }
   await deps.files.delete(ownedObjects(last));
   await deps.files.deletePrefix(documentKeys.prefix(last.receipt_id));
   await deps.files.deletePrefix(`${PROCESS_PREFIX}${last.receipt_id}/`);
   return 'deleted';
+}
+
+/**
+ * Deletes one of the company's email records (subject, sender, text, names of the attachments) and, first, the raw
+ * message it names when no other company the message was addressed to keeps its record of it (one raw object serves
+ * every company of the message). A record of another company is left. A record received before the companies of the
+ * message were kept leaves its raw message to the bucket's lifecycle rule (`inbound/`, 90 days).
+ */
+async function purgeEmail(deps: PurgeDeps, companyId: string, mail: PurgeEmail): Promise<void> {
+  if (mail.company_id !== companyId) return;
+  if (mail.raw_key && mail.to_companies && !(await rawMessageKeptByOthers(deps, companyId, mail))) await deps.files.delete([mail.raw_key]);
+  await deps.purge.deleteEmail(mail.email_id, companyId);
+}
+
+async function rawMessageKeptByOthers(deps: PurgeDeps, companyId: string, mail: PurgeEmail): Promise<boolean> {
+  for (const other of mail.to_companies ?? []) {
+    if (other === companyId) continue;
+    if (await deps.purge.getEmail(emailIdOf(mail, other))) return true;
+  }
+  return false;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 } from '../../../shared/schemas/admin';
 import { monthOf } from '../accounts/companies';
 import type { CompanyRecord, CountsByType, UsageRecord } from '../accounts/types';
+import { shownEmailInAddress } from '../email-in/address';
 import { publishCompanyChange } from '../live/company-event';
 import type { AccountsStore, Clock, LiveEvents } from '../ports';
 import type { CompanyAdminStore } from './ports';
@@ -22,17 +23,19 @@ export interface AdminDeps {
   admin: CompanyAdminStore;
   clock: Clock;
   live: LiveEvents;
+  /** The deployed Email-in domain companies' addresses are shown at (EMAIL_IN_DOMAIN; empty: the stored ones). */
+  emailInDomain: string;
 }
 
 /** Companies read per step while statistics add up the documents (A7 pages, then A6 batches). */
 export const STATISTICS_PAGE = 100;
 
-export function toAdminCompany(record: CompanyRecord, usage: UsageRecord | undefined): AdminCompany {
+export function toAdminCompany(record: CompanyRecord, usage: UsageRecord | undefined, emailInDomain: string): AdminCompany {
   return {
     company_id: record.company_id,
     name: record.name,
     code: record.code,
-    email: record.email,
+    email: shownEmailInAddress(record.email, emailInDomain),
     created_at: record.created_at,
     user: { name: record.owner.name, surname: record.owner.surname, email: record.owner.email },
     used_documents: usage?.used_documents ?? 0,
@@ -77,7 +80,7 @@ export async function platformStatistics(deps: Pick<AdminDeps, 'store' | 'admin'
 
 /** One page of companies, newest first, each with this month's usage. */
 export async function listAdminCompanies(
-  deps: Pick<AdminDeps, 'store' | 'admin' | 'clock'>,
+  deps: Pick<AdminDeps, 'store' | 'admin' | 'clock' | 'emailInDomain'>,
   next: string | undefined,
 ): Promise<AdminCompaniesResponse> {
   const page = await deps.admin.listCompanies(ADMIN_COMPANIES_PAGE, next);
@@ -88,17 +91,17 @@ export async function listAdminCompanies(
       )
     : new Map();
   return {
-    items: page.items.map((c) => toAdminCompany(c, stats.get(c.company_id)?.usage)),
+    items: page.items.map((c) => toAdminCompany(c, stats.get(c.company_id)?.usage, deps.emailInDomain)),
     next: page.next,
   };
 }
 
-async function adminView(deps: Pick<AdminDeps, 'store' | 'clock'>, record: CompanyRecord): Promise<AdminCompany> {
+async function adminView(deps: Pick<AdminDeps, 'store' | 'clock' | 'emailInDomain'>, record: CompanyRecord): Promise<AdminCompany> {
   const stats = await deps.store.getCompanyStats([record.company_id], monthOf(deps.clock.now()));
-  return toAdminCompany(record, stats.get(record.company_id)?.usage);
+  return toAdminCompany(record, stats.get(record.company_id)?.usage, deps.emailInDomain);
 }
 
-export async function getAdminCompany(deps: Pick<AdminDeps, 'store' | 'clock'>, companyId: string): Promise<AdminCompany> {
+export async function getAdminCompany(deps: Pick<AdminDeps, 'store' | 'clock' | 'emailInDomain'>, companyId: string): Promise<AdminCompany> {
   const [record] = await deps.store.getCompanies([companyId]);
   if (!record) throw notFound('Company not found');
   return adminView(deps, record);

@@ -36,6 +36,11 @@ export interface DocumentsStore extends StreamReader {
   /** Removes the history items of deleted documents. */
   deleteHistory(receiptId: string): Promise<void>;
   copyHistory(fromReceiptId: string, toReceiptId: string): Promise<void>;
+  /**
+   * Removes the export markers of a deleted document (`DOC#<id>` / `EXPORT#<target>`: what was delivered where, with
+   * the delivered file paths), so they do not outlive it.
+   */
+  deleteExportMarkers(receiptId: string): Promise<void>;
   /** Receipt ids that carry the marker. */
   markers(kind: MarkerKind, scope: ScopeKey, value: string): Promise<string[]>;
   counts(scope: ScopeKey): Promise<Record<ReceiptType, StatusCounts>>;

@@ -210,6 +210,18 @@ async function handleUpload(deps: ProcessingDeps, key: string, uploadId: string,
     if (!opts.final) throw error;
     for (const d of pending) await failDocument(deps, d.receipt_id, d.processing_run, FAILED_MESSAGE);
   }
+  await dropSplitOriginal(deps, key, docs);
+}
+
+/**
+ * The uploaded PDF a split made its documents from, once every one of them exists with its own page PDF
+ * (`documents/<id>/source.pdf`, what their reading, Try Again and delete use) and its job is started: no document
+ * refers to the upload's object, so it is deleted at once instead of staying for as long as the company does (or,
+ * uploaded without a company, for ever). A later delivery of its event finds it gone and does nothing.
+ */
+async function dropSplitOriginal(deps: ProcessingDeps, key: string, docs: DocumentRecord[]): Promise<void> {
+  if (docs.length === 0 || !docs.every((d) => d.split_page && d.source && d.source.key !== key)) return;
+  await deps.files.delete([key]);
 }
 
 /**

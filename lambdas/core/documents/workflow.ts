@@ -305,6 +305,7 @@ export async function deleteDocument(
         await publishDoc(deps.live, 'receipt-delete', doc);
         for (const { after } of promoted) await publishDoc(deps.live, 'receipt-update', after);
         await deps.documents.deleteHistory(doc.receipt_id);
+        await deps.documents.deleteExportMarkers(doc.receipt_id);
         await deps.files.delete(ownedObjects(doc));
         await deps.files.deletePrefix(documentKeys.prefix(doc.receipt_id));
         return { deleted: true as const, receipt_id: doc.receipt_id };
@@ -430,6 +431,7 @@ export async function selectCompany(
   }
   await deps.documents.copyHistory(doc.receipt_id, newId);
   await deps.documents.deleteHistory(doc.receipt_id);
+  await deps.documents.deleteExportMarkers(doc.receipt_id);
   let answer = moved;
   try {
     await deps.files.putJson(processTicketKey(newId, moved.processing_run), { receipt_id: newId, run: moved.processing_run });
@@ -530,6 +532,7 @@ export async function combineDocuments(
         await publishDoc(deps.live, 'receipt-update', after);
         for (const u of promoted) await publishDoc(deps.live, 'receipt-update', u.after);
         await deps.documents.deleteHistory(other.receipt_id);
+        await deps.documents.deleteExportMarkers(other.receipt_id);
         // The other document's pages now belong to this one; its source, content and boxes are no longer used.
         const unused = [other.content_key, other.boxes_key].filter(present);
         if (doc.boxes_key && doc.boxes_key !== after.boxes_key) unused.push(doc.boxes_key);

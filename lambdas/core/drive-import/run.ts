@@ -188,7 +188,7 @@ async function tellMembersOfCompany(deps: DriveRunDeps, companyId: string) {
   // The live channel carries the company as every member sees it: no role (there is no caller here, and a basic
   // member's screen keeps theirs), so the view's role is dropped before it is published.
   const stats = await deps.store.getCompanyStats([companyId], monthOf(deps.clock.now()));
-  const { role: _role, ...shared } = toCompanyView(record, 'basic', stats.get(companyId));
+  const { role: _role, ...shared } = toCompanyView(record, 'basic', stats.get(companyId), deps.emailInDomain);
   await publishCompanyChange(deps.live, shared);
 }
 

@@ -44,6 +44,8 @@ export interface DriveDeps {
   live: LiveEvents;
   /** The web app's origin: the provider sends the browser back to <appUrl>/integration/<service>/authcallback. */
   appUrl: string;
+  /** The deployed Email-in domain the company's address is shown at (EMAIL_IN_DOMAIN; empty: the stored one). */
+  emailInDomain: string;
   log?: { warn(msg: string, data?: Record<string, unknown>): void; info?(msg: string, data?: Record<string, unknown>): void };
 }
 
@@ -60,14 +62,14 @@ const stateContext = (stateHash: string) => ({ oauth_state: stateHash });
 const connectionError = (reason: string, field = 'state') =>
   new AppError('ValidationFailed', DRIVE_MSG.connectionError, [{ path: [field], message: DRIVE_MSG.connectionError, reason }]);
 
-async function companyView(deps: Pick<DriveDeps, 'store' | 'clock'>, caller: DriveCaller): Promise<Company> {
+async function companyView(deps: Pick<DriveDeps, 'store' | 'clock' | 'emailInDomain'>, caller: DriveCaller): Promise<Company> {
   const [membership, [record], stats] = await Promise.all([
     deps.store.getMembership(caller.userId, caller.companyId),
     deps.store.getCompanies([caller.companyId]),
     deps.store.getCompanyStats([caller.companyId], monthOf(deps.clock.now())),
   ]);
   if (!membership || !record) throw notFound('Company not found');
-  return toCompanyView(record, membership.role, stats.get(caller.companyId));
+  return toCompanyView(record, membership.role, stats.get(caller.companyId), deps.emailInDomain);
 }
 
 async function publishCompany(deps: DriveDeps, caller: DriveCaller): Promise<Company> {

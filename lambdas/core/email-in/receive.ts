@@ -22,8 +22,10 @@ import { parseMail, parseMailHeaders, type MailAttachment, type ParsedMail } fro
 import type { Mailer } from '../team/types';
 import { notTakenNotice, type TakenFiles } from './notice';
 import type { EmailStore } from './ports';
+import { shownEmailInAddress } from './address';
 import { inAddresses, isSalesTag, receiptTypeOf } from './routing';
 import type { EmailInClaim, EmailRecord } from './types';
+import { emailIdOf } from './ids';
 
 export interface EmailInDeps {
   emails: EmailStore;
@@ -114,7 +116,8 @@ export async function receiveInbound(deps: EmailInDeps, key: string): Promise<vo
     await deps.files.delete([key]);
     return;
   }
-  for (const target of targets) await receiveFor(deps, key, mail, target);
+  const companies = targets.map((t) => t.claim.company_id);
+  for (const target of targets) await receiveFor(deps, key, mail, target, companies);
 }
 
 /**
@@ -131,16 +134,14 @@ async function readableMail(deps: EmailInDeps, key: string, raw: Uint8Array): Pr
   }
 }
 
-export function emailIdOf(mail: Pick<ParsedMail, 'message_id' | 'content_hash'>, companyId: string): string {
-  return digest(`${mail.message_id ?? ''}\n${mail.content_hash}\n${companyId}`);
-}
+export { emailIdOf };
 
 async function ownerOf(deps: EmailInDeps, company: CompanyRecord, claim: EmailInClaim): Promise<string> {
   if (claim.user_id && (await deps.store.getMembership(claim.user_id, company.company_id))) return claim.user_id;
   return company.owner.user_id;
 }
 
-async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, target: Target): Promise<void> {
+async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, target: Target, companies: string[]): Promise<void> {
   const companyId = target.claim.company_id;
   const company = (await deps.store.getCompanies([companyId]))[0];
   if (!company) {
@@ -172,6 +173,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
       rejected_files: mail.rejected,
       auth: mail.auth,
       raw_key: key,
+      to_companies: companies,
       state: 'receiving',
       created_at: now,
     };
@@ -231,7 +233,8 @@ async function sendNotice(
   owner: { email: string; name: string } | undefined,
 ): Promise<void> {
   if (!owner?.email) return;
-  const notice = notTakenNotice(record, taken, owner);
+  // The notice names the address as its owner sees it: at the deployed domain (address.ts), not the stored form.
+  const notice = notTakenNotice({ ...record, address: shownEmailInAddress(record.address, deps.domains[0] ?? '') }, taken, owner);
   if (!notice) return;
   const automatic = automaticReason(deps, mail);
   if (automatic) {

@@ -28,8 +28,13 @@ export interface EmailRecord {
   files: { receipt_id: string; original_file_name: string }[];
   rejected_files: { original_file_name: string; reason: string }[];
   auth: EmailAuthView;
-  /** S3 key of the raw message. */
+  /** S3 key of the raw message (one object for every company the message was addressed to). */
   raw_key: string;
+  /**
+   * Every company the message was addressed to (this one included): the raw message is theirs too, so the purge of
+   * one deleted company removes it only when none of the others keeps its record. Absent on records received before.
+   */
+  to_companies?: string[];
   /** receiving: documents being created; done: every accepted attachment has its upload and document id. */
   state: 'receiving' | 'done';
   created_at: string;

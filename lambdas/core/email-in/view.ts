@@ -3,6 +3,7 @@ import { notFound } from '../../../shared/errors';
 import type { EmailView } from '../../../shared/schemas/emails';
 import type { DocumentsStore } from '../documents/ports';
 import type { AccountsStore } from '../ports';
+import { shownEmailInAddress } from './address';
 import type { EmailStore } from './ports';
 import type { EmailRecord } from './types';
 
@@ -12,14 +13,17 @@ export interface EmailCaller {
   companyId?: string;
 }
 
-/** The email as its panel shows it: `files` are the documents made from the message that still exist. */
-export function toEmailView(r: EmailRecord, files: EmailRecord['files']): EmailView {
+/**
+ * The email as its panel shows it: `files` are the documents made from the message that still exist; `to` is the
+ * Email-in address at the deployed domain (`emailInDomain`, address.ts).
+ */
+export function toEmailView(r: EmailRecord, files: EmailRecord['files'], emailInDomain: string): EmailView {
   return {
     email_id: r.email_id,
     company_id: r.company_id,
     subject: r.subject,
     from: r.from,
-    to: r.address,
+    to: shownEmailInAddress(r.address, emailInDomain),
     arrived_at: r.arrived_at,
     text: r.text,
     files,
@@ -43,7 +47,7 @@ export async function remainingFiles(deps: { documents: Pick<DocumentsStore, 'ge
 }
 
 export async function getEmail(
-  deps: { emails: EmailStore; store: AccountsStore; documents: Pick<DocumentsStore, 'getMany'> },
+  deps: { emails: EmailStore; store: AccountsStore; documents: Pick<DocumentsStore, 'getMany'>; emailInDomain: string },
   caller: EmailCaller,
   emailId: string,
 ): Promise<EmailView> {
@@ -52,5 +56,5 @@ export async function getEmail(
   // A call about one company sees only that company's emails; without one (all-companies view) any company the caller belongs to.
   if (caller.companyId && caller.companyId !== record.company_id) throw notFound('Email not found');
   if (!caller.companyId && !(await deps.store.getMembership(caller.userId, record.company_id))) throw notFound('Email not found');
-  return toEmailView(record, await remainingFiles(deps, record));
+  return toEmailView(record, await remainingFiles(deps, record), deps.emailInDomain);
 }

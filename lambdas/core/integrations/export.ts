@@ -289,12 +289,15 @@ export function exportErrorAfter(current: string | null | undefined, target: Exp
 
 type OutcomeDeps = Pick<ExportDeps, 'documents' | 'live' | 'clock' | 'ids'>;
 
-/** Writes one target's outcome into the document's history (and its error), then tells the screens. */
-async function recordOutcome(deps: OutcomeDeps, receiptId: string, target: ExportTarget, failure: string | null): Promise<void> {
+/**
+ * Writes one target's outcome into the document's history (and its error), then tells the screens; false when the
+ * document is gone (deleted meanwhile).
+ */
+async function recordOutcome(deps: OutcomeDeps, receiptId: string, target: ExportTarget, failure: string | null): Promise<boolean> {
   const name = failure ?? `Exported to ${TARGET_LABEL[target]}`;
   for (let attempt = 1; attempt <= 5; attempt++) {
     const doc = await deps.documents.get(receiptId);
-    if (!doc) return;
+    if (!doc) return false;
     const now = deps.clock.now().toISOString();
     const after: DocumentRecord = { ...doc, error_message: exportErrorAfter(doc.error_message, target, failure), version: doc.version + 1, updated_at: now };
     const change = emptyChange();
@@ -303,7 +306,7 @@ async function recordOutcome(deps: OutcomeDeps, receiptId: string, target: Expor
     try {
       await deps.documents.commit(change);
       await publishDoc(deps.live, 'receipt-update', after);
-      return;
+      return true;
     } catch (e) {
       if (e instanceof CommitConflict && e.reason === 'version') continue;
       throw e;
@@ -345,7 +348,12 @@ export async function runExport(
       content_key: doc.content_key ?? null,
       reference,
     });
-    await recordOutcome(deps, doc.receipt_id, msg.target, null);
+    if (!(await recordOutcome(deps, doc.receipt_id, msg.target, null))) {
+      // Deleted while it was being delivered: its delete has removed the markers it had, so this one goes too.
+      await deps.documents.deleteExportMarkers(doc.receipt_id);
+      log.info('exported, but the document was deleted meanwhile', ctx);
+      return 'done';
+    }
     log.info('exported', ctx);
     return 'done';
   } catch (error) {

@@ -38,6 +38,8 @@ export interface ServiceDeps {
   rivile: RivileApi;
   clock: Clock;
   live: LiveEvents;
+  /** The deployed Email-in domain the answered company's address is shown at (EMAIL_IN_DOMAIN; empty: the stored one). */
+  emailInDomain: string;
   /** Master-data imports: the import's state (schedule list) and the SQL sessions of the connection test. */
   syncState?: SyncStateStore;
   sql?: SqlConnector;
@@ -87,14 +89,14 @@ export async function testConnection(deps: Pick<ServiceDeps, 'fileDrop' | 'rivil
   }
 }
 
-async function companyViewFor(deps: Pick<ServiceDeps, 'store' | 'clock'>, userId: string, companyId: string): Promise<Company> {
+async function companyViewFor(deps: Pick<ServiceDeps, 'store' | 'clock' | 'emailInDomain'>, userId: string, companyId: string): Promise<Company> {
   const [membership, [record], stats] = await Promise.all([
     deps.store.getMembership(userId, companyId),
     deps.store.getCompanies([companyId]),
     deps.store.getCompanyStats([companyId], monthOf(deps.clock.now())),
   ]);
   if (!membership || !record) throw notFound('Company not found');
-  return toCompanyView(record, membership.role, stats.get(companyId));
+  return toCompanyView(record, membership.role, stats.get(companyId), deps.emailInDomain);
 }
 
 export async function changeService(

@@ -23,7 +23,7 @@ export const COMPANY_CHANGED_MEANWHILE = 'The company was changed at the same ti
  * time is read again.
  */
 export async function updateCompanyDetails(
-  deps: { store: AccountsStore; admin: CompanyAdminStore; clock: Clock; live: LiveEvents },
+  deps: { store: AccountsStore; admin: CompanyAdminStore; clock: Clock; live: LiveEvents; emailInDomain: string },
   caller: { companyId: string; role: CompanyRole },
   input: UpdateCompanyInput,
 ): Promise<Company> {
@@ -40,7 +40,7 @@ export async function updateCompanyDetails(
     );
   }
   const stats = await deps.store.getCompanyStats([record.company_id], monthOf(deps.clock.now()));
-  const view = toCompanyView(record, caller.role, stats.get(record.company_id));
+  const view = toCompanyView(record, caller.role, stats.get(record.company_id), deps.emailInDomain);
   await publishCompanyChange(deps.live, { company_id: record.company_id, name: record.name, code: record.code });
   return view;
 }

@@ -3,6 +3,7 @@ import type { CompanyUser, UpdateCompanyUserInput } from '../../../shared/schema
 import type { ConnectionStore } from '../live/connections';
 import type { AccountsStore, LiveEvents } from '../ports';
 import type { CompanyRecord, ProfileRecord } from '../accounts/types';
+import { shownEmailInAddress } from '../email-in/address';
 import { memberEmailInAddress } from './email-prefix';
 import { cancelInvitationsSentBy } from './invitations';
 import type { MemberRecord, TeamStore } from './types';
@@ -15,6 +16,8 @@ export const CANNOT_DELETE = 'This user cannot be deleted';
 export interface TeamDeps {
   store: AccountsStore;
   team: TeamStore;
+  /** The deployed Email-in domain members' addresses are shown at (EMAIL_IN_DOMAIN; empty: the stored ones). */
+  emailInDomain: string;
 }
 
 /**
@@ -28,10 +31,13 @@ export function canBeDeleted(member: MemberRecord, company: CompanyRecord, calle
   return true;
 }
 
-/** The member's Email-in address: their own prefix, or the company's address while they have none (the creator). */
-export function emailInOf(member: MemberRecord, company: CompanyRecord): { email: string; email_prefix: string } {
-  if (member.email_prefix) return { email: memberEmailInAddress(member.email_prefix), email_prefix: member.email_prefix };
-  return { email: company.email, email_prefix: company.email.split('@')[0] ?? '' };
+/**
+ * The member's Email-in address: their own prefix, or the company's address while they have none (the creator);
+ * shown at the deployed domain (`emailInDomain`, email-in/address.ts). `email_prefix` is the local part only.
+ */
+export function emailInOf(member: MemberRecord, company: CompanyRecord, emailInDomain: string): { email: string; email_prefix: string } {
+  if (member.email_prefix) return { email: shownEmailInAddress(memberEmailInAddress(member.email_prefix), emailInDomain), email_prefix: member.email_prefix };
+  return { email: shownEmailInAddress(company.email, emailInDomain), email_prefix: company.email.split('@')[0] ?? '' };
 }
 
 export function toCompanyUser(
@@ -40,6 +46,7 @@ export function toCompanyUser(
   company: CompanyRecord,
   callerId: string,
   adminCount: number,
+  emailInDomain: string,
 ): CompanyUser {
   return {
     user_id: member.user_id,
@@ -47,7 +54,7 @@ export function toCompanyUser(
     name: member.name ?? profile.name,
     surname: member.surname ?? profile.surname,
     role: member.role,
-    ...emailInOf(member, company),
+    ...emailInOf(member, company, emailInDomain),
     is_owner: member.user_id === company.owner.user_id,
     can_be_deleted: canBeDeleted(member, company, callerId, adminCount),
     user: { created_at: profile.created_at, last_login: profile.last_login, email: profile.email },
@@ -68,11 +75,11 @@ export async function listCompanyUsers(deps: TeamDeps, callerId: string, company
   const adminCount = members.filter((m) => m.role === 'admin').length;
   return members
     .filter((m) => profiles.has(m.user_id))
-    .map((m) => toCompanyUser(m, profiles.get(m.user_id)!, company, callerId, adminCount))
+    .map((m) => toCompanyUser(m, profiles.get(m.user_id)!, company, callerId, adminCount, deps.emailInDomain))
     .sort((a, b) => Number(b.is_owner) - Number(a.is_owner) || a.user.created_at.localeCompare(b.user.created_at));
 }
 
-async function memberOrNotFound(deps: TeamDeps, companyId: string, userId: string) {
+async function memberOrNotFound(deps: Pick<TeamDeps, 'store' | 'team'>, companyId: string, userId: string) {
   const [company, members] = await Promise.all([companyOrNotFound(deps.store, companyId), deps.team.listMembers(companyId)]);
   const member = members.find((m) => m.user_id === userId);
   // A user of another company (or no user at all) is simply not found here.
@@ -124,7 +131,7 @@ export async function updateCompanyUser(
   if (!profile) throw notFound('User not found');
   const updated: MemberRecord = { ...member, ...changes };
   const admins = adminCount + (changes.role === 'admin' ? 1 : changes.role === 'basic' ? -1 : 0);
-  return toCompanyUser(updated, profile, company, callerId, admins);
+  return toCompanyUser(updated, profile, company, callerId, admins, deps.emailInDomain);
 }
 
 /**
@@ -135,7 +142,7 @@ export async function updateCompanyUser(
  * they sent are cancelled.
  */
 export async function deleteCompanyUser(
-  deps: TeamDeps & { connections: Pick<ConnectionStore, 'unsubscribeUser'>; live: LiveEvents },
+  deps: Pick<TeamDeps, 'store' | 'team'> & { connections: Pick<ConnectionStore, 'unsubscribeUser'>; live: LiveEvents },
   callerId: string,
   companyId: string,
   userId: string,

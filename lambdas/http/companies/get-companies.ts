@@ -6,7 +6,7 @@ export const handler = httpHandler({
   route: 'GET /companies',
   response: { schema: companiesResponseSchema },
   async run({ caller, deps }) {
-    const items = await listCompaniesOfUser(deps.store, requireCaller(caller).userId, deps.clock);
+    const items = await listCompaniesOfUser(deps.store, requireCaller(caller).userId, deps.clock, deps.emailInDomain);
     return { items };
   },
 });

@@ -22,7 +22,7 @@ export const handler = httpHandler({
   async run({ body, caller, deps }) {
     const c = requireCompany(caller);
     return changeService(
-      { store: deps.store, live: deps.live, clock: deps.clock, integrations: ddbIntegrationStore, secrets: secretBox(), fileDrop: ftpFileDrop, rivile, syncState: ddbSyncStateStore, sql: sqlConnector },
+      { store: deps.store, live: deps.live, clock: deps.clock, emailInDomain: deps.emailInDomain, integrations: ddbIntegrationStore, secrets: secretBox(), fileDrop: ftpFileDrop, rivile, syncState: ddbSyncStateStore, sql: sqlConnector },
       { userId: c.userId, companyId: c.companyId },
       body,
     );

@@ -116,9 +116,19 @@ describe('companies', () => {
   it('lists the companies of a user with role, usage and counts', async () => {
     const m = memoryStore();
     await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('u3'));
-    const list = await listCompaniesOfUser(m.store, 'u3', clock);
+    const list = await listCompaniesOfUser(m.store, 'u3', clock, '');
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ role: 'admin', used_documents: 3, used_documents_per_month: 3, duplicated_documents_per_month: 1, ftp_export: false });
+    expect(list[0]!.email).toMatch(/^[a-z0-9-]+@in\.receipts\.local$/);
+  });
+
+  it('shows the Email-in address at the deployed domain; the company keeps the stored one', async () => {
+    const m = memoryStore();
+    await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('u3'));
+    const [shown] = await listCompaniesOfUser(m.store, 'u3', clock, 'in.example.com');
+    const [stored] = await m.store.getCompanies([shown!.company_id]);
+    expect(stored!.email).toMatch(/@in\.receipts\.local$/);
+    expect(shown!.email).toBe(stored!.email.replace('@in.receipts.local', '@in.example.com'));
   });
 
   it('refuses to delete the only company and lets an admin delete another', async () => {

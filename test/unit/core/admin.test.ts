@@ -41,7 +41,7 @@ function counts(review: number, archive: number): CountsByType {
 }
 
 /** In-memory companies (newest first by created_at), their counts and this month's usage. */
-function fakes(n: number) {
+function fakes(n: number, emailInDomain = '') {
   const companies = new Map<string, CompanyRecord>();
   for (let i = 0; i < n; i++) {
     const id = `c${String(i).padStart(3, '0')}`;
@@ -89,7 +89,7 @@ function fakes(n: number) {
     publish: async (companyId, event, payload) => void events.push({ companyId, event, payload }),
     publishToUser: async () => undefined,
   };
-  return { deps: { store, admin, clock, live }, companies, usage, resets, events, statsRequests };
+  return { deps: { store, admin, clock, live, emailInDomain }, companies, usage, resets, events, statsRequests };
 }
 
 describe('platform admin core', () => {
@@ -131,6 +131,14 @@ describe('platform admin core', () => {
     const second = await listAdminCompanies(f.deps, first.next!);
     expect(second.items.map((c) => c.company_id)).toEqual(['c009', 'c008', 'c007', 'c006', 'c005', 'c004', 'c003', 'c002', 'c001', 'c000']);
     expect(second.next).toBeNull();
+  });
+
+  it('shows the companies’ Email-in addresses at the deployed domain; stored as they were', async () => {
+    const f = fakes(2, 'in.example.com');
+    expect((await listAdminCompanies(f.deps, undefined)).items.map((c) => c.email)).toEqual(['company-c001@in.example.com', 'company-c000@in.example.com']);
+    expect(await getAdminCompany(f.deps, 'c001')).toMatchObject({ email: 'company-c001@in.example.com' });
+    expect(await updateVatAccount(f.deps, 'c001', '2410')).toMatchObject({ email: 'company-c001@in.example.com' });
+    expect(f.companies.get('c001')!.email).toBe('company-c001@in.receipts.local');
   });
 
   it('a single company, or 404', async () => {

@@ -31,6 +31,7 @@ const deps = (store: AccountsStore) => ({
   clock: { now: () => new Date('2026-12-01T10:00:00Z') },
   live: { publish: async () => undefined, publishToUser: async () => undefined },
   maxCompaniesPerUser: 10,
+  emailInDomain: '',
 });
 const existing = (id: string, code: string, ownerId = 'u1') => ({ company_id: id, code, owner: { user_id: ownerId } }) as CompanyRecord;
 

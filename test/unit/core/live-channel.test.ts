@@ -47,7 +47,7 @@ function recordingLive() {
 describe('company live events carry no member role', () => {
   it('the payload is the company as every member sees it, without role', async () => {
     // Prepare: the view an admin's call answers
-    const view = toCompanyView(record, 'admin', undefined);
+    const view = toCompanyView(record, 'admin', undefined, '');
     const { live, sent } = recordingLive();
     // Act
     const payload = companyEventPayload(view);
@@ -57,6 +57,12 @@ describe('company live events carry no member role', () => {
     expect(payload).toMatchObject({ company_id: 'c1', name: 'Acme UAB', ftp_export: true });
     expect(sent).toEqual([{ to: 'company:c1', event: 'company', payload }]);
     expect(view.role).toBe('admin');
+  });
+
+  it('carries the Email-in address at the deployed domain', async () => {
+    const { live, sent } = recordingLive();
+    await publishCompanyChange(live, toCompanyView(record, 'admin', undefined, 'in.example.com'));
+    expect(sent[0]!.payload).toMatchObject({ company_id: 'c1', email: 'acme-uab-abc123@in.example.com' });
   });
 
   it("a drive connection answers the admin's view but tells the members without the admin's role", async () => {
@@ -94,6 +100,7 @@ describe('company live events carry no member role', () => {
       clock: { now: () => now },
       live,
       appUrl: 'https://app.example',
+      emailInDomain: '',
     } as unknown as DriveDeps;
     // Act
     const answer = await completeAuthorization(deps, { userId: 'admin', companyId: 'c1' }, { service_type: 'google', code: 'code', state });
@@ -182,7 +189,7 @@ describe('the WebSocket publisher (adapter)', () => {
   it('drops the role from a company event whoever built it (a whole admin view)', async () => {
     ddbMock.on(QueryCommand).resolves({ Items: [sub('k-admin', 'admin'), sub('k-basic', 'basic')] });
     ddbMock.on(BatchGetCommand).resolves({ Responses: { 'unit-table': [membership('admin', 'admin'), membership('basic', 'basic')] } });
-    await wsLiveEvents.publish('c1', 'company', toCompanyView(record, 'admin', undefined));
+    await wsLiveEvents.publish('c1', 'company', toCompanyView(record, 'admin', undefined, ''));
     const sent = sentTo();
     expect(sent.map((s) => s.to).sort()).toEqual(['k-admin', 'k-basic']);
     for (const s of sent) {

@@ -8,7 +8,7 @@ import { firstPurgeMessage, parsePurgeMessage, PURGE_STEPS, type PurgeMessage } 
 import { sortKeyOf, type StreamSpec } from '../../../lambdas/core/documents/list';
 import { documentKeys } from '../../../lambdas/core/documents/files';
 import type { DocumentRecord } from '../../../lambdas/core/documents/types';
-import type { CompanyPurgeStore } from '../../../lambdas/core/ports';
+import type { CompanyPurgeStore, PurgeEmail } from '../../../lambdas/core/ports';
 import type { MemberRecord } from '../../../lambdas/core/team/types';
 import { STUCK_PROCESSING_AFTER_MS } from '../../../shared/processing-limits';
 import { seededDocument } from '../../support/document-records';
@@ -36,7 +36,8 @@ function memoryPurgeStore() {
   const pendingUploads = new Map<string, { company_id: string; expires_at: string }>();
   const uploads = new Map<string, { company_id: string | null }>();
   const documentItems = new Map<string, string[]>();
-  const emails = new Map<string, { company_id: string }>();
+  const emails = new Map<string, { company_id: string } & Partial<PurgeEmail>>();
+  const emailOf = (id: string, e: { company_id: string } & Partial<PurgeEmail>): PurgeEmail => ({ email_id: id, raw_key: '', message_id: null, content_hash: '', ...e });
   const invitations = new Map<string, { company_id: string }>();
   const companyItems = new Map<string, string[]>();
   /** Companies whose META item is there (a delete that did not happen). */
@@ -67,6 +68,16 @@ function memoryPurgeStore() {
     async deleteEmail(emailId, companyId) {
       if (emails.get(emailId)?.company_id !== companyId) return false;
       return emails.delete(emailId);
+    },
+    async getEmail(emailId) {
+      const e = emails.get(emailId);
+      return e ? emailOf(emailId, e) : undefined;
+    },
+    async companyEmails(companyId, cursor, limit) {
+      const mine = [...emails.entries()].filter(([, e]) => e.company_id === companyId).map(([id, e]) => emailOf(id, e));
+      // The purge deletes what it read: the next page starts after the ones already read.
+      void cursor;
+      return { items: mine.slice(0, limit), next: mine.length > limit ? 'more' : null };
     },
     async deleteInvitations(companyId, cursor, limit) {
       const mine = [...invitations.entries()].filter(([, i]) => i.company_id === companyId);

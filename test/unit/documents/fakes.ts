@@ -86,6 +86,11 @@ export class MemoryDocuments implements DocumentsStore {
   async deleteHistory(id: string) {
     this.historyItems = this.historyItems.filter((h) => h.receipt_id !== id);
   }
+  /** Documents whose export markers were deleted, in order. */
+  exportMarkersDeleted: string[] = [];
+  async deleteExportMarkers(id: string) {
+    this.exportMarkersDeleted.push(id);
+  }
   async copyHistory(from: string, to: string) {
     this.historyItems.push(...this.historyItems.filter((h) => h.receipt_id === from).map((h) => ({ ...h, receipt_id: to })));
   }

@@ -57,6 +57,7 @@ function fakes(now: { t: Date }) {
     clock: { now: () => now.t },
     live: { publish: async () => undefined },
     appUrl: 'https://app.example/',
+    emailInDomain: '',
   } as unknown as DriveDeps;
   return { deps, states, exchanged, creds };
 }

@@ -172,6 +172,7 @@ function world() {
     clock: { now: () => new Date('2026-12-02T10:00:00Z') },
     live: { publish: async () => undefined, publishToUser: async () => undefined },
     appUrl: 'https://app.example',
+    emailInDomain: '',
     documents: {
       getUpload: async (id: string) => uploads.get(id),
       putUpload: async (u: UploadRecord) => {

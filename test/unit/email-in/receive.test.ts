@@ -183,6 +183,18 @@ describe('receiveInbound', () => {
     expect(logs).toContain('not-taken notice not sent');
   });
 
+  it('names the address at the deployed domain in its notice; the record keeps the stored address', async () => {
+    const { deps, company, files, emails, sent } = setup();
+    deps.domains = ['in.example.com'];
+    const shown = company.email.replace('@in.receipts.local', '@in.example.com');
+    await files.put('inbound/m1', await mail(shown, []), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/m1');
+    expect([...emails.records.values()].map((r) => r.address)).toEqual([company.email]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toContain(`to ${shown}, received`);
+    expect(sent[0]!.text).not.toContain('@in.receipts.local');
+  });
+
   it('records a mail it cannot parse (MIME nested past the parser) and tells the owner of the address, instead of failing every delivery', async () => {
     const { deps, company, files, emails, sent, logs, documents } = setup();
     let body = 'Content-Type: application/pdf; name="a.pdf"\r\nContent-Transfer-Encoding: base64\r\n\r\n' + PDF.toString('base64') + '\r\n';

@@ -57,8 +57,9 @@ describe('the email panel (GET /emails/{id})', () => {
       ['D3', 'C#c1'],
       ['D4', 'C#c2'],
     ]);
-    const deps = { emails, store: memoryAccounts({ company_id: 'c1' } as CompanyRecord), documents };
+    const deps = { emails, store: memoryAccounts({ company_id: 'c1' } as CompanyRecord), documents, emailInDomain: '' };
     const view = await getEmail(deps, { userId: 'u1', companyId: 'c1' }, 'E1');
+    expect(view.to).toBe('acme-1@in.receipts.local');
     expect(view.files).toEqual([
       { receipt_id: 'D1', original_file_name: 'inv-1.pdf' },
       { receipt_id: 'D3', original_file_name: 'inv-3.pdf' },
@@ -68,9 +69,14 @@ describe('the email panel (GET /emails/{id})', () => {
     expect(none).toMatchObject({ subject: 'Invoices for November', files: [] });
   });
 
+  it('shows the Email-in address the mail came to at the deployed domain', async () => {
+    const deps = { emails, store: memoryAccounts({ company_id: 'c1' } as CompanyRecord), documents: await documentsOf([]), emailInDomain: 'in.example.com' };
+    expect(await getEmail(deps, { userId: 'u1', companyId: 'c1' }, 'E1')).toMatchObject({ to: 'acme-1@in.example.com' });
+  });
+
   it('answers 404 to a caller of another company, whatever documents exist', async () => {
     const documents = await documentsOf([['D1', 'C#c1']]);
-    const deps = { emails, store: memoryAccounts({ company_id: 'c2' } as CompanyRecord), documents };
+    const deps = { emails, store: memoryAccounts({ company_id: 'c2' } as CompanyRecord), documents, emailInDomain: '' };
     await expect(getEmail(deps, { userId: 'stranger', companyId: 'c2' }, 'E1')).rejects.toMatchObject({ statusCode: 404 });
     await expect(getEmail(deps, { userId: 'stranger' }, 'E1')).rejects.toMatchObject({ statusCode: 404 });
   });

@@ -109,6 +109,20 @@ describe('export outcomes on the document', () => {
     expect(documents.docs.get('D1')!.error_message).toBeNull();
   });
 
+  it('a document deleted while it was being delivered leaves no export marker behind', async () => {
+    const company = companyWith(['ftp_export']);
+    const { deps, documents, files } = exportDeps(company, new Set());
+    await archivedDocument(documents, files, company, 'D1');
+    // The user deletes the document while the file is on its way to the server.
+    const upload = deps.fileDrop.upload;
+    deps.fileDrop.upload = async (...args) => {
+      await upload(...args);
+      documents.docs.delete('D1');
+    };
+    expect(await runExport(deps, message('D1', company, 'ftp_export'), silent)).toBe('done');
+    expect(documents.exportMarkersDeleted).toEqual(['D1']);
+  });
+
   it('keeps every open failure readable, one per target, the latest of a target replacing its earlier one', () => {
     const nsoft = 'Export to NSOFT failed: the document has no issue date';
     const both = exportErrorAfter(FTP_530, 'nsoft_export', nsoft);

@@ -24,18 +24,30 @@ export function editUserValidator(initial: Values): Validator<Values, UpdateComp
   };
 }
 
+/**
+ * The Email-in address of a member as the form edits it: the prefix (the part before '@', the only part saved) and
+ * the domain the API shows the address at (the deployment's receiving domain).
+ */
+export function emailInParts(user: Pick<CompanyUser, 'email' | 'email_prefix'>): { prefix: string; domain: string } {
+  const at = user.email.lastIndexOf('@');
+  return {
+    prefix: user.email_prefix || (at >= 0 ? user.email.slice(0, at) : user.email),
+    domain: at >= 0 ? user.email.slice(at + 1) : EMAIL_IN_DOMAIN,
+  };
+}
+
 /** Edit User Details: name, surname, role and the Email-in prefix (the part before '@'). */
 export function EditUserModal({ user, onClose }: { user: CompanyUser; onClose(): void }) {
+  const { prefix, domain } = emailInParts(user);
   const initial = useMemo<Values>(
-    () => ({ name: user.name, surname: user.surname, role: user.role, email_prefix: user.email.split('@')[0] ?? '' }),
-    [user],
+    () => ({ name: user.name, surname: user.surname, role: user.role, email_prefix: prefix }),
+    [user, prefix],
   );
   const validate = useMemo(() => editUserValidator(initial), [initial]);
   const form = useForm<Values, UpdateCompanyUserInput>(initial, validate);
   const update = useUpdateCompanyUser();
   const info = useInfoPopup();
   const roleId = useId();
-  const domain = user.email.split('@')[1] ?? EMAIL_IN_DOMAIN;
 
   const onSubmit = form.handleSubmit(async (changes) => {
     if (Object.keys(changes).length === 0) return onClose();
