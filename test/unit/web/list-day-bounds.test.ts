@@ -3,7 +3,8 @@
  * GET /receipts gets each picked day's first and last millisecond as instants; an issue-date range stays plain days.
  * Run in a fixed time zone (Europe/Vilnius: UTC+2 in winter, UTC+3 in summer), whatever the machine's is.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { inTimeZone } from '../../support/time-zone';
 import { EMPTY_FILTERS, listQuery, localDayBounds } from '../../../web/src/features/receipts/lib/list-params';
 import { walkQuery, type ListContext } from '../../../web/src/features/edit-receipt/lib/navigation';
 
@@ -11,14 +12,7 @@ const scope = { kind: 'company', companyId: 'c1' } as const;
 const range = (dateFrom: string, dateTo: string, byIssueDate = false) => ({ ...EMPTY_FILTERS, dateFrom, dateTo, byIssueDate });
 
 describe('upload-date range in the browser time zone (Europe/Vilnius)', () => {
-  const machineZone = process.env.TZ;
-  beforeAll(() => {
-    process.env.TZ = 'Europe/Vilnius';
-  });
-  afterAll(() => {
-    if (machineZone === undefined) delete process.env.TZ;
-    else process.env.TZ = machineZone;
-  });
+  inTimeZone('Europe/Vilnius');
 
   it('sends a picked day as its local first and last millisecond', () => {
     // 10 March 2026 in Vilnius is 2026-03-09T22:00Z … 2026-03-10T21:59:59.999Z (UTC+2).

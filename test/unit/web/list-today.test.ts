@@ -2,18 +2,12 @@
  * The list's date pickers cannot go past today; a tab left open across midnight must be able to pick the new day.
  * Run in a fixed time zone (Europe/Vilnius), whatever the machine's is, with a fake clock.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { inTimeZone } from '../../support/time-zone';
 import { msUntilNextDay, watchToday } from '../../../web/src/features/receipts/lib/today';
 
 describe('today of the date pickers across midnight (Europe/Vilnius)', () => {
-  const machineZone = process.env.TZ;
-  beforeAll(() => {
-    process.env.TZ = 'Europe/Vilnius';
-  });
-  afterAll(() => {
-    if (machineZone === undefined) delete process.env.TZ;
-    else process.env.TZ = machineZone;
-  });
+  inTimeZone('Europe/Vilnius');
   beforeEach(() => {
     vi.useFakeTimers();
   });

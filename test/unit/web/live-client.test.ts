@@ -118,6 +118,16 @@ function setup(tokens: Array<string | undefined> = ['t1', 't2', 't3', 't4']) {
   return { client, clock, sockets, messages, opens, statuses, tokenCalls: () => tokenCalls };
 }
 
+/** A client started for company c1 whose first connection is open. */
+async function openChannel() {
+  const t = setup();
+  t.client.start('c1');
+  await flush();
+  const s = t.sockets[0]!;
+  s.open();
+  return { t, s };
+}
+
 describe('live channel helpers', () => {
   it('builds the URL with the token and the company (or ALL)', () => {
     expect(liveUrl('ws://h/ws', 'a.b.c', 'c1')).toBe('ws://h/ws?token=a.b.c&company_id=c1');
@@ -243,11 +253,7 @@ describe('LiveClient', () => {
   });
 
   it('stop closes the socket, cancels the timers and ignores late callbacks', async () => {
-    const t = setup();
-    t.client.start('c1');
-    await flush();
-    const s = t.sockets[0]!;
-    s.open();
+    const { t, s } = await openChannel();
     t.client.stop();
     expect(s.closed).toBe(true);
     expect(t.clock.pending()).toEqual([]);
@@ -267,11 +273,7 @@ describe('LiveClient', () => {
   });
 
   it('a ping not answered within 10 s means a dead connection: closed, made again with backoff, and the lists reloaded', async () => {
-    const t = setup();
-    t.client.start('c1');
-    await flush();
-    const s = t.sockets[0]!;
-    s.open();
+    const { t, s } = await openChannel();
     t.clock.advance(300_000);
     expect(s.sent).toEqual([PING_MESSAGE]);
     t.clock.advance(9_999);
@@ -294,11 +296,7 @@ describe('LiveClient', () => {
   });
 
   it('any message answers a ping', async () => {
-    const t = setup();
-    t.client.start('c1');
-    await flush();
-    const s = t.sockets[0]!;
-    s.open();
+    const { t, s } = await openChannel();
     t.clock.advance(300_000);
     t.clock.advance(5_000);
     s.receive('{"event":"receipt-delete","payload":{"receipt_id":"r1"}}');
@@ -309,11 +307,7 @@ describe('LiveClient', () => {
   });
 
   it('wake pings at once; a connection not heard from for long counts as broken until it answers', async () => {
-    const t = setup();
-    t.client.start('c1');
-    await flush();
-    const s = t.sockets[0]!;
-    s.open();
+    const { t, s } = await openChannel();
     t.clock.advance(30_000);
     // the tab comes back after a short while: a ping, the channel still counts as open
     t.client.wake();
