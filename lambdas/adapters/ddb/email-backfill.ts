@@ -4,10 +4,9 @@
  * table; `npm run search:backfill`, local mode at every start), never a request path. Idempotent and safe next to
  * live writes: a record gets its keys only while it has none and still exists.
  */
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from './keys';
-import { tableName, writeIf } from './table-ops';
+import { scanPages, tableName, writeIf } from './table-ops';
 
 export interface EmailIndexBackfillResult {
   /** Email records that got their company index keys. */
@@ -16,20 +15,13 @@ export interface EmailIndexBackfillResult {
 
 export async function backfillEmailCompanyIndex(opts: { log?: (message: string) => void } = {}): Promise<EmailIndexBackfillResult> {
   const result: EmailIndexBackfillResult = { indexed: 0 };
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: '#type = :email AND sk = :meta AND attribute_not_exists(gsi1pk)',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':email': 'EMAIL', ':meta': 'META' },
-        ProjectionExpression: 'pk, sk, email_id, company_id, created_at',
-        ExclusiveStartKey: start,
-        Limit: 1000,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  for await (const items of scanPages({
+    FilterExpression: '#type = :email AND sk = :meta AND attribute_not_exists(gsi1pk)',
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':email': 'EMAIL', ':meta': 'META' },
+    ProjectionExpression: 'pk, sk, email_id, company_id, created_at',
+  })) {
+    for (const item of items) {
       if (typeof item.company_id !== 'string' || typeof item.email_id !== 'string') continue;
       const index = keys.emailOfCompany(item.company_id, String(item.created_at ?? ''), item.email_id);
       const written = await writeIf(
@@ -43,8 +35,7 @@ export async function backfillEmailCompanyIndex(opts: { log?: (message: string) 
       );
       if (written) result.indexed += 1;
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   opts.log?.(`email records: ${result.indexed} added to their company's index`);
   return result;
 }

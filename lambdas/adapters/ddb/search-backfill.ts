@@ -20,7 +20,7 @@
  * one company of that creator has the code (older duplicates stay as they are: nothing says which one keeps it);
  * a guard is put only while there is none, so a company created meanwhile keeps the one it wrote.
  */
-import { DeleteCommand, PutCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { companyCodeKey } from '../../core/accounts/companies';
 import type { CompanyRecord } from '../../core/accounts/types';
 import { companyCodeGuardItem } from './accounts-store';
@@ -34,7 +34,7 @@ import { searchItems, toRecord } from './documents-store';
 import { DuplicateKeyError } from '../../core/master-data/ports';
 import { ITEM_SEARCH_VERSION, MASTER_SEARCH_VERSION, recordOf, writeMasterRecord } from './master-data-store';
 import { keys } from './keys';
-import { stripKeys, tableName, writeIf } from './table-ops';
+import { scanPages, stripKeys, tableName, writeIf } from './table-ops';
 
 export interface BackfillResult {
   /** Documents that got their search items. */
@@ -81,19 +81,12 @@ export async function backfillSearchIndex(
       }
     });
   const result: BackfillResult = { indexed: 0, skipped: 0, removed: 0 };
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: '(#type = :doc OR #type = :search) AND (attribute_not_exists(siv) OR siv < :v)',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':doc': 'DOCUMENT', ':search': 'DOC_SEARCH', ':v': SEARCH_INDEX_VERSION },
-        ExclusiveStartKey: start,
-        Limit: 1000,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  for await (const items of scanPages({
+    FilterExpression: '(#type = :doc OR #type = :search) AND (attribute_not_exists(siv) OR siv < :v)',
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':doc': 'DOCUMENT', ':search': 'DOC_SEARCH', ':v': SEARCH_INDEX_VERSION },
+  })) {
+    for (const item of items) {
       try {
         // A search item by its key (`DOCQ#…`): items written before stop 65 could carry the document's kind.
         if (item.type === 'DOC_SEARCH' || String(item.pk).startsWith('DOCQ#')) {
@@ -141,9 +134,8 @@ export async function backfillSearchIndex(
         if (item.type === 'DOCUMENT') result.skipped += 1;
       }
     }
-    start = page.LastEvaluatedKey;
     opts.log?.(`search index backfill: ${result.indexed} indexed, ${result.skipped} changed meanwhile, ${result.removed} old items removed`);
-  } while (start);
+  }
   return result;
 }
 
@@ -156,18 +148,11 @@ export interface MasterBackfillResult {
 
 export async function backfillMasterSearch(opts: { log?: (message: string) => void } = {}): Promise<MasterBackfillResult> {
   const result: MasterBackfillResult = { rewritten: 0, skipped: 0 };
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: '((entity IN (:s, :c) AND msv < :v) OR (entity = :i AND msv < :iv)) OR (entity IN (:s, :c, :i) AND attribute_not_exists(msv))',
-        ExpressionAttributeValues: { ':s': 'MD_STAKEHOLDER', ':c': 'MD_CATEGORY', ':i': 'MD_ITEM', ':v': MASTER_SEARCH_VERSION, ':iv': ITEM_SEARCH_VERSION },
-        ExclusiveStartKey: start,
-        Limit: 1000,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  for await (const items of scanPages({
+    FilterExpression: '((entity IN (:s, :c) AND msv < :v) OR (entity = :i AND msv < :iv)) OR (entity IN (:s, :c, :i) AND attribute_not_exists(msv))',
+    ExpressionAttributeValues: { ':s': 'MD_STAKEHOLDER', ':c': 'MD_CATEGORY', ':i': 'MD_ITEM', ':v': MASTER_SEARCH_VERSION, ':iv': ITEM_SEARCH_VERSION },
+  })) {
+    for (const item of items) {
       const record = recordOf<Parameters<typeof writeMasterRecord>[0] & object>(item);
       try {
         await writeMasterRecord(record, record);
@@ -177,9 +162,8 @@ export async function backfillMasterSearch(opts: { log?: (message: string) => vo
         result.skipped += 1;
       }
     }
-    start = page.LastEvaluatedKey;
     opts.log?.(`master-data search backfill: ${result.rewritten} records rewritten, ${result.skipped} changed meanwhile`);
-  } while (start);
+  }
   return result;
 }
 
@@ -193,26 +177,18 @@ export interface CompanyCodeBackfillResult {
 export async function backfillCompanyCodeGuards(opts: { log?: (message: string) => void } = {}): Promise<CompanyCodeBackfillResult> {
   const result: CompanyCodeBackfillResult = { written: 0, duplicates: 0 };
   const byCreatorAndCode = new Map<string, CompanyRecord[]>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: '#type = :company AND sk = :meta',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':company': 'COMPANY', ':meta': 'META' },
-        ExclusiveStartKey: start,
-        Limit: 1000,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  for await (const items of scanPages({
+    FilterExpression: '#type = :company AND sk = :meta',
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':company': 'COMPANY', ':meta': 'META' },
+  })) {
+    for (const item of items) {
       const company = stripKeys<CompanyRecord>(item);
       if (!company.owner?.user_id || typeof company.code !== 'string') continue;
       const key = `${company.owner.user_id}\u0000${companyCodeKey(company.code)}`;
       byCreatorAndCode.set(key, [...(byCreatorAndCode.get(key) ?? []), company]);
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   for (const companies of byCreatorAndCode.values()) {
     if (companies.length > 1) {
       result.duplicates += companies.length;

@@ -2,9 +2,11 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   QueryCommand,
+  ScanCommand,
   type DeleteCommand,
   type PutCommand,
   type QueryCommandInput,
+  type ScanCommandInput,
   type UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { env } from '../../runtime/env';
@@ -90,4 +92,17 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Pro
     start = res.LastEvaluatedKey;
   } while (start);
   return items;
+}
+
+/**
+ * A maintenance Scan of the table, page by page (at most 1,000 items a page) until its end: for backfills only, never
+ * on a request path (docs/data-model.md).
+ */
+export async function* scanPages(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>): AsyncGenerator<Record<string, unknown>[]> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start, Limit: 1000 }));
+    yield page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
 }
