@@ -24,7 +24,7 @@ export interface RouteDef {
 export const routes: RouteDef[] = [
   { method: 'GET', path: '/companies', handler: 'http/companies/get-companies', auth: 'user' },
   { method: 'POST', path: '/company', handler: 'http/companies/post-company', auth: 'user', needs: ['table', 'webSocketManage'] },
-  { method: 'DELETE', path: '/company', handler: 'http/companies/delete-company', auth: 'company-admin', needs: ['table', 'webSocketManage', 'purgeQueue'] },
+  { method: 'DELETE', path: '/company', handler: 'http/companies/delete-company', auth: 'company-admin', needs: ['table', 'webSocketManage', 'purgeQueue', 'secretsKey'] },
   { method: 'GET', path: '/company/users', handler: 'http/company/get-company-users', auth: 'company-admin' },
   { method: 'GET', path: '/user', handler: 'http/user/get-user', auth: 'user' },
   { method: 'POST', path: '/user', handler: 'http/user/post-user', auth: 'user' },
@@ -106,7 +106,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/invitation/{token}', handler: 'http/invitation/get-invitation', auth: 'public' },
   { method: 'PUT', path: '/invitation/{token}', handler: 'http/invitation/put-invitation', auth: 'public', needs: ['table', 'webSocketManage'] },
   { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
-  { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
+  { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage', 'secretsKey'] },
   { method: 'GET', path: '/company/invitations', handler: 'http/company/get-company-invitations', auth: 'company-admin', needs: ['table'] },
   { method: 'DELETE', path: '/company/invitations/{id}', handler: 'http/company/delete-company-invitation', auth: 'company-admin', needs: ['table'] },
   // Master-data imports (SQL database, Rivile GAMA): status, SQL mapping, sync now

@@ -178,6 +178,15 @@ export const COMPANY_NOT_DELETED = 'The company could not be deleted. Please try
 export const ONLY_COMPANY = 'You cannot delete your only company';
 
 /**
+ * The company's Google Drive and Dropbox grants at deletion (core/drive-import `grantsOfDeletedCompany`): `read`
+ * opens the stored grants before the delete removes them and answers what revokes them at the providers after it
+ * (best effort: it never fails, logs no token, and waits a bounded time).
+ */
+export interface CompanyGrants {
+  read(companyId: string): Promise<() => Promise<void>>;
+}
+
+/**
  * Deletes a company the caller administers. The caller keeps at least one company (the META item's delete is
  * conditioned on another membership of theirs and its company, A25, so two deletes at once cannot take both):
  * the dashboard offers deletion only on cards other than the active one. Open screens are told first
@@ -185,7 +194,8 @@ export const ONLY_COMPANY = 'You cannot delete your only company';
  * at once (its META item, memberships, email-in claims, counts, credentials, imports); the purge of everything else
  * it owned (lambdas/core/accounts/purge.ts) is queued first, delayed by PURGE_START_DELAY_SECONDS: a queue that
  * refuses it fails the call with nothing deleted (the admin tries again), and a purge whose delete then did not
- * happen finds the company and stops (docs/decisions.md "Company deletion: the purge job").
+ * happen finds the company and stops (docs/decisions.md "Company deletion: the purge job"). The company's Google
+ * Drive and Dropbox grants are revoked at the providers once it is deleted (`grants`, best effort).
  */
 export async function deleteCompany(
   deps: {
@@ -195,6 +205,7 @@ export async function deleteCompany(
     purgeQueue: PurgeQueue;
     clock: Clock;
     log: { error(msg: string, data?: Record<string, unknown>): void };
+    grants?: CompanyGrants;
   },
   userId: string,
   companyId: string,
@@ -225,9 +236,13 @@ export async function deleteCompany(
     kept = await keptCompany();
     if (!kept) throw conflict(ONLY_COMPANY);
   }
+  // The grants are read before the delete removes them, and revoked at the providers once the company is gone
+  // (a provider that refuses or does not answer neither keeps the company nor holds the delete up for long).
+  const revokeGrants = deps.grants ? await deps.grants.read(companyId) : undefined;
   // Told while the memberships are there: a live event reaches only members (A15).
   await deps.live.publish(companyId, 'company-delete', { company_id: companyId });
   await deps.store.deleteCompany(company, members);
   await deps.connections.unsubscribeCompany(companyId);
+  await revokeGrants?.();
   return { deleted: true, company_id: companyId };
 }

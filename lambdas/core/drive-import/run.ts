@@ -19,16 +19,15 @@
 import { randomUUID } from 'node:crypto';
 import { DRIVE_MSG, DRIVE_PRODUCT, DRIVE_SKIPPED_KEPT, type DriveService, type DriveSkippedFile } from '../../../shared/schemas/drive';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
-import { monthOf, toCompanyView } from '../accounts/companies';
+import { monthOf } from '../accounts/companies';
 import type { CompanyRecord } from '../accounts/types';
 import { digest, documentIdFor, EXTENSIONS, extensionOf, maxBytesFor, uploadKey } from '../documents/files';
 import { CommitConflict, type DocumentsStore, type FileStore } from '../documents/ports';
 import { RESERVATION_SECONDS, releaseExpiredReservations, reserveOneDocument } from '../documents/upload';
 import { companyScope, type UploadRecord } from '../documents/types';
-import { publishCompanyChange } from '../live/company-event';
 import type { LiveEvents } from '../ports';
 import { DriveAuthError, DriveCursorExpired, fileCannotBeDownloaded, type DriveChanges, type DriveFile, type DriveImportRecord } from './ports';
-import { keepRenewedTokens, openTokens, switchOff, type DriveDeps } from './service';
+import { keepRenewedTokens, openTokens, switchOff, tellMembers, type DriveDeps } from './service';
 
 export interface DriveRunDeps extends DriveDeps {
   documents: DocumentsStore;
@@ -90,6 +89,10 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
   const base = { company_id: companyId, service, imported: 0, skipped: 0 };
   const record = await deps.drive.getImport(companyId, service);
   if (!record?.folder_id || !record.cursor) return { ...base, state: 'no-folder' };
+  if (!(await deps.store.getMembership(record.user_id, companyId))) {
+    await endFormerMembersImport(deps, companyId, service);
+    return { ...base, state: 'off', error: FORMER_MEMBER };
+  }
   const now = deps.clock.now();
   const leaseId = randomUUID();
   if (!(await deps.drive.takeLease(companyId, service, leaseId, now.toISOString(), new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString()))) {
@@ -107,7 +110,7 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
     const session = deps.providers[service].session(tokens);
     const company = (await deps.store.getCompanies([companyId]))[0];
     if (!company) return { ...base, state: 'off' };
-    const owner = await ownerOf(deps, company, record);
+    const owner = await ownerOf(deps, record);
     let cursor = record.cursor;
     // Set when the provider refused the stored cursor and the folder is read again from a new start cursor
     let notice: string | null = null;
@@ -171,7 +174,7 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
       const at = deps.clock.now().toISOString();
       await deps.drive.finishRun(companyId, service, leaseId, { at, imported, error: null, skipped_files: skippedFiles(at) });
       await switchOff(deps, companyId, service, DRIVE_MSG.revoked(service));
-      await tellMembersOfCompany(deps, companyId);
+      await tellMembers(deps, companyId);
       return { ...base, imported, skipped, state: 'off', error: error.message };
     }
     const message = `${DRIVE_PRODUCT[service]}: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
@@ -182,14 +185,22 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
   }
 }
 
-async function tellMembersOfCompany(deps: DriveRunDeps, companyId: string) {
-  const [record] = await deps.store.getCompanies([companyId]);
-  if (!record) return;
-  // The live channel carries the company as every member sees it: no role (there is no caller here, and a basic
-  // member's screen keeps theirs), so the view's role is dropped before it is published.
-  const stats = await deps.store.getCompanyStats([companyId], monthOf(deps.clock.now()));
-  const { role: _role, ...shared } = toCompanyView(record, 'basic', stats.get(companyId), deps.emailInDomain);
-  await publishCompanyChange(deps.live, shared);
+export const FORMER_MEMBER = 'the member who connected the import is no longer a member of the company';
+
+/**
+ * The member who connected the import left the company (removed while the route's switch-off failed, or before
+ * removals switched imports off): their folder must not feed the company. The import is switched off like an
+ * admin's switch-off (grant revoked at the provider, grant, folder and flag cleared) and nothing is read.
+ */
+async function endFormerMembersImport(deps: DriveRunDeps, companyId: string, service: DriveService): Promise<void> {
+  deps.log.warn('drive import switched off: the member who connected it is no longer a member of the company', { company_id: companyId, service });
+  if (!(await deps.store.getCompanies([companyId]))[0]) {
+    // A deleted company's import record: the company's deletion revokes and removes its grants.
+    await deps.drive.deleteImport(companyId, service);
+    return;
+  }
+  await switchOff(deps, companyId, service);
+  await tellMembers(deps, companyId);
 }
 
 interface Owner {
@@ -197,10 +208,10 @@ interface Owner {
   name: { name: string; surname: string };
 }
 
-async function ownerOf(deps: DriveRunDeps, company: CompanyRecord, record: DriveImportRecord): Promise<Owner> {
-  const userId = (await deps.store.getMembership(record.user_id, company.company_id)) ? record.user_id : company.owner.user_id;
-  const [profile] = await deps.store.getProfiles([userId]);
-  return { user_id: userId, name: profile ? { name: profile.name, surname: profile.surname } : { name: '', surname: '' } };
+/** The member who connected the import: the documents are theirs (the run checked they are still a member). */
+async function ownerOf(deps: DriveRunDeps, record: DriveImportRecord): Promise<Owner> {
+  const [profile] = await deps.store.getProfiles([record.user_id]);
+  return { user_id: record.user_id, name: profile ? { name: profile.name, surname: profile.surname } : { name: '', surname: '' } };
 }
 
 /**

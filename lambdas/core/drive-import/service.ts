@@ -8,7 +8,8 @@
  *   state (another user, company or service) is refused with 'Connection error!'.
  * - The grant (access and refresh token) is sealed in the credentials store with the company and kind as
  *   context, as export credentials are; no answer and no log line carries it.
- * - Switching off revokes the grant at the provider (best effort), deletes it, and clears the folder and flag.
+ * - Switching off revokes the grant at the provider (best effort), deletes it, and clears the folder and flag. So
+ *   does removing the member who connected the import; deleting the company revokes every grant it holds.
  * - A grant the provider refuses (revoked, expired, refresh refused) pauses the import instead: the grant and the
  *   flag are cleared, the folder and its read position are kept (`paused`) with the reason for the Integration
  *   screen. Connecting again watches that folder again from that position, so files added meanwhile still come,
@@ -26,7 +27,7 @@ import {
   type DriveImportStatus,
   type DriveService,
 } from '../../../shared/schemas/drive';
-import { monthOf, toCompanyView } from '../accounts/companies';
+import { monthOf, toCompanyView, type CompanyGrants } from '../accounts/companies';
 import type { IntegrationStore, SecretBox } from '../integrations/ports';
 import { publishCompanyChange } from '../live/company-event';
 import type { AccountsStore, Clock, LiveEvents } from '../ports';
@@ -104,6 +105,75 @@ export function keptFolderOf(record: DriveImportRecord | undefined, since: strin
   return record.paused ?? undefined;
 }
 
+/** How long the product waits for a provider to confirm a revoke before it goes on without it. */
+export const REVOKE_TIMEOUT_MS = 5_000;
+
+/** An error's message for the log, without the grant's tokens (a provider's error may repeat the request). */
+export function messageWithoutTokens(error: unknown, tokens: DriveTokens): string {
+  let message = error instanceof Error ? error.message : String(error);
+  for (const token of [tokens.access_token, tokens.refresh_token]) if (token) message = message.split(token).join('[token]');
+  return message.replace(/(token=)[^&\s"']+/gi, '$1[token]').replace(/(Bearer\s+)\S+/gi, '$1[token]').slice(0, 300);
+}
+
+/**
+ * Revokes one grant at its provider (Google: the revoke endpoint with the refresh token, else the access token;
+ * Dropbox: auth/token/revoke with the access token, which ends its refresh token too). Best effort: a refusal, a
+ * failure or no answer within REVOKE_TIMEOUT_MS is logged without any token and the caller goes on. True when the
+ * provider confirmed it.
+ */
+export async function revokeGrant(deps: Pick<DriveDeps, 'providers' | 'log'>, companyId: string, service: DriveService, tokens: DriveTokens): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      deps.providers[service].session(tokens).revoke(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${REVOKE_TIMEOUT_MS} ms`)), REVOKE_TIMEOUT_MS);
+      }),
+    ]);
+    return true;
+  } catch (error) {
+    deps.log?.warn('revoking the grant failed', { company_id: companyId, service, error: messageWithoutTokens(error, tokens) });
+    return false;
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+/** A company's stored grant of one service, opened (company deletion reads them before they are deleted). */
+export interface StoredGrant {
+  service: DriveService;
+  tokens: DriveTokens;
+}
+
+/** The company's stored Google Drive and Dropbox grants; one that cannot be opened is logged and left out. */
+export async function storedGrantsOf(deps: Pick<DriveDeps, 'integrations' | 'secrets' | 'log'>, companyId: string): Promise<StoredGrant[]> {
+  const grants: StoredGrant[] = [];
+  for (const service of ['google', 'dropbox'] as const) {
+    try {
+      const tokens = await openTokens(deps, companyId, service);
+      if (tokens) grants.push({ service, tokens });
+    } catch (error) {
+      deps.log?.warn('the stored grant could not be opened to revoke it', { company_id: companyId, service, error: error instanceof Error ? error.name : 'error' });
+    }
+  }
+  return grants;
+}
+
+/** Revokes grants read by `storedGrantsOf` at their providers, at the same time; never fails. */
+export async function revokeGrants(deps: Pick<DriveDeps, 'providers' | 'log'>, companyId: string, grants: StoredGrant[]): Promise<void> {
+  await Promise.all(grants.map((g) => revokeGrant(deps, companyId, g.service, g.tokens)));
+}
+
+/** Company deletion (DELETE /company): the grants are read before the delete and revoked at the providers after it. */
+export function grantsOfDeletedCompany(deps: Pick<DriveDeps, 'integrations' | 'secrets' | 'providers' | 'log'>): CompanyGrants {
+  return {
+    async read(companyId) {
+      const grants = await storedGrantsOf(deps, companyId);
+      return () => revokeGrants(deps, companyId, grants);
+    },
+  };
+}
+
 /**
  * Switches the import off: the grant is revoked at the provider (a failure there does not keep it on), the
  * stored grant, the import record, the folder and the flag are cleared.
@@ -113,13 +183,7 @@ export function keptFolderOf(record: DriveImportRecord | undefined, since: strin
  */
 export async function switchOff(deps: DriveDeps, companyId: string, service: DriveService, reason?: string): Promise<void> {
   const tokens = await openTokens(deps, companyId, service).catch(() => undefined);
-  if (tokens && !reason) {
-    try {
-      await deps.providers[service].session(tokens).revoke();
-    } catch (error) {
-      deps.log?.warn('revoking the grant failed', { company_id: companyId, service, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
+  if (tokens && !reason) await revokeGrant(deps, companyId, service, tokens);
   await deps.integrations.deleteCredentials(companyId, DRIVE_FLAG[service]);
   const record = await deps.drive.getImport(companyId, service);
   if (reason && record) {
@@ -129,6 +193,35 @@ export async function switchOff(deps: DriveDeps, companyId: string, service: Dri
     await deps.drive.deleteImport(companyId, service);
   }
   await deps.drive.setCompanyDrive(companyId, service, false, null);
+}
+
+/** Tells every member's screen the company changed (its flags), as every member sees it: without a role. */
+export async function tellMembers(deps: Pick<DriveDeps, 'store' | 'clock' | 'live' | 'emailInDomain'>, companyId: string): Promise<void> {
+  const [record] = await deps.store.getCompanies([companyId]);
+  if (!record) return;
+  // There is no caller here, and a basic member's screen keeps its own role: the view's role is dropped.
+  const stats = await deps.store.getCompanyStats([companyId], monthOf(deps.clock.now()));
+  const { role: _role, ...shared } = toCompanyView(record, 'basic', stats.get(companyId), deps.emailInDomain);
+  await publishCompanyChange(deps.live, shared);
+}
+
+/**
+ * A member left the company (DELETE /company/users/{id}): the imports they connected stop feeding it. Each is
+ * switched off as an admin's switch-off does (the grant revoked at the provider, the stored grant, the folder and
+ * the flag cleared; a paused folder of theirs is forgotten too), and the members' screens are told. The company's
+ * admins see the import off and can connect it again with their own account. Answers the services switched off.
+ */
+export async function switchOffImportsOf(deps: DriveDeps, companyId: string, userId: string): Promise<DriveService[]> {
+  const ended: DriveService[] = [];
+  for (const service of ['google', 'dropbox'] as const) {
+    const record = await deps.drive.getImport(companyId, service);
+    if (record?.user_id !== userId) continue;
+    await switchOff(deps, companyId, service);
+    deps.log?.info?.('import switched off: the member who connected it left the company', { company_id: companyId, service });
+    ended.push(service);
+  }
+  if (ended.length) await tellMembers(deps, companyId);
+  return ended;
 }
 
 /** GET /company/service/drive/switch: the authorisation URL to connect, or switching off with `disconnect`. */

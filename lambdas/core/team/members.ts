@@ -3,6 +3,7 @@ import type { CompanyUser, UpdateCompanyUserInput } from '../../../shared/schema
 import type { ConnectionStore } from '../live/connections';
 import type { AccountsStore, LiveEvents } from '../ports';
 import type { CompanyRecord, ProfileRecord } from '../accounts/types';
+import { switchOffImportsOf, type DriveDeps } from '../drive-import/service';
 import { shownEmailInAddress } from '../email-in/address';
 import { memberEmailInAddress } from './email-prefix';
 import { cancelInvitationsSentBy } from './invitations';
@@ -139,10 +140,11 @@ export async function updateCompanyUser(
  * company, data-model.md); their documents stay with the company. The removed member's open screens stop following
  * the company at once: their live subscriptions to it end (not when the connection expires), and their own channel
  * gets a `company-delete` so the company leaves their companies list (for them it is gone). The pending invitations
- * they sent are cancelled.
+ * they sent are cancelled. The Google Drive and Dropbox imports they connected are switched off (their grant revoked
+ * at the provider and forgotten): their folder no longer feeds the company (the import job refuses it too).
  */
 export async function deleteCompanyUser(
-  deps: Pick<TeamDeps, 'store' | 'team'> & { connections: Pick<ConnectionStore, 'unsubscribeUser'>; live: LiveEvents },
+  deps: Pick<TeamDeps, 'store' | 'team'> & { connections: Pick<ConnectionStore, 'unsubscribeUser'>; live: LiveEvents; drive?: DriveDeps },
   callerId: string,
   companyId: string,
   userId: string,
@@ -159,5 +161,13 @@ export async function deleteCompanyUser(
   await cancelInvitationsSentBy(deps.team, companyId, userId);
   await deps.connections.unsubscribeUser(userId, companyId);
   await deps.live.publishToUser(userId, 'company-delete', { company_id: companyId });
+  if (deps.drive) {
+    try {
+      await switchOffImportsOf(deps.drive, companyId, userId);
+    } catch (error) {
+      // The member is removed; the import job switches their import off at its next run (it checks the membership).
+      deps.drive.log?.warn('switching off the imports of a removed member failed', { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
   return { deleted: true, user_id: userId };
 }

@@ -1,6 +1,8 @@
 import { companyIdQuerySchema } from '../../../shared/schemas/company';
+import { driveDeps } from '../../adapters/drive/deps';
 import { sqsPurgeQueue } from '../../adapters/sqs/purge-queue';
 import { deleteCompany } from '../../core/accounts/companies';
+import { grantsOfDeletedCompany } from '../../core/drive-import/service';
 import { httpHandler, requireCompany } from '../../runtime/http-handler';
 
 export const handler = httpHandler({
@@ -8,6 +10,7 @@ export const handler = httpHandler({
   query: companyIdQuerySchema,
   async run({ caller, deps, log }) {
     const c = requireCompany(caller);
-    return deleteCompany({ ...deps, purgeQueue: sqsPurgeQueue, log }, c.userId, c.companyId);
+    // The company's Google Drive and Dropbox grants are revoked at the providers as it goes.
+    return deleteCompany({ ...deps, purgeQueue: sqsPurgeQueue, log, grants: grantsOfDeletedCompany(driveDeps(deps, log)) }, c.userId, c.companyId);
   },
 });
