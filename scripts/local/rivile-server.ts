@@ -10,6 +10,9 @@
  * - GET_N08_LIST, GET_N17_LIST, GET_I06_LIST: pages of 100 rows, `params.fil` as simple `COL='value' AND …`.
  * Errors: `{ error: { code, message } }` with a 4xx status. Request/response field names beyond these are not
  * confirmed against the real service.
+ *
+ * Tests only: `delays` makes the stand-in slow, as GAMA can be — `standIn.delays.GET_N17_LIST = 24_000` answers every
+ * GET_N17_LIST call that many milliseconds late (the request is read and checked first; other methods answer at once).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +54,8 @@ export interface RivileStandIn {
   keys: Set<string>;
   /** Every call received, for tests: method and key's user. */
   calls: { method: string; user: string }[];
+  /** Tests only: milliseconds to wait before answering a call of the method (a slow GAMA); none by default. */
+  delays: Partial<Record<string, number>>;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
@@ -59,6 +64,7 @@ export function createRivileStandIn(opts: { keys?: string[]; file?: string } = {
     opts.file && existsSync(opts.file) ? (JSON.parse(readFileSync(opts.file, 'utf8')) as RivileTables) : { N08: [], N17: [], I06: [] };
   const keys = new Set(opts.keys ?? []);
   const calls: { method: string; user: string }[] = [];
+  const delays: Partial<Record<string, number>> = {};
   const save = () => {
     if (opts.file) writeFileSync(opts.file, JSON.stringify(tables));
   };
@@ -113,6 +119,7 @@ export function createRivileStandIn(opts: { keys?: string[]; file?: string } = {
     tables,
     keys,
     calls,
+    delays,
     async handle(req, res) {
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -144,6 +151,9 @@ export function createRivileStandIn(opts: { keys?: string[]; file?: string } = {
         };
         const run = handlers[method];
         if (!run) throw new RivileError(400, '400', `Unknown method ${method}`);
+        const delay = delays[method] ?? 0;
+        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        if (res.destroyed) return;
         send(200, run());
       } catch (error) {
         if (error instanceof RivileError) send(error.status, { error: { code: error.code, message: error.message } });

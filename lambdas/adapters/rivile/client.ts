@@ -24,18 +24,20 @@ function errorText(body: unknown, status: number): string {
 
 export function rivileClient(baseUrl: () => string = () => env().RIVILE_API_URL): RivileApi {
   return {
-    async call(apiKey, method, params, data) {
+    async call(apiKey, method, params, data, options) {
       let res: Response;
+      const timeout = AbortSignal.timeout(TIMEOUT_MS);
       try {
         res = await fetch(baseUrl(), {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json', ApiKey: apiKey },
           body: JSON.stringify({ method, params, ...(data ? { data } : {}) }),
-          signal: AbortSignal.timeout(TIMEOUT_MS),
+          signal: options?.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
         });
       } catch (error) {
         const name = (error as Error)?.name;
-        throw new TargetError(name === 'TimeoutError' ? 'Rivile did not answer in time' : 'Rivile cannot be reached', true);
+        const late = name === 'TimeoutError' || timeout.aborted || Boolean(options?.signal?.aborted);
+        throw new TargetError(late ? 'Rivile did not answer in time' : 'Rivile cannot be reached', true);
       }
       const text = await res.text();
       let body: unknown = text;

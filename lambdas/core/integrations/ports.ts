@@ -109,5 +109,6 @@ export interface FileDrop {
 
 /** Rivile GAMA's API: one method call, answered with the parsed JSON or a TargetError. */
 export interface RivileApi {
-  call(apiKey: string, method: string, params: Record<string, unknown>, data?: Record<string, unknown>): Promise<unknown>;
+  /** `options.signal` gives the call up sooner than the client's own timeout (a run whose time is running out). */
+  call(apiKey: string, method: string, params: Record<string, unknown>, data?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
 }

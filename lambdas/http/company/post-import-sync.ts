@@ -5,8 +5,9 @@ import { httpHandler, requireCompany } from '../../runtime/http-handler';
 import { syncDeps } from './sync-deps';
 
 /**
- * POST /company/service/imports/sync ("sync now"): runs the import for up to SYNC_NOW_BUDGET_MS and answers the
- * run (done, or partial: the schedule continues it); 409 while another run holds the import.
+ * POST /company/service/imports/sync ("sync now"): runs the import for up to SYNC_NOW_BUDGET_MS, a page still being
+ * read or written then included (it is given up and read again later), and answers the run (done, failed, or
+ * partial: the schedule continues it); 409 while another run holds the import.
  */
 export const handler = httpHandler({
   route: 'POST /company/service/imports/sync',

@@ -110,6 +110,38 @@ describe('master-data import runs', () => {
     expect(calls).toEqual([]);
   });
 
+  it('gives up a page the source has not answered by the run\'s limit: partial before that page, its call aborted', async () => {
+    const { deps, syncState, advance } = setup({ A: 1000 });
+    const rivile = deps.rivile;
+    let aborted = false;
+    let hung = false;
+    deps.rivile = {
+      async call(apiKey, method, params, data, options) {
+        const answer = await rivile.call(apiKey, method, params, data);
+        // Page 1 leaves 150 ms of a 5 s budget; page 2 starts inside it and never answers until it is given up.
+        if (params.pagenumber === 1) advance(5_000 - PAGE_MS - 150);
+        if (params.pagenumber !== 2 || hung) return answer;
+        hung = true;
+        return new Promise((_resolve, reject) =>
+          options?.signal?.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          }),
+        );
+      },
+    };
+    const before = Date.now();
+    const result = await runSync(deps, 'A', 'rivile_import', 'manual', 5_000);
+    expect(Date.now() - before).toBeLessThan(2_000);
+    expect(result).toMatchObject({ status: 'ran', run: { outcome: 'partial', error: null, counts: { suppliers: { created: PAGE, updated: 0, unchanged: 0, rejected: 0 } } } });
+    expect(aborted).toBe(true);
+    const state = (await syncState.get('A', 'rivile_import'))!;
+    expect(state).toMatchObject({ position: { step: 0, after: 1 }, lease_run_id: null, run: { outcome: 'partial' } });
+    // The next run reads page 2 again and finishes, with every row counted once.
+    const next = await runSync(deps, 'A', 'rivile_import', 'schedule', 60_000);
+    expect(next).toMatchObject({ status: 'ran', run: { outcome: 'done', counts: { suppliers: { created: 1000, updated: 0, unchanged: 0, rejected: 0 } } } });
+  });
+
   it('shares one invocation among the due imports: a small import runs while a large one listed first is still partial', async () => {
     // A has 12,000 rows (120 pages of one second each), B ten rows; the invocation may spend 25 seconds.
     const { deps, syncState, calls } = setup({ A: 12_000, B: 10 });

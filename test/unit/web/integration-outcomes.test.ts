@@ -1,13 +1,36 @@
 /** What the Integration screen's Sync now and the edit screen's Send again tell the user. */
 import { describe, expect, it } from 'vitest';
-import { sendAgainNotice, syncNowNotice } from '../../../web/src/features/integration/lib/outcomes';
+import { hasUnfinishedRun, sendAgainNotice, syncNowNotice } from '../../../web/src/features/integration/lib/outcomes';
 import { MSG } from '../../../shared/schemas/messages';
+import type { ImportStatusList, SyncRunView } from '../../../shared/schemas/master-data-sync';
 
 describe('Sync now', () => {
   it('says a partial run continues in the background, not that it finished', () => {
     expect(syncNowNotice({ outcome: 'partial', error: null })).toEqual({ text: 'Sync stopped for now; it continues in the background', tone: 'info' });
     expect(syncNowNotice({ outcome: 'done', error: null })).toEqual({ text: 'Sync finished', tone: 'success' });
     expect(syncNowNotice({ outcome: 'failed', error: 'connection refused' })).toEqual({ text: 'Sync failed: connection refused', tone: 'error' });
+  });
+
+  it('keeps reading the status while a run is running or stopped for now, until it ends', () => {
+    const list = (outcome: SyncRunView['outcome'] | null, enabled = true): ImportStatusList => ({
+      items: [
+        { type: 'sql_import', enabled: false, last_run: null, last_error: null },
+        {
+          type: 'rivile_import',
+          enabled,
+          last_run: outcome && { trigger: 'manual', started_at: '2026-12-03T08:00:00.000Z', finished_at: null, outcome, counts: {}, rejected_examples: [], error: null },
+          last_error: null,
+        },
+      ],
+    });
+    expect(hasUnfinishedRun(list('partial'))).toBe(true);
+    expect(hasUnfinishedRun(list('running'))).toBe(true);
+    expect(hasUnfinishedRun(list('done'))).toBe(false);
+    expect(hasUnfinishedRun(list('failed'))).toBe(false);
+    expect(hasUnfinishedRun(list(null))).toBe(false);
+    // Switched off: the schedule does not continue it.
+    expect(hasUnfinishedRun(list('partial', false))).toBe(false);
+    expect(hasUnfinishedRun(undefined)).toBe(false);
   });
 });
 

@@ -3,7 +3,9 @@
  * (./upsert.ts), saving its position and counts after every page. A run holds a lease on the import's state, so
  * the schedule and "sync now" never run the same import twice at once; a run that reaches its time budget stops
  * between pages ("partial") and the next run continues from the saved position (so does a run that died half-way,
- * once its lease has run out); a failure is kept as the last error, visible on the Integration screen.
+ * once its lease has run out); a page still being read or written when the run's time limit comes is given up and
+ * read again by the next run, so a slow source never holds a run (or "sync now"'s API call) past its limit; a failure
+ * is kept as the last error, visible on the Integration screen.
  */
 import { AppError } from '../../../../shared/errors';
 import { SQL_MAPPING_DEFAULTS, type ImportStatusView, type SqlCredentials, type SqlMapping, type SyncCounts, type SyncImport, type SyncKind, type SyncRunView } from '../../../../shared/schemas/master-data-sync';
@@ -91,11 +93,11 @@ function byRecord(rows: readonly SourceRow[]): SourceRow[][] {
   return [...groups.values()];
 }
 
-/** Runs `task` over the items, at most `limit` at a time. */
-async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+/** Runs `task` over the items, at most `limit` at a time; no item starts once `stopped` says so. */
+async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>, stopped: () => boolean = () => false): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await task(items[next++]!);
+    while (next < items.length && !stopped()) await task(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
@@ -108,15 +110,53 @@ function errorMessage(error: unknown): string {
 
 export type SyncResult = { status: 'ran'; run: SyncRunView } | { status: 'busy' } | { status: 'off' };
 
+const TIMED_OUT = Symbol('timed out');
+
 /**
- * One run of an import of a company, for at most `budgetMs` (checked between pages). A run continues a partial
- * one (same counts); otherwise it starts from the first page.
+ * `work` (started with a signal that aborts it), or TIMED_OUT when `ms` pass first: the work is then aborted and
+ * given up (its late result or failure is ignored).
  */
-export async function runSync(deps: SyncDeps, companyId: string, type: SyncImport, trigger: SyncRunView['trigger'], budgetMs: number): Promise<SyncResult> {
+async function within<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T | typeof TIMED_OUT> {
+  if (ms <= 0) return TIMED_OUT;
+  const controller = new AbortController();
+  const running = work(controller.signal);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  try {
+    const result = await Promise.race([running, timeout]);
+    if (result === TIMED_OUT) {
+      running.catch(() => undefined);
+      controller.abort();
+    }
+    return result;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * One run of an import of a company. The budget (`budgetMs`) is checked between pages: a run past it stops there.
+ * The limit (`limitMs`, at least the budget) bounds everything: opening the source and each page's read and writes
+ * are given up when it comes, and the run stops before that page, so it ends by the limit whatever the source does.
+ * Either stop is `partial` and the next run continues from the saved position. A run continues a partial one (same
+ * counts); otherwise it starts from the first page.
+ */
+export async function runSync(
+  deps: SyncDeps,
+  companyId: string,
+  type: SyncImport,
+  trigger: SyncRunView['trigger'],
+  budgetMs: number,
+  limitMs: number = budgetMs,
+): Promise<SyncResult> {
   const started = deps.clock.now();
   const deadline = started.getTime() + budgetMs;
+  const limit = started.getTime() + Math.max(budgetMs, limitMs);
+  const left = () => limit - deps.clock.now().getTime();
   const runId = deps.ids.newId();
-  const state = await deps.syncState.acquire(companyId, type, runId, started.toISOString(), new Date(deadline + LEASE_GRACE_MS).toISOString());
+  const state = await deps.syncState.acquire(companyId, type, runId, started.toISOString(), new Date(limit + LEASE_GRACE_MS).toISOString());
   if (!state) return { status: 'busy' };
   const release = async (run: SyncRunView, position: SyncPosition | null, lastError: SyncState['last_error']) => {
     await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, true, deps.clock.now().toISOString());
@@ -133,29 +173,66 @@ export async function runSync(deps: SyncDeps, companyId: string, type: SyncImpor
   let position: SyncPosition = continuing ? state.position! : { step: 0, after: null };
   let lastError = state.last_error;
   let source: SyncSource | undefined;
+  // A call given up at the limit may still be running: the source is closed without waiting for it.
+  let gaveUp = false;
+  const stopForNow = async (): Promise<SyncResult> => {
+    run.outcome = 'partial';
+    run.finished_at = deps.clock.now().toISOString();
+    await release(run, position, lastError);
+    return { status: 'ran', run };
+  };
   try {
     await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, started.toISOString());
-    source = await openSource(deps, state);
+    const opening = openSource(deps, state);
+    const opened = await within(left(), () => opening);
+    if (opened === TIMED_OUT) {
+      void opening.then((late) => late.close()).catch(() => undefined);
+      return await stopForNow();
+    }
+    source = opened;
     while (position.step < source.steps) {
-      if (deps.clock.now().getTime() >= deadline) {
-        run.outcome = 'partial';
-        run.finished_at = deps.clock.now().toISOString();
-        await release(run, position, lastError);
-        return { status: 'ran', run };
+      if (deps.clock.now().getTime() >= deadline) return await stopForNow();
+      const open = source;
+      const page = await within(left(), (signal) => open.readPage(position.step, position.after, signal));
+      if (page === TIMED_OUT) {
+        gaveUp = true;
+        return await stopForNow();
       }
-      const page = await source.readPage(position.step, position.after);
+      // The page's counts join the run's only once all of it is written (a page given up is read again next time).
+      const pageCounts: Partial<Record<SyncKind, SyncCounts>> = {};
+      const pageRejected: string[] = [];
       const note = (kind: SyncKind, outcome: UpsertOutcome['outcome'], reason?: string, n = 1) => {
-        const counts = (run.counts[kind] ??= zero());
+        const counts = (pageCounts[kind] ??= zero());
         counts[outcome] += n;
-        if (reason !== undefined && run.rejected_examples.length < REJECTED_EXAMPLES_MAX) run.rejected_examples.push(`${kind}: ${reason}`);
+        if (reason !== undefined) pageRejected.push(`${kind}: ${reason}`);
       };
-      await inParallel(byRecord(page.rows), UPSERT_CONCURRENCY, async (group) => {
-        for (const r of group) {
-          const outcome = await upsert(deps, companyId, r);
-          note(r.kind as SyncKind, outcome.outcome, outcome.outcome === 'rejected' ? outcome.reason : undefined);
-        }
-      });
+      let stopped = false;
+      const written = await within(left(), () =>
+        inParallel(
+          byRecord(page.rows),
+          UPSERT_CONCURRENCY,
+          async (group) => {
+            for (const r of group) {
+              if (stopped) return;
+              const outcome = await upsert(deps, companyId, r);
+              note(r.kind as SyncKind, outcome.outcome, outcome.outcome === 'rejected' ? outcome.reason : undefined);
+            }
+          },
+          () => stopped,
+        ),
+      );
+      if (written === TIMED_OUT) {
+        // The rows written so far stay (the next run finds them unchanged); no further row of the page starts.
+        stopped = true;
+        gaveUp = true;
+        return await stopForNow();
+      }
       for (const s of page.skipped ?? []) note(s.kind, 'rejected', s.reason, s.count);
+      for (const [kind, c] of Object.entries(pageCounts) as [SyncKind, SyncCounts][]) {
+        const counts = (run.counts[kind] ??= zero());
+        for (const k of ['created', 'updated', 'unchanged', 'rejected'] as const) counts[k] += c[k];
+      }
+      run.rejected_examples.push(...pageRejected.slice(0, Math.max(0, REJECTED_EXAMPLES_MAX - run.rejected_examples.length)));
       position = page.next === null ? { step: position.step + 1, after: null } : { step: position.step, after: page.next };
       const kept = await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, deps.clock.now().toISOString());
       if (!kept) throw new Error('the sync lost its lease');
@@ -173,7 +250,8 @@ export async function runSync(deps: SyncDeps, companyId: string, type: SyncImpor
     await release(run, position, lastError);
     return { status: 'ran', run };
   } finally {
-    await source?.close().catch(() => undefined);
+    const closing = source?.close().catch(() => undefined);
+    if (!gaveUp) await closing;
   }
 }
 
@@ -236,7 +314,8 @@ export async function runSchedule(deps: SyncDeps, budgetMs: number): Promise<{ r
       const remaining = left();
       if (remaining <= 0) return { ran: ran.size };
       const turn = Math.min(remaining, Math.max(SCHEDULE_TURN_MIN_MS, Math.min(SCHEDULE_TURN_MAX_MS, remaining / (round.length - i))));
-      const result = await runSync(deps, item.company_id, item.type, 'schedule', turn);
+      // A page may run past its turn, never past the invocation's budget.
+      const result = await runSync(deps, item.company_id, item.type, 'schedule', turn, remaining);
       if (result.status !== 'ran') continue;
       ran.add(`${item.type}#${item.company_id}`);
       if (result.run.outcome === 'partial') partial.push(item);
@@ -258,7 +337,10 @@ export async function importStatuses(deps: Pick<SyncDeps, 'syncState'>, companyI
   return [{ ...view('sql_import', sql), mapping: mappingOf(sql), connection: sql?.connection ?? null }, view('rivile_import', rivile)];
 }
 
-/** What "sync now" may spend inside an API call (API Gateway gives up after 30 s); the schedule continues the rest. */
+/**
+ * What "sync now" may spend inside an API call (API Gateway gives up after 29 s): its budget and its limit, so a
+ * slow page is given up rather than holding the answer; the schedule continues the rest.
+ */
 export const SYNC_NOW_BUDGET_MS = 20_000;
 
 /** GET /company/service/imports for the caller's company (company admin; the route checks the role). */

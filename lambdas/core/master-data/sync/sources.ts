@@ -28,7 +28,8 @@ export interface SourcePage {
 
 export interface SyncSource {
   steps: number;
-  readPage(step: number, after: SourceAfter): Promise<SourcePage>;
+  /** One page; `signal` aborts a call the run has given up (a source that cannot abort one is closed instead). */
+  readPage(step: number, after: SourceAfter, signal?: AbortSignal): Promise<SourcePage>;
   close(): Promise<void>;
 }
 
@@ -145,10 +146,10 @@ function clientTypes(rusis: unknown): StakeholderType[] {
 export function rivileSource(api: RivileApi, apiKey: string): SyncSource {
   return {
     steps: 2,
-    async readPage(step, after) {
+    async readPage(step, after, signal) {
       const page = (typeof after === 'number' ? after : 0) + 1;
       const table = step === 0 ? 'N08' : 'N17';
-      const raw = listRows(await api.call(apiKey, step === 0 ? 'GET_N08_LIST' : 'GET_N17_LIST', { pagenumber: page }), table);
+      const raw = listRows(await api.call(apiKey, step === 0 ? 'GET_N08_LIST' : 'GET_N17_LIST', { pagenumber: page }, undefined, signal ? { signal } : undefined), table);
       const rows: SourceRow[] = [];
       for (const r of raw) {
         const t = (f: string) => cellText(r[f]);

@@ -1,9 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ImportStatusList, SqlMapping, SyncImport, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
 import { useApi } from '../../../app/api-context';
+import { hasUnfinishedRun } from '../lib/outcomes';
 
 /** Master-data imports (SQL, Rivile): their status for the Integration screen. */
 export const importsKey = (companyId: string) => ['integration-imports', companyId] as const;
+
+/** How often the status is read again while an import is running or stopped for now (the schedule continues it). */
+export const IMPORT_STATUS_POLL_MS = 10_000;
 
 export function useImportStatuses(companyId: string, enabled: boolean) {
   const api = useApi();
@@ -11,10 +15,12 @@ export function useImportStatuses(companyId: string, enabled: boolean) {
     queryKey: importsKey(companyId),
     queryFn: ({ signal }) => api.get<ImportStatusList>('/company/service/imports', { query: { company_id: companyId }, signal }),
     enabled: enabled && companyId !== '',
+    // A run the schedule is continuing shows its outcome when it ends, without a reload.
+    refetchInterval: (query) => (hasUnfinishedRun(query.state.data) ? IMPORT_STATUS_POLL_MS : false),
   });
 }
 
-/** "Sync now": answers the run; the status list is read again. */
+/** "Sync now": answers the run (done, failed, or stopped for now: the schedule continues it); the status list is read again. */
 export function useSyncNow(companyId: string) {
   const api = useApi();
   const qc = useQueryClient();

@@ -1,4 +1,4 @@
-import type { SyncRunView } from '../../../../../shared/schemas/master-data-sync';
+import type { ImportStatusList, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
 import { MSG } from '../../../../../shared/schemas/messages';
 import type { InfoTone } from '../../../components/ui/InfoPopup';
 
@@ -8,13 +8,21 @@ export interface Notice {
 }
 
 /**
- * What "Sync now" tells about its run. A run that reached the call's time budget stopped between pages
- * (`partial`): the schedule continues it at once, so it is not finished yet.
+ * What "Sync now" tells about its run. A run that reached the call's time budget stopped (`partial`: between pages,
+ * or giving up a page the source was slow to answer): the schedule continues it, so it is not finished yet.
  */
 export function syncNowNotice(run: Pick<SyncRunView, 'outcome' | 'error'>): Notice {
   if (run.outcome === 'failed') return { text: `Sync failed: ${run.error ?? ''}`, tone: 'error' };
   if (run.outcome === 'done') return { text: 'Sync finished', tone: 'success' };
   return { text: 'Sync stopped for now; it continues in the background', tone: 'info' };
+}
+
+/**
+ * Whether an import's last run is still going: running, or stopped for now with the schedule continuing it (the
+ * Integration screen reads the status again until it ends).
+ */
+export function hasUnfinishedRun(list: ImportStatusList | undefined): boolean {
+  return Boolean(list?.items.some((i) => i.enabled && (i.last_run?.outcome === 'running' || i.last_run?.outcome === 'partial')));
 }
 
 /** POST /receipts/bulk's answer to a send: one line per document. */
