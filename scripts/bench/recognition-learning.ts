@@ -41,7 +41,7 @@ import { parseDate } from '../../lambdas/core/recognition/extract/dates';
 import { lookupKeys, printedText, supplierKeys } from '../../lambdas/core/recognition/layout-keys';
 import { applyHintsToResult, learnLayout, type ConfirmedFields, type ConfirmedPlaces } from '../../lambdas/core/recognition/learn';
 import { mapExpenseToFields } from '../../lambdas/core/recognition/map-fields';
-import { matchStakeholder } from '../../lambdas/core/recognition/match';
+import { isSureMatch, matchStakeholder } from '../../lambdas/core/recognition/match';
 import { HEADER_FIELD_IDS, type AnalyzeExpenseResult, type OcrDocument, type Stakeholder, type SupplierLayoutHint } from '../../lambdas/core/recognition/types';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { accessTokenOf, registerUser, uploadThroughApi } from '../local/seed';
@@ -170,7 +170,7 @@ function replayStream(dumpDir: string, opts: { learning: boolean; register: stri
       const hints = [...new Set(lookupKeys(mapExpenseToFields(result), printedText(result)).flatMap((k) => layouts.get(`${k.kind}#${k.value}`) ?? []))];
       let fields = mapExpenseToFields(applyHintsToResult(result, hints));
       const m = matchStakeholder(fields, register);
-      if (!m.isNew) fields = withStakeholderFields(fields, asRecord(m.stakeholder));
+      if (!m.isNew) fields = withStakeholderFields(fields, asRecord(m.stakeholder), isSureMatch(m));
       current = { result, fields };
       const status = readyCheck(fields, 'receipt', today).ready ? 'ready' : 'review';
       return { status, values: Object.fromEntries(SCORED.map((f) => [f, fields[FIELD_ID[f]]?.value])) };
@@ -191,7 +191,7 @@ function replayStream(dumpDir: string, opts: { learning: boolean; register: stri
       if (!opts.learning) return true;
       const words = blocksToDocument(result).pages.flatMap((p) => p.lines.flatMap((l) => l.words));
       const hint = learnLayout(confirmed, words, places);
-      if (hint.fields.length) for (const k of supplierKeys({ vat_id: confirmed.supplier_vat_id, code: confirmed.supplier_code, name: confirmed.supplier_name })) layouts.set(`${k.kind}#${k.value}`, hint);
+      if (hint.fields.length) for (const k of supplierKeys({ vat_id: confirmed.supplier_vat_id, code: confirmed.supplier_code, name: confirmed.supplier_name, printed_name: hint.supplier.printed_name })) layouts.set(`${k.kind}#${k.value}`, hint);
       const party = { name: confirmed.supplier_name, code: confirmed.supplier_code, vat_id: confirmed.supplier_vat_id };
       if (party.name && (party.code || party.vat_id) && matchStakeholder(party, register).isNew) keep(party.name, party.code, party.vat_id);
       return true;

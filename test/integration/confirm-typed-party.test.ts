@@ -99,4 +99,24 @@ describe('a confirm keeps the party name the person typed', () => {
     expect((await receiptOf(u, id)).stakeholder_id).toBe(grudai);
     expect(valueOf(await contentOf(u, id), 'supplier_name')).toBe('UAB Kauno Grudai');
   });
+
+  it('a name one letter off is suggested for review; a name typed over it keeps, and the register code goes with the link', { timeout: 180_000 }, async () => {
+    const u = await registeredUser(t.stack, 'typedover');
+    const grudai = await registered(u, 'UAB Kauno Grudai', '302222666');
+    // The printed name alone (its VAT ID the register's supplier lacks): suggested, never ready by itself.
+    const id = await upload(u, 'UAB Kauno Gradai', '', 'KG-5');
+    expect(await receiptOf(u, id)).toMatchObject({ stakeholder_id: grudai, status: 'review' });
+    const c = await contentOf(u, id);
+    expect(valueOf(c, 'supplier_name')).toBe('UAB Kauno Grudai');
+    expect(valueOf(c, 'supplier_code')).toBe('302222666');
+    // The person puts the printed name back: another supplier than the register's.
+    const confirmed = await u.api.post(`/receipt/${id}${q(u)}&with_send=1`, { version: c.version, items: [{ id: 'supplier_name', value: 'UAB Kauno Gradai' }] });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    const after = await contentOf(u, id);
+    expect(valueOf(after, 'supplier_name')).toBe('UAB Kauno Gradai');
+    expect(valueOf(after, 'supplier_code')).toBe('');
+    const gradai = (await suppliers(u)).find((s) => s.name === 'UAB Kauno Gradai');
+    expect(gradai).toMatchObject({ code: 'LT100002222222', vat_id: 'LT100002222222' });
+    expect(await receiptOf(u, id)).toMatchObject({ status: 'archive', stakeholder_id: gradai!.id });
+  });
 });

@@ -15,7 +15,7 @@ import type { MasterDataStore } from '../master-data/ports';
 import type { CategoryRecord, StakeholderRecord } from '../master-data/types';
 import type { PartyKeys } from '../recognition/match';
 import type { ContentCaller } from './ports';
-import { valueOf, type ContentDocument } from './tree';
+import { datapointBySchemaId, setValues, valueOf, type ContentDocument } from './tree';
 
 export const CATEGORY_NOT_FOUND = 'Choose a category from the list';
 
@@ -98,7 +98,14 @@ export type ConfirmOutcome =
       /** The content's party values as the register has them now (by schema id), where they differ: name, date format. */
       content: Record<string, string>;
     }
-  | { linked: 'none'; reason: string };
+  | {
+      linked: 'none';
+      reason: string;
+      /** When the confirm undid the document's link (`registerIdentifiersUndone`): the stakeholder removed from the record. */
+      patch?: MasterDataPatch;
+      /** The content's party values the confirm cleared (by schema id): the register's code / VAT ID that came with the undone link. */
+      content?: Record<string, string>;
+    };
 
 /** What a confirm knows about the document's printed dates (read lazily: the page's words are read only when needed). */
 export interface ConfirmDates {
@@ -139,6 +146,31 @@ function confirmable(found: CounterpartyMatch, keys: PartyKeys): boolean {
 }
 
 /**
+ * The content's code and VAT ID fields that hold the register's values of the stakeholder the document was linked to,
+ * when the person's typed name says the document is another party: the document is linked to the stakeholder found
+ * by them, the name is a person's (a value without a reading's confidence) and is not that stakeholder's once
+ * normalised, and each such field is the stakeholder's own value and has no place on the page (it was filled in from
+ * the register with the link, not read). Empty when the link stands.
+ *
+ * A bookkeeper who retypes the supplier of a document means another supplier than the one the machine put there (a
+ * shop of a similar name): the register's code and VAT ID belong to the supplier the machine chose and would put that
+ * company's numbers into the books and tax reports under the typed name, so they go with the link. A code or VAT ID
+ * printed on the page, or typed, still identifies the party (spec: a code that matches selects the stakeholder).
+ */
+export function registerIdentifiersUndone(record: DocumentRecord, content: ContentDocument, type: StakeholderType, found: CounterpartyMatch): string[] {
+  const s = found.stakeholder;
+  if (found.by === 'name' || !record.stakeholder_id || record.stakeholder_id !== s.id) return [];
+  const name = datapointBySchemaId(content, `${type}_name`)?.content;
+  if (!name?.value.trim() || name.confidence !== null || matchNameKey(name.value) === matchNameKey(s.name)) return [];
+  const fromRegister = (field: 'code' | 'vat_id', own: string | null | undefined) => {
+    const c = datapointBySchemaId(content, `${type}_${field}`)?.content;
+    const compact = (v: string) => v.toUpperCase().replace(/[^A-Z0-9]/g, '');
+    return Boolean(c?.value.trim() && own && !c.position && compact(c.value) === compact(own));
+  };
+  return (['code', 'vat_id'] as const).filter((f) => fromRegister(f, s[f])).map((f) => `${type}_${f}`);
+}
+
+/**
  * On confirm: the content's party is matched in the register like recognition matches it (VAT ID, code, name),
  * except that a party found only by the tolerant name step is not the register's (`confirmable`); a party that is
  * not there is created from the content (ensureStakeholder: exact VAT ID, code, name, else new). A matched party's
@@ -160,12 +192,55 @@ export async function confirmStakeholder(md: EditMasterData, record: DocumentRec
     return { linked: how, stakeholderId: s.id, patch: { stakeholder_id: s.id, stakeholder_date_format: s.selected_date_format ?? null }, content: current };
   };
   const found = await matchParty(md.store, record.company_id, type, keys);
+  const undone = found ? registerIdentifiersUndone(record, content, type, found) : [];
+  if (undone.length) return relinkTyped(md, record, content, type, keys, undone, linked);
   if (found && confirmable(found, keys)) return linked('matched', found.stakeholder);
   const input = stakeholderFromContent(content, type);
   if (!input) return { linked: 'none', reason: 'the party has no name of 2 characters or no code' };
   const ensured = await md.ensureStakeholder(record.company_id, type, input);
   if (!ensured) return { linked: 'none', reason: 'the party cannot be kept' };
   return linked(ensured.created ? 'created' : 'matched', ensured.stakeholder);
+}
+
+/**
+ * A confirm whose typed name undid the document's link (`registerIdentifiersUndone`): the register's code and VAT ID
+ * that came with the link are cleared, and the party is the typed name with what the document itself prints — the
+ * register's stakeholder of that name (same name once normalised, whose code and VAT ID the content then takes), else
+ * a new one when the content can make one (a printed code or VAT ID), else none: the document is confirmed under the
+ * typed name without a stakeholder.
+ */
+async function relinkTyped(
+  md: EditMasterData,
+  record: DocumentRecord,
+  content: ContentDocument,
+  type: StakeholderType,
+  keys: PartyKeys,
+  undone: string[],
+  linked: (how: 'matched' | 'created', s: StakeholderRecord) => Promise<ConfirmOutcome>,
+): Promise<ConfirmOutcome> {
+  const own: PartyKeys = { ...keys };
+  if (undone.includes(`${type}_code`)) delete own.code;
+  if (undone.includes(`${type}_vat_id`)) delete own.vat_id;
+  const cleared: Record<string, string> = Object.fromEntries(undone.map((id) => [id, '']));
+  const withCleared = (s: StakeholderRecord | undefined): Record<string, string> =>
+    Object.fromEntries(undone.map((id) => [id, (id.endsWith('_vat_id') ? s?.vat_id : s?.code) ?? '']));
+  // A stakeholder of the register gives its own numbers; a new one made from the content has none to give.
+  const withOutcome = async (how: 'matched' | 'created', s: StakeholderRecord): Promise<ConfirmOutcome> => {
+    const out = await linked(how, s);
+    return out.linked === 'none' ? out : { ...out, content: { ...(how === 'matched' ? withCleared(s) : cleared), ...out.content } };
+  };
+  const again = own.name || own.code || own.vat_id ? await matchParty(md.store, record.company_id!, type, own) : undefined;
+  if (again && confirmable(again, own)) return withOutcome('matched', again.stakeholder);
+  const dps = undone.map((id) => datapointBySchemaId(content, id)).filter((dp) => dp !== undefined);
+  const input = stakeholderFromContent(setValues(content, dps.map((dp) => ({ id: dp.id, value: '' }))), type);
+  const ensured = input ? await md.ensureStakeholder(record.company_id!, type, input) : undefined;
+  if (ensured) return withOutcome(ensured.created ? 'created' : 'matched', ensured.stakeholder);
+  return {
+    linked: 'none',
+    reason: input ? 'the party cannot be kept' : 'the typed party has no code or VAT ID of its own',
+    patch: { stakeholder_id: null, stakeholder_date_format: null },
+    content: cleared,
+  };
 }
 
 /**

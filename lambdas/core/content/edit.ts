@@ -81,11 +81,13 @@ export async function applyEditAction(
   const categoryNow = status === 'archive' && masterData ? await confirmedCategory(masterData.store, l.record) : undefined;
   // Only now, after the checks, is the party matched or created (a write that then loses a race leaves at most a
   // new, ordinary register entry).
-  if (status === 'archive' && masterData) version = await linkStakeholder(ports, masterData, caller, l, version, learning.log, categoryNow);
+  // What is learnt is the content as confirmed, less the register's code / VAT ID that went with an undone link.
+  let confirmed = l.doc;
+  if (status === 'archive' && masterData) ({ version, doc: confirmed } = await linkStakeholder(ports, masterData, caller, l, version, learning.log, categoryNow));
   const receipt = await workflow.changeStatus(caller, receiptId, status, version);
   if (status === 'archive') {
     try {
-      const outcome = await learnFromConfirmed({ blobs: ports.blobs, layouts: learning.layouts, clock: ports.clock }, { record: l.record, content: l.doc, userId: caller.userId });
+      const outcome = await learnFromConfirmed({ blobs: ports.blobs, layouts: learning.layouts, clock: ports.clock }, { record: l.record, content: confirmed, userId: caller.userId });
       if (outcome.learnt) learning.log.info('supplier layout learnt', { receipt_id: receiptId, keys: outcome.keys.map((k) => k.kind), fields: outcome.fields });
       else learning.log.info('supplier layout not learnt', { receipt_id: receiptId, reason: outcome.reason });
     } catch (error) {
@@ -180,19 +182,23 @@ async function linkStakeholder(
   version: number,
   log: ConfirmLearning['log'],
   category: MasterDataPatch | undefined,
-): Promise<number> {
+): Promise<{ version: number; doc: typeof l.doc }> {
   const record = l.record;
   const outcome = await confirmStakeholder(md, record, l.doc, printedDates(ports, l));
-  if (outcome.linked === 'none') {
+  if (outcome.linked === 'none' && !outcome.patch) {
     log.info('stakeholder not linked', { receipt_id: record.receipt_id, reason: outcome.reason });
-    return category ? (await md.setMasterData(caller, record.receipt_id, category, `Category: ${category.category}`, version)).version : version;
+    return { version: category ? (await md.setMasterData(caller, record.receipt_id, category, `Category: ${category.category}`, version)).version : version, doc: l.doc };
   }
-  log.info('stakeholder linked', { receipt_id: record.receipt_id, stakeholder_id: outcome.stakeholderId, how: outcome.linked });
+  if (outcome.linked === 'none') log.info('stakeholder unlinked', { receipt_id: record.receipt_id, reason: outcome.reason });
+  else log.info('stakeholder linked', { receipt_id: record.receipt_id, stakeholder_id: outcome.stakeholderId, how: outcome.linked });
   const updates: ValueUpdate[] = [];
-  for (const [schemaId, value] of Object.entries(outcome.content)) {
+  for (const [schemaId, value] of Object.entries(outcome.content ?? {})) {
     const dp = datapointBySchemaId(l.doc, schemaId);
-    if (dp) updates.push({ id: dp.id, value, confidence: dp.content?.confidence ?? null });
+    if (dp && (dp.content?.value ?? '') !== value) updates.push({ id: dp.id, value, confidence: value ? (dp.content?.confidence ?? null) : null });
   }
+  // The party's numbers change only where a typed name undid the link (edit-master-data.ts relinkTyped).
+  const numbers = updates.filter((u) => /_(code|vat_id)$/.test(datapointBySchemaId(l.doc, u.id)?.schema_id ?? u.id));
+  const learnt = numbers.length ? setValues(l.doc, numbers) : l.doc;
   if (updates.length) {
     if (record.version !== version) throw conflict(MESSAGES.stale, { version: record.version });
     const doc = setValues(l.doc, updates);
@@ -200,8 +206,8 @@ async function linkStakeholder(
     const party = stakeholderKind(record.receipt_type) === 'supplier' ? 'Supplier' : 'Customer';
     version = (await ports.documents.saveContent({ caller, before: record, contentKey, content: doc, historyName: `${party} as the register has it` })).version;
   }
-  const history = outcome.linked === 'created' ? 'New stakeholder saved' : 'Stakeholder matched';
-  return (await md.setMasterData(caller, record.receipt_id, { ...outcome.patch, ...category }, history, version)).version;
+  const history = outcome.linked === 'created' ? 'New stakeholder saved' : outcome.linked === 'matched' ? 'Stakeholder matched' : 'Stakeholder removed';
+  return { version: (await md.setMasterData(caller, record.receipt_id, { ...outcome.patch, ...category }, history, version)).version, doc: learnt };
 }
 
 /** The order the confirmed dates show as printed, read from the document's stored page words when asked. */

@@ -82,12 +82,14 @@ export async function learnFromConfirmed(deps: LearnDeps, input: { record: Docum
   if (record.receipt_type !== 'receipt') return { learnt: false, reason: 'not a cost document' };
   if (!record.company_id) return { learnt: false, reason: 'no company' };
   const confirmed = confirmedFieldsFromContent(content);
-  const keys = supplierKeys({ vat_id: confirmed.supplier_vat_id, code: confirmed.supplier_code, name: confirmed.supplier_name });
-  if (!keys.length) return { learnt: false, reason: 'no supplier identity' };
+  if (!supplierKeys({ vat_id: confirmed.supplier_vat_id, code: confirmed.supplier_code, name: confirmed.supplier_name }).length) return { learnt: false, reason: 'no supplier identity' };
   const words = wordsFromBoxes(await deps.blobs.readBoxes(record));
   if (!words.length) return { learnt: false, reason: 'no page boxes' };
   const hint = learnLayout(confirmed, words, confirmedPlacesFromContent(content));
   if (!hint.fields.length) return { learnt: false, reason: 'no field found on the page' };
+  // Also under the name printed where the name was read, when the confirmed one is another (the register's): the
+  // supplier's next document is looked up by the name it prints (`lookupKeys`).
+  const keys = supplierKeys({ vat_id: confirmed.supplier_vat_id, code: confirmed.supplier_code, name: confirmed.supplier_name, printed_name: hint.supplier.printed_name });
   await deps.layouts.put(record.company_id, keys, {
     hint,
     source_receipt_id: record.receipt_id,

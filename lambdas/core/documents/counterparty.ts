@@ -13,6 +13,7 @@ import type { MasterDataStore } from '../master-data/ports';
 import type { CategoryRecord, ItemRecord, StakeholderRecord } from '../master-data/types';
 import {
   HOME_COUNTRY,
+  isSureMatch,
   lookupStakeholder,
   matchItem,
   NAME_CANDIDATE_WORDS,
@@ -25,6 +26,7 @@ import {
   type StakeholderLookup,
 } from '../recognition/match';
 import type { ExtractedFields, HeaderFieldId, Stakeholder } from '../recognition/types';
+import { READY_CONFIDENCE } from './content';
 import type { ReceiptType } from './types';
 
 /**
@@ -77,6 +79,11 @@ function registerLookup(store: MasterDataStore, companyId: string, type: Stakeho
 export interface CounterpartyMatch {
   stakeholder: StakeholderRecord;
   by: 'vat_id' | 'code' | 'name';
+  /**
+   * The party is surely the stakeholder (match.ts `isSureMatch`: its VAT ID or code, or the same normalised name);
+   * false for a name only nearly equal, which suggests the stakeholder for review.
+   */
+  sure: boolean;
 }
 
 /** The register's stakeholder of the party recognised on a document (none: the party is new). */
@@ -112,20 +119,22 @@ export async function matchParty(
   const m = await lookupStakeholder(keys, registerLookup(store, companyId, type, seen), homeCountry);
   if (m.isNew) return undefined;
   const stakeholder = seen.get(m.stakeholder.id);
-  return stakeholder ? { stakeholder, by: m.by } : undefined;
+  return stakeholder ? { stakeholder, by: m.by, sure: isSureMatch(m) } : undefined;
 }
 
 /**
  * The party's identity on the document as the register writes it: name, code and VAT ID from the
- * stakeholder (marked read with full confidence, the place on the page kept), so the ready rule and the
- * edit screen see a known party.
+ * stakeholder (the place on the page kept), so the ready rule and the edit screen see a known party. A sure match
+ * (`CounterpartyMatch.sure`) marks them read with full confidence; a name only nearly equal to the register's
+ * (`sure` false) is a suggestion: the name stays under the ready rule's confidence, so the document waits for a
+ * person to confirm the supplier — another shop of a similar name is not taken for a registered one.
  */
-export function withStakeholderFields(fields: ExtractedFields, s: StakeholderRecord): ExtractedFields {
+export function withStakeholderFields(fields: ExtractedFields, s: StakeholderRecord, sure = true): ExtractedFields {
   const role = s.type;
   const out: ExtractedFields = { ...fields };
   const set = (id: HeaderFieldId, value: string) => {
     const current = out[id];
-    if (value && current) out[id] = { ...current, value, confidence: 100 };
+    if (value && current) out[id] = { ...current, value, confidence: sure ? 100 : Math.min(current.confidence, READY_CONFIDENCE - 1) };
   };
   set(`${role}_name`, s.name);
   set(`${role}_code`, s.code);

@@ -739,7 +739,7 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
         learnt = applyDateFormat(learnt, dateFormat);
         fields = mapExpenseToFields(learnt, { dateFormat });
       }
-      if (matched) fields = withStakeholderFields(fields, matched.stakeholder);
+      if (matched) fields = withStakeholderFields(fields, matched.stakeholder, matched.sure);
       if (!doc.process_rows) fields = { ...fields, line_items: [] };
       else if (doc.company_id && fields.line_items.length) fields = await registerItems(deps, doc, doc.company_id, fields);
       const built = contentFromRecognition(learnt, { fields, pageDocuments: pages.map((p) => p.document) });

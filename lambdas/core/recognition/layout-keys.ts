@@ -19,6 +19,8 @@ export interface SupplierIdentity {
   vat_id?: string | null;
   code?: string | null;
   name?: string | null;
+  /** The name as printed, where the confirmed name is another (learn.ts `printedNameAt`): the next document is looked up by it. */
+  printed_name?: string | null;
 }
 
 /** Longest key value kept (a name is cut there); DynamoDB sort keys allow 1 KB. */
@@ -56,7 +58,11 @@ function unique(keys: SupplierKey[]): SupplierKey[] {
   });
 }
 
-/** The keys of a supplier identity, most specific first (VAT ID, company code, name); empty when it has none. */
+/**
+ * The keys of a supplier identity, most specific first (VAT ID, company code, name, the printed name); empty when it
+ * has none. A document linked to a register supplier of another name is confirmed under the register's name, while
+ * the supplier's next document is read, and looked up, by the name it prints: the layout is kept under both.
+ */
 export function supplierKeys(identity: SupplierIdentity): SupplierKey[] {
   const out: SupplierKey[] = [];
   const vat = vatKeyValue(identity.vat_id);
@@ -65,7 +71,9 @@ export function supplierKeys(identity: SupplierIdentity): SupplierKey[] {
   if (code) out.push({ kind: 'CODE', value: code });
   const name = nameKeyValue(identity.name);
   if (name) out.push({ kind: 'NAME', value: name });
-  return out;
+  const printed = nameKeyValue(identity.printed_name);
+  if (printed) out.push({ kind: 'NAME', value: printed });
+  return unique(out);
 }
 
 /**

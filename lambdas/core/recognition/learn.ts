@@ -15,7 +15,7 @@ import { extractRows } from './extract';
 import { findAmounts, formatAmount } from './extract/amounts';
 import { findDates, formatOfMatch, type DateOrder } from './extract/dates';
 import { compactId } from './extract/identifiers';
-import { normaliseCompanyName } from './extract/legal';
+import { BUSINESS_WORDS, normaliseCompanyName } from './extract/legal';
 import { buildRow, type Row } from './extract/rows';
 import { digitLookAlike, foldDiacritics, levenshtein } from './extract/text';
 import { blocksToDocument, geometry, HEADER_TYPE } from './expense';
@@ -194,6 +194,39 @@ function locateValue(rows: Row[], field: HeaderFieldId, value: string, place?: {
   return locateIn(rows, field, value);
 }
 
+/** The words whose centre lies in a place on the page (a stored value's position). */
+function wordsAt(words: OcrWord[], place: { page: number; box: Box }): OcrWord[] {
+  const inside = (b: Box) => {
+    const x = b.left + b.width / 2;
+    const y = centerY(b);
+    return x >= place.box.left - 0.002 && x <= right(place.box) + 0.002 && y >= place.box.top - 0.002 && y <= bottom(place.box) + 0.002;
+  };
+  return words.filter((w) => w.page === place.page && inside(w.box));
+}
+
+/** The words of a name that tell it from others: three letters or more, not a legal form nor a business word (KEDAI, TRADING). */
+function ownNameWords(name: string): Set<string> {
+  return new Set(normaliseCompanyName(name).split(' ').filter((w) => /[A-Z]{3}/.test(w) && !BUSINESS_WORDS.has(w)));
+}
+
+/**
+ * The supplier's name as the page prints it where the content says the name was read (its words there, in reading
+ * order), when that is another name than the confirmed one once normalised — the register's name written over the
+ * one read ("KEDAI KOPI HONG LEE" linked to "Hong Lee Kopitiam"), or a name typed over it — and still names the same
+ * party: it shares a word of its own with the confirmed name. Text read as the name that is no name of the supplier
+ * ("TAX INVOICE" typed over) is none. The supplier's next document prints this one, and is read and looked up by it.
+ */
+export function printedNameAt(confirmedName: string | undefined, ocrWords: OcrWord[], place: { page: number; box: Box } | undefined): string | undefined {
+  if (!place || !confirmedName) return undefined;
+  const printed = rowsOf(wordsAt(ocrWords, place))
+    .map((r) => r.text)
+    .join(' ')
+    .trim();
+  if (!printed || normaliseCompanyName(printed) === normaliseCompanyName(confirmedName)) return undefined;
+  const own = ownNameWords(confirmedName);
+  return [...ownNameWords(printed)].some((w) => own.has(w)) ? printed : undefined;
+}
+
 /**
  * Was a confirmed total put right by the person, not confirmed as read: the words at the place the content keeps for
  * it read another amount (a value typed over the one read there keeps its place), or the general reading of these
@@ -203,12 +236,7 @@ function totalPutRight(rows: Row[], words: OcrWord[], value: string, place: { pa
   const target = Number(value);
   const reads = (text: string) => findAmounts(text).some((a) => Math.abs(a.value - target) < 0.005);
   if (place) {
-    const inside = (b: Box) => {
-      const x = b.left + b.width / 2;
-      const y = centerY(b);
-      return x >= place.box.left - 0.002 && x <= right(place.box) + 0.002 && y >= place.box.top - 0.002 && y <= bottom(place.box) + 0.002;
-    };
-    const there = words.filter((w) => w.page === place.page && inside(w.box)).sort((a, b) => a.box.left - b.box.left);
+    const there = wordsAt(words, place).sort((a, b) => a.box.left - b.box.left);
     if (there.length && !reads(there.map((w) => w.text).join(' '))) return true;
   }
   const read = extractRows(rows).fields.amount_total;
@@ -315,6 +343,8 @@ export function learnLayout(confirmed: ConfirmedFields, ocrWords: OcrWord[], pla
   }
   const supplier: SupplierLayoutHint['supplier'] = {};
   if (confirmed.supplier_name) supplier.name = confirmed.supplier_name;
+  const printedName = printedNameAt(confirmed.supplier_name, ocrWords, places.supplier_name);
+  if (printedName) supplier.printed_name = printedName;
   if (confirmed.supplier_code) supplier.code = confirmed.supplier_code;
   if (confirmed.supplier_vat_id) supplier.vat_id = compactId(confirmed.supplier_vat_id);
   return { supplier, ...(dateFormat ? { dateFormat } : {}), fields };
@@ -479,7 +509,8 @@ export function selectHint(hints: SupplierLayoutHint[] | undefined, fields: Extr
   if (byCode) return byCode;
   // Another company of the same trading name (its own VAT ID or code, `identifiersDiffer`) has another layout.
   const party = { ...(vat ? { vat_id: vat } : {}), ...(code ? { code } : {}) };
-  const byName = name && hints.find((h) => h.supplier.name && normaliseCompanyName(h.supplier.name) === name && !identifiersDiffer(party, h.supplier));
+  const named = (n: string | undefined) => Boolean(n && normaliseCompanyName(n) === name);
+  const byName = name && hints.find((h) => (named(h.supplier.name) || named(h.supplier.printed_name)) && !identifiersDiffer(party, h.supplier));
   if (byName) return byName;
   // The supplier's VAT ID or code printed anywhere on the page (the extractor may have missed it).
   const all = compactId(ocrWords.map((w) => w.text).join(''));

@@ -139,6 +139,17 @@ export function matchStakeholder(party: PartyKeys | ExtractedFields, stakeholder
 }
 
 /**
+ * Is the match sure enough to give the document the register's supplier with the ready rule's confidence: the VAT ID
+ * or company code read on the document is the stakeholder's, or the names are equal once normalised (case,
+ * punctuation, diacritics and legal forms aside). A name only nearly equal (`nameSimilarity` under 1) is as often
+ * another shop of a similar name ("KEDAI KOPI HONG LEE" is not "KEDAI KOPI HONG KEE") as an OCR slip: it suggests the
+ * stakeholder, for a person to confirm.
+ */
+export function isSureMatch(m: { by: 'vat_id' | 'code' | 'name'; score: number }): boolean {
+  return m.by !== 'name' || m.score >= 1;
+}
+
+/**
  * Exact look-ups in a company's register of one type (suppliers or customers), and a bounded page of
  * stakeholders whose names share a word with a name (for names read with an OCR slip).
  */

@@ -174,8 +174,11 @@ export interface FieldLayout {
 }
 
 export interface SupplierLayoutHint {
-  /** How to recognise the supplier on a new document; any of them is enough. */
-  supplier: { id?: string; name?: string; code?: string; vat_id?: string };
+  /**
+   * How to recognise the supplier on a new document; any of them is enough. `printed_name`: the name printed where
+   * the confirmed document's name was read, when the confirmed name is another (the register's).
+   */
+  supplier: { id?: string; name?: string; printed_name?: string; code?: string; vat_id?: string };
   dateFormat?: DateFormat;
   fields: FieldLayout[];
 }

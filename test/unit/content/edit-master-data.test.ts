@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import { buildContentFromExtraction } from '../../../lambdas/core/content/build';
 import { categoryPatch, confirmedCategory, confirmedDateFormat, confirmStakeholder, stakeholderFromContent, type EditMasterData } from '../../../lambdas/core/content/edit-master-data';
-import { setValues } from '../../../lambdas/core/content/tree';
+import { setValues, valueOf } from '../../../lambdas/core/content/tree';
+import { applyStakeholderToContent } from '../../../lambdas/core/documents/counterparty';
 import type { DocumentRecord } from '../../../lambdas/core/documents/types';
 import type { FieldValue } from '../../../lambdas/core/recognition/types';
 import type { CreateStakeholderInput } from '../../../shared/schemas/master-data';
@@ -136,5 +137,58 @@ describe('the register on confirm: the date format follows the latest word, a de
     expect(await confirmedCategory(store, record({ category_id: null }))).toBeUndefined();
     const error = await confirmedCategory(store, record({ category_id: 'deleted', category: 'Travel costs' })).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'ValidationFailed', details: [{ path: ['category_id'], message: 'Choose a category from the list' }] });
+  });
+});
+
+describe('a confirm of a name typed over the supplier the machine linked', () => {
+  const hongKee = stakeholderRecord(C, { id: 'hong-kee', name: 'Kedai Kopi Hong Kee', code: '201901000123', vat_id: 'MY-HK-778899' });
+  /** A receipt the machine linked to a supplier of the register: its name, code and VAT ID put in from the register, the name over the one read. */
+  const linkedContent = (printed: Record<string, string> = {}, s = hongKee) =>
+    applyStakeholderToContent(buildContentFromExtraction({ vat_lines: [], line_items: [], supplier_name: fv(s.name), ...Object.fromEntries(Object.entries(printed).map(([k, v]) => [k, fv(v)])) }), s);
+  const typed = (c: ReturnType<typeof linkedContent>, name: string) => setValues(c, [{ id: 'supplier_name', value: name }]);
+  const linked = record({ stakeholder_id: 'hong-kee' });
+
+  it('the typed name stays and the link goes with the register\'s code and VAT ID; nothing is created without a number of its own', async () => {
+    const { store, created, ports } = md();
+    seed(store, { stakeholders: [hongKee] });
+    const c = typed(linkedContent(), 'KEDAI KOPI HONG LEE');
+    expect(valueOf(c, 'supplier_code')).toBe('201901000123');
+    const out = await confirmStakeholder(ports, linked, c);
+    expect(out).toEqual({
+      linked: 'none',
+      reason: 'the typed party has no code or VAT ID of its own',
+      patch: { stakeholder_id: null, stakeholder_date_format: null },
+      content: { supplier_code: '', supplier_vat_id: '' },
+    });
+    expect(created).toEqual([]);
+  });
+
+  it('a typed name of another supplier of the register links that one, with its numbers', async () => {
+    const { store, ports } = md();
+    seed(store, { stakeholders: [hongKee, stakeholderRecord(C, { id: 'hong-lee', name: 'Kedai Kopi Hong Lee Sdn Bhd', code: '201901000124' })] });
+    const out = await confirmStakeholder(ports, linked, typed(linkedContent(), 'KEDAI KOPI HONG LEE'));
+    expect(out).toMatchObject({ linked: 'matched', stakeholderId: 'hong-lee', content: { supplier_name: 'Kedai Kopi Hong Lee Sdn Bhd', supplier_code: '201901000124', supplier_vat_id: '' } });
+  });
+
+  it('a VAT ID printed on the page stays and makes the typed party a new supplier', async () => {
+    const { store, created, ports } = md();
+    // A supplier of the register without a VAT ID: a printed one does not contradict it.
+    const noVat = { ...hongKee, vat_id: '' };
+    seed(store, { stakeholders: [noVat] });
+    const c = typed(linkedContent({ supplier_vat_id: 'MY-HL-112233' }, noVat), 'KEDAI KOPI HONG LEE');
+    const out = await confirmStakeholder(ports, linked, c);
+    expect(out).toMatchObject({ linked: 'created', content: { supplier_code: '' } });
+    expect(created).toEqual([expect.objectContaining({ name: 'KEDAI KOPI HONG LEE', code: 'MY-HL-112233', vat_id: 'MY-HL-112233' })]);
+  });
+
+  it('the link stands for a code printed on the page, a name not typed (the register renamed since), or the same name spelled otherwise', async () => {
+    const { store, ports } = md();
+    seed(store, { stakeholders: [hongKee] });
+    // The code was read on the page: it names the supplier, and the register's name is written (a typed code does too).
+    expect(await confirmStakeholder(ports, linked, typed(linkedContent({ supplier_code: '201901000123' }), 'Hong Lee Coffee'))).toMatchObject({ linked: 'matched', stakeholderId: 'hong-kee' });
+    // The name the machine put there, the register renamed meanwhile: the document takes the new name.
+    seed(store, { stakeholders: [{ ...hongKee, name: 'Hong Kee Kopitiam' }] });
+    expect(await confirmStakeholder(ports, linked, linkedContent())).toMatchObject({ linked: 'matched', stakeholderId: 'hong-kee', content: { supplier_name: 'Hong Kee Kopitiam' } });
+    expect(await confirmStakeholder(ports, linked, typed(linkedContent(), 'hong kee kopitiam sdn. bhd.'))).toMatchObject({ linked: 'matched', stakeholderId: 'hong-kee' });
   });
 });

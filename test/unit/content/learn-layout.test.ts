@@ -9,7 +9,11 @@ import { toStored } from '../../../lambdas/core/content/service';
 import { addRow, emptyContent, setValues, type ContentDocument } from '../../../lambdas/core/content/tree';
 import type { DocumentRecord } from '../../../lambdas/core/documents/types';
 import { toSummary } from '../../../lambdas/core/documents/views';
-import { applyLayout } from '../../../lambdas/core/recognition/learn';
+import { toAnalyzeExpenseResult } from '../../../lambdas/core/recognition/expense';
+import { extractDocument } from '../../../lambdas/core/recognition/extract/index';
+import { lookupKeys, printedText } from '../../../lambdas/core/recognition/layout-keys';
+import { applyHintsToResult, applyLayout } from '../../../lambdas/core/recognition/learn';
+import { mapExpenseToFields } from '../../../lambdas/core/recognition/map-fields';
 import { HEADER_FIELD_IDS, type OcrWord } from '../../../lambdas/core/recognition/types';
 import { AppError } from '../../../shared/errors';
 import { memoryLayouts } from '../documents/fakes';
@@ -159,6 +163,41 @@ describe('learning on confirm', () => {
     const { layouts, outcome } = await learnWith(opts);
     expect(outcome).toEqual({ learnt: false, reason });
     expect(layouts.items.size).toBe(0);
+  });
+});
+
+describe('learning a receipt linked to a register supplier of another name', () => {
+  const clock = { now: () => new Date('2026-02-01T12:00:00Z') };
+  /** A shop that prints its trading name and no company numbers; the number after "Our ref", the date month first. */
+  const shop = (order: string, date: string, ref: string, total: string) => ['KEDAI KOPI HONG LEE', 'Jalan Besar 12, Kuala Lumpur', '', `Order No.: ${order}        Date: ${date}`, `Our ref: ${ref}`, '', `TOTAL                  ${total}`];
+  const FIRST = shop('PO-1', '03/04/2024', 'HF-100', '99.10');
+  const SECOND = shop('PO-2', '05/07/2024', 'HF-200', '15.00');
+  /** The first receipt as confirmed: the register's name written where the printed one was read, the register's code. */
+  const confirmedAsRegister = (name: string) => {
+    const printed = textDocument(FIRST).pages[0]!.lines[0]!;
+    return setValues(content({ document_id: 'HF-100', issue_date: '2024-03-04', amount_total: '99.10', supplier_code: '201901000555' }), [{ id: 'supplier_name', value: name, position: printed.box, page: 1 }]);
+  };
+  const nextReceipt = () => {
+    const doc = textDocument(SECOND);
+    return toAnalyzeExpenseResult(doc, extractDocument(doc));
+  };
+
+  it('the next receipt of the shop, read by the name it prints, finds the layout; in that company only', async () => {
+    const layouts = memoryLayouts();
+    const outcome = await learnFromConfirmed({ blobs: { readBoxes: async () => boxesOf(FIRST) }, layouts, clock }, { record: record(), content: confirmedAsRegister('Hong Lee Kopitiam Sdn Bhd'), userId: 'u1' });
+    expect(outcome).toMatchObject({ learnt: true, keys: [{ kind: 'CODE', value: '201901000555' }, { kind: 'NAME', value: 'HONG LEE KOPITIAM' }, { kind: 'NAME', value: 'KEDAI KOPI HONG LEE' }] });
+    const result = nextReceipt();
+    const keys = lookupKeys(mapExpenseToFields(result), printedText(result));
+    const found = await layouts.find('c1', keys);
+    expect(found).toHaveLength(1);
+    expect(mapExpenseToFields(applyHintsToResult(result, found.map((l) => l.hint)))).toMatchObject({ document_id: { value: 'HF-200' }, issue_date: { value: '2024-05-07' } });
+    expect(await layouts.find('c2', keys)).toEqual([]);
+  });
+
+  it('text read as the name that names no one of the register supplier\'s name is not a key', async () => {
+    const layouts = memoryLayouts();
+    const outcome = await learnFromConfirmed({ blobs: { readBoxes: async () => boxesOf(FIRST) }, layouts, clock }, { record: record(), content: confirmedAsRegister('Golden Bean Cafe'), userId: 'u1' });
+    expect(outcome).toMatchObject({ learnt: true, keys: [{ kind: 'CODE', value: '201901000555' }, { kind: 'NAME', value: 'GOLDEN BEAN CAFE' }] });
   });
 });
 

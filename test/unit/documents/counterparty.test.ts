@@ -187,7 +187,7 @@ describe('content and the matched stakeholder', () => {
 /** A supplier that prints dates with numbers only; 03/04/2024 reads either way. */
 const SLIP = ['DATEFMT TRADING UAB', 'VAT ID: LT119511515', '', 'Invoice No.: DF-7        Date: 03/04/2024', '', 'TOTAL                  15.00'];
 
-async function processWith(store: CountingStore, q: { company_id?: string; receipt_type?: 'receipt' | 'invoice' } = {}) {
+async function processWith(store: CountingStore, q: { company_id?: string; receipt_type?: 'receipt' | 'invoice' } = {}, lines: string[] = SLIP) {
   const clock = { now: () => new Date('2026-06-01T10:00:00Z') };
   const ids = { newId: () => ulid() };
   const company = { ...newCompanyRecord({ name: 'Mano', code: '300000001' }, { id: 'u1', name: 'Test', surname: 'User', email: 'u@x' }, ids, clock), company_id: C, available_documents: 10 };
@@ -195,7 +195,7 @@ async function processWith(store: CountingStore, q: { company_id?: string; recei
   const files = new MemoryFiles();
   const live = liveRecorder();
   const accounts = memoryAccounts(company);
-  const doc = textDocument(SLIP);
+  const doc = textDocument(lines);
   const deps: ProcessingDeps = {
     documents,
     files,
@@ -263,5 +263,29 @@ describe('processing with the company\'s register', () => {
     const run = await processWith(store, { company_id: 'NONE' });
     expect(run.record).toMatchObject({ status: 'unassigned', stakeholder_id: null });
     expect(store.totalCalls()).toBe(0);
+  });
+});
+
+/** A coffee shop's receipt that the ready rule passes on its own: number, date, and a sub-total and tax that make the total. */
+const SHOP = ['KEDAI KOPI HONG LEE', '', 'Receipt No.: HL-1001      Date: 15/04/2024', '', 'SUBTOTAL               10.00', 'TAX                     0.60', 'TOTAL                  10.60'];
+
+describe('a supplier matched by a name only nearly equal', () => {
+  it('the receipt alone is ready with its printed name', async () => {
+    const run = await processWith(countingStore(), {}, SHOP);
+    expect(run.record).toMatchObject({ status: 'ready', stakeholder_id: null, counterparty_name: 'KEDAI KOPI HONG LEE' });
+  });
+
+  it('a registered shop of a similar name is suggested, not made sure: the receipt waits for review', async () => {
+    const store = countingStore();
+    seed(store, { stakeholders: [stakeholderRecord(C, { id: 'hong-kee', name: 'Kedai Kopi Hong Kee', code: '201901000123' })] });
+    const run = await processWith(store, {}, SHOP);
+    expect(run.record).toMatchObject({ stakeholder_id: 'hong-kee', counterparty_name: 'Kedai Kopi Hong Kee', status: 'review' });
+  });
+
+  it('the same name once normalised (case, punctuation, legal form) is sure: the receipt is ready', async () => {
+    const store = countingStore();
+    seed(store, { stakeholders: [stakeholderRecord(C, { id: 'hong-lee', name: 'Kedai Kopi Hong Lee Sdn. Bhd.', code: '201901000124' })] });
+    const run = await processWith(store, {}, SHOP);
+    expect(run.record).toMatchObject({ stakeholder_id: 'hong-lee', counterparty_name: 'Kedai Kopi Hong Lee Sdn. Bhd.', status: 'ready' });
   });
 });
