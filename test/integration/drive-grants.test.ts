@@ -59,6 +59,18 @@ describe('Google Drive and Dropbox grants end with the company and with the memb
     expect(res.status).toBe(200);
   }
 
+  /** A company whose admin member (not its owner) connected the import of `service` and watches `folderId` in it. */
+  async function importOfMember(prefix: string, service: DriveService, addFolder: () => string) {
+    const owner = await registeredUser(t.stack, prefix);
+    const member = await registeredUser(t.stack, `${prefix}m`);
+    const memberId = subOf(member.token);
+    await addMembership(memberId, owner.companyId, 'admin');
+    const folderId = addFolder();
+    const grant = await connect(member.api, owner.companyId, service);
+    await watch(member.api, owner.companyId, service, folderId);
+    return { owner, memberId, folderId, grant };
+  }
+
   async function fileNames(api: Api, companyId: string): Promise<string[]> {
     const res = await api.get(`/receipts?company_id=${companyId}`);
     expect(res.status).toBe(200);
@@ -129,13 +141,7 @@ describe('Google Drive and Dropbox grants end with the company and with the memb
   });
 
   it("removing the member who connected the import switches it off: grant revoked, flag off, their folder's files no longer come", async () => {
-    const owner = await registeredUser(t.stack, 'gown');
-    const member = await registeredUser(t.stack, 'gmem');
-    const memberId = subOf(member.token);
-    await addMembership(memberId, owner.companyId, 'admin');
-    const folderId = t.stack.dropbox.addFolder('/Member scans');
-    const grant = await connect(member.api, owner.companyId, 'dropbox');
-    await watch(member.api, owner.companyId, 'dropbox', folderId);
+    const { owner, memberId, grant } = await importOfMember('gown', 'dropbox', () => t.stack.dropbox.addFolder('/Member scans'));
     t.stack.dropbox.dropFile('/Member scans', 'before.pdf', PDF);
     await t.stack.driveSchedule.tick();
     await t.stack.jobs.idle();
@@ -159,13 +165,7 @@ describe('Google Drive and Dropbox grants end with the company and with the memb
   });
 
   it("an import whose connecting member is gone is not run: the job switches it off and revokes the grant", async () => {
-    const owner = await registeredUser(t.stack, 'gjob');
-    const member = await registeredUser(t.stack, 'gjmem');
-    const memberId = subOf(member.token);
-    await addMembership(memberId, owner.companyId, 'admin');
-    const folderId = t.stack.google.addFolder('Left behind');
-    const grant = await connect(member.api, owner.companyId, 'google');
-    await watch(member.api, owner.companyId, 'google', folderId);
+    const { owner, memberId, folderId, grant } = await importOfMember('gjob', 'google', () => t.stack.google.addFolder('Left behind'));
     // The membership is gone without the route's switch-off (a removal that stopped half way, or one from before it).
     await ddb().send(new DeleteCommand({ TableName: process.env.TABLE_NAME, Key: keys.membership(memberId, owner.companyId) }));
 
