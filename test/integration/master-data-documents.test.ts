@@ -290,7 +290,7 @@ describe('documents and master data (whole product)', () => {
     const dated = (supplier: string, code: string, number: string, date: string): InvoiceSpec => ({ ...SAMPLE_INVOICE, supplier, supplierCode: code, number, date });
     const stakeholderOf = async (u: User, id: string) => {
       const res = await u.api.get(`/stakeholders?company_id=${u.companyId}&type=supplier&with_external_data=1`);
-      return ((res.body as { items: { id: string; name: string; selected_date_format: string | null; category: { name: string } | null }[] }).items).find((s) => s.id === id);
+      return ((res.body as { items: { id: string; name: string; code: string; selected_date_format: string | null; category: { name: string } | null }[] }).items).find((s) => s.id === id);
     };
 
     it('confirming a document with another supplier date format changes the supplier and the next upload reads dates with it', { timeout: 180_000 }, async () => {
@@ -367,6 +367,46 @@ describe('documents and master data (whole product)', () => {
       const cleared = await u.api.post(`/receipt/${open}${q}&with_send=1`, { version: before.version, category_id: null });
       expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
       expect(await receiptOf(u, done)).toMatchObject({ status: 'archive', category_id: travel.id, category: 'Travel costs' });
+    });
+
+    it('a confirm with a category creates the supplier with it, and the next upload of the supplier gets that category', { timeout: 180_000 }, async () => {
+      const u = await registeredUser(t.stack, 'mdcatlearn');
+      const q = `?company_id=${u.companyId}`;
+      const travel = await create(u.api, `/category${q}`, { name: 'Travel costs' });
+      const first = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('UAB Kelione', '301616161', 'KL-1')), 'kelione-1.pdf');
+      expect(await receiptOf(u, first)).toMatchObject({ stakeholder_id: null, category_id: null });
+      const c1 = await contentOf(u, first);
+      // The person picks the category on the edit screen and confirms.
+      const confirmed = await u.api.post(`/receipt/${first}${q}&with_send=1`, { version: c1.version, category_id: travel.id });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+      const r1 = await receiptOf(u, first);
+      expect(r1).toMatchObject({ status: 'archive', stakeholder_id: expect.any(String), category_id: travel.id });
+      expect(await stakeholderOf(u, r1.stakeholder_id!)).toMatchObject({ name: 'UAB Kelione', category: { name: 'Travel costs' } });
+      const second = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('UAB Kelione', '301616161', 'KL-2')), 'kelione-2.pdf');
+      expect(await receiptOf(u, second)).toMatchObject({ stakeholder_id: r1.stakeholder_id, category_id: travel.id, category: 'Travel costs' });
+    });
+
+    it('a matched supplier without a category learns the confirmed one; its code corrected in the register reaches the document', { timeout: 180_000 }, async () => {
+      const u = await registeredUser(t.stack, 'mdcodefix');
+      const q = `?company_id=${u.companyId}`;
+      const fuel = await create(u.api, `/category${q}`, { name: 'Fuel' });
+      // The invoices print this VAT ID and no company code: the register's code is put into the document.
+      const supplier = await create(u.api, `/stakeholder${q}`, { type: 'supplier', name: 'Kodas Degalai', code: '301717171', vat_id: 'LT100002222222' });
+      const id = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Kodas Degalai', '', 'KD-1')), 'kodas-1.pdf');
+      expect(await receiptOf(u, id)).toMatchObject({ stakeholder_id: supplier.id, category_id: null });
+      const c = await contentOf(u, id);
+      expect(valueOf(c, 'supplier_code')).toBe('301717171');
+      // The bookkeeper corrects the supplier's code in Suppliers, then confirms the document with a category.
+      expect((await u.api.put(`/stakeholder${q}`, { id: supplier.id, code: '309000111' })).status).toBe(200);
+      const confirmed = await u.api.post(`/receipt/${id}${q}&with_send=1`, { version: c.version, category_id: fuel.id });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+      expect(await receiptOf(u, id)).toMatchObject({ status: 'archive', stakeholder_id: supplier.id, category_id: fuel.id });
+      expect(valueOf(await contentOf(u, id), 'supplier_code')).toBe('309000111');
+      expect(await stakeholderOf(u, supplier.id)).toMatchObject({ code: '309000111', category: { name: 'Fuel' } });
+      // The register keeps one supplier; its next document gets the category.
+      expect(((await u.api.get(`/stakeholders${q}&type=supplier`)).body as { items: unknown[] }).items).toHaveLength(1);
+      const next = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Kodas Degalai', '', 'KD-2')), 'kodas-2.pdf');
+      expect(await receiptOf(u, next)).toMatchObject({ stakeholder_id: supplier.id, category_id: fuel.id, category: 'Fuel' });
     });
 
     it('a document confirmed after its supplier and category were renamed carries the new names; an archived one keeps the old', { timeout: 180_000 }, async () => {

@@ -13,7 +13,7 @@ import type { MasterDataPatch } from '../documents/workflow';
 import { matchNameKey } from '../master-data/keys';
 import type { MasterDataStore } from '../master-data/ports';
 import type { CategoryRecord, StakeholderRecord } from '../master-data/types';
-import type { PartyKeys } from '../recognition/match';
+import { identifiersDiffer, type PartyKeys } from '../recognition/match';
 import type { ContentCaller } from './ports';
 import { datapointBySchemaId, setValues, valueOf, type ContentDocument } from './tree';
 
@@ -36,6 +36,12 @@ export interface EditMasterData {
    * confirm leaves the register's format as it is.
    */
   setDateFormat?(stakeholder: StakeholderRecord, format: StakeholderDateFormat): Promise<StakeholderRecord>;
+  /**
+   * Writes a confirm's category to the matched stakeholder (master data's setStakeholderCategory: that field only,
+   * conditioned on its version, a category of the stakeholder's company only, a live master-data event); returns the
+   * stakeholder as stored. Without it a confirm leaves a matched stakeholder's category as it is.
+   */
+  setCategory?(stakeholder: StakeholderRecord, categoryId: string): Promise<StakeholderRecord>;
 }
 
 /**
@@ -95,7 +101,10 @@ export type ConfirmOutcome =
       linked: 'matched' | 'created';
       stakeholderId: string;
       patch: MasterDataPatch;
-      /** The content's party values as the register has them now (by schema id), where they differ: name, date format. */
+      /**
+       * The content's party values as the register has them now (by schema id), where they differ: name, date format,
+       * and a matched party's code / VAT ID where the document's came with its link or are missing (`registerNumbers`).
+       */
       content: Record<string, string>;
     }
   | {
@@ -136,6 +145,52 @@ export async function confirmedDateFormat(record: DocumentRecord, content: Conte
 }
 
 /**
+ * The category a confirm teaches the stakeholder it matched (docs/recognition.md, "Master data"), or undefined to
+ * leave it: the document's category when the stakeholder has none — or one deleted from the register since, which
+ * processing already treats as none. A stakeholder with a category of its own keeps it: the register is what the
+ * company keeps, a document's other choice is for that document. Only the document's company's stakeholder; whether
+ * the category is still the company's is checked where it is written (setStakeholderCategory).
+ */
+export async function confirmedStakeholderCategory(store: MasterDataStore, record: DocumentRecord, s: StakeholderRecord): Promise<string | undefined> {
+  if (!record.category_id || !record.company_id || s.company_id !== record.company_id || s.category_id === record.category_id) return undefined;
+  if (s.category_id && (await store.getCategory(s.company_id, s.category_id))) return undefined;
+  return record.category_id;
+}
+
+/**
+ * A matched party's code and VAT ID on the document as the register has them now (by schema id), where they differ:
+ * - a field the document lacks takes the register's value (as recognition fills it with a match);
+ * - a field the document has takes it only when its value came with the link to this very stakeholder, not from the
+ *   page or a person: the document was linked to the stakeholder before the confirm (recognition, a type change or an
+ *   earlier confirm wrote the register's number of that time into it), the value has no place on the page (it was
+ *   filled in from the register, not read), and it is no other stakeholder's number of the register (typed to name
+ *   that party). So a code corrected in Suppliers since the upload reaches the document, and its exports.
+ * The number the match was made by is the register's already (the same once compacted; a VAT ID with or without its
+ * country letters); a number read on the page, or typed over one read there, stays: it names the party (spec: a code
+ * that matches selects the stakeholder), and a VAT ID that differs is a member of a VAT group or a person's word.
+ */
+async function registerNumbers(store: MasterDataStore, record: DocumentRecord, content: ContentDocument, s: StakeholderRecord): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const field of ['code', 'vat_id'] as const) {
+    const own = s[field]?.trim();
+    const id = `${s.type}_${field}`;
+    const dp = datapointBySchemaId(content, id);
+    if (!own || !dp) continue;
+    const value = dp.content?.value.trim() ?? '';
+    if (!value) {
+      out[id] = own;
+      continue;
+    }
+    if (!identifiersDiffer({ [field]: value }, { [field]: own })) continue;
+    if (record.stakeholder_id !== s.id || dp.content?.position) continue;
+    const other = await store.findStakeholder(s.company_id, s.type, field === 'code' ? 'code' : 'vat', value);
+    if (other && other.id !== s.id) continue;
+    out[id] = own;
+  }
+  return out;
+}
+
+/**
  * A match a confirm takes: by VAT ID, by code, or by the same name as the register's once normalised (legal form,
  * case, accents and punctuation aside) — not recognition's tolerant name step (one slip in ten letters), which is
  * there for OCR: a name the person confirms is the name they mean ("UAB Kauno Gradai" is not "UAB Kauno Grudai"),
@@ -173,9 +228,11 @@ export function registerIdentifiersUndone(record: DocumentRecord, content: Conte
 /**
  * On confirm: the content's party is matched in the register like recognition matches it (VAT ID, code, name),
  * except that a party found only by the tolerant name step is not the register's (`confirmable`); a party that is
- * not there is created from the content (ensureStakeholder: exact VAT ID, code, name, else new). A matched party's
- * date format follows the confirm (`confirmedDateFormat`), and the document takes the register's current name and
- * date format, as recognition writes them (a party renamed since the upload is confirmed under its new name).
+ * not there is created from the content (ensureStakeholder: exact VAT ID, code, name, else new), with the document's
+ * category. A matched party's date format follows the confirm (`confirmedDateFormat`), one without a category learns
+ * the document's (`confirmedStakeholderCategory`), and the document takes the register's current name and date format,
+ * as recognition writes them (a party renamed since the upload is confirmed under its new name), and its code and VAT
+ * ID where the document's came with the link or are missing (`registerNumbers`).
  */
 export async function confirmStakeholder(md: EditMasterData, record: DocumentRecord, content: ContentDocument, dates?: ConfirmDates): Promise<ConfirmOutcome> {
   if (!record.company_id) return { linked: 'none', reason: 'unassigned' };
@@ -186,7 +243,10 @@ export async function confirmStakeholder(md: EditMasterData, record: DocumentRec
     let s = found;
     const format = how === 'matched' && md.setDateFormat ? await confirmedDateFormat(record, content, s, dates) : undefined;
     if (format) s = await md.setDateFormat!(s, format);
-    const current: Record<string, string> = {};
+    // A created stakeholder took the document's category with its creation (`ensureStakeholder`'s input).
+    const category = how === 'matched' && md.setCategory ? await confirmedStakeholderCategory(md.store, record, s) : undefined;
+    if (category) s = await md.setCategory!(s, category);
+    const current: Record<string, string> = how === 'matched' ? await registerNumbers(md.store, record, content, s) : {};
     if (s.name && valueOf(content, `${type}_name`) !== s.name) current[`${type}_name`] = s.name;
     if (s.selected_date_format && valueOf(content, `${type}_date_format`) !== s.selected_date_format) current[`${type}_date_format`] = s.selected_date_format;
     return { linked: how, stakeholderId: s.id, patch: { stakeholder_id: s.id, stakeholder_date_format: s.selected_date_format ?? null }, content: current };
@@ -197,9 +257,17 @@ export async function confirmStakeholder(md: EditMasterData, record: DocumentRec
   if (found && confirmable(found, keys)) return linked('matched', found.stakeholder);
   const input = stakeholderFromContent(content, type);
   if (!input) return { linked: 'none', reason: 'the party has no name of 2 characters or no code' };
-  const ensured = await md.ensureStakeholder(record.company_id, type, input);
+  const ensured = await md.ensureStakeholder(record.company_id, type, withCategory(record, input));
   if (!ensured) return { linked: 'none', reason: 'the party cannot be kept' };
   return linked(ensured.created ? 'created' : 'matched', ensured.stakeholder);
+}
+
+/**
+ * A new party's input with the document's category: a stakeholder a confirm creates takes it (ensureStakeholder keeps
+ * it only when it is a category of the document's company; the confirm has refused a deleted one, `confirmedCategory`).
+ */
+function withCategory(record: DocumentRecord, input: CreateStakeholderInput): CreateStakeholderInput {
+  return record.category_id ? { ...input, category_id: record.category_id } : input;
 }
 
 /**
@@ -233,7 +301,7 @@ async function relinkTyped(
   if (again && confirmable(again, own)) return withOutcome('matched', again.stakeholder);
   const dps = undone.map((id) => datapointBySchemaId(content, id)).filter((dp) => dp !== undefined);
   const input = stakeholderFromContent(setValues(content, dps.map((dp) => ({ id: dp.id, value: '' }))), type);
-  const ensured = input ? await md.ensureStakeholder(record.company_id!, type, input) : undefined;
+  const ensured = input ? await md.ensureStakeholder(record.company_id!, type, withCategory(record, input)) : undefined;
   if (ensured) return withOutcome(ensured.created ? 'created' : 'matched', ensured.stakeholder);
   return {
     linked: 'none',

@@ -170,9 +170,10 @@ export async function assertConfirmable(ports: ContentPorts, caller: ContentCall
 /**
  * A confirmed document's supplier/customer linked to the register (created when new). A party that cannot
  * be kept (no name or code) is logged and the confirm goes on. The document takes the register's current name and
- * date format of the party (a content save named for it) and the category's current name (`category`); a matched
- * party's date format follows the confirm (edit-master-data.ts `confirmedDateFormat`). Returns the document's
- * version after it.
+ * date format of the party, and its code and VAT ID where the document's came with the link (a content save named for
+ * it), and the category's current name (`category`); a matched party's date format follows the confirm
+ * (edit-master-data.ts `confirmedDateFormat`), and a party without a category learns the document's. Returns the
+ * document's version after it.
  */
 async function linkStakeholder(
   ports: ContentPorts,
@@ -196,7 +197,8 @@ async function linkStakeholder(
     const dp = datapointBySchemaId(l.doc, schemaId);
     if (dp && (dp.content?.value ?? '') !== value) updates.push({ id: dp.id, value, confidence: value ? (dp.content?.confidence ?? null) : null });
   }
-  // The party's numbers change only where a typed name undid the link (edit-master-data.ts relinkTyped).
+  // The party's numbers change only where a typed name undid the link (edit-master-data.ts relinkTyped) or the register's
+  // replace the ones that came with the link (registerNumbers); what is learnt is the content as confirmed.
   const numbers = updates.filter((u) => /_(code|vat_id)$/.test(datapointBySchemaId(l.doc, u.id)?.schema_id ?? u.id));
   const learnt = numbers.length ? setValues(l.doc, numbers) : l.doc;
   if (updates.length) {

@@ -257,3 +257,23 @@ export async function setStakeholderDateFormat(
   await publishChange(deps.live, current.company_id, { kind: 'stakeholder', type: next.type, id: next.id });
   return next;
 }
+
+/**
+ * A confirm's category for the stakeholder it matched (docs/recognition.md, "Master data": a stakeholder
+ * without a category learns the one chosen on its document): only `category_id` is written, conditioned on the version
+ * read like PUT stakeholder's write (a stakeholder changed meanwhile → 409, nothing written), and open screens hear of
+ * it. The category must be one of the stakeholder's company (another company's or a deleted one writes nothing); the
+ * same category writes nothing.
+ */
+export async function setStakeholderCategory(
+  deps: Pick<MasterDataDeps, 'masterData' | 'live' | 'clock'>,
+  current: StakeholderRecord,
+  categoryId: string,
+): Promise<StakeholderRecord> {
+  if (current.category_id === categoryId) return current;
+  if (!(await deps.masterData.getCategory(current.company_id, categoryId))) return current;
+  const next: StakeholderRecord = { ...current, category_id: categoryId, updated_at: deps.clock.now().toISOString(), version: current.version + 1 };
+  await withDuplicates(current.type, () => deps.masterData.putStakeholder(next, current));
+  await publishChange(deps.live, current.company_id, { kind: 'stakeholder', type: next.type, id: next.id });
+  return next;
+}

@@ -7,7 +7,7 @@ import type { EditMasterData } from '../../core/content/edit-master-data';
 import type { ContentPorts } from '../../core/content/ports';
 import { changeStatus, convertType, setDocumentMasterData } from '../../core/documents/workflow';
 import type { SendConfirm } from '../../core/integrations/export';
-import { ensureStakeholder, setStakeholderDateFormat } from '../../core/master-data/stakeholders';
+import { ensureStakeholder, setStakeholderCategory, setStakeholderDateFormat } from '../../core/master-data/stakeholders';
 import type { Deps } from '../../runtime/deps';
 import type { Logger } from '../../runtime/logger';
 import { contentPorts } from '../receipts/content-ports';
@@ -32,6 +32,7 @@ export function editWiring(deps: Deps, log: Logger): EditWiring {
       setMasterData: (c, id, patch, history, version) => setDocumentMasterData(deps, c, id, patch, history, version),
       ensureStakeholder: (companyId, type, input) => ensureStakeholder(deps, companyId, type, input),
       setDateFormat: (stakeholder, format) => setStakeholderDateFormat(deps, stakeholder, format),
+      setCategory: (stakeholder, categoryId) => setStakeholderCategory(deps, stakeholder, categoryId),
     },
   };
 }

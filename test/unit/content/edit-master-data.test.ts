@@ -24,7 +24,15 @@ function md() {
     },
     ensureStakeholder: async (companyId, type, input) => {
       created.push(input);
-      const s = stakeholderRecord(companyId, { id: `new-${created.length}`, type, name: input.name, code: input.code, vat_id: input.vat_id ?? '', selected_date_format: input.selected_date_format ?? null });
+      const s = stakeholderRecord(companyId, {
+        id: `new-${created.length}`,
+        type,
+        name: input.name,
+        code: input.code,
+        vat_id: input.vat_id ?? '',
+        selected_date_format: input.selected_date_format ?? null,
+        category_id: input.category_id ?? null,
+      });
       await store.putStakeholder(s);
       return { stakeholder: s, created: true };
     },
@@ -190,5 +198,105 @@ describe('a confirm of a name typed over the supplier the machine linked', () =>
     seed(store, { stakeholders: [{ ...hongKee, name: 'Hong Kee Kopitiam' }] });
     expect(await confirmStakeholder(ports, linked, linkedContent())).toMatchObject({ linked: 'matched', stakeholderId: 'hong-kee', content: { supplier_name: 'Hong Kee Kopitiam' } });
     expect(await confirmStakeholder(ports, linked, typed(linkedContent(), 'hong kee kopitiam sdn. bhd.'))).toMatchObject({ linked: 'matched', stakeholderId: 'hong-kee' });
+  });
+});
+
+describe('what a confirm teaches the register: the document\'s category', () => {
+  const content = (f: Record<string, string>) => buildContentFromExtraction({ vat_lines: [], line_items: [], ...Object.fromEntries(Object.entries(f).map(([k, v]) => [k, fv(v)])) });
+  const known = stakeholderRecord(C, { id: 's1', name: 'Known UAB', code: '304050607' });
+  const categories = [categoryRecord(C, { id: 'cat-1', name: 'Travel' }), categoryRecord(C, { id: 'cat-2', name: 'Fuel' })];
+  function withCategoryWrites() {
+    const m = md();
+    const written: { id: string; category: string }[] = [];
+    m.ports.setCategory = async (s, categoryId) => {
+      written.push({ id: s.id, category: categoryId });
+      return { ...s, category_id: categoryId, version: s.version + 1 };
+    };
+    seed(m.store, { categories });
+    return { ...m, written };
+  }
+
+  it('a supplier the confirm creates takes the document\'s category; without one it has none', async () => {
+    const { created, ports, written } = withCategoryWrites();
+    const party = content({ supplier_name: 'Brand New UAB', supplier_code: '305555555' });
+    expect(await confirmStakeholder(ports, record({ category_id: 'cat-1', category: 'Travel' }), party)).toMatchObject({ linked: 'created' });
+    expect(created[0]).toMatchObject({ name: 'Brand New UAB', category_id: 'cat-1' });
+    await confirmStakeholder(ports, record(), content({ supplier_name: 'Other New UAB', supplier_code: '306666666' }));
+    expect(created[1]?.category_id).toBeUndefined();
+    // Created with it: no second write.
+    expect(written).toEqual([]);
+  });
+
+  it('a matched supplier without a category (or with a deleted one) takes the document\'s; one with its own keeps it', async () => {
+    const { store, ports, written } = withCategoryWrites();
+    const doc = record({ category_id: 'cat-1', category: 'Travel' });
+    const party = content({ supplier_name: 'Known UAB', supplier_code: '304050607' });
+    seed(store, { stakeholders: [known] });
+    expect(await confirmStakeholder(ports, doc, party)).toMatchObject({ linked: 'matched', stakeholderId: 's1' });
+    expect(written).toEqual([{ id: 's1', category: 'cat-1' }]);
+    // Its own category stays (the document's choice is for this document); the same one writes nothing.
+    written.length = 0;
+    seed(store, { stakeholders: [{ ...known, category_id: 'cat-2' }] });
+    await confirmStakeholder(ports, doc, party);
+    seed(store, { stakeholders: [{ ...known, category_id: 'cat-1' }] });
+    await confirmStakeholder(ports, doc, party);
+    // A document without a category teaches nothing.
+    seed(store, { stakeholders: [known] });
+    await confirmStakeholder(ports, record(), party);
+    expect(written).toEqual([]);
+    // A category deleted from the register is none.
+    seed(store, { stakeholders: [{ ...known, category_id: 'deleted' }] });
+    await confirmStakeholder(ports, doc, party);
+    expect(written).toEqual([{ id: 's1', category: 'cat-1' }]);
+  });
+});
+
+describe('what a confirm takes from the register: the matched party\'s code and VAT ID', () => {
+  const build = (f: Record<string, string>) => buildContentFromExtraction({ vat_lines: [], line_items: [], ...Object.fromEntries(Object.entries(f).map(([k, v]) => [k, fv(v)])) });
+  const before = stakeholderRecord(C, { id: 's1', name: 'Known UAB', code: 'OLD-001', vat_id: 'LT100004444444' });
+  const now = { ...before, code: 'NEW-002', version: 2 };
+  /** A receipt the machine linked to `before`: name and VAT ID read on the page, the code put in from the register. */
+  const uploaded = (printed: Record<string, string> = {}) => applyStakeholderToContent(build({ supplier_name: 'Known UAB', supplier_vat_id: 'LT100004444444', ...printed }), before);
+  const linkedDoc = record({ stakeholder_id: 's1' });
+
+  it('the code the register gave the document at upload follows the register\'s corrected code', async () => {
+    const { store, ports } = md();
+    seed(store, { stakeholders: [now] });
+    const c = uploaded();
+    expect(valueOf(c, 'supplier_code')).toBe('OLD-001');
+    expect(await confirmStakeholder(ports, linkedDoc, c)).toEqual({
+      linked: 'matched',
+      stakeholderId: 's1',
+      patch: { stakeholder_id: 's1', stakeholder_date_format: null },
+      content: { supplier_code: 'NEW-002' },
+    });
+  });
+
+  it('a code read on the page, typed over a read one, another stakeholder\'s, or on a document not linked to the supplier is left', async () => {
+    const { store, ports } = md();
+    seed(store, { stakeholders: [now, stakeholderRecord(C, { id: 's2', name: 'Other UAB', code: 'OTHER-9' })] });
+    // Printed on the page (the VAT ID matched; the page's code is the page's).
+    expect(await confirmStakeholder(ports, linkedDoc, uploaded({ supplier_code: 'PRINTED-7' }))).toMatchObject({ linked: 'matched', content: {} });
+    // Typed over a code read on the page.
+    const typedOver = setValues(uploaded({ supplier_code: 'OLD-001' }), [{ id: 'supplier_code', value: 'TYPED-3' }]);
+    expect(await confirmStakeholder(ports, linkedDoc, typedOver)).toMatchObject({ linked: 'matched', content: {} });
+    // The code of another supplier of the register names that one.
+    const other = setValues(uploaded(), [{ id: 'supplier_code', value: 'OTHER-9' }]);
+    expect(await confirmStakeholder(ports, linkedDoc, other)).toMatchObject({ linked: 'matched', stakeholderId: 's1', content: {} });
+    // Not linked to this supplier before the confirm: the code did not come from it.
+    expect(await confirmStakeholder(ports, record(), uploaded())).toMatchObject({ linked: 'matched', content: {} });
+  });
+
+  it('matched by its code nothing changes; a field the document lacks gets the register\'s; a VAT ID read on the page stays', async () => {
+    const { store, ports } = md();
+    seed(store, { stakeholders: [now] });
+    expect(await confirmStakeholder(ports, linkedDoc, build({ supplier_name: 'Known UAB', supplier_code: 'new 002' }))).toMatchObject({ linked: 'matched', content: {} });
+    // Matched by name with no code or VAT ID on the document: both from the register.
+    expect(await confirmStakeholder(ports, record(), build({ supplier_name: 'Known UAB' }))).toMatchObject({
+      linked: 'matched',
+      content: { supplier_code: 'NEW-002', supplier_vat_id: 'LT100004444444' },
+    });
+    // Matched by code with another VAT ID read on the page: the page's VAT ID stays.
+    expect(await confirmStakeholder(ports, linkedDoc, build({ supplier_name: 'Known UAB', supplier_code: 'NEW-002', supplier_vat_id: 'LT100005555555' }))).toMatchObject({ linked: 'matched', content: {} });
   });
 });

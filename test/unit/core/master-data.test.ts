@@ -9,6 +9,7 @@ import {
   ensureStakeholder,
   isNewStakeholder,
   listStakeholders,
+  setStakeholderCategory,
   stakeholderChanges,
   updateStakeholder,
 } from '../../../lambdas/core/master-data/stakeholders';
@@ -155,6 +156,27 @@ describe('master data rules: stakeholders', () => {
     expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Alfa', vat_id: 'LT999999999' })).toMatchObject({ created: false, stakeholder: { id: older.id } });
     // Printed without LT, stored with it.
     expect(await ensureStakeholder(deps, 'c1', 'supplier', { name: 'Alfa Trade UAB', code: '111111111', vat_id: '999999999' })).toMatchObject({ created: false, stakeholder: { id: older.id } });
+  });
+
+  it('setStakeholderCategory writes only the category, conditioned on the version; never another company\'s category', async () => {
+    const { deps, caller, md, events } = setup();
+    const fuel = await createCategory(deps, caller, 'c1', { name: 'Fuel', category_code: '' });
+    const foreign = await createCategory(deps, { userId: 'u1', companyId: 'c2' }, 'c2', { name: 'Theirs', category_code: '' });
+    const view = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Shell LT', 'S1'), selected_date_format: 'DD/MM/YYYY' });
+    const s = (await md.getStakeholder('c1', view.id))!;
+    // Another company's category (or an unknown one) writes nothing.
+    expect(await setStakeholderCategory(deps, s, foreign.id)).toBe(s);
+    expect(await setStakeholderCategory(deps, s, 'missing')).toBe(s);
+    expect(await md.getStakeholder('c1', s.id)).toEqual(s);
+    const written = await setStakeholderCategory(deps, s, fuel.id);
+    expect(written).toEqual({ ...s, category_id: fuel.id, updated_at: expect.any(String), version: s.version + 1 });
+    expect(await md.getStakeholder('c1', s.id)).toEqual(written);
+    expect(events.at(-1)).toEqual({ companyId: 'c1', event: 'master-data', payload: { kind: 'stakeholder', type: 'supplier', id: s.id } });
+    // The same category writes nothing; a write from a stale read is refused.
+    expect(await setStakeholderCategory(deps, written, fuel.id)).toBe(written);
+    const drinks = await createCategory(deps, caller, 'c1', { name: 'Drinks', category_code: '' });
+    await expect(setStakeholderCategory(deps, s, drinks.id)).rejects.toThrow();
+    expect((await md.getStakeholder('c1', s.id))!.category_id).toBe(fuel.id);
   });
 
   it('lists all companies in id order with next_company, and the imported-only flag per company', async () => {
