@@ -6,6 +6,7 @@ import { receiptCache } from '../../../web/src/features/live/use-receipt-cache';
 import { queryKeys } from '../../../web/src/lib/query-keys';
 import { data, list, receipt } from './receipt-fixture';
 import {
+  CONNECT_TIMEOUT_MS,
   LiveClient,
   PING_MESSAGE,
   onWake,
@@ -306,6 +307,48 @@ describe('LiveClient', () => {
     expect(t.sockets).toHaveLength(1);
   });
 
+  it('a socket not open within 10 s is given up and made again with backoff; the abandoned one does nothing late', async () => {
+    const t = setup();
+    t.client.start('c1');
+    await flush();
+    const s = t.sockets[0]!;
+    // the network swallows the handshake: neither open nor error nor close comes
+    t.clock.advance(CONNECT_TIMEOUT_MS - 1);
+    expect(s.closed).toBe(false);
+    expect(t.client.getStatus()).toBe('connecting');
+    t.clock.advance(1);
+    expect(s.closed).toBe(true);
+    expect(t.client.getStatus()).toBe('waiting');
+    expect(t.clock.pending()).toEqual([1000]);
+    t.clock.advance(1000);
+    await flush();
+    expect(t.sockets).toHaveLength(2);
+    expect(t.sockets[1]!.url).toBe('ws://host/ws?token=t2&company_id=c1');
+    // the abandoned socket opens, talks and closes late: nothing of it reaches the client or the new connection
+    s.open();
+    s.receive('{"event":"receipt","payload":{}}');
+    s.drop();
+    expect(t.opens).toEqual([]);
+    expect(t.messages).toEqual([]);
+    expect(t.client.getStatus()).toBe('connecting');
+    expect(t.sockets).toHaveLength(2);
+    // the second one does not open either: the next wait doubles
+    t.clock.advance(CONNECT_TIMEOUT_MS);
+    expect(t.sockets[1]!.closed).toBe(true);
+    expect(t.clock.pending()).toEqual([2000]);
+    t.clock.advance(2000);
+    await flush();
+    t.sockets[2]!.open();
+    expect(t.opens).toEqual([false]);
+    expect(t.client.getStatus()).toBe('open');
+    // an open socket is not given up by the connect timeout: only the ping interval is left
+    expect(t.clock.pending()).toEqual([300_000]);
+    t.clock.advance(CONNECT_TIMEOUT_MS);
+    expect(t.sockets[2]!.closed).toBe(false);
+    expect(t.sockets).toHaveLength(3);
+    expect(CONNECT_TIMEOUT_MS).toBe(10_000);
+  });
+
   it('wake pings at once; a connection not heard from for long counts as broken until it answers', async () => {
     const { t, s } = await openChannel();
     t.clock.advance(30_000);
@@ -359,7 +402,8 @@ describe('LiveClient', () => {
     t.client.wake();
     await flush();
     expect(t.sockets).toHaveLength(4);
-    expect(t.clock.pending()).toEqual([]);
+    // no reconnect left waiting: only the new socket's connect timeout
+    expect(t.clock.pending()).toEqual([CONNECT_TIMEOUT_MS]);
     t.sockets[3]!.open();
     expect(t.client.getStatus()).toBe('open');
   });

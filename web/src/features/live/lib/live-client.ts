@@ -58,6 +58,8 @@ export interface LiveClientOptions {
   pingMs?: number;
   /** How long the answer to a ping may take before the connection counts as dead. */
   answerTimeoutMs?: number;
+  /** How long a new socket may take to open before it is given up. */
+  connectTimeoutMs?: number;
   /** 0..1, for the backoff jitter. */
   random?: () => number;
 }
@@ -66,6 +68,11 @@ export const RECONNECT_BASE_MS = 1000;
 export const RECONNECT_MAX_MS = 30_000;
 /** The server answers a ping with {event:'pong'} (lambdas/ws/default.ts); no answer within 10 s: the connection is dead. */
 export const ANSWER_TIMEOUT_MS = 10_000;
+/**
+ * A socket not open within 10 s (a network that swallows the handshake: neither open nor error comes, and the
+ * browser's own TCP timeout takes minutes) is closed and made again with the reconnect's backoff.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
 /**
  * Not heard from for longer than the ping interval and this (a hidden tab's timers may run a minute late): when the
  * window comes back the connection is in doubt until the server answers.
@@ -110,9 +117,10 @@ export const PING_MESSAGE = JSON.stringify({ event: 'ping' });
 /**
  * One WebSocket to the live channel. Connects with a fresh token and the followed company (an id, or
  * ALL), pings every 300000 ms, switches the company with a `company` event, and reconnects with
- * exponential backoff after a drop. A ping not answered (by anything) within 10 s means a dead connection (a laptop
- * that slept, a network that dropped without a word): it is closed and made again. `wake()` (the window is shown
- * again, the browser is back online) pings at once, or connects at once when waiting to reconnect.
+ * exponential backoff after a drop. A socket not open within 10 s is given up and made again the same way. A ping
+ * not answered (by anything) within 10 s means a dead connection (a laptop that slept, a network that dropped without
+ * a word): it is closed and made again. `wake()` (the window is shown again, the browser is back online) pings at
+ * once, or connects at once when waiting to reconnect.
  */
 export class LiveClient {
   private readonly opts: LiveClientOptions;
@@ -128,6 +136,8 @@ export class LiveClient {
   private pingTimer: unknown = null;
   /** Set while a ping waits for its answer. */
   private answerTimer: unknown = null;
+  /** Set while a new socket waits to open. */
+  private connectTimer: unknown = null;
   private lastHeard = 0;
   /** Bumped on every connect/stop so late callbacks of an old socket do nothing. */
   private generation = 0;
@@ -232,8 +242,10 @@ export class LiveClient {
   private clearSocketTimers(): void {
     if (this.pingTimer !== null) this.timers.clearInterval(this.pingTimer);
     if (this.answerTimer !== null) this.timers.clearTimeout(this.answerTimer);
+    if (this.connectTimer !== null) this.timers.clearTimeout(this.connectTimer);
     this.pingTimer = null;
     this.answerTimer = null;
+    this.connectTimer = null;
   }
 
   /** Sends a ping and expects an answer (any message) within the answer timeout. */
@@ -252,13 +264,16 @@ export class LiveClient {
     }, this.opts.answerTimeoutMs ?? ANSWER_TIMEOUT_MS);
   }
 
-  /** A connection that does not answer: closed without waiting for its close (which may never come), and made again. */
-  private abandon(socket: LiveSocket): void {
+  /**
+   * A connection that does not answer, or a socket that does not open: closed without waiting for its close (which
+   * may never come), and made again. Its late callbacks do nothing (removed, and the generation moved on).
+   */
+  private abandon(socket: LiveSocket, reason = 'no answer'): void {
     if (this.socket !== socket) return;
     this.generation += 1;
     socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
     try {
-      socket.close(4000, 'no answer');
+      socket.close(4000, reason);
     } catch {
       // already closed
     }
@@ -292,8 +307,17 @@ export class LiveClient {
     }
     this.socket = socket;
     this.socketCompany = companyId;
+    // A handshake that never ends (no open, no error, no close) must not keep the client waiting for the browser's
+    // own timeout: given up, and the reconnect's backoff follows.
+    if (this.connectTimer !== null) this.timers.clearTimeout(this.connectTimer);
+    this.connectTimer = this.timers.setTimeout(() => {
+      this.connectTimer = null;
+      if (generation === this.generation) this.abandon(socket, 'not opened');
+    }, this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
     socket.onopen = () => {
       if (generation !== this.generation) return;
+      if (this.connectTimer !== null) this.timers.clearTimeout(this.connectTimer);
+      this.connectTimer = null;
       this.attempt = 0;
       this.setStatus('open');
       const reconnected = this.everOpened;
