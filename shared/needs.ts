@@ -35,6 +35,8 @@ export const AWS_NEEDS = {
   officeConversion: 'read and write the office-conversion/ objects of the documents bucket',
   /** Lambda: invoke the office converter function (the processing job). */
   officeConverter: 'invoke the office converter function',
+  /** Secrets Manager: read the Google OAuth client secret (the functions that exchange or refresh Google tokens). */
+  googleClientSecret: 'read the Google OAuth client secret from Secrets Manager',
 } as const;
 export type AwsNeed = keyof typeof AWS_NEEDS;
 

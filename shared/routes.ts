@@ -78,9 +78,9 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/receipts/export-rivile', handler: 'http/receipts/post-export-rivile', auth: 'user', needs: ['table', 'documentsRead'] },
   // Google Drive and Dropbox imports: connect (OAuth 2), the provider's return, folder list and choice, status
   { method: 'GET', path: '/company/service/drive/switch', handler: 'http/company/get-drive-switch', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
-  { method: 'POST', path: '/company/service/drive/authorize', handler: 'http/company/post-drive-authorize', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
-  { method: 'GET', path: '/company/service/drive/folders', handler: 'http/company/get-drive-folders', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
-  { method: 'POST', path: '/company/service/drive/folders', handler: 'http/company/post-drive-folder', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage'] },
+  { method: 'POST', path: '/company/service/drive/authorize', handler: 'http/company/post-drive-authorize', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage', 'googleClientSecret'] },
+  { method: 'GET', path: '/company/service/drive/folders', handler: 'http/company/get-drive-folders', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage', 'googleClientSecret'] },
+  { method: 'POST', path: '/company/service/drive/folders', handler: 'http/company/post-drive-folder', auth: 'company-admin', needs: ['table', 'secretsKey', 'webSocketManage', 'googleClientSecret'] },
   { method: 'GET', path: '/company/service/drive/status', handler: 'http/company/get-drive-status', auth: 'company-admin', needs: ['table'] },
   // Master data: suppliers and customers (stakeholders), categories, items
   { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
@@ -105,7 +105,7 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/invitation', handler: 'http/invitation/post-invitation', auth: 'company-admin', needs: ['table', 'sesSend'] },
   { method: 'GET', path: '/invitation/{token}', handler: 'http/invitation/get-invitation', auth: 'public' },
   { method: 'PUT', path: '/invitation/{token}', handler: 'http/invitation/put-invitation', auth: 'public', needs: ['table', 'webSocketManage'] },
-  { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
+  { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage', 'secretsKey'] },
   { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage', 'secretsKey'] },
   { method: 'GET', path: '/company/invitations', handler: 'http/company/get-company-invitations', auth: 'company-admin', needs: ['table'] },
   { method: 'DELETE', path: '/company/invitations/{id}', handler: 'http/company/delete-company-invitation', auth: 'company-admin', needs: ['table'] },
@@ -178,7 +178,7 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [jobHandlers.processDocumentDeadLetter]: ['table', 'webSocketManage'],
   [jobHandlers.sweepProcessing]: ['table', 'webSocketManage'],
   // Opens the Google Drive / Dropbox grant, downloads new files of the folder and stores them as uploads.
-  [jobHandlers.importDriveFiles]: ['table', 'documentsBucket', 'webSocketManage', 'secretsKey'],
+  [jobHandlers.importDriveFiles]: ['table', 'documentsBucket', 'webSocketManage', 'secretsKey', 'googleClientSecret'],
   // Opens the SQL / Rivile import credentials and upserts master data.
   [jobHandlers.syncMasterData]: ['table', 'secretsKey'],
   // Runs LibreOffice on users' files: the office-conversion/ objects of the bucket and nothing else (no table).

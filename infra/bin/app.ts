@@ -7,11 +7,14 @@ import { App, Validations } from 'aws-cdk-lib';
 import { bundleHandlers } from '../build/bundle-handlers';
 import { allHandlers, handlerEntries } from '../build/handler-entries';
 import { WEB_DIST_DIR } from '../build/paths';
-import { createReceiptsStacks, globalAdminEmailsFrom } from '../stacks/receipts-stacks';
+import { createReceiptsStacks, driveClientsFrom, globalAdminEmailsFrom } from '../stacks/receipts-stacks';
 import { hasWebBuild } from '../stacks/web-content-stack';
 import { ReceiptsNagChecks } from '../nag';
 
 const app = new App();
+// Google's client secret stays in AWS Secrets Manager: the context names the secret (googleClientSecretName); a
+// plaintext googleClientSecret is refused here, before bundling.
+const driveClients = driveClientsFrom((key) => app.node.tryGetContext(key));
 const entries = handlerEntries();
 const bundle = await bundleHandlers({ handlers: allHandlers(entries) });
 
@@ -31,11 +34,7 @@ createReceiptsStacks(app, {
   alarmEmail: String(app.node.tryGetContext('alarmEmail') ?? '').trim() || undefined,
   waf: ['true', '1', 'yes'].includes(String(app.node.tryGetContext('waf') ?? '').toLowerCase()),
   // Google Drive and Dropbox imports (docs/integrations.md): without them the imports answer 'Connection error!'.
-  driveClients: {
-    googleClientId: String(app.node.tryGetContext('googleClientId') ?? '').trim(),
-    googleClientSecret: String(app.node.tryGetContext('googleClientSecret') ?? '').trim(),
-    dropboxAppKey: String(app.node.tryGetContext('dropboxAppKey') ?? '').trim(),
-  },
+  driveClients,
 });
 
 if (!app.node.tryGetContext('mailFrom')) {

@@ -29,6 +29,8 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-sqs': ['exportQueue', 'purgeQueue'],
   // Office previews on AWS: the processing job invokes the office converter function.
   '@aws-sdk/client-lambda': ['officeConverter'],
+  // Google Drive imports: the Google OAuth client secret (GetSecretValue on that one secret only).
+  '@aws-sdk/client-secrets-manager': ['googleClientSecret'],
 };
 
 /** Clients the SDK uses internally to resolve credentials; they need no grant. */

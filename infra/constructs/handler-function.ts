@@ -10,6 +10,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { API_HANDLER_TIMEOUT_SECONDS } from '../../shared/processing-limits';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ENV_NAMES } from '../../lambdas/runtime/env';
 import { GLOBAL_INDEXES } from '../../shared/table';
@@ -63,7 +64,7 @@ export interface HandlerResources {
   mailFrom?: string;
   /** The web app's origin (invitation links); sets APP_URL. */
   appUrl?: string;
-  /** Google Drive and Dropbox imports: the OAuth clients (context googleClientId, googleClientSecret, dropboxAppKey). */
+  /** Google Drive and Dropbox imports: the OAuth clients (context googleClientId, googleClientSecretName, dropboxAppKey). */
   driveClients?: DriveClients;
   /** Office previews on AWS: the office converter function (sets OFFICE_CONVERTER_FUNCTION; need officeConverter). */
   officeConverter?: IFunction;
@@ -76,8 +77,27 @@ export interface HandlerResources {
 
 export interface DriveClients {
   googleClientId: string;
-  googleClientSecret: string;
+  /**
+   * Name or ARN of the AWS Secrets Manager secret that holds Google's client secret (context googleClientSecretName;
+   * '' with googleClientId '': Google Drive import not configured). Only this reference reaches the template: the
+   * functions that declare googleClientSecret get it as GOOGLE_CLIENT_SECRET_ID and may read that one secret.
+   */
+  googleClientSecretName: string;
   dropboxAppKey: string;
+}
+
+/**
+ * The Google client secret's secret, referenced (never created, never read) in the stack of `scope`, once per stack.
+ * A full ARN (with Secrets Manager's 6-character suffix) is imported as is, an ARN without it as a partial ARN, a
+ * name by name (the grant then covers `<name>-??????`).
+ */
+export function googleClientSecretOf(scope: Construct, nameOrArn: string): ISecret {
+  const stack = Stack.of(scope);
+  const id = 'GoogleClientSecret';
+  const existing = stack.node.tryFindChild(id) as ISecret | undefined;
+  if (existing) return existing;
+  if (!nameOrArn.startsWith('arn:')) return Secret.fromSecretNameV2(stack, id, nameOrArn);
+  return /:secret:.+-[A-Za-z0-9]{6}$/.test(nameOrArn) ? Secret.fromSecretCompleteArn(stack, id, nameOrArn) : Secret.fromSecretPartialArn(stack, id, nameOrArn);
 }
 
 export interface HandlerFunctionProps {
@@ -110,8 +130,11 @@ export interface HandlerFunctionProps {
   ephemeralStorageSize?: Size;
 }
 
-/** Handler environment: the names of lambdas/runtime/env.ts, filled from the resources that are given. */
-export function handlerEnvironment(scope: Construct, r: HandlerResources): Record<string, string> {
+/**
+ * Handler environment: the names of lambdas/runtime/env.ts, filled from the resources that are given (and, for the
+ * Google client secret's reference, the needs granted).
+ */
+export function handlerEnvironment(scope: Construct, r: HandlerResources, needs: ReadonlySet<AwsNeed> = new Set()): Record<string, string> {
   const env: Record<string, string> = {
     [ENV_NAMES.stage]: 'aws',
     [ENV_NAMES.recogniser]: 'textract',
@@ -141,7 +164,8 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources): Recor
   if (r.purgeQueue) env[ENV_NAMES.purgeQueueUrl] = r.purgeQueue.queueUrl;
   if (r.driveClients) {
     env[ENV_NAMES.googleClientId] = r.driveClients.googleClientId;
-    env[ENV_NAMES.googleClientSecret] = r.driveClients.googleClientSecret;
+    // The secret itself never: only where it is kept, and only for the functions that may read it.
+    if (needs.has('googleClientSecret') && r.driveClients.googleClientSecretName) env[ENV_NAMES.googleClientSecretId] = r.driveClients.googleClientSecretName;
     env[ENV_NAMES.dropboxAppKey] = r.driveClients.dropboxAppKey;
   }
   // Office previews: the processing job invokes the office converter; empty elsewhere (LibreOffice in-process if any).
@@ -187,7 +211,7 @@ export class HandlerFunction extends LambdaFunction {
       code,
       handler: props.containerImage ? Handler.FROM_IMAGE : LAMBDA_HANDLER,
       description: props.description ?? `lambdas/${props.handler}.ts`,
-      environment: handlerEnvironment(scope, props.resources),
+      environment: handlerEnvironment(scope, props.resources, granted),
       logGroup,
       // Operations: X-Ray traces of every invocation (the dashboard and the service map in the X-Ray console).
       tracing: Tracing.ACTIVE,
@@ -300,6 +324,12 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
         allow(SES_BOUNCE_ACTIONS, [`arn:${stack.partition}:ses:${stack.region}:${stack.account}:identity/${r.emailInDomain}`]);
         break;
       }
+      case 'googleClientSecret':
+        // Without a secret (no -c googleClientSecretName) Google Drive import is not configured: nothing to read.
+        if (!r.driveClients?.googleClientSecretName) break;
+        // GetSecretValue (and DescribeSecret) on that one secret.
+        googleClientSecretOf(grantee as unknown as Construct, r.driveClients.googleClientSecretName).grantRead(grantee);
+        break;
       case 'sesSend': {
         // Without a sender (`cdk deploy -c mailFrom=...`) nothing may be sent: no grant, and the handler
         // answers that the mail could not be sent.

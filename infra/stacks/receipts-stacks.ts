@@ -38,7 +38,7 @@ export interface ReceiptsStacksOptions {
   alarmEmail?: string;
   /** Operations: a WAF web ACL with a rate-based rule on the user pool (context `waf=true`). */
   waf?: boolean;
-  /** Google Drive and Dropbox imports: OAuth clients (context googleClientId, googleClientSecret, dropboxAppKey). */
+  /** Google Drive and Dropbox imports: OAuth clients (context googleClientId, googleClientSecretName, dropboxAppKey; driveClientsFrom). */
   driveClients?: DriveClients;
 }
 
@@ -170,4 +170,36 @@ export function globalAdminEmailsFrom(value: unknown): string {
     .map((e) => e.trim().toLowerCase())
     .filter(Boolean)
     .join(',');
+}
+
+/**
+ * Context googleClientId, googleClientSecretName and dropboxAppKey: the Google Drive and Dropbox OAuth clients.
+ * Google's client secret is stored once in AWS Secrets Manager by the deployer; the context names that secret (its
+ * name or ARN), so the value never reaches the template, the functions' environment or cdk.out. A plaintext
+ * `googleClientSecret` is refused. Neither googleClientId nor googleClientSecretName: Google Drive import not
+ * configured (switching it on answers the connection error); one without the other is refused too.
+ */
+export function driveClientsFrom(context: (key: string) => unknown): DriveClients {
+  const text = (key: string) => String(context(key) ?? '').trim();
+  if (text('googleClientSecret')) {
+    throw new Error(
+      'Context googleClientSecret is no longer accepted: the Google client secret would be written into the CloudFormation ' +
+        'template and the functions\' environment. Store it in AWS Secrets Manager once ' +
+        '(aws secretsmanager create-secret --name receipts/google-client-secret --secret-string <secret>) and deploy with ' +
+        '-c googleClientSecretName=receipts/google-client-secret (the name or the ARN).',
+    );
+  }
+  const googleClientId = text('googleClientId');
+  const googleClientSecretName = text('googleClientSecretName');
+  if (googleClientId && !googleClientSecretName) {
+    throw new Error('Context googleClientId needs googleClientSecretName: the name or ARN of the Secrets Manager secret holding the Google client secret.');
+  }
+  if (googleClientSecretName && !googleClientId) {
+    throw new Error('Context googleClientSecretName needs googleClientId: the OAuth client id of the same Google OAuth client.');
+  }
+  // Secrets Manager names: letters, digits and /_+=.@- (at most 512); an ARN: arn:<partition>:secretsmanager:<region>:<account>:secret:<name>.
+  if (googleClientSecretName && !/^(?:[A-Za-z0-9/_+=.@-]{1,512}|arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,512})$/.test(googleClientSecretName)) {
+    throw new Error(`Context googleClientSecretName is neither a Secrets Manager secret name nor its ARN: ${googleClientSecretName}`);
+  }
+  return { googleClientId, googleClientSecretName, dropboxAppKey: text('dropboxAppKey') };
 }

@@ -18,7 +18,7 @@ import type { SupplierLayouts } from '../core/recognition/ports';
 import type { TeamStore } from '../core/team/types';
 import type { CompanyAdminStore } from '../core/admin/ports';
 import { env } from './env';
-import { guardedFiles, guardedLive, type NeedsCheck } from './lazy-adapters';
+import { guardedFiles, guardedGoogleClientSecret, guardedLive, type NeedsCheck } from './lazy-adapters';
 import type { AwsNeed } from '../../shared/needs';
 import { handlerNeeds } from '../../shared/routes';
 
@@ -58,6 +58,11 @@ export interface Deps {
    * addresses at; empty (local mode): the stored `<local>@in.receipts.local` (lambdas/core/email-in/address.ts).
    */
   emailInDomain: string;
+  /**
+   * Google Drive imports: the OAuth client secret, read on first use by the handlers that exchange or refresh
+   * Google tokens (need googleClientSecret); stays inside the adapters, never returned or logged.
+   */
+  googleClientSecret: () => Promise<string>;
 }
 
 /**
@@ -90,6 +95,7 @@ export function deps(needs?: readonly AwsNeed[], who = 'this handler'): Deps {
     connections: ddbConnectionStore,
     appUrl: env().APP_URL,
     emailInDomain: env().EMAIL_IN_DOMAIN,
+    googleClientSecret: guardedGoogleClientSecret(check),
   };
 }
 

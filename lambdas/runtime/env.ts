@@ -29,9 +29,12 @@ export const ENV_NAMES = {
   exportQueueUrl: 'EXPORT_QUEUE_URL',
   // Company deletion: the purge queue (DELETE /company queues, the purge job consumes and re-queues).
   purgeQueueUrl: 'COMPANY_PURGE_QUEUE_URL',
-  // Google Drive and Dropbox imports (set by CDK from deploy-time context; the *_URL ones are local mode's only)
+  // Google Drive and Dropbox imports (set by CDK from deploy-time context; the *_URL ones are local mode's only).
+  // The Google client secret: in AWS a Secrets Manager secret's name or ARN (context googleClientSecretName), set
+  // only on the functions that exchange or refresh Google tokens; GOOGLE_CLIENT_SECRET (the value) is local mode's
+  // only, and not listed here.
   googleClientId: 'GOOGLE_CLIENT_ID',
-  googleClientSecret: 'GOOGLE_CLIENT_SECRET',
+  googleClientSecretId: 'GOOGLE_CLIENT_SECRET_ID',
   dropboxAppKey: 'DROPBOX_APP_KEY',
   // Office previews on AWS: the office converter function the processing job invokes (unset: LibreOffice in-process).
   officeConverterFunction: 'OFFICE_CONVERTER_FUNCTION',
@@ -81,7 +84,10 @@ const envSchema = z.object({
   COMPANY_PURGE_QUEUE_URL: z.string().default(''),
   // Google Drive and Dropbox imports: the OAuth clients; local mode points the SDKs at its stand-ins.
   GOOGLE_CLIENT_ID: z.string().default(''),
+  /** The client secret itself: local mode only (CDK never sets it). */
   GOOGLE_CLIENT_SECRET: z.string().default(''),
+  /** AWS: name or ARN of the Secrets Manager secret holding the client secret (read on the first token call). */
+  GOOGLE_CLIENT_SECRET_ID: z.string().max(2048).default(''),
   GOOGLE_OAUTH_URL: z.string().default(''),
   GOOGLE_API_URL: z.string().default(''),
   DROPBOX_APP_KEY: z.string().default(''),

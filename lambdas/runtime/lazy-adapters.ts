@@ -17,6 +17,7 @@ import { env } from './env';
 export const LAZY_ADAPTER_MODULES: ReadonlyArray<{ module: string; needs: readonly AwsNeed[] }> = [
   { module: 'lambdas/adapters/s3/files.ts', needs: ['documentsRead', 'documentsBucket', 'officeConversion'] },
   { module: 'lambdas/adapters/ws/live-events.ts', needs: ['webSocketManage'] },
+  { module: 'lambdas/adapters/secrets-manager/secret-value.ts', needs: ['googleClientSecret'] },
 ];
 
 export interface NeedsCheck {
@@ -109,5 +110,21 @@ export function guardedLive(check: NeedsCheck | undefined): LiveEvents {
       if (live.publishAll) return live.publishAll(events);
       for (const e of events) await ('companyId' in e ? live.publish(e.companyId, e.event, e.payload) : live.publishToUser(e.userId, e.event, e.payload));
     },
+  };
+}
+
+/**
+ * The Google OAuth client secret, asked for at the first token exchange or refresh (never at cold start); it needs
+ * googleClientSecret. Local mode: GOOGLE_CLIENT_SECRET itself. AWS: the Secrets Manager secret GOOGLE_CLIENT_SECRET_ID
+ * names, read once per container (lambdas/adapters/secrets-manager/secret-value.ts). Neither: '' (not configured).
+ */
+export function guardedGoogleClientSecret(check: NeedsCheck | undefined): () => Promise<string> {
+  return async () => {
+    requireNeed(check, ['googleClientSecret'], 'the Google client secret');
+    const e = env();
+    if (e.GOOGLE_CLIENT_SECRET) return e.GOOGLE_CLIENT_SECRET;
+    if (!e.GOOGLE_CLIENT_SECRET_ID) return '';
+    const { secretValue } = await import('../adapters/secrets-manager/secret-value');
+    return secretValue(e.GOOGLE_CLIENT_SECRET_ID);
   };
 }

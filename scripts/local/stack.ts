@@ -225,7 +225,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     INTEGRATIONS_ALLOW_PRIVATE_HOSTS: opts.allowPrivateHosts === false ? '0' : '1',
     EXPORT_RETRY_BASE_SECONDS: String(opts.exportRetry?.baseSeconds ?? 30),
     EXPORT_MAX_ATTEMPTS: String(opts.exportRetry?.maxAttempts ?? 5),
-    // Google Drive and Dropbox imports: the official SDKs, pointed at the stand-ins below.
+    // Google Drive and Dropbox imports: the official SDKs, pointed at the stand-ins below. The client secret is a
+    // plain value here (no AWS in local mode); in AWS it stays in Secrets Manager (GOOGLE_CLIENT_SECRET_ID).
     GOOGLE_CLIENT_ID: GOOGLE_LOCAL_CLIENT.clientId,
     GOOGLE_CLIENT_SECRET: GOOGLE_LOCAL_CLIENT.clientSecret,
     GOOGLE_OAUTH_URL: googleUrl,

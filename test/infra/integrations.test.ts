@@ -36,7 +36,7 @@ describe('IntegrationsStack: credentials key and export queue', () => {
     for (const st of statements) expect(JSON.stringify(st.Principal)).toMatch(/:root/);
   });
 
-  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, company deletion, member removal, sync now and the export and import jobs decrypt credentials', () => {
+  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, company deletion, member removal and role change, sync now and the export and import jobs decrypt credentials', () => {
     const decrypting = functions.filter((f) => actionsOf(f.template, f.fn).some((a) => a === 'kms:Decrypt' || a === 'kms:*')).map((f) => f.name);
     expect(decrypting.sort()).toEqual(
       [
@@ -51,9 +51,10 @@ describe('IntegrationsStack: credentials key and export queue', () => {
         'POST /company/service/drive/authorize',
         'GET /company/service/drive/folders',
         'POST /company/service/drive/folders',
-        // Deleting the company, and removing the member who connected an import, open the grants to revoke them.
+        // Deleting the company, and removing or lowering to Basic the member who connected an import, open the grants to revoke them.
         'DELETE /company',
         'DELETE /company/users/{id}',
+        'PUT /company/users/{id}',
       ].sort(),
     );
     // Their grant is on this key only.

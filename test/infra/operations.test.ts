@@ -84,6 +84,7 @@ describe('least privilege', () => {
       expect(actions.has('sqs:SendMessage'), where).toBe(needs.has('exportQueue') || needs.has('purgeQueue'));
       expect(actions.has('textract:AnalyzeExpense'), where).toBe(needs.has('textract'));
       expect(actions.has('ses:SendEmail'), where).toBe(needs.has('sesSend'));
+      expect(actions.has('secretsmanager:GetSecretValue'), where).toBe(needs.has('googleClientSecret'));
       for (const g of grants) {
         if (!g.resources.includes('*')) continue;
         // Only services without resource-level permissions: Textract's expense actions and X-Ray's trace writes.

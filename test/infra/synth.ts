@@ -20,8 +20,11 @@ export const SYNTH_TIMEOUT_MS = 300_000;
 export const GLOBAL_ADMINS = 'admin@example.com,owner@example.com';
 /** Team and invitations: the sender of invitation mail (context mailFrom). */
 export const MAIL_FROM = 'Receipts <no-reply@example.com>';
-/** Google Drive and Dropbox imports: the OAuth clients (context googleClientId, googleClientSecret, dropboxAppKey). */
-export const DRIVE_CLIENTS = { googleClientId: 'id.apps.googleusercontent.com', googleClientSecret: 'google-secret', dropboxAppKey: 'dropbox-app-key' };
+/**
+ * Google Drive and Dropbox imports: the OAuth clients (context googleClientId, googleClientSecretName, dropboxAppKey);
+ * Google's client secret is only named here, its value stays in Secrets Manager.
+ */
+export const DRIVE_CLIENTS = { googleClientId: 'id.apps.googleusercontent.com', googleClientSecretName: 'receipts/google-client-secret', dropboxAppKey: 'dropbox-app-key' };
 
 export interface Synth {
   bundle: HandlerBundle;

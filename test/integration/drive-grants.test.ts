@@ -2,8 +2,10 @@
  * The Google Drive and Dropbox grants end with what they were given for: deleting the company revokes each stored
  * grant at its provider, and removing the member who connected an import switches it off (the grant revoked at the
  * provider and forgotten, the company's flag off) so their folder no longer feeds the company. The import job
- * itself refuses an import whose connecting member is gone. Real handlers against the local stand-ins
- * (scripts/local/google-drive-server.ts, dropbox-server.ts), whose grants show whether the revoke reached them.
+ * itself refuses an import whose connecting member is gone. Lowering that member to Basic switches it off the same
+ * way (only admins configure integrations), and the job refuses an import whose connector is no longer an admin.
+ * Real handlers against the local stand-ins (scripts/local/google-drive-server.ts, dropbox-server.ts), whose grants
+ * show whether the revoke reached them.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -176,5 +178,73 @@ describe('Google Drive and Dropbox grants end with the company and with the memb
     expect(activeIds('google').has(grant)).toBe(false);
     expect(await storedGrant(owner.companyId, 'google')).toBeUndefined();
     expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ google_drive_import: false, google_selected_import_folder_name: null });
+  });
+
+  it("lowering the admin who connected the import to Basic switches it off: grant revoked, flag off; the other admins' imports stay", async () => {
+    const { owner, memberId, folderId, grant } = await importOfMember('gdem', 'google', () => t.stack.google.addFolder('Demoted scans'));
+    // The owner's own Dropbox import: not the lowered member's, it stays on.
+    const ownersGrant = await connect(owner.api, owner.companyId, 'dropbox');
+    await watch(owner.api, owner.companyId, 'dropbox', t.stack.dropbox.addFolder('/Owner scans'));
+
+    const logs = captureLogs();
+    const lowered = await owner.api.put(`/company/users/${memberId}?company_id=${owner.companyId}`, { role: 'basic' });
+    expect(lowered.status).toBe(200);
+    expect(lowered.body).toMatchObject({ user_id: memberId, role: 'basic' });
+    expect(activeIds('google').has(grant), "the lowered member's grant is revoked at Google").toBe(false);
+    expect(await storedGrant(owner.companyId, 'google')).toBeUndefined();
+    expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ google_drive_import: false, google_selected_import_folder_name: null, dropbox_import: true });
+    const status = (await owner.api.get(`/company/service/drive/status?company_id=${owner.companyId}`)).body as Status;
+    expect(status.items.find((s) => s.service_type === 'google')).toMatchObject({ connected: false, folder_name: null });
+    expect(status.items.find((s) => s.service_type === 'dropbox')).toMatchObject({ connected: true, folder_name: '/Owner scans' });
+    expect(activeIds('dropbox').has(ownersGrant), "the owner's grant stays").toBe(true);
+    expect(logs()).not.toMatch(TOKEN);
+
+    t.stack.google.dropFile(folderId, 'after-lowering.pdf', PDF, 'application/pdf');
+    await t.stack.driveSchedule.tick();
+    await t.stack.jobs.idle();
+    expect(await fileNames(owner.api, owner.companyId)).toEqual([]);
+    // Raised to admin again, the import stays off until an admin connects it again.
+    expect((await owner.api.put(`/company/users/${memberId}?company_id=${owner.companyId}`, { role: 'admin' })).status).toBe(200);
+    expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ google_drive_import: false });
+  });
+
+  it('an import whose connecting member is now a Basic user is not run: the job switches it off and revokes the grant', async () => {
+    const { owner, memberId, folderId, grant } = await importOfMember('gjbas', 'dropbox', () => t.stack.dropbox.addFolder('/Basic now'));
+    // The role is Basic without the route's switch-off (a role change whose switch-off failed, or one from before it).
+    await addMembership(memberId, owner.companyId, 'basic');
+
+    t.stack.dropbox.dropFile(folderId, 'after-lowering.pdf', PDF);
+    await t.stack.driveSchedule.tick();
+    await t.stack.jobs.idle();
+    expect(await fileNames(owner.api, owner.companyId)).toEqual([]);
+    expect(activeIds('dropbox').has(grant), "the Basic member's grant is revoked at Dropbox").toBe(false);
+    expect(await storedGrant(owner.companyId, 'dropbox')).toBeUndefined();
+    expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ dropbox_import: false, dropbox_selected_import_folder_name: null });
+  });
+
+  it('a Basic member cannot be the connector: drive/switch is refused, and so is completing a connection begun as an admin', async () => {
+    const owner = await registeredUser(t.stack, 'gbas');
+    const member = await registeredUser(t.stack, 'gbasm');
+    const memberId = subOf(member.token);
+    await addMembership(memberId, owner.companyId, 'basic');
+    const refused = await member.api.get(`/company/service/drive/switch?company_id=${owner.companyId}&service_type=google`);
+    expect(refused.status).toBe(403);
+
+    // Begun as an admin, lowered to Basic before the provider sent them back.
+    await addMembership(memberId, owner.companyId, 'admin');
+    const before = activeIds('google');
+    const begun = await member.api.get(`/company/service/drive/switch?company_id=${owner.companyId}&service_type=google`);
+    expect(begun.status).toBe(200);
+    const back = new URL(oauthOf('google').approveUrl((begun.body as { url: string }).url));
+    expect((await owner.api.put(`/company/users/${memberId}?company_id=${owner.companyId}`, { role: 'basic' })).status).toBe(200);
+    const done = await member.api.post(`/company/service/drive/authorize?company_id=${owner.companyId}`, {
+      service_type: 'google',
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+    });
+    expect(done.status).toBe(403);
+    expect([...activeIds('google')].filter((id) => !before.has(id)), 'no grant was made at Google').toEqual([]);
+    expect(await storedGrant(owner.companyId, 'google')).toBeUndefined();
+    expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ google_drive_import: false });
   });
 });

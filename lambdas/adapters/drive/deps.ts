@@ -13,7 +13,7 @@ export function driveDeps(d: Deps, log?: Logger): DriveDeps {
     drive: ddbDriveStore,
     integrations: ddbIntegrationStore,
     secrets: secretBox(),
-    providers: driveProviders,
+    providers: driveProviders(d.googleClientSecret),
     clock: d.clock,
     live: d.live,
     appUrl: d.appUrl,

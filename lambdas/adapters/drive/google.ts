@@ -18,18 +18,23 @@ const CHANGES_PAGE = 100;
 
 export interface GoogleConfig {
   clientId: string;
-  clientSecret: string;
+  /**
+   * The client secret, asked for at the first token exchange or refresh only (AWS: read from Secrets Manager once
+   * per container, lambdas/runtime/lazy-adapters.ts); '' means not configured. Never returned or logged.
+   */
+  clientSecret: () => Promise<string>;
   /** Base of the OAuth endpoints; empty: Google's. */
   oauthUrl?: string;
   /** Root of the Drive API; empty: Google's. */
   apiUrl?: string;
 }
 
-function oauthClient(config: GoogleConfig, redirectUri?: string): OAuth2Client {
+/** An OAuth client; without `clientSecret` it can build authorisation URLs and revoke, not exchange or refresh. */
+function oauthClient(config: GoogleConfig, clientSecret: string | undefined, redirectUri?: string): OAuth2Client {
   const base = config.oauthUrl?.replace(/\/+$/, '');
   return new OAuth2Client({
     clientId: config.clientId,
-    clientSecret: config.clientSecret,
+    clientSecret,
     redirectUri,
     // A 401 with an access token that should still be good (withdrawn early, clock skew) refreshes once and retries.
     forceRefreshOnFailure: true,
@@ -85,14 +90,27 @@ function toTokens(c: Credentials, previous?: DriveTokens): DriveTokens {
   };
 }
 
+/** The client secret for a token exchange or refresh; a read that fails is a passing failure (DriveCallError). */
+async function clientSecretOf(config: GoogleConfig): Promise<string> {
+  let secret: string;
+  try {
+    secret = await config.clientSecret();
+  } catch (error) {
+    throw new DriveCallError(`the Google client secret could not be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!config.clientId || !secret) throw new DriveCallError('Google Drive is not configured (GOOGLE_CLIENT_ID, and GOOGLE_CLIENT_SECRET_ID or GOOGLE_CLIENT_SECRET)');
+  return secret;
+}
+
 const escapeQuery = (v: string) => v.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 
 export function googleDrive(config: () => GoogleConfig): DriveProvider {
   return {
     async authorizationUrl({ redirectUri, state }) {
       const cfg = config();
-      if (!cfg.clientId || !cfg.clientSecret) throw new DriveCallError('Google Drive is not configured (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET)');
-      const client = oauthClient(cfg, redirectUri);
+      // The authorisation URL carries the client id only: the secret is not read until the code comes back.
+      if (!cfg.clientId) throw new DriveCallError('Google Drive is not configured (GOOGLE_CLIENT_ID)');
+      const client = oauthClient(cfg, undefined, redirectUri);
       const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync();
       const url = client.generateAuthUrl({
         access_type: 'offline',
@@ -106,29 +124,46 @@ export function googleDrive(config: () => GoogleConfig): DriveProvider {
       return { url, codeVerifier };
     },
     async exchangeCode({ code, redirectUri, codeVerifier }) {
-      const client = oauthClient(config(), redirectUri);
+      const cfg = config();
+      const client = oauthClient(cfg, await clientSecretOf(cfg), redirectUri);
       const { tokens } = await client.getToken({ code, codeVerifier, redirect_uri: redirectUri });
       if (!tokens.access_token) throw new DriveCallError('no access token in the answer');
       return toTokens(tokens);
     },
     session(initial) {
       const cfg = config();
-      const client = oauthClient(cfg);
-      client.setCredentials({
+      const credentials: Credentials = {
         access_token: initial.access_token,
         refresh_token: initial.refresh_token ?? undefined,
         expiry_date: initial.expires_at ? Date.parse(initial.expires_at) : undefined,
-      });
-      const api: drive_v3.Drive = driveApi({ version: 'v3', auth: client, ...(cfg.apiUrl ? { rootUrl: cfg.apiUrl.replace(/\/*$/, '/') } : {}) });
-      const call = async <T>(fn: () => Promise<T>): Promise<T> => {
+      };
+      // The client (it may refresh, so it holds the secret) is built at the first Drive call, not before: a session
+      // that only revokes never reads the secret. A failed secret read is tried again at the next call.
+      let client: OAuth2Client | undefined;
+      let ready: Promise<drive_v3.Drive> | undefined;
+      const driveOf = (): Promise<drive_v3.Drive> =>
+        (ready ??= clientSecretOf(cfg).then(
+          (secret) => {
+            client = oauthClient(cfg, secret);
+            client.setCredentials(credentials);
+            return driveApi({ version: 'v3', auth: client, ...(cfg.apiUrl ? { rootUrl: cfg.apiUrl.replace(/\/*$/, '/') } : {}) });
+          },
+          (error: unknown) => {
+            ready = undefined;
+            throw error;
+          },
+        ));
+      const call = async <T>(fn: (api: drive_v3.Drive) => Promise<T>): Promise<T> => {
+        const api = await driveOf();
         try {
-          return await fn();
+          return await fn(api);
         } catch (error) {
           throw mapError(error);
         }
       };
       const session: DriveSession = {
         async folder(id) {
+          const api = await driveOf();
           try {
             const res = await api.files.get({ fileId: id, fields: 'id,name,mimeType,trashed', supportsAllDrives: true });
             if (res.data.mimeType !== FOLDER_MIME || res.data.trashed) return undefined;
@@ -139,7 +174,7 @@ export function googleDrive(config: () => GoogleConfig): DriveProvider {
           }
         },
         async listFolders(next) {
-          const res = await call(() =>
+          const res = await call((api) =>
             api.files.list({
               q: `mimeType = '${escapeQuery(FOLDER_MIME)}' and trashed = false`,
               fields: 'nextPageToken, files(id, name)',
@@ -151,12 +186,12 @@ export function googleDrive(config: () => GoogleConfig): DriveProvider {
           return { items: (res.data.files ?? []).map((f) => ({ id: f.id ?? '', name: f.name ?? '' })), next: res.data.nextPageToken ?? null };
         },
         async startCursor() {
-          const res = await call(() => api.changes.getStartPageToken({}));
+          const res = await call((api) => api.changes.getStartPageToken({}));
           if (!res.data.startPageToken) throw new DriveCallError('no start page token');
           return res.data.startPageToken;
         },
         async changes(folderId, cursor) {
-          const res = await call(() =>
+          const res = await call((api) =>
             api.changes.list({
               pageToken: cursor,
               pageSize: CHANGES_PAGE,
@@ -180,16 +215,23 @@ export function googleDrive(config: () => GoogleConfig): DriveProvider {
           return { files, cursor: nextCursor, more };
         },
         async download(file) {
-          const res = await call(() => api.files.get({ fileId: file.id, alt: 'media', supportsAllDrives: true }, { responseType: 'arraybuffer' }));
+          const res = await call((api) => api.files.get({ fileId: file.id, alt: 'media', supportsAllDrives: true }, { responseType: 'arraybuffer' }));
           return new Uint8Array(res.data as unknown as ArrayBuffer);
         },
         async revoke() {
-          const creds = client.credentials;
+          // Revoking needs no client secret (Google's revoke endpoint takes the token alone).
+          const creds = client?.credentials ?? credentials;
           const token = creds.refresh_token ?? creds.access_token;
-          if (token) await call(() => client.revokeToken(token));
+          if (!token) return;
+          const revoker = client ?? oauthClient(cfg, undefined);
+          try {
+            await revoker.revokeToken(token);
+          } catch (error) {
+            throw mapError(error);
+          }
         },
         tokens() {
-          return toTokens(client.credentials, initial);
+          return toTokens(client?.credentials ?? {}, initial);
         },
       };
       return session;

@@ -89,9 +89,12 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
   const base = { company_id: companyId, service, imported: 0, skipped: 0 };
   const record = await deps.drive.getImport(companyId, service);
   if (!record?.folder_id || !record.cursor) return { ...base, state: 'no-folder' };
-  if (!(await deps.store.getMembership(record.user_id, companyId))) {
-    await endFormerMembersImport(deps, companyId, service);
-    return { ...base, state: 'off', error: FORMER_MEMBER };
+  // Only admins configure integrations: the connector's grant feeds the company only while they are one (G12)
+  const membership = await deps.store.getMembership(record.user_id, companyId);
+  if (membership?.role !== 'admin') {
+    const why = membership ? NOT_AN_ADMIN : FORMER_MEMBER;
+    await endConnectorsImport(deps, companyId, service, why);
+    return { ...base, state: 'off', error: why };
   }
   const now = deps.clock.now();
   const leaseId = randomUUID();
@@ -186,14 +189,16 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
 }
 
 export const FORMER_MEMBER = 'the member who connected the import is no longer a member of the company';
+export const NOT_AN_ADMIN = 'the member who connected the import is no longer an administrator of the company';
 
 /**
- * The member who connected the import left the company (removed while the route's switch-off failed, or before
- * removals switched imports off): their folder must not feed the company. The import is switched off like an
- * admin's switch-off (grant revoked at the provider, grant, folder and flag cleared) and nothing is read.
+ * The member who connected the import left the company, or is no longer one of its administrators (removed or
+ * lowered to Basic while the route's switch-off failed, or before those switched imports off): their folder must
+ * not feed the company. The import is switched off like an admin's switch-off (grant revoked at the provider,
+ * grant, folder and flag cleared) and nothing is read.
  */
-async function endFormerMembersImport(deps: DriveRunDeps, companyId: string, service: DriveService): Promise<void> {
-  deps.log.warn('drive import switched off: the member who connected it is no longer a member of the company', { company_id: companyId, service });
+async function endConnectorsImport(deps: DriveRunDeps, companyId: string, service: DriveService, why: string): Promise<void> {
+  deps.log.warn(`drive import switched off: ${why}`, { company_id: companyId, service });
   if (!(await deps.store.getCompanies([companyId]))[0]) {
     // A deleted company's import record: the company's deletion revokes and removes its grants.
     await deps.drive.deleteImport(companyId, service);
@@ -208,7 +213,7 @@ interface Owner {
   name: { name: string; surname: string };
 }
 
-/** The member who connected the import: the documents are theirs (the run checked they are still a member). */
+/** The member who connected the import: the documents are theirs (the run checked they are still an admin member). */
 async function ownerOf(deps: DriveRunDeps, record: DriveImportRecord): Promise<Owner> {
   const [profile] = await deps.store.getProfiles([record.user_id]);
   return { user_id: record.user_id, name: profile ? { name: profile.name, surname: profile.surname } : { name: '', surname: '' } };

@@ -9,7 +9,8 @@
  * - The grant (access and refresh token) is sealed in the credentials store with the company and kind as
  *   context, as export credentials are; no answer and no log line carries it.
  * - Switching off revokes the grant at the provider (best effort), deletes it, and clears the folder and flag. So
- *   does removing the member who connected the import; deleting the company revokes every grant it holds.
+ *   does removing the member who connected the import, or lowering them to Basic; deleting the company revokes
+ *   every grant it holds.
  * - A grant the provider refuses (revoked, expired, refresh refused) pauses the import instead: the grant and the
  *   flag are cleared, the folder and its read position are kept (`paused`) with the reason for the Integration
  *   screen. Connecting again watches that folder again from that position, so files added meanwhile still come,
@@ -206,18 +207,20 @@ export async function tellMembers(deps: Pick<DriveDeps, 'store' | 'clock' | 'liv
 }
 
 /**
- * A member left the company (DELETE /company/users/{id}): the imports they connected stop feeding it. Each is
+ * A member left the company (DELETE /company/users/{id}), or an administrator was lowered to Basic (PUT
+ * /company/users/{id}; only admins configure integrations): the imports they connected stop feeding it. Each is
  * switched off as an admin's switch-off does (the grant revoked at the provider, the stored grant, the folder and
  * the flag cleared; a paused folder of theirs is forgotten too), and the members' screens are told. The company's
  * admins see the import off and can connect it again with their own account. Answers the services switched off.
  */
-export async function switchOffImportsOf(deps: DriveDeps, companyId: string, userId: string): Promise<DriveService[]> {
+export async function switchOffImportsOf(deps: DriveDeps, companyId: string, userId: string, why: 'left' | 'no longer an admin' = 'left'): Promise<DriveService[]> {
   const ended: DriveService[] = [];
   for (const service of ['google', 'dropbox'] as const) {
     const record = await deps.drive.getImport(companyId, service);
     if (record?.user_id !== userId) continue;
     await switchOff(deps, companyId, service);
-    deps.log?.info?.('import switched off: the member who connected it left the company', { company_id: companyId, service });
+    const message = why === 'left' ? 'the member who connected it left the company' : 'the member who connected it is no longer an administrator';
+    deps.log?.info?.(`import switched off: ${message}`, { company_id: companyId, service });
     ended.push(service);
   }
   if (ended.length) await tellMembers(deps, companyId);

@@ -93,10 +93,11 @@ async function memberOrNotFound(deps: Pick<TeamDeps, 'store' | 'team'>, companyI
  * reaches the member's open screens at once (`membership` on their own channel: the menus an administrator has
  * appear or go), including an administrator's own screens after they gave up the role. An administrator lowered to
  * Basic loses the invitations they sent: the pending ones are cancelled (docs/decisions.md "Invitations end with
- * their sender's administrator role").
+ * their sender's administrator role"), and the Google Drive and Dropbox imports they connected are switched off
+ * (their grant revoked at the provider and forgotten), as when they are removed: only admins configure integrations.
  */
 export async function updateCompanyUser(
-  deps: TeamDeps & { live: LiveEvents },
+  deps: TeamDeps & { live: LiveEvents; drive?: DriveDeps },
   callerId: string,
   companyId: string,
   userId: string,
@@ -125,7 +126,11 @@ export async function updateCompanyUser(
     if (failure === 'prefix') throw conflict(PREFIX_TAKEN, [{ path: ['email_prefix'], message: PREFIX_TAKEN }]);
     if (failure === 'member') throw notFound('User not found');
     // An administrator lowered to Basic: the invitations they sent end with their role (acceptance checks it too, T4).
-    if (changes.role === 'basic' && member.role === 'admin') await cancelInvitationsSentBy(deps.team, companyId, userId);
+    if (changes.role === 'basic' && member.role === 'admin') {
+      await cancelInvitationsSentBy(deps.team, companyId, userId);
+      // Only admins configure integrations: the imports they connected end with the role (the import job checks it too, G12).
+      await endImportsOf(deps.drive, companyId, userId, 'no longer an admin');
+    }
     if (changes.role) await deps.live.publishToUser(userId, 'membership', { company_id: companyId, role: changes.role });
   }
   const [profile] = await deps.store.getProfiles([userId]);
@@ -161,13 +166,21 @@ export async function deleteCompanyUser(
   await cancelInvitationsSentBy(deps.team, companyId, userId);
   await deps.connections.unsubscribeUser(userId, companyId);
   await deps.live.publishToUser(userId, 'company-delete', { company_id: companyId });
-  if (deps.drive) {
-    try {
-      await switchOffImportsOf(deps.drive, companyId, userId);
-    } catch (error) {
-      // The member is removed; the import job switches their import off at its next run (it checks the membership).
-      deps.drive.log?.warn('switching off the imports of a removed member failed', { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
+  await endImportsOf(deps.drive, companyId, userId, 'left');
   return { deleted: true, user_id: userId };
+}
+
+/**
+ * The Google Drive and Dropbox imports `userId` connected are switched off (their grant revoked at the provider and
+ * forgotten) once they left the company or are no longer an administrator. A failure is logged and the change stands:
+ * the import job switches such an import off at its next run (it checks the connector is still an admin member, G12).
+ */
+async function endImportsOf(drive: DriveDeps | undefined, companyId: string, userId: string, why: 'left' | 'no longer an admin'): Promise<void> {
+  if (!drive) return;
+  try {
+    await switchOffImportsOf(drive, companyId, userId, why);
+  } catch (error) {
+    const whose = why === 'left' ? 'a removed member' : 'a member lowered to Basic';
+    drive.log?.warn(`switching off the imports of ${whose} failed`, { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
+  }
 }

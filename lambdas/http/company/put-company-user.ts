@@ -1,5 +1,6 @@
 import { companyIdQuerySchema } from '../../../shared/schemas/company';
 import { companyUserPathSchema, updateCompanyUserSchema } from '../../../shared/schemas/team';
+import { driveDeps } from '../../adapters/drive/deps';
 import { updateCompanyUser } from '../../core/team/members';
 import { httpHandler, requireCompany } from '../../runtime/http-handler';
 
@@ -8,8 +9,9 @@ export const handler = httpHandler({
   query: companyIdQuerySchema,
   path: companyUserPathSchema,
   body: updateCompanyUserSchema,
-  async run({ body, path, caller, deps }) {
+  async run({ body, path, caller, deps, log }) {
     const c = requireCompany(caller);
-    return updateCompanyUser(deps, c.userId, c.companyId, path.id, body);
+    // The Google Drive and Dropbox imports an administrator connected end when they are lowered to Basic.
+    return updateCompanyUser({ ...deps, drive: driveDeps(deps, log) }, c.userId, c.companyId, path.id, body);
   },
 });
