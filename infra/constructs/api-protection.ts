@@ -36,14 +36,18 @@ export const WEBSOCKET_THROTTLE: RouteThrottle = { rateLimit: 50, burstLimit: 10
 /** Days API access logs are kept (the same as the handlers' logs). */
 export const ACCESS_LOG_RETENTION = RetentionDays.ONE_MONTH;
 
-/** One JSON line per request: who, what, outcome and timing; never headers or bodies (tokens stay out of logs). */
+/**
+ * One JSON line per request: who, what, outcome and timing; never headers or bodies (tokens stay out of logs), and not
+ * the request path: the public invitation routes carry the invitation's token in it (`/invitation/{token}`), which alone
+ * joins or signs up the invited e-mail. The route key names the route; `requestId` is the handlers' log field too, so a
+ * request's ids (document, stakeholder) are found in its handler's lines.
+ */
 export const HTTP_ACCESS_LOG_FORMAT = {
   requestId: '$context.requestId',
   ip: '$context.identity.sourceIp',
   userAgent: '$context.identity.userAgent',
   requestTime: '$context.requestTime',
   routeKey: '$context.routeKey',
-  path: '$context.path',
   status: '$context.status',
   protocol: '$context.protocol',
   responseLength: '$context.responseLength',

@@ -159,6 +159,10 @@ describe('protection', () => {
     const format = JSON.parse(props.AccessLogSettings.Format) as Record<string, string>;
     expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', routeKey: '$context.routeKey' });
     expect(Object.values(format).join(' ')).not.toMatch(/authorization|header|body/i);
+    // The request path is not logged: GET/PUT /invitation/{token} carry the invitation's secret in it (the token alone
+    // joins or signs up the invited e-mail); the route key names the route without its values.
+    expect(Object.values(format)).not.toContain('$context.path');
+    expect(Object.values(format).join(' ')).not.toMatch(/\$context\.(path|querystring|pathParameters)/i);
   });
 
   it('throttles the WebSocket stage and writes its access logs', () => {
