@@ -25,6 +25,12 @@ export const DRIVE_MSG = {
   notConnected: 'Connect the service first',
   folderNotFound: 'The folder was not found',
   revoked: (service: DriveService) => `Access to ${DRIVE_PRODUCT[service]} was withdrawn: switch the import on to connect again.`,
+  /** The member who connected the import left the company: it was switched off with their grant. */
+  connectorLeft: (service: DriveService) =>
+    `The import was switched off: the member who connected it left the company. Switch it on to connect your own ${DRIVE_PRODUCT[service]} account.`,
+  /** The member who connected the import is no longer an administrator (only admins configure integrations). */
+  connectorNotAdmin: (service: DriveService) =>
+    `The import was switched off: the member who connected it is no longer an administrator. Switch it on to connect your own ${DRIVE_PRODUCT[service]} account.`,
   /** The provider refused the import's place in the folder (Dropbox `reset`): it started again from then. */
   cursorReset: (service: DriveService) =>
     `${DRIVE_PRODUCT[service]} no longer accepted the place the import had reached in the folder, so it continues with files added from now on. Files added before may be missing from the documents.`,

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { launchBrowser, screenshot, signInPage } from '../support/browser';
-import { apiClient, newUser, signIn } from '../support/local-stack';
+import { DRIVE_MSG } from '../../shared/schemas/drive';
+import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
 
 describe('Dropbox import in Chromium', () => {
   let stack: LocalStack;
@@ -137,6 +138,38 @@ describe('Dropbox import in Chromium', () => {
     await expect.poll(() => page.getByTestId('drive-skipped-more-dropbox').textContent()).toBe('and 21 more');
     expect(await page.getByTestId('drive-paused-dropbox').count()).toBe(0);
     await screenshot(page, 'drive-dropbox-resumed');
+  });
+
+  it("says why the Google import is off after the colleague who connected it was lowered to Basic", async () => {
+    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    // A colleague, admin of the company, connects Google Drive and watches a folder of theirs.
+    const colleague = newUser('drivecolleague');
+    await registerUser(stack, colleague);
+    const colleagueToken = await signIn(stack, colleague);
+    await addMembership(subOf(colleagueToken), companyId, 'admin');
+    const theirs = apiClient(stack.apiUrl, colleagueToken);
+    const begun = await theirs.get(`/company/service/drive/switch?company_id=${companyId}&service_type=google`);
+    expect(begun.status).toBe(200);
+    const back = new URL(stack.google.oauth.approveUrl((begun.body as { url: string }).url));
+    const authorised = await theirs.post(`/company/service/drive/authorize?company_id=${companyId}`, {
+      service_type: 'google',
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+    });
+    expect(authorised.status).toBe(200);
+    const folder = stack.google.addFolder('Colleague scans');
+    expect((await theirs.post(`/company/service/drive/folders?company_id=${companyId}`, { service_type: 'google', folder_id: folder })).status).toBe(200);
+
+    // The owner lowers them to Basic: their import ends, and the Integration screen says why.
+    expect((await api.put(`/company/users/${subOf(colleagueToken)}?company_id=${companyId}`, { role: 'basic' })).status).toBe(200);
+    const page = await signInPage(browser, stack.url, user);
+    await page.getByRole('link', { name: 'Integration' }).click();
+    await page.getByTestId('integration-page').waitFor();
+    await expect.poll(() => page.getByTestId('toggle-google_drive_import').isChecked()).toBe(false);
+    await expect.poll(() => page.getByTestId('drive-error-google').textContent()).toBe(DRIVE_MSG.connectorNotAdmin('google'));
+    expect(await page.getByTestId('drive-paused-google').count()).toBe(0);
+    await screenshot(page, 'drive-google-connector-lowered');
   });
 
   it('shows Connection error! when the user cancels on the provider’s page', async () => {

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { keys } from '../../lambdas/adapters/ddb/keys';
-import type { DriveService } from '../../shared/schemas/drive';
+import { DRIVE_MSG, type DriveService } from '../../shared/schemas/drive';
 import { addMembership, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';
 import { textPdf } from '../support/text-pdf';
 
@@ -155,15 +155,18 @@ describe('Google Drive and Dropbox grants end with the company and with the memb
     expect(await storedGrant(owner.companyId, 'dropbox')).toBeUndefined();
     expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ dropbox_import: false, dropbox_selected_import_folder_name: null });
     const status = (await owner.api.get(`/company/service/drive/status?company_id=${owner.companyId}`)).body as Status;
-    expect(status.items.find((s) => s.service_type === 'dropbox')).toMatchObject({ connected: false, folder_name: null });
+    // The admins' Integration screen says why it is off.
+    expect(status.items.find((s) => s.service_type === 'dropbox')).toMatchObject({ connected: false, folder_name: null, paused_folder_name: null, last_error: DRIVE_MSG.connectorLeft('dropbox') });
 
     t.stack.dropbox.dropFile('/Member scans', 'after.pdf', PDF);
     await t.stack.driveSchedule.tick();
     await t.stack.jobs.idle();
     expect(await fileNames(owner.api, owner.companyId)).toEqual(['before.pdf']);
-    // The admins can connect again (their own account).
+    // The admins can connect again (their own account); the note goes.
     await connect(owner.api, owner.companyId, 'dropbox');
     expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ dropbox_import: true });
+    const again = (await owner.api.get(`/company/service/drive/status?company_id=${owner.companyId}`)).body as Status;
+    expect(again.items.find((s) => s.service_type === 'dropbox')).toMatchObject({ connected: true, last_error: null });
   });
 
   it("an import whose connecting member is gone is not run: the job switches it off and revokes the grant", async () => {
@@ -178,6 +181,8 @@ describe('Google Drive and Dropbox grants end with the company and with the memb
     expect(activeIds('google').has(grant)).toBe(false);
     expect(await storedGrant(owner.companyId, 'google')).toBeUndefined();
     expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ google_drive_import: false, google_selected_import_folder_name: null });
+    const status = (await owner.api.get(`/company/service/drive/status?company_id=${owner.companyId}`)).body as Status;
+    expect(status.items.find((s) => s.service_type === 'google')).toMatchObject({ connected: false, folder_name: null, last_error: DRIVE_MSG.connectorLeft('google') });
   });
 
   it("lowering the admin who connected the import to Basic switches it off: grant revoked, flag off; the other admins' imports stay", async () => {
@@ -194,8 +199,8 @@ describe('Google Drive and Dropbox grants end with the company and with the memb
     expect(await storedGrant(owner.companyId, 'google')).toBeUndefined();
     expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ google_drive_import: false, google_selected_import_folder_name: null, dropbox_import: true });
     const status = (await owner.api.get(`/company/service/drive/status?company_id=${owner.companyId}`)).body as Status;
-    expect(status.items.find((s) => s.service_type === 'google')).toMatchObject({ connected: false, folder_name: null });
-    expect(status.items.find((s) => s.service_type === 'dropbox')).toMatchObject({ connected: true, folder_name: '/Owner scans' });
+    expect(status.items.find((s) => s.service_type === 'google')).toMatchObject({ connected: false, folder_name: null, last_error: DRIVE_MSG.connectorNotAdmin('google') });
+    expect(status.items.find((s) => s.service_type === 'dropbox')).toMatchObject({ connected: true, folder_name: '/Owner scans', last_error: null });
     expect(activeIds('dropbox').has(ownersGrant), "the owner's grant stays").toBe(true);
     expect(logs()).not.toMatch(TOKEN);
 
@@ -220,6 +225,8 @@ describe('Google Drive and Dropbox grants end with the company and with the memb
     expect(activeIds('dropbox').has(grant), "the Basic member's grant is revoked at Dropbox").toBe(false);
     expect(await storedGrant(owner.companyId, 'dropbox')).toBeUndefined();
     expect(await companyOf(owner.api, owner.companyId)).toMatchObject({ dropbox_import: false, dropbox_selected_import_folder_name: null });
+    const status = (await owner.api.get(`/company/service/drive/status?company_id=${owner.companyId}`)).body as Status;
+    expect(status.items.find((s) => s.service_type === 'dropbox')).toMatchObject({ connected: false, folder_name: null, last_error: DRIVE_MSG.connectorNotAdmin('dropbox') });
   });
 
   it('a Basic member cannot be the connector: drive/switch is refused, and so is completing a connection begun as an admin', async () => {

@@ -93,7 +93,7 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
   const membership = await deps.store.getMembership(record.user_id, companyId);
   if (membership?.role !== 'admin') {
     const why = membership ? NOT_AN_ADMIN : FORMER_MEMBER;
-    await endConnectorsImport(deps, companyId, service, why);
+    await endConnectorsImport(deps, companyId, service, why, membership ? DRIVE_MSG.connectorNotAdmin(service) : DRIVE_MSG.connectorLeft(service));
     return { ...base, state: 'off', error: why };
   }
   const now = deps.clock.now();
@@ -176,7 +176,7 @@ export async function importFolder(deps: DriveRunDeps, companyId: string, servic
       // The pages read before the refusal are recorded (their documents, their skipped files' names) first.
       const at = deps.clock.now().toISOString();
       await deps.drive.finishRun(companyId, service, leaseId, { at, imported, error: null, skipped_files: skippedFiles(at) });
-      await switchOff(deps, companyId, service, DRIVE_MSG.revoked(service));
+      await switchOff(deps, companyId, service, { paused: DRIVE_MSG.revoked(service) });
       await tellMembers(deps, companyId);
       return { ...base, imported, skipped, state: 'off', error: error.message };
     }
@@ -195,16 +195,16 @@ export const NOT_AN_ADMIN = 'the member who connected the import is no longer an
  * The member who connected the import left the company, or is no longer one of its administrators (removed or
  * lowered to Basic while the route's switch-off failed, or before those switched imports off): their folder must
  * not feed the company. The import is switched off like an admin's switch-off (grant revoked at the provider,
- * grant, folder and flag cleared) and nothing is read.
+ * grant, folder and flag cleared), with the note for the admins' Integration screen, and nothing is read.
  */
-async function endConnectorsImport(deps: DriveRunDeps, companyId: string, service: DriveService, why: string): Promise<void> {
+async function endConnectorsImport(deps: DriveRunDeps, companyId: string, service: DriveService, why: string, note: string): Promise<void> {
   deps.log.warn(`drive import switched off: ${why}`, { company_id: companyId, service });
   if (!(await deps.store.getCompanies([companyId]))[0]) {
     // A deleted company's import record: the company's deletion revokes and removes its grants.
     await deps.drive.deleteImport(companyId, service);
     return;
   }
-  await switchOff(deps, companyId, service);
+  await switchOff(deps, companyId, service, { note });
   await tellMembers(deps, companyId);
 }
 

@@ -176,20 +176,29 @@ export function grantsOfDeletedCompany(deps: Pick<DriveDeps, 'integrations' | 's
 }
 
 /**
+ * How an import ends besides an admin's switch-off (nothing kept): `paused` by a grant the provider refused (the
+ * folder and its position kept, with the message), or ended with a `note` for the Integration screen (its connector
+ * left or is no longer an admin: nothing kept but the note, until an admin connects again).
+ */
+export type ImportEnd = { paused: string } | { note: string };
+
+/**
  * Switches the import off: the grant is revoked at the provider (a failure there does not keep it on), the
  * stored grant, the import record, the folder and the flag are cleared.
- * With a `reason` (the provider refused the grant) the import is paused instead: the grant and the flag are
- * cleared, the record keeps the message for the screen and the folder with its position (`paused`, out of the
- * schedule's index), for a reconnect to continue from.
+ * Paused (the provider refused the grant): the grant and the flag are cleared, the record keeps the message for the
+ * screen and the folder with its position (`paused`, out of the schedule's index), for a reconnect to continue from.
+ * With a note: switched off as by an admin, and the record keeps only the note (no folder, nothing to resume).
  */
-export async function switchOff(deps: DriveDeps, companyId: string, service: DriveService, reason?: string): Promise<void> {
+export async function switchOff(deps: DriveDeps, companyId: string, service: DriveService, end?: ImportEnd): Promise<void> {
+  const pausedBy = end && 'paused' in end ? end.paused : undefined;
   const tokens = await openTokens(deps, companyId, service).catch(() => undefined);
-  if (tokens && !reason) await revokeGrant(deps, companyId, service, tokens);
+  if (tokens && !pausedBy) await revokeGrant(deps, companyId, service, tokens);
   await deps.integrations.deleteCredentials(companyId, DRIVE_FLAG[service]);
   const record = await deps.drive.getImport(companyId, service);
-  if (reason && record) {
-    const paused = keptFolderOf(record, deps.clock.now().toISOString()) ?? null;
-    await deps.drive.putImport({ ...record, folder_id: null, folder_name: null, cursor: null, paused, last_error: reason, lease_until: null, lease_id: null });
+  if (end && record) {
+    const paused = pausedBy ? (keptFolderOf(record, deps.clock.now().toISOString()) ?? null) : null;
+    const kept = pausedBy ? {} : { skipped_files: [], skipped_total: 0 };
+    await deps.drive.putImport({ ...record, ...kept, folder_id: null, folder_name: null, cursor: null, paused, last_error: pausedBy ?? ('note' in end ? end.note : null), lease_until: null, lease_id: null });
   } else {
     await deps.drive.deleteImport(companyId, service);
   }
@@ -211,14 +220,17 @@ export async function tellMembers(deps: Pick<DriveDeps, 'store' | 'clock' | 'liv
  * /company/users/{id}; only admins configure integrations): the imports they connected stop feeding it. Each is
  * switched off as an admin's switch-off does (the grant revoked at the provider, the stored grant, the folder and
  * the flag cleared; a paused folder of theirs is forgotten too), and the members' screens are told. The company's
- * admins see the import off and can connect it again with their own account. Answers the services switched off.
+ * admins see the import off, with a note saying why (`DRIVE_MSG.connectorLeft` / `connectorNotAdmin`), and can
+ * connect it again with their own account. Answers the services switched off.
  */
 export async function switchOffImportsOf(deps: DriveDeps, companyId: string, userId: string, why: 'left' | 'no longer an admin' = 'left'): Promise<DriveService[]> {
   const ended: DriveService[] = [];
   for (const service of ['google', 'dropbox'] as const) {
     const record = await deps.drive.getImport(companyId, service);
     if (record?.user_id !== userId) continue;
-    await switchOff(deps, companyId, service);
+    // Already ended (only its note is left): nothing to switch off again.
+    if (!record.folder_id && !record.paused && !(await deps.integrations.getCredentials(companyId, DRIVE_FLAG[service]))) continue;
+    await switchOff(deps, companyId, service, { note: why === 'left' ? DRIVE_MSG.connectorLeft(service) : DRIVE_MSG.connectorNotAdmin(service) });
     const message = why === 'left' ? 'the member who connected it left the company' : 'the member who connected it is no longer an administrator';
     deps.log?.info?.(`import switched off: ${message}`, { company_id: companyId, service });
     ended.push(service);
@@ -328,7 +340,7 @@ async function withSession<T>(deps: DriveDeps, caller: DriveCaller, service: Dri
     return result;
   } catch (error) {
     if (error instanceof DriveAuthError) {
-      await switchOff(deps, caller.companyId, service, DRIVE_MSG.revoked(service));
+      await switchOff(deps, caller.companyId, service, { paused: DRIVE_MSG.revoked(service) });
       await publishCompany(deps, caller);
       throw connectionError(error.message, 'service_type');
     }
