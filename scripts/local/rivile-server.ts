@@ -6,10 +6,14 @@
  *   `params.oper` 'I' (insert) or 'U' (update); ONE record per call (an array is refused);
  * - an insert of an existing key answers 409 "… already exists"; an update of a record another API user created
  *   (the first 7 characters of the key) answers 403;
- * - I06 needs its client (N08) and every line's item (N17) to exist, dates as YYYY.MM.DD, I06_OP_TIP 1/2/51/52;
+ * - I06 needs its client (N08) and every line's item (N17) to exist, dates as YYYY-MM-DD (the API guide's example), I06_OP_TIP 1/2/51/52;
  * - GET_N08_LIST, GET_N17_LIST, GET_I06_LIST: pages of 100 rows, `params.fil` as simple `COL='value' AND …`.
  * Errors: `{ error: { code, message } }` with a 4xx status. Request/response field names beyond these are not
  * confirmed against the real service.
+ * Answers are XML between `<RET_DOK>` tags (an empty `<RET_DOK></RET_DOK>` when a list finds nothing) unless the
+ * request sends `Accept: application/json`, as GAMA documents it ("Accept: Neprivalomas. Gražinamo rezultato
+ * (response) formatas: application/xml (default), application/json", gidas.rivile.lt api_rest pages); the JSON body
+ * of an answer (`{ N08: [...] }`) and the XML form of an error are this stand-in's, not documented.
  *
  * Tests only: `delays` makes the stand-in slow, as GAMA can be — `standIn.delays.GET_N17_LIST = 24_000` answers every
  * GET_N17_LIST call that many milliseconds late (the request is read and checked first; other methods answer at once).
@@ -39,6 +43,18 @@ class RivileError extends Error {
   ) {
     super(message);
   }
+}
+
+function xmlText(value: unknown): string {
+  return String(value ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** `{ N08: [{…}, {…}] }` as `<N08>…</N08><N08>…</N08>`: arrays repeat their tag, objects nest (I07 inside I06). */
+function xmlOf(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .flatMap(([tag, v]) => (Array.isArray(v) ? v : [v]).map((item) => [tag, item] as const))
+    .map(([tag, item]) => `<${tag}>${item && typeof item === 'object' ? xmlOf(item as Record<string, unknown>) : xmlText(item)}</${tag}>`)
+    .join('');
 }
 
 function filterRows(rows: Row[], fil: unknown): Row[] {
@@ -81,7 +97,7 @@ export function createRivileStandIn(opts: { keys?: string[]; file?: string } = {
     if (table === 'I06') {
       if (!['1', '2', '51', '52'].includes(String(r.I06_OP_TIP))) throw new RivileError(400, '400', 'I06_OP_TIP must be 1, 2, 51 or 52');
       if (!r.I06_DOK_NR) throw new RivileError(400, '400', 'I06_DOK_NR is required');
-      for (const f of ['I06_OP_DATA', 'I06_DOK_DATA']) if (!/^\d{4}\.\d{2}\.\d{2}$/.test(String(r[f] ?? ''))) throw new RivileError(400, '400', `${f} must be YYYY.MM.DD`);
+      for (const f of ['I06_OP_DATA', 'I06_DOK_DATA']) if (!/^\d{4}-\d{2}-\d{2}$/.test(String(r[f] ?? ''))) throw new RivileError(400, '400', `${f} must be YYYY-MM-DD`);
       if (!tables.N08.some((c) => c.N08_KODAS_KS === r.I06_KODAS_KS)) throw new RivileError(400, '400', `Client ${String(r.I06_KODAS_KS)} does not exist`);
       const lines = r.I07;
       if (!Array.isArray(lines) || lines.length === 0) throw new RivileError(400, '400', 'I07 lines are required');
@@ -121,9 +137,15 @@ export function createRivileStandIn(opts: { keys?: string[]; file?: string } = {
     calls,
     delays,
     async handle(req, res) {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
+      const json = String(req.headers.accept ?? '').includes('application/json');
+      const send = (status: number, body: Record<string, unknown>) => {
+        if (json) {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(body));
+          return;
+        }
+        res.writeHead(status, { 'content-type': 'application/xml; charset=utf-8' });
+        res.end(`<?xml version='1.0' encoding='UTF-8' ?>\n<RET_DOK>${xmlOf(body)}</RET_DOK>`);
       };
       try {
         if (req.method !== 'POST') throw new RivileError(405, '405', 'Only POST');
@@ -141,7 +163,7 @@ export function createRivileStandIn(opts: { keys?: string[]; file?: string } = {
         const method = String(body.method ?? '');
         calls.push({ method, user });
         const params = body.params ?? {};
-        const handlers: Record<string, () => unknown> = {
+        const handlers: Record<string, () => Record<string, unknown>> = {
           EDIT_N08: () => edit('N08', params, body.data, user),
           EDIT_N17: () => edit('N17', params, body.data, user),
           EDIT_I06: () => edit('I06', params, body.data, user),

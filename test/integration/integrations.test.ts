@@ -217,7 +217,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     expect(N08).toEqual([expect.objectContaining({ N08_KODAS_KS: SAMPLE_INVOICE.supplierCode, N08_PAV: SAMPLE_INVOICE.supplier, _creator: 'RIVUSR1' })]);
     expect(I06).toHaveLength(1);
     const doc = I06[0]! as unknown as Record<string, unknown> & { I07: Record<string, string>[] };
-    expect(doc).toMatchObject({ I06_OP_TIP: '1', I06_DOK_NR: `${SAMPLE_INVOICE.number}-rivile-1.pdf`, I06_KODAS_KS: SAMPLE_INVOICE.supplierCode, I06_OP_DATA: '2025.03.04' });
+    expect(doc).toMatchObject({ I06_OP_TIP: '1', I06_DOK_NR: `${SAMPLE_INVOICE.number}-rivile-1.pdf`, I06_KODAS_KS: SAMPLE_INVOICE.supplierCode, I06_OP_DATA: '2025-03-04' });
     expect(doc.I07.length).toBeGreaterThan(0);
     const net = doc.I07.reduce((s, l) => s + Number(l.I07_SUMA), 0);
     const vat = doc.I07.reduce((s, l) => s + Number(l.I07_PVM), 0);
@@ -238,7 +238,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
     await t.stack.exportJobs.idle(60_000);
     expect(t.stack.rivile.tables.I06).toHaveLength(1);
-    expect(t.stack.rivile.tables.I06[0]).toMatchObject({ I06_DOK_NR: `${SAMPLE_INVOICE.number}-rivile-1.pdf`, I06_MOK_DATA: '2025.04.30' });
+    expect(t.stack.rivile.tables.I06[0]).toMatchObject({ I06_DOK_NR: `${SAMPLE_INVOICE.number}-rivile-1.pdf`, I06_MOK_DATA: '2025-04-30' });
     expect((await historyNames(id)).filter((n) => n === 'Exported to Rivile')).toHaveLength(2);
     // The EIP import file of the same document, for users without API access; no one else's documents.
     const eip = await admin.post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] });

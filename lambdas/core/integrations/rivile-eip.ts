@@ -1,7 +1,7 @@
 /**
  * Rivile GAMA's EIP import file, for users without API access (docs/integrations.md): XML fragments without a
  * root element, one <N08> per client, one <N17> per item, then one <I06> per document with its <I07> lines,
- * dates as YYYY.MM.DD. The records are the very ones the API export sends (rivile.ts). Characters that XML 1.0
+ * dates as YYYY.MM.DD. The records are the very ones the API export sends (rivile.ts), its dates written as EIP's. Characters that XML 1.0
  * forbids (control characters, lone surrogates) are left out (shared/text.ts).
  */
 import { XMLBuilder } from 'fast-xml-parser';
@@ -11,7 +11,7 @@ import type { FileStore } from '../documents/ports';
 import type { DocumentRecord } from '../documents/types';
 import { canSee, type DocCaller } from '../documents/workflow';
 import { exportDocumentOf } from './export';
-import { rivileRecords } from './rivile';
+import { eipDate, I06_DATE_FIELDS, rivileRecords } from './rivile';
 
 export function buildRivileEip(docs: Parameters<typeof rivileRecords>[0][]): string {
   const builder = new XMLBuilder({ format: true, suppressEmptyNode: false });
@@ -22,7 +22,7 @@ export function buildRivileEip(docs: Parameters<typeof rivileRecords>[0][]): str
     const r = rivileRecords(doc);
     clients.set(r.n08.N08_KODAS_KS!, r.n08);
     for (const i of r.n17) items.set(i.N17_KODAS_PS!, i);
-    headers.push(r.i06);
+    headers.push({ ...r.i06, ...Object.fromEntries(I06_DATE_FIELDS.map((f) => [f, eipDate(String(r.i06[f]))])) });
   }
   const parts = [
     ...[...clients.values()].map((n08) => builder.build({ N08: n08 }) as string),

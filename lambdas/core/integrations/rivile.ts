@@ -30,8 +30,15 @@ export interface RivileRecords {
   i06: Record<string, unknown> & { I07: Record<string, string>[] };
 }
 
-/** GAMA dates: YYYY.MM.DD. */
-export const gamaDate = (iso: string) => iso.slice(0, 10).replace(/-/g, '.');
+/**
+ * API dates: YYYY-MM-DD, as the REST API guide's own request example writes a date (EDIT_I09 `I09_IS_DATA`
+ * `2019-10-29`) and its lists answer them; the EIP file writes them YYYY.MM.DD (`eipDate`, rivile-eip.ts).
+ */
+const apiDate = (iso: string) => iso.slice(0, 10);
+/** EIP file dates: YYYY.MM.DD. */
+export const eipDate = (iso: string) => iso.slice(0, 10).replace(/-/g, '.');
+/** The I06 fields that hold dates. */
+export const I06_DATE_FIELDS = ['I06_OP_DATA', 'I06_DOK_DATA', 'I06_MOK_DATA'] as const;
 const clip = (s: string, max: number) => s.trim().slice(0, max);
 
 /** The client's code: company code, else VAT id, else a code from the name (stable for the same name). */
@@ -100,9 +107,9 @@ export function rivileRecords(doc: ExportDocument): RivileRecords {
   const i06 = {
     I06_OP_TIP: String(operationType(doc, booked)),
     I06_DOK_NR: number,
-    I06_OP_DATA: gamaDate(date),
-    I06_DOK_DATA: gamaDate(date),
-    I06_MOK_DATA: gamaDate(v('due_date') || date),
+    I06_OP_DATA: apiDate(date),
+    I06_DOK_DATA: apiDate(date),
+    I06_MOK_DATA: apiDate(v('due_date') || date),
     I06_KODAS_KS: code,
     I06_VAL_KODAS: clip(currencyCode(v('currency')), 3),
     I06_PAV: clip(name, 100),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rivileClient } from '../../../lambdas/adapters/rivile/client';
 import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
-import { clientCode, exportToRivile, gamaDate, rivileRecords, rivileTakenMessage } from '../../../lambdas/core/integrations/rivile';
+import { clientCode, eipDate, exportToRivile, rivileRecords, rivileTakenMessage } from '../../../lambdas/core/integrations/rivile';
 import { startRivileServer } from '../../../scripts/local/rivile-server';
 import { buildRivileEip } from '../../../lambdas/core/integrations/rivile-eip';
 import { exportDoc } from './fixtures';
@@ -18,7 +18,7 @@ describe('Rivile mapping', () => {
     });
     const r = rivileRecords(doc);
     expect(r.n08).toMatchObject({ N08_KODAS_KS: '302222222', N08_PAV: 'UAB Popierius', N08_PVM_KODAS: 'LT100002222222', N08_RUSIS: '1' });
-    expect(r.i06).toMatchObject({ I06_OP_TIP: '1', I06_DOK_NR: 'PP-1', I06_OP_DATA: '2025.03.04', I06_KODAS_KS: '302222222', I06_VAL_KODAS: 'EUR' });
+    expect(r.i06).toMatchObject({ I06_OP_TIP: '1', I06_DOK_NR: 'PP-1', I06_OP_DATA: '2025-03-04', I06_KODAS_KS: '302222222', I06_VAL_KODAS: 'EUR' });
     expect(r.i06.I07).toEqual([
       expect.objectContaining({ I07_KODAS: 'RC-PVM1', I07_KIEKIS: '2', I07_KAINA_BE: '5.00', I07_SUMA: '10.00', I07_PVM: '2.10', I07_MOKESTIS: 'PVM1' }),
       expect.objectContaining({ I07_KODAS: 'ST-01', I07_SUMA: '90.00', I07_PVM: '18.90', I07_MOKESTIS: 'PVM1' }),
@@ -78,8 +78,10 @@ describe('Rivile mapping', () => {
     expect(r.n17).toEqual([expect.objectContaining({ N17_KODAS_PS: 'RC-P0', N17_PAV: 'Services 0% VAT' })]);
   });
 
-  it('writes GAMA dates as YYYY.MM.DD', () => {
-    expect(gamaDate('2025-12-31')).toBe('2025.12.31');
+  it('writes API dates as YYYY-MM-DD (the API guide\'s own request example), EIP dates as YYYY.MM.DD', () => {
+    expect(eipDate('2025-12-31')).toBe('2025.12.31');
+    const r = rivileRecords(exportDoc({ fields: { issue_date: '2025-12-31', due_date: '2026-01-30', amount_total: '10.00' } }));
+    expect(r.i06).toMatchObject({ I06_OP_DATA: '2025-12-31', I06_DOK_DATA: '2025-12-31', I06_MOK_DATA: '2026-01-30' });
   });
 
   it('sends one record per call in order and treats "already exists" as success; other errors stop it', async () => {
@@ -112,7 +114,7 @@ describe('Rivile mapping', () => {
     };
     await expect(exportToRivile(api, 'KEY0001xyz', doc)).resolves.toBe('I06 1/302222222/PP-1 (updated)');
     expect(calls.map((c) => `${c.method} ${String(c.oper)}`)).toEqual(['EDIT_N08 I', 'EDIT_N17 I', 'EDIT_I06 I', 'GET_I06_LIST undefined', 'EDIT_I06 U']);
-    expect(calls[4]!.data).toMatchObject({ I06: { I06_DOK_NR: 'PP-1', I06_MOK_DATA: '2025.04.30' } });
+    expect(calls[4]!.data).toMatchObject({ I06: { I06_DOK_NR: 'PP-1', I06_MOK_DATA: '2025-04-30' } });
   });
 
   it('does not overwrite the I06 of another document of the same supplier and number in the Rivile stand-in: that send fails for good', async () => {
@@ -134,7 +136,38 @@ describe('Rivile mapping', () => {
       const corrected = { ...exportDoc({ fields: { ...fields, due_date: '2024-04-30' } }), receipt_id: first.receipt_id };
       await expect(exportToRivile(api, 'RIVUSR1-key', corrected)).resolves.toBe('I06 1/304444444/INV-2024-0042 (updated)');
       expect(rivile.tables.I06).toHaveLength(1);
-      expect(rivile.tables.I06[0]).toMatchObject({ I06_APRASYMAS: `Receipts ${first.receipt_id}`, I06_MOK_DATA: '2024.04.30' });
+      expect(rivile.tables.I06[0]).toMatchObject({ I06_APRASYMAS: `Receipts ${first.receipt_id}`, I06_MOK_DATA: '2024-04-30' });
+    } finally {
+      await rivile.close();
+    }
+  });
+
+  // gidas.rivile.lt/internetiniai_moduliai/api_rest/*: "Accept: Neprivalomas. Gražinamo rezultato (response) formatas
+  // application/xml(default), application/json"; "Grąžinama informacija XML formate tarp tag'ų <RET_DOK>..</RET_DOK>";
+  // "Jeigu įrašų nerasta pagal užduotas sąlygas, tuomet gražinama status=200 bei tuščias tag'as".
+  it('the stand-in answers XML between <RET_DOK> tags unless the call asks for JSON (Accept: application/json), as GAMA does', async () => {
+    const rivile = await startRivileServer({ keys: ['RIVUSR1-key'] });
+    try {
+      const call = (body: unknown, accept?: string) =>
+        fetch(rivile.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ApiKey: 'RIVUSR1-key', ...(accept ? { accept } : {}) },
+          body: JSON.stringify(body),
+        });
+      const created = await call({ method: 'EDIT_N08', params: { oper: 'I' }, data: { N08: { N08_KODAS_KS: '302222222', N08_PAV: 'A & B <C>' } } });
+      expect(created.status).toBe(200);
+      expect(created.headers.get('content-type')).toMatch(/^application\/xml/);
+      const xml = await created.text();
+      expect(xml.startsWith("<?xml version='1.0' encoding='UTF-8' ?>")).toBe(true);
+      expect(xml).toContain('<RET_DOK><N08><N08_KODAS_KS>302222222</N08_KODAS_KS><N08_PAV>A &amp; B &lt;C&gt;</N08_PAV></N08></RET_DOK>');
+
+      const none = await call({ method: 'GET_N08_LIST', params: { fil: "N08_KODAS_KS='none'" } });
+      expect(none.status).toBe(200);
+      expect(await none.text()).toContain('<RET_DOK></RET_DOK>');
+
+      const json = await call({ method: 'GET_N08_LIST', params: { fil: "N08_KODAS_KS='302222222'" } }, 'application/json');
+      expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await json.json()).toEqual({ N08: [{ N08_KODAS_KS: '302222222', N08_PAV: 'A & B <C>' }] });
     } finally {
       await rivile.close();
     }
