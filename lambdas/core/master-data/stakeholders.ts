@@ -252,7 +252,19 @@ export async function setStakeholderDateFormat(
   format: StakeholderDateFormat,
 ): Promise<StakeholderRecord> {
   if (current.selected_date_format === format) return current;
-  const next: StakeholderRecord = { ...current, selected_date_format: format, updated_at: deps.clock.now().toISOString(), version: current.version + 1 };
+  return writeLearnt(deps, current, { selected_date_format: format });
+}
+
+/**
+ * One field a confirm teaches the stakeholder, written like PUT stakeholder's write: conditioned on the version read
+ * (a stakeholder changed meanwhile → 409, nothing written), and open screens hear of it.
+ */
+async function writeLearnt(
+  deps: Pick<MasterDataDeps, 'masterData' | 'live' | 'clock'>,
+  current: StakeholderRecord,
+  learnt: Pick<StakeholderRecord, 'selected_date_format'> | Pick<StakeholderRecord, 'category_id'>,
+): Promise<StakeholderRecord> {
+  const next: StakeholderRecord = { ...current, ...learnt, updated_at: deps.clock.now().toISOString(), version: current.version + 1 };
   await withDuplicates(current.type, () => deps.masterData.putStakeholder(next, current));
   await publishChange(deps.live, current.company_id, { kind: 'stakeholder', type: next.type, id: next.id });
   return next;
@@ -272,8 +284,5 @@ export async function setStakeholderCategory(
 ): Promise<StakeholderRecord> {
   if (current.category_id === categoryId) return current;
   if (!(await deps.masterData.getCategory(current.company_id, categoryId))) return current;
-  const next: StakeholderRecord = { ...current, category_id: categoryId, updated_at: deps.clock.now().toISOString(), version: current.version + 1 };
-  await withDuplicates(current.type, () => deps.masterData.putStakeholder(next, current));
-  await publishChange(deps.live, current.company_id, { kind: 'stakeholder', type: next.type, id: next.id });
-  return next;
+  return writeLearnt(deps, current, { category_id: categoryId });
 }
