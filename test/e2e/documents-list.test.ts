@@ -48,6 +48,8 @@ describe('documents list with many rows in Chromium', () => {
 
   it('selects among loaded rows, and Back from a document comes back to the same row without reading the list again', async () => {
     const page = await signInPage(browser, stack.url, user);
+    // the live channel listens (once open it reads again what the sign-in read before it: not counted below)
+    await expect.poll(() => page.getByTestId('live-status').getAttribute('data-status'), WAIT).toBe('open');
     const listReads: string[] = [];
     // the list's pages (the edit screen reads its neighbours with a created_at bound)
     page.on('request', (r) => {

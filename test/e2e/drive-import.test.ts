@@ -110,8 +110,9 @@ describe('Dropbox import in Chromium', () => {
 
     await page.getByRole('link', { name: 'Integration' }).click();
     await page.getByTestId('integration-page').waitFor();
-    await expect.poll(() => page.getByTestId('toggle-dropbox_import').isChecked()).toBe(false);
-    await expect.poll(() => page.getByTestId('drive-paused-dropbox').textContent()).toBe(
+    // (told by the live channel, or read again once it opened when the pause came before it listened)
+    await expect.poll(() => page.getByTestId('toggle-dropbox_import').isChecked(), { timeout: 15_000 }).toBe(false);
+    await expect.poll(() => page.getByTestId('drive-paused-dropbox').textContent(), { timeout: 15_000 }).toBe(
       'Folder /Receipts inbox is paused: switch the import on to continue, files added meanwhile included.',
     );
     expect(await page.getByTestId('drive-error-dropbox').textContent()).toBe('Access to Dropbox was withdrawn: switch the import on to connect again.');

@@ -53,7 +53,12 @@ describe('edit screen opened from a searched list in Chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const pager = () => page.getByTestId('pager-position').innerText();
-    const at = (key: string) => page.waitForURL(new RegExp(`/edit-receipt/${ids[key]}\\?`), { timeout: 15_000 });
+    // (a wrong stop names the document the screen went to instead)
+    const at = (key: string) =>
+      page.waitForURL(new RegExp(`/edit-receipt/${ids[key]}\\?`), { timeout: 15_000 }).catch((e: Error) => {
+        const shown = Object.keys(ids).find((k) => page.url().includes(`/edit-receipt/${ids[k]}?`)) ?? page.url();
+        throw new Error(`expected ${key}, the screen shows ${shown}: ${e.message}`);
+      });
     // the document is shown and its primary action can be used
     const ready = async () => {
       await until(() => page.getByTestId('field-form').count()).toBe(1);

@@ -454,7 +454,7 @@ describe('the list after a laptop slept', () => {
     const sockets: FakeSocket[] = [];
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const review = list('review');
-    qc.setQueryData(queryKeys.receiptList(review), data([receipt({ status: 'processing' })]));
+    qc.setQueryData(queryKeys.receiptList(review), data([receipt({ status: 'processing' })]), { updatedAt: clock.now() });
     const invalidate = vi.spyOn(qc, 'invalidateQueries');
     const cache = receiptCache(qc);
     const coverage = createLiveCoverage(clock.now);
@@ -468,24 +468,27 @@ describe('the list after a laptop slept', () => {
         return s;
       },
       onMessage: () => undefined,
-      onOpen: (info) => reloadAfterGap(info, cache),
+      onOpen: () => reloadAfterGap(clock.now(), cache),
       onStatus: (status) => coverage.set(status),
       timers: clock.timers,
       now: clock.now,
       random: () => 1,
     });
     const documentReloads = () => invalidate.mock.calls.filter(([f]) => JSON.stringify(f?.queryKey) === JSON.stringify(queryKeys.receipts)).length;
-    return { clock, sockets, client, coverage, documentReloads };
+    return { clock, qc, sockets, client, coverage, documentReloads };
   }
 
   it('is not covered by the channel from the wake until it answers, and is reloaded once after the new connection', async () => {
     const w = wired();
     w.client.start('c1');
     await flush();
+    w.clock.advance(500);
     w.sockets[0]!.open();
+    // the list was read before the channel listened: read again once
+    expect(w.documentReloads()).toBe(1);
     const readAt = w.clock.now();
+    w.qc.setQueryData(queryKeys.receiptList(list('review')), data([receipt({ status: 'review' })]), { updatedAt: readAt });
     expect(w.coverage.covers('c1', readAt)).toBe(true);
-    expect(w.documentReloads()).toBe(0);
     w.clock.sleep(8 * 3600_000);
     w.client.wake();
     // the window's focus reloads the list meanwhile (refetchOnWindowFocus asks the coverage)
@@ -496,17 +499,27 @@ describe('the list after a laptop slept', () => {
     await flush();
     w.sockets[1]!.open();
     // events of the night are lost: every cached list and count is read again, once
-    expect(w.documentReloads()).toBe(1);
+    expect(w.documentReloads()).toBe(2);
     w.clock.advance(300_000);
     w.sockets[1]!.receive('{"event":"pong"}');
-    expect(w.documentReloads()).toBe(1);
+    expect(w.documentReloads()).toBe(2);
   });
 
-  it('the first connection reloads nothing', () => {
-    let reloads = 0;
-    reloadAfterGap({ reconnected: false }, { refreshAll: () => (reloads += 1) });
-    expect(reloads).toBe(0);
-    reloadAfterGap({ reconnected: true }, { refreshAll: () => (reloads += 1) });
-    expect(reloads).toBe(1);
+  it('reads again what was read before the channel opened, and nothing read since', () => {
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const openedAt = 10_000;
+    const companies = [{ company_id: 'c1', name: 'Shop' }];
+    qc.setQueryData(queryKeys.companies, companies, { updatedAt: openedAt - 400 });
+    qc.setQueryData(queryKeys.masterDataList({ kind: 'suppliers' }), { pages: [] }, { updatedAt: openedAt - 1 });
+    qc.setQueryData(queryKeys.receiptList(list('review')), data([receipt({ status: 'review' })]), { updatedAt: openedAt + 1 });
+    qc.setQueryData(queryKeys.profile, { email: 'a@example.com' }, { updatedAt: openedAt - 400 });
+    reloadAfterGap(openedAt, receiptCache(qc));
+    const stale = (key: readonly unknown[]) => qc.getQueryState(key)?.isInvalidated;
+    // the companies and a master-data list read while the socket was being made: events of then are lost
+    expect(stale(queryKeys.companies)).toBe(true);
+    expect(stale(queryKeys.masterDataList({ kind: 'suppliers' }))).toBe(true);
+    // a list read after the channel opened is kept current by its events; the profile gets none
+    expect(stale(queryKeys.receiptList(list('review')))).toBe(false);
+    expect(stale(queryKeys.profile)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { notifyManager, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { notifyManager, useQueryClient, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Company } from '../../../../shared/schemas/company';
 import { queryKeys } from '../../lib/query-keys';
@@ -38,8 +38,13 @@ export interface ReceiptCache {
   applyCompanyDelete(payload: unknown, activeCompanyId: string | null): void;
   /** The user's own role in a company changed (their own channel). */
   applyMembership(payload: unknown): void;
-  /** Refetch every list and the counts (after a reconnect, or an action whose answer has no document). */
+  /** Refetch every list and the counts (an action whose answer has no document). */
   refreshAll(): void;
+  /**
+   * Refetch what the live channel keeps current (documents, counts, companies, master data) that was read before
+   * `at`, or is being read at `at`: the channel opened then, and the events sent before it listened are lost.
+   */
+  refreshReadBefore(at: number): void;
   /** Refetch the side-menu counts (GET /companies), coalesced. */
   refreshCounts(): void;
   /** The statuses the cached lists and details hold for these documents (those cached anywhere). */
@@ -50,6 +55,9 @@ export interface ReceiptCache {
    */
   watchUploads(uploadIds: ReadonlyArray<string>): void;
 }
+
+/** The queries the live channel's events keep current (documents and counts, companies, master data). */
+const LIVE_KEPT: ReadonlyArray<QueryKey> = [queryKeys.receipts, queryKeys.companies, queryKeys.masterData];
 
 export const UPLOAD_WATCH_MS = 3000;
 export const UPLOAD_WATCH_MAX_MS = 120_000;
@@ -262,6 +270,10 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
     refreshAll() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.receipts });
       void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
+    },
+    refreshReadBefore(at) {
+      const readBefore = (q: Query) => q.state.dataUpdatedAt < at || q.state.fetchStatus === 'fetching';
+      for (const queryKey of LIVE_KEPT) void queryClient.invalidateQueries({ queryKey, predicate: readBefore });
     },
     refreshCounts() {
       refreshCountsSoon(queryClient);

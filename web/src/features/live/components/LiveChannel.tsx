@@ -89,11 +89,13 @@ function receiptsOf(messages: ReadonlyArray<LiveMessage>): Receipt[] {
 }
 
 /**
- * A connection made again after a break (a drop, a connection found dead after the laptop slept): the events sent
- * meanwhile are lost, so every cached list and count is read again, once.
+ * The channel opened at `openedAt`: the events sent before it listened are lost, so what was read before then is
+ * read again, once — after a break (a drop, a connection found dead after the laptop slept) every cached list and
+ * count, and at the first connection what the screens read while it was being made (the companies and the list of
+ * the sign-in, read before the socket was open).
  */
-export function reloadAfterGap(info: { reconnected: boolean }, cache: Pick<ReceiptCache, 'refreshAll'>): void {
-  if (info.reconnected) cache.refreshAll();
+export function reloadAfterGap(openedAt: number, cache: Pick<ReceiptCache, 'refreshReadBefore'>): void {
+  cache.refreshReadBefore(openedAt);
 }
 
 /** How long the events of a burst (a colleague's bulk action, a batch processed) are gathered before they are applied. */
@@ -162,7 +164,7 @@ export function LiveChannel() {
       getToken: freshAccessToken,
       createSocket: (url) => new WebSocket(url) as unknown as LiveSocket,
       onMessage: (message) => batcher.push(message),
-      onOpen: (info) => reloadAfterGap(info, cache),
+      onOpen: () => reloadAfterGap(Date.now(), cache),
       onStatus: (next) => {
         liveStatus.set(next);
         setStatus(next);
