@@ -78,6 +78,7 @@ describe('edit screen opened from a searched list in Chromium', () => {
     // Alt+→ visits only hits; at the last one Next is off
     await page.keyboard.press('Alt+ArrowRight');
     await at('alpha-1');
+    await ready();
     await until(pager).toBe('3/3');
     await until(() => page.getByRole('button', { name: 'Next document' }).getAttribute('aria-disabled')).toBe('true');
     await page.keyboard.press('Alt+ArrowLeft');
