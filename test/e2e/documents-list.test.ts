@@ -93,6 +93,8 @@ describe('documents list with many rows in Chromium', () => {
     await row.locator('.col-party').click();
     await page.waitForURL(/\/edit-receipt\//, WAIT);
     await expect.poll(() => page.getByTestId('field-form').count(), WAIT).toBe(1);
+    // opened from the whole inbox: no filter is said beside n/total
+    expect(await page.getByTestId('walk-filter').count()).toBe(0);
     const readsBeforeBack = listReads.length;
     await page.getByTestId('edit-receipt').getByRole('button', { name: 'Back', exact: true }).click();
     await page.waitForURL(/\/receipts\/inbox$/, WAIT);

@@ -73,6 +73,8 @@ describe('edit screen opened from a searched list in Chromium', () => {
     await at('alpha-2');
     await ready();
     await until(pager).toBe('2/3');
+    // the screen says the walk is of the search's hits
+    expect(await page.getByTestId('walk-filter').innerText()).toBe('Filtered: “alpha”');
     await screenshot(page, 'edit-walk-filter-second-hit');
 
     // Alt+→ visits only hits; at the last one Next is off

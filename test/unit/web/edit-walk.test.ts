@@ -7,6 +7,7 @@ import {
   listKey,
   narrowed,
   POSITION_PAGES,
+  walkFilterText,
   walkQuery,
   type ListContext,
   type ListItem,
@@ -272,6 +273,15 @@ describe('edit screen: the walk follows the list it was opened from (its search,
     expect(listContext(false, 'ready', 'receipt', undefined)).toMatchObject({ receiptType: 'receipt', filters: EMPTY_FILTERS });
     expect(narrowed(listContext(false, 'ready', 'receipt', 'type=receipt'))).toBe(false);
     expect(narrowed(listContext(false, 'ready', 'receipt', 'q=SDN'))).toBe(true);
+  });
+
+  it('says what narrows the walked list: the search as sent, the dates and of what, Duplicates; nothing for a whole list', () => {
+    expect(walkFilterText(listContext(false, 'review', 'receipt', 'q=%20alpha%20'))).toBe('“alpha”');
+    expect(walkFilterText(listContext(true, 'review', 'receipt', 'from=2025-03-01&to=2025-03-31&duplicates=1'))).toBe('Uploaded 01 Mar 25 – 31 Mar 25 · Duplicates');
+    expect(walkFilterText(listContext(false, 'ready', 'receipt', 'q=SDN&from=2025-03-01&dates=issue'))).toBe('“SDN” · Issued 01 Mar 25 – …');
+    // the type checkboxes and an empty search narrow nothing the screen must say (the walk is of the document's type)
+    expect(walkFilterText(listContext(false, 'ready', 'receipt', 'type=invoice&q='))).toBe('');
+    expect(walkFilterText(listContext(false, 'ready', 'receipt', undefined))).toBe('');
   });
 
   it('opened from a search: previous, next, n and the total are of the hits, every read carries the search', async () => {

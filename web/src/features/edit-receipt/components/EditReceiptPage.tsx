@@ -36,7 +36,7 @@ import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart 
 import { shortcutOf } from '../lib/keyboard';
 import { COMPACT, NARROW, useMedia } from '../lib/media';
 import { hasWordIn, NO_TEXT_IN_AREA } from '../lib/pick';
-import { inList, listContext, listPath, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
+import { inList, listContext, listPath, walkFilterText, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
 import { useStableCallback } from '../lib/stable';
 import { useNearby, useWalk } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
@@ -167,6 +167,7 @@ function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text
   );
   const walk = useWalk(companyId, ctx, walkDoc, nav.walk);
   const inWalk = walkDoc !== null && ctx !== null && inList(walkDoc, ctx);
+  const walkFilter = ctx ? walkFilterText(ctx) : '';
 
   const goTo = useCallback(
     (id: string, walkHints?: WalkHints) =>
@@ -855,6 +856,11 @@ function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text
             <Icon name="chevronRight" size={18} />
           </button>
         </div>
+        {walkFilter && (
+          <span className="er-walk-filter" data-testid="walk-filter" title={`Previous and Next go through the filtered list: ${walkFilter}`}>
+            {`Filtered: ${walkFilter}`}
+          </span>
+        )}
         {!compact && title}
         {!narrow && (
           <div className="er-topbar-tools">

@@ -7,6 +7,7 @@
 import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
 import type { ReceiptStatus } from '../../../../../shared/status';
 import type { Query } from '../../../lib/api-client';
+import { formatDay } from '../../receipts/lib/dates';
 import { EMPTY_FILTERS, filtersFromSearch, listQuery, typeParam, type ListFilters } from '../../receipts/lib/list-params';
 
 export interface ListContext {
@@ -89,6 +90,21 @@ export function byIssueDate(ctx: ListContext): boolean {
 export function narrowed(ctx: ListContext): boolean {
   const q = listOf('', ctx);
   return Boolean(q.search_value || q.created_at_after || q.created_at_before || q.duplicate_id);
+}
+
+/**
+ * What narrows the walked list, said beside n/total (Previous, Next and the move after an action go through those
+ * documents only): the search as sent, the date range (of upload or of issue) and Duplicates; '' for a whole list.
+ */
+export function walkFilterText(ctx: ListContext): string {
+  const f = ctx.filters;
+  if (!f || !narrowed(ctx)) return '';
+  const search = listOf('', ctx).search_value;
+  const parts: string[] = [];
+  if (typeof search === 'string' && search) parts.push(`“${search}”`);
+  if (f.dateFrom || f.dateTo) parts.push(`${f.byIssueDate ? 'Issued' : 'Uploaded'} ${formatDay(f.dateFrom) || '…'} – ${formatDay(f.dateTo) || '…'}`);
+  if (f.duplicates) parts.push('Duplicates');
+  return parts.join(' · ');
 }
 
 // A created_at bound as the server compares it with `created_at#receipt_id` (lambdas/core/documents/list.ts:
