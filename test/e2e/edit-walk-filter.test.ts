@@ -88,6 +88,18 @@ describe('edit screen opened from a searched list in Chromium', () => {
     await ready();
     await until(pager).toBe('2/3');
 
+    // Alt+→ Alt+← pressed at once (the second before the next document's screen is shown): back where it started,
+    // not two back (the ← was taken by the screen being left, whose previous is alpha-3)
+    const visited: string[] = [];
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) visited.push(Object.keys(ids).find((k) => f.url().includes(`/edit-receipt/${ids[k]}?`)) ?? f.url());
+    });
+    await page.keyboard.press('Alt+ArrowRight');
+    await page.keyboard.press('Alt+ArrowLeft');
+    await until(() => visited.join(' ')).toBe('alpha-1 alpha-2');
+    await ready();
+    await until(pager).toBe('2/3');
+
     // CONFIRM on a hit: on to the next hit, not to beta-1 (the next document of the whole list)
     await page.keyboard.press('Alt+Enter');
     await at('alpha-1');

@@ -1,6 +1,6 @@
 import { sendsToIntegrations } from '../../receipts/lib/row-rules';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { AUTOSAVE_MS } from '../../../../../shared/constants';
 import type { Box, ContentResponse, PageBoxesResponse, SchemaField } from '../../../../../shared/schemas/content';
@@ -73,17 +73,30 @@ export function EditReceiptPage() {
   // document is told here, in a region kept across documents (its text changes once it is there)
   const [announced, setAnnounced] = useState<{ text: string; n: number } | null>(null);
   const announce = useCallback((text: string) => setAnnounced((last) => ({ text, n: (last?.n ?? 0) + 1 })), []);
+  const moving = useRef<Move | null>(null);
   return (
     <>
       <div className="sr-only" role="status" aria-live="polite" data-testid="document-announcement">
         {announced && <span key={announced.n}>{announced.text}</span>}
       </div>
-      <EditReceipt key={id} receiptId={id} announce={announce} />
+      <EditReceipt key={id} receiptId={id} announce={announce} moving={moving} />
     </>
   );
 }
 
-function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text: string): void }) {
+/**
+ * A move to another document (Previous, Next, the move after an action) until that document's screen is mounted:
+ * the route renders in a transition, so the screen being left still takes keys after the address changed (Alt+→
+ * Alt+← pressed at once went two back: the ← was the left screen's). Keys pressed meanwhile act on no document
+ * (an action would be the left one's); the last Previous/Next among them is made from the document moved to once it
+ * is shown.
+ */
+interface Move {
+  to: string;
+  queued: 'nextDocument' | 'previousDocument' | null;
+}
+
+function EditReceipt({ receiptId, announce, moving }: { receiptId: string; announce(text: string): void; moving: MutableRefObject<Move | null> }) {
   const [search] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -170,11 +183,13 @@ function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text
   const walkFilter = ctx ? walkFilterText(ctx) : '';
 
   const goTo = useCallback(
-    (id: string, walkHints?: WalkHints) =>
-      navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(companyId)}`, {
+    (id: string, walkHints?: WalkHints) => {
+      moving.current = { to: id, queued: null };
+      return navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(companyId)}`, {
         state: { inbox: nav.inbox, listStatus: listStatus.current ?? undefined, listSearch: nav.listSearch, walk: walkHints } satisfies NavState,
-      }),
-    [navigate, companyId, nav.inbox, nav.listSearch],
+      });
+    },
+    [navigate, companyId, nav.inbox, nav.listSearch, moving],
   );
 
   // ---- fields
@@ -715,6 +730,13 @@ function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text
       const inDialog = popupRef.current !== null || dialogOpen();
       const s = shortcutOf({ key: e.key, code: e.code, altKey: e.altKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, shiftKey: e.shiftKey, inField, inDialog });
       if (!s) return;
+      const move = moving.current;
+      if (move && move.to !== receiptId) {
+        // this screen is being left (Move): nothing acts on its document; a Previous/Next waits for the next one
+        e.preventDefault();
+        if (s === 'nextDocument' || s === 'previousDocument') move.queued = s;
+        return;
+      }
       const moveField = (step: number) => {
         const inputs = [...document.querySelectorAll<HTMLElement>('[data-field-input]')].filter((x) => !(x as HTMLInputElement).disabled);
         const at = inputs.findIndex((x) => x === document.activeElement);
@@ -761,7 +783,17 @@ function EditReceipt({ receiptId, announce }: { receiptId: string; announce(text
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [flush, grid, panel]);
+  }, [flush, grid, panel, moving, receiptId]);
+
+  // The document moved to is shown: the move is over, and a Previous/Next pressed during it is made from here
+  useEffect(() => {
+    const move = moving.current;
+    if (!move) return;
+    moving.current = null;
+    if (move.to !== receiptId) return;
+    if (move.queued === 'nextDocument') moveRef.current.goNext();
+    else if (move.queued === 'previousDocument') moveRef.current.goPrevious();
+  }, [moving, receiptId]);
 
   // Leaving the page otherwise (the browser's Back) saves what was typed; what fails stays in the tab's storage.
   const flushRef = useRef(flush);
