@@ -168,6 +168,16 @@ describe('master data on documents in Chromium', () => {
     expect((await stored).status()).toBe(200);
     await screenshot(page, 'edit-new-supplier');
 
+    // The move on after CONFIRM reads the list for the next document: held, so the user's click on Suppliers below
+    // comes first — the move must not take them back to a document once it answers
+    const held = { now: 0, all: 0 };
+    await page.route(/\/api\/receipts\?/, async (route) => {
+      held.now += 1;
+      held.all += 1;
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+      held.now -= 1;
+    });
     const confirmed = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith(`/receipt/${ids.fresh}`));
     await page.getByRole('button', { name: 'CONFIRM', exact: true }).click();
     const res = await confirmed;
@@ -177,6 +187,10 @@ describe('master data on documents in Chromium', () => {
     // The Suppliers screen lists it next to the known one.
     await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
     await page.waitForURL(/\/suppliers$/);
+    // every held read answered, and a moment for a move that would follow it
+    await until(() => held.all > 0 && held.now === 0).toBe(true);
+    await page.waitForTimeout(1000);
+    expect(new URL(page.url()).pathname).toBe('/suppliers');
     const row = page.locator('[data-testid="md-row"][data-name="UAB Brand New Supplier"]');
     await until(() => row.count()).toBe(1);
     await until(() => page.locator('[data-testid="md-row"][data-name="Known Trading"]').count()).toBe(1);

@@ -564,6 +564,8 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     // the list changed: neighbours found before are read again when their document opens
     void qc.invalidateQueries({ queryKey: editKeys.walk(companyId), refetchType: 'none' });
     const next = await walk.after().catch(() => null);
+    // The user went elsewhere meanwhile (the side menu, Back): the move on must not take them back to a document
+    if (window.location.pathname !== `/edit-receipt/${encodeURIComponent(receiptId)}`) return;
     if (next) goTo(next);
     else navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status }), { state: { fromDocument: receiptId } satisfies ListReturnState });
   };
