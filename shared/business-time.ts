@@ -29,3 +29,14 @@ export const LATEST_UTC_OFFSET_HOURS = 14;
 export function latestDateOnEarth(at: Date): string {
   return new Date(at.getTime() + LATEST_UTC_OFFSET_HOURS * 3_600_000).toISOString().slice(0, 10);
 }
+
+/** `count` months of the calendar ending with `month` (`YYYY-MM`), newest first: `monthsUpTo('2026-02', 3)` is 2026-02, 2026-01, 2025-12. */
+export function monthsUpTo(month: string, count: number): string[] {
+  const [year, mon] = month.split('-').map(Number);
+  const months: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const index = year * 12 + (mon - 1) - i;
+    months.push(`${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`);
+  }
+  return months;
+}

@@ -71,6 +71,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/admin/statistics', handler: 'http/admin/get-statistics', auth: 'global-admin' },
   { method: 'GET', path: '/admin/companies', handler: 'http/admin/get-companies', auth: 'global-admin' },
   { method: 'GET', path: '/admin/companies/{id}', handler: 'http/admin/get-company', auth: 'global-admin' },
+  { method: 'GET', path: '/admin/companies/{id}/usage', handler: 'http/admin/get-company-usage', auth: 'global-admin' },
   { method: 'POST', path: '/admin/companies/{id}/updateAvailableDocuments', handler: 'http/admin/post-available-documents', auth: 'global-admin', needs: ['table', 'webSocketManage'] },
   { method: 'POST', path: '/admin/companies/{id}/updateVATAccount', handler: 'http/admin/post-vat-account', auth: 'global-admin', needs: ['table', 'webSocketManage'] },
   // Integrations

@@ -1,9 +1,15 @@
 /**
  * Demo data of the platform admin area: two more customer accounts (each with its own company), so the
- * demo account — a platform admin locally — sees several rows, owners and quotas on /admin.
+ * demo account — a platform admin locally — sees several rows, owners and quotas on /admin, and each company's
+ * usage by month. Documents cannot be uploaded into months that are over, so the months before this one are
+ * written as the usage items the upload path keeps (`USAGE#<yyyy-mm>`), with the companies created that long ago.
  */
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../lambdas/adapters/ddb/client';
+import { keys } from '../../lambdas/adapters/ddb/keys';
+import { businessMonth, monthsUpTo } from '../../shared/business-time';
+import { accessTokenOf, registerUser } from './seed';
 import type { LocalStack } from './stack';
-import { registerUser } from './seed';
 
 export const DEMO_CUSTOMERS = [
   {
@@ -13,6 +19,14 @@ export const DEMO_CUSTOMERS = [
     surname: 'Petraitė',
     company: 'Baltic Foods UAB',
     company_code: '304112233',
+    /** Documents of the months before this one, the latest first, and how many of them were copies. */
+    past_usage: [
+      [212, 4],
+      [187, 2],
+      [240, 9],
+      [198, 0],
+      [176, 3],
+    ],
   },
   {
     email: 'jonas@nordic-parts.example',
@@ -21,9 +35,43 @@ export const DEMO_CUSTOMERS = [
     surname: 'Kazlauskas',
     company: 'Nordic Parts UAB',
     company_code: '305998877',
+    past_usage: [
+      [41, 1],
+      [0, 0],
+      [37, 0],
+    ],
   },
 ] as const;
 
+async function seedPastUsage(stack: LocalStack, customer: (typeof DEMO_CUSTOMERS)[number]): Promise<void> {
+  const token = await accessTokenOf(stack, customer);
+  const res = await fetch(`${stack.apiUrl}/companies`, { headers: { authorization: `Bearer ${token}` } });
+  const companyId = ((await res.json()) as { items: { company_id: string }[] }).items[0]!.company_id;
+  const months = monthsUpTo(businessMonth(new Date()), customer.past_usage.length + 1).slice(1);
+  const table = process.env.TABLE_NAME;
+  // Created in the first of those months: the admin's list orders companies by it (newest first), the usage card
+  // shows no month before it.
+  const createdAt = `${months[months.length - 1]!}-03T09:00:00.000Z`;
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table,
+      Key: keys.company(companyId),
+      UpdateExpression: 'SET created_at = :at, gsi2sk = :sortKey',
+      ExpressionAttributeValues: { ':at': createdAt, ':sortKey': keys.companiesIndex(createdAt, companyId).gsi2sk },
+    }),
+  );
+  for (const [i, [used, duplicated]] of customer.past_usage.entries()) {
+    if (used === 0) continue;
+    await ddb().send(
+      new PutCommand({
+        TableName: table,
+        Item: { ...keys.companyUsage(companyId, months[i]!), used_documents: used, duplicated_documents: duplicated, quota_taken: used, reserved_documents: 0 },
+      }),
+    );
+  }
+}
+
 export async function seedAdminDemo(stack: LocalStack): Promise<void> {
-  for (const customer of DEMO_CUSTOMERS) await registerUser(stack, { ...customer });
+  for (const { past_usage: _, ...customer } of DEMO_CUSTOMERS) await registerUser(stack, customer);
+  for (const customer of DEMO_CUSTOMERS) await seedPastUsage(stack, customer);
 }

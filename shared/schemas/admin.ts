@@ -15,8 +15,18 @@ export const adminCompanyPathSchema = z.object({
   id: z.string().trim().min(1, MSG.required).max(ADMIN_ID_MAX, 'Unknown company'),
 });
 
+/** Months the platform admin can look back over: the current one and the eleven before it. */
+export const ADMIN_USAGE_MONTHS = 12;
+export const MONTH_FORMAT_MESSAGE = 'Month must be YYYY-MM';
+export const MONTH_IN_FUTURE_MESSAGE = 'The month has not started yet';
+
+/** A month of the business calendar, `YYYY-MM`. */
+export const monthSchema = z.string().trim().regex(/^\d{4}-(0[1-9]|1[0-2])$/, MONTH_FORMAT_MESSAGE);
+
+/** `month`: the usage shown is that month's (default: the current one). */
 export const adminCompaniesQuerySchema = z.object({
   next: z.string().max(ADMIN_CURSOR_MAX, 'Invalid cursor').optional(),
+  month: monthSchema.optional(),
 });
 
 /**
@@ -79,7 +89,7 @@ export const adminCompanySchema = z.object({
   email: z.string(),
   created_at: z.string(),
   user: z.object({ name: z.string(), surname: z.string(), email: z.string() }),
-  /** Documents of this month (the quota counts them). */
+  /** Documents of this month (the quota counts them), or of the month asked for (GET /admin/companies?month). */
   used_documents: z.number(),
   available_documents: z.number(),
   vat_account: z.string(),
@@ -91,3 +101,17 @@ export const adminCompaniesResponseSchema = z.object({
   next: z.string().nullable(),
 });
 export type AdminCompaniesResponse = z.infer<typeof adminCompaniesResponseSchema>;
+
+/** One month of a company's usage: the documents it created, and how many of them were copies of a file it had. */
+export const adminMonthUsageSchema = z.object({
+  month: z.string(),
+  used_documents: z.number(),
+  duplicated_documents: z.number(),
+});
+export type AdminMonthUsage = z.infer<typeof adminMonthUsageSchema>;
+
+/** GET /admin/companies/{id}/usage: the current month and those before it (up to ADMIN_USAGE_MONTHS, none before the company), newest first. */
+export const adminCompanyUsageResponseSchema = z.object({
+  items: z.array(adminMonthUsageSchema),
+});
+export type AdminCompanyUsageResponse = z.infer<typeof adminCompanyUsageResponseSchema>;

@@ -262,4 +262,52 @@ describe('platform admin and settings in Chromium', () => {
     await expect.poll(() => basic.locator('.topbar-identity').innerText(), WAIT).toContain(ownName);
     await basic.close();
   });
+
+  it('usage by month: the company page lists its months, the companies list shows a past month chosen above it', async () => {
+    const { PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { ddb } = await import('../../lambdas/adapters/ddb/client');
+    const { keys } = await import('../../lambdas/adapters/ddb/keys');
+    const { businessMonth, monthsUpTo } = await import('../../shared/business-time');
+    const { formatMonth } = await import('../../web/src/lib/format');
+    const [current, previous] = monthsUpTo(businessMonth(new Date()), 2);
+    // The customer has been with the platform since 2025; last month it sent 23 documents, 2 of them copies.
+    const table = process.env.TABLE_NAME;
+    await ddb().send(new UpdateCommand({ TableName: table, Key: keys.company(customerCompanyId), UpdateExpression: 'SET created_at = :at', ExpressionAttributeValues: { ':at': '2025-01-15T09:00:00.000Z' } }));
+    await ddb().send(new PutCommand({ TableName: table, Item: { ...keys.companyUsage(customerCompanyId, previous!), used_documents: 23, duplicated_documents: 2, quota_taken: 23 } }));
+
+    const page = await signedInPage(platformAdmin);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${stack.url}/admin/${customerCompanyId}`);
+    const months = page.getByTestId('admin-usage-month');
+    await expect.poll(() => months.count(), WAIT).toBe(12);
+    expect(await page.getByTestId('admin-usage-by-month').locator('thead th').allInnerTexts()).toEqual(['Month', 'Documents', 'Duplicates']);
+    expect(await months.nth(0).locator('td').allInnerTexts()).toEqual([formatMonth(current!), '0', '0']);
+    expect(await months.nth(1).locator('td').allInnerTexts()).toEqual([formatMonth(previous!), '23', '2']);
+    await screenshot(page, 'admin-company-usage');
+
+    // The companies list: this month by default, last month when chosen (kept in the address, so a reload keeps it)
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.waitForURL(/\/admin$/);
+    const row = page.locator(`[data-testid="admin-company-row"][data-company-id="${customerCompanyId}"]`);
+    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^0 \/ \d+$/);
+    const month = page.getByTestId('admin-month');
+    expect(await month.locator('option').count()).toBe(12);
+    expect(await month.locator('option').first().innerText()).toBe(`${formatMonth(current!)} (this month)`);
+    const asked = page.waitForRequest((r) => r.url().includes(`/admin/companies?`) && r.url().includes(`month=${previous}`), WAIT);
+    await month.selectOption(previous!);
+    await asked;
+    await page.waitForURL(new RegExp(`/admin\\?month=${previous}$`));
+    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^23 \/ \d+$/);
+    await screenshot(page, 'admin-past-month');
+    await page.reload();
+    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^23 \/ \d+$/);
+    expect(await month.inputValue()).toBe(previous);
+    // Back to this month: the address has no month again
+    await month.selectOption(current!);
+    await page.waitForURL(/\/admin$/);
+    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^0 \/ \d+$/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

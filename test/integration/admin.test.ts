@@ -40,6 +40,7 @@ function adminCalls(companyId: string): [string, (api: Api) => ReturnType<Api['g
     ['GET /admin/statistics', (api) => api.get('/admin/statistics')],
     ['GET /admin/companies', (api) => api.get('/admin/companies')],
     ['GET /admin/companies/{id}', (api) => api.get(`/admin/companies/${companyId}`)],
+    ['GET /admin/companies/{id}/usage', (api) => api.get(`/admin/companies/${companyId}/usage`)],
     [
       'POST /admin/companies/{id}/updateAvailableDocuments',
       (api) => api.post(`/admin/companies/${companyId}/updateAvailableDocuments?reset=1`, { available_documents: '1' }),
@@ -135,6 +136,49 @@ describe('platform admin and company settings through the local API', () => {
     expect((await admin.get('/admin/statistics')).body).toEqual({ customers: before.customers + 1, documents: before.documents + 1 });
     const row = (await admin.get(`/admin/companies/${companyId}`)).body as AdminCompany;
     expect(row).toMatchObject({ company_id: companyId, used_documents: 1, available_documents: 500 });
+  });
+
+  it('usage by month: the company’s months newest first, none before it existed; the list shows a past month when asked', async () => {
+    const { PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { ddb } = await import('../../lambdas/adapters/ddb/client');
+    const { keys } = await import('../../lambdas/adapters/ddb/keys');
+    const { businessMonth, monthsUpTo } = await import('../../shared/business-time');
+    const { api, companyId } = await registeredUser(t.stack, 'monthly');
+    const [current, previous, third] = monthsUpTo(businessMonth(new Date()), 3);
+    type Usage = { items: { month: string; used_documents: number; duplicated_documents: number }[] };
+
+    // A company created this month has one month to show; its upload counts in it.
+    expect((await uploadDocument(api, { company_id: companyId, original_file_name: 'month.pdf' }, await textPdf(['MONTH UAB', 'Total 2.00']))).request.status).toBe(200);
+    await t.stack.jobs.idle();
+    expect((await admin.get(`/admin/companies/${companyId}/usage`)).body).toEqual({ items: [{ month: current, used_documents: 1, duplicated_documents: 0 }] });
+
+    // Created two years ago, with documents counted two months back: twelve months, the quiet one 0.
+    const table = process.env.TABLE_NAME;
+    await ddb().send(new UpdateCommand({ TableName: table, Key: keys.company(companyId), UpdateExpression: 'SET created_at = :at', ExpressionAttributeValues: { ':at': '2024-06-01T08:00:00.000Z' } }));
+    await ddb().send(new PutCommand({ TableName: table, Item: { ...keys.companyUsage(companyId, third), used_documents: 37, duplicated_documents: 2, quota_taken: 37 } }));
+    const usage = (await admin.get(`/admin/companies/${companyId}/usage`)).body as Usage;
+    expect(usage.items).toHaveLength(12);
+    expect(usage.items.slice(0, 3)).toEqual([
+      { month: current, used_documents: 1, duplicated_documents: 0 },
+      { month: previous, used_documents: 0, duplicated_documents: 0 },
+      { month: third, used_documents: 37, duplicated_documents: 2 },
+    ]);
+
+    // The companies list with a past month: that month's documents
+    const row = async (query: string) => ((await admin.get(`/admin/companies${query}`)).body as Page).items.find((c) => c.company_id === companyId);
+    expect(await row('')).toMatchObject({ used_documents: 1 });
+    expect(await row(`?month=${third}`)).toMatchObject({ used_documents: 37, available_documents: 500 });
+    expect(await row(`?month=${previous}`)).toMatchObject({ used_documents: 0 });
+
+    // A month not begun, or not a month: 422 under month; an unknown company's usage: 404
+    const [next] = monthsUpTo(`${Number(current.slice(0, 4)) + 1}-${current.slice(5)}`, 1);
+    expect((await admin.get(`/admin/companies?month=${next}`)).body).toMatchObject({ statusCode: 422, details: [{ path: ['month'], message: 'The month has not started yet' }] });
+    for (const bad of ['2026-13', '2026-1', 'december', '2026-12-01']) {
+      const res = await admin.get(`/admin/companies?month=${bad}`);
+      expect(res.status, bad).toBe(422);
+      expect(res.body).toMatchObject({ details: [{ path: ['month'], message: 'Month must be YYYY-MM' }] });
+    }
+    expect((await admin.get('/admin/companies/01UNKNOWNCOMPANY0000000000/usage')).status).toBe(404);
   });
 
   it('lowers the quota: the very next upload is refused; reset=1 starts the month again', async () => {

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../../../shared/errors';
 import { companyCodeKey } from '../../core/accounts/companies';
-import type { CompanyRecord } from '../../core/accounts/types';
+import type { CompanyRecord, UsageRecord } from '../../core/accounts/types';
 import type { CompanyAdminStore } from '../../core/admin/ports';
 import { CompanyCodeTaken } from '../../core/ports';
 import { cancelledAt, companyCodeGuardItem, companyCodeGuardKey, guardHolder } from './accounts-store';
@@ -160,5 +160,29 @@ export const ddbCompanyAdminStore: CompanyAdminStore = {
         ExpressionAttributeValues: { ':zero': 0 },
       }),
     );
+  },
+
+  async listMonthUsage(companyId, from, to) {
+    // P7: the usage items sort by month within the company's partition; the range holds a year at most.
+    const res = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.companyUsage(companyId, from).pk,
+          ':from': keys.companyUsage(companyId, from).sk,
+          ':to': keys.companyUsage(companyId, to).sk,
+        },
+        ProjectionExpression: 'sk, used_documents, duplicated_documents',
+      }),
+    );
+    const usage = new Map<string, UsageRecord>();
+    for (const item of res.Items ?? []) {
+      usage.set(String(item.sk).slice('USAGE#'.length), {
+        used_documents: Number(item.used_documents ?? 0),
+        duplicated_documents: Number(item.duplicated_documents ?? 0),
+      });
+    }
+    return usage;
   },
 };

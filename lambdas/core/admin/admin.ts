@@ -5,10 +5,14 @@
  */
 import { AppError, conflict, notFound } from '../../../shared/errors';
 import { MSG } from '../../../shared/schemas/messages';
+import { monthsUpTo } from '../../../shared/business-time';
 import {
   ADMIN_COMPANIES_PAGE,
+  ADMIN_USAGE_MONTHS,
+  MONTH_IN_FUTURE_MESSAGE,
   type AdminCompaniesResponse,
   type AdminCompany,
+  type AdminCompanyUsageResponse,
   type AdminStatistics,
 } from '../../../shared/schemas/admin';
 import { monthOf } from '../accounts/companies';
@@ -78,16 +82,29 @@ export async function platformStatistics(deps: Pick<AdminDeps, 'store' | 'admin'
   return { customers, documents };
 }
 
-/** One page of companies, newest first, each with this month's usage. */
+/**
+ * The month whose usage is shown: the current one of the business calendar when none is asked for. A month that has
+ * not begun has no usage to show and is refused (422 under `month`); a month before a company existed shows 0.
+ */
+export function usageMonth(clock: Clock, month: string | undefined): string {
+  const current = monthOf(clock.now());
+  if (month === undefined) return current;
+  if (month > current) throw new AppError('ValidationFailed', MONTH_IN_FUTURE_MESSAGE, [{ path: ['month'], message: MONTH_IN_FUTURE_MESSAGE }]);
+  return month;
+}
+
+/** One page of companies, newest first, each with this month's usage, or with the usage of `month` (a past one). */
 export async function listAdminCompanies(
   deps: Pick<AdminDeps, 'store' | 'admin' | 'clock' | 'emailInDomain'>,
   next: string | undefined,
+  month?: string,
 ): Promise<AdminCompaniesResponse> {
+  const shownMonth = usageMonth(deps.clock, month);
   const page = await deps.admin.listCompanies(ADMIN_COMPANIES_PAGE, next);
   const stats = page.items.length
     ? await deps.store.getCompanyStats(
         page.items.map((c) => c.company_id),
-        monthOf(deps.clock.now()),
+        shownMonth,
       )
     : new Map();
   return {
@@ -105,6 +122,31 @@ export async function getAdminCompany(deps: Pick<AdminDeps, 'store' | 'clock' | 
   const [record] = await deps.store.getCompanies([companyId]);
   if (!record) throw notFound('Company not found');
   return adminView(deps, record);
+}
+
+/**
+ * A company's usage month by month: the current month and the ones before it, up to ADMIN_USAGE_MONTHS, none before
+ * the month the company was created in; newest first. A month without documents shows 0 (no usage item is written
+ * until the first upload). One Query of the company's usage items (P7).
+ */
+export async function companyUsageByMonth(
+  deps: Pick<AdminDeps, 'store' | 'admin' | 'clock'>,
+  companyId: string,
+): Promise<AdminCompanyUsageResponse> {
+  const [record] = await deps.store.getCompanies([companyId]);
+  if (!record) throw notFound('Company not found');
+  const current = monthOf(deps.clock.now());
+  const created = monthOf(new Date(record.created_at));
+  const months = monthsUpTo(current, ADMIN_USAGE_MONTHS).filter((m) => m >= created);
+  if (months.length === 0) months.push(current);
+  const usage = await deps.admin.listMonthUsage(companyId, months[months.length - 1], current);
+  return {
+    items: months.map((month) => ({
+      month,
+      used_documents: usage.get(month)?.used_documents ?? 0,
+      duplicated_documents: usage.get(month)?.duplicated_documents ?? 0,
+    })),
+  };
 }
 
 /** Tells the company's open screens (menu counts, dashboard cards) about the new usage figures. */

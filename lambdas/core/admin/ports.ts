@@ -1,4 +1,4 @@
-import type { CompanyRecord } from '../accounts/types';
+import type { CompanyRecord, UsageRecord } from '../accounts/types';
 
 /** A page of all companies, newest first (access pattern A7). `next` is opaque to core. */
 export interface CompaniesPage {
@@ -35,4 +35,6 @@ export interface CompanyAdminStore {
    * held, in one atomic update (reservations and their later release or use stay consistent).
    */
   resetMonthUsage(companyId: string, month: string): Promise<void>;
+  /** P7: the company's usage of the months `from` to `to` (`YYYY-MM`, both included), by month; months without an item are absent. */
+  listMonthUsage(companyId: string, from: string, to: string): Promise<Map<string, UsageRecord>>;
 }

@@ -7,6 +7,6 @@ export const handler = httpHandler({
   response: { schema: adminCompaniesResponseSchema },
   query: adminCompaniesQuerySchema,
   async run({ query, deps }) {
-    return listAdminCompanies(deps, query.next || undefined);
+    return listAdminCompanies(deps, query.next || undefined, query.month);
   },
 });

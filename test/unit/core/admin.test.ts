@@ -3,6 +3,7 @@ import { decodeCompaniesCursor, encodeCompaniesCursor } from '../../../lambdas/a
 import { emptyCounts } from '../../../lambdas/core/accounts/counts';
 import type { CompanyRecord, CountsByType } from '../../../lambdas/core/accounts/types';
 import {
+  companyUsageByMonth,
   getAdminCompany,
   listAdminCompanies,
   platformStatistics,
@@ -48,6 +49,9 @@ function fakes(n: number, emailInDomain = '') {
     companies.set(id, company(id, `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(3, '0')}Z`));
   }
   const usage = new Map<string, number>();
+  /** Past months' usage, `<company>@<YYYY-MM>`. */
+  const monthUsage = new Map<string, { used_documents: number; duplicated_documents: number }>();
+  const usageRanges: string[] = [];
   const resets: string[] = [];
   const events: { companyId: string; event: string; payload: unknown }[] = [];
   const statsRequests: string[][] = [];
@@ -84,12 +88,21 @@ function fakes(n: number, emailInDomain = '') {
       resets.push(`${id}@${month}`);
       usage.set(id, 0);
     },
+    listMonthUsage: async (id, from, to) => {
+      usageRanges.push(`${id}@${from}..${to}`);
+      const found = new Map<string, { used_documents: number; duplicated_documents: number }>();
+      for (const [key, value] of monthUsage) {
+        const [owner, month] = key.split('@');
+        if (owner === id && month >= from && month <= to) found.set(month, value);
+      }
+      return found;
+    },
   };
   const live: LiveEvents = {
     publish: async (companyId, event, payload) => void events.push({ companyId, event, payload }),
     publishToUser: async () => undefined,
   };
-  return { deps: { store, admin, clock, live, emailInDomain }, companies, usage, resets, events, statsRequests };
+  return { deps: { store, admin, clock, live, emailInDomain }, companies, usage, monthUsage, usageRanges, resets, events, statsRequests };
 }
 
 describe('platform admin core', () => {
@@ -131,6 +144,40 @@ describe('platform admin core', () => {
     const second = await listAdminCompanies(f.deps, first.next!);
     expect(second.items.map((c) => c.company_id)).toEqual(['c009', 'c008', 'c007', 'c006', 'c005', 'c004', 'c003', 'c002', 'c001', 'c000']);
     expect(second.next).toBeNull();
+  });
+
+  it('lists a past month’s usage when asked; a month not begun yet is refused under month', async () => {
+    const f = fakes(2);
+    await listAdminCompanies(f.deps, undefined, '2026-10');
+    expect(f.statsRequests.at(-1)![0]).toBe('2026-10');
+    await listAdminCompanies(f.deps, undefined);
+    expect(f.statsRequests.at(-1)![0]).toBe('2026-11');
+    await expect(listAdminCompanies(f.deps, undefined, '2026-12')).rejects.toMatchObject({
+      statusCode: 422,
+      details: [{ path: ['month'], message: 'The month has not started yet' }],
+    });
+  });
+
+  it('usage by month: twelve months newest first, 0 where nothing was counted, none before the company; one range read', async () => {
+    const f = fakes(2);
+    f.monthUsage.set('c000@2026-11', { used_documents: 3, duplicated_documents: 1 });
+    f.monthUsage.set('c000@2026-02', { used_documents: 40, duplicated_documents: 0 });
+    f.monthUsage.set('c001@2026-10', { used_documents: 9, duplicated_documents: 0 });
+    // c000 was created in January 2026: eleven months to show
+    const usage = await companyUsageByMonth(f.deps, 'c000');
+    expect(usage.items.map((m) => m.month)).toEqual([
+      '2026-11', '2026-10', '2026-09', '2026-08', '2026-07', '2026-06', '2026-05', '2026-04', '2026-03', '2026-02', '2026-01',
+    ]);
+    expect(usage.items[0]).toEqual({ month: '2026-11', used_documents: 3, duplicated_documents: 1 });
+    expect(usage.items[1]).toEqual({ month: '2026-10', used_documents: 0, duplicated_documents: 0 });
+    expect(usage.items[9]).toEqual({ month: '2026-02', used_documents: 40, duplicated_documents: 0 });
+    expect(f.usageRanges).toEqual(['c000@2026-01..2026-11']);
+    // An older company: the current month and the eleven before it, across the year's turn
+    f.companies.set('old', company('old', '2020-05-01T00:00:00Z'));
+    const old = await companyUsageByMonth(f.deps, 'old');
+    expect(old.items).toHaveLength(12);
+    expect(old.items.at(-1)!.month).toBe('2025-12');
+    await expect(companyUsageByMonth(f.deps, 'missing')).rejects.toMatchObject({ statusCode: 404 });
   });
 
   it('shows the companies’ Email-in addresses at the deployed domain; stored as they were', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { monthOf } from '../../../lambdas/core/accounts/companies';
-import { businessDate, businessMonth, latestDateOnEarth } from '../../../shared/business-time';
+import { businessDate, businessMonth, latestDateOnEarth, monthsUpTo } from '../../../shared/business-time';
 
 describe('the business calendar (Vilnius time)', () => {
   it('turns the day and the month at midnight in Vilnius, winter (UTC+2) and summer (UTC+3)', () => {
@@ -31,5 +31,11 @@ describe('dates in the future (after today in the latest time zone on earth, UTC
     expect(latestDateOnEarth(new Date('2026-03-01T10:00:00Z'))).toBe('2026-03-02');
     // Over a year's end too.
     expect(latestDateOnEarth(new Date('2025-12-31T10:00:00Z'))).toBe('2026-01-01');
+  });
+
+  it('counts months back over a year’s end', () => {
+    expect(monthsUpTo('2026-02', 3)).toEqual(['2026-02', '2026-01', '2025-12']);
+    expect(monthsUpTo('2026-12', 1)).toEqual(['2026-12']);
+    expect(monthsUpTo('2026-11', 12).at(-1)).toBe('2025-12');
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pageTitle } from '../../../web/src/app/routes';
 import { countValidator, vatValidator } from '../../../web/src/features/admin/components/AdminCompanyPage';
+import { chosenMonth } from '../../../web/src/features/admin/components/AdminPage';
+import { formatMonth } from '../../../web/src/lib/format';
 import { ownerName, usageCell } from '../../../web/src/features/admin/lib/admin-format';
 import { countRequest } from '../../../web/src/features/admin/lib/count-request';
 import { companyValidator } from '../../../web/src/features/settings/components/SettingsPage';
@@ -10,6 +12,18 @@ describe('admin and settings screens: pure parts', () => {
     expect(usageCell({ used_documents: 12, available_documents: 500 })).toBe('12 / 500');
     expect(ownerName({ user: { name: 'Rasa', surname: 'Petraitė', email: 'r@example.com' } })).toBe('Rasa Petraitė');
     expect(ownerName({ user: { name: '', surname: '', email: 'r@example.com' } })).toBe('—');
+  });
+
+  it('the month of the companies list comes from the address: one of the twelve offered, else this month', () => {
+    const months = ['2026-12', '2026-11', '2026-10'];
+    expect(chosenMonth('2026-11', months)).toBe('2026-11');
+    expect(chosenMonth('2026-12', months)).toBeUndefined();
+    expect(chosenMonth('2025-01', months)).toBeUndefined();
+    expect(chosenMonth('junk', months)).toBeUndefined();
+    expect(chosenMonth(null, months)).toBeUndefined();
+    expect(formatMonth('2026-11')).toBe('November 2026');
+    expect(formatMonth('2026-01')).toBe('January 2026');
+    expect(formatMonth('2026-13')).toBe('2026-13');
   });
 
   it('the count form says Not a number and at most 5 characters, as the server does', () => {

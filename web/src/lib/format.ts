@@ -20,6 +20,15 @@ export function formatDateTime(iso: string | null | undefined): string {
   return `${date} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A month of the calendar, `YYYY-MM`, as 'November 2026'; anything else as it is. */
+export function formatMonth(month: string): string {
+  const m = /^(\d{4})-(\d{2})$/.exec(month);
+  const name = m ? MONTH_NAMES[Number(m[2]) - 1] : undefined;
+  return m && name ? `${name} ${m[1]}` : month;
+}
+
 export function fullName(person: { name?: string | null; surname?: string | null } | null | undefined): string {
   return [person?.name, person?.surname].filter((s): s is string => Boolean(s && s.trim())).join(' ');
 }

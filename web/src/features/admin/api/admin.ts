@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminCompaniesResponse, AdminCompany, AdminStatistics } from '../../../../../shared/schemas/admin';
+import type { AdminCompaniesResponse, AdminCompany, AdminCompanyUsageResponse, AdminStatistics } from '../../../../../shared/schemas/admin';
 import { useApi } from '../../../app/api-context';
 import { useAuth } from '../../../app/auth';
 import type { CountRequest } from '../lib/count-request';
@@ -9,7 +9,9 @@ export const adminKeys = {
   all: ['admin'] as const,
   statistics: ['admin', 'statistics'] as const,
   companies: ['admin', 'companies'] as const,
+  companiesOfMonth: (month: string | undefined) => ['admin', 'companies', month ?? 'current'] as const,
   company: (companyId: string) => ['admin', 'company', companyId] as const,
+  usage: (companyId: string) => ['admin', 'usage', companyId] as const,
 };
 
 const GLOBAL = { companyScoped: false } as const;
@@ -24,15 +26,15 @@ export function useAdminStatistics() {
   });
 }
 
-/** GET /admin/companies, 50 a page, newest first; the next page with `next`. */
-export function useAdminCompanies() {
+/** GET /admin/companies, 50 a page, newest first; the next page with `next`. `month`: that month's usage (none: this month's). */
+export function useAdminCompanies(month?: string) {
   const api = useApi();
   const { status } = useAuth();
   return useInfiniteQuery({
-    queryKey: adminKeys.companies,
+    queryKey: adminKeys.companiesOfMonth(month),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      api.get<AdminCompaniesResponse>('/admin/companies', { ...GLOBAL, query: { next: pageParam ?? undefined } }),
+      api.get<AdminCompaniesResponse>('/admin/companies', { ...GLOBAL, query: { next: pageParam ?? undefined, month } }),
     getNextPageParam: (last) => last.next ?? undefined,
     enabled: status === 'signedIn',
   });
@@ -49,6 +51,17 @@ export function useAdminCompany(companyId: string) {
   });
 }
 
+/** GET /admin/companies/{id}/usage: the company's documents month by month, newest first. */
+export function useAdminCompanyUsage(companyId: string) {
+  const api = useApi();
+  const { status } = useAuth();
+  return useQuery({
+    queryKey: adminKeys.usage(companyId),
+    queryFn: () => api.get<AdminCompanyUsageResponse>(`/admin/companies/${encodeURIComponent(companyId)}/usage`, GLOBAL),
+    enabled: status === 'signedIn' && companyId !== '',
+  });
+}
+
 function useCompanyUpdate<I>(companyId: string, send: (input: I) => Promise<AdminCompany>) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -56,6 +69,7 @@ function useCompanyUpdate<I>(companyId: string, send: (input: I) => Promise<Admi
     onSuccess: (company) => {
       queryClient.setQueryData(adminKeys.company(companyId), company);
       void queryClient.invalidateQueries({ queryKey: adminKeys.companies });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.usage(companyId) });
       void queryClient.invalidateQueries({ queryKey: adminKeys.statistics });
     },
   });

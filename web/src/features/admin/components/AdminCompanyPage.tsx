@@ -8,10 +8,10 @@ import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { TextField } from '../../../components/ui/TextField';
 import { ApiError, messageOf } from '../../../lib/api-error';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatMonth } from '../../../lib/format';
 import { useForm } from '../../../lib/use-form';
 import { issuesToFieldErrors, type Validator } from '../../../lib/validation';
-import { useAdminCompany, useUpdateAvailableDocuments, useUpdateVatAccount } from '../api/admin';
+import { useAdminCompany, useAdminCompanyUsage, useUpdateAvailableDocuments, useUpdateVatAccount } from '../api/admin';
 import { ownerName } from '../lib/admin-format';
 import { countRequest } from '../lib/count-request';
 
@@ -92,6 +92,42 @@ function VatForm({ company }: { company: AdminCompany }) {
   );
 }
 
+/** The company's documents month by month (the quota counts "Documents"; "Duplicates" are those of a file it already had). */
+function UsageByMonth({ companyId }: { companyId: string }) {
+  const usage = useAdminCompanyUsage(companyId);
+  return (
+    <section className="card admin-usage" data-testid="admin-usage-by-month">
+      <div className="card-head">
+        <h2>Usage by month</h2>
+      </div>
+      {usage.isPending ? (
+        <LoadingBlock />
+      ) : usage.isError ? (
+        <p className="muted">{messageOf(usage.error)}</p>
+      ) : (
+        <table className="doc-table admin-usage-table">
+          <thead>
+            <tr>
+              <th>Month</th>
+              <th className="col-number">Documents</th>
+              <th className="col-number">Duplicates</th>
+            </tr>
+          </thead>
+          <tbody>
+            {usage.data.items.map((m) => (
+              <tr key={m.month} data-testid="admin-usage-month" data-month={m.month}>
+                <td>{formatMonth(m.month)}</td>
+                <td className="col-number">{m.used_documents}</td>
+                <td className="col-number">{m.duplicated_documents}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 /** /admin/{company_id}: one company's facts, its monthly quota and VAT account; an unknown company goes back to /admin. */
 export function AdminCompanyPage() {
   const { companyId = '' } = useParams();
@@ -109,22 +145,25 @@ export function AdminCompanyPage() {
         <h2>{c.name}</h2>
       </div>
       <div className="admin-company-layout">
-        <section className="card" data-testid="admin-company-facts">
-          <dl className="facts admin-facts">
-            <dt>Date</dt>
-            <dd>{formatDate(c.created_at)}</dd>
-            <dt>Company</dt>
-            <dd>{c.name}</dd>
-            <dt>User</dt>
-            <dd>{ownerName(c)}</dd>
-            <dt>Email</dt>
-            <dd>{c.user.email}</dd>
-            <dt>Documents used</dt>
-            <dd data-testid="admin-documents-used">{c.used_documents}</dd>
-            <dt>Documents available</dt>
-            <dd data-testid="admin-documents-available">{c.available_documents}</dd>
-          </dl>
-        </section>
+        <div className="admin-company-main">
+          <section className="card" data-testid="admin-company-facts">
+            <dl className="facts admin-facts">
+              <dt>Date</dt>
+              <dd>{formatDate(c.created_at)}</dd>
+              <dt>Company</dt>
+              <dd>{c.name}</dd>
+              <dt>User</dt>
+              <dd>{ownerName(c)}</dd>
+              <dt>Email</dt>
+              <dd>{c.user.email}</dd>
+              <dt>Documents used</dt>
+              <dd data-testid="admin-documents-used">{c.used_documents}</dd>
+              <dt>Documents available</dt>
+              <dd data-testid="admin-documents-available">{c.available_documents}</dd>
+            </dl>
+          </section>
+          <UsageByMonth companyId={c.company_id} />
+        </div>
         <div className="admin-company-forms">
           <CountForm key={`count-${c.available_documents}`} company={c} />
           <VatForm key={`vat-${c.vat_account}`} company={c} />

@@ -1,8 +1,11 @@
-import { useNavigate } from 'react-router-dom';
+import { useId } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { businessMonth, monthsUpTo } from '../../../../../shared/business-time';
+import { ADMIN_USAGE_MONTHS } from '../../../../../shared/schemas/admin';
 import { Icon } from '../../../components/ui/Icon';
 import { ListMore } from '../../../components/ui/ListMore';
 import { LoadingBlock } from '../../../components/ui/Spinner';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatMonth } from '../../../lib/format';
 import { useAdminCompanies, useAdminStatistics } from '../api/admin';
 import { ownerName, usageCell } from '../lib/admin-format';
 
@@ -15,11 +18,23 @@ function Counter({ label, value, testId }: { label: string; value: number | unde
   );
 }
 
-/** /admin: platform counters and every company with this month's usage; more rows load on scroll. */
+/**
+ * The month whose usage the table shows, from the address (`?month=YYYY-MM`, kept on reload and Back): one of the
+ * current month and the eleven before it; anything else is the current month (undefined: the server's current one).
+ */
+export function chosenMonth(param: string | null, months: readonly string[]): string | undefined {
+  return param && months.includes(param) && param !== months[0] ? param : undefined;
+}
+
+/** /admin: platform counters and every company with this month's usage (or a past month's); more rows load on scroll. */
 export function AdminPage() {
   const navigate = useNavigate();
+  const monthId = useId();
+  const [params, setParams] = useSearchParams();
+  const months = monthsUpTo(businessMonth(new Date()), ADMIN_USAGE_MONTHS);
+  const month = chosenMonth(params.get('month'), months);
   const stats = useAdminStatistics();
-  const companies = useAdminCompanies();
+  const companies = useAdminCompanies(month);
   const rows = companies.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -29,6 +44,25 @@ export function AdminPage() {
         <Counter label="Invoices" value={stats.data?.documents} testId="admin-invoices" />
       </div>
       <section className="card admin-table-card">
+        <div className="admin-table-head">
+          <label htmlFor={monthId} className="field-label">
+            Month
+          </label>
+          <select
+            id={monthId}
+            name="month"
+            className="input select admin-month"
+            data-testid="admin-month"
+            value={month ?? months[0]}
+            onChange={(e) => setParams(e.target.value === months[0] ? {} : { month: e.target.value }, { replace: true })}
+          >
+            {months.map((m, i) => (
+              <option key={m} value={m}>
+                {i === 0 ? `${formatMonth(m)} (this month)` : formatMonth(m)}
+              </option>
+            ))}
+          </select>
+        </div>
         {companies.isPending ? (
           <LoadingBlock />
         ) : (
