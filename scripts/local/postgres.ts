@@ -57,7 +57,14 @@ async function freePort(range?: [number, number]): Promise<number> {
   });
 }
 
-export async function startLocalPostgres(opts: { portRange?: [number, number]; dir?: string } = {}): Promise<LocalPostgres> {
+export interface LocalPostgresOptions {
+  portRange?: [number, number];
+  dir?: string;
+  /** A certificate (PEM) and its key: the server then offers TLS with them (`ssl=on`); plain connections still work. */
+  tls?: { cert: string; key: string };
+}
+
+export async function startLocalPostgres(opts: LocalPostgresOptions = {}): Promise<LocalPostgres> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
   const asRoot = userInfo().uid === 0;
@@ -81,8 +88,22 @@ export async function startLocalPostgres(opts: { portRange?: [number, number]; d
   const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
 
+  const tlsArgs: string[] = [];
+  if (opts.tls) {
+    // The key must belong to the server's user and be readable by it alone, or postgres refuses to start.
+    const certFile = path.join(dir, 'server.crt');
+    const keyFile = path.join(dir, 'server.key');
+    writeFileSync(certFile, opts.tls.cert);
+    writeFileSync(keyFile, opts.tls.key, { mode: 0o600 });
+    if (asRoot) {
+      const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+      chownSync(certFile, uid, gid);
+      chownSync(keyFile, uid, gid);
+    }
+    tlsArgs.push('-c', 'ssl=on', '-c', `ssl_cert_file=${certFile}`, '-c', `ssl_key_file=${keyFile}`);
+  }
   const port = await freePort(opts.portRange);
-  const [cmd, args] = command('postgres', ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']);
+  const [cmd, args] = command('postgres', ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', ...tlsArgs]);
   const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr?.on('data', (c: Buffer) => {

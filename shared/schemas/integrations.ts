@@ -88,6 +88,7 @@ export const credentialInputSchema = z
     // SQL import: the database name and the engine (shared/schemas/master-data-sync.ts).
     database: z.string().max(128).optional(),
     engine: z.string().max(16).optional(),
+    trust_server_certificate: z.boolean({ error: 'Must be true or false' }).optional(),
   })
   .strict();
 

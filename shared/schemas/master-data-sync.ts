@@ -32,8 +32,22 @@ export const DATABASE_NAME_MAX = 128;
 export const sqlCredentialsSchema = serverCredentialsSchema.extend({
   database: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(DATABASE_NAME_MAX, `At most ${DATABASE_NAME_MAX} characters`),
   engine: z.enum(SQL_ENGINES, { error: 'Choose a database engine' }),
+  /**
+   * Off (the default): an encrypted connection is made only to a server whose certificate is valid for the host as
+   * typed. On: any certificate is taken (a server with a self-signed certificate, on a network the company trusts).
+   */
+  trust_server_certificate: z.boolean({ error: 'Must be true or false' }).default(false),
 });
-export type SqlCredentials = z.output<typeof sqlCredentialsSchema>;
+/** As stored: credentials saved before the choice existed have no `trust_server_certificate` (see trustsServerCertificate). */
+export type SqlCredentials = Omit<z.output<typeof sqlCredentialsSchema>, 'trust_server_certificate'> & { trust_server_certificate?: boolean };
+
+/**
+ * Whether the connection takes the server's certificate unchecked. Credentials saved before the choice existed trusted
+ * every certificate, and keep doing so until they are saved again (an import that ran must not stop at the next hour).
+ */
+export function trustsServerCertificate(creds: Pick<SqlCredentials, 'trust_server_certificate'>): boolean {
+  return creds.trust_server_certificate ?? true;
+}
 
 /** A table or column name, optionally schema-qualified (`dbo.Clients`); quoted per engine, never spliced raw. */
 export const SQL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]{0,62}(\.[A-Za-z_][A-Za-z0-9_$]{0,62})?$/;

@@ -8,6 +8,7 @@ import { startLocalPostgres, type LocalPostgres } from '../../scripts/local/post
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { DB_TEST_CERT, DB_TEST_KEY } from '../support/db-test-cert';
 import { newUser } from '../support/local-stack';
 
 const DB_PASSWORD = 'Browser-Db-Pass-77';
@@ -20,7 +21,8 @@ describe('SQL import on the Integration screen in Chromium', () => {
   const user = newUser('sqlimporter');
 
   beforeAll(async () => {
-    db = await startLocalPostgres({ portRange: [48100, 48900] });
+    // The server offers TLS with a self-signed certificate, as many an office's database server does.
+    db = await startLocalPostgres({ portRange: [48100, 48900], tls: { cert: DB_TEST_CERT, key: DB_TEST_KEY } });
     const root = await db.admin();
     await root.query(`CREATE ROLE shop LOGIN PASSWORD '${DB_PASSWORD}'`);
     await root.query('CREATE DATABASE shop OWNER shop');
@@ -60,10 +62,18 @@ describe('SQL import on the Integration screen in Chromium', () => {
     await popup.locator('input[name="password"]').fill('not-the-password');
     await popup.locator('input[name="port"]').fill(String(db.port));
     await popup.locator('input[name="database"]').fill('shop');
+    // The certificate is checked by default: a self-signed one is refused, with what to do about it
+    const trust = popup.getByRole('checkbox', { name: 'Trust the server certificate' });
+    expect(await trust.isChecked()).toBe(false);
     await popup.getByRole('button', { name: 'SAVE' }).click();
     const hostError = popup.getByTestId('error-host');
     await hostError.waitFor();
-    expect(await hostError.innerText()).toMatch(/password authentication failed/);
+    expect(await hostError.innerText()).toMatch(/^The certificate of 127\.0\.0\.1:\d+ was not accepted \(self-signed certificate\)\. Tick Trust the server certificate only/);
+    await screenshot(page, 'sql-import-certificate-refused');
+    expect(await page.getByTestId('toggle-sql_import').isChecked()).toBe(false);
+    await trust.check({ force: true });
+    await popup.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => hostError.innerText(), { timeout: 15_000 }).toMatch(/password authentication failed/);
     await screenshot(page, 'sql-import-wrong-password');
     expect(await page.getByTestId('toggle-sql_import').isChecked()).toBe(false);
 

@@ -11,8 +11,14 @@ type Api = ReturnType<typeof apiClient>;
  * A throwaway PostgreSQL server with a login role `user` owning the database `database` (made with `createOptions`,
  * e.g. an encoding), and a superuser client on that database for filling it (the caller ends it).
  */
-export async function postgresSource(o: { user: string; password: string; database: string; createOptions?: string }): Promise<{ db: LocalPostgres; source: pg.Client }> {
-  const db = await startLocalPostgres({ portRange: [48100, 48900] });
+export async function postgresSource(o: {
+  user: string;
+  password: string;
+  database: string;
+  createOptions?: string;
+  tls?: { cert: string; key: string };
+}): Promise<{ db: LocalPostgres; source: pg.Client }> {
+  const db = await startLocalPostgres({ portRange: [48100, 48900], tls: o.tls });
   try {
     const root = await db.admin();
     await root.query(`CREATE ROLE ${o.user} LOGIN PASSWORD '${o.password}'`);

@@ -3,13 +3,17 @@
  * MySQL/MariaDB (`mysql2`) and Microsoft SQL Server (`mssql` on tedious), all pure JavaScript.
  *
  * Every session is read-only and bounded:
- * - PostgreSQL: `default_transaction_read_only=on` and `statement_timeout` set at connection start-up; TLS when the
- *   server offers it (libpq's "prefer"), plain otherwise;
+ * - PostgreSQL: `default_transaction_read_only=on` and `statement_timeout` set at connection start-up;
  * - MySQL/MariaDB: `SET SESSION TRANSACTION READ ONLY`, `MAX_EXECUTION_TIME` (MySQL) or `max_statement_time`
  *   (MariaDB), and a per-query timeout;
  * - SQL Server has no read-only session: every SELECT runs in a transaction that is rolled back, with
  *   ApplicationIntent=ReadOnly; a login with db_datareader only is the advice (docs/decisions.md).
  * Connect timeout CONNECT_TIMEOUT_MS, statement timeout STATEMENT_TIMEOUT_MS.
+ *
+ * TLS (all three): encrypted whenever the server offers it (PostgreSQL and MySQL fall back to a plain connection only
+ * when the server has no TLS at all; SQL Server always encrypts), and the server's certificate must be valid for the
+ * host as typed, checked against the system's authorities, unless the credentials trust the server's certificate
+ * (`trust_server_certificate`, for self-signed servers; credentials saved before the choice existed trust it).
  *
  * The host is resolved once and checked before any connection (core/integrations/host-check.ts: no loopback,
  * private or link-local address unless the deployment allows them); the drivers connect to a checked address
@@ -22,8 +26,9 @@
  * refused, no answer, closed); anything else is "did not answer as a <engine> server", never a raw reply echoed.
  */
 import { connect as netConnect, type Socket } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
 import type { SqlCredentials } from '../../../shared/schemas/master-data-sync';
-import { SQL_DEFAULT_PORT, SQL_ENGINE_LABEL } from '../../../shared/schemas/master-data-sync';
+import { SQL_DEFAULT_PORT, SQL_ENGINE_LABEL, trustsServerCertificate } from '../../../shared/schemas/master-data-sync';
 import { resolveAllowedHost, tlsServerName, withEachAddress, type HostPolicy, type HostResolver, type ResolvedAddress } from '../../core/integrations/host-check';
 import { TargetError } from '../../core/integrations/ports';
 import { SourceTextError, type SqlConnector, type SqlSession } from '../../core/master-data/sync/ports';
@@ -65,6 +70,13 @@ const NETWORK_MESSAGES: [RegExp, (host: string, where: string) => string, boolea
   [/^(ECONNRESET|EPIPE)$/, (_h, where) => `The connection to ${where} was closed`, true],
 ];
 
+/** Node's codes for a certificate it did not accept (self-signed, unknown authority, expired, another host's name). */
+const TLS_CERTIFICATE_CODE = /^(ERR_TLS_CERT_ALTNAME_INVALID|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT(_LOCALLY)?)|CERT_[A-Z_]+)$/;
+
+export function certificateRefused(where: string, reason: string): string {
+  return `The certificate of ${where} was not accepted (${reason.slice(0, 200)}). Tick Trust the server certificate only for a server with a self-signed certificate on a network you trust.`;
+}
+
 /** The failure as the user can act on it, without the password and without echoing a non-database server. */
 function targetError(error: unknown, creds: SqlCredentials): TargetError {
   const chain = chainOf(error);
@@ -79,6 +91,9 @@ function targetError(error: unknown, creds: SqlCredentials): TargetError {
     if (creds.engine === 'postgres' && /^(22021|22P05)$/.test(String((server as { code?: unknown }).code))) return new SourceTextError(message.slice(0, 500));
     return new TargetError(message.slice(0, 500), /timeout/i.test(message));
   }
+  // Node's own TLS verdict on the server's certificate, told by its code: never text the server sent.
+  const tls = chain.find((e) => TLS_CERTIFICATE_CODE.test(String((e as { code?: unknown })?.code ?? '')));
+  if (tls) return new TargetError(certificateRefused(where, (tls as Error).message), false);
   for (const e of chain) {
     const code = String((e as { code?: unknown })?.code ?? '');
     const hit = NETWORK_MESSAGES.find(([pattern]) => pattern.test(code));
@@ -92,10 +107,15 @@ function targetError(error: unknown, creds: SqlCredentials): TargetError {
   return new TargetError(`The server at ${where} did not answer as a ${SQL_ENGINE_LABEL[creds.engine]} server`, false);
 }
 
-async function openPostgres(creds: SqlCredentials, address: ResolvedAddress): Promise<SqlSession> {
-  const { default: pg } = await import('pg');
+/** What the TLS handshake checks: the host name as typed, against the system's authorities (or `trust.ca`), unless trusted. */
+function tlsOptions(creds: SqlCredentials, trust: TlsTrust): ConnectionOptions {
   const servername = tlsServerName(creds.host);
-  const connect = async (ssl: false | { rejectUnauthorized: boolean; servername?: string }) => {
+  return { rejectUnauthorized: !trustsServerCertificate(creds), ...trust, ...(servername ? { servername } : {}) };
+}
+
+async function openPostgres(creds: SqlCredentials, address: ResolvedAddress, trust: TlsTrust): Promise<SqlSession> {
+  const { default: pg } = await import('pg');
+  const connect = async (ssl: false | ConnectionOptions) => {
     const client = new pg.Client({
       host: address.address,
       port: creds.port ?? SQL_DEFAULT_PORT.postgres,
@@ -115,7 +135,7 @@ async function openPostgres(creds: SqlCredentials, address: ResolvedAddress): Pr
   };
   let client: InstanceType<typeof pg.Client>;
   try {
-    client = await connect({ rejectUnauthorized: false, ...(servername ? { servername } : {}) });
+    client = await connect(tlsOptions(creds, trust));
   } catch (error) {
     if (!/does not support SSL/i.test((error as Error)?.message ?? '')) throw error;
     client = await connect(false);
@@ -128,19 +148,33 @@ async function openPostgres(creds: SqlCredentials, address: ResolvedAddress): Pr
   };
 }
 
-async function openMysql(creds: SqlCredentials, address: ResolvedAddress): Promise<SqlSession> {
+async function openMysql(creds: SqlCredentials, address: ResolvedAddress, trust: TlsTrust): Promise<SqlSession> {
   const mysql = await import('mysql2/promise');
-  const conn = await mysql.createConnection({
-    host: address.address,
-    port: creds.port ?? SQL_DEFAULT_PORT.mysql,
-    user: creds.user,
-    password: creds.password,
-    database: creds.database,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    supportBigNumbers: true,
-    bigNumberStrings: true,
-    dateStrings: true,
-  });
+  const port = creds.port ?? SQL_DEFAULT_PORT.mysql;
+  const tls = tlsOptions(creds, trust);
+  const connect = (ssl: boolean) =>
+    mysql.createConnection({
+      // The host as typed names the server in the TLS handshake and its certificate check; the socket goes to the
+      // checked address.
+      host: creds.host,
+      stream: () => netConnect({ host: address.address, port }),
+      port,
+      user: creds.user,
+      password: creds.password,
+      database: creds.database,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      dateStrings: true,
+      ...(ssl ? { ssl: { ...(tls.ca ? { ca: tls.ca as string[] } : {}), rejectUnauthorized: tls.rejectUnauthorized, verifyIdentity: tls.rejectUnauthorized } } : {}),
+    });
+  let conn: Awaited<ReturnType<typeof connect>>;
+  try {
+    conn = await connect(true);
+  } catch (error) {
+    if (!/does not support secure connection/i.test((error as Error)?.message ?? '')) throw error;
+    conn = await connect(false);
+  }
   conn.on('error', () => undefined);
   await conn.query('SET SESSION TRANSACTION READ ONLY');
   try {
@@ -198,7 +232,7 @@ function checkedConnector(creds: SqlCredentials, addresses: ResolvedAddress[], p
   };
 }
 
-async function openMssql(creds: SqlCredentials, addresses: ResolvedAddress[], policy: HostPolicy): Promise<SqlSession> {
+async function openMssql(creds: SqlCredentials, addresses: ResolvedAddress[], policy: HostPolicy, trust: TlsTrust): Promise<SqlSession> {
   const { default: mssql } = await import('mssql');
   const pool = new mssql.ConnectionPool({
     server: creds.host,
@@ -211,7 +245,8 @@ async function openMssql(creds: SqlCredentials, addresses: ResolvedAddress[], po
     pool: { max: 1, min: 0 },
     options: {
       encrypt: true,
-      trustServerCertificate: true,
+      trustServerCertificate: trustsServerCertificate(creds),
+      ...(trust.ca ? { cryptoCredentialsDetails: { ca: trust.ca } } : {}),
       readOnlyIntent: true,
       // tedious calls it with (options, lookup, signal) though its typings name no arguments (tedious 19 connection.js).
       connector: checkedConnector(creds, addresses, policy) as unknown as () => Promise<Socket>,
@@ -249,10 +284,14 @@ function guarded(session: SqlSession, creds: SqlCredentials): SqlSession {
   };
 }
 
+/** Certificate authorities trusted instead of the system's (tests with their own authority); none in the product. */
+export type TlsTrust = Pick<ConnectionOptions, 'ca'>;
+
 export interface SqlConnectorOptions {
   /** Deployment setting INTEGRATIONS_ALLOW_PRIVATE_HOSTS (read at each connection). */
   allowPrivateHosts: () => boolean;
   resolve?: HostResolver;
+  trust?: TlsTrust;
 }
 
 export function createSqlConnector(opts: SqlConnectorOptions): SqlConnector {
@@ -261,9 +300,10 @@ export function createSqlConnector(opts: SqlConnectorOptions): SqlConnector {
       try {
         const policy: HostPolicy = { allowPrivate: opts.allowPrivateHosts(), resolve: opts.resolve };
         const addresses = await resolveAllowedHost(creds.host, policy);
-        if (creds.engine === 'mssql') return guarded(await openMssql(creds, addresses, policy), creds);
+        const trust = opts.trust ?? {};
+        if (creds.engine === 'mssql') return guarded(await openMssql(creds, addresses, policy, trust), creds);
         const open = creds.engine === 'postgres' ? openPostgres : openMysql;
-        return guarded(await withEachAddress(addresses, (address) => open(creds, address)), creds);
+        return guarded(await withEachAddress(addresses, (address) => open(creds, address, trust)), creds);
       } catch (error) {
         throw targetError(error, creds);
       }

@@ -5,7 +5,7 @@ import { isDue, SYNC_INTERVAL_MS } from '../../../lambdas/core/master-data/sync/
 import { rivileSource, sqlSource } from '../../../lambdas/core/master-data/sync/sources';
 import { SourceTextError, type SyncState } from '../../../lambdas/core/master-data/sync/ports';
 import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
-import { SQL_MAPPING_DEFAULTS, sqlMappingSchema } from '../../../shared/schemas/master-data-sync';
+import { SQL_MAPPING_DEFAULTS, sqlCredentialsSchema, sqlMappingSchema, trustsServerCertificate } from '../../../shared/schemas/master-data-sync';
 import { upsertStakeholder, type StakeholderRow } from '../../../lambdas/core/master-data/sync/upsert';
 import { FakeMasterDataStore } from '../../support/fake-master-data-store';
 
@@ -235,5 +235,21 @@ describe('the schedule: which imports are due', () => {
     expect(isDue(state({ lease_until: new Date(now.getTime() + 1000).toISOString() }), now)).toBe(false);
     expect(isDue(state({ enabled: false }), now)).toBe(false);
     expect(isDue(undefined, now)).toBe(false);
+  });
+});
+
+describe('SQL import: the server certificate', () => {
+  const form = { engine: 'postgres', host: 'db.example.com', user: 'reader', password: 'secret', database: 'books' };
+  it('is checked unless the credentials trust it; credentials saved before the choice existed trust it', () => {
+    const parsed = sqlCredentialsSchema.parse(form);
+    expect(parsed.trust_server_certificate).toBe(false);
+    expect(trustsServerCertificate(parsed)).toBe(false);
+    expect(trustsServerCertificate(sqlCredentialsSchema.parse({ ...form, trust_server_certificate: true }))).toBe(true);
+    // As stored before stop 74: no field at all
+    expect(trustsServerCertificate({})).toBe(true);
+    expect(sqlCredentialsSchema.safeParse({ ...form, trust_server_certificate: 'yes' }).error?.issues[0]).toMatchObject({
+      path: ['trust_server_certificate'],
+      message: 'Must be true or false',
+    });
   });
 });

@@ -13,13 +13,14 @@ import {
   type SqlTarget,
 } from '../../../../../shared/schemas/master-data-sync';
 import { Button } from '../../../components/ui/Button';
+import { Checkbox } from '../../../components/ui/Checkbox';
 import { Modal } from '../../../components/ui/Modal';
 import { TextField } from '../../../components/ui/TextField';
 import { ApiError, messageOf } from '../../../lib/api-error';
 import { useForm } from '../../../lib/use-form';
 import { zodValidator, type Validator } from '../../../lib/validation';
 
-type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string };
+type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string; trust_server_certificate: boolean };
 
 /**
  * The SQL import's credentials pop-up: Host, User, Password required, Port not required (the pop-up's rules), and
@@ -27,7 +28,10 @@ type SqlValues = { engine: string; host: string; port: string; user: string; pas
  */
 export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credential: Record<string, unknown>) => Promise<void>; onClose: () => void }) {
   const validate = useCallback<Validator<SqlValues, z.output<typeof sqlCredentialsSchema>>>((v) => zodValidator(sqlCredentialsSchema)(v), []);
-  const form = useForm<SqlValues, z.output<typeof sqlCredentialsSchema>>({ engine: 'postgres', host: '', port: '', user: '', password: '', database: '' }, validate);
+  const form = useForm<SqlValues, z.output<typeof sqlCredentialsSchema>>(
+    { engine: 'postgres', host: '', port: '', user: '', password: '', database: '', trust_server_certificate: false },
+    validate,
+  );
   const engineId = useId();
   const submit = form.handleSubmit(async (data) => {
     try {
@@ -78,6 +82,11 @@ export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credenti
         <TextField label="Password" type="password" autoComplete="new-password" {...form.text('password')} />
         <TextField label="Port" inputMode="numeric" placeholder={String(SQL_DEFAULT_PORT[engine] ?? '')} {...form.text('port')} />
         <TextField label="Database" autoComplete="off" {...form.text('database')} />
+        <Checkbox label="Trust the server certificate" {...form.checkbox('trust_server_certificate')} />
+        <p className="muted field-hint">
+          The connection is encrypted whenever the server offers it, and the server&apos;s certificate is checked. Tick this only for a server with a
+          self-signed certificate on a network you trust.
+        </p>
       </form>
     </Modal>
   );
