@@ -28,6 +28,12 @@ export const SQL_DEFAULT_PORT: Record<SqlEngine, number> = { postgres: 5432, mys
 
 export const DATABASE_NAME_MAX = 128;
 
+/** A certificate authority bundle pasted into the SQL credentials pop-up (AWS RDS's regional bundles are about 5,000). */
+export const CA_CERTIFICATE_MAX = 100_000;
+export const CA_CERTIFICATE_MESSAGE = 'Paste the certificate as PEM text, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----';
+/** One or more PEM certificates and nothing else. */
+const PEM_CERTIFICATES = /^(-----BEGIN CERTIFICATE-----\s+[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----\s*)+$/;
+
 /** The SQL credentials pop-up: the server form plus the database and the engine. */
 export const sqlCredentialsSchema = serverCredentialsSchema.extend({
   database: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(DATABASE_NAME_MAX, `At most ${DATABASE_NAME_MAX} characters`),
@@ -37,9 +43,23 @@ export const sqlCredentialsSchema = serverCredentialsSchema.extend({
    * typed. On: any certificate is taken (a server with a self-signed certificate, on a network the company trusts).
    */
   trust_server_certificate: z.boolean({ error: 'Must be true or false' }).default(false),
+  /**
+   * The authority (or authorities) that signed the server's certificate, PEM, when it is not one the system knows (a
+   * company's own, a cloud provider's database authority such as AWS RDS's regional bundle); empty: the system's.
+   */
+  ca_certificate: z
+    .string({ error: 'Paste the certificate as text' })
+    .trim()
+    .max(CA_CERTIFICATE_MAX, `At most ${CA_CERTIFICATE_MAX} characters`)
+    .refine((v) => v === '' || PEM_CERTIFICATES.test(v), CA_CERTIFICATE_MESSAGE)
+    .optional()
+    .transform((v) => v || undefined),
 });
 /** As stored: credentials saved before the choice existed have no `trust_server_certificate` (see trustsServerCertificate). */
-export type SqlCredentials = Omit<z.output<typeof sqlCredentialsSchema>, 'trust_server_certificate'> & { trust_server_certificate?: boolean };
+export type SqlCredentials = Omit<z.output<typeof sqlCredentialsSchema>, 'trust_server_certificate' | 'ca_certificate'> & {
+  trust_server_certificate?: boolean;
+  ca_certificate?: string;
+};
 
 /**
  * Whether the connection takes the server's certificate unchecked. Credentials saved before the choice existed trusted

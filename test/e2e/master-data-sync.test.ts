@@ -71,7 +71,15 @@ describe('SQL import on the Integration screen in Chromium', () => {
     expect(await hostError.innerText()).toMatch(/^The certificate of 127\.0\.0\.1:\d+ was not accepted \(self-signed certificate\)\. Tick Trust the server certificate only/);
     await screenshot(page, 'sql-import-certificate-refused');
     expect(await page.getByTestId('toggle-sql_import').isChecked()).toBe(false);
-    await trust.check({ force: true });
+    // The server's own authority pasted: checked as PEM in the form, then the certificate is accepted and the login is
+    // what the server refuses
+    const authority = popup.getByLabel('Certificate authority (optional)');
+    await authority.fill('MIIB copied without its lines');
+    await popup.getByRole('button', { name: 'SAVE' }).click();
+    await expect
+      .poll(() => popup.getByTestId('error-ca_certificate').innerText(), { timeout: 15_000 })
+      .toBe('Paste the certificate as PEM text, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----');
+    await authority.fill(DB_TEST_CERT);
     await popup.getByRole('button', { name: 'SAVE' }).click();
     await expect.poll(() => hostError.innerText(), { timeout: 15_000 }).toMatch(/password authentication failed/);
     await screenshot(page, 'sql-import-wrong-password');

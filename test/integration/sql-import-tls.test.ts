@@ -61,6 +61,27 @@ describe('SQL import over TLS (PostgreSQL)', () => {
     expect(await encrypted(withAuthority, creds(false))).toBe(true);
   });
 
+  it('checks the certificate against the authority the credentials give; a bundle that is no PEM is refused before any connection', async () => {
+    const systemOnly = createSqlConnector({ allowPrivateHosts: () => true });
+    expect(await encrypted(systemOnly, { ...creds(false), ca_certificate: DB_TEST_CERT })).toBe(true);
+    const { api, companyId } = await registeredUser(t.stack, 'sqlca');
+    const service = (credential: Record<string, unknown>) => api.post(`/company/service?company_id=${companyId}`, { type: 'sql_import', enabled: true, credential });
+    const { trust_server_certificate: _, ...form } = creds();
+    const notPem = await service({ ...form, ca_certificate: 'MIIB…copied without its lines' });
+    expect(notPem.body).toMatchObject({
+      statusCode: 422,
+      details: [{ path: ['ca_certificate'], message: 'Paste the certificate as PEM text, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----' }],
+    });
+    const saved = await service({ ...form, ca_certificate: `\n${DB_TEST_CERT}\n` });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((await api.get(`/companies`)).body).toMatchObject({ items: [{ company_id: companyId, sql_import: true }] });
+    // The stored credentials are what the hourly run connects with: Sync now logs in through the same authority and
+    // reaches the database, which answers in its own words (this database has no tables to import yet)
+    const run = await api.post(`/company/service/imports/sync?company_id=${companyId}`, { type: 'sql_import' });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/^relation "\w+" does not exist$/) });
+  });
+
   it('trusting the server certificate connects encrypted too; credentials saved before the choice trust it as they did', async () => {
     const systemOnly = createSqlConnector({ allowPrivateHosts: () => true });
     expect(await encrypted(systemOnly, creds(true))).toBe(true);

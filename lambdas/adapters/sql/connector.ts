@@ -94,6 +94,9 @@ function targetError(error: unknown, creds: SqlCredentials): TargetError {
   // Node's own TLS verdict on the server's certificate, told by its code: never text the server sent.
   const tls = chain.find((e) => TLS_CERTIFICATE_CODE.test(String((e as { code?: unknown })?.code ?? '')));
   if (tls) return new TargetError(certificateRefused(where, (tls as Error).message), false);
+  if (chain.some((e) => /^ERR_OSSL_/.test(String((e as { code?: unknown })?.code ?? '')))) {
+    return new TargetError('The certificate authority given could not be read: paste it as PEM text', false);
+  }
   for (const e of chain) {
     const code = String((e as { code?: unknown })?.code ?? '');
     const hit = NETWORK_MESSAGES.find(([pattern]) => pattern.test(code));
@@ -107,10 +110,14 @@ function targetError(error: unknown, creds: SqlCredentials): TargetError {
   return new TargetError(`The server at ${where} did not answer as a ${SQL_ENGINE_LABEL[creds.engine]} server`, false);
 }
 
-/** What the TLS handshake checks: the host name as typed, against the system's authorities (or `trust.ca`), unless trusted. */
+/**
+ * What the TLS handshake checks: the host name as typed, against the authority the credentials name
+ * (`ca_certificate`) or else the system's (`trust.ca` in tests), unless the credentials trust the server's certificate.
+ */
 function tlsOptions(creds: SqlCredentials, trust: TlsTrust): ConnectionOptions {
   const servername = tlsServerName(creds.host);
-  return { rejectUnauthorized: !trustsServerCertificate(creds), ...trust, ...(servername ? { servername } : {}) };
+  const ca = creds.ca_certificate ? { ca: [creds.ca_certificate] } : trust;
+  return { rejectUnauthorized: !trustsServerCertificate(creds), ...ca, ...(servername ? { servername } : {}) };
 }
 
 async function openPostgres(creds: SqlCredentials, address: ResolvedAddress, trust: TlsTrust): Promise<SqlSession> {
@@ -246,7 +253,7 @@ async function openMssql(creds: SqlCredentials, addresses: ResolvedAddress[], po
     options: {
       encrypt: true,
       trustServerCertificate: trustsServerCertificate(creds),
-      ...(trust.ca ? { cryptoCredentialsDetails: { ca: trust.ca } } : {}),
+      ...(creds.ca_certificate || trust.ca ? { cryptoCredentialsDetails: { ca: creds.ca_certificate ? [creds.ca_certificate] : trust.ca } } : {}),
       readOnlyIntent: true,
       // tedious calls it with (options, lookup, signal) though its typings name no arguments (tedious 19 connection.js).
       connector: checkedConnector(creds, addresses, policy) as unknown as () => Promise<Socket>,

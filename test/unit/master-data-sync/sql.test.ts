@@ -247,6 +247,16 @@ describe('SQL import: the server certificate', () => {
     expect(trustsServerCertificate(sqlCredentialsSchema.parse({ ...form, trust_server_certificate: true }))).toBe(true);
     // As stored before stop 74: no field at all
     expect(trustsServerCertificate({})).toBe(true);
+    // A certificate authority: one or more PEM certificates, trimmed; empty is none
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\nAbCd+/==\n-----END CERTIFICATE-----';
+    expect(sqlCredentialsSchema.parse({ ...form, ca_certificate: `  ${pem}\n${pem}\n` }).ca_certificate).toBe(`${pem}\n${pem}`);
+    expect(sqlCredentialsSchema.parse({ ...form, ca_certificate: '  ' }).ca_certificate).toBeUndefined();
+    for (const bad of ['MIIBszCCAVmgAwIBAgIU', `${pem}\nsomething else`, '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----']) {
+      expect(sqlCredentialsSchema.safeParse({ ...form, ca_certificate: bad }).error?.issues[0], bad).toMatchObject({
+        path: ['ca_certificate'],
+        message: 'Paste the certificate as PEM text, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----',
+      });
+    }
     expect(sqlCredentialsSchema.safeParse({ ...form, trust_server_certificate: 'yes' }).error?.issues[0]).toMatchObject({
       path: ['trust_server_certificate'],
       message: 'Must be true or false',

@@ -20,7 +20,7 @@ import { ApiError, messageOf } from '../../../lib/api-error';
 import { useForm } from '../../../lib/use-form';
 import { zodValidator, type Validator } from '../../../lib/validation';
 
-type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string; trust_server_certificate: boolean };
+type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string; trust_server_certificate: boolean; ca_certificate: string };
 
 /**
  * The SQL import's credentials pop-up: Host, User, Password required, Port not required (the pop-up's rules), and
@@ -29,10 +29,12 @@ type SqlValues = { engine: string; host: string; port: string; user: string; pas
 export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credential: Record<string, unknown>) => Promise<void>; onClose: () => void }) {
   const validate = useCallback<Validator<SqlValues, z.output<typeof sqlCredentialsSchema>>>((v) => zodValidator(sqlCredentialsSchema)(v), []);
   const form = useForm<SqlValues, z.output<typeof sqlCredentialsSchema>>(
-    { engine: 'postgres', host: '', port: '', user: '', password: '', database: '', trust_server_certificate: false },
+    { engine: 'postgres', host: '', port: '', user: '', password: '', database: '', trust_server_certificate: false, ca_certificate: '' },
     validate,
   );
   const engineId = useId();
+  const caId = useId();
+  const caError = form.errorOf('ca_certificate');
   const submit = form.handleSubmit(async (data) => {
     try {
       await onSubmit(data as unknown as Record<string, unknown>);
@@ -82,10 +84,31 @@ export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credenti
         <TextField label="Password" type="password" autoComplete="new-password" {...form.text('password')} />
         <TextField label="Port" inputMode="numeric" placeholder={String(SQL_DEFAULT_PORT[engine] ?? '')} {...form.text('port')} />
         <TextField label="Database" autoComplete="off" {...form.text('database')} />
+        <div className={`field ${caError ? 'has-error' : ''}`}>
+          <label htmlFor={caId} className="field-label">
+            Certificate authority (optional)
+          </label>
+          <textarea
+            id={caId}
+            name="ca_certificate"
+            className="input textarea sql-ca-certificate"
+            rows={3}
+            spellCheck={false}
+            placeholder="-----BEGIN CERTIFICATE-----"
+            value={form.values.ca_certificate}
+            onChange={(e) => form.setValue('ca_certificate', e.target.value)}
+            aria-invalid={caError ? true : undefined}
+          />
+          {caError && (
+            <p className="field-error" role="alert" data-testid="error-ca_certificate">
+              {caError}
+            </p>
+          )}
+        </div>
         <Checkbox label="Trust the server certificate" {...form.checkbox('trust_server_certificate')} />
         <p className="muted field-hint">
-          The connection is encrypted whenever the server offers it, and the server&apos;s certificate is checked. Tick this only for a server with a
-          self-signed certificate on a network you trust.
+          The connection is encrypted whenever the server offers it, and the server&apos;s certificate is checked against the authority above, or
+          the public ones when it is empty. Tick the box only for a server with a self-signed certificate on a network you trust.
         </p>
       </form>
     </Modal>
