@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -300,6 +300,14 @@ describe('platform admin and settings in Chromium', () => {
     await page.waitForURL(new RegExp(`/admin\\?month=${previous}$`));
     await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^23 \/ \d+$/);
     await screenshot(page, 'admin-past-month');
+    // The month's usage of every company as a CSV file (the month's invoicing)
+    const [download] = await Promise.all([page.waitForEvent('download', WAIT), page.getByRole('button', { name: 'DOWNLOAD CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`usage-${previous}.csv`);
+    const csv = readFileSync(await download.path()).toString('utf8');
+    const lines = csv.replace(/^\ufeff/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Month,Company,Code,VAT account,User,Email,Documents used,Documents available,Date');
+    expect(lines).toHaveLength(4);
+    expect(lines.find((l) => l.includes('Baltic Foods Group UAB'))).toMatch(new RegExp(`^${previous},Baltic Foods Group UAB,304112299,2441,Rasa Petraitė,${customer.email},23,\\d+,15 Jan 25$`));
     await page.reload();
     await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^23 \/ \d+$/);
     expect(await month.inputValue()).toBe(previous);

@@ -3,7 +3,7 @@ import { pageTitle } from '../../../web/src/app/routes';
 import { countValidator, vatValidator } from '../../../web/src/features/admin/components/AdminCompanyPage';
 import { chosenMonth } from '../../../web/src/features/admin/components/AdminPage';
 import { formatMonth } from '../../../web/src/lib/format';
-import { ownerName, usageCell } from '../../../web/src/features/admin/lib/admin-format';
+import { ownerName, usageCell, usageTable } from '../../../web/src/features/admin/lib/admin-format';
 import { countRequest } from '../../../web/src/features/admin/lib/count-request';
 import { companyValidator } from '../../../web/src/features/settings/components/SettingsPage';
 
@@ -12,6 +12,24 @@ describe('admin and settings screens: pure parts', () => {
     expect(usageCell({ used_documents: 12, available_documents: 500 })).toBe('12 / 500');
     expect(ownerName({ user: { name: 'Rasa', surname: 'Petraitė', email: 'r@example.com' } })).toBe('Rasa Petraitė');
     expect(ownerName({ user: { name: '', surname: '', email: 'r@example.com' } })).toBe('—');
+  });
+
+  it('the usage CSV has a row per company with what the month’s invoice needs', () => {
+    const company = {
+      company_id: 'c1',
+      name: 'Baltic Foods UAB',
+      code: '304112233',
+      email: 'in@in.receipts.local',
+      created_at: '2025-01-15T09:00:00.000Z',
+      user: { name: 'Rasa', surname: 'Petraitė', email: 'rasa@example.com' },
+      used_documents: 23,
+      available_documents: 500,
+      vat_account: '2441',
+    };
+    expect(usageTable([company], '2026-11')).toEqual({
+      headers: ['Month', 'Company', 'Code', 'VAT account', 'User', 'Email', 'Documents used', 'Documents available', 'Date'],
+      rows: [['2026-11', 'Baltic Foods UAB', '304112233', '2441', 'Rasa Petraitė', 'rasa@example.com', '23', '500', '15 Jan 25']],
+    });
   });
 
   it('the month of the companies list comes from the address: one of the twelve offered, else this month', () => {

@@ -1,13 +1,18 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { businessMonth, monthsUpTo } from '../../../../../shared/business-time';
 import { ADMIN_USAGE_MONTHS } from '../../../../../shared/schemas/admin';
+import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { ListMore } from '../../../components/ui/ListMore';
 import { LoadingBlock } from '../../../components/ui/Spinner';
+import { messageOf } from '../../../lib/api-error';
 import { formatDate, formatMonth } from '../../../lib/format';
+import { buildCsv, csvBlob } from '../../export/lib/csv';
+import { downloadBlob } from '../../export/lib/download';
 import { useAdminCompanies, useAdminStatistics } from '../api/admin';
-import { ownerName, usageCell } from '../lib/admin-format';
+import { ownerName, usageCell, usageTable } from '../lib/admin-format';
 
 function Counter({ label, value, testId }: { label: string; value: number | undefined; testId: string }) {
   return (
@@ -36,6 +41,27 @@ export function AdminPage() {
   const stats = useAdminStatistics();
   const companies = useAdminCompanies(month);
   const rows = companies.data?.pages.flatMap((p) => p.items) ?? [];
+  const info = useInfoPopup();
+  const [downloading, setDownloading] = useState(false);
+
+  /** Every company of the list (the pages not loaded yet too) with the shown month's usage, as a CSV file. */
+  const downloadUsage = async () => {
+    setDownloading(true);
+    try {
+      let result = companies;
+      while (result.hasNextPage) {
+        result = await companies.fetchNextPage();
+        if (result.isError) throw result.error;
+      }
+      const all = result.data?.pages.flatMap((p) => p.items) ?? [];
+      const shown = month ?? months[0]!;
+      downloadBlob(csvBlob(buildCsv(usageTable(all, shown))), `usage-${shown}.csv`);
+    } catch (error) {
+      info.show(messageOf(error), 'error');
+    } finally {
+      setDownloading(false);
+    }
+  };
 
   return (
     <div className="admin-page" data-testid="admin-page">
@@ -62,6 +88,9 @@ export function AdminPage() {
               </option>
             ))}
           </select>
+          <Button variant="secondary" className="admin-download" loading={downloading} disabled={companies.isPending} onClick={() => void downloadUsage()}>
+            DOWNLOAD CSV
+          </Button>
         </div>
         {companies.isPending ? (
           <LoadingBlock />

@@ -1,5 +1,6 @@
 import type { AdminCompany } from '../../../../../shared/schemas/admin';
-import { fullName } from '../../../lib/format';
+import type { ExportTable } from '../../export/lib/table';
+import { formatDate, fullName } from '../../../lib/format';
 
 /** The "Invoices per/mounth" cell: this month's documents over the monthly quota. */
 export function usageCell(company: Pick<AdminCompany, 'used_documents' | 'available_documents'>): string {
@@ -8,4 +9,26 @@ export function usageCell(company: Pick<AdminCompany, 'used_documents' | 'availa
 
 export function ownerName(company: Pick<AdminCompany, 'user'>): string {
   return fullName(company.user) || '—';
+}
+
+/**
+ * The companies' usage of one month as a table for the CSV download (the month's invoicing): one row per company, in
+ * the list's order, with what an invoice needs — the company, its code and VAT account, the owner and the month's
+ * documents over the quota (the quota is today's).
+ */
+export function usageTable(companies: ReadonlyArray<AdminCompany>, month: string): ExportTable {
+  return {
+    headers: ['Month', 'Company', 'Code', 'VAT account', 'User', 'Email', 'Documents used', 'Documents available', 'Date'],
+    rows: companies.map((c) => [
+      month,
+      c.name,
+      c.code,
+      c.vat_account,
+      fullName(c.user),
+      c.user.email,
+      String(c.used_documents),
+      String(c.available_documents),
+      formatDate(c.created_at),
+    ]),
+  };
 }

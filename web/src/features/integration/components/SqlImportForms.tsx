@@ -15,6 +15,7 @@ import {
 import { Button } from '../../../components/ui/Button';
 import { Checkbox } from '../../../components/ui/Checkbox';
 import { Modal } from '../../../components/ui/Modal';
+import { TextAreaField } from '../../../components/ui/TextAreaField';
 import { TextField } from '../../../components/ui/TextField';
 import { ApiError, messageOf } from '../../../lib/api-error';
 import { useForm } from '../../../lib/use-form';
@@ -33,8 +34,6 @@ export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credenti
     validate,
   );
   const engineId = useId();
-  const caId = useId();
-  const caError = form.errorOf('ca_certificate');
   const submit = form.handleSubmit(async (data) => {
     try {
       await onSubmit(data as unknown as Record<string, unknown>);
@@ -84,27 +83,16 @@ export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credenti
         <TextField label="Password" type="password" autoComplete="new-password" {...form.text('password')} />
         <TextField label="Port" inputMode="numeric" placeholder={String(SQL_DEFAULT_PORT[engine] ?? '')} {...form.text('port')} />
         <TextField label="Database" autoComplete="off" {...form.text('database')} />
-        <div className={`field ${caError ? 'has-error' : ''}`}>
-          <label htmlFor={caId} className="field-label">
-            Certificate authority (optional)
-          </label>
-          <textarea
-            id={caId}
-            name="ca_certificate"
-            className="input textarea sql-ca-certificate"
-            rows={3}
-            spellCheck={false}
-            placeholder="-----BEGIN CERTIFICATE-----"
-            value={form.values.ca_certificate}
-            onChange={(e) => form.setValue('ca_certificate', e.target.value)}
-            aria-invalid={caError ? true : undefined}
-          />
-          {caError && (
-            <p className="field-error" role="alert" data-testid="error-ca_certificate">
-              {caError}
-            </p>
-          )}
-        </div>
+        <TextAreaField
+          label="Certificate authority (optional)"
+          name="ca_certificate"
+          className="sql-ca-certificate"
+          spellCheck={false}
+          placeholder="-----BEGIN CERTIFICATE-----"
+          value={form.values.ca_certificate}
+          onChange={(e) => form.setValue('ca_certificate', e.target.value)}
+          error={form.errorOf('ca_certificate')}
+        />
         <Checkbox label="Trust the server certificate" {...form.checkbox('trust_server_certificate')} />
         <p className="muted field-hint">
           The connection is encrypted whenever the server offers it, and the server&apos;s certificate is checked against the authority above, or

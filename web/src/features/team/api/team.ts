@@ -13,6 +13,24 @@ export const TEAM_PENDING_POLL_MS = 10_000;
 const hasPending = (queryClient: QueryClient, companyId: string) =>
   (queryClient.getQueryData<PendingInvitation[]>(queryKeys.companyInvitations(companyId))?.length ?? 0) > 0;
 
+/** When an invitation of a company last left the pending list (accepted, cancelled or expired), per query client. */
+const invitationGoneAt = new WeakMap<QueryClient, Map<string, number>>();
+
+function noteInvitationGone(queryClient: QueryClient, companyId: string): void {
+  let byCompany = invitationGoneAt.get(queryClient);
+  if (!byCompany) invitationGoneAt.set(queryClient, (byCompany = new Map()));
+  byCompany.set(companyId, Date.now());
+}
+
+/**
+ * Whether the members are read again every TEAM_PENDING_POLL_MS: while an invitation is pending, and for two rounds
+ * after one left the list — the members and the invitations are two reads on their own timers, so the invitations'
+ * read can see the acceptance first, and the members' list must still follow it (before, it stopped polling at that
+ * moment and the new member stayed unseen until a reload).
+ */
+const followMembers = (queryClient: QueryClient, companyId: string) =>
+  hasPending(queryClient, companyId) || Date.now() - (invitationGoneAt.get(queryClient)?.get(companyId) ?? -Infinity) < 2 * TEAM_PENDING_POLL_MS;
+
 /** GET /company/users of each given company (company admins only), in the order given. */
 export function useTeams(companyIds: string[]) {
   const api = useApi();
@@ -25,7 +43,7 @@ export function useTeams(companyIds: string[]) {
         return res?.items ?? [];
       },
       retry: false,
-      refetchInterval: () => (hasPending(queryClient, companyId) ? TEAM_PENDING_POLL_MS : false),
+      refetchInterval: () => (followMembers(queryClient, companyId) ? TEAM_PENDING_POLL_MS : false),
     })),
   });
 }
@@ -38,8 +56,15 @@ export function usePendingInvitations(companyIds: string[]) {
     queries: companyIds.map((companyId) => ({
       queryKey: queryKeys.companyInvitations(companyId),
       queryFn: async ({ signal }: { signal: AbortSignal }) => {
+        const before = queryClient.getQueryData<PendingInvitation[]>(queryKeys.companyInvitations(companyId)) ?? [];
         const res = await api.get<{ items?: PendingInvitation[] }>('/company/invitations', { query: { company_id: companyId }, signal });
-        return res?.items ?? [];
+        const items = res?.items ?? [];
+        // An invitation gone from the list may be a new member: the members are read again now, and followed a while.
+        if (before.some((b) => !items.some((i) => i.id === b.id))) {
+          noteInvitationGone(queryClient, companyId);
+          void queryClient.invalidateQueries({ queryKey: queryKeys.companyUsers(companyId) });
+        }
+        return items;
       },
       retry: false,
       refetchInterval: () => (hasPending(queryClient, companyId) ? TEAM_PENDING_POLL_MS : false),

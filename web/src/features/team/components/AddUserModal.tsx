@@ -4,6 +4,7 @@ import { inviteSchema, type Invite } from '../../../../../shared/schemas/team';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
+import { TextAreaField } from '../../../components/ui/TextAreaField';
 import { TextField } from '../../../components/ui/TextField';
 import { ApiError, messageOf } from '../../../lib/api-error';
 import { ROLE_LABELS } from '../../../lib/roles';
@@ -23,7 +24,7 @@ const validate = zodValidator(inviteSchema);
 export function AddUserModal({ companies, defaultCompanyId, onClose }: { companies: Company[]; defaultCompanyId: string; onClose(): void }) {
   const invite = useInvite();
   const [sent, setSent] = useState(false);
-  const ids = { role: useId(), company: useId(), message: useId() };
+  const ids = { role: useId(), company: useId() };
   const form = useForm<Values, Invite>(
     { name: '', surname: '', email: '', role: 'basic', message: '', company_id: defaultCompanyId },
     validate,
@@ -99,25 +100,13 @@ export function AddUserModal({ companies, defaultCompanyId, onClose }: { compani
             <option value="admin">{ROLE_LABELS.admin}</option>
           </select>
         </div>
-        <div className={`field ${messageError ? 'has-error' : ''}`}>
-          <label htmlFor={ids.message} className="field-label">
-            Message (optional)
-          </label>
-          <textarea
-            id={ids.message}
-            name="message"
-            className="input textarea"
-            rows={3}
-            value={form.values.message}
-            onChange={(e) => form.setValue('message', e.target.value)}
-            aria-invalid={messageError ? true : undefined}
-          />
-          {messageError && (
-            <p className="field-error" role="alert" data-testid="error-message">
-              {messageError}
-            </p>
-          )}
-        </div>
+        <TextAreaField
+          label="Message (optional)"
+          name="message"
+          value={form.values.message}
+          onChange={(e) => form.setValue('message', e.target.value)}
+          error={messageError}
+        />
         <div className="modal-actions">
           <Button variant="secondary" onClick={onClose} disabled={form.pending}>
             Cancel
