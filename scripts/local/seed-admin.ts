@@ -2,7 +2,8 @@
  * Demo data of the platform admin area: two more customer accounts (each with its own company), so the
  * demo account — a platform admin locally — sees several rows, owners and quotas on /admin, and each company's
  * usage by month. Documents cannot be uploaded into months that are over, so the months before this one are
- * written as the usage items the upload path keeps (`USAGE#<yyyy-mm>`), with the companies created that long ago.
+ * written as the usage items the upload path keeps (`USAGE#<yyyy-mm>`, with the quota each month was counted
+ * against), with the companies created that long ago.
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../lambdas/adapters/ddb/client';
@@ -19,13 +20,16 @@ export const DEMO_CUSTOMERS = [
     surname: 'Petraitė',
     company: 'Baltic Foods UAB',
     company_code: '304112233',
-    /** Documents of the months before this one, the latest first, and how many of them were copies. */
+    /**
+     * Documents of the months before this one, the latest first, how many of them were copies, and the quota the
+     * month was counted against (today's, the default 500, since two months ago).
+     */
     past_usage: [
-      [212, 4],
-      [187, 2],
-      [240, 9],
-      [198, 0],
-      [176, 3],
+      [212, 4, 500],
+      [187, 2, 500],
+      [240, 9, 250],
+      [198, 0, 250],
+      [176, 3, 200],
     ],
   },
   {
@@ -35,10 +39,11 @@ export const DEMO_CUSTOMERS = [
     surname: 'Kazlauskas',
     company: 'Nordic Parts UAB',
     company_code: '305998877',
+    // The month without documents has no usage item: it shows today's quota.
     past_usage: [
-      [41, 1],
-      [0, 0],
-      [37, 0],
+      [41, 1, 500],
+      [0, 0, 0],
+      [37, 0, 100],
     ],
   },
 ] as const;
@@ -60,12 +65,19 @@ async function seedPastUsage(stack: LocalStack, customer: (typeof DEMO_CUSTOMERS
       ExpressionAttributeValues: { ':at': createdAt, ':sortKey': keys.companiesIndex(createdAt, companyId).gsi2sk },
     }),
   );
-  for (const [i, [used, duplicated]] of customer.past_usage.entries()) {
+  for (const [i, [used, duplicated, quota]] of customer.past_usage.entries()) {
     if (used === 0) continue;
     await ddb().send(
       new PutCommand({
         TableName: table,
-        Item: { ...keys.companyUsage(companyId, months[i]!), used_documents: used, duplicated_documents: duplicated, quota_taken: used, reserved_documents: 0 },
+        Item: {
+          ...keys.companyUsage(companyId, months[i]!),
+          used_documents: used,
+          duplicated_documents: duplicated,
+          quota_taken: used,
+          reserved_documents: 0,
+          available_documents: quota,
+        },
       }),
     );
   }

@@ -91,6 +91,10 @@ export const adminCompanySchema = z.object({
   user: z.object({ name: z.string(), surname: z.string(), email: z.string() }),
   /** Documents of this month (the quota counts them), or of the month asked for (GET /admin/companies?month). */
   used_documents: z.number(),
+  /**
+   * The monthly quota: the company's as it is now; with a past month asked for, the quota that month was counted
+   * against (recorded on its usage item), else the current one.
+   */
   available_documents: z.number(),
   vat_account: z.string(),
 });
@@ -102,11 +106,16 @@ export const adminCompaniesResponseSchema = z.object({
 });
 export type AdminCompaniesResponse = z.infer<typeof adminCompaniesResponseSchema>;
 
-/** One month of a company's usage: the documents it created, and how many of them were copies of a file it had. */
+/**
+ * One month of a company's usage: the documents it created, how many of them were copies of a file it had, and the
+ * quota they were counted against (the current month: the company's quota now; a past month: the quota recorded for
+ * it, else the current one).
+ */
 export const adminMonthUsageSchema = z.object({
   month: z.string(),
   used_documents: z.number(),
   duplicated_documents: z.number(),
+  available_documents: z.number(),
 });
 export type AdminMonthUsage = z.infer<typeof adminMonthUsageSchema>;
 

@@ -270,10 +270,11 @@ describe('platform admin and settings in Chromium', () => {
     const { businessMonth, monthsUpTo } = await import('../../shared/business-time');
     const { formatMonth } = await import('../../web/src/lib/format');
     const [current, previous] = monthsUpTo(businessMonth(new Date()), 2);
-    // The customer has been with the platform since 2025; last month it sent 23 documents, 2 of them copies.
+    // The customer has been with the platform since 2025; last month it sent 23 documents, 2 of them copies, with a
+    // quota of 40 then.
     const table = process.env.TABLE_NAME;
     await ddb().send(new UpdateCommand({ TableName: table, Key: keys.company(customerCompanyId), UpdateExpression: 'SET created_at = :at', ExpressionAttributeValues: { ':at': '2025-01-15T09:00:00.000Z' } }));
-    await ddb().send(new PutCommand({ TableName: table, Item: { ...keys.companyUsage(customerCompanyId, previous!), used_documents: 23, duplicated_documents: 2, quota_taken: 23 } }));
+    await ddb().send(new PutCommand({ TableName: table, Item: { ...keys.companyUsage(customerCompanyId, previous!), used_documents: 23, duplicated_documents: 2, quota_taken: 23, available_documents: 40 } }));
 
     const page = await signedInPage(platformAdmin);
     const errors: string[] = [];
@@ -281,9 +282,9 @@ describe('platform admin and settings in Chromium', () => {
     await page.goto(`${stack.url}/admin/${customerCompanyId}`);
     const months = page.getByTestId('admin-usage-month');
     await expect.poll(() => months.count(), WAIT).toBe(12);
-    expect(await page.getByTestId('admin-usage-by-month').locator('thead th').allInnerTexts()).toEqual(['Month', 'Documents', 'Duplicates']);
-    expect(await months.nth(0).locator('td').allInnerTexts()).toEqual([formatMonth(current!), '0', '0']);
-    expect(await months.nth(1).locator('td').allInnerTexts()).toEqual([formatMonth(previous!), '23', '2']);
+    expect(await page.getByTestId('admin-usage-by-month').locator('thead th').allInnerTexts()).toEqual(['Month', 'Documents', 'Documents available', 'Duplicates']);
+    expect(await months.nth(0).locator('td').allInnerTexts()).toEqual([formatMonth(current!), '0', expect.stringMatching(/^\d+$/), '0']);
+    expect(await months.nth(1).locator('td').allInnerTexts()).toEqual([formatMonth(previous!), '23', '40', '2']);
     await screenshot(page, 'admin-company-usage');
 
     // The companies list: this month by default, last month when chosen (kept in the address, so a reload keeps it)
@@ -298,7 +299,7 @@ describe('platform admin and settings in Chromium', () => {
     await month.selectOption(previous!);
     await asked;
     await page.waitForURL(new RegExp(`/admin\\?month=${previous}$`));
-    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^23 \/ \d+$/);
+    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toBe('23 / 40');
     await screenshot(page, 'admin-past-month');
     // The month's usage of every company as a CSV file (the month's invoicing)
     const [download] = await Promise.all([page.waitForEvent('download', WAIT), page.getByRole('button', { name: 'DOWNLOAD CSV' }).click()]);
@@ -307,9 +308,9 @@ describe('platform admin and settings in Chromium', () => {
     const lines = csv.replace(/^\ufeff/, '').trim().split('\r\n');
     expect(lines[0]).toBe('Month,Company,Code,VAT account,User,Email,Documents used,Documents available,Date');
     expect(lines).toHaveLength(4);
-    expect(lines.find((l) => l.includes('Baltic Foods Group UAB'))).toMatch(new RegExp(`^${previous},Baltic Foods Group UAB,304112299,2441,Rasa Petraitė,${customer.email},23,\\d+,15 Jan 25$`));
+    expect(lines.find((l) => l.includes('Baltic Foods Group UAB'))).toMatch(new RegExp(`^${previous},Baltic Foods Group UAB,304112299,2441,Rasa Petraitė,${customer.email},23,40,15 Jan 25$`));
     await page.reload();
-    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^23 \/ \d+$/);
+    await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toBe('23 / 40');
     expect(await month.inputValue()).toBe(previous);
     // Back to this month: the address has no month again
     await month.selectOption(current!);

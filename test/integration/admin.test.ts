@@ -139,29 +139,34 @@ describe('platform admin and company settings through the local API', () => {
   });
 
   it('usage by month: the company’s months newest first, none before it existed; the list shows a past month when asked', async () => {
-    const { PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { GetCommand, PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     const { ddb } = await import('../../lambdas/adapters/ddb/client');
     const { keys } = await import('../../lambdas/adapters/ddb/keys');
     const { businessMonth, monthsUpTo } = await import('../../shared/business-time');
     const { api, companyId } = await registeredUser(t.stack, 'monthly');
     const [current, previous, third] = monthsUpTo(businessMonth(new Date()), 3);
-    type Usage = { items: { month: string; used_documents: number; duplicated_documents: number }[] };
+    type Usage = { items: { month: string; used_documents: number; duplicated_documents: number; available_documents: number }[] };
 
-    // A company created this month has one month to show; its upload counts in it.
+    // A company created this month has one month to show; its upload counts in it, against the quota it had.
     expect((await uploadDocument(api, { company_id: companyId, original_file_name: 'month.pdf' }, await textPdf(['MONTH UAB', 'Total 2.00']))).request.status).toBe(200);
     await t.stack.jobs.idle();
-    expect((await admin.get(`/admin/companies/${companyId}/usage`)).body).toEqual({ items: [{ month: current, used_documents: 1, duplicated_documents: 0 }] });
+    expect((await admin.get(`/admin/companies/${companyId}/usage`)).body).toEqual({ items: [{ month: current, used_documents: 1, duplicated_documents: 0, available_documents: 500 }] });
+    const usageItem = async (month: string) =>
+      (await ddb().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.companyUsage(companyId, month), ConsistentRead: true }))).Item;
+    // The upload's reservation kept the quota it was compared with on the month's item
+    expect(await usageItem(current)).toMatchObject({ used_documents: 1, reserved_documents: 0, quota_taken: 1, available_documents: 500 });
 
-    // Created two years ago, with documents counted two months back: twelve months, the quiet one 0.
+    // Created two years ago, with documents counted two months back (an item from before the quota was kept on it):
+    // twelve months, the quiet one 0, each over today's quota.
     const table = process.env.TABLE_NAME;
     await ddb().send(new UpdateCommand({ TableName: table, Key: keys.company(companyId), UpdateExpression: 'SET created_at = :at', ExpressionAttributeValues: { ':at': '2024-06-01T08:00:00.000Z' } }));
     await ddb().send(new PutCommand({ TableName: table, Item: { ...keys.companyUsage(companyId, third), used_documents: 37, duplicated_documents: 2, quota_taken: 37 } }));
     const usage = (await admin.get(`/admin/companies/${companyId}/usage`)).body as Usage;
     expect(usage.items).toHaveLength(12);
     expect(usage.items.slice(0, 3)).toEqual([
-      { month: current, used_documents: 1, duplicated_documents: 0 },
-      { month: previous, used_documents: 0, duplicated_documents: 0 },
-      { month: third, used_documents: 37, duplicated_documents: 2 },
+      { month: current, used_documents: 1, duplicated_documents: 0, available_documents: 500 },
+      { month: previous, used_documents: 0, duplicated_documents: 0, available_documents: 500 },
+      { month: third, used_documents: 37, duplicated_documents: 2, available_documents: 500 },
     ]);
 
     // The companies list with a past month: that month's documents
@@ -169,6 +174,30 @@ describe('platform admin and company settings through the local API', () => {
     expect(await row('')).toMatchObject({ used_documents: 1 });
     expect(await row(`?month=${third}`)).toMatchObject({ used_documents: 37, available_documents: 500 });
     expect(await row(`?month=${previous}`)).toMatchObject({ used_documents: 0 });
+
+    // Last month the admin set the quota to 200 (the quota change as it ran then, on the same table); today to 60.
+    const { updateAvailableDocuments } = await import('../../lambdas/core/admin/admin');
+    const { ddbAccountsStore } = await import('../../lambdas/adapters/ddb/accounts-store');
+    const { ddbCompanyAdminStore } = await import('../../lambdas/adapters/ddb/company-admin-store');
+    const lastMonth = { now: () => new Date(`${previous}-15T10:00:00.000Z`) };
+    const quiet = { publish: async () => undefined, publishToUser: async () => undefined };
+    const deps = { store: ddbAccountsStore, admin: ddbCompanyAdminStore, clock: lastMonth, live: quiet, emailInDomain: '' };
+    expect(await updateAvailableDocuments(deps, companyId, { available: 200, reset: false })).toMatchObject({ available_documents: 200 });
+    expect(await usageItem(previous)).toMatchObject({ available_documents: 200 });
+    const raised = await admin.post(`/admin/companies/${companyId}/updateAvailableDocuments`, { available_documents: '60', expected_available_documents: 200 });
+    expect(raised.status).toBe(200);
+    // This month's item keeps the new quota, its counters as they were
+    expect(await usageItem(current)).toMatchObject({ used_documents: 1, reserved_documents: 0, quota_taken: 1, available_documents: 60 });
+    // The past month shows the quota it had; the month from before the quota was kept, and this month, today's
+    expect(((await admin.get(`/admin/companies/${companyId}/usage`)).body as Usage).items.slice(0, 3)).toEqual([
+      { month: current, used_documents: 1, duplicated_documents: 0, available_documents: 60 },
+      { month: previous, used_documents: 0, duplicated_documents: 0, available_documents: 200 },
+      { month: third, used_documents: 37, duplicated_documents: 2, available_documents: 60 },
+    ]);
+    expect(await row(`?month=${previous}`)).toMatchObject({ used_documents: 0, available_documents: 200 });
+    expect(await row(`?month=${third}`)).toMatchObject({ used_documents: 37, available_documents: 60 });
+    expect(await row('')).toMatchObject({ used_documents: 1, available_documents: 60 });
+    expect(await row(`?month=${current}`)).toMatchObject({ used_documents: 1, available_documents: 60 });
 
     // A month not begun, or not a month: 422 under month; an unknown company's usage: 404
     const [next] = monthsUpTo(`${Number(current.slice(0, 4)) + 1}-${current.slice(5)}`, 1);

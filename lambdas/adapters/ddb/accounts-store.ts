@@ -16,6 +16,19 @@ export function cancelledAt(error: unknown, index: number): boolean {
   return reasons?.[index]?.Code === 'ConditionalCheckFailed';
 }
 
+/**
+ * A month's usage item as read (A6, P7): missing counters are 0; the month's recorded quota only when the item has one
+ * (items written before it was kept, or only by a reset, have none).
+ */
+export function usageRecordOf(item: Record<string, unknown> | undefined): UsageRecord {
+  const usage: UsageRecord = {
+    used_documents: Number(item?.used_documents ?? 0),
+    duplicated_documents: Number(item?.duplicated_documents ?? 0),
+  };
+  if (typeof item?.available_documents === 'number') usage.available_documents = item.available_documents;
+  return usage;
+}
+
 const isConditionFailure = (error: unknown) =>
   error instanceof Error &&
   (error.name === 'ConditionalCheckFailedException' ||
@@ -161,10 +174,7 @@ export const ddbAccountsStore: AccountsStore = {
     return new Map(
       companyIds.map((id) => {
         const usageItem = at(keys.companyUsage(id, month));
-        const usage: UsageRecord = {
-          used_documents: Number(usageItem?.used_documents ?? 0),
-          duplicated_documents: Number(usageItem?.duplicated_documents ?? 0),
-        };
+        const usage = usageRecordOf(usageItem);
         return [
           id,
           {

@@ -4,7 +4,7 @@ import { companyCodeKey } from '../../core/accounts/companies';
 import type { CompanyRecord, UsageRecord } from '../../core/accounts/types';
 import type { CompanyAdminStore } from '../../core/admin/ports';
 import { CompanyCodeTaken } from '../../core/ports';
-import { cancelledAt, companyCodeGuardItem, companyCodeGuardKey, guardHolder } from './accounts-store';
+import { cancelledAt, companyCodeGuardItem, companyCodeGuardKey, guardHolder, usageRecordOf } from './accounts-store';
 import { ddb } from './client';
 import { keys } from './keys';
 import { isConditionFailure, stripKeys, tableName } from './table-ops';
@@ -91,8 +91,34 @@ export const ddbCompanyAdminStore: CompanyAdminStore = {
     };
   },
 
-  setAvailableDocuments(companyId, available, expected) {
-    return setOnCompany(companyId, { available_documents: available }, expected === undefined ? undefined : { field: 'available_documents', value: expected });
+  async setAvailableDocuments(companyId, available, expected, month) {
+    // P4: the quota on the company, and the same quota on the month's usage item (created when the month has none:
+    // SET only, so its counters and quota_taken = used + reserved stay as they are), in one transaction.
+    const quota = {
+      Update: {
+        TableName: tableName(),
+        Key: keys.company(companyId),
+        UpdateExpression: 'SET available_documents = :available',
+        ConditionExpression: `attribute_exists(pk)${expected === undefined ? '' : ' AND available_documents = :expected'}`,
+        ExpressionAttributeValues: { ':available': available, ...(expected === undefined ? {} : { ':expected': expected }) },
+      },
+    };
+    const monthQuota = {
+      Update: {
+        TableName: tableName(),
+        Key: keys.companyUsage(companyId, month),
+        UpdateExpression: 'SET available_documents = :available',
+        ExpressionAttributeValues: { ':available': available },
+      },
+    };
+    try {
+      await ddb().send(new TransactWriteCommand({ TransactItems: [quota, monthQuota] }));
+    } catch (error) {
+      if (cancelledAt(error, 0)) return undefined;
+      throw error;
+    }
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ConsistentRead: true }));
+    return res.Item ? stripKeys<CompanyRecord>(res.Item) : undefined;
   },
 
   setVatAccount(companyId, vatAccount) {
@@ -173,16 +199,11 @@ export const ddbCompanyAdminStore: CompanyAdminStore = {
           ':from': keys.companyUsage(companyId, from).sk,
           ':to': keys.companyUsage(companyId, to).sk,
         },
-        ProjectionExpression: 'sk, used_documents, duplicated_documents',
+        ProjectionExpression: 'sk, used_documents, duplicated_documents, available_documents',
       }),
     );
     const usage = new Map<string, UsageRecord>();
-    for (const item of res.Items ?? []) {
-      usage.set(String(item.sk).slice('USAGE#'.length), {
-        used_documents: Number(item.used_documents ?? 0),
-        duplicated_documents: Number(item.duplicated_documents ?? 0),
-      });
-    }
+    for (const item of res.Items ?? []) usage.set(String(item.sk).slice('USAGE#'.length), usageRecordOf(item));
     return usage;
   },
 };

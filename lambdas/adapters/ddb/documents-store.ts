@@ -203,7 +203,8 @@ function tallyOf(item: Record<string, unknown> | undefined): ScopeTally {
 
 /**
  * ADD on the month's usage item; with a limit, conditional on quota_taken ≤ limit (missing counts as 0); with
- * notBelowZero, on each lowered counter holding at least what is taken off.
+ * notBelowZero, on each lowered counter holding at least what is taken off. With the quota the limit came from, also
+ * SET available_documents to it: the month keeps the quota it was counted against after the company's changes.
  */
 function usageUpdate(u: UsageDelta): TransactItem | undefined {
   const fields: [string, number][] = (
@@ -217,10 +218,15 @@ function usageUpdate(u: UsageDelta): TransactItem | undefined {
   if (fields.length === 0 && u.limit === undefined) return undefined;
   if (fields.length === 0) fields.push(['quota_taken', 0]);
   const values: Record<string, unknown> = Object.fromEntries(fields.map(([name, v]) => [`:${name}`, v]));
+  let expression = `ADD ${fields.map(([name]) => `${name} :${name}`).join(', ')}`;
+  if (u.quota !== undefined) {
+    expression += ' SET available_documents = :quota';
+    values[':quota'] = u.quota;
+  }
   const update: TransactItem['Update'] = {
     TableName: tableName(),
     Key: keys.companyUsage(u.companyId, u.month),
-    UpdateExpression: `ADD ${fields.map(([name]) => `${name} :${name}`).join(', ')}`,
+    UpdateExpression: expression,
     ExpressionAttributeValues: values,
   };
   const conditions: string[] = [];

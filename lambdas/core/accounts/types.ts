@@ -43,6 +43,11 @@ export interface MembershipRecord {
 export interface UsageRecord {
   used_documents: number;
   duplicated_documents: number;
+  /**
+   * The quota the month was counted against, as recorded on its usage item by the reservations and the admin's
+   * quota changes; absent for a month without one (items written before it was kept, a month without uploads).
+   */
+  available_documents?: number;
 }
 
 export type CountsByType = Record<ReceiptType, StatusCounts>;

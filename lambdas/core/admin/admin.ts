@@ -34,7 +34,17 @@ export interface AdminDeps {
 /** Companies read per step while statistics add up the documents (A7 pages, then A6 batches). */
 export const STATISTICS_PAGE = 100;
 
-export function toAdminCompany(record: CompanyRecord, usage: UsageRecord | undefined, emailInDomain: string): AdminCompany {
+/**
+ * The quota a month's usage is shown over: for the current month the company's quota as it is now (what the next
+ * upload compares with); for a past month the quota recorded on its usage item, else — an item written before the
+ * quota was kept there, or no item at all — the company's current quota.
+ */
+export function monthQuota(record: CompanyRecord, usage: UsageRecord | undefined, past: boolean): number {
+  return (past ? usage?.available_documents : undefined) ?? record.available_documents;
+}
+
+/** `pastMonth`: the usage is of a month that is over (GET /admin/companies?month), shown over that month's quota. */
+export function toAdminCompany(record: CompanyRecord, usage: UsageRecord | undefined, emailInDomain: string, pastMonth = false): AdminCompany {
   return {
     company_id: record.company_id,
     name: record.name,
@@ -43,7 +53,7 @@ export function toAdminCompany(record: CompanyRecord, usage: UsageRecord | undef
     created_at: record.created_at,
     user: { name: record.owner.name, surname: record.owner.surname, email: record.owner.email },
     used_documents: usage?.used_documents ?? 0,
-    available_documents: record.available_documents,
+    available_documents: monthQuota(record, usage, pastMonth),
     vat_account: record.vat_account ?? '',
   };
 }
@@ -93,13 +103,17 @@ export function usageMonth(clock: Clock, month: string | undefined): string {
   return month;
 }
 
-/** One page of companies, newest first, each with this month's usage, or with the usage of `month` (a past one). */
+/**
+ * One page of companies, newest first, each with this month's usage, or with the usage of `month` (a past one) over
+ * the quota recorded for it (monthQuota).
+ */
 export async function listAdminCompanies(
   deps: Pick<AdminDeps, 'store' | 'admin' | 'clock' | 'emailInDomain'>,
   next: string | undefined,
   month?: string,
 ): Promise<AdminCompaniesResponse> {
   const shownMonth = usageMonth(deps.clock, month);
+  const past = shownMonth !== monthOf(deps.clock.now());
   const page = await deps.admin.listCompanies(ADMIN_COMPANIES_PAGE, next);
   const stats = page.items.length
     ? await deps.store.getCompanyStats(
@@ -108,7 +122,7 @@ export async function listAdminCompanies(
       )
     : new Map();
   return {
-    items: page.items.map((c) => toAdminCompany(c, stats.get(c.company_id)?.usage, deps.emailInDomain)),
+    items: page.items.map((c) => toAdminCompany(c, stats.get(c.company_id)?.usage, deps.emailInDomain, past)),
     next: page.next,
   };
 }
@@ -127,7 +141,8 @@ export async function getAdminCompany(deps: Pick<AdminDeps, 'store' | 'clock' | 
 /**
  * A company's usage month by month: the current month and the ones before it, up to ADMIN_USAGE_MONTHS, none before
  * the month the company was created in; newest first. A month without documents shows 0 (no usage item is written
- * until the first upload). One Query of the company's usage items (P7).
+ * until the first upload). Each month shows the quota it was counted against (monthQuota: the current month the
+ * company's quota as it is now). One Query of the company's usage items (P7).
  */
 export async function companyUsageByMonth(
   deps: Pick<AdminDeps, 'store' | 'admin' | 'clock'>,
@@ -145,6 +160,7 @@ export async function companyUsageByMonth(
       month,
       used_documents: usage.get(month)?.used_documents ?? 0,
       duplicated_documents: usage.get(month)?.duplicated_documents ?? 0,
+      available_documents: monthQuota(record, usage.get(month), month !== current),
     })),
   };
 }
@@ -175,7 +191,8 @@ export function quotaChanged(current: number) {
 }
 
 /**
- * Sets the company's monthly quota; the very next upload reservation compares against it (D11).
+ * Sets the company's monthly quota; the very next upload reservation compares against it (D11). The current month's
+ * usage item records it as the month's quota (shown for the month once it is over).
  * With `reset`, this month's usage starts again from zero (uploads in flight keep their reservation).
  * With `expected`, the quota is written only while it is still that one (a conditional write), else 409 with the
  * current quota and nothing written, the reset neither: an admin whose page is out of date does not put back an old
@@ -186,7 +203,7 @@ export async function updateAvailableDocuments(deps: AdminDeps, companyId: strin
   if (available === undefined && !reset) throw new AppError('ValidationFailed', MSG.required, [{ path: ['available_documents'], message: MSG.required }]);
   let record: CompanyRecord | undefined;
   if (available !== undefined) {
-    record = await deps.admin.setAvailableDocuments(companyId, available, expected);
+    record = await deps.admin.setAvailableDocuments(companyId, available, expected, monthOf(deps.clock.now()));
     if (!record) {
       const [current] = await deps.store.getCompanies([companyId]);
       if (!current) throw notFound('Company not found');

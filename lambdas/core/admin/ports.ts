@@ -12,9 +12,10 @@ export interface CompanyAdminStore {
   listCompanies(limit: number, next?: string): Promise<CompaniesPage>;
   /**
    * Sets the monthly quota, with `expected` only while the quota is still that one; undefined (nothing written) when
-   * the company does not exist or its quota is another one.
+   * the company does not exist or its quota is another one. The same write records it as the quota of `month` (the
+   * current one) on that month's usage item, creating the item when the month has none.
    */
-  setAvailableDocuments(companyId: string, available: number, expected?: number): Promise<CompanyRecord | undefined>;
+  setAvailableDocuments(companyId: string, available: number, expected: number | undefined, month: string): Promise<CompanyRecord | undefined>;
   /** Sets the VAT account; undefined when the company does not exist. */
   setVatAccount(companyId: string, vatAccount: string): Promise<CompanyRecord | undefined>;
   /**
@@ -35,6 +36,9 @@ export interface CompanyAdminStore {
    * held, in one atomic update (reservations and their later release or use stay consistent).
    */
   resetMonthUsage(companyId: string, month: string): Promise<void>;
-  /** P7: the company's usage of the months `from` to `to` (`YYYY-MM`, both included), by month; months without an item are absent. */
+  /**
+   * P7: the company's usage of the months `from` to `to` (`YYYY-MM`, both included), by month, each with its recorded
+   * quota when it has one; months without an item are absent.
+   */
   listMonthUsage(companyId: string, from: string, to: string): Promise<Map<string, UsageRecord>>;
 }

@@ -40,7 +40,7 @@ import { DOCUMENT_MAX_BYTES, IMAGE_MAX_BYTES } from '../../../shared/constants';
 import { latestDateOnEarth } from '../../../shared/business-time';
 import { CommitConflict, DocumentProblem, ObjectChanged, ObjectTooLarge, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer, type RenderedPage } from './ports';
 import { countMove, mergeCountDeltas } from './status-machine';
-import { emptyChange, type DocumentChange, type DocumentRecord, type PageRecord, type UploadRecord } from './types';
+import { emptyChange, type DocumentChange, type DocumentRecord, type PageRecord, type UploadRecord, type UsageDelta } from './types';
 import { historyRecord, keyMarker, publishDoc, quotaMessage, SYSTEM_ACTOR, type Actor } from './workflow';
 
 export interface ProcessingDeps {
@@ -449,7 +449,7 @@ async function claimKey(deps: Pick<ProcessingDeps, 'documents'>, doc: DocumentRe
  * Creating n documents takes n - reserved more, conditionally on the quota. Documents are counted in
  * the month of their reservation (the month the upload was requested), else in the current month.
  */
-function usageForUpload(upload: UploadRecord, companyId: string, month: string, n: number, duplicates: number, available: number) {
+function usageForUpload(upload: UploadRecord, companyId: string, month: string, n: number, duplicates: number, available: number): UsageDelta {
   const reserved = upload.state === 'pending' ? 1 : 0;
   const extra = n - reserved;
   return {
@@ -459,7 +459,8 @@ function usageForUpload(upload: UploadRecord, companyId: string, month: string, 
     reserved_documents: -reserved,
     used_documents: n,
     duplicated_documents: duplicates,
-    limit: extra > 0 ? available - extra : undefined,
+    // The month's quota is recorded where it is compared; documents the reservation covers were compared then.
+    ...(extra > 0 ? { limit: available - extra, quota: available } : {}),
   };
 }
 

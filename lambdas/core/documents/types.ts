@@ -186,6 +186,11 @@ export interface UsageDelta {
   /** Condition: quota_taken (missing = 0) <= limit before the change. Absent: unconditional. */
   limit?: number;
   /**
+   * The company's monthly quota `limit` was worked out from, given with it: the usage item keeps it as the month's
+   * `available_documents`, so a month that is over still shows the quota it was counted against.
+   */
+  quota?: number;
+  /**
    * Condition: every counter this change lowers holds at least what it takes off (missing = 0), so a give-back never
    * makes one negative (the platform admin's reset may have zeroed the month since the charge).
    */

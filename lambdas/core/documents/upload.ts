@@ -32,7 +32,16 @@ const RELEASE_BATCH = 25;
  * processing makes it a used one; refused when it would go over what the company may still upload.
  */
 export function reserveOneDocument(companyId: string, month: string, availableDocuments: number): UsageDelta {
-  return { companyId, month, quota_taken: 1, reserved_documents: 1, used_documents: 0, duplicated_documents: 0, limit: availableDocuments - 1 };
+  return {
+    companyId,
+    month,
+    quota_taken: 1,
+    reserved_documents: 1,
+    used_documents: 0,
+    duplicated_documents: 0,
+    limit: availableDocuments - 1,
+    quota: availableDocuments,
+  };
 }
 
 export function pendingUploadsMessage(limits: UploadLimits): string {

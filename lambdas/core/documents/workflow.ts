@@ -416,6 +416,7 @@ export async function selectCompany(
     reserved_documents: 0,
     duplicated_documents: duplicateOf ? 1 : 0,
     limit: company.available_documents - 1,
+    quota: company.available_documents,
   };
   change.markers.delete.push(...[hashMarker(doc), keyMarker(doc)].filter(present));
   change.markers.put.push(...[hashMarker(moved), keyMarker(moved)].filter(present));
@@ -576,6 +577,7 @@ export async function restartDocument(deps: DocumentDeps, caller: DocCaller, rec
           reserved_documents: 0,
           duplicated_documents: 0,
           limit: (quotaLimit ?? 0) - 1,
+          quota: quotaLimit,
         };
       };
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCompaniesCursor, encodeCompaniesCursor } from '../../../lambdas/adapters/ddb/company-admin-store';
 import { emptyCounts } from '../../../lambdas/core/accounts/counts';
-import type { CompanyRecord, CountsByType } from '../../../lambdas/core/accounts/types';
+import type { CompanyRecord, CountsByType, UsageRecord } from '../../../lambdas/core/accounts/types';
 import {
   companyUsageByMonth,
   getAdminCompany,
@@ -49,8 +49,10 @@ function fakes(n: number, emailInDomain = '') {
     companies.set(id, company(id, `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(3, '0')}Z`));
   }
   const usage = new Map<string, number>();
-  /** Past months' usage, `<company>@<YYYY-MM>`. */
-  const monthUsage = new Map<string, { used_documents: number; duplicated_documents: number }>();
+  /** Past months' usage, `<company>@<YYYY-MM>`, with the quota recorded for the month when there is one. */
+  const monthUsage = new Map<string, UsageRecord>();
+  /** Quotas written on a month's usage item with the company's, `<company>@<YYYY-MM>=<quota>`. */
+  const monthQuotas: string[] = [];
   const usageRanges: string[] = [];
   const resets: string[] = [];
   const events: { companyId: string; event: string; payload: unknown }[] = [];
@@ -60,7 +62,7 @@ function fakes(n: number, emailInDomain = '') {
     getCompanyStats: async (ids: string[], month: string) => {
       statsRequests.push([month, ...ids]);
       return new Map(
-        ids.map((id) => [id, { counts: counts(1, 2), usage: { used_documents: usage.get(id) ?? 0, duplicated_documents: 0 } }]),
+        ids.map((id) => [id, { counts: counts(1, 2), usage: monthUsage.get(`${id}@${month}`) ?? { used_documents: usage.get(id) ?? 0, duplicated_documents: 0 } }]),
       );
     },
   } as unknown as AccountsStore;
@@ -79,8 +81,12 @@ function fakes(n: number, emailInDomain = '') {
       const items = all.slice(start, start + limit);
       return { items, next: start + limit < all.length ? items[items.length - 1]!.company_id : null };
     },
-    setAvailableDocuments: async (id, available, expected) =>
-      expected !== undefined && companies.get(id)?.available_documents !== expected ? undefined : set(id, { available_documents: available }),
+    setAvailableDocuments: async (id, available, expected, month) => {
+      if (expected !== undefined && companies.get(id)?.available_documents !== expected) return undefined;
+      const written = await set(id, { available_documents: available });
+      if (written) monthQuotas.push(`${id}@${month}=${available}`);
+      return written;
+    },
     setVatAccount: (id, vat) => set(id, { vat_account: vat }),
     setNameAndCode: async (current, name, code) =>
       companies.get(current.company_id)?.code === current.code ? set(current.company_id, { name, code }) : undefined,
@@ -90,7 +96,7 @@ function fakes(n: number, emailInDomain = '') {
     },
     listMonthUsage: async (id, from, to) => {
       usageRanges.push(`${id}@${from}..${to}`);
-      const found = new Map<string, { used_documents: number; duplicated_documents: number }>();
+      const found = new Map<string, UsageRecord>();
       for (const [key, value] of monthUsage) {
         const [owner, month] = key.split('@');
         if (owner === id && month >= from && month <= to) found.set(month, value);
@@ -102,7 +108,7 @@ function fakes(n: number, emailInDomain = '') {
     publish: async (companyId, event, payload) => void events.push({ companyId, event, payload }),
     publishToUser: async () => undefined,
   };
-  return { deps: { store, admin, clock, live, emailInDomain }, companies, usage, monthUsage, usageRanges, resets, events, statsRequests };
+  return { deps: { store, admin, clock, live, emailInDomain }, companies, usage, monthUsage, monthQuotas, usageRanges, resets, events, statsRequests };
 }
 
 describe('platform admin core', () => {
@@ -168,9 +174,9 @@ describe('platform admin core', () => {
     expect(usage.items.map((m) => m.month)).toEqual([
       '2026-11', '2026-10', '2026-09', '2026-08', '2026-07', '2026-06', '2026-05', '2026-04', '2026-03', '2026-02', '2026-01',
     ]);
-    expect(usage.items[0]).toEqual({ month: '2026-11', used_documents: 3, duplicated_documents: 1 });
-    expect(usage.items[1]).toEqual({ month: '2026-10', used_documents: 0, duplicated_documents: 0 });
-    expect(usage.items[9]).toEqual({ month: '2026-02', used_documents: 40, duplicated_documents: 0 });
+    expect(usage.items[0]).toEqual({ month: '2026-11', used_documents: 3, duplicated_documents: 1, available_documents: 500 });
+    expect(usage.items[1]).toEqual({ month: '2026-10', used_documents: 0, duplicated_documents: 0, available_documents: 500 });
+    expect(usage.items[9]).toEqual({ month: '2026-02', used_documents: 40, duplicated_documents: 0, available_documents: 500 });
     expect(f.usageRanges).toEqual(['c000@2026-01..2026-11']);
     // An older company: the current month and the eleven before it, across the year's turn
     f.companies.set('old', company('old', '2020-05-01T00:00:00Z'));
@@ -178,6 +184,48 @@ describe('platform admin core', () => {
     expect(old.items).toHaveLength(12);
     expect(old.items.at(-1)!.month).toBe('2025-12');
     await expect(companyUsageByMonth(f.deps, 'missing')).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('usage by month: a past month shows the quota recorded for it, a month without one today’s; this month today’s', async () => {
+    // Prepare: the quota is 500 now; September was counted against 200, October has usage from before the quota was
+    // kept, August no item at all; this month's item still says 300 (a reservation read the quota before a change)
+    const f = fakes(1);
+    f.monthUsage.set('c000@2026-11', { used_documents: 3, duplicated_documents: 0, available_documents: 300 });
+    f.monthUsage.set('c000@2026-10', { used_documents: 9, duplicated_documents: 0 });
+    f.monthUsage.set('c000@2026-09', { used_documents: 180, duplicated_documents: 2, available_documents: 200 });
+    // Act
+    const usage = await companyUsageByMonth(f.deps, 'c000');
+    // Assess
+    expect(usage.items.slice(0, 4)).toEqual([
+      { month: '2026-11', used_documents: 3, duplicated_documents: 0, available_documents: 500 },
+      { month: '2026-10', used_documents: 9, duplicated_documents: 0, available_documents: 500 },
+      { month: '2026-09', used_documents: 180, duplicated_documents: 2, available_documents: 200 },
+      { month: '2026-08', used_documents: 0, duplicated_documents: 0, available_documents: 500 },
+    ]);
+  });
+
+  it('the companies list of a past month shows that month’s recorded quota, else today’s; this month today’s', async () => {
+    const f = fakes(2);
+    f.monthUsage.set('c000@2026-09', { used_documents: 180, duplicated_documents: 2, available_documents: 200 });
+    f.monthUsage.set('c001@2026-09', { used_documents: 7, duplicated_documents: 0 });
+    f.monthUsage.set('c000@2026-11', { used_documents: 4, duplicated_documents: 0, available_documents: 300 });
+    const september = await listAdminCompanies(f.deps, undefined, '2026-09');
+    expect(september.items.map((c) => [c.company_id, c.used_documents, c.available_documents])).toEqual([
+      ['c001', 7, 500],
+      ['c000', 180, 200],
+    ]);
+    for (const month of [undefined, '2026-11']) {
+      const now = await listAdminCompanies(f.deps, undefined, month);
+      expect(now.items.find((c) => c.company_id === 'c000')).toMatchObject({ used_documents: 4, available_documents: 500 });
+    }
+  });
+
+  it('a new quota is also written as the current month’s quota; a refused one is not', async () => {
+    const f = fakes(1);
+    await updateAvailableDocuments(f.deps, 'c000', { available: 40, reset: false });
+    await expect(updateAvailableDocuments(f.deps, 'c000', { available: 10, expected: 500, reset: false })).rejects.toMatchObject({ kind: 'Conflict' });
+    await updateAvailableDocuments(f.deps, 'c000', { reset: true });
+    expect(f.monthQuotas).toEqual(['c000@2026-11=40']);
   });
 
   it('shows the companies’ Email-in addresses at the deployed domain; stored as they were', async () => {

@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ddbAccountsStore } from '../../../lambdas/adapters/ddb/accounts-store';
@@ -94,5 +94,30 @@ describe('ddb accounts store: the company-code guard (A8, A26, A27)', () => {
     expect(deletes).toEqual([
       { TableName: T, Key: guardKey, ConditionExpression: 'company_id = :company', ExpressionAttributeValues: { ':company': 'C2' } },
     ]);
+  });
+});
+
+describe('ddb accounts store: companies’ counts and a month’s usage (A6)', () => {
+  beforeEach(() => {
+    process.env.TABLE_NAME = T;
+    resetEnvCache();
+    resetDdbClient();
+    ddbMock.reset();
+  });
+  afterEach(() => ddbMock.reset());
+
+  it('reads the month’s usage with the quota recorded for it; a month without one, or without an item, has none', async () => {
+    ddbMock.on(BatchGetCommand).resolves({
+      Responses: {
+        [T]: [
+          { pk: 'COMPANY#C1', sk: 'USAGE#2026-09', used_documents: 180, duplicated_documents: 2, quota_taken: 180, available_documents: 200 },
+          { pk: 'COMPANY#C2', sk: 'USAGE#2026-09', used_documents: 7, quota_taken: 7 },
+        ],
+      },
+    });
+    const stats = await ddbAccountsStore.getCompanyStats(['C1', 'C2', 'C3'], '2026-09');
+    expect(stats.get('C1')!.usage).toEqual({ used_documents: 180, duplicated_documents: 2, available_documents: 200 });
+    expect(stats.get('C2')!.usage).toEqual({ used_documents: 7, duplicated_documents: 0 });
+    expect(stats.get('C3')!.usage).toEqual({ used_documents: 0, duplicated_documents: 0 });
   });
 });

@@ -92,7 +92,10 @@ function VatForm({ company }: { company: AdminCompany }) {
   );
 }
 
-/** The company's documents month by month (the quota counts "Documents"; "Duplicates" are those of a file it already had). */
+/**
+ * The company's documents month by month (the quota counts "Documents"; "Documents available" is the quota the month
+ * was counted against; "Duplicates" are those of a file it already had).
+ */
 function UsageByMonth({ companyId }: { companyId: string }) {
   const usage = useAdminCompanyUsage(companyId);
   return (
@@ -110,6 +113,7 @@ function UsageByMonth({ companyId }: { companyId: string }) {
             <tr>
               <th>Month</th>
               <th className="col-number">Documents</th>
+              <th className="col-number">Documents available</th>
               <th className="col-number">Duplicates</th>
             </tr>
           </thead>
@@ -118,6 +122,7 @@ function UsageByMonth({ companyId }: { companyId: string }) {
               <tr key={m.month} data-testid="admin-usage-month" data-month={m.month}>
                 <td>{formatMonth(m.month)}</td>
                 <td className="col-number">{m.used_documents}</td>
+                <td className="col-number">{m.available_documents}</td>
                 <td className="col-number">{m.duplicated_documents}</td>
               </tr>
             ))}

@@ -2,7 +2,7 @@ import type { AdminCompany } from '../../../../../shared/schemas/admin';
 import type { ExportTable } from '../../export/lib/table';
 import { formatDate, fullName } from '../../../lib/format';
 
-/** The "Invoices per/mounth" cell: this month's documents over the monthly quota. */
+/** The "Invoices per/mounth" cell: the month's documents over the monthly quota (a past month's: the quota it had). */
 export function usageCell(company: Pick<AdminCompany, 'used_documents' | 'available_documents'>): string {
   return `${company.used_documents} / ${company.available_documents}`;
 }
@@ -14,7 +14,7 @@ export function ownerName(company: Pick<AdminCompany, 'user'>): string {
 /**
  * The companies' usage of one month as a table for the CSV download (the month's invoicing): one row per company, in
  * the list's order, with what an invoice needs — the company, its code and VAT account, the owner and the month's
- * documents over the quota (the quota is today's).
+ * documents over the quota (a past month's rows: the quota recorded for that month, else today's).
  */
 export function usageTable(companies: ReadonlyArray<AdminCompany>, month: string): ExportTable {
   return {
