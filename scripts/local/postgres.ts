@@ -59,6 +59,8 @@ async function freePort(range?: [number, number]): Promise<number> {
 
 export interface LocalPostgresOptions {
   portRange?: [number, number];
+  /** The port wanted (local mode's demo database); another free one when it is taken. */
+  port?: number;
   dir?: string;
   /** A certificate (PEM) and its key: the server then offers TLS with them (`ssl=on`); plain connections still work. */
   tls?: { cert: string; key: string };
@@ -102,7 +104,7 @@ export async function startLocalPostgres(opts: LocalPostgresOptions = {}): Promi
     }
     tlsArgs.push('-c', 'ssl=on', '-c', `ssl_cert_file=${certFile}`, '-c', `ssl_key_file=${keyFile}`);
   }
-  const port = await freePort(opts.portRange);
+  const port = opts.port && (await portIsFree(opts.port)) ? opts.port : await freePort(opts.portRange);
   const [cmd, args] = command('postgres', ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', ...tlsArgs]);
   const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';

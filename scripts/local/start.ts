@@ -7,6 +7,7 @@ import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-serve
 import { startLocalStack } from './stack';
 import { stopInOrder } from './stop';
 import { connectDemoDropbox, DEMO_DROPBOX_FOLDER } from './seed-drive';
+import { DEMO_SQL_DATABASE, DEMO_SQL_PASSWORD, DEMO_SQL_USER, demoDatabaseAvailable, demoSqlCredential, startDemoDatabase, type DemoDatabase } from './demo-database';
 import { backfillEmailCompanyIndex } from '../../lambdas/adapters/ddb/email-backfill';
 import { backfillCompanyCodeGuards, backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
 import { warmUpRecogniser } from '../../lambdas/jobs/lib/recogniser';
@@ -53,8 +54,11 @@ function isDataFolderLocked(error: unknown): boolean {
 const DEMO_FTP_PASSWORD = 'demo-ftp';
 const DEMO_RIVILE_KEY = 'DEMO001-local-rivile-key';
 
-/** First start: the demo company exports to the local FTP server (through the real POST /company/service). */
-async function switchDemoFtpOn(stack: Awaited<ReturnType<typeof startLocalStack>>, ftp: LocalFtpServer): Promise<void> {
+/**
+ * First start: an integration of the demo company switched on through the real POST /company/service (the FTP export
+ * to the local FTP server, the SQL import from the demo accounting database), connection test included.
+ */
+async function switchDemoServiceOn(stack: Awaited<ReturnType<typeof startLocalStack>>, body: Record<string, unknown>): Promise<void> {
   const token = await accessTokenOf(stack, DEMO_USER);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const companies = (await (await fetch(`${stack.apiUrl}/companies`, { headers })).json()) as { items: { company_id: string }[] };
@@ -63,7 +67,7 @@ async function switchDemoFtpOn(stack: Awaited<ReturnType<typeof startLocalStack>
   const res = await fetch(`${stack.apiUrl}/company/service?company_id=${encodeURIComponent(companyId)}`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ type: 'ftp_export', enabled: true, credential: { host: ftp.host, user: ftp.user, password: ftp.password, port: ftp.port } }),
+    body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
 }
@@ -140,11 +144,25 @@ async function main() {
       .then(async (server) => {
         ftp = server;
         console.log(`  FTP server (exports): ${server.host} port ${server.port}, user demo / ${DEMO_FTP_PASSWORD}, files in ${server.root}`);
-        if (seeded.created) await switchDemoFtpOn(stack, server).catch((error: unknown) => console.warn(`[local] demo FTP export not switched on: ${String(error)}`));
+        const credential = { host: server.host, user: server.user, password: server.password, port: server.port };
+        if (seeded.created) await switchDemoServiceOn(stack, { type: 'ftp_export', enabled: true, credential }).catch((error: unknown) => console.warn(`[local] demo FTP export not switched on: ${String(error)}`));
       })
       .catch((error: unknown) => console.warn(`[local] FTP server not started: ${error instanceof Error ? error.message : String(error)}`));
   }
-  const stop = stopInOrder([async () => ftp?.stop(), () => stack.stop({ now: true })], {
+  // The demo accounting database (Debian's postgresql, when installed) for the SQL import; on the first start the
+  // demo company's import is switched on, and the schedule's job brings its suppliers, customers, categories and items.
+  let sqlDemo: DemoDatabase | undefined;
+  if (process.env.LOCAL_SQL !== '0' && demoDatabaseAvailable()) {
+    void startDemoDatabase({ port: Number(process.env.LOCAL_SQL_PORT ?? (port === 0 ? 0 : 15432)), certDir: path.join(dataDir, 'sql-demo') })
+      .then(async (db) => {
+        sqlDemo = db;
+        const tls = db.certificate ? `TLS with the certificate in ${path.join(dataDir, 'sql-demo', 'server.crt')}` : 'no TLS (openssl missing)';
+        console.log(`  SQL database (SQL import): PostgreSQL ${db.host} port ${db.port}, database ${DEMO_SQL_DATABASE}, user ${DEMO_SQL_USER} / ${DEMO_SQL_PASSWORD}, ${tls}`);
+        if (seeded.created) await switchDemoServiceOn(stack, { type: 'sql_import', enabled: true, credential: demoSqlCredential(db) }).catch((error: unknown) => console.warn(`[local] demo SQL import not switched on: ${String(error)}`));
+      })
+      .catch((error: unknown) => console.warn(`[local] demo SQL database not started: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  const stop = stopInOrder([async () => ftp?.stop(), async () => sqlDemo?.stop(), () => stack.stop({ now: true })], {
     waitMs: STOP_WAIT_MS,
     exit: (code) => process.exit(code),
     warn: (line) => console.warn(line),

@@ -89,6 +89,7 @@ export const credentialInputSchema = z
     database: z.string().max(128).optional(),
     engine: z.string().max(16).optional(),
     trust_server_certificate: z.boolean({ error: 'Must be true or false' }).optional(),
+    allow_unencrypted: z.boolean({ error: 'Must be true or false' }).optional(),
     ca_certificate: z.string({ error: 'Paste the certificate as text' }).max(100_000, 'At most 100000 characters').optional(),
   })
   .strict();

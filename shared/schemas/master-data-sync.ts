@@ -44,6 +44,12 @@ export const sqlCredentialsSchema = serverCredentialsSchema.extend({
    */
   trust_server_certificate: z.boolean({ error: 'Must be true or false' }).default(false),
   /**
+   * Off (the default): the connection must be encrypted; a PostgreSQL or MySQL server that offers no TLS is refused, so
+   * that a machine on the path cannot make the import send the login in clear by claiming the server has none. On: a
+   * server without TLS is read unencrypted (a server on a network the company trusts). SQL Server always encrypts.
+   */
+  allow_unencrypted: z.boolean({ error: 'Must be true or false' }).default(false),
+  /**
    * The authority (or authorities) that signed the server's certificate, PEM, when it is not one the system knows (a
    * company's own, a cloud provider's database authority such as AWS RDS's regional bundle); empty: the system's.
    */
@@ -56,8 +62,9 @@ export const sqlCredentialsSchema = serverCredentialsSchema.extend({
     .transform((v) => v || undefined),
 });
 /** As stored: credentials saved before the choice existed have no `trust_server_certificate` (see trustsServerCertificate). */
-export type SqlCredentials = Omit<z.output<typeof sqlCredentialsSchema>, 'trust_server_certificate' | 'ca_certificate'> & {
+export type SqlCredentials = Omit<z.output<typeof sqlCredentialsSchema>, 'trust_server_certificate' | 'allow_unencrypted' | 'ca_certificate'> & {
   trust_server_certificate?: boolean;
+  allow_unencrypted?: boolean;
   ca_certificate?: string;
 };
 
@@ -68,6 +75,17 @@ export type SqlCredentials = Omit<z.output<typeof sqlCredentialsSchema>, 'trust_
 export function trustsServerCertificate(creds: Pick<SqlCredentials, 'trust_server_certificate'>): boolean {
   return creds.trust_server_certificate ?? true;
 }
+
+/**
+ * Whether a PostgreSQL or MySQL server without TLS may be read unencrypted. Credentials saved before the choice existed
+ * fell back to a plain connection, and keep doing so until they are saved again (like trustsServerCertificate).
+ */
+export function allowsUnencrypted(creds: Pick<SqlCredentials, 'allow_unencrypted'>): boolean {
+  return creds.allow_unencrypted ?? true;
+}
+
+/** The engines whose servers may offer no TLS at all (SQL Server always encrypts the login). */
+export const SQL_ENGINES_WITHOUT_TLS: readonly SqlEngine[] = ['postgres', 'mysql'];
 
 /** A table or column name, optionally schema-qualified (`dbo.Clients`); quoted per engine, never spliced raw. */
 export const SQL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]{0,62}(\.[A-Za-z_][A-Za-z0-9_$]{0,62})?$/;

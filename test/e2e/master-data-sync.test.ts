@@ -65,6 +65,13 @@ describe('SQL import on the Integration screen in Chromium', () => {
     // The certificate is checked by default: a self-signed one is refused, with what to do about it
     const trust = popup.getByRole('checkbox', { name: 'Trust the server certificate' });
     expect(await trust.isChecked()).toBe(false);
+    // A server without TLS is refused unless allowed: the box is off, and offered only where the engine may lack TLS
+    const plain = popup.getByRole('checkbox', { name: 'Allow an unencrypted connection' });
+    expect(await plain.isChecked()).toBe(false);
+    await popup.getByLabel('Engine').selectOption('mssql');
+    expect(await plain.count()).toBe(0);
+    await popup.getByLabel('Engine').selectOption('postgres');
+    expect(await plain.isChecked()).toBe(false);
     await popup.getByRole('button', { name: 'SAVE' }).click();
     const hostError = popup.getByTestId('error-host');
     await hostError.waitFor();
@@ -91,7 +98,7 @@ describe('SQL import on the Integration screen in Chromium', () => {
     expect(await page.getByTestId('toggle-sql_import').isChecked()).toBe(true);
     const panel = page.getByTestId('import-status-sql_import');
     await panel.waitFor();
-    expect(await page.getByTestId('sql-connection').innerText()).toContain(`postgres · ${db.host} · shop`);
+    expect(await page.getByTestId('sql-connection').innerText()).toContain(`PostgreSQL · ${db.host} · shop`);
 
     await page.getByTestId('sync-now-sql_import').click();
     const counts = page.getByTestId('import-counts-sql_import');

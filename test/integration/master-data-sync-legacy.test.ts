@@ -68,7 +68,7 @@ describe('SQL import of a legacy (SQL_ASCII) PostgreSQL database', () => {
     const on = await admin.post(`/company/service?${q()}`, {
       type: 'sql_import',
       enabled: true,
-      credential: { engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password: DB_PASSWORD, database: 'legacy' },
+      credential: { engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password: DB_PASSWORD, database: 'legacy', allow_unencrypted: true },
     });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
   }, 180_000);
@@ -141,7 +141,7 @@ describe('SQL import of a legacy (SQL_ASCII) PostgreSQL database', () => {
     const a = await registeredUser(t.stack, 'mdfairbig');
     const b = await registeredUser(t.stack, 'mdfairsmall');
     for (const [u, database] of [[a, 'bigsource'], [b, 'smallsource']] as const) {
-      const credential = { engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password: DB_PASSWORD, database };
+      const credential = { engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password: DB_PASSWORD, database, allow_unencrypted: true };
       const on = await u.api.post(`/company/service?company_id=${u.companyId}`, { type: 'sql_import', enabled: true, credential });
       expect(on.status, JSON.stringify(on.body)).toBe(200);
     }
@@ -170,7 +170,7 @@ describe('SQL import of a legacy (SQL_ASCII) PostgreSQL database', () => {
       sockets = [];
     };
     const connector = createSqlConnector({ allowPrivateHosts: () => true });
-    const creds = { engine: 'postgres' as const, host: '127.0.0.1', port, user: DB_USER, password: DB_PASSWORD, database: 'legacy' };
+    const creds = { engine: 'postgres' as const, host: '127.0.0.1', port, user: DB_USER, password: DB_PASSWORD, database: 'legacy', allow_unencrypted: true };
     const closed = `The connection to 127.0.0.1:${port} was closed`;
     try {
       const between = await connector.open(creds);

@@ -94,7 +94,7 @@ describe('master-data imports: "sync now" with a slow source', () => {
   }, 180_000);
 
   it('answers within the budget while a slow SQL query runs, and the schedule finishes the import', async () => {
-    const creds = { engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password: DB_PASSWORD, database: 'slowacc' };
+    const creds = { engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password: DB_PASSWORD, database: 'slowacc', allow_unencrypted: true };
     const on = await admin.post(`/company/service?${q()}`, { type: 'sql_import', enabled: true, credential: creds });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
     const started = Date.now();

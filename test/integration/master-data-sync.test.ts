@@ -29,7 +29,8 @@ describe('master-data imports: SQL (PostgreSQL) and Rivile', () => {
   let companyId: string;
   const q = () => `company_id=${companyId}`;
   const seen: string[] = [];
-  const creds = (password = DB_PASSWORD) => ({ engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password, database: 'accounting' });
+  // The test's server offers no TLS: the credentials allow an unencrypted connection, as the pop-up's box does.
+  const creds = (password = DB_PASSWORD) => ({ engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password, database: 'accounting', allow_unencrypted: true });
   const service = async (body: unknown, api: Api = admin) => {
     const r = await api.post(`/company/service?${q()}`, body);
     seen.push(JSON.stringify(r.body));
@@ -85,6 +86,29 @@ describe('master-data imports: SQL (PostgreSQL) and Rivile', () => {
     expect((await service({ type: 'sql_import', enabled: true })).status).toBe(422);
     const s = await status('sql_import');
     expect(s).toMatchObject({ enabled: false, connection: null, last_run: null });
+  });
+
+  it('refuses a server without TLS unless the credentials allow an unencrypted connection; the flag stays off', async () => {
+    const { allow_unencrypted: _, ...form } = creds();
+    const refused = await service({ type: 'sql_import', enabled: true, credential: form });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      details: [
+        {
+          path: ['host'],
+          message: `127.0.0.1:${db.port} offers no encrypted connection (TLS). Tick Allow an unencrypted connection only for a server on a network you trust.`,
+        },
+      ],
+    });
+    expect(await status('sql_import')).toMatchObject({ enabled: false, connection: null });
+    expect((await service({ type: 'sql_import', enabled: true, credential: { ...form, allow_unencrypted: 'no' } })).body).toMatchObject({
+      statusCode: 422,
+      details: [{ path: ['credential', 'allow_unencrypted'], message: 'Must be true or false' }],
+    });
+    // Credentials saved before the choice existed (no allow_unencrypted stored) read such a server as they did.
+    const legacy = await sqlConnector.open({ engine: 'postgres', host: db.host, port: db.port, user: DB_USER, password: DB_PASSWORD, database: 'accounting' });
+    await legacy.close();
+    await expect(sqlConnector.open({ ...form, engine: 'postgres', allow_unencrypted: false })).rejects.toThrow(/offers no encrypted connection/);
   });
 
   it('opens read-only sessions: the import cannot write to the source', async () => {

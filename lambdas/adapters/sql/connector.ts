@@ -10,10 +10,12 @@
  *   ApplicationIntent=ReadOnly; a login with db_datareader only is the advice (docs/decisions.md).
  * Connect timeout CONNECT_TIMEOUT_MS, statement timeout STATEMENT_TIMEOUT_MS.
  *
- * TLS (all three): encrypted whenever the server offers it (PostgreSQL and MySQL fall back to a plain connection only
- * when the server has no TLS at all; SQL Server always encrypts), and the server's certificate must be valid for the
- * host as typed, checked against the system's authorities, unless the credentials trust the server's certificate
- * (`trust_server_certificate`, for self-signed servers; credentials saved before the choice existed trust it).
+ * TLS (all three): always encrypted, and the server's certificate must be valid for the host as typed, checked against
+ * the system's authorities, unless the credentials trust the server's certificate (`trust_server_certificate`, for
+ * self-signed servers; credentials saved before the choice existed trust it). A PostgreSQL or MySQL server that offers
+ * no TLS at all is refused unless the credentials allow an unencrypted connection (`allow_unencrypted`; credentials
+ * saved before the choice existed allow it): without that rule a machine on the path could answer "no TLS" for the
+ * server and read the login. SQL Server always encrypts.
  *
  * The host is resolved once and checked before any connection (core/integrations/host-check.ts: no loopback,
  * private or link-local address unless the deployment allows them); the drivers connect to a checked address
@@ -28,7 +30,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import type { SqlCredentials } from '../../../shared/schemas/master-data-sync';
-import { SQL_DEFAULT_PORT, SQL_ENGINE_LABEL, trustsServerCertificate } from '../../../shared/schemas/master-data-sync';
+import { allowsUnencrypted, SQL_DEFAULT_PORT, SQL_ENGINE_LABEL, trustsServerCertificate } from '../../../shared/schemas/master-data-sync';
 import { resolveAllowedHost, tlsServerName, withEachAddress, type HostPolicy, type HostResolver, type ResolvedAddress } from '../../core/integrations/host-check';
 import { TargetError } from '../../core/integrations/ports';
 import { SourceTextError, type SqlConnector, type SqlSession } from '../../core/master-data/sync/ports';
@@ -73,8 +75,17 @@ const NETWORK_MESSAGES: [RegExp, (host: string, where: string) => string, boolea
 /** Node's codes for a certificate it did not accept (self-signed, unknown authority, expired, another host's name). */
 const TLS_CERTIFICATE_CODE = /^(ERR_TLS_CERT_ALTNAME_INVALID|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT(_LOCALLY)?)|CERT_[A-Z_]+)$/;
 
+export function notEncrypted(where: string): string {
+  return `${where} offers no encrypted connection (TLS). Tick Allow an unencrypted connection only for a server on a network you trust.`;
+}
+
 export function certificateRefused(where: string, reason: string): string {
   return `The certificate of ${where} was not accepted (${reason.slice(0, 200)}). Tick Trust the server certificate only for a server with a self-signed certificate on a network you trust.`;
+}
+
+/** The server as the messages name it: the host as typed and the port. */
+function whereOf(creds: SqlCredentials): string {
+  return `${creds.host}:${creds.port ?? SQL_DEFAULT_PORT[creds.engine]}`;
 }
 
 /** The failure as the user can act on it, without the password and without echoing a non-database server. */
@@ -82,7 +93,7 @@ function targetError(error: unknown, creds: SqlCredentials): TargetError {
   const chain = chainOf(error);
   const refused = chain.find((e): e is TargetError => e instanceof TargetError);
   if (refused) return refused;
-  const where = `${creds.host}:${creds.port ?? SQL_DEFAULT_PORT[creds.engine]}`;
+  const where = whereOf(creds);
   const server = chain.find(isServerError);
   if (server) {
     let message = (server as Error).message || String(server);
@@ -145,6 +156,7 @@ async function openPostgres(creds: SqlCredentials, address: ResolvedAddress, tru
     client = await connect(tlsOptions(creds, trust));
   } catch (error) {
     if (!/does not support SSL/i.test((error as Error)?.message ?? '')) throw error;
+    if (!allowsUnencrypted(creds)) throw new TargetError(notEncrypted(whereOf(creds)), false);
     client = await connect(false);
   }
   return {
@@ -180,6 +192,7 @@ async function openMysql(creds: SqlCredentials, address: ResolvedAddress, trust:
     conn = await connect(true);
   } catch (error) {
     if (!/does not support secure connection/i.test((error as Error)?.message ?? '')) throw error;
+    if (!allowsUnencrypted(creds)) throw new TargetError(notEncrypted(whereOf(creds)), false);
     conn = await connect(false);
   }
   conn.on('error', () => undefined);

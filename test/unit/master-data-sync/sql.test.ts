@@ -5,7 +5,7 @@ import { isDue, SYNC_INTERVAL_MS } from '../../../lambdas/core/master-data/sync/
 import { rivileSource, sqlSource } from '../../../lambdas/core/master-data/sync/sources';
 import { SourceTextError, type SyncState } from '../../../lambdas/core/master-data/sync/ports';
 import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
-import { SQL_MAPPING_DEFAULTS, sqlCredentialsSchema, sqlMappingSchema, trustsServerCertificate } from '../../../shared/schemas/master-data-sync';
+import { allowsUnencrypted, SQL_MAPPING_DEFAULTS, sqlCredentialsSchema, sqlMappingSchema, trustsServerCertificate } from '../../../shared/schemas/master-data-sync';
 import { upsertStakeholder, type StakeholderRow } from '../../../lambdas/core/master-data/sync/upsert';
 import { FakeMasterDataStore } from '../../support/fake-master-data-store';
 
@@ -259,6 +259,19 @@ describe('SQL import: the server certificate', () => {
     }
     expect(sqlCredentialsSchema.safeParse({ ...form, trust_server_certificate: 'yes' }).error?.issues[0]).toMatchObject({
       path: ['trust_server_certificate'],
+      message: 'Must be true or false',
+    });
+  });
+
+  it('must be encrypted unless the credentials allow a server without TLS; credentials saved before the choice existed allow it', () => {
+    const parsed = sqlCredentialsSchema.parse(form);
+    expect(parsed.allow_unencrypted).toBe(false);
+    expect(allowsUnencrypted(parsed)).toBe(false);
+    expect(allowsUnencrypted(sqlCredentialsSchema.parse({ ...form, allow_unencrypted: true }))).toBe(true);
+    // As stored before stop 75: no field at all
+    expect(allowsUnencrypted({})).toBe(true);
+    expect(sqlCredentialsSchema.safeParse({ ...form, allow_unencrypted: 'no' }).error?.issues[0]).toMatchObject({
+      path: ['allow_unencrypted'],
       message: 'Must be true or false',
     });
   });

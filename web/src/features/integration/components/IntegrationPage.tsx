@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import type { Company } from '../../../../../shared/schemas/company';
 import { CREDENTIAL_KIND, type ServiceType } from '../../../../../shared/schemas/integrations';
+import { SQL_ENGINE_LABEL, type SqlEngine } from '../../../../../shared/schemas/master-data-sync';
 import { Button } from '../../../components/ui/Button';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock } from '../../../components/ui/Spinner';
@@ -179,7 +180,7 @@ export function IntegrationPage() {
                 />
                 {s.type === 'sql_import' && s.connection && (
                   <p className="muted" data-testid="sql-connection">
-                    {`${s.connection.engine} · ${s.connection.host} · ${s.connection.database}`}
+                    {`${SQL_ENGINE_LABEL[s.connection.engine as SqlEngine] ?? s.connection.engine} · ${s.connection.host} · ${s.connection.database}`}
                   </p>
                 )}
                 {s.type === 'sql_import' && s.mapping && (

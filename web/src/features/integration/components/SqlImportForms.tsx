@@ -4,6 +4,7 @@ import {
   SQL_DEFAULT_PORT,
   SQL_ENGINE_LABEL,
   SQL_ENGINES,
+  SQL_ENGINES_WITHOUT_TLS,
   SQL_TARGETS,
   sqlCredentialsSchema,
   sqlMappingSchema,
@@ -21,7 +22,7 @@ import { ApiError, messageOf } from '../../../lib/api-error';
 import { useForm } from '../../../lib/use-form';
 import { zodValidator, type Validator } from '../../../lib/validation';
 
-type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string; trust_server_certificate: boolean; ca_certificate: string };
+type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string; trust_server_certificate: boolean; allow_unencrypted: boolean; ca_certificate: string };
 
 /**
  * The SQL import's credentials pop-up: Host, User, Password required, Port not required (the pop-up's rules), and
@@ -30,13 +31,15 @@ type SqlValues = { engine: string; host: string; port: string; user: string; pas
 export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credential: Record<string, unknown>) => Promise<void>; onClose: () => void }) {
   const validate = useCallback<Validator<SqlValues, z.output<typeof sqlCredentialsSchema>>>((v) => zodValidator(sqlCredentialsSchema)(v), []);
   const form = useForm<SqlValues, z.output<typeof sqlCredentialsSchema>>(
-    { engine: 'postgres', host: '', port: '', user: '', password: '', database: '', trust_server_certificate: false, ca_certificate: '' },
+    { engine: 'postgres', host: '', port: '', user: '', password: '', database: '', trust_server_certificate: false, allow_unencrypted: false, ca_certificate: '' },
     validate,
   );
   const engineId = useId();
   const submit = form.handleSubmit(async (data) => {
     try {
-      await onSubmit(data as unknown as Record<string, unknown>);
+      // SQL Server always encrypts: the box is not shown for it, and a tick left from another engine is not sent.
+      const credential = SQL_ENGINES_WITHOUT_TLS.includes(data.engine) ? data : { ...data, allow_unencrypted: false };
+      await onSubmit(credential as unknown as Record<string, unknown>);
     } catch (error) {
       if (error instanceof ApiError && Object.keys(error.fieldErrors).length) {
         form.setServerErrors(error.fieldErrors);
@@ -94,9 +97,11 @@ export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credenti
           error={form.errorOf('ca_certificate')}
         />
         <Checkbox label="Trust the server certificate" {...form.checkbox('trust_server_certificate')} />
+        {SQL_ENGINES_WITHOUT_TLS.includes(engine) && <Checkbox label="Allow an unencrypted connection" {...form.checkbox('allow_unencrypted')} />}
         <p className="muted field-hint">
-          The connection is encrypted whenever the server offers it, and the server&apos;s certificate is checked against the authority above, or
-          the public ones when it is empty. Tick the box only for a server with a self-signed certificate on a network you trust.
+          The connection is encrypted, and the server&apos;s certificate is checked against the authority above, or the public ones when it is
+          empty. Tick a box only for a server on a network you trust: the first for a self-signed certificate, the second for a server without
+          TLS.
         </p>
       </form>
     </Modal>
