@@ -72,6 +72,33 @@ describe('a first hour in Chromium: no company left, and the export pop-up on a 
     await page.close();
   });
 
+  it('tells a member whose active company is deleted meanwhile, and shows the company left', async () => {
+    const owner = await registeredUser(stack, 'closer');
+    const member = await registeredUser(stack, 'stayer');
+    await addMembership(subOf(member.token), owner.companyId, 'basic');
+    const ownerName = ((await owner.api.get('/companies')).body as { items: { name: string }[] }).items[0]!.name;
+    const memberName = ((await member.api.get('/companies')).body as { items: { company_id: string; name: string }[] }).items.find(
+      (c) => c.company_id === member.companyId,
+    )!.name;
+
+    const page = await signInPage(browser, stack.url, member.user, LAPTOP);
+    await page.evaluate((id) => window.localStorage.setItem('active_company', id), owner.companyId);
+    await page.goto(`${stack.url}/receipts/inbox`);
+    await expect.poll(() => page.locator('.topbar-identity').innerText(), WAIT).toContain(ownerName);
+    await expect.poll(() => page.getByTestId('live-status').getAttribute('data-status'), WAIT).toBe('open');
+
+    // the owner opens a second company and deletes the first (their only one may not be deleted)
+    expect((await owner.api.post('/company', { company_name: 'Closer Second UAB', code: '300111222' })).status).toBe(201);
+    expect((await owner.api.delete(`/company?company_id=${owner.companyId}`)).status).toBe(200);
+    const popup = page.getByTestId('info-popup').filter({ hasText: 'You no longer have access to' });
+    await popup.waitFor(WAIT);
+    expect(await popup.innerText()).toContain(`You no longer have access to ${ownerName}. Showing ${memberName}.`);
+    await screenshot(page, 'active-company-deleted');
+    await expect.poll(() => page.locator('.topbar-identity').innerText(), WAIT).toContain(memberName);
+    expect(await page.evaluate(() => window.localStorage.getItem('active_company'))).toBe(member.companyId);
+    await page.close();
+  });
+
   it('shows the export pop-up whole at 1366x768: File name, Move items to archive after export and EXPORT in view', async () => {
     const owner = await registeredUser(stack, 'exporter');
     const ids = Array.from({ length: 5 }, (_, i) => `DOCEXPORT${String(5 - i).padStart(17, '0')}`);

@@ -9,6 +9,9 @@ import { LoadingBlock } from '../../../components/ui/Spinner';
 import { useDialogLayer } from '../../../components/ui/dialog-layer';
 import { useFocusRescue } from '../../../components/ui/focus';
 import { useActiveCompany } from '../../companies/api/companies';
+import { activeCompanyGoneNotice } from '../../companies/lib/company-gone';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import type { Company } from '../../../../../shared/schemas/company';
 import { LiveChannel } from '../../live/components/LiveChannel';
 import { useTotalDocuments } from '../../receipts/api/receipts';
 import { useProfile } from '../../profile/api/profile';
@@ -54,9 +57,16 @@ export function AppShell() {
   useFocusRescue();
 
   const companyIds = useMemo(() => view.companies.map((c) => c.company_id), [view.companies]);
+  const info = useInfoPopup();
+  // The companies as last read: an active company gone from the next read is announced before the screens move on.
+  const lastCompanies = useRef<Company[] | null>(null);
   useEffect(() => {
-    if (!view.isLoading && !view.isError) store.reconcile(companyIds);
-  }, [view.isLoading, view.isError, companyIds, store]);
+    if (view.isLoading || view.isError) return;
+    const notice = activeCompanyGoneNotice(lastCompanies.current, view.companies, store.getState().companyId, view.allCompanies);
+    lastCompanies.current = view.companies;
+    store.reconcile(companyIds);
+    if (notice) info.show(notice);
+  }, [view.isLoading, view.isError, view.companies, view.allCompanies, companyIds, store, info]);
 
   // GET /receipts/total-documents (kept current by the live channel); the companies' counts until it answers
   const totals = useTotalDocuments();
