@@ -1,7 +1,7 @@
 import { AppError } from '../../shared/errors';
 import { verifyAccessToken } from '../adapters/cognito/verify-token';
 import { ddbConnectionStore } from '../adapters/ddb/connection-store';
-import { CONNECTION_TTL_SECONDS, companiesToFollow } from '../core/live/connections';
+import { companiesToFollow, connectionTimes } from '../core/live/connections';
 import { deps } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
 import type { WsEvent, WsResult } from './event';
@@ -15,8 +15,9 @@ export async function handler(event: WsEvent): Promise<WsResult> {
     if (!token) throw new AppError('Unauthorized', 'Not signed in');
     const claims = await verifyAccessToken(token);
     const companyIds = await companiesToFollow(deps().store, claims.sub, companyId);
-    const expiresAt = Math.floor(Date.now() / 1000) + CONNECTION_TTL_SECONDS;
-    await ddbConnectionStore.subscribe(event.requestContext.connectionId, claims.sub, companyIds, expiresAt);
+    // Events until the token expires (renewed by the screen's fresher tokens), at most the connection's two hours.
+    const times = connectionTimes(Math.floor(Date.now() / 1000), Number(claims.exp));
+    await ddbConnectionStore.subscribe(event.requestContext.connectionId, claims.sub, companyIds, times);
     return { statusCode: 200 };
   } catch (error) {
     const status = error instanceof AppError ? error.statusCode : 500;

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ConnectionStore } from '../../core/live/connections';
 import { ddb } from './client';
 import { keys } from './keys';
@@ -13,7 +13,7 @@ async function itemsOf(connectionId: string) {
 }
 
 export const ddbConnectionStore: ConnectionStore = {
-  async subscribe(connectionId, userId, companyIds, expiresAt) {
+  async subscribe(connectionId, userId, companyIds, { closesAt, subscribedUntil: expiresAt }) {
     const existing = await itemsOf(connectionId);
     const keep = new Set(companyIds.map((id) => keys.connectionSubscription(connectionId, id).sk));
     await batchDelete(
@@ -24,7 +24,15 @@ export const ddbConnectionStore: ConnectionStore = {
     await ddb().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.connection(connectionId), type: 'CONNECTION', connection_id: connectionId, user_id: userId, ttl: expiresAt },
+        Item: {
+          ...keys.connection(connectionId),
+          type: 'CONNECTION',
+          connection_id: connectionId,
+          user_id: userId,
+          closes_at: closesAt,
+          subscribed_until: expiresAt,
+          ttl: closesAt,
+        },
       }),
     );
     // Every connection also follows its user's own channel (documents not yet in a company).
@@ -84,8 +92,36 @@ export const ddbConnectionStore: ConnectionStore = {
     });
     await batchDelete(subscriptions.map((i) => ({ pk: String(i.pk), sk: String(i.sk) })));
   },
-  async owner(connectionId) {
-    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.connection(connectionId) }));
-    return res.Item ? String(res.Item.user_id) : undefined;
+  async renew(connectionId, subscribedUntil) {
+    // A11; each item that still exists gets the new end (a subscription deleted meanwhile, A13/A14, stays deleted).
+    const items = await itemsOf(connectionId);
+    for (const item of items) {
+      const meta = item.sk === keys.connection(connectionId).sk;
+      try {
+        await ddb().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: meta ? 'SET subscribed_until = :until' : 'SET #ttl = :until',
+            ConditionExpression: 'attribute_exists(pk)',
+            ...(meta ? {} : { ExpressionAttributeNames: { '#ttl': 'ttl' } }),
+            ExpressionAttributeValues: { ':until': subscribedUntil },
+          }),
+        );
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+      }
+    }
+  },
+  async connection(connectionId) {
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.connection(connectionId), ConsistentRead: true }));
+    if (!res.Item) return undefined;
+    // A connection recorded before its subscriptions followed the token: its two hours.
+    const ttl = Number(res.Item.ttl ?? 0);
+    return {
+      userId: String(res.Item.user_id),
+      closesAt: Number(res.Item.closes_at ?? ttl),
+      subscribedUntil: Number(res.Item.subscribed_until ?? ttl),
+    };
   },
 };

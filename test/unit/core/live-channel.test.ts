@@ -4,7 +4,7 @@
  * is no longer a member.
  */
 import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
@@ -14,6 +14,14 @@ import { toCompanyView } from '../../../lambdas/core/accounts/companies';
 import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
 import { completeAuthorization, stateHashOf, type DriveDeps } from '../../../lambdas/core/drive-import/service';
 import { companyEventPayload, publishCompanyChange } from '../../../lambdas/core/live/company-event';
+import {
+  CONNECTION_TTL_SECONDS,
+  connectionTimes,
+  renewConnection,
+  subscribedUntil,
+  TOKEN_GRACE_SECONDS,
+  type ConnectionRecord,
+} from '../../../lambdas/core/live/connections';
 import type { LiveEventName, LiveEvents } from '../../../lambdas/core/ports';
 import { deleteCompanyUser } from '../../../lambdas/core/team/members';
 import type { MemberRecord, TeamStore } from '../../../lambdas/core/team/types';
@@ -300,5 +308,71 @@ describe('the connection store ends subscriptions (A13, A14)', () => {
       { pk: 'CONN#k1', sk: 'SUB#c1' },
       { pk: 'CONN#k3', sk: 'SUB#c1' },
     ]);
+  });
+});
+
+describe('a connection gets events only while its access token is fresh', () => {
+  const now = 1_800_000_000;
+  const store = (record: ConnectionRecord | undefined) => {
+    const renewed: number[] = [];
+    return { renewed, store: { connection: async () => record, renew: async (_id: string, until: number) => void renewed.push(until) } };
+  };
+
+  it('subscribes until the token expires and the grace, never past the connection’s two hours', () => {
+    expect(TOKEN_GRACE_SECONDS).toBe(480);
+    expect(connectionTimes(now, now + 3600)).toEqual({ closesAt: now + CONNECTION_TTL_SECONDS, subscribedUntil: now + 3600 + 480 });
+    expect(connectionTimes(now, now + 3 * 3600)).toEqual({ closesAt: now + 7200, subscribedUntil: now + 7200 });
+    expect(subscribedUntil(now + 7200, now + 7000)).toBe(now + 7200);
+  });
+
+  it('a fresher token of the same user moves the end; an older one changes nothing', async () => {
+    const s = store({ userId: 'u1', closesAt: now + 7000, subscribedUntil: now + 600 });
+    expect(await renewConnection(s.store, 'k1', { sub: 'u1', exp: now + 3600 }, now)).toEqual({ lapsed: false });
+    expect(s.renewed).toEqual([now + 3600 + TOKEN_GRACE_SECONDS]);
+    const older = store({ userId: 'u1', closesAt: now + 7000, subscribedUntil: now + 4000 });
+    expect(await renewConnection(older.store, 'k1', { sub: 'u1', exp: now + 100 }, now)).toEqual({ lapsed: false });
+    expect(older.renewed).toEqual([]);
+  });
+
+  it('refuses another user’s token; ended subscriptions (or no connection) are lapsed, not renewed', async () => {
+    const s = store({ userId: 'u1', closesAt: now + 7000, subscribedUntil: now + 600 });
+    await expect(renewConnection(s.store, 'k1', { sub: 'intruder', exp: now + 3600 }, now)).rejects.toMatchObject({ statusCode: 403 });
+    const lapsed = store({ userId: 'u1', closesAt: now + 7000, subscribedUntil: now - 1 });
+    expect(await renewConnection(lapsed.store, 'k1', { sub: 'u1', exp: now + 3600 }, now)).toEqual({ lapsed: true });
+    expect(await renewConnection(store(undefined).store, 'k1', { sub: 'u1', exp: now + 3600 }, now)).toEqual({ lapsed: true });
+    expect([...s.renewed, ...lapsed.renewed]).toEqual([]);
+  });
+});
+
+describe('the connection store renews a connection (A11)', () => {
+  const ddbMock = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => {
+    process.env.TABLE_NAME = 'unit-table';
+    resetEnvCache();
+    resetDdbClient();
+    ddbMock.reset();
+  });
+  afterEach(() => ddbMock.reset());
+
+  it('moves the end of every item that still exists: the subscriptions’ ttl and the connection’s subscribed_until', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [{ pk: 'CONN#k1', sk: 'META' }, { pk: 'CONN#k1', sk: 'SUBUSER' }, { pk: 'CONN#k1', sk: 'SUB#c1' }] });
+    ddbMock
+      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'SUB#c1' } })
+      .rejects(Object.assign(new Error('gone'), { name: 'ConditionalCheckFailedException' }))
+      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'META' } })
+      .resolves({})
+      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'SUBUSER' } })
+      .resolves({});
+    await ddbConnectionStore.renew('k1', 1_800_004_080);
+    const updates = ddbMock.commandCalls(UpdateCommand).map((c) => c.args[0].input);
+    expect(updates).toHaveLength(3);
+    expect(updates[0]).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'META' }, UpdateExpression: 'SET subscribed_until = :until', ConditionExpression: 'attribute_exists(pk)' });
+    expect(updates[1]).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'SUBUSER' }, UpdateExpression: 'SET #ttl = :until', ExpressionAttributeValues: { ':until': 1_800_004_080 } });
+  });
+
+  it('reads a connection recorded before the token bounded it as open for its two hours', async () => {
+    ddbMock.on(GetCommand).resolves({ Item: { pk: 'CONN#k1', sk: 'META', user_id: 'u1', ttl: 1_800_007_200 } });
+    expect(await ddbConnectionStore.connection('k1')).toEqual({ userId: 'u1', closesAt: 1_800_007_200, subscribedUntil: 1_800_007_200 });
+    expect(ddbMock.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'META' }, ConsistentRead: true });
   });
 });

@@ -10,6 +10,7 @@ import {
   LiveClient,
   PING_MESSAGE,
   onWake,
+  tokenMessage,
   companyMessage,
   liveUrl,
   parseLiveMessage,
@@ -290,10 +291,42 @@ describe('LiveClient', () => {
     t.clock.advance(1000);
     await flush();
     expect(t.sockets).toHaveLength(2);
-    expect(t.sockets[1]!.url).toBe('ws://host/ws?token=t2&company_id=c1');
+    // (t2 was the ping's look at the token, not sent: the socket was given up before it came)
+    expect(t.sockets[1]!.url).toBe('ws://host/ws?token=t3&company_id=c1');
+    expect(s.sent).toEqual([PING_MESSAGE]);
     t.sockets[1]!.open();
     expect(t.opens).toEqual([false, true]);
     expect(t.client.getStatus()).toBe('open');
+  });
+
+  it('sends the access token again after a ping when it was refreshed; subscriptions the server had ended mean a new connection', async () => {
+    const t = setup(['t1', 't1', 't2', 't3']);
+    t.client.start('c1');
+    await flush();
+    const s = t.sockets[0]!;
+    s.open();
+    // the first ping: the token is the one of the connection, nothing more is sent
+    t.clock.advance(300_000);
+    await flush();
+    expect(s.sent).toEqual([PING_MESSAGE]);
+    s.receive('{"event":"pong"}');
+    // the second: the token was refreshed meanwhile, so the server gets it
+    t.clock.advance(300_000);
+    await flush();
+    expect(s.sent).toEqual([PING_MESSAGE, PING_MESSAGE, tokenMessage('t2')]);
+    expect(JSON.parse(tokenMessage('t2'))).toEqual({ event: 'token', payload: { token: 't2' } });
+    s.receive('{"event":"pong"}');
+    s.receive('{"event":"token","payload":{"lapsed":false}}');
+    expect(s.closed).toBe(false);
+    // the server had ended the subscriptions (events were missed): connected again, and the screens read again
+    s.receive('{"event":"token","payload":{"lapsed":true}}');
+    expect(s.closed).toBe(true);
+    expect(t.client.getStatus()).toBe('waiting');
+    t.clock.advance(1000);
+    await flush();
+    expect(t.sockets[1]!.url).toBe('ws://host/ws?token=t3&company_id=c1');
+    t.sockets[1]!.open();
+    expect(t.opens).toEqual([false, true]);
   });
 
   it('any message answers a ping', async () => {

@@ -113,6 +113,10 @@ export function companyMessage(companyId: string): string {
   return JSON.stringify({ event: 'company', payload: { company_id: companyId } });
 }
 export const PING_MESSAGE = JSON.stringify({ event: 'ping' });
+/** The access token again, after it was refreshed: the server's subscriptions get events only until it expires. */
+export function tokenMessage(token: string): string {
+  return JSON.stringify({ event: 'token', payload: { token } });
+}
 
 /**
  * One WebSocket to the live channel. Connects with a fresh token and the followed company (an id, or
@@ -134,6 +138,8 @@ export class LiveClient {
   private everOpened = false;
   private reconnectTimer: unknown = null;
   private pingTimer: unknown = null;
+  /** The access token the open socket was last given (in its URL, then by `token` messages). */
+  private sentToken: string | null = null;
   /** Set while a ping waits for its answer. */
   private answerTimer: unknown = null;
   /** Set while a new socket waits to open. */
@@ -257,11 +263,33 @@ export class LiveClient {
       this.abandon(socket);
       return;
     }
+    void this.sendFreshToken(socket);
     if (this.answerTimer !== null) return;
     this.answerTimer = this.timers.setTimeout(() => {
       this.answerTimer = null;
       this.abandon(socket);
     }, this.opts.answerTimeoutMs ?? ANSWER_TIMEOUT_MS);
+  }
+
+  /**
+   * With each ping, the access token as it is now (refreshed when it expired): a new one goes to the server, which
+   * then keeps the subscriptions until it expires (lambdas/ws/default.ts). A user signed out everywhere gets none, and
+   * the open socket stops receiving events within the old token's hour.
+   */
+  private async sendFreshToken(socket: LiveSocket): Promise<void> {
+    let token: string | undefined;
+    try {
+      token = await this.opts.getToken();
+    } catch {
+      return;
+    }
+    if (!token || token === this.sentToken || this.socket !== socket || socket.readyState !== OPEN) return;
+    try {
+      socket.send(tokenMessage(token));
+      this.sentToken = token;
+    } catch {
+      // the ping's answer tells whether the socket is alive
+    }
   }
 
   /**
@@ -307,6 +335,7 @@ export class LiveClient {
     }
     this.socket = socket;
     this.socketCompany = companyId;
+    this.sentToken = token;
     // A handshake that never ends (no open, no error, no close) must not keep the client waiting for the browser's
     // own timeout: given up, and the reconnect's backoff follows.
     if (this.connectTimer !== null) this.timers.clearTimeout(this.connectTimer);
@@ -336,6 +365,12 @@ export class LiveClient {
       this.answerTimer = null;
       if (this.status === 'checking') this.setStatus('open');
       const message = parseLiveMessage(ev.data);
+      // The server had ended the subscriptions before a fresher token came (events were missed, and the
+      // subscriptions may be gone): a new connection subscribes again and the screens read again what they show.
+      if (message?.event === 'token' && (message.payload as { lapsed?: unknown } | undefined)?.lapsed === true) {
+        this.abandon(socket, 'subscriptions lapsed');
+        return;
+      }
       if (message) this.opts.onMessage(message);
     };
     socket.onerror = () => {
