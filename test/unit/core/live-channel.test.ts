@@ -275,7 +275,7 @@ describe('the WebSocket publisher (adapter)', () => {
   });
 });
 
-describe('the connection store ends subscriptions (A13, A14)', () => {
+describe('the connection store ends subscriptions (A13, A14) and renews them (A11)', () => {
   const ddbMock = mockClient(DynamoDBDocumentClient);
   beforeEach(() => {
     process.env.TABLE_NAME = 'unit-table';
@@ -309,6 +309,28 @@ describe('the connection store ends subscriptions (A13, A14)', () => {
       { pk: 'CONN#k3', sk: 'SUB#c1' },
     ]);
   });
+
+  it('moves the end of every item that still exists: the subscriptions’ ttl and the connection’s subscribed_until', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [{ pk: 'CONN#k1', sk: 'META' }, { pk: 'CONN#k1', sk: 'SUBUSER' }, { pk: 'CONN#k1', sk: 'SUB#c1' }] });
+    ddbMock
+      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'SUB#c1' } })
+      .rejects(Object.assign(new Error('gone'), { name: 'ConditionalCheckFailedException' }))
+      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'META' } })
+      .resolves({})
+      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'SUBUSER' } })
+      .resolves({});
+    await ddbConnectionStore.renew('k1', 1_800_004_080);
+    const updates = ddbMock.commandCalls(UpdateCommand).map((c) => c.args[0].input);
+    expect(updates).toHaveLength(3);
+    expect(updates[0]).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'META' }, UpdateExpression: 'SET subscribed_until = :until', ConditionExpression: 'attribute_exists(pk)' });
+    expect(updates[1]).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'SUBUSER' }, UpdateExpression: 'SET #ttl = :until', ExpressionAttributeValues: { ':until': 1_800_004_080 } });
+  });
+
+  it('reads a connection recorded before the token bounded it as open for its two hours', async () => {
+    ddbMock.on(GetCommand).resolves({ Item: { pk: 'CONN#k1', sk: 'META', user_id: 'u1', ttl: 1_800_007_200 } });
+    expect(await ddbConnectionStore.connection('k1')).toEqual({ userId: 'u1', closesAt: 1_800_007_200, subscribedUntil: 1_800_007_200 });
+    expect(ddbMock.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'META' }, ConsistentRead: true });
+  });
 });
 
 describe('a connection gets events only while its access token is fresh', () => {
@@ -341,38 +363,5 @@ describe('a connection gets events only while its access token is fresh', () => 
     expect(await renewConnection(lapsed.store, 'k1', { sub: 'u1', exp: now + 3600 }, now)).toEqual({ lapsed: true });
     expect(await renewConnection(store(undefined).store, 'k1', { sub: 'u1', exp: now + 3600 }, now)).toEqual({ lapsed: true });
     expect([...s.renewed, ...lapsed.renewed]).toEqual([]);
-  });
-});
-
-describe('the connection store renews a connection (A11)', () => {
-  const ddbMock = mockClient(DynamoDBDocumentClient);
-  beforeEach(() => {
-    process.env.TABLE_NAME = 'unit-table';
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
-
-  it('moves the end of every item that still exists: the subscriptions’ ttl and the connection’s subscribed_until', async () => {
-    ddbMock.on(QueryCommand).resolves({ Items: [{ pk: 'CONN#k1', sk: 'META' }, { pk: 'CONN#k1', sk: 'SUBUSER' }, { pk: 'CONN#k1', sk: 'SUB#c1' }] });
-    ddbMock
-      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'SUB#c1' } })
-      .rejects(Object.assign(new Error('gone'), { name: 'ConditionalCheckFailedException' }))
-      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'META' } })
-      .resolves({})
-      .on(UpdateCommand, { Key: { pk: 'CONN#k1', sk: 'SUBUSER' } })
-      .resolves({});
-    await ddbConnectionStore.renew('k1', 1_800_004_080);
-    const updates = ddbMock.commandCalls(UpdateCommand).map((c) => c.args[0].input);
-    expect(updates).toHaveLength(3);
-    expect(updates[0]).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'META' }, UpdateExpression: 'SET subscribed_until = :until', ConditionExpression: 'attribute_exists(pk)' });
-    expect(updates[1]).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'SUBUSER' }, UpdateExpression: 'SET #ttl = :until', ExpressionAttributeValues: { ':until': 1_800_004_080 } });
-  });
-
-  it('reads a connection recorded before the token bounded it as open for its two hours', async () => {
-    ddbMock.on(GetCommand).resolves({ Item: { pk: 'CONN#k1', sk: 'META', user_id: 'u1', ttl: 1_800_007_200 } });
-    expect(await ddbConnectionStore.connection('k1')).toEqual({ userId: 'u1', closesAt: 1_800_007_200, subscribedUntil: 1_800_007_200 });
-    expect(ddbMock.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: { pk: 'CONN#k1', sk: 'META' }, ConsistentRead: true });
   });
 });
