@@ -36,15 +36,15 @@ function canceled(codes: string[]) {
   return new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
 }
 
-describe('ddb accounts store: the company-code guard (A8, A26, A27)', () => {
-  beforeEach(() => {
-    process.env.TABLE_NAME = T;
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
+beforeEach(() => {
+  process.env.TABLE_NAME = T;
+  resetEnvCache();
+  resetDdbClient();
+  ddbMock.reset();
+});
+afterEach(() => ddbMock.reset());
 
+describe('ddb accounts store: the company-code guard (A8, A26, A27)', () => {
   it('A8: puts the creator guard of the normalised code in the company transaction, only while there is none', async () => {
     ddbMock.on(TransactWriteCommand).resolves({});
     await ddbAccountsStore.createCompany(company, membership, 5);
@@ -98,14 +98,6 @@ describe('ddb accounts store: the company-code guard (A8, A26, A27)', () => {
 });
 
 describe('ddb accounts store: companies’ counts and a month’s usage (A6)', () => {
-  beforeEach(() => {
-    process.env.TABLE_NAME = T;
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
-
   it('reads the month’s usage with the quota recorded for it; a month without one, or without an item, has none', async () => {
     ddbMock.on(BatchGetCommand).resolves({
       Responses: {
