@@ -18,6 +18,8 @@ export const AWS_NEEDS = {
   webSocketManage: 'post live events to WebSocket connections',
   /** Cognito: admin calls on the user pool. */
   userPoolAdmin: 'administer users of the user pool',
+  /** Cognito: delete a user of the user pool (AdminDeleteUser only: DELETE /user, a user deleting their own account). */
+  userDeletion: 'delete users of the user pool',
   /** Textract: expense analysis (reads the bucket itself with the caller's credentials). */
   textract: 'Textract expense analysis',
   /** SES: send mail from the configured sender. */

@@ -28,6 +28,13 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/company/users', handler: 'http/company/get-company-users', auth: 'company-admin' },
   { method: 'GET', path: '/user', handler: 'http/user/get-user', auth: 'user' },
   { method: 'POST', path: '/user', handler: 'http/user/post-user', auth: 'user' },
+  {
+    method: 'DELETE',
+    path: '/user',
+    handler: 'http/user/delete-user',
+    auth: 'user',
+    needs: ['table', 'webSocketManage', 'purgeQueue', 'secretsKey', 'userDeletion'],
+  },
   // Documents (receipts and invoices)
   { method: 'GET', path: '/upload/document', handler: 'http/upload/get-upload-document', auth: 'user', needs: ['table', 'documentsBucket'] },
   { method: 'GET', path: '/receipts', handler: 'http/receipts/get-receipts', auth: 'user' },

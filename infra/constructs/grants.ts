@@ -16,7 +16,7 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/s3-request-presigner': ['documentsBucket', 'documentsRead', 'officeConversion'],
   '@aws-sdk/s3-presigned-post': ['documentsBucket'],
   '@aws-sdk/lib-storage': ['documentsBucket'],
-  '@aws-sdk/client-cognito-identity-provider': ['userPoolAdmin'],
+  '@aws-sdk/client-cognito-identity-provider': ['userPoolAdmin', 'userDeletion'],
   '@aws-sdk/client-apigatewaymanagementapi': ['webSocketManage'],
   // Textract reads the S3 object itself with the caller's credentials (its grant includes s3:GetObject).
   '@aws-sdk/client-textract': ['textract'],
@@ -70,6 +70,8 @@ export function senderAddress(mailFrom: string): string {
 }
 
 export const USER_POOL_ADMIN_ACTIONS = ['cognito-idp:Admin*', 'cognito-idp:ListUsers', 'cognito-idp:DescribeUserPool'];
+/** A user deleting their own account (DELETE /user): that one admin call, nothing else of the pool. */
+export const USER_DELETION_ACTIONS = ['cognito-idp:AdminDeleteUser'];
 
 /**
  * The declared needs, checked against the handler's bundle: every @aws-sdk client its (kept) code contains must be

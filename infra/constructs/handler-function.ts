@@ -29,6 +29,7 @@ import {
   TABLE_ACTIONS,
   TEXTRACT_ACTIONS,
   TEXTRACT_S3_ACTIONS,
+  USER_DELETION_ACTIONS,
   USER_POOL_ADMIN_ACTIONS,
   awsNeedsOf,
   checkDeclaredNeeds,
@@ -282,6 +283,10 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
         if (!r.documentsBucket) missing(need, 'documents bucket');
         allow([...DOCUMENTS_READ_ACTIONS, ...DOCUMENTS_WRITE_ACTIONS], [r.documentsBucket!.arnForObjects('*')]);
         allow(DOCUMENTS_LIST_ACTIONS, [r.documentsBucket!.bucketArn]);
+        break;
+      case 'userDeletion':
+        if (!r.userPool) missing(need, 'user pool');
+        allow(USER_DELETION_ACTIONS, [r.userPool!.userPoolArn]);
         break;
       case 'userPoolAdmin':
         if (!r.userPool) missing(need, 'user pool');

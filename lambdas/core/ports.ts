@@ -36,14 +36,20 @@ export interface AccountsStore {
    * A25: deletes the company's META item (the company is gone for everybody) only while the caller keeps another
    * company: their membership of `kept.companyId` and that company's META item must both be there, in the same
    * transaction. 'kept' when either is not (that company was deleted or left meanwhile), 'gone' when this company's
-   * META item is already gone; nothing is deleted then.
+   * META item is already gone; nothing is deleted then. `kept` null: the company goes with its only member's account
+   * (no company is kept), the delete is conditioned on the META item only.
    */
-  deleteCompanyRecord(companyId: string, kept: { userId: string; companyId: string }): Promise<CompanyDeleteFailure | undefined>;
+  deleteCompanyRecord(companyId: string, kept: { userId: string; companyId: string } | null): Promise<CompanyDeleteFailure | undefined>;
   /**
    * Everything else that made the company visible (memberships, Email-in claims, counts, credentials, imports), and
    * its creator's company-code guard while the guard names this company.
    */
   deleteCompany(company: CompanyRecord, members: MembershipRecord[]): Promise<void>;
+  /**
+   * A30: every item of the user's own partition (`USER#<sub>`: profile — and with it the e-mail look-up, A2 —,
+   * memberships left, company-code guards, unassigned counts, holds), when their account is deleted.
+   */
+  deleteUserItems(userId: string): Promise<void>;
   /** The owner's name on a company they own (the company's copy, shown by /admin and the companies list). */
   renameCompanyOwner(companyId: string, ownerId: string, name: { name: string; surname: string }): Promise<void>;
 }
@@ -148,3 +154,9 @@ export interface IdGenerator {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** The identity provider's users (Cognito; local mode's stand-in answers the same calls). */
+export interface IdentityDirectory {
+  /** Deletes the user's sign-in (their refresh tokens end with it); a user already gone is no error. */
+  deleteUser(userId: string): Promise<void>;
+}

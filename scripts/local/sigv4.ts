@@ -95,6 +95,15 @@ export async function verifyPresignedUrl(req: IncomingMessage, credentials: Loca
   return same ? { ok: true } : { ok: false, error: 'InvalidSignature', message: 'The request signature we calculated does not match the signature you provided' };
 }
 
+/**
+ * The URL a request was signed for, when a router took a prefix off `req.url` before handing it on (the local
+ * server mounts the Cognito stand-in at `/cognito`): the signature covers the path the client sent.
+ */
+const signedUrls = new WeakMap<IncomingMessage, string>();
+export function rememberSignedUrl(req: IncomingMessage): void {
+  signedUrls.set(req, req.url ?? '/');
+}
+
 const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/;
 
 /** Checks the Authorization header of a request whose body has been read (`body`). */
@@ -118,7 +127,7 @@ export async function verifySigV4(req: IncomingMessage, body: string | Buffer | 
     if (value === undefined) return { ok: false, error: 'InvalidSignature', message: `Signed header ${name} is missing` };
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  const url = new URL(req.url ?? '/', 'http://local');
+  const url = new URL(signedUrls.get(req) ?? req.url ?? '/', 'http://local');
   const query = queryOf(url);
   const signer = new SignatureV4({ credentials, region: region!, service: service!, sha256: Sha256, uriEscapePath: service !== 's3' });
   const again = await signer.sign(

@@ -19,6 +19,7 @@ import { EMAIL_IN_DOMAIN, EMAIL_IN_PREFIX } from '../../shared/constants';
 import { handleApiRequest, loadHandler } from './api-adapter';
 import { localCredentials } from './credentials';
 import { createLocalCognito, type LocalCognito } from './cognito';
+import { rememberSignedUrl } from './sigv4';
 import { startLocalDynamo, type LocalDynamo } from './dynamo';
 import { createLocalJobQueue, MAX_RECEIVES, type LocalJobQueue } from './jobs';
 import { startLocalS3, type LocalS3 } from './s3';
@@ -32,6 +33,7 @@ import { localRequestGuard, type Refusal } from './host-guard';
 // Integrations
 import { resetSecretBox } from '../../lambdas/adapters/secrets';
 import { resetSqsClient } from '../../lambdas/adapters/sqs/export-queue';
+import { resetCognitoClient } from '../../lambdas/adapters/cognito/user-pool';
 import { createRivileStandIn, type RivileStandIn } from './rivile-server';
 import { localSqs } from './sqs';
 // Google Drive and Dropbox imports
@@ -241,6 +243,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   resetS3Client();
   resetMailClient();
   resetSqsClient();
+  resetCognitoClient();
   resetSecretBox();
   await ensureTable(dynamo.endpoint, TABLE_NAME);
 
@@ -384,6 +387,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     } else if (pathname === '/api' || pathname.startsWith('/api/')) {
       handleApiRequest(req, res, '/api').catch(fail);
     } else if (pathname === '/cognito' || pathname.startsWith('/cognito/')) {
+      rememberSignedUrl(req);
       req.url = (req.url ?? '').slice('/cognito'.length) || '/';
       cognito.handle(req, res);
     } else if (pathname === '/_sqs' || pathname.startsWith('/_sqs/')) {

@@ -39,3 +39,38 @@ export const updateProfileSchema = z
   .partial()
   .strict();
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
+
+/**
+ * Deleting one's own account (DELETE /user, My Profile "Delete account"): the texts the API answers and the web
+ * shows, and the confirmation the request carries — the account's email address typed again.
+ */
+export const ACCOUNT_MSG = {
+  confirmEmail: 'Type the email address of your account to confirm',
+  deleted: 'Your account was deleted.',
+  uploadInProgress: 'An upload of yours is still in progress. Try again in a few minutes.',
+} as const;
+
+/** Why the account cannot be deleted yet: companies the caller owns that have other members. */
+export function ownsSharedCompaniesMessage(names: readonly string[]): string {
+  const list = names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return names.length === 1
+    ? `You own ${list}, which has other members. Remove them in My Team or delete the company first.`
+    : `You own ${list}, which have other members. Remove them in My Team or delete these companies first.`;
+}
+
+/** Why the account cannot be deleted yet: documents without a company (the all-companies view's uploads). */
+export function unassignedDocumentsMessage(count: number): string {
+  return `You have ${count === 1 ? '1 document' : `${count} documents`} without a company. Assign ${count === 1 ? 'it' : 'them'} to a company or delete ${count === 1 ? 'it' : 'them'} first.`;
+}
+
+export const deleteAccountSchema = z
+  .object({ email: z.string().trim().min(1, ACCOUNT_MSG.confirmEmail).max(320, ACCOUNT_MSG.confirmEmail) })
+  .strict();
+export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
+export interface DeleteAccountResult {
+  deleted: true;
+  /** Companies deleted with the account (those it alone was a member of). */
+  companies_deleted: string[];
+  /** Companies the account left (its documents there stay with the company). */
+  companies_left: string[];
+}

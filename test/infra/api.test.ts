@@ -201,6 +201,7 @@ describe('ApiStack', () => {
         expect(has('s3:PutObject'), fn.handlerPath).toBe(fn.awsNeeds.has('documentsBucket'));
         expect(has('execute-api:ManageConnections'), fn.handlerPath).toBe(fn.awsNeeds.has('webSocketManage'));
         expect(has('cognito-idp:Admin*'), fn.handlerPath).toBe(fn.awsNeeds.has('userPoolAdmin'));
+        expect(has('cognito-idp:AdminDeleteUser'), fn.handlerPath).toBe(fn.awsNeeds.has('userDeletion'));
         expect(TEXTRACT_ACTIONS.every(has), fn.handlerPath).toBe(fn.awsNeeds.has('textract'));
         for (const g of grants) {
           // Only Textract and X-Ray's trace writes (no resource-level permissions) may use "*".

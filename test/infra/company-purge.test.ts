@@ -61,11 +61,14 @@ describe('company purge: queue, job and grants', () => {
     expect(purgeQueueGrants(s.processing, job).flatMap((g) => g.actions)).toContain('sqs:SendMessage');
   });
 
-  it('lets DELETE /company queue purges, and no other route', () => {
-    const del = s.stacks.api.routeFunctions.get('DELETE /company')!;
-    expect(purgeQueueGrants(s.api, del).flatMap((g) => g.actions)).toContain('sqs:SendMessage');
-    expect(Object.keys(envOf(s.api, del))).toContain('COMPANY_PURGE_QUEUE_URL');
-    const others = [...s.stacks.api.routeFunctions.entries()].filter(([key, fn]) => key !== 'DELETE /company' && purgeQueueGrants(s.api, fn).length > 0);
+  it('lets DELETE /company and DELETE /user (the companies an account alone has go with it) queue purges, and no other route', () => {
+    const deleting = ['DELETE /company', 'DELETE /user'];
+    for (const key of deleting) {
+      const del = s.stacks.api.routeFunctions.get(key)!;
+      expect(purgeQueueGrants(s.api, del).flatMap((g) => g.actions), key).toContain('sqs:SendMessage');
+      expect(Object.keys(envOf(s.api, del)), key).toContain('COMPANY_PURGE_QUEUE_URL');
+    }
+    const others = [...s.stacks.api.routeFunctions.entries()].filter(([key, fn]) => !deleting.includes(key) && purgeQueueGrants(s.api, fn).length > 0);
     expect(others.map(([key]) => key)).toEqual([]);
   });
 });

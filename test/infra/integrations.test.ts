@@ -36,7 +36,7 @@ describe('IntegrationsStack: credentials key and export queue', () => {
     for (const st of statements) expect(JSON.stringify(st.Principal)).toMatch(/:root/);
   });
 
-  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, company deletion, member removal and role change, sync now and the export and import jobs decrypt credentials', () => {
+  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, company deletion, member removal and role change, account deletion, sync now and the export and import jobs decrypt credentials', () => {
     const decrypting = functions.filter((f) => actionsOf(f.template, f.fn).some((a) => a === 'kms:Decrypt' || a === 'kms:*')).map((f) => f.name);
     expect(decrypting.sort()).toEqual(
       [
@@ -55,6 +55,8 @@ describe('IntegrationsStack: credentials key and export queue', () => {
         'DELETE /company',
         'DELETE /company/users/{id}',
         'PUT /company/users/{id}',
+        // Deleting one's own account deletes the companies it alone has and leaves the others: the same grants.
+        'DELETE /user',
       ].sort(),
     );
     // Their grant is on this key only.

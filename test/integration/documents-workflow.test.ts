@@ -506,7 +506,7 @@ describe('documents: list, counts and workflow', () => {
     const doc = ((await admin.api.get(`/receipts?company_id=${admin.companyId}`)).body as Page).items[0]!;
     expect(doc.user_id).toBe(memberId);
     const notMember = await admin.api.get(`/upload/document?company_id=${admin.companyId}&original_file_name=x.pdf&size=10&user_id=${subOf(outsider.token)}`);
-    expect(notMember.body).toMatchObject({ statusCode: 422, message: 'The owner must be a member of the company' });
+    expect(notMember.body).toMatchObject({ statusCode: 422, message: 'The owner must be a member of the company', details: [{ path: ['user_id'] }] });
     const basic = await member.api.get(`/upload/document?company_id=${admin.companyId}&original_file_name=x.pdf&size=10&user_id=${subOf(admin.token)}`);
     expect(basic.body).toMatchObject({ statusCode: 403, message: 'Only a company administrator can choose the owner' });
     // A basic member uploads for themselves and sees the company's documents.

@@ -125,7 +125,7 @@ describe('master data XLSX/XLS import through the local API and the import job',
       owner.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=categories&content_type=${encodeURIComponent(XLSX_TYPE)}&size=${size}`);
     const tooLarge = await ask(XLSX_MAX_BYTES + 1);
     expect(tooLarge.status).toBe(422);
-    expect(tooLarge.body).toMatchObject({ message: IMPORT_MSG.tooLarge, details: { fields: [{ path: ['size'] }] } });
+    expect(tooLarge.body).toMatchObject({ message: IMPORT_MSG.tooLarge, details: [{ path: ['size'] }] });
     expect((await ask(0)).status).toBe(422);
     expect((await ask('')).status).toBe(422);
     expect((await owner.api.get(`/upload/import?company_id=${owner.companyId}&upload_type=categories&content_type=${encodeURIComponent(XLSX_TYPE)}`)).status).toBe(422);

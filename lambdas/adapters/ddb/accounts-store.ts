@@ -246,6 +246,13 @@ export const ddbAccountsStore: AccountsStore = {
   },
 
   async deleteCompanyRecord(companyId, kept) {
+    if (!kept) {
+      // The company goes with its only member's account: no company is kept.
+      const deleted = await writeIf(
+        new DeleteCommand({ TableName: tableName(), Key: keys.company(companyId), ConditionExpression: 'attribute_exists(pk)' }),
+      );
+      return deleted ? undefined : 'gone';
+    }
     // The caller keeps a company: the check of the kept one and the delete of this one commit together, so two
     // deletes of a user's two companies at once cannot both pass (each checks the META item the other deletes).
     try {
@@ -264,6 +271,16 @@ export const ddbAccountsStore: AccountsStore = {
       if (cancelledAt(error, 0) || cancelledAt(error, 1)) return 'kept';
       throw error;
     }
+  },
+
+  async deleteUserItems(userId) {
+    // A30: the user's own partition is bounded (profile, memberships, company-code guards, counts, holds).
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.userProfile(userId).pk },
+      ProjectionExpression: 'pk, sk',
+    });
+    await batchDelete(items.map((item) => ({ pk: item.pk as string, sk: item.sk as string })));
   },
 
   async deleteCompany(company, members) {

@@ -8,7 +8,7 @@ import type { ConnectionStore } from '../live/connections';
 import { CompanyCodeTaken, CompanyLimitReached, type AccountsStore, type Clock, type IdGenerator, type LiveEvents, type PurgeQueue } from '../ports';
 import { emptyCounts } from './counts';
 import { firstPurgeMessage } from './purge-message';
-import type { CompanyRecord, ProfileRecord } from './types';
+import type { CompanyRecord, MembershipRecord, ProfileRecord } from './types';
 
 /** The quota month of a moment (`YYYY-MM`), in the business calendar (shared/business-time.ts). */
 export function monthOf(date: Date): string {
@@ -186,6 +186,41 @@ export interface CompanyGrants {
   read(companyId: string): Promise<() => Promise<void>>;
 }
 
+/** What deletes a company at once and queues the purge of the rest (DELETE /company, and an account's deletion). */
+export interface CompanyRemovalDeps {
+  store: AccountsStore;
+  live: LiveEvents;
+  connections: Pick<ConnectionStore, 'unsubscribeCompany'>;
+  purgeQueue: PurgeQueue;
+  clock: Clock;
+  log: { error(msg: string, data?: Record<string, unknown>): void };
+  grants?: CompanyGrants;
+}
+
+/** Queues the purge before anything is deleted: a queue that refuses it fails the call with nothing deleted. */
+async function queueCompanyPurge(deps: CompanyRemovalDeps, companyId: string): Promise<void> {
+  try {
+    await deps.purgeQueue.send(firstPurgeMessage(companyId, deps.clock.now()), PURGE_START_DELAY_SECONDS);
+  } catch (error) {
+    deps.log.error('company purge not queued: the company is kept', { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
+    throw new AppError('InternalError', COMPANY_NOT_DELETED);
+  }
+}
+
+/**
+ * Once the company's META item is gone (A25): open screens are told (`company-delete`), the rest of what made the
+ * company visible goes, every live subscription to it ends, and its Google Drive and Dropbox grants are revoked at the
+ * providers (`grants`, best effort: read before the delete removes them).
+ */
+async function finishCompanyDelete(deps: CompanyRemovalDeps, company: CompanyRecord, members: MembershipRecord[]): Promise<void> {
+  const revokeGrants = deps.grants ? await deps.grants.read(company.company_id) : undefined;
+  // Told while the memberships are there: a live event reaches only members (A15).
+  await deps.live.publish(company.company_id, 'company-delete', { company_id: company.company_id });
+  await deps.store.deleteCompany(company, members);
+  await deps.connections.unsubscribeCompany(company.company_id);
+  await revokeGrants?.();
+}
+
 /**
  * Deletes a company the caller administers. The caller keeps at least one company (the META item's delete is
  * conditioned on another membership of theirs and its company, A25, so two deletes at once cannot take both):
@@ -197,19 +232,7 @@ export interface CompanyGrants {
  * happen finds the company and stops (docs/decisions.md "Company deletion: the purge job"). The company's Google
  * Drive and Dropbox grants are revoked at the providers once it is deleted (`grants`, best effort).
  */
-export async function deleteCompany(
-  deps: {
-    store: AccountsStore;
-    live: LiveEvents;
-    connections: Pick<ConnectionStore, 'unsubscribeCompany'>;
-    purgeQueue: PurgeQueue;
-    clock: Clock;
-    log: { error(msg: string, data?: Record<string, unknown>): void };
-    grants?: CompanyGrants;
-  },
-  userId: string,
-  companyId: string,
-): Promise<{ deleted: true; company_id: string }> {
+export async function deleteCompany(deps: CompanyRemovalDeps, userId: string, companyId: string): Promise<{ deleted: true; company_id: string }> {
   const membership = await deps.store.getMembership(userId, companyId);
   if (!membership) throw notFound('Company not found');
   if (membership.role !== 'admin') throw forbidden('Only a company administrator can delete the company');
@@ -221,12 +244,7 @@ export async function deleteCompany(
   const [company] = await deps.store.getCompanies([companyId]);
   if (!company) throw notFound('Company not found');
   const members = await deps.store.listMembersOfCompany(companyId);
-  try {
-    await deps.purgeQueue.send(firstPurgeMessage(companyId, deps.clock.now()), PURGE_START_DELAY_SECONDS);
-  } catch (error) {
-    deps.log.error('company purge not queued: the company is kept', { company_id: companyId, error: error instanceof Error ? error.message : String(error) });
-    throw new AppError('InternalError', COMPANY_NOT_DELETED);
-  }
+  await queueCompanyPurge(deps, companyId);
   for (;;) {
     const failure = await deps.store.deleteCompanyRecord(companyId, { userId, companyId: kept });
     if (!failure) break;
@@ -236,13 +254,18 @@ export async function deleteCompany(
     kept = await keptCompany();
     if (!kept) throw conflict(ONLY_COMPANY);
   }
-  // The grants are read before the delete removes them, and revoked at the providers once the company is gone
-  // (a provider that refuses or does not answer neither keeps the company nor holds the delete up for long).
-  const revokeGrants = deps.grants ? await deps.grants.read(companyId) : undefined;
-  // Told while the memberships are there: a live event reaches only members (A15).
-  await deps.live.publish(companyId, 'company-delete', { company_id: companyId });
-  await deps.store.deleteCompany(company, members);
-  await deps.connections.unsubscribeCompany(companyId);
-  await revokeGrants?.();
+  await finishCompanyDelete(deps, company, members);
   return { deleted: true, company_id: companyId };
+}
+
+/**
+ * Deletes a company with the account of its only member (core/accounts/delete-account.ts): as DELETE /company, but
+ * no company is kept — the account goes too. False when the company was already gone.
+ */
+export async function deleteCompanyWithAccount(deps: CompanyRemovalDeps, company: CompanyRecord): Promise<boolean> {
+  const members = await deps.store.listMembersOfCompany(company.company_id);
+  await queueCompanyPurge(deps, company.company_id);
+  if ((await deps.store.deleteCompanyRecord(company.company_id, null)) === 'gone') return false;
+  await finishCompanyDelete(deps, company, members);
+  return true;
 }

@@ -7,7 +7,7 @@ import type { CompanyRole } from '../../../shared/schemas';
 import type { UploadDocumentQuery, UploadDocumentResponse } from '../../../shared/schemas/receipts';
 import { monthOf } from '../accounts/companies';
 import { acceptUpload, uploadKey } from './files';
-import { CommitConflict } from './ports';
+import { CommitConflict, type DocumentsStore } from './ports';
 import { assertEditable } from './status-machine';
 import { companyScope, userScope, type ScopeKey, type UploadRecord, type UsageDelta } from './types';
 import { loadVisible, quotaMessage, type DocCaller, type DocumentDeps } from './workflow';
@@ -55,16 +55,19 @@ async function quotaRefusal(deps: DocumentDeps, companyId: string, month: string
   return new AppError('QuotaExceeded', `${quotaMessage(available)}${held}`);
 }
 
-export async function releaseExpiredReservations(deps: Pick<DocumentDeps, 'documents' | 'clock'>, companyId: string): Promise<number> {
+/** What giving back expired reservations reads and writes. */
+type ReleaseDeps = { documents: Pick<DocumentsStore, 'expiredUploads' | 'releaseUpload'>; clock: DocumentDeps['clock'] };
+
+export async function releaseExpiredReservations(deps: ReleaseDeps, companyId: string): Promise<number> {
   return releaseExpired(deps, companyScope(companyId));
 }
 
 /** Gives back a user's all-companies uploads whose files have not arrived in time (their count of pending uploads). */
-export async function releaseExpiredUserUploads(deps: Pick<DocumentDeps, 'documents' | 'clock'>, userId: string): Promise<number> {
+export async function releaseExpiredUserUploads(deps: ReleaseDeps, userId: string): Promise<number> {
   return releaseExpired(deps, userScope(userId));
 }
 
-async function releaseExpired(deps: Pick<DocumentDeps, 'documents' | 'clock'>, scope: ScopeKey): Promise<number> {
+async function releaseExpired(deps: ReleaseDeps, scope: ScopeKey): Promise<number> {
   const expired = await deps.documents.expiredUploads(scope, deps.clock.now().toISOString(), RELEASE_BATCH);
   let released = 0;
   for (const upload of expired) if (await deps.documents.releaseUpload(upload)) released += 1;
@@ -88,9 +91,9 @@ export async function requestUpload(
     if (caller.role !== 'admin') throw forbidden('Only a company administrator can choose the owner');
     const member = await deps.store.getMembership(query.user_id, companyId!);
     if (!member) {
-      throw new AppError('ValidationFailed', 'The owner must be a member of the company', {
-        fields: [{ path: ['user_id'], message: 'The owner must be a member of the company' }],
-      });
+      throw new AppError('ValidationFailed', 'The owner must be a member of the company', [
+        { path: ['user_id'], message: 'The owner must be a member of the company' },
+      ]);
     }
     ownerId = query.user_id;
   }

@@ -156,18 +156,29 @@ export async function deleteCompanyUser(
 ): Promise<{ deleted: true; user_id: string }> {
   const { company, member, adminCount } = await memberOrNotFound(deps, companyId, userId);
   if (!canBeDeleted(member, company, callerId, adminCount)) throw conflict(CANNOT_DELETE);
-  const failure = await deps.team.removeMember(
-    companyId,
-    userId,
-    member.email_prefix ? memberEmailInAddress(member.email_prefix) : undefined,
-  );
-  if (failure) throw notFound('User not found');
+  if (!(await endMembership(deps, companyId, member))) throw notFound('User not found');
+  return { deleted: true, user_id: userId };
+}
+
+/** What ending a membership needs (DELETE /company/users/{id}, and an account's deletion for the companies it leaves). */
+export type MembershipEndDeps = Pick<TeamDeps, 'team'> & { connections: Pick<ConnectionStore, 'unsubscribeUser'>; live: LiveEvents; drive?: DriveDeps };
+
+/**
+ * Ends one membership: the membership and the member's Email-in claim go (the claim released, never given to another
+ * company), the invitations they sent are cancelled, their live subscriptions to the company end, their own channel gets
+ * `company-delete`, and the Google Drive and Dropbox imports they connected are switched off. False when the
+ * membership was already gone (nothing else is done then).
+ */
+export async function endMembership(deps: MembershipEndDeps, companyId: string, member: MemberRecord): Promise<boolean> {
+  const userId = member.user_id;
+  const failure = await deps.team.removeMember(companyId, userId, member.email_prefix ? memberEmailInAddress(member.email_prefix) : undefined);
+  if (failure) return false;
   // The invitations they sent end with their membership (acceptance checks it too, T4).
   await cancelInvitationsSentBy(deps.team, companyId, userId);
   await deps.connections.unsubscribeUser(userId, companyId);
   await deps.live.publishToUser(userId, 'company-delete', { company_id: companyId });
   await endImportsOf(deps.drive, companyId, userId, 'left');
-  return { deleted: true, user_id: userId };
+  return true;
 }
 
 /**

@@ -8,6 +8,10 @@ import { emptyChange, type DocumentRecord, type ScopeKey } from '../../../lambda
 import { seededDocument } from '../../support/document-records';
 import { MemoryDocuments } from '../documents/fakes';
 import type { PurgeMessage } from '../../../lambdas/core/accounts/purge-message';
+import { deleteOwnAccount, type AccountDeletionDeps } from '../../../lambdas/core/accounts/delete-account';
+import type { MemberRecord, TeamStore } from '../../../lambdas/core/team/types';
+import type { UploadRecord } from '../../../lambdas/core/documents/types';
+import { ACCOUNT_MSG, ownsSharedCompaniesMessage, unassignedDocumentsMessage } from '../../../shared/schemas/user';
 import type { AccountsStore, LiveEvents, PurgeQueue } from '../../../lambdas/core/ports';
 
 /** An in-memory AccountsStore: enough to test the rules apart from DynamoDB. */
@@ -47,13 +51,17 @@ function memoryStore() {
     // The same conditions as A25: the kept membership and company must be there, this company too.
     deleteCompanyRecord: async (companyId, kept) => {
       if (!companies.has(companyId)) return 'gone';
-      if (!companies.has(kept.companyId) || !memberships.some((m) => m.user_id === kept.userId && m.company_id === kept.companyId)) return 'kept';
+      if (kept && (!companies.has(kept.companyId) || !memberships.some((m) => m.user_id === kept.userId && m.company_id === kept.companyId))) return 'kept';
       companies.delete(companyId);
       return undefined;
     },
     deleteCompany: async (company) => {
       companies.delete(company.company_id);
       for (let i = memberships.length - 1; i >= 0; i--) if (memberships[i]!.company_id === company.company_id) memberships.splice(i, 1);
+    },
+    deleteUserItems: async (userId) => {
+      profiles.delete(userId);
+      for (let i = memberships.length - 1; i >= 0; i--) if (memberships[i]!.user_id === userId) memberships.splice(i, 1);
     },
   };
   return { store, profiles, companies, memberships };
@@ -251,5 +259,112 @@ describe('profile figures', () => {
     removal.counts.push(...countMove(loose, null));
     await documents.commit(removal);
     expect(await getOwnProfile({ store, documents }, first)).toMatchObject({ total_receipts: 5, total_amount: 279.25, total_unassigned_receipts: 0, total_unassigned_invoices: 1 });
+  });
+});
+
+describe('deleteOwnAccount', () => {
+  /** A user with their first company, a second one, and a membership of another user's company. */
+  async function world(options: { unassigned?: number; pending?: boolean; identityFails?: boolean; queue?: PurgeQueue } = {}) {
+    const m = memoryStore();
+    const steps: string[] = [];
+    await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('leaver'));
+    await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('firm'));
+    const [own] = await m.store.listMembershipsOfUser('leaver');
+    const [firm] = await m.store.listMembershipsOfUser('firm');
+    m.memberships.push({ user_id: 'leaver', company_id: firm!.company_id, role: 'basic', joined_at: '' });
+    const team = {
+      getMember: async (companyId: string, userId: string) => {
+        const found = m.memberships.find((x) => x.company_id === companyId && x.user_id === userId);
+        return found ? ({ ...found, email_prefix: 'ona.onaite' } as MemberRecord) : undefined;
+      },
+      removeMember: async (companyId: string, userId: string, claim?: string) => {
+        steps.push(`leave ${companyId} ${claim ?? ''}`);
+        const i = m.memberships.findIndex((x) => x.company_id === companyId && x.user_id === userId);
+        if (i < 0) return 'member' as const;
+        m.memberships.splice(i, 1);
+        return undefined;
+      },
+      listInvitations: async () => [],
+      cancelInvitation: async () => false,
+    } as unknown as TeamStore;
+    const counts = { ...emptyCounts(), unassigned: options.unassigned ?? 0 };
+    const pending = options.pending ? [{ upload_id: 'u1' } as UploadRecord] : [];
+    const deps: AccountDeletionDeps = {
+      ...deleteDeps(m.store, options.queue),
+      team,
+      connections: { unsubscribeCompany: async () => undefined, unsubscribeUser: async () => undefined },
+      documents: {
+        tallies: async (scopes) => new Map(scopes.map((sc) => [sc, { receipt: { counts, total_cents: 0 }, invoice: { counts: emptyCounts(), total_cents: 0 } }])),
+        expiredUploads: async (_scope, now) => (now > '9999' ? pending : []),
+        releaseUpload: async () => true,
+      },
+      identity: {
+        deleteUser: async (userId) => {
+          steps.push(`identity ${userId}`);
+          if (options.identityFails) throw new Error('the identity provider did not answer');
+        },
+      },
+    };
+    const store = deps.store;
+    deps.store = { ...store, deleteUserItems: async (userId) => void (steps.push(`items ${userId}`), await store.deleteUserItems(userId)) };
+    return { m, deps, steps, own: own!.company_id, firm: firm!.company_id };
+  }
+
+  it('deletes the companies it alone had, leaves the others, then the sign-in, then its own items', async () => {
+    const w = await world();
+    purges.length = 0;
+    const res = await deleteOwnAccount(w.deps, 'leaver', { email: 'LEAVER@example.com ' });
+    expect(res).toEqual({ deleted: true, companies_deleted: [w.own], companies_left: [w.firm] });
+    expect(purges.map((p) => p.company_id)).toEqual([w.own]);
+    expect(w.m.companies.has(w.own)).toBe(false);
+    expect(w.m.companies.has(w.firm)).toBe(true);
+    expect(w.steps).toEqual([`leave ${w.firm} ona.onaite@in.receipts.local`, 'identity leaver', 'items leaver']);
+    expect(w.m.profiles.has('leaver')).toBe(false);
+    expect(w.m.memberships.filter((x) => x.user_id === 'leaver')).toEqual([]);
+  });
+
+  it('refuses another address, and keeps everything', async () => {
+    const w = await world();
+    await expect(deleteOwnAccount(w.deps, 'leaver', { email: 'firm@example.com' })).rejects.toMatchObject({
+      kind: 'ValidationFailed',
+      message: ACCOUNT_MSG.confirmEmail,
+      details: [{ path: ['email'], message: ACCOUNT_MSG.confirmEmail }],
+    });
+    expect(w.steps).toEqual([]);
+    expect(w.m.companies.has(w.own)).toBe(true);
+  });
+
+  it('names every reason at once: a company with other members, documents without a company', async () => {
+    const w = await world({ unassigned: 2 });
+    w.m.memberships.push({ user_id: 'firm', company_id: w.own, role: 'basic', joined_at: '' });
+    const name = (await w.m.store.getCompanies([w.own]))[0]!.name;
+    await expect(deleteOwnAccount(w.deps, 'leaver', { email: 'leaver@example.com' })).rejects.toMatchObject({
+      kind: 'Conflict',
+      message: `${ownsSharedCompaniesMessage([name])} ${unassignedDocumentsMessage(2)}`,
+    });
+    expect(w.steps).toEqual([]);
+  });
+
+  it('waits for an upload still under way', async () => {
+    const w = await world({ pending: true });
+    await expect(deleteOwnAccount(w.deps, 'leaver', { email: 'leaver@example.com' })).rejects.toMatchObject({ kind: 'Conflict', message: ACCOUNT_MSG.uploadInProgress });
+    expect(w.steps).toEqual([]);
+  });
+
+  it('keeps the profile when the sign-in could not be deleted; the next try finishes what is left', async () => {
+    const w = await world({ identityFails: true });
+    await expect(deleteOwnAccount(w.deps, 'leaver', { email: 'leaver@example.com' })).rejects.toThrow('did not answer');
+    expect(w.m.profiles.has('leaver')).toBe(true);
+    expect(w.steps).not.toContain('items leaver');
+    const retry = await deleteOwnAccount({ ...w.deps, identity: { deleteUser: async () => void w.steps.push('identity again') } }, 'leaver', { email: 'leaver@example.com' });
+    expect(retry).toEqual({ deleted: true, companies_deleted: [], companies_left: [] });
+    expect(w.m.profiles.has('leaver')).toBe(false);
+  });
+
+  it('deletes nothing when the purge cannot be queued', async () => {
+    const w = await world({ queue: { send: async () => Promise.reject(new Error('queue down')) } });
+    await expect(deleteOwnAccount(w.deps, 'leaver', { email: 'leaver@example.com' })).rejects.toMatchObject({ message: COMPANY_NOT_DELETED });
+    expect(w.m.companies.has(w.own)).toBe(true);
+    expect(w.steps).toEqual([]);
   });
 });

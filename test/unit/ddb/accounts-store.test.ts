@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ddbAccountsStore } from '../../../lambdas/adapters/ddb/accounts-store';
@@ -111,5 +112,36 @@ describe('ddb accounts store: companies’ counts and a month’s usage (A6)', (
     expect(stats.get('C1')!.usage).toEqual({ used_documents: 180, duplicated_documents: 2, available_documents: 200 });
     expect(stats.get('C2')!.usage).toEqual({ used_documents: 7, duplicated_documents: 0 });
     expect(stats.get('C3')!.usage).toEqual({ used_documents: 0, duplicated_documents: 0 });
+  });
+});
+
+describe('ddb accounts store: an account deleted (A25 without a kept company, A30)', () => {
+  it('A25: a company deleted with its only member’s account is conditioned on its META item only', async () => {
+    ddbMock.on(DeleteCommand).resolvesOnce({}).rejectsOnce(new ConditionalCheckFailedException({ message: 'gone', $metadata: {} }));
+    expect(await ddbAccountsStore.deleteCompanyRecord('C2', null)).toBeUndefined();
+    expect(await ddbAccountsStore.deleteCompanyRecord('C2', null)).toBe('gone');
+    expect(ddbMock.commandCalls(DeleteCommand)[0]!.args[0].input).toEqual({
+      TableName: T,
+      Key: { pk: 'COMPANY#C2', sk: 'META' },
+      ConditionExpression: 'attribute_exists(pk)',
+    });
+    expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('A30: deletes every item of the user’s own partition, read page by page', async () => {
+    ddbMock
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [{ pk: 'USER#u1', sk: 'PROFILE' }, { pk: 'USER#u1', sk: 'COMPANYCODE#lt305123' }], LastEvaluatedKey: { pk: 'USER#u1', sk: 'COMPANYCODE#lt305123' } })
+      .resolvesOnce({ Items: [{ pk: 'USER#u1', sk: 'DOCCOUNTS#receipt' }] });
+    ddbMock.on(BatchWriteCommand).resolves({});
+    await ddbAccountsStore.deleteUserItems('u1');
+    const query = ddbMock.commandCalls(QueryCommand)[0]!.args[0].input;
+    expect(query).toMatchObject({ TableName: T, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'USER#u1' }, ProjectionExpression: 'pk, sk' });
+    const deleted = ddbMock.commandCalls(BatchWriteCommand).flatMap((c) => (c.args[0].input.RequestItems![T] ?? []).map((r) => r.DeleteRequest!.Key));
+    expect(deleted).toEqual([
+      { pk: 'USER#u1', sk: 'PROFILE' },
+      { pk: 'USER#u1', sk: 'COMPANYCODE#lt305123' },
+      { pk: 'USER#u1', sk: 'DOCCOUNTS#receipt' },
+    ]);
   });
 });

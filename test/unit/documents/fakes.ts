@@ -188,6 +188,7 @@ export function memoryAccounts(company: CompanyRecord): AccountsStore {
     createCompany: async () => undefined,
     deleteCompanyRecord: async () => undefined,
     deleteCompany: async () => undefined,
+    deleteUserItems: async () => undefined,
     renameCompanyOwner: async () => undefined,
   };
 }

@@ -81,7 +81,7 @@ export interface ImportUploadResponse {
 /** 422 for a declared size the import would refuse: nothing is recorded and no URL is signed. */
 function assertImportSize(size: number): void {
   const message = !Number.isInteger(size) || size <= 0 ? 'The file is empty' : size > XLSX_MAX_BYTES ? IMPORT_MSG.tooLarge : null;
-  if (message) throw new AppError('ValidationFailed', message, { fields: [{ path: ['size'], message }] });
+  if (message) throw new AppError('ValidationFailed', message, [{ path: ['size'], message }]);
 }
 
 export async function requestImportUpload(

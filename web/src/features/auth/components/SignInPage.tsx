@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { signInSchema } from '../../../../../shared/schemas/auth';
 import { useAuth } from '../../../app/auth';
@@ -5,6 +6,7 @@ import { Button } from '../../../components/ui/Button';
 import { TextField } from '../../../components/ui/TextField';
 import { signInErrorMessage } from '../../../lib/auth-errors';
 import { clearCredentials, holdCredentials } from '../../../lib/pending-credentials';
+import { clearSignInNotice, peekSignInNotice } from '../../../lib/signin-notice';
 import { useForm } from '../../../lib/use-form';
 import { zodValidator } from '../../../lib/validation';
 import { signInWithEmail } from '../api/auth';
@@ -23,6 +25,9 @@ export function SignInPage() {
   const auth = useAuth();
   const state = (location.state ?? null) as AuthLocationState | null;
   const form = useForm({ email: state?.email ?? '', password: '' }, validate);
+  // A message left for this screen (My Profile's Delete account), shown while it stays open.
+  const [notice] = useState(peekSignInNotice);
+  useEffect(() => clearSignInNotice(), []);
 
   const onSubmit = form.handleSubmit(async ({ email, password }) => {
     try {
@@ -49,6 +54,11 @@ export function SignInPage() {
         </>
       }
     >
+      {notice && (
+        <p className="notice auth-notice" role="status" data-testid="signin-notice">
+          {notice}
+        </p>
+      )}
       <form className="form" onSubmit={onSubmit} noValidate aria-busy={form.pending} data-testid="signin-form">
         <TextField label="Email" type="email" autoComplete="email" {...form.text('email')} />
         <TextField label="Password" type="password" autoComplete="current-password" {...form.text('password')} />

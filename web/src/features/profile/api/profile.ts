@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Profile, UpdateProfileInput } from '../../../../../shared/schemas/user';
+import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DeleteAccountInput, DeleteAccountResult, Profile, UpdateProfileInput } from '../../../../../shared/schemas/user';
 import { useApi } from '../../../app/api-context';
 import { useAuth } from '../../../app/auth';
+import type { ApiClient } from '../../../lib/api-client';
 import { isResultUnknown } from '../../../lib/api-error';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -31,4 +32,37 @@ export function useUpdateProfile() {
       if (isResultUnknown(err)) void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
     },
   });
+}
+
+/**
+ * DELETE /user: deletes the caller's own account. `email` is the account's address typed again (the API refuses
+ * any other with 422); the body is JSON, the call is not company-scoped.
+ */
+export function deleteOwnAccount(api: ApiClient, email: string): Promise<DeleteAccountResult> {
+  const body: DeleteAccountInput = { email };
+  return api.del<DeleteAccountResult>('/user', { body, companyScoped: false });
+}
+
+const DELETE_ACCOUNT_MUTATION = ['account', 'delete'] as const;
+
+/** My Profile's Delete account: `mutateAsync(email)`. What follows a success (sign-out) is the caller's. */
+export function useDeleteOwnAccount() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: DELETE_ACCOUNT_MUTATION,
+    mutationFn: (email: string) => deleteOwnAccount(api, email),
+    // An answer lost on its way (the gateway's 502/503/504): the account may be gone; the profile is read again.
+    onError: (err) => {
+      if (isResultUnknown(err)) void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
+    },
+  });
+}
+
+/**
+ * This tab's DELETE /user is under way. Meanwhile the live channel tells of the user's companies deleted and
+ * memberships ended by it: no news to the user who asked for it (the frame says nothing of the company gone).
+ */
+export function useDeletingOwnAccount(): boolean {
+  return useIsMutating({ mutationKey: DELETE_ACCOUNT_MUTATION }) > 0;
 }

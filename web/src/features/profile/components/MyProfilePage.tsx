@@ -11,7 +11,9 @@ import { formatDate, formatDateTime, fullName } from '../../../lib/format';
 import { useForm } from '../../../lib/use-form';
 import { changedFields, issuesToFieldErrors, type Validator } from '../../../lib/validation';
 import { useProfile, useUpdateProfile } from '../api/profile';
+import { DELETE_ACCOUNT_EXPLANATION, DELETE_ACCOUNT_TITLE } from '../lib/delete-account';
 import { ChangePasswordModal } from './ChangePasswordModal';
+import { DeleteAccountModal } from './DeleteAccountModal';
 
 export const PROFILE_FIELDS = ['name', 'surname', 'phone', 'address', 'city', 'country', 'post_code'] as const;
 type ContactValues = Record<(typeof PROFILE_FIELDS)[number], string>;
@@ -91,6 +93,7 @@ function ContactForm({ profile }: { profile: Profile }) {
 export function MyProfilePage() {
   const profile = useProfile();
   const [changingPassword, setChangingPassword] = useState(false);
+  const [deletingAccount, setDeletingAccount] = useState(false);
 
   if (profile.isPending) return <LoadingBlock label="Loading profile" />;
   if (profile.isError || !profile.data) return <p className="notice notice-error">Something went wrong</p>;
@@ -126,7 +129,17 @@ export function MyProfilePage() {
           </Button>
         </section>
       </div>
+      <section className="card profile-danger" aria-labelledby="delete-account-title" data-testid="delete-account-section">
+        <div className="card-head">
+          <h2 id="delete-account-title">{DELETE_ACCOUNT_TITLE}</h2>
+        </div>
+        <p className="muted">{DELETE_ACCOUNT_EXPLANATION}</p>
+        <Button variant="danger" onClick={() => setDeletingAccount(true)}>
+          DELETE ACCOUNT
+        </Button>
+      </section>
       {changingPassword && <ChangePasswordModal email={p.email} onClose={() => setChangingPassword(false)} />}
+      {deletingAccount && <DeleteAccountModal email={p.email} onClose={() => setDeletingAccount(false)} />}
     </div>
   );
 }

@@ -14,7 +14,7 @@ import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import type { Company } from '../../../../../shared/schemas/company';
 import { LiveChannel } from '../../live/components/LiveChannel';
 import { useTotalDocuments } from '../../receipts/api/receipts';
-import { useProfile } from '../../profile/api/profile';
+import { useDeletingOwnAccount, useProfile } from '../../profile/api/profile';
 import { useNarrowScreen } from '../lib/narrow-screen';
 import { Header } from './Header';
 import { SideMenu } from './SideMenu';
@@ -58,15 +58,17 @@ export function AppShell() {
 
   const companyIds = useMemo(() => view.companies.map((c) => c.company_id), [view.companies]);
   const info = useInfoPopup();
-  // The companies as last read: an active company gone from the next read is announced before the screens move on.
+  // The companies as last read: an active company gone from the next read is announced before the screens move on —
+  // unless the user is deleting their own account or signing out (their companies go with it: no news to them).
   const lastCompanies = useRef<Company[] | null>(null);
+  const leaving = useDeletingOwnAccount() || auth.signedOutOnPurpose;
   useEffect(() => {
     if (view.isLoading || view.isError) return;
     const notice = activeCompanyGoneNotice(lastCompanies.current, view.companies, store.getState().companyId, view.allCompanies);
     lastCompanies.current = view.companies;
     store.reconcile(companyIds);
-    if (notice) info.show(notice);
-  }, [view.isLoading, view.isError, view.companies, view.allCompanies, companyIds, store, info]);
+    if (notice && !leaving) info.show(notice);
+  }, [view.isLoading, view.isError, view.companies, view.allCompanies, companyIds, store, info, leaving]);
 
   // GET /receipts/total-documents (kept current by the live channel); the companies' counts until it answers
   const totals = useTotalDocuments();
