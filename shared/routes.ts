@@ -114,6 +114,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/invitation/{token}', handler: 'http/invitation/get-invitation', auth: 'public' },
   { method: 'PUT', path: '/invitation/{token}', handler: 'http/invitation/put-invitation', auth: 'public', needs: ['table', 'webSocketManage'] },
   { method: 'PUT', path: '/company/users/{id}', handler: 'http/company/put-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage', 'secretsKey'] },
+  { method: 'PUT', path: '/company/owner', handler: 'http/company/put-company-owner', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
   { method: 'DELETE', path: '/company/users/{id}', handler: 'http/company/delete-company-user', auth: 'company-admin', needs: ['table', 'webSocketManage', 'secretsKey'] },
   { method: 'GET', path: '/company/invitations', handler: 'http/company/get-company-invitations', auth: 'company-admin', needs: ['table'] },
   { method: 'DELETE', path: '/company/invitations/{id}', handler: 'http/company/delete-company-invitation', auth: 'company-admin', needs: ['table'] },

@@ -50,6 +50,17 @@ export interface AccountsStore {
    * memberships left, company-code guards, unassigned counts, holds), when their account is deleted.
    */
   deleteUserItems(userId: string): Promise<void>;
+  /**
+   * A31: hands the company over to `newOwner` (its META item's `owner`), only while `company.owner` still owns it
+   * ('changed' otherwise, or when it is gone) and `newOwner` is an administrator member of it ('not-admin'), with the
+   * company-code guard moved from the old owner to the new one in the same transaction (as A29 moves it with a code:
+   * refused with CompanyCodeTaken when the new owner has another company with this code; `replacing` a stale guard).
+   */
+  transferCompanyOwner(
+    company: CompanyRecord,
+    newOwner: CompanyRecord['owner'],
+    replacing?: string,
+  ): Promise<'changed' | 'not-admin' | undefined>;
   /** The owner's name on a company they own (the company's copy, shown by /admin and the companies list). */
   renameCompanyOwner(companyId: string, ownerId: string, name: { name: string; surname: string }): Promise<void>;
 }

@@ -103,3 +103,22 @@ export const pendingInvitationsResponseSchema = z.object({ items: z.array(pendin
 
 /** DELETE /company/invitations/{id}: the invitation id (SHA-256 of its token, hex). */
 export const invitationIdPathSchema = z.object({ id: z.string().regex(/^[a-f0-9]{64}$/, 'Invalid invitation') });
+
+/**
+ * Handing a company over to another member (PUT /company/owner, My Team "Make Account Owner"): only the account owner
+ * may, and only to an administrator member; the texts the API answers and the web shows.
+ */
+export const OWNER_MSG = {
+  ownerOnly: 'Only the account owner can make another member the account owner',
+  notAdmin: 'Make this member an administrator first',
+  codeTaken: 'This member already owns a company with this code',
+  confirm: 'The account owner cannot be removed from the company and stays an administrator. You stay an administrator of it.',
+} as const;
+export const ownerChangedMessage = (name: string) => `${name} is now the account owner.`;
+
+export const transferOwnershipSchema = z.object({ user_id: z.string().trim().min(1).max(128) }).strict();
+export type TransferOwnershipInput = z.infer<typeof transferOwnershipSchema>;
+export interface TransferOwnershipResult {
+  company_id: string;
+  owner: { user_id: string; name: string; surname: string; email: string };
+}

@@ -54,8 +54,8 @@ export const ACCOUNT_MSG = {
 export function ownsSharedCompaniesMessage(names: readonly string[]): string {
   const list = names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return names.length === 1
-    ? `You own ${list}, which has other members. Remove them in My Team or delete the company first.`
-    : `You own ${list}, which have other members. Remove them in My Team or delete these companies first.`;
+    ? `You own ${list}, which has other members. Make one of them the account owner or remove them in My Team, or delete the company first.`
+    : `You own ${list}, which have other members. Make one of them the account owner or remove them in My Team, or delete these companies first.`;
 }
 
 /** Why the account cannot be deleted yet: documents without a company (the all-companies view's uploads). */

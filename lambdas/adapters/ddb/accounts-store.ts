@@ -330,4 +330,61 @@ export const ddbAccountsStore: AccountsStore = {
       }),
     );
   },
+
+  async transferCompanyOwner(company, newOwner, replacing) {
+    const self = company.company_id;
+    const meta = {
+      Update: {
+        TableName: tableName(),
+        Key: keys.company(self),
+        UpdateExpression: 'SET #owner = :owner',
+        ConditionExpression: 'attribute_exists(pk) AND #owner.user_id = :current',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': newOwner, ':current': company.owner.user_id },
+      },
+    };
+    // The new owner is an administrator member at the moment of the change (an owner stays an administrator).
+    const member = {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.membership(newOwner.user_id, self),
+        ConditionExpression: 'attribute_exists(pk) AND #role = :admin',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':admin': 'admin' },
+      },
+    };
+    // A31: the company-code guard moves to the new owner, while they have none for this code (or it names this
+    // company, or `replacing` the stale one there); the old owner's is released only while it names this company.
+    const moved = { ...company, owner: newOwner };
+    const guard = {
+      Put: {
+        TableName: tableName(),
+        Item: companyCodeGuardItem(moved),
+        ConditionExpression: `attribute_not_exists(pk) OR company_id = :self${replacing ? ' OR company_id = :replacing' : ''}`,
+        ExpressionAttributeValues: { ':self': self, ...(replacing ? { ':replacing': replacing } : {}) },
+      },
+    };
+    const release = {
+      Delete: {
+        TableName: tableName(),
+        Key: companyCodeGuardKey(company),
+        ConditionExpression: 'company_id = :self',
+        ExpressionAttributeValues: { ':self': self },
+      },
+    };
+    for (const withRelease of [true, false]) {
+      try {
+        await ddb().send(new TransactWriteCommand({ TransactItems: withRelease ? [meta, member, guard, release] : [meta, member, guard] }));
+        return undefined;
+      } catch (error) {
+        if (cancelledAt(error, 0)) return 'changed';
+        if (cancelledAt(error, 1)) return 'not-admin';
+        if (cancelledAt(error, 2)) throw new CompanyCodeTaken(await guardHolder(moved));
+        // The old owner has no guard of this company (older companies, older duplicates): the change goes without.
+        if (withRelease && cancelledAt(error, 3)) continue;
+        throw error;
+      }
+    }
+    return undefined;
+  },
 };

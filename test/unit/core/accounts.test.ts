@@ -11,6 +11,9 @@ import type { PurgeMessage } from '../../../lambdas/core/accounts/purge-message'
 import { deleteOwnAccount, type AccountDeletionDeps } from '../../../lambdas/core/accounts/delete-account';
 import type { MemberRecord, TeamStore } from '../../../lambdas/core/team/types';
 import type { UploadRecord } from '../../../lambdas/core/documents/types';
+import { transferOwnership } from '../../../lambdas/core/team/owner';
+import { OWNER_MSG } from '../../../shared/schemas/team';
+import { CompanyCodeTaken } from '../../../lambdas/core/ports';
 import { ACCOUNT_MSG, ownsSharedCompaniesMessage, unassignedDocumentsMessage } from '../../../shared/schemas/user';
 import type { AccountsStore, LiveEvents, PurgeQueue } from '../../../lambdas/core/ports';
 
@@ -58,6 +61,13 @@ function memoryStore() {
     deleteCompany: async (company) => {
       companies.delete(company.company_id);
       for (let i = memberships.length - 1; i >= 0; i--) if (memberships[i]!.company_id === company.company_id) memberships.splice(i, 1);
+    },
+    transferCompanyOwner: async (company, newOwner) => {
+      const current = companies.get(company.company_id);
+      if (current?.owner.user_id !== company.owner.user_id) return 'changed';
+      if (!memberships.some((m) => m.user_id === newOwner.user_id && m.company_id === company.company_id && m.role === 'admin')) return 'not-admin';
+      companies.set(company.company_id, { ...current, owner: newOwner });
+      return undefined;
     },
     deleteUserItems: async (userId) => {
       profiles.delete(userId);
@@ -366,5 +376,57 @@ describe('deleteOwnAccount', () => {
     await expect(deleteOwnAccount(w.deps, 'leaver', { email: 'leaver@example.com' })).rejects.toMatchObject({ message: COMPANY_NOT_DELETED });
     expect(w.m.companies.has(w.own)).toBe(true);
     expect(w.steps).toEqual([]);
+  });
+});
+
+describe('transferOwnership', () => {
+  async function firm() {
+    const m = memoryStore();
+    await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('owner'));
+    await provisionConfirmedUser({ store: m.store, ids, clock, globalAdminEmails: [] }, attrs('partner'));
+    const [own] = await m.store.listMembershipsOfUser('owner');
+    const companyId = own!.company_id;
+    m.memberships.push({ user_id: 'partner', company_id: companyId, role: 'admin', joined_at: '' });
+    const team = { getMember: async (c: string, u: string) => m.memberships.find((x) => x.company_id === c && x.user_id === u) as MemberRecord | undefined };
+    events.length = 0;
+    return { m, companyId, deps: { store: m.store, team, live } };
+  }
+
+  it('hands the company to an administrator member, who becomes its account owner; the screens are told', async () => {
+    const f = await firm();
+    const res = await transferOwnership(f.deps, 'owner', f.companyId, { user_id: 'partner' });
+    expect(res).toEqual({ company_id: f.companyId, owner: { user_id: 'partner', name: 'Ona', surname: 'Onaitė', email: 'partner@example.com' } });
+    expect(f.m.companies.get(f.companyId)!.owner.user_id).toBe('partner');
+    expect(events).toEqual([{ companyId: f.companyId, event: 'company' }]);
+    // The old owner is no longer the owner: they may not hand it over again.
+    await expect(transferOwnership(f.deps, 'owner', f.companyId, { user_id: 'partner' })).rejects.toMatchObject({ kind: 'Forbidden', message: OWNER_MSG.ownerOnly });
+  });
+
+  it('refuses another admin than the owner, a Basic member and someone not in the company', async () => {
+    const f = await firm();
+    f.m.memberships.push({ user_id: 'clerk', company_id: f.companyId, role: 'basic', joined_at: '' });
+    f.m.profiles.set('clerk', { ...f.m.profiles.get('partner')!, id: 'clerk', email: 'clerk@example.com' });
+    await expect(transferOwnership(f.deps, 'partner', f.companyId, { user_id: 'partner' })).rejects.toMatchObject({ kind: 'Forbidden', message: OWNER_MSG.ownerOnly });
+    await expect(transferOwnership(f.deps, 'owner', f.companyId, { user_id: 'clerk' })).rejects.toMatchObject({
+      kind: 'Conflict',
+      message: OWNER_MSG.notAdmin,
+      details: [{ path: ['user_id'], message: OWNER_MSG.notAdmin }],
+    });
+    await expect(transferOwnership(f.deps, 'owner', f.companyId, { user_id: 'stranger' })).rejects.toMatchObject({ kind: 'NotFound' });
+    expect(f.m.companies.get(f.companyId)!.owner.user_id).toBe('owner');
+    expect(events).toEqual([]);
+  });
+
+  it('answers the database’s refusals: lowered to Basic meanwhile, or a company of the new owner with this code', async () => {
+    const f = await firm();
+    const lowered = { ...f.deps, store: { ...f.m.store, transferCompanyOwner: async () => 'not-admin' as const } };
+    await expect(transferOwnership(lowered, 'owner', f.companyId, { user_id: 'partner' })).rejects.toMatchObject({ message: OWNER_MSG.notAdmin });
+    // The new owner's guard for this code names a company of theirs with the same code: taken.
+    const [partnerOwn] = await f.m.store.listMembershipsOfUser('partner');
+    const theirs = f.m.companies.get(partnerOwn!.company_id)!;
+    f.m.companies.set(theirs.company_id, { ...theirs, code: f.m.companies.get(f.companyId)!.code });
+    const taken = { ...f.deps, store: { ...f.m.store, transferCompanyOwner: async () => Promise.reject(new CompanyCodeTaken(theirs.company_id)) } };
+    await expect(transferOwnership(taken, 'owner', f.companyId, { user_id: 'partner' })).rejects.toMatchObject({ kind: 'Conflict', message: OWNER_MSG.codeTaken });
+    expect(events).toEqual([]);
   });
 });

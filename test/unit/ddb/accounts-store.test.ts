@@ -145,3 +145,34 @@ describe('ddb accounts store: an account deleted (A25 without a kept company, A3
     ]);
   });
 });
+
+describe('ddb accounts store: a company handed over (A31)', () => {
+  const partner = { user_id: 'u2', name: 'Jonas', surname: 'Jonaitis', email: 'jonas@example.com' };
+  type Tx = Record<string, { Key?: Record<string, unknown>; Item?: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> }>;
+  const tx = (n: number) => ddbMock.commandCalls(TransactWriteCommand)[n]!.args[0].input.TransactItems as Tx[];
+
+  it('sets the owner while the caller owns it, checks the new owner is an admin member, moves the code guard', async () => {
+    ddbMock.on(TransactWriteCommand).resolves({});
+    expect(await ddbAccountsStore.transferCompanyOwner(company, partner)).toBeUndefined();
+    const [meta, member, guard, release] = tx(0);
+    expect(meta!.Update).toMatchObject({ Key: { pk: 'COMPANY#C2', sk: 'META' }, ConditionExpression: 'attribute_exists(pk) AND #owner.user_id = :current', ExpressionAttributeValues: { ':owner': partner, ':current': 'u1' } });
+    expect(member!.ConditionCheck).toMatchObject({ Key: { pk: 'USER#u2', sk: 'MEMBER#C2' }, ConditionExpression: 'attribute_exists(pk) AND #role = :admin' });
+    expect(guard!.Put).toMatchObject({ Item: { pk: 'USER#u2', sk: 'COMPANYCODE#lt305123', user_id: 'u2', company_id: 'C2' }, ConditionExpression: 'attribute_not_exists(pk) OR company_id = :self' });
+    expect(release!.Delete).toMatchObject({ Key: guardKey, ConditionExpression: 'company_id = :self' });
+  });
+
+  it('answers what refused it: the owner changed, the member not an admin, a guard of the new owner; an old owner without a guard', async () => {
+    ddbMock.on(TransactWriteCommand).rejectsOnce(canceled(['ConditionalCheckFailed', 'None', 'None', 'None'])).rejectsOnce(canceled(['None', 'ConditionalCheckFailed', 'None', 'None']));
+    expect(await ddbAccountsStore.transferCompanyOwner(company, partner)).toBe('changed');
+    expect(await ddbAccountsStore.transferCompanyOwner(company, partner)).toBe('not-admin');
+    ddbMock.reset();
+    ddbMock.on(TransactWriteCommand).rejectsOnce(canceled(['None', 'None', 'ConditionalCheckFailed', 'None']));
+    ddbMock.on(GetCommand).resolves({ Item: { company_id: 'C9' } });
+    await expect(ddbAccountsStore.transferCompanyOwner(company, partner)).rejects.toEqual(new CompanyCodeTaken('C9'));
+    ddbMock.reset();
+    ddbMock.on(TransactWriteCommand).rejectsOnce(canceled(['None', 'None', 'None', 'ConditionalCheckFailed'])).resolves({});
+    expect(await ddbAccountsStore.transferCompanyOwner(company, partner, 'C7')).toBeUndefined();
+    expect(tx(1)).toHaveLength(3);
+    expect(tx(1)[2]!.Put!.ExpressionAttributeValues).toEqual({ ':self': 'C2', ':replacing': 'C7' });
+  });
+});

@@ -189,6 +189,7 @@ export function memoryAccounts(company: CompanyRecord): AccountsStore {
     deleteCompanyRecord: async () => undefined,
     deleteCompany: async () => undefined,
     deleteUserItems: async () => undefined,
+    transferCompanyOwner: async () => undefined,
     renameCompanyOwner: async () => undefined,
   };
 }
