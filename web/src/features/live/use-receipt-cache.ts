@@ -10,6 +10,7 @@ import {
   applyMembershipEvent,
   applyDeleteToList,
   applyReceiptsToList,
+  ownerChangedByCompanyEvent,
   type CompaniesUpdate,
   type ListBatchUpdate,
   type ListData,
@@ -256,7 +257,11 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
       return holdRefreshes(queryClient, (live) => cache.applyReceipts(live, { live: true }));
     },
     applyCompany(payload) {
-      applyCompanies(queryClient, applyCompanyEvent(queryClient.getQueryData<Company[]>(queryKeys.companies), payload));
+      const companies = queryClient.getQueryData<Company[]>(queryKeys.companies);
+      // Another account owner (PUT /company/owner): the company's My Team cards change too.
+      const ownerChanged = ownerChangedByCompanyEvent(companies, payload);
+      applyCompanies(queryClient, applyCompanyEvent(companies, payload));
+      if (ownerChanged) void queryClient.invalidateQueries({ queryKey: queryKeys.companyUsers(ownerChanged) });
     },
     applyCompanyDelete(payload, activeCompanyId) {
       const update = applyCompanyDelete(queryClient.getQueryData<Company[]>(queryKeys.companies), payload, activeCompanyId);

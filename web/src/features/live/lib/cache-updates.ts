@@ -240,6 +240,24 @@ export function applyCompanyEvent(companies: Company[] | undefined, payload: unk
 }
 
 /**
+ * The company whose account owner a `company` event changed (its `user`: who owns it, by name and email), or null:
+ * My Team's cards of that company (who carries "Account owner", who may hand it over) are read again. A company
+ * not in the cached list counts as changed when the event names an owner at all.
+ */
+export function ownerChangedByCompanyEvent(companies: Company[] | undefined, payload: unknown): string | null {
+  const id = companyIdOfPayload(payload);
+  const owner = sharedCompanyFields(payload).user;
+  if (!id || typeof owner !== 'object' || owner === null) return null;
+  const cached = companies?.find((c) => c.company_id === id)?.user;
+  const same =
+    cached &&
+    cached.email?.toLowerCase() === owner.email?.toLowerCase() &&
+    cached.name === owner.name &&
+    cached.surname === owner.surname;
+  return same ? null : id;
+}
+
+/**
  * A `membership` event, on the user's own channel only: their role in the company changed. The cached company
  * takes the new role (the one event that carries a role, being the user's own); an unknown company or payload
  * refetches the list.

@@ -1,7 +1,16 @@
 import { useMutation, useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { CompanyUser, InviteInput, PendingInvitation, UpdateCompanyUserInput } from '../../../../../shared/schemas/team';
+import type {
+  CompanyUser,
+  InviteInput,
+  PendingInvitation,
+  TransferOwnershipInput,
+  TransferOwnershipResult,
+  UpdateCompanyUserInput,
+} from '../../../../../shared/schemas/team';
 import { useApi } from '../../../app/api-context';
+import type { ApiClient } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { withOwner } from '../lib/owner';
 
 /**
  * How often My Team reads a company's members and invitations again while one of its invitations is pending: an
@@ -127,5 +136,38 @@ export function useDeleteCompanyUser() {
       queryClient.setQueryData<CompanyUser[]>(queryKeys.companyUsers(companyId), (old) => old?.filter((u) => u.user_id !== userId));
       void queryClient.invalidateQueries({ queryKey: queryKeys.companyUsers(companyId) });
     },
+  });
+}
+
+/**
+ * PUT /company/owner?company_id=…: the account owner makes another administrator (`userId`) the company's account
+ * owner. The company is the one named here (in the all-companies view it is not the active one).
+ */
+export function transferOwnership(api: ApiClient, companyId: string, userId: string): Promise<TransferOwnershipResult> {
+  const body: TransferOwnershipInput = { user_id: userId };
+  return api.put<TransferOwnershipResult>('/company/owner', body, { query: { company_id: companyId } });
+}
+
+/**
+ * My Team's "Make Account Owner": `mutateAsync({ companyId, userId })`. The members' cards (who carries "Account
+ * owner", who can be deleted) and the companies (each names its owner: the dashboard's role labels) are read again.
+ */
+export function useTransferOwnership() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const readAgain = (companyId: string) => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.companyUsers(companyId) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
+  };
+  return useMutation({
+    mutationFn: ({ companyId, userId }: { companyId: string; userId: string }) => transferOwnership(api, companyId, userId),
+    onSuccess: (res, { companyId, userId }) => {
+      // The cards change at once (the old owner's buttons go with the ownership); the read brings the rest.
+      queryClient.setQueryData<CompanyUser[]>(queryKeys.companyUsers(companyId), (old) => old && withOwner(old, res?.owner?.user_id ?? userId));
+      readAgain(companyId);
+    },
+    // A refusal says the cards were out of date (the member made Basic, removed, or the company handed over
+    // meanwhile), and an answer lost on its way (the gateway's 502/503/504) may have been a success: read again.
+    onError: (_err, { companyId }) => readAgain(companyId),
   });
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import type { CompanyUser, PendingInvitation } from '../../../../../shared/schemas/team';
+import { useAuth } from '../../../app/auth';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
@@ -9,10 +10,12 @@ import { messageOf } from '../../../lib/api-error';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useCancelInvitation, useInvite, usePendingInvitations, useTeams } from '../api/team';
 import { INVITATION_SENT } from '../lib/labels';
+import { canMakeAccountOwner } from '../lib/owner';
 import { AddUserModal } from './AddUserModal';
 import { DeleteUserModal } from './DeleteUserModal';
 import { EditUserModal } from './EditUserModal';
 import { InvitationCard } from './InvitationCard';
+import { MakeOwnerModal } from './MakeOwnerModal';
 import { UserCard } from './UserCard';
 
 /** /my-team is for company admins only: others (and unknown roles) go to the dashboard. */
@@ -26,7 +29,8 @@ export function RequireCompanyAdmin({ children }: { children: React.ReactNode })
 /**
  * My Team: ADD A USER and a card per member, then the invitations not accepted yet (Send Again, Cancel
  * Invitation). In the all-companies view the members of every company the user administers are grouped under the
- * company's name. Navigation state `addUser` opens the add-user pop-up.
+ * company's name. Navigation state `addUser` opens the add-user pop-up. The account owner of a company finds "Make
+ * Account Owner" on its other administrators' cards (lib/owner.ts).
  */
 export function MyTeamPage() {
   const view = useActiveCompany();
@@ -44,6 +48,9 @@ export function MyTeamPage() {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CompanyUser | null>(null);
   const [deleting, setDeleting] = useState<CompanyUser | null>(null);
+  const [makingOwner, setMakingOwner] = useState<{ user: CompanyUser; companyName: string } | null>(null);
+  // The signed-in user's id (the token's sub, the user_id of their card): the account owner may hand the company over.
+  const callerId = useAuth().user?.userId;
 
   // The dashboard's "Add a Company Employee" card: open the pop-up at once, then drop the state (no reopen on reload).
   useEffect(() => {
@@ -94,7 +101,15 @@ export function MyTeamPage() {
               ) : (
                 <div className="card-grid">
                   {(team.data ?? []).map((user) => (
-                    <UserCard key={user.user_id} user={user} onEdit={() => setEditing(user)} onDelete={() => setDeleting(user)} />
+                    <UserCard
+                      key={user.user_id}
+                      user={user}
+                      onEdit={() => setEditing(user)}
+                      onDelete={() => setDeleting(user)}
+                      onMakeOwner={
+                        canMakeAccountOwner(team.data ?? [], callerId, user) ? () => setMakingOwner({ user, companyName: company.name }) : undefined
+                      }
+                    />
                   ))}
                 </div>
               )}
@@ -127,6 +142,7 @@ export function MyTeamPage() {
       )}
       {editing && <EditUserModal user={editing} onClose={() => setEditing(null)} />}
       {deleting && <DeleteUserModal user={deleting} onClose={() => setDeleting(null)} />}
+      {makingOwner && <MakeOwnerModal user={makingOwner.user} companyName={makingOwner.companyName} onClose={() => setMakingOwner(null)} />}
     </div>
   );
 }

@@ -6,8 +6,11 @@ import { Icon } from '../../../components/ui/Icon';
 import { formatDate, formatDateTime, fullName } from '../../../lib/format';
 import { memberRoleLabel } from '../lib/labels';
 
-/** One member on My Team: name, created date, last login, login email, Email-in address, role label, actions. */
-export function UserCard({ user, onEdit, onDelete }: { user: CompanyUser; onEdit(): void; onDelete(): void }) {
+/**
+ * One member on My Team: name, created date, last login, login email, Email-in address, role label, actions.
+ * `onMakeOwner`: "Make Account Owner" is offered (to the account owner, on another administrator's card).
+ */
+export function UserCard({ user, onEdit, onDelete, onMakeOwner }: { user: CompanyUser; onEdit(): void; onDelete(): void; onMakeOwner?: () => void }) {
   const name = fullName(user) || user.user.email;
   // the buttons keep the spec's texts and say whose card they act on (read after their name)
   const nameId = useId();
@@ -41,6 +44,11 @@ export function UserCard({ user, onEdit, onDelete }: { user: CompanyUser; onEdit
         <Button variant="secondary" className="btn-sm" icon={<Icon name="profile" size={16} />} onClick={onEdit} aria-describedby={nameId}>
           Edit User Details
         </Button>
+        {onMakeOwner && (
+          <Button variant="secondary" className="btn-sm" icon={<Icon name="admin" size={16} />} onClick={onMakeOwner} aria-describedby={nameId}>
+            Make Account Owner
+          </Button>
+        )}
         {user.can_be_deleted && (
           <Button variant="ghost" className="btn-sm text-danger" icon={<Icon name="trash" size={16} />} onClick={onDelete} aria-describedby={nameId}>
             Delete User
