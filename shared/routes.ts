@@ -72,6 +72,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
   // Email-in: the email a document arrived with
+  { method: 'GET', path: '/emails', handler: 'http/emails/get-emails', auth: 'user' },
   { method: 'GET', path: '/emails/{id}', handler: 'http/emails/get-email', auth: 'user', needs: ['table', 'documentsRead'] },
   // Platform admin (global admins) and company settings
   { method: 'PUT', path: '/company', handler: 'http/companies/put-company', auth: 'company-admin', needs: ['table', 'webSocketManage'] },

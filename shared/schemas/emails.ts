@@ -4,6 +4,22 @@ import { z } from 'zod';
 export const emailIdPathSchema = z.object({ id: z.string().trim().min(1).max(64) });
 export const emailQuerySchema = z.object({ company_id: z.string().max(64).optional() });
 
+/** A page of GET /emails: the mail a company received, newest first. */
+export const EMAIL_LIST_PAGE_SIZE = 20;
+/**
+ * The position after the last mail of a page, as GET /emails answers it (`next`): the record's arrival in the
+ * company's list and its id. Any other text is refused before a query is made.
+ */
+export const emailListCursorSchema = z
+  .string()
+  .max(128)
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z#[A-Za-z0-9_-]{1,64}$/, 'Invalid next');
+export const emailListQuerySchema = z.object({
+  company_id: z.string().max(64).optional(),
+  next: emailListCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(EMAIL_LIST_PAGE_SIZE).default(EMAIL_LIST_PAGE_SIZE),
+});
+
 /** A sender check of the receiving mail server: SPF, DKIM, DMARC, spam and virus scans. */
 export type MailVerdict = 'pass' | 'fail' | 'softfail' | 'neutral' | 'none' | 'gray' | 'temperror' | 'permerror' | 'unknown';
 
@@ -33,4 +49,13 @@ export interface EmailView {
   auth: EmailAuthView;
   /** receiving while the documents are being created, done afterwards. */
   state: 'receiving' | 'done';
+}
+
+/** A mail of GET /emails: the record without its text (the panel, GET /emails/{id}, shows it). */
+export type EmailListItem = Omit<EmailView, 'text'>;
+
+export interface EmailListPage {
+  items: EmailListItem[];
+  /** Give it back as `next` for the older mail; null at the end. */
+  next: string | null;
 }

@@ -80,7 +80,7 @@ describe('EmailInStack', () => {
       const t = Template.fromStack(Stack.of(fn));
       return (resourcesOf(t, 'AWS::Lambda::Function')[logicalIdOf(fn)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     };
-    for (const route of ['GET /companies', 'POST /company', 'PUT /company', 'GET /company/users', 'PUT /company/users/{id}', 'GET /admin/companies', 'GET /emails/{id}', 'POST /company/service']) {
+    for (const route of ['GET /companies', 'POST /company', 'PUT /company', 'GET /company/users', 'PUT /company/users/{id}', 'GET /admin/companies', 'GET /emails', 'GET /emails/{id}', 'POST /company/service']) {
       expect(environmentOf(stacks.api.routeFunctions.get(route)!).EMAIL_IN_DOMAIN, route).toBe('in.example.com');
     }
     expect(environmentOf(stacks.processing.driveImport!.fn).EMAIL_IN_DOMAIN).toBe('in.example.com');

@@ -1,5 +1,5 @@
 /** Email-in in the single table: address claims (E1), email records (E2–E4) and notice counts (E7), docs/data-model.md. */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EmailStore } from '../../core/email-in/ports';
 import type { EmailInClaim, EmailRecord } from '../../core/email-in/types';
 import { TTL_ATTRIBUTE } from '../../../shared/table';
@@ -21,6 +21,28 @@ export const ddbEmailStore: EmailStore = {
   async get(emailId) {
     const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.email(emailId), ConsistentRead: true }));
     return res.Item ? stripKeys<EmailRecord>(res.Item) : undefined;
+  },
+
+  async listOfCompany(companyId, page) {
+    // E10: the company's records on gsi1, newest first. The position is the index's sort key of the last record;
+    // the partition is always the caller's company, so a position from elsewhere reads nothing of another company.
+    const after = page.after ? emailPosition(companyId, page.after) : undefined;
+    const res = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.emailsOfCompany(companyId).gsi1pk },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        ...(after ? { ExclusiveStartKey: after } : {}),
+      }),
+    );
+    const last = res.LastEvaluatedKey;
+    return {
+      items: (res.Items ?? []).map((i) => stripKeys<EmailRecord>(i)),
+      next: last && typeof last.gsi1sk === 'string' ? last.gsi1sk : null,
+    };
   },
 
   async create(record) {
@@ -61,3 +83,11 @@ export const ddbEmailStore: EmailStore = {
     );
   },
 };
+
+/** The index key of a record at `position` (`<created_at>#<email id>`) of the company's list, to read on after it. */
+function emailPosition(companyId: string, position: string): Record<string, string> {
+  const cut = position.lastIndexOf('#');
+  const emailId = position.slice(cut + 1);
+  const createdAt = position.slice(0, cut);
+  return { ...keys.email(emailId), ...keys.emailOfCompany(companyId, createdAt, emailId) };
+}

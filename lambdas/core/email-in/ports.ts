@@ -5,6 +5,12 @@ export interface EmailStore {
   /** The claim of an email-in address (company or member), if any. */
   claim(address: string): Promise<EmailInClaim | undefined>;
   get(emailId: string): Promise<EmailRecord | undefined>;
+  /**
+   * A page of the company's records, newest first (E10): `after` is the position a previous page ended at
+   * (`<created_at>#<email id>`, the `next` it gave), `next` the position of this page's last record while older
+   * ones may follow, else null.
+   */
+  listOfCompany(companyId: string, page: { after?: string; limit: number }): Promise<{ items: EmailRecord[]; next: string | null }>;
   /** Creates the record unless it exists (the marker that makes a redelivered message create nothing); false when it existed. */
   create(record: EmailRecord): Promise<boolean>;
   /**

@@ -1,6 +1,6 @@
 /** GET /emails/{id}: the email record for a member of its company; 404 for anyone else (never say it exists). */
 import { notFound } from '../../../shared/errors';
-import type { EmailView } from '../../../shared/schemas/emails';
+import type { EmailListItem, EmailListPage, EmailView } from '../../../shared/schemas/emails';
 import type { DocumentsStore } from '../documents/ports';
 import type { AccountsStore } from '../ports';
 import { shownEmailInAddress } from './address';
@@ -44,6 +44,31 @@ export async function remainingFiles(deps: { documents: Pick<DocumentsStore, 'ge
   const existing = await deps.documents.getMany(record.files.map((f) => f.receipt_id), { consistent: true });
   const inCompany = new Set(existing.filter((d) => d.company_id === record.company_id).map((d) => d.receipt_id));
   return record.files.filter((f) => inCompany.has(f.receipt_id));
+}
+
+/**
+ * GET /emails: the mail the company received at its Email-in addresses (the company's and its members'), newest
+ * first, a page at a time, each with the documents it made that still exist (one E6 read for the page) and the parts
+ * that were not taken with their reasons — so a member can see what became of a mail that made no document. Any
+ * member of the company may read it, as any member may open a mail's panel from its documents.
+ */
+export async function listEmails(
+  deps: { emails: EmailStore; documents: Pick<DocumentsStore, 'getMany'>; emailInDomain: string },
+  companyId: string,
+  page: { after?: string; limit: number },
+): Promise<EmailListPage> {
+  const { items, next } = await deps.emails.listOfCompany(companyId, page);
+  const records = items.filter((r) => r.company_id === companyId);
+  const receiptIds = records.flatMap((r) => r.files.map((f) => f.receipt_id));
+  const existing = receiptIds.length > 0 ? await deps.documents.getMany(receiptIds, { consistent: true }) : [];
+  const inCompany = new Set(existing.filter((d) => d.company_id === companyId).map((d) => d.receipt_id));
+  return {
+    items: records.map((r): EmailListItem => {
+      const { text: _text, ...view } = toEmailView(r, r.files.filter((f) => inCompany.has(f.receipt_id)), deps.emailInDomain);
+      return view;
+    }),
+    next,
+  };
 }
 
 export async function getEmail(

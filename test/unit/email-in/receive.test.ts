@@ -33,6 +33,13 @@ function memoryEmails(claims: EmailInClaim[]): EmailStore & { records: Map<strin
     },
     claim: async (address) => claims.find((c) => c.address === address),
     get: async (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
+    listOfCompany: async (companyId, page) => {
+      const sorted = [...records.values()].filter((r) => r.company_id === companyId).map((r) => ({ r, at: `${r.created_at}#${r.email_id}` }));
+      sorted.sort((a, b) => (a.at < b.at ? 1 : -1));
+      const rest = page.after ? sorted.filter((x) => x.at < page.after!) : sorted;
+      const items = rest.slice(0, page.limit);
+      return { items: items.map((x) => structuredClone(x.r)), next: rest.length > page.limit ? items[items.length - 1].at : null };
+    },
     create: async (r) => {
       if (records.has(r.email_id)) return false;
       records.set(r.email_id, structuredClone(r));

@@ -25,6 +25,7 @@ const emails: EmailStore = {
   // A released claim has no company_id: the adapter answers it as no claim (E1).
   claim: async (address) => (address === KNOWN ? { address, company_id: 'c1' } : undefined),
   get: async () => undefined,
+  listOfCompany: async () => ({ items: [], next: null }),
   create: async () => false,
   finish: async () => false,
   countNotice: async () => false,

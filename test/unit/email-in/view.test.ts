@@ -3,7 +3,7 @@ import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
 import { emptyChange, type ScopeKey } from '../../../lambdas/core/documents/types';
 import type { EmailStore } from '../../../lambdas/core/email-in/ports';
 import type { EmailRecord } from '../../../lambdas/core/email-in/types';
-import { getEmail } from '../../../lambdas/core/email-in/view';
+import { getEmail, listEmails } from '../../../lambdas/core/email-in/view';
 import { seededDocument } from '../../support/document-records';
 import { memoryAccounts, MemoryDocuments } from '../documents/fakes';
 
@@ -36,6 +36,7 @@ const record: EmailRecord = {
 const emails: EmailStore = {
   claim: async () => undefined,
   get: async (id) => (id === record.email_id ? structuredClone(record) : undefined),
+  listOfCompany: async () => ({ items: [], next: null }),
   create: async () => false,
   finish: async () => false,
   countNotice: async () => false,
@@ -79,5 +80,46 @@ describe('the email panel (GET /emails/{id})', () => {
     const deps = { emails, store: memoryAccounts({ company_id: 'c2' } as CompanyRecord), documents, emailInDomain: '' };
     await expect(getEmail(deps, { userId: 'stranger', companyId: 'c2' }, 'E1')).rejects.toMatchObject({ statusCode: 404 });
     await expect(getEmail(deps, { userId: 'stranger' }, 'E1')).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
+
+describe('the mail a company received (GET /emails)', () => {
+  const refused: EmailRecord = {
+    ...record,
+    email_id: 'E2',
+    subject: 'Signed contract',
+    text: 'See the attachment.',
+    files: [],
+    rejected_files: [{ original_file_name: 'contract.zip', reason: 'This file type is not allowed' }],
+    created_at: '2026-11-21T08:00:00.000Z',
+  };
+  const asked: { companyId: string; page: { after?: string; limit: number } }[] = [];
+  const listing: EmailStore = {
+    ...emails,
+    listOfCompany: async (companyId, page) => {
+      asked.push({ companyId, page });
+      return { items: [structuredClone(refused), structuredClone(record)], next: '2026-11-20T10:00:00.000Z#E1' };
+    },
+  };
+
+  it('answers each mail without its text, with the documents that still exist and the parts not taken', async () => {
+    const documents = await documentsOf([
+      ['D1', 'C#c1'],
+      ['D4', 'C#c2'],
+    ]);
+    const page = await listEmails({ emails: listing, documents, emailInDomain: 'in.example.com' }, 'c1', { after: '2026-11-22T00:00:00.000Z#E9', limit: 2 });
+    expect(asked.at(-1)).toEqual({ companyId: 'c1', page: { after: '2026-11-22T00:00:00.000Z#E9', limit: 2 } });
+    expect(page.next).toBe('2026-11-20T10:00:00.000Z#E1');
+    expect(page.items.map((m) => m.email_id)).toEqual(['E2', 'E1']);
+    expect(page.items[0]).toMatchObject({ subject: 'Signed contract', files: [], rejected_files: refused.rejected_files, to: 'acme-1@in.example.com' });
+    // D2 and D3 were deleted, D4 is another company's: only D1 is linked.
+    expect(page.items[1].files).toEqual([{ receipt_id: 'D1', original_file_name: 'inv-1.pdf' }]);
+    expect(page.items.every((m) => !('text' in m))).toBe(true);
+  });
+
+  it('leaves out a record of another company that the store would answer', async () => {
+    const mixed: EmailStore = { ...emails, listOfCompany: async () => ({ items: [{ ...record, company_id: 'c2' }], next: null }) };
+    const page = await listEmails({ emails: mixed, documents: await documentsOf([]), emailInDomain: '' }, 'c1', { limit: 20 });
+    expect(page).toEqual({ items: [], next: null });
   });
 });

@@ -1,0 +1,48 @@
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { ddbEmailStore } from '../../../lambdas/adapters/ddb/email-store';
+import { resetEnvCache } from '../../../lambdas/runtime/env';
+
+const ddbMock = mockClient(DynamoDBDocumentClient);
+
+describe('ddb email records: a company list (E10)', () => {
+  beforeEach(() => {
+    process.env.TABLE_NAME = 'unit-table';
+    resetEnvCache();
+    resetDdbClient();
+    ddbMock.reset();
+  });
+  afterEach(() => ddbMock.reset());
+
+  it('reads the company partition of gsi1 newest first and answers the last position as next', async () => {
+    ddbMock.on(QueryCommand).resolves({
+      Items: [{ pk: 'EMAIL#E2', sk: 'META', gsi1pk: 'COMPANY#c1#EMAILS', gsi1sk: '2026-11-21T08:00:00.000Z#E2', type: 'EMAIL', email_id: 'E2', company_id: 'c1' }],
+      LastEvaluatedKey: { pk: 'EMAIL#E2', sk: 'META', gsi1pk: 'COMPANY#c1#EMAILS', gsi1sk: '2026-11-21T08:00:00.000Z#E2' },
+    });
+    const page = await ddbEmailStore.listOfCompany('c1', { limit: 1 });
+    expect(ddbMock.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
+      TableName: 'unit-table',
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'COMPANY#c1#EMAILS' },
+      ScanIndexForward: false,
+      Limit: 1,
+    });
+    expect(page.next).toBe('2026-11-21T08:00:00.000Z#E2');
+    expect(page.items).toEqual([{ type: 'EMAIL', email_id: 'E2', company_id: 'c1' }]);
+  });
+
+  it('reads on after a position in the caller company only, and answers no next at the end', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [] });
+    const page = await ddbEmailStore.listOfCompany('c1', { after: '2026-11-21T08:00:00.000Z#E2', limit: 20 });
+    expect(ddbMock.commandCalls(QueryCommand)[0]!.args[0].input.ExclusiveStartKey).toEqual({
+      pk: 'EMAIL#E2',
+      sk: 'META',
+      gsi1pk: 'COMPANY#c1#EMAILS',
+      gsi1sk: '2026-11-21T08:00:00.000Z#E2',
+    });
+    expect(page).toEqual({ items: [], next: null });
+  });
+});
