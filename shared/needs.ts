@@ -32,6 +32,8 @@ export const AWS_NEEDS = {
   exportQueue: 'send messages to the export queue',
   /** SQS: queue the purge of a deleted company (DELETE /company; the purge job queues what is left). */
   purgeQueue: 'send messages to the company purge queue',
+  /** SQS: continue a master-data import that stopped for now (sync now; the continuing job queues the rest). */
+  syncQueue: 'send messages to the master-data sync queue',
   // Office previews on AWS (shared/schemas/office-conversion.ts)
   /** S3: read and write objects under office-conversion/ of the documents bucket only (the office converter). */
   officeConversion: 'read and write the office-conversion/ objects of the documents bucket',

@@ -122,7 +122,7 @@ export const routes: RouteDef[] = [
   // Master-data imports (SQL database, Rivile GAMA): status, SQL mapping, sync now
   { method: 'GET', path: '/company/service/imports', handler: 'http/company/get-imports', auth: 'company-admin', needs: ['table'] },
   { method: 'PUT', path: '/company/service/sql/mapping', handler: 'http/company/put-sql-mapping', auth: 'company-admin', needs: ['table'] },
-  { method: 'POST', path: '/company/service/imports/sync', handler: 'http/company/post-import-sync', auth: 'company-admin', needs: ['table', 'secretsKey'] },
+  { method: 'POST', path: '/company/service/imports/sync', handler: 'http/company/post-import-sync', auth: 'company-admin', needs: ['table', 'secretsKey', 'syncQueue'] },
 ];
 
 /** Non-HTTP entry points that CDK wires to other event sources. */
@@ -158,6 +158,8 @@ export const jobHandlers = {
   importDriveFiles: 'jobs/import-drive-files',
   /** Master-data imports (SQL, Rivile): EventBridge schedule → Lambda (a timer in local mode). */
   syncMasterData: 'jobs/sync-master-data',
+  /** Master-data imports: a run that stopped for now ("sync now" past its 20 s) → SQS sync queue → Lambda continues it. */
+  continueMasterDataSync: 'jobs/continue-master-data-sync',
   /** Office previews on AWS: invoked by the processing job (a container image with LibreOffice). */
   convertOffice: 'jobs/convert-office',
   /** Company deletion: purge queue (SQS) → removes everything a deleted company owned, page by page. */
@@ -191,6 +193,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [jobHandlers.importDriveFiles]: ['table', 'documentsBucket', 'webSocketManage', 'secretsKey', 'googleClientSecret'],
   // Opens the SQL / Rivile import credentials and upserts master data.
   [jobHandlers.syncMasterData]: ['table', 'secretsKey'],
+  // Continues one import that stopped for now, and queues it again while it keeps advancing.
+  [jobHandlers.continueMasterDataSync]: ['table', 'secretsKey', 'syncQueue'],
   // Runs LibreOffice on users' files: the office-conversion/ objects of the bucket and nothing else (no table).
   [jobHandlers.convertOffice]: ['officeConversion'],
   // Deletes the deleted company's items and the objects of its documents and uploads, and queues what is left.

@@ -23,6 +23,7 @@ export const KNOWN_JOBS = {
   syncMasterData: 'EventBridge schedule (every 15 minutes) → Lambda (master-data imports from SQL and Rivile)',
   convertOffice: 'Invoked by the processing job → container image Lambda with LibreOffice (office files to PDF, ProcessingStack)',
   purgeCompany: 'DELETE /company → SQS company purge queue → Lambda (re-queues what is left; ProcessingStack)',
+  continueMasterDataSync: 'Sync now that stopped for now → SQS master-data sync queue → Lambda (continues the import, re-queues what is left; ProcessingStack)',
 } as const;
 export type JobName = keyof typeof KNOWN_JOBS;
 

@@ -26,7 +26,7 @@ const SDK_PACKAGE_NEEDS: Readonly<Record<string, readonly AwsNeed[]>> = {
   '@aws-sdk/client-ses': ['sesBounce'],
   // Integrations: sealing/opening credentials, and queueing exports.
   '@aws-sdk/client-kms': ['secretsKey'],
-  '@aws-sdk/client-sqs': ['exportQueue', 'purgeQueue'],
+  '@aws-sdk/client-sqs': ['exportQueue', 'purgeQueue', 'syncQueue'],
   // Office previews on AWS: the processing job invokes the office converter function.
   '@aws-sdk/client-lambda': ['officeConverter'],
   // Google Drive imports: the Google OAuth client secret (GetSecretValue on that one secret only).

@@ -59,6 +59,8 @@ export interface HandlerResources {
   exportQueue?: IQueue;
   /** Company deletion: the purge queue (DELETE /company and the purge job send to it). */
   purgeQueue?: IQueue;
+  /** Master-data imports: the sync queue (sync now and the continuing job send to it). */
+  syncQueue?: IQueue;
   /** Comma-separated platform administrators (context `globalAdminEmails`). */
   globalAdminEmails: string;
   /** Sender of outgoing mail (context `mailFrom`), an SES-verified identity; sets MAIL_FROM. */
@@ -163,6 +165,7 @@ export function handlerEnvironment(scope: Construct, r: HandlerResources, needs:
   if (r.secretsKey) env[ENV_NAMES.secretsKeyId] = r.secretsKey.keyArn;
   if (r.exportQueue) env[ENV_NAMES.exportQueueUrl] = r.exportQueue.queueUrl;
   if (r.purgeQueue) env[ENV_NAMES.purgeQueueUrl] = r.purgeQueue.queueUrl;
+  if (r.syncQueue) env[ENV_NAMES.syncQueueUrl] = r.syncQueue.queueUrl;
   if (r.driveClients) {
     env[ENV_NAMES.googleClientId] = r.driveClients.googleClientId;
     // The secret itself never: only where it is kept, and only for the functions that may read it.
@@ -307,6 +310,10 @@ function grantNeeds(grantee: IGrantable, handler: string, needs: ReadonlySet<Aws
       case 'purgeQueue':
         if (!r.purgeQueue) missing(need, 'company purge queue');
         r.purgeQueue!.grantSendMessages(grantee);
+        break;
+      case 'syncQueue':
+        if (!r.syncQueue) missing(need, 'master-data sync queue');
+        r.syncQueue!.grantSendMessages(grantee);
         break;
       case 'textract':
         // Textract's expense actions have no resource-level permissions; it reads the upload with the caller's credentials.

@@ -39,6 +39,8 @@ export interface ApiStackProps extends StackProps {
   exportQueue?: IQueue;
   /** Company deletion: the purge queue DELETE /company sends to (IntegrationsStack). */
   purgeQueue?: IQueue;
+  /** Master-data imports: the sync queue "sync now" hands a run that stopped for now to (IntegrationsStack). */
+  syncQueue?: IQueue;
   /** Google Drive and Dropbox imports: the OAuth clients (drive/switch, drive/authorize, drive/folders). */
   driveClients?: DriveClients;
   /** Email-in: the receiving domain (context `emailInDomain`) answers show Email-in addresses at (EMAIL_IN_DOMAIN). */
@@ -100,6 +102,7 @@ export class ApiStack extends Stack {
       secretsKey: props.secretsKey,
       exportQueue: props.exportQueue,
       purgeQueue: props.purgeQueue,
+      syncQueue: props.syncQueue,
       driveClients: props.driveClients,
       emailInDomain: props.emailInDomain,
     };

@@ -21,6 +21,13 @@ export const PURGE_VISIBILITY_TIMEOUT = Duration.minutes(30);
 /** Deliveries of one purge message before it goes to the DLQ (each delivery starts where the message stands). */
 export const PURGE_MAX_RECEIVE_COUNT = 5;
 
+/** Master-data imports: the continuing job's timeout (it stops starting pages a minute before it). */
+export const SYNC_CONTINUE_TIMEOUT = Duration.minutes(5);
+/** AWS's advice for SQS-triggered functions: visibility ≥ 6 × the function timeout. */
+export const SYNC_VISIBILITY_TIMEOUT = Duration.minutes(30);
+/** Deliveries of one continue message before it goes to the DLQ (a run that fails records its error and is acknowledged). */
+export const SYNC_MAX_RECEIVE_COUNT = 3;
+
 /**
  * Integrations: the KMS key that seals integration credentials and the export queue (with its dead-letter queue).
  * Created before the API (whose confirm and bulk-send handlers queue exports, and whose POST /company/service seals
@@ -39,6 +46,9 @@ export class IntegrationsStack extends Stack {
   /** Company deletion: the purge queue and its dead-letter queue. */
   readonly purgeQueue: Queue;
   readonly purgeDeadLetterQueue: Queue;
+  /** Master-data imports: runs that stopped for now, continued at once (POST /company/service/imports/sync sends). */
+  readonly syncQueue: Queue;
+  readonly syncDeadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string, props: StackProps) {
     super(scope, id, props);
@@ -53,5 +63,8 @@ export class IntegrationsStack extends Stack {
     ({ queue: this.purgeQueue, deadLetterQueue: this.purgeDeadLetterQueue } = jobQueue(this, 'CompanyPurge', { visibilityTimeout: PURGE_VISIBILITY_TIMEOUT, maxReceiveCount: PURGE_MAX_RECEIVE_COUNT }));
     new CfnOutput(this, 'CompanyPurgeQueueUrl', { value: this.purgeQueue.queueUrl });
     new CfnOutput(this, 'CompanyPurgeDeadLetterQueueUrl', { value: this.purgeDeadLetterQueue.queueUrl });
+    ({ queue: this.syncQueue, deadLetterQueue: this.syncDeadLetterQueue } = jobQueue(this, 'MasterDataSync', { visibilityTimeout: SYNC_VISIBILITY_TIMEOUT, maxReceiveCount: SYNC_MAX_RECEIVE_COUNT }));
+    new CfnOutput(this, 'MasterDataSyncQueueUrl', { value: this.syncQueue.queueUrl });
+    new CfnOutput(this, 'MasterDataSyncDeadLetterQueueUrl', { value: this.syncDeadLetterQueue.queueUrl });
   }
 }

@@ -37,6 +37,8 @@ export interface ProcessingStackProps extends StackProps {
   exportQueue?: IQueue;
   /** Company deletion (IntegrationsStack): the purge job consumes this queue and queues what is left to it. */
   purgeQueue?: IQueue;
+  /** Master-data imports (IntegrationsStack): the continuing job consumes this queue and queues what is left to it. */
+  syncQueue?: IQueue;
   /** Google Drive and Dropbox imports: the OAuth clients and the web app's origin (redirect URIs). */
   driveClients?: DriveClients;
   siteOrigin?: string;
@@ -239,9 +241,12 @@ export class ProcessingStack extends Stack {
       this.masterDataSync = new MasterDataSync(this, 'MasterDataSync', {
         bundle: props.bundle,
         handler: syncHandler,
+        continueHandler: props.entries.jobs.continueMasterDataSync,
+        queue: props.syncQueue,
         resources: {
           ...jobResources,
           secretsKey: props.secretsKey,
+          syncQueue: props.syncQueue,
         },
       });
     }

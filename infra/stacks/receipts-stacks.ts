@@ -101,6 +101,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     secretsKey: integrations.secretsKey,
     exportQueue: integrations.exportQueue,
     purgeQueue: integrations.purgeQueue,
+    syncQueue: integrations.syncQueue,
     driveClients: options.driveClients,
     emailInDomain,
   });
@@ -115,6 +116,7 @@ export function createReceiptsStacks(app: App, options: ReceiptsStacksOptions): 
     secretsKey: integrations.secretsKey,
     exportQueue: integrations.exportQueue,
     purgeQueue: integrations.purgeQueue,
+    syncQueue: integrations.syncQueue,
     driveClients: options.driveClients,
     siteOrigin: web.siteOrigin,
     emailInDomain,

@@ -29,6 +29,7 @@ export const ENV_NAMES = {
   exportQueueUrl: 'EXPORT_QUEUE_URL',
   // Company deletion: the purge queue (DELETE /company queues, the purge job consumes and re-queues).
   purgeQueueUrl: 'COMPANY_PURGE_QUEUE_URL',
+  syncQueueUrl: 'MASTER_DATA_SYNC_QUEUE_URL',
   // Google Drive and Dropbox imports (set by CDK from deploy-time context; the *_URL ones are local mode's only).
   // The Google client secret: in AWS a Secrets Manager secret's name or ARN (context googleClientSecretName), set
   // only on the functions that exchange or refresh Google tokens; GOOGLE_CLIENT_SECRET (the value) is local mode's
@@ -82,6 +83,7 @@ const envSchema = z.object({
     .transform((v) => v.trim() === '1'),
   /** Company deletion: the queue of the purge job (lambdas/jobs/purge-company.ts). */
   COMPANY_PURGE_QUEUE_URL: z.string().default(''),
+  MASTER_DATA_SYNC_QUEUE_URL: z.string().default(''),
   // Google Drive and Dropbox imports: the OAuth clients; local mode points the SDKs at its stand-ins.
   GOOGLE_CLIENT_ID: z.string().default(''),
   /** The client secret itself: local mode only (CDK never sets it). */

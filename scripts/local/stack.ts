@@ -44,6 +44,8 @@ import { startDriveSchedule, type DriveSchedule } from './drive-schedule';
 export const EXPORT_QUEUE_NAME = 'local-exports';
 /** Company deletion: the purge queue (SQS stand-in at /_sqs) → the purge job. */
 export const PURGE_QUEUE_NAME = 'local-company-purge';
+/** Master-data imports: the sync queue (SQS stand-in at /_sqs) → the continuing job. */
+export const SYNC_QUEUE_NAME = 'local-master-data-sync';
 
 /** OpenAPI: the document's path, in local mode and on the deployed site (infra/stacks/web-content-stack.ts). */
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -118,6 +120,8 @@ export interface LocalStack {
   purgeJobs: LocalJobQueue;
   /** The master-data import job's queue (S3 imports/ → SQS → job). */
   importJobs: LocalJobQueue;
+  /** Master-data imports: the sync queue (SQS stand-in at /_sqs) and the job continuing runs that stopped for now. */
+  syncJobs: LocalJobQueue;
   /** Outgoing mail: the SES stand-in (/_ses) and the SMTP catcher, readable at /_mail. */
   mail: LocalMail;
   /** Google Drive and Dropbox imports: the stand-ins (Google on its own port at googleUrl, Dropbox at /_dropbox) and the schedule (tick runs the job once). */
@@ -221,6 +225,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     AWS_ENDPOINT_URL_SQS: `${url}/_sqs`,
     EXPORT_QUEUE_URL: `${url}/_sqs/${EXPORT_QUEUE_NAME}`,
     COMPANY_PURGE_QUEUE_URL: `${url}/_sqs/${PURGE_QUEUE_NAME}`,
+    MASTER_DATA_SYNC_QUEUE_URL: `${url}/_sqs/${SYNC_QUEUE_NAME}`,
     LOCAL_SECRETS_KEY_FILE: path.join(opts.dataDir, 'secrets', 'integrations.key'),
     RIVILE_API_URL: process.env.LOCAL_RIVILE_API_URL || `${url}/_rivile/client/v2`,
     // The local FTP and SQL servers are on 127.0.0.1: local mode allows internal hosts (AWS never does).
@@ -302,7 +307,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     queueName: PURGE_QUEUE_NAME,
     msPerDelaySecond: opts.purgeMsPerDelaySecond ?? 1000,
   });
-  const sqs = localSqs({ [EXPORT_QUEUE_NAME]: exportJobs, [PURGE_QUEUE_NAME]: purgeJobs });
+  // Master-data imports: sync now that stopped for now → SQS sync queue → the continuing job, which hands on the rest.
+  const syncJobs = createLocalJobQueue(() => loadHandler(jobHandlers.continueMasterDataSync), 'eu-west-1', path.join(opts.dataDir, 'sync-queue'), MAX_RECEIVES, {
+    queueName: SYNC_QUEUE_NAME,
+  });
+  const sqs = localSqs({ [EXPORT_QUEUE_NAME]: exportJobs, [PURGE_QUEUE_NAME]: purgeJobs, [SYNC_QUEUE_NAME]: syncJobs });
   const rivile = createRivileStandIn({ keys: opts.rivileKeys ?? [], file: path.join(opts.dataDir, 'rivile.json') });
   const dropbox = createDropboxStandIn({ file: path.join(opts.dataDir, 'dropbox.json') });
   const driveSchedule = startDriveSchedule(opts.drivePollSeconds ?? 0);
@@ -438,6 +447,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     rivile,
     purgeJobs,
     importJobs,
+    syncJobs,
     mail,
     google,
     googleUrl,
@@ -451,7 +461,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await new Promise<void>((resolve) => googleServer.close(() => resolve()));
       if (syncTimer) clearInterval(syncTimer);
       await smtp.close();
-      for (const queue of [emailJobs, jobs, exportJobs, purgeJobs, importJobs]) await queue.close({ now });
+      for (const queue of [emailJobs, jobs, exportJobs, purgeJobs, importJobs, syncJobs]) await queue.close({ now });
       await closeRecogniser({ now });
       gateway.close();
       server.closeAllConnections();

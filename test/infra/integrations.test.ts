@@ -25,6 +25,8 @@ describe('IntegrationsStack: credentials key and export queue', () => {
       ...(s.stacks.processing.driveImport ? [{ name: 'job importDriveFiles', fn: s.stacks.processing.driveImport.fn, template: s.processing }] : []),
       // Master-data imports: the schedule's job.
       ...(s.stacks.processing.masterDataSync ? [{ name: 'job syncMasterData', fn: s.stacks.processing.masterDataSync.fn, template: s.processing }] : []),
+      // Master-data imports: the job continuing runs that stopped for now (sync queue).
+      ...(s.stacks.processing.masterDataSync?.continueFn ? [{ name: 'job continueMasterDataSync', fn: s.stacks.processing.masterDataSync.continueFn, template: s.processing }] : []),
     ];
   }, SYNTH_TIMEOUT_MS);
 
@@ -36,16 +38,17 @@ describe('IntegrationsStack: credentials key and export queue', () => {
     for (const st of statements) expect(JSON.stringify(st.Principal)).toMatch(/:root/);
   });
 
-  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, company deletion, member removal and role change, account deletion, sync now and the export and import jobs decrypt credentials', () => {
+  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, company deletion, member removal and role change, account deletion, sync now and the export, import and sync jobs decrypt credentials', () => {
     const decrypting = functions.filter((f) => actionsOf(f.template, f.fn).some((a) => a === 'kms:Decrypt' || a === 'kms:*')).map((f) => f.name);
     expect(decrypting.sort()).toEqual(
       [
         'POST /company/service',
         'job exportDocument',
         'job importDriveFiles',
-        // Master-data imports: sync now and the schedule's job open the SQL / Rivile credentials.
+        // Master-data imports: sync now, the schedule's job and the continuing job open the SQL / Rivile credentials.
         'POST /company/service/imports/sync',
         'job syncMasterData',
+        'job continueMasterDataSync',
         // Google Drive and Dropbox imports: seal the OAuth state's verifier and the grant, open them to call the provider.
         'GET /company/service/drive/switch',
         'POST /company/service/drive/authorize',
@@ -70,8 +73,9 @@ describe('IntegrationsStack: credentials key and export queue', () => {
   });
 
   it('has the export queue with a dead-letter queue and a visibility longer than the job', () => {
-    // The export queue and the company purge queue (test/infra/company-purge.test.ts), each with its dead-letter queue.
-    integrations.resourceCountIs('AWS::SQS::Queue', 4);
+    // The export queue, the company purge queue (test/infra/company-purge.test.ts) and the master-data sync queue
+    // (test/infra/master-data-sync.test.ts), each with its dead-letter queue.
+    integrations.resourceCountIs('AWS::SQS::Queue', 6);
     integrations.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: EXPORT_VISIBILITY_TIMEOUT.toSeconds(),
       RedrivePolicy: { maxReceiveCount: EXPORT_MAX_RECEIVE_COUNT },

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNC_JOB_TIMEOUT, SYNC_SCHEDULE_RATE } from '../../infra/constructs/master-data-sync';
+import { SYNC_CONTINUE_TIMEOUT, SYNC_MAX_RECEIVE_COUNT, SYNC_VISIBILITY_TIMEOUT } from '../../infra/stacks/integrations-stack';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SCHEDULE_BUDGET_MS } from '../../lambdas/jobs/sync-master-data';
 import { jobHandlers } from '../../shared/routes';
 import { grantsOf, logicalIdOf, removeTempDirs, resourcesOf, SYNTH_TIMEOUT_MS, synthReceipts, type Synth } from './synth';
 
 afterAll(removeTempDirs);
 
-describe('master-data imports: schedule and job (ProcessingStack)', () => {
+describe('master-data imports: schedule, sync queue and jobs (ProcessingStack, IntegrationsStack)', () => {
   let s: Synth;
   beforeAll(async () => {
     s = await synthReceipts();
@@ -47,5 +50,47 @@ describe('master-data imports: schedule and job (ProcessingStack)', () => {
       const actions = grantsOf(s.api, fn).flatMap((g) => g.actions);
       expect(actions.some((a) => a.startsWith('kms:')), key).toBe(false);
     }
+  });
+
+  /** The statements of a function's role that name the sync queue. */
+  const syncQueueGrants = (template: Template, fn: LambdaFunction) =>
+    grantsOf(template, fn).filter((g) => JSON.stringify(g.resources).includes(logicalIdOf(s.stacks.integrations.syncQueue)));
+
+  it('has the sync queue with its dead-letter queue and a visibility of six job timeouts', () => {
+    const integrations = Template.fromStack(s.stacks.integrations);
+    const queueId = logicalIdOf(s.stacks.integrations.syncQueue);
+    const dlqId = logicalIdOf(s.stacks.integrations.syncDeadLetterQueue);
+    const queue = resourcesOf(integrations, 'AWS::SQS::Queue')[queueId]!.Properties;
+    expect(queue).toMatchObject({ VisibilityTimeout: SYNC_VISIBILITY_TIMEOUT.toSeconds(), SqsManagedSseEnabled: true });
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: SYNC_MAX_RECEIVE_COUNT });
+    expect(SYNC_VISIBILITY_TIMEOUT.toSeconds()).toBeGreaterThanOrEqual(6 * SYNC_CONTINUE_TIMEOUT.toSeconds());
+  });
+
+  it('wires the continuing job to the sync queue, one message at a time with partial batch failures, with the table, the key and its own queue', () => {
+    const job = s.stacks.processing.masterDataSync!.continueFn!;
+    expect(job).toBeDefined();
+    s.processing.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(job) },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+    const fn = resourcesOf(s.processing, 'AWS::Lambda::Function')[logicalIdOf(job)]!.Properties;
+    expect(fn.Timeout).toBe(SYNC_CONTINUE_TIMEOUT.toSeconds());
+    const env = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'SECRETS_KEY_ID', 'MASTER_DATA_SYNC_QUEUE_URL']));
+    const actions = grantsOf(s.processing, job).flatMap((g) => g.actions);
+    expect(actions).toEqual(expect.arrayContaining(['kms:Decrypt', 'dynamodb:UpdateItem', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage']));
+    expect(actions.some((a) => a.startsWith('s3:') || a.startsWith('ses:') || a.startsWith('textract:'))).toBe(false);
+    expect(syncQueueGrants(s.processing, job).flatMap((g) => g.actions)).toContain('sqs:SendMessage');
+    // The schedule's job continues partial runs itself and sends nothing.
+    expect(syncQueueGrants(s.processing, s.stacks.processing.masterDataSync!.fn)).toEqual([]);
+  });
+
+  it('lets sync now hand runs to the sync queue, and no other route', () => {
+    const syncNow = s.stacks.api.routeFunctions.get('POST /company/service/imports/sync')!;
+    expect(syncQueueGrants(s.api, syncNow).flatMap((g) => g.actions)).toContain('sqs:SendMessage');
+    const others = [...s.stacks.api.routeFunctions.entries()].filter(([key, fn]) => key !== 'POST /company/service/imports/sync' && syncQueueGrants(s.api, fn).length > 0);
+    expect(others.map(([key]) => key)).toEqual([]);
   });
 });

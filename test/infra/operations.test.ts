@@ -81,7 +81,7 @@ describe('least privilege', () => {
       expect(actions.has('lambda:InvokeFunction'), where).toBe(needs.has('officeConverter'));
       expect(actions.has('execute-api:ManageConnections'), where).toBe(needs.has('webSocketManage'));
       expect(actions.has('kms:Decrypt'), where).toBe(needs.has('secretsKey'));
-      expect(actions.has('sqs:SendMessage'), where).toBe(needs.has('exportQueue') || needs.has('purgeQueue'));
+      expect(actions.has('sqs:SendMessage'), where).toBe(needs.has('exportQueue') || needs.has('purgeQueue') || needs.has('syncQueue'));
       expect(actions.has('textract:AnalyzeExpense'), where).toBe(needs.has('textract'));
       expect(actions.has('ses:SendEmail'), where).toBe(needs.has('sesSend'));
       expect(actions.has('secretsmanager:GetSecretValue'), where).toBe(needs.has('googleClientSecret'));

@@ -3,7 +3,8 @@
  * moves only when the source is read): where a run continues, and how the schedule shares its budget.
  */
 import { describe, expect, it } from 'vitest';
-import { runSchedule, runSync, type SyncDeps } from '../../../lambdas/core/master-data/sync/service';
+import { continueSync, parseContinueMessage, runSchedule, runSync, syncNow, type SyncDeps } from '../../../lambdas/core/master-data/sync/service';
+import type { SyncContinueMessage } from '../../../lambdas/core/master-data/sync/ports';
 import type { SyncState, SyncStateStore } from '../../../lambdas/core/master-data/sync/ports';
 import type { SyncImport } from '../../../shared/schemas/master-data-sync';
 import { FakeMasterDataStore } from '../../support/fake-master-data-store';
@@ -168,5 +169,87 @@ describe('master-data import runs', () => {
     expect(left.length).toBeGreaterThan(0);
     expect(calls[0]!.company).toBe(left[0]);
     for (const c of ['A', 'B', 'C']) expect((await syncState.get(c, 'rivile_import'))!.run).not.toBeNull();
+  });
+});
+
+describe('a run that stopped for now is continued at once (the sync queue)', () => {
+  /** The deps of sync now and the continuing job: the hand-overs and warnings are kept. */
+  function continuing(clients: Record<string, number>, send?: () => Promise<void>) {
+    const base = setup(clients);
+    const sent: SyncContinueMessage[] = [];
+    const warnings: string[] = [];
+    const deps = {
+      ...base.deps,
+      continuation: { send: send ?? (async (m: SyncContinueMessage) => void sent.push(m)) },
+      log: { warn: (msg: string) => void warnings.push(msg) },
+    };
+    return { ...base, deps, sent, warnings };
+  }
+
+  it('hands a partial sync now to the queue, and the job continues it, handing on while it advances, until done', async () => {
+    const { deps, sent, calls } = continuing({ A: 1000 });
+    const run = await syncNow(deps, 'A', 'rivile_import', 3_000);
+    expect(run).toMatchObject({ trigger: 'manual', outcome: 'partial' });
+    expect(sent).toEqual([{ company_id: 'A', type: 'rivile_import' }]);
+
+    const turn = await continueSync(deps, sent[0]!, 3_000);
+    expect(turn).toMatchObject({ status: 'ran', run: { trigger: 'manual', outcome: 'partial', started_at: run.started_at } });
+    expect((turn as { pages: number }).pages).toBeGreaterThan(0);
+    expect(sent).toHaveLength(2);
+
+    const last = await continueSync(deps, sent[1]!, 60_000);
+    expect(last).toMatchObject({ status: 'ran', run: { outcome: 'done', counts: { suppliers: { created: 1000 } } } });
+    expect(sent).toHaveLength(2);
+    // Each turn read on from where the last one stopped (page 11 is the empty end; a page given up at a turn's limit is read again, and its
+    // rows are counted once: 1000 created above).
+    const clientPages = calls.filter((c, i) => i < calls.length - 1).map((c) => c.page);
+    expect(new Set(clientPages)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]));
+    expect(clientPages).toEqual([...clientPages].sort((a, b) => a - b));
+  });
+
+  it('does nothing for an import finished meanwhile, and frees it for the next run', async () => {
+    const { deps, sent, calls, syncState } = continuing({ A: 50 });
+    expect(await syncNow(deps, 'A', 'rivile_import', 60_000)).toMatchObject({ outcome: 'done' });
+    expect(sent).toEqual([]);
+    const before = calls.length;
+    expect(await continueSync(deps, { company_id: 'A', type: 'rivile_import' }, 60_000)).toEqual({ status: 'nothing' });
+    expect(calls).toHaveLength(before);
+    expect(await syncState.get('A', 'rivile_import')).toMatchObject({ lease_run_id: null, run: { outcome: 'done' } });
+  });
+
+  it('leaves a turn that finished no page to the schedule instead of asking the source again at once', async () => {
+    const { deps, sent, advance } = continuing({ A: 1000 });
+    await syncNow(deps, 'A', 'rivile_import', 1_500);
+    expect(sent).toHaveLength(1);
+    deps.rivile = {
+      async call(_apiKey, _method, _params, _data, options) {
+        advance(10);
+        // The source no longer answers: every page is given up at the run's limit.
+        return new Promise((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+    } as typeof deps.rivile;
+    const turn = await continueSync(deps, sent[0]!, 200);
+    expect(turn).toMatchObject({ status: 'ran', pages: 0, run: { outcome: 'partial' } });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('skips an import another run holds, and answers sync now even when the queue refuses the hand-over', async () => {
+    const { deps, sent, syncState, now } = continuing({ A: 1000 });
+    const state = (await syncState.get('A', 'rivile_import'))!;
+    syncState.put({ ...state, lease_run_id: 'live-run', lease_until: new Date(now() + 60_000).toISOString() });
+    expect(await continueSync(deps, { company_id: 'A', type: 'rivile_import' }, 60_000)).toEqual({ status: 'busy' });
+    expect(sent).toEqual([]);
+
+    const refused = continuing({ B: 1000 }, async () => {
+      throw new Error('queue unavailable');
+    });
+    expect(await syncNow(refused.deps, 'B', 'rivile_import', 2_000)).toMatchObject({ outcome: 'partial' });
+    expect(refused.warnings).toEqual(['master-data sync: the rest was not handed to the sync queue; the schedule continues it']);
+  });
+
+  it('reads a queue message or drops what is not one', () => {
+    expect(parseContinueMessage('{"company_id":"A","type":"sql_import"}')).toEqual({ company_id: 'A', type: 'sql_import' });
+    expect(parseContinueMessage('{"company_id":"A","type":"ftp_export"}')).toBeNull();
+    expect(parseContinueMessage('not json')).toBeNull();
   });
 });

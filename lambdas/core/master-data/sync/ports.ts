@@ -85,4 +85,15 @@ export interface SyncStateStore {
   listEnabled(cursor?: string): Promise<{ items: { company_id: string; type: SyncImport }[]; cursor: string | null }>;
 }
 
+/** A run of one import that stopped for now, to be continued at once (SQS sync queue; local mode's stand-in). */
+export interface SyncContinueMessage {
+  company_id: string;
+  type: SyncImport;
+}
+
+/** Hands a run that stopped for now to the continuing job (lambdas/jobs/continue-master-data-sync.ts). */
+export interface SyncContinuation {
+  send(message: SyncContinueMessage): Promise<void>;
+}
+
 export type { SqlEngine };

@@ -8,12 +8,13 @@
  * is kept as the last error, visible on the Integration screen.
  */
 import { AppError } from '../../../../shared/errors';
-import { SQL_MAPPING_DEFAULTS, type ImportStatusView, type SqlCredentials, type SqlMapping, type SyncCounts, type SyncImport, type SyncKind, type SyncRunView } from '../../../../shared/schemas/master-data-sync';
+import { z } from 'zod';
+import { SQL_MAPPING_DEFAULTS, SYNC_IMPORTS, type ImportStatusView, type SqlCredentials, type SqlMapping, type SyncCounts, type SyncImport, type SyncKind, type SyncRunView } from '../../../../shared/schemas/master-data-sync';
 import { TargetError, type IntegrationStore, type RivileApi, type SecretBox } from '../../integrations/ports';
 import type { Clock, IdGenerator } from '../../ports';
 import { identifierKey, nameKey } from '../keys';
 import type { MasterDataStore } from '../ports';
-import type { SqlConnector, SyncPosition, SyncState, SyncStateStore } from './ports';
+import type { SqlConnector, SyncContinuation, SyncContinueMessage, SyncPosition, SyncState, SyncStateStore } from './ports';
 import { rivileSource, sqlSource, type SourceRow, type SyncSource } from './sources';
 import { upsertCategory, upsertItem, upsertStakeholder, type UpsertOutcome } from './upsert';
 
@@ -108,7 +109,11 @@ function errorMessage(error: unknown): string {
   return 'The sync stopped on an unexpected error';
 }
 
-export type SyncResult = { status: 'ran'; run: SyncRunView } | { status: 'busy' } | { status: 'off' };
+/**
+ * `pages`: the pages this run read and wrote to the end (0 when it stopped before finishing one); `nothing`: the run
+ * was asked only to continue (`onlyContinue`) and the import had no run stopped half-way.
+ */
+export type SyncResult = { status: 'ran'; run: SyncRunView; pages: number } | { status: 'busy' } | { status: 'off' } | { status: 'nothing' };
 
 const TIMED_OUT = Symbol('timed out');
 
@@ -150,6 +155,7 @@ export async function runSync(
   trigger: SyncRunView['trigger'],
   budgetMs: number,
   limitMs: number = budgetMs,
+  options: { onlyContinue?: boolean } = {},
 ): Promise<SyncResult> {
   const started = deps.clock.now();
   const deadline = started.getTime() + budgetMs;
@@ -167,6 +173,11 @@ export async function runSync(
   }
   // A run left `running` died half-way (a timeout, a crash): its lease has run out, or it would not be ours now.
   const continuing = state.position && state.run && (state.run.outcome === 'partial' || state.run.outcome === 'failed' || state.run.outcome === 'running');
+  // A continuation asked for a run that stopped for now; the import finished (or failed) meanwhile: nothing to do.
+  if (options.onlyContinue && !(continuing && state.run!.outcome !== 'failed')) {
+    await deps.syncState.saveRun(companyId, type, runId, { run: state.run, position: state.position, last_error: state.last_error }, true, state.updated_at);
+    return { status: 'nothing' };
+  }
   const run: SyncRunView = continuing
     ? { ...state.run!, outcome: 'running', finished_at: null, error: null }
     : emptyRun(trigger, started);
@@ -175,11 +186,12 @@ export async function runSync(
   let source: SyncSource | undefined;
   // A call given up at the limit may still be running: the source is closed without waiting for it.
   let gaveUp = false;
+  let pages = 0;
   const stopForNow = async (): Promise<SyncResult> => {
     run.outcome = 'partial';
     run.finished_at = deps.clock.now().toISOString();
     await release(run, position, lastError);
-    return { status: 'ran', run };
+    return { status: 'ran', run, pages };
   };
   try {
     await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, started.toISOString());
@@ -236,11 +248,12 @@ export async function runSync(
       position = page.next === null ? { step: position.step + 1, after: null } : { step: position.step, after: page.next };
       const kept = await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, deps.clock.now().toISOString());
       if (!kept) throw new Error('the sync lost its lease');
+      pages += 1;
     }
     run.outcome = 'done';
     run.finished_at = deps.clock.now().toISOString();
     await release(run, null, lastError);
-    return { status: 'ran', run };
+    return { status: 'ran', run, pages };
   } catch (error) {
     if (!(error instanceof TargetError)) console.error('[master-data sync] run failed', { companyId, type, error: (error as Error)?.message });
     run.outcome = 'failed';
@@ -248,7 +261,7 @@ export async function runSync(
     run.error = errorMessage(error);
     lastError = { at: run.finished_at, message: run.error };
     await release(run, position, lastError);
-    return { status: 'ran', run };
+    return { status: 'ran', run, pages };
   } finally {
     const closing = source?.close().catch(() => undefined);
     if (!gaveUp) await closing;
@@ -259,12 +272,74 @@ function emptyRun(trigger: SyncRunView['trigger'], started: Date): SyncRunView {
   return { trigger, started_at: started.toISOString(), finished_at: null, outcome: 'running', counts: {}, rejected_examples: [], error: null };
 }
 
-/** "Sync now" (POST /company/service/imports/sync): the run's result, 409 while another run holds the import. */
-export async function syncNow(deps: SyncDeps, companyId: string, type: SyncImport, budgetMs: number): Promise<SyncRunView> {
+/** Where a failure to hand a run on is told (the function's log). */
+export interface SyncLog {
+  warn(msg: string, data?: Record<string, unknown>): void;
+}
+
+/** What "sync now" and the continuing job need besides the import's own adapters. */
+export type ContinuingSyncDeps = SyncDeps & { continuation: SyncContinuation; log: SyncLog };
+
+/**
+ * "Sync now" (POST /company/service/imports/sync): the run's result, 409 while another run holds the import. A run
+ * that stopped for now is handed to the continuing job at once (`continuation`), so it goes on in the background
+ * within seconds instead of at the schedule's next turn; a failure to hand it over is logged and leaves it to the
+ * schedule, which continues partial runs too.
+ */
+export async function syncNow(
+  deps: ContinuingSyncDeps,
+  companyId: string,
+  type: SyncImport,
+  budgetMs: number,
+): Promise<SyncRunView> {
   const result = await runSync(deps, companyId, type, 'manual', budgetMs);
   if (result.status === 'busy') throw new AppError('Conflict', SYNC_BUSY_MSG);
   if (result.status === 'off') throw new AppError('ValidationFailed', SYNC_OFF_MSG, [{ path: ['type'], message: SYNC_OFF_MSG }]);
+  if (result.status === 'nothing') throw new Error('sync now is never only a continuation');
+  if (result.run.outcome === 'partial') await handOver(deps, { company_id: companyId, type });
   return result.run;
+}
+
+async function handOver(deps: Pick<ContinuingSyncDeps, 'continuation' | 'log'>, message: SyncContinueMessage): Promise<void> {
+  try {
+    await deps.continuation.send(message);
+  } catch (error) {
+    deps.log.warn('master-data sync: the rest was not handed to the sync queue; the schedule continues it', {
+      company_id: message.company_id,
+      type: message.type,
+      error: errorMessage(error),
+    });
+  }
+}
+
+const continueMessageSchema = z.object({ company_id: z.string().min(1).max(128), type: z.enum(SYNC_IMPORTS) });
+
+/** A sync queue message's body, or null when it is not one (dropped by the job). */
+export function parseContinueMessage(body: string): SyncContinueMessage | null {
+  try {
+    const parsed = continueMessageSchema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The continuing job (SQS sync queue): continues the import's run that stopped for now, within `budgetMs` (a page
+ * may run to `limitMs`). Nothing when the import has no such run any more (the schedule finished it, or it was
+ * switched off), or while another run holds it (that run hands on what it leaves). A turn that stopped for now again
+ * after finishing at least one page is handed on once more; one that finished no page (a source that does not answer
+ * in time) is left to the schedule, so a stuck source is not asked again and again at once.
+ */
+export async function continueSync(
+  deps: ContinuingSyncDeps,
+  message: SyncContinueMessage,
+  budgetMs: number,
+  limitMs: number = budgetMs,
+): Promise<SyncResult> {
+  const result = await runSync(deps, message.company_id, message.type, 'schedule', budgetMs, limitMs, { onlyContinue: true });
+  if (result.status === 'ran' && result.run.outcome === 'partial' && result.pages > 0) await handOver(deps, message);
+  return result;
 }
 
 /** Whether the schedule should run an import now: a partial or failed run continues, a done one waits the interval. */
