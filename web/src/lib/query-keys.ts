@@ -15,6 +15,8 @@ export const queryKeys = {
   companyUsers: (companyId: string) => ['company-users', companyId] as const,
   companyInvitations: (companyId: string) => ['company-invitations', companyId] as const,
   email: (emailId: string, companyId?: string) => ['email', emailId, companyId ?? null] as const,
+  /** The mail one company received (GET /emails, page by page), as Settings lists it. */
+  companyEmails: (companyId: string) => ['company-emails', companyId] as const,
   // Master data: suppliers, customers, categories, items
   /** Everything about master data: the four lists and the category choices. */
   masterData: ['master-data'] as const,

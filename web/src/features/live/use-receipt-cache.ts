@@ -228,9 +228,12 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
       }
       if (fresh.length === 0) return;
       const ids = new Set(fresh.map((r) => r.receipt_id));
+      // Documents made from mail: Settings' "Mail received" of their company links them (read again when on screen).
+      const mailed = new Set(fresh.flatMap((r) => (r.email_id && r.company_id ? [r.company_id] : [])));
       notifyManager.batch(() => {
         applyToLists(queryClient, (data, list) => applyReceiptsToList(data, list, fresh));
         void queryClient.invalidateQueries({ queryKey: ['receipts', 'detail'], predicate: (q) => ids.has(q.queryKey[2] as string) });
+        for (const companyId of mailed) void queryClient.invalidateQueries({ queryKey: queryKeys.companyEmails(companyId) });
       });
       refreshCountsSoon(queryClient);
     },

@@ -16,6 +16,7 @@ import { useActiveCompanyStore } from '../../../app/active-company';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useProfile } from '../../profile/api/profile';
 import { useUpdateCompany } from '../api/settings';
+import { MailReceived } from './MailReceived';
 
 export const COMPANY_SAVED = 'Company details saved.';
 export const COPIED = 'Copied';
@@ -121,8 +122,8 @@ function SettingsLink({ to, icon, label, text, onFollow }: { to: string; icon: I
 }
 
 /**
- * /settings: the company's name and code (company admins edit them), its Email-in address, links to the
- * admin screens, and the user's own global email. A basic user sees the same, read-only and without links.
+ * /settings: the company's name and code (company admins edit them), its Email-in address and the mail received
+ * there, links to the admin screens, and the user's own global email. A basic user sees the same, read-only and without links.
  */
 export function SettingsPage() {
   const view = useActiveCompany();
@@ -140,6 +141,11 @@ export function SettingsPage() {
       store.setCompany(company.company_id);
       store.setAllCompanies(false);
     }
+  };
+  // A document opens with its company (?company_id); like the documents list, opening one of another company
+  // makes that company active, so the screens it leads to (Back to the inbox) show it.
+  const openDocument = () => {
+    if (company.company_id !== view.active?.company_id) store.setCompany(company.company_id);
   };
 
   return (
@@ -160,6 +166,7 @@ export function SettingsPage() {
           </div>
         )}
         <CompanyForm key={`${company.company_id}:${company.name}:${company.code}`} company={company} />
+        <MailReceived key={company.company_id} companyId={company.company_id} onOpenDocument={openDocument} />
         {isAdmin && (
           <section className="card" data-testid="settings-links">
             <div className="card-head">
