@@ -7,24 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { launchBrowser, screenshot, signInOn, signInPage } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
+import { textPdf } from '../support/text-pdf';
 
 const WAIT = { timeout: 15_000 };
 const PHONE = { width: 360, height: 740 };
-
-async function onePagePdf(lines: string[]): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([595, 842]);
-  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 760 - i * 24, size: 14, font }));
-  return Buffer.from(await pdf.save());
-}
 
 /** The subjects of the listed mails, top to bottom. */
 const subjects = (page: Page) => page.getByTestId('settings-emails').locator('.settings-email-subject').allInnerTexts();
@@ -53,7 +45,7 @@ describe('Settings: the mail received at the Email-in address', () => {
         to: company.email,
         subject: 'Your rides in March',
         text: 'Hello,\n\nyour receipts for March are attached.\n\nTaxi Vilnius',
-        attachments: [{ filename: 'ride-2026-03-01.pdf', content: await onePagePdf(['Taxi ride', 'Total 12.50 EUR']) }],
+        attachments: [{ filename: 'ride-2026-03-01.pdf', content: Buffer.from(await textPdf(['Taxi ride', 'Total 12.50 EUR'])) }],
       },
       {
         to: company.email,
@@ -66,7 +58,7 @@ describe('Settings: the mail received at the Email-in address', () => {
         to: `${local}+sales@${domain}`,
         subject: '',
         text: 'Invoice attached.',
-        attachments: [{ filename: 'invoice-0042.pdf', content: await onePagePdf(['Invoice 0042', 'Total 300.00 EUR']) }],
+        attachments: [{ filename: 'invoice-0042.pdf', content: Buffer.from(await textPdf(['Invoice 0042', 'Total 300.00 EUR'])) }],
       },
     ];
     for (const mail of mails) {

@@ -5,29 +5,14 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import nodemailer from 'nodemailer';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmailListPage } from '../../shared/schemas/emails';
 import { addMembership, apiClient, registeredUser, startTestStack, subOf, type TestStack } from '../support/local-stack';
+import { textPdf } from '../support/text-pdf';
 
-type Listed = {
-  email_id: string;
-  company_id: string;
-  subject: string;
-  from: string;
-  to: string;
-  arrived_at: string;
-  files: { receipt_id: string; original_file_name: string }[];
-  rejected_files: { original_file_name: string; reason: string }[];
-  state: string;
-};
-type Page = { items: Listed[]; next: string | null };
+const pdfOf = async (line: string) => Buffer.from(await textPdf([line]));
 
-async function textPdf(line: string): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([595, 842]).drawText(line, { x: 50, y: 780, size: 14, font });
-  return Buffer.from(await doc.save());
-}
+type Page = EmailListPage;
 
 describe('the mail a company received (GET /emails)', () => {
   let t: TestStack;
@@ -55,11 +40,11 @@ describe('the mail a company received (GET /emails)', () => {
 
     expect((await owner.api.get(`/emails?company_id=${owner.companyId}`)).body).toEqual({ items: [], next: null });
 
-    await send(address, { subject: 'Taxi in March', text: 'Receipt attached.', attachments: [{ filename: 'taxi.pdf', content: await textPdf('Taxi 12.50 EUR') }] });
+    await send(address, { subject: 'Taxi in March', text: 'Receipt attached.', attachments: [{ filename: 'taxi.pdf', content: await pdfOf('Taxi 12.50 EUR') }] });
     await send(address, { subject: 'Contract', text: 'Signed.', attachments: [{ filename: 'contract.zip', content: Buffer.from('PK\x03\x04not really'), contentType: 'application/zip' }] });
     await send(address, { subject: 'Parking and fuel', text: 'Two receipts.', attachments: [
-      { filename: 'parking.pdf', content: await textPdf('Parking 4.00 EUR') },
-      { filename: 'fuel.pdf', content: await textPdf('Fuel 60.00 EUR') },
+      { filename: 'parking.pdf', content: await pdfOf('Parking 4.00 EUR') },
+      { filename: 'fuel.pdf', content: await pdfOf('Fuel 60.00 EUR') },
     ] });
 
     const first = await owner.api.get(`/emails?company_id=${owner.companyId}&limit=2`);
@@ -93,7 +78,7 @@ describe('the mail a company received (GET /emails)', () => {
     const owner = await registeredUser(t.stack, 'mailiso');
     const stranger = await registeredUser(t.stack, 'mailstranger');
     const companies = (await owner.api.get('/companies')).body as { items: { company_id: string; email: string }[] };
-    await send(companies.items[0]!.email, { subject: 'Private invoice', attachments: [{ filename: 'inv.pdf', content: await textPdf('Invoice 1') }] });
+    await send(companies.items[0]!.email, { subject: 'Private invoice', attachments: [{ filename: 'inv.pdf', content: await pdfOf('Invoice 1') }] });
     const own = (await owner.api.get(`/emails?company_id=${owner.companyId}`)).body as Page;
     expect(own.items.map((m) => m.subject)).toEqual(['Private invoice']);
     const mail = own.items[0]!;
