@@ -34,14 +34,19 @@ export const ddbEmailStore: EmailStore = {
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.emailsOfCompany(companyId).gsi1pk },
         ScanIndexForward: false,
-        Limit: page.limit,
+        // One more than the page: DynamoDB answers a LastEvaluatedKey at the limit even when nothing follows.
+        Limit: page.limit + 1,
         ...(after ? { ExclusiveStartKey: after } : {}),
       }),
     );
-    const last = res.LastEvaluatedKey;
+    const found = res.Items ?? [];
+    const items = found.slice(0, page.limit);
+    const last = items.at(-1);
+    // Fewer than the page with a LastEvaluatedKey: the read stopped at 1 MB, and more follows.
+    const more = found.length > page.limit || res.LastEvaluatedKey !== undefined;
     return {
-      items: (res.Items ?? []).map((i) => stripKeys<EmailRecord>(i)),
-      next: last && typeof last.gsi1sk === 'string' ? last.gsi1sk : null,
+      items: items.map((i) => stripKeys<EmailRecord>(i)),
+      next: more && last && typeof last.gsi1sk === 'string' ? last.gsi1sk : null,
     };
   },
 

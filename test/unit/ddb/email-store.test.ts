@@ -18,8 +18,11 @@ describe('ddb email records: a company list (E10)', () => {
 
   it('reads the company partition of gsi1 newest first and answers the last position as next', async () => {
     ddbMock.on(QueryCommand).resolves({
-      Items: [{ pk: 'EMAIL#E2', sk: 'META', gsi1pk: 'COMPANY#c1#EMAILS', gsi1sk: '2026-11-21T08:00:00.000Z#E2', type: 'EMAIL', email_id: 'E2', company_id: 'c1' }],
-      LastEvaluatedKey: { pk: 'EMAIL#E2', sk: 'META', gsi1pk: 'COMPANY#c1#EMAILS', gsi1sk: '2026-11-21T08:00:00.000Z#E2' },
+      Items: [
+        { pk: 'EMAIL#E2', sk: 'META', gsi1pk: 'COMPANY#c1#EMAILS', gsi1sk: '2026-11-21T08:00:00.000Z#E2', type: 'EMAIL', email_id: 'E2', company_id: 'c1' },
+        { pk: 'EMAIL#E1', sk: 'META', gsi1pk: 'COMPANY#c1#EMAILS', gsi1sk: '2026-11-20T08:00:00.000Z#E1', type: 'EMAIL', email_id: 'E1', company_id: 'c1' },
+      ],
+      LastEvaluatedKey: { pk: 'EMAIL#E1', sk: 'META', gsi1pk: 'COMPANY#c1#EMAILS', gsi1sk: '2026-11-20T08:00:00.000Z#E1' },
     });
     const page = await ddbEmailStore.listOfCompany('c1', { limit: 1 });
     expect(ddbMock.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
@@ -28,10 +31,18 @@ describe('ddb email records: a company list (E10)', () => {
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': 'COMPANY#c1#EMAILS' },
       ScanIndexForward: false,
-      Limit: 1,
+      Limit: 2,
     });
     expect(page.next).toBe('2026-11-21T08:00:00.000Z#E2');
     expect(page.items).toEqual([{ type: 'EMAIL', email_id: 'E2', company_id: 'c1' }]);
+  });
+
+  it('answers no next when the page is exactly full and nothing follows', async () => {
+    ddbMock.on(QueryCommand).resolves({
+      Items: [{ pk: 'EMAIL#E2', sk: 'META', gsi1pk: 'COMPANY#c1#EMAILS', gsi1sk: '2026-11-21T08:00:00.000Z#E2', email_id: 'E2' }],
+      LastEvaluatedKey: undefined,
+    });
+    expect((await ddbEmailStore.listOfCompany('c1', { limit: 1 })).next).toBeNull();
   });
 
   it('reads on after a position in the caller company only, and answers no next at the end', async () => {

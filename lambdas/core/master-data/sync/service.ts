@@ -390,7 +390,8 @@ export async function runSchedule(deps: SyncDeps, budgetMs: number): Promise<{ r
       if (remaining <= 0) return { ran: ran.size };
       const turn = Math.min(remaining, Math.max(SCHEDULE_TURN_MIN_MS, Math.min(SCHEDULE_TURN_MAX_MS, remaining / (round.length - i))));
       // A page may run past its turn, never past the invocation's budget.
-      const result = await runSync(deps, item.company_id, item.type, 'schedule', turn, remaining);
+      // Later rounds only continue: the continuing job may have finished the import meanwhile (no run from the start).
+      const result = await runSync(deps, item.company_id, item.type, 'schedule', turn, remaining, { onlyContinue: round !== due });
       if (result.status !== 'ran') continue;
       ran.add(`${item.type}#${item.company_id}`);
       if (result.run.outcome === 'partial') partial.push(item);
