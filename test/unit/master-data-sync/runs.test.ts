@@ -157,6 +157,24 @@ describe('master-data import runs', () => {
     expect(calls.filter((c) => c.company === 'A').length).toBeGreaterThan(12);
   });
 
+  it('does not start again from page 1 an import finished between its rounds (by the continuing job)', async () => {
+    const { deps, syncState, calls } = setup({ A: 12_000, B: 10 });
+    const save = syncState.saveRun.bind(syncState);
+    // When B's run is released (round 1), A's partial run is finished elsewhere: the continuing job's turn.
+    syncState.saveRun = async (c, t, runId, patch, release, nowIso) => {
+      const kept = await save(c, t, runId, patch, release, nowIso);
+      if (c === 'B' && release) {
+        const a = (await syncState.get('A', 'rivile_import'))!;
+        syncState.put({ ...a, run: { ...a.run!, outcome: 'done', finished_at: nowIso }, position: null });
+      }
+      return kept;
+    };
+    await runSchedule(deps, 25_000);
+    const firstPages = calls.filter((c) => c.company === 'A' && c.page === 1);
+    expect(firstPages).toHaveLength(1);
+    expect((await syncState.get('A', 'rivile_import'))!).toMatchObject({ lease_run_id: null, run: { outcome: 'done' } });
+  });
+
   it('starts the next invocation with the import served longest ago', async () => {
     const { deps, syncState, calls, advance } = setup({ A: 12_000, B: 12_000, C: 12_000 });
     await runSchedule(deps, 12_000);
