@@ -117,4 +117,38 @@ describe('master-data imports: "sync now" with a slow source', () => {
     expect(done.last_run!.counts).toEqual({ ...run.counts, items: { created: 1, updated: 0, unchanged: 0, rejected: 0 } });
     expect(done.last_error).toBeNull();
   }, 180_000);
+
+  it('stops a sync after its page when the import is switched off meanwhile, and starts over when it is switched on again', async () => {
+    // 150 clients: two pages of GET_N08_LIST, each answered after 3 s.
+    for (let i = 4; i <= 150; i++) t.stack.rivile.tables.N08.push({ _creator: 'GAMA', N08_KODAS_KS: `SL${i}`, N08_PAV: `Slow Client ${i}`, N08_RUSIS: '1' });
+    t.stack.rivile.delays.GET_N08_LIST = 3_000;
+    t.stack.rivile.delays.GET_N17_LIST = 0;
+    const listCalls = () => t.stack.rivile.calls.filter((c) => c.method === 'GET_N08_LIST').length;
+    const before = listCalls();
+    const syncing = admin.post(`/company/service/imports/sync?${q()}`, { type: 'rivile_import' });
+    await new Promise((r) => setTimeout(r, 1_000));
+    // The admin switches the import off while its first page is being read.
+    const off = await admin.post(`/company/service?${q()}`, { type: 'rivile_import', enabled: false });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const r = await syncing;
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ outcome: 'partial', error: null });
+    await t.stack.syncJobs.idle();
+    // Nothing read after the switch-off's page: no second page, no goods, not continued by the job.
+    expect(listCalls() - before).toBe(1);
+    expect(t.stack.rivile.calls.at(-1)!.method).toBe('GET_N08_LIST');
+    expect(await status('rivile_import')).toMatchObject({ enabled: false, last_run: { outcome: 'partial' } });
+
+    // Switched on again: the lease is free at once, and the run reads from the first page (the position was dropped).
+    t.stack.rivile.delays.GET_N08_LIST = 0;
+    const on = await admin.post(`/company/service?${q()}`, { type: 'rivile_import', enabled: true, credential: { api_key: RIVILE_KEY } });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    const again = await admin.post(`/company/service/imports/sync?${q()}`, { type: 'rivile_import' });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const run = again.body as SyncRunView;
+    expect(run.outcome).toBe('done');
+    // The first page again (its rows unchanged), then the rest.
+    const clients = run.counts.suppliers!;
+    expect(clients).toEqual({ created: 50, updated: 0, unchanged: 100, rejected: 0 });
+  }, 180_000);
 });

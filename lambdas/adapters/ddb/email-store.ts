@@ -1,7 +1,7 @@
 /** Email-in in the single table: address claims (E1), email records (E2–E4) and notice counts (E7), docs/data-model.md. */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EmailStore } from '../../core/email-in/ports';
-import type { EmailInClaim, EmailRecord } from '../../core/email-in/types';
+import { EMAIL_SUMMARY_ATTRIBUTES, type EmailInClaim, type EmailRecord, type EmailSummary } from '../../core/email-in/types';
 import { TTL_ATTRIBUTE } from '../../../shared/table';
 import { ddb } from './client';
 import { keys } from './keys';
@@ -34,6 +34,9 @@ export const ddbEmailStore: EmailStore = {
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.emailsOfCompany(companyId).gsi1pk },
         ScanIndexForward: false,
+        // Not the text: a page of long mails would otherwise be cut at 1 MB.
+        ProjectionExpression: [...EMAIL_SUMMARY_ATTRIBUTES, 'gsi1sk'].map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries([...EMAIL_SUMMARY_ATTRIBUTES, 'gsi1sk'].map((name, i) => [`#a${i}`, name])),
         // One more than the page: DynamoDB answers a LastEvaluatedKey at the limit even when nothing follows.
         Limit: page.limit + 1,
         ...(after ? { ExclusiveStartKey: after } : {}),
@@ -45,7 +48,7 @@ export const ddbEmailStore: EmailStore = {
     // Fewer than the page with a LastEvaluatedKey: the read stopped at 1 MB, and more follows.
     const more = found.length > page.limit || res.LastEvaluatedKey !== undefined;
     return {
-      items: items.map((i) => stripKeys<EmailRecord>(i)),
+      items: items.map((i) => stripKeys<EmailSummary>(i)),
       next: more && last && typeof last.gsi1sk === 'string' ? last.gsi1sk : null,
     };
   },

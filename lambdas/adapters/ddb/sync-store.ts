@@ -2,7 +2,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../../../shared/errors';
 import { SYNC_IMPORTS, type SyncImport } from '../../../shared/schemas/master-data-sync';
-import type { SyncState, SyncStateStore } from '../../core/master-data/sync/ports';
+import type { SyncAcquired, SyncState, SyncStateStore } from '../../core/master-data/sync/ports';
 import { ddb } from './client';
 import { keys } from './keys';
 import { isConditionFailure, stripKeys, tableName, writeIf } from './table-ops';
@@ -22,6 +22,7 @@ function stateOf(item: Record<string, unknown>, companyId: string, type: SyncImp
     connection: s.connection ?? null,
     lease_run_id: s.lease_run_id ?? null,
     lease_until: s.lease_until ?? null,
+    settings_version: s.settings_version ?? 0,
     updated_at: s.updated_at ?? '',
   };
 }
@@ -35,8 +36,8 @@ export const ddbSyncStateStore: SyncStateStore = {
   },
   // S2: switch on (listed in gsi1 for the schedule) or off.
   async setEnabled(companyId, type, enabled, nowIso, connection) {
-    const names: Record<string, string> = { '#e': 'enabled', '#u': 'updated_at', '#c': 'company_id', '#t': 'type', '#k': 'kind', '#p': 'position' };
-    const values: Record<string, unknown> = { ':e': enabled, ':u': nowIso, ':c': companyId, ':t': type, ':k': 'MDSYNC' };
+    const names: Record<string, string> = { '#e': 'enabled', '#u': 'updated_at', '#c': 'company_id', '#t': 'type', '#k': 'kind', '#p': 'position', '#v': 'settings_version' };
+    const values: Record<string, unknown> = { ':e': enabled, ':u': nowIso, ':c': companyId, ':t': type, ':k': 'MDSYNC', ':one': 1 };
     let set = 'SET #e = :e, #u = :u, #c = :c, #t = :t, #k = :k';
     if (connection !== undefined) {
       names['#conn'] = 'connection';
@@ -54,7 +55,7 @@ export const ddbSyncStateStore: SyncStateStore = {
         TableName: tableName(),
         Key: keys.syncState(companyId, type),
         // A switch (and the connection it tested) starts the next run from the beginning: no position survives it.
-        UpdateExpression: enabled ? `${set} REMOVE #p` : `${set} REMOVE gsi1pk, gsi1sk, #p`,
+        UpdateExpression: enabled ? `${set} ADD #v :one REMOVE #p` : `${set} ADD #v :one REMOVE gsi1pk, gsi1sk, #p`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
@@ -67,41 +68,54 @@ export const ddbSyncStateStore: SyncStateStore = {
         TableName: tableName(),
         Key: keys.syncState(companyId, 'sql_import'),
         // A position was read with the old mapping (its tables, its key columns): the next run starts over.
-        UpdateExpression: 'SET #m = :m, #u = :u, #c = :c, #t = :t REMOVE #p',
-        ExpressionAttributeNames: { '#m': 'mapping', '#u': 'updated_at', '#c': 'company_id', '#t': 'type', '#p': 'position' },
-        ExpressionAttributeValues: { ':m': mapping, ':u': nowIso, ':c': companyId, ':t': 'sql_import' },
+        UpdateExpression: 'SET #m = :m, #u = :u, #c = :c, #t = :t ADD #v :one REMOVE #p',
+        ExpressionAttributeNames: { '#m': 'mapping', '#u': 'updated_at', '#c': 'company_id', '#t': 'type', '#p': 'position', '#v': 'settings_version' },
+        ExpressionAttributeValues: { ':m': mapping, ':u': nowIso, ':c': companyId, ':t': 'sql_import', ':one': 1 },
       }),
     );
   },
-  // S4: the lease (conditional update) and the run's progress under it.
-  async acquire(companyId, type, runId, nowIso, untilIso) {
+  // S4: the lease (conditional update, never creating the item) and the run's progress under it.
+  async acquire(companyId, type, runId, nowIso, untilIso): Promise<SyncAcquired> {
     try {
       const res = await ddb().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.syncState(companyId, type),
-          UpdateExpression: 'SET lease_run_id = :r, lease_until = :until, #c = :c, #t = :t',
-          ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until < :now',
-          ExpressionAttributeNames: { '#c': 'company_id', '#t': 'type' },
-          ExpressionAttributeValues: { ':r': runId, ':until': untilIso, ':now': nowIso, ':c': companyId, ':t': type },
+          UpdateExpression: 'SET lease_run_id = :r, lease_until = :until',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+          ExpressionAttributeValues: { ':r': runId, ':until': untilIso, ':now': nowIso },
           ReturnValues: 'ALL_NEW',
         }),
       );
       return stateOf(res.Attributes ?? {}, companyId, type);
     } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      // S1: busy, or no state to run (a continuation for a purged company must not bring its item back).
+      return (await ddbSyncStateStore.get(companyId, type)) ? 'busy' : 'none';
     }
   },
-  async saveRun(companyId, type, runId, patch, release, nowIso) {
+  async saveRun(companyId, type, runId, settingsVersion, patch, release, nowIso) {
     return writeIf(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.syncState(companyId, type),
         UpdateExpression: `SET #run = :run, #pos = :pos, last_error = :err, updated_at = :u${release ? ' REMOVE lease_run_id, lease_until' : ''}`,
+        // Absent until the settings first change (items written before the version existed).
+        ConditionExpression: `lease_run_id = :r AND ${settingsVersion === 0 ? '(attribute_not_exists(#v) OR #v = :v)' : '#v = :v'}`,
+        ExpressionAttributeNames: { '#run': 'run', '#pos': 'position', '#v': 'settings_version' },
+        ExpressionAttributeValues: { ':run': patch.run, ':pos': patch.position, ':err': patch.last_error, ':u': nowIso, ':r': runId, ':v': settingsVersion },
+      }),
+    );
+  },
+  async abandonRun(companyId, type, runId, run, nowIso) {
+    await writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.syncState(companyId, type),
+        UpdateExpression: `SET updated_at = :u${run ? ', #run = :run' : ''} REMOVE lease_run_id, lease_until${run ? ', #pos' : ''}`,
         ConditionExpression: 'lease_run_id = :r',
-        ExpressionAttributeNames: { '#run': 'run', '#pos': 'position' },
-        ExpressionAttributeValues: { ':run': patch.run, ':pos': patch.position, ':err': patch.last_error, ':u': nowIso, ':r': runId },
+        ExpressionAttributeNames: run ? { '#run': 'run', '#pos': 'position' } : undefined,
+        ExpressionAttributeValues: { ':u': nowIso, ':r': runId, ...(run ? { ':run': run } : {}) },
       }),
     );
   },

@@ -1,5 +1,5 @@
 /** What email-in needs from the outside world; adapters implement it. */
-import type { EmailInClaim, EmailRecord } from './types';
+import type { EmailInClaim, EmailRecord, EmailSummary } from './types';
 
 export interface EmailStore {
   /** The claim of an email-in address (company or member), if any. */
@@ -10,7 +10,7 @@ export interface EmailStore {
    * (`<created_at>#<email id>`, the `next` it gave), `next` the position of this page's last record while older
    * ones may follow, else null.
    */
-  listOfCompany(companyId: string, page: { after?: string; limit: number }): Promise<{ items: EmailRecord[]; next: string | null }>;
+  listOfCompany(companyId: string, page: { after?: string; limit: number }): Promise<{ items: EmailSummary[]; next: string | null }>;
   /** Creates the record unless it exists (the marker that makes a redelivered message create nothing); false when it existed. */
   create(record: EmailRecord): Promise<boolean>;
   /**

@@ -39,3 +39,12 @@ export interface EmailRecord {
   state: 'receiving' | 'done';
   created_at: string;
 }
+
+/**
+ * What the list of a company's mail (GET /emails, E10) reads of each record: everything it shows, not the text (the
+ * panel reads that with the record, E6), so a page of long mails stays one small read.
+ */
+export const EMAIL_SUMMARY_ATTRIBUTES = [
+  'email_id', 'company_id', 'subject', 'from', 'address', 'arrived_at', 'files', 'rejected_files', 'receipt_type', 'auth', 'state',
+] as const;
+export type EmailSummary = Pick<EmailRecord, (typeof EMAIL_SUMMARY_ATTRIBUTES)[number]>;

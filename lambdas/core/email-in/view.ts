@@ -5,7 +5,7 @@ import type { DocumentsStore } from '../documents/ports';
 import type { AccountsStore } from '../ports';
 import { shownEmailInAddress } from './address';
 import type { EmailStore } from './ports';
-import type { EmailRecord } from './types';
+import type { EmailRecord, EmailSummary } from './types';
 
 export interface EmailCaller {
   userId: string;
@@ -18,6 +18,11 @@ export interface EmailCaller {
  * Email-in address at the deployed domain (`emailInDomain`, address.ts).
  */
 export function toEmailView(r: EmailRecord, files: EmailRecord['files'], emailInDomain: string): EmailView {
+  return { ...toEmailListItem(r, files, emailInDomain), text: r.text };
+}
+
+/** The email as the list of mail shows it: the panel's view without the text. */
+function toEmailListItem(r: EmailSummary, files: EmailRecord['files'], emailInDomain: string): EmailListItem {
   return {
     email_id: r.email_id,
     company_id: r.company_id,
@@ -25,7 +30,6 @@ export function toEmailView(r: EmailRecord, files: EmailRecord['files'], emailIn
     from: r.from,
     to: shownEmailInAddress(r.address, emailInDomain),
     arrived_at: r.arrived_at,
-    text: r.text,
     files,
     rejected_files: r.rejected_files,
     receipt_type: r.receipt_type,
@@ -63,10 +67,7 @@ export async function listEmails(
   const existing = receiptIds.length > 0 ? await deps.documents.getMany(receiptIds, { consistent: true }) : [];
   const inCompany = new Set(existing.filter((d) => d.company_id === companyId).map((d) => d.receipt_id));
   return {
-    items: records.map((r): EmailListItem => {
-      const { text: _text, ...view } = toEmailView(r, r.files.filter((f) => inCompany.has(f.receipt_id)), deps.emailInDomain);
-      return view;
-    }),
+    items: records.map((r) => toEmailListItem(r, r.files.filter((f) => inCompany.has(f.receipt_id)), deps.emailInDomain)),
     next,
   };
 }

@@ -31,6 +31,12 @@ describe('ddb email records: a company list (E10)', () => {
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': 'COMPANY#c1#EMAILS' },
       ScanIndexForward: false,
+      // Everything the list shows and the position, never the mail's text.
+      ProjectionExpression: '#a0, #a1, #a2, #a3, #a4, #a5, #a6, #a7, #a8, #a9, #a10, #a11',
+      ExpressionAttributeNames: {
+        '#a0': 'email_id', '#a1': 'company_id', '#a2': 'subject', '#a3': 'from', '#a4': 'address', '#a5': 'arrived_at',
+        '#a6': 'files', '#a7': 'rejected_files', '#a8': 'receipt_type', '#a9': 'auth', '#a10': 'state', '#a11': 'gsi1sk',
+      },
       Limit: 2,
     });
     expect(page.next).toBe('2026-11-21T08:00:00.000Z#E2');

@@ -24,21 +24,31 @@ class FakeSyncStates implements SyncStateStore {
   put(s: SyncState) {
     this.states.set(this.key(s.company_id, s.type), structuredClone(s));
   }
-  async setEnabled() {}
+  /** A change of the settings, as the Integration screen's switch or mapping makes it. */
+  async setEnabled(c: string, t: SyncImport, enabled: boolean) {
+    const s = this.states.get(this.key(c, t))!;
+    Object.assign(s, { enabled, position: null, settings_version: s.settings_version + 1 });
+  }
   async putMapping() {}
   async acquire(c: string, t: SyncImport, runId: string, nowIso: string, untilIso: string) {
     const s = this.states.get(this.key(c, t));
-    if (!s || (s.lease_until && s.lease_until >= nowIso)) return undefined;
+    if (!s) return 'none' as const;
+    if (s.lease_until && s.lease_until >= nowIso) return 'busy' as const;
     s.lease_run_id = runId;
     s.lease_until = untilIso;
     return structuredClone(s);
   }
-  async saveRun(c: string, t: SyncImport, runId: string, patch: Pick<SyncState, 'run' | 'position' | 'last_error'>, release: boolean, nowIso: string) {
+  async saveRun(c: string, t: SyncImport, runId: string, version: number, patch: Pick<SyncState, 'run' | 'position' | 'last_error'>, release: boolean, nowIso: string) {
     const s = this.states.get(this.key(c, t));
-    if (!s || s.lease_run_id !== runId) return false;
+    if (!s || s.lease_run_id !== runId || s.settings_version !== version) return false;
     Object.assign(s, structuredClone(patch), { updated_at: nowIso });
     if (release) Object.assign(s, { lease_run_id: null, lease_until: null });
     return true;
+  }
+  async abandonRun(c: string, t: SyncImport, runId: string, run: SyncState['run'], nowIso: string) {
+    const s = this.states.get(this.key(c, t));
+    if (!s || s.lease_run_id !== runId) return;
+    Object.assign(s, { lease_run_id: null, lease_until: null, updated_at: nowIso }, run ? { run: structuredClone(run), position: null } : {});
   }
   async listEnabled() {
     const items = [...this.states.values()].filter((s) => s.enabled).map((s) => ({ company_id: s.company_id, type: s.type }));
@@ -54,7 +64,7 @@ function setup(clients: Record<string, number>) {
   for (const company of Object.keys(clients)) {
     syncState.put({
       company_id: company, type: 'rivile_import', enabled: true, mapping: null, run: null, position: null, last_error: null,
-      connection: null, lease_run_id: null, lease_until: null, updated_at: '2026-12-01T00:00:00.000Z',
+      connection: null, lease_run_id: null, lease_until: null, settings_version: 0, updated_at: '2026-12-01T00:00:00.000Z',
     });
   }
   let n = 0;
@@ -161,8 +171,8 @@ describe('master-data import runs', () => {
     const { deps, syncState, calls } = setup({ A: 12_000, B: 10 });
     const save = syncState.saveRun.bind(syncState);
     // When B's run is released (round 1), A's partial run is finished elsewhere: the continuing job's turn.
-    syncState.saveRun = async (c, t, runId, patch, release, nowIso) => {
-      const kept = await save(c, t, runId, patch, release, nowIso);
+    syncState.saveRun = async (c, t, runId, version, patch, release, nowIso) => {
+      const kept = await save(c, t, runId, version, patch, release, nowIso);
       if (c === 'B' && release) {
         const a = (await syncState.get('A', 'rivile_import'))!;
         syncState.put({ ...a, run: { ...a.run!, outcome: 'done', finished_at: nowIso }, position: null });
@@ -173,6 +183,57 @@ describe('master-data import runs', () => {
     const firstPages = calls.filter((c) => c.company === 'A' && c.page === 1);
     expect(firstPages).toHaveLength(1);
     expect((await syncState.get('A', 'rivile_import'))!).toMatchObject({ lease_run_id: null, run: { outcome: 'done' } });
+  });
+
+  it('ends a run overtaken by a change of the settings without a position, and gives the lease back', async () => {
+    const { deps, syncState, calls } = setup({ A: 1000 });
+    const rivile = deps.rivile;
+    deps.rivile = {
+      async call(apiKey, method, params, data, options) {
+        const answer = await rivile.call(apiKey, method, params, data, options);
+        // While page 3 is read, the admin switches the import off and on again (a new API key, say).
+        if (params.pagenumber === 3) {
+          await syncState.setEnabled('A', 'rivile_import', false);
+          await syncState.setEnabled('A', 'rivile_import', true);
+        }
+        return answer;
+      },
+    };
+    const result = await runSync(deps, 'A', 'rivile_import', 'manual', 60_000);
+    // Pages 1 and 2 were saved; page 3 was read with the old settings: its position is not kept.
+    expect(result).toMatchObject({ status: 'ran', pages: 3, run: { outcome: 'partial', counts: { suppliers: { created: 300 } } } });
+    expect(calls.map((c) => c.page)).toEqual([1, 2, 3]);
+    const state = (await syncState.get('A', 'rivile_import'))!;
+    expect(state).toMatchObject({ position: null, lease_run_id: null, lease_until: null, run: { outcome: 'partial' }, settings_version: 2 });
+    // The next run starts over from page 1 (unchanged rows write nothing) and is not refused as busy.
+    calls.length = 0;
+    deps.rivile = rivile;
+    const next = await runSync(deps, 'A', 'rivile_import', 'manual', 60_000);
+    expect(calls[0]!.page).toBe(1);
+    expect(next).toMatchObject({ status: 'ran', run: { outcome: 'done', counts: { suppliers: { created: 700, unchanged: 300 } } } });
+  });
+
+  it('gives the lease back when the settings change just before the run ends', async () => {
+    const { deps, syncState } = setup({ A: 150 });
+    const rivile = deps.rivile;
+    deps.rivile = {
+      async call(apiKey, method, params, data, options) {
+        const answer = await rivile.call(apiKey, method, params, data, options);
+        // The last call of the run (the next kind's first page): the settings change before the run's end is saved.
+        if (method !== 'GET_N08_LIST') await syncState.setEnabled('A', 'rivile_import', true);
+        return answer;
+      },
+    };
+    const result = await runSync(deps, 'A', 'rivile_import', 'manual', 60_000);
+    expect(result).toMatchObject({ status: 'ran', run: { outcome: 'partial' } });
+    expect((await syncState.get('A', 'rivile_import'))!).toMatchObject({ position: null, lease_run_id: null });
+  });
+
+  it('answers off, and writes nothing, for an import without state (never switched on, or its company purged)', async () => {
+    const { deps, syncState, calls } = setup({});
+    expect(await runSync(deps, 'gone', 'rivile_import', 'schedule', 60_000, 60_000, { onlyContinue: true })).toEqual({ status: 'off' });
+    expect(await syncState.get('gone', 'rivile_import')).toBeUndefined();
+    expect(calls).toEqual([]);
   });
 
   it('starts the next invocation with the import served longest ago', async () => {

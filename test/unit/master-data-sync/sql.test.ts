@@ -214,6 +214,7 @@ describe('the schedule: which imports are due', () => {
     connection: null,
     lease_run_id: null,
     lease_until: null,
+    settings_version: 0,
     updated_at: '',
     ...patch,
   });

@@ -59,28 +59,50 @@ export interface SyncState {
   /** The run holding the state; a run is refused while another one's lease lasts. */
   lease_run_id: string | null;
   lease_until: string | null;
+  /**
+   * Counts the changes of the import's settings (switch on/off, connection, mapping). A run saves its progress only
+   * while the settings are those it started with: a run overtaken by a change ends without a position.
+   */
+  settings_version: number;
   updated_at: string;
 }
+
+/** What taking the lease found: the state (now the run's), another run's lease, or no state at all (never switched on, or the company is gone). */
+export type SyncAcquired = SyncState | 'busy' | 'none';
 
 export interface SyncStateStore {
   get(companyId: string, type: SyncImport): Promise<SyncState | undefined>;
   /**
    * Switches the import on or off in the schedule's list (the company flag itself is the integration store's); the
-   * position of a partial or failed run is dropped, as by `putMapping`: the next run starts from the beginning.
+   * position of a partial or failed run is dropped, as by `putMapping`: the next run starts from the beginning. Both
+   * count a change of the settings (`settings_version`).
    */
   setEnabled(companyId: string, type: SyncImport, enabled: boolean, nowIso: string, connection?: SyncState['connection']): Promise<void>;
   putMapping(companyId: string, mapping: SqlMapping, nowIso: string): Promise<void>;
-  /** Takes the lease for `runId` until `untilIso` unless another lease lasts past `nowIso`; the state, or undefined when busy. */
-  acquire(companyId: string, type: SyncImport, runId: string, nowIso: string, untilIso: string): Promise<SyncState | undefined>;
-  /** Saves the run's progress while it holds the lease (false when it lost it); `release` ends the lease. */
+  /**
+   * Takes the lease for `runId` until `untilIso` unless another lease lasts past `nowIso`. Never creates the state: an
+   * import without one (never switched on, or its company purged) is `none`.
+   */
+  acquire(companyId: string, type: SyncImport, runId: string, nowIso: string, untilIso: string): Promise<SyncAcquired>;
+  /**
+   * Saves the run's progress while it holds the lease and the settings are still version `settingsVersion`; false
+   * otherwise (the lease lost, or the settings changed). `release` ends the lease.
+   */
   saveRun(
     companyId: string,
     type: SyncImport,
     runId: string,
+    settingsVersion: number,
     patch: { run: SyncRunView | null; position: SyncPosition | null; last_error: SyncState['last_error'] },
     release: boolean,
     nowIso: string,
   ): Promise<boolean>;
+  /**
+   * Ends the lease of a run whose settings changed under it, whatever the settings now: writes `run` (when given) and
+   * drops the position, so the next run starts from the beginning with the new settings. Nothing when the lease is
+   * not the run's any more.
+   */
+  abandonRun(companyId: string, type: SyncImport, runId: string, run: SyncRunView | null, nowIso: string): Promise<void>;
   /** Switched-on imports of every company, for the schedule (one page; `cursor` continues). */
   listEnabled(cursor?: string): Promise<{ items: { company_id: string; type: SyncImport }[]; cursor: string | null }>;
 }

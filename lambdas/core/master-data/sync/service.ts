@@ -163,19 +163,33 @@ export async function runSync(
   const left = () => limit - deps.clock.now().getTime();
   const runId = deps.ids.newId();
   const state = await deps.syncState.acquire(companyId, type, runId, started.toISOString(), new Date(limit + LEASE_GRACE_MS).toISOString());
-  if (!state) return { status: 'busy' };
-  const release = async (run: SyncRunView, position: SyncPosition | null, lastError: SyncState['last_error']) => {
-    await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, true, deps.clock.now().toISOString());
+  if (state === 'busy') return { status: 'busy' };
+  if (state === 'none') return { status: 'off' };
+  const save = (patch: Pick<SyncState, 'run' | 'position' | 'last_error'>, release: boolean, nowIso = deps.clock.now().toISOString()) =>
+    deps.syncState.saveRun(companyId, type, runId, state.settings_version, patch, release, nowIso);
+  /** Gives the lease back with the state as it was (nothing run). */
+  const leaveAsItWas = async (nowIso: string) => {
+    const left = await save({ run: state.run, position: state.position, last_error: state.last_error }, true, nowIso);
+    if (!left) await deps.syncState.abandonRun(companyId, type, runId, null, deps.clock.now().toISOString());
+  };
+  /**
+   * The settings changed while the run held the import (switched off or on again, a new connection or mapping): what
+   * it read follows the old ones, so it ends here without a position and the next run starts over with the new ones.
+   */
+  const overtaken = async (run: SyncRunView, pages: number): Promise<SyncResult> => {
+    const ended: SyncRunView = { ...run, outcome: 'partial', finished_at: deps.clock.now().toISOString() };
+    await deps.syncState.abandonRun(companyId, type, runId, ended, ended.finished_at!);
+    return { status: 'ran', run: ended, pages };
   };
   if (!state.enabled) {
-    await deps.syncState.saveRun(companyId, type, runId, { run: state.run, position: state.position, last_error: state.last_error }, true, started.toISOString());
+    await leaveAsItWas(started.toISOString());
     return { status: 'off' };
   }
   // A run left `running` died half-way (a timeout, a crash): its lease has run out, or it would not be ours now.
   const continuing = state.position && state.run && (state.run.outcome === 'partial' || state.run.outcome === 'failed' || state.run.outcome === 'running');
   // A continuation asked for a run that stopped for now; the import finished (or failed) meanwhile: nothing to do.
   if (options.onlyContinue && !(continuing && state.run!.outcome !== 'failed')) {
-    await deps.syncState.saveRun(companyId, type, runId, { run: state.run, position: state.position, last_error: state.last_error }, true, state.updated_at);
+    await leaveAsItWas(state.updated_at);
     return { status: 'nothing' };
   }
   const run: SyncRunView = continuing
@@ -187,14 +201,16 @@ export async function runSync(
   // A call given up at the limit may still be running: the source is closed without waiting for it.
   let gaveUp = false;
   let pages = 0;
-  const stopForNow = async (): Promise<SyncResult> => {
-    run.outcome = 'partial';
+  /** Ends the run with its outcome and gives the lease back; a run whose settings changed meanwhile is overtaken. */
+  const end = async (outcome: 'partial' | 'done' | 'failed', at: SyncPosition | null): Promise<SyncResult> => {
+    run.outcome = outcome;
     run.finished_at = deps.clock.now().toISOString();
-    await release(run, position, lastError);
+    if (!(await save({ run, position: at, last_error: lastError }, true))) return await overtaken(run, pages);
     return { status: 'ran', run, pages };
   };
+  const stopForNow = () => end('partial', position);
   try {
-    await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, started.toISOString());
+    if (!(await save({ run, position, last_error: lastError }, false, started.toISOString()))) return await overtaken(run, 0);
     const opening = openSource(deps, state);
     const opened = await within(left(), () => opening);
     if (opened === TIMED_OUT) {
@@ -246,22 +262,15 @@ export async function runSync(
       }
       run.rejected_examples.push(...pageRejected.slice(0, Math.max(0, REJECTED_EXAMPLES_MAX - run.rejected_examples.length)));
       position = page.next === null ? { step: position.step + 1, after: null } : { step: position.step, after: page.next };
-      const kept = await deps.syncState.saveRun(companyId, type, runId, { run, position, last_error: lastError }, false, deps.clock.now().toISOString());
-      if (!kept) throw new Error('the sync lost its lease');
       pages += 1;
+      if (!(await save({ run, position, last_error: lastError }, false))) return await overtaken(run, pages);
     }
-    run.outcome = 'done';
-    run.finished_at = deps.clock.now().toISOString();
-    await release(run, null, lastError);
-    return { status: 'ran', run, pages };
+    return await end('done', null);
   } catch (error) {
     if (!(error instanceof TargetError)) console.error('[master-data sync] run failed', { companyId, type, error: (error as Error)?.message });
-    run.outcome = 'failed';
-    run.finished_at = deps.clock.now().toISOString();
     run.error = errorMessage(error);
-    lastError = { at: run.finished_at, message: run.error };
-    await release(run, position, lastError);
-    return { status: 'ran', run, pages };
+    lastError = { at: deps.clock.now().toISOString(), message: run.error };
+    return await end('failed', position);
   } finally {
     const closing = source?.close().catch(() => undefined);
     if (!gaveUp) await closing;
