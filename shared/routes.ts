@@ -191,8 +191,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [jobHandlers.sweepProcessing]: ['table', 'webSocketManage'],
   // Opens the Google Drive / Dropbox grant, downloads new files of the folder and stores them as uploads.
   [jobHandlers.importDriveFiles]: ['table', 'documentsBucket', 'webSocketManage', 'secretsKey', 'googleClientSecret'],
-  // Opens the SQL / Rivile import credentials and upserts master data.
-  [jobHandlers.syncMasterData]: ['table', 'secretsKey'],
+  // Opens the SQL / Rivile import credentials and upserts master data; hands what is still partial at its end to the sync queue.
+  [jobHandlers.syncMasterData]: ['table', 'secretsKey', 'syncQueue'],
   // Continues one import that stopped for now, and queues it again while it keeps advancing.
   [jobHandlers.continueMasterDataSync]: ['table', 'secretsKey', 'syncQueue'],
   // Runs LibreOffice on users' files: the office-conversion/ objects of the bucket and nothing else (no table).

@@ -92,6 +92,19 @@ function setup(clients: Record<string, number>) {
   return { deps, syncState, calls, advance: (ms: number) => (t += ms), now: () => t };
 }
 
+/** The deps of sync now and the continuing job: the hand-overs and warnings are kept. */
+function continuing(clients: Record<string, number>, send?: () => Promise<void>) {
+  const base = setup(clients);
+  const sent: SyncContinueMessage[] = [];
+  const warnings: string[] = [];
+  const deps = {
+    ...base.deps,
+    continuation: { send: send ?? (async (m: SyncContinueMessage) => void sent.push(m)) },
+    log: { warn: (msg: string) => void warnings.push(msg) },
+  };
+  return { ...base, deps, sent, warnings };
+}
+
 describe('master-data import runs', () => {
   it('continues a run that died half-way (left running, lease expired) from its saved position', async () => {
     const { deps, syncState, calls, now } = setup({ A: 1000 });
@@ -155,7 +168,7 @@ describe('master-data import runs', () => {
 
   it('shares one invocation among the due imports: a small import runs while a large one listed first is still partial', async () => {
     // A has 12,000 rows (120 pages of one second each), B ten rows; the invocation may spend 25 seconds.
-    const { deps, syncState, calls } = setup({ A: 12_000, B: 10 });
+    const { deps, syncState, calls, sent } = continuing({ A: 12_000, B: 10 });
     const result = await runSchedule(deps, 25_000);
     const a = (await syncState.get('A', 'rivile_import'))!.run!;
     const b = (await syncState.get('B', 'rivile_import'))!.run;
@@ -165,10 +178,12 @@ describe('master-data import runs', () => {
     expect(result.ran).toBe(2);
     // A used what B left: more than one slice of the budget.
     expect(calls.filter((c) => c.company === 'A').length).toBeGreaterThan(12);
+    // Still partial at the invocation's end: handed to the continuing job at once, not left for the next invocation.
+    expect(sent).toEqual([{ company_id: 'A', type: 'rivile_import' }]);
   });
 
   it('does not start again from page 1 an import finished between its rounds (by the continuing job)', async () => {
-    const { deps, syncState, calls } = setup({ A: 12_000, B: 10 });
+    const { deps, syncState, calls } = continuing({ A: 12_000, B: 10 });
     const save = syncState.saveRun.bind(syncState);
     // When B's run is released (round 1), A's partial run is finished elsewhere: the continuing job's turn.
     syncState.saveRun = async (c, t, runId, version, patch, release, nowIso) => {
@@ -236,8 +251,23 @@ describe('master-data import runs', () => {
     expect(calls).toEqual([]);
   });
 
+  it('hands on at its end only the imports whose last turn advanced', async () => {
+    const { deps, sent, advance } = continuing({ A: 12_000, B: 12_000 });
+    const rivile = deps.rivile;
+    deps.rivile = {
+      async call(apiKey, method, params, data, options) {
+        if (apiKey === 'A') return rivile.call(apiKey, method, params, data, options);
+        // B's source answers nothing in time: each of its turns gives up its first page.
+        advance(10);
+        return new Promise((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+    } as typeof deps.rivile;
+    await runSchedule(deps, 25_000);
+    expect(sent).toEqual([{ company_id: 'A', type: 'rivile_import' }]);
+  });
+
   it('starts the next invocation with the import served longest ago', async () => {
-    const { deps, syncState, calls, advance } = setup({ A: 12_000, B: 12_000, C: 12_000 });
+    const { deps, syncState, calls, advance } = continuing({ A: 12_000, B: 12_000, C: 12_000 });
     await runSchedule(deps, 12_000);
     const first = new Set(calls.map((c) => c.company));
     advance(60_000);
@@ -252,19 +282,6 @@ describe('master-data import runs', () => {
 });
 
 describe('a run that stopped for now is continued at once (the sync queue)', () => {
-  /** The deps of sync now and the continuing job: the hand-overs and warnings are kept. */
-  function continuing(clients: Record<string, number>, send?: () => Promise<void>) {
-    const base = setup(clients);
-    const sent: SyncContinueMessage[] = [];
-    const warnings: string[] = [];
-    const deps = {
-      ...base.deps,
-      continuation: { send: send ?? (async (m: SyncContinueMessage) => void sent.push(m)) },
-      log: { warn: (msg: string) => void warnings.push(msg) },
-    };
-    return { ...base, deps, sent, warnings };
-  }
-
   it('hands a partial sync now to the queue, and the job continues it, handing on while it advances, until done', async () => {
     const { deps, sent, calls } = continuing({ A: 1000 });
     const run = await syncNow(deps, 'A', 'rivile_import', 3_000);

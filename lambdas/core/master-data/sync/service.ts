@@ -373,9 +373,11 @@ export const SCHEDULE_TURN_MAX_MS = 60_000;
  * page); each turn is a share of the budget left (what is left over the imports still waiting, 5 to 60 seconds), and
  * an import whose turn ended partial waits for the next round, where it continues from its saved position. So a
  * small import runs in the first invocation even while a large one takes many, and an import left out of a short
- * invocation goes first in the next.
+ * invocation goes first in the next. An import still `partial` when the invocation's budget is spent is handed to
+ * the continuing job (as "sync now" hands one on), unless its last turn finished no page: it goes on at once instead
+ * of at the next invocation, 15 minutes later.
  */
-export async function runSchedule(deps: SyncDeps, budgetMs: number): Promise<{ ran: number }> {
+export async function runSchedule(deps: ContinuingSyncDeps, budgetMs: number): Promise<{ ran: number }> {
   const deadline = deps.clock.now().getTime() + budgetMs;
   const left = () => deadline - SCHEDULE_RESERVE_MS - deps.clock.now().getTime();
   const due: { company_id: string; type: SyncImport; served: string }[] = [];
@@ -391,22 +393,29 @@ export async function runSchedule(deps: SyncDeps, budgetMs: number): Promise<{ r
   } while (cursor && left() > 0);
   due.sort((a, b) => (a.served < b.served ? -1 : a.served > b.served ? 1 : 0));
   const ran = new Set<string>();
+  /** The imports whose last turn stopped for now after at least one page, by import. */
+  const advancing = new Map<string, SyncContinueMessage>();
   let round = due;
-  while (round.length > 0) {
+  while (round.length > 0 && left() > 0) {
     const partial: typeof due = [];
     for (const [i, item] of round.entries()) {
       const remaining = left();
-      if (remaining <= 0) return { ran: ran.size };
+      if (remaining <= 0) break;
       const turn = Math.min(remaining, Math.max(SCHEDULE_TURN_MIN_MS, Math.min(SCHEDULE_TURN_MAX_MS, remaining / (round.length - i))));
       // A page may run past its turn, never past the invocation's budget.
       // Later rounds only continue: the continuing job may have finished the import meanwhile (no run from the start).
       const result = await runSync(deps, item.company_id, item.type, 'schedule', turn, remaining, { onlyContinue: round !== due });
+      const key = `${item.type}#${item.company_id}`;
+      advancing.delete(key);
       if (result.status !== 'ran') continue;
-      ran.add(`${item.type}#${item.company_id}`);
-      if (result.run.outcome === 'partial') partial.push(item);
+      ran.add(key);
+      if (result.run.outcome !== 'partial') continue;
+      partial.push(item);
+      if (result.pages > 0) advancing.set(key, { company_id: item.company_id, type: item.type });
     }
     round = partial;
   }
+  for (const message of advancing.values()) await handOver(deps, message);
   return { ran: ran.size };
 }
 
