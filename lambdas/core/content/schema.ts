@@ -52,10 +52,11 @@ function stakeholderFields(kind: 'supplier' | 'customer', title: string): Def[] 
   ];
 }
 
-const LINE_ITEM_DEFS: Record<(typeof LINE_ITEM_COLUMNS)[number], { label: string; type: DatapointType }> = {
+const LINE_ITEM_DEFS: Record<(typeof LINE_ITEM_COLUMNS)[number], { label: string; type: DatapointType; settings?: SchemaField['settings'] }> = {
   item_number: { label: 'No.', type: 'string' },
   product_code: { label: 'Product code', type: 'code' },
-  description: { label: 'Description', type: 'string' },
+  // The edit screen offers the company's items as a description is typed (recognition writes a matched item's name).
+  description: { label: 'Description', type: 'string', settings: { items: true } },
   quantity: { label: 'Quantity', type: 'quantity' },
   unit_of_measurement: { label: 'Unit', type: 'string' },
   unit_price_without_vat: { label: 'Unit price without VAT', type: 'amount' },
@@ -91,7 +92,7 @@ const DEFS: Def[] = [
   { id: 'vat_line_total', label: 'Amount with VAT', parent: 'vat_line', type: 'amount', configurable: false },
   { id: 'line_items', label: 'Line items', parent: null, category: 'multivalue', settings: { grid: true } },
   { id: 'line_item', label: 'Line item', parent: 'line_items', category: 'tuple' },
-  ...LINE_ITEM_COLUMNS.map<Def>((id) => ({ id, label: LINE_ITEM_DEFS[id].label, parent: 'line_item', type: LINE_ITEM_DEFS[id].type, configurable: false })),
+  ...LINE_ITEM_COLUMNS.map<Def>((id) => ({ id, label: LINE_ITEM_DEFS[id].label, parent: 'line_item', type: LINE_ITEM_DEFS[id].type, settings: LINE_ITEM_DEFS[id].settings, configurable: false })),
 ];
 
 /** Why a field's toggles are locked, and the 422 of a change that would make it optional or hidden. */

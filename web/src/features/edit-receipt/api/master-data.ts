@@ -1,11 +1,13 @@
 /**
  * Master data on the edit screen: whether the supplier/customer is new (GET /isNewStakeholder), the company's
- * stakeholders offered while typing a name (GET /stakeholders?search_name=), and its categories (GET /categories).
+ * stakeholders offered while typing a name (GET /stakeholders?search_name=), its categories (GET /categories) and
+ * its items offered while typing a line item's description (GET /items?search_name=).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { Category, ListPage, Stakeholder } from '../../../../../shared/schemas/master-data';
+import type { Category, Item, ListPage, Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useApi } from '../../../app/api-context';
+import type { Query } from '../../../lib/api-client';
 import { readSearchPages } from '../../master-data/lib/screens';
 
 /** Stakeholder look-ups while typing wait this long after the last key (rules.md: 500 ms on the edit screen). */
@@ -78,6 +80,34 @@ export function useCategories(companyId: string, search = '') {
         CATEGORY_OPTIONS,
         name ? undefined : 1,
       ).then((r) => r.items),
+    enabled: companyId !== 'NONE',
+    retry: false,
+    staleTime: 60_000,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** The item search is sent this long after typing stops in a line item's description (rules.md 9, as the name field's). */
+export const ITEM_SEARCH_MS = STAKEHOLDER_DEBOUNCE_MS;
+/** Items offered under a line item's description (as many as the name field's suggestions). */
+export const ITEM_OPTIONS = SUGGESTIONS;
+
+/** GET /items of one company: its items whose name has words starting like those of `name` (sorted by name). */
+export function itemsQuery(companyId: string, name: string, next?: string): Query {
+  return { company_id: companyId, limit: ITEM_OPTIONS, search_name: name || undefined, next };
+}
+
+/**
+ * The company's items for a line item's description, searched by name on the server (no search: the first
+ * ITEM_OPTIONS). 'NONE' (a document of no company, or nothing typed) reads nothing.
+ */
+export function useItems(companyId: string, search = '') {
+  const api = useApi();
+  const name = search.trim();
+  return useQuery({
+    queryKey: ['edit-receipt', 'items', companyId, name],
+    queryFn: ({ signal }) =>
+      readSearchPages((next) => api.get<ListPage<Item>>('/items', { query: itemsQuery(companyId, name, next), signal }), ITEM_OPTIONS, name ? undefined : 1).then((r) => r.items),
     enabled: companyId !== 'NONE',
     retry: false,
     staleTime: 60_000,

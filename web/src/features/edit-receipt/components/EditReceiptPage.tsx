@@ -40,8 +40,9 @@ import { inList, listContext, listPath, walkFilterText, type ListContext, type W
 import { useStableCallback } from '../lib/stable';
 import { useNearby, useWalk } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
-import { useCategories, useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
-import type { Stakeholder } from '../../../../../shared/schemas/master-data';
+import { ITEM_SEARCH_MS, useCategories, useDebounced, useIsNewStakeholder, useItems, useStakeholderSuggestions } from '../api/master-data';
+import type { Item, Stakeholder } from '../../../../../shared/schemas/master-data';
+import { itemSearch } from '../lib/item-suggestions';
 import { DocumentViewer, type Highlight } from './DocumentViewer';
 import { EditIcon } from './EditIcons';
 import { FieldForm, type FieldEvents } from './FieldForm';
@@ -65,6 +66,7 @@ const isConflict = (e: unknown) => e instanceof ApiError && e.status === 409;
 const isTransient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.status === 429 || e.status >= 500;
 const NOT_MERGEABLE: ReadonlyArray<Receipt['status']> = ['archive', 'failed', 'error', 'processing', 'converting', 'saving'];
 const NO_BOXES: PageBoxesResponse[] = [];
+const NO_ITEMS: Item[] = [];
 
 /** /edit-receipt/{id}?company_id=: one document, its pages on the left and its fields on the right. */
 export function EditReceiptPage() {
@@ -522,6 +524,26 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
       void pickCategory(sh.category.id);
     }
   };
+
+  // ---- items: typing in a line item's description (a column with the schema's `items` setting) offers the
+  // company's items; choosing one sets the description to the item's name, free text stays
+  const [chosenItem, setChosenItem] = useState<{ cell: string; name: string } | null>(null);
+  const itemTyping = itemSearch({ focusedId, typedField, readOnly, companyId, settingsOf: (id) => fieldMap.get(id)?.settings, valueOf: (id) => drafts[id] ?? serverValue(id), chosen: chosenItem });
+  // The cell and its text settle together: what was found for another cell is never offered under this one.
+  const [itemCell = '', itemText = ''] = useDebounced(itemTyping ? `${itemTyping.cell}\u0000${itemTyping.text.trim()}` : '', ITEM_SEARCH_MS).split('\u0000');
+  const itemsQ = useItems(itemTyping && itemCell === itemTyping.cell ? companyId : 'NONE', itemText);
+  // (the previous search's items stay while the next one is read, in the same cell only)
+  const itemsCell = useRef<string | null>(null);
+  useEffect(() => {
+    if (itemsQ.data && !itemsQ.isPlaceholderData) itemsCell.current = itemCell;
+  }, [itemsQ.data, itemsQ.isPlaceholderData, itemCell]);
+  const itemsShown = itemTyping !== null && itemCell === itemTyping.cell && (!itemsQ.isPlaceholderData || itemsCell.current === itemCell);
+  const foundItems = itemsShown ? (itemsQ.data ?? NO_ITEMS) : NO_ITEMS;
+  const itemChoice = useMemo(() => (itemTyping && foundItems.length ? { cell: itemTyping.cell, items: foundItems } : null), [itemTyping?.cell, foundItems]);
+  const chooseItem = useStableCallback((cell: string, item: Item) => {
+    setChosenItem({ cell, name: item.name });
+    onChange(cell, item.name);
+  });
 
   // ---- the document's category: stored as soon as it is picked (an Archive, Back or Next right after keeps it);
   // a pick that could not be stored stays a draft and goes with the next action
@@ -1071,6 +1093,9 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
           content={content.content}
           receiptType={receiptType}
           events={events}
+          offerItems={companyId !== 'NONE' && !readOnly}
+          itemChoice={itemChoice}
+          onChooseItem={chooseItem}
           onAdd={addRowAfter}
           onDelete={deleteRow}
           onMove={moveRow}

@@ -1,10 +1,11 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useState, type CSSProperties } from 'react';
 import type { ContentItem, SchemaField } from '../../../../../shared/schemas/content';
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useCombobox, type ComboboxInputProps } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
 import { useTabs } from '../../../components/ui/tabs';
 import { formSections, formTables, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
+import { floatingListPlace, type FloatPlace } from '../lib/item-suggestions';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
 import { SearchSelect, type SelectOption } from '../../master-data/components/SearchSelect';
 import { CATEGORY_SEARCH_MS, useCategories, useDebounced } from '../api/master-data';
@@ -125,22 +126,41 @@ export function FieldInput({
   );
 }
 
+/** One option of a suggestion list: its key, the text chosen, and a grey hint beside it (a stakeholder's code). */
+export interface SuggestionOption {
+  key: string;
+  label: string;
+  hint?: string;
+}
+
 /**
- * The supplier's or customer's name: a combobox offering the company's stakeholders whose names start like the
- * one typed (SearchSelect's keyboard: arrows, Enter, Escape); a click chooses too.
+ * A field that offers options as it is typed in: a combobox (SearchSelect's keyboard: arrows, Enter, Escape; a
+ * click chooses too) over `suggestions`, the options whose names start like the text typed. Free text stays:
+ * nothing is chosen until an arrow key made an option active. The supplier's or customer's name (the list under
+ * it, in the form's flow) and a line item's description (`compact`: a cell of the Lines pop-up, the list floating
+ * over the grid, fixed to the window, so that the grid's scrolling area does not cut it off).
  */
-function StakeholderName({
+export function SuggestingInput<T>({
   field,
   events,
-  newMarker,
+  newMarker = false,
+  compact = false,
+  row,
   suggestions,
+  optionOf,
   onChoose,
+  testId,
 }: {
   field: FormField;
   events: FieldEvents;
-  newMarker: boolean;
-  suggestions: Stakeholder[];
-  onChoose(s: Stakeholder): void;
+  newMarker?: boolean;
+  compact?: boolean;
+  row?: number;
+  suggestions: readonly T[];
+  optionOf(s: T): SuggestionOption;
+  onChoose(s: T): void;
+  /** The list is `${testId}-suggestions`, each option `${testId}-suggestion`. */
+  testId: string;
 }) {
   const id = useId();
   const [dismissed, setDismissed] = useState(false);
@@ -154,9 +174,11 @@ function StakeholderName({
     onClose: () => setDismissed(true),
     initialActive: -1,
   });
+  const options = suggestions.map(optionOf);
   // Nothing is active in a new list: Enter in the field chooses only after an arrow key.
-  const ids = suggestions.map((s) => s.id).join(' ');
-  useEffect(() => setActive(-1), [ids, setActive]);
+  const keys = options.map((o) => o.key).join('\u0000');
+  useEffect(() => setActive(-1), [keys, setActive]);
+  const place = useFloatingPlace(compact && open ? `field-${field.id}` : null);
   const typed: FieldEvents = {
     ...events,
     onChange: (fid, value) => {
@@ -166,24 +188,31 @@ function StakeholderName({
   };
   return (
     <>
-      <FieldInput field={field} events={typed} newMarker={newMarker} combobox={inputProps} />
+      <FieldInput field={field} events={typed} newMarker={newMarker} compact={compact} row={row} combobox={inputProps} />
       {open && (
-        <ul className="er-suggestions" id={listId} role="listbox" aria-label="Suggestions" data-testid="stakeholder-suggestions">
-          {suggestions.map((sh, i) => (
+        <ul
+          className={compact ? 'er-suggestions is-floating' : 'er-suggestions'}
+          id={listId}
+          role="listbox"
+          aria-label="Suggestions"
+          data-testid={`${testId}-suggestions`}
+          style={compact ? floatingStyle(place) : undefined}
+        >
+          {options.map((o, i) => (
             <li
-              key={sh.id}
+              key={o.key}
               id={optionId(i)}
               role="option"
               aria-selected={i === active}
               className={`er-suggestion ${i === active ? 'is-active' : ''}`}
-              data-testid="stakeholder-suggestion"
+              data-testid={`${testId}-suggestion`}
               // The input keeps the focus; the click chooses.
               onMouseDown={(e) => e.preventDefault()}
               onMouseEnter={() => setActive(i)}
-              onClick={() => onChoose(sh)}
+              onClick={() => onChoose(suggestions[i]!)}
             >
-              <span>{sh.name}</span>
-              {sh.code && <span className="er-suggestion-code">{sh.code}</span>}
+              <span>{o.label}</span>
+              {o.hint && <span className="er-suggestion-code">{o.hint}</span>}
             </li>
           ))}
         </ul>
@@ -191,6 +220,45 @@ function StakeholderName({
     </>
   );
 }
+
+function floatingStyle(place: FloatPlace | null): CSSProperties {
+  if (!place) return { visibility: 'hidden' };
+  return { top: place.top, bottom: place.bottom, left: place.left, width: place.width, maxHeight: place.maxHeight, visibility: place.hidden ? 'hidden' : undefined };
+}
+
+/**
+ * Where the floating list of the input `inputId` goes (null: no list), measured before it is painted and again
+ * as anything scrolls (the Lines pop-up's grid, the pop-up, the page) or the window changes size.
+ */
+function useFloatingPlace(inputId: string | null): FloatPlace | null {
+  const [place, setPlace] = useState<FloatPlace | null>(null);
+  useLayoutEffect(() => {
+    if (!inputId) {
+      setPlace(null);
+      return;
+    }
+    const measure = () => {
+      const input = document.getElementById(inputId);
+      if (!input) {
+        setPlace(null);
+        return;
+      }
+      const area = input.closest('.er-table-wrap');
+      const next = floatingListPlace(input.getBoundingClientRect(), area ? area.getBoundingClientRect() : null, { width: window.innerWidth, height: window.innerHeight });
+      setPlace((p) => (p && JSON.stringify(p) === JSON.stringify(next) ? p : next));
+    };
+    measure();
+    window.addEventListener('scroll', measure, true);
+    window.addEventListener('resize', measure);
+    return () => {
+      window.removeEventListener('scroll', measure, true);
+      window.removeEventListener('resize', measure);
+    };
+  }, [inputId]);
+  return place;
+}
+
+const stakeholderOption = (s: Stakeholder): SuggestionOption => ({ key: s.id, label: s.name, hint: s.code || undefined });
 
 export function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTable; onOpen(): void; onAdd(): void; readOnly: boolean }) {
   const preview = table.rows.slice(0, 4);
@@ -322,7 +390,7 @@ export function FieldForm({
               {s.fields.map((f) => (
                 <div key={f.id} className={f.id === 'supplier_name' || f.id === 'customer_name' ? 'er-span' : undefined}>
                   {f.id === stakeholderName && onChooseStakeholder ? (
-                    <StakeholderName field={f} events={events} newMarker={newStakeholder} suggestions={suggestions} onChoose={onChooseStakeholder} />
+                    <SuggestingInput field={f} events={events} newMarker={newStakeholder} suggestions={suggestions} optionOf={stakeholderOption} onChoose={onChooseStakeholder} testId="stakeholder" />
                   ) : (
                     <FieldInput field={f} events={events} newMarker={f.id === stakeholderName && newStakeholder} />
                   )}

@@ -1,12 +1,23 @@
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ContentItem, SchemaField } from '../../../../../shared/schemas/content';
+import type { Item } from '../../../../../shared/schemas/master-data';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { focusElement, focusLost, useFocusNeighbourOnRemove } from '../../../components/ui/focus';
 import { formTable, sameTableRow, type FormTableRow, type ReceiptKind } from '../lib/form';
+import { offersItems } from '../lib/item-suggestions';
 import { ROW_HEIGHT, rowsToDraw, withGaps, type ScrollView } from '../lib/table-window';
-import { FieldInput, type FieldEvents } from './FieldForm';
+import { FieldInput, SuggestingInput, type FieldEvents, type SuggestionOption } from './FieldForm';
+
+/** The company's items found for what was typed in one cell (of a column with the schema's `items` setting). */
+export interface ItemChoice {
+  cell: string;
+  items: Item[];
+}
+
+const NO_ITEMS: Item[] = [];
+const itemOption = (item: Item): SuggestionOption => ({ key: item.name_id, label: item.name });
 
 interface RowProps {
   row: FormTableRow;
@@ -17,6 +28,11 @@ interface RowProps {
   /** `from`: the Move up / Move down button used (the focus follows the row to its new place). */
   onMove(rowId: string, position: number, from: HTMLElement): void;
   onDelete(rowId: string): void;
+  /** Cells of columns with the `items` setting offer the company's items as they are typed in. */
+  offerItems: boolean;
+  /** The items found for a cell of this row (null in every other row). */
+  itemChoice: ItemChoice | null;
+  onChooseItem(cellId: string, item: Item): void;
 }
 
 /**
@@ -25,7 +41,7 @@ interface RowProps {
  * hundreds of rows stays quick to type in.
  */
 const TableRow = memo(
-  function TableRow({ row, index, last, events, onMove, onDelete }: RowProps) {
+  function TableRow({ row, index, last, events, onMove, onDelete, offerItems, itemChoice, onChooseItem }: RowProps) {
     // a deleted row holding the focus gives it to the next row's (else the previous row's) same control
     const ref = useRef<HTMLTableRowElement>(null);
     useFocusNeighbourOnRemove(ref);
@@ -36,7 +52,20 @@ const TableRow = memo(
         <td className="er-col-no">{index + 1}</td>
         {row.cells.map((cell) => (
           <td key={cell.id}>
-            <FieldInput field={cell} events={events} compact row={index + 1} />
+            {offerItems && offersItems(cell) ? (
+              <SuggestingInput
+                field={cell}
+                events={events}
+                compact
+                row={index + 1}
+                suggestions={itemChoice?.cell === cell.id ? itemChoice.items : NO_ITEMS}
+                optionOf={itemOption}
+                onChoose={(item) => onChooseItem(cell.id, item)}
+                testId="item"
+              />
+            ) : (
+              <FieldInput field={cell} events={events} compact row={index + 1} />
+            )}
           </td>
         ))}
         {!events.readOnly && (
@@ -60,6 +89,9 @@ const TableRow = memo(
     a.last === b.last &&
     a.onMove === b.onMove &&
     a.onDelete === b.onDelete &&
+    a.offerItems === b.offerItems &&
+    a.itemChoice === b.itemChoice &&
+    a.onChooseItem === b.onChooseItem &&
     a.events.readOnly === b.events.readOnly &&
     a.events.showKeys === b.events.showKeys &&
     a.events.onFocus === b.events.onFocus &&
@@ -67,9 +99,13 @@ const TableRow = memo(
     sameTableRow(a.row, b.row, a.events, b.events),
 );
 
+const noChoice = () => undefined;
+
 /**
  * The line-items grid popup and the multivalue popup: every row of one table, editable. A long table draws the
  * rows in and near its view only (lib/table-window.ts), the others stood in for by empty rows of their height.
+ * A cell of a column with the schema's `items` setting (a line item's description) offers the company's items as
+ * it is typed in, as the supplier's name offers suppliers.
  */
 export function TablePopup({
   tableId,
@@ -77,6 +113,9 @@ export function TablePopup({
   content,
   receiptType,
   events,
+  offerItems = false,
+  itemChoice = null,
+  onChooseItem = noChoice,
   onAdd,
   onDelete,
   onMove,
@@ -87,6 +126,11 @@ export function TablePopup({
   content: ContentItem[];
   receiptType: ReceiptKind;
   events: FieldEvents;
+  /** The document is a company's and can be edited: cells of columns with the `items` setting offer its items. */
+  offerItems?: boolean;
+  /** The items found for what was typed in the focused cell. */
+  itemChoice?: ItemChoice | null;
+  onChooseItem?(cellId: string, item: Item): void;
   onAdd(after?: string): void;
   onDelete(rowId: string): void;
   onMove(rowId: string, position: number): void;
@@ -141,6 +185,7 @@ export function TablePopup({
   }, []);
   if (!table) return null;
   const focusedRow = events.focusedId !== null ? rowOfCell.get(events.focusedId) : undefined;
+  const itemRow = itemChoice ? rowOfCell.get(itemChoice.cell) : undefined;
   const drawn = withGaps(table.rows.length, rowsToDraw(table.rows.length, view, rowHeight, focusedRow === undefined ? [] : [focusedRow]));
   const span = table.columns.length + (events.readOnly ? 1 : 2);
   return (
@@ -167,7 +212,18 @@ export function TablePopup({
                   <td colSpan={span} style={{ padding: 0, border: 0 }} />
                 </tr>
               ) : (
-                <TableRow key={table.rows[d.row]!.id} row={table.rows[d.row]!} index={d.row} last={d.row === table.rows.length - 1} events={events} onMove={moveRow} onDelete={onDelete} />
+                <TableRow
+                  key={table.rows[d.row]!.id}
+                  row={table.rows[d.row]!}
+                  index={d.row}
+                  last={d.row === table.rows.length - 1}
+                  events={events}
+                  onMove={moveRow}
+                  onDelete={onDelete}
+                  offerItems={offerItems && !events.readOnly}
+                  itemChoice={d.row === itemRow ? itemChoice : null}
+                  onChooseItem={onChooseItem}
+                />
               ),
             )}
             {table.rows.length === 0 && (

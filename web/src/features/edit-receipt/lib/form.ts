@@ -146,8 +146,9 @@ export interface CellState {
 
 /**
  * Whether a table row shows the same before and after a change (so it need not render again): the same cells with
- * the same values, labels and keys, and for each the same draft, error and focus. Rows rebuilt from a new content
- * (every save answers the whole content) compare by value, so a save renders only the rows it changed.
+ * the same values, labels and keys (and `items` setting: whether the cell offers items), and for each the same draft,
+ * error and focus. Rows rebuilt from a new content (every save answers the whole content) compare by value, so a
+ * save renders only the rows it changed.
  */
 export function sameTableRow(a: FormTableRow, b: FormTableRow, sa: CellState, sb: CellState): boolean {
   if (a.id !== b.id || a.cells.length !== b.cells.length) return false;
@@ -155,7 +156,7 @@ export function sameTableRow(a: FormTableRow, b: FormTableRow, sa: CellState, sb
     const x = a.cells[k]!;
     const y = b.cells[k]!;
     if (x !== y) {
-      if (x.id !== y.id || x.value !== y.value || x.label !== y.label || x.type !== y.type || x.required !== y.required || x.options !== y.options) return false;
+      if (x.id !== y.id || x.value !== y.value || x.label !== y.label || x.type !== y.type || x.required !== y.required || x.options !== y.options || x.settings.items !== y.settings.items) return false;
       if ((x.related?.value ?? null) !== (y.related?.value ?? null)) return false;
     }
     if (sa.drafts[x.id] !== sb.drafts[x.id] || sa.errors[x.id] !== sb.errors[x.id] || (sa.focusedId === x.id) !== (sb.focusedId === x.id)) return false;
