@@ -76,6 +76,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/emails/{id}', handler: 'http/emails/get-email', auth: 'user', needs: ['table', 'documentsRead'] },
   // Platform admin (global admins) and company settings
   { method: 'PUT', path: '/company', handler: 'http/companies/put-company', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
+  { method: 'PUT', path: '/company/email-in', handler: 'http/companies/put-company-email-in', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
   { method: 'GET', path: '/admin/statistics', handler: 'http/admin/get-statistics', auth: 'global-admin' },
   { method: 'GET', path: '/admin/companies', handler: 'http/admin/get-companies', auth: 'global-admin' },
   { method: 'GET', path: '/admin/companies/{id}', handler: 'http/admin/get-company', auth: 'global-admin' },

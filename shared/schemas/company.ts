@@ -60,6 +60,8 @@ export const companySchema = z.object({
   display_imported_categories: z.boolean(),
   google_selected_import_folder_name: z.string().nullable(),
   dropbox_selected_import_folder_name: z.string().nullable(),
+  /** Email-in takes mail from these senders only (addresses, or domains with their subdomains); empty: from anyone. */
+  email_in_senders: z.array(z.string()),
 });
 export type Company = z.infer<typeof companySchema>;
 
@@ -76,3 +78,29 @@ export type CreateCompanyInput = z.infer<typeof createCompanySchema>;
 
 /** company_id travels as a query parameter on every company-scoped call (rules.md section 7). */
 export const companyIdQuerySchema = z.object({ company_id: z.string().min(1, MSG.required) });
+
+/** How many senders a company's Email-in may be limited to. */
+export const EMAIL_IN_SENDERS_MAX = 50;
+export const EMAIL_IN_SENDER_INVALID = 'Enter an email address or a domain';
+export const EMAIL_IN_SENDERS_TOO_MANY = `At most ${EMAIL_IN_SENDERS_MAX} senders`;
+const EMAIL_IN_SENDER_LENGTH_MAX = 254;
+const DOMAIN = String.raw`(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}`;
+/** An address (`anna@supplier.lt`) or a domain (`supplier.lt`, also typed `@supplier.lt`), lower case. */
+const EMAIL_IN_SENDER_RE = new RegExp(`^(?:[a-z0-9.!#$%&'*+/=?^_\`{|}~-]+@)?${DOMAIN}$`);
+
+/** One allowed sender as typed: trimmed, lower case, a leading `@` of a domain dropped. */
+export const emailInSenderSchema = z
+  .string()
+  .transform((s) => s.trim().toLowerCase().replace(/^@/, ''))
+  .pipe(z.string().max(EMAIL_IN_SENDER_LENGTH_MAX, EMAIL_IN_SENDER_INVALID).regex(EMAIL_IN_SENDER_RE, EMAIL_IN_SENDER_INVALID));
+
+/** PUT /company/email-in: the senders Email-in takes mail from (each once, in the order given; empty: anyone). */
+export const updateEmailInSendersSchema = z
+  .object({
+    email_in_senders: z
+      .array(emailInSenderSchema)
+      .max(EMAIL_IN_SENDERS_MAX, EMAIL_IN_SENDERS_TOO_MANY)
+      .transform((list) => [...new Set(list)]),
+  })
+  .strict();
+export type UpdateEmailInSendersInput = z.infer<typeof updateEmailInSendersSchema>;

@@ -125,6 +125,10 @@ export const ddbCompanyAdminStore: CompanyAdminStore = {
     return setOnCompany(companyId, { vat_account: vatAccount });
   },
 
+  setEmailInSenders(companyId, senders) {
+    return setOnCompany(companyId, { email_in_senders: senders });
+  },
+
   async setNameAndCode(current, name, code, replacing) {
     // Only while the code is still the one read: the guards moved below are those of that code.
     const expected = { field: 'code', value: current.code };

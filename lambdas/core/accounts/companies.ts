@@ -80,6 +80,7 @@ export function toCompanyView(
     ...record.integrations,
     google_selected_import_folder_name: record.google_selected_import_folder_name,
     dropbox_selected_import_folder_name: record.dropbox_selected_import_folder_name,
+    email_in_senders: record.email_in_senders ?? [],
   };
 }
 

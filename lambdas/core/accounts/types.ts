@@ -31,6 +31,8 @@ export interface CompanyRecord {
   integrations: Record<IntegrationFlag, boolean>;
   google_selected_import_folder_name: string | null;
   dropbox_selected_import_folder_name: string | null;
+  /** Email-in takes mail from these senders only; absent or empty: from anyone (shared/schemas/company.ts). */
+  email_in_senders?: string[];
 }
 
 export interface MembershipRecord {

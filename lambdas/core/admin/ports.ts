@@ -18,6 +18,8 @@ export interface CompanyAdminStore {
   setAvailableDocuments(companyId: string, available: number, expected: number | undefined, month: string): Promise<CompanyRecord | undefined>;
   /** Sets the VAT account; undefined when the company does not exist. */
   setVatAccount(companyId: string, vatAccount: string): Promise<CompanyRecord | undefined>;
+  /** Sets the senders Email-in takes mail from (empty: anyone); undefined when the company does not exist. */
+  setEmailInSenders(companyId: string, senders: string[]): Promise<CompanyRecord | undefined>;
   /**
    * Sets name and code of `current` (as just read) only while its code is still `current.code` (undefined, nothing
    * written, when the company is gone or its code changed meanwhile). A code with another `companyCodeKey` moves the

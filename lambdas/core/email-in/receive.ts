@@ -26,6 +26,7 @@ import { shownEmailInAddress } from './address';
 import { inAddresses, isSalesTag, receiptTypeOf } from './routing';
 import type { EmailInClaim, EmailRecord } from './types';
 import { emailIdOf } from './ids';
+import { refusedParts, senderRefusal, SENDER_NOT_ALLOWED, SENDER_NOT_VERIFIED } from './senders';
 
 export interface EmailInDeps {
   emails: EmailStore;
@@ -155,6 +156,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
     return;
   }
   const now = deps.clock.now().toISOString();
+  const refusal = senderRefusal(company.email_in_senders, mail);
   if (!record) {
     const fresh: EmailRecord = {
       email_id: emailId,
@@ -170,7 +172,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
       text: mail.text,
       receipt_type: receiptTypeOf(target.tag, mail.subject),
       files: [],
-      rejected_files: mail.rejected,
+      rejected_files: refusal ? refusedParts(mail, refusal) : mail.rejected,
       auth: mail.auth,
       raw_key: key,
       to_companies: companies,
@@ -184,8 +186,11 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
   const [owner] = await deps.store.getProfiles([record.owner_id]);
   const files: EmailRecord['files'] = [];
   const taken: TakenFiles = { reading: 0, overQuota: [] };
-  if (mail.attachments.length) await releaseExpiredReservations(deps, companyId);
-  for (const [index, attachment] of mail.attachments.entries()) {
+  // The record says whether the sender was refused (a later delivery follows it, whatever the list says by then).
+  const refused = record.rejected_files.some((r) => r.reason === SENDER_NOT_ALLOWED || r.reason === SENDER_NOT_VERIFIED);
+  const attachments = refused ? [] : mail.attachments;
+  if (attachments.length) await releaseExpiredReservations(deps, companyId);
+  for (const [index, attachment] of attachments.entries()) {
     const upload = await uploadOf(deps, record, company, owner ? { name: owner.name, surname: owner.surname } : { name: '', surname: '' }, attachment, index);
     if (!(await deps.files.head(upload.key))) await deps.files.put(upload.key, attachment.bytes, attachment.content_type);
     const stored = await deps.files.head(upload.key);
@@ -206,8 +211,11 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
     documents: files.length,
     over_quota: taken.overQuota.length,
     not_taken: record.rejected_files.length,
+    ...(refused ? { sender_refused: true } : {}),
   });
-  await sendNotice(deps, record, mail, taken, owner);
+  // A sender the company does not take mail from gets no notice to the owner: the mail list shows it, and a notice
+  // for every mail of a stranger (spam) is what the list was made to stop.
+  if (!refused) await sendNotice(deps, record, mail, taken, owner);
 }
 
 /** Why no notice may answer the mail: it was sent by a machine (ParsedMail.automatic) or by this product itself. */

@@ -14,6 +14,8 @@ import {
 import { groupsOfClaim, isGlobalAdmin, withGlobalAdminFlag } from '../../../lambdas/core/admin/global-admin';
 import type { CompanyAdminStore } from '../../../lambdas/core/admin/ports';
 import { COMPANY_CHANGED_MEANWHILE, updateCompanyDetails } from '../../../lambdas/core/settings/company-settings';
+import { updateEmailInSenders } from '../../../lambdas/core/settings/email-in-senders';
+import { EMAIL_IN_SENDER_INVALID, EMAIL_IN_SENDERS_TOO_MANY, updateEmailInSendersSchema } from '../../../shared/schemas/company';
 import type { AccountsStore, LiveEvents } from '../../../lambdas/core/ports';
 import { resolveCaller } from '../../../lambdas/runtime/caller';
 import { updateAvailableDocumentsSchema, updateVatAccountSchema } from '../../../shared/schemas/admin';
@@ -88,6 +90,7 @@ function fakes(n: number, emailInDomain = '') {
       return written;
     },
     setVatAccount: (id, vat) => set(id, { vat_account: vat }),
+    setEmailInSenders: (id, senders) => set(id, { email_in_senders: senders }),
     setNameAndCode: async (current, name, code) =>
       companies.get(current.company_id)?.code === current.code ? set(current.company_id, { name, code }) : undefined,
     resetMonthUsage: async (id, month) => {
@@ -295,6 +298,26 @@ describe('platform admin core', () => {
     await expect(updateCompanyDetails(f.deps, { companyId: 'nope', role: 'admin' }, { name: 'A', code: 'B' })).rejects.toMatchObject({
       kind: 'NotFound',
     });
+  });
+
+  it('settings: the allowed senders of Email-in are written as checked, answered and told to every open screen', async () => {
+    const f = fakes(1);
+    const input = updateEmailInSendersSchema.parse({ email_in_senders: [' Anna@Supplier.LT ', '@maxima.lt', 'maxima.lt'] });
+    expect(input.email_in_senders).toEqual(['anna@supplier.lt', 'maxima.lt']);
+    const view = await updateEmailInSenders(f.deps, { companyId: 'c000', role: 'admin' }, input);
+    expect(view).toMatchObject({ company_id: 'c000', role: 'admin', email_in_senders: ['anna@supplier.lt', 'maxima.lt'] });
+    expect(f.companies.get('c000')?.email_in_senders).toEqual(['anna@supplier.lt', 'maxima.lt']);
+    expect(f.events).toEqual([{ companyId: 'c000', event: 'company', payload: { company_id: 'c000', email_in_senders: ['anna@supplier.lt', 'maxima.lt'] } }]);
+    // Empty takes mail from anyone again.
+    expect((await updateEmailInSenders(f.deps, { companyId: 'c000', role: 'admin' }, { email_in_senders: [] })).email_in_senders).toEqual([]);
+    await expect(updateEmailInSenders(f.deps, { companyId: 'nope', role: 'admin' }, input)).rejects.toMatchObject({ kind: 'NotFound' });
+    // What is not an address or a domain, and a list too long, are refused with the field's message.
+    for (const bad of ['anna', 'anna@', 'a b@x.lt', '<anna@x.lt>', 'x.lt; y.lt']) {
+      expect(updateEmailInSendersSchema.safeParse({ email_in_senders: [bad] }).error?.issues[0]).toMatchObject({ path: ['email_in_senders', 0], message: EMAIL_IN_SENDER_INVALID });
+    }
+    const many = Array.from({ length: 51 }, (_, i) => `s${i}.lt`);
+    expect(updateEmailInSendersSchema.safeParse({ email_in_senders: many }).error?.issues[0]?.message).toBe(EMAIL_IN_SENDERS_TOO_MANY);
+    expect(updateEmailInSendersSchema.safeParse({ email_in_senders: [], other: 1 }).success).toBe(false);
   });
 
   it('settings: a code changed between the read and the write is read again; changed every time, 409', async () => {

@@ -14,6 +14,7 @@ import type { EmailInClaim, EmailRecord } from '../../../lambdas/core/email-in/t
 import type { OutgoingMail } from '../../../lambdas/core/team/types';
 import { deliveryReport } from '../../support/delivery-report';
 import { memoryAccounts, MemoryDocuments, MemoryFiles } from '../documents/fakes';
+import { SENDER_NOT_ALLOWED, SENDER_NOT_VERIFIED } from '../../../lambdas/core/email-in/senders';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
@@ -306,6 +307,47 @@ describe('receiveInbound', () => {
       await receiveInbound(deps, `inbound/${i}`);
     }
     expect(sent).toHaveLength(1);
+  });
+
+  it("takes mail only from the company's allowed senders, and from them only when the sender is not found forged", async () => {
+    const { deps, company, documents, files, emails, sent } = setup();
+    company.email_in_senders = ['supplier.lt', 'anna@example.com'];
+    // A subdomain of an allowed domain, and an allowed address: taken.
+    await files.put('inbound/ok1', await mail(company.email, ['a.pdf'], [], '<ok1@x>', { from: 'Billing <billing@mail.supplier.lt>' }), 'message/rfc822');
+    await files.put('inbound/ok2', await mail(company.email, ['b.pdf'], [], '<ok2@x>', { from: 'Anna@Example.com' }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/ok1');
+    await receiveInbound(deps, 'inbound/ok2');
+    expect(documents.uploads.size).toBe(2);
+
+    // Anyone else: recorded with every part not taken and why; no upload, no quota, no notice.
+    await files.put('inbound/no', await mail(company.email, ['c.pdf'], [{ filename: 'x.exe', content: Buffer.from('MZ') }], '<no@x>', { from: 'shop@example.com' }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/no');
+    // An allowed address the receiving server found forged: not taken either.
+    const forged = { 'Authentication-Results': 'amazonses.com; spf=fail smtp.mailfrom=supplier.lt; dkim=none; dmarc=fail header.from=supplier.lt' };
+    await files.put('inbound/forged', await mail(company.email, ['d.pdf'], [], '<forged@x>', { from: 'billing@supplier.lt', headers: forged }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/forged');
+    expect(documents.uploads.size).toBe(2);
+    expect((await documents.usage(company.company_id, '2026-03')).quota_taken).toBe(2);
+    const records = [...emails.records.values()];
+    const refused = records.find((r) => r.from_address === 'shop@example.com')!;
+    expect(refused).toMatchObject({ state: 'done', files: [] });
+    expect(refused.rejected_files).toEqual([
+      { original_file_name: 'c.pdf', reason: SENDER_NOT_ALLOWED },
+      // A part not taken anyway keeps its own reason.
+      { original_file_name: 'x.exe', reason: 'This file type is not allowed' },
+    ]);
+    expect(records.find((r) => r.message_id === '<forged@x>')!.rejected_files).toEqual([{ original_file_name: 'd.pdf', reason: SENDER_NOT_VERIFIED }]);
+    expect(sent).toEqual([]);
+
+    // A later delivery of a refused mail follows its record, even once the sender is allowed.
+    company.email_in_senders = [];
+    await files.put('inbound/no-again', await mail(company.email, ['c.pdf'], [{ filename: 'x.exe', content: Buffer.from('MZ') }], '<no@x>', { from: 'shop@example.com' }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/no-again');
+    expect(documents.uploads.size).toBe(2);
+    // With the list empty again, anyone's mail is taken.
+    await files.put('inbound/any', await mail(company.email, ['e.pdf'], [], '<any@x>', { from: 'shop@example.com' }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/any');
+    expect(documents.uploads.size).toBe(3);
   });
 
   it('drops mail for unknown addresses: nothing recorded, the raw message deleted', async () => {
