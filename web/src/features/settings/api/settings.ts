@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateCompanyInput } from '../../../../../shared/schemas/admin';
-import type { Company } from '../../../../../shared/schemas/company';
+import type { Company, UpdateEmailInSendersInput } from '../../../../../shared/schemas/company';
 import { useApi } from '../../../app/api-context';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -13,6 +13,20 @@ export function useUpdateCompany(companyId: string) {
     onSuccess: (company) => {
       queryClient.setQueryData<Company[]>(queryKeys.companies, (old) =>
         old?.map((c) => (c.company_id === company.company_id ? { ...c, name: company.name, code: company.code } : c)),
+      );
+    },
+  });
+}
+
+/** PUT /company/email-in (company admin): the senders Email-in takes mail from; the answer's list replaces the cached one. */
+export function useUpdateEmailInSenders(companyId: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateEmailInSendersInput) => api.put<Company>('/company/email-in', input, { query: { company_id: companyId } }),
+    onSuccess: (company) => {
+      queryClient.setQueryData<Company[]>(queryKeys.companies, (old) =>
+        old?.map((c) => (c.company_id === company.company_id ? { ...c, email_in_senders: company.email_in_senders } : c)),
       );
     },
   });

@@ -16,6 +16,7 @@ import { useActiveCompanyStore } from '../../../app/active-company';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useProfile } from '../../profile/api/profile';
 import { useUpdateCompany } from '../api/settings';
+import { EmailInSendersForm, EmailInSendersReadOnly } from './EmailInSenders';
 import { MailReceived } from './MailReceived';
 
 export const COMPANY_SAVED = 'Company details saved.';
@@ -90,8 +91,6 @@ function CompanyForm({ company }: { company: Company }) {
         <TextField label="Company name" maxLength={80} readOnly={!editable} {...form.text('name')} />
         <TextField label="Company code" maxLength={80} readOnly={!editable} {...form.text('code')} />
       </div>
-      <CopyField label="Email-in address" value={company.email} testId="settings-email-in" />
-      <p className="muted settings-hint">Documents e-mailed to this address are added to the company's inbox.</p>
       {editable && dirty && (
         <div className="form-actions">
           <Button variant="secondary" onClick={() => form.reset(initial)} disabled={form.pending}>
@@ -103,6 +102,29 @@ function CompanyForm({ company }: { company: Company }) {
         </div>
       )}
     </form>
+  );
+}
+
+/**
+ * The company's Email-in: its address, and the senders it takes mail from (company admins edit the list; a basic
+ * member reads it).
+ */
+function EmailInCard({ company }: { company: Company }) {
+  return (
+    <section className="card" data-testid="settings-email-in-card" aria-labelledby="settings-email-in-title">
+      <div className="card-head">
+        <h2 id="settings-email-in-title">
+          <Icon name="inbox" size={18} /> Email-in
+        </h2>
+      </div>
+      <CopyField label="Email-in address" value={company.email} testId="settings-email-in" />
+      <p className="muted settings-hint">Documents e-mailed to this address are added to the company's inbox.</p>
+      {company.role === 'admin' ? (
+        <EmailInSendersForm key={`${company.company_id}:${company.email_in_senders.join(',')}`} company={company} />
+      ) : (
+        <EmailInSendersReadOnly senders={company.email_in_senders} />
+      )}
+    </section>
   );
 }
 
@@ -122,8 +144,8 @@ function SettingsLink({ to, icon, label, text, onFollow }: { to: string; icon: I
 }
 
 /**
- * /settings: the company's name and code (company admins edit them), its Email-in address and the mail received
- * there, links to the admin screens, and the user's own global email. A basic user sees the same, read-only and without links.
+ * /settings: the company's name and code (company admins edit them), its Email-in address with the senders it takes
+ * mail from (company admins edit the list) and the mail received there, links to the admin screens, and the user's own global email. A basic user sees the same, read-only and without links.
  */
 export function SettingsPage() {
   const view = useActiveCompany();
@@ -166,6 +188,7 @@ export function SettingsPage() {
           </div>
         )}
         <CompanyForm key={`${company.company_id}:${company.name}:${company.code}`} company={company} />
+        <EmailInCard company={company} />
         <MailReceived key={company.company_id} companyId={company.company_id} onOpenDocument={openDocument} />
         {isAdmin && (
           <section className="card" data-testid="settings-links">
