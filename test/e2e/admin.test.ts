@@ -208,8 +208,8 @@ describe('platform admin and settings in Chromium', () => {
     const form = page.getByTestId('settings-company-form');
     await expect.poll(() => form.locator('input[name="name"]').inputValue(), WAIT).toBe('Baltic Foods UAB');
     expect(await form.locator('input[name="code"]').inputValue()).toBe('304112233');
-    expect(await page.getByTestId('settings-email-in').inputValue()).toMatch(/^baltic-foods-uab-[a-z0-9]{6}@in\.receipts\.local$/);
-    expect(await page.getByTestId('settings-global-email').inputValue()).toBe(customer.email);
+    expect(await page.getByTestId('settings-email-in').innerText()).toMatch(/^baltic-foods-uab-[a-z0-9]{6}@in\.receipts\.local$/);
+    expect(await page.getByTestId('settings-global-email').innerText()).toBe(customer.email);
     expect(await page.getByTestId('settings-role').innerText()).toBe('Account owner');
     const links = page.getByTestId('settings-links');
     expect(await links.getByRole('link').allInnerTexts()).toEqual([

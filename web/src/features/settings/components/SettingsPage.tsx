@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { updateCompanySchema, type UpdateCompanyInput } from '../../../../../shared/schemas/admin';
 import type { Company } from '../../../../../shared/schemas/company';
@@ -45,11 +45,23 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/**
+ * A value to read and copy (an address): shown as text that wraps, so a long one is read whole on a phone too, with a
+ * Copy button.
+ */
 function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
   const info = useInfoPopup();
+  const labelId = useId();
   return (
     <div className="settings-copy">
-      <TextField label={label} name={testId} value={value} readOnly data-testid={testId} />
+      <div className="field">
+        <span id={labelId} className="field-label">
+          {label}
+        </span>
+        <output className="input settings-copy-value" aria-labelledby={labelId} data-testid={testId}>
+          {value}
+        </output>
+      </div>
       <Button
         variant="secondary"
         icon={<Icon name="copy" size={16} />}
