@@ -1,16 +1,14 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ddbAccountsStore } from '../../../lambdas/adapters/ddb/accounts-store';
-import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
 import type { CompanyRecord, MembershipRecord, ProfileRecord } from '../../../lambdas/core/accounts/types';
 import { CompanyCodeTaken, CompanyLimitReached } from '../../../lambdas/core/ports';
-import { resetEnvCache } from '../../../lambdas/runtime/env';
+import { mockDocumentTable } from '../../support/ddb-mock';
 
-const ddbMock = mockClient(DynamoDBDocumentClient);
 const T = 'unit-table';
+const ddbMock = mockDocumentTable(T);
 
 const company: CompanyRecord = {
   company_id: 'C2',
@@ -37,13 +35,6 @@ function canceled(codes: string[]) {
   return new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
 }
 
-beforeEach(() => {
-  process.env.TABLE_NAME = T;
-  resetEnvCache();
-  resetDdbClient();
-  ddbMock.reset();
-});
-afterEach(() => ddbMock.reset());
 
 describe('ddb accounts store: the company-code guard (A8, A26, A27)', () => {
   it('A8: puts the creator guard of the normalised code in the company transaction, only while there is none', async () => {

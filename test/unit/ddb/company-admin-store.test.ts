@@ -1,22 +1,12 @@
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { ddbCompanyAdminStore } from '../../../lambdas/adapters/ddb/company-admin-store';
-import { resetEnvCache } from '../../../lambdas/runtime/env';
+import { mockDocumentTable } from '../../support/ddb-mock';
 
-const ddbMock = mockClient(DynamoDBDocumentClient);
 const T = 'unit-table';
+const ddbMock = mockDocumentTable(T);
 
 describe('ddb company admin store: usage by month (P7) and the quota (P4)', () => {
-  beforeEach(() => {
-    process.env.TABLE_NAME = T;
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
-
   it('reads the usage items of the months asked for in one Query of the company partition, by month, with their quota', async () => {
     ddbMock.on(QueryCommand).resolves({
       Items: [

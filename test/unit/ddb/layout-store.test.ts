@@ -1,12 +1,10 @@
-import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { ddbSupplierLayouts } from '../../../lambdas/adapters/ddb/layout-store';
 import type { StoredSupplierLayout } from '../../../lambdas/core/recognition/ports';
-import { resetEnvCache } from '../../../lambdas/runtime/env';
+import { mockDocumentTable } from '../../support/ddb-mock';
 
-const ddbMock = mockClient(DynamoDBDocumentClient);
+const ddbMock = mockDocumentTable();
 
 const layout = (receipt: string, at: string): StoredSupplierLayout => ({
   hint: { supplier: { vat_id: 'LT119511515', name: 'Acme UAB' }, dateFormat: 'MM/DD/YYYY', fields: [{ field: 'document_id', page: 1, box: { left: 0.6, top: 0.1, width: 0.1, height: 0.01 }, labelWords: ['our', 'ref'], labelOffset: { dx: 0.08, dy: 0 }, kind: 'code' }] },
@@ -17,14 +15,6 @@ const layout = (receipt: string, at: string): StoredSupplierLayout => ({
 const item = (companyId: string, sk: string, l: StoredSupplierLayout) => ({ pk: `COMPANY#${companyId}`, sk, type: 'SUPPLIER_LAYOUT', company_id: companyId, supplier_key: sk.slice(7), ...l });
 
 describe('ddb supplier layouts (C3, C4)', () => {
-  beforeEach(() => {
-    process.env.TABLE_NAME = 'unit-table';
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
-
   it('C3: writes the layout under each supplier key of the company in one transaction', async () => {
     ddbMock.on(TransactWriteCommand).resolves({});
     const l = layout('r1', '2026-01-01T00:00:00.000Z');

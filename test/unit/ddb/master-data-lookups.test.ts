@@ -2,28 +2,18 @@
  * The DynamoDB master-data store's look-ups for matching documents (M6/M7, M10): the stakeholders sharing a VAT ID,
  * and the items of a document's line words when one word is common among the items.
  */
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { ddbMasterDataStore, masterItems } from '../../../lambdas/adapters/ddb/master-data-store';
 import type { ItemRecord, StakeholderRecord } from '../../../lambdas/core/master-data/types';
-import { resetEnvCache } from '../../../lambdas/runtime/env';
+import { mockDocumentTable } from '../../support/ddb-mock';
 
-const ddbMock = mockClient(DynamoDBDocumentClient);
+const ddbMock = mockDocumentTable();
 
 const item = (name: string, words: string[]): ItemRecord => ({ name_id: name.toLowerCase(), company_id: 'c1', name, words, external: false, created_at: 'x', updated_at: 'x', version: 1 });
 const wordItem = (i: ItemRecord, word: string) => masterItems(i).find((x) => x.pk === `MDW#c1#${word}`)!;
 
 describe('ddb master-data look-ups for matching', () => {
-  beforeEach(() => {
-    process.env.TABLE_NAME = 'unit-table';
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
-
   it('M10: every word of the lines is looked up, each with its share of the limit, when one word is common among the items', async () => {
     const common = Array.from({ length: 60 }, (_, i) => item(`Paslauga nr ${String(i).padStart(2, '0')}`, ['paslauga', `kodas${i}`]));
     const lavazza = item('Kava Lavazza Oro 1 kg', ['lavazza']);

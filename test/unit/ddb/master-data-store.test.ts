@@ -1,15 +1,13 @@
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { describe, expect, it } from 'vitest';
 import { ddbMasterDataStore, decodeCursor, encodeCursor, masterItems } from '../../../lambdas/adapters/ddb/master-data-store';
 import { DuplicateKeyError } from '../../../lambdas/core/master-data/ports';
 import type { CategoryRecord, ItemRecord, StakeholderRecord } from '../../../lambdas/core/master-data/types';
-import { resetEnvCache } from '../../../lambdas/runtime/env';
+import { mockDocumentTable } from '../../support/ddb-mock';
 
-const ddbMock = mockClient(DynamoDBDocumentClient);
 const T = 'unit-table';
+const ddbMock = mockDocumentTable(T);
 
 const supplier = (over: Partial<StakeholderRecord> = {}): StakeholderRecord => ({
   id: 'S1',
@@ -47,14 +45,6 @@ function canceled(codes: string[]) {
 }
 
 describe('ddb master-data store (M1–M10)', () => {
-  beforeEach(() => {
-    process.env.TABLE_NAME = T;
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
-
   it('M4: creates a supplier with its list keys, guards, look-ups and search words in one transaction', async () => {
     ddbMock.on(TransactWriteCommand).resolves({});
     await ddbMasterDataStore.putStakeholder(supplier());

@@ -1,25 +1,15 @@
 /** The master-data imports' state item (S1, S4): the lease never creates the item, progress follows the settings' version. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { ddbSyncStateStore } from '../../../lambdas/adapters/ddb/sync-store';
-import { resetEnvCache } from '../../../lambdas/runtime/env';
+import { mockDocumentTable } from '../../support/ddb-mock';
 
-const ddbMock = mockClient(DynamoDBDocumentClient);
+const ddbMock = mockDocumentTable();
 const refused = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 const key = { pk: 'COMPANY#c1', sk: 'MDSYNC#rivile_import' };
 
 describe('ddb master-data import state', () => {
-  beforeEach(() => {
-    process.env.TABLE_NAME = 'unit-table';
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
-
   it('takes the lease only on an existing item and answers its settings version', async () => {
     ddbMock.on(UpdateCommand).resolves({ Attributes: { ...key, enabled: true, settings_version: 3, lease_run_id: 'r1', lease_until: 'later' } });
     const state = await ddbSyncStateStore.acquire('c1', 'rivile_import', 'r1', 'now', 'later');

@@ -2,25 +2,15 @@
  * Batch reads and writes: what DynamoDB leaves unprocessed (throttling) is sent again, and an error when it stays so.
  * Conditional writes: refused by their condition is an answer (false), any other failure an error.
  */
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { BatchGetCommand, BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { batchDelete, batchGet, batchWrite, writeIf } from '../../../lambdas/adapters/ddb/table-ops';
-import { resetEnvCache } from '../../../lambdas/runtime/env';
+import { mockDocumentTable } from '../../support/ddb-mock';
 
-const ddbMock = mockClient(DynamoDBDocumentClient);
+const ddbMock = mockDocumentTable();
 const key = (n: number) => ({ pk: `COMPANY#c${n}`, sk: 'COMPANY' });
 
 describe('batch table operations', () => {
-  beforeEach(() => {
-    process.env.TABLE_NAME = 'unit-table';
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
-  });
-  afterEach(() => ddbMock.reset());
-
   it('reads the keys DynamoDB left unprocessed again, and all items come back', async () => {
     ddbMock
       .on(BatchGetCommand)

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { Profile } from '../../../../../shared/schemas/user';
 import { updateProfileSchema, type UpdateProfileInput } from '../../../../../shared/schemas/user';
 import { Button } from '../../../components/ui/Button';
+import { EditActions } from '../../../components/ui/EditActions';
 import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock } from '../../../components/ui/Spinner';
@@ -76,16 +77,7 @@ function ContactForm({ profile }: { profile: Profile }) {
         <TextField label="Country" autoComplete="country-name" {...form.text('country')} />
         <TextField label="Post code" autoComplete="postal-code" {...form.text('post_code')} />
       </div>
-      {dirty && (
-        <div className="form-actions">
-          <Button variant="secondary" onClick={() => form.reset(initial)} disabled={form.pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.pending}>
-            SAVE
-          </Button>
-        </div>
-      )}
+      <EditActions dirty={dirty} pending={form.pending} onCancel={() => form.reset(initial)} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Company } from '../../../../../shared/schemas/company';
-import { Button } from '../../../components/ui/Button';
+import { EditActions } from '../../../components/ui/EditActions';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { TextAreaField } from '../../../components/ui/TextAreaField';
 import { ApiError, messageOf } from '../../../lib/api-error';
@@ -68,16 +68,7 @@ export function EmailInSendersForm({ company }: { company: Company }) {
         error={field.error}
         hint={SENDERS_HINT}
       />
-      {dirty && (
-        <div className="form-actions">
-          <Button variant="secondary" onClick={() => form.reset(initial)} disabled={form.pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.pending}>
-            SAVE
-          </Button>
-        </div>
-      )}
+      <EditActions dirty={dirty} pending={form.pending} onCancel={() => form.reset(initial)} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { updateCompanySchema, type UpdateCompanyInput } from '../../../../../shared/schemas/admin';
 import type { Company } from '../../../../../shared/schemas/company';
 import { Button } from '../../../components/ui/Button';
+import { EditActions } from '../../../components/ui/EditActions';
 import { Icon, type IconName } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock } from '../../../components/ui/Spinner';
@@ -103,16 +104,7 @@ function CompanyForm({ company }: { company: Company }) {
         <TextField label="Company name" maxLength={80} readOnly={!editable} {...form.text('name')} />
         <TextField label="Company code" maxLength={80} readOnly={!editable} {...form.text('code')} />
       </div>
-      {editable && dirty && (
-        <div className="form-actions">
-          <Button variant="secondary" onClick={() => form.reset(initial)} disabled={form.pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.pending}>
-            SAVE
-          </Button>
-        </div>
-      )}
+      <EditActions dirty={editable && dirty} pending={form.pending} onCancel={() => form.reset(initial)} />
     </form>
   );
 }
