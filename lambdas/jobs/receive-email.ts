@@ -27,6 +27,8 @@ export function emailInDeps(): EmailInDeps {
     clock: d.clock,
     domains: env().EMAIL_IN_DOMAIN ? [env().EMAIL_IN_DOMAIN] : [],
     mailFrom: env().MAIL_FROM,
+    // SES checks every sender; local mode's SMTP server checks none (docs/decisions.md "Allowed senders").
+    serverChecksSenders: env().STAGE === 'aws',
     mailer: sesMailer,
     log: createLogger({ job: 'receive-email' }),
   };

@@ -84,7 +84,8 @@ export const EMAIL_IN_SENDERS_MAX = 50;
 export const EMAIL_IN_SENDER_INVALID = 'Enter an email address or a domain';
 export const EMAIL_IN_SENDERS_TOO_MANY = `At most ${EMAIL_IN_SENDERS_MAX} senders`;
 const EMAIL_IN_SENDER_LENGTH_MAX = 254;
-const DOMAIN = String.raw`(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}`;
+/** A host name's labels and its top-level domain: letters, or an internationalised one's ASCII form (`xn--…`). */
+const DOMAIN = String.raw`(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})`;
 /** An address (`anna@supplier.lt`) or a domain (`supplier.lt`, also typed `@supplier.lt`), lower case. */
 const EMAIL_IN_SENDER_RE = new RegExp(`^(?:[a-z0-9.!#$%&'*+/=?^_\`{|}~-]+@)?${DOMAIN}$`);
 

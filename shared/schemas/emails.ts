@@ -45,6 +45,8 @@ export interface EmailView {
   files: { receipt_id: string; original_file_name: string }[];
   /** Parts of the message that did not become documents, with the reason. */
   rejected_files: { original_file_name: string; reason: string }[];
+  /** Why nothing of the mail was taken because of its sender (the company's allowed senders), or null. */
+  sender_refused: string | null;
   receipt_type: 'receipt' | 'invoice';
   auth: EmailAuthView;
   /** receiving while the documents are being created, done afterwards. */

@@ -37,7 +37,7 @@ describe('Settings: Email-in from allowed senders only', () => {
   let adminApi: ReturnType<typeof apiClient>;
 
   /** Sends a mail with a one-page PDF to the company's Email-in address and waits until it is received and read. */
-  async function sendMail(from: string, subject: string, filename: string) {
+  async function sendMail(from: string, subject: string, filename: string | null) {
     const transport = nodemailer.createTransport({ host: stack.smtp.host, port: stack.smtp.port, secure: false, ignoreTLS: true });
     try {
       await transport.sendMail({
@@ -45,7 +45,7 @@ describe('Settings: Email-in from allowed senders only', () => {
         to: company.email,
         subject,
         text: 'The invoice is attached.',
-        attachments: [{ filename, content: Buffer.from(await textPdf([subject, 'Total 12.50 EUR'])) }],
+        attachments: filename ? [{ filename, content: Buffer.from(await textPdf([subject, 'Total 12.50 EUR'])) }] : [],
       });
     } finally {
       transport.close();
@@ -119,10 +119,14 @@ describe('Settings: Email-in from allowed senders only', () => {
     // A stranger's mail is listed with nothing taken; a mail from an address of the listed domain makes a document
     await sendMail('Some Shop <shop@elsewhere.example>', 'From a stranger', 'stranger.pdf');
     await sendMail('Trusted Billing <billing@mail.trusted.example>', 'From the trusted supplier', 'trusted.pdf');
+    await sendMail('Some Shop <shop@elsewhere.example>', 'A stranger says hello', null);
     await page.reload();
     const rows = page.getByTestId('settings-emails').getByTestId('settings-email');
-    await expect.poll(() => rows.count(), WAIT).toBe(2);
-    const [trusted, stranger] = [rows.nth(0), rows.nth(1)];
+    await expect.poll(() => rows.count(), WAIT).toBe(3);
+    const [hello, trusted, stranger] = [rows.nth(0), rows.nth(1), rows.nth(2)];
+    // A stranger's mail without attachments says why on its own
+    expect(await hello.getByTestId('settings-email-refused').innerText()).toBe(NOT_ALLOWED);
+    expect(await stranger.getByTestId('settings-email-refused').count()).toBe(0);
     expect(await stranger.innerText()).toContain('From a stranger');
     expect(await stranger.getByTestId('settings-email-outcome').innerText()).toBe('No document');
     expect(await stranger.getByRole('list', { name: 'Not taken from this email' }).innerText()).toBe(`stranger.pdf: ${NOT_ALLOWED}`);

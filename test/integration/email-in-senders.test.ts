@@ -46,11 +46,15 @@ describe('Email-in from allowed senders only (PUT /company/email-in)', () => {
 
     await send('Billing <billing@mail.supplier.example>', before.email, { subject: 'From the supplier', attachments: [{ filename: 'ok.pdf', content: await pdfOf('Invoice 10.00 EUR') }] });
     await send('shop@elsewhere.example', before.email, { subject: 'From a stranger', attachments: [{ filename: 'spam.pdf', content: await pdfOf('Invoice 99.00 EUR') }] });
+    await send('shop@elsewhere.example', before.email, { subject: 'A stranger, no attachment', text: 'Hello' });
 
     const mail = (await owner.api.get(`/emails?company_id=${owner.companyId}`)).body as EmailListPage;
-    expect(mail.items.map((m) => m.subject)).toEqual(['From a stranger', 'From the supplier']);
-    expect(mail.items[0]).toMatchObject({ files: [], rejected_files: [{ original_file_name: 'spam.pdf', reason: SENDER_NOT_ALLOWED }], state: 'done' });
-    expect(mail.items[1]!.files.map((f) => f.original_file_name)).toEqual(['ok.pdf']);
+    expect(mail.items.map((m) => m.subject)).toEqual(['A stranger, no attachment', 'From a stranger', 'From the supplier']);
+    // A refused mail says so on its own, also without parts.
+    expect(mail.items[0]).toMatchObject({ files: [], rejected_files: [], sender_refused: SENDER_NOT_ALLOWED, state: 'done' });
+    expect(mail.items[1]).toMatchObject({ files: [], rejected_files: [{ original_file_name: 'spam.pdf', reason: SENDER_NOT_ALLOWED }], sender_refused: SENDER_NOT_ALLOWED, state: 'done' });
+    expect(mail.items[2]!.files.map((f) => f.original_file_name)).toEqual(['ok.pdf']);
+    expect(mail.items[2]!.sender_refused).toBeNull();
     // One document made, one of the month's quota used.
     const after = await company();
     expect(after.used_documents - before.used_documents).toBe(1);

@@ -34,7 +34,7 @@ export const ddbEmailStore: EmailStore = {
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.emailsOfCompany(companyId).gsi1pk },
         ScanIndexForward: false,
-        // Not the text: a page of long mails would otherwise be cut at 1 MB.
+        // Not the text: the answer stays small (the 1 MB limit counts whole items, so a page may still end short).
         ProjectionExpression: [...EMAIL_SUMMARY_ATTRIBUTES, 'gsi1sk'].map((_, i) => `#a${i}`).join(', '),
         ExpressionAttributeNames: Object.fromEntries([...EMAIL_SUMMARY_ATTRIBUTES, 'gsi1sk'].map((name, i) => [`#a${i}`, name])),
         // One more than the page: DynamoDB answers a LastEvaluatedKey at the limit even when nothing follows.

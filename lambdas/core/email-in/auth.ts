@@ -37,6 +37,43 @@ export function authResults(value: string | undefined): Partial<Record<'spf' | '
   return out;
 }
 
+/** Whether two domains are the same organisation's as DMARC's relaxed alignment sees it (one is the other or under it). */
+function aligned(a: string, b: string): boolean {
+  return a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+}
+
+function domainOf(identity: string | undefined): string {
+  const value = (identity ?? '').trim().toLowerCase().replace(/^<|>$/g, '');
+  return value.slice(value.lastIndexOf('@') + 1);
+}
+
+/**
+ * Whether the receiving server proved the From address's domain (RFC 7489's alignment, relaxed): DMARC passed, or a
+ * DKIM signature of that domain (`header.d` / `header.i`) passed, or SPF passed for an envelope sender of that domain
+ * (`smtp.mailfrom` / `envelope-from`). A pass for another domain proves nothing of the From address: anyone passes
+ * SPF for their own server.
+ */
+export function fromProven(headers: MailHeader[], fromAddress: string): boolean {
+  const from = domainOf(fromAddress);
+  const value = first(headers, 'authentication-results');
+  if (!from || !value) return false;
+  // A result is `method=result` and its properties; SES also separates an SPF result's properties with `;`
+  // (`spf=pass (…) client-ip=…; envelope-from=…; helo=…;`), so a part without a result belongs to the one before.
+  let current: { method: string; pass: boolean } | null = null;
+  for (const part of value.replace(/\([^)]*\)/g, ' ').split(';')) {
+    const result = /\b(spf|dkim|dmarc)\s*=\s*([a-z_]+)/i.exec(part);
+    if (result) current = { method: result[1]!.toLowerCase(), pass: verdict(result[2]) === 'pass' };
+    if (!current?.pass) continue;
+    if (current.method === 'dmarc') return true;
+    const keys = current.method === 'dkim' ? ['header\\.d', 'header\\.i'] : ['smtp\\.mailfrom', 'envelope-from'];
+    for (const key of keys) {
+      const property = new RegExp(`(?:^|\\s)${key}\\s*=\\s*(\\S+)`, 'i').exec(part);
+      if (property && aligned(domainOf(property[1]), from)) return true;
+    }
+  }
+  return false;
+}
+
 export const SPOOF_WARNING = 'The sender could not be verified (SPF, DKIM or DMARC failed): the sender address may be forged.';
 export const SPAM_WARNING = 'The mail server marked this message as spam.';
 export const VIRUS_WARNING = 'The mail server found a virus in this message: no documents were created from it.';

@@ -13,7 +13,7 @@ import { decodeHTML } from 'entities';
 import { EMAIL_MAX_ATTACHMENTS, EMAIL_MAX_FORWARD_DEPTH, EMAIL_TEXT_MAX } from '../../../shared/constants';
 import type { EmailAuthView } from '../../../shared/schemas/emails';
 import { checkContent, EXTENSIONS, extensionOf, type FileKind } from '../documents/files';
-import { mailAuth, type MailHeader } from './auth';
+import { fromProven, mailAuth, type MailHeader } from './auth';
 import { NOTICE_MARKER_HEADER, NOTICE_MARKER_REFERENCE } from './notice';
 import { isOutlookItem, outlookItemParts, type OutlookPart } from './outlook-item';
 
@@ -69,6 +69,11 @@ export interface ParsedMail {
   attachments: MailAttachment[];
   rejected: RejectedPart[];
   auth: EmailAuthView;
+  /**
+   * Whether the receiving server proved the From address's domain (DMARC pass, or a DKIM or SPF pass of that domain:
+   * auth.ts `fromProven`); what the allowed senders ask of a mail where the server checks senders.
+   */
+  from_proven: boolean;
   /**
    * Why the message was sent by a machine rather than a person (RFC 3834 Auto-Submitted other than `no`,
    * Precedence bulk/junk/list, a delivery report: multipart/report, MAILER-DAEMON or the empty Return-Path of the
@@ -414,6 +419,7 @@ function envelope(email: Email): Omit<ParsedMail, 'content_hash' | 'attachments'
     recipients: [...new Set(recipients.map((r) => r.trim().toLowerCase()).filter((r) => r.includes('@')))],
     received_at: receivedAt(headers, email.date),
     auth: mailAuth(headers),
+    from_proven: fromProven(headers, fromAddress),
     automatic: automaticOf(headers, fromAddress),
   };
 }

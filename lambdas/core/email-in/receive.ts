@@ -26,7 +26,7 @@ import { shownEmailInAddress } from './address';
 import { inAddresses, isSalesTag, receiptTypeOf } from './routing';
 import type { EmailInClaim, EmailRecord } from './types';
 import { emailIdOf } from './ids';
-import { refusedParts, senderRefusal, SENDER_NOT_ALLOWED, SENDER_NOT_VERIFIED } from './senders';
+import { refusedParts, senderRefusal } from './senders';
 
 export interface EmailInDeps {
   emails: EmailStore;
@@ -40,6 +40,11 @@ export interface EmailInDeps {
   mailer: Mailer;
   /** The product's own sender (MAIL_FROM, `Name <address>` or the address): mail from it gets no notice. */
   mailFrom: string;
+  /**
+   * Whether the receiving server checks senders (SES: SPF, DKIM, DMARC), so that the allowed senders ask for its proof
+   * of the From address; local mode's SMTP server checks none (senders.ts).
+   */
+  serverChecksSenders: boolean;
   log: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
 }
 
@@ -156,7 +161,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
     return;
   }
   const now = deps.clock.now().toISOString();
-  const refusal = senderRefusal(company.email_in_senders, mail);
+  const refusal = senderRefusal(company.email_in_senders, mail, deps.serverChecksSenders);
   if (!record) {
     const fresh: EmailRecord = {
       email_id: emailId,
@@ -173,6 +178,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
       receipt_type: receiptTypeOf(target.tag, mail.subject),
       files: [],
       rejected_files: refusal ? refusedParts(mail, refusal) : mail.rejected,
+      sender_refused: refusal,
       auth: mail.auth,
       raw_key: key,
       to_companies: companies,
@@ -187,7 +193,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
   const files: EmailRecord['files'] = [];
   const taken: TakenFiles = { reading: 0, overQuota: [] };
   // The record says whether the sender was refused (a later delivery follows it, whatever the list says by then).
-  const refused = record.rejected_files.some((r) => r.reason === SENDER_NOT_ALLOWED || r.reason === SENDER_NOT_VERIFIED);
+  const refused = Boolean(record.sender_refused);
   const attachments = refused ? [] : mail.attachments;
   if (attachments.length) await releaseExpiredReservations(deps, companyId);
   for (const [index, attachment] of attachments.entries()) {

@@ -27,6 +27,11 @@ export interface EmailRecord {
   receipt_type: ReceiptType;
   files: { receipt_id: string; original_file_name: string }[];
   rejected_files: { original_file_name: string; reason: string }[];
+  /**
+   * Why the company took nothing of the mail because of its sender (the allowed senders), or null: decided when the
+   * record is made, and followed by every later delivery whatever the list says by then. Absent on older records.
+   */
+  sender_refused?: string | null;
   auth: EmailAuthView;
   /** S3 key of the raw message (one object for every company the message was addressed to). */
   raw_key: string;
@@ -45,6 +50,6 @@ export interface EmailRecord {
  * panel reads that with the record, E6), so a page of long mails stays one small read.
  */
 export const EMAIL_SUMMARY_ATTRIBUTES = [
-  'email_id', 'company_id', 'subject', 'from', 'address', 'arrived_at', 'files', 'rejected_files', 'receipt_type', 'auth', 'state',
+  'email_id', 'company_id', 'subject', 'from', 'address', 'arrived_at', 'files', 'rejected_files', 'sender_refused', 'receipt_type', 'auth', 'state',
 ] as const;
 export type EmailSummary = Pick<EmailRecord, (typeof EMAIL_SUMMARY_ATTRIBUTES)[number]>;

@@ -32,6 +32,7 @@ function toEmailListItem(r: EmailSummary, files: EmailRecord['files'], emailInDo
     arrived_at: r.arrived_at,
     files,
     rejected_files: r.rejected_files,
+    sender_refused: r.sender_refused ?? null,
     receipt_type: r.receipt_type,
     auth: r.auth,
     state: r.state,

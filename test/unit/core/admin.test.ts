@@ -311,8 +311,10 @@ describe('platform admin core', () => {
     // Empty takes mail from anyone again.
     expect((await updateEmailInSenders(f.deps, { companyId: 'c000', role: 'admin' }, { email_in_senders: [] })).email_in_senders).toEqual([]);
     await expect(updateEmailInSenders(f.deps, { companyId: 'nope', role: 'admin' }, input)).rejects.toMatchObject({ kind: 'NotFound' });
+    // An internationalised domain in its ASCII form (also as its top-level domain) is a domain.
+    expect(updateEmailInSendersSchema.parse({ email_in_senders: ['xn--80ak6aa92e.xn--p1ai', 'saskaitos@xn--pirkiniai-9ub.lt'] }).email_in_senders).toHaveLength(2);
     // What is not an address or a domain, and a list too long, are refused with the field's message.
-    for (const bad of ['anna', 'anna@', 'a b@x.lt', '<anna@x.lt>', 'x.lt; y.lt']) {
+    for (const bad of ['anna', 'anna@', 'a b@x.lt', '<anna@x.lt>', 'x.lt; y.lt', 'x.xn--']) {
       expect(updateEmailInSendersSchema.safeParse({ email_in_senders: [bad] }).error?.issues[0]).toMatchObject({ path: ['email_in_senders', 0], message: EMAIL_IN_SENDER_INVALID });
     }
     const many = Array.from({ length: 51 }, (_, i) => `s${i}.lt`);

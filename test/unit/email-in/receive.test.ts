@@ -58,7 +58,7 @@ function memoryEmails(claims: EmailInClaim[]): EmailStore & { records: Map<strin
 
 const MAIL_FROM = 'Receipts <no-reply@receipts.local>';
 
-function setup(available = 10, claims: EmailInClaim[] = []) {
+function setup(available = 10, claims: EmailInClaim[] = [], serverChecksSenders = false) {
   const clock = { now: () => new Date('2026-03-10T10:00:00Z') };
   const company = { ...newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'owner-1', name: 'Ona', surname: 'Owner', email: 'o@x' }, { newId: () => ulid() }, clock), available_documents: available };
   const documents = new MemoryDocuments();
@@ -74,6 +74,7 @@ function setup(available = 10, claims: EmailInClaim[] = []) {
     clock,
     domains: [],
     mailFrom: MAIL_FROM,
+    serverChecksSenders,
     mailer: { send: async (m) => (sent.push(m), {}) },
     log: { info: (m) => void logs.push(m), warn: (m) => void logs.push(m) },
   };
@@ -348,6 +349,50 @@ describe('receiveInbound', () => {
     await files.put('inbound/any', await mail(company.email, ['e.pdf'], [], '<any@x>', { from: 'shop@example.com' }), 'message/rfc822');
     await receiveInbound(deps, 'inbound/any');
     expect(documents.uploads.size).toBe(3);
+  });
+
+  it('a refused sender of a mail without attachments: recorded as refused, and no notice to the owner', async () => {
+    const { deps, company, files, emails, sent, documents } = setup();
+    company.email_in_senders = ['supplier.lt'];
+    await files.put('inbound/bare', await mail(company.email, [], [], '<bare@x>', { from: 'shop@example.com' }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/bare');
+    const record = [...emails.records.values()][0]!;
+    expect(record).toMatchObject({ state: 'done', files: [], rejected_files: [], sender_refused: SENDER_NOT_ALLOWED });
+    expect(sent).toEqual([]);
+    // An allowed sender's mail without attachments is told to the owner as before.
+    await files.put('inbound/bare-ok', await mail(company.email, [], [], '<bare-ok@x>', { from: 'billing@supplier.lt' }), 'message/rfc822');
+    await receiveInbound(deps, 'inbound/bare-ok');
+    expect([...emails.records.values()].find((r) => r.message_id === '<bare-ok@x>')!.sender_refused).toBeNull();
+    expect(sent).toHaveLength(1);
+    expect(documents.uploads.size).toBe(0);
+  });
+
+  it("where the receiving server checks senders (SES), an allowed sender's From domain must be proven by it", async () => {
+    const { deps, company, files, emails, documents } = setup(10, [], true);
+    company.email_in_senders = ['supplier.lt', 'anna@example.com'];
+    const ses = (results: string) => ({ 'Authentication-Results': `amazonses.com; ${results}` });
+    const cases: [string, string, Record<string, string> | undefined, boolean][] = [
+      ['<dmarc@x>', 'billing@supplier.lt', ses('spf=pass smtp.mailfrom=bounce@mail.supplier.lt; dkim=pass header.i=@supplier.lt; dmarc=pass header.from=supplier.lt'), true],
+      // No DMARC record of the domain, a DKIM signature of it: proven.
+      ['<dkim@x>', 'billing@supplier.lt', ses('spf=neutral; dkim=pass header.i=@supplier.lt; dmarc=none header.from=supplier.lt'), true],
+      // SES writes SPF's properties after their own `;`: an envelope sender of the domain's subdomain proves it.
+      ['<spf@x>', 'billing@supplier.lt', ses('spf=pass (spfCheck: domain of mail.supplier.lt designates 192.0.2.1 as permitted sender) client-ip=192.0.2.1; envelope-from=bounce@mail.supplier.lt; helo=mx.supplier.lt; dkim=none; dmarc=none header.from=supplier.lt'), true],
+      // A `+tag` of an allowed address is that mailbox.
+      ['<tag@x>', 'anna+invoices@example.com', ses('spf=pass smtp.mailfrom=anna@example.com; dkim=none; dmarc=gray header.from=example.com'), true],
+      // Someone's own server passes SPF for its own domain: the From address of another is not proven.
+      ['<spoof@x>', 'billing@supplier.lt', ses('spf=pass smtp.mailfrom=x@attacker.example; dkim=pass header.i=@attacker.example; dmarc=none header.from=supplier.lt'), false],
+      // Nothing checked, or no results at all.
+      ['<none@x>', 'billing@supplier.lt', ses('spf=none; dkim=none; dmarc=none'), false],
+      ['<bare@x>', 'billing@supplier.lt', undefined, false],
+    ];
+    for (const [id, from, headers, taken] of cases) {
+      const key = `inbound/${id.slice(1, -3)}`;
+      await files.put(key, await mail(company.email, [`${id.slice(1, -3)}.pdf`], [], id, { from, headers }), 'message/rfc822');
+      await receiveInbound(deps, key);
+      const record = [...emails.records.values()].find((r) => r.message_id === id)!;
+      expect({ id, refused: record.sender_refused }).toEqual({ id, refused: taken ? null : SENDER_NOT_VERIFIED });
+    }
+    expect(documents.uploads.size).toBe(4);
   });
 
   it('drops mail for unknown addresses: nothing recorded, the raw message deleted', async () => {

@@ -16,6 +16,7 @@ const mail = (over: Partial<EmailListItem> = {}): EmailListItem => ({
   arrived_at: '2026-03-02T10:00:00.000Z',
   files: [],
   rejected_files: [],
+  sender_refused: null,
   receipt_type: 'receipt',
   auth: { spf: 'none', dkim: 'none', dmarc: 'none', spam: 'none', virus: 'none', warning: null },
   state: 'done',

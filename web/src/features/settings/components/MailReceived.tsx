@@ -61,6 +61,12 @@ function MailRow({ mail, onShow, onOpenDocument }: { mail: EmailListItem; onShow
             </ul>
           )}
         </div>
+        {/* a refused sender's mail without parts: the reason alone (with parts, each part says it) */}
+        {mail.sender_refused && mail.rejected_files.length === 0 && (
+          <p className="settings-email-refused muted" data-testid="settings-email-refused">
+            {mail.sender_refused}
+          </p>
+        )}
         {mail.rejected_files.length > 0 && (
           <ul className="settings-email-rejected" aria-label="Not taken from this email">
             {mail.rejected_files.map((f, i) => (
