@@ -132,12 +132,29 @@ async function schemaFor(ports: ContentPorts, companyId: string | null): Promise
   return companySchema(companyId ? await ports.settings.getSchemaOverrides(companyId) : {});
 }
 
-async function load(ports: ContentPorts, caller: ContentCaller, receiptId: string): Promise<Loaded> {
-  const record = await ports.documents.load(caller, receiptId);
-  const schema = await schemaFor(ports, record.company_id);
+async function contentOf(ports: ContentPorts, record: DocumentRecord, schema: SchemaField[]): Promise<Loaded> {
   const raw = record.content_key ? await ports.blobs.readContent(record.content_key) : undefined;
   const doc = alignWithSchema(parseStoredContent(raw) ?? emptyContent(schema), schema);
   return { record, schema, doc };
+}
+
+async function load(ports: ContentPorts, caller: ContentCaller, receiptId: string): Promise<Loaded> {
+  const record = await ports.documents.load(caller, receiptId);
+  return contentOf(ports, record, await schemaFor(ports, record.company_id));
+}
+
+/**
+ * The content of documents already loaded (an export's, read together by `loadMany`), in their order: each company's
+ * fields are read once, not once a document.
+ */
+export async function loadContents(ports: ContentPorts, records: readonly DocumentRecord[]): Promise<Loaded[]> {
+  const schemas = new Map<string, Promise<SchemaField[]>>();
+  const schemaOf = (companyId: string | null) => {
+    let schema = schemas.get(companyId ?? '');
+    if (!schema) schemas.set(companyId ?? '', (schema = schemaFor(ports, companyId)));
+    return schema;
+  };
+  return Promise.all(records.map(async (record) => contentOf(ports, record, await schemaOf(record.company_id))));
 }
 
 function stakeholderTemplateKey(doc: ContentDocument, receiptType: 'receipt' | 'invoice'): string | undefined {

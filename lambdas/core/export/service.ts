@@ -6,7 +6,7 @@
 import { conflict, notFound } from '../../../shared/errors';
 import { MESSAGES } from '../documents/status-machine';
 import type { ExportFile, ExportQuery } from '../../../shared/schemas/content';
-import { currentCompanyCode, loadContent } from '../content/service';
+import { currentCompanyCode, loadContents } from '../content/service';
 import type { ContentCaller, ContentPorts } from '../content/ports';
 import type { DocumentRecord } from '../documents/types';
 import { buildCsv } from './csv';
@@ -46,13 +46,15 @@ export async function exportReceipts(ports: ContentPorts, caller: ContentCaller,
 export async function exportDocuments(ports: ContentPorts, caller: ContentCaller, receiptIds: readonly string[], query: ExportOptions): Promise<ExportFile> {
   const [receiptId, ...wanted] = [...new Set(receiptIds.map((s) => s.trim()).filter(Boolean))];
   if (!receiptId) throw notFound('Document not found');
-  const first = await loadContent(ports, caller, receiptId);
+  const firstRecord = await ports.documents.load(caller, receiptId);
   const visible = wanted.length ? await ports.documents.loadMany(caller, wanted) : [];
   // loadMany leaves out what the caller cannot see or what was deleted: a file without those documents would
   // look complete, so any of them is 404 as for the first id and for exportXml.
   if (visible.length !== wanted.length) throw notFound('Document not found');
-  // In the order asked (a batch read answers in any order).
-  const loaded = [first, ...(await Promise.all(wanted.map((id) => loadContent(ports, caller, id))))];
+  // In the order asked (a batch read answers in any order); the records read are not read again one by one.
+  const byId = new Map(visible.map((r) => [r.receipt_id, r]));
+  const loaded = await loadContents(ports, [firstRecord, ...wanted.map((id) => byId.get(id)!)]);
+  const first = loaded[0]!;
   // A document without a company is not read yet (documents/processing.ts `keepUnread`): no XML or i.SAF of it.
   if ((query.type === 'xml' || query.type === 'isaf') && loaded.some((l) => !l.record.company_id)) throw conflict(MESSAGES.unassigned);
   const docs = loaded.map((l) => toExportDocument(l.record, l.doc));

@@ -93,7 +93,8 @@ function documentsAccess(d: Deps): DocumentsAccess {
     },
 
     async loadMany(caller, receiptIds) {
-      const docs = await documents.getMany(receiptIds);
+      // Consistent, as `load`: an export right after a save has the saved content.
+      const docs = await documents.getMany(receiptIds, { consistent: true });
       return docs.filter((doc) => canSee(doc, caller));
     },
 

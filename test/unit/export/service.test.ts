@@ -63,6 +63,22 @@ describe('export service: documents asked for', () => {
     expect(csv.replace(/^\uFEFF/, '').split('\r\n')).toEqual(['FILE', 'r1.pdf', 'r3.pdf', 'r2.pdf', '']);
   });
 
+  it('reads the documents asked for together: each record once, the company’s fields once', async () => {
+    const counted = fakePorts([record('r1', dated), record('r2', dated), record('r3', dated)], datedContent);
+    const calls = { load: 0, loadMany: 0, schema: 0, content: 0 };
+    const { load, loadMany } = counted.documents;
+    counted.documents.load = (c, id) => (calls.load++, load(c, id));
+    counted.documents.loadMany = (c, ids) => (calls.loadMany++, loadMany(c, ids));
+    counted.settings.getSchemaOverrides = async () => (calls.schema++, {});
+    const readContent = counted.blobs.readContent;
+    counted.blobs.readContent = (key) => (calls.content++, readContent(key));
+    const file = await exportReceipts(counted, caller, 'r1', { type: 'isaf', receipt_ids: 'r3,r2' });
+    expect(invoicesIn(Buffer.from(file.base64, 'base64').toString('utf8'))).toBe(3);
+    // The first document as any single one (its 404 first), the others in one batch read; one read of the fields a
+    // company, and each document's content once.
+    expect(calls).toEqual({ load: 1, loadMany: 1, schema: 1, content: 3 });
+  });
+
   it('answers 404 Document not found when any document asked for is missing or another company’s, first or later', async () => {
     const refused = { kind: 'NotFound', statusCode: 404, message: 'Document not found' };
     // A deleted (missing) or another company's document among the others: no file with the rest.
