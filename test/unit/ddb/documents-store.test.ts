@@ -1,11 +1,9 @@
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ddbDocumentsStore, documentItem, searchItems, toRecord } from '../../../lambdas/adapters/ddb/documents-store';
 import { emptyChange, type UploadRecord } from '../../../lambdas/core/documents/types';
 import { reserveOneDocument } from '../../../lambdas/core/documents/upload';
-import { resetEnvCache } from '../../../lambdas/runtime/env';
+import { mockDocumentTable } from '../../support/ddb-mock';
 import { seededDocument } from '../../support/document-records';
 
 const T = 'unit-table';
@@ -31,15 +29,10 @@ describe('document items as stored', () => {
 });
 
 describe('ddb documents store: the month’s usage item (D11, D13, D14)', () => {
-  const ddbMock = mockClient(DynamoDBDocumentClient);
+  const ddbMock = mockDocumentTable(T);
   beforeEach(() => {
-    process.env.TABLE_NAME = T;
-    resetEnvCache();
-    resetDdbClient();
-    ddbMock.reset();
     ddbMock.on(TransactWriteCommand).resolves({});
   });
-  afterEach(() => ddbMock.reset());
 
   /** The usage Update of the one transaction sent. */
   const usageUpdate = () => {
