@@ -11,8 +11,10 @@ import { env } from '../runtime/env';
 import { createLogger } from '../runtime/logger';
 
 export async function handler(event: SESEvent): Promise<{ disposition: RuleDisposition }> {
+  const base = depsFor('jobs/answer-email-recipients');
   const deps = {
-    emails: depsFor('jobs/answer-email-recipients').emails,
+    emails: base.emails,
+    clock: base.clock,
     domains: env().EMAIL_IN_DOMAIN ? [env().EMAIL_IN_DOMAIN] : [],
     bouncer: sesBouncer,
     log: createLogger({ job: 'answer-email-recipients' }),

@@ -90,6 +90,23 @@ export const ddbEmailStore: EmailStore = {
       }),
     );
   },
+
+  async putEnvelope(messageId, recipients, expiresAt) {
+    // E11: written once by the rule's action; a redelivery of the rule writes the same.
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.receivedEnvelope(messageId), type: 'EMAIL_ENVELOPE', recipients, [TTL_ATTRIBUTE]: expiresAt },
+      }),
+    );
+  },
+
+  async envelope(messageId) {
+    // E12: the rule's action wrote it before SES stored the message, so it is there when the job runs.
+    const res = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.receivedEnvelope(messageId), ConsistentRead: true }));
+    const recipients = res.Item?.recipients;
+    return Array.isArray(recipients) ? recipients.filter((r): r is string => typeof r === 'string') : undefined;
+  },
 };
 
 /** The index key of a record at `position` (`<created_at>#<email id>`) of the company's list, to read on after it. */

@@ -21,6 +21,8 @@ export const keys = {
   companyUsage: (companyId: string, month: string) => ({ pk: `COMPANY#${companyId}`, sk: `USAGE#${month}` }),
   emailIn: (address: string) => ({ pk: `EMAILIN#${address.toLowerCase()}`, sk: 'EMAILIN' }),
   emailInNotices: (address: string, hour: string) => ({ pk: `NOTICES#${address.toLowerCase()}`, sk: hour }),
+  /** The envelope recipients SES's receipt rule named for a received message (AWS; E11/E12), by SES's message id. */
+  receivedEnvelope: (messageId: string) => ({ pk: `SESMSG#${messageId}`, sk: 'ENVELOPE' }),
   connection: (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'META' }),
   connectionItems: (connectionId: string) => ({ pk: `CONN#${connectionId}` }),
   connectionSubscription: (connectionId: string, companyId: string) => ({

@@ -24,4 +24,12 @@ export interface EmailStore {
    * seconds): when the count may be removed.
    */
   countNotice(address: string, hour: string, max: number, expiresAt: number): Promise<boolean>;
+  /**
+   * Keeps the envelope recipients of a message SES received (its receipt rule's Lambda action, before the raw message
+   * is stored under `inbound/<messageId>`), until `expiresAt` (epoch seconds): the stored message itself names no
+   * recipient that only the envelope had (a Bcc), when it had several (E11).
+   */
+  putEnvelope(messageId: string, recipients: string[], expiresAt: number): Promise<void>;
+  /** The envelope recipients kept for SES's message id, if any (E12). */
+  envelope(messageId: string): Promise<string[] | undefined>;
 }

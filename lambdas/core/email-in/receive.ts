@@ -10,7 +10,7 @@
  * resent message creates nothing new; a run that died half way is finished by the next delivery. The record is
  * finished conditionally (receiving → done), and only the run that finished it sends the notice.
  */
-import { EMAIL_MAX_BYTES } from '../../../shared/constants';
+import { EMAIL_IN_PREFIX, EMAIL_MAX_BYTES } from '../../../shared/constants';
 import { monthOf } from '../accounts/companies';
 import type { CompanyRecord } from '../accounts/types';
 import type { AccountsStore, Clock } from '../ports';
@@ -87,10 +87,13 @@ export async function isKnownRecipient(deps: Pick<EmailInDeps, 'emails' | 'domai
  * One target per company: a member's personal address wins over the company's address (the member owns the
  * documents); a sales tag on any recipient of the company (`acme+sales@…` next to `rasa@…`) makes sales invoices.
  */
-async function targetsOf(deps: EmailInDeps, mail: ParsedMail): Promise<{ targets: Target[]; unknown: string[] }> {
+async function targetsOf(deps: EmailInDeps, key: string, mail: ParsedMail): Promise<{ targets: Target[]; unknown: string[] }> {
   const byCompany = new Map<string, Target>();
   const unknown: string[] = [];
-  for (const recipient of inAddresses(mail.recipients, deps.domains)) {
+  // In AWS the receipt rule's action kept the envelope (recipients.ts, E12), by SES's message id, the object's name.
+  const envelope = (await deps.emails.envelope(key.slice(EMAIL_IN_PREFIX.length))) ?? [];
+  const recipients = [...new Set([...mail.recipients, ...envelope.map((r) => r.trim().toLowerCase())])];
+  for (const recipient of inAddresses(recipients, deps.domains)) {
     const claim = await deps.emails.claim(recipient.address);
     if (!claim) {
       unknown.push(recipient.address);
@@ -114,7 +117,7 @@ export async function receiveInbound(deps: EmailInDeps, key: string): Promise<vo
     return;
   }
   const mail = raw.length > EMAIL_MAX_BYTES ? await parseMailHeaders(raw, TOO_LARGE_MESSAGE) : await readableMail(deps, key, raw);
-  const { targets, unknown } = await targetsOf(deps, mail);
+  const { targets, unknown } = await targetsOf(deps, key, mail);
   if (unknown.length) deps.log.info('unknown email-in recipients dropped', { key, recipients: unknown, message_id: mail.message_id });
   if (targets.length === 0) {
     // Nothing is kept of a message for nobody: it is not stored under any company.

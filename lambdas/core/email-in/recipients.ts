@@ -8,6 +8,10 @@
  * address (SPF or DKIM pass, and no spam or virus verdict) is bounced; other mail to unknown addresses is dropped
  * without an answer. A message for no known address stops the rule set (nothing is stored, as the job would delete
  * it); one with a known recipient too goes on to the S3 action and the job (which drops the unknown ones).
+ *
+ * The known recipients are kept for the job (E11): the stored message names a recipient only in its headers, and a
+ * Bcc copy for several Email-in addresses names none of the Bcc'd ones there (the receiving server's `for <…>` is
+ * written only for a single recipient).
  */
 import { isKnownRecipient, type EmailInDeps } from './receive';
 
@@ -48,12 +52,26 @@ export function bounceable(message: Pick<ReceivedMessage, 'spf' | 'dkim' | 'spam
   return (pass(message.spf) || pass(message.dkim)) && !fail(message.spam) && !fail(message.virus);
 }
 
+/** How long the envelope of a received message is kept for the job (its retries and a redrive from the dead-letter queue). */
+export const ENVELOPE_KEPT_SECONDS = 14 * 24 * 3600;
+
+/** Keeps the known recipients for the job; a failure is logged (the job then routes by the headers alone). */
+async function keepEnvelope(deps: Pick<EmailInDeps, 'emails' | 'log' | 'clock'>, messageId: string, known: string[]): Promise<void> {
+  try {
+    await deps.emails.putEnvelope(messageId, known, Math.floor(deps.clock.now().getTime() / 1000) + ENVELOPE_KEPT_SECONDS);
+  } catch (error) {
+    deps.log.warn('envelope recipients not kept', { message_id: messageId, error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
 export async function answerRecipients(
-  deps: Pick<EmailInDeps, 'emails' | 'domains' | 'log'> & { bouncer: Bouncer },
+  deps: Pick<EmailInDeps, 'emails' | 'domains' | 'log' | 'clock'> & { bouncer: Bouncer },
   message: ReceivedMessage,
 ): Promise<RecipientAnswer> {
   const unknown: string[] = [];
-  for (const recipient of message.recipients) if (!(await isKnownRecipient(deps, recipient))) unknown.push(recipient);
+  const known: string[] = [];
+  for (const recipient of message.recipients) (await isKnownRecipient(deps, recipient) ? known : unknown).push(recipient);
+  if (known.length > 0) await keepEnvelope(deps, message.messageId, known);
   if (unknown.length === 0) return { disposition: 'CONTINUE', unknown, bounced: false };
   const disposition: RuleDisposition = unknown.length === message.recipients.length ? 'STOP_RULE_SET' : 'CONTINUE';
   if (!bounceable(message)) {

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddbEmailStore } from '../../../lambdas/adapters/ddb/email-store';
 import { mockDocumentTable } from '../../support/ddb-mock';
@@ -51,5 +51,23 @@ describe('ddb email records: a company list (E10)', () => {
       gsi1sk: '2026-11-21T08:00:00.000Z#E2',
     });
     expect(page).toEqual({ items: [], next: null });
+  });
+});
+
+describe('ddb email-in envelopes (E11, E12)', () => {
+  it('keeps the envelope recipients by SES message id with an expiry, and reads them back consistently', async () => {
+    ddbMock.on(PutCommand).resolves({});
+    await ddbEmailStore.putEnvelope('ses-1', ['a@in.example', 'b@in.example'], 1_800_000_000);
+    expect(ddbMock.commandCalls(PutCommand)[0]!.args[0].input).toEqual({
+      TableName: 'unit-table',
+      Item: { pk: 'SESMSG#ses-1', sk: 'ENVELOPE', type: 'EMAIL_ENVELOPE', recipients: ['a@in.example', 'b@in.example'], ttl: 1_800_000_000 },
+    });
+    ddbMock.on(GetCommand).resolvesOnce({ Item: { pk: 'SESMSG#ses-1', sk: 'ENVELOPE', recipients: ['a@in.example', 7] } }).resolvesOnce({});
+    expect(await ddbEmailStore.envelope('ses-1')).toEqual(['a@in.example']);
+    expect(await ddbEmailStore.envelope('ses-2')).toBeUndefined();
+    expect(ddbMock.commandCalls(GetCommand).map((c) => [c.args[0].input.Key, c.args[0].input.ConsistentRead])).toEqual([
+      [{ pk: 'SESMSG#ses-1', sk: 'ENVELOPE' }, true],
+      [{ pk: 'SESMSG#ses-2', sk: 'ENVELOPE' }, true],
+    ]);
   });
 });

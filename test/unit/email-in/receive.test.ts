@@ -18,12 +18,16 @@ import { SENDER_NOT_ALLOWED, SENDER_NOT_VERIFIED } from '../../../lambdas/core/e
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
-function memoryEmails(claims: EmailInClaim[]): EmailStore & { records: Map<string, EmailRecord>; notices: Map<string, number> } {
+function memoryEmails(claims: EmailInClaim[]): EmailStore & { records: Map<string, EmailRecord>; notices: Map<string, number>; envelopes: Map<string, string[]> } {
   const records = new Map<string, EmailRecord>();
   const notices = new Map<string, number>();
+  const envelopes = new Map<string, string[]>();
   return {
     records,
     notices,
+    envelopes,
+    putEnvelope: async (messageId, recipients) => void envelopes.set(messageId, [...recipients]),
+    envelope: async (messageId) => envelopes.get(messageId),
     // Conditional, as the table's: counted only while below the limit.
     countNotice: async (address, hour, max) => {
       const key = `${address}#${hour}`;
@@ -393,6 +397,20 @@ describe('receiveInbound', () => {
       expect({ id, refused: record.sender_refused }).toEqual({ id, refused: taken ? null : SENDER_NOT_VERIFIED });
     }
     expect(documents.uploads.size).toBe(4);
+  });
+
+  it("routes by the envelope SES's rule kept (AWS): a Bcc that no header names", async () => {
+    const { deps, company, documents, files, emails } = setup();
+    // SES stores one message for several recipients without naming them; only the envelope knows the Bcc.
+    const bcc = async (key: string) => files.put(key, await mail('customer@elsewhere.example', ['bcc.pdf'], [], `<${key}@x>`), 'message/rfc822');
+    await bcc('inbound/ses-without');
+    await receiveInbound(deps, 'inbound/ses-without');
+    expect(emails.records.size).toBe(0);
+    await bcc('inbound/ses-with');
+    emails.envelopes.set('ses-with', [company.email.toUpperCase()]);
+    await receiveInbound(deps, 'inbound/ses-with');
+    expect([...emails.records.values()].map((r) => [r.company_id, r.address])).toEqual([[company.company_id, company.email]]);
+    expect(documents.uploads.size).toBe(1);
   });
 
   it('drops mail for unknown addresses: nothing recorded, the raw message deleted', async () => {

@@ -21,6 +21,7 @@ const KNOWN = `acme-x1y2z3@${EMAIL_IN_DOMAIN}`;
 const TYPO = `acme-x1y2z4@${EMAIL_IN_DOMAIN}`;
 const RELEASED = `old.member@${EMAIL_IN_DOMAIN}`;
 
+const kept: { messageId: string; recipients: string[]; expiresAt: number }[] = [];
 const emails: EmailStore = {
   // A released claim has no company_id: the adapter answers it as no claim (E1).
   claim: async (address) => (address === KNOWN ? { address, company_id: 'c1' } : undefined),
@@ -29,8 +30,11 @@ const emails: EmailStore = {
   create: async () => false,
   finish: async () => false,
   countNotice: async () => false,
+  putEnvelope: async (messageId, recipients, expiresAt) => void kept.push({ messageId, recipients, expiresAt }),
+  envelope: async () => undefined,
 };
 const log = { info: () => undefined, warn: () => undefined };
+const clock = { now: () => new Date('2026-12-01T10:00:00Z') };
 const message = (recipients: string[], verdicts: Partial<ReceivedMessage> = {}): ReceivedMessage => ({
   messageId: 'ses-msg-1',
   recipients,
@@ -49,9 +53,9 @@ function recordingBouncer(): Bouncer & { calls: { messageId: string; recipients:
 describe('answerRecipients', () => {
   it('stops the rule set and bounces when no recipient is known; goes on and bounces only the unknown ones otherwise', async () => {
     const bouncer = recordingBouncer();
-    expect(await answerRecipients({ emails, domains: [], log, bouncer }, message([TYPO, RELEASED]))).toEqual({ disposition: 'STOP_RULE_SET', unknown: [TYPO, RELEASED], bounced: true });
-    expect(await answerRecipients({ emails, domains: [], log, bouncer }, message([KNOWN.replace('@', '+sales@'), TYPO]))).toEqual({ disposition: 'CONTINUE', unknown: [TYPO], bounced: true });
-    expect(await answerRecipients({ emails, domains: [], log, bouncer }, message([KNOWN]))).toEqual({ disposition: 'CONTINUE', unknown: [], bounced: false });
+    expect(await answerRecipients({ emails, domains: [], log, clock, bouncer }, message([TYPO, RELEASED]))).toEqual({ disposition: 'STOP_RULE_SET', unknown: [TYPO, RELEASED], bounced: true });
+    expect(await answerRecipients({ emails, domains: [], log, clock, bouncer }, message([KNOWN.replace('@', '+sales@'), TYPO]))).toEqual({ disposition: 'CONTINUE', unknown: [TYPO], bounced: true });
+    expect(await answerRecipients({ emails, domains: [], log, clock, bouncer }, message([KNOWN]))).toEqual({ disposition: 'CONTINUE', unknown: [], bounced: false });
     expect(bouncer.calls).toEqual([
       { messageId: 'ses-msg-1', recipients: [TYPO, RELEASED] },
       { messageId: 'ses-msg-1', recipients: [TYPO] },
@@ -61,14 +65,25 @@ describe('answerRecipients', () => {
   it('bounces nothing to a sender that proved nothing, or to spam or a virus (no backscatter), and still stops the rule set', async () => {
     const bouncer = recordingBouncer();
     for (const verdicts of [{ spf: 'FAIL', dkim: 'GRAY' }, { spf: 'PASS', spam: 'FAIL' }, { dkim: 'PASS', virus: 'FAIL' }, { spf: 'PROCESSING_FAILED', dkim: 'DISABLED' }]) {
-      expect(await answerRecipients({ emails, domains: [], log, bouncer }, message([TYPO], verdicts))).toMatchObject({ disposition: 'STOP_RULE_SET', bounced: false });
+      expect(await answerRecipients({ emails, domains: [], log, clock, bouncer }, message([TYPO], verdicts))).toMatchObject({ disposition: 'STOP_RULE_SET', bounced: false });
     }
     expect(bouncer.calls).toEqual([]);
   });
 
+  it('keeps the known recipients of a message that goes on, for the job (a Bcc is in no header of the stored message)', async () => {
+    kept.length = 0;
+    const bouncer = recordingBouncer();
+    await answerRecipients({ emails, domains: [], log, clock, bouncer }, message([KNOWN, TYPO]));
+    await answerRecipients({ emails, domains: [], log, clock, bouncer }, message([TYPO]));
+    expect(kept).toEqual([{ messageId: 'ses-msg-1', recipients: [KNOWN], expiresAt: Date.parse('2026-12-15T10:00:00Z') / 1000 }]);
+    // Not kept: the rule still answers, and the job routes by the headers.
+    const failing: EmailStore = { ...emails, putEnvelope: async () => Promise.reject(new Error('Throttling')) };
+    expect(await answerRecipients({ emails: failing, domains: [], log, clock, bouncer }, message([KNOWN]))).toEqual({ disposition: 'CONTINUE', unknown: [], bounced: false });
+  });
+
   it('answers the rule when the bounce cannot be sent', async () => {
     const bouncer: Bouncer = { bounce: async () => Promise.reject(new Error('Throttling')) };
-    expect(await answerRecipients({ emails, domains: [], log, bouncer }, message([TYPO]))).toEqual({ disposition: 'STOP_RULE_SET', unknown: [TYPO], bounced: false });
+    expect(await answerRecipients({ emails, domains: [], log, clock, bouncer }, message([TYPO]))).toEqual({ disposition: 'STOP_RULE_SET', unknown: [TYPO], bounced: false });
   });
 });
 

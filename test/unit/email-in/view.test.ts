@@ -40,6 +40,8 @@ const emails: EmailStore = {
   create: async () => false,
   finish: async () => false,
   countNotice: async () => false,
+  putEnvelope: async () => undefined,
+  envelope: async () => undefined,
 };
 
 async function documentsOf(list: [string, ScopeKey][]): Promise<MemoryDocuments> {
