@@ -175,6 +175,60 @@ describe("a line item's description offers the company's items in Chromium", () 
     await page.close();
   });
 
+  it('at phone width a cell that takes the focus is never under the row tools that stay in sight', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await ctx.newPage();
+    await signInOn(page, stack.url, user, 'tap');
+    await openDocument(page, ids.short!);
+    const collapse = page.getByRole('button', { name: 'Collapse menu' });
+    if (await collapse.isVisible()) await collapse.tap();
+    await openPopup(page, 'tap');
+    const wrap = page.getByTestId('popup-line_items').locator('.er-table-wrap');
+    const tools = page.getByTestId('popup-line_items').locator('td.er-col-tools').first();
+    const inputs = page.getByTestId('popup-line_items').locator('tbody tr').first().locator('input');
+    const count = await inputs.count();
+    // The grid is wider than the phone: it scrolls sideways
+    expect(await wrap.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    const clear = async (input: Locator) => {
+      const box = (await input.boundingBox())!;
+      const toolsBox = (await tools.boundingBox())!;
+      const wrapBox = (await wrap.boundingBox())!;
+      return box.x >= wrapBox.x - 0.5 && box.x + box.width <= toolsBox.x + 0.5;
+    };
+    // Scrolled to its end, then each cell taken by the keyboard from the last one back to the first
+    await wrap.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+    await inputs.nth(count - 1).focus();
+    for (let i = count - 1; i >= 0; i--) {
+      if (i < count - 1) await page.keyboard.press('Shift+Tab');
+      await until(() => inputs.nth(i).evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await clear(inputs.nth(i)), `cell ${i}`).toBe(true);
+    }
+    // and forwards from the first
+    for (let i = 1; i < count; i++) {
+      await page.keyboard.press('Tab');
+      await until(() => inputs.nth(i).evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await clear(inputs.nth(i)), `cell ${i}`).toBe(true);
+    }
+    await screenshot(page, 'edit-line-item-phone-focus');
+    // A row half under the header that stays in sight: its cell taking the focus comes out from under it
+    await page.getByTestId('popup-line_items').getByRole('button', { name: 'Close' }).first().tap();
+    await openDocument(page, ids.long!);
+    await openPopup(page, 'tap');
+    const longWrap = page.getByTestId('popup-line_items').locator('.er-table-wrap');
+    const head = page.getByTestId('popup-line_items').locator('thead th').first();
+    const cell = descriptionCell(page, 6);
+    await longWrap.evaluate((el) => {
+      el.scrollIntoView({ block: 'start' });
+      el.scrollTop = 0;
+    });
+    const rowTop = (await cell.boundingBox())!.y - (await longWrap.boundingBox())!.y;
+    const headHeight = (await head.boundingBox())!.height;
+    await longWrap.evaluate((el, to) => (el.scrollTop = to), rowTop - headHeight + 12);
+    await cell.focus();
+    await until(async () => (await cell.boundingBox())!.y >= (await head.boundingBox())!.y + headHeight - 0.5).toBe(true);
+    await ctx.close();
+  });
+
   it('at phone width the list stays inside the screen over the pop-up', async () => {
     const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const page = await ctx.newPage();
