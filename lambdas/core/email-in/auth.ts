@@ -4,6 +4,7 @@
  * SMTP server prepends its own `Authentication-Results` (spf=none, it checks nothing). Only the topmost header
  * of each kind is read: the receiving server prepends it, lower ones may have been written by the sender.
  */
+import { getDomain } from 'tldts';
 import type { EmailAuthView, MailVerdict } from '../../../shared/schemas/emails';
 
 export interface MailHeader {
@@ -37,9 +38,18 @@ export function authResults(value: string | undefined): Partial<Record<'spf' | '
   return out;
 }
 
-/** Whether two domains are the same organisation's as DMARC's relaxed alignment sees it (one is the other or under it). */
-function aligned(a: string, b: string): boolean {
-  return a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+/**
+ * Whether two domains are the same organisation's as DMARC's relaxed alignment sees it (RFC 7489 3.1.1): the same
+ * organisational domain, the registrable domain by the Public Suffix List with its private section, so two sites
+ * of one shared host (`a.github.io`, `b.github.io`) are two organisations, and a host never proves its suffix. A
+ * domain that is itself a public suffix (or no domain) is aligned only with itself.
+ */
+export function aligned(a: string, b: string): boolean {
+  if (!a || !b) return false;
+  if (a === b) return true;
+  const organisation = (d: string) => getDomain(d, { allowPrivateDomains: true });
+  const org = organisation(a);
+  return org !== null && org === organisation(b);
 }
 
 function domainOf(identity: string | undefined): string {
