@@ -2,7 +2,8 @@
  * Learning from corrections through the whole product, against the local stand-ins: a cost document is
  * uploaded through the API and processed by the real job (local recogniser), its wrongly read fields are
  * corrected through the content endpoint and it is confirmed (POST /receipt/{id}?with_send=1); the next
- * document of the same supplier layout then comes out right — in that company only.
+ * document of the same supplier layout then comes out right — in that company only. Deleting the confirmed
+ * document forgets what it taught.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -94,6 +95,10 @@ describe('learning a supplier layout from a confirmed document (whole product)',
     const other = fieldsOf(await contentOf(b, elsewhere));
     expect(other).toMatchObject({ supplier_vat_id: LAYOUT_SUPPLIER.vatId, document_id: doc2.orderNo, amount_total: doc2.total.toFixed(2) });
     expect(other.issue_date).not.toBe(doc2.issueDate);
+
+    // 5. The first document is deleted: what it taught is forgotten, under every key (DELETE /receipt/{id}).
+    expect((await a.api.delete(`/receipt/${first}?company_id=${a.companyId}`)).status).toBe(200);
+    expect(await ddbSupplierLayouts.find(a.companyId, supplierKeys({ ...stored[0]!.hint.supplier }))).toEqual([]);
   });
 
   it('the table keeps one layout per supplier key of a company: a later confirm replaces it, other companies see none', async () => {
@@ -106,6 +111,13 @@ describe('learning a supplier layout from a confirmed document (whole product)',
     await ddbSupplierLayouts.put('company-x', keys, second);
     expect(await ddbSupplierLayouts.find('company-x', keys)).toEqual([second]);
     expect(await ddbSupplierLayouts.find('company-y', keys)).toEqual([]);
+    // Forgetting the first document's layout leaves the second's; forgetting the second's empties every key.
+    expect(await ddbSupplierLayouts.forget('company-x', keys, 'r1')).toBe(0);
+    expect(await ddbSupplierLayouts.find('company-x', keys)).toEqual([second]);
+    await ddbSupplierLayouts.put('company-y', keys, second);
+    expect(await ddbSupplierLayouts.forget('company-x', keys, 'r2')).toBe(keys.length);
+    expect(await ddbSupplierLayouts.find('company-x', keys)).toEqual([]);
+    expect(await ddbSupplierLayouts.find('company-y', keys)).toEqual([second]);
   });
 
   it('confirming a sales invoice learns nothing (its issuer is the company itself)', { timeout: 120_000 }, async () => {

@@ -2,9 +2,9 @@
  * Learnt supplier layouts in the single table: one item per supplier key of a company, `COMPANY#<id>` /
  * `LAYOUT#<VAT|CODE|NAME>#<value>`, each holding the whole hint. C3: a confirm writes all keys of one
  * layout in one transaction (replacing what they held); C4: processing reads the keys of a document's
- * supplier with one BatchGetItem.
+ * supplier with one BatchGetItem; C6: a deleted document's layout is deleted key by key, each conditioned on it.
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SupplierKey } from '../../core/recognition/layout-keys';
 import type { StoredSupplierLayout, SupplierLayouts } from '../../core/recognition/ports';
 import type { SupplierLayoutHint } from '../../core/recognition/types';
@@ -73,5 +73,26 @@ export const ddbSupplierLayouts: SupplierLayouts = {
       byLayout.set(`${layout.source_receipt_id}|${layout.learned_at}`, layout);
     }
     return [...byLayout.values()].sort((a, b) => b.learned_at.localeCompare(a.learned_at));
+  },
+
+  async forget(companyId, keyList, sourceReceiptId) {
+    let deleted = 0;
+    for (const k of uniqueKeys(keyList).slice(0, MAX_KEYS)) {
+      try {
+        await ddb().send(
+          new DeleteCommand({
+            TableName: tableName(),
+            Key: keys.supplierLayout(companyId, k.kind, k.value),
+            ConditionExpression: 'source_receipt_id = :source AND company_id = :company',
+            ExpressionAttributeValues: { ':source': sourceReceiptId, ':company': companyId },
+          }),
+        );
+        deleted++;
+      } catch (error) {
+        // Empty, or another document's layout (a later confirm of the supplier): kept.
+        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+      }
+    }
+    return deleted;
   },
 };

@@ -98,3 +98,19 @@ export async function learnFromConfirmed(deps: LearnDeps, input: { record: Docum
   });
   return { learnt: true, keys, fields: hint.fields.map((f) => f.field) };
 }
+
+/**
+ * Forgets what a deleted cost document taught (C6): the layouts learnt from it, under every key they were stored
+ * (its supplier as the record has it finds them; their own identity, the printed name too, names every key). A key
+ * a later confirm of the supplier wrote is another document's and stays. Without it the supplier's next documents
+ * would still be read by the layout of a document that no longer exists (one deleted because it was wrong).
+ */
+export async function forgetLearntFrom(layouts: Pick<SupplierLayouts, 'find' | 'forget'>, record: DocumentRecord): Promise<number> {
+  if (record.receipt_type !== 'receipt' || !record.company_id) return 0;
+  const own = supplierKeys({ vat_id: record.counterparty_vat_id, code: record.counterparty_code, name: record.counterparty_name });
+  if (!own.length) return 0;
+  const learnt = (await layouts.find(record.company_id, own)).filter((l) => l.source_receipt_id === record.receipt_id);
+  if (!learnt.length) return 0;
+  const stored = learnt.flatMap((l) => supplierKeys(l.hint.supplier));
+  return layouts.forget(record.company_id, [...own, ...stored], record.receipt_id);
+}

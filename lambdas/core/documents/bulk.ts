@@ -18,7 +18,7 @@ import { sumMoves } from './sums';
 import { MESSAGES } from './status-machine';
 import type { DocumentChange, DocumentRecord } from './types';
 import { toSummary } from './views';
-import { canSee, convertType, deleteDocument, setFlag, type DocCaller, type DocumentDeps } from './workflow';
+import { canSee, convertType, deleteDocument, setFlag, type DeleteDeps, type DocCaller, type DocumentDeps } from './workflow';
 
 export interface BulkResult {
   receipt_id: string;
@@ -53,7 +53,7 @@ const defaultPause = (round: number) => new Promise<void>((resolve) => setTimeou
  * A refusal (AppError) is that document's answer; any other error ends the call with it once the documents already
  * begun are done (none is left half done: each is one transaction).
  */
-export async function bulkAction<D extends DocumentDeps>(
+export async function bulkAction<D extends DeleteDeps>(
   deps: D,
   caller: DocCaller,
   body: BulkBody,

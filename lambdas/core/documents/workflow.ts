@@ -10,7 +10,9 @@ import type { PageBoxes } from '../../../shared/schemas/content';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { monthOf } from '../accounts/companies';
 import type { AccountsStore, Clock, IdGenerator, LiveEventName, LiveEvents } from '../ports';
+import { forgetLearntFrom } from '../content/learn-layout';
 import { contentSummary, parseStoredContent, toStored } from '../content/service';
+import type { SupplierLayouts } from '../recognition/ports';
 import { documentKeyText, swapCounterpartyContent } from './content';
 import type { MasterDataStore } from '../master-data/ports';
 import { applyStakeholderToContent, counterpartyFacts, matchParty, partyKeysOfContent, stakeholderTypeOf } from './counterparty';
@@ -50,6 +52,9 @@ export interface DocumentDeps {
   /** The company's suppliers and customers: a converted document is matched against the other register. */
   masterData?: MasterDataStore;
 }
+
+/** A delete also forgets the supplier layouts learnt from the document. */
+export type DeleteDeps = DocumentDeps & { layouts: Pick<SupplierLayouts, 'find' | 'forget'> };
 
 /** Who acts: the signed-in user and the company the call is about (query company_id). */
 export interface DocCaller {
@@ -282,7 +287,7 @@ export function ownedObjects(doc: DocumentRecord): string[] {
 }
 
 export async function deleteDocument(
-  deps: DocumentDeps,
+  deps: DeleteDeps,
   caller: DocCaller,
   receiptId: string,
   version?: number,
@@ -306,6 +311,7 @@ export async function deleteDocument(
         for (const { after } of promoted) await publishDoc(deps.live, 'receipt-update', after);
         await deps.documents.deleteHistory(doc.receipt_id);
         await deps.documents.deleteExportMarkers(doc.receipt_id);
+        await forgetLearntFrom(deps.layouts, doc);
         await deps.files.delete(ownedObjects(doc));
         await deps.files.deletePrefix(documentKeys.prefix(doc.receipt_id));
         return { deleted: true as const, receipt_id: doc.receipt_id };

@@ -21,4 +21,9 @@ export interface SupplierLayouts {
   put(companyId: string, keys: SupplierKey[], layout: StoredSupplierLayout): Promise<void>;
   /** The layouts stored under any of the keys (one BatchGet), each once, newest first; [] for no keys. */
   find(companyId: string, keys: SupplierKey[]): Promise<StoredSupplierLayout[]>;
+  /**
+   * Deletes what the keys hold where it was learnt from the document `sourceReceiptId` (each key conditioned on it:
+   * a layout a later confirm stored there stays); says how many keys it emptied.
+   */
+  forget(companyId: string, keys: SupplierKey[], sourceReceiptId: string): Promise<number>;
 }

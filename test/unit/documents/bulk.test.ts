@@ -11,10 +11,10 @@ import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import { BULK_CONCURRENCY, bulkAction, publishLatest } from '../../../lambdas/core/documents/bulk';
 import { sumMoves } from '../../../lambdas/core/documents/sums';
 import { companyScope, type DocumentChange, type DocumentRecord, type ReceiptStatus, type ReceiptType } from '../../../lambdas/core/documents/types';
-import { changeStatus, type DocumentDeps } from '../../../lambdas/core/documents/workflow';
+import { changeStatus, type DeleteDeps } from '../../../lambdas/core/documents/workflow';
 import type { LiveEvent, LiveEvents } from '../../../lambdas/core/ports';
 import { seededDocument } from '../../support/document-records';
-import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles } from './fakes';
+import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts } from './fakes';
 
 /** Commits that take a while (each waits a few turns of the event loop), counting how many overlap. */
 class SlowDocuments extends MemoryDocuments {
@@ -86,7 +86,7 @@ function setup() {
     },
   };
   const live = liveRecorder();
-  const deps: DocumentDeps = { documents, files: new MemoryFiles(), store, live, clock, ids };
+  const deps: DeleteDeps = { documents, files: new MemoryFiles(), store, live, clock, ids, layouts: memoryLayouts() };
   const scope = companyScope(company.company_id);
   const counts = new Map<string, number>();
   const add = (id: string, fields: { receipt_type?: ReceiptType; status?: ReceiptStatus; total?: string; company?: 'other' } = {}) => {
@@ -124,7 +124,7 @@ function setup() {
   return { deps, documents, live, add, recount, caller: { userId: 'u1', companyId: company.company_id }, profileReads: () => profileReads };
 }
 
-const statusChange = (d: DocumentDeps, c: { userId: string; companyId?: string }, id: string, s: Parameters<typeof changeStatus>[3]) => changeStatus(d, c, id, s);
+const statusChange = (d: DeleteDeps, c: { userId: string; companyId?: string }, id: string, s: Parameters<typeof changeStatus>[3]) => changeStatus(d, c, id, s);
 
 describe('bulk actions', () => {
   it('answers per document in the order of the ids; refused documents do not stop the others', async () => {

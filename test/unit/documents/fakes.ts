@@ -292,5 +292,15 @@ export function memoryLayouts(opts: { failing?: boolean } = {}): SupplierLayouts
       }
       return [...found.values()];
     },
+    async forget(companyId, keys, sourceReceiptId) {
+      if (opts.failing) throw new Error('layout store is down');
+      let deleted = 0;
+      for (const k of keys) {
+        if (items.get(id(companyId, k))?.source_receipt_id !== sourceReceiptId) continue;
+        items.delete(id(companyId, k));
+        deleted++;
+      }
+      return deleted;
+    },
   };
 }
