@@ -81,6 +81,19 @@ describe("a line item's description offers the company's items in Chromium", () 
     await until(() => page.getByTestId('popup-line_items').count()).toBe(1);
   }
 
+  /** A 360 px touch phone signed in, the document `id` open and its Lines pop-up opened by a tap. */
+  async function phoneWithPopup(id: string) {
+    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await ctx.newPage();
+    await signInOn(page, stack.url, user, 'tap');
+    await openDocument(page, id);
+    // The side menu may open over the screen on a phone: out of the way
+    const collapse = page.getByRole('button', { name: 'Collapse menu' });
+    if (await collapse.isVisible()) await collapse.tap();
+    await openPopup(page, 'tap');
+    return { ctx, page };
+  }
+
   /** The list is all in sight: inside the window, and the topmost thing at its corners is the list itself. */
   async function expectListInSight(page: Page, list: Locator) {
     const box = (await list.boundingBox())!;
@@ -176,13 +189,7 @@ describe("a line item's description offers the company's items in Chromium", () 
   });
 
   it('at phone width a cell that takes the focus is never under the row tools that stay in sight', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await ctx.newPage();
-    await signInOn(page, stack.url, user, 'tap');
-    await openDocument(page, ids.short!);
-    const collapse = page.getByRole('button', { name: 'Collapse menu' });
-    if (await collapse.isVisible()) await collapse.tap();
-    await openPopup(page, 'tap');
+    const { ctx, page } = await phoneWithPopup(ids.short!);
     const wrap = page.getByTestId('popup-line_items').locator('.er-table-wrap');
     const tools = page.getByTestId('popup-line_items').locator('td.er-col-tools').first();
     const inputs = page.getByTestId('popup-line_items').locator('tbody tr').first().locator('input');
@@ -230,14 +237,7 @@ describe("a line item's description offers the company's items in Chromium", () 
   });
 
   it('at phone width the list stays inside the screen over the pop-up', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await ctx.newPage();
-    await signInOn(page, stack.url, user, 'tap');
-    await openDocument(page, ids.phone!);
-    // The side menu may open over the screen on a phone: out of the way
-    const collapse = page.getByRole('button', { name: 'Collapse menu' });
-    if (await collapse.isVisible()) await collapse.tap();
-    await openPopup(page, 'tap');
+    const { ctx, page } = await phoneWithPopup(ids.phone!);
     const cell = descriptionCell(page, 1);
     await cell.scrollIntoViewIfNeeded();
     await cell.tap();

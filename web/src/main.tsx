@@ -2,9 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadOpenedPath } from './app/router';
+import { keepFocusInSight } from './components/ui/focus-in-sight';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root element missing');
+
+// The keyboard focus is never left under the header or another part of the screen that stays in sight.
+keepFocusInSight();
 
 createRoot(root).render(
   <StrictMode>

@@ -19,22 +19,6 @@ export interface ItemChoice {
 const NO_ITEMS: Item[] = [];
 const itemOption = (item: Item): SuggestionOption => ({ key: item.name_id, label: item.name });
 
-/**
- * Scrolls `area` so that `target` is not under the sticky header (top) or row tools (right) of its table: by the
- * overlap, the least move, never past the target's own start.
- */
-export function bringClear(area: HTMLElement, target: HTMLElement): void {
-  const box = target.getBoundingClientRect();
-  // (the header cells are sticky, not the header row: their boxes are where the header is drawn)
-  const head = area.querySelector('thead th')?.getBoundingClientRect();
-  const tools = area.querySelector('th.er-col-tools')?.getBoundingClientRect();
-  const view = area.getBoundingClientRect();
-  if (tools && tools.width && box.right > tools.left) {
-    area.scrollLeft += Math.min(box.right - tools.left, box.left - view.left);
-  }
-  if (head && box.top < head.bottom && box.bottom > head.top) area.scrollTop -= head.bottom - box.top;
-}
-
 interface RowProps {
   row: FormTableRow;
   /** 0-based place of the row. */
@@ -198,17 +182,6 @@ export function TablePopup({
     if (h && Math.abs(h - rowHeight) > 0.5) setRowHeight(h);
     return () => window.cancelAnimationFrame(frame.current);
     // measured once the pop-up is open
-  }, []);
-  // The header and the row tools stay in sight over the cells (sticky): a cell that takes the focus is brought clear
-  // of them, not left under them (the browser scrolls it only into the whole area).
-  useLayoutEffect(() => {
-    const el = wrap.current;
-    if (!el) return;
-    const onFocusIn = (e: FocusEvent) => {
-      if (e.target instanceof HTMLElement && !e.target.closest('thead, .er-col-tools')) bringClear(el, e.target);
-    };
-    el.addEventListener('focusin', onFocusIn);
-    return () => el.removeEventListener('focusin', onFocusIn);
   }, []);
   if (!table) return null;
   const focusedRow = events.focusedId !== null ? rowOfCell.get(events.focusedId) : undefined;
