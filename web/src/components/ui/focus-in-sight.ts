@@ -4,8 +4,8 @@
  * sight over that area: the page's header, a list's or grid's header row, the Lines pop-up's row tools, the edit
  * screen's action bar on a narrow window. Shift+Tab up a list left the focused row under the header.
  *
- * One listener for the whole app: once a control has taken the focus (and the browser has scrolled it into view, in
- * the next frame), points at its edges are looked at; where a sticky box that does not hold the control is drawn
+ * One listener for the whole app: in the frame after a control has taken the focus (the browser has scrolled it into
+ * its area by then), points at its edges are looked at; where a sticky box that does not hold the control is drawn
  * over one, the nearest scrolling ancestor of the control that also holds that box (the one it sticks in) scrolls
  * by the overlap, sideways never past the control's own start.
  */
@@ -115,7 +115,7 @@ export function keepFocusInSight(doc: Document = document): () => void {
   const onFocusIn = (e: FocusEvent) => {
     const target = e.target;
     if (!(target instanceof HTMLElement) || !target.matches(':focus-visible')) return;
-    // The browser scrolls the control into view after the focus events: look once it has.
+    // Looked at in the next frame, once the browser's own scroll and the screen's focus handlers have done their part.
     requestAnimationFrame(() => {
       if (doc.activeElement === target) uncoverFocused(target);
     });
