@@ -189,7 +189,8 @@ export const handlerNeeds: Readonly<Record<string, readonly AwsNeed[]>> = {
   [jobHandlers.importMasterData]: ['table', 'documentsBucket', 'webSocketManage'],
   // Marks documents whose processing died (dead letters, stuck past the bound) failed and tells the screens.
   [jobHandlers.processDocumentDeadLetter]: ['table', 'webSocketManage'],
-  [jobHandlers.sweepProcessing]: ['table', 'webSocketManage'],
+  // The same, on a schedule; also removes the files and items deleted documents left (leftovers, D18).
+  [jobHandlers.sweepProcessing]: ['table', 'webSocketManage', 'documentsBucket'],
   // Opens the Google Drive / Dropbox grant, downloads new files of the folder and stores them as uploads.
   [jobHandlers.importDriveFiles]: ['table', 'documentsBucket', 'webSocketManage', 'secretsKey', 'googleClientSecret'],
   // Opens the SQL / Rivile import credentials and upserts master data; hands what is still partial at its end to the sync queue.

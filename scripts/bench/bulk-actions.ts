@@ -31,6 +31,7 @@ import { batchWrite, tableName } from '../../lambdas/adapters/ddb/table-ops';
 import { changeStatus, deleteDocument, setFlag, type DocCaller } from '../../lambdas/core/documents/workflow';
 import type { DocumentRecord, ReceiptStatus, ReceiptType, ScopeKey } from '../../lambdas/core/documents/types';
 import { deps as handlerDeps } from '../../lambdas/runtime/deps';
+import { createLogger } from '../../lambdas/runtime/logger';
 import { routes } from '../../shared/routes';
 import { openLiveChannel, subOf } from '../../test/support/local-stack';
 import { seededDocument } from '../../test/support/document-records';
@@ -143,7 +144,7 @@ type Action = { action: 'flag'; flag: boolean } | { action: 'status'; status: 'a
 
 /** The action as POST /receipts/bulk applied it before: one document after another, each awaited. */
 async function oneByOne(caller: DocCaller, ids: string[], action: Action): Promise<boolean[]> {
-  const d = handlerDeps(routes.find((r) => r.path === '/receipts/bulk')!.needs, 'bench');
+  const d = { ...handlerDeps(routes.find((r) => r.path === '/receipts/bulk')!.needs, 'bench'), log: createLogger({ bench: 'bulk-actions' }) };
   const ok: boolean[] = [];
   for (const id of ids) {
     try {

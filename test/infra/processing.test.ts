@@ -156,6 +156,9 @@ describe('ProcessingStack', () => {
     expect(JSON.stringify(tableGrant?.resources)).toContain('/index/gsi1');
     expect(JSON.stringify(tableGrant?.resources)).toContain('/index/gsi2');
     expect(grants.flatMap((g) => g.actions)).toContain('execute-api:ManageConnections');
+    // The leftovers of deleted documents (D18): the files of the documents bucket a failed delete left.
+    const bucketActions = grants.filter((g) => JSON.stringify(g.resources).includes('DocumentsBucket')).flatMap((g) => g.actions);
+    expect(bucketActions).toEqual(expect.arrayContaining(['s3:DeleteObject', 's3:ListBucket']));
   });
 
   it('without a jobHandlers export: queue, DLQ and notifications only, no consumer', async () => {

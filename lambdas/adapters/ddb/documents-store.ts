@@ -1,9 +1,11 @@
 /**
  * The documents store on the single table (docs/data-model.md, "Documents"). A DocumentChange is one
  * TransactWriteItems: documents (conditional on not existing / on their version), status counts (ADD),
- * the month's usage (ADD, conditional on the quota), the upload's state, markers and history.
+ * the month's usage (ADD, conditional on the quota), the upload's state, markers, history and the leftovers of
+ * deleted documents.
  */
 import {
+  DeleteCommand,
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -17,6 +19,7 @@ import { sumMoves, type ScopeTally, type SumDelta } from '../../core/documents/s
 import type {
   CountDelta,
   DocumentChange,
+  DocumentLeftovers,
   DocumentRecord,
   HistoryRecord,
   Marker,
@@ -117,6 +120,11 @@ function markerItem(m: Marker): Item {
 }
 
 /** Upload items outlive their reservation by SQS's longest retention, so a late duplicate event still finds them. */
+/** A deleted document's leftovers item (D17), listed for the sweeper by the time of the delete. */
+function leftoversItem(l: DocumentLeftovers): Record<string, unknown> {
+  return { ...keys.documentLeftovers(l.receipt_id), ...keys.leftoversIndex(l.deleted_at, l.receipt_id), type: 'DOC_LEFTOVERS', ...l };
+}
+
 const UPLOAD_ITEM_LIFETIME_SECONDS = 14 * 24 * 3600;
 
 /** The expiry index of a pending upload: of its company, or (all-companies view) of the user it is held by. */
@@ -440,7 +448,29 @@ export const ddbDocumentsStore: DocumentsStore = {
     for (const m of change.markers.delete) add({ Delete: { TableName: tableName(), Key: keys.documentMarker(m.kind, m.scope, m.value, m.receipt_id) } }, 'unknown');
     for (const m of change.markers.put) add({ Put: { TableName: tableName(), Item: markerItem(m) } }, 'unknown');
     for (const h of change.history) add({ Put: { TableName: tableName(), Item: historyItem(h) } }, 'unknown');
+    for (const l of change.leftovers ?? []) add({ Put: { TableName: tableName(), Item: leftoversItem(l) } }, 'unknown');
     await transact(items, labels);
+  },
+
+  async pendingLeftovers(deletedBefore, limit) {
+    // D18: the one gsi1 partition of leftovers, oldest first, up to the given time.
+    const res = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+        ExpressionAttributeValues: { ':pk': keys.leftoversIndex('', '').gsi1pk, ':before': deletedBefore },
+        Limit: limit,
+      }),
+    );
+    return (res.Items ?? []).map((i) => {
+      const { type: _type, ...rest } = stripKeys<DocumentLeftovers & { type?: string }>(i);
+      return rest;
+    });
+  },
+
+  async dropLeftovers(receiptId) {
+    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.documentLeftovers(receiptId) }));
   },
 
   async history(receiptId) {

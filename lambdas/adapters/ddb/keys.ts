@@ -50,6 +50,9 @@ export const keys = {
   documentHistoryOf: (receiptId: string) => ({ pk: `DOC#${receiptId}`, skPrefix: 'HIST#' }),
   /** The export markers of a document (X7: deleted with it). */
   exportMarkersOf: (receiptId: string) => ({ pk: `DOC#${receiptId}`, skPrefix: 'EXPORT#' }),
+  /** What a deleted document leaves to remove (D17, D18); listed oldest first in one gsi1 partition for the sweeper. */
+  documentLeftovers: (receiptId: string) => ({ pk: `DOC#${receiptId}`, sk: 'LEFTOVERS' }),
+  leftoversIndex: (deletedAt: string, receiptId: string) => ({ gsi1pk: 'LEFTOVERS', gsi1sk: `${deletedAt}#${receiptId}` }),
   /** Every item of a document's partition (META, HIST#…, EXPORT#…): the purge of a deleted company. */
   documentItems: (receiptId: string) => ({ pk: `DOC#${receiptId}` }),
   /** The three list partitions of a document, each sorted by `<created_at>#<receiptId>`. */

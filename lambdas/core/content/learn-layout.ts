@@ -7,7 +7,7 @@
  * ('invoice') is issued by the company itself; its layout would be keyed by the company's own identity, which
  * is printed as the buyer on the company's cost documents too (see docs/recognition.md).
  */
-import type { DocumentRecord } from '../documents/types';
+import type { DocumentRecord, TaughtBy } from '../documents/types';
 import type { ConfirmedFields, ConfirmedPlaces } from '../recognition/learn';
 import { learnLayout } from '../recognition/learn';
 import { supplierKeys, type SupplierKey } from '../recognition/layout-keys';
@@ -105,7 +105,7 @@ export async function learnFromConfirmed(deps: LearnDeps, input: { record: Docum
  * a later confirm of the supplier wrote is another document's and stays. Without it the supplier's next documents
  * would still be read by the layout of a document that no longer exists (one deleted because it was wrong).
  */
-export async function forgetLearntFrom(layouts: Pick<SupplierLayouts, 'find' | 'forget'>, record: DocumentRecord): Promise<number> {
+export async function forgetLearntFrom(layouts: Pick<SupplierLayouts, 'find' | 'forget'>, record: TaughtBy): Promise<number> {
   if (record.receipt_type !== 'receipt' || !record.company_id) return 0;
   const own = supplierKeys({ vat_id: record.counterparty_vat_id, code: record.counterparty_code, name: record.counterparty_name });
   if (!own.length) return 0;

@@ -4,6 +4,7 @@ import type { StreamReader } from './list';
 import type { ScopeTally } from './sums';
 import type {
   DocumentChange,
+  DocumentLeftovers,
   DocumentRecord,
   HistoryRecord,
   MarkerKind,
@@ -41,6 +42,10 @@ export interface DocumentsStore extends StreamReader {
    * the delivered file paths), so they do not outlive it.
    */
   deleteExportMarkers(receiptId: string): Promise<void>;
+  /** The leftovers of deleted documents (D18), those deleted before `deletedBefore` first, at most `limit`. */
+  pendingLeftovers(deletedBefore: string, limit: number): Promise<DocumentLeftovers[]>;
+  /** Drops a deleted document's leftovers item once everything it names is removed. */
+  dropLeftovers(receiptId: string): Promise<void>;
   /** Receipt ids that carry the marker. */
   markers(kind: MarkerKind, scope: ScopeKey, value: string): Promise<string[]>;
   counts(scope: ScopeKey): Promise<Record<ReceiptType, StatusCounts>>;

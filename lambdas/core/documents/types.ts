@@ -218,7 +218,29 @@ export interface DocumentChange {
   upload?: { upload: UploadRecord; to: UploadState; document_ids?: string[] };
   markers: { put: Marker[]; delete: Marker[] };
   history: HistoryRecord[];
+  /** What each document this change deletes leaves to remove after it (leftovers.ts), kept with the change. */
+  leftovers?: DocumentLeftovers[];
 }
+
+/**
+ * What a deleted document leaves behind its transaction: its history and export markers (under `DOC#<id>`), the
+ * files it alone held, and, for a deleted cost document, the supplier layouts learnt from it (C6). Written in the
+ * delete's own transaction and dropped once all of it is removed, so a removal that failed is finished later by the
+ * sweeper instead of being left for ever.
+ */
+export interface DocumentLeftovers {
+  receipt_id: string;
+  deleted_at: string;
+  /** S3 keys of the objects only this document held. */
+  files: string[];
+  /** S3 prefixes of its own objects (`documents/<id>/`). */
+  prefixes: string[];
+  /** The deleted cost document as the forgetting of its learnt layouts needs it; absent when nothing is to be forgotten. */
+  taught?: TaughtBy;
+}
+
+/** What forgetting the layouts a document taught needs of it: its id, type, company and supplier as the record has them. */
+export type TaughtBy = Pick<DocumentRecord, 'receipt_id' | 'receipt_type' | 'company_id' | 'counterparty_name' | 'counterparty_code' | 'counterparty_vat_id'>;
 
 export function emptyChange(): DocumentChange {
   return { puts: [], updates: [], deletes: [], counts: [], markers: { put: [], delete: [] }, history: [] };

@@ -10,9 +10,8 @@ import type { PageBoxes } from '../../../shared/schemas/content';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { monthOf } from '../accounts/companies';
 import type { AccountsStore, Clock, IdGenerator, LiveEventName, LiveEvents } from '../ports';
-import { forgetLearntFrom } from '../content/learn-layout';
 import { contentSummary, parseStoredContent, toStored } from '../content/service';
-import type { SupplierLayouts } from '../recognition/ports';
+import { clearLeftovers, leftoversOf, type LeftoversDeps } from './leftovers';
 import { documentKeyText, swapCounterpartyContent } from './content';
 import type { MasterDataStore } from '../master-data/ports';
 import { applyStakeholderToContent, counterpartyFacts, matchParty, partyKeysOfContent, stakeholderTypeOf } from './counterparty';
@@ -53,8 +52,12 @@ export interface DocumentDeps {
   masterData?: MasterDataStore;
 }
 
-/** A delete also forgets the supplier layouts learnt from the document. */
-export type DeleteDeps = DocumentDeps & { layouts: Pick<SupplierLayouts, 'find' | 'forget'> };
+/**
+ * A delete (and a combine, which deletes the other document) also removes what the document leaves (leftovers.ts):
+ * its history, export markers, files and the supplier layouts learnt from it; what fails to go is logged and left
+ * to the sweeper.
+ */
+export type DeleteDeps = DocumentDeps & Pick<LeftoversDeps, 'layouts' | 'log'>;
 
 /** Who acts: the signed-in user and the company the call is about (query company_id). */
 export interface DocCaller {
@@ -303,17 +306,15 @@ export async function deleteDocument(
     const promoted = await copiesWithoutTheirOriginal(deps, doc, now);
     change.updates.push(...promoted);
     change.history.push(...promotionHistory(deps.ids, promoted, now, 'Original deleted', actor));
+    const left = leftoversOf(doc, now, ownedObjects(doc), [documentKeys.prefix(doc.receipt_id)], true);
+    change.leftovers = [left];
     return {
       change,
       seen: doc.version,
       done: async () => {
         await publishDoc(deps.live, 'receipt-delete', doc);
         for (const { after } of promoted) await publishDoc(deps.live, 'receipt-update', after);
-        await deps.documents.deleteHistory(doc.receipt_id);
-        await deps.documents.deleteExportMarkers(doc.receipt_id);
-        await forgetLearntFrom(deps.layouts, doc);
-        await deps.files.delete(ownedObjects(doc));
-        await deps.files.deletePrefix(documentKeys.prefix(doc.receipt_id));
+        await clearLeftovers(deps, left);
         return { deleted: true as const, receipt_id: doc.receipt_id };
       },
     };
@@ -488,7 +489,7 @@ async function combinedBoxes(files: FileStore, doc: DocumentRecord, other: Docum
  * document goes back to review.
  */
 export async function combineDocuments(
-  deps: DocumentDeps,
+  deps: DeleteDeps,
   caller: DocCaller,
   receiptId: string,
   otherId: string,
@@ -531,6 +532,13 @@ export async function combineDocuments(
     change.updates.push(...promoted);
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, `Combined with ${other.original_file_name}`, actor));
     change.history.push(...promotionHistory(deps.ids, promoted, now, `Original combined into ${doc.original_file_name}`, actor, copies));
+    // The other document's pages now belong to this one (its prefix stays); its source, content and boxes are no
+    // longer used, nor is this one's former boxes file. Its pages keep what they taught: no layout is forgotten.
+    const unused = [other.content_key, other.boxes_key].filter(present);
+    if (doc.boxes_key && doc.boxes_key !== after.boxes_key) unused.push(doc.boxes_key);
+    if (other.source) unused.push(other.source.key);
+    const left = leftoversOf(other, now, unused, [], false);
+    change.leftovers = [left];
     return {
       change,
       seen: doc.version,
@@ -538,13 +546,7 @@ export async function combineDocuments(
         await publishDoc(deps.live, 'receipt-delete', other);
         await publishDoc(deps.live, 'receipt-update', after);
         for (const u of promoted) await publishDoc(deps.live, 'receipt-update', u.after);
-        await deps.documents.deleteHistory(other.receipt_id);
-        await deps.documents.deleteExportMarkers(other.receipt_id);
-        // The other document's pages now belong to this one; its source, content and boxes are no longer used.
-        const unused = [other.content_key, other.boxes_key].filter(present);
-        if (doc.boxes_key && doc.boxes_key !== after.boxes_key) unused.push(doc.boxes_key);
-        if (other.source) unused.push(other.source.key);
-        await deps.files.delete(unused);
+        await clearLeftovers(deps, left);
         return toSummary(after);
       },
     };

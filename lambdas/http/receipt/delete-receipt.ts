@@ -7,7 +7,7 @@ export const handler = httpHandler({
   route: 'DELETE /receipt/{id}',
   path: receiptIdPathSchema,
   query: deleteReceiptQuerySchema,
-  async run({ path, query, caller, deps }) {
-    return deleteDocument(deps, requireCaller(caller), path.id, query.version);
+  async run({ path, query, caller, deps, log }) {
+    return deleteDocument({ ...deps, log }, requireCaller(caller), path.id, query.version);
   },
 });

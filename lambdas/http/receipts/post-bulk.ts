@@ -23,7 +23,7 @@ export const handler = httpHandler({
     // The status change as the edit screen makes it, wired to the call's adapters (core/documents/bulk.ts `callDeps`).
     let callWiring: typeof w | undefined;
     return bulkAction(
-      deps,
+      { ...deps, log },
       requireCaller(caller),
       body,
       (d, c, id, status, version) => {

@@ -8,7 +8,7 @@ export const handler = httpHandler({
   path: receiptIdPathSchema,
   query: companyScopedQuerySchema,
   body: combineBodySchema,
-  async run({ path, body, caller, deps }) {
-    return combineDocuments(deps, requireCaller(caller), path.id, body.receipt_id, body.version);
+  async run({ path, body, caller, deps, log }) {
+    return combineDocuments({ ...deps, log }, requireCaller(caller), path.id, body.receipt_id, body.version);
   },
 });

@@ -14,7 +14,7 @@ import { companyScope, type DocumentChange, type DocumentRecord, type ReceiptSta
 import { changeStatus, type DeleteDeps } from '../../../lambdas/core/documents/workflow';
 import type { LiveEvent, LiveEvents } from '../../../lambdas/core/ports';
 import { seededDocument } from '../../support/document-records';
-import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts } from './fakes';
+import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, warningsLog } from './fakes';
 
 /** Commits that take a while (each waits a few turns of the event loop), counting how many overlap. */
 class SlowDocuments extends MemoryDocuments {
@@ -86,7 +86,7 @@ function setup() {
     },
   };
   const live = liveRecorder();
-  const deps: DeleteDeps = { documents, files: new MemoryFiles(), store, live, clock, ids, layouts: memoryLayouts() };
+  const deps: DeleteDeps = { documents, files: new MemoryFiles(), store, live, clock, ids, layouts: memoryLayouts(), log: warningsLog() };
   const scope = companyScope(company.company_id);
   const counts = new Map<string, number>();
   const add = (id: string, fields: { receipt_type?: ReceiptType; status?: ReceiptStatus; total?: string; company?: 'other' } = {}) => {

@@ -5,7 +5,7 @@ import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
 import { sortKeyOf, type StreamSpec } from '../../../lambdas/core/documents/list';
 import { CommitConflict, ObjectChanged, ObjectTooLarge, type DocumentsStore, type FileStore, type GetOptions, type OfficeConverter, type PageRenderer } from '../../../lambdas/core/documents/ports';
 import { sumMoves, type ScopeTally } from '../../../lambdas/core/documents/sums';
-import type { DocumentChange, DocumentRecord, HistoryRecord, ReceiptType, ScopeKey, UploadRecord, UsageDelta } from '../../../lambdas/core/documents/types';
+import type { DocumentChange, DocumentLeftovers, DocumentRecord, HistoryRecord, ReceiptType, ScopeKey, UploadRecord, UsageDelta } from '../../../lambdas/core/documents/types';
 import type { AccountsStore, LiveEventName } from '../../../lambdas/core/ports';
 import type { SupplierKey } from '../../../lambdas/core/recognition/layout-keys';
 import type { StoredSupplierLayout, SupplierLayouts } from '../../../lambdas/core/recognition/ports';
@@ -79,6 +79,16 @@ export class MemoryDocuments implements DocumentsStore {
       this.markerItems.get(key)!.add(m.receipt_id);
     }
     this.historyItems.push(...change.history);
+    for (const l of change.leftovers ?? []) this.leftoverItems.set(l.receipt_id, structuredClone(l));
+  }
+  /** Leftovers items of deleted documents (D17), by receipt id. */
+  leftoverItems = new Map<string, DocumentLeftovers>();
+  async pendingLeftovers(deletedBefore: string, limit: number) {
+    const key = (l: DocumentLeftovers) => `${l.deleted_at}#${l.receipt_id}`;
+    return [...this.leftoverItems.values()].filter((l) => key(l) < deletedBefore).sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, limit).map((l) => structuredClone(l));
+  }
+  async dropLeftovers(id: string) {
+    this.leftoverItems.delete(id);
   }
   async history(id: string) {
     return this.historyItems.filter((h) => h.receipt_id === id);
@@ -303,4 +313,10 @@ export function memoryLayouts(opts: { failing?: boolean } = {}): SupplierLayouts
       return deleted;
     },
   };
+}
+
+/** A logger that keeps what is warned, for core functions that log instead of failing (leftovers.ts). */
+export function warningsLog(): { warnings: { msg: string; data?: Record<string, unknown> }[]; info(): void; warn(msg: string, data?: Record<string, unknown>): void } {
+  const warnings: { msg: string; data?: Record<string, unknown> }[] = [];
+  return { warnings, info: () => undefined, warn: (msg, data) => void warnings.push({ msg, data }) };
 }

@@ -10,7 +10,7 @@ import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import { companyScope, type DocumentChange } from '../../../lambdas/core/documents/types';
 import { combineDocuments, deleteDocument, setFlag, type DeleteDeps } from '../../../lambdas/core/documents/workflow';
 import { seededDocument } from '../../support/document-records';
-import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts } from './fakes';
+import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, warningsLog } from './fakes';
 
 /** A store where, before each of the next `races` commits, another writer changes the document the commit changes. */
 class RacingDocuments extends MemoryDocuments {
@@ -31,7 +31,7 @@ function setup() {
   const ids = { newId: () => ulid() };
   const company = newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Test', surname: 'User', email: 'u@x' }, ids, clock);
   const documents = new RacingDocuments();
-  const deps: DeleteDeps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live: liveRecorder(), clock, ids, layouts: memoryLayouts() };
+  const deps: DeleteDeps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live: liveRecorder(), clock, ids, layouts: memoryLayouts(), log: warningsLog() };
   const add = (id: string) => documents.docs.set(id, seededDocument({ receipt_id: id, scope: companyScope(company.company_id), created_at: '2024-05-01T00:00:00.000Z' }));
   return { deps, documents, add, caller: { userId: 'u1', companyId: company.company_id } };
 }

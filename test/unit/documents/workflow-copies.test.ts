@@ -9,7 +9,7 @@ import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import { companyScope, type DocumentRecord } from '../../../lambdas/core/documents/types';
 import { combineDocuments, deleteDocument, hashMarker, setFlag, type DeleteDeps } from '../../../lambdas/core/documents/workflow';
 import { seededDocument } from '../../support/document-records';
-import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts } from './fakes';
+import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, warningsLog } from './fakes';
 
 function setup() {
   const clock = { now: () => new Date('2024-06-01T10:00:00Z') };
@@ -17,7 +17,7 @@ function setup() {
   const company = newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Test', surname: 'User', email: 'u@x' }, ids, clock);
   const documents = new MemoryDocuments();
   const live = liveRecorder();
-  const deps: DeleteDeps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live, clock, ids, layouts: memoryLayouts() };
+  const deps: DeleteDeps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live, clock, ids, layouts: memoryLayouts(), log: warningsLog() };
   const scope = companyScope(company.company_id);
   /** A document of file `hash` (a hash marker like the upload writes), uploaded on day `day` of May. */
   const add = (id: string, day: number, over: Partial<DocumentRecord> = {}) => {
