@@ -3,7 +3,7 @@
  * uploaded through the API and processed by the real job (local recogniser), its wrongly read fields are
  * corrected through the content endpoint and it is confirmed (POST /receipt/{id}?with_send=1); the next
  * document of the same supplier layout then comes out right — in that company only. Deleting the confirmed
- * document forgets what it taught.
+ * document forgets what it taught; so does confirming it again under another supplier.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -96,9 +96,29 @@ describe('learning a supplier layout from a confirmed document (whole product)',
     expect(other).toMatchObject({ supplier_vat_id: LAYOUT_SUPPLIER.vatId, document_id: doc2.orderNo, amount_total: doc2.total.toFixed(2) });
     expect(other.issue_date).not.toBe(doc2.issueDate);
 
-    // 5. The first document is deleted: what it taught is forgotten, under every key (DELETE /receipt/{id}).
-    expect((await a.api.delete(`/receipt/${first}?company_id=${a.companyId}`)).status).toBe(200);
+    // 5. The first document is taken back to review, given another supplier and confirmed again: what it taught
+    //    under the first supplier is forgotten (C7), and it teaches the new one.
+    const reopened = await a.api.post(`/receipt/${first}/status?company_id=${a.companyId}`, { status: 'review' });
+    expect(reopened.status).toBe(200);
+    c = await contentOf(a, first);
+    const renamed = await a.api.put(`/receipts/${first}/content?company_id=${a.companyId}`, {
+      version: c.version,
+      items: [
+        { id: 'supplier_name', value: 'Trecias UAB' },
+        { id: 'supplier_vat_id', value: '' },
+      ],
+    });
+    expect(renamed.status).toBe(200);
+    const again = await a.api.post(`/receipt/${first}?company_id=${a.companyId}&with_send=1`, { version: (renamed.body as ContentResponse).version });
+    expect(again.status).toBe(200);
     expect(await ddbSupplierLayouts.find(a.companyId, supplierKeys({ ...stored[0]!.hint.supplier }))).toEqual([]);
+    const moved = supplierKeys({ name: 'Trecias UAB' });
+    expect((await ddbSupplierLayouts.find(a.companyId, moved)).map((l) => l.source_receipt_id)).toEqual([first]);
+
+    // 6. The first document is deleted: what it taught is forgotten, under every key (DELETE /receipt/{id}).
+    expect((await a.api.delete(`/receipt/${first}?company_id=${a.companyId}`)).status).toBe(200);
+    expect(await ddbSupplierLayouts.find(a.companyId, moved)).toEqual([]);
+    expect(await ddbSupplierLayouts.taughtBy(a.companyId, first)).toEqual([]);
   });
 
   it('the table keeps one layout per supplier key of a company: a later confirm replaces it, other companies see none', async () => {
@@ -108,9 +128,15 @@ describe('learning a supplier layout from a confirmed document (whole product)',
     const second = { hint: hint('second'), source_receipt_id: 'r2', learned_at: '2026-02-01T00:00:00.000Z', learned_by: 'u1' };
     await ddbSupplierLayouts.put('company-x', keys, first);
     expect(await ddbSupplierLayouts.find('company-x', [{ kind: 'NAME', value: 'KITA' }])).toEqual([first]);
+    const byKey = (list: { kind: string; value: string }[]) => [...list].sort((a, b) => `${a.kind}#${a.value}`.localeCompare(`${b.kind}#${b.value}`));
+    expect(byKey(await ddbSupplierLayouts.taughtBy('company-x', 'r1'))).toEqual(byKey(keys));
     await ddbSupplierLayouts.put('company-x', keys, second);
     expect(await ddbSupplierLayouts.find('company-x', keys)).toEqual([second]);
     expect(await ddbSupplierLayouts.find('company-y', keys)).toEqual([]);
+    // C7: the keys a document's layout is held under, by the document; replaced keys are the later one's.
+    expect(await ddbSupplierLayouts.taughtBy('company-x', 'r1')).toEqual([]);
+    expect(byKey(await ddbSupplierLayouts.taughtBy('company-x', 'r2'))).toEqual(byKey(keys));
+    expect(await ddbSupplierLayouts.taughtBy('company-y', 'r2')).toEqual([]);
     // Forgetting the first document's layout leaves the second's; forgetting the second's empties every key.
     expect(await ddbSupplierLayouts.forget('company-x', keys, 'r1')).toBe(0);
     expect(await ddbSupplierLayouts.find('company-x', keys)).toEqual([second]);

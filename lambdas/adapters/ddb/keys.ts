@@ -44,6 +44,11 @@ export const keys = {
   gridTemplate: (companyId: string, templateKey: string) => ({ pk: `COMPANY#${companyId}`, sk: `GRID_TEMPLATE#${templateKey}` }),
   /** Learning from corrections: a supplier layout learnt by a company, under one of its supplier keys (VAT / CODE / NAME). */
   supplierLayout: (companyId: string, kind: 'VAT' | 'CODE' | 'NAME', value: string) => ({ pk: `COMPANY#${companyId}`, sk: `LAYOUT#${kind}#${value}` }),
+  /** The layouts a company learnt from one document, whatever supplier keys hold them (C7, gsi1). */
+  supplierLayoutSource: (companyId: string, sourceReceiptId: string, kind: 'VAT' | 'CODE' | 'NAME', value: string) => ({
+    gsi1pk: `LAYOUTSRC#${companyId}#${sourceReceiptId}`,
+    gsi1sk: `${kind}#${value}`,
+  }),
   // Documents (receipts and invoices); scope is `C#<companyId>` or `U#<userId>` (unassigned).
   document: (receiptId: string) => ({ pk: `DOC#${receiptId}`, sk: 'META' }),
   documentHistory: (receiptId: string, date: string, entryId: string) => ({ pk: `DOC#${receiptId}`, sk: `HIST#${date}#${entryId}` }),

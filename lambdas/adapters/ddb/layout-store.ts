@@ -2,15 +2,17 @@
  * Learnt supplier layouts in the single table: one item per supplier key of a company, `COMPANY#<id>` /
  * `LAYOUT#<VAT|CODE|NAME>#<value>`, each holding the whole hint. C3: a confirm writes all keys of one
  * layout in one transaction (replacing what they held); C4: processing reads the keys of a document's
- * supplier with one BatchGetItem; C6: a deleted document's layout is deleted key by key, each conditioned on it.
+ * supplier with one BatchGetItem; C6: a deleted document's layout is deleted key by key, each conditioned on it;
+ * C7: the keys holding what one document taught, by gsi1 (`LAYOUTSRC#<companyId>#<receiptId>`).
  */
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { SUPPLIER_KEY_KINDS } from '../../core/recognition/layout-keys';
 import type { SupplierKey } from '../../core/recognition/layout-keys';
 import type { StoredSupplierLayout, SupplierLayouts } from '../../core/recognition/ports';
 import type { SupplierLayoutHint } from '../../core/recognition/types';
 import { ddb } from './client';
 import { keys } from './keys';
-import { batchGet, tableName } from './table-ops';
+import { batchGet, queryAll, tableName } from './table-ops';
 
 /** Keys read in one look-up: one BatchGetItem holds 100. */
 const MAX_KEYS = 100;
@@ -41,6 +43,7 @@ export const ddbSupplierLayouts: SupplierLayouts = {
             TableName: tableName(),
             Item: {
               ...keys.supplierLayout(companyId, k.kind, k.value),
+              ...keys.supplierLayoutSource(companyId, layout.source_receipt_id, k.kind, k.value),
               type: 'SUPPLIER_LAYOUT',
               company_id: companyId,
               supplier_key: `${k.kind}#${k.value}`,
@@ -94,5 +97,24 @@ export const ddbSupplierLayouts: SupplierLayouts = {
       }
     }
     return deleted;
+  },
+
+  async taughtBy(companyId, sourceReceiptId) {
+    const { gsi1pk } = keys.supplierLayoutSource(companyId, sourceReceiptId, 'VAT', '');
+    const items = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1pk },
+      ProjectionExpression: 'company_id, supplier_key',
+    });
+    const out: SupplierKey[] = [];
+    for (const item of items) {
+      if (item.company_id !== companyId) continue;
+      const [kind, ...rest] = String(item.supplier_key ?? '').split('#');
+      const value = rest.join('#');
+      const known = SUPPLIER_KEY_KINDS.find((k) => k === kind);
+      if (known && value) out.push({ kind: known, value });
+    }
+    return out;
   },
 };

@@ -76,11 +76,24 @@ export interface LearnDeps {
   clock: { now(): Date };
 }
 
-/** Learns the layout of a confirmed document and stores it for its company; says what it did. */
+/**
+ * Learns the layout of a confirmed document and stores it for its company; says what it did. What the same document
+ * taught before under other keys (confirmed earlier under another supplier, or under a name it no longer has) is
+ * forgotten (C7), also when this confirm learns nothing: the document no longer says so.
+ */
 export async function learnFromConfirmed(deps: LearnDeps, input: { record: DocumentRecord; content: ContentDocument; userId: string }): Promise<LearnOutcome> {
-  const { record, content } = input;
+  const { record } = input;
   if (record.receipt_type !== 'receipt') return { learnt: false, reason: 'not a cost document' };
   if (!record.company_id) return { learnt: false, reason: 'no company' };
+  const outcome = await learnCostDocument(deps, { ...input, companyId: record.company_id });
+  const kept = outcome.learnt ? outcome.keys : [];
+  const stale = (await deps.layouts.taughtBy(record.company_id, record.receipt_id)).filter((k) => !kept.some((n) => n.kind === k.kind && n.value === k.value));
+  if (stale.length) await deps.layouts.forget(record.company_id, stale, record.receipt_id);
+  return outcome;
+}
+
+async function learnCostDocument(deps: LearnDeps, input: { record: DocumentRecord; content: ContentDocument; userId: string; companyId: string }): Promise<LearnOutcome> {
+  const { record, content } = input;
   const confirmed = confirmedFieldsFromContent(content);
   if (!supplierKeys({ vat_id: confirmed.supplier_vat_id, code: confirmed.supplier_code, name: confirmed.supplier_name }).length) return { learnt: false, reason: 'no supplier identity' };
   const words = wordsFromBoxes(await deps.blobs.readBoxes(record));
@@ -90,7 +103,7 @@ export async function learnFromConfirmed(deps: LearnDeps, input: { record: Docum
   // Also under the name printed where the name was read, when the confirmed one is another (the register's): the
   // supplier's next document is looked up by the name it prints (`lookupKeys`).
   const keys = supplierKeys({ vat_id: confirmed.supplier_vat_id, code: confirmed.supplier_code, name: confirmed.supplier_name, printed_name: hint.supplier.printed_name });
-  await deps.layouts.put(record.company_id, keys, {
+  await deps.layouts.put(input.companyId, keys, {
     hint,
     source_receipt_id: record.receipt_id,
     learned_at: deps.clock.now().toISOString(),
@@ -100,17 +113,19 @@ export async function learnFromConfirmed(deps: LearnDeps, input: { record: Docum
 }
 
 /**
- * Forgets what a deleted cost document taught (C6): the layouts learnt from it, under every key they were stored
- * (its supplier as the record has it finds them; their own identity, the printed name too, names every key). A key
- * a later confirm of the supplier wrote is another document's and stays. Without it the supplier's next documents
- * would still be read by the layout of a document that no longer exists (one deleted because it was wrong).
+ * Forgets what a deleted cost document taught (C6): the layouts learnt from it, under every key they were stored.
+ * The keys that hold them are found by the document (C7), whatever supplier they are of; a layout stored before
+ * that index is found by the document's supplier as the record has it, and its own identity (the printed name
+ * too) names its keys. A key a later confirm of the supplier wrote is another document's and stays. Without it the
+ * supplier's next documents would still be read by the layout of a document that no longer exists (one deleted
+ * because it was wrong).
  */
-export async function forgetLearntFrom(layouts: Pick<SupplierLayouts, 'find' | 'forget'>, record: TaughtBy): Promise<number> {
+export async function forgetLearntFrom(layouts: Pick<SupplierLayouts, 'find' | 'forget' | 'taughtBy'>, record: TaughtBy): Promise<number> {
   if (record.receipt_type !== 'receipt' || !record.company_id) return 0;
+  const taught = await layouts.taughtBy(record.company_id, record.receipt_id);
   const own = supplierKeys({ vat_id: record.counterparty_vat_id, code: record.counterparty_code, name: record.counterparty_name });
-  if (!own.length) return 0;
-  const learnt = (await layouts.find(record.company_id, own)).filter((l) => l.source_receipt_id === record.receipt_id);
-  if (!learnt.length) return 0;
+  const learnt = own.length ? (await layouts.find(record.company_id, own)).filter((l) => l.source_receipt_id === record.receipt_id) : [];
   const stored = learnt.flatMap((l) => supplierKeys(l.hint.supplier));
-  return layouts.forget(record.company_id, [...own, ...stored], record.receipt_id);
+  const keys = [...taught, ...(learnt.length ? own : []), ...stored];
+  return keys.length ? layouts.forget(record.company_id, keys, record.receipt_id) : 0;
 }

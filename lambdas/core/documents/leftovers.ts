@@ -17,7 +17,7 @@ import type { DocumentLeftovers, DocumentRecord } from './types';
 export interface LeftoversDeps {
   documents: Pick<DocumentsStore, 'deleteHistory' | 'deleteExportMarkers' | 'dropLeftovers'>;
   files: Pick<FileStore, 'delete' | 'deletePrefix'>;
-  layouts: Pick<SupplierLayouts, 'find' | 'forget'>;
+  layouts: Pick<SupplierLayouts, 'find' | 'forget' | 'taughtBy'>;
   log: { warn(msg: string, data?: Record<string, unknown>): void };
 }
 

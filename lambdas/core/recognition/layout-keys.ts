@@ -8,7 +8,8 @@ import { compactId, findVatIds } from './extract/identifiers';
 import { normaliseCompanyName } from './extract/legal';
 import type { AnalyzeExpenseResult, ExtractedFields } from './types';
 
-export type SupplierKeyKind = 'VAT' | 'CODE' | 'NAME';
+export const SUPPLIER_KEY_KINDS = ['VAT', 'CODE', 'NAME'] as const;
+export type SupplierKeyKind = (typeof SUPPLIER_KEY_KINDS)[number];
 
 export interface SupplierKey {
   kind: SupplierKeyKind;

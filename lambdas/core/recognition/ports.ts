@@ -26,4 +26,6 @@ export interface SupplierLayouts {
    * a layout a later confirm stored there stays); says how many keys it emptied.
    */
   forget(companyId: string, keys: SupplierKey[], sourceReceiptId: string): Promise<number>;
+  /** The keys of the company that hold a layout learnt from the document `sourceReceiptId` (C7), whatever supplier they are of. */
+  taughtBy(companyId: string, sourceReceiptId: string): Promise<SupplierKey[]>;
 }

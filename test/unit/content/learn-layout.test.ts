@@ -159,6 +159,25 @@ describe('learning on confirm', () => {
     ['boxes without words', { boxes: [{ page: 1, file: null, words: [], lines: [] }] }, 'no page boxes'],
     ['no confirmed value printed on the page', { values: { supplier_name: 'Someone Else', document_id: 'X-9' } }, 'no field found on the page'],
   ];
+  it('a document confirmed again under another supplier forgets what it taught under the first; a confirm that learns nothing forgets it too', async () => {
+    const layouts = memoryLayouts();
+    const deps = { blobs: { readBoxes: async () => boxesOf(PRINTOUT) }, layouts, clock };
+    await learnFromConfirmed(deps, { record: record(), content: content(CONFIRMED), userId: 'u1' });
+    expect([...layouts.items.keys()]).toEqual(['c1|VAT#LT119511515', 'c1|NAME#ACME TRADING']);
+    // Another document of the company and the same document id in another company are not this one's.
+    const other = layouts.items.get('c1|VAT#LT119511515')!;
+    await layouts.put('c1', [{ kind: 'NAME', value: 'KITA' }], { ...other, source_receipt_id: 'r2' });
+    await layouts.put('c2', [{ kind: 'NAME', value: 'ACME TRADING' }], other);
+    // Unarchived and confirmed again: the supplier was another.
+    const again = await learnFromConfirmed(deps, { record: record({ version: 5 }), content: content({ ...CONFIRMED, supplier_name: 'Baltic Parts UAB', supplier_vat_id: '' }), userId: 'u1' });
+    expect(again).toMatchObject({ learnt: true, keys: [{ kind: 'NAME', value: 'BALTIC PARTS' }] });
+    expect([...layouts.items.keys()].sort()).toEqual(['c1|NAME#BALTIC PARTS', 'c1|NAME#KITA', 'c2|NAME#ACME TRADING']);
+    // Confirmed a third time with nothing of it on the page: nothing is learnt, and the document's layout goes.
+    const none = await learnFromConfirmed(deps, { record: record({ version: 7 }), content: content({ supplier_name: 'Someone Else', document_id: 'X-9' }), userId: 'u1' });
+    expect(none).toEqual({ learnt: false, reason: 'no field found on the page' });
+    expect([...layouts.items.keys()].sort()).toEqual(['c1|NAME#KITA', 'c2|NAME#ACME TRADING']);
+  });
+
   it.each(skipped)('learns nothing from %s', async (_name, opts, reason) => {
     const { layouts, outcome } = await learnWith(opts);
     expect(outcome).toEqual({ learnt: false, reason });

@@ -86,6 +86,18 @@ describe('a deleted document forgets the layout it taught', () => {
   });
 });
 
+describe('a deleted document forgets the layout it taught, whatever supplier it names now', () => {
+  it('a document whose supplier was changed after its confirm (unarchived, not confirmed again) forgets the first supplier\'s layout', async () => {
+    const { deps, layouts, add, layout, companyId, caller } = setup();
+    add('moved', { counterparty_name: 'UAB Trecias', counterparty_code: undefined, counterparty_vat_id: undefined });
+    await layouts.put(companyId, supplierKeys(SUPPLIER), layout('moved', '2024-05-01T00:00:00.000Z'));
+    await layouts.put(companyId, [{ kind: 'NAME', value: 'TRECIAS' }], layout('another', '2024-05-02T00:00:00.000Z'));
+    await deleteDocument(deps, caller, 'moved');
+    expect(await layouts.find(companyId, supplierKeys(SUPPLIER))).toEqual([]);
+    expect((await layouts.find(companyId, [{ kind: 'NAME', value: 'TRECIAS' }])).map((l) => l.source_receipt_id)).toEqual(['another']);
+  });
+});
+
 describe('a delete whose cleanup fails still answers that the document is deleted', () => {
   const graceMinutes = LEFTOVERS_GRACE_MS / 60_000;
 

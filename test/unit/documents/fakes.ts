@@ -312,6 +312,15 @@ export function memoryLayouts(opts: { failing?: boolean } = {}): SupplierLayouts
       }
       return deleted;
     },
+    async taughtBy(companyId, sourceReceiptId) {
+      if (opts.failing) throw new Error('layout store is down');
+      return [...items.entries()]
+        .filter(([key, l]) => key.startsWith(`${companyId}|`) && l.source_receipt_id === sourceReceiptId)
+        .map(([key]) => {
+          const [kind, ...value] = key.slice(companyId.length + 1).split('#');
+          return { kind: kind as SupplierKey['kind'], value: value.join('#') };
+        });
+    },
   };
 }
 
