@@ -101,4 +101,42 @@ describe('the keyboard focus stays in sight under sticky headers in Chromium', (
     expect(await walkUp({ width: 900, height: 600 }, to, '[data-testid="field-form"]', 40)).toEqual([]);
     expect(await walkUp({ width: 390, height: 700 }, to, '[data-testid="field-form"]', 40)).toEqual([]);
   });
+
+  it("the edit screen's sticky action bar hides the whole page header beneath it, and the side menu's Collapse button stays inside the menu", async () => {
+    for (const size of [{ width: 900, height: 600 }, { width: 390, height: 700 }]) {
+      const page = await signInPage(browser, stack.url, user, size);
+      await page.goto(`${stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
+      await page.locator('[data-testid="field-form"]').first().waitFor({ timeout: 15_000 });
+      await page.mouse.move(size.width - 40, size.height / 2);
+      await page.mouse.wheel(0, 500);
+      await page.waitForTimeout(300);
+      // Every row of pixels of the header's height, at the right of the screen: the action bar, never the header.
+      const seen = await page.evaluate(() => {
+        const header = document.querySelector('.topbar')!.getBoundingClientRect();
+        const out: string[] = [];
+        for (let y = header.top + 1; y < header.bottom; y += 2) {
+          const hit = document.elementFromPoint(innerWidth - 24, y);
+          out.push(hit?.closest('.er-topbar') ? 'bar' : hit?.closest('.topbar') ? `header at ${Math.round(y)}` : 'other');
+        }
+        return [...new Set(out)];
+      });
+      expect(seen).toEqual(['bar']);
+      await screenshot(page, `edit-bar-over-header-${size.width}`);
+      await page.close();
+    }
+    // A window so short that the side menu scrolls: its Collapse button lies inside the menu's padding, where the
+    // menu's scrollbar never covers it or clips its focus ring.
+    const page = await signInPage(browser, stack.url, user, { width: 1400, height: 420 });
+    await page.goto(`${stack.url}/receipts/review`);
+    const collapse = page.getByRole('button', { name: 'Collapse menu' });
+    await collapse.waitFor();
+    const room = await collapse.evaluate((button) => {
+      const nav = button.closest('nav')!;
+      const n = nav.getBoundingClientRect();
+      return { scrolls: nav.scrollHeight > nav.clientHeight, gap: n.right - parseFloat(getComputedStyle(nav).paddingRight) - button.getBoundingClientRect().right };
+    });
+    expect(room.scrolls).toBe(true);
+    expect(room.gap).toBeGreaterThanOrEqual(0);
+    await page.close();
+  });
 });
