@@ -28,7 +28,7 @@ export const LEFTOVERS_PER_SWEEP = 100;
 
 /**
  * The leftovers of a document a change deletes: `files` and `prefixes` it alone held; `forget` when the layouts it
- * taught go with it (a delete; a combine keeps the document's pages and what they taught in the other one).
+ * taught go with it (a delete, and a combine's other document).
  */
 export function leftoversOf(doc: DocumentRecord, deletedAt: string, files: string[], prefixes: string[], forget: boolean): DocumentLeftovers {
   const taught = forget && doc.receipt_type === 'receipt' && doc.company_id

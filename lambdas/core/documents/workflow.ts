@@ -533,11 +533,12 @@ export async function combineDocuments(
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, `Combined with ${other.original_file_name}`, actor));
     change.history.push(...promotionHistory(deps.ids, promoted, now, `Original combined into ${doc.original_file_name}`, actor, copies));
     // The other document's pages now belong to this one (its prefix stays); its source, content and boxes are no
-    // longer used, nor is this one's former boxes file. Its pages keep what they taught: no layout is forgotten.
+    // longer used, nor is this one's former boxes file. What it taught goes with it, as on a delete: a layout whose
+    // document is gone could never be forgotten again; this one teaches its own when it is confirmed.
     const unused = [other.content_key, other.boxes_key].filter(present);
     if (doc.boxes_key && doc.boxes_key !== after.boxes_key) unused.push(doc.boxes_key);
     if (other.source) unused.push(other.source.key);
-    const left = leftoversOf(other, now, unused, [], false);
+    const left = leftoversOf(other, now, unused, [], true);
     change.leftovers = [left];
     return {
       change,
