@@ -56,6 +56,13 @@ describe('the leftovers of deleted documents', () => {
     expect(await leftoversItem('lo-old')).toMatchObject({ type: 'DOC_LEFTOVERS', gsi1pk: 'LEFTOVERS', receipt_id: 'lo-old' });
     expect((await deps().documents.pendingLeftovers(at(60), 10)).map((l) => l.receipt_id)).toEqual(['lo-older', 'lo-old']);
     expect(await deps().documents.pendingLeftovers(at(60), 1)).toEqual([left('lo-older', 120)]);
+    // A sweep that failed puts them behind the others: due again after the time it names.
+    await deps().documents.postponeLeftovers('lo-older', at(30));
+    expect((await deps().documents.pendingLeftovers(at(60), 10)).map((l) => l.receipt_id)).toEqual(['lo-old']);
+    expect(await deps().documents.pendingLeftovers(at(20), 10)).toEqual([left('lo-old', 90), { ...left('lo-older', 120), retry_at: at(30), attempts: 1 }]);
+    // Leftovers already dropped are not brought back.
+    await deps().documents.postponeLeftovers('lo-gone', at(30));
+    expect(await leftoversItem('lo-gone')).toBeUndefined();
 
     const result = await sweep();
     expect(result.leftovers).toEqual({ cleared: 2, left: 0 });

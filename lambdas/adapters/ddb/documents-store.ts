@@ -9,6 +9,7 @@ import {
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { countsFromItem } from '../../core/accounts/counts';
@@ -31,7 +32,7 @@ import type {
 import { scopeCompanyId, scopeUserId } from '../../core/documents/types';
 import { ddb } from './client';
 import { keys, type Key } from './keys';
-import { batchGet, batchWrite, queryAll, stripKeys, tableName } from './table-ops';
+import { batchGet, batchWrite, queryAll, stripKeys, tableName, writeIf } from './table-ops';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -452,14 +453,14 @@ export const ddbDocumentsStore: DocumentsStore = {
     await transact(items, labels);
   },
 
-  async pendingLeftovers(deletedBefore, limit) {
-    // D18: the one gsi1 partition of leftovers, oldest first, up to the given time.
+  async pendingLeftovers(dueBefore, limit) {
+    // D18: the one gsi1 partition of leftovers, the earliest due first, up to the given time.
     const res = await ddb().send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
-        ExpressionAttributeValues: { ':pk': keys.leftoversIndex('', '').gsi1pk, ':before': deletedBefore },
+        ExpressionAttributeValues: { ':pk': keys.leftoversIndex('', '').gsi1pk, ':before': dueBefore },
         Limit: limit,
       }),
     );
@@ -471,6 +472,19 @@ export const ddbDocumentsStore: DocumentsStore = {
 
   async dropLeftovers(receiptId) {
     await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.documentLeftovers(receiptId) }));
+  },
+
+  async postponeLeftovers(receiptId, retryAt) {
+    // Only an item still there (the request may have dropped it meanwhile): an update would otherwise create one.
+    await writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.documentLeftovers(receiptId),
+        UpdateExpression: 'SET gsi1sk = :sk, retry_at = :at ADD attempts :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':sk': keys.leftoversIndex(retryAt, receiptId).gsi1sk, ':at': retryAt, ':one': 1 },
+      }),
+    );
   },
 
   async history(receiptId) {

@@ -15,7 +15,7 @@ import type { DocumentsStore, FileStore } from './ports';
 import type { DocumentLeftovers, DocumentRecord } from './types';
 
 export interface LeftoversDeps {
-  documents: Pick<DocumentsStore, 'deleteHistory' | 'deleteExportMarkers' | 'dropLeftovers'>;
+  documents: Pick<DocumentsStore, 'deleteHistory' | 'deleteExportMarkers' | 'dropLeftovers' | 'postponeLeftovers'>;
   files: Pick<FileStore, 'delete' | 'deletePrefix'>;
   layouts: Pick<SupplierLayouts, 'find' | 'forget' | 'taughtBy'>;
   log: { warn(msg: string, data?: Record<string, unknown>): void };
@@ -76,15 +76,20 @@ export async function clearLeftovers(deps: LeftoversDeps, left: DocumentLeftover
 }
 
 /**
- * The sweeper's part (D18): the leftovers of deletes older than LEFTOVERS_GRACE_MS, oldest first, at most
- * LEFTOVERS_PER_SWEEP a run. Says how many were cleared and how many stay for the next run.
+ * The sweeper's part (D18): the leftovers of deletes older than LEFTOVERS_GRACE_MS, the earliest due first, at most
+ * LEFTOVERS_PER_SWEEP a run. Those it fails to remove again are put behind the others (due again after the grace),
+ * so a removal that keeps failing never holds up the rest. Says how many were cleared and how many stay.
  */
 export async function sweepLeftovers(
   deps: LeftoversDeps & { documents: Pick<DocumentsStore, 'pendingLeftovers'>; clock: Clock },
 ): Promise<{ cleared: number; left: number }> {
-  const before = new Date(deps.clock.now().getTime() - LEFTOVERS_GRACE_MS).toISOString();
+  const now = deps.clock.now();
+  const before = new Date(now.getTime() - LEFTOVERS_GRACE_MS).toISOString();
   const pending = await deps.documents.pendingLeftovers(before, LEFTOVERS_PER_SWEEP);
   let cleared = 0;
-  for (const left of pending) if (await clearLeftovers(deps, left)) cleared += 1;
+  for (const left of pending) {
+    if (await clearLeftovers(deps, left)) cleared += 1;
+    else await deps.documents.postponeLeftovers(left.receipt_id, now.toISOString()).catch((error: unknown) => deps.log.warn('a deleted document\'s leftovers were not put back', { receipt_id: left.receipt_id, error: String(error) }));
+  }
   return { cleared, left: pending.length - cleared };
 }

@@ -42,10 +42,12 @@ export interface DocumentsStore extends StreamReader {
    * the delivered file paths), so they do not outlive it.
    */
   deleteExportMarkers(receiptId: string): Promise<void>;
-  /** The leftovers of deleted documents (D18), those deleted before `deletedBefore` first, at most `limit`. */
-  pendingLeftovers(deletedBefore: string, limit: number): Promise<DocumentLeftovers[]>;
+  /** The leftovers of deleted documents due before `dueBefore` (deleted, or last postponed, before it; D18), the earliest first, at most `limit`. */
+  pendingLeftovers(dueBefore: string, limit: number): Promise<DocumentLeftovers[]>;
   /** Drops a deleted document's leftovers item once everything it names is removed. */
   dropLeftovers(receiptId: string): Promise<void>;
+  /** Puts a deleted document's leftovers behind the others, to be taken on again after `retryAt` (D18); none: nothing. */
+  postponeLeftovers(receiptId: string, retryAt: string): Promise<void>;
   /** Receipt ids that carry the marker. */
   markers(kind: MarkerKind, scope: ScopeKey, value: string): Promise<string[]>;
   counts(scope: ScopeKey): Promise<Record<ReceiptType, StatusCounts>>;

@@ -237,6 +237,10 @@ export interface DocumentLeftovers {
   prefixes: string[];
   /** The deleted cost document as the forgetting of its learnt layouts needs it; absent when nothing is to be forgotten. */
   taught?: TaughtBy;
+  /** Set by a sweep that failed to remove them: the next sweeps take them on after this time, behind the others. */
+  retry_at?: string;
+  /** Sweeps that failed to remove them. */
+  attempts?: number;
 }
 
 /** What forgetting the layouts a document taught needs of it: its id, type, company and supplier as the record has them. */

@@ -144,7 +144,13 @@ describe('a delete whose cleanup fails still answers that the document is delete
     await deleteDocument(deps, caller, 'd1');
     expect(await layouts.find(companyId, keys)).toHaveLength(1);
     await expect(sweepAt(graceMinutes + 1)).resolves.toEqual({ cleared: 0, left: 1 });
-    expect(documents.leftoverItems.get('d1')?.taught).toMatchObject({ receipt_id: 'd1', company_id: companyId, counterparty_vat_id: SUPPLIER.vat_id });
+    expect(documents.leftoverItems.get('d1')).toMatchObject({
+      taught: { receipt_id: 'd1', company_id: companyId, counterparty_vat_id: SUPPLIER.vat_id },
+      // put behind the others: due again a grace after that sweep
+      retry_at: '2024-06-01T10:11:00.000Z',
+      attempts: 1,
+    });
+    await expect(sweepAt(graceMinutes + 5)).resolves.toEqual({ cleared: 0, left: 0 });
     await expect(sweepAt(graceMinutes + 31)).resolves.toEqual({ cleared: 1, left: 0 });
     expect(forget).toHaveBeenCalledTimes(3);
     expect(await layouts.find(companyId, keys)).toEqual([]);

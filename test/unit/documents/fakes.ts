@@ -83,12 +83,16 @@ export class MemoryDocuments implements DocumentsStore {
   }
   /** Leftovers items of deleted documents (D17), by receipt id. */
   leftoverItems = new Map<string, DocumentLeftovers>();
-  async pendingLeftovers(deletedBefore: string, limit: number) {
-    const key = (l: DocumentLeftovers) => `${l.deleted_at}#${l.receipt_id}`;
-    return [...this.leftoverItems.values()].filter((l) => key(l) < deletedBefore).sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, limit).map((l) => structuredClone(l));
+  async pendingLeftovers(dueBefore: string, limit: number) {
+    const key = (l: DocumentLeftovers) => `${l.retry_at ?? l.deleted_at}#${l.receipt_id}`;
+    return [...this.leftoverItems.values()].filter((l) => key(l) < dueBefore).sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, limit).map((l) => structuredClone(l));
   }
   async dropLeftovers(id: string) {
     this.leftoverItems.delete(id);
+  }
+  async postponeLeftovers(id: string, retryAt: string) {
+    const l = this.leftoverItems.get(id);
+    if (l) this.leftoverItems.set(id, { ...l, retry_at: retryAt, attempts: (l.attempts ?? 0) + 1 });
   }
   async history(id: string) {
     return this.historyItems.filter((h) => h.receipt_id === id);
