@@ -120,12 +120,12 @@ function markerItem(m: Marker): Item {
   return { ...keys.documentMarker(m.kind, m.scope, m.value, m.receipt_id), type: 'DOC_MARKER', receipt_id: m.receipt_id };
 }
 
-/** Upload items outlive their reservation by SQS's longest retention, so a late duplicate event still finds them. */
 /** A deleted document's leftovers item (D17), listed for the sweeper by the time of the delete. */
 function leftoversItem(l: DocumentLeftovers): Record<string, unknown> {
   return { ...keys.documentLeftovers(l.receipt_id), ...keys.leftoversIndex(l.deleted_at, l.receipt_id), type: 'DOC_LEFTOVERS', ...l };
 }
 
+/** Upload items outlive their reservation by SQS's longest retention, so a late duplicate event still finds them. */
 const UPLOAD_ITEM_LIFETIME_SECONDS = 14 * 24 * 3600;
 
 /** The expiry index of a pending upload: of its company, or (all-companies view) of the user it is held by. */
