@@ -312,9 +312,12 @@ export async function deleteDocument(
       change,
       seen: doc.version,
       done: async () => {
-        await publishDoc(deps.live, 'receipt-delete', doc);
-        for (const { after } of promoted) await publishDoc(deps.live, 'receipt-update', after);
-        await clearLeftovers(deps, left);
+        try {
+          await publishDoc(deps.live, 'receipt-delete', doc);
+          for (const { after } of promoted) await publishDoc(deps.live, 'receipt-update', after);
+        } finally {
+          await clearLeftovers(deps, left);
+        }
         return { deleted: true as const, receipt_id: doc.receipt_id };
       },
     };
@@ -544,10 +547,13 @@ export async function combineDocuments(
       change,
       seen: doc.version,
       done: async () => {
-        await publishDoc(deps.live, 'receipt-delete', other);
-        await publishDoc(deps.live, 'receipt-update', after);
-        for (const u of promoted) await publishDoc(deps.live, 'receipt-update', u.after);
-        await clearLeftovers(deps, left);
+        try {
+          await publishDoc(deps.live, 'receipt-delete', other);
+          await publishDoc(deps.live, 'receipt-update', after);
+          for (const u of promoted) await publishDoc(deps.live, 'receipt-update', u.after);
+        } finally {
+          await clearLeftovers(deps, left);
+        }
         return toSummary(after);
       },
     };

@@ -135,6 +135,17 @@ describe('a delete whose cleanup fails still answers that the document is delete
     expect(documents.leftoverItems.size).toBe(0);
   });
 
+  it('live events that fail after the commit do not keep the leftovers from being removed', async () => {
+    const { deps, documents, files, add, file, caller } = setup();
+    add('d1');
+    file('documents/d1/page-1.png');
+    vi.spyOn(deps.live, 'publish').mockRejectedValueOnce(new Error('GoneException'));
+    await expect(deleteDocument(deps, caller, 'd1')).rejects.toThrow('GoneException');
+    expect(documents.docs.has('d1')).toBe(false);
+    expect(files.objects.size).toBe(0);
+    expect(documents.leftoverItems.size).toBe(0);
+  });
+
   it('a layout the store failed to forget is forgotten by the sweeper; a sweep that fails again keeps it for the next run', async () => {
     const { deps, documents, layouts, add, layout, sweepAt, companyId, caller } = setup();
     add('d1');
