@@ -7,6 +7,7 @@ import { connectionsOfMembers, type CompanySubscription } from '../../core/live/
 import { broadcastPayload } from '../../core/live/company-event';
 import type { LiveEventName, LiveEvents } from '../../core/ports';
 import { env } from '../../runtime/env';
+import { createLogger } from '../../runtime/logger';
 import { ddbConnectionStore } from '../ddb/connection-store';
 import { keys } from '../ddb/keys';
 import { batchGet, queryAll } from '../ddb/table-ops';
@@ -69,20 +70,45 @@ export async function sendToConnection(connectionId: string, message: unknown): 
   }
 }
 
+/**
+ * Live events are told after the change they report has committed: a send or a look-up that fails (a throttled
+ * management API, a throttled index) is logged and the connection misses the event, as an offline tab does — the
+ * screens read again on focus and on reconnect. It never turns an action that was made into an error.
+ */
+const log = createLogger({ adapter: 'live-events' });
+
+async function bestEffort(what: string, context: Record<string, unknown>, send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    log.warn('a live event was not sent', { what, ...context, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  }
+}
+
+/** One message to one connection, without failing the others (true: sent; false: gone or failed). */
+async function sendOrLog(connectionId: string, message: { event: unknown; payload?: unknown }): Promise<boolean> {
+  try {
+    return await sendToConnection(connectionId, message);
+  } catch (error) {
+    log.warn('a live event was not sent', { what: 'send', connection_id: connectionId, event: message.event, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    return false;
+  }
+}
+
 async function broadcast(connections: string[], event: LiveEventName, payload: unknown) {
-  await Promise.all(connections.map((id) => sendToConnection(id, { event, payload })));
+  await Promise.all(connections.map((id) => sendOrLog(id, { event, payload })));
 }
 
 /** Messages of one publishAll sent to one connection at a time. */
 const SENDS_PER_CONNECTION = 8;
 
-/** Sends the messages to the connection, a few at a time; after a GoneException (connection removed) no more. */
-async function sendAll(connectionId: string, messages: unknown[]): Promise<void> {
+/** Sends the messages to the connection, a few at a time; after a GoneException (connection removed) or a failed send, no more. */
+async function sendAll(connectionId: string, messages: { event: unknown; payload?: unknown }[]): Promise<void> {
   let next = 0;
   let gone = false;
   const worker = async () => {
     while (!gone && next < messages.length) {
-      if (!(await sendToConnection(connectionId, messages[next++]))) gone = true;
+      if (!(await sendOrLog(connectionId, messages[next++]!))) gone = true;
     }
   };
   await Promise.all(Array.from({ length: Math.min(SENDS_PER_CONNECTION, messages.length) }, worker));
@@ -91,7 +117,7 @@ async function sendAll(connectionId: string, messages: unknown[]): Promise<void>
 export const wsLiveEvents: LiveEvents = {
   async publishAll(events) {
     if (!managementClient() || events.length === 0) return;
-    const channels = new Map<string, { connections: () => Promise<string[]>; messages: unknown[] }>();
+    const channels = new Map<string, { connections: () => Promise<string[]>; messages: { event: unknown; payload?: unknown }[] }>();
     for (const e of events) {
       const company = 'companyId' in e;
       const key = company ? `C|${e.companyId}` : `U|${e.userId}`;
@@ -102,15 +128,19 @@ export const wsLiveEvents: LiveEvents = {
       }
       channel.messages.push({ event: e.event, payload: company ? broadcastPayload(e.event, e.payload) : e.payload });
     }
-    await Promise.all([...channels.values()].map(async ({ connections, messages }) => Promise.all((await connections()).map((id) => sendAll(id, messages)))));
+    await Promise.all(
+      [...channels.entries()].map(([channel, { connections, messages }]) =>
+        bestEffort('look-up', { channel, events: messages.length }, async () => Promise.all((await connections()).map((id) => sendAll(id, messages)))),
+      ),
+    );
   },
   async publish(companyId, event, payload) {
     if (!managementClient()) return;
     // Company-wide: a company payload never carries a member's own fields (core/live/company-event.ts).
-    await broadcast(await connectionsOfCompany(companyId), event, broadcastPayload(event, payload));
+    await bestEffort('look-up', { company_id: companyId, event }, async () => broadcast(await connectionsOfCompany(companyId), event, broadcastPayload(event, payload)));
   },
   async publishToUser(userId, event, payload) {
     if (!managementClient()) return;
-    await broadcast(await connectionsOfUser(userId), event, payload);
+    await bestEffort('look-up', { user_id: userId, event }, async () => broadcast(await connectionsOfUser(userId), event, payload));
   },
 };

@@ -6,7 +6,7 @@
 import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetDdbClient } from '../../../lambdas/adapters/ddb/client';
 import { ddbConnectionStore } from '../../../lambdas/adapters/ddb/connection-store';
 import { resetLiveEventsClient, wsLiveEvents } from '../../../lambdas/adapters/ws/live-events';
@@ -221,6 +221,34 @@ describe('the WebSocket publisher (adapter)', () => {
         { pk: 'USER#gone', sk: 'MEMBER#c1' },
       ],
     });
+  });
+
+  // Live events go out after the change they report committed: one that fails never turns the action into an error.
+  it('a send that fails (throttled) is logged and skipped, and the other connections still get the event', async () => {
+    ddbMock.on(QueryCommand).resolves({ Items: [sub('k-admin', 'admin'), sub('k-busy', 'admin')] });
+    ddbMock.on(BatchGetCommand).resolves({ Responses: { 'unit-table': [membership('admin', 'admin')] } });
+    wsMock.on(PostToConnectionCommand, { ConnectionId: 'k-busy' }).rejects(Object.assign(new Error('Rate exceeded'), { name: 'LimitExceededException' }));
+    const warned = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expect(wsLiveEvents.publish('c1', 'receipt-update', { receipt_id: 'r1', company_id: 'c1' })).resolves.toBeUndefined();
+    // both were tried; the throttled one's failure did not stop the other's
+    expect(sentTo().map((s) => s.to).sort()).toEqual(['k-admin', 'k-busy']);
+    expect(warned.mock.calls.map((c) => JSON.parse(String(c[0])))).toEqual([
+      expect.objectContaining({ level: 'warn', msg: 'a live event was not sent', what: 'send', connection_id: 'k-busy', event: 'receipt-update', error: 'LimitExceededException: Rate exceeded' }),
+    ]);
+    warned.mockRestore();
+  });
+
+  it('a look-up of the connections that fails is logged, and publish, publishToUser and publishAll still resolve', async () => {
+    ddbMock.on(QueryCommand).rejects(Object.assign(new Error('slow down'), { name: 'ProvisionedThroughputExceededException' }));
+    const warned = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expect(wsLiveEvents.publish('c1', 'receipt-update', { receipt_id: 'r1' })).resolves.toBeUndefined();
+    await expect(wsLiveEvents.publishToUser('u1', 'receipt-delete', { receipt_id: 'r1' })).resolves.toBeUndefined();
+    await expect(wsLiveEvents.publishAll!([{ companyId: 'c1', event: 'receipt-update', payload: { receipt_id: 'r1' } }])).resolves.toBeUndefined();
+    expect(sentTo()).toEqual([]);
+    const lines = warned.mock.calls.map((c) => JSON.parse(String(c[0])) as { what: string; error: string });
+    expect(lines).toHaveLength(3);
+    for (const l of lines) expect(l).toMatchObject({ what: 'look-up', error: expect.stringMatching(/^ProvisionedThroughputExceededException/) });
+    warned.mockRestore();
   });
 
   it('reads no memberships when nobody follows the company', async () => {
