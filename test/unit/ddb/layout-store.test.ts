@@ -1,4 +1,4 @@
-import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddbSupplierLayouts } from '../../../lambdas/adapters/ddb/layout-store';
 import type { StoredSupplierLayout } from '../../../lambdas/core/recognition/ports';
@@ -14,7 +14,7 @@ const layout = (receipt: string, at: string): StoredSupplierLayout => ({
 });
 const item = (companyId: string, sk: string, l: StoredSupplierLayout) => ({ pk: `COMPANY#${companyId}`, sk, type: 'SUPPLIER_LAYOUT', company_id: companyId, supplier_key: sk.slice(7), ...l });
 
-describe('ddb supplier layouts (C3, C4)', () => {
+describe('ddb supplier layouts (C3, C4, C7)', () => {
   it('C3: writes the layout under each supplier key of the company in one transaction', async () => {
     ddbMock.on(TransactWriteCommand).resolves({});
     const l = layout('r1', '2026-01-01T00:00:00.000Z');
@@ -22,9 +22,28 @@ describe('ddb supplier layouts (C3, C4)', () => {
     const calls = ddbMock.commandCalls(TransactWriteCommand);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.args[0].input.TransactItems).toEqual([
-      { Put: { TableName: 'unit-table', Item: item('c1', 'LAYOUT#VAT#LT119511515', l) } },
-      { Put: { TableName: 'unit-table', Item: item('c1', 'LAYOUT#NAME#ACME', l) } },
+      { Put: { TableName: 'unit-table', Item: { ...item('c1', 'LAYOUT#VAT#LT119511515', l), gsi1pk: 'LAYOUTSRC#c1#r1', gsi1sk: 'VAT#LT119511515' } } },
+      { Put: { TableName: 'unit-table', Item: { ...item('c1', 'LAYOUT#NAME#ACME', l), gsi1pk: 'LAYOUTSRC#c1#r1', gsi1sk: 'NAME#ACME' } } },
     ]);
+  });
+
+  it('C7: the keys holding what one document taught, by gsi1; items of another company and unknown keys are dropped', async () => {
+    ddbMock.on(QueryCommand).resolves({
+      Items: [
+        { company_id: 'c1', supplier_key: 'VAT#LT119511515' },
+        { company_id: 'c1', supplier_key: 'NAME#ACME # CO' },
+        { company_id: 'c2', supplier_key: 'CODE#304567891' },
+        { company_id: 'c1', supplier_key: 'ODD#X' },
+        { company_id: 'c1', supplier_key: 'NAME#' },
+      ],
+    });
+    expect(await ddbSupplierLayouts.taughtBy('c1', 'r1')).toEqual([
+      { kind: 'VAT', value: 'LT119511515' },
+      { kind: 'NAME', value: 'ACME # CO' },
+    ]);
+    const calls = ddbMock.commandCalls(QueryCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.args[0].input).toMatchObject({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': 'LAYOUTSRC#c1#r1' } });
   });
 
   it('C3: writes nothing without keys', async () => {
