@@ -1,7 +1,8 @@
 /**
  * What a deleted document leaves, against the local stand-ins (DynamoDB, S3): DELETE /receipt/{id} removes the
  * document's files and writes nothing down when all goes; the table keeps the leftovers of a delete whose cleanup
- * failed (D17) in the one gsi1 partition the sweeper reads (D18), and the sweeper job removes them.
+ * failed (D17) in the one gsi1 partition the sweeper reads (D18), and the sweeper job removes them (or, for a
+ * document given a company, moves its history to the new id).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,5 +76,20 @@ describe('the leftovers of deleted documents', () => {
     expect(LEFTOVERS_GRACE_MS).toBeGreaterThan(60_000);
     expect(await leftoversItem('lo-recent')).toBeDefined();
     expect(await deps().files.head('uploads/x/lo-recent')).toBeDefined();
+  });
+
+  it('the sweeper moves the history of a document given a company to its new id before removing it', async () => {
+    const deletedAt = new Date(Date.now() - 90 * 60_000).toISOString();
+    const change = emptyChange();
+    change.history.push({ id: 'h-up', receipt_id: 'lo-unassigned', date: deletedAt, name: 'Uploaded', user_id: 'u', user: { name: 'T', surname: 'U' } });
+    change.leftovers = [{ receipt_id: 'lo-unassigned', deleted_at: deletedAt, files: [], prefixes: [], history_to: 'lo-assigned' }];
+    await deps().documents.commit(change);
+    expect(await leftoversItem('lo-unassigned')).toMatchObject({ history_to: 'lo-assigned' });
+    // A copy made before (the request's, whose delete then failed) is overwritten, not doubled.
+    await deps().documents.copyHistory('lo-unassigned', 'lo-assigned');
+    expect((await sweep()).leftovers).toEqual({ cleared: 1, left: 0 });
+    expect(await deps().documents.history('lo-assigned')).toEqual([expect.objectContaining({ id: 'h-up', receipt_id: 'lo-assigned', name: 'Uploaded' })]);
+    expect(await deps().documents.history('lo-unassigned')).toEqual([]);
+    expect(await leftoversItem('lo-unassigned')).toBeUndefined();
   });
 });

@@ -1,12 +1,13 @@
 /**
  * A deleted document's leftovers: what its delete removes after the transaction that took the document out (its
- * history, its export markers, the supplier layouts it taught and its files). The transaction writes them down as a
- * leftovers item (D17), the request removes them at once and drops the item (`clearLeftovers`), and the sweeper
- * finishes those a failed removal left (`sweepLeftovers`, D18). A delete that has committed answers that it did,
- * whatever its cleanup met: the document is gone for the user, and nothing it held is left for ever.
+ * history, its export markers, the supplier layouts it taught and its files). An unassigned document given a company
+ * is deleted the same way, and its history moves to its new id. The transaction writes them down as a leftovers item
+ * (D17), the request removes them at once and drops the item (`clearLeftovers`), and the sweeper finishes those a
+ * failed removal left (`sweepLeftovers`, D18). A change that has committed answers that it did, whatever its cleanup
+ * met: the document is gone for the user, and nothing it held is left for ever.
  *
- * Every removal is idempotent (deleting what is already gone does nothing), so the request and the sweeper may
- * both work on the same leftovers.
+ * Every step is idempotent (deleting what is already gone does nothing; history copied again overwrites its own
+ * items), so the request and the sweeper may both work on the same leftovers.
  */
 import { forgetLearntFrom } from '../content/learn-layout';
 import type { SupplierLayouts } from '../recognition/ports';
@@ -15,7 +16,7 @@ import type { DocumentsStore, FileStore } from './ports';
 import type { DocumentLeftovers, DocumentRecord } from './types';
 
 export interface LeftoversDeps {
-  documents: Pick<DocumentsStore, 'deleteHistory' | 'deleteExportMarkers' | 'dropLeftovers' | 'postponeLeftovers'>;
+  documents: Pick<DocumentsStore, 'copyHistory' | 'deleteHistory' | 'deleteExportMarkers' | 'dropLeftovers' | 'postponeLeftovers'>;
   files: Pick<FileStore, 'delete' | 'deletePrefix'>;
   layouts: Pick<SupplierLayouts, 'find' | 'forget' | 'taughtBy'>;
   log: { warn(msg: string, data?: Record<string, unknown>): void };
@@ -27,11 +28,11 @@ export const LEFTOVERS_GRACE_MS = 10 * 60_000;
 export const LEFTOVERS_PER_SWEEP = 100;
 
 /**
- * The leftovers of a document a change deletes: `files` and `prefixes` it alone held; `forget` when the layouts it
- * taught go with it (a delete, and a combine's other document).
+ * The leftovers of a document a change deletes (a delete, and a combine's other document): `files` and `prefixes` it
+ * alone held, and the supplier layouts it taught, which go with it.
  */
-export function leftoversOf(doc: DocumentRecord, deletedAt: string, files: string[], prefixes: string[], forget: boolean): DocumentLeftovers {
-  const taught = forget && doc.receipt_type === 'receipt' && doc.company_id
+export function leftoversOf(doc: DocumentRecord, deletedAt: string, files: string[], prefixes: string[]): DocumentLeftovers {
+  const taught = doc.receipt_type === 'receipt' && doc.company_id
     ? {
         receipt_id: doc.receipt_id,
         receipt_type: doc.receipt_type,
@@ -50,7 +51,7 @@ export function leftoversOf(doc: DocumentRecord, deletedAt: string, files: strin
  */
 export async function clearLeftovers(deps: LeftoversDeps, left: DocumentLeftovers): Promise<boolean> {
   const steps: [string, () => Promise<unknown>][] = [
-    ['history', () => deps.documents.deleteHistory(left.receipt_id)],
+    ['history', () => moveOrDeleteHistory(deps, left)],
     ['export markers', () => deps.documents.deleteExportMarkers(left.receipt_id)],
     ['learnt layouts', () => (left.taught ? forgetLearntFrom(deps.layouts, left.taught) : Promise.resolve(0))],
     ['files', () => deps.files.delete(left.files)],
@@ -73,6 +74,12 @@ export async function clearLeftovers(deps: LeftoversDeps, left: DocumentLeftover
     deps.log.warn('a deleted document\'s leftovers item stays for the sweeper', { receipt_id: left.receipt_id, error: String(error) });
     return false;
   }
+}
+
+/** The history goes with its document, or to the document's new id first when it was given a company. */
+async function moveOrDeleteHistory(deps: LeftoversDeps, left: DocumentLeftovers): Promise<void> {
+  if (left.history_to) await deps.documents.copyHistory(left.receipt_id, left.history_to);
+  await deps.documents.deleteHistory(left.receipt_id);
 }
 
 /**

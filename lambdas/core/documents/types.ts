@@ -224,7 +224,8 @@ export interface DocumentChange {
 
 /**
  * What a deleted document leaves behind its transaction: its history and export markers (under `DOC#<id>`), the
- * files it alone held, and, for a deleted cost document, the supplier layouts learnt from it (C6). Written in the
+ * files it alone held, and, for a deleted cost document, the supplier layouts learnt from it (C6). An unassigned
+ * document given a company leaves its history to be moved to its new id. Written in the
  * delete's own transaction and dropped once all of it is removed, so a removal that failed is finished later by the
  * sweeper instead of being left for ever.
  */
@@ -237,6 +238,8 @@ export interface DocumentLeftovers {
   prefixes: string[];
   /** The deleted cost document as the forgetting of its learnt layouts needs it; absent when nothing is to be forgotten. */
   taught?: TaughtBy;
+  /** A document given a company (a new id in that company): the id its history moves to, copied there before it is removed. */
+  history_to?: string;
   /** Set by a sweep that failed to remove them: the next sweeps take them on after this time, behind the others. */
   retry_at?: string;
   /** Sweeps that failed to remove them. */

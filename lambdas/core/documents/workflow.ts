@@ -33,6 +33,7 @@ import {
   emptyChange,
   userScope,
   type DocumentChange,
+  type DocumentLeftovers,
   type DocumentRecord,
   type HistoryRecord,
   type Marker,
@@ -306,7 +307,7 @@ export async function deleteDocument(
     const promoted = await copiesWithoutTheirOriginal(deps, doc, now);
     change.updates.push(...promoted);
     change.history.push(...promotionHistory(deps.ids, promoted, now, 'Original deleted', actor));
-    const left = leftoversOf(doc, now, ownedObjects(doc), [documentKeys.prefix(doc.receipt_id)], true);
+    const left = leftoversOf(doc, now, ownedObjects(doc), [documentKeys.prefix(doc.receipt_id)]);
     change.leftovers = [left];
     return {
       change,
@@ -375,7 +376,7 @@ function removeDocument(change: DocumentChange, doc: DocumentRecord): void {
  * processing ticket, as Try Again does, and ends in ready/review with the company's register, learnt layouts and items.
  */
 export async function selectCompany(
-  deps: DocumentDeps,
+  deps: DeleteDeps,
   caller: DocCaller,
   receiptId: string,
   targetCompanyId: string,
@@ -431,6 +432,9 @@ export async function selectCompany(
   change.markers.delete.push(...[hashMarker(doc), keyMarker(doc)].filter(present));
   change.markers.put.push(...[hashMarker(moved), keyMarker(moved)].filter(present));
   change.history.push(historyRecord(deps.ids, newId, nowIso, `Company selected: ${company.name}`, actor));
+  // The unassigned document's history moves to the new id after the commit; its files stay, the new record holds them.
+  const left: DocumentLeftovers = { ...leftoversOf(doc, nowIso, [], []), history_to: newId };
+  change.leftovers = [left];
   try {
     await deps.documents.commit(change);
   } catch (error) {
@@ -440,9 +444,7 @@ export async function selectCompany(
     }
     throw error;
   }
-  await deps.documents.copyHistory(doc.receipt_id, newId);
-  await deps.documents.deleteHistory(doc.receipt_id);
-  await deps.documents.deleteExportMarkers(doc.receipt_id);
+  await clearLeftovers(deps, left);
   let answer = moved;
   try {
     await deps.files.putJson(processTicketKey(newId, moved.processing_run), { receipt_id: newId, run: moved.processing_run });
@@ -541,7 +543,7 @@ export async function combineDocuments(
     const unused = [other.content_key, other.boxes_key].filter(present);
     if (doc.boxes_key && doc.boxes_key !== after.boxes_key) unused.push(doc.boxes_key);
     if (other.source) unused.push(other.source.key);
-    const left = leftoversOf(other, now, unused, [], true);
+    const left = leftoversOf(other, now, unused, []);
     change.leftovers = [left];
     return {
       change,

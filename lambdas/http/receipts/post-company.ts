@@ -8,7 +8,7 @@ export const handler = httpHandler({
   path: receiptIdPathSchema,
   query: companyScopedQuerySchema,
   body: selectCompanyBodySchema,
-  async run({ path, body, caller, deps }) {
-    return selectCompany(deps, requireCaller(caller), path.id, body.company_id, body.version);
+  async run({ path, body, caller, deps, log }) {
+    return selectCompany({ ...deps, log }, requireCaller(caller), path.id, body.company_id, body.version);
   },
 });

@@ -7,10 +7,10 @@
 import { ulid } from 'ulid';
 import { describe, expect, it, vi } from 'vitest';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
-import { documentKeys } from '../../../lambdas/core/documents/files';
+import { documentKeys, processTicketKey } from '../../../lambdas/core/documents/files';
 import { LEFTOVERS_GRACE_MS, sweepLeftovers } from '../../../lambdas/core/documents/leftovers';
-import { companyScope, type DocumentRecord } from '../../../lambdas/core/documents/types';
-import { combineDocuments, deleteDocument, type DeleteDeps } from '../../../lambdas/core/documents/workflow';
+import { companyScope, userScope, type DocumentRecord } from '../../../lambdas/core/documents/types';
+import { combineDocuments, deleteDocument, selectCompany, type DeleteDeps } from '../../../lambdas/core/documents/workflow';
 import { supplierKeys } from '../../../lambdas/core/recognition/layout-keys';
 import type { StoredSupplierLayout } from '../../../lambdas/core/recognition/ports';
 import { seededDocument } from '../../support/document-records';
@@ -179,5 +179,58 @@ describe('a delete whose cleanup fails still answers that the document is delete
     expect(documents.leftoverItems.get('other')).toMatchObject({ receipt_id: 'other', deleted_at: '2024-06-01T10:00:00.000Z', files: ['documents/other/content-1.json'], prefixes: [], taught: { receipt_id: 'other' } });
     expect(files.objects.has('documents/other/page-1.png')).toBe(true);
     expect(await layouts.find(companyId, supplierKeys(SUPPLIER))).toEqual([]);
+  });
+});
+
+describe('an unassigned document given a company moves its history after the commit', () => {
+  const graceMinutes = LEFTOVERS_GRACE_MS / 60_000;
+  const uploaded = { receipt_id: 'u-doc', id: 'h1', date: '2024-05-01T00:00:00.000Z', name: 'Uploaded', user: { name: 'T', surname: 'U' }, user_id: 'u1' };
+
+  function unassigned() {
+    const s = setup();
+    s.add('u-doc', { scope: userScope('u1'), company_id: null, status: 'unassigned', counterparty_name: '', counterparty_code: '', counterparty_vat_id: '' });
+    s.documents.historyItems.push(uploaded);
+    /** The new document and whether its reading was started (its processing ticket written). */
+    const started = (id: string) => {
+      const doc = s.documents.docs.get(id)!;
+      return { status: doc.status, ticket: s.files.objects.has(processTicketKey(id, doc.processing_run)) };
+    };
+    return { ...s, started };
+  }
+
+  it('the history is under the new id at once and nothing is written down', async () => {
+    const { deps, documents, started, companyId, caller } = unassigned();
+    const { receipt_id: newId } = await selectCompany(deps, caller, 'u-doc', companyId);
+    expect((await documents.history(newId)).map((h) => h.name).sort()).toEqual(['Company selected: Acme', 'Uploaded']);
+    expect(await documents.history('u-doc')).toEqual([]);
+    expect(documents.exportMarkersDeleted).toEqual(['u-doc']);
+    expect(documents.leftoverItems.size).toBe(0);
+    expect(started(newId)).toEqual({ status: 'processing', ticket: true });
+  });
+
+  it('a history the table refused to copy stays under the old id, the document is still read, and the sweeper moves it', async () => {
+    const { deps, documents, log, started, sweepAt, companyId, caller } = unassigned();
+    vi.spyOn(documents, 'copyHistory').mockRejectedValueOnce(new Error('ProvisionedThroughputExceeded'));
+    const { receipt_id: newId } = await selectCompany(deps, caller, 'u-doc', companyId);
+    expect(started(newId)).toEqual({ status: 'processing', ticket: true });
+    // Nothing was deleted that was not copied.
+    expect(await documents.history('u-doc')).toEqual([uploaded]);
+    expect(documents.leftoverItems.get('u-doc')).toMatchObject({ receipt_id: 'u-doc', history_to: newId, files: [], prefixes: [] });
+    expect(documents.leftoverItems.get('u-doc')?.taught).toBeUndefined();
+    expect(log.warnings).toEqual([expect.objectContaining({ data: expect.objectContaining({ receipt_id: 'u-doc', what: 'history' }) })]);
+    await expect(sweepAt(graceMinutes + 1)).resolves.toEqual({ cleared: 1, left: 0 });
+    expect((await documents.history(newId)).map((h) => h.name).sort()).toEqual(['Company selected: Acme', 'Uploaded']);
+    expect(await documents.history('u-doc')).toEqual([]);
+    expect(documents.leftoverItems.size).toBe(0);
+  });
+
+  it('a history copied but not deleted is copied again without doubles by the sweeper', async () => {
+    const { deps, documents, sweepAt, companyId, caller } = unassigned();
+    vi.spyOn(documents, 'deleteHistory').mockRejectedValueOnce(new Error('InternalServerError'));
+    const { receipt_id: newId } = await selectCompany(deps, caller, 'u-doc', companyId);
+    expect(await documents.history('u-doc')).toEqual([uploaded]);
+    await expect(sweepAt(graceMinutes + 1)).resolves.toEqual({ cleared: 1, left: 0 });
+    expect((await documents.history(newId)).map((h) => h.name).sort()).toEqual(['Company selected: Acme', 'Uploaded']);
+    expect(await documents.history('u-doc')).toEqual([]);
   });
 });

@@ -106,7 +106,11 @@ export class MemoryDocuments implements DocumentsStore {
     this.exportMarkersDeleted.push(id);
   }
   async copyHistory(from: string, to: string) {
-    this.historyItems.push(...this.historyItems.filter((h) => h.receipt_id === from).map((h) => ({ ...h, receipt_id: to })));
+    // As the table's: an item copied again overwrites itself (its key is the new id and its own id).
+    const copies = this.historyItems.filter((h) => h.receipt_id === from).map((h) => ({ ...h, receipt_id: to }));
+    const key = (h: HistoryRecord) => `${h.receipt_id}#${h.id}`;
+    const fresh = new Set(copies.map(key));
+    this.historyItems = [...this.historyItems.filter((h) => !fresh.has(key(h))), ...copies];
   }
   async markers(kind: string, scope: string, value: string) {
     return [...(this.markerItems.get(`${kind}|${scope}|${value}`) ?? [])];
