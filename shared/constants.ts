@@ -67,6 +67,12 @@ export const ITEM_WORDS_MAX = 50;
 // Team and invitations
 /** An invitation link can be used once, within this many days. */
 export const INVITATION_VALID_DAYS = 7;
+/**
+ * The invitations one company may mail in a UTC day. Each is an e-mail the product sends to an address a user typed:
+ * the cap keeps one company (or a stolen administrator session) from spending the mail service's sending quota and
+ * reputation, which every company shares.
+ */
+export const INVITATIONS_PER_DAY = 100;
 
 // Hardening: ids the API accepts in bodies and query lists are bounded (document ids are 26 characters).
 export const DOCUMENT_ID_MAX = 64;

@@ -9,7 +9,10 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { keys } from '../../lambdas/adapters/ddb/keys';
-import { invitationIdOf } from '../../lambdas/core/team/invitations';
+import { tableName } from '../../lambdas/adapters/ddb/table-ops';
+import { INVITATIONS_TODAY, invitationIdOf } from '../../lambdas/core/team/invitations';
+import { deps } from '../../lambdas/runtime/deps';
+import { INVITATIONS_PER_DAY } from '../../shared/constants';
 import { COGNITO_ATTRIBUTES, INVITATION_TOKEN_VALIDATION_KEY } from '../../shared/schemas/auth';
 import { LOCAL_CLIENT_ID } from '../../scripts/local/stack';
 import { apiClient, newUser, openLiveChannel, registeredUser, signIn, startTestStack, subOf, type TestStack } from '../support/local-stack';
@@ -569,6 +572,34 @@ describe('team and invitations through the local API', () => {
     const answers = posted.map((r) => r.body as { id: string; expires_at: string });
     const kept = answers.find((a) => a.id === invitationIdOf(valid))!;
     expect(answers.every((a) => a.expires_at <= kept.expires_at)).toBe(true);
+  });
+
+  it("a company's invitations of a UTC day stop at the cap: the next answers 429, stores and mails nothing; another company is not held", async () => {
+    const admin = await registeredUser(t.stack, 'invitecap');
+    const other = await registeredUser(t.stack, 'invitecapother');
+    const q = `?company_id=${admin.companyId}`;
+    const day = new Date().toISOString().slice(0, 10);
+    const counter = async () => (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.invitationsMailed(admin.companyId, day) }))).Item;
+    await invite(admin, { email: `capped-first${Date.now()}@example.com` });
+    expect(await counter()).toMatchObject({ mailed: 1, type: 'INVITESENT', company_id: admin.companyId, ttl: Date.parse(`${day}T00:00:00Z`) / 1000 + 3 * 86_400 });
+    // The day's other invitations, as if sent (T13's count up to the cap).
+    const store = deps().team;
+    while (await store.countInvitationMailed(admin.companyId, day, INVITATIONS_PER_DAY));
+    expect((await counter())?.mailed).toBe(INVITATIONS_PER_DAY);
+    const before = t.stack.mail.messages().length;
+    const email = `capped${Date.now()}@example.com`;
+    const refused = await admin.api.post(`/invitation${q}`, { name: 'Ona', surname: 'Onaitė', email, role: 'basic' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ error: 'QuotaExceeded', message: INVITATIONS_TODAY });
+    type Pending = { items: { email: string }[] };
+    expect(((await admin.api.get(`/company/invitations${q}`)).body as Pending).items.map((i) => i.email)).not.toContain(email);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.stack.mail.messages().slice(before).some((m) => m.to.join(',').includes(email))).toBe(false);
+    expect((await counter())?.mailed).toBe(INVITATIONS_PER_DAY);
+    // A count given back (a mail not sent) frees one place; another company has its own count.
+    await store.uncountInvitationMailed(admin.companyId, day);
+    await invite(admin, { email });
+    await invite(other, { email: `other-company${Date.now()}@example.com` });
   });
 
   it('the local SES stand-in refuses calls not signed with local mode credentials', async () => {

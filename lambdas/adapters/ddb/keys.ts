@@ -165,6 +165,8 @@ export const keys = {
   invitationsOfCompany: (companyId: string) => ({ gsi1pk: `COMPANY#${companyId}#INVITATIONS` }),
   /** Which invitation of a company to an address (lower case) is the valid one: the one sent last. */
   currentInvitation: (companyId: string, email: string) => ({ pk: `COMPANY#${companyId}`, sk: `INVITEE#${email.trim().toLowerCase()}` }),
+  /** How many invitations a company mailed on one UTC day (`YYYY-MM-DD`): the daily cap's counter. */
+  invitationsMailed: (companyId: string, day: string) => ({ pk: `COMPANY#${companyId}`, sk: `INVITESENT#${day}` }),
   // Google Drive and Dropbox imports: OAuth states (by SHA-256 of the state, TTL), one import per company and
   // service, listed for the schedule in gsi1 while it has a folder.
   oauthState: (stateHash: string) => ({ pk: `OAUTHSTATE#${stateHash}`, sk: 'META' }),

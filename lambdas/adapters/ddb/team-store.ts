@@ -1,9 +1,15 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TTL_ATTRIBUTE } from '../../../shared/table';
 import type { ProfileRecord } from '../../core/accounts/types';
 import type { CurrentInvitation, InvitationRecord, MemberRecord, TeamStore, TeamWriteFailure } from '../../core/team/types';
 import { ddb } from './client';
 import { keys } from './keys';
 import { queryAll, stripKeys, tableName, writeIf } from './table-ops';
+
+/** A day's invitation counter leaves the table two days after its day ended (the cap reads only today's). */
+function invitationsMailedExpiry(day: string): number {
+  return Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + 3 * 86_400;
+}
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -166,6 +172,32 @@ export const ddbTeamStore: TeamStore = {
     const failure = await transact([pointer, cancelPrevious], ['replaced', 'used']);
     if (failure === 'used') return (await transact([pointer], ['replaced'])) === undefined;
     return failure === undefined;
+  },
+
+  async countInvitationMailed(companyId, day, limit) {
+    // T13: the cap is the condition of the count itself, so invitations sent at once never pass it together.
+    return writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.invitationsMailed(companyId, day),
+        UpdateExpression: 'SET #type = :type, company_id = :company, #ttl = if_not_exists(#ttl, :ttl) ADD mailed :one',
+        ConditionExpression: 'attribute_not_exists(mailed) OR mailed < :limit',
+        ExpressionAttributeNames: { '#type': 'type', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':type': 'INVITESENT', ':company': companyId, ':ttl': invitationsMailedExpiry(day), ':one': 1, ':limit': limit },
+      }),
+    );
+  },
+
+  async uncountInvitationMailed(companyId, day) {
+    await writeIf(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.invitationsMailed(companyId, day),
+        UpdateExpression: 'ADD mailed :minus',
+        ConditionExpression: 'mailed > :zero',
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
   },
 
   async findProfileByEmail(email) {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { INVITATION_VALID_DAYS } from '../../../shared/constants';
+import { INVITATION_VALID_DAYS, INVITATIONS_PER_DAY } from '../../../shared/constants';
 import { AppError, badRequest, conflict, notFound } from '../../../shared/errors';
 import { invitationTokenPathSchema, type Invite, type InvitationView, type PendingInvitation } from '../../../shared/schemas/team';
 import type { ProfileRecord } from '../accounts/types';
@@ -14,6 +14,7 @@ export const INVITATION_USED = 'This invitation has already been used';
 export const INVITATION_EXPIRED = 'This invitation has expired';
 export const SIGN_UP_REQUIRED = 'Sign up to accept this invitation';
 export const MAIL_FAILED = 'The invitation email could not be sent';
+export const INVITATIONS_TODAY = `Your company has sent the most invitations allowed in a day (${INVITATIONS_PER_DAY}). Try again tomorrow.`;
 
 const PREFIX_ATTEMPTS = 6;
 const DAY_MS = 86_400_000;
@@ -76,7 +77,8 @@ export interface InviteDeps {
 
 /**
  * POST /invitation: stores the invitation (hash of a fresh token, role, expiry in INVITATION_VALID_DAYS days)
- * and mails the link. A person who is already a member is refused.
+ * and mails the link. A person who is already a member is refused; so is a company that mailed INVITATIONS_PER_DAY
+ * invitations this UTC day (429; counted before the mail, given back when it is not sent).
  */
 export async function inviteColleague(
   deps: InviteDeps,
@@ -110,7 +112,14 @@ export async function inviteColleague(
     used_at: null,
     used_by: null,
   };
-  await deps.team.putInvitation(invitation);
+  const day = now.toISOString().slice(0, 10);
+  if (!(await deps.team.countInvitationMailed(caller.companyId, day, INVITATIONS_PER_DAY))) throw new AppError('QuotaExceeded', INVITATIONS_TODAY);
+  // (a give-back that fails leaves one invitation too many counted for the day)
+  const giveBack = () => deps.team.uncountInvitationMailed(caller.companyId, day).catch(() => undefined);
+  await deps.team.putInvitation(invitation).catch(async (error: unknown) => {
+    await giveBack();
+    throw error;
+  });
   const mail = invitationEmail({
     invitation,
     companyName: company.name,
@@ -122,6 +131,7 @@ export async function inviteColleague(
   } catch (error) {
     // No mail, no invitation: the admin sees the failure and can try again.
     await deps.team.deleteInvitation(invitation.id);
+    await giveBack();
     throw new AppError('InternalError', MAIL_FAILED, { cause: error instanceof Error ? error.name : 'unknown' });
   }
   await replaceEarlierInvitations(deps.team, invitation);

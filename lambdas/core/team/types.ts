@@ -76,6 +76,13 @@ export interface TeamStore {
    * False when another invitation was recorded meanwhile (nothing written).
    */
   makeCurrentInvitation(invitation: InvitationRecord, previousId: string | undefined): Promise<boolean>;
+  /**
+   * T13: counts one invitation the company mails on `day` (UTC, `YYYY-MM-DD`), only while fewer than `limit` were
+   * counted that day; false when the cap is reached (nothing written).
+   */
+  countInvitationMailed(companyId: string, day: string, limit: number): Promise<boolean>;
+  /** T13's count given back: the invitation counted on `day` was not mailed after all. */
+  uncountInvitationMailed(companyId: string, day: string): Promise<void>;
   /** Access pattern A2: the profile of an e-mail address, if that person has an account. */
   findProfileByEmail(email: string): Promise<ProfileRecord | undefined>;
   putProfile(profile: ProfileRecord): Promise<boolean>;

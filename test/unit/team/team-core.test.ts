@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { INVITATIONS_PER_DAY } from '../../../shared/constants';
+import { AppError } from '../../../shared/errors';
 import type { CompanyRecord, ProfileRecord } from '../../../lambdas/core/accounts/types';
 import type { AccountsStore } from '../../../lambdas/core/ports';
 import { defaultEmailPrefix, memberEmailInAddress, prefixCandidate } from '../../../lambdas/core/team/email-prefix';
@@ -6,6 +8,7 @@ import {
   INVITATION_EXPIRED,
   INVITATION_USED,
   INVITATION_NOT_FOUND,
+  INVITATIONS_TODAY,
   MAIL_FAILED,
   cancelInvitation,
   cancelInvitationsSentBy,
@@ -65,6 +68,8 @@ function memoryTeam() {
   const profiles = new Map<string, ProfileRecord>();
   const current = new Map<string, CurrentInvitation>();
   const deletedCompanies = new Set<string>();
+  // invitations counted per company and UTC day (T13)
+  const mailed = new Map<string, number>();
   // The sender of the tests' invitations, an administrator of C1 (kept out of `members`, which holds those who joined)
   const inviters = new Map<string, MemberRecord>([['C1|owner', { user_id: 'owner', company_id: 'C1', role: 'admin', joined_at: '' }]]);
   const team: TeamStore = {
@@ -83,6 +88,16 @@ function memoryTeam() {
       current.set(`${i.company_id}|${i.email}`, { invitation_id: i.id, created_at: i.created_at });
       if (previousId && !invitations.get(previousId)?.used_at) invitations.delete(previousId);
       return true;
+    },
+    countInvitationMailed: async (c, day, limit) => {
+      const n = mailed.get(`${c}|${day}`) ?? 0;
+      if (n >= limit) return false;
+      mailed.set(`${c}|${day}`, n + 1);
+      return true;
+    },
+    uncountInvitationMailed: async (c, day) => {
+      const n = mailed.get(`${c}|${day}`) ?? 0;
+      if (n > 0) mailed.set(`${c}|${day}`, n - 1);
     },
     findProfileByEmail: async (email) => [...profiles.values()].find((p) => p.email === email),
     putProfile: async (p) => (profiles.has(p.id) ? false : (profiles.set(p.id, p), true)),
@@ -106,7 +121,7 @@ function memoryTeam() {
     updateMember: async () => undefined,
     removeMember: async () => undefined,
   };
-  return { team, invitations, members, claims, profiles, deletedCompanies, inviters };
+  return { team, invitations, members, claims, profiles, deletedCompanies, inviters, mailed };
 }
 
 const store = {
@@ -182,6 +197,36 @@ describe('invitation rules', () => {
       inviteColleague({ store, team: t.team, mailer, clock, appUrl: 'https://app' }, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' })),
     ).rejects.toThrow(MAIL_FAILED);
     expect(t.invitations.size).toBe(0);
+  });
+
+  it('a company mails at most INVITATIONS_PER_DAY invitations a UTC day: the next is refused with 429 before anything is stored or mailed', async () => {
+    const t = memoryTeam();
+    const sent: OutgoingMail[] = [];
+    let now = NOW;
+    const deps = { store, team: t.team, mailer: { send: async (m: OutgoingMail) => (sent.push(m), {}) }, clock: { now: () => now }, appUrl: 'https://app' };
+    const invite = (n: number) => inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: `r${n}@example.com`, role: 'basic' }));
+    for (let n = 0; n < INVITATIONS_PER_DAY; n++) await invite(n);
+    expect(sent).toHaveLength(INVITATIONS_PER_DAY);
+    const refused = await invite(INVITATIONS_PER_DAY).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ kind: 'QuotaExceeded', statusCode: 429, message: INVITATIONS_TODAY });
+    expect(INVITATIONS_TODAY).toBe('Your company has sent the most invitations allowed in a day (100). Try again tomorrow.');
+    expect(sent).toHaveLength(INVITATIONS_PER_DAY);
+    expect(t.invitations.size).toBe(INVITATIONS_PER_DAY);
+    // The next UTC day counts from zero again.
+    now = new Date('2026-11-26T00:00:01Z');
+    await expect(invite(INVITATIONS_PER_DAY)).resolves.toMatchObject({ email: `r${INVITATIONS_PER_DAY}@example.com` });
+    expect([...t.mailed.entries()]).toEqual([['C1|2026-11-25', INVITATIONS_PER_DAY], ['C1|2026-11-26', 1]]);
+  });
+
+  it('an invitation whose mail failed, or that could not be stored, is not counted', async () => {
+    const t = memoryTeam();
+    const person = inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' });
+    const failing = { send: async () => Promise.reject(new Error('SES down')) };
+    await expect(inviteColleague({ store, team: t.team, mailer: failing, clock, appUrl: 'https://app' }, { userId: 'owner', companyId: 'C1' }, person)).rejects.toThrow(MAIL_FAILED);
+    const team = { ...t.team, putInvitation: async () => Promise.reject(new Error('ProvisionedThroughputExceededException')) };
+    await expect(inviteColleague({ store, team, mailer: { send: async () => ({}) }, clock, appUrl: 'https://app' }, { userId: 'owner', companyId: 'C1' }, person)).rejects.toThrow('ProvisionedThroughput');
+    expect(t.mailed.get('C1|2026-11-25')).toBe(0);
   });
 
   it('mails a link with the token; stores only its hash, expiring in 7 days', async () => {
