@@ -12,7 +12,6 @@ import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
-import { dialogOpen } from '../../../components/ui/dialog-layer';
 import { useRefocusOnSwap } from '../../../components/ui/focus';
 import '../edit-touch.css';
 import { LoadingBlock } from '../../../components/ui/Spinner';
@@ -33,7 +32,7 @@ import { datapoints, formatError, formSections, stakeholderOf, type Tab } from '
 import { initialField, useInitialFieldFocus } from '../lib/initial-focus';
 import { notSavedMessage, settleConflict } from '../lib/save-conflict';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
-import { shortcutOf } from '../lib/keyboard';
+import { useEditShortcuts, type Move } from '../lib/use-edit-shortcuts';
 import { COMPACT, NARROW, useMedia } from '../lib/media';
 import { hasWordIn, NO_TEXT_IN_AREA } from '../lib/pick';
 import { inList, listContext, listPath, walkFilterText, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
@@ -84,18 +83,6 @@ export function EditReceiptPage() {
       <EditReceipt key={id} receiptId={id} announce={announce} moving={moving} />
     </>
   );
-}
-
-/**
- * A move to another document (Previous, Next, the move after an action) until that document's screen is mounted:
- * the route renders in a transition, so the screen being left still takes keys after the address changed (Alt+→
- * Alt+← pressed at once went two back: the ← was the left screen's). Keys pressed meanwhile act on no document
- * (an action would be the left one's); the last Previous/Next among them is made from the document moved to once it
- * is shown.
- */
-interface Move {
-  to: string;
-  queued: 'nextDocument' | 'previousDocument' | null;
 }
 
 function EditReceipt({ receiptId, announce, moving }: { receiptId: string; announce(text: string): void; moving: MutableRefObject<Move | null> }) {
@@ -739,85 +726,26 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   const historyQ = useHistory(receiptId, companyId, panel === 'history');
   const duplicatesQ = useDuplicates(receiptId, companyId, popup?.kind === 'duplicates');
 
-  // ---- keyboard
-  const actRef = useRef(act);
-  actRef.current = act;
-  const moveRef = useRef({ goNext, goPrevious, toggleFlag });
-  moveRef.current = { goNext, goPrevious, toggleFlag };
-  const popupRef = useRef(popup);
-  popupRef.current = popup;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const el = e.target as HTMLElement | null;
-      const inField = Boolean(el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT'));
-      // With a pop-up open (Delete, Lines, Export…) the keys are the pop-up's: no action on the document behind it.
-      const inDialog = popupRef.current !== null || dialogOpen();
-      const s = shortcutOf({ key: e.key, code: e.code, altKey: e.altKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, shiftKey: e.shiftKey, inField, inDialog });
-      if (!s) return;
-      const move = moving.current;
-      if (move && move.to !== receiptId) {
-        // this screen is being left (Move): nothing acts on its document; a Previous/Next waits for the next one
-        e.preventDefault();
-        if (s === 'nextDocument' || s === 'previousDocument') move.queued = s;
-        return;
-      }
-      const moveField = (step: number) => {
-        const inputs = [...document.querySelectorAll<HTMLElement>('[data-field-input]')].filter((x) => !(x as HTMLInputElement).disabled);
-        const at = inputs.findIndex((x) => x === document.activeElement);
-        inputs[Math.min(inputs.length - 1, Math.max(0, at + step))]?.focus();
-      };
-      switch (s) {
-        case 'nextField':
-          moveField(1);
-          break;
-        case 'previousField':
-          moveField(-1);
-          break;
-        case 'nextDocument':
-          moveRef.current.goNext();
-          break;
-        case 'previousDocument':
-          moveRef.current.goPrevious();
-          break;
-        case 'confirm':
-          void actRef.current('confirm');
-          break;
-        case 'review':
-          void actRef.current('review');
-          break;
-        case 'reject':
-          void actRef.current('reject');
-          break;
-        case 'flag':
-          void moveRef.current.toggleFlag();
-          break;
-        case 'saveNow':
-          void flush();
-          break;
-        case 'help':
-          setPanel((p) => (p === 'help' ? null : 'help'));
-          break;
-        case 'back':
-          if (grid) setGrid(null);
-          else if (panel) setPanel(null);
-          else return;
-          break;
-      }
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [flush, grid, panel, moving, receiptId]);
-
-  // The document moved to is shown: the move is over, and a Previous/Next pressed during it is made from here
-  useEffect(() => {
-    const move = moving.current;
-    if (!move) return;
-    moving.current = null;
-    if (move.to !== receiptId) return;
-    if (move.queued === 'nextDocument') moveRef.current.goNext();
-    else if (move.queued === 'previousDocument') moveRef.current.goPrevious();
-  }, [moving, receiptId]);
+  // ---- keyboard (lib/use-edit-shortcuts.ts)
+  useEditShortcuts({
+    receiptId,
+    moving,
+    popupOpen: popup !== null,
+    handlers: {
+      goNext,
+      goPrevious,
+      toggleFlag,
+      act,
+      saveNow: () => flush(),
+      toggleHelp: () => setPanel((p) => (p === 'help' ? null : 'help')),
+      back: () => {
+        if (grid) setGrid(null);
+        else if (panel) setPanel(null);
+        else return false;
+        return true;
+      },
+    },
+  });
 
   // Leaving the page otherwise (the browser's Back) saves what was typed; what fails stays in the tab's storage.
   const flushRef = useRef(flush);
