@@ -39,9 +39,10 @@ import { inList, listContext, listPath, walkFilterText, type ListContext, type W
 import { useStableCallback } from '../lib/stable';
 import { useNearby, useWalk } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
-import { ITEM_SEARCH_MS, useCategories, useDebounced, useIsNewStakeholder, useItems, useStakeholderSuggestions } from '../api/master-data';
-import type { Item, Stakeholder } from '../../../../../shared/schemas/master-data';
-import { itemSearch } from '../lib/item-suggestions';
+import { useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
+import { useDocumentCategory } from '../lib/use-document-category';
+import type { Stakeholder } from '../../../../../shared/schemas/master-data';
+import { useItemChoice } from '../lib/use-item-choice';
 import { DocumentViewer, type Highlight } from './DocumentViewer';
 import { EditIcon } from './EditIcons';
 import { FieldForm, type FieldEvents } from './FieldForm';
@@ -65,7 +66,6 @@ const isConflict = (e: unknown) => e instanceof ApiError && e.status === 409;
 const isTransient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.status === 429 || e.status >= 500;
 const NOT_MERGEABLE: ReadonlyArray<Receipt['status']> = ['archive', 'failed', 'error', 'processing', 'converting', 'saving'];
 const NO_BOXES: PageBoxesResponse[] = [];
-const NO_ITEMS: Item[] = [];
 
 /** /edit-receipt/{id}?company_id=: one document, its pages on the left and its fields on the right. */
 export function EditReceiptPage() {
@@ -489,6 +489,10 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   };
   const gridColumns = useMemo(() => schema.filter((f) => (LINE_ITEM_COLUMNS as readonly string[]).includes(f.id)).map((f) => ({ id: f.id, label: f.label })), [schema]);
 
+  // ---- the document's category (lib/use-document-category.ts); another one picked (or none) answers a confirm's
+  // refusal of a deleted one
+  const category = useDocumentCategory({ receiptId, companyId, receipt, refresh: calls.refresh, clearRefusal: () => setDraftErrors(({ category_id: _refused, ...rest }) => rest) });
+
   // ---- stakeholders: the server says whether the party is new; typing a name offers the company's stakeholders
   const stakeholderKind = stakeholderOf(receiptType);
   const nameId = `${stakeholderKind}_name`;
@@ -505,57 +509,11 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     for (const id of Object.keys(values)) if (!(id in base.current)) base.current[id] = serverValue(id);
     setChosenName(sh.name);
     setDrafts((d) => ({ ...d, ...values }));
-    // A document without a category takes the chosen party's, as recognition does for a party it knows.
-    if (sh.category && categoryDraft === undefined && !receipt?.category_id) {
-      setPartyCategory(sh.category);
-      void pickCategory(sh.category.id);
-    }
+    category.takePartyCategory(sh.category);
   };
 
-  // ---- items: typing in a line item's description (a column with the schema's `items` setting) offers the
-  // company's items; choosing one sets the description to the item's name, free text stays
-  const [chosenItem, setChosenItem] = useState<{ cell: string; name: string } | null>(null);
-  const itemTyping = itemSearch({ focusedId, typedField, readOnly, companyId, settingsOf: (id) => fieldMap.get(id)?.settings, valueOf: (id) => drafts[id] ?? serverValue(id), chosen: chosenItem });
-  // The cell and its text settle together: what was found for another cell is never offered under this one.
-  const [itemCell = '', itemText = ''] = useDebounced(itemTyping ? `${itemTyping.cell}\u0000${itemTyping.text.trim()}` : '', ITEM_SEARCH_MS).split('\u0000');
-  const itemsQ = useItems(itemTyping && itemCell === itemTyping.cell ? companyId : 'NONE', itemText);
-  // (the previous search's items stay while the next one is read, in the same cell only)
-  const itemsCell = useRef<string | null>(null);
-  useEffect(() => {
-    if (itemsQ.data && !itemsQ.isPlaceholderData) itemsCell.current = itemCell;
-  }, [itemsQ.data, itemsQ.isPlaceholderData, itemCell]);
-  const itemsShown = itemTyping !== null && itemCell === itemTyping.cell && (!itemsQ.isPlaceholderData || itemsCell.current === itemCell);
-  const foundItems = itemsShown ? (itemsQ.data ?? NO_ITEMS) : NO_ITEMS;
-  const itemChoice = useMemo(() => (itemTyping && foundItems.length ? { cell: itemTyping.cell, items: foundItems } : null), [itemTyping?.cell, foundItems]);
-  const chooseItem = useStableCallback((cell: string, item: Item) => {
-    setChosenItem({ cell, name: item.name });
-    onChange(cell, item.name);
-  });
-
-  // ---- the document's category: stored as soon as it is picked (an Archive, Back or Next right after keeps it);
-  // a pick that could not be stored stays a draft and goes with the next action
-  const categoriesQ = useCategories(companyId);
-  const [categoryDraft, setCategoryDraft] = useState<string | undefined>(undefined);
-  const [partyCategory, setPartyCategory] = useState<{ id: string; name: string } | null>(null);
-  const currentCategory = receipt?.category_id ? { id: receipt.category_id, name: receipt.category ?? '' } : null;
-  const categoryOptions = [...(categoriesQ.data ?? []).map((c) => ({ id: c.id, name: c.name }))];
-  for (const known of [currentCategory, partyCategory]) if (known && !categoryOptions.some((c) => c.id === known.id)) categoryOptions.unshift(known);
-  const categoryBody = categoryDraft === undefined ? {} : { category_id: categoryDraft === '' ? null : categoryDraft };
-  const pickCategory = async (value: string) => {
-    setCategoryDraft(value);
-    try {
-      const answer = await api.put(`/receipt/${encodeURIComponent(receiptId)}/category`, { category_id: value === '' ? null : value }, { query: { company_id: companyId } });
-      const updated = receiptOfPayload(answer);
-      if (updated) cache.applyReceipt(updated);
-      // The document's version moved, and with it the content's
-      await Promise.all([calls.refresh(), qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) })]);
-      setCategoryDraft((d) => (d === value ? undefined : d));
-      // Another category (or none) answers a confirm's refusal of a deleted one
-      setDraftErrors(({ category_id: _refused, ...rest }) => rest);
-    } catch (e) {
-      info.show(messageOf(e), 'error');
-    }
-  };
+  // ---- items: a line item's description offers the company's items (lib/use-item-choice.ts)
+  const { itemChoice, chooseItem } = useItemChoice({ focusedId, typedField, readOnly, companyId, settingsOf: (id) => fieldMap.get(id)?.settings, valueOf: (id) => drafts[id] ?? serverValue(id), onChange });
 
   // ---- status actions
   const company = view.companies.find((c) => c.company_id === companyId);
@@ -603,10 +561,10 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
       const id = encodeURIComponent(receiptId);
       let answer: unknown;
       if (action === 'archive') answer = await api.post(`/receipt/${id}/status`, { status: 'archive', version: version() }, { query: q });
-      else if (action === 'confirm') answer = await api.post(`/receipt/${id}`, { version: version(), ...categoryBody }, { query: { ...q, with_send: 1 } });
-      else if (action === 'reject') answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'rejected', ...categoryBody }, { query: q });
-      else answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'review', ...categoryBody }, { query: q });
-      setCategoryDraft(undefined);
+      else if (action === 'confirm') answer = await api.post(`/receipt/${id}`, { version: version(), ...category.body }, { query: { ...q, with_send: 1 } });
+      else if (action === 'reject') answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'rejected', ...category.body }, { query: q });
+      else answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'review', ...category.body }, { query: q });
+      category.carried();
       info.show(action === 'confirm' ? 'Document confirmed' : action === 'reject' ? 'Document rejected' : action === 'archive' ? 'Moved to archive' : 'Document saved for review', 'success');
       await afterAction(answer);
     } catch (e) {
@@ -1004,7 +962,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
               newStakeholder={newStakeholder}
               suggestions={suggestions}
               onChooseStakeholder={chooseStakeholder}
-              category={companyId !== 'NONE' ? { companyId, value: categoryDraft ?? receipt.category_id ?? '', options: categoryOptions, onChange: (v: string) => void pickCategory(v), error: draftErrors.category_id } : undefined}
+              category={companyId !== 'NONE' ? { companyId, value: category.value, options: category.options, onChange: (v: string) => void category.pick(v), error: draftErrors.category_id } : undefined}
               onOpenTable={(tid) => setPopup({ kind: 'table', id: tid })}
               onAddRow={(tid) => void rowCall(() => calls.addLine(version(), tid))}
             />
