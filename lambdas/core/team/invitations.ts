@@ -73,6 +73,7 @@ export interface InviteDeps {
   mailer: Mailer;
   clock: Clock;
   appUrl: string;
+  log: { warn(msg: string, data?: Record<string, unknown>): void };
 }
 
 /**
@@ -134,7 +135,15 @@ export async function inviteColleague(
     await giveBack();
     throw new AppError('InternalError', MAIL_FAILED, { cause: error instanceof Error ? error.name : 'unknown' });
   }
-  await replaceEarlierInvitations(deps.team, invitation);
+  try {
+    await replaceEarlierInvitations(deps.team, invitation);
+  } catch (error) {
+    // Replaced again and again by invitations sent at once: this one was cancelled, the admin is told (409).
+    if (error instanceof AppError) throw error;
+    // The mail is out and its link works: the invitation is made, whatever the replacement met. An earlier link to the
+    // same person stays valid beside it until it expires or the person is invited again.
+    deps.log.warn('the earlier invitations of an address were not replaced', { invitation_id: invitation.id, company_id: invitation.company_id, error: String(error) });
+  }
   return {
     id: invitation.id,
     email,

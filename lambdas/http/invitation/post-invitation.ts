@@ -7,8 +7,8 @@ export const handler = httpHandler({
   route: 'POST /invitation',
   body: inviteSchema,
   successStatus: 201,
-  async run({ body, caller, deps }) {
+  async run({ body, caller, deps, log }) {
     const c = requireCompany(caller);
-    return inviteColleague({ ...deps, mailer: sesMailer }, { userId: c.userId, companyId: c.companyId }, body);
+    return inviteColleague({ ...deps, mailer: sesMailer, log }, { userId: c.userId, companyId: c.companyId }, body);
   },
 });
