@@ -4,8 +4,11 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVITATIONS_TODAY } from '../../lambdas/core/team/invitations';
+import { deps } from '../../lambdas/runtime/deps';
 import { registerUser } from '../../scripts/local/seed';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
+import { INVITATIONS_PER_DAY } from '../../shared/constants';
 import { launchBrowser, screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 
@@ -216,5 +219,32 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     expect(errors).toEqual([]);
     await context.close();
     await adminPage.close();
+  });
+
+  it("the Add-user pop-up when the company's invitations of the day are spent: the refusal under the e-mail, the values kept, nothing mailed", async () => {
+    const api = apiClient(stack.apiUrl, await signIn(stack, admin));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    // The day's other invitations, as if sent (T13 up to the cap; docs/decisions.md "At most 100 invitations …").
+    const day = new Date().toISOString().slice(0, 10);
+    while (await deps().team.countInvitationMailed(companyId, day, INVITATIONS_PER_DAY));
+    const mailsBefore = stack.mail.messages().length;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await signInWithForm(page, stack.url, admin.email, admin.password);
+    await page.goto(`${stack.url}/my-team`);
+    await page.getByRole('button', { name: 'ADD A USER' }).click(WAIT);
+    const popup = page.getByTestId('add-user-modal');
+    await popup.locator('input[name="name"]').fill('Rasa');
+    await popup.locator('input[name="surname"]').fill('Kolegė');
+    await popup.locator('input[name="email"]').fill('rasa.capped@example.com');
+    await popup.getByRole('button', { name: 'SEND INVITATION' }).click();
+    await expect.poll(() => popup.getByText(INVITATIONS_TODAY).count(), WAIT).toBe(1);
+    await screenshot(page, 'invite-cap');
+    expect(await popup.getByTestId('invite-sent').count()).toBe(0);
+    expect(await popup.locator('input[name="email"]').inputValue()).toBe('rasa.capped@example.com');
+    // The message is the e-mail field's own error, as its other refusals are.
+    const described = (await popup.locator('input[name="email"]').getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${described.split(' ')[0]}"]`).innerText()).toContain('Try again tomorrow.');
+    expect(stack.mail.messages().length).toBe(mailsBefore);
+    await page.close();
   });
 });
