@@ -28,8 +28,11 @@ import { inviteSchema, updateCompanyUserSchema } from '../../../shared/schemas/t
 import { memberRoleLabel } from '../../../web/src/features/team/lib/labels';
 
 const NOW = new Date('2026-11-25T10:00:00Z');
-/** A log the invitation tests read: the warnings it was given. */
-const quietLog = { warnings: [] as { msg: string; data?: Record<string, unknown> }[], warn(msg: string, data?: Record<string, unknown>) { this.warnings.push({ msg, data }); } };
+/** A log that keeps the warnings it was given, for a test to read. */
+function recordingLog() {
+  const warnings: { msg: string; data?: Record<string, unknown> }[] = [];
+  return { warnings, warn: (msg: string, data?: Record<string, unknown>) => void warnings.push({ msg, data }) };
+}
 const clock = { now: () => NOW };
 
 const company: CompanyRecord = {
@@ -196,7 +199,7 @@ describe('invitation rules', () => {
     const t = memoryTeam();
     const mailer = { send: async () => Promise.reject(new Error('SES down')) };
     await expect(
-      inviteColleague({ store, team: t.team, mailer, clock, appUrl: 'https://app', log: quietLog }, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' })),
+      inviteColleague({ store, team: t.team, mailer, clock, appUrl: 'https://app', log: recordingLog() }, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' })),
     ).rejects.toThrow(MAIL_FAILED);
     expect(t.invitations.size).toBe(0);
   });
@@ -205,7 +208,7 @@ describe('invitation rules', () => {
     const t = memoryTeam();
     const sent: OutgoingMail[] = [];
     let now = NOW;
-    const deps = { store, team: t.team, mailer: { send: async (m: OutgoingMail) => (sent.push(m), {}) }, clock: { now: () => now }, appUrl: 'https://app', log: quietLog };
+    const deps = { store, team: t.team, mailer: { send: async (m: OutgoingMail) => (sent.push(m), {}) }, clock: { now: () => now }, appUrl: 'https://app', log: recordingLog() };
     const invite = (n: number) => inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: `r${n}@example.com`, role: 'basic' }));
     for (let n = 0; n < INVITATIONS_PER_DAY; n++) await invite(n);
     expect(sent).toHaveLength(INVITATIONS_PER_DAY);
@@ -225,16 +228,16 @@ describe('invitation rules', () => {
     const t = memoryTeam();
     const person = inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' });
     const failing = { send: async () => Promise.reject(new Error('SES down')) };
-    await expect(inviteColleague({ store, team: t.team, mailer: failing, clock, appUrl: 'https://app', log: quietLog }, { userId: 'owner', companyId: 'C1' }, person)).rejects.toThrow(MAIL_FAILED);
+    await expect(inviteColleague({ store, team: t.team, mailer: failing, clock, appUrl: 'https://app', log: recordingLog() }, { userId: 'owner', companyId: 'C1' }, person)).rejects.toThrow(MAIL_FAILED);
     const team = { ...t.team, putInvitation: async () => Promise.reject(new Error('ProvisionedThroughputExceededException')) };
-    await expect(inviteColleague({ store, team, mailer: { send: async () => ({}) }, clock, appUrl: 'https://app', log: quietLog }, { userId: 'owner', companyId: 'C1' }, person)).rejects.toThrow('ProvisionedThroughput');
+    await expect(inviteColleague({ store, team, mailer: { send: async () => ({}) }, clock, appUrl: 'https://app', log: recordingLog() }, { userId: 'owner', companyId: 'C1' }, person)).rejects.toThrow('ProvisionedThroughput');
     expect(t.mailed.get('C1|2026-11-25')).toBe(0);
   });
 
   it('a mailed invitation whose replacement of the earlier ones fails is made all the same (201), and the failure is logged', async () => {
     const t = memoryTeam();
     const sent: OutgoingMail[] = [];
-    const log = { warnings: [] as { msg: string; data?: Record<string, unknown> }[], warn(msg: string, data?: Record<string, unknown>) { this.warnings.push({ msg, data }); } };
+    const log = recordingLog();
     const team = { ...t.team, getCurrentInvitation: async () => Promise.reject(new Error('ProvisionedThroughputExceededException')) };
     const made = await inviteColleague(
       { store, team, mailer: { send: async (m: OutgoingMail) => (sent.push(m), {}) }, clock, appUrl: 'https://app', log },
@@ -250,7 +253,7 @@ describe('invitation rules', () => {
     const t = memoryTeam();
     const sent: OutgoingMail[] = [];
     const result = await inviteColleague(
-      { store, team: t.team, mailer: { send: async (m) => (sent.push(m), {}) }, clock, appUrl: 'https://app.example/', log: quietLog },
+      { store, team: t.team, mailer: { send: async (m) => (sent.push(m), {}) }, clock, appUrl: 'https://app.example/', log: recordingLog() },
       { userId: 'owner', companyId: 'C1' },
       inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'R@Example.com', role: 'admin', message: 'Hi <b>' }),
     );
@@ -270,7 +273,7 @@ describe('invitation rules', () => {
     t.invitations.set('used', invitation({ id: 'used', email: 'in@example.com', used_at: '2026-11-24T00:00:00.000Z', used_by: 'u9' }));
     t.invitations.set('old', invitation({ id: 'old', email: 'late@example.com', created_at: '2026-11-01T00:00:00.000Z', expires_at: '2026-11-08T00:00:00.000Z' }));
     t.invitations.set('other', invitation({ id: 'other', company_id: 'C2', email: 'x@example.com' }));
-    const deps = { store, team: t.team, mailer: send, clock, appUrl: 'https://app', log: quietLog };
+    const deps = { store, team: t.team, mailer: send, clock, appUrl: 'https://app', log: recordingLog() };
     const first = await inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' }));
     const listed = await listPendingInvitations(deps, { userId: 'owner', companyId: 'C1' });
     expect(listed).toEqual([
@@ -287,7 +290,7 @@ describe('invitation rules', () => {
     const sent: OutgoingMail[] = [];
     let tick = 0;
     const ticking = { now: () => new Date(NOW.getTime() + tick++) };
-    const deps = { store, team: t.team, mailer: { send: async (m: OutgoingMail) => (sent.push(m), {}) }, clock: ticking, appUrl: 'https://app', log: quietLog };
+    const deps = { store, team: t.team, mailer: { send: async (m: OutgoingMail) => (sent.push(m), {}) }, clock: ticking, appUrl: 'https://app', log: recordingLog() };
     const input = inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'twice@example.com', role: 'basic' });
     const [a, b] = await Promise.all([1, 2].map(() => inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, input)));
     expect(sent).toHaveLength(2);
