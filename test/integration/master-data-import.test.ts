@@ -165,7 +165,11 @@ describe('master data XLSX/XLS import through the local API and the import job',
     t.stack.importJobs.deliver(record);
     const result = await resultOf(owner.api, owner.companyId, importId);
     expect(result).toMatchObject({ status: 'done', total_rows: 230, rejected: [] });
-    expect(result.created + result.updated).toBe(230);
+    // Every row counted once. Which delivery commits a chunk is a race: a row the other delivery wrote first is
+    // found holding its values and counts as unchanged (lambdas/core/master-data/import/apply.ts), so the split
+    // between created and unchanged may vary, the sum may not.
+    expect(result.created + result.updated + result.unchanged).toBe(230);
+    expect(result.updated).toBe(0);
     expect(result.created).toBeGreaterThan(0);
     // …and once more after it finished.
     t.stack.importJobs.deliver(record);
