@@ -2,8 +2,7 @@ import { sendsToIntegrations } from '../../receipts/lib/row-rules';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { AUTOSAVE_MS } from '../../../../../shared/constants';
-import type { Box, ContentResponse, PageBoxesResponse, SchemaField } from '../../../../../shared/schemas/content';
+import type { Box, PageBoxesResponse, SchemaField } from '../../../../../shared/schemas/content';
 import { CONTENT_MSG, LINE_ITEM_COLUMNS } from '../../../../../shared/schemas/content';
 import { STATUS_TITLES, type ReceiptStatus } from '../../../../../shared/status';
 import { useApi } from '../../../app/api-context';
@@ -27,10 +26,10 @@ import type { Receipt } from '../../receipts/api/types';
 import type { ListReturnState } from '../../receipts/lib/list-scroll';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
 import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
-import { clearDrafts, DRAFTS_STORE_MS, draftsToRestore, loadDrafts, retryDelay, storeDrafts } from '../lib/drafts-storage';
 import { datapoints, formatError, formSections, stakeholderOf, type Tab } from '../lib/form';
 import { initialField, useInitialFieldFocus } from '../lib/initial-focus';
-import { notSavedMessage, settleConflict } from '../lib/save-conflict';
+import { isConflict } from '../lib/save-conflict';
+import { useDrafts } from '../lib/use-drafts';
 import { editorPart, canApply, deleteAllColumns, deleteAllRows, type EditorPart } from '../lib/grid-editor';
 import { useEditShortcuts, type Move } from '../lib/use-edit-shortcuts';
 import { COMPACT, NARROW, useMedia } from '../lib/media';
@@ -61,9 +60,6 @@ interface NavState {
 
 type Popup = { kind: 'table'; id: string } | { kind: 'delete' } | { kind: 'duplicates' } | { kind: 'export' } | null;
 
-const isConflict = (e: unknown) => e instanceof ApiError && e.status === 409;
-/** A save that failed for a passing reason (no network, the server busy or failing): the autosave tries again. */
-const isTransient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.status === 429 || e.status >= 500;
 const NOT_MERGEABLE: ReadonlyArray<Receipt['status']> = ['archive', 'failed', 'error', 'processing', 'converting', 'saving'];
 const NO_BOXES: PageBoxesResponse[] = [];
 
@@ -114,42 +110,13 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   // The field the user is on now (a pick that waited on a save reads it after)
   const focusedRef = useRef<string | null>(null);
   focusedRef.current = focusedId;
-  const [drafts, setDrafts] = useState<Record<string, string>>({});
-  const [draftErrors, setDraftErrors] = useState<Record<string, string>>({});
   const [rotation, setRotation] = useState(0);
   const [panel, setPanel] = useState<'history' | 'help' | null>(null);
   const [merge, setMerge] = useState(false);
   const [popup, setPopup] = useState<Popup>(null);
   const [grid, setGrid] = useState<EditorPart[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const base = useRef<Record<string, string>>({});
-  // Per field, the values of saves whose answer never came (no network, the gateway's 5xx): they may have been
-  // applied, so a retry that meets them meets our own save, not a colleague's (lib/save-conflict.ts).
-  const unanswered = useRef<Record<string, string[]>>({});
-  const saving = useRef<Promise<void> | null>(null);
-  const draftsRef = useRef(drafts);
-  draftsRef.current = drafts;
-  // Saves in a row that failed for a passing reason: the autosave tries again after a growing pause.
-  const [failures, setFailures] = useState(0);
-  // Drafts put back from the tab's storage are saved on the version they were typed on (a document changed since
-  // answers 409, and the conflict path below keeps or drops each value); null once they went.
-  const restoredVersion = useRef<number | null>(null);
 
-  const version = () => qc.getQueryData<ContentResponse>(editKeys.content(receiptId, companyId))?.version ?? content?.version ?? 0;
-  // The drafts as kept in the tab's sessionStorage (lib/drafts-storage.ts): a reload, or signing in again after an
-  // expired session, finds them; the entry goes once everything typed is saved.
-  const owner = useMemo(() => ({ userId, companyId, receiptId }), [userId, companyId, receiptId]);
-  const persistRef = useRef<(values: Record<string, string>) => void>(() => undefined);
-  persistRef.current = (values) => storeDrafts(owner, { values, base: base.current, version: restoredVersion.current ?? version() });
-  // (written by storeDraftsNow once the drafts kept in the tab were put back: before, an empty write would drop them)
-  const restoredRef = useRef(false);
-  const storeTimer = useRef<number | null>(null);
-  const storeDraftsNow = useCallback(() => {
-    if (storeTimer.current === null) return;
-    window.clearTimeout(storeTimer.current);
-    storeTimer.current = null;
-    if (restoredRef.current) persistRef.current(draftsRef.current);
-  }, []);
   const readOnly = Boolean(content?.read_only) || receipt?.status === 'archive';
   const receiptType = content?.receipt_type ?? receipt?.receipt_type ?? 'receipt';
   const status = (receipt?.status ?? 'review') as ReceiptStatus;
@@ -195,8 +162,18 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   }, [schema, content, receiptType]);
   const items = useMemo(() => datapoints(content?.content ?? []), [content]);
   const serverValue = (id: string) => items.get(id)?.content?.value ?? '';
-  const itemsRef = useRef(items);
-  itemsRef.current = items;
+  const { drafts, draftErrors, unsaved, version, edit, discard, refuse, clearRefusal, flush, hasUnsaved, leave } = useDrafts({
+    receiptId,
+    companyId,
+    userId,
+    content,
+    loaded: Boolean(receipt),
+    readOnly,
+    items,
+    fieldMap,
+    calls,
+    navigate,
+  });
 
   const errors = useMemo(() => {
     const out: Record<string, string> = {};
@@ -209,138 +186,6 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     return !f || !formatError(f, drafts[id]!);
   });
 
-  // ---- autosave: 2 s after typing stops; values that fail the server's check stay unsaved with its message.
-  // Resolves true when nothing typed is left unsaved. `auto`: the autosave's timer (its failures set the pause
-  // before the next try); `quiet`: a failure shows no message (the autosave's retries, a leave that says more).
-  const flush = useCallback(async ({ auto = false, quiet = false }: { auto?: boolean; quiet?: boolean } = {}): Promise<boolean> => {
-    if (saving.current) {
-      await saving.current;
-      if (!Object.keys(draftsRef.current).length) return true;
-    }
-    const pending = { ...draftsRef.current };
-    if (!Object.keys(pending).length) return true;
-    const run = (async () => {
-      const sendable = Object.entries(pending).filter(([id, v]) => {
-        const f = fieldMap.get(id);
-        return !f || !formatError(f, v);
-      });
-      // Values that stay unsaved (badly formatted) get the server's message; those sent get theirs in the save's
-      // answer (its `errors`), so a save of well-formed values is the one PUT.
-      const toSend = new Set(sendable.map(([id]) => id));
-      const kept = Object.entries(pending).filter(([id]) => !toSend.has(id));
-      const checked = kept.length ? await calls.validate(kept.map(([id, value]) => ({ id, value }))).catch(() => null) : null;
-      const serverErrors = Object.fromEntries((checked?.errors ?? []).filter((e) => e.id in pending).map((e) => [e.id, e.message]));
-      setDraftErrors((prev) => ({ ...Object.fromEntries(Object.entries(prev).filter(([k]) => !(k in pending))), ...serverErrors }));
-      if (!sendable.length) return;
-      const sent = Object.fromEntries(sendable);
-      // The drafts left once a save is through: the ref at once (an edit action reads it right after the save),
-      // the state for the next render; a new object either way, so what is left is saved again after 2 s.
-      const keepDrafts = (keep: (id: string, value: string) => boolean) => {
-        draftsRef.current = Object.fromEntries(Object.entries(draftsRef.current).filter(([k, v]) => keep(k, v)));
-        setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k, v]) => keep(k, v))));
-        // also when the screen is gone (the save on leaving): the tab's copy follows what is left
-        persistRef.current(draftsRef.current);
-      };
-      try {
-        await calls.save(restoredVersion.current ?? version(), sendable.map(([id, value]) => ({ id, value })));
-      } catch (e) {
-        if (isConflict(e)) {
-          restoredVersion.current = null;
-          // A newer version: reload (never the cached copy: it holds the stale version). A field holding a value
-          // this tab sent is our own save (one whose answer was lost): its newer draft stays, saved again on the
-          // fresh version. A field someone else changed shows their value and drops ours; the others stay drafts.
-          const fresh = await qc.fetchQuery({ queryKey: editKeys.content(receiptId, companyId), staleTime: 0, queryFn: () => api.get<ContentResponse>(`/receipts/${encodeURIComponent(receiptId)}/content`, { query: { company_id: companyId } }) });
-          const now = datapoints(fresh.content);
-          const settled = settleConflict({ sent, unanswered: unanswered.current, base: base.current, fresh: (id) => now.get(id)?.content?.value ?? '', readOnly: fresh.read_only, drafts: draftsRef.current });
-          unanswered.current = {};
-          if (settled.closed) {
-            // A colleague's action made the document read-only (CONFIRM, archive, processing again): no draft can be
-            // saved any more, so none stays (here nor in the tab's storage), the autosave stops, leaving is free, and
-            // the user is told which fields were not saved and why.
-            base.current = {};
-            keepDrafts(() => false);
-            clearDrafts(owner);
-            setDraftErrors({});
-            setFailures(0);
-            const doc = await qc.fetchQuery({ queryKey: queryKeys.receipt(receiptId, companyId), staleTime: 0, queryFn: () => api.get<{ status: ReceiptStatus }>(`/receipts/${encodeURIComponent(receiptId)}`, { query: { company_id: companyId || undefined } }) }).catch(() => null);
-            const labels = settled.lost.map((k) => fieldMap.get(k)?.label ?? k);
-            info.show(notSavedMessage(doc && doc.status !== 'archive' ? 'busy' : 'archive', labels), 'error');
-            return;
-          }
-          for (const [k, v] of Object.entries(settled.landed)) {
-            if (draftsRef.current[k] === v) delete base.current[k];
-            else base.current[k] = v;
-          }
-          keepDrafts(settled.keepDraft);
-          if (settled.lost.length) {
-            for (const k of settled.lost) delete base.current[k];
-            info.show('The document was changed by someone else; their values are shown.', 'error');
-          }
-          return;
-        }
-        if (e instanceof ApiError && e.status === 422) {
-          setDraftErrors((prev) => ({ ...prev, ...e.fieldErrors }));
-          return;
-        }
-        // (a failed save by hand arms the retry when none is; a retry already armed keeps its pause)
-        if (isTransient(e)) {
-          setFailures((n) => (auto ? n + 1 : Math.max(n, 1)));
-          // it may have been applied all the same (only its answer lost)
-          for (const [k, v] of Object.entries(sent)) unanswered.current[k] = [...(unanswered.current[k] ?? []), v];
-        }
-        // (a 401 has the session-expired pop-up say it; the drafts wait in the tab for the next sign-in)
-        if (!quiet && !(e instanceof ApiError && e.status === 401)) info.show(messageOf(e), 'error');
-        return;
-      }
-      restoredVersion.current = null;
-      setFailures(0);
-      // What was sent is the server's value now: a draft typed on meanwhile continues from it
-      for (const k of Object.keys(sent)) {
-        delete unanswered.current[k];
-        if (draftsRef.current[k] === sent[k]) delete base.current[k];
-        else if (k in draftsRef.current) base.current[k] = sent[k]!;
-      }
-      keepDrafts((k, v) => !(k in sent && sent[k] === v));
-    })();
-    saving.current = run;
-    try {
-      await run;
-    } finally {
-      saving.current = null;
-    }
-    return !Object.keys(draftsRef.current).length;
-  }, [calls, fieldMap, qc, receiptId, companyId, api, info, owner]);
-
-  // 2 s after the last change; after a failed save again by itself, 2 s, 4 s, … up to 30 s apart (its message
-  // shown the first time only), and at once when the browser is back online.
-  const unsaved = Object.keys(drafts).length > 0;
-  useEffect(() => {
-    if (!Object.keys(drafts).length) return;
-    const t = window.setTimeout(() => void flush({ auto: true, quiet: failures > 0 }), failures ? retryDelay(failures) : AUTOSAVE_MS);
-    return () => window.clearTimeout(t);
-  }, [drafts, flush, failures]);
-  useEffect(() => {
-    if (!unsaved) return;
-    const onOnline = () => void flush({ quiet: true });
-    window.addEventListener('online', onOnline);
-    return () => window.removeEventListener('online', onOnline);
-  }, [unsaved, flush]);
-
-  /** Saves everything typed before leaving the document; false (and the message shown) when something is left. */
-  const saveBeforeLeaving = useCallback(async (): Promise<boolean> => {
-    // A save that met another's first leaves the rest of the drafts: they go once more, on the fresh version
-    if ((await flush({ quiet: true })) || (await flush({ quiet: true }))) return true;
-    info.show(UNSAVED_CHANGES, 'error');
-    return false;
-  }, [flush, info]);
-  const leave = useCallback(
-    (go: () => void) => {
-      storeDraftsNow();
-      void saveBeforeLeaving().then((saved) => saved && go());
-    },
-    [saveBeforeLeaving, storeDraftsNow],
-  );
-
   // Previous / next in the list: the document moved to knows this one as its neighbour, and its place
   const goNext = () => {
     const to = walk.next;
@@ -351,79 +196,18 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     if (to) leave(() => goTo(to, inWalk ? { next: receiptId, position: walk.position === null ? null : walk.position - 1 } : undefined));
   };
 
-  // The drafts kept in the tab come back once the document is loaded (not on a read-only one), as unsaved
-  // drafts the autosave stores; from then on the tab's copy follows every change.
-  const [restored, setRestored] = useState(false);
-  useEffect(() => {
-    if (restored || !content || !receipt || !userId) return;
-    setRestored(true);
-    const now = datapoints(content.content);
-    const back = readOnly ? null : draftsToRestore(loadDrafts(owner), (id) => (now.has(id) ? (now.get(id)?.content?.value ?? '') : undefined));
-    if (!back) {
-      clearDrafts(owner);
-      return;
-    }
-    for (const [id, v] of Object.entries(back.base)) if (!(id in base.current)) base.current[id] = v;
-    restoredVersion.current = back.version;
-    setDrafts((d) => ({ ...back.values, ...d }));
-  }, [restored, content, receipt, userId, readOnly, owner]);
-  // Written a moment after the last change rather than on every key (a key in a 300-line grid must stay quick), and
-  // at once whenever the page may go: pagehide (a reload, a closed tab), beforeunload, a move to another document
-  // or screen (leave), and the screen's unmount (the browser's Back, the sign-in after an expired session).
-  restoredRef.current = restored;
-  useEffect(() => {
-    if (!restored) return;
-    if (storeTimer.current !== null) window.clearTimeout(storeTimer.current);
-    storeTimer.current = window.setTimeout(storeDraftsNow, DRAFTS_STORE_MS);
-  }, [drafts, restored, storeDraftsNow]);
-  useEffect(() => {
-    window.addEventListener('pagehide', storeDraftsNow);
-    window.addEventListener('beforeunload', storeDraftsNow);
-    return () => {
-      window.removeEventListener('pagehide', storeDraftsNow);
-      window.removeEventListener('beforeunload', storeDraftsNow);
-      storeDraftsNow();
-    };
-  }, [storeDraftsNow]);
-
-  // Reloading or closing the tab with something unsaved asks first (the drafts are kept in the tab either way).
-  useEffect(() => {
-    if (!unsaved) return;
-    const onBeforeUnload = (e: BeforeUnloadEvent) => {
-      persistRef.current(draftsRef.current);
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [unsaved]);
-
-  // Leaving through the app's own links (the side menu, the top bar) saves first and stays when that fails.
-  useEffect(() => {
-    if (!unsaved) return;
-    const onClick = (e: MouseEvent) => {
-      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      const a = (e.target as Element | null)?.closest?.('a[href]');
-      if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
-      const to = new URL(a.href, window.location.href);
-      if (to.origin !== window.location.origin || `${to.pathname}${to.search}` === `${window.location.pathname}${window.location.search}`) return;
-      e.preventDefault();
-      e.stopPropagation();
-      leave(() => navigate(`${to.pathname}${to.search}${to.hash}`));
-    };
-    window.addEventListener('click', onClick, true);
-    return () => window.removeEventListener('click', onClick, true);
-  }, [unsaved, leave, navigate]);
 
   // The field typed in since it was focused: the name's suggestions stay open while it keeps the focus, also
   // once the autosave has stored what was typed so far.
   const [typedField, setTypedField] = useState<string | null>(null);
   useEffect(() => setTypedField(null), [focusedId]);
-  const onChange = useCallback((id: string, value: string) => {
-    if (!(id in base.current)) base.current[id] = itemsRef.current.get(id)?.content?.value ?? '';
-    setDrafts((d) => ({ ...d, [id]: value }));
-    setTypedField(id);
-  }, []);
+  const onChange = useCallback(
+    (id: string, value: string) => {
+      edit({ [id]: value });
+      setTypedField(id);
+    },
+    [edit],
+  );
 
   // ---- picking a box on the page fills the focused field
   const onPick = async (page: number, box: Box, file: string | null) => {
@@ -437,7 +221,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     await flush();
     // The user went on to another field while what was typed was saved: the area is not read into the one left
     if (focusedRef.current !== target) return;
-    setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k]) => k !== target)));
+    discard(target);
     try {
       await calls.select(version(), target, { page, position: box, file, is_related_content: showKeys });
     } catch (e) {
@@ -491,7 +275,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
 
   // ---- the document's category (lib/use-document-category.ts); another one picked (or none) answers a confirm's
   // refusal of a deleted one
-  const category = useDocumentCategory({ receiptId, companyId, receipt, refresh: calls.refresh, clearRefusal: () => setDraftErrors(({ category_id: _refused, ...rest }) => rest) });
+  const category = useDocumentCategory({ receiptId, companyId, receipt, refresh: calls.refresh, clearRefusal: () => clearRefusal('category_id') });
 
   // ---- stakeholders: the server says whether the party is new; typing a name offers the company's stakeholders
   const stakeholderKind = stakeholderOf(receiptType);
@@ -506,9 +290,8 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   const suggestions = typingName ? (suggestionsQ.data ?? []) : [];
   const chooseStakeholder = (sh: Stakeholder) => {
     const values = Object.fromEntries(Object.entries(stakeholderValues(sh, stakeholderKind)).filter(([id]) => items.has(id)));
-    for (const id of Object.keys(values)) if (!(id in base.current)) base.current[id] = serverValue(id);
     setChosenName(sh.name);
-    setDrafts((d) => ({ ...d, ...values }));
+    edit(values);
     category.takePartyCategory(sh.category);
   };
 
@@ -551,8 +334,8 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     try {
       await flush();
       // A save that met another's first leaves the rest of the drafts: they go once more, on the fresh version
-      if (Object.keys(draftsRef.current).length) await flush();
-      if (Object.keys(draftsRef.current).length) {
+      if (hasUnsaved()) await flush();
+      if (hasUnsaved()) {
         // Never confirm, send or reject the document without what the user typed
         info.show(UNSAVED_CHANGES, 'error');
         return;
@@ -569,7 +352,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
       await afterAction(answer);
     } catch (e) {
       if (e instanceof ApiError && e.status === 422) {
-        setDraftErrors((prev) => ({ ...prev, ...e.fieldErrors }));
+        refuse(e.fieldErrors);
         await calls.refresh();
         // A category deleted from the register is named under the Category field and in the message
         info.show(e.fieldErrors.category_id ?? CONTENT_MSG.saveFailed, 'error');
@@ -705,10 +488,6 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     },
   });
 
-  // Leaving the page otherwise (the browser's Back) saves what was typed; what fails stays in the tab's storage.
-  const flushRef = useRef(flush);
-  flushRef.current = flush;
-  useEffect(() => () => void flushRef.current(), []);
 
   // ---- the focus as the document opens: its first field to correct, else its first field (lib/initial-focus.ts)
   useInitialFieldFocus({
@@ -772,7 +551,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
       <span className={`pill pill-${status === 'ready' ? 'green' : status === 'review' || status === 'error' ? 'red' : 'orange'}`} data-testid="receipt-status">
         {STATUS_TITLES[status] ?? status}
       </span>
-      {Object.keys(drafts).length > 0 && <span className="muted er-saving">Unsaved changes…</span>}
+      {unsaved && <span className="muted er-saving">Unsaved changes…</span>}
       {compact && codeNote}
     </div>
   );

@@ -1,3 +1,5 @@
+import { ApiError } from '../../../lib/api-error';
+
 /**
  * The edit screen's autosave met a newer version (409): which of the values it sent were lost to someone else's
  * change, and which drafts are left to save again on the fresh version.
@@ -78,3 +80,6 @@ export function notSavedMessage(reason: ClosedReason, labels: readonly string[])
   const names = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
   return `${what}, so your ${labels.length === 1 ? 'change' : 'changes'} to ${names} ${labels.length === 1 ? 'was' : 'were'} not saved.`;
 }
+
+/** The save met a newer version of the document (409). */
+export const isConflict = (e: unknown): boolean => e instanceof ApiError && e.status === 409;
