@@ -1,9 +1,10 @@
 import { useCallback, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { FieldErrors, Validator } from './validation';
 
-type Values = Record<string, string | boolean>;
+/** The values a form holds: text fields and check boxes. */
+export type FormValues = Record<string, string | boolean>;
 
-export interface UseForm<V extends Values, O> {
+export interface UseForm<V extends FormValues, O> {
   values: V;
   /** Errors of the current values (all of them, shown or not). */
   errors: FieldErrors;
@@ -33,7 +34,7 @@ export interface UseForm<V extends Values, O> {
 }
 
 /** A small form state hook: validate on submit and on touched fields, one message per field. */
-export function useForm<V extends Values, O>(initial: V, validate: Validator<V, O>): UseForm<V, O> {
+export function useForm<V extends FormValues, O>(initial: V, validate: Validator<V, O>): UseForm<V, O> {
   const [values, setValues] = useState<V>(initial);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [submitted, setSubmitted] = useState(false);

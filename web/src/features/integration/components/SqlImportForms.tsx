@@ -15,12 +15,12 @@ import {
 } from '../../../../../shared/schemas/master-data-sync';
 import { Button } from '../../../components/ui/Button';
 import { Checkbox } from '../../../components/ui/Checkbox';
-import { Modal } from '../../../components/ui/Modal';
 import { TextAreaField } from '../../../components/ui/TextAreaField';
 import { TextField } from '../../../components/ui/TextField';
-import { ApiError, messageOf } from '../../../lib/api-error';
+import { messageOf } from '../../../lib/api-error';
 import { useForm } from '../../../lib/use-form';
 import { zodValidator, type Validator } from '../../../lib/validation';
+import { CredentialsFrame, showCredentialError } from './CredentialsModal';
 
 type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string; trust_server_certificate: boolean; allow_unencrypted: boolean; ca_certificate: string };
 
@@ -41,70 +41,48 @@ export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credenti
       const credential = SQL_ENGINES_WITHOUT_TLS.includes(data.engine) ? data : { ...data, allow_unencrypted: false };
       await onSubmit(credential as unknown as Record<string, unknown>);
     } catch (error) {
-      if (error instanceof ApiError && Object.keys(error.fieldErrors).length) {
-        form.setServerErrors(error.fieldErrors);
-        if (!Object.keys(error.fieldErrors).some((f) => f in form.values)) form.setServerError('host', error.message);
-      } else {
-        form.setServerError('host', messageOf(error));
-      }
+      showCredentialError(form, error, 'host');
     }
   });
   const engine = form.values.engine as SqlEngine;
   return (
-    <Modal
-      title="SQL database credentials"
-      onClose={onClose}
-      size="sm"
-      testId="sql-credentials-popup"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={form.pending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="sql-credentials-form" loading={form.pending}>
-            SAVE
-          </Button>
-        </>
-      }
-    >
-      <form id="sql-credentials-form" className="form" onSubmit={submit} noValidate>
-        <p className="muted">Suppliers, customers, categories and items are read from this database (read only) every hour and on Sync now.</p>
-        <div className="field">
-          <label htmlFor={engineId} className="field-label">
-            Engine
-          </label>
-          <select id={engineId} name="engine" className="input select" value={form.values.engine} onChange={(e) => form.setValue('engine', e.target.value)}>
-            {SQL_ENGINES.map((e) => (
-              <option key={e} value={e}>
-                {SQL_ENGINE_LABEL[e]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <TextField label="Host" autoComplete="off" {...form.text('host')} />
-        <TextField label="User" autoComplete="off" {...form.text('user')} />
-        <TextField label="Password" type="password" autoComplete="new-password" {...form.text('password')} />
-        <TextField label="Port" inputMode="numeric" placeholder={String(SQL_DEFAULT_PORT[engine] ?? '')} {...form.text('port')} />
-        <TextField label="Database" autoComplete="off" {...form.text('database')} />
-        <TextAreaField
-          label="Certificate authority (optional)"
-          name="ca_certificate"
-          className="sql-ca-certificate"
-          spellCheck={false}
-          placeholder="-----BEGIN CERTIFICATE-----"
-          value={form.values.ca_certificate}
-          onChange={(e) => form.setValue('ca_certificate', e.target.value)}
-          error={form.errorOf('ca_certificate')}
-        />
-        <Checkbox label="Trust the server certificate" {...form.checkbox('trust_server_certificate')} />
-        {SQL_ENGINES_WITHOUT_TLS.includes(engine) && <Checkbox label="Allow an unencrypted connection" {...form.checkbox('allow_unencrypted')} />}
-        <p className="muted field-hint">
-          The connection is encrypted, and the server&apos;s certificate is checked against the authority above, or the public ones when it is
-          empty. Tick a box only for a server on a network you trust: the first for a self-signed certificate, the second for a server without
-          TLS.
-        </p>
-      </form>
-    </Modal>
+    <CredentialsFrame title="SQL database credentials" testId="sql-credentials-popup" formId="sql-credentials-form" pending={form.pending} onSubmit={submit} onClose={onClose}>
+      <p className="muted">Suppliers, customers, categories and items are read from this database (read only) every hour and on Sync now.</p>
+      <div className="field">
+        <label htmlFor={engineId} className="field-label">
+          Engine
+        </label>
+        <select id={engineId} name="engine" className="input select" value={form.values.engine} onChange={(e) => form.setValue('engine', e.target.value)}>
+          {SQL_ENGINES.map((e) => (
+            <option key={e} value={e}>
+              {SQL_ENGINE_LABEL[e]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <TextField label="Host" autoComplete="off" {...form.text('host')} />
+      <TextField label="User" autoComplete="off" {...form.text('user')} />
+      <TextField label="Password" type="password" autoComplete="new-password" {...form.text('password')} />
+      <TextField label="Port" inputMode="numeric" placeholder={String(SQL_DEFAULT_PORT[engine] ?? '')} {...form.text('port')} />
+      <TextField label="Database" autoComplete="off" {...form.text('database')} />
+      <TextAreaField
+        label="Certificate authority (optional)"
+        name="ca_certificate"
+        className="sql-ca-certificate"
+        spellCheck={false}
+        placeholder="-----BEGIN CERTIFICATE-----"
+        value={form.values.ca_certificate}
+        onChange={(e) => form.setValue('ca_certificate', e.target.value)}
+        error={form.errorOf('ca_certificate')}
+      />
+      <Checkbox label="Trust the server certificate" {...form.checkbox('trust_server_certificate')} />
+      {SQL_ENGINES_WITHOUT_TLS.includes(engine) && <Checkbox label="Allow an unencrypted connection" {...form.checkbox('allow_unencrypted')} />}
+      <p className="muted field-hint">
+        The connection is encrypted, and the server&apos;s certificate is checked against the authority above, or the public ones when it is
+        empty. Tick a box only for a server on a network you trust: the first for a self-signed certificate, the second for a server without
+        TLS.
+      </p>
+    </CredentialsFrame>
   );
 }
 

@@ -4,14 +4,13 @@ import type { Item } from '../../../../../shared/schemas/master-data';
 import { MSG } from '../../../../../shared/schemas/messages';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
-import { useInfoPopup } from '../../../components/ui/InfoPopup';
-import { Modal } from '../../../components/ui/Modal';
 import { TextField } from '../../../components/ui/TextField';
 import type { FieldErrors } from '../../../lib/api-error';
 import type { ValidationResult } from '../../../lib/validation';
-import { useMasterWrites } from '../api/master-data';
-import { FORM_FIELDS, formFields, itemAddValidator, itemEditValidator, routeServerError, wordRow, wordRows, type ItemFormValues } from '../lib/forms';
+import { FORM_FIELDS, formFields, itemAddValidator, itemEditValidator, wordRow, wordRows, type ItemFormValues } from '../lib/forms';
+import { useMasterWrite } from '../lib/use-master-write';
 import { CompanyField } from './fields';
+import { MasterAddCard, MasterEditModal } from './MasterFormFrames';
 
 /** Form state of the item forms: a name and a dynamic list of word rows. */
 function useItemForm<O>(initial: () => ItemFormValues, validate: (v: ItemFormValues) => ValidationResult<O>) {
@@ -113,47 +112,32 @@ export function ItemAddForm({
 }) {
   const validate = useMemo(() => itemAddValidator(allCompanies), [allCompanies]);
   const form = useItemForm(() => emptyItem(), validate);
-  const writes = useMasterWrites();
-  const info = useInfoPopup();
+  const write = useMasterWrite();
   const companyId = allCompanies ? form.values.company_id || undefined : activeCompanyId;
 
   const onSubmit = form.handleSubmit(async ({ companyId: chosen, input }) => {
-    try {
-      await writes.create.mutateAsync({ companyId: chosen, body: { kind: 'item', input } });
-      form.reset(emptyItem(form.values.company_id));
-      info.show('Item added', 'success');
-    } catch (err) {
-      const route = routeServerError('item', err, formFields(FORM_FIELDS.item, allCompanies));
-      form.setServerErrors(route.fields);
-      if (route.popup) info.show(route.popup, 'error');
-    }
+    const stored = await write.create(chosen, { kind: 'item', input }, {
+      success: 'Item added',
+      shown: formFields(FORM_FIELDS.item, allCompanies),
+      setServerErrors: form.setServerErrors,
+    });
+    if (stored) form.reset(emptyItem(form.values.company_id));
   });
 
-  const upload = () => {
-    if (!companyId) form.setServerErrors({ company_id: MSG.required });
-    else onUpload(companyId);
-  };
-
   return (
-    <form className="card form md-add" onSubmit={onSubmit} noValidate aria-busy={form.pending} data-testid="md-add-form">
-      <div className="card-head">
-        <h2>
-          <Icon name="items" size={18} /> New item
-        </h2>
-        <Button variant="secondary" className="btn-sm" icon={<Icon name="upload" size={16} />} onClick={upload}>
-          Upload XLSX
-        </Button>
-      </div>
-      <div className="md-item-grid">
-        <ItemFields form={form as ItemForm} />
-        {allCompanies && <CompanyField companies={companies} value={form.values.company_id} onChange={form.setCompany} error={form.errorOf('company_id')} />}
-      </div>
-      <div className="form-actions">
-        <Button type="submit" loading={form.pending} icon={<Icon name="plus" size={16} />}>
-          ADD
-        </Button>
-      </div>
-    </form>
+    <MasterAddCard
+      icon="items"
+      title="New item"
+      gridClassName="md-item-grid"
+      pending={form.pending}
+      onSubmit={onSubmit}
+      companyId={companyId}
+      onUpload={onUpload}
+      noCompany={() => form.setServerErrors({ company_id: MSG.required })}
+    >
+      <ItemFields form={form as ItemForm} />
+      {allCompanies && <CompanyField companies={companies} value={form.values.company_id} onChange={form.setCompany} error={form.errorOf('company_id')} />}
+    </MasterAddCard>
   );
 }
 
@@ -161,38 +145,18 @@ export function ItemAddForm({
 export function ItemEditModal({ item, onClose }: { item: Item; onClose(): void }) {
   const validate = useMemo(() => itemEditValidator(item), [item]);
   const form = useItemForm(() => ({ name: item.name, words: item.words.length > 0 ? wordRows(item.words) : [wordRow()], company_id: item.company_id }), validate);
-  const writes = useMasterWrites();
-  const info = useInfoPopup();
+  const write = useMasterWrite();
 
   const onSubmit = form.handleSubmit(async ({ changed, input }) => {
-    if (!changed) {
-      onClose();
-      return;
-    }
-    try {
-      await writes.update.mutateAsync({ companyId: item.company_id, body: { kind: 'item', input } });
-      info.show('Item updated', 'success');
-      onClose();
-    } catch (err) {
-      const route = routeServerError('item', err, FORM_FIELDS.item);
-      form.setServerErrors(route.fields);
-      if (route.popup) info.show(route.popup, 'error');
-    }
+    const stored =
+      !changed ||
+      (await write.update(item.company_id, { kind: 'item', input }, { success: 'Item updated', shown: FORM_FIELDS.item, setServerErrors: form.setServerErrors }));
+    if (stored) onClose();
   });
 
   return (
-    <Modal title="Edit item" onClose={form.pending ? undefined : onClose} testId="md-edit-modal">
-      <form className="form" onSubmit={onSubmit} noValidate aria-busy={form.pending}>
-        <ItemFields form={form as ItemForm} />
-        <div className="modal-actions">
-          <Button variant="secondary" onClick={onClose} disabled={form.pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.pending}>
-            Save
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <MasterEditModal title="Edit item" pending={form.pending} onSubmit={onSubmit} onClose={onClose}>
+      <ItemFields form={form as ItemForm} />
+    </MasterEditModal>
   );
 }

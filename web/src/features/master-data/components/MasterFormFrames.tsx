@@ -1,0 +1,84 @@
+import type { FormEvent, ReactNode } from 'react';
+import { Button } from '../../../components/ui/Button';
+import { Icon, type IconName } from '../../../components/ui/Icon';
+import { Modal } from '../../../components/ui/Modal';
+
+type SubmitHandler = (e: FormEvent<HTMLFormElement>) => void | Promise<void>;
+
+/**
+ * The add form on top of a master-data list: its title, Upload XLSX (into `companyId`; without one, `noCompany`
+ * says the company is required), the fields and ADD.
+ */
+export function MasterAddCard({
+  icon,
+  title,
+  gridClassName = 'md-add-grid',
+  pending,
+  onSubmit,
+  companyId,
+  onUpload,
+  noCompany,
+  children,
+}: {
+  icon: IconName;
+  title: string;
+  gridClassName?: string;
+  pending: boolean;
+  onSubmit: SubmitHandler;
+  companyId: string | undefined;
+  onUpload(companyId: string): void;
+  noCompany(): void;
+  children: ReactNode;
+}) {
+  return (
+    <form className="card form md-add" onSubmit={onSubmit} noValidate aria-busy={pending} data-testid="md-add-form">
+      <div className="card-head">
+        <h2>
+          <Icon name={icon} size={18} /> {title}
+        </h2>
+        <Button variant="secondary" className="btn-sm" icon={<Icon name="upload" size={16} />} onClick={() => (companyId ? onUpload(companyId) : noCompany())}>
+          Upload XLSX
+        </Button>
+      </div>
+      <div className={gridClassName}>{children}</div>
+      <div className="form-actions">
+        <Button type="submit" loading={pending} icon={<Icon name="plus" size={16} />}>
+          ADD
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The edit pop-up of a master-data record: its fields, Cancel and Save; it cannot be closed while saving. */
+export function MasterEditModal({
+  title,
+  size,
+  pending,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  title: string;
+  size?: 'sm' | 'md' | 'lg';
+  pending: boolean;
+  onSubmit: SubmitHandler;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  return (
+    <Modal title={title} size={size} onClose={pending ? undefined : onClose} testId="md-edit-modal">
+      <form className="form" onSubmit={onSubmit} noValidate aria-busy={pending}>
+        {children}
+        <div className="modal-actions">
+          <Button variant="secondary" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={pending}>
+            Save
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
