@@ -196,7 +196,6 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     if (to) leave(() => goTo(to, inWalk ? { next: receiptId, position: walk.position === null ? null : walk.position - 1 } : undefined));
   };
 
-
   // The field typed in since it was focused: the name's suggestions stay open while it keeps the focus, also
   // once the autosave has stored what was typed so far.
   const [typedField, setTypedField] = useState<string | null>(null);
@@ -487,7 +486,6 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
       },
     },
   });
-
 
   // ---- the focus as the document opens: its first field to correct, else its first field (lib/initial-focus.ts)
   useInitialFieldFocus({
