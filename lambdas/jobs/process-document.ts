@@ -7,7 +7,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { PROCESSING_LIMITS } from '../../shared/processing-limits';
 import { ddbContentSettings } from '../adapters/ddb/content-store';
-import { handleObjectCreated, type ProcessingDeps } from '../core/documents/processing';
+import { handleObjectCreated } from '../core/documents/intake';
+import type { ProcessingDeps } from '../core/documents/processing';
 import { depsFor } from '../runtime/deps';
 import { createLogger } from '../runtime/logger';
 import { forEachCreatedObject } from '../runtime/s3-notifications';

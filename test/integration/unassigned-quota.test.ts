@@ -7,7 +7,8 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthOf } from '../../lambdas/core/accounts/companies';
-import { CHARGE_RETURNED, failDocument, MAX_SPLIT_PAGES, TOO_MANY_PAGES_MESSAGE } from '../../lambdas/core/documents/processing';
+import { MAX_SPLIT_PAGES, TOO_MANY_PAGES_MESSAGE } from '../../lambdas/core/documents/intake';
+import { CHARGE_RETURNED, failDocument } from '../../lambdas/core/documents/processing';
 import { countMove } from '../../lambdas/core/documents/status-machine';
 import { emptyChange, type DocumentRecord } from '../../lambdas/core/documents/types';
 import { deps } from '../../lambdas/runtime/deps';

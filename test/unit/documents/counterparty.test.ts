@@ -16,7 +16,8 @@ import {
   MAX_LOOKUPS,
   partyKeysOfContent,
 } from '../../../lambdas/core/documents/counterparty';
-import { handleObjectCreated, type ProcessingDeps } from '../../../lambdas/core/documents/processing';
+import { handleObjectCreated } from '../../../lambdas/core/documents/intake';
+import type { ProcessingDeps } from '../../../lambdas/core/documents/processing';
 import { requestUpload } from '../../../lambdas/core/documents/upload';
 import { toAnalyzeExpenseResult } from '../../../lambdas/core/recognition/expense';
 import { extractDocument } from '../../../lambdas/core/recognition/extract/index';
