@@ -301,6 +301,19 @@ describe('master-data screens in Chromium', () => {
     expect(await page.getByRole('option').filter({ hasText: 'Alpha costs' }).count()).toBe(0);
     await screenshot(page, 'suppliers-all-companies');
 
+    // Items: Upload XLSX asks for the company first (under Company, no pop-up), then opens for the chosen one
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Items' }).click();
+    await page.waitForURL(/\/items$/);
+    const items = addForm(page);
+    await items.getByRole('button', { name: 'Upload XLSX' }).click();
+    await until(() => items.getByTestId('error-company_id').innerText()).toBe('Required field');
+    expect(await page.getByTestId('import-xlsx-popup').count()).toBe(0);
+    await items.getByRole('combobox', { name: 'Company' }).click();
+    await page.getByRole('option').filter({ hasText: 'Second Branch UAB' }).click();
+    await items.getByRole('button', { name: 'Upload XLSX' }).click();
+    await until(() => page.getByTestId('import-xlsx-popup').count()).toBe(1);
+    await screenshot(page, 'items-all-companies-upload');
+
     expect(errors).toEqual([]);
     await page.close();
   });

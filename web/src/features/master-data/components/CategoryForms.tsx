@@ -50,11 +50,10 @@ export function CategoryAddForm({
     <MasterAddCard
       icon="categories"
       title="New category"
-      pending={form.pending}
+      form={form}
       onSubmit={onSubmit}
       companyId={companyId}
       onUpload={onUpload}
-      noCompany={() => form.setServerError('company_id', MSG.required)}
     >
       <TextField label="Name" {...form.text('name')} />
       <TextField label="Code" {...form.text('category_code')} />

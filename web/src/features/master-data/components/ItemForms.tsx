@@ -1,7 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { Company } from '../../../../../shared/schemas/company';
 import type { Item } from '../../../../../shared/schemas/master-data';
-import { MSG } from '../../../../../shared/schemas/messages';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { TextField } from '../../../components/ui/TextField';
@@ -30,6 +29,7 @@ function useItemForm<O>(initial: () => ItemFormValues, validate: (v: ItemFormVal
     pending,
     errorOf,
     setServerErrors,
+    setServerError: (key: string, message: string) => setServerErrors((prev) => ({ ...prev, [key]: message })),
     setName: (name: string) => update({ name }, 'name'),
     setCompany: (company_id: string) => update({ company_id }, 'company_id'),
     setWord: (index: number, value: string) =>
@@ -129,11 +129,10 @@ export function ItemAddForm({
       icon="items"
       title="New item"
       gridClassName="md-item-grid"
-      pending={form.pending}
+      form={form}
       onSubmit={onSubmit}
       companyId={companyId}
       onUpload={onUpload}
-      noCompany={() => form.setServerErrors({ company_id: MSG.required })}
     >
       <ItemFields form={form as ItemForm} />
       {allCompanies && <CompanyField companies={companies} value={form.values.company_id} onChange={form.setCompany} error={form.errorOf('company_id')} />}

@@ -2,41 +2,47 @@ import type { FormEvent, ReactNode } from 'react';
 import { Button } from '../../../components/ui/Button';
 import { Icon, type IconName } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
+import { MSG } from '../../../../../shared/schemas/messages';
 
 type SubmitHandler = (e: FormEvent<HTMLFormElement>) => void | Promise<void>;
 
+/** The part of an add form's state the card uses: whether it is saving, and a refusal shown under a field. */
+interface AddCardForm {
+  pending: boolean;
+  setServerError(name: 'company_id', message: string): void;
+}
+
 /**
- * The add form on top of a master-data list: its title, Upload XLSX (into `companyId`; without one, `noCompany`
- * says the company is required), the fields and ADD.
+ * The add form on top of a master-data list: its title, Upload XLSX (into `companyId`; without one, 'Required field'
+ * under Company), the fields and ADD.
  */
 export function MasterAddCard({
   icon,
   title,
   gridClassName = 'md-add-grid',
-  pending,
+  form,
   onSubmit,
   companyId,
   onUpload,
-  noCompany,
   children,
 }: {
   icon: IconName;
   title: string;
   gridClassName?: string;
-  pending: boolean;
+  form: AddCardForm;
   onSubmit: SubmitHandler;
   companyId: string | undefined;
   onUpload(companyId: string): void;
-  noCompany(): void;
   children: ReactNode;
 }) {
+  const { pending } = form;
   return (
     <form className="card form md-add" onSubmit={onSubmit} noValidate aria-busy={pending} data-testid="md-add-form">
       <div className="card-head">
         <h2>
           <Icon name={icon} size={18} /> {title}
         </h2>
-        <Button variant="secondary" className="btn-sm" icon={<Icon name="upload" size={16} />} onClick={() => (companyId ? onUpload(companyId) : noCompany())}>
+        <Button variant="secondary" className="btn-sm" icon={<Icon name="upload" size={16} />} onClick={() => (companyId ? onUpload(companyId) : form.setServerError('company_id', MSG.required))}>
           Upload XLSX
         </Button>
       </div>

@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
 import type { Company } from '../../../../../shared/schemas/company';
-import { MSG } from '../../../../../shared/schemas/messages';
 import type { CreateStakeholderInput, Stakeholder, StakeholderType, UpdateStakeholderInput } from '../../../../../shared/schemas/master-data';
 import { TextField } from '../../../components/ui/TextField';
 import { useForm } from '../../../lib/use-form';
@@ -54,11 +53,10 @@ export function StakeholderAddForm({
     <MasterAddCard
       icon={type === 'supplier' ? 'suppliers' : 'customers'}
       title={`New ${STAKEHOLDER_LABEL[type].toLowerCase()}`}
-      pending={form.pending}
+      form={form}
       onSubmit={onSubmit}
       companyId={companyId}
       onUpload={onUpload}
-      noCompany={() => form.setServerError('company_id', MSG.required)}
     >
       <TextField label="Name" {...form.text('name')} />
       <TextField label="Code" {...form.text('code')} />
