@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ACCOUNT_MSG, ownsSharedCompaniesMessage } from '../../shared/schemas/user';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, recordPopups, screenshot, signInOn, signInPage } from '../support/browser';
+import { recordPopups, screenshot, signInOn, signInPage } from '../support/browser';
 import { addMembership, registeredUser, signIn, subOf } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 /** How long a screen may take to show what the server answered (handlers load on first use). */
 const WAIT = { timeout: 20_000 };
@@ -35,35 +32,24 @@ const cognitoKeys = (page: Page) =>
   page.evaluate(() => Object.keys(window.localStorage).filter((k) => k.startsWith('CognitoIdentityServiceProvider.') && /\.(accessToken|idToken|refreshToken)$/.test(k)));
 
 describe('My Profile: Delete account, in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-account-deletion-e2e-'));
 
-  beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const e2e = useBrowserStack('account-deletion');
 
   it('deletes a new user’s account once their email is typed again: the sign-in screen says so and the sign-in is gone', async () => {
     // Prepare: a freshly signed-up user, the only member of their own company
-    const { user, api } = await registeredUser(stack, 'leaver');
+    const { user, api } = await registeredUser(e2e.stack, 'leaver');
     // The API refuses another address (422 about the email), and deletes nothing
     const wrong = await api.raw('DELETE', '/user', JSON.stringify({ email: `not.${user.email}` }));
     expect(wrong.status).toBe(422);
     expect(JSON.stringify(wrong.body)).toContain(ACCOUNT_MSG.confirmEmail);
     expect((await api.get('/user')).status).toBe(200);
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     const popups = await recordPopups(context);
-    const page = await signInOn(await context.newPage(), stack.url, user);
+    const page = await signInOn(await context.newPage(), e2e.stack.url, user);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    const modal = await openDeleteAccount(page, stack.url, 'account-delete-section');
+    const modal = await openDeleteAccount(page, e2e.stack.url, 'account-delete-section');
     const field = modal.getByLabel('Type your email address to confirm');
     const confirm = modal.getByRole('button', { name: 'DELETE ACCOUNT' });
 
@@ -78,7 +64,7 @@ describe('My Profile: Delete account, in Chromium', () => {
     await expect.poll(() => modal.count()).toBe(0);
 
     // Act: the account's address, typed in other letters' case and with spaces around it
-    const again = await openDeleteAccount(page, stack.url);
+    const again = await openDeleteAccount(page, e2e.stack.url);
     await again.getByLabel('Type your email address to confirm').fill(`  ${user.email.toUpperCase()} `);
     const deleteButton = again.getByRole('button', { name: 'DELETE ACCOUNT' });
     expect(await deleteButton.isDisabled()).toBe(false);
@@ -103,7 +89,7 @@ describe('My Profile: Delete account, in Chromium', () => {
     await expect.poll(() => page.getByTestId('error-password').count(), WAIT).toBe(1);
     expect(await page.getByTestId('error-password').innerText()).toBe('Incorrect email or password');
     expect(new URL(page.url()).pathname).toBe('/signin');
-    await expect(signIn(stack, user)).rejects.toThrow();
+    await expect(signIn(e2e.stack, user)).rejects.toThrow();
     await screenshot(page, 'account-deleted-signin-again');
 
     // A reload of the sign-in screen no longer says it (the message was for the moment of deletion)
@@ -116,17 +102,17 @@ describe('My Profile: Delete account, in Chromium', () => {
 
   it('refuses while the user owns a company with another member: the reason in the pop-up, the account kept', async () => {
     // Prepare: the owner's company has a second member
-    const owner = await registeredUser(stack, 'keeper');
-    const member = await registeredUser(stack, 'colleague');
+    const owner = await registeredUser(e2e.stack, 'keeper');
+    const member = await registeredUser(e2e.stack, 'colleague');
     await addMembership(subOf(member.token), owner.companyId, 'basic');
     const companyName = ((await owner.api.get('/companies')).body as { items: { company_id: string; name: string }[] }).items.find(
       (c) => c.company_id === owner.companyId,
     )!.name;
 
-    const page = await signInPage(browser, stack.url, owner.user);
+    const page = await signInPage(e2e.browser, e2e.stack.url, owner.user);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    const modal = await openDeleteAccount(page, stack.url);
+    const modal = await openDeleteAccount(page, e2e.stack.url);
 
     // Act
     await modal.getByLabel('Type your email address to confirm').fill(owner.user.email);
@@ -145,7 +131,7 @@ describe('My Profile: Delete account, in Chromium', () => {
     expect((await owner.api.get('/user')).status).toBe(200);
     const companies = (await owner.api.get('/companies')).body as { items: { company_id: string }[] };
     expect(companies.items.map((c) => c.company_id)).toContain(owner.companyId);
-    expect(await signIn(stack, owner.user)).toBeTruthy();
+    expect(await signIn(e2e.stack, owner.user)).toBeTruthy();
     expect(await cognitoKeys(page)).not.toEqual([]);
 
     await modal.getByRole('button', { name: 'CANCEL' }).click();

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { screenshot, signInPage } from '../support/browser';
 import { registeredUser } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 20_000 };
 const LAPTOP = { width: 1366, height: 768 };
@@ -13,23 +9,12 @@ const TAKEN = 'You already have a company with this code';
 
 /** ADD COMPANY of the company the sign-up created: refused on the name field, no second card. */
 describe('ADD COMPANY in Chromium: a code the user already has', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-add-company-e2e-'));
 
-  beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const e2e = useBrowserStack('add-company');
 
   it('shows the refusal under the company name and adds no second card', async () => {
-    const { user, api } = await registeredUser(stack, 'addco');
-    const page = await signInPage(browser, stack.url, user, LAPTOP);
+    const { user, api } = await registeredUser(e2e.stack, 'addco');
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, LAPTOP);
     await page.getByRole('button', { name: 'ADD COMPANY' }).click();
     const modal = page.getByTestId('add-company-modal');
     await modal.waitFor(WAIT);

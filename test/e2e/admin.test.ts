@@ -1,13 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf, uploadDocument } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 /** How long a screen may take to show what the server answered (handlers load on first use). */
 const WAIT = { timeout: 15_000 };
@@ -21,36 +18,27 @@ async function onePagePdf(lines: string[]): Promise<Buffer> {
 }
 
 describe('platform admin and settings in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-admin-e2e-'));
   const platformAdmin = { ...newUser('platform'), email: 'platform-admin@example.com', name: 'Paula', surname: 'Admin' };
   const customer = { ...newUser('customer'), name: 'Rasa', surname: 'Petraitė', company: 'Baltic Foods UAB', company_code: '304112233' };
   const colleague = { ...newUser('colleague'), name: 'Basic', surname: 'Colleague' };
   let customerCompanyId = '';
 
+  const e2e = useBrowserStack('admin', { globalAdminEmails: [platformAdmin.email] });
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined, globalAdminEmails: [platformAdmin.email] });
-    await registerUser(stack, platformAdmin);
-    await registerUser(stack, customer);
-    await registerUser(stack, colleague);
-    const customerToken = await signIn(stack, customer);
-    const api = apiClient(stack.apiUrl, customerToken);
+    await registerUser(e2e.stack, platformAdmin);
+    await registerUser(e2e.stack, customer);
+    await registerUser(e2e.stack, colleague);
+    const customerToken = await signIn(e2e.stack, customer);
+    const api = apiClient(e2e.stack.apiUrl, customerToken);
     customerCompanyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    await addMembership(subOf(await signIn(stack, colleague)), customerCompanyId, 'basic');
+    await addMembership(subOf(await signIn(e2e.stack, colleague)), customerCompanyId, 'basic');
     // The customer has one document this month already.
     const up = await uploadDocument(api, { company_id: customerCompanyId, original_file_name: 'first.pdf' }, await onePagePdf(['FIRST UAB', 'Total 5.00']));
     expect(up.request.status).toBe(200);
-    await stack.jobs.idle();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await e2e.stack.jobs.idle();
   });
 
-  const signedInPage = (user: { email: string; password: string }) => signInPage(browser, stack.url, user, { width: 1440, height: 900 });
+  const signedInPage = (user: { email: string; password: string }) => signInPage(e2e.browser, e2e.stack.url, user, { width: 1440, height: 900 });
 
   it('the platform admin lowers a company’s quota on /admin/{company_id} and the next upload of that company gets the over-quota message', async () => {
     const page = await signedInPage(platformAdmin);
@@ -113,14 +101,14 @@ describe('platform admin and settings in Chromium', () => {
     await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toBe('1 / 1');
 
     // An unknown company goes back to /admin
-    await page.goto(`${stack.url}/admin/01UNKNOWNCOMPANY0000000000`);
+    await page.goto(`${e2e.stack.url}/admin/01UNKNOWNCOMPANY0000000000`);
     await page.waitForURL(/\/admin$/, WAIT);
     expect(errors).toEqual([]);
     await page.close();
 
     // The customer's very next upload gets the over-quota message
     const customerPage = await signedInPage(customer);
-    await customerPage.goto(`${stack.url}/receipts/inbox`);
+    await customerPage.goto(`${e2e.stack.url}/receipts/inbox`);
     await customerPage.getByRole('button', { name: 'ADD' }).click();
     const modal = customerPage.getByTestId('upload-modal');
     await expect.poll(() => modal.count(), WAIT).toBe(1);
@@ -136,10 +124,10 @@ describe('platform admin and settings in Chromium', () => {
   });
 
   it('a company page out of date: a reset alone keeps the newer quota, a changed count is refused with the current one shown', async () => {
-    const adminApi = apiClient(stack.apiUrl, await signIn(stack, platformAdmin));
+    const adminApi = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, platformAdmin));
     const quota = async () => ((await adminApi.get(`/admin/companies/${customerCompanyId}`)).body as { available_documents: number; used_documents: number });
     const page = await signedInPage(platformAdmin);
-    await page.goto(`${stack.url}/admin/${customerCompanyId}`);
+    await page.goto(`${e2e.stack.url}/admin/${customerCompanyId}`);
     const shown = page.getByTestId('admin-documents-available');
     await expect.poll(() => shown.innerText(), WAIT).toBe(String((await quota()).available_documents));
     const countForm = page.getByTestId('admin-count-form');
@@ -168,7 +156,7 @@ describe('platform admin and settings in Chromium', () => {
 
   it('fields configuration: the invoice number and the supplier and customer names are shown required with their toggles locked', async () => {
     const page = await signedInPage(customer);
-    await page.goto(`${stack.url}/fields-configuration`);
+    await page.goto(`${e2e.stack.url}/fields-configuration`);
     await expect.poll(() => page.getByTestId('config-document_id').count(), WAIT).toBe(1);
     for (const [id, label] of [
       ['document_id', 'Invoice number'],
@@ -193,9 +181,9 @@ describe('platform admin and settings in Chromium', () => {
     const menu = page.getByTestId('side-menu');
     await expect.poll(() => menu.getByRole('link', { name: 'Settings' }).count(), WAIT).toBe(1);
     expect(await menu.getByRole('link', { name: 'Admin' }).count()).toBe(0);
-    await page.goto(`${stack.url}/admin`);
+    await page.goto(`${e2e.stack.url}/admin`);
     await page.waitForURL(/\/dashboard$/, WAIT);
-    await page.goto(`${stack.url}/admin/${customerCompanyId}`);
+    await page.goto(`${e2e.stack.url}/admin/${customerCompanyId}`);
     await page.waitForURL(/\/dashboard$/, WAIT);
     await page.close();
   });
@@ -237,7 +225,7 @@ describe('platform admin and settings in Chromium', () => {
 
     // A basic member: the same facts, read-only, no save and no admin links
     const basic = await signedInPage(colleague);
-    await basic.goto(`${stack.url}/settings`);
+    await basic.goto(`${e2e.stack.url}/settings`);
     const select = basic.locator('#settings-company');
     await expect.poll(() => select.count(), WAIT).toBe(1);
     await select.selectOption(customerCompanyId);
@@ -279,7 +267,7 @@ describe('platform admin and settings in Chromium', () => {
     const page = await signedInPage(platformAdmin);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${stack.url}/admin/${customerCompanyId}`);
+    await page.goto(`${e2e.stack.url}/admin/${customerCompanyId}`);
     const months = page.getByTestId('admin-usage-month');
     await expect.poll(() => months.count(), WAIT).toBe(12);
     expect(await page.getByTestId('admin-usage-by-month').locator('thead th').allInnerTexts()).toEqual(['Month', 'Documents', 'Documents available', 'Duplicates']);

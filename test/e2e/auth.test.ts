@@ -1,39 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from '../support/browser';
+import { useBrowserStack } from '../support/e2e-stack';
 
 describe('sign-up to dashboard in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-e2e-'));
   const codes: Record<string, string> = {};
 
-  beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: ({ email, code }) => (codes[email] = code) });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const e2e = useBrowserStack('auth', { onCode: ({ email, code }) => (codes[email] = code) });
 
   it('signs up, confirms with the emailed code, signs in and sees the dashboard', async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const email = `e2e${Date.now()}@example.com`;
     const password = 'Browser123';
 
     // Unknown signed-out paths go to /signin
-    await page.goto(`${stack.url}/no/such/page`);
+    await page.goto(`${e2e.stack.url}/no/such/page`);
     await page.waitForURL(/\/signin$/);
 
     // Sign-up form, first with the spec's validation messages
-    await page.goto(`${stack.url}/signup`);
+    await page.goto(`${e2e.stack.url}/signup`);
     await page.getByRole('button', { name: 'REGISTER' }).click();
     await expect.poll(() => page.getByText('Required field').count()).toBeGreaterThan(3);
     await page.locator('input[name="name"]').fill('Eglė');
@@ -94,13 +79,13 @@ describe('sign-up to dashboard in Chromium', () => {
     await expect.poll(() => card.count()).toBe(1);
 
     // Signed-in unknown paths go to the dashboard
-    await page.goto(`${stack.url}/unknown/path`);
+    await page.goto(`${e2e.stack.url}/unknown/path`);
     await page.waitForURL(/\/dashboard$/);
     await screenshot(page, 'e2e-dashboard-after-signin');
 
     // Two tabs share the session: a sign-out in one ends it in the other too, which drops what it showed
     const second = await context.newPage();
-    await second.goto(`${stack.url}/dashboard`);
+    await second.goto(`${e2e.stack.url}/dashboard`);
     await expect.poll(() => second.getByTestId('company-card').count(), { timeout: 20_000 }).toBe(1);
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL(/\/signin/);
@@ -128,9 +113,9 @@ describe('sign-up to dashboard in Chromium', () => {
 
     // A password change ends the user's other sessions (another browser's refresh token no longer works: it is
     // signed out when its access token runs out) and keeps this one without a new sign-in.
-    const elsewhere = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const elsewhere = await e2e.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const other = await elsewhere.newPage();
-    await other.goto(`${stack.url}/signin`);
+    await other.goto(`${e2e.stack.url}/signin`);
     await other.locator('input[name="email"]').fill(email);
     await other.locator('input[name="password"]').fill(password);
     await other.getByRole('button', { name: 'LOG IN' }).click();
@@ -145,11 +130,11 @@ describe('sign-up to dashboard in Chromium', () => {
           body: JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: key.split('.')[1], AuthParameters: { REFRESH_TOKEN: token } }),
         });
         return res.ok ? 'ok' : ((await res.json()) as { __type?: string }).__type ?? String(res.status);
-      }, stack.cognitoEndpoint);
+      }, e2e.stack.cognitoEndpoint);
     expect(await refreshWorks(other)).toBe('ok');
     // Another tab of this browser shares the session that the password change renews: it stays signed in.
     const sameBrowser = await context.newPage();
-    await sameBrowser.goto(`${stack.url}/dashboard`);
+    await sameBrowser.goto(`${e2e.stack.url}/dashboard`);
     await expect.poll(() => sameBrowser.getByTestId('company-card').count(), { timeout: 20_000 }).toBe(1);
     await page.getByRole('link', { name: 'My Profile' }).click();
     await page.waitForURL(/\/my-profile$/);

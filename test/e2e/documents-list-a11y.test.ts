@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { listRowDocument, writeDocuments } from '../support/document-records';
-import { axOf, launchBrowser, screenshot, signInPage } from '../support/browser';
+import { axOf, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 const DOCS = 90;
@@ -60,30 +57,21 @@ const contrasts = (page: Page, selector: string) =>
  * and the side menu's zero counts keep 4.5:1.
  */
 describe('documents list accessibility in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-list-a11y-e2e-'));
   const user = newUser('a11ylist');
   const ids = Array.from({ length: DOCS }, (_, i) => `DOCA11Y${String(DOCS - i).padStart(19, '0')}`);
 
+  const e2e = useBrowserStack('list-a11y');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     const doc = (id: string, i: number, status: 'review' | 'saving') => listRowDocument(companyId, id, i, DOCS, status);
     await writeDocuments([...ids.map((id, i) => doc(id, i, 'review')), doc('DOCA11YSAVING0000000000000', 999, 'saving')]);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('a row past the first page is in the accessibility tree with its cells and texts, out of sight or not', async () => {
-    const page = await signInPage(browser, stack.url, user);
-    await page.goto(`${stack.url}/receipts/review`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
+    await page.goto(`${e2e.stack.url}/receipts/review`);
     const rows = page.getByTestId('receipt-row');
     await expect.poll(() => rows.count(), WAIT).toBe(50);
     await page.locator('.list-sentinel').scrollIntoViewIfNeeded();
@@ -111,15 +99,15 @@ describe('documents list accessibility in Chromium', () => {
   });
 
   it('a saving row is greyed with 4.5:1 text, and the side menu zero counts have 4.5:1 on their link, the active one too', async () => {
-    const page = await signInPage(browser, stack.url, user);
-    await page.goto(`${stack.url}/receipts/saving`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
+    await page.goto(`${e2e.stack.url}/receipts/saving`);
     await expect.poll(() => page.locator('[data-testid="receipt-row"].is-greyed').count(), WAIT).toBe(1);
     const saving = await contrasts(page, '[data-testid="receipt-row"].is-greyed');
     expect(saving.map((c) => c.text)).toEqual(expect.arrayContaining(['Supplier 999 UAB', 'scan-999.pdf']));
     expect(saving.filter((c) => c.ratio < 4.5)).toEqual([]);
     await screenshot(page, 'documents-list-saving-row');
     // Failed has no document: its zero count sits on the active link
-    await page.goto(`${stack.url}/receipts/failed`);
+    await page.goto(`${e2e.stack.url}/receipts/failed`);
     await expect.poll(() => page.getByTestId('receipts-empty').count(), WAIT).toBe(1);
     const badges = await contrasts(page, '.badge-muted');
     expect(badges.length).toBeGreaterThan(1);

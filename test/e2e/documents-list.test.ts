@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { listRowDocument, writeDocuments } from '../support/document-records';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 const DOCS = 160;
@@ -25,29 +22,20 @@ const placeOf = (page: Page, receiptId: string) =>
  * the browser's — shows the list where it was, without reading its pages again.
  */
 describe('documents list with many rows in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-list-e2e-'));
   const user = newUser('rows');
   const ids = Array.from({ length: DOCS }, (_, i) => `DOCLIST${String(DOCS - i).padStart(19, '0')}`);
 
+  const e2e = useBrowserStack('list');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     // newest first: ids[0] is the newest
     await writeDocuments(ids.map((id, i) => listRowDocument(companyId, id, i, DOCS, i % 3 === 0 ? 'ready' : 'review')));
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('selects among loaded rows, and Back from a document comes back to the same row without reading the list again', async () => {
-    const page = await signInPage(browser, stack.url, user);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
     // the live channel listens (once open it reads again what the sign-in read before it: not counted below)
     await expect.poll(() => page.getByTestId('live-status').getAttribute('data-status'), WAIT).toBe('open');
     const listReads: string[] = [];

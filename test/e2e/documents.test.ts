@@ -1,14 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { datasetPath } from '../support/datasets';
+import { useBrowserStack } from '../support/e2e-stack';
 
 /** How long a screen may take to show what the server answered (handlers load on first use). */
 const WAIT = { timeout: 15_000 };
@@ -53,29 +51,20 @@ async function badge(page: Page, status: string): Promise<number> {
 }
 
 describe('documents: upload, live processing, lists and export in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-docs-e2e-'));
   const user = newUser('docs');
 
+  const e2e = useBrowserStack('docs');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await registerUser(e2e.stack, user);
   });
 
   it('uploads a photo and a PDF split per page, sees them In Processing, then To Review without reloading', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const consoleErrors: string[] = [];
     page.on('pageerror', (e) => consoleErrors.push(e.message));
 
     // Sign in through the form
-    await page.goto(`${stack.url}/signin`);
+    await page.goto(`${e2e.stack.url}/signin`);
     await page.locator('input[name="email"]').fill(user.email);
     await page.locator('input[name="password"]').fill(user.password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
@@ -310,18 +299,18 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
   });
   it('in the all-companies view uploads go to Unassigned, and Select company gives them a company', async () => {
     // a second company makes the all-companies view available
-    const token = await signIn(stack, user);
-    const api = apiClient(stack.apiUrl, token);
+    const token = await signIn(e2e.stack, user);
+    const api = apiClient(e2e.stack.apiUrl, token);
     const created = await api.post('/company', { company_name: 'Second Books UAB', code: '300200100' });
     expect(created.status).toBeLessThan(300);
     const secondId = (created.body as { company_id: string }).company_id;
 
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const visited: string[] = [];
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) visited.push(frame.url());
     });
-    await page.goto(`${stack.url}/signin`);
+    await page.goto(`${e2e.stack.url}/signin`);
     await page.locator('input[name="email"]').fill(user.email);
     await page.locator('input[name="password"]').fill(user.password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
@@ -401,17 +390,17 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
   });
   it('flags, converts, archives, restarts and deletes from the list', async () => {
     const owner = newUser('bulk');
-    await registerUser(stack, owner);
-    const token = await signIn(stack, owner);
-    const api = apiClient(stack.apiUrl, token);
+    await registerUser(e2e.stack, owner);
+    const token = await signIn(e2e.stack, owner);
+    const api = apiClient(e2e.stack.apiUrl, token);
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     await apiUpload(api, companyId, 'alpha.pdf', await onePagePdf('ALPHA UAB  Invoice No: A-1  Date: 2024-02-01  TOTAL EUR 12.00'), 'application/pdf');
     await apiUpload(api, companyId, 'beta.pdf', await onePagePdf('BETA UAB  Invoice No: B-2  Date: 2024-02-02  TOTAL EUR 20.00'), 'application/pdf');
     await apiUpload(api, companyId, 'broken.pdf', Buffer.from('%PDF-1.4 this is not really a pdf'), 'application/pdf');
-    await stack.jobs.idle(60_000);
+    await e2e.stack.jobs.idle(60_000);
 
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${stack.url}/signin`);
+    const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${e2e.stack.url}/signin`);
     await page.locator('input[name="email"]').fill(owner.email);
     await page.locator('input[name="password"]').fill(owner.password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
@@ -499,7 +488,7 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await page.waitForURL(/\/receipts\/inbox\?q=alpha$/, WAIT);
     await expect.poll(() => rows.count(), WAIT).toBe(1);
     // a list status that does not exist is an unknown address: the dashboard
-    await page.goto(`${stack.url}/receipts/bogus`);
+    await page.goto(`${e2e.stack.url}/receipts/bogus`);
     await page.waitForURL(/\/dashboard$/, WAIT);
     await page.goBack();
     await page.waitForURL(/\/receipts\/inbox\?q=alpha$/, WAIT);

@@ -3,40 +3,27 @@
  * stand-in's authorisation page (Allow) → back to /integration/dropbox/authcallback → the folder screen → the
  * folder list pop-up → a folder chosen → a file dropped into it becomes a document on the next schedule run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { DRIVE_MSG } from '../../shared/schemas/drive';
 import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 describe('Dropbox import in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-drive-e2e-'));
   const user = newUser('dropboxer');
 
+  const e2e = useBrowserStack('drive');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    stack.dropbox.addFolder('/Receipts inbox');
-    stack.dropbox.addFolder('/Receipts inbox/2026');
-    stack.dropbox.addFolder('/Photos');
-    browser = await launchBrowser();
+    await registerUser(e2e.stack, user);
+    e2e.stack.dropbox.addFolder('/Receipts inbox');
+    e2e.stack.dropbox.addFolder('/Receipts inbox/2026');
+    e2e.stack.dropbox.addFolder('/Photos');
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('connects Dropbox, picks a folder, and a new file in it becomes a document', async () => {
-    const page = await signInPage(browser, stack.url, user);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
     await page.getByRole('link', { name: 'Integration' }).click();
     await page.getByTestId('integration-page').waitFor();
     const toggle = page.getByTestId('toggle-dropbox_import');
@@ -77,12 +64,12 @@ describe('Dropbox import in Chromium', () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
     doc.addPage([595, 842]).drawText('Office supplies  Total 19.90 EUR', { x: 50, y: 780, size: 14, font });
-    stack.dropbox.dropFile('/Receipts inbox', 'office-supplies.pdf', await doc.save());
+    e2e.stack.dropbox.dropFile('/Receipts inbox', 'office-supplies.pdf', await doc.save());
     // … and a phone photo in a format the upload does not take is named under the toggle, with why
-    stack.dropbox.dropFile('/Receipts inbox', 'IMG_2041.HEIC', Buffer.from('heic'));
-    await stack.driveSchedule.tick();
-    await stack.jobs.idle();
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    e2e.stack.dropbox.dropFile('/Receipts inbox', 'IMG_2041.HEIC', Buffer.from('heic'));
+    await e2e.stack.driveSchedule.tick();
+    await e2e.stack.jobs.idle();
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     const docs = (await api.get(`/receipts?company_id=${companyId}`)).body as { items: { original_file_name: string }[] };
     expect(docs.items.map((d) => d.original_file_name)).toEqual(['office-supplies.pdf']);
@@ -94,8 +81,8 @@ describe('Dropbox import in Chromium', () => {
   });
 
   it('a withdrawn grant pauses the folder; switching on again continues with it, and every skipped file is counted', async () => {
-    const page = await signInPage(browser, stack.url, user);
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     const pdf = async (text: string) => {
       const doc = await PDFDocument.create();
@@ -104,9 +91,9 @@ describe('Dropbox import in Chromium', () => {
       return doc.save();
     };
     // The user withdraws the app at Dropbox; a scan arrives meanwhile
-    stack.dropbox.oauth.revokeAll();
-    stack.dropbox.dropFile('/Receipts inbox', 'while-paused.pdf', await pdf('Taxi  Total 12.00 EUR'));
-    await stack.driveSchedule.tick();
+    e2e.stack.dropbox.oauth.revokeAll();
+    e2e.stack.dropbox.dropFile('/Receipts inbox', 'while-paused.pdf', await pdf('Taxi  Total 12.00 EUR'));
+    await e2e.stack.driveSchedule.tick();
 
     await page.getByRole('link', { name: 'Integration' }).click();
     await page.getByTestId('integration-page').waitFor();
@@ -128,9 +115,9 @@ describe('Dropbox import in Chromium', () => {
     await page.waitForURL(/\/integration$/);
     expect(await page.getByTestId('toggle-dropbox_import').isChecked()).toBe(true);
 
-    for (let i = 0; i < 25; i += 1) stack.dropbox.dropFile('/Receipts inbox', `IMG_${3000 + i}.HEIC`, Buffer.from(`heic ${i}`));
-    await stack.driveSchedule.tick();
-    await stack.jobs.idle();
+    for (let i = 0; i < 25; i += 1) e2e.stack.dropbox.dropFile('/Receipts inbox', `IMG_${3000 + i}.HEIC`, Buffer.from(`heic ${i}`));
+    await e2e.stack.driveSchedule.tick();
+    await e2e.stack.jobs.idle();
     const docs = (await api.get(`/receipts?company_id=${companyId}`)).body as { items: { original_file_name: string }[] };
     expect(docs.items.map((d) => d.original_file_name).sort()).toEqual(['office-supplies.pdf', 'while-paused.pdf']);
     await page.reload();
@@ -142,29 +129,29 @@ describe('Dropbox import in Chromium', () => {
   });
 
   it("says why the Google import is off after the colleague who connected it was lowered to Basic", async () => {
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     // A colleague, admin of the company, connects Google Drive and watches a folder of theirs.
     const colleague = newUser('drivecolleague');
-    await registerUser(stack, colleague);
-    const colleagueToken = await signIn(stack, colleague);
+    await registerUser(e2e.stack, colleague);
+    const colleagueToken = await signIn(e2e.stack, colleague);
     await addMembership(subOf(colleagueToken), companyId, 'admin');
-    const theirs = apiClient(stack.apiUrl, colleagueToken);
+    const theirs = apiClient(e2e.stack.apiUrl, colleagueToken);
     const begun = await theirs.get(`/company/service/drive/switch?company_id=${companyId}&service_type=google`);
     expect(begun.status).toBe(200);
-    const back = new URL(stack.google.oauth.approveUrl((begun.body as { url: string }).url));
+    const back = new URL(e2e.stack.google.oauth.approveUrl((begun.body as { url: string }).url));
     const authorised = await theirs.post(`/company/service/drive/authorize?company_id=${companyId}`, {
       service_type: 'google',
       code: back.searchParams.get('code'),
       state: back.searchParams.get('state'),
     });
     expect(authorised.status).toBe(200);
-    const folder = stack.google.addFolder('Colleague scans');
+    const folder = e2e.stack.google.addFolder('Colleague scans');
     expect((await theirs.post(`/company/service/drive/folders?company_id=${companyId}`, { service_type: 'google', folder_id: folder })).status).toBe(200);
 
     // The owner lowers them to Basic: their import ends, and the Integration screen says why.
     expect((await api.put(`/company/users/${subOf(colleagueToken)}?company_id=${companyId}`, { role: 'basic' })).status).toBe(200);
-    const page = await signInPage(browser, stack.url, user);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
     await page.getByRole('link', { name: 'Integration' }).click();
     await page.getByTestId('integration-page').waitFor();
     await expect.poll(() => page.getByTestId('toggle-google_drive_import').isChecked()).toBe(false);
@@ -174,8 +161,8 @@ describe('Dropbox import in Chromium', () => {
   });
 
   it('shows Connection error! when the user cancels on the provider’s page', async () => {
-    const page = await signInPage(browser, stack.url, user);
-    await page.goto(`${stack.url}/integration/google/authcallback?error=access_denied&state=x`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
+    await page.goto(`${e2e.stack.url}/integration/google/authcallback?error=access_denied&state=x`);
     await page.getByTestId('drive-connection-error').waitFor();
     expect(await page.getByTestId('drive-connection-error').textContent()).toBe('Connection error!');
     await screenshot(page, 'drive-connection-error');

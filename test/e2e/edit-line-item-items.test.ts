@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInOn, signInPage } from '../support/browser';
+import { screenshot, signInOn, signInPage } from '../support/browser';
 import { findContentItem } from '../support/content-items';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
@@ -19,12 +17,9 @@ const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000
  * free text stays. The list floats over the grid: never cut off by its scrolling area, at desktop and phone width.
  */
 describe("a line item's description offers the company's items in Chromium", () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   const ids: Record<string, string> = {};
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-line-items-e2e-'));
   const user = newUser('lineitems');
   const q = () => `company_id=${companyId}`;
   const content = async (id: string) => (await api.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse;
@@ -33,7 +28,7 @@ describe("a line item's description offers the company's items in Chromium", () 
 
   /** A document of the company with `rows` line items at least. */
   async function documentWithLines(number: string, rows: number): Promise<string> {
-    const id = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number }), `${number}.pdf`);
+    const id = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number }), `${number}.pdf`);
     let c = await content(id);
     while (findContentItem(c.content, 'line_items')!.children.length < rows) {
       const res = await api.post(`/receipts/${id}/content/line_items?${q()}`, { version: c.version, after: null });
@@ -43,10 +38,10 @@ describe("a line item's description offers the company's items in Chromium", () 
     return id;
   }
 
+  const e2e = useBrowserStack('line-items');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     ids.short = await documentWithLines('ITEMS-1', 3);
     ids.long = await documentWithLines('ITEMS-2', 20);
@@ -58,18 +53,12 @@ describe("a line item's description offers the company's items in Chromium", () 
     ]) {
       expect((await api.post(`/item?${q()}`, item)).status).toBe(201);
     }
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const descriptionCell = (page: Page, row: number) => page.locator(`input[name$=".description"][aria-label$=", row ${row}"]`);
 
   async function openDocument(page: Page, id: string) {
-    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${id}?company_id=${companyId}`);
     await until(() => page.getByTestId('field-form').count()).toBe(1);
   }
 
@@ -83,9 +72,9 @@ describe("a line item's description offers the company's items in Chromium", () 
 
   /** A 360 px touch phone signed in, the document `id` open and its Lines pop-up opened by a tap. */
   async function phoneWithPopup(id: string) {
-    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const ctx = await e2e.browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const page = await ctx.newPage();
-    await signInOn(page, stack.url, user, 'tap');
+    await signInOn(page, e2e.stack.url, user, 'tap');
     await openDocument(page, id);
     // The side menu may open over the screen on a phone: out of the way
     const collapse = page.getByRole('button', { name: 'Collapse menu' });
@@ -114,7 +103,7 @@ describe("a line item's description offers the company's items in Chromium", () 
   }
 
   it('typing part of a name offers the items; arrows and Enter choose one, Escape closes the list only; the name is saved', async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await openDocument(page, ids.short!);
@@ -166,7 +155,7 @@ describe("a line item's description offers the company's items in Chromium", () 
   });
 
   it("the last rows' list is not cut off by the grid's scrolling area; a click chooses too", async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
     await openDocument(page, ids.long!);
     await openPopup(page);
     const wrap = page.locator('.er-table-wrap');

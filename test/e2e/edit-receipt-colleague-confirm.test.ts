@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { UNSAVED_CHANGES } from '../../web/src/features/edit-receipt/lib/actions';
 import { DRAFTS_PREFIX } from '../../web/src/features/edit-receipt/lib/drafts-storage';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, recordPopups, screenshot, signInOn } from '../support/browser';
+import { recordPopups, screenshot, signInOn } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
+import { useBrowserStack } from '../support/e2e-stack';
 
 /**
  * Two people on one document: B types a value on the edit screen and, before the autosave, A confirms the document
@@ -19,26 +15,23 @@ import { findContentItem } from '../support/content-items';
  * values read-only, says which field was not saved and why, keeps nothing of it in the tab, and Back leaves.
  */
 describe('a value typed while a colleague confirms the document, in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let a: ReturnType<typeof apiClient>;
   let companyId: string;
   let id: string;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-colleague-confirm-e2e-'));
   const userA = newUser('confirmer');
   const userB = newUser('typist');
   const q = () => `company_id=${companyId}`;
   const stored = async () => (await a.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse;
   const storedValue = async (field: string) => findContentItem((await stored()).content, field)?.content?.value;
 
+  const e2e = useBrowserStack('colleague-confirm');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, userA);
-    await registerUser(stack, userB);
-    a = apiClient(stack.apiUrl, await signIn(stack, userA));
+    await registerUser(e2e.stack, userA);
+    await registerUser(e2e.stack, userB);
+    a = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, userA));
     companyId = ((await a.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    await addMembership(subOf(await signIn(stack, userB)), companyId, 'basic');
-    id = await uploadDocument(stack, a, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'CC-1' }), 'colleague-confirm.pdf');
+    await addMembership(subOf(await signIn(e2e.stack, userB)), companyId, 'basic');
+    id = await uploadDocument(e2e.stack, a, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'CC-1' }), 'colleague-confirm.pdf');
     // ready for a confirm
     const ready = [
       { id: 'document_id', value: 'CC-1' },
@@ -46,21 +39,15 @@ describe('a value typed while a colleague confirms the document, in Chromium', (
       { id: 'currency', value: 'EUR' },
     ];
     expect((await a.put(`/receipts/${id}/content?${q()}`, { version: (await stored()).version, items: ready })).status).toBe(200);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('stops saving, shows the stored value read-only, says the field was not saved because of the colleague, and Back leaves', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     const popupsOf = await recordPopups(context);
     const page = await context.newPage();
     const popups = () => popupsOf(page);
-    await signInOn(page, stack.url, userB);
-    await page.goto(`${stack.url}/edit-receipt/${id}?${q()}`);
+    await signInOn(page, e2e.stack.url, userB);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${id}?${q()}`);
     const field = page.getByTestId('field-document_id');
     await expect.poll(() => field.count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => field.isEnabled()).toBe(true);

@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { RESULT_UNKNOWN_MESSAGE } from '../../web/src/lib/api-error';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, recordPopups, screenshot, signInOn } from '../support/browser';
+import { recordPopups, screenshot, signInOn } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const SOMEONE_ELSE = 'changed by someone else';
 
@@ -20,38 +17,29 @@ const SOMEONE_ELSE = 'changed by someone else';
  * meanwhile is lost and no colleague is blamed.
  */
 describe('a write whose answer is lost, in Chromium: the edit screen and the profile', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   const ids: string[] = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-lost-answer-e2e-'));
   const user = newUser('lostanswer');
   const q = () => `company_id=${companyId}`;
   const stored = async (id: string) => (await api.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse;
   const storedValue = async (id: string, field = 'document_id') => findContentItem((await stored(id)).content, field)?.content?.value;
 
+  const e2e = useBrowserStack('lost-answer');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    for (const n of [1, 2, 3]) ids.push(await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `LA-${n}` }), `lost-${n}.pdf`));
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const n of [1, 2, 3]) ids.push(await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `LA-${n}` }), `lost-${n}.pdf`));
   });
 
   /** Signed in, on the document, every info pop-up shown recorded (they go after 3 s). */
   async function onDocument(id: string): Promise<{ context: BrowserContext; page: Page; popups: () => Promise<string[]> }> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     const popupsOf = await recordPopups(context);
     const page = await context.newPage();
-    await signInOn(page, stack.url, user);
-    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await signInOn(page, e2e.stack.url, user);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${id}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('field-document_id').count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => page.getByTestId('field-document_id').isEnabled()).toBe(true);
     return { context, page, popups: () => popupsOf(page) };
@@ -150,10 +138,10 @@ describe('a write whose answer is lost, in Chromium: the edit screen and the pro
   });
 
   it('a profile save whose answer the gateway lost says the result is not known; the profile read again shows it saved', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     const page = await context.newPage();
-    await signInOn(page, stack.url, user);
-    await page.goto(`${stack.url}/my-profile`);
+    await signInOn(page, e2e.stack.url, user);
+    await page.goto(`${e2e.stack.url}/my-profile`);
     const form = page.getByTestId('profile-form');
     const name = form.locator('input[name="name"]');
     await expect.poll(() => name.count(), { timeout: 15_000 }).toBe(1);

@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInOn } from '../support/browser';
+import { screenshot, signInOn } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
+import { useBrowserStack } from '../support/e2e-stack';
 
 type Point = { x: number; y: number };
 
@@ -20,12 +18,9 @@ type Point = { x: number; y: number };
  * touch events (Input.dispatchTouchEvent), not mouse events.
  */
 describe('edit-receipt screen on touch devices', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   let docId: string;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-edit-touch-e2e-'));
   const user = newUser('toucher');
   const q = () => `company_id=${companyId}`;
   const content = async () => (await api.get(`/receipts/${docId}/content?${q()}`)).body as ContentResponse;
@@ -35,31 +30,25 @@ describe('edit-receipt screen on touch devices', () => {
     expect(put.status).toBe(200);
   };
 
+  const e2e = useBrowserStack('edit-touch');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    docId = await uploadDocument(stack, api, companyId, await invoicePdf(SAMPLE_INVOICE), 'touch.pdf');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    docId = await uploadDocument(e2e.stack, api, companyId, await invoicePdf(SAMPLE_INVOICE), 'touch.pdf');
   });
 
   /** A signed-in phone (or tablet): touch only, mobile viewport. */
   async function touchDevice(width = 360, height = 740): Promise<{ ctx: BrowserContext; page: Page; cdp: CDPSession; selects: string[] }> {
-    const ctx = await browser.newContext({ viewport: { width, height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const ctx = await e2e.browser.newContext({ viewport: { width, height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const page = await ctx.newPage();
     const selects: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && /\/content\/[^/]+\/select/.test(r.url())) selects.push(r.url());
     });
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await signInOn(page, stack.url, user, 'tap');
-    await page.goto(`${stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
+    await signInOn(page, e2e.stack.url, user, 'tap');
+    await page.goto(`${e2e.stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
     // The side menu may open over the screen on a phone: out of the way
     const collapse = page.getByRole('button', { name: 'Collapse menu' });
@@ -266,17 +255,17 @@ describe('edit-receipt screen on touch devices', () => {
 
   it('with a mouse a drag on the page still reads the area into the focused field, and an empty area changes nothing', async () => {
     await setTotal('999.00');
-    const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1500, height: 950 } });
     const selects: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && /\/content\/[^/]+\/select/.test(r.url())) selects.push(r.url());
     });
-    await page.goto(`${stack.url}/signin`);
+    await page.goto(`${e2e.stack.url}/signin`);
     await page.locator('input[name="email"]').fill(user.email);
     await page.locator('input[name="password"]').fill(user.password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
     await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    await page.goto(`${stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
     const total = page.getByTestId('field-amount_total');
     await total.click();

@@ -1,19 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { NETWORK_ERROR_MESSAGE } from '../../web/src/lib/api-error';
 import { UNSAVED_CHANGES } from '../../web/src/features/edit-receipt/lib/actions';
 import { SESSION_EXPIRED_TEXT } from '../../web/src/features/shell/components/SessionExpiredPopup';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
-
+import { useBrowserStack } from '../support/e2e-stack';
 
 /**
  * What was typed on the edit screen is never lost: a failed save keeps the user on the document (and is tried
@@ -21,40 +17,31 @@ import { findContentItem } from '../support/content-items';
  * typed value again (the tab keeps the drafts), as does signing in again after a session that really ended.
  */
 describe('edit-receipt screen: unsaved values in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   const ids: string[] = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-unsaved-e2e-'));
   const user = newUser('unsaved');
   const q = () => `company_id=${companyId}`;
   const storedValue = async (id: string, field = 'document_id') => findContentItem(((await api.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse).content, field)?.content?.value;
-  const docUrl = (id: string) => `${stack.url}/edit-receipt/${id}?company_id=${companyId}`;
+  const docUrl = (id: string) => `${e2e.stack.url}/edit-receipt/${id}?company_id=${companyId}`;
   const keptDrafts = (page: Page) => page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('receipts.edit-drafts')).length);
 
+  const e2e = useBrowserStack('unsaved');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    for (const n of [1, 2, 3, 4]) ids.push(await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `UN-${n}` }), `unsaved-${n}.pdf`));
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const n of [1, 2, 3, 4]) ids.push(await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `UN-${n}` }), `unsaved-${n}.pdf`));
   });
 
   async function signInOn(page: Page) {
-    await page.goto(`${stack.url}/signin`);
+    await page.goto(`${e2e.stack.url}/signin`);
     await page.locator('input[name="email"]').fill(user.email);
     await page.locator('input[name="password"]').fill(user.password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
   }
   async function signedIn(opts: { clock?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     const page = await context.newPage();
     if (opts.clock) await page.clock.install();
     await signInOn(page);
@@ -178,7 +165,7 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
       return { key: k, token: localStorage.getItem(k)! };
     });
     const clientId = key.split('.')[1]!;
-    const revoked = await fetch(`${stack.cognitoEndpoint}/`, {
+    const revoked = await fetch(`${e2e.stack.cognitoEndpoint}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.RevokeToken' },
       body: JSON.stringify({ Token: token, ClientId: clientId }),
@@ -212,13 +199,13 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
   it('"Document not found" in a tab opened on its address: Back goes to the list, not out of the app', async () => {
     const { context, page } = await signedIn();
     const tab = await context.newPage();
-    await tab.goto(`${stack.url}/edit-receipt/NOPE0000000000000000000000?company_id=${companyId}`);
+    await tab.goto(`${e2e.stack.url}/edit-receipt/NOPE0000000000000000000000?company_id=${companyId}`);
     await expect.poll(() => tab.getByRole('button', { name: 'Back' }).count(), { timeout: 15_000 }).toBe(1);
     await screenshot(tab, 'edit-receipt-missing');
     await tab.getByRole('button', { name: 'Back' }).click();
     await tab.waitForURL(/\/receipts\/inbox$/, { timeout: 10_000 });
     // Within the app it still goes back where the user came from
-    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     await expect.poll(() => page.getByTestId('side-menu').count(), { timeout: 15_000 }).toBe(1);
     await page.evaluate((to) => {
       window.history.pushState({ usr: null, key: 'x1', idx: 1 }, '', to);

@@ -1,18 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { CONTENT_MSG } from '../../shared/schemas/content';
 import { UNSAVED_CHANGES } from '../../web/src/features/edit-receipt/lib/actions';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, TABLE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
-
+import { useBrowserStack } from '../support/e2e-stack';
 
 /** A point of page 1 in screen pixels from fractions of the page. */
 async function pagePoint(page: Page, fx: number, fy: number) {
@@ -21,20 +18,17 @@ async function pagePoint(page: Page, fx: number, fy: number) {
 }
 
 describe('edit-receipt screen in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   const ids: Record<string, string> = {};
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-edit-e2e-'));
   const user = newUser('editor');
   const q = () => `company_id=${companyId}`;
   const content = async (id: string) => (await api.get(`/receipts/${id}/content?${q()}`)).body as ContentResponse;
 
+  const e2e = useBrowserStack('edit');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     // Three recognised cost receipts through the real upload path and processing job.
     for (const [key, number] of [
@@ -42,7 +36,7 @@ describe('edit-receipt screen in Chromium', () => {
       ['second', 'PP-00124'],
       ['third', 'PP-00125'],
     ] as const) {
-      ids[key] = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number }), `${key}.pdf`);
+      ids[key] = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number }), `${key}.pdf`);
     }
     // The first document needs corrections: a wrong total and a wrong date.
     const c = await content(ids.first!);
@@ -56,15 +50,9 @@ describe('edit-receipt screen in Chromium', () => {
       ],
     });
     expect(put.status).toBe(200);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const signedInPage = (as: { email: string; password: string } = user) => signInPage(browser, stack.url, as, { width: 1500, height: 950 });
+  const signedInPage = (as: { email: string; password: string } = user) => signInPage(e2e.browser, e2e.stack.url, as, { width: 1500, height: 950 });
 
   it('corrects a recognised receipt (a box for the total, a date, a bad amount), confirms and lands on the next document', async () => {
     const page = await signedInPage();
@@ -72,7 +60,7 @@ describe('edit-receipt screen in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
 
     // From the inbox list to the first document
-    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     const row = page.getByTestId('receipt-row').filter({ hasText: 'first.pdf' });
     await row.click();
     await page.waitForURL(new RegExp(`/edit-receipt/${ids.first}\\?company_id=`));
@@ -134,7 +122,7 @@ describe('edit-receipt screen in Chromium', () => {
     expect(saved.read_only).toBe(true);
 
     // The first document is archived: read-only, no actions; its history shows what was done
-    await page.goto(`${stack.url}/edit-receipt/${ids.first}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${ids.first}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('field-amount_total').isDisabled()).toBe(true);
     expect(await page.getByTestId('status-actions').getByRole('button').count()).toBe(0);
     await page.getByTestId('tool-history').click();
@@ -151,7 +139,7 @@ describe('edit-receipt screen in Chromium', () => {
 
   it('edits a line-items grid: draws it, adds row lines, assigns columns, applies', async () => {
     const page = await signedInPage();
-    await page.goto(`${stack.url}/edit-receipt/${ids.third}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${ids.third}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
     // Focusing a field brings its place on the page into view: the page scrolled to its end, the number at its top
     const pagesPane = page.locator('.er-left');
@@ -271,7 +259,7 @@ describe('edit-receipt screen in Chromium', () => {
   });
 
   it('a Lines pop-up of 130 rows draws the rows in view: a value typed in row 120 is saved with one PUT, Tab goes on in the row', async () => {
-    const id = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'LONG-1' }), 'long-lines.pdf');
+    const id = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'LONG-1' }), 'long-lines.pdf');
     let c = await content(id);
     while (findContentItem(c.content, 'line_items')!.children.length < 130) {
       const res = await api.post(`/receipts/${id}/content/line_items?${q()}`, { version: c.version, after: null });
@@ -279,7 +267,7 @@ describe('edit-receipt screen in Chromium', () => {
       c = res.body as ContentResponse;
     }
     const page = await signedInPage();
-    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${id}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('field-document_id').inputValue(), { timeout: 15_000 }).toBe('LONG-1');
     await page.getByTestId('tool-line-items').click();
     // the table is of 130 rows (and its head), of which only those in and near the view are drawn
@@ -318,8 +306,8 @@ describe('edit-receipt screen in Chromium', () => {
   it('walks a list longer than one page: n/total of the whole list, next and previous across the page boundary', async () => {
     // A company of its own with 52 documents of one status (the list is read 50 at a time)
     const walker = newUser('walker');
-    await registerUser(stack, walker);
-    const wapi = apiClient(stack.apiUrl, await signIn(stack, walker));
+    await registerUser(e2e.stack, walker);
+    const wapi = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, walker));
     const wcompany = ((await wapi.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     for (let i = 1; i <= 52; i++) {
       const name = `walk-${String(i).padStart(2, '0')}.pdf`;
@@ -328,7 +316,7 @@ describe('edit-receipt screen in Chromium', () => {
       const { uploadURL, headers } = (await wapi.get(`/upload/document?${query}`)).body as { uploadURL: string; headers: Record<string, string> };
       expect((await fetch(uploadURL, { method: 'PUT', headers, body: Buffer.from(pdf) })).ok).toBe(true);
     }
-    await stack.jobs.idle(120_000);
+    await e2e.stack.jobs.idle(120_000);
     type Item = { receipt_id: string; status: string };
     const listOf = async (status: string) => {
       const out: Item[] = [];
@@ -346,7 +334,7 @@ describe('edit-receipt screen in Chromium', () => {
 
     const page = await signedInPage(walker);
     const open = async (n: number) => {
-      await page.goto(`${stack.url}/edit-receipt/${walk[n - 1]!.receipt_id}?company_id=${wcompany}`);
+      await page.goto(`${e2e.stack.url}/edit-receipt/${walk[n - 1]!.receipt_id}?company_id=${wcompany}`);
       await expect.poll(() => page.getByTestId('receipt-status').count(), { timeout: 15_000 }).toBe(1);
     };
     // The 50th, the last of the first page: 50/52, and next goes on to the second page's first document
@@ -369,7 +357,7 @@ describe('edit-receipt screen in Chromium', () => {
 
     // The list: Select all takes the 50 rows loaded; the bar under it selects the whole list, its second page read
     const listPage = await signedInPage(walker);
-    await listPage.goto(`${stack.url}/receipts/inbox`);
+    await listPage.goto(`${e2e.stack.url}/receipts/inbox`);
     const rowsShown = listPage.getByTestId('receipts-table').locator('tbody tr');
     await expect.poll(() => rowsShown.count(), { timeout: 15_000 }).toBe(50);
     await listPage.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
@@ -386,7 +374,7 @@ describe('edit-receipt screen in Chromium', () => {
 
   it('configures the captured fields: Visible and Required, only changes are saved', async () => {
     const page = await signedInPage();
-    await page.goto(`${stack.url}/fields-configuration`);
+    await page.goto(`${e2e.stack.url}/fields-configuration`);
     await expect.poll(() => page.getByTestId('config-iban').count()).toBe(1);
     const save = page.getByRole('button', { name: 'SAVE' });
     expect(await save.isDisabled()).toBe(true);
@@ -401,7 +389,7 @@ describe('edit-receipt screen in Chromium', () => {
     expect(schema.fields.find((f) => f.id === 'currency')!.constraints.required).toBe(true);
     await expect.poll(() => save.isDisabled()).toBe(true);
     // The edit screen follows: Currency gets its asterisk
-    await page.goto(`${stack.url}/edit-receipt/${ids.second}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${ids.second}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('er-field-currency').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.getByTestId('er-field-currency').innerText()).toContain('*');
     // A page that could not be rendered shows the cover text (the answer is changed in the browser here)
@@ -418,14 +406,14 @@ describe('edit-receipt screen in Chromium', () => {
     await page.close();
   });
   it('Delete sends the version on screen: the document is deleted, and one a colleague changed meanwhile would be refused', async () => {
-    const id = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'DEL-1' }), 'to-delete.pdf');
+    const id = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'DEL-1' }), 'to-delete.pdf');
     const c = await content(id);
     const page = await signedInPage();
     const deletes: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'DELETE' && r.url().includes(`/receipt/${id}`)) deletes.push(r.url());
     });
-    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${id}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('delete').isEnabled(), { timeout: 15_000 }).toBe(true);
     // The server refuses a stale version (the check the screen relies on)
     expect((await api.delete(`/receipt/${id}?${q()}&version=${c.version - 1}`)).status).toBe(409);
@@ -438,7 +426,7 @@ describe('edit-receipt screen in Chromium', () => {
   });
 
   it('CONFIRM saves what was typed first, also after a colleague saved another field; a value that cannot be saved confirms nothing', async () => {
-    const id = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'PP-00126' }), 'fourth.pdf');
+    const id = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'PP-00126' }), 'fourth.pdf');
     let c = await content(id);
     const ready = [
       { id: 'document_id', value: 'PP-00126' },
@@ -447,7 +435,7 @@ describe('edit-receipt screen in Chromium', () => {
     ];
     expect((await api.put(`/receipts/${id}/content?${q()}`, { version: c.version, items: ready })).status).toBe(200);
     const page = await signedInPage();
-    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${id}?company_id=${companyId}`);
     const confirm = page.getByRole('button', { name: 'CONFIRM' });
     await expect.poll(() => confirm.isEnabled(), { timeout: 15_000 }).toBe(true);
     const statusOf = async () => ((await api.get(`/receipts/${id}?${q()}`)).body as { status: string }).status;

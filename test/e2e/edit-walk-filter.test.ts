@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
@@ -16,32 +13,23 @@ const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000
  * Previous, n/total and the move after CONFIRM stay within the hits (stop 67's review audit, finding 1).
  */
 describe('edit screen opened from a searched list in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   const ids: Record<string, string> = {};
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-walk-filter-e2e-'));
   const user = newUser('walkfilter');
   const statusOf = async (id: string) => ((await api.get(`/receipts/${id}?company_id=${companyId}`)).body as { status: string }).status;
 
+  const e2e = useBrowserStack('walk-filter');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     // Uploaded one after the other, newest first in the list: beta-3, alpha-3, beta-2, alpha-2, beta-1, alpha-1
     for (const n of [1, 2, 3]) {
       for (const word of ['alpha', 'beta']) {
-        ids[`${word}-${n}`] = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `${word.toUpperCase()}-${n}` }), `${word}-${n}.pdf`);
+        ids[`${word}-${n}`] = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `${word.toUpperCase()}-${n}` }), `${word}-${n}.pdf`);
       }
     }
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('Next, n/total and CONFIRM stay within the hits; after the last hit the screen goes back to the searched list', async () => {
@@ -49,7 +37,7 @@ describe('edit screen opened from a searched list in Chromium', () => {
     expect(await Promise.all(Object.values(ids).map(statusOf))).toEqual(Object.values(ids).map(() => status));
     expect(['ready', 'review']).toContain(status);
 
-    const page: Page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
+    const page: Page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const pager = () => page.getByTestId('pager-position').innerText();
@@ -65,7 +53,7 @@ describe('edit screen opened from a searched list in Chromium', () => {
       await until(() => page.getByTestId('status-actions').getByRole('button', { name: 'CONFIRM', exact: true }).isEnabled()).toBe(true);
     };
 
-    await page.goto(`${stack.url}/receipts/${status}?q=alpha`);
+    await page.goto(`${e2e.stack.url}/receipts/${status}?q=alpha`);
     const rows = page.getByTestId('receipt-row');
     await until(() => rows.count()).toBe(3);
     // the second hit

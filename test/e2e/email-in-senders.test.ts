@@ -5,17 +5,15 @@
  * and the reason, mail from an address of the listed domain makes a document; a Basic member reads the list, and
  * sees an administrator's change at once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, SCREENSHOT_DIR, signInOn, signInPage } from '../support/browser';
+import { screenshot, SCREENSHOT_DIR, signInOn, signInPage } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
 import { textPdf } from '../support/text-pdf';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 const PHONE = { width: 390, height: 844 };
@@ -28,9 +26,6 @@ async function cardShot(page: Page, name: string) {
 }
 
 describe('Settings: Email-in from allowed senders only', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-email-senders-e2e-'));
   const user = newUser('senders');
   const colleague = newUser('sendersbasic');
   let company = { company_id: '', email: '', name: '' };
@@ -38,7 +33,7 @@ describe('Settings: Email-in from allowed senders only', () => {
 
   /** Sends a mail with a one-page PDF to the company's Email-in address and waits until it is received and read. */
   async function sendMail(from: string, subject: string, filename: string | null) {
-    const transport = nodemailer.createTransport({ host: stack.smtp.host, port: stack.smtp.port, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: e2e.stack.smtp.host, port: e2e.stack.smtp.port, secure: false, ignoreTLS: true });
     try {
       await transport.sendMail({
         from,
@@ -50,27 +45,21 @@ describe('Settings: Email-in from allowed senders only', () => {
     } finally {
       transport.close();
     }
-    await stack.emailJobs.idle();
-    await stack.jobs.idle(180_000);
+    await e2e.stack.emailJobs.idle();
+    await e2e.stack.jobs.idle(180_000);
   }
 
+  const e2e = useBrowserStack('email-senders');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    await registerUser(stack, colleague);
-    adminApi = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    await registerUser(e2e.stack, colleague);
+    adminApi = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     company = ((await adminApi.get('/companies')).body as { items: (typeof company)[] }).items[0]!;
-    await addMembership(subOf(await signIn(stack, colleague)), company.company_id, 'basic');
-    browser = await launchBrowser();
+    await addMembership(subOf(await signIn(e2e.stack, colleague)), company.company_id, 'basic');
   }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('an administrator sets the senders (an invalid line named first), the list survives a reload; mail from others is not taken, from the listed domain it is', async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1440, height: 900 });
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1440, height: 900 });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const sent: unknown[] = [];
@@ -78,7 +67,7 @@ describe('Settings: Email-in from allowed senders only', () => {
       if (r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/company/email-in')) sent.push(r.postDataJSON());
     });
 
-    await page.goto(`${stack.url}/settings`);
+    await page.goto(`${e2e.stack.url}/settings`);
     const card = page.getByTestId('settings-email-in-card');
     await card.waitFor(WAIT);
     expect(await card.getByRole('heading', { level: 2 }).innerText()).toBe('Email-in');
@@ -137,7 +126,7 @@ describe('Settings: Email-in from allowed senders only', () => {
     await screenshot(page, 'settings-email-in-senders-mail');
 
     // The documents: only the trusted supplier's
-    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     const docs = page.getByTestId('receipt-row');
     await expect.poll(() => docs.count(), WAIT).toBe(1);
     expect(await docs.first().innerText()).toContain('trusted.pdf');
@@ -146,11 +135,11 @@ describe('Settings: Email-in from allowed senders only', () => {
   }, 300_000);
 
   it('fits a phone: the editor with its line error, then saved', async () => {
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await signInOn(await context.newPage(), stack.url, user, 'tap');
+    const context = await e2e.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await signInOn(await context.newPage(), e2e.stack.url, user, 'tap');
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${stack.url}/settings`);
+    await page.goto(`${e2e.stack.url}/settings`);
     const card = page.getByTestId('settings-email-in-card');
     const box = card.getByLabel('Allowed senders');
     await expect.poll(() => box.inputValue(), WAIT).toBe('anna@supplier.example\ntrusted.example');
@@ -177,12 +166,12 @@ describe('Settings: Email-in from allowed senders only', () => {
   }, 120_000);
 
   it('a Basic member reads the list, without an editor, and sees an administrator’s change at once', async () => {
-    const page = await signInPage(browser, stack.url, colleague, { width: 1440, height: 900 });
+    const page = await signInPage(e2e.browser, e2e.stack.url, colleague, { width: 1440, height: 900 });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     // The shared company active: its live events reach this screen
     await page.evaluate((id) => window.localStorage.setItem('active_company', id), company.company_id);
-    await page.goto(`${stack.url}/settings`);
+    await page.goto(`${e2e.stack.url}/settings`);
     const select = page.locator('#settings-company');
     await select.waitFor(WAIT);
     const card = page.getByTestId('settings-email-in-card');

@@ -1,15 +1,13 @@
 /** Email-in in Chromium: a mail sent to the company's address through the local SMTP server, its documents, the email side panel. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 const JPEG = readFileSync(path.resolve(import.meta.dirname, '../../scripts/local/demo/shop-receipt.jpg'));
@@ -23,26 +21,17 @@ async function onePagePdf(lines: string[]): Promise<Buffer> {
 }
 
 describe('email-in: the email side panel of a document that came by mail', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-email-e2e-'));
   const user = newUser('mailpanel');
 
+  const e2e = useBrowserStack('email');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await registerUser(e2e.stack, user);
   });
 
   it('opens the panel from the list: subject, from, arrival with relative time, attached documents, message text', async () => {
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const company = ((await api.get('/companies')).body as { items: { company_id: string; email: string }[] }).items[0]!;
-    const transport = nodemailer.createTransport({ host: stack.smtp.host, port: stack.smtp.port, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: e2e.stack.smtp.host, port: e2e.stack.smtp.port, secure: false, ignoreTLS: true });
     await transport.sendMail({
       from: 'Taxi Vilnius <billing@taxi.example>',
       to: company.email,
@@ -56,22 +45,22 @@ describe('email-in: the email side panel of a document that came by mail', () =>
       ],
     });
     transport.close();
-    await stack.emailJobs.idle();
-    await stack.jobs.idle(180_000);
+    await e2e.stack.emailJobs.idle();
+    await e2e.stack.jobs.idle(180_000);
 
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('dialog', (d) => {
       errors.push(`dialog: ${d.message()}`);
       void d.dismiss();
     });
-    await page.goto(`${stack.url}/signin`);
+    await page.goto(`${e2e.stack.url}/signin`);
     await page.locator('input[name="email"]').fill(user.email);
     await page.locator('input[name="password"]').fill(user.password);
     await page.getByRole('button', { name: 'LOG IN' }).click();
     await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     const rows = page.getByTestId('receipt-row');
     await expect.poll(() => rows.count(), WAIT).toBe(2);
 

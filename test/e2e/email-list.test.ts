@@ -3,17 +3,14 @@
  * server, listed newest first with the documents they made (each opening its edit screen) and the parts not taken;
  * Show email opens the mail's text; Show more pages on; a Basic member sees the list of the company they pick.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInOn, signInPage } from '../support/browser';
+import { screenshot, signInOn, signInPage } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
 import { textPdf } from '../support/text-pdf';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 const PHONE = { width: 360, height: 740 };
@@ -22,23 +19,20 @@ const PHONE = { width: 360, height: 740 };
 const subjects = (page: Page) => page.getByTestId('settings-emails').locator('.settings-email-subject').allInnerTexts();
 
 describe('Settings: the mail received at the Email-in address', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-email-list-e2e-'));
   const user = newUser('maillist');
   const colleague = newUser('maillistbasic');
   let company = { company_id: '', email: '', name: '' };
 
+  const e2e = useBrowserStack('email-list');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    await registerUser(stack, colleague);
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    await registerUser(e2e.stack, colleague);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     company = ((await api.get('/companies')).body as { items: (typeof company)[] }).items[0]!;
-    await addMembership(subOf(await signIn(stack, colleague)), company.company_id, 'basic');
+    await addMembership(subOf(await signIn(e2e.stack, colleague)), company.company_id, 'basic');
 
     // Three mails, one after the other (each received and processed before the next is sent)
-    const transport = nodemailer.createTransport({ host: stack.smtp.host, port: stack.smtp.port, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: e2e.stack.smtp.host, port: e2e.stack.smtp.port, secure: false, ignoreTLS: true });
     const [local, domain] = company.email.split('@') as [string, string];
     const mails = [
       {
@@ -63,20 +57,14 @@ describe('Settings: the mail received at the Email-in address', () => {
     ];
     for (const mail of mails) {
       await transport.sendMail({ from: 'Taxi Vilnius <billing@taxi.example>', ...mail });
-      await stack.emailJobs.idle();
-      await stack.jobs.idle(180_000);
+      await e2e.stack.emailJobs.idle();
+      await e2e.stack.jobs.idle(180_000);
     }
     transport.close();
-    browser = await launchBrowser();
   }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('lists the mails newest first with their documents and the parts not taken; a document opens its edit screen; Show email opens the text; Show more pages on', async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1440, height: 900 });
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1440, height: 900 });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     // Two mails a page, so that Show more is needed for the third (GET /emails answers 20 a page)
@@ -90,7 +78,7 @@ describe('Settings: the mail received at the Email-in address', () => {
     );
 
     // Act: Settings
-    await page.goto(`${stack.url}/settings`);
+    await page.goto(`${e2e.stack.url}/settings`);
     const card = page.getByTestId('settings-emails');
     await card.waitFor(WAIT);
     expect(await card.getByRole('heading', { level: 2 }).innerText()).toBe('Mail received');
@@ -148,11 +136,11 @@ describe('Settings: the mail received at the Email-in address', () => {
   }, 180_000);
 
   it('a Basic member sees the mail of the company picked on Settings; a company without mail says so; it fits a phone', async () => {
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await signInOn(await context.newPage(), stack.url, colleague, 'tap');
+    const context = await e2e.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await signInOn(await context.newPage(), e2e.stack.url, colleague, 'tap');
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${stack.url}/settings`);
+    await page.goto(`${e2e.stack.url}/settings`);
     const select = page.locator('#settings-company');
     await select.waitFor(WAIT);
     const card = page.getByTestId('settings-emails');

@@ -1,16 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { notArchivedMessage } from '../../web/src/features/export/components/ExportModal';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInOn } from '../support/browser';
+import { screenshot, signInOn } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
 import { findContentItem } from '../support/content-items';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 
@@ -20,39 +17,30 @@ const WAIT = { timeout: 15_000 };
  * says so in its "could not be moved" message, and the other document is archived.
  */
 describe('export with move to archive while a colleague edits, in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let a: ReturnType<typeof apiClient>;
   let b: ReturnType<typeof apiClient>;
   let companyId: string;
   const ids: string[] = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-export-colleague-e2e-'));
   const userA = newUser('exporter');
   const userB = newUser('editor');
   const q = () => `company_id=${companyId}`;
   const statusOf = async (id: string) => ((await a.get(`/receipts/${id}?${q()}`)).body as { status: string }).status;
 
+  const e2e = useBrowserStack('export-colleague');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, userA);
-    await registerUser(stack, userB);
-    a = apiClient(stack.apiUrl, await signIn(stack, userA));
-    const tokenB = await signIn(stack, userB);
-    b = apiClient(stack.apiUrl, tokenB);
+    await registerUser(e2e.stack, userA);
+    await registerUser(e2e.stack, userB);
+    a = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, userA));
+    const tokenB = await signIn(e2e.stack, userB);
+    b = apiClient(e2e.stack.apiUrl, tokenB);
     companyId = ((await a.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     await addMembership(subOf(tokenB), companyId, 'basic');
-    for (const n of [1, 2]) ids.push(await uploadDocument(stack, a, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `EX-${n}` }), `export-${n}.pdf`));
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const n of [1, 2]) ids.push(await uploadDocument(e2e.stack, a, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `EX-${n}` }), `export-${n}.pdf`));
   });
 
   it('leaves the document the colleague changed out of the archive and says so; the other is archived', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInOn(page, stack.url, userA);
+    const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInOn(page, e2e.stack.url, userA);
     await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
     await expect.poll(() => page.getByTestId('receipt-row').count(), WAIT).toBe(2);
     const [changed, same] = ids as [string, string];

@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { listRowDocument, writeDocuments } from '../support/document-records';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 /**
  * What the focused control shows once the browser has drawn it: null when it is in sight, else what sticky part of
@@ -44,33 +41,24 @@ async function focusCovered(page: Page): Promise<string | null> {
  * narrow window and a phone). Before, the rows and fields went under the header as the page scrolled up.
  */
 describe('the keyboard focus stays in sight under sticky headers in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let companyId: string;
   let docId: string;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-focus-sight-e2e-'));
   const user = newUser('focussight');
   const ids = Array.from({ length: 40 }, (_, i) => `DOCSIGHT${String(40 - i).padStart(18, '0')}`);
 
+  const e2e = useBrowserStack('focus-sight');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     await writeDocuments(ids.map((id, i) => listRowDocument(companyId, id, i, ids.length, 'review')));
-    docId = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'SIGHT-1' }), 'SIGHT-1.pdf');
-    browser = await launchBrowser();
+    docId = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'SIGHT-1' }), 'SIGHT-1.pdf');
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   /** From the screen's last control, `presses` times Shift+Tab: every control that took the focus was in sight. */
   async function walkUp(size: { width: number; height: number }, to: string, ready: string, presses: number): Promise<string[]> {
-    const page = await signInPage(browser, stack.url, user, size);
-    await page.goto(`${stack.url}${to}`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, size);
+    await page.goto(`${e2e.stack.url}${to}`);
     await page.locator(ready).first().waitFor({ timeout: 15_000 });
     await page.waitForLoadState('networkidle');
     await page.mouse.wheel(0, 20_000);
@@ -104,8 +92,8 @@ describe('the keyboard focus stays in sight under sticky headers in Chromium', (
 
   it("the edit screen's sticky action bar hides the whole page header beneath it, and the side menu's Collapse button stays inside the menu", async () => {
     for (const size of [{ width: 900, height: 600 }, { width: 390, height: 700 }]) {
-      const page = await signInPage(browser, stack.url, user, size);
-      await page.goto(`${stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
+      const page = await signInPage(e2e.browser, e2e.stack.url, user, size);
+      await page.goto(`${e2e.stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
       await page.locator('[data-testid="field-form"]').first().waitFor({ timeout: 15_000 });
       await page.mouse.move(size.width - 40, size.height / 2);
       await page.mouse.wheel(0, 500);
@@ -126,8 +114,8 @@ describe('the keyboard focus stays in sight under sticky headers in Chromium', (
     }
     // A window so short that the side menu scrolls: its Collapse button lies inside the menu's padding, where the
     // menu's scrollbar never covers it or clips its focus ring.
-    const page = await signInPage(browser, stack.url, user, { width: 1400, height: 420 });
-    await page.goto(`${stack.url}/receipts/review`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1400, height: 420 });
+    await page.goto(`${e2e.stack.url}/receipts/review`);
     const collapse = page.getByRole('button', { name: 'Collapse menu' });
     await collapse.waitFor();
     const room = await collapse.evaluate((button) => {

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
@@ -30,32 +27,23 @@ const onBody = async (page: Page) => (await focused(page)).tag === 'BODY';
  * works, removed or swapped; a skip link; a reachable Show password; a visible focus on fields; toasts that wait.
  */
 describe('focus kept for keyboard users in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   let docId: string;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-focus-e2e-'));
   const user = newUser('focus');
 
+  const e2e = useBrowserStack('focus');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     for (const name of ['Alpha Supplies', 'Beta Supplies', 'Gamma Supplies']) {
       expect((await api.post(`/stakeholder?company_id=${companyId}`, { type: 'supplier', name, code: `30${name.length}0${name.charCodeAt(0)}` })).status).toBe(201);
     }
-    docId = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'FO-1' }), 'focus-1.pdf');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    docId = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'FO-1' }), 'focus-1.pdf');
   });
 
-  const page = (size = { width: 1500, height: 950 }) => signInPage(browser, stack.url, user, size);
+  const page = (size = { width: 1500, height: 950 }) => signInPage(e2e.browser, e2e.stack.url, user, size);
 
   it('the first Tab stop is Skip to content, shown when focused; Enter moves the focus to the main content', async () => {
     const p = await page();
@@ -75,8 +63,8 @@ describe('focus kept for keyboard users in Chromium', () => {
   });
 
   it('Show password is reached with Tab after the password field, and a focused field has a 2px outline', async () => {
-    const p = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    await p.goto(`${stack.url}/signin`);
+    const p = await e2e.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await p.goto(`${e2e.stack.url}/signin`);
     const password = p.locator('input[name="password"]');
     await password.waitFor();
     await p.locator('input[name="email"]').focus();
@@ -98,14 +86,14 @@ describe('focus kept for keyboard users in Chromium', () => {
   });
 
   it('a toast waits while hovered and goes 3 s after; an error toast waits while focused', async () => {
-    const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const p = await e2e.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await p.clock.install();
-    await p.goto(`${stack.url}/signin`);
+    await p.goto(`${e2e.stack.url}/signin`);
     await p.locator('input[name="email"]').fill(user.email);
     await p.locator('input[name="password"]').fill(user.password);
     await p.getByRole('button', { name: 'LOG IN' }).click();
     await p.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    await p.goto(`${stack.url}/suppliers`);
+    await p.goto(`${e2e.stack.url}/suppliers`);
     const rows = p.getByTestId('md-row');
     await until(() => rows.count()).toBe(3);
     // a success toast (Supplier deleted) held by the pointer
@@ -143,7 +131,7 @@ describe('focus kept for keyboard users in Chromium', () => {
 
   it('deleting a supplier by keyboard puts the focus on the next row Delete, the last one on the list title', async () => {
     const p = await page();
-    await p.goto(`${stack.url}/suppliers`);
+    await p.goto(`${e2e.stack.url}/suppliers`);
     const rows = p.getByTestId('md-row');
     await until(() => rows.count()).toBeGreaterThan(1);
     const names = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-name')));
@@ -170,10 +158,10 @@ describe('focus kept for keyboard users in Chromium', () => {
   });
 
   it('Tools, Move to Archive by keyboard keeps the focus on Tools; the list toolbar Delete leaves it on the page', async () => {
-    const second = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'FO-2' }), 'focus-2.pdf');
+    const second = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'FO-2' }), 'focus-2.pdf');
     const status = ((await api.get(`/receipts/${second}?company_id=${companyId}`)).body as { status: string }).status;
     const p = await page();
-    await p.goto(`${stack.url}/receipts/${status}`);
+    await p.goto(`${e2e.stack.url}/receipts/${status}`);
     const row = p.locator('[data-testid="receipt-row"]', { hasText: 'focus-2.pdf' });
     await until(() => row.count()).toBe(1);
     await row.locator('input[type="checkbox"]').check({ force: true });
@@ -195,7 +183,7 @@ describe('focus kept for keyboard users in Chromium', () => {
     await p.keyboard.press('Enter');
     expect(await menu.count()).toBe(0);
     // the list toolbar Delete: its pop-up closes with the button disabled (nothing selected), the focus not on <body>
-    await p.goto(`${stack.url}/receipts/archive`);
+    await p.goto(`${e2e.stack.url}/receipts/archive`);
     const archived = p.locator('[data-testid="receipt-row"]', { hasText: 'focus-2.pdf' });
     await until(() => archived.count()).toBe(1);
     await archived.locator('input[type="checkbox"]').check({ force: true });
@@ -213,7 +201,7 @@ describe('focus kept for keyboard users in Chromium', () => {
 
   it('on the edit screen: Edit Grid hands the focus to Cancel and back; Lines Move up and Delete row keep it in the rows', async () => {
     const p = await page();
-    await p.goto(`${stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
+    await p.goto(`${e2e.stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
     await until(() => p.getByTestId('field-form').count()).toBe(1);
     await p.getByTestId('grid-edit').focus();
     await p.keyboard.press('Enter');
@@ -250,7 +238,7 @@ describe('focus kept for keyboard users in Chromium', () => {
 
   it('an Integration Display switch keeps the focus while it saves', async () => {
     const p = await page();
-    await p.goto(`${stack.url}/integration`);
+    await p.goto(`${e2e.stack.url}/integration`);
     const toggle = p.getByTestId('toggle-display_imported_categories');
     await toggle.waitFor();
     const was = await toggle.isChecked();
@@ -269,7 +257,7 @@ describe('focus kept for keyboard users in Chromium', () => {
       expect(res.status).toBeLessThan(300);
     }
     const p = await page();
-    await p.goto(`${stack.url}/my-team`);
+    await p.goto(`${e2e.stack.url}/my-team`);
     const cards = p.getByTestId('invitation-card');
     await until(() => cards.count()).toBe(2);
     await cards.first().getByRole('button', { name: 'Cancel Invitation' }).focus();
@@ -285,7 +273,7 @@ describe('focus kept for keyboard users in Chromium', () => {
   it('in the export pop-up, Enter after Rename gives the focus back to Rename; Remove to the next field', async () => {
     const status = ((await api.get(`/receipts/${docId}?company_id=${companyId}`)).body as { status: string }).status;
     const p = await page();
-    await p.goto(`${stack.url}/receipts/${status}`);
+    await p.goto(`${e2e.stack.url}/receipts/${status}`);
     const row = p.locator('[data-testid="receipt-row"]', { hasText: 'focus-1.pdf' });
     await until(() => row.count()).toBe(1);
     await row.locator('input[type="checkbox"]').check({ force: true });

@@ -1,36 +1,31 @@
 /** The Integration screen in Chromium: FTP switched on through the credentials pop-up, then REVIEW AND SEND. */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { startLocalFtpServer, type LocalFtpServer } from '../../scripts/local/ftp-server';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const FTP_PASSWORD = 'Browser-Ftp-Pass-42';
 
 describe('Integration screen in Chromium', () => {
-  let stack: LocalStack;
   let ftp: LocalFtpServer;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   let receiptId: string;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-integrations-e2e-'));
   const user = newUser('integrator');
 
+  const e2e = useBrowserStack('integrations');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    ftp = await startLocalFtpServer({ root: path.join(dataDir, 'ftp-home'), user: 'acme', password: FTP_PASSWORD });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    ftp = await startLocalFtpServer({ root: path.join(e2e.dataDir, 'ftp-home'), user: 'acme', password: FTP_PASSWORD });
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    receiptId = await uploadDocument(stack, api, companyId, await invoicePdf(), 'to-send.pdf');
+    receiptId = await uploadDocument(e2e.stack, api, companyId, await invoicePdf(), 'to-send.pdf');
     const c = (await api.get(`/receipts/${receiptId}/content?company_id=${companyId}`)).body as ContentResponse;
     const put = await api.put(`/receipts/${receiptId}/content?company_id=${companyId}`, {
       version: c.version,
@@ -42,16 +37,12 @@ describe('Integration screen in Chromium', () => {
       ],
     });
     expect(put.status).toBe(200);
-    browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
     await ftp?.stop();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const signedInPage = () => signInPage(browser, stack.url, user, { width: 1400, height: 900 });
+  const signedInPage = () => signInPage(e2e.browser, e2e.stack.url, user, { width: 1400, height: 900 });
 
   it('switches FTP on through the pop-up, sends a document with REVIEW AND SEND and shows "Exported" in its history', async () => {
     const page = await signedInPage();
@@ -83,19 +74,19 @@ describe('Integration screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('toggle-ftp_export').isChecked()).toBe(true);
 
     // The edit screen now offers REVIEW AND SEND.
-    await page.goto(`${stack.url}/edit-receipt/${receiptId}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${receiptId}?company_id=${companyId}`);
     const send = page.getByRole('button', { name: 'REVIEW AND SEND' });
     await send.waitFor({ timeout: 20_000 });
     expect(await page.getByRole('button', { name: 'CONFIRM' }).count()).toBe(0);
     await expect.poll(() => send.isEnabled(), { timeout: 10_000 }).toBe(true);
     await send.click();
     await page.waitForURL((u) => !u.pathname.includes(receiptId), { timeout: 20_000 });
-    await stack.exportJobs.idle(60_000);
+    await e2e.stack.exportJobs.idle(60_000);
 
     // The files are on the FTP server, and the document's history says so.
     const month = path.join(ftp.root, readdirSync(ftp.root)[0]!, SAMPLE_INVOICE.date.slice(0, 7));
     expect(readdirSync(month).sort()).toEqual([`${receiptId}.xml`, `${receiptId}_to-send.pdf`]);
-    await page.goto(`${stack.url}/edit-receipt/${receiptId}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${receiptId}?company_id=${companyId}`);
     await page.getByTestId('tool-history').click();
     await expect.poll(() => page.getByTestId('history-panel').innerText(), { timeout: 20_000 }).toContain('Exported to FTP');
     await screenshot(page, 'exported-history');

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
@@ -23,34 +20,25 @@ const focused = (page: Page) =>
  * while a pop-up is open; Tab stays in a pop-up; the side panels take and give back the focus; the Tools menu.
  */
 describe('keyboard use in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   let docId: string;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-keyboard-e2e-'));
   const user = newUser('keys');
   const receipt = async () => (await api.get(`/receipts/${docId}?company_id=${companyId}`)).body as { status: string };
 
+  const e2e = useBrowserStack('keyboard');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     const supplier = await api.post(`/stakeholder?company_id=${companyId}`, { type: 'supplier', name: 'Known Trading', code: '304050607' });
     expect(supplier.status).toBe(201);
-    docId = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Other Party', supplierCode: '308888888', number: 'KB-1' }), 'keys.pdf');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    docId = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Other Party', supplierCode: '308888888', number: 'KB-1' }), 'keys.pdf');
   });
 
   async function openDocument(): Promise<Page> {
-    const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
-    await page.goto(`${stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
+    await page.goto(`${e2e.stack.url}/edit-receipt/${docId}?company_id=${companyId}`);
     await until(() => page.getByTestId('field-form').count()).toBe(1);
     return page;
   }
@@ -192,8 +180,8 @@ describe('keyboard use in Chromium', () => {
   });
 
   it('the Preview side panel takes the focus, keeps Tab inside and gives the focus back on Escape', async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
-    await page.goto(`${stack.url}/receipts/${(await receipt()).status}`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
+    await page.goto(`${e2e.stack.url}/receipts/${(await receipt()).status}`);
     const row = page.locator('[data-testid="receipt-row"]', { hasText: 'keys.pdf' });
     await until(() => row.count()).toBe(1);
     const preview = row.getByRole('button', { name: 'Preview' });
@@ -214,8 +202,8 @@ describe('keyboard use in Chromium', () => {
   });
 
   it('the Tools menu: arrows, Home and End move among the items; Escape, Tab and a choice close it, the focus back on Tools', async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
-    await page.goto(`${stack.url}/receipts/${(await receipt()).status}`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
+    await page.goto(`${e2e.stack.url}/receipts/${(await receipt()).status}`);
     const row = page.locator('[data-testid="receipt-row"]', { hasText: 'keys.pdf' });
     await until(() => row.count()).toBe(1);
     await row.locator('input[type="checkbox"]').check({ force: true });

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Locator, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page, Request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { listRowDocument, writeDocuments } from '../support/document-records';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 const DOCS = 60;
@@ -47,33 +44,24 @@ function nextPageRequests(page: Page, pathname: string) {
  * rows loads the page. The documents list, the master data lists and the admin companies table share that bottom.
  */
 describe('a failed next page of a list in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-next-page-e2e-'));
   const platformAdmin = { ...newUser('platform'), email: 'next-page-admin@example.com' };
   const user = newUser('nextpage');
 
+  const e2e = useBrowserStack('next-page', { globalAdminEmails: [platformAdmin.email] });
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined, globalAdminEmails: [platformAdmin.email] });
-    await registerUser(stack, user);
-    await registerUser(stack, platformAdmin);
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    await registerUser(e2e.stack, platformAdmin);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     await writeDocuments(Array.from({ length: DOCS }, (_, i) => listRowDocument(companyId, `NEXTPAGE${String(DOCS - i).padStart(18, '0')}`, i, DOCS, 'review')));
     for (let i = 1; i <= SUPPLIERS; i++) {
       const res = await api.post(`/stakeholder?company_id=${companyId}`, { type: 'supplier', name: `Paged supplier ${String(i).padStart(2, '0')}`, code: `P${i}` });
       expect(res.status).toBe(201);
     }
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('documents: a 500 on the second page keeps the 50 rows, asks 3 times (2 retries) and no more, Try again loads it', async () => {
-    const page = await signInPage(browser, stack.url, user);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const next = nextPageRequests(page, '/receipts');
@@ -101,7 +89,7 @@ describe('a failed next page of a list in Chromium', () => {
   });
 
   it('documents: a first page that fails still shows the error view with Try again', async () => {
-    const page = await signInPage(browser, stack.url, user);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
     const anyPage = (url: URL) => url.pathname === '/api/receipts' && url.searchParams.has('limit');
     await page.route(anyPage, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
     await page.getByTestId('side-menu').getByRole('link', { name: /^Inbox/ }).click();
@@ -117,10 +105,10 @@ describe('a failed next page of a list in Chromium', () => {
   });
 
   it('suppliers: a dropped connection on the second page keeps the rows and stops asking, Try again loads it', async () => {
-    const page = await signInPage(browser, stack.url, user);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user);
     const next = nextPageRequests(page, '/stakeholders');
     await page.route(next.matches, (route) => route.abort('connectionreset'));
-    await page.goto(`${stack.url}/suppliers`);
+    await page.goto(`${e2e.stack.url}/suppliers`);
     const rows = page.getByTestId('md-row');
     await expect.poll(() => rows.count(), WAIT).toBe(50);
     await page.locator('.list-sentinel').scrollIntoViewIfNeeded();
@@ -136,7 +124,7 @@ describe('a failed next page of a list in Chromium', () => {
   });
 
   it('admin companies: a 400 on the next page is asked once, the rows stay, Try again loads it', async () => {
-    const page = await signInPage(browser, stack.url, platformAdmin);
+    const page = await signInPage(e2e.browser, e2e.stack.url, platformAdmin);
     const next = nextPageRequests(page, '/admin/companies');
     // the table has two companies (one page): the first page is given a cursor so that the table asks for a second
     const firstPage = (url: URL) => url.pathname === '/api/admin/companies' && !url.searchParams.has('next');
@@ -151,7 +139,7 @@ describe('a failed next page of a list in Chromium', () => {
         ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ statusCode: 400, error: 'BadRequest', message: 'Invalid next' }) })
         : route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ items: [], next: null }) }),
     );
-    await page.goto(`${stack.url}/admin`);
+    await page.goto(`${e2e.stack.url}/admin`);
     const rows = page.getByTestId('admin-company-row');
     // a 4xx is not retried
     await expect.poll(() => next.seen.length, WAIT).toBeGreaterThanOrEqual(1);

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { documentItemsWithIndex } from '../../lambdas/adapters/ddb/documents-store';
 import { batchWrite } from '../../lambdas/adapters/ddb/table-ops';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInOn } from '../support/browser';
+import { screenshot, signInOn } from '../support/browser';
 import { seededDocument } from '../support/document-records';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
@@ -19,16 +16,13 @@ const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000
  * at 00:30 on 11 March (still 10 March in UTC) only for 11 March.
  */
 describe('upload-date filter in the browser time zone (Chromium, Europe/Vilnius)', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let page: Page;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-list-tz-e2e-'));
   const user = newUser('listtz');
 
+  const e2e = useBrowserStack('list-tz');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     const seeded = [
       { name: 'rytas-0130.jpg', created_at: '2026-03-09T23:30:00.000Z' },
@@ -37,17 +31,11 @@ describe('upload-date filter in the browser time zone (Chromium, Europe/Vilnius)
       seededDocument({ receipt_id: `TZLIST${String(i).padStart(8, '0')}`, scope: `C#${companyId}`, created_at: d.created_at, original_file_name: d.name, status: 'review' }),
     );
     await batchWrite(seeded.flatMap((d) => documentItemsWithIndex(d).map((Item) => ({ PutRequest: { Item } }))));
-    browser = await launchBrowser();
-    page = await signInOn(await browser.newPage({ viewport: { width: 1440, height: 950 }, timezoneId: 'Europe/Vilnius' }), stack.url, user);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    page = await signInOn(await e2e.browser.newPage({ viewport: { width: 1440, height: 950 }, timezoneId: 'Europe/Vilnius' }), e2e.stack.url, user);
   });
 
   const rowsFor = async (day: string) => {
-    await page.goto(`${stack.url}/receipts/inbox?from=${day}&to=${day}`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox?from=${day}&to=${day}`);
     const rows = page.getByTestId('receipt-row');
     await until(async () => (await rows.count()) + (await page.getByTestId('receipts-empty').count())).toBeGreaterThan(0);
     return rows;

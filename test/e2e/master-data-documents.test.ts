@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
@@ -17,19 +14,16 @@ const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000
  * confirming a receipt of a new supplier puts it on the Suppliers screen.
  */
 describe('master data on documents in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   let categoryId: string;
   const ids: Record<string, string> = {};
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-md-docs-e2e-'));
   const user = newUser('mddocs');
 
+  const e2e = useBrowserStack('md-docs');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     const q = `?company_id=${companyId}`;
     const category = await api.post(`/category${q}`, { name: 'Office supplies', category_code: 'OS' });
@@ -44,23 +38,17 @@ describe('master data on documents in Chromium', () => {
     const supplier = await api.post(`/stakeholder${q}`, { type: 'supplier', name: 'Known Trading', code: '304050607', city: 'Kaunas', category_id: categoryId, selected_date_format: 'MM/DD/YYYY' });
     expect(supplier.status).toBe(201);
     // 03/04/2025 is March 4th for this supplier (month first), April 3rd for anyone else.
-    ids.known = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB KNOWN TRADING', supplierCode: '304050607', number: 'KT-1', date: '03/04/2025' }), 'known.pdf');
-    ids.fresh = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Brand New Supplier', supplierCode: '308888888', number: 'BN-1' }), 'fresh.pdf');
-    ids.misread = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Unknwn Tradng', supplierCode: '309999999', number: 'KT-2' }), 'misread.pdf');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    ids.known = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB KNOWN TRADING', supplierCode: '304050607', number: 'KT-1', date: '03/04/2025' }), 'known.pdf');
+    ids.fresh = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Brand New Supplier', supplierCode: '308888888', number: 'BN-1' }), 'fresh.pdf');
+    ids.misread = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, supplier: 'UAB Unknwn Tradng', supplierCode: '309999999', number: 'KT-2' }), 'misread.pdf');
   });
 
-  const signedInPage = (): Promise<Page> => signInPage(browser, stack.url, user, { width: 1500, height: 950 });
+  const signedInPage = (): Promise<Page> => signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
 
   /** Opens a document and waits for the server's answer on whether its supplier is new. */
   async function openDocument(page: Page, id: string) {
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/isNewStakeholder') && r.status() === 200, { timeout: 20_000 });
-    await page.goto(`${stack.url}/edit-receipt/${id}?company_id=${companyId}`);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${id}?company_id=${companyId}`);
     await until(() => page.getByTestId('field-form').count()).toBe(1);
     return (await (await answered).json()) as { isNewStakeholder: boolean };
   }

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { newUser } from '../support/local-stack';
 import { workbookBytes } from '../support/workbooks';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 30_000, interval: 100 });
 
@@ -15,23 +12,14 @@ const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 /** The Upload XLSX pop-up of the master-data screens, as a user imports suppliers and items in Chromium. */
 describe('master-data XLSX import in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-md-import-e2e-'));
   const user = newUser('importe2e');
 
+  const e2e = useBrowserStack('md-import');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await registerUser(e2e.stack, user);
   });
 
-  const signedInPage = (): Promise<Page> => signInPage(browser, stack.url, user);
+  const signedInPage = (): Promise<Page> => signInPage(e2e.browser, e2e.stack.url, user);
 
   const row = (page: Page, name: string) => page.locator(`[data-testid="md-row"][data-name="${name}"]`);
 

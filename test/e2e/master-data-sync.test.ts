@@ -1,25 +1,19 @@
 /** The Integration screen in Chromium: SQL import switched on against a real PostgreSQL, Sync now, status shown. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalPostgres, type LocalPostgres } from '../../scripts/local/postgres';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { DB_TEST_CERT, DB_TEST_KEY } from '../support/db-test-cert';
 import { newUser } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const DB_PASSWORD = 'Browser-Db-Pass-77';
 
 describe('SQL import on the Integration screen in Chromium', () => {
-  let stack: LocalStack;
   let db: LocalPostgres;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-sql-e2e-'));
   const user = newUser('sqlimporter');
 
+  const e2e = useBrowserStack('sql');
   beforeAll(async () => {
     // The server offers TLS with a self-signed certificate, as many an office's database server does.
     db = await startLocalPostgres({ portRange: [48100, 48900], tls: { cert: DB_TEST_CERT, key: DB_TEST_KEY } });
@@ -38,19 +32,14 @@ describe('SQL import on the Integration screen in Chromium', () => {
     await c.query(`INSERT INTO items VALUES ('DYZ', 'Dyzelinas')`);
     await c.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO shop');
     await c.end();
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    browser = await launchBrowser();
+    await registerUser(e2e.stack, user);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
     await db?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('switches SQL on through its pop-up (a wrong password stays off), syncs now and shows what it imported', async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1400, height: 1000 });
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1400, height: 1000 });
     await page.getByRole('link', { name: 'Integration' }).click();
     await page.getByTestId('integration-page').waitFor();
 

@@ -1,44 +1,32 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 /** Polls until the value matches: the list reloads after a 1 s debounce and a request on a busy machine. */
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
 /** Master-data screens: suppliers, customers, categories and items, as a user works with them in Chromium. */
 describe('master-data screens in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-md-e2e-'));
   const user = newUser('masterdata');
 
+  const e2e = useBrowserStack('md');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     // More suppliers than one page holds, so that the list has to load a second page while scrolling.
     for (let i = 1; i <= 55; i++) {
       const res = await api.post(`/stakeholder?company_id=${companyId}`, { type: 'supplier', name: `Bulk supplier ${String(i).padStart(2, '0')}`, code: `B${i}` });
       expect(res.status).toBe(201);
     }
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const signedInPage = (): Promise<Page> => signInPage(browser, stack.url, user);
+  const signedInPage = (): Promise<Page> => signInPage(e2e.browser, e2e.stack.url, user);
 
   const addForm = (page: Page) => page.getByTestId('md-add-form');
   const rows = (page: Page) => page.getByTestId('md-row');
@@ -256,11 +244,11 @@ describe('master-data screens in Chromium', () => {
     const second = (await api.post('/company', { company_name: 'Second Branch UAB', code: '700800900' })).body as { company_id: string };
     expect((await api.post(`/category?company_id=${companyId}`, { name: 'Alpha costs' })).status).toBe(201);
     expect((await api.post(`/category?company_id=${second.company_id}`, { name: 'Beta costs' })).status).toBe(201);
-    const page = await browser.newPage({ viewport: { width: 1440, height: 950 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1440, height: 950 } });
     await page.addInitScript(() => window.localStorage.setItem('active_all_companies', 'true'));
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${stack.url}/signin`);
+    await page.goto(`${e2e.stack.url}/signin`);
     await page.locator('input[name="email"]').fill(user.email);
     await page.locator('input[name="password"]').fill(user.password);
     await page.getByRole('button', { name: 'LOG IN' }).click();

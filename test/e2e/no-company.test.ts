@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshot, signInPage } from '../support/browser';
 import { listRowDocument, writeDocuments } from '../support/document-records';
 import { addMembership, registeredUser, subOf } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 20_000 };
 const LAPTOP = { width: 1366, height: 768 };
@@ -19,23 +16,12 @@ const spinners = (page: Page) => page.locator('[data-testid="spinner"]').count()
  * the screens say what to do instead of loading for ever, and the export pop-up shows all of itself.
  */
 describe('a first hour in Chromium: no company left, and the export pop-up on a laptop', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-no-company-e2e-'));
 
-  beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const e2e = useBrowserStack('no-company');
 
   it('shows a member removed from their only company an empty state pointing to ADD COMPANY, with no spinner and no ADD', async () => {
-    const owner = await registeredUser(stack, 'owner');
-    const member = await registeredUser(stack, 'member');
+    const owner = await registeredUser(e2e.stack, 'owner');
+    const member = await registeredUser(e2e.stack, 'member');
     const memberId = subOf(member.token);
     // the member joins the owner's company and gives up their own: the owner's company is their only one
     await addMembership(memberId, owner.companyId, 'basic');
@@ -44,7 +30,7 @@ describe('a first hour in Chromium: no company left, and the export pop-up on a 
     expect((await owner.api.delete(`/company/users/${memberId}?company_id=${owner.companyId}`)).status).toBe(200);
     expect(((await member.api.get('/companies')).body as { items: unknown[] }).items).toEqual([]);
 
-    const page = await signInPage(browser, stack.url, member.user, LAPTOP);
+    const page = await signInPage(e2e.browser, e2e.stack.url, member.user, LAPTOP);
     await expect.poll(() => page.getByText('No companies yet').count(), WAIT).toBeGreaterThan(0);
 
     for (const [to, addName] of [
@@ -53,7 +39,7 @@ describe('a first hour in Chromium: no company left, and the export pop-up on a 
       ['/customers', 'ADD'],
       ['/items', 'ADD'],
     ] as const) {
-      await page.goto(`${stack.url}${to}`);
+      await page.goto(`${e2e.stack.url}${to}`);
       const empty = page.getByTestId('no-company');
       await empty.waitFor(WAIT);
       expect(await empty.innerText()).toContain('No companies yet');
@@ -73,17 +59,17 @@ describe('a first hour in Chromium: no company left, and the export pop-up on a 
   });
 
   it('tells a member whose active company is deleted meanwhile, and shows the company left', async () => {
-    const owner = await registeredUser(stack, 'closer');
-    const member = await registeredUser(stack, 'stayer');
+    const owner = await registeredUser(e2e.stack, 'closer');
+    const member = await registeredUser(e2e.stack, 'stayer');
     await addMembership(subOf(member.token), owner.companyId, 'basic');
     const ownerName = ((await owner.api.get('/companies')).body as { items: { name: string }[] }).items[0]!.name;
     const memberName = ((await member.api.get('/companies')).body as { items: { company_id: string; name: string }[] }).items.find(
       (c) => c.company_id === member.companyId,
     )!.name;
 
-    const page = await signInPage(browser, stack.url, member.user, LAPTOP);
+    const page = await signInPage(e2e.browser, e2e.stack.url, member.user, LAPTOP);
     await page.evaluate((id) => window.localStorage.setItem('active_company', id), owner.companyId);
-    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     await expect.poll(() => page.locator('.topbar-identity').innerText(), WAIT).toContain(ownerName);
     await expect.poll(() => page.getByTestId('live-status').getAttribute('data-status'), WAIT).toBe('open');
 
@@ -100,11 +86,11 @@ describe('a first hour in Chromium: no company left, and the export pop-up on a 
   });
 
   it('shows the export pop-up whole at 1366x768: File name, Move items to archive after export and EXPORT in view', async () => {
-    const owner = await registeredUser(stack, 'exporter');
+    const owner = await registeredUser(e2e.stack, 'exporter');
     const ids = Array.from({ length: 5 }, (_, i) => `DOCEXPORT${String(5 - i).padStart(17, '0')}`);
     await writeDocuments(ids.map((id, i) => listRowDocument(owner.companyId, id, i, ids.length, 'review')));
-    const page = await signInPage(browser, stack.url, owner.user, LAPTOP);
-    await page.goto(`${stack.url}/receipts/inbox`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, owner.user, LAPTOP);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     await page.getByTestId('receipt-row').first().waitFor(WAIT);
     await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
     await page.getByRole('button', { name: 'Export' }).click();

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { listRowDocument, writeDocuments } from '../support/document-records';
-import { axOf, launchBrowser, screenshot, signInOn, signInPage } from '../support/browser';
+import { axOf, screenshot, signInOn, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 const DOCS = 60;
@@ -37,16 +34,13 @@ const menuState = (page: Page) =>
  * enough to tap. A desktop window keeps the side menu beside the content.
  */
 describe('the web app on a phone in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-phone-e2e-'));
   const user = newUser('phone');
   const ids = Array.from({ length: DOCS }, (_, i) => `DOCPHONE${String(DOCS - i).padStart(18, '0')}`);
 
+  const e2e = useBrowserStack('phone');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    const api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     await writeDocuments(
       ids.map((id, i) => {
@@ -55,24 +49,18 @@ describe('the web app on a phone in Chromium', () => {
         return doc;
       }),
     );
-    browser = await launchBrowser();
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   async function phone(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await signInOn(await context.newPage(), stack.url, user, 'tap');
+    const context = await e2e.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await signInOn(await context.newPage(), e2e.stack.url, user, 'tap');
     await page.getByTestId('header-identity').waitFor(WAIT);
     return { context, page };
   }
 
   /** Goes to `path` through the address bar and waits for the screen's requests. */
   async function visit(page: Page, to: string, ready: string) {
-    await page.goto(`${stack.url}${to}`);
+    await page.goto(`${e2e.stack.url}${to}`);
     await page.locator(ready).first().waitFor(WAIT);
     await page.waitForLoadState('networkidle');
   }
@@ -225,7 +213,7 @@ describe('the web app on a phone in Chromium', () => {
   });
 
   it('a desktop window keeps the side menu open beside the content, without the menu button', async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1400, height: 900 });
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1400, height: 900 });
     expect(await menuState(page)).toEqual({ shown: true, width: 252 });
     expect(await page.getByRole('button', { name: 'Open menu' }).count()).toBe(0);
     await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();

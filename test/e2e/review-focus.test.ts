@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResponse } from '../../shared/schemas/content';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { launchBrowser, screenshot, signInPage } from '../support/browser';
+import { screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const until = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
@@ -25,19 +22,16 @@ const focused = (page: Page) =>
  * "Skip to documents" link; Alt+F flags.
  */
 describe('the review loop by keyboard in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   const ids: Record<'old' | 'mid' | 'new', string> = { old: '', mid: '', new: '' };
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-review-focus-e2e-'));
   const user = newUser('review');
   const q = () => `company_id=${companyId}`;
 
+  const e2e = useBrowserStack('review-focus');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     // the inbox lists them newest first: new, mid, old
     for (const [key, number] of [
@@ -45,24 +39,18 @@ describe('the review loop by keyboard in Chromium', () => {
       ['mid', 'RF-00002'],
       ['new', 'RF-00003'],
     ] as const) {
-      ids[key] = await uploadDocument(stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: number || 'RF-00001' }), `rf-${key}.pdf`);
+      ids[key] = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: number || 'RF-00001' }), `rf-${key}.pdf`);
       // the oldest has no Invoice number (a required field); the others are valid
       const c = (await api.get(`/receipts/${ids[key]}/content?${q()}`)).body as ContentResponse;
       const put = await api.put(`/receipts/${ids[key]}/content?${q()}`, { version: c.version, items: [{ id: 'document_id', value: number }] });
       expect(put.status).toBe(200);
       expect((put.body as ContentResponse).errors.map((e) => e.id)).toEqual(number ? [] : ['document_id']);
     }
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const inbox = async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
-    await page.goto(`${stack.url}/receipts/inbox`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     await until(() => page.getByTestId('receipt-row').count()).toBe(3);
     return page;
   };
@@ -189,8 +177,8 @@ describe('the review loop by keyboard in Chromium', () => {
   });
 
   it('a read-only (archived) document keeps the focus off its fields', async () => {
-    const page = await signInPage(browser, stack.url, user, { width: 1500, height: 950 });
-    await page.goto(`${stack.url}/edit-receipt/${ids.mid}?${q()}`);
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
+    await page.goto(`${e2e.stack.url}/edit-receipt/${ids.mid}?${q()}`);
     await until(() => page.getByTestId('field-document_id').isDisabled()).toBe(true);
     await page.waitForTimeout(500);
     expect((await focused(page)).tag).not.toBe('INPUT');

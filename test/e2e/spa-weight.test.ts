@@ -1,32 +1,21 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleReport, type Manifest } from '../../scripts/bench/bundle';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { newUser } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const DIST = path.resolve(import.meta.dirname, '../../web/dist');
 
 /** Route-level code splitting, seen from the browser: the first screen loads only its code; the others come later. */
 describe('SPA weight in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let manifest: Manifest;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-e2e-weight-'));
 
+  const e2e = useBrowserStack('spa-weight');
   beforeAll(async () => {
     manifest = JSON.parse(readFileSync(path.join(DIST, '.vite', 'manifest.json'), 'utf8')) as Manifest;
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const chunkOf = (src: string) => {
@@ -38,8 +27,8 @@ describe('SPA weight in Chromium', () => {
   it('loads the sign-in screen without the other screens, and fetches those once signed in', async () => {
     // Prepare
     const user = newUser('weight');
-    await registerUser(stack, user);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await registerUser(e2e.stack, user);
+    const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 900 } });
     const scripts: string[] = [];
     page.on('request', (req) => {
       if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
@@ -48,7 +37,7 @@ describe('SPA weight in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
 
     // Act: the first screen
-    await page.goto(`${stack.url}/signin`);
+    await page.goto(`${e2e.stack.url}/signin`);
     await page.locator('input[name="email"]').waitFor();
 
     // Assess: the initial JavaScript (entry and static imports) and the sign-in screen, nothing of the others
@@ -69,7 +58,7 @@ describe('SPA weight in Chromium', () => {
 
     // Assess: once signed in, the other screens are fetched in the background (each its own chunk)
     await expect.poll(() => scripts.includes(receipts) && scripts.includes(editReceipt) && scripts.includes(masterData), { timeout: 20_000 }).toBe(true);
-    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     await expect.poll(() => page.locator('header').innerText(), { timeout: 20_000 }).toContain('Inbox');
     await expect.poll(() => page.getByTestId('spinner').count(), { timeout: 20_000 }).toBe(0);
     await screenshot(page, 'spa-weight-receipts');

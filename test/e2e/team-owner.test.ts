@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { OWNER_MSG, ownerChangedMessage } from '../../shared/schemas/team';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
-import { launchBrowser, recordPopups, screenshot, signInOn } from '../support/browser';
+import type { LocalStack } from '../../scripts/local/stack';
+import { recordPopups, screenshot, signInOn } from '../support/browser';
 import { addMembership, registeredUser, subOf } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 /** How long a screen may take to show what the server answered (handlers load on first use). */
 const WAIT = { timeout: 20_000 };
@@ -43,29 +41,18 @@ async function owners(as: Registered, companyId: string): Promise<Record<string,
 }
 
 describe('My Team: Make Account Owner, in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-team-owner-e2e-'));
 
-  beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const e2e = useBrowserStack('team-owner');
 
   it('the owner makes an administrator the account owner: confirmed, said, and the button moves with the ownership', async () => {
     // Prepare: owner A, administrator B, Basic member C of A's company
-    const { owner: a, admin: b, basic: c, companyName } = await ownerWithTeam(stack, 'hand');
-    const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const { owner: a, admin: b, basic: c, companyName } = await ownerWithTeam(e2e.stack, 'hand');
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     const popups = await recordPopups(context);
-    const page = await signInOn(await context.newPage(), stack.url, a.user);
+    const page = await signInOn(await context.newPage(), e2e.stack.url, a.user);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${stack.url}/my-team`);
+    await page.goto(`${e2e.stack.url}/my-team`);
     await expect.poll(() => page.getByTestId('user-card').count(), WAIT).toBe(3);
 
     // The button is on B's card only: not on A's own, not on Basic C's
@@ -113,17 +100,17 @@ describe('My Team: Make Account Owner, in Chromium', () => {
     expect(refused.status).toBe(403);
     expect(JSON.stringify(refused.body)).toContain(OWNER_MSG.ownerOnly);
     // the dashboard's company card names A an Administrator now
-    await page.goto(`${stack.url}/dashboard`);
+    await page.goto(`${e2e.stack.url}/dashboard`);
     const companyCard = page.getByTestId('company-card').filter({ hasText: companyName });
     await expect.poll(() => companyCard.innerText(), WAIT).toContain('Administrator');
 
     // B's My Team in the all-companies view (B administers their own company and A's): under A's company the button
     // is on A's card (an administrator now), not on C's nor B's own; B's own company has no one to hand over to
-    const bContext = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const bContext = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     await bContext.addInitScript(() => window.localStorage.setItem('active_all_companies', 'true'));
-    const bPage = await signInOn(await bContext.newPage(), stack.url, b.user);
+    const bPage = await signInOn(await bContext.newPage(), e2e.stack.url, b.user);
     bPage.on('pageerror', (e) => errors.push(e.message));
-    await bPage.goto(`${stack.url}/my-team`);
+    await bPage.goto(`${e2e.stack.url}/my-team`);
     const groups = bPage.getByTestId('team-group');
     await expect.poll(() => groups.count(), WAIT).toBe(2);
     const aGroup = groups.filter({ has: bPage.getByRole('heading', { name: companyName, exact: true }) });
@@ -147,11 +134,11 @@ describe('My Team: Make Account Owner, in Chromium', () => {
 
   it('a Basic member has no button, the API refuses them (409), and a refusal is said in the pop-up, which stays open', async () => {
     // Prepare
-    const { owner: d, admin: e, basic: f } = await ownerWithTeam(stack, 'keep');
-    const page = await signInOn(await browser.newPage({ viewport: { width: 1440, height: 950 } }), stack.url, d.user);
+    const { owner: d, admin: e, basic: f } = await ownerWithTeam(e2e.stack, 'keep');
+    const page = await signInOn(await e2e.browser.newPage({ viewport: { width: 1440, height: 950 } }), e2e.stack.url, d.user);
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
-    await page.goto(`${stack.url}/my-team`);
+    await page.goto(`${e2e.stack.url}/my-team`);
     await expect.poll(() => page.getByTestId('user-card').count(), WAIT).toBe(3);
 
     // The Basic member: no button on the card; the API says to make them an administrator first

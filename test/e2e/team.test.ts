@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { INVITATIONS_TODAY } from '../../lambdas/core/team/invitations';
 import { deps } from '../../lambdas/runtime/deps';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { INVITATIONS_PER_DAY } from '../../shared/constants';
-import { launchBrowser, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 /** How long a screen may take to show what the server answered (handlers load on first use). */
 const WAIT = { timeout: 20_000 };
@@ -31,27 +28,18 @@ async function signInWithForm(page: Page, url: string, email: string, password: 
 }
 
 describe('team: invite a colleague by mail, the colleague joins, the admin edits and deletes them', () => {
-  let stack: LocalStack;
-  let browser: Browser;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-team-e2e-'));
   const admin = newUser('teamadmin');
   const codes: Record<string, string> = {};
   const colleague = { email: `colleague${Date.now()}@example.com`, password: 'Colleague1', name: 'Rasa', surname: 'Kolegė' };
 
+  const e2e = useBrowserStack('team', { onCode: ({ email, code }) => (codes[email] = code) });
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: ({ email, code }) => (codes[email] = code) });
-    await registerUser(stack, admin);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await registerUser(e2e.stack, admin);
   });
 
   it('runs the whole invitation path in Chromium', async () => {
     // one document of the admin's company, uploaded as the SPA does
-    const api = apiClient(stack.apiUrl, await signIn(stack, admin));
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, admin));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     const bytes = await onePagePdf('TEAM SUPPLIES UAB  Invoice No: T-1  TOTAL EUR 12.10');
     const q = new URLSearchParams({ company_id: companyId, original_file_name: 'team-invoice.pdf', content_type: 'application/pdf', size: String(bytes.length) });
@@ -60,12 +48,12 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await expect
       .poll(async () => ((await api.get(`/receipts?company_id=${companyId}`)).body as { items?: unknown[] }).items?.length ?? 0, { timeout: 60_000 })
       .toBe(1);
-    const adminPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const adminPage = await e2e.browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors: string[] = [];
     adminPage.on('pageerror', (e) => errors.push(e.message));
 
     // The admin opens My Team from the dashboard's "Add a Company Employee" card: the pop-up opens at once
-    await signInWithForm(adminPage, stack.url, admin.email, admin.password);
+    await signInWithForm(adminPage, e2e.stack.url, admin.email, admin.password);
     await adminPage.getByTestId('add-employee-card').click();
     await adminPage.waitForURL(/\/my-team$/);
     const popup = adminPage.getByTestId('add-user-modal');
@@ -111,23 +99,23 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     expect(await pending.first().innerText()).toContain(colleague.email);
 
     // The invitation mail, picked up from the local mail path (SES stand-in → SMTP catcher)
-    const mail = await stack.mail.waitFor(colleague.email);
+    const mail = await e2e.stack.mail.waitFor(colleague.email);
     expect(mail.text).toContain('Welcome to the team, Rasa!');
     const link = mail.links.find((l) => l.includes('/signup/invite?token='))!;
-    expect(link.startsWith(`${stack.url}/signup/invite?token=`)).toBe(true);
-    await adminPage.goto(`${stack.url}/_mail`);
+    expect(link.startsWith(`${e2e.stack.url}/signup/invite?token=`)).toBe(true);
+    await adminPage.goto(`${e2e.stack.url}/_mail`);
     await expect.poll(() => adminPage.getByTestId('mail').first().innerText()).toContain(colleague.email);
     await screenshot(adminPage, 'local-mail');
 
     // The admin keeps My Team open while the colleague accepts
     const teamPage = adminPage;
-    await teamPage.goto(`${stack.url}/my-team`);
+    await teamPage.goto(`${e2e.stack.url}/my-team`);
     await expect.poll(() => teamPage.getByTestId('invitation-card').count(), WAIT).toBe(1);
     // (the members and the invitations are two reads: either may answer first)
     await expect.poll(() => teamPage.getByTestId('user-card').count(), WAIT).toBe(1);
 
     // The colleague opens the link, sets a password and is signed in: the mailed link proved the address, so no code
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(link);
@@ -155,11 +143,11 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     expect(await page.getByTestId('add-employee-card').count()).toBe(0);
     await screenshot(page, 'colleague-dashboard');
     // The fields captured per document are the administrators' to set: typed in, the address leads to the dashboard
-    await page.goto(`${stack.url}/fields-configuration`);
+    await page.goto(`${e2e.stack.url}/fields-configuration`);
     await page.waitForURL(/\/dashboard$/, WAIT);
 
     // They see the company's documents, and the upload's owner cannot be chosen
-    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     await expect.poll(() => page.getByTestId('receipt-row').count(), WAIT).toBe(1);
     expect(await page.getByTestId('receipt-row').first().innerText()).toContain('team-invoice.pdf');
     await page.getByRole('button', { name: 'ADD' }).click();
@@ -170,11 +158,11 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await page.keyboard.press('Escape');
 
     // My Team is not for them
-    await page.goto(`${stack.url}/my-team`);
+    await page.goto(`${e2e.stack.url}/my-team`);
     await page.waitForURL(/\/dashboard$/, WAIT);
 
     // The admin sees two cards: Account owner and Basic user
-    await adminPage.goto(`${stack.url}/my-team`);
+    await adminPage.goto(`${e2e.stack.url}/my-team`);
     const userCards = adminPage.getByTestId('user-card');
     await expect.poll(() => userCards.count(), WAIT).toBe(2);
     // accepted: no longer pending
@@ -222,15 +210,15 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
   });
 
   it("the Add-user pop-up when the company's invitations of the day are spent: the refusal under the e-mail, the values kept, nothing mailed", async () => {
-    const api = apiClient(stack.apiUrl, await signIn(stack, admin));
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, admin));
     const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
     // The day's other invitations, as if sent (T13 up to the cap; docs/decisions.md "At most 100 invitations …").
     const day = new Date().toISOString().slice(0, 10);
     while (await deps().team.countInvitationMailed(companyId, day, INVITATIONS_PER_DAY));
-    const mailsBefore = stack.mail.messages().length;
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await signInWithForm(page, stack.url, admin.email, admin.password);
-    await page.goto(`${stack.url}/my-team`);
+    const mailsBefore = e2e.stack.mail.messages().length;
+    const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await signInWithForm(page, e2e.stack.url, admin.email, admin.password);
+    await page.goto(`${e2e.stack.url}/my-team`);
     await page.getByRole('button', { name: 'ADD A USER' }).click(WAIT);
     const popup = page.getByTestId('add-user-modal');
     await popup.locator('input[name="name"]').fill('Rasa');
@@ -244,7 +232,7 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     // The message is the e-mail field's own error, as its other refusals are.
     const described = (await popup.locator('input[name="email"]').getAttribute('aria-describedby')) ?? '';
     expect(await page.locator(`[id="${described.split(' ')[0]}"]`).innerText()).toContain('Try again tomorrow.');
-    expect(stack.mail.messages().length).toBe(mailsBefore);
+    expect(e2e.stack.mail.messages().length).toBe(mailsBefore);
     await page.close();
   });
 });

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page, Route } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
-import { startLocalStack, type LocalStack } from '../../scripts/local/stack';
 import { LIST_STATUSES } from '../../shared/status';
 import { SESSION_EXPIRED_TEXT } from '../../web/src/features/shell/components/SessionExpiredPopup';
-import { launchBrowser, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
 
 const WAIT = { timeout: 15_000 };
 const S3_INTERNAL = 'We encountered an internal error. Please try again.';
@@ -32,11 +29,8 @@ const isStoragePut = (route: Route) => {
  * a new PUT); files that failed because the session ended are offered again after RECONNECT and signing in.
  */
 describe('upload pop-up: trying failed files again in Chromium', () => {
-  let stack: LocalStack;
-  let browser: Browser;
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'receipts-upload-retry-e2e-'));
   const user = newUser('upretry');
   /** The company's documents whose file name starts with `prefix`, in whatever list they are (processing or done). */
   const documentNames = async (prefix: string) => {
@@ -48,17 +42,11 @@ describe('upload pop-up: trying failed files again in Chromium', () => {
     return [...byId.values()].filter((n) => n.startsWith(prefix)).sort();
   };
 
+  const e2e = useBrowserStack('upload-retry');
   beforeAll(async () => {
-    stack = await startLocalStack({ dataDir, port: 0, onCode: () => undefined });
-    await registerUser(stack, user);
-    api = apiClient(stack.apiUrl, await signIn(stack, user));
+    await registerUser(e2e.stack, user);
+    api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function signInForm(page: Page) {
@@ -67,13 +55,13 @@ describe('upload pop-up: trying failed files again in Chromium', () => {
     await page.getByRole('button', { name: 'LOG IN' }).click();
   }
   async function inboxWithUpload(opts: { clock?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     const page = await context.newPage();
     if (opts.clock) await page.clock.install();
-    await page.goto(`${stack.url}/signin`);
+    await page.goto(`${e2e.stack.url}/signin`);
     await signInForm(page);
     await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    await page.goto(`${stack.url}/receipts/inbox`);
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
     await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('Inbox');
     await page.getByRole('button', { name: 'ADD' }).click();
     await expect.poll(() => page.getByTestId('upload-modal').count(), WAIT).toBe(1);
@@ -153,7 +141,7 @@ describe('upload pop-up: trying failed files again in Chromium', () => {
       const k = Object.keys(localStorage).find((x) => x.endsWith('.refreshToken'))!;
       return { key: k, token: localStorage.getItem(k)! };
     });
-    const revoked = await fetch(`${stack.cognitoEndpoint}/`, {
+    const revoked = await fetch(`${e2e.stack.cognitoEndpoint}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.RevokeToken' },
       body: JSON.stringify({ Token: token, ClientId: key.split('.')[1]! }),
