@@ -84,9 +84,57 @@ async function withRetries(label: string, attempt: () => Promise<UpsertOutcome>)
   }
 }
 
-export function upsertStakeholder(deps: UpsertDeps, companyId: string, type: StakeholderType, row: StakeholderRow): Promise<UpsertOutcome> {
+/** What an imported record holds besides the fields its row sets. */
+interface ImportedBase {
+  company_id: string;
+  external: boolean;
+  external_ref?: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** The import's marks on a record it creates. */
+interface NewImported extends ImportedBase {
+  external: true;
+  external_ref: string;
+}
+
+/** How one kind of master data is found, written and made from a row. */
+interface ImportedKind<R extends ImportedBase, F extends Partial<R>> {
+  /** The record the row lands on (by code, or by folded name for items). */
+  find(): Promise<R | undefined>;
+  /** Writes `record`, conditioned on `previous` (a create when absent). */
+  put(record: R, previous?: R): Promise<void>;
+  /** A new record: the row's fields and the import's marks, the rest as the product starts them. */
+  create(base: NewImported & F): R;
+  /** Why the row is rejected when its record belongs to another source row. */
+  collision(existing: R & { external_ref: string }): string;
+}
+
+/**
+ * One row into one record: rejected when the record is another source row's, unchanged when it already holds the
+ * row's fields as this row's import, else updated (only `fields`, conditioned on the version read) or created.
+ */
+function upsertImported<R extends ImportedBase, F extends Partial<R>>(deps: UpsertDeps, companyId: string, row: NamedRow, fields: F, kind: ImportedKind<R, F>): Promise<UpsertOutcome> {
   const invalid = check(row);
   if (invalid) return Promise.resolve({ outcome: 'rejected', reason: invalid });
+  return withRetries(row.code, async () => {
+    const existing = await kind.find();
+    const now = deps.clock.now().toISOString();
+    if (existing) {
+      if (otherRow(existing, row.code)) return { outcome: 'rejected', reason: kind.collision(existing) };
+      const same = (Object.keys(fields) as (keyof F & keyof R)[]).every((k) => (existing[k] as unknown) === fields[k]);
+      if (same && existing.external && existing.external_ref === row.code) return { outcome: 'unchanged' };
+      await kind.put({ ...existing, ...fields, external: true, external_ref: row.code, updated_at: now, version: existing.version + 1 }, existing);
+      return { outcome: 'updated' };
+    }
+    await kind.put(kind.create({ ...fields, company_id: companyId, external: true, external_ref: row.code, created_at: now, updated_at: now, version: 1 }));
+    return { outcome: 'created' };
+  });
+}
+
+export function upsertStakeholder(deps: UpsertDeps, companyId: string, type: StakeholderType, row: StakeholderRow): Promise<UpsertOutcome> {
   // Only what the source gives is written (a column the mapping leaves empty is not imported, and keeps what is
   // stored); a country that is not an ISO code on the list ('Lietuva') is not taken either.
   const country = row.country?.toUpperCase();
@@ -99,104 +147,46 @@ export function upsertStakeholder(deps: UpsertDeps, companyId: string, type: Sta
     email: row.email,
   };
   const imported = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as typeof given;
-  const fields = { name: row.name, code: row.code, ...imported };
-  return withRetries(row.code, async () => {
-    const existing = await deps.masterData.findStakeholder(companyId, type, 'code', row.code);
-    const now = deps.clock.now().toISOString();
-    if (existing) {
-      if (otherRow(existing, row.code)) return { outcome: 'rejected', reason: sameCode(row.code, existing) };
-      const same = (Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k]);
-      if (same && existing.external && existing.external_ref === row.code) return { outcome: 'unchanged' };
-      await deps.masterData.putStakeholder(
-        { ...existing, ...fields, external: true, external_ref: row.code, updated_at: now, version: existing.version + 1 },
-        existing,
-      );
-      return { outcome: 'updated' };
-    }
-    const record: StakeholderRecord = {
+  return upsertImported<StakeholderRecord, Partial<StakeholderRecord>>(deps, companyId, row, { name: row.name, code: row.code, ...imported }, {
+    find: () => deps.masterData.findStakeholder(companyId, type, 'code', row.code),
+    put: (record, previous) => deps.masterData.putStakeholder(record, previous),
+    create: (base) => ({
       id: deps.ids.newId(),
       type,
+      name: row.name,
+      code: row.code,
       vat_id: '',
       street: '',
       city: '',
       zipcode: '',
       country: '',
       email: '',
-      ...fields,
       delivery: '',
       category_id: null,
       selected_date_format: null,
       recognise_details: false,
-      company_id: companyId,
-      external: true,
-      external_ref: row.code,
-      created_at: now,
-      updated_at: now,
-      version: 1,
-    };
-    await deps.masterData.putStakeholder(record);
-    return { outcome: 'created' };
+      ...base,
+    }),
+    collision: (existing) => sameCode(row.code, existing),
   });
 }
 
 export function upsertCategory(deps: UpsertDeps, companyId: string, row: NamedRow): Promise<UpsertOutcome> {
-  const invalid = check(row);
-  if (invalid) return Promise.resolve({ outcome: 'rejected', reason: invalid });
-  return withRetries(row.code, async () => {
-    const existing = await deps.masterData.findCategory(companyId, 'code', row.code);
-    const now = deps.clock.now().toISOString();
-    if (existing) {
-      if (otherRow(existing, row.code)) return { outcome: 'rejected', reason: sameCode(row.code, existing) };
-      if (existing.name === row.name && existing.category_code === row.code && existing.external && existing.external_ref === row.code) return { outcome: 'unchanged' };
-      await deps.masterData.putCategory(
-        { ...existing, name: row.name, category_code: row.code, external: true, external_ref: row.code, updated_at: now, version: existing.version + 1 },
-        existing,
-      );
-      return { outcome: 'updated' };
-    }
-    const record: CategoryRecord = {
-      id: deps.ids.newId(),
-      name: row.name,
-      category_code: row.code,
-      company_id: companyId,
-      external: true,
-      external_ref: row.code,
-      created_at: now,
-      updated_at: now,
-      version: 1,
-    };
-    await deps.masterData.putCategory(record);
-    return { outcome: 'created' };
+  return upsertImported<CategoryRecord, Pick<CategoryRecord, 'name' | 'category_code'>>(deps, companyId, row, { name: row.name, category_code: row.code }, {
+    find: () => deps.masterData.findCategory(companyId, 'code', row.code),
+    put: (record, previous) => deps.masterData.putCategory(record, previous),
+    create: (base) => ({ id: deps.ids.newId(), ...base }),
+    collision: (existing) => sameCode(row.code, existing),
   });
 }
 
 export function upsertItem(deps: UpsertDeps, companyId: string, row: NamedRow): Promise<UpsertOutcome> {
-  const invalid = check(row);
-  if (invalid) return Promise.resolve({ outcome: 'rejected', reason: invalid });
   const nameId = nameKey(row.name);
-  return withRetries(row.code, async () => {
-    const existing = await deps.masterData.getItem(companyId, nameId);
-    const now = deps.clock.now().toISOString();
-    if (existing) {
-      if (otherRow(existing, row.code)) {
-        return { outcome: 'rejected', reason: `${row.code}: same name as ${existing.name} (${existing.external_ref}) in the product; item names are compared without case and accents` };
-      }
-      if (existing.name === row.name && existing.external && existing.external_ref === row.code) return { outcome: 'unchanged' };
-      await deps.masterData.putItem({ ...existing, name: row.name, external: true, external_ref: row.code, updated_at: now, version: existing.version + 1 }, existing);
-      return { outcome: 'updated' };
-    }
-    const record: ItemRecord = {
-      name_id: nameId,
-      name: row.name,
-      words: [],
-      company_id: companyId,
-      external: true,
-      external_ref: row.code,
-      created_at: now,
-      updated_at: now,
-      version: 1,
-    };
-    await deps.masterData.putItem(record);
-    return { outcome: 'created' };
+  return upsertImported<ItemRecord, Pick<ItemRecord, 'name'>>(deps, companyId, row, { name: row.name }, {
+    find: () => deps.masterData.getItem(companyId, nameId),
+    put: (record, previous) => deps.masterData.putItem(record, previous),
+    create: (base) => ({ name_id: nameId, words: [], ...base }),
+    collision: (existing) =>
+      `${row.code}: same name as ${existing.name} (${existing.external_ref}) in the product; item names are compared without case and accents`,
   });
 }
