@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
 import { screenshot } from '../support/browser';
-import { apiClient, newUser, signIn } from '../support/local-stack';
+import { apiClient, holdDeliveries, newUser, signIn } from '../support/local-stack';
 import { datasetPath } from '../support/datasets';
 import { useBrowserStack } from '../support/e2e-stack';
 
@@ -359,6 +359,8 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => page.getByTestId('error-company_id').innerText(), WAIT).toBe('Required field');
     await screenshot(page, 'documents-select-company');
     await page.locator('select[name="company_id"]').selectOption({ label: 'Second Books UAB' });
+    // Its reading waits until the edit screen is open on it (a busy processing queue), then goes on.
+    const release = holdDeliveries(e2e.stack.jobs);
     const savedAt = Date.now();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByText('The document has been moved to Second Books UAB.').count(), WAIT).toBe(1);
@@ -371,9 +373,13 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     const opened = visited.find((u) => u.includes('/edit-receipt/'))!;
     expect(Date.now() - savedAt).toBeGreaterThanOrEqual(2500);
     const newId = decodeURIComponent(new URL(opened).pathname.split('/')[2]!);
+    await expect.poll(() => page.getByTestId('receipt-status').innerText(), WAIT).toBe('In Processing');
     await screenshot(page, 'documents-select-company-opened');
-    // the edit screen shows the document read in the chosen company: its fields arrive by the live update
+    release();
+    // the edit screen shows the document read in the chosen company once its reading ends, without a reload
     await expect.poll(() => page.getByTestId('field-amount_total').inputValue().catch(() => ''), { timeout: 60_000 }).toBe('5.00');
+    // and Previous/Next walk To Review, where it now is (not Unassigned, where it came from)
+    await expect.poll(() => page.getByTestId('pager-position').innerText(), WAIT).toBe('1/1');
     await screenshot(page, 'documents-select-company-read');
 
     // the counts follow: nothing unassigned any more, one more To Review (all companies)

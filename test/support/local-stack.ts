@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { accessTokenOf, registerUser, uploadThroughApi, type UploadRequest } from '../../scripts/local/seed';
+import type { LocalJobQueue } from '../../scripts/local/jobs';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../scripts/local/stack';
 
 export interface TestUser {
@@ -188,4 +189,18 @@ export async function uploadDocument(api: ReturnType<typeof apiClient>, params: 
   const request = { status: res.status, body: res.body };
   if (res.status !== 200) return { request, put: undefined };
   return { request, put: res.put, upload: res.upload! };
+}
+
+/**
+ * Holds the bucket notifications sent to `queue` (a notification late in transit) until the returned release hands
+ * them on: the document stays in processing for as long as a test needs, then its job runs as usual.
+ */
+export function holdDeliveries(queue: LocalJobQueue): () => void {
+  const deliver = queue.deliver;
+  const held: Parameters<LocalJobQueue['deliver']>[0][] = [];
+  queue.deliver = (record) => void held.push(record);
+  return () => {
+    queue.deliver = deliver;
+    for (const record of held.splice(0)) deliver.call(queue, record);
+  };
 }

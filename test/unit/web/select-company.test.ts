@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backPath, companyChoiceError, editReceiptPath, newReceiptId } from '../../../web/src/features/select-company/lib/select-company';
+import { backPath, companyChoiceError, editReceiptPath, editStateAfterMove, newReceiptId } from '../../../web/src/features/select-company/lib/select-company';
 
 describe('select company', () => {
   it('requires a company chosen from the list', () => {
@@ -24,5 +24,10 @@ describe('select company', () => {
     expect(backPath({ inbox: true })).toBe('/receipts/inbox');
     expect(backPath({ inbox: false })).toBe('/receipts/unassigned');
     expect(backPath(null)).toBe('/receipts/unassigned');
+  });
+  it('the edit screen opened after the move keeps the inbox, not the Unassigned list or its search', () => {
+    expect(editStateAfterMove({ inbox: true, listStatus: 'unassigned', listSearch: '?q=x' })).toEqual({ inbox: true });
+    expect(editStateAfterMove({ inbox: false, listStatus: 'unassigned', listSearch: '?q=x' })).toBeUndefined();
+    expect(editStateAfterMove(null)).toBeUndefined();
   });
 });

@@ -60,7 +60,9 @@ interface NavState {
 
 type Popup = { kind: 'table'; id: string } | { kind: 'delete' } | { kind: 'duplicates' } | { kind: 'export' } | null;
 
-const NOT_MERGEABLE: ReadonlyArray<Receipt['status']> = ['archive', 'failed', 'error', 'processing', 'converting', 'saving'];
+/** The statuses in which the system works on a document (reading, converting, saving to an integration). */
+const BUSY_STATUSES: ReadonlyArray<Receipt['status']> = ['processing', 'converting', 'saving'];
+const NOT_MERGEABLE: ReadonlyArray<Receipt['status']> = ['archive', 'failed', 'error', ...BUSY_STATUSES];
 const NO_BOXES: PageBoxesResponse[] = [];
 
 /** /edit-receipt/{id}?company_id=: one document, its pages on the left and its fields on the right. */
@@ -122,8 +124,10 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   const status = (receipt?.status ?? 'review') as ReceiptStatus;
 
   // ---- the list the user came from
+  // Opened without one (a link, the move after Select company) it is the list of the document's status; while the
+  // system still works on it, of the status the work ends in.
   const listStatus = useRef<ReceiptStatus | null>(nav.listStatus ?? null);
-  if (!listStatus.current && receipt) listStatus.current = receipt.status;
+  if (!listStatus.current && receipt && !BUSY_STATUSES.includes(receipt.status)) listStatus.current = receipt.status;
   const walkStatus = listStatus.current;
   const ctx = useMemo<ListContext | null>(() => (walkStatus ? listContext(Boolean(nav.inbox), walkStatus, receiptType, nav.listSearch) : null), [walkStatus, nav.inbox, receiptType, nav.listSearch]);
   // The document as the walk places it in the list (created_at, then id); its status and type say whether it is in it.
@@ -440,7 +444,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   };
 
   // While the system works on the document, look again every few seconds (live events also update it).
-  const busyStatus = status === 'processing' || status === 'converting' || status === 'saving';
+  const busyStatus = BUSY_STATUSES.includes(status);
   useEffect(() => {
     if (!busyStatus) return;
     const t = window.setInterval(() => {
@@ -448,6 +452,17 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
       void calls.refresh();
     }, 3000);
     return () => window.clearInterval(t);
+  }, [busyStatus, qc, receiptId, companyId, calls]);
+  // The work ends (mostly told by a live event, between two of those looks): what it read is read once more — the
+  // fields, their boxes on the page and the history — or the form keeps what it showed while the work went on.
+  const wasBusy = useRef(busyStatus);
+  useEffect(() => {
+    if (wasBusy.current && !busyStatus) {
+      void calls.refresh();
+      void qc.invalidateQueries({ queryKey: editKeys.boxes(receiptId, companyId) });
+      void qc.invalidateQueries({ queryKey: editKeys.history(receiptId, companyId) });
+    }
+    wasBusy.current = busyStatus;
   }, [busyStatus, qc, receiptId, companyId, calls]);
 
   // Merge candidates: the documents of the list around this one, with their first page's URL (GET

@@ -14,7 +14,7 @@ import { receiptOfPayload } from '../../live/lib/cache-updates';
 import { useReceiptActions, useReceiptDetail } from '../../receipts/api/receipts';
 import { ConfirmDeleteModal } from '../../receipts/components/ConfirmDeleteModal';
 import { NO_COMPANY } from '../../receipts/lib/row-rules';
-import { backPath, companyChoiceError, editReceiptPath, newReceiptId } from '../lib/select-company';
+import { backPath, companyChoiceError, editReceiptPath, editStateAfterMove, newReceiptId } from '../lib/select-company';
 
 /**
  * /select-company/{id}?company_id=: the pages of an unassigned document and a Company dropdown. Save gives
@@ -52,7 +52,7 @@ export function SelectCompanyPage() {
     if (!saved) return;
     const t = window.setTimeout(() => {
       store.setCompany(saved.companyId);
-      navigate(editReceiptPath(saved.receiptId, saved.companyId), { state: location.state });
+      navigate(editReceiptPath(saved.receiptId, saved.companyId), { state: editStateAfterMove(location.state) });
     }, COMPANY_SELECT_REDIRECT_MS);
     return () => window.clearTimeout(t);
   }, [saved, navigate, store, location.state]);

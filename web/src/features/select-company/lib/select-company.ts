@@ -19,8 +19,17 @@ export function newReceiptId(answer: unknown): string | null {
 
 /** Where Back (and Delete) goes: the list the user came from. */
 export function backPath(state: unknown): string {
+  return editStateAfterMove(state) ? '/receipts/inbox' : '/receipts/unassigned';
+}
+
+/**
+ * What the edit screen opened after the move is given of the list the user came from: the inbox (which holds the
+ * document once it is read), else nothing — the Unassigned list and its search no longer hold it, so the edit screen
+ * walks the list of the status its reading ends in.
+ */
+export function editStateAfterMove(state: unknown): { inbox: true } | undefined {
   const inbox = typeof state === 'object' && state !== null && (state as { inbox?: unknown }).inbox === true;
-  return inbox ? '/receipts/inbox' : '/receipts/unassigned';
+  return inbox ? { inbox: true } : undefined;
 }
 
 export function editReceiptPath(receiptId: string, companyId: string): string {
