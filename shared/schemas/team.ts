@@ -93,6 +93,8 @@ export const pendingInvitationSchema = z.object({
   name: z.string(),
   surname: z.string(),
   role: companyRoleSchema,
+  /** The administrator's message mailed with it ('' for none): Send Again mails it again. */
+  message: z.string(),
   created_at: z.string(),
   expires_at: z.string(),
   /** The administrator who sent it, as their profile names them (null when that profile is gone). */

@@ -98,7 +98,23 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await expect.poll(() => pending.count(), WAIT).toBe(1);
     expect(await pending.first().innerText()).toContain(colleague.email);
 
-    // The invitation mail, picked up from the local mail path (SES stand-in → SMTP catcher)
+    // Send Again mails a new link with the same message (the old link stops working): a double-click sends one, not two links of which
+    // only the second works
+    await e2e.stack.mail.waitFor(colleague.email);
+    const mailsToColleague = () => e2e.stack.mail.messages().filter((m) => m.to.includes(colleague.email)).length;
+    const mailsBeforeResend = mailsToColleague();
+    const invitationPosts: string[] = [];
+    adminPage.on('request', (r) => {
+      if (r.method() === 'POST' && /\/api\/invitation(\?|$)/.test(r.url())) invitationPosts.push(r.url());
+    });
+    await pending.first().getByRole('button', { name: 'Send Again' }).dblclick();
+    await expect.poll(() => adminPage.getByText('Your invitation has been successfully sent.').count(), WAIT).toBe(1);
+    await expect.poll(mailsToColleague, WAIT).toBe(mailsBeforeResend + 1);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(invitationPosts).toHaveLength(1);
+    expect(mailsToColleague()).toBe(mailsBeforeResend + 1);
+
+    // The invitation mail (the newest), picked up from the local mail path (SES stand-in → SMTP catcher)
     const mail = await e2e.stack.mail.waitFor(colleague.email);
     expect(mail.text).toContain('Welcome to the team, Rasa!');
     const link = mail.links.find((l) => l.includes('/signup/invite?token='))!;

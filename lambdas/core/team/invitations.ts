@@ -193,8 +193,8 @@ async function replaceEarlierInvitations(team: TeamStore, invitation: Invitation
 
 /**
  * GET /company/invitations (company admin): the invitations of the company that are neither accepted nor expired,
- * newest first, with the administrator who sent each. An invitation sent again replaces the earlier one, so each
- * person appears once.
+ * newest first, with the administrator who sent each and the message mailed with it (Send Again mails it again). An
+ * invitation sent again replaces the earlier one, so each person appears once.
  */
 export async function listPendingInvitations(
   deps: { store: AccountsStore; team: TeamStore; clock: Clock },
@@ -214,6 +214,7 @@ export async function listPendingInvitations(
       name: i.name,
       surname: i.surname,
       role: i.role,
+      message: i.message ?? '',
       created_at: i.created_at,
       expires_at: i.expires_at,
       invited_by: inviter ? { name: inviter.name, surname: inviter.surname } : null,

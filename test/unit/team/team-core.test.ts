@@ -274,10 +274,10 @@ describe('invitation rules', () => {
     t.invitations.set('old', invitation({ id: 'old', email: 'late@example.com', created_at: '2026-11-01T00:00:00.000Z', expires_at: '2026-11-08T00:00:00.000Z' }));
     t.invitations.set('other', invitation({ id: 'other', company_id: 'C2', email: 'x@example.com' }));
     const deps = { store, team: t.team, mailer: send, clock, appUrl: 'https://app', log: recordingLog() };
-    const first = await inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic' }));
+    const first = await inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'basic', message: ' Welcome! ' }));
     const listed = await listPendingInvitations(deps, { userId: 'owner', companyId: 'C1' });
     expect(listed).toEqual([
-      { id: first.id, company_id: 'C1', email: 'r@example.com', name: 'Rasa', surname: 'Kolegė', role: 'basic', created_at: NOW.toISOString(), expires_at: first.expires_at, invited_by: { name: 'P', surname: 'S' } },
+      { id: first.id, company_id: 'C1', email: 'r@example.com', name: 'Rasa', surname: 'Kolegė', role: 'basic', message: 'Welcome!', created_at: NOW.toISOString(), expires_at: first.expires_at, invited_by: { name: 'P', surname: 'S' } },
     ]);
     const again = await inviteColleague(deps, { userId: 'owner', companyId: 'C1' }, inviteSchema.parse({ name: 'Rasa', surname: 'Kolegė', email: 'r@example.com', role: 'admin' }));
     expect((await listPendingInvitations(deps, { userId: 'owner', companyId: 'C1' })).map((i) => [i.id, i.role])).toEqual([[again.id, 'admin']]);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import type { CompanyUser, PendingInvitation } from '../../../../../shared/schemas/team';
 import { useAuth } from '../../../app/auth';
@@ -60,22 +60,30 @@ export function MyTeamPage() {
     }
   }, [location.state, location.pathname, navigate]);
 
-  const resend = async (i: PendingInvitation) => {
+  // One invitation action at a time: a second click before the card shows it works (a double-click) sends nothing,
+  // or Send Again would mail two links of which only the second works.
+  const invitationAction = useRef(false);
+  const once = async (act: () => Promise<void>) => {
+    if (invitationAction.current) return;
+    invitationAction.current = true;
     try {
-      await invite.mutateAsync({ companyId: i.company_id, input: { name: i.name, surname: i.surname, email: i.email, role: i.role, message: '' } });
-      info.show(INVITATION_SENT, 'success');
+      await act();
     } catch (err) {
       info.show(messageOf(err), 'error');
+    } finally {
+      invitationAction.current = false;
     }
   };
-  const cancelInvitation = async (i: PendingInvitation) => {
-    try {
+  const resend = (i: PendingInvitation) =>
+    once(async () => {
+      await invite.mutateAsync({ companyId: i.company_id, input: { name: i.name, surname: i.surname, email: i.email, role: i.role, message: i.message } });
+      info.show(INVITATION_SENT, 'success');
+    });
+  const cancelInvitation = (i: PendingInvitation) =>
+    once(async () => {
       await cancel.mutateAsync({ companyId: i.company_id, id: i.id });
       info.show(`The invitation to ${i.email} has been cancelled.`, 'success');
-    } catch (err) {
-      info.show(messageOf(err), 'error');
-    }
-  };
+    });
 
   const grouped = view.allCompanies;
   return (
