@@ -92,4 +92,24 @@ describe('Integration screen in Chromium', () => {
     await screenshot(page, 'exported-history');
     await page.close();
   }, 180_000);
+  it('the Rivile export and import pop-ups each say what their key is for', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Integration' }).click();
+    await page.getByTestId('integration-page').waitFor();
+    const popup = page.getByTestId('credentials-popup');
+    await page.getByTestId('toggle-rivile_export').click({ force: true });
+    await popup.waitFor();
+    expect(await popup.innerText()).toContain('Documents are created as that user');
+    await popup.getByRole('button', { name: 'Cancel' }).click();
+    await popup.waitFor({ state: 'detached' });
+    await page.getByTestId('toggle-rivile_import').click({ force: true });
+    await popup.waitFor();
+    const text = await popup.innerText();
+    expect(text).toContain("They are imported into this company's suppliers, customers and items");
+    expect(text).not.toContain('Documents are created');
+    await screenshot(page, 'rivile-import-popup');
+    await popup.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByTestId('toggle-rivile_import').isChecked()).toBe(false);
+    await page.close();
+  });
 });

@@ -19,15 +19,18 @@ type KeyValues = { api_key: string };
 export function CredentialsModal({
   kind,
   title,
+  note,
   onSubmit,
   onClose,
 }: {
   kind: 'server' | 'api_key';
   title: string;
+  /** What an API key is for, above its field. */
+  note?: string;
   onSubmit: (credential: Record<string, unknown>) => Promise<void>;
   onClose: () => void;
 }) {
-  return kind === 'server' ? <ServerForm title={title} onSubmit={onSubmit} onClose={onClose} /> : <ApiKeyForm title={title} onSubmit={onSubmit} onClose={onClose} />;
+  return kind === 'server' ? <ServerForm title={title} onSubmit={onSubmit} onClose={onClose} /> : <ApiKeyForm title={title} note={note} onSubmit={onSubmit} onClose={onClose} />;
 }
 
 /**
@@ -111,7 +114,7 @@ function ServerForm({ title, onSubmit, onClose }: { title: string; onSubmit: (c:
   );
 }
 
-function ApiKeyForm({ title, onSubmit, onClose }: { title: string; onSubmit: (c: Record<string, unknown>) => Promise<void>; onClose: () => void }) {
+function ApiKeyForm({ title, note, onSubmit, onClose }: { title: string; note?: string; onSubmit: (c: Record<string, unknown>) => Promise<void>; onClose: () => void }) {
   const validate = useCallback<Validator<KeyValues, z.output<typeof apiKeyCredentialsSchema>>>((v) => zodValidator(apiKeyCredentialsSchema)(v), []);
   const form = useForm<KeyValues, z.output<typeof apiKeyCredentialsSchema>>({ api_key: '' }, validate);
   const submit = useSubmit(form, onSubmit, 'api_key');
@@ -125,7 +128,7 @@ function ApiKeyForm({ title, onSubmit, onClose }: { title: string; onSubmit: (c:
       onSubmit={submit}
       onClose={onClose}
     >
-      <p className="muted">The key of a Rivile GAMA API user. Documents are created as that user; the key is checked with a call to the API before the export is switched on.</p>
+      {note && <p className="muted">{note}</p>}
       <TextField label="API key" type="password" autoComplete="off" {...form.text('api_key')} />
     </CredentialsFrame>
   );

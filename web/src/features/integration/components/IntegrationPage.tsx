@@ -54,6 +54,13 @@ const POPUP_TITLE: Partial<Record<ServiceType, string>> = {
   rivile_export: 'Rivile API key',
   rivile_import: 'Rivile import API key',
 };
+/** What an API-key pop-up says the key is for. */
+const POPUP_NOTE: Partial<Record<ServiceType, string>> = {
+  rivile_export:
+    'The key of a Rivile GAMA API user. Documents are created as that user; the key is checked with a call to the API before the export is switched on.',
+  rivile_import:
+    "The key of a Rivile GAMA API user that may read clients and goods. They are imported into this company's suppliers, customers and items; the key is checked with a call to the API before the import is switched on.",
+};
 const SWITCHED_ON: Partial<Record<ServiceType, string>> = {
   ftp_export: 'FTP export switched on',
   nsoft_export: 'NSOFT export switched on',
@@ -211,6 +218,7 @@ export function IntegrationPage() {
         <CredentialsModal
           kind={CREDENTIAL_KIND[popup]!}
           title={POPUP_TITLE[popup] ?? 'Credentials'}
+          note={POPUP_NOTE[popup]}
           onClose={() => setPopup(null)}
           onSubmit={async (credential) => {
             await change.mutateAsync({ type: popup, enabled: true, credential });
