@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPANY_CODE_MAX, COMPANY_NAME_MAX, CONFIRMATION_CODE_MIN, PASSWORD_MIN, PERSON_NAME_MAX } from '../constants';
+import { COMPANY_CODE_MAX, COMPANY_NAME_MAX, CONFIRMATION_CODE_MIN, NAME_MIN, PASSWORD_MIN, PERSON_NAME_MAX } from '../constants';
 import { MSG } from './messages';
 import { singleLine } from './text';
 
@@ -7,6 +7,9 @@ const PASSWORD_CHARS = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).*$/;
 
 export const requiredString = () => z.string({ error: MSG.required }).trim().min(1, MSG.required);
 export const emailField = () => requiredString().pipe(z.email({ error: MSG.invalidEmail }));
+/** A user's name or surname: required, at least 2 characters (rules.md 5, 'At least 2 characters'), one line. */
+export const personNameField = () =>
+  requiredString().pipe(z.string().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)).check(singleLine());
 
 export const passwordField = (tooShort: string = MSG.passwordMin) =>
   z
@@ -23,8 +26,8 @@ export const signInSchema = z.object({
 
 export const signUpSchema = z
   .object({
-    name: requiredString().pipe(z.string().max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)).check(singleLine()),
-    surname: requiredString().pipe(z.string().max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)).check(singleLine()),
+    name: personNameField(),
+    surname: personNameField(),
     // rules.md 9: company name and code 80
     company: requiredString().pipe(z.string().max(COMPANY_NAME_MAX, `At most ${COMPANY_NAME_MAX} characters`)).check(singleLine()),
     company_code: requiredString().pipe(z.string().max(COMPANY_CODE_MAX, `At most ${COMPANY_CODE_MAX} characters`)).check(singleLine()),

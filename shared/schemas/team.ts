@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { CUSTOM_MESSAGE_MAX, EMAIL_PREFIX_MAX, EMAIL_PREFIX_MIN, NAME_MIN, PERSON_NAME_MAX } from '../constants';
-import { emailField, requiredString } from './auth';
+import { CUSTOM_MESSAGE_MAX, EMAIL_PREFIX_MAX, EMAIL_PREFIX_MIN, PERSON_NAME_MAX } from '../constants';
+import { emailField, personNameField } from './auth';
 import { companyRoleSchema } from './company';
 import { MSG } from './messages';
-import { multiLine, singleLine } from './text';
+import { multiLine } from './text';
 
 /** Team and invitations (rules.md 5 "Users and invitations", 7 "Team and invitations"). */
 export { PERSON_NAME_MAX };
 export const EMAIL_MAX = 254;
 
-const personName = () =>
-  requiredString().pipe(z.string().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`)).check(singleLine());
 
 /**
  * The part of a member's Email-in address before '@': 4 to 40 letters, digits or dots, neither starting nor ending
@@ -28,8 +26,8 @@ export const invitedRoleField = () =>
     .transform((v) => (v.trim() === 'admin' ? 'admin' : 'basic') as 'admin' | 'basic');
 
 export const inviteSchema = z.object({
-  name: personName(),
-  surname: personName(),
+  name: personNameField(),
+  surname: personNameField(),
   email: emailField().pipe(z.string().max(EMAIL_MAX, MSG.invalidEmail)),
   role: invitedRoleField(),
   /** Optional text added to the invitation email. */
@@ -44,8 +42,8 @@ export type Invite = z.output<typeof inviteSchema>;
 export const updateCompanyUserSchema = z
   .object({
     email_prefix: emailPrefixField().optional(),
-    name: personName().optional(),
-    surname: personName().optional(),
+    name: personNameField().optional(),
+    surname: personNameField().optional(),
     role: companyRoleSchema.optional(),
   })
   .strict();

@@ -68,6 +68,18 @@ describe('withMatch', () => {
     expect(updateProfileSchema.safeParse({ surname: 'S'.repeat(80) }).success).toBe(true);
   });
 
+  it('a user name and surname need 2 characters on sign-up, as on My Profile (rules.md 5)', () => {
+    const r = zodValidator(signUpSchema)({ ...base, name: 'J', surname: ' Ž ', company: 'Q', company_code: '1' });
+    expect(r.errors.name).toBe('At least 2 characters');
+    expect(r.errors.surname).toBe('At least 2 characters');
+    // the company's name and code are not name fields of the rule
+    expect(r.errors.company).toBeUndefined();
+    expect(r.errors.company_code).toBeUndefined();
+    const ok = zodValidator(signUpSchema)({ ...base, name: 'Jo', surname: 'Žu' });
+    expect(ok.errors.name).toBeUndefined();
+    expect(ok.errors.surname).toBeUndefined();
+  });
+
   it('change password schema reports the mismatch too once valid', () => {
     const r = zodValidator(changePasswordSchema)({ current_password: 'a', new_password: 'Secret123', repeat_password: 'Secret124' });
     expect(r.errors).toEqual({ repeat_password: 'Both passwords need to be the same' });
