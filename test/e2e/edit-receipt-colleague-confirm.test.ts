@@ -41,6 +41,26 @@ describe('a value typed while a colleague confirms the document, in Chromium', (
     expect((await a.put(`/receipts/${id}/content?${q()}`, { version: (await stored()).version, items: ready })).status).toBe(200);
   });
 
+  it("an open edit screen with nothing typed shows a colleague's saved values without a reload", async () => {
+    const other = await uploadDocument(e2e.stack, a, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'CC-2' }), 'colleague-edit.pdf');
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
+    const page = await context.newPage();
+    await signInOn(page, e2e.stack.url, userB);
+    await page.goto(`${e2e.stack.url}/edit-receipt/${other}?${q()}`);
+    const field = page.getByTestId('field-document_id');
+    await expect.poll(() => field.isEnabled().catch(() => false), { timeout: 15_000 }).toBe(true);
+    const read = (await a.get(`/receipts/${other}/content?${q()}`)).body as ContentResponse;
+    const put = await a.put(`/receipts/${other}/content?${q()}`, { version: read.version, items: [{ id: 'document_id', value: 'CC-2-A' }, { id: 'currency', value: 'USD' }] });
+    expect(put.status).toBe(200);
+    // the live event brings the newer version; the screen reads the fields again
+    await expect.poll(() => field.inputValue(), { timeout: 15_000 }).toBe('CC-2-A');
+    await expect.poll(() => page.getByTestId('field-currency').inputValue()).toBe('USD');
+    // and B's next change is saved on that version, not refused
+    await field.fill('CC-2-B');
+    await expect.poll(async () => findContentItem(((await a.get(`/receipts/${other}/content?${q()}`)).body as ContentResponse).content, 'document_id')?.content?.value, { timeout: 15_000 }).toBe('CC-2-B');
+    await context.close();
+  });
+
   it('stops saving, shows the stored value read-only, says the field was not saved because of the colleague, and Back leaves', async () => {
     const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 950 } });
     const popupsOf = await recordPopups(context);

@@ -30,7 +30,7 @@ describe('a write whose answer is lost, in Chromium: the edit screen and the pro
     await registerUser(e2e.stack, user);
     api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    for (const n of [1, 2, 3]) ids.push(await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `LA-${n}` }), `lost-${n}.pdf`));
+    for (const n of [1, 2, 3, 4]) ids.push(await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `LA-${n}` }), `lost-${n}.pdf`));
   });
 
   /** Signed in, on the document, every info pop-up shown recorded (they go after 3 s). */
@@ -103,6 +103,36 @@ describe('a write whose answer is lost, in Chromium: the edit screen and the pro
     const shown = await popups();
     expect(shown.filter((t) => t.includes(SOMEONE_ELSE))).toEqual([]);
     expect(shown.filter((t) => t.includes('Endpoint request timed out'))).toEqual([]);
+    await context.close();
+  });
+
+  it("a colleague's save of another field meets the autosave (409): the typed value is saved again by itself on their version, theirs shown, nobody blamed", async () => {
+    const id = ids[3]!;
+    const { context, page, popups } = await onDocument(id);
+    // The first autosave is held until the colleague's save is in: it then meets their newer version.
+    const state = { puts: 0, refused: false };
+    await page.route(new RegExp(`/api/receipts/${id}/content\\?`), async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      state.puts++;
+      if (state.puts > 1) return route.continue();
+      const read = await stored(id);
+      const colleague = await api.put(`/receipts/${id}/content?${q()}`, { version: read.version, items: [{ id: 'currency', value: 'USD' }] });
+      expect(colleague.status).toBe(200);
+      const answer = await route.fetch();
+      state.refused = answer.status() === 409;
+      return route.fulfill({ response: answer });
+    });
+    await page.getByTestId('field-document_id').fill('LA-4-TYPED');
+    await expect.poll(() => state.refused, { timeout: 10_000 }).toBe(true);
+    // saved again without another keystroke, on the colleague's version, which keeps their value
+    await expect.poll(() => storedValue(id), { timeout: 20_000, interval: 500 }).toBe('LA-4-TYPED');
+    expect(await storedValue(id, 'currency')).toBe('USD');
+    await expect.poll(() => page.getByTestId('field-currency').inputValue(), { timeout: 10_000 }).toBe('USD');
+    await expect.poll(() => page.locator('.er-saving').count(), { timeout: 10_000 }).toBe(0);
+    expect(await page.getByTestId('field-document_id').inputValue()).toBe('LA-4-TYPED');
+    expect(state.puts).toBe(2);
+    // nothing typed here was lost, so no colleague is said to have changed it
+    expect((await popups()).filter((t) => t.includes(SOMEONE_ELSE))).toEqual([]);
     await context.close();
   });
 

@@ -178,6 +178,21 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     calls,
     navigate,
   });
+  // Someone else changed the document (a live event brings its newer version): with nothing typed here, its fields
+  // are read again, so the screen shows their values. With values typed, the autosave meets the newer version and
+  // settles them field by field (lib/save-conflict.ts).
+  const docVersion = receipt?.version;
+  const contentVersion = content?.version;
+  const readAgainFor = useRef<number | null>(null);
+  const hasUnsavedRef = useRef(hasUnsaved);
+  hasUnsavedRef.current = hasUnsaved;
+  useEffect(() => {
+    if (docVersion === undefined || contentVersion === undefined || docVersion <= contentVersion) return;
+    if (readAgainFor.current === docVersion || hasUnsavedRef.current()) return;
+    readAgainFor.current = docVersion;
+    void calls.refresh();
+    void qc.invalidateQueries({ queryKey: editKeys.history(receiptId, companyId) });
+  }, [docVersion, contentVersion, calls, qc, receiptId, companyId]);
 
   const errors = useMemo(() => {
     const out: Record<string, string> = {};
