@@ -337,6 +337,9 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => modal.getByTestId('upload-summary').innerText(), WAIT).toBe('Your uploaded items (1 files, 0 failure)');
     await expect.poll(() => modal.locator('[data-testid="upload-item"][data-state="done"]').count(), { timeout: 30_000 }).toBe(1);
     await screenshot(page, 'documents-upload-all-companies');
+    // the pop-up's way on is the list the file went to
+    expect(await modal.getByRole('link', { name: 'Open Unassigned' }).getAttribute('href')).toBe('/receipts/unassigned');
+    expect(await modal.getByRole('link', { name: 'Open In Processing' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Done' }).click();
 
     // it is listed under Unassigned once processed (no live events exist for documents without a company)

@@ -355,8 +355,9 @@ export function UploadModal({ onClose, resume }: { onClose(): void; resume?: Kep
 
         <div className="modal-actions">
           {summary.successes > 0 && !busy && (
-            <Link className="btn btn-secondary" to="/receipts/processing" onClick={close}>
-              <span className="btn-label">Open In Processing</span>
+            // (in the all-companies view the files become documents of no company, listed under Unassigned)
+            <Link className="btn btn-secondary" to={allCompanies ? '/receipts/unassigned' : '/receipts/processing'} onClick={close}>
+              <span className="btn-label">{allCompanies ? 'Open Unassigned' : 'Open In Processing'}</span>
             </Link>
           )}
           <Button onClick={close} variant={busy ? 'secondary' : 'primary'}>
