@@ -27,6 +27,7 @@ import { stripForbiddenChars } from '../../../shared/text';
 import { stakeholderKind } from '../content/schema';
 import { rowsOf, valueOf } from '../content/tree';
 import type { ExportDocument } from './fields';
+import { partiesByCode } from './parties';
 
 export const ISAF_NAMESPACE = 'http://www.vmi.lt/cms/imas/isaf';
 export const RATE_12_FROM = '2026-01-01';
@@ -258,15 +259,15 @@ export function buildIsaf(docs: ExportDocument[], opts: IsafOptions): string {
   const clampStart = start < '2016-07-01' ? '2016-07-01' : start;
   const dataType = purchases.length && sales.length ? 'F' : sales.length ? 'S' : 'P';
 
-  const suppliers = new Map<string, Record<string, unknown>>();
-  const customers = new Map<string, Record<string, unknown>>();
-  for (const d of docs) {
+  // one entry per code, each field the newest document's that gives it ('ND' and nil are none)
+  const masterOf = (idField: 'CustomerID' | 'SupplierID') => (d: ExportDocument) => {
     const p = party(d);
-    if (!p.id) continue;
-    const entry = { VATRegistrationNumber: p.vat, RegistrationNumber: p.registration, Country: orNil(p.country), Name: p.name };
-    if (d.receipt_type === 'invoice') customers.set(p.id, { CustomerID: p.id, ...entry });
-    else suppliers.set(p.id, { SupplierID: p.id, ...entry });
-  }
+    if (!p.id) return null;
+    return { code: p.id, record: { [idField]: p.id, VATRegistrationNumber: p.vat, RegistrationNumber: p.registration, Country: orNil(p.country), Name: p.name } };
+  };
+  const given = (v: unknown) => v !== 'ND' && v !== '' && v !== null && typeof v !== 'object';
+  const customers = partiesByCode(sales, masterOf('CustomerID'), given);
+  const suppliers = partiesByCode(purchases, masterOf('SupplierID'), given);
   const masterFiles: Record<string, unknown> = {};
   if (customers.size) masterFiles.Customers = { Customer: [...customers.values()] };
   if (suppliers.size) masterFiles.Suppliers = { Supplier: [...suppliers.values()] };

@@ -10,17 +10,21 @@ import { stripForbiddenChars } from '../../../shared/text';
 import type { FileStore } from '../documents/ports';
 import type { DocumentRecord } from '../documents/types';
 import { canSee, type DocCaller } from '../documents/workflow';
+import { partiesByCode } from '../export/parties';
 import { exportDocumentOf } from './export';
 import { eipDate, I06_DATE_FIELDS, rivileRecords } from './rivile';
 
 export function buildRivileEip(docs: Parameters<typeof rivileRecords>[0][]): string {
   const builder = new XMLBuilder({ format: true, suppressEmptyNode: false });
-  const clients = new Map<string, Record<string, string>>();
+  // one N08 per client code, each field the newest document's that gives it (docs/integrations.md)
+  const clients = partiesByCode(docs, (doc) => {
+    const { n08 } = rivileRecords(doc);
+    return { code: n08.N08_KODAS_KS!, record: n08 };
+  }, (v) => v !== '' && v !== undefined);
   const items = new Map<string, Record<string, string>>();
   const headers: Record<string, unknown>[] = [];
   for (const doc of docs) {
     const r = rivileRecords(doc);
-    clients.set(r.n08.N08_KODAS_KS!, r.n08);
     for (const i of r.n17) items.set(i.N17_KODAS_PS!, i);
     headers.push({ ...r.i06, ...Object.fromEntries(I06_DATE_FIELDS.map((f) => [f, eipDate(String(r.i06[f]))])) });
   }

@@ -45,6 +45,18 @@ describe('i.SAF and accounting lines: credit notes', () => {
   });
 });
 
+describe('i.SAF: the master files', () => {
+  it("lists a supplier once with what its documents give, the newest document's value first, whatever the order", () => {
+    const withVat = exportDoc({ fields: { document_id: 'SF-1', issue_date: '2025-06-01', supplier_name: 'UAB Tiekėjas', supplier_code: 'T1', supplier_vat_id: 'LT100000000001', amount_total: '121.00', amount_tax: '21.00', amount_total_base: '100.00' } });
+    const withoutVat = exportDoc({ fields: { document_id: 'SF-2', issue_date: '2025-06-09', supplier_name: 'Tiekėjas, UAB', supplier_code: 'T1', amount_total: '12.10', amount_tax: '2.10', amount_total_base: '10.00' } });
+    const supplierIn = (xml: string) => new XMLParser({ parseTagValue: false, ignoreAttributes: false }).parse(xml).iSAFFile.MasterFiles.Suppliers.Supplier;
+    for (const order of [[withVat, withoutVat], [withoutVat, withVat]]) {
+      // one supplier: the VAT number and its country from the document that gives them, the name from the newer one
+      expect(supplierIn(buildIsaf(order, options))).toEqual({ SupplierID: 'T1', VATRegistrationNumber: 'LT100000000001', RegistrationNumber: 'T1', Country: 'LT', Name: 'Tiekėjas, UAB' });
+    }
+  });
+});
+
 describe('i.SAF: 9 % on 2026 documents', () => {
   it('keeps PVM2 for a 2026 document without VAT lines that shows 9 % (e.g. an advance paid in 2025)', () => {
     expect(ratesOn('2026-01-15')).toEqual(expect.arrayContaining([21, 12, 9, 5, 0]));

@@ -188,6 +188,19 @@ describe('Rivile mapping', () => {
     expect(buildRivileEip([purchaseReturn])).toContain('<I06_OP_TIP>2</I06_OP_TIP>');
   });
 
+  it("lists a client once with what its documents give, the newest document's value first, whatever the order", () => {
+    const withVat = exportDoc({ fields: { document_id: 'SF-1', issue_date: '2025-03-01', supplier_name: 'UAB Popierius', supplier_code: 'P1', supplier_vat_id: 'LT100000000001', supplier_city: 'Kaunas', amount_total: '121.00', amount_tax: '21.00' } });
+    const withoutVat = exportDoc({ fields: { document_id: 'KS-3', issue_date: '2025-03-05', supplier_name: 'UAB Popierius', supplier_code: 'P1', supplier_city: 'Vilnius', amount_total: '-12.10', amount_tax: '-2.10' } });
+    for (const order of [[withVat, withoutVat], [withoutVat, withVat]]) {
+      const xml = buildRivileEip(order);
+      expect(xml.match(/<N08>/g)).toHaveLength(1);
+      // the later document leaves the VAT code out: the earlier one's stays; both give a city: the later one's
+      expect(xml).toContain('<N08_PVM_KODAS>LT100000000001</N08_PVM_KODAS>');
+      expect(xml).toContain('<N08_MIESTAS>Vilnius</N08_MIESTAS>');
+    }
+    expect(buildRivileEip([withVat, withoutVat]).split('<I06>')[0]).toBe(buildRivileEip([withoutVat, withVat]).split('<I06>')[0]);
+  });
+
   it('builds the EIP file: root-less fragments with dates YYYY.MM.DD', () => {
     const doc = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', supplier_name: 'A & B', supplier_code: '1', amount_total: '121.00', amount_tax: '21.00' } });
     const xml = buildRivileEip([doc, doc]);
