@@ -4,6 +4,7 @@
  * (document_id, due_date, ...) can be added by its id. CSV headers are the titles upper-cased, PDF
  * column titles are the readable titles.
  */
+import { isoCurrency } from '../../../shared/currency';
 import { EXPORT_FIELDS, exportTax } from '../../../shared/schemas/content';
 import { STATUS_TITLES, type ReceiptStatus } from '../../../shared/status';
 import { stakeholderKind } from '../content/schema';
@@ -78,7 +79,7 @@ export function exportValue(doc: ExportDocument, key: string): string {
       // The document's own date, as the browser's files write it: an upload date under DATE would book it wrongly
       return valueOf(doc.content, 'issue_date');
     case 'currency':
-      return valueOf(doc.content, 'currency');
+      return isoCurrency(valueOf(doc.content, 'currency'));
     case 'status':
       return STATUS_TITLES[doc.status as ReceiptStatus] ?? doc.status;
     case 'total':

@@ -22,6 +22,7 @@
  * one becomes ND, and of the whole file (shared/text.ts).
  */
 import { XMLBuilder } from 'fast-xml-parser';
+import { currencyCode } from '../../../shared/currency';
 import { AppError } from '../../../shared/errors';
 import { stripForbiddenChars } from '../../../shared/text';
 import { stakeholderKind } from '../content/schema';
@@ -158,14 +159,6 @@ function party(doc: ExportDocument) {
   };
 }
 
-/**
- * The ISO code of a currency as read or typed, for every export (i.SAF, Rivile, NSOFT): none, `eur` and `€` are
- * EUR; any other the trimmed code in upper case.
- */
-export function currencyCode(currency: string): string {
-  const code = currency.trim().toUpperCase();
-  return code === '' || code === '€' ? 'EUR' : code;
-}
 
 /** A document without a currency counts as EUR; `eur` and `€` as typed are EUR too. */
 function inEuro(doc: ExportDocument): boolean {

@@ -12,7 +12,7 @@ import { stripForbiddenChars } from '../../../shared/text';
 import { valueOf } from '../content/tree';
 import { stakeholderKind } from '../content/schema';
 import type { ExportDocument } from '../export/fields';
-import { currencyCode } from '../export/isaf';
+import { currencyCode } from '../../../shared/currency';
 import { accountingLines, money, num } from './lines';
 
 export const NSOFT_COLUMNS = [

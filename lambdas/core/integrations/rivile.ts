@@ -13,7 +13,7 @@
 import { valueOf } from '../content/tree';
 import { stakeholderKind } from '../content/schema';
 import type { ExportDocument } from '../export/fields';
-import { currencyCode } from '../export/isaf';
+import { currencyCode } from '../../../shared/currency';
 import { accountingLines, money, num, type AccountingLine } from './lines';
 import { TargetError, type RivileApi } from './ports';
 

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { companySchema } from '../../../lambdas/core/content/schema';
 import { addRow, emptyContent, setValues, type ContentDocument } from '../../../lambdas/core/content/tree';
 import { buildCsv } from '../../../lambdas/core/export/csv';
-import { exportFileName, parseExportFields, type ExportDocument } from '../../../lambdas/core/export/fields';
+import { exportFileName, exportValue, parseExportFields, type ExportDocument } from '../../../lambdas/core/export/fields';
+import { exportDoc } from '../integrations/fixtures';
 import { buildIsaf, documentTotals, isafTaxCode } from '../../../lambdas/core/export/isaf';
 import { buildPdf } from '../../../lambdas/core/export/pdf';
 import { buildDocumentsXml } from '../../../lambdas/core/export/xml';
@@ -163,5 +164,13 @@ describe('documents XML', () => {
     expect(d['@_id']).toBe('R2025');
     expect(d.Fields.Field.find((f: Record<string, string>) => f['@_id'] === 'amount_total')['#text']).toBe('230.00');
     expect(d.VatLines.VatLine).toHaveLength(2);
+  });
+});
+
+describe('server export values: the currency', () => {
+  it('is written as its ISO code, as the browser writes it: the euro sign as EUR, none as none', () => {
+    expect(exportValue(exportDoc({ fields: { currency: '€' } }), 'currency')).toBe('EUR');
+    expect(exportValue(exportDoc({ fields: { currency: 'usd' } }), 'currency')).toBe('USD');
+    expect(exportValue(exportDoc({ fields: {} }), 'currency')).toBe('');
   });
 });

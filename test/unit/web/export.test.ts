@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { currencyCode } from '../../../shared/currency';
 import { buildCsv } from '../../../web/src/features/export/lib/csv';
 import {
   DEFAULT_EXPORT_KEYS,
@@ -103,6 +104,14 @@ describe('export values and files', () => {
       { id: 'iban', schema_id: 'iban', category: 'datapoint' as const, content: { value: 'LT12 1000', page: 1, position: null, confidence: 99 } },
     ],
   };
+
+  it('writes the currency as its ISO code: the euro sign and lower case as EUR, none as none', () => {
+    expect(exportValue(receipt({ currency: '€' }), 'currency')).toBe('EUR');
+    expect(exportValue(receipt({ currency: ' usd ' }), 'currency')).toBe('USD');
+    expect(exportValue(receipt({ currency: '' }), 'currency')).toBe('');
+    expect(currencyCode('')).toBe('EUR');
+    expect(currencyCode('€')).toBe('EUR');
+  });
 
   it('takes each field from the document', () => {
     expect(exportValue(doc, 'user')).toBe('Ona Onaitė');

@@ -1,3 +1,4 @@
+import { isoCurrency } from '../../../../../shared/currency';
 import { STATUS_TITLES } from '../../../../../shared/status';
 import { isReceiptStatus } from '../../receipts/lib/status';
 import { contentValue, receiptSummary, type ReceiptLike } from '../../receipts/lib/summary';
@@ -16,7 +17,7 @@ export function exportValue(receipt: ReceiptLike, key: string): string {
     case 'date':
       return s.date;
     case 'currency':
-      return s.currency;
+      return isoCurrency(s.currency);
     case 'status':
       return isReceiptStatus(receipt.status) ? STATUS_TITLES[receipt.status] : String(receipt.status ?? '');
     case 'total':
