@@ -190,9 +190,10 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     if (docVersion === undefined || contentVersion === undefined || docVersion <= contentVersion) return;
     if (readAgainFor.current === docVersion || hasUnsavedRef.current()) return;
     readAgainFor.current = docVersion;
-    void calls.refresh();
-    void qc.invalidateQueries({ queryKey: editKeys.history(receiptId, companyId) });
-  }, [docVersion, contentVersion, calls, qc, receiptId, companyId]);
+    // (a read already under way, an action's own, is not cancelled: the action waits for it before the next one)
+    void qc.invalidateQueries({ queryKey: editKeys.content(receiptId, companyId) }, { cancelRefetch: false });
+    void qc.invalidateQueries({ queryKey: editKeys.history(receiptId, companyId) }, { cancelRefetch: false });
+  }, [docVersion, contentVersion, qc, receiptId, companyId]);
 
   const errors = useMemo(() => {
     const out: Record<string, string> = {};
@@ -473,12 +474,12 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   const wasBusy = useRef(busyStatus);
   useEffect(() => {
     if (wasBusy.current && !busyStatus) {
-      void calls.refresh();
-      void qc.invalidateQueries({ queryKey: editKeys.boxes(receiptId, companyId) });
-      void qc.invalidateQueries({ queryKey: editKeys.history(receiptId, companyId) });
+      for (const queryKey of [editKeys.content(receiptId, companyId), editKeys.boxes(receiptId, companyId), editKeys.history(receiptId, companyId)]) {
+        void qc.invalidateQueries({ queryKey }, { cancelRefetch: false });
+      }
     }
     wasBusy.current = busyStatus;
-  }, [busyStatus, qc, receiptId, companyId, calls]);
+  }, [busyStatus, qc, receiptId, companyId]);
 
   // Merge candidates: the documents of the list around this one, with their first page's URL (GET
   // receipts/{id}/preview) for the first ten.
