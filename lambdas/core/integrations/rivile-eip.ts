@@ -16,15 +16,16 @@ import { eipDate, I06_DATE_FIELDS, rivileRecords } from './rivile';
 
 export function buildRivileEip(docs: Parameters<typeof rivileRecords>[0][]): string {
   const builder = new XMLBuilder({ format: true, suppressEmptyNode: false });
-  // one N08 per client code, each field the newest document's that gives it (docs/integrations.md)
+  const records = new Map(docs.map((doc) => [doc, rivileRecords(doc)] as const));
+  // one N08 per client code, each field the newest document's that gives it (docs/decisions.md, "Rivile EIP file")
   const clients = partiesByCode(docs, (doc) => {
-    const { n08 } = rivileRecords(doc);
+    const { n08 } = records.get(doc)!;
     return { code: n08.N08_KODAS_KS!, record: n08 };
   }, (v) => v !== '' && v !== undefined);
   const items = new Map<string, Record<string, string>>();
   const headers: Record<string, unknown>[] = [];
   for (const doc of docs) {
-    const r = rivileRecords(doc);
+    const r = records.get(doc)!;
     for (const i of r.n17) items.set(i.N17_KODAS_PS!, i);
     headers.push({ ...r.i06, ...Object.fromEntries(I06_DATE_FIELDS.map((f) => [f, eipDate(String(r.i06[f]))])) });
   }
