@@ -4,16 +4,21 @@
  * rule in the name and in the typed text, and a search paged to its end lists each match once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../lambdas/adapters/ddb/client';
+import { MASTER_SORT_NAME_END } from '../../lambdas/adapters/ddb/keys';
 import { masterItems } from '../../lambdas/adapters/ddb/master-data-store';
 import { backfillMasterSearch } from '../../lambdas/adapters/ddb/search-backfill';
 import { batchWrite, tableName } from '../../lambdas/adapters/ddb/table-ops';
 import { searchWords } from '../../lambdas/core/master-data/keys';
+import { newCategoryRecord } from '../../lambdas/core/master-data/categories';
 import { newStakeholderRecord } from '../../lambdas/core/master-data/stakeholders';
 import { registeredUser, startTestStack, type TestStack } from '../support/local-stack';
 
 type PageBody = { items: { name: string }[]; next: string | null };
+
+/** A current sort key as the store wrote it before MASTER_SEARCH_VERSION 3 (`<name>#<id>`). */
+const formerSortKey = (sortKey: string) => sortKey.replace(MASTER_SORT_NAME_END, '#');
 
 /** Filler names that sort before the searched ones under their common word: more than one page budget of them. */
 const FILLERS = 1000;
@@ -96,13 +101,15 @@ describe('master-data search in a large register', () => {
     const other = await registeredUser(t.stack, 'mdlegacy');
     const name = 'C&D Kauno regiono Pirmasis Antrasis Trečiasis Ketvirtasis Penktasis Šeštasis Paskutinis';
     const r = newStakeholderRecord({ ids: { newId: () => 'LEGACY000001' }, clock: { now: () => new Date(Date.UTC(2024, 0, 1)) } }, other.companyId, 'supplier', { name, code: 'L1' }, {});
-    // As the former rule stored it: no rule mark on the record, search items for its first 8 words with "&" kept.
+    // As the former rule stored it: no rule mark on the record, search items for its first 8 words with "&" kept,
+    // under the former sort key (`<word>#<name>#<id>`).
     const current = masterItems(r);
     const template = current.find((i) => String(i.pk).startsWith('MDS#'))!;
     const oldWords = searchWords(name).slice(0, 8);
+    const formerKey = (w: string) => formerSortKey(String(template.sk).replace(/^[^#]*#/, `${w}#`));
     const legacy = [
       ...current.filter((i) => !String(i.pk).startsWith('MDS#')).map(({ msv: _msv, ...item }) => item),
-      ...oldWords.map((w) => ({ ...template, sk: String(template.sk).replace(/^[^#]*#/, `${w}#`), gsi1sk: String(template.gsi1sk).replace(/^[^#]*#/, `${w}#`), sw: oldWords })),
+      ...oldWords.map((w) => ({ ...template, sk: formerKey(w), gsi1sk: formerKey(w), sw: oldWords })),
     ];
     expect(oldWords).toContain('c&d');
     await batchWrite(legacy.map((Item) => ({ PutRequest: { Item } })) as never);
@@ -114,11 +121,48 @@ describe('master-data search in a large register', () => {
     expect(result.rewritten).toBeGreaterThanOrEqual(1);
     for (const typed of ['Paskutinis', 'C & D', 'c&d', 'Kauno Pirmasis']) expect(await search(typed), typed).toEqual([name]);
     // The former rule's "c&d" item is gone, the record is unchanged and marked, and a second run has nothing to do.
-    const oldItem = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: template.pk, sk: String(template.sk).replace(/^[^#]*#/, 'c&d#') } }));
-    expect(oldItem.Item).toBeUndefined();
+    for (const w of oldWords) expect((await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: template.pk, sk: formerKey(w) } }))).Item, w).toBeUndefined();
     const stored = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: current[0]!.pk, sk: current[0]!.sk } }));
-    expect(stored.Item).toMatchObject({ name, code: 'L1', version: r.version, msv: 2 });
-    expect(await backfillMasterSearch()).toEqual({ rewritten: 0, skipped: 0 });
+    expect(stored.Item).toMatchObject({ name, code: 'L1', version: r.version, msv: 3 });
+    expect(await backfillMasterSearch()).toEqual({ rewritten: 0, skipped: 0, removed: 0 });
+  });
+
+  it('lists a name before the longer names it starts once the backfill has rewritten the former sort keys; a write made before it leaves no former item', async () => {
+    const other = await registeredUser(t.stack, 'mdsortkey');
+    const cq = `?company_id=${other.companyId}`;
+    const ids = ['SORT00000001', 'SORT00000002', 'SORT00000003'];
+    const records = ['Office supplies', 'Office', 'Office rent'].map((name, i) =>
+      newCategoryRecord({ ids: { newId: () => ids[i]! }, clock: { now: () => new Date(Date.UTC(2024, 0, 1)) } }, other.companyId, { name }),
+    );
+    // As the store wrote them before MASTER_SEARCH_VERSION 3: `msv` 2, list and search keys `<name>#<id>`.
+    const stored = records.flatMap((r) =>
+      masterItems(r).map((item) => {
+        if (item.msv !== undefined) return { ...item, msv: 2, gsi1sk: formerSortKey(String(item.gsi1sk)), gsi2sk: formerSortKey(String(item.gsi2sk)) };
+        if (String(item.pk).startsWith('MDS#')) return { ...item, sk: formerSortKey(String(item.sk)), gsi1sk: formerSortKey(String(item.gsi1sk)) };
+        return item;
+      }),
+    );
+    await batchWrite(stored.map((Item) => ({ PutRequest: { Item } })) as never);
+    const list = async () => ((await other.api.get(`/categories${cq}&limit=50`)).body as PageBody).items.map((i) => i.name);
+    const search = async (text: string) => ((await other.api.get(`/categories${cq}&limit=50&search_name=${encodeURIComponent(text)}`)).body as PageBody).items.map((i) => i.name);
+    // The former key sorts "office supplies#…" before "office#…" (a space is below "#").
+    expect(await list()).toEqual(['Office rent', 'Office supplies', 'Office']);
+    // A rename made before the backfill runs: its write puts the current keys, and its former search items stay.
+    const renamed = await other.api.put(`/category${cq}`, { id: ids[0], name: 'Office supplies and paper' });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(await search('supplies')).toEqual(['Office supplies and paper', 'Office supplies']);
+
+    const result = await backfillMasterSearch();
+    expect(result.rewritten).toBeGreaterThanOrEqual(2);
+    expect(result.removed).toBeGreaterThanOrEqual(2);
+    expect(await list()).toEqual(['Office', 'Office rent', 'Office supplies and paper']);
+    expect(await search('office')).toEqual(['Office', 'Office rent', 'Office supplies and paper']);
+    expect(await search('supplies')).toEqual(['Office supplies and paper']);
+    const partition = await ddb().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `MDS#${other.companyId}#category#all` } }),
+    );
+    expect(partition.Items!.map((i) => String(i.sk)).filter((sk) => !sk.includes(MASTER_SORT_NAME_END))).toEqual([]);
+    expect(await backfillMasterSearch()).toEqual({ rewritten: 0, skipped: 0, removed: 0 });
   });
 
   it('pages a search of two common words to its end: each match once, the same matches as the rule says', async () => {

@@ -121,7 +121,7 @@ export const keys = {
   // supplier | customer | category | item; `source` own | external (imported from an integration).
   /** The record itself; stakeholders and categories by id, items by name_id. */
   masterRecord: (companyId: string, entity: 'STAKEHOLDER' | 'CATEGORY' | 'ITEM', id: string) => ({ pk: `MD#${companyId}#${entity}#${id}`, sk: 'META' }),
-  /** A record's two list partitions (every record / own or external only), sorted by folded name then id. */
+  /** A record's two list partitions (every record / own or external only), sorted by folded name then id (`masterSortKey`). */
   masterLists: (companyId: string, kind: string, source: 'own' | 'external', nameKey: string, id: string) => {
     const sortKey = masterSortKey(nameKey, id);
     return { gsi1pk: `MDL#${companyId}#${kind}#all`, gsi1sk: sortKey, gsi2pk: `MDL#${companyId}#${kind}#${source}`, gsi2sk: sortKey };
@@ -130,11 +130,15 @@ export const keys = {
     source === 'all'
       ? ({ index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: `MDL#${companyId}#${kind}#all` } as const)
       : ({ index: 'gsi2', pkName: 'gsi2pk', skName: 'gsi2sk', pk: `MDL#${companyId}#${kind}#${source}` } as const),
-  /** One search-word item per word of a record's name: sort key `<word>#<folded name>#<id>`. */
-  masterSearch: (companyId: string, kind: string, source: 'own' | 'external', word: string, nameKey: string, id: string) => {
-    const sortKey = `${word}#${masterSortKey(nameKey, id)}`;
-    return { pk: `MDS#${companyId}#${kind}#all`, sk: sortKey, gsi1pk: `MDS#${companyId}#${kind}#${source}`, gsi1sk: sortKey };
-  },
+  /** One search-word item per word of a record's name: sort key `<word>#<folded name>\u0001<id>`. */
+  masterSearch: (companyId: string, kind: string, source: 'own' | 'external', word: string, nameKey: string, id: string) =>
+    masterSearchKey(companyId, kind, source, `${word}#${masterSortKey(nameKey, id)}`),
+  /**
+   * A search-word item's key as records written before MASTER_SEARCH_VERSION 3 (items: ITEM_SEARCH_VERSION 4) have it:
+   * `<word>#<folded name>#<id>`; deleted by the backfill (M12).
+   */
+  formerMasterSearch: (companyId: string, kind: string, source: 'own' | 'external', word: string, nameKey: string, id: string) =>
+    masterSearchKey(companyId, kind, source, `${word}#${nameKey.slice(0, 200)}#${id}`),
   masterSearchPartition: (companyId: string, kind: string, source: 'all' | 'own' | 'external') =>
     source === 'all'
       ? ({ index: undefined, pkName: 'pk', skName: 'sk', pk: `MDS#${companyId}#${kind}#all` } as const)
@@ -180,9 +184,20 @@ export const keys = {
   syncEnabledPartition: () => ({ index: 'gsi1', pk: 'MDSYNC#ENABLED' }) as const,
 } as const;
 
+/**
+ * Ends the name in a master-data sort key: below every character a folded name holds (control characters are
+ * left out of the key's name), so a name sorts before the longer names it starts ("office" before "office supplies",
+ * whose space would sort before a `#`).
+ */
+export const MASTER_SORT_NAME_END = '\u0001';
+
 /** Sort keys of master-data lists: the folded name (bounded, so that a key stays under 1024 bytes), then the id. */
 function masterSortKey(nameKey: string, id: string): string {
-  return `${nameKey.slice(0, 200)}#${id}`;
+  return `${nameKey.slice(0, 200).replace(/[\u0000-\u001f]/g, '')}${MASTER_SORT_NAME_END}${id}`;
+}
+
+function masterSearchKey(companyId: string, kind: string, source: 'own' | 'external', sortKey: string) {
+  return { pk: `MDS#${companyId}#${kind}#all`, sk: sortKey, gsi1pk: `MDS#${companyId}#${kind}#${source}`, gsi1sk: sortKey };
 }
 
 export type Key = { pk: string; sk: string };

@@ -21,13 +21,13 @@ import { batchDelete, batchGet, tableName } from './table-ops';
 
 /**
  * Words of a stakeholder's or category's name that get a search item. A transaction holds at most 100 items;
- * a stakeholder's update holds its record, 2 + 2 guards, 2 + 2 look-ups, the old and the new search words and
- * at most LEGACY_SEARCH_WORDS_MAX words indexed by the former rule: 9 + 2 × 40 + 8 = 97.
+ * a stakeholder's update holds its record, 2 + 2 guards, 2 + 2 look-ups and the old and the new search words:
+ * 9 + 2 × 40 = 89 (the backfill's deletes of a former rule's search items follow in a batch where it has no room).
  */
 export const SEARCH_WORDS_MAX = 40;
 /** Words of an item's name that get a search item: a rename's first transaction holds 2 records, 2 × 8 search words and the deletes of ITEM_INDEX_WORDS_MAX item words. */
 export const ITEM_SEARCH_WORDS_MAX = 8;
-/** The former rule indexed the first 8 words, "&" kept inside a word ("a&b"): what an update or delete removes too. */
+/** The former word rule (`msv` missing) indexed the first 8 words, "&" kept inside a word ("a&b"): what the backfill removes too. */
 export const LEGACY_SEARCH_WORDS_MAX = 8;
 /** Typed words a search checks (every one must start a word of the name). */
 export const QUERY_WORDS_MAX = 8;
@@ -54,18 +54,20 @@ type Item = Record<string, unknown>;
 const NON_RECORD = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ttl', 'entity', 'rid', 'sw', 'md', 'msv']);
 
 /**
- * The rule a record's search items were written by, kept on the record's own item (`msv`): 2 = `nameSearchWords`
- * (up to SEARCH_WORDS_MAX words, "&" splits); absent = the former rule (`searchWords`, 8 words). The backfill
- * (`search-backfill.ts`) rewrites records of an older rule.
+ * The rule a record's search items were written by, kept on the record's own item (`msv`): 3 = `nameSearchWords`
+ * (up to SEARCH_WORDS_MAX words, "&" splits) under sort keys whose name ends in MASTER_SORT_NAME_END; 2 = the same
+ * words under `<word>#<name>#<id>` (`keys.formerMasterSearch`); absent = the former word rule (`searchWords`, 8
+ * words) under that key. The backfill (`search-backfill.ts`) rewrites records of an older rule and deletes their
+ * former search items.
  */
-export const MASTER_SEARCH_VERSION = 2;
+export const MASTER_SEARCH_VERSION = 3;
 /**
- * The same for items, whose record also says how its item words were written: 3 = version 2's search words and
- * the item words of `itemIndexWords` (every word, a phrase by its words); 2 or absent = one item word per folded
- * word or phrase, the first 40; 0 = a write whose later item-word transactions have not all run. The backfill
- * rewrites items below 3.
+ * The same for items, whose record also says how its item words were written: 4 = version 3's search words and
+ * the item words of `itemIndexWords` (every word, a phrase by its words); 3 = the same under the former search key;
+ * 2 or absent = one item word per folded word or phrase, the first 40; 0 = a write whose later item-word
+ * transactions have not all run. The backfill rewrites items below 4.
  */
-export const ITEM_SEARCH_VERSION = 3;
+export const ITEM_SEARCH_VERSION = 4;
 
 /** The `msv` a record of this kind is written with. */
 export const searchVersionOf = (kind: Kind): number => (kind === 'item' ? ITEM_SEARCH_VERSION : MASTER_SEARCH_VERSION);
@@ -187,14 +189,14 @@ export function indexedSearchWords(name: string, kind: Kind): string[] {
   return nameSearchWords(name).slice(0, kind === 'item' ? ITEM_SEARCH_WORDS_MAX : SEARCH_WORDS_MAX);
 }
 
-/** Search items of a record written by the former rule that the current rule does not write (to be deleted with it). */
-function legacySearchKeys(r: AnyRecord): Item[] {
+/**
+ * The search items a record stored under an older rule (`msv` below its kind's version, M12) may have: the words of
+ * both former word rules under the former sort key (`keys.formerMasterSearch`). The current rule writes none of them.
+ */
+function formerSearchKeys(r: AnyRecord): Item[] {
   const kind = kindOf(r);
-  const now = new Set(indexedSearchWords(r.name, kind));
-  return searchWords(r.name)
-    .slice(0, LEGACY_SEARCH_WORDS_MAX)
-    .filter((w) => !now.has(w))
-    .map((w) => keys.masterSearch(r.company_id, kind, sourceOf(r), w, sortNameOf(r), sortIdOf(r)));
+  const words = new Set([...indexedSearchWords(r.name, kind), ...searchWords(r.name).slice(0, LEGACY_SEARCH_WORDS_MAX)]);
+  return [...words].map((w) => keys.formerMasterSearch(r.company_id, kind, sourceOf(r), w, sortNameOf(r), sortIdOf(r)));
 }
 
 /** Every item a record is stored as (what a bulk load writes). */
@@ -208,7 +210,7 @@ interface Op {
   op: Record<string, unknown>;
   /** What a failed condition of this op means. */
   meaning: 'version' | 'name' | 'code';
-  /** May go to a later transaction (`masterWritePlan`): an item word's Put, a Delete of a former-rule item word. */
+  /** May go to a later transaction (`masterWritePlan`): an item word's Put, a Delete of a former-rule item. */
   later?: 'put' | 'legacy';
   /** The Put of the next record's own item. */
   record?: true;
@@ -218,9 +220,11 @@ const keyString = (i: Item) => `${i.pk as string}\u0000${i.sk as string}`;
 
 /**
  * Every write that turns `previous` into `next` (either may be absent: create / delete), in one list; an item's
- * may be more than one transaction holds (`masterWritePlan` splits them).
+ * may be more than one transaction holds (`masterWritePlan` splits them). `storedRule` is the `msv` the stored
+ * `previous` was written with, where the writer knows it (the backfill, M12): below the kind's version, the former
+ * rules' search items are deleted too.
  */
-export function masterTransaction(next: AnyRecord | undefined, previous: AnyRecord | undefined): Op[] {
+export function masterTransaction(next: AnyRecord | undefined, previous: AnyRecord | undefined, storedRule?: number): Op[] {
   const TableName = tableName();
   const ops: Op[] = [];
   const nextRecord = next ? masterRecordItem(next) : undefined;
@@ -245,15 +249,13 @@ export function masterTransaction(next: AnyRecord | undefined, previous: AnyReco
   for (const d of previous ? masterDerivedItems(previous) : []) {
     if (!kept.has(keyString(d.item))) ops.push({ op: { Delete: { TableName, Key: { pk: d.item.pk, sk: d.item.sk } } }, meaning: 'version' });
   }
-  // Search items the former word rule wrote ("a&b", words past the 8th are not among them): removed with the
-  // record's next write, as far as the transaction has room (an item's rename at its word limits has none).
+  // Search items of a former rule ("a&b", the former sort key): deleted with the record where its transaction has
+  // room, the rest after it without condition (no current write puts those keys).
   const deleted = new Set(ops.flatMap((o) => (o.op.Delete ? [keyString((o.op.Delete as { Key: Item }).Key)] : [])));
-  let room = TRANSACTION_MAX - ops.length - nextDerived.filter((d) => !d.itemWord).length;
-  for (const k of previous ? legacySearchKeys(previous) : []) {
-    if (room <= 0) break;
+  const formerRule = previous !== undefined && storedRule !== undefined && storedRule < searchVersionOf(kindOf(previous));
+  for (const k of formerRule ? formerSearchKeys(previous) : []) {
     if (kept.has(keyString(k)) || deleted.has(keyString(k))) continue;
-    ops.push({ op: { Delete: { TableName, Key: { pk: k.pk, sk: k.sk } } }, meaning: 'version' });
-    room -= 1;
+    ops.push({ op: { Delete: { TableName, Key: { pk: k.pk, sk: k.sk } } }, meaning: 'version', later: 'legacy' });
   }
   for (const k of previous && kindOf(previous) === 'item' ? legacyItemWordKeys(previous as ItemRecord) : []) {
     if (kept.has(keyString(k)) || deleted.has(keyString(k))) continue;
@@ -290,8 +292,8 @@ export interface MasterWritePlan {
 }
 
 /** `masterTransaction` in transactions of at most 100 items (M5). */
-export function masterWritePlan(next: AnyRecord | undefined, previous: AnyRecord | undefined): MasterWritePlan {
-  const ops = masterTransaction(next, previous);
+export function masterWritePlan(next: AnyRecord | undefined, previous: AnyRecord | undefined, storedRule?: number): MasterWritePlan {
+  const ops = masterTransaction(next, previous, storedRule);
   const first = ops.filter((o) => !o.later);
   const puts = ops.filter((o) => o.later === 'put');
   const legacy = ops.filter((o) => o.later === 'legacy');
@@ -343,8 +345,8 @@ const conditionFailed = (error: unknown) =>
  * Writes a record (`masterWritePlan`): the record's transaction, then its later item-word transactions; one whose
  * record has changed meanwhile is left to that change, which writes all of its own.
  */
-export async function writeMasterRecord(next: AnyRecord | undefined, previous: AnyRecord | undefined): Promise<void> {
-  const plan = masterWritePlan(next, previous);
+export async function writeMasterRecord(next: AnyRecord | undefined, previous: AnyRecord | undefined, storedRule?: number): Promise<void> {
+  const plan = masterWritePlan(next, previous, storedRule);
   await runTransaction(plan.first);
   for (const ops of plan.later) {
     try {

@@ -10,11 +10,13 @@
  * carried its counterparty's company code and VAT ID (index version 4) gets them from its content JSON (read from
  * the documents bucket: DOCUMENTS_BUCKET) in the same update.
  *
- * The master-data name search (M3) and item word index (M10): records written under an older word rule
+ * The master-data name search (M3) and item word index (M10): records written under an older rule
  * (`MASTER_SEARCH_VERSION`, for items `ITEM_SEARCH_VERSION`), and items whose write did not finish its later
  * item-word transactions (`msv` 0), are written again unchanged, conditioned on their version, which puts the current
- * rule's search and item-word items and deletes the former rule's (`writeMasterRecord`); a record changed meanwhile
- * was rewritten by that change.
+ * rule's search and item-word items and deletes the former rules' (`writeMasterRecord` told the stored `msv`); a
+ * record changed meanwhile was rewritten by that change. Then the search items under the former sort key that are
+ * left (a record written by the current code before the backfill ran keeps its former items: a write does not know
+ * its record's stored rule) are deleted, except those of a record the backfill could not rewrite.
  *
  * Company-code guards (A8, A28): companies created before the guard get their creator's guard, only where exactly
  * one company of that creator has the code (older duplicates stay as they are: nothing says which one keeps it);
@@ -33,8 +35,8 @@ import { ddb } from './client';
 import { searchItems, toRecord } from './documents-store';
 import { DuplicateKeyError } from '../../core/master-data/ports';
 import { ITEM_SEARCH_VERSION, MASTER_SEARCH_VERSION, recordOf, writeMasterRecord } from './master-data-store';
-import { keys } from './keys';
-import { scanPages, stripKeys, tableName, writeIf } from './table-ops';
+import { keys, MASTER_SORT_NAME_END } from './keys';
+import { batchDelete, scanPages, stripKeys, tableName, writeIf } from './table-ops';
 
 export interface BackfillResult {
   /** Documents that got their search items. */
@@ -144,10 +146,13 @@ export interface MasterBackfillResult {
   rewritten: number;
   /** Records that changed while the backfill ran (rewritten by that change). */
   skipped: number;
+  /** Search items under the former sort key left by records the current code wrote before the backfill ran. */
+  removed: number;
 }
 
 export async function backfillMasterSearch(opts: { log?: (message: string) => void } = {}): Promise<MasterBackfillResult> {
-  const result: MasterBackfillResult = { rewritten: 0, skipped: 0 };
+  const result: MasterBackfillResult = { rewritten: 0, skipped: 0, removed: 0 };
+  const notRewritten = new Set<string>();
   for await (const items of scanPages({
     FilterExpression: '((entity IN (:s, :c) AND msv < :v) OR (entity = :i AND msv < :iv)) OR (entity IN (:s, :c, :i) AND attribute_not_exists(msv))',
     ExpressionAttributeValues: { ':s': 'MD_STAKEHOLDER', ':c': 'MD_CATEGORY', ':i': 'MD_ITEM', ':v': MASTER_SEARCH_VERSION, ':iv': ITEM_SEARCH_VERSION },
@@ -155,16 +160,36 @@ export async function backfillMasterSearch(opts: { log?: (message: string) => vo
     for (const item of items) {
       const record = recordOf<Parameters<typeof writeMasterRecord>[0] & object>(item);
       try {
-        await writeMasterRecord(record, record);
+        await writeMasterRecord(record, record, typeof item.msv === 'number' ? item.msv : 0);
         result.rewritten += 1;
       } catch (error) {
         if (!isConditionFailure(error) && !(error instanceof DuplicateKeyError)) throw error;
         result.skipped += 1;
+        if (error instanceof DuplicateKeyError) notRewritten.add(`${String(item.pk)}`);
       }
     }
     opts.log?.(`master-data search backfill: ${result.rewritten} records rewritten, ${result.skipped} changed meanwhile`);
   }
+  for await (const items of scanPages({
+    FilterExpression: 'begins_with(pk, :search)',
+    ExpressionAttributeValues: { ':search': 'MDS#' },
+    ProjectionExpression: 'pk, sk, rid, company_id, #type, name_id',
+    ExpressionAttributeNames: { '#type': 'type' },
+  })) {
+    const former = items.filter((i) => !String(i.sk).includes(MASTER_SORT_NAME_END) && !notRewritten.has(recordPkOf(i)));
+    if (former.length === 0) continue;
+    await batchDelete(former.map((i) => ({ pk: String(i.pk), sk: String(i.sk) })));
+    result.removed += former.length;
+    opts.log?.(`master-data search backfill: ${result.removed} search items under the former sort key removed`);
+  }
   return result;
+}
+
+/** The record's own key (`pk`) a search item is a copy of. */
+function recordPkOf(searchItem: Record<string, unknown>): string {
+  const companyId = String(searchItem.company_id);
+  if (searchItem.name_id !== undefined) return keys.masterRecord(companyId, 'ITEM', String(searchItem.rid)).pk;
+  return keys.masterRecord(companyId, searchItem.type === undefined ? 'CATEGORY' : 'STAKEHOLDER', String(searchItem.rid)).pk;
 }
 
 export interface CompanyCodeBackfillResult {

@@ -1,7 +1,7 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ddbMasterDataStore, decodeCursor, encodeCursor, masterItems } from '../../../lambdas/adapters/ddb/master-data-store';
+import { ddbMasterDataStore, decodeCursor, encodeCursor, masterItems, writeMasterRecord } from '../../../lambdas/adapters/ddb/master-data-store';
 import { DuplicateKeyError } from '../../../lambdas/core/master-data/ports';
 import type { CategoryRecord, ItemRecord, StakeholderRecord } from '../../../lambdas/core/master-data/types';
 import { mockDocumentTable } from '../../support/ddb-mock';
@@ -51,9 +51,9 @@ describe('ddb master-data store (M1–M10)', () => {
     const items = txItems();
     expect(items.map(keyOf)).toEqual([
       'Put MD#c1#STAKEHOLDER#S1 META',
-      'Put MDS#c1#supplier#all azuolas#azuolas trade uab#S1',
-      'Put MDS#c1#supplier#all trade#azuolas trade uab#S1',
-      'Put MDS#c1#supplier#all uab#azuolas trade uab#S1',
+      'Put MDS#c1#supplier#all azuolas#azuolas trade uab\u0001S1',
+      'Put MDS#c1#supplier#all trade#azuolas trade uab\u0001S1',
+      'Put MDS#c1#supplier#all uab#azuolas trade uab\u0001S1',
       'Put MDU#c1#supplier#name#azuolas trade uab UNIQUE',
       'Put MDU#c1#supplier#code#K1 UNIQUE',
       'Put MDF#c1#supplier#vat#LT100 2026-01-01T00:00:00.000Z#S1',
@@ -63,14 +63,14 @@ describe('ddb master-data store (M1–M10)', () => {
     expect(record.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(record.Item).toMatchObject({
       gsi1pk: 'MDL#c1#supplier#all',
-      gsi1sk: 'azuolas trade uab#S1',
+      gsi1sk: 'azuolas trade uab\u0001S1',
       gsi2pk: 'MDL#c1#supplier#own',
-      gsi2sk: 'azuolas trade uab#S1',
+      gsi2sk: 'azuolas trade uab\u0001S1',
       name: 'Ąžuolas Trade UAB',
       version: 1,
     });
     const search = items[1]!.Put!.Item;
-    expect(search).toMatchObject({ gsi1pk: 'MDS#c1#supplier#own', gsi1sk: 'azuolas#azuolas trade uab#S1', rid: 'S1', sw: ['azuolas', 'trade', 'uab'], name: 'Ąžuolas Trade UAB' });
+    expect(search).toMatchObject({ gsi1pk: 'MDS#c1#supplier#own', gsi1sk: 'azuolas#azuolas trade uab\u0001S1', rid: 'S1', sw: ['azuolas', 'trade', 'uab'], name: 'Ąžuolas Trade UAB' });
     for (const guard of items.filter((i) => i.Put?.Item.sk === 'UNIQUE')) {
       expect(guard.Put!.ConditionExpression).toBe('attribute_not_exists(pk) OR rid = :rid');
       expect(guard.Put!.ExpressionAttributeValues).toEqual({ ':rid': 'S1' });
@@ -86,9 +86,9 @@ describe('ddb master-data store (M1–M10)', () => {
     expect(items[0]!.Put!.ExpressionAttributeValues).toEqual({ ':v': 1 });
     const deleted = items.filter((i) => i.Delete).map(keyOf);
     expect(deleted).toEqual([
-      'Delete MDS#c1#supplier#all azuolas#azuolas trade uab#S1',
-      'Delete MDS#c1#supplier#all trade#azuolas trade uab#S1',
-      'Delete MDS#c1#supplier#all uab#azuolas trade uab#S1',
+      'Delete MDS#c1#supplier#all azuolas#azuolas trade uab\u0001S1',
+      'Delete MDS#c1#supplier#all trade#azuolas trade uab\u0001S1',
+      'Delete MDS#c1#supplier#all uab#azuolas trade uab\u0001S1',
       'Delete MDU#c1#supplier#name#azuolas trade uab UNIQUE',
       'Delete MDF#c1#supplier#vat#LT100 2026-01-01T00:00:00.000Z#S1',
       'Delete MDF#c1#supplier#match_name#AZUOLAS TRADE 2026-01-01T00:00:00.000Z#S1',
@@ -129,7 +129,7 @@ describe('ddb master-data store (M1–M10)', () => {
     ddbMock.on(TransactWriteCommand).resolves({});
     const cat: CategoryRecord = { id: 'K1', company_id: 'c1', name: 'Fuel', category_code: '', external: true, created_at: 'x', updated_at: 'x', version: 1 };
     await ddbMasterDataStore.putCategory(cat);
-    expect(txItems().map(keyOf)).toEqual(['Put MD#c1#CATEGORY#K1 META', 'Put MDS#c1#category#all fuel#fuel#K1', 'Put MDU#c1#category#name#fuel UNIQUE']);
+    expect(txItems().map(keyOf)).toEqual(['Put MD#c1#CATEGORY#K1 META', 'Put MDS#c1#category#all fuel#fuel\u0001K1', 'Put MDU#c1#category#name#fuel UNIQUE']);
     expect(txItems()[0]!.Put!.Item).toMatchObject({ gsi2pk: 'MDL#c1#category#external' });
   });
 
@@ -166,7 +166,7 @@ describe('ddb master-data store (M1–M10)', () => {
     // The record is marked unfinished until the last later transaction, which is conditioned on its version.
     expect(first!.find((i) => (i.Put?.Item as { pk?: string } | undefined)?.pk === 'MD#c1#ITEM#kit')!.Put!.Item).toMatchObject({ msv: 0, version: 5 });
     for (const items of later.slice(0, -1)) expect(items[0]!.ConditionCheck).toMatchObject({ Key: { pk: 'MD#c1#ITEM#kit', sk: 'META' }, ExpressionAttributeValues: { ':v': 5 } });
-    expect(later.at(-1)![0]!.Update).toMatchObject({ Key: { pk: 'MD#c1#ITEM#kit', sk: 'META' }, UpdateExpression: 'SET msv = :msv', ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':msv': 3, ':v': 5 } });
+    expect(later.at(-1)![0]!.Update).toMatchObject({ Key: { pk: 'MD#c1#ITEM#kit', sk: 'META' }, UpdateExpression: 'SET msv = :msv', ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':msv': 4, ':v': 5 } });
     const puts = calls.flat().flatMap((i) => ((i.Put?.Item as { pk?: string } | undefined)?.pk?.startsWith('MDW#') ? [i.Put!.Item as { pk: string; sk: string }] : []));
     expect(puts.map((i) => i.pk).sort()).toEqual(['MDW#c1#red', ...after.words.map((w) => `MDW#c1#${w.split(' ')[1]}`)].sort());
     expect(new Set(puts.map((i) => i.sk))).toEqual(new Set(['kit']));
@@ -203,7 +203,7 @@ describe('ddb master-data store (M1–M10)', () => {
     expect(page.items.map((r) => r.name)).toEqual(['a', 'b']);
     expect(page.items[0]).not.toHaveProperty('pk');
     expect(page.items[0]).not.toHaveProperty('entity');
-    expect(decodeCursor(page.cursor!, '')).toEqual({ a: 'b#S1', w: '' });
+    expect(decodeCursor(page.cursor!, '')).toEqual({ a: 'b\u0001S1', w: '' });
 
     ddbMock.reset();
     ddbMock.on(QueryCommand).resolves({ Items: [rows[2]], Count: 1, ScannedCount: 1 });
@@ -211,7 +211,7 @@ describe('ddb master-data store (M1–M10)', () => {
     expect(ddbMock.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk > :after',
-      ExpressionAttributeValues: { ':pk': 'MDL#c1#supplier#all', ':after': 'b#S1' },
+      ExpressionAttributeValues: { ':pk': 'MDL#c1#supplier#all', ':after': 'b\u0001S1' },
     });
     expect(second).toMatchObject({ cursor: null });
   });
@@ -243,17 +243,17 @@ describe('ddb master-data store (M1–M10)', () => {
     // A later page names its word: no word is compared again, and a word not typed is refused.
     ddbMock.reset();
     ddbMock.on(QueryCommand).resolves({ Items: [] });
-    const cursor = encodeCursor({ a: 'trade#trade 199#T199', w: 'trade' });
+    const cursor = encodeCursor({ a: 'trade#trade 199\u0001T199', w: 'trade' });
     await ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 8, search: 'Trade Az', cursor });
     const later = ddbMock.commandCalls(QueryCommand);
     expect(later).toHaveLength(1);
-    expect(later[0]!.args[0].input.ExpressionAttributeValues).toMatchObject({ ':lo': 'trade#trade 199#T199', ':hi': 'trade~' });
+    expect(later[0]!.args[0].input.ExpressionAttributeValues).toMatchObject({ ':lo': 'trade#trade 199\u0001T199', ':hi': 'trade~' });
     await expect(
       ddbMasterDataStore.listStakeholders({ companyId: 'c1', type: 'supplier', source: 'all', limit: 8, search: 'Az', cursor }),
     ).rejects.toMatchObject({ kind: 'BadRequest' });
   });
 
-  it('M3/M4: every word of a long name gets a search item, "&" separates words, and a write removes the search items of the former rule', async () => {
+  it('M3/M4/M12: every word of a long name gets a search item, "&" separates words; the backfill rewriting a record of a former rule removes its search items', async () => {
     ddbMock.on(TransactWriteCommand).resolves({});
     const long = supplier({ name: 'Vilniaus miesto savivaldybės administracijos Turto valdymo ir ūkio skyrius', vat_id: '' });
     await ddbMasterDataStore.putStakeholder(long);
@@ -268,13 +268,35 @@ describe('ddb master-data store (M1–M10)', () => {
     const ab = supplier({ name: 'A&B Prekyba', vat_id: '' });
     await ddbMasterDataStore.putStakeholder({ ...ab, version: 2 }, ab);
     const keysOf = txItems().map(keyOf);
-    expect(keysOf.filter((k) => k.startsWith('Put MDS#'))).toEqual(['Put MDS#c1#supplier#all a#a&b prekyba#S1', 'Put MDS#c1#supplier#all b#a&b prekyba#S1', 'Put MDS#c1#supplier#all prekyba#a&b prekyba#S1']);
-    // the "a&b" item an earlier version of the store wrote goes with this write
-    expect(keysOf).toContain('Delete MDS#c1#supplier#all a&b#a&b prekyba#S1');
-    ddbMock.reset();
-    ddbMock.on(TransactWriteCommand).resolves({});
-    await ddbMasterDataStore.deleteStakeholder(ab);
-    expect(txItems().map(keyOf)).toContain('Delete MDS#c1#supplier#all a&b#a&b prekyba#S1');
+    const current = ['Put MDS#c1#supplier#all a#a&b prekyba\u0001S1', 'Put MDS#c1#supplier#all b#a&b prekyba\u0001S1', 'Put MDS#c1#supplier#all prekyba#a&b prekyba\u0001S1'];
+    expect(keysOf.filter((k) => k.startsWith('Put MDS#'))).toEqual(current);
+    // A write that does not know the stored rule deletes only what the current rule wrote and no longer writes.
+    expect(keysOf.filter((k) => k.startsWith('Delete'))).toEqual([]);
+
+    // The backfill's write of a record stored without `msv` (the first word rule, the former sort key) deletes
+    // the "a&b" item of that rule and each word's item under the former sort key; of one stored with msv 2, the
+    // same keys (a store of rule 2 never wrote "a&b": its delete is a no-op); of the current rule, none.
+    const former = ['a', 'b', 'prekyba', 'a&b'].map((w) => `Delete MDS#c1#supplier#all ${w}#a&b prekyba#S1`);
+    for (const [rule, deletes] of [[0, former], [2, former], [3, []]] as const) {
+      ddbMock.reset();
+      ddbMock.on(TransactWriteCommand).resolves({});
+      await writeMasterRecord(ab, ab, rule);
+      expect(txItems().map(keyOf).filter((k) => k.startsWith('Delete')), `rule ${rule}`).toEqual(deletes);
+      expect(txItems().map(keyOf).filter((k) => k.startsWith('Put MDS#')), `rule ${rule}`).toEqual(current);
+    }
+  });
+
+  it('M2: a name sorts before the longer names it starts, whatever follows it ("office" before "office supplies")', () => {
+    const category = (id: string, name: string): CategoryRecord => ({ id, company_id: 'c1', name, category_code: '', external: false, created_at: 'x', updated_at: 'x', version: 1 });
+    const names = ['Office supplies', 'Office', 'office!', 'OFFICE "A"', 'Office-2', 'Offices', 'Office\u0002x'];
+    const sorted = names.map((name, i) => masterItems(category(`K${i}`, name))).sort((a, b) => (String(a[0]!.gsi1sk) < String(b[0]!.gsi1sk) ? -1 : 1));
+    // Each name before the longer names it starts; then by the character that follows (space, then signs, letters);
+    // a control character is left out of the key.
+    expect(sorted.map((items) => items[0]!.name)).toEqual(['Office', 'OFFICE "A"', 'Office supplies', 'office!', 'Office-2', 'Offices', 'Office\u0002x']);
+    // The search items follow the same order under each word.
+    const office = sorted.flatMap((items) => items.flatMap((i) => (String(i.sk).startsWith('office#') ? [String(i.sk)] : [])));
+    expect(office).toHaveLength(6);
+    expect([...office].sort()).toEqual(office);
   });
 
   it('refuses tampered cursors with a 400', () => {
