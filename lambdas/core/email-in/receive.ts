@@ -23,7 +23,7 @@ import type { Mailer } from '../team/types';
 import { notTakenNotice, type TakenFiles } from './notice';
 import type { EmailStore } from './ports';
 import { shownEmailInAddress } from './address';
-import { inAddresses, isSalesTag, receiptTypeOf } from './routing';
+import { addressedAs, inAddresses, isSalesTag, receiptTypeOf } from './routing';
 import type { EmailInClaim, EmailRecord } from './types';
 import { emailIdOf } from './ids';
 import { refusedParts, senderRefusal } from './senders';
@@ -66,6 +66,8 @@ interface Target {
   claim: EmailInClaim;
   /** The `+tag` that decides the receipt type: a sales tag of any recipient of the company, else the claim's own. */
   tag: string | null;
+  /** The company's recipients as addressed (`addressedAs`). */
+  addressed: string[];
 }
 
 function isMissing(error: unknown): boolean {
@@ -102,7 +104,7 @@ async function targetsOf(deps: EmailInDeps, key: string, mail: ParsedMail): Prom
     const known = byCompany.get(claim.company_id);
     const owner = !known || (!known.claim.user_id && claim.user_id) ? claim : known.claim;
     const tag = known && !isSalesTag(recipient.tag) ? known.tag : recipient.tag;
-    byCompany.set(claim.company_id, { claim: owner, tag });
+    byCompany.set(claim.company_id, { claim: owner, tag, addressed: [...(known?.addressed ?? []), addressedAs(recipient)] });
   }
   return { targets: [...byCompany.values()], unknown };
 }
@@ -171,6 +173,7 @@ async function receiveFor(deps: EmailInDeps, key: string, mail: ParsedMail, targ
       company_id: companyId,
       owner_id: await ownerOf(deps, company, target.claim),
       address: target.claim.address,
+      to_addresses: target.addressed,
       message_id: mail.message_id,
       content_hash: mail.content_hash,
       subject: mail.subject,

@@ -32,6 +32,11 @@ export function inAddresses(recipients: string[], domains: string[]): InAddress[
   return [...out.values()];
 }
 
+/** The recipient as it was addressed, in the stored form: `<local>+<tag>@EMAIL_IN_DOMAIN`, or the address without a tag. */
+export function addressedAs(a: InAddress): string {
+  return a.tag ? a.address.replace('@', `+${a.tag}@`) : a.address;
+}
+
 export function isSalesTag(tag: string | null): boolean {
   return !!tag && (SALES_TAGS as readonly string[]).includes(tag);
 }

@@ -17,6 +17,11 @@ export interface EmailRecord {
   owner_id: string;
   /** The email-in address it was taken from (as the claim writes it). */
   address: string;
+  /**
+   * This company's addresses the message was sent to, as addressed (`acme+sales@…`, in the stored domain): what the
+   * list of mail shows. Absent on records received before (the list shows `address`).
+   */
+  to_addresses?: string[];
   message_id: string | null;
   content_hash: string;
   subject: string;
@@ -50,6 +55,6 @@ export interface EmailRecord {
  * panel reads that with the record, E6), so a page of long mails stays one small read.
  */
 export const EMAIL_SUMMARY_ATTRIBUTES = [
-  'email_id', 'company_id', 'subject', 'from', 'address', 'arrived_at', 'files', 'rejected_files', 'sender_refused', 'receipt_type', 'auth', 'state',
+  'email_id', 'company_id', 'subject', 'from', 'address', 'to_addresses', 'arrived_at', 'files', 'rejected_files', 'sender_refused', 'receipt_type', 'auth', 'state',
 ] as const;
 export type EmailSummary = Pick<EmailRecord, (typeof EMAIL_SUMMARY_ATTRIBUTES)[number]>;

@@ -15,7 +15,8 @@ export interface EmailCaller {
 
 /**
  * The email as its panel shows it: `files` are the documents made from the message that still exist; `to` is the
- * Email-in address at the deployed domain (`emailInDomain`, address.ts).
+ * company's Email-in addresses the mail was sent to, as addressed (`acme+sales@…`), at the deployed domain
+ * (`emailInDomain`, address.ts).
  */
 export function toEmailView(r: EmailRecord, files: EmailRecord['files'], emailInDomain: string): EmailView {
   return { ...toEmailListItem(r, files, emailInDomain), text: r.text };
@@ -28,7 +29,7 @@ function toEmailListItem(r: EmailSummary, files: EmailRecord['files'], emailInDo
     company_id: r.company_id,
     subject: r.subject,
     from: r.from,
-    to: shownEmailInAddress(r.address, emailInDomain),
+    to: (r.to_addresses?.length ? r.to_addresses : [r.address]).map((a) => shownEmailInAddress(a, emailInDomain)).join(', '),
     arrived_at: r.arrived_at,
     files,
     rejected_files: r.rejected_files,

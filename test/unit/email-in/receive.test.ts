@@ -268,6 +268,8 @@ describe('receiveInbound', () => {
     const [record] = [...emails.records.values()];
     expect(emails.records.size).toBe(1);
     expect(record).toMatchObject({ owner_id: 'member-1', address: personal, receipt_type: 'invoice' });
+    // The list of mail shows both addresses as the sender wrote them, the company's with its tag.
+    expect(record!.to_addresses).toEqual([company.email.replace('@', '+sales@'), personal]);
     expect([...documents.uploads.values()].map((u) => [u.owner_id, u.receipt_type])).toEqual([['member-1', 'invoice']]);
   });
 

@@ -77,6 +77,17 @@ describe('the email panel (GET /emails/{id})', () => {
     expect(await getEmail(deps, { userId: 'u1', companyId: 'c1' }, 'E1')).toMatchObject({ to: 'acme-1@in.example.com' });
   });
 
+  it("shows the company's addresses the mail was sent to as addressed, with their +tag", async () => {
+    const tagged = { ...record, to_addresses: ['acme-1+sales@in.receipts.local', 'rasa@in.receipts.local'] };
+    const deps = {
+      emails: { ...emails, get: async () => structuredClone(tagged) },
+      store: memoryAccounts({ company_id: 'c1' } as CompanyRecord),
+      documents: await documentsOf([]),
+      emailInDomain: 'in.example.com',
+    };
+    expect(await getEmail(deps, { userId: 'u1', companyId: 'c1' }, 'E1')).toMatchObject({ to: 'acme-1+sales@in.example.com, rasa@in.example.com' });
+  });
+
   it('answers 404 to a caller of another company, whatever documents exist', async () => {
     const documents = await documentsOf([['D1', 'C#c1']]);
     const deps = { emails, store: memoryAccounts({ company_id: 'c2' } as CompanyRecord), documents, emailInDomain: '' };
