@@ -241,6 +241,9 @@ describe('focus kept for keyboard users in Chromium', () => {
     await p.goto(`${e2e.stack.url}/integration`);
     const toggle = p.getByTestId('toggle-display_imported_categories');
     await toggle.waitFor();
+    // Its name says the section once ("Display Display only …" before), an export's names its section.
+    expect(await toggle.getAttribute('aria-label')).toBe('Display only imported categories');
+    expect(await p.getByRole('switch', { name: 'Export Rivile', exact: true }).count()).toBe(1);
     const was = await toggle.isChecked();
     await toggle.focus();
     await p.keyboard.press('Space');

@@ -305,4 +305,53 @@ describe('master-data screens in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("the Category dropdown reaches every category by scrolling, and lists a name before the longer names it starts", async () => {
+    const owner = newUser('mdcategories');
+    await registerUser(e2e.stack, owner);
+    const ownerApi = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, owner));
+    const ownCompany = ((await ownerApi.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    // More categories than one page holds; "Office supplies" created before "Office"
+    for (const name of [...Array.from({ length: 55 }, (_, i) => `Bulk category ${String(i + 1).padStart(2, '0')}`), 'Office supplies', 'Office']) {
+      expect((await ownerApi.post(`/category?company_id=${ownCompany}`, { name })).status).toBe(201);
+    }
+    const page = await signInPage(e2e.browser, e2e.stack.url, owner);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Categories' }).click();
+    await page.waitForURL(/\/categories$/);
+    await until(() => rows(page).count()).toBeGreaterThanOrEqual(50);
+    await page.getByTestId('md-list').locator('li').last().scrollIntoViewIfNeeded();
+    await until(() => rows(page).count()).toBe(57);
+    const names = await rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-name')));
+    expect(names.slice(-2)).toEqual(['Office', 'Office supplies']);
+
+    // The supplier form's dropdown: the first 50, then the rest when its list is scrolled to the end
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+    await page.waitForURL(/\/suppliers$/);
+    await addForm(page).getByRole('combobox', { name: 'Category' }).click();
+    const options = page.getByRole('listbox', { name: 'Category' }).getByRole('option');
+    await until(() => options.count()).toBe(50);
+    await page.getByRole('listbox', { name: 'Category' }).evaluate((list) => {
+      list.scrollTop = list.scrollHeight;
+    });
+    await until(() => options.count()).toBe(57);
+    expect((await options.allInnerTexts()).slice(-2)).toEqual(['Office', 'Office supplies']);
+    expect(await page.getByTestId('search-select-more').count()).toBe(0);
+    await options.filter({ hasText: 'Office supplies' }).click();
+    expect(await addForm(page).getByRole('combobox', { name: 'Category' }).inputValue()).toBe('Office supplies');
+    await screenshot(page, 'suppliers-category-dropdown');
+    expect(await page.getByTestId('md-imported-only').count()).toBe(0);
+
+    // With only imported categories displayed, the list says why the company's own are not there
+    expect((await ownerApi.post(`/company/service?company_id=${ownCompany}`, { type: 'display_imported_categories', enabled: true })).status).toBe(200);
+    await page.goto(`${e2e.stack.url}/categories`);
+    await until(() => page.getByTestId('md-imported-only').count()).toBe(1);
+    expect(await page.getByTestId('md-imported-only').innerText()).toBe('Only imported categories are shown: Display only imported categories is on in Integration.');
+    await until(() => page.getByTestId('md-empty').innerText()).toBe('No Categories found');
+    await screenshot(page, 'categories-imported-only');
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

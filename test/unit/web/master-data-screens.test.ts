@@ -16,7 +16,9 @@ import {
   wordRows,
 } from '../../../web/src/features/master-data/lib/forms';
 import { deleteQuery, recordKey } from '../../../web/src/features/master-data/api/master-data';
-import { emptyText, listBody, MASTER_SCREENS, masterListQuery, nextMasterCursor, readSearchPages, screenOfPath } from '../../../web/src/features/master-data/lib/screens';
+import { emptyText, importedOnlyNote, listBody, MASTER_SCREENS, masterListQuery, nextMasterCursor, readSearchPages, readSearchPagesFrom, screenOfPath } from '../../../web/src/features/master-data/lib/screens';
+import { nearListEnd } from '../../../web/src/features/master-data/components/SearchSelect';
+import { switchName } from '../../../web/src/features/integration/components/IntegrationPage';
 
 const supplier: Stakeholder = {
   id: 'st-1',
@@ -211,5 +213,42 @@ describe('server answers', () => {
     expect(asked).toHaveLength(3);
     // the end of the list ends the reading
     expect(await readSearchPages(() => Promise.resolve({ items: ['x'], next: null }), 8)).toEqual({ items: ['x'], more: false });
+  });
+
+  it('a dropdown that reads on keeps every item read and goes on from where the last read stopped', async () => {
+    const pages: Record<string, { items: string[]; next: string | null }> = {
+      start: { items: ['a1', 'a2'], next: 'p2' },
+      p2: { items: [], next: 'p3' },
+      p3: { items: ['b1', 'b2', 'b3'], next: 'p4' },
+      p4: { items: ['c1'], next: null },
+    };
+    const read = (next: string | undefined) => Promise.resolve(pages[next ?? 'start']);
+    // 3 wanted: the read stops once it has 3 or more and keeps them all (nothing is skipped by the next read)
+    expect(await readSearchPagesFrom(read, 3, undefined)).toEqual({ items: ['a1', 'a2', 'b1', 'b2', 'b3'], next: 'p4' });
+    expect(await readSearchPagesFrom(read, 3, 'p4')).toEqual({ items: ['c1'], next: null });
+  });
+
+  it("a dropdown's list reads its next options when it is scrolled to within 48 px of its end", () => {
+    expect(nearListEnd({ scrollTop: 0, clientHeight: 222, scrollHeight: 2000 })).toBe(false);
+    expect(nearListEnd({ scrollTop: 1729, clientHeight: 222, scrollHeight: 2000 })).toBe(false);
+    expect(nearListEnd({ scrollTop: 1730, clientHeight: 222, scrollHeight: 2000 })).toBe(true);
+    expect(nearListEnd({ scrollTop: 0, clientHeight: 222, scrollHeight: 200 })).toBe(true);
+  });
+
+  it('a list whose companies show only imported records says so (items have no such switch)', () => {
+    const off = { display_imported_stakeholders: false, display_imported_categories: false };
+    expect(importedOnlyNote('supplier', [off])).toBeNull();
+    expect(importedOnlyNote('customer', [off, { ...off, display_imported_stakeholders: true }])).toBe(
+      'Only imported suppliers and customers are shown: Display only imported suppliers and customers is on in Integration.',
+    );
+    expect(importedOnlyNote('category', [{ ...off, display_imported_stakeholders: true }])).toBeNull();
+    expect(importedOnlyNote('category', [{ ...off, display_imported_categories: true }])).toBe('Only imported categories are shown: Display only imported categories is on in Integration.');
+    expect(importedOnlyNote('item', [{ display_imported_stakeholders: true, display_imported_categories: true }])).toBeNull();
+  });
+
+  it("an Integration switch's name says its section once", () => {
+    expect(switchName('Export', 'Rivile')).toBe('Export Rivile');
+    expect(switchName('Display', 'Display only imported categories')).toBe('Display only imported categories');
+    expect(switchName('Import', 'Importer X')).toBe('Import Importer X');
   });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import type { Company } from '../../../../../shared/schemas/company';
 import { Button } from '../../../components/ui/Button';
 import { Checkbox } from '../../../components/ui/Checkbox';
@@ -39,7 +39,6 @@ function FreeAppCard() {
 }
 
 export function DashboardPage() {
-  const navigate = useNavigate();
   const view = useActiveCompany();
   const profile = useProfile();
   const [adding, setAdding] = useState(false);
@@ -99,20 +98,19 @@ export function DashboardPage() {
         </div>
         <div className="card-grid card-grid-start">
           {view.isCompanyAdmin && (
-            <button
-              type="button"
-              className="card action-card"
-              onClick={() => navigate('/my-team', { state: { addUser: true } })}
-              data-testid="add-employee-card"
-            >
+            // rules.md 6: the admin's Add a Company Employee card and its 'Add a user' link, which covers the card.
+            <article className="card action-card" data-testid="add-employee-card">
               <span className="action-icon" aria-hidden="true">
                 <Icon name="userPlus" size={26} />
               </span>
               <span className="action-body">
                 <strong>Add a Company Employee</strong>
                 <span>Invite a colleague to upload, review and export documents.</span>
+                <Link className="action-link" to="/my-team" state={{ addUser: true }}>
+                  Add a user
+                </Link>
               </span>
-            </button>
+            </article>
           )}
           <FreeAppCard />
         </div>

@@ -61,24 +61,22 @@ export function useStakeholderSuggestions(companyId: string, type: 'supplier' | 
 
 /** The category search is sent this long after typing stops (rules.md 9, "500 or 1000 ms elsewhere"). */
 export const CATEGORY_SEARCH_MS = 500;
-/** Categories a search of the document's category offers. */
+/** Categories the edit screen reads to name the document's category options (the first page, by name). */
 export const CATEGORY_OPTIONS = 50;
 
 /**
- * The company's categories for the document's category, searched by name on the server (sorted by name; no
- * search: the first 50). Any category can be found by typing part of its name.
+ * The company's first categories by name, which the document's category names its options from (the Category
+ * dropdown itself searches and pages them: `useCategoryChoices`).
  */
-export function useCategories(companyId: string, search = '') {
+export function useCategories(companyId: string) {
   const api = useApi();
-  const name = search.trim();
   return useQuery({
-    queryKey: ['edit-receipt', 'categories', companyId, name],
+    queryKey: ['edit-receipt', 'categories', companyId],
     queryFn: ({ signal }) =>
       readSearchPages(
-        (next) =>
-          api.get<ListPage<Category>>('/categories', { query: { company_id: companyId, with_external_data: 1, limit: CATEGORY_OPTIONS, search_name: name || undefined, next }, signal }),
+        (next) => api.get<ListPage<Category>>('/categories', { query: { company_id: companyId, with_external_data: 1, limit: CATEGORY_OPTIONS, next }, signal }),
         CATEGORY_OPTIONS,
-        name ? undefined : 1,
+        1,
       ).then((r) => r.items),
     enabled: companyId !== 'NONE',
     retry: false,

@@ -8,7 +8,8 @@ import { formSections, formTables, type FormField, type FormTable, type ReceiptK
 import { floatingListPlace, type FloatPlace } from '../lib/item-suggestions';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
 import { SearchSelect, type SelectOption } from '../../master-data/components/SearchSelect';
-import { CATEGORY_SEARCH_MS, useCategories, useDebounced } from '../api/master-data';
+import { useCategoryChoices } from '../../master-data/api/master-data';
+import { CATEGORY_SEARCH_MS, useDebounced } from '../api/master-data';
 
 export const EXTRACTED_NOTE = 'Data from documents is shown once extracted';
 
@@ -435,9 +436,9 @@ export interface CategoryChoice {
 function CategoryField({ category, readOnly }: { category: CategoryChoice; readOnly: boolean }) {
   const [typed, setTyped] = useState('');
   const search = useDebounced(typed, CATEGORY_SEARCH_MS);
-  const found = useCategories(category.companyId, search);
+  const found = useCategoryChoices(category.companyId, search);
   const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null);
-  const options = useMemo<SelectOption[]>(() => (found.data ?? []).map((c) => ({ value: c.id, label: c.name, hint: c.category_code || undefined })), [found.data]);
+  const options = useMemo<SelectOption[]>(() => found.categories.map((c) => ({ value: c.id, label: c.name, hint: c.category_code || undefined })), [found.categories]);
   const valueLabel = [chosen, ...category.options].find((o) => o && o.id === category.value)?.name;
   return (
     <section className="er-section" data-testid="section-category">
@@ -450,7 +451,9 @@ function CategoryField({ category, readOnly }: { category: CategoryChoice; readO
             value={category.value}
             valueLabel={valueLabel}
             options={options}
-            loading={found.isFetching}
+            loading={found.loading}
+            hasMore={found.hasMore}
+            onLoadMore={found.loadMore}
             onQueryChange={setTyped}
             clearable
             disabled={readOnly}

@@ -22,6 +22,11 @@ import { SqlCredentialsModal, SqlMappingEditor } from './SqlImportForms';
 
 type Flag = keyof Company & string;
 
+/** A switch's accessible name: its section and its label ("Export Rivile"), the section once where the label starts with it. */
+export function switchName(section: string, label: string): string {
+  return label.toLowerCase().startsWith(`${section.toLowerCase()} `) ? label : `${section} ${label}`;
+}
+
 interface Row {
   flag: Flag;
   label: string;
@@ -135,7 +140,7 @@ export function IntegrationPage() {
                 <input
                   type="checkbox"
                   role="switch"
-                  aria-label={`${title} ${row.label}`}
+                  aria-label={switchName(title, row.label)}
                   data-testid={`toggle-${row.flag}`}
                   checked={checked}
                   disabled={!row.type && !row.drive}

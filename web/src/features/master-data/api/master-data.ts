@@ -1,4 +1,5 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
 import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
 import type {
   Category,
@@ -15,7 +16,7 @@ import type {
 import { useApi } from '../../../app/api-context';
 import { queryKeys } from '../../../lib/query-keys';
 import { useActiveCompany } from '../../companies/api/companies';
-import { masterListKey, masterListQuery, nextMasterCursor, type MasterCursor, type MasterKind, type MasterScope, type MasterScreen } from '../lib/screens';
+import { masterListKey, masterListQuery, nextMasterCursor, readSearchPagesFrom, type MasterCursor, type MasterKind, type MasterScope, type MasterScreen } from '../lib/screens';
 
 /** A row of one of the four lists. */
 export type MasterRecord = Stakeholder | Category | Item;
@@ -47,22 +48,35 @@ export function useMasterList(screen: MasterScreen, search: string) {
   });
 }
 
-/** The categories of one company a dropdown offers, searched by name on the server (first 50). */
-export function useCategoryOptions(companyId: string | undefined, search: string) {
+/**
+ * The categories of one company a Category dropdown offers (the supplier and customer forms, the edit screen),
+ * searched by name on the server and sorted by name, 50 at a time: `loadMore` reads the next 50 (the dropdown calls it
+ * when its list is scrolled to the end), so every category can be reached by scrolling as well as by typing.
+ */
+export function useCategoryChoices(companyId: string | undefined, search: string) {
   const api = useApi();
   const name = search.trim();
-  return useQuery({
+  const query = useInfiniteQuery({
     queryKey: queryKeys.categoryOptions(companyId ?? '', name),
-    enabled: Boolean(companyId),
-    queryFn: async ({ signal }) => {
-      const page = await api.get<ListPage<Category>>('/categories', {
-        query: { company_id: companyId, with_external_data: 1, limit: LIST_PAGE_SIZE, search_name: name || undefined },
-        signal,
-      });
-      return page?.items ?? [];
-    },
+    enabled: Boolean(companyId) && companyId !== 'NONE',
+    initialPageParam: undefined as string | undefined,
+    // A page of a search may come back short, even empty, with a next cursor: each read goes on to 50 found.
+    queryFn: ({ pageParam, signal }) =>
+      readSearchPagesFrom(
+        (next) =>
+          api.get<ListPage<Category>>('/categories', { query: { company_id: companyId, with_external_data: 1, limit: LIST_PAGE_SIZE, search_name: name || undefined, next }, signal }),
+        LIST_PAGE_SIZE,
+        pageParam,
+      ),
+    getNextPageParam: (last) => last.next ?? undefined,
     placeholderData: (previous) => previous,
   });
+  const categories = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  return { categories, loading: query.isFetching, hasMore: hasNextPage, loadMore };
 }
 
 /** The company of a record's calls: its own (rows of the all-companies view differ). */

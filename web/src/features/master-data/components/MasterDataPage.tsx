@@ -17,7 +17,7 @@ import { hasNoCompany } from '../../receipts/api/receipts';
 import { NoCompany } from '../../receipts/components/NoCompany';
 import { companyToActivate } from '../../receipts/lib/row-rules';
 import { recordKey, useMasterList, useMasterWrites, type MasterRecord } from '../api/master-data';
-import { emptyText, isStakeholderKind, listBody, screenOfPath, type MasterKind, type MasterScreen } from '../lib/screens';
+import { emptyText, importedOnlyNote, isStakeholderKind, listBody, screenOfPath, type MasterKind, type MasterScreen } from '../lib/screens';
 import '../master-data.css';
 import { CategoryAddForm, CategoryEditModal } from './CategoryForms';
 import { DeleteStakeholderModal } from './DeleteStakeholderModal';
@@ -143,6 +143,7 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
 
   // no company: nothing to list, add or import (NoCompany points to ADD COMPANY)
   const noCompany = hasNoCompany(view);
+  const importedOnly = noCompany ? null : importedOnlyNote(screen.kind, view.allCompanies ? view.companies : view.active ? [view.active] : []);
 
   return (
     <div className="md-page" data-testid="md-page" data-kind={screen.kind}>
@@ -162,6 +163,12 @@ function MasterDataScreen({ screen }: { screen: MasterScreen }) {
           <SearchBox title={screen.title} applied={search} onSearch={setSearch} busy={list.isFetching && !list.isPending && !list.isFetchingNextPage} />
         )}
       </div>
+
+      {importedOnly && (
+        <p className="notice md-imported-only" data-testid="md-imported-only">
+          {importedOnly}
+        </p>
+      )}
 
       <div className="card doc-card md-list-card">
         {noCompany ? (

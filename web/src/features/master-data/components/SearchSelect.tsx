@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useCombobox } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
@@ -25,6 +25,9 @@ export interface SearchSelectProps {
   /** Searching on the server: called with the typed text; the options are then shown as given. */
   onQueryChange?(query: string): void;
   loading?: boolean;
+  /** A server-searched list with more options than it shows: `onLoadMore` reads them (`nearListEnd`). */
+  hasMore?: boolean;
+  onLoadMore?(): void;
   /** Offer a clear button when a value is chosen. */
   clearable?: boolean;
   placeholder?: string;
@@ -39,9 +42,19 @@ function matches(option: SelectOption, query: string): boolean {
   return option.label.toLowerCase().includes(q) || option.value.toLowerCase() === q || Boolean(option.hint?.toLowerCase().includes(q));
 }
 
+/** Within this many pixels of its end, a scrolled list reads its next options. */
+const LOAD_MORE_PX = 48;
+
+/** Whether a list scrolled this far shows its end (or nearly): the moment to read the options that follow. */
+export function nearListEnd(list: { scrollTop: number; clientHeight: number; scrollHeight: number }): boolean {
+  return list.scrollTop + list.clientHeight >= list.scrollHeight - LOAD_MORE_PX;
+}
+
 /**
  * A searchable dropdown (combobox): type to narrow the list, arrows and Enter to choose, Escape to close.
- * At most 222 px high (rules.md 9); an empty list says No items...
+ * At most 222 px high (rules.md 9); an empty list says No items... A server-searched list with more options
+ * (`hasMore`) reads them when it is scrolled to its end, when the arrows reach its last option, and while a search
+ * has shown nothing yet (a search's page may come back empty with more to read).
  */
 export function SearchSelect({
   name,
@@ -52,6 +65,8 @@ export function SearchSelect({
   valueLabel,
   onQueryChange,
   loading = false,
+  hasMore = false,
+  onLoadMore,
   clearable = false,
   placeholder,
   error,
@@ -84,6 +99,11 @@ export function SearchSelect({
   };
 
   const { active, setActive, listId, optionId, inputProps } = useCombobox({ id, items: shown, open, onOpen: () => setOpen(true), onChoose: choose, onClose: close });
+
+  const wantsMore = open && hasMore && !loading && (shown.length === 0 || active >= shown.length - 1);
+  useEffect(() => {
+    if (wantsMore) onLoadMore?.();
+  }, [wantsMore, onLoadMore]);
 
   const setTyped = (q: string) => {
     setQuery(q);
@@ -130,7 +150,16 @@ export function SearchSelect({
           </button>
         )}
         {open && (
-          <ul className="search-select-list" id={listId} role="listbox" aria-label={label}>
+          <ul
+            className="search-select-list"
+            id={listId}
+            role="listbox"
+            aria-label={label}
+            aria-busy={loading || undefined}
+            onScroll={(e) => {
+              if (hasMore && !loading && nearListEnd(e.currentTarget)) onLoadMore?.();
+            }}
+          >
             {loading && shown.length === 0 ? (
               <li className="search-select-empty">
                 <Spinner size="sm" />
@@ -155,6 +184,11 @@ export function SearchSelect({
                   {o.hint && <span className="muted search-select-hint">{o.hint}</span>}
                 </li>
               ))
+            )}
+            {hasMore && shown.length > 0 && (
+              <li className="search-select-empty" data-testid="search-select-more">
+                <Spinner size="sm" />
+              </li>
             )}
           </ul>
         )}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { STAKEHOLDER_DATE_FORMATS } from '../../../../../shared/constants';
 import { COUNTRIES } from '../../../../../shared/countries';
 import type { Company } from '../../../../../shared/schemas/company';
-import { useCategoryOptions } from '../api/master-data';
+import { useCategoryChoices } from '../api/master-data';
 import { SearchSelect, type SelectOption } from './SearchSelect';
 
 /** Category dropdown search: sent 500 ms after typing stops (rules.md 9, "500 or 1000 ms elsewhere"). */
@@ -47,11 +47,8 @@ export function CategoryField({
     const t = window.setTimeout(() => setSearch(typed), CATEGORY_SEARCH_MS);
     return () => window.clearTimeout(t);
   }, [typed, search]);
-  const categories = useCategoryOptions(companyId, search);
-  const options = useMemo<SelectOption[]>(
-    () => (categories.data ?? []).map((c) => ({ value: c.id, label: c.name, hint: c.category_code || undefined })),
-    [categories.data],
-  );
+  const choices = useCategoryChoices(companyId, search);
+  const options = useMemo<SelectOption[]>(() => choices.categories.map((c) => ({ value: c.id, label: c.name, hint: c.category_code || undefined })), [choices.categories]);
   return (
     <SearchSelect
       name="category_id"
@@ -60,7 +57,9 @@ export function CategoryField({
       value={value}
       valueLabel={chosenLabel}
       options={companyId ? options : []}
-      loading={categories.isFetching}
+      loading={choices.loading}
+      hasMore={choices.hasMore}
+      onLoadMore={choices.loadMore}
       onQueryChange={setTyped}
       clearable
       error={error}

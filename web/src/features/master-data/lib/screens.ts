@@ -1,5 +1,6 @@
 import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
 import type { ImportType, StakeholderType } from '../../../../../shared/schemas/master-data';
+import type { Company } from '../../../../../shared/schemas/company';
 import type { Query } from '../../../lib/api-client';
 
 /** The four master-data screens; the path decides which (product.md section 2). */
@@ -33,6 +34,21 @@ export function isStakeholderKind(kind: MasterKind): kind is StakeholderType {
   return kind === 'supplier' || kind === 'customer';
 }
 
+/**
+ * Why a list may lack records a user added: its companies show only records imported by an integration (the
+ * Integration page's Display switches, product.md), which the server's list then answers alone. Null when no
+ * company of the view has the switch on for this list (items have none).
+ */
+export function importedOnlyNote(kind: MasterKind, companies: ReadonlyArray<Pick<Company, 'display_imported_stakeholders' | 'display_imported_categories'>>): string | null {
+  if (kind === 'item') return null;
+  if (kind === 'category') {
+    return companies.some((c) => c.display_imported_categories) ? 'Only imported categories are shown: Display only imported categories is on in Integration.' : null;
+  }
+  return companies.some((c) => c.display_imported_stakeholders)
+    ? 'Only imported suppliers and customers are shown: Display only imported suppliers and customers is on in Integration.'
+    : null;
+}
+
 /** Empty state (rules.md 8): 'No {title} found'. */
 export function emptyText(screen: MasterScreen): string {
   return `No ${screen.title} found`;
@@ -60,15 +76,29 @@ export async function readSearchPages<T>(
   want: number,
   maxPages = SEARCH_READ_PAGES,
 ): Promise<{ items: T[]; more: boolean }> {
+  const read = await readSearchPagesFrom(fetchPage, want, undefined, maxPages);
+  return { items: read.items.slice(0, want), more: read.next !== null };
+}
+
+/**
+ * `readSearchPages` from a cursor (`start`; none: the first page), keeping every item read and answering where the
+ * next read starts (`next`, null at the end): the pages of a dropdown that reads on as its list is scrolled.
+ */
+export async function readSearchPagesFrom<T>(
+  fetchPage: (next: string | undefined) => Promise<{ items: T[]; next: string | null } | undefined | null>,
+  want: number,
+  start: string | undefined,
+  maxPages = SEARCH_READ_PAGES,
+): Promise<{ items: T[]; next: string | null }> {
   const items: T[] = [];
-  let next: string | undefined;
+  let next = start;
   for (let pages = 0; pages < maxPages; pages++) {
     const page = await fetchPage(next);
     items.push(...(page?.items ?? []));
     next = page?.next || undefined;
     if (!next || items.length >= want) break;
   }
-  return { items: items.slice(0, want), more: next !== undefined };
+  return { items, next: next ?? null };
 }
 
 /** Whose master data a list shows: one company, or every company of the user (selected=ALL). */
