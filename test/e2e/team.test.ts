@@ -54,7 +54,7 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
 
     // The admin opens My Team from the dashboard's "Add a Company Employee" card: the pop-up opens at once
     await signInWithForm(adminPage, e2e.stack.url, admin.email, admin.password);
-    expect(await adminPage.getByTestId('add-employee-card').getByRole('link', { name: 'Add a user' }).count()).toBe(1);
+    await expect.poll(() => adminPage.getByTestId('add-employee-card').getByRole('link', { name: 'Add a user' }).count(), WAIT).toBe(1);
     await adminPage.getByTestId('add-employee-card').click();
     await adminPage.waitForURL(/\/my-team$/);
     const popup = adminPage.getByTestId('add-user-modal');
