@@ -165,6 +165,20 @@ describe('master-data search in a large register', () => {
     expect(await backfillMasterSearch()).toEqual({ rewritten: 0, skipped: 0, removed: 0 });
   });
 
+  it("finds a supplier by its code or VAT ID in a large register, and never another company's", async () => {
+    expect((await api.post(`/stakeholder${q.replace('&type=supplier&with_external_data=1', '')}`, { type: 'supplier', name: 'Northwind Office Supplies Ltd', code: '304567891', vat_id: 'LT123456715' })).status).toBe(201);
+    const stranger = await registeredUser(t.stack, 'mdcodeother');
+    const theirs = await stranger.api.post(`/stakeholder?company_id=${stranger.companyId}`, { type: 'supplier', name: 'Their Secret Supplier', code: '999888777', vat_id: 'LT999888777' });
+    expect(theirs.status).toBe(201);
+    for (const typed of ['304567891', '304 567 891', 'LT123456715', 'lt 123456715']) expect((await first(typed, 8)).items.map((r) => r.name), typed).toEqual(['Northwind Office Supplies Ltd']);
+    // Another company's code and VAT ID find nothing here; in their own company they do
+    for (const typed of ['999888777', 'LT999888777']) {
+      expect((await first(typed, 8)).items, typed).toEqual([]);
+      const own = await stranger.api.get(`/stakeholders?company_id=${stranger.companyId}&type=supplier&with_external_data=1&limit=8&search_name=${typed}`);
+      expect((own.body as PageBody).items.map((r) => r.name), typed).toEqual(['Their Secret Supplier']);
+    }
+  });
+
   it('pages a search of two common words to its end: each match once, the same matches as the rule says', async () => {
     const seen: string[] = [];
     let next: string | null = null;

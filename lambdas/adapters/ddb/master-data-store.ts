@@ -11,7 +11,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../../../shared/errors';
 import type { StakeholderType } from '../../../shared/schemas/master-data';
-import { identifierKey, matchNameKey, nameKey, nameSearchWords, searchWords } from '../../core/master-data/keys';
+import { codeKey, identifierKey, matchNameKey, nameKey, nameSearchWords, searchWords } from '../../core/master-data/keys';
 import { DuplicateKeyError, type MasterDataStore } from '../../core/master-data/ports';
 import type { CategoryRecord, ItemRecord, ListRequest, Page, RecordSource, StakeholderRecord } from '../../core/master-data/types';
 import { ddb } from './client';
@@ -83,11 +83,6 @@ const idOf = (r: AnyRecord): string => ('name_id' in r ? r.name_id : r.id);
 /** Items are identified by their folded name: their list sort key needs no id. */
 const sortIdOf = (r: AnyRecord): string => ('name_id' in r ? '' : r.id);
 const sortNameOf = (r: AnyRecord): string => ('name_id' in r ? r.name_id : nameKey(r.name));
-
-/** The key used to compare codes: compacted identifier, or the folded text when nothing is left of it. */
-export function codeKey(code: string): string {
-  return identifierKey(code) || nameKey(code);
-}
 
 // ------------------------------------------------------------------ item builders (also used by the bench)
 

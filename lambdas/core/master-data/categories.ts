@@ -1,6 +1,7 @@
 /** Categories (product.md 3, rules.md 5): unique name and, when given, unique code per company. */
 import { notFound } from '../../../shared/errors';
 import type { CategoriesQuery, Category, CreateCategoryInput, ListPage, UpdateCategoryInput } from '../../../shared/schemas/master-data';
+import { codeIs, withIdentifierHits } from './identifier-search';
 import { companyOf, listPage, publishChange, sourceFor, withDuplicates, type MasterDataCaller, type MasterDataDeps } from './lists';
 import type { CategoryRecord } from './types';
 import { toCategoryView } from './views';
@@ -73,14 +74,21 @@ export async function listCategories(deps: MasterDataDeps, caller: MasterDataCal
     deps,
     caller,
     query,
-    (company, cursor, limit) =>
-      deps.masterData.listCategories({
-        companyId: company.company_id,
-        search: query.search_name,
-        source: sourceFor(company, 'display_imported_categories', query.with_external_data),
-        limit,
-        cursor,
-      }),
+    (company, cursor, limit) => {
+      const source = sourceFor(company, 'display_imported_categories', query.with_external_data);
+      return withIdentifierHits(
+        {
+          // M6: the code's guard
+          hits: async (text) => {
+            const found = await deps.masterData.findCategory(company.company_id, 'code', text);
+            return found ? [found] : [];
+          },
+          matches: (r, text) => codeIs(r.category_code, text),
+        },
+        { search: query.search_name, source, cursor, limit },
+        (names) => deps.masterData.listCategories({ companyId: company.company_id, search: query.search_name, source, limit: names, cursor }),
+      );
+    },
     async (records, companies) => records.map((r) => toCategoryView(r, companies.get(r.company_id)?.name ?? '')),
   );
 }

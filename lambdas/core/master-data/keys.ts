@@ -14,6 +14,11 @@ export function nameKey(name: string): string {
     .trim();
 }
 
+/** The key codes are compared by (their uniqueness guard): the compacted identifier, or the folded text when nothing is left of it. */
+export function codeKey(code: string): string {
+  return identifierKey(code) || nameKey(code);
+}
+
 /** Codes and VAT IDs: upper case without spaces, dots, dashes or slashes ("lt 1234-56" → "LT123456"). */
 export function identifierKey(value: string): string {
   return compactId(value.trim());

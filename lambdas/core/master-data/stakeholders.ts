@@ -13,6 +13,7 @@ import type {
 import type { CompanyRecord } from '../accounts/types';
 import { identifiersDiffer, oneOfSameName, oneOfSameVat, SAME_NAME_LIMIT, SAME_VAT_LIMIT, vatLookupKeys } from '../recognition/match';
 import { identifierKey, matchNameKey, nameKey } from './keys';
+import { codeIs, IDENTIFIER_HITS_MAX, vatIdIs, withIdentifierHits } from './identifier-search';
 import { companyOf, listPage, publishChange, requireCompanyId, sourceFor, withDuplicates, type MasterDataCaller, type MasterDataDeps } from './lists';
 import { DuplicateKeyError } from './ports';
 import type { CategoryRecord, StakeholderRecord } from './types';
@@ -154,15 +155,28 @@ export async function listStakeholders(deps: MasterDataDeps, caller: MasterDataC
     deps,
     caller,
     query,
-    (company, cursor, limit) =>
-      deps.masterData.listStakeholders({
-        companyId: company.company_id,
-        type: query.type,
-        search: query.search_name,
-        source: sourceFor(company, 'display_imported_stakeholders', query.with_external_data),
-        limit,
-        cursor,
-      }),
+    (company, cursor, limit) => {
+      const source = sourceFor(company, 'display_imported_stakeholders', query.with_external_data);
+      const types: StakeholderType[] = query.type ? [query.type] : ['supplier', 'customer'];
+      return withIdentifierHits(
+        {
+          // M6 (the code's guard) and M7 (the VAT ID's look-up) of each listed type, by name
+          hits: async (text) => {
+            const found = await Promise.all(
+              types.map(async (type) => [
+                await deps.masterData.findStakeholder(company.company_id, type, 'code', text),
+                ...(await deps.masterData.sameVatStakeholders(company.company_id, type, text, IDENTIFIER_HITS_MAX)),
+              ]),
+            );
+            const byId = new Map(found.flat().flatMap((r) => (r ? [[r.id, r] as const] : [])));
+            return [...byId.values()].sort((a, b) => nameKey(a.name).localeCompare(nameKey(b.name))).slice(0, IDENTIFIER_HITS_MAX);
+          },
+          matches: (r, text) => codeIs(r.code, text) || vatIdIs(r.vat_id, text),
+        },
+        { search: query.search_name, source, cursor, limit },
+        (names) => deps.masterData.listStakeholders({ companyId: company.company_id, type: query.type, search: query.search_name, source, limit: names, cursor }),
+      );
+    },
     (records, companies) => stakeholderViews(deps, records, companies),
   );
 }

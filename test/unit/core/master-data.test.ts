@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CompanyRecord } from '../../../lambdas/core/accounts/types';
-import { createCategory, updateCategory } from '../../../lambdas/core/master-data/categories';
+import { createCategory, listCategories, updateCategory } from '../../../lambdas/core/master-data/categories';
 import { addItemWord, cleanWords, createItem, updateItem } from '../../../lambdas/core/master-data/items';
 import type { MasterDataDeps } from '../../../lambdas/core/master-data/lists';
 import { DuplicateKeyError } from '../../../lambdas/core/master-data/ports';
@@ -14,6 +14,7 @@ import {
   updateStakeholder,
 } from '../../../lambdas/core/master-data/stakeholders';
 import type { AccountsStore, LiveEventName } from '../../../lambdas/core/ports';
+import type { StakeholdersQuery } from '../../../shared/schemas/master-data';
 import { FakeMasterDataStore } from '../../support/fake-master-data-store';
 
 function company(id: string, name: string, flags: Partial<CompanyRecord['integrations']> = {}): CompanyRecord {
@@ -198,6 +199,59 @@ describe('master data rules: stakeholders', () => {
     expect(p2).toMatchObject({ next: null, next_company: null });
     await expect(listStakeholders(deps, { userId: 'u1' }, { ...all, next: 'bogus' })).rejects.toMatchObject({ kind: 'BadRequest' });
     await expect(listStakeholders(deps, { userId: 'u1' }, { type: 'supplier', with_external_data: true })).rejects.toMatchObject({ kind: 'BadRequest' });
+  });
+});
+
+describe('master data rules: a search finds a code or a VAT ID', () => {
+  it('lists the suppliers whose code or VAT ID is the typed text first, then the names, each once and in the list shown', async () => {
+    const { deps, caller, md } = setup();
+    await createStakeholder(deps, caller, 'c1', { ...supplierInput('Northwind Office Supplies Ltd', '304567891'), vat_id: 'LT123456715' });
+    await createStakeholder(deps, caller, 'c1', { ...supplierInput('Baltic 304567891 Trade', 'BT-1') });
+    await createStakeholder(deps, caller, 'c1', { ...supplierInput('Same VAT Branch', 'SV-2'), vat_id: 'lt 1234-56715' });
+    await createStakeholder(deps, caller, 'c1', { type: 'customer', name: 'Customer with the code', code: '304567891' });
+    const imported = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Imported by code', 'IMP-7') });
+    md.stakeholders.get(`c1|${imported.id}`)!.external = true;
+    const search = async (search_name: string, extra: Partial<StakeholdersQuery> = {}) =>
+      (await listStakeholders(deps, caller, { type: 'supplier', with_external_data: true, search_name, ...extra })).items.map((s) => s.name);
+
+    // The code: its supplier first, then the names holding the typed word (not the customer: another list)
+    expect(await search('304 567 891')).toEqual(['Northwind Office Supplies Ltd']);
+    expect(await search('304567891')).toEqual(['Northwind Office Supplies Ltd', 'Baltic 304567891 Trade']);
+    // The VAT ID, however it is spaced: both suppliers that have it, by name
+    expect(await search('LT123456715')).toEqual(['Northwind Office Supplies Ltd', 'Same VAT Branch']);
+    // Without a type: suppliers and customers alike
+    expect(await search('304567891', { type: undefined })).toEqual(['Customer with the code', 'Northwind Office Supplies Ltd', 'Baltic 304567891 Trade']);
+    // Own records only: the imported one's code finds nothing
+    expect(await search('IMP-7', { with_external_data: false })).toEqual([]);
+    expect(await search('imp 7')).toEqual(['Imported by code']);
+    // A word without a digit is a name search only
+    expect(await search('northwind')).toEqual(['Northwind Office Supplies Ltd']);
+  });
+
+  it('pages the names after the exact hits without listing a hit again', async () => {
+    const { deps, caller } = setup();
+    await createStakeholder(deps, caller, 'c1', supplierInput('Zeta 4455', '4455'));
+    for (const n of ['A', 'B', 'C']) await createStakeholder(deps, caller, 'c1', supplierInput(`${n} 4455`, `${n}-1`));
+    const query = { type: 'supplier' as const, with_external_data: true, search_name: '4455', limit: 2 };
+    const p1 = await listStakeholders(deps, caller, query);
+    expect(p1.items.map((s) => s.name)).toEqual(['Zeta 4455', 'A 4455']);
+    const p2 = await listStakeholders(deps, caller, { ...query, next: p1.next! });
+    const rest = [...p2.items.map((s) => s.name)];
+    let next = p2.next;
+    while (next) {
+      const p = await listStakeholders(deps, caller, { ...query, next });
+      rest.push(...p.items.map((s) => s.name));
+      next = p.next;
+    }
+    expect(rest).toEqual(['B 4455', 'C 4455']);
+  });
+
+  it("finds a category by its code", async () => {
+    const { deps, caller } = setup();
+    await createCategory(deps, caller, 'c1', { name: 'Office supplies', category_code: '6110' });
+    await createCategory(deps, caller, 'c1', { name: 'Fuel', category_code: '6420' });
+    expect((await listCategories(deps, caller, { with_external_data: true, search_name: '6110' })).items.map((c) => c.name)).toEqual(['Office supplies']);
+    expect((await listCategories(deps, caller, { with_external_data: true, search_name: 'fuel' })).items.map((c) => c.name)).toEqual(['Fuel']);
   });
 });
 

@@ -9,7 +9,7 @@
  * stays a rejected row.
  */
 import type { Clock, IdGenerator } from '../../ports';
-import { identifierKey, nameKey } from '../keys';
+import { codeKey, nameKey } from '../keys';
 import { DuplicateKeyError, type MasterDataStore } from '../ports';
 import type { CategoryRecord, ItemRecord, StakeholderRecord } from '../types';
 import type { ImportType } from '../../../../shared/schemas/master-data';
@@ -254,7 +254,6 @@ export function applyRow(
 }
 
 /** How the store compares codes: the compacted identifier, or the folded text when nothing is left of it. */
-const codeKey = (code: string) => identifierKey(code) || nameKey(code);
 
 /** The identities a row touches: rows sharing one are applied one after the other, in sheet order. */
 export function rowKeys(parsed: ParsedRow): string[] {
