@@ -189,6 +189,13 @@ describe('master-data screens in Chromium', () => {
     expect(await rows(page).first().innerText()).toContain('Baltic Fuel UAB');
     expect(await rows(page).first().innerText()).toContain('LT304050607 · Transport');
     await screenshot(page, 'suppliers');
+    // Its company code finds it too (the name search alone never did)
+    const byCode = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).searchParams.get('search_name') === '304 050 607');
+    await page.getByRole('searchbox', { name: 'Search suppliers' }).fill('304 050 607');
+    await byCode;
+    await until(() => rows(page).allInnerTexts()).toEqual([expect.stringContaining('Baltic Fuel UAB')]);
+    await page.getByRole('searchbox', { name: 'Search suppliers' }).fill('baltic');
+    await until(() => rows(page).count()).toBe(1);
 
     // Edit: two columns; only the changed fields are sent
     await row(page, 'Baltic Fuel UAB').getByRole('button', { name: 'Edit Baltic Fuel UAB' }).click();
