@@ -22,10 +22,10 @@ describe('ddb email records: a company list (E10)', () => {
       ExpressionAttributeValues: { ':pk': 'COMPANY#c1#EMAILS' },
       ScanIndexForward: false,
       // Everything the list shows and the position, never the mail's text.
-      ProjectionExpression: '#a0, #a1, #a2, #a3, #a4, #a5, #a6, #a7, #a8, #a9, #a10, #a11, #a12',
+      ProjectionExpression: '#a0, #a1, #a2, #a3, #a4, #a5, #a6, #a7, #a8, #a9, #a10, #a11, #a12, #a13',
       ExpressionAttributeNames: {
-        '#a0': 'email_id', '#a1': 'company_id', '#a2': 'subject', '#a3': 'from', '#a4': 'address', '#a5': 'arrived_at',
-        '#a6': 'files', '#a7': 'rejected_files', '#a8': 'sender_refused', '#a9': 'receipt_type', '#a10': 'auth', '#a11': 'state', '#a12': 'gsi1sk',
+        '#a0': 'email_id', '#a1': 'company_id', '#a2': 'subject', '#a3': 'from', '#a4': 'address', '#a5': 'to_addresses', '#a6': 'arrived_at',
+        '#a7': 'files', '#a8': 'rejected_files', '#a9': 'sender_refused', '#a10': 'receipt_type', '#a11': 'auth', '#a12': 'state', '#a13': 'gsi1sk',
       },
       Limit: 2,
     });
