@@ -253,8 +253,6 @@ export function applyRow(
   return applyItem(deps, companyId, parsed.row, parsed.input);
 }
 
-/** How the store compares codes: the compacted identifier, or the folded text when nothing is left of it. */
-
 /** The identities a row touches: rows sharing one are applied one after the other, in sheet order. */
 export function rowKeys(parsed: ParsedRow): string[] {
   if (!parsed.ok) return [];
