@@ -416,6 +416,24 @@ export function exportTax(taxTotal: string, vatLineTaxes: ReadonlyArray<string>)
 export const EXPORT_FIELDS = ['user', 'type', 'date', 'currency', 'status', 'total', 'tax', 'supplier', 'category', 'notes'] as const;
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 
+/**
+ * Added export fields read from the document record rather than its content, by the record field they read:
+ * 'file' is the uploaded file's name. Any other added field is a content field of that id. One list for the files
+ * the browser builds and those the server builds, so both write the same value under the same name.
+ */
+export const EXPORT_RECORD_FIELDS = {
+  file: 'original_file_name',
+  original_file_name: 'original_file_name',
+  receipt_id: 'receipt_id',
+  created_at: 'created_at',
+} as const;
+export type ExportRecordField = (typeof EXPORT_RECORD_FIELDS)[keyof typeof EXPORT_RECORD_FIELDS];
+
+/** The record field an added export field reads, or null when it is a content field. */
+export function exportRecordField(key: string): ExportRecordField | null {
+  return Object.prototype.hasOwnProperty.call(EXPORT_RECORD_FIELDS, key) ? EXPORT_RECORD_FIELDS[key as keyof typeof EXPORT_RECORD_FIELDS] : null;
+}
+
 export const EXPORT_TYPES = ['csv', 'pdf', 'xml', 'isaf'] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 

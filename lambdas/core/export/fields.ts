@@ -5,7 +5,7 @@
  * column titles are the readable titles.
  */
 import { isoCurrency } from '../../../shared/currency';
-import { EXPORT_FIELDS, exportTax } from '../../../shared/schemas/content';
+import { EXPORT_FIELDS, exportRecordField, exportTax } from '../../../shared/schemas/content';
 import { STATUS_TITLES, type ReceiptStatus } from '../../../shared/status';
 import { stakeholderKind } from '../content/schema';
 import { rowsOf, valueOf, type ContentDocument } from '../content/tree';
@@ -92,13 +92,10 @@ export function exportValue(doc: ExportDocument, key: string): string {
       return doc.category ?? '';
     case 'notes':
       return doc.notes ?? '';
-    case 'file':
-    case 'original_file_name':
-      return doc.original_file_name ?? '';
-    case 'receipt_id':
-      return doc.receipt_id;
-    default:
-      return valueOf(doc.content, key);
+    default: {
+      const recordField = exportRecordField(key);
+      return recordField ? (doc[recordField] ?? '') : valueOf(doc.content, key);
+    }
   }
 }
 

@@ -20,6 +20,9 @@ import { defaultReportName, exportFileName, exportTable, exportValue } from '../
 import { exportIsaf, serverExportCalls } from '../../../web/src/features/export/api/export';
 import { ISAF_EXPORT_MAX } from '../../../shared/schemas/content';
 import { receipt } from './receipt-fixture';
+import { companySchema } from '../../../lambdas/core/content/schema';
+import { emptyContent, setValues } from '../../../lambdas/core/content/tree';
+import { exportValue as serverExportValue, type ExportDocument as ServerExportDocument } from '../../../lambdas/core/export/fields';
 
 describe('export field list', () => {
   it('starts with the ten default fields in the spec order', () => {
@@ -126,7 +129,31 @@ describe('export values and files', () => {
     expect(exportValue(doc, 'notes')).toBe('lunch');
     expect(exportValue(doc, 'iban')).toBe('LT12 1000');
     expect(exportValue(doc, 'original_file_name')).toBe('receipt.jpg');
+    expect(exportValue(doc, 'file')).toBe('receipt.jpg');
+    expect(exportValue(doc, 'receipt_id')).toBe('r1');
     expect(exportValue(doc, 'unknown_field')).toBe('');
+  });
+
+  it('writes an added field as the server-built files do: the record fields by name, any other as a content field', () => {
+    const serverDoc: ServerExportDocument = {
+      receipt_id: doc.receipt_id,
+      receipt_type: doc.receipt_type,
+      status: doc.status,
+      created_at: doc.created_at,
+      original_file_name: doc.original_file_name,
+      user: doc.user,
+      category: doc.category,
+      notes: doc.notes,
+      content: setValues(emptyContent(companySchema()), [
+        { id: 'amount_tax', value: '2.17' },
+        { id: 'iban', value: 'LT12 1000' },
+      ]),
+    };
+    // 'document_number' and 'company_name' are list-row fields, not export fields: both files leave them empty
+    for (const key of ['file', 'original_file_name', 'receipt_id', 'created_at', 'iban', 'amount_tax', 'document_number', 'company_name', 'unknown_field']) {
+      expect({ key, value: exportValue(doc, key) }).toEqual({ key, value: serverExportValue(serverDoc, key) });
+    }
+    expect(serverExportValue(serverDoc, 'file')).toBe('receipt.jpg');
   });
 
   it('takes TAX from the VAT lines when the document has no tax total, as the server-built files do', () => {

@@ -1,4 +1,5 @@
 import { isoCurrency } from '../../../../../shared/currency';
+import { exportRecordField } from '../../../../../shared/schemas/content';
 import { STATUS_TITLES } from '../../../../../shared/status';
 import { isReceiptStatus } from '../../receipts/lib/status';
 import { contentValue, receiptSummary, type ReceiptLike } from '../../receipts/lib/summary';
@@ -31,11 +32,9 @@ export function exportValue(receipt: ReceiptLike, key: string): string {
     case 'notes':
       return (receipt.notes ?? '').trim();
     default: {
-      // an added field: a content field of that id, or a plain field of the document
-      const fromContent = contentValue(receipt.content, key);
-      if (fromContent) return fromContent;
-      const direct = (receipt as unknown as Record<string, unknown>)[key];
-      return typeof direct === 'string' || typeof direct === 'number' || typeof direct === 'boolean' ? String(direct) : '';
+      // an added field: a field of the document record (the file name, ...), else a content field of that id
+      const recordField = exportRecordField(key);
+      return recordField ? (receipt[recordField] ?? '').trim() : contentValue(receipt.content, key);
     }
   }
 }
