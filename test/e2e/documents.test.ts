@@ -529,9 +529,24 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
     await page.getByRole('button', { name: 'Export' }).click();
     await exportModal.getByRole('tab', { name: 'Rivile EIP' }).click();
+    // converted to sales invoices, they name no customer: Rivile would book them under a nameless client, so the file is refused
+    await exportModal.getByRole('button', { name: 'EXPORT' }).click();
+    const eipRefusal = exportModal.getByText(/^Rivile EIP needs a supplier or customer: /);
+    await expect.poll(() => eipRefusal.count(), WAIT).toBe(1);
+    expect(await eipRefusal.innerText()).toMatch(/^Rivile EIP needs a supplier or customer: (alpha\.pdf, beta\.pdf|beta\.pdf, alpha\.pdf) have none$/);
+    await screenshot(page, 'documents-export-rivile-refused');
+    // with the customer typed in, the same selection gives the file
+    const invoices = (await api.get(`/receipts?company_id=${companyId}`)).body as { items: Array<{ receipt_id: string }> };
+    for (const { receipt_id: id } of invoices.items) {
+      const { version } = (await api.get(`/receipts/${id}/content?company_id=${companyId}`)).body as { version: number };
+      const saved = await api.put(`/receipts/${id}/content?company_id=${companyId}`, { version, items: [{ id: 'customer_name', value: 'Gama UAB' }] });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    }
     const [eipDownload] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
     expect(eipDownload.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.xml$/);
-    expect(readFileSync(await eipDownload.path(), 'utf8')).toContain('<I06>');
+    const eip = readFileSync(await eipDownload.path(), 'utf8');
+    expect(eip.match(/<I06>/g)).toHaveLength(2);
+    expect(eip).toContain('<N08_PAV>Gama UAB</N08_PAV>');
 
     // trash with confirmation
     await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });

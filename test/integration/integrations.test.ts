@@ -246,6 +246,11 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     expect(eip.headers.get('content-disposition')).toMatch(/rivile-eip-.*\.xml/);
     expect(String(eip.body)).toContain(`<I06_DOK_NR>${SAMPLE_INVOICE.number}-rivile-1.pdf</I06_DOK_NR>`);
     expect(String(eip.body)).toContain('<I06_OP_DATA>2025.03.04</I06_OP_DATA>');
+    // A document Rivile could not book on its own date refuses the file, naming it, instead of booking it on its upload day
+    const undated = await confirmedDocument('eip-undated.pdf', '');
+    const refused = await admin.post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id, undated] });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ message: 'Rivile EIP needs an issue date: eip-undated.pdf has no issue date' });
     const stranger = await registeredUser(t.stack, 'eip');
     expect((await stranger.api.post(`/receipts/export-rivile?company_id=${stranger.companyId}`, { receipt_ids: [id] })).status).toBe(404);
     expect((await stranger.api.post(`/receipts/export-rivile?${q()}`, { receipt_ids: [id] })).status).toBe(403);

@@ -23,7 +23,7 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import { currencyCode } from '../../../shared/currency';
-import { AppError } from '../../../shared/errors';
+import { refuseDocuments, verb } from './refusals';
 import { stripForbiddenChars } from '../../../shared/text';
 import { stakeholderKind } from '../content/schema';
 import { rowsOf, valueOf } from '../content/tree';
@@ -165,27 +165,17 @@ function inEuro(doc: ExportDocument): boolean {
   return currencyCode(valueOf(doc.content, 'currency')) === 'EUR';
 }
 
-/** How the user knows the document: its file name, else its number. */
-function documentName(doc: ExportDocument): string {
-  return doc.original_file_name?.trim() || valueOf(doc.content, 'document_id').trim() || doc.receipt_id;
-}
-
-/** The names of documents as a message lists them: the first five, "and N more". */
-function listed(docs: ExportDocument[]): string {
-  const names = docs.map(documentName);
-  return names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
-}
-
 /**
  * i.SAF amounts are EUR and the file has no currency to say otherwise: a document in another currency would be
  * reported with its foreign amounts as euros, so the file is refused (422) naming those documents.
  */
 export function refuseOtherCurrencies(docs: ExportDocument[]): void {
-  const foreign = docs.filter((d) => !inEuro(d));
-  if (!foreign.length) return;
-  const message = `i.SAF amounts are in EUR: ${listed(foreign)} ${foreign.length === 1 ? 'is' : 'are'} in another currency`;
-  const details = foreign.map((d) => ({ path: [d.receipt_id, 'currency'], message: `The currency is ${valueOf(d.content, 'currency').trim()}` }));
-  throw new AppError('ValidationFailed', message, details);
+  refuseDocuments(docs, {
+    lacks: (d) => !inEuro(d),
+    message: (names, count) => `i.SAF amounts are in EUR: ${names} ${verb(count, 'is', 'are')} in another currency`,
+    field: () => 'currency',
+    detail: (d) => `The currency is ${valueOf(d.content, 'currency').trim()}`,
+  });
 }
 
 function invoiceDate(doc: ExportDocument): string {
@@ -198,11 +188,12 @@ function invoiceDate(doc: ExportDocument): string {
  * (422) naming those documents, as NSOFT and Rivile refuse them.
  */
 export function refuseMissingIssueDates(docs: ExportDocument[]): void {
-  const undated = docs.filter((d) => !invoiceDate(d));
-  if (!undated.length) return;
-  const message = `i.SAF needs an issue date: ${listed(undated)} ${undated.length === 1 ? 'has' : 'have'} no issue date`;
-  const details = undated.map((d) => ({ path: [d.receipt_id, 'issue_date'], message: 'The document has no issue date' }));
-  throw new AppError('ValidationFailed', message, details);
+  refuseDocuments(docs, {
+    lacks: (d) => !invoiceDate(d),
+    message: (names, count) => `i.SAF needs an issue date: ${names} ${verb(count, 'has', 'have')} no issue date`,
+    field: () => 'issue_date',
+    detail: () => 'The document has no issue date',
+  });
 }
 
 function invoiceNode(doc: ExportDocument) {

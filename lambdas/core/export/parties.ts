@@ -1,5 +1,16 @@
+import { stakeholderKind } from '../content/schema';
 import { valueOf } from '../content/tree';
 import type { ExportDocument } from './fields';
+
+/**
+ * Whether the document names its party at all (a name, code or VAT ID). An accounting system books a document
+ * against a client: one without any would become a nameless client, so the Rivile EIP file refuses it (a confirm,
+ * and so a send to NSOFT or Rivile, needs the supplier's or customer's name already).
+ */
+export function namesParty(doc: ExportDocument): boolean {
+  const kind = stakeholderKind(doc.receipt_type);
+  return [`${kind}_name`, `${kind}_code`, `${kind}_vat_id`].some((id) => valueOf(doc.content, id).trim() !== '');
+}
 
 /**
  * The master records of an export file that lists each supplier or customer once (i.SAF's MasterFiles, Rivile EIP's

@@ -10,11 +10,37 @@ import { stripForbiddenChars } from '../../../shared/text';
 import type { FileStore } from '../documents/ports';
 import type { DocumentRecord } from '../documents/types';
 import { canSee, type DocCaller } from '../documents/workflow';
-import { partiesByCode } from '../export/parties';
+import { stakeholderKind } from '../content/schema';
+import { valueOf } from '../content/tree';
+import type { ExportDocument } from '../export/fields';
+import { namesParty, partiesByCode } from '../export/parties';
+import { refuseDocuments, verb } from '../export/refusals';
 import { exportDocumentOf } from './export';
 import { eipDate, I06_DATE_FIELDS, rivileRecords } from './rivile';
 
-export function buildRivileEip(docs: Parameters<typeof rivileRecords>[0][]): string {
+/**
+ * Rivile books each document on its issue date and against its client: a document without an issue date would land in
+ * the month of its upload, one without a supplier or customer under a nameless client. The file is refused (422)
+ * naming those documents. The API export sends only confirmed documents, which have their party, and refuses an
+ * undated one (integrations/export.ts).
+ */
+function refuseUnbookable(docs: ExportDocument[]): void {
+  refuseDocuments(docs, {
+    lacks: (d) => !valueOf(d.content, 'issue_date').trim(),
+    message: (names, count) => `Rivile EIP needs an issue date: ${names} ${verb(count, 'has', 'have')} no issue date`,
+    field: () => 'issue_date',
+    detail: () => 'The document has no issue date',
+  });
+  refuseDocuments(docs, {
+    lacks: (d) => !namesParty(d),
+    message: (names, count) => `Rivile EIP needs a supplier or customer: ${names} ${verb(count, 'has', 'have')} none`,
+    field: (d) => `${stakeholderKind(d.receipt_type)}_name`,
+    detail: (d) => `The document has no ${stakeholderKind(d.receipt_type)}`,
+  });
+}
+
+export function buildRivileEip(docs: ExportDocument[]): string {
+  refuseUnbookable(docs);
   const builder = new XMLBuilder({ format: true, suppressEmptyNode: false });
   const records = new Map(docs.map((doc) => [doc, rivileRecords(doc)] as const));
   // one N08 per client code, each field the newest document's that gives it (docs/decisions.md, "Rivile EIP file")

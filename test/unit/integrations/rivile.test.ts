@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors';
 import { rivileClient } from '../../../lambdas/adapters/rivile/client';
 import { TargetError, type RivileApi } from '../../../lambdas/core/integrations/ports';
 import { clientCode, eipDate, exportToRivile, rivileRecords, rivileTakenMessage } from '../../../lambdas/core/integrations/rivile';
@@ -210,5 +211,28 @@ describe('Rivile mapping', () => {
     expect(xml).toContain('<I06_OP_DATA>2025.03.04</I06_OP_DATA>');
     expect(xml).toContain('A &amp; B');
     expect(xml).not.toContain('<?xml');
+  });
+
+  it('refuses the EIP file (422) naming the documents without an issue date, or without any supplier or customer, instead of a nameless client K0', () => {
+    const booked = exportDoc({ fields: { document_id: 'PP-1', issue_date: '2025-03-04', supplier_name: 'A & B', amount_total: '10.00' } });
+    const noCustomer = { ...exportDoc({ type: 'invoice', fields: { document_id: 'S-1', issue_date: '2025-03-05', amount_total: '10.00' } }), receipt_id: 'R2', original_file_name: 'sale.pdf' };
+    const undated = { ...exportDoc({ fields: { document_id: 'PP-2', supplier_name: 'A & B', amount_total: '10.00' } }), receipt_id: 'R3', original_file_name: 'undated.pdf' };
+    const refusal = (docs: Parameters<typeof buildRivileEip>[0]) => {
+      try {
+        buildRivileEip(docs);
+      } catch (e) {
+        return e as AppError;
+      }
+      throw new Error('the file was built');
+    };
+    const party = refusal([booked, noCustomer]);
+    expect(party).toBeInstanceOf(AppError);
+    expect(party.kind).toBe('ValidationFailed');
+    expect(party.message).toBe('Rivile EIP needs a supplier or customer: sale.pdf has none');
+    expect(party.details).toEqual([{ path: ['R2', 'customer_name'], message: 'The document has no customer' }]);
+    expect(refusal([undated, booked, noCustomer]).message).toBe('Rivile EIP needs an issue date: undated.pdf has no issue date');
+    // a code or VAT ID alone names the client
+    const codeOnly = exportDoc({ type: 'invoice', fields: { document_id: 'S-2', issue_date: '2025-03-05', customer_code: '304567891' } });
+    expect(buildRivileEip([codeOnly])).toContain('<N08_KODAS_KS>304567891</N08_KODAS_KS>');
   });
 });
