@@ -87,7 +87,7 @@ export function FilterBar({ filters, onChange }: { filters: ListFilters; onChang
         )}
       </div>
 
-      <label className="switch" title="Show only documents that have a duplicate">
+      <label className="switch" title="Show only documents that repeat an earlier upload">
         <input
           type="checkbox"
           name="duplicates"

@@ -11,7 +11,7 @@ export interface ListFilters {
   dateTo: string;
   /** The range is of the documents' issue dates (by_issue_date), not of their upload. */
   byIssueDate: boolean;
-  /** Only documents that have a duplicate. */
+  /** Only the copies: documents that repeat an earlier upload (duplicate_id set). */
   duplicates: boolean;
   receipt: boolean;
   invoice: boolean;
