@@ -57,7 +57,7 @@ const CUSTOMERS: [string, string, string | null, string, string, string, string,
   ['CUS-202', 'Riga Design SIA', 'LV40003123456', 'Brīvības iela 40', 'Riga', 'LV-1050', 'LV', null],
 ];
 const CATEGORIES: [string, string][] = [
-  ['6110', 'Rent'],
+  ['6210', 'Rent'],
   ['6120', 'Utilities'],
   ['6300', 'IT services'],
 ];
