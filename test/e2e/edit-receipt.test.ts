@@ -425,6 +425,31 @@ describe('edit-receipt screen in Chromium', () => {
     await page.close();
   });
 
+  it('Merge asks once more, naming the document it removes: Cancel keeps both, Merge adds its page and removes it', async () => {
+    const host = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'MRG-1' }), 'merge-host.pdf');
+    const other = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'MRG-2' }), 'merge-other.pdf');
+    const page = await signedInPage();
+    await page.goto(`${e2e.stack.url}/edit-receipt/${host}?company_id=${companyId}`);
+    await expect.poll(() => page.getByTestId('field-document_id').inputValue(), { timeout: 15_000 }).toBe('MRG-1');
+    await page.getByTestId('tool-merge').click();
+    const mergeOther = page.getByRole('button', { name: 'Merge merge-other.pdf' });
+    await expect.poll(() => mergeOther.count(), { timeout: 10_000 }).toBe(1);
+    await mergeOther.click();
+    const dialog = page.getByTestId('merge-confirm-modal');
+    await expect.poll(() => dialog.innerText()).toContain("Add the pages of merge-other.pdf after this document's pages? merge-other.pdf is then removed.");
+    await screenshot(page, 'edit-receipt-merge-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect((await api.get(`/receipts/${other}?${q()}`)).status).toBe(200);
+    await mergeOther.click();
+    await dialog.getByRole('button', { name: 'Merge' }).click();
+    await expect.poll(() => page.getByText('Documents merged').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect((await api.get(`/receipts/${other}?${q()}`)).status).toBe(404);
+    await expect.poll(async () => ((await api.get(`/receipts/${host}?${q()}`)).body as { page_count: number }).page_count, { timeout: 15_000 }).toBe(2);
+    await page.close();
+  });
+
   it('CONFIRM saves what was typed first, also after a colleague saved another field; a value that cannot be saved confirms nothing', async () => {
     const id = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'PP-00126' }), 'fourth.pdf');
     let c = await content(id);

@@ -753,7 +753,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
                 })}
               loading={nearby.loading}
               busy={busy === 'merge'}
-              onMerge={(other) => void doMerge(other)}
+              onMerge={doMerge}
               onClose={() => setMerge(false)}
             />
           ) : (

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { STATUS_TITLES, type ReceiptStatus } from '../../../../../shared/status';
 import { Button } from '../../../components/ui/Button';
@@ -119,7 +120,13 @@ export interface MergeCandidate {
 }
 
 /** Replaces the form while merge is on: choose another document whose pages join this one. */
-export function MergePanel({ candidates, loading, busy, onMerge, onClose }: { candidates: MergeCandidate[]; loading: boolean; busy: boolean; onMerge(id: string): void; onClose(): void }) {
+export function MergePanel({ candidates, loading, busy, onMerge, onClose }: { candidates: MergeCandidate[]; loading: boolean; busy: boolean; onMerge(id: string): Promise<void>; onClose(): void }) {
+  // The other document is removed by a merge: it is asked once more, naming it, as a delete is
+  const [chosen, setChosen] = useState<MergeCandidate | null>(null);
+  const confirm = async (candidate: MergeCandidate) => {
+    await onMerge(candidate.receipt_id);
+    setChosen(null);
+  };
   return (
     <div className="er-merge" data-testid="merge-panel">
       <div className="er-side-panel-head">
@@ -141,13 +148,32 @@ export function MergePanel({ candidates, loading, busy, onMerge, onClose }: { ca
               <span className="er-merge-name" title={c.original_file_name}>
                 {c.original_file_name}
               </span>
-              <Button variant="secondary" loading={busy} onClick={() => onMerge(c.receipt_id)}>
+              <Button variant="secondary" disabled={busy} aria-label={`Merge ${c.original_file_name || c.receipt_id}`} onClick={() => setChosen(c)}>
                 Merge
               </Button>
             </li>
           ))}
         </ul>
       )}
+      {chosen && (
+        <Modal title="Merge" size="sm" onClose={busy ? undefined : () => setChosen(null)} testId="merge-confirm-modal">
+          <p className="modal-text">{mergeQuestion(chosen)}</p>
+          <div className="modal-actions">
+            <Button variant="secondary" onClick={() => setChosen(null)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={() => void confirm(chosen)} loading={busy}>
+              Merge
+            </Button>
+          </div>
+        </Modal>
+      )}
     </div>
   );
+}
+
+/** The merge's question: which document's pages move here, and that it is then removed. */
+export function mergeQuestion(candidate: Pick<MergeCandidate, 'original_file_name' | 'receipt_id'>): string {
+  const name = candidate.original_file_name?.trim() || candidate.receipt_id;
+  return `Add the pages of ${name} after this document's pages? ${name} is then removed.`;
 }
