@@ -113,7 +113,7 @@ describe('XLSX/XLS import of master data', () => {
     await expect(result('nope')).rejects.toMatchObject({ kind: 'NotFound' });
   });
 
-  it('imports suppliers with Lithuanian headers from an .xlsx: created, updated by code, rejected rows with reasons', async () => {
+  it('imports suppliers with Lithuanian headers from an .xlsx: created, rejected rows with reasons, a code given twice kept from its first row', async () => {
     const { deps, upload, result, changed } = setup();
     await deps.masterData.putCategory({
       id: 'cat-1', name: 'Kuras', category_code: 'K1', company_id: COMPANY, external: false, created_at: '', updated_at: '', version: 1,
@@ -133,16 +133,17 @@ describe('XLSX/XLS import of master data', () => {
     const { importId, key } = await upload('suppliers', workbookBytes(rows));
     await runImport(deps, key);
     const res = await result(importId);
-    expect(res).toMatchObject({ status: 'done', message: null, total_rows: 7, created: 2, updated: 1 });
+    expect(res).toMatchObject({ status: 'done', message: null, total_rows: 7, created: 2, updated: 0 });
     expect(res.finished_at).toBe('2026-11-25T10:00:00.000Z');
     expect(res.rejected).toEqual([
       { row: 6, reason: 'Code: Required field' },
       { row: 7, reason: 'Country: unknown country "Atlantis"' },
       { row: 8, reason: 'Name: This supplier already exists' },
       { row: 9, reason: 'Category: no category "Nėra" in this company' },
+      { row: 10, reason: 'Code: same code as sheet row 4; codes are compared without spaces, dashes and case' },
     ]);
     const alfa = await deps.masterData.findStakeholder(COMPANY, 'supplier', 'code', '300100');
-    expect(alfa).toMatchObject({ name: 'Alfa UAB', vat_id: 'LT100', street: 'Gedimino 1', city: 'Kaunas', country: 'LT', category_id: 'cat-1', selected_date_format: 'YYYY-MM-DD', version: 2 });
+    expect(alfa).toMatchObject({ name: 'Alfa UAB', vat_id: 'LT100', street: 'Gedimino 1', city: 'Vilnius', country: 'LT', category_id: 'cat-1', selected_date_format: 'YYYY-MM-DD', version: 1 });
     expect(await deps.masterData.findStakeholder(COMPANY, 'supplier', 'code', '300200')).toMatchObject({ country: 'LV', category_id: 'cat-1' });
     expect(await deps.masterData.findStakeholder(COMPANY, 'customer', 'code', '300100')).toBeUndefined();
     expect(deps.files.objects.has(key)).toBe(false);
@@ -182,13 +183,45 @@ describe('XLSX/XLS import of master data', () => {
 
   it('imports categories by code, or by name when the row has none', async () => {
     const { deps, upload, result } = setup();
-    const { importId, key } = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Kuras', 'K1'], ['Maistas', ''], ['Degalai', 'K1'], ['maistas', '']]));
-    await runImport(deps, key);
-    expect(await result(importId)).toMatchObject({ status: 'done', created: 2, updated: 2, unchanged: 0, rejected: [] });
+    const first = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Kuras', 'K1'], ['Maistas', '']]));
+    await runImport(deps, first.key);
+    expect(await result(first.importId)).toMatchObject({ status: 'done', created: 2, updated: 0, rejected: [] });
+    const second = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Degalai', 'k-1'], ['maistas', '']]));
+    await runImport(deps, second.key);
+    expect(await result(second.importId)).toMatchObject({ status: 'done', created: 0, updated: 2, unchanged: 0, rejected: [] });
     expect([...deps.masterData.categories.values()].map((c) => [c.name, c.category_code]).sort()).toEqual([
-      ['Degalai', 'K1'],
+      ['Degalai', 'k-1'],
       ['maistas', ''],
     ]);
+  });
+
+  it('keeps the first of the rows that give one record twice and rejects the later ones, naming the first, also across chunks', async () => {
+    const { deps, upload, result } = setup();
+    const categories = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Kuras', 'K1'], ['Maistas', ''], ['Degalai', 'k 1'], ['MAISTAS', ''], ['Žuvis', ''], ['Zuvis', '']]));
+    await runImport(deps, categories.key);
+    expect(await result(categories.importId)).toMatchObject({
+      status: 'done',
+      created: 3,
+      updated: 0,
+      rejected: [
+        { row: 4, reason: 'Code: same code as sheet row 2; codes are compared without spaces, dashes and case' },
+        { row: 5, reason: 'Name: same name as sheet row 3; names are compared without case and accents' },
+        { row: 7, reason: 'Name: same name as sheet row 6; names are compared without case and accents' },
+      ],
+    });
+    expect([...deps.masterData.categories.values()].map((c) => c.name).sort()).toEqual(['Kuras', 'Maistas', 'Žuvis']);
+    // 250 rows: the repeat of row 2 is in the third chunk of 100
+    const rows = [['Name', 'Code'], ...Array.from({ length: 249 }, (_, i) => [`Supplier ${i}`, `C-${i}`]), ['Another name', 'c0']];
+    const suppliers = await upload('suppliers', workbookBytes(rows));
+    await runImport(deps, suppliers.key);
+    expect(await result(suppliers.importId)).toMatchObject({
+      status: 'done',
+      total_rows: 250,
+      created: 249,
+      updated: 0,
+      rejected: [{ row: 251, reason: 'Code: same code as sheet row 2; codes are compared without spaces, dashes and case' }],
+    });
+    expect(await deps.masterData.findStakeholder(COMPANY, 'supplier', 'code', 'C-0')).toMatchObject({ name: 'Supplier 0' });
   });
 
   it('refuses a file that is not a workbook, a file without the header and an oversized file, changing nothing', async () => {

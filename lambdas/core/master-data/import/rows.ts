@@ -15,6 +15,7 @@ import {
   type ImportType,
   type StakeholderDateFormat,
 } from '../../../../shared/schemas/master-data';
+import { codeKey, nameKey } from '../keys';
 import { countryCodeOf } from './countries';
 import { findHeaderRow, type ColumnMap, type ImportField } from './headers';
 
@@ -146,4 +147,37 @@ export function parseRow(type: ImportType, row: number, cells: readonly string[]
   const parsed = createItemSchema.safeParse({ name: cell(cells, columns, 'name'), words });
   if (!parsed.success) return { ok: false, row, reason: zodReason(parsed.error) };
   return { ok: true, row, kind: 'item', input: { name: parsed.data.name, words: [...new Set(parsed.data.words)] } };
+}
+
+/** What a parsed row is the record of: its code (suppliers, customers; categories with a code), else its name. */
+function identityOf(row: Extract<ParsedRow, { ok: true }>): { field: 'code' | 'name'; key: string } {
+  if (row.kind === 'stakeholder') return { field: 'code', key: codeKey(row.input.code) };
+  if (row.kind === 'category' && (row.input.category_code ?? '').trim() !== '') return { field: 'code', key: codeKey(row.input.category_code!) };
+  return { field: 'name', key: nameKey(row.input.name) };
+}
+
+const REPEAT_RULE = {
+  code: 'codes are compared without spaces, dashes and case',
+  name: 'names are compared without case and accents',
+} as const;
+
+/**
+ * A sheet that gives one record twice (the same code, or for items and categories without a code the same name) keeps
+ * the first row and rejects the later ones, naming the first: the later row would otherwise overwrite what the first
+ * wrote, or be counted as an update of a record the same file created. Decided on the whole sheet, so a retried chunk
+ * decides the same.
+ */
+export function rejectRepeatedRows(rows: readonly ParsedRow[]): ParsedRow[] {
+  const first = new Map<string, number>();
+  return rows.map((row) => {
+    if (!row.ok) return row;
+    const { field, key } = identityOf(row);
+    const id = `${field}:${key}`;
+    const earlier = first.get(id);
+    if (earlier === undefined) {
+      first.set(id, row.row);
+      return row;
+    }
+    return { ok: false, row: row.row, reason: `${LABELS[field]}: same ${field} as sheet row ${earlier}; ${REPEAT_RULE[field]}` };
+  });
 }

@@ -14,7 +14,7 @@ import type { Clock, IdGenerator } from '../../ports';
 import type { MasterDataStore } from '../ports';
 import { applyRow, CategoryResolver, independentGroups, inParallel, type RowOutcome } from './apply';
 import type { ImportRecord, ImportsStore } from './ports';
-import { parseRow, planSheet, type RejectedRow, type SheetPlan } from './rows';
+import { parseRow, planSheet, rejectRepeatedRows, type RejectedRow, type SheetPlan } from './rows';
 import { readWorkbook, WorkbookProblem } from './workbook';
 
 /** Where uploaded workbooks go; the bucket notification for this prefix starts the import job. */
@@ -206,11 +206,13 @@ export async function runImport(deps: ImportJobDeps, key: string, options: RunOp
     current = await deps.imports.start(importId, head.etag, plan.rows.length, now());
     if (!current) return;
     const categories = new CategoryResolver(deps.masterData, record.company_id);
+    const uploadType = record.upload_type;
+    const parsedRows = rejectRepeatedRows(plan.rows.map((r) => parseRow(uploadType, r.row, r.cells, planned.columns)));
     let changed = false;
     for (let from = current.next_row; from < plan.rows.length; from += IMPORT_CHUNK_ROWS) {
       if (options.remainingMs && options.remainingMs() < IMPORT_SAFETY_MS) throw new ImportPaused(importId);
       const to = Math.min(from + IMPORT_CHUNK_ROWS, plan.rows.length);
-      const parsed = plan.rows.slice(from, to).map((r) => parseRow(record.upload_type, r.row, r.cells, plan!.columns));
+      const parsed = parsedRows.slice(from, to);
       const outcomes: RowOutcome[] = [];
       await inParallel(independentGroups(parsed), IMPORT_ROW_CONCURRENCY, async (group) => {
         for (const row of group) outcomes.push(await applyRow(deps, record.company_id, record.upload_type, row, categories));
