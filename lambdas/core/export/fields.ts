@@ -23,6 +23,21 @@ export interface ExportDocument {
   content: ContentDocument;
 }
 
+/** The export's view of a stored document: the record's fields the export reads, and its content. */
+export function toExportDocument(record: Omit<ExportDocument, 'content'>, content: ExportDocument['content']): ExportDocument {
+  return {
+    receipt_id: record.receipt_id,
+    receipt_type: record.receipt_type,
+    status: record.status,
+    created_at: record.created_at,
+    original_file_name: record.original_file_name,
+    user: record.user,
+    category: record.category,
+    notes: record.notes,
+    content,
+  };
+}
+
 export interface ExportColumn {
   key: string;
   title: string;

@@ -10,26 +10,12 @@ import { currentCompanyCode, loadContents } from '../content/service';
 import type { ContentCaller, ContentPorts } from '../content/ports';
 import type { DocumentRecord } from '../documents/types';
 import { buildCsv } from './csv';
-import { exportFileName, parseExportFields, type ExportDocument } from './fields';
+import { exportFileName, parseExportFields, toExportDocument, type ExportDocument } from './fields';
 import { buildIsaf } from './isaf';
 import { buildPdf } from './pdf';
 import { buildDocumentsXml } from './xml';
 
 export const SOFTWARE = { company: 'Receipts Capture', name: 'Receipts Capture', version: '0.1.0' };
-
-function toExportDocument(record: DocumentRecord, content: ExportDocument['content']): ExportDocument {
-  return {
-    receipt_id: record.receipt_id,
-    receipt_type: record.receipt_type,
-    status: record.status,
-    created_at: record.created_at,
-    original_file_name: record.original_file_name,
-    user: record.user,
-    category: record.category,
-    notes: record.notes,
-    content,
-  };
-}
 
 /** How the file is made: everything of the GET's query but the documents. */
 export type ExportOptions = Omit<ExportQuery, 'receipt_ids'>;

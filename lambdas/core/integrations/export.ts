@@ -24,7 +24,7 @@ import { CommitConflict, type DocumentsStore, type FileStore } from '../document
 import { emptyChange, type DocumentRecord } from '../documents/types';
 import { historyRecord, loadVisible, publishDoc, SYSTEM_ACTOR, type DocCaller, type DocumentDeps } from '../documents/workflow';
 import { toSummary } from '../documents/views';
-import type { ExportDocument } from '../export/fields';
+import { toExportDocument, type ExportDocument } from '../export/fields';
 import { buildDocumentsXml } from '../export/xml';
 import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
 import { buildNsoftCsv } from './nsoft';
@@ -185,17 +185,7 @@ export async function sendDocuments(
 /** The document as exports see it (content from storage). */
 export async function exportDocumentOf(files: FileStore, doc: DocumentRecord): Promise<ExportDocument> {
   const raw = doc.content_key ? await files.getJson<unknown>(doc.content_key) : undefined;
-  return {
-    receipt_id: doc.receipt_id,
-    receipt_type: doc.receipt_type,
-    status: doc.status,
-    created_at: doc.created_at,
-    original_file_name: doc.original_file_name,
-    user: doc.user,
-    category: doc.category,
-    notes: doc.notes,
-    content: parseStoredContent(raw) ?? emptyContent(companySchema()),
-  };
+  return toExportDocument(doc, parseStoredContent(raw) ?? emptyContent(companySchema()));
 }
 
 /** The longest folder or file name part the export writes. */
