@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { NAME_MIN, PERSON_NAME_MAX } from '../constants';
-import { MSG } from './messages';
+import { personNameField } from './auth';
 import { singleLine } from './text';
 
 export const profileSchema = z.object({
@@ -28,8 +27,9 @@ export type Profile = z.infer<typeof profileSchema>;
 /** Profile update: only changed fields are sent; email changes go through the identity provider. */
 export const updateProfileSchema = z
   .object({
-    name: z.string().trim().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`).check(singleLine()),
-    surname: z.string().trim().min(NAME_MIN, MSG.nameMin).max(PERSON_NAME_MAX, `At most ${PERSON_NAME_MAX} characters`).check(singleLine()),
+    // as at sign-up and in the invite form: empty is 'Required field' (rules.md 4), one letter too short
+    name: personNameField(),
+    surname: personNameField(),
     phone: z.string().trim().max(40).check(singleLine()),
     address: z.string().trim().max(200).check(singleLine()),
     city: z.string().trim().max(100).check(singleLine()),

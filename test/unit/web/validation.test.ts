@@ -68,6 +68,13 @@ describe('withMatch', () => {
     expect(updateProfileSchema.safeParse({ surname: 'S'.repeat(80) }).success).toBe(true);
   });
 
+  it("says 'Required field' for a cleared name or surname on My Profile, as sign-up and the invite form do (rules.md 4)", () => {
+    expect(updateProfileSchema.safeParse({ name: '' }).error?.issues[0]?.message).toBe('Required field');
+    expect(updateProfileSchema.safeParse({ surname: '   ' }).error?.issues[0]?.message).toBe('Required field');
+    expect(updateProfileSchema.safeParse({ name: 'J' }).error?.issues[0]?.message).toBe('At least 2 characters');
+    expect(updateProfileSchema.safeParse({ city: '' }).success).toBe(true);
+  });
+
   it('a user name and surname need 2 characters on sign-up, as on My Profile (rules.md 5)', () => {
     const r = zodValidator(signUpSchema)({ ...base, name: 'J', surname: ' Ž ', company: 'Q', company_code: '1' });
     expect(r.errors.name).toBe('At least 2 characters');
