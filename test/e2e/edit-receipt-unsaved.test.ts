@@ -31,7 +31,7 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
     await registerUser(e2e.stack, user);
     api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    for (const n of [1, 2, 3, 4]) ids.push(await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `UN-${n}` }), `unsaved-${n}.pdf`));
+    for (const n of [1, 2, 3, 4, 5]) ids.push(await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `UN-${n}` }), `unsaved-${n}.pdf`));
   });
 
   async function signInOn(page: Page) {
@@ -93,6 +93,37 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
     // Nothing left unsaved: Back leaves
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.waitForURL((u) => u.pathname.startsWith('/receipts/'), { timeout: 10_000 });
+    await context.close();
+  });
+
+  it('a value no save can store asks on leaving: Stay and correct keeps it, Leave without them goes with the saved values', async () => {
+    const { context, page } = await signedIn();
+    const id = ids[4]!;
+    await openDocument(page, id);
+    const storedTotal = await storedValue(id, 'amount_total');
+    const total = page.getByTestId('field-amount_total');
+    await total.fill('260,25');
+    await expect.poll(() => page.getByText('Invalid amount format (0.00)').count(), { timeout: 8000 }).toBeGreaterThan(0);
+    const url = page.url();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    const dialog = page.getByTestId('leave-unsavable');
+    await expect.poll(() => dialog.count(), { timeout: 8000 }).toBe(1);
+    expect(await dialog.innerText()).toContain('Total: Invalid amount format (0.00)');
+    expect(await page.getByText(UNSAVED_CHANGES).count()).toBe(0);
+    await screenshot(page, 'edit-receipt-leave-unsavable');
+    await dialog.getByRole('button', { name: 'Stay and correct' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(page.url()).toBe(url);
+    expect(await total.inputValue()).toBe('260,25');
+    // the side menu asks the same; leaving drops the value, here and in the tab's storage
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Dashboard' }).click();
+    await expect.poll(() => dialog.count(), { timeout: 8000 }).toBe(1);
+    await dialog.getByRole('button', { name: 'Leave without them' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 10_000 });
+    expect(await keptDrafts(page)).toBe(0);
+    expect(await storedValue(id, 'amount_total')).toBe(storedTotal);
+    await openDocument(page, id);
+    expect(await total.inputValue()).toBe(storedTotal);
     await context.close();
   });
 

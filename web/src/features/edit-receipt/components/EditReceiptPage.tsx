@@ -166,7 +166,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   }, [schema, content, receiptType]);
   const items = useMemo(() => datapoints(content?.content ?? []), [content]);
   const serverValue = (id: string) => items.get(id)?.content?.value ?? '';
-  const { drafts, draftErrors, unsaved, version, edit, discard, refuse, clearRefusal, flush, hasUnsaved, leave } = useDrafts({
+  const { drafts, draftErrors, unsaved, version, edit, discard, refuse, clearRefusal, flush, hasUnsaved, leave, blockedLeave, leaveWithoutUnsavable, stayOnDocument } = useDrafts({
     receiptId,
     companyId,
     userId,
@@ -815,6 +815,34 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
         >
           <p>Are you sure you want to delete {receipt.original_file_name}?</p>
           <p className="text-danger">This actions is irreversible!</p>
+        </Modal>
+      )}
+      {blockedLeave && (
+        <Modal
+          title="Values that cannot be saved"
+          onClose={stayOnDocument}
+          size="sm"
+          testId="leave-unsavable"
+          footer={
+            <>
+              <Button variant="secondary" onClick={stayOnDocument}>
+                Stay and correct
+              </Button>
+              <Button variant="danger" onClick={leaveWithoutUnsavable}>
+                Leave without them
+              </Button>
+            </>
+          }
+        >
+          <p>{blockedLeave.values.length === 1 ? 'This value was not saved:' : 'These values were not saved:'}</p>
+          <ul className="er-unsavable-list">
+            {blockedLeave.values.map((v) => (
+              <li key={v.id}>
+                <strong>{v.label}</strong>: {v.message}
+              </li>
+            ))}
+          </ul>
+          <p>The document keeps its saved values.</p>
         </Modal>
       )}
       {popup?.kind === 'duplicates' && <DuplicatesPopup items={duplicatesQ.data?.items} loading={duplicatesQ.isPending} companyId={companyId} onClose={() => setPopup(null)} />}

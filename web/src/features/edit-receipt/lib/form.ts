@@ -186,6 +186,33 @@ export function formatError(field: { type?: SchemaField['type']; options?: Schem
   return typedValueError(field, value, false);
 }
 
+/** A typed value that cannot be saved as it is, with why: the server's refusal, else its format's message. */
+export interface UnsavableValue {
+  id: string;
+  label: string;
+  message: string;
+}
+
+/**
+ * The drafts that no save can store as typed (a badly formatted value, one the server refused), in the form's order
+ * of `fieldMap`; empty when some draft is only waiting for a save (it may still go through).
+ */
+export function unsavableDrafts(
+  drafts: Record<string, string>,
+  refusals: Record<string, string>,
+  fieldMap: ReadonlyMap<string, Pick<SchemaField, 'label' | 'type' | 'options'>>,
+): UnsavableValue[] {
+  const out: UnsavableValue[] = [];
+  for (const [id, value] of Object.entries(drafts)) {
+    const field = fieldMap.get(id);
+    const message = refusals[id] ?? (field ? formatError(field, value) : undefined);
+    if (!message) return [];
+    out.push({ id, label: field?.label ?? id, message });
+  }
+  const order = [...fieldMap.keys()];
+  return out.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+}
+
 /** A typed value's message: control characters first (the API refuses them, shared/schemas/text.ts), then the format. */
 function typedValueError(field: { type?: SchemaField['type']; options?: SchemaField['options'] }, value: string, required: boolean): string | undefined {
   return isPlainText(value, true) ? valueError(field, value, required) : TEXT_MSG.controlChars;

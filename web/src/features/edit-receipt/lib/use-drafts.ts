@@ -11,7 +11,7 @@ import { queryKeys } from '../../../lib/query-keys';
 import { editKeys, type useContentCalls } from '../api/content';
 import { UNSAVED_CHANGES } from './actions';
 import { clearDrafts, DRAFTS_STORE_MS, draftsToRestore, loadDrafts, retryDelay, storeDrafts } from './drafts-storage';
-import { datapoints, formatError } from './form';
+import { datapoints, formatError, unsavableDrafts, type UnsavableValue } from './form';
 import { isConflict, notSavedMessage, settleConflict } from './save-conflict';
 
 /** A save that failed for a passing reason (no network, the server busy or failing): the autosave tries again. */
@@ -44,7 +44,15 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const [drafts, setDrafts] = useState<Record<string, string>>({});
-  const [draftErrors, setDraftErrors] = useState<Record<string, string>>({});
+  const [draftErrors, setDraftErrorsState] = useState<Record<string, string>>({});
+  // The refusals at once too (a leave reads them right after its save, before the next render)
+  const draftErrorsRef = useRef<Record<string, string>>({});
+  const setDraftErrors = useCallback((next: Record<string, string> | ((prev: Record<string, string>) => Record<string, string>)) => {
+    draftErrorsRef.current = typeof next === 'function' ? next(draftErrorsRef.current) : next;
+    setDraftErrorsState(draftErrorsRef.current);
+  }, []);
+  // A leave that met values no save can store: where it was going, and those values (the screen asks what to do)
+  const [blockedLeave, setBlockedLeave] = useState<{ go: () => void; values: UnsavableValue[] } | null>(null);
   const base = useRef<Record<string, string>>({});
   // Per field, the values of saves whose answer never came (no network, the gateway's 5xx): they may have been
   // applied, so a retry that meets them meets our own save, not a colleague's (lib/save-conflict.ts).
@@ -191,20 +199,44 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
     return () => window.removeEventListener('online', onOnline);
   }, [unsaved, flush]);
 
-  /** Saves everything typed before leaving the document; false (and the message shown) when something is left. */
+  /** Saves everything typed before leaving the document; false when something is left. */
   const saveBeforeLeaving = useCallback(async (): Promise<boolean> => {
     // A save that met another's first leaves the rest of the drafts: they go once more, on the fresh version
-    if ((await flush({ quiet: true })) || (await flush({ quiet: true }))) return true;
-    info.show(UNSAVED_CHANGES, 'error');
-    return false;
-  }, [flush, info]);
+    return (await flush({ quiet: true })) || (await flush({ quiet: true }));
+  }, [flush]);
+  /**
+   * Leaves once everything typed is saved. When what is left are values no save can store as typed (a bad format, a
+   * refused value), the screen asks: stay and correct them, or leave without them (`leaveWithoutUnsavable`). When a
+   * save failed for another reason (no network) it stays and says so; the drafts wait in the tab.
+   */
   const leave = useCallback(
     (go: () => void) => {
       storeDraftsNow();
-      void saveBeforeLeaving().then((saved) => saved && go());
+      void saveBeforeLeaving().then((saved) => {
+        if (saved) return go();
+        const values = unsavableDrafts(draftsRef.current, draftErrorsRef.current, fieldMap);
+        if (values.length) setBlockedLeave({ go, values });
+        else info.show(UNSAVED_CHANGES, 'error');
+      });
     },
-    [saveBeforeLeaving, storeDraftsNow],
+    [saveBeforeLeaving, storeDraftsNow, fieldMap, info],
   );
+  /** The values that could not be saved are dropped (here and in the tab's storage), then the leave goes on. */
+  const leaveWithoutUnsavable = useCallback(() => {
+    const blocked = blockedLeave;
+    setBlockedLeave(null);
+    if (!blocked) return;
+    const dropped = new Set(blocked.values.map((v) => v.id));
+    draftsRef.current = Object.fromEntries(Object.entries(draftsRef.current).filter(([k]) => !dropped.has(k)));
+    setDrafts(draftsRef.current);
+    for (const id of dropped) delete base.current[id];
+    setDraftErrors((prev) => Object.fromEntries(Object.entries(prev).filter(([k]) => !dropped.has(k))));
+    persistRef.current(draftsRef.current);
+    if (Object.keys(draftsRef.current).length) return info.show(UNSAVED_CHANGES, 'error');
+    clearDrafts(owner);
+    blocked.go();
+  }, [blockedLeave, info, owner, setDraftErrors]);
+  const stayOnDocument = useCallback(() => setBlockedLeave(null), []);
 
   // The drafts kept in the tab come back once the document is loaded (not on a read-only one), as unsaved
   // drafts the autosave stores; from then on the tab's copy follows every change.
@@ -283,10 +315,10 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
   /** The field's draft goes (an area picked on the page gives it the server's reading). */
   const discard = useCallback((id: string) => setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([k]) => k !== id))), []);
   /** The server's refusals of typed values, shown under their fields until they are typed again. */
-  const refuse = useCallback((fieldErrors: Record<string, string>) => setDraftErrors((prev) => ({ ...prev, ...fieldErrors })), []);
-  const clearRefusal = useCallback((id: string) => setDraftErrors(({ [id]: _gone, ...rest }) => rest), []);
+  const refuse = useCallback((fieldErrors: Record<string, string>) => setDraftErrors((prev) => ({ ...prev, ...fieldErrors })), [setDraftErrors]);
+  const clearRefusal = useCallback((id: string) => setDraftErrors(({ [id]: _gone, ...rest }) => rest), [setDraftErrors]);
   /** Something typed is not saved yet (read at once, also right after a save). */
   const hasUnsaved = () => Object.keys(draftsRef.current).length > 0;
 
-  return { drafts, draftErrors, unsaved, version, edit, discard, refuse, clearRefusal, flush, hasUnsaved, leave };
+  return { drafts, draftErrors, unsaved, version, edit, discard, refuse, clearRefusal, flush, hasUnsaved, leave, blockedLeave, leaveWithoutUnsavable, stayOnDocument };
 }
