@@ -124,6 +124,22 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
     expect(await storedValue(id, 'amount_total')).toBe(storedTotal);
     await openDocument(page, id);
     expect(await total.inputValue()).toBe(storedTotal);
+
+    // a value typed in the Lines pop-up that cannot be saved shows, marked, on the form once the pop-up is closed
+    await page.getByTestId('tool-line-items').click();
+    const quantity = page.locator('input[name$=".quantity"][aria-label$=", row 1"]');
+    await expect.poll(() => quantity.count(), { timeout: 8000 }).toBe(1);
+    await quantity.fill('12,5');
+    await expect.poll(() => page.getByText('Not a number').count(), { timeout: 8000 }).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    const note = page.getByTestId('unsavable-line_items');
+    await expect.poll(() => note.count(), { timeout: 8000 }).toBe(1);
+    expect(await note.innerText()).toBe('1 value of Line items cannot be saved as typed: Open to correct it.');
+    const marked = page.getByTestId('table-line_items').locator('td.er-cell-unsavable');
+    expect(await marked.innerText()).toBe('12,5');
+    expect(await marked.getAttribute('title')).toBe('Not a number');
+    await page.getByTestId('table-line_items').scrollIntoViewIfNeeded();
+    await screenshot(page, 'edit-receipt-table-unsavable');
     await context.close();
   });
 

@@ -56,7 +56,7 @@ describe('accessible names of controls that act on one thing', () => {
 
   it('the edit screen: the Row and Open buttons of a table summary name the table, their visible texts kept', () => {
     const lines: FormTable = { id: 't1', schemaId: 'line_items', label: 'Line items', columns: [], rows: [], grid: undefined } as unknown as FormTable;
-    const html = renderToStaticMarkup(createElement(TableSummary, { table: lines, onOpen: noop, onAdd: noop, readOnly: false }));
+    const html = renderToStaticMarkup(createElement(TableSummary, { table: lines, onOpen: noop, onAdd: noop, readOnly: false, drafts: {}, errors: {} }));
     // (not 'Add row …': the Lines pop-up's own button is found by the name 'Add row')
     const add = tagWith(html, 'button', 'Add a row');
     expect(attr(add, 'aria-label')).toBe('Add a row to Line items');

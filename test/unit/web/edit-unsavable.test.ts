@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SchemaField } from '../../../shared/schemas/content';
-import { unsavableDrafts } from '../../../web/src/features/edit-receipt/lib/form';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { TableSummary } from '../../../web/src/features/edit-receipt/components/FieldForm';
+import { shownCell, unsavableCells, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
 
 const field = (id: string, label: string, type: SchemaField['type']) => [id, { label, type }] as const;
 const fields = new Map([field('document_id', 'Invoice number', 'string'), field('issue_date', 'Issue date', 'date'), field('amount_total', 'Total', 'amount')]);
@@ -20,5 +23,35 @@ describe('values a leave cannot save', () => {
   it('is empty when a draft is only waiting for its save (a network failure): the leave says so instead', () => {
     expect(unsavableDrafts({ amount_total: '260,25', document_id: 'A-2' }, {}, fields)).toEqual([]);
     expect(unsavableDrafts({}, {}, fields)).toEqual([]);
+  });
+});
+
+describe('a table on the form while its pop-up is closed', () => {
+  const cell = (id: string, schemaId: string, type: SchemaField['type'], value: string) => ({ id, schemaId, type, value, label: schemaId }) as unknown as FormField;
+  const table = {
+    id: 't1',
+    schemaId: 'line_items',
+    label: 'Line items',
+    columns: [{ id: 'description', label: 'Description' }, { id: 'quantity', label: 'Quantity' }, { id: 'total_price', label: 'Total price' }],
+    rows: [
+      { id: 'r1', cells: [cell('c1', 'description', 'string', 'Paper'), cell('c2', 'quantity', 'quantity', '2'), cell('c3', 'total_price', 'amount', '31.00')] },
+      { id: 'r2', cells: [cell('c4', 'description', 'string', 'Pens'), cell('c5', 'quantity', 'quantity', '1'), cell('c6', 'total_price', 'amount', '2.00')] },
+    ],
+    grid: undefined,
+  } as unknown as FormTable;
+
+  it('shows what was typed, marks what cannot be saved, and counts it', () => {
+    const drafts = { c2: '12,5', c3: 'abc', c4: 'Blue pens' };
+    expect(shownCell(table.rows[0]!.cells[1]!, drafts, {})).toEqual({ value: '12,5', error: 'Not a number' });
+    expect(shownCell(table.rows[1]!.cells[0]!, drafts, {})).toEqual({ value: 'Blue pens' });
+    expect(shownCell(table.rows[1]!.cells[2]!, drafts, {})).toEqual({ value: '2.00' });
+    expect(unsavableCells(table, drafts, {})).toBe(2);
+    const html = renderToStaticMarkup(createElement(TableSummary, { table, onOpen: () => undefined, onAdd: () => undefined, readOnly: false, drafts, errors: {} }));
+    expect(html).toContain('Blue pens');
+    expect(html).toContain('title="Not a number"');
+    expect(html).toContain('2 values of Line items cannot be saved as typed: Open to correct them.');
+    const clean = renderToStaticMarkup(createElement(TableSummary, { table, onOpen: () => undefined, onAdd: () => undefined, readOnly: false, drafts: {}, errors: {} }));
+    expect(clean).not.toContain('cannot be saved');
+    expect(clean).toContain('31.00');
   });
 });

@@ -4,7 +4,7 @@ import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useCombobox, type ComboboxInputProps } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
 import { useTabs } from '../../../components/ui/tabs';
-import { formSections, formTables, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
+import { formSections, formTables, shownCell, unsavableCells, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
 import { floatingListPlace, type FloatPlace } from '../lib/item-suggestions';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
 import { SearchSelect, type SelectOption } from '../../master-data/components/SearchSelect';
@@ -261,8 +261,13 @@ function useFloatingPlace(inputId: string | null): FloatPlace | null {
 
 const stakeholderOption = (s: Stakeholder): SuggestionOption => ({ key: s.id, label: s.name, hint: s.code || undefined });
 
-export function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTable; onOpen(): void; onAdd(): void; readOnly: boolean }) {
+/**
+ * A table on the form: its first rows as typed (a value not saved yet shows, one that cannot be saved is marked with
+ * its message), and how many of its values cannot be saved, which the pop-up (Open) corrects.
+ */
+export function TableSummary({ table, onOpen, onAdd, readOnly, drafts, errors }: { table: FormTable; onOpen(): void; onAdd(): void; readOnly: boolean; drafts: Record<string, string>; errors: Record<string, string> }) {
   const preview = table.rows.slice(0, 4);
+  const unsavable = unsavableCells(table, drafts, errors);
   const main = table.columns.filter((c) => ['description', 'total_price', 'quantity', 'vat_line_rate', 'vat_line_base', 'vat_line_tax'].includes(c.id)).slice(0, 3);
   return (
     <section className="er-section er-table-summary" data-testid={`table-${table.schemaId}`}>
@@ -294,9 +299,15 @@ export function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTa
           <tbody>
             {preview.map((r) => (
               <tr key={r.id} data-testid="table-row">
-                {main.map((c) => (
-                  <td key={c.id}>{r.cells.find((x) => x.schemaId === c.id)?.value || <span className="muted">—</span>}</td>
-                ))}
+                {main.map((c) => {
+                  const cell = r.cells.find((x) => x.schemaId === c.id);
+                  const shown = cell ? shownCell(cell, drafts, errors) : { value: '' };
+                  return (
+                    <td key={c.id} className={shown.error ? 'er-cell-unsavable' : undefined} title={shown.error}>
+                      {shown.value || <span className="muted">—</span>}
+                    </td>
+                  );
+                })}
               </tr>
             ))}
           </tbody>
@@ -305,6 +316,11 @@ export function TableSummary({ table, onOpen, onAdd, readOnly }: { table: FormTa
         <p className="muted er-empty-table">No rows</p>
       )}
       {table.rows.length > preview.length && <p className="muted er-more">and {table.rows.length - preview.length} more</p>}
+      {unsavable > 0 && (
+        <p className="field-error" role="alert" data-testid={`unsavable-${table.schemaId}`}>
+          {unsavable === 1 ? '1 value' : `${unsavable} values`} of {table.label} cannot be saved as typed: Open to correct {unsavable === 1 ? 'it' : 'them'}.
+        </p>
+      )}
     </section>
   );
 }
@@ -407,7 +423,7 @@ export function FieldForm({
         ))}
         {category && tab === 'details' && <CategoryField category={category} readOnly={events.readOnly} />}
         {tables.map((t) => (
-          <TableSummary key={t.id} table={t} readOnly={events.readOnly} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
+          <TableSummary key={t.id} table={t} readOnly={events.readOnly} drafts={events.drafts} errors={events.errors} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
         ))}
       </div>
     </div>

@@ -186,6 +186,19 @@ export function formatError(field: { type?: SchemaField['type']; options?: Schem
   return typedValueError(field, value, false);
 }
 
+/** A table cell as the screen shows it: the value typed (unsaved) or saved, and why the typed one cannot be saved. */
+export function shownCell(cell: Pick<FormField, 'id' | 'value' | 'type' | 'options'>, drafts: Record<string, string>, refusals: Record<string, string>): { value: string; error?: string } {
+  if (!(cell.id in drafts)) return { value: cell.value };
+  const value = drafts[cell.id]!;
+  const error = refusals[cell.id] ?? formatError(cell, value);
+  return error ? { value, error } : { value };
+}
+
+/** How many cells of a table hold a typed value that cannot be saved (shown on the form, the table closed). */
+export function unsavableCells(table: Pick<FormTable, 'rows'>, drafts: Record<string, string>, refusals: Record<string, string>): number {
+  return table.rows.reduce((n, r) => n + r.cells.filter((c) => shownCell(c, drafts, refusals).error).length, 0);
+}
+
 /** A typed value that cannot be saved as it is, with why: the server's refusal, else its format's message. */
 export interface UnsavableValue {
   id: string;
