@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SchemaField } from '../../../shared/schemas/content';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { TableSummary } from '../../../web/src/features/edit-receipt/components/FieldForm';
-import { shownCell, unsavableCells, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
+import { FieldInput, TableSummary } from '../../../web/src/features/edit-receipt/components/FieldForm';
+import { FUTURE_ISSUE_DATE, issueDateHint, shownCell, unsavableCells, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
 
 const field = (id: string, label: string, type: SchemaField['type']) => [id, { label, type }] as const;
 const fields = new Map([field('document_id', 'Invoice number', 'string'), field('issue_date', 'Issue date', 'date'), field('amount_total', 'Total', 'amount')]);
@@ -53,5 +53,20 @@ describe('a table on the form while its pop-up is closed', () => {
     const clean = renderToStaticMarkup(createElement(TableSummary, { table, onOpen: () => undefined, onAdd: () => undefined, readOnly: false, drafts: {}, errors: {} }));
     expect(clean).not.toContain('cannot be saved');
     expect(clean).toContain('31.00');
+  });
+});
+
+describe('an issue date after today', () => {
+  it('gets a hint that does not stop its save; other dates and other fields do not', () => {
+    expect(issueDateHint('issue_date', '2026-12-07', '2026-12-06')).toBe(FUTURE_ISSUE_DATE);
+    expect(issueDateHint('issue_date', ' 2052-01-05 ', '2026-12-06')).toBe(FUTURE_ISSUE_DATE);
+    expect(issueDateHint('issue_date', '2026-12-06', '2026-12-06')).toBeUndefined();
+    expect(issueDateHint('issue_date', '2026-13', '2026-12-06')).toBeUndefined();
+    expect(issueDateHint('due_date', '2027-01-05', '2026-12-06')).toBeUndefined();
+    // the form's inputs are drawn with it, and an error of the same field wins
+    const date = { id: 'issue_date', schemaId: 'issue_date', label: 'Issue date', type: 'date', required: false, value: '2099-01-01', related: null, content: null, file: null, settings: {} } as unknown as FormField;
+    const events = { drafts: {}, errors: {}, readOnly: false, showKeys: false, focusedId: null, onFocus: () => undefined, onChange: () => undefined };
+    expect(renderToStaticMarkup(createElement(FieldInput, { field: date, events }))).toContain(FUTURE_ISSUE_DATE);
+    expect(renderToStaticMarkup(createElement(FieldInput, { field: date, events: { ...events, errors: { issue_date: 'Invalid date format (YYYY-MM-DD)' } } }))).not.toContain(FUTURE_ISSUE_DATE);
   });
 });

@@ -4,12 +4,13 @@ import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useCombobox, type ComboboxInputProps } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
 import { useTabs } from '../../../components/ui/tabs';
-import { formSections, formTables, shownCell, unsavableCells, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
+import { formSections, formTables, issueDateHint, shownCell, unsavableCells, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
 import { floatingListPlace, type FloatPlace } from '../lib/item-suggestions';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
 import { SearchSelect, type SelectOption } from '../../master-data/components/SearchSelect';
 import { useCategoryChoices } from '../../master-data/api/master-data';
 import { CATEGORY_SEARCH_MS, useDebounced } from '../api/master-data';
+import { todayIso } from '../../receipts/lib/list-params';
 
 export const EXTRACTED_NOTE = 'Data from documents is shown once extracted';
 
@@ -49,6 +50,7 @@ export function FieldInput({
 }) {
   const value = field.id in events.drafts ? events.drafts[field.id]! : field.value;
   const error = events.errors[field.id];
+  const hint = error ? undefined : issueDateHint(field.id, value, todayIso());
   const focused = events.focusedId === field.id;
   const common = {
     id: `field-${field.id}`,
@@ -56,7 +58,7 @@ export function FieldInput({
     'data-field-input': field.id,
     'data-testid': `field-${field.id}`,
     'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? `error-${field.id}` : undefined,
+    'aria-describedby': error ? `error-${field.id}` : hint && !compact ? `hint-${field.id}` : undefined,
     'aria-label': compact ? (row === undefined ? field.label : `${field.label}, row ${row}`) : undefined,
     disabled: events.readOnly,
     onFocus: () => events.onFocus(field.id),
@@ -121,6 +123,11 @@ export function FieldInput({
       {error && (
         <p className="field-error" id={`error-${field.id}`} role="alert" data-testid={`error-${field.id}`}>
           {error}
+        </p>
+      )}
+      {hint && (
+        <p className="field-hint er-field-warning" id={`hint-${field.id}`} data-testid={`hint-${field.id}`}>
+          {hint}
         </p>
       )}
     </div>

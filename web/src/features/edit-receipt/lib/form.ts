@@ -186,6 +186,19 @@ export function formatError(field: { type?: SchemaField['type']; options?: Schem
   return typedValueError(field, value, false);
 }
 
+/** Shown under an issue date later than today: a receipt is not issued in the future, so it is likely a slip. */
+export const FUTURE_ISSUE_DATE = 'This date is after today: check the year';
+
+/**
+ * A hint that does not stop a save: an issue date (well formed) after today's local calendar day. Invoices dated a
+ * few days ahead exist, so the value is kept; the hint asks for a look (a year read or typed as 2052 for 2025).
+ */
+export function issueDateHint(fieldId: string, value: string, today: string): string | undefined {
+  if (fieldId !== 'issue_date') return undefined;
+  const v = value.trim();
+  return /^\d{4}-\d{2}-\d{2}$/.test(v) && v > today ? FUTURE_ISSUE_DATE : undefined;
+}
+
 /** A table cell as the screen shows it: the value typed (unsaved) or saved, and why the typed one cannot be saved. */
 export function shownCell(cell: Pick<FormField, 'id' | 'value' | 'type' | 'options'>, drafts: Record<string, string>, refusals: Record<string, string>): { value: string; error?: string } {
   if (!(cell.id in drafts)) return { value: cell.value };
