@@ -1,7 +1,8 @@
 /**
  * FTP and FTPS delivery with basic-ftp (docs/decisions.md "Integrations"). Port 990 is implicit FTPS; on any
  * other port (default 21) explicit FTPS (AUTH TLS) is tried first and plain FTP is used only when the server
- * refuses AUTH TLS. Files are written under a temporary name and renamed, so a reader never sees half a file.
+ * refuses AUTH TLS. Files are written under a temporary name of their own and renamed, so a reader never sees half a
+ * file and two exports writing one file at once never clobber each other (`putFile`).
  * Errors become TargetErrors: a refused login or a refused path is permanent; a connection that fails, times
  * out or a 4xx reply ("try again") is transient.
  *
@@ -13,6 +14,7 @@
  * own reply text only once it has proven to be an FTP server (logged in): a server of another protocol (a mail or
  * web server on that port) gets a fixed message, never its reply echoed.
  */
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ConnectionOptions } from 'node:tls';
 import { Client, FTPError } from 'basic-ftp';
@@ -101,6 +103,30 @@ export interface FtpFileDropOptions {
   trust?: TlsTrust;
 }
 
+/**
+ * One file, written under a temporary name of its own and renamed. Two exports of one document run at the same time
+ * (FTP and NSOFT on one server both send its original): a shared temporary name let one overwrite and delete the
+ * other's file. The rename replaces the file; a server whose rename refuses an existing name (550/553) gets the
+ * file removed and the rename once more. A temporary file left by a failure is removed when it can be.
+ */
+async function putFile(client: Client, file: { name: string; bytes: Uint8Array }): Promise<void> {
+  const temp = `${file.name}.${randomBytes(6).toString('hex')}.part`;
+  try {
+    await client.uploadFrom(Readable.from(Buffer.from(file.bytes)), temp);
+    await client.remove(file.name, true);
+    try {
+      await client.rename(temp, file.name);
+    } catch (error) {
+      if (!(error instanceof FTPError) || (error.code !== 550 && error.code !== 553)) throw error;
+      await client.remove(file.name, true);
+      await client.rename(temp, file.name);
+    }
+  } catch (error) {
+    await client.remove(temp, true).catch(() => undefined);
+    throw error;
+  }
+}
+
 export function createFtpFileDrop(opts: FtpFileDropOptions): FileDrop {
   /** Resolves and checks the host (no connection to a refused one), then logs in to a checked address. */
   async function connect(login: ServerLogin): Promise<Client> {
@@ -128,12 +154,7 @@ export function createFtpFileDrop(opts: FtpFileDropOptions): FileDrop {
         client = await connect(login);
         stage = 'session';
         await client.ensureDir(folder);
-        for (const file of files) {
-          const temp = `${file.name}.part`;
-          await client.uploadFrom(Readable.from(Buffer.from(file.bytes)), temp);
-          await client.remove(file.name, true);
-          await client.rename(temp, file.name);
-        }
+        for (const file of files) await putFile(client, file);
       } catch (error) {
         throw toTargetError(error, login, stage);
       } finally {
