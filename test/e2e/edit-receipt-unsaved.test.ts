@@ -140,6 +140,13 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
     expect(await marked.getAttribute('title')).toBe('Not a number');
     await page.getByTestId('table-line_items').scrollIntoViewIfNeeded();
     await screenshot(page, 'edit-receipt-table-unsavable');
+    // an issue date after today is saved, with a hint to check it
+    const issueDate = page.getByTestId('field-issue_date');
+    await issueDate.fill('2099-03-04');
+    await expect.poll(() => page.getByTestId('hint-issue_date').count()).toBe(1);
+    expect(await page.getByTestId('hint-issue_date').innerText()).toBe('This date is after today: check the year');
+    await issueDate.scrollIntoViewIfNeeded();
+    await screenshot(page, 'edit-receipt-future-issue-date');
     await context.close();
   });
 
