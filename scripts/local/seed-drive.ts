@@ -8,6 +8,17 @@ import type { LocalStack } from './stack';
 import { accessTokenOf, DEMO_USER } from './seed';
 
 export const DEMO_DROPBOX_FOLDER = '/Receipts inbox';
+/** The Google Drive stand-in's demo folders: the import's folder list offers them once Google is switched on. */
+export const DEMO_GOOGLE_FOLDERS = ['Receipts inbox', 'Scanned invoices'] as const;
+
+/**
+ * The Google Drive stand-in's folders of the demo (its drive is otherwise empty, and an import switched on could
+ * choose no folder). Added on the first start, as the Dropbox ones; files dropped there
+ * (`PUT <google url>/_drop?folder=Receipts%20inbox&name=…`) become documents once the import watches the folder.
+ */
+export function seedDemoGoogleFolders(stack: Pick<LocalStack, 'google'>): void {
+  for (const name of DEMO_GOOGLE_FOLDERS) stack.google.addFolder(name);
+}
 
 export async function connectDemoDropbox(stack: LocalStack): Promise<void> {
   const token = await accessTokenOf(stack, DEMO_USER);

@@ -6,7 +6,7 @@ import { accessTokenOf, DEMO_USER, seedDemo } from './seed';
 import { ftpPython, startLocalFtpServer, type LocalFtpServer } from './ftp-server';
 import { startLocalStack } from './stack';
 import { stopInOrder } from './stop';
-import { connectDemoDropbox, DEMO_DROPBOX_FOLDER } from './seed-drive';
+import { connectDemoDropbox, DEMO_DROPBOX_FOLDER, seedDemoGoogleFolders } from './seed-drive';
 import { DEMO_SQL_DATABASE, DEMO_SQL_PASSWORD, DEMO_SQL_USER, demoDatabaseAvailable, demoSqlCredential, startDemoDatabase, type DemoDatabase } from './demo-database';
 import { backfillEmailCompanyIndex } from '../../lambdas/adapters/ddb/email-backfill';
 import { backfillCompanyCodeGuards, backfillMasterSearch, backfillSearchIndex } from '../../lambdas/adapters/ddb/search-backfill';
@@ -113,7 +113,10 @@ async function main() {
   });
   seedDemoRivileRegisters(stack.rivile.tables);
   const seeded = await seedDemo(stack);
-  if (seeded.created) await connectDemoDropbox(stack).catch((error: unknown) => console.warn(`[local] demo Dropbox import not connected: ${String(error)}`));
+  if (seeded.created) {
+    await connectDemoDropbox(stack).catch((error: unknown) => console.warn(`[local] demo Dropbox import not connected: ${String(error)}`));
+    seedDemoGoogleFolders(stack);
+  }
   // Search: documents and master data of a data folder from before the current search rules get indexed (search:backfill).
   const backfill = await backfillSearchIndex();
   if (backfill.indexed + backfill.removed > 0) console.log(`[local] search index: ${backfill.indexed} documents indexed, ${backfill.removed} old items removed`);
