@@ -199,11 +199,16 @@ export function issueDateHint(fieldId: string, value: string, today: string): st
   return /^\d{4}-\d{2}-\d{2}$/.test(v) && v > today ? FUTURE_ISSUE_DATE : undefined;
 }
 
+/** Why a typed value cannot be saved as it is: the server's refusal, else its format's message; undefined when it can. */
+function unsavableMessage(id: string, value: string, field: Pick<SchemaField, 'type' | 'options'> | undefined, refusals: Record<string, string>): string | undefined {
+  return refusals[id] ?? (field ? formatError(field, value) : undefined);
+}
+
 /** A table cell as the screen shows it: the value typed (unsaved) or saved, and why the typed one cannot be saved. */
 export function shownCell(cell: Pick<FormField, 'id' | 'value' | 'type' | 'options'>, drafts: Record<string, string>, refusals: Record<string, string>): { value: string; error?: string } {
   if (!(cell.id in drafts)) return { value: cell.value };
   const value = drafts[cell.id]!;
-  const error = refusals[cell.id] ?? formatError(cell, value);
+  const error = unsavableMessage(cell.id, value, cell, refusals);
   return error ? { value, error } : { value };
 }
 
@@ -231,7 +236,7 @@ export function unsavableDrafts(
   const out: UnsavableValue[] = [];
   for (const [id, value] of Object.entries(drafts)) {
     const field = fieldMap.get(id);
-    const message = refusals[id] ?? (field ? formatError(field, value) : undefined);
+    const message = unsavableMessage(id, value, field, refusals);
     if (!message) return [];
     out.push({ id, label: field?.label ?? id, message });
   }
