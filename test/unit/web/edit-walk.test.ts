@@ -15,7 +15,7 @@ import {
   type Neighbours,
   type ReadList,
 } from '../../../web/src/features/edit-receipt/lib/navigation';
-import { EMPTY_FILTERS, localDayBounds, todayIso } from '../../../web/src/features/receipts/lib/list-params';
+import { EMPTY_FILTERS, localDayBounds, todayIso, type ListScope } from '../../../web/src/features/receipts/lib/list-params';
 import type { Query } from '../../../web/src/lib/api-client';
 import type { ReceiptStatus } from '../../../shared/status';
 
@@ -43,6 +43,7 @@ function fakeList(docs: ListItem[], ctx: ListContext) {
   return { read, reads, walked };
 }
 
+const C1: ListScope = { kind: 'company', companyId: 'C1' };
 const DAY = 86_400_000;
 const START = Date.parse('2025-01-01T00:00:00.000Z');
 const id = (n: number) => `DOC${String(n).padStart(23, '0')}`;
@@ -206,7 +207,7 @@ function fakeServer(docs: Doc[], scan = 2000) {
 /** The walk's reads as the screen makes them: the list's query (`walkQuery`) sent to the server. */
 function walkOver(server: ReturnType<typeof fakeServer>, ctx: ListContext): ReadList {
   return async (q) => {
-    const query = walkQuery('C1', ctx, q);
+    const query = walkQuery(C1, ctx, q);
     return query ? server.serve(query) : { items: [], next: null };
   };
 }
@@ -237,9 +238,30 @@ describe('edit screen: the walk follows the list it was opened from (its search,
   const withFilters = (search: string, f: Partial<ListContext['filters']> = {}): ListContext => ({ ...ready, filters: { ...EMPTY_FILTERS, search, ...f } });
   const newestFirst = (docs: Doc[]) => [...docs].sort((a, b) => (listKey(a) < listKey(b) ? 1 : -1));
 
+  it('in the all-companies view the walk reads the list of every company (selected=ALL), with the same window', () => {
+    const all = walkQuery({ kind: 'all' }, ready, { created_at_before: '2025-03-10T10:00:00.000Z', limit: 5, next: 'N' });
+    expect(all).toMatchObject({ selected: 'ALL', receipt_status: 'ready', receipt_type: 'receipt', created_at_before: '2025-03-10T10:00:00.000Z', limit: 5, next: 'N' });
+    expect(all).not.toHaveProperty('company_id');
+    // one list newest first across the companies: the neighbours of a document may be of another company
+    const docs = yearOfDocuments(300, () => 'ready').map((d, i) => ({ ...d, company_id: i % 3 === 0 ? 'C2' : 'C1' }));
+    const list = fakeList(docs, ready);
+    const walked = list.walked(() => true);
+    return Promise.all(
+      [1, 2, 150, 300].map(async (n) => {
+        const found = await findNeighbours(list.read, walked[n - 1]!, ready);
+        expect({ n, previous: found.previous, next: found.next, position: found.position }).toEqual({
+          n,
+          previous: walked[n - 2]?.receipt_id ?? null,
+          next: walked[n]?.receipt_id ?? null,
+          position: n <= 4 * 50 ? n : null,
+        });
+      }),
+    );
+  });
+
   it('the walk reads the list with the query the list sends: search, Duplicates, issue dates; created_at windows inside its range', () => {
     // no filter: the query of before (company, status, type, the walk's window), nothing more
-    expect(walkQuery('C1', ready, { created_at_before: '2025-03-10T10:00:00.000Z', limit: 5 })).toEqual({
+    expect(walkQuery(C1, ready, { created_at_before: '2025-03-10T10:00:00.000Z', limit: 5 })).toEqual({
       company_id: 'C1',
       receipt_status: 'ready',
       receipt_type: 'receipt',
@@ -252,7 +274,7 @@ describe('edit screen: the walk follows the list it was opened from (its search,
     });
     const list = withFilters('SDN BHD', { duplicates: true, dateFrom: '2025-03-01', dateTo: '2025-03-31' });
     // the list's range and the walk's window meet: the later after, the earlier before
-    expect(walkQuery('C1', list, { created_at_after: '2025-02-20T10:00:00.000Z', created_at_before: '2025-03-10T10:00:00.000Z', limit: 50, next: 'N' })).toMatchObject({
+    expect(walkQuery(C1, list, { created_at_after: '2025-02-20T10:00:00.000Z', created_at_before: '2025-03-10T10:00:00.000Z', limit: 50, next: 'N' })).toMatchObject({
       search_value: 'SDN BHD',
       duplicate_id: 'true',
       created_at_after: localDayBounds('2025-03-01')!.start,
@@ -260,14 +282,14 @@ describe('edit screen: the walk follows the list it was opened from (its search,
       limit: 50,
       next: 'N',
     });
-    expect(walkQuery('C1', list, { created_at_after: '2025-03-20T10:00:00.000Z', limit: 50 })).toMatchObject({ created_at_after: '2025-03-20T10:00:00.000Z', created_at_before: localDayBounds('2025-03-31')!.end });
+    expect(walkQuery(C1, list, { created_at_after: '2025-03-20T10:00:00.000Z', limit: 50 })).toMatchObject({ created_at_after: '2025-03-20T10:00:00.000Z', created_at_before: localDayBounds('2025-03-31')!.end });
     // a window outside the range: nothing to read
-    expect(walkQuery('C1', list, { created_at_after: new Date(2025, 3, 1).toISOString(), limit: 50 })).toBeNull();
-    expect(walkQuery('C1', list, { created_at_before: new Date(new Date(2025, 2, 1).getTime() - 1).toISOString(), limit: 50 })).toBeNull();
+    expect(walkQuery(C1, list, { created_at_after: new Date(2025, 3, 1).toISOString(), limit: 50 })).toBeNull();
+    expect(walkQuery(C1, list, { created_at_before: new Date(new Date(2025, 2, 1).getTime() - 1).toISOString(), limit: 50 })).toBeNull();
     // a range of issue dates: the list's parameters as they are, the walk never asks for a window there
     const issue = withFilters('', { dateFrom: '2025-03-01', dateTo: '2025-03-31', byIssueDate: true });
     expect(byIssueDate(issue)).toBe(true);
-    expect(walkQuery('C1', issue, { limit: 50 })).toMatchObject({ by_issue_date: 'true', created_at_after: '2025-03-01', created_at_before: '2025-03-31' });
+    expect(walkQuery(C1, issue, { limit: 50 })).toMatchObject({ by_issue_date: 'true', created_at_after: '2025-03-01', created_at_before: '2025-03-31' });
     // the type checkboxes: the walk of a list of invoices is of invoices
     expect(listContext(false, 'ready', 'receipt', 'q=SDN+BHD&type=invoice')).toMatchObject({ receiptType: 'invoice', filters: { search: 'SDN BHD', receipt: false, invoice: true } });
     expect(listContext(false, 'ready', 'receipt', undefined)).toMatchObject({ receiptType: 'receipt', filters: EMPTY_FILTERS });

@@ -44,16 +44,16 @@ describe('upload-date range in the browser time zone (Europe/Vilnius)', () => {
   it('meets the edit screen walk windows at the local day bounds', () => {
     const ctx: ListContext = { inbox: true, status: 'review', receiptType: 'receipt', filters: range('2026-03-10', '2026-03-10') };
     // A window wider than the day: the day bounds win.
-    expect(walkQuery('C1', ctx, { created_at_after: '2026-03-09T00:00:00.000Z', created_at_before: '2026-03-12T00:00:00.000Z', limit: 50 })).toMatchObject({
+    expect(walkQuery(scope, ctx, { created_at_after: '2026-03-09T00:00:00.000Z', created_at_before: '2026-03-12T00:00:00.000Z', limit: 50 })).toMatchObject({
       created_at_after: '2026-03-09T22:00:00.000Z',
       created_at_before: '2026-03-10T21:59:59.999Z',
     });
     // A window inside the day: the window wins.
-    expect(walkQuery('C1', ctx, { created_at_after: '2026-03-09T23:00:00.000Z', created_at_before: '2026-03-10T01:00:00.000Z', limit: 50 })).toMatchObject({
+    expect(walkQuery(scope, ctx, { created_at_after: '2026-03-09T23:00:00.000Z', created_at_before: '2026-03-10T01:00:00.000Z', limit: 50 })).toMatchObject({
       created_at_after: '2026-03-09T23:00:00.000Z',
       created_at_before: '2026-03-10T01:00:00.000Z',
     });
     // A window after the local day (its UTC date is still 10 March): nothing to read.
-    expect(walkQuery('C1', ctx, { created_at_after: '2026-03-10T22:30:00.000Z', limit: 50 })).toBeNull();
+    expect(walkQuery(scope, ctx, { created_at_after: '2026-03-10T22:30:00.000Z', limit: 50 })).toBeNull();
   });
 });

@@ -13,8 +13,11 @@ export const editKeys = {
   history: (id: string, companyId: string) => ['edit-receipt', 'history', id, companyId] as const,
   duplicates: (id: string, companyId: string) => ['edit-receipt', 'duplicates', id, companyId] as const,
   schema: (companyId: string) => ['edit-receipt', 'schema', companyId] as const,
-  /** The walked list's neighbours of one document (`ctx`: the list and the document); without it, all of them. */
-  walk: (companyId: string, ctx?: Record<string, unknown>) => (ctx ? (['edit-receipt', 'walk', companyId, ctx] as const) : (['edit-receipt', 'walk', companyId] as const)),
+  /**
+   * The walked list's neighbours of one document (`scope`: a company id or 'ALL'; `ctx`: the list and the document);
+   * without them, every walk's (an action changes the lists of its company and of the all-companies view).
+   */
+  walk: (scope?: string, ctx?: Record<string, unknown>) => (scope !== undefined ? (['edit-receipt', 'walk', scope, ctx ?? {}] as const) : (['edit-receipt', 'walk'] as const)),
 };
 
 

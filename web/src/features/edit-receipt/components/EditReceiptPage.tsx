@@ -1,4 +1,3 @@
-import { sendsToIntegrations } from '../../receipts/lib/row-rules';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -22,6 +21,9 @@ import { receiptOfPayload } from '../../live/lib/cache-updates';
 import { useReceiptCache } from '../../live/use-receipt-cache';
 import { sendAgainNotice, type BulkSendAnswer } from '../../integration/lib/outcomes';
 import { useReceiptDetail } from '../../receipts/api/receipts';
+import type { ListScope } from '../../receipts/lib/list-params';
+import { companyToActivate, sendsToIntegrations } from '../../receipts/lib/row-rules';
+import { useActiveCompanyStore } from '../../../app/active-company';
 import type { Receipt } from '../../receipts/api/types';
 import type { ListReturnState } from '../../receipts/lib/list-scroll';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
@@ -36,7 +38,7 @@ import { COMPACT, NARROW, useMedia } from '../lib/media';
 import { hasWordIn, NO_TEXT_IN_AREA } from '../lib/pick';
 import { inList, listContext, listPath, walkFilterText, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
 import { useStableCallback } from '../lib/stable';
-import { useNearby, useWalk } from '../api/walk';
+import { useNearby, useWalk, type WalkCompanies } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
 import { useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
 import { useDocumentCategory } from '../lib/use-document-category';
@@ -73,17 +75,29 @@ export function EditReceiptPage() {
   const [announced, setAnnounced] = useState<{ text: string; n: number } | null>(null);
   const announce = useCallback((text: string) => setAnnounced((last) => ({ text, n: (last?.n ?? 0) + 1 })), []);
   const moving = useRef<Move | null>(null);
+  // the companies of the documents the walk read, for the moves across companies of the all-companies view
+  const walkCompanies = useRef<WalkCompanies>(new Map());
   return (
     <>
       <div className="sr-only" role="status" aria-live="polite" data-testid="document-announcement">
         {announced && <span key={announced.n}>{announced.text}</span>}
       </div>
-      <EditReceipt key={id} receiptId={id} announce={announce} moving={moving} />
+      <EditReceipt key={id} receiptId={id} announce={announce} moving={moving} walkCompanies={walkCompanies.current} />
     </>
   );
 }
 
-function EditReceipt({ receiptId, announce, moving }: { receiptId: string; announce(text: string): void; moving: MutableRefObject<Move | null> }) {
+function EditReceipt({
+  receiptId,
+  announce,
+  moving,
+  walkCompanies,
+}: {
+  receiptId: string;
+  announce(text: string): void;
+  moving: MutableRefObject<Move | null>;
+  walkCompanies: WalkCompanies;
+}) {
   const [search] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -92,6 +106,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
   const info = useInfoPopup();
   const cache = useReceiptCache();
   const view = useActiveCompany();
+  const companyStore = useActiveCompanyStore();
   const userId = useAuth().user?.userId ?? '';
   const companyId = search.get('company_id') || view.active?.company_id || 'NONE';
   const nav = (location.state ?? {}) as NavState;
@@ -138,18 +153,30 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     () => (docCreated && docStatus && docType ? { receipt_id: receiptId, created_at: docCreated, status: docStatus, receipt_type: docType } : null),
     [receiptId, docCreated, docStatus, docType],
   );
-  const walk = useWalk(companyId, ctx, walkDoc, nav.walk);
+  // The list is of the view the user is in: in the all-companies view every company's, newest first across them
+  const walkScope = useMemo<ListScope | null>(
+    () => (view.isLoading ? null : view.allCompanies ? { kind: 'all' } : { kind: 'company', companyId }),
+    [view.isLoading, view.allCompanies, companyId],
+  );
+  const walk = useWalk(walkScope, ctx, walkDoc, nav.walk, walkCompanies);
   const inWalk = walkDoc !== null && ctx !== null && inList(walkDoc, ctx);
   const walkFilter = ctx ? walkFilterText(ctx) : '';
 
+  // A document of the walk opens with its company (another one in the all-companies view), which becomes the active
+  // company as when it is chosen in the list; this one's company is kept for the way back.
+  const companies = view.companies;
   const goTo = useCallback(
     (id: string, walkHints?: WalkHints) => {
       moving.current = { to: id, queued: null };
-      return navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(companyId)}`, {
+      walkCompanies.set(receiptId, companyId);
+      const toCompany = walkCompanies.get(id) ?? companyId;
+      const switchTo = companyToActivate({ company_id: toCompany }, companyStore.getState().companyId, companies.map((c) => c.company_id));
+      if (switchTo) companyStore.setCompany(switchTo);
+      return navigate(`/edit-receipt/${encodeURIComponent(id)}?company_id=${encodeURIComponent(toCompany)}`, {
         state: { inbox: nav.inbox, listStatus: listStatus.current ?? undefined, listSearch: nav.listSearch, walk: walkHints } satisfies NavState,
       });
     },
-    [navigate, companyId, nav.inbox, nav.listSearch, moving],
+    [navigate, companyId, receiptId, companies, companyStore, walkCompanies, nav.inbox, nav.listSearch, moving],
   );
 
   // ---- fields
@@ -331,7 +358,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     const updated = receiptOfPayload((answer as { receipt?: unknown })?.receipt ?? answer);
     if (updated) cache.applyReceipt(updated);
     // the list changed: neighbours found before are read again when their document opens
-    void qc.invalidateQueries({ queryKey: editKeys.walk(companyId), refetchType: 'none' });
+    void qc.invalidateQueries({ queryKey: editKeys.walk(), refetchType: 'none' });
     const next = await walk.after().catch(() => null);
     // The user went elsewhere meanwhile (the side menu, Back): the move on must not take them back to a document
     if (window.location.pathname !== `/edit-receipt/${encodeURIComponent(receiptId)}`) return;
@@ -448,7 +475,7 @@ function EditReceipt({ receiptId, announce, moving }: { receiptId: string; annou
     try {
       await api.post(`/receipts/${encodeURIComponent(receiptId)}/combine`, { receipt_id: otherId, version: version() }, { query: { company_id: companyId } });
       cache.applyDelete(otherId);
-      void qc.invalidateQueries({ queryKey: editKeys.walk(companyId), refetchType: 'none' });
+      void qc.invalidateQueries({ queryKey: editKeys.walk(), refetchType: 'none' });
       setMerge(false);
       await Promise.all([qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) }), calls.refresh(), qc.invalidateQueries({ queryKey: editKeys.boxes(receiptId, companyId) })]);
       info.show('Documents merged', 'success');

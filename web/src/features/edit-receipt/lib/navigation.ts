@@ -8,7 +8,7 @@ import { LIST_PAGE_SIZE } from '../../../../../shared/constants';
 import type { ReceiptStatus } from '../../../../../shared/status';
 import type { Query } from '../../../lib/api-client';
 import { formatDay } from '../../receipts/lib/dates';
-import { EMPTY_FILTERS, filtersFromSearch, listQuery, typeParam, type ListFilters } from '../../receipts/lib/list-params';
+import { EMPTY_FILTERS, filtersFromSearch, listQuery, typeParam, type ListFilters, type ListScope } from '../../receipts/lib/list-params';
 
 export interface ListContext {
   inbox: boolean;
@@ -21,6 +21,8 @@ export interface ListContext {
 
 export interface ListItem {
   receipt_id: string;
+  /** The document's company (in the all-companies view the walk goes from one company's documents to another's). */
+  company_id?: string | null;
   status: ReceiptStatus;
   receipt_type: 'receipt' | 'invoice';
   created_at: string;
@@ -60,7 +62,7 @@ export interface WalkPage {
 export const listKey = (d: Pick<ListItem, 'created_at' | 'receipt_id'>): string => `${d.created_at}#${d.receipt_id}`;
 
 /**
- * One read of the walked list: GET /receipts of the list (company, status, type and its filters: `walkQuery`) with
+ * One read of the walked list: GET /receipts of the list (its scope, status, type and filters: `walkQuery`) with
  * these. Both created_at bounds are inclusive (a full timestamp is one instant), so a read around a document also
  * returns it.
  */
@@ -72,23 +74,29 @@ export interface ListQuery {
 }
 export type ReadList = (query: ListQuery) => Promise<WalkPage>;
 
-/** The list's GET /receipts query as the list page sends it (`listQuery`), of the document's company, the walk's status and type. */
-function listOf(companyId: string, ctx: ListContext): Query {
-  const list = listQuery('inbox', ctx.filters ?? EMPTY_FILTERS, { kind: 'company', companyId });
+/**
+ * The list's GET /receipts query as the list page sends it (`listQuery`): of the document's company, or of every company
+ * in the all-companies view (one list newest first across them), the walk's status and type.
+ */
+function listOf(scope: ListScope, ctx: ListContext): Query {
+  const list = listQuery('inbox', ctx.filters ?? EMPTY_FILTERS, scope);
   return { ...list, receipt_status: ctx.inbox ? undefined : ctx.status, receipt_type: ctx.receiptType };
 }
+
+// What a list's filters make of its query does not depend on whose list it is
+const ANY_SCOPE: ListScope = { kind: 'all' };
 
 /**
  * The list's range is of issue dates (`by_issue_date`): its created_at parameters are that range, so its reads
  * cannot take the walk's created_at windows; the walk reads it page by page from its start.
  */
 export function byIssueDate(ctx: ListContext): boolean {
-  return listOf('', ctx).by_issue_date === 'true';
+  return listOf(ANY_SCOPE, ctx).by_issue_date === 'true';
 }
 
 /** The list's filters leave out documents of its status and type (a search, a date range, Duplicates). */
 export function narrowed(ctx: ListContext): boolean {
-  const q = listOf('', ctx);
+  const q = listOf(ANY_SCOPE, ctx);
   return Boolean(q.search_value || q.created_at_after || q.created_at_before || q.duplicate_id);
 }
 
@@ -99,7 +107,7 @@ export function narrowed(ctx: ListContext): boolean {
 export function walkFilterText(ctx: ListContext): string {
   const f = ctx.filters;
   if (!f || !narrowed(ctx)) return '';
-  const search = listOf('', ctx).search_value;
+  const search = listOf(ANY_SCOPE, ctx).search_value;
   const parts: string[] = [];
   if (typeof search === 'string' && search) parts.push(`“${search}”`);
   if (f.dateFrom || f.dateTo) parts.push(`${f.byIssueDate ? 'Issued' : 'Uploaded'} ${formatDay(f.dateFrom) || '…'} – ${formatDay(f.dateTo) || '…'}`);
@@ -118,8 +126,8 @@ const upperKey = (v: string) => (v.length === 10 ? `${v}T23:59:59.999Z\uffff` : 
  * the list meet (the later after, the earlier before). null: they do not overlap (nothing to read). A list of issue
  * dates takes no window (`byIssueDate`: the walk never asks for one there).
  */
-export function walkQuery(companyId: string, ctx: ListContext, q: ListQuery): Query | null {
-  const list = listOf(companyId, ctx);
+export function walkQuery(scope: ListScope, ctx: ListContext, q: ListQuery): Query | null {
+  const list = listOf(scope, ctx);
   const query: Query = { ...list, limit: q.limit, ...(q.next ? { next: q.next } : {}) };
   if (list.by_issue_date === 'true') {
     if (q.created_at_after || q.created_at_before) throw new Error('a list of issue dates takes no created_at window');
