@@ -69,12 +69,15 @@ describe('edit screen opened from the all-companies view in Chromium', () => {
     await at('second-2');
     await ready();
     await until(pager).toBe('1/4');
+    expect(await page.getByTestId('receipt-company').innerText()).toBe('Walk Second UAB');
 
     // Next: the first company's document (before, the walk read only the second company's list: 1/2, then second-1)
     await page.getByRole('button', { name: 'Next document' }).click();
     await at('first-2');
     await ready();
     await until(pager).toBe('2/4');
+    // the screen says whose document it is
+    await until(() => page.getByTestId('receipt-company').innerText()).toBe('walkall company 1');
     await screenshot(page, 'edit-walk-all-companies-next');
     await page.keyboard.press('Alt+ArrowRight');
     await at('second-1');
@@ -102,6 +105,8 @@ describe('edit screen opened from the all-companies view in Chromium', () => {
     await at('second-2');
     await ready();
     await until(pager).toBe('1/1');
+    // second-1's CONFIRM added its supplier to the second company: second-2 no longer calls it new
+    await until(() => page.getByTestId('field-form').getByText('NOTE: new Supplier & Customer').count()).toBe(0);
     await screenshot(page, 'edit-walk-all-companies-confirmed');
 
     expect(await statusOf('second-2')).toBe(status);

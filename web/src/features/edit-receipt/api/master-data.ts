@@ -25,13 +25,19 @@ export function useDebounced<T extends string | number>(value: T, ms: number): T
   return settled;
 }
 
+/**
+ * The edit screen's answers about suppliers and customers (is it new, the suggestions): an action may add one (CONFIRM
+ * adds a new supplier or customer), so they are asked again after it.
+ */
+export const STAKEHOLDER_ANSWERS_KEY = ['edit-receipt', 'stakeholders'] as const;
+
 export function useIsNewStakeholder(companyId: string, type: 'supplier' | 'customer', name: string, code: string) {
   const api = useApi();
   // A string, so that an unchanged name and code settle once.
   const [qName = '', qCode = ''] = useDebounced(`${name.trim()}\u0000${code.trim()}`, STAKEHOLDER_DEBOUNCE_MS).split('\u0000');
   const q = { name: qName, code: qCode };
   return useQuery({
-    queryKey: ['edit-receipt', 'is-new-stakeholder', companyId, type, q.name, q.code],
+    queryKey: [...STAKEHOLDER_ANSWERS_KEY, 'is-new', companyId, type, q.name, q.code],
     queryFn: ({ signal }) =>
       api
         .get<{ isNewStakeholder: boolean; stakeholder: Stakeholder | null }>('/isNewStakeholder', { query: { company_id: companyId, type, name: q.name, code: q.code }, signal })
@@ -46,7 +52,7 @@ export function useStakeholderSuggestions(companyId: string, type: 'supplier' | 
   const api = useApi();
   const term = useDebounced(search.trim(), STAKEHOLDER_DEBOUNCE_MS);
   return useQuery({
-    queryKey: ['edit-receipt', 'stakeholder-suggestions', companyId, type, term],
+    queryKey: [...STAKEHOLDER_ANSWERS_KEY, 'suggestions', companyId, type, term],
     // A page of a search may stop short of 8 (even at none) while more exist: read on, a few pages at most.
     queryFn: ({ signal }) =>
       readSearchPages(

@@ -22,7 +22,7 @@ import { useReceiptCache } from '../../live/use-receipt-cache';
 import { sendAgainNotice, type BulkSendAnswer } from '../../integration/lib/outcomes';
 import { useReceiptDetail } from '../../receipts/api/receipts';
 import type { ListScope } from '../../receipts/lib/list-params';
-import { companyToActivate, sendsToIntegrations } from '../../receipts/lib/row-rules';
+import { companyName, companyToActivate, sendsToIntegrations } from '../../receipts/lib/row-rules';
 import { useActiveCompanyStore } from '../../../app/active-company';
 import type { Receipt } from '../../receipts/api/types';
 import type { ListReturnState } from '../../receipts/lib/list-scroll';
@@ -40,7 +40,7 @@ import { inList, listContext, listPath, walkFilterText, type ListContext, type W
 import { useStableCallback } from '../lib/stable';
 import { useNearby, useWalk, type WalkCompanies } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
-import { useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
+import { STAKEHOLDER_ANSWERS_KEY, useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
 import { useDocumentCategory } from '../lib/use-document-category';
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useItemChoice } from '../lib/use-item-choice';
@@ -357,8 +357,10 @@ function EditReceipt({
   const afterAction = async (answer: unknown) => {
     const updated = receiptOfPayload((answer as { receipt?: unknown })?.receipt ?? answer);
     if (updated) cache.applyReceipt(updated);
-    // the list changed: neighbours found before are read again when their document opens
+    // the list changed: neighbours found before are read again when their document opens; so are the answers about
+    // suppliers and customers (CONFIRM adds a new one: the next document of that supplier no longer calls it new)
     void qc.invalidateQueries({ queryKey: editKeys.walk(), refetchType: 'none' });
+    void qc.invalidateQueries({ queryKey: STAKEHOLDER_ANSWERS_KEY, refetchType: 'none' });
     const next = await walk.after().catch(() => null);
     // The user went elsewhere meanwhile (the side menu, Back): the move on must not take them back to a document
     if (window.location.pathname !== `/edit-receipt/${encodeURIComponent(receiptId)}`) return;
@@ -607,6 +609,12 @@ function EditReceipt({
       <span className={`pill pill-${status === 'ready' ? 'green' : status === 'review' || status === 'error' ? 'red' : 'orange'}`} data-testid="receipt-status">
         {STATUS_TITLES[status] ?? status}
       </span>
+      {/* the all-companies view walks every company's documents: whose this one is */}
+      {view.allCompanies && (
+        <span className="muted er-company" data-testid="receipt-company" title={companyName(receipt, view.companies)}>
+          {companyName(receipt, view.companies)}
+        </span>
+      )}
       {unsaved && <span className="muted er-saving">Unsaved changes…</span>}
       {compact && codeNote}
     </div>
