@@ -147,7 +147,8 @@ export async function sendDocuments(
 ): Promise<{ results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] }> {
   if (!caller.companyId) throw new AppError('BadRequest', 'company_id is required');
   // Nothing is confirmed for a send that would go nowhere.
-  if (!(await companyTargets(deps.store, caller.companyId)).length) throw new AppError('Conflict', NO_EXPORT_TARGET);
+  const targets = await companyTargets(deps.store, caller.companyId);
+  if (!targets.length) throw new AppError('Conflict', NO_EXPORT_TARGET);
   const results: { receipt_id: string; ok: boolean; status: number; message?: string; receipt?: ReceiptSummary }[] = [];
   const queued: string[] = [];
   const until = deps.clock.now().getTime() + BULK_SEND_BUDGET_MS;
@@ -164,7 +165,7 @@ export async function sendDocuments(
         let receipt: ReceiptSummary;
         if (doc.status === 'archive') {
           await confirm.check(caller, id);
-          receipt = toSummary(doc);
+          receipt = toSummary(await dismissSwitchedOffFailures(deps, doc, targets));
         } else receipt = await confirm.confirm(caller, id, doc.version);
         queued.push(id);
         results.push({ receipt_id: id, ok: true, status: 200, receipt });
@@ -280,14 +281,13 @@ export function exportErrorAfter(current: string | null | undefined, target: Exp
 type OutcomeDeps = Pick<ExportDeps, 'documents' | 'live' | 'clock' | 'ids'>;
 
 /**
- * Writes one target's outcome into the document's history (and its error), then tells the screens; false when the
- * document is gone (deleted meanwhile).
+ * Writes one target's outcome into the document's history (`name`, by default the failure or "Exported to <target>")
+ * and its error, then tells the screens: the document as written; null when it is gone (deleted meanwhile).
  */
-async function recordOutcome(deps: OutcomeDeps, receiptId: string, target: ExportTarget, failure: string | null): Promise<boolean> {
-  const name = failure ?? `Exported to ${TARGET_LABEL[target]}`;
+async function recordOutcome(deps: OutcomeDeps, receiptId: string, target: ExportTarget, failure: string | null, name = failure ?? `Exported to ${TARGET_LABEL[target]}`): Promise<DocumentRecord | null> {
   for (let attempt = 1; attempt <= 5; attempt++) {
     const doc = await deps.documents.get(receiptId);
-    if (!doc) return false;
+    if (!doc) return null;
     const now = deps.clock.now().toISOString();
     const after: DocumentRecord = { ...doc, error_message: exportErrorAfter(doc.error_message, target, failure), version: doc.version + 1, updated_at: now };
     const change = emptyChange();
@@ -296,13 +296,38 @@ async function recordOutcome(deps: OutcomeDeps, receiptId: string, target: Expor
     try {
       await deps.documents.commit(change);
       await publishDoc(deps.live, 'receipt-update', after);
-      return true;
+      return after;
     } catch (e) {
       if (e instanceof CommitConflict && e.reason === 'version') continue;
       throw e;
     }
   }
   throw new Error(`could not record the export outcome of ${receiptId}`);
+}
+
+/** The export targets whose failure a document's error holds. */
+export function failedTargets(error: string | null | undefined): ExportTarget[] {
+  if (!error?.startsWith(EXPORT_ERROR_PREFIX)) return [];
+  const failures = error.split(NEXT_EXPORT_FAILURE);
+  return EXPORT_TARGETS.filter((t) => failures.some((f) => f.startsWith(`${EXPORT_ERROR_PREFIX}${TARGET_LABEL[t]} failed: `)));
+}
+
+/** The history line of a failure Send dismisses because its target has been switched off since. */
+export const switchedOffDismissal = (target: ExportTarget) =>
+  `${EXPORT_ERROR_PREFIX}${TARGET_LABEL[target]} not tried again: the ${TARGET_LABEL[target]} integration is switched off`;
+
+/**
+ * Sending a confirmed document again goes to the targets switched on now; the failure of a target switched off since
+ * could never be cleared by it, so it is dismissed (its own history line) and the document's error keeps only what
+ * Send may still mend. The document as it is then.
+ */
+async function dismissSwitchedOffFailures(deps: OutcomeDeps, doc: DocumentRecord, targets: ExportTarget[]): Promise<DocumentRecord> {
+  let current = doc;
+  for (const target of failedTargets(doc.error_message)) {
+    if (targets.includes(target)) continue;
+    current = (await recordOutcome(deps, doc.receipt_id, target, null, switchedOffDismissal(target))) ?? current;
+  }
+  return current;
 }
 
 export type ExportOutcome = 'done' | 'already-done' | 'skipped' | 'retry' | 'failed';

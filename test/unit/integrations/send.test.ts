@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
 import type { DocumentRecord } from '../../../lambdas/core/documents/types';
-import { CONFIRMED_NOT_SENT, NO_EXPORT_TARGET, SEND_TIME_UP, sendDocuments, type SendConfirm } from '../../../lambdas/core/integrations/export';
+import { CONFIRMED_NOT_SENT, failedTargets, NO_EXPORT_TARGET, SEND_TIME_UP, sendDocuments, type SendConfirm } from '../../../lambdas/core/integrations/export';
 import { API_HANDLER_TIMEOUT_SECONDS, BULK_SEND_BUDGET_MS } from '../../../shared/processing-limits';
 import type { ExportMessage } from '../../../lambdas/core/integrations/ports';
 import type { ReceiptSummary } from '../../../shared/schemas/receipts';
@@ -60,6 +60,32 @@ describe("the list's Send", () => {
     const answer = await sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ['D1']);
     expect(answer).toEqual({ results: [{ receipt_id: 'D1', ok: false, status: 500, message: CONFIRMED_NOT_SENT, receipt: expect.anything() }] });
     expect(documents.docs.get('D1')!.error_message).toBe('Export to NSOFT failed: the export queue could not be reached');
+  });
+
+  it('sending a confirmed document again dismisses the failure of a target switched off since, and keeps the others', async () => {
+    const clock = { now: () => new Date('2026-03-10T10:00:00Z') };
+    const created = newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Ona', surname: 'O', email: 'o@x' }, { newId: () => ulid() }, clock);
+    // NSOFT failed, then was switched off; FTP is on and failed too
+    const company = { ...created, integrations: { ...created.integrations!, ftp_export: true, nsoft_export: false } };
+    const error = 'Export to NSOFT failed: 530 Login incorrect.; Export to FTP failed: connect ETIMEDOUT';
+    expect(failedTargets(error)).toEqual(['ftp_export', 'nsoft_export']);
+    expect(failedTargets('The page was not processed')).toEqual([]);
+    const documents = new MemoryDocuments();
+    documents.docs.set('D1', { receipt_id: 'D1', company_id: company.company_id, status: 'archive', version: 3, error_message: error, user: { name: 'Ona', surname: 'O' }, pages: [] } as unknown as DocumentRecord);
+    const sent: ExportMessage[] = [];
+    const confirm: SendConfirm = { confirm: async () => Promise.reject(new Error('an archived document is not confirmed again')), check: async () => undefined };
+    const deps = { documents, files: new MemoryFiles(), store: memoryAccounts(company), live: { publish: async () => undefined, publishToUser: async () => undefined }, clock, ids: { newId: () => ulid() }, queue: { send: async (m: ExportMessage[]) => void sent.push(...m) } };
+    const answer = await sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ['D1']);
+    expect(sent.map((m) => [m.receipt_id, m.target])).toEqual([['D1', 'ftp_export']]);
+    expect(documents.docs.get('D1')!.error_message).toBe('Export to FTP failed: connect ETIMEDOUT');
+    expect(documents.historyItems.map((h) => h.name)).toEqual(['Export to NSOFT not tried again: the NSOFT integration is switched off']);
+    // the answer carries the document as it is now (the screens drop the dismissed failure at once)
+    expect(answer.results[0]).toMatchObject({ ok: true, receipt: { receipt_id: 'D1', error: { message: 'Export to FTP failed: connect ETIMEDOUT' } } });
+
+    // only the switched-off target failed: the error is gone
+    documents.docs.set('D2', { receipt_id: 'D2', company_id: company.company_id, status: 'archive', version: 1, error_message: 'Export to NSOFT failed: 530 Login incorrect.', user: { name: 'Ona', surname: 'O' }, pages: [] } as unknown as DocumentRecord);
+    await sendDocuments(deps, confirm, { userId: 'u1', companyId: company.company_id }, ['D2']);
+    expect(documents.docs.get('D2')!.error_message).toBeNull();
   });
 
   it('stops taking documents when its time is up, answers the rest as not sent, and queues those it confirmed', async () => {

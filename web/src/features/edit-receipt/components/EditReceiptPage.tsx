@@ -432,6 +432,9 @@ function EditReceipt({
   const sendAgain = async () => {
     try {
       const answer = await api.post<BulkSendAnswer>('/receipts/bulk', { action: 'send', receipt_ids: [receiptId] }, { query: { company_id: companyId } });
+      // the document as the send left it (a failure of a target switched off since is dismissed)
+      const updated = receiptOfPayload(answer?.results?.[0]?.receipt);
+      if (updated) cache.applyReceipt(updated);
       const notice = sendAgainNotice(answer);
       info.show(notice.text, notice.tone);
     } catch (e) {

@@ -27,7 +27,7 @@ export function hasUnfinishedRun(list: ImportStatusList | undefined): boolean {
 
 /** POST /receipts/bulk's answer to a send: one line per document. */
 export interface BulkSendAnswer {
-  results?: { ok: boolean; message?: string }[];
+  results?: { ok: boolean; message?: string; receipt?: unknown }[];
 }
 
 /**
