@@ -4,6 +4,9 @@ import { z } from 'zod';
 export const emailIdPathSchema = z.object({ id: z.string().trim().min(1).max(64) });
 export const emailQuerySchema = z.object({ company_id: z.string().max(64).optional() });
 
+/** Why nothing was taken from a mail without attachments (its notice and Settings' Mail received say it). */
+export const NO_ATTACHMENT = 'It had no attachment: documents are taken from attached PDF, JPEG and PNG files and office documents.';
+
 /** A page of GET /emails: the mail a company received, newest first. */
 export const EMAIL_LIST_PAGE_SIZE = 20;
 /**

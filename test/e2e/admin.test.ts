@@ -118,7 +118,7 @@ describe('platform admin and settings in Chromium', () => {
       .setInputFiles({ name: 'second.pdf', mimeType: 'application/pdf', buffer: await onePagePdf(['SECOND UAB', 'Total 6.00']) });
     const failed = modal.locator('[data-testid="upload-item"]', { hasText: 'second.pdf' });
     await expect.poll(() => failed.getAttribute('data-state'), WAIT).toBe('failed');
-    expect(await failed.innerText()).toContain('The monthly document limit of this company is reached (1 documents a month)');
+    expect(await failed.innerText()).toContain('The monthly document limit of this company is reached (1 document a month)');
     await screenshot(customerPage, 'admin-over-quota-upload');
     await customerPage.close();
   });

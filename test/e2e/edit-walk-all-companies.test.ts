@@ -49,6 +49,10 @@ describe('edit screen opened from the all-companies view in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.getByText('VIEW ALL COMPANIES').click();
     await until(() => page.getByTestId('header-identity').innerText()).toContain('All - ');
+    // the dashboard marks no company as the one worked in
+    await until(() => page.locator('.company-card[aria-current="true"]').count()).toBe(0);
+    expect(await page.locator('.company-card').getByText('Active', { exact: true }).count()).toBe(0);
+    await screenshot(page, 'dashboard-all-companies');
 
     const pager = () => page.getByTestId('pager-position').innerText();
     // the document, opened with its own company

@@ -6,6 +6,7 @@
 import nodemailer from 'nodemailer';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NO_ATTACHMENT } from '../../shared/schemas/emails';
 import { registerUser } from '../../scripts/local/seed';
 import { screenshot, signInOn, signInPage } from '../support/browser';
 import { addMembership, apiClient, newUser, signIn, subOf } from '../support/local-stack';
@@ -166,4 +167,22 @@ describe('Settings: the mail received at the Email-in address', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('a mail without an attachment says why it became no document, as its notice does', async () => {
+    const transport = nodemailer.createTransport({ host: e2e.stack.smtp.host, port: e2e.stack.smtp.port, secure: false, ignoreTLS: true });
+    await transport.sendMail({ from: 'Taxi Vilnius <billing@taxi.example>', to: company.email, subject: 'Receipts follow', text: 'The receipts follow tomorrow.' });
+    transport.close();
+    await e2e.stack.emailJobs.idle();
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1440, height: 900 });
+    await page.goto(`${e2e.stack.url}/settings`);
+    const newest = page.getByTestId('settings-emails').getByTestId('settings-email').first();
+    await expect.poll(() => newest.locator('.settings-email-subject').innerText().catch(() => ''), WAIT).toBe('Receipts follow');
+    expect(await newest.getByTestId('settings-email-outcome').innerText()).toBe('No document');
+    expect(await newest.getByTestId('settings-email-no-attachment').innerText()).toBe(NO_ATTACHMENT);
+    // a mail whose part says why shows that reason, not this one
+    expect(await page.getByTestId('settings-email-no-attachment').count()).toBe(1);
+    await newest.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-mail-received-no-attachment');
+    await page.close();
+  });
 });

@@ -228,7 +228,7 @@ describe('platform admin and company settings through the local API', () => {
 
     const over = await upload('two.pdf');
     expect(over.status).toBe(429);
-    expect(over.body).toMatchObject({ error: 'QuotaExceeded', message: expect.stringContaining('(1 documents a month)') });
+    expect(over.body).toMatchObject({ error: 'QuotaExceeded', message: expect.stringContaining('(1 document a month)') });
 
     // A pending reservation survives a reset: quota_taken = the reservations still held.
     await admin.post(`/admin/companies/${companyId}/updateAvailableDocuments`, { available_documents: 2 });

@@ -125,7 +125,7 @@ describe('upload reservations, write-once and size-bound upload URLs', { timeout
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({
       message:
-        'The monthly document limit of this company is reached (1 documents a month). Ask a platform administrator to raise it. 1 of them are reserved by uploads in progress; reservations that are not used are released after 5 minutes.',
+        'The monthly document limit of this company is reached (1 document a month). Ask a platform administrator to raise it. 1 of them is reserved by uploads in progress; reservations that are not used are released after 5 minutes.',
     });
   });
 

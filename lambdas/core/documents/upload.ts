@@ -51,7 +51,7 @@ export function pendingUploadsMessage(limits: UploadLimits): string {
 /** The quota message, saying how much of the quota uploads in progress hold and when unused reservations return. */
 async function quotaRefusal(deps: DocumentDeps, companyId: string, month: string, available: number, limits: UploadLimits): Promise<AppError> {
   const { reserved_documents: reserved } = await deps.documents.usage(companyId, month);
-  const held = reserved > 0 ? ` ${reserved} of them are reserved by uploads in progress; reservations that are not used are released after ${limits.reservationMinutes} minutes.` : '';
+  const held = reserved > 0 ? ` ${reserved} of them ${reserved === 1 ? 'is' : 'are'} reserved by uploads in progress; reservations that are not used are released after ${limits.reservationMinutes} minutes.` : '';
   return new AppError('QuotaExceeded', `${quotaMessage(available)}${held}`);
 }
 

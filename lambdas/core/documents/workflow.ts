@@ -468,7 +468,7 @@ export async function selectCompany(
 export const NOT_STARTED_MESSAGE = 'The document could not be read. Try again.';
 
 export function quotaMessage(available: number): string {
-  return `${UPLOAD_MSG.quotaExceeded} (${available} documents a month). Ask a platform administrator to raise it.`;
+  return `${UPLOAD_MSG.quotaExceeded} (${available} ${available === 1 ? 'document' : 'documents'} a month). Ask a platform administrator to raise it.`;
 }
 
 /** Statuses whose documents are not combined: a failed reading is tried again from the document's own file. */

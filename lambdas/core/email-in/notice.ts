@@ -5,6 +5,7 @@
  * being read sends nothing. The notice is marked `Auto-Submitted: auto-generated` (RFC 3834), so that it is never
  * answered by a machine — nor by this product, should the owner's inbox forward it to an Email-in address.
  */
+import { NO_ATTACHMENT } from '../../../shared/schemas/emails';
 import { UPLOAD_MSG } from '../../../shared/schemas/receipts';
 import { escapeHtml } from '../mail/html';
 import type { OutgoingMail } from '../team/types';
@@ -31,8 +32,6 @@ export const NOTICE_MARKER_LINE = `Notice reference: ${NOTICE_MARKER_REFERENCE} 
 /** The header fields of every notice: sent by a machine, not to be answered automatically; the marker. */
 export const NOTICE_HEADERS: Readonly<Record<string, string>> = { 'Auto-Submitted': 'auto-generated', [NOTICE_MARKER_HEADER]: 'not-taken' };
 
-/** Why nothing was taken from a mail without attachments. */
-export const NO_ATTACHMENT = 'It had no attachment: documents are taken from attached PDF, JPEG and PNG files and office documents.';
 
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { EmailListItem, EmailListPage } from '../../../shared/schemas/emails';
-import { documentTarget, hasReceiving, outcomeText, subjectText } from '../../../web/src/features/settings/lib/mail-received';
+import { NO_ATTACHMENT, type EmailListItem, type EmailListPage } from '../../../shared/schemas/emails';
+import { documentTarget, hasReceiving, noDocumentReason, outcomeText, subjectText } from '../../../web/src/features/settings/lib/mail-received';
 import { rowTarget } from '../../../web/src/features/receipts/lib/row-rules';
 import { receiptCache } from '../../../web/src/features/live/use-receipt-cache';
 import { queryKeys } from '../../../web/src/lib/query-keys';
@@ -28,6 +28,16 @@ describe('Settings, Mail received: pure parts', () => {
     expect(outcomeText(0)).toBe('No document');
     expect(outcomeText(1)).toBe('1 document');
     expect(outcomeText(3)).toBe('3 documents');
+  });
+
+  it('says why a mail became nothing when no part and no sender says it: it had no attachment', () => {
+    expect(noDocumentReason(mail())).toBe(NO_ATTACHMENT);
+    // being received, made documents, a part or the sender says why, or the sender checks failed (the warning says it)
+    expect(noDocumentReason(mail({ state: 'receiving' }))).toBeNull();
+    expect(noDocumentReason(mail({ files: [{ receipt_id: 'R1', original_file_name: 'a.pdf' }] }))).toBeNull();
+    expect(noDocumentReason(mail({ rejected_files: [{ original_file_name: 'notes.txt', reason: 'This file type is not allowed' }] }))).toBeNull();
+    expect(noDocumentReason(mail({ sender_refused: 'Not taken: the sender is not on the allowed senders list' }))).toBeNull();
+    expect(noDocumentReason(mail({ auth: { ...mail().auth, spf: 'fail', warning: 'The sender could not be verified' } }))).toBeNull();
   });
 
   it('names a mail without a subject', () => {

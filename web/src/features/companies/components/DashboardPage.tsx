@@ -81,7 +81,8 @@ export function DashboardPage() {
                 <CompanyCard
                   key={company.company_id}
                   company={company}
-                  active={isActive}
+                  // the all-companies view works in every company: no card is the one worked in
+                  active={isActive && !view.allCompanies}
                   userEmail={profile.data?.email}
                   onSelect={() => view.setActive(company.company_id)}
                   onDelete={!isActive && company.role === 'admin' ? () => setDeleting(company) : undefined}

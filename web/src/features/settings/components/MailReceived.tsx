@@ -8,7 +8,7 @@ import { messageOf } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { arrivalText, EmailPanel } from '../../receipts/components/EmailPanel';
 import { useCompanyEmails } from '../api/emails';
-import { documentTarget, outcomeText, subjectText } from '../lib/mail-received';
+import { documentTarget, noDocumentReason, outcomeText, subjectText } from '../lib/mail-received';
 
 export const NO_MAIL = 'No mail received yet. Documents e-mailed to this address appear here.';
 
@@ -65,6 +65,11 @@ function MailRow({ mail, onShow, onOpenDocument }: { mail: EmailListItem; onShow
         {mail.sender_refused && mail.rejected_files.length === 0 && (
           <p className="settings-email-refused muted" data-testid="settings-email-refused">
             {mail.sender_refused}
+          </p>
+        )}
+        {noDocumentReason(mail) && (
+          <p className="settings-email-refused muted" data-testid="settings-email-no-attachment">
+            {noDocumentReason(mail)}
           </p>
         )}
         {mail.rejected_files.length > 0 && (

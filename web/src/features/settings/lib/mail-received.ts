@@ -1,9 +1,19 @@
-import type { EmailListItem, EmailListPage } from '../../../../../shared/schemas/emails';
+import { NO_ATTACHMENT, type EmailListItem, type EmailListPage } from '../../../../../shared/schemas/emails';
 
 /** What a mail became: '1 document', '3 documents', 'No document' when nothing was taken from it. */
 export function outcomeText(documents: number): string {
   if (documents <= 0) return 'No document';
   return documents === 1 ? '1 document' : `${documents} documents`;
+}
+
+/**
+ * Why a received mail became nothing when neither a part nor its sender says why: it had no attachment (as the
+ * owner's notice says). null while it is being received, when it became documents, when a part or the sender
+ * (the allowed senders) says why, or when its sender checks failed (the warning says it).
+ */
+export function noDocumentReason(mail: Pick<EmailListItem, 'state' | 'files' | 'rejected_files' | 'sender_refused' | 'auth'>): string | null {
+  if (mail.state === 'receiving' || mail.files.length > 0 || mail.rejected_files.length > 0 || mail.sender_refused || mail.auth?.warning) return null;
+  return NO_ATTACHMENT;
 }
 
 /** A mail's subject as the list shows it: '(no subject)' when it has none. */

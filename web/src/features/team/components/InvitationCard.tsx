@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import type { PendingInvitation } from '../../../../../shared/schemas/team';
 import { Pill } from '../../../components/ui/Badge';
 import { Button } from '../../../components/ui/Button';
+import { EmailAddress } from '../../../components/ui/EmailAddress';
 import { useFocusNeighbourOnRemove } from '../../../components/ui/focus';
 import { Icon } from '../../../components/ui/Icon';
 import { formatDate, fullName } from '../../../lib/format';
@@ -34,7 +35,9 @@ export function InvitationCard(props: { invitation: PendingInvitation; busy: boo
       </div>
       <dl className="facts team-facts">
         <dt>Login email</dt>
-        <dd data-testid="invited-email">{invitation.email}</dd>
+        <dd data-testid="invited-email">
+          <EmailAddress value={invitation.email} />
+        </dd>
         <dt>Invited</dt>
         <dd>
           {formatDate(invitation.created_at)}

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { formatDate, formatDateTime, fullName } from '../../../lib/format';
 import { memberRoleLabel } from '../lib/labels';
+import { EmailAddress } from '../../../components/ui/EmailAddress';
 
 /**
  * One member on My Team: name, created date, last login, login email, Email-in address, role label, actions.
@@ -36,9 +37,13 @@ export function UserCard({ user, onEdit, onDelete, onMakeOwner }: { user: Compan
         <dt>Last login</dt>
         <dd>{formatDateTime(user.user.last_login) || '—'}</dd>
         <dt>Login email</dt>
-        <dd data-testid="login-email">{user.user.email}</dd>
+        <dd data-testid="login-email">
+          <EmailAddress value={user.user.email} />
+        </dd>
         <dt>Email-in address</dt>
-        <dd data-testid="email-in">{user.email}</dd>
+        <dd data-testid="email-in">
+          <EmailAddress value={user.email} />
+        </dd>
       </dl>
       <div className="team-actions">
         <Button variant="secondary" className="btn-sm" icon={<Icon name="profile" size={16} />} onClick={onEdit} aria-describedby={nameId}>
