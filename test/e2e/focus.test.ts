@@ -263,11 +263,22 @@ describe('focus kept for keyboard users in Chromium', () => {
     await p.goto(`${e2e.stack.url}/my-team`);
     const cards = p.getByTestId('invitation-card');
     await until(() => cards.count()).toBe(2);
+    // (each asks first: the question's Cancel Invitation is the second button, Back the first)
+    const confirm = async () => {
+      await until(() => p.getByTestId('cancel-invitation-modal').count()).toBe(1);
+      await until(async () => (await focused(p)).text).toBe('Back');
+      await p.keyboard.press('Tab');
+      await until(async () => (await focused(p)).text).toBe('Cancel Invitation');
+      await p.keyboard.press('Enter');
+    };
     await cards.first().getByRole('button', { name: 'Cancel Invitation' }).focus();
     await p.keyboard.press('Enter');
+    await confirm();
     await until(() => cards.count()).toBe(1);
     await until(async () => (await focused(p)).text).toBe('Cancel Invitation');
+    expect(await p.getByTestId('cancel-invitation-modal').count()).toBe(0);
     await p.keyboard.press('Enter');
+    await confirm();
     await until(() => cards.count()).toBe(0);
     await until(() => onBody(p)).toBe(false);
     await p.close();

@@ -95,7 +95,18 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await popup.getByRole('button', { name: 'OK' }).click();
     await expect.poll(() => pending.count(), WAIT).toBe(2);
     await screenshot(adminPage, 'my-team-pending');
+    // Cancel Invitation asks first; Back keeps the invitation
     await pending.filter({ hasText: 'Jonas Kitas' }).getByRole('button', { name: 'Cancel Invitation' }).click();
+    const question = adminPage.getByTestId('cancel-invitation-modal');
+    await expect.poll(() => question.innerText(), WAIT).toContain(`Cancel the invitation to jonas.${colleague.email}? The link mailed to them stops working.`);
+    // (the pop-up's opening animation ends before the picture)
+    await adminPage.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)));
+    await screenshot(adminPage, 'my-team-cancel-invitation');
+    await question.getByRole('button', { name: 'Back' }).click();
+    await expect.poll(() => question.count(), WAIT).toBe(0);
+    expect(await pending.count()).toBe(2);
+    await pending.filter({ hasText: 'Jonas Kitas' }).getByRole('button', { name: 'Cancel Invitation' }).click();
+    await question.getByRole('button', { name: 'Cancel Invitation' }).click();
     await expect.poll(() => pending.count(), WAIT).toBe(1);
     expect(await pending.first().innerText()).toContain(colleague.email);
 

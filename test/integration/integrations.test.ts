@@ -300,6 +300,29 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     }
   }, 120_000);
 
+  it('Send again after the failed target was switched off: its failure is dismissed, with a history line, and the answer says so', async () => {
+    expect((await service({ type: 'rivile_export', enabled: true, credential: { api_key: RIVILE_KEY } })).status).toBe(200);
+    try {
+      t.stack.rivile.keys.delete(RIVILE_KEY);
+      const id = await confirmedDocument('switched-off.pdf');
+      t.stack.rivile.keys.add(RIVILE_KEY);
+      const failed = (await admin.get(`/receipts/${id}?${q()}`)).body as { error: { message: string } | null };
+      expect(failed.error?.message).toMatch(/^Export to Rivile failed: /);
+      // Rivile is given up: the document's failure could never be sent away by Send again
+      await service({ type: 'rivile_export', enabled: false });
+      const again = record(await admin.post(`/receipts/bulk?${q()}`, { action: 'send', receipt_ids: [id] }));
+      expect(again.body).toMatchObject({ results: [{ receipt_id: id, ok: true, receipt: { receipt_id: id, error: null } }] });
+      await t.stack.exportJobs.idle(60_000);
+      expect(((await admin.get(`/receipts/${id}?${q()}`)).body as { error: unknown }).error).toBeNull();
+      const names = await historyNames(id);
+      expect(names).toContain('Export to Rivile not tried again: the Rivile integration is switched off');
+      expect(names).not.toContain('Exported to Rivile');
+    } finally {
+      t.stack.rivile.keys.add(RIVILE_KEY);
+      await service({ type: 'rivile_export', enabled: false });
+    }
+  }, 120_000);
+
   it('exports to NSOFT: the original and the NSOFT import file in the NSOFT server folder', async () => {
     await service({ type: 'ftp_export', enabled: false });
     expect((await service({ type: 'nsoft_export', enabled: true, credential: ftpCreds() })).body).toMatchObject({ nsoft_export: true, ftp_export: false });

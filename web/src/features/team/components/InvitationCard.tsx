@@ -10,7 +10,7 @@ import { ROLE_LABELS } from '../../../lib/roles';
 
 /**
  * A pending invitation on My Team: who was invited, with which role, by whom and until when the link works;
- * Send Again mails a new link (the old one stops working), Cancel Invitation makes the link stop working. While
+ * Send Again mails a new link (the old one stops working), Cancel Invitation (after My Team's question) makes the link stop working. While
  * one works both say so but keep the focus; a cancelled card gives it to the next card's (else the previous one's)
  * same button, else to the page's title.
  */

@@ -5,11 +5,12 @@ import { useAuth } from '../../../app/auth';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { Modal } from '../../../components/ui/Modal';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useCancelInvitation, useInvite, usePendingInvitations, useTeams } from '../api/team';
-import { INVITATION_SENT } from '../lib/labels';
+import { cancelQuestion, INVITATION_SENT } from '../lib/labels';
 import { canMakeAccountOwner } from '../lib/owner';
 import { AddUserModal } from './AddUserModal';
 import { DeleteUserModal } from './DeleteUserModal';
@@ -49,6 +50,8 @@ export function MyTeamPage() {
   const [editing, setEditing] = useState<CompanyUser | null>(null);
   const [deleting, setDeleting] = useState<CompanyUser | null>(null);
   const [makingOwner, setMakingOwner] = useState<{ user: CompanyUser; companyName: string } | null>(null);
+  // Cancel Invitation asks first, as Delete User does: the link mailed stops working for good
+  const [cancelling, setCancelling] = useState<PendingInvitation | null>(null);
   // The signed-in user's id (the token's sub, the user_id of their card): the account owner may hand the company over.
   const callerId = useAuth().user?.userId;
 
@@ -81,8 +84,12 @@ export function MyTeamPage() {
     });
   const cancelInvitation = (i: PendingInvitation) =>
     once(async () => {
-      await cancel.mutateAsync({ companyId: i.company_id, id: i.id });
-      info.show(`The invitation to ${i.email} has been cancelled.`, 'success');
+      try {
+        await cancel.mutateAsync({ companyId: i.company_id, id: i.id });
+        info.show(`The invitation to ${i.email} has been cancelled.`, 'success');
+      } finally {
+        setCancelling(null);
+      }
     });
 
   const grouped = view.allCompanies;
@@ -131,7 +138,7 @@ export function MyTeamPage() {
                         invitation={invitation}
                         busy={invite.isPending || cancel.isPending}
                         onResend={() => void resend(invitation)}
-                        onCancel={() => void cancelInvitation(invitation)}
+                        onCancel={() => setCancelling(invitation)}
                       />
                     ))}
                   </div>
@@ -150,6 +157,19 @@ export function MyTeamPage() {
       )}
       {editing && <EditUserModal user={editing} onClose={() => setEditing(null)} />}
       {deleting && <DeleteUserModal user={deleting} onClose={() => setDeleting(null)} />}
+      {cancelling && (
+        <Modal title="Cancel Invitation" size="sm" onClose={cancel.isPending ? undefined : () => setCancelling(null)} testId="cancel-invitation-modal">
+          <p className="modal-text">{cancelQuestion(cancelling)}</p>
+          <div className="modal-actions">
+            <Button variant="secondary" onClick={() => setCancelling(null)} disabled={cancel.isPending}>
+              Back
+            </Button>
+            <Button variant="danger" onClick={() => void cancelInvitation(cancelling)} loading={cancel.isPending}>
+              Cancel Invitation
+            </Button>
+          </div>
+        </Modal>
+      )}
       {makingOwner && <MakeOwnerModal user={makingOwner.user} companyName={makingOwner.companyName} onClose={() => setMakingOwner(null)} />}
     </div>
   );

@@ -1,4 +1,4 @@
-import type { CompanyUser } from '../../../../../shared/schemas/team';
+import type { CompanyUser, PendingInvitation } from '../../../../../shared/schemas/team';
 import { ROLE_LABELS } from '../../../lib/roles';
 
 /**
@@ -12,3 +12,8 @@ export function memberRoleLabel(user: Pick<CompanyUser, 'role' | 'is_owner'>): s
 
 export const INVITATION_SENT = 'Your invitation has been successfully sent.';
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete the selected items?';
+
+/** What Cancel Invitation asks before the link stops working. */
+export function cancelQuestion(invitation: Pick<PendingInvitation, 'email'>): string {
+  return `Cancel the invitation to ${invitation.email}? The link mailed to them stops working.`;
+}
