@@ -418,14 +418,19 @@ export type ExportField = (typeof EXPORT_FIELDS)[number];
 
 /**
  * Added export fields read from the document record rather than its content, by the record field they read:
- * 'file' is the uploaded file's name. Any other added field is a content field of that id. One list for the files
- * the browser builds and those the server builds, so both write the same value under the same name.
+ * 'file' is the uploaded file's name; 'company' (or 'company name') and 'company code' are those of the document's
+ * company as the document keeps them (of its upload), so a file of the all-companies view tells its companies'
+ * documents apart. Any other added field is a content field of that id. One list for the files the browser builds
+ * and those the server builds, so both write the same value under the same name.
  */
 export const EXPORT_RECORD_FIELDS = {
   file: 'original_file_name',
   original_file_name: 'original_file_name',
   receipt_id: 'receipt_id',
   created_at: 'created_at',
+  company: 'company_name',
+  company_name: 'company_name',
+  company_code: 'company_code',
 } as const;
 export type ExportRecordField = (typeof EXPORT_RECORD_FIELDS)[keyof typeof EXPORT_RECORD_FIELDS];
 

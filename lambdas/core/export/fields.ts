@@ -17,6 +17,9 @@ export interface ExportDocument {
   status: string;
   created_at: string;
   original_file_name?: string | null;
+  /** The document's company as the document keeps it (of its upload). */
+  company_name?: string | null;
+  company_code?: string | null;
   user?: { name?: string; surname?: string } | null;
   category?: string | null;
   notes?: string | null;
@@ -31,6 +34,8 @@ export function toExportDocument(record: Omit<ExportDocument, 'content'>, conten
     status: record.status,
     created_at: record.created_at,
     original_file_name: record.original_file_name,
+    company_name: record.company_name,
+    company_code: record.company_code,
     user: record.user,
     category: record.category,
     notes: record.notes,

@@ -143,11 +143,14 @@ describe('export values and files', () => {
         { id: 'iban', value: 'LT12 1000' },
       ]),
     };
-    // 'document_number' and 'company_name' are list-row fields, not export fields: both files leave them empty
-    for (const key of ['file', 'original_file_name', 'receipt_id', 'created_at', 'iban', 'amount_tax', 'document_number', 'company_name', 'unknown_field']) {
+    // 'document_number' is a list-row field, not an export field: both files leave it empty
+    for (const key of ['file', 'original_file_name', 'receipt_id', 'created_at', 'company', 'company_name', 'company_code', 'iban', 'amount_tax', 'document_number', 'unknown_field']) {
       expect({ key, value: exportValue(doc, key) }).toEqual({ key, value: serverExportValue(serverDoc, key) });
     }
     expect(serverExportValue(serverDoc, 'file')).toBe('receipt.jpg');
+    // the company, so that a file of the all-companies view tells the companies' documents apart
+    expect(serverExportValue(serverDoc, 'company')).toBe('Alpha UAB');
+    expect(serverExportValue(serverDoc, 'company_code')).toBe('111');
   });
 
   it('takes TAX from the VAT lines when the document has no tax total, as the server-built files do', () => {
