@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../scripts/local/seed';
@@ -69,6 +70,21 @@ describe('edit screen opened from the all-companies view in Chromium', () => {
     await page.goto(`${e2e.stack.url}/receipts/${status}`);
     const rows = page.getByTestId('receipt-row');
     await until(() => rows.count()).toBe(4);
+
+    // A CSV of every company's documents: an added field "Company" tells them apart (the default columns name none)
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('toolbar', { name: 'Document actions' }).getByRole('button', { name: 'Export' }).click();
+    const exportModal = page.getByTestId('export-modal');
+    await exportModal.locator('input[name="new_field"]').fill('Company');
+    await exportModal.getByRole('button', { name: 'Add', exact: true }).click();
+    await until(() => exportModal.getByTestId('export-field').last().getAttribute('data-key')).toBe('company');
+    await screenshot(page, 'export-all-companies-company-field');
+    const [download] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
+    const csv = readFileSync(await download.path()).toString('utf8').replace(/^\ufeff/, '').trim().split(/\r\n/);
+    expect(csv[0]).toBe('USER,TYPE,DATE,CURRENCY,STATUS,TOTAL,TAX,SUPPLIER,CATEGORY,NOTES,COMPANY');
+    expect(csv.slice(1).map((line) => line.split(',').pop())).toEqual(['Walk Second UAB', 'walkall company 1', 'Walk Second UAB', 'walkall company 1']);
+    await page.getByRole('checkbox', { name: 'Select all' }).uncheck({ force: true });
+
     await rows.nth(0).click();
     await at('second-2');
     await ready();

@@ -78,7 +78,12 @@ describe('export field list', () => {
     expect(known).toEqual([
       { key: 'document_id', label: 'Invoice number' },
       { key: 'amount_total_base', label: 'Subtotal' },
+      // then the record's file name and company (a file of the all-companies view tells its companies apart)
+      { key: 'file', label: 'File' },
+      { key: 'company', label: 'Company' },
+      { key: 'company_code', label: 'Company code' },
     ]);
+    expect(addField(defaultExportFields(), 'Company code', known)[10]!.key).toBe('company_code');
     const added = addField(defaultExportFields(), 'invoice Number', known);
     expect(added[10]).toEqual({ id: 'document_id', key: 'document_id', label: 'invoice Number' });
     expect(addField(defaultExportFields(), 'amount total base', known)[10]!.key).toBe('amount_total_base');

@@ -55,12 +55,23 @@ export interface KnownExportField {
   label: string;
 }
 
-/** The company's captured header fields (not table columns, not hidden ones), as the export offers them. */
+/** Fields of the document record the export offers after the captured ones (EXPORT_RECORD_FIELDS). */
+export const RECORD_EXPORT_SUGGESTIONS: ReadonlyArray<KnownExportField> = [
+  { key: 'file', label: 'File' },
+  { key: 'company', label: 'Company' },
+  { key: 'company_code', label: 'Company code' },
+];
+
+/**
+ * The company's captured header fields (not table columns, not hidden ones), then the record's file name and company,
+ * as the export offers them.
+ */
 export function knownExportFields(schema: ReadonlyArray<Pick<SchemaField, 'id' | 'label' | 'category' | 'parent_schema_id' | 'hidden'>>): KnownExportField[] {
   const tuples = new Set(schema.filter((f) => f.category === 'tuple').map((f) => f.id));
-  return schema
+  const captured = schema
     .filter((f) => f.category === 'datapoint' && !f.hidden && !(f.parent_schema_id && tuples.has(f.parent_schema_id)))
     .map((f) => ({ key: f.id, label: f.label }));
+  return [...captured, ...RECORD_EXPORT_SUGGESTIONS.filter((r) => !captured.some((c) => c.key === r.key))];
 }
 
 /**
