@@ -283,6 +283,12 @@ describe('content API against the local stack', () => {
     expect(lines[1]).toContain(',Receipt,2025-03-04,');
     expect(lines[1]).toContain(',Archive,121.00,');
     expect(lines[2]).toContain(',Receipt,2026-01-15,');
+    // added fields of the record: the document's company (a file of the all-companies view tells them apart)
+    const record = (await api.get(`/receipts/${receiptId}?${q()}`)).body as { company_name: string; company_code: string };
+    expect(record.company_name).not.toBe('');
+    const withCompany = (await api.get(`/receipts/${receiptId}/export?${q()}&type=csv&fields=${encodeURIComponent('total,company:Company,company_code:Company code')}`)).body as ExportFile;
+    const companyLines = Buffer.from(withCompany.base64, 'base64').toString('utf8').replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    expect(companyLines).toEqual(['TOTAL,COMPANY,COMPANY CODE', `121.00,${record.company_name},${record.company_code}`]);
 
     const pdfRes = (await api.get(`/receipts/${receiptId}/export?${q()}&type=pdf&receipt_ids=${second}`)).body as ExportFile;
     expect(pdfRes.mime).toBe('application/pdf');
