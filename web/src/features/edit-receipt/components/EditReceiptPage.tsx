@@ -606,6 +606,7 @@ function EditReceipt({
       {CONTENT_MSG.companyCode}
     </span>
   );
+  const companyShown = view.allCompanies ? companyName(receipt, view.companies) : null;
   const title = (
     <div className="er-title">
       <strong title={receipt.original_file_name}>{receipt.original_file_name}</strong>
@@ -613,9 +614,9 @@ function EditReceipt({
         {STATUS_TITLES[status] ?? status}
       </span>
       {/* the all-companies view walks every company's documents: whose this one is */}
-      {view.allCompanies && (
-        <span className="muted er-company" data-testid="receipt-company" title={companyName(receipt, view.companies)}>
-          {companyName(receipt, view.companies)}
+      {companyShown !== null && (
+        <span className="muted er-company" data-testid="receipt-company" title={companyShown}>
+          {companyShown}
         </span>
       )}
       {unsaved && <span className="muted er-saving">Unsaved changes…</span>}

@@ -15,6 +15,7 @@ export const NO_MAIL = 'No mail received yet. Documents e-mailed to this address
 function MailRow({ mail, onShow, onOpenDocument }: { mail: EmailListItem; onShow(): void; onOpenDocument(): void }) {
   const subjectId = useId();
   const warning = mail.auth?.warning;
+  const noDocument = noDocumentReason(mail);
   return (
     <li className="settings-email" data-testid="settings-email">
       <div className="settings-email-body">
@@ -67,9 +68,9 @@ function MailRow({ mail, onShow, onOpenDocument }: { mail: EmailListItem; onShow
             {mail.sender_refused}
           </p>
         )}
-        {noDocumentReason(mail) && (
+        {noDocument && (
           <p className="settings-email-refused muted" data-testid="settings-email-no-attachment">
-            {noDocumentReason(mail)}
+            {noDocument}
           </p>
         )}
         {mail.rejected_files.length > 0 && (
