@@ -286,9 +286,12 @@ describe('content API against the local stack', () => {
     // added fields of the record: the document's company (a file of the all-companies view tells them apart)
     const record = (await api.get(`/receipts/${receiptId}?${q()}`)).body as { company_name: string; company_code: string };
     expect(record.company_name).not.toBe('');
+    // as the company is now (as the list names it), not as the document keeps it of its upload: renamed since
+    expect((await api.put(`/company?${q()}`, { name: 'Exports Renamed UAB', code: '398765433' })).status).toBe(200);
+    expect(record.company_name).not.toBe('Exports Renamed UAB');
     const withCompany = (await api.get(`/receipts/${receiptId}/export?${q()}&type=csv&fields=${encodeURIComponent('total,company:Company,company_code:Company code')}`)).body as ExportFile;
     const companyLines = Buffer.from(withCompany.base64, 'base64').toString('utf8').replace(/^\ufeff/, '').trimEnd().split('\r\n');
-    expect(companyLines).toEqual(['TOTAL,COMPANY,COMPANY CODE', `121.00,${record.company_name},${record.company_code}`]);
+    expect(companyLines).toEqual(['TOTAL,COMPANY,COMPANY CODE', '121.00,Exports Renamed UAB,398765433']);
 
     const pdfRes = (await api.get(`/receipts/${receiptId}/export?${q()}&type=pdf&receipt_ids=${second}`)).body as ExportFile;
     expect(pdfRes.mime).toBe('application/pdf');

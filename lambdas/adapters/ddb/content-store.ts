@@ -41,11 +41,17 @@ export const ddbContentSettings: ContentSettings = {
     return { key, grid, updated_at, updated_by, source_receipt_id };
   },
 
-  async getCompanyCode(companyId) {
+  async getCompany(companyId) {
     const res = await ddb().send(
-      new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ProjectionExpression: '#code', ExpressionAttributeNames: { '#code': 'code' } }),
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.company(companyId),
+        ProjectionExpression: '#name, #code',
+        ExpressionAttributeNames: { '#name': 'name', '#code': 'code' },
+      }),
     );
-    return typeof res.Item?.code === 'string' ? res.Item.code : undefined;
+    if (!res.Item) return undefined;
+    return { name: typeof res.Item.name === 'string' ? res.Item.name : '', code: typeof res.Item.code === 'string' ? res.Item.code : '' };
   },
 
   async putGridTemplate(companyId, template) {

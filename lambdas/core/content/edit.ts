@@ -21,7 +21,7 @@ import { categoryPatch, confirmedCategory, confirmStakeholder, type ConfirmDates
 import { confirmedFieldsFromContent, confirmedPlacesFromContent, learnFromConfirmed, wordsFromBoxes } from './learn-layout';
 import type { ContentCaller, ContentPorts } from './ports';
 import { stakeholderKind } from './schema';
-import { currentCompanyCode, getContent, loadContent, toStored, updateContent } from './service';
+import { currentCompany, getContent, loadContent, toStored, updateContent } from './service';
 import { datapointBySchemaId, setValues, valueOf, type ValueUpdate } from './tree';
 import { validateContent } from './validate';
 
@@ -131,7 +131,7 @@ async function assertValidForAction(ports: ContentPorts, l: Awaited<ReturnType<t
   if (errors.length) throw new AppError('ValidationFailed', CONTENT_MSG.saveFailed, errors.map((e) => ({ path: [e.id], message: e.message })));
   const code = valueOf(l.doc, `${stakeholderKind(l.record.receipt_type)}_code`);
   if (!code) return;
-  const companyCode = await currentCompanyCode(ports, l.record);
+  const { code: companyCode } = await currentCompany(ports, l.record);
   if (companyCode && norm(code) === norm(companyCode)) {
     throw new AppError('ValidationFailed', CONTENT_MSG.companyCode, [{ path: [`${stakeholderKind(l.record.receipt_type)}_code`], message: CONTENT_MSG.companyCode }]);
   }

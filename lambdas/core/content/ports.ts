@@ -73,8 +73,8 @@ export interface ContentSettings {
   putSchemaOverrides(companyId: string, overrides: SchemaOverrides, meta: { updated_by: string; updated_at: string }, version: number): Promise<boolean>;
   getGridTemplate(companyId: string, key: string): Promise<GridTemplate | undefined>;
   putGridTemplate(companyId: string, template: GridTemplate): Promise<void>;
-  /** The company's code as it is now (a document keeps the code of its upload; Settings may have changed it). */
-  getCompanyCode(companyId: string): Promise<string | undefined>;
+  /** The company's name and code as they are now (a document keeps those of its upload; Settings may have changed them). */
+  getCompany(companyId: string): Promise<{ name: string; code: string } | undefined>;
 }
 
 export interface ContentPorts {

@@ -402,10 +402,10 @@ export async function updateCompanySchema(ports: ContentPorts, caller: ContentCa
   throw conflict(SCHEMA_BUSY);
 }
 
-/** The company's code as Settings has it now: a document keeps the code of its upload. */
-export async function currentCompanyCode(ports: ContentPorts, record: Pick<DocumentRecord, 'company_id' | 'company_code'>): Promise<string> {
-  const now = record.company_id ? await ports.settings.getCompanyCode(record.company_id) : undefined;
-  return now ?? record.company_code;
+/** The company's name and code as Settings has them now: a document keeps those of its upload. */
+export async function currentCompany(ports: ContentPorts, record: Pick<DocumentRecord, 'company_id' | 'company_name' | 'company_code'>): Promise<{ name: string; code: string }> {
+  const now = record.company_id ? await ports.settings.getCompany(record.company_id) : undefined;
+  return now ?? { name: record.company_name, code: record.company_code };
 }
 
 export { load as loadContent };

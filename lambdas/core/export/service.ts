@@ -6,7 +6,7 @@
 import { conflict, notFound } from '../../../shared/errors';
 import { MESSAGES } from '../documents/status-machine';
 import type { ExportFile, ExportQuery } from '../../../shared/schemas/content';
-import { currentCompanyCode, loadContents } from '../content/service';
+import { currentCompany, loadContents } from '../content/service';
 import type { ContentCaller, ContentPorts } from '../content/ports';
 import { buildCsv } from './csv';
 import { exportFileName, parseExportFields, toExportDocument } from './fields';
@@ -42,7 +42,18 @@ export async function exportDocuments(ports: ContentPorts, caller: ContentCaller
   const first = loaded[0]!;
   // A document without a company is not read yet (documents/processing.ts `keepUnread`): no XML or i.SAF of it.
   if ((query.type === 'xml' || query.type === 'isaf') && loaded.some((l) => !l.record.company_id)) throw conflict(MESSAGES.unassigned);
-  const docs = loaded.map((l) => toExportDocument(l.record, l.doc));
+  // Each company's name and code as they are now, read once per company: a document keeps those of its upload.
+  const companies = new Map<string | null, Promise<{ name: string; code: string }>>();
+  const companyOf = (record: (typeof loaded)[number]['record']) => {
+    if (!companies.has(record.company_id)) companies.set(record.company_id, currentCompany(ports, record));
+    return companies.get(record.company_id)!;
+  };
+  const docs = await Promise.all(
+    loaded.map(async (l) => {
+      const company = await companyOf(l.record);
+      return toExportDocument({ ...l.record, company_name: company.name, company_code: company.code }, l.doc);
+    }),
+  );
   const now = ports.clock.now();
   const columns = parseExportFields(query.fields);
   switch (query.type) {
@@ -58,7 +69,7 @@ export async function exportDocuments(ports: ContentPorts, caller: ContentCaller
         name: exportFileName(query.file_name, now, 'xml'),
       };
     case 'isaf': {
-      const registrationNumber = query.registration_number || (await currentCompanyCode(ports, first.record));
+      const registrationNumber = query.registration_number || (await companyOf(first.record)).code;
       const xml = buildIsaf(docs, { registrationNumber, createdAt: now, software: SOFTWARE });
       const name = query.file_name ? exportFileName(query.file_name, now, 'xml') : `isaf-${now.toISOString().slice(0, 10)}.xml`;
       return { mime: 'application/xml', base64: Buffer.from(xml, 'utf8').toString('base64'), name };

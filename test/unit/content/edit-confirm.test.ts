@@ -59,7 +59,7 @@ function setup(doc: Partial<DocumentRecord>, values: Record<string, string> = VA
       putSchemaOverrides: async () => true,
       getGridTemplate: async () => undefined,
       putGridTemplate: async () => undefined,
-      getCompanyCode: async () => undefined,
+      getCompany: async () => undefined,
     },
   };
   const stale = (version?: number) => {

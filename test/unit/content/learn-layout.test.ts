@@ -251,7 +251,7 @@ describe('editReceipt: a confirm learns, and never fails for learning', () => {
         putSchemaOverrides: async () => true,
         getGridTemplate: async () => undefined,
         putGridTemplate: async () => undefined,
-        getCompanyCode: async () => undefined,
+        getCompany: async () => undefined,
       },
     };
     const statuses: string[] = [];

@@ -127,7 +127,7 @@ function fakePorts() {
       },
       getGridTemplate: async (c, k) => templates.get(`${c}|${k}`),
       putGridTemplate: async (c, t) => void templates.set(`${c}|${t.key}`, t),
-      getCompanyCode: async () => undefined,
+      getCompany: async () => undefined,
     },
   };
   return { ports, records, boxes, history, templates };

@@ -42,7 +42,7 @@ function fakePorts(records: DocumentRecord[], contents: Record<string, StoredCon
       saveContent: unused,
     },
     blobs: { readContent: async (key) => contents[key], writeContent: unused, readBoxes: async () => undefined, writeBoxes: unused },
-    settings: { getSchemaOverrides: async () => ({}), readSchemaOverrides: unused, putSchemaOverrides: unused, getGridTemplate: async () => undefined, putGridTemplate: unused, getCompanyCode: async () => undefined },
+    settings: { getSchemaOverrides: async () => ({}), readSchemaOverrides: unused, putSchemaOverrides: unused, getGridTemplate: async () => undefined, putGridTemplate: unused, getCompany: async () => undefined },
   };
 }
 
@@ -77,6 +77,27 @@ describe('export service: documents asked for', () => {
     // The first document as any single one (its 404 first), the others in one batch read; one read of the fields a
     // company, and each document's content once.
     expect(calls).toEqual({ load: 1, loadMany: 1, schema: 1, content: 3 });
+  });
+
+  it('names each document’s company as Settings has it now, read once per company; a company gone keeps the upload’s', async () => {
+    const renamed = fakePorts([record('r1', dated), record('r2', dated)], datedContent);
+    let companyReads = 0;
+    renamed.settings.getCompany = async (id) => (companyReads++, id === 'c1' ? { name: 'Mano Grupė UAB', code: '300000009' } : undefined);
+    const csv = await exportReceipts(renamed, caller, 'r1', { type: 'csv', receipt_ids: 'r2', fields: 'file:File,company:Company,company_code:Company code' });
+    expect(Buffer.from(csv.base64, 'base64').toString('utf8').replace(/^\uFEFF/, '').split('\r\n')).toEqual([
+      'FILE,COMPANY,COMPANY CODE',
+      'r1.pdf,Mano Grupė UAB,300000009',
+      'r2.pdf,Mano Grupė UAB,300000009',
+      '',
+    ]);
+    expect(companyReads).toBe(1);
+    // The i.SAF register's reporting company is the company's code now.
+    const isaf = Buffer.from((await exportReceipts(renamed, caller, 'r1', { type: 'isaf' })).base64, 'base64').toString('utf8');
+    expect(isaf).toContain('<RegistrationNumber>300000009</RegistrationNumber>');
+    // A company no longer there (deleted): the name and code the document kept.
+    renamed.settings.getCompany = async () => undefined;
+    const kept = await exportReceipts(renamed, caller, 'r1', { type: 'csv', fields: 'company:Company,company_code:Company code' });
+    expect(Buffer.from(kept.base64, 'base64').toString('utf8').replace(/^\uFEFF/, '').split('\r\n')[1]).toBe('Mano UAB,300000001');
   });
 
   it('answers 404 Document not found when any document asked for is missing or another company’s, first or later', async () => {

@@ -20,6 +20,7 @@ import { defaultReportName, exportFileName, exportTable, exportValue } from '../
 import { exportIsaf, serverExportCalls } from '../../../web/src/features/export/api/export';
 import { ISAF_EXPORT_MAX } from '../../../shared/schemas/content';
 import { receipt } from './receipt-fixture';
+import { withCompanyAsNow } from '../../../web/src/features/receipts/lib/row-rules';
 import { companySchema } from '../../../lambdas/core/content/schema';
 import { emptyContent, setValues } from '../../../lambdas/core/content/tree';
 import { exportValue as serverExportValue, type ExportDocument as ServerExportDocument } from '../../../lambdas/core/export/fields';
@@ -156,6 +157,15 @@ describe('export values and files', () => {
     // the company, so that a file of the all-companies view tells the companies' documents apart
     expect(serverExportValue(serverDoc, 'company')).toBe('Alpha UAB');
     expect(serverExportValue(serverDoc, 'company_code')).toBe('111');
+  });
+
+  it('names the company as the companies list has it now (a document keeps the name of its upload)', () => {
+    const companies = [{ company_id: doc.company_id!, name: 'Alpha Group UAB', code: '222' }];
+    const now = withCompanyAsNow(doc, companies);
+    expect([exportValue(now, 'company'), exportValue(now, 'company_code')]).toEqual(['Alpha Group UAB', '222']);
+    // a company the list does not hold (no longer the user's): the name and code the document kept
+    expect(withCompanyAsNow(doc, [])).toBe(doc);
+    expect(exportValue(withCompanyAsNow(doc, []), 'company')).toBe('Alpha UAB');
   });
 
   it('takes TAX from the VAT lines when the document has no tax total, as the server-built files do', () => {

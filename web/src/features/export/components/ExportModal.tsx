@@ -13,6 +13,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useCompanySchema } from '../../edit-receipt/api/content';
 import { companyOf, useReceiptActions } from '../../receipts/api/receipts';
+import { withCompanyAsNow } from '../../receipts/lib/row-rules';
 import type { Receipt, ReceiptDetail } from '../../receipts/api/types';
 import { ISAF_EXPORT_MAX } from '../../../../../shared/schemas/content';
 import { XML_EXPORT_MAX } from '../../../../../shared/schemas/receipts';
@@ -127,7 +128,8 @@ export function ExportModal({
           setError('Choose at least one field');
           return;
         }
-        const docs = await loadForExport(api, receipts);
+        // Company and Company code as the companies list has them now, as the list's rows name the company
+        const docs = (await loadForExport(api, receipts)).map((d) => withCompanyAsNow(d, view.companies));
         exported = docs;
         const table = exportTable(docs, fields, tab);
         if (tab === 'csv') {

@@ -85,6 +85,18 @@ export function companyName(receipt: Pick<Receipt, 'company_id' | 'company_name'
   return companies.find((c) => c.company_id === receipt.company_id)?.name ?? (receipt.company_name || 'Unassigned');
 }
 
+/**
+ * The document with its company's name and code as the companies list has them now (for an export's Company and
+ * Company code fields, as companyName gives the row's); unchanged for a company the list does not hold.
+ */
+export function withCompanyAsNow<T extends Pick<Receipt, 'company_id' | 'company_name' | 'company_code'>>(
+  receipt: T,
+  companies: ReadonlyArray<{ company_id: string; name: string; code?: string | null }>,
+): T {
+  const company = receipt.company_id ? companies.find((c) => c.company_id === receipt.company_id) : undefined;
+  return company ? { ...receipt, company_name: company.name, company_code: company.code ?? receipt.company_code } : receipt;
+}
+
 /** The ids of the selected rows that may still be selected (a row may have become busy through a live event). */
 export function selectableIds(receipts: ReadonlyArray<Receipt>, selected: ReadonlySet<string>): string[] {
   return receipts.filter((r) => selected.has(r.receipt_id) && rowRules(r).canSelect).map((r) => r.receipt_id);
