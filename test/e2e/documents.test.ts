@@ -395,6 +395,12 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     const moved = await api.get(`/receipts/${newId}?company_id=${secondId}`);
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ company_id: secondId, status: 'review' });
+
+    // Select company's address of a document that has a company (a link kept from before) opens its edit screen
+    await page.goto(`${e2e.stack.url}/select-company/${encodeURIComponent(newId)}?company_id=${secondId}`);
+    await page.waitForURL((u) => u.pathname === `/edit-receipt/${encodeURIComponent(newId)}` && u.searchParams.get('company_id') === secondId, WAIT);
+    await expect.poll(() => page.getByTestId('field-amount_total').inputValue().catch(() => ''), WAIT).toBe('5.00');
+    expect(await page.getByText('Assign a company').count()).toBe(0);
     await page.close();
   });
   it('flags, converts, archives, restarts and deletes from the list', async () => {

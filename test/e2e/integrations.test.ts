@@ -79,6 +79,16 @@ describe('Integration screen in Chromium', () => {
     await send.waitFor({ timeout: 20_000 });
     expect(await page.getByRole('button', { name: 'CONFIRM' }).count()).toBe(0);
     await expect.poll(() => send.isEnabled(), { timeout: 10_000 }).toBe(true);
+    // On a 320 px phone the label stays inside its button, and the button on the screen
+    await page.setViewportSize({ width: 320, height: 640 });
+    const fits = () =>
+      send.evaluate((b) => {
+        const r = b.getBoundingClientRect();
+        return { clipped: b.scrollWidth > b.clientWidth, onScreen: r.left >= 0 && r.right <= window.innerWidth };
+      });
+    await expect.poll(fits).toEqual({ clipped: false, onScreen: true });
+    await screenshot(page, 'review-and-send-320');
+    await page.setViewportSize({ width: 1400, height: 900 });
     await send.click();
     await page.waitForURL((u) => !u.pathname.includes(receiptId), { timeout: 20_000 });
     await e2e.stack.exportJobs.idle(60_000);

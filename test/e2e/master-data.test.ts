@@ -206,6 +206,14 @@ describe('master-data screens in Chromium', () => {
     await edit.getByLabel('City', { exact: true }).fill('Kaunas');
     await edit.getByLabel('Date format').selectOption('DD/MM/YYYY');
     await screenshot(page, 'suppliers-edit');
+    // Offline, Save says so at once and keeps the pop-up with what was typed (it spun until the network was back)
+    await page.context().setOffline(true);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => page.getByText('No connection to the internet').count()).toBeGreaterThan(0);
+    expect(await edit.getByLabel('City', { exact: true }).inputValue()).toBe('Kaunas');
+    await until(() => edit.getByRole('button', { name: 'Save' }).isEnabled()).toBe(true);
+    await screenshot(page, 'suppliers-edit-offline');
+    await page.context().setOffline(false);
     const put = page.waitForRequest((r) => r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/stakeholder'));
     await edit.getByRole('button', { name: 'Save' }).click();
     const sent = (await put).postDataJSON() as Record<string, unknown>;

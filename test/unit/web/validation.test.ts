@@ -125,5 +125,8 @@ describe('display helpers', () => {
     expect(companyRoleLabel({ role: 'admin', user: owner }, 'ME@x.lt')).toBe('Account owner');
     expect(companyRoleLabel({ role: 'admin', user: owner }, 'other@x.lt')).toBe('Administrator');
     expect(companyRoleLabel({ role: 'basic', user: owner }, 'me@x.lt')).toBe('Basic user');
+    // the user's own e-mail not known yet (the profile loading): neither label, rather than "Administrator" first
+    expect(companyRoleLabel({ role: 'admin', user: owner }, undefined)).toBeNull();
+    expect(companyRoleLabel({ role: 'basic', user: owner }, undefined)).toBe('Basic user');
   });
 });

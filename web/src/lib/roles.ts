@@ -8,11 +8,14 @@ export const ROLE_LABELS = {
 
 /**
  * Role label of the current user in a company: the admin who owns the company (its `user`) is the
- * Account owner, other admins are Administrators, everyone else a Basic user (rules.md 6).
+ * Account owner, other admins are Administrators, everyone else a Basic user (rules.md 6). Null for an admin while
+ * the user's own e-mail is not known yet (the profile still loading): which of the two it is cannot be told, and
+ * showing "Administrator" first would be wrong for the owner.
  */
-export function companyRoleLabel(company: Pick<Company, 'role' | 'user'>, userEmail: string | null | undefined): string {
+export function companyRoleLabel(company: Pick<Company, 'role' | 'user'>, userEmail: string | null | undefined): string | null {
   if (company.role !== 'admin') return ROLE_LABELS.basic;
   const owner = company.user?.email;
+  if (owner && !userEmail) return null;
   if (owner && userEmail && owner.toLowerCase() === userEmail.toLowerCase()) return ROLE_LABELS.owner;
   return ROLE_LABELS.admin;
 }

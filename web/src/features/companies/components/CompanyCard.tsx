@@ -28,6 +28,7 @@ export function CompanyCard({
   const available = company.available_documents ?? 0;
   const pct = usagePercent(used, available);
   const tone = pct >= 90 ? 'red' : pct >= 70 ? 'orange' : 'blue';
+  const roleLabel = companyRoleLabel(company, userEmail);
   return (
     <article
       className={`company-card ${active ? 'is-active' : ''}`}
@@ -46,7 +47,7 @@ export function CompanyCard({
           </span>
         </span>
         <span className="company-meta">
-          <Pill tone={company.role === 'admin' ? 'blue' : 'neutral'}>{companyRoleLabel(company, userEmail)}</Pill>
+          {roleLabel && <Pill tone={company.role === 'admin' ? 'blue' : 'neutral'}>{roleLabel}</Pill>}
           {active && <Pill tone="green">Active</Pill>}
         </span>
         <span className="company-usage">

@@ -57,6 +57,13 @@ export function SelectCompanyPage() {
     return () => window.clearTimeout(t);
   }, [saved, navigate, store, location.state]);
 
+  // A document that has a company (a link kept from before it was assigned, or another company's row) is the edit
+  // screen's: this screen's text and Save are for documents uploaded without one.
+  const assignedTo = !saved ? detail.data?.company_id || null : null;
+  useEffect(() => {
+    if (assignedTo) navigate(editReceiptPath(id, assignedTo), { replace: true, state: location.state });
+  }, [assignedTo, id, navigate, location.state]);
+
   const onSave = async () => {
     setSubmitted(true);
     setServerError(null);
@@ -112,7 +119,7 @@ export function SelectCompanyPage() {
         </Button>
         <span className="select-company-file">{detail.data?.original_file_name}</span>
       </div>
-      {detail.isPending ? (
+      {detail.isPending || assignedTo ? (
         <LoadingBlock label="Loading document" />
       ) : !detail.data ? (
         <p className="notice notice-error">{messageOf(detail.error)}</p>

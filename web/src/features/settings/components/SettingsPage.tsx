@@ -219,7 +219,7 @@ export function SettingsPage() {
           {profile.data && <CopyField label="Login email" value={profile.data.global_email} testId="settings-global-email" />}
           <dl className="facts">
             <dt>Role</dt>
-            <dd data-testid="settings-role">{companyRoleLabel(company, profile.data?.email)}</dd>
+            <dd data-testid="settings-role">{companyRoleLabel(company, profile.data?.email) ?? ''}</dd>
             <dt>Company created</dt>
             <dd>{formatDate(company.created_at) || '—'}</dd>
             <dt>Documents this month</dt>
