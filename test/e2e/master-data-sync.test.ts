@@ -113,6 +113,28 @@ describe('SQL import on the Integration screen in Chromium', () => {
     await page.getByText('Mapping saved; the next sync reads with it.').waitFor();
     await screenshot(page, 'sql-import-mapping');
 
+    // A column that is not there: the run fails and says why, in red; the suppliers stay
+    const error = page.getByTestId('import-error-sql_import');
+    const mappingSaved = () => page.waitForResponse((r) => r.request().method() === 'PUT' && new URL(r.url()).pathname.endsWith('/sql/mapping') && r.ok());
+    await page.getByTestId('mapping-suppliers-name').fill('no_such_col');
+    let saved = mappingSaved();
+    await page.getByTestId('save-sql-mapping').click();
+    await saved;
+    await page.getByTestId('sync-now-sql_import').click();
+    await expect.poll(() => page.getByTestId('import-last-run-sql_import').innerText(), { timeout: 20_000 }).toMatch(/— Failed$/);
+    await expect.poll(() => error.innerText()).toMatch(/^Last error \(.+\): column "no_such_col" does not exist/);
+    expect(await error.getAttribute('role')).toBe('alert');
+    // Put right, the next run is done and the error is told as behind it, no longer as the import's state
+    await page.getByTestId('mapping-suppliers-name').fill('name');
+    saved = mappingSaved();
+    await page.getByTestId('save-sql-mapping').click();
+    await saved;
+    await page.getByTestId('sync-now-sql_import').click();
+    await expect.poll(() => page.getByTestId('import-last-run-sql_import').innerText(), { timeout: 20_000 }).toMatch(/— Done$/);
+    await expect.poll(() => error.innerText()).toMatch(/^Earlier error \(.+\), before the last run: column "no_such_col" does not exist/);
+    expect(await error.getAttribute('role')).toBeNull();
+    await screenshot(page, 'sql-import-error-behind');
+
     await page.getByRole('link', { name: 'Suppliers' }).click();
     await page.getByText('Baltijos Prekyba UAB').waitFor();
     await screenshot(page, 'sql-import-suppliers');

@@ -1,6 +1,7 @@
 import type { ImportStatusView, SyncCounts, SyncKind, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
 import { Button } from '../../../components/ui/Button';
 import { formatDateTime } from '../../../lib/format';
+import { lastErrorIsPast } from '../lib/outcomes';
 
 const KIND_LABEL: Record<SyncKind, string> = { suppliers: 'Suppliers', customers: 'Customers', categories: 'Categories', items: 'Items' };
 const OUTCOME_LABEL: Record<SyncRunView['outcome'], string> = {
@@ -68,11 +69,16 @@ export function ImportStatusPanel({
           )}
         </dl>
       )}
-      {status.last_error && (
-        <p className="field-error" role="alert" data-testid={`import-error-${status.type}`}>
-          Last error ({when(status.last_error.at)}): {status.last_error.message}
-        </p>
-      )}
+      {status.last_error &&
+        (lastErrorIsPast(status) ? (
+          <p className="muted" data-testid={`import-error-${status.type}`} data-past="true">
+            Earlier error ({when(status.last_error.at)}), before the last run: {status.last_error.message}
+          </p>
+        ) : (
+          <p className="field-error" role="alert" data-testid={`import-error-${status.type}`}>
+            Last error ({when(status.last_error.at)}): {status.last_error.message}
+          </p>
+        ))}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { ImportStatusList, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
+import type { ImportStatusList, ImportStatusView, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
 import { MSG } from '../../../../../shared/schemas/messages';
 import type { InfoTone } from '../../../components/ui/InfoPopup';
 
@@ -23,6 +23,16 @@ export function syncNowNotice(run: Pick<SyncRunView, 'outcome' | 'error'>): Noti
  */
 export function hasUnfinishedRun(list: ImportStatusList | undefined): boolean {
   return Boolean(list?.items.some((i) => i.enabled && (i.last_run?.outcome === 'running' || i.last_run?.outcome === 'partial')));
+}
+
+/**
+ * Whether an import's last error is behind it: a later run started after it and did not fail (the error is kept for
+ * the user to see, but it no longer says the import is broken).
+ */
+export function lastErrorIsPast(status: Pick<ImportStatusView, 'last_run' | 'last_error'>): boolean {
+  const { last_run: run, last_error: error } = status;
+  if (!run || !error || run.outcome === 'failed') return false;
+  return Date.parse(run.started_at) > Date.parse(error.at);
 }
 
 /** POST /receipts/bulk's answer to a send: one line per document. */
