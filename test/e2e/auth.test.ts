@@ -47,6 +47,12 @@ describe('sign-up to dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'CONFIRM' }).click();
     await expect.poll(() => page.getByText('Invalid code!').count()).toBe(1);
     await screenshot(page, 'e2e-confirm-invalid');
+    // A new code: the refusal of the old one goes with it
+    const firstCode = codes[email];
+    await page.getByRole('button', { name: 'Send the code again' }).click();
+    await expect.poll(() => page.getByText('We have sent a new confirmation code to your email.').count()).toBe(1);
+    await expect.poll(() => codes[email]).not.toBe(firstCode);
+    expect(await page.getByText('Invalid code!').count()).toBe(0);
     await page.locator('input[name="code"]').fill(codes[email]!);
     await page.getByRole('button', { name: 'CONFIRM' }).click();
 

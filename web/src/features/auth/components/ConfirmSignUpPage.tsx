@@ -43,6 +43,8 @@ export function ConfirmSignUpPage() {
     setResending(true);
     try {
       await resendCode(email);
+      // the refusal of an earlier code ('Invalid code!') does not hold for the new one
+      form.setServerErrors({});
       info.show(CODE_SENT, 'success');
     } catch (err) {
       const failure = resendFailure(err, navigator.onLine);
