@@ -14,6 +14,7 @@ import { receiptOfPayload } from '../../live/lib/cache-updates';
 import { useReceiptActions, useReceiptDetail } from '../../receipts/api/receipts';
 import { ConfirmDeleteModal } from '../../receipts/components/ConfirmDeleteModal';
 import { NO_COMPANY } from '../../receipts/lib/row-rules';
+import { companyChoiceLabel } from '../../companies/lib/company-label';
 import { backPath, companyChoiceError, editReceiptPath, editStateAfterMove, newReceiptId } from '../lib/select-company';
 
 /**
@@ -165,7 +166,7 @@ export function SelectCompanyPage() {
                 <option value="">Choose a company</option>
                 {view.companies.map((c) => (
                   <option key={c.company_id} value={c.company_id}>
-                    {c.name}
+                    {companyChoiceLabel(c, view.companies)}
                   </option>
                 ))}
               </select>

@@ -18,6 +18,7 @@ import { useActiveCompany } from '../../companies/api/companies';
 import { useProfile } from '../../profile/api/profile';
 import { useUpdateCompany } from '../api/settings';
 import { EmailInSendersForm, EmailInSendersReadOnly } from './EmailInSenders';
+import { companyChoiceLabel } from '../../companies/lib/company-label';
 import { MailReceived } from './MailReceived';
 
 export const COMPANY_SAVED = 'Company details saved.';
@@ -185,7 +186,7 @@ export function SettingsPage() {
             <select id="settings-company" className="input select" value={company.company_id} onChange={(e) => setChosen(e.target.value)}>
               {view.companies.map((c) => (
                 <option key={c.company_id} value={c.company_id}>
-                  {c.name}
+                  {companyChoiceLabel(c, view.companies)}
                 </option>
               ))}
             </select>

@@ -11,6 +11,7 @@ import { ROLE_LABELS } from '../../../lib/roles';
 import { useForm } from '../../../lib/use-form';
 import { zodValidator } from '../../../lib/validation';
 import { useInvite } from '../api/team';
+import { companyChoiceLabel } from '../../companies/lib/company-label';
 import { INVITATION_SENT } from '../lib/labels';
 
 type Values = { name: string; surname: string; email: string; role: string; message: string; company_id: string };
@@ -74,7 +75,7 @@ export function AddUserModal({ companies, defaultCompanyId, onClose }: { compani
             >
               {companies.map((c) => (
                 <option key={c.company_id} value={c.company_id}>
-                  {c.name}
+                  {companyChoiceLabel(c, companies)}
                 </option>
               ))}
             </select>
