@@ -100,6 +100,24 @@ describe('Integration screen in Chromium', () => {
     await page.getByTestId('tool-history').click();
     await expect.poll(() => page.getByTestId('history-panel').innerText(), { timeout: 20_000 }).toContain('Exported to FTP');
     await screenshot(page, 'exported-history');
+
+    // Switching FTP off deletes its credentials: it asks first; Back keeps it on
+    await page.goto(`${e2e.stack.url}/integration`);
+    const ftpSwitch = page.getByTestId('toggle-ftp_export');
+    await expect.poll(() => ftpSwitch.isChecked(), { timeout: 15_000 }).toBe(true);
+    const question = page.getByTestId('switch-off-modal');
+    await ftpSwitch.click({ force: true });
+    await expect
+      .poll(() => question.innerText())
+      .toContain('Switch FTP export off? Its stored credentials are deleted: switching it on again asks for them.');
+    await screenshot(page, 'integration-switch-off');
+    await question.getByRole('button', { name: 'Back' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await ftpSwitch.isChecked()).toBe(true);
+    await ftpSwitch.click({ force: true });
+    await question.getByRole('button', { name: 'Switch off' }).click();
+    await expect.poll(() => ftpSwitch.isChecked(), { timeout: 15_000 }).toBe(false);
+    expect(((await api.get('/companies')).body as { items: { company_id: string; ftp_export?: boolean }[] }).items.find((c) => c.company_id === companyId)?.ftp_export).toBeFalsy();
     await page.close();
   }, 180_000);
   it('the Rivile export and import pop-ups each say what their key is for', async () => {

@@ -18,6 +18,8 @@ import { DriveImportNote } from '../../drive-import/components/DriveImportNote';
 import { useImportStatuses, useSaveSqlMapping, useSyncNow } from '../api/imports';
 import { syncNowNotice } from '../lib/outcomes';
 import { ImportStatusPanel } from './ImportStatusPanel';
+import { Modal } from '../../../components/ui/Modal';
+import { switchOffQuestion, type SwitchOffLoss } from '../lib/switch-off';
 import { SqlCredentialsModal, SqlMappingEditor } from './SqlImportForms';
 
 type Flag = keyof Company & string;
@@ -87,11 +89,18 @@ export function IntegrationPage() {
   const syncNow = useSyncNow(company?.company_id ?? '');
   const saveMapping = useSaveSqlMapping(company?.company_id ?? '');
   const [showMapping, setShowMapping] = useState(false);
+  /** The switch being turned off that first asks (it deletes credentials or a drive's connection). */
+  const [switchingOff, setSwitchingOff] = useState<{ row: Row; section: string; loss: SwitchOffLoss } | null>(null);
 
   if (view.isLoading) return <LoadingBlock />;
   if (!company || view.allCompanies || company.role !== 'admin') return <Navigate to="/dashboard" replace />;
 
-  const toggle = async (row: Row, on: boolean) => {
+  const toggle = async (row: Row, on: boolean, section: string, confirmed = false) => {
+    const loss: SwitchOffLoss | null = row.drive ? 'drive' : row.type && (CREDENTIAL_KIND[row.type] || row.type === 'sql_import') ? 'credentials' : null;
+    if (!on && loss && !confirmed) {
+      setSwitchingOff({ row, section, loss });
+      return;
+    }
     if (row.drive) {
       // On: to the provider's authorisation page (it comes back to /integration/{service}/authcallback). Off: revoke and clear.
       setBusy(row.drive);
@@ -148,7 +157,7 @@ export function IntegrationPage() {
                   aria-disabled={busy === (row.type ?? row.drive) || undefined}
                   aria-busy={busy === (row.type ?? row.drive) || undefined}
                   onChange={(e) => {
-                    if (busy !== (row.type ?? row.drive)) void toggle(row, e.target.checked);
+                    if (busy !== (row.type ?? row.drive)) void toggle(row, e.target.checked, title);
                   }}
                 />
                 <span className="switch-track" aria-hidden="true" />
@@ -208,6 +217,26 @@ export function IntegrationPage() {
         </section>
       )}
       {section('Display', DISPLAY, 'integration-display')}
+      {switchingOff && (
+        <Modal title="Switch off" size="sm" onClose={() => setSwitchingOff(null)} testId="switch-off-modal">
+          <p className="modal-text">{switchOffQuestion(`${switchingOff.row.label} ${switchingOff.section.toLowerCase()}`, switchingOff.loss)}</p>
+          <div className="modal-actions">
+            <Button variant="secondary" onClick={() => setSwitchingOff(null)}>
+              Back
+            </Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                const { row, section } = switchingOff;
+                setSwitchingOff(null);
+                void toggle(row, false, section, true);
+              }}
+            >
+              Switch off
+            </Button>
+          </div>
+        </Modal>
+      )}
       {popup === 'sql_import' && (
         <SqlCredentialsModal
           onClose={() => setPopup(null)}
