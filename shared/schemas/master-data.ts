@@ -158,11 +158,20 @@ const stakeholderFields = {
 export const createStakeholderSchema = z.object({ type: stakeholderTypeSchema, ...stakeholderFields });
 export type CreateStakeholderInput = z.infer<typeof createStakeholderSchema>;
 
-/** PUT stakeholder: the id and only the changed fields. */
+/**
+ * An edit's `before`: the values it started from, of the fields it changes (an edit pop-up opened before someone
+ * else saved). A field whose stored value is no longer that is refused with 409 rather than overwritten; without
+ * `before` (imports, API clients) the change is made as asked.
+ */
+const editedFrom = () => z.record(z.string().max(64), z.union([z.string().max(MASTER_TEXT_MAX), z.boolean(), z.null()])).optional();
+export type EditedFrom = z.infer<ReturnType<typeof editedFrom>>;
+
+/** PUT stakeholder: the id and only the changed fields (and what they were, `before`). */
 export const updateStakeholderSchema = z
   .object({ id: idField(), ...stakeholderFields })
   .partial()
-  .required({ id: true });
+  .required({ id: true })
+  .extend({ before: editedFrom() });
 export type UpdateStakeholderInput = z.infer<typeof updateStakeholderSchema>;
 
 export const createCategorySchema = z.object({ name: nameField(), category_code: text().optional().default('') });

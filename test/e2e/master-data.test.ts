@@ -255,6 +255,50 @@ describe('master-data screens in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('two pop-ups on one supplier: the later save of a field the earlier changed is refused and shown, a second Save keeps it', async () => {
+    const created = await api.post(`/stakeholder?company_id=${companyId}`, { type: 'supplier', name: 'Twin Tabs UAB', code: 'TT-1', city: 'Vilnius', street: 'Old st. 1', zipcode: '01100' });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const open = async () => {
+      const page = await signedInPage();
+      await page.getByTestId('side-menu').getByRole('link', { name: 'Suppliers' }).click();
+      await page.waitForURL(/\/suppliers$/);
+      await page.getByRole('searchbox', { name: 'Search suppliers' }).fill('twin tabs');
+      await until(() => rows(page).count()).toBe(1);
+      await row(page, 'Twin Tabs UAB').getByRole('button', { name: 'Edit Twin Tabs UAB' }).click();
+      const edit = page.getByTestId('md-edit-modal');
+      await until(() => edit.getByLabel('City', { exact: true }).inputValue()).toBe('Vilnius');
+      return { page, edit };
+    };
+    const first = await open();
+    const second = await open();
+
+    // The first saves City and Zip code
+    await first.edit.getByLabel('City', { exact: true }).fill('Sydney-T1');
+    await first.edit.getByLabel('Zip code', { exact: true }).fill('02200');
+    await first.edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => first.edit.count()).toBe(0);
+
+    // The second, opened before, changes City and Street: refused, City says what it is now, nothing is lost
+    await second.edit.getByLabel('City', { exact: true }).fill('Melbourne-T2');
+    await second.edit.getByLabel('Street', { exact: true }).fill('Street-T2');
+    await second.edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => second.edit.getByTestId('error-city').innerText().catch(() => '')).toBe('Changed by someone else meanwhile to "Sydney-T1": Save again to keep yours');
+    expect(await second.edit.getByLabel('City', { exact: true }).inputValue()).toBe('Melbourne-T2');
+    expect(await second.edit.getByLabel('Street', { exact: true }).inputValue()).toBe('Street-T2');
+    // the field it did not touch shows what the first saved
+    await until(() => second.edit.getByLabel('Zip code', { exact: true }).inputValue()).toBe('02200');
+    await screenshot(second.page, 'suppliers-edit-changed-meanwhile');
+    expect((await api.get(`/stakeholders/${id}?company_id=${companyId}`)).body).toMatchObject({ city: 'Sydney-T1', street: 'Old st. 1', zipcode: '02200' });
+
+    // Save again keeps its values, and the first's Zip code stays
+    await second.edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => second.edit.count()).toBe(0);
+    expect((await api.get(`/stakeholders/${id}?company_id=${companyId}`)).body).toMatchObject({ city: 'Melbourne-T2', street: 'Street-T2', zipcode: '02200' });
+    await first.page.close();
+    await second.page.close();
+  });
+
   it('spans every company in the all-companies view: rows carry their company, new records ask for one', async () => {
     const second = (await api.post('/company', { company_name: 'Second Branch UAB', code: '700800900' })).body as { company_id: string };
     expect((await api.post(`/category?company_id=${companyId}`, { name: 'Alpha costs' })).status).toBe(201);

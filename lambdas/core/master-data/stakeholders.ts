@@ -18,6 +18,7 @@ import { companyOf, listPage, publishChange, requireCompanyId, sourceFor, withDu
 import { DuplicateKeyError } from './ports';
 import type { CategoryRecord, StakeholderRecord } from './types';
 import { toStakeholderView } from './views';
+import { changedMeanwhile, changedMeanwhileError } from './edited-from';
 
 export const UNKNOWN_CATEGORY_MSG = 'Choose a category of this company';
 
@@ -130,6 +131,8 @@ export function stakeholderChanges(record: StakeholderRecord, input: Stakeholder
 export async function updateStakeholder(deps: MasterDataDeps, caller: MasterDataCaller, companyId: string, input: UpdateStakeholderInput): Promise<Stakeholder> {
   const current = await loadStakeholder(deps, companyId, input.id);
   const changes = stakeholderChanges(current, input);
+  const meanwhile = changedMeanwhile(current, changes, input.before, (field, value) => (field === 'name' ? String(value ?? '').trim() : stored(field as Editable, value)));
+  if (meanwhile.length) throw changedMeanwhileError(current.type, meanwhile, current, ['category_id']);
   if (Object.keys(changes).length === 0) return viewOne(deps, current);
   if ('category_id' in changes) await checkCategory(deps, companyId, changes.category_id);
   const next: StakeholderRecord = { ...current, ...changes, updated_at: deps.clock.now().toISOString(), version: current.version + 1 };

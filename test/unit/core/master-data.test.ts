@@ -96,6 +96,27 @@ describe('master data rules: stakeholders', () => {
     await expect(updateStakeholder(deps, { userId: 'u1', companyId: 'c2' }, 'c2', { id: s.id, city: 'x' })).rejects.toMatchObject({ kind: 'NotFound' });
   });
 
+  it('refuses a change made on a value someone else changed since (before), saying what it is now; writes nothing', async () => {
+    const { deps, caller, md } = setup();
+    const s = await createStakeholder(deps, caller, 'c1', { ...supplierInput('Shell LT', 'S1'), city: 'Vilnius', street: 'Gedimino 1' });
+    await updateStakeholder(deps, caller, 'c1', { id: s.id, street: '', category_id: null, before: { street: 'Gedimino 1' } });
+    const writes = md.writes;
+    await expect(
+      updateStakeholder(deps, caller, 'c1', { id: s.id, street: 'Laisvės 1', name: 'Shell Lietuva', before: { street: 'Gedimino 1', name: ' Shell LT ' } }),
+    ).rejects.toMatchObject({
+      kind: 'Conflict',
+      message: 'This supplier was changed by someone else meanwhile',
+      details: [{ path: ['street'], message: 'Emptied by someone else meanwhile: Save again to keep yours' }],
+    });
+    expect(md.writes).toBe(writes);
+    // a reference says only that it changed
+    const cat = await createCategory(deps, caller, 'c1', { name: 'Fuel', category_code: '' });
+    await updateStakeholder(deps, caller, 'c1', { id: s.id, category_id: cat.id });
+    await expect(updateStakeholder(deps, caller, 'c1', { id: s.id, category_id: null, before: { category_id: null } })).rejects.toMatchObject({
+      details: [{ path: ['category_id'], message: 'Changed by someone else meanwhile: Save again to keep yours' }],
+    });
+  });
+
   it('isNewStakeholder: code first, then name key, then the name without legal form; empty asks nothing', async () => {
     const { deps, caller } = setup();
     const a = await createStakeholder(deps, caller, 'c1', supplierInput('Alpha UAB', '111'));

@@ -110,13 +110,18 @@ describe('stakeholder forms', () => {
     const validate = stakeholderEditValidator(initial, supplier.id);
     expect(validate(initial)).toEqual({ ok: true, errors: {}, data: { changed: false, input: { id: 'st-1' } } });
     const r = validate({ ...initial, city: 'Kaunas', selected_date_format: 'DD/MM/YYYY' });
-    expect(r).toEqual({ ok: true, errors: {}, data: { changed: true, input: { id: 'st-1', city: 'Kaunas', selected_date_format: 'DD/MM/YYYY' } } });
+    // with what the changed fields were when the pop-up read them (a date format not set: null, as stored)
+    expect(r).toEqual({
+      ok: true,
+      errors: {},
+      data: { changed: true, input: { id: 'st-1', city: 'Kaunas', selected_date_format: 'DD/MM/YYYY', before: { city: 'Vilnius', selected_date_format: null } } },
+    });
   });
 
   it('edit: a removed category is sent as null; a blanked name or code is refused', () => {
     const initial = stakeholderEditValues(supplier);
     const validate = stakeholderEditValidator(initial, supplier.id);
-    expect(validate({ ...initial, category_id: '' })).toMatchObject({ ok: true, data: { input: { id: 'st-1', category_id: null } } });
+    expect(validate({ ...initial, category_id: '' })).toMatchObject({ ok: true, data: { input: { id: 'st-1', category_id: null, before: { category_id: 'cat-1' } } } });
     expect(validate({ ...initial, name: '', code: ' ' }).errors).toEqual({ name: 'Required field', code: 'Required field' });
     expect(validate({ ...initial, name: 'A' }).errors).toEqual({ name: 'At least 2 characters' });
   });

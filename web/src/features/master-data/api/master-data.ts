@@ -109,6 +109,15 @@ export function recordKey(record: MasterRecord): string {
   return 'name_id' in record ? `${record.company_id}:${record.name_id}` : `${record.company_id}:${record.id}`;
 }
 
+/** GET stakeholders/{id}: the supplier or customer as it is stored now (an edit pop-up's fresh start). */
+export function useReadStakeholder() {
+  const api = useApi();
+  return useCallback(
+    (s: Pick<Stakeholder, 'id' | 'company_id'>) => api.get<Stakeholder>(`/stakeholders/${encodeURIComponent(s.id)}`, { query: { company_id: s.company_id } }),
+    [api],
+  );
+}
+
 /**
  * POST / PUT / DELETE of the master-data routes with the record's company (or the chosen company when
  * adding in the all-companies view); every success reloads the master-data lists.

@@ -118,7 +118,10 @@ export function stakeholderEditValidator(initial: StakeholderEditValues, id: str
     const changes: Record<string, unknown> = { ...changedFields(initial, values) };
     if (changes.category_id === '') changes.category_id = null;
     if (changes.selected_date_format === '') changes.selected_date_format = null;
-    const r = updateStakeholderSchema.safeParse({ id, ...changes });
+    // what the changed fields were when the pop-up read them: one someone else saved since is refused, not overwritten
+    const keys = Object.keys(changes) as (keyof StakeholderEditValues)[];
+    const before = Object.fromEntries(keys.map((k) => [k, (k === 'category_id' || k === 'selected_date_format') && initial[k] === '' ? null : initial[k]]));
+    const r = updateStakeholderSchema.safeParse(keys.length ? { id, ...changes, before } : { id });
     if (!r.success) return { ok: false, errors: issuesToFieldErrors(r.error.issues) };
     return { ok: true, data: { changed: Object.keys(changes).length > 0, input: r.data }, errors: {} };
   };
