@@ -401,6 +401,15 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await page.waitForURL((u) => u.pathname === `/edit-receipt/${encodeURIComponent(newId)}` && u.searchParams.get('company_id') === secondId, WAIT);
     await expect.poll(() => page.getByTestId('field-amount_total').inputValue().catch(() => ''), WAIT).toBe('5.00');
     expect(await page.getByText('Assign a company').count()).toBe(0);
+
+    // An address without its company opens the document in the active company, asking for no company first
+    const noCompanyCalls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).searchParams.get('company_id') === 'NONE') noCompanyCalls.push(r.url());
+    });
+    await page.goto(`${e2e.stack.url}/edit-receipt/${encodeURIComponent(newId)}`);
+    await expect.poll(() => page.getByTestId('field-amount_total').inputValue().catch(() => ''), WAIT).toBe('5.00');
+    expect(noCompanyCalls).toEqual([]);
     await page.close();
   });
   it('flags, converts, archives, restarts and deletes from the list', async () => {

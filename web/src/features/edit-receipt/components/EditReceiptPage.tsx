@@ -77,12 +77,17 @@ export function EditReceiptPage() {
   const moving = useRef<Move | null>(null);
   // the companies of the documents the walk read, for the moves across companies of the all-companies view
   const walkCompanies = useRef<WalkCompanies>(new Map());
+  // An address without its company (a link typed or shared short): the document is read in the active company, once
+  // the companies are known (before, its first reads went out for no company and answered 404)
+  const [search] = useSearchParams();
+  const view = useActiveCompany();
+  const waitingForCompany = !search.get('company_id') && view.isLoading;
   return (
     <>
       <div className="sr-only" role="status" aria-live="polite" data-testid="document-announcement">
         {announced && <span key={announced.n}>{announced.text}</span>}
       </div>
-      <EditReceipt key={id} receiptId={id} announce={announce} moving={moving} walkCompanies={walkCompanies.current} />
+      {waitingForCompany ? <LoadingBlock label="Loading document" /> : <EditReceipt key={id} receiptId={id} announce={announce} moving={moving} walkCompanies={walkCompanies.current} />}
     </>
   );
 }
