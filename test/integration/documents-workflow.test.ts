@@ -222,6 +222,7 @@ describe('documents: list, counts and workflow', () => {
     const back = await api.post(`/receipt/${a.receipt_id}/type?company_id=${companyId}`, { receipt_type: 'receipt' });
     expect(back.body).toMatchObject({ receipt_type: 'receipt', supplierCustomerName: 'ACME UAB' });
 
+
     // A stale version is refused with the current version; nothing is written.
     const current = (back.body as Summary).version;
     const stale = await status(a.receipt_id, 'ready', current - 1);
@@ -252,6 +253,19 @@ describe('documents: list, counts and workflow', () => {
     const c2 = await counts(api, companyId);
     expect(c2.receipt).toMatchObject({ review: 0, ready: 1 });
     live.close();
+  });
+
+  it('converting a cost receipt uploaded as a sales invoice keeps its seller as the supplier', async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'mistyped');
+    // its seller is read as the supplier and there is no customer; moving the seller to the customer side, as a
+    // conversion does when the counterparty is on the other side, would leave the receipt without a supplier
+    const misTyped = await processed(api, companyId, 'mis-typed.pdf', ['GAMMA UAB', 'Receipt No. G-1', 'Total 30.00 EUR'], { receipt_type: 'invoice' });
+    expect(misTyped.receipt_type).toBe('invoice');
+    const fixed = await api.post(`/receipt/${misTyped.receipt_id}/type?company_id=${companyId}`, { receipt_type: 'receipt' });
+    expect(fixed.body).toMatchObject({ receipt_type: 'receipt', supplierCustomerName: 'GAMMA UAB' });
+    const detail = (await api.get(`/receipts/${misTyped.receipt_id}?company_id=${companyId}`)).body as { content: { children: { schema_id: string; content: { value: string } | null }[] }[] };
+    const valueOf = (id: string) => detail.content.flatMap((s) => s.children).find((c) => c.schema_id === id)?.content?.value;
+    expect([valueOf('supplier_name'), valueOf('customer_name')]).toEqual(['GAMMA UAB', '']);
   });
 
   it('gives an unassigned document a company: new id, read there (processing, then review), the target company counts and quota', async () => {

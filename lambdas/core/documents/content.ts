@@ -4,7 +4,7 @@
  * the content tree (the content model itself is core/content's).
  */
 import { valueError, type ContentItem } from '../../../shared/schemas/content';
-import type { ContentDocument } from '../content/tree';
+import { valueOf, type ContentDocument } from '../content/tree';
 import { roundMoney, toFiveCents } from '../recognition/extract/amounts';
 import type { ExtractedFields, FieldValue, HeaderFieldId } from '../recognition/types';
 import type { ReceiptType } from './types';
@@ -42,6 +42,20 @@ export function swapCounterpartyContent(doc: ContentDocument): ContentDocument {
     other.file = fa;
   }
   return copy;
+}
+
+/**
+ * The content of a document converted to `to`: the counterparty moves to the side that type reads (supplier_* of a
+ * receipt, customer_* of an invoice; swapCounterpartyContent), so the counterparty stays the counterparty — unless
+ * that side already names a party and the other side names none. Then the document was read or typed with its
+ * parties where they belong and only its type was wrong (a cost receipt uploaded as a sales invoice: the seller
+ * read as its supplier, no customer), and swapping would empty the party the converted type shows.
+ */
+export function contentForType(doc: ContentDocument, to: ReceiptType): ContentDocument {
+  const named = (side: 'supplier' | 'customer') => ['name', 'code', 'vat_id'].some((field) => valueOf(doc, `${side}_${field}`).trim() !== '');
+  const target = to === 'receipt' ? 'supplier' : 'customer';
+  const source = target === 'supplier' ? 'customer' : 'supplier';
+  return named(target) && !named(source) ? structuredClone(doc) : swapCounterpartyContent(doc);
 }
 
 /** Confidence (0..100) a required field needs for the document to be ready without review. */

@@ -12,7 +12,7 @@ import { monthOf } from '../accounts/companies';
 import type { AccountsStore, Clock, IdGenerator, LiveEventName, LiveEvents } from '../ports';
 import { contentSummary, parseStoredContent, toStored } from '../content/service';
 import { clearLeftovers, leftoversOf, type LeftoversDeps } from './leftovers';
-import { documentKeyText, swapCounterpartyContent } from './content';
+import { contentForType, documentKeyText } from './content';
 import type { MasterDataStore } from '../master-data/ports';
 import { applyStakeholderToContent, counterpartyFacts, matchParty, partyKeysOfContent, stakeholderTypeOf } from './counterparty';
 import { digest, documentKeys, processTicketKey } from './files';
@@ -239,19 +239,19 @@ export async function convertType(
     let summary = { counterparty_name: '', counterparty_code: '', counterparty_vat_id: '', document_number: doc.document_number, total: doc.total };
     let party: MasterDataPatch = { stakeholder_id: null, stakeholder_date_format: null };
     if (stored) {
-      let swapped = swapCounterpartyContent(stored);
+      let moved = contentForType(stored, receiptType);
       // The moved party is looked up in the other register (suppliers ⇄ customers).
       if (doc.company_id && deps.masterData) {
-        const m = await matchParty(deps.masterData, doc.company_id, stakeholderTypeOf(receiptType), partyKeysOfContent(swapped, stakeholderTypeOf(receiptType)));
+        const m = await matchParty(deps.masterData, doc.company_id, stakeholderTypeOf(receiptType), partyKeysOfContent(moved, stakeholderTypeOf(receiptType)));
         if (m) {
-          swapped = applyStakeholderToContent(swapped, m.stakeholder);
+          moved = applyStakeholderToContent(moved, m.stakeholder);
           const facts = await counterpartyFacts(deps.masterData, doc.company_id, m.stakeholder);
           party = { stakeholder_id: facts.stakeholder_id, stakeholder_date_format: facts.stakeholder_date_format, ...(facts.category_id ? { category_id: facts.category_id, category: facts.category } : {}) };
         }
       }
-      summary = contentSummary(swapped, receiptType);
+      summary = contentSummary(moved, receiptType);
       contentKey = documentKeys.content(doc.receipt_id, deps.ids.newId());
-      await deps.files.putJson(contentKey, toStored(swapped));
+      await deps.files.putJson(contentKey, toStored(moved));
     }
     const keyText = documentKeyText(summary);
     const converted: DocumentRecord = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentKeyText, readyCheck, swapCounterpartyContent } from '../../../lambdas/core/documents/content';
+import { contentForType, documentKeyText, readyCheck, swapCounterpartyContent } from '../../../lambdas/core/documents/content';
 import { buildContentFromExtraction } from '../../../lambdas/core/content/build';
 import { valueOf } from '../../../lambdas/core/content/tree';
 import type { ExtractedFields, FieldValue } from '../../../lambdas/core/recognition/types';
@@ -140,6 +140,25 @@ describe('content helpers', () => {
     // The original is untouched, and swapping back restores it.
     expect(valueOf(content, 'supplier_name')).toBe('ACME UAB');
     expect(valueOf(swapCounterpartyContent(swapped), 'supplier_name')).toBe('ACME UAB');
+  });
+
+  it('converting keeps the parties where they are when only the type was wrong, else moves the counterparty', () => {
+    const build = (f: Partial<ExtractedFields>) => buildContentFromExtraction({ vat_lines: [], line_items: [], ...f });
+    // A cost receipt uploaded as a sales invoice: its seller read as the supplier, no customer. As a receipt it keeps
+    // the seller as its supplier (moving it would leave the receipt without one).
+    const misTyped = build({ supplier_name: v('AEON CO. (M) BHD'), supplier_vat_id: v('002017394688') });
+    const asReceipt = contentForType(misTyped, 'receipt');
+    expect([valueOf(asReceipt, 'supplier_name'), valueOf(asReceipt, 'supplier_vat_id'), valueOf(asReceipt, 'customer_name')]).toEqual(['AEON CO. (M) BHD', '002017394688', '']);
+    // A receipt's supplier becomes an invoice's customer: the counterparty stays the counterparty, both ways
+    const asInvoice = contentForType(misTyped, 'invoice');
+    expect([valueOf(asInvoice, 'customer_name'), valueOf(asInvoice, 'supplier_name')]).toEqual(['AEON CO. (M) BHD', '']);
+    expect(valueOf(contentForType(asInvoice, 'receipt'), 'supplier_name')).toBe('AEON CO. (M) BHD');
+    // Both sides named: the counterparty moves, as before
+    const both = build({ supplier_name: v('ACME UAB'), customer_name: v('Buyer UAB') });
+    expect([valueOf(contentForType(both, 'invoice'), 'customer_name'), valueOf(contentForType(both, 'invoice'), 'supplier_name')]).toEqual(['ACME UAB', 'Buyer UAB']);
+    // a customer named by its code alone counts as named
+    const byCode = build({ customer_code: v('123456789') });
+    expect(valueOf(contentForType(byCode, 'invoice'), 'customer_code')).toBe('123456789');
   });
 
   it('makes a duplicate key only from counterparty, number and total', () => {
