@@ -741,7 +741,7 @@ function EditReceipt({
         <section className="er-left">
           {grid && (
             <div className="er-grid-tools" data-testid="grid-tools">
-              <span className="muted">{grid.length ? 'Click the rulers to add lines, choose each column’s field, then Apply.' : 'Draw the table area on the page.'}</span>
+              <span className="muted er-grid-hint">{grid.length ? 'Click the rulers to add lines, choose each column’s field, then Apply.' : 'Draw the table area on the page.'}</span>
               <button type="button" className="btn btn-link btn-sm" disabled={!grid.length} onClick={() => setGrid(grid.map(deleteAllRows))}>
                 Delete all rows
               </button>
