@@ -70,6 +70,18 @@ describe('documents list with many rows in Chromium', () => {
     await page.getByRole('checkbox', { name: 'Select all' }).uncheck({ force: true });
     await expect.poll(() => page.getByTestId('selection-count').count(), WAIT).toBe(0);
 
+    // a shift-click selects the rows from the one last clicked; a shift-click that unticks lets its range go
+    await rows.nth(2).locator('input[type="checkbox"]').check();
+    await rows.nth(7).locator('input[type="checkbox"]').click({ modifiers: ['Shift'] });
+    await expect.poll(() => page.getByTestId('selection-count').innerText(), WAIT).toBe('6 selected');
+    expect(await rows.nth(5).locator('input[type="checkbox"]').isChecked()).toBe(true);
+    expect(await rows.nth(8).locator('input[type="checkbox"]').isChecked()).toBe(false);
+    await rows.nth(4).locator('input[type="checkbox"]').click({ modifiers: ['Shift'] });
+    await expect.poll(() => page.getByTestId('selection-count').innerText(), WAIT).toBe('2 selected');
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('checkbox', { name: 'Select all' }).uncheck({ force: true });
+    await expect.poll(() => page.getByTestId('selection-count').count(), WAIT).toBe(0);
+
     // a row far down: open it, the edit screen's Back
     const target = ids[130]!;
     const row = page.locator(`[data-receipt-id="${target}"]`);

@@ -12,7 +12,8 @@ import { DocIcon } from './DocIcon';
 /** What a row's clicks do: one object for every row, the same from render to render (the rows are memoized). */
 export interface RowHandlers {
   onOpen(receipt: Receipt): void;
-  onToggleSelect(receiptId: string, on: boolean): void;
+  /** `range`: shift held, the rows from the one last clicked to this one change with it. */
+  onToggleSelect(receiptId: string, on: boolean, range: boolean): void;
   onToggleFlag(receipt: Receipt): void;
   onPreview(receipt: Receipt): void;
   onEmail(receipt: Receipt): void;
@@ -69,7 +70,7 @@ export const ReceiptRow = memo(function ReceiptRow({ receipt, selected, companyN
             aria-label={`Select ${named}`}
             checked={selected}
             disabled={!rules.canSelect}
-            onChange={(e) => handlers.onToggleSelect(receipt.receipt_id, e.target.checked)}
+            onChange={(e) => handlers.onToggleSelect(receipt.receipt_id, e.target.checked, (e.nativeEvent as globalThis.MouseEvent).shiftKey === true)}
           />
           <span className="checkbox-box" aria-hidden="true" />
         </label>

@@ -16,7 +16,7 @@ import { companyOf, hasNoCompany, useReceiptActions, useReceiptList, type Action
 import type { Receipt } from '../api/types';
 import { bulkReport, type BulkTexts } from '../lib/bulk-report';
 import { filtersFromSearch, filtersToSearch, hasActiveFilters, type ListFilters } from '../lib/list-params';
-import { SELECT_ALL_MAX, wholeListSelection } from '../lib/select-all';
+import { SELECT_ALL_MAX, selectRange, wholeListSelection } from '../lib/select-all';
 import { archiveAction, companyName, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
 import { useListScroll } from '../lib/list-scroll';
 import { isListStatus, listTitle } from '../lib/status';
@@ -126,17 +126,16 @@ function ReceiptList({ status }: { status: ListStatus }) {
     navigate({ pathname: target.pathname, search: target.search }, { state: { ...target.state, listSearch: searchParams.toString() || undefined } });
   };
 
-  const toggle = useCallback(
-    (receiptId: string, on: boolean) =>
-      setSelected((prev) => {
-        if (prev.has(receiptId) === on) return prev;
-        const next = new Set(prev);
-        if (on) next.add(receiptId);
-        else next.delete(receiptId);
-        return next;
-      }),
-    [],
-  );
+  // The row last clicked, where a shift-click's range starts (lib/select-all.ts selectRange)
+  const anchor = useRef<string | null>(null);
+  const toggle = useCallback((receiptId: string, on: boolean, range: boolean) => {
+    const from = range ? anchor.current : null;
+    anchor.current = receiptId;
+    setSelected((prev) => {
+      if (from === null && prev.has(receiptId) === on) return prev;
+      return selectRange(latest.current.rows, prev, from, receiptId, on);
+    });
+  }, []);
 
   // How many of how many were done, and the first reason of those that were not (lib/bulk-report.ts)
   const report = (outcome: ActionOutcome, texts: BulkTexts) => {
@@ -187,9 +186,9 @@ function ReceiptList({ status }: { status: ListStatus }) {
 
   // The rows' handlers are one stable object (ReceiptRow is memoized): a click re-renders the rows it changes, not
   // the 1,000 loaded. They call the latest closures of this render through the ref.
-  const latest = useRef({ open, run, actions });
+  const latest = useRef({ open, run, actions, rows });
   useLayoutEffect(() => {
-    latest.current = { open, run, actions };
+    latest.current = { open, run, actions, rows };
   });
   const rowHandlers = useMemo<RowHandlers>(
     () => ({
