@@ -94,6 +94,7 @@ export const routes: RouteDef[] = [
   { method: 'GET', path: '/company/service/drive/status', handler: 'http/company/get-drive-status', auth: 'company-admin', needs: ['table'] },
   // Master data: suppliers and customers (stakeholders), categories, items
   { method: 'GET', path: '/categories', handler: 'http/master-data/get-categories', auth: 'user' },
+  { method: 'GET', path: '/categories/{id}', handler: 'http/master-data/get-category', auth: 'user' },
   { method: 'POST', path: '/category', handler: 'http/master-data/post-category', auth: 'user', needs: ['table', 'webSocketManage'] },
   { method: 'PUT', path: '/category', handler: 'http/master-data/put-category', auth: 'user', needs: ['table', 'webSocketManage'] },
   { method: 'DELETE', path: '/category', handler: 'http/master-data/delete-category', auth: 'user', needs: ['table', 'webSocketManage'] },

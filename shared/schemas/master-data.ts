@@ -176,7 +176,8 @@ export type UpdateStakeholderInput = z.infer<typeof updateStakeholderSchema>;
 
 export const createCategorySchema = z.object({ name: nameField(), category_code: text().optional().default('') });
 export type CreateCategoryInput = z.infer<typeof createCategorySchema>;
-export const updateCategorySchema = z.object({ id: idField(), name: nameField().optional(), category_code: text().optional() });
+/** PUT category: the id and only the changed fields (and what they were, `before`, as for a stakeholder). */
+export const updateCategorySchema = z.object({ id: idField(), name: nameField().optional(), category_code: text().optional(), before: editedFrom() });
 export type UpdateCategoryInput = z.infer<typeof updateCategorySchema>;
 
 /** Item words: blank rows are dropped (rules.md 5), each kept word trimmed. */

@@ -300,6 +300,43 @@ describe('master-data screens in Chromium', () => {
     await second.page.close();
   });
 
+  it('two pop-ups on one category: the later rename is refused and shown, the code the first saved comes in, a second Save keeps the name', async () => {
+    const created = await api.post(`/category?company_id=${companyId}`, { name: 'Twin Category', category_code: 'TC-1' });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const open = async () => {
+      const page = await signedInPage();
+      await page.getByTestId('side-menu').getByRole('link', { name: 'Categories' }).click();
+      await page.waitForURL(/\/categories$/);
+      await until(() => row(page, 'Twin Category').count()).toBe(1);
+      await row(page, 'Twin Category').getByRole('button', { name: 'Edit Twin Category' }).click();
+      const edit = page.getByTestId('md-edit-modal');
+      await until(() => edit.getByLabel('Code', { exact: true }).inputValue()).toBe('TC-1');
+      return { page, edit };
+    };
+    const first = await open();
+    const second = await open();
+
+    await first.edit.getByLabel('Name', { exact: true }).fill('Twin Category A1');
+    await first.edit.getByLabel('Code', { exact: true }).fill('TC-2');
+    await first.edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => first.edit.count()).toBe(0);
+
+    await second.edit.getByLabel('Name', { exact: true }).fill('Twin Category B2');
+    await second.edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => second.edit.getByTestId('error-name').innerText().catch(() => '')).toBe('Changed by someone else meanwhile to "Twin Category A1": Save again to keep yours');
+    expect(await second.edit.getByLabel('Name', { exact: true }).inputValue()).toBe('Twin Category B2');
+    await until(() => second.edit.getByLabel('Code', { exact: true }).inputValue()).toBe('TC-2');
+    await screenshot(second.page, 'categories-edit-changed-meanwhile');
+    expect((await api.get(`/categories/${id}?company_id=${companyId}`)).body).toMatchObject({ name: 'Twin Category A1', category_code: 'TC-2' });
+
+    await second.edit.getByRole('button', { name: 'Save' }).click();
+    await until(() => second.edit.count()).toBe(0);
+    expect((await api.get(`/categories/${id}?company_id=${companyId}`)).body).toMatchObject({ name: 'Twin Category B2', category_code: 'TC-2' });
+    await first.page.close();
+    await second.page.close();
+  });
+
   it('spans every company in the all-companies view: rows carry their company, new records ask for one', async () => {
     const second = (await api.post('/company', { company_name: 'Second Branch UAB', code: '700800900' })).body as { company_id: string };
     expect((await api.post(`/category?company_id=${companyId}`, { name: 'Alpha costs' })).status).toBe(201);

@@ -249,8 +249,27 @@ describe('master data through the local API', () => {
     expect((await api.post(`/category${q}`, { name: 'Travel' })).status).toBe(201);
     const clash = await api.put(`/category${q}`, { id: travel.id, name: 'Banking' });
     expect((clash.body as ErrorBody).details).toEqual([{ path: ['name'], message: 'This category already exists' }]);
+    // GET categories/{id}: the category as stored
+    const one = await api.get(`/categories/${travel.id}${q}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: travel.id, name: 'Trips', category_code: 'T', company_id: companyId });
+    // An edit made on a name someone else changed since (before) is refused, and nothing is written
+    const stale = await api.put(`/category${q}`, { id: travel.id, name: 'Journeys', category_code: 'J', before: { name: 'Travel', category_code: 'T' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'This category was changed by someone else meanwhile',
+      details: [{ path: ['name'], message: 'Changed by someone else meanwhile to "Trips": Save again to keep yours' }],
+    });
+    expect((await api.get(`/categories/${travel.id}${q}`)).body).toMatchObject({ name: 'Trips', category_code: 'T' });
+    expect((await api.put(`/category${q}`, { id: travel.id, name: 'Journeys', category_code: 'J', before: { name: 'Trips', category_code: 'T' } })).body).toMatchObject({
+      name: 'Journeys',
+      category_code: 'J',
+    });
 
     expect((await api.delete(`/category${q}&id=${travel.id}`)).body).toEqual({ deleted: true, id: travel.id });
+    expect((await api.get(`/categories/${travel.id}${q}`)).status).toBe(404);
     expect((await api.delete(`/category${q}&id=${travel.id}`)).status).toBe(404);
     expect((await api.put(`/category${q}`, { id: travel.id, name: 'Again' })).status).toBe(404);
   });
@@ -437,6 +456,7 @@ describe('master data through the local API', () => {
       ['POST', `/category${oq}`, { name: 'Intruder' }],
       ['PUT', `/category${oq}`, { id: c.id, name: 'Intruder' }],
       ['DELETE', `/category${oq}&id=${c.id}`],
+      ['GET', `/categories/${c.id}${oq}`],
       ['GET', `/stakeholders${oq}`],
       ['GET', `/stakeholders/${s.id}${oq}`],
       ['POST', `/stakeholder${oq}`, { type: 'supplier', name: 'Intruder', code: 'I' }],
@@ -459,6 +479,7 @@ describe('master data through the local API', () => {
     const withOwnIds: [string, string, unknown?][] = [
       ['PUT', `/category${sq}`, { id: c.id, name: 'Intruder' }],
       ['DELETE', `/category${sq}&id=${c.id}`],
+      ['GET', `/categories/${c.id}${sq}`],
       ['GET', `/stakeholders/${s.id}${sq}`],
       ['PUT', `/stakeholder${sq}`, { id: s.id, name: 'Intruder' }],
       ['DELETE', `/stakeholder${sq}&id=${s.id}`],

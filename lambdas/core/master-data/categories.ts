@@ -1,6 +1,7 @@
 /** Categories (product.md 3, rules.md 5): unique name and, when given, unique code per company. */
 import { notFound } from '../../../shared/errors';
 import type { CategoriesQuery, Category, CreateCategoryInput, ListPage, UpdateCategoryInput } from '../../../shared/schemas/master-data';
+import { changedMeanwhile, changedMeanwhileError } from './edited-from';
 import { codeIs, withIdentifierHits } from './identifier-search';
 import { companyOf, listPage, publishChange, sourceFor, withDuplicates, type MasterDataCaller, type MasterDataDeps } from './lists';
 import type { CategoryRecord } from './types';
@@ -41,13 +42,18 @@ async function loadCategory(deps: MasterDataDeps, companyId: string, id: string)
   return record;
 }
 
-/** PUT category: only changed fields; nothing changed → nothing written (rules.md 5), the current view. */
+/**
+ * PUT category: only changed fields; nothing changed → nothing written (rules.md 5), the current view. A field
+ * someone else changed since `before` was read is refused (409, edited-from.ts).
+ */
 export async function updateCategory(deps: MasterDataDeps, caller: MasterDataCaller, companyId: string, input: UpdateCategoryInput): Promise<Category> {
   const company = await companyOf(deps.store, companyId);
   const current = await loadCategory(deps, companyId, input.id);
   const changes: Partial<CategoryRecord> = {};
   if (input.name !== undefined && input.name.trim() !== current.name) changes.name = input.name.trim();
   if (input.category_code !== undefined && input.category_code.trim() !== current.category_code) changes.category_code = input.category_code.trim();
+  const meanwhile = changedMeanwhile(current, changes, input.before, (_field, value) => String(value ?? '').trim());
+  if (meanwhile.length) throw changedMeanwhileError('category', meanwhile, current);
   if (Object.keys(changes).length === 0) return toCategoryView(current, company.name);
   const next: CategoryRecord = { ...current, ...changes, updated_at: deps.clock.now().toISOString(), version: current.version + 1 };
   await withDuplicates('category', () => deps.masterData.putCategory(next, current));
@@ -63,6 +69,7 @@ export async function deleteCategory(deps: MasterDataDeps, caller: MasterDataCal
   return { deleted: true, id };
 }
 
+/** GET categories/{id}: one category of the company (the edit pop-up's record as stored after a refused save). */
 export async function getCategory(deps: MasterDataDeps, caller: MasterDataCaller, companyId: string, id: string): Promise<Category> {
   const company = await companyOf(deps.store, companyId);
   return toCategoryView(await loadCategory(deps, companyId, id), company.name);

@@ -291,6 +291,25 @@ describe('master data rules: categories and items', () => {
     });
   });
 
+  it('refuses a category edit made on a name or code someone else changed since (before); writes nothing', async () => {
+    const { deps, caller, md } = setup();
+    const c = await createCategory(deps, caller, 'c1', { name: 'Fuel', category_code: 'F' });
+    await updateCategory(deps, caller, 'c1', { id: c.id, name: 'Fuel and oil', before: { name: 'Fuel' } });
+    const writes = md.writes;
+    await expect(updateCategory(deps, caller, 'c1', { id: c.id, name: 'Petrol', category_code: '', before: { name: ' Fuel ', category_code: 'F' } })).rejects.toMatchObject({
+      kind: 'Conflict',
+      message: 'This category was changed by someone else meanwhile',
+      details: [{ path: ['name'], message: 'Changed by someone else meanwhile to "Fuel and oil": Save again to keep yours' }],
+    });
+    expect(md.writes).toBe(writes);
+    // the untouched code goes through on its own; the same value as stored is no conflict
+    expect(await updateCategory(deps, caller, 'c1', { id: c.id, category_code: '', before: { category_code: 'F' } })).toMatchObject({ name: 'Fuel and oil', category_code: '' });
+    expect(await updateCategory(deps, caller, 'c1', { id: c.id, name: 'Fuel and oil', before: { name: 'Fuel' } })).toMatchObject({ name: 'Fuel and oil' });
+    await expect(updateCategory(deps, caller, 'c1', { id: c.id, category_code: 'X', before: { category_code: 'F' } })).rejects.toMatchObject({
+      details: [{ path: ['category_code'], message: 'Emptied by someone else meanwhile: Save again to keep yours' }],
+    });
+  });
+
   it('drops blank and repeated words, renames to a new name_id, caps words', async () => {
     const { deps, caller } = setup();
     expect(cleanWords([' kava', '', 'KAVA', 'Kavà', 'coffee '])).toEqual(['kava', 'coffee']);

@@ -136,11 +136,15 @@ describe('category forms', () => {
     });
   });
 
-  it('edit: unchanged does nothing, a changed code alone is sent alone', () => {
+  it('edit: unchanged does nothing, a changed code alone is sent alone, with what it was (before)', () => {
     const initial = { name: 'Fuel', category_code: 'F1' };
     const validate = categoryEditValidator(initial, 'cat-1');
-    expect(validate(initial)).toMatchObject({ ok: true, data: { changed: false } });
-    expect(validate({ ...initial, category_code: 'F2' })).toMatchObject({ ok: true, data: { changed: true, input: { id: 'cat-1', category_code: 'F2' } } });
+    expect(validate(initial)).toEqual({ ok: true, errors: {}, data: { changed: false, input: { id: 'cat-1' } } });
+    expect(validate({ ...initial, category_code: 'F2' })).toEqual({
+      ok: true,
+      errors: {},
+      data: { changed: true, input: { id: 'cat-1', category_code: 'F2', before: { category_code: 'F1' } } },
+    });
     expect(validate({ ...initial, name: '' }).errors).toEqual({ name: 'Required field' });
     expect(validate({ ...initial, name: ' x ' }).errors).toEqual({ name: 'At least 2 characters' });
   });

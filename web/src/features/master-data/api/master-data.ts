@@ -118,6 +118,15 @@ export function useReadStakeholder() {
   );
 }
 
+/** GET categories/{id}: one category as stored now (the edit pop-up after a refused save). */
+export function useReadCategory() {
+  const api = useApi();
+  return useCallback(
+    (c: Pick<Category, 'id' | 'company_id'>) => api.get<Category>(`/categories/${encodeURIComponent(c.id)}`, { query: { company_id: c.company_id } }),
+    [api],
+  );
+}
+
 /**
  * POST / PUT / DELETE of the master-data routes with the record's company (or the chosen company when
  * adding in the all-companies view); every success reloads the master-data lists.

@@ -16,6 +16,8 @@ import {
   type CreateRequest,
   type EditRequest,
 } from '../lib/forms';
+import { useReadCategory } from '../api/master-data';
+import { useEditBase } from '../lib/use-edit-base';
 import { useMasterWrite } from '../lib/use-master-write';
 import { CompanyField } from './fields';
 import { MasterAddCard, MasterEditModal } from './MasterFormFrames';
@@ -65,16 +67,20 @@ export function CategoryAddForm({
 }
 
 /**
- * Edit category: name and code. Only changed fields are sent and an unchanged edit does nothing; a failure
- * other than a field error shows 'Something went wrong' under the name (rules.md 8).
+ * Edit category: name and code. Only changed fields are sent (with what they were, `before`) and an unchanged edit
+ * does nothing; a failure other than a field error shows 'Something went wrong' under the name (rules.md 8). After a
+ * refused save the pop-up takes the category as stored now (useEditBase).
  */
 export function CategoryEditModal({ category, onClose }: { category: Category; onClose(): void }) {
   const initial = useMemo(() => categoryEditValues(category), [category]);
-  const validate = useMemo(() => categoryEditValidator(initial, category.id), [initial, category.id]);
+  const { base, takeStored } = useEditBase(initial);
+  const validate = useMemo(() => categoryEditValidator(base, category.id), [base, category.id]);
   const form = useForm<CategoryEditValues, EditRequest<UpdateCategoryInput>>(initial, validate);
   const write = useMasterWrite();
+  const readCategory = useReadCategory();
 
   const onSubmit = form.handleSubmit(async ({ changed, input }) => {
+    const typed = form.values;
     const stored =
       !changed ||
       (await write.update(category.company_id, { kind: 'category', input }, {
@@ -85,6 +91,7 @@ export function CategoryEditModal({ category, onClose }: { category: Category; o
         setServerErrors: form.setServerErrors,
       }));
     if (stored) onClose();
+    else takeStored(form, typed, await readCategory(category).then(categoryEditValues, () => null));
   });
 
   return (

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { Company } from '../../../../../shared/schemas/company';
 import type { CreateStakeholderInput, Stakeholder, StakeholderType, UpdateStakeholderInput } from '../../../../../shared/schemas/master-data';
 import { TextField } from '../../../components/ui/TextField';
@@ -15,6 +15,7 @@ import {
   type StakeholderAddValues,
   type StakeholderEditValues,
 } from '../lib/forms';
+import { useEditBase } from '../lib/use-edit-base';
 import { useMasterWrite } from '../lib/use-master-write';
 import { useReadStakeholder } from '../api/master-data';
 import { CategoryField, CompanyField, CountryField, DateFormatField } from './fields';
@@ -91,27 +92,12 @@ export function StakeholderAddForm({
 /** Edit supplier/customer: two columns, only changed fields sent; no change sends nothing (product.md "Edit forms"). */
 export function StakeholderEditModal({ stakeholder, onClose }: { stakeholder: Stakeholder; onClose(): void }) {
   const initial = useMemo(() => stakeholderEditValues(stakeholder), [stakeholder]);
-  // What the changes are made on: the record as read, then as stored after a refused save (edited-from.ts)
-  const [base, setBase] = useState(initial);
+  const { base, takeStored } = useEditBase(initial);
   const validate = useMemo(() => stakeholderEditValidator(base, stakeholder.id), [base, stakeholder.id]);
   const form = useForm<StakeholderEditValues, EditRequest<UpdateStakeholderInput>>(initial, validate);
   const write = useMasterWrite();
   const readStakeholder = useReadStakeholder();
   const label = STAKEHOLDER_LABEL[stakeholder.type];
-
-  /**
-   * After a refused save (someone else changed a field meanwhile, or a name taken): the record as stored now. The
-   * fields typed here keep their values (a second Save keeps them); the others show what is stored now.
-   */
-  const takeStored = async (typed: StakeholderEditValues) => {
-    const fresh = await readStakeholder(stakeholder).catch(() => null);
-    if (!fresh) return;
-    const now = stakeholderEditValues(fresh);
-    for (const key of Object.keys(now) as (keyof StakeholderEditValues)[]) {
-      if (typed[key] === base[key] && now[key] !== base[key]) form.setValue(key, now[key]);
-    }
-    setBase(now);
-  };
 
   const onSubmit = form.handleSubmit(async ({ changed, input }) => {
     const typed = form.values;
@@ -123,7 +109,7 @@ export function StakeholderEditModal({ stakeholder, onClose }: { stakeholder: St
         setServerErrors: form.setServerErrors,
       }));
     if (stored) onClose();
-    else await takeStored(typed);
+    else takeStored(form, typed, await readStakeholder(stakeholder).then(stakeholderEditValues, () => null));
   });
 
   return (

@@ -143,11 +143,16 @@ export function categoryEditValues(c: Category): CategoryEditValues {
   return { name: c.name, category_code: c.category_code };
 }
 
-/** PUT category: name required, code optional, only changed fields; no change: nothing to send (rules.md 5). */
+/**
+ * PUT category: name required, code optional, only changed fields and what they were when read (`before`); no
+ * change: nothing to send (rules.md 5).
+ */
 export function categoryEditValidator(initial: CategoryEditValues, id: string): Validator<CategoryEditValues, EditRequest<UpdateCategoryInput>> {
   return (values) => {
     const changes = changedFields(initial, values);
-    const r = updateCategorySchema.safeParse({ id, ...changes });
+    const keys = Object.keys(changes) as (keyof CategoryEditValues)[];
+    const before = Object.fromEntries(keys.map((k) => [k, initial[k]]));
+    const r = updateCategorySchema.safeParse(keys.length ? { id, ...changes, before } : { id });
     if (!r.success) return { ok: false, errors: issuesToFieldErrors(r.error.issues) };
     return { ok: true, data: { changed: Object.keys(changes).length > 0, input: r.data }, errors: {} };
   };
