@@ -69,6 +69,7 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/receipts/export-isaf', handler: 'http/receipts/post-export-isaf', auth: 'user', needs: ['table', 'documentsRead'] },
   { method: 'POST', path: '/receipt/{id}', handler: 'http/receipt/edit-receipt', auth: 'user', needs: ['table', 'documentsBucket', 'webSocketManage', 'exportQueue'] },
   { method: 'PUT', path: '/receipt/{id}/category', handler: 'http/receipt/put-category', auth: 'user', needs: ['table', 'webSocketManage'] },
+  { method: 'PUT', path: '/receipt/{id}/notes', handler: 'http/receipt/put-notes', auth: 'user', needs: ['table', 'webSocketManage'] },
   { method: 'GET', path: '/schemas', handler: 'http/schemas/get-schemas', auth: 'user' },
   { method: 'PUT', path: '/schemas', handler: 'http/schemas/put-schemas', auth: 'company-admin', needs: ['table', 'webSocketManage'] },
   // Email-in: the email a document arrived with

@@ -5,7 +5,7 @@
  * same ones; the server is the authority (POST receipts/{id}/content/validate).
  */
 import { z } from 'zod';
-import { DOCUMENT_ID_MAX } from '../constants';
+import { CUSTOM_MESSAGE_MAX, DOCUMENT_ID_MAX } from '../constants';
 import { MSG } from './messages';
 import { multiLine } from './text';
 
@@ -305,6 +305,17 @@ export const useGridTemplateSchema = z.object({ version, content_id: z.string().
  * the content is then validated and the document moves: with_send → archive (CONFIRM / REVIEW AND SEND),
  * receipt_status rejected → rejected (REJECT), otherwise → review (Review, MOVE TO REVIEW).
  */
+/**
+ * The document's notes (the export's Notes): free text of the people who handle it, at most 1000 characters as an
+ * upload's notes; line breaks kept, control characters refused, stored trimmed ('' removes them).
+ */
+export const documentNotesField = () =>
+  z
+    .string()
+    .max(CUSTOM_MESSAGE_MAX, `At most ${CUSTOM_MESSAGE_MAX} characters`)
+    .check(multiLine())
+    .transform((v) => v.trim());
+
 export const editReceiptSchema = z
   .object({
     version,
@@ -314,6 +325,8 @@ export const editReceiptSchema = z
     /** Master data: the document's category (null removes it), or the category by its id in an integration. */
     category_id: z.string().trim().min(1).max(128, 'At most 128 characters').nullable().optional(),
     external_category_id: z.string().trim().min(1).max(128, 'At most 128 characters').nullable().optional(),
+    /** The notes typed on the edit screen and not yet stored (they go with the action). */
+    notes: documentNotesField().optional(),
   })
   .strict();
 export type EditReceiptInput = z.infer<typeof editReceiptSchema>;
@@ -331,6 +344,10 @@ export const setCategorySchema = z
   .strict()
   .refine((b) => b.category_id !== undefined || b.external_category_id !== undefined, { message: 'Choose a category', path: ['category_id'] });
 export type SetCategoryInput = z.infer<typeof setCategorySchema>;
+
+/** PUT /receipt/{id}/notes: the notes typed on the edit screen, stored as the typing stops; without `version` the latest document. */
+export const setNotesSchema = z.object({ version: version.optional(), notes: documentNotesField() }).strict();
+export type SetNotesInput = z.infer<typeof setNotesSchema>;
 
 const flag = z
   .union([z.boolean(), z.string()])

@@ -304,6 +304,17 @@ describe('platform admin and settings in Chromium', () => {
     await month.selectOption(current!);
     await page.waitForURL(/\/admin$/);
     await expect.poll(() => row.locator('[data-testid="admin-usage"]').innerText(), WAIT).toMatch(/^0 \/ \d+$/);
+
+    // A phone (390 px): DOWNLOAD CSV is whole on screen, and the company page is no wider than the screen
+    await page.setViewportSize({ width: 390, height: 844 });
+    const download390 = await page.getByRole('button', { name: 'DOWNLOAD CSV' }).boundingBox();
+    expect(download390!.x).toBeGreaterThanOrEqual(0);
+    expect(download390!.x + download390!.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'admin-390');
+    await page.goto(`${e2e.stack.url}/admin/${customerCompanyId}`);
+    await expect.poll(() => months.count(), WAIT).toBe(12);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'admin-company-390');
     expect(errors).toEqual([]);
     await page.close();
   });

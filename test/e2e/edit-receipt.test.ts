@@ -93,6 +93,21 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('error-amount_total_base').count(), { timeout: 8000 }).toBe(0);
     await expect.poll(() => page.getByRole('button', { name: 'CONFIRM' }).isEnabled(), { timeout: 8000 }).toBe(true);
 
+    // Notes: typed, stored 2 s after the typing stops (PUT /receipt/{id}/notes), and in the export's Notes
+    const notes = page.getByTestId('field-notes').getByLabel('Notes');
+    const notesSaved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes(`/receipt/${ids.first}/notes`), { timeout: 10_000 });
+    await notes.fill('Paid by card; ask for a VAT invoice');
+    const notesAnswer = await notesSaved;
+    expect(notesAnswer.status()).toBe(200);
+    expect(notesAnswer.request().postDataJSON()).toEqual({ notes: 'Paid by card; ask for a VAT invoice' });
+    // the box keeps the notes while the document is read again (never the former, empty notes)
+    for (let i = 0; i < 10; i++) {
+      expect(await notes.inputValue()).toBe('Paid by card; ask for a VAT invoice');
+      await page.waitForTimeout(100);
+    }
+    await notes.scrollIntoViewIfNeeded();
+    await screenshot(page, 'edit-receipt-notes');
+
     // Exported from here, the file has the values on the screen (the date typed), not those of the first load
     await page.getByTestId('export').click();
     const exportModal = page.getByTestId('export-modal');
@@ -100,6 +115,8 @@ describe('edit-receipt screen in Chromium', () => {
     const [csv] = await Promise.all([page.waitForEvent('download'), exportModal.getByRole('button', { name: 'EXPORT' }).click()]);
     const rows = readFileSync(await csv.path()).toString('utf8').replace(/^\ufeff/, '').trim().split(/\r?\n/);
     expect(rows[1]).toContain('2025-03-04');
+    expect(rows[0]!.split(',').at(-1)).toBe('NOTES');
+    expect(rows[1]).toContain('Paid by card; ask for a VAT invoice');
     await expect.poll(() => exportModal.count()).toBe(0);
 
     // The help panel documents the keyboard
@@ -125,12 +142,15 @@ describe('edit-receipt screen in Chromium', () => {
     await page.goto(`${e2e.stack.url}/edit-receipt/${ids.first}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('field-amount_total').isDisabled()).toBe(true);
     expect(await page.getByTestId('status-actions').getByRole('button').count()).toBe(0);
+    expect(await page.getByTestId('field-notes').getByLabel('Notes').inputValue()).toBe('Paid by card; ask for a VAT invoice');
+    expect(await page.getByTestId('field-notes').getByLabel('Notes').getAttribute('readonly')).not.toBeNull();
     await page.getByTestId('tool-history').click();
     await expect.poll(() => page.getByTestId('history-entry').count()).toBeGreaterThan(3);
     const history = await page.getByTestId('history-panel').innerText();
     expect(history).toContain('Read Total from the page');
     expect(history).toContain('Edited Issue date');
     expect(history).toContain('Edited Subtotal');
+    expect(history).toContain('Notes changed');
     expect(history).toContain('Moved to archive');
     await screenshot(page, 'edit-receipt-history');
     expect(errors).toEqual([]);

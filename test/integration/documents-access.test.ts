@@ -57,6 +57,7 @@ describe('documents: another company learns nothing', () => {
       'POST /receipt/{id}/status': (id, q) => api.post(`/receipt/${id}/status?${q}`, { status: 'archive' }),
       'POST /receipt/{id}/flag': (id, q) => api.post(`/receipt/${id}/flag?${q}`, { flag: true }),
       'POST /receipt/{id}/type': (id, q) => api.post(`/receipt/${id}/type?${q}`, { receipt_type: 'invoice' }),
+      'PUT /receipt/{id}/notes': (id, q) => api.put(`/receipt/${id}/notes?${q}`, { notes: 'Intruder' }),
       'DELETE /receipt/{id}': (id, q) => api.delete(`/receipt/${id}?${q}`),
       'POST /receipts/export-xml': (id, q) => api.post(`/receipts/export-xml?${q}`, { receipt_ids: [id] }),
       'POST /receipts/export-isaf': (id, q) => api.post(`/receipts/export-isaf?${q}`, { receipt_ids: [id] }),
@@ -71,9 +72,9 @@ describe('documents: another company learns nothing', () => {
       'GET /upload/document': (q) => api.get(`/upload/document?${q}&original_file_name=x.pdf&size=10`),
     };
     // Every route of the documents part (its handlers) is covered here.
-    const documentHandlers = /^http\/(receipts\/(get-receipts|get-total-documents|get-receipt|get-history|get-duplicates|post-company|post-combine|post-restart|post-export-xml|post-export-isaf|post-details|post-bulk)|receipt\/(post-status|post-flag|post-type|delete-receipt)|upload\/get-upload-document)$/;
+    const documentHandlers = /^http\/(receipts\/(get-receipts|get-total-documents|get-receipt|get-history|get-duplicates|post-company|post-combine|post-restart|post-export-xml|post-export-isaf|post-details|post-bulk)|receipt\/(post-status|post-flag|post-type|put-notes|delete-receipt)|upload\/get-upload-document)$/;
     const documentRoutes = routes.filter((r) => documentHandlers.test(r.handler)).map((r) => `${r.method} ${r.path}`);
-    expect(documentRoutes).toHaveLength(17);
+    expect(documentRoutes).toHaveLength(18);
     for (const route of documentRoutes) expect(route in byId || route in byCompany, `${route} is covered`).toBe(true);
 
     for (const [route, call] of Object.entries(byId)) {

@@ -224,6 +224,54 @@ describe('documents and master data (whole product)', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('PUT /receipt/{id}/notes stores the typed notes; an action carries notes not stored yet; refused values and tenants apart', { timeout: 120_000 }, async () => {
+    const u = await registeredUser(t.stack, 'notes');
+    const other = await registeredUser(t.stack, 'notesother');
+    const q = `?company_id=${u.companyId}`;
+    const id = await uploadDocument(t.stack, u.api, u.companyId, await invoicePdf(spec('Notes Supplier', '308888888', 'NT-1')), 'notes.pdf');
+    const before = await receiptOf(u, id);
+    expect((before as ReceiptBody & { notes: string }).notes).toBe('');
+
+    const typed = await u.api.put(`/receipt/${id}/notes${q}`, { notes: '  Paid by the director’s card.\nAsk for a VAT invoice.  ' });
+    expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+    expect(typed.body).toMatchObject({ receipt_id: id, notes: 'Paid by the director’s card.\nAsk for a VAT invoice.', status: before.status });
+    expect(await receiptOf(u, id)).toMatchObject({ notes: 'Paid by the director’s card.\nAsk for a VAT invoice.', version: before.version + 1 });
+    const history = (await u.api.get(`/receipts/${id}/history${q}`)).body as { items: { name: string }[] };
+    expect(history.items.map((h) => h.name)).toContain('Notes changed');
+    // The same notes again write nothing
+    expect((await u.api.put(`/receipt/${id}/notes${q}`, { notes: 'Paid by the director’s card.\nAsk for a VAT invoice.' })).body).toMatchObject({ version: before.version + 1 });
+
+    // Refused: too long, control characters, another field, a stale version; nothing written
+    const long = await u.api.put(`/receipt/${id}/notes${q}`, { notes: 'x'.repeat(1001) });
+    expect(long.status).toBe(422);
+    expect(long.body).toMatchObject({ details: [{ path: ['notes'], message: 'At most 1000 characters' }] });
+    expect((await u.api.put(`/receipt/${id}/notes${q}`, { notes: 'bell\u0007' })).status).toBe(422);
+    expect((await u.api.put(`/receipt/${id}/notes${q}`, { notes: 'x', colour: 'red' })).status).toBe(422);
+    expect((await u.api.put(`/receipt/${id}/notes${q}`, {})).status).toBe(422);
+    expect((await u.api.put(`/receipt/${id}/notes${q}`, { notes: 'stale', version: 1 })).status).toBe(409);
+
+    // An action carries notes typed and not stored yet: saved for review with them
+    let c = await contentOf(u, id);
+    const saved = await u.api.post(`/receipt/${id}${q}`, { version: c.version, receipt_status: 'review', notes: 'Checked with the supplier' });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toMatchObject({ receipt: { notes: 'Checked with the supplier', status: 'review' } });
+    c = await contentOf(u, id);
+    const tooLong = await u.api.post(`/receipt/${id}${q}`, { version: c.version, receipt_status: 'review', notes: 'x'.repeat(1001) });
+    expect(tooLong.status).toBe(422);
+
+    // An archived document is read-only
+    expect((await u.api.post(`/receipt/${id}/status${q}`, { status: 'archive' })).status).toBe(200);
+    expect((await u.api.put(`/receipt/${id}/notes${q}`, { notes: 'Too late' })).status).toBe(409);
+    expect(await receiptOf(u, id)).toMatchObject({ notes: 'Checked with the supplier' });
+
+    // Another company's member and an anonymous caller cannot touch it
+    const stranger = await other.api.put(`/receipt/${id}/notes?company_id=${other.companyId}`, { notes: 'Intruder' });
+    expect(stranger.status).toBe(404);
+    expect((await other.api.put(`/receipt/${id}/notes${q}`, { notes: 'Intruder' })).status).toBe(403);
+    expect((await apiClient(t.stack.apiUrl).put(`/receipt/${id}/notes${q}`, { notes: 'Intruder' })).status).toBe(401);
+    expect(await receiptOf(u, id)).toMatchObject({ notes: 'Checked with the supplier' });
+  });
+
   it('PUT /receipt/{id}/category stores the picked category at once, without moving the document; tenants apart', { timeout: 120_000 }, async () => {
     const u = await registeredUser(t.stack, 'mdpick');
     const other = await registeredUser(t.stack, 'mdpickother');

@@ -9,7 +9,7 @@
  * when it is new.
  */
 import { AppError, conflict } from '../../../shared/errors';
-import { CONTENT_MSG, type EditReceiptInput, type SetCategoryInput } from '../../../shared/schemas/content';
+import { CONTENT_MSG, type EditReceiptInput, type SetCategoryInput, type SetNotesInput } from '../../../shared/schemas/content';
 import type { ReceiptSummary, StatusAction } from '../../../shared/schemas/receipts';
 import { assertEditable, MESSAGES, nextStatus, toWorkflowAction } from '../documents/status-machine';
 import type { DocumentRecord } from '../documents/types';
@@ -28,6 +28,8 @@ import { validateContent } from './validate';
 export interface StatusChanger {
   changeStatus(caller: ContentCaller, receiptId: string, status: StatusAction, version?: number): Promise<ReceiptSummary>;
   convertType?(caller: ContentCaller, receiptId: string, receiptType: 'receipt' | 'invoice', version: number): Promise<ReceiptSummary>;
+  /** The document's notes (documents' setDocumentFields); a change that changes nothing writes nothing. */
+  setNotes?(caller: ContentCaller, receiptId: string, notes: string, version: number | undefined): Promise<ReceiptSummary>;
 }
 
 /** Where a confirm stores what it learns, and where it reports a failure to learn. */
@@ -74,6 +76,7 @@ export async function applyEditAction(
     }
   }
   if (category && masterData) version = (await masterData.setMasterData(caller, receiptId, category, category.category ? `Category: ${category.category}` : 'Category removed', version)).version;
+  if (input.notes !== undefined) version = (await notesSetter(workflow)(caller, receiptId, input.notes, version)).version;
   const l = await loadContent(ports, caller, receiptId);
   if (!rejecting) await assertValidForAction(ports, l);
   // A category deleted from the register is refused like a pick of it (before anything is written); a renamed one
@@ -120,6 +123,20 @@ export async function setReceiptCategory(
   const patch = await categoryPatch(masterData.store, record, input);
   if (!patch) throw new AppError('ValidationFailed', 'Choose a category', [{ path: ['category_id'], message: 'Choose a category' }]);
   return masterData.setMasterData(caller, receiptId, patch, patch.category ? `Category: ${patch.category}` : 'Category removed', input.version);
+}
+
+function notesSetter(workflow: StatusChanger): NonNullable<StatusChanger['setNotes']> {
+  if (!workflow.setNotes) throw new AppError('BadRequest', 'Notes are not available');
+  return workflow.setNotes;
+}
+
+/**
+ * PUT /receipt/{id}/notes: the notes typed on the edit screen, stored as the typing stops (an action right after
+ * carries what is not stored yet). An archived document is read-only.
+ */
+export async function setReceiptNotes(ports: ContentPorts, workflow: StatusChanger, caller: ContentCaller, receiptId: string, input: SetNotesInput): Promise<ReceiptSummary> {
+  assertEditable(await ports.documents.load(caller, receiptId));
+  return notesSetter(workflow)(caller, receiptId, input.notes, input.version);
 }
 
 /**

@@ -666,34 +666,42 @@ export async function getDuplicates(deps: DocumentDeps, caller: DocCaller, recei
 
 // ---------------------------------------------------------------- master data
 
-/** What master data sets on a document: its stakeholder, the stakeholder's date format, its category. */
-export interface MasterDataPatch {
+/**
+ * What is set on a document beside its content: master data (its stakeholder, the stakeholder's date format, its
+ * category) and the person's notes.
+ */
+export interface DocumentPatch {
   stakeholder_id?: string | null;
   stakeholder_date_format?: string | null;
   category_id?: string | null;
   /** The category's name, shown in lists and exports. */
   category?: string | null;
   external_category_id?: string | null;
+  /** Free text of the people who handle the document (the export's Notes). */
+  notes?: string;
 }
 
+/** What master data sets on a document. */
+export type MasterDataPatch = Omit<DocumentPatch, 'notes'>;
+
 /**
- * Sets a document's stakeholder and/or category (edit screen, confirm, type change), with the version as
+ * Sets a document's stakeholder, category and/or notes (edit screen, confirm, type change), with the version as
  * condition like every other edit; a patch that changes nothing writes nothing.
  */
-export async function setDocumentMasterData(
+export async function setDocumentFields(
   deps: DocumentDeps,
   caller: DocCaller,
   receiptId: string,
-  patch: MasterDataPatch,
+  patch: DocumentPatch,
   history: string,
   version?: number,
 ): Promise<ReceiptSummary> {
   const current = await loadVisible(deps.documents, caller, receiptId);
-  const changes = (Object.keys(patch) as (keyof MasterDataPatch)[]).filter((k) => patch[k] !== undefined && (current[k] ?? null) !== patch[k]);
+  const changes = (Object.keys(patch) as (keyof DocumentPatch)[]).filter((k) => patch[k] !== undefined && (current[k] ?? null) !== patch[k]);
   if (changes.length === 0 && (version === undefined || version === current.version)) return toSummary(current);
   const after = await editDocument(deps, caller, receiptId, version, (doc) => {
     const next: DocumentRecord = { ...doc };
-    for (const k of Object.keys(patch) as (keyof MasterDataPatch)[]) if (patch[k] !== undefined) next[k] = patch[k] ?? null;
+    for (const k of Object.keys(patch) as (keyof DocumentPatch)[]) if (patch[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = patch[k] ?? null;
     next.search_text = searchTextOf(next);
     return { after: next, history };
   });

@@ -5,7 +5,7 @@
 import { applyEditAction, assertConfirmable, type ConfirmLearning, type StatusChanger } from '../../core/content/edit';
 import type { EditMasterData } from '../../core/content/edit-master-data';
 import type { ContentPorts } from '../../core/content/ports';
-import { changeStatus, convertType, setDocumentMasterData } from '../../core/documents/workflow';
+import { changeStatus, convertType, setDocumentFields } from '../../core/documents/workflow';
 import type { SendConfirm } from '../../core/integrations/export';
 import { ensureStakeholder, setStakeholderCategory, setStakeholderDateFormat } from '../../core/master-data/stakeholders';
 import type { Deps } from '../../runtime/deps';
@@ -25,11 +25,12 @@ export function editWiring(deps: Deps, log: Logger): EditWiring {
     workflow: {
       changeStatus: (cc, id, status, version) => changeStatus(deps, cc, id, status, version),
       convertType: (cc, id, type, version) => convertType(deps, cc, id, type, version),
+      setNotes: (cc, id, notes, version) => setDocumentFields(deps, cc, id, { notes }, 'Notes changed', version),
     },
     learning: { layouts: deps.layouts, log },
     masterData: {
       store: deps.masterData,
-      setMasterData: (c, id, patch, history, version) => setDocumentMasterData(deps, c, id, patch, history, version),
+      setMasterData: (c, id, patch, history, version) => setDocumentFields(deps, c, id, patch, history, version),
       ensureStakeholder: (companyId, type, input) => ensureStakeholder(deps, companyId, type, input),
       setDateFormat: (stakeholder, format) => setStakeholderDateFormat(deps, stakeholder, format),
       setCategory: (stakeholder, categoryId) => setStakeholderCategory(deps, stakeholder, categoryId),

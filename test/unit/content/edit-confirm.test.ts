@@ -80,7 +80,7 @@ function setup(doc: Partial<DocumentRecord>, values: Record<string, string> = VA
   const masterData: EditMasterData = {
     store,
     async setMasterData(_c, _id, patch, history, version) {
-      // As setDocumentMasterData: the version is the condition; the status is not checked there.
+      // As setDocumentFields: the version is the condition; the status is not checked there.
       stale(version);
       current = { ...current, stakeholder_id: patch.stakeholder_id ?? current.stakeholder_id, version: current.version + 1 };
       writes.push(history);

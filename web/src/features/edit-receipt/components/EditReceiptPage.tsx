@@ -42,6 +42,7 @@ import { useNearby, useWalk, type WalkCompanies } from '../api/walk';
 import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
 import { STAKEHOLDER_ANSWERS_KEY, useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
 import { useDocumentCategory } from '../lib/use-document-category';
+import { useDocumentNotes } from '../lib/use-document-notes';
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useItemChoice } from '../lib/use-item-choice';
 import { DocumentViewer, type Highlight } from './DocumentViewer';
@@ -327,6 +328,8 @@ function EditReceipt({
   // ---- the document's category (lib/use-document-category.ts); another one picked (or none) answers a confirm's
   // refusal of a deleted one
   const category = useDocumentCategory({ receiptId, companyId, receipt, refresh: calls.refresh, clearRefusal: () => clearRefusal('category_id') });
+  // ---- the document's notes (lib/use-document-notes.ts)
+  const notes = useDocumentNotes({ receiptId, companyId, receipt, refresh: calls.refresh });
 
   // ---- stakeholders: the server says whether the party is new; typing a name offers the company's stakeholders
   const stakeholderKind = stakeholderOf(receiptType);
@@ -396,11 +399,15 @@ function EditReceipt({
       const q = { company_id: companyId };
       const id = encodeURIComponent(receiptId);
       let answer: unknown;
-      if (action === 'archive') answer = await api.post(`/receipt/${id}/status`, { status: 'archive', version: version() }, { query: q });
-      else if (action === 'confirm') answer = await api.post(`/receipt/${id}`, { version: version(), ...category.body }, { query: { ...q, with_send: 1 } });
-      else if (action === 'reject') answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'rejected', ...category.body }, { query: q });
-      else answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'review', ...category.body }, { query: q });
+      if (action === 'archive') {
+        await notes.flush();
+        answer = await api.post(`/receipt/${id}/status`, { status: 'archive', version: version() }, { query: q });
+      }
+      else if (action === 'confirm') answer = await api.post(`/receipt/${id}`, { version: version(), ...category.body, ...notes.body }, { query: { ...q, with_send: 1 } });
+      else if (action === 'reject') answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'rejected', ...category.body, ...notes.body }, { query: q });
+      else answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'review', ...category.body, ...notes.body }, { query: q });
       category.carried();
+      notes.carried();
       info.show(action === 'confirm' ? 'Document confirmed' : action === 'reject' ? 'Document rejected' : action === 'archive' ? 'Moved to archive' : 'Document saved for review', 'success');
       await afterAction(answer);
     } catch (e) {
@@ -815,6 +822,7 @@ function EditReceipt({
               suggestions={suggestions}
               onChooseStakeholder={chooseStakeholder}
               category={companyId !== 'NONE' ? { companyId, value: category.value, options: category.options, onChange: (v: string) => void category.pick(v), error: draftErrors.category_id } : undefined}
+              notes={companyId !== 'NONE' ? { value: notes.value, error: notes.error ?? draftErrors.notes, onChange: notes.type, onLeave: notes.leave } : undefined}
               onOpenTable={(tid) => setPopup({ kind: 'table', id: tid })}
               onAddRow={(tid) => void rowCall(() => calls.addLine(version(), tid))}
             />

@@ -3,6 +3,7 @@ import type { ContentItem, SchemaField } from '../../../../../shared/schemas/con
 import type { Stakeholder } from '../../../../../shared/schemas/master-data';
 import { useCombobox, type ComboboxInputProps } from '../../../components/ui/combobox';
 import { Icon } from '../../../components/ui/Icon';
+import { TextAreaField } from '../../../components/ui/TextAreaField';
 import { useTabs } from '../../../components/ui/tabs';
 import { formSections, formTables, issueDateHint, shownCell, unsavableCells, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
 import { floatingListPlace, type FloatPlace } from '../lib/item-suggestions';
@@ -348,6 +349,7 @@ export function FieldForm({
   suggestions = [],
   onChooseStakeholder,
   category,
+  notes,
   onOpenTable,
   onAddRow,
   onSendAgain,
@@ -366,6 +368,8 @@ export function FieldForm({
   onChooseStakeholder?(s: Stakeholder): void;
   /** The document's category: a dropdown of the company's categories (documents of a company only). */
   category?: CategoryChoice;
+  /** The document's notes (documents of a company only). */
+  notes?: NotesChoice;
   onOpenTable(tableId: string): void;
   onAddRow(tableId: string): void;
   /** Integrations: a failed export can be sent again from its error. */
@@ -429,11 +433,43 @@ export function FieldForm({
           </section>
         ))}
         {category && tab === 'details' && <CategoryField category={category} readOnly={events.readOnly} />}
+        {notes && tab === 'details' && <NotesField notes={notes} readOnly={events.readOnly} />}
         {tables.map((t) => (
           <TableSummary key={t.id} table={t} readOnly={events.readOnly} drafts={events.drafts} errors={events.errors} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
         ))}
       </div>
     </div>
+  );
+}
+
+export interface NotesChoice {
+  value: string;
+  /** The server's refusal of the typed notes (too long, control characters). */
+  error?: string;
+  onChange(value: string): void;
+  /** The box is left: what was typed is stored now. */
+  onLeave(): void;
+}
+
+/** The document's notes: free text of the people who handle it, in the export's Notes; stored as the typing stops. */
+function NotesField({ notes, readOnly }: { notes: NotesChoice; readOnly: boolean }) {
+  return (
+    <section className="er-section" data-testid="section-notes">
+      <div className="er-fields">
+        <div className="er-span er-notes" data-testid="field-notes">
+          <TextAreaField
+            name="notes"
+            label="Notes"
+            rows={2}
+            value={notes.value}
+            readOnly={readOnly}
+            error={notes.error}
+            onChange={(e) => notes.onChange(e.target.value)}
+            onBlur={() => notes.onLeave()}
+          />
+        </div>
+      </div>
+    </section>
   );
 }
 
