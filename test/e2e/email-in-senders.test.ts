@@ -124,6 +124,18 @@ describe('Settings: Email-in from allowed senders only', () => {
     expect(await trusted.getByRole('link', { name: 'trusted.pdf' }).count()).toBe(1);
     expect(await trusted.getByRole('list', { name: 'Not taken from this email' }).count()).toBe(0);
     await screenshot(page, 'settings-email-in-senders-mail');
+    // Show email says the same of the stranger's mail without attachments, and opens the trusted one's document
+    await hello.getByRole('button', { name: 'Show email' }).click();
+    const panel = page.getByTestId('email-panel');
+    await expect.poll(() => panel.getByTestId('email-not-taken').innerText().catch(() => ''), WAIT).toBe(NOT_ALLOWED);
+    await screenshot(page, 'settings-email-in-senders-panel');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.count(), WAIT).toBe(0);
+    await trusted.getByRole('button', { name: 'Show email' }).click();
+    await expect.poll(() => panel.getByRole('link', { name: 'trusted.pdf' }).count(), WAIT).toBe(1);
+    expect(await panel.getByTestId('email-not-taken').count()).toBe(0);
+    await panel.getByRole('link', { name: 'trusted.pdf' }).click();
+    await page.waitForURL(new RegExp(`/edit-receipt/[^?]+\\?company_id=${company.company_id}$`), WAIT);
 
     // The documents: only the trusted supplier's
     await page.goto(`${e2e.stack.url}/receipts/inbox`);

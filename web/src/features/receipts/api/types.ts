@@ -33,6 +33,9 @@ export interface EmailRecord {
   /** Email-in: the address it was taken from, parts that did not become documents, the mail server's sender checks. */
   to?: string | null;
   rejected_files?: Array<{ original_file_name: string; reason: string }>;
+  /** Why nothing of the mail was taken because of its sender (the company's allowed senders), or null. */
+  sender_refused?: string | null;
+  company_id?: string;
   auth?: { spf: string; dkim: string; dmarc: string; spam: string; virus: string; warning: string | null } | null;
   state?: 'receiving' | 'done';
 }

@@ -1,8 +1,10 @@
 import { formatDistance } from 'date-fns';
+import { Link } from 'react-router-dom';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { Icon } from '../../../components/ui/Icon';
 import { messageOf } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
+import { documentTarget, noDocumentReason } from '../../settings/lib/mail-received';
 import { useEmail } from '../api/receipts';
 import type { EmailRecord } from '../api/types';
 import { DocIcon } from './DocIcon';
@@ -28,12 +30,20 @@ export function checksText(auth: EmailRecord['auth']): string {
   return parts.map(([k, v]) => `${k} ${v}`).join(' · ');
 }
 
-/** The email a document arrived with: subject, from, arrival time, attached documents, message text (as text, never HTML). */
-export function EmailPanel({ emailId, companyId, onClose }: { emailId: string; companyId: string | undefined; onClose(): void }) {
+/**
+ * The email a document arrived with: subject, from, arrival time, attached documents (each opens its edit screen),
+ * what was not taken and why (its parts, its sender, no attachment: as Settings' Mail received says it), message text
+ * (as text, never HTML). `onOpenDocument`: a document link was followed.
+ */
+export function EmailPanel({ emailId, companyId, onClose, onOpenDocument }: { emailId: string; companyId: string | undefined; onClose(): void; onOpenDocument?(): void }) {
   const email = useEmail(emailId, companyId);
   const data = email.data;
   const files = data?.files ?? [];
   const rejected = data?.rejected_files ?? [];
+  const documentsCompany = data?.company_id ?? companyId;
+  // a refused sender's mail without parts says why alone (with parts, each part says it), as does one without attachments
+  const refusedSender = data?.sender_refused && rejected.length === 0 ? data.sender_refused : null;
+  const noDocument = data ? noDocumentReason({ state: data.state ?? 'done', files, rejected_files: rejected, sender_refused: data.sender_refused ?? null, auth: data.auth ?? null }) : null;
   const checks = checksText(data?.auth);
   const warning = data?.auth?.warning;
   return (
@@ -73,13 +83,28 @@ export function EmailPanel({ emailId, companyId, onClose }: { emailId: string; c
               <Icon name="mail" size={16} /> {files.length} {files.length === 1 ? 'attached document' : 'attached documents'}
             </h4>
             <ul>
-              {files.map((f) => (
-                <li key={f.receipt_id}>
-                  <DocIcon name="file" size={16} />
-                  <span>{f.original_file_name || f.receipt_id}</span>
-                </li>
-              ))}
+              {files.map((f) => {
+                const name = f.original_file_name || f.receipt_id;
+                const target = documentsCompany ? documentTarget(f.receipt_id, documentsCompany) : null;
+                return (
+                  <li key={f.receipt_id}>
+                    <DocIcon name="file" size={16} />
+                    {target ? (
+                      <Link to={{ pathname: target.pathname, search: target.search }} state={target.state} onClick={onOpenDocument}>
+                        {name}
+                      </Link>
+                    ) : (
+                      <span>{name}</span>
+                    )}
+                  </li>
+                );
+              })}
             </ul>
+            {(refusedSender || noDocument) && (
+              <p className="muted" data-testid="email-not-taken">
+                {refusedSender ?? noDocument}
+              </p>
+            )}
             {rejected.length > 0 && (
               <>
                 <h4>Not taken from this email</h4>

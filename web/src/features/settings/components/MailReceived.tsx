@@ -139,7 +139,7 @@ export function MailReceived({ companyId, onOpenDocument }: { companyId: string;
           )}
         </>
       )}
-      {shown && <EmailPanel emailId={shown} companyId={companyId} onClose={() => setShown(null)} />}
+      {shown && <EmailPanel emailId={shown} companyId={companyId} onClose={() => setShown(null)} onOpenDocument={onOpenDocument} />}
     </section>
   );
 }

@@ -11,7 +11,9 @@ export function outcomeText(documents: number): string {
  * owner's notice says). null while it is being received, when it became documents, when a part or the sender
  * (the allowed senders) says why, or when its sender checks failed (the warning says it).
  */
-export function noDocumentReason(mail: Pick<EmailListItem, 'state' | 'files' | 'rejected_files' | 'sender_refused' | 'auth'>): string | null {
+export function noDocumentReason(
+  mail: Pick<EmailListItem, 'state' | 'sender_refused'> & { files: readonly unknown[]; rejected_files: readonly unknown[]; auth: { warning: string | null } | null },
+): string | null {
   if (mail.state === 'receiving' || mail.files.length > 0 || mail.rejected_files.length > 0 || mail.sender_refused || mail.auth?.warning) return null;
   return NO_ATTACHMENT;
 }
