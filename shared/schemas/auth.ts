@@ -66,7 +66,8 @@ export const changePasswordSchema = z
 
 export const invitePasswordSchema = z
   .object({
-    password: passwordField(),
+    // the invitation's password makes an account, as /signup's does: its message (rules.md 5)
+    password: passwordField(MSG.signUpPasswordMin),
     passwordRepeat: z.string({ error: MSG.required }).min(1, MSG.required),
     acceptTerms: z.boolean().refine((v) => v === true, MSG.acceptTerms),
   })

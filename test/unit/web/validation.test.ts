@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changePasswordSchema, signInSchema, signUpSchema } from '../../../shared/schemas/auth';
+import { changePasswordSchema, invitePasswordSchema, signInSchema, signUpSchema } from '../../../shared/schemas/auth';
 import { createCompanySchema } from '../../../shared/schemas/company';
 import { updateProfileSchema } from '../../../shared/schemas/user';
 import { changedFields, withMatch, zodValidator } from '../../../web/src/lib/validation';
@@ -21,6 +21,14 @@ describe('zodValidator', () => {
   it('checks a sign-in password by the rules of a new one: 8 characters, a lowercase, an uppercase and a digit', () => {
     expect(zodValidator(signInSchema)({ email: 'a@b.lt', password: 'Ab1' }).errors).toEqual({ password: 'Password must be at least 8 characters' });
     expect(zodValidator(signInSchema)({ email: 'a@b.lt', password: 'demo12345' }).errors).toEqual({ password: 'At least one uppercase, one lowercase, one number' });
+  });
+
+  it("an invitation's password makes an account: a short one gets /signup's message", () => {
+    const short = { password: 'Ab1', passwordRepeat: 'Ab1', acceptTerms: true };
+    expect(zodValidator(invitePasswordSchema)(short).errors).toEqual({ password: 'Password is too short - should be at least 8 chars' });
+    expect(zodValidator(signUpSchema)({ name: 'Ana', surname: 'Lee', company: 'A', company_code: '1', email: 'a@b.lt', ...short }).errors.password).toBe(
+      'Password is too short - should be at least 8 chars',
+    );
   });
 
   it('add company: both fields required', () => {
