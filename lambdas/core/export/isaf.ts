@@ -28,7 +28,7 @@ import { stripForbiddenChars } from '../../../shared/text';
 import { stakeholderKind } from '../content/schema';
 import { rowsOf, valueOf } from '../content/tree';
 import type { ExportDocument } from './fields';
-import { partiesByCode } from './parties';
+import { partiesByCode, partyCountry } from './parties';
 
 export const ISAF_NAMESPACE = 'http://www.vmi.lt/cms/imas/isaf';
 export const RATE_12_FROM = '2026-01-01';
@@ -129,12 +129,6 @@ const nil = { '@_xsi:nil': 'true' };
 const orNil = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? nil : v);
 const nd = (v: string) => stripForbiddenChars(v).trim() || 'ND';
 
-function countryOf(vat: string, country: string): string | null {
-  const c = country.trim().toUpperCase();
-  if (/^[A-Z]{2}$/.test(c)) return c;
-  const fromVat = /^([A-Z]{2})[0-9A-Z]/.exec(vat.trim().toUpperCase())?.[1];
-  return fromVat && fromVat !== 'EL' ? fromVat : fromVat === 'EL' ? 'GR' : null;
-}
 
 /**
  * The lengths the XSD allows (types of VMI's schema as in pyisaf's isaf_schema/v1_2/types.py): Name is
@@ -154,7 +148,7 @@ function party(doc: ExportDocument) {
     id: clip(code, ISAF_MAX.id),
     vat: clip(nd(vat), ISAF_MAX.vat),
     registration: clip(code, ISAF_MAX.registration) || (vat ? '' : 'ND'),
-    country: countryOf(vat, value(`${kind}_country`)),
+    country: partyCountry(vat, value(`${kind}_country`), value(`${kind}_zipcode`)),
     name: clip(nd(value(`${kind}_name`)), ISAF_MAX.name),
   };
 }

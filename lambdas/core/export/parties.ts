@@ -44,3 +44,28 @@ export function partiesByCode<D extends ExportDocument, R extends Record<string,
 function documentOrder(doc: ExportDocument): string {
   return `${valueOf(doc.content, 'issue_date').trim()}|${doc.created_at}|${doc.receipt_id}`;
 }
+
+/**
+ * A party's country (ISO 3166 alpha-2) for an accounting file: the document's Country when it is a code, else the
+ * country of its VAT ID's prefix (an EU VAT ID starts with its country's code; Greece's is EL), else the country a
+ * post code names by its prefix ("LT-03154"); null when nothing says.
+ */
+export function partyCountry(vat: string, country: string, zipcode = ''): string | null {
+  const c = country.trim().toUpperCase();
+  if (/^[A-Z]{2}$/.test(c)) return c;
+  const fromVat = /^([A-Z]{2})[0-9A-Z]/.exec(vat.replace(/\s+/g, '').toUpperCase())?.[1];
+  if (fromVat) return fromVat === 'EL' ? 'GR' : fromVat;
+  return /^([A-Z]{2})-\d/.exec(zipcode.trim().toUpperCase())?.[1] ?? null;
+}
+
+/**
+ * A one-line address that ends in its post code and town after the last comma, as an address is printed on a
+ * document and read from it into Street ("Savanorių pr. 178, LT-03154 Vilnius", "Hauptstraße 5, 10115 Berlin"):
+ * the street, the post code (4 or 5 digits, with its country letters when written) and the town; null for any other
+ * shape, which is then kept whole as the street.
+ */
+export function postalParts(address: string): { street: string; zipcode: string; city: string } | null {
+  const m = /^(.*\S)\s*,\s*((?:[A-Za-z]{2}-)?\d{4,5})\s+(\p{L}[\p{L}\p{M} .'-]*)$/u.exec(address.trim());
+  if (!m) return null;
+  return { street: m[1]!.trim(), zipcode: m[2]!.toUpperCase(), city: m[3]!.trim() };
+}

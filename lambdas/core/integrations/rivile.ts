@@ -13,6 +13,7 @@
 import { valueOf } from '../content/tree';
 import { stakeholderKind } from '../content/schema';
 import type { ExportDocument } from '../export/fields';
+import { partyCountry, postalParts } from '../export/parties';
 import { currencyCode } from '../../../shared/currency';
 import { accountingLines, money, num, type AccountingLine } from './lines';
 import { TargetError, type RivileApi } from './ports';
@@ -66,16 +67,21 @@ export function rivileRecords(doc: ExportDocument): RivileRecords {
   const date = v('issue_date') || doc.created_at.slice(0, 10);
   const name = v(`${kind}_name`);
   const code = clientCode(v(`${kind}_code`), v(`${kind}_vat_id`), name);
-  // The address in GAMA's own fields (street, city, post code), as the master-data import reads them back.
+  // The address in GAMA's own fields (street, city, post code), as the master-data import reads them back. An address
+  // read from the document as one line into Street ("Savanorių pr. 178, LT-03154 Vilnius") gives its post code and
+  // town when the document has none of its own; the country is i.SAF's (the field, else the VAT ID's prefix).
+  const vat = v(`${kind}_vat_id`).replace(/\s+/g, '');
+  const given = { street: v(`${kind}_street`), city: v(`${kind}_city`), zipcode: v(`${kind}_zipcode`) };
+  const address = !given.city.trim() && !given.zipcode.trim() ? (postalParts(given.street) ?? given) : given;
   const n08: Record<string, string> = {
     N08_KODAS_KS: code,
     N08_PAV: clip(name, 100),
     N08_IM_KODAS: clip(v(`${kind}_code`), 20),
-    N08_PVM_KODAS: clip(v(`${kind}_vat_id`).replace(/\s+/g, ''), 20),
-    N08_ADR: clip(v(`${kind}_street`), 100),
-    N08_MIESTAS: clip(v(`${kind}_city`), 40),
-    N08_POST_KODAS: clip(v(`${kind}_zipcode`), 20),
-    N08_SALIS_K: clip(v(`${kind}_country`).toUpperCase(), 2),
+    N08_PVM_KODAS: clip(vat, 20),
+    N08_ADR: clip(address.street, 100),
+    N08_MIESTAS: clip(address.city, 40),
+    N08_POST_KODAS: clip(address.zipcode, 20),
+    N08_SALIS_K: partyCountry(vat, v(`${kind}_country`), address.zipcode) ?? '',
     // 1: supplier, 2: buyer.
     N08_RUSIS: doc.receipt_type === 'receipt' ? '1' : '2',
   };

@@ -34,6 +34,25 @@ describe('Rivile mapping', () => {
     expect(rivileRecords(doc).n08).toMatchObject({ N08_ADR: 'Gedimino pr. 1', N08_MIESTAS: 'Vilnius', N08_POST_KODAS: 'LT-01103', N08_SALIS_K: 'LT' });
   });
 
+  it('splits an address read as one line into street, post code and town; the country from the VAT ID as in i.SAF', () => {
+    const read = (fields: Record<string, string>) =>
+      rivileRecords(exportDoc({ fields: { document_id: 'PP-5', issue_date: '2025-03-04', supplier_name: 'UAB „Šviesos technika“', amount_total: '12.10', amount_tax: '2.10', ...fields } })).n08;
+    expect(read({ supplier_street: 'Savanorių pr. 178, LT-03154 Vilnius', supplier_vat_id: 'LT 123456715' })).toMatchObject({
+      N08_ADR: 'Savanorių pr. 178',
+      N08_POST_KODAS: 'LT-03154',
+      N08_MIESTAS: 'Vilnius',
+      N08_SALIS_K: 'LT',
+    });
+    // the post code's letters name the country when nothing else does; a Greek VAT ID (EL) is GR
+    expect(read({ supplier_street: 'Savanorių pr. 178, LT-03154 Vilnius' })).toMatchObject({ N08_SALIS_K: 'LT' });
+    expect(read({ supplier_street: 'Ermou 10, 10563 Athína', supplier_vat_id: 'EL123456789' })).toMatchObject({ N08_POST_KODAS: '10563', N08_MIESTAS: 'Athína', N08_SALIS_K: 'GR' });
+    // the document's own town or post code wins: the street stays whole
+    expect(read({ supplier_street: 'Savanorių pr. 178, LT-03154 Vilnius', supplier_city: 'Kaunas' })).toMatchObject({ N08_ADR: 'Savanorių pr. 178, LT-03154 Vilnius', N08_MIESTAS: 'Kaunas', N08_POST_KODAS: '' });
+    // any country's address of that shape splits alike, with no country guessed; another shape stays whole
+    expect(read({ supplier_street: 'NO.53, JALAN BESAR, 45600 BATANG BERJUNTAI SELANGOR DARUL EHSAN' })).toMatchObject({ N08_POST_KODAS: '45600', N08_MIESTAS: 'BATANG BERJUNTAI SELANGOR DARUL EHSAN', N08_SALIS_K: '' });
+    expect(read({ supplier_street: 'Gedimino pr. 1 Vilnius' })).toMatchObject({ N08_ADR: 'Gedimino pr. 1 Vilnius', N08_MIESTAS: '', N08_POST_KODAS: '', N08_SALIS_K: '' });
+  });
+
   it('uses one line per VAT rate without line items; sales are I06_OP_TIP 51; 12 % is PVM58 from 2026', () => {
     const doc = exportDoc({
       type: 'invoice',
