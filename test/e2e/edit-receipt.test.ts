@@ -70,12 +70,15 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('ocr-box').count()).toBeGreaterThan(20);
     const total = page.getByTestId('field-amount_total');
     await expect.poll(() => total.inputValue()).toBe('999.00');
+    // The totals do not add up: said under Total, without stopping anything
+    await expect.poll(() => page.getByTestId('hint-amount_total').innerText().catch(() => '')).toBe('Subtotal + Tax total is 121.00: check the amounts');
     await screenshot(page, 'edit-receipt-opened');
 
     // The total: focus the field, click the printed total on the page
     await total.click();
     await page.locator(`[data-testid="ocr-box"][data-text="${SAMPLE_INVOICE.total}"]`).click();
     await expect.poll(() => total.inputValue()).toBe('121.00');
+    await expect.poll(() => page.getByTestId('hint-amount_total').count()).toBe(0);
     await expect.poll(() => page.getByTestId('field-highlight').count()).toBe(1);
     await screenshot(page, 'edit-receipt-total-picked');
 

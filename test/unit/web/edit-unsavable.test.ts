@@ -3,7 +3,7 @@ import type { SchemaField } from '../../../shared/schemas/content';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { FieldInput, TableSummary } from '../../../web/src/features/edit-receipt/components/FieldForm';
-import { FUTURE_ISSUE_DATE, issueDateHint, shownCell, unsavableCells, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
+import { FUTURE_ISSUE_DATE, issueDateHint, shownCell, totalsHint, unsavableCells, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
 
 const field = (id: string, label: string, type: SchemaField['type']) => [id, { label, type }] as const;
 const fields = new Map([field('document_id', 'Invoice number', 'string'), field('issue_date', 'Issue date', 'date'), field('amount_total', 'Total', 'amount')]);
@@ -68,5 +68,24 @@ describe('an issue date after today', () => {
     const events = { drafts: {}, errors: {}, readOnly: false, showKeys: false, focusedId: null, onFocus: () => undefined, onChange: () => undefined };
     expect(renderToStaticMarkup(createElement(FieldInput, { field: date, events }))).toContain(FUTURE_ISSUE_DATE);
     expect(renderToStaticMarkup(createElement(FieldInput, { field: date, events: { ...events, errors: { issue_date: 'Invalid date format (YYYY-MM-DD)' } } }))).not.toContain(FUTURE_ISSUE_DATE);
+  });
+});
+
+describe('the totals do not add up', () => {
+  it('Subtotal + Tax total other than Total gets a hint under Total that does not stop a save; cash rounding and missing amounts do not', () => {
+    expect(totalsHint({ subtotal: '5.00', tax: '1.00', total: '9.00' })).toBe('Subtotal + Tax total is 6.00: check the amounts');
+    expect(totalsHint({ subtotal: '100', tax: '21.00', total: '121' })).toBeUndefined();
+    expect(totalsHint({ subtotal: '-10.00', tax: '-2.10', total: '-12.10' })).toBeUndefined();
+    // a receipt's rounding to 0.05 moves the total by up to 0.02
+    expect(totalsHint({ subtotal: '8.48', tax: '0.51', total: '9.00' })).toBeUndefined();
+    expect(totalsHint({ subtotal: '8.46', tax: '0.51', total: '9.00' })).toBe('Subtotal + Tax total is 8.97: check the amounts');
+    // one of the three empty or not an amount: nothing to compare
+    expect(totalsHint({ subtotal: '', tax: '1.00', total: '9.00' })).toBeUndefined();
+    expect(totalsHint({ subtotal: '5.00', tax: '1,00', total: '9.00' })).toBeUndefined();
+    // drawn under Total by the form's inputs, where an error of the field wins
+    const total = { id: 'amount_total', schemaId: 'amount_total', label: 'Total', type: 'amount', required: false, value: '9.00', related: null, content: null, file: null, settings: {} } as unknown as FormField;
+    const events = { drafts: {}, errors: {}, readOnly: false, showKeys: false, focusedId: null, onFocus: () => undefined, onChange: () => undefined, hints: { amount_total: 'Subtotal + Tax total is 6.00: check the amounts' } };
+    expect(renderToStaticMarkup(createElement(FieldInput, { field: total, events }))).toContain('Subtotal + Tax total is 6.00: check the amounts');
+    expect(renderToStaticMarkup(createElement(FieldInput, { field: total, events: { ...events, errors: { amount_total: 'Invalid amount format (0.00)' } } }))).not.toContain('check the amounts');
   });
 });

@@ -28,7 +28,7 @@ import type { Receipt } from '../../receipts/api/types';
 import type { ListReturnState } from '../../receipts/lib/list-scroll';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
 import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
-import { datapoints, formatError, formSections, stakeholderOf, type Tab } from '../lib/form';
+import { datapoints, formatError, formSections, stakeholderOf, totalsHint, type Tab } from '../lib/form';
 import { initialField, useInitialFieldFocus } from '../lib/initial-focus';
 import { isConflict } from '../lib/save-conflict';
 import { useDrafts } from '../lib/use-drafts';
@@ -579,7 +579,12 @@ function EditReceipt({
 
   // ---- what the form, the pop-up and the pages are given: the same objects while what they show is the same, so
   // a key typed renders the field typed in (and its row of the Lines pop-up), not the whole screen's 3,000 inputs
-  const events = useMemo<FieldEvents>(() => ({ drafts, errors, readOnly, showKeys, focusedId, onFocus: setFocusedId, onChange }), [drafts, errors, readOnly, showKeys, focusedId, onChange]);
+  const totalsValue = (id: string) => drafts[id] ?? serverValue(id);
+  const totalsWarning = totalsHint({ subtotal: totalsValue('amount_total_base'), tax: totalsValue('amount_tax'), total: totalsValue('amount_total') });
+  const events = useMemo<FieldEvents>(
+    () => ({ drafts, errors, readOnly, showKeys, focusedId, onFocus: setFocusedId, onChange, hints: totalsWarning ? { amount_total: totalsWarning } : undefined }),
+    [drafts, errors, readOnly, showKeys, focusedId, onChange, totalsWarning],
+  );
   const focused = focusedId ? items.get(focusedId) : undefined;
   const shown = showKeys ? focused?.related_content : focused?.content;
   const highlights = useMemo<Highlight[]>(

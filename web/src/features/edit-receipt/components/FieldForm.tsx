@@ -23,6 +23,8 @@ export interface FieldEvents {
   focusedId: string | null;
   onFocus(id: string): void;
   onChange(id: string, value: string): void;
+  /** Hints that do not stop a save, by field (the totals' arithmetic under Total). */
+  hints?: Readonly<Record<string, string>>;
 }
 
 function confidenceTone(c: number | null | undefined): string {
@@ -51,7 +53,7 @@ export function FieldInput({
 }) {
   const value = field.id in events.drafts ? events.drafts[field.id]! : field.value;
   const error = events.errors[field.id];
-  const hint = error ? undefined : issueDateHint(field.id, value, todayIso());
+  const hint = error ? undefined : (issueDateHint(field.id, value, todayIso()) ?? events.hints?.[field.id]);
   const focused = events.focusedId === field.id;
   const common = {
     id: `field-${field.id}`,

@@ -4,7 +4,7 @@
  * supplier of a cost receipt, the customer of a sales invoice) shows on Item Details, the other on Advanced.
  */
 import type { ContentError, ContentItem, ContentValue, SchemaField } from '../../../../../shared/schemas/content';
-import { valueError } from '../../../../../shared/schemas/content';
+import { AMOUNT_PATTERN, valueError } from '../../../../../shared/schemas/content';
 import { TEXT_MSG } from '../../../../../shared/schemas/text';
 import { isPlainText } from '../../../../../shared/text';
 
@@ -197,6 +197,25 @@ export function issueDateHint(fieldId: string, value: string, today: string): st
   if (fieldId !== 'issue_date') return undefined;
   const v = value.trim();
   return /^\d{4}-\d{2}-\d{2}$/.test(v) && v > today ? FUTURE_ISSUE_DATE : undefined;
+}
+
+/**
+ * The most Subtotal + Tax total may differ from Total before the form says so: cash rounding to 0.05 moves a total
+ * by up to 0.02 (a receipt's "Rounding adj."), which is no slip.
+ */
+export const TOTALS_TOLERANCE_CENTS = 2;
+
+/**
+ * A hint that does not stop a save, shown under Total: Subtotal + Tax total, both given, do not make the Total (a
+ * digit read or typed wrong in one of the three). The arithmetic of the document, in cents; undefined when any of
+ * the three is empty or not an amount, or when they agree within cash rounding.
+ */
+export function totalsHint(values: { subtotal: string; tax: string; total: string }): string | undefined {
+  const cents = (v: string) => (AMOUNT_PATTERN.test(v.trim()) ? Math.round(Number(v.trim()) * 100) : null);
+  const [subtotal, tax, total] = [cents(values.subtotal), cents(values.tax), cents(values.total)];
+  if (subtotal === null || tax === null || total === null) return undefined;
+  if (Math.abs(subtotal + tax - total) <= TOTALS_TOLERANCE_CENTS) return undefined;
+  return `Subtotal + Tax total is ${((subtotal + tax) / 100).toFixed(2)}: check the amounts`;
 }
 
 /** Why a typed value cannot be saved as it is: the server's refusal, else its format's message; undefined when it can. */
