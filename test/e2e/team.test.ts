@@ -209,6 +209,9 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await edit.locator('input[name="email_prefix"]').fill('ab');
     await edit.getByRole('button', { name: 'SAVE' }).click();
     await expect.poll(() => edit.getByText('Imvalid email').count()).toBe(1);
+    // the domain stays in sight beside the prefix while the error replaces the hint
+    expect(await edit.locator('.field-suffix').innerText()).toBe('@in.receipts.local');
+    await screenshot(adminPage, 'edit-user-prefix-error');
     await edit.locator('input[name="email_prefix"]').fill('rasa.team');
     await edit.locator('select[name="role"]').selectOption('admin');
     await screenshot(adminPage, 'edit-user');

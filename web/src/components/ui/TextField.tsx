@@ -6,9 +6,11 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   label: string;
   error?: string;
   hint?: ReactNode;
+  /** Text after the input that is part of the value's meaning and stays in sight with an error (an address's domain). */
+  suffix?: string;
 }
 
-export function TextField({ name, label, error, hint, type = 'text', className, ...rest }: TextFieldProps) {
+export function TextField({ name, label, error, hint, suffix, type = 'text', className, ...rest }: TextFieldProps) {
   const id = useId();
   const [reveal, setReveal] = useState(false);
   const isPassword = type === 'password';
@@ -18,7 +20,7 @@ export function TextField({ name, label, error, hint, type = 'text', className, 
       <label htmlFor={id} className="field-label">
         {label}
       </label>
-      <div className="field-control">
+      <div className={suffix ? 'field-control field-control-suffixed' : 'field-control'}>
         <input
           id={id}
           name={name}
@@ -28,6 +30,11 @@ export function TextField({ name, label, error, hint, type = 'text', className, 
           className="input"
           {...rest}
         />
+        {suffix && (
+          <span className="field-suffix" aria-hidden="true">
+            {suffix}
+          </span>
+        )}
         {isPassword && (
           <button
             type="button"

@@ -89,6 +89,7 @@ export function EditUserModal({ user, onClose }: { user: CompanyUser; onClose():
           label="Email-in address"
           autoComplete="off"
           hint={<>Documents mailed to this address land in the company&apos;s inbox. The address ends with @{domain}.</>}
+          suffix={`@${domain}`}
           {...form.text('email_prefix')}
         />
         <div className="modal-actions">
