@@ -179,6 +179,21 @@ describe('keyboard use in Chromium', () => {
     await page.close();
   });
 
+  it('Tab from the Category goes on to the Notes, never to nowhere while its list of categories closes', async () => {
+    for (let i = 1; i <= 14; i++) expect((await api.post(`/category?company_id=${companyId}`, { name: `Keyboard category ${String(i).padStart(2, '0')}` })).status).toBe(201);
+    const page = await openDocument();
+    const category = page.getByTestId('select-category').locator('input');
+    await category.focus();
+    // the list is open and long enough to scroll
+    await until(() => page.getByRole('listbox', { name: 'Category' }).getByRole('option').count()).toBeGreaterThan(10);
+    expect(await page.getByRole('listbox', { name: 'Category' }).evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    await page.keyboard.press('Tab');
+    await until(() => page.evaluate(() => (document.activeElement as HTMLTextAreaElement | null)?.name ?? document.activeElement?.tagName)).toBe('notes');
+    await page.keyboard.press('Shift+Tab');
+    await until(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name ?? document.activeElement?.tagName)).toBe('category');
+    await page.close();
+  });
+
   it('the Preview side panel takes the focus, keeps Tab inside and gives the focus back on Escape', async () => {
     const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
     await page.goto(`${e2e.stack.url}/receipts/${(await receipt()).status}`);

@@ -206,6 +206,8 @@ export function SuggestingInput<T>({
           id={listId}
           role="listbox"
           aria-label="Suggestions"
+          // not a Tab stop (a scrolling list is one by default): Tab from the input goes on to the next field
+          tabIndex={-1}
           data-testid={`${testId}-suggestions`}
           style={compact ? floatingStyle(place) : undefined}
         >

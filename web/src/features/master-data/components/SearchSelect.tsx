@@ -155,6 +155,9 @@ export function SearchSelect({
             id={listId}
             role="listbox"
             aria-label={label}
+            // not a Tab stop: the input leads it (aria-activedescendant). A scrolling list is one by default, and Tab
+            // from the input would land on it just as the input's blur closes it, leaving the focus nowhere
+            tabIndex={-1}
             aria-busy={loading || undefined}
             onScroll={(e) => {
               if (hasMore && !loading && nearListEnd(e.currentTarget)) onLoadMore?.();
