@@ -89,3 +89,15 @@ describe('the totals do not add up', () => {
     expect(renderToStaticMarkup(createElement(FieldInput, { field: total, events: { ...events, errors: { amount_total: 'Invalid amount format (0.00)' } } }))).not.toContain('check the amounts');
   });
 });
+
+describe('the confidence dot', () => {
+  it('is the reading’s while the value is the one read, and none once a value is typed over it', () => {
+    const total = { id: 'amount_total', schemaId: 'amount_total', label: 'Total', type: 'amount', required: false, value: '9.00', related: null, content: { value: '9.00', confidence: 97 }, file: null, settings: {} } as unknown as FormField;
+    const events = { drafts: {} as Record<string, string>, errors: {}, readOnly: false, showKeys: false, focusedId: null, onFocus: () => undefined, onChange: () => undefined };
+    expect(renderToStaticMarkup(createElement(FieldInput, { field: total, events }))).toContain('er-confidence-high');
+    expect(renderToStaticMarkup(createElement(FieldInput, { field: total, events: { ...events, drafts: { amount_total: '9.00' } } }))).toContain('er-confidence-high');
+    const typed = renderToStaticMarkup(createElement(FieldInput, { field: total, events: { ...events, drafts: { amount_total: '12a.50' } } }));
+    expect(typed).toContain('er-confidence-none');
+    expect(typed).toContain('Typed or not found');
+  });
+});

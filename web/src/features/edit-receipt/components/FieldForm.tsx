@@ -52,6 +52,7 @@ export function FieldInput({
   combobox?: ComboboxInputProps;
 }) {
   const value = field.id in events.drafts ? events.drafts[field.id]! : field.value;
+  const typedOver = field.id in events.drafts && value !== field.value;
   const error = events.errors[field.id];
   const hint = error ? undefined : (issueDateHint(field.id, value, todayIso()) ?? events.hints?.[field.id]);
   const focused = events.focusedId === field.id;
@@ -121,7 +122,11 @@ export function FieldInput({
       {label}
       <div className="er-control">
         {input}
-        <span className={`er-confidence er-confidence-${confidenceTone(field.content?.confidence)}`} title={field.content?.confidence != null ? `Read with ${field.content.confidence}% confidence` : 'Typed or not found'} />
+        {/* a value typed over the one read (saved or not yet) is no longer the reading's: no confidence for it */}
+        <span
+          className={`er-confidence er-confidence-${confidenceTone(typedOver ? null : field.content?.confidence)}`}
+          title={!typedOver && field.content?.confidence != null ? `Read with ${field.content.confidence}% confidence` : 'Typed or not found'}
+        />
       </div>
       {error && (
         <p className="field-error" id={`error-${field.id}`} role="alert" data-testid={`error-${field.id}`}>
