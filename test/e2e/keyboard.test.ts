@@ -194,6 +194,24 @@ describe('keyboard use in Chromium', () => {
     await page.close();
   });
 
+  it('notes typed and the Review button clicked at once: the notes are stored first, then the action is made on their version', async () => {
+    const page = await openDocument();
+    const notes = page.getByTestId('field-notes').getByLabel('Notes');
+    await notes.fill('Typed, then Review clicked at once');
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().includes('/notes')) puts.push(r.url());
+    });
+    // the click leaves the box (its save starts on the mouse-down) and asks for the action in the same moment
+    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    await until(() => page.getByTestId('info-popup').allInnerTexts()).toContain('Document saved for review');
+    expect(await page.getByTestId('info-popup').allInnerTexts()).not.toContain('The document was changed by someone else');
+    expect(puts).toHaveLength(1);
+    const stored = (await api.get(`/receipts/${docId}?company_id=${companyId}`)).body as { status: string; notes: string };
+    expect(stored).toMatchObject({ status: 'review', notes: 'Typed, then Review clicked at once' });
+    await page.close();
+  });
+
   it('the Preview side panel takes the focus, keeps Tab inside and gives the focus back on Escape', async () => {
     const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
     await page.goto(`${e2e.stack.url}/receipts/${(await receipt()).status}`);

@@ -396,13 +396,12 @@ function EditReceipt({
         info.show(UNSAVED_CHANGES, 'error');
         return;
       }
+      // Notes typed just before: stored first (the click on this button left their box and started their save)
+      await notes.flush();
       const q = { company_id: companyId };
       const id = encodeURIComponent(receiptId);
       let answer: unknown;
-      if (action === 'archive') {
-        await notes.flush();
-        answer = await api.post(`/receipt/${id}/status`, { status: 'archive', version: version() }, { query: q });
-      }
+      if (action === 'archive') answer = await api.post(`/receipt/${id}/status`, { status: 'archive', version: version() }, { query: q });
       else if (action === 'confirm') answer = await api.post(`/receipt/${id}`, { version: version(), ...category.body, ...notes.body }, { query: { ...q, with_send: 1 } });
       else if (action === 'reject') answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'rejected', ...category.body, ...notes.body }, { query: q });
       else answer = await api.post(`/receipt/${id}`, { version: version(), receipt_status: 'review', ...category.body, ...notes.body }, { query: q });

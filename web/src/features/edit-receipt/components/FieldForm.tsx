@@ -471,7 +471,7 @@ function NotesField({ notes, readOnly }: { notes: NotesChoice; readOnly: boolean
             label="Notes"
             rows={2}
             value={notes.value}
-            readOnly={readOnly}
+            disabled={readOnly}
             error={notes.error}
             onChange={(e) => notes.onChange(e.target.value)}
             onBlur={() => notes.onLeave()}

@@ -35,9 +35,18 @@ export function useDocumentNotes({ receiptId, companyId, receipt, refresh }: {
   const pending = useRef<{ receiptId: string; companyId: string; value: string } | null>(null);
   const own = draft?.receiptId === receiptId ? draft : null;
 
-  const save = async (target: { receiptId: string; companyId: string; value: string }) => {
+  // The save on its way: an action waits for it, so that it is made on the version the notes moved the document to
+  const inFlight = useRef<Promise<void> | null>(null);
+  const save = (target: { receiptId: string; companyId: string; value: string }): Promise<void> => {
     window.clearTimeout(timer.current);
     if (pending.current === target) pending.current = null;
+    const run = store(target).finally(() => {
+      if (inFlight.current === run) inFlight.current = null;
+    });
+    inFlight.current = run;
+    return run;
+  };
+  const store = async (target: { receiptId: string; companyId: string; value: string }) => {
     try {
       const answer = await api.put(`/receipt/${encodeURIComponent(target.receiptId)}/notes`, { notes: target.value }, { query: { company_id: target.companyId } });
       const updated = receiptOfPayload(answer);
@@ -89,9 +98,13 @@ export function useDocumentNotes({ receiptId, companyId, receipt, refresh }: {
     leave() {
       if (pending.current) void save(pending.current);
     },
-    /** Stores what was typed now (before an action that carries no notes: Move to Archive). */
+    /**
+     * Before an action: stores what was typed and waits for a save on its way (the box left by the click on the
+     * action's button starts one), so the action is made on the document's version after it.
+     */
     async flush() {
       if (pending.current) await save(pending.current);
+      else if (inFlight.current) await inFlight.current;
     },
     /** What an action's body carries of notes not stored yet. */
     body: own && !own.saved ? { notes: own.value } : {},
