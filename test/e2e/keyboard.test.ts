@@ -71,6 +71,15 @@ describe('keyboard use in Chromium', () => {
     expect(await page.getByTestId('field-supplier_code').inputValue()).toBe('304050607');
     await until(() => suggestions.count()).toBe(0);
     expect((await focused(page)).testId).toBe('field-supplier_name');
+    // Retyped into another supplier's name, the picked one's code goes with it (it would link Known Trading again)
+    await name.fill('KNOWN-TRADING.');
+    expect(await page.getByTestId('field-supplier_code').inputValue()).toBe('304050607');
+    await name.fill('Another Vendor UAB');
+    await until(() => page.getByTestId('field-supplier_code').inputValue()).toBe('');
+    await until(async () => {
+      const c = (await api.get(`/receipts/${docId}/content?company_id=${companyId}`)).body as { content: unknown };
+      return JSON.stringify(c.content).includes('304050607');
+    }).toBe(false);
     await page.close();
   });
 

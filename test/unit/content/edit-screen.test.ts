@@ -18,7 +18,7 @@ import {
 } from '../../../web/src/features/edit-receipt/lib/grid-editor';
 import { shortcutOf } from '../../../web/src/features/edit-receipt/lib/keyboard';
 import { inList, listPath, walkTotal } from '../../../web/src/features/edit-receipt/lib/navigation';
-import { NEW_STAKEHOLDER_NOTE, showNewMarker, stakeholderValues } from '../../../web/src/features/edit-receipt/lib/stakeholder';
+import { fieldsLeftByRetypedName, NEW_STAKEHOLDER_NOTE, showNewMarker, stakeholderValues } from '../../../web/src/features/edit-receipt/lib/stakeholder';
 import { CONTENT_MSG } from '../../../shared/schemas/content';
 
 describe('grid editor', () => {
@@ -130,6 +130,19 @@ describe('navigation, actions, keyboard, stakeholders', () => {
     expect(showNewMarker(undefined, 'Other', '9')).toBe(false);
     expect(showNewMarker({ name: '', code: '', isNewStakeholder: true }, '', '')).toBe(false);
     expect(NEW_STAKEHOLDER_NOTE).toBe('NOTE: new Supplier & Customer');
+  });
+
+  it('a picked supplier whose name is retyped into another one takes the values it wrote with it; those typed since stay', () => {
+    const values = { supplier_name: 'Ignitis UAB', supplier_code: '303383884', supplier_vat_id: 'LT100008860716', supplier_city: 'Vilnius', supplier_street: '' };
+    const pick = { receiptId: 'r1', nameId: 'supplier_name', name: 'Ignitis UAB', values };
+    const form: Record<string, string> = { ...values, supplier_city: 'Kaunas' };
+    const valueOf = (id: string) => form[id] ?? '';
+    // the same name, spelt otherwise only in case, spaces or signs: nothing goes
+    expect(fieldsLeftByRetypedName(pick, 'IGNITIS, UAB', valueOf)).toBeNull();
+    expect(fieldsLeftByRetypedName(pick, 'Ignitis  UAB ', valueOf)).toBeNull();
+    // another name: the code and VAT ID the pick wrote are emptied; the city typed since and the empty street stay
+    expect(fieldsLeftByRetypedName(pick, 'Completely Unknown Vendor', valueOf)).toEqual({ supplier_code: '', supplier_vat_id: '' });
+    expect(fieldsLeftByRetypedName(pick, 'Ignit', valueOf)).toEqual({ supplier_code: '', supplier_vat_id: '' });
   });
 
   it('a chosen stakeholder fills name, code, VAT ID, address and date format of the applying side', () => {

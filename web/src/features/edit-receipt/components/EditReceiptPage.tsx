@@ -39,7 +39,7 @@ import { hasWordIn, NO_TEXT_IN_AREA } from '../lib/pick';
 import { inList, listContext, listPath, walkFilterText, type ListContext, type WalkDocument, type WalkHints } from '../lib/navigation';
 import { useStableCallback } from '../lib/stable';
 import { useNearby, useWalk, type WalkCompanies } from '../api/walk';
-import { showNewMarker, stakeholderValues } from '../lib/stakeholder';
+import { fieldsLeftByRetypedName, showNewMarker, stakeholderValues, type PartyPick } from '../lib/stakeholder';
 import { STAKEHOLDER_ANSWERS_KEY, useIsNewStakeholder, useStakeholderSuggestions } from '../api/master-data';
 import { useDocumentCategory } from '../lib/use-document-category';
 import { useDocumentNotes } from '../lib/use-document-notes';
@@ -253,12 +253,19 @@ function EditReceipt({
   // once the autosave has stored what was typed so far.
   const [typedField, setTypedField] = useState<string | null>(null);
   useEffect(() => setTypedField(null), [focusedId]);
+  // A supplier or customer picked from the suggestions: what it wrote, until its name is retyped into another's
+  const pickRef = useRef<PartyPick | null>(null);
+  const valueOfRef = useRef((id: string) => drafts[id] ?? serverValue(id));
+  valueOfRef.current = (id: string) => drafts[id] ?? serverValue(id);
   const onChange = useCallback(
     (id: string, value: string) => {
-      edit({ [id]: value });
+      const pick = pickRef.current;
+      const left = pick && pick.receiptId === receiptId && pick.nameId === id ? fieldsLeftByRetypedName(pick, value, valueOfRef.current) : null;
+      if (left) pickRef.current = null;
+      edit({ [id]: value, ...left });
       setTypedField(id);
     },
-    [edit],
+    [edit, receiptId],
   );
 
   // ---- picking a box on the page fills the focused field
@@ -345,6 +352,7 @@ function EditReceipt({
   const chooseStakeholder = (sh: Stakeholder) => {
     const values = Object.fromEntries(Object.entries(stakeholderValues(sh, stakeholderKind)).filter(([id]) => items.has(id)));
     setChosenName(sh.name);
+    pickRef.current = { receiptId, nameId, name: sh.name, values };
     edit(values);
     category.takePartyCategory(sh.category);
   };

@@ -29,3 +29,28 @@ export function showNewMarker(answer: { name: string; code: string; isNewStakeho
   if (!name.trim() && !code.trim()) return false;
   return Boolean(answer && answer.name === name.trim() && answer.code === code.trim() && answer.isNewStakeholder);
 }
+
+/** What a pick of a register's supplier or customer wrote into the form: its values by field id, under which name. */
+export interface PartyPick {
+  receiptId: string;
+  nameId: string;
+  name: string;
+  values: Readonly<Record<string, string>>;
+}
+
+/** A name as a retyping compares it: without case, spaces and signs ("Ignitis, UAB" is "Ignitis UAB"). */
+const pickNameKey = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * The fields a pick filled that go when its name is retyped into another party's name: the values the pick wrote
+ * that the form still holds, emptied. A bookkeeper who retypes the supplier means another one, and the picked one's
+ * code, VAT ID, address and date format are not theirs: kept, they would be exported under the typed name, and the
+ * code would link the picked supplier again on CONFIRM (docs/decisions.md "a typed name takes the register's numbers
+ * away"). null while the name is still the picked one, spelt otherwise only in case, spaces or signs.
+ */
+export function fieldsLeftByRetypedName(pick: PartyPick, typedName: string, valueOf: (id: string) => string): Record<string, string> | null {
+  if (pickNameKey(typedName) === pickNameKey(pick.name)) return null;
+  const left: Record<string, string> = {};
+  for (const [id, value] of Object.entries(pick.values)) if (id !== pick.nameId && value !== '' && valueOf(id) === value) left[id] = '';
+  return left;
+}
