@@ -90,6 +90,8 @@ export const itemSchema = z.object({
   words: z.array(z.string()),
   company_id: z.string(),
   company_name: z.string(),
+  /** Imported from an integration (shown as DB), as a stakeholder's or category's. */
+  external: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });

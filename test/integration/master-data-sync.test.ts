@@ -163,8 +163,11 @@ describe('master-data imports: SQL (PostgreSQL) and Rivile', () => {
       ['Fuel', true],
       ['Office supplies', true],
     ]);
-    const items = (await admin.get(`/items?${q()}`)).body as PageBody<{ name: string }>;
-    expect(items.items.map((i) => i.name).sort()).toEqual(['Diesel fuel', 'Paper A4']);
+    const items = (await admin.get(`/items?${q()}`)).body as PageBody<{ name: string; external: boolean }>;
+    expect(items.items.map((i) => [i.name, i.external]).sort()).toEqual([
+      ['Diesel fuel', true],
+      ['Paper A4', true],
+    ]);
     // Not due again right after a complete run.
     await scheduleJob();
     expect((await status('sql_import')).last_run!.started_at).toBe(s.last_run!.started_at);

@@ -299,6 +299,8 @@ describe('master data through the local API', () => {
 
     const list = (await api.get(`/items${q}`)).body as PageBody;
     expect(list.items.map((i) => i.name)).toEqual(['Coffee Grains', 'Tea']);
+    // an item added here is the company's own, not imported (no DB mark)
+    expect(list.items.map((i) => i.external)).toEqual([false, false]);
     const del = await api.delete(`/item${q}&name=${encodeURIComponent('Coffee Grains')}`);
     expect(del.body).toEqual({ deleted: true, id: 'coffee grains' });
     expect((await api.delete(`/item${q}&name=tea`)).status).toBe(200);

@@ -50,6 +50,7 @@ export function toItemView(r: ItemRecord, companyName: string): Item {
     words: r.words,
     company_id: r.company_id,
     company_name: companyName,
+    external: r.external ?? false,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

@@ -185,7 +185,7 @@ describe('server answers', () => {
 
   it('deletes name the id, or the item name_id', () => {
     expect(deleteQuery('supplier', supplier)).toEqual({ id: 'st-1' });
-    const item = { name_id: 'diesel', name: 'Diesel', words: [], company_id: 'co-1', company_name: 'Acme', created_at: '', updated_at: '' };
+    const item = { name_id: 'diesel', name: 'Diesel', words: [], company_id: 'co-1', company_name: 'Acme', external: false, created_at: '', updated_at: '' };
     expect(deleteQuery('item', item)).toEqual({ name: 'diesel' });
     expect(recordKey(item)).toBe('co-1:diesel');
     expect(recordKey(supplier)).toBe('co-1:st-1');
