@@ -181,18 +181,34 @@ describe('XLSX/XLS import of master data', () => {
     expect(changed).toEqual([`${COMPANY}:suppliers`, `${COMPANY}:suppliers`]);
   });
 
-  it('imports categories by code, or by name when the row has none', async () => {
+  it('imports categories by code, or by name when the row has none; found by name, a category keeps its name as stored', async () => {
     const { deps, upload, result } = setup();
     const first = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Kuras', 'K1'], ['Maistas', '']]));
     await runImport(deps, first.key);
     expect(await result(first.importId)).toMatchObject({ status: 'done', created: 2, updated: 0, rejected: [] });
+    // by code: renamed; by name ("maistas" for "Maistas"): found, its name not rewritten, a code given is added
     const second = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Degalai', 'k-1'], ['maistas', '']]));
     await runImport(deps, second.key);
-    expect(await result(second.importId)).toMatchObject({ status: 'done', created: 0, updated: 2, unchanged: 0, rejected: [] });
+    expect(await result(second.importId)).toMatchObject({ status: 'done', created: 0, updated: 1, unchanged: 1, rejected: [] });
     expect([...deps.masterData.categories.values()].map((c) => [c.name, c.category_code]).sort()).toEqual([
       ['Degalai', 'k-1'],
-      ['maistas', ''],
+      ['Maistas', ''],
     ]);
+  });
+
+  it('rejects a category row without a code whose name an earlier row with a code gave', async () => {
+    const { deps, upload, result } = setup();
+    const sheet = await upload('categories', workbookBytes([['Kategorija', 'Kodas'], ['Mokymai', 'M1'], ['Mokymai', ''], ['MOKYMAI', 'M2']]));
+    await runImport(deps, sheet.key);
+    expect(await result(sheet.importId)).toMatchObject({
+      status: 'done',
+      created: 1,
+      rejected: [
+        { row: 3, reason: 'Name: same name as sheet row 2; names are compared without case and accents' },
+        { row: 4, reason: 'Name: same name as sheet row 2; names are compared without case and accents' },
+      ],
+    });
+    expect([...deps.masterData.categories.values()].map((c) => [c.name, c.category_code])).toEqual([['Mokymai', 'M1']]);
   });
 
   it('keeps the first of the rows that give one record twice and rejects the later ones, naming the first, also across chunks', async () => {

@@ -172,7 +172,10 @@ async function applyCategory(deps: ApplyDeps, companyId: string, row: number, in
     const now = deps.clock.now().toISOString();
     try {
       if (existing) {
-        const next: CategoryRecord = { ...existing, name: input.name, category_code: input.category_code || existing.category_code };
+        // Found by its name (a row without a code): the name stays as stored — the row's spelling differs at most in
+        // case or accents, and an import does not rewrite a category's name by that (found by its code, it renames).
+        const name = input.category_code === '' ? existing.name : input.name;
+        const next: CategoryRecord = { ...existing, name, category_code: input.category_code || existing.category_code };
         if (next.name === existing.name && next.category_code === existing.category_code) return { outcome: 'unchanged', row };
         await deps.masterData.putCategory({ ...next, updated_at: now, version: existing.version + 1 }, existing);
         return { outcome: 'updated', row };

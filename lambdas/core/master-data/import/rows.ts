@@ -150,10 +150,15 @@ export function parseRow(type: ImportType, row: number, cells: readonly string[]
 }
 
 /** What a parsed row is the record of: its code (suppliers, customers; categories with a code), else its name. */
-function identityOf(row: Extract<ParsedRow, { ok: true }>): { field: 'code' | 'name'; key: string } {
-  if (row.kind === 'stakeholder') return { field: 'code', key: codeKey(row.input.code) };
-  if (row.kind === 'category' && (row.input.category_code ?? '').trim() !== '') return { field: 'code', key: codeKey(row.input.category_code!) };
-  return { field: 'name', key: nameKey(row.input.name) };
+/**
+ * What names one record in a sheet: a stakeholder's code; a category's code when it has one, and its name (a later
+ * row of the same name without a code is found by that name: the record the earlier row wrote); an item's name.
+ */
+function identitiesOf(row: Extract<ParsedRow, { ok: true }>): { field: 'code' | 'name'; key: string }[] {
+  if (row.kind === 'stakeholder') return [{ field: 'code', key: codeKey(row.input.code) }];
+  const name = { field: 'name' as const, key: nameKey(row.input.name) };
+  if (row.kind === 'category' && (row.input.category_code ?? '').trim() !== '') return [{ field: 'code', key: codeKey(row.input.category_code!) }, name];
+  return [name];
 }
 
 const REPEAT_RULE = {
@@ -162,7 +167,7 @@ const REPEAT_RULE = {
 } as const;
 
 /**
- * A sheet that gives one record twice (the same code, or for items and categories without a code the same name) keeps
+ * A sheet that gives one record twice (the same code; for categories and items the same name) keeps
  * the first row and rejects the later ones, naming the first: the later row would otherwise overwrite what the first
  * wrote, or be counted as an update of a record the same file created. Decided on the whole sheet, so a retried chunk
  * decides the same.
@@ -171,13 +176,12 @@ export function rejectRepeatedRows(rows: readonly ParsedRow[]): ParsedRow[] {
   const first = new Map<string, number>();
   return rows.map((row) => {
     if (!row.ok) return row;
-    const { field, key } = identityOf(row);
-    const id = `${field}:${key}`;
-    const earlier = first.get(id);
-    if (earlier === undefined) {
-      first.set(id, row.row);
-      return row;
+    const identities = identitiesOf(row);
+    for (const { field, key } of identities) {
+      const earlier = first.get(`${field}:${key}`);
+      if (earlier !== undefined) return { ok: false, row: row.row, reason: `${LABELS[field]}: same ${field} as sheet row ${earlier}; ${REPEAT_RULE[field]}` };
     }
-    return { ok: false, row: row.row, reason: `${LABELS[field]}: same ${field} as sheet row ${earlier}; ${REPEAT_RULE[field]}` };
+    for (const { field, key } of identities) first.set(`${field}:${key}`, row.row);
+    return row;
   });
 }
