@@ -31,7 +31,7 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
     await registerUser(e2e.stack, user);
     api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
-    for (const n of [1, 2, 3, 4, 5]) ids.push(await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `UN-${n}` }), `unsaved-${n}.pdf`));
+    for (const n of [1, 2, 3, 4, 5, 6]) ids.push(await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `UN-${n}` }), `unsaved-${n}.pdf`));
   });
 
   async function signInOn(page: Page) {
@@ -140,6 +140,16 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
     expect(await marked.getAttribute('title')).toBe('Not a number');
     await page.getByTestId('table-line_items').scrollIntoViewIfNeeded();
     await screenshot(page, 'edit-receipt-table-unsavable');
+    // the rows' arithmetic: a row's Total price typed wrong makes the lines add up to neither the Total nor the
+    // Subtotal, which is said under the table once its values can be saved
+    await page.getByTestId('open-line_items').click();
+    await expect.poll(() => quantity.count(), { timeout: 8000 }).toBe(1);
+    await quantity.fill('2');
+    await page.locator('input[name$=".total_price"][aria-label$=", row 1"]').fill('99.00');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('hint-line_items').innerText().catch(() => ''), { timeout: 8000 }).toBe('Line items add up to 189.00: check the lines');
+    expect(await note.count()).toBe(0);
+    await screenshot(page, 'edit-receipt-line-items-hint');
     // an issue date after today is saved, with a hint to check it
     const issueDate = page.getByTestId('field-issue_date');
     await issueDate.fill('2099-03-04');
@@ -147,6 +157,36 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
     expect(await page.getByTestId('hint-issue_date').innerText()).toBe('This date is after today: check the year');
     await issueDate.scrollIntoViewIfNeeded();
     await screenshot(page, 'edit-receipt-future-issue-date');
+    await context.close();
+  });
+
+  it('notes too long to store ask on leaving as a field does: Stay and correct keeps them, Leave without them goes with the stored notes', async () => {
+    const { context, page } = await signedIn();
+    const id = ids[5]!;
+    await openDocument(page, id);
+    const storedNotes = async () => ((await api.get(`/receipts/${id}?${q()}`)).body as { notes?: string | null }).notes ?? '';
+    const notes = page.getByTestId('field-notes').getByLabel('Notes');
+    const tooLong = 'n'.repeat(1001);
+    await notes.fill(tooLong);
+    await expect.poll(() => page.getByTestId('field-notes').getByText('At most 1000 characters').count(), { timeout: 8000 }).toBe(1);
+    const url = page.url();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    const dialog = page.getByTestId('leave-unsavable');
+    await expect.poll(() => dialog.count(), { timeout: 8000 }).toBe(1);
+    expect(await dialog.innerText()).toContain('Notes: At most 1000 characters');
+    await screenshot(page, 'edit-receipt-leave-notes-too-long');
+    await dialog.getByRole('button', { name: 'Stay and correct' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(page.url()).toBe(url);
+    expect(await notes.inputValue()).toBe(tooLong);
+    // the side menu asks the same; leaving drops them and the document keeps its stored notes
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Dashboard' }).click();
+    await expect.poll(() => dialog.count(), { timeout: 8000 }).toBe(1);
+    await dialog.getByRole('button', { name: 'Leave without them' }).click();
+    await page.waitForURL(/\/dashboard$/, { timeout: 10_000 });
+    expect(await storedNotes()).toBe('');
+    await openDocument(page, id);
+    expect(await notes.inputValue()).toBe('');
     await context.close();
   });
 

@@ -5,7 +5,8 @@
  */
 import { valueError, type ContentItem } from '../../../shared/schemas/content';
 import { valueOf, type ContentDocument } from '../content/tree';
-import { roundMoney, toFiveCents } from '../recognition/extract/amounts';
+import { amountsClose as close, comesToTotal } from '../../../shared/document-arithmetic';
+import { roundMoney } from '../recognition/extract/amounts';
 import type { ExtractedFields, FieldValue, HeaderFieldId } from '../recognition/types';
 import type { ReceiptType } from './types';
 
@@ -60,9 +61,6 @@ export function contentForType(doc: ContentDocument, to: ReceiptType): ContentDo
 
 /** Confidence (0..100) a required field needs for the document to be ready without review. */
 export const READY_CONFIDENCE = 90;
-/** Rounding tolerance of the arithmetic checks, per amount added. */
-const CENT = 0.01;
-
 export interface ReadyCheck {
   ready: boolean;
   /** Why not (empty when ready). */
@@ -75,13 +73,6 @@ export interface ReadyCheck {
 const TOTAL_CHECKS = new Set(['base + tax = total', 'Σ VAT-line gross = total', 'Σ VAT-line net + VAT = total', 'Σ line items = total']);
 
 const num = (v: FieldValue | undefined) => (v && v.value !== '' && Number.isFinite(Number(v.value)) ? Number(v.value) : undefined);
-const close = (a: number, b: number, terms = 1) => Math.abs(a - b) <= CENT * Math.max(1, terms) + 1e-9;
-/**
- * Does a sum of `terms` amounts come to the total: within a cent per amount, or the total is the sum's cash rounding
- * to the nearest 5 cents (a till that rounds the amount paid prints its "ROUNDING ADJ -0.02" between them).
- */
-const comesToTotal = (sum: number, total: number, terms = 1) => close(sum, total, terms) || Math.abs(toFiveCents(sum) - total) < 0.005;
-
 /**
  * Do the items' amounts leave out a positive tax the document prints? Items that print a VAT or a VAT rate of their
  * own are priced before it (an invoice's lines add up to its net), and a tax that is the items' sum times a printed

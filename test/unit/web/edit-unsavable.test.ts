@@ -3,7 +3,7 @@ import type { SchemaField } from '../../../shared/schemas/content';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { FieldInput, TableSummary } from '../../../web/src/features/edit-receipt/components/FieldForm';
-import { FUTURE_ISSUE_DATE, issueDateHint, shownCell, totalsHint, unsavableCells, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
+import { FUTURE_ISSUE_DATE, issueDateHint, lineItemsHint, shownCell, totalsHint, unsavableCells, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
 
 const field = (id: string, label: string, type: SchemaField['type']) => [id, { label, type }] as const;
 const fields = new Map([field('document_id', 'Invoice number', 'string'), field('issue_date', 'Issue date', 'date'), field('amount_total', 'Total', 'amount')]);
@@ -87,6 +87,34 @@ describe('the totals do not add up', () => {
     const events = { drafts: {}, errors: {}, readOnly: false, showKeys: false, focusedId: null, onFocus: () => undefined, onChange: () => undefined, hints: { amount_total: 'Subtotal + Tax total is 6.00: check the amounts' } };
     expect(renderToStaticMarkup(createElement(FieldInput, { field: total, events }))).toContain('Subtotal + Tax total is 6.00: check the amounts');
     expect(renderToStaticMarkup(createElement(FieldInput, { field: total, events: { ...events, errors: { amount_total: 'Invalid amount format (0.00)' } } }))).not.toContain('check the amounts');
+  });
+});
+
+describe('the line items do not add up', () => {
+  it('rows whose Total price make neither the Total nor the Subtotal get a hint under Line items; cash rounding, lines before tax and missing amounts do not', () => {
+    // a "Total Qty: 3" row read into the table
+    expect(lineItemsHint({ lineTotals: ['4.50', '3.20', '3.00'], subtotal: '', total: '7.70' })).toBe('Line items add up to 10.70: check the lines');
+    expect(lineItemsHint({ lineTotals: ['4.50', '3.20'], subtotal: '', total: '7.70' })).toBeUndefined();
+    // an invoice's lines priced before VAT add up to the Subtotal
+    expect(lineItemsHint({ lineTotals: ['100.00', '50.00'], subtotal: '150.00', total: '181.50' })).toBeUndefined();
+    // a cent per row of rounding; the Total rounded to 0.05 for cash
+    expect(lineItemsHint({ lineTotals: ['3.33', '3.33', '3.33'], subtotal: '', total: '10.00' })).toBeUndefined();
+    expect(lineItemsHint({ lineTotals: ['8.98'], subtotal: '', total: '9.00' })).toBeUndefined();
+    // a discount row is negative
+    expect(lineItemsHint({ lineTotals: ['12.00', '-2.00'], subtotal: '', total: '10.00' })).toBeUndefined();
+    // nothing to compare: no Total, no rows, a row without an amount
+    expect(lineItemsHint({ lineTotals: ['4.50'], subtotal: '', total: '' })).toBeUndefined();
+    expect(lineItemsHint({ lineTotals: [], subtotal: '', total: '7.70' })).toBeUndefined();
+    expect(lineItemsHint({ lineTotals: ['4.50', ''], subtotal: '', total: '7.70' })).toBeUndefined();
+    expect(lineItemsHint({ lineTotals: ['4.50', '3,20'], subtotal: '', total: '7.70' })).toBeUndefined();
+  });
+
+  it('is drawn under the table on the form, unless a value of it cannot be saved (that message wins)', () => {
+    const cell = (id: string, schemaId: string, value: string) => ({ id, schemaId, type: schemaId === 'total_price' ? 'amount' : 'string', value, label: schemaId }) as unknown as FormField;
+    const table = { id: 't1', schemaId: 'line_items', label: 'Line items', columns: [{ id: 'description', label: 'Description' }, { id: 'total_price', label: 'Total price' }], rows: [{ id: 'r1', cells: [cell('c1', 'description', 'Tea'), cell('c2', 'total_price', '4.50')] }], grid: null } as unknown as FormTable;
+    const props = { table, onOpen: () => undefined, onAdd: () => undefined, readOnly: false, drafts: {}, errors: {}, hint: 'Line items add up to 4.50: check the lines' };
+    expect(renderToStaticMarkup(createElement(TableSummary, props))).toContain('Line items add up to 4.50: check the lines');
+    expect(renderToStaticMarkup(createElement(TableSummary, { ...props, drafts: { c2: '4,50' } }))).not.toContain('check the lines');
   });
 });
 

@@ -183,10 +183,7 @@ export function roundMoney(v: number): number {
   return Math.round(v * 100) / 100;
 }
 
-/** An amount rounded to the nearest 5 cents: the cash rounding of tills where 0.05 is the smallest coin (Malaysia's). */
-export function toFiveCents(amount: number): number {
-  return Math.round(amount * 20) / 20;
-}
+export { toFiveCents } from '../../../../shared/document-arithmetic';
 
 /** A percentage rate such as "21%", "21 %", "PVM 9%", "6.0%". */
 export function findRates(text: string): { value: number; raw: string; index: number }[] {

@@ -28,7 +28,7 @@ import type { Receipt } from '../../receipts/api/types';
 import type { ListReturnState } from '../../receipts/lib/list-scroll';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
 import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
-import { datapoints, formatError, formSections, stakeholderOf, totalsHint, type Tab } from '../lib/form';
+import { datapoints, formatError, formSections, lineItemsHint, stakeholderOf, totalsHint, type Tab } from '../lib/form';
 import { initialField, useInitialFieldFocus } from '../lib/initial-focus';
 import { isConflict } from '../lib/save-conflict';
 import { useDrafts } from '../lib/use-drafts';
@@ -199,6 +199,8 @@ function EditReceipt({
   }, [schema, content, receiptType]);
   const items = useMemo(() => datapoints(content?.content ?? []), [content]);
   const serverValue = (id: string) => items.get(id)?.content?.value ?? '';
+  // ---- the document's notes (lib/use-document-notes.ts): leaving asks about notes no save can store, as about fields
+  const notes = useDocumentNotes({ receiptId, companyId, receipt, refresh: calls.refresh });
   const { drafts, draftErrors, unsaved, version, edit, discard, refuse, clearRefusal, flush, hasUnsaved, leave, blockedLeave, leaveWithoutUnsavable, stayOnDocument } = useDrafts({
     receiptId,
     companyId,
@@ -210,6 +212,7 @@ function EditReceipt({
     fieldMap,
     calls,
     navigate,
+    also: notes.elsewhere,
   });
   // Someone else changed the document (a live event brings its newer version): with nothing typed here, its fields
   // are read again, so the screen shows their values. With values typed, the autosave meets the newer version and
@@ -335,8 +338,6 @@ function EditReceipt({
   // ---- the document's category (lib/use-document-category.ts); another one picked (or none) answers a confirm's
   // refusal of a deleted one
   const category = useDocumentCategory({ receiptId, companyId, receipt, refresh: calls.refresh, clearRefusal: () => clearRefusal('category_id') });
-  // ---- the document's notes (lib/use-document-notes.ts)
-  const notes = useDocumentNotes({ receiptId, companyId, receipt, refresh: calls.refresh });
 
   // ---- stakeholders: the server says whether the party is new; typing a name offers the company's stakeholders
   const stakeholderKind = stakeholderOf(receiptType);
@@ -588,9 +589,14 @@ function EditReceipt({
   // a key typed renders the field typed in (and its row of the Lines pop-up), not the whole screen's 3,000 inputs
   const totalsValue = (id: string) => drafts[id] ?? serverValue(id);
   const totalsWarning = totalsHint({ subtotal: totalsValue('amount_total_base'), tax: totalsValue('amount_tax'), total: totalsValue('amount_total') });
+  const lineTotals = useMemo(() => [...items.values()].filter((i) => i.schema_id === 'total_price').map((i) => drafts[i.id] ?? i.content?.value ?? ''), [items, drafts]);
+  const linesWarning = lineItemsHint({ lineTotals, subtotal: totalsValue('amount_total_base'), total: totalsValue('amount_total') });
   const events = useMemo<FieldEvents>(
-    () => ({ drafts, errors, readOnly, showKeys, focusedId, onFocus: setFocusedId, onChange, hints: totalsWarning ? { amount_total: totalsWarning } : undefined }),
-    [drafts, errors, readOnly, showKeys, focusedId, onChange, totalsWarning],
+    () => {
+      const hints = { ...(totalsWarning ? { amount_total: totalsWarning } : {}), ...(linesWarning ? { line_items: linesWarning } : {}) };
+      return { drafts, errors, readOnly, showKeys, focusedId, onFocus: setFocusedId, onChange, hints: Object.keys(hints).length ? hints : undefined };
+    },
+    [drafts, errors, readOnly, showKeys, focusedId, onChange, totalsWarning, linesWarning],
   );
   const focused = focusedId ? items.get(focusedId) : undefined;
   const shown = showKeys ? focused?.related_content : focused?.content;

@@ -23,7 +23,7 @@ export interface FieldEvents {
   focusedId: string | null;
   onFocus(id: string): void;
   onChange(id: string, value: string): void;
-  /** Hints that do not stop a save, by field (the totals' arithmetic under Total). */
+  /** Hints that do not stop a save, by field or table (the totals' arithmetic under Total, the rows' under Line items). */
   hints?: Readonly<Record<string, string>>;
 }
 
@@ -282,7 +282,16 @@ const stakeholderOption = (s: Stakeholder): SuggestionOption => ({ key: s.id, la
  * A table on the form: its first rows as typed (a value not saved yet shows, one that cannot be saved is marked with
  * its message), and how many of its values cannot be saved, which the pop-up (Open) corrects.
  */
-export function TableSummary({ table, onOpen, onAdd, readOnly, drafts, errors }: { table: FormTable; onOpen(): void; onAdd(): void; readOnly: boolean; drafts: Record<string, string>; errors: Record<string, string> }) {
+export function TableSummary({ table, onOpen, onAdd, readOnly, drafts, errors, hint }: {
+  table: FormTable;
+  onOpen(): void;
+  onAdd(): void;
+  readOnly: boolean;
+  drafts: Record<string, string>;
+  errors: Record<string, string>;
+  /** A hint that does not stop a save (the rows' arithmetic, lib/form.ts `lineItemsHint`). */
+  hint?: string;
+}) {
   const preview = table.rows.slice(0, 4);
   const unsavable = unsavableCells(table, drafts, errors);
   const main = table.columns.filter((c) => ['description', 'total_price', 'quantity', 'vat_line_rate', 'vat_line_base', 'vat_line_tax'].includes(c.id)).slice(0, 3);
@@ -336,6 +345,11 @@ export function TableSummary({ table, onOpen, onAdd, readOnly, drafts, errors }:
       {unsavable > 0 && (
         <p className="field-error" role="alert" data-testid={`unsavable-${table.schemaId}`}>
           {unsavable === 1 ? '1 value' : `${unsavable} values`} of {table.label} cannot be saved as typed: Open to correct {unsavable === 1 ? 'it' : 'them'}.
+        </p>
+      )}
+      {hint && unsavable === 0 && (
+        <p className="field-hint er-field-warning" data-testid={`hint-${table.schemaId}`}>
+          {hint}
         </p>
       )}
     </section>
@@ -444,7 +458,7 @@ export function FieldForm({
         {category && tab === 'details' && <CategoryField category={category} readOnly={events.readOnly} />}
         {notes && tab === 'details' && <NotesField notes={notes} readOnly={events.readOnly} />}
         {tables.map((t) => (
-          <TableSummary key={t.id} table={t} readOnly={events.readOnly} drafts={events.drafts} errors={events.errors} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
+          <TableSummary key={t.id} table={t} readOnly={events.readOnly} drafts={events.drafts} errors={events.errors} hint={events.hints?.[t.schemaId]} onOpen={() => onOpenTable(t.id)} onAdd={() => onAddRow(t.id)} />
         ))}
       </div>
     </div>

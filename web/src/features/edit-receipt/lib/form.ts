@@ -4,6 +4,7 @@
  * supplier of a cost receipt, the customer of a sales invoice) shows on Item Details, the other on Advanced.
  */
 import type { ContentError, ContentItem, ContentValue, SchemaField } from '../../../../../shared/schemas/content';
+import { amountsClose, comesToTotal } from '../../../../../shared/document-arithmetic';
 import { AMOUNT_PATTERN, valueError } from '../../../../../shared/schemas/content';
 import { TEXT_MSG } from '../../../../../shared/schemas/text';
 import { isPlainText } from '../../../../../shared/text';
@@ -199,23 +200,39 @@ export function issueDateHint(fieldId: string, value: string, today: string): st
   return /^\d{4}-\d{2}-\d{2}$/.test(v) && v > today ? FUTURE_ISSUE_DATE : undefined;
 }
 
-/**
- * The most Subtotal + Tax total may differ from Total before the form says so: cash rounding to 0.05 moves a total
- * by up to 0.02 (a receipt's "Rounding adj."), which is no slip.
- */
-export const TOTALS_TOLERANCE_CENTS = 2;
+/** An amount typed or read, in cents; null when empty or not an amount. */
+const centsOf = (v: string): number | null => (AMOUNT_PATTERN.test(v.trim()) ? Math.round(Number(v.trim()) * 100) : null);
+const money = (cents: number) => (cents / 100).toFixed(2);
 
 /**
  * A hint that does not stop a save, shown under Total: Subtotal + Tax total, both given, do not make the Total (a
- * digit read or typed wrong in one of the three). The arithmetic of the document, in cents; undefined when any of
- * the three is empty or not an amount, or when they agree within cash rounding.
+ * digit read or typed wrong in one of the three). The ready rule's arithmetic (shared/document-arithmetic.ts): within
+ * a cent per amount, or the Total is their cash rounding to 0.05; undefined when any of the three is empty or not an
+ * amount.
  */
 export function totalsHint(values: { subtotal: string; tax: string; total: string }): string | undefined {
-  const cents = (v: string) => (AMOUNT_PATTERN.test(v.trim()) ? Math.round(Number(v.trim()) * 100) : null);
-  const [subtotal, tax, total] = [cents(values.subtotal), cents(values.tax), cents(values.total)];
+  const [subtotal, tax, total] = [centsOf(values.subtotal), centsOf(values.tax), centsOf(values.total)];
   if (subtotal === null || tax === null || total === null) return undefined;
-  if (Math.abs(subtotal + tax - total) <= TOTALS_TOLERANCE_CENTS) return undefined;
-  return `Subtotal + Tax total is ${((subtotal + tax) / 100).toFixed(2)}: check the amounts`;
+  if (comesToTotal((subtotal + tax) / 100, total / 100, 2)) return undefined;
+  return `Subtotal + Tax total is ${money(subtotal + tax)}: check the amounts`;
+}
+
+/**
+ * A hint that does not stop a save, shown under Line items: the rows' Total price add up to neither the Total nor the
+ * Subtotal (a row read from outside the table, such as a "Total Qty:" line, one missing, a price typed wrong). The
+ * ready rule's check of the items (lambdas/core/documents/content.ts): within a cent per row, or the Total is their
+ * cash rounding; lines priced before tax add up to the Subtotal. Undefined without a Total, without rows, or when a
+ * row's Total price is empty or not an amount.
+ */
+export function lineItemsHint(values: { lineTotals: string[]; subtotal: string; total: string }): string | undefined {
+  const total = centsOf(values.total);
+  const lines = values.lineTotals.map(centsOf);
+  if (total === null || !lines.length || lines.some((c) => c === null)) return undefined;
+  const sum = lines.reduce<number>((s, c) => s + c!, 0);
+  if (comesToTotal(sum / 100, total / 100, lines.length)) return undefined;
+  const subtotal = centsOf(values.subtotal);
+  if (subtotal !== null && amountsClose(sum / 100, subtotal / 100, lines.length)) return undefined;
+  return `Line items add up to ${money(sum)}: check the lines`;
 }
 
 /** Why a typed value cannot be saved as it is: the server's refusal, else its format's message; undefined when it can. */

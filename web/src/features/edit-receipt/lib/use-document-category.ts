@@ -1,13 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../../app/api-context';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { messageOf } from '../../../lib/api-error';
-import { queryKeys } from '../../../lib/query-keys';
-import { receiptOfPayload } from '../../live/lib/cache-updates';
-import { useReceiptCache } from '../../live/use-receipt-cache';
 import type { Receipt } from '../../receipts/api/types';
 import { useCategories } from '../api/master-data';
+import { useAfterDocumentWrite } from './use-after-document-write';
 
 type CategoryOption = { id: string; name: string };
 
@@ -26,9 +23,8 @@ export function useDocumentCategory({ receiptId, companyId, receipt, refresh, cl
   clearRefusal(): void;
 }) {
   const api = useApi();
-  const qc = useQueryClient();
   const info = useInfoPopup();
-  const cache = useReceiptCache();
+  const written = useAfterDocumentWrite({ receiptId, refresh });
   const categoriesQ = useCategories(companyId);
   const [draft, setDraft] = useState<string | undefined>(undefined);
   const [partyCategory, setPartyCategory] = useState<CategoryOption | null>(null);
@@ -40,10 +36,7 @@ export function useDocumentCategory({ receiptId, companyId, receipt, refresh, cl
     setDraft(value);
     try {
       const answer = await api.put(`/receipt/${encodeURIComponent(receiptId)}/category`, { category_id: value === '' ? null : value }, { query: { company_id: companyId } });
-      const updated = receiptOfPayload(answer);
-      if (updated) cache.applyReceipt(updated);
-      // The document's version moved, and with it the content's
-      await Promise.all([refresh(), qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) })]);
+      await written(answer, { receiptId, companyId });
       setDraft((d) => (d === value ? undefined : d));
       clearRefusal();
     } catch (e) {

@@ -1,14 +1,13 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { AUTOSAVE_MS } from '../../../../../shared/constants';
 import { setNotesSchema } from '../../../../../shared/schemas/content';
 import { useApi } from '../../../app/api-context';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { ApiError, messageOf } from '../../../lib/api-error';
-import { queryKeys } from '../../../lib/query-keys';
-import { receiptOfPayload } from '../../live/lib/cache-updates';
-import { useReceiptCache } from '../../live/use-receipt-cache';
 import type { Receipt } from '../../receipts/api/types';
+import type { UnsavableValue } from './form';
+import { useAfterDocumentWrite } from './use-after-document-write';
+import type { TypedElsewhere } from './use-drafts';
 
 /**
  * The document's notes on the edit screen (the export's Notes): stored 2000 ms after the typing stops, when the box
@@ -24,9 +23,8 @@ export function useDocumentNotes({ receiptId, companyId, receipt, refresh }: {
   refresh(): Promise<unknown>;
 }) {
   const api = useApi();
-  const qc = useQueryClient();
   const info = useInfoPopup();
-  const cache = useReceiptCache();
+  const written = useAfterDocumentWrite({ receiptId, refresh });
   // The typed notes of the document they were typed on: not stored yet, or stored and not yet in the document read
   // again (`saved`: shown until the document says what it holds now, so the box never flashes the former notes)
   const [draft, setDraft] = useState<{ receiptId: string; value: string; saved?: boolean } | null>(null);
@@ -49,11 +47,9 @@ export function useDocumentNotes({ receiptId, companyId, receipt, refresh }: {
   const store = async (target: { receiptId: string; companyId: string; value: string }) => {
     try {
       const answer = await api.put(`/receipt/${encodeURIComponent(target.receiptId)}/notes`, { notes: target.value }, { query: { company_id: target.companyId } });
-      const updated = receiptOfPayload(answer);
-      if (updated) cache.applyReceipt(updated);
       setError(undefined);
       setDraft((d) => (d && d.receiptId === target.receiptId && d.value === target.value ? { ...d, saved: true } : d));
-      if (target.receiptId === receiptId) await Promise.all([refresh(), qc.invalidateQueries({ queryKey: queryKeys.receipt(target.receiptId, target.companyId) })]);
+      await written(answer, target);
     } catch (e) {
       const field = e instanceof ApiError ? e.fieldErrors.notes : undefined;
       if (field) setError(field);
@@ -78,7 +74,24 @@ export function useDocumentNotes({ receiptId, companyId, receipt, refresh }: {
     [receiptId],
   );
 
+  // Notes typed that no save can store (too long, control characters), read when the document is left
+  const unsavableNow = useRef<UnsavableValue[]>([]);
+  unsavableNow.current = own && !own.saved && error ? [{ id: 'notes', label: 'Notes', message: error }] : [];
+  const elsewhere: TypedElsewhere = {
+    unsaved: Boolean(own && !own.saved),
+    unsavable: () => unsavableNow.current,
+    drop() {
+      window.clearTimeout(timer.current);
+      pending.current = null;
+      unsavableNow.current = [];
+      setDraft(null);
+      setError(undefined);
+    },
+  };
+
   return {
+    /** For the drafts' leave (lib/use-drafts.ts `also`): notes typed that are not stored, and those no save can store. */
+    elsewhere,
     /** The notes shown: the typed ones not stored yet, else the document's. */
     value: own?.value ?? receipt?.notes ?? '',
     error,

@@ -14,6 +14,16 @@ import { clearDrafts, DRAFTS_STORE_MS, draftsToRestore, loadDrafts, retryDelay, 
 import { datapoints, formatError, unsavableDrafts, type UnsavableValue } from './form';
 import { isConflict, notSavedMessage, settleConflict } from './save-conflict';
 
+/** A value typed on the edit screen outside its fields, with a save of its own (the document's notes). */
+export interface TypedElsewhere {
+  /** Typed and not stored yet. */
+  unsaved: boolean;
+  /** What no save can store as typed, read when leaving (after the fields' save). */
+  unsavable(): UnsavableValue[];
+  /** Leaving without it: the typed value goes. */
+  drop(): void;
+}
+
 /** A save that failed for a passing reason (no network, the server busy or failing): the autosave tries again. */
 const isTransient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.status === 429 || e.status >= 500;
 
@@ -24,7 +34,7 @@ const isTransient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 |
  * and put back after a reload, and the save before leaving the document (`leave`), also through the app's own links,
  * a reload or closing the tab. `version()` is the document's version the next change is made on.
  */
-export function useDrafts({ receiptId, companyId, userId, content, loaded, readOnly, items, fieldMap, calls, navigate }: {
+export function useDrafts({ receiptId, companyId, userId, content, loaded, readOnly, items, fieldMap, calls, navigate, also }: {
   receiptId: string;
   companyId: string;
   userId: string;
@@ -37,10 +47,17 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
   fieldMap: Map<string, SchemaField>;
   calls: ReturnType<typeof useContentCalls>;
   navigate: NavigateFunction;
+  /**
+   * A value typed on the screen outside the fields (the document's notes, lib/use-document-notes.ts), saved by its
+   * own hook: leaving asks about it as about the fields' values when no save can store it as typed.
+   */
+  also?: TypedElsewhere;
 }) {
   const api = useApi();
   const qc = useQueryClient();
   const info = useInfoPopup();
+  const alsoRef = useRef(also);
+  alsoRef.current = also;
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const [drafts, setDrafts] = useState<Record<string, string>>({});
@@ -213,10 +230,11 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
     (go: () => void) => {
       storeDraftsNow();
       void saveBeforeLeaving().then((saved) => {
-        if (saved) return go();
-        const values = unsavableDrafts(draftsRef.current, draftErrorsRef.current, fieldMap);
-        if (values.length) setBlockedLeave({ go, values });
-        else info.show(UNSAVED_CHANGES, 'error');
+        const elsewhere = alsoRef.current?.unsavable() ?? [];
+        if (saved && !elsewhere.length) return go();
+        const values = saved ? [] : unsavableDrafts(draftsRef.current, draftErrorsRef.current, fieldMap);
+        if (!saved && !values.length) return info.show(UNSAVED_CHANGES, 'error');
+        setBlockedLeave({ go, values: [...values, ...elsewhere] });
       });
     },
     [saveBeforeLeaving, storeDraftsNow, fieldMap, info],
@@ -226,6 +244,7 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
     const blocked = blockedLeave;
     setBlockedLeave(null);
     if (!blocked) return;
+    alsoRef.current?.drop();
     const dropped = new Set(blocked.values.map((v) => v.id));
     draftsRef.current = Object.fromEntries(Object.entries(draftsRef.current).filter(([k]) => !dropped.has(k)));
     setDrafts(draftsRef.current);
@@ -273,9 +292,11 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
     };
   }, [storeDraftsNow]);
 
-  // Reloading or closing the tab with something unsaved asks first (the drafts are kept in the tab either way).
+  // Reloading or closing the tab with something unsaved asks first (the drafts are kept in the tab either way; a
+  // value typed elsewhere on the screen is not).
+  const unsavedAnywhere = unsaved || Boolean(also?.unsaved);
   useEffect(() => {
-    if (!unsaved) return;
+    if (!unsavedAnywhere) return;
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
       persistRef.current(draftsRef.current);
       e.preventDefault();
@@ -283,11 +304,11 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [unsaved]);
+  }, [unsavedAnywhere]);
 
   // Leaving through the app's own links (the side menu, the top bar) saves first and stays when that fails.
   useEffect(() => {
-    if (!unsaved) return;
+    if (!unsavedAnywhere) return;
     const onClick = (e: MouseEvent) => {
       if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
       const a = (e.target as Element | null)?.closest?.('a[href]');
@@ -300,7 +321,7 @@ export function useDrafts({ receiptId, companyId, userId, content, loaded, readO
     };
     window.addEventListener('click', onClick, true);
     return () => window.removeEventListener('click', onClick, true);
-  }, [unsaved, leave, navigate]);
+  }, [unsavedAnywhere, leave, navigate]);
 
   // Leaving the page otherwise (the browser's Back) saves what was typed; what fails stays in the tab's storage.
   const flushRef = useRef(flush);
