@@ -26,6 +26,7 @@ export const routes: RouteDef[] = [
   { method: 'POST', path: '/company', handler: 'http/companies/post-company', auth: 'user', needs: ['table', 'webSocketManage'] },
   { method: 'DELETE', path: '/company', handler: 'http/companies/delete-company', auth: 'company-admin', needs: ['table', 'webSocketManage', 'purgeQueue', 'secretsKey'] },
   { method: 'GET', path: '/company/users', handler: 'http/company/get-company-users', auth: 'company-admin' },
+  { method: 'GET', path: '/company/users/me', handler: 'http/company/get-own-company-user', auth: 'user' },
   { method: 'GET', path: '/user', handler: 'http/user/get-user', auth: 'user' },
   { method: 'POST', path: '/user', handler: 'http/user/post-user', auth: 'user' },
   {

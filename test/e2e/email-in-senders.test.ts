@@ -177,7 +177,11 @@ describe('Settings: Email-in from allowed senders only', () => {
     await context.close();
   }, 120_000);
 
-  it('a Basic member reads the list, without an editor, and sees an administrator’s change at once', async () => {
+  it('a Basic member reads the list, without an editor, and sees an administrator’s change at once; their own Email-in address shows beside the company’s', async () => {
+    // An administrator gave the member an Email-in address of their own (My Team's Edit User Details)
+    const prefix = `own.${Date.now()}`;
+    const colleagueId = subOf(await signIn(e2e.stack, colleague));
+    expect((await adminApi.put(`/company/users/${colleagueId}?company_id=${company.company_id}`, { email_prefix: prefix })).status).toBe(200);
     const page = await signInPage(e2e.browser, e2e.stack.url, colleague, { width: 1440, height: 900 });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -194,6 +198,8 @@ describe('Settings: Email-in from allowed senders only', () => {
     await expect.poll(() => text.innerText().catch(() => ''), WAIT).toBe('Mail is taken only from: anna@supplier.example, trusted.example');
     expect(await card.locator('textarea').count()).toBe(0);
     expect(await card.getByRole('button', { name: 'SAVE' }).count()).toBe(0);
+    await expect.poll(() => card.getByTestId('settings-own-email-in').innerText().catch(() => ''), WAIT).toBe(`${prefix}@in.receipts.local`);
+    expect(await card.getByTestId('settings-email-in').innerText()).toBe(company.email);
     await screenshot(page, 'settings-email-in-senders-basic');
     await cardShot(page, 'settings-email-in-senders-basic-card');
 
@@ -209,6 +215,8 @@ describe('Settings: Email-in from allowed senders only', () => {
     await select.selectOption({ label: colleague.company });
     await expect.poll(() => card.getByLabel('Allowed senders').count(), WAIT).toBe(1);
     expect(await text.count()).toBe(0);
+    // there, as its creator, the company's address is theirs: it is not shown twice
+    expect(await card.getByTestId('settings-own-email-in').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

@@ -501,6 +501,22 @@ describe('team and invitations through the local API', () => {
     const users = (await admin.api.get(`/company/users${q}`)).body as Users;
     expect(users.items.map((u) => u.name)).not.toContain('Hacked');
     expect(users.items).toHaveLength(2);
+
+    // GET /company/users/me: every member reads their own card (a Basic user their own Email-in address), nobody
+    // else's; it needs a company the caller is a member of
+    const basicCard = users.items.find((u) => u.user_id === basicId)!;
+    const mine = await basic.api.get(`/company/users/me${q}`);
+    expect(mine.status).toBe(200);
+    // (its own card is never deletable by its reader; an administrator may delete it)
+    expect(mine.body).toEqual({ ...basicCard, can_be_deleted: false });
+    expect((mine.body as { email: string }).email).toMatch(/@in\.receipts\.local$/);
+    expect((mine.body as { email: string }).email).not.toBe(((await admin.api.get('/companies')).body as { items: { company_id: string; email: string }[] }).items.find((c) => c.company_id === admin.companyId)!.email);
+    const adminCard = (await admin.api.get(`/company/users/me${q}`)).body as { user_id: string; is_owner: boolean; can_be_deleted: boolean };
+    expect(adminCard).toMatchObject({ user_id: subOf(admin.token), is_owner: true, can_be_deleted: false });
+    expect((await outsider.api.get(`/company/users/me${q}`)).status).toBe(403);
+    expect(((await outsider.api.get(`/company/users/me${own}`)).body as { user_id: string }).user_id).toBe(subOf(outsider.token));
+    expect((await basic.api.get('/company/users/me')).status).toBe(422);
+    expect((await anonymous.get(`/company/users/me${q}`)).status).toBe(401);
   });
 
   it('lists the pending invitations to administrators and cancels one: its link stops working; sent again, one link is valid', async () => {

@@ -80,6 +80,16 @@ export async function listCompanyUsers(deps: TeamDeps, callerId: string, company
     .sort((a, b) => Number(b.is_owner) - Number(a.is_owner) || a.user.created_at.localeCompare(b.user.created_at));
 }
 
+/**
+ * GET /company/users/me: the caller's own member card in a company, for every member (a Basic user cannot load the
+ * company's list, and reads here the Email-in address mail sent to becomes theirs). It is never deletable by them.
+ */
+export async function ownCompanyUser(deps: TeamDeps, callerId: string, companyId: string): Promise<CompanyUser> {
+  const [company, member, profile] = await Promise.all([companyOrNotFound(deps.store, companyId), deps.team.getMember(companyId, callerId), deps.store.getProfile(callerId)]);
+  if (!member || !profile) throw notFound('User not found');
+  return toCompanyUser(member, profile, company, callerId, 0, deps.emailInDomain);
+}
+
 async function memberOrNotFound(deps: Pick<TeamDeps, 'store' | 'team'>, companyId: string, userId: string) {
   const [company, members] = await Promise.all([companyOrNotFound(deps.store, companyId), deps.team.listMembers(companyId)]);
   const member = members.find((m) => m.user_id === userId);

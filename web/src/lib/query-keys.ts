@@ -13,6 +13,8 @@ export const queryKeys = {
   receiptPreview: (receiptId: string, companyId?: string) => ['receipts', 'preview', receiptId, companyId ?? null] as const,
   totalDocuments: (scope: string) => ['receipts', 'total-documents', scope] as const,
   companyUsers: (companyId: string) => ['company-users', companyId] as const,
+  /** The caller's own member card (GET /company/users/me); under companyUsers, so refreshing the team refreshes it. */
+  ownCompanyUser: (companyId: string) => ['company-users', companyId, 'me'] as const,
   companyInvitations: (companyId: string) => ['company-invitations', companyId] as const,
   email: (emailId: string, companyId?: string) => ['email', emailId, companyId ?? null] as const,
   /** The mail one company received (GET /emails, page by page), as Settings lists it. */

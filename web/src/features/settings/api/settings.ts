@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UpdateCompanyInput } from '../../../../../shared/schemas/admin';
 import type { Company, UpdateEmailInSendersInput } from '../../../../../shared/schemas/company';
+import type { CompanyUser } from '../../../../../shared/schemas/team';
 import { useApi } from '../../../app/api-context';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -29,5 +30,18 @@ export function useUpdateEmailInSenders(companyId: string) {
         old?.map((c) => (c.company_id === company.company_id ? { ...c, email_in_senders: company.email_in_senders } : c)),
       );
     },
+  });
+}
+
+/**
+ * GET /company/users/me: the caller's own member card in a company, for every member (a Basic user cannot load My
+ * Team): Settings shows their own Email-in address from it.
+ */
+export function useOwnCompanyUser(companyId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.ownCompanyUser(companyId),
+    queryFn: ({ signal }) => api.get<CompanyUser>('/company/users/me', { query: { company_id: companyId }, signal }),
+    retry: false,
   });
 }

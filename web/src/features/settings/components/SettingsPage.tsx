@@ -16,7 +16,7 @@ import { changedFields, issuesToFieldErrors, type Validator } from '../../../lib
 import { useActiveCompanyStore } from '../../../app/active-company';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useProfile } from '../../profile/api/profile';
-import { useUpdateCompany } from '../api/settings';
+import { useOwnCompanyUser, useUpdateCompany } from '../api/settings';
 import { EmailInSendersForm, EmailInSendersReadOnly } from './EmailInSenders';
 import { companyChoiceLabel } from '../../companies/lib/company-label';
 import { MailReceived } from './MailReceived';
@@ -111,10 +111,12 @@ function CompanyForm({ company }: { company: Company }) {
 }
 
 /**
- * The company's Email-in: its address, and the senders it takes mail from (company admins edit the list; a basic
- * member reads it).
+ * The company's Email-in: its address, the member's own address where they have one, and the senders it takes mail
+ * from (company admins edit the list; a basic member reads it).
  */
 function EmailInCard({ company }: { company: Company }) {
+  // A member's own address (mail to it becomes theirs), where it is not the company's (its creator's until set)
+  const own = useOwnCompanyUser(company.company_id).data?.email;
   return (
     <section className="card" data-testid="settings-email-in-card" aria-labelledby="settings-email-in-title">
       <div className="card-head">
@@ -124,6 +126,12 @@ function EmailInCard({ company }: { company: Company }) {
       </div>
       <CopyField label="Email-in address" value={company.email} testId="settings-email-in" />
       <p className="muted settings-hint">Documents e-mailed to this address are added to the company's inbox.</p>
+      {own && own !== company.email && (
+        <>
+          <CopyField label="Your Email-in address" value={own} testId="settings-own-email-in" />
+          <p className="muted settings-hint">Documents e-mailed to this address are added to the company's inbox, with you as their owner.</p>
+        </>
+      )}
       {company.role === 'admin' ? (
         <EmailInSendersForm key={`${company.company_id}:${company.email_in_senders.join(',')}`} company={company} />
       ) : (
