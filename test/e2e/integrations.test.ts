@@ -6,7 +6,7 @@ import type { ContentResponse } from '../../shared/schemas/content';
 import { startLocalFtpServer, type LocalFtpServer } from '../../scripts/local/ftp-server';
 import { registerUser } from '../../scripts/local/seed';
 import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
-import { screenshot, signInPage } from '../support/browser';
+import { recordPopups, screenshot, signInPage } from '../support/browser';
 import { apiClient, newUser, signIn } from '../support/local-stack';
 import { useBrowserStack } from '../support/e2e-stack';
 
@@ -17,6 +17,7 @@ describe('Integration screen in Chromium', () => {
   let api: ReturnType<typeof apiClient>;
   let companyId: string;
   let receiptId: string;
+  const bulkIds: string[] = [];
   const user = newUser('integrator');
 
   const e2e = useBrowserStack('integrations');
@@ -25,19 +26,28 @@ describe('Integration screen in Chromium', () => {
     await registerUser(e2e.stack, user);
     api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
     companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    // A document sent from its edit screen, and two sent together from the list
+    const complete = async (id: string, number: string) => {
+      const c = (await api.get(`/receipts/${id}/content?company_id=${companyId}`)).body as ContentResponse;
+      const put = await api.put(`/receipts/${id}/content?company_id=${companyId}`, {
+        version: c.version,
+        items: [
+          { id: 'document_id', value: number },
+          { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
+          { id: 'supplier_code', value: SAMPLE_INVOICE.supplierCode },
+          { id: 'issue_date', value: SAMPLE_INVOICE.date },
+        ],
+      });
+      expect(put.status).toBe(200);
+    };
     receiptId = await uploadDocument(e2e.stack, api, companyId, await invoicePdf(), 'to-send.pdf');
-    const c = (await api.get(`/receipts/${receiptId}/content?company_id=${companyId}`)).body as ContentResponse;
-    const put = await api.put(`/receipts/${receiptId}/content?company_id=${companyId}`, {
-      version: c.version,
-      items: [
-        { id: 'document_id', value: SAMPLE_INVOICE.number },
-        { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
-        { id: 'supplier_code', value: SAMPLE_INVOICE.supplierCode },
-        { id: 'issue_date', value: SAMPLE_INVOICE.date },
-      ],
-    });
-    expect(put.status).toBe(200);
-  }, 180_000);
+    await complete(receiptId, SAMPLE_INVOICE.number);
+    for (const n of [1, 2]) {
+      const id = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: `BULK-${n}` }), `bulk-${n}.pdf`);
+      await complete(id, `BULK-${n}`);
+      bulkIds.push(id);
+    }
+  }, 240_000);
   afterAll(async () => {
     await ftp?.stop();
   });
@@ -101,6 +111,19 @@ describe('Integration screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('history-panel').innerText(), { timeout: 20_000 }).toContain('Exported to FTP');
     await screenshot(page, 'exported-history');
 
+    // Two documents selected in the list and sent together: the list says so, and both are on the FTP server
+    const popups = await recordPopups(page.context());
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
+    for (const n of [1, 2]) await page.getByRole('checkbox', { name: `Select bulk-${n}.pdf` }).check({ force: true });
+    await page.getByRole('button', { name: 'Tools' }).click();
+    await page.getByRole('menuitem', { name: 'Send' }).click();
+    await expect.poll(async () => (await popups(page)).includes('2 documents sent'), { timeout: 30_000 }).toBe(true);
+    await screenshot(page, 'documents-bulk-sent');
+    await e2e.stack.exportJobs.idle(60_000);
+    const sent = readdirSync(month);
+    for (const id of bulkIds) expect(sent).toContain(`${id}.xml`);
+    await expect.poll(() => page.getByTestId('receipt-row').filter({ hasText: 'bulk-1.pdf' }).getByTestId('row-status').innerText(), { timeout: 15_000 }).toBe('Archive');
+
     // Switching FTP off deletes its credentials: it asks first; Back keeps it on
     await page.goto(`${e2e.stack.url}/integration`);
     const ftpSwitch = page.getByTestId('toggle-ftp_export');
@@ -119,7 +142,7 @@ describe('Integration screen in Chromium', () => {
     await expect.poll(() => ftpSwitch.isChecked(), { timeout: 15_000 }).toBe(false);
     expect(((await api.get('/companies')).body as { items: { company_id: string; ftp_export?: boolean }[] }).items.find((c) => c.company_id === companyId)?.ftp_export).toBeFalsy();
     await page.close();
-  }, 180_000);
+  }, 240_000);
   it('the Rivile export and import pop-ups each say what their key is for', async () => {
     const page = await signedInPage();
     await page.getByRole('link', { name: 'Integration' }).click();
