@@ -686,7 +686,9 @@ export type MasterDataPatch = Omit<DocumentPatch, 'notes'>;
 
 /**
  * Sets a document's stakeholder, category and/or notes (edit screen, confirm, type change), with the version as
- * condition like every other edit; a patch that changes nothing writes nothing.
+ * condition like every other edit; a patch that changes nothing writes nothing. The document must be editable as
+ * read for the write: a write without a version (the edit screen's notes and category) that met a colleague's
+ * Archive is made again from a fresh read, which finds it read-only (409), rather than writing on the archived one.
  */
 export async function setDocumentFields(
   deps: DocumentDeps,
@@ -700,6 +702,7 @@ export async function setDocumentFields(
   const changes = (Object.keys(patch) as (keyof DocumentPatch)[]).filter((k) => patch[k] !== undefined && (current[k] ?? null) !== patch[k]);
   if (changes.length === 0 && (version === undefined || version === current.version)) return toSummary(current);
   const after = await editDocument(deps, caller, receiptId, version, (doc) => {
+    assertEditable(doc);
     const next: DocumentRecord = { ...doc };
     for (const k of Object.keys(patch) as (keyof DocumentPatch)[]) if (patch[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = patch[k] ?? null;
     next.search_text = searchTextOf(next);

@@ -7,20 +7,22 @@
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { newCompanyRecord } from '../../../lambdas/core/accounts/companies';
-import { companyScope, type DocumentChange } from '../../../lambdas/core/documents/types';
-import { combineDocuments, deleteDocument, setFlag, type DeleteDeps } from '../../../lambdas/core/documents/workflow';
+import { companyScope, type DocumentChange, type DocumentRecord } from '../../../lambdas/core/documents/types';
+import { combineDocuments, deleteDocument, setDocumentFields, setFlag, type DeleteDeps } from '../../../lambdas/core/documents/workflow';
 import { seededDocument } from '../../support/document-records';
 import { liveRecorder, memoryAccounts, MemoryDocuments, MemoryFiles, memoryLayouts, warningsLog } from './fakes';
 
 /** A store where, before each of the next `races` commits, another writer changes the document the commit changes. */
 class RacingDocuments extends MemoryDocuments {
   races = 0;
+  /** What the other writer does to the document (by default it writes its notes). */
+  other = (doc: DocumentRecord): DocumentRecord => ({ ...doc, notes: 'written by someone else' });
   override async commit(change: DocumentChange) {
     if (this.races > 0) {
       this.races -= 1;
       const id = change.updates[0]?.before.receipt_id ?? change.deletes[0]!.receipt_id;
       const doc = this.docs.get(id)!;
-      this.docs.set(id, { ...doc, notes: 'written by someone else', version: doc.version + 1 });
+      this.docs.set(id, { ...this.other(doc), version: doc.version + 1 });
     }
     return super.commit(change);
   }
@@ -44,6 +46,19 @@ describe('documents written by someone else meanwhile', () => {
     const summary = await setFlag(deps, caller, 'd1', true);
     expect(summary).toMatchObject({ flag: true, version: 3 });
     expect(documents.docs.get('d1')).toMatchObject({ flag: true, notes: 'written by someone else', version: 3 });
+  });
+
+  it("notes or a category written without a version that meet a colleague's Archive are refused as read-only, not written on the archived document", async () => {
+    const { deps, documents, add, caller } = setup();
+    add('d1');
+    documents.other = (doc) => ({ ...doc, status: 'archive' });
+    documents.races = 1;
+    await expect(setDocumentFields(deps, caller, 'd1', { notes: 'typed just now' }, 'Notes changed')).rejects.toMatchObject({ statusCode: 409, message: 'Archived documents are read-only' });
+    expect(documents.docs.get('d1')).toMatchObject({ status: 'archive', notes: '', version: 2 });
+    documents.races = 0;
+    await expect(setDocumentFields(deps, caller, 'd1', { category_id: 'c1', category: 'Fuel' }, 'Category: Fuel')).rejects.toMatchObject({ statusCode: 409 });
+    expect(documents.docs.get('d1')!.category_id ?? null).toBeNull();
+    expect(documents.docs.get('d1')!.version).toBe(2);
   });
 
   it('an edit with the version the client saw is refused with 409 and the current version; nothing of it is written', async () => {
