@@ -60,6 +60,8 @@ describe('master-data XLSX import in Chromium', () => {
     await until(() => popup.getByTestId('import-summary').isVisible()).toBe(true);
     expect(await popup.getByTestId('import-summary').innerText()).toBe('2 suppliers created, 0 updated, 1 row rejected');
     expect(await popup.getByTestId('import-rejected').locator('tbody tr').allInnerTexts()).toEqual(['5\tCode: Required field']);
+    // a row rejected: the summary is a warning, not the green check of a file taken whole
+    expect(await popup.getByTestId('import-summary').getAttribute('class')).toContain('has-rejected');
     await screenshot(page, 'import-xlsx');
 
     await closePopup(page);
@@ -83,6 +85,7 @@ describe('master-data XLSX import in Chromium', () => {
     await popup.getByTestId('import-input').setInputFiles({ name: 'items.xlsx', mimeType: XLSX_MIME, buffer: Buffer.from(sheet) });
     await until(() => popup.getByTestId('import-summary').isVisible()).toBe(true);
     expect(await popup.getByTestId('import-summary').innerText()).toBe('2 items created, 0 updated, 0 rows rejected');
+    expect(await popup.getByTestId('import-summary').getAttribute('class')).not.toContain('has-rejected');
     await screenshot(page, 'import-xlsx-items');
     await closePopup(page);
     await until(() => row(page, 'Imported milk').count()).toBe(1);

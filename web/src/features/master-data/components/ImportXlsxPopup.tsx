@@ -48,8 +48,9 @@ function ImportResultView({ result }: { result: ImportResult }) {
           {result.message}
         </p>
       )}
-      <p className="md-import-summary" data-testid="import-summary">
-        <Icon name="check" size={18} /> {importSummary(result)}
+      {/* green with a check only when every row was taken; rows rejected make it a warning that the table names */}
+      <p className={`md-import-summary${result.rejected.length > 0 ? ' has-rejected' : ''}`} data-testid="import-summary">
+        <Icon name={result.rejected.length > 0 ? 'info' : 'check'} size={18} /> {importSummary(result)}
       </p>
       {result.rejected.length > 0 && (
         <div className="md-import-rejected" data-testid="import-rejected">
