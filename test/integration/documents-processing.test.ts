@@ -302,6 +302,36 @@ describe('documents: upload and processing', () => {
     expect((await counts(api, companyId)).receipt).toMatchObject({ processing: 0, review: 2, ready: 0 });
   });
 
+  it("the list's Duplicates shows a later file of the same supplier, number and total, and lets it go once that is no longer so", async () => {
+    const { api, companyId } = await registeredUser(t.stack, 'samedoclist');
+    const q = `company_id=${companyId}`;
+    const up = async (bytes: Uint8Array, name: string) => {
+      const { put } = await uploadDocument(api, { company_id: companyId, original_file_name: name, content_type: 'application/pdf' }, bytes);
+      expect(put?.status).toBe(200);
+      await t.stack.jobs.idle();
+    };
+    // Two files (not the same bytes) of one invoice: the later one is its copy, as a same-file copy would be
+    await up(await invoicePdf(), 'invoice.pdf');
+    await up(await invoicePdf(SCANNED), 'invoice scanned.pdf');
+    const duplicates = async () => (await list(api, `${q}&duplicate_id=true`)).items.map((d) => d.original_file_name);
+    expect(await duplicates()).toEqual(['invoice scanned.pdf']);
+    const all = (await list(api, q)).items;
+    const [copy, original] = [all.find((d) => d.original_file_name === 'invoice scanned.pdf')!, all.find((d) => d.original_file_name === 'invoice.pdf')!];
+    expect(copy.duplicate_id).toBeNull();
+    // Its number corrected: no longer the same document; typed back: again
+    const setNumber = async (value: string) => {
+      const content = (await api.get(`/receipts/${copy.receipt_id}/content?${q}`)).body as { version: number };
+      expect((await api.put(`/receipts/${copy.receipt_id}/content?${q}`, { version: content.version, items: [{ id: 'document_id', value }] })).status).toBe(200);
+    };
+    await setNumber('PP-99999');
+    expect(await duplicates()).toEqual([]);
+    await setNumber(SAMPLE_INVOICE.number);
+    expect(await duplicates()).toEqual(['invoice scanned.pdf']);
+    // The earlier document deleted: the copy has nothing left to copy, and leaves the list
+    expect((await api.delete(`/receipt/${original.receipt_id}?${q}`)).status).toBe(200);
+    expect(await duplicates()).toEqual([]);
+  });
+
   it('keeps the first of two files of the same key ready and sends the later one to review when both are read before either is saved', async () => {
     const { api, companyId } = await registeredUser(t.stack, 'keyfirst');
     // The first job checks, then waits until the second has checked too; the second saves nothing before the first checked.

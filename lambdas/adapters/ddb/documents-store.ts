@@ -341,8 +341,10 @@ export function listQueryInput(
     values[':it'] = f.issueTo;
   }
   if (f?.duplicatesOnly) {
-    filters.push('attribute_type(duplicate_id, :str)');
+    // a copy of the same file, or of the same document (counterparty, number and total; checked again by the core)
+    filters.push('(attribute_type(duplicate_id, :str) OR same_document = :same)');
     values[':str'] = 'S';
+    values[':same'] = true;
   }
   if (f?.duplicateOf) {
     filters.push('(duplicate_id = :dup OR receipt_id = :dup)');

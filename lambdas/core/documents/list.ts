@@ -38,6 +38,10 @@ export interface ListFilter {
   words?: string[];
   issueFrom?: string;
   issueTo?: string;
+  /**
+   * Copies only: of the same file (`duplicate_id`), or of the same document (`same_document`, which the list checks
+   * again against the key markers: `stillDuplicates` of queries.ts).
+   */
   duplicatesOnly?: boolean;
   /** A duplicate group: the document itself and the ones marked as its duplicates. */
   duplicateOf?: string;

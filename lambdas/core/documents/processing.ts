@@ -29,7 +29,7 @@ import { latestDateOnEarth } from '../../../shared/business-time';
 import { CommitConflict, DocumentProblem, ObjectChanged, ObjectTooLarge, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer, type RenderedPage } from './ports';
 import { countMove } from './status-machine';
 import { emptyChange, type DocumentRecord, type PageRecord } from './types';
-import { historyRecord, keyMarker, publishDoc, SYSTEM_ACTOR } from './workflow';
+import { historyRecord, keyMarker, moveKeyMarker, publishDoc, sameDocumentExists, SYSTEM_ACTOR } from './workflow';
 
 export interface ProcessingDeps {
   documents: DocumentsStore;
@@ -92,8 +92,9 @@ export function sourceKind(fileName: string): 'image' | 'pdf' | 'office' {
 export const POSSIBLE_DUPLICATE = 'possible duplicate of an earlier document';
 
 /**
- * A document is a possible duplicate when the same file was uploaded before in its company (`duplicate_id`) or
- * another document there has the same counterparty, number and total (the key GET receipts/{id}/duplicates lists).
+ * A document is a possible duplicate when the same file was uploaded before in its company (`duplicate_id`, this
+ * function) or another document there has the same counterparty, number and total (the key GET
+ * receipts/{id}/duplicates lists: `sameDocumentExists`, kept on the document as `same_document`).
  * It then does not reach `ready` by itself: a copy confirmed and exported unseen would be booked twice.
  * The same file is looked for again now, not only at creation: two copies created at the same moment (a double
  * drop, the same file mailed and uploaded) each found no other then, and both would reach `ready`; read after
@@ -101,13 +102,10 @@ export const POSSIBLE_DUPLICATE = 'possible duplicate of an earlier document';
  * key marker (claimKey), so of two documents of one key processed at the same moment the later reader sees the
  * earlier (both stay in review when each reads after both markers were written). Both reads are consistent.
  */
-async function isPossibleDuplicate(deps: Pick<ProcessingDeps, 'documents'>, doc: DocumentRecord, keyDigest: string | null): Promise<boolean> {
+async function isSameFile(deps: Pick<ProcessingDeps, 'documents'>, doc: DocumentRecord): Promise<boolean> {
   if (doc.duplicate_id) return true;
   const fileHash = doc.source?.file_hash;
-  if (fileHash && (await deps.documents.markers('hash', doc.scope, fileHash)).some((id) => id !== doc.receipt_id)) return true;
-  if (!keyDigest) return false;
-  const same = await deps.documents.markers('key', doc.scope, keyDigest);
-  return same.some((id) => id !== doc.receipt_id);
+  return Boolean(fileHash && (await deps.documents.markers('hash', doc.scope, fileHash)).some((id) => id !== doc.receipt_id));
 }
 
 /**
@@ -247,6 +245,7 @@ async function keepUnread(deps: ProcessingDeps, doc: DocumentRecord, pages: Page
     total: null,
     currency: null,
     key_digest: null,
+    same_document: false,
     can_be_restarted: false,
     error_message: note,
     version: doc.version + 1,
@@ -415,7 +414,9 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       deps.log.info('processing result not saved: the document changed meanwhile', { receipt_id: doc.receipt_id });
       return;
     }
-    const duplicate = mayBeReady && (await isPossibleDuplicate(deps, before, keyDigest));
+    // Read after the claim: of two documents of one key processed at the same moment the later reader sees the earlier
+    const sameDocument = await sameDocumentExists(deps.documents, { scope: before.scope, receipt_id: before.receipt_id, key_digest: keyDigest });
+    const duplicate = mayBeReady && (sameDocument || (await isSameFile(deps, before)));
     const reasons = duplicate ? [POSSIBLE_DUPLICATE] : ready.reasons;
     const status = doc.company_id ? (mayBeReady && !duplicate ? 'ready' : 'review') : 'unassigned';
     const contentKey = documentKeys.content(doc.receipt_id, deps.ids.newId());
@@ -441,6 +442,7 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       total: summary.total,
       currency: summary.currency,
       key_digest: keyDigest,
+      same_document: sameDocument,
       can_be_restarted: false,
       error_message: note,
       version: before.version + 1,
@@ -450,12 +452,7 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
     const change = emptyChange();
     change.updates.push({ before, after });
     change.counts.push(...countMove(before, after));
-    const oldKey = keyMarker(before);
-    const newKey = keyMarker(after);
-    if (oldKey?.value !== newKey?.value) {
-      if (oldKey) change.markers.delete.push(oldKey);
-      if (newKey) change.markers.put.push(newKey);
-    }
+    moveKeyMarker(change, before, after);
     const outcome = status === 'ready' ? 'Recognised: ready' : status === 'review' ? `Recognised: to review (${reasons.join('; ') || note})` : 'Recognised';
     change.history.push(historyRecord(deps.ids, doc.receipt_id, now, outcome, SYSTEM_ACTOR));
     if (cappedFrom !== null) change.history.push(historyRecord(deps.ids, doc.receipt_id, now, pagesCappedMessage(cappedFrom), SYSTEM_ACTOR));

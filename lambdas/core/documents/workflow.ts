@@ -119,6 +119,29 @@ export function hashMarker(doc: DocumentRecord): Marker | null {
 export function keyMarker(doc: DocumentRecord): Marker | null {
   return doc.key_digest ? { kind: 'key', scope: doc.scope, value: doc.key_digest, receipt_id: doc.receipt_id } : null;
 }
+
+/** The write moves the document's key marker when its key changed (`before` → `after`). */
+export function moveKeyMarker(change: DocumentChange, before: DocumentRecord, after: DocumentRecord): void {
+  const oldKey = keyMarker(before);
+  const newKey = keyMarker(after);
+  if (oldKey?.value === newKey?.value) return;
+  if (oldKey) change.markers.delete.push(oldKey);
+  if (newKey) change.markers.put.push(newKey);
+}
+
+/** Another document of its scope holds the document's key (same counterparty, number and total; D10, consistent). */
+export async function sameDocumentExists(documents: Pick<DocumentsStore, 'markers'>, doc: Pick<DocumentRecord, 'scope' | 'key_digest' | 'receipt_id'>): Promise<boolean> {
+  if (!doc.key_digest) return false;
+  return (await documents.markers('key', doc.scope, doc.key_digest)).some((id) => id !== doc.receipt_id);
+}
+
+/**
+ * `same_document` of a write that may change the document's key: looked for again when the key changed, else kept.
+ */
+export async function sameDocumentAfter(documents: Pick<DocumentsStore, 'markers'>, before: DocumentRecord, after: DocumentRecord): Promise<boolean> {
+  if (before.key_digest === after.key_digest && before.scope === after.scope) return before.same_document === true;
+  return sameDocumentExists(documents, after);
+}
 const present = <T>(v: T | null): v is T => v !== null;
 
 interface Edit {
@@ -265,17 +288,11 @@ export async function convertType(
       key_digest: keyText ? digest(keyText) : null,
     };
     converted.search_text = searchTextOf(converted);
+    converted.same_document = await sameDocumentAfter(deps.documents, doc, converted);
     return {
       after: converted,
       history: receiptType === 'invoice' ? 'Converted to invoice' : 'Converted to receipt',
-      extra: (change) => {
-        const oldKey = keyMarker(doc);
-        const newKey = keyMarker(converted);
-        if (oldKey?.value !== newKey?.value) {
-          if (oldKey) change.markers.delete.push(oldKey);
-          if (newKey) change.markers.put.push(newKey);
-        }
-      },
+      extra: (change) => moveKeyMarker(change, doc, converted),
     };
   });
   return toSummary(after);
@@ -409,6 +426,8 @@ export async function selectCompany(
     error_message: null,
     processing_run: doc.processing_run + 1,
     duplicate_id: duplicateOf,
+    // the processing job reads the document again in its company, and its result says whether a same document is there
+    same_document: false,
     created_at: nowIso,
     updated_at: nowIso,
     version: 1,

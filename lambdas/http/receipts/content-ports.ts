@@ -13,7 +13,7 @@ import { searchTextOf } from '../../core/documents/list';
 import { CommitConflict } from '../../core/documents/ports';
 import { BACK_TO_REVIEW, countMove } from '../../core/documents/status-machine';
 import { emptyChange, type DocumentRecord } from '../../core/documents/types';
-import { actorOf, canSee, historyRecord, keyMarker, loadVisible, PAGE_URL_SECONDS, publishDoc, staleVersion } from '../../core/documents/workflow';
+import { actorOf, canSee, historyRecord, loadVisible, moveKeyMarker, PAGE_URL_SECONDS, publishDoc, sameDocumentAfter, staleVersion } from '../../core/documents/workflow';
 import type { PageBoxes } from '../../core/content/build';
 import { ddbContentSettings } from '../../adapters/ddb/content-store';
 import type { Deps } from '../../runtime/deps';
@@ -63,14 +63,10 @@ function documentsAccess(d: Deps): DocumentsAccess {
         updated_at: now,
       };
       after.search_text = searchTextOf(after);
+      after.same_document = await sameDocumentAfter(documents, before, after);
       const change = emptyChange();
       change.updates.push({ before, after });
-      const oldKey = keyMarker(before);
-      const newKey = keyMarker(after);
-      if (oldKey?.value !== newKey?.value) {
-        if (oldKey) change.markers.delete.push(oldKey);
-        if (newKey) change.markers.put.push(newKey);
-      }
+      moveKeyMarker(change, before, after);
       change.history.push(historyRecord(d.ids, before.receipt_id, now, historyName, actor));
       if (backToReview) {
         change.counts.push(...countMove(before, after));

@@ -34,6 +34,8 @@ export interface DuplicateItem {
   original_file_name: string;
   status: string;
   disabled_for_editing: boolean;
+  /** The same file uploaded again, or another file of the same counterparty, number and total. */
+  reason: 'same_file' | 'same_document';
 }
 
 const enc = encodeURIComponent;

@@ -915,7 +915,7 @@ function EditReceipt({
           <p>The document keeps its saved values.</p>
         </Modal>
       )}
-      {popup?.kind === 'duplicates' && <DuplicatesPopup items={duplicatesQ.data?.items} loading={duplicatesQ.isPending} companyId={companyId} onClose={() => setPopup(null)} />}
+      {popup?.kind === 'duplicates' && <DuplicatesPopup items={duplicatesQ.data?.items} loading={duplicatesQ.isPending} companyId={companyId} party={stakeholderOf(receiptType)} onClose={() => setPopup(null)} />}
       {popup?.kind === 'export' && <ExportModal receipts={[receipt]} onClose={() => setPopup(null)} onExported={() => void calls.refresh()} />}
     </div>
   );

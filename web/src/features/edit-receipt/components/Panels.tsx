@@ -75,15 +75,23 @@ function shortName(name: string): string {
   return name.length > 21 ? `${name.slice(0, 18)}...` : name;
 }
 
+/** Why a document is listed as a duplicate (GET /receipts/{id}/duplicates `reason`), for a document of `party`. */
+export function duplicateReason(reason: DuplicateItem['reason'], party: 'supplier' | 'customer'): string {
+  return reason === 'same_file' ? 'Same file' : `Same ${party}, number and total`;
+}
+
 export function DuplicatesPopup({
   items,
   loading,
   companyId,
+  party,
   onClose,
 }: {
   items: DuplicateItem[] | undefined;
   loading: boolean;
   companyId: string;
+  /** The document's counterparty: a cost document's supplier, a sales invoice's customer. */
+  party: 'supplier' | 'customer';
   onClose(): void;
 }) {
   return (
@@ -103,7 +111,9 @@ export function DuplicatesPopup({
                   {shortName(d.original_file_name)}
                 </Link>
               )}
-              <span className="muted">{STATUS_TITLES[d.status as ReceiptStatus] ?? d.status}</span>
+              <span className="muted">
+                {STATUS_TITLES[d.status as ReceiptStatus] ?? d.status} · {duplicateReason(d.reason, party)}
+              </span>
             </li>
           ))}
         </ul>

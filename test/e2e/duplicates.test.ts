@@ -1,0 +1,41 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../scripts/local/seed';
+import { invoicePdf, SAMPLE_INVOICE, uploadDocument } from '../integration/content-fixtures';
+import { screenshot, signInPage } from '../support/browser';
+import { apiClient, newUser, signIn } from '../support/local-stack';
+import { useBrowserStack } from '../support/e2e-stack';
+
+const WAIT = { timeout: 15_000 };
+
+/**
+ * Duplicates: a second file of one invoice (a scan of the printed PDF, not the same bytes) is listed by the list's
+ * Duplicates switch, as a same file uploaded again is, and its Duplicates pop-up says why the other is listed.
+ */
+describe('duplicates in Chromium', () => {
+  const user = newUser('dups');
+  const e2e = useBrowserStack('duplicates');
+  beforeAll(async () => {
+    await registerUser(e2e.stack, user);
+    const api = apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user));
+    const companyId = ((await api.get('/companies')).body as { items: { company_id: string }[] }).items[0]!.company_id;
+    await uploadDocument(e2e.stack, api, companyId, await invoicePdf(), 'invoice.pdf');
+    const scanned = { ...SAMPLE_INVOICE, lines: SAMPLE_INVOICE.lines.map((l, i) => (i === 0 ? { ...l, description: 'Paper A4, 80 g' } : l)) };
+    await uploadDocument(e2e.stack, api, companyId, await invoicePdf(scanned), 'invoice scanned.pdf');
+  }, 180_000);
+
+  it('the Duplicates switch lists the later file of the same supplier, number and total; its pop-up names the earlier one and why', async () => {
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1400, height: 900 });
+    await page.goto(`${e2e.stack.url}/receipts/inbox`);
+    const rows = page.getByTestId('receipt-row');
+    await expect.poll(() => rows.count(), WAIT).toBe(2);
+    await page.getByText('Duplicates', { exact: true }).click();
+    await expect.poll(() => rows.allInnerTexts(), WAIT).toEqual([expect.stringContaining('invoice scanned.pdf')]);
+    await screenshot(page, 'documents-duplicates-switch');
+    await rows.first().click();
+    await page.waitForURL(/\/edit-receipt\//, WAIT);
+    await page.getByTestId('duplicates').click();
+    const popup = page.getByTestId('duplicates-popup');
+    await expect.poll(() => popup.locator('li').allInnerTexts(), WAIT).toEqual([expect.stringMatching(/invoice\.pdf[\s\S]*Same supplier, number and total/)]);
+    await screenshot(page, 'edit-receipt-duplicates-popup');
+  }, 120_000);
+});
