@@ -69,3 +69,18 @@ export function postalParts(address: string): { street: string; zipcode: string;
   if (!m) return null;
   return { street: m[1]!.trim(), zipcode: m[2]!.toUpperCase(), city: m[3]!.trim() };
 }
+
+/**
+ * A party's address as the accounting files give it (Rivile's client N08, NSOFT's partner): the document's street,
+ * city and post code, or, without a city or post code of its own, those a one-line address read into Street ends
+ * in (`postalParts`); the country by `partyCountry`. `value` reads a field of the document by its id.
+ */
+export function partyAddress(
+  value: (id: string) => string,
+  kind: 'supplier' | 'customer',
+): { street: string; city: string; zipcode: string; country: string | null } {
+  const vat = value(`${kind}_vat_id`).replace(/\s+/g, '');
+  const given = { street: value(`${kind}_street`), city: value(`${kind}_city`), zipcode: value(`${kind}_zipcode`) };
+  const address = !given.city.trim() && !given.zipcode.trim() ? (postalParts(given.street) ?? given) : given;
+  return { ...address, country: partyCountry(vat, value(`${kind}_country`), address.zipcode) };
+}

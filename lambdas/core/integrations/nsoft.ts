@@ -12,6 +12,7 @@ import { stripForbiddenChars } from '../../../shared/text';
 import { valueOf } from '../content/tree';
 import { stakeholderKind } from '../content/schema';
 import type { ExportDocument } from '../export/fields';
+import { partyAddress } from '../export/parties';
 import { currencyCode } from '../../../shared/currency';
 import { accountingLines, money, num } from './lines';
 
@@ -62,7 +63,8 @@ export function nsoftRows(doc: ExportDocument): Record<(typeof NSOFT_COLUMNS)[nu
     PARTNER_CODE: v(`${kind}_code`),
     PARTNER_VAT: v(`${kind}_vat_id`).replace(/\s+/g, ''),
     PARTNER_NAME: v(`${kind}_name`),
-    PARTNER_COUNTRY: v(`${kind}_country`).toUpperCase(),
+    // The Country field, else the VAT ID's prefix or the post code's letters, as Rivile and i.SAF give it
+    PARTNER_COUNTRY: partyAddress(v, kind).country ?? '',
     CURRENCY: currencyCode(v('currency')),
     DOC_TOTAL: num(v('amount_total')) !== undefined ? money(num(v('amount_total'))!) : '',
     EXTERNAL_ID: doc.receipt_id,

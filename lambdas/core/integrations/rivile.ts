@@ -13,7 +13,7 @@
 import { valueOf } from '../content/tree';
 import { stakeholderKind } from '../content/schema';
 import type { ExportDocument } from '../export/fields';
-import { partyCountry, postalParts } from '../export/parties';
+import { partyAddress } from '../export/parties';
 import { currencyCode } from '../../../shared/currency';
 import { accountingLines, money, num, type AccountingLine } from './lines';
 import { TargetError, type RivileApi } from './ports';
@@ -71,8 +71,7 @@ export function rivileRecords(doc: ExportDocument): RivileRecords {
   // read from the document as one line into Street ("Savanorių pr. 178, LT-03154 Vilnius") gives its post code and
   // town when the document has none of its own; the country is i.SAF's (the field, else the VAT ID's prefix).
   const vat = v(`${kind}_vat_id`).replace(/\s+/g, '');
-  const given = { street: v(`${kind}_street`), city: v(`${kind}_city`), zipcode: v(`${kind}_zipcode`) };
-  const address = !given.city.trim() && !given.zipcode.trim() ? (postalParts(given.street) ?? given) : given;
+  const address = partyAddress(v, kind);
   const n08: Record<string, string> = {
     N08_KODAS_KS: code,
     N08_PAV: clip(name, 100),
@@ -81,7 +80,7 @@ export function rivileRecords(doc: ExportDocument): RivileRecords {
     N08_ADR: clip(address.street, 100),
     N08_MIESTAS: clip(address.city, 40),
     N08_POST_KODAS: clip(address.zipcode, 20),
-    N08_SALIS_K: partyCountry(vat, v(`${kind}_country`), address.zipcode) ?? '',
+    N08_SALIS_K: address.country ?? '',
     // 1: supplier, 2: buyer.
     N08_RUSIS: doc.receipt_type === 'receipt' ? '1' : '2',
   };

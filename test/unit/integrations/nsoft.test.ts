@@ -23,6 +23,17 @@ describe('NSOFT CSV import profile v1', () => {
     expect(row).toMatchObject({ DOC_KIND: 'PIRK', DOC_NO: 'PP-1', DOC_DATE: '2025-03-04', PARTNER_CODE: '302222222', LINE_NO: '1', QUANTITY: '2', NET_AMOUNT: '10.00', VAT_RATE: '21', VAT_CODE: 'PVM1', VAT_AMOUNT: '2.10', GROSS_AMOUNT: '12.10', DOC_TOTAL: '121.00', EXTERNAL_ID: '01JRECEIPT0000000000000001' });
   });
 
+  it("gives the partner's country from the Country field, else the VAT ID's prefix, else the post code of an address read as one line", () => {
+    const country = (fields: Record<string, string>) => {
+      const [header, row] = parse(buildNsoftCsv(exportDoc({ fields: { document_id: 'C-1', issue_date: '2025-03-04', supplier_name: 'UAB Popierius', amount_total: '12.10', ...fields } })));
+      return row![header!.indexOf('PARTNER_COUNTRY')];
+    };
+    expect(country({ supplier_country: 'lv', supplier_vat_id: 'LT100002222222' })).toBe('LV');
+    expect(country({ supplier_vat_id: 'EL094014201' })).toBe('GR');
+    expect(country({ supplier_street: 'Savanorių pr. 178, LT-03154 Vilnius' })).toBe('LT');
+    expect(country({ supplier_street: 'Gedimino pr. 1, Vilnius' })).toBe('');
+  });
+
   it('makes one row per VAT rate without line items, quotes separators and defuses formulas', () => {
     const csv = buildNsoftCsv(exportDoc({ type: 'invoice', fields: { document_id: 'S;1', issue_date: '2025-05-01', customer_name: '=HYPERLINK("x")', amount_total: '109.00', amount_tax: '9.00', amount_total_base: '100.00' } }));
     const lines = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
