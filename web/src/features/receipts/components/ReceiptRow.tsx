@@ -106,7 +106,9 @@ const RowCells = memo(function RowCells({ receipt, companyName, busyAction, hand
           </span>
         )}
       </td>
-      <td className="col-number">{s.documentNumber}</td>
+      <td className="col-number" title={s.documentNumber || undefined}>
+        {s.documentNumber}
+      </td>
       <td className="col-date">{s.date ? formatDay(s.date) : <span className="muted">{formatDate(receipt.created_at)}</span>}</td>
       <td className="col-total">{formatTotal(s.total, s.currency)}</td>
       <td className="col-file">
