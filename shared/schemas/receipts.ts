@@ -168,6 +168,11 @@ export const receiptSummarySchema = z.object({
   original_file_name: z.string(),
   email_id: z.string().nullable(),
   duplicate_id: z.string().nullable(),
+  /**
+   * Present (true) on a later document of the same counterparty, number and total as another of the company (a
+   * second file of one document): a duplicate as a same-file copy (`duplicate_id`) is.
+   */
+  same_document: z.literal(true).optional(),
   stakeholder_id: z.string().nullable(),
   stakeholder: z.object({ name: z.string() }).nullable(),
   supplierCustomerName: z.string(),

@@ -28,11 +28,16 @@ describe('duplicates in Chromium', () => {
     await page.goto(`${e2e.stack.url}/receipts/inbox`);
     const rows = page.getByTestId('receipt-row');
     await expect.poll(() => rows.count(), WAIT).toBe(2);
+    // the later file is marked in the list, the earlier one is not
+    await expect.poll(() => rows.filter({ hasText: 'invoice scanned.pdf' }).getByTestId('row-duplicate').innerText(), WAIT).toBe('Duplicate');
+    expect(await rows.filter({ hasNotText: 'invoice scanned.pdf' }).getByTestId('row-duplicate').count()).toBe(0);
+    await screenshot(page, 'documents-duplicate-mark');
     await page.getByText('Duplicates', { exact: true }).click();
     await expect.poll(() => rows.allInnerTexts(), WAIT).toEqual([expect.stringContaining('invoice scanned.pdf')]);
     await screenshot(page, 'documents-duplicates-switch');
     await rows.first().click();
     await page.waitForURL(/\/edit-receipt\//, WAIT);
+    expect(await page.getByTestId('duplicates').getAttribute('class')).toContain('is-warn');
     await page.getByTestId('duplicates').click();
     const popup = page.getByTestId('duplicates-popup');
     await expect.poll(() => popup.locator('li').allInnerTexts(), WAIT).toEqual([expect.stringMatching(/invoice\.pdf[\s\S]*Same supplier, number and total/)]);

@@ -21,7 +21,7 @@ import { invoicePdf, SAMPLE_INVOICE } from './content-fixtures';
 import { ddbDocumentsStore } from '../../lambdas/adapters/ddb/documents-store';
 import { companyScope } from '../../lambdas/core/documents/types';
 
-type Summary = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean; version: number; original_file_name: string; upload_id: string; duplicate_id: string | null; page_count: number; supplierCustomerName: string };
+type Summary = { receipt_id: string; status: string; error: { message: string } | null; can_be_restarted: boolean; version: number; original_file_name: string; upload_id: string; duplicate_id: string | null; same_document?: true; page_count: number; supplierCustomerName: string };
 type Counts = Record<'receipt' | 'invoice', Record<string, number>>;
 
 const PHOTO = datasetPath('sroie-dev', 'images', '000.jpg');
@@ -318,6 +318,10 @@ describe('documents: upload and processing', () => {
     const all = (await list(api, q)).items;
     const [copy, original] = [all.find((d) => d.original_file_name === 'invoice scanned.pdf')!, all.find((d) => d.original_file_name === 'invoice.pdf')!];
     expect(copy.duplicate_id).toBeNull();
+    // marked where the document is shown: the list, its detail; the earlier one is the original
+    expect(copy.same_document).toBe(true);
+    expect(original.same_document).toBeUndefined();
+    expect(((await api.get(`/receipts/${copy.receipt_id}?${q}`)).body as Summary).same_document).toBe(true);
     // Its number corrected: no longer the same document; typed back: again
     const setNumber = async (value: string) => {
       const content = (await api.get(`/receipts/${copy.receipt_id}/content?${q}`)).body as { version: number };
@@ -330,6 +334,8 @@ describe('documents: upload and processing', () => {
     // The earlier document deleted: the copy has nothing left to copy, and leaves the list
     expect((await api.delete(`/receipt/${original.receipt_id}?${q}`)).status).toBe(200);
     expect(await duplicates()).toEqual([]);
+    expect((await list(api, q)).items.map((d) => d.same_document)).toEqual([undefined]);
+    expect(((await api.get(`/receipts/${copy.receipt_id}?${q}`)).body as Summary).same_document).toBeUndefined();
   });
 
   it('keeps the first of two files of the same key ready and sends the later one to review when both are read before either is saved', async () => {

@@ -40,7 +40,7 @@ export interface ListFilter {
   issueTo?: string;
   /**
    * Copies only: of the same file (`duplicate_id`), or of the same document (`same_document`, which the list checks
-   * again against the key markers: `stillDuplicates` of queries.ts).
+   * again against the key markers: `withSameDocumentChecked`, workflow.ts).
    */
   duplicatesOnly?: boolean;
   /** A duplicate group: the document itself and the ones marked as its duplicates. */

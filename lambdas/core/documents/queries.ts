@@ -7,8 +7,8 @@ import { emptyCounts } from '../accounts/counts';
 import type { AccountsStore } from '../ports';
 import { planList, runList } from './list';
 import type { DocumentsStore } from './ports';
-import { companyScope, userScope, type DocumentRecord, type ReceiptType, type ScopeKey } from './types';
-import { sameDocumentExists, type DocCaller } from './workflow';
+import { companyScope, userScope, type ReceiptType, type ScopeKey } from './types';
+import { withSameDocumentChecked, type DocCaller } from './workflow';
 import { toSummary } from './views';
 
 /** The all-companies view: selected=ALL, or company_id NONE. */
@@ -44,18 +44,11 @@ export async function listDocuments(
   // list's type and status, so a page reads only the streams of companies that may have something to show.
   const plan = planList(query, scopes, scopes.length > 1 ? (of) => deps.documents.tallies(of) : undefined);
   const page = await runList(deps.documents, plan, query.next, query.next_company);
-  const items = plan.filter?.duplicatesOnly ? await stillDuplicates(deps.documents, page.items) : page.items;
+  // The copies of a same document checked again (withSameDocumentChecked); the Duplicates list then leaves out those
+  // that are no copies any more (a same-file copy, `duplicate_id`, stays as it is)
+  const checked = await withSameDocumentChecked(deps.documents, page.items);
+  const items = plan.filter?.duplicatesOnly ? checked.filter((d) => d.duplicate_id || d.same_document) : checked;
   return { items: items.map(toSummary), next: page.next, next_company: page.next_company, reads: page.reads };
-}
-
-/**
- * The Duplicates list's page without the copies of a same document that no longer has one: `same_document` was
- * decided when the document's key was last set, and the other document may have been deleted or corrected since.
- * One key-marker read (D10) per such document of the page; a same-file copy (`duplicate_id`) stays as it is.
- */
-async function stillDuplicates(documents: Pick<DocumentsStore, 'markers'>, items: DocumentRecord[]): Promise<DocumentRecord[]> {
-  const kept = await Promise.all(items.map(async (d) => Boolean(d.duplicate_id) || (await sameDocumentExists(documents, d))));
-  return items.filter((_, i) => kept[i]);
 }
 
 function add(into: StatusCounts, from: StatusCounts) {

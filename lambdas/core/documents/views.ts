@@ -22,6 +22,7 @@ export function toSummary(doc: DocumentRecord): ReceiptSummary {
     original_file_name: doc.original_file_name,
     email_id: doc.email_id,
     duplicate_id: doc.duplicate_id,
+    ...(doc.same_document ? { same_document: true as const } : {}),
     stakeholder_id: doc.stakeholder_id,
     stakeholder: doc.counterparty_name ? { name: doc.counterparty_name } : null,
     supplierCustomerName: doc.counterparty_name,

@@ -136,6 +136,14 @@ export async function sameDocumentExists(documents: Pick<DocumentsStore, 'marker
 }
 
 /**
+ * The documents as shown: `same_document` checked again where it is set (it was decided when the document's key was
+ * last set; the other document may have been deleted or corrected since), one key read (D10) per such document.
+ */
+export async function withSameDocumentChecked(documents: Pick<DocumentsStore, 'markers'>, docs: DocumentRecord[]): Promise<DocumentRecord[]> {
+  return Promise.all(docs.map(async (d) => (d.same_document && !(await sameDocumentExists(documents, d)) ? { ...d, same_document: false } : d)));
+}
+
+/**
  * `same_document` of a write that may change the document's key: looked for again when the key changed, else kept.
  */
 export async function sameDocumentAfter(documents: Pick<DocumentsStore, 'markers'>, before: DocumentRecord, after: DocumentRecord): Promise<boolean> {
@@ -645,7 +653,8 @@ export async function restartDocument(deps: DocumentDeps, caller: DocCaller, rec
 }
 
 export async function getDocument(deps: DocumentDeps, caller: DocCaller, receiptId: string): Promise<Receipt> {
-  const doc = await loadVisible(deps.documents, caller, receiptId);
+  const [doc] = await withSameDocumentChecked(deps.documents, [await loadVisible(deps.documents, caller, receiptId)]);
+  if (!doc) throw notFound('Document not found');
   const [content, history, urls] = await Promise.all([
     doc.content_key ? deps.files.getJson<unknown>(doc.content_key).then((raw) => parseStoredContent(raw)?.items) : Promise.resolve(undefined),
     deps.documents.history(doc.receipt_id),

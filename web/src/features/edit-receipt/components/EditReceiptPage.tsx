@@ -693,7 +693,7 @@ function EditReceipt({
             <button type="button" className="icon-btn" aria-label="Delete" title="Delete" onClick={() => setPopup({ kind: 'delete' })} data-testid="delete">
               <Icon name="trash" />
             </button>
-            <button type="button" className={`icon-btn ${receipt.duplicate_id ? 'is-warn' : ''}`} aria-label="Duplicates" title="Duplicates" onClick={() => setPopup({ kind: 'duplicates' })} data-testid="duplicates">
+            <button type="button" className={`icon-btn ${receipt.duplicate_id || receipt.same_document ? 'is-warn' : ''}`} aria-label="Duplicates" title="Duplicates" onClick={() => setPopup({ kind: 'duplicates' })} data-testid="duplicates">
               <EditIcon name="copy" />
             </button>
           </div>
@@ -713,7 +713,7 @@ function EditReceipt({
                       { label: receipt.flag ? 'Unflag' : 'Flag', disabled: readOnly, onSelect: () => void toggleFlag() },
                       { label: 'Export', onSelect: () => void exportNow() },
                       { label: 'Delete', tone: 'danger' as const, onSelect: () => setPopup({ kind: 'delete' }) },
-                      { label: 'Duplicates', warn: Boolean(receipt.duplicate_id), onSelect: () => setPopup({ kind: 'duplicates' }) },
+                      { label: 'Duplicates', warn: Boolean(receipt.duplicate_id || receipt.same_document), onSelect: () => setPopup({ kind: 'duplicates' }) },
                     ]
                   : []),
               ]}

@@ -99,6 +99,12 @@ const RowCells = memo(function RowCells({ receipt, companyName, busyAction, hand
       </td>
       <td className="col-party">
         <span className="cell-main">{s.counterparty || <span className="muted">—</span>}</span>
+        {(receipt.duplicate_id || receipt.same_document) && (
+          // a copy of the same file or of the same document (counterparty, number and total): booked once only
+          <span className="cell-duplicate" data-testid="row-duplicate" title="The same file or the same supplier or customer, number and total as an earlier document: its Duplicates shows which">
+            Duplicate
+          </span>
+        )}
         {companyName !== null && <span className="cell-sub">{companyName}</span>}
         {receipt.error?.message && (
           <span className="cell-error" title={receipt.error.message}>
