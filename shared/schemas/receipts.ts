@@ -267,6 +267,8 @@ export const duplicateInfoSchema = z.object({
   status: receiptStatusSchema,
   disabled_for_editing: z.boolean(),
   reason: z.enum(['same_file', 'same_document']),
+  /** When it was uploaded: two of one file name are told apart by it. */
+  created_at: z.string(),
 });
 export type DuplicateInfo = z.infer<typeof duplicateInfoSchema>;
 

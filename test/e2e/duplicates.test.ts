@@ -40,7 +40,7 @@ describe('duplicates in Chromium', () => {
     expect(await page.getByTestId('duplicates').getAttribute('class')).toContain('is-warn');
     await page.getByTestId('duplicates').click();
     const popup = page.getByTestId('duplicates-popup');
-    await expect.poll(() => popup.locator('li').allInnerTexts(), WAIT).toEqual([expect.stringMatching(/invoice\.pdf[\s\S]*Same supplier, number and total/)]);
+    await expect.poll(() => popup.locator('li').allInnerTexts(), WAIT).toEqual([expect.stringMatching(/invoice\.pdf\s+Uploaded \d{2} \w{3} \d{2} \d{2}:\d{2}[\s\S]*Same supplier, number and total/)]);
     await screenshot(page, 'edit-receipt-duplicates-popup');
   }, 120_000);
 });

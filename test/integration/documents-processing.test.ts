@@ -311,7 +311,8 @@ describe('documents: upload and processing', () => {
       await t.stack.jobs.idle();
     };
     // Two files (not the same bytes) of one invoice: the later one is its copy, as a same-file copy would be
-    await up(await invoicePdf(), 'invoice.pdf');
+    const first = await invoicePdf();
+    await up(first, 'invoice.pdf');
     await up(await invoicePdf(SCANNED), 'invoice scanned.pdf');
     const duplicates = async () => (await list(api, `${q}&duplicate_id=true`)).items.map((d) => d.original_file_name);
     expect(await duplicates()).toEqual(['invoice scanned.pdf']);
@@ -331,11 +332,20 @@ describe('documents: upload and processing', () => {
     expect(await duplicates()).toEqual([]);
     await setNumber(SAMPLE_INVOICE.number);
     expect(await duplicates()).toEqual(['invoice scanned.pdf']);
-    // The earlier document deleted: the copy has nothing left to copy, and leaves the list
+    // The first file uploaded again: a copy of the same file (and of the same document)
+    await up(first, 'invoice again.pdf');
+    expect(await duplicates()).toEqual(['invoice again.pdf', 'invoice scanned.pdf']);
+    const again = (await list(api, q)).items.find((d) => d.original_file_name === 'invoice again.pdf')!;
+    expect(again.duplicate_id).toBe(original.receipt_id);
+    // The earliest deleted: the scan, uploaded second, is the earliest of the document now and no copy; the file
+    // uploaded third is no copy of a file any more, but still a later one of the same document
     expect((await api.delete(`/receipt/${original.receipt_id}?${q}`)).status).toBe(200);
-    expect(await duplicates()).toEqual([]);
-    expect((await list(api, q)).items.map((d) => d.same_document)).toEqual([undefined]);
+    expect(await duplicates()).toEqual(['invoice again.pdf']);
     expect(((await api.get(`/receipts/${copy.receipt_id}?${q}`)).body as Summary).same_document).toBeUndefined();
+    // The last one left of its key is no copy of anything
+    expect((await api.delete(`/receipt/${copy.receipt_id}?${q}`)).status).toBe(200);
+    expect(await duplicates()).toEqual([]);
+    expect((await list(api, q)).items.map((d) => [d.original_file_name, d.duplicate_id, d.same_document])).toEqual([['invoice again.pdf', null, undefined]]);
   });
 
   it('keeps the first of two files of the same key ready and sends the later one to review when both are read before either is saved', async () => {

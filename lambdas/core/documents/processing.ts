@@ -29,7 +29,7 @@ import { latestDateOnEarth } from '../../../shared/business-time';
 import { CommitConflict, DocumentProblem, ObjectChanged, ObjectTooLarge, type DocumentsStore, type FileStore, type OfficeConverter, type PageRenderer, type RenderedPage } from './ports';
 import { countMove } from './status-machine';
 import { emptyChange, type DocumentRecord, type PageRecord } from './types';
-import { historyRecord, keyMarker, moveKeyMarker, publishDoc, sameDocumentExists, SYSTEM_ACTOR } from './workflow';
+import { earlierHolderExists, historyRecord, keyMarker, moveKeyMarker, otherHoldersOfKey, publishDoc, SYSTEM_ACTOR } from './workflow';
 
 export interface ProcessingDeps {
   documents: DocumentsStore;
@@ -414,9 +414,11 @@ export async function processDocument(deps: ProcessingDeps, doc: DocumentRecord,
       deps.log.info('processing result not saved: the document changed meanwhile', { receipt_id: doc.receipt_id });
       return;
     }
-    // Read after the claim: of two documents of one key processed at the same moment the later reader sees the earlier
-    const sameDocument = await sameDocumentExists(deps.documents, { scope: before.scope, receipt_id: before.receipt_id, key_digest: keyDigest });
-    const duplicate = mayBeReady && (sameDocument || (await isSameFile(deps, before)));
+    // Read after the claim: of two documents of one key processed at the same moment the later reader sees the earlier.
+    // Any other holder keeps it from ready; it is a copy (`same_document`) when one was uploaded before it.
+    const holders = await otherHoldersOfKey(deps.documents, { scope: before.scope, receipt_id: before.receipt_id, key_digest: keyDigest });
+    const duplicate = mayBeReady && (holders.length > 0 || (await isSameFile(deps, before)));
+    const sameDocument = await earlierHolderExists(deps.documents, before, holders);
     const reasons = duplicate ? [POSSIBLE_DUPLICATE] : ready.reasons;
     const status = doc.company_id ? (mayBeReady && !duplicate ? 'ready' : 'review') : 'unassigned';
     const contentKey = documentKeys.content(doc.receipt_id, deps.ids.newId());

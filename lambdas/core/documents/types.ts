@@ -93,9 +93,10 @@ export interface DocumentRecord {
   /** Digest of counterparty + document number + total, for duplicate look-ups; null until recognised. */
   key_digest: string | null;
   /**
-   * Another document of the scope held the same key when this one's key was last set (recognition, a content save,
-   * a type change): a copy of the same document, which the list's Duplicates shows beside the same-file copies
-   * (`duplicate_id`). Checked again when the list shows it (the other may be gone or changed since). Absent: no.
+   * A document of the scope uploaded before this one held the same key when this one's key was last set
+   * (recognition, a content save, a type change): a copy of the same document, marked Duplicate and listed by the
+   * list's Duplicates beside the same-file copies (`duplicate_id`); the earliest is the original. Checked again
+   * where it is shown (the other may be gone or changed since). Absent: no.
    */
   same_document?: boolean;
   can_be_restarted: boolean;

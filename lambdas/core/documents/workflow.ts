@@ -129,24 +129,40 @@ export function moveKeyMarker(change: DocumentChange, before: DocumentRecord, af
   if (newKey) change.markers.put.push(newKey);
 }
 
-/** Another document of its scope holds the document's key (same counterparty, number and total; D10, consistent). */
-export async function sameDocumentExists(documents: Pick<DocumentsStore, 'markers'>, doc: Pick<DocumentRecord, 'scope' | 'key_digest' | 'receipt_id'>): Promise<boolean> {
-  if (!doc.key_digest) return false;
-  return (await documents.markers('key', doc.scope, doc.key_digest)).some((id) => id !== doc.receipt_id);
+/** The other documents of its scope holding the document's key (same counterparty, number and total; D10, consistent). */
+export async function otherHoldersOfKey(documents: Pick<DocumentsStore, 'markers'>, doc: Pick<DocumentRecord, 'scope' | 'key_digest' | 'receipt_id'>): Promise<string[]> {
+  if (!doc.key_digest) return [];
+  return (await documents.markers('key', doc.scope, doc.key_digest)).filter((id) => id !== doc.receipt_id);
+}
+
+/**
+ * Of these documents (`holders`: ids of other holders of the document's key), one was created before the document
+ * (upload time, then id): the document is a copy of a same document, as a later upload of the same file is a copy
+ * (`duplicate_id`), and the earliest is the original.
+ */
+export async function earlierHolderExists(documents: Pick<DocumentsStore, 'getMany'>, doc: Pick<DocumentRecord, 'scope' | 'receipt_id' | 'created_at'>, holders: string[]): Promise<boolean> {
+  if (!holders.length) return false;
+  const others = await documents.getMany(holders, { consistent: true });
+  return others.some((o) => o.scope === doc.scope && (o.created_at < doc.created_at || (o.created_at === doc.created_at && o.receipt_id < doc.receipt_id)));
+}
+
+/** The document is a later one of a same document: an earlier document of its scope holds its key. */
+export async function sameDocumentExists(documents: Pick<DocumentsStore, 'markers' | 'getMany'>, doc: Pick<DocumentRecord, 'scope' | 'key_digest' | 'receipt_id' | 'created_at'>): Promise<boolean> {
+  return earlierHolderExists(documents, doc, await otherHoldersOfKey(documents, doc));
 }
 
 /**
  * The documents as shown: `same_document` checked again where it is set (it was decided when the document's key was
  * last set; the other document may have been deleted or corrected since), one key read (D10) per such document.
  */
-export async function withSameDocumentChecked(documents: Pick<DocumentsStore, 'markers'>, docs: DocumentRecord[]): Promise<DocumentRecord[]> {
+export async function withSameDocumentChecked(documents: Pick<DocumentsStore, 'markers' | 'getMany'>, docs: DocumentRecord[]): Promise<DocumentRecord[]> {
   return Promise.all(docs.map(async (d) => (d.same_document && !(await sameDocumentExists(documents, d)) ? { ...d, same_document: false } : d)));
 }
 
 /**
  * `same_document` of a write that may change the document's key: looked for again when the key changed, else kept.
  */
-export async function sameDocumentAfter(documents: Pick<DocumentsStore, 'markers'>, before: DocumentRecord, after: DocumentRecord): Promise<boolean> {
+export async function sameDocumentAfter(documents: Pick<DocumentsStore, 'markers' | 'getMany'>, before: DocumentRecord, after: DocumentRecord): Promise<boolean> {
   if (before.key_digest === after.key_digest && before.scope === after.scope) return before.same_document === true;
   return sameDocumentExists(documents, after);
 }
@@ -688,6 +704,7 @@ export async function getDuplicates(deps: DocumentDeps, caller: DocCaller, recei
       status: d.status,
       disabled_for_editing: toSummary(d).disabled_for_editing,
       reason: reasons.get(d.receipt_id)!,
+      created_at: d.created_at,
     }));
   return { items };
 }

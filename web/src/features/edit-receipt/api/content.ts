@@ -36,6 +36,8 @@ export interface DuplicateItem {
   disabled_for_editing: boolean;
   /** The same file uploaded again, or another file of the same counterparty, number and total. */
   reason: 'same_file' | 'same_document';
+  /** When it was uploaded. */
+  created_at: string;
 }
 
 const enc = encodeURIComponent;

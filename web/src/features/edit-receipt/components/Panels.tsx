@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/Button';
 import { Modal } from '../../../components/ui/Modal';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
+import { formatDateTime } from '../../../lib/format';
 import type { DuplicateItem, HistoryItem } from '../api/content';
 import { SHORTCUTS } from '../lib/keyboard';
 
@@ -104,13 +105,17 @@ export function DuplicatesPopup({
         <ul className="er-duplicates">
           {items.map((d) => (
             <li key={d.receipt_id}>
-              {d.disabled_for_editing ? (
-                <span title={d.original_file_name}>{shortName(d.original_file_name)}</span>
-              ) : (
-                <Link to={`/edit-receipt/${encodeURIComponent(d.receipt_id)}?company_id=${encodeURIComponent(d.company_id ?? companyId)}`} title={d.original_file_name} onClick={onClose}>
-                  {shortName(d.original_file_name)}
-                </Link>
-              )}
+              <span className="er-duplicate-file">
+                {d.disabled_for_editing ? (
+                  <span title={d.original_file_name}>{shortName(d.original_file_name)}</span>
+                ) : (
+                  <Link to={`/edit-receipt/${encodeURIComponent(d.receipt_id)}?company_id=${encodeURIComponent(d.company_id ?? companyId)}`} title={d.original_file_name} onClick={onClose}>
+                    {shortName(d.original_file_name)}
+                  </Link>
+                )}
+                {/* two of one file name told apart by when they came */}
+                <span className="muted er-duplicate-when">Uploaded {formatDateTime(d.created_at)}</span>
+              </span>
               <span className="muted">
                 {STATUS_TITLES[d.status as ReceiptStatus] ?? d.status} · {duplicateReason(d.reason, party)}
               </span>
