@@ -264,11 +264,15 @@ export async function updateContent(ports: ContentPorts, caller: ContentCaller, 
     return message ? [{ path: [i.id], message }] : [];
   });
   if (bad.length) throw new AppError('ValidationFailed', CONTENT_MSG.invalid, bad);
+  // A value typed back to the one stored (a slip typed over and undone before its save) is no edit: the history names
+  // the fields whose values change, and a save that changes none writes nothing.
+  const changes = input.items.filter((i) => !holdsValues(l.doc, [i]));
+  if (!changes.length) return response(ports, l);
   const doc = setValues(
     l.doc,
-    input.items.map((i) => ({ id: i.id, value: i.value, position: i.position, page: i.page })),
+    changes.map((i) => ({ id: i.id, value: i.value, position: i.position, page: i.page })),
   );
-  const changed = input.items.map((i) => requireItem(l.doc, i.id).schema_id);
+  const changed = changes.map((i) => requireItem(l.doc, i.id).schema_id);
   return commit(ports, caller, l, doc, editedName(l.schema, changed));
 }
 

@@ -160,6 +160,13 @@ describe('content service', () => {
     expect(values).toMatchObject({ amount_total: '10.00', document_id: 'INV-1' });
     expect(history.map((h) => h.name)).toEqual(['Edited Total', 'Edited Invoice number']);
     expect(records.get('r1')).toMatchObject({ document_number: 'INV-1', total: '10.00' });
+    // A value sent as it is stored (typed over and back) is no edit: only the changed one is named; none, nothing written
+    const c = await updateContent(ports, caller, 'r1', { version: 3, items: [{ id: 'amount_total', value: '10.00' }, { id: 'document_id', value: 'INV-2' }] });
+    expect(c.version).toBe(4);
+    expect(history.at(-1)!.name).toBe('Edited Invoice number');
+    const same = await updateContent(ports, caller, 'r1', { version: 4, items: [{ id: 'amount_total', value: '10.00' }] });
+    expect(same.version).toBe(4);
+    expect(history).toHaveLength(3);
   });
 
   it('refuses changes to archived documents', async () => {
