@@ -152,7 +152,8 @@ describe('edit-receipt screen in Chromium', () => {
     const history = await page.getByTestId('history-panel').innerText();
     expect(history).toContain('Read Total from the page');
     expect(history).toContain('Edited Issue date');
-    expect(history).toContain('Edited Subtotal');
+    // the Subtotal was typed '12,5' (never saved) and back to its stored 100.00: no edit of it
+    expect(history).not.toContain('Edited Subtotal');
     expect(history).toContain('Notes changed');
     expect(history).toContain('Moved to archive');
     await screenshot(page, 'edit-receipt-history');
