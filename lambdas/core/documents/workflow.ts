@@ -153,7 +153,8 @@ export async function sameDocumentExists(documents: Pick<DocumentsStore, 'marker
 
 /**
  * The documents as shown: `same_document` checked again where it is set (it was decided when the document's key was
- * last set; the other document may have been deleted or corrected since), one key read (D10) per such document.
+ * last set; the other document may have been deleted or corrected since): per such document the key's holders (D10)
+ * and, when there are others, their records (D1b) for their upload times.
  */
 export async function withSameDocumentChecked(documents: Pick<DocumentsStore, 'markers' | 'getMany'>, docs: DocumentRecord[]): Promise<DocumentRecord[]> {
   return Promise.all(docs.map(async (d) => (d.same_document && !(await sameDocumentExists(documents, d)) ? { ...d, same_document: false } : d)));
