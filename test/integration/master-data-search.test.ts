@@ -170,7 +170,10 @@ describe('master-data search in a large register', () => {
     const stranger = await registeredUser(t.stack, 'mdcodeother');
     const theirs = await stranger.api.post(`/stakeholder?company_id=${stranger.companyId}`, { type: 'supplier', name: 'Their Secret Supplier', code: '999888777', vat_id: 'LT999888777' });
     expect(theirs.status).toBe(201);
-    for (const typed of ['304567891', '304 567 891', 'LT123456715', 'lt 123456715']) expect((await first(typed, 8)).items.map((r) => r.name), typed).toEqual(['Northwind Office Supplies Ltd']);
+    for (const typed of ['304567891', '304 567 891', 'LT123456715', 'lt 123456715', '123456715']) expect((await first(typed, 8)).items.map((r) => r.name), typed).toEqual(['Northwind Office Supplies Ltd']);
+    // A VAT ID kept without its country letters is found typed with them, as a document printing it is matched
+    expect((await api.post(`/stakeholder${q.replace('&type=supplier&with_external_data=1', '')}`, { type: 'supplier', name: 'Bare VAT Traders', code: '305000111', vat_id: '100200300' })).status).toBe(201);
+    for (const typed of ['100200300', 'LT100200300']) expect((await first(typed, 8)).items.map((r) => r.name), typed).toEqual(['Bare VAT Traders']);
     // Another company's code and VAT ID find nothing here; in their own company they do
     for (const typed of ['999888777', 'LT999888777']) {
       expect((await first(typed, 8)).items, typed).toEqual([]);

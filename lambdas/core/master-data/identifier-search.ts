@@ -5,6 +5,7 @@
  * first page (the look-ups M6 and M7, a read each); the name hits follow as before, without the exact hits, on that
  * page and every later one, so no record is listed twice.
  */
+import { vatLookupKeys } from '../recognition/match';
 import { codeKey, identifierKey } from './keys';
 import type { Page, RecordSource } from './types';
 
@@ -44,8 +45,19 @@ export function codeIs(code: string | undefined, text: string): boolean {
   return Boolean(code) && key !== '' && codeKey(code!) === key;
 }
 
-/** Whether a VAT ID is the text, compared as the VAT look-up compares them. */
+/**
+ * The VAT IDs a typed text is looked up as: the processing's `vatLookupKeys` (as typed, then without its country
+ * letters, or typed without them, with the home country's), so "123456715" finds LT123456715 as a document printing
+ * it does; a text too short for a VAT ID is looked up as typed only.
+ */
+export function vatSearchKeys(text: string): string[] {
+  const keys = vatLookupKeys(text);
+  return keys.length ? keys : [identifierKey(text)].filter((k) => k !== '');
+}
+
+/** Whether a VAT ID is the text, compared as the VAT look-up compares them (`vatSearchKeys`). */
 export function vatIdIs(vatId: string | undefined, text: string): boolean {
-  const key = identifierKey(text);
-  return Boolean(vatId) && key !== '' && identifierKey(vatId!) === key;
+  if (!vatId) return false;
+  const own = identifierKey(vatId);
+  return vatSearchKeys(text).some((key) => identifierKey(key) === own);
 }

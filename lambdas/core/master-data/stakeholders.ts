@@ -13,7 +13,7 @@ import type {
 import type { CompanyRecord } from '../accounts/types';
 import { identifiersDiffer, oneOfSameName, oneOfSameVat, SAME_NAME_LIMIT, SAME_VAT_LIMIT, vatLookupKeys } from '../recognition/match';
 import { identifierKey, matchNameKey, nameKey } from './keys';
-import { codeIs, IDENTIFIER_HITS_MAX, vatIdIs, withIdentifierHits } from './identifier-search';
+import { codeIs, IDENTIFIER_HITS_MAX, vatIdIs, vatSearchKeys, withIdentifierHits } from './identifier-search';
 import { companyOf, listPage, publishChange, requireCompanyId, sourceFor, withDuplicates, type MasterDataCaller, type MasterDataDeps } from './lists';
 import { DuplicateKeyError } from './ports';
 import type { CategoryRecord, StakeholderRecord } from './types';
@@ -163,12 +163,12 @@ export async function listStakeholders(deps: MasterDataDeps, caller: MasterDataC
       const types: StakeholderType[] = query.type ? [query.type] : ['supplier', 'customer'];
       return withIdentifierHits(
         {
-          // M6 (the code's guard) and M7 (the VAT ID's look-up) of each listed type, by name
+          // M6 (the code's guard) and M7 (the VAT ID's look-up, with or without its country letters) of each listed type, by name
           hits: async (text) => {
             const found = await Promise.all(
               types.map(async (type) => [
                 await deps.masterData.findStakeholder(company.company_id, type, 'code', text),
-                ...(await deps.masterData.sameVatStakeholders(company.company_id, type, text, IDENTIFIER_HITS_MAX)),
+                ...(await Promise.all(vatSearchKeys(text).map((vat) => deps.masterData.sameVatStakeholders(company.company_id, type, vat, IDENTIFIER_HITS_MAX)))).flat(),
               ]),
             );
             const byId = new Map(found.flat().flatMap((r) => (r ? [[r.id, r] as const] : [])));
