@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../lambdas/adapters/ddb/client';
 import { MASTER_SORT_NAME_END } from '../../lambdas/adapters/ddb/keys';
-import { masterItems } from '../../lambdas/adapters/ddb/master-data-store';
+import { MASTER_SEARCH_VERSION, masterItems } from '../../lambdas/adapters/ddb/master-data-store';
 import { backfillMasterSearch } from '../../lambdas/adapters/ddb/search-backfill';
 import { batchWrite, tableName } from '../../lambdas/adapters/ddb/table-ops';
 import { searchWords } from '../../lambdas/core/master-data/keys';
@@ -123,7 +123,28 @@ describe('master-data search in a large register', () => {
     // The former rule's "c&d" item is gone, the record is unchanged and marked, and a second run has nothing to do.
     for (const w of oldWords) expect((await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: template.pk, sk: formerKey(w) } }))).Item, w).toBeUndefined();
     const stored = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: current[0]!.pk, sk: current[0]!.sk } }));
-    expect(stored.Item).toMatchObject({ name, code: 'L1', version: r.version, msv: 3 });
+    expect(stored.Item).toMatchObject({ name, code: 'L1', version: r.version, msv: MASTER_SEARCH_VERSION });
+    expect(await backfillMasterSearch()).toEqual({ rewritten: 0, skipped: 0, removed: 0 });
+  });
+
+  it('finds a supplier stored under rule 3 (its name words alone) by the first digits of its code once the backfill has run', async () => {
+    const other = await registeredUser(t.stack, 'mdrule3');
+    const r = newStakeholderRecord({ ids: { newId: () => 'RULE30000001' }, clock: { now: () => new Date(Date.UTC(2024, 0, 1)) } }, other.companyId, 'supplier', { name: 'Rule Three Traders', code: '307700111', vat_id: 'LT307700111' }, {});
+    const items = masterItems(r);
+    // As rule 3 stored it: `msv` 3, search items of the name's words only
+    const rule3 = items.flatMap((item) => {
+      if (item.msv !== undefined) return [{ ...item, msv: 3 }];
+      if (!String(item.pk).startsWith('MDS#')) return [item];
+      const sw = ['rule', 'three', 'traders'];
+      return sw.some((w) => String(item.sk).startsWith(`${w}#`)) ? [{ ...item, sw }] : [];
+    });
+    await batchWrite(rule3.map((Item) => ({ PutRequest: { Item } })) as never);
+    const search = async (text: string) =>
+      ((await other.api.get(`/stakeholders?company_id=${other.companyId}&type=supplier&with_external_data=1&limit=50&search_name=${encodeURIComponent(text)}`)).body as PageBody).items.map((i) => i.name);
+    expect(await search('30770')).toEqual([]);
+    expect(await search('307700111')).toEqual(['Rule Three Traders']);
+    expect((await backfillMasterSearch()).rewritten).toBeGreaterThanOrEqual(1);
+    for (const typed of ['30770', 'LT3077', 'three 3077']) expect(await search(typed), typed).toEqual(['Rule Three Traders']);
     expect(await backfillMasterSearch()).toEqual({ rewritten: 0, skipped: 0, removed: 0 });
   });
 
@@ -174,6 +195,21 @@ describe('master-data search in a large register', () => {
     // A VAT ID kept without its country letters is found typed with them, as a document printing it is matched
     expect((await api.post(`/stakeholder${q.replace('&type=supplier&with_external_data=1', '')}`, { type: 'supplier', name: 'Bare VAT Traders', code: '305000111', vat_id: '100200300' })).status).toBe(201);
     for (const typed of ['100200300', 'LT100200300']) expect((await first(typed, 8)).items.map((r) => r.name), typed).toEqual(['Bare VAT Traders']);
+    // The first characters of a code or a VAT ID, of a foreign VAT ID its digits alone, a code typed as written
+    expect((await api.post(`/stakeholder${q.replace('&type=supplier&with_external_data=1', '')}`, { type: 'supplier', name: 'Nordic Cloud Services AB', code: 'SUP-102', vat_id: 'SE556677889901' })).status).toBe(201);
+    for (const [typed, name] of [
+      ['30456', 'Northwind Office Supplies Ltd'],
+      ['LT1234', 'Northwind Office Supplies Ltd'],
+      ['1234567', 'Northwind Office Supplies Ltd'],
+      ['5566778', 'Nordic Cloud Services AB'],
+      ['SE5566', 'Nordic Cloud Services AB'],
+      ['sup10', 'Nordic Cloud Services AB'],
+      ['SUP-10', 'Nordic Cloud Services AB'],
+      ['nordic 5566', 'Nordic Cloud Services AB'],
+    ]) {
+      expect((await first(typed, 8)).items.map((r) => r.name), typed).toEqual([name]);
+    }
+    expect((await first('99988', 8)).items, "another company's code").toEqual([]);
     // Another company's code and VAT ID find nothing here; in their own company they do
     for (const typed of ['999888777', 'LT999888777']) {
       expect((await first(typed, 8)).items, typed).toEqual([]);

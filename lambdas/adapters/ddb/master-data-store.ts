@@ -21,10 +21,13 @@ import { batchDelete, batchGet, tableName } from './table-ops';
 
 /**
  * Words of a stakeholder's or category's name that get a search item. A transaction holds at most 100 items;
- * a stakeholder's update holds its record, 2 + 2 guards, 2 + 2 look-ups and the old and the new search words:
- * 9 + 2 × 40 = 89 (the backfill's deletes of a former rule's search items follow in a batch where it has no room).
+ * a stakeholder's update holds its record, 2 + 2 guards, 2 + 2 look-ups and the old and the new search words
+ * (the name's and IDENTIFIER_SEARCH_WORDS_MAX of its codes): 9 + 2 × (40 + 5) = 99 (the backfill's deletes of a
+ * former rule's search items follow in a batch where it has no room).
  */
 export const SEARCH_WORDS_MAX = 40;
+/** Words of a stakeholder's code and VAT ID, or a category's code, that get a search item besides the name's. */
+export const IDENTIFIER_SEARCH_WORDS_MAX = 5;
 /** Words of an item's name that get a search item: a rename's first transaction holds 2 records, 2 × 8 search words and the deletes of ITEM_INDEX_WORDS_MAX item words. */
 export const ITEM_SEARCH_WORDS_MAX = 8;
 /** The former word rule (`msv` missing) indexed the first 8 words, "&" kept inside a word ("a&b"): what the backfill removes too. */
@@ -54,13 +57,14 @@ type Item = Record<string, unknown>;
 const NON_RECORD = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ttl', 'entity', 'rid', 'sw', 'md', 'msv']);
 
 /**
- * The rule a record's search items were written by, kept on the record's own item (`msv`): 3 = `nameSearchWords`
- * (up to SEARCH_WORDS_MAX words, "&" splits) under sort keys whose name ends in MASTER_SORT_NAME_END; 2 = the same
+ * The rule a record's search items were written by, kept on the record's own item (`msv`): 4 = `recordSearchWords`
+ * (the name's `nameSearchWords`, up to SEARCH_WORDS_MAX, "&" splits, then the words of its code and VAT ID) under
+ * sort keys whose name ends in MASTER_SORT_NAME_END; 3 = the name's words alone under those keys; 2 = the name's
  * words under `<word>#<name>#<id>` (`keys.formerMasterSearch`); absent = the former word rule (`searchWords`, 8
  * words) under that key. The backfill (`search-backfill.ts`) rewrites records of an older rule and deletes their
  * former search items.
  */
-export const MASTER_SEARCH_VERSION = 3;
+export const MASTER_SEARCH_VERSION = 4;
 /**
  * The same for items, whose record also says how its item words were written: 4 = version 3's search words and
  * the item words of `itemIndexWords` (every word, a phrase by its words); 3 = the same under the former search key;
@@ -71,6 +75,8 @@ export const ITEM_SEARCH_VERSION = 4;
 
 /** The `msv` a record of this kind is written with. */
 export const searchVersionOf = (kind: Kind): number => (kind === 'item' ? ITEM_SEARCH_VERSION : MASTER_SEARCH_VERSION);
+/** Whether a record written by rule `msv` holds its search items under the former sort key (`keys.formerMasterSearch`). */
+const underFormerSearchKey = (kind: Kind, msv: number): boolean => msv < (kind === 'item' ? 4 : 3);
 
 export function recordOf<T>(item: Item): T {
   const out: Item = {};
@@ -156,7 +162,7 @@ export function masterDerivedItems(r: AnyRecord): Derived[] {
   const id = idOf(r);
   const copy = { ...r, rid: id, entity: 'MD_INDEX' };
   const out: Derived[] = [];
-  const sw = indexedSearchWords(r.name, kind);
+  const sw = recordSearchWords(r);
   for (const word of sw) {
     out.push({ item: { ...keys.masterSearch(r.company_id, kind, sourceOf(r), word, sortNameOf(r), sortIdOf(r)), ...copy, sw } });
   }
@@ -182,6 +188,27 @@ export function masterDerivedItems(r: AnyRecord): Derived[] {
 /** The words of a name that get a search item: the first distinct ones, up to the kind's limit. */
 export function indexedSearchWords(name: string, kind: Kind): string[] {
   return nameSearchWords(name).slice(0, kind === 'item' ? ITEM_SEARCH_WORDS_MAX : SEARCH_WORDS_MAX);
+}
+
+/**
+ * The words a record is found by in a search (`sw`): its name's (`indexedSearchWords`), then, for a stakeholder, its
+ * code and VAT ID written together ("K-1" as "k1", "LT 100" as "lt100"), the VAT ID's digits without the country
+ * letters ("100"), then the words of the code as written ("k", "1"); for a category, its code so. The first
+ * IDENTIFIER_SEARCH_WORDS_MAX not among the name's. A bookkeeper types the first digits of a company code or a VAT ID
+ * as often as a name; the exact look-ups (identifier-search.ts) need the whole of one. The name's words come first
+ * and whole, so a rule's words are those of the rule before and more.
+ */
+export function recordSearchWords(r: AnyRecord): string[] {
+  const kind = kindOf(r);
+  const names = indexedSearchWords(r.name, kind);
+  if (kind === 'item') return names;
+  const code = (kind === 'category' ? (r as CategoryRecord).category_code : (r as StakeholderRecord).code) ?? '';
+  const vat = kind === 'category' ? '' : ((r as StakeholderRecord).vat_id ?? '');
+  const whole = (v: string) => nameSearchWords(identifierKey(v));
+  const candidates = [...whole(code), ...whole(vat), ...whole(identifierKey(vat).replace(/^[A-Z]{2}(?=\d)/, '')), ...nameSearchWords(code)];
+  const taken = new Set(names);
+  const identifiers = [...new Set(candidates)].filter((w) => !taken.has(w));
+  return [...names, ...identifiers.slice(0, IDENTIFIER_SEARCH_WORDS_MAX)];
 }
 
 /**
@@ -247,7 +274,7 @@ export function masterTransaction(next: AnyRecord | undefined, previous: AnyReco
   // Search items of a former rule ("a&b", the former sort key): deleted with the record where its transaction has
   // room, the rest after it without condition (no current write puts those keys).
   const deleted = new Set(ops.flatMap((o) => (o.op.Delete ? [keyString((o.op.Delete as { Key: Item }).Key)] : [])));
-  const formerRule = previous !== undefined && storedRule !== undefined && storedRule < searchVersionOf(kindOf(previous));
+  const formerRule = previous !== undefined && storedRule !== undefined && underFormerSearchKey(kindOf(previous), storedRule);
   for (const k of formerRule ? formerSearchKeys(previous) : []) {
     if (kept.has(keyString(k)) || deleted.has(keyString(k))) continue;
     ops.push({ op: { Delete: { TableName, Key: { pk: k.pk, sk: k.sk } } }, meaning: 'version', later: 'legacy' });

@@ -54,6 +54,13 @@ describe('ddb master-data store (M1–M10)', () => {
       'Put MDS#c1#supplier#all azuolas#azuolas trade uab\u0001S1',
       'Put MDS#c1#supplier#all trade#azuolas trade uab\u0001S1',
       'Put MDS#c1#supplier#all uab#azuolas trade uab\u0001S1',
+      // the code and the VAT ID written together ("K-1", "LT 100"), the VAT ID's digits, then the code's words, 5 at
+      // most: found by their first characters
+      'Put MDS#c1#supplier#all k1#azuolas trade uab\u0001S1',
+      'Put MDS#c1#supplier#all lt100#azuolas trade uab\u0001S1',
+      'Put MDS#c1#supplier#all 100#azuolas trade uab\u0001S1',
+      'Put MDS#c1#supplier#all k#azuolas trade uab\u0001S1',
+      'Put MDS#c1#supplier#all 1#azuolas trade uab\u0001S1',
       'Put MDU#c1#supplier#name#azuolas trade uab UNIQUE',
       'Put MDU#c1#supplier#code#K1 UNIQUE',
       'Put MDF#c1#supplier#vat#LT100 2026-01-01T00:00:00.000Z#S1',
@@ -70,7 +77,7 @@ describe('ddb master-data store (M1–M10)', () => {
       version: 1,
     });
     const search = items[1]!.Put!.Item;
-    expect(search).toMatchObject({ gsi1pk: 'MDS#c1#supplier#own', gsi1sk: 'azuolas#azuolas trade uab\u0001S1', rid: 'S1', sw: ['azuolas', 'trade', 'uab'], name: 'Ąžuolas Trade UAB' });
+    expect(search).toMatchObject({ gsi1pk: 'MDS#c1#supplier#own', gsi1sk: 'azuolas#azuolas trade uab\u0001S1', rid: 'S1', sw: ['azuolas', 'trade', 'uab', 'k1', 'lt100', '100', 'k', '1'], name: 'Ąžuolas Trade UAB' });
     for (const guard of items.filter((i) => i.Put?.Item.sk === 'UNIQUE')) {
       expect(guard.Put!.ConditionExpression).toBe('attribute_not_exists(pk) OR rid = :rid');
       expect(guard.Put!.ExpressionAttributeValues).toEqual({ ':rid': 'S1' });
@@ -89,6 +96,11 @@ describe('ddb master-data store (M1–M10)', () => {
       'Delete MDS#c1#supplier#all azuolas#azuolas trade uab\u0001S1',
       'Delete MDS#c1#supplier#all trade#azuolas trade uab\u0001S1',
       'Delete MDS#c1#supplier#all uab#azuolas trade uab\u0001S1',
+      'Delete MDS#c1#supplier#all k1#azuolas trade uab\u0001S1',
+      'Delete MDS#c1#supplier#all lt100#azuolas trade uab\u0001S1',
+      'Delete MDS#c1#supplier#all 100#azuolas trade uab\u0001S1',
+      'Delete MDS#c1#supplier#all k#azuolas trade uab\u0001S1',
+      'Delete MDS#c1#supplier#all 1#azuolas trade uab\u0001S1',
       'Delete MDU#c1#supplier#name#azuolas trade uab UNIQUE',
       'Delete MDF#c1#supplier#vat#LT100 2026-01-01T00:00:00.000Z#S1',
       'Delete MDF#c1#supplier#match_name#AZUOLAS TRADE 2026-01-01T00:00:00.000Z#S1',
@@ -100,11 +112,11 @@ describe('ddb master-data store (M1–M10)', () => {
   });
 
   it('M4: a cancelled transaction whose reason is a guard is a DuplicateKeyError naming the field', async () => {
-    // record, 3 search words, name guard, code guard, vat, match_name
+    // record, 8 search words, name guard, code guard, vat, match_name
     ddbMock
       .on(TransactWriteCommand)
-      .rejectsOnce(canceled(['None', 'None', 'None', 'None', 'None', 'ConditionalCheckFailed', 'None', 'None']))
-      .rejectsOnce(canceled(['None', 'None', 'None', 'None', 'ConditionalCheckFailed', 'None', 'None', 'None']));
+      .rejectsOnce(canceled(['None', 'None', 'None', 'None', 'None', 'None', 'None', 'None', 'None', 'None', 'ConditionalCheckFailed', 'None', 'None']))
+      .rejectsOnce(canceled(['None', 'None', 'None', 'None', 'None', 'None', 'None', 'None', 'None', 'ConditionalCheckFailed', 'None', 'None', 'None']));
     await expect(ddbMasterDataStore.putStakeholder(supplier())).rejects.toEqual(new DuplicateKeyError('code'));
     await expect(ddbMasterDataStore.putStakeholder(supplier())).rejects.toMatchObject({ name: 'DuplicateKeyError', field: 'name' });
   });
@@ -120,7 +132,7 @@ describe('ddb master-data store (M1–M10)', () => {
     ddbMock.on(TransactWriteCommand).resolves({});
     await ddbMasterDataStore.deleteStakeholder(supplier({ version: 3 }));
     const items = txItems();
-    expect(items).toHaveLength(8);
+    expect(items).toHaveLength(13);
     expect(items.every((i) => i.Delete)).toBe(true);
     expect(items[0]!.Delete).toMatchObject({ Key: { pk: 'MD#c1#STAKEHOLDER#S1', sk: 'META' }, ConditionExpression: 'version = :v' });
   });
@@ -131,6 +143,18 @@ describe('ddb master-data store (M1–M10)', () => {
     await ddbMasterDataStore.putCategory(cat);
     expect(txItems().map(keyOf)).toEqual(['Put MD#c1#CATEGORY#K1 META', 'Put MDS#c1#category#all fuel#fuel\u0001K1', 'Put MDU#c1#category#name#fuel UNIQUE']);
     expect(txItems()[0]!.Put!.Item).toMatchObject({ gsi2pk: 'MDL#c1#category#external' });
+  });
+
+  it('M4: a stakeholder update at the word limits (a 40-word name, a code and a VAT ID of several words each) is one transaction of ≤ 100 items', async () => {
+    const long = (tag: string) => Array.from({ length: 45 }, (_, i) => `${tag}${i}`).join(' ');
+    const before = supplier({ name: long('alpha'), code: 'AB-12-CD-34', vat_id: 'LT 1000 2000 3000' });
+    const after = { ...before, name: long('beta'), code: 'EF-56-GH-78', vat_id: 'SE 4000 5000 6000', version: 2 };
+    ddbMock.on(TransactWriteCommand).resolves({});
+    await ddbMasterDataStore.putStakeholder(after, before);
+    expect(ddbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    const items = txItems();
+    expect(items.length).toBeLessThanOrEqual(100);
+    expect(items.filter((i) => keyOf(i).startsWith('Put MDS#'))).toHaveLength(45);
   });
 
   it('M5: renaming an item moves its record; the new record key failing is the duplicate; ≤ 100 items even at the word limit', async () => {
@@ -261,14 +285,14 @@ describe('ddb master-data store (M1–M10)', () => {
       .map(keyOf)
       .filter((k) => k.startsWith('Put MDS#'))
       .map((k) => k.split(' ')[2]!.split('#')[0]);
-    expect(words).toEqual(['vilniaus', 'miesto', 'savivaldybes', 'administracijos', 'turto', 'valdymo', 'ir', 'ukio', 'skyrius']);
+    expect(words).toEqual(['vilniaus', 'miesto', 'savivaldybes', 'administracijos', 'turto', 'valdymo', 'ir', 'ukio', 'skyrius', 'k1', 'k', '1']);
 
     ddbMock.reset();
     ddbMock.on(TransactWriteCommand).resolves({});
     const ab = supplier({ name: 'A&B Prekyba', vat_id: '' });
     await ddbMasterDataStore.putStakeholder({ ...ab, version: 2 }, ab);
     const keysOf = txItems().map(keyOf);
-    const current = ['Put MDS#c1#supplier#all a#a&b prekyba\u0001S1', 'Put MDS#c1#supplier#all b#a&b prekyba\u0001S1', 'Put MDS#c1#supplier#all prekyba#a&b prekyba\u0001S1'];
+    const current = ['a', 'b', 'prekyba', 'k1', 'k', '1'].map((w) => `Put MDS#c1#supplier#all ${w}#a&b prekyba\u0001S1`);
     expect(keysOf.filter((k) => k.startsWith('Put MDS#'))).toEqual(current);
     // A write that does not know the stored rule deletes only what the current rule wrote and no longer writes.
     expect(keysOf.filter((k) => k.startsWith('Delete'))).toEqual([]);
