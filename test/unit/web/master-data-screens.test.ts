@@ -17,7 +17,8 @@ import {
 } from '../../../web/src/features/master-data/lib/forms';
 import { deleteQuery, recordKey } from '../../../web/src/features/master-data/api/master-data';
 import { emptyText, importedOnlyNote, listBody, MASTER_SCREENS, masterListQuery, nextMasterCursor, readSearchPages, readSearchPagesFrom, screenOfPath } from '../../../web/src/features/master-data/lib/screens';
-import { nearListEnd } from '../../../web/src/features/master-data/components/SearchSelect';
+import { matchingOptions, nearListEnd } from '../../../web/src/features/master-data/components/SearchSelect';
+import { COUNTRIES } from '../../../shared/countries';
 import { switchName } from '../../../web/src/features/integration/components/IntegrationPage';
 
 const supplier: Stakeholder = {
@@ -259,5 +260,26 @@ describe('server answers', () => {
     expect(switchName('Export', 'Rivile')).toBe('Export Rivile');
     expect(switchName('Display', 'Display only imported categories')).toBe('Display only imported categories');
     expect(switchName('Import', 'Importer X')).toBe('Import Importer X');
+  });
+});
+
+describe('a picker filtering its own options (the country)', () => {
+  const countries = COUNTRIES.map((c) => ({ value: c.code, label: c.name, hint: c.code }));
+  const first = (typed: string) => matchingOptions(countries, typed)[0]?.label;
+
+  it('puts the country whose code is the typed text first, then names the text starts', () => {
+    expect(first('LT')).toBe('Lithuania');
+    expect(first('lv')).toBe('Latvia');
+    expect(first('DE')).toBe('Germany');
+    expect(first('ee')).toBe('Estonia');
+    expect(first('se')).toBe('Sweden');
+    expect(first('US')).toBe('United States of America');
+    expect(first('Lit')).toBe('Lithuania');
+    expect(first('germ')).toBe('Germany');
+    // a name's later word, then letters inside a name
+    expect(matchingOptions(countries, 'kingdom').map((o) => o.label)).toContain('United Kingdom');
+    expect(matchingOptions(countries, 'thuan').map((o) => o.label)).toEqual(['Lithuania']);
+    expect(matchingOptions(countries, '  ')).toHaveLength(countries.length);
+    expect(matchingOptions(countries, 'zzz')).toEqual([]);
   });
 });

@@ -36,10 +36,31 @@ export interface SearchSelectProps {
   onBlur?(): void;
 }
 
-function matches(option: SelectOption, query: string): boolean {
+/**
+ * How well an option answers the typed text, lower first; undefined: it does not. The option whose value or hint
+ * is the text comes first ("LT" is Lithuania, not Gibraltar, which holds the letters), then labels the text starts,
+ * then labels with a word it starts, then any label or hint holding it.
+ */
+function matchRank(option: SelectOption, q: string): number | undefined {
+  const label = option.label.toLowerCase();
+  const hint = option.hint?.toLowerCase();
+  if (option.value.toLowerCase() === q || hint === q) return 0;
+  if (label.startsWith(q)) return 1;
+  if (label.split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith(q))) return 2;
+  return label.includes(q) || Boolean(hint?.includes(q)) ? 3 : undefined;
+}
+
+/** The options a typed text shows, best first (`matchRank`), each rank in the options' own order. */
+export function matchingOptions(options: ReadonlyArray<SelectOption>, query: string): SelectOption[] {
   const q = query.trim().toLowerCase();
-  if (!q) return true;
-  return option.label.toLowerCase().includes(q) || option.value.toLowerCase() === q || Boolean(option.hint?.toLowerCase().includes(q));
+  if (!q) return [...options];
+  return options
+    .flatMap((option, i) => {
+      const rank = matchRank(option, q);
+      return rank === undefined ? [] : [{ option, rank, i }];
+    })
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map(({ option }) => option);
 }
 
 /** Within this many pixels of its end, a scrolled list reads its next options. */
@@ -79,7 +100,7 @@ export function SearchSelect({
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
 
-  const shown = useMemo(() => (onQueryChange ? options : options.filter((o) => matches(o, query))), [options, onQueryChange, query]);
+  const shown = useMemo(() => (onQueryChange ? options : matchingOptions(options, query)), [options, onQueryChange, query]);
   const current = options.find((o) => o.value === value);
   const display = value ? (current?.label ?? valueLabel ?? value) : '';
 
