@@ -439,6 +439,11 @@ describe('edit-receipt screen in Chromium', () => {
     page.on('request', (r) => {
       if (r.method() === 'DELETE' && r.url().includes(`/receipt/${id}`)) deletes.push(r.url());
     });
+    // the screen moves on without reading the deleted document again (it would answer 404)
+    const readAfter: string[] = [];
+    page.on('response', (r) => {
+      if (r.request().method() === 'GET' && r.url().includes(`/receipts/${id}`) && r.status() === 404) readAfter.push(r.url());
+    });
     await page.goto(`${e2e.stack.url}/edit-receipt/${id}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('delete').isEnabled(), { timeout: 15_000 }).toBe(true);
     // The server refuses a stale version (the check the screen relies on)
@@ -448,6 +453,11 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => deletes.length, { timeout: 10_000 }).toBe(1);
     expect(new URL(deletes[0]!).searchParams.get('version')).toBe(String(c.version));
     await expect.poll(async () => (await api.get(`/receipts/${id}?${q()}`)).status, { timeout: 10_000 }).toBe(404);
+    await expect.poll(() => page.url(), { timeout: 10_000 }).not.toContain(id);
+    await expect.poll(() => page.getByText('Document deleted').count()).toBe(1);
+    // the live channel's echo of the delete has come too by now
+    await page.waitForTimeout(1500);
+    expect(readAfter.join(' ')).toBe('');
     await page.close();
   });
 

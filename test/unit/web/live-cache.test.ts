@@ -211,6 +211,19 @@ describe('live events on the query cache', () => {
     expect(processedAnnouncement(done, many)).toBe('3 documents processed: 2 To Review, 1 Failed');
   });
 
+  it("the tab's own delete keeps the detail its screen shows, also when the live channel echoes it; a colleague's delete drops it", () => {
+    const { qc, cache, review } = setup();
+    const detail = (id: string) => queryKeys.receipt(id, 'c1');
+    qc.setQueryData(detail('old'), receipt({ receipt_id: 'old', status: 'review' }));
+    qc.setQueryData(detail('other'), receipt({ receipt_id: 'other', status: 'review' }));
+    cache.applyDelete('old', { keepDetail: true });
+    expect(ids(qc.getQueryData(queryKeys.receiptList(review)))).toEqual([]);
+    handleLiveMessage({ event: 'receipt-delete', payload: { receipt_id: 'old' } }, cache, 'c1');
+    expect(qc.getQueryData(detail('old'))).toBeDefined();
+    handleLiveMessage({ event: 'receipt-delete', payload: { receipt_id: 'other' } }, cache, 'c1');
+    expect(qc.getQueryData(detail('other'))).toBeUndefined();
+  });
+
   it("another company's deletion reads the lists and counts again (the all-companies view held its documents)", () => {
     const { qc, cache, review } = setup();
     handleLiveMessage({ event: 'company-delete', payload: { company_id: 'c2' } }, cache, 'c1');

@@ -25,7 +25,12 @@ export interface ReceiptCache {
    * live event of a version already applied (the answer of the call that made the change came first).
    */
   applyReceipts(receipts: ReadonlyArray<Receipt>, options?: { live?: boolean }): void;
-  /** A deleted document: out of every list (and its detail dropped unless `keepDetail`); counts refetched. */
+  /**
+   * A deleted document: out of every list, counts refetched, and its detail dropped (a screen showing it reads it
+   * again and learns it is gone) — unless `keepDetail`: this tab deleted or moved it and its screen moves on; its
+   * detail is then kept also when the live channel echoes the delete (read again, it would answer 404 while the screen
+   * leaves), and goes when no screen uses it.
+   */
   applyDelete(receiptId: string, options?: { keepDetail?: boolean }): void;
   /** Many deleted documents: one update of each cached list. */
   applyDeletes(receiptIds: ReadonlyArray<string>): void;
@@ -108,6 +113,17 @@ function watchUploads(queryClient: QueryClient, uploadIds: ReadonlyArray<string>
 }
 
 const COUNTS_DEBOUNCE_MS = 250;
+/** Documents this tab deleted or moved with `keepDetail` (see applyDelete). */
+const keptDetails = new WeakMap<QueryClient, Set<string>>();
+function keptDetailsOf(queryClient: QueryClient): Set<string> {
+  let kept = keptDetails.get(queryClient);
+  if (!kept) keptDetails.set(queryClient, (kept = new Set()));
+  return kept;
+}
+/** Whether this tab deleted or moved the document (its detail is never read again: it would answer 404). */
+export function deletedHere(queryClient: QueryClient, receiptId: string): boolean {
+  return keptDetails.get(queryClient)?.has(receiptId) ?? false;
+}
 const latestVersions = new WeakMap<QueryClient, Map<string, number>>();
 const debounceTimers = new WeakMap<QueryClient, ReturnType<typeof setTimeout>>();
 
@@ -242,7 +258,9 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
         const result = applyDeleteToList(data, receiptId);
         return { data: result.kind === 'set' ? result.data : null, invalidate: false };
       });
-      if (!options?.keepDetail) queryClient.removeQueries({ queryKey: ['receipts', 'detail', receiptId] });
+      const kept = keptDetailsOf(queryClient);
+      if (options?.keepDetail) kept.add(receiptId);
+      else if (!kept.has(receiptId)) queryClient.removeQueries({ queryKey: ['receipts', 'detail', receiptId] });
       refreshCountsSoon(queryClient);
     },
     applyDeletes(receiptIds) {

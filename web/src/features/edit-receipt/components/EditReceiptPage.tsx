@@ -484,7 +484,8 @@ function EditReceipt({
     try {
       // The version on screen: a document a colleague changed meanwhile is refused (409), not deleted unseen.
       await api.del(`/receipt/${encodeURIComponent(receiptId)}`, { query: { company_id: companyId, version: version() } });
-      cache.applyDelete(receiptId);
+      // out of the lists; its detail stays on screen until the next document opens (read again, it is a 404)
+      cache.applyDelete(receiptId, { keepDetail: true });
       setPopup(null);
       info.show('Document deleted', 'success');
       await afterAction(null);
@@ -500,7 +501,8 @@ function EditReceipt({
     try {
       await api.post(`/receipts/${encodeURIComponent(receiptId)}/combine`, { receipt_id: otherId, version: version() }, { query: { company_id: companyId } });
       cache.applyDelete(otherId);
-      void qc.invalidateQueries({ queryKey: editKeys.walk(), refetchType: 'none' });
+      // the screen stays on this document, whose place and neighbours the merged one may have changed (4/4 → 3/3)
+      void qc.invalidateQueries({ queryKey: editKeys.walk() });
       setMerge(false);
       await Promise.all([qc.invalidateQueries({ queryKey: queryKeys.receipt(receiptId, companyId) }), calls.refresh(), qc.invalidateQueries({ queryKey: editKeys.boxes(receiptId, companyId) })]);
       info.show('Documents merged', 'success');

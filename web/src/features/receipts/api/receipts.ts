@@ -1,4 +1,4 @@
-import { hashKey, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { hashKey, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Company } from '../../../../../shared/schemas/company';
 import type { ListStatus } from '../../../../../shared/status';
@@ -11,7 +11,7 @@ import { queryKeys } from '../../../lib/query-keys';
 import { useActiveCompany, type ActiveCompanyView } from '../../companies/api/companies';
 import { receiptOfPayload } from '../../live/lib/cache-updates';
 import { liveStatus } from '../../live/lib/live-status';
-import { useReceiptCache } from '../../live/use-receipt-cache';
+import { deletedHere, useReceiptCache } from '../../live/use-receipt-cache';
 import { mapLimited } from '../lib/concurrency';
 import { listKeyParams, listQuery, nextCursor, type ListCursor, type ListFilters, type ListKeyParams, type ListScope } from '../lib/list-params';
 import { NO_COMPANY } from '../lib/row-rules';
@@ -127,11 +127,13 @@ export function useDocumentCounts(key: string | null) {
 /** GET /receipts/{id} with the document's company (pages with image URLs, content). */
 export function useReceiptDetail(receiptId: string | undefined, companyId: string | undefined) {
   const api = useApi();
+  const qc = useQueryClient();
   return useQuery({
     queryKey: queryKeys.receipt(receiptId ?? '', companyId),
     queryFn: ({ signal }) =>
       api.get<ReceiptDetail>(`/receipts/${encodeURIComponent(receiptId!)}`, { query: { company_id: companyId || undefined }, signal }),
-    enabled: Boolean(receiptId),
+    // a document this tab deleted keeps what its screen shows while the screen moves on, and is not read again
+    enabled: Boolean(receiptId) && !deletedHere(qc, receiptId!),
   });
 }
 
