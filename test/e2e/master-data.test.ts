@@ -391,8 +391,9 @@ describe('master-data screens in Chromium', () => {
     await page.waitForURL(/\/items$/);
     const items = addForm(page);
     await items.getByRole('button', { name: 'Upload XLSX' }).click();
-    await until(() => items.getByTestId('error-company_id').innerText()).toBe('Required field');
+    await until(() => items.getByTestId('error-company_id').innerText()).toBe('Choose the company to upload into');
     expect(await page.getByTestId('import-xlsx-popup').count()).toBe(0);
+    await screenshot(page, 'items-all-companies-upload-needs-company');
     await items.getByRole('combobox', { name: 'Company' }).click();
     await page.getByRole('option').filter({ hasText: 'Second Branch UAB' }).click();
     await items.getByRole('button', { name: 'Upload XLSX' }).click();

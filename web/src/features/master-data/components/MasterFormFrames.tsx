@@ -2,7 +2,6 @@ import type { FormEvent, ReactNode } from 'react';
 import { Button } from '../../../components/ui/Button';
 import { Icon, type IconName } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
-import { MSG } from '../../../../../shared/schemas/messages';
 
 type SubmitHandler = (e: FormEvent<HTMLFormElement>) => void | Promise<void>;
 
@@ -12,9 +11,12 @@ interface AddCardForm {
   setServerError(name: 'company_id', message: string): void;
 }
 
+/** Upload XLSX of the all-companies view before a company is chosen: said under Company. */
+export const UPLOAD_NEEDS_COMPANY = 'Choose the company to upload into';
+
 /**
- * The add form on top of a master-data list: its title, Upload XLSX (into `companyId`; without one, 'Required field'
- * under Company), the fields and ADD.
+ * The add form on top of a master-data list: its title, Upload XLSX (into `companyId`; without one,
+ * UPLOAD_NEEDS_COMPANY under Company), the fields and ADD.
  */
 export function MasterAddCard({
   icon,
@@ -42,7 +44,12 @@ export function MasterAddCard({
         <h2>
           <Icon name={icon} size={18} /> {title}
         </h2>
-        <Button variant="secondary" className="btn-sm" icon={<Icon name="upload" size={16} />} onClick={() => (companyId ? onUpload(companyId) : form.setServerError('company_id', MSG.required))}>
+        <Button
+          variant="secondary"
+          className="btn-sm"
+          icon={<Icon name="upload" size={16} />}
+          onClick={() => (companyId ? onUpload(companyId) : form.setServerError('company_id', UPLOAD_NEEDS_COMPANY))}
+        >
           Upload XLSX
         </Button>
       </div>
