@@ -40,4 +40,21 @@ describe('ADD COMPANY in Chromium: a code the user already has', () => {
     await expect.poll(() => page.getByText(`${user.company} has been added.`).count(), WAIT).toBeGreaterThan(0);
     expect(((await api.get('/companies')).body as { items: unknown[] }).items).toHaveLength(2);
   });
+
+  it('Settings refuses a company code over 80 characters with its message, not by cutting what was typed', async () => {
+    const { user, api } = await registeredUser(e2e.stack, 'setco');
+    const page = await signInPage(e2e.browser, e2e.stack.url, user, LAPTOP);
+    await page.goto(`${e2e.stack.url}/settings`);
+    const form = page.getByTestId('settings-company-form');
+    const code = form.getByRole('textbox', { name: 'Company code', exact: true });
+    await code.waitFor(WAIT);
+    await code.fill('9'.repeat(90));
+    expect(await code.inputValue()).toHaveLength(90);
+    await form.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => form.getByText('At most 80 characters').count(), WAIT).toBe(1);
+    await screenshot(page, 'settings-company-code-too-long');
+    const companies = ((await api.get('/companies')).body as { items: { code: string }[] }).items;
+    expect(companies[0]!.code).toBe(user.company_code);
+    await page.close();
+  });
 });

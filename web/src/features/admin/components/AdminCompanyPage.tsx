@@ -52,7 +52,7 @@ function CountForm({ company }: { company: AdminCompany }) {
       <div className="card-head">
         <h2>Documents per month</h2>
       </div>
-      <TextField label="Documents available" inputMode="numeric" maxLength={5} {...form.text('available_documents')} />
+      <TextField label="Documents available" inputMode="numeric" {...form.text('available_documents')} />
       <Checkbox label="Reset this month's usage" {...form.checkbox('reset')} />
       <div className="form-actions">
         <Button type="submit" loading={form.pending}>
@@ -82,7 +82,7 @@ function VatForm({ company }: { company: AdminCompany }) {
       <div className="card-head">
         <h2>VAT account</h2>
       </div>
-      <TextField label="VAT account" maxLength={10} {...form.text('vat_account')} />
+      <TextField label="VAT account" {...form.text('vat_account')} />
       <div className="form-actions">
         <Button type="submit" loading={form.pending}>
           UPDATE

@@ -102,8 +102,8 @@ function CompanyForm({ company }: { company: Company }) {
         {!editable && <span className="pill pill-neutral">Read only</span>}
       </div>
       <div className="form-grid">
-        <TextField label="Company name" maxLength={80} readOnly={!editable} {...form.text('name')} />
-        <TextField label="Company code" maxLength={80} readOnly={!editable} {...form.text('code')} />
+        <TextField label="Company name" readOnly={!editable} {...form.text('name')} />
+        <TextField label="Company code" readOnly={!editable} {...form.text('code')} />
       </div>
       <EditActions dirty={editable && dirty} pending={form.pending} onCancel={() => form.reset(initial)} />
     </form>
