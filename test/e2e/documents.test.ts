@@ -434,6 +434,23 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => rows.count(), WAIT).toBe(3);
     const row = (name: string) => page.locator('[data-testid="receipt-row"]', { hasText: name });
 
+    // a date range of issue dates: 'Dates of' is offered once a day is picked, wide enough for its longest option
+    await page.locator('input[name="date_from"]').fill('2024-02-02');
+    const datesOf = page.getByRole('combobox', { name: 'Dates of' });
+    await datesOf.selectOption('issue');
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    expect(await rows.first().innerText()).toContain('beta.pdf');
+    await datesOf.selectOption('upload');
+    const room = await datesOf.evaluate((el: HTMLSelectElement) => {
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = getComputedStyle(el).font;
+      return el.clientWidth - Math.max(...[...el.options].map((o) => ctx.measureText(o.text).width));
+    });
+    expect(room).toBeGreaterThanOrEqual(24);
+    await screenshot(page, 'documents-dates-of');
+    await page.getByRole('button', { name: 'Clear dates' }).click();
+    await expect.poll(() => rows.count(), WAIT).toBe(3);
+
     // a document that could not be processed offers Try Again and Delete
     const broken = row('broken.pdf');
     await expect.poll(() => broken.getByTestId('row-status').innerText(), WAIT).toBe('Failed');
