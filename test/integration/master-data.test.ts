@@ -299,6 +299,16 @@ describe('master data through the local API', () => {
 
     const list = (await api.get(`/items${q}`)).body as PageBody;
     expect(list.items.map((i) => i.name)).toEqual(['Coffee Grains', 'Tea']);
+    // a search finds an item by its words too (the line items' words it matches), before the names, each once
+    expect((await api.post(`/item${q}`, { name: 'Diesel', words: ['dyzelinas', 'DK fuel'] })).status).toBe(201);
+    expect((await api.post(`/item${q}`, { name: 'Dyzelinas premium' })).status).toBe(201);
+    const search = async (text: string) => ((await api.get(`/items${q}&search_name=${encodeURIComponent(text)}`)).body as PageBody).items.map((i) => i.name);
+    expect(await search('dyzelinas')).toEqual(['Diesel', 'Dyzelinas premium']);
+    expect(await search('Fuel DK')).toEqual(['Diesel']);
+    expect(await search('diesel')).toEqual(['Diesel']);
+    expect(await search('coffee')).toEqual(['Coffee Grains']);
+    expect(await search('dyzelinas benzinas')).toEqual([]);
+    for (const name of ['diesel', 'dyzelinas premium']) expect((await api.delete(`/item${q}&name=${encodeURIComponent(name)}`)).status).toBe(200);
     // an item added here is the company's own, not imported (no DB mark)
     expect(list.items.map((i) => i.external)).toEqual([false, false]);
     const del = await api.delete(`/item${q}&name=${encodeURIComponent('Coffee Grains')}`);

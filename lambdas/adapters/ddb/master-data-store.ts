@@ -11,12 +11,11 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../../../shared/errors';
 import type { StakeholderType } from '../../../shared/schemas/master-data';
-import { codeKey, identifierKey, matchNameKey, nameKey, nameSearchWords, searchWords } from '../../core/master-data/keys';
+import { codeKey, identifierKey, itemLookupWords, matchNameKey, nameKey, nameSearchWords, searchWords } from '../../core/master-data/keys';
 import { DuplicateKeyError, type MasterDataStore } from '../../core/master-data/ports';
 import type { CategoryRecord, ItemRecord, ListRequest, Page, RecordSource, StakeholderRecord } from '../../core/master-data/types';
 import { ddb } from './client';
 import { keys } from './keys';
-import { itemLookupWords } from '../../core/documents/counterparty';
 import { batchDelete, batchGet, tableName } from './table-ops';
 
 /**

@@ -8,7 +8,7 @@
 import type { StakeholderDateFormat, StakeholderType } from '../../../shared/schemas/master-data';
 import type { ContentDocument } from '../content/tree';
 import { datapointBySchemaId, setValues, valueOf, type ValueUpdate } from '../content/tree';
-import { identifierKey, matchNameKey, searchWords } from '../master-data/keys';
+import { identifierKey, itemLookupWords, matchNameKey } from '../master-data/keys';
 import type { MasterDataStore } from '../master-data/ports';
 import type { CategoryRecord, ItemRecord, StakeholderRecord } from '../master-data/types';
 import {
@@ -186,13 +186,6 @@ export async function counterpartyFacts(store: MasterDataStore, companyId: strin
   };
 }
 
-/**
- * The words a text is looked up by in the item word index (M10): its folded words (`searchWords`) of 2 characters
- * or more, numbers left out. The one rule for a line's description and for the words an item is indexed by.
- */
-export function itemLookupWords(text: string): string[] {
-  return searchWords(text).filter((w) => w.length >= 2 && !/^\d+$/.test(w));
-}
 
 /** The words of the lines' descriptions sent to the item look-up (`itemLookupWords`): each once, at most ITEM_LOOKUP_WORDS. */
 export function lineWords(fields: ExtractedFields): string[] {

@@ -19,6 +19,8 @@ export function identifierSearchText(search: string | undefined): string | undef
 }
 
 export interface IdentifierSearch<R> {
+  /** The typed text this look-up takes, if any (default `identifierSearchText`: one with a digit). */
+  textOf?(search: string | undefined): string | undefined;
   /** The records whose code or VAT ID is the text (at most IDENTIFIER_HITS_MAX). */
   hits(text: string): Promise<R[]>;
   /** Whether the record's code or VAT ID is the text. */
@@ -26,12 +28,12 @@ export interface IdentifierSearch<R> {
 }
 
 /** One page of a list or search (`readNames`), with the exact hits of an identifier search first (see above). */
-export async function withIdentifierHits<R extends { id: string; external: boolean }>(
+export async function withIdentifierHits<R extends { external: boolean }>(
   lookup: IdentifierSearch<R>,
   request: { search: string | undefined; source: RecordSource; cursor: string | undefined; limit: number },
   readNames: (limit: number) => Promise<Page<R>>,
 ): Promise<Page<R>> {
-  const text = identifierSearchText(request.search);
+  const text = (lookup.textOf ?? identifierSearchText)(request.search);
   if (!text) return readNames(request.limit);
   const inSource = (r: R) => request.source === 'all' || (request.source === 'external') === r.external;
   const exact = request.cursor === undefined ? (await lookup.hits(text)).filter(inSource).slice(0, Math.max(0, request.limit - 1)) : [];

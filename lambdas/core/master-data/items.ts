@@ -2,7 +2,8 @@
 import { ITEM_WORDS_MAX } from '../../../shared/constants';
 import { AppError, notFound } from '../../../shared/errors';
 import type { AddItemWordInput, CreateItemInput, Item, ItemsQuery, ListPage, UpdateItemInput } from '../../../shared/schemas/master-data';
-import { nameKey } from './keys';
+import { itemLookupWords, nameKey } from './keys';
+import { IDENTIFIER_HITS_MAX, withIdentifierHits } from './identifier-search';
 import { companyOf, listPage, publishChange, withDuplicates, type MasterDataCaller, type MasterDataDeps } from './lists';
 import type { ItemRecord } from './types';
 import { toItemView } from './views';
@@ -111,9 +112,26 @@ export async function listItems(deps: MasterDataDeps, caller: MasterDataCaller, 
     deps,
     caller,
     query,
-    (company, cursor, limit) => deps.masterData.listItems({ companyId: company.company_id, search: query.search_name, source: 'all', limit, cursor }),
+    (company, cursor, limit) =>
+      withIdentifierHits(
+        {
+          // M10: the items one of whose words is each typed word ("dyzelinas" finds Diesel), before the name hits
+          textOf: (search) => (itemLookupWords(search ?? '').length > 0 ? search : undefined),
+          hits: async (text) => (await deps.masterData.findItemsByWords(company.company_id, itemLookupWords(text), IDENTIFIER_HITS_MAX)).filter((r) => hasWordsOf(r, text)),
+          matches: hasWordsOf,
+        },
+        { search: query.search_name, source: 'all', cursor, limit },
+        (names) => deps.masterData.listItems({ companyId: company.company_id, search: query.search_name, source: 'all', limit: names, cursor }),
+      ),
     async (records, companies) => records.map((r) => toItemView(r, companies.get(r.company_id)?.name ?? '')),
   );
+}
+
+/** Whether every word a search looks up (`itemLookupWords`) is one of the item's words, as its word index holds them. */
+function hasWordsOf(item: ItemRecord, text: string): boolean {
+  const own = new Set(item.words.flatMap(itemLookupWords));
+  const typed = itemLookupWords(text);
+  return typed.length > 0 && typed.every((w) => own.has(w));
 }
 
 /** Items whose words match a line item's words (recognition), at most `limit`. */

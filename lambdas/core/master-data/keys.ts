@@ -42,6 +42,15 @@ export function nameSearchWords(text: string): string[] {
   return [...new Set(words)];
 }
 
+/**
+ * The words a text is looked up by in the item word index (M10): its folded words (`searchWords`) of 2 characters
+ * or more, numbers left out. The one rule for a line's description, for the words an item is indexed by, and for
+ * the words an items search looks up.
+ */
+export function itemLookupWords(text: string): string[] {
+  return searchWords(text).filter((w) => w.length >= 2 && !/^\d+$/.test(w));
+}
+
 /** Search words of a name: the folded words, each at most 40 characters, without repeats. */
 export function searchWords(name: string): string[] {
   const words = nameKey(name)
