@@ -111,4 +111,32 @@ describe('edit screen opened from a searched list in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('after a merge the list is counted again: the merged document, read again into To Review, is counted where it is', async () => {
+    // the three beta documents are left in the list (the test above confirmed the alpha ones)
+    const status = await statusOf(ids['beta-1']!);
+    const page: Page = await signInPage(e2e.browser, e2e.stack.url, user, { width: 1500, height: 950 });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${e2e.stack.url}/receipts/${status}`);
+    const rows = page.getByTestId('receipt-row');
+    await until(() => rows.count()).toBe(3);
+    await rows.nth(2).click();
+    await page.waitForURL(new RegExp(`/edit-receipt/${ids['beta-1']}\\?`), { timeout: 15_000 });
+    const pager = () => page.getByTestId('pager-position').innerText();
+    await until(pager).toBe('3/3');
+    await page.getByTestId('tool-merge').click();
+    const mergeOther = page.getByRole('button', { name: 'Merge beta-2.pdf' });
+    await until(() => mergeOther.count()).toBe(1);
+    await mergeOther.click();
+    await page.getByTestId('merge-confirm-modal').getByRole('button', { name: 'Merge' }).click();
+    await until(() => page.getByText('Documents merged').count()).toBe(1);
+    // two invoices in one document make no ready one: it is read again into To Review. Walked in Ready, it is out of
+    // that list, which holds beta-3 alone; walked in To Review, it is the second of two
+    await until(() => statusOf(ids['beta-1']!)).toBe('review');
+    await until(pager).toBe(status === 'ready' ? '–/1' : '2/2');
+    await screenshot(page, 'edit-walk-after-merge');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -87,10 +87,12 @@ export function useWalk(scope: ListScope | null, ctx: ListContext | null, doc: W
   // a list its filters narrow is counted as read (the counts are of the whole status list)
   const filtered = ctx !== null && narrowed(ctx);
   const listed = ctx ? (filtered ? (query.data?.total ?? null) : walkTotal(counts.data, ctx)) : null;
+  const here = ctx !== null && doc !== null && inList(doc, ctx);
   // not counted (deep in the list): the last document's place is the list's size
-  const last = !filtered && query.data && query.data.next === null && ctx && doc && inList(doc, ctx) ? listed : null;
+  const last = !filtered && query.data && query.data.next === null && here ? listed : null;
   const position = found?.position ?? last;
-  const total = filtered ? listed : Math.max(position ?? 0, listed ?? 0);
+  // a document out of the list (moved by a merge, a colleague) has a place where it would be, not one the list counts
+  const total = filtered ? listed : Math.max(here ? (position ?? 0) : 0, listed ?? 0);
 
   const after = useCallback(async () => (ctx && doc && enabled ? documentAfter(read, doc, ctx) : null), [ctx, doc, enabled, read]);
 

@@ -528,7 +528,8 @@ function EditReceipt({
   const wasBusy = useRef(busyStatus);
   useEffect(() => {
     if (wasBusy.current && !busyStatus) {
-      for (const queryKey of [editKeys.content(receiptId, companyId), editKeys.boxes(receiptId, companyId), editKeys.history(receiptId, companyId)]) {
+      // and its place in the list (a merge reads it again; out of the list while read, it is back in it now)
+      for (const queryKey of [editKeys.content(receiptId, companyId), editKeys.boxes(receiptId, companyId), editKeys.history(receiptId, companyId), editKeys.walk()]) {
         void qc.invalidateQueries({ queryKey }, { cancelRefetch: false });
       }
     }
