@@ -3,7 +3,8 @@
  * whose code or VAT ID (a category: its code) is the typed text: a bookkeeper looks a business up by its company code
  * as often as by its name, and a name search never finds "304567891". The exact hits come first on the search's
  * first page (the look-ups M6 and M7, a read each); the name hits follow as before, without the exact hits, on that
- * page and every later one, so no record is listed twice.
+ * page and every later one, so no record is listed twice. An items search uses the same first page for the items
+ * whose words are the typed words (M10, items.ts `textOf`).
  */
 import { vatLookupKeys } from '../recognition/match';
 import { codeKey, identifierKey } from './keys';
@@ -21,9 +22,9 @@ export function identifierSearchText(search: string | undefined): string | undef
 export interface IdentifierSearch<R> {
   /** The typed text this look-up takes, if any (default `identifierSearchText`: one with a digit). */
   textOf?(search: string | undefined): string | undefined;
-  /** The records whose code or VAT ID is the text (at most IDENTIFIER_HITS_MAX). */
+  /** The records whose code or VAT ID (an item: whose words) is the text (at most IDENTIFIER_HITS_MAX). */
   hits(text: string): Promise<R[]>;
-  /** Whether the record's code or VAT ID is the text. */
+  /** Whether the record's code or VAT ID (an item: its words) is the text. */
   matches(record: R, text: string): boolean;
 }
 
