@@ -160,6 +160,11 @@ async function mailCode(smtpPort: number, info: { email: string; kind: string; c
 }
 
 /** A request the host guard refuses: its status and short text, and the connection closed. */
+/** The request's client closed its connection before its body was read (Node's 'aborted'): not a failure of ours. */
+function clientWentAway(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted';
+}
+
 function refuse(res: ServerResponse, refusal: Refusal): void {
   res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
   res.end(refusal.text);
@@ -195,6 +200,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const refusal = googleGuard(req);
     if (refusal) return refuse(res, refusal);
     google.handle(req, res, '').catch((error: unknown) => {
+      if (clientWentAway(error)) return void res.destroy();
       console.error('[google] request failed', error);
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -379,6 +385,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (refusal) return refuse(res, refusal);
     const pathname = (req.url ?? '/').split('?')[0]!;
     const fail = (error: unknown) => {
+      // (a page closed or navigated away while its request was being read: nothing failed here)
+      if (clientWentAway(error)) return void res.destroy();
       console.error('[local] request failed', error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ statusCode: 500, error: 'InternalError', message: 'Something went wrong' }));

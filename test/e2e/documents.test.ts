@@ -87,10 +87,25 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('In Processing');
     await page.evaluate(() => ((window as unknown as { __sameLoad: boolean }).__sameLoad = true));
 
-    // Upload pop-up: a receipt photo as one document per file …
-    await page.getByRole('button', { name: 'ADD' }).click();
+    // Files dragged from the desktop over the list open the upload pop-up (ADD opens it too: other tests); a file
+    // dropped beside its drop zone is not opened by the browser in place of the app
+    const desktopFile = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['%PDF-1.4'], 'scan.pdf', { type: 'application/pdf' }));
+      return data;
+    });
+    await page.getByTestId('receipts-page').dispatchEvent('dragenter', { dataTransfer: desktopFile });
     const modal = page.getByTestId('upload-modal');
     await expect.poll(() => modal.count(), WAIT).toBe(1);
+    const droppedBeside = await page.evaluate((data) => {
+      const drop = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+      document.querySelector('[data-testid="upload-modal"] h2, [data-testid="upload-modal"]')!.dispatchEvent(drop);
+      return drop.defaultPrevented;
+    }, desktopFile);
+    expect(droppedBeside).toBe(true);
+    await expect.poll(() => modal.getByTestId('upload-item').count(), WAIT).toBe(0);
+
+    // Upload pop-up: a receipt photo as one document per file …
     await expect.poll(() => modal.locator('select[name="owner"]').isDisabled(), WAIT).toBe(false);
     await modal.getByText('Cost', { exact: true }).click();
     await modal.locator('input[data-testid="upload-input"]').setInputFiles(RECEIPT_PHOTO);
@@ -107,6 +122,9 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => dropzone.getAttribute('class'), WAIT).not.toContain('is-dragging');
     // … and a two-page PDF as one document per page
     await modal.getByText('One document per page', { exact: true }).click();
+    // (the file dialog and the drop zone's line speak of PDF files only in this mode)
+    expect(await modal.getByTestId('upload-input').getAttribute('accept')).toBe('.pdf');
+    expect(await modal.getByTestId('upload-size-hint').innerText()).toBe('PDF files up to 30 MB');
     await modal
       .locator('input[data-testid="upload-input"]')
       .setInputFiles({ name: 'two-invoices.pdf', mimeType: 'application/pdf', buffer: await twoPagePdf() });
@@ -124,11 +142,19 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     const processingRow = () =>
       page.evaluate(() => {
         const row = document.querySelector('[data-testid="receipt-row"][data-status="processing"]');
-        return row ? { checkbox: (row.querySelector('input[type="checkbox"]') as HTMLInputElement | null)?.disabled ?? null, ariaDisabled: row.getAttribute('aria-disabled') } : null;
+        if (!row) return null;
+        // its pill, the longest with its spinner, stays inside the status column (it ran into the supplier's)
+        const pill = row.querySelector('[data-testid="row-status"]')!.getBoundingClientRect();
+        const cell = row.querySelector('.col-status')!.getBoundingClientRect();
+        return {
+          checkbox: (row.querySelector('input[type="checkbox"]') as HTMLInputElement | null)?.disabled ?? null,
+          ariaDisabled: row.getAttribute('aria-disabled'),
+          pillInColumn: pill.right <= cell.right,
+        };
       });
     let seen: Awaited<ReturnType<typeof processingRow>> = null;
     await expect.poll(async () => (seen = await processingRow()), { timeout: 30_000, interval: 100 }).not.toBeNull();
-    expect(seen).toEqual({ checkbox: true, ariaDisabled: 'true' });
+    expect(seen).toEqual({ checkbox: true, ariaDisabled: 'true', pillInColumn: true });
     await screenshot(page, 'documents-upload-processing');
     await page.getByRole('button', { name: 'Done' }).click();
     // The rows were seen In Processing above; a short document may be done by now, so only the closed pop-up is waited for.

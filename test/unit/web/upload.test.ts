@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MAX_BYTES, IMAGE_MAX_BYTES } from '../../../shared/constants';
-import { formatBytes, itemsForFiles, processingText, queueReducer, queueSummary } from '../../../web/src/features/upload/lib/queue';
+import { formatBytes, itemsForFiles, processingText, queueReducer, queueSummary, uploadedList } from '../../../web/src/features/upload/lib/queue';
 import { progressPercent, putHeaders, uploadQuery } from '../../../web/src/features/upload/lib/request';
 import { s3ErrorMessage } from '../../../web/src/features/upload/lib/put-file';
 import {
   ACCEPT_ATTRIBUTE,
+  acceptOf,
   contentTypeOf,
   fileKind,
+  sizeHintOf,
   uploadErrorMessage,
   uploadSummary,
   validateUploadFile,
@@ -172,6 +174,30 @@ describe('upload queue', () => {
     });
     expect(processingText(items[1]!)).toEqual({ text: 'Failed', failed: true, error: 'Resolution of the image is too low to be processed' });
     expect(queueSummary(items)).toEqual({ total: 2, failures: 1, successes: 1, active: 0, finished: true });
+  });
+
+  it('opens the list where the uploaded documents are now', () => {
+    let items = queueReducer([], { type: 'add', items: itemsForFiles([file('scan.pdf'), file('photo.jpg'), file('x.exe')], 'single', id) });
+    const [pdf, photo] = items;
+    items = queueReducer(items, { type: 'done', id: pdf!.id, uploadId: 'up1' });
+    items = queueReducer(items, { type: 'done', id: photo!.id, uploadId: 'up2' });
+    // not heard of yet: being read
+    expect(uploadedList(items, false)).toEqual({ path: '/receipts/processing', label: 'Open In Processing' });
+    items = queueReducer(items, { type: 'document', report: { receipt_id: 'd1', upload_id: 'up1', status: 'review' } });
+    expect(uploadedList(items, false).label).toBe('Open In Processing');
+    items = queueReducer(items, { type: 'document', report: { receipt_id: 'd2', upload_id: 'up2', status: 'review' } });
+    expect(uploadedList(items, false)).toEqual({ path: '/receipts/review', label: 'Open To Review' });
+    items = queueReducer(items, { type: 'document', report: { receipt_id: 'd2', upload_id: 'up2', status: 'ready' } });
+    expect(uploadedList(items, false)).toEqual({ path: '/receipts/inbox', label: 'Open Inbox' });
+    // the all-companies view's uploads wait in Unassigned
+    expect(uploadedList(items, true)).toEqual({ path: '/receipts/unassigned', label: 'Open Unassigned' });
+  });
+
+  it('offers only PDF files for One document per page, and says so', () => {
+    expect(acceptOf('multiple')).toBe('.pdf');
+    expect(acceptOf('single')).toBe(ACCEPT_ATTRIBUTE);
+    expect(sizeHintOf('multiple')).toBe('PDF files up to 30 MB');
+    expect(sizeHintOf('single')).toBe('JPG and PNG up to 10 MB · PDF and office documents up to 30 MB');
   });
 
   it('formats sizes', () => {

@@ -154,9 +154,11 @@ function PageView({
                 onClick={() => onPick(page.page, { left: b.left - PAD, top: b.top - PAD, width: b.width + PAD * 2, height: b.height + PAD * 2 }, file)}
               />
             ))}
-          {highlights.map((hl, i) => (
-            <div key={i} className={`er-highlight er-highlight-${hl.tone}`} data-testid="field-highlight" style={{ left: pct(hl.box.left), top: pct(hl.box.top), width: pct(hl.box.width), height: pct(hl.box.height) }} />
-          ))}
+          {/* (a page without its image has nothing to point at: an office file's places are of its text's layout) */}
+          {!failed &&
+            highlights.map((hl, i) => (
+              <div key={i} className={`er-highlight er-highlight-${hl.tone}`} data-testid="field-highlight" style={{ left: pct(hl.box.left), top: pct(hl.box.top), width: pct(hl.box.width), height: pct(hl.box.height) }} />
+            ))}
           {lassoBox && <div className="er-lasso" style={{ left: pct(lassoBox.left), top: pct(lassoBox.top), width: pct(lassoBox.width), height: pct(lassoBox.height) }} />}
           {grid && <GridOverlay page={page.page} document={page.document} part={grid.part} columns={grid.columns} toPoint={toPoint} pageSize={pageSize} onChange={grid.onChange} />}
         </div>

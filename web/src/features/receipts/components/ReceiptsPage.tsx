@@ -1,6 +1,7 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button';
+import { dragCarriesFiles } from '../../../components/ui/file-drop';
 import { Icon } from '../../../components/ui/Icon';
 import { focusElement } from '../../../components/ui/focus';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
@@ -220,6 +221,18 @@ function ReceiptList({ status }: { status: ListStatus }) {
   const filtered = hasActiveFilters(filters);
   // no company: no list is asked for, and nothing can be uploaded
   const noCompany = hasNoCompany(view);
+
+  // Files dragged from the desktop over the list open the upload pop-up, whose drop zone takes them (as ADD does);
+  // not over another pop-up.
+  const canOpenUpload = !noCompany && modal === null;
+  useEffect(() => {
+    if (!canOpenUpload) return;
+    const open = (e: DragEvent) => {
+      if (dragCarriesFiles(e) && !document.querySelector('[role="dialog"]')) setModal({ kind: 'upload' });
+    };
+    window.addEventListener('dragenter', open);
+    return () => window.removeEventListener('dragenter', open);
+  }, [canOpenUpload]);
 
   return (
     <div className="receipts-page" data-testid="receipts-page" data-status={status}>

@@ -18,9 +18,9 @@ import { SESSION_EXPIRED_TEXT } from '../../shell/components/SessionExpiredPopup
 import { uploadOne, useCompanyUsers } from '../api/upload';
 import { uploadFailure } from '../lib/failure';
 import { dropKeptUploads, keepUploads, lostFilesText, type KeptUpload, type KeptUploads, type UploadTarget } from '../lib/kept-uploads';
-import { formatBytes, itemsForFiles, itemsToKeep, processingText, queueReducer, queueSummary, retryableIds, type UploadItem } from '../lib/queue';
+import { formatBytes, itemsForFiles, itemsToKeep, processingText, queueReducer, queueSummary, retryableIds, uploadedList, type UploadItem } from '../lib/queue';
 import type { UploadContext, UploadSettings } from '../lib/request';
-import { ACCEPT_ATTRIBUTE, uploadSummary, type UploadMode, type UploadReceiptType } from '../lib/validate';
+import { acceptOf, sizeHintOf, uploadSummary, type UploadMode, type UploadReceiptType } from '../lib/validate';
 
 /** Files uploaded at the same time. */
 const PARALLEL_UPLOADS = 3;
@@ -249,6 +249,7 @@ export function UploadModal({ onClose, resume }: { onClose(): void; resume?: Kep
   );
 
   const busy = summary.active > 0;
+  const opened = uploadedList(items, allCompanies);
   const retryable = retryableIds(items);
 
   return (
@@ -318,7 +319,7 @@ export function UploadModal({ onClose, resume }: { onClose(): void; resume?: Kep
         <Dropzone
           label="Drag and drop files here or click to choose"
           testId="dropzone"
-          input={{ name: 'files', testId: 'upload-input', accept: ACCEPT_ATTRIBUTE, multiple: true }}
+          input={{ name: 'files', testId: 'upload-input', accept: acceptOf(mode), multiple: true }}
           onFiles={addFiles}
         >
           <DocIcon name="cloud" size={34} />
@@ -326,7 +327,7 @@ export function UploadModal({ onClose, resume }: { onClose(): void; resume?: Kep
           <span>
             or <span className="dropzone-link">click to choose</span>
           </span>
-          <small className="muted">JPG and PNG up to 10 MB · PDF and office documents up to 30 MB</small>
+          <small className="muted" data-testid="upload-size-hint">{sizeHintOf(mode)}</small>
         </Dropzone>
         {allCompanies && <p className="field-hint">In the all-companies view uploads go to Unassigned; choose their company there.</p>}
 
@@ -356,8 +357,8 @@ export function UploadModal({ onClose, resume }: { onClose(): void; resume?: Kep
         <div className="modal-actions">
           {summary.successes > 0 && !busy && (
             // (in the all-companies view the files become documents of no company, listed under Unassigned)
-            <Link className="btn btn-secondary" to={allCompanies ? '/receipts/unassigned' : '/receipts/processing'} onClick={close}>
-              <span className="btn-label">{allCompanies ? 'Open Unassigned' : 'Open In Processing'}</span>
+            <Link className="btn btn-secondary" to={opened.path} onClick={close}>
+              <span className="btn-label">{opened.label}</span>
             </Link>
           )}
           <Button onClick={close} variant={busy ? 'secondary' : 'primary'}>

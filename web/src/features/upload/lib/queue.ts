@@ -1,4 +1,4 @@
-import { STATUS_TITLES, type ReceiptStatus } from '../../../../../shared/status';
+import { STATUS_TITLES, type ListStatus, type ReceiptStatus } from '../../../../../shared/status';
 import { uploadErrorMessage, validateUploadFile, type FileLike, type UploadMode } from './validate';
 
 export type UploadItemState = 'waiting' | 'uploading' | 'done' | 'failed';
@@ -152,6 +152,28 @@ export function queueSummary(items: ReadonlyArray<UploadItem>): QueueSummary {
   const failures = uploadFailures + processingFailures;
   const active = items.length - uploadFailures - successes - processingFailures;
   return { total: items.length, failures, successes, active, finished: items.length > 0 && active === 0 };
+}
+
+/** The statuses an uploaded file's documents reach by themselves, each its own list. */
+const REACHED_LISTS: ReadonlyArray<ListStatus> = ['processing', 'review', 'ready', 'failed'];
+
+/**
+ * The list that shows the uploaded documents where they are now: In Processing while one of them is read (or not
+ * heard of yet), else the one list they all reached (To Review, Ready), else the Inbox that holds them all; in the
+ * all-companies view, Unassigned. "Open In Processing" used to stay after every document had left it.
+ */
+export function uploadedList(items: ReadonlyArray<UploadItem>, allCompanies: boolean): { path: string; label: string } {
+  if (allCompanies) return { path: '/receipts/unassigned', label: 'Open Unassigned' };
+  const uploaded = items.filter((i) => i.state === 'done');
+  const statuses = new Set<string>();
+  for (const item of uploaded) {
+    const docs = Object.values(item.documents ?? {});
+    if (docs.length === 0) statuses.add('processing');
+    for (const d of docs) statuses.add(d.status);
+  }
+  const list: ListStatus = statuses.has('processing') ? 'processing' : statuses.size === 1 ? ([...statuses][0] as ListStatus) : 'inbox';
+  if (!REACHED_LISTS.includes(list)) return { path: '/receipts/inbox', label: 'Open Inbox' };
+  return { path: `/receipts/${list}`, label: `Open ${STATUS_TITLES[list as ReceiptStatus]}` };
 }
 
 /** '2.4 MB', '830 KB', '12 B'. */

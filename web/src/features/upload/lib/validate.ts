@@ -38,6 +38,16 @@ const MIME_BY_EXTENSION: Record<string, string> = {
 /** The `accept` attribute of the file input. */
 export const ACCEPT_ATTRIBUTE = [...IMAGE_EXTENSIONS, ...DOCUMENT_EXTENSIONS].map((e) => `.${e}`).join(',');
 
+/** The file input of a mode: One document per page takes PDF files only, so the file dialog offers only those. */
+export function acceptOf(mode: UploadMode): string {
+  return mode === 'multiple' ? '.pdf' : ACCEPT_ATTRIBUTE;
+}
+
+/** The drop zone's line about sizes, for the files the mode takes. */
+export function sizeHintOf(mode: UploadMode): string {
+  return mode === 'multiple' ? 'PDF files up to 30 MB' : 'JPG and PNG up to 10 MB · PDF and office documents up to 30 MB';
+}
+
 export interface FileLike {
   name: string;
   size: number;
