@@ -48,6 +48,8 @@ export interface LocalFtpServer {
   password: string;
   /** The user's home folder on disk (what the server shows as /). */
   root: string;
+  /** The server process (Python). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ export async function startLocalFtpServer(opts: { root: string; user: string; pa
     env: { ...process.env, FTP_USER: opts.user, FTP_PASSWORD: opts.password },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Listened for from the start: a server ended by a signal (Ctrl+C and SIGTERM reach the whole process group) has
+  // no exit code, and waiting for an 'exit' already emitted held the stop for its 20 s.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     let err = '';
@@ -85,12 +90,10 @@ export async function startLocalFtpServer(opts: { root: string; user: string; pa
     user: opts.user,
     password: opts.password,
     root: opts.root,
+    pid: child.pid,
     async stop() {
-      if (child.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
     },
   };
 }
