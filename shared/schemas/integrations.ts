@@ -44,6 +44,10 @@ export const HOST_MAX = 253;
 export const USER_MAX = 128;
 export const SECRET_MAX = 256;
 
+export const PORT_MIN = 1;
+export const PORT_MAX = 65535;
+export const PORT_RANGE_MESSAGE = `Enter a port from ${PORT_MIN} to ${PORT_MAX}`;
+
 const optionalPort = z
   .union([z.number(), z.string()])
   .optional()
@@ -51,8 +55,13 @@ const optionalPort = z
   .transform((v, ctx) => {
     if (v === undefined || v === null || v === '') return undefined;
     const n = typeof v === 'number' ? v : /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
-    if (!Number.isInteger(n) || n < 1 || n > 65535) {
+    if (!Number.isInteger(n)) {
       ctx.addIssue({ code: 'custom', message: MSG.notANumber });
+      return z.NEVER;
+    }
+    // (a number, but no port: 70000 is not "Not a number")
+    if (n < PORT_MIN || n > PORT_MAX) {
+      ctx.addIssue({ code: 'custom', message: PORT_RANGE_MESSAGE });
       return z.NEVER;
     }
     return n;

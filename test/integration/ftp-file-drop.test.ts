@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,4 +41,30 @@ describe('FTP delivery: the same file written by two exports at once', () => {
       expect(Buffer.compare(readFileSync(path.join(root, folder, 'R1_invoice.pdf')), Buffer.from(pdf))).toBe(0);
     }
   }, 60_000);
+});
+
+/**
+ * The connection test of the credentials pop-up ends by its deadline whatever the server does: a server that
+ * trickles its greeting a byte a second never lets a socket's 15 s of silence run out (a firewall that stalls does the
+ * same), and the test used to wait past the API's 29 s.
+ */
+describe('FTP connection test: a deadline for the whole test', () => {
+  it("answers 'No answer … in time' by its deadline from a server that never finishes its greeting", async () => {
+    const sockets = new Set<Socket>();
+    const trickle = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      const timer = setInterval(() => socket.write('2'), 500);
+      socket.on('close', () => (clearInterval(timer), sockets.delete(socket)));
+    });
+    await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+    const port = (trickle.address() as { port: number }).port;
+    try {
+      const drop = createFtpFileDrop({ allowPrivateHosts: () => true, testDeadlineMs: 2_000 });
+      await expect(drop.test({ host: '127.0.0.1', port, user: 'acme', password: 'x' })).rejects.toThrow(`No answer from 127.0.0.1:${port} in time`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => trickle.close(() => resolve()));
+    }
+  }, 10_000);
 });

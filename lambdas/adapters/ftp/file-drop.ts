@@ -23,6 +23,12 @@ import { resolveAllowedHost, tlsServerName, withEachAddress, type HostResolver, 
 import { env } from '../../runtime/env';
 
 const TIMEOUT_MS = 15_000;
+/**
+ * The connection test answers the credentials pop-up's SAVE within this, whatever the server does: each socket's
+ * 15 s of silence is per step, and a server that accepts and then drops or stalls (a firewall) could hold a test past
+ * the 29 s of the API (API_HANDLER_TIMEOUT_SECONDS), whose 504 would lose the message.
+ */
+export const TEST_DEADLINE_MS = 20_000;
 /** The most of a server's reply text shown (after login). */
 const REPLY_MAX = 200;
 
@@ -101,6 +107,8 @@ export interface FtpFileDropOptions {
   allowPrivateHosts: () => boolean;
   resolve?: HostResolver;
   trust?: TlsTrust;
+  /** TEST_DEADLINE_MS unless a test needs a shorter one. */
+  testDeadlineMs?: number;
 }
 
 /**
@@ -133,18 +141,32 @@ export function createFtpFileDrop(opts: FtpFileDropOptions): FileDrop {
     const addresses = await resolveAllowedHost(login.host, { allowPrivate: opts.allowPrivateHosts(), resolve: opts.resolve });
     return withEachAddress(addresses, (address) => connectTo(login, address, opts.trust ?? {}));
   }
+  async function testLogin(login: ServerLogin): Promise<void> {
+    let client: Client | undefined;
+    let stage: Stage = 'connect';
+    try {
+      client = await connect(login);
+      stage = 'session';
+      await client.list();
+    } catch (error) {
+      throw toTargetError(error, login, stage);
+    } finally {
+      client?.close();
+    }
+  }
   return {
     async test(login) {
-      let client: Client | undefined;
-      let stage: Stage = 'connect';
+      const attempt = testLogin(login);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new TargetError(`No answer from ${login.host}:${login.port ?? 21} in time`, true)), opts.testDeadlineMs ?? TEST_DEADLINE_MS);
+      });
       try {
-        client = await connect(login);
-        stage = 'session';
-        await client.list();
-      } catch (error) {
-        throw toTargetError(error, login, stage);
+        await Promise.race([attempt, late]);
       } finally {
-        client?.close();
+        clearTimeout(timer);
+        // (an attempt past the deadline ends on its own socket timeouts and closes its connection; its outcome is not wanted)
+        attempt.catch(() => undefined);
       }
     },
     async upload(login, folder, files) {
