@@ -138,5 +138,22 @@ describe('SQL import on the Integration screen in Chromium', () => {
     await page.getByRole('link', { name: 'Suppliers' }).click();
     await page.getByText('Baltijos Prekyba UAB').waitFor();
     await screenshot(page, 'sql-import-suppliers');
+
+    // Switched off, its credentials are deleted: the status keeps the last run, says it is off, and no longer shows
+    // the connection, its mapping or Sync now
+    await page.getByRole('link', { name: 'Integration' }).click();
+    const sqlSwitch = page.getByTestId('toggle-sql_import');
+    await expect.poll(() => sqlSwitch.isChecked(), { timeout: 15_000 }).toBe(true);
+    await sqlSwitch.click({ force: true });
+    await page.getByTestId('switch-off-modal').getByRole('button', { name: 'Switch off' }).click();
+    await expect.poll(() => sqlSwitch.isChecked(), { timeout: 15_000 }).toBe(false);
+    await expect
+      .poll(() => page.getByTestId('import-off-sql_import').innerText(), { timeout: 15_000 })
+      .toBe('Switched off. Its last run is kept below; switch it on under Import to run it again.');
+    expect(await page.getByTestId('import-last-run-sql_import').innerText()).toMatch(/— Done$/);
+    expect(await page.getByTestId('sql-connection').count()).toBe(0);
+    expect(await page.getByTestId('toggle-sql-mapping').count()).toBe(0);
+    expect(await page.getByTestId('sync-now-sql_import').count()).toBe(0);
+    await screenshot(page, 'sql-import-switched-off');
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ImportStatusView, SyncCounts, SyncKind, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
 import { Button } from '../../../components/ui/Button';
 import { formatDateTime } from '../../../lib/format';
@@ -28,11 +29,14 @@ export function ImportStatusPanel({
   status,
   syncing,
   onSyncNow,
+  children,
 }: {
   label: string;
   status: Pick<ImportStatusView, 'type' | 'enabled' | 'last_run' | 'last_error'>;
   syncing: boolean;
   onSyncNow: () => void;
+  /** What else belongs to this import (the SQL import's connection and mapping): under its facts. */
+  children?: ReactNode;
 }) {
   const run = status.last_run;
   const counts = run ? (Object.entries(run.counts) as [SyncKind, SyncCounts][]) : [];
@@ -40,10 +44,18 @@ export function ImportStatusPanel({
     <div className="import-status" data-testid={`import-status-${status.type}`}>
       <div className="import-status-head">
         <strong>{label} import</strong>
-        <Button variant="secondary" onClick={onSyncNow} loading={syncing} disabled={!status.enabled || syncing} data-testid={`sync-now-${status.type}`}>
-          Sync now
-        </Button>
+        {status.enabled && (
+          <Button variant="secondary" onClick={onSyncNow} loading={syncing} disabled={syncing} data-testid={`sync-now-${status.type}`}>
+            Sync now
+          </Button>
+        )}
       </div>
+      {/* (switched off: its last run stays for the record; Sync now would be refused) */}
+      {!status.enabled && (
+        <p className="muted" data-testid={`import-off-${status.type}`}>
+          Switched off. Its last run is kept below; switch it on under Import to run it again.
+        </p>
+      )}
       {!run && <p className="muted">Not run yet. The import runs every hour while it is on.</p>}
       {run && (
         <dl className="import-status-facts">
@@ -79,6 +91,7 @@ export function ImportStatusPanel({
             Last error ({when(status.last_error.at)}): {status.last_error.message}
           </p>
         ))}
+      {children}
     </div>
   );
 }

@@ -198,20 +198,22 @@ export function IntegrationPage() {
                       onError: (error) => info.show(messageOf(error), 'error'),
                     })
                   }
-                />
-                {s.type === 'sql_import' && s.connection && (
-                  <p className="muted" data-testid="sql-connection">
-                    {`${SQL_ENGINE_LABEL[s.connection.engine as SqlEngine] ?? s.connection.engine} · ${s.connection.host} · ${s.connection.database}`}
-                  </p>
-                )}
-                {s.type === 'sql_import' && s.mapping && (
-                  <>
-                    <Button variant="secondary" onClick={() => setShowMapping((v) => !v)} data-testid="toggle-sql-mapping">
-                      {showMapping ? 'Hide mapping' : 'Edit mapping'}
-                    </Button>
-                    {showMapping && <SqlMappingEditor mapping={s.mapping} saving={saveMapping.isPending} onSave={async (m) => void (await saveMapping.mutateAsync(m))} />}
-                  </>
-                )}
+                >
+                  {/* (switched off, the stored connection is deleted: neither it nor its mapping is shown) */}
+                  {s.type === 'sql_import' && s.enabled && s.connection && (
+                    <p className="muted" data-testid="sql-connection">
+                      {`${SQL_ENGINE_LABEL[s.connection.engine as SqlEngine] ?? s.connection.engine} · ${s.connection.host} · ${s.connection.database}`}
+                    </p>
+                  )}
+                  {s.type === 'sql_import' && s.enabled && s.mapping && (
+                    <>
+                      <Button variant="secondary" onClick={() => setShowMapping((v) => !v)} data-testid="toggle-sql-mapping">
+                        {showMapping ? 'Hide mapping' : 'Edit mapping'}
+                      </Button>
+                      {showMapping && <SqlMappingEditor mapping={s.mapping} saving={saveMapping.isPending} onSave={async (m) => void (await saveMapping.mutateAsync(m))} />}
+                    </>
+                  )}
+                </ImportStatusPanel>
               </div>
             ))}
         </section>
