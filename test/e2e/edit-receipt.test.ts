@@ -133,6 +133,10 @@ describe('edit-receipt screen in Chromium', () => {
     await page.waitForURL((url) => url.pathname.startsWith('/edit-receipt/') && !url.pathname.endsWith(ids.first!), { timeout: 15_000 });
     await expect.poll(() => page.getByTestId('ocr-box').count(), { timeout: 10_000 }).toBeGreaterThan(20);
     await expect.poll(() => page.getByTestId('field-document_id').inputValue()).toMatch(/^PP-0012[45]$/);
+    // A screen reader hears a required field as required, and not the page's word boxes (a pointer's tool)
+    expect(await page.getByTestId('field-document_id').getAttribute('aria-required')).toBe('true');
+    expect(await page.getByTestId('field-issue_date').getAttribute('aria-required')).toBeNull();
+    expect(await page.locator('.ocr-box:not([aria-hidden="true"])').count()).toBe(0);
     // The inbox walks every status but processing and unassigned: the archived one still counts.
     await expect.poll(() => page.getByTestId('pager-position').innerText()).toMatch(/^\d\/3$/);
     await screenshot(page, 'edit-receipt-next-document');

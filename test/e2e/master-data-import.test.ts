@@ -42,6 +42,8 @@ describe('master-data XLSX import in Chromium', () => {
     const popup = page.getByTestId('import-xlsx-popup');
     await until(() => popup.isVisible()).toBe(true);
     expect(await popup.getByRole('heading').innerText()).toBe('Upload XLSX');
+    // The focus moves into the pop-up, onto its drop zone (its first input is the zone's hidden file input)
+    await until(() => popup.getByTestId('import-dropzone').evaluate((zone) => zone === document.activeElement)).toBe(true);
 
     // Only .xlsx and .xls are taken
     await popup.getByTestId('import-input').setInputFiles({ name: 'suppliers.csv', mimeType: 'text/csv', buffer: Buffer.from('Name,Code\nA,1\n') });

@@ -255,9 +255,12 @@ async function deliver(deps: ExportDeps, company: CompanyRecord, doc: DocumentRe
   return files.map((f) => `${folder}/${f.name}`).join(', ');
 }
 
-/** "Export to <target> failed: <reason>", one line at most 500 characters. */
+/**
+ * "Export to <target> failed: <reason>", one line at most 500 characters. The reason's own closing full stop is
+ * left out: several targets' failures are joined by '; ' ("550 Not a directory.; Export to NSOFT failed: …").
+ */
 function exportFailure(target: ExportTarget, reason: string): string {
-  return `${EXPORT_ERROR_PREFIX}${TARGET_LABEL[target]} failed: ${reason}`.replace(/\s+/g, ' ').slice(0, 500);
+  return `${EXPORT_ERROR_PREFIX}${TARGET_LABEL[target]} failed: ${reason.trim().replace(/\.+$/, '')}`.replace(/\s+/g, ' ').slice(0, 500);
 }
 
 /** Where the next target's failure starts in a document's error that holds several. */

@@ -23,7 +23,8 @@ import { exportDoc } from './fixtures';
 const clock = { now: () => new Date('2026-03-10T10:00:00Z') };
 const ids = { newId: () => ulid() };
 const silent = { info: () => undefined, warn: () => undefined };
-const FTP_530 = 'Export to FTP failed: 530 Login incorrect.';
+/** The server said '530 Login incorrect.': its full stop is left out, failures of several targets are joined by '; '. */
+const FTP_530 = 'Export to FTP failed: 530 Login incorrect';
 
 function companyWith(targets: ExportTarget[]): CompanyRecord {
   const created = newCompanyRecord({ name: 'Acme', code: '1' }, { id: 'u1', name: 'Ona', surname: 'O', email: 'o@x' }, ids, clock);

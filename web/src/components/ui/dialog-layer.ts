@@ -50,8 +50,9 @@ function focusables(el: HTMLElement): HTMLElement[] {
 }
 
 /**
- * Makes `ref`'s element a modal dialog while mounted. `initialFocus`: 'first' focuses its first field or
- * button (other than a close button marked data-modal-close), 'container' the element itself (tabIndex -1).
+ * Makes `ref`'s element a modal dialog while mounted. `initialFocus`: 'first' focuses its first field, button or
+ * drop zone that can take the focus (other than a link or a close button marked data-modal-close), 'container' the
+ * element itself (tabIndex -1).
  * `onClose` undefined: Escape does nothing (a dialog that cannot be dismissed).
  * `returnFocus`: asked when it closes; where the focus goes then (returnFocusTarget).
  */
@@ -71,7 +72,9 @@ export function useDialogLayer(
     stack.push(layer);
     const previous = document.activeElement as HTMLElement | null;
     const el = ref.current;
-    const first = initialFocus === 'first' ? el?.querySelector<HTMLElement>('input, select, textarea, button:not([data-modal-close])') : null;
+    // (of what can take the focus: the Upload XLSX pop-up's first input is its drop zone's hidden file input, and the
+    // focus stayed behind the pop-up on the button that opened it)
+    const first = initialFocus === 'first' && el ? (focusables(el).find((x) => !x.hasAttribute('data-modal-close') && !x.matches('a[href]')) ?? null) : null;
     (first ?? el)?.focus();
 
     const onKey = (e: KeyboardEvent) => {

@@ -145,6 +145,8 @@ function PageView({
                 type="button"
                 key={b.id}
                 className="ocr-box"
+                // (the page's words are picked with a pointer; a screen reader reads the fields, not a hundred boxes)
+                aria-hidden="true"
                 data-testid="ocr-box"
                 data-text={b.text}
                 title={b.text}

@@ -62,6 +62,8 @@ export function FieldInput({
     'data-field-input': field.id,
     'data-testid': `field-${field.id}`,
     'aria-invalid': error ? true : undefined,
+    // (a screen reader says "required" of the field itself; the label's asterisk is for the eye)
+    'aria-required': field.required ? true : undefined,
     'aria-describedby': error ? `error-${field.id}` : hint && !compact ? `hint-${field.id}` : undefined,
     'aria-label': compact ? (row === undefined ? field.label : `${field.label}, row ${row}`) : undefined,
     disabled: events.readOnly,
@@ -72,7 +74,7 @@ export function FieldInput({
     <label htmlFor={`field-${field.id}`} className="er-label">
       {field.label}
       {field.required && (
-        <span className="er-required" aria-label="required">
+        <span className="er-required" aria-hidden="true">
           *
         </span>
       )}

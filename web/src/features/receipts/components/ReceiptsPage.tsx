@@ -33,7 +33,7 @@ import '../list-skip.css';
 
 /** What an empty list says beyond 'No documents found': how documents come to it. */
 const EMPTY_HINT: Partial<Record<string, string>> = {
-  ready: 'Documents read with every required field sure come here by themselves.',
+  ready: 'Documents whose required fields were all read with confidence come here by themselves.',
   archive: 'Confirmed and archived documents are kept here.',
   unassigned: 'Uploads of the all-companies view wait here for their company.',
   rejected: 'Rejected documents are kept here.',
