@@ -41,6 +41,8 @@ describe('Dropbox import in Chromium', () => {
     await page.waitForURL(/\/integration\/dropbox$/, { timeout: 20_000 });
     await page.getByRole('heading', { name: 'Integration Dropbox' }).waitFor();
     await page.getByTestId('drive-folder-prompt').waitFor();
+    // OK waits for a folder (an import without one reads nothing)
+    expect(await page.getByTestId('drive-ok').isDisabled()).toBe(true);
     await screenshot(page, 'drive-dropbox-folder-screen');
 
     await page.getByTestId('drive-select-folder').click();

@@ -42,5 +42,21 @@ describe('duplicates in Chromium', () => {
     const popup = page.getByTestId('duplicates-popup');
     await expect.poll(() => popup.locator('li').allInnerTexts(), WAIT).toEqual([expect.stringMatching(/invoice\.pdf\s+Uploaded \d{2} \w{3} \d{2} \d{2}:\d{2}[\s\S]*Same supplier, number and total/)]);
     await screenshot(page, 'edit-receipt-duplicates-popup');
+    await popup.getByRole('button', { name: 'Close' }).first().click();
+    await popup.waitFor({ state: 'detached' });
+
+    // CONFIRM of the possible copy asks first: Back leaves it as it is, CONFIRM in the question confirms it
+    const question = page.getByTestId('confirm-duplicate');
+    await page.getByRole('button', { name: 'CONFIRM' }).click();
+    await expect
+      .poll(() => question.innerText(), WAIT)
+      .toContain('This document looks like a copy of one uploaded before (Duplicates shows which). Confirm it anyway?');
+    await screenshot(page, 'edit-receipt-confirm-duplicate');
+    await question.getByRole('button', { name: 'Back' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('receipt-status').innerText()).toBe('To Review');
+    await page.getByRole('button', { name: 'CONFIRM' }).click();
+    await question.getByRole('button', { name: 'CONFIRM' }).click();
+    await expect.poll(() => page.getByText('Document confirmed').count(), WAIT).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -49,7 +49,8 @@ export function DriveFolderPage() {
           <Button variant="secondary" onClick={() => setPopup(true)} data-testid="drive-select-folder">
             Select Folder
           </Button>
-          <Button onClick={() => navigate('/integration')} data-testid="drive-ok">
+          {/* (without a folder the import reads nothing: OK waits for one; the side menu still leaves) */}
+          <Button onClick={() => navigate('/integration')} disabled={!selected} title={selected ? undefined : 'Select a folder first'} data-testid="drive-ok">
             OK
           </Button>
         </div>

@@ -61,7 +61,7 @@ interface NavState {
   walk?: WalkHints;
 }
 
-type Popup = { kind: 'table'; id: string } | { kind: 'delete' } | { kind: 'duplicates' } | { kind: 'export' } | null;
+type Popup = { kind: 'table'; id: string } | { kind: 'delete' } | { kind: 'duplicates' } | { kind: 'export' } | { kind: 'confirm-duplicate' } | null;
 
 /** The statuses in which the system works on a document (reading, converting, saving to an integration). */
 const BUSY_STATUSES: ReadonlyArray<Receipt['status']> = ['processing', 'converting', 'saving'];
@@ -370,6 +370,7 @@ function EditReceipt({
   const narrow = useMedia(NARROW);
   // The company's code as it is now (the document keeps the code of its upload), as the server checks it
   const actions = actionState({ status, valid, companyCode: company?.code ?? receipt?.company_code ?? '', stakeholderCode: shCode, sends });
+  const confirmLabel = actions.buttons.find((b) => b.action === 'confirm')?.label ?? 'CONFIRM';
 
   const afterAction = async (answer: unknown) => {
     const updated = receiptOfPayload((answer as { receipt?: unknown })?.receipt ?? answer);
@@ -385,7 +386,7 @@ function EditReceipt({
     else navigate(listAddress(ctx ?? { inbox: Boolean(nav.inbox), status }), { state: { fromDocument: receiptId } satisfies ListReturnState });
   };
 
-  const act = async (action: EditAction) => {
+  const act = async (action: EditAction, opts: { duplicateAccepted?: boolean } = {}) => {
     const button = actions.buttons.find((b) => b.action === action);
     if (button && !button.enabled && !busy) {
       // A shortcut (Alt+Enter, Alt+V, Alt+R) on a form its buttons refuse: say why, and take the focus to the first
@@ -395,6 +396,12 @@ function EditReceipt({
       return;
     }
     if (!button?.enabled || busy) return;
+    // A possible copy of a document already uploaded is confirmed (and sent) only when the user says so: it would be
+    // booked twice (the ready rule holds it back for the same reason)
+    if (action === 'confirm' && !opts.duplicateAccepted && (receipt?.duplicate_id || receipt?.same_document)) {
+      setPopup({ kind: 'confirm-duplicate' });
+      return;
+    }
     setBusy(action);
     try {
       await flush();
@@ -916,6 +923,31 @@ function EditReceipt({
             ))}
           </ul>
           <p>The document keeps its saved values.</p>
+        </Modal>
+      )}
+      {popup?.kind === 'confirm-duplicate' && (
+        <Modal
+          title="Possible duplicate"
+          onClose={() => setPopup(null)}
+          size="sm"
+          testId="confirm-duplicate"
+          footer={
+            <>
+              <Button variant="secondary" onClick={() => setPopup(null)}>
+                Back
+              </Button>
+              <Button
+                onClick={() => {
+                  setPopup(null);
+                  void act('confirm', { duplicateAccepted: true });
+                }}
+              >
+                {confirmLabel}
+              </Button>
+            </>
+          }
+        >
+          <p>This document looks like a copy of one uploaded before (Duplicates shows which). {confirmLabel === 'REVIEW AND SEND' ? 'Confirm and send it anyway?' : 'Confirm it anyway?'}</p>
         </Modal>
       )}
       {popup?.kind === 'duplicates' && <DuplicatesPopup items={duplicatesQ.data?.items} loading={duplicatesQ.isPending} companyId={companyId} party={stakeholderOf(receiptType)} onClose={() => setPopup(null)} />}
