@@ -159,12 +159,12 @@ async function mailCode(smtpPort: number, info: { email: string; kind: string; c
   }
 }
 
-/** A request the host guard refuses: its status and short text, and the connection closed. */
 /** The request's client closed its connection before its body was read (Node's 'aborted'): not a failure of ours. */
 function clientWentAway(error: unknown): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted';
 }
 
+/** A request the host guard refuses: its status and short text, and the connection closed. */
 function refuse(res: ServerResponse, refusal: Refusal): void {
   res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
   res.end(refusal.text);
