@@ -149,6 +149,9 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     await page.goto(link);
     await expect.poll(() => page.getByTestId('invite-form').count(), WAIT).toBe(1);
     expect(await page.locator('input[name="email"]').inputValue()).toBe(colleague.email);
+    // It says which company the invitation is to, and as what
+    const companyName = ((await api.get('/companies')).body as { items: { name: string }[] }).items[0]!.name;
+    expect(await page.locator('.auth-subtitle').innerText()).toBe(`You have been invited to ${companyName} as a Basic user. Set a password to create your account.`);
     await page.locator('input[name="password"]').fill(colleague.password);
     await page.locator('input[name="passwordRepeat"]').fill(colleague.password);
     await page.locator('input[name="acceptTerms"]').check();

@@ -1,16 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { z } from 'zod';
+import { invitationViewSchema, type InvitationView } from '../../../../../shared/schemas/team';
 import { useApi } from '../../../app/api-context';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const invitationSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  company_id: z.string(),
-  new_account_required: z.boolean(),
-});
-export type Invitation = z.infer<typeof invitationSchema>;
+/** GET /invitation/{token}'s answer: the API's own schema (its company's name and the role it gives too). */
+export const invitationSchema = invitationViewSchema;
+export type Invitation = InvitationView;
 
 /** GET /invitation/{token}, unauthenticated (rules.md 7). */
 export function useInvitation(token: string | null, enabled: boolean) {

@@ -10,6 +10,7 @@ import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { TextField } from '../../../components/ui/TextField';
 import { NETWORK_ERROR_MESSAGE } from '../../../lib/api-error';
+import { ROLE_LABELS } from '../../../lib/roles';
 import { errorName, isNetworkError, SIGN_UP_FAILED } from '../../../lib/auth-errors';
 import { clearCredentials, holdCredentials } from '../../../lib/pending-credentials';
 import { useForm } from '../../../lib/use-form';
@@ -27,6 +28,12 @@ const validate: Validator<Values, Output> = withMatch<Values, Output>(
   'password',
   MSG.passwordsSame,
 );
+
+/** Which company the invitation is to, and as what: the person sees what they join before setting a password. */
+export function inviteSubtitle(invitation: Pick<Invitation, 'company_name' | 'role'>): string {
+  const role = invitation.role === 'admin' ? `an ${ROLE_LABELS.admin}` : `a ${ROLE_LABELS.basic}`;
+  return `You have been invited to ${invitation.company_name} as ${role}. Set a password to create your account.`;
+}
 
 export const INVITATION_ACCEPTED = 'Your invitation has been accepted. Log in to open the company.';
 export const INVITATION_UNAVAILABLE = 'This invitation link cannot be used. Ask the person who invited you for a new one.';
@@ -162,11 +169,7 @@ export function InvitePage() {
   }
 
   return (
-    <AuthLayout
-      title="Join your team"
-      subtitle="You have been invited to a company. Set a password to create your account."
-      footer={footer}
-    >
+    <AuthLayout title="Join your team" subtitle={invitation.data ? inviteSubtitle(invitation.data) : undefined} footer={footer}>
       {invitation.data && token && <InviteForm invitation={invitation.data} token={token} />}
     </AuthLayout>
   );
