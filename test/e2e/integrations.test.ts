@@ -18,6 +18,7 @@ describe('Integration screen in Chromium', () => {
   let companyId: string;
   let receiptId: string;
   const bulkIds: string[] = [];
+  let copyId: string;
   const user = newUser('integrator');
 
   const e2e = useBrowserStack('integrations');
@@ -47,6 +48,8 @@ describe('Integration screen in Chromium', () => {
       await complete(id, `BULK-${n}`);
       bulkIds.push(id);
     }
+    // The same file as bulk-1 uploaded again: a possible copy, marked Duplicate
+    copyId = await uploadDocument(e2e.stack, api, companyId, await invoicePdf({ ...SAMPLE_INVOICE, number: 'BULK-1' }), 'bulk-1 again.pdf');
   }, 240_000);
   afterAll(async () => {
     await ftp?.stop();
@@ -114,14 +117,33 @@ describe('Integration screen in Chromium', () => {
     // Two documents selected in the list and sent together: the list says so, and both are on the FTP server
     const popups = await recordPopups(page.context());
     await page.goto(`${e2e.stack.url}/receipts/inbox`);
-    for (const n of [1, 2]) await page.getByRole('checkbox', { name: `Select bulk-${n}.pdf` }).check({ force: true });
+    for (const name of ['bulk-1.pdf', 'bulk-2.pdf', 'bulk-1 again.pdf']) await page.getByRole('checkbox', { name: `Select ${name}` }).check({ force: true });
     await page.getByRole('button', { name: 'Tools' }).click();
     await page.getByRole('menuitem', { name: 'Send' }).click();
+    // The selection holds a possible copy: the list asks first, and can send the others without it
+    const copies = page.getByTestId('confirm-send-copies');
+    await expect
+      .poll(() => copies.innerText())
+      .toContain('1 of the 3 selected documents looks like a copy of one uploaded before (it is marked Duplicate). Send it anyway?');
+    // its three buttons inside the pop-up
+    const inside = await copies.evaluate((dialog) => {
+      const box = dialog.getBoundingClientRect();
+      return [...dialog.querySelectorAll('button')].every((b) => {
+        const r = b.getBoundingClientRect();
+        return r.left >= box.left && r.right <= box.right;
+      });
+    });
+    expect(inside).toBe(true);
+    await screenshot(page, 'documents-bulk-send-copies');
+    await copies.getByRole('button', { name: 'Send the other 2' }).click();
     await expect.poll(async () => (await popups(page)).includes('2 documents sent'), { timeout: 30_000 }).toBe(true);
     await screenshot(page, 'documents-bulk-sent');
+    // the copy is left unsent, and still selected
+    expect(await page.getByRole('checkbox', { name: 'Select bulk-1 again.pdf' }).isChecked()).toBe(true);
     await e2e.stack.exportJobs.idle(60_000);
     const sent = readdirSync(month);
     for (const id of bulkIds) expect(sent).toContain(`${id}.xml`);
+    expect(sent).not.toContain(`${copyId}.xml`);
     await expect.poll(() => page.getByTestId('receipt-row').filter({ hasText: 'bulk-1.pdf' }).getByTestId('row-status').innerText(), { timeout: 15_000 }).toBe('Archive');
 
     // Switching FTP off deletes its credentials: it asks first; Back keeps it on

@@ -323,4 +323,13 @@ describe('sending to integrations', () => {
     expect(sendsToIntegrations({ ...off, nsoft_export: true })).toBe(true);
     expect(sendsToIntegrations({ ...off, rivile_export: true })).toBe(true);
   });
+
+  it('finds the possible copies of a selection: the same file, or the same party, number and total', async () => {
+    const { possibleCopies } = await import('../../../web/src/features/receipts/lib/row-rules');
+    const plain = receipt({ receipt_id: 'a', duplicate_id: undefined, same_document: undefined });
+    const sameFile = receipt({ receipt_id: 'b', duplicate_id: 'a', same_document: undefined });
+    const sameDocument = receipt({ receipt_id: 'c', duplicate_id: undefined, same_document: true });
+    expect(possibleCopies([plain])).toEqual([]);
+    expect(possibleCopies([plain, sameFile, sameDocument]).map((r) => r.receipt_id)).toEqual(['b', 'c']);
+  });
 });

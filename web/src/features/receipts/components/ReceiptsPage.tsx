@@ -18,11 +18,12 @@ import type { Receipt } from '../api/types';
 import { bulkReport, type BulkTexts } from '../lib/bulk-report';
 import { filtersFromSearch, filtersToSearch, hasActiveFilters, type ListFilters } from '../lib/list-params';
 import { SELECT_ALL_MAX, selectRange, wholeListSelection } from '../lib/select-all';
-import { archiveAction, companyName, companyToActivate, convertActions, flagActions, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
+import { archiveAction, companyName, companyToActivate, convertActions, flagActions, possibleCopies, rowRules, rowTarget, sendsToIntegrations } from '../lib/row-rules';
 import { useListScroll } from '../lib/list-scroll';
 import { isListStatus, listTitle } from '../lib/status';
 import type { ListStatus } from '../../../../../shared/status';
 import { ConfirmDeleteModal } from './ConfirmDeleteModal';
+import { ConfirmSendCopiesModal } from './ConfirmSendCopiesModal';
 import { EmailPanel } from './EmailPanel';
 import { NoCompany } from './NoCompany';
 import { FilterBar } from './FilterBar';
@@ -66,6 +67,7 @@ function ReceiptList({ status }: { status: ListStatus }) {
     | { kind: 'upload' }
     | { kind: 'export'; receipts: Receipt[] }
     | { kind: 'delete'; receipts: Receipt[] }
+    | { kind: 'send-copies'; receipts: Receipt[]; copies: Receipt[] }
     | { kind: 'preview'; receipt: Receipt }
     | { kind: 'email'; receipt: Receipt }
     | null
@@ -153,12 +155,21 @@ function ReceiptList({ status }: { status: ListStatus }) {
       const outcome = await task();
       report(outcome, texts);
       if (clearSelection) keepFailed(outcome);
+      return outcome;
     } finally {
       setBusy(false);
     }
   };
 
   const items = (n: number) => (n === 1 ? '1 document' : `${n} documents`);
+  const send = (receipts: Receipt[]) => run(() => actions.send(receipts), { done: `${items(receipts.length)} sent`, verb: 'sent' });
+  /** Send without the possible copies: those stay selected, unsent, with the ones that failed. */
+  const sendOthers = async (receipts: Receipt[], copies: Receipt[]) => {
+    const left = new Set(copies.map((r) => r.receipt_id));
+    const others = receipts.filter((r) => !left.has(r.receipt_id));
+    const outcome = await run(() => actions.send(others), { done: `${items(others.length)} sent`, verb: 'sent' }, false);
+    setSelected(new Set([...left, ...outcome.failed.map((f) => f.receipt.receipt_id)]));
+  };
   const archive = archiveAction(selectedRows);
   const toolActions: MenuAction[] = [
     ...convertActions(selectedRows).map((c) => ({
@@ -181,7 +192,17 @@ function ReceiptList({ status }: { status: ListStatus }) {
     })),
     // Integrations: with an export target switched on, selected documents can be confirmed and sent from the list.
     ...(sendsToIntegrations(view.active) && !view.allCompanies && selectedRows.every((r) => r.status !== 'archive')
-      ? [{ label: 'Send', onSelect: () => void run(() => actions.send(selectedRows), { done: `${items(selectedRows.length)} sent`, verb: 'sent' }) }]
+      ? [
+          {
+            label: 'Send',
+            onSelect: () => {
+              // Possible copies of earlier documents would be booked twice: the list asks first, as CONFIRM does
+              const copies = possibleCopies(selectedRows);
+              if (copies.length > 0) setModal({ kind: 'send-copies', receipts: selectedRows, copies });
+              else void send(selectedRows);
+            },
+          },
+        ]
       : []),
   ];
 
@@ -392,6 +413,21 @@ function ReceiptList({ status }: { status: ListStatus }) {
           pending={busy}
           onConfirm={() => void confirmDelete(modal.receipts)}
           onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'send-copies' && (
+        <ConfirmSendCopiesModal
+          copies={modal.copies.length}
+          selected={modal.receipts.length}
+          onClose={() => setModal(null)}
+          onSendAll={() => {
+            setModal(null);
+            void send(modal.receipts);
+          }}
+          onSendOthers={() => {
+            setModal(null);
+            void sendOthers(modal.receipts, modal.copies);
+          }}
         />
       )}
       {modal?.kind === 'preview' && <PreviewPanel receipt={modal.receipt} onClose={() => setModal(null)} />}

@@ -133,3 +133,8 @@ export function flagActions(selected: ReadonlyArray<Pick<Receipt, 'flag' | 'stat
 export function sendsToIntegrations(company: { ftp_export: boolean; nsoft_export: boolean; rivile_export: boolean } | null | undefined): boolean {
   return Boolean(company && (company.ftp_export || company.nsoft_export || company.rivile_export));
 }
+
+/** The selected documents that look like copies of earlier ones (the same file, or the same party, number and total). */
+export function possibleCopies<T extends Pick<Receipt, 'duplicate_id' | 'same_document'>>(selected: ReadonlyArray<T>): T[] {
+  return selected.filter((r) => Boolean(r.duplicate_id || r.same_document));
+}
