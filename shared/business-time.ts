@@ -18,6 +18,24 @@ export function businessMonth(at: Date): string {
   return businessDate(at).slice(0, 7);
 }
 
+/**
+ * The moment a month of the business calendar begins (midnight of its 1st in Vilnius), as a Date: the first quarter
+ * hour from 14 hours before midnight UTC of the 1st that is in that month (time zones are whole quarter hours).
+ */
+export function businessMonthStart(month: string): Date {
+  const [year, mon] = month.split('-').map(Number);
+  const quarter = 15 * 60_000;
+  let at = Date.UTC(year, mon - 1, 1) - LATEST_UTC_OFFSET_HOURS * 3_600_000;
+  while (businessMonth(new Date(at)) !== month) at += quarter;
+  return new Date(at);
+}
+
+/** The moment a month of the business calendar ends: the start of the next one. */
+export function businessMonthEnd(month: string): Date {
+  const [year, mon] = month.split('-').map(Number);
+  return businessMonthStart(mon === 12 ? `${year + 1}-01` : `${year}-${String(mon + 1).padStart(2, '0')}`);
+}
+
 /** The latest time zone on earth: UTC+14 (Kiribati's Line Islands). */
 export const LATEST_UTC_OFFSET_HOURS = 14;
 

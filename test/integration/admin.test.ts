@@ -159,7 +159,15 @@ describe('platform admin and company settings through the local API', () => {
     // Created two years ago, with documents counted two months back (an item from before the quota was kept on it):
     // twelve months, the quiet one 0, each over today's quota.
     const table = process.env.TABLE_NAME;
-    await ddb().send(new UpdateCommand({ TableName: table, Key: keys.company(companyId), UpdateExpression: 'SET created_at = :at', ExpressionAttributeValues: { ':at': '2024-06-01T08:00:00.000Z' } }));
+    const longAgo = '2024-06-01T08:00:00.000Z';
+    await ddb().send(
+      new UpdateCommand({
+        TableName: table,
+        Key: keys.company(companyId),
+        UpdateExpression: 'SET created_at = :at, gsi2sk = :sk',
+        ExpressionAttributeValues: { ':at': longAgo, ':sk': keys.companiesIndex(longAgo, companyId).gsi2sk },
+      }),
+    );
     await ddb().send(new PutCommand({ TableName: table, Item: { ...keys.companyUsage(companyId, third), used_documents: 37, duplicated_documents: 2, quota_taken: 37 } }));
     const usage = (await admin.get(`/admin/companies/${companyId}/usage`)).body as Usage;
     expect(usage.items).toHaveLength(12);
@@ -170,10 +178,27 @@ describe('platform admin and company settings through the local API', () => {
     ]);
 
     // The companies list with a past month: that month's documents
-    const row = async (query: string) => ((await admin.get(`/admin/companies${query}`)).body as Page).items.find((c) => c.company_id === companyId);
+    // every page of the list (the company, created long ago now, is listed last)
+    const allRows = async (query: string) => {
+      const rows: Page['items'] = [];
+      let next: string | null = null;
+      do {
+        const sep = query ? '&' : '?';
+        const page = (await admin.get(`/admin/companies${query}${next ? `${sep}next=${encodeURIComponent(next)}` : ''}`)).body as Page;
+        rows.push(...page.items);
+        next = page.next;
+      } while (next);
+      return rows;
+    };
+    const row = async (query: string) => (await allRows(query)).find((c) => c.company_id === companyId);
     expect(await row('')).toMatchObject({ used_documents: 1 });
     expect(await row(`?month=${third}`)).toMatchObject({ used_documents: 37, available_documents: 500 });
     expect(await row(`?month=${previous}`)).toMatchObject({ used_documents: 0 });
+    // A company created this month is not listed for a month before it existed
+    const fresh = await registeredUser(t.stack, 'monthly-new');
+    const listed = async (query: string) => (await allRows(query)).map((c) => c.company_id);
+    expect(await listed('')).toContain(fresh.companyId);
+    expect(await listed(`?month=${previous}`)).not.toContain(fresh.companyId);
 
     // Last month the admin set the quota to 200 (the quota change as it ran then, on the same table); today to 60.
     const { updateAvailableDocuments } = await import('../../lambdas/core/admin/admin');

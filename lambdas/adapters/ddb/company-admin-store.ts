@@ -72,14 +72,15 @@ async function setOnCompany(companyId: string, values: Record<string, unknown>, 
 }
 
 export const ddbCompanyAdminStore: CompanyAdminStore = {
-  async listCompanies(limit, next) {
+  async listCompanies(limit, next, createdBefore) {
     const index = keys.companiesIndex('', '');
+    // gsi2sk is `<created_at>#<companyId>`: one created at `createdBefore` itself sorts after the bare instant
     const res = await ddb().send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': index.gsi2pk },
+        KeyConditionExpression: createdBefore ? 'gsi2pk = :pk AND gsi2sk < :before' : 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': index.gsi2pk, ...(createdBefore ? { ':before': createdBefore } : {}) },
         ScanIndexForward: false,
         Limit: limit,
         ExclusiveStartKey: next ? decodeCompaniesCursor(next) : undefined,

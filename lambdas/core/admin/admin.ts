@@ -5,7 +5,7 @@
  */
 import { AppError, conflict, notFound } from '../../../shared/errors';
 import { MSG } from '../../../shared/schemas/messages';
-import { monthsUpTo } from '../../../shared/business-time';
+import { businessMonthEnd, monthsUpTo } from '../../../shared/business-time';
 import {
   ADMIN_COMPANIES_PAGE,
   ADMIN_USAGE_MONTHS,
@@ -105,7 +105,7 @@ export function usageMonth(clock: Clock, month: string | undefined): string {
 
 /**
  * One page of companies, newest first, each with this month's usage, or with the usage of `month` (a past one) over
- * the quota recorded for it (monthQuota).
+ * the quota recorded for it (monthQuota); a past month lists only the companies created by its end.
  */
 export async function listAdminCompanies(
   deps: Pick<AdminDeps, 'store' | 'admin' | 'clock' | 'emailInDomain'>,
@@ -114,7 +114,8 @@ export async function listAdminCompanies(
 ): Promise<AdminCompaniesResponse> {
   const shownMonth = usageMonth(deps.clock, month);
   const past = shownMonth !== monthOf(deps.clock.now());
-  const page = await deps.admin.listCompanies(ADMIN_COMPANIES_PAGE, next);
+  // A past month lists the companies that existed in it: none created after its end
+  const page = await deps.admin.listCompanies(ADMIN_COMPANIES_PAGE, next, past ? businessMonthEnd(shownMonth).toISOString() : undefined);
   const stats = page.items.length
     ? await deps.store.getCompanyStats(
         page.items.map((c) => c.company_id),

@@ -8,8 +8,11 @@ export interface CompaniesPage {
 
 /** What the platform admin and the company settings need from the table, besides AccountsStore. */
 export interface CompanyAdminStore {
-  /** A7: companies newest first; throws BadRequest for a cursor it did not issue. */
-  listCompanies(limit: number, next?: string): Promise<CompaniesPage>;
+  /**
+   * A7: companies newest first; throws BadRequest for a cursor it did not issue. `createdBefore` (an ISO instant):
+   * only the companies created before it.
+   */
+  listCompanies(limit: number, next?: string, createdBefore?: string): Promise<CompaniesPage>;
   /**
    * Sets the monthly quota, with `expected` only while the quota is still that one; undefined (nothing written) when
    * the company does not exist or its quota is another one. The same write records it as the quota of `month` (the

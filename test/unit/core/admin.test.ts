@@ -77,8 +77,8 @@ function fakes(n: number, emailInDomain = '') {
     return next;
   };
   const admin: CompanyAdminStore = {
-    listCompanies: async (limit, next) => {
-      const all = sorted();
+    listCompanies: async (limit, next, createdBefore) => {
+      const all = sorted().filter((c) => !createdBefore || c.created_at < createdBefore);
       const start = next ? all.findIndex((c) => c.company_id === next) + 1 : 0;
       const items = all.slice(start, start + limit);
       return { items, next: start + limit < all.length ? items[items.length - 1]!.company_id : null };
@@ -161,6 +161,11 @@ describe('platform admin core', () => {
     expect(f.statsRequests.at(-1)![0]).toBe('2026-10');
     await listAdminCompanies(f.deps, undefined);
     expect(f.statsRequests.at(-1)![0]).toBe('2026-11');
+    // a past month lists the companies that existed by its end (midnight in Vilnius), not the ones created later
+    f.companies.set('c-late', company('c-late', '2026-10-31T22:30:00.000Z'));
+    f.companies.set('c-last', company('c-last', '2026-10-31T21:59:59.000Z'));
+    expect((await listAdminCompanies(f.deps, undefined, '2026-10')).items.map((c) => c.company_id)).toEqual(['c-last', 'c001', 'c000']);
+    expect((await listAdminCompanies(f.deps, undefined)).items.map((c) => c.company_id)).toEqual(['c-late', 'c-last', 'c001', 'c000']);
     await expect(listAdminCompanies(f.deps, undefined, '2026-12')).rejects.toMatchObject({
       statusCode: 422,
       details: [{ path: ['month'], message: 'The month has not started yet' }],

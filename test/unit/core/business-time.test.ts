@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { monthOf } from '../../../lambdas/core/accounts/companies';
-import { businessDate, businessMonth, latestDateOnEarth, monthsUpTo } from '../../../shared/business-time';
+import { businessDate, businessMonth, businessMonthEnd, businessMonthStart, latestDateOnEarth, monthsUpTo } from '../../../shared/business-time';
 
 describe('the business calendar (Vilnius time)', () => {
   it('turns the day and the month at midnight in Vilnius, winter (UTC+2) and summer (UTC+3)', () => {
@@ -37,5 +37,13 @@ describe('dates in the future (after today in the latest time zone on earth, UTC
     expect(monthsUpTo('2026-02', 3)).toEqual(['2026-02', '2026-01', '2025-12']);
     expect(monthsUpTo('2026-12', 1)).toEqual(['2026-12']);
     expect(monthsUpTo('2026-11', 12).at(-1)).toBe('2025-12');
+  });
+
+  it('a month begins at midnight of its 1st in Vilnius and ends when the next begins, over the year end too', () => {
+    expect(businessMonthStart('2025-03').toISOString()).toBe('2025-02-28T22:00:00.000Z');
+    expect(businessMonthStart('2025-04').toISOString()).toBe('2025-03-31T21:00:00.000Z');
+    expect(businessMonthEnd('2025-03').toISOString()).toBe('2025-03-31T21:00:00.000Z');
+    expect(businessMonthEnd('2025-12').toISOString()).toBe('2025-12-31T22:00:00.000Z');
+    expect(businessMonth(new Date(businessMonthEnd('2025-12').getTime() - 1))).toBe('2025-12');
   });
 });
