@@ -150,6 +150,16 @@ describe('edit-receipt screen: unsaved values in Chromium', () => {
     await expect.poll(() => page.getByTestId('hint-line_items').innerText().catch(() => ''), { timeout: 8000 }).toBe('Line items add up to 189.00: check the lines');
     expect(await note.count()).toBe(0);
     await screenshot(page, 'edit-receipt-line-items-hint');
+    // the VAT lines' arithmetic: their VAT against a Tax total typed wrong, said under the VAT lines
+    const tax = page.getByTestId('field-amount_tax');
+    await tax.fill('25.00');
+    await expect
+      .poll(() => page.getByTestId('hint-vat_lines').innerText().catch(() => ''), { timeout: 8000 })
+      .toBe('VAT amounts add up to 21.00, the Tax total is 25.00: check the lines');
+    await page.getByTestId('table-vat_lines').scrollIntoViewIfNeeded();
+    await screenshot(page, 'edit-receipt-vat-lines-hint');
+    await tax.fill('21.00');
+    await expect.poll(() => page.getByTestId('hint-vat_lines').count(), { timeout: 8000 }).toBe(0);
     // an issue date after today is saved, with a hint to check it
     const issueDate = page.getByTestId('field-issue_date');
     await issueDate.fill('2099-03-04');

@@ -3,7 +3,7 @@ import type { SchemaField } from '../../../shared/schemas/content';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { FieldInput, TableSummary } from '../../../web/src/features/edit-receipt/components/FieldForm';
-import { FUTURE_ISSUE_DATE, issueDateHint, lineItemsHint, shownCell, totalsHint, unsavableCells, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
+import { FUTURE_ISSUE_DATE, issueDateHint, lineItemsHint, shownCell, totalsHint, unsavableCells, vatLinesHint, unsavableDrafts, type FormField, type FormTable } from '../../../web/src/features/edit-receipt/lib/form';
 
 const field = (id: string, label: string, type: SchemaField['type']) => [id, { label, type }] as const;
 const fields = new Map([field('document_id', 'Invoice number', 'string'), field('issue_date', 'Issue date', 'date'), field('amount_total', 'Total', 'amount')]);
@@ -107,6 +107,27 @@ describe('the line items do not add up', () => {
     expect(lineItemsHint({ lineTotals: [], subtotal: '', total: '7.70' })).toBeUndefined();
     expect(lineItemsHint({ lineTotals: ['4.50', ''], subtotal: '', total: '7.70' })).toBeUndefined();
     expect(lineItemsHint({ lineTotals: ['4.50', '3,20'], subtotal: '', total: '7.70' })).toBeUndefined();
+  });
+
+  it('VAT lines: the ready rule\'s checks of them, the first that fails', () => {
+    const line = (base: string, vat: string, gross: string) => ({ base, vat, gross });
+    const ok = { lines: [line('1033.39', '217.01', '1250.40')], tax: '217.01', total: '1250.40' };
+    expect(vatLinesHint(ok)).toBeUndefined();
+    // a line's own arithmetic
+    expect(vatLinesHint({ ...ok, lines: [line('1033.39', '200.00', '1250.40')] })).toBe('VAT line 1: Taxable amount + VAT amount is 1233.39: check the line');
+    // the lines' VAT against the Tax total, a cent per line
+    expect(vatLinesHint({ ...ok, lines: [line('1050.40', '200.00', '1250.40')] })).toBe('VAT amounts add up to 200.00, the Tax total is 217.01: check the lines');
+    expect(vatLinesHint({ lines: [line('100.00', '21.00', '121.00'), line('50.00', '4.51', '54.51')], tax: '25.50', total: '175.51' })).toBeUndefined();
+    // the lines' Amounts with VAT against the Total; its cash rounding passes
+    expect(vatLinesHint({ ...ok, total: '1300.00' })).toBe('Amounts with VAT add up to 1250.40, the Total is 1300.00: check the lines');
+    expect(vatLinesHint({ lines: [line('8.47', '0.51', '8.98')], tax: '0.51', total: '9.00' })).toBeUndefined();
+    // a summary of taxable amounts and VAT only
+    expect(vatLinesHint({ lines: [line('147.17', '8.83', '')], tax: '8.83', total: '156.00' })).toBeUndefined();
+    expect(vatLinesHint({ lines: [line('147.17', '8.83', '')], tax: '8.83', total: '166.00' })).toBe('Taxable amounts + VAT amounts add up to 156.00, the Total is 166.00: check the lines');
+    // nothing to compare: no lines, amounts missing or not amounts
+    expect(vatLinesHint({ lines: [], tax: '1.00', total: '2.00' })).toBeUndefined();
+    expect(vatLinesHint({ lines: [line('', '200.00', '')], tax: '', total: '' })).toBeUndefined();
+    expect(vatLinesHint({ lines: [line('1033,39', '200.00', '1250.40')], tax: '', total: '' })).toBeUndefined();
   });
 
   it('is drawn under the table on the form, unless a value of it cannot be saved (that message wins)', () => {

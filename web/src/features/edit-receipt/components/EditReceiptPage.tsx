@@ -28,7 +28,7 @@ import type { Receipt } from '../../receipts/api/types';
 import type { ListReturnState } from '../../receipts/lib/list-scroll';
 import { editKeys, useBoxes, useCompanySchema, useContent, useContentCalls, useDuplicates, useHistory } from '../api/content';
 import { actionState, nextRotation, UNSAVED_CHANGES, type EditAction } from '../lib/actions';
-import { datapoints, formatError, formSections, lineItemsHint, stakeholderOf, totalsHint, type Tab } from '../lib/form';
+import { datapoints, formatError, formSections, lineItemsHint, stakeholderOf, totalsHint, vatLinesHint, type Tab } from '../lib/form';
 import { initialField, useInitialFieldFocus } from '../lib/initial-focus';
 import { isConflict } from '../lib/save-conflict';
 import { useDrafts } from '../lib/use-drafts';
@@ -601,12 +601,29 @@ function EditReceipt({
   const totalsWarning = totalsHint({ subtotal: totalsValue('amount_total_base'), tax: totalsValue('amount_tax'), total: totalsValue('amount_total') });
   const lineTotals = useMemo(() => [...items.values()].filter((i) => i.schema_id === 'total_price').map((i) => drafts[i.id] ?? i.content?.value ?? ''), [items, drafts]);
   const linesWarning = lineItemsHint({ lineTotals, subtotal: totalsValue('amount_total_base'), total: totalsValue('amount_total') });
+  const vatLines = useMemo(() => {
+    const rows = new Map<string, { base: string; vat: string; gross: string }>();
+    const cell = { vat_line_base: 'base', vat_line_tax: 'vat', vat_line_total: 'gross' } as const;
+    for (const i of items.values()) {
+      const key = cell[i.schema_id as keyof typeof cell];
+      if (!key || !i.parent_content_id) continue;
+      const row = rows.get(i.parent_content_id) ?? { base: '', vat: '', gross: '' };
+      row[key] = drafts[i.id] ?? i.content?.value ?? '';
+      rows.set(i.parent_content_id, row);
+    }
+    return [...rows.values()];
+  }, [items, drafts]);
+  const vatWarning = vatLinesHint({ lines: vatLines, tax: totalsValue('amount_tax'), total: totalsValue('amount_total') });
   const events = useMemo<FieldEvents>(
     () => {
-      const hints = { ...(totalsWarning ? { amount_total: totalsWarning } : {}), ...(linesWarning ? { line_items: linesWarning } : {}) };
+      const hints = {
+        ...(totalsWarning ? { amount_total: totalsWarning } : {}),
+        ...(linesWarning ? { line_items: linesWarning } : {}),
+        ...(vatWarning ? { vat_lines: vatWarning } : {}),
+      };
       return { drafts, errors, readOnly, showKeys, focusedId, onFocus: setFocusedId, onChange, hints: Object.keys(hints).length ? hints : undefined };
     },
-    [drafts, errors, readOnly, showKeys, focusedId, onChange, totalsWarning, linesWarning],
+    [drafts, errors, readOnly, showKeys, focusedId, onChange, totalsWarning, linesWarning, vatWarning],
   );
   const focused = focusedId ? items.get(focusedId) : undefined;
   const shown = showKeys ? focused?.related_content : focused?.content;

@@ -291,7 +291,7 @@ export function TableSummary({ table, onOpen, onAdd, readOnly, drafts, errors, h
   readOnly: boolean;
   drafts: Record<string, string>;
   errors: Record<string, string>;
-  /** A hint that does not stop a save (the rows' arithmetic, lib/form.ts `lineItemsHint`). */
+  /** A hint that does not stop a save (the rows' arithmetic, lib/form.ts `lineItemsHint`, `vatLinesHint`). */
   hint?: string;
 }) {
   const preview = table.rows.slice(0, 4);
