@@ -218,6 +218,12 @@ describe('focus kept for keyboard users in Chromium', () => {
       await p.getByRole('dialog').getByRole('button', { name: 'Add row' }).click();
       await until(() => rows.count()).toBe(before + 1);
     }
+    // Add row: the focus goes to the new row's first cell, to type in at once
+    const before = await rows.count();
+    await p.getByRole('dialog').getByRole('button', { name: 'Add row' }).click();
+    await until(() => rows.count()).toBe(before + 1);
+    await until(async () => (await focused(p)).label).toMatch(new RegExp(`, row ${before + 1}$`));
+    expect((await focused(p)).inDialog).toBe(true);
     const firstCell = () => rows.nth(0).locator('[data-field-input]').first().getAttribute('aria-label');
     // Move up on the second row: it becomes the first, its Move up unavailable but still focused
     await rows.nth(1).getByRole('button', { name: 'Move up' }).focus();

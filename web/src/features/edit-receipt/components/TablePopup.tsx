@@ -162,6 +162,32 @@ export function TablePopup({
     const button = [...(to?.querySelectorAll<HTMLElement>('button') ?? [])].find((b) => b.getAttribute('aria-label') === f.label);
     focusElement(button);
   }, [table]);
+  // Add row: the focus goes to the new row's first cell once the table holds it, so a keyboard user types on at once.
+  // The cell is made the focused one first, which keeps its row drawn wherever the view is; then it takes the focus.
+  const adding = useRef<{ rows: Set<string>; from: HTMLElement } | null>(null);
+  const toFocus = useRef<string | null>(null);
+  const addRow = (from: HTMLElement) => {
+    if (!table) return;
+    adding.current = { rows: new Set(table.rows.map((r) => r.id)), from };
+    onAdd(table.rows[table.rows.length - 1]?.id);
+  };
+  useLayoutEffect(() => {
+    const a = adding.current;
+    const added = a && table?.rows.find((r) => !a.rows.has(r.id));
+    if (!a || !added) return;
+    adding.current = null;
+    const first = added.cells[0];
+    if (!first || (document.activeElement !== a.from && !focusLost())) return;
+    toFocus.current = first.id;
+    events.onFocus(first.id);
+  }, [table, events]);
+  useLayoutEffect(() => {
+    const id = toFocus.current;
+    const input = id ? wrap.current?.querySelector<HTMLElement>(`[data-field-input="${CSS.escape(id)}"]`) : null;
+    if (!input) return;
+    toFocus.current = null;
+    focusElement(input);
+  });
   const onScroll = useCallback(() => {
     if (frame.current) return;
     frame.current = window.requestAnimationFrame(() => {
@@ -238,7 +264,7 @@ export function TablePopup({
       </div>
       {!events.readOnly && (
         <div className="er-popup-actions">
-          <Button variant="secondary" icon={<Icon name="plus" size={16} />} onClick={() => onAdd(table.rows[table.rows.length - 1]?.id)}>
+          <Button variant="secondary" icon={<Icon name="plus" size={16} />} onClick={(e) => addRow(e.currentTarget)}>
             Add row
           </Button>
         </div>
