@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CUSTOM_MESSAGE_MAX, DOCUMENT_ID_MAX } from '../constants';
-import { MSG } from './messages';
+import { atMostCharacters, MSG } from './messages';
 import { multiLine } from './text';
 
 // ---------------------------------------------------------------- geometry
@@ -246,7 +246,7 @@ export const valueChangeSchema = z.object({
    * Stored without the spaces around it (a date is saved only as YYYY-MM-DD, an amount as its digits). Control
    * characters are refused; tab and line breaks stay (values read from a page may span lines).
    */
-  value: z.string().max(5000).trim().check(multiLine()),
+  value: z.string().max(5000, atMostCharacters(5000)).trim().check(multiLine()),
   /** Omit to keep the stored position; null clears it (typed by hand). */
   position: boxSchema.nullable().optional(),
   page: z.number().int().min(1).nullable().optional(),

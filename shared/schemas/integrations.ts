@@ -4,7 +4,7 @@
  * POST /company/service.
  */
 import { z } from 'zod';
-import { MSG } from './messages';
+import { atMostCharacters, MSG } from './messages';
 
 /** Integration kinds named in calls (product.md section 3). Google and Dropbox switch through drive/switch. */
 export const SERVICE_TYPES = [
@@ -67,7 +67,7 @@ const optionalPort = z
     return n;
   });
 
-const req = (max: number) => z.string({ error: MSG.required }).trim().min(1, MSG.required).max(max, `At most ${max} characters`);
+const req = (max: number) => z.string({ error: MSG.required }).trim().min(1, MSG.required).max(max, atMostCharacters(max));
 /** Host names only: letters, digits, dots, dashes (an IPv6 address in brackets is not offered). */
 const hostField = req(HOST_MAX).regex(/^[A-Za-z0-9.-]+$/, 'Enter a host name without protocol or path');
 
@@ -89,13 +89,13 @@ export type ApiKeyCredentials = z.infer<typeof apiKeyCredentialsSchema>;
 /** Raw credential object as sent; checked against the kind's schema by the service. */
 export const credentialInputSchema = z
   .object({
-    host: z.string().max(HOST_MAX).optional(),
-    user: z.string().max(USER_MAX).optional(),
-    password: z.string().max(SECRET_MAX).optional(),
+    host: z.string().max(HOST_MAX, atMostCharacters(HOST_MAX)).optional(),
+    user: z.string().max(USER_MAX, atMostCharacters(USER_MAX)).optional(),
+    password: z.string().max(SECRET_MAX, atMostCharacters(SECRET_MAX)).optional(),
     port: z.union([z.number(), z.string().max(5)]).optional().nullable(),
-    api_key: z.string().max(SECRET_MAX).optional(),
+    api_key: z.string().max(SECRET_MAX, atMostCharacters(SECRET_MAX)).optional(),
     // SQL import: the database name and the engine (shared/schemas/master-data-sync.ts).
-    database: z.string().max(128).optional(),
+    database: z.string().max(128, atMostCharacters(128)).optional(),
     engine: z.string().max(16).optional(),
     trust_server_certificate: z.boolean({ error: 'Must be true or false' }).optional(),
     allow_unencrypted: z.boolean({ error: 'Must be true or false' }).optional(),

@@ -9,7 +9,7 @@
  * - The status of each import: its last run (when, what it imported, the last error) for the Integration screen.
  */
 import { z } from 'zod';
-import { MSG } from './messages';
+import { atMostCharacters, MSG } from './messages';
 import { serverCredentialsSchema } from './integrations';
 
 /** The imports that sync master data on a schedule and on demand ("sync now"). */
@@ -89,7 +89,7 @@ export const SQL_ENGINES_WITHOUT_TLS: readonly SqlEngine[] = ['postgres', 'mysql
 
 /** A table or column name, optionally schema-qualified (`dbo.Clients`); quoted per engine, never spliced raw. */
 export const SQL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]{0,62}(\.[A-Za-z_][A-Za-z0-9_$]{0,62})?$/;
-const identifier = z.string().trim().max(127).regex(SQL_IDENTIFIER, 'Letters, digits and _ only (schema.table allowed)');
+const identifier = z.string().trim().max(127, atMostCharacters(127)).regex(SQL_IDENTIFIER, 'Letters, digits and _ only (schema.table allowed)');
 /** A column that may be left empty (not imported). */
 const optionalColumn = z.union([z.literal(''), identifier]).default('');
 

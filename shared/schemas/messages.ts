@@ -21,3 +21,6 @@ export const DUPLICATE_MSG = {
   supplier: 'This supplier already exists',
   customer: 'This customer already exists',
 } as const;
+
+/** A text longer than a field keeps: 'At most 40 characters'. */
+export const atMostCharacters = (max: number) => `At most ${max} characters`;

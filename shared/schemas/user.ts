@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { personNameField } from './auth';
 import { singleLine } from './text';
+import { atMostCharacters } from './messages';
 
 export const profileSchema = z.object({
   id: z.string(),
@@ -30,11 +31,11 @@ export const updateProfileSchema = z
     // as at sign-up and in the invite form: empty is 'Required field' (rules.md 4), one letter too short
     name: personNameField(),
     surname: personNameField(),
-    phone: z.string().trim().max(40).check(singleLine()),
-    address: z.string().trim().max(200).check(singleLine()),
-    city: z.string().trim().max(100).check(singleLine()),
-    country: z.string().trim().max(100).check(singleLine()),
-    post_code: z.string().trim().max(20).check(singleLine()),
+    phone: z.string().trim().max(40, atMostCharacters(40)).check(singleLine()),
+    address: z.string().trim().max(200, atMostCharacters(200)).check(singleLine()),
+    city: z.string().trim().max(100, atMostCharacters(100)).check(singleLine()),
+    country: z.string().trim().max(100, atMostCharacters(100)).check(singleLine()),
+    post_code: z.string().trim().max(20, atMostCharacters(20)).check(singleLine()),
   })
   .partial()
   .strict();

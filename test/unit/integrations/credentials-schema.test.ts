@@ -24,3 +24,17 @@ describe('server credentials: Port', () => {
     expect(portMessage('65536')).toBe('Enter a port from 1 to 65535');
   });
 });
+
+describe('credentials: lengths', () => {
+  it('says how long a field may be in the product words, as sent raw and as the kind checks it', async () => {
+    const { credentialInputSchema, HOST_MAX } = await import('../../../shared/schemas/integrations');
+    const { SQL_MAPPING_DEFAULTS, sqlMappingSchema } = await import('../../../shared/schemas/master-data-sync');
+    const long = 'h'.repeat(HOST_MAX + 1);
+    expect(credentialInputSchema.safeParse({ host: long }).error?.issues[0]?.message).toBe(`At most ${HOST_MAX} characters`);
+    expect(serverCredentialsSchema.safeParse({ ...base, host: long }).error?.issues[0]?.message).toBe(`At most ${HOST_MAX} characters`);
+    expect(credentialInputSchema.safeParse({ database: 'd'.repeat(129) }).error?.issues[0]?.message).toBe('At most 128 characters');
+    // a table name longer than any database takes
+    const mapping = { ...SQL_MAPPING_DEFAULTS, items: { ...SQL_MAPPING_DEFAULTS.items, table: 't'.repeat(128) } };
+    expect(sqlMappingSchema.safeParse(mapping).error?.issues[0]?.message).toBe('At most 127 characters');
+  });
+});

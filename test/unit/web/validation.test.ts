@@ -76,6 +76,16 @@ describe('withMatch', () => {
     expect(updateProfileSchema.safeParse({ surname: 'S'.repeat(80) }).success).toBe(true);
   });
 
+  it("says how long My Profile's other fields may be, in the product's words", () => {
+    const message = (input: Record<string, string>) => updateProfileSchema.safeParse(input).error?.issues[0]?.message;
+    expect(message({ phone: '1'.repeat(41) })).toBe('At most 40 characters');
+    expect(message({ address: 'a'.repeat(201) })).toBe('At most 200 characters');
+    expect(message({ city: 'c'.repeat(101) })).toBe('At most 100 characters');
+    expect(message({ country: 'c'.repeat(101) })).toBe('At most 100 characters');
+    expect(message({ post_code: '1'.repeat(21) })).toBe('At most 20 characters');
+    expect(updateProfileSchema.safeParse({ phone: '1'.repeat(40), post_code: '1'.repeat(20) }).success).toBe(true);
+  });
+
   it("says 'Required field' for a cleared name or surname on My Profile, as sign-up and the invite form do (rules.md 4)", () => {
     expect(updateProfileSchema.safeParse({ name: '' }).error?.issues[0]?.message).toBe('Required field');
     expect(updateProfileSchema.safeParse({ surname: '   ' }).error?.issues[0]?.message).toBe('Required field');
