@@ -45,7 +45,11 @@ export interface EmailView {
   to: string;
   arrived_at: string;
   text: string;
-  files: { receipt_id: string; original_file_name: string }[];
+  /**
+   * The documents made from the message that still exist; `failed`: why one could not be read (it waits in Failed,
+   * e.g. over the monthly limit), absent while it is read or was read.
+   */
+  files: { receipt_id: string; original_file_name: string; failed?: string }[];
   /** Parts of the message that did not become documents, with the reason. */
   rejected_files: { original_file_name: string; reason: string }[];
   /** Why nothing of the mail was taken because of its sender (the company's allowed senders), or null. */

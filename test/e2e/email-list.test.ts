@@ -53,7 +53,11 @@ describe('Settings: the mail received at the Email-in address', () => {
         to: `${local}+sales@${domain}`,
         subject: '',
         text: 'Invoice attached.',
-        attachments: [{ filename: 'invoice-0042.pdf', content: Buffer.from(await textPdf(['Invoice 0042', 'Total 300.00 EUR'])) }],
+        attachments: [
+          { filename: 'invoice-0042.pdf', content: Buffer.from(await textPdf(['Invoice 0042', 'Total 300.00 EUR'])) },
+          // taken, but it cannot be read: it waits in Failed, and the mail says why
+          { filename: 'invoice-0043.pdf', content: Buffer.from('%PDF-1.4 this is not really a pdf'), contentType: 'application/pdf' },
+        ],
       },
     ];
     for (const mail of mails) {
@@ -98,8 +102,10 @@ describe('Settings: the mail received at the Email-in address', () => {
     const [sales, contract, rides] = [rows.nth(0), rows.nth(1), rows.nth(2)];
     const salesText = await sales.innerText();
     expect(salesText).toContain('Sales');
-    expect(salesText).toContain('1 document');
+    expect(salesText).toContain('2 documents');
     expect(salesText).toContain('invoice-0042.pdf');
+    expect(await sales.getByRole('listitem').filter({ hasText: 'invoice-0043.pdf' }).innerText()).toContain('Failed: The PDF file is damaged and cannot be read');
+    expect(await sales.getByRole('listitem').filter({ hasText: 'invoice-0042.pdf' }).innerText()).not.toContain('Failed');
     // the address as the mail was sent to it, with its +sales tag
     expect(salesText).toContain(company.email.replace('@', '+sales@'));
     expect(await contract.getByTestId('settings-email-outcome').innerText()).toBe('No document');

@@ -48,7 +48,7 @@ type Email = {
   to: string;
   arrived_at: string;
   text: string;
-  files: { receipt_id: string; original_file_name: string }[];
+  files: { receipt_id: string; original_file_name: string; failed?: string }[];
   rejected_files: { original_file_name: string; reason: string }[];
   auth: { spf: string; dkim: string; dmarc: string; warning: string | null };
   state: string;
@@ -323,6 +323,12 @@ describe('email-in', () => {
 
     const emailA = (await a.api.get(`/emails/${docsA[0]!.email_id}?company_id=${a.companyId}`)).body as Email;
     expect(emailA.files).toHaveLength(2);
+    // the mail's failed document says why, in the panel and in Settings' Mail received (GET /emails)
+    const failedFile = { receipt_id: failed[0]!.receipt_id, failed: failed[0]!.error!.message };
+    expect(emailA.files).toContainEqual(expect.objectContaining(failedFile));
+    const listed = (await a.api.get(`/emails?company_id=${a.companyId}`)).body as { items: Email[] };
+    expect(listed.items[0]!.files).toContainEqual(expect.objectContaining(failedFile));
+    expect(listed.items[0]!.files.filter((f) => 'failed' in f)).toHaveLength(1);
   }, 180_000);
 
   it('a notice carries Auto-Submitted: auto-generated, and forwarded back to the address it sets off no other notice', async () => {

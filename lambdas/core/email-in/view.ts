@@ -2,6 +2,7 @@
 import { notFound } from '../../../shared/errors';
 import type { EmailListItem, EmailListPage, EmailView } from '../../../shared/schemas/emails';
 import type { DocumentsStore } from '../documents/ports';
+import type { DocumentRecord } from '../documents/types';
 import type { AccountsStore } from '../ports';
 import { shownEmailInAddress } from './address';
 import type { EmailStore } from './ports';
@@ -18,12 +19,12 @@ export interface EmailCaller {
  * company's Email-in addresses the mail was sent to, as addressed (`acme+sales@…`), at the deployed domain
  * (`emailInDomain`, address.ts).
  */
-export function toEmailView(r: EmailRecord, files: EmailRecord['files'], emailInDomain: string): EmailView {
+export function toEmailView(r: EmailRecord, files: EmailView['files'], emailInDomain: string): EmailView {
   return { ...toEmailListItem(r, files, emailInDomain), text: r.text };
 }
 
 /** The email as the list of mail shows it: the panel's view without the text. */
-function toEmailListItem(r: EmailSummary, files: EmailRecord['files'], emailInDomain: string): EmailListItem {
+function toEmailListItem(r: EmailSummary, files: EmailView['files'], emailInDomain: string): EmailListItem {
   return {
     email_id: r.email_id,
     company_id: r.company_id,
@@ -45,11 +46,23 @@ function toEmailListItem(r: EmailSummary, files: EmailRecord['files'], emailInDo
  * document made from its attachments when the mail arrived; one deleted since (or combined into another) is left out,
  * so the panel's count and links are the documents there are (E6).
  */
-export async function remainingFiles(deps: { documents: Pick<DocumentsStore, 'getMany'> }, record: EmailRecord): Promise<EmailRecord['files']> {
+export async function remainingFiles(deps: { documents: Pick<DocumentsStore, 'getMany'> }, record: EmailRecord): Promise<EmailView['files']> {
   if (record.files.length === 0) return [];
   const existing = await deps.documents.getMany(record.files.map((f) => f.receipt_id), { consistent: true });
-  const inCompany = new Set(existing.filter((d) => d.company_id === record.company_id).map((d) => d.receipt_id));
-  return record.files.filter((f) => inCompany.has(f.receipt_id));
+  return filesAsNow(record, existing);
+}
+
+/**
+ * The record's files whose documents are in its company now (`documents`: those read of them), each failed one with
+ * why it could not be read — over the monthly limit, a damaged file — as its row in Failed says.
+ */
+function filesAsNow(record: Pick<EmailSummary, 'company_id' | 'files'>, documents: readonly DocumentRecord[]): EmailView['files'] {
+  const now = new Map(documents.filter((d) => d.company_id === record.company_id).map((d) => [d.receipt_id, d]));
+  return record.files.flatMap((f) => {
+    const doc = now.get(f.receipt_id);
+    if (!doc) return [];
+    return [doc.status === 'failed' ? { ...f, failed: doc.error_message || 'It could not be read' } : f];
+  });
 }
 
 /**
@@ -67,9 +80,8 @@ export async function listEmails(
   const records = items.filter((r) => r.company_id === companyId);
   const receiptIds = records.flatMap((r) => r.files.map((f) => f.receipt_id));
   const existing = receiptIds.length > 0 ? await deps.documents.getMany(receiptIds, { consistent: true }) : [];
-  const inCompany = new Set(existing.filter((d) => d.company_id === companyId).map((d) => d.receipt_id));
   return {
-    items: records.map((r) => toEmailListItem(r, r.files.filter((f) => inCompany.has(f.receipt_id)), deps.emailInDomain)),
+    items: records.map((r) => toEmailListItem(r, filesAsNow(r, existing), deps.emailInDomain)),
     next,
   };
 }

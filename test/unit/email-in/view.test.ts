@@ -72,6 +72,22 @@ describe('the email panel (GET /emails/{id})', () => {
     expect(none).toMatchObject({ subject: 'Invoices for November', files: [] });
   });
 
+  it('says why a document of the message could not be read: it waits in Failed (over the monthly limit)', async () => {
+    const documents = new MemoryDocuments();
+    const change = emptyChange();
+    const failed = { status: 'failed' as const, error_message: 'The monthly document limit of this company is reached' };
+    change.puts.push(seededDocument({ receipt_id: 'D1', scope: 'C#c1', created_at: '2026-11-20T10:00:00.000Z', email_id: 'E1' }));
+    change.puts.push({ ...seededDocument({ receipt_id: 'D3', scope: 'C#c1', created_at: '2026-11-20T10:00:00.000Z', email_id: 'E1' }), ...failed });
+    await documents.commit(change);
+    const deps = { emails, store: memoryAccounts({ company_id: 'c1' } as CompanyRecord), documents, emailInDomain: '' };
+    expect((await getEmail(deps, { userId: 'u1', companyId: 'c1' }, 'E1')).files).toEqual([
+      { receipt_id: 'D1', original_file_name: 'inv-1.pdf' },
+      { receipt_id: 'D3', original_file_name: 'inv-3.pdf', failed: 'The monthly document limit of this company is reached' },
+    ]);
+    const list = await listEmails({ ...deps, emails: { ...emails, listOfCompany: async () => ({ items: [structuredClone(record)], next: null }) } }, 'c1', { limit: 20 });
+    expect(list.items[0]!.files[1]).toEqual({ receipt_id: 'D3', original_file_name: 'inv-3.pdf', failed: 'The monthly document limit of this company is reached' });
+  });
+
   it('shows the Email-in address the mail came to at the deployed domain', async () => {
     const deps = { emails, store: memoryAccounts({ company_id: 'c1' } as CompanyRecord), documents: await documentsOf([]), emailInDomain: 'in.example.com' };
     expect(await getEmail(deps, { userId: 'u1', companyId: 'c1' }, 'E1')).toMatchObject({ to: 'acme-1@in.example.com' });

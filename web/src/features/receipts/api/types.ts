@@ -29,7 +29,8 @@ export interface EmailRecord {
   from?: string | null;
   arrived_at?: string | null;
   text?: string | null;
-  files?: Array<{ receipt_id: string; original_file_name?: string | null }>;
+  /** `failed`: why the document could not be read (it waits in Failed). */
+  files?: Array<{ receipt_id: string; original_file_name?: string | null; failed?: string }>;
   /** Email-in: the address it was taken from, parts that did not become documents, the mail server's sender checks. */
   to?: string | null;
   rejected_files?: Array<{ original_file_name: string; reason: string }>;

@@ -96,6 +96,7 @@ export function EmailPanel({ emailId, companyId, onClose, onOpenDocument }: { em
                     ) : (
                       <span>{name}</span>
                     )}
+                    {f.failed && <span className="email-file-failed">Failed: {f.failed}</span>}
                   </li>
                 );
               })}

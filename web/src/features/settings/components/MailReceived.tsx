@@ -56,6 +56,7 @@ function MailRow({ mail, onShow, onOpenDocument }: { mail: EmailListItem; onShow
                     <Link to={{ pathname: target.pathname, search: target.search }} state={target.state} onClick={onOpenDocument}>
                       {f.original_file_name || f.receipt_id}
                     </Link>
+                    {f.failed && <span className="email-file-failed">Failed: {f.failed}</span>}
                   </li>
                 );
               })}
