@@ -48,7 +48,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
   const ftpCreds = (password = FTP_PASSWORD) => ({ host: ftp.host, user: 'acme', password, port: ftp.port });
   const companyNow = async () => ((await admin.get('/companies')).body as { items: Company[] }).items.find((c) => c.company_id === companyId)!;
 
-  async function confirmedDocument(name: string, issueDate = SAMPLE_INVOICE.date): Promise<string> {
+  async function confirmedDocument(name: string, issueDate = SAMPLE_INVOICE.date, more: { id: string; value: string }[] = []): Promise<string> {
     const id = await uploadDocument(t.stack, admin, companyId, await invoicePdf(), name);
     const c = (await admin.get(`/receipts/${id}/content?${q()}`)).body as { version: number };
     const res = await admin.post(`/receipt/${id}?${q()}&with_send=1`, {
@@ -58,6 +58,7 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
         { id: 'supplier_name', value: SAMPLE_INVOICE.supplier },
         { id: 'supplier_code', value: SAMPLE_INVOICE.supplierCode },
         { id: 'issue_date', value: issueDate },
+        ...more,
       ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -338,6 +339,11 @@ describe('integrations: credentials, FTP and Rivile exports', () => {
     const receipt = (await admin.get(`/receipts/${undated}?${q()}`)).body as { error: { message: string } | null };
     expect(receipt.error?.message).toBe('Export to NSOFT failed: the document has no issue date');
     expect(filesUnder(ftp.root).filter((f) => f.includes(undated))).toEqual([]);
+    // A Tax total corrected without its VAT line (21.00 as read): NSOFT's lines carry the VAT of the lines, refused
+    const offLines = await confirmedDocument('nsoft-vat-off.pdf', SAMPLE_INVOICE.date, [{ id: 'amount_tax', value: '25.00' }]);
+    const off = (await admin.get(`/receipts/${offLines}?${q()}`)).body as { error: { message: string } | null };
+    expect(off.error?.message).toBe('Export to NSOFT failed: the VAT lines do not add up: VAT amounts add up to 21.00, the Tax total is 25.00');
+    expect(filesUnder(ftp.root).filter((f) => f.includes(offLines))).toEqual([]);
   }, 120_000);
 
   it('never returns or stores the secrets in clear: every GET answer and the raw table are searched', async () => {

@@ -15,7 +15,8 @@
  * the schema allows, so the bookkeeper chooses the code.
  *
  * i.SAF amounts are EUR: a document in another currency is refused (a document without one counts as EUR). An
- * invoice is reported on its issue date: a document without one is refused too (not reported on its upload date).
+ * invoice is reported on its issue date: a document without one is refused too (not reported on its upload date), and
+ * so is one whose VAT lines, which its totals by rate come from, do not add up to its Tax total or Total.
  * Names and codes are clipped to the lengths of the XSD (ISAF_MAX).
  *
  * Characters that XML 1.0 forbids (control characters, lone surrogates) are left out: of the values before an empty
@@ -23,7 +24,7 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import { currencyCode } from '../../../shared/currency';
-import { refuseDocuments, verb } from './refusals';
+import { refuseDocuments, refuseVatLinesOff, verb } from './refusals';
 import { stripForbiddenChars } from '../../../shared/text';
 import { stakeholderKind } from '../content/schema';
 import { rowsOf, valueOf } from '../content/tree';
@@ -229,6 +230,7 @@ function invoiceNode(doc: ExportDocument) {
 export function buildIsaf(docs: ExportDocument[], opts: IsafOptions): string {
   refuseOtherCurrencies(docs);
   refuseMissingIssueDates(docs);
+  refuseVatLinesOff(docs, 'i.SAF');
   const purchases = docs.filter((d) => d.receipt_type !== 'invoice');
   const sales = docs.filter((d) => d.receipt_type === 'invoice');
   const dates = docs.map(invoiceDate).sort();

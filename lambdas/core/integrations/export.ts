@@ -25,6 +25,7 @@ import { emptyChange, type DocumentRecord } from '../documents/types';
 import { historyRecord, loadVisible, publishDoc, SYSTEM_ACTOR, type DocCaller, type DocumentDeps } from '../documents/workflow';
 import { toSummary } from '../documents/views';
 import { toExportDocument, type ExportDocument } from '../export/fields';
+import { vatLinesOff } from '../export/refusals';
 import { buildDocumentsXml } from '../export/xml';
 import type { AccountsStore, Clock, IdGenerator, LiveEvents } from '../ports';
 import { buildNsoftCsv } from './nsoft';
@@ -240,6 +241,9 @@ async function deliver(deps: ExportDeps, company: CompanyRecord, doc: DocumentRe
   const names = exportFileNames(exportDoc);
   // An accounting system books a document on its date: without one it would land in the month of the upload.
   if (target !== 'ftp_export' && !valueOf(exportDoc.content, 'issue_date')) throw new TargetError(NO_ISSUE_DATE, false);
+  // Rivile's and NSOFT's lines carry the VAT by rate of the VAT lines: lines its totals contradict are not booked
+  const vatOff = target === 'ftp_export' ? null : vatLinesOff(exportDoc);
+  if (vatOff) throw new TargetError(`the VAT lines do not add up: ${vatOff}`, false);
   if (target === 'rivile_export') {
     if (creds.kind !== 'api_key') throw new TargetError('The stored credentials do not fit this integration', false);
     return exportToRivile(deps.rivile, creds.api_key, exportDoc);

@@ -14,7 +14,7 @@ import { stakeholderKind } from '../content/schema';
 import { valueOf } from '../content/tree';
 import type { ExportDocument } from '../export/fields';
 import { namesParty, partiesByCode } from '../export/parties';
-import { refuseDocuments, verb } from '../export/refusals';
+import { refuseDocuments, refuseVatLinesOff, verb } from '../export/refusals';
 import { exportDocumentOf } from './export';
 import { eipDate, I06_DATE_FIELDS, rivileRecords } from './rivile';
 
@@ -37,6 +37,8 @@ function refuseUnbookable(docs: ExportDocument[]): void {
     field: (d) => `${stakeholderKind(d.receipt_type)}_name`,
     detail: (d) => `The document has no ${stakeholderKind(d.receipt_type)}`,
   });
+  // its lines (I07) carry the VAT by rate of the VAT lines
+  refuseVatLinesOff(docs, 'Rivile EIP');
 }
 
 export function buildRivileEip(docs: ExportDocument[]): string {

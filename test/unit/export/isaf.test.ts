@@ -150,3 +150,41 @@ describe('i.SAF: field lengths of the XSD', () => {
     expect(parsed.SourceDocuments.PurchaseInvoices.Invoice[0].InvoiceNo).toBe(long(70, 'N'));
   });
 });
+
+describe('i.SAF, Rivile EIP and the accounting systems: VAT lines that do not add up', () => {
+  // The header corrected to 300.00 + 63.00 = 363.00, the VAT lines left as read (348.60 + 73.21)
+  const corrected = {
+    ...exportDoc({
+      fields: { document_id: 'SF-9', issue_date: '2026-02-01', supplier_name: 'UAB Tiekėjas', supplier_code: '300000001', amount_total_base: '300.00', amount_tax: '63.00', amount_total: '363.00' },
+      vatLines: [{ vat_line_rate: '21', vat_line_base: '348.60', vat_line_tax: '73.21', vat_line_total: '421.81' }],
+    }),
+    original_file_name: 'saskaita.pdf',
+  };
+  const agreeing = exportDoc({
+    fields: { document_id: 'SF-10', issue_date: '2026-02-01', supplier_name: 'UAB Tiekėjas', supplier_code: '300000001', amount_tax: '63.00', amount_total: '363.00' },
+    vatLines: [{ vat_line_rate: '21', vat_line_base: '300.00', vat_line_tax: '63.00', vat_line_total: '363.00' }],
+  });
+
+  it('names where they are off, as the edit screen does', async () => {
+    const { vatLinesOff } = await import('../../../lambdas/core/export/refusals');
+    expect(vatLinesOff(corrected)).toBe('VAT amounts add up to 73.21, the Tax total is 63.00');
+    expect(vatLinesOff(agreeing)).toBeNull();
+    // nothing to check: no VAT lines
+    expect(vatLinesOff(creditNote)).toBeNull();
+  });
+
+  it('refuses the file with a 422 naming the documents, instead of writing VAT their totals contradict', async () => {
+    const error = refusal(() => buildIsaf([agreeing, corrected], options));
+    expect(error.toBody()).toEqual({
+      statusCode: 422,
+      error: 'ValidationFailed',
+      message: 'i.SAF takes the VAT from the VAT lines: those of saskaita.pdf do not add up to its totals',
+      details: [{ path: [corrected.receipt_id, 'vat_lines'], message: 'VAT amounts add up to 73.21, the Tax total is 63.00' }],
+    });
+    expect(totalsInFile(buildIsaf([agreeing], options))).toEqual([[['300.00', 'PVM1', '21', '63.00']]]);
+    const { buildRivileEip } = await import('../../../lambdas/core/integrations/rivile-eip');
+    expect(refusal(() => buildRivileEip([corrected])).message).toBe('Rivile EIP takes the VAT from the VAT lines: those of saskaita.pdf do not add up to its totals');
+    expect(buildRivileEip([agreeing])).toContain('<I06>');
+  });
+});
+

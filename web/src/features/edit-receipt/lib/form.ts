@@ -4,7 +4,7 @@
  * supplier of a cost receipt, the customer of a sales invoice) shows on Item Details, the other on Advanced.
  */
 import type { ContentError, ContentItem, ContentValue, SchemaField } from '../../../../../shared/schemas/content';
-import { amountsClose, comesToTotal } from '../../../../../shared/document-arithmetic';
+import { amountsClose, comesToTotal, vatLinesMismatch } from '../../../../../shared/document-arithmetic';
 import { AMOUNT_PATTERN, valueError } from '../../../../../shared/schemas/content';
 import { TEXT_MSG } from '../../../../../shared/schemas/text';
 import { isPlainText } from '../../../../../shared/text';
@@ -236,35 +236,18 @@ export function lineItemsHint(values: { lineTotals: string[]; subtotal: string; 
 }
 
 /**
- * A hint that does not stop a save, shown under VAT lines: the ready rule's checks of the VAT lines
- * (lambdas/core/documents/content.ts `readyCheck`), each where its amounts are all given — a line's Taxable amount +
- * VAT amount make its Amount with VAT (within two cents), the lines' VAT amounts make the Tax total (a cent per line),
- * and their Amounts with VAT (lines without one: Taxable amount + VAT amount) make the Total (a cent per amount, or
- * its cash rounding). The first that fails; undefined
- * when none does or none can be made.
+ * A hint that does not stop a save, shown under VAT lines: where the lines do not add up by the ready rule's checks
+ * of them (shared/document-arithmetic.ts `vatLinesMismatch`, which the exports that take their VAT from the lines
+ * refuse by); undefined when none fails or none can be made (an amount empty or not an amount).
  */
 export function vatLinesHint(values: { lines: Array<{ base: string; vat: string; gross: string }>; tax: string; total: string }): string | undefined {
-  const lines = values.lines.map((l) => ({ base: centsOf(l.base), vat: centsOf(l.vat), gross: centsOf(l.gross) }));
-  if (!lines.length) return undefined;
-  for (const [i, l] of lines.entries()) {
-    if (l.base === null || l.vat === null || l.gross === null) continue;
-    if (!amountsClose((l.base + l.vat) / 100, l.gross / 100, 2)) return `VAT line ${i + 1}: Taxable amount + VAT amount is ${money(l.base + l.vat)}: check the line`;
-  }
-  const tax = centsOf(values.tax);
-  if (tax !== null && lines.every((l) => l.vat !== null)) {
-    const sum = lines.reduce((s, l) => s + l.vat!, 0);
-    if (!amountsClose(sum / 100, tax / 100, lines.length)) return `VAT amounts add up to ${money(sum)}, the Tax total is ${money(tax)}: check the lines`;
-  }
-  const total = centsOf(values.total);
-  if (total !== null && lines.every((l) => l.gross !== null)) {
-    const sum = lines.reduce((s, l) => s + l.gross!, 0);
-    if (!comesToTotal(sum / 100, total / 100, lines.length)) return `Amounts with VAT add up to ${money(sum)}, the Total is ${money(total)}: check the lines`;
-  } else if (total !== null && lines.every((l) => l.gross === null && l.base !== null && l.vat !== null)) {
-    // a tax summary of taxable amounts and VAT only adds up to the Total as its Amounts with VAT would
-    const sum = lines.reduce((s, l) => s + l.base! + l.vat!, 0);
-    if (!comesToTotal(sum / 100, total / 100, 2 * lines.length)) return `Taxable amounts + VAT amounts add up to ${money(sum)}, the Total is ${money(total)}: check the lines`;
-  }
-  return undefined;
+  const amount = (v: string) => {
+    const cents = centsOf(v);
+    return cents === null ? undefined : cents / 100;
+  };
+  const lines = values.lines.map((l) => ({ base: amount(l.base), vat: amount(l.vat), gross: amount(l.gross) }));
+  const off = vatLinesMismatch(lines, amount(values.tax), amount(values.total));
+  return off ? `${off.text}: ${off.line ? 'check the line' : 'check the lines'}` : undefined;
 }
 
 /** Why a typed value cannot be saved as it is: the server's refusal, else its format's message; undefined when it can. */
