@@ -93,6 +93,38 @@ describe('export field list', () => {
     expect(exportTable([doc], added, 'csv')).toEqual({ headers: [...added.map((f) => f.label.toUpperCase())], rows: [expect.arrayContaining(['INV-7'])] });
   });
 
+  it("names a label that the supplier's and the customer's fields share with its section, so each is offered and added", () => {
+    const schema = [
+      { id: 'supplier', label: 'Supplier', category: 'section' as const, parent_schema_id: null, hidden: false },
+      { id: 'supplier_street', label: 'Street', category: 'datapoint' as const, parent_schema_id: 'supplier', hidden: false },
+      { id: 'supplier_vat_id', label: 'Supplier VAT ID', category: 'datapoint' as const, parent_schema_id: 'supplier', hidden: false },
+      { id: 'customer', label: 'Customer', category: 'section' as const, parent_schema_id: null, hidden: false },
+      { id: 'customer_street', label: 'Street', category: 'datapoint' as const, parent_schema_id: 'customer', hidden: false },
+      { id: 'customer_zipcode', label: 'Zip code', category: 'datapoint' as const, parent_schema_id: 'customer', hidden: false },
+    ] as unknown as Parameters<typeof knownExportFields>[0];
+    const known = knownExportFields(schema);
+    expect(known.slice(0, 4)).toEqual([
+      { key: 'supplier_street', label: 'Supplier street' },
+      { key: 'supplier_vat_id', label: 'Supplier VAT ID' },
+      { key: 'customer_street', label: 'Customer street' },
+      // a label of one field only keeps its own
+      { key: 'customer_zipcode', label: 'Zip code' },
+    ]);
+    const both = addField(addField(defaultExportFields(), 'Supplier street', known), 'Customer street', known);
+    expect(both.slice(10).map((f) => [f.key, f.label])).toEqual([
+      ['supplier_street', 'Supplier street'],
+      ['customer_street', 'Customer street'],
+    ]);
+  });
+
+  it('adds no second column of a header already in the list', () => {
+    const known = [{ key: 'amount_total', label: 'Total' }];
+    const fields = defaultExportFields();
+    expect(fields.some((f) => csvHeader(f) === 'TOTAL')).toBe(true);
+    expect(addField(fields, 'Total', known)).toEqual(fields);
+    expect(addField(fields, ' total ', known)).toEqual(fields);
+  });
+
   it('removes a field', () => {
     expect(removeField(defaultExportFields(), 'tax').map((f) => f.key)).not.toContain('tax');
   });
@@ -216,6 +248,16 @@ describe('export values and files', () => {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
     expect(bytes.length).toBeGreaterThan(1000);
+  });
+
+  it('a PDF of more columns than a page holds goes on over more pages, each column keeping room for a word', async () => {
+    const pages = async (columns: number) => {
+      const table = { headers: Array.from({ length: columns }, (_, i) => `Column ${i + 1}`), rows: [Array.from({ length: columns }, () => 'Lietuvos Respublikos prekyba UAB')] };
+      const bytes = new Uint8Array(await (await buildPdf(table, { title: 'wide' })).arrayBuffer());
+      return new TextDecoder('latin1').decode(bytes).match(/\/Type \/Page\b/g)?.length ?? 0;
+    };
+    expect(await pages(10)).toBe(1);
+    expect(await pages(26)).toBeGreaterThan(1);
   });
 
   it("names the file 'report-' plus the current date, with the extension once", () => {

@@ -68,15 +68,22 @@ export const RECORD_EXPORT_SUGGESTIONS: ReadonlyArray<KnownExportField> = [
  */
 export function knownExportFields(schema: ReadonlyArray<Pick<SchemaField, 'id' | 'label' | 'category' | 'parent_schema_id' | 'hidden'>>): KnownExportField[] {
   const tuples = new Set(schema.filter((f) => f.category === 'tuple').map((f) => f.id));
-  const captured = schema
-    .filter((f) => f.category === 'datapoint' && !f.hidden && !(f.parent_schema_id && tuples.has(f.parent_schema_id)))
-    .map((f) => ({ key: f.id, label: f.label }));
+  const fields = schema.filter((f) => f.category === 'datapoint' && !f.hidden && !(f.parent_schema_id && tuples.has(f.parent_schema_id)));
+  // A label that several fields share (the supplier's and the customer's Street) is named with its section's
+  // ('Supplier street', 'Customer street'): each suggestion, and each CSV header, says whose it is.
+  const shared = new Set(fields.map((f) => f.label).filter((label, i, all) => all.indexOf(label) !== i));
+  const sectionLabel = new Map(schema.map((f) => [f.id, f.label]));
+  const captured = fields.map((f) => {
+    const section = f.parent_schema_id ? sectionLabel.get(f.parent_schema_id) : undefined;
+    const own = /^.[a-z]/.test(f.label) ? f.label[0]!.toLowerCase() + f.label.slice(1) : f.label;
+    return { key: f.id, label: shared.has(f.label) && section ? `${section} ${own}` : f.label };
+  });
   return [...captured, ...RECORD_EXPORT_SUGGESTIONS.filter((r) => !captured.some((c) => c.key === r.key))];
 }
 
 /**
  * Add a field at the end. A new field is added only if its name is non-blank (rules.md 5); a name that is
- * already in the list (same key) is not added twice. A name that is a known field's label or id ('Invoice
+ * already in the list (same key, or the same header) is not added twice. A name that is a known field's label or id ('Invoice
  * number', 'supplier vat id') takes that field's values; any other name is looked up as typed, in snake case.
  */
 export function addField(fields: ReadonlyArray<ExportField>, name: string, known: ReadonlyArray<KnownExportField> = []): ExportField[] {
@@ -84,7 +91,8 @@ export function addField(fields: ReadonlyArray<ExportField>, name: string, known
   const typed = fieldKeyOf(label);
   const key = known.find((k) => fieldKeyOf(k.label) === typed || k.key === typed)?.key ?? typed;
   if (!label || !key) return [...fields];
-  if (fields.some((f) => f.key === key)) return [...fields];
+  // one column per field and per header: 'Total' beside the default Total would make two TOTAL columns
+  if (fields.some((f) => f.key === key || f.label.trim().toLowerCase() === label.toLowerCase())) return [...fields];
   let id = key;
   for (let n = 2; fields.some((f) => f.id === id); n += 1) id = `${key}-${n}`;
   return [...fields, { id, key, label }];

@@ -7,6 +7,9 @@ export interface PdfFont {
 }
 
 const FONT_NAME = 'ExportSans';
+/** The narrowest a column gets, in points: about ten characters at 8.5 pt; a landscape A4 page holds 15 such. */
+export const PDF_MIN_COLUMN_WIDTH = 50;
+const PDF_MARGIN = 40;
 
 function toBase64(buffer: ArrayBuffer): string {
   const bytes = new Uint8Array(buffer);
@@ -16,7 +19,8 @@ function toBase64(buffer: ArrayBuffer): string {
 }
 
 /**
- * A landscape A4 PDF with a title line and the export table (jsPDF + jspdf-autotable, loaded on demand).
+ * A landscape A4 PDF with a title line and the export table (jsPDF + jspdf-autotable, loaded on demand). A table of
+ * more columns than a page holds goes on in the pages after it (its columns that do not fit, for all its rows).
  * With `font` the text is set in that TrueType font (the standard PDF fonts have no Lithuanian letters).
  */
 export async function buildPdf(table: ExportTable, options: { title: string; subtitle?: string; font?: PdfFont }): Promise<Blob> {
@@ -39,12 +43,19 @@ export async function buildPdf(table: ExportTable, options: { title: string; sub
     doc.setTextColor(100);
     doc.text(options.subtitle, 40, 60);
   }
+  // Every column keeps room for a word (26 columns on one page squeezed a name to a letter a line, a row half a page
+  // tall). Up to what a page holds they share it as their texts need; more go on over the next pages, a page's worth
+  // of equal columns at a time, all the rows of each set before the next.
+  const usable = doc.internal.pageSize.getWidth() - 2 * PDF_MARGIN;
+  const perPage = Math.max(1, Math.floor(usable / PDF_MIN_COLUMN_WIDTH));
+  const wide = table.headers.length > perPage;
   autoTable(doc, {
     head: [table.headers],
     body: table.rows,
     startY: 72,
-    margin: { left: 40, right: 40 },
-    styles: { font, fontSize: 8.5, cellPadding: 4, overflow: 'linebreak' },
+    margin: { left: PDF_MARGIN, right: PDF_MARGIN },
+    styles: { font, fontSize: 8.5, cellPadding: 4, overflow: 'linebreak', minCellWidth: PDF_MIN_COLUMN_WIDTH, ...(wide ? { cellWidth: usable / perPage } : {}) },
+    ...(wide ? { horizontalPageBreak: true, horizontalPageBreakBehaviour: 'afterAllRows' as const } : {}),
     headStyles: { font, fontStyle: 'bold', fillColor: [15, 30, 58], textColor: 255 },
     alternateRowStyles: { fillColor: [247, 249, 252] },
   });
