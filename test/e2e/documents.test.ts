@@ -319,6 +319,16 @@ describe('documents: upload, live processing, lists and export in Chromium', () 
     await expect.poll(() => badge(page, 'ready'), WAIT).toBe(0);
     await expect.poll(() => badge(page, 'inbox'), WAIT).toBe(3);
     await screenshot(page, 'documents-exported');
+    // The next export starts from these columns (moved and renamed); Reset gives the ten defaults back
+    await page.getByRole('checkbox', { name: 'Select all' }).check({ force: true });
+    await page.getByRole('button', { name: 'Export' }).click();
+    exportModal = page.getByTestId('export-modal');
+    await expect.poll(() => exportModal.getByTestId('export-field').first().getAttribute('data-key'), WAIT).toBe('notes');
+    expect(await exportModal.getByRole('button', { name: 'Rename Vendor' }).count()).toBe(1);
+    await exportModal.getByRole('button', { name: 'Reset' }).click();
+    await expect.poll(() => exportModal.getByTestId('export-field').first().getAttribute('data-key'), WAIT).toBe('user');
+    await exportModal.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => exportModal.count(), WAIT).toBe(0);
 
     expect(consoleErrors).toEqual([]);
     await page.close();

@@ -19,6 +19,7 @@ import { ISAF_EXPORT_MAX } from '../../../../../shared/schemas/content';
 import { XML_EXPORT_MAX } from '../../../../../shared/schemas/receipts';
 import { exportedVersions, exportIsaf, exportXml, loadForExport, serverExportCalls } from '../api/export';
 import { buildCsv, CSV_FORMATS, csvBlob, isCsvFormat, type CsvFormat } from '../lib/csv';
+import { rememberCsvFormat, rememberExportFields, storedCsvFormat, storedExportFields } from '../lib/remembered';
 import { downloadBlob } from '../lib/download';
 import { amountColumns, csvHeader, defaultExportFields, knownExportFields, pdfTitle, type ExportField } from '../lib/fields';
 import { buildPdf, type PdfFont } from '../lib/pdf';
@@ -51,24 +52,6 @@ function loadPdfFont(): Promise<PdfFont> {
 }
 export const PDF_FONT_FAILED = 'The PDF could not be made: its font did not load. Please check the connection and try again.';
 
-/** The CSV format last chosen on this browser (a person's spreadsheet settings do not change between exports). */
-const CSV_FORMAT_KEY = 'export_csv_format';
-function storedCsvFormat(): CsvFormat {
-  try {
-    const v = window.localStorage.getItem(CSV_FORMAT_KEY);
-    return isCsvFormat(v) ? v : 'comma';
-  } catch {
-    return 'comma';
-  }
-}
-function rememberCsvFormat(format: CsvFormat): void {
-  try {
-    window.localStorage.setItem(CSV_FORMAT_KEY, format);
-  } catch {
-    /* private mode: the choice lasts for this pop-up */
-  }
-}
-
 /** The export's files were downloaded but some documents stayed out of the archive: said instead of the success. */
 export function notArchivedMessage(count: number, reason: string): string {
   return `Downloaded, but ${count === 1 ? '1 document' : `${count} documents`} could not be moved to archive: ${reason}`;
@@ -97,7 +80,7 @@ export function ExportModal({
   const schema = useCompanySchema(receipts[0] ? companyOf(receipts[0]) : '');
   const known = schema.data ? knownExportFields(schema.data.fields) : [];
   const [tab, setTab] = useState<Tab>('csv');
-  const [fields, setFields] = useState<ExportField[]>(defaultExportFields);
+  const [fields, setFields] = useState<ExportField[]>(storedExportFields);
   const [fileName, setFileName] = useState(() => defaultReportName());
   const [archive, setArchive] = useState(false);
   const [csvFormat, setCsvFormat] = useState<CsvFormat>(storedCsvFormat);
@@ -128,6 +111,8 @@ export function ExportModal({
           setError('Choose at least one field');
           return;
         }
+        // the next export starts from these columns
+        rememberExportFields(fields);
         // Company and Company code as the companies list has them now, as the list's rows name the company
         const docs = (await loadForExport(api, receipts)).map((d) => withCompanyAsNow(d, view.companies));
         exported = docs;
