@@ -39,6 +39,8 @@ export const DEFAULT_AVAILABLE_DOCUMENTS = 500;
 export const STORAGE_KEYS = {
   activeCompany: 'active_company',
   allCompanies: 'active_all_companies',
+  /** The user the two choices above are of: another user signing in on the browser starts without them. */
+  activeCompanyUser: 'active_company_user',
 } as const;
 
 export const EMAIL_IN_DOMAIN = 'in.receipts.local';

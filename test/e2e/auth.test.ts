@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { screenshot } from '../support/browser';
+import { registerUser } from '../../scripts/local/seed';
+import { screenshot, signInOn, signInPage } from '../support/browser';
 import { useBrowserStack } from '../support/e2e-stack';
+import { apiClient, newUser, signIn } from '../support/local-stack';
 
 describe('sign-up to dashboard in Chromium', () => {
   const codes: Record<string, string> = {};
@@ -169,4 +171,32 @@ describe('sign-up to dashboard in Chromium', () => {
     await elsewhere.close();
     await context.close();
   });
+
+  it("the next user signing in on the browser gets neither the last user's company nor their all-companies view", async () => {
+    const first = newUser('ownera');
+    const second = newUser('ownerb');
+    await registerUser(e2e.stack, first);
+    await registerUser(e2e.stack, second);
+    // both have two companies: the all-companies view is open to each
+    for (const [user, code] of [[first, '300200101'], [second, '300200102']] as const) {
+      const created = await apiClient(e2e.stack.apiUrl, await signIn(e2e.stack, user)).post('/company', { company_name: `Second Books ${code}`, code });
+      expect(created.status).toBeLessThan(300);
+    }
+    const page = await signInPage(e2e.browser, e2e.stack.url, first);
+    const identity = page.getByTestId('header-identity');
+    await page.getByText('VIEW ALL COMPANIES').click();
+    await expect.poll(() => identity.innerText()).toContain('All - ');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(/\/signin$/);
+    await signInOn(page, e2e.stack.url, second);
+    await expect.poll(() => identity.innerText()).toContain(second.company);
+    expect(await identity.innerText()).not.toContain('All - ');
+    // and the first user, back, starts from their own company (the second's choice is not theirs either)
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(/\/signin$/);
+    await signInOn(page, e2e.stack.url, first);
+    await expect.poll(() => identity.innerText()).not.toContain(second.company);
+    await page.close();
+  }, 120_000);
 });
+

@@ -89,6 +89,26 @@ describe('active company store', () => {
     expect(store.getState().companyId).toBe('c1');
   });
 
+  it("keeps a user's choices across visits, and drops another user's who signed in on the browser before", () => {
+    const shared = memoryStorage({ active_company: 'c2', active_all_companies: 'true' });
+    // choices stored before their user was kept are taken as the first user's
+    const tess = createActiveCompanyStore(shared);
+    tess.claim('tess');
+    expect(tess.getState()).toEqual({ companyId: 'c2', allCompanies: true });
+    expect(createActiveCompanyStore(shared).getState()).toEqual({ companyId: 'c2', allCompanies: true });
+    // tess signs out; another user signs in on the same browser: no company of hers, no all-companies view
+    const next = createActiveCompanyStore(shared);
+    next.claim('uncf');
+    expect(next.getState()).toEqual({ companyId: null, allCompanies: false });
+    next.setCompany('u1');
+    // a tab that still held tess's choices when uncf signed in elsewhere takes uncf's
+    tess.claim('uncf');
+    expect(tess.getState()).toEqual({ companyId: 'u1', allCompanies: false });
+    const again = createActiveCompanyStore(shared);
+    again.claim('uncf');
+    expect(again.getState().companyId).toBe('u1');
+  });
+
   it('parses stored ids leniently', () => {
     expect(parseStoredCompanyId('"c1"')).toBe('c1');
     expect(parseStoredCompanyId('null')).toBeNull();

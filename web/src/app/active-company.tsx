@@ -1,4 +1,5 @@
-import { createContext, useContext, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useLayoutEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useAuth } from './auth';
 import {
   createActiveCompanyStore,
   type ActiveCompanyState,
@@ -19,6 +20,11 @@ function browserStorage(): KeyValueStorage | undefined {
 /** The active company and the all-companies flag, persisted in localStorage (active_company, active_all_companies). */
 export function ActiveCompanyProvider({ children, store }: { children: ReactNode; store?: ActiveCompanyStore }) {
   const [value] = useState(() => store ?? createActiveCompanyStore(browserStorage()));
+  // the choices are the signed-in user's: another user's (on this browser before) do not carry over
+  const userId = useAuth().user?.userId;
+  useLayoutEffect(() => {
+    if (userId) value.claim(userId);
+  }, [value, userId]);
   return <ActiveCompanyContext.Provider value={value}>{children}</ActiveCompanyContext.Provider>;
 }
 

@@ -19,6 +19,11 @@ export interface ActiveCompanyStore {
   setAllCompanies(on: boolean): void;
   /** Make the stored choice valid for the companies the user has now (first company when the stored one is gone). */
   reconcile(companyIds: ReadonlyArray<string>): void;
+  /**
+   * The signed-in user: the choices are theirs from now on. Those another user made on this browser (signed out, or
+   * signed in over in another tab) are dropped: no company of theirs and no all-companies view carry over.
+   */
+  claim(userId: string): void;
 }
 
 function safeGet(storage: KeyValueStorage | undefined, key: string): string | null {
@@ -60,11 +65,14 @@ export function effectiveAllCompanies(state: ActiveCompanyState, companyCount: n
 }
 
 export function createActiveCompanyStore(storage?: KeyValueStorage): ActiveCompanyStore {
-  let state: ActiveCompanyState = {
+  const stored = (): ActiveCompanyState => ({
     companyId: parseStoredCompanyId(safeGet(storage, STORAGE_KEYS.activeCompany)),
     allCompanies: parseStoredFlag(safeGet(storage, STORAGE_KEYS.allCompanies)),
-  };
+  });
+  let state: ActiveCompanyState = stored();
   const listeners = new Set<() => void>();
+  /** The user whose choices the state holds, once one has claimed them in this tab. */
+  let claimedBy: string | null = null;
 
   function update(next: ActiveCompanyState): void {
     if (next.companyId === state.companyId && next.allCompanies === state.allCompanies) return;
@@ -85,6 +93,22 @@ export function createActiveCompanyStore(storage?: KeyValueStorage): ActiveCompa
     },
     setAllCompanies(on) {
       update({ ...state, allCompanies: on });
+    },
+    claim(userId) {
+      // choices stored before their user was kept (none stored) are taken as this user's
+      const owner = safeGet(storage, STORAGE_KEYS.activeCompanyUser);
+      if (owner !== null && owner !== userId) {
+        update({ companyId: null, allCompanies: false });
+      } else if (claimedBy !== null && claimedBy !== userId) {
+        // this tab held another user's choices; the storage holds this user's (signed in in another tab)
+        const now = stored();
+        if (now.companyId !== state.companyId || now.allCompanies !== state.allCompanies) {
+          state = now;
+          for (const l of [...listeners]) l();
+        }
+      }
+      claimedBy = userId;
+      if (owner !== userId) safeSet(storage, STORAGE_KEYS.activeCompanyUser, userId);
     },
     reconcile(companyIds) {
       if (companyIds.length === 0) {
