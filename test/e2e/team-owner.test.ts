@@ -181,4 +181,30 @@ describe('My Team: Make Account Owner, in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('an administrator lowering their own role is told what it costs before SAVE; on a colleague\'s card nothing is said', async () => {
+    const { owner: a, admin: b, basic: c } = await ownerWithTeam(e2e.stack, 'self');
+    const page = await signInOn(await e2e.browser.newPage({ viewport: { width: 1440, height: 950 } }), e2e.stack.url, b.user);
+    // the owner's company active (B's own is their first)
+    await page.evaluate((id) => window.localStorage.setItem('active_company', id), a.companyId);
+    await page.goto(`${e2e.stack.url}/my-team`);
+    await expect.poll(() => page.getByTestId('user-card').count(), WAIT).toBeGreaterThanOrEqual(3);
+    const edit = page.getByTestId('edit-user-modal');
+    const warning = edit.getByTestId('self-demote-warning');
+    await cardOf(page, b).getByRole('button', { name: 'Edit User Details' }).click();
+    await edit.locator('select[name="role"]').selectOption('basic');
+    await expect
+      .poll(() => warning.innerText(), WAIT)
+      .toBe('This is your own role: as a Basic user you can no longer manage the team, the integrations or the company settings, and only another administrator can make you one again.');
+    await settledShot(page, 'team-self-demote');
+    await edit.locator('select[name="role"]').selectOption('admin');
+    await expect.poll(() => warning.count(), WAIT).toBe(0);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await cardOf(page, c).getByRole('button', { name: 'Edit User Details' }).click();
+    await edit.locator('select[name="role"]').selectOption('admin');
+    await edit.locator('select[name="role"]').selectOption('basic');
+    expect(await warning.count()).toBe(0);
+    await page.close();
+  }, 120_000);
 });
+

@@ -1,3 +1,4 @@
+import { useAuth } from '../../../app/auth';
 import { useId, useMemo } from 'react';
 import { EMAIL_IN_DOMAIN } from '../../../../../shared/constants';
 import { updateCompanyUserSchema, type CompanyUser, type UpdateCompanyUserInput } from '../../../../../shared/schemas/team';
@@ -14,6 +15,8 @@ import { useUpdateCompanyUser } from '../api/team';
 type Values = { name: string; surname: string; role: string; email_prefix: string };
 
 export const USER_UPDATED = 'The user has been updated.';
+export const SELF_DEMOTE_WARNING =
+  'This is your own role: as a Basic user you can no longer manage the team, the integrations or the company settings, and only another administrator can make you one again.';
 
 /** Validates and returns only the changed fields (the only ones sent). */
 export function editUserValidator(initial: Values): Validator<Values, UpdateCompanyUserInput> {
@@ -48,6 +51,9 @@ export function EditUserModal({ user, onClose }: { user: CompanyUser; onClose():
   const update = useUpdateCompanyUser();
   const info = useInfoPopup();
   const roleId = useId();
+  // an administrator lowering their own role loses My Team, Integration and the settings at once: said before SAVE
+  const self = useAuth().user?.userId === user.user_id;
+  const givingUpAdmin = self && user.role === 'admin' && form.values.role === 'basic';
 
   const onSubmit = form.handleSubmit(async (changes) => {
     if (Object.keys(changes).length === 0) return onClose();
@@ -84,6 +90,11 @@ export function EditUserModal({ user, onClose }: { user: CompanyUser; onClose():
             <option value="admin">{ROLE_LABELS.admin}</option>
           </select>
           {user.is_owner && <p className="field-hint">The account owner stays an administrator.</p>}
+          {givingUpAdmin && (
+            <p className="field-hint er-field-warning" role="alert" data-testid="self-demote-warning">
+              {SELF_DEMOTE_WARNING}
+            </p>
+          )}
         </div>
         <TextField
           label="Email-in address"

@@ -9,6 +9,7 @@ import { Modal } from '../../../components/ui/Modal';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
 import { useActiveCompany } from '../../companies/api/companies';
+import { companyChoiceLabel } from '../../companies/lib/company-label';
 import { useCancelInvitation, useInvite, usePendingInvitations, useTeams } from '../api/team';
 import { cancelQuestion, INVITATION_SENT } from '../lib/labels';
 import { canMakeAccountOwner } from '../lib/owner';
@@ -108,7 +109,8 @@ export function MyTeamPage() {
           const team = teams[i];
           return (
             <div key={company.company_id} className="team-group" data-testid="team-group">
-              {grouped && <h3 className="team-group-title">{company.name}</h3>}
+              {/* two companies of one name are told apart by their codes, as in the lists to choose from */}
+              {grouped && <h3 className="team-group-title">{companyChoiceLabel(company, companies)}</h3>}
               {!team || team.isPending ? (
                 <LoadingBlock label="Loading users" />
               ) : team.isError ? (
