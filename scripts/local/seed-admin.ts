@@ -48,6 +48,18 @@ export const DEMO_CUSTOMERS = [
   },
 ] as const;
 
+/** Moves a company's creation to `createdAt`, with its place in the admin's list (gsi2, newest first). */
+export async function setCompanyCreatedAt(companyId: string, createdAt: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: process.env.TABLE_NAME,
+      Key: keys.company(companyId),
+      UpdateExpression: 'SET created_at = :at, gsi2sk = :sortKey',
+      ExpressionAttributeValues: { ':at': createdAt, ':sortKey': keys.companiesIndex(createdAt, companyId).gsi2sk },
+    }),
+  );
+}
+
 async function seedPastUsage(stack: LocalStack, customer: (typeof DEMO_CUSTOMERS)[number]): Promise<void> {
   const token = await accessTokenOf(stack, customer);
   const res = await fetch(`${stack.apiUrl}/companies`, { headers: { authorization: `Bearer ${token}` } });
@@ -57,14 +69,7 @@ async function seedPastUsage(stack: LocalStack, customer: (typeof DEMO_CUSTOMERS
   // Created in the first of those months: the admin's list orders companies by it (newest first), the usage card
   // shows no month before it.
   const createdAt = `${months[months.length - 1]!}-03T09:00:00.000Z`;
-  await ddb().send(
-    new UpdateCommand({
-      TableName: table,
-      Key: keys.company(companyId),
-      UpdateExpression: 'SET created_at = :at, gsi2sk = :sortKey',
-      ExpressionAttributeValues: { ':at': createdAt, ':sortKey': keys.companiesIndex(createdAt, companyId).gsi2sk },
-    }),
-  );
+  await setCompanyCreatedAt(companyId, createdAt);
   for (const [i, [used, duplicated, quota]] of customer.past_usage.entries()) {
     if (used === 0) continue;
     await ddb().send(

@@ -139,7 +139,7 @@ describe('platform admin and company settings through the local API', () => {
   });
 
   it('usage by month: the company’s months newest first, none before it existed; the list shows a past month when asked', async () => {
-    const { GetCommand, PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { GetCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
     const { ddb } = await import('../../lambdas/adapters/ddb/client');
     const { keys } = await import('../../lambdas/adapters/ddb/keys');
     const { businessMonth, monthsUpTo } = await import('../../shared/business-time');
@@ -159,15 +159,8 @@ describe('platform admin and company settings through the local API', () => {
     // Created two years ago, with documents counted two months back (an item from before the quota was kept on it):
     // twelve months, the quiet one 0, each over today's quota.
     const table = process.env.TABLE_NAME;
-    const longAgo = '2024-06-01T08:00:00.000Z';
-    await ddb().send(
-      new UpdateCommand({
-        TableName: table,
-        Key: keys.company(companyId),
-        UpdateExpression: 'SET created_at = :at, gsi2sk = :sk',
-        ExpressionAttributeValues: { ':at': longAgo, ':sk': keys.companiesIndex(longAgo, companyId).gsi2sk },
-      }),
-    );
+    const { setCompanyCreatedAt } = await import('../../scripts/local/seed-admin');
+    await setCompanyCreatedAt(companyId, '2024-06-01T08:00:00.000Z');
     await ddb().send(new PutCommand({ TableName: table, Item: { ...keys.companyUsage(companyId, third), used_documents: 37, duplicated_documents: 2, quota_taken: 37 } }));
     const usage = (await admin.get(`/admin/companies/${companyId}/usage`)).body as Usage;
     expect(usage.items).toHaveLength(12);
