@@ -198,5 +198,22 @@ describe('sign-up to dashboard in Chromium', () => {
     await expect.poll(() => identity.innerText()).not.toContain(second.company);
     await page.close();
   }, 120_000);
+
+  it('the page asked for before signing in comes back also after a way round Forgot password', async () => {
+    const user = newUser('detour');
+    await registerUser(e2e.stack, user);
+    const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${e2e.stack.url}/my-profile`);
+    await page.waitForURL(/\/signin$/);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL(/\/forgot$/);
+    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await page.waitForURL(/\/my-profile$/, { timeout: 20_000 });
+    await page.close();
+  }, 60_000);
 });
 

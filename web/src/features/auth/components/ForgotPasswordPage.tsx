@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { forgotPasswordEmailSchema, resetPasswordSchema } from '../../../../../shared/schemas/auth';
 import { MSG } from '../../../../../shared/schemas/messages';
 import { Button } from '../../../components/ui/Button';
@@ -11,6 +11,7 @@ import { useForm } from '../../../lib/use-form';
 import { withMatch, zodValidator, type Validator } from '../../../lib/validation';
 import { finishPasswordReset, startPasswordReset } from '../api/auth';
 import { AuthLayout } from './AuthLayout';
+import type { AuthLocationState } from './SignInPage';
 
 const validateEmail = zodValidator(forgotPasswordEmailSchema);
 const RESET_INITIAL = { code: '', new_password: '', new_password_repeat: '' };
@@ -39,6 +40,8 @@ export function ForgotPasswordPage() {
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [email, setEmail] = useState('');
   const navigate = useNavigate();
+  // where the user was going before the sign-in screen: back there after signing in with the new password
+  const from = (useLocation().state as AuthLocationState | null)?.from;
   const info = useInfoPopup();
   const emailForm = useForm({ email: '' }, validateEmail);
   const resetForm = useForm<ResetValues, ResetOutput>(RESET_INITIAL, validateReset);
@@ -77,7 +80,10 @@ export function ForgotPasswordPage() {
 
   const footer = (
     <>
-      Remembered it? <Link to="/signin">Log in</Link>
+      Remembered it?{' '}
+      <Link to="/signin" state={{ from } satisfies AuthLocationState}>
+        Log in
+      </Link>
     </>
   );
 
@@ -91,7 +97,7 @@ export function ForgotPasswordPage() {
           </span>
           <p>Your password has been changed. You can now log in with your new password.</p>
         </div>
-        <Button block onClick={() => navigate('/signin', { state: { email } })}>
+        <Button block onClick={() => navigate('/signin', { state: { email, from } satisfies AuthLocationState })}>
           LOG IN
         </Button>
       </AuthLayout>

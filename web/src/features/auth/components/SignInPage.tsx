@@ -63,7 +63,8 @@ export function SignInPage() {
         <TextField label="Email" type="email" autoComplete="email" {...form.text('email')} />
         <TextField label="Password" type="password" autoComplete="current-password" {...form.text('password')} />
         <div className="form-row-end">
-          <Link to="/forgot" className="link-small">
+          {/* the page the user was on before signing in comes back with the way round a forgotten password */}
+          <Link to="/forgot" state={{ from: state?.from } satisfies AuthLocationState} className="link-small">
             Forgot password?
           </Link>
         </div>
