@@ -76,9 +76,9 @@ describe('a first hour in Chromium: no company left, and the export pop-up on a 
     // the owner opens a second company and deletes the first (their only one may not be deleted)
     expect((await owner.api.post('/company', { company_name: 'Closer Second UAB', code: '300111222' })).status).toBe(201);
     expect((await owner.api.delete(`/company?company_id=${owner.companyId}`)).status).toBe(200);
-    const popup = page.getByTestId('info-popup').filter({ hasText: 'You no longer have access to' });
+    const popup = page.getByTestId('info-popup').filter({ hasText: 'was deleted' });
     await popup.waitFor(WAIT);
-    expect(await popup.innerText()).toContain(`You no longer have access to ${ownerName}. Showing ${memberName}.`);
+    expect(await popup.innerText()).toContain(`${ownerName} was deleted. Showing ${memberName}.`);
     await screenshot(page, 'active-company-deleted');
     await expect.poll(() => page.locator('.topbar-identity').innerText(), WAIT).toContain(memberName);
     expect(await page.evaluate(() => window.localStorage.getItem('active_company'))).toBe(member.companyId);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { companySchema } from '../../../lambdas/core/content/schema';
 import { addRow, emptyContent, setValues } from '../../../lambdas/core/content/tree';
-import { actionState, COMPANY_CODE_NOTE, nextRotation, sameCode } from '../../../web/src/features/edit-receipt/lib/actions';
+import { actionState, COMPANY_CODE_NOTE, FIELD_ERRORS_NOTE, nextRotation, sameCode } from '../../../web/src/features/edit-receipt/lib/actions';
 import { formErrors, formSections, formTables } from '../../../web/src/features/edit-receipt/lib/form';
 import {
   canApply,
@@ -103,9 +103,14 @@ describe('navigation, actions, keyboard, stakeholders', () => {
     expect(actionState({ status: 'processing', valid: true, companyCode: '1', stakeholderCode: '2', sends: false }).mode).toBe('processing');
     const invalid = actionState({ status: 'review', valid: false, companyCode: '1', stakeholderCode: '2', sends: false });
     expect(invalid.buttons.every((b) => !b.enabled)).toBe(true);
+    // a disabled button says why in its tooltip; an enabled one has none
+    expect(invalid.buttons.map((b) => b.why)).toEqual(Array(4).fill(FIELD_ERRORS_NOTE));
+    expect(FIELD_ERRORS_NOTE).toBe('Correct the fields with a message first');
+    expect(actionState({ status: 'review', valid: true, companyCode: '1', stakeholderCode: '2', sends: false }).buttons.some((b) => b.why)).toBe(false);
     const same = actionState({ status: 'review', valid: true, companyCode: '302 222', stakeholderCode: '302222', sends: false });
     expect(same.codeNote).toBe(true);
     expect(same.buttons.every((b) => !b.enabled)).toBe(true);
+    expect(same.buttons.every((b) => b.why === COMPANY_CODE_NOTE)).toBe(true);
     expect(COMPANY_CODE_NOTE).toBe('Company code matches customer/supplier code');
     expect(sameCode('', '')).toBe(false);
     expect([0, 90, 180, 270, 360].map(nextRotation)).toEqual([90, 180, 270, 360, 90]);

@@ -2,6 +2,7 @@ import { notifyManager, useQueryClient, type Query, type QueryClient, type Query
 import { useMemo } from 'react';
 import type { Company } from '../../../../shared/schemas/company';
 import { queryKeys } from '../../lib/query-keys';
+import { recordCompanyDeleted } from '../companies/lib/company-gone';
 import type { Receipt } from '../receipts/api/types';
 import type { ListKeyParams } from '../receipts/lib/list-params';
 import {
@@ -10,6 +11,7 @@ import {
   applyMembershipEvent,
   applyDeleteToList,
   applyReceiptsToList,
+  companyIdOfPayload,
   ownerChangedByCompanyEvent,
   type CompaniesUpdate,
   type ListBatchUpdate,
@@ -285,6 +287,9 @@ export function receiptCache(queryClient: QueryClient): ReceiptCache {
       if (ownerChanged) void queryClient.invalidateQueries({ queryKey: queryKeys.companyUsers(ownerChanged) });
     },
     applyCompanyDelete(payload, activeCompanyId) {
+      const deletedId = companyIdOfPayload(payload);
+      // the notice of an active company gone says it was deleted, not that access was taken away
+      if (deletedId) recordCompanyDeleted(deletedId);
       const update = applyCompanyDelete(queryClient.getQueryData<Company[]>(queryKeys.companies), payload, activeCompanyId);
       applyCompanies(queryClient, update);
       // The all-companies lists and their counts held the company's documents: read again without them.

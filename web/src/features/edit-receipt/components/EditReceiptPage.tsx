@@ -681,7 +681,7 @@ function EditReceipt({
     </div>
   );
   const statusButton = (b: (typeof actions.buttons)[number]) => (
-    <Button key={b.action} variant={b.primary ? 'primary' : b.action === 'reject' ? 'danger' : 'secondary'} disabled={!b.enabled} loading={busy === b.action} onClick={() => void act(b.action)}>
+    <Button key={b.action} variant={b.primary ? 'primary' : b.action === 'reject' ? 'danger' : 'secondary'} disabled={!b.enabled} title={b.why} loading={busy === b.action} onClick={() => void act(b.action)}>
       {b.label}
     </Button>
   );

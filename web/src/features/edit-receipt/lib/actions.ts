@@ -11,6 +11,8 @@ export interface ActionButton {
   label: string;
   enabled: boolean;
   primary?: boolean;
+  /** Why a disabled button is disabled (its tooltip). */
+  why?: string;
 }
 
 export interface ActionState {
@@ -21,6 +23,8 @@ export interface ActionState {
 }
 
 export const COMPANY_CODE_NOTE = 'Company code matches customer/supplier code';
+/** The tooltip of an action disabled by a field's message. */
+export const FIELD_ERRORS_NOTE = 'Correct the fields with a message first';
 /** An edit action refused in the browser: a typed value could not be saved first, so nothing was confirmed. */
 export const UNSAVED_CHANGES = 'Your changes could not be saved, so the document was left as it is. Please try again.';
 
@@ -40,12 +44,13 @@ export function actionState(input: { status: string; valid: boolean; companyCode
   if (input.status === 'archive') return { mode: 'read-only', buttons: [], codeNote: false };
   const codeNote = sameCode(input.companyCode, input.stakeholderCode);
   const enabled = input.valid && !codeNote;
+  const why = enabled ? {} : { why: codeNote ? COMPANY_CODE_NOTE : FIELD_ERRORS_NOTE };
   const buttons: ActionButton[] = [];
-  if (input.status !== 'rejected') buttons.push({ action: 'reject', label: 'REJECT', enabled });
-  if (input.status === 'ready') buttons.push({ action: 'moveToReview', label: 'MOVE TO REVIEW', enabled });
-  buttons.push({ action: 'review', label: 'Review', enabled });
-  buttons.push({ action: 'confirm', label: input.sends ? 'REVIEW AND SEND' : 'CONFIRM', enabled, primary: true });
-  buttons.push({ action: 'archive', label: 'Archive', enabled });
+  if (input.status !== 'rejected') buttons.push({ action: 'reject', label: 'REJECT', enabled, ...why });
+  if (input.status === 'ready') buttons.push({ action: 'moveToReview', label: 'MOVE TO REVIEW', enabled, ...why });
+  buttons.push({ action: 'review', label: 'Review', enabled, ...why });
+  buttons.push({ action: 'confirm', label: input.sends ? 'REVIEW AND SEND' : 'CONFIRM', enabled, primary: true, ...why });
+  buttons.push({ action: 'archive', label: 'Archive', enabled, ...why });
   return { mode: 'actions', buttons, codeNote };
 }
 
