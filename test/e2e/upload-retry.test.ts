@@ -177,4 +177,50 @@ describe('upload pop-up: trying failed files again in Chromium', () => {
     expect(await page.getByTestId('upload-modal').count()).toBe(0);
     await context.close();
   }, 300_000);
+  it('asks before the pop-up closed by its × cancels files still uploading: Keep uploading, then Cancel uploads', async () => {
+    const { context, page } = await inboxWithUpload();
+    const modal = page.getByTestId('upload-modal');
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route(
+      (u) => !u.pathname.startsWith('/api/') && !u.pathname.startsWith('/cognito'),
+      async (route) => {
+        if (!isStoragePut(route)) return route.continue();
+        await released;
+        return route.continue();
+      },
+    );
+    const files = await Promise.all(['keep-1', 'keep-2'].map(async (n) => ({ name: `${n}.pdf`, mimeType: 'application/pdf', buffer: await pdfNamed(n.toUpperCase()) })));
+    await modal.locator('input[data-testid="upload-input"]').setInputFiles(files);
+    await expect.poll(() => modal.locator('[data-testid="upload-item"][data-state="uploading"]').count(), WAIT).toBe(2);
+
+    await modal.getByRole('button', { name: 'Close' }).click();
+    const ask = modal.getByTestId('upload-close-ask');
+    await ask.waitFor(WAIT);
+    expect(await ask.innerText()).toContain('2 files are still uploading. Closing the pop-up cancels them.');
+    await screenshot(page, 'upload-close-ask');
+    await ask.getByRole('button', { name: 'Keep uploading' }).click();
+    expect(await modal.getByTestId('upload-close-ask').count()).toBe(0);
+    release();
+    await expect.poll(() => modal.locator('[data-testid="upload-item"][data-state="done"]').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => documentNames('keep-'), { timeout: 90_000, interval: 1000 }).toEqual(['keep-1.pdf', 'keep-2.pdf']);
+
+    // with nothing uploading the × closes at once; while one uploads, Cancel uploads closes and the file is not uploaded
+    await modal.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByTestId('upload-modal').count(), WAIT).toBe(0);
+    await page.unroute(() => true);
+    await page.route(
+      (u) => !u.pathname.startsWith('/api/') && !u.pathname.startsWith('/cognito'),
+      async (route) => (isStoragePut(route) ? new Promise<void>(() => undefined) : route.continue()),
+    );
+    await page.getByRole('button', { name: 'ADD' }).click();
+    await modal.locator('input[data-testid="upload-input"]').setInputFiles([{ name: 'gone-1.pdf', mimeType: 'application/pdf', buffer: await pdfNamed('GONE-1') }]);
+    await expect.poll(() => modal.locator('[data-testid="upload-item"][data-state="uploading"]').count(), WAIT).toBe(1);
+    await page.keyboard.press('Escape');
+    await modal.getByTestId('upload-close-ask').waitFor(WAIT);
+    expect(await modal.getByTestId('upload-close-ask').innerText()).toContain('1 file is still uploading. Closing the pop-up cancels it.');
+    await modal.getByRole('button', { name: 'Cancel uploads' }).click();
+    await expect.poll(() => page.getByTestId('upload-modal').count(), WAIT).toBe(0);
+    await context.close();
+  }, 300_000);
 });

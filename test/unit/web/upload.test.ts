@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MAX_BYTES, IMAGE_MAX_BYTES } from '../../../shared/constants';
-import { formatBytes, itemsForFiles, processingText, queueReducer, queueSummary, uploadedList } from '../../../web/src/features/upload/lib/queue';
+import { formatBytes, itemsForFiles, processingText, queueReducer, queueSummary, stillUploadingText, uploadedList } from '../../../web/src/features/upload/lib/queue';
 import { progressPercent, putHeaders, uploadQuery } from '../../../web/src/features/upload/lib/request';
 import { s3ErrorMessage } from '../../../web/src/features/upload/lib/put-file';
 import {
@@ -204,5 +204,12 @@ describe('upload queue', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(2048)).toBe('2 KB');
     expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MB');
+  });
+});
+
+describe('closing the upload pop-up while files upload', () => {
+  it('says how many files closing cancels', () => {
+    expect(stillUploadingText(1)).toBe('1 file is still uploading. Closing the pop-up cancels it.');
+    expect(stillUploadingText(3)).toBe('3 files are still uploading. Closing the pop-up cancels them.');
   });
 });

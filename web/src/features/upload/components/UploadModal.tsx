@@ -18,7 +18,7 @@ import { SESSION_EXPIRED_TEXT } from '../../shell/components/SessionExpiredPopup
 import { uploadOne, useCompanyUsers } from '../api/upload';
 import { uploadFailure } from '../lib/failure';
 import { dropKeptUploads, keepUploads, lostFilesText, type KeptUpload, type KeptUploads, type UploadTarget } from '../lib/kept-uploads';
-import { formatBytes, itemsForFiles, itemsToKeep, processingText, queueReducer, queueSummary, retryableIds, uploadedList, type UploadItem } from '../lib/queue';
+import { formatBytes, itemsForFiles, itemsToKeep, processingText, queueReducer, queueSummary, retryableIds, stillUploadingText, uploadedList, type UploadItem } from '../lib/queue';
 import type { UploadContext, UploadSettings } from '../lib/request';
 import { acceptOf, sizeHintOf, uploadSummary, type UploadMode, type UploadReceiptType } from '../lib/validate';
 
@@ -249,11 +249,22 @@ export function UploadModal({ onClose, resume }: { onClose(): void; resume?: Kep
   );
 
   const busy = summary.active > 0;
+  // the pop-up's × or Escape while files upload asks first: closing cancels them (CANCEL says so itself)
+  const [askClose, setAskClose] = useState(false);
+  const requestClose = () => (busy ? setAskClose(true) : close());
+  if (askClose && !busy) setAskClose(false);
+  // a reload or a closed tab while files upload: the browser asks before they are lost
+  useEffect(() => {
+    if (!busy) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [busy]);
   const opened = uploadedList(items, allCompanies);
   const retryable = retryableIds(items);
 
   return (
-    <Modal title="Upload documents" onClose={close} testId="upload-modal">
+    <Modal title="Upload documents" onClose={requestClose} testId="upload-modal">
       <div className="upload-form">
         <div className="upload-options">
           <fieldset className="segmented" aria-labelledby={ids.type}>
@@ -354,6 +365,19 @@ export function UploadModal({ onClose, resume }: { onClose(): void; resume?: Kep
           </section>
         )}
 
+        {askClose && (
+          <div className="notice notice-error upload-close-ask" role="alert" data-testid="upload-close-ask">
+            <p>{stillUploadingText(summary.active)}</p>
+            <div className="modal-actions">
+              <Button variant="secondary" onClick={() => setAskClose(false)}>
+                Keep uploading
+              </Button>
+              <Button variant="danger" onClick={close}>
+                Cancel uploads
+              </Button>
+            </div>
+          </div>
+        )}
         <div className="modal-actions">
           {summary.successes > 0 && !busy && (
             // (in the all-companies view the files become documents of no company, listed under Unassigned)

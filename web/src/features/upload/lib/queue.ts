@@ -183,3 +183,8 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/** The question of a pop-up closed while files upload. */
+export function stillUploadingText(active: number): string {
+  return `${active === 1 ? '1 file is' : `${active} files are`} still uploading. Closing the pop-up cancels ${active === 1 ? 'it' : 'them'}.`;
+}
