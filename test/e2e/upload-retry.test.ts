@@ -24,6 +24,21 @@ const isStoragePut = (route: Route) => {
   return route.request().method() === 'PUT' && !u.pathname.startsWith('/api/') && !u.pathname.startsWith('/cognito');
 };
 
+/** The page's storage PUTs wait (a slow connection) until the returned release is called. */
+async function holdStoragePuts(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(
+    (u) => !u.pathname.startsWith('/api/') && !u.pathname.startsWith('/cognito'),
+    async (route) => {
+      if (!isStoragePut(route)) return route.continue();
+      await released;
+      return route.continue();
+    },
+  );
+  return release;
+}
+
 /**
  * The upload pop-up on a bad connection: a failed file keeps its card and offers Try again (a new signed URL and
  * a new PUT); files that failed because the session ended are offered again after RECONNECT and signing in.
@@ -120,16 +135,7 @@ describe('upload pop-up: trying failed files again in Chromium', () => {
     const { context, page } = await inboxWithUpload({ clock: true });
     const modal = page.getByTestId('upload-modal');
     // The storage PUTs wait until released (a slow connection), so the session ends while files are still to sign
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((r) => (release = r));
-    await page.route(
-      (u) => !u.pathname.startsWith('/api/') && !u.pathname.startsWith('/cognito'),
-      async (route) => {
-        if (!isStoragePut(route)) return route.continue();
-        await released;
-        return route.continue();
-      },
-    );
+    const release = await holdStoragePuts(page);
     const names = ['sess-1', 'sess-2', 'sess-3', 'sess-4', 'sess-5'];
     const files = await Promise.all(names.map(async (n) => ({ name: `${n}.pdf`, mimeType: 'application/pdf', buffer: await pdfNamed(n.toUpperCase()) })));
     await modal.locator('input[data-testid="upload-input"]').setInputFiles(files);
@@ -177,19 +183,11 @@ describe('upload pop-up: trying failed files again in Chromium', () => {
     expect(await page.getByTestId('upload-modal').count()).toBe(0);
     await context.close();
   }, 300_000);
+
   it('asks before the pop-up closed by its × cancels files still uploading: Keep uploading, then Cancel uploads', async () => {
     const { context, page } = await inboxWithUpload();
     const modal = page.getByTestId('upload-modal');
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((r) => (release = r));
-    await page.route(
-      (u) => !u.pathname.startsWith('/api/') && !u.pathname.startsWith('/cognito'),
-      async (route) => {
-        if (!isStoragePut(route)) return route.continue();
-        await released;
-        return route.continue();
-      },
-    );
+    const release = await holdStoragePuts(page);
     const files = await Promise.all(['keep-1', 'keep-2'].map(async (n) => ({ name: `${n}.pdf`, mimeType: 'application/pdf', buffer: await pdfNamed(n.toUpperCase()) })));
     await modal.locator('input[data-testid="upload-input"]').setInputFiles(files);
     await expect.poll(() => modal.locator('[data-testid="upload-item"][data-state="uploading"]').count(), WAIT).toBe(2);
