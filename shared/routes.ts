@@ -125,7 +125,7 @@ export const routes: RouteDef[] = [
   { method: 'DELETE', path: '/company/invitations/{id}', handler: 'http/company/delete-company-invitation', auth: 'company-admin', needs: ['table'] },
   // Master-data imports (SQL database, Rivile GAMA): status, SQL mapping, sync now
   { method: 'GET', path: '/company/service/imports', handler: 'http/company/get-imports', auth: 'company-admin', needs: ['table'] },
-  { method: 'PUT', path: '/company/service/sql/mapping', handler: 'http/company/put-sql-mapping', auth: 'company-admin', needs: ['table'] },
+  { method: 'PUT', path: '/company/service/sql/mapping', handler: 'http/company/put-sql-mapping', auth: 'company-admin', needs: ['table', 'secretsKey'] },
   { method: 'POST', path: '/company/service/imports/sync', handler: 'http/company/post-import-sync', auth: 'company-admin', needs: ['table', 'secretsKey', 'syncQueue'] },
 ];
 

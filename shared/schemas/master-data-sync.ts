@@ -95,6 +95,22 @@ const optionalColumn = z.union([z.literal(''), identifier]).default('');
 
 export const SQL_TARGETS = ['suppliers', 'customers', 'categories', 'items'] as const;
 export type SqlTarget = (typeof SQL_TARGETS)[number];
+/** How the Integration screen's mapping editor, and the messages about a mapping, name each kind and field. */
+export const SQL_TARGET_LABEL: Record<SqlTarget, string> = { suppliers: 'Suppliers', customers: 'Customers', categories: 'Categories', items: 'Items' };
+export const SQL_MAPPING_FIELD_LABEL: Record<string, string> = {
+  table: 'Table',
+  code: 'Code column',
+  name: 'Name column',
+  vat_id: 'VAT ID column',
+  street: 'Street column',
+  city: 'City column',
+  zipcode: 'Zip code column',
+  country: 'Country column',
+  email: 'Email column',
+};
+/** `Suppliers VAT ID column: <message>`: a message about one field of the mapping. */
+export const sqlMappingFieldMessage = (target: SqlTarget, field: string, message: string): string =>
+  `${SQL_TARGET_LABEL[target]} ${SQL_MAPPING_FIELD_LABEL[field] ?? field}: ${message}`;
 
 const stakeholderMapping = z.object({
   enabled: z.boolean(),
@@ -144,6 +160,14 @@ export const SQL_MAPPING_DEFAULTS: SqlMapping = {
 };
 
 export const putSqlMappingSchema = z.object({ mapping: sqlMappingSchema });
+/**
+ * The answer of PUT /company/service/sql/mapping: the mapping saved, and why it was saved without being checked
+ * against the database (the connection could not be opened), or null when every table and column was found.
+ */
+export interface SqlMappingSaved {
+  mapping: SqlMapping;
+  unchecked: string | null;
+}
 export const postSyncSchema = z.object({ type: z.enum(SYNC_IMPORTS) });
 
 /** What one run did, per kind of record. */

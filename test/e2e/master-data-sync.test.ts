@@ -113,25 +113,32 @@ describe('SQL import on the Integration screen in Chromium', () => {
     await page.getByText('Mapping saved; the next sync reads with it.').waitFor();
     await screenshot(page, 'sql-import-mapping');
 
-    // A column that is not there: the run fails and says why, in red; the suppliers stay
-    const error = page.getByTestId('import-error-sql_import');
-    const mappingSaved = () => page.waitForResponse((r) => r.request().method() === 'PUT' && new URL(r.url()).pathname.endsWith('/sql/mapping') && r.ok());
+    // A column the database does not have: the save is refused on that field, and nothing is saved
     await page.getByTestId('mapping-suppliers-name').fill('no_such_col');
-    let saved = mappingSaved();
     await page.getByTestId('save-sql-mapping').click();
-    await saved;
+    const refusal = 'Suppliers Name column: column "no_such_col" does not exist';
+    await expect.poll(() => page.getByTestId('sql-mapping-error').innerText(), { timeout: 15_000 }).toBe(refusal);
+    expect(await page.getByTestId('error-suppliers.name').innerText()).toBe(refusal);
+    expect(await page.getByTestId('mapping-suppliers-name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('sql-mapping-saved').count()).toBe(0);
+    await screenshot(page, 'sql-import-mapping-refused');
+    await page.getByTestId('mapping-suppliers-name').fill('name');
+    expect(await page.getByTestId('error-suppliers.name').count()).toBe(0);
+
+    // A column renamed in the database after the mapping was saved: the run fails and says which mapping, in red
+    const error = page.getByTestId('import-error-sql_import');
+    const source = await db.admin('shop');
+    await source.query('ALTER TABLE suppliers RENAME COLUMN name TO supplier_name');
     await page.getByTestId('sync-now-sql_import').click();
     await expect.poll(() => page.getByTestId('import-last-run-sql_import').innerText(), { timeout: 20_000 }).toMatch(/— Failed$/);
-    await expect.poll(() => error.innerText()).toMatch(/^Last error \(.+\): column "no_such_col" does not exist/);
+    await expect.poll(() => error.innerText()).toMatch(/^Last error \(.+\): Suppliers mapping \(table suppliers\): column "name" does not exist/);
     expect(await error.getAttribute('role')).toBe('alert');
     // Put right, the next run is done and the error is told as behind it, no longer as the import's state
-    await page.getByTestId('mapping-suppliers-name').fill('name');
-    saved = mappingSaved();
-    await page.getByTestId('save-sql-mapping').click();
-    await saved;
+    await source.query('ALTER TABLE suppliers RENAME COLUMN supplier_name TO name');
+    await source.end();
     await page.getByTestId('sync-now-sql_import').click();
     await expect.poll(() => page.getByTestId('import-last-run-sql_import').innerText(), { timeout: 20_000 }).toMatch(/— Done$/);
-    await expect.poll(() => error.innerText()).toMatch(/^Earlier error \(.+\), before the last run: column "no_such_col" does not exist/);
+    await expect.poll(() => error.innerText()).toMatch(/^Earlier error \(.+\), before the last run: Suppliers mapping \(table suppliers\): column "name" does not exist/);
     expect(await error.getAttribute('role')).toBeNull();
     await screenshot(page, 'sql-import-error-behind');
 

@@ -133,8 +133,17 @@ describe('master-data imports: SQL (PostgreSQL) and Rivile', () => {
     };
     const bad = await admin.put(`/company/service/sql/mapping?${q()}`, { mapping: { ...mapping, items: { ...mapping.items, table: 'items; DROP TABLE items' } } });
     expect(bad.status).toBe(422);
+    // Checked against the database before it is saved: a column it does not have is refused on its field
+    const missing = await admin.put(`/company/service/sql/mapping?${q()}`, { mapping: { ...mapping, customers: { ...mapping.customers, vat_id: 'vat_no' } } });
+    expect(missing.status).toBe(422);
+    expect(missing.body).toMatchObject({
+      message: 'Customers VAT ID column: column "vat_no" does not exist',
+      details: [{ path: ['customers', 'vat_id'], message: 'Customers VAT ID column: column "vat_no" does not exist' }],
+    });
+    expect((await status('sql_import')).mapping).toEqual(before.mapping);
     const saved = await admin.put(`/company/service/sql/mapping?${q()}`, { mapping });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toEqual({ mapping, unchecked: null });
     expect((await status('sql_import')).mapping).toEqual(mapping);
   });
 
@@ -205,15 +214,18 @@ describe('master-data imports: SQL (PostgreSQL) and Rivile', () => {
     expect((await allStakeholders('type=supplier&with_external_data=1&search_name=Own')).map((x) => x.code)).toEqual(['OWN-1']);
   }, 120_000);
 
-  it('keeps a failed run as the last error, visible in the status', async () => {
+  it('keeps a failed run as the last error, naming the mapping, visible in the status', async () => {
     const s = await status('sql_import');
-    await admin.put(`/company/service/sql/mapping?${q()}`, { mapping: { ...s.mapping!, items: { ...s.mapping!.items, table: 'no_such_items' } } });
+    // The table went away in the database after the mapping was saved
+    await source.query('ALTER TABLE items RENAME TO items_moved');
     const run = await syncNow('sql_import');
     expect(run.outcome).toBe('failed');
-    expect(run.error).toMatch(/relation "no_such_items" does not exist/);
+    expect(run.error).toMatch(/^Items mapping \(table items\): relation "items" does not exist/);
     const after = await status('sql_import');
     expect(after.last_error).toMatchObject({ message: run.error });
-    await admin.put(`/company/service/sql/mapping?${q()}`, { mapping: s.mapping });
+    // The mapping saved again (checked: the table is back in the database) starts the next run over
+    await source.query('ALTER TABLE items_moved RENAME TO items');
+    expect((await admin.put(`/company/service/sql/mapping?${q()}`, { mapping: s.mapping })).status).toBe(200);
     const fixed = await syncNow('sql_import');
     expect(fixed.outcome).toBe('done');
     // A saved mapping starts over: the run does not continue the failed one from where it stopped

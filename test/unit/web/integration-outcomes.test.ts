@@ -17,6 +17,8 @@ describe('Sync now', () => {
     // a later run that did not fail: the error is behind it
     expect(lastErrorIsPast({ last_run: run('done', '2026-12-06T23:15:00.000Z'), last_error: error })).toBe(true);
     expect(lastErrorIsPast({ last_run: run('running', '2026-12-06T23:15:00.000Z'), last_error: error })).toBe(true);
+    // the failed run continued from where it stopped (it keeps its start) and done after the error
+    expect(lastErrorIsPast({ last_run: { ...run('done', '2026-12-06T23:14:00.000Z'), finished_at: '2026-12-06T23:16:00.000Z' }, last_error: error })).toBe(true);
     // the run that failed with it, an error after the run started, a later run that failed: it still holds
     expect(lastErrorIsPast({ last_run: { ...run('failed', '2026-12-06T23:14:00.000Z'), error: error.message }, last_error: error })).toBe(false);
     expect(lastErrorIsPast({ last_run: run('partial', '2026-12-06T23:14:00.000Z'), last_error: error })).toBe(false);

@@ -9,12 +9,13 @@
  */
 import { AppError } from '../../../../shared/errors';
 import { z } from 'zod';
-import { SQL_MAPPING_DEFAULTS, SYNC_IMPORTS, type ImportStatusView, type SqlCredentials, type SqlMapping, type SyncCounts, type SyncImport, type SyncKind, type SyncRunView } from '../../../../shared/schemas/master-data-sync';
+import { SQL_MAPPING_DEFAULTS, SYNC_IMPORTS, type ImportStatusView, type SqlCredentials, type SqlMapping, type SqlMappingSaved, type SyncCounts, type SyncImport, type SyncKind, type SyncRunView } from '../../../../shared/schemas/master-data-sync';
 import { TargetError, type IntegrationStore, type RivileApi, type SecretBox } from '../../integrations/ports';
 import type { Clock, IdGenerator } from '../../ports';
 import { identifierKey, nameKey } from '../keys';
 import type { MasterDataStore } from '../ports';
-import type { SqlConnector, SyncContinuation, SyncContinueMessage, SyncPosition, SyncState, SyncStateStore } from './ports';
+import { checkSqlMapping } from './mapping-check';
+import type { SqlConnector, SqlSession, SyncContinuation, SyncContinueMessage, SyncPosition, SyncState, SyncStateStore } from './ports';
 import { rivileSource, sqlSource, type SourceRow, type SyncSource } from './sources';
 import { upsertCategory, upsertItem, upsertStakeholder, type UpsertOutcome } from './upsert';
 
@@ -448,8 +449,41 @@ export async function importStatusesOf(
   return { items: await importStatuses(deps, companyId, flags) };
 }
 
-/** PUT /company/service/sql/mapping: the mapping the next run reads with. */
-export async function saveSqlMapping(deps: Pick<SyncDeps, 'syncState' | 'clock'>, companyId: string, mapping: SqlMapping): Promise<{ mapping: SqlMapping }> {
+/**
+ * PUT /company/service/sql/mapping: the mapping the next run reads with. With a stored connection, every table and
+ * column of the kinds switched on is first read from the database (./mapping-check.ts): a name the database lacks
+ * is a 422 on its field and nothing is saved. A connection that cannot be opened does not hold the save back (the
+ * database may be down for a while): the mapping is saved and the answer says why it was not checked.
+ */
+export async function saveSqlMapping(
+  deps: Pick<SyncDeps, 'syncState' | 'clock' | 'integrations' | 'secrets' | 'sql'>,
+  companyId: string,
+  mapping: SqlMapping,
+): Promise<SqlMappingSaved> {
+  const creds = await openImportCredentials<{ kind: 'sql'; sql: SqlCredentials }>(deps, companyId, 'sql_import');
+  let unchecked: string | null = creds ? null : MAPPING_UNCHECKED_NO_CONNECTION;
+  if (creds) {
+    let session: SqlSession | undefined;
+    try {
+      session = await deps.sql.open(creds.sql);
+    } catch (error) {
+      if (!(error instanceof TargetError)) throw error;
+      unchecked = error.message;
+    }
+    if (session) {
+      try {
+        const problems = await checkSqlMapping(session, creds.sql.engine, mapping);
+        if (problems.length > 0) {
+          throw new AppError('ValidationFailed', problems[0]!.message, problems.map((p) => ({ path: [...p.path], message: p.message })));
+        }
+      } finally {
+        await session.close().catch(() => undefined);
+      }
+    }
+  }
   await deps.syncState.putMapping(companyId, mapping, deps.clock.now().toISOString());
-  return { mapping };
+  return { mapping, unchecked };
 }
+
+/** Why a mapping was saved unchecked when no connection is stored (the import was never switched on). */
+export const MAPPING_UNCHECKED_NO_CONNECTION = 'no connection is stored; switch the import on first';

@@ -7,7 +7,7 @@
  * page could not hand over (counted as rejected with the reason): SQL rows without a code (counted on the step's
  * last page) and rows whose text neither UTF-8 nor Windows-1257 reads.
  */
-import type { SqlCredentials, SqlMapping, SqlTarget, SyncKind } from '../../../../shared/schemas/master-data-sync';
+import { SQL_TARGET_LABEL, type SqlCredentials, type SqlMapping, type SqlTarget, type SyncKind } from '../../../../shared/schemas/master-data-sync';
 import type { StakeholderType } from '../../../../shared/schemas/master-data';
 import { TargetError, type RivileApi } from '../../integrations/ports';
 import { SourceTextError, type SourceAfter, type SqlSession } from './ports';
@@ -66,6 +66,16 @@ function bytePositionOf(value: unknown): SourceAfter {
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/**
+ * A query the server refused (a table or column the database lacks, no right to read it) as the Integration
+ * screen shows it: naming the kind and table of the mapping, so the admin knows which field to mend. Text the
+ * server cannot convert (read again as bytes) and transient failures pass unchanged.
+ */
+function namingTheMapping(error: unknown, target: SqlTarget, table: string): unknown {
+  if (!(error instanceof TargetError) || error instanceof SourceTextError || error.transient) return error;
+  return new TargetError(`${SQL_TARGET_LABEL[target]} mapping (table ${table}): ${error.message}`, false);
+}
+
 export function sqlSource(session: SqlSession, credentials: Pick<SqlCredentials, 'engine'>, mapping: SqlMapping): SyncSource {
   const targets = SQL_ORDER.filter((t) => mapping[t].enabled);
   return {
@@ -79,7 +89,9 @@ export function sqlSource(session: SqlSession, credentials: Pick<SqlCredentials,
       let next: SourceAfter;
       try {
         const q = pageQuery(credentials.engine, table, columns as Record<string, string>, m.code, after);
-        raw = await session.query(q.sql, q.params);
+        raw = await session.query(q.sql, q.params).catch((error: unknown) => {
+          throw namingTheMapping(error, target, table);
+        });
         const last = raw[raw.length - 1];
         next = raw.length < SQL_PAGE_SIZE || !last ? null : positionOf(last.code);
       } catch (error) {

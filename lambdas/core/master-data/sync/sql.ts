@@ -83,3 +83,12 @@ function selectPage(
   if (engine === 'mssql') return { sql: `SELECT TOP (${n}) ${select} FROM ${q(table)} WHERE ${where} ORDER BY ${q(key)}`, params };
   return { sql: `SELECT ${select} FROM ${q(table)} WHERE ${where} ORDER BY ${q(key)} LIMIT ${n}`, params };
 }
+
+/**
+ * A SELECT that reads no row and fails only when the table, or the column, is not there (or not readable by the
+ * login): how a mapping is checked before it is saved (./mapping-check.ts).
+ */
+export function probeQuery(engine: SqlEngine, table: string, column?: string): PageQuery {
+  const what = column ? quoteIdentifier(engine, column) : '1';
+  return { sql: `SELECT ${what} AS probe FROM ${quoteIdentifier(engine, table)} WHERE 1 = 0`, params: [] };
+}

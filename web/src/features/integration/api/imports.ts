@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ImportStatusList, SqlMapping, SyncImport, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
+import type { ImportStatusList, SqlMapping, SqlMappingSaved, SyncImport, SyncRunView } from '../../../../../shared/schemas/master-data-sync';
 import { useApi } from '../../../app/api-context';
 import { hasUnfinishedRun } from '../lib/outcomes';
 
@@ -34,7 +34,7 @@ export function useSaveSqlMapping(companyId: string) {
   const api = useApi();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (mapping: SqlMapping) => api.put<{ mapping: SqlMapping }>('/company/service/sql/mapping', { mapping }, { query: { company_id: companyId } }),
+    mutationFn: (mapping: SqlMapping) => api.put<SqlMappingSaved>('/company/service/sql/mapping', { mapping }, { query: { company_id: companyId } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: importsKey(companyId) }),
   });
 }

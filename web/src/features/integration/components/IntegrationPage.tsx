@@ -210,7 +210,7 @@ export function IntegrationPage() {
                       <Button variant="secondary" onClick={() => setShowMapping((v) => !v)} data-testid="toggle-sql-mapping">
                         {showMapping ? 'Hide mapping' : 'Edit mapping'}
                       </Button>
-                      {showMapping && <SqlMappingEditor mapping={s.mapping} saving={saveMapping.isPending} onSave={async (m) => void (await saveMapping.mutateAsync(m))} />}
+                      {showMapping && <SqlMappingEditor mapping={s.mapping} saving={saveMapping.isPending} onSave={(m) => saveMapping.mutateAsync(m)} />}
                     </>
                   )}
                 </ImportStatusPanel>

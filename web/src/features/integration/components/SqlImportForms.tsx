@@ -5,21 +5,26 @@ import {
   SQL_ENGINE_LABEL,
   SQL_ENGINES,
   SQL_ENGINES_WITHOUT_TLS,
+  SQL_MAPPING_FIELD_LABEL,
+  SQL_TARGET_LABEL,
   SQL_TARGETS,
+  sqlMappingFieldMessage,
   sqlCredentialsSchema,
   sqlMappingSchema,
   STAKEHOLDER_COLUMNS,
   type SqlEngine,
   type SqlMapping,
+  type SqlMappingSaved,
   type SqlTarget,
 } from '../../../../../shared/schemas/master-data-sync';
 import { Button } from '../../../components/ui/Button';
 import { Checkbox } from '../../../components/ui/Checkbox';
 import { TextAreaField } from '../../../components/ui/TextAreaField';
 import { TextField } from '../../../components/ui/TextField';
-import { messageOf } from '../../../lib/api-error';
+import { ApiError, messageOf } from '../../../lib/api-error';
 import { useForm } from '../../../lib/use-form';
 import { zodValidator, type Validator } from '../../../lib/validation';
+import { mappingSavedText } from '../lib/sql-mapping';
 import { CredentialsFrame, showCredentialError } from './CredentialsModal';
 
 type SqlValues = { engine: string; host: string; port: string; user: string; password: string; database: string; trust_server_certificate: boolean; allow_unencrypted: boolean; ca_certificate: string };
@@ -86,40 +91,35 @@ export function SqlCredentialsModal({ onSubmit, onClose }: { onSubmit: (credenti
   );
 }
 
-const TARGET_LABEL: Record<SqlTarget, string> = { suppliers: 'Suppliers', customers: 'Customers', categories: 'Categories', items: 'Items' };
-const COLUMN_LABEL: Record<string, string> = {
-  table: 'Table',
-  code: 'Code column',
-  name: 'Name column',
-  vat_id: 'VAT ID column',
-  street: 'Street column',
-  city: 'City column',
-  zipcode: 'Zip code column',
-  country: 'Country column',
-  email: 'Email column',
-};
 
 /** Which tables and columns hold each kind of record (PUT /company/service/sql/mapping). */
-export function SqlMappingEditor({ mapping, saving, onSave }: { mapping: SqlMapping; saving: boolean; onSave: (m: SqlMapping) => Promise<void> }) {
+export function SqlMappingEditor({ mapping, saving, onSave }: { mapping: SqlMapping; saving: boolean; onSave: (m: SqlMapping) => Promise<SqlMappingSaved> }) {
   const [draft, setDraft] = useState<SqlMapping>(mapping);
   const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+  /** Messages on the fields they are about (`suppliers.name`): the form's own check, or the database's (422). */
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState<SqlMappingSaved | null>(null);
   const set = (target: SqlTarget, field: string, value: string | boolean) => {
-    setSaved(false);
+    setSaved(null);
+    setFieldErrors(({ [`${target}.${field}`]: _done, ...rest }) => rest);
     setDraft((d) => ({ ...d, [target]: { ...d[target], [field]: value } }) as SqlMapping);
   };
   const save = async () => {
     const parsed = sqlMappingSchema.safeParse(draft);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      setError(`${TARGET_LABEL[issue.path[0] as SqlTarget] ?? ''} ${COLUMN_LABEL[String(issue.path[1])] ?? ''}: ${issue.message}`.trim());
+      const message = sqlMappingFieldMessage(issue.path[0] as SqlTarget, String(issue.path[1]), issue.message);
+      setFieldErrors({ [issue.path.slice(0, 2).join('.')]: message });
+      setError(message);
       return;
     }
     try {
       setError(null);
-      await onSave(parsed.data);
-      setSaved(true);
+      setFieldErrors({});
+      setSaved(await onSave(parsed.data));
     } catch (e) {
+      setSaved(null);
+      setFieldErrors(e instanceof ApiError ? e.fieldErrors : {});
       setError(messageOf(e));
     }
   };
@@ -132,7 +132,7 @@ export function SqlMappingEditor({ mapping, saving, onSave }: { mapping: SqlMapp
           <fieldset key={target} className="sql-mapping-target">
             <legend>
               <label>
-                <input type="checkbox" checked={Boolean(m.enabled)} onChange={(e) => set(target, 'enabled', e.target.checked)} data-testid={`mapping-${target}-enabled`} /> {TARGET_LABEL[target]}
+                <input type="checkbox" checked={Boolean(m.enabled)} onChange={(e) => set(target, 'enabled', e.target.checked)} data-testid={`mapping-${target}-enabled`} /> {SQL_TARGET_LABEL[target]}
               </label>
             </legend>
             <div className="form-grid">
@@ -140,10 +140,11 @@ export function SqlMappingEditor({ mapping, saving, onSave }: { mapping: SqlMapp
                 <TextField
                   key={f}
                   name={`${target}.${f}`}
-                  label={COLUMN_LABEL[f] ?? f}
+                  label={SQL_MAPPING_FIELD_LABEL[f] ?? f}
                   autoComplete="off"
                   value={String(m[f] ?? '')}
                   disabled={!m.enabled}
+                  error={fieldErrors[`${target}.${f}`]}
                   onChange={(e) => set(target, f, e.target.value)}
                   data-testid={`mapping-${target}-${f}`}
                 />
@@ -153,12 +154,12 @@ export function SqlMappingEditor({ mapping, saving, onSave }: { mapping: SqlMapp
         );
       })}
       {error && (
-        <p className="field-error" role="alert">
+        <p className="field-error" role="alert" data-testid="sql-mapping-error">
           {error}
         </p>
       )}
       <div className="modal-actions">
-        {saved && <span className="muted">Mapping saved; the next sync reads with it.</span>}
+        {saved && <span className="muted" data-testid="sql-mapping-saved">{mappingSavedText(saved)}</span>}
         <Button onClick={() => void save()} loading={saving} data-testid="save-sql-mapping">
           Save mapping
         </Button>

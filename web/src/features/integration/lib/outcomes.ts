@@ -26,12 +26,14 @@ export function hasUnfinishedRun(list: ImportStatusList | undefined): boolean {
 }
 
 /**
- * Whether an import's last error is behind it: a later run started after it and did not fail (the error is kept for
- * the user to see, but it no longer says the import is broken).
+ * Whether an import's last error is behind it: a later run started after it and did not fail, or the run that met it
+ * (a failed run continued from where it stopped keeps its start) went on to the end, done (the error is kept for the
+ * user to see, but it no longer says the import is broken).
  */
 export function lastErrorIsPast(status: Pick<ImportStatusView, 'last_run' | 'last_error'>): boolean {
   const { last_run: run, last_error: error } = status;
   if (!run || !error || run.outcome === 'failed') return false;
+  if (run.outcome === 'done' && run.finished_at && Date.parse(run.finished_at) > Date.parse(error.at)) return true;
   return Date.parse(run.started_at) > Date.parse(error.at);
 }
 
