@@ -173,9 +173,16 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     expect(await menu.getByText('My Team').count()).toBe(0);
     expect(await page.getByTestId('add-employee-card').count()).toBe(0);
     await screenshot(page, 'colleague-dashboard');
-    // The fields captured per document are the administrators' to set: typed in, the address leads to the dashboard
+    // The fields captured per document are the administrators' to set: typed in, the address leads to the dashboard,
+    // and says why; so do Integration and My Team
+    const popups = page.getByTestId('info-popup');
     await page.goto(`${e2e.stack.url}/fields-configuration`);
     await page.waitForURL(/\/dashboard$/, WAIT);
+    await expect.poll(() => popups.allInnerTexts(), WAIT).toContain('Only a company administrator can open Fields configuration');
+    await page.goto(`${e2e.stack.url}/integration`);
+    await page.waitForURL(/\/dashboard$/, WAIT);
+    await expect.poll(() => popups.allInnerTexts(), WAIT).toContain('Only a company administrator can open Integration');
+    await screenshot(page, 'colleague-integration-refused');
 
     // They see the company's documents, and the upload's owner cannot be chosen
     await page.goto(`${e2e.stack.url}/receipts/inbox`);
@@ -191,6 +198,7 @@ describe('team: invite a colleague by mail, the colleague joins, the admin edits
     // My Team is not for them
     await page.goto(`${e2e.stack.url}/my-team`);
     await page.waitForURL(/\/dashboard$/, WAIT);
+    await expect.poll(() => page.getByTestId('info-popup').allInnerTexts(), WAIT).toContain('Only a company administrator can open My Team');
 
     // The admin sees two cards: Account owner and Basic user
     await adminPage.goto(`${e2e.stack.url}/my-team`);

@@ -172,7 +172,7 @@ export function AppRoutes() {
             <Route path="/integration/:service/authcallback" element={<DriveCallbackPage />} />
             <Route path="/integration/:service" element={<DriveFolderPage />} />
             {/* The fields captured per document: company admins only (the API refuses others' saves too) */}
-            <Route path="/fields-configuration" element={<RequireCompanyAdmin><FieldsConfigPage /></RequireCompanyAdmin>} />
+            <Route path="/fields-configuration" element={<RequireCompanyAdmin screen="Fields configuration"><FieldsConfigPage /></RequireCompanyAdmin>} />
             {/* Platform admin (global admins only) and Settings */}
             <Route element={<RequireGlobalAdmin />}>
               <Route path="/admin" element={<AdminPage />} />
@@ -185,7 +185,7 @@ export function AppRoutes() {
             <Route path="/categories" element={<MasterDataPage />} />
             <Route path="/items" element={<MasterDataPage />} />
             {/* Team and invitations: company admins only */}
-            <Route path="/my-team" element={<RequireCompanyAdmin><MyTeamPage /></RequireCompanyAdmin>} />
+            <Route path="/my-team" element={<RequireCompanyAdmin screen="My Team"><MyTeamPage /></RequireCompanyAdmin>} />
           </Route>
         </Route>
         <Route path="*" element={<Fallback />} />

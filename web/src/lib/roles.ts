@@ -19,3 +19,17 @@ export function companyRoleLabel(company: Pick<Company, 'role' | 'user'>, userEm
   if (owner && userEmail && owner.toLowerCase() === userEmail.toLowerCase()) return ROLE_LABELS.owner;
   return ROLE_LABELS.admin;
 }
+
+/**
+ * Why a screen for company administrators (My Team, Integration, Fields configuration) was left for the dashboard:
+ * null when the user has no company yet (the dashboard offers to create one).
+ */
+export function adminScreenNotice(
+  screen: string,
+  view: { companies: ReadonlyArray<Pick<Company, 'role'>>; allCompanies: boolean },
+  opts: { perCompany?: boolean } = {},
+): string | null {
+  if (view.companies.length === 0) return null;
+  if (view.allCompanies && opts.perCompany && view.companies.some((c) => c.role === 'admin')) return `${screen} is set per company: choose a company to open it`;
+  return `Only a company administrator can open ${screen}`;
+}

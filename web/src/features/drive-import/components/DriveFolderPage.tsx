@@ -4,8 +4,10 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { DRIVE_FLAG, DRIVE_FOLDER_FIELD, DRIVE_LABEL, isDriveService } from '../../../../../shared/schemas/drive';
 import { Button } from '../../../components/ui/Button';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { LeaveForDashboard } from '../../../components/ui/LeaveForDashboard';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
+import { adminScreenNotice } from '../../../lib/roles';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useChooseFolder } from '../api/drive';
 import { FolderListModal } from './FolderListModal';
@@ -25,7 +27,7 @@ export function DriveFolderPage() {
 
   if (!isDriveService(service)) return <Navigate to="/integration" replace />;
   if (view.isLoading) return <LoadingBlock />;
-  if (!company || view.allCompanies || company.role !== 'admin') return <Navigate to="/dashboard" replace />;
+  if (!company || view.allCompanies || company.role !== 'admin') return <LeaveForDashboard notice={adminScreenNotice('Integration', view, { perCompany: true })} />;
   if (!company[DRIVE_FLAG[service]]) return <Navigate to="/integration" replace />;
   const selected = company[DRIVE_FOLDER_FIELD[service]];
 

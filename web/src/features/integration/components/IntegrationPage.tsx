@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { Navigate } from 'react-router-dom';
 import type { Company } from '../../../../../shared/schemas/company';
 import { CREDENTIAL_KIND, type ServiceType } from '../../../../../shared/schemas/integrations';
 import { SQL_ENGINE_LABEL, type SqlEngine } from '../../../../../shared/schemas/master-data-sync';
 import { Button } from '../../../components/ui/Button';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
+import { LeaveForDashboard } from '../../../components/ui/LeaveForDashboard';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
+import { adminScreenNotice } from '../../../lib/roles';
 import { useActiveCompany } from '../../companies/api/companies';
 import { useChangeService } from '../api/integration';
 import { CredentialsModal } from './CredentialsModal';
@@ -93,7 +94,7 @@ export function IntegrationPage() {
   const [switchingOff, setSwitchingOff] = useState<{ row: Row; section: string; loss: SwitchOffLoss } | null>(null);
 
   if (view.isLoading) return <LoadingBlock />;
-  if (!company || view.allCompanies || company.role !== 'admin') return <Navigate to="/dashboard" replace />;
+  if (!company || view.allCompanies || company.role !== 'admin') return <LeaveForDashboard notice={adminScreenNotice('Integration', view, { perCompany: true })} />;
 
   const toggle = async (row: Row, on: boolean, section: string, confirmed = false) => {
     const loss: SwitchOffLoss | null = row.drive ? 'drive' : row.type && (CREDENTIAL_KIND[row.type] || row.type === 'sql_import') ? 'credentials' : null;

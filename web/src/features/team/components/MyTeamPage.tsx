@@ -1,13 +1,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { CompanyUser, PendingInvitation } from '../../../../../shared/schemas/team';
 import { useAuth } from '../../../app/auth';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
+import { LeaveForDashboard } from '../../../components/ui/LeaveForDashboard';
 import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
 import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
+import { adminScreenNotice } from '../../../lib/roles';
 import { useActiveCompany } from '../../companies/api/companies';
 import { companyChoiceLabel } from '../../companies/lib/company-label';
 import { useCancelInvitation, useInvite, usePendingInvitations, useTeams } from '../api/team';
@@ -20,11 +22,11 @@ import { InvitationCard } from './InvitationCard';
 import { MakeOwnerModal } from './MakeOwnerModal';
 import { UserCard } from './UserCard';
 
-/** /my-team is for company admins only: others (and unknown roles) go to the dashboard. */
-export function RequireCompanyAdmin({ children }: { children: React.ReactNode }) {
+/** /my-team and /fields-configuration are for company admins only: others (and unknown roles) go to the dashboard, told why. */
+export function RequireCompanyAdmin({ screen, children }: { screen: string; children: React.ReactNode }) {
   const view = useActiveCompany();
   if (view.isLoading) return <LoadingBlock label="Loading" />;
-  if (!view.isCompanyAdmin) return <Navigate to="/dashboard" replace />;
+  if (!view.isCompanyAdmin) return <LeaveForDashboard notice={adminScreenNotice(screen, view)} />;
   return <>{children}</>;
 }
 
