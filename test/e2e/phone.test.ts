@@ -72,6 +72,9 @@ describe('the web app on a phone in Chromium', () => {
     const identity = await box(page, '[data-testid="header-identity"] .topbar-company');
     expect(identity.width).toBeGreaterThan(60);
     expect(identity.x + identity.width).toBeLessThanOrEqual(PHONE.width);
+    // and the user after it in the room left, as on a wide screen (company, a dash, the user's name)
+    expect(await page.locator('[data-testid="header-identity"] .topbar-user').isVisible()).toBe(true);
+    expect(await page.getByTestId('header-identity').innerText()).toMatch(/ - \S/);
     await screenshot(page, 'phone-dashboard');
 
     await visit(page, '/receipts/inbox', '[data-testid="receipt-row"]');

@@ -53,7 +53,7 @@ export function Header({
       </h1>
       <div className="topbar-right">
         {identity && (
-          // a narrow screen shows the company alone (cut with an ellipsis when long): the one a document goes to
+          // a narrow screen shows the company first (the one a document goes to), the user's name in the room left
           <Link to="/my-profile" className="topbar-identity" data-testid="header-identity" title={identity}>
             <span className="avatar" aria-hidden="true">
               <Icon name="profile" size={16} />
