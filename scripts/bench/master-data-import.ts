@@ -30,7 +30,7 @@ export async function benchImport(context: MasterDataBenchContext): Promise<void
   const bytes = workbookBytes(rows, 'xlsx');
   console.log(`XLSX import: ${ROWS.toLocaleString('en')} rows (${(bytes.length / 1024).toFixed(0)} KB), half updates by code, half new…`);
 
-  const signed = await fetch(`${stack.apiUrl}/upload/import?company_id=${companyId}&upload_type=suppliers&content_type=${encodeURIComponent(XLSX_TYPE)}&original_file_name=bench.xlsx`, {
+  const signed = await fetch(`${stack.apiUrl}/upload/import?company_id=${companyId}&upload_type=suppliers&content_type=${encodeURIComponent(XLSX_TYPE)}&original_file_name=bench.xlsx&size=${bytes.length}`, {
     headers: auth,
   });
   if (signed.status !== 200) throw new Error(`GET /upload/import → ${signed.status} ${await signed.text()}`);
