@@ -221,4 +221,50 @@ describe('upload pop-up: trying failed files again in Chromium', () => {
     await expect.poll(() => page.getByTestId('upload-modal').count(), WAIT).toBe(0);
     await context.close();
   }, 300_000);
+  it('leaving the list by Back while files upload keeps them: the pop-up opens again on the list, ready to try again', async () => {
+    const { context, page } = await inboxWithUpload();
+    const modal = page.getByTestId('upload-modal');
+    // Within the app: the dashboard, then the inbox through the menu, where the pop-up opens
+    await modal.getByRole('button', { name: 'Close' }).click();
+    const menu = page.getByTestId('side-menu');
+    await menu.getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL(/\/dashboard$/, WAIT);
+    await menu.getByRole('link', { name: /^Inbox/ }).click();
+    await page.waitForURL(/\/receipts\/inbox$/, WAIT);
+    await page.getByRole('button', { name: 'ADD' }).click();
+    await expect.poll(() => modal.count(), WAIT).toBe(1);
+    const release = await holdStoragePuts(page);
+    const files = await Promise.all(['left-1', 'left-2'].map(async (n) => ({ name: `${n}.pdf`, mimeType: 'application/pdf', buffer: await pdfNamed(n.toUpperCase()) })));
+    await modal.locator('input[data-testid="upload-input"]').setInputFiles(files);
+    await expect.poll(() => modal.locator('[data-testid="upload-item"][data-state="uploading"]').count(), WAIT).toBe(2);
+
+    // The browser's Back goes to the dashboard: the pop-up goes with the list, and says where the files wait
+    await page.goBack();
+    await page.waitForURL(/\/dashboard$/, WAIT);
+    await expect
+      .poll(() => page.getByTestId('info-popup').allInnerTexts(), WAIT)
+      .toContain('2 files did not finish uploading. They wait in the upload pop-up on the documents list.');
+    await screenshot(page, 'upload-left-list');
+    release();
+    await page.unroute(() => true);
+
+    // Back on the list, the pop-up is open again with the two files, and they upload when tried again
+    await menu.getByRole('link', { name: /^Inbox/ }).click();
+    await page.waitForURL(/\/receipts\/inbox$/, WAIT);
+    await expect.poll(() => page.getByTestId('upload-modal').count(), WAIT).toBe(1);
+    await expect.poll(() => modal.getByTestId('upload-summary').innerText(), WAIT).toBe('Your uploaded items (2 files, 2 failure)');
+    expect(await modal.getByText('Not uploaded: you left the documents list before it finished').count()).toBe(2);
+    await screenshot(page, 'upload-left-list-reopened');
+    await modal.getByRole('button', { name: 'Try all again' }).click();
+    await expect.poll(() => modal.locator('[data-testid="upload-item"][data-state="done"]').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => documentNames('left-'), { timeout: 90_000, interval: 1000 }).toEqual(['left-1.pdf', 'left-2.pdf']);
+    // Done closes it, and leaving the list then keeps nothing
+    await modal.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => page.getByTestId('upload-modal').count(), WAIT).toBe(0);
+    await page.goBack();
+    await page.goForward();
+    await expect.poll(() => page.getByTestId('page-title').innerText(), WAIT).toBe('Inbox');
+    expect(await page.getByTestId('upload-modal').count()).toBe(0);
+    await context.close();
+  }, 300_000);
 });

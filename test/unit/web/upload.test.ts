@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_MAX_BYTES, IMAGE_MAX_BYTES } from '../../../shared/constants';
-import { formatBytes, itemsForFiles, processingText, queueReducer, queueSummary, stillUploadingText, uploadedList } from '../../../web/src/features/upload/lib/queue';
+import { formatBytes, itemsForFiles, itemsLeftBehind, leftListText, processingText, queueReducer, queueSummary, stillUploadingText, uploadedList, type UploadItem } from '../../../web/src/features/upload/lib/queue';
 import { progressPercent, putHeaders, uploadQuery } from '../../../web/src/features/upload/lib/request';
 import { s3ErrorMessage } from '../../../web/src/features/upload/lib/put-file';
 import {
@@ -211,5 +211,22 @@ describe('closing the upload pop-up while files upload', () => {
   it('says how many files closing cancels', () => {
     expect(stillUploadingText(1)).toBe('1 file is still uploading. Closing the pop-up cancels it.');
     expect(stillUploadingText(3)).toBe('3 files are still uploading. Closing the pop-up cancels them.');
+  });
+});
+
+describe('leaving the documents list while files upload', () => {
+  it('keeps the files waiting or uploading and those kept after a session ended, and says where they wait', () => {
+    const item = (id: string, state: UploadItem['state'], extra: Partial<UploadItem> = {}): UploadItem => ({ id, name: `${id}.pdf`, size: 1, state, progress: 0, ...extra });
+    const items = [
+      item('w', 'waiting'),
+      item('u', 'uploading'),
+      item('d', 'done'),
+      item('f', 'failed', { retry: true, message: 'Error' }),
+      item('s', 'failed', { retry: true, sessionEnded: true, message: 'Session expired' }),
+      item('x', 'failed', { retry: false, message: 'This file type is not allowed' }),
+    ];
+    expect(itemsLeftBehind(items).map((i) => i.id)).toEqual(['w', 'u', 's']);
+    expect(leftListText(1)).toBe('1 file did not finish uploading. It waits in the upload pop-up on the documents list.');
+    expect(leftListText(2)).toBe('2 files did not finish uploading. They wait in the upload pop-up on the documents list.');
   });
 });

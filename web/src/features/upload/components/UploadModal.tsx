@@ -6,6 +6,7 @@ import { useSessionExpiry } from '../../../app/session-expiry';
 import { Button } from '../../../components/ui/Button';
 import { Dropzone } from '../../../components/ui/Dropzone';
 import { Icon } from '../../../components/ui/Icon';
+import { useInfoPopup } from '../../../components/ui/InfoPopup';
 import { Modal } from '../../../components/ui/Modal';
 import { fullName } from '../../../lib/format';
 import { useActiveCompany } from '../../companies/api/companies';
@@ -18,7 +19,21 @@ import { SESSION_EXPIRED_TEXT } from '../../shell/components/SessionExpiredPopup
 import { uploadOne, useCompanyUsers } from '../api/upload';
 import { uploadFailure } from '../lib/failure';
 import { dropKeptUploads, keepUploads, lostFilesText, type KeptUpload, type KeptUploads, type UploadTarget } from '../lib/kept-uploads';
-import { formatBytes, itemsForFiles, itemsToKeep, processingText, queueReducer, queueSummary, retryableIds, stillUploadingText, uploadedList, type UploadItem } from '../lib/queue';
+import {
+  formatBytes,
+  itemsForFiles,
+  itemsLeftBehind,
+  itemsToKeep,
+  LEFT_LIST_TEXT,
+  leftListText,
+  processingText,
+  queueReducer,
+  queueSummary,
+  retryableIds,
+  stillUploadingText,
+  uploadedList,
+  type UploadItem,
+} from '../lib/queue';
 import type { UploadContext, UploadSettings } from '../lib/request';
 import { acceptOf, sizeHintOf, uploadSummary, type UploadMode, type UploadReceiptType } from '../lib/validate';
 
@@ -218,8 +233,33 @@ export function UploadModal({ onClose, resume }: { onClose(): void; resume?: Kep
     keepUploads(userId, keep, lostNames);
   }, [items, expired, userId, lostNames]);
 
+  // Leaving the documents list while files upload (the menu, the browser's Back) takes the pop-up with it: what did
+  // not upload is kept, and the pop-up opens again with it, ready to try again, when the user is back on the list
+  // (ResumeUploads.tsx); an info pop-up says so. Not when the pop-up was closed on purpose, nor when the session
+  // ended (kept above, for after the sign-in).
+  const info = useInfoPopup();
+  const leaving = useRef({ items, userId, expired, lostNames, closed: false });
+  useEffect(() => {
+    leaving.current = { ...leaving.current, items, userId, expired, lostNames };
+  });
+  useEffect(
+    () => () => {
+      const at = leaving.current;
+      if (at.closed || at.expired || !at.userId) return;
+      const left = itemsLeftBehind(at.items).flatMap((i): KeptUpload[] => {
+        const source = sourcesRef.current.get(i.id);
+        return source ? [{ name: i.name, size: i.size, message: i.state === 'failed' ? (i.message ?? LEFT_LIST_TEXT) : LEFT_LIST_TEXT, ...source }] : [];
+      });
+      if (!left.length) return;
+      keepUploads(at.userId, left, at.lostNames);
+      info.show(leftListText(left.length), 'info');
+    },
+    [info],
+  );
+
   const retry = useCallback((ids: ReadonlyArray<string>) => dispatch({ type: 'retry', ids }), []);
   const close = () => {
+    leaving.current.closed = true;
     // closed on purpose: what was kept for after a sign-in is let go
     if (keptRef.current && userId) dropKeptUploads(userId);
     keptRef.current = false;

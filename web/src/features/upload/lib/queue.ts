@@ -188,3 +188,19 @@ export function formatBytes(bytes: number): string {
 export function stillUploadingText(active: number): string {
   return `${active === 1 ? '1 file is' : `${active} files are`} still uploading. Closing the pop-up cancels ${active === 1 ? 'it' : 'them'}.`;
 }
+
+/** The card of a file that did not finish uploading because the user left the documents list. */
+export const LEFT_LIST_TEXT = 'Not uploaded: you left the documents list before it finished';
+
+/** The info pop-up on leaving the documents list while files upload: where they wait. */
+export function leftListText(files: number): string {
+  return `${files === 1 ? '1 file did' : `${files} files did`} not finish uploading. ${files === 1 ? 'It waits' : 'They wait'} in the upload pop-up on the documents list.`;
+}
+
+/**
+ * The files to keep when the pop-up goes without being closed (the user left the documents list): those still
+ * waiting or uploading, and those kept already after a session ended (still to try again).
+ */
+export function itemsLeftBehind(items: ReadonlyArray<UploadItem>): UploadItem[] {
+  return items.filter((i) => i.state === 'waiting' || i.state === 'uploading' || (i.state === 'failed' && i.retry && i.sessionEnded));
+}
