@@ -411,6 +411,7 @@ describe('edit-receipt screen in Chromium', () => {
     await page.getByRole('switch', { name: 'IBAN visible' }).check({ force: true });
     await page.getByRole('switch', { name: 'IBAN visible' }).uncheck({ force: true });
     await page.getByRole('switch', { name: 'Currency required' }).check({ force: true });
+    await page.getByRole('switch', { name: 'Due date required' }).check({ force: true });
     await screenshot(page, 'fields-configuration');
     await save.click();
     type Schema = { fields: { id: string; hidden: boolean; constraints: { required: boolean } }[] };
@@ -422,6 +423,14 @@ describe('edit-receipt screen in Chromium', () => {
     await page.goto(`${e2e.stack.url}/edit-receipt/${ids.second}?company_id=${companyId}`);
     await expect.poll(() => page.getByTestId('er-field-currency').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.getByTestId('er-field-currency').innerText()).toContain('*');
+    // Due date, now required and empty, is on Advanced: that tab says it holds a field with a message
+    const advancedErrors = page.getByTestId('tab-errors-advanced');
+    await expect.poll(() => advancedErrors.count(), { timeout: 15_000 }).toBe(1);
+    expect(await advancedErrors.locator('[aria-hidden="true"]').innerText()).toBe('1');
+    expect(await page.getByRole('tab', { name: /Advanced/ }).textContent()).toContain('(1 field with a message)');
+    await screenshot(page, 'edit-receipt-tab-errors');
+    await page.getByRole('tab', { name: /Advanced/ }).click();
+    await expect.poll(() => page.getByTestId('er-field-due_date').innerText()).toContain('Required field');
     // A page that could not be rendered shows the cover text (the answer is changed in the browser here)
     await page.route(new RegExp(`/api/receipts/${ids.second}\\?`), async (route) => {
       const res = await route.fetch();
@@ -433,6 +442,14 @@ describe('edit-receipt screen in Chromium', () => {
     await expect.poll(() => page.getByTestId('page-not-processed').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.getByTestId('page-not-processed').innerText()).toBe('The page was not processed');
     await screenshot(page, 'edit-receipt-page-not-processed');
+    // Due date back to not required, as the later tests expect
+    await page.unroute(new RegExp(`/api/receipts/${ids.second}\\?`));
+    await page.goto(`${e2e.stack.url}/fields-configuration`);
+    await page.getByRole('switch', { name: 'Due date required' }).uncheck({ force: true });
+    await page.getByRole('button', { name: 'SAVE' }).click();
+    await expect
+      .poll(async () => ((await api.get(`/schemas?${q()}`)).body as Schema).fields.find((f) => f.id === 'due_date')!.constraints.required, { timeout: 10_000 })
+      .toBe(false);
     await page.close();
   });
   it('Delete sends the version on screen: the document is deleted, and one a colleague changed meanwhile would be refused', async () => {

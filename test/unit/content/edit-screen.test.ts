@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { companySchema } from '../../../lambdas/core/content/schema';
 import { addRow, emptyContent, setValues } from '../../../lambdas/core/content/tree';
 import { actionState, COMPANY_CODE_NOTE, FIELD_ERRORS_NOTE, nextRotation, sameCode } from '../../../web/src/features/edit-receipt/lib/actions';
-import { formErrors, formSections, formTables } from '../../../web/src/features/edit-receipt/lib/form';
+import { formErrors, formSections, formTables, tabErrorCount, tabErrorLabel } from '../../../web/src/features/edit-receipt/lib/form';
 import {
   canApply,
   deleteAllColumns,
@@ -186,6 +186,19 @@ describe('edit form model', () => {
     ]);
     const errors = formErrors([{ id: 'document_id', message: CONTENT_MSG.required }], { amount_total: '1,5', document_id: 'X' }, new Map([['amount_total', { type: 'amount' as const, required: false }], ['document_id', { type: 'code' as const, required: true }]]));
     expect(errors).toEqual({ amount_total: CONTENT_MSG.amount });
+  });
+
+  it('counts the messages of each tab, fields and table cells, so one on the other tab is not missed', () => {
+    const schema = companySchema();
+    const doc = addRow(emptyContent(schema), schema, 'vat_lines').doc;
+    const cell = formTables(schema, doc.items, 'details', 'receipt')[0]!.rows[0]!.cells[0]!;
+    const advancedField = formSections(schema, doc.items, 'advanced', 'receipt').flatMap((s) => s.fields)[0]!;
+    const errors = { document_id: CONTENT_MSG.required, [cell.id]: CONTENT_MSG.amount, [advancedField.id]: CONTENT_MSG.required };
+    expect(tabErrorCount(schema, doc.items, 'details', 'receipt', errors)).toBe(2);
+    expect(tabErrorCount(schema, doc.items, 'advanced', 'receipt', errors)).toBe(1);
+    expect(tabErrorCount(schema, doc.items, 'advanced', 'receipt', {})).toBe(0);
+    expect(tabErrorLabel(1)).toBe('1 field with a message');
+    expect(tabErrorLabel(3)).toBe('3 fields with a message');
   });
 });
 

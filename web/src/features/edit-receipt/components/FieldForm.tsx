@@ -5,7 +5,7 @@ import { useCombobox, type ComboboxInputProps } from '../../../components/ui/com
 import { Icon } from '../../../components/ui/Icon';
 import { TextAreaField } from '../../../components/ui/TextAreaField';
 import { useTabs } from '../../../components/ui/tabs';
-import { formSections, formTables, issueDateHint, shownCell, unsavableCells, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
+import { formSections, formTables, issueDateHint, shownCell, tabErrorCount, tabErrorLabel, unsavableCells, type FormField, type FormTable, type ReceiptKind, type Tab } from '../lib/form';
 import { floatingListPlace, type FloatPlace } from '../lib/item-suggestions';
 import { NEW_STAKEHOLDER_NOTE } from '../lib/stakeholder';
 import { SearchSelect, type SelectOption } from '../../master-data/components/SearchSelect';
@@ -405,6 +405,11 @@ export function FieldForm({
   const tables = useMemo(() => formTables(schema, content, tab, receiptType), [schema, content, tab, receiptType]);
   const stakeholderName = receiptType === 'invoice' ? 'customer_name' : 'supplier_name';
   const tabs = useTabs(FORM_TABS, tab, onTab);
+  const errors = events.errors;
+  const errorCounts = useMemo(
+    () => Object.fromEntries(FORM_TABS.map((t) => [t, tabErrorCount(schema, content, t, receiptType, errors)])) as Record<Tab, number>,
+    [schema, content, receiptType, errors],
+  );
   return (
     <div className="er-form" data-testid="field-form">
       {receiptError && (
@@ -428,6 +433,12 @@ export function FieldForm({
           {FORM_TABS.map((t) => (
             <button key={t} className={`tab ${tab === t ? 'is-active' : ''}`} {...tabs.tabProps(t)}>
               {t === 'details' ? 'Item Details' : 'Advanced'}
+              {errorCounts[t] > 0 && (
+                <span className="tab-errors" data-testid={`tab-errors-${t}`} title={tabErrorLabel(errorCounts[t])}>
+                  <span aria-hidden="true">{errorCounts[t]}</span>
+                  <span className="sr-only">{` (${tabErrorLabel(errorCounts[t])})`}</span>
+                </span>
+              )}
             </button>
           ))}
         </div>

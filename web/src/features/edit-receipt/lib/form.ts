@@ -319,3 +319,18 @@ export function formErrors(
   }
   return out;
 }
+
+/**
+ * How many fields and table cells of a tab hold a message: shown on the tab's button, so that a field made required
+ * in Fields configuration but shown on the other tab (Due date on Advanced) is not missed while the status actions
+ * wait for it.
+ */
+export function tabErrorCount(schema: SchemaField[], content: ContentItem[], tab: Tab, type: ReceiptKind, errors: Record<string, string>): number {
+  let count = 0;
+  for (const section of formSections(schema, content, tab, type)) for (const f of section.fields) if (errors[f.id]) count += 1;
+  for (const table of formTables(schema, content, tab, type)) for (const row of table.rows) for (const cell of row.cells) if (errors[cell.id]) count += 1;
+  return count;
+}
+
+/** The screen-reader name of a tab's message count. */
+export const tabErrorLabel = (count: number): string => `${count} ${count === 1 ? 'field' : 'fields'} with a message`;
