@@ -112,10 +112,14 @@ describe('saving the SQL mapping (PUT /company/service/sql/mapping)', () => {
     expect(db.closed()).toBe(1);
   });
 
-  it('saves unchecked, and says why, when the database cannot be reached or no connection is stored', async () => {
+  it('saves unchecked, and says why, when the database cannot be reached, drops the check half-way, or no connection is stored', async () => {
     const down = deps({ stored: true, open: async () => Promise.reject(new TargetError('db.example.lt:5432 did not answer', true)) });
     expect(await saveSqlMapping(down.d, 'c1', SQL_MAPPING_DEFAULTS)).toEqual({ mapping: SQL_MAPPING_DEFAULTS, unchecked: 'db.example.lt:5432 did not answer' });
     expect(down.saved).toHaveLength(1);
+    const dropped: SqlSession = { query: async () => Promise.reject(new TargetError('Query read timeout', true)), close: async () => undefined };
+    const halfway = deps({ stored: true, open: async () => dropped });
+    expect(await saveSqlMapping(halfway.d, 'c1', SQL_MAPPING_DEFAULTS)).toEqual({ mapping: SQL_MAPPING_DEFAULTS, unchecked: 'Query read timeout' });
+    expect(halfway.saved).toHaveLength(1);
     const none = deps({ stored: false, open: async () => Promise.reject(new Error('not opened')) });
     expect(await saveSqlMapping(none.d, 'c1', SQL_MAPPING_DEFAULTS)).toEqual({ mapping: SQL_MAPPING_DEFAULTS, unchecked: MAPPING_UNCHECKED_NO_CONNECTION });
     expect(none.saved).toHaveLength(1);

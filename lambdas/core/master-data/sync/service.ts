@@ -471,13 +471,18 @@ export async function saveSqlMapping(
       unchecked = error.message;
     }
     if (session) {
+      let problems: Awaited<ReturnType<typeof checkSqlMapping>> = [];
       try {
-        const problems = await checkSqlMapping(session, creds.sql.engine, mapping);
-        if (problems.length > 0) {
-          throw new AppError('ValidationFailed', problems[0]!.message, problems.map((p) => ({ path: [...p.path], message: p.message })));
-        }
+        problems = await checkSqlMapping(session, creds.sql.engine, mapping);
+      } catch (error) {
+        // The connection dropped or a probe timed out half-way: as when it could not be opened
+        if (!(error instanceof TargetError)) throw error;
+        unchecked = error.message;
       } finally {
         await session.close().catch(() => undefined);
+      }
+      if (problems.length > 0) {
+        throw new AppError('ValidationFailed', problems[0]!.message, problems.map((p) => ({ path: [...p.path], message: p.message })));
       }
     }
   }
