@@ -203,6 +203,18 @@ describe('edit form model', () => {
 });
 
 describe('fields configuration', () => {
+  it('names each switch for screen readers, with the section where two sections share a label', async () => {
+    const { settingsOf, switchName } = await import('../../../web/src/features/fields-config/lib/changes');
+    const settings = settingsOf(companySchema());
+    const named = (id: string, what: 'visible' | 'required') => switchName(settings, settings.find((s) => s.id === id)!, what);
+    expect(named('iban', 'visible')).toBe('IBAN visible');
+    expect(named('due_date', 'required')).toBe('Due date required');
+    expect(named('supplier_street', 'visible')).toBe('Supplier street visible');
+    expect(named('customer_street', 'required')).toBe('Customer street required');
+    const names = settings.flatMap((s) => [switchName(settings, s, 'visible'), switchName(settings, s, 'required')]);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
   it('sends only the changed datapoints; required keeps a field visible', async () => {
     const { changedDatapoints, settingsOf, toggle } = await import('../../../web/src/features/fields-config/lib/changes');
     const before = settingsOf(companySchema());

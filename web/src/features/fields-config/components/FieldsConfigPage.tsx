@@ -10,7 +10,7 @@ import { LoadingBlock } from '../../../components/ui/Spinner';
 import { messageOf } from '../../../lib/api-error';
 import { useActiveCompany } from '../../companies/api/companies';
 import { editKeys, useCompanySchema } from '../../edit-receipt/api/content';
-import { changedDatapoints, settingsOf, toggle, type FieldSetting } from '../lib/changes';
+import { changedDatapoints, settingsOf, switchName, toggle, type FieldSetting } from '../lib/changes';
 
 /** Fields configuration: which fields are captured (Visible) and which must be filled (Required), per company. */
 export function FieldsConfigPage() {
@@ -79,10 +79,10 @@ export function FieldsConfigPage() {
                         )}
                       </td>
                       <td>
-                        <FieldSwitch setting={s} what="visible" onToggle={() => setSettings((cur) => toggle(cur, s.id, 'visible'))} />
+                        <FieldSwitch setting={s} what="visible" name={switchName(settings, s, 'visible')} onToggle={() => setSettings((cur) => toggle(cur, s.id, 'visible'))} />
                       </td>
                       <td>
-                        <FieldSwitch setting={s} what="required" onToggle={() => setSettings((cur) => toggle(cur, s.id, 'required'))} />
+                        <FieldSwitch setting={s} what="required" name={switchName(settings, s, 'required')} onToggle={() => setSettings((cur) => toggle(cur, s.id, 'required'))} />
                       </td>
                     </tr>
                   ))}
@@ -104,13 +104,13 @@ export function FieldsConfigPage() {
 }
 
 /** A field's Visible or Required switch; a field the spec requires is locked (shown on, not changeable, with why). */
-function FieldSwitch({ setting: s, what, onToggle }: { setting: FieldSetting; what: 'visible' | 'required'; onToggle: () => void }) {
+function FieldSwitch({ setting: s, what, name, onToggle }: { setting: FieldSetting; what: 'visible' | 'required'; name: string; onToggle: () => void }) {
   return (
     <label className="switch">
       <input
         type="checkbox"
         role="switch"
-        aria-label={`${s.label} ${what}`}
+        aria-label={name}
         checked={s[what]}
         disabled={Boolean(s.locked)}
         title={s.locked}

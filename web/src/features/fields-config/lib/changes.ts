@@ -49,3 +49,12 @@ export function changedDatapoints(before: FieldSetting[], after: FieldSetting[])
     return [change];
   });
 }
+
+/**
+ * The screen-reader name of a field's Visible or Required switch: 'IBAN visible', and for a label that more than one
+ * section holds (the supplier's and the customer's Street), the section first: 'Supplier street visible'.
+ */
+export function switchName(settings: ReadonlyArray<FieldSetting>, setting: FieldSetting, what: 'visible' | 'required'): string {
+  const shared = settings.some((s) => s.id !== setting.id && s.label === setting.label);
+  return shared && setting.section ? `${setting.section} ${setting.label.toLowerCase()} ${what}` : `${setting.label} ${what}`;
+}
