@@ -212,9 +212,12 @@ describe('platform admin and settings in Chromium', () => {
     await expect.poll(() => form.getByTestId('error-code').innerText(), WAIT).toBe('Required field');
     await form.locator('input[name="name"]').fill('Baltic Foods Group UAB');
     await form.locator('input[name="code"]').fill('304112299');
-    await form.getByRole('button', { name: 'SAVE' }).click();
+    await form.locator('input[name="code"]').press('Enter');
     await expect.poll(() => page.getByText('Company details saved.').count(), WAIT).toBe(1);
     await expect.poll(() => page.locator('.topbar-identity').innerText(), WAIT).toContain('Baltic Foods Group UAB');
+    // Saved with Enter, the form shows what was saved and the focus stays in the field it was in
+    expect(await form.locator('input[name="name"]').inputValue()).toBe('Baltic Foods Group UAB');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('code');
     await page.getByRole('button', { name: 'Copy email-in address' }).click();
     await expect.poll(() => page.getByText('Copied', { exact: true }).count(), WAIT).toBe(1);
     await screenshot(page, 'settings');

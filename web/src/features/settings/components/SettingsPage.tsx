@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { updateCompanySchema, type UpdateCompanyInput } from '../../../../../shared/schemas/admin';
 import type { Company } from '../../../../../shared/schemas/company';
@@ -83,6 +83,15 @@ function CompanyForm({ company }: { company: Company }) {
   const info = useInfoPopup();
   const editable = company.role === 'admin';
   const dirty = Object.keys(changedFields(initial, form.values)).length > 0;
+  // The company's name or code changed (saved here, or elsewhere and told live): an untouched form shows the new
+  // values; one being edited keeps what is typed. The form stays mounted, so the focus stays where it was.
+  const applied = useRef(initial);
+  useEffect(() => {
+    if (applied.current === initial) return;
+    const untouched = Object.keys(changedFields(applied.current, form.values)).length === 0;
+    applied.current = initial;
+    if (untouched) form.reset(initial);
+  }, [initial, form]);
   const onSubmit = form.handleSubmit(async (input) => {
     try {
       const saved = await update.mutateAsync(input);
@@ -200,7 +209,7 @@ export function SettingsPage() {
             </select>
           </div>
         )}
-        <CompanyForm key={`${company.company_id}:${company.name}:${company.code}`} company={company} />
+        <CompanyForm key={`company:${company.company_id}`} company={company} />
         <EmailInCard company={company} />
         <MailReceived key={company.company_id} companyId={company.company_id} onOpenDocument={openDocument} />
         {isAdmin && (
