@@ -38,7 +38,7 @@ describe('IntegrationsStack: credentials key and export queue', () => {
     for (const st of statements) expect(JSON.stringify(st.Principal)).toMatch(/:root/);
   });
 
-  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, company deletion, member removal and role change, account deletion, sync now and the export, import and sync jobs decrypt credentials', () => {
+  it('lets only POST /company/service, the Google Drive / Dropbox connect and folder routes, company deletion, member removal and role change, account deletion, sync now, the SQL mapping and the export, import and sync jobs decrypt credentials', () => {
     const decrypting = functions.filter((f) => actionsOf(f.template, f.fn).some((a) => a === 'kms:Decrypt' || a === 'kms:*')).map((f) => f.name);
     expect(decrypting.sort()).toEqual(
       [
@@ -47,6 +47,8 @@ describe('IntegrationsStack: credentials key and export queue', () => {
         'job importDriveFiles',
         // Master-data imports: sync now, the schedule's job and the continuing job open the SQL / Rivile credentials.
         'POST /company/service/imports/sync',
+        // Saving the SQL mapping opens the stored connection to check its tables and columns first.
+        'PUT /company/service/sql/mapping',
         'job syncMasterData',
         'job continueMasterDataSync',
         // Google Drive and Dropbox imports: seal the OAuth state's verifier and the grant, open them to call the provider.
